@@ -1,0 +1,10 @@
+"""Static ownership and aliasing checker for safekernels code (SPEC §5).
+
+Layout, in pipeline order: `diagnostics` (the shared model), `core` (places, flow IR, control-flow graph, the
+borrow/move dataflow checker; imports neither libcst nor mypy), `frontend` (libcst lowering to the flow IR),
+`render` (text/concise/json/sarif/github), `cli`.  Importing this package is cheap and pulls in no front end.
+"""
+
+from ownership_check.diagnostics import Diagnostic, DiagnosticError, Label, Severity, Span
+
+__all__ = ["Diagnostic", "DiagnosticError", "Label", "Severity", "Span"]

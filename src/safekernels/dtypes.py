@@ -1,0 +1,230 @@
+"""Element types of kernels and buffers: `f16 bf16 f32 f64 i8 i16 i32 i64 u8 u16 u32 u64 bool_`.
+
+Each dtype is a *class*, so it works in three roles with one name:
+- as a type argument, `Slice[f32]`, `DeviceBuffer[f16]`, which mypy understands without the plugin;
+- as a cast inside kernels and on the host, `f32(x)`, which returns the matching numpy scalar (the CPU executor
+  relies on numpy's fixed-width arithmetic to give the GPU's results);
+- as a runtime descriptor through `dtype_of(...)` / `DType`, which codegen and the runtime use for sizes, names
+  and numpy dtypes.
+
+`bf16` has no numpy dtype; buffers store it as raw 16-bit patterns (`numpy.uint16`) and host conversions go
+through `bf16_to_f32` / `f32_to_bf16` (round to nearest even), the same rounding as the GPU's `cvt.rn.bf16.f32`.
+"""
+
+from __future__ import annotations
+
+import builtins
+from dataclasses import dataclass
+from typing import Any, ClassVar, Final
+
+import numpy as np
+import numpy.typing as npt
+
+
+@dataclass(frozen=True)
+class DType:
+    """Runtime description of an element type."""
+
+    name: str
+    kind: str  # "f" float, "i" signed int, "u" unsigned int, "b" bool
+    bits: int
+    storage: np.dtype[Any]  # how host arrays hold it (bf16 -> uint16 bit patterns)
+
+    @property
+    def itemsize(self) -> int:
+        return self.storage.itemsize
+
+    @property
+    def is_float(self) -> bool:
+        return self.kind == "f"
+
+    @property
+    def is_signed(self) -> bool:
+        return self.kind in ("f", "i")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class ScalarType:
+    """Mixin of every dtype class; `__dtype__` holds its `DType`."""
+
+    __dtype__: ClassVar[DType]
+
+
+def _make(cls: type, name: str, kind: str, bits: int, storage: Any) -> None:
+    dt = DType(name, kind, bits, np.dtype(storage))
+    cls.__dtype__ = dt  # type: ignore[attr-defined]
+    _BY_NAME[name] = cls
+    if name != "bf16":
+        _BY_NUMPY.setdefault(np.dtype(storage), cls)
+
+
+_BY_NAME: dict[str, type] = {}
+_BY_NUMPY: dict[np.dtype[Any], type] = {}
+
+
+class f16(float, ScalarType):
+    def __new__(cls, value: Any = 0.0) -> Any:  # noqa: D102 - a cast, returns the numpy scalar
+        return np.float16(value)
+
+
+class bf16(float, ScalarType):
+    def __new__(cls, value: Any = 0.0) -> Any:
+        # bf16 arithmetic happens in f32 (SPEC §3); the cast rounds the value to bf16 precision.
+        return np.float32(bf16_to_f32(f32_to_bf16(np.asarray(value, dtype=np.float32))))
+
+
+class f32(float, ScalarType):
+    def __new__(cls, value: Any = 0.0) -> Any:
+        return np.float32(value)
+
+
+class f64(float, ScalarType):
+    def __new__(cls, value: Any = 0.0) -> Any:
+        return np.float64(value)
+
+
+def _wrap_int(np_type: type[np.integer[Any]], value: Any) -> Any:
+    """C-style integer cast: floats truncate toward zero, out-of-range ints wrap (as the GPU's `cvt`/`trunc`)."""
+    info = np.iinfo(np_type)
+    if isinstance(value, float | np.floating):
+        value = int(value)
+    as_int = int(value) & ((1 << info.bits) - 1)
+    if info.min < 0 and as_int > info.max:
+        as_int -= 1 << info.bits
+    return np_type(as_int)
+
+
+class i8(int, ScalarType):
+    def __new__(cls, value: Any = 0) -> Any:
+        return _wrap_int(np.int8, value)
+
+
+class i16(int, ScalarType):
+    def __new__(cls, value: Any = 0) -> Any:
+        return _wrap_int(np.int16, value)
+
+
+class i32(int, ScalarType):
+    def __new__(cls, value: Any = 0) -> Any:
+        return _wrap_int(np.int32, value)
+
+
+class i64(int, ScalarType):
+    def __new__(cls, value: Any = 0) -> Any:
+        return _wrap_int(np.int64, value)
+
+
+class u8(int, ScalarType):
+    def __new__(cls, value: Any = 0) -> Any:
+        return _wrap_int(np.uint8, value)
+
+
+class u16(int, ScalarType):
+    def __new__(cls, value: Any = 0) -> Any:
+        return _wrap_int(np.uint16, value)
+
+
+class u32(int, ScalarType):
+    def __new__(cls, value: Any = 0) -> Any:
+        return _wrap_int(np.uint32, value)
+
+
+class u64(int, ScalarType):
+    def __new__(cls, value: Any = 0) -> Any:
+        return _wrap_int(np.uint64, value)
+
+
+class bool_(int, ScalarType):
+    def __new__(cls, value: Any = False) -> Any:
+        return np.bool_(value)
+
+
+for _cls, _name, _kind, _bits, _storage in (
+    (f16, "f16", "f", 16, np.float16),
+    (bf16, "bf16", "f", 16, np.uint16),
+    (f32, "f32", "f", 32, np.float32),
+    (f64, "f64", "f", 64, np.float64),
+    (i8, "i8", "i", 8, np.int8),
+    (i16, "i16", "i", 16, np.int16),
+    (i32, "i32", "i", 32, np.int32),
+    (i64, "i64", "i", 64, np.int64),
+    (u8, "u8", "u", 8, np.uint8),
+    (u16, "u16", "u", 16, np.uint16),
+    (u32, "u32", "u", 32, np.uint32),
+    (u64, "u64", "u", 64, np.uint64),
+    (bool_, "bool", "b", 8, np.bool_),
+):
+    _make(_cls, _name, _kind, _bits, _storage)
+
+ALL_DTYPES: Final[tuple[type, ...]] = tuple(_BY_NAME.values())
+
+
+def dtype_of(obj: Any) -> DType:
+    """The `DType` of a dtype class (`f32`), its name (`"f32"`), a numpy dtype, or Python's `bool`/`int`/`float`."""
+    if isinstance(obj, DType):
+        return obj
+    if isinstance(obj, type) and issubclass(obj, ScalarType):
+        return obj.__dtype__
+    if obj is builtins.bool:
+        return bool_.__dtype__
+    if obj is builtins.int:
+        return i64.__dtype__
+    if obj is builtins.float:
+        return f64.__dtype__
+    if isinstance(obj, str) and obj in _BY_NAME:
+        return dtype_class(obj).__dtype__
+    try:
+        np_dtype = np.dtype(obj)
+    except TypeError:
+        raise TypeError(f"not a safekernels dtype: {obj!r}") from None
+    if np_dtype in _BY_NUMPY:
+        return _BY_NUMPY[np_dtype].__dtype__  # type: ignore[attr-defined,no-any-return]
+    raise TypeError(f"unsupported element type {np_dtype} (supported: {', '.join(_BY_NAME)})")
+
+
+def dtype_class(name: str) -> type:
+    """The dtype class for a name such as `"f32"` (raises KeyError naming the supported ones)."""
+    try:
+        return _BY_NAME[name]
+    except KeyError:
+        raise KeyError(f"unknown dtype {name!r} (supported: {', '.join(_BY_NAME)})") from None
+
+
+def f32_to_bf16(values: npt.ArrayLike) -> npt.NDArray[np.uint16]:
+    """Round f32 values to bf16 bit patterns, nearest-even (NaN stays NaN)."""
+    bits = np.asarray(values, dtype=np.float32).view(np.uint32).astype(np.uint64)
+    rounding = ((bits >> 16) & 1) + 0x7FFF
+    rounded = ((bits + rounding) >> 16).astype(np.uint16)
+    nan = np.isnan(np.asarray(values, dtype=np.float32))
+    return np.where(nan, np.uint16(0x7FC0), rounded).astype(np.uint16)
+
+
+def bf16_to_f32(bits: npt.ArrayLike) -> npt.NDArray[np.float32]:
+    """Widen bf16 bit patterns to f32 exactly."""
+    return (np.asarray(bits, dtype=np.uint16).astype(np.uint32) << 16).view(np.float32)
+
+
+__all__ = [
+    "ALL_DTYPES",
+    "DType",
+    "ScalarType",
+    "bf16",
+    "bf16_to_f32",
+    "bool_",
+    "dtype_class",
+    "dtype_of",
+    "f16",
+    "f32",
+    "f32_to_bf16",
+    "f64",
+    "i8",
+    "i16",
+    "i32",
+    "i64",
+    "u8",
+    "u16",
+    "u32",
+    "u64",
+]

@@ -1,0 +1,40 @@
+"""Exceptions users of safekernels can catch.
+
+Each mirrors a static checker code, so a bug the checker would have rejected and one only the runtime can see
+(foreign arrays, dynamic code) read the same: `AliasingError` is E0502/E0499, `UseAfterMoveError` is E0382,
+`BrandError` is E0308.
+"""
+
+from __future__ import annotations
+
+
+class SafeKernelsError(Exception):
+    """Base class of every error this package raises on purpose."""
+
+
+class UseAfterMoveError(SafeKernelsError):
+    """A value was used after ownership moved out of it (runtime twin of E0382)."""
+
+
+class BorrowError(SafeKernelsError):
+    """A value was moved or mutably borrowed while a pending operation still borrows it (twin of E0505)."""
+
+
+class AliasingError(SafeKernelsError):
+    """Two launch arguments overlap in device memory and at least one is mutable (twin of E0502 / E0499)."""
+
+
+class BrandError(SafeKernelsError):
+    """A `PreparedLaunch` was used with a kernel other than the one that prepared it (twin of E0308)."""
+
+
+class DeviceError(SafeKernelsError):
+    """The CUDA driver reported an error (names the kernel when one was running), or no GPU is usable."""
+
+
+class ShapeError(SafeKernelsError, ValueError):
+    """Tile shapes disagree (partition vs tensor vs declared `Dims`); names the parameter, expected and actual."""
+
+
+class KernelTrapError(DeviceError):
+    """A kernel trapped (out-of-bounds read under bounds checking); on the CPU it names kernel, index and length."""

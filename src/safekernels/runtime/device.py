@@ -1,0 +1,162 @@
+"""`Device` and `Stream`: where kernels run and in which order.
+
+`Device(0)` is a CUDA GPU (the backend is imported on first use, so `import safekernels` never touches the
+driver); `Device.cpu()` is the CPU executor, which runs the same kernels with the same semantics; and
+`Device.default()` picks the GPU when one answers, unless `SAFEKERNELS_DEVICE=cpu|gpu` forces the choice.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from typing import Any
+
+from safekernels.errors import DeviceError
+from safekernels.runtime.backend import Backend, CpuBackend
+from safekernels.runtime.limits import CPU_EXECUTOR_LIMITS, DeviceLimits
+
+_ENV_DEVICE = "SAFEKERNELS_DEVICE"
+
+
+@functools.cache
+def gpu_available() -> bool:
+    """True when cuda-bindings imports, the driver initializes and reports at least one device. Never raises."""
+    try:
+        from cuda.bindings import driver
+    except Exception:
+        return False
+    try:
+        (err,) = driver.cuInit(0)
+        if err != driver.CUresult.CUDA_SUCCESS:
+            return False
+        err, count = driver.cuDeviceGetCount()
+        return bool(err == driver.CUresult.CUDA_SUCCESS and count > 0)
+    except Exception:
+        return False
+
+
+class Device:
+    """A place kernels run: a CUDA GPU by ordinal, or the CPU executor."""
+
+    backend: Backend
+    ordinal: int | None
+
+    def __init__(self, ordinal: int = 0) -> None:
+        if not isinstance(ordinal, int) or ordinal < 0:
+            raise ValueError(f"Device ordinal must be a non-negative int, got {ordinal!r}")
+        if not gpu_available():
+            raise DeviceError(
+                f"no CUDA GPU is available for Device({ordinal}) (no driver or no device); "
+                "use safekernels.Device.cpu() for the CPU executor, or Device.default() to pick automatically"
+            )
+        from safekernels.runtime.cuda_backend import CudaBackend
+
+        self.ordinal = ordinal
+        self.backend = CudaBackend(ordinal)
+        self._limits: DeviceLimits | None = None
+        self._default_stream: Stream | None = None
+
+    @classmethod
+    def cpu(cls) -> Device:
+        """The CPU executor (one shared instance)."""
+        return _cpu_device()
+
+    @classmethod
+    def default(cls) -> Device:
+        """GPU 0 when present, else the CPU executor; `SAFEKERNELS_DEVICE=cpu|gpu` forces the choice."""
+        forced = os.environ.get(_ENV_DEVICE, "").strip().lower()
+        if forced == "cpu":
+            return cls.cpu()
+        if forced == "gpu":
+            return _gpu_device(0)
+        if forced:
+            raise ValueError(f"{_ENV_DEVICE} must be 'cpu' or 'gpu', got {forced!r}")
+        return _gpu_device(0) if gpu_available() else cls.cpu()
+
+    @property
+    def is_cpu(self) -> bool:
+        return self.backend.name == "cpu"
+
+    @property
+    def is_gpu(self) -> bool:
+        return not self.is_cpu
+
+    @property
+    def limits(self) -> DeviceLimits:
+        """Live limits (GPU: read from device attributes once; CPU: the sm_90-like executor profile)."""
+        if self._limits is None:
+            self._limits = self.backend.limits() if self.is_gpu else CPU_EXECUTOR_LIMITS  # type: ignore[attr-defined]
+        return self._limits
+
+    @property
+    def name(self) -> str:
+        return self.limits.name
+
+    @property
+    def compute_capability(self) -> tuple[int, int]:
+        return self.limits.compute_capability
+
+    @property
+    def arch(self) -> str:
+        return self.limits.arch
+
+    def new_stream(self) -> Stream:
+        return Stream(self, self.backend.new_stream())
+
+    @property
+    def default_stream(self) -> Stream:
+        if self._default_stream is None:
+            self._default_stream = Stream(self, None)
+        return self._default_stream
+
+    def synchronize(self) -> None:
+        self.backend.synchronize(None)
+
+    def __repr__(self) -> str:
+        return "Device.cpu()" if self.is_cpu else f"Device({self.ordinal})"
+
+
+@functools.cache
+def _cpu_device() -> Device:
+    device = Device.__new__(Device)
+    device.ordinal = None
+    device.backend = CpuBackend()
+    device._limits = None
+    device._default_stream = None
+    return device
+
+
+@functools.cache
+def _gpu_device(ordinal: int) -> Device:
+    return Device(ordinal)
+
+
+class Stream:
+    """An in-order queue of work on one device.  On the CPU executor work runs eagerly, in order."""
+
+    __slots__ = ("_foreign", "device", "handle")
+
+    def __init__(self, device: Device, handle: Any, *, foreign: Any = None) -> None:
+        self.device = device
+        self.handle = handle  # backend handle; None is the default (legacy) stream
+        self._foreign = foreign  # keeps a wrapped torch/cupy stream alive
+
+    def synchronize(self) -> None:
+        self.device.backend.synchronize(self.handle)
+
+    def __repr__(self) -> str:
+        return f"Stream({self.device!r}, handle={self.handle!r})"
+
+
+def as_stream(obj: Any, device: Device | None = None) -> Stream:
+    """Accept a `Stream`, a torch/CuPy stream object or a raw `CUstream` handle (int) as a safekernels Stream."""
+    if isinstance(obj, Stream):
+        return obj
+    target = device if device is not None else Device.default()
+    for attr in ("cuda_stream", "ptr", "handle"):  # torch.cuda.Stream, cupy Stream, cuda.core Stream
+        value = getattr(obj, attr, None)
+        if isinstance(value, int):
+            return Stream(target, target.backend.wrap_stream(value) if target.is_gpu else None, foreign=obj)  # type: ignore[attr-defined]
+    if isinstance(obj, int):
+        return Stream(target, target.backend.wrap_stream(obj) if target.is_gpu else None)  # type: ignore[attr-defined]
+    raise TypeError(f"not a stream: {obj!r} (expected safekernels.Stream, torch/CuPy stream or CUstream int)")
