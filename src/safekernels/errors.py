@@ -38,3 +38,7 @@ class ShapeError(SafeKernelsError, ValueError):
 
 class KernelTrapError(DeviceError):
     """A kernel trapped (out-of-bounds read under bounds checking); on the CPU it names kernel, index and length."""
+
+
+class UnsafeOperationError(SafeKernelsError):
+    """An operation that needs `with simt.unsafe():` ran outside one (runtime twin of E0133)."""

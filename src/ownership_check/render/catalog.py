@@ -1,8 +1,9 @@
 """What each diagnostic code means, in one line and in one paragraph, and where its long story lives.
 
-SARIF needs a `rules` entry per code (short and full description, a help URI), the text renderer's footer points
-at the error index, and `docs/checker.md` has one `## CODE` section per entry here (a test keeps the two in
-sync).  Codes not listed (for example codegen's `SK` codes) still render; they get a generic rule entry.
+SARIF needs a `rules` entry per code (short and full description, a help URI), the text renderer's footer
+points at the error index, and `docs/checker.md` has one `## CODE` section per entry here (a test keeps the
+two in sync).  Codes not listed (for example codegen's `SK` codes) still render; they get a generic rule
+entry.
 """
 
 from __future__ import annotations
@@ -31,57 +32,61 @@ CODES: Final[dict[str, CodeInfo]] = {
             "E0382",
             "use-after-move",
             "A value was used after it was moved into a tile launch, a `partition` or a `sync_on`.",
-            "Tile launches, `partition`, `unpartition`, `sync_on`, `sync`, `then`, `zip`, `first` and `shared` take "
-            "ownership of their value. Using the old name afterwards would read or write storage that a pending "
-            "GPU operation owns. Kernel-side, `get_mut(idx)` consumes the thread-index witness.",
+            "Tile launches, `partition`, `unpartition`, `sync_on`, `sync`, `then`, `zip`, `first` and "
+            "`shared` take ownership of their value. Using the old name afterwards would read or write "
+            "storage that a pending GPU operation owns. Kernel-side, `get_mut(idx)` consumes the "
+            "thread-index witness.",
         ),
         CodeInfo(
             "E0499",
             "double-mutable-borrow",
             "A buffer was borrowed as mutable more than once at a time.",
-            "The same buffer was passed as two mutable outputs (`DisjointSlice`) of one launch, or two `get_mut` "
-            "results of one slice are live together. Two writers to one element race on the GPU.",
+            "The same buffer was passed as two mutable outputs (`DisjointSlice`) of one launch, or two "
+            "`get_mut` results of one slice are live together. Two writers to one element race on the GPU.",
         ),
         CodeInfo(
             "E0502",
             "mutable-and-shared-borrow",
             "A buffer was borrowed as mutable while it is also borrowed as immutable.",
-            "A buffer (or an overlapping view of it) was passed to one launch both as a read-only input (`Slice`) "
-            "and as the mutable output (`DisjointSlice`). Threads would read elements other threads are writing.",
+            "A buffer (or an overlapping view of it) was passed to one launch both as a read-only input "
+            "(`Slice`) and as the mutable output (`DisjointSlice`). Threads would read elements other "
+            "threads are writing.",
         ),
         CodeInfo(
             "E0505",
             "move-while-borrowed",
             "A value was moved while a pending operation still borrows it.",
-            "`launch_async` returns a `DeviceOp` that borrows its buffers until it is consumed by `sync_on`/`sync`. "
-            "Moving a borrowed buffer in the meantime hands storage to new work while the GPU may still use it.",
+            "`launch_async` returns a `DeviceOp` that borrows its buffers until it is consumed by "
+            "`sync_on`/`sync`. Moving a borrowed buffer in the meantime hands storage to new work while "
+            "the GPU may still use it.",
         ),
         CodeInfo(
             "E0133",
             "unsafe-operation",
             "An operation that requires `with simt.unsafe():` was used outside one.",
-            "`simt.shared_array`, `get_unchecked_mut` and `launch_unchecked` bypass checks that make kernels safe; "
-            "they are allowed only lexically inside `with simt.unsafe():`.",
+            "`simt.shared_array`, `get_unchecked_mut` and `launch_unchecked` bypass checks that make "
+            "kernels safe; they are allowed only lexically inside `with simt.unsafe():`.",
         ),
         CodeInfo(
             "E0308",
             "mismatched-prepared-launch",
             "A prepared launch was used with a kernel other than the one that prepared it.",
-            "`kernel.prepare(...)` validates a launch configuration against that kernel's contract and registers; "
-            "the resulting `PreparedLaunch` is branded and proves nothing about another kernel.",
+            "`kernel.prepare(...)` validates a launch configuration against that kernel's contract and "
+            "registers; the resulting `PreparedLaunch` is branded and proves nothing about another kernel.",
         ),
         CodeInfo(
             "E0001",
             "syntax-error",
             "A checked file could not be parsed.",
-            "The file is not valid Python, so nothing in it was checked. The other files of the run still are.",
+            "The file is not valid Python, so nothing in it was checked. The other files of the run still "
+            "are.",
         ),
         CodeInfo(
             "W0001",
             "unused-suppression",
             "An `# ownership: ignore[...]` comment suppressed nothing.",
-            "The suppressed code is not reported on that line (any more). Remove the comment so it cannot hide a "
-            "future error.",
+            "The suppressed code is not reported on that line (any more). Remove the comment so it cannot "
+            "hide a future error.",
         ),
     )
 }

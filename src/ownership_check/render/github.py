@@ -2,10 +2,10 @@
 
     ::error file=host.py,line=12,col=8,endLine=12,endColumn=9,title=E0382::use of moved value: `z`
 
-GitHub's escaping rules (actions/toolkit `command.ts`): in the message, `%`, `\\r` and `\\n` become `%25`, `%0D`,
-`%0A`; in property values additionally `:` and `,` become `%3A` and `%2C`.  Without this a path containing a comma
-or a message containing `::` would silently break the annotation.  Labels and help follow the message on their own
-lines (escaped newlines), since an annotation has one location.
+GitHub's escaping rules (actions/toolkit `command.ts`): in the message, `%`, `\\r` and `\\n` become `%25`,
+`%0D`, `%0A`; in property values additionally `:` and `,` become `%3A` and `%2C`.  Without this a path
+containing a comma or a message containing `::` would silently break the annotation.  Labels and help follow
+the message on their own lines (escaped newlines), since an annotation has one location.
 """
 
 from __future__ import annotations

@@ -4,9 +4,10 @@
      "column", "end_line", "end_column", "labels": [{"message", "line", "column", "end_line", "end_column",
      "primary"}], "notes": [...], "help": str | null}]}
 
-Lines and columns are 1-based; `end_column` is one past the last character (the model's half-open span).  `labels`
-always contains the primary label (with an empty message when the producer gave none), followed by the secondary
-labels in the producer's order.  The module is `json_format`, not `json`, so it never shadows the standard library.
+Lines and columns are 1-based; `end_column` is one past the last character (the model's half-open span).
+`labels` always contains the primary label (with an empty message when the producer gave none), followed by
+the secondary labels in the producer's order.  The module is `json_format`, not `json`, so it never shadows
+the standard library.
 """
 
 from __future__ import annotations

@@ -13,13 +13,14 @@ Each diagnostic becomes
        |
        = help: use the values returned by `sync_on`
 
-All labels of one diagnostic share one window, sorted by line; a gap of one line shows that line, a longer gap
-shows `...`.  Several labels on one line are drawn the way rustc draws them: every underline on one row, the
-rightmost label's message after it, the others hanging below on `|` connectors.  A span running over several lines
-is underlined on its first line only (to the end of that line).  Tabs are expanded to four columns.
+All labels of one diagnostic share one window, sorted by line; a gap of one line shows that line, a longer
+gap shows `...`.  Several labels on one line are drawn the way rustc draws them: every underline on one row,
+the rightmost label's message after it, the others hanging below on `|` connectors.  A span running over
+several lines is underlined on its first line only (to the end of that line).  Tabs are expanded to four
+columns.
 
-Colour is plain ANSI escapes, emitted only when asked for (`color=True`); without colour the output is byte-stable,
-which is what the golden `NAME.expected.txt` renderings pin.
+Colour is plain ANSI escapes, emitted only when asked for (`color=True`); without colour the output is
+byte-stable, which is what the golden `NAME.expected.txt` renderings pin.
 """
 
 from __future__ import annotations
@@ -249,7 +250,7 @@ def render_text(
     files_checked: int,
     color: bool = False,
 ) -> str:
-    """Render `diagnostics` in order, each followed by a blank line, then the summary (and the docs pointer)."""
+    """Render `diagnostics` in order, each followed by a blank line, then the summary and the docs pointer."""
     paint = _Painter(color)
     renderer = _TextRenderer(sources, paint)
     out: list[str] = []

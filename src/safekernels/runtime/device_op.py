@@ -1,13 +1,18 @@
 """`DeviceOp[T]`: lazy GPU work that produces a `T` when synchronized (cutile-rs's `DeviceOp`).
 
-Constructors and launches only *describe* work; nothing runs until `sync_on(stream)` (or `sync()`), which runs the
-whole chain in order on that stream and synchronizes once.  Every combinator consumes its receiver (SPEC §4 "What
-moves"), so a chain can only be executed once, and the values it returns are the only way back to the data:
+Constructors and launches only *describe* work; nothing runs until `sync_on(stream)` (or `sync()`), which runs
+the whole chain in order on that stream and synchronizes once.  Every combinator consumes its receiver (SPEC
+§4 "What moves"), so a chain can only be executed once, and the values it returns are the only way back to the
+data:
 
     x ──then──▶ op ──zip──▶ op2 ──sync_on(stream)──▶ values
 
-Execution is non-reentrant: calling `sync_on` from inside a running chain (for example inside a `then` callback)
-raises instead of silently serializing.
+Execution is non-reentrant: calling `sync_on` from inside a running chain (for example inside a `then`
+callback) raises instead of silently serializing.
+
+`meta` optionally describes the value before it exists (the tile track stores shape and dtype there), so a
+launch can check shapes when it is built rather than only when the chain runs.  `partition` / `unpartition`
+are lazy versions of the value's own methods: they move the op and apply the method when the chain runs.
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ import threading
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
-from safekernels.errors import DeviceError
+from safekernels.errors import BorrowError, DeviceError
 from safekernels.runtime.device import Device, Stream
 from safekernels.runtime.ownership import Movable
 
@@ -31,41 +36,48 @@ def _executing() -> bool:
 
 
 class DeviceOp(Movable, Generic[T]):
-    """A not-yet-executed computation on a stream.  Moved by `sync_on`, `sync`, `then`, `zip`, `first`, `shared`."""
+    """A not-yet-executed computation.  Moved by `sync_on`, `sync`, `then`, `zip`, `first`, `shared`."""
 
-    def __init__(self, run: Callable[[Stream], T], *, label: str = "DeviceOp", device: Device | None = None) -> None:
+    def __init__(
+        self,
+        run: Callable[[Stream], T],
+        *,
+        label: str = "DeviceOp",
+        device: Device | None = None,
+        meta: Any = None,
+    ) -> None:
         self._run = run
         self.label = label
         self.device = device  # the device the op's data lives on, when known
+        self.meta = meta  # static description of the value when known (tile: `TensorSpec`), else None
 
-    # -- execution --------------------------------------------------------------------------------------------
+    # -- execution -------------------------------------------------------------------------------------------
     def _execute(self, stream: Stream) -> T:
         """Run without moving (for combinators that already moved `self`)."""
         return self._run(stream)
 
     def sync_on(self, stream: Stream) -> T:
         """Run the chain on `stream`, wait for it, and hand back the value (consumes the op)."""
-        if _executing():
-            raise DeviceError(
-                "DeviceOp execution is non-reentrant: sync_on/sync was called while another DeviceOp is "
-                "executing (inside a `then` callback?); return a DeviceOp from the callback instead"
-            )
-        self._mark_moved("sync_on")
-        _state.depth = 1
-        try:
-            value = self._run(stream)
-        finally:
-            _state.depth = 0
-        stream.synchronize()
-        return value
+        return self._sync(stream, "sync_on")
 
     def sync(self) -> T:
         """`sync_on` the default stream of the op's device (or of `Device.default()`)."""
         self._check_alive("sync")
         device = self.device if self.device is not None else Device.default()
-        return self.sync_on(device.default_stream)
+        return self._sync(device.default_stream, "sync")
 
-    # -- combinators ------------------------------------------------------------------------------------------
+    def _sync(self, stream: Stream, operation: str) -> T:
+        _refuse_reentry()
+        self._mark_moved(operation)
+        _state.depth = 1
+        try:
+            value = self._execute(stream)
+        finally:
+            _state.depth = 0
+        stream.synchronize()
+        return value
+
+    # -- combinators -----------------------------------------------------------------------------------------
     def then(self, f: Callable[[T], DeviceOp[U] | U]) -> DeviceOp[U]:
         """Feed this op's value to `f` on the same stream; if `f` returns a DeviceOp it runs too."""
         self._mark_moved("then")
@@ -75,7 +87,7 @@ class DeviceOp(Movable, Generic[T]):
             result = f(parent._execute(stream))
             if isinstance(result, DeviceOp):
                 result._mark_moved("then")
-                return result._execute(stream)  # type: ignore[no-any-return]
+                return result._execute(stream)
             return result
 
         return DeviceOp(run, label=f"{self.label}.then", device=self.device)
@@ -95,6 +107,30 @@ class DeviceOp(Movable, Generic[T]):
 
         return DeviceOp(run, label=f"{self.label}.first", device=self.device)
 
+    def partition(self, shape: Any) -> DeviceOp[Any]:
+        """Lazy `value.partition(shape)` (tile tensors); moves this op.  Known shape errors raise now."""
+        self._check_alive("partition")
+        meta = self.meta.partition(shape) if self.meta is not None else None
+        self._mark_moved("partition")
+        parent = self
+
+        def run(stream: Stream) -> Any:
+            return parent._execute(stream).partition(shape)  # type: ignore[attr-defined]
+
+        return DeviceOp(run, label=f"{self.label}.partition", device=self.device, meta=meta)
+
+    def unpartition(self) -> DeviceOp[Any]:
+        """Lazy `value.unpartition()` (tile partitions); moves this op."""
+        self._check_alive("unpartition")
+        meta = self.meta.unpartition() if self.meta is not None else None
+        self._mark_moved("unpartition")
+        parent = self
+
+        def run(stream: Stream) -> Any:
+            return parent._execute(stream).unpartition()  # type: ignore[attr-defined]
+
+        return DeviceOp(run, label=f"{self.label}.unpartition", device=self.device, meta=meta)
+
     def shared(self) -> SharedDeviceOp[T]:
         """Execute at most once and share the (read-only) value between several consumers."""
         self._mark_moved("shared")
@@ -106,29 +142,58 @@ class DeviceOp(Movable, Generic[T]):
 
 
 class SharedDeviceOp(DeviceOp[T]):
-    """A `DeviceOp` that runs its source once; using it does not move it (its value is shared, read-only)."""
+    """A `DeviceOp` that runs its source once; using it does not move it (its value is shared, read-only).
+
+    The value (and each element of a tuple value) that has a `_mark_shared` hook is marked as shared storage:
+    tile tensors then refuse `partition` ("Cannot create mutable partition from shared tensor storage.") and
+    are not invalidated by the launches that read them, like clones of an `Arc` in cutile-rs.
+    """
 
     def __init__(self, source: DeviceOp[T]) -> None:
         self._source = source
         self._done = False
         self._value: T | None = None
-        super().__init__(self._run_once, label=f"{source.label}.shared", device=source.device)
+        meta = source.meta.as_shared() if hasattr(source.meta, "as_shared") else source.meta
+        super().__init__(self._run_once, label=f"{source.label}.shared", device=source.device, meta=meta)
 
     def _run_once(self, stream: Stream) -> T:
         if not self._done:
-            self._value = self._source._execute(stream)
+            value = self._source._execute(stream)
+            for item in value if isinstance(value, tuple) else (value,):
+                mark = getattr(item, "_mark_shared", None)
+                if callable(mark):
+                    mark()
+            self._value = value
             self._done = True
         return self._value  # type: ignore[return-value]
 
     def _mark_moved(self, operation: str) -> None:
         self._check_alive(operation)  # shared values are never moved by their consumers
 
-    def sync_on(self, stream: Stream) -> T:
-        if _executing():
-            raise DeviceError("DeviceOp execution is non-reentrant: sync_on called inside a running DeviceOp")
-        value = self._run_once(stream)
+    def partition(self, shape: Any) -> DeviceOp[Any]:
+        raise BorrowError(SHARED_PARTITION_MESSAGE)
+
+    def _sync(self, stream: Stream, operation: str) -> T:
+        _refuse_reentry()
+        _state.depth = 1
+        try:
+            value = self._run_once(stream)
+        finally:
+            _state.depth = 0
         stream.synchronize()
         return value
+
+
+SHARED_PARTITION_MESSAGE = "Cannot create mutable partition from shared tensor storage."
+
+
+def _refuse_reentry() -> None:
+    if _executing():
+        raise DeviceError(
+            "DeviceOp execution is non-reentrant: sync_on/sync was called while another DeviceOp is "
+            "executing (inside a `then` callback or a kernel body?); return a DeviceOp from the callback "
+            "instead"
+        )
 
 
 def zip_ops(*ops: DeviceOp[Any]) -> DeviceOp[tuple[Any, ...]]:

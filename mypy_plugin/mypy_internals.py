@@ -1,0 +1,29 @@
+"""The one private mypy API this plugin needs, in one place: the stack of scopes being type checked right now.
+
+mypy has no hook for function definitions and no post-check hook (mypy#9915, #6537), so the plugin runs the
+ownership core over the *enclosing* function from inside the hook of an ownership-relevant call.  The checker keeps
+that function on `TypeChecker.scope` (a `CheckerScope` whose `stack` holds the module, then the classes and
+functions being checked, innermost last).  `CheckerPluginInterface` does not expose it, hence this wrapper;
+`tests/mypy_plugin/test_mypy_internals.py` pins its behaviour on the installed mypy, and if a mypy release moves
+it, only this module changes.  The attribute has had this shape from mypy 0.9xx through 2.x.
+"""
+
+from __future__ import annotations
+
+from mypy.nodes import FuncItem, MypyFile, TypeInfo
+from mypy.plugin import CheckerPluginInterface
+
+ScopeEntry = MypyFile | TypeInfo | FuncItem
+
+
+class UnsupportedMypyError(RuntimeError):
+    """The running mypy does not expose the checker scope the plugin relies on."""
+
+
+def scope_stack(api: CheckerPluginInterface) -> list[ScopeEntry]:
+    """A copy of the checker's scope stack, outermost first: the module, then classes and functions."""
+    scope = getattr(api, "scope", None)
+    stack = getattr(scope, "stack", None)
+    if not isinstance(stack, list) or not stack or not isinstance(stack[0], MypyFile):
+        raise UnsupportedMypyError("mypy's TypeChecker.scope.stack is missing; this mypy version is unsupported")
+    return [entry for entry in stack if isinstance(entry, MypyFile | TypeInfo | FuncItem)]

@@ -1,0 +1,107 @@
+"""The mypy plugin class: which hooks exist and what each one does.
+
+Two jobs, both driven by the fullnames mypy hands to `get_*_hook`:
+
+- *ownership diagnostics*: every safekernels call that can cause one (the moving methods, launches, `get_mut`,
+  `to_numpy`, unsafe operations, shared-array element access, tile kernel calls) gets a hook that runs the core
+  over the enclosing function and reports what that call caused (`reporting`);
+- *typed launches*: signature and return-type hooks that give launches the kernel's own parameter types
+  (`typed_launch`).
+
+Hooks for names this plugin does not own return None, so other plugins in a chain keep working.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from mypy.nodes import CallExpr, IndexExpr
+from mypy.plugin import FunctionContext, MethodContext, MethodSigContext, Plugin
+from mypy.types import FunctionLike, Type
+
+from mypy_plugin import resolve, typed_launch
+from mypy_plugin.reporting import report_caused_by
+from safekernels.ownership_model import (
+    MOVING_ARGUMENT_CALLS,
+    MOVING_METHODS,
+    SIMT_LAUNCH_METHODS,
+    UNSAFE_OPERATIONS,
+    WITNESS_CONSUMERS,
+)
+
+#: Methods (of safekernels classes) whose calls can cause an ownership diagnostic.
+CAUSE_METHODS = frozenset(
+    MOVING_METHODS | MOVING_ARGUMENT_CALLS | WITNESS_CONSUMERS | UNSAFE_OPERATIONS | set(SIMT_LAUNCH_METHODS)
+    | {"to_numpy"}
+)
+#: Module functions (by their public short name) whose calls can cause one.
+CAUSE_FUNCTIONS = frozenset(MOVING_ARGUMENT_CALLS | {"shared_array"})
+
+
+def _short(fullname: str) -> str:
+    return fullname.rsplit(".", 1)[-1]
+
+
+def _class_name(fullname: str) -> str:
+    parts = fullname.rsplit(".", 2)
+    return parts[-2] if len(parts) >= 2 else ""
+
+
+class SafeKernelsPlugin(Plugin):
+    """`plugins = ["mypy_plugin"]`: ownership diagnostics and typed launches for safekernels code."""
+
+    def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
+        if not resolve.is_safekernels(fullname):
+            return None
+        short = _short(fullname)
+        if short == "__call__" and _class_name(fullname) == "TileKernel":
+            return _tile_call_hook
+        if short in ("__getitem__", "__setitem__") and _class_name(fullname) == "SharedArray":
+            return _method_report_hook
+        if short in CAUSE_METHODS:
+            return _method_report_hook
+        if short == "prepare" and _class_name(fullname) == "SimtKernel":
+            return typed_launch.prepare_return
+        return None
+
+    def get_method_signature_hook(self, fullname: str) -> Callable[[MethodSigContext], FunctionLike] | None:
+        if not resolve.is_safekernels(fullname):
+            return None
+        short, cls = _short(fullname), _class_name(fullname)
+        if cls == "SimtKernel" and short in SIMT_LAUNCH_METHODS:
+            return typed_launch.simt_launch_signature
+        if cls == "TileKernel" and short == "__call__":
+            return typed_launch.tile_call_signature
+        return None
+
+    def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
+        if resolve.is_safekernels(fullname):
+            return _function_report_hook
+        return None
+
+
+def _method_report_hook(ctx: MethodContext) -> Type:
+    if isinstance(ctx.context, CallExpr | IndexExpr):
+        report_caused_by(ctx.api, ctx.context)
+    return ctx.default_return_type
+
+
+def _tile_call_hook(ctx: MethodContext) -> Type:
+    if isinstance(ctx.context, CallExpr):
+        report_caused_by(ctx.api, ctx.context)
+    return typed_launch.tile_call_return(ctx)
+
+
+def _function_report_hook(ctx: FunctionContext) -> Type:
+    call = ctx.context
+    if isinstance(call, CallExpr) and any(
+        _short(name) in CAUSE_FUNCTIONS or _short(name) == "zip_ops" for name in resolve.names(call.callee, {})
+    ):
+        report_caused_by(ctx.api, call)
+    return ctx.default_return_type
+
+
+def plugin(version: str) -> type[Plugin]:
+    """mypy's entry point (`plugins = ["mypy_plugin"]`); the class works on every mypy the project supports."""
+    del version
+    return SafeKernelsPlugin

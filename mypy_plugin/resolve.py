@@ -1,0 +1,199 @@
+"""Name resolution for the adapter: mypy already resolved every name, this module only reads its answers.
+
+Three questions, each answered from semantic information only (never from expression types, which do not exist
+yet for statements after the hooked call):
+
+- Is this fullname the safekernels API named `name` in the ownership table?  mypy reports the *defining*
+  fullname (`safekernels.simt.kernel_decorator.kernel` for the public `safekernels.simt.kernel`), so a table entry
+  `safekernels.simt.kernel` matches any definition named `kernel` inside the `safekernels.simt` package.
+- Is this expression a kernel, and what are its parameter modes?  A `Decorator` node whose decorator resolves to a
+  kernel decorator (same module, fresh analysis), or whose decorated type is an instance of a kernel class of the
+  track's package (a module loaded from mypy's cache keeps types but drops decorator expressions).  Parameter modes
+  come from the analyzed parameter types: real generic classes (`DisjointSlice[f32]`), which survive the cache,
+  looked up in `safekernels.ownership_model.PARAM_MODES` by their class name.
+- Is this `with` item the lexical unsafe block (`safekernels.simt.unsafe` under any alias)?
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from mypy.nodes import (
+    ARG_STAR,
+    ARG_STAR2,
+    GDEF,
+    CallExpr,
+    Decorator,
+    Expression,
+    ImportFrom,
+    MemberExpr,
+    MypyFile,
+    NameExpr,
+    RefExpr,
+    Var,
+)
+from mypy.util import correct_relative_import
+from mypy.types import CallableType, Instance, ProperType, Type, UnionType, get_proper_type
+
+from safekernels.ownership_model import KERNEL_DECORATORS, UNSAFE_CONTEXT, ParamMode, param_mode
+
+PACKAGE = "safekernels"
+
+
+def matches(fullname: str | None, table_name: str) -> bool:
+    """Whether mypy's `fullname` denotes the public safekernels API `table_name` (see the module docstring)."""
+    if not fullname:
+        return False
+    if fullname == table_name:
+        return True
+    package, _, short = table_name.rpartition(".")
+    return fullname.startswith(package + ".") and fullname.rsplit(".", 1)[-1] == short
+
+
+def fullname_of(expr: Expression) -> str | None:
+    """The resolved (defining) fullname of a name or attribute reference (`simt.kernel`, `kernel`, `sk.zip`)."""
+    if isinstance(expr, RefExpr):
+        return expr.fullname or None
+    return None
+
+
+def import_table(module: MypyFile) -> dict[str, str]:
+    """Local name -> public qualified name for the module's `from X import a as b` statements."""
+    table: dict[str, str] = {}
+    for imp in module.imports:
+        if isinstance(imp, ImportFrom):
+            base = correct_relative_import(module.fullname, imp.relative, imp.id, module.is_package_init_file())[0]
+            for name, alias in imp.names:
+                table[alias or name] = f"{base}.{name}" if base else name
+    return table
+
+
+def public_name(expr: Expression, imports: dict[str, str]) -> str | None:
+    """How the code names what `expr` refers to, through its imports (`sk.zip` -> `safekernels.zip`)."""
+    if isinstance(expr, MemberExpr):
+        base = expr.expr
+        if isinstance(base, RefExpr) and isinstance(base.node, MypyFile):
+            return f"{base.node.fullname}.{expr.name}"
+        return fullname_of(expr)
+    if isinstance(expr, NameExpr):
+        if isinstance(expr.node, MypyFile):
+            return expr.node.fullname
+        if expr.kind == GDEF and expr.name in imports:
+            return imports[expr.name]
+        return fullname_of(expr)
+    return None
+
+
+def names(expr: Expression, imports: dict[str, str]) -> tuple[str, ...]:
+    """The public name and the defining fullname of a reference (either may match an ownership-table entry)."""
+    found = [n for n in (public_name(expr, imports), fullname_of(expr)) if n]
+    return tuple(dict.fromkeys(found))
+
+
+def refers_to(expr: Expression, imports: dict[str, str], table_name: str) -> bool:
+    return any(matches(n, table_name) for n in names(expr, imports))
+
+
+def refers_to_safekernels(expr: Expression, imports: dict[str, str]) -> bool:
+    return any(is_safekernels(n) for n in names(expr, imports))
+
+
+def is_safekernels(fullname: str | None) -> bool:
+    return bool(fullname) and (fullname == PACKAGE or str(fullname).startswith(PACKAGE + "."))
+
+
+def is_unsafe_context(expr: Expression, imports: dict[str, str]) -> bool:
+    """`simt.unsafe()` (through any import alias of `safekernels.simt.unsafe`)."""
+    return isinstance(expr, CallExpr) and refers_to(expr.callee, imports, UNSAFE_CONTEXT)
+
+
+@dataclass(frozen=True)
+class KernelInfo:
+    """What the adapter and the typed-launch hooks need to know about one kernel."""
+
+    name: str  # the brand of its PreparedLaunch, and how diagnostics name it
+    fullname: str
+    track: str  # "simt" | "tile"
+    params: tuple[tuple[str, ParamMode], ...]
+    signature: CallableType | None  # the kernel function's own analyzed signature
+
+    def mode(self, index: int) -> ParamMode:
+        return self.params[index][1] if index < len(self.params) else ParamMode.VALUE
+
+
+def decorator_track(dec: Expression) -> str | None:
+    target = dec.callee if isinstance(dec, CallExpr) else dec
+    name = fullname_of(target)
+    for table_name, track in KERNEL_DECORATORS.items():
+        if matches(name, table_name):
+            return track
+    return None
+
+
+def instance_track(typ: Type | None) -> str | None:
+    """The track of a kernel object's type: an instance of a class defined in `safekernels.simt`/`.tile`
+    that the kernel decorator returns (recognised by its package and its launch surface)."""
+    proper = get_proper_type(typ) if typ is not None else None
+    if not isinstance(proper, Instance):
+        return None
+    info = proper.type
+    for table_name, track in KERNEL_DECORATORS.items():
+        package = table_name.rpartition(".")[0]
+        if info.fullname.startswith(package + "."):
+            if track == "simt" and info.get("launch") is not None and info.get("prepare") is not None:
+                return track
+            if track == "tile" and info.get("__call__") is not None and "Kernel" in info.name:
+                return track
+    return None
+
+
+def _unwrap_optional(typ: Type) -> ProperType:
+    proper = get_proper_type(typ)
+    if isinstance(proper, UnionType):
+        items = [get_proper_type(t) for t in proper.items]
+        rest = [t for t in items if not (isinstance(t, Instance) and t.type.fullname == "builtins.None")]
+        rest = [t for t in rest if type(t).__name__ != "NoneType"]
+        if len(rest) == 1:
+            return rest[0]
+    return proper
+
+
+def type_mode(typ: Type | None) -> ParamMode:
+    """Parameter mode of an analyzed parameter type: `DisjointSlice[f32]` -> MUT, `Tensor[f32]` -> MOVE, ..."""
+    if typ is None:
+        return ParamMode.VALUE
+    proper = _unwrap_optional(typ)
+    if isinstance(proper, Instance) and is_safekernels(proper.type.fullname):
+        return param_mode(proper.type.name)
+    return ParamMode.VALUE
+
+
+def kernel_from_decorator(node: Decorator) -> KernelInfo | None:
+    track: str | None = None
+    for dec in node.original_decorators or node.decorators:
+        track = decorator_track(dec)
+        if track is not None:
+            break
+    if track is None:
+        track = instance_track(node.var.type)
+    if track is None:
+        return None
+    func = node.func
+    signature = func.type if isinstance(func.type, CallableType) else None
+    params: list[tuple[str, ParamMode]] = []
+    for index, arg in enumerate(func.arguments):
+        if arg.kind in (ARG_STAR, ARG_STAR2):
+            continue
+        typ = signature.arg_types[index] if signature is not None and index < len(signature.arg_types) else None
+        params.append((arg.variable.name, type_mode(typ)))
+    return KernelInfo(func.name, func.fullname, track, tuple(params), signature)
+
+
+def kernel_of(expr: Expression) -> KernelInfo | None:
+    """The kernel an expression refers to (`vecadd`, `kernels.vecadd`), or None."""
+    if not isinstance(expr, RefExpr):
+        return None
+    node = expr.node
+    if isinstance(node, Decorator):
+        return kernel_from_decorator(node)
+    return None

@@ -1,0 +1,105 @@
+"""Generic, read-only traversal of mypy AST nodes without subclassing mypy's visitors.
+
+Compiled mypy (the wheel everyone installs) refuses interpreted subclasses of `TraverserVisitor`/`NodeVisitor`
+("interpreted classes cannot inherit from compiled traits", mypy#19456), so the adapter walks nodes itself.
+Most forms are handled explicitly in `lowering`; this module gives the generic fallback: the direct syntactic
+children of a node (expressions, statements, blocks, patterns), in source order, found through the attribute
+lists mypyc records on native classes (`__mypyc_attrs__`) or the `__slots__` of interpreted mypy.  Attributes
+that *refer* to other nodes rather than contain them (`RefExpr.node`, `info`, types) are never followed, so a
+walk never leaves the function it started in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from mypy.nodes import (
+    Block,
+    ClassDef,
+    Decorator,
+    Expression,
+    FuncDef,
+    LambdaExpr,
+    MemberExpr,
+    NameExpr,
+    Node,
+    OverloadedFuncDef,
+    Statement,
+)
+from mypy.patterns import Pattern
+
+#: Attributes that point elsewhere (symbol references, analysis results) instead of holding children.
+_NOT_CHILDREN = frozenset(
+    {
+        "node", "def_var", "info", "type", "unanalyzed_type", "analyzed", "analyzed_types", "definition",
+        "method_type", "method_types", "callee_type", "index_type", "inferred_item_type", "inferred_iterator_type",
+        "subject_dummy", "original_decorators", "var", "arguments", "variable", "type_args",
+    }
+)
+
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+SCOPES = (FuncDef, Decorator, OverloadedFuncDef, ClassDef, LambdaExpr)
+
+
+def _fields(cls: type) -> tuple[str, ...]:
+    found = _FIELDS.get(cls)
+    if found is None:
+        names: list[str] = []
+        mypyc = getattr(cls, "__mypyc_attrs__", None)
+        if mypyc:
+            names.extend(mypyc)
+        else:
+            for klass in reversed(cls.__mro__):
+                slots = klass.__dict__.get("__slots__", ())
+                names.extend([slots] if isinstance(slots, str) else slots)
+        found = tuple(n for n in dict.fromkeys(names) if n not in _NOT_CHILDREN and not n.startswith("_"))
+        _FIELDS[cls] = found
+    return found
+
+
+def _flatten(value: object) -> Iterator[Node]:
+    if isinstance(value, Expression | Statement | Block | Pattern):
+        yield value
+    elif isinstance(value, list | tuple):
+        for item in value:
+            yield from _flatten(item)
+
+
+def children(node: Node) -> Iterator[Node]:
+    """Direct syntactic children of `node` in source order (by position, as mypy stores fields by kind)."""
+    found: list[Node] = []
+    for name in _fields(type(node)):
+        found.extend(_flatten(getattr(node, name, None)))
+    if isinstance(node, Decorator):
+        found.append(node.func)
+    found.sort(key=lambda n: (n.line, n.column))
+    return iter(found)
+
+
+def walk(node: Node, skip_scopes: bool = True) -> Iterator[Node]:
+    """Pre-order walk; with `skip_scopes`, nested functions, lambdas and classes are yielded but not entered."""
+    stack: list[Node] = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        if skip_scopes and current is not node and isinstance(current, SCOPES):
+            continue
+        stack.extend(reversed(list(children(current))))
+
+
+def walk_many(nodes: list[Statement] | list[Node], skip_scopes: bool = True) -> Iterator[Node]:
+    for node in nodes:
+        yield from walk(node, skip_scopes)
+
+
+def dotted(expr: Node) -> str | None:
+    """`a.b.c` as text (for names rooted at a name), else None."""
+    parts: list[str] = []
+    while isinstance(expr, MemberExpr):
+        parts.append(expr.name)
+        expr = expr.expr
+    if isinstance(expr, NameExpr):
+        parts.append(expr.name)
+        return ".".join(reversed(parts))
+    return None

@@ -1,0 +1,165 @@
+"""Typed launches: the kernel's own parameter types, translated to what the host passes.
+
+Without the plugin a launch is `launch(prepared, stream, *args: Any)`: the kernel object's class cannot know each
+kernel's parameters.  The plugin reads them from the kernel function's analyzed signature (which mypy keeps in its
+cache) and rewrites the call's signature:
+
+| kernel parameter           | SIMT host argument          | tile host argument                          |
+|----------------------------|-----------------------------|---------------------------------------------|
+| `Slice[T]`, `DisjointSlice[T]`, `AtomicSlice[T]` | `DeviceBuffer[T]` | -                              |
+| `Tensor[T]` / `Partition[T]` | -                         | `Tensor[T] \\| DeviceOp[Tensor[T]]` (same for Partition) |
+| `f32`, `f64`, `f16`, `bf16` | `float`                    | `float`                                     |
+| `i32`, `u32`, ..., `bool`  | `int` / `bool`              | `int` / `bool`                              |
+
+so arity, kinds and element types are checked by mypy itself (`[arg-type]`, `[call-arg]`).  A tile kernel call
+returns `DeviceOp[tuple[...]]` of its parameters ("you get back what you put in"), so `z, x, y = op.sync_on(s)`
+is typed.  `prepare` returns a `PreparedLaunch` that remembers its kernel; a launch with another kernel's prepared
+launch is `E0308` (`check_brand`), also when the prepared launch comes from elsewhere (a parameter, an attribute)
+where the flow analysis cannot see its origin.
+"""
+
+from __future__ import annotations
+
+from mypy.nodes import ARG_POS, CallExpr, MemberExpr
+from mypy.plugin import CheckerPluginInterface, MethodContext, MethodSigContext
+from mypy.types import (
+    AnyType,
+    CallableType,
+    ExtraAttrs,
+    FunctionLike,
+    Instance,
+    LiteralType,
+    TupleType,
+    Type,
+    TypeOfAny,
+    UnionType,
+    get_proper_type,
+)
+
+from mypy_plugin import resolve
+
+BUFFER = "safekernels.runtime.buffer.DeviceBuffer"
+DEVICE_OP = "safekernels.runtime.device_op.DeviceOp"
+BRAND_ATTRIBUTE = "__safekernels_brand__"
+SLICE_CLASSES = frozenset({"Slice", "DisjointSlice", "AtomicSlice"})
+TILE_CLASSES = frozenset({"Tensor", "Partition"})
+
+
+def _element(instance: Instance) -> Type:
+    return instance.args[0] if instance.args else AnyType(TypeOfAny.special_form)
+
+
+def _scalar(api: CheckerPluginInterface, instance: Instance) -> Type | None:
+    """`f32` -> `float`, `i32` -> `int`: the Python scalar a kernel scalar parameter takes."""
+    info = instance.type
+    if info.fullname in ("builtins.bool", "builtins.int", "builtins.float"):
+        return instance
+    for base in info.mro:
+        if base.fullname == "builtins.float":
+            return api.named_generic_type("builtins.float", [])
+        if base.fullname == "builtins.int":
+            return api.named_generic_type("builtins.int", [])
+    return None
+
+
+def host_type(api: CheckerPluginInterface, param: Type, track: str) -> Type:
+    """What the host passes for a kernel parameter of type `param` (see the module docstring)."""
+    proper = get_proper_type(param)
+    if not isinstance(proper, Instance):
+        return param
+    name = proper.type.name
+    if resolve.is_safekernels(proper.type.fullname):
+        if track == "simt" and name in SLICE_CLASSES:
+            return api.named_generic_type(BUFFER, [_element(proper)])
+        if track == "tile" and name in TILE_CLASSES:
+            return UnionType([proper, api.named_generic_type(DEVICE_OP, [proper])])
+    scalar = _scalar(api, proper)
+    return scalar if scalar is not None else param
+
+
+def _kernel_of_call(context: object, receiver: bool) -> resolve.KernelInfo | None:
+    if not isinstance(context, CallExpr):
+        return None
+    callee = context.callee
+    if receiver:
+        return resolve.kernel_of(callee.expr) if isinstance(callee, MemberExpr) else None
+    return resolve.kernel_of(callee)
+
+
+def _kernel_params(kernel: resolve.KernelInfo) -> CallableType | None:
+    return kernel.signature if kernel.signature is not None and not kernel.signature.is_ellipsis_args else None
+
+
+def simt_launch_signature(ctx: MethodSigContext) -> FunctionLike:
+    """`launch(prepared, stream, *args)` -> `launch(prepared, stream, a: DeviceBuffer[f32], ..., n: int)`."""
+    kernel = _kernel_of_call(ctx.context, receiver=True)
+    default = ctx.default_signature
+    if kernel is None or kernel.track != "simt" or not isinstance(ctx.context, CallExpr):
+        return default
+    sig = _kernel_params(kernel)
+    if sig is None:
+        return default
+    fixed = [i for i, kind in enumerate(default.arg_kinds) if kind == ARG_POS]
+    try:
+        params = [host_type(ctx.api, t, "simt") for t in sig.arg_types]
+    except KeyError:  # the buffer class is not part of this build
+        return default
+    return default.copy_modified(
+        arg_types=[default.arg_types[i] for i in fixed] + params,
+        arg_kinds=[default.arg_kinds[i] for i in fixed] + list(sig.arg_kinds),
+        arg_names=[default.arg_names[i] for i in fixed] + list(sig.arg_names),
+    )
+
+
+def tile_call_signature(ctx: MethodSigContext) -> FunctionLike:
+    """`add(*args)` -> `add(z: Partition[f32] | DeviceOp[Partition[f32]], x: Tensor[f32] | ..., ...)`."""
+    kernel = _kernel_of_call(ctx.context, receiver=False)
+    default = ctx.default_signature
+    if kernel is None or kernel.track != "tile":
+        return default
+    sig = _kernel_params(kernel)
+    if sig is None:
+        return default
+    try:
+        params = [host_type(ctx.api, t, "tile") for t in sig.arg_types]
+    except KeyError:
+        return default
+    return default.copy_modified(arg_types=params, arg_kinds=list(sig.arg_kinds), arg_names=list(sig.arg_names))
+
+
+def tile_call_return(ctx: MethodContext) -> Type:
+    """A tile launch returns `DeviceOp[tuple[...]]` of all its parameters, in order."""
+    kernel = _kernel_of_call(ctx.context, receiver=False)
+    default = get_proper_type(ctx.default_return_type)
+    if kernel is None or kernel.track != "tile" or not isinstance(default, Instance):
+        return ctx.default_return_type
+    sig = _kernel_params(kernel)
+    if sig is None:
+        return ctx.default_return_type
+    items: list[Type] = []
+    for typ in sig.arg_types:
+        proper = get_proper_type(typ)
+        scalar = _scalar(ctx.api, proper) if isinstance(proper, Instance) else None
+        items.append(scalar if scalar is not None else typ)
+    fallback = ctx.api.named_generic_type("builtins.tuple", [AnyType(TypeOfAny.special_form)])
+    return default.copy_modified(args=[TupleType(items, fallback)])
+
+
+def brand_of(typ: Type) -> str | None:
+    """The kernel a `PreparedLaunch` type was prepared by, if the plugin branded it."""
+    proper = get_proper_type(typ)
+    if not isinstance(proper, Instance) or proper.extra_attrs is None:
+        return None
+    brand = get_proper_type(proper.extra_attrs.attrs.get(BRAND_ATTRIBUTE))
+    return brand.value if isinstance(brand, LiteralType) and isinstance(brand.value, str) else None
+
+
+def prepare_return(ctx: MethodContext) -> Type:
+    """`vecadd.prepare(...)` -> `PreparedLaunch[SimtKernel]` carrying the brand `vecadd` (invisible to subtyping,
+    so annotations like `PreparedLaunch[SimtKernel]` keep working)."""
+    kernel = _kernel_of_call(ctx.context, receiver=True)
+    default = get_proper_type(ctx.default_return_type)
+    if kernel is None or not isinstance(default, Instance):
+        return ctx.default_return_type
+    brand = LiteralType(kernel.name, ctx.api.named_generic_type("builtins.str", []))
+    return default.copy_modified(extra_attrs=ExtraAttrs({BRAND_ATTRIBUTE: brand}, set(), None))

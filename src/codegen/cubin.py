@@ -1,0 +1,55 @@
+"""PTX -> cubin with nvJitLink (`cuda.bindings.nvjitlink`); needs no GPU.
+
+Errors come back with nvJitLink's own log, which names the PTX line that failed.
+"""
+
+from __future__ import annotations
+
+import functools
+
+
+class AssembleError(RuntimeError):
+    """nvJitLink refused the PTX (the message holds its error log)."""
+
+
+def assemble_cubin(ptx: str, arch: str, name: str = "kernel") -> bytes:
+    from cuda.bindings import nvjitlink
+
+    data = ptx.encode()
+    handle = nvjitlink.create(2, [f"-arch={arch}", "-O3"])
+    try:
+        try:
+            nvjitlink.add_data(handle, nvjitlink.InputType.PTX, data, len(data), f"{name}.ptx")
+            nvjitlink.complete(handle)
+        except Exception as exc:
+            log = _error_log(handle)
+            raise AssembleError(f"nvJitLink failed for {name} ({arch}): {exc}\n{log}") from None
+        size = nvjitlink.get_linked_cubin_size(handle)
+        buf = bytearray(size)
+        nvjitlink.get_linked_cubin(handle, buf)
+        return bytes(buf)
+    finally:
+        nvjitlink.destroy(handle)
+
+
+def _error_log(handle: int) -> str:
+    from cuda.bindings import nvjitlink
+
+    try:
+        size = nvjitlink.get_error_log_size(handle)
+        buf = bytearray(size)
+        nvjitlink.get_error_log(handle, buf)
+        return buf.decode(errors="replace").rstrip("\x00")
+    except Exception:
+        return ""
+
+
+@functools.cache
+def nvjitlink_version() -> str:
+    try:
+        from cuda.bindings import nvjitlink
+
+        major, minor = nvjitlink.version()
+        return f"{major}.{minor}"
+    except Exception:
+        return "unavailable"

@@ -1,0 +1,130 @@
+"""Typed IR module -> LLVM module text for `nvptx64-nvidia-cuda`.
+
+The kernel ABI is what the runtime's parameter plan packs (see `codegen.param_plan`): each buffer parameter is
+two LLVM parameters, `ptr addrspace(1)` then its `i64` length; a scalar is one parameter of its storage type
+(bool as i8).  Because the checker (and the launcher's overlap check) rule out aliasing, every buffer pointer
+is `noalias`, and `Slice` pointers are also `readonly`, which lets the NVPTX backend use `ld.global.nc`.  An
+exact contract block becomes `reqntid` annotations (`.reqntid` in the PTX).  Helpers are internal and
+`convergent` (like clang's CUDA mode), so calls that may reach `sync_threads` or a shuffle are never made
+control-dependent by the optimizer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from llvmlite import ir
+
+from codegen.ir import nodes as n
+from codegen.lowering.function import FunctionLowering
+from codegen.lowering.llvm_types import GLOBAL_PTR, I1, I8, I64, SLICE, storage_type, value_type
+from safekernels.dtypes import dtype_of
+
+TRIPLE = "nvptx64-nvidia-cuda"
+DATA_LAYOUT = "e-p3:32:32-p4:32:32-p5:32:32-p6:32:32-p7:32:32-i64:64-i128:128-v16:16-v32:32-n16:32:64"
+
+
+@dataclass(frozen=True)
+class LoweringOptions:
+    approx_math: bool = False
+    have_libdevice: bool = True
+
+
+def lower_module(mod: n.Module, options: LoweringOptions) -> str:
+    """LLVM IR text of the kernel and its helpers (libdevice not yet linked)."""
+    llmod = ir.Module(name=mod.kernel.name)
+    llmod.triple = TRIPLE
+    llmod.data_layout = DATA_LAYOUT
+
+    shared: dict[str, ir.GlobalVariable] = {}
+    for decl in mod.shared:
+        arr = ir.ArrayType(storage_type(dtype_of(decl.elem)), decl.length)
+        gv = ir.GlobalVariable(llmod, arr, decl.symbol, addrspace=3)
+        gv.linkage = "internal"
+        gv.initializer = ir.Constant(arr, ir.Undefined)
+        gv.align = 16
+        shared[decl.symbol] = gv
+
+    helpers: dict[str, ir.Function] = {}
+    for h in mod.helpers:
+        ret = value_type(h.return_ty) if h.return_ty is not None else ir.VoidType()
+        fn = ir.Function(llmod, ir.FunctionType(ret, [value_type(t) for _, t in h.params]), h.name)
+        fn.linkage = "internal"
+        fn.attributes.add("convergent")
+        helpers[h.name] = fn
+
+    kernel = _declare_kernel(llmod, mod)
+    for h in mod.helpers:
+        fn = helpers[h.name]
+        FunctionLowering(llmod, h, fn, helpers, shared, approx_math=options.approx_math,
+                         have_libdevice=options.have_libdevice).lower(list(fn.args))
+    lowering = FunctionLowering(llmod, mod.kernel, kernel, helpers, shared, approx_math=options.approx_math,
+                                have_libdevice=options.have_libdevice)
+    lowering.lower(_kernel_param_values(lowering, mod, kernel))
+    _annotate(llmod, kernel, mod.block)
+    text = str(llmod)
+    # llvmlite's argument attributes lack `readonly`; add it to the Slice pointers in the kernel signature.
+    for name, kind, _ in mod.abi:
+        if kind == "slice":
+            for quoted in (f'%"{name}.ptr"', f"%{name}.ptr"):
+                text = text.replace(f"noalias {quoted}", f"noalias readonly {quoted}", 1)
+    # CUDA's atomicAdd & co. are device-scope relaxed atomics; llvmlite has no syncscope argument.
+    return text.replace(" monotonic,", ' syncscope("device") monotonic,').replace(
+        " monotonic\n", ' syncscope("device") monotonic\n')
+
+
+def _declare_kernel(llmod: ir.Module, mod: n.Module) -> ir.Function:
+    arg_types: list[ir.Type] = []
+    for _, kind, dt in mod.abi:
+        if kind == "scalar":
+            d = dtype_of(dt)
+            arg_types.append(I8 if d.kind == "b" else storage_type(d))
+        else:
+            arg_types += [GLOBAL_PTR, I64]
+    fn = ir.Function(llmod, ir.FunctionType(ir.VoidType(), arg_types), mod.kernel.name)
+    fn.calling_convention = "ptx_kernel"
+    i = 0
+    for name, kind, _ in mod.abi:
+        if kind == "scalar":
+            fn.args[i].name = name
+            i += 1
+            continue
+        ptr, length = fn.args[i], fn.args[i + 1]
+        ptr.name, length.name = f"{name}.ptr", f"{name}.len"
+        ptr.add_attribute("noalias")
+        i += 2
+    return fn
+
+
+def _kernel_param_values(lowering: FunctionLowering, mod: n.Module, fn: ir.Function) -> list[ir.Value]:
+    b = lowering.b
+    values: list[ir.Value] = []
+    i = 0
+    for (_, kind, dt), (_, ty) in zip(mod.abi, mod.kernel.params, strict=True):
+        if kind == "scalar":
+            raw = fn.args[i]
+            d = dtype_of(dt)
+            if d.kind == "b":
+                values.append(b.icmp_unsigned("!=", raw, ir.Constant(I8, 0)))
+            elif d.name in ("f16", "bf16"):
+                values.append(b.fpext(raw, value_type(ty)))
+            else:
+                values.append(raw)
+            i += 1
+            continue
+        pair = b.insert_value(ir.Constant(SLICE, ir.Undefined), fn.args[i], 0)
+        values.append(b.insert_value(pair, fn.args[i + 1], 1))
+        i += 2
+    return values
+
+
+def _annotate(llmod: ir.Module, kernel: ir.Function, block: tuple[int, int, int] | None) -> None:
+    i32 = ir.IntType(32)
+    annotations = llmod.add_named_metadata("nvvm.annotations")
+    annotations.add(llmod.add_metadata([kernel, "kernel", ir.Constant(i32, 1)]))
+    if block is not None:
+        for axis, value in zip("xyz", block, strict=True):
+            annotations.add(llmod.add_metadata([kernel, f"reqntid{axis}", ir.Constant(i32, value)]))
+
+
+_ = I1

@@ -1,0 +1,80 @@
+"""Checker configuration: `[tool.ownership-check]` in pyproject.toml, overridden by command-line flags.
+
+Keys: `exclude` (gitignore-style globs, relative to the directory holding pyproject.toml), `select` and `ignore`
+(lists of codes or code prefixes).  The config's fingerprint is part of every cache key.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tomllib
+from dataclasses import dataclass, field
+
+
+class ConfigError(Exception):
+    """Invalid configuration (exit status 2)."""
+
+
+@dataclass(frozen=True)
+class Config:
+    exclude: tuple[str, ...] = ()
+    select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    root: str = field(default=".", compare=False)
+
+    def fingerprint(self) -> str:
+        data = json.dumps([self.exclude, self.select, self.ignore, os.path.abspath(self.root)])
+        return hashlib.sha256(data.encode()).hexdigest()[:16]
+
+    def enabled(self, code: str) -> bool:
+        if self.select and not any(code.startswith(s) for s in self.select):
+            return False
+        return not any(code.startswith(s) for s in self.ignore)
+
+
+def _codes(value: object, key: str) -> tuple[str, ...]:
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ConfigError(f"[tool.ownership-check] `{key}` must be a list of strings")
+    return tuple(v.strip() for v in value if v.strip())
+
+
+def find_pyproject(start: str) -> str | None:
+    directory = os.path.abspath(start)
+    if os.path.isfile(directory):
+        directory = os.path.dirname(directory)
+    while True:
+        candidate = os.path.join(directory, "pyproject.toml")
+        if os.path.isfile(candidate):
+            return candidate
+        parent = os.path.dirname(directory)
+        if parent == directory:
+            return None
+        directory = parent
+
+
+def load_config(start: str = ".") -> Config:
+    """The config of the nearest pyproject.toml at or above `start` (defaults when there is none)."""
+    path = find_pyproject(start)
+    if path is None:
+        return Config(root=os.path.abspath(start))
+    try:
+        with open(path, "rb") as f:
+            data = tomllib.load(f)
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError(f"cannot read {path}: {exc}") from exc
+    section = data.get("tool", {}).get("ownership-check", {})
+    if not isinstance(section, dict):
+        raise ConfigError("[tool.ownership-check] must be a table")
+    unknown = set(section) - {"exclude", "select", "ignore"}
+    if unknown:
+        raise ConfigError(f"[tool.ownership-check] unknown option(s): {', '.join(sorted(unknown))}")
+    return Config(
+        exclude=_codes(section.get("exclude", []), "exclude"),
+        select=_codes(section.get("select", []), "select"),
+        ignore=_codes(section.get("ignore", []), "ignore"),
+        root=os.path.dirname(path),
+    )

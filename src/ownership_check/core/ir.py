@@ -1,0 +1,239 @@
+"""The flow IR: what a front end lowers a function body (or a module's top level) into.
+
+The IR is deliberately tiny and structured.  Front ends (libcst for the CLI, mypy's AST for the plugin) resolve
+names, imports and kernel signatures themselves and emit only what matters for ownership, in evaluation order:
+
+    Bind      targets := values, in parallel (`d = c` aliases, `a, b = b, a` swaps, a call result is fresh)
+    View      target := a view of a place (`c.view(0, 8)`, `c[0:8]`, one half of `c.split_at(k)`)
+    Borrow    a shared or mutable borrow of a place by one call (`group`); optionally held by a holder place
+              (a pending `launch_async` DeviceOp, a kernel-side `get_mut` result) while the holder is live
+    Move      the place's object is consumed (tile launch argument, receiver of `sync_on`, `get_mut` witness)
+    Use       the place is read (any other mention, including captures by nested functions and lambdas)
+    Del       the name is unbound
+    CheckBrand / RequireUnsafe   E0308 and E0133 checks at one call
+    Unsafe    a `with simt.unsafe():` body (unsafe-enter / unsafe-exit are its boundaries)
+    Branch    one of several arms runs (if/elif/else, match, boolean short-circuit, conditional expressions)
+    Loop      head (condition or iteration binding), body, else; `break`/`continue` target the innermost loop
+    Try       body, handlers, else, finally
+    Return / Raise / Break / Continue   end a path
+
+Every node carries the `Span` the diagnostics point at; the core never looks at source text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TypeAlias
+
+from ownership_check.diagnostics import Span
+
+
+@dataclass(frozen=True)
+class Place:
+    """A name or a dotted attribute path (`self.out`); `text` is how diagnostics spell it."""
+
+    root: str
+    attrs: tuple[str, ...] = ()
+    display: str | None = None
+
+    @property
+    def key(self) -> str:
+        return ".".join((self.root, *self.attrs))
+
+    @property
+    def text(self) -> str:
+        return self.display if self.display is not None else self.key
+
+    @classmethod
+    def parse(cls, dotted: str) -> Place:
+        root, *attrs = dotted.split(".")
+        return cls(root, tuple(attrs))
+
+
+# --- values a Bind can give a place --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FromPlace:
+    """The target aliases whatever `source` refers to (`d = c`)."""
+
+    source: Place
+    span: Span
+
+
+@dataclass(frozen=True)
+class Fresh:
+    """A new object: a call result, a literal.  `kind` names special objects (`prepared`, `shared_array`, `op`)."""
+
+    kind: str = "value"
+    brand: str | None = None
+
+
+Value: TypeAlias = FromPlace | Fresh
+
+
+# --- regions of a view ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Whole:
+    """A view whose extent is not known statically: overlaps everything of its base."""
+
+
+@dataclass(frozen=True)
+class Range:
+    """`[start, stop)` with literal bounds (`stop` None = to the end)."""
+
+    start: int
+    stop: int | None
+
+
+@dataclass(frozen=True)
+class Half:
+    """One half (`index` 0 or 1) of the `split_at` evaluated at `site`; the two halves are disjoint."""
+
+    site: int
+    index: int
+
+
+Region: TypeAlias = Whole | Range | Half
+
+
+# --- operations ----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Bind:
+    targets: tuple[Place, ...]
+    values: tuple[Value, ...]
+    span: Span
+
+
+@dataclass(frozen=True)
+class View:
+    target: Place
+    source: Place
+    region: Region
+    span: Span
+
+
+@dataclass(frozen=True)
+class Borrow:
+    place: Place
+    mutable: bool
+    group: int
+    span: Span
+    holder: Place | None = None
+
+
+@dataclass(frozen=True)
+class Move:
+    """`event` groups the moves of one call (a tile launch moving `z, x, y`): they are reported once together."""
+
+    place: Place
+    span: Span
+    help: str | None = None
+    event: int = -1
+
+
+@dataclass(frozen=True)
+class Use:
+    place: Place
+    span: Span
+    element: bool = False  # an element access `a[i]` (matters for shared arrays)
+    help: str | None = None
+
+
+@dataclass(frozen=True)
+class Del:
+    place: Place
+    span: Span
+
+
+@dataclass(frozen=True)
+class CheckBrand:
+    """`kernel.launch(prepared, ...)`: `place` must have been prepared by `kernel`."""
+
+    place: Place
+    kernel: str
+    span: Span
+    callee_span: Span
+
+
+@dataclass(frozen=True)
+class RequireUnsafe:
+    operation: str
+    span: Span
+
+
+@dataclass(frozen=True)
+class Return:
+    span: Span
+
+
+@dataclass(frozen=True)
+class Raise:
+    span: Span
+
+
+@dataclass(frozen=True)
+class Break:
+    span: Span
+
+
+@dataclass(frozen=True)
+class Continue:
+    span: Span
+
+
+@dataclass(frozen=True)
+class Branch:
+    arms: tuple[Block, ...]
+    span: Span
+
+
+@dataclass(frozen=True)
+class Loop:
+    head: Block
+    body: Block
+    orelse: Block
+    span: Span
+    infinite: bool = False  # `while True:` never falls out through its head
+
+
+@dataclass(frozen=True)
+class Try:
+    body: Block
+    handlers: tuple[Block, ...]
+    orelse: Block
+    finalbody: Block
+    span: Span
+
+
+@dataclass(frozen=True)
+class Unsafe:
+    body: Block
+    span: Span
+
+
+Op: TypeAlias = (
+    Bind | View | Borrow | Move | Use | Del | CheckBrand | RequireUnsafe | Return | Raise | Break | Continue
+    | Branch | Loop | Try | Unsafe
+)
+Block: TypeAlias = tuple[Op, ...]
+
+
+@dataclass(frozen=True)
+class Function:
+    """One unit of analysis: a function body or a module's top-level statements."""
+
+    name: str
+    body: Block
+    span: Span
+    path: str = "<string>"
+
+
+def block(ops: Sequence[Op]) -> Block:
+    """Build a `Block` from any sequence of operations."""
+    return tuple(ops)

@@ -1,0 +1,133 @@
+"""The wording of every diagnostic the core emits (rustc's, SPEC §5); one constructor per error code."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ownership_check.diagnostics import Diagnostic, Label, Severity, Span
+
+MOVED_HERE = "value moved here"
+MOVED_IN_LOOP = "value moved here, in previous iteration of loop"
+USED_AFTER_MOVE = "value used here after move"
+UNSAFE_HELP = "wrap the operation in `with simt.unsafe():` after checking why it is sound"
+
+
+def use_after_move(
+    path: str, name: str, use: Span, moves: Sequence[tuple[Span, bool]], help_text: str | None
+) -> Diagnostic:
+    labels = [Label(span, MOVED_IN_LOOP if in_loop else MOVED_HERE) for span, in_loop in moves]
+    labels.append(Label(use, USED_AFTER_MOVE, primary=True))
+    return Diagnostic(
+        "E0382", f"use of moved value: `{name}`", path, use, labels=tuple(labels), help=help_text
+    )
+
+
+def borrow_conflict(
+    path: str, name: str, first: Span, first_mutable: bool, second: Span, second_mutable: bool,
+    first_held_by: str | None = None,
+) -> Diagnostic:
+    notes: tuple[str, ...] = ()
+    help_text: str | None = None
+    if first_held_by is not None:
+        notes = (f"the first borrow is held by the pending operation `{first_held_by}` until it is consumed",)
+        help_text = f"consume `{first_held_by}` with `sync_on`/`sync` before borrowing `{name}` again"
+    if first_mutable and second_mutable:
+        return Diagnostic(
+            "E0499",
+            f"cannot borrow `{name}` as mutable more than once at a time",
+            path,
+            second,
+            labels=(
+                Label(first, "first mutable borrow occurs here"),
+                Label(second, "second mutable borrow occurs here", primary=True),
+            ),
+            notes=notes,
+            help=help_text or "pass a distinct buffer for each mutable parameter",
+        )
+    first_kind, second_kind = ("mutable", "immutable") if first_mutable else ("immutable", "mutable")
+    return Diagnostic(
+        "E0502",
+        f"cannot borrow `{name}` as {second_kind} because it is also borrowed as {first_kind}",
+        path,
+        second,
+        labels=(
+            Label(first, f"{first_kind} borrow occurs here"),
+            Label(second, f"{second_kind} borrow occurs here", primary=True),
+        ),
+        notes=notes,
+        help=help_text or "write the result into a separate buffer, or read from a copy",
+    )
+
+
+def move_while_borrowed(path: str, name: str, borrow: Span, move: Span, holder: str | None) -> Diagnostic:
+    labels = (
+        Label(borrow, f"borrow of `{name}` occurs here"),
+        Label(move, f"move out of `{name}` occurs here", primary=True),
+    )
+    help_text = (
+        f"consume `{holder}` with `sync_on`/`sync` before moving `{name}`" if holder else None
+    )
+    return Diagnostic(
+        "E0505", f"cannot move out of `{name}` because it is borrowed", path, move, labels=labels, help=help_text
+    )
+
+
+def unsafe_required(path: str, operation: str, span: Span) -> Diagnostic:
+    return Diagnostic(
+        "E0133",
+        f"use of unsafe operation `{operation}` requires an unsafe block",
+        path,
+        span,
+        labels=(Label(span, "use of unsafe operation", primary=True),),
+        notes=("unsafe is lexical: only statements inside `with simt.unsafe():` are covered",),
+        help=UNSAFE_HELP,
+    )
+
+
+def brand_mismatch(path: str, name: str, span: Span, expected: str, found: str, callee: Span) -> Diagnostic:
+    return Diagnostic(
+        "E0308",
+        "mismatched types",
+        path,
+        span,
+        labels=(
+            Label(span, f"expected `PreparedLaunch[{expected}]`, found `PreparedLaunch[{found}]`", primary=True),
+            Label(callee, "arguments to this method are incorrect"),
+        ),
+        notes=(f"`{name}` was prepared by kernel `{found}` but is launched with kernel `{expected}`",),
+        help=f"prepare a launch for this kernel with `{expected}.prepare(config, device)`",
+    )
+
+
+def syntax_error(path: str, message: str, span: Span) -> Diagnostic:
+    return Diagnostic(
+        "E0001", f"syntax error: {message}", path, span, labels=(Label(span, "invalid syntax", primary=True),)
+    )
+
+
+def unused_suppression(path: str, codes: Sequence[str], span: Span) -> Diagnostic:
+    directive = f"# ownership: ignore[{', '.join(codes)}]" if codes else "# ownership: ignore"
+    return Diagnostic(
+        "W0001",
+        f"unused suppression `{directive}`",
+        path,
+        span,
+        severity=Severity.WARNING,
+        labels=(Label(span, "no diagnostic with this code is reported on this line", primary=True),),
+        help="remove the suppression comment",
+    )
+
+
+#: `help:` lines attached to moves, by what consumed the value (shared by both front ends).
+MOVE_HELP: dict[str, str] = {
+    "launch": "use the values returned by `sync_on`",
+    "sync_on": "use the values returned by `sync_on`",
+    "partition": "use the value returned by `partition`",
+    "unpartition": "use the value returned by `unpartition`",
+    "combinator": "use the operation returned by the combinator",
+    "get_mut": "read `i = idx.get()` before `get_mut(idx)` consumes the witness, or call `thread.index_1d()` again",
+}
+
+
+def move_help(kind: str) -> str | None:
+    return MOVE_HELP.get(kind)

@@ -1,0 +1,956 @@
+"""Lower libcst modules to the flow IR (one `ir.Function` per function body plus one for the module top level).
+
+Only ownership-relevant facts are emitted, in Python's evaluation order: reads of names (`Use`), aliasing
+assignments (`Bind` with `FromPlace`), fresh results, the moves, borrows and brand checks of safekernels calls
+(from `safekernels.ownership_model`, never restated here), views, unsafe blocks and control flow.  All borrow
+logic lives in the core; this module only recognises calls and shapes.
+
+Which calls are which is decided by qualified names (import bindings + the project index), so `from
+safekernels import simt as s`, `import safekernels.tile` and re-exports all work.  Methods that other libraries
+also define (`partition`, `sync`, `view`, slicing) only count on values that are *device-like*: bound, somewhere
+in the function, from a safekernels call or another device-like value, or parameters annotated with a
+safekernels type.  That keeps `line.partition(":")` in a file that happens to import safekernels silent.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+
+import libcst as cst
+from libcst.metadata import ByteSpanPositionProvider, CodeSpan, MetadataWrapper
+
+from ownership_check.core import ir
+from ownership_check.core.messages import move_help
+from ownership_check.diagnostics import Span
+from ownership_check.frontend.prescan import FileSummary, KernelSummary, resolve_local
+from ownership_check.frontend.project_index import ProjectIndex
+from safekernels.ownership_model import (
+    MOVING_ARGUMENT_CALLS,
+    MOVING_METHODS,
+    PREPARE_METHOD,
+    SIMT_LAUNCH_METHODS,
+    UNSAFE_CONTEXT,
+    UNSAFE_OPERATIONS,
+    WITNESS_CONSUMERS,
+    ParamMode,
+)
+
+#: Methods whose result is device-like whatever the receiver is (their names are safekernels-specific).
+DISTINCT_MOVING_METHODS = frozenset({"sync_on", "unpartition"})
+DEVICE_ANNOTATIONS = frozenset(
+    {"Tensor", "Partition", "DeviceOp", "DeviceBuffer", "Slice", "DisjointSlice", "AtomicSlice"}
+)
+SHARED_ARRAY = "safekernels.simt.shared_array"
+
+
+def dotted(node: cst.BaseExpression) -> str | None:
+    parts: list[str] = []
+    while isinstance(node, cst.Attribute):
+        parts.append(node.attr.value)
+        node = node.value
+    if isinstance(node, cst.Name):
+        parts.append(node.value)
+        return ".".join(reversed(parts))
+    return None
+
+
+def statements(body: cst.BaseSuite | Sequence[cst.BaseStatement]) -> Iterator[cst.CSTNode]:
+    """Small and compound statements of a suite, in order."""
+    items: Sequence[cst.CSTNode]
+    if isinstance(body, cst.IndentedBlock):
+        items = body.body
+    elif isinstance(body, cst.SimpleStatementSuite):
+        items = body.body
+    else:
+        items = body  # type: ignore[assignment]
+    for stmt in items:
+        if isinstance(stmt, cst.SimpleStatementLine):
+            yield from stmt.body
+        else:
+            yield stmt
+
+
+class FileContext:
+    """Positions and name resolution for one file."""
+
+    def __init__(self, source: str, path: str, summary: FileSummary, index: ProjectIndex, module: cst.Module):
+        self.path = path
+        self.summary = summary
+        self.index = index
+        self.data = source.encode("utf-8")
+        self.ascii = len(self.data) == len(source)
+        self.line_starts = [0]
+        pos = self.data.find(b"\n")
+        while pos != -1:
+            self.line_starts.append(pos + 1)
+            pos = self.data.find(b"\n", pos + 1)
+        self.positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(ByteSpanPositionProvider)
+        self.toplevel = {
+            s.name.value for s in module.body if isinstance(s, cst.FunctionDef | cst.ClassDef)
+        }
+        self._qualified: dict[str, str] = {}
+
+    def _point(self, offset: int) -> tuple[int, int]:
+        line = bisect.bisect_right(self.line_starts, offset) - 1
+        start = self.line_starts[line]
+        if self.ascii:
+            return line + 1, offset - start + 1
+        return line + 1, len(self.data[start:offset].decode("utf-8", "replace")) + 1
+
+    def span(self, node: cst.CSTNode) -> Span:
+        code: CodeSpan | None = self.positions.get(node)
+        if code is None:
+            return Span(1, 1, 1, 2)
+        line, col = self._point(code.start)
+        end_line, end_col = self._point(code.start + code.length)
+        return Span(line, col, end_line, end_col)
+
+    def qualify(self, node: cst.BaseExpression) -> str | None:
+        name = dotted(node)
+        if name is None:
+            return None
+        found = self._qualified.get(name)
+        if found is None:
+            local = resolve_local(name, self.summary.imports, self.summary.module, self.toplevel)
+            found = self.index.resolve(local)
+            self._qualified[name] = found
+        return found
+
+    def kernel(self, node: cst.BaseExpression) -> tuple[str, KernelSummary] | None:
+        qualified = self.qualify(node)
+        return self.index.kernel(qualified) if qualified else None
+
+    def is_safekernels(self, node: cst.BaseExpression) -> bool:
+        qualified = self.qualify(node)
+        return qualified is not None and (qualified == "safekernels" or qualified.startswith("safekernels."))
+
+
+@dataclass
+class Unit:
+    """A function body waiting to be lowered."""
+
+    name: str
+    node: cst.FunctionDef | cst.Module
+    kind: str  # "module" | "function" | "simt" | "tile" | "device"
+    outer_device: frozenset[str] = frozenset()
+
+
+@dataclass
+class _Scope:
+    ops: list[ir.Op] = field(default_factory=list)
+
+
+def _param_names(params: cst.Parameters) -> list[cst.Param]:
+    out = [*params.posonly_params, *params.params, *params.kwonly_params]
+    if isinstance(params.star_arg, cst.Param):
+        out.append(params.star_arg)
+    if params.star_kwarg is not None:
+        out.append(params.star_kwarg)
+    return out
+
+
+def _target_names(target: cst.BaseExpression) -> Iterator[str]:
+    if isinstance(target, cst.Name):
+        yield target.value
+    elif isinstance(target, cst.Tuple | cst.List):
+        for el in target.elements:
+            yield from _target_names(el.value)
+    elif isinstance(target, cst.StarredElement):
+        yield from _target_names(target.value)
+
+
+def _walk(node: cst.CSTNode, skip_scopes: bool = True) -> Iterator[cst.CSTNode]:
+    stack = [node]
+    while stack:
+        cur = stack.pop()
+        yield cur
+        if skip_scopes and cur is not node and isinstance(cur, cst.FunctionDef | cst.ClassDef | cst.Lambda):
+            continue
+        stack.extend(reversed(cur.children))
+
+
+def _int_literal(node: cst.BaseExpression | None) -> int | None:
+    if node is None:
+        return None
+    if isinstance(node, cst.Integer):
+        try:
+            return int(node.value, 0)
+        except ValueError:
+            return None
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+        inner = _int_literal(node.expression)
+        return -inner if inner is not None else None
+    return None
+
+
+class FunctionLowerer:
+    def __init__(self, ctx: FileContext, unit: Unit) -> None:
+        self.ctx = ctx
+        self.unit = unit
+        self.kernel_body = unit.kind in ("simt", "device")
+        self.scopes: list[_Scope] = [_Scope()]
+        self.renames: list[dict[str, str]] = []
+        self.nested: list[Unit] = []
+        self.group = 0
+        self.tmp = 0
+        self.interesting = False
+        self.local_names: set[str] = set()
+        self.device: set[str] = set(unit.outer_device)
+
+    # --- plumbing --------------------------------------------------------------------------------------------
+
+    def emit(self, op: ir.Op) -> None:
+        if isinstance(op, ir.Move | ir.Borrow | ir.CheckBrand | ir.RequireUnsafe):
+            self.interesting = True
+        self.scopes[-1].ops.append(op)
+
+    def block(self, build: Callable[[], None]) -> ir.Block:
+        self.scopes.append(_Scope())
+        try:
+            build()
+        finally:
+            scope = self.scopes.pop()
+        return tuple(scope.ops)
+
+    def span(self, node: cst.CSTNode) -> Span:
+        return self.ctx.span(node)
+
+    def name(self, raw: str) -> str:
+        for renames in reversed(self.renames):
+            if raw in renames:
+                return renames[raw]
+        return raw
+
+    def place(self, node: cst.BaseExpression) -> ir.Place | None:
+        if isinstance(node, cst.Name):
+            renamed = self.name(node.value)
+            return ir.Place(renamed, (), node.value if renamed != node.value else None)
+        if isinstance(node, cst.Attribute):
+            parts: list[str] = []
+            cur: cst.BaseExpression = node
+            while isinstance(cur, cst.Attribute):
+                parts.append(cur.attr.value)
+                cur = cur.value
+            if isinstance(cur, cst.Name):
+                root = self.name(cur.value)
+                attrs = tuple(reversed(parts))
+                display = ".".join((cur.value, *attrs)) if root != cur.value else None
+                return ir.Place(root, attrs, display)
+        return None
+
+    def temp(self, display: str) -> ir.Place:
+        self.tmp += 1
+        return ir.Place(f"$t{self.tmp}", (), display)
+
+    def next_group(self) -> int:
+        self.group += 1
+        return self.group
+
+    # --- device-likeness (a cheap flow-insensitive pre-pass) -----------------------------------------------
+
+    def annotation_is_device(self, annotation: cst.Annotation | None) -> bool:
+        if annotation is None:
+            return False
+        for node in _walk(annotation.annotation):
+            if isinstance(node, cst.Name) and node.value in DEVICE_ANNOTATIONS:
+                return True
+            if isinstance(node, cst.Attribute) and node.attr.value in DEVICE_ANNOTATIONS:
+                return True
+        return False
+
+    def expr_is_device(self, node: cst.BaseExpression) -> bool:
+        if isinstance(node, cst.Name):
+            return node.value in self.device
+        if isinstance(node, cst.Attribute):
+            text = dotted(node)
+            return text is not None and (text in self.device or text.split(".")[0] in self.device)
+        if isinstance(node, cst.Call):
+            func = node.func
+            if self.ctx.kernel(func) is not None or self.ctx.is_safekernels(func):
+                return True
+            if isinstance(func, cst.Attribute):
+                method = func.attr.value
+                if method in DISTINCT_MOVING_METHODS or method == "split_at":
+                    return True
+                if self.ctx.kernel(func.value) is not None:
+                    return True
+                return self.expr_is_device(func.value) and (
+                    method in MOVING_METHODS or method in ("view", "to_numpy", "load")
+                )
+            return False
+        if isinstance(node, cst.Subscript):
+            return self.expr_is_device(node.value)
+        if isinstance(node, cst.Tuple | cst.List):
+            return any(self.expr_is_device(el.value) for el in node.elements)
+        if isinstance(node, cst.IfExp):
+            return self.expr_is_device(node.body) or self.expr_is_device(node.orelse)
+        if isinstance(node, cst.NamedExpr):
+            return self.expr_is_device(node.value)
+        return False
+
+    def prepass(self, body: cst.CSTNode, params: Sequence[cst.Param]) -> None:
+        for param in params:
+            self.local_names.add(param.name.value)
+            if self.annotation_is_device(param.annotation):
+                self.device.add(param.name.value)
+        pairs: list[tuple[list[str], cst.BaseExpression]] = []
+        for node in _walk(body):
+            if isinstance(node, cst.Assign):
+                names = [n for t in node.targets for n in self._target_texts(t.target)]
+                pairs.append((names, node.value))
+            elif isinstance(node, cst.AnnAssign):
+                names = list(self._target_texts(node.target))
+                if self.annotation_is_device(node.annotation):
+                    self.device.update(names)
+                if node.value is not None:
+                    pairs.append((names, node.value))
+            elif isinstance(node, cst.NamedExpr):
+                pairs.append((list(self._target_texts(node.target)), node.value))
+            elif isinstance(node, cst.For):
+                pairs.append((list(self._target_texts(node.target)), node.iter))
+            elif isinstance(node, cst.WithItem) and node.asname is not None:
+                pairs.append((list(self._target_texts(node.asname.name)), node.item))
+            elif isinstance(node, cst.FunctionDef | cst.ClassDef) and node is not body:
+                self.local_names.add(node.name.value)
+        for names, _ in pairs:
+            self.local_names.update(n for n in names if "." not in n)
+        for _ in range(4):
+            before = len(self.device)
+            for names, value in pairs:
+                if self.expr_is_device(value):
+                    self.device.update(names)
+            if len(self.device) == before:
+                break
+
+    def _target_texts(self, target: cst.BaseExpression) -> Iterator[str]:
+        if isinstance(target, cst.Name | cst.Attribute):
+            text = dotted(target)
+            if text:
+                yield text
+        elif isinstance(target, cst.Tuple | cst.List):
+            for el in target.elements:
+                yield from self._target_texts(el.value)
+        elif isinstance(target, cst.StarredElement):
+            yield from self._target_texts(target.value)
+
+    def is_device_place(self, node: cst.BaseExpression) -> bool:
+        text = dotted(node)
+        return text is not None and (text in self.device or text.split(".")[0] in self.device)
+
+    # --- entry points ----------------------------------------------------------------------------------------
+
+    def lower(self) -> ir.Function:
+        node = self.unit.node
+        if isinstance(node, cst.Module):
+            self.prepass(node, ())
+            ops = self.block(lambda: self.suite(node.body))
+            return ir.Function(self.unit.name, ops, Span(1, 1, 1, 2), self.ctx.path)
+        self.prepass(node.body, _param_names(node.params))
+        ops = self.block(lambda: self.suite(node.body))
+        return ir.Function(self.unit.name, ops, self.span(node.name), self.ctx.path)
+
+    # --- statements ------------------------------------------------------------------------------------------
+
+    def suite(self, body: cst.BaseSuite | Sequence[cst.BaseStatement]) -> None:
+        for stmt in statements(body):
+            self.stmt(stmt)
+
+    def stmt(self, node: cst.CSTNode) -> None:  # noqa: C901 - one case per statement form
+        if isinstance(node, cst.Expr):
+            self.expr(node.value)
+        elif isinstance(node, cst.Assign):
+            self.assign([t.target for t in node.targets], node.value)
+        elif isinstance(node, cst.AnnAssign):
+            if node.value is not None:
+                self.assign([node.target], node.value)
+        elif isinstance(node, cst.AugAssign):
+            self.expr(node.value)
+            self.expr(node.target)
+        elif isinstance(node, cst.Return):
+            if node.value is not None:
+                self.expr(node.value)
+            self.emit(ir.Return(self.span(node)))
+        elif isinstance(node, cst.Raise):
+            if node.exc is not None:
+                self.expr(node.exc)
+            if node.cause is not None:
+                self.expr(node.cause.item)
+            self.emit(ir.Raise(self.span(node)))
+        elif isinstance(node, cst.Del):
+            self.delete(node.target)
+        elif isinstance(node, cst.Break):
+            self.emit(ir.Break(self.span(node)))
+        elif isinstance(node, cst.Continue):
+            self.emit(ir.Continue(self.span(node)))
+        elif isinstance(node, cst.Assert):
+            self.expr(node.test)
+            msg = node.msg
+
+            def fail_path() -> None:
+                if msg is not None:
+                    self.expr(msg)
+                self.raise_at(node)
+
+            fail = self.block(fail_path)
+            self.emit(ir.Branch(((), fail), self.span(node)))
+        elif isinstance(node, cst.If):
+            self.if_stmt(node)
+        elif isinstance(node, cst.While):
+            self.while_stmt(node)
+        elif isinstance(node, cst.For):
+            self.for_stmt(node)
+        elif isinstance(node, cst.Try | cst.TryStar):
+            self.try_stmt(node)
+        elif isinstance(node, cst.With):
+            self.with_stmt(node)
+        elif isinstance(node, cst.Match):
+            self.match_stmt(node)
+        elif isinstance(node, cst.FunctionDef):
+            self.function_def(node)
+        elif isinstance(node, cst.ClassDef):
+            for dec in node.decorators:
+                self.expr(dec.decorator)
+            for arg in node.bases:
+                self.expr(arg.value)
+            for stmt in statements(node.body):
+                if isinstance(stmt, cst.FunctionDef):
+                    self.nested.append(Unit(f"{node.name.value}.{stmt.name.value}", stmt, self.kind_of(stmt)))
+                else:
+                    self.stmt(stmt)
+            self.bind_fresh(ir.Place(self.name(node.name.value)), node.name)
+        # Pass, Global, Nonlocal, Import, ImportFrom, TypeAlias: nothing ownership-relevant.
+
+    def raise_at(self, node: cst.CSTNode) -> None:
+        self.emit(ir.Raise(self.span(node)))
+
+    def if_stmt(self, node: cst.If) -> None:
+        self.expr(node.test)
+        body = self.block(lambda: self.suite(node.body))
+        orelse_node = node.orelse
+        if orelse_node is None:
+            orelse: ir.Block = ()
+        elif isinstance(orelse_node, cst.If):
+            orelse = self.block(lambda: self.if_stmt(orelse_node))
+        else:
+            orelse = self.block(lambda: self.suite(orelse_node.body))
+        self.emit(ir.Branch((body, orelse), self.span(node.test)))
+
+    def while_stmt(self, node: cst.While) -> None:
+        head = self.block(lambda: self.expr(node.test))
+        body = self.block(lambda: self.suite(node.body))
+        orelse = self.else_block(node.orelse)
+        infinite = isinstance(node.test, cst.Name) and node.test.value == "True"
+        self.emit(ir.Loop(head, body, orelse, self.span(node.test), infinite))
+
+    def for_stmt(self, node: cst.For) -> None:
+        self.expr(node.iter)
+        head = self.block(lambda: self.bind_target(node.target, ir.Fresh(), node.target))
+        body = self.block(lambda: self.suite(node.body))
+        orelse = self.else_block(node.orelse)
+        self.emit(ir.Loop(head, body, orelse, self.span(node.target)))
+
+    def else_block(self, node: cst.Else | cst.Finally | None) -> ir.Block:
+        if node is None:
+            return ()
+        suite = node.body
+        return self.block(lambda: self.suite(suite))
+
+    def try_stmt(self, node: cst.Try | cst.TryStar) -> None:
+        body = self.block(lambda: self.suite(node.body))
+        handlers: list[ir.Block] = []
+        for handler in node.handlers:
+            def lower_handler(h: cst.ExceptHandler | cst.ExceptStarHandler = handler) -> None:
+                if h.type is not None:
+                    self.expr(h.type)
+                bound = h.name.name if h.name is not None else None
+                if isinstance(bound, cst.Name):
+                    self.bind_fresh(ir.Place(self.name(bound.value)), bound)
+                self.suite(h.body)
+                if isinstance(bound, cst.Name):
+                    self.emit(ir.Del(ir.Place(self.name(bound.value)), self.span(bound)))
+
+            handlers.append(self.block(lower_handler))
+        orelse = self.else_block(node.orelse)
+        final = self.else_block(node.finalbody)
+        self.emit(ir.Try(body, tuple(handlers), orelse, final, self.span(node)))
+
+    def with_stmt(self, node: cst.With) -> None:
+        unsafe = False
+        for item in node.items:
+            call = item.item
+            if isinstance(call, cst.Call) and self.ctx.qualify(call.func) == UNSAFE_CONTEXT:
+                unsafe = True
+                continue
+            self.expr(item.item)
+            if item.asname is not None:
+                self.bind_target(item.asname.name, ir.Fresh(), item.asname.name)
+        body = self.block(lambda: self.suite(node.body))
+        if unsafe:
+            self.emit(ir.Unsafe(body, self.span(node)))
+        else:
+            for op in body:
+                self.emit(op)
+
+    def match_stmt(self, node: cst.Match) -> None:
+        self.expr(node.subject)
+        arms: list[ir.Block] = []
+        irrefutable = False
+        for case in node.cases:
+            def lower_case(c: cst.MatchCase = case) -> None:
+                for sub in _walk(c.pattern):
+                    if isinstance(sub, cst.MatchAs | cst.MatchStar) and isinstance(sub.name, cst.Name):
+                        self.bind_fresh(ir.Place(self.name(sub.name.value)), sub.name)
+                    elif isinstance(sub, cst.MatchValue):
+                        self.expr(sub.value)
+                if c.guard is not None:
+                    self.expr(c.guard)
+                self.suite(c.body)
+
+            arms.append(self.block(lower_case))
+            if (
+                case.guard is None
+                and isinstance(case.pattern, cst.MatchAs)
+                and case.pattern.pattern is None
+            ):
+                irrefutable = True
+        if not irrefutable:
+            arms.append(())
+        self.emit(ir.Branch(tuple(arms), self.span(node.subject)))
+
+    def kind_of(self, node: cst.FunctionDef) -> str:
+        for dec in node.decorators:
+            target = dec.decorator.func if isinstance(dec.decorator, cst.Call) else dec.decorator
+            qualified = self.ctx.qualify(target)
+            if qualified == "safekernels.simt.kernel":
+                return "simt"
+            if qualified == "safekernels.tile.kernel":
+                return "tile"
+            if qualified == "safekernels.simt.device":
+                return "device"
+        return "function"
+
+    def function_def(self, node: cst.FunctionDef) -> None:
+        for dec in node.decorators:
+            self.expr(dec.decorator)
+        for param in _param_names(node.params):
+            if param.default is not None:
+                self.expr(param.default)
+        if self.unit.kind != "module":
+            self.captures(node, {p.name.value for p in _param_names(node.params)})
+            outer = frozenset(self.device)
+        else:
+            outer = frozenset(self.device)
+        self.nested.append(Unit(node.name.value, node, self.kind_of(node), outer))
+        self.bind_fresh(ir.Place(self.name(node.name.value)), node.name)
+
+    def captures(self, node: cst.CSTNode, params: set[str]) -> None:
+        """A nested function or lambda reads the enclosing names it mentions: each counts as a use, here."""
+        assigned: set[str] = set(params)
+        for sub in _walk(node, skip_scopes=False):
+            if isinstance(sub, cst.AssignTarget):
+                assigned.update(_target_names(sub.target))
+        seen: set[str] = set()
+        body = node.body if isinstance(node, cst.FunctionDef | cst.Lambda) else node
+        for sub in _walk(body, skip_scopes=False):
+            if isinstance(sub, cst.Name):
+                raw = sub.value
+                name = self.name(raw)
+                if raw in assigned or name in seen or (name == raw and raw not in self.local_names):
+                    continue
+                seen.add(name)
+                self.emit(ir.Use(ir.Place(name, (), raw if name != raw else None), self.span(sub)))
+
+    # --- assignment ------------------------------------------------------------------------------------------
+
+    def bind_fresh(self, place: ir.Place, node: cst.CSTNode, kind: str = "value") -> None:
+        self.emit(ir.Bind((place,), (ir.Fresh(kind),), self.span(node)))
+
+    def bind_target(self, target: cst.BaseExpression, value: ir.Value, node: cst.CSTNode) -> None:
+        if isinstance(target, cst.Tuple | cst.List):
+            for el in target.elements:
+                self.bind_target(el.value, ir.Fresh(), el.value)
+            return
+        if isinstance(target, cst.StarredElement):
+            self.bind_target(target.value, ir.Fresh(), target.value)
+            return
+        place = self.place(target)
+        if place is not None:
+            if isinstance(target, cst.Attribute):
+                self.emit(ir.Use(ir.Place(place.root, (), None), self.span(target.value)))
+            self.emit(ir.Bind((place,), (value,), self.span(node)))
+            return
+        if isinstance(target, cst.Subscript):
+            self.subscript(target, store=True)
+            return
+        self.expr(target)
+
+    def assign(self, targets: Sequence[cst.BaseExpression], value: cst.BaseExpression) -> None:
+        single = targets[0] if len(targets) == 1 else None
+        # `a, b = c.split_at(k)`: two disjoint views.
+        if (
+            isinstance(single, cst.Tuple | cst.List)
+            and len(single.elements) == 2
+            and isinstance(value, cst.Call)
+            and isinstance(value.func, cst.Attribute)
+            and value.func.attr.value == "split_at"
+        ):
+            base = self.place(value.func.value)
+            if base is not None:
+                for arg in value.args:
+                    self.expr(arg.value)
+                site = self.next_group()
+                for index, el in enumerate(single.elements):
+                    tgt = self.place(el.value)
+                    if tgt is not None:
+                        self.emit(ir.View(tgt, base, ir.Half(site, index), self.span(value)))
+                    else:
+                        self.bind_target(el.value, ir.Fresh(), el.value)
+                return
+        # Parallel tuple assignment `a, b = b, a`.
+        if (
+            isinstance(single, cst.Tuple | cst.List)
+            and isinstance(value, cst.Tuple | cst.List)
+            and len(single.elements) == len(value.elements)
+            and not any(isinstance(e, cst.StarredElement) for e in (*single.elements, *value.elements))
+        ):
+            values = [self.value(el.value) for el in value.elements]
+            places = [self.place(el.value) for el in single.elements]
+            pairs = [(p, v) for p, v in zip(places, values, strict=True) if p is not None]
+            if pairs:
+                self.emit(
+                    ir.Bind(tuple(p for p, _ in pairs), tuple(v for _, v in pairs), self.span(single))
+                )
+            for place, el in zip(places, single.elements, strict=True):
+                if place is None:
+                    self.bind_target(el.value, ir.Fresh(), el.value)
+            return
+        holder = self.place(single) if isinstance(single, cst.Name) else None
+        val = self.value(value, holder)
+        for target in targets:
+            self.bind_target(target, val, target)
+
+    def value(self, node: cst.BaseExpression, holder: ir.Place | None = None) -> ir.Value:
+        """Lower an expression whose result is bound to a name: an alias, a view or a fresh object."""
+        place = self.place(node)
+        if place is not None:
+            return ir.FromPlace(place, self.span(node))
+        if isinstance(node, cst.NamedExpr):
+            inner = self.value(node.value, self.place(node.target))
+            self.bind_target(node.target, inner, node.target)
+            target = self.place(node.target)
+            return ir.FromPlace(target, self.span(node.target)) if target is not None else ir.Fresh()
+        view = self.view_of(node)
+        if view is not None:
+            tmp = self.temp(view[0].text)
+            self.emit(ir.View(tmp, view[0], view[1], self.span(node)))
+            return ir.FromPlace(tmp, self.span(node))
+        if isinstance(node, cst.IfExp):
+            self.expr(node.test)
+            tmp = self.temp("value")
+            body_node, else_node = node.body, node.orelse
+            body = self.block(lambda: self.emit(ir.Bind((tmp,), (self.value(body_node),), self.span(body_node))))
+            orelse = self.block(lambda: self.emit(ir.Bind((tmp,), (self.value(else_node),), self.span(else_node))))
+            self.emit(ir.Branch((body, orelse), self.span(node.test)))
+            return ir.FromPlace(tmp, self.span(node))
+        if isinstance(node, cst.Call):
+            return self.call(node, holder)
+        self.expr(node)
+        return ir.Fresh()
+
+    def view_of(self, node: cst.BaseExpression) -> tuple[ir.Place, ir.Region] | None:
+        """`c.view(a, b)` or `c[a:b]` of a device-like place: the base and the region it covers."""
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "view":
+            base = self.place(node.func.value)
+            if base is None or not self.is_device_place(node.func.value):
+                return None
+            for arg in node.args:
+                self.expr(arg.value)
+            bounds = [_int_literal(a.value) for a in node.args if a.keyword is None]
+            if len(bounds) == 2 and bounds[0] is not None and bounds[1] is not None:
+                return base, ir.Range(bounds[0], bounds[1])
+            return base, ir.Whole()
+        if isinstance(node, cst.Subscript) and len(node.slice) == 1:
+            sl = node.slice[0].slice
+            if not isinstance(sl, cst.Slice):
+                return None
+            base = self.place(node.value)
+            if base is None or not self.is_device_place(node.value):
+                return None
+            for part in (sl.lower, sl.upper, sl.step):
+                if part is not None:
+                    self.expr(part)
+            lo = 0 if sl.lower is None else _int_literal(sl.lower)
+            hi = _int_literal(sl.upper) if sl.upper is not None else None
+            if sl.step is None and lo is not None and lo >= 0 and (sl.upper is None or (hi is not None and hi >= 0)):
+                return base, ir.Range(lo, hi)
+            return base, ir.Whole()
+        return None
+
+    def delete(self, target: cst.BaseExpression) -> None:
+        if isinstance(target, cst.Tuple | cst.List):
+            for el in target.elements:
+                self.delete(el.value)
+            return
+        place = self.place(target)
+        if place is not None:
+            self.emit(ir.Del(place, self.span(target)))
+        else:
+            self.expr(target)
+
+    # --- expressions -----------------------------------------------------------------------------------------
+
+    def use(self, node: cst.BaseExpression, element: bool = False) -> bool:
+        place = self.place(node)
+        if place is None:
+            return False
+        self.emit(ir.Use(place, self.span(node), element=element))
+        return True
+
+    def expr(self, node: cst.BaseExpression) -> None:  # noqa: C901 - one case per expression form
+        if isinstance(node, cst.Name | cst.Attribute):
+            if not self.use(node) and isinstance(node, cst.Attribute):
+                self.expr(node.value)
+        elif isinstance(node, cst.Call):
+            self.call(node, None)
+        elif isinstance(node, cst.Subscript):
+            self.subscript(node, store=False)
+        elif isinstance(node, cst.NamedExpr):
+            self.value(node)
+        elif isinstance(node, cst.BooleanOperation):
+            self.expr(node.left)
+            right = node.right
+            self.emit(ir.Branch((self.block(lambda: self.expr(right)), ()), self.span(node)))
+        elif isinstance(node, cst.IfExp):
+            self.expr(node.test)
+            body = self.block(lambda: self.expr(node.body))
+            orelse = self.block(lambda: self.expr(node.orelse))
+            self.emit(ir.Branch((body, orelse), self.span(node.test)))
+        elif isinstance(node, cst.Lambda):
+            for param in _param_names(node.params):
+                if param.default is not None:
+                    self.expr(param.default)
+            self.captures(node, {p.name.value for p in _param_names(node.params)})
+        elif isinstance(node, cst.ListComp | cst.SetComp | cst.GeneratorExp | cst.DictComp):
+            self.comprehension(node)
+        elif isinstance(node, cst.SimpleString | cst.Integer | cst.Float | cst.Imaginary | cst.Ellipsis):
+            return
+        else:
+            for child in node.children:
+                if isinstance(child, cst.BaseExpression):
+                    self.expr(child)
+                else:
+                    self._expr_children(child)
+
+    def _expr_children(self, node: cst.CSTNode) -> None:
+        for child in node.children:
+            if isinstance(child, cst.BaseExpression):
+                self.expr(child)
+            elif not isinstance(child, cst.BaseParenthesizableWhitespace):
+                self._expr_children(child)
+
+    def subscript(self, node: cst.Subscript, store: bool) -> None:
+        if not self.use(node.value, element=True):
+            self.expr(node.value)
+        for element in node.slice:
+            self._expr_children(element)
+
+    def comprehension(self, node: cst.ListComp | cst.SetComp | cst.GeneratorExp | cst.DictComp) -> None:
+        self.expr(node.for_in.iter)
+        renames: dict[str, str] = {}
+        self.renames.append(renames)
+        try:
+            self._comp_for(node, node.for_in, renames, first=True)
+        finally:
+            self.renames.pop()
+
+    def _comp_for(
+        self, node: cst.ListComp | cst.SetComp | cst.GeneratorExp | cst.DictComp, comp: cst.CompFor,
+        renames: dict[str, str], first: bool,
+    ) -> None:
+        if not first:
+            self.expr(comp.iter)
+        self.tmp += 1
+        for raw in _target_names(comp.target):
+            renames[raw] = f"{raw}$c{self.tmp}"
+        head = self.block(lambda: self.bind_target(comp.target, ir.Fresh(), comp.target))
+
+        def body() -> None:
+            for cond in comp.ifs:
+                self.expr(cond.test)
+            if comp.inner_for_in is not None:
+                self._comp_for(node, comp.inner_for_in, renames, first=False)
+            elif isinstance(node, cst.DictComp):
+                self.expr(node.key)
+                self.expr(node.value)
+            else:
+                self.expr(node.elt)
+
+        self.emit(ir.Loop(head, self.block(body), (), self.span(comp.target)))
+
+    # --- calls -----------------------------------------------------------------------------------------------
+
+    def call(self, node: cst.Call, holder: ir.Place | None) -> ir.Fresh:  # noqa: C901
+        func = node.func
+        kernel = self.ctx.kernel(func)
+        if kernel is not None and kernel[1].track == "tile":
+            self.launch_args(node, node.args, kernel[1], offset=0, group=None, holder=None)
+            return ir.Fresh("op")
+        if isinstance(func, cst.Attribute):
+            method = func.attr.value
+            receiver = func.value
+            recv_kernel = self.ctx.kernel(receiver)
+            if recv_kernel is not None and method in SIMT_LAUNCH_METHODS:
+                return self.simt_launch(node, method, recv_kernel, holder)
+            if recv_kernel is not None and method == PREPARE_METHOD:
+                for arg in node.args:
+                    self.expr(arg.value)
+                return ir.Fresh("prepared", brand=recv_kernel[1].name)
+            if method in UNSAFE_OPERATIONS and method != "shared_array":
+                self.receiver(receiver)
+                for arg in node.args:
+                    self.expr(arg.value)
+                self.emit(ir.RequireUnsafe(method, self.span(node)))
+                return ir.Fresh()
+            if method in WITNESS_CONSUMERS and self.kernel_body:
+                return self.get_mut(node, receiver, holder)
+            recv_place = self.place(receiver)
+            moving = method in MOVING_METHODS and self.is_device_place(receiver)
+            if moving and recv_place is not None and not self.ctx.is_safekernels(receiver):
+                moved_args = method in MOVING_ARGUMENT_CALLS
+                self.call_args(node, move_places=moved_args)
+                kind = {"sync_on": "sync_on", "sync": "sync_on", "partition": "partition",
+                        "unpartition": "unpartition"}.get(method, "combinator")
+                self.emit(ir.Move(recv_place, self.span(receiver), move_help(kind)))
+                return ir.Fresh("op" if kind == "combinator" else "value")
+            if method == "to_numpy" and recv_place is not None:
+                self.call_args(node, move_places=False)
+                self.emit(ir.Borrow(recv_place, False, self.next_group(), self.span(receiver)))
+                return ir.Fresh()
+        qualified = self.ctx.qualify(func)
+        if qualified == SHARED_ARRAY:
+            for arg in node.args:
+                self.expr(arg.value)
+            self.emit(ir.RequireUnsafe("shared_array", self.span(node)))
+            return ir.Fresh("shared_array")
+        if qualified is not None and qualified.startswith("safekernels.") and qualified.rsplit(".", 1)[-1] in (
+            MOVING_ARGUMENT_CALLS
+        ):
+            self.call_args(node, move_places=True)
+            return ir.Fresh("op")
+        if isinstance(func, cst.Attribute):
+            self.receiver(func.value)
+        else:
+            self.expr(func)
+        self.call_args(node, move_places=False)
+        return ir.Fresh()
+
+    def receiver(self, node: cst.BaseExpression) -> None:
+        if not self.use(node):
+            self.expr(node)
+
+    def call_args(self, node: cst.Call, move_places: bool) -> None:
+        for arg in node.args:
+            place = self.place(arg.value) if move_places else None
+            if place is not None and self.is_device_place(arg.value):
+                self.emit(ir.Move(place, self.span(arg.value), move_help("combinator")))
+            else:
+                self.expr(arg.value)
+
+    def get_mut(self, node: cst.Call, receiver: cst.BaseExpression, holder: ir.Place | None) -> ir.Fresh:
+        slice_place = self.place(receiver)
+        for i, arg in enumerate(node.args):
+            witness = self.place(arg.value) if i == 0 else None
+            if witness is not None:
+                self.emit(ir.Move(witness, self.span(arg.value), move_help("get_mut")))
+            else:
+                self.expr(arg.value)
+        if slice_place is not None:
+            self.emit(ir.Borrow(slice_place, True, self.next_group(), self.span(receiver), holder))
+        else:
+            self.expr(receiver)
+        return ir.Fresh("elem")
+
+    def simt_launch(
+        self, node: cst.Call, method: str, kernel: tuple[str, KernelSummary], holder: ir.Place | None
+    ) -> ir.Fresh:
+        func = node.func
+        assert isinstance(func, cst.Attribute)
+        offset = SIMT_LAUNCH_METHODS[method]
+        positional = [a for a in node.args if a.keyword is None and not a.star]
+        if positional and method != "launch_unchecked":
+            prepared = positional[0].value
+            place = self.place(prepared)
+            if place is not None:
+                self.emit(ir.CheckBrand(place, kernel[1].name, self.span(prepared), self.span(func.attr)))
+            else:
+                self.expr(prepared)
+        elif positional:
+            self.expr(positional[0].value)
+        for extra in positional[1:offset]:
+            self.expr(extra.value)
+        if method == "launch_unchecked":
+            self.emit(ir.RequireUnsafe("launch_unchecked", self.span(node)))
+        group = self.next_group()
+        rest = [a for a in node.args if a not in positional[:offset]]
+        self.launch_args(node, rest, kernel[1], offset=0, group=group,
+                         holder=holder if method == "launch_async" else None)
+        return ir.Fresh("op" if method == "launch_async" else "value")
+
+    def launch_args(
+        self, node: cst.Call, args: Sequence[cst.Arg], kernel: KernelSummary, offset: int, group: int | None,
+        holder: ir.Place | None,
+    ) -> None:
+        modes = dict(kernel.params)
+        names = [name for name, _ in kernel.params]
+        if group is None:
+            group = self.next_group()
+        position = offset
+        for arg in args:
+            if arg.star:
+                self.expr(arg.value)
+                continue
+            if arg.keyword is not None:
+                mode = modes.get(arg.keyword.value, "value")
+            else:
+                mode = modes.get(names[position], "value") if position < len(names) else "value"
+                position += 1
+            self.launch_arg(arg.value, mode, group, holder)
+
+    def launch_arg(self, value: cst.BaseExpression, mode: str, group: int, holder: ir.Place | None) -> None:
+        if mode == ParamMode.MOVE.value:
+            place = self.place(value)
+            if place is not None:
+                self.emit(ir.Move(place, self.span(value), move_help("launch"), event=group))
+            else:
+                self.expr(value)
+            return
+        if mode in (ParamMode.SHARED.value, ParamMode.MUT.value):
+            mutable = mode == ParamMode.MUT.value
+            place = self.place(value)
+            if place is None:
+                view = self.view_of(value)
+                if view is not None:
+                    place = self.temp(view[0].text)
+                    self.emit(ir.View(place, view[0], view[1], self.span(value)))
+            if place is not None:
+                self.emit(ir.Borrow(place, mutable, group, self.span(value), holder))
+            else:
+                self.expr(value)
+            return
+        self.expr(value)
+
+
+def lower_module(ctx: FileContext, module: cst.Module) -> list[ir.Function]:
+    """Every function of the module (nested ones included) plus its top level, as IR functions."""
+    out: list[ir.Function] = []
+    pending = [Unit("<module>", module, "module")]
+    while pending:
+        unit = pending.pop(0)
+        lowerer = FunctionLowerer(ctx, unit)
+        function = lowerer.lower()
+        if lowerer.interesting:
+            out.append(function)
+        pending.extend(lowerer.nested)
+    return out

@@ -1,0 +1,118 @@
+"""The `safekernels` command: `check`, `build`, `run`, `demo`.
+
+Each subcommand is a thin adapter over a library entry point (the checker's CLI, codegen's build, the examples),
+so the command line never holds logic the Python API lacks.  Heavy packages (libcst, llvmlite) are imported only
+by the subcommand that needs them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+_REPO_EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def _cmd_check(argv: Sequence[str]) -> int:
+    from ownership_check.cli import main as check_main
+
+    return check_main(list(argv))
+
+
+def _cmd_build(argv: Sequence[str]) -> int:
+    from codegen.build_cli import main as build_main
+
+    return build_main(list(argv))
+
+
+def _cmd_run(argv: Sequence[str]) -> int:
+    parser = argparse.ArgumentParser(prog="safekernels run", description="Check a file, then run it.")
+    parser.add_argument("file")
+    parser.add_argument("--no-check", action="store_true", help="skip the ownership checker")
+    parser.add_argument("--device", choices=("cpu", "gpu"), help="force the executor (SAFEKERNELS_DEVICE)")
+    args, rest = parser.parse_known_args(argv)
+    if not args.no_check:
+        status = _cmd_check([args.file, "--no-cache"])
+        if status != 0:
+            print(f"safekernels run: {args.file} has ownership errors; not running it", file=sys.stderr)
+            return status
+    env = dict(os.environ)
+    if args.device:
+        env["SAFEKERNELS_DEVICE"] = args.device
+    return subprocess.call([sys.executable, args.file, *rest], env=env)
+
+
+def _cmd_demo(argv: Sequence[str]) -> int:
+    parser = argparse.ArgumentParser(
+        prog="safekernels demo", description="Run the ownership checker over the examples, then run each example."
+    )
+    parser.add_argument("--examples", default=str(_REPO_EXAMPLES), help="folder of example scripts")
+    args = parser.parse_args(argv)
+    folder = Path(args.examples)
+    scripts = sorted(p for p in folder.glob("*.py") if not p.name.startswith("_"))
+    if not scripts:
+        print(f"no examples found in {folder}", file=sys.stderr)
+        return 2
+    from safekernels.runtime.device import Device
+
+    device = Device.default()
+    where = "the CPU executor" if device.is_cpu else f"GPU {device.name} ({device.arch})"
+    print(f"== ownership-check {folder}")
+    check_status = _cmd_check([str(folder), "--no-cache"])
+    print(f"== running {len(scripts)} examples on {where}")
+    failures = []
+    for script in scripts:
+        start = time.perf_counter()
+        proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True)
+        elapsed = time.perf_counter() - start
+        output = (proc.stdout + proc.stderr).strip()
+        ok = proc.returncode == 0 and "PASSED" in proc.stdout
+        print(f"-- {script.name} ({elapsed:.1f}s): {'ok' if ok else 'FAILED'}")
+        for line in output.splitlines():
+            print(f"   {line}")
+        if not ok:
+            failures.append(script.name)
+    if failures:
+        print(f"== {len(failures)} example(s) failed: {', '.join(failures)}")
+        return 1
+    print(f"== all {len(scripts)} examples PASSED" + ("" if check_status == 0 else " (checker reported issues)"))
+    return 0 if check_status in (0, 1) else check_status
+
+
+def _cmd_explain(argv: Sequence[str]) -> int:
+    from safekernels.explain import main as explain_main
+
+    return explain_main(list(argv))
+
+
+_COMMANDS = {
+    "check": (_cmd_check, "run the ownership checker (same flags as `ownership-check`)"),
+    "build": (_cmd_build, "compile kernels: --emit llvm|ptx|cubin -o DIR"),
+    "run": (_cmd_run, "check a file, then run it"),
+    "demo": (_cmd_demo, "check and run the bundled examples"),
+    "explain": (_cmd_explain, "print the long explanation of a diagnostic code (E0502, SK0101, ...)"),
+}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if not args or args[0] in ("-h", "--help"):
+        print("usage: safekernels COMMAND [ARGS]\n\ncommands:")
+        for name, (_, text) in _COMMANDS.items():
+            print(f"  {name:<8} {text}")
+        return 0 if args else 2
+    if args[0] in ("-V", "--version"):
+        from safekernels import __version__
+
+        print(f"safekernels {__version__}")
+        return 0
+    command = _COMMANDS.get(args[0])
+    if command is None:
+        print(f"safekernels: unknown command {args[0]!r} (try --help)", file=sys.stderr)
+        return 2
+    return command[0](args[1:])

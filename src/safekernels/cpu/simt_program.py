@@ -1,0 +1,255 @@
+"""Turn a kernel's (or device helper's) Python source into what the CPU executor runs.
+
+Most kernels run as they are written: one call per thread.  A kernel that uses a collective (`sync_threads`, a
+warp shuffle or reduction), directly or through `@simt.device` helpers, cannot: every thread of the block (or
+warp) must reach the collective before any continues.  For those the source is rewritten into a generator:
+
+    thread.sync_threads()          ->  (yield __sk_collective__(thread.sync_threads))
+    v = warp.shfl_down(x, 16)      ->  v = (yield __sk_collective__(warp.shfl_down, x, 16))
+    total = block_sum(x)           ->  total = (yield from __sk_lockstep_call__(block_sum, x))
+
+and the executor runs a block's generators round-robin, resolving each collective when all participants have
+yielded it (see `simt_executor`).  Calls are classified by resolving their name (`thread.sync_threads`,
+`sync_threads`, `simt.thread.sync_threads`, a helper bound at module level or in a closure) to the actual
+object.
+
+Both forms are compiled against a copy of the function's globals (plus its closure's values) in which `math`
+functions keep f32 arguments in f32, as the GPU's `math.*` do.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import copy
+import inspect
+import math
+import textwrap
+import types
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from safekernels.simt import thread, warp
+
+#: The collectives and the request kind each yields.
+COLLECTIVES: dict[Callable[..., Any], str] = {
+    thread.sync_threads: "barrier",
+    warp.shfl_down: "shfl_down",
+    warp.shfl_up: "shfl_up",
+    warp.shfl_xor: "shfl_xor",
+    warp.shfl_idx: "shfl_idx",
+    warp.reduce_sum: "reduce_sum",
+    warp.reduce_max: "reduce_max",
+    warp.reduce_min: "reduce_min",
+}
+
+_MISSING = object()
+
+
+def _keep_narrow_floats(fn: Callable[..., Any]) -> Callable[..., Any]:
+    def wrapper(*args: Any) -> Any:
+        result = fn(*args)
+        if isinstance(result, float):
+            for a in args:
+                if isinstance(a, np.float32 | np.float16):
+                    return type(a)(result)
+        return result
+
+    wrapper.__name__ = getattr(fn, "__name__", "math_function")
+    return wrapper
+
+
+def _math_shim() -> types.SimpleNamespace:
+    namespace = types.SimpleNamespace()
+    for name in dir(math):
+        if name.startswith("_"):
+            continue
+        value = getattr(math, name)
+        setattr(namespace, name, _keep_narrow_floats(value) if callable(value) else value)
+    return namespace
+
+
+_MATH = _math_shim()
+
+
+def _is_device_function(obj: Any) -> bool:
+    from safekernels.simt.kernel import SimtDeviceFunction
+
+    return isinstance(obj, SimtDeviceFunction)
+
+
+class CompiledSource:
+    """A function's parsed source and the namespace it runs in."""
+
+    def __init__(self, fn: Callable[..., Any]) -> None:
+        self.fn = fn
+        self.available = True
+        try:
+            source = textwrap.dedent(inspect.getsource(fn))
+            module = ast.parse(source)
+        except (OSError, TypeError, SyntaxError):
+            self.available = False
+            return
+        fdef = module.body[0]
+        if not isinstance(fdef, ast.FunctionDef):
+            self.available = False
+            return
+        fdef.decorator_list = []
+        ast.increment_lineno(module, fn.__code__.co_firstlineno - 1)
+        self.fdef = fdef
+        self.namespace = self._namespace()
+
+    def _namespace(self) -> dict[str, Any]:
+        fn = self.fn
+        ns = dict(fn.__globals__)
+        for name, cell in zip(fn.__code__.co_freevars, fn.__closure__ or (), strict=True):
+            try:
+                ns[name] = cell.cell_contents
+            except ValueError:  # an empty cell: a name assigned after the function was defined
+                pass
+        for key, value in list(ns.items()):
+            if value is math:
+                ns[key] = _MATH
+            elif callable(value):
+                name = getattr(value, "__name__", "")
+                if getattr(math, name, None) is value:
+                    ns[key] = getattr(_MATH, name)
+        return ns
+
+    def resolve(self, node: ast.expr) -> Any:
+        """The object a call's function expression names, or `_MISSING`."""
+        if isinstance(node, ast.Name):
+            if node.id in self.namespace:
+                return self.namespace[node.id]
+            return getattr(builtins, node.id, _MISSING)
+        if isinstance(node, ast.Attribute):
+            base = self.resolve(node.value)
+            if base is _MISSING:
+                return _MISSING
+            return getattr(base, node.attr, _MISSING)
+        return _MISSING
+
+    def needs_lockstep(self, in_progress: set[int]) -> bool:
+        for node in ast.walk(self.fdef):
+            if not isinstance(node, ast.Call):
+                continue
+            target = self.resolve(node.func)
+            if _is_hashable(target) and target in COLLECTIVES:
+                return True
+            if _is_device_function(target) and helper_needs_lockstep(target, in_progress):
+                return True
+        return False
+
+    def compile(self, *, lockstep: bool) -> Callable[..., Any]:
+        fdef = self.fdef
+        if lockstep:
+            fdef = _LockstepRewriter(self).visit(_copy(fdef))
+            ast.fix_missing_locations(fdef)
+        module = ast.Module(body=[fdef], type_ignores=[])
+        code = compile(module, self.fn.__code__.co_filename, "exec")
+        ns = self.namespace
+        ns["__sk_collective__"] = _collective_request
+        ns["__sk_lockstep_call__"] = _lockstep_call
+        local: dict[str, Any] = {}
+        exec(code, ns, local)
+        compiled: Callable[..., Any] = local[fdef.name]
+        return compiled
+
+
+def _copy(node: ast.FunctionDef) -> ast.FunctionDef:
+    return copy.deepcopy(node)
+
+
+def _is_hashable(obj: Any) -> bool:
+    try:
+        hash(obj)
+    except TypeError:
+        return False
+    return True
+
+
+class _LockstepRewriter(ast.NodeTransformer):
+    def __init__(self, source: CompiledSource) -> None:
+        self.source = source
+
+    def visit_Call(self, node: ast.Call) -> ast.expr:
+        self.generic_visit(node)
+        target = self.source.resolve(node.func)
+        if _is_hashable(target) and target in COLLECTIVES:
+            call = ast.Call(ast.Name("__sk_collective__", ast.Load()), [node.func, *node.args], node.keywords)
+            return ast.copy_location(ast.Yield(call), node)
+        if _is_device_function(target) and helper_needs_lockstep(target, set()):
+            call = ast.Call(
+                ast.Name("__sk_lockstep_call__", ast.Load()), [node.func, *node.args], node.keywords
+            )
+            return ast.copy_location(ast.YieldFrom(call), node)
+        return node
+
+
+def _collective_request(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[str, tuple[Any, ...]]:
+    if kwargs:
+        args = tuple(inspect.signature(fn).bind(*args, **kwargs).arguments.values())
+    return COLLECTIVES[fn], args
+
+
+def _lockstep_call(helper: Any, *args: Any, **kwargs: Any) -> Any:
+    from safekernels.simt._context import state
+
+    generator_fn = lockstep_function(helper)
+    ctx = state.current
+    assert ctx is not None
+    saved = ctx.unsafe_depth  # unsafe is lexical: helpers do not inherit the caller's unsafe block
+    ctx.unsafe_depth = 0
+    try:
+        return (yield from generator_fn(*args, **kwargs))
+    finally:
+        ctx.unsafe_depth = saved
+
+
+def _source(owner: Any) -> CompiledSource:
+    cache: dict[str, Any] = owner._cpu_cache
+    source = cache.get("source")
+    if source is None:
+        source = cache["source"] = CompiledSource(owner.py_function)
+    return source
+
+
+def helper_needs_lockstep(owner: Any, in_progress: set[int]) -> bool:
+    """Whether a kernel or helper reaches a collective (memoized; recursion counts as 'not through here')."""
+    cache: dict[str, Any] = owner._cpu_cache
+    if "lockstep" in cache:
+        return bool(cache["lockstep"])
+    if id(owner) in in_progress:
+        return False
+    source = _source(owner)
+    if not source.available:
+        cache["lockstep"] = False
+        return False
+    in_progress.add(id(owner))
+    try:
+        result = source.needs_lockstep(in_progress)
+    finally:
+        in_progress.discard(id(owner))
+    cache["lockstep"] = result
+    return result
+
+
+def plain_function(owner: Any) -> Callable[..., Any]:
+    """The function as written (compiled in the f32-preserving namespace when its source is available)."""
+    cache: dict[str, Any] = owner._cpu_cache
+    fn = cache.get("plain")
+    if fn is None:
+        source = _source(owner)
+        fn = cache["plain"] = source.compile(lockstep=False) if source.available else owner.py_function
+    return fn
+
+
+def lockstep_function(owner: Any) -> Callable[..., Any]:
+    """The generator form (only for owners that `helper_needs_lockstep`)."""
+    cache: dict[str, Any] = owner._cpu_cache
+    fn = cache.get("generator")
+    if fn is None:
+        fn = cache["generator"] = _source(owner).compile(lockstep=True)
+    return fn

@@ -1,0 +1,58 @@
+"""The Tile CPU executor: runs a `@tile.kernel` body once per tile block, with numpy arrays as tiles.
+
+The GPU runs all tile blocks of a grid concurrently, each as one logical thread of tile operations.  Because
+every output tile is owned by exactly one block (that is what a `Partition` guarantees) and inputs are
+read-only, the blocks cannot observe each other, so running them one after another in row-major grid order
+gives exactly the GPU's result:
+
+    for block in ndindex(grid):                   # grid = ceil-div of the output shape by its tile shape
+        with running_block(kernel, grid, block):  # tile.bid / tile.num_blocks read this
+            body(*views for this block)          # Tensor -> TensorView, Partition -> PartitionView(own tile)
+
+Views read and write the tensors' `DeviceBuffer`s in place (`host_view()`), so results land in the buffers the
+launch hands back.  Dtypes are kept: f16 tiles are float16 arrays, bf16 tiles float32 arrays rounded to bf16
+after every op (the numeric rules are in `safekernels.tile.ops`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from safekernels.tile.context import BlockContext, running_block
+from safekernels.tile.ops import Shape
+from safekernels.tile.signature import TileParam
+from safekernels.tile.tensor import Partition, Tensor
+from safekernels.tile.views import PartitionView, TensorView
+
+
+def run_tile_kernel(
+    name: str, body: Callable[..., Any], params: Sequence[TileParam], values: Sequence[Any], grid: Shape
+) -> None:
+    """Run `body` for every tile block of `grid` on host-memory arguments `values` (already checked)."""
+    fixed: list[Any] = []
+    partitions: list[tuple[int, str, Any, Any, Shape]] = []
+    for i, (param, value) in enumerate(zip(params, values, strict=True)):
+        if param.kind == "scalar":
+            fixed.append(value)
+        elif param.kind == "tensor":
+            assert isinstance(value, Tensor)
+            fixed.append(TensorView(param.name, value.buffer.host_view().reshape(value.shape), value.dtype))
+        else:
+            assert isinstance(value, Partition)
+            storage = value.buffer.host_view().reshape(value.shape)
+            partitions.append((i, param.name, storage, value.dtype, value.tile_shape))
+            fixed.append(None)
+    for block in np.ndindex(*grid):
+        index = tuple(int(b) for b in block)
+        args = list(fixed)
+        for i, pname, storage, dtype, tile_shape in partitions:
+            args[i] = PartitionView(pname, storage, dtype, tile_shape, own_index=index, writable=True)
+        with running_block(BlockContext(name, grid, index)):
+            try:
+                body(*args)
+            except Exception as exc:
+                exc.add_note(f"in tile kernel `{name}`, tile block {index} of grid {grid} (CPU executor)")
+                raise

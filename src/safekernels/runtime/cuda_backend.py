@@ -1,0 +1,221 @@
+"""The CUDA backend of `Device(n)`: the driver API through `cuda.bindings.driver`.
+
+It retains the device's *primary* context (the one PyTorch, CuPy and the runtime API use), so pointers and
+streams from those libraries work here unchanged.  Allocations are freed when their Python object is collected;
+errors from a finalizer are swallowed because after a kernel fault the context is gone and the process must
+still exit cleanly.  Every other driver error becomes `DeviceError` (a trap or illegal access during a kernel:
+`KernelTrapError`, naming the kernel last launched on the failing stream).
+"""
+
+from __future__ import annotations
+
+import weakref
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from safekernels.errors import DeviceError, KernelTrapError
+from safekernels.runtime.limits import DeviceLimits
+
+#: Errors that mean "a kernel died": trap / illegal instruction / illegal address / misaligned / assert / launch
+#: failure.  They are sticky: the context cannot be used afterwards.
+_KERNEL_FAULTS = {
+    "CUDA_ERROR_LAUNCH_FAILED", "CUDA_ERROR_ILLEGAL_INSTRUCTION", "CUDA_ERROR_ILLEGAL_ADDRESS",
+    "CUDA_ERROR_MISALIGNED_ADDRESS", "CUDA_ERROR_ASSERT", "CUDA_ERROR_HARDWARE_STACK_ERROR",
+    "CUDA_ERROR_INVALID_PC", "CUDA_ERROR_INVALID_ADDRESS_SPACE",
+}
+
+
+def _driver() -> Any:
+    from cuda.bindings import driver
+
+    return driver
+
+
+def error_name(err: Any) -> str:
+    return getattr(err, "name", str(err))
+
+
+def check(result: Any, what: str, kernel: str | None = None) -> Any:
+    """Unpack a cuda.bindings result tuple, raising DeviceError (or KernelTrapError) on failure."""
+    driver = _driver()
+    err, *rest = result if isinstance(result, tuple) else (result,)
+    if err != driver.CUresult.CUDA_SUCCESS:
+        name = error_name(err)
+        where = f"kernel `{kernel}`: " if kernel else ""
+        if name in _KERNEL_FAULTS:
+            raise KernelTrapError(
+                f"{where}the GPU reported {name} during {what} (a bounds-check trap or invalid memory access; "
+                "the CUDA context is unusable now, restart the process to use the GPU again)"
+            )
+        raise DeviceError(f"{where}{what} failed: {name}")
+    if not rest:
+        return None
+    return rest[0] if len(rest) == 1 else tuple(rest)
+
+
+def _free(ptr: int) -> None:
+    try:
+        _driver().cuMemFree(ptr)
+    except Exception:
+        pass
+
+
+class CudaAllocation:
+    """`nbytes` of device memory from `cuMemAlloc`, freed when collected."""
+
+    __slots__ = ("__weakref__", "_nbytes", "_ptr")
+
+    def __init__(self, nbytes: int) -> None:
+        self._nbytes = nbytes
+        self._ptr = 0
+        if nbytes:
+            self._ptr = int(check(_driver().cuMemAlloc(nbytes), f"cuMemAlloc({nbytes})"))
+            weakref.finalize(self, _free, self._ptr)
+
+    @property
+    def ptr(self) -> int:
+        return self._ptr
+
+    @property
+    def nbytes(self) -> int:
+        return self._nbytes
+
+
+def _destroy_stream(handle: Any) -> None:
+    try:
+        _driver().cuStreamDestroy(handle)
+    except Exception:
+        pass
+
+
+class CudaStream:
+    """A stream handle: ours (destroyed when collected) or a foreign one (torch/CuPy; never destroyed)."""
+
+    __slots__ = ("__weakref__", "handle", "last_kernel", "owned")
+
+    def __init__(self, handle: Any, owned: bool) -> None:
+        self.handle = handle
+        self.owned = owned
+        self.last_kernel: str | None = None
+        if owned:
+            weakref.finalize(self, _destroy_stream, handle)
+
+    def __int__(self) -> int:
+        return int(self.handle)
+
+    def __repr__(self) -> str:
+        return f"CudaStream(0x{int(self.handle):x}{'' if self.owned else ', foreign'})"
+
+
+class CudaBackend:
+    """Backend of `Device(ordinal)` (see `runtime.backend.Backend`)."""
+
+    name = "cuda"
+
+    def __init__(self, ordinal: int) -> None:
+        driver = _driver()
+        check(driver.cuInit(0), "cuInit")
+        count = check(driver.cuDeviceGetCount(), "cuDeviceGetCount")
+        if ordinal >= count:
+            raise DeviceError(f"Device({ordinal}) does not exist ({count} CUDA device(s) present)")
+        self.ordinal = ordinal
+        self.device = check(driver.cuDeviceGet(ordinal), "cuDeviceGet")
+        self.context = check(driver.cuDevicePrimaryCtxRetain(self.device), "cuDevicePrimaryCtxRetain")
+        self.make_current()
+        self.default_last_kernel: str | None = None
+
+    def make_current(self) -> None:
+        check(_driver().cuCtxSetCurrent(self.context), "cuCtxSetCurrent")
+
+    @staticmethod
+    def raw_stream(stream: Any) -> Any:
+        return 0 if stream is None else stream.handle
+
+    def _last(self, stream: Any) -> str | None:
+        return self.default_last_kernel if stream is None else getattr(stream, "last_kernel", None)
+
+    # -- Backend protocol -----------------------------------------------------------------------------------
+    def allocate(self, nbytes: int) -> CudaAllocation:
+        self.make_current()
+        return CudaAllocation(nbytes)
+
+    def copy_from_host(self, dst_ptr: int, src: npt.NDArray[Any], stream: Any) -> None:
+        host = np.ascontiguousarray(src)
+        check(_driver().cuMemcpyHtoDAsync(dst_ptr, host.ctypes.data, host.nbytes, self.raw_stream(stream)),
+              "cuMemcpyHtoDAsync", self._last(stream))
+        # pageable source memory: wait so `host` may be freed as soon as we return
+        self.synchronize(stream)
+
+    def copy_to_host(self, dst: npt.NDArray[Any], src_ptr: int, stream: Any) -> None:
+        assert dst.flags.c_contiguous
+        check(_driver().cuMemcpyDtoHAsync(dst.ctypes.data, src_ptr, dst.nbytes, self.raw_stream(stream)),
+              "cuMemcpyDtoHAsync", self._last(stream))
+        self.synchronize(stream)
+
+    def copy_device(self, dst_ptr: int, src_ptr: int, nbytes: int, stream: Any) -> None:
+        check(_driver().cuMemcpyDtoDAsync(dst_ptr, src_ptr, nbytes, self.raw_stream(stream)), "cuMemcpyDtoDAsync",
+              self._last(stream))
+
+    def memset_zero(self, ptr: int, nbytes: int, stream: Any) -> None:
+        check(_driver().cuMemsetD8Async(ptr, 0, nbytes, self.raw_stream(stream)), "cuMemsetD8Async",
+              self._last(stream))
+
+    def new_stream(self) -> CudaStream:
+        self.make_current()
+        driver = _driver()
+        handle = check(driver.cuStreamCreate(driver.CUstream_flags.CU_STREAM_DEFAULT), "cuStreamCreate")
+        return CudaStream(handle, owned=True)
+
+    def wrap_stream(self, raw: int) -> CudaStream:
+        """A foreign `CUstream` (torch `cuda_stream`, CuPy `ptr`) as a stream handle of this backend."""
+        return CudaStream(_driver().CUstream(int(raw)), owned=False)
+
+    def synchronize(self, stream: Any) -> None:
+        driver = _driver()
+        if stream is None:
+            check(driver.cuCtxSynchronize(), "synchronize", self.default_last_kernel)
+        else:
+            check(driver.cuStreamSynchronize(stream.handle), "stream synchronize", stream.last_kernel)
+
+    # -- beyond the protocol --------------------------------------------------------------------------------
+    def attribute(self, attr: str) -> int:
+        driver = _driver()
+        value = getattr(driver.CUdevice_attribute, f"CU_DEVICE_ATTRIBUTE_{attr}")
+        return int(check(driver.cuDeviceGetAttribute(value, self.device), f"cuDeviceGetAttribute({attr})"))
+
+    def limits(self) -> DeviceLimits:
+        driver = _driver()
+        raw_name = check(driver.cuDeviceGetName(256, self.device), "cuDeviceGetName")
+        name = bytes(raw_name).split(b"\0", 1)[0].decode(errors="replace")
+        a = self.attribute
+        return DeviceLimits(
+            name=name,
+            compute_capability=(a("COMPUTE_CAPABILITY_MAJOR"), a("COMPUTE_CAPABILITY_MINOR")),
+            max_grid_dim=(a("MAX_GRID_DIM_X"), a("MAX_GRID_DIM_Y"), a("MAX_GRID_DIM_Z")),
+            max_block_dim=(a("MAX_BLOCK_DIM_X"), a("MAX_BLOCK_DIM_Y"), a("MAX_BLOCK_DIM_Z")),
+            max_threads_per_block=a("MAX_THREADS_PER_BLOCK"),
+            max_shared_memory_per_block=a("MAX_SHARED_MEMORY_PER_BLOCK"),
+            max_shared_memory_per_block_optin=a("MAX_SHARED_MEMORY_PER_BLOCK_OPTIN"),
+            warp_size=a("WARP_SIZE"),
+            multiprocessor_count=a("MULTIPROCESSOR_COUNT"),
+            total_memory=int(check(driver.cuDeviceTotalMem(self.device), "cuDeviceTotalMem")),
+        )
+
+    def load_module(self, image: bytes) -> Any:
+        self.make_current()
+        return check(_driver().cuModuleLoadData(image), "cuModuleLoadData")
+
+    def get_function(self, module: Any, name: str) -> Any:
+        return check(_driver().cuModuleGetFunction(module, name.encode()), f"cuModuleGetFunction({name})")
+
+    def function_attribute(self, function: Any, attr: str) -> int:
+        driver = _driver()
+        value = getattr(driver.CUfunction_attribute, f"CU_FUNC_ATTRIBUTE_{attr}")
+        return int(check(driver.cuFuncGetAttribute(value, function), f"cuFuncGetAttribute({attr})"))
+
+    def pointer_device_ordinal(self, ptr: int) -> int:
+        driver = _driver()
+        attr = driver.CUpointer_attribute.CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL
+        return int(check(driver.cuPointerGetAttribute(attr, ptr), "cuPointerGetAttribute"))

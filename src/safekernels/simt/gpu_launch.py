@@ -1,0 +1,161 @@
+"""Launching SIMT kernels on a CUDA device: compile once per (kernel, device), then pack and launch.
+
+    first launch on a device:  codegen.compile_simt_kernel (disk-cached) -> cuModuleLoadData -> CUfunction
+                               + a parameter plan turned into fixed ctypes cells and one `void*[]` array
+    every launch:              write pointers / lengths / scalars into the cells -> one cuLaunchKernel
+
+The cells' addresses never change, so `kernelParams` is a precomputed integer.  The driver copies parameter
+values at launch time, so reusing the cells for the next launch is safe.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import weakref
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from safekernels.dtypes import dtype_of, f32_to_bf16
+from safekernels.errors import DeviceError
+from safekernels.runtime.device import Device, Stream
+from safekernels.simt.validation import FunctionLimits
+
+_CTYPES: dict[str, Any] = {
+    "i8": ctypes.c_int8, "i16": ctypes.c_int16, "i32": ctypes.c_int32, "i64": ctypes.c_int64,
+    "u8": ctypes.c_uint8, "u16": ctypes.c_uint16, "u32": ctypes.c_uint32, "u64": ctypes.c_uint64,
+    "f32": ctypes.c_float, "f64": ctypes.c_double, "bool": ctypes.c_uint8,
+    "f16": ctypes.c_uint16, "bf16": ctypes.c_uint16,
+}
+_DYNAMIC_SMEM_DEFAULT = 48 * 1024
+_SUCCESS: list[Any] = []  # CUresult.CUDA_SUCCESS, filled on first use (the driver module is imported lazily)
+
+
+def _scalar_setter(cell: Any, dtype: str) -> Callable[[Any], None]:
+    if dtype == "f16":
+        def set_f16(v: Any) -> None:
+            cell.value = int(np.float16(v).view(np.uint16))
+        return set_f16
+    if dtype == "bf16":
+        def set_bf16(v: Any) -> None:
+            cell.value = int(f32_to_bf16(np.float32(v)))
+        return set_bf16
+    if dtype == "bool":
+        def set_bool(v: Any) -> None:
+            cell.value = 1 if v else 0
+        return set_bool
+    dt = dtype_of(dtype)
+    if dt.kind in ("i", "u"):
+        mask = (1 << dt.bits) - 1
+
+        def set_int(v: Any) -> None:
+            cell.value = int(v) & mask if dt.kind == "u" else int(v)
+        return set_int
+
+    def set_float(v: Any) -> None:
+        cell.value = float(v)
+    return set_float
+
+
+class GpuLauncher:
+    """One kernel loaded on one device, with its parameter cells."""
+
+    def __init__(self, kernel: Any, device: Device) -> None:
+        import codegen
+        from safekernels.runtime.cuda_backend import CudaBackend
+
+        backend = device.backend
+        assert isinstance(backend, CudaBackend)
+        self.backend = backend
+        self.name: str = kernel.name
+        self.arch = _arch_for(device)
+        self.compiled = codegen.compile_simt_kernel(kernel, arch=self.arch)
+        self.module = backend.load_module(self.compiled.cubin)
+        self.function = backend.get_function(self.module, self.compiled.entry_name)
+        self.max_threads = backend.function_attribute(self.function, "MAX_THREADS_PER_BLOCK")
+        self.static_shared = backend.function_attribute(self.function, "SHARED_SIZE_BYTES")
+        self._dynamic_optin = _DYNAMIC_SMEM_DEFAULT
+        cells: list[Any] = []
+        # one packing step per kernel argument: (is_buffer, ptr-or-scalar cell, len cell or setter)
+        self.steps: list[tuple[bool, Any, Any]] = []
+        for entry in self.compiled.param_plan.entries:
+            if entry.kind == "scalar":
+                cell = _CTYPES[entry.dtype]()
+                cells.append(cell)
+                self.steps.append((False, cell, _scalar_setter(cell, entry.dtype)))
+            else:
+                ptr, length = ctypes.c_uint64(), ctypes.c_int64()
+                cells += [ptr, length]
+                self.steps.append((True, ptr, length))
+        self.cells = cells
+        if not _SUCCESS:
+            from safekernels.runtime.cuda_backend import _driver
+
+            _SUCCESS.append(_driver().CUresult.CUDA_SUCCESS)
+        self.param_array = (ctypes.c_void_p * max(1, len(cells)))(*[ctypes.addressof(c) for c in cells])
+        self.param_address = ctypes.addressof(self.param_array)
+
+    def ensure_dynamic_shared(self, nbytes: int) -> None:
+        if nbytes > self._dynamic_optin:
+            from safekernels.runtime.cuda_backend import _driver, check
+
+            driver = _driver()
+            attr = driver.CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
+            check(driver.cuFuncSetAttribute(self.function, attr, nbytes), "cuFuncSetAttribute", self.name)
+            self._dynamic_optin = nbytes
+
+    def launch(self, grid: tuple[int, int, int], block: tuple[int, int, int], dynamic_shared: int,
+               stream: Any, args: Sequence[Any]) -> None:
+        for (is_buffer, first, second), arg in zip(self.steps, args, strict=True):
+            if is_buffer:
+                first.value = arg.ptr
+                second.value = arg.length
+            else:
+                second(arg)
+        if dynamic_shared > _DYNAMIC_SMEM_DEFAULT:
+            self.ensure_dynamic_shared(dynamic_shared)
+        from safekernels.runtime.cuda_backend import _driver, check
+
+        raw = 0 if stream is None else stream.handle
+        result = _driver().cuLaunchKernel(self.function, grid[0], grid[1], grid[2], block[0], block[1], block[2],
+                                          dynamic_shared, raw, self.param_address, 0)
+        if result[0] is not _SUCCESS[0]:
+            check(result, "cuLaunchKernel", self.name)
+        if stream is None:
+            self.backend.default_last_kernel = self.name
+        else:
+            stream.last_kernel = self.name
+
+
+_LAUNCHERS: weakref.WeakKeyDictionary[Any, dict[int, GpuLauncher]] = weakref.WeakKeyDictionary()
+
+
+def _arch_for(device: Device) -> str:
+    major, minor = device.compute_capability
+    cc = major * 10 + minor
+    for candidate in (90, 89, 87, 86, 80):
+        if cc >= candidate:
+            return f"sm_{candidate}"
+    raise DeviceError(f"{device!r} has compute capability {major}.{minor}; safekernels needs sm_80 or newer")
+
+
+def launcher_for(kernel: Any, device: Device) -> GpuLauncher:
+    per_device = _LAUNCHERS.setdefault(kernel, {})
+    key = device.ordinal or 0
+    launcher = per_device.get(key)
+    if launcher is None:
+        launcher = per_device[key] = GpuLauncher(kernel, device)
+    return launcher
+
+
+def launch_on_gpu(kernel: Any, prepared: Any, stream: Stream, args: Sequence[Any]) -> None:
+    """Run `kernel` with `prepared`'s geometry on `stream` (args: DeviceBuffers for slices, Python scalars)."""
+    launcher = launcher_for(kernel, prepared.device)
+    launcher.launch(prepared.grid, prepared.block, prepared.dynamic_shared, stream.handle, args)
+
+
+def function_limits(kernel: Any, device: Device) -> FunctionLimits:
+    """The compiled function's own limits on `device` (register-limited threads, static shared bytes)."""
+    launcher = launcher_for(kernel, device)
+    return FunctionLimits(launcher.max_threads, launcher.static_shared)

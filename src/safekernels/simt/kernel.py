@@ -1,0 +1,297 @@
+"""`@simt.kernel`, `@simt.device`, and the launch path: `prepare` -> `PreparedLaunch` -> `launch`.
+
+    kernel.prepare(config, device)          validates geometry against the contract and the live device
+            │                               (simt.validation, pure) and returns a PreparedLaunch branded
+            ▼                               to this kernel object
+    kernel.launch(prepared, stream, *args)  re-checks brand and stream, converts and type-checks arguments,
+            │                               refuses aliasing and conflicts with pending async launches,
+            ▼                               evaluates `requires`, then runs:
+    CPU executor (Device.cpu())  |  safekernels.simt.gpu_launch.launch_on_gpu (GPU, owned by codegen)
+
+`launch_async` does the same checks now and runs at `sync_on`, holding its buffers borrowed until then;
+`launch_unchecked` (inside `with simt.unsafe():`) skips the contract, aliasing and `requires` checks.
+"""
+
+from __future__ import annotations
+
+import functools
+import weakref
+from collections.abc import Callable, Sequence
+from typing import Any, Generic, ParamSpec, TypeVar, overload
+
+from safekernels.errors import BrandError, UnsafeOperationError
+from safekernels.runtime.device import Device, Stream
+from safekernels.runtime.device_op import DeviceOp
+from safekernels.simt import borrows
+from safekernels.simt._context import host_unsafe_depth, state
+from safekernels.simt.config import LaunchConfig, LaunchConfig1D, LaunchConfig2D, LaunchConfig3D
+from safekernels.simt.contract import CONTRACT_ATTRIBUTE, ContractSpec, LaunchContract
+from safekernels.simt.launch_args import buffer_borrows, check_aliasing, check_requires, convert_args
+from safekernels.simt.params import KernelParam, parse_params
+from safekernels.simt.validation import (
+    FunctionLimits,
+    LaunchContractError,
+    validate_device,
+    validate_nonzero,
+    validate_static,
+)
+
+P = ParamSpec("P")
+R = TypeVar("R")
+K = TypeVar("K", bound="SimtKernel")
+
+_PREPARE_TOKEN = object()
+
+
+class PreparedLaunchBrandError(BrandError, LaunchContractError):
+    """A `PreparedLaunch` used with another kernel (E0308); catchable as either parent."""
+
+
+class PreparedLaunch(Generic[K]):
+    """A launch configuration validated for one kernel on one device.  Only `kernel.prepare` makes one."""
+
+    __slots__ = ("config", "device", "function_limits", "kernel")
+
+    def __init__(
+        self,
+        token: object,
+        kernel: K,
+        config: LaunchConfig,
+        device: Device,
+        function_limits: FunctionLimits | None,
+    ) -> None:
+        if token is not _PREPARE_TOKEN:
+            raise TypeError("PreparedLaunch is created by kernel.prepare(config, device), not directly")
+        self.kernel = kernel
+        self.config = config
+        self.device = device
+        self.function_limits = function_limits
+
+    @property
+    def grid(self) -> tuple[int, int, int]:
+        return self.config.grid3
+
+    @property
+    def block(self) -> tuple[int, int, int]:
+        return self.config.block3
+
+    @property
+    def dynamic_shared(self) -> int:
+        return self.config.dynamic_shared
+
+    def __repr__(self) -> str:
+        name = self.kernel.name
+        return f"PreparedLaunch[{name}](grid={self.grid}, block={self.block}, device={self.device!r})"
+
+
+class SimtDeviceFunction(Generic[P, R]):
+    """A `@simt.device` helper: callable from kernels and other helpers (and from the host, for testing)."""
+
+    def __init__(self, fn: Callable[P, R]) -> None:
+        self.py_function = fn
+        self.name = fn.__name__
+        functools.update_wrapper(self, fn)
+        self._cpu_cache: dict[str, Any] = {}  # the CPU executor's compiled forms
+
+    def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R:
+        from safekernels.cpu.simt_executor import plain_function
+
+        fn: Callable[P, R] = plain_function(self)
+        ctx = state.current
+        if ctx is None:
+            return fn(*args, **kwargs)
+        saved = ctx.unsafe_depth  # unsafe is lexical: a helper does not inherit its caller's unsafe block
+        ctx.unsafe_depth = 0
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            ctx.unsafe_depth = saved
+
+    def __repr__(self) -> str:
+        return f"<simt.device {self.name}>"
+
+
+class SimtKernel:
+    """A `@simt.kernel` function: its parameters, contract, and the launch methods."""
+
+    def __init__(self, fn: Callable[..., None], *, unchecked_indexing: bool = False) -> None:
+        self.py_function = fn
+        self.name: str = fn.__name__
+        functools.update_wrapper(self, fn)
+        self.unchecked_indexing = unchecked_indexing
+        self.params: list[KernelParam] = parse_params(fn, self.name)
+        self.contract: LaunchContract | None = getattr(fn, CONTRACT_ATTRIBUTE, None)
+        self._cpu_cache: dict[str, Any] = {}
+
+    def _attach_contract(self, spec: ContractSpec) -> None:
+        if self.contract is not None:
+            raise LaunchContractError(f"{self.name}: kernel already has a launch contract")
+        self.contract = spec.build(self.name, self.params)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> None:
+        raise TypeError(
+            f"{self.name} is a @simt.kernel: launch it with {self.name}.prepare(config, device) and "
+            f"{self.name}.launch(prepared, stream, *args), not by calling it"
+        )
+
+    def __repr__(self) -> str:
+        return f"<simt.kernel {self.name}({', '.join(p.name + ': ' + p.type_text() for p in self.params)})>"
+
+    # -- prepare --------------------------------------------------------------------------------------------
+    def prepare(self, config: LaunchConfig, device: Device | None = None) -> PreparedLaunch[SimtKernel]:
+        """Validate `config` against the contract and `device` (SPEC §3's order); brand it to this kernel."""
+        if not isinstance(config, LaunchConfig1D | LaunchConfig2D | LaunchConfig3D):
+            raise TypeError(
+                f"{self.name}.prepare takes a simt.LaunchConfig1D/2D/3D, got {type(config).__name__}"
+            )
+        device = device if device is not None else Device.default()
+        contract = self.contract
+        if contract is None:
+            raise LaunchContractError(
+                f"{self.name}: kernel has no launch contract; declare one with "
+                "@simt.launch_contract(block=...) "
+                "or launch it with launch_unchecked inside `with simt.unsafe():`"
+            )
+        validate_static(self.name, contract, config)
+        function = self._function_limits(device)
+        validate_device(self.name, contract, config, device.limits, function)
+        return PreparedLaunch(_PREPARE_TOKEN, self, config, device, function)
+
+    def _function_limits(self, device: Device) -> FunctionLimits:
+        if device.is_cpu:
+            return FunctionLimits.of_device(device.limits)
+        from safekernels.simt.gpu_launch import function_limits  # type: ignore[import-not-found,unused-ignore]
+
+        limits: FunctionLimits = function_limits(self, device)
+        return limits
+
+    # -- launch ---------------------------------------------------------------------------------------------
+    def _check_brand(self, prepared: PreparedLaunch[Any]) -> None:
+        if not isinstance(prepared, PreparedLaunch):
+            hint = (
+                " (prepare it first: kernel.prepare(config, device))"
+                if isinstance(prepared, LaunchConfig1D | LaunchConfig2D | LaunchConfig3D)
+                else ""
+            )
+            raise TypeError(f"{self.name}: expected a PreparedLaunch, got {type(prepared).__name__}{hint}")
+        if prepared.kernel is not self:
+            raise PreparedLaunchBrandError(
+                f"{self.name}: mismatched types: expected `PreparedLaunch[{self.name}]`, found "
+                f"`PreparedLaunch[{prepared.kernel.name}]` (E0308); prepare the launch with "
+                f"{self.name}.prepare(config, device)"
+            )
+
+    def _checked_args(self, prepared: PreparedLaunch[Any], args: Sequence[Any]) -> list[Any]:
+        converted = convert_args(self.name, self.params, args, prepared.device)
+        held = buffer_borrows(self.params, converted)
+        check_aliasing(self.name, held)
+        borrows.check_pending(self.name, held)
+        check_requires(self.name, self.contract, self.params, converted)
+        return converted
+
+    def _check_stream(self, prepared: PreparedLaunch[Any], stream: Stream) -> None:
+        if not isinstance(stream, Stream):
+            raise TypeError(f"{self.name}: expected a safekernels Stream, got {type(stream).__name__}")
+        if stream.device is not prepared.device:
+            raise LaunchContractError(
+                f"{self.name}: launch was prepared for {prepared.device!r}, stream is on {stream.device!r}"
+            )
+
+    def launch(self, prepared: PreparedLaunch[Any], stream: Stream, *args: Any) -> None:
+        """The safe launch: needs a `PreparedLaunch` from this kernel's `prepare`."""
+        self._check_brand(prepared)
+        self._check_stream(prepared, stream)
+        converted = self._checked_args(prepared, args)
+        self._run(prepared, stream, converted)
+
+    def launch_async(self, prepared: PreparedLaunch[Any], *args: Any) -> DeviceOp[tuple[Any, ...]]:
+        """Check now, run at `sync_on(stream)`; the op's value is the tuple of `args`.
+
+        Until the op runs (or is dropped) its buffers stay borrowed: a launch that would write what it reads,
+        or touch what it writes, raises `BorrowError`.
+        """
+        self._check_brand(prepared)
+        converted = self._checked_args(prepared, args)
+        records = borrows.hold(self.name, buffer_borrows(self.params, converted))
+        kernel = self
+
+        def run(stream: Stream) -> tuple[Any, ...]:
+            try:
+                kernel._check_stream(prepared, stream)
+                kernel._run(prepared, stream, converted)
+            finally:
+                borrows.release(records)
+            return tuple(args)
+
+        op: DeviceOp[tuple[Any, ...]] = DeviceOp(
+            run, label=f"{self.name}.launch_async", device=prepared.device
+        )
+        weakref.finalize(op, borrows.release, records)
+        return op
+
+    def launch_unchecked(self, config: LaunchConfig, stream: Stream, *args: Any) -> None:
+        """Launch without the contract, aliasing or `requires` checks.  Needs `with simt.unsafe():`."""
+        if host_unsafe_depth() <= 0:
+            raise UnsafeOperationError(
+                f"{self.name}: use of unsafe operation `launch_unchecked` requires an unsafe block (E0133); "
+                "wrap it in `with simt.unsafe():`, or use prepare + launch"
+            )
+        if not isinstance(config, LaunchConfig1D | LaunchConfig2D | LaunchConfig3D):
+            raise TypeError(f"{self.name}.launch_unchecked takes a simt.LaunchConfig1D/2D/3D, got {config!r}")
+        if not isinstance(stream, Stream):
+            raise TypeError(f"{self.name}: expected a safekernels Stream, got {type(stream).__name__}")
+        validate_nonzero(self.name, config.grid3, config.block3)
+        prepared = PreparedLaunch(_PREPARE_TOKEN, self, config, stream.device, None)
+        converted = convert_args(self.name, self.params, args, stream.device)
+        self._run(prepared, stream, converted)
+
+    def _run(self, prepared: PreparedLaunch[Any], stream: Stream, converted: Sequence[Any]) -> None:
+        if prepared.device.is_cpu:
+            from safekernels.cpu.simt_executor import run_simt_kernel
+
+            config = prepared.config
+            run_simt_kernel(self, config.grid3, config.block3, config.dynamic_shared, converted)
+            return
+        from safekernels.simt.gpu_launch import launch_on_gpu  # type: ignore[import-not-found,unused-ignore]
+
+        launch_on_gpu(self, prepared, stream, converted)
+
+
+@overload
+def kernel(fn: Callable[..., None], /) -> SimtKernel: ...
+
+
+@overload
+def kernel(
+    *, unchecked_indexing: bool = False, unsafe_acknowledged: bool = False
+) -> Callable[[Callable[..., None]], SimtKernel]: ...
+
+
+def kernel(
+    fn: Callable[..., None] | None = None,
+    /,
+    *,
+    unchecked_indexing: bool = False,
+    unsafe_acknowledged: bool = False,
+) -> SimtKernel | Callable[[Callable[..., None]], SimtKernel]:
+    """Declare a SIMT kernel.  `@simt.kernel(unchecked_indexing=True, unsafe_acknowledged=True)` drops the
+    bounds checks of `a[i]` reads on the GPU; without `unsafe_acknowledged=True` it is refused (E0133)."""
+    if unchecked_indexing and not unsafe_acknowledged:
+        raise UnsafeOperationError(
+            "@simt.kernel(unchecked_indexing=True) removes the bounds checks of slice reads, which is unsafe "
+            "(E0133); acknowledge it with @simt.kernel(unchecked_indexing=True, unsafe_acknowledged=True)"
+        )
+
+    def wrap(f: Callable[..., None]) -> SimtKernel:
+        if isinstance(f, SimtKernel):
+            raise TypeError(f"{f.name} is already a @simt.kernel")
+        if not callable(f):
+            raise TypeError(f"@simt.kernel decorates a function, not {f!r}")
+        return SimtKernel(f, unchecked_indexing=unchecked_indexing)
+
+    return wrap(fn) if fn is not None else wrap
+
+
+def device(fn: Callable[P, R]) -> SimtDeviceFunction[P, R]:
+    """Declare a helper callable from kernels (it may call other helpers and use collectives)."""
+    return SimtDeviceFunction(fn)

@@ -1,0 +1,151 @@
+"""What `kernel.launch` checks about its arguments before anything runs.
+
+1. arity and types: a buffer parameter takes a `DeviceBuffer` of its dtype (or anything `sk.as_buffer` wraps:
+DLPack, `__cuda_array_interface__`, numpy on the CPU executor) on the launch's device; a scalar parameter
+takes a Python/numpy number of its kind, range-checked for integer dtypes; 2. aliasing: no mutable buffer
+argument (`DisjointSlice`, `AtomicSlice`) may overlap any other buffer argument in device memory.  This
+compares real address ranges, so it sees through views, `split_at`, and foreign arrays the static checker
+never saw; disjoint `split_at` halves pass.  The wording is rustc's E0502 / E0499; 3. the contract's
+`requires` relations over the actual lengths and scalar values (u64, checked arithmetic)."""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Sequence
+from typing import Any
+
+from safekernels.errors import AliasingError
+from safekernels.runtime.buffer import DeviceBuffer, as_buffer
+from safekernels.runtime.device import Device
+from safekernels.simt.contract import LaunchContract
+from safekernels.simt.params import KernelParam
+from safekernels.simt.validation import LaunchContractError
+
+
+def _signature(params: Sequence[KernelParam]) -> str:
+    return ", ".join(f"{p.name}: {p.type_text()}" for p in params)
+
+
+def convert_args(
+    kernel: str, params: Sequence[KernelParam], args: Sequence[Any], device: Device
+) -> list[Any]:
+    """Arguments as the backends take them: `DeviceBuffer`s for slices, Python scalars for scalars."""
+    if len(args) != len(params):
+        raise TypeError(
+            f"{kernel}({_signature(params)}) takes {len(params)} kernel argument(s), {len(args)} given"
+        )
+    converted: list[Any] = []
+    for param, arg in zip(params, args, strict=True):
+        converted.append(
+            _convert_buffer(kernel, param, arg, device)
+            if param.is_buffer
+            else _convert_scalar(kernel, param, arg)
+        )
+    return converted
+
+
+def _convert_buffer(kernel: str, param: KernelParam, arg: Any, device: Device) -> DeviceBuffer[Any]:
+    if isinstance(arg, DeviceBuffer):
+        buf = arg
+    elif isinstance(arg, bool | numbers.Number):
+        raise TypeError(
+            f"{kernel}: argument `{param.name}` expects DeviceBuffer[{param.dtype.name}] "
+            f"for {param.type_text()}, "
+            f"got the scalar {arg!r}"
+        )
+    else:
+        try:
+            buf = as_buffer(arg, device)
+        except (TypeError, ValueError) as exc:
+            raise TypeError(f"{kernel}: argument `{param.name}` ({param.type_text()}): {exc}") from None
+    if buf.dtype != param.dtype:
+        raise TypeError(
+            f"{kernel}: argument `{param.name}`: mismatched types: expected DeviceBuffer[{param.dtype.name}] "
+            f"for {param.type_text()}, found DeviceBuffer[{buf.dtype.name}]"
+        )
+    if buf.device is not device:
+        raise LaunchContractError(
+            f"{kernel}: argument `{param.name}` lives on {buf.device!r}, but the launch is on {device!r}"
+        )
+    return buf
+
+
+def _convert_scalar(kernel: str, param: KernelParam, arg: Any) -> Any:
+    kind = param.dtype.kind
+    if isinstance(arg, DeviceBuffer) or not isinstance(arg, bool | numbers.Number):
+        raise TypeError(
+            f"{kernel}: argument `{param.name}` expects a {param.dtype.name} scalar, got {type(arg).__name__}"
+        )
+    if kind == "b":
+        return bool(arg)
+    if kind == "f":
+        if isinstance(arg, numbers.Complex) and not isinstance(arg, numbers.Real):
+            raise TypeError(
+                f"{kernel}: argument `{param.name}` expects {param.dtype.name}, got complex {arg!r}"
+            )
+        return float(arg)  # type: ignore[arg-type]
+    if not isinstance(arg, numbers.Integral):
+        raise TypeError(
+            f"{kernel}: argument `{param.name}` expects an integer ({param.dtype.name}), "
+            f"got {type(arg).__name__} "
+            f"{arg!r}"
+        )
+    value = int(arg)
+    bits = param.dtype.bits
+    low, high = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if kind == "i" else (0, (1 << bits) - 1)
+    if not low <= value <= high:
+        raise OverflowError(f"{kernel}: argument `{param.name}` = {value} does not fit in {param.dtype.name}")
+    return value
+
+
+def buffer_borrows(
+    params: Sequence[KernelParam], converted: Sequence[Any]
+) -> list[tuple[str, DeviceBuffer[Any], bool]]:
+    """(parameter name, buffer, mutable) for every buffer argument, in parameter order."""
+    return [(p.name, a, p.is_mutable) for p, a in zip(params, converted, strict=True) if p.is_buffer]
+
+
+def check_aliasing(kernel: str, borrows: Sequence[tuple[str, DeviceBuffer[Any], bool]]) -> None:
+    """Refuse any overlap between a mutable buffer argument and any other buffer argument."""
+    for j in range(1, len(borrows)):
+        later, later_buf, later_mut = borrows[j]
+        for i in range(j):
+            earlier, earlier_buf, earlier_mut = borrows[i]
+            if not (later_mut or earlier_mut) or not later_buf.overlaps(earlier_buf):
+                continue
+            if later_mut and earlier_mut:
+                head = f"cannot borrow `{later}` as mutable more than once at a time (E0499)"
+            elif later_mut:
+                head = f"cannot borrow `{later}` as mutable because it is also borrowed as immutable (E0502)"
+            else:
+                head = f"cannot borrow `{later}` as immutable because it is also borrowed as mutable (E0502)"
+            raise AliasingError(
+                f"{head}: in the launch of `{kernel}`, argument `{later}` "
+                f"[{later_buf.ptr:#x}, {later_buf.ptr + later_buf.nbytes:#x}) overlaps argument `{earlier}` "
+                f"[{earlier_buf.ptr:#x}, {earlier_buf.ptr + earlier_buf.nbytes:#x}) in device memory"
+            )
+
+
+def check_requires(
+    kernel: str, contract: LaunchContract | None, params: Sequence[KernelParam], converted: Sequence[Any]
+) -> None:
+    """Evaluate every `requires` relation over the actual arguments."""
+    if contract is None or not contract.relations:
+        return
+    lengths = {p.name: len(a) for p, a in zip(params, converted, strict=True) if p.is_buffer}
+    scalars = {
+        p.name: int(a)
+        for p, a in zip(params, converted, strict=True)
+        if p.kind == "scalar" and p.dtype.kind == "u"
+    }
+    for relation in contract.relations:
+        try:
+            holds, lhs, rhs = relation.evaluate(lengths, scalars)
+        except OverflowError as exc:
+            raise LaunchContractError(
+                f"{kernel}: requirement `{relation.text}` overflows u64 ({exc})"
+            ) from None
+        if not holds:
+            raise LaunchContractError(
+                f"{kernel}: requirement `{relation.text}` is violated (left side = {lhs}, right side = {rhs})"
+            )

@@ -1,0 +1,242 @@
+"""The kernel-side parameter and value types of the SIMT track, as real generic classes.
+
+They are what kernel signatures name (`Slice[f32]`, `DisjointSlice[f32]`, `AtomicSlice[u32]`) and what the
+checker and the mypy plugin key parameter modes on (`ownership_model.PARAM_MODES`), and they are also the
+objects the CPU executor hands to a running kernel: each wraps a numpy view of the buffer's memory.  On the
+GPU codegen lowers the same method calls to loads, stores and atomics; nothing here runs there.
+
+Safety model, in the words of cuda-oxide's `DisjointSlice`:
+
+- `Slice[T]` is shared and read-only; `a[i]` is bounds-checked and traps (`KernelTrapError` naming the kernel,
+  the index and the length) unless the kernel was declared `unchecked_indexing=True` (on the GPU; the CPU
+  executor cannot read outside a buffer and traps either way).
+- `DisjointSlice[T]` hands each thread the one element its `ThreadIndex` names.  A witness is minted only by
+  `thread.index_1d()` / `thread.index_2d(s)`, so two threads never obtain the same element, and `get_mut`
+  consumes it, so one thread never obtains it twice.  Out of range is `None`, a branch the kernel must handle.
+- `get_unchecked_mut(i)` takes a plain int and needs `with simt.unsafe():`.
+- `AtomicSlice[T]` allows any thread to update any element, through atomic read-modify-write operations only.
+- `SharedArray[T]` is block-shared memory; every access needs `with simt.unsafe():` (it can race).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Generic, TypeVar
+
+import numpy as np
+import numpy.typing as npt
+
+from safekernels.errors import KernelTrapError, UnsafeOperationError, UseAfterMoveError
+from safekernels.simt._context import state
+
+T = TypeVar("T")
+
+
+def trap_out_of_bounds(what: str, index: Any, length: int) -> KernelTrapError:
+    """The error of an out-of-bounds access (Rust's panic wording, plus kernel and thread)."""
+    ctx = state.current
+    if ctx is None:
+        return KernelTrapError(f"index out of bounds: the len is {length} but the index is {index} ({what})")
+    return KernelTrapError(
+        f"{ctx.kernel_name}: index out of bounds: the len is {length} but the index is {index} "
+        f"({what}, {ctx.describe()})"
+    )
+
+
+def _require_unsafe(operation: str) -> None:
+    ctx = state.current
+    if ctx is not None and ctx.unsafe_depth <= 0:
+        raise UnsafeOperationError(
+            f"{ctx.kernel_name}: use of unsafe operation `{operation}` requires an unsafe block (E0133); "
+            "wrap it in `with simt.unsafe():`"
+        )
+
+
+class ThreadIndex:
+    """A witness that the running thread owns flat index `get()`.  Single use: `get_mut` consumes it."""
+
+    __slots__ = ("_consumed", "_raw")
+
+    def __init__(self, raw: int) -> None:
+        self._raw = raw
+        self._consumed = False
+
+    def get(self) -> int:
+        """The index as a plain int (take it before `get_mut(idx)`, which consumes the witness)."""
+        if self._consumed:
+            raise UseAfterMoveError(
+                "use of moved value: this ThreadIndex (`get()` after it was consumed by `get_mut`; "
+                "take `i = idx.get()` before `get_mut(idx)`) (E0382)"
+            )
+        return self._raw
+
+    def _take(self) -> int:
+        if self._consumed:
+            raise UseAfterMoveError(
+                "use of moved value: this ThreadIndex (a second `get_mut` with the same witness; call "
+                "thread.index_1d() again for a fresh one) (E0382)"
+            )
+        self._consumed = True
+        return self._raw
+
+    def __repr__(self) -> str:
+        return f"ThreadIndex({self._raw}{', consumed' if self._consumed else ''})"
+
+
+class ElemMut(Generic[T]):
+    """Exclusive access to one element of a `DisjointSlice` (the Python face of `&mut T`)."""
+
+    __slots__ = ("_data", "_index")
+
+    def __init__(self, data: npt.NDArray[Any], index: int) -> None:
+        self._data = data
+        self._index = index
+
+    def set(self, value: T) -> None:
+        self._data[self._index] = value
+
+    def get(self) -> T:
+        return self._data[self._index]  # type: ignore[no-any-return]
+
+
+class Slice(Generic[T]):
+    """A shared, read-only kernel parameter: `a[i]` (bounds-checked) and `len(a)`."""
+
+    __slots__ = ("_data", "_len", "_name")
+
+    def __init__(self, data: npt.NDArray[Any], name: str = "slice") -> None:
+        self._data = data
+        self._len = len(data)
+        self._name = name
+
+    def __getitem__(self, i: int) -> T:
+        if 0 <= i < self._len:
+            return self._data[i]  # type: ignore[no-any-return]
+        raise trap_out_of_bounds(f"reading `{self._name}`", i, self._len)
+
+    def __len__(self) -> int:
+        return self._len
+
+    def __repr__(self) -> str:
+        return f"Slice({self._name}, len={self._len})"
+
+
+class DisjointSlice(Generic[T]):
+    """An output each thread writes through its own witness: `get_mut(idx) -> Optional[ElemMut[T]]`."""
+
+    __slots__ = ("_data", "_len", "_name")
+
+    def __init__(self, data: npt.NDArray[Any], name: str = "slice") -> None:
+        self._data = data
+        self._len = len(data)
+        self._name = name
+
+    def get_mut(self, idx: ThreadIndex) -> ElemMut[T] | None:
+        """The element `idx` names, or None when it is out of bounds.  Consumes `idx`."""
+        if not isinstance(idx, ThreadIndex):
+            raise TypeError(
+                f"DisjointSlice.get_mut takes a ThreadIndex from thread.index_1d()/index_2d(), not "
+                f"{type(idx).__name__} (use get_unchecked_mut(i) inside `with simt.unsafe():` "
+                "for a plain int)"
+            )
+        i = idx._take()
+        if 0 <= i < self._len:
+            return ElemMut(self._data, i)
+        return None
+
+    def get_unchecked_mut(self, i: int) -> ElemMut[T]:
+        """Element `i` without a witness (unsafe: nothing stops two threads writing it)."""
+        _require_unsafe("get_unchecked_mut")
+        if 0 <= i < self._len:
+            return ElemMut(self._data, i)
+        raise trap_out_of_bounds(f"get_unchecked_mut on `{self._name}`", i, self._len)
+
+    def __len__(self) -> int:
+        return self._len
+
+    def __repr__(self) -> str:
+        return f"DisjointSlice({self._name}, len={self._len})"
+
+
+class AtomicSlice(Generic[T]):
+    """An output any thread may update through atomic read-modify-writes (which return the old value)."""
+
+    __slots__ = ("_data", "_len", "_name")
+
+    def __init__(self, data: npt.NDArray[Any], name: str = "slice") -> None:
+        self._data = data
+        self._len = len(data)
+        self._name = name
+
+    def _check(self, index: int, op: str) -> None:
+        if not 0 <= index < self._len:
+            raise trap_out_of_bounds(f"{op} on `{self._name}`", index, self._len)
+
+    def fetch_add(self, index: int, value: T) -> T:
+        self._check(index, "fetch_add")
+        data = self._data
+        old = data[index]
+        data[index] = old + value
+        return old  # type: ignore[no-any-return]
+
+    def fetch_max(self, index: int, value: T) -> T:
+        self._check(index, "fetch_max")
+        data = self._data
+        old = data[index]
+        if value > old:
+            data[index] = value
+        return old  # type: ignore[no-any-return]
+
+    def fetch_min(self, index: int, value: T) -> T:
+        self._check(index, "fetch_min")
+        data = self._data
+        old = data[index]
+        if value < old:
+            data[index] = value
+        return old  # type: ignore[no-any-return]
+
+    def __len__(self) -> int:
+        return self._len
+
+    def __repr__(self) -> str:
+        return f"AtomicSlice({self._name}, len={self._len})"
+
+
+class SharedArray(Generic[T]):
+    """Block-shared memory from `simt.shared_array(T, n)`; `s[i]` and `s[i] = v` need `with simt.unsafe():`.
+
+    Its contents are undefined at kernel start; the CPU executor fills it with a poison pattern (NaN for
+    floats) so a read before the write that a barrier should have ordered shows up in the results.
+    """
+
+    __slots__ = ("_data", "_len")
+
+    def __init__(self, data: npt.NDArray[Any]) -> None:
+        self._data = data
+        self._len = len(data)
+
+    def __getitem__(self, i: int) -> T:
+        _require_unsafe("shared_array")
+        if 0 <= i < self._len:
+            return self._data[i]  # type: ignore[no-any-return]
+        raise trap_out_of_bounds("reading a shared array", i, self._len)
+
+    def __setitem__(self, i: int, value: T) -> None:
+        _require_unsafe("shared_array")
+        if 0 <= i < self._len:
+            self._data[i] = value
+            return
+        raise trap_out_of_bounds("writing a shared array", i, self._len)
+
+    def __len__(self) -> int:
+        return self._len
+
+
+def poison_fill(data: npt.NDArray[Any]) -> None:
+    """Fill uninitialized memory with a recognizable pattern (NaN for floats, 0x5A bytes otherwise)."""
+    if data.dtype.kind == "f":
+        data.fill(np.nan)
+    else:
+        data.view(np.uint8).fill(0x5A)
+
+
+__all__ = ["AtomicSlice", "DisjointSlice", "ElemMut", "SharedArray", "Slice", "ThreadIndex"]

@@ -1,0 +1,93 @@
+"""`safekernels.tile`: describe what one tile of data does (SPEC §4).
+
+    @tile.kernel
+    def add(z: Partition[f32], x: Tensor[f32], y: Tensor[f32]) -> None:
+        z.store(tile.load_like(x, z) + tile.load_like(y, z))
+
+    z = tile.zeros((1024,), f32).partition((128,))   # 8 tile blocks of 128
+    z, x, y = add(z, tile.ones((1024,), f32), tile.ones((1024,), f32)).sync_on(stream)
+
+Layout of this package (data flows down):
+- `ops`: the op table (typing rule + CPU implementation per op; codegen adds lowerings);
+- `tile_value`: the `Tile` value type, whose operators call the table;
+- `views`, `context`: what parameters are inside a body, and which block is running;
+- `tensor`, `host`: host `Tensor` / `Partition` and the lazy constructors;
+- `signature`: parameters, `Dims`, the launch-time shape check; `kernel`: the decorator and the launch;
+- `language`: the module functions kernels call.
+The CPU executor that drives the blocks is `safekernels.cpu.tile_executor`.
+"""
+
+from safekernels.errors import ShapeError
+from safekernels.tile.kernel import TileKernel, kernel
+from safekernels.tile.language import (
+    arange,
+    bid,
+    broadcast_to,
+    cos,
+    exp,
+    from_numpy,
+    full,
+    iota,
+    load_like,
+    log,
+    matmul,
+    max,
+    maximum,
+    min,
+    minimum,
+    num_blocks,
+    ones,
+    reshape,
+    rsqrt,
+    sin,
+    sqrt,
+    sum,
+    tanh,
+    transpose,
+    where,
+    zeros,
+)
+from safekernels.tile.ops import OPS, OpSpec, TileType
+from safekernels.tile.signature import Dims
+from safekernels.tile.tensor import Partition, Tensor, TensorSpec
+from safekernels.tile.tile_value import Tile
+
+__all__ = [
+    "OPS",
+    "Dims",
+    "OpSpec",
+    "Partition",
+    "ShapeError",
+    "Tensor",
+    "TensorSpec",
+    "Tile",
+    "TileKernel",
+    "TileType",
+    "arange",
+    "bid",
+    "broadcast_to",
+    "cos",
+    "exp",
+    "from_numpy",
+    "full",
+    "iota",
+    "kernel",
+    "load_like",
+    "log",
+    "matmul",
+    "max",
+    "maximum",
+    "min",
+    "minimum",
+    "num_blocks",
+    "ones",
+    "reshape",
+    "rsqrt",
+    "sin",
+    "sqrt",
+    "sum",
+    "tanh",
+    "transpose",
+    "where",
+    "zeros",
+]

@@ -1,0 +1,47 @@
+"""Which tile block is running right now, if any.
+
+The same public names serve two worlds: `tile.zeros((4,), f32)` on the host is a lazy `DeviceOp` of a
+`Tensor`, inside a kernel body it is a `Tile`.  The executor sets a `BlockContext` around each block's run of
+the body, and the dual-use functions ask `current_block()` which world they are in.  `tile.bid` /
+`tile.num_blocks` read the block index and the grid from it.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+_local = threading.local()
+
+
+@dataclass(frozen=True)
+class BlockContext:
+    kernel: str
+    grid: tuple[int, ...]
+    block: tuple[int, ...]
+
+
+def current_block() -> BlockContext | None:
+    """The running tile block, or None on the host."""
+    ctx: BlockContext | None = getattr(_local, "block", None)
+    return ctx
+
+
+def require_block(what: str) -> BlockContext:
+    """The running tile block; a clear TypeError when `what` is used outside a kernel body."""
+    ctx = current_block()
+    if ctx is None:
+        raise TypeError(f"{what} is only valid inside a @tile.kernel body (it runs once per tile block)")
+    return ctx
+
+
+@contextmanager
+def running_block(ctx: BlockContext) -> Iterator[BlockContext]:
+    previous = current_block()
+    _local.block = ctx
+    try:
+        yield ctx
+    finally:
+        _local.block = previous

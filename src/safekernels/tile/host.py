@@ -1,0 +1,87 @@
+"""Host constructors of tile tensors: `zeros`, `ones`, `full`, `arange`, `from_numpy`, each a lazy `DeviceOp`.
+
+Nothing is allocated when they are called: the returned op allocates on the device of the stream it is finally
+synchronized on (or on `device=` when given), so one chain can be built once and run on the CPU executor or a
+GPU. Each op carries a `TensorSpec` as its `meta`, so partitions and launches built from it check shapes
+immediately. `from_numpy` copies the array when called: later changes to the numpy array do not leak into the
+chain.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from safekernels.dtypes import dtype_of
+from safekernels.runtime.buffer import to_device
+from safekernels.runtime.buffer import zeros as buffer_zeros
+from safekernels.runtime.device import Device, Stream
+from safekernels.runtime.device_op import DeviceOp
+from safekernels.tile.ops import Shape
+from safekernels.tile.tensor import Tensor, TensorSpec
+
+
+def as_tensor_shape(shape: Any, what: str) -> Shape:
+    items = shape if isinstance(shape, tuple | list) else (shape,)
+    if not all(isinstance(n, int | np.integer) and not isinstance(n, bool) and n >= 0 for n in items):
+        raise ValueError(f"{what}: a tensor shape is an int or a tuple of non-negative ints, got {shape!r}")
+    return tuple(int(n) for n in items)
+
+
+def _host_op(
+    label: str, spec: TensorSpec, fill: npt.NDArray[Any] | None, device: Device | None
+) -> DeviceOp[Any]:
+    def run(stream: Stream) -> Tensor[Any]:
+        if device is not None and stream.device is not device:
+            raise ValueError(
+                f"{label}: built for {device!r} but synchronized on a stream of {stream.device!r}"
+            )
+        size = int(np.prod(spec.shape, dtype=np.int64))
+        if fill is None:
+            buffer = buffer_zeros(size, spec.dtype, stream)
+        else:
+            buffer = to_device(fill, stream, dtype=spec.dtype)
+        tensor: Tensor[Any] = Tensor(buffer, spec.shape)
+        return tensor
+
+    return DeviceOp(run, label=label, device=device, meta=spec)
+
+
+def zeros(shape: Any, dtype: Any, *, device: Device | None = None) -> DeviceOp[Tensor[Any]]:
+    """A tensor of zeros."""
+    spec = TensorSpec(as_tensor_shape(shape, "zeros"), dtype_of(dtype))
+    return _host_op("zeros", spec, None, device)
+
+
+def full(shape: Any, value: Any, dtype: Any, *, device: Device | None = None) -> DeviceOp[Tensor[Any]]:
+    """A tensor filled with `value` (converted to `dtype`)."""
+    spec = TensorSpec(as_tensor_shape(shape, "full"), dtype_of(dtype))
+    return _host_op("full", spec, _filled(spec, value), device)
+
+
+def ones(shape: Any, dtype: Any, *, device: Device | None = None) -> DeviceOp[Tensor[Any]]:
+    """A tensor of ones."""
+    spec = TensorSpec(as_tensor_shape(shape, "ones"), dtype_of(dtype))
+    return _host_op("ones", spec, _filled(spec, 1), device)
+
+
+def arange(n: int, dtype: Any, *, device: Device | None = None) -> DeviceOp[Tensor[Any]]:
+    """The 1-D tensor `0, 1, ..., n-1`."""
+    spec = TensorSpec(as_tensor_shape(n, "arange"), dtype_of(dtype))
+    return _host_op(
+        "arange", spec, np.arange(spec.shape[0], dtype=np.float64 if spec.dtype.is_float else None), device
+    )
+
+
+def from_numpy(array: npt.ArrayLike, *, device: Device | None = None) -> DeviceOp[Tensor[Any]]:
+    """A tensor holding a copy of `array` (same shape and dtype)."""
+    host = np.array(array, copy=True)
+    spec = TensorSpec(tuple(int(n) for n in host.shape), dtype_of(host.dtype))
+    return _host_op("from_numpy", spec, host, device)
+
+
+def _filled(spec: TensorSpec, value: Any) -> npt.NDArray[Any]:
+    work = np.float64 if spec.dtype.is_float else spec.dtype.storage
+    return np.full(spec.shape, value, dtype=work)

@@ -1,0 +1,173 @@
+"""`@tile.kernel` and the tile launch: `add(z, x, y)` -> `DeviceOp[(z, x, y)]`.
+
+A launch is lazy and takes ownership, as cutile-rs's generated launchers do:
+
+1. it checks the arguments against the parameters (kinds, dtypes, declared `Dims`, grid agreement) with
+   whatever is known now (tensors, partitions, and the `meta` of constructor ops), so a `ShapeError` leaves
+   them untouched;
+2. it moves every Tensor / Partition / DeviceOp argument, in order (`ownership_model.PARAM_MODES` says which
+   parameters move).  The same value twice is refused by the second move: "moved by the first";
+3. it returns a `DeviceOp` whose execution runs the DeviceOp arguments (in argument order), re-checks with the
+   real values, runs the kernel (CPU executor; GPU tile codegen is issue 6) and yields the tuple of ALL the
+   arguments in order, so the caller gets back what it put in.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from safekernels.errors import AliasingError, BorrowError
+from safekernels.runtime.device import Stream
+from safekernels.runtime.device_op import DeviceOp
+from safekernels.tile.context import current_block
+from safekernels.tile.signature import TileParam, check_launch_shapes, parse_params
+from safekernels.tile.tensor import Partition, Tensor, TensorSpec
+
+GPU_NOT_IMPLEMENTED = "GPU tile codegen is not implemented yet (issue 6); run with SAFEKERNELS_DEVICE=cpu"
+
+
+class TileKernel:
+    """A tile kernel.  Calling it launches (lazily): `op = add(z, x, y)`; `z, x, y = op.sync_on(stream)`."""
+
+    def __init__(self, fn: Callable[..., None], localns: dict[str, Any] | None) -> None:
+        self.fn = fn
+        self.name = fn.__name__
+        self.__name__ = fn.__name__
+        self.__qualname__ = fn.__qualname__
+        self.__doc__ = fn.__doc__
+        self.__module__ = fn.__module__
+        self.params: list[TileParam] = parse_params(fn, localns)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> DeviceOp[tuple[Any, ...]]:
+        if kwargs:
+            raise TypeError(f"{self.name}: tile launches take positional arguments only")
+        if current_block() is not None:
+            raise TypeError(f"{self.name}: tile kernels cannot be launched from inside a kernel body")
+        if len(args) != len(self.params):
+            names = ", ".join(p.name for p in self.params)
+            raise TypeError(f"{self.name}() takes {len(self.params)} arguments ({names}), got {len(args)}")
+        specs = [self._static_spec(p, a) for p, a in zip(self.params, args, strict=True)]
+        check_launch_shapes(self.name, self.params, specs)
+        device = next((a.device for a in args if isinstance(a, Tensor | Partition | DeviceOp)), None)
+        bound: list[Any] = []
+        for param, arg in zip(self.params, args, strict=True):
+            if isinstance(arg, DeviceOp):
+                arg._mark_moved(self.name)  # raises UseAfterMoveError for a moved value or a repeat
+                bound.append(arg)
+            elif param.moves:
+                bound.append(arg._take(self.name))  # a fresh handle; the caller's is invalidated
+            else:
+                bound.append(param.cast(arg) if param.cast is not None else arg)
+        kernel = self
+
+        def run(stream: Stream) -> tuple[Any, ...]:
+            values = [a._execute(stream) if isinstance(a, DeviceOp) else a for a in bound]
+            kernel._execute(stream, values)
+            return tuple(values)
+
+        return DeviceOp(run, label=f"{self.name}(...)", device=device)
+
+    # -- checks ---------------------------------------------------------------------------------------------
+    def _static_spec(self, param: TileParam, arg: Any) -> TensorSpec | None:
+        """Type-check `arg` for `param` now; its spec when known."""
+        if param.kind == "scalar":
+            if not isinstance(arg, int | float | np.generic):
+                raise TypeError(
+                    f"{self.name}: parameter `{param.name}` is a scalar, got {type(arg).__name__}"
+                )
+            return None
+        if isinstance(arg, DeviceOp):
+            arg._check_alive(self.name)
+            meta = arg.meta
+            if not isinstance(meta, TensorSpec):
+                return None
+            self._check_kind(param, meta)
+            return meta
+        arg_kind = (
+            "partition" if isinstance(arg, Partition) else "tensor" if isinstance(arg, Tensor) else None
+        )
+        if arg_kind is None:
+            raise TypeError(
+                f"{self.name}: parameter `{param.name}` takes a {param.kind.capitalize()} "
+                "(or a DeviceOp of one), "
+                f"got {type(arg).__name__}"
+            )
+        arg._check_alive(self.name)
+        spec: TensorSpec = arg.spec()
+        self._check_kind(param, spec)
+        return spec
+
+    def _check_kind(self, param: TileParam, spec: TensorSpec) -> None:
+        is_partition = spec.tile_shape is not None
+        if param.kind == "partition" and not is_partition:
+            raise TypeError(
+                f"{self.name}: parameter `{param.name}` is a Partition (an exclusive output tile): pass "
+                "tensor.partition(tile_shape), not a whole Tensor"
+            )
+        if param.kind == "tensor" and is_partition:
+            raise TypeError(
+                f"{self.name}: parameter `{param.name}` is a shared Tensor input: pass a Tensor "
+                "(unpartition a "
+                "Partition first)"
+            )
+        if param.kind == "partition" and spec.shared:
+            raise BorrowError(
+                f"{self.name}: parameter `{param.name}`: Cannot create mutable partition from "
+                "shared tensor storage."
+            )
+
+    def _execute(self, stream: Stream, values: list[Any]) -> None:
+        specs: list[TensorSpec | None] = []
+        for param, value in zip(self.params, values, strict=True):
+            if param.kind == "scalar":
+                specs.append(None)
+                continue
+            expected = Partition if param.kind == "partition" else Tensor
+            if not isinstance(value, expected):
+                raise TypeError(
+                    f"{self.name}: parameter `{param.name}` takes a {expected.__name__}, "
+                    "the DeviceOp argument "
+                    f"produced {type(value).__name__}"
+                )
+            spec = value.spec()
+            self._check_kind(param, spec)
+            if value.device is not stream.device:
+                raise ValueError(
+                    f"{self.name}: argument `{param.name}` lives on {value.device!r}, the launch runs on "
+                    f"{stream.device!r}"
+                )
+            specs.append(spec)
+        grid = check_launch_shapes(self.name, self.params, specs)
+        assert grid is not None
+        self._check_overlap(values)
+        if stream.device.is_gpu:
+            raise NotImplementedError(GPU_NOT_IMPLEMENTED)
+        from safekernels.cpu.tile_executor import run_tile_kernel
+
+        run_tile_kernel(self.name, self.fn, self.params, values, grid)
+
+    def _check_overlap(self, values: list[Any]) -> None:
+        """An output partition must not share memory with any other argument (runtime twin of E0502/E0499)."""
+        for i, (param, value) in enumerate(zip(self.params, values, strict=True)):
+            if param.kind != "partition":
+                continue
+            for j, (other_param, other) in enumerate(zip(self.params, values, strict=True)):
+                if j != i and other_param.kind != "scalar" and value.buffer.overlaps(other.buffer):
+                    raise AliasingError(
+                        f"{self.name}: cannot borrow `{param.name}` as mutable because it overlaps "
+                        f"`{other_param.name}` in device memory"
+                    )
+
+    def __repr__(self) -> str:
+        return f"<tile.kernel {self.name}({', '.join(p.name for p in self.params)})>"
+
+
+def kernel(fn: Callable[..., None]) -> TileKernel:
+    """Make `fn` a tile kernel: its body runs once per tile block (params: Partition, Tensor, scalars)."""
+    caller = sys._getframe(1)
+    localns = dict(caller.f_locals) if caller.f_code.co_name != "<module>" else None
+    return TileKernel(fn, localns)

@@ -1,0 +1,393 @@
+"""The tile op table: every kernel-side op declared ONCE, as data.
+
+Each `OpSpec` says three things about one op:
+
+    name ──▶ infer(operand TileTypes, attrs) -> result TileType     (typing / shape rule)
+         └─▶ cpu(operand arrays, attrs) -> numpy array               (what the CPU executor runs)
+         └─▶ lowerings[target]                                        (filled in by codegen, issue 6)
+
+The public functions of `safekernels.tile` (`tile.exp`, `tile.sum`, operators on `Tile`, ...) are thin calls
+into this table, the CPU executor runs the `cpu` column, and the tile code generator walks a kernel's AST,
+maps each call / operator to an entry here (`OPERATOR_OPS` maps Python's `ast` operator class names) and
+reuses `infer` for its type checking.  Nothing about an op's meaning lives anywhere else.
+
+Numeric conventions (the CPU column; the GPU lowering must match them):
+- arrays are held in the *compute representation* of their dtype: f16 as float16, bf16 as float32 holding
+  bf16-representable values, everything else as its own numpy type;
+- f16 and bf16 ops compute in f32 and round the result to the tile's dtype once per op (this is what the GPU
+  does for f16 arithmetic and what it must do for bf16 math, which has no native instructions for most ops);
+- reductions of f16/bf16 accumulate in f32 and round once; `matmul` takes f16/bf16/f32 inputs and accumulates
+  in f32;
+- integer `/` truncates toward zero (C / PTX `div.s`), comparisons give `bool` tiles.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+import numpy as np
+import numpy.typing as npt
+
+from safekernels.dtypes import DType, bf16_to_f32, dtype_of, f32_to_bf16
+from safekernels.errors import ShapeError
+
+Array = npt.NDArray[Any]
+Shape = tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class TileType:
+    """The static type of a tile: its shape and element type."""
+
+    shape: Shape
+    dtype: DType
+
+    def __str__(self) -> str:
+        return f"Tile[{self.dtype}, {self.shape}]"
+
+
+@dataclass(frozen=True)
+class OpSpec:
+    """One op: its kind, typing rule and CPU implementation; `lowerings` is codegen's extension point."""
+
+    name: str
+    kind: str  # elementwise compare math select convert reduce shape matmul create
+    infer: Callable[..., TileType]
+    cpu: Callable[..., Array]
+    doc: str
+    lowerings: dict[str, Any] = field(default_factory=dict, compare=False)
+
+
+# -- dtype helpers -------------------------------------------------------------------------------------------
+
+BOOL: Final[DType] = dtype_of("bool")
+F32: Final[DType] = dtype_of("f32")
+
+
+def compute_dtype(dt: DType) -> np.dtype[Any]:
+    """The numpy type arrays of `dt` are held in while a kernel runs (bf16 -> float32)."""
+    return np.dtype(np.float32) if dt.name == "bf16" else dt.storage
+
+
+def finish(array: Any, dt: DType) -> Array:
+    """Round `array` to `dt` and return it in `dt`'s compute representation (one rounding per op)."""
+    arr = np.asarray(array)
+    if dt.name == "bf16":
+        return bf16_to_f32(f32_to_bf16(arr.astype(np.float32)))
+    return arr.astype(dt.storage, copy=False)
+
+
+def from_storage(array: Array, dt: DType) -> Array:
+    """Storage (bf16: uint16 bit patterns) -> compute representation."""
+    return bf16_to_f32(array) if dt.name == "bf16" else array
+
+
+def to_storage(array: Array, dt: DType) -> Array:
+    """Compute representation -> storage (bf16: round to bit patterns)."""
+    return (
+        f32_to_bf16(array.astype(np.float32)) if dt.name == "bf16" else array.astype(dt.storage, copy=False)
+    )
+
+
+def _wide(a: Array) -> Array:
+    """f16 / bf16 operands widen to f32 for the computation."""
+    return a.astype(np.float32) if a.dtype in (np.float16,) else a
+
+
+# -- typing rules --------------------------------------------------------------------------------------------
+
+
+def broadcast_shapes(op: str, *shapes: Shape) -> Shape:
+    """numpy's right-aligned broadcasting, with an error naming the op."""
+    try:
+        return tuple(np.broadcast_shapes(*shapes))
+    except ValueError:
+        raise ShapeError(
+            f"{op}: tile shapes {', '.join(str(s) for s in shapes)} do not broadcast together"
+        ) from None
+
+
+def _same_dtype(op: str, *types: TileType) -> DType:
+    first = types[0].dtype
+    for other in types[1:]:
+        if other.dtype != first:
+            raise TypeError(
+                f"{op}: tiles have different dtypes ({first} and {other.dtype}); "
+                "convert one with .astype(...)"
+            )
+    return first
+
+
+def _infer_binary(op: str) -> Callable[..., TileType]:
+    def infer(a: TileType, b: TileType) -> TileType:
+        return TileType(broadcast_shapes(op, a.shape, b.shape), _same_dtype(op, a, b))
+
+    return infer
+
+
+def _infer_compare(op: str) -> Callable[..., TileType]:
+    def infer(a: TileType, b: TileType) -> TileType:
+        _same_dtype(op, a, b)
+        return TileType(broadcast_shapes(op, a.shape, b.shape), BOOL)
+
+    return infer
+
+
+def _infer_float_unary(op: str) -> Callable[..., TileType]:
+    def infer(a: TileType) -> TileType:
+        if not a.dtype.is_float:
+            raise TypeError(f"tile.{op} needs a floating-point tile, got {a.dtype}; use .astype(f32) first")
+        return a
+
+    return infer
+
+
+def _infer_same(a: TileType) -> TileType:
+    return a
+
+
+def _infer_where(c: TileType, a: TileType, b: TileType) -> TileType:
+    if c.dtype != BOOL:
+        raise TypeError(f"tile.where: the condition must be a bool tile (a comparison), got {c.dtype}")
+    return TileType(broadcast_shapes("where", c.shape, a.shape, b.shape), _same_dtype("where", a, b))
+
+
+def _infer_astype(a: TileType, *, dtype: DType) -> TileType:
+    return TileType(a.shape, dtype)
+
+
+def normalize_axis(op: str, axis: int, rank: int) -> int:
+    if not isinstance(axis, int) or not -rank <= axis < rank:
+        raise ShapeError(f"tile.{op}: axis {axis!r} is out of range for a rank-{rank} tile")
+    return axis % rank
+
+
+def _infer_reduce(op: str) -> Callable[..., TileType]:
+    def infer(a: TileType, *, axis: int | None, keepdims: bool) -> TileType:
+        if axis is None:
+            shape: Shape = (1,) * len(a.shape) if keepdims else ()
+        else:
+            ax = normalize_axis(op, axis, len(a.shape))
+            shape = a.shape[:ax] + ((1,) if keepdims else ()) + a.shape[ax + 1 :]
+        if op != "sum" and a.dtype == BOOL:
+            raise TypeError(f"tile.{op} of a bool tile is not supported")
+        dt = dtype_of("i64") if op == "sum" and a.dtype == BOOL else a.dtype
+        return TileType(shape, dt)
+
+    return infer
+
+
+def _infer_broadcast_to(a: TileType, *, shape: Shape) -> TileType:
+    try:
+        result = tuple(np.broadcast_shapes(a.shape, shape))
+    except ValueError:
+        result = ()
+    if result != shape:
+        raise ShapeError(f"tile.broadcast_to: cannot broadcast a tile of shape {a.shape} to {shape}")
+    return TileType(shape, a.dtype)
+
+
+def _infer_reshape(a: TileType, *, shape: Shape) -> TileType:
+    if math.prod(shape) != math.prod(a.shape):
+        raise ShapeError(
+            f"tile.reshape: new shape {shape} has {math.prod(shape)} elements, the tile {a.shape} has "
+            f"{math.prod(a.shape)} (reshape must preserve the element count)"
+        )
+    return TileType(shape, a.dtype)
+
+
+def _infer_transpose(a: TileType) -> TileType:
+    if len(a.shape) != 2:
+        raise ShapeError(f"tile.transpose needs a rank-2 tile, got shape {a.shape}")
+    return TileType((a.shape[1], a.shape[0]), a.dtype)
+
+
+_MMA_INPUTS: Final[frozenset[str]] = frozenset({"f16", "bf16", "f32"})
+
+
+def _infer_matmul(a: TileType, b: TileType, acc: TileType) -> TileType:
+    if len(a.shape) != 2 or len(b.shape) != 2 or len(acc.shape) != 2:
+        raise ShapeError(f"tile.matmul needs rank-2 tiles, got {a.shape} @ {b.shape} + {acc.shape}")
+    (m, k), (k2, n) = a.shape, b.shape
+    if k != k2:
+        raise ShapeError(f"tile.matmul: inner dimensions do not match: {a.shape} @ {b.shape}")
+    if acc.shape != (m, n):
+        raise ShapeError(f"tile.matmul: accumulator shape {acc.shape} != result shape {(m, n)}")
+    if a.dtype != b.dtype or a.dtype.name not in _MMA_INPUTS:
+        raise TypeError(f"tile.matmul: inputs must both be f16, bf16 or f32, got {a.dtype} and {b.dtype}")
+    if acc.dtype != F32:
+        raise TypeError(f"tile.matmul accumulates in f32; the accumulator is {acc.dtype}")
+    return acc
+
+
+def _infer_create(*, shape: Shape, dtype: DType, value: Any = 0) -> TileType:
+    return TileType(shape, dtype)
+
+
+def _infer_iota(*, n: int, dtype: DType) -> TileType:
+    return TileType((n,), dtype)
+
+
+# -- CPU implementations -------------------------------------------------------------------------------------
+
+
+def _truediv(a: Array, b: Array) -> Array:
+    if np.issubdtype(a.dtype, np.integer):
+        with np.errstate(divide="ignore", invalid="ignore"):
+            quotient = np.abs(a) // np.where(b == 0, 1, np.abs(b))
+        return np.where((a < 0) ^ (b < 0), -quotient, quotient)
+    return _wide(a) / _wide(b)
+
+
+def _math(f: Callable[[Array], Array]) -> Callable[..., Array]:
+    def impl(a: Array) -> Array:
+        with np.errstate(all="ignore"):
+            return f(_wide(a))
+
+    return impl
+
+
+def _reduce(f: Callable[..., Array]) -> Callable[..., Array]:
+    def impl(a: Array, *, axis: int | None, keepdims: bool) -> Array:
+        return f(_wide(a), axis=axis, keepdims=keepdims)
+
+    return impl
+
+
+def _matmul(a: Array, b: Array, acc: Array) -> Array:
+    return a.astype(np.float32) @ b.astype(np.float32) + acc.astype(np.float32)
+
+
+def _cpu_astype(a: Array, *, dtype: DType) -> Array:
+    if dtype.is_float or not np.issubdtype(a.dtype, np.floating):
+        return a
+    return np.trunc(a)  # float -> int truncates toward zero (cvt.rzi)
+
+
+def _bin(f: Callable[[Array, Array], Array]) -> Callable[..., Array]:
+    def impl(a: Array, b: Array) -> Array:
+        return f(_wide(a), _wide(b))
+
+    return impl
+
+
+OPS: Final[dict[str, OpSpec]] = {}
+
+
+def _op(name: str, kind: str, infer: Callable[..., TileType], cpu: Callable[..., Array], doc: str) -> None:
+    OPS[name] = OpSpec(name, kind, infer, cpu, doc)
+
+
+_op("add", "elementwise", _infer_binary("+"), _bin(np.add), "a + b")
+_op("sub", "elementwise", _infer_binary("-"), _bin(np.subtract), "a - b")
+_op("mul", "elementwise", _infer_binary("*"), _bin(np.multiply), "a * b")
+_op("truediv", "elementwise", _infer_binary("/"), _truediv, "a / b (integers: truncating)")
+_op("maximum", "elementwise", _infer_binary("maximum"), _bin(np.maximum), "elementwise max (NaN propagates)")
+_op("minimum", "elementwise", _infer_binary("minimum"), _bin(np.minimum), "elementwise min (NaN propagates)")
+_op("neg", "elementwise", _infer_same, np.negative, "-a")
+_op("lt", "compare", _infer_compare("<"), _bin(np.less), "a < b")
+_op("le", "compare", _infer_compare("<="), _bin(np.less_equal), "a <= b")
+_op("gt", "compare", _infer_compare(">"), _bin(np.greater), "a > b")
+_op("ge", "compare", _infer_compare(">="), _bin(np.greater_equal), "a >= b")
+_op("eq", "compare", _infer_compare("=="), _bin(np.equal), "a == b")
+_op("ne", "compare", _infer_compare("!="), _bin(np.not_equal), "a != b")
+_op("where", "select", _infer_where, lambda c, a, b: np.asarray(np.where(c, a, b)), "c ? a : b, elementwise")
+_op("exp", "math", _infer_float_unary("exp"), _math(np.exp), "e ** x")
+_op("log", "math", _infer_float_unary("log"), _math(np.log), "natural logarithm")
+_op("sqrt", "math", _infer_float_unary("sqrt"), _math(np.sqrt), "square root")
+_op("rsqrt", "math", _infer_float_unary("rsqrt"), _math(lambda a: 1 / np.sqrt(a)), "1 / sqrt(x)")
+_op("tanh", "math", _infer_float_unary("tanh"), _math(np.tanh), "hyperbolic tangent")
+_op("sin", "math", _infer_float_unary("sin"), _math(np.sin), "sine")
+_op("cos", "math", _infer_float_unary("cos"), _math(np.cos), "cosine")
+_op("astype", "convert", _infer_astype, _cpu_astype, "convert the element type (floats to ints truncate)")
+_op("sum", "reduce", _infer_reduce("sum"), _reduce(np.sum), "sum along an axis (drops it unless keepdims)")
+_op("max", "reduce", _infer_reduce("max"), _reduce(np.max), "maximum along an axis")
+_op("min", "reduce", _infer_reduce("min"), _reduce(np.min), "minimum along an axis")
+_op(
+    "broadcast_to",
+    "shape",
+    _infer_broadcast_to,
+    lambda a, *, shape: np.broadcast_to(a, shape).copy(),
+    "numpy rules",
+)
+_op("reshape", "shape", _infer_reshape, lambda a, *, shape: a.reshape(shape), "same elements, new shape")
+_op("transpose", "shape", _infer_transpose, lambda a: np.ascontiguousarray(a.T), "swap the two axes")
+_op("matmul", "matmul", _infer_matmul, _matmul, "a @ b + acc, f32 accumulation (tensor cores on the GPU)")
+_op(
+    "zeros",
+    "create",
+    _infer_create,
+    lambda *, shape, dtype: np.zeros(shape, compute_dtype(dtype)),
+    "all zeros",
+)
+_op(
+    "full",
+    "create",
+    _infer_create,
+    lambda *, shape, dtype, value: np.full(
+        shape, value, dtype=np.float64 if dtype.is_float else compute_dtype(dtype)
+    ),
+    "all `value`",
+)
+_op("iota", "create", _infer_iota, lambda *, n, dtype: np.arange(n), "0, 1, ..., n-1")
+
+#: Python `ast` operator class name -> op name, for operators on tiles (codegen maps `BinOp`/`Compare`).
+OPERATOR_OPS: Final[dict[str, str]] = {
+    "Add": "add",
+    "Sub": "sub",
+    "Mult": "mul",
+    "Div": "truediv",
+    "USub": "neg",
+    "Lt": "lt",
+    "LtE": "le",
+    "Gt": "gt",
+    "GtE": "ge",
+    "Eq": "eq",
+    "NotEq": "ne",
+}
+
+# -- memory and grid ops (their CPU side needs the block's context; the executor calls these) ----------------
+
+#: Kernel-side calls that touch memory or the grid rather than tile values (codegen lowers these specially).
+MEMORY_OPS: Final[dict[str, str]] = {
+    "load_like": "tile.load_like(x, z): x's tile at z's tile-block position, shaped like z's tile (padded)",
+    "load": "x.load(index, shape) / part.load(index) / z.load(): a tile by tile index (padded past the edge)",
+    "partition": "x.partition(shape) inside a kernel: a read-only tiled view of an input",
+    "store": "z.store(t): write the block's own tile (masked past the edge)",
+}
+GRID_OPS: Final[dict[str, str]] = {
+    "bid": "tile.bid(axis): this tile block's index along grid axis `axis` (0 = first/row axis)",
+    "num_blocks": "tile.num_blocks(axis): the grid's extent along `axis`",
+}
+
+
+def load_padded(source: Array, origin: Sequence[int], shape: Shape, dt: DType) -> Array:
+    """The `shape`-sized window of `source` (storage) starting at element `origin`; zeros past its edge."""
+    out = np.zeros(shape, dtype=compute_dtype(dt))
+    src = tuple(slice(o, min(o + s, n)) for o, s, n in zip(origin, shape, source.shape, strict=True))
+    dst = tuple(slice(0, max(0, sl.stop - sl.start)) for sl in src)
+    if all(sl.stop > sl.start for sl in src):
+        out[dst] = from_storage(source[src], dt)
+    return out
+
+
+def store_masked(dest: Array, origin: Sequence[int], tile: Array, dt: DType) -> None:
+    """Write `tile` (compute form) into `dest` (storage) at `origin`; drop what lies past the edge."""
+    dst = tuple(slice(o, min(o + s, n)) for o, s, n in zip(origin, tile.shape, dest.shape, strict=True))
+    if all(sl.stop > sl.start for sl in dst):
+        src = tuple(slice(0, sl.stop - sl.start) for sl in dst)
+        dest[dst] = to_storage(tile[src], dt)
+
+
+def apply_values(
+    name: str, operand_types: Sequence[TileType], arrays: Sequence[Array], **attrs: Any
+) -> tuple[TileType, Array]:
+    """Type-check and run op `name`: the result type and its array (rounded to the result dtype)."""
+    spec = OPS[name]
+    result_type = spec.infer(*operand_types, **attrs)
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        raw = spec.cpu(*arrays, **attrs)
+    return result_type, finish(np.broadcast_to(raw, result_type.shape), result_type.dtype)

@@ -1,0 +1,21 @@
+"""A top-level script that keeps ownership straight."""
+
+import safekernels as sk
+from safekernels import tile
+from safekernels.dtypes import f32
+from safekernels.tile import Partition, Tensor
+
+
+@tile.kernel
+def add(z: Partition[f32], x: Tensor[f32], y: Tensor[f32]) -> None:
+    z.store(tile.load_like(x, z) + tile.load_like(y, z))
+
+
+stream = sk.Device(0).new_stream()
+x = tile.ones((1024,), f32)
+y = tile.ones((1024,), f32)
+z = tile.zeros((1024,), f32).partition((128,))
+op = add(z, x, y)
+z, x, y = op.sync_on(stream)
+host = z.unpartition().to_numpy(stream)
+print(host, x, y)

@@ -1,0 +1,28 @@
+"""After a `for` whose body moves `z` and breaks, `z` is maybe moved."""
+
+import safekernels as sk
+from safekernels import tile
+from safekernels.dtypes import f32
+from safekernels.tile import Partition, Tensor
+
+
+@tile.kernel
+def add(z: Partition[f32], x: Tensor[f32], y: Tensor[f32]) -> None:
+    tx = tile.load_like(x, z)
+    ty = tile.load_like(y, z)
+    z.store(tx + ty)
+
+
+def main(limit: int) -> None:
+    stream = sk.Device(0).new_stream()
+    x = tile.ones((1024,), f32)
+    y = tile.ones((1024,), f32)
+    z = tile.zeros((1024,), f32).partition((128,))
+    for attempt in range(3):
+        if attempt == limit:
+            op = add(z, x, y)
+            print(op.sync_on(stream))
+            break
+    else:
+        print("no launch")
+    print(z.unpartition())  # expect: E0382

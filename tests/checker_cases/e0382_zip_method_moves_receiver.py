@@ -1,0 +1,23 @@
+"""`a.zip(b)` consumes its receiver."""
+
+import safekernels as sk
+from safekernels import tile
+from safekernels.dtypes import f32
+from safekernels.tile import Partition, Tensor
+
+
+@tile.kernel
+def add(z: Partition[f32], x: Tensor[f32], y: Tensor[f32]) -> None:
+    tx = tile.load_like(x, z)
+    ty = tile.load_like(y, z)
+    z.store(tx + ty)
+
+
+def main() -> None:
+    stream = sk.Device(0).new_stream()
+    x = tile.ones((1024,), f32)
+    y = tile.ones((1024,), f32)
+    z = tile.zeros((1024,), f32).partition((128,))
+    pair = x.zip(y)
+    x_again = x.sync_on(stream)  # expect: E0382
+    print(pair, x_again, z)

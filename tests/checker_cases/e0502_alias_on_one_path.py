@@ -1,0 +1,31 @@
+"""On the `flag` path `d` is `c`: a conflict on some path is a conflict."""
+
+import numpy as np
+
+import safekernels as sk
+from safekernels import simt
+from safekernels.dtypes import f32
+from safekernels.simt import DisjointSlice, Slice, thread
+
+
+@simt.kernel
+@simt.launch_contract(block=256)
+def vecadd(a: Slice[f32], b: Slice[f32], c: DisjointSlice[f32]) -> None:
+    idx = thread.index_1d()
+    i = idx.get()
+    if (out := c.get_mut(idx)) is not None:
+        out.set(a[i] + b[i])
+
+
+def main(n: int, flag: bool) -> None:
+    dev = sk.Device(0)
+    stream = dev.new_stream()
+    a = sk.to_device(np.random.rand(n).astype(np.float32), stream)
+    b = sk.to_device(np.random.rand(n).astype(np.float32), stream)
+    c = sk.zeros(n, f32, stream)
+    prepared = vecadd.prepare(simt.LaunchConfig1D.for_len(n, block=256), dev)
+    if flag:
+        d = c
+    else:
+        d = b
+    vecadd.launch(prepared, stream, a, d, c)  # expect: E0502

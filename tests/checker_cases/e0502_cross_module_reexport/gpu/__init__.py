@@ -1,0 +1,5 @@
+"""The package re-exports its kernels."""
+
+from .kernels import scale, vecadd
+
+__all__ = ["scale", "vecadd"]

@@ -1,0 +1,23 @@
+"""SIMT kernels of a small project; launched from another module."""
+
+from safekernels import simt
+from safekernels.dtypes import f32
+from safekernels.simt import DisjointSlice, Slice, thread
+
+
+@simt.kernel
+@simt.launch_contract(block=256)
+def vecadd(a: Slice[f32], b: Slice[f32], c: DisjointSlice[f32]) -> None:
+    idx = thread.index_1d()
+    i = idx.get()
+    if (out := c.get_mut(idx)) is not None:
+        out.set(a[i] + b[i])
+
+
+@simt.kernel
+@simt.launch_contract(block=128)
+def scale(src: Slice[f32], dst: DisjointSlice[f32], factor: f32) -> None:
+    idx = thread.index_1d()
+    i = idx.get()
+    if (out := dst.get_mut(idx)) is not None:
+        out.set(src[i] * factor)
