@@ -38,8 +38,9 @@ from mypy.types import (
 
 from mypy_plugin import resolve
 
-BUFFER = "safekernels.runtime.buffer.DeviceBuffer"
-DEVICE_OP = "safekernels.runtime.device_op.DeviceOp"
+# Public names: mypy looks names up module by module, and these are what `safekernels/__init__.py` exports.
+BUFFER = "safekernels.DeviceBuffer"
+DEVICE_OP = "safekernels.DeviceOp"
 BRAND_ATTRIBUTE = "__safekernels_brand__"
 SLICE_CLASSES = frozenset({"Slice", "DisjointSlice", "AtomicSlice"})
 TILE_CLASSES = frozenset({"Tensor", "Partition"})
@@ -102,7 +103,7 @@ def simt_launch_signature(ctx: MethodSigContext) -> FunctionLike:
     fixed = [i for i, kind in enumerate(default.arg_kinds) if kind == ARG_POS]
     try:
         params = [host_type(ctx.api, t, "simt") for t in sig.arg_types]
-    except KeyError:  # the buffer class is not part of this build
+    except (KeyError, AssertionError):  # safekernels is not part of this build
         return default
     return default.copy_modified(
         arg_types=[default.arg_types[i] for i in fixed] + params,
@@ -122,7 +123,7 @@ def tile_call_signature(ctx: MethodSigContext) -> FunctionLike:
         return default
     try:
         params = [host_type(ctx.api, t, "tile") for t in sig.arg_types]
-    except KeyError:
+    except (KeyError, AssertionError):
         return default
     return default.copy_modified(arg_types=params, arg_kinds=list(sig.arg_kinds), arg_names=list(sig.arg_names))
 
@@ -162,4 +163,5 @@ def prepare_return(ctx: MethodContext) -> Type:
     if kernel is None or not isinstance(default, Instance):
         return ctx.default_return_type
     brand = LiteralType(kernel.name, ctx.api.named_generic_type("builtins.str", []))
-    return default.copy_modified(extra_attrs=ExtraAttrs({BRAND_ATTRIBUTE: brand}, set(), None))
+    extra = ExtraAttrs({BRAND_ATTRIBUTE: brand}, set(), None)
+    return Instance(default.type, default.args, default.line, default.column, extra_attrs=extra)

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from tile_harness import cpu_stream
 
 from safekernels import tile
@@ -213,5 +215,34 @@ def test_scalar_parameters_are_cast() -> None:
         scale(tile.zeros((6,), f32).partition((4,)), tile.ones((6,), f32), "2.5", 1)
 
 
-def helper_any(x: Any) -> Any:
-    return x
+def test_dims_entries_are_validated() -> None:
+    assert repr(Dims(-1, 64, "BN")) == "Dims(-1, 64, 'BN')"
+    for bad in (0, -2, 1.5, "not a name", True):
+        with pytest.raises(TypeError, match="Dims entries are -1, positive ints or names"):
+            Dims(bad)  # type: ignore[arg-type]
+
+
+@tile.kernel
+def add2d(z: Partition[f32], x: Tensor[f32], y: Tensor[f32]) -> None:
+    z.store(tile.load_like(x, z) + tile.load_like(y, z))
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    rows=st.integers(1, 40),
+    cols=st.integers(1, 40),
+    tile_rows=st.integers(1, 16),
+    tile_cols=st.integers(1, 16),
+)
+def test_any_shape_and_tile_shape_gives_numpy_result(
+    rows: int, cols: int, tile_rows: int, tile_cols: int
+) -> None:
+    rng = np.random.default_rng(rows * 100 + cols)
+    a = rng.standard_normal((rows, cols)).astype(np.float32)
+    b = rng.standard_normal((rows, cols)).astype(np.float32)
+    stream = cpu_stream()
+    z = tile.full((rows, cols), np.nan, f32).partition((tile_rows, tile_cols))
+    assert z.meta.tile_shape == (tile_rows, tile_cols)
+    z, _x, _y = add2d(z, tile.from_numpy(a), tile.from_numpy(b)).sync_on(stream)
+    assert z.grid == (-(-rows // tile_rows), -(-cols // tile_cols))
+    np.testing.assert_array_equal(z.to_numpy(stream), a + b)  # every element written exactly as numpy

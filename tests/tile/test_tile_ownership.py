@@ -260,3 +260,15 @@ def test_from_numpy_copies_at_call_time() -> None:
     op = tile.from_numpy(data)
     data[:] = 5
     np.testing.assert_array_equal(op.sync_on(cpu_stream()).to_numpy(), np.zeros(4))
+
+
+def test_sync_uses_the_device_the_op_was_built_for() -> None:
+    value = tile.ones((3,), f32, device=CPU).sync()
+    assert value.device is CPU
+    np.testing.assert_array_equal(value.to_numpy(), np.ones(3, np.float32))
+    op = tile.ones((3,), f32, device=CPU)
+    line = next_line()
+    op.sync()
+    with pytest.raises(UseAfterMoveError, match=moved_message("op", line)) as info:
+        op.sync()
+    assert "moved into `sync`" in str(info.value)
