@@ -51,7 +51,11 @@ class Cache:
         try:
             with open(self.path, encoding="utf-8") as f:
                 data = json.load(f)
-            if isinstance(data, dict) and data.get("schema") == SCHEMA and isinstance(data.get("files"), dict):
+            if (
+                isinstance(data, dict)
+                and data.get("schema") == SCHEMA
+                and isinstance(data.get("files"), dict)
+            ):
                 self.entries = data["files"]
         except (OSError, ValueError):
             self.entries = {}

@@ -35,13 +35,29 @@ def build_parser(prog: str = "ownership-check") -> argparse.ArgumentParser:
         "E0505, E0133, E0308).",
     )
     parser.add_argument("paths", nargs="*", metavar="PATHS", help="files or directories (default: .)")
-    parser.add_argument("--format", choices=FORMAT_CHOICES, default="text", help="output format (default: text)")
-    parser.add_argument("--select", type=_codes, action="extend", default=[], metavar="CODES",
-                        help="only report these codes (comma-separated; prefixes allowed)")
-    parser.add_argument("--ignore", type=_codes, action="extend", default=[], metavar="CODES",
-                        help="never report these codes (comma-separated; prefixes allowed)")
+    parser.add_argument(
+        "--format", choices=FORMAT_CHOICES, default="text", help="output format (default: text)"
+    )
+    parser.add_argument(
+        "--select",
+        type=_codes,
+        action="extend",
+        default=[],
+        metavar="CODES",
+        help="only report these codes (comma-separated; prefixes allowed)",
+    )
+    parser.add_argument(
+        "--ignore",
+        type=_codes,
+        action="extend",
+        default=[],
+        metavar="CODES",
+        help="never report these codes (comma-separated; prefixes allowed)",
+    )
     parser.add_argument("--jobs", type=int, default=1, metavar="N", help="worker processes (default: 1)")
-    parser.add_argument("--no-cache", action="store_true", help="neither read nor write .ownership_check_cache/")
+    parser.add_argument(
+        "--no-cache", action="store_true", help="neither read nor write .ownership_check_cache/"
+    )
     parser.add_argument("--exit-zero", action="store_true", help="exit 0 even when diagnostics are reported")
     return parser
 
@@ -72,15 +88,25 @@ def main(argv: Sequence[str] | None = None, prog: str = "ownership-check") -> in
         config = replace(config, ignore=(*config.ignore, *args.ignore))
     try:
         files = list(discover(paths, config.exclude, config.root))
-        result = run(files, config, jobs=args.jobs, use_cache=not args.no_cache,
-                     cache_dir=os.path.join(os.getcwd(), ".ownership_check_cache"))
+        result = run(
+            files,
+            config,
+            jobs=args.jobs,
+            use_cache=not args.no_cache,
+            cache_dir=os.path.join(os.getcwd(), ".ownership_check_cache"),
+        )
     except KeyboardInterrupt:
         return 2
     from ownership_check.render import render
 
     color = args.format == "text" and sys.stdout.isatty() and "NO_COLOR" not in os.environ
-    out = render(result.diagnostics, args.format, sources=result.sources, files_checked=result.files_checked,
-                 color=color)
+    out = render(
+        result.diagnostics,
+        args.format,
+        sources=result.sources,
+        files_checked=result.files_checked,
+        color=color,
+    )
     if out:
         sys.stdout.write(out)
         sys.stdout.flush()

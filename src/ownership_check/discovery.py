@@ -14,8 +14,20 @@ import re
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
 
-SKIP_DIRS = frozenset({".git", ".hg", ".svn", "__pycache__", ".mypy_cache", ".ruff_cache", ".pytest_cache",
-                       ".ownership_check_cache", ".tox", ".nox"})
+SKIP_DIRS = frozenset(
+    {
+        ".git",
+        ".hg",
+        ".svn",
+        "__pycache__",
+        ".mypy_cache",
+        ".ruff_cache",
+        ".pytest_cache",
+        ".ownership_check_cache",
+        ".tox",
+        ".nox",
+    }
+)
 
 
 @lru_cache(maxsize=256)

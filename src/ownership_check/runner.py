@@ -14,6 +14,7 @@ from __future__ import annotations
 import ast
 import multiprocessing
 import os
+import sys
 import tokenize
 import traceback
 from collections.abc import Sequence
@@ -23,7 +24,7 @@ from typing import Any
 from ownership_check.cache import CACHE_DIR, Cache, content_hash
 from ownership_check.config import Config
 from ownership_check.core import check_function
-from ownership_check.core.messages import syntax_error
+from ownership_check.core.messages import not_analyzed, syntax_error
 from ownership_check.diagnostics import Diagnostic, Span
 from ownership_check.frontend.prescan import FileSummary, mentions_marker, module_name, summarize
 from ownership_check.frontend.project_index import ProjectIndex
@@ -104,13 +105,28 @@ def analyze_source(source: str, path: str, index: ProjectIndex, summary: FileSum
     try:
         module = cst.parse_module(source)
     except cst.ParserSyntaxError as exc:
-        return [syntax_error(path, exc.message, Span(exc.raw_line, exc.raw_column + 1, exc.raw_line,
-                                                      exc.raw_column + 2))]
-    ctx = FileContext(source, path, summary, index, module)
-    diagnostics: list[Diagnostic] = []
-    for function in lower_module(ctx, module):
-        diagnostics.extend(check_function(function))
-    return diagnostics
+        # Python's own parser accepted the file (prescan), libcst's did not: say so, never call it a syntax
+        # error.
+        line = max(exc.raw_line, 1)
+        return [
+            not_analyzed(
+                path,
+                f"the libcst parser rejects it ({exc.message})",
+                Span(line, exc.raw_column + 1, line, exc.raw_column + 2),
+            )
+        ]
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 8000))
+    try:
+        ctx = FileContext(source, path, summary, index, module)
+        diagnostics: list[Diagnostic] = []
+        for function in lower_module(ctx, module):
+            diagnostics.extend(check_function(function))
+        return diagnostics
+    except RecursionError:
+        return [not_analyzed(path, "its expressions are nested too deeply", Span(1, 1, 1, 2))]
+    finally:
+        sys.setrecursionlimit(limit)
 
 
 _WORKER_INDEX: ProjectIndex | None = None
@@ -132,11 +148,17 @@ def _worker(job: tuple[str, str, dict[str, Any]]) -> tuple[list[dict[str, Any]],
 
 
 def run(
-    files: Sequence[tuple[str, str]], config: Config, *, jobs: int = 1, use_cache: bool = True,
+    files: Sequence[tuple[str, str]],
+    config: Config,
+    *,
+    jobs: int = 1,
+    use_cache: bool = True,
     cache_dir: str | None = None,
 ) -> RunResult:
     result = RunResult()
-    cache = Cache(cache_dir or os.path.join(config.root, CACHE_DIR), config.fingerprint()) if use_cache else None
+    cache = (
+        Cache(cache_dir or os.path.join(config.root, CACHE_DIR), config.fingerprint()) if use_cache else None
+    )
     loaded: list[_File] = []
     for open_path, display in files:
         try:
@@ -162,11 +184,14 @@ def run(
         if f.entry is None:
             _summarize(f)
             if cache is not None:
-                cache.put(key, {
-                    "sha": f.digest,
-                    "summary": f.summary.to_json() if f.summary else None,
-                    "syntax": diagnostic_to_data(f.syntax) if f.syntax else None,
-                })
+                cache.put(
+                    key,
+                    {
+                        "sha": f.digest,
+                        "summary": f.summary.to_json() if f.summary else None,
+                        "syntax": diagnostic_to_data(f.syntax) if f.syntax else None,
+                    },
+                )
                 f.entry = cache.entries[key]
 
     candidates = [f for f in loaded if mentions_marker(f.data)]
@@ -179,8 +204,10 @@ def run(
     while True:
         names = {f.summary.module for f in relevant.values() if f.summary is not None}
         newly = [
-            f for f in scanned
-            if f.summary is not None and os.path.abspath(f.open_path) not in relevant
+            f
+            for f in scanned
+            if f.summary is not None
+            and os.path.abspath(f.open_path) not in relevant
             and _is_relevant_import(f.summary.imported_modules, names)
         ]
         for f in newly:

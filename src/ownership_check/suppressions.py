@@ -1,4 +1,5 @@
-"""`# ownership: ignore[E0502]` comments: drop matching diagnostics on that line, warn (W0001) about unused ones.
+"""`# ownership: ignore[E0502]` comments: drop matching diagnostics on that line, warn (W0001) about unused
+ones.
 
 Comments are found with `tokenize`, so text inside strings never counts.  `# ownership: ignore` without a code
 list suppresses every code on its line.  Other comment text may follow the directive.
@@ -41,7 +42,9 @@ def find_suppressions(source: str) -> list[Suppression]:
         if match is None:
             continue
         raw = match.group("codes")
-        codes = tuple(c.strip().upper() for c in raw.split(",") if c.strip()) if raw is not None else (WILDCARD,)
+        codes = (
+            tuple(c.strip().upper() for c in raw.split(",") if c.strip()) if raw is not None else (WILDCARD,)
+        )
         line, col = tok.start
         start = col + match.start() + 1
         found.append(Suppression(line, Span(line, start, line, col + match.end() + 1), codes or (WILDCARD,)))
@@ -51,7 +54,8 @@ def find_suppressions(source: str) -> list[Suppression]:
 def apply_suppressions(
     diagnostics: Sequence[Diagnostic], source: str, path: str, enabled: Callable[[str], bool] | None = None
 ) -> list[Diagnostic]:
-    """Diagnostics left after suppressions, plus a W0001 warning for each suppressed code that matched nothing."""
+    """Diagnostics left after suppressions, plus a W0001 warning for each suppressed code that matched
+    nothing."""
     suppressions = find_suppressions(source)
     if not suppressions:
         return list(diagnostics)

@@ -90,11 +90,18 @@ def _cmd_explain(argv: Sequence[str]) -> int:
     return explain_main(list(argv))
 
 
+def _cmd_new(argv: Sequence[str]) -> int:
+    from safekernels.scaffold import main as new_main
+
+    return new_main(list(argv))
+
+
 _COMMANDS = {
     "check": (_cmd_check, "run the ownership checker (same flags as `ownership-check`)"),
     "build": (_cmd_build, "compile kernels: --emit llvm|ptx|cubin -o DIR"),
     "run": (_cmd_run, "check a file, then run it"),
     "demo": (_cmd_demo, "check and run the bundled examples"),
+    "new": (_cmd_new, "create a new project: NAME [--track simt|tile]"),
     "explain": (_cmd_explain, "print the long explanation of a diagnostic code (E0502, SK0101, ...)"),
 }
 

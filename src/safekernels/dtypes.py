@@ -174,7 +174,8 @@ def dtype_of(obj: Any) -> DType:
     if obj is builtins.float:
         return f64.__dtype__
     if isinstance(obj, str) and obj in _BY_NAME:
-        return dtype_class(obj).__dtype__
+        found: DType = getattr(dtype_class(obj), "__dtype__")  # noqa: B009 - classes built by _make
+        return found
     try:
         np_dtype = np.dtype(obj)
     except TypeError:

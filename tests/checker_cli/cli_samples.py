@@ -18,15 +18,20 @@ def add(z: Partition[f32], x: Tensor[f32], y: Tensor[f32]) -> None:
 """
 
 #: E0382 on line 15 (`add(z, x, z)`), column 15.
-TILE_BAD = TILE_HEADER + """\
+TILE_BAD = (
+    TILE_HEADER
+    + """\
 def main(stream: object) -> None:
     x = tile.ones((1024,), f32)
     y = tile.ones((1024,), f32)
     z = tile.zeros((1024,), f32).partition((128,))
     add(z, x, z)
 """
+)
 
-TILE_CLEAN = TILE_HEADER + """\
+TILE_CLEAN = (
+    TILE_HEADER
+    + """\
 def main(stream: object) -> None:
     x = tile.ones((1024,), f32)
     y = tile.ones((1024,), f32)
@@ -34,6 +39,7 @@ def main(stream: object) -> None:
     z, x, y = add(z, x, y).sync_on(stream)
     print(z, x, y)
 """
+)
 
 SIMT_HEADER = """\
 import safekernels as sk
@@ -54,7 +60,9 @@ def vecadd(a: Slice[f32], b: Slice[f32], c: DisjointSlice[f32]) -> None:
 """
 
 #: E0502 on line 23, column 36 (the second `c`).
-SIMT_BAD = SIMT_HEADER + """\
+SIMT_BAD = (
+    SIMT_HEADER
+    + """\
 def main(n: int) -> None:
     dev = sk.Device(0)
     stream = dev.new_stream()
@@ -64,6 +72,7 @@ def main(n: int) -> None:
     p = vecadd.prepare(simt.LaunchConfig1D.for_len(n, block=256), dev)
     vecadd.launch(p, stream, c, b, c)
 """
+)
 
 NOT_SAFEKERNELS = """\
 def partition(line: str) -> tuple[str, str]:

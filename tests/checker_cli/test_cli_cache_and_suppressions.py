@@ -112,14 +112,17 @@ def test_excludes_from_pyproject(project: Path, capsys: pytest.CaptureFixture[st
     (project / "pyproject.toml").write_text(
         "[tool.ownership-check]\nexclude = ['build', 'gen/*_pb.py', 'docs/examples/']\n"
     )
-    write(project, {
-        "src/bad.py": TILE_BAD,
-        "build/bad.py": TILE_BAD,
-        "src/build/bad.py": TILE_BAD,
-        "gen/x_pb.py": TILE_BAD,
-        "gen/keep.py": TILE_BAD,
-        "docs/examples/bad.py": TILE_BAD,
-    })
+    write(
+        project,
+        {
+            "src/bad.py": TILE_BAD,
+            "build/bad.py": TILE_BAD,
+            "src/build/bad.py": TILE_BAD,
+            "gen/x_pb.py": TILE_BAD,
+            "gen/keep.py": TILE_BAD,
+            "docs/examples/bad.py": TILE_BAD,
+        },
+    )
     assert main([".", "--format", "concise", "--no-cache"]) == 1
     paths = sorted(line.split(":")[0] for line in capsys.readouterr().out.splitlines())
     assert paths == ["gen/keep.py", "src/bad.py"]

@@ -45,8 +45,19 @@ def test_json_schema_exact(project: Path, capsys: pytest.CaptureFixture[str]) ->
     assert set(doc) == {"version", "files_checked", "diagnostics"}
     assert doc["version"] == 1 and doc["files_checked"] == 2
     [d] = doc["diagnostics"]
-    assert set(d) == {"code", "severity", "message", "path", "line", "column", "end_line", "end_column",
-                      "labels", "notes", "help"}
+    assert set(d) == {
+        "code",
+        "severity",
+        "message",
+        "path",
+        "line",
+        "column",
+        "end_line",
+        "end_column",
+        "labels",
+        "notes",
+        "help",
+    }
     assert (d["code"], d["path"], d["line"], d["column"]) == ("E0382", "bad.py", 15, 15)
     assert d["message"] == "use of moved value: `z`"
     assert d["help"] == "use the values returned by `sync_on`"
@@ -88,7 +99,10 @@ def test_python_dash_m_entry_point(project: Path) -> None:
     write(project, {"bad.py": TILE_BAD})
     proc = subprocess.run(
         [sys.executable, "-m", "ownership_check", "bad.py", "--format", "concise", "--no-cache"],
-        capture_output=True, text=True, cwd=project, check=False,
+        capture_output=True,
+        text=True,
+        cwd=project,
+        check=False,
     )
     assert proc.returncode == 1, proc.stderr
     assert proc.stdout.startswith("bad.py:15:15: E0382")

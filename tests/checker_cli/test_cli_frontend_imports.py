@@ -27,12 +27,20 @@ def _codes(source: str) -> list[tuple[str, int]]:
     ("imports", "decorator", "annotation", "ones"),
     [
         ("from safekernels import tile as t", "t.kernel", "t.Partition[f32]", "t.ones"),
-        ("import safekernels.tile", "safekernels.tile.kernel", "safekernels.tile.Partition[f32]",
-         "safekernels.tile.ones"),
+        (
+            "import safekernels.tile",
+            "safekernels.tile.kernel",
+            "safekernels.tile.Partition[f32]",
+            "safekernels.tile.ones",
+        ),
         ("import safekernels as sk", "sk.tile.kernel", "sk.tile.Partition[f32]", "sk.tile.ones"),
         ("from safekernels.tile import kernel, ones, Partition", "kernel", "Partition[f32]", "ones"),
-        ("from safekernels.tile import kernel as K, ones, Partition\nfrom typing import Annotated",
-         "K", "Annotated[Partition[f32], 'dims']", "ones"),
+        (
+            "from safekernels.tile import kernel as K, ones, Partition\nfrom typing import Annotated",
+            "K",
+            "Annotated[Partition[f32], 'dims']",
+            "ones",
+        ),
     ],
 )
 def test_import_forms(imports: str, decorator: str, annotation: str, ones: str) -> None:
@@ -69,9 +77,11 @@ def test_not_a_kernel_without_decorator_and_non_safekernels_code_is_silent() -> 
 
 
 def test_cross_module_kernel_and_reexport(tmp_path: Path) -> None:
-    write(tmp_path, {
-        "pkg/__init__.py": "from pkg.kernels import add as add_kernel\n",
-        "pkg/kernels.py": textwrap.dedent("""\
+    write(
+        tmp_path,
+        {
+            "pkg/__init__.py": "from pkg.kernels import add as add_kernel\n",
+            "pkg/kernels.py": textwrap.dedent("""\
             from safekernels import tile
             from safekernels.tile import Partition, Tensor
             from safekernels.dtypes import f32
@@ -80,7 +90,7 @@ def test_cross_module_kernel_and_reexport(tmp_path: Path) -> None:
             def add(z: Partition[f32], x: Tensor[f32], y: Tensor[f32]) -> None:
                 pass
             """),
-        "app.py": textwrap.dedent("""\
+            "app.py": textwrap.dedent("""\
             import pkg
             from pkg import add_kernel
             from pkg.kernels import add
@@ -93,7 +103,8 @@ def test_cross_module_kernel_and_reexport(tmp_path: Path) -> None:
                 add_kernel(z, x, y)
                 pkg.add_kernel(z, x, y)
             """),
-    })
+        },
+    )
     result = check_paths([str(tmp_path)], use_cache=False, config=Config(root=str(tmp_path)))
     found = sorted((Path(d.path).name, d.line, d.code) for d in result.diagnostics)
     assert found == [("app.py", 7, "E0382"), ("app.py", 11, "E0382")]

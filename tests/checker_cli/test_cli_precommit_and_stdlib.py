@@ -22,7 +22,9 @@ REPO = Path(__file__).resolve().parents[2]
 def _git(cwd: Path, *args: str) -> None:
     subprocess.run(
         ["git", "-c", "user.email=test@example.invalid", "-c", "user.name=test", *args],
-        cwd=cwd, check=True, capture_output=True,
+        cwd=cwd,
+        check=True,
+        capture_output=True,
     )
 
 
@@ -57,7 +59,12 @@ def test_pre_commit_try_repo(tmp_path: Path) -> None:
     def run(*files: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
             [pre_commit, "try-repo", str(hooks), "ownership-check", "--files", *files],
-            cwd=user, env=env, capture_output=True, text=True, timeout=900, check=False,
+            cwd=user,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=900,
+            check=False,
         )
 
     proc = run("bad.py")

@@ -30,7 +30,9 @@ def use(name: str, line: int, col: int = 1) -> ir.Use:
     return ir.Use(P(name), sp(line, col))
 
 
-def borrow(name: str, mutable: bool, group: int, line: int, col: int = 1, holder: str | None = None) -> ir.Borrow:
+def borrow(
+    name: str, mutable: bool, group: int, line: int, col: int = 1, holder: str | None = None
+) -> ir.Borrow:
     return ir.Borrow(P(name), mutable, group, sp(line, col), P(holder) if holder else None)
 
 

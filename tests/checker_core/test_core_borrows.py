@@ -47,15 +47,24 @@ def test_swap_in_loop_is_not_a_conflict() -> None:
         sp(5),
     )
     body = blk(borrow("src", False, 1, 4), borrow("dst", True, 1, 4, 9), swap)
-    f = fn(fresh("a", 1), fresh("c", 2), alias("src", "a", 3), alias("dst", "c", 3), ir.Loop(blk(), body, blk(), sp(4)))
+    f = fn(
+        fresh("a", 1),
+        fresh("c", 2),
+        alias("src", "a", 3),
+        alias("dst", "c", 3),
+        ir.Loop(blk(), body, blk(), sp(4)),
+    )
     assert codes(f) == []
 
 
 def test_conditional_alias_may_conflict() -> None:
     f = fn(
-        fresh("a", 1), fresh("c", 1), alias("d", "a", 2),
+        fresh("a", 1),
+        fresh("c", 1),
+        alias("d", "a", 2),
         ir.Branch((blk(alias("d", "c", 3)), blk()), sp(3)),
-        borrow("d", False, 1, 4), borrow("c", True, 1, 4, 9),
+        borrow("d", False, 1, 4),
+        borrow("c", True, 1, 4, 9),
     )
     assert codes(f) == [("E0502", 4)]
 
@@ -66,18 +75,29 @@ def _view(target: str, source: str, region: ir.Region, line: int) -> ir.View:
 
 def test_views_overlap_unless_disjoint() -> None:
     disjoint = fn(
-        fresh("c", 1), _view("lo", "c", ir.Range(0, 8), 2), _view("hi", "c", ir.Range(8, 16), 3),
-        borrow("lo", True, 1, 4), borrow("hi", True, 1, 4, 9),
+        fresh("c", 1),
+        _view("lo", "c", ir.Range(0, 8), 2),
+        _view("hi", "c", ir.Range(8, 16), 3),
+        borrow("lo", True, 1, 4),
+        borrow("hi", True, 1, 4, 9),
     )
     assert codes(disjoint) == []
     overlapping = fn(
-        fresh("c", 1), _view("lo", "c", ir.Range(0, 9), 2), _view("hi", "c", ir.Range(8, 16), 3),
-        borrow("lo", True, 1, 4), borrow("hi", True, 1, 4, 9),
+        fresh("c", 1),
+        _view("lo", "c", ir.Range(0, 9), 2),
+        _view("hi", "c", ir.Range(8, 16), 3),
+        borrow("lo", True, 1, 4),
+        borrow("hi", True, 1, 4, 9),
     )
     assert codes(overlapping) == [("E0499", 4)]
     halves = fn(
-        fresh("c", 1), _view("a", "c", ir.Half(1, 0), 2), _view("b", "c", ir.Half(1, 1), 2),
-        borrow("a", False, 1, 3), borrow("b", True, 1, 3, 9), borrow("c", False, 2, 4), borrow("a", True, 2, 4, 9),
+        fresh("c", 1),
+        _view("a", "c", ir.Half(1, 0), 2),
+        _view("b", "c", ir.Half(1, 1), 2),
+        borrow("a", False, 1, 3),
+        borrow("b", True, 1, 3, 9),
+        borrow("c", False, 2, 4),
+        borrow("a", True, 2, 4, 9),
     )
     assert codes(halves) == [("E0502", 4)]
 
@@ -85,7 +105,8 @@ def test_views_overlap_unless_disjoint() -> None:
 def test_pending_op_borrow_blocks_move_until_consumed() -> None:
     pending = fn(
         fresh("c", 1),
-        borrow("c", True, 1, 2, holder="op"), fresh("op", 2, kind="op"),
+        borrow("c", True, 1, 2, holder="op"),
+        fresh("op", 2, kind="op"),
         move("c", 3),
         move("op", 4),
     )
@@ -94,7 +115,8 @@ def test_pending_op_borrow_blocks_move_until_consumed() -> None:
     assert d.message == "cannot move out of `c` because it is borrowed"
     synced = fn(
         fresh("c", 1),
-        borrow("c", True, 1, 2, holder="op"), fresh("op", 2, kind="op"),
+        borrow("c", True, 1, 2, holder="op"),
+        fresh("op", 2, kind="op"),
         move("op", 3),
         move("c", 4),
     )
@@ -103,7 +125,8 @@ def test_pending_op_borrow_blocks_move_until_consumed() -> None:
 
 def test_pending_op_borrow_conflicts_with_later_launch() -> None:
     f = fn(
-        borrow("c", True, 1, 2, holder="op"), fresh("op", 2, kind="op"),
+        borrow("c", True, 1, 2, holder="op"),
+        fresh("op", 2, kind="op"),
         borrow("c", False, 2, 3),
         move("op", 4),
     )
@@ -114,14 +137,21 @@ def test_pending_op_borrow_conflicts_with_later_launch() -> None:
 
 def test_get_mut_results_conflict_only_while_both_live() -> None:
     both_live = fn(
-        borrow("c", True, 1, 2, holder="a"), fresh("a", 2, kind="elem"),
-        borrow("c", True, 2, 3, holder="b"), fresh("b", 3, kind="elem"),
-        use("a", 4), use("b", 5),
+        borrow("c", True, 1, 2, holder="a"),
+        fresh("a", 2, kind="elem"),
+        borrow("c", True, 2, 3, holder="b"),
+        fresh("b", 3, kind="elem"),
+        use("a", 4),
+        use("b", 5),
     )
     assert codes(both_live) == [("E0499", 3)]
     first_dead = fn(
-        borrow("c", True, 1, 2, holder="a"), fresh("a", 2, kind="elem"), use("a", 3),
-        borrow("c", True, 2, 4, holder="b"), fresh("b", 4, kind="elem"), use("b", 5),
+        borrow("c", True, 1, 2, holder="a"),
+        fresh("a", 2, kind="elem"),
+        use("a", 3),
+        borrow("c", True, 2, 4, holder="b"),
+        fresh("b", 4, kind="elem"),
+        use("b", 5),
     )
     assert codes(first_dead) == []
 
@@ -138,4 +168,9 @@ def test_unsafe_is_lexical_and_brand_checked() -> None:
     [b] = check_function(brand)
     assert b.code == "E0308" and b.message == "mismatched types"
     assert any("k1" in n and "k2" in n for n in b.notes)
-    assert check_function(fn(fresh("p", 1, kind="prepared", brand="k2"), ir.CheckBrand(P("p"), "k2", sp(2), sp(2)))) == []
+    assert (
+        check_function(
+            fn(fresh("p", 1, kind="prepared", brand="k2"), ir.CheckBrand(P("p"), "k2", sp(2), sp(2)))
+        )
+        == []
+    )

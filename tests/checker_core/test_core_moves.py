@@ -48,7 +48,9 @@ def test_reported_once_at_first_use() -> None:
 
 
 def test_moves_of_one_event_reported_once() -> None:
-    f = fn(fresh("x", 1), fresh("y", 1), move("x", 2, event=7), move("y", 2, event=7), use("x", 3), use("y", 4))
+    f = fn(
+        fresh("x", 1), fresh("y", 1), move("x", 2, event=7), move("y", 2, event=7), use("x", 3), use("y", 4)
+    )
     assert codes(f) == [("E0382", 3)]
 
 
@@ -56,7 +58,9 @@ def test_loop_previous_iteration_label() -> None:
     f = fn(fresh("z", 1), ir.Loop(blk(), blk(move("z", 3, 9)), blk(), sp(2)))
     [d] = check_function(f)
     assert d.line == 3
-    assert [lb.message for lb in d.labels if not lb.primary] == ["value moved here, in previous iteration of loop"]
+    assert [lb.message for lb in d.labels if not lb.primary] == [
+        "value moved here, in previous iteration of loop"
+    ]
 
 
 def test_loop_rebinding_each_iteration_is_clean() -> None:

@@ -2,11 +2,13 @@
 
 Nodes are numbered in creation order, which is source order for the structured IR, so "the first use reached
 after a move" and "the move happened later in the loop body" are both comparisons of node ids.  Each node also
-records whether it lies lexically inside `with simt.unsafe():` (unsafe is lexical, never inherited through calls)
+records whether it lies lexically inside `with simt.unsafe():` (unsafe is lexical, never inherited through
+calls)
 and which loops enclose it.
 
 Exceptions: every operation inside a `try` body may raise, so it gets an edge to each handler, and so does the
-point before the body's first operation.  `break`/`continue`/`return` jump straight to their targets (a `finally`
+point before the body's first operation.  `break`/`continue`/`return` jump straight to their targets (a
+`finally`
 on the way is not re-entered: a known, documented imprecision that can only hide errors, never invent them).
 """
 
@@ -17,8 +19,18 @@ from dataclasses import dataclass, field
 from ownership_check.core import ir
 
 SimpleOp = (
-    ir.Bind | ir.View | ir.Borrow | ir.Move | ir.Use | ir.Del | ir.CheckBrand | ir.RequireUnsafe | ir.Return
-    | ir.Raise | ir.Break | ir.Continue
+    ir.Bind
+    | ir.View
+    | ir.Borrow
+    | ir.Move
+    | ir.Use
+    | ir.Del
+    | ir.CheckBrand
+    | ir.RequireUnsafe
+    | ir.Return
+    | ir.Raise
+    | ir.Break
+    | ir.Continue
 )
 
 
@@ -69,7 +81,7 @@ class _Builder:
             preds = self.stmt(op, preds)
         return preds
 
-    def stmt(self, op: ir.Op, preds: list[int]) -> list[int]:  # noqa: C901 - one case per IR form
+    def stmt(self, op: ir.Op, preds: list[int]) -> list[int]:
         if isinstance(op, ir.Branch):
             ends: list[int] = []
             for arm in op.arms:

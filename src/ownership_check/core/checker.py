@@ -6,9 +6,11 @@ State at each program point (all of it joined as "may" facts where paths merge):
   (`n12.0`), or is the unknown initial object of a place (`@c`); views are objects with a parent and a region.
   Aliases are therefore tracked per path: `d = c` makes `d` and `c` share objects, a swap exchanges them.
 - `moved`: object -> the move nodes that may have consumed it.  Branches merge to "maybe moved", which is
-  reported exactly like "definitely moved" (as rustc does).  Loops iterate to a fixed point; a move found again
+  reported exactly like "definitely moved" (as rustc does).  Loops iterate to a fixed point; a move found
+  again
   at or after the use, through the back edge, is labelled "in previous iteration of loop".
-- `loans`: borrows that outlive their call: the buffers of a pending `launch_async` DeviceOp and the slice of a
+- `loans`: borrows that outlive their call: the buffers of a pending `launch_async` DeviceOp and the slice
+of a
   kernel-side `get_mut` result.  A loan is active while some live name refers to its holder (non-lexical
   lifetimes, from `liveness`) and ends when the holder is moved (`sync_on`).
 - `group`: the borrows of the call being evaluated, so two arguments of one launch can be compared.
@@ -92,7 +94,9 @@ class State:
     borrows: tuple[GroupBorrow, ...] = ()
 
     def copy(self) -> State:
-        return State(tuple(dict(w) for w in self.worlds), dict(self.moved), self.loans, self.group, self.borrows)
+        return State(
+            tuple(dict(w) for w in self.worlds), dict(self.moved), self.loans, self.group, self.borrows
+        )
 
     def get(self, key: str) -> frozenset[str]:
         if len(self.worlds) == 1:
@@ -114,7 +118,9 @@ def _join(a: State, b: State) -> State:
 
 def _same(a: State, b: State) -> bool:
     return (
-        a.moved == b.moved and a.loans == b.loans and a.borrows == b.borrows
+        a.moved == b.moved
+        and a.loans == b.loans
+        and a.borrows == b.borrows
         and {_world_key(w) for w in a.worlds} == {_world_key(w) for w in b.worlds}
     )
 
@@ -138,7 +144,7 @@ class _Analysis:
         self.reported_moves: set[frozenset[int]] = set()
         self.reporting = False
 
-    # --- objects ---------------------------------------------------------------------------------------------
+    # --- objects --------------------------------------------------------------------------------------------
 
     def info(self, obj: str) -> ObjInfo:
         return self.objs.get(obj) or ObjInfo()
@@ -183,7 +189,11 @@ class _Analysis:
         if any(loan.obj == obj or loan.holder_obj == obj for loan in state.loans):
             state.loans = frozenset(
                 Loan(
-                    old if ln.obj == obj else ln.obj, ln.mutable, ln.node, ln.text, ln.holder_key,
+                    old if ln.obj == obj else ln.obj,
+                    ln.mutable,
+                    ln.node,
+                    ln.text,
+                    ln.holder_key,
                     old if ln.holder_obj == obj else ln.holder_obj,
                 )
                 for ln in state.loans
@@ -192,7 +202,7 @@ class _Analysis:
         if hit and old not in self.objs and obj in self.objs:
             self.objs[old] = self.objs[obj]
 
-    # --- checks ----------------------------------------------------------------------------------------------
+    # --- checks ---------------------------------------------------------------------------------------------
 
     def place_objs(self, state: State, place: ir.Place) -> frozenset[str]:
         return state.get(place.key)
@@ -254,9 +264,9 @@ class _Analysis:
     def holder_text(self, loan: Loan) -> str | None:
         return loan.holder_key if loan.holder_obj and self.info(loan.holder_obj).kind == "op" else None
 
-    # --- transfer --------------------------------------------------------------------------------------------
+    # --- transfer -------------------------------------------------------------------------------------------
 
-    def step(self, state: State, node: Node) -> State:  # noqa: C901 - one case per IR operation
+    def step(self, state: State, node: Node) -> State:
         op = node.op
         if op is None:
             return state
@@ -313,7 +323,9 @@ class _Analysis:
             brands = sorted({b for o in s.get(op.place.key) if (b := self.info(o).brand) is not None})
             if brands and op.kernel not in brands and self.reporting:
                 self.diagnostics.append(
-                    messages.brand_mismatch(self.path, op.place.text, op.span, op.kernel, brands[0], op.callee_span)
+                    messages.brand_mismatch(
+                        self.path, op.place.text, op.span, op.kernel, brands[0], op.callee_span
+                    )
                 )
         elif isinstance(op, ir.RequireUnsafe):
             if not node.unsafe and self.reporting:
@@ -415,7 +427,12 @@ class _Analysis:
                         assert isinstance(first, ir.Borrow)
                         self.diagnostics.append(
                             messages.borrow_conflict(
-                                self.path, op.place.text, first.span, loan.mutable, op.span, op.mutable,
+                                self.path,
+                                op.place.text,
+                                first.span,
+                                loan.mutable,
+                                op.span,
+                                op.mutable,
                                 self.holder_text(loan),
                             )
                         )
@@ -426,7 +443,7 @@ class _Analysis:
                 Loan(o, op.mutable, node.id, op.place.text, op.holder.key, None) for o in objs
             }
 
-    # --- driver ----------------------------------------------------------------------------------------------
+    # --- driver ---------------------------------------------------------------------------------------------
 
     def run(self) -> list[Diagnostic]:
         nodes = self.graph.nodes

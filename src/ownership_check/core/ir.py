@@ -1,6 +1,7 @@
 """The flow IR: what a front end lowers a function body (or a module's top level) into.
 
-The IR is deliberately tiny and structured.  Front ends (libcst for the CLI, mypy's AST for the plugin) resolve
+The IR is deliberately tiny and structured.  Front ends (libcst for the CLI, mypy's AST for the plugin)
+resolve
 names, imports and kernel signatures themselves and emit only what matters for ownership, in evaluation order:
 
     Bind      targets := values, in parallel (`d = c` aliases, `a, b = b, a` swaps, a call result is fresh)
@@ -51,7 +52,7 @@ class Place:
         return cls(root, tuple(attrs))
 
 
-# --- values a Bind can give a place --------------------------------------------------------------------------
+# --- values a Bind can give a place -------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -64,7 +65,8 @@ class FromPlace:
 
 @dataclass(frozen=True)
 class Fresh:
-    """A new object: a call result, a literal.  `kind` names special objects (`prepared`, `shared_array`, `op`)."""
+    """A new object: a call result, a literal.  `kind` names special objects (`prepared`, `shared_array`,
+    `op`)."""
 
     kind: str = "value"
     brand: str | None = None
@@ -73,7 +75,7 @@ class Fresh:
 Value: TypeAlias = FromPlace | Fresh
 
 
-# --- regions of a view ---------------------------------------------------------------------------------------
+# --- regions of a view --------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -100,7 +102,7 @@ class Half:
 Region: TypeAlias = Whole | Range | Half
 
 
-# --- operations ----------------------------------------------------------------------------------------------
+# --- operations ---------------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -129,7 +131,8 @@ class Borrow:
 
 @dataclass(frozen=True)
 class Move:
-    """`event` groups the moves of one call (a tile launch moving `z, x, y`): they are reported once together."""
+    """`event` groups the moves of one call (a tile launch moving `z, x, y`): they are reported once
+    together."""
 
     place: Place
     span: Span
@@ -218,8 +221,22 @@ class Unsafe:
 
 
 Op: TypeAlias = (
-    Bind | View | Borrow | Move | Use | Del | CheckBrand | RequireUnsafe | Return | Raise | Break | Continue
-    | Branch | Loop | Try | Unsafe
+    Bind
+    | View
+    | Borrow
+    | Move
+    | Use
+    | Del
+    | CheckBrand
+    | RequireUnsafe
+    | Return
+    | Raise
+    | Break
+    | Continue
+    | Branch
+    | Loop
+    | Try
+    | Unsafe
 )
 Block: TypeAlias = tuple[Op, ...]
 

@@ -23,7 +23,12 @@ def use_after_move(
 
 
 def borrow_conflict(
-    path: str, name: str, first: Span, first_mutable: bool, second: Span, second_mutable: bool,
+    path: str,
+    name: str,
+    first: Span,
+    first_mutable: bool,
+    second: Span,
+    second_mutable: bool,
     first_held_by: str | None = None,
 ) -> Diagnostic:
     notes: tuple[str, ...] = ()
@@ -64,11 +69,14 @@ def move_while_borrowed(path: str, name: str, borrow: Span, move: Span, holder: 
         Label(borrow, f"borrow of `{name}` occurs here"),
         Label(move, f"move out of `{name}` occurs here", primary=True),
     )
-    help_text = (
-        f"consume `{holder}` with `sync_on`/`sync` before moving `{name}`" if holder else None
-    )
+    help_text = f"consume `{holder}` with `sync_on`/`sync` before moving `{name}`" if holder else None
     return Diagnostic(
-        "E0505", f"cannot move out of `{name}` because it is borrowed", path, move, labels=labels, help=help_text
+        "E0505",
+        f"cannot move out of `{name}` because it is borrowed",
+        path,
+        move,
+        labels=labels,
+        help=help_text,
     )
 
 
@@ -91,7 +99,9 @@ def brand_mismatch(path: str, name: str, span: Span, expected: str, found: str, 
         path,
         span,
         labels=(
-            Label(span, f"expected `PreparedLaunch[{expected}]`, found `PreparedLaunch[{found}]`", primary=True),
+            Label(
+                span, f"expected `PreparedLaunch[{expected}]`, found `PreparedLaunch[{found}]`", primary=True
+            ),
             Label(callee, "arguments to this method are incorrect"),
         ),
         notes=(f"`{name}` was prepared by kernel `{found}` but is launched with kernel `{expected}`",),
@@ -125,9 +135,23 @@ MOVE_HELP: dict[str, str] = {
     "partition": "use the value returned by `partition`",
     "unpartition": "use the value returned by `unpartition`",
     "combinator": "use the operation returned by the combinator",
-    "get_mut": "read `i = idx.get()` before `get_mut(idx)` consumes the witness, or call `thread.index_1d()` again",
+    "get_mut": (
+        "read `i = idx.get()` before `get_mut(idx)` consumes the witness, or call `thread.index_1d()` again"
+    ),
 }
 
 
 def move_help(kind: str) -> str | None:
     return MOVE_HELP.get(kind)
+
+
+def not_analyzed(path: str, reason: str, span: Span) -> Diagnostic:
+    """W0002: a file Python accepts but the front end could not analyze (so its ownership is unchecked)."""
+    return Diagnostic(
+        "W0002",
+        f"ownership of this file was not checked: {reason}",
+        path,
+        span,
+        severity=Severity.WARNING,
+        labels=(Label(span, "analysis stopped here", primary=True),),
+    )

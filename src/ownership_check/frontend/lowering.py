@@ -1,4 +1,5 @@
-"""Lower libcst modules to the flow IR (one `ir.Function` per function body plus one for the module top level).
+"""Lower libcst modules to the flow IR (one `ir.Function` per function body plus one for the module top
+level).
 
 Only ownership-relevant facts are emitted, in Python's evaluation order: reads of names (`Use`), aliasing
 assignments (`Bind` with `FromPlace`), fresh results, the moves, borrows and brand checks of safekernels calls
@@ -6,8 +7,10 @@ assignments (`Bind` with `FromPlace`), fresh results, the moves, borrows and bra
 logic lives in the core; this module only recognises calls and shapes.
 
 Which calls are which is decided by qualified names (import bindings + the project index), so `from
-safekernels import simt as s`, `import safekernels.tile` and re-exports all work.  Methods that other libraries
-also define (`partition`, `sync`, `view`, slicing) only count on values that are *device-like*: bound, somewhere
+safekernels import simt as s`, `import safekernels.tile` and re-exports all work.  Methods that other
+libraries
+also define (`partition`, `sync`, `view`, slicing) only count on values that are *device-like*: bound,
+somewhere
 in the function, from a safekernels call or another device-like value, or parameters annotated with a
 safekernels type.  That keeps `line.partition(":")` in a file that happens to import safekernels silent.
 """
@@ -87,9 +90,7 @@ class FileContext:
             self.line_starts.append(pos + 1)
             pos = self.data.find(b"\n", pos + 1)
         self.positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(ByteSpanPositionProvider)
-        self.toplevel = {
-            s.name.value for s in module.body if isinstance(s, cst.FunctionDef | cst.ClassDef)
-        }
+        self.toplevel = {s.name.value for s in module.body if isinstance(s, cst.FunctionDef | cst.ClassDef)}
         self._qualified: dict[str, str] = {}
 
     def _point(self, offset: int) -> tuple[int, int]:
@@ -199,7 +200,7 @@ class FunctionLowerer:
         self.local_names: set[str] = set()
         self.device: set[str] = set(unit.outer_device)
 
-    # --- plumbing --------------------------------------------------------------------------------------------
+    # --- plumbing -------------------------------------------------------------------------------------------
 
     def emit(self, op: ir.Op) -> None:
         if isinstance(op, ir.Move | ir.Borrow | ir.CheckBrand | ir.RequireUnsafe):
@@ -339,7 +340,7 @@ class FunctionLowerer:
         text = dotted(node)
         return text is not None and (text in self.device or text.split(".")[0] in self.device)
 
-    # --- entry points ----------------------------------------------------------------------------------------
+    # --- entry points ---------------------------------------------------------------------------------------
 
     def lower(self) -> ir.Function:
         node = self.unit.node
@@ -351,13 +352,13 @@ class FunctionLowerer:
         ops = self.block(lambda: self.suite(node.body))
         return ir.Function(self.unit.name, ops, self.span(node.name), self.ctx.path)
 
-    # --- statements ------------------------------------------------------------------------------------------
+    # --- statements -----------------------------------------------------------------------------------------
 
     def suite(self, body: cst.BaseSuite | Sequence[cst.BaseStatement]) -> None:
         for stmt in statements(body):
             self.stmt(stmt)
 
-    def stmt(self, node: cst.CSTNode) -> None:  # noqa: C901 - one case per statement form
+    def stmt(self, node: cst.CSTNode) -> None:
         if isinstance(node, cst.Expr):
             self.expr(node.value)
         elif isinstance(node, cst.Assign):
@@ -461,6 +462,7 @@ class FunctionLowerer:
         body = self.block(lambda: self.suite(node.body))
         handlers: list[ir.Block] = []
         for handler in node.handlers:
+
             def lower_handler(h: cst.ExceptHandler | cst.ExceptStarHandler = handler) -> None:
                 if h.type is not None:
                     self.expr(h.type)
@@ -498,6 +500,7 @@ class FunctionLowerer:
         arms: list[ir.Block] = []
         irrefutable = False
         for case in node.cases:
+
             def lower_case(c: cst.MatchCase = case) -> None:
                 for sub in _walk(c.pattern):
                     if isinstance(sub, cst.MatchAs | cst.MatchStar) and isinstance(sub.name, cst.Name):
@@ -509,11 +512,7 @@ class FunctionLowerer:
                 self.suite(c.body)
 
             arms.append(self.block(lower_case))
-            if (
-                case.guard is None
-                and isinstance(case.pattern, cst.MatchAs)
-                and case.pattern.pattern is None
-            ):
+            if case.guard is None and isinstance(case.pattern, cst.MatchAs) and case.pattern.pattern is None:
                 irrefutable = True
         if not irrefutable:
             arms.append(())
@@ -562,7 +561,7 @@ class FunctionLowerer:
                 seen.add(name)
                 self.emit(ir.Use(ir.Place(name, (), raw if name != raw else None), self.span(sub)))
 
-    # --- assignment ------------------------------------------------------------------------------------------
+    # --- assignment -----------------------------------------------------------------------------------------
 
     def bind_fresh(self, place: ir.Place, node: cst.CSTNode, kind: str = "value") -> None:
         self.emit(ir.Bind((place,), (ir.Fresh(kind),), self.span(node)))
@@ -619,9 +618,7 @@ class FunctionLowerer:
             places = [self.place(el.value) for el in single.elements]
             pairs = [(p, v) for p, v in zip(places, values, strict=True) if p is not None]
             if pairs:
-                self.emit(
-                    ir.Bind(tuple(p for p, _ in pairs), tuple(v for _, v in pairs), self.span(single))
-                )
+                self.emit(ir.Bind(tuple(p for p, _ in pairs), tuple(v for _, v in pairs), self.span(single)))
             for place, el in zip(places, single.elements, strict=True):
                 if place is None:
                     self.bind_target(el.value, ir.Fresh(), el.value)
@@ -650,8 +647,12 @@ class FunctionLowerer:
             self.expr(node.test)
             tmp = self.temp("value")
             body_node, else_node = node.body, node.orelse
-            body = self.block(lambda: self.emit(ir.Bind((tmp,), (self.value(body_node),), self.span(body_node))))
-            orelse = self.block(lambda: self.emit(ir.Bind((tmp,), (self.value(else_node),), self.span(else_node))))
+            body = self.block(
+                lambda: self.emit(ir.Bind((tmp,), (self.value(body_node),), self.span(body_node)))
+            )
+            orelse = self.block(
+                lambda: self.emit(ir.Bind((tmp,), (self.value(else_node),), self.span(else_node)))
+            )
             self.emit(ir.Branch((body, orelse), self.span(node.test)))
             return ir.FromPlace(tmp, self.span(node))
         if isinstance(node, cst.Call):
@@ -661,7 +662,11 @@ class FunctionLowerer:
 
     def view_of(self, node: cst.BaseExpression) -> tuple[ir.Place, ir.Region] | None:
         """`c.view(a, b)` or `c[a:b]` of a device-like place: the base and the region it covers."""
-        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "view":
+        if (
+            isinstance(node, cst.Call)
+            and isinstance(node.func, cst.Attribute)
+            and node.func.attr.value == "view"
+        ):
             base = self.place(node.func.value)
             if base is None or not self.is_device_place(node.func.value):
                 return None
@@ -683,7 +688,12 @@ class FunctionLowerer:
                     self.expr(part)
             lo = 0 if sl.lower is None else _int_literal(sl.lower)
             hi = _int_literal(sl.upper) if sl.upper is not None else None
-            if sl.step is None and lo is not None and lo >= 0 and (sl.upper is None or (hi is not None and hi >= 0)):
+            if (
+                sl.step is None
+                and lo is not None
+                and lo >= 0
+                and (sl.upper is None or (hi is not None and hi >= 0))
+            ):
                 return base, ir.Range(lo, hi)
             return base, ir.Whole()
         return None
@@ -699,7 +709,7 @@ class FunctionLowerer:
         else:
             self.expr(target)
 
-    # --- expressions -----------------------------------------------------------------------------------------
+    # --- expressions ----------------------------------------------------------------------------------------
 
     def use(self, node: cst.BaseExpression, element: bool = False) -> bool:
         place = self.place(node)
@@ -708,7 +718,7 @@ class FunctionLowerer:
         self.emit(ir.Use(place, self.span(node), element=element))
         return True
 
-    def expr(self, node: cst.BaseExpression) -> None:  # noqa: C901 - one case per expression form
+    def expr(self, node: cst.BaseExpression) -> None:
         if isinstance(node, cst.Name | cst.Attribute):
             if not self.use(node) and isinstance(node, cst.Attribute):
                 self.expr(node.value)
@@ -766,8 +776,11 @@ class FunctionLowerer:
             self.renames.pop()
 
     def _comp_for(
-        self, node: cst.ListComp | cst.SetComp | cst.GeneratorExp | cst.DictComp, comp: cst.CompFor,
-        renames: dict[str, str], first: bool,
+        self,
+        node: cst.ListComp | cst.SetComp | cst.GeneratorExp | cst.DictComp,
+        comp: cst.CompFor,
+        renames: dict[str, str],
+        first: bool,
     ) -> None:
         if not first:
             self.expr(comp.iter)
@@ -789,9 +802,9 @@ class FunctionLowerer:
 
         self.emit(ir.Loop(head, self.block(body), (), self.span(comp.target)))
 
-    # --- calls -----------------------------------------------------------------------------------------------
+    # --- calls ----------------------------------------------------------------------------------------------
 
-    def call(self, node: cst.Call, holder: ir.Place | None) -> ir.Fresh:  # noqa: C901
+    def call(self, node: cst.Call, holder: ir.Place | None) -> ir.Fresh:
         func = node.func
         kernel = self.ctx.kernel(func)
         if kernel is not None and kernel[1].track == "tile":
@@ -820,8 +833,12 @@ class FunctionLowerer:
             if moving and recv_place is not None and not self.ctx.is_safekernels(receiver):
                 moved_args = method in MOVING_ARGUMENT_CALLS
                 self.call_args(node, move_places=moved_args)
-                kind = {"sync_on": "sync_on", "sync": "sync_on", "partition": "partition",
-                        "unpartition": "unpartition"}.get(method, "combinator")
+                kind = {
+                    "sync_on": "sync_on",
+                    "sync": "sync_on",
+                    "partition": "partition",
+                    "unpartition": "unpartition",
+                }.get(method, "combinator")
                 self.emit(ir.Move(recv_place, self.span(receiver), move_help(kind)))
                 return ir.Fresh("op" if kind == "combinator" else "value")
             if method == "to_numpy" and recv_place is not None:
@@ -834,8 +851,10 @@ class FunctionLowerer:
                 self.expr(arg.value)
             self.emit(ir.RequireUnsafe("shared_array", self.span(node)))
             return ir.Fresh("shared_array")
-        if qualified is not None and qualified.startswith("safekernels.") and qualified.rsplit(".", 1)[-1] in (
-            MOVING_ARGUMENT_CALLS
+        if (
+            qualified is not None
+            and qualified.startswith("safekernels.")
+            and qualified.rsplit(".", 1)[-1] in (MOVING_ARGUMENT_CALLS)
         ):
             self.call_args(node, move_places=True)
             return ir.Fresh("op")
@@ -894,12 +913,18 @@ class FunctionLowerer:
             self.emit(ir.RequireUnsafe("launch_unchecked", self.span(node)))
         group = self.next_group()
         rest = [a for a in node.args if a not in positional[:offset]]
-        self.launch_args(node, rest, kernel[1], offset=0, group=group,
-                         holder=holder if method == "launch_async" else None)
+        self.launch_args(
+            node, rest, kernel[1], offset=0, group=group, holder=holder if method == "launch_async" else None
+        )
         return ir.Fresh("op" if method == "launch_async" else "value")
 
     def launch_args(
-        self, node: cst.Call, args: Sequence[cst.Arg], kernel: KernelSummary, offset: int, group: int | None,
+        self,
+        node: cst.Call,
+        args: Sequence[cst.Arg],
+        kernel: KernelSummary,
+        offset: int,
+        group: int | None,
         holder: ir.Place | None,
     ) -> None:
         modes = dict(kernel.params)

@@ -1,9 +1,11 @@
 """Cheap relevance test and per-file summary, using only a substring search and the stdlib `ast`.
 
-A file can involve safekernels only if it mentions `safekernels` or imports a project module that does (a kernel
+A file can involve safekernels only if it mentions `safekernels` or imports a project module that does (a
+kernel
 re-exported through `mypkg/__init__.py`).  The substring test rules out almost every file of a typical tree at
 memory speed; `ast` (an order of magnitude faster than libcst) then extracts what the project index needs:
-import bindings, kernels with their parameter modes, and `@simt.device` helpers.  Summaries are plain JSON-able
+import bindings, kernels with their parameter modes, and `@simt.device` helpers.  Summaries are plain
+JSON-able
 data so the cache can store them.
 """
 
@@ -113,7 +115,8 @@ def resolve_local(name: str, imports: dict[str, str], module: str, toplevel: set
 
 
 def annotation_mode(node: ast.expr | None) -> str:
-    """`ParamMode` value of a parameter annotation: `Slice[f32]`, `Annotated[Tensor[f32], ...]`, `"Slice[f32]"`."""
+    """`ParamMode` value of a parameter annotation: `Slice[f32]`, `Annotated[Tensor[f32], ...]`,
+    `"Slice[f32]"`."""
     if node is None:
         return "value"
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
@@ -125,7 +128,9 @@ def annotation_mode(node: ast.expr | None) -> str:
         head = dotted(node.value)
         last = head.rsplit(".", 1)[-1] if head else ""
         if last == "Annotated":
-            inner = node.slice.elts[0] if isinstance(node.slice, ast.Tuple) and node.slice.elts else node.slice
+            inner = (
+                node.slice.elts[0] if isinstance(node.slice, ast.Tuple) and node.slice.elts else node.slice
+            )
             return annotation_mode(inner)
         if last == "Optional":
             return annotation_mode(node.slice)
@@ -149,7 +154,9 @@ def collect_imports(tree: ast.AST, module: str, is_package: bool) -> tuple[dict[
                     imports.setdefault(head, head)
         elif isinstance(node, ast.ImportFrom):
             base = (
-                _resolve_relative(module, is_package, node.level, node.module) if node.level else node.module or ""
+                _resolve_relative(module, is_package, node.level, node.module)
+                if node.level
+                else node.module or ""
             )
             modules.append(base)
             for alias in node.names:
@@ -160,7 +167,9 @@ def collect_imports(tree: ast.AST, module: str, is_package: bool) -> tuple[dict[
     return imports, modules
 
 
-def kernel_track(decorators: list[ast.expr], imports: dict[str, str], module: str, toplevel: set[str]) -> str | None:
+def kernel_track(
+    decorators: list[ast.expr], imports: dict[str, str], module: str, toplevel: set[str]
+) -> str | None:
     for dec in decorators:
         target = dec.func if isinstance(dec, ast.Call) else dec
         name = dotted(target)

@@ -1,0 +1,64 @@
+"""`safekernels new` creates a project whose test passes and which the checker accepts."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from safekernels.scaffold import create_project
+
+
+@pytest.mark.parametrize("track", ["simt", "tile"])
+def test_new_project_runs_its_test_and_passes_the_checker(tmp_path: Path, track: str) -> None:
+    project = tmp_path / f"demo-{track}"
+    proc = subprocess.run(
+        [sys.executable, "-m", "safekernels", "new", str(project), "--track", track],
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert (project / ".pre-commit-config.yaml").read_text().count("ownership-check") >= 2
+    assert 'plugins = ["mypy_plugin"]' in (project / "pyproject.toml").read_text()
+    env = dict(os.environ, PYTHONPATH=str(project / "src"))
+    tests = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(project / "tests")],
+        capture_output=True,
+        text=True,
+        cwd=project,
+        env=env,
+    )
+    assert tests.returncode == 0, tests.stdout + tests.stderr
+    check = subprocess.run(
+        [sys.executable, "-m", "ownership_check", "src", "tests", "--no-cache"],
+        capture_output=True,
+        text=True,
+        cwd=project,
+    )
+    assert check.returncode == 0, check.stdout + check.stderr
+
+
+def test_new_refuses_a_non_empty_directory(tmp_path: Path) -> None:
+    (tmp_path / "x").mkdir()
+    (tmp_path / "x" / "file").write_text("keep me")
+    with pytest.raises(FileExistsError):
+        create_project(tmp_path / "x", "x", "simt")
+    assert (tmp_path / "x" / "file").read_text() == "keep me"
+
+
+def test_new_project_with_an_aliasing_bug_fails_the_checker(tmp_path: Path) -> None:
+    project = tmp_path / "buggy"
+    create_project(project, "buggy", "simt")
+    kernels = project / "src" / "buggy" / "kernels.py"
+    kernels.write_text(kernels.read_text().replace("stream, a, b, c)", "stream, c, b, c)"))
+    check = subprocess.run(
+        [sys.executable, "-m", "ownership_check", "src", "--no-cache", "--format", "concise"],
+        capture_output=True,
+        text=True,
+        cwd=project,
+    )
+    assert check.returncode == 1, check.stdout + check.stderr
+    assert "E0502" in check.stdout
