@@ -39,7 +39,8 @@ extern "C" __global__ void vecadd(const float* __restrict__ a, long long na, con
     if (i < (unsigned long long)nc) c[i] = a[i] + b[i];
 }
 extern "C" __global__ void saxpy(float alpha, const float* __restrict__ x, long long nx,
-                                 const float* __restrict__ y0, long long ny0, float* __restrict__ y, long long ny,
+                                 const float* __restrict__ y0, long long ny0,
+                                 float* __restrict__ y, long long ny,
                                  unsigned n) {
     unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n && i < (unsigned long long)ny) y[i] = alpha * x[i] + y0[i];
@@ -92,7 +93,11 @@ def versions(torch: Any) -> dict[str, str]:
         pass
     nvcc = shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc"
     try:
-        out["nvcc"] = subprocess.run([nvcc, "--version"], capture_output=True, text=True).stdout.strip().splitlines()[-1]
+        out["nvcc"] = (
+            subprocess.run([nvcc, "--version"], capture_output=True, text=True)
+            .stdout.strip()
+            .splitlines()[-1]
+        )
     except Exception:
         out["nvcc"] = "unavailable"
     return out
@@ -108,7 +113,9 @@ def main() -> None:
 
     import importlib.util
 
-    spec = importlib.util.spec_from_file_location("kernels_catalog", ROOT / "tests/codegen/kernels_catalog.py")
+    spec = importlib.util.spec_from_file_location(
+        "kernels_catalog", ROOT / "tests/codegen/kernels_catalog.py"
+    )
     assert spec is not None and spec.loader is not None
     kc = importlib.util.module_from_spec(spec)
     sys.modules["kernels_catalog"] = kc
@@ -145,10 +152,9 @@ def main() -> None:
     b = torch.rand(n, device="cuda")
     c = torch.empty(n, device="cuda")
     alpha = 2.5
-    rows: list[tuple[str, str, float, float]] = []
     bytes_moved = 3 * 4 * n
 
-    ab, bb, cb = sk.as_buffer(a), sk.as_buffer(b), sk.as_buffer(c)
+    ab, bb, cb = sk.as_buffer(a, dev), sk.as_buffer(b, dev), sk.as_buffer(c, dev)
     pv = kc.vecadd.prepare(simt.LaunchConfig1D.for_len(n, block=256), dev)
     ps = kc.saxpy.prepare(simt.LaunchConfig1D.for_len(n, block=256), dev)
     results: dict[str, dict[str, float]] = {"vecadd": {}, "saxpy": {}}
@@ -158,7 +164,9 @@ def main() -> None:
 
     record("vecadd", "safekernels", time_cuda(lambda: kc.vecadd.launch(pv, stream, ab, bb, cb), torch))
     assert torch.equal(c, a + b)
-    record("saxpy", "safekernels", time_cuda(lambda: kc.saxpy.launch(ps, stream, alpha, ab, bb, cb, n), torch))
+    record(
+        "saxpy", "safekernels", time_cuda(lambda: kc.saxpy.launch(ps, stream, alpha, ab, bb, cb, n), torch)
+    )
     record("vecadd", "torch", time_cuda(lambda: torch.add(a, b, out=c), torch))
     record("saxpy", "torch", time_cuda(lambda: torch.add(b, a, alpha=alpha, out=c), torch))
     record("vecadd", "copy (d2d, 2/3 of the bytes)", time_cuda(lambda: c.copy_(a), torch) * 3 / 2)
@@ -169,17 +177,22 @@ def main() -> None:
         import triton.language as tl
 
         @triton.jit
-        def tri_add(x_ptr: Any, y_ptr: Any, z_ptr: Any, n_elem: Any, BLOCK: tl.constexpr) -> None:  # noqa: N803
+        def tri_add(x_ptr, y_ptr, z_ptr, n_elem, BLOCK: tl.constexpr):  # type: ignore[no-untyped-def]
             offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
             mask = offs < n_elem
-            tl.store(z_ptr + offs, tl.load(x_ptr + offs, mask=mask) + tl.load(y_ptr + offs, mask=mask), mask=mask)
+            tl.store(
+                z_ptr + offs, tl.load(x_ptr + offs, mask=mask) + tl.load(y_ptr + offs, mask=mask), mask=mask
+            )
 
         @triton.jit
-        def tri_saxpy(al: Any, x_ptr: Any, y_ptr: Any, z_ptr: Any, n_elem: Any, BLOCK: tl.constexpr) -> None:  # noqa: N803
+        def tri_saxpy(al, x_ptr, y_ptr, z_ptr, n_elem, BLOCK: tl.constexpr):  # type: ignore[no-untyped-def]
             offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
             mask = offs < n_elem
-            tl.store(z_ptr + offs, al * tl.load(x_ptr + offs, mask=mask) + tl.load(y_ptr + offs, mask=mask),
-                     mask=mask)
+            tl.store(
+                z_ptr + offs,
+                al * tl.load(x_ptr + offs, mask=mask) + tl.load(y_ptr + offs, mask=mask),
+                mask=mask,
+            )
 
         grid = (triton.cdiv(n, 1024),)
         t = time.perf_counter()
@@ -190,8 +203,9 @@ def main() -> None:
         record("vecadd", "Triton", time_cuda(lambda: tri_add[grid](a, b, c, n, BLOCK=1024), torch))
         record("saxpy", "Triton", time_cuda(lambda: tri_saxpy[grid](alpha, a, b, c, n, BLOCK=1024), torch))
         tiny = torch.zeros(1, device="cuda")
-        tri_overhead = host_overhead(lambda: tri_add[(1,)](tiny, tiny, tiny, 1, BLOCK=1024), torch.cuda.synchronize,
-                                     5000)
+        tri_overhead = host_overhead(
+            lambda: tri_add[(1,)](tiny, tiny, tiny, 1, BLOCK=1024), torch.cuda.synchronize, 5000
+        )
     except Exception as exc:
         notes.append(f"Triton failed: {type(exc).__name__}: {exc}")
         tri_overhead = float("nan")
@@ -200,11 +214,15 @@ def main() -> None:
         import cupy as cp
 
         ca, cbx, cc = cp.asarray(a), cp.asarray(b), cp.asarray(c)
-        saxpy_k = cp.ElementwiseKernel("float32 al, float32 x, float32 y", "float32 z", "z = al * x + y", "sk_saxpy")
+        saxpy_k = cp.ElementwiseKernel(
+            "float32 al, float32 x, float32 y", "float32 z", "z = al * x + y", "sk_saxpy"
+        )
         record("vecadd", "CuPy", time_cuda(lambda: cp.add(ca, cbx, out=cc), torch))
         record("saxpy", "CuPy", time_cuda(lambda: saxpy_k(np.float32(alpha), ca, cbx, cc), torch))
         tiny_c = cp.zeros(1, dtype=cp.float32)
-        cupy_overhead = host_overhead(lambda: cp.add(tiny_c, tiny_c, out=tiny_c), cp.cuda.Device().synchronize)
+        cupy_overhead = host_overhead(
+            lambda: cp.add(tiny_c, tiny_c, out=tiny_c), cp.cuda.Device().synchronize
+        )
     except Exception as exc:
         notes.append(f"CuPy failed: {type(exc).__name__}: {exc}")
         cupy_overhead = float("nan")
@@ -216,8 +234,11 @@ def main() -> None:
         (work / "k.cu").write_text(CUDA_SRC)
         nvcc = shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc"
         t = time.perf_counter()
-        subprocess.run([nvcc, "-O3", "-arch=sm_90", "-cubin", "-o", str(work / "k.cubin"), str(work / "k.cu")],
-                       check=True, capture_output=True)
+        subprocess.run(
+            [nvcc, "-O3", "-arch=sm_90", "-cubin", "-o", str(work / "k.cubin"), str(work / "k.cu")],
+            check=True,
+            capture_output=True,
+        )
         notes.append(f"nvcc -O3 -arch=sm_90 -cubin (2 kernels): {(time.perf_counter() - t) * 1e3:.0f} ms")
         module = dev.backend.load_module((work / "k.cubin").read_bytes())  # type: ignore[attr-defined]
         fv = dev.backend.get_function(module, "vecadd")  # type: ignore[attr-defined]
@@ -227,36 +248,64 @@ def main() -> None:
             arr = (ctypes.c_void_p * len(values))(*[ctypes.addressof(v) for v in values])
             return (values, arr), ctypes.addressof(arr)
 
-        keep_v, addr_v = packed([ctypes.c_uint64(a.data_ptr()), ctypes.c_int64(n), ctypes.c_uint64(b.data_ptr()),
-                                 ctypes.c_int64(n), ctypes.c_uint64(c.data_ptr()), ctypes.c_int64(n)])
-        keep_s, addr_s = packed([ctypes.c_float(alpha), ctypes.c_uint64(a.data_ptr()), ctypes.c_int64(n),
-                                 ctypes.c_uint64(b.data_ptr()), ctypes.c_int64(n), ctypes.c_uint64(c.data_ptr()),
-                                 ctypes.c_int64(n), ctypes.c_uint32(n)])
+        keep_v, addr_v = packed(
+            [
+                ctypes.c_uint64(a.data_ptr()),
+                ctypes.c_int64(n),
+                ctypes.c_uint64(b.data_ptr()),
+                ctypes.c_int64(n),
+                ctypes.c_uint64(c.data_ptr()),
+                ctypes.c_int64(n),
+            ]
+        )
+        keep_s, addr_s = packed(
+            [
+                ctypes.c_float(alpha),
+                ctypes.c_uint64(a.data_ptr()),
+                ctypes.c_int64(n),
+                ctypes.c_uint64(b.data_ptr()),
+                ctypes.c_int64(n),
+                ctypes.c_uint64(c.data_ptr()),
+                ctypes.c_int64(n),
+                ctypes.c_uint32(n),
+            ]
+        )
         raw = torch_stream.cuda_stream
         g = (n + 255) // 256
-        record("vecadd", "nvcc -O3 (CUDA C++)",
-               time_cuda(lambda: driver.cuLaunchKernel(fv, g, 1, 1, 256, 1, 1, 0, raw, addr_v, 0), torch))
-        record("saxpy", "nvcc -O3 (CUDA C++)",
-               time_cuda(lambda: driver.cuLaunchKernel(fs, g, 1, 1, 256, 1, 1, 0, raw, addr_s, 0), torch))
+        record(
+            "vecadd",
+            "nvcc -O3 (CUDA C++)",
+            time_cuda(lambda: driver.cuLaunchKernel(fv, g, 1, 1, 256, 1, 1, 0, raw, addr_v, 0), torch),
+        )
+        record(
+            "saxpy",
+            "nvcc -O3 (CUDA C++)",
+            time_cuda(lambda: driver.cuLaunchKernel(fs, g, 1, 1, 256, 1, 1, 0, raw, addr_s, 0), torch),
+        )
         del keep_v, keep_s
     except Exception as exc:
         notes.append(f"nvcc path failed: {type(exc).__name__}: {exc}")
 
     # -- host launch overhead (1 block of 256 threads, 1 element) -------------------------------------------
     one_a, one_b, one_c = (torch.zeros(1, device="cuda") for _ in range(3))
-    oa, ob, oc = sk.as_buffer(one_a), sk.as_buffer(one_b), sk.as_buffer(one_c)
+    oa, ob, oc = sk.as_buffer(one_a, dev), sk.as_buffer(one_b, dev), sk.as_buffer(one_c, dev)
     p1 = kc.vecadd.prepare(simt.LaunchConfig1D.for_len(1, block=256), dev)
     safe_us = host_overhead(lambda: kc.vecadd.launch(p1, stream, oa, ob, oc), torch.cuda.synchronize)
-    torch_native_us = host_overhead(lambda: kc.vecadd.launch(p1, stream, one_a, one_b, one_c), torch.cuda.synchronize)
+    torch_native_us = host_overhead(
+        lambda: kc.vecadd.launch(p1, stream, one_a, one_b, one_c), torch.cuda.synchronize
+    )
     from safekernels.simt.gpu_launch import launcher_for
 
     launcher = launcher_for(kc.vecadd, dev)
     launcher.launch((1, 1, 1), (256, 1, 1), 0, stream.handle, [oa, ob, oc])
     fn, addr, raw_stream = launcher.function, launcher.param_address, stream.handle.handle
-    raw_us = host_overhead(lambda: driver.cuLaunchKernel(fn, 1, 1, 1, 256, 1, 1, 0, raw_stream, addr, 0),
-                           torch.cuda.synchronize)
-    pack_us = host_overhead(lambda: launcher.launch((1, 1, 1), (256, 1, 1), 0, stream.handle, [oa, ob, oc]),
-                            torch.cuda.synchronize)
+    raw_us = host_overhead(
+        lambda: driver.cuLaunchKernel(fn, 1, 1, 1, 256, 1, 1, 0, raw_stream, addr, 0), torch.cuda.synchronize
+    )
+    pack_us = host_overhead(
+        lambda: launcher.launch((1, 1, 1), (256, 1, 1), 0, stream.handle, [oa, ob, oc]),
+        torch.cuda.synchronize,
+    )
     torch_us = host_overhead(lambda: torch.add(one_a, one_b, out=one_c), torch.cuda.synchronize)
     check(driver.cuCtxSynchronize(), "sync")
 
@@ -267,7 +316,9 @@ def main() -> None:
         f"## SIMT codegen benchmark — {datetime.date.today().isoformat()}",
         "",
         f"GPU: {limits.name} (sm_{limits.compute_capability[0]}{limits.compute_capability[1]}, "
-        f"{limits.multiprocessor_count} SMs). Versions: " + ", ".join(f"{k} {val}" for k, val in v.items()) + ".",
+        f"{limits.multiprocessor_count} SMs). Versions: "
+        + ", ".join(f"{k} {val}" for k, val in v.items())
+        + ".",
         "",
         f"### Throughput, {n} f32 elements (GB/s, bytes read + written; median of 20 after 3 warm-ups)",
         "",
@@ -292,22 +343,28 @@ def main() -> None:
     nv_v, nv_s = results["vecadd"].get("nvcc -O3 (CUDA C++)"), results["saxpy"].get("nvcc -O3 (CUDA C++)")
     lines += ["", "Ratios (targets in SPEC §7):", ""]
     if nv_v and nv_s:
-        lines.append(f"- safekernels / nvcc -O3: vecadd {sk_v / nv_v:.3f}, saxpy {sk_s / nv_s:.3f} (target >= 0.98)")
+        lines.append(
+            f"- safekernels / nvcc -O3: vecadd {sk_v / nv_v:.3f}, saxpy {sk_s / nv_s:.3f} (target >= 0.98)"
+        )
     if copy_bw:
         lines.append(f"- safekernels vecadd / d2d copy bandwidth: {sk_v / copy_bw:.3f} (target >= 0.95)")
-    lines.append(f"- safekernels / best of torch, Triton, CuPy: vecadd {sk_v / best['vecadd']:.3f}, "
-                 f"saxpy {sk_s / best['saxpy']:.3f} (target >= 0.98)")
+    lines.append(
+        f"- safekernels / best of torch, Triton, CuPy: vecadd {sk_v / best['vecadd']:.3f}, "
+        f"saxpy {sk_s / best['saxpy']:.3f} (target >= 0.98)"
+    )
     cold_rest = [ms for name, ms in cold.items() if name != first_kernel]
     lines += [
         "",
         "### Compile time (source -> cubin, sm_90)",
         "",
-        f"- first compile in a fresh process ({first_kernel}, includes LLVM target init): {cold[first_kernel]:.1f} ms",
-        f"- cold, median over the other {len(cold_rest)} catalog kernels: {statistics.median(cold_rest):.1f} ms "
+        f"- first compile in a fresh process ({first_kernel}, includes LLVM target init): "
+        f"{cold[first_kernel]:.1f} ms",
+        f"- cold, median over the other {len(cold_rest)} catalog kernels: "
+        f"{statistics.median(cold_rest):.1f} ms "
         f"(max {max(cold_rest):.1f} ms; kernels using `math.*` link libdevice)",
         f"- warm disk cache, median per kernel: {statistics.median(warm.values()):.3f} ms "
         f"(max {max(warm.values()):.3f} ms)",
-        f"- per kernel cold ms: " + ", ".join(f"{k} {v:.1f}" for k, v in cold.items()),
+        "- per kernel cold ms: " + ", ".join(f"{k} {v:.1f}" for k, v in cold.items()),
         f"- catalog module import (decorators): {import_s * 1e3:.1f} ms",
         "",
         "### Host overhead per launch (µs, wall clock, tiny grid, best of 3 × 20000)",
@@ -316,8 +373,10 @@ def main() -> None:
         "| --- | ---: | ---: |",
         f"| raw `cuLaunchKernel` (cuda.bindings, pre-packed params) | {raw_us:.2f} | 1.00 |",
         f"| safekernels launcher only (packing + cuLaunchKernel) | {pack_us:.2f} | {pack_us / raw_us:.2f} |",
-        f"| safekernels safe launch (`kernel.launch`, DeviceBuffer args) | {safe_us:.2f} | {safe_us / raw_us:.2f} |",
-        f"| safekernels safe launch with torch tensors as args | {torch_native_us:.2f} | {torch_native_us / raw_us:.2f} |",
+        f"| safekernels safe launch (`kernel.launch`, DeviceBuffer args) | {safe_us:.2f} | "
+        f"{safe_us / raw_us:.2f} |",
+        f"| safekernels safe launch with torch tensors as args | {torch_native_us:.2f} | "
+        f"{torch_native_us / raw_us:.2f} |",
         f"| torch.add (1 element) | {torch_us:.2f} | {torch_us / raw_us:.2f} |",
         f"| CuPy add (1 element) | {cupy_overhead:.2f} | {cupy_overhead / raw_us:.2f} |",
         f"| Triton (1 block) | {tri_overhead:.2f} | {tri_overhead / raw_us:.2f} |",

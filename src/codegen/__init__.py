@@ -14,8 +14,9 @@ if TYPE_CHECKING:
     from codegen.pipeline import CompiledKernel
 
 
-def compile_simt_kernel(kernel: Any, *, arch: str = "sm_90", approx_math: bool | None = None,
-                        use_cache: bool = True) -> CompiledKernel:
+def compile_simt_kernel(
+    kernel: Any, *, arch: str = "sm_90", approx_math: bool | None = None, use_cache: bool = True
+) -> CompiledKernel:
     """See `codegen.pipeline.compile_simt_kernel`."""
     from codegen.pipeline import compile_simt_kernel as _compile
 

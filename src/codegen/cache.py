@@ -6,9 +6,10 @@ to compute it), the specialization (parameter kinds/dtypes, contract block, unch
 math), the target arch, and the versions of this package, llvmlite, nvJitLink and libdevice.
 
 An entry is one file: a magic line, a JSON header with section lengths and a SHA-256 of the payload, then the
-LLVM IR, PTX and cubin.  Writes go to a temporary file in the same folder and are renamed into place (atomic on
-POSIX).  A read that fails any check deletes the entry and reports a miss, so a corrupt entry is rebuilt, never
-trusted.  `SAFEKERNELS_CACHE_DIR` moves the cache; `SAFEKERNELS_NO_CACHE=1` disables it.
+LLVM IR, PTX and cubin.  Writes go to a temporary file in the same folder and are renamed into place
+(atomic on
+POSIX).  A read that fails any check deletes the entry and reports a miss, so a corrupt entry is rebuilt,
+never trusted.  `SAFEKERNELS_CACHE_DIR` moves the cache; `SAFEKERNELS_NO_CACHE=1` disables it.
 """
 
 from __future__ import annotations
@@ -115,8 +116,8 @@ def load(key: str) -> CacheEntry | None:
         if not data.startswith(MAGIC):
             raise ValueError("bad magic")
         header_end = data.index(b"\n", len(MAGIC))
-        header = json.loads(data[len(MAGIC):header_end])
-        payload = data[header_end + 1:]
+        header = json.loads(data[len(MAGIC) : header_end])
+        payload = data[header_end + 1 :]
         if hashlib.sha256(payload).hexdigest() != header["sha256"]:
             raise ValueError("checksum mismatch")
         n_ir, n_ptx, n_cubin = header["lengths"]
@@ -124,8 +125,8 @@ def load(key: str) -> CacheEntry | None:
             raise ValueError("length mismatch")
         return CacheEntry(
             payload[:n_ir].decode(),
-            payload[n_ir:n_ir + n_ptx].decode(),
-            bytes(payload[n_ir + n_ptx:]),
+            payload[n_ir : n_ir + n_ptx].decode(),
+            bytes(payload[n_ir + n_ptx :]),
             dict(header["meta"]),
         )
     except (ValueError, KeyError, TypeError, UnicodeDecodeError):

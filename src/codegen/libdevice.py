@@ -2,7 +2,8 @@
 
 Search order: `$SAFEKERNELS_LIBDEVICE` (a file), the pip package `nvidia-nvvm`
 (`nvidia/cu13/nvvm/libdevice/libdevice.10.bc`, also older `nvidia/cuda_nvcc/...` layouts), then a CUDA toolkit
-(`$CUDA_HOME`, `$CUDA_PATH`, `/usr/local/cuda`).  The parsed bitcode is cached per process (parsing costs ~70 ms);
+(`$CUDA_HOME`, `$CUDA_PATH`, `/usr/local/cuda`).  The parsed bitcode is cached per process (parsing costs
+~70 ms);
 linking copies only what the kernel calls, then every libdevice definition is made internal so O3 inlines and
 drops them.  Without libdevice, `math.*` is refused unless the approximate-math flag is set.
 """
@@ -27,8 +28,11 @@ def find_libdevice() -> Path | None:
         return Path(explicit) if Path(explicit).is_file() else None
     roots = [Path(p) for p in sys.path if p and Path(p).is_dir()]
     for root in roots:
-        for pattern in ("nvidia/cu*/nvvm/libdevice/libdevice*.bc", "nvidia/cuda_nvcc/nvvm/libdevice/libdevice*.bc",
-                        "nvidia/nvvm/libdevice/libdevice*.bc"):
+        for pattern in (
+            "nvidia/cu*/nvvm/libdevice/libdevice*.bc",
+            "nvidia/cuda_nvcc/nvvm/libdevice/libdevice*.bc",
+            "nvidia/nvvm/libdevice/libdevice*.bc",
+        ):
             hits = sorted(glob.glob(str(root / pattern)))
             if hits:
                 return Path(hits[-1])

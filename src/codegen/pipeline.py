@@ -1,11 +1,11 @@
 """The whole SIMT pipeline behind `codegen.compile_simt_kernel`:
 
-    kernel ─spec─▶ cache key ─hit─▶ CompiledKernel
-                        │miss
-                        ▼
-    frontend (AST → typed IR) ─▶ lowering (LLVM IR) ─▶ libdevice link + O3 + NVPTX (PTX) ─▶ nvJitLink (cubin)
-                                                                                              │
-                                                                          disk cache ◀────────┘
+kernel ─spec─▶ cache key ─hit─▶ CompiledKernel
+                    │miss
+                    ▼
+frontend (AST → typed IR) ─▶ lowering (LLVM IR) ─▶ libdevice link + O3 + NVPTX (PTX) ─▶ nvJitLink (cubin)
+                                                                                          │
+                                                                      disk cache ◀────────┘
 """
 
 from __future__ import annotations
@@ -63,8 +63,9 @@ def approx_math_default() -> bool:
     return os.environ.get(APPROX_ENV, "") not in ("", "0")
 
 
-def compile_simt_kernel(kernel: object, *, arch: str = DEFAULT_ARCH, approx_math: bool | None = None,
-                        use_cache: bool = True) -> CompiledKernel:
+def compile_simt_kernel(
+    kernel: object, *, arch: str = DEFAULT_ARCH, approx_math: bool | None = None, use_cache: bool = True
+) -> CompiledKernel:
     """Compile a `@simt.kernel` (or a plain annotated function) for `arch`; raises `DiagnosticError` with SK
     diagnostics for unsupported code."""
     spec = spec_from_kernel(kernel)
@@ -80,7 +81,7 @@ def compile_simt_kernel(kernel: object, *, arch: str = DEFAULT_ARCH, approx_math
                 ptx=hit.ptx,
                 cubin=hit.cubin,
                 param_plan=ParamPlan.from_json(str(hit.meta["plan"])),
-                block=tuple(hit.meta["block"]) if hit.meta.get("block") else None,  # type: ignore[arg-type]
+                block=tuple(hit.meta["block"]) if hit.meta.get("block") else None,
                 from_cache=True,
                 meta=hit.meta,
             )
@@ -94,7 +95,9 @@ def _compile(spec: KernelSpec, arch: str, approx: bool) -> CompiledKernel:
     module = build_module(spec)
     libdevice = find_libdevice() if module.uses_math else None
     try:
-        llvm_ir = lower_module(module, LoweringOptions(approx_math=approx, have_libdevice=libdevice is not None))
+        llvm_ir = lower_module(
+            module, LoweringOptions(approx_math=approx, have_libdevice=libdevice is not None)
+        )
     except NeedsLibdevice as exc:
         raise LibdeviceNotFoundError(
             f"{spec.name}: math.{exc} needs libdevice.10.bc, which was not found; install the pip package "
@@ -103,6 +106,9 @@ def _compile(spec: KernelSpec, arch: str, approx: bool) -> CompiledKernel:
     _, ptx = optimize_and_emit(llvm_ir, arch, libdevice)
     cubin = assemble_cubin(ptx, arch, spec.name)
     plan = ParamPlan.from_abi(module.abi)
-    meta: dict[str, object] = {"entry": module.kernel.name, "plan": plan.to_json(),
-                               "block": list(module.block) if module.block else None}
+    meta: dict[str, object] = {
+        "entry": module.kernel.name,
+        "plan": plan.to_json(),
+        "block": list(module.block) if module.block else None,
+    }
     return CompiledKernel(module.kernel.name, arch, llvm_ir, ptx, cubin, plan, module.block, False, meta)

@@ -1,7 +1,8 @@
 """Kernels that exercise every supported construct, with host inputs and a comparison rule for each.
 
 Shared by `tests/codegen` (each must compile to PTX that nvJitLink assembles for sm_80 and sm_90) and by
-`tests/gpu` (the GPU result must match the CPU executor: bit-exact for integer kernels and exact f32 arithmetic,
+`tests/gpu` (the GPU result must match the CPU executor: bit-exact for integer kernels and exact f32
+arithmetic,
 within a documented ulp bound for `math.*`).  Loaded by path, so it must not import test-only packages.
 """
 
@@ -45,6 +46,8 @@ def saxpy(alpha: f32, x: Slice[f32], y0: Slice[f32], y: DisjointSlice[f32], n: u
 def int_ops(a: Slice[i32], b: Slice[i32], c: DisjointSlice[i32]) -> None:
     idx = thread.index_1d()
     i = idx.get()
+    if i >= len(a):
+        return
     x = a[i]
     y = b[i]
     v = x // y + (x % y) * SCALE - ((x >> 2) ^ (y << 1)) + (x & 0xFF) - (y | 3) + ~x + x**2 % 1000
@@ -57,6 +60,8 @@ def int_ops(a: Slice[i32], b: Slice[i32], c: DisjointSlice[i32]) -> None:
 def i64_minmax(a: Slice[i64], b: Slice[i64], c: DisjointSlice[i64]) -> None:
     idx = thread.index_1d()
     i = idx.get()
+    if i >= len(a):
+        return
     v = max(a[i], b[i]) - min(a[i], -7) + abs(a[i]) + max(1, 2, 3) - (a[i] if a[i] > b[i] else b[i] // 2)
     if (out := c.get_mut(idx)) is not None:
         out.set(v)
@@ -67,6 +72,8 @@ def i64_minmax(a: Slice[i64], b: Slice[i64], c: DisjointSlice[i64]) -> None:
 def loops(a: Slice[i32], c: DisjointSlice[i32], start: i32, stop: i32, step: i32) -> None:
     idx = thread.index_1d()
     i = idx.get()
+    if not i < len(a):
+        return
     acc = i32(0)
     for j in range(start, stop, step):
         if j % 5 == 0:
@@ -87,6 +94,8 @@ def loops(a: Slice[i32], c: DisjointSlice[i32], start: i32, stop: i32, step: i32
 def collatz(a: Slice[u32], c: DisjointSlice[u32]) -> None:
     idx = thread.index_1d()
     i = idx.get()
+    if i >= len(a):
+        return
     x = a[i]
     steps = u32(0)
     while x != 1:
@@ -97,7 +106,7 @@ def collatz(a: Slice[u32], c: DisjointSlice[u32]) -> None:
         else:
             x = 3 * x + 1
         steps += 1
-    if not (steps < 200 or x == 1) or steps == 0 and x != 1:
+    if not (steps < 200 or x == 1) or (steps == 0 and x != 1):
         steps = u32(999)
     if (out := c.get_mut(idx)) is not None:
         out.set(steps)
@@ -125,9 +134,17 @@ def helpers(a: Slice[f32], c: DisjointSlice[f32]) -> None:
 
 @simt.kernel
 @simt.launch_contract(block=BLOCK)
-def math_funcs(x: Slice[f32], e: DisjointSlice[f32], lg: DisjointSlice[f32], s: DisjointSlice[f32],
-               t: DisjointSlice[f32], q: DisjointSlice[f32]) -> None:
+def math_funcs(
+    x: Slice[f32],
+    e: DisjointSlice[f32],
+    lg: DisjointSlice[f32],
+    s: DisjointSlice[f32],
+    t: DisjointSlice[f32],
+    q: DisjointSlice[f32],
+) -> None:
     i = thread.index_1d().get()
+    if i >= len(x):
+        return
     v = x[i]
     if (o1 := e.get_mut(thread.index_1d())) is not None:
         o1.set(math.exp(v))
@@ -204,9 +221,11 @@ def half_storage(x: Slice[f16], y: DisjointSlice[f16]) -> None:
 def logic(a: Slice[i32], b: Slice[f32], c: DisjointSlice[i32]) -> None:
     idx = thread.index_1d()
     i = idx.get()
+    if i >= len(a):
+        return
     v = a[i]
     r = 0
-    if v > 10 and b[i] < 0.5 or not v % 3 == 0:
+    if (v > 10 and b[i] < 0.5) or not v % 3 == 0:
         r = 1
     elif v == 7:
         r = 2
@@ -268,27 +287,57 @@ def _blocks(n: int) -> int:
 CASES: dict[str, Case] = {
     "vecadd": Case(vecadd, lambda n, r: [_f32(n, r), _f32(n, r), np.zeros(n, np.float32)], (2,)),
     "saxpy": Case(saxpy, lambda n, r: [2.5, _f32(n, r), _f32(n, r), np.zeros(n, np.float32), n], (3,)),
-    "int_ops": Case(int_ops, lambda n, r: [_i32(n, r), _nonzero(_i32(n, r, -100, 100)), np.zeros(n, np.int32)],
-                    (2,)),
-    "i64_minmax": Case(i64_minmax, lambda n, r: [r.integers(-(1 << 40), 1 << 40, n), r.integers(-50, 50, n),
-                                                 np.zeros(n, np.int64)], (2,)),
+    "int_ops": Case(
+        int_ops, lambda n, r: [_i32(n, r), _nonzero(_i32(n, r, -100, 100)), np.zeros(n, np.int32)], (2,)
+    ),
+    "i64_minmax": Case(
+        i64_minmax,
+        lambda n, r: [r.integers(-(1 << 40), 1 << 40, n), r.integers(-50, 50, n), np.zeros(n, np.int64)],
+        (2,),
+    ),
     "loops_up": Case(loops, lambda n, r: [_i32(n, r, -9, 9), np.zeros(n, np.int32), -7, 40, 3], (1,)),
     "loops_down": Case(loops, lambda n, r: [_i32(n, r, -9, 9), np.zeros(n, np.int32), 30, -11, -4], (1,)),
-    "collatz": Case(collatz, lambda n, r: [r.integers(1, 100000, n).astype(np.uint32), np.zeros(n, np.uint32)],
-                    (1,)),
+    "collatz": Case(
+        collatz, lambda n, r: [r.integers(1, 100000, n).astype(np.uint32), np.zeros(n, np.uint32)], (1,)
+    ),
     "helpers": Case(helpers, lambda n, r: [_f32(n, r, -0.5, 1.5), np.zeros(n, np.float32)], (1,)),
-    "math_funcs": Case(math_funcs, lambda n, r: [_f32(n, r, -8.0, 8.0), *[np.zeros(n, np.float32)] * 5],
-                       (1, 2, 3, 4, 5), ulp=4),
+    "math_funcs": Case(
+        math_funcs,
+        lambda n, r: [_f32(n, r, -8.0, 8.0), *[np.zeros(n, np.float32)] * 5],
+        (1, 2, 3, 4, 5),
+        ulp=4,
+    ),
     "grid2d": Case(grid2d, lambda n, r: [_i32(n, r), np.zeros(n, np.int32), 37], (1,), domain=2),
     "block_sum": Case(block_sum, lambda n, r: [_i32(n, r), np.zeros(_blocks(n), np.int64)], (1,)),
-    "warp_sums": Case(warp_sums, lambda n, r: [_i32(n, r), np.array([0, -(1 << 40)], np.int64),
-                                               np.zeros(n, np.int32)], (1, 2)),
-    "half_storage": Case(half_storage, lambda n, r: [_f32(n, r).astype(np.float16), np.zeros(n, np.float16)],
-                         (1,)),
-    "logic": Case(logic, lambda n, r: [_i32(n, r, -20, 20), _f32(n, r, 0.0, 1.0), np.zeros(n, np.int32)], (2,)),
+    "warp_sums": Case(
+        warp_sums,
+        lambda n, r: [_i32(n, r), np.array([0, -(1 << 40)], np.int64), np.zeros(n, np.int32)],
+        (1, 2),
+    ),
+    "half_storage": Case(
+        half_storage, lambda n, r: [_f32(n, r).astype(np.float16), np.zeros(n, np.float16)], (1,)
+    ),
+    "logic": Case(
+        logic, lambda n, r: [_i32(n, r, -20, 20), _f32(n, r, 0.0, 1.0), np.zeros(n, np.int32)], (2,)
+    ),
     "unchecked_copy": Case(unchecked_copy, lambda n, r: [_f32(n, r), np.zeros(n, np.float32)], (1,)),
 }
 
 #: every kernel of this module that must compile (the out-of-bounds one compiles too; it traps at run time)
-ALL_KERNELS = [vecadd, saxpy, int_ops, i64_minmax, loops, collatz, helpers, math_funcs, grid2d, block_sum,
-               warp_sums, half_storage, logic, unchecked_copy, out_of_bounds]
+ALL_KERNELS = [
+    vecadd,
+    saxpy,
+    int_ops,
+    i64_minmax,
+    loops,
+    collatz,
+    helpers,
+    math_funcs,
+    grid2d,
+    block_sum,
+    warp_sums,
+    half_storage,
+    logic,
+    unchecked_copy,
+    out_of_bounds,
+]

@@ -2,8 +2,8 @@
 DLPack / `__cuda_array_interface__` interop with torch and CuPy, and trap handling in a subprocess.
 
 Comparison rules: integer kernels and kernels of plain f32 arithmetic (no contraction into FMA is emitted, and
-f16 storage rounds once in both executors) must be bit-exact; `math.*` kernels within 4 ulp (libdevice is within
-2 ulp of the true result; the CPU executor computes in f64 and rounds).
+f16 storage rounds once in both executors) must be bit-exact; `math.*` kernels within 4 ulp (libdevice is
+within 2 ulp of the true result; the CPU executor computes in f64 and rounds).
 Must import neither libcst nor mypy.
 """
 
@@ -13,6 +13,7 @@ import importlib.util
 import os
 import subprocess
 import sys
+import zlib
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -32,7 +33,9 @@ SIZES = (1, 31, 256, 1000, 4099)
 def _catalog() -> ModuleType:
     if "kernels_catalog" in sys.modules:
         return sys.modules["kernels_catalog"]
-    spec = importlib.util.spec_from_file_location("kernels_catalog", ROOT / "tests/codegen/kernels_catalog.py")
+    spec = importlib.util.spec_from_file_location(
+        "kernels_catalog", ROOT / "tests/codegen/kernels_catalog.py"
+    )
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules["kernels_catalog"] = module
@@ -67,7 +70,7 @@ def _ulp_diff(a: np.ndarray, b: np.ndarray) -> int:
 @pytest.mark.parametrize("n", SIZES)
 def test_gpu_matches_cpu_executor(name: str, n: int) -> None:
     case = _catalog().CASES[name]
-    seed = hash((name, n)) & 0xFFFF
+    seed = zlib.crc32(f"{name}/{n}".encode())
     gpu = _run(case, n, sk.Device(0), seed)
     cpu = _run(case, n, sk.Device.cpu(), seed)
     for g, c in zip(gpu, cpu, strict=True):
@@ -80,8 +83,13 @@ def test_gpu_matches_cpu_executor(name: str, n: int) -> None:
 @pytest.mark.parametrize("example", ["vecadd_simt.py", "saxpy_simt.py"])
 def test_example_runs_on_gpu(example: str) -> None:
     env = {**os.environ, "SAFEKERNELS_DEVICE": "gpu", "PYTHONPATH": f"{ROOT / 'src'}:{ROOT}"}
-    proc = subprocess.run([sys.executable, str(ROOT / "examples" / example)], env=env, capture_output=True,
-                          text=True, timeout=300)
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / example)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode == 0, proc.stderr
     assert "PASSED" in proc.stdout
 
@@ -106,8 +114,13 @@ except sk.DeviceError as exc:
 
 def test_trap_surfaces_as_kernel_trap_error_and_process_exits() -> None:
     env = {**os.environ, "PYTHONPATH": f"{ROOT / 'src'}:{ROOT}"}
-    proc = subprocess.run([sys.executable, "-c", _TRAP_SCRIPT, str(ROOT / "tests/codegen/kernels_catalog.py")],
-                          env=env, capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-c", _TRAP_SCRIPT, str(ROOT / "tests/codegen/kernels_catalog.py")],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == 0, proc.stderr
     assert "KernelTrapError" in proc.stdout, proc.stdout + proc.stderr
     assert "out_of_bounds" in proc.stdout
@@ -126,7 +139,7 @@ def test_torch_tensors_as_arguments_without_copies() -> None:
     kc.vecadd.launch(prepared, stream, a, b, c)
     torch.cuda.synchronize()
     assert torch.equal(c, a + b)
-    assert sk.as_buffer(c).ptr == c.data_ptr()
+    assert sk.as_buffer(c, dev).ptr == c.data_ptr()
     with pytest.raises(sk.AliasingError):
         kc.vecadd.launch(prepared, stream, a, b, a)
 

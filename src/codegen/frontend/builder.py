@@ -2,9 +2,10 @@
 
 One `FunctionBuilder` walks one function (the kernel, or one monomorphized `@simt.device` helper).  Local
 variable types are inferred by iterating the walk to a fixed point: each pass starts from the previous pass's
-joined types (so a loop-carried `acc += a[i]` that turns a literal-initialized `acc` into f32 is seen in the loop
-header), and the final pass, whose types no longer change, is the IR that is kept.  Implicit conversions become
-explicit `Convert` nodes here, so lowering never decides a type.
+joined types (so a loop-carried `acc += a[i]` that turns a literal-initialized `acc` into f32 is seen in
+the loop
+header), and the final pass, whose types no longer change, is the IR that is kept.  Implicit conversions
+become explicit `Convert` nodes here, so lowering never decides a type.
 
     source --ast--> FunctionBuilder --(fixpoint)--> ir.Function ... helpers instantiated per argument types
 """
@@ -37,7 +38,6 @@ from codegen.ir.types import (
     Ty,
     WeakTy,
     arith_type,
-    is_floatlike,
     is_intlike,
     is_numeric,
 )
@@ -46,18 +46,55 @@ from safekernels.dtypes import DType, dtype_of
 _MAX_PASSES = 8
 
 _ARITH_OPS = {
-    ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%", ast.Pow: "**",
-    ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^", ast.LShift: "<<", ast.RShift: ">>",
+    ast.Add: "+",
+    ast.Sub: "-",
+    ast.Mult: "*",
+    ast.Div: "/",
+    ast.FloorDiv: "//",
+    ast.Mod: "%",
+    ast.Pow: "**",
+    ast.BitAnd: "&",
+    ast.BitOr: "|",
+    ast.BitXor: "^",
+    ast.LShift: "<<",
+    ast.RShift: ">>",
 }
 _CMP_OPS = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!="}
 
 #: math functions: name -> (arity, result) where result is "float" (same float type as the args), "int"
 #: (Python returns an int: floor/ceil/trunc) or "bool" (isnan/isinf/isfinite).
 MATH_FUNCS: dict[str, tuple[int, str]] = {
-    **{f: (1, "float") for f in (
-        "sqrt", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "asin", "acos",
-        "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "fabs", "erf", "erfc", "gamma", "lgamma",
-        "cbrt")},
+    **{
+        f: (1, "float")
+        for f in (
+            "sqrt",
+            "exp",
+            "exp2",
+            "expm1",
+            "log",
+            "log2",
+            "log10",
+            "log1p",
+            "sin",
+            "cos",
+            "tan",
+            "asin",
+            "acos",
+            "atan",
+            "sinh",
+            "cosh",
+            "tanh",
+            "asinh",
+            "acosh",
+            "atanh",
+            "fabs",
+            "erf",
+            "erfc",
+            "gamma",
+            "lgamma",
+            "cbrt",
+        )
+    },
     **{f: (2, "float") for f in ("pow", "atan2", "hypot", "copysign", "fmod")},
     **{f: (1, "int") for f in ("floor", "ceil", "trunc")},
     **{f: (1, "bool") for f in ("isnan", "isinf", "isfinite")},
@@ -80,17 +117,32 @@ class ModuleBuilder:
     def build(self) -> ir.Module:
         source = load_source(self.spec.py_function)
         params = self._kernel_params(source)
-        fb = FunctionBuilder(self, source, Resolver(self.spec.py_function), params, is_kernel=True,
-                             name=self.spec.name, unchecked=self.spec.unchecked_indexing)
+        fb = FunctionBuilder(
+            self,
+            source,
+            Resolver(self.spec.py_function),
+            params,
+            is_kernel=True,
+            name=self.spec.name,
+            unchecked=self.spec.unchecked_indexing,
+        )
         kernel = fb.run()
-        return ir.Module(kernel, list(self.helper_order), list(self.shared.values()), self.spec.block,
-                         self.uses_math, list(self.abi))
+        return ir.Module(
+            kernel,
+            list(self.helper_order),
+            list(self.shared.values()),
+            self.spec.block,
+            self.uses_math,
+            list(self.abi),
+        )
 
     def _kernel_params(self, source: FunctionSource) -> list[tuple[str, Ty]]:
         args = source.tree.args
         if args.vararg or args.kwarg or args.kwonlyargs or args.posonlyargs:
             line, col, width = source.position(args.vararg or args.kwarg or source.tree)
-            raise sk_error("SK011", "kernels take plain positional parameters only", source.path, line, col, width)
+            raise sk_error(
+                "SK011", "kernels take plain positional parameters only", source.path, line, col, width
+            )
         out: list[tuple[str, Ty]] = []
         declared = {p.name: p for p in self.spec.params} if self.spec.params is not None else None
         for arg in args.args:
@@ -101,8 +153,15 @@ class ModuleBuilder:
                 parsed = annotation_param(arg.annotation)
                 if parsed is None:
                     line, col, width = source.position(arg)
-                    raise sk_error("SK011", f"parameter `{arg.arg}` needs a Slice[T], DisjointSlice[T], "
-                                   "AtomicSlice[T] or scalar dtype annotation", source.path, line, col, width)
+                    raise sk_error(
+                        "SK011",
+                        f"parameter `{arg.arg}` needs a Slice[T], DisjointSlice[T], "
+                        "AtomicSlice[T] or scalar dtype annotation",
+                        source.path,
+                        line,
+                        col,
+                        width,
+                    )
                 kind, dt = parsed
             self.abi.append((arg.arg, kind, dt.name))
             if kind == "scalar":
@@ -111,7 +170,9 @@ class ModuleBuilder:
                 out.append((arg.arg, SliceTy(kind, dt)))
         return out
 
-    def instantiate_helper(self, fn: Any, arg_types: list[Ty], caller: FunctionSource, node: ast.AST) -> ir.Function:
+    def instantiate_helper(
+        self, fn: Any, arg_types: list[Ty], caller: FunctionSource, node: ast.AST
+    ) -> ir.Function:
         source = load_source(fn)
         key = f"{fn.__module__}.{fn.__qualname__}".replace("<", "_").replace(">", "_")
         mangled = "__sk_" + "_".join([key.replace(".", "_"), *(_mangle(t) for t in arg_types)])
@@ -119,13 +180,25 @@ class ModuleBuilder:
             return self.helpers[mangled]
         if key in self.building:
             line, col, width = caller.position(node)
-            raise sk_error("SK009", f"recursive call of helper `{fn.__name__}` (recursion is not supported on the "
-                           "GPU)", caller.path, line, col, width)
+            raise sk_error(
+                "SK009",
+                f"recursive call of helper `{fn.__name__}` (recursion is not supported on the GPU)",
+                caller.path,
+                line,
+                col,
+                width,
+            )
         args = source.tree.args
         if args.vararg or args.kwarg or args.kwonlyargs or len(args.args) != len(arg_types) or args.defaults:
             line, col, width = caller.position(node)
-            raise sk_error("SK006", f"helper `{fn.__name__}` takes {len(args.args)} positional arguments, "
-                           f"{len(arg_types)} given", caller.path, line, col, width)
+            raise sk_error(
+                "SK006",
+                f"helper `{fn.__name__}` takes {len(args.args)} positional arguments, {len(arg_types)} given",
+                caller.path,
+                line,
+                col,
+                width,
+            )
         params: list[tuple[str, Ty]] = []
         for arg, ty in zip(args.args, arg_types, strict=True):
             parsed = annotation_param(arg.annotation)
@@ -135,8 +208,15 @@ class ModuleBuilder:
                 params.append((arg.arg, ty))
         self.building.append(key)
         try:
-            fb = FunctionBuilder(self, source, Resolver(fn), params, is_kernel=False, name=mangled,
-                                 unchecked=self.spec.unchecked_indexing)
+            fb = FunctionBuilder(
+                self,
+                source,
+                Resolver(fn),
+                params,
+                is_kernel=False,
+                name=mangled,
+                unchecked=self.spec.unchecked_indexing,
+            )
             func = fb.run()
         finally:
             self.building.pop()
@@ -152,8 +232,17 @@ def _mangle(ty: Ty) -> str:
 class FunctionBuilder:
     """Types and translates one function body."""
 
-    def __init__(self, module: ModuleBuilder, source: FunctionSource, resolver: Resolver,
-                 params: list[tuple[str, Ty]], *, is_kernel: bool, name: str, unchecked: bool) -> None:
+    def __init__(
+        self,
+        module: ModuleBuilder,
+        source: FunctionSource,
+        resolver: Resolver,
+        params: list[tuple[str, Ty]],
+        *,
+        is_kernel: bool,
+        name: str,
+        unchecked: bool,
+    ) -> None:
         self.module = module
         self.src = source
         self.resolver = resolver
@@ -241,20 +330,29 @@ class FunctionBuilder:
         if isinstance(s, ast.With):
             return self.with_stmt(s)
         what = type(s).__name__
-        self.fail(s, "SK001", f"`{what}` statements are not supported in kernels",
-                  help="kernels support assignments, if/elif/else, while, for-range, break/continue, return, "
-                  "with simt.unsafe() and calls")
+        self.fail(
+            s,
+            "SK001",
+            f"`{what}` statements are not supported in kernels",
+            help="kernels support assignments, if/elif/else, while, for-range, break/continue, return, "
+            "with simt.unsafe() and calls",
+        )
 
     def bind(self, name: str, value: ir.Expr, node: ast.AST) -> ir.Expr:
-        """Record an assignment of `value` to local `name` and return the value converted to its final type."""
+        """Record an assignment of `value` to local `name` and return the value converted to its final
+        type."""
         if name in self.param_names and isinstance(self.env.get(name), SliceTy):
             self.fail(node, "SK003", f"cannot assign to buffer parameter `{name}`")
         if isinstance(value.ty, NONE.__class__):
             self.fail(node, "SK003", f"cannot assign a value of type None to `{name}`")
         joined = join(self.env.get(name), value.ty)
         if isinstance(joined, str):
-            self.fail(node, "SK007", f"variable `{name}` changes type: {joined}",
-                      help="use a separate variable, or an explicit cast such as `f32(...)`")
+            self.fail(
+                node,
+                "SK007",
+                f"variable `{name}` changes type: {joined}",
+                help="use a separate variable, or an explicit cast such as `f32(...)`",
+            )
         self.env[name] = joined
         return self.convert(value, joined, node)
 
@@ -282,8 +380,12 @@ class FunctionBuilder:
         if isinstance(target, ast.Subscript):
             return [self.store(target, self.expr(s.value), s)]
         if isinstance(target, ast.Attribute):
-            self.fail(target, "SK001", "attribute assignment is not supported in kernels",
-                      help="write an output element with `out.set(value)`")
+            self.fail(
+                target,
+                "SK001",
+                "attribute assignment is not supported in kernels",
+                help="write an output element with `out.set(value)`",
+            )
         self.fail(target, "SK001", "unsupported assignment target")
 
     def ann_assign(self, s: ast.AnnAssign) -> list[ir.Stmt]:
@@ -305,7 +407,11 @@ class FunctionBuilder:
                 self.fail(s.target, "SK002", f"local variable `{name}` is used before it is assigned")
             current = ir.Var(self.env[name], name)
             result = self.binop(op, current, self.expr(s.value), s)
-            if isinstance(current.ty, ScalarTy) and isinstance(result.ty, ScalarTy) and result.ty != current.ty:
+            if (
+                isinstance(current.ty, ScalarTy)
+                and isinstance(result.ty, ScalarTy)
+                and result.ty != current.ty
+            ):
                 # typed accumulators keep their type under `+=` (SPEC §3)
                 result = self.convert(result, current.ty, s, explicit=True)
             return [ir.Assign(self.loc(s), name, self.bind(name, result, s.target))]
@@ -323,11 +429,17 @@ class FunctionBuilder:
             val = self.convert(value, arith_type(dtype_of(array.ty.elem)), node)
             return ir.Store(self.loc(node), array, index, val, checked=not self.unchecked)
         if isinstance(array.ty, SliceTy):
-            helps = {"slice": "`Slice` parameters are read-only",
-                     "disjoint": "write through the witness: `if (out := c.get_mut(idx)) is not None: out.set(v)`",
-                     "atomic": "use `fetch_add`/`fetch_max`/`fetch_min`"}
-            self.fail(target, "SK003", f"cannot assign to an element of `{array.ty.describe()}`",
-                      help=helps[array.ty.mode])
+            helps = {
+                "slice": "`Slice` parameters are read-only",
+                "disjoint": "write through the witness: `if (out := c.get_mut(idx)) is not None: out.set(v)`",
+                "atomic": "use `fetch_add`/`fetch_max`/`fetch_min`",
+            }
+            self.fail(
+                target,
+                "SK003",
+                f"cannot assign to an element of `{array.ty.describe()}`",
+                help=helps[array.ty.mode],
+            )
         self.fail(target, "SK003", f"`{array.ty.describe()}` does not support item assignment")
 
     def for_range(self, s: ast.For) -> ir.Stmt:
@@ -368,8 +480,12 @@ class FunctionBuilder:
         body = self.block(s.body)
         self.loop_depth -= 1
         if joined != common:
-            self.fail(s.target, "SK007", f"loop variable `{var}` has type {joined.describe()} elsewhere, "
-                      f"but range() yields {common.describe()}")
+            self.fail(
+                s.target,
+                "SK007",
+                f"loop variable `{var}` has type {joined.describe()} elsewhere, "
+                f"but range() yields {common.describe()}",
+            )
         return ir.ForRange(self.loc(s), var, start, stop, step, body)
 
     def return_stmt(self, s: ast.Return) -> ir.Stmt:
@@ -378,7 +494,9 @@ class FunctionBuilder:
                 self.fail(s, "SK009", "bare `return` in a helper that returns a value elsewhere")
             return ir.Return(self.loc(s), None)
         if self.is_kernel:
-            self.fail(s, "SK009", "kernels cannot return a value", help="write results through a DisjointSlice")
+            self.fail(
+                s, "SK009", "kernels cannot return a value", help="write results through a DisjointSlice"
+            )
         value = self.expr(s.value)
         if isinstance(value.ty, NONE.__class__):
             return ir.Return(self.loc(s), None)
@@ -401,8 +519,12 @@ class FunctionBuilder:
 
     def require_unsafe(self, node: ast.AST, what: str) -> None:
         if self.unsafe_depth == 0:
-            self.fail(node, "SK005", f"use of unsafe operation `{what}` requires an unsafe block",
-                      help="wrap it in `with simt.unsafe():` (helpers do not inherit their caller's block)")
+            self.fail(
+                node,
+                "SK005",
+                f"use of unsafe operation `{what}` requires an unsafe block",
+                help="wrap it in `with simt.unsafe():` (helpers do not inherit their caller's block)",
+            )
 
     # -- expressions ----------------------------------------------------------------------------------------
     def condition(self, node: ast.expr) -> ir.Expr:
@@ -415,7 +537,11 @@ class FunctionBuilder:
         if isinstance(ty, IndexTy | ElemMutTy) and ty.optional:
             return ir.Intrinsic(BOOL, "is_some", [value])
         if is_numeric(ty):
-            zero = self.convert(ir.Const(WEAK_INT, 0), ty, node) if not isinstance(ty, WeakTy) else ir.Const(ty, 0)
+            zero = (
+                self.convert(ir.Const(WEAK_INT, 0), ty, node)
+                if not isinstance(ty, WeakTy)
+                else ir.Const(ty, 0)
+            )
             return ir.Compare(BOOL, "!=", value, zero)
         self.fail(node, "SK003", f"`{ty.describe()}` has no truth value in kernels")
 
@@ -484,10 +610,17 @@ class FunctionBuilder:
         if res is not None and res.kind == "const":
             return self.const_value(res, node)
         if res is None:
-            self.fail(node, "SK002", f"cannot find `{node.id}` (a local used before assignment, or an unknown "
-                      "global)")
-        self.fail(node, "SK004", f"`{node.id}` cannot be used as a value in a kernel (only called, or a "
-                  "module-level int/float constant)")
+            self.fail(
+                node,
+                "SK002",
+                f"cannot find `{node.id}` (a local used before assignment, or an unknown global)",
+            )
+        self.fail(
+            node,
+            "SK004",
+            f"`{node.id}` cannot be used as a value in a kernel (only called, or a "
+            "module-level int/float constant)",
+        )
 
     def resolve(self, node: ast.expr) -> Resolved | None:
         if isinstance(node, ast.Name):
@@ -515,18 +648,24 @@ class FunctionBuilder:
             self.fail(node, "SK003", f"unsupported operand types for `{op}`: {common}")
         if op in ("&", "|", "^", "<<", ">>") and not is_intlike(common):
             self.fail(node, "SK003", f"`{op}` needs integer operands, not `{common.describe()}`")
-        l, r = self.convert(left, common, node), self.convert(right, common, node)
+        lhs, rhs = self.convert(left, common, node), self.convert(right, common, node)
         if op == "/" and is_intlike(common):
             target: Ty = WEAK_FLOAT if isinstance(common, WeakTy) else F64
-            return ir.BinOp(target, "/", self.convert(l, target, node, explicit=True),
-                            self.convert(r, target, node, explicit=True))
+            return ir.BinOp(
+                target,
+                "/",
+                self.convert(lhs, target, node, explicit=True),
+                self.convert(rhs, target, node, explicit=True),
+            )
         if op == "**":
             if is_intlike(common):
-                if not (isinstance(right, ir.Const) and isinstance(right.value, int) and 0 <= right.value <= 64):
+                if not (
+                    isinstance(right, ir.Const) and isinstance(right.value, int) and 0 <= right.value <= 64
+                ):
                     self.fail(node, "SK003", "integer `**` needs a literal exponent in 0..64")
-                return ir.BinOp(common, "**", l, r)
+                return ir.BinOp(common, "**", lhs, rhs)
             self.module.uses_math = True
-        return ir.BinOp(common, op, l, r)
+        return ir.BinOp(common, op, lhs, rhs)
 
     def unary(self, node: ast.UnaryOp) -> ir.Expr:
         if isinstance(node.op, ast.Not):
@@ -568,8 +707,9 @@ class FunctionBuilder:
                 common = unify(left.ty, right.ty)
                 if isinstance(common, str):
                     self.fail(node, "SK003", f"cannot compare: {common}")
-                parts.append(ir.Compare(BOOL, cmp, self.convert(left, common, node),
-                                        self.convert(right, common, node)))
+                parts.append(
+                    ir.Compare(BOOL, cmp, self.convert(left, common, node), self.convert(right, common, node))
+                )
             left = right
         return parts[0] if len(parts) == 1 else ir.BoolOp(BOOL, "and", parts)
 
@@ -586,13 +726,20 @@ class FunctionBuilder:
         ty = array.ty
         if isinstance(ty, SharedArrayTy):
             self.require_unsafe(node, "shared array element access")
-            return ir.Load(arith_type(dtype_of(ty.elem)), array, self.index_expr(node.slice),
-                           checked=not self.unchecked)
+            return ir.Load(
+                arith_type(dtype_of(ty.elem)), array, self.index_expr(node.slice), checked=not self.unchecked
+            )
         if isinstance(ty, SliceTy):
             if ty.mode == "disjoint":
-                self.fail(node, "SK003", "a DisjointSlice is not readable by index",
-                          help="read your own element with `c.get_mut(idx)` then `.get()`")
-            return ir.Load(arith_type(ty.elem), array, self.index_expr(node.slice), checked=not self.unchecked)
+                self.fail(
+                    node,
+                    "SK003",
+                    "a DisjointSlice is not readable by index",
+                    help="read your own element with `c.get_mut(idx)` then `.get()`",
+                )
+            return ir.Load(
+                arith_type(ty.elem), array, self.index_expr(node.slice), checked=not self.unchecked
+            )
         self.fail(node, "SK003", f"`{ty.describe()}` is not subscriptable")
 
     # -- conversions ----------------------------------------------------------------------------------------
@@ -607,14 +754,26 @@ class FunctionBuilder:
         if isinstance(ty, ScalarTy) and (is_numeric(src) or src == BOOL):
             if not explicit:
                 if src == BOOL or ty == BOOL:
-                    self.fail(node, "SK003", f"expected `{ty.describe()}`, found `{src.describe()}`",
-                              help="cast explicitly")
+                    self.fail(
+                        node,
+                        "SK003",
+                        f"expected `{ty.describe()}`, found `{src.describe()}`",
+                        help="cast explicitly",
+                    )
                 if isinstance(src, WeakTy) and src.kind == "float" and ty.is_int:
-                    self.fail(node, "SK003", f"expected `{ty.describe()}`, found a float",
-                              help=f"cast explicitly with {ty.describe()}(...)")
+                    self.fail(
+                        node,
+                        "SK003",
+                        f"expected `{ty.describe()}`, found a float",
+                        help=f"cast explicitly with {ty.describe()}(...)",
+                    )
                 if isinstance(src, ScalarTy) and src.is_float and ty.is_int:
-                    self.fail(node, "SK003", f"expected `{ty.describe()}`, found `{src.describe()}`",
-                              help=f"cast explicitly with {ty.describe()}(...)")
+                    self.fail(
+                        node,
+                        "SK003",
+                        f"expected `{ty.describe()}`, found `{src.describe()}`",
+                        help=f"cast explicitly with {ty.describe()}(...)",
+                    )
             if isinstance(value, ir.Const) and isinstance(src, WeakTy):
                 if ty.is_float:
                     return ir.Const(ty, float(value.value))
@@ -636,7 +795,11 @@ class FunctionBuilder:
             root = func.value
             while isinstance(root, ast.Attribute):
                 root = root.value
-            if isinstance(root, ast.Name) and root.id not in self.env and self.resolver.lookup(root.id) is None:
+            if (
+                isinstance(root, ast.Name)
+                and root.id not in self.env
+                and self.resolver.lookup(root.id) is None
+            ):
                 self.fail(root, "SK002", f"cannot find `{root.id}`")
             if not (isinstance(func.value, ast.Name) and func.value.id not in self.env):
                 return self.method_call(self.expr(func.value), func.attr, node)
@@ -657,11 +820,19 @@ class FunctionBuilder:
         if res.kind == "helper":
             return self.helper_call(res.value, args, node)
         if res.kind == "kernel":
-            self.fail(func, "SK009", "a kernel cannot call another kernel",
-                      help="decorate shared code with @simt.device")
-        self.fail(func, "SK004", f"`{ast.unparse(func)}` cannot be called from a kernel",
-                  help="kernels call thread.*, warp.*, math.*, dtype casts, min/max/abs/len and @simt.device "
-                  "helpers")
+            self.fail(
+                func,
+                "SK009",
+                "a kernel cannot call another kernel",
+                help="decorate shared code with @simt.device",
+            )
+        self.fail(
+            func,
+            "SK004",
+            f"`{ast.unparse(func)}` cannot be called from a kernel",
+            help="kernels call thread.*, warp.*, math.*, dtype casts, min/max/abs/len and @simt.device "
+            "helpers",
+        )
 
     def nargs(self, args: list[ast.expr], n: int, what: str, node: ast.AST) -> None:
         if len(args) != n:
@@ -678,9 +849,13 @@ class FunctionBuilder:
             if method == "get_mut":
                 idx = self.expr(args[0])
                 if not isinstance(idx.ty, IndexTy):
-                    self.fail(args[0], "SK003", f"`get_mut` takes a ThreadIndex witness, not `{idx.ty.describe()}`",
-                              help="get one from `thread.index_1d()`; a computed index needs "
-                              "`get_unchecked_mut` inside `with simt.unsafe():`")
+                    self.fail(
+                        args[0],
+                        "SK003",
+                        f"`get_mut` takes a ThreadIndex witness, not `{idx.ty.describe()}`",
+                        help="get one from `thread.index_1d()`; a computed index needs "
+                        "`get_unchecked_mut` inside `with simt.unsafe():`",
+                    )
                 return ir.GetMut(ElemMutTy(ty.elem, True), recv, idx, checked=True)
             self.require_unsafe(node, "get_unchecked_mut")
             return ir.GetMut(ElemMutTy(ty.elem, False), recv, self.index_expr(args[0]), checked=False)
@@ -691,7 +866,11 @@ class FunctionBuilder:
                 return _StmtExpr(NONE, ir.ElemSet(self.loc(node), recv, value))
             self.nargs(args, 0, "ElemMut.get", node)
             return ir.ElemGet(arith_type(ty.elem), recv)
-        if isinstance(ty, SliceTy) and ty.mode == "atomic" and method in ("fetch_add", "fetch_max", "fetch_min"):
+        if (
+            isinstance(ty, SliceTy)
+            and ty.mode == "atomic"
+            and method in ("fetch_add", "fetch_max", "fetch_min")
+        ):
             self.nargs(args, 2, method, node)
             if ty.elem.name not in ("i32", "u32", "i64", "u64", "f32", "f64"):
                 self.fail(node, "SK003", f"atomics on `{ty.elem.name}` are not supported (32/64-bit only)")
@@ -759,15 +938,22 @@ class FunctionBuilder:
         value = self.expr(node)
         folded = _fold(value)
         if not isinstance(folded, int) or isinstance(folded, bool):
-            self.fail(node, "SK008", "a compile-time integer constant is required here (a literal or a "
-                      "module-level int)")
+            self.fail(
+                node,
+                "SK008",
+                "a compile-time integer constant is required here (a literal or a module-level int)",
+            )
         return folded
 
     def math_call(self, name: str, args: list[ast.expr], node: ast.Call) -> ir.Expr:
         spec = MATH_FUNCS.get(name)
         if spec is None:
-            self.fail(node.func, "SK004", f"`math.{name}` is not supported in kernels",
-                      help=f"supported: {', '.join(sorted(MATH_FUNCS))}")
+            self.fail(
+                node.func,
+                "SK004",
+                f"`math.{name}` is not supported in kernels",
+                help=f"supported: {', '.join(sorted(MATH_FUNCS))}",
+            )
         arity, result = spec
         self.nargs(args, arity, f"math.{name}", node)
         vals = [self.expr(a) for a in args]
@@ -888,6 +1074,3 @@ def _fold(e: ir.Expr) -> int | float | None:
 def build_module(spec: KernelSpec) -> ir.Module:
     """The typed IR of `spec`'s kernel and every helper it reaches (raises DiagnosticError on SK errors)."""
     return ModuleBuilder(spec).build()
-
-
-_ = (F32, is_floatlike)

@@ -1,7 +1,7 @@
 """The SK diagnostic codes codegen reports, declared once (docs/simt-compiler.md lists the same table).
 
-Every construct the front end does not support ends here, with the kernel's file, line and column, instead of a
-traceback from llvmlite or the driver (SPEC §6).
+Every construct the front end does not support ends here, with the kernel's file, line and column, instead
+of a traceback from llvmlite or the driver (SPEC §6).
 """
 
 from __future__ import annotations
@@ -25,8 +25,9 @@ SK_CODES: Final[dict[str, str]] = {
 }
 
 
-def sk_error(code: str, message: str, path: str, line: int, column: int, width: int = 1,
-             help: str | None = None) -> DiagnosticError:
+def sk_error(
+    code: str, message: str, path: str, line: int, column: int, width: int = 1, help: str | None = None
+) -> DiagnosticError:
     """A `DiagnosticError` carrying one SK diagnostic (raise it)."""
     assert code in SK_CODES, code
     diag = Diagnostic(code=code, message=message, path=path, span=Span.point(line, column, width), help=help)

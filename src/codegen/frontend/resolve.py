@@ -18,8 +18,19 @@ from safekernels.dtypes import DType, ScalarType
 
 SURFACE: Final[frozenset[str]] = frozenset(
     {
-        "index_1d", "index_2d", "lane_id", "sync_threads", "shared_array", "unsafe",
-        "shfl_down", "shfl_up", "shfl_xor", "shfl_idx", "reduce_sum", "reduce_max", "reduce_min",
+        "index_1d",
+        "index_2d",
+        "lane_id",
+        "sync_threads",
+        "shared_array",
+        "unsafe",
+        "shfl_down",
+        "shfl_up",
+        "shfl_xor",
+        "shfl_idx",
+        "reduce_sum",
+        "reduce_max",
+        "reduce_min",
         *(f"{reg}_{axis}" for reg in ("thread_idx", "block_idx", "block_dim", "grid_dim") for axis in "xyz"),
     }
 )
@@ -79,6 +90,8 @@ class Resolver:
                 return _classify(scope[name], name)
         if name in BUILTINS:
             return Resolved("builtin", name, getattr(builtins, name))
+        if hasattr(builtins, name):
+            return Resolved("other", name, getattr(builtins, name))  # print, list, ...: refused when called
         if name in _SURFACE_ROOTS:
             return Resolved("namespace", name, None)  # language namespace by its usual name (not imported)
         return None

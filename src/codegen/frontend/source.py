@@ -1,8 +1,8 @@
 """Where a kernel's source comes from, and how AST positions map back to the user's file.
 
 `inspect.getsourcelines` gives the decorated function as it sits in its file; we dedent it (methods and nested
-functions are indented), parse it with `ast`, and remember the line offset and the removed indentation so every
-diagnostic points at the user's real line and column.
+functions are indented), parse it with `ast`, and remember the line offset and the removed indentation so
+every diagnostic points at the user's real line and column.
 """
 
 from __future__ import annotations
@@ -37,14 +37,17 @@ class FunctionSource:
 
 def load_source(fn: Callable[..., Any]) -> FunctionSource:
     target = inspect.unwrap(fn)
-    path = inspect.getsourcefile(target) or getattr(target, "__code__", None) and target.__code__.co_filename
+    path = inspect.getsourcefile(target) or (
+        getattr(target, "__code__", None) and target.__code__.co_filename
+    )
     path = str(path or "<unknown>")
     try:
         lines, first_line = inspect.getsourcelines(target)
     except (OSError, TypeError) as exc:
         line = getattr(getattr(target, "__code__", None), "co_firstlineno", 1)
-        raise sk_error("SK010", f"cannot read the source of `{getattr(fn, '__name__', fn)}`: {exc}", path,
-                       line, 1) from None
+        raise sk_error(
+            "SK010", f"cannot read the source of `{getattr(fn, '__name__', fn)}`: {exc}", path, line, 1
+        ) from None
     raw = "".join(lines)
     text = textwrap.dedent(raw)
     first_raw = next((ln for ln in lines if ln.strip()), "")
@@ -53,10 +56,20 @@ def load_source(fn: Callable[..., Any]) -> FunctionSource:
     try:
         module = ast.parse(text)
     except SyntaxError as exc:
-        raise sk_error("SK010", f"cannot parse kernel source: {exc.msg}", path,
-                       (exc.lineno or 1) + first_line - 1, (exc.offset or 1) + indent) from None
+        raise sk_error(
+            "SK010",
+            f"cannot parse kernel source: {exc.msg}",
+            path,
+            (exc.lineno or 1) + first_line - 1,
+            (exc.offset or 1) + indent,
+        ) from None
     defs = [n for n in module.body if isinstance(n, ast.FunctionDef)]
     if not defs:
-        raise sk_error("SK010", "kernel source is not a plain `def` (async def and lambdas are unsupported)",
-                       path, first_line, 1 + indent)
+        raise sk_error(
+            "SK010",
+            "kernel source is not a plain `def` (async def and lambdas are unsupported)",
+            path,
+            first_line,
+            1 + indent,
+        )
     return FunctionSource(path, text, defs[0], first_line, max(indent, 0))

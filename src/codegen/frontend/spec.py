@@ -61,7 +61,7 @@ def spec_from_kernel(kernel: Any) -> KernelSpec:
         params=params,
         block=block,
         unchecked_indexing=bool(getattr(kernel, "unchecked_indexing", False)),
-        min_compute_capability=tuple(cc) if cc else None,  # type: ignore[arg-type]
+        min_compute_capability=(int(cc[0]), int(cc[1])) if cc else None,
     )
 
 

@@ -36,8 +36,10 @@ def unify(a: Ty, b: Ty) -> Ty | str:
         return "arithmetic on a bool (cast it with i32(...) first)"
     if isinstance(b, WeakTy):
         if b.kind == "float" and a.is_int:
-            return (f"mixing `{a.describe()}` with a float literal (cast the int explicitly, for example "
-                    "`f32(x)`, so the float type is not guessed)")
+            return (
+                f"mixing `{a.describe()}` with a float literal (cast the int explicitly, for example "
+                "`f32(x)`, so the float type is not guessed)"
+            )
         return a
     if not isinstance(b, ScalarTy):
         return f"`{b.describe()}` is not a number"

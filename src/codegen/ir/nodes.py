@@ -1,7 +1,8 @@
 """Nodes of the typed kernel IR (expressions and statements).
 
 The IR is a structured tree (no CFG): lowering maps `If`/`While`/`ForRange` straight onto LLVM blocks.  Every
-expression carries `ty`; implicit conversions the front end decided on are explicit `Convert` nodes, so lowering
+expression carries `ty`; implicit conversions the front end decided on are explicit `Convert` nodes, so
+lowering
 is a mechanical translation.  `loc` is `(line, column)` in the kernel's file, kept for debugging output.
 """
 

@@ -1,7 +1,8 @@
 """Types of kernel values.
 
 Scalars are the arithmetic dtypes (f16/bf16 are storage-only: loading them yields f32, the arithmetic type).
-Literals and module constants are *weak* (`WeakTy`): they adopt the type of the other operand, so `x * 2.0` stays
+Literals and module constants are *weak* (`WeakTy`): they adopt the type of the other operand, so `x * 2.0`
+stays
 f32 when `x` is f32 (no silent f64 promotion).  Compound values (slices, witnesses, element handles, shared
 arrays) are first-class in the IR so the front end can type-check their methods and lowering can pick their
 LLVM representation.
@@ -84,7 +85,8 @@ class SharedArrayTy(Ty):
 
 @dataclass(frozen=True)
 class IndexTy(Ty):
-    """A `ThreadIndex` witness; `optional` when it came from `index_2d` (None when the column is out of range)."""
+    """A `ThreadIndex` witness; `optional` when it came from `index_2d` (None when the column is out of
+    range)."""
 
     optional: bool
 

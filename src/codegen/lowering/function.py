@@ -16,7 +16,6 @@ from codegen.ir import nodes as n
 from codegen.ir.types import (
     BOOL,
     ElemMutTy,
-    IndexTy,
     ScalarTy,
     SharedArrayTy,
     SliceTy,
@@ -51,9 +50,17 @@ def _is_signed(ty: Ty) -> bool:
 
 
 class FunctionLowering:
-    def __init__(self, module: ir.Module, func: n.Function, llfunc: ir.Function,
-                 helpers: dict[str, ir.Function], shared: dict[str, ir.GlobalVariable], *,
-                 approx_math: bool, have_libdevice: bool) -> None:
+    def __init__(
+        self,
+        module: ir.Module,
+        func: n.Function,
+        llfunc: ir.Function,
+        helpers: dict[str, ir.Function],
+        shared: dict[str, ir.GlobalVariable],
+        *,
+        approx_math: bool,
+        have_libdevice: bool,
+    ) -> None:
         self.module = module
         self.func = func
         self.fn = llfunc
@@ -202,8 +209,11 @@ class FunctionLowering:
         zero = ir.Constant(start.type, 0)
         if isinstance(s.step, n.Const) and isinstance(s.step.value, int):
             up = s.step.value > 0
-            cond = (b.icmp_signed("<", cur, stop) if up else b.icmp_signed(">", cur, stop)) if signed else (
-                b.icmp_unsigned("<", cur, stop) if up else b.icmp_unsigned(">", cur, stop))
+            cond = (
+                (b.icmp_signed("<", cur, stop) if up else b.icmp_signed(">", cur, stop))
+                if signed
+                else (b.icmp_unsigned("<", cur, stop) if up else b.icmp_unsigned(">", cur, stop))
+            )
         else:
             b.position_at_end(head)
             if signed:
@@ -249,23 +259,23 @@ class FunctionLowering:
             raise TypeError(f"unknown expression {e!r}")
         return method(e)
 
-    def e_Const(self, e: n.Const) -> ir.Value:  # noqa: N802
+    def e_Const(self, e: n.Const) -> ir.Value:
         lt = value_type(e.ty)
         if isinstance(lt, ir.IntType):
             return ir.Constant(lt, int(e.value) & ((1 << lt.width) - 1))
         return ir.Constant(lt, float(e.value))
 
-    def e_Var(self, e: n.Var) -> ir.Value:  # noqa: N802
+    def e_Var(self, e: n.Var) -> ir.Value:
         return self.b.load(self.slots[e.name])
 
     e_Param = e_Var
 
-    def e_Walrus(self, e: n.Walrus) -> ir.Value:  # noqa: N802
+    def e_Walrus(self, e: n.Walrus) -> ir.Value:
         value = self.expr(e.value)
         self.b.store(value, self.slot(e.name, e.ty))
         return value
 
-    def e_Convert(self, e: n.Convert) -> ir.Value:  # noqa: N802
+    def e_Convert(self, e: n.Convert) -> ir.Value:
         return self.convert(self.expr(e.value), e.value.ty, e.ty, e.round_to)
 
     def convert(self, v: ir.Value, src: Ty, dst: Ty, round_to: str | None = None) -> ir.Value:
@@ -296,7 +306,7 @@ class FunctionLowering:
             return b.zext(v, dt)
         return b.sext(v, dt)
 
-    def e_BinOp(self, e: n.BinOp) -> ir.Value:  # noqa: N802
+    def e_BinOp(self, e: n.BinOp) -> ir.Value:
         b = self.b
         lhs, rhs = self.expr(e.left), self.expr(e.right)
         ty = e.ty
@@ -376,7 +386,7 @@ class FunctionLowering:
     def float_call(self, name: str, args: list[ir.Value]) -> ir.Value:
         return emit_math(self.b, name, args, approx=self.approx, have_libdevice=self.have_libdevice)
 
-    def e_UnaryOp(self, e: n.UnaryOp) -> ir.Value:  # noqa: N802
+    def e_UnaryOp(self, e: n.UnaryOp) -> ir.Value:
         v = self.expr(e.operand)
         if e.op == "not":
             return self.b.xor(v, ir.Constant(I1, 1))
@@ -386,7 +396,7 @@ class FunctionLowering:
             return self.b.fneg(v)
         return self.b.neg(v)
 
-    def e_Compare(self, e: n.Compare) -> ir.Value:  # noqa: N802
+    def e_Compare(self, e: n.Compare) -> ir.Value:
         lhs, rhs = self.expr(e.left), self.expr(e.right)
         ty = e.left.ty
         if _is_float(ty):
@@ -397,7 +407,7 @@ class FunctionLowering:
             return self.b.icmp_signed(_ICMP_SIGNED[e.op], lhs, rhs)
         return self.b.icmp_unsigned(e.op, lhs, rhs)
 
-    def e_BoolOp(self, e: n.BoolOp) -> ir.Value:  # noqa: N802
+    def e_BoolOp(self, e: n.BoolOp) -> ir.Value:
         end = self.fn.append_basic_block(f"{e.op}.end")
         incoming: list[tuple[ir.Value, ir.Block]] = []
         short = ir.Constant(I1, 0 if e.op == "and" else 1)
@@ -419,7 +429,7 @@ class FunctionLowering:
             phi.add_incoming(v, bb)
         return phi
 
-    def e_Select(self, e: n.Select) -> ir.Value:  # noqa: N802
+    def e_Select(self, e: n.Select) -> ir.Value:
         cond = self.expr(e.cond)
         t_bb = self.fn.append_basic_block("sel.true")
         f_bb = self.fn.append_basic_block("sel.false")
@@ -439,10 +449,10 @@ class FunctionLowering:
         phi.add_incoming(fv, f_end)
         return phi
 
-    def e_Len(self, e: n.Len) -> ir.Value:  # noqa: N802
+    def e_Len(self, e: n.Len) -> ir.Value:
         return self.b.extract_value(self.expr(e.array), 1)
 
-    def e_Load(self, e: n.Load) -> ir.Value:  # noqa: N802
+    def e_Load(self, e: n.Load) -> ir.Value:
         b = self.b
         array = self.expr(e.array)
         index = self.expr(e.index)
@@ -459,7 +469,7 @@ class FunctionLowering:
         ptr = b.gep(base, [index], inbounds=True, source_etype=storage_type(ty.elem))
         return self.load_elem(ptr, ty.elem)
 
-    def e_GetMut(self, e: n.GetMut) -> ir.Value:  # noqa: N802
+    def e_GetMut(self, e: n.GetMut) -> ir.Value:
         b = self.b
         array = self.expr(e.array)
         assert isinstance(e.array.ty, SliceTy)
@@ -475,14 +485,14 @@ class FunctionLowering:
         out = b.insert_value(ir.Constant(ELEM, ir.Undefined), valid, 0)
         return b.insert_value(out, ptr, 1)
 
-    def e_ElemGet(self, e: n.ElemGet) -> ir.Value:  # noqa: N802
+    def e_ElemGet(self, e: n.ElemGet) -> ir.Value:
         elem = self.expr(e.elem)
         assert isinstance(e.elem.ty, ElemMutTy)
         if e.elem.ty.optional:
             self.trap_if_not(self.b.extract_value(elem, 0))
         return self.load_elem(self.b.extract_value(elem, 1), e.elem.ty.elem)
 
-    def e_Atomic(self, e: n.Atomic) -> ir.Value:  # noqa: N802
+    def e_Atomic(self, e: n.Atomic) -> ir.Value:
         b = self.b
         array = self.expr(e.array)
         index = self.expr(e.index)
@@ -500,12 +510,12 @@ class FunctionLowering:
             op = {"add": "add", "max": "umax", "min": "umin"}[e.op]
         return b.atomic_rmw(op, ptr, value, "monotonic")
 
-    def e_CallHelper(self, e: n.CallHelper) -> ir.Value:  # noqa: N802
+    def e_CallHelper(self, e: n.CallHelper) -> ir.Value:
         fn = self.helpers[e.helper]
         args = [self.expr(a) for a in e.args]
         return self.b.call(fn, args)
 
-    def e_Intrinsic(self, e: n.Intrinsic) -> ir.Value:  # noqa: N802
+    def e_Intrinsic(self, e: n.Intrinsic) -> ir.Value:
         b = self.b
         name = e.name
         if name == "index_1d":
@@ -523,7 +533,9 @@ class FunctionLowering:
         if name == "index_value":
             return b.extract_value(self.expr(e.args[0]), 1)
         if name[:-2] in ("thread_idx", "block_idx", "block_dim", "grid_dim"):
-            reg = {"thread_idx": "tid", "block_idx": "ctaid", "block_dim": "ntid", "grid_dim": "nctaid"}[name[:-2]]
+            reg = {"thread_idx": "tid", "block_idx": "ctaid", "block_dim": "ntid", "grid_dim": "nctaid"}[
+                name[:-2]
+            ]
             return nvvm.sreg(b, f"{reg}.{name[-1]}")
         if name == "lane_id":
             return nvvm.sreg(b, "laneid")
@@ -553,7 +565,8 @@ class FunctionLowering:
         raise TypeError(f"unknown intrinsic {name}")
 
     def minmax(self, name: str, a: ir.Value, c: ir.Value, ty: Ty) -> ir.Value:
-        """Python's `min(a, c)` is `c if c < a else a` (first wins on ties and NaN); `max` likewise with `>`."""
+        """Python's `min(a, c)` is `c if c < a else a` (first wins on ties and NaN); `max` likewise with
+        `>`."""
         b = self.b
         op = "<" if name == "min" else ">"
         if _is_float(ty):
@@ -581,6 +594,3 @@ def _bits(t: ir.Type) -> int:
     if isinstance(t, ir.FloatType):
         return 32
     return 64
-
-
-_ = IndexTy

@@ -1,11 +1,11 @@
 """How each kernel type is represented in LLVM IR.
 
-    scalar       iN / half / bfloat / float / double   (bool values are i1, stored as i8)
-    weak literal i64 / double                          (Python int / float until a typed operand decides)
-    Slice[T]     { ptr addrspace(1), i64 }             (kernel ABI: two parameters, pointer then length)
-    shared array ptr addrspace(3)                      (address of the block's array)
-    ThreadIndex  { i1 valid, i64 index }               (valid is constant true for index_1d)
-    ElemMut[T]   { i1 valid, ptr addrspace(1) }
+scalar       iN / half / bfloat / float / double   (bool values are i1, stored as i8)
+weak literal i64 / double                          (Python int / float until a typed operand decides)
+Slice[T]     { ptr addrspace(1), i64 }             (kernel ABI: two parameters, pointer then length)
+shared array ptr addrspace(3)                      (address of the block's array)
+ThreadIndex  { i1 valid, i64 index }               (valid is constant true for index_1d)
+ElemMut[T]   { i1 valid, ptr addrspace(1) }
 """
 
 from __future__ import annotations

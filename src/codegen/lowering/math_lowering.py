@@ -14,13 +14,19 @@ from typing import Final
 
 from llvmlite import ir
 
-from codegen.lowering.llvm_types import F32, F64, I1, I32
+from codegen.lowering.llvm_types import F32, I32
 from codegen.lowering.nvvm import declare
 
 _LIBDEVICE_NAME: Final = {"gamma": "tgamma", "isfinite": "isfinite"}
 _PREDICATES: Final = ("isnan", "isinf", "isfinite")
-_NATIVE: Final = {"fabs": "llvm.fabs", "floor": "llvm.floor", "ceil": "llvm.ceil", "trunc": "llvm.trunc",
-                  "sqrt": "llvm.sqrt", "copysign": "llvm.copysign"}
+_NATIVE: Final = {
+    "fabs": "llvm.fabs",
+    "floor": "llvm.floor",
+    "ceil": "llvm.ceil",
+    "trunc": "llvm.trunc",
+    "sqrt": "llvm.sqrt",
+    "copysign": "llvm.copysign",
+}
 APPROX_F32: Final = frozenset({"exp", "exp2", "log", "log2", "log10", "sin", "cos", "tanh"})
 
 
@@ -37,8 +43,9 @@ def libdevice_symbol(name: str, ty: ir.Type) -> str:
     return f"__nv_{base}{'f' if ty == F32 else ''}"
 
 
-def emit_math(b: ir.IRBuilder, name: str, args: list[ir.Value], *, approx: bool, have_libdevice: bool
-              ) -> ir.Value:
+def emit_math(
+    b: ir.IRBuilder, name: str, args: list[ir.Value], *, approx: bool, have_libdevice: bool
+) -> ir.Value:
     ty = args[0].type
     if name in _NATIVE:
         fn = declare(b.module, f"{_NATIVE[name]}.{'f32' if ty == F32 else 'f64'}", ty, [ty] * len(args))
@@ -79,6 +86,3 @@ def _approx(b: ir.IRBuilder, name: str, x: ir.Value) -> ir.Value:
     if name == "cos":
         return nv("llvm.nvvm.cos.approx.f", x)
     return nv("llvm.nvvm.tanh.approx.f32", x)
-
-
-_ = (F64, I1)

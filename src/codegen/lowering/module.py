@@ -17,7 +17,7 @@ from llvmlite import ir
 
 from codegen.ir import nodes as n
 from codegen.lowering.function import FunctionLowering
-from codegen.lowering.llvm_types import GLOBAL_PTR, I1, I8, I64, SLICE, storage_type, value_type
+from codegen.lowering.llvm_types import GLOBAL_PTR, I8, I64, SLICE, storage_type, value_type
 from safekernels.dtypes import dtype_of
 
 TRIPLE = "nvptx64-nvidia-cuda"
@@ -56,10 +56,24 @@ def lower_module(mod: n.Module, options: LoweringOptions) -> str:
     kernel = _declare_kernel(llmod, mod)
     for h in mod.helpers:
         fn = helpers[h.name]
-        FunctionLowering(llmod, h, fn, helpers, shared, approx_math=options.approx_math,
-                         have_libdevice=options.have_libdevice).lower(list(fn.args))
-    lowering = FunctionLowering(llmod, mod.kernel, kernel, helpers, shared, approx_math=options.approx_math,
-                                have_libdevice=options.have_libdevice)
+        FunctionLowering(
+            llmod,
+            h,
+            fn,
+            helpers,
+            shared,
+            approx_math=options.approx_math,
+            have_libdevice=options.have_libdevice,
+        ).lower(list(fn.args))
+    lowering = FunctionLowering(
+        llmod,
+        mod.kernel,
+        kernel,
+        helpers,
+        shared,
+        approx_math=options.approx_math,
+        have_libdevice=options.have_libdevice,
+    )
     lowering.lower(_kernel_param_values(lowering, mod, kernel))
     _annotate(llmod, kernel, mod.block)
     text = str(llmod)
@@ -70,7 +84,8 @@ def lower_module(mod: n.Module, options: LoweringOptions) -> str:
                 text = text.replace(f"noalias {quoted}", f"noalias readonly {quoted}", 1)
     # CUDA's atomicAdd & co. are device-scope relaxed atomics; llvmlite has no syncscope argument.
     return text.replace(" monotonic,", ' syncscope("device") monotonic,').replace(
-        " monotonic\n", ' syncscope("device") monotonic\n')
+        " monotonic\n", ' syncscope("device") monotonic\n'
+    )
 
 
 def _declare_kernel(llmod: ir.Module, mod: n.Module) -> ir.Function:
@@ -125,6 +140,3 @@ def _annotate(llmod: ir.Module, kernel: ir.Function, block: tuple[int, int, int]
     if block is not None:
         for axis, value in zip("xyz", block, strict=True):
             annotations.add(llmod.add_metadata([kernel, f"reqntid{axis}", ir.Constant(i32, value)]))
-
-
-_ = I1

@@ -261,6 +261,19 @@ class _Analysis:
                 out.append(ln)
         return out
 
+    def later_use(self, loan: Loan, after: Node) -> Span | None:
+        """Where the holder of a loan is next mentioned in source order (rustc's "later used here")."""
+        root = loan.holder_key.split(".", 1)[0]
+        for node in self.graph.nodes[after.id + 1 :]:
+            op = node.op
+            if isinstance(op, ir.Use | ir.Move | ir.Borrow | ir.CheckBrand) and op.place.root == root:
+                return op.span
+            if isinstance(op, ir.Bind):
+                for value in op.values:
+                    if isinstance(value, ir.FromPlace) and value.source.root == root:
+                        return value.span
+        return None
+
     def holder_text(self, loan: Loan) -> str | None:
         return loan.holder_key if loan.holder_obj and self.info(loan.holder_obj).kind == "op" else None
 
@@ -385,7 +398,11 @@ class _Analysis:
                     assert isinstance(borrow_op, ir.Borrow)
                     self.diagnostics.append(
                         messages.move_while_borrowed(
-                            self.path, op.place.text, borrow_op.span, op.span, self.holder_text(loan)
+                            self.path,
+                            op.place.text,
+                            borrow_op.span,
+                            op.span,
+                            self.holder_text(loan),
                         )
                     )
                     break
@@ -434,6 +451,8 @@ class _Analysis:
                                 op.span,
                                 op.mutable,
                                 self.holder_text(loan),
+                                self.later_use(loan, node),
+                                None if self.holder_text(loan) else loan.holder_key,
                             )
                         )
                         break

@@ -30,9 +30,14 @@ def borrow_conflict(
     second: Span,
     second_mutable: bool,
     first_held_by: str | None = None,
+    later_use: Span | None = None,
+    element_of: str | None = None,
 ) -> Diagnostic:
     notes: tuple[str, ...] = ()
     help_text: str | None = None
+    extra: tuple[Label, ...] = (Label(later_use, "first borrow later used here"),) if later_use else ()
+    if element_of is not None:
+        help_text = f"finish using `{element_of}` before taking another element of `{name}` with `get_mut`"
     if first_held_by is not None:
         notes = (f"the first borrow is held by the pending operation `{first_held_by}` until it is consumed",)
         help_text = f"consume `{first_held_by}` with `sync_on`/`sync` before borrowing `{name}` again"
@@ -45,6 +50,7 @@ def borrow_conflict(
             labels=(
                 Label(first, "first mutable borrow occurs here"),
                 Label(second, "second mutable borrow occurs here", primary=True),
+                *extra,
             ),
             notes=notes,
             help=help_text or "pass a distinct buffer for each mutable parameter",
@@ -58,16 +64,20 @@ def borrow_conflict(
         labels=(
             Label(first, f"{first_kind} borrow occurs here"),
             Label(second, f"{second_kind} borrow occurs here", primary=True),
+            *(Label(lb.span, f"{first_kind} borrow later used here") for lb in extra),
         ),
         notes=notes,
         help=help_text or "write the result into a separate buffer, or read from a copy",
     )
 
 
-def move_while_borrowed(path: str, name: str, borrow: Span, move: Span, holder: str | None) -> Diagnostic:
+def move_while_borrowed(
+    path: str, name: str, borrow: Span, move: Span, holder: str | None, later_use: Span | None = None
+) -> Diagnostic:
     labels = (
         Label(borrow, f"borrow of `{name}` occurs here"),
         Label(move, f"move out of `{name}` occurs here", primary=True),
+        *((Label(later_use, "borrow later used here"),) if later_use else ()),
     )
     help_text = f"consume `{holder}` with `sync_on`/`sync` before moving `{name}`" if holder else None
     return Diagnostic(

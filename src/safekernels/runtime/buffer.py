@@ -144,6 +144,23 @@ class DeviceBuffer(Generic[T]):
             "stream": None,
         }
 
+    def __dlpack__(
+        self, *, stream: Any = None, max_version: Any = None, dl_device: Any = None, copy: Any = None
+    ) -> Any:
+        """Zero-copy export (`torch.from_dlpack(buf)`, `cupy.from_dlpack(buf)`); the capsule keeps `self` alive."""
+        if self.device.is_cpu:
+            return self.host_view().__dlpack__(stream=stream)
+        from safekernels.runtime.interop import DLPackView
+
+        return DLPackView(self).__dlpack__(stream=stream, max_version=max_version, dl_device=dl_device, copy=copy)
+
+    def __dlpack_device__(self) -> tuple[int, int]:
+        if self.device.is_cpu:
+            return (1, 0)  # kDLCPU
+        from safekernels.runtime.interop import DLPackView
+
+        return DLPackView(self).__dlpack_device__()
+
     def __repr__(self) -> str:
         return f"DeviceBuffer[{self.dtype}](len={self.length}, device={self.device!r})"
 
@@ -206,13 +223,15 @@ def as_buffer(obj: Any, device: Device | None = None) -> DeviceBuffer[Any]:
     if interface is not None:
         from safekernels.runtime.interop import buffer_from_cuda_array_interface
 
-        return buffer_from_cuda_array_interface(obj, interface, device)
+        wrapped: DeviceBuffer[Any] = buffer_from_cuda_array_interface(obj, interface, device)
+        return wrapped
     if isinstance(obj, np.ndarray):
         return _wrap_host_array(obj)
     if hasattr(obj, "__dlpack__"):
         from safekernels.runtime.interop import buffer_from_dlpack
 
-        return buffer_from_dlpack(obj, device)
+        imported: DeviceBuffer[Any] = buffer_from_dlpack(obj, device)
+        return imported
     raise TypeError(
         f"cannot use {type(obj).__name__} as a buffer: expected safekernels.DeviceBuffer, a numpy array, or an "
         "object with __cuda_array_interface__ or __dlpack__"

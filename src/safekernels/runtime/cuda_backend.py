@@ -1,7 +1,8 @@
 """The CUDA backend of `Device(n)`: the driver API through `cuda.bindings.driver`.
 
 It retains the device's *primary* context (the one PyTorch, CuPy and the runtime API use), so pointers and
-streams from those libraries work here unchanged.  Allocations are freed when their Python object is collected;
+streams from those libraries work here unchanged.  Allocations are freed when their Python object is
+collected;
 errors from a finalizer are swallowed because after a kernel fault the context is gone and the process must
 still exit cleanly.  Every other driver error becomes `DeviceError` (a trap or illegal access during a kernel:
 `KernelTrapError`, naming the kernel last launched on the failing stream).
@@ -18,12 +19,18 @@ import numpy.typing as npt
 from safekernels.errors import DeviceError, KernelTrapError
 from safekernels.runtime.limits import DeviceLimits
 
-#: Errors that mean "a kernel died": trap / illegal instruction / illegal address / misaligned / assert / launch
+#: Errors that mean "a kernel died": trap / illegal instruction / illegal address / misaligned / assert /
+# launch
 #: failure.  They are sticky: the context cannot be used afterwards.
 _KERNEL_FAULTS = {
-    "CUDA_ERROR_LAUNCH_FAILED", "CUDA_ERROR_ILLEGAL_INSTRUCTION", "CUDA_ERROR_ILLEGAL_ADDRESS",
-    "CUDA_ERROR_MISALIGNED_ADDRESS", "CUDA_ERROR_ASSERT", "CUDA_ERROR_HARDWARE_STACK_ERROR",
-    "CUDA_ERROR_INVALID_PC", "CUDA_ERROR_INVALID_ADDRESS_SPACE",
+    "CUDA_ERROR_LAUNCH_FAILED",
+    "CUDA_ERROR_ILLEGAL_INSTRUCTION",
+    "CUDA_ERROR_ILLEGAL_ADDRESS",
+    "CUDA_ERROR_MISALIGNED_ADDRESS",
+    "CUDA_ERROR_ASSERT",
+    "CUDA_ERROR_HARDWARE_STACK_ERROR",
+    "CUDA_ERROR_INVALID_PC",
+    "CUDA_ERROR_INVALID_ADDRESS_SPACE",
 }
 
 
@@ -46,8 +53,8 @@ def check(result: Any, what: str, kernel: str | None = None) -> Any:
         where = f"kernel `{kernel}`: " if kernel else ""
         if name in _KERNEL_FAULTS:
             raise KernelTrapError(
-                f"{where}the GPU reported {name} during {what} (a bounds-check trap or invalid memory access; "
-                "the CUDA context is unusable now, restart the process to use the GPU again)"
+                f"{where}the GPU reported {name} during {what} (a bounds-check trap or invalid memory "
+                "access; the CUDA context is unusable now, restart the process to use the GPU again)"
             )
         raise DeviceError(f"{where}{what} failed: {name}")
     if not rest:
@@ -143,24 +150,36 @@ class CudaBackend:
 
     def copy_from_host(self, dst_ptr: int, src: npt.NDArray[Any], stream: Any) -> None:
         host = np.ascontiguousarray(src)
-        check(_driver().cuMemcpyHtoDAsync(dst_ptr, host.ctypes.data, host.nbytes, self.raw_stream(stream)),
-              "cuMemcpyHtoDAsync", self._last(stream))
+        check(
+            _driver().cuMemcpyHtoDAsync(dst_ptr, host.ctypes.data, host.nbytes, self.raw_stream(stream)),
+            "cuMemcpyHtoDAsync",
+            self._last(stream),
+        )
         # pageable source memory: wait so `host` may be freed as soon as we return
         self.synchronize(stream)
 
     def copy_to_host(self, dst: npt.NDArray[Any], src_ptr: int, stream: Any) -> None:
         assert dst.flags.c_contiguous
-        check(_driver().cuMemcpyDtoHAsync(dst.ctypes.data, src_ptr, dst.nbytes, self.raw_stream(stream)),
-              "cuMemcpyDtoHAsync", self._last(stream))
+        check(
+            _driver().cuMemcpyDtoHAsync(dst.ctypes.data, src_ptr, dst.nbytes, self.raw_stream(stream)),
+            "cuMemcpyDtoHAsync",
+            self._last(stream),
+        )
         self.synchronize(stream)
 
     def copy_device(self, dst_ptr: int, src_ptr: int, nbytes: int, stream: Any) -> None:
-        check(_driver().cuMemcpyDtoDAsync(dst_ptr, src_ptr, nbytes, self.raw_stream(stream)), "cuMemcpyDtoDAsync",
-              self._last(stream))
+        check(
+            _driver().cuMemcpyDtoDAsync(dst_ptr, src_ptr, nbytes, self.raw_stream(stream)),
+            "cuMemcpyDtoDAsync",
+            self._last(stream),
+        )
 
     def memset_zero(self, ptr: int, nbytes: int, stream: Any) -> None:
-        check(_driver().cuMemsetD8Async(ptr, 0, nbytes, self.raw_stream(stream)), "cuMemsetD8Async",
-              self._last(stream))
+        check(
+            _driver().cuMemsetD8Async(ptr, 0, nbytes, self.raw_stream(stream)),
+            "cuMemsetD8Async",
+            self._last(stream),
+        )
 
     def new_stream(self) -> CudaStream:
         self.make_current()

@@ -40,8 +40,16 @@ class Device:
 
     backend: Backend
     ordinal: int | None
+    _instances: dict[int, Device] = {}  # noqa: RUF012 - one Device object per GPU ordinal
+
+    def __new__(cls, ordinal: int = 0) -> Device:
+        # One object per GPU: buffers compare their device by identity, so `Device(0)` twice must be the same.
+        existing = cls._instances.get(ordinal) if isinstance(ordinal, int) else None
+        return existing if existing is not None else super().__new__(cls)
 
     def __init__(self, ordinal: int = 0) -> None:
+        if isinstance(ordinal, int) and self._instances.get(ordinal) is self:
+            return
         if not isinstance(ordinal, int) or ordinal < 0:
             raise ValueError(f"Device ordinal must be a non-negative int, got {ordinal!r}")
         if not gpu_available():
@@ -55,6 +63,7 @@ class Device:
         self.backend = CudaBackend(ordinal)
         self._limits: DeviceLimits | None = None
         self._default_stream: Stream | None = None
+        Device._instances[ordinal] = self
 
     @classmethod
     def cpu(cls) -> Device:
@@ -118,7 +127,7 @@ class Device:
 
 @functools.cache
 def _cpu_device() -> Device:
-    device = Device.__new__(Device)
+    device = object.__new__(Device)
     device.ordinal = None
     device.backend = CpuBackend()
     device._limits = None
@@ -126,7 +135,6 @@ def _cpu_device() -> Device:
     return device
 
 
-@functools.cache
 def _gpu_device(ordinal: int) -> Device:
     return Device(ordinal)
 

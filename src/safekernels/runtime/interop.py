@@ -5,19 +5,22 @@ alive), so torch/CuPy tensors are kernel arguments without copies and the launch
 real address ranges.  Only C-contiguous arrays are accepted (a kernel sees a flat run of elements).
 
 Out: `DeviceBuffer.__cuda_array_interface__` (torch.as_tensor, cupy.asarray, numba) and `to_dlpack(buffer)` /
-`DLPackView(buffer)` (anything with `from_dlpack`), which hands out a DLPack capsule that keeps the buffer alive
-until the consumer calls its deleter.
+`DLPackView(buffer)` (anything with `from_dlpack`), which hands out a DLPack capsule that keeps the buffer
+alive until the consumer calls its deleter.
 """
 
 from __future__ import annotations
 
 import ctypes
 import threading
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from safekernels.dtypes import DType, dtype_of
+
+if TYPE_CHECKING:
+    from safekernels.runtime.buffer import DeviceBuffer
 
 _KDL_CUDA = 2
 _KDL_CUDA_MANAGED = 13
@@ -50,7 +53,11 @@ class _DLManagedTensor(ctypes.Structure):
 
 
 _DELETER = ctypes.CFUNCTYPE(None, ctypes.POINTER(_DLManagedTensor))
-_DLManagedTensor._fields_ = [("dl_tensor", _DLTensor), ("manager_ctx", ctypes.c_void_p), ("deleter", _DELETER)]
+_DLManagedTensor._fields_ = [
+    ("dl_tensor", _DLTensor),
+    ("manager_ctx", ctypes.c_void_p),
+    ("deleter", _DELETER),
+]
 
 _api = ctypes.pythonapi
 _api.PyCapsule_IsValid.restype = ctypes.c_int
@@ -93,7 +100,9 @@ def _contiguous_count(shape: tuple[int, ...], strides: tuple[int, ...] | None, i
     return count
 
 
-def buffer_from_cuda_array_interface(obj: Any, interface: dict[str, Any], device: Any = None) -> Any:
+def buffer_from_cuda_array_interface(
+    obj: Any, interface: dict[str, Any], device: Any = None
+) -> DeviceBuffer[Any]:
     """Wrap an object exposing `__cuda_array_interface__` (v2/v3) as a DeviceBuffer sharing its memory."""
     from safekernels.runtime.buffer import DeviceBuffer, ForeignAllocation
 
@@ -144,8 +153,9 @@ class _CapsuleOwner:
             pass
 
 
-def buffer_from_dlpack(obj: Any, device: Any = None) -> Any:
-    """Wrap an object exposing `__dlpack__` (CUDA memory, C-contiguous) as a DeviceBuffer sharing its memory."""
+def buffer_from_dlpack(obj: Any, device: Any = None) -> DeviceBuffer[Any]:
+    """Wrap an object exposing `__dlpack__` (CUDA memory, C-contiguous) as a DeviceBuffer sharing its
+    memory."""
     from safekernels.runtime.buffer import DeviceBuffer, ForeignAllocation
 
     dev_type, dev_id = obj.__dlpack_device__()
@@ -175,18 +185,17 @@ _EXPORTS: dict[int, tuple[Any, Any, Any]] = {}  # address of DLManagedTensor -> 
 _EXPORTS_LOCK = threading.Lock()
 
 
-@_DELETER
-def _export_deleter(managed: Any) -> None:
+def _export_deleter_impl(managed: Any) -> None:
     address = ctypes.cast(managed, ctypes.c_void_p).value or 0
     with _EXPORTS_LOCK:
         _EXPORTS.pop(address, None)
 
 
+_export_deleter = _DELETER(_export_deleter_impl)
 _CAPSULE_DESTRUCTOR = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
 
 
-@_CAPSULE_DESTRUCTOR
-def _capsule_destructor(capsule: int) -> None:
+def _capsule_destructor_impl(capsule: int) -> None:
     # Called when a capsule is collected.  A consumer renames it to "used_dltensor" and owns the deleter then;
     # an unconsumed "dltensor" capsule must free itself here.
     obj = ctypes.cast(capsule, ctypes.py_object)
@@ -198,6 +207,8 @@ def _capsule_destructor(capsule: int) -> None:
     except Exception:
         pass
 
+
+_capsule_destructor = _CAPSULE_DESTRUCTOR(_capsule_destructor_impl)
 
 _DL_CODES = {"i": _KDL_INT, "u": _KDL_UINT, "f": _KDL_FLOAT, "b": _KDL_BOOL}
 
@@ -231,8 +242,9 @@ class DLPackView:
     def __init__(self, buffer: Any) -> None:
         self.buffer = buffer
 
-    def __dlpack__(self, *, stream: Any = None, max_version: Any = None, dl_device: Any = None,
-                   copy: Any = None) -> Any:
+    def __dlpack__(
+        self, *, stream: Any = None, max_version: Any = None, dl_device: Any = None, copy: Any = None
+    ) -> Any:
         if stream not in (None, -1):
             self.buffer.device.synchronize()
         return to_dlpack(self.buffer)

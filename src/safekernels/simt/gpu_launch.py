@@ -23,27 +23,49 @@ from safekernels.runtime.device import Device, Stream
 from safekernels.simt.validation import FunctionLimits
 
 _CTYPES: dict[str, Any] = {
-    "i8": ctypes.c_int8, "i16": ctypes.c_int16, "i32": ctypes.c_int32, "i64": ctypes.c_int64,
-    "u8": ctypes.c_uint8, "u16": ctypes.c_uint16, "u32": ctypes.c_uint32, "u64": ctypes.c_uint64,
-    "f32": ctypes.c_float, "f64": ctypes.c_double, "bool": ctypes.c_uint8,
-    "f16": ctypes.c_uint16, "bf16": ctypes.c_uint16,
+    "i8": ctypes.c_int8,
+    "i16": ctypes.c_int16,
+    "i32": ctypes.c_int32,
+    "i64": ctypes.c_int64,
+    "u8": ctypes.c_uint8,
+    "u16": ctypes.c_uint16,
+    "u32": ctypes.c_uint32,
+    "u64": ctypes.c_uint64,
+    "f32": ctypes.c_float,
+    "f64": ctypes.c_double,
+    "bool": ctypes.c_uint8,
+    "f16": ctypes.c_uint16,
+    "bf16": ctypes.c_uint16,
 }
 _DYNAMIC_SMEM_DEFAULT = 48 * 1024
-_SUCCESS: list[Any] = []  # CUresult.CUDA_SUCCESS, filled on first use (the driver module is imported lazily)
+
+
+def _buffer_setter(ptr: Any, length: Any) -> Callable[[Any], None]:
+    def set_buffer(buf: Any) -> None:
+        ptr.value = buf.ptr
+        length.value = buf.length
+
+    return set_buffer
 
 
 def _scalar_setter(cell: Any, dtype: str) -> Callable[[Any], None]:
     if dtype == "f16":
+
         def set_f16(v: Any) -> None:
             cell.value = int(np.float16(v).view(np.uint16))
+
         return set_f16
     if dtype == "bf16":
+
         def set_bf16(v: Any) -> None:
             cell.value = int(f32_to_bf16(np.float32(v)))
+
         return set_bf16
     if dtype == "bool":
+
         def set_bool(v: Any) -> None:
             cell.value = 1 if v else 0
+
         return set_bool
     dt = dtype_of(dtype)
     if dt.kind in ("i", "u"):
@@ -51,10 +73,12 @@ def _scalar_setter(cell: Any, dtype: str) -> Callable[[Any], None]:
 
         def set_int(v: Any) -> None:
             cell.value = int(v) & mask if dt.kind == "u" else int(v)
+
         return set_int
 
     def set_float(v: Any) -> None:
         cell.value = float(v)
+
     return set_float
 
 
@@ -77,24 +101,25 @@ class GpuLauncher:
         self.static_shared = backend.function_attribute(self.function, "SHARED_SIZE_BYTES")
         self._dynamic_optin = _DYNAMIC_SMEM_DEFAULT
         cells: list[Any] = []
-        # one packing step per kernel argument: (is_buffer, ptr-or-scalar cell, len cell or setter)
-        self.steps: list[tuple[bool, Any, Any]] = []
+        # one setter per kernel argument, each writing into fixed ctypes cells
+        self.setters: list[Callable[[Any], None]] = []
         for entry in self.compiled.param_plan.entries:
             if entry.kind == "scalar":
                 cell = _CTYPES[entry.dtype]()
                 cells.append(cell)
-                self.steps.append((False, cell, _scalar_setter(cell, entry.dtype)))
+                self.setters.append(_scalar_setter(cell, entry.dtype))
             else:
                 ptr, length = ctypes.c_uint64(), ctypes.c_int64()
                 cells += [ptr, length]
-                self.steps.append((True, ptr, length))
+                self.setters.append(_buffer_setter(ptr, length))
         self.cells = cells
-        if not _SUCCESS:
-            from safekernels.runtime.cuda_backend import _driver
-
-            _SUCCESS.append(_driver().CUresult.CUDA_SUCCESS)
         self.param_array = (ctypes.c_void_p * max(1, len(cells)))(*[ctypes.addressof(c) for c in cells])
         self.param_address = ctypes.addressof(self.param_array)
+        from safekernels.runtime.cuda_backend import _driver
+
+        driver = _driver()
+        self._cu_launch = driver.cuLaunchKernel
+        self._success = driver.CUresult.CUDA_SUCCESS
 
     def ensure_dynamic_shared(self, nbytes: int) -> None:
         if nbytes > self._dynamic_optin:
@@ -105,27 +130,52 @@ class GpuLauncher:
             check(driver.cuFuncSetAttribute(self.function, attr, nbytes), "cuFuncSetAttribute", self.name)
             self._dynamic_optin = nbytes
 
-    def launch(self, grid: tuple[int, int, int], block: tuple[int, int, int], dynamic_shared: int,
-               stream: Any, args: Sequence[Any]) -> None:
-        for (is_buffer, first, second), arg in zip(self.steps, args, strict=True):
-            if is_buffer:
-                first.value = arg.ptr
-                second.value = arg.length
-            else:
-                second(arg)
+    def launch(
+        self,
+        grid: tuple[int, int, int],
+        block: tuple[int, int, int],
+        dynamic_shared: int,
+        stream: Any,
+        args: Sequence[Any],
+    ) -> None:
+        for setter, arg in zip(self.setters, args, strict=True):
+            setter(arg)
         if dynamic_shared > _DYNAMIC_SMEM_DEFAULT:
             self.ensure_dynamic_shared(dynamic_shared)
-        from safekernels.runtime.cuda_backend import _driver, check
-
-        raw = 0 if stream is None else stream.handle
-        result = _driver().cuLaunchKernel(self.function, grid[0], grid[1], grid[2], block[0], block[1], block[2],
-                                          dynamic_shared, raw, self.param_address, 0)
-        if result[0] is not _SUCCESS[0]:
-            check(result, "cuLaunchKernel", self.name)
         if stream is None:
+            result = self._cu_launch(
+                self.function,
+                grid[0],
+                grid[1],
+                grid[2],
+                block[0],
+                block[1],
+                block[2],
+                dynamic_shared,
+                0,
+                self.param_address,
+                0,
+            )
             self.backend.default_last_kernel = self.name
         else:
+            result = self._cu_launch(
+                self.function,
+                grid[0],
+                grid[1],
+                grid[2],
+                block[0],
+                block[1],
+                block[2],
+                dynamic_shared,
+                stream.handle,
+                self.param_address,
+                0,
+            )
             stream.last_kernel = self.name
+        if result[0] is not self._success:
+            from safekernels.runtime.cuda_backend import check
+
+            check(result, "cuLaunchKernel", self.name)
 
 
 _LAUNCHERS: weakref.WeakKeyDictionary[Any, dict[int, GpuLauncher]] = weakref.WeakKeyDictionary()
@@ -150,7 +200,8 @@ def launcher_for(kernel: Any, device: Device) -> GpuLauncher:
 
 
 def launch_on_gpu(kernel: Any, prepared: Any, stream: Stream, args: Sequence[Any]) -> None:
-    """Run `kernel` with `prepared`'s geometry on `stream` (args: DeviceBuffers for slices, Python scalars)."""
+    """Run `kernel` with `prepared`'s geometry on `stream` (args: DeviceBuffers for slices, Python
+    scalars)."""
     launcher = launcher_for(kernel, prepared.device)
     launcher.launch(prepared.grid, prepared.block, prepared.dynamic_shared, stream.handle, args)
 

@@ -1,0 +1,174 @@
+"""How fast is `ownership-check`?  Lines per second, cold / warm (cache) / `--jobs 2`, beside ruff and mypy.
+
+Two corpora, each checked by every tool from the same copied directory:
+
+- *mixed tree*: the CPython stdlib's top-level modules plus the golden checker cases: what a real repository
+  looks like (almost nothing involves safekernels, so the cheap prescan carries the run);
+- *safekernels only*: the golden cases and examples replicated until the corpus reaches `--sk-lines` lines:
+  every file goes through libcst, the lowering and the core (SPEC §7 target: >= 4k lines/s per core).
+
+Each number is one run's wall-clock time including interpreter start-up, as a user sees it.  Prints a markdown
+table; `--out FILE` also writes it there (docs/benchmarks.md keeps the latest).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import sysconfig
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+BIN = Path(sys.executable).parent
+
+
+def count_lines(root: Path) -> tuple[int, int]:
+    files = list(root.rglob("*.py"))
+    return len(files), sum(p.read_bytes().count(b"\n") for p in files)
+
+
+def build_mixed(dest: Path) -> None:
+    stdlib = Path(sysconfig.get_paths()["stdlib"])
+    (dest / "stdlib").mkdir(parents=True)
+    for p in sorted(stdlib.glob("*.py")):
+        shutil.copy(p, dest / "stdlib" / p.name)
+    shutil.copytree(REPO / "tests" / "checker_cases", dest / "cases", ignore=shutil.ignore_patterns("*.txt"))
+
+
+def build_safekernels(dest: Path, min_lines: int) -> None:
+    sources = [p for p in (REPO / "tests" / "checker_cases").rglob("*.py")]
+    sources += [p for p in (REPO / "examples").rglob("*.py")] if (REPO / "examples").exists() else []
+    dest.mkdir(parents=True)
+    lines = 0
+    copy = 0
+    while lines < min_lines:
+        for p in sources:
+            text = p.read_text(encoding="utf-8")
+            (dest / f"m{copy}_{p.parent.name}_{p.name}").write_text(text, encoding="utf-8")
+            lines += text.count("\n")
+        copy += 1
+
+
+def timed(cmd: list[str], cwd: Path, timeout: float) -> float | None:
+    start = time.perf_counter()
+    try:
+        proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    elapsed = time.perf_counter() - start
+    if proc.returncode not in (0, 1):
+        sys.stderr.write(f"{' '.join(cmd)} exited {proc.returncode}: {proc.stderr[-500:]}\n")
+        return None
+    return elapsed
+
+
+def measure(root: Path, skip_mypy: bool, timeout: float) -> list[tuple[str, float | None]]:
+    check = [str(BIN / "ownership-check"), ".", "--format", "concise"]
+    shutil.rmtree(root / ".ownership_check_cache", ignore_errors=True)
+    rows = [("ownership-check cold (`--no-cache`)", timed([*check, "--no-cache"], root, timeout))]
+    rows.append(
+        ("ownership-check cold `--jobs 2`", timed([*check, "--no-cache", "--jobs", "2"], root, timeout))
+    )
+    timed(check, root, timeout)  # fill the cache
+    rows.append(("ownership-check warm (cache)", timed(check, root, timeout)))
+    ruff = shutil.which("ruff") or str(BIN / "ruff")
+    rows.append(
+        (
+            "ruff check `--no-cache`",
+            timed([ruff, "check", "--no-cache", "--isolated", "-q", "."], root, timeout),
+        )
+    )
+    if not skip_mypy:
+        cache = tempfile.mkdtemp(prefix="mypy-cache-")
+        mypy = [
+            str(BIN / "mypy"),
+            "--cache-dir",
+            cache,
+            "--no-error-summary",
+            "--ignore-missing-imports",
+            "--follow-imports",
+            "silent",
+            "--explicit-package-bases",
+            ".",
+        ]
+        rows.append(("mypy (cold cache)", timed(mypy, root, timeout)))
+        shutil.rmtree(cache, ignore_errors=True)
+    return rows
+
+
+def table(title: str, root: Path, rows: list[tuple[str, float | None]]) -> str:
+    files, lines = count_lines(root)
+    out = [
+        f"### {title}: {files} files, {lines:,} lines",
+        "",
+        "| tool / mode | wall s | lines/s |",
+        "|---|---:|---:|",
+    ]
+    for name, seconds in rows:
+        if seconds is None:
+            out.append(f"| {name} | n/a | n/a |")
+        else:
+            out.append(f"| {name} | {seconds:.2f} | {lines / seconds:,.0f} |")
+    return "\n".join(out)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--out", help="also write the markdown report to this file")
+    parser.add_argument("--sk-lines", type=int, default=20000, help="size of the safekernels-only corpus")
+    parser.add_argument("--skip-mypy", action="store_true", help="do not run mypy (slow on large trees)")
+    parser.add_argument("--timeout", type=float, default=900.0, help="per-command timeout, seconds")
+    args = parser.parse_args(argv)
+    cpu = platform.processor() or platform.machine()
+    header = [
+        "## ownership-check speed (bench/checker_speed.py)",
+        "",
+        f"Python {platform.python_version()}, {os.cpu_count()} CPUs ({cpu}); one run each,"
+        " wall clock including interpreter start-up.",
+        "",
+    ]
+    parts = []
+    with tempfile.TemporaryDirectory(prefix="checker-bench-") as tmp:
+        mixed = Path(tmp) / "mixed"
+        build_mixed(mixed)
+        parts.append(
+            table(
+                "Mixed tree (stdlib top level + golden cases)",
+                mixed,
+                measure(mixed, args.skip_mypy, args.timeout),
+            )
+        )
+        only = Path(tmp) / "sk"
+        build_safekernels(only, args.sk_lines)
+        parts.append(table("safekernels-only files", only, measure(only, args.skip_mypy, args.timeout)))
+    report = "\n".join(header) + "\n" + "\n\n".join(parts) + "\n"
+    print(report)
+    if args.out:
+        write_section(Path(args.out), report)
+    return 0
+
+
+def write_section(path: Path, report: str) -> None:
+    """Write the report as this script's own `##` section of `path`, replacing an older one."""
+    marker = report.split("\n", 1)[0]
+    if not path.exists():
+        path.write_text(report, encoding="utf-8")
+        return
+    text = path.read_text(encoding="utf-8")
+    start = text.find(marker)
+    if start == -1:
+        path.write_text(text.rstrip("\n") + "\n\n" + report, encoding="utf-8")
+        return
+    end = text.find("\n## ", start + len(marker))
+    rest = text[end + 1 :] if end != -1 else ""
+    path.write_text(text[:start] + report + ("\n" + rest if rest else ""), encoding="utf-8")
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

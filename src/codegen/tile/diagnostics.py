@@ -1,0 +1,42 @@
+"""SK diagnostics of the tile front end, with the kernel's file, line and column.
+
+The tile shape errors get codes of their own (the SIMT table in `codegen.frontend.codes` has the generic ones,
+which are reused here for unsupported syntax and names):
+
+    SK020  tile shapes do not broadcast together (elementwise operands, `where`, `broadcast_to`)
+    SK021  `tile.matmul` inner dimensions (or accumulator shape) do not match
+    SK022  `store` of a tile whose shape or dtype differs from the partition's tile
+    SK023  other tile typing errors: dtypes, ranks, axes, loop-carried types
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Final
+
+from codegen.frontend.source import FunctionSource
+from ownership_check.diagnostics import Diagnostic, DiagnosticError, Span
+
+TILE_CODES: Final[dict[str, str]] = {
+    "SK001": "unsupported Python syntax in a kernel",
+    "SK002": "unknown or unbound name",
+    "SK004": "unsupported call, attribute or method",
+    "SK006": "wrong number or kind of arguments",
+    "SK008": "a compile-time constant is required",
+    "SK020": "tile shapes do not broadcast together",
+    "SK021": "matmul inner dimensions do not match",
+    "SK022": "stored tile does not match the partition's tile",
+    "SK023": "tile type error",
+}
+
+
+def tile_error(code: str, message: str, src: FunctionSource, node: ast.AST | None,
+               help: str | None = None) -> DiagnosticError:
+    """A `DiagnosticError` with one diagnostic at `node` (raise it)."""
+    assert code in TILE_CODES, code
+    if node is None:
+        line, col, width = src.first_line, src.indent + 1, 1
+    else:
+        line, col, width = src.position(node)
+    diag = Diagnostic(code=code, message=message, path=src.path, span=Span.point(line, col, width), help=help)
+    return DiagnosticError([diag])

@@ -1,0 +1,546 @@
+"""Tile front end: a `@tile.kernel`'s Python AST -> typed tile IR (`codegen.tile.ir`).
+
+Types come from the launch specialization: each Partition parameter's tile shape and every dtype are fixed,
+tensor shapes are runtime values of known rank.  Tile shapes written in the kernel (`x.load(i, (64, 64))`,
+`tile.zeros((BM, BN), f32)`) must be compile-time constants (literals, module constants, `Dims` names bound
+by the partition).  Each op is typed with the op table's own rule (`safekernels.tile.ops.OPS[...].infer`), so
+the CPU executor and the compiler agree on what is legal; a violation becomes an SK diagnostic at the
+offending expression instead of an exception at run time.
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import types
+from dataclasses import dataclass
+from typing import Any, NoReturn
+
+from codegen.frontend.source import FunctionSource, load_source
+from codegen.tile.diagnostics import tile_error
+from codegen.tile.ir import INDEX, Carried, ForOp, Op, ParamInfo, ScalarType, TileKernelIR, Value
+from safekernels.dtypes import DType, dtype_of
+from safekernels.dtypes import ScalarType as DScalar
+from safekernels.errors import ShapeError
+from safekernels.tile.ops import OPERATOR_OPS, OPS, Shape, TileType
+
+F32 = dtype_of("f32")
+_MATH = ("exp", "log", "sqrt", "rsqrt", "tanh", "sin", "cos")
+_BINARY_FUNCS = ("maximum", "minimum")
+_REDUCE = ("sum", "max", "min")
+_SCALAR_OPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.FloorDiv: "//", ast.Mod: "%"}
+
+
+@dataclass(frozen=True)
+class TensorRef:
+    param: int
+
+
+@dataclass(frozen=True)
+class PartRef:
+    """A partition view: the kernel's own output tile (`own`) or `x.partition(shape)` of any parameter."""
+
+    param: int
+    tile_shape: Shape
+    own: bool
+
+
+@dataclass(frozen=True)
+class ShapeRef:
+    param: int
+
+
+class TileFrontend:
+    def __init__(self, fn: Any, params: list[ParamInfo], grid_rank: int) -> None:
+        self.fn = inspect.unwrap(fn)
+        self.src: FunctionSource = load_source(self.fn)
+        self.params = params
+        self.grid_rank = grid_rank
+        self.counter = 0
+        self.ops: list[Op] = []
+        self.uses_matmul = False
+        self.globals: dict[str, Any] = dict(getattr(self.fn, "__globals__", {}))
+        try:
+            closure = inspect.getclosurevars(self.fn)
+            self.globals.update(closure.nonlocals)
+        except (TypeError, ValueError):
+            pass
+        self.env: dict[str, Any] = {}
+
+    # -- helpers --------------------------------------------------------------------------------------------
+    def err(self, code: str, msg: str, node: ast.AST | None, help: str | None = None) -> NoReturn:
+        raise tile_error(code, msg, self.src, node, help)
+
+    def new(self, ty: TileType | ScalarType) -> Value:
+        self.counter += 1
+        return Value(self.counter, ty)
+
+    def emit(self, kind: str, args: list[Value], ty: TileType | ScalarType | None, node: ast.AST | None,
+             **attrs: Any) -> Value:
+        result = self.new(ty) if ty is not None else None
+        line = getattr(node, "lineno", 0) + self.src.first_line - 1 if node is not None else 0
+        self.ops.append(Op(kind, args, result, attrs, line))
+        return result  # type: ignore[return-value]
+
+    def const(self, value: Any, node: ast.AST | None) -> Value:
+        if isinstance(value, bool):
+            return self.emit("const", [], ScalarType(dtype_of("bool")), node, value=value)
+        if isinstance(value, int):
+            return self.emit("const", [], INDEX, node, value=value)
+        return self.emit("const", [], ScalarType(F32), node, value=float(value))
+
+    # -- entry ----------------------------------------------------------------------------------------------
+    def build(self) -> TileKernelIR:
+        tree = self.src.tree
+        args = tree.args.args
+        if len(args) != len(self.params):
+            self.err("SK006", f"kernel has {len(args)} parameters, the launch specialized {len(self.params)}", tree)
+        for i, (arg, p) in enumerate(zip(args, self.params, strict=True)):
+            if p.kind == "partition":
+                assert p.tile_shape is not None
+                self.env[arg.arg] = PartRef(i, p.tile_shape, True)
+            elif p.kind == "tensor":
+                self.env[arg.arg] = TensorRef(i)
+            else:
+                self.env[arg.arg] = self.emit("param", [], ScalarType(p.dtype), arg, index=i)
+        self.block(tree.body)
+        return TileKernelIR(self.fn.__name__, self.params, self.grid_rank, self.ops, self.uses_matmul,
+                            self.src.path)
+
+    def block(self, stmts: list[ast.stmt]) -> None:
+        for stmt in stmts:
+            self.stmt(stmt)
+
+    def stmt(self, s: ast.stmt) -> None:
+        if isinstance(s, ast.Expr):
+            if isinstance(s.value, ast.Constant) and isinstance(s.value.value, str):
+                return  # docstring
+            self.expr(s.value)
+        elif isinstance(s, ast.Assign):
+            if len(s.targets) != 1:
+                self.err("SK001", "chained assignment is not supported in tile kernels", s)
+            self.assign(s.targets[0], self.expr(s.value))
+        elif isinstance(s, ast.AnnAssign) and s.value is not None:
+            self.assign(s.target, self.expr(s.value))
+        elif isinstance(s, ast.AugAssign):
+            if not isinstance(s.target, ast.Name):
+                self.err("SK001", "augmented assignment needs a plain name", s.target)
+            op = type(s.op).__name__
+            value = self.binop(op, self.lookup(s.target.id, s.target), self.expr(s.value), s)
+            self.env[s.target.id] = value
+        elif isinstance(s, ast.For):
+            self.for_loop(s)
+        elif isinstance(s, ast.Pass):
+            return
+        elif isinstance(s, ast.Return) and s.value is None:
+            return
+        else:
+            self.err("SK001", f"`{type(s).__name__}` statements are not supported in tile kernels", s,
+                     "tile kernels are straight-line code plus `for ... in range(...)` loops")
+
+    def assign(self, target: ast.expr, value: Any) -> None:
+        if isinstance(target, ast.Name):
+            self.env[target.id] = value
+        elif isinstance(target, ast.Tuple) and isinstance(value, tuple) and len(value) == len(target.elts):
+            for t, v in zip(target.elts, value, strict=True):
+                self.assign(t, v)
+        else:
+            self.err("SK001", "unsupported assignment target", target)
+
+    def for_loop(self, s: ast.For) -> None:
+        if s.orelse:
+            self.err("SK001", "`for ... else` is not supported in tile kernels", s)
+        if not isinstance(s.target, ast.Name):
+            self.err("SK001", "the loop variable must be a plain name", s.target)
+        it = s.iter
+        if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range"
+                and 1 <= len(it.args) <= 3 and not it.keywords):
+            self.err("SK001", "tile kernels loop only over `range(...)`", it)
+        bounds = [self.index_value(self.expr(a), a) for a in it.args]
+        if len(bounds) == 1:
+            bounds = [self.const(0, it), bounds[0]]
+        if len(bounds) == 2:
+            bounds.append(self.const(1, it))
+        assigned = sorted({n.id for node in s.body for n in ast.walk(node)
+                           if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)} - {s.target.id})
+        carried: list[Carried] = []
+        for name in assigned:
+            init = self.env.get(name)
+            if isinstance(init, Value):
+                carried.append(Carried(name, init, self.new(init.type)))
+        loop = ForOp("for", bounds, None, {}, getattr(s, "lineno", 0) + self.src.first_line - 1)
+        loop.var = self.new(INDEX)
+        loop.carried = carried
+        outer_ops, outer_env = self.ops, dict(self.env)
+        self.ops = loop.body
+        self.env[s.target.id] = loop.var
+        for c in carried:
+            self.env[c.name] = c.phi
+        self.block(s.body)
+        for c in carried:
+            update = self.env[c.name]
+            if not isinstance(update, Value) or update.type != c.init.type:
+                got = update.type if isinstance(update, Value) else type(update).__name__
+                self.err("SK023", f"loop-carried `{c.name}` changes type in the loop: {c.init.type} before, "
+                         f"{got} after one iteration", s)
+            c.update = update
+            c.out = self.new(c.init.type)
+        self.ops = outer_ops
+        self.ops.append(loop)
+        self.env = outer_env
+        for c in carried:
+            self.env[c.name] = c.out
+
+    # -- expressions ----------------------------------------------------------------------------------------
+    def lookup(self, name: str, node: ast.AST) -> Any:
+        if name in self.env:
+            return self.env[name]
+        if name in self.globals:
+            return self.globals[name]
+        if hasattr(__builtins__, name) if not isinstance(__builtins__, dict) else name in __builtins__:
+            return getattr(__import__("builtins"), name)
+        self.err("SK002", f"unknown name `{name}`", node)
+
+    def expr(self, e: ast.expr) -> Any:
+        if isinstance(e, ast.Constant):
+            if isinstance(e.value, bool | int | float):
+                return e.value
+            self.err("SK001", f"unsupported constant {e.value!r}", e)
+        if isinstance(e, ast.Name):
+            return self.lookup(e.id, e)
+        if isinstance(e, ast.Tuple):
+            return tuple(self.expr(x) for x in e.elts)
+        if isinstance(e, ast.Attribute):
+            base = self.expr(e.value)
+            if isinstance(base, types.ModuleType):
+                if not hasattr(base, e.attr):
+                    self.err("SK004", f"`{base.__name__}.{e.attr}` does not exist", e)
+                return getattr(base, e.attr)
+            if isinstance(base, TensorRef | PartRef) and e.attr == "shape":
+                return ShapeRef(base.param)
+            self.err("SK004", f"unsupported attribute `.{e.attr}`", e)
+        if isinstance(e, ast.Subscript):
+            base = self.expr(e.value)
+            idx = self.static_int(e.slice)
+            if isinstance(base, ShapeRef):
+                p = self.params[base.param]
+                if not -p.rank <= idx < p.rank:
+                    self.err("SK023", f"`{p.name}.shape[{idx}]` is out of range for a rank-{p.rank} tensor", e)
+                return self.emit("tensor_dim", [], INDEX, e, param=base.param, axis=idx % p.rank)
+            if isinstance(base, tuple):
+                return base[idx]
+            self.err("SK004", "only `x.shape[i]` can be subscripted in tile kernels", e)
+        if isinstance(e, ast.BinOp):
+            return self.binop(type(e.op).__name__, self.expr(e.left), self.expr(e.right), e)
+        if isinstance(e, ast.UnaryOp):
+            operand = self.expr(e.operand)
+            if isinstance(e.op, ast.USub):
+                if isinstance(operand, int | float):
+                    return -operand
+                if isinstance(operand, Value) and operand.is_tile:
+                    return self.tile_op("neg", [operand], e)
+                return self.binop("Sub", 0, operand, e)
+            if isinstance(e.op, ast.UAdd):
+                return operand
+            self.err("SK001", f"unsupported unary operator {type(e.op).__name__}", e)
+        if isinstance(e, ast.Compare):
+            if len(e.ops) != 1:
+                self.err("SK001", "chained comparisons are not supported on tiles", e)
+            return self.binop(type(e.ops[0]).__name__, self.expr(e.left), self.expr(e.comparators[0]), e)
+        if isinstance(e, ast.Call):
+            return self.call(e)
+        self.err("SK001", f"`{type(e).__name__}` expressions are not supported in tile kernels", e)
+
+    def static_int(self, e: ast.expr) -> int:
+        v = self.expr(e)
+        if isinstance(v, bool) or not isinstance(v, int):
+            self.err("SK008", "a compile-time integer is required here", e)
+        return v
+
+    def static_shape(self, e: ast.expr, what: str) -> Shape:
+        v = self.expr(e)
+        items = v if isinstance(v, tuple) else (v,)
+        if not items or not all(isinstance(i, int) and not isinstance(i, bool) and i > 0 for i in items):
+            self.err("SK008", f"{what}: the tile shape must be a tuple of positive compile-time ints", e)
+        return tuple(items)
+
+    def index_value(self, v: Any, node: ast.AST) -> Value:
+        if isinstance(v, bool):
+            self.err("SK023", "a bool is not an index", node)
+        if isinstance(v, int):
+            return self.const(v, node)
+        if isinstance(v, Value) and v.type == INDEX:
+            return v
+        self.err("SK023", f"expected an integer index, got {getattr(v, 'type', type(v).__name__)}", node)
+
+    def scalar_value(self, v: Any, node: ast.AST) -> Value:
+        if isinstance(v, Value):
+            return v
+        if isinstance(v, bool | int | float):
+            return self.const(v, node)
+        if isinstance(v, DScalar):
+            return self.const(v, node)
+        self.err("SK023", f"expected a tile or a number, got {type(v).__name__}", node)
+
+    def binop(self, opname: str, a: Any, b: Any, node: ast.AST) -> Any:
+        a_tile = isinstance(a, Value) and a.is_tile
+        b_tile = isinstance(b, Value) and b.is_tile
+        if a_tile or b_tile:
+            op = OPERATOR_OPS.get(opname)
+            if op is None:
+                self.err("SK001", f"operator `{opname}` is not supported on tiles", node)
+            return self.tile_op(op, [self.scalar_value(a, node), self.scalar_value(b, node)], node)
+        if isinstance(a, int | float) and isinstance(b, int | float):  # constant folding
+            return _fold(opname, a, b, node, self)
+        sym = {"Add": "+", "Sub": "-", "Mult": "*", "FloorDiv": "//", "Mod": "%", "Div": "/", "Lt": "<",
+               "LtE": "<=", "Gt": ">", "GtE": ">=", "Eq": "==", "NotEq": "!="}.get(opname)
+        if sym is None:
+            self.err("SK001", f"operator `{opname}` is not supported on scalars in tile kernels", node)
+        va, vb = self.scalar_value(a, node), self.scalar_value(b, node)
+        assert isinstance(va.type, ScalarType) and isinstance(vb.type, ScalarType)
+        if sym in ("<", "<=", ">", ">=", "==", "!="):
+            ty: ScalarType = ScalarType(dtype_of("bool"))
+        elif va.type == INDEX and vb.type == INDEX and sym != "/":
+            ty = INDEX
+        else:
+            ty = next((t.type for t in (va, vb) if isinstance(t.type, ScalarType) and t.type.dtype is not None
+                       and t.type.dtype.is_float), ScalarType(F32))  # type: ignore[assignment]
+        return self.emit("scalar", [va, vb], ty, node, op=sym)
+
+    def tile_op(self, name: str, operands: list[Value], node: ast.AST, **attrs: Any) -> Value:
+        spec = OPS[name]
+        value_ops = operands[1:] if name == "where" else operands
+        like = next((o.type.dtype for o in value_ops if isinstance(o.type, TileType)), None)
+        if like is None:
+            self.err("SK023", f"tile.{name} needs at least one tile operand", node)
+        types_: list[TileType] = []
+        for o in operands:
+            if isinstance(o.type, TileType):
+                types_.append(o.type)
+            else:
+                if o.type != INDEX and o.type.dtype is not None and o.type.dtype.name == "bool" and name == "where":
+                    types_.append(TileType((), o.type.dtype))
+                    continue
+                if (not like.is_float and isinstance(o.type, ScalarType) and o.type.dtype is not None
+                        and o.type.dtype.is_float and o.type.dtype.name != "bool"):
+                    self.err("SK023", f"cannot combine a float scalar with a {like} tile; use .astype(f32)", node)
+                types_.append(TileType((), like))
+        try:
+            result = spec.infer(*types_, **attrs)
+        except ShapeError as exc:
+            code = "SK021" if name == "matmul" else "SK020" if "broadcast" in str(exc) else "SK023"
+            self.err(code, str(exc), node)
+        except TypeError as exc:
+            self.err("SK023", str(exc), node)
+        if name == "matmul":
+            self.uses_matmul = True
+        return self.emit(name, operands, result, node, **attrs)
+
+    # -- calls ----------------------------------------------------------------------------------------------
+    def call(self, e: ast.Call) -> Any:
+        func = e.func
+        if isinstance(func, ast.Attribute):
+            base = self.expr(func.value)
+            if not isinstance(base, types.ModuleType):
+                return self.method(base, func.attr, e)
+            fn_obj = getattr(base, func.attr, None)
+            name = func.attr
+            if getattr(base, "__name__", "") not in ("safekernels.tile", "safekernels.tile.language"):
+                self.err("SK004", f"`{getattr(base, '__name__', '?')}.{name}` cannot be called in a tile kernel", e)
+            _ = fn_obj
+            return self.tile_call(name, e)
+        if isinstance(func, ast.Name):
+            target = self.lookup(func.id, func)
+            if target is float and len(e.args) == 1 and isinstance(e.args[0], ast.Constant):
+                return float(e.args[0].value)
+            if target is int and len(e.args) == 1:
+                return self.index_value(self.expr(e.args[0]), e)
+            if isinstance(target, type) and issubclass(target, DScalar) and len(e.args) == 1:
+                v = self.expr(e.args[0])
+                return target(v) if isinstance(v, int | float) else v
+            module = getattr(target, "__module__", "") or ""
+            if module.startswith("safekernels.tile"):
+                return self.tile_call(getattr(target, "__name__", func.id), e)
+            self.err("SK004", f"`{func.id}(...)` cannot be called in a tile kernel", e)
+        self.err("SK004", "unsupported call", e)
+
+    def _kw(self, e: ast.Call, names: tuple[str, ...], n_pos: int) -> dict[str, ast.expr]:
+        out: dict[str, ast.expr] = {}
+        for i, a in enumerate(e.args[n_pos:]):
+            if i >= len(names):
+                self.err("SK006", "too many arguments", a)
+            out[names[i]] = a
+        for kw in e.keywords:
+            if kw.arg not in names:
+                self.err("SK006", f"unexpected keyword argument `{kw.arg}`", kw.value)
+            out[kw.arg] = kw.value
+        return out
+
+    def tile_arg(self, e: ast.expr) -> Value:
+        v = self.expr(e)
+        if isinstance(v, Value) and v.is_tile:
+            return v
+        self.err("SK023", "expected a tile", e)
+
+    def tile_call(self, name: str, e: ast.Call) -> Any:
+        a = e.args
+        if name == "load_like":
+            if len(a) != 2:
+                self.err("SK006", "tile.load_like(x, z) takes two arguments", e)
+            x, z = self.expr(a[0]), self.expr(a[1])
+            if not isinstance(x, TensorRef | PartRef) or not isinstance(z, PartRef) or not z.own:
+                self.err("SK006", "tile.load_like(x, z) takes a Tensor parameter and a Partition parameter", e)
+            px = self.params[x.param]
+            if px.rank != len(z.tile_shape):
+                self.err("SK023", f"tile.load_like: `{px.name}` has rank {px.rank}, the tile of "
+                         f"`{self.params[z.param].name}` {z.tile_shape} has rank {len(z.tile_shape)}", e)
+            idx = [self.emit("bid", [], INDEX, e, axis=i) for i in range(len(z.tile_shape))]
+            return self.emit("load", idx, TileType(z.tile_shape, px.dtype), e, param=x.param,
+                             tile_shape=z.tile_shape)
+        if name in ("bid", "num_blocks"):
+            if len(a) != 1:
+                self.err("SK006", f"tile.{name}(axis) takes one argument", e)
+            return self.emit(name, [], INDEX, e, axis=self.static_int(a[0]))
+        if name in _MATH:
+            if len(a) != 1:
+                self.err("SK006", f"tile.{name} takes one tile", e)
+            return self.tile_op(name, [self.tile_arg(a[0])], e)
+        if name in _BINARY_FUNCS:
+            if len(a) != 2:
+                self.err("SK006", f"tile.{name} takes two operands", e)
+            return self.binop_named(name, [self.expr(x) for x in a], e)
+        if name == "where":
+            if len(a) != 3:
+                self.err("SK006", "tile.where(cond, a, b) takes three operands", e)
+            return self.binop_named("where", [self.expr(x) for x in a], e)
+        if name in _REDUCE:
+            kw = self._kw(e, ("axis", "keepdims"), 1)
+            axis = self.expr(kw["axis"]) if "axis" in kw else None
+            if axis is not None and (isinstance(axis, bool) or not isinstance(axis, int)):
+                self.err("SK008", "the axis must be a compile-time int", kw["axis"])
+            keep = self.expr(kw["keepdims"]) if "keepdims" in kw else False
+            if not isinstance(keep, bool):
+                self.err("SK008", "keepdims must be a compile-time bool", kw["keepdims"])
+            return self.tile_op(name, [self.tile_arg(a[0])], e, axis=axis, keepdims=keep)
+        if name in ("broadcast_to", "reshape"):
+            if len(a) != 2:
+                self.err("SK006", f"tile.{name}(t, shape) takes two arguments", e)
+            return self.tile_op(name, [self.tile_arg(a[0])], e, shape=self.static_shape(a[1], f"tile.{name}"))
+        if name == "transpose":
+            return self.tile_op("transpose", [self.tile_arg(a[0])], e)
+        if name == "matmul":
+            if len(a) != 3:
+                self.err("SK006", "tile.matmul(a, b, acc) takes three tiles", e)
+            return self.tile_op("matmul", [self.tile_arg(x) for x in a], e)
+        if name in ("zeros", "full", "ones"):
+            n_pos = 3 if name == "full" else 2
+            if len(a) != n_pos:
+                self.err("SK006", f"tile.{name} takes {n_pos} arguments", e)
+            shape = self.static_shape(a[0], f"tile.{name}")
+            dt = self.dtype_arg(a[-1])
+            value: Any = 0 if name == "zeros" else 1 if name == "ones" else self.expr(a[1])
+            if isinstance(value, Value):
+                return self.emit("full_dyn", [value], TileType(shape, dt), e)
+            if not isinstance(value, int | float):
+                self.err("SK008", "the fill value must be a number", a[1])
+            return self.emit("full", [], TileType(shape, dt), e, value=value)
+        if name in ("iota", "arange"):
+            if len(a) != 2:
+                self.err("SK006", "tile.iota(n, dtype) takes two arguments", e)
+            n = self.static_int(a[0])
+            return self.emit("iota", [], TileType((n,), self.dtype_arg(a[1])), e)
+        self.err("SK004", f"tile.{name} is not supported by the tile compiler", e)
+
+    def binop_named(self, name: str, operands: list[Any], e: ast.Call) -> Value:
+        if not any(isinstance(o, Value) and o.is_tile for o in operands):
+            self.err("SK023", f"tile.{name} needs at least one tile operand", e)
+        return self.tile_op(name, [self.scalar_value(o, e) for o in operands], e)
+
+    def dtype_arg(self, e: ast.expr) -> DType:
+        v = self.expr(e)
+        try:
+            return dtype_of(v)
+        except (TypeError, KeyError, ValueError):
+            self.err("SK008", "expected a dtype (f32, f16, i32, ...)", e)
+
+    def method(self, base: Any, name: str, e: ast.Call) -> Any:
+        a = e.args
+        if isinstance(base, Value) and base.is_tile:
+            if name == "astype" and len(a) == 1:
+                return self.tile_op("astype", [base], e, dtype=self.dtype_arg(a[0]))
+            if name in _REDUCE or name in ("reshape", "broadcast_to", "transpose") or name in _MATH:
+                fake = ast.Call(func=e.func, args=[e.func.value, *a], keywords=e.keywords)  # type: ignore[attr-defined]
+                ast.copy_location(fake, e)
+                return self.tile_call(name, fake)
+            self.err("SK004", f"tiles have no method `.{name}` in tile kernels", e)
+        if isinstance(base, TensorRef | PartRef) and name == "partition":
+            if len(a) != 1:
+                self.err("SK006", ".partition(shape) takes one argument", e)
+            shape = self.static_shape(a[0], f"{self.params[base.param].name}.partition")
+            p = self.params[base.param]
+            if len(shape) != p.rank:
+                self.err("SK023", f"{p.name}.partition: tile shape {shape} has rank {len(shape)}, the tensor has "
+                         f"rank {p.rank}", e)
+            return PartRef(base.param, shape, False)
+        if isinstance(base, TensorRef) and name == "load":
+            if len(a) != 2:
+                self.err("SK006", "x.load(index, shape) takes two arguments", e)
+            shape = self.static_shape(a[1], f"{self.params[base.param].name}.load")
+            return self.load_at(PartRef(base.param, shape, False), a[0], e)
+        if isinstance(base, PartRef) and name == "load":
+            if not a:
+                if not base.own:
+                    self.err("SK006", f"`{self.params[base.param].name}` is a read-only partition of an input; "
+                             "pass a tile index, e.g. .load((i, j))", e)
+                idx = [self.emit("bid", [], INDEX, e, axis=i) for i in range(len(base.tile_shape))]
+                p = self.params[base.param]
+                return self.emit("load", idx, TileType(base.tile_shape, p.dtype), e, param=base.param,
+                                 tile_shape=base.tile_shape)
+            return self.load_at(base, a[0], e)
+        if isinstance(base, PartRef) and name == "num_tiles":
+            axis = self.static_int(a[0])
+            return self.emit("num_tiles", [], INDEX, e, param=base.param, axis=axis,
+                             tile=base.tile_shape[axis])
+        if isinstance(base, PartRef) and name == "store":
+            p = self.params[base.param]
+            if not base.own or p.kind != "partition":
+                self.err("SK004", f"`{p.name}` is read-only; only Partition parameters can store", e)
+            if len(a) != 1:
+                self.err("SK006", ".store(tile) takes one tile", e)
+            t = self.tile_arg(a[0])
+            assert isinstance(t.type, TileType)
+            if t.type.shape != base.tile_shape:
+                self.err("SK022", f"{p.name}.store: tile shape {t.type.shape} does not match the partition's tile "
+                         f"shape {base.tile_shape}", a[0])
+            if t.type.dtype != p.dtype:
+                self.err("SK022", f"{p.name}.store: tile dtype {t.type.dtype} does not match the partition's dtype "
+                         f"{p.dtype}", a[0], f"convert with .astype({p.dtype})")
+            self.emit("store", [t], None, e, param=base.param)
+            return None
+        self.err("SK004", f"unsupported method `.{name}`", e)
+
+    def load_at(self, part: PartRef, index: ast.expr, e: ast.Call) -> Value:
+        raw = self.expr(index)
+        items = raw if isinstance(raw, tuple) else (raw,)
+        p = self.params[part.param]
+        if len(items) != len(part.tile_shape):
+            self.err("SK006", f"{p.name}.load: expected {len(part.tile_shape)} tile index(es), got {len(items)}",
+                     index)
+        idx = [self.index_value(v, index) for v in items]
+        return self.emit("load", idx, TileType(part.tile_shape, p.dtype), e, param=part.param,
+                         tile_shape=part.tile_shape)
+
+
+def _fold(opname: str, a: int | float, b: int | float, node: ast.AST, fe: TileFrontend) -> Any:
+    try:
+        return {"Add": lambda: a + b, "Sub": lambda: a - b, "Mult": lambda: a * b, "Div": lambda: a / b,
+                "FloorDiv": lambda: a // b, "Mod": lambda: a % b, "Lt": lambda: a < b, "LtE": lambda: a <= b,
+                "Gt": lambda: a > b, "GtE": lambda: a >= b, "Eq": lambda: a == b,
+                "NotEq": lambda: a != b}[opname]()
+    except (KeyError, ZeroDivisionError):
+        fe.err("SK001", f"cannot evaluate `{opname}` on constants", node)
+
+
+def build_tile_ir(fn: Any, params: list[ParamInfo], grid_rank: int) -> TileKernelIR:
+    """The typed tile IR of kernel function `fn` specialized for `params` (raises DiagnosticError)."""
+    return TileFrontend(fn, params, grid_rank).build()

@@ -1,0 +1,94 @@
+"""Typed tile IR: what the tile front end produces and the tile lowering consumes.
+
+A kernel body becomes a flat list of `Op`s in SSA form (a `For` op nests its body).  Every value has a static
+type: a `TileType` (compile-time shape + dtype, from `safekernels.tile.ops`) or a `ScalarType` (an index `int`
+held as i64, or a scalar of a dtype).  Shapes are constants because the partition's tile shape, `Dims` and the
+shapes written in the kernel are all known when a launch is specialized.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from safekernels.dtypes import DType
+from safekernels.tile.ops import Shape, TileType
+
+
+@dataclass(frozen=True)
+class ScalarType:
+    """A scalar: `dtype is None` means a Python int index (i64); otherwise a scalar of that dtype."""
+
+    dtype: DType | None
+
+    def __str__(self) -> str:
+        return "int" if self.dtype is None else str(self.dtype)
+
+
+INDEX = ScalarType(None)
+Type = TileType | ScalarType
+
+
+@dataclass(eq=False)
+class Value:
+    id: int
+    type: Type
+    name: str = ""
+
+    def __repr__(self) -> str:
+        return f"%{self.id}:{self.type}"
+
+    @property
+    def is_tile(self) -> bool:
+        return isinstance(self.type, TileType)
+
+
+@dataclass(eq=False)
+class Op:
+    """One operation.  `kind` names it; `args` are operand Values; `attrs` compile-time data."""
+
+    kind: str
+    args: list[Value]
+    result: Value | None
+    attrs: dict[str, Any] = field(default_factory=dict)
+    line: int = 0
+
+
+@dataclass(eq=False)
+class Carried:
+    """A loop-carried variable of a `For`: value before the loop, inside the body, at the body's end."""
+
+    name: str
+    init: Value
+    phi: Value
+    update: Value | None = None
+    out: Value | None = None
+
+
+@dataclass(eq=False)
+class ForOp(Op):
+    var: Value | None = None
+    body: list[Op] = field(default_factory=list)
+    carried: list[Carried] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class ParamInfo:
+    """A kernel parameter as specialized: kind, dtype, rank, and tile shape for a partition."""
+
+    name: str
+    kind: str  # partition | tensor | scalar
+    dtype: DType
+    rank: int = 0
+    tile_shape: Shape | None = None
+    aligned: bool = True  # base pointer 16-byte aligned and last extent a multiple of the vector width
+
+
+@dataclass
+class TileKernelIR:
+    name: str
+    params: list[ParamInfo]
+    grid_rank: int
+    body: list[Op]
+    uses_matmul: bool = False
+    path: str = ""

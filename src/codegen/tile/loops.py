@@ -1,0 +1,130 @@
+"""`for k in range(start, stop, step)` in tile kernels: an LLVM loop whose header carries the loop index, an
+iteration counter and every loop-carried variable (a tile carried in registers has one phi per slot).
+
+A carried tile keeps one layout for the whole loop: the matmul accumulator layout when the loop's update is a
+`tile.matmul`, the `Blocked` layout otherwise.  When the body's matmul reads its operands straight from
+aligned f16/bf16 loads, `codegen.tile.mma` pipelines the copies: a prologue fills `S - 1` stages before the
+loop, and each iteration refills one stage while the tensor cores consume another.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from llvmlite import ir
+
+from codegen.tile import mma
+from codegen.tile.ir import ForOp, Op
+from codegen.tile.layout import Layout, c64
+from codegen.tile.values import RegTile, Scalar
+from safekernels.tile.ops import TileType
+
+if TYPE_CHECKING:
+    from codegen.tile.lower import TileLowering
+
+
+def _body_defs(ops: list[Op], out: dict[int, Op]) -> dict[int, Op]:
+    for op in ops:
+        if op.result is not None:
+            out[op.result.id] = op
+        if isinstance(op, ForOp):
+            _body_defs(op.body, out)
+    return out
+
+
+def lower_for(L: TileLowering, op: ForOp) -> None:
+    from codegen.tile.lower import LoweringError
+
+    b = L.b
+    start, stop, step = (L.val(a) for a in op.args)
+    assert isinstance(start, Scalar) and isinstance(stop, Scalar) and isinstance(step, Scalar)
+    if step.const is not None and step.const <= 0:
+        raise LoweringError("tile kernels support `range` with a positive step only", op.line)
+    layouts: list[Layout | None] = []
+    inits: list[list[ir.Value]] = []
+    for c in op.carried:
+        t = c.init.type
+        if isinstance(t, TileType):
+            upd = L.defs.get(c.update.id) if c.update is not None else None
+            lay: Layout
+            if upd is not None and upd.kind == "matmul":
+                lay = mma._layout(L, upd)
+            else:
+                lay = L.blocked(t.shape)
+            layouts.append(lay)
+            inits.append(L.materialize(L.val(c.init), lay, t).vals)
+        else:
+            layouts.append(None)
+            s = L.val(c.init)
+            assert isinstance(s, Scalar)
+            inits.append([s.value])
+    defs = _body_defs(op.body, {})
+    pipe = mma.plan_pipeline(L, op)
+    if pipe is not None:
+        pipe.base = L.alloc(pipe.stages * (pipe.a_bytes + pipe.b_bytes), 128)
+        L.barrier()
+        for s in range(pipe.stages - 1):
+            k_s = b.add(start.value, b.mul(step.value, c64(s)))
+            mma.issue_iteration(L, pipe, op, k_s, c64(s), defs)
+            mma.commit(L)
+        L.active_pipes[id(pipe.matmul)] = pipe
+    pre = b.block
+    header = b.append_basic_block("for.head")
+    body = b.append_basic_block("for.body")
+    exit_bb = b.append_basic_block("for.exit")
+    b.branch(header)
+    b.position_at_end(header)
+    k = b.phi(c64(0).type, "k")
+    it = b.phi(c64(0).type, "it")
+    k.add_incoming(start.value, pre)
+    it.add_incoming(c64(0), pre)
+    phis: list[list[ir.PhiInstr]] = []
+    for vals in inits:
+        row = []
+        for v in vals:
+            p = b.phi(v.type)
+            p.add_incoming(v, pre)
+            row.append(p)
+        phis.append(row)
+    b.cbranch(b.icmp_signed("<", k, stop.value), body, exit_bb)
+    b.position_at_end(body)
+    L.vals[op.var.id] = Scalar(k, None)  # type: ignore[union-attr]
+    for c, lay, row in zip(op.carried, layouts, phis, strict=True):
+        if lay is None:
+            st = c.init.type
+            L.vals[c.phi.id] = Scalar(row[0], getattr(st, "dtype", None) and st.dtype.name)  # type: ignore[union-attr]
+        else:
+            assert isinstance(c.init.type, TileType)
+            L.vals[c.phi.id] = RegTile(c.init.type, lay, list(row))
+    L.loop_state.append((op, it, k, step.value, defs))
+    L.lower_ops(op.body)
+    L.loop_state.pop()
+    updates: list[list[ir.Value]] = []
+    for c, lay in zip(op.carried, layouts, strict=True):
+        assert c.update is not None
+        u = L.val(c.update)
+        if lay is None:
+            assert isinstance(u, Scalar)
+            updates.append([u.value])
+        else:
+            assert isinstance(c.init.type, TileType)
+            updates.append(L.materialize(u, lay, c.init.type).vals)
+    latch = b.block
+    for row, vals in zip(phis, updates, strict=True):
+        for p, v in zip(row, vals, strict=True):
+            p.add_incoming(v, latch)
+    k.add_incoming(b.add(k, step.value), latch)
+    it.add_incoming(b.add(it, c64(1)), latch)
+    b.branch(header)
+    b.position_at_end(exit_bb)
+    if pipe is not None:
+        mma.wait(L, 0)
+        L.active_pipes.pop(id(pipe.matmul), None)
+    for c, lay, row in zip(op.carried, layouts, phis, strict=True):
+        assert c.out is not None
+        if lay is None:
+            st = c.init.type
+            L.vals[c.out.id] = Scalar(row[0], getattr(st, "dtype", None) and st.dtype.name)  # type: ignore[union-attr]
+        else:
+            assert isinstance(c.init.type, TileType)
+            L.vals[c.out.id] = RegTile(c.init.type, lay, list(row))

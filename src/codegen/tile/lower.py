@@ -1,0 +1,780 @@
+"""Tile IR -> LLVM IR for one CTA per tile block (see docs/tile-compiler.md for the whole picture).
+
+The compiler picks the thread mapping: `T = num_warps * 32` threads per CTA, tiles in `Blocked` layouts
+(16-byte vectors per thread, coalesced across the warp) except matmul accumulators (`Mma` layout).  Values
+move between layouts through shared memory.  Shared memory is one dynamic arena (`@__sk_smem`), carved at
+compile time; its size is returned with the module so the launch can ask for it.
+
+Kernel ABI (also returned, for the launcher): per parameter in order, a Partition/Tensor is
+`(ptr, dim_0, ..., dim_{r-1})` (i64 dims), a scalar is its value; then the grid extents `g_0 .. g_{k-1}`.
+The CUDA grid is 1-D (`prod(grid)` CTAs); tile-block coordinates are recovered from `ctaid.x` (row-major,
+grouped 8 rows at a time for matmul kernels so neighbouring CTAs share operand tiles in L2).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from llvmlite import ir
+
+from codegen.tile import scalar_ops as so
+from codegen.tile.ir import INDEX, ForOp, Op, ScalarType, TileKernelIR, Value
+from codegen.tile.layout import Blocked, Layout, Mma, blocked_for, c64, mma_for
+from codegen.tile.values import FnTile, Repr, RegTile, Scalar, SmemTile, Tile
+from safekernels.dtypes import DType, dtype_of
+from safekernels.tile.ops import TileType
+
+I1, I8, I32, I64 = so.I1, so.I8, so.I32, so.I64
+GPTR = ir.PointerType(I8, addrspace=1)
+SPTR = ir.PointerType(I8, addrspace=3)
+F32DT = dtype_of("f32")
+SMEM_LIMIT = 227 * 1024
+
+
+class LoweringError(Exception):
+    """A construct the GPU lowering does not support (reported as an SK diagnostic by the caller)."""
+
+    def __init__(self, message: str, line: int = 0) -> None:
+        super().__init__(message)
+        self.line = line
+
+
+@dataclass
+class Lowered:
+    llvm_ir: str
+    entry: str
+    threads: int
+    smem_bytes: int
+    abi: list[tuple[str, int, int]]  # ("ptr"|"dim"|"scalar"|"grid", param, axis)
+
+
+@dataclass
+class ParamRegs:
+    ptr: ir.Value | None
+    dims: list[ir.Value]
+    scalar: ir.Value | None
+
+
+class TileLowering:
+    def __init__(self, kir: TileKernelIR, num_warps: int) -> None:
+        self.kir = kir
+        self.T = num_warps * 32
+        self.module = ir.Module(name=kir.name)
+        self.module.triple = "nvptx64-nvidia-cuda"
+        self.module.data_layout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
+        self.smem_top = 0
+        self.abi: list[tuple[str, int, int]] = []
+        self.vals: dict[int, Repr] = {}
+        self.defs: dict[int, Op] = {}
+        self.uses: dict[int, list[Op]] = {}
+        self.deferred: dict[int, Op] = {}  # load ops lowered by their matmul (cp.async into shared memory)
+        self.active_pipes: dict[int, Any] = {}  # id(matmul op) -> its operands' pipeline in the running loop
+        self.loop_state: list[tuple[Any, ir.Value, ir.Value, ir.Value, dict[int, Op]]] = []
+        self._index(kir.body)
+        self.deferred_candidates: dict[int, Op] = {
+            vid: op for vid, op in self.defs.items() if op.kind == "load" and self._is_mma_operand(op)}
+
+    def _index(self, ops: list[Op]) -> None:
+        for op in ops:
+            if op.result is not None:
+                self.defs[op.result.id] = op
+            for a in op.args:
+                self.uses.setdefault(a.id, []).append(op)
+            if isinstance(op, ForOp):
+                self._index(op.body)
+                for c in op.carried:
+                    assert c.update is not None
+                    self.uses.setdefault(c.update.id, []).append(op)
+
+    # -- module scaffolding ---------------------------------------------------------------------------------
+    def build(self) -> Lowered:
+        argtys: list[ir.Type] = []
+        for i, p in enumerate(self.kir.params):
+            if p.kind == "scalar":
+                argtys.append(so.llty(p.dtype))
+                self.abi.append(("scalar", i, 0))
+            else:
+                argtys.append(GPTR)
+                self.abi.append(("ptr", i, 0))
+                for ax in range(p.rank):
+                    argtys.append(I64)
+                    self.abi.append(("dim", i, ax))
+        for ax in range(self.kir.grid_rank):
+            argtys.append(I64)
+            self.abi.append(("grid", -1, ax))
+        fn = ir.Function(self.module, ir.FunctionType(ir.VoidType(), argtys), self.kir.name)
+        self.fn = fn
+        self.smem = ir.GlobalVariable(self.module, ir.ArrayType(I8, 0), "__sk_smem", addrspace=3)
+        self.smem.linkage = "external"
+        self.smem.align = 128
+        entry = fn.append_basic_block("entry")
+        self.b = ir.IRBuilder(entry)
+        b = self.b
+        args = list(fn.args)
+        self.params: list[ParamRegs] = []
+        k = 0
+        for p in self.kir.params:
+            if p.kind == "scalar":
+                self.params.append(ParamRegs(None, [], args[k]))
+                k += 1
+            else:
+                args[k].add_attribute("noalias")
+                if p.kind == "tensor":
+                    args[k].name = f"in.{p.name}"
+                ptr = args[k]
+                dims = args[k + 1:k + 1 + p.rank]
+                self.params.append(ParamRegs(ptr, dims, None))
+                k += 1 + p.rank
+        self.grid = args[k:k + self.kir.grid_rank]
+        self.tid = b.zext(b.call(so.declare(self.module, "llvm.nvvm.read.ptx.sreg.tid.x", I32, []), []), I64)
+        self.bids = self._block_ids()
+        self.lower_ops(self.kir.body)
+        self.b.ret_void()
+        kernel_md = self.module.add_metadata([fn, "kernel", ir.Constant(I32, 1)])
+        ntid_md = self.module.add_metadata([fn, "maxntidx", ir.Constant(I32, self.T)])
+        self.module.add_named_metadata("nvvm.annotations", kernel_md)
+        self.module.add_named_metadata("nvvm.annotations", ntid_md)
+        if self.smem_top > SMEM_LIMIT:
+            raise LoweringError(f"the kernel needs {self.smem_top} bytes of shared memory (limit {SMEM_LIMIT}); "
+                                "use smaller tiles")
+        text = str(self.module)
+        for p in self.kir.params:  # llvmlite lacks the `readonly` argument attribute: add it in the text
+            if p.kind == "tensor":
+                text = text.replace(f'noalias %"in.{p.name}"', f'noalias readonly %"in.{p.name}"', 1)
+        return Lowered(text, self.kir.name, self.T, self.smem_top, self.abi)
+
+    def _block_ids(self) -> list[ir.Value]:
+        b = self.b
+        lin = b.zext(b.call(so.declare(self.module, "llvm.nvvm.read.ptx.sreg.ctaid.x", I32, []), []), I64)
+        g = self.grid
+        if len(g) == 1:
+            return [lin]
+        if len(g) == 2 and self.kir.uses_matmul:  # grouped order: 8 tile rows share B tiles in L2
+            group = c64(8)
+            per_group = b.mul(group, g[1])
+            gid = b.udiv(lin, per_group)
+            first = b.mul(gid, group)
+            left = b.sub(g[0], first)
+            gsz = b.select(b.icmp_unsigned("<", left, group), left, group)
+            within = b.urem(lin, per_group)
+            return [b.add(first, b.urem(within, gsz)), b.udiv(within, gsz)]
+        out: list[ir.Value] = []
+        rest = lin
+        for ax in range(len(g) - 1, 0, -1):
+            out.append(b.urem(rest, g[ax]))
+            rest = b.udiv(rest, g[ax])
+        out.append(rest)
+        return list(reversed(out))
+
+    # -- shared memory --------------------------------------------------------------------------------------
+    def alloc(self, nbytes: int, align: int = 16) -> ir.Value:
+        off = -(-self.smem_top // align) * align
+        self.smem_top = off + nbytes
+        return self.b.gep(self.b.bitcast(self.smem, SPTR), [ir.Constant(I32, off)]) if off else \
+            self.b.bitcast(self.smem, SPTR)
+
+    def barrier(self) -> None:
+        fn = so.declare(self.module, "llvm.nvvm.barrier0", ir.VoidType(), [])
+        self.b.call(fn, [])
+
+    def sptr(self, base: ir.Value, elem_index: ir.Value, ty: ir.Type) -> ir.Value:
+        p = self.b.bitcast(base, ir.PointerType(ty, addrspace=3))
+        return self.b.gep(p, [elem_index])
+
+    # -- walking ops ----------------------------------------------------------------------------------------
+    def lower_ops(self, ops: list[Op]) -> None:
+        for op in ops:
+            if op.result is not None and op.result.id in self.deferred_candidates:
+                self.deferred[op.result.id] = op
+                continue
+            try:
+                if isinstance(op, ForOp):
+                    self.lower_for(op)
+                else:
+                    r = getattr(self, f"op_{op.kind}", None)
+                    if r is None:
+                        r = self.op_elementwise
+                    out = r(op)
+                    if op.result is not None:
+                        self.vals[op.result.id] = out
+            except LoweringError as exc:
+                if not exc.line:
+                    exc.line = op.line
+                raise
+
+    def _is_mma_operand(self, op: Op) -> bool:
+        assert op.result is not None
+        users = self.uses.get(op.result.id, [])
+        if len(users) != 1 or users[0].kind != "matmul" or users[0].args[2] is op.result:
+            return False
+        p = self.kir.params[op.attrs["param"]]
+        if p.dtype.name not in ("f16", "bf16") or not p.aligned or p.rank != 2:
+            return False
+        rows, cols = op.attrs["tile_shape"]
+        return cols % 8 == 0 and (users[0].args[0] is op.result or True)
+
+    def val(self, v: Value) -> Repr:
+        return self.vals[v.id]
+
+    # scalars -----------------------------------------------------------------------------------------------
+    def op_const(self, op: Op) -> Scalar:
+        value = op.attrs["value"]
+        assert op.result is not None and isinstance(op.result.type, ScalarType)
+        dt = op.result.type.dtype
+        if dt is None:
+            return Scalar(c64(int(value)), None, value)
+        return Scalar(so.const_of(value, dt), dt.name, value)
+
+    def op_param(self, op: Op) -> Scalar:
+        p = self.kir.params[op.attrs["index"]]
+        v = self.params[op.attrs["index"]].scalar
+        assert v is not None
+        return Scalar(v, p.dtype.name)
+
+    def op_bid(self, op: Op) -> Scalar:
+        ax = op.attrs["axis"]
+        return Scalar(self.bids[ax] if ax < len(self.bids) else c64(0), None)
+
+    def op_num_blocks(self, op: Op) -> Scalar:
+        ax = op.attrs["axis"]
+        return Scalar(self.grid[ax] if ax < len(self.grid) else c64(1), None)
+
+    def op_tensor_dim(self, op: Op) -> Scalar:
+        return Scalar(self.params[op.attrs["param"]].dims[op.attrs["axis"]], None)
+
+    def op_num_tiles(self, op: Op) -> Scalar:
+        n = self.params[op.attrs["param"]].dims[op.attrs["axis"]]
+        t = op.attrs["tile"]
+        return Scalar(self.b.udiv(self.b.add(n, c64(t - 1)), c64(t)), None)
+
+    def scalar_in(self, s: Scalar, dt: DType | None) -> ir.Value:
+        """Scalar `s` as a value of dtype `dt` (None: i64 index); literals convert exactly once."""
+        if dt is None:
+            if s.dtype_name is None:
+                return s.value
+            return so.convert(self.b, s.value, dtype_of(s.dtype_name), dtype_of("i64"))
+        if s.const is not None:
+            return so.const_of(s.const, dt)
+        src = dtype_of(s.dtype_name) if s.dtype_name is not None else dtype_of("i64")
+        return so.convert(self.b, s.value, src, dt)
+
+    def op_scalar(self, op: Op) -> Scalar:
+        a, c = self.val(op.args[0]), self.val(op.args[1])
+        assert isinstance(a, Scalar) and isinstance(c, Scalar) and op.result is not None
+        sym = op.attrs["op"]
+        rt = op.result.type
+        assert isinstance(rt, ScalarType)
+        b = self.b
+        if rt.dtype is None:
+            x, y = a.value, c.value
+            if sym == "//":
+                return Scalar(_floordiv(b, x, y), None)
+            if sym == "%":
+                return Scalar(b.sub(x, b.mul(_floordiv(b, x, y), y)), None)
+            return Scalar({"+": b.add, "-": b.sub, "*": b.mul}[sym](x, y), None)
+        if rt.dtype.name == "bool":
+            dt = F32DT if any(s.dtype_name not in (None,) and dtype_of(s.dtype_name).is_float
+                              for s in (a, c)) else dtype_of("i64")
+            x, y = self.scalar_in(a, dt), self.scalar_in(c, dt)
+            name = {"<": "lt", "<=": "le", ">": "gt", ">=": "ge", "==": "eq", "!=": "ne"}[sym]
+            return Scalar(so.binary(b, name, x, y, dt), "bool")
+        dt = rt.dtype
+        x, y = self.scalar_in(a, dt), self.scalar_in(c, dt)
+        name = {"+": "add", "-": "sub", "*": "mul", "/": "truediv"}.get(sym)
+        if name is None:
+            raise LoweringError(f"scalar operator `{sym}` on floats is not supported")
+        return Scalar(so.binary(b, name, x, y, dt), dt.name)
+
+    # tile creation -----------------------------------------------------------------------------------------
+    def op_full(self, op: Op) -> FnTile:
+        assert op.result is not None and isinstance(op.result.type, TileType)
+        c = so.const_of(op.attrs["value"], op.result.type.dtype)
+        return FnTile(op.result.type, lambda b, coords: c)
+
+    op_zeros = op_full
+
+    def op_full_dyn(self, op: Op) -> FnTile:
+        assert op.result is not None and isinstance(op.result.type, TileType)
+        s = self.val(op.args[0])
+        assert isinstance(s, Scalar)
+        v = self.scalar_in(s, op.result.type.dtype)
+        return FnTile(op.result.type, lambda b, coords: v)
+
+    def op_iota(self, op: Op) -> FnTile:
+        assert op.result is not None and isinstance(op.result.type, TileType)
+        dt = op.result.type.dtype
+        return FnTile(op.result.type, lambda b, coords: so.convert(b, coords[0], dtype_of("i64"), dt))
+
+    # reading any tile at coordinates -----------------------------------------------------------------------
+    def read(self, t: Repr, coords: list[ir.Value], target_shape: tuple[int, ...], dt: DType) -> ir.Value:
+        """Element of operand `t` (broadcast against `target_shape`) at target `coords`, as dtype `dt`."""
+        if isinstance(t, Scalar):
+            return self.scalar_in(t, dt)
+        shape = t.type.shape
+        off = len(target_shape) - len(shape)
+        own = [c64(0) if shape[i] == 1 else coords[off + i] for i in range(len(shape))]
+        if isinstance(t, FnTile):
+            v = t.fn(self.b, own)
+        elif isinstance(t, SmemTile):
+            idx: ir.Value = c64(0)
+            for c, s in zip(own, t.strides, strict=True):
+                if s:
+                    idx = self.b.add(idx, self.b.mul(c, c64(s)))
+            raw = self.b.load(self.sptr(t.base, idx, t.elem))
+            v = self.b.trunc(raw, I1) if t.type.dtype.name == "bool" else raw
+        else:
+            raise AssertionError("read of a register tile needs to_smem first")
+        return v if t.type.dtype == dt else so.convert(self.b, v, t.type.dtype, dt)
+
+    def addressable(self, t: Repr, pad: bool = False) -> Repr:
+        return self.to_smem(t, pad) if isinstance(t, RegTile) else t
+
+    def to_smem(self, t: RegTile, pad: bool = False) -> SmemTile:
+        """Write a register tile to shared memory (row-major; `pad` adds one element per row)."""
+        shape = t.type.shape
+        dt = t.type.dtype
+        elem = so.storage_ty(dt)
+        itemsize = max(1, elem.width // 8) if isinstance(elem, ir.IntType) else dt.itemsize
+        row = shape[-1] + (1 if pad and len(shape) >= 2 else 0)
+        strides = [1] * len(shape)
+        if shape:
+            strides[-1] = 1
+            acc = row
+            for ax in range(len(shape) - 2, -1, -1):
+                strides[ax] = acc
+                acc *= shape[ax]
+            total = acc
+        else:
+            total = 1
+        base = self.alloc(total * itemsize)
+        self.barrier()
+        self._store_groups(t, lambda coords: self._smem_index(coords, strides), base, elem, dt,
+                           vector=not pad)
+        self.barrier()
+        return SmemTile(t.type, base, tuple(strides), elem)
+
+    def _smem_index(self, coords: list[ir.Value], strides: list[int]) -> ir.Value:
+        idx: ir.Value = c64(0)
+        for c, s in zip(coords, strides, strict=True):
+            idx = self.b.add(idx, self.b.mul(c, c64(s)))
+        return idx
+
+    def _store_groups(self, t: RegTile, index_of: Any, base: ir.Value, elem: ir.Type, dt: DType,
+                      vector: bool) -> None:
+        b = self.b
+        lay = t.layout
+        w = lay.width
+        for g in range(lay.groups):
+            coords = lay.coords(b, self.tid, g)
+            active = lay.active(b, self.tid, g)
+            vals = [self._to_storage(v, dt) for v in t.vals[g * w:(g + 1) * w]]
+            idx = index_of(coords)
+
+            def emit(idx: ir.Value = idx, vals: list[ir.Value] = vals) -> None:
+                if vector and w > 1:
+                    vty = ir.VectorType(elem, w)
+                    vec: ir.Value = ir.Constant(vty, None)
+                    for j, v in enumerate(vals):
+                        vec = b.insert_element(vec, v, ir.Constant(I32, j))
+                    p = b.bitcast(self.sptr(base, idx, elem), ir.PointerType(vty, addrspace=3))
+                    b.store(vec, p, align=min(16, w * max(1, elem.width // 8)))  # type: ignore[attr-defined]
+                else:
+                    for j, v in enumerate(vals):
+                        b.store(v, self.sptr(base, b.add(idx, c64(j)), elem))
+
+            if active is None:
+                emit()
+            else:
+                with b.if_then(active):
+                    emit()
+
+    def _to_storage(self, v: ir.Value, dt: DType) -> ir.Value:
+        return self.b.zext(v, I8) if dt.name == "bool" else v
+
+    def materialize(self, t: Repr, layout: Layout, ty: TileType) -> RegTile:
+        """`t` (broadcast to `ty.shape`) as registers in `layout`."""
+        if isinstance(t, RegTile):
+            if t.layout == layout and t.type.shape == ty.shape:
+                return t if t.type.dtype == ty.dtype else RegTile(ty, layout, [
+                    so.convert(self.b, v, t.type.dtype, ty.dtype) for v in t.vals])
+            if (isinstance(t.layout, Blocked) and isinstance(layout, Blocked) and t.layout.vec == layout.vec
+                    and t.layout.n == layout.n and t.type.dtype == ty.dtype):  # same flat mapping: a rename
+                return RegTile(ty, layout, t.vals)
+            t = self.to_smem(t)
+        return self._gather(t, layout, ty)
+
+    def _gather(self, t: Repr, layout: Layout, ty: TileType) -> RegTile:
+        b = self.b
+        vals: list[ir.Value] = []
+        w = layout.width
+        last_bcast = isinstance(t, Scalar) or not t.type.shape or len(t.type.shape) < len(ty.shape) and False \
+            or (not isinstance(t, Scalar) and t.type.shape[-1] == 1)
+        for g in range(layout.groups):
+            coords = layout.coords(b, self.tid, g)
+            if last_bcast:
+                v = self.read(t, coords, ty.shape, ty.dtype)
+                vals.extend([v] * w)
+                continue
+            for j in range(w):
+                cj = coords[:-1] + [b.add(coords[-1], c64(j))] if j else coords
+                vals.append(self.read(t, cj, ty.shape, ty.dtype))
+        return RegTile(ty, layout, vals)
+
+    def blocked(self, shape: tuple[int, ...]) -> Blocked:
+        return blocked_for(shape, self.T)
+
+    # elementwise -------------------------------------------------------------------------------------------
+    def op_elementwise(self, op: Op) -> Tile:
+        assert op.result is not None
+        rt = op.result.type
+        assert isinstance(rt, TileType)
+        kind = op.kind
+        operands = [self.val(a) for a in op.args]
+        if kind == "astype":
+            src_dt = op.args[0].type.dtype  # type: ignore[union-attr]
+            in_dts = [src_dt]
+        elif kind == "where":
+            in_dts = [dtype_of("bool"), rt.dtype, rt.dtype]
+        else:
+            in_dts = [_operand_dtype(op) for _ in operands]
+        if kind in ("broadcast_to", "reshape", "transpose"):
+            return self.shape_op(op, operands[0], rt)
+        layout: Layout | None = None
+        for o in operands:
+            if isinstance(o, RegTile) and o.type.shape == rt.shape:
+                layout = o.layout
+                break
+        if layout is None and all(isinstance(o, FnTile | Scalar) for o in operands):
+            def fn(b: ir.IRBuilder, coords: list[ir.Value]) -> ir.Value:
+                xs = [self.read(o, coords, rt.shape, d) for o, d in zip(operands, in_dts, strict=True)]
+                return self.apply(kind, xs, in_dts, rt.dtype, op)
+            return FnTile(rt, fn)
+        if layout is None:
+            layout = self.blocked(rt.shape)
+        regs: list[list[ir.Value]] = []
+        for o, d in zip(operands, in_dts, strict=True):
+            if isinstance(o, Scalar):
+                v = self.scalar_in(o, d)
+                regs.append([v] * layout.slots)
+            else:
+                src = o if isinstance(o, RegTile) and o.type.shape == rt.shape and o.layout == layout \
+                    else self.addressable(o)
+                m = self.materialize(src, layout, TileType(rt.shape, o.type.dtype))
+                regs.append(m.vals if o.type.dtype == d else [so.convert(self.b, v, o.type.dtype, d)
+                                                               for v in m.vals])
+        out = [self.apply(kind, list(xs), in_dts, rt.dtype, op) for xs in zip(*regs, strict=True)]
+        return RegTile(rt, layout, out)
+
+    def apply(self, kind: str, xs: list[ir.Value], in_dts: list[DType], out_dt: DType, op: Op) -> ir.Value:
+        b = self.b
+        if kind == "astype":
+            return so.convert(b, xs[0], in_dts[0], out_dt)
+        if kind == "where":
+            return b.select(xs[0], xs[1], xs[2])
+        if kind in ("neg", "exp", "log", "sqrt", "rsqrt", "tanh", "sin", "cos"):
+            return so.unary(b, kind, xs[0], in_dts[0])
+        if kind in ("add", "sub", "mul", "truediv", "maximum", "minimum", "lt", "le", "gt", "ge", "eq", "ne"):
+            return so.binary(b, kind, xs[0], xs[1], in_dts[0])
+        raise LoweringError(f"tile op `{kind}` has no GPU lowering")
+
+    # shape ops ---------------------------------------------------------------------------------------------
+    def shape_op(self, op: Op, t: Repr, rt: TileType) -> Tile:
+        if isinstance(t, Scalar):
+            v = t
+            return FnTile(rt, lambda b, coords: self.scalar_in(v, rt.dtype))
+        if op.kind == "broadcast_to":
+            if isinstance(t, FnTile):
+                src = t
+                return FnTile(rt, lambda b, coords: self.read(src, coords, rt.shape, rt.dtype))
+            s = self.addressable(t)
+            assert isinstance(s, SmemTile)
+            off = len(rt.shape) - len(s.type.shape)
+            strides = [0] * off + [0 if s.type.shape[i] == 1 else s.strides[i] for i in range(len(s.type.shape))]
+            return SmemTile(rt, s.base, tuple(strides), s.elem)
+        if op.kind == "reshape":
+            if isinstance(t, RegTile) and isinstance(t.layout, Blocked):
+                lay = self.blocked(rt.shape)
+                if lay.vec == t.layout.vec:
+                    return RegTile(rt, lay, t.vals)
+            if isinstance(t, FnTile):
+                src_shape = t.type.shape
+                f = t
+
+                def fn(b: ir.IRBuilder, coords: list[ir.Value]) -> ir.Value:
+                    flat = _flat(b, coords, rt.shape)
+                    return f.fn(b, _unflat(b, flat, src_shape))
+                return FnTile(rt, fn)
+            s = self.addressable(t)
+            assert isinstance(s, SmemTile)
+            if list(s.strides) != _contig(s.type.shape):
+                s = self.to_smem(self._gather(s, self.blocked(s.type.shape), s.type))
+            return SmemTile(rt, s.base, tuple(_contig(rt.shape)), s.elem)
+        # transpose
+        if isinstance(t, FnTile):
+            f2 = t
+            return FnTile(rt, lambda b, coords: f2.fn(b, [coords[1], coords[0]]))
+        s = self.to_smem(t, pad=True) if isinstance(t, RegTile) else t
+        assert isinstance(s, SmemTile)
+        return SmemTile(rt, s.base, (s.strides[1], s.strides[0]), s.elem)
+
+    # memory ------------------------------------------------------------------------------------------------
+    def origin(self, op: Op) -> list[ir.Value]:
+        shape = op.attrs["tile_shape"]
+        out = []
+        for v, s in zip(op.args, shape, strict=True):
+            sv = self.val(v)
+            assert isinstance(sv, Scalar)
+            out.append(self.b.mul(sv.value, c64(s)))
+        return out
+
+    def op_load(self, op: Op) -> RegTile:
+        assert op.result is not None and isinstance(op.result.type, TileType)
+        ty = op.result.type
+        layout = self.blocked(ty.shape)
+        p = self.kir.params[op.attrs["param"]]
+        regs = self.params[op.attrs["param"]]
+        origin = self.origin(op)
+        b = self.b
+        full = self.full_tile(origin, ty.shape, regs.dims)
+        elem = so.storage_ty(p.dtype)
+        strides = self.row_strides(regs.dims)
+        w = layout.width
+        vector = p.aligned
+        # fast path: the whole tile is inside the tensor, no masks
+        entry_bb = b.block
+        fast_bb = b.append_basic_block("load.full")
+        slow_bb = b.append_basic_block("load.edge")
+        join_bb = b.append_basic_block("load.join")
+        b.cbranch(full, fast_bb, slow_bb)
+        results: dict[str, list[ir.Value]] = {}
+        ends: dict[str, ir.Block] = {}
+        for name, bb in (("fast", fast_bb), ("slow", slow_bb)):
+            b.position_at_end(bb)
+            vals: list[ir.Value] = []
+            for g in range(layout.groups):
+                coords = layout.coords(b, self.tid, g)
+                gcoords = [b.add(o, c) for o, c in zip(origin, coords, strict=True)]
+                active = layout.active(b, self.tid, g)
+                off = self.offset(gcoords, strides)
+                if name == "fast":
+                    preds: list[ir.Value | None] = [active] * (1 if vector else w)
+                else:
+                    inb = self.in_bounds(gcoords[:-1], regs.dims[:-1])
+                    if active is not None:
+                        inb = b.and_(inb, active) if inb is not None else active
+                    last = gcoords[-1]
+                    if vector:
+                        c_ok = b.icmp_unsigned("<", last, regs.dims[-1])
+                        preds = [b.and_(inb, c_ok) if inb is not None else c_ok]
+                    else:
+                        preds = []
+                        for j in range(w):
+                            c_ok = b.icmp_unsigned("<", b.add(last, c64(j)), regs.dims[-1])
+                            preds.append(b.and_(inb, c_ok) if inb is not None else c_ok)
+                vals.extend(self.global_load(regs.ptr, off, elem, w, vector, preds, p.dtype))  # type: ignore[arg-type]
+            results[name] = vals
+            ends[name] = b.block
+            b.branch(join_bb)
+        b.position_at_end(join_bb)
+        out = []
+        for fv, sv in zip(results["fast"], results["slow"], strict=True):
+            phi = b.phi(fv.type)
+            phi.add_incoming(fv, ends["fast"])
+            phi.add_incoming(sv, ends["slow"])
+            out.append(phi)
+        _ = entry_bb
+        return RegTile(ty, layout, out)
+
+    def global_load(self, base: ir.Value, off: ir.Value, elem: ir.Type, w: int, vector: bool,
+                    preds: list[ir.Value | None], dt: DType) -> list[ir.Value]:
+        b = self.b
+        typed = b.bitcast(base, ir.PointerType(elem, addrspace=1))
+        itemsize = dt.itemsize if dt.name != "bool" else 1
+        zero = ir.Constant(elem, 0 if isinstance(elem, ir.IntType) else 0.0)
+        out: list[ir.Value] = []
+        if vector:
+            pred = preds[0]
+            safe = off if pred is None else b.select(pred, off, c64(0))
+            vty = ir.VectorType(elem, w)
+            p = b.bitcast(b.gep(typed, [safe]), ir.PointerType(vty, addrspace=1))
+            vec = b.load(p, align=w * itemsize) if w > 1 else None
+            for j in range(w):
+                v = b.extract_element(vec, ir.Constant(I32, j)) if vec is not None else b.load(b.gep(typed, [safe]))
+                out.append(v if pred is None else b.select(pred, v, zero))
+        else:
+            for j in range(w):
+                pred = preds[j] if j < len(preds) else preds[0]
+                o = b.add(off, c64(j))
+                safe = o if pred is None else b.select(pred, o, c64(0))
+                v = b.load(b.gep(typed, [safe]), align=itemsize)
+                out.append(v if pred is None else b.select(pred, v, zero))
+        if dt.name == "bool":
+            out = [b.trunc(v, I1) for v in out]
+        return out
+
+    def full_tile(self, origin: list[ir.Value], shape: tuple[int, ...], dims: list[ir.Value]) -> ir.Value:
+        b = self.b
+        ok: ir.Value = ir.Constant(I1, 1)
+        for o, s, n in zip(origin, shape, dims, strict=True):
+            ok = b.and_(ok, b.icmp_unsigned("<=", b.add(o, c64(s)), n))
+        return ok
+
+    def in_bounds(self, coords: list[ir.Value], dims: list[ir.Value]) -> ir.Value | None:
+        ok: ir.Value | None = None
+        for c, n in zip(coords, dims, strict=True):
+            x = self.b.icmp_unsigned("<", c, n)
+            ok = x if ok is None else self.b.and_(ok, x)
+        return ok
+
+    def row_strides(self, dims: list[ir.Value]) -> list[ir.Value]:
+        strides: list[ir.Value] = [c64(1)] * len(dims)
+        for ax in range(len(dims) - 2, -1, -1):
+            strides[ax] = self.b.mul(strides[ax + 1], dims[ax + 1])
+        return strides
+
+    def offset(self, coords: list[ir.Value], strides: list[ir.Value]) -> ir.Value:
+        off: ir.Value = c64(0)
+        for c, s in zip(coords, strides, strict=True):
+            off = self.b.add(off, self.b.mul(c, s))
+        return off
+
+    def op_store(self, op: Op) -> None:
+        pi = op.attrs["param"]
+        p = self.kir.params[pi]
+        regs = self.params[pi]
+        assert p.tile_shape is not None
+        t = self.val(op.args[0])
+        ty = TileType(p.tile_shape, p.dtype)
+        if not isinstance(t, RegTile):
+            t = self.materialize(t, self.blocked(ty.shape), ty)
+        b = self.b
+        origin = [b.mul(bid, c64(s)) for bid, s in zip(self.bids_for(len(ty.shape)), ty.shape, strict=True)]
+        elem = so.storage_ty(p.dtype)
+        strides = self.row_strides(regs.dims)
+        full = self.full_tile(origin, ty.shape, regs.dims)
+        lay = t.layout
+        w = lay.width
+        vector = p.aligned and (w * p.dtype.itemsize) in (2, 4, 8, 16)
+        with b.if_else(full) as (then, otherwise):
+            for masked in (False, True):
+                with (otherwise if masked else then):
+                    for g in range(lay.groups):
+                        coords = lay.coords(b, self.tid, g)
+                        gcoords = [b.add(o, c) for o, c in zip(origin, coords, strict=True)]
+                        active = lay.active(b, self.tid, g)
+                        off = self.offset(gcoords, strides)
+                        vals = [self._to_storage(v, p.dtype) for v in t.vals[g * w:(g + 1) * w]]
+                        if masked:
+                            inb = self.in_bounds(gcoords[:-1], regs.dims[:-1])
+                            if active is not None:
+                                inb = b.and_(inb, active) if inb is not None else active
+                        else:
+                            inb = active
+                        self.global_store(regs.ptr, off, elem, vals, vector, inb,  # type: ignore[arg-type]
+                                          gcoords[-1] if masked else None, regs.dims[-1], p.dtype)
+
+    def bids_for(self, rank: int) -> list[ir.Value]:
+        return [self.bids[i] if i < len(self.bids) else c64(0) for i in range(rank)]
+
+    def global_store(self, base: ir.Value, off: ir.Value, elem: ir.Type, vals: list[ir.Value], vector: bool,
+                     pred: ir.Value | None, last: ir.Value | None, n_last: ir.Value, dt: DType) -> None:
+        b = self.b
+        typed = b.bitcast(base, ir.PointerType(elem, addrspace=1))
+        w = len(vals)
+        itemsize = dt.itemsize if dt.name != "bool" else 1
+        if vector and w > 1:
+            cond = pred
+            if last is not None:
+                c_ok = b.icmp_unsigned("<", last, n_last)
+                cond = c_ok if cond is None else b.and_(cond, c_ok)
+            vty = ir.VectorType(elem, w)
+            vec: ir.Value = ir.Constant(vty, None)
+            for j, v in enumerate(vals):
+                vec = b.insert_element(vec, v, ir.Constant(I32, j))
+            p = b.bitcast(b.gep(typed, [off]), ir.PointerType(vty, addrspace=1))
+            if cond is None:
+                b.store(vec, p, align=w * itemsize)
+            else:
+                with b.if_then(cond):
+                    b.store(vec, p, align=w * itemsize)
+            return
+        for j, v in enumerate(vals):
+            cond = pred
+            if last is not None:
+                c_ok = b.icmp_unsigned("<", b.add(last, c64(j)), n_last)
+                cond = c_ok if cond is None else b.and_(cond, c_ok)
+            ptr = b.gep(typed, [b.add(off, c64(j))])
+            if cond is None:
+                b.store(v, ptr, align=itemsize)
+            else:
+                with b.if_then(cond):
+                    b.store(v, ptr, align=itemsize)
+
+    # reductions --------------------------------------------------------------------------------------------
+    def reduce_generic(self, op: Op) -> Tile:
+        from codegen.tile.reduce import lower_reduce
+
+        return lower_reduce(self, op)
+
+    op_sum = reduce_generic
+    op_max = reduce_generic
+    op_min = reduce_generic
+
+    # matmul ------------------------------------------------------------------------------------------------
+    def op_matmul(self, op: Op) -> RegTile:
+        from codegen.tile.mma import lower_matmul
+
+        return lower_matmul(self, op)
+
+    # loops -------------------------------------------------------------------------------------------------
+    def lower_for(self, op: ForOp) -> None:
+        from codegen.tile.loops import lower_for
+
+        lower_for(self, op)
+
+
+def _operand_dtype(op: Op) -> DType:
+    for a in op.args:
+        if isinstance(a.type, TileType):
+            return a.type.dtype
+    assert op.result is not None and isinstance(op.result.type, TileType)
+    return op.result.type.dtype
+
+
+def _floordiv(b: ir.IRBuilder, x: ir.Value, y: ir.Value) -> ir.Value:
+    q = b.sdiv(x, y)
+    r = b.srem(x, y)
+    fix = b.and_(b.icmp_signed("!=", r, c64(0)), b.icmp_signed("!=", b.icmp_signed("<", r, c64(0)),
+                                                                 b.icmp_signed("<", y, c64(0))))
+    return b.sub(q, b.zext(fix, I64))
+
+
+def _contig(shape: tuple[int, ...]) -> list[int]:
+    strides = [1] * len(shape)
+    for ax in range(len(shape) - 2, -1, -1):
+        strides[ax] = strides[ax + 1] * shape[ax + 1]
+    return strides
+
+
+def _flat(b: ir.IRBuilder, coords: list[ir.Value], shape: tuple[int, ...]) -> ir.Value:
+    f: ir.Value = c64(0)
+    for c, s in zip(coords, _contig(shape), strict=True):
+        f = b.add(f, b.mul(c, c64(s)))
+    return f
+
+
+def _unflat(b: ir.IRBuilder, f: ir.Value, shape: tuple[int, ...]) -> list[ir.Value]:
+    out: list[ir.Value] = []
+    for s in _contig(shape):
+        out.append(b.udiv(f, c64(s)))
+        f = b.urem(f, c64(s))
+    return out
+
+
+def lower_tile_kernel(kir: TileKernelIR, num_warps: int) -> Lowered:
+    return TileLowering(kir, num_warps).build()
+
+
+_ = (math, INDEX, Mma, mma_for)

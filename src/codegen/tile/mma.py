@@ -1,0 +1,286 @@
+"""`tile.matmul(a, b, acc)` on tensor cores: `mma.sync.m16n8k16` (f16/bf16 in, f32 accumulate).
+
+Operands are staged in shared memory, row-major with an XOR swizzle of the 16-byte chunks
+(`chunk ^ (row / rep) % 8`) so that the eight row addresses of every `ldmatrix` phase hit distinct banks.
+A comes in with `ldmatrix.x4` (four 8x8 matrices = one 16x16 A fragment), B with `ldmatrix.x4.trans` (two
+16x8 B fragments).  Each warp owns a `WM x WN` piece of the accumulator (`layout.Mma`).
+
+Operands that are plain loads from an aligned f16/bf16 tensor are copied global -> shared with
+`cp.async.cg` (16 bytes, zero-filled past the tensor's edge).  Inside a `range` loop whose body feeds such
+loads to the matmul (the GEMM main loop), the copies are software-pipelined over `S` shared-memory stages:
+the copies of iteration `k + S - 1` are in flight while the tensor cores work on iteration `k`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from llvmlite import ir
+
+from codegen.tile import scalar_ops as so
+from codegen.tile.ir import ForOp, Op, Value
+from codegen.tile.layout import Mma, c64, mma_for
+from codegen.tile.values import RegTile, Scalar
+from safekernels.tile.ops import TileType
+
+if TYPE_CHECKING:
+    from codegen.tile.lower import TileLowering
+
+I32, I64 = so.I32, so.I64
+SMEM_STAGE_BUDGET = 160 * 1024
+
+
+def _sw(b: ir.IRBuilder, row: ir.Value, wc: int) -> ir.Value:
+    rep = max(1, 8 // wc)
+    return b.urem(b.udiv(row, c64(rep)), c64(min(wc, 8)))
+
+
+def smem_offset(b: ir.IRBuilder, row: ir.Value, chunk: ir.Value, cols: int) -> ir.Value:
+    """Byte offset of 16-byte chunk `chunk` of row `row` in a swizzled (rows, cols) 2-byte operand."""
+    wc = cols // 8
+    return b.add(b.mul(row, c64(cols * 2)), b.mul(b.xor(chunk, _sw(b, row, wc)), c64(16)))
+
+
+def _layout(L: TileLowering, op: Op) -> Mma:
+    from codegen.tile.lower import LoweringError
+
+    a_t, b_t = op.args[0].type, op.args[1].type
+    assert isinstance(a_t, TileType) and isinstance(b_t, TileType)
+    (bm, bk), (_, bn) = a_t.shape, b_t.shape
+    if a_t.dtype.name not in ("f16", "bf16"):
+        raise LoweringError(f"tile.matmul on the GPU takes f16 or bf16 inputs (tensor cores), got {a_t.dtype}; "
+                            "convert with .astype(f16)")
+    lay = mma_for((bm, bn), L.T // 32)
+    if lay is None or bk % 16 or bm % 16 or bn % 16:
+        raise LoweringError(f"tile.matmul tiles must be multiples of 16 (got {a_t.shape} @ {b_t.shape}) and split "
+                            f"over {L.T // 32} warps")
+    return lay
+
+
+def issue_copy(L: TileLowering, load: Op, origin: list[ir.Value], base: ir.Value) -> None:
+    """cp.async the tile of `load` at element `origin` into the swizzled operand at `base`."""
+    b = L.b
+    rows, cols = load.attrs["tile_shape"]
+    regs = L.params[load.attrs["param"]]
+    assert regs.ptr is not None
+    n0, n1 = regs.dims
+    wc = cols // 8
+    total = rows * wc
+    fn = so.declare(L.module, "llvm.nvvm.cp.async.cg.shared.global.16.s", ir.VoidType(),
+                    [ir.PointerType(so.I8, 3), ir.PointerType(so.I8, 1), I32])
+    for i in range(-(-total // L.T)):
+        q = b.add(c64(i * L.T), L.tid)
+        row, ch = b.udiv(q, c64(wc)), b.urem(q, c64(wc))
+        grow, gcol = b.add(origin[0], row), b.add(origin[1], b.mul(ch, c64(8)))
+        ok = b.and_(b.icmp_unsigned("<", grow, n0), b.icmp_unsigned("<", gcol, n1))
+        src_off = b.select(ok, b.mul(b.add(b.mul(grow, n1), gcol), c64(2)), c64(0))
+        src = b.gep(regs.ptr, [src_off])
+        dst = b.gep(base, [smem_offset(b, row, ch, cols)])
+        size = b.select(ok, ir.Constant(I32, 16), ir.Constant(I32, 0))
+        if total % L.T:
+            with b.if_then(b.icmp_unsigned("<", q, c64(total))):
+                b.call(fn, [dst, src, size])
+        else:
+            b.call(fn, [dst, src, size])
+
+
+def commit(L: TileLowering) -> None:
+    L.b.call(so.declare(L.module, "llvm.nvvm.cp.async.commit.group", ir.VoidType(), []), [])
+
+
+def wait(L: TileLowering, n: int) -> None:
+    L.b.call(so.declare(L.module, "llvm.nvvm.cp.async.wait.group", ir.VoidType(), [I32]), [ir.Constant(I32, n)])
+
+
+def stage_from_registers(L: TileLowering, v: Value, base: ir.Value, dt: Any) -> None:
+    """The slow path: any operand tile -> registers -> swizzled shared memory, element by element."""
+    b = L.b
+    t = v.type
+    assert isinstance(t, TileType)
+    rows, cols = t.shape
+    reg = L.materialize(L.val(v), L.blocked(t.shape), TileType(t.shape, dt))
+    lay = reg.layout
+    elem = so.storage_ty(dt)
+    for g in range(lay.groups):
+        coords = lay.coords(b, L.tid, g)
+        active = lay.active(b, L.tid, g)
+        for j in range(lay.width):
+            col = b.add(coords[1], c64(j))
+            off = b.add(smem_offset(b, coords[0], b.udiv(col, c64(8)), cols), b.mul(b.urem(col, c64(8)), c64(2)))
+            ptr = b.bitcast(b.gep(base, [off]), ir.PointerType(elem, 3))
+            if active is None:
+                b.store(reg.vals[g * lay.width + j], ptr)
+            else:
+                with b.if_then(active):
+                    b.store(reg.vals[g * lay.width + j], ptr)
+
+
+def stage_operand(L: TileLowering, v: Value, dt: Any) -> ir.Value:
+    t = v.type
+    assert isinstance(t, TileType)
+    base = L.alloc(t.shape[0] * t.shape[1] * 2, 128)
+    load = L.deferred.get(v.id)
+    L.barrier()
+    if load is not None:
+        issue_copy(L, load, L.origin(load), base)
+        commit(L)
+        wait(L, 0)
+    else:
+        stage_from_registers(L, v, base, dt)
+    L.barrier()
+    return base
+
+
+def compute(L: TileLowering, lay: Mma, a_base: ir.Value, b_base: ir.Value, bk: int, bn: int, dt: Any,
+            acc: list[ir.Value]) -> list[ir.Value]:
+    b = L.b
+    warp = b.udiv(L.tid, c64(32))
+    lane = b.urem(L.tid, c64(32))
+    wm = b.udiv(warp, c64(lay.warps_n))
+    wn = b.urem(warp, c64(lay.warps_n))
+    sel_row = b.add(b.urem(lane, c64(8)), b.mul(b.urem(b.udiv(lane, c64(8)), c64(2)), c64(8)))
+    sel_chunk = b.udiv(lane, c64(16))
+    i4 = ir.LiteralStructType([I32] * 4)
+    ldm = so.declare(L.module, "llvm.nvvm.ldmatrix.sync.aligned.m8n8.x4.b16.p3", i4, [ir.PointerType(so.I8, 3)])
+    ldmt = so.declare(L.module, "llvm.nvvm.ldmatrix.sync.aligned.m8n8.x4.trans.b16.p3", i4,
+                      [ir.PointerType(so.I8, 3)])
+    f4 = ir.LiteralStructType([so.F32] * 4)
+    if dt.name == "f16":
+        h2 = ir.VectorType(so.F16, 2)
+        mma = so.declare(L.module, "llvm.nvvm.mma.m16n8k16.row.col.f32.f32", f4, [h2] * 6 + [so.F32] * 4)
+    else:
+        h2 = I32
+        mma = so.declare(L.module, "llvm.nvvm.mma.m16n8k16.row.col.bf16", f4, [I32] * 6 + [so.F32] * 4)
+    out = list(acc)
+    a_row0 = b.add(b.mul(wm, c64(lay.wm)), sel_row)
+    b_col_chunk0 = b.add(b.udiv(b.mul(wn, c64(lay.wn)), c64(8)), sel_chunk)
+    for kk in range(bk // 16):
+        a_frags = []
+        for mi in range(lay.mi):
+            row = b.add(a_row0, c64(mi * 16))
+            ch = b.add(c64(kk * 2), sel_chunk)
+            r = b.call(ldm, [b.gep(a_base, [smem_offset(b, row, ch, bk)])])
+            a_frags.append([_as(b, b.extract_value(r, i), h2) for i in range(4)])
+        b_frags: list[list[ir.Value]] = []
+        for np_ in range(lay.ni // 2):
+            krow = b.add(c64(kk * 16), sel_row)
+            ch = b.add(b_col_chunk0, c64(np_ * 2))
+            r = b.call(ldmt, [b.gep(b_base, [smem_offset(b, krow, ch, bn)])])
+            regs = [_as(b, b.extract_value(r, i), h2) for i in range(4)]
+            b_frags.append(regs[0:2])
+            b_frags.append(regs[2:4])
+        for mi in range(lay.mi):
+            for ni in range(lay.ni):
+                s = (mi * lay.ni + ni) * 4
+                res = b.call(mma, [*a_frags[mi], *b_frags[ni], *out[s:s + 4]])
+                for i in range(4):
+                    out[s + i] = b.extract_value(res, i)
+    return out
+
+
+def _as(b: ir.IRBuilder, v: ir.Value, ty: ir.Type) -> ir.Value:
+    return v if v.type == ty else b.bitcast(v, ty)
+
+
+@dataclass
+class Pipeline:
+    """Multi-stage cp.async staging of one matmul's operands across the iterations of a `for`."""
+
+    matmul: Op
+    loads: tuple[Op, Op]
+    stages: int
+    a_bytes: int
+    b_bytes: int
+    base: ir.Value | None = None
+
+    def stage_base(self, L: TileLowering, stage: ir.Value) -> tuple[ir.Value, ir.Value]:
+        b = L.b
+        assert self.base is not None
+        off = b.mul(stage, c64(self.a_bytes + self.b_bytes))
+        a = b.gep(self.base, [off])
+        return a, b.gep(a, [c64(self.a_bytes)])
+
+
+def plan_pipeline(L: TileLowering, loop: ForOp) -> Pipeline | None:
+    """A pipeline for the loop's matmul when both operands are deferred loads made inside the loop body."""
+    for op in loop.body:
+        if op.kind != "matmul":
+            continue
+        a, bv, acc = op.args
+        la, lb = L.deferred_candidates.get(a.id), L.deferred_candidates.get(bv.id)
+        if la is None or lb is None or la not in loop.body or lb not in loop.body:
+            return None
+        if not any(c.phi is acc for c in loop.carried):
+            return None
+        ta, tb = a.type, bv.type
+        assert isinstance(ta, TileType) and isinstance(tb, TileType)
+        a_bytes = ta.shape[0] * ta.shape[1] * 2
+        b_bytes = tb.shape[0] * tb.shape[1] * 2
+        stages = max(2, min(4, SMEM_STAGE_BUDGET // (a_bytes + b_bytes)))
+        return Pipeline(op, (la, lb), stages, a_bytes, b_bytes)
+    return None
+
+
+def reeval(L: TileLowering, v: Value, loop: ForOp, k: ir.Value, defs: dict[int, Op]) -> Any:
+    """Value `v` of the loop body recomputed for loop index `k` (index arithmetic only)."""
+    if v is loop.var:
+        return Scalar(k, None)
+    op = defs.get(v.id)
+    if op is None:
+        return L.val(v)
+    saved = {a.id: L.vals.get(a.id) for a in op.args}
+    for a in op.args:
+        L.vals[a.id] = reeval(L, a, loop, k, defs)
+    result = getattr(L, f"op_{op.kind}")(op)
+    for key, old in saved.items():
+        if old is None:
+            L.vals.pop(key, None)
+        else:
+            L.vals[key] = old
+    return result
+
+
+def issue_iteration(L: TileLowering, pipe: Pipeline, loop: ForOp, k: ir.Value, stage: ir.Value,
+                    defs: dict[int, Op]) -> None:
+    b = L.b
+    a_base, b_base = pipe.stage_base(L, stage)
+    for load, base in zip(pipe.loads, (a_base, b_base), strict=True):
+        origin = []
+        for v, s in zip(load.args, load.attrs["tile_shape"], strict=True):
+            sv = reeval(L, v, loop, k, defs)
+            origin.append(b.mul(sv.value, c64(s)))
+        issue_copy(L, load, origin, base)
+
+
+def lower_matmul(L: TileLowering, op: Op) -> RegTile:
+    lay = _layout(L, op)
+    a_v, b_v, acc_v = op.args
+    acc_t = acc_v.type
+    a_t, b_t = a_v.type, b_v.type
+    assert isinstance(acc_t, TileType) and isinstance(a_t, TileType) and isinstance(b_t, TileType)
+    acc = L.materialize(L.val(acc_v), lay, acc_t)
+    pipe = L.active_pipes.get(id(op))
+    if pipe is not None:
+        a_base, b_base = pipe_step(L, pipe)
+    else:
+        a_base = stage_operand(L, a_v, a_t.dtype)
+        b_base = stage_operand(L, b_v, a_t.dtype)
+    vals = compute(L, lay, a_base, b_base, a_t.shape[1], b_t.shape[1], a_t.dtype, acc.vals)
+    return RegTile(acc_t, lay, vals)
+
+
+def pipe_step(L: TileLowering, pipe: Pipeline) -> tuple[ir.Value, ir.Value]:
+    """In the loop body: wait for this iteration's stage, refill the oldest stage, hand back this one."""
+    b = L.b
+    loop, it, k, step, defs = L.loop_state[-1]
+    S = pipe.stages
+    wait(L, S - 2)
+    L.barrier()
+    nxt = b.add(k, b.mul(step, c64(S - 1)))
+    issue_iteration(L, pipe, loop, nxt, b.urem(b.add(it, c64(S - 1)), c64(S)), defs)
+    commit(L)
+    return pipe.stage_base(L, b.urem(it, c64(S)))
+
+
+_ = (Value,)

@@ -1,0 +1,125 @@
+"""The tile pipeline: kernel + launch specialization -> tile IR -> LLVM IR -> PTX -> cubin, disk-cached.
+
+    specialize (dtypes, ranks, tile shapes, alignment/divisibility, grid rank, num_warps)
+      -> cache key -> hit: CompiledTile
+                   -> miss: frontend (SK diagnostics) -> lowering -> O3 + NVPTX (+ libdevice) -> nvJitLink
+
+PTX emission, libdevice linking, nvJitLink and the on-disk cache format are the SIMT pipeline's own modules
+(`codegen.ptx`, `codegen.cubin`, `codegen.cache`); only the key is computed here, from the kernel's source,
+the module-level constants it names, and the specialization.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from codegen.cache import CacheEntry, load, store
+from codegen.tile.diagnostics import tile_error
+from codegen.tile.frontend import build_tile_ir
+from codegen.tile.ir import ParamInfo, TileKernelIR
+from codegen.tile.lower import LoweringError, lower_tile_kernel
+from safekernels.tile.ops import TileType
+
+DEFAULT_ARCH = "sm_90"
+FORMAT = "tile-1"
+
+
+@dataclass(frozen=True)
+class CompiledTile:
+    name: str
+    arch: str
+    llvm_ir: str
+    ptx: str
+    cubin: bytes
+    threads: int
+    smem_bytes: int
+    abi: list[tuple[str, int, int]]
+    from_cache: bool = False
+
+
+def choose_num_warps(kir: TileKernelIR) -> int:
+    """4 warps per matmul CTA up to 128x128 accumulators (8 above); otherwise about 16 elements per thread."""
+    biggest = 1
+    acc_elems = 0
+
+    def walk(ops: list[Any]) -> None:
+        nonlocal biggest, acc_elems
+        for op in ops:
+            if op.result is not None and isinstance(op.result.type, TileType):
+                n = 1
+                for s in op.result.type.shape:
+                    n *= s
+                biggest = max(biggest, n)
+                if op.kind == "matmul":
+                    acc_elems = max(acc_elems, n)
+            walk(getattr(op, "body", []))
+
+    walk(kir.body)
+    if acc_elems:
+        return 8 if acc_elems > 128 * 128 else 4
+    return max(1, min(8, biggest // 512))
+
+
+def _source_key(fn: Any) -> str:
+    fn = inspect.unwrap(fn)
+    parts = [inspect.getsource(fn)]
+    glb = getattr(fn, "__globals__", {})
+    for name in sorted(set(fn.__code__.co_names)):
+        value = glb.get(name)
+        if isinstance(value, bool | int | float | str | tuple):
+            parts.append(f"{name}={value!r}")
+    return "\n".join(parts)
+
+
+def cache_key(fn: Any, params: list[ParamInfo], grid_rank: int, arch: str, num_warps: int | None) -> str:
+    from codegen.pipeline import tool_versions
+
+    spec = {
+        "format": FORMAT, "arch": arch, "grid": grid_rank, "warps": num_warps, **tool_versions(),
+        "params": [(p.name, p.kind, p.dtype.name, p.rank, p.tile_shape, p.aligned) for p in params],
+    }
+    h = hashlib.sha256(json.dumps(spec, sort_keys=True).encode())
+    h.update(_source_key(fn).encode())
+    return h.hexdigest()
+
+
+def compile_tile(fn: Any, params: list[ParamInfo], grid_rank: int, *, arch: str = DEFAULT_ARCH,
+                 num_warps: int | None = None, use_cache: bool = True, assemble: bool = True) -> CompiledTile:
+    """Compile tile kernel function `fn` for one specialization (raises DiagnosticError on SK errors)."""
+    key = cache_key(fn, params, grid_rank, arch, num_warps) if use_cache else None
+    if key is not None:
+        hit = load(key)
+        if hit is not None:
+            m = hit.meta
+            return CompiledTile(str(m["name"]), arch, hit.llvm_ir, hit.ptx, hit.cubin, int(m["threads"]),
+                                int(m["smem"]), [tuple(x) for x in m["abi"]], True)  # type: ignore[misc]
+    kir = build_tile_ir(fn, params, grid_rank)
+    warps = num_warps or choose_num_warps(kir)
+    try:
+        lowered = lower_tile_kernel(kir, warps)
+    except LoweringError as exc:
+        from codegen.frontend.source import load_source
+        import ast
+
+        src = load_source(inspect.unwrap(fn))
+        node = ast.Pass(lineno=max(1, exc.line - src.first_line + 1), col_offset=4) if exc.line else None
+        raise tile_error("SK004", str(exc), src, node) from None
+    from codegen.libdevice import find_libdevice
+    from codegen.ptx import optimize_and_emit
+
+    libdevice = find_libdevice() if "__nv_" in lowered.llvm_ir else None
+    opt_ir, ptx = optimize_and_emit(lowered.llvm_ir, arch, libdevice)
+    cubin = b""
+    if assemble:
+        from codegen.cubin import assemble_cubin
+
+        cubin = assemble_cubin(ptx, arch, kir.name)
+    out = CompiledTile(kir.name, arch, opt_ir, ptx, cubin, lowered.threads, lowered.smem_bytes, lowered.abi)
+    if key is not None and assemble:
+        store(key, CacheEntry(opt_ir, ptx, cubin, {"name": out.name, "threads": out.threads,
+                                                   "smem": out.smem_bytes, "abi": [list(a) for a in out.abi]}))
+    return out

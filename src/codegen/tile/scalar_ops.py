@@ -1,0 +1,171 @@
+"""Per-element arithmetic of the tile lowering: one LLVM instruction sequence per op and element.
+
+Numeric rules are the op table's (`safekernels.tile.ops`): f16/bf16 compute in f32 and round once per op,
+integer `/` truncates, comparisons are ordered (NaN compares false, `!=` true), `maximum`/`minimum`
+propagate NaN (`max.NaN.f32`), math goes through libdevice (`__nv_expf`, ...).
+"""
+
+from __future__ import annotations
+
+from llvmlite import ir
+
+from safekernels.dtypes import DType, dtype_of
+
+F32 = ir.FloatType()
+F64 = ir.DoubleType()
+F16 = ir.HalfType()
+BF16 = ir.IntType(16)  # llvmlite has no bfloat type: bf16 lives in registers as its 16 bits
+I1 = ir.IntType(1)
+I8 = ir.IntType(8)
+I16 = ir.IntType(16)
+I32 = ir.IntType(32)
+I64 = ir.IntType(64)
+
+_CMP = {"lt": "<", "le": "<=", "gt": ">", "ge": ">=", "eq": "==", "ne": "!="}
+_LIBM = {"exp": "exp", "log": "log", "sqrt": "sqrt", "rsqrt": "rsqrt", "tanh": "tanh", "sin": "sin", "cos": "cos"}
+
+
+def llty(dt: DType) -> ir.Type:
+    if dt.name == "bool":
+        return I1
+    if dt.kind == "f":
+        return {16: F16 if dt.name == "f16" else BF16, 32: F32, 64: F64}[dt.bits]
+    return ir.IntType(dt.bits)
+
+
+def storage_ty(dt: DType) -> ir.Type:
+    return I8 if dt.name == "bool" else llty(dt)
+
+
+def is_half(dt: DType) -> bool:
+    return dt.name in ("f16", "bf16")
+
+
+def declare(module: ir.Module, name: str, ret: ir.Type, args: list[ir.Type]) -> ir.Function:
+    existing = module.globals.get(name)
+    if isinstance(existing, ir.Function):
+        return existing
+    return ir.Function(module, ir.FunctionType(ret, args), name)
+
+
+def widen(b: ir.IRBuilder, v: ir.Value, dt: DType) -> ir.Value:
+    if dt.name == "bf16":
+        return b.bitcast(b.shl(b.zext(v, I32), ir.Constant(I32, 16)), F32)
+    return b.fpext(v, F32) if dt.name == "f16" else v
+
+
+def narrow(b: ir.IRBuilder, v: ir.Value, dt: DType) -> ir.Value:
+    if dt.name == "bf16":
+        if v.type != F32:
+            v = b.fptrunc(v, F32) if v.type == F64 else b.fpext(v, F32)
+        asm = ir.InlineAsm(ir.FunctionType(I16, [F32]), "cvt.rn.bf16.f32 $0, $1;", "=h,f")
+        return b.call(asm, [v])
+    if dt.name == "f16":
+        return b.fptrunc(v, F16) if v.type != F16 else v
+    return v
+
+
+def convert(b: ir.IRBuilder, v: ir.Value, src: DType, dst: DType) -> ir.Value:
+    """`astype`: floats -> ints truncate toward zero; to bool is `!= 0`."""
+    if src == dst:
+        return v
+    to = llty(dst)
+    if dst.name == "bool":
+        if src.kind == "f":
+            return b.fcmp_unordered("!=", v, ir.Constant(v.type, 0.0))
+        return b.icmp_unsigned("!=", v, ir.Constant(v.type, 0))
+    if src.name == "bool":
+        return b.uitofp(v, to) if dst.kind == "f" else b.zext(v, to)
+    if src.name == "bf16" or dst.name == "bf16":
+        if src.kind == "f" and dst.kind == "f":
+            return narrow(b, widen(b, v, src), dst)
+        if src.name == "bf16":
+            return convert(b, widen(b, v, src), dtype_of("f32"), dst)
+        return narrow(b, convert(b, v, src, dtype_of("f32")), dst)
+    if src.kind == "f" and dst.kind == "f":
+        return b.fpext(v, to) if dst.bits > src.bits else b.fptrunc(v, to)
+    if src.kind == "f":
+        return b.fptosi(v, to) if dst.kind == "i" else b.fptoui(v, to)
+    if dst.kind == "f":
+        return b.sitofp(v, to) if src.kind == "i" else b.uitofp(v, to)
+    if dst.bits == src.bits:
+        return v
+    if dst.bits < src.bits:
+        return b.trunc(v, to)
+    return b.sext(v, to) if src.kind == "i" else b.zext(v, to)
+
+
+def binary(b: ir.IRBuilder, op: str, x: ir.Value, y: ir.Value, dt: DType) -> ir.Value:
+    """`x op y` for operands of dtype `dt` (result in `dt`, or i1 for comparisons)."""
+    if dt.kind == "f":
+        xw, yw = widen(b, x, dt), widen(b, y, dt)
+        if op in _CMP:
+            r = b.fcmp_unordered("!=", xw, yw) if op == "ne" else b.fcmp_ordered(_CMP[op], xw, yw)
+            return r
+        if op in ("maximum", "minimum"):
+            fn = declare(b.module, f"llvm.{op}.{'f64' if xw.type == F64 else 'f32'}", xw.type, [xw.type, xw.type])
+            return narrow(b, b.call(fn, [xw, yw]), dt)
+        r = {"add": b.fadd, "sub": b.fsub, "mul": b.fmul, "truediv": b.fdiv}[op](xw, yw)
+        return narrow(b, r, dt)
+    signed = dt.kind == "i"
+    if op in _CMP:
+        return b.icmp_signed(_CMP[op], x, y) if signed else b.icmp_unsigned(_CMP[op], x, y)
+    if op in ("maximum", "minimum"):
+        sym = ">" if op == "maximum" else "<"
+        c = b.icmp_signed(sym, x, y) if signed else b.icmp_unsigned(sym, x, y)
+        return b.select(c, x, y)
+    if op == "truediv":
+        return b.sdiv(x, y) if signed else b.udiv(x, y)
+    if dt.name == "bool":
+        return {"add": b.or_, "mul": b.and_, "sub": b.xor}[op](x, y)
+    return {"add": b.add, "sub": b.sub, "mul": b.mul}[op](x, y)
+
+
+def unary(b: ir.IRBuilder, op: str, x: ir.Value, dt: DType) -> ir.Value:
+    if op == "neg":
+        return narrow(b, b.fneg(widen(b, x, dt)), dt) if dt.kind == "f" else b.neg(x)
+    xw = widen(b, x, dt)
+    suffix = "f" if xw.type == F32 else ""
+    fn = declare(b.module, f"__nv_{_LIBM[op]}{suffix}", xw.type, [xw.type])
+    return narrow(b, b.call(fn, [xw]), dt)
+
+
+def identity(op: str, dt: DType, ty: ir.Type) -> ir.Constant:
+    """The neutral element of reduction `op` in type `ty` (the accumulation type)."""
+    if op == "sum":
+        return ir.Constant(ty, 0.0 if isinstance(ty, ir.FloatType | ir.DoubleType) else 0)
+    if isinstance(ty, ir.FloatType | ir.DoubleType):
+        return ir.Constant(ty, float("-inf") if op == "max" else float("inf"))
+    bits = ty.width  # type: ignore[attr-defined]
+    if dt.kind == "u":
+        return ir.Constant(ty, 0 if op == "max" else (1 << bits) - 1)
+    return ir.Constant(ty, -(1 << (bits - 1)) if op == "max" else (1 << (bits - 1)) - 1)
+
+
+def combine(b: ir.IRBuilder, op: str, x: ir.Value, y: ir.Value, dt: DType) -> ir.Value:
+    """Reduction step in the accumulation type (f32 for f16/bf16)."""
+    if isinstance(x.type, ir.FloatType | ir.DoubleType):
+        if op == "sum":
+            return b.fadd(x, y)
+        name = "maximum" if op == "max" else "minimum"
+        fn = declare(b.module, f"llvm.{name}.{'f64' if x.type == F64 else 'f32'}", x.type, [x.type, x.type])
+        return b.call(fn, [x, y])
+    if op == "sum":
+        return b.add(x, y)
+    sym = ">" if op == "max" else "<"
+    c = b.icmp_unsigned(sym, x, y) if dt.kind == "u" else b.icmp_signed(sym, x, y)
+    return b.select(c, x, y)
+
+
+def const_of(value: int | float | bool, dt: DType) -> ir.Constant:
+    ty = llty(dt)
+    if dt.name == "bool":
+        return ir.Constant(ty, 1 if value else 0)
+    if dt.name == "bf16":
+        from safekernels.dtypes import f32_to_bf16
+        import numpy as np
+        return ir.Constant(ty, int(f32_to_bf16(np.float32(value))))
+    if dt.kind == "f":
+        return ir.Constant(ty, float(value))
+    v = int(value)
+    return ir.Constant(ty, v & ((1 << dt.bits) - 1))
