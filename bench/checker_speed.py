@@ -14,6 +14,7 @@ table; `--out FILE` also writes it there (docs/benchmarks.md keeps the latest).
 from __future__ import annotations
 
 import argparse
+import ast
 import os
 import platform
 import shutil
@@ -33,17 +34,35 @@ def count_lines(root: Path) -> tuple[int, int]:
     return len(files), sum(p.read_bytes().count(b"\n") for p in files)
 
 
+def _parses(path: Path) -> bool:
+    try:
+        ast.parse(path.read_bytes())
+    except (SyntaxError, ValueError):
+        return False
+    return True
+
+
 def build_mixed(dest: Path) -> None:
+    """Stdlib top-level modules and golden cases as packages (mypy sees no shadowed or duplicate modules)."""
     stdlib = Path(sysconfig.get_paths()["stdlib"])
-    (dest / "stdlib").mkdir(parents=True)
+    (dest / "stdlib_copy").mkdir(parents=True)
     for p in sorted(stdlib.glob("*.py")):
-        shutil.copy(p, dest / "stdlib" / p.name)
-    shutil.copytree(REPO / "tests" / "checker_cases", dest / "cases", ignore=shutil.ignore_patterns("*.txt"))
+        if _parses(p):
+            shutil.copy(p, dest / "stdlib_copy" / p.name)
+    cases = REPO / "tests" / "checker_cases"
+    for p in sorted(cases.rglob("*.py")):
+        if _parses(p):
+            target = dest / "cases" / p.relative_to(cases)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy(p, target)
+    for directory in [d for d in dest.rglob("*") if d.is_dir()]:
+        (directory / "__init__.py").touch()
 
 
 def build_safekernels(dest: Path, min_lines: int) -> None:
-    sources = [p for p in (REPO / "tests" / "checker_cases").rglob("*.py")]
-    sources += [p for p in (REPO / "examples").rglob("*.py")] if (REPO / "examples").exists() else []
+    sources = [p for p in (REPO / "tests" / "checker_cases").rglob("*.py") if _parses(p)]
+    if (REPO / "examples").exists():
+        sources += [p for p in (REPO / "examples").rglob("*.py") if _parses(p)]
     dest.mkdir(parents=True)
     lines = 0
     copy = 0

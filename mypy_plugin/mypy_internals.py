@@ -27,3 +27,15 @@ def scope_stack(api: CheckerPluginInterface) -> list[ScopeEntry]:
     if not isinstance(stack, list) or not stack or not isinstance(stack[0], MypyFile):
         raise UnsupportedMypyError("mypy's TypeChecker.scope.stack is missing; this mypy version is unsupported")
     return [entry for entry in stack if isinstance(entry, MypyFile | TypeInfo | FuncItem)]
+
+
+def lookup_class(api: CheckerPluginInterface, module: str, name: str) -> TypeInfo | None:
+    """A class by its defining module, from the checker's module table (`TypeChecker.modules`, same object).
+
+    `named_generic_type` walks dotted names through package attributes, which fails for submodules that the
+    package does not import itself (`safekernels.tile.tensor`)."""
+    modules = getattr(api, "modules", None)
+    tree = modules.get(module) if isinstance(modules, dict) else None
+    symbol = tree.names.get(name) if isinstance(tree, MypyFile) else None
+    node = symbol.node if symbol is not None else None
+    return node if isinstance(node, TypeInfo) else None

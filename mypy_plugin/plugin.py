@@ -75,6 +75,8 @@ class SafeKernelsPlugin(Plugin):
         return None
 
     def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
+        if fullname.startswith("safekernels.tile.") and _short(fullname) in typed_launch.TILE_CONSTRUCTORS:
+            return typed_launch.tile_constructor_return
         if resolve.is_safekernels(fullname):
             return _function_report_hook
         return None
@@ -82,7 +84,9 @@ class SafeKernelsPlugin(Plugin):
 
 def _method_report_hook(ctx: MethodContext) -> Type:
     if isinstance(ctx.context, CallExpr | IndexExpr):
-        report_caused_by(ctx.api, ctx.context)
+        caused = report_caused_by(ctx.api, ctx.context)
+        if isinstance(ctx.context, CallExpr) and not any(d.code == "E0308" for d in caused):
+            typed_launch.check_brand(ctx)
     return ctx.default_return_type
 
 

@@ -100,7 +100,7 @@ def caused_by(lowered: Lowered, diagnostics: Sequence[Diagnostic], call: Node) -
     return [d for d in diagnostics if lowered.origins.get(cause_span(d)) is call]
 
 
-def _suppressed(diagnostic: Diagnostic, path: str) -> bool:
+def suppressed(diagnostic: Diagnostic, path: str) -> bool:
     try:
         with open(path, encoding="utf-8") as handle:
             source = handle.read()
@@ -143,17 +143,19 @@ def emit(api: CheckerPluginInterface, diagnostic: Diagnostic) -> None:
             api.msg.note(text, context, code=code)
 
 
-def report_caused_by(api: CheckerPluginInterface, call: Node) -> None:
-    """The hook body shared by every ownership-relevant call."""
+def report_caused_by(api: CheckerPluginInterface, call: Node) -> list[Diagnostic]:
+    """The hook body shared by every ownership-relevant call; returns what this call caused (reported or
+    suppressed)."""
     stack = scope_stack(api)
     module = stack[0]
     assert isinstance(module, MypyFile)
     ctx = FileContext(module, api.path)
     unit = enclosing_unit(stack, ctx)
     if unit is None:
-        return
+        return []
     lowered = lower(unit, ctx)
     owned = caused_by(lowered, check_function(lowered.function), call)
     for diagnostic in owned:
-        if not _suppressed(diagnostic, api.path):
+        if not suppressed(diagnostic, api.path):
             emit(api, diagnostic)
+    return owned

@@ -33,7 +33,8 @@ _NOT_CHILDREN = frozenset(
     {
         "node", "def_var", "info", "type", "unanalyzed_type", "analyzed", "analyzed_types", "definition",
         "method_type", "method_types", "callee_type", "index_type", "inferred_item_type", "inferred_iterator_type",
-        "subject_dummy", "original_decorators", "var", "arguments", "variable", "type_args",
+        "subject_dummy", "original_decorators", "var", "arguments", "variable", "type_args", "expanded",
+        "original_def", "def_or_infer_vars", "impl", "deco_line",
     }
 )
 
@@ -71,8 +72,6 @@ def children(node: Node) -> Iterator[Node]:
     found: list[Node] = []
     for name in _fields(type(node)):
         found.extend(_flatten(getattr(node, name, None)))
-    if isinstance(node, Decorator):
-        found.append(node.func)
     found.sort(key=lambda n: (n.line, n.column))
     return iter(found)
 

@@ -20,8 +20,8 @@ where the flow analysis cannot see its origin.
 
 from __future__ import annotations
 
-from mypy.nodes import ARG_POS, CallExpr, MemberExpr
-from mypy.plugin import CheckerPluginInterface, MethodContext, MethodSigContext
+from mypy.nodes import ARG_POS, CallExpr, Decorator, FuncDef, MemberExpr, MypyFile, NameExpr
+from mypy.plugin import CheckerPluginInterface, FunctionContext, MethodContext, MethodSigContext
 from mypy.types import (
     AnyType,
     CallableType,
@@ -32,11 +32,16 @@ from mypy.types import (
     TupleType,
     Type,
     TypeOfAny,
+    TypeType,
     UnionType,
     get_proper_type,
 )
 
 from mypy_plugin import resolve
+from mypy_plugin.lowering import attr_span, span_of
+from mypy_plugin.reporting import emit, suppressed
+from ownership_check.core import messages
+from mypy_plugin.mypy_internals import lookup_class, scope_stack
 
 # Public names: mypy looks names up module by module, and these are what `safekernels/__init__.py` exports.
 BUFFER = "safekernels.DeviceBuffer"
@@ -165,3 +170,72 @@ def prepare_return(ctx: MethodContext) -> Type:
     brand = LiteralType(kernel.name, ctx.api.named_generic_type("builtins.str", []))
     extra = ExtraAttrs({BRAND_ATTRIBUTE: brand}, set(), None)
     return Instance(default.type, default.args, default.line, default.column, extra_attrs=extra)
+
+
+#: Dual-use tile constructors (a tile inside a kernel, a lazy tensor on the host) typed `Any` by the library.
+TILE_CONSTRUCTORS = frozenset({"zeros", "ones", "full", "arange", "from_numpy"})
+TENSOR = ("safekernels.tile.tensor", "Tensor")
+
+
+def _dtype_argument(ctx: FunctionContext) -> Type:
+    """The element type named by a constructor's `dtype` argument (`f32` -> `f32`), else `Any`."""
+    for name, types in zip(ctx.callee_arg_names, ctx.arg_types, strict=False):
+        if name == "dtype" and types:
+            proper = get_proper_type(types[0])
+            if isinstance(proper, TypeType):
+                return proper.item
+            if isinstance(proper, FunctionLike) and proper.is_type_obj():
+                return Instance(proper.type_object(), [])
+    return AnyType(TypeOfAny.special_form)
+
+
+def tile_constructor_return(ctx: FunctionContext) -> Type:
+    """On the host, `tile.ones((n,), f32)` is a `DeviceOp[Tensor[f32]]`; inside a tile kernel it stays a tile."""
+    if _inside_tile_kernel(ctx.api):
+        return ctx.default_return_type
+    tensor_info = lookup_class(ctx.api, *TENSOR)
+    if tensor_info is None:
+        return ctx.default_return_type
+    try:
+        return ctx.api.named_generic_type(DEVICE_OP, [Instance(tensor_info, [_dtype_argument(ctx)])])
+    except (KeyError, AssertionError):
+        return ctx.default_return_type
+
+
+def _inside_tile_kernel(api: CheckerPluginInterface) -> bool:
+    """Whether the call is in the body of a (module-level) tile kernel: its module symbol is the decorated
+    function, and the decoration is `tile.kernel`."""
+    stack = scope_stack(api)
+    module = stack[0]
+    for entry in stack[1:]:
+        if isinstance(entry, FuncDef) and entry.is_decorated and isinstance(module, MypyFile):
+            symbol = module.names.get(entry.name)
+            node = symbol.node if symbol is not None else None
+            if isinstance(node, Decorator) and node.func is entry:
+                kernel = resolve.kernel_from_decorator(node)
+                return kernel is not None and kernel.track == "tile"
+    return False
+
+
+def check_brand(ctx: MethodContext) -> None:
+    """`E0308` from the types alone, for a launch whose prepared launch the flow analysis cannot trace (a module
+    global, an attribute): the brand `prepare` put on its type names another kernel."""
+    call = ctx.context
+    kernel = _kernel_of_call(call, receiver=True)
+    if kernel is None or kernel.track != "simt" or not isinstance(call, CallExpr):
+        return
+    callee = call.callee
+    if not isinstance(callee, MemberExpr) or callee.name not in ("launch", "launch_async"):
+        return
+    if not ctx.arg_types or not ctx.arg_types[0] or not call.args:
+        return
+    found = brand_of(ctx.arg_types[0][0])
+    if found is None or found == kernel.name:
+        return
+    prepared = call.args[0]
+    name = prepared.name if isinstance(prepared, NameExpr | MemberExpr) else "prepared launch"
+    diagnostic = messages.brand_mismatch(
+        ctx.api.path, name, span_of(prepared), kernel.name, found, attr_span(callee)
+    )
+    if not suppressed(diagnostic, ctx.api.path):
+        emit(ctx.api, diagnostic)

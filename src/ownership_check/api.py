@@ -1,7 +1,7 @@
 """The checker's Python API: what the CLI, `safekernels check`, tests and tools call.
 
-check_source(source, path)         one in-memory file, as its own project
-check_paths(paths, jobs=, use_cache=, config=)   files and directories, checked together as one project
+check_source(source, path)         one in-memory file, as its own project check_paths(paths, jobs=,
+use_cache=, config=)   files and directories, checked together as one project
 """
 
 from __future__ import annotations

@@ -1,8 +1,7 @@
 """Checker configuration: `[tool.ownership-check]` in pyproject.toml, overridden by command-line flags.
 
 Keys: `exclude` (gitignore-style globs, relative to the directory holding pyproject.toml), `select` and
-`ignore`
-(lists of codes or code prefixes).  The config's fingerprint is part of every cache key.
+`ignore` (lists of codes or code prefixes).  The config's fingerprint is part of every cache key.
 """
 
 from __future__ import annotations

@@ -105,8 +105,7 @@ def analyze_source(source: str, path: str, index: ProjectIndex, summary: FileSum
     try:
         module = cst.parse_module(source)
     except cst.ParserSyntaxError as exc:
-        # Python's own parser accepted the file (prescan), libcst's did not: say so, never call it a syntax
-        # error.
+        # Python's parser accepted the file (prescan), libcst's did not: never call that a syntax error.
         line = max(exc.raw_line, 1)
         return [
             not_analyzed(

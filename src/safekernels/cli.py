@@ -1,8 +1,8 @@
-"""The `safekernels` command: `check`, `build`, `run`, `demo`.
+"""The `safekernels` command: `check`, `build`, `run`, `demo`, `new`, `explain`, `doctor`.
 
-Each subcommand is a thin adapter over a library entry point (the checker's CLI, codegen's build, the examples),
-so the command line never holds logic the Python API lacks.  Heavy packages (libcst, llvmlite) are imported only
-by the subcommand that needs them.
+Each subcommand is a thin adapter over a library entry point (the checker's CLI, codegen's build, the
+examples), so the command line never holds logic the Python API lacks.  Heavy packages (libcst, llvmlite) are
+imported only by the subcommand that needs them.
 """
 
 from __future__ import annotations
@@ -90,6 +90,12 @@ def _cmd_explain(argv: Sequence[str]) -> int:
     return explain_main(list(argv))
 
 
+def _cmd_doctor(argv: Sequence[str]) -> int:
+    from safekernels.doctor import main as doctor_main
+
+    return doctor_main(list(argv))
+
+
 def _cmd_new(argv: Sequence[str]) -> int:
     from safekernels.scaffold import main as new_main
 
@@ -98,10 +104,11 @@ def _cmd_new(argv: Sequence[str]) -> int:
 
 _COMMANDS = {
     "check": (_cmd_check, "run the ownership checker (same flags as `ownership-check`)"),
-    "build": (_cmd_build, "compile kernels: --emit llvm|ptx|cubin -o DIR"),
+    "build": (_cmd_build, "compile kernels: --emit llvm|ptx|cubin|sass-summary -o DIR"),
     "run": (_cmd_run, "check a file, then run it"),
     "demo": (_cmd_demo, "check and run the bundled examples"),
     "new": (_cmd_new, "create a new project: NAME [--track simt|tile]"),
+    "doctor": (_cmd_doctor, "check the installation: toolchain, driver, GPUs, a compile-and-run smoke test"),
     "explain": (_cmd_explain, "print the long explanation of a diagnostic code (E0502, SK0101, ...)"),
 }
 

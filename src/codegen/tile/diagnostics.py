@@ -30,8 +30,9 @@ TILE_CODES: Final[dict[str, str]] = {
 }
 
 
-def tile_error(code: str, message: str, src: FunctionSource, node: ast.AST | None,
-               help: str | None = None) -> DiagnosticError:
+def tile_error(
+    code: str, message: str, src: FunctionSource, node: ast.AST | None, help: str | None = None
+) -> DiagnosticError:
     """A `DiagnosticError` with one diagnostic at `node` (raise it)."""
     assert code in TILE_CODES, code
     if node is None:

@@ -75,8 +75,14 @@ class TileFrontend:
         self.counter += 1
         return Value(self.counter, ty)
 
-    def emit(self, kind: str, args: list[Value], ty: TileType | ScalarType | None, node: ast.AST | None,
-             **attrs: Any) -> Value:
+    def emit(
+        self,
+        kind: str,
+        args: list[Value],
+        ty: TileType | ScalarType | None,
+        node: ast.AST | None,
+        **attrs: Any,
+    ) -> Value:
         result = self.new(ty) if ty is not None else None
         line = getattr(node, "lineno", 0) + self.src.first_line - 1 if node is not None else 0
         self.ops.append(Op(kind, args, result, attrs, line))
@@ -94,7 +100,9 @@ class TileFrontend:
         tree = self.src.tree
         args = tree.args.args
         if len(args) != len(self.params):
-            self.err("SK006", f"kernel has {len(args)} parameters, the launch specialized {len(self.params)}", tree)
+            self.err(
+                "SK006", f"kernel has {len(args)} parameters, the launch specialized {len(self.params)}", tree
+            )
         for i, (arg, p) in enumerate(zip(args, self.params, strict=True)):
             if p.kind == "partition":
                 assert p.tile_shape is not None
@@ -104,8 +112,9 @@ class TileFrontend:
             else:
                 self.env[arg.arg] = self.emit("param", [], ScalarType(p.dtype), arg, index=i)
         self.block(tree.body)
-        return TileKernelIR(self.fn.__name__, self.params, self.grid_rank, self.ops, self.uses_matmul,
-                            self.src.path)
+        return TileKernelIR(
+            self.fn.__name__, self.params, self.grid_rank, self.ops, self.uses_matmul, self.src.path
+        )
 
     def block(self, stmts: list[ast.stmt]) -> None:
         for stmt in stmts:
@@ -135,8 +144,12 @@ class TileFrontend:
         elif isinstance(s, ast.Return) and s.value is None:
             return
         else:
-            self.err("SK001", f"`{type(s).__name__}` statements are not supported in tile kernels", s,
-                     "tile kernels are straight-line code plus `for ... in range(...)` loops")
+            self.err(
+                "SK001",
+                f"`{type(s).__name__}` statements are not supported in tile kernels",
+                s,
+                "tile kernels are straight-line code plus `for ... in range(...)` loops",
+            )
 
     def assign(self, target: ast.expr, value: Any) -> None:
         if isinstance(target, ast.Name):
@@ -153,16 +166,28 @@ class TileFrontend:
         if not isinstance(s.target, ast.Name):
             self.err("SK001", "the loop variable must be a plain name", s.target)
         it = s.iter
-        if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range"
-                and 1 <= len(it.args) <= 3 and not it.keywords):
+        if not (
+            isinstance(it, ast.Call)
+            and isinstance(it.func, ast.Name)
+            and it.func.id == "range"
+            and 1 <= len(it.args) <= 3
+            and not it.keywords
+        ):
             self.err("SK001", "tile kernels loop only over `range(...)`", it)
         bounds = [self.index_value(self.expr(a), a) for a in it.args]
         if len(bounds) == 1:
             bounds = [self.const(0, it), bounds[0]]
         if len(bounds) == 2:
             bounds.append(self.const(1, it))
-        assigned = sorted({n.id for node in s.body for n in ast.walk(node)
-                           if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)} - {s.target.id})
+        assigned = sorted(
+            {
+                n.id
+                for node in s.body
+                for n in ast.walk(node)
+                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+            }
+            - {s.target.id}
+        )
         carried: list[Carried] = []
         for name in assigned:
             init = self.env.get(name)
@@ -181,8 +206,12 @@ class TileFrontend:
             update = self.env[c.name]
             if not isinstance(update, Value) or update.type != c.init.type:
                 got = update.type if isinstance(update, Value) else type(update).__name__
-                self.err("SK023", f"loop-carried `{c.name}` changes type in the loop: {c.init.type} before, "
-                         f"{got} after one iteration", s)
+                self.err(
+                    "SK023",
+                    f"loop-carried `{c.name}` changes type in the loop: {c.init.type} before, "
+                    f"{got} after one iteration",
+                    s,
+                )
             c.update = update
             c.out = self.new(c.init.type)
         self.ops = outer_ops
@@ -225,7 +254,9 @@ class TileFrontend:
             if isinstance(base, ShapeRef):
                 p = self.params[base.param]
                 if not -p.rank <= idx < p.rank:
-                    self.err("SK023", f"`{p.name}.shape[{idx}]` is out of range for a rank-{p.rank} tensor", e)
+                    self.err(
+                        "SK023", f"`{p.name}.shape[{idx}]` is out of range for a rank-{p.rank} tensor", e
+                    )
                 return self.emit("tensor_dim", [], INDEX, e, param=base.param, axis=idx % p.rank)
             if isinstance(base, tuple):
                 return base[idx]
@@ -292,8 +323,20 @@ class TileFrontend:
             return self.tile_op(op, [self.scalar_value(a, node), self.scalar_value(b, node)], node)
         if isinstance(a, int | float) and isinstance(b, int | float):  # constant folding
             return _fold(opname, a, b, node, self)
-        sym = {"Add": "+", "Sub": "-", "Mult": "*", "FloorDiv": "//", "Mod": "%", "Div": "/", "Lt": "<",
-               "LtE": "<=", "Gt": ">", "GtE": ">=", "Eq": "==", "NotEq": "!="}.get(opname)
+        sym = {
+            "Add": "+",
+            "Sub": "-",
+            "Mult": "*",
+            "FloorDiv": "//",
+            "Mod": "%",
+            "Div": "/",
+            "Lt": "<",
+            "LtE": "<=",
+            "Gt": ">",
+            "GtE": ">=",
+            "Eq": "==",
+            "NotEq": "!=",
+        }.get(opname)
         if sym is None:
             self.err("SK001", f"operator `{opname}` is not supported on scalars in tile kernels", node)
         va, vb = self.scalar_value(a, node), self.scalar_value(b, node)
@@ -303,8 +346,14 @@ class TileFrontend:
         elif va.type == INDEX and vb.type == INDEX and sym != "/":
             ty = INDEX
         else:
-            ty = next((t.type for t in (va, vb) if isinstance(t.type, ScalarType) and t.type.dtype is not None
-                       and t.type.dtype.is_float), ScalarType(F32))  # type: ignore[assignment]
+            ty = next(
+                (
+                    t.type
+                    for t in (va, vb)
+                    if isinstance(t.type, ScalarType) and t.type.dtype is not None and t.type.dtype.is_float
+                ),
+                ScalarType(F32),
+            )
         return self.emit("scalar", [va, vb], ty, node, op=sym)
 
     def tile_op(self, name: str, operands: list[Value], node: ast.AST, **attrs: Any) -> Value:
@@ -318,12 +367,24 @@ class TileFrontend:
             if isinstance(o.type, TileType):
                 types_.append(o.type)
             else:
-                if o.type != INDEX and o.type.dtype is not None and o.type.dtype.name == "bool" and name == "where":
+                if (
+                    o.type != INDEX
+                    and o.type.dtype is not None
+                    and o.type.dtype.name == "bool"
+                    and name == "where"
+                ):
                     types_.append(TileType((), o.type.dtype))
                     continue
-                if (not like.is_float and isinstance(o.type, ScalarType) and o.type.dtype is not None
-                        and o.type.dtype.is_float and o.type.dtype.name != "bool"):
-                    self.err("SK023", f"cannot combine a float scalar with a {like} tile; use .astype(f32)", node)
+                if (
+                    not like.is_float
+                    and isinstance(o.type, ScalarType)
+                    and o.type.dtype is not None
+                    and o.type.dtype.is_float
+                    and o.type.dtype.name != "bool"
+                ):
+                    self.err(
+                        "SK023", f"cannot combine a float scalar with a {like} tile; use .astype(f32)", node
+                    )
                 types_.append(TileType((), like))
         try:
             result = spec.infer(*types_, **attrs)
@@ -346,18 +407,20 @@ class TileFrontend:
             fn_obj = getattr(base, func.attr, None)
             name = func.attr
             if getattr(base, "__name__", "") not in ("safekernels.tile", "safekernels.tile.language"):
-                self.err("SK004", f"`{getattr(base, '__name__', '?')}.{name}` cannot be called in a tile kernel", e)
+                self.err(
+                    "SK004", f"`{getattr(base, '__name__', '?')}.{name}` cannot be called in a tile kernel", e
+                )
             _ = fn_obj
             return self.tile_call(name, e)
         if isinstance(func, ast.Name):
             target = self.lookup(func.id, func)
             if target is float and len(e.args) == 1 and isinstance(e.args[0], ast.Constant):
-                return float(e.args[0].value)
+                return float(e.args[0].value)  # type: ignore[arg-type]
             if target is int and len(e.args) == 1:
                 return self.index_value(self.expr(e.args[0]), e)
             if isinstance(target, type) and issubclass(target, DScalar) and len(e.args) == 1:
                 v = self.expr(e.args[0])
-                return target(v) if isinstance(v, int | float) else v
+                return target(v) if isinstance(v, int | float) else v  # type: ignore[call-arg]
             module = getattr(target, "__module__", "") or ""
             if module.startswith("safekernels.tile"):
                 return self.tile_call(getattr(target, "__name__", func.id), e)
@@ -389,14 +452,21 @@ class TileFrontend:
                 self.err("SK006", "tile.load_like(x, z) takes two arguments", e)
             x, z = self.expr(a[0]), self.expr(a[1])
             if not isinstance(x, TensorRef | PartRef) or not isinstance(z, PartRef) or not z.own:
-                self.err("SK006", "tile.load_like(x, z) takes a Tensor parameter and a Partition parameter", e)
+                self.err(
+                    "SK006", "tile.load_like(x, z) takes a Tensor parameter and a Partition parameter", e
+                )
             px = self.params[x.param]
             if px.rank != len(z.tile_shape):
-                self.err("SK023", f"tile.load_like: `{px.name}` has rank {px.rank}, the tile of "
-                         f"`{self.params[z.param].name}` {z.tile_shape} has rank {len(z.tile_shape)}", e)
+                self.err(
+                    "SK023",
+                    f"tile.load_like: `{px.name}` has rank {px.rank}, the tile of "
+                    f"`{self.params[z.param].name}` {z.tile_shape} has rank {len(z.tile_shape)}",
+                    e,
+                )
             idx = [self.emit("bid", [], INDEX, e, axis=i) for i in range(len(z.tile_shape))]
-            return self.emit("load", idx, TileType(z.tile_shape, px.dtype), e, param=x.param,
-                             tile_shape=z.tile_shape)
+            return self.emit(
+                "load", idx, TileType(z.tile_shape, px.dtype), e, param=x.param, tile_shape=z.tile_shape
+            )
         if name in ("bid", "num_blocks"):
             if len(a) != 1:
                 self.err("SK006", f"tile.{name}(axis) takes one argument", e)
@@ -479,8 +549,12 @@ class TileFrontend:
             shape = self.static_shape(a[0], f"{self.params[base.param].name}.partition")
             p = self.params[base.param]
             if len(shape) != p.rank:
-                self.err("SK023", f"{p.name}.partition: tile shape {shape} has rank {len(shape)}, the tensor has "
-                         f"rank {p.rank}", e)
+                self.err(
+                    "SK023",
+                    f"{p.name}.partition: tile shape {shape} has rank {len(shape)}, the tensor has "
+                    f"rank {p.rank}",
+                    e,
+                )
             return PartRef(base.param, shape, False)
         if isinstance(base, TensorRef) and name == "load":
             if len(a) != 2:
@@ -490,17 +564,28 @@ class TileFrontend:
         if isinstance(base, PartRef) and name == "load":
             if not a:
                 if not base.own:
-                    self.err("SK006", f"`{self.params[base.param].name}` is a read-only partition of an input; "
-                             "pass a tile index, e.g. .load((i, j))", e)
+                    self.err(
+                        "SK006",
+                        f"`{self.params[base.param].name}` is a read-only partition of an input; "
+                        "pass a tile index, e.g. .load((i, j))",
+                        e,
+                    )
                 idx = [self.emit("bid", [], INDEX, e, axis=i) for i in range(len(base.tile_shape))]
                 p = self.params[base.param]
-                return self.emit("load", idx, TileType(base.tile_shape, p.dtype), e, param=base.param,
-                                 tile_shape=base.tile_shape)
+                return self.emit(
+                    "load",
+                    idx,
+                    TileType(base.tile_shape, p.dtype),
+                    e,
+                    param=base.param,
+                    tile_shape=base.tile_shape,
+                )
             return self.load_at(base, a[0], e)
         if isinstance(base, PartRef) and name == "num_tiles":
             axis = self.static_int(a[0])
-            return self.emit("num_tiles", [], INDEX, e, param=base.param, axis=axis,
-                             tile=base.tile_shape[axis])
+            return self.emit(
+                "num_tiles", [], INDEX, e, param=base.param, axis=axis, tile=base.tile_shape[axis]
+            )
         if isinstance(base, PartRef) and name == "store":
             p = self.params[base.param]
             if not base.own or p.kind != "partition":
@@ -510,11 +595,20 @@ class TileFrontend:
             t = self.tile_arg(a[0])
             assert isinstance(t.type, TileType)
             if t.type.shape != base.tile_shape:
-                self.err("SK022", f"{p.name}.store: tile shape {t.type.shape} does not match the partition's tile "
-                         f"shape {base.tile_shape}", a[0])
+                self.err(
+                    "SK022",
+                    f"{p.name}.store: tile shape {t.type.shape} does not match the partition's tile "
+                    f"shape {base.tile_shape}",
+                    a[0],
+                )
             if t.type.dtype != p.dtype:
-                self.err("SK022", f"{p.name}.store: tile dtype {t.type.dtype} does not match the partition's dtype "
-                         f"{p.dtype}", a[0], f"convert with .astype({p.dtype})")
+                self.err(
+                    "SK022",
+                    f"{p.name}.store: tile dtype {t.type.dtype} does not match the partition's dtype "
+                    f"{p.dtype}",
+                    a[0],
+                    f"convert with .astype({p.dtype})",
+                )
             self.emit("store", [t], None, e, param=base.param)
             return None
         self.err("SK004", f"unsupported method `.{name}`", e)
@@ -524,19 +618,34 @@ class TileFrontend:
         items = raw if isinstance(raw, tuple) else (raw,)
         p = self.params[part.param]
         if len(items) != len(part.tile_shape):
-            self.err("SK006", f"{p.name}.load: expected {len(part.tile_shape)} tile index(es), got {len(items)}",
-                     index)
+            self.err(
+                "SK006",
+                f"{p.name}.load: expected {len(part.tile_shape)} tile index(es), got {len(items)}",
+                index,
+            )
         idx = [self.index_value(v, index) for v in items]
-        return self.emit("load", idx, TileType(part.tile_shape, p.dtype), e, param=part.param,
-                         tile_shape=part.tile_shape)
+        return self.emit(
+            "load", idx, TileType(part.tile_shape, p.dtype), e, param=part.param, tile_shape=part.tile_shape
+        )
 
 
 def _fold(opname: str, a: int | float, b: int | float, node: ast.AST, fe: TileFrontend) -> Any:
     try:
-        return {"Add": lambda: a + b, "Sub": lambda: a - b, "Mult": lambda: a * b, "Div": lambda: a / b,
-                "FloorDiv": lambda: a // b, "Mod": lambda: a % b, "Lt": lambda: a < b, "LtE": lambda: a <= b,
-                "Gt": lambda: a > b, "GtE": lambda: a >= b, "Eq": lambda: a == b,
-                "NotEq": lambda: a != b}[opname]()
+        table: dict[str, Any] = {
+            "Add": lambda: a + b,
+            "Sub": lambda: a - b,
+            "Mult": lambda: a * b,
+            "Div": lambda: a / b,
+            "FloorDiv": lambda: a // b,
+            "Mod": lambda: a % b,
+            "Lt": lambda: a < b,
+            "LtE": lambda: a <= b,
+            "Gt": lambda: a > b,
+            "GtE": lambda: a >= b,
+            "Eq": lambda: a == b,
+            "NotEq": lambda: a != b,
+        }
+        return table[opname]()
     except (KeyError, ZeroDivisionError):
         fe.err("SK001", f"cannot evaluate `{opname}` on constants", node)
 

@@ -57,6 +57,8 @@ class Blocked:
 
     def coords(self, b: ir.IRBuilder, tid: ir.Value, g: int) -> list[ir.Value]:
         f = self.flat(b, tid, g)
+        if self.partial:  # idle threads read element 0 (their results are masked), never past the tile
+            f = b.select(b.icmp_unsigned("<", f, c64(self.n)), f, c64(0))
         out: list[ir.Value] = []
         for axis in range(len(self.shape) - 1, -1, -1):
             extent = self.shape[axis]

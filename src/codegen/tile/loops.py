@@ -63,9 +63,9 @@ def lower_for(L: TileLowering, op: ForOp) -> None:
     if pipe is not None:
         pipe.base = L.alloc(pipe.stages * (pipe.a_bytes + pipe.b_bytes), 128)
         L.barrier()
-        for s in range(pipe.stages - 1):
-            k_s = b.add(start.value, b.mul(step.value, c64(s)))
-            mma.issue_iteration(L, pipe, op, k_s, c64(s), defs)
+        for stage in range(pipe.stages - 1):
+            k_s = b.add(start.value, b.mul(step.value, c64(stage)))
+            mma.issue_iteration(L, pipe, op, k_s, c64(stage), defs)
             mma.commit(L)
         L.active_pipes[id(pipe.matmul)] = pipe
     pre = b.block
@@ -89,26 +89,26 @@ def lower_for(L: TileLowering, op: ForOp) -> None:
     b.cbranch(b.icmp_signed("<", k, stop.value), body, exit_bb)
     b.position_at_end(body)
     L.vals[op.var.id] = Scalar(k, None)  # type: ignore[union-attr]
-    for c, lay, row in zip(op.carried, layouts, phis, strict=True):
-        if lay is None:
+    for c, lay_c, row in zip(op.carried, layouts, phis, strict=True):
+        if lay_c is None:
             st = c.init.type
             L.vals[c.phi.id] = Scalar(row[0], getattr(st, "dtype", None) and st.dtype.name)  # type: ignore[union-attr]
         else:
             assert isinstance(c.init.type, TileType)
-            L.vals[c.phi.id] = RegTile(c.init.type, lay, list(row))
+            L.vals[c.phi.id] = RegTile(c.init.type, lay_c, list(row))
     L.loop_state.append((op, it, k, step.value, defs))
     L.lower_ops(op.body)
     L.loop_state.pop()
     updates: list[list[ir.Value]] = []
-    for c, lay in zip(op.carried, layouts, strict=True):
+    for c, lay_u in zip(op.carried, layouts, strict=True):
         assert c.update is not None
         u = L.val(c.update)
-        if lay is None:
+        if lay_u is None:
             assert isinstance(u, Scalar)
             updates.append([u.value])
         else:
             assert isinstance(c.init.type, TileType)
-            updates.append(L.materialize(u, lay, c.init.type).vals)
+            updates.append(L.materialize(u, lay_u, c.init.type).vals)
     latch = b.block
     for row, vals in zip(phis, updates, strict=True):
         for p, v in zip(row, vals, strict=True):
@@ -120,11 +120,11 @@ def lower_for(L: TileLowering, op: ForOp) -> None:
     if pipe is not None:
         mma.wait(L, 0)
         L.active_pipes.pop(id(pipe.matmul), None)
-    for c, lay, row in zip(op.carried, layouts, phis, strict=True):
+    for c, lay_c, row in zip(op.carried, layouts, phis, strict=True):
         assert c.out is not None
-        if lay is None:
+        if lay_c is None:
             st = c.init.type
             L.vals[c.out.id] = Scalar(row[0], getattr(st, "dtype", None) and st.dtype.name)  # type: ignore[union-attr]
         else:
             assert isinstance(c.init.type, TileType)
-            L.vals[c.out.id] = RegTile(c.init.type, lay, list(row))
+            L.vals[c.out.id] = RegTile(c.init.type, lay_c, list(row))

@@ -22,7 +22,7 @@ from llvmlite import ir
 from codegen.tile import scalar_ops as so
 from codegen.tile.ir import INDEX, ForOp, Op, ScalarType, TileKernelIR, Value
 from codegen.tile.layout import Blocked, Layout, Mma, blocked_for, c64, mma_for
-from codegen.tile.values import FnTile, Repr, RegTile, Scalar, SmemTile, Tile
+from codegen.tile.values import FnTile, RegTile, Repr, Scalar, SmemTile, Tile
 from safekernels.dtypes import DType, dtype_of
 from safekernels.tile.ops import TileType
 
@@ -74,7 +74,8 @@ class TileLowering:
         self.loop_state: list[tuple[Any, ir.Value, ir.Value, ir.Value, dict[int, Op]]] = []
         self._index(kir.body)
         self.deferred_candidates: dict[int, Op] = {
-            vid: op for vid, op in self.defs.items() if op.kind == "load" and self._is_mma_operand(op)}
+            vid: op for vid, op in self.defs.items() if op.kind == "load" and self._is_mma_operand(op)
+        }
 
     def _index(self, ops: list[Op]) -> None:
         for op in ops:
@@ -124,10 +125,10 @@ class TileLowering:
                 if p.kind == "tensor":
                     args[k].name = f"in.{p.name}"
                 ptr = args[k]
-                dims = args[k + 1:k + 1 + p.rank]
+                dims = args[k + 1 : k + 1 + p.rank]
                 self.params.append(ParamRegs(ptr, dims, None))
                 k += 1 + p.rank
-        self.grid = args[k:k + self.kir.grid_rank]
+        self.grid = args[k : k + self.kir.grid_rank]
         self.tid = b.zext(b.call(so.declare(self.module, "llvm.nvvm.read.ptx.sreg.tid.x", I32, []), []), I64)
         self.bids = self._block_ids()
         self.lower_ops(self.kir.body)
@@ -137,8 +138,10 @@ class TileLowering:
         self.module.add_named_metadata("nvvm.annotations", kernel_md)
         self.module.add_named_metadata("nvvm.annotations", ntid_md)
         if self.smem_top > SMEM_LIMIT:
-            raise LoweringError(f"the kernel needs {self.smem_top} bytes of shared memory (limit {SMEM_LIMIT}); "
-                                "use smaller tiles")
+            raise LoweringError(
+                f"the kernel needs {self.smem_top} bytes of shared memory (limit {SMEM_LIMIT}); "
+                "use smaller tiles"
+            )
         text = str(self.module)
         for p in self.kir.params:  # llvmlite lacks the `readonly` argument attribute: add it in the text
             if p.kind == "tensor":
@@ -172,8 +175,11 @@ class TileLowering:
     def alloc(self, nbytes: int, align: int = 16) -> ir.Value:
         off = -(-self.smem_top // align) * align
         self.smem_top = off + nbytes
-        return self.b.gep(self.b.bitcast(self.smem, SPTR), [ir.Constant(I32, off)]) if off else \
-            self.b.bitcast(self.smem, SPTR)
+        return (
+            self.b.gep(self.b.bitcast(self.smem, SPTR), [ir.Constant(I32, off)])
+            if off
+            else self.b.bitcast(self.smem, SPTR)
+        )
 
     def barrier(self) -> None:
         fn = so.declare(self.module, "llvm.nvvm.barrier0", ir.VoidType(), [])
@@ -212,8 +218,8 @@ class TileLowering:
         p = self.kir.params[op.attrs["param"]]
         if p.dtype.name not in ("f16", "bf16") or not p.aligned or p.rank != 2:
             return False
-        rows, cols = op.attrs["tile_shape"]
-        return cols % 8 == 0 and (users[0].args[0] is op.result or True)
+        cols = op.attrs["tile_shape"][1]
+        return bool(cols % 8 == 0)
 
     def val(self, v: Value) -> Repr:
         return self.vals[v.id]
@@ -275,17 +281,20 @@ class TileLowering:
                 return Scalar(b.sub(x, b.mul(_floordiv(b, x, y), y)), None)
             return Scalar({"+": b.add, "-": b.sub, "*": b.mul}[sym](x, y), None)
         if rt.dtype.name == "bool":
-            dt = F32DT if any(s.dtype_name not in (None,) and dtype_of(s.dtype_name).is_float
-                              for s in (a, c)) else dtype_of("i64")
+            dt = (
+                F32DT
+                if any(s.dtype_name not in (None,) and dtype_of(s.dtype_name).is_float for s in (a, c))
+                else dtype_of("i64")
+            )
             x, y = self.scalar_in(a, dt), self.scalar_in(c, dt)
             name = {"<": "lt", "<=": "le", ">": "gt", ">=": "ge", "==": "eq", "!=": "ne"}[sym]
             return Scalar(so.binary(b, name, x, y, dt), "bool")
         dt = rt.dtype
         x, y = self.scalar_in(a, dt), self.scalar_in(c, dt)
-        name = {"+": "add", "-": "sub", "*": "mul", "/": "truediv"}.get(sym)
-        if name is None:
+        fname = {"+": "add", "-": "sub", "*": "mul", "/": "truediv"}.get(sym)
+        if fname is None:
             raise LoweringError(f"scalar operator `{sym}` on floats is not supported")
-        return Scalar(so.binary(b, name, x, y, dt), dt.name)
+        return Scalar(so.binary(b, fname, x, y, dt), dt.name)
 
     # tile creation -----------------------------------------------------------------------------------------
     def op_full(self, op: Op) -> FnTile:
@@ -336,7 +345,7 @@ class TileLowering:
         shape = t.type.shape
         dt = t.type.dtype
         elem = so.storage_ty(dt)
-        itemsize = max(1, elem.width // 8) if isinstance(elem, ir.IntType) else dt.itemsize
+        itemsize = _nbytes(elem)
         row = shape[-1] + (1 if pad and len(shape) >= 2 else 0)
         strides = [1] * len(shape)
         if shape:
@@ -350,8 +359,9 @@ class TileLowering:
             total = 1
         base = self.alloc(total * itemsize)
         self.barrier()
-        self._store_groups(t, lambda coords: self._smem_index(coords, strides), base, elem, dt,
-                           vector=not pad)
+        self._store_groups(
+            t, lambda coords: self._smem_index(coords, strides), base, elem, dt, vector=not pad
+        )
         self.barrier()
         return SmemTile(t.type, base, tuple(strides), elem)
 
@@ -361,15 +371,16 @@ class TileLowering:
             idx = self.b.add(idx, self.b.mul(c, c64(s)))
         return idx
 
-    def _store_groups(self, t: RegTile, index_of: Any, base: ir.Value, elem: ir.Type, dt: DType,
-                      vector: bool) -> None:
+    def _store_groups(
+        self, t: RegTile, index_of: Any, base: ir.Value, elem: ir.Type, dt: DType, vector: bool
+    ) -> None:
         b = self.b
         lay = t.layout
         w = lay.width
         for g in range(lay.groups):
             coords = lay.coords(b, self.tid, g)
             active = lay.active(b, self.tid, g)
-            vals = [self._to_storage(v, dt) for v in t.vals[g * w:(g + 1) * w]]
+            vals = [self._to_storage(v, dt) for v in t.vals[g * w : (g + 1) * w]]
             idx = index_of(coords)
 
             def emit(idx: ir.Value = idx, vals: list[ir.Value] = vals) -> None:
@@ -379,7 +390,7 @@ class TileLowering:
                     for j, v in enumerate(vals):
                         vec = b.insert_element(vec, v, ir.Constant(I32, j))
                     p = b.bitcast(self.sptr(base, idx, elem), ir.PointerType(vty, addrspace=3))
-                    b.store(vec, p, align=min(16, w * max(1, elem.width // 8)))  # type: ignore[attr-defined]
+                    b.store(vec, p, align=min(16, w * _nbytes(elem)))
                 else:
                     for j, v in enumerate(vals):
                         b.store(v, self.sptr(base, b.add(idx, c64(j)), elem))
@@ -397,10 +408,18 @@ class TileLowering:
         """`t` (broadcast to `ty.shape`) as registers in `layout`."""
         if isinstance(t, RegTile):
             if t.layout == layout and t.type.shape == ty.shape:
-                return t if t.type.dtype == ty.dtype else RegTile(ty, layout, [
-                    so.convert(self.b, v, t.type.dtype, ty.dtype) for v in t.vals])
-            if (isinstance(t.layout, Blocked) and isinstance(layout, Blocked) and t.layout.vec == layout.vec
-                    and t.layout.n == layout.n and t.type.dtype == ty.dtype):  # same flat mapping: a rename
+                return (
+                    t
+                    if t.type.dtype == ty.dtype
+                    else RegTile(ty, layout, [so.convert(self.b, v, t.type.dtype, ty.dtype) for v in t.vals])
+                )
+            if (
+                isinstance(t.layout, Blocked)
+                and isinstance(layout, Blocked)
+                and t.layout.vec == layout.vec
+                and t.layout.n == layout.n
+                and t.type.dtype == ty.dtype
+            ):  # same flat mapping: a rename
                 return RegTile(ty, layout, t.vals)
             t = self.to_smem(t)
         return self._gather(t, layout, ty)
@@ -409,8 +428,12 @@ class TileLowering:
         b = self.b
         vals: list[ir.Value] = []
         w = layout.width
-        last_bcast = isinstance(t, Scalar) or not t.type.shape or len(t.type.shape) < len(ty.shape) and False \
+        last_bcast = (
+            isinstance(t, Scalar)
+            or not t.type.shape
+            or (len(t.type.shape) < len(ty.shape) and False)
             or (not isinstance(t, Scalar) and t.type.shape[-1] == 1)
+        )
         for g in range(layout.groups):
             coords = layout.coords(b, self.tid, g)
             if last_bcast:
@@ -418,7 +441,7 @@ class TileLowering:
                 vals.extend([v] * w)
                 continue
             for j in range(w):
-                cj = coords[:-1] + [b.add(coords[-1], c64(j))] if j else coords
+                cj = [*coords[:-1], b.add(coords[-1], c64(j))] if j else coords
                 vals.append(self.read(t, cj, ty.shape, ty.dtype))
         return RegTile(ty, layout, vals)
 
@@ -433,12 +456,13 @@ class TileLowering:
         kind = op.kind
         operands = [self.val(a) for a in op.args]
         if kind == "astype":
-            src_dt = op.args[0].type.dtype  # type: ignore[union-attr]
-            in_dts = [src_dt]
+            src_dt = op.args[0].type.dtype
+            raw_dts: list[DType | None] = [src_dt]
         elif kind == "where":
-            in_dts = [dtype_of("bool"), rt.dtype, rt.dtype]
+            raw_dts = [dtype_of("bool"), rt.dtype, rt.dtype]
         else:
-            in_dts = [_operand_dtype(op) for _ in operands]
+            raw_dts = [_operand_dtype(op) for _ in operands]
+        in_dts: list[DType] = [d if d is not None else rt.dtype for d in raw_dts]
         if kind in ("broadcast_to", "reshape", "transpose"):
             return self.shape_op(op, operands[0], rt)
         layout: Layout | None = None
@@ -447,9 +471,11 @@ class TileLowering:
                 layout = o.layout
                 break
         if layout is None and all(isinstance(o, FnTile | Scalar) for o in operands):
+
             def fn(b: ir.IRBuilder, coords: list[ir.Value]) -> ir.Value:
                 xs = [self.read(o, coords, rt.shape, d) for o, d in zip(operands, in_dts, strict=True)]
                 return self.apply(kind, xs, in_dts, rt.dtype, op)
+
             return FnTile(rt, fn)
         if layout is None:
             layout = self.blocked(rt.shape)
@@ -459,11 +485,19 @@ class TileLowering:
                 v = self.scalar_in(o, d)
                 regs.append([v] * layout.slots)
             else:
-                src = o if isinstance(o, RegTile) and o.type.shape == rt.shape and o.layout == layout \
+                src = (
+                    o
+                    if isinstance(o, RegTile)
+                    and (
+                        (o.type.shape == rt.shape and o.layout == layout)
+                        or _strip1(o.type.shape) == _strip1(rt.shape)
+                    )
                     else self.addressable(o)
+                )
                 m = self.materialize(src, layout, TileType(rt.shape, o.type.dtype))
-                regs.append(m.vals if o.type.dtype == d else [so.convert(self.b, v, o.type.dtype, d)
-                                                               for v in m.vals])
+                regs.append(
+                    m.vals if o.type.dtype == d else [so.convert(self.b, v, o.type.dtype, d) for v in m.vals]
+                )
         out = [self.apply(kind, list(xs), in_dts, rt.dtype, op) for xs in zip(*regs, strict=True)]
         return RegTile(rt, layout, out)
 
@@ -491,7 +525,9 @@ class TileLowering:
             s = self.addressable(t)
             assert isinstance(s, SmemTile)
             off = len(rt.shape) - len(s.type.shape)
-            strides = [0] * off + [0 if s.type.shape[i] == 1 else s.strides[i] for i in range(len(s.type.shape))]
+            strides = [0] * off + [
+                0 if s.type.shape[i] == 1 else s.strides[i] for i in range(len(s.type.shape))
+            ]
             return SmemTile(rt, s.base, tuple(strides), s.elem)
         if op.kind == "reshape":
             if isinstance(t, RegTile) and isinstance(t.layout, Blocked):
@@ -505,6 +541,7 @@ class TileLowering:
                 def fn(b: ir.IRBuilder, coords: list[ir.Value]) -> ir.Value:
                     flat = _flat(b, coords, rt.shape)
                     return f.fn(b, _unflat(b, flat, src_shape))
+
                 return FnTile(rt, fn)
             s = self.addressable(t)
             assert isinstance(s, SmemTile)
@@ -573,7 +610,7 @@ class TileLowering:
                         for j in range(w):
                             c_ok = b.icmp_unsigned("<", b.add(last, c64(j)), regs.dims[-1])
                             preds.append(b.and_(inb, c_ok) if inb is not None else c_ok)
-                vals.extend(self.global_load(regs.ptr, off, elem, w, vector, preds, p.dtype))  # type: ignore[arg-type]
+                vals.extend(self.global_load(regs.ptr, off, elem, w, vector, preds, p.dtype))
             results[name] = vals
             ends[name] = b.block
             b.branch(join_bb)
@@ -587,8 +624,16 @@ class TileLowering:
         _ = entry_bb
         return RegTile(ty, layout, out)
 
-    def global_load(self, base: ir.Value, off: ir.Value, elem: ir.Type, w: int, vector: bool,
-                    preds: list[ir.Value | None], dt: DType) -> list[ir.Value]:
+    def global_load(
+        self,
+        base: ir.Value,
+        off: ir.Value,
+        elem: ir.Type,
+        w: int,
+        vector: bool,
+        preds: list[ir.Value | None],
+        dt: DType,
+    ) -> list[ir.Value]:
         b = self.b
         typed = b.bitcast(base, ir.PointerType(elem, addrspace=1))
         itemsize = dt.itemsize if dt.name != "bool" else 1
@@ -601,7 +646,11 @@ class TileLowering:
             p = b.bitcast(b.gep(typed, [safe]), ir.PointerType(vty, addrspace=1))
             vec = b.load(p, align=w * itemsize) if w > 1 else None
             for j in range(w):
-                v = b.extract_element(vec, ir.Constant(I32, j)) if vec is not None else b.load(b.gep(typed, [safe]))
+                v = (
+                    b.extract_element(vec, ir.Constant(I32, j))
+                    if vec is not None
+                    else b.load(b.gep(typed, [safe]))
+                )
                 out.append(v if pred is None else b.select(pred, v, zero))
         else:
             for j in range(w):
@@ -659,27 +708,46 @@ class TileLowering:
         vector = p.aligned and (w * p.dtype.itemsize) in (2, 4, 8, 16)
         with b.if_else(full) as (then, otherwise):
             for masked in (False, True):
-                with (otherwise if masked else then):
+                with otherwise if masked else then:
                     for g in range(lay.groups):
                         coords = lay.coords(b, self.tid, g)
                         gcoords = [b.add(o, c) for o, c in zip(origin, coords, strict=True)]
                         active = lay.active(b, self.tid, g)
                         off = self.offset(gcoords, strides)
-                        vals = [self._to_storage(v, p.dtype) for v in t.vals[g * w:(g + 1) * w]]
+                        vals = [self._to_storage(v, p.dtype) for v in t.vals[g * w : (g + 1) * w]]
                         if masked:
                             inb = self.in_bounds(gcoords[:-1], regs.dims[:-1])
                             if active is not None:
                                 inb = b.and_(inb, active) if inb is not None else active
                         else:
                             inb = active
-                        self.global_store(regs.ptr, off, elem, vals, vector, inb,  # type: ignore[arg-type]
-                                          gcoords[-1] if masked else None, regs.dims[-1], p.dtype)
+                        self.global_store(
+                            regs.ptr,
+                            off,
+                            elem,
+                            vals,
+                            vector,
+                            inb,
+                            gcoords[-1] if masked else None,
+                            regs.dims[-1],
+                            p.dtype,
+                        )
 
     def bids_for(self, rank: int) -> list[ir.Value]:
         return [self.bids[i] if i < len(self.bids) else c64(0) for i in range(rank)]
 
-    def global_store(self, base: ir.Value, off: ir.Value, elem: ir.Type, vals: list[ir.Value], vector: bool,
-                     pred: ir.Value | None, last: ir.Value | None, n_last: ir.Value, dt: DType) -> None:
+    def global_store(
+        self,
+        base: ir.Value,
+        off: ir.Value,
+        elem: ir.Type,
+        vals: list[ir.Value],
+        vector: bool,
+        pred: ir.Value | None,
+        last: ir.Value | None,
+        n_last: ir.Value,
+        dt: DType,
+    ) -> None:
         b = self.b
         typed = b.bitcast(base, ir.PointerType(elem, addrspace=1))
         w = len(vals)
@@ -746,9 +814,25 @@ def _operand_dtype(op: Op) -> DType:
 def _floordiv(b: ir.IRBuilder, x: ir.Value, y: ir.Value) -> ir.Value:
     q = b.sdiv(x, y)
     r = b.srem(x, y)
-    fix = b.and_(b.icmp_signed("!=", r, c64(0)), b.icmp_signed("!=", b.icmp_signed("<", r, c64(0)),
-                                                                 b.icmp_signed("<", y, c64(0))))
+    fix = b.and_(
+        b.icmp_signed("!=", r, c64(0)),
+        b.icmp_signed("!=", b.icmp_signed("<", r, c64(0)), b.icmp_signed("<", y, c64(0))),
+    )
     return b.sub(q, b.zext(fix, I64))
+
+
+def _nbytes(ty: ir.Type) -> int:
+    if isinstance(ty, ir.IntType):
+        return max(1, int(ty.width) // 8)
+    sizes: dict[type, int] = {ir.HalfType: 2, ir.FloatType: 4, ir.DoubleType: 8}
+    return sizes[type(ty)]
+
+
+def _strip1(shape: tuple[int, ...]) -> tuple[int, ...]:
+    i = 0
+    while i < len(shape) and shape[i] == 1:
+        i += 1
+    return shape[i:]
 
 
 def _contig(shape: tuple[int, ...]) -> list[int]:

@@ -49,12 +49,16 @@ def _layout(L: TileLowering, op: Op) -> Mma:
     assert isinstance(a_t, TileType) and isinstance(b_t, TileType)
     (bm, bk), (_, bn) = a_t.shape, b_t.shape
     if a_t.dtype.name not in ("f16", "bf16"):
-        raise LoweringError(f"tile.matmul on the GPU takes f16 or bf16 inputs (tensor cores), got {a_t.dtype}; "
-                            "convert with .astype(f16)")
+        raise LoweringError(
+            f"tile.matmul on the GPU takes f16 or bf16 inputs (tensor cores), got {a_t.dtype}; "
+            "convert with .astype(f16)"
+        )
     lay = mma_for((bm, bn), L.T // 32)
     if lay is None or bk % 16 or bm % 16 or bn % 16:
-        raise LoweringError(f"tile.matmul tiles must be multiples of 16 (got {a_t.shape} @ {b_t.shape}) and split "
-                            f"over {L.T // 32} warps")
+        raise LoweringError(
+            f"tile.matmul tiles must be multiples of 16 (got {a_t.shape} @ {b_t.shape}) and split "
+            f"over {L.T // 32} warps"
+        )
     return lay
 
 
@@ -67,8 +71,12 @@ def issue_copy(L: TileLowering, load: Op, origin: list[ir.Value], base: ir.Value
     n0, n1 = regs.dims
     wc = cols // 8
     total = rows * wc
-    fn = so.declare(L.module, "llvm.nvvm.cp.async.cg.shared.global.16.s", ir.VoidType(),
-                    [ir.PointerType(so.I8, 3), ir.PointerType(so.I8, 1), I32])
+    fn = so.declare(
+        L.module,
+        "llvm.nvvm.cp.async.cg.shared.global.16.s",
+        ir.VoidType(),
+        [ir.PointerType(so.I8, 3), ir.PointerType(so.I8, 1), I32],
+    )
     for i in range(-(-total // L.T)):
         q = b.add(c64(i * L.T), L.tid)
         row, ch = b.udiv(q, c64(wc)), b.urem(q, c64(wc))
@@ -90,7 +98,9 @@ def commit(L: TileLowering) -> None:
 
 
 def wait(L: TileLowering, n: int) -> None:
-    L.b.call(so.declare(L.module, "llvm.nvvm.cp.async.wait.group", ir.VoidType(), [I32]), [ir.Constant(I32, n)])
+    L.b.call(
+        so.declare(L.module, "llvm.nvvm.cp.async.wait.group", ir.VoidType(), [I32]), [ir.Constant(I32, n)]
+    )
 
 
 def stage_from_registers(L: TileLowering, v: Value, base: ir.Value, dt: Any) -> None:
@@ -98,7 +108,7 @@ def stage_from_registers(L: TileLowering, v: Value, base: ir.Value, dt: Any) -> 
     b = L.b
     t = v.type
     assert isinstance(t, TileType)
-    rows, cols = t.shape
+    cols = t.shape[1]
     reg = L.materialize(L.val(v), L.blocked(t.shape), TileType(t.shape, dt))
     lay = reg.layout
     elem = so.storage_ty(dt)
@@ -107,7 +117,9 @@ def stage_from_registers(L: TileLowering, v: Value, base: ir.Value, dt: Any) -> 
         active = lay.active(b, L.tid, g)
         for j in range(lay.width):
             col = b.add(coords[1], c64(j))
-            off = b.add(smem_offset(b, coords[0], b.udiv(col, c64(8)), cols), b.mul(b.urem(col, c64(8)), c64(2)))
+            off = b.add(
+                smem_offset(b, coords[0], b.udiv(col, c64(8)), cols), b.mul(b.urem(col, c64(8)), c64(2))
+            )
             ptr = b.bitcast(b.gep(base, [off]), ir.PointerType(elem, 3))
             if active is None:
                 b.store(reg.vals[g * lay.width + j], ptr)
@@ -132,8 +144,16 @@ def stage_operand(L: TileLowering, v: Value, dt: Any) -> ir.Value:
     return base
 
 
-def compute(L: TileLowering, lay: Mma, a_base: ir.Value, b_base: ir.Value, bk: int, bn: int, dt: Any,
-            acc: list[ir.Value]) -> list[ir.Value]:
+def compute(
+    L: TileLowering,
+    lay: Mma,
+    a_base: ir.Value,
+    b_base: ir.Value,
+    bk: int,
+    bn: int,
+    dt: Any,
+    acc: list[ir.Value],
+) -> list[ir.Value]:
     b = L.b
     warp = b.udiv(L.tid, c64(32))
     lane = b.urem(L.tid, c64(32))
@@ -142,9 +162,12 @@ def compute(L: TileLowering, lay: Mma, a_base: ir.Value, b_base: ir.Value, bk: i
     sel_row = b.add(b.urem(lane, c64(8)), b.mul(b.urem(b.udiv(lane, c64(8)), c64(2)), c64(8)))
     sel_chunk = b.udiv(lane, c64(16))
     i4 = ir.LiteralStructType([I32] * 4)
-    ldm = so.declare(L.module, "llvm.nvvm.ldmatrix.sync.aligned.m8n8.x4.b16.p3", i4, [ir.PointerType(so.I8, 3)])
-    ldmt = so.declare(L.module, "llvm.nvvm.ldmatrix.sync.aligned.m8n8.x4.trans.b16.p3", i4,
-                      [ir.PointerType(so.I8, 3)])
+    ldm = so.declare(
+        L.module, "llvm.nvvm.ldmatrix.sync.aligned.m8n8.x4.b16.p3", i4, [ir.PointerType(so.I8, 3)]
+    )
+    ldmt = so.declare(
+        L.module, "llvm.nvvm.ldmatrix.sync.aligned.m8n8.x4.trans.b16.p3", i4, [ir.PointerType(so.I8, 3)]
+    )
     f4 = ir.LiteralStructType([so.F32] * 4)
     if dt.name == "f16":
         h2 = ir.VectorType(so.F16, 2)
@@ -173,7 +196,7 @@ def compute(L: TileLowering, lay: Mma, a_base: ir.Value, b_base: ir.Value, bk: i
         for mi in range(lay.mi):
             for ni in range(lay.ni):
                 s = (mi * lay.ni + ni) * 4
-                res = b.call(mma, [*a_frags[mi], *b_frags[ni], *out[s:s + 4]])
+                res = b.call(mma, [*a_frags[mi], *b_frags[ni], *out[s : s + 4]])
                 for i in range(4):
                     out[s + i] = b.extract_value(res, i)
     return out
@@ -241,8 +264,9 @@ def reeval(L: TileLowering, v: Value, loop: ForOp, k: ir.Value, defs: dict[int, 
     return result
 
 
-def issue_iteration(L: TileLowering, pipe: Pipeline, loop: ForOp, k: ir.Value, stage: ir.Value,
-                    defs: dict[int, Op]) -> None:
+def issue_iteration(
+    L: TileLowering, pipe: Pipeline, loop: ForOp, k: ir.Value, stage: ir.Value, defs: dict[int, Op]
+) -> None:
     b = L.b
     a_base, b_base = pipe.stage_base(L, stage)
     for load, base in zip(pipe.loads, (a_base, b_base), strict=True):

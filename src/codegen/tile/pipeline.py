@@ -11,10 +11,12 @@ the module-level constants it names, and the specialization.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import inspect
 import json
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from codegen.cache import CacheEntry, load, store
@@ -75,11 +77,25 @@ def _source_key(fn: Any) -> str:
     return "\n".join(parts)
 
 
+@functools.cache
+def compiler_hash() -> str:
+    """Hash of this compiler's own sources: a changed lowering never reuses an old entry."""
+    h = hashlib.sha256()
+    for path in sorted(Path(__file__).parent.glob("*.py")):
+        h.update(path.read_bytes())
+    return h.hexdigest()[:16]
+
+
 def cache_key(fn: Any, params: list[ParamInfo], grid_rank: int, arch: str, num_warps: int | None) -> str:
     from codegen.pipeline import tool_versions
 
     spec = {
-        "format": FORMAT, "arch": arch, "grid": grid_rank, "warps": num_warps, **tool_versions(),
+        "format": FORMAT,
+        "compiler": compiler_hash(),
+        "arch": arch,
+        "grid": grid_rank,
+        "warps": num_warps,
+        **tool_versions(),
         "params": [(p.name, p.kind, p.dtype.name, p.rank, p.tile_shape, p.aligned) for p in params],
     }
     h = hashlib.sha256(json.dumps(spec, sort_keys=True).encode())
@@ -87,23 +103,41 @@ def cache_key(fn: Any, params: list[ParamInfo], grid_rank: int, arch: str, num_w
     return h.hexdigest()
 
 
-def compile_tile(fn: Any, params: list[ParamInfo], grid_rank: int, *, arch: str = DEFAULT_ARCH,
-                 num_warps: int | None = None, use_cache: bool = True, assemble: bool = True) -> CompiledTile:
+def compile_tile(
+    fn: Any,
+    params: list[ParamInfo],
+    grid_rank: int,
+    *,
+    arch: str = DEFAULT_ARCH,
+    num_warps: int | None = None,
+    use_cache: bool = True,
+    assemble: bool = True,
+) -> CompiledTile:
     """Compile tile kernel function `fn` for one specialization (raises DiagnosticError on SK errors)."""
     key = cache_key(fn, params, grid_rank, arch, num_warps) if use_cache else None
     if key is not None:
         hit = load(key)
         if hit is not None:
             m = hit.meta
-            return CompiledTile(str(m["name"]), arch, hit.llvm_ir, hit.ptx, hit.cubin, int(m["threads"]),
-                                int(m["smem"]), [tuple(x) for x in m["abi"]], True)  # type: ignore[misc]
+            return CompiledTile(
+                str(m["name"]),
+                arch,
+                hit.llvm_ir,
+                hit.ptx,
+                hit.cubin,
+                int(m["threads"]),
+                int(m["smem"]),
+                [tuple(x) for x in m["abi"]],
+                True,
+            )
     kir = build_tile_ir(fn, params, grid_rank)
     warps = num_warps or choose_num_warps(kir)
     try:
         lowered = lower_tile_kernel(kir, warps)
     except LoweringError as exc:
-        from codegen.frontend.source import load_source
         import ast
+
+        from codegen.frontend.source import load_source
 
         src = load_source(inspect.unwrap(fn))
         node = ast.Pass(lineno=max(1, exc.line - src.first_line + 1), col_offset=4) if exc.line else None
@@ -120,6 +154,18 @@ def compile_tile(fn: Any, params: list[ParamInfo], grid_rank: int, *, arch: str 
         cubin = assemble_cubin(ptx, arch, kir.name)
     out = CompiledTile(kir.name, arch, opt_ir, ptx, cubin, lowered.threads, lowered.smem_bytes, lowered.abi)
     if key is not None and assemble:
-        store(key, CacheEntry(opt_ir, ptx, cubin, {"name": out.name, "threads": out.threads,
-                                                   "smem": out.smem_bytes, "abi": [list(a) for a in out.abi]}))
+        store(
+            key,
+            CacheEntry(
+                opt_ir,
+                ptx,
+                cubin,
+                {
+                    "name": out.name,
+                    "threads": out.threads,
+                    "smem": out.smem_bytes,
+                    "abi": [list(a) for a in out.abi],
+                },
+            ),
+        )
     return out

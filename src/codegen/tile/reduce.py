@@ -64,7 +64,7 @@ def lower_reduce(L: TileLowering, op: Op) -> Tile:
     flat_type = TileType(layout.shape, src_t.dtype)
     if row_len == 0 or row_len % layout.vec:
         return _reduce_via_smem(L, op, src, acc_ty, acc_dt)
-    t = L.materialize(src, L.blocked(shape), src_t)  # type: ignore[arg-type]
+    t = L.materialize(src, L.blocked(shape), src_t)
     if layout.shape != shape:
         t = RegTile(flat_type, layout, t.vals)
     T, vec = L.T, layout.vec
@@ -90,8 +90,11 @@ def lower_reduce(L: TileLowering, op: Op) -> Tile:
             r = (g * T * vec) // row_len
             per_row[r] = v if r not in per_row else so.combine(b, rop, per_row[r], v, acc_dt)
         W = T // 32
-        part = L.alloc(rows * W * (acc_ty.width // 8 if isinstance(acc_ty, ir.IntType) else
-                                   (8 if acc_ty == so.F64 else 4)))
+        part = L.alloc(
+            rows
+            * W
+            * (acc_ty.width // 8 if isinstance(acc_ty, ir.IntType) else (8 if acc_ty == so.F64 else 4))
+        )
         L.barrier()
         for r, v in per_row.items():
             for off in (16, 8, 4, 2, 1):
@@ -102,8 +105,11 @@ def lower_reduce(L: TileLowering, op: Op) -> Tile:
     elif P < T and T % P == 0:
         seg = min(P, 32)
         W = max(1, P // 32)
-        part = L.alloc(rows * W * (acc_ty.width // 8 if isinstance(acc_ty, ir.IntType) else
-                                   (8 if acc_ty == so.F64 else 4)))
+        part = L.alloc(
+            rows
+            * W
+            * (acc_ty.width // 8 if isinstance(acc_ty, ir.IntType) else (8 if acc_ty == so.F64 else 4))
+        )
         L.barrier()
         for g, v in enumerate(group_vals):
             off = seg // 2
@@ -131,23 +137,25 @@ def lower_reduce(L: TileLowering, op: Op) -> Tile:
             with b.if_then(b.icmp_unsigned("<", row, c64(rows))):
                 v = b.load(L.sptr(part, b.mul(row, c64(W)), acc_ty))
                 for w in range(1, W):
-                    v = so.combine(b, rop, v, b.load(L.sptr(part, b.add(b.mul(row, c64(W)), c64(w)), acc_ty)),
-                                   acc_dt)
+                    v = so.combine(
+                        b, rop, v, b.load(L.sptr(part, b.add(b.mul(row, c64(W)), c64(w)), acc_ty)), acc_dt
+                    )
                 v = so.convert(b, v, acc_dt, rt.dtype) if acc_dt != rt.dtype else v
                 b.store(v, L.sptr(final, row, out_elem))
         L.barrier()
     return SmemTile(rt, final, _result_strides(rt.shape, axis, rank, op.attrs["keepdims"], shape), out_elem)
 
 
-def _result_strides(rshape: tuple[int, ...], axis: int | None, rank: int, keep: bool,
-                    src_shape: tuple[int, ...]) -> tuple[int, ...]:
+def _result_strides(
+    rshape: tuple[int, ...], axis: int | None, rank: int, keep: bool, src_shape: tuple[int, ...]
+) -> tuple[int, ...]:
     if axis is None:
         return tuple(0 for _ in rshape)
     kept = list(src_shape[:-1])
     strides = [1] * len(kept)
     for ax in range(len(kept) - 2, -1, -1):
         strides[ax] = strides[ax + 1] * kept[ax + 1]
-    return tuple(strides + [0]) if keep else tuple(strides)
+    return (*strides, 0) if keep else tuple(strides)
 
 
 def _reduce_via_smem(L: TileLowering, op: Op, src: object, acc_ty: ir.Type, acc_dt: DType) -> Tile:
@@ -159,7 +167,7 @@ def _reduce_via_smem(L: TileLowering, op: Op, src: object, acc_ty: ir.Type, acc_
     assert isinstance(src_t, TileType)
     s = L.addressable(src)  # type: ignore[arg-type]
     if not isinstance(s, SmemTile):
-        s = L.to_smem(L.materialize(s, L.blocked(src_t.shape), src_t))  # type: ignore[arg-type]
+        s = L.to_smem(L.materialize(s, L.blocked(src_t.shape), src_t))
     axis = op.attrs["axis"]
     keep = op.attrs["keepdims"]
     rank = len(src_t.shape)
@@ -170,7 +178,7 @@ def _reduce_via_smem(L: TileLowering, op: Op, src: object, acc_ty: ir.Type, acc_
     for g in range(out_layout.groups):
         coords = out_layout.coords(b, L.tid, g)
         for j in range(out_layout.width):
-            oc = coords[:-1] + [b.add(coords[-1], c64(j))] if j else coords
+            oc = [*coords[:-1], b.add(coords[-1], c64(j))] if j else coords
             full: list[ir.Value | None] = []
             k = 0
             for ax in range(rank):
@@ -189,8 +197,13 @@ def _reduce_via_smem(L: TileLowering, op: Op, src: object, acc_ty: ir.Type, acc_
                     idx[a] = c64(rem % src_t.shape[a])
                     rem //= src_t.shape[a]
                 v = L.read(s, [x for x in idx if x is not None], src_t.shape, src_t.dtype)
-                acc = so.combine(b, op.kind, acc, so.convert(b, v, src_t.dtype, acc_dt)
-                                 if src_t.dtype != acc_dt else v, acc_dt)
+                acc = so.combine(
+                    b,
+                    op.kind,
+                    acc,
+                    so.convert(b, v, src_t.dtype, acc_dt) if src_t.dtype != acc_dt else v,
+                    acc_dt,
+                )
             vals.append(so.convert(b, acc, acc_dt, rt.dtype) if acc_dt != rt.dtype else acc)
     if not rt.shape:
         tmp = RegTile(TileType((1,), rt.dtype), out_layout, vals)

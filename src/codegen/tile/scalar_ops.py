@@ -22,7 +22,15 @@ I32 = ir.IntType(32)
 I64 = ir.IntType(64)
 
 _CMP = {"lt": "<", "le": "<=", "gt": ">", "ge": ">=", "eq": "==", "ne": "!="}
-_LIBM = {"exp": "exp", "log": "log", "sqrt": "sqrt", "rsqrt": "rsqrt", "tanh": "tanh", "sin": "sin", "cos": "cos"}
+_LIBM = {
+    "exp": "exp",
+    "log": "log",
+    "sqrt": "sqrt",
+    "rsqrt": "rsqrt",
+    "tanh": "tanh",
+    "sin": "sin",
+    "cos": "cos",
+}
 
 
 def llty(dt: DType) -> ir.Type:
@@ -103,7 +111,9 @@ def binary(b: ir.IRBuilder, op: str, x: ir.Value, y: ir.Value, dt: DType) -> ir.
             r = b.fcmp_unordered("!=", xw, yw) if op == "ne" else b.fcmp_ordered(_CMP[op], xw, yw)
             return r
         if op in ("maximum", "minimum"):
-            fn = declare(b.module, f"llvm.{op}.{'f64' if xw.type == F64 else 'f32'}", xw.type, [xw.type, xw.type])
+            fn = declare(
+                b.module, f"llvm.{op}.{'f64' if xw.type == F64 else 'f32'}", xw.type, [xw.type, xw.type]
+            )
             return narrow(b, b.call(fn, [xw, yw]), dt)
         r = {"add": b.fadd, "sub": b.fsub, "mul": b.fmul, "truediv": b.fdiv}[op](xw, yw)
         return narrow(b, r, dt)
@@ -136,7 +146,7 @@ def identity(op: str, dt: DType, ty: ir.Type) -> ir.Constant:
         return ir.Constant(ty, 0.0 if isinstance(ty, ir.FloatType | ir.DoubleType) else 0)
     if isinstance(ty, ir.FloatType | ir.DoubleType):
         return ir.Constant(ty, float("-inf") if op == "max" else float("inf"))
-    bits = ty.width  # type: ignore[attr-defined]
+    bits = ty.width
     if dt.kind == "u":
         return ir.Constant(ty, 0 if op == "max" else (1 << bits) - 1)
     return ir.Constant(ty, -(1 << (bits - 1)) if op == "max" else (1 << (bits - 1)) - 1)
@@ -162,8 +172,10 @@ def const_of(value: int | float | bool, dt: DType) -> ir.Constant:
     if dt.name == "bool":
         return ir.Constant(ty, 1 if value else 0)
     if dt.name == "bf16":
-        from safekernels.dtypes import f32_to_bf16
         import numpy as np
+
+        from safekernels.dtypes import f32_to_bf16
+
         return ir.Constant(ty, int(f32_to_bf16(np.float32(value))))
     if dt.kind == "f":
         return ir.Constant(ty, float(value))

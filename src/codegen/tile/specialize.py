@@ -14,14 +14,22 @@ from codegen.tile.ir import ParamInfo
 from safekernels.dtypes import DType, dtype_of
 
 
-def param_info(name: str, kind: str, dtype: DType, shape: Sequence[int] = (), tile_shape: Sequence[int] | None = None,
-               ptr: int = 0) -> ParamInfo:
+def param_info(
+    name: str,
+    kind: str,
+    dtype: DType,
+    shape: Sequence[int] = (),
+    tile_shape: Sequence[int] | None = None,
+    ptr: int = 0,
+) -> ParamInfo:
     """One parameter's specialization (`ptr` is the device address; 0 counts as aligned)."""
     aligned = True
     if kind != "scalar":
         per16 = max(1, 16 // max(1, dtype.itemsize))
         aligned = ptr % 16 == 0 and (not shape or shape[-1] % per16 == 0)
-    return ParamInfo(name, kind, dtype, len(shape), tuple(tile_shape) if tile_shape is not None else None, aligned)
+    return ParamInfo(
+        name, kind, dtype, len(shape), tuple(tile_shape) if tile_shape is not None else None, aligned
+    )
 
 
 def specialize(kernel: Any, values: Sequence[Any]) -> tuple[list[ParamInfo], int]:

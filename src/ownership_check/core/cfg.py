@@ -3,13 +3,12 @@
 Nodes are numbered in creation order, which is source order for the structured IR, so "the first use reached
 after a move" and "the move happened later in the loop body" are both comparisons of node ids.  Each node also
 records whether it lies lexically inside `with simt.unsafe():` (unsafe is lexical, never inherited through
-calls)
-and which loops enclose it.
+calls) and which loops enclose it.
 
 Exceptions: every operation inside a `try` body may raise, so it gets an edge to each handler, and so does the
 point before the body's first operation.  `break`/`continue`/`return` jump straight to their targets (a
-`finally`
-on the way is not re-entered: a known, documented imprecision that can only hide errors, never invent them).
+`finally` on the way is not re-entered: a known, documented imprecision that can only hide errors, never
+invent them).
 """
 
 from __future__ import annotations

@@ -2,17 +2,16 @@
 
 State at each program point (all of it joined as "may" facts where paths merge):
 
-- `pts`: place key -> the abstract objects it may refer to.  An object is born at the IR node that creates it
-  (`n12.0`), or is the unknown initial object of a place (`@c`); views are objects with a parent and a region.
-  Aliases are therefore tracked per path: `d = c` makes `d` and `c` share objects, a swap exchanges them.
+- `worlds`: per path history (up to `MAX_WORLDS`, then merged), a map place key -> the abstract objects it may
+  refer to.  An object is born at the IR node that creates it (`n12.0`), or is the unknown initial object of a
+  place (`@c`); views are objects with a parent and a region.  Aliases are therefore tracked per path: `d = c`
+  makes `d` and `c` share objects, and a swap `a, b = b, a` in a loop never makes `a` and `b` look aliased.
 - `moved`: object -> the move nodes that may have consumed it.  Branches merge to "maybe moved", which is
   reported exactly like "definitely moved" (as rustc does).  Loops iterate to a fixed point; a move found
-  again
-  at or after the use, through the back edge, is labelled "in previous iteration of loop".
-- `loans`: borrows that outlive their call: the buffers of a pending `launch_async` DeviceOp and the slice
-of a
-  kernel-side `get_mut` result.  A loan is active while some live name refers to its holder (non-lexical
-  lifetimes, from `liveness`) and ends when the holder is moved (`sync_on`).
+  again at or after the use, through the back edge, is labelled "in previous iteration of loop".
+- `loans`: borrows that outlive their call.  A pending `launch_async` DeviceOp's loans last until the op is
+  consumed (`sync_on`/`sync`) or unreachable; a kernel-side `get_mut` result's loan lasts while a live name
+  refers to it (non-lexical lifetimes, from `liveness`).
 - `group`: the borrows of the call being evaluated, so two arguments of one launch can be compared.
 
 After the fixed point, one pass in source order reports diagnostics; a set of move sites is reported once, at

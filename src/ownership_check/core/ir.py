@@ -1,8 +1,8 @@
 """The flow IR: what a front end lowers a function body (or a module's top level) into.
 
 The IR is deliberately tiny and structured.  Front ends (libcst for the CLI, mypy's AST for the plugin)
-resolve
-names, imports and kernel signatures themselves and emit only what matters for ownership, in evaluation order:
+resolve names, imports and kernel signatures themselves and emit only what matters for ownership, in
+evaluation order:
 
     Bind      targets := values, in parallel (`d = c` aliases, `a, b = b, a` swaps, a call result is fresh)
     View      target := a view of a place (`c.view(0, 8)`, `c[0:8]`, one half of `c.split_at(k)`)

@@ -8,11 +8,10 @@ logic lives in the core; this module only recognises calls and shapes.
 
 Which calls are which is decided by qualified names (import bindings + the project index), so `from
 safekernels import simt as s`, `import safekernels.tile` and re-exports all work.  Methods that other
-libraries
-also define (`partition`, `sync`, `view`, slicing) only count on values that are *device-like*: bound,
-somewhere
-in the function, from a safekernels call or another device-like value, or parameters annotated with a
-safekernels type.  That keeps `line.partition(":")` in a file that happens to import safekernels silent.
+libraries also define (`partition`, `sync`, `view`, slicing) only count on values that are *device-like*:
+bound, somewhere in the function, from a safekernels call or another device-like value, or parameters
+annotated with a safekernels type.  That keeps `line.partition(":")` in a file that happens to import
+safekernels silent.
 """
 
 from __future__ import annotations

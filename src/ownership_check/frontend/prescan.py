@@ -1,12 +1,10 @@
 """Cheap relevance test and per-file summary, using only a substring search and the stdlib `ast`.
 
 A file can involve safekernels only if it mentions `safekernels` or imports a project module that does (a
-kernel
-re-exported through `mypkg/__init__.py`).  The substring test rules out almost every file of a typical tree at
-memory speed; `ast` (an order of magnitude faster than libcst) then extracts what the project index needs:
-import bindings, kernels with their parameter modes, and `@simt.device` helpers.  Summaries are plain
-JSON-able
-data so the cache can store them.
+kernel re-exported through `mypkg/__init__.py`).  The substring test rules out almost every file of a typical
+tree at memory speed; `ast` (an order of magnitude faster than libcst) then extracts what the project index
+needs: import bindings, kernels with their parameter modes, and `@simt.device` helpers.  Summaries are plain
+JSON-able data so the cache can store them.
 """
 
 from __future__ import annotations

@@ -1,10 +1,9 @@
 """The project index: every relevant module of one run, its import bindings and its kernels.
 
 A kernel defined in `kernels.py` and launched from `main.py` (`from kernels import add`, `import kernels as
-k`,
-or through a package that re-exports it) resolves to the same `KernelSummary` here.  Resolution follows import
-bindings module by module (bounded depth, so import cycles cannot loop), exactly like Python's own attribute
-lookup on modules, but without importing anything.
+k`, or through a package that re-exports it) resolves to the same `KernelSummary` here.  Resolution follows
+import bindings module by module (bounded depth, so import cycles cannot loop), exactly like Python's own
+attribute lookup on modules, but without importing anything.
 """
 
 from __future__ import annotations

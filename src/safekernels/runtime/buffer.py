@@ -1,8 +1,8 @@
 """`DeviceBuffer[T]`: a typed, 1-D run of elements in a device's memory, and the ways to make one.
 
-A buffer is a window (`offset`, `length`) onto an allocation; `view`, slicing and `split_at` make new windows onto
-the same allocation without copying.  That is exactly what the launch-time aliasing check needs: two arguments
-alias when their byte ranges `[ptr, ptr + nbytes)` intersect, whichever backend they live on.
+A buffer is a window (`offset`, `length`) onto an allocation; `view`, slicing and `split_at` make new windows
+onto the same allocation without copying.  That is exactly what the launch-time aliasing check needs: two
+arguments alias when their byte ranges `[ptr, ptr + nbytes)` intersect, whichever backend they live on.
 """
 
 from __future__ import annotations
@@ -41,24 +41,25 @@ class ForeignAllocation:
 class DeviceBuffer(Generic[T]):
     """`length` elements of `dtype` at element `offset` of `allocation` on `device`."""
 
-    __slots__ = ("__weakref__", "allocation", "device", "dtype", "length", "offset")
+    __slots__ = ("__weakref__", "allocation", "device", "dtype", "length", "nbytes", "offset", "ptr")
 
-    def __init__(self, device: Device, allocation: Allocation, dtype: DType, offset: int, length: int) -> None:
+    def __init__(
+        self, device: Device, allocation: Allocation, dtype: DType, offset: int, length: int
+    ) -> None:
         self.device = device
         self.allocation = allocation
         self.dtype = dtype
         self.offset = offset
         self.length = length
+        # Allocations never move and a buffer's window never changes, so the geometry the launch path reads
+        # on every launch (aliasing checks, parameter packing) is computed once here.
+        itemsize = dtype.itemsize
+        #: Device address of element 0.
+        self.ptr: int = allocation.ptr + offset * itemsize
+        #: Size of the window in bytes.
+        self.nbytes: int = length * itemsize
 
     # -- geometry -------------------------------------------------------------------------------------------
-    @property
-    def ptr(self) -> int:
-        """Device address of element 0."""
-        return self.allocation.ptr + self.offset * self.dtype.itemsize
-
-    @property
-    def nbytes(self) -> int:
-        return self.length * self.dtype.itemsize
 
     @property
     def shape(self) -> tuple[int]:
@@ -105,7 +106,8 @@ class DeviceBuffer(Generic[T]):
 
     # -- host transfer --------------------------------------------------------------------------------------
     def to_numpy(self, stream: Stream | None = None) -> npt.NDArray[Any]:
-        """Copy to a new host array (waits for the stream).  bf16 comes back as float32 holding bf16 values."""
+        """Copy to a new host array (waits for the stream).  bf16 comes back as float32 holding bf16
+        values."""
         stream = stream if stream is not None else self.device.default_stream
         host = np.empty(self.length, dtype=self.dtype.storage)
         if self.nbytes:
@@ -147,12 +149,15 @@ class DeviceBuffer(Generic[T]):
     def __dlpack__(
         self, *, stream: Any = None, max_version: Any = None, dl_device: Any = None, copy: Any = None
     ) -> Any:
-        """Zero-copy export (`torch.from_dlpack(buf)`, `cupy.from_dlpack(buf)`); the capsule keeps `self` alive."""
+        """Zero-copy export (`torch.from_dlpack(buf)`, `cupy.from_dlpack(buf)`); the capsule keeps `self`
+        alive."""
         if self.device.is_cpu:
             return self.host_view().__dlpack__(stream=stream)
         from safekernels.runtime.interop import DLPackView
 
-        return DLPackView(self).__dlpack__(stream=stream, max_version=max_version, dl_device=dl_device, copy=copy)
+        return DLPackView(self).__dlpack__(
+            stream=stream, max_version=max_version, dl_device=dl_device, copy=copy
+        )
 
     def __dlpack_device__(self) -> tuple[int, int]:
         if self.device.is_cpu:
@@ -181,7 +186,9 @@ def _resolve_device(stream: Stream | None, device: Device | None) -> Device:
     return device if device is not None else Device.default()
 
 
-def empty(length: int, dtype: Any, stream: Stream | None = None, *, device: Device | None = None) -> DeviceBuffer[Any]:
+def empty(
+    length: int, dtype: Any, stream: Stream | None = None, *, device: Device | None = None
+) -> DeviceBuffer[Any]:
     """An uninitialized buffer of `length` elements (zero-filled on the CPU executor)."""
     if not isinstance(length, int) or length < 0:
         raise ValueError(f"length must be a non-negative int, got {length!r}")
@@ -191,7 +198,9 @@ def empty(length: int, dtype: Any, stream: Stream | None = None, *, device: Devi
     return DeviceBuffer(dev, allocation, dt, 0, length)
 
 
-def zeros(length: int, dtype: Any, stream: Stream | None = None, *, device: Device | None = None) -> DeviceBuffer[Any]:
+def zeros(
+    length: int, dtype: Any, stream: Stream | None = None, *, device: Device | None = None
+) -> DeviceBuffer[Any]:
     """A buffer of `length` zeros."""
     buffer = empty(length, dtype, stream, device=device)
     if buffer.nbytes:
@@ -203,7 +212,8 @@ def zeros(length: int, dtype: Any, stream: Stream | None = None, *, device: Devi
 def to_device(
     array: npt.ArrayLike, stream: Stream | None = None, *, dtype: Any = None, device: Device | None = None
 ) -> DeviceBuffer[Any]:
-    """Copy a host array (flattened) to a new buffer; the dtype comes from the array unless `dtype` is given."""
+    """Copy a host array (flattened) to a new buffer; the dtype comes from the array unless `dtype` is
+    given."""
     host = np.asarray(array)
     dt = dtype_of(dtype if dtype is not None else host.dtype)
     buffer = empty(host.size, dt, stream, device=device)
@@ -212,10 +222,11 @@ def to_device(
 
 
 def as_buffer(obj: Any, device: Device | None = None) -> DeviceBuffer[Any]:
-    """Wrap a foreign array without copying: `__cuda_array_interface__` (PyTorch, CuPy, Numba), DLPack, numpy.
+    """Wrap a foreign array without copying: `__cuda_array_interface__` (PyTorch, CuPy, Numba), DLPack,
+    numpy.
 
-    The result shares memory with `obj` and keeps it alive; the launch-time aliasing check sees its real address
-    range, so passing the same torch tensor as input and output is refused like any other aliasing.
+    The result shares memory with `obj` and keeps it alive; the launch-time aliasing check sees its real
+    address range, so passing the same torch tensor as input and output is refused like any other aliasing.
     """
     if isinstance(obj, DeviceBuffer):
         return obj
@@ -233,8 +244,8 @@ def as_buffer(obj: Any, device: Device | None = None) -> DeviceBuffer[Any]:
         imported: DeviceBuffer[Any] = buffer_from_dlpack(obj, device)
         return imported
     raise TypeError(
-        f"cannot use {type(obj).__name__} as a buffer: expected safekernels.DeviceBuffer, a numpy array, or an "
-        "object with __cuda_array_interface__ or __dlpack__"
+        f"cannot use {type(obj).__name__} as a buffer: expected safekernels.DeviceBuffer, a numpy array, "
+        "or an object with __cuda_array_interface__ or __dlpack__"
     )
 
 

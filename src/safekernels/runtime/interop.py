@@ -12,6 +12,7 @@ alive until the consumer calls its deleter.
 from __future__ import annotations
 
 import ctypes
+import sys
 import threading
 from typing import TYPE_CHECKING, Any
 
@@ -120,6 +121,42 @@ def buffer_from_cuda_array_interface(
         check(_driver().cuStreamSynchronize(_driver().CUstream(int(stream))), "cuStreamSynchronize")
     alloc = ForeignAllocation(int(ptr or 0), count * dt.itemsize, obj)
     return DeviceBuffer(dev, alloc, dt, 0, count)
+
+
+def _torch_fingerprint(tensor: Any) -> tuple[Any, ...]:
+    # Everything `buffer_from_cuda_array_interface` reads from a torch tensor's interface (v2, no stream):
+    # address, element count, dtype (-> typestr), contiguity (-> strides), and what makes torch refuse to
+    # export it.  Equal fingerprints on the same object give the same wrapping.
+    return (
+        tensor.data_ptr(),
+        tensor.numel(),
+        tensor.dtype,
+        tensor.is_contiguous(),
+        tensor.requires_grad,
+        tensor.is_cuda,
+    )
+
+
+def wrap_fingerprint(obj: Any) -> Any:
+    """For a foreign array whose `as_buffer` wrapping is a pure function of a cheap fingerprint of the same
+    object, the fingerprint function; else None.
+
+    The launch fast path caches a wrapping per object (identity, weakly held) and reuses it while the
+    object's fingerprint is unchanged, instead of re-reading `__cuda_array_interface__` on every launch.
+    Only plain `torch.Tensor`s qualify (subclasses may override the interface), and only when their
+    interface names no stream: a v3 `stream` makes every wrapping synchronize that stream, which a cache
+    would skip.
+    """
+    torch = sys.modules.get("torch")
+    if torch is None or type(obj) is not getattr(torch, "Tensor", None):
+        return None
+    try:
+        interface = obj.__cuda_array_interface__
+    except Exception:
+        return None
+    if not isinstance(interface, dict) or interface.get("stream") not in (None, 0):
+        return None
+    return _torch_fingerprint
 
 
 def _dtype_from_dl(code: int, bits: int, lanes: int) -> DType:

@@ -27,7 +27,13 @@ class HeldBorrow:
 
 
 _lock = threading.Lock()
-_held: list[HeldBorrow] = []
+_held: list[HeldBorrow] = []  # mutated in place only, never rebound: `pending_records()` hands out this list
+
+
+def pending_records() -> list[HeldBorrow]:
+    """The live list of pending borrows (read-only for callers).  The launch fast path keeps a reference and
+    tests only its truthiness: any pending borrow sends a launch to the checked path."""
+    return _held
 
 
 def check_pending(kernel: str, borrows: Sequence[tuple[str, DeviceBuffer[Any], bool]]) -> None:

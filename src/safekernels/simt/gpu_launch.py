@@ -4,8 +4,10 @@
                                + a parameter plan turned into fixed ctypes cells and one `void*[]` array
     every launch:              write pointers / lengths / scalars into the cells -> one cuLaunchKernel
 
-The cells' addresses never change, so `kernelParams` is a precomputed integer.  The driver copies parameter
-values at launch time, so reusing the cells for the next launch is safe.
+The cells are 8-byte slots of one fixed storage array, so `kernelParams` is a precomputed integer, and the
+launch fast path (`simt.fast_launch`) can fill every slot with one `struct.pack_into` (`slot_format` is the
+matching format).  The driver copies parameter values at launch time, so reusing the slots for the next launch
+is safe.
 """
 
 from __future__ import annotations
@@ -36,6 +38,22 @@ _CTYPES: dict[str, Any] = {
     "bool": ctypes.c_uint8,
     "f16": ctypes.c_uint16,
     "bf16": ctypes.c_uint16,
+}
+#: `struct` codes (standard sizes, with "<") of the same storage types, for `slot_format`.
+STRUCT_CODES: dict[str, str] = {
+    "i8": "b",
+    "i16": "h",
+    "i32": "i",
+    "i64": "q",
+    "u8": "B",
+    "u16": "H",
+    "u32": "I",
+    "u64": "Q",
+    "f32": "f",
+    "f64": "d",
+    "bool": "?",
+    "f16": "H",
+    "bf16": "H",
 }
 _DYNAMIC_SMEM_DEFAULT = 48 * 1024
 
@@ -100,26 +118,49 @@ class GpuLauncher:
         self.max_threads = backend.function_attribute(self.function, "MAX_THREADS_PER_BLOCK")
         self.static_shared = backend.function_attribute(self.function, "SHARED_SIZE_BYTES")
         self._dynamic_optin = _DYNAMIC_SMEM_DEFAULT
-        cells: list[Any] = []
-        # one setter per kernel argument, each writing into fixed ctypes cells
-        self.setters: list[Callable[[Any], None]] = []
-        for entry in self.compiled.param_plan.entries:
-            if entry.kind == "scalar":
-                cell = _CTYPES[entry.dtype]()
-                cells.append(cell)
-                self.setters.append(_scalar_setter(cell, entry.dtype))
-            else:
-                ptr, length = ctypes.c_uint64(), ctypes.c_int64()
-                cells += [ptr, length]
-                self.setters.append(_buffer_setter(ptr, length))
-        self.cells = cells
-        self.param_array = (ctypes.c_void_p * max(1, len(cells)))(*[ctypes.addressof(c) for c in cells])
-        self.param_address = ctypes.addressof(self.param_array)
+        self._init_params(self.compiled.param_plan.entries)
         from safekernels.runtime.cuda_backend import _driver
 
         driver = _driver()
-        self._cu_launch = driver.cuLaunchKernel
-        self._success = driver.CUresult.CUDA_SUCCESS
+        self._cu_launch: Callable[..., Any] = driver.cuLaunchKernel
+        self._success: Any = driver.CUresult.CUDA_SUCCESS
+
+    def _init_params(self, entries: Sequence[Any]) -> None:
+        """Fixed parameter storage for the plan `entries`: one 8-byte slot per ABI value (a buffer's pointer
+        and length, or one scalar), ctypes cells viewing the slots, one setter per kernel argument writing
+        them, and the `void*[]` array of the slot addresses."""
+        self.plan_entries: tuple[Any, ...] = tuple(entries)
+        codes: list[str] = []
+        for entry in self.plan_entries:
+            codes += [STRUCT_CODES[entry.dtype]] if entry.kind == "scalar" else ["Q", "q"]
+        self.storage = (ctypes.c_uint64 * max(1, len(codes)))()
+        base = ctypes.addressof(self.storage)
+        cells: list[Any] = []
+        self.setters: list[Callable[[Any], None]] = []
+        for entry in self.plan_entries:
+            offset = 8 * len(cells)
+            if entry.kind == "scalar":
+                cell = _CTYPES[entry.dtype].from_buffer(self.storage, offset)
+                cells.append(cell)
+                self.setters.append(_scalar_setter(cell, entry.dtype))
+            else:
+                ptr = ctypes.c_uint64.from_buffer(self.storage, offset)
+                length = ctypes.c_int64.from_buffer(self.storage, offset + 8)
+                cells += [ptr, length]
+                self.setters.append(_buffer_setter(ptr, length))
+        self.cells = cells
+        # little-endian, every value at the start of its own 8-byte slot (x = padding)
+        self.slot_format = "<" + "".join(
+            code + "x" * (8 - ctypes.sizeof(cell)) for code, cell in zip(codes, cells, strict=True)
+        )
+        self.param_array = (ctypes.c_void_p * max(1, len(cells)))(*[base + 8 * i for i in range(len(cells))])
+        self.param_address = ctypes.addressof(self.param_array)
+
+    def fail(self, result: Any) -> None:
+        """Raise the `DeviceError` for a failed `cuLaunchKernel` result."""
+        from safekernels.runtime.cuda_backend import check
+
+        check(result, "cuLaunchKernel", self.name)
 
     def ensure_dynamic_shared(self, nbytes: int) -> None:
         if nbytes > self._dynamic_optin:
@@ -173,9 +214,7 @@ class GpuLauncher:
             )
             stream.last_kernel = self.name
         if result[0] is not self._success:
-            from safekernels.runtime.cuda_backend import check
-
-            check(result, "cuLaunchKernel", self.name)
+            self.fail(result)
 
 
 _LAUNCHERS: weakref.WeakKeyDictionary[Any, dict[int, GpuLauncher]] = weakref.WeakKeyDictionary()
@@ -204,6 +243,15 @@ def launch_on_gpu(kernel: Any, prepared: Any, stream: Stream, args: Sequence[Any
     scalars)."""
     launcher = launcher_for(kernel, prepared.device)
     launcher.launch(prepared.grid, prepared.block, prepared.dynamic_shared, stream.handle, args)
+
+
+def fast_path_for(kernel: Any, prepared: Any) -> Any:
+    """The generated fast launch of `prepared` (a `simt.fast_launch.FastPath`), or None when not eligible."""
+    from safekernels.simt.fast_launch import build_fast_path
+
+    launcher = launcher_for(kernel, prepared.device)
+    relations = kernel.contract.relations if kernel.contract is not None else ()
+    return build_fast_path(kernel.name, kernel.params, relations, prepared, launcher)
 
 
 def function_limits(kernel: Any, device: Device) -> FunctionLimits:

@@ -8,6 +8,10 @@
             ▼                               evaluates `requires`, then runs:
     CPU executor (Device.cpu())  |  safekernels.simt.gpu_launch.launch_on_gpu (GPU, owned by codegen)
 
+After the first checked launch of a `PreparedLaunch` on a GPU, later launches first try its generated fast
+path (`simt.fast_launch`), which launches only what the checked path would accept, with the same packed
+parameters, and otherwise hands the launch to the checked path unchanged (so errors are the checked path's).
+
 `launch_async` does the same checks now and runs at `sync_on`, holding its buffers borrowed until then;
 `launch_unchecked` (inside `with simt.unsafe():`) skips the contract, aliasing and `requires` checks.
 """
@@ -41,6 +45,19 @@ R = TypeVar("R")
 K = TypeVar("K", bound="SimtKernel")
 
 _PREPARE_TOKEN = object()
+_PREPARED_FIELDS = frozenset({"config", "device", "function_limits", "kernel"})
+
+_gpu_launch_module: Any = None
+
+
+def _gpu_launch() -> Any:
+    """`safekernels.simt.gpu_launch`, imported once (it needs codegen and the driver only when used)."""
+    global _gpu_launch_module
+    if _gpu_launch_module is None:
+        from safekernels.simt import gpu_launch  # type: ignore[attr-defined,unused-ignore]
+
+        _gpu_launch_module = gpu_launch
+    return _gpu_launch_module
 
 
 class PreparedLaunchBrandError(BrandError, LaunchContractError):
@@ -50,7 +67,7 @@ class PreparedLaunchBrandError(BrandError, LaunchContractError):
 class PreparedLaunch(Generic[K]):
     """A launch configuration validated for one kernel on one device.  Only `kernel.prepare` makes one."""
 
-    __slots__ = ("config", "device", "function_limits", "kernel")
+    __slots__ = ("_fast", "_fast_path", "config", "device", "function_limits", "kernel")
 
     def __init__(
         self,
@@ -66,6 +83,17 @@ class PreparedLaunch(Generic[K]):
         self.config = config
         self.device = device
         self.function_limits = function_limits
+        # the fast launch (simt.fast_launch), built after the first checked launch on a GPU:
+        # `_fast_path` is None (not built yet), False (not eligible) or the FastPath; `_fast` is its `run`
+        self._fast: Callable[[Any, tuple[Any, ...]], bool] | None = None
+        self._fast_path: Any = None
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        object.__setattr__(self, name, value)
+        if name in _PREPARED_FIELDS and getattr(self, "_fast_path", None) is not None:
+            # the fast path baked the old value in: from now on every launch takes the checked path
+            object.__setattr__(self, "_fast", None)
+            object.__setattr__(self, "_fast_path", False)
 
     @property
     def grid(self) -> tuple[int, int, int]:
@@ -160,9 +188,7 @@ class SimtKernel:
     def _function_limits(self, device: Device) -> FunctionLimits:
         if device.is_cpu:
             return FunctionLimits.of_device(device.limits)
-        from safekernels.simt.gpu_launch import function_limits  # type: ignore[import-not-found,unused-ignore]
-
-        limits: FunctionLimits = function_limits(self, device)
+        limits: FunctionLimits = _gpu_launch().function_limits(self, device)
         return limits
 
     # -- launch ---------------------------------------------------------------------------------------------
@@ -199,10 +225,30 @@ class SimtKernel:
 
     def launch(self, prepared: PreparedLaunch[Any], stream: Stream, *args: Any) -> None:
         """The safe launch: needs a `PreparedLaunch` from this kernel's `prepare`."""
+        if type(prepared) is PreparedLaunch and prepared.kernel is self:
+            fast = prepared._fast
+            if fast is not None and fast(stream, args):
+                return
         self._check_brand(prepared)
         self._check_stream(prepared, stream)
         converted = self._checked_args(prepared, args)
         self._run(prepared, stream, converted)
+        if prepared._fast_path is not False and not prepared.device.is_cpu:
+            self._learn_fast_path(prepared, args, converted)
+
+    def _learn_fast_path(
+        self, prepared: PreparedLaunch[Any], args: Sequence[Any], converted: Sequence[Any]
+    ) -> None:
+        """After a checked launch on a GPU: build the prepared launch's fast path once, and let it remember
+        the wrappings of foreign arrays that were arguments (see `simt.fast_launch`)."""
+        path = prepared._fast_path
+        if path is None:
+            built = _gpu_launch().fast_path_for(self, prepared)
+            path = built if built is not None else False
+            prepared._fast_path = path
+            prepared._fast = built.run if built is not None else None
+        if path:
+            path.learn(self.params, args, converted)
 
     def launch_async(self, prepared: PreparedLaunch[Any], *args: Any) -> DeviceOp[tuple[Any, ...]]:
         """Check now, run at `sync_on(stream)`; the op's value is the tuple of `args`.
@@ -252,9 +298,7 @@ class SimtKernel:
             config = prepared.config
             run_simt_kernel(self, config.grid3, config.block3, config.dynamic_shared, converted)
             return
-        from safekernels.simt.gpu_launch import launch_on_gpu  # type: ignore[import-not-found,unused-ignore]
-
-        launch_on_gpu(self, prepared, stream, converted)
+        _gpu_launch().launch_on_gpu(self, prepared, stream, converted)
 
 
 @overload

@@ -71,6 +71,44 @@ class Relation:
         compare = next(fn for sym, fn in _COMPARE.values() if sym == self.op)
         return compare(lhs, rhs), lhs, rhs
 
+    def fast_check_lines(
+        self, lengths: Mapping[str, str], scalars: Mapping[str, str], prefix: str
+    ) -> list[str]:
+        """Python statements for a generated launch function that `return False` unless the relation holds
+        with every intermediate inside the u64 range.  `lengths`/`scalars` name the variables holding
+        `len(slice)` and the unsigned scalars; `prefix` names the temporaries.  The generated code decides
+        only "common case or not": on False the caller takes the checked path, which raises the precise
+        error through `evaluate`."""
+        lines: list[str] = []
+        count = 0
+
+        def emit(expr: Expr) -> str:
+            nonlocal count
+            tag = expr[0]
+            if tag == "len":
+                return lengths[str(expr[1])]
+            if tag == "param":
+                return scalars[str(expr[1])]
+            if tag == "lit":
+                value = expr[1]
+                assert isinstance(value, int) and not isinstance(value, bool)
+                return str(int(value))
+            op, left, right = str(expr[1]), expr[2], expr[3]
+            assert op in ("+", "-", "*")
+            a = emit(left)  # type: ignore[arg-type]
+            b = emit(right)  # type: ignore[arg-type]
+            name = f"{prefix}{count}"
+            count += 1
+            lines.append(f"{name} = {a} {op} {b}")
+            lines.append(f"if not 0 <= {name} <= {_U64_MAX}: return False")
+            return name
+
+        lhs = emit(self.left)
+        rhs = emit(self.right)
+        assert self.op in ("<", "<=", ">", ">=", "==", "!=")
+        lines.append(f"if not {lhs} {self.op} {rhs}: return False")
+        return lines
+
 
 def _eval(expr: Expr, lengths: Mapping[str, int], scalars: Mapping[str, int]) -> int:
     tag = expr[0]

@@ -24,9 +24,18 @@ import numpy as np
 from safekernels.dtypes import DType, f32_to_bf16
 
 _CTYPES: dict[str, Any] = {
-    "i8": ctypes.c_int8, "i16": ctypes.c_int16, "i32": ctypes.c_int32, "i64": ctypes.c_int64,
-    "u8": ctypes.c_uint8, "u16": ctypes.c_uint16, "u32": ctypes.c_uint32, "u64": ctypes.c_uint64,
-    "f32": ctypes.c_float, "f64": ctypes.c_double, "bool": ctypes.c_uint8, "f16": ctypes.c_uint16,
+    "i8": ctypes.c_int8,
+    "i16": ctypes.c_int16,
+    "i32": ctypes.c_int32,
+    "i64": ctypes.c_int64,
+    "u8": ctypes.c_uint8,
+    "u16": ctypes.c_uint16,
+    "u32": ctypes.c_uint32,
+    "u64": ctypes.c_uint64,
+    "f32": ctypes.c_float,
+    "f64": ctypes.c_double,
+    "bool": ctypes.c_uint8,
+    "f16": ctypes.c_uint16,
     "bf16": ctypes.c_uint16,
 }
 _DEFAULT_SMEM = 48 * 1024
@@ -60,10 +69,15 @@ class TileGpuKernel:
 
             driver = _driver()
             attr = driver.CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
-            check(driver.cuFuncSetAttribute(self.function, attr, compiled.smem_bytes), "cuFuncSetAttribute",
-                  self.name)
+            check(
+                driver.cuFuncSetAttribute(self.function, attr, compiled.smem_bytes),
+                "cuFuncSetAttribute",
+                self.name,
+            )
 
-    def launch(self, params: Sequence[Any], values: Sequence[Any], grid: Sequence[int], raw_stream: Any) -> None:
+    def launch(
+        self, params: Sequence[Any], values: Sequence[Any], grid: Sequence[int], raw_stream: Any
+    ) -> None:
         from safekernels.runtime.cuda_backend import _driver, check
 
         cells: list[Any] = []
@@ -80,8 +94,19 @@ class TileGpuKernel:
         blocks = math.prod(grid)
         if blocks == 0:
             return
-        result = _driver().cuLaunchKernel(self.function, blocks, 1, 1, self.compiled.threads, 1, 1,
-                                          self.compiled.smem_bytes, raw_stream, ctypes.addressof(array), 0)
+        result = _driver().cuLaunchKernel(
+            self.function,
+            blocks,
+            1,
+            1,
+            self.compiled.threads,
+            1,
+            1,
+            self.compiled.smem_bytes,
+            raw_stream,
+            ctypes.addressof(array),
+            0,
+        )
         check(result, "cuLaunchKernel", self.name)
 
 

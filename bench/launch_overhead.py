@@ -1,0 +1,274 @@
+"""Host launch overhead per launch (SPEC §7: a full safe launch <= 1.15x a bare `cuLaunchKernel`).
+
+Tiny grids (one block), many launches per timing, several repeats taken round-robin so that drift hits every
+path alike; the table gives the median over repeats of the mean time per launch (wall clock; the GPU keeps up,
+since each tiny kernel runs in less time than a launch takes on the host).  Before timing, the safe launches
+are checked against torch on random data, and the fast path is checked to be the one taken.
+
+    PYTHONPATH=src:. python3 bench/launch_overhead.py --out docs/benchmarks-launch.md
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import importlib.util
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT / "src"), str(ROOT)]
+
+from safekernels import simt  # noqa: E402
+from safekernels.dtypes import f32, u32  # noqa: E402
+from safekernels.simt import DisjointSlice, Slice, thread  # noqa: E402
+
+
+@simt.kernel
+@simt.launch_contract(block=256, requires=("len(x) >= n", "len(y0) >= n", "len(y) >= n"))
+def saxpy_req(alpha: f32, x: Slice[f32], y0: Slice[f32], y: DisjointSlice[f32], n: u32) -> None:
+    idx = thread.index_1d()
+    i = idx.get()
+    if i < n and (out := y.get_mut(idx)) is not None:
+        out.set(alpha * x[i] + y0[i])  # type: ignore[arg-type]  # f32 arithmetic (mypy plugin)
+
+
+def _catalog() -> Any:
+    spec = importlib.util.spec_from_file_location(
+        "kernels_catalog", ROOT / "tests/codegen/kernels_catalog.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["kernels_catalog"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def measure(
+    cases: dict[str, Callable[[], Any]], sync: Callable[[], Any], n: int, repeats: int
+) -> dict[str, list[float]]:
+    """Microseconds per call of each case: `repeats` rounds of `n` calls, the cases interleaved."""
+    out: dict[str, list[float]] = {name: [] for name in cases}
+    for fn in cases.values():  # warm-up
+        for _ in range(200):
+            fn()
+    sync()
+    for _ in range(repeats):
+        for name, fn in cases.items():
+            sync()
+            t = time.perf_counter()
+            for _ in range(n):
+                fn()
+            out[name].append((time.perf_counter() - t) / n * 1e6)
+        sync()
+    return out
+
+
+def versions(torch: Any) -> str:
+    parts = [f"python {sys.version.split()[0]}", f"torch {torch.__version__}"]
+    for mod in ("triton", "cupy", "numpy", "llvmlite"):
+        try:
+            parts.append(f"{mod} {__import__(mod).__version__}")
+        except Exception:
+            parts.append(f"{mod} unavailable")
+    try:
+        from cuda.bindings import driver
+
+        parts.append(f"cuda-bindings {__import__('cuda.bindings', fromlist=['x']).__version__}")
+        parts.append(f"driver {driver.cuDriverGetVersion()[1]}")
+    except Exception:
+        pass
+    return ", ".join(parts)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--n", type=int, default=20000)
+    parser.add_argument("--repeats", type=int, default=7)
+    args = parser.parse_args()
+
+    import torch  # type: ignore[import-not-found]
+
+    import safekernels as sk
+    from safekernels.errors import AliasingError
+    from safekernels.runtime.cuda_backend import _driver
+    from safekernels.simt.gpu_launch import launcher_for
+
+    kc = _catalog()
+    driver = _driver()
+    dev = sk.Device(0)
+    stream = sk.as_stream(torch.cuda.current_stream(), dev)
+    sync = torch.cuda.synchronize
+    notes: list[str] = []
+
+    # -- correctness of the fast path on the GPU, on random data ------------------------------------------
+    m = 1000
+    ta, tb, tc = (torch.rand(m, device="cuda") for _ in range(3))
+    a, b, c = (sk.as_buffer(t, dev) for t in (ta, tb, tc))
+    pv = kc.vecadd.prepare(simt.LaunchConfig1D.for_len(m, block=256), dev)
+    kc.vecadd.launch(pv, stream, a, b, c)  # checked; builds the fast path
+    tc.fill_(float("nan"))
+    assert pv._fast is not None and pv._fast(stream, (a, b, c)) is True, "vecadd fast path not taken"
+    sync()
+    assert torch.equal(tc, ta + tb), "vecadd (fast path) wrong"
+    tc.fill_(float("nan"))
+    kc.vecadd.launch(pv, stream, ta, tb, tc)  # torch tensors: checked once, then cached
+    assert pv._fast(stream, (ta, tb, tc)) is True, "vecadd fast path with torch tensors not taken"
+    sync()
+    assert torch.equal(tc, ta + tb), "vecadd (fast path, torch args) wrong"
+    ps = saxpy_req.prepare(simt.LaunchConfig1D.for_len(m, block=256), dev)
+    saxpy_req.launch(ps, stream, 2.5, a, b, c, m)
+    tc.fill_(float("nan"))
+    assert ps._fast is not None and ps._fast(stream, (2.5, a, b, c, m)) is True, "saxpy fast path not taken"
+    sync()
+    assert torch.allclose(tc, 2.5 * ta + tb, rtol=1e-6, atol=0), "saxpy (fast path) wrong"
+    try:
+        saxpy_req.launch(ps, stream, 2.5, a, b, c, m + 1)
+        raise AssertionError("requires violation not refused")
+    except simt.LaunchContractError as exc:
+        notes.append(f"requires still refused on the GPU: `{exc}`")
+    try:
+        kc.vecadd.launch(pv, stream, a, b, a)
+        raise AssertionError("aliasing not refused")
+    except AliasingError:
+        pass
+
+    # -- timed cases (one block of 256 threads, one element) ------------------------------------------------
+    one = [torch.rand(1, device="cuda") for _ in range(3)]
+    oa, ob, oc = (sk.as_buffer(t, dev) for t in one)
+    p1 = kc.vecadd.prepare(simt.LaunchConfig1D.for_len(1, block=256), dev)
+    kc.vecadd.launch(p1, stream, oa, ob, oc)
+    kc.vecadd.launch(p1, stream, *one)  # learns the torch tensors
+    p1_checked = kc.vecadd.prepare(simt.LaunchConfig1D.for_len(1, block=256), dev)
+    object.__setattr__(p1_checked, "_fast_path", False)  # never builds a fast path: the checked path
+    s1 = saxpy_req.prepare(simt.LaunchConfig1D.for_len(1, block=256), dev)
+    saxpy_req.launch(s1, stream, 2.0, oa, ob, oc, 1)
+    launcher = launcher_for(kc.vecadd, dev)
+    saxpy_launcher = launcher_for(saxpy_req, dev)
+    fn, addr, raw_stream = launcher.function, launcher.param_address, stream.handle.handle
+    sfn, saddr = saxpy_launcher.function, saxpy_launcher.param_address
+    cu = driver.cuLaunchKernel
+    vec, sax = kc.vecadd, saxpy_req
+
+    cases: dict[str, Callable[[], Any]] = {
+        "raw": lambda: cu(fn, 1, 1, 1, 256, 1, 1, 0, raw_stream, addr, 0),
+        "raw_saxpy": lambda: cu(sfn, 1, 1, 1, 256, 1, 1, 0, raw_stream, saddr, 0),
+        "launcher": lambda: launcher.launch((1, 1, 1), (256, 1, 1), 0, stream.handle, [oa, ob, oc]),
+        "safe": lambda: vec.launch(p1, stream, oa, ob, oc),
+        "safe_torch": lambda: vec.launch(p1, stream, one[0], one[1], one[2]),
+        "safe_saxpy": lambda: sax.launch(s1, stream, 2.0, oa, ob, oc, 1),
+        "checked": lambda: vec.launch(p1_checked, stream, oa, ob, oc),
+        "checked_torch": lambda: vec.launch(p1_checked, stream, one[0], one[1], one[2]),
+        "torch_add": lambda: torch.add(one[0], one[1], out=one[2]),
+    }
+    try:
+        import cupy as cp  # type: ignore[import-not-found]
+
+        ca, cb, cc = cp.asarray(one[0]), cp.asarray(one[1]), cp.asarray(one[2])
+        ek = cp.ElementwiseKernel("float32 x, float32 y", "float32 z", "z = x + y", "sk_bench_add")
+        ek(ca, cb, cc)
+        cases["cupy_ek"] = lambda: ek(ca, cb, cc)
+    except Exception as exc:
+        notes.append(f"CuPy failed: {type(exc).__name__}: {exc}")
+    try:
+        import triton  # type: ignore[import-not-found]
+        import triton.language as tl  # type: ignore[import-not-found]
+
+        @triton.jit  # type: ignore[untyped-decorator]
+        def tri_add(x_ptr, y_ptr, z_ptr, n_elem, BLOCK: tl.constexpr):  # type: ignore[no-untyped-def]
+            offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+            mask = offs < n_elem
+            tl.store(
+                z_ptr + offs, tl.load(x_ptr + offs, mask=mask) + tl.load(y_ptr + offs, mask=mask), mask=mask
+            )
+
+        tri_add[(1,)](one[0], one[1], one[2], 1, BLOCK=256)
+        cases["triton"] = lambda: tri_add[(1,)](one[0], one[1], one[2], 1, BLOCK=256)
+    except Exception as exc:
+        notes.append(f"Triton failed: {type(exc).__name__}: {exc}")
+
+    # torch CUDA-graph replay, per kernel (100 tiny adds per graph)
+    graph_us = float("nan")
+    try:
+        g = torch.cuda.CUDAGraph()
+        side = torch.cuda.Stream()
+        side.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(side):
+            for _ in range(3):
+                torch.add(one[0], one[1], out=one[2])
+        torch.cuda.current_stream().wait_stream(side)
+        with torch.cuda.graph(g):
+            for _ in range(100):
+                torch.add(one[0], one[1], out=one[2])
+        g.replay()
+        sync()
+        reps = 200
+        t = time.perf_counter()
+        for _ in range(reps):
+            g.replay()
+        sync()
+        graph_us = (time.perf_counter() - t) / reps / 100 * 1e6
+    except Exception as exc:
+        notes.append(f"torch graph replay failed: {type(exc).__name__}: {exc}")
+
+    results = measure(cases, sync, args.n, args.repeats)
+    med = {k: statistics.median(v) for k, v in results.items()}
+    spread = {k: (min(v), max(v)) for k, v in results.items()}
+    raw = med["raw"]
+    labels = {
+        "raw": "bare `cuLaunchKernel` (cuda.bindings, pre-packed params), vecadd",
+        "raw_saxpy": "bare `cuLaunchKernel`, saxpy (5 args)",
+        "launcher": "`GpuLauncher.launch` (setters + cuLaunchKernel), vecadd",
+        "safe": "**safe `kernel.launch`, fast path, DeviceBuffers**, vecadd",
+        "safe_torch": "**safe `kernel.launch`, fast path, torch tensors**, vecadd",
+        "safe_saxpy": "**safe `kernel.launch`, fast path**, saxpy: 2 scalars + 3 `requires`",
+        "checked": "safe `kernel.launch`, checked path only (no fast path), DeviceBuffers",
+        "checked_torch": "safe `kernel.launch`, checked path only, torch tensors",
+        "torch_add": "`torch.add(a, b, out=c)`, 1 element",
+        "cupy_ek": "CuPy `ElementwiseKernel`, 1 element",
+        "triton": "Triton `@triton.jit` add, 1 block",
+    }
+    limits = dev.limits
+    lines = [
+        f"## Host launch overhead — {datetime.date.today().isoformat()}",
+        "",
+        f"GPU: {limits.name} (sm_{limits.compute_capability[0]}{limits.compute_capability[1]}). "
+        f"Versions: {versions(torch)}.",
+        "",
+        f"Per launch, µs of wall clock: median over {args.repeats} interleaved rounds of {args.n} launches "
+        "(one block; min-max over rounds in brackets). `bench/launch_overhead.py`.",
+        "",
+        "| launch path | µs/launch | [min, max] | vs bare cuLaunchKernel |",
+        "| --- | ---: | ---: | ---: |",
+    ]
+    for key, label in labels.items():
+        if key in med:
+            lo, hi = spread[key]
+            lines.append(f"| {label} | {med[key]:.2f} | [{lo:.2f}, {hi:.2f}] | {med[key] / raw:.3f} |")
+    lines.append(
+        f"| torch CUDA-graph replay, per kernel (100 adds per graph) | {graph_us:.2f} | | "
+        f"{graph_us / raw:.3f} |"
+    )
+    if "raw_saxpy" in med and "safe_saxpy" in med:
+        lines += ["", f"saxpy safe / bare saxpy: {med['safe_saxpy'] / med['raw_saxpy']:.3f}."]
+    lines += [
+        "",
+        "Checks before timing: fast path taken and results equal to torch for vecadd (DeviceBuffers "
+        "and torch tensors) and saxpy; aliasing refused.",
+        "",
+        *[f"- {n}" for n in notes],
+        "",
+    ]
+    text = "\n".join(lines)
+    Path(args.out).write_text(text)
+    print(text)
+    print({k: [round(x, 3) for x in v] for k, v in results.items()})
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,119 @@
+"""The plugin under the mypy daemon: diagnostics appear and disappear as files are edited between runs.
+
+dmypy re-checks only what an edit affects, with the same AST nodes for unchanged code, which is where a
+per-function memo used to drop errors (reference/checker-anchors.md §2.5).  These tests edit a file between
+`dmypy run` invocations, in the same file and across modules (a kernel's parameter mode changes, the launch in
+another module must be re-checked).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from mypy_harness import REPO, write_config
+
+pytestmark = pytest.mark.slow
+
+KERNELS = textwrap.dedent(
+    """
+    from safekernels import simt
+    from safekernels.dtypes import f32
+    from safekernels.simt import DisjointSlice, Slice, thread
+
+
+    @simt.kernel
+    @simt.launch_contract(block=256)
+    def scale(x: Slice[f32], y: {mode}[f32]) -> None:
+        idx = thread.index_1d()
+        i = idx.get()
+        if (out := y.get_mut(idx)) is not None:
+            out.set(f32(x[i] * 2.0))
+    """
+)
+
+HOST = textwrap.dedent(
+    """
+    import safekernels as sk
+    from safekernels import simt
+    from safekernels.dtypes import f32
+
+    from kernels import scale
+
+
+    def main(n: int) -> None:
+        dev = sk.Device(0)
+        stream = dev.new_stream()
+        a = sk.zeros(n, f32, stream)
+        plan = scale.prepare(simt.LaunchConfig1D.for_len(n, block=256), dev)
+        scale.launch(plan, stream, a, {second})
+    """
+)
+
+
+class Daemon:
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.status = root / ".dmypy.json"
+        self.env = {**os.environ, "PYTHONPATH": str(REPO)}
+
+    def run(self) -> str:
+        config = self.root / "mypy-plugin-test.ini"
+        proc = subprocess.run(
+            [sys.executable, "-m", "mypy.dmypy", "--status-file", str(self.status), "run", "--",
+             "--config-file", str(config), "host.py", "kernels.py"],
+            cwd=self.root, env=self.env, capture_output=True, text=True, timeout=300,
+        )
+        assert "INTERNAL ERROR" not in proc.stdout + proc.stderr, proc.stdout + proc.stderr
+        return proc.stdout
+
+    def stop(self) -> None:
+        subprocess.run(
+            [sys.executable, "-m", "mypy.dmypy", "--status-file", str(self.status), "kill"],
+            cwd=self.root, env=self.env, capture_output=True, timeout=60,
+        )
+
+
+@pytest.fixture
+def daemon(tmp_path: Path) -> Iterator[Daemon]:
+    write_config(tmp_path, tmp_path / ".mypy_cache")
+    (tmp_path / "kernels.py").write_text(KERNELS.format(mode="DisjointSlice"), encoding="utf-8")
+    (tmp_path / "host.py").write_text(HOST.format(second="sk.zeros(n, f32, stream)"), encoding="utf-8")
+    d = Daemon(tmp_path)
+    try:
+        yield d
+    finally:
+        d.stop()
+
+
+def _write(path: Path, text: str) -> None:
+    path.write_text(text, encoding="utf-8")
+    stamp = path.stat().st_mtime + 2  # dmypy compares mtimes and hashes; make the edit unmistakable
+    os.utime(path, (stamp, stamp))
+
+
+def test_diagnostic_appears_and_disappears_with_edits(daemon: Daemon) -> None:
+    host = daemon.root / "host.py"
+    assert "[E0502]" not in daemon.run()
+    _write(host, HOST.format(second="a"))
+    out = daemon.run()
+    assert "host.py:14:35: error: cannot borrow `a` as mutable because it is also borrowed as immutable  [E0502]" in out
+    assert daemon.run().count("[E0502]") == 1  # an unchanged re-run neither drops nor duplicates it
+    _write(host, HOST.format(second="sk.zeros(n, f32, stream)"))
+    assert "[E0502]" not in daemon.run()
+
+
+def test_kernel_edit_in_another_module_rechecks_the_launch(daemon: Daemon) -> None:
+    host = daemon.root / "host.py"
+    _write(host, HOST.format(second="a"))
+    assert "[E0502]" in daemon.run()
+    _write(daemon.root / "kernels.py", KERNELS.format(mode="Slice"))  # both parameters shared now: no conflict
+    out = daemon.run()
+    assert "[E0502]" not in out, out
+    _write(daemon.root / "kernels.py", KERNELS.format(mode="DisjointSlice"))
+    assert "[E0502]" in daemon.run()

@@ -1,0 +1,133 @@
+"""Parity: every golden case through mypy + the plugin and through the CLI gives the same diagnostics.
+
+Compared: the set of `(path, line, column, code)` of ownership diagnostics (`E` codes) per case.  Where mypy
+cannot express something, the case is pinned in `EXCEPTIONS` with the exact difference and the reason, and the same
+list is in docs/editors.md ("Differences from the CLI").
+
+Speed: all single-file cases go through one mypy run (module names are their distinct file names); each
+directory case is its own project and its own run.  The mypy cache is shared by the session, so safekernels and
+numpy are analyzed once.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from ownership_check.api import check_paths
+from cases import CASES_DIR, case_name, discover_cases, relative_reported_path
+
+from mypy_harness import ownership_errors, run_mypy, write_config
+
+Row = tuple[str, int, int, str]
+
+#: Cases whose mypy result differs from the CLI by design: name -> (reason, rows only the CLI reports).
+NO_HOOK_ON_UNTYPED_RECEIVER = (
+    "mypy runs plugin hooks only for calls it can type; `DeviceBuffer` has no `partition` method, so mypy reports "
+    "`[attr-defined]` there and the move of the buffer is not seen (the CLI moves any device-like receiver)"
+)
+EXCEPTIONS: dict[str, tuple[str, frozenset[Row]]] = {
+    "e0505_borrow_still_pending_on_one_path": (
+        NO_HOOK_ON_UNTYPED_RECEIVER,
+        frozenset({("e0505_borrow_still_pending_on_one_path.py", 32, 13, "E0505")}),
+    ),
+    "e0505_partition_while_async_borrowed": (
+        NO_HOOK_ON_UNTYPED_RECEIVER,
+        frozenset({("e0505_partition_while_async_borrowed.py", 28, 13, "E0505")}),
+    ),
+}
+
+#: Cases mypy cannot run at all (mypy stops at a syntax error before any plugin hook).
+NOT_RUN: dict[str, str] = {
+    "e0001_syntax_error": "mypy reports its own `[syntax]` error and stops before type checking (no hook runs)",
+}
+
+#: Codes only the CLI produces: `W0001` (unused suppression) needs the whole file's suppressions and results.
+CLI_ONLY_CODES = frozenset({"W0001", "E0001"})
+
+CASES = [c for c in discover_cases() if case_name(c) not in NOT_RUN]
+
+
+def _cli_rows(case: Path) -> set[Row]:
+    result = check_paths([str(case)], use_cache=False)
+    return {
+        (relative_reported_path(case, d.path), d.line, d.column, d.code)
+        for d in result.diagnostics
+        if d.code not in CLI_ONLY_CODES
+    }
+
+
+@pytest.fixture(scope="module")
+def mypy_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("mypy-cache")
+
+
+@pytest.fixture(scope="module")
+def single_file_results(mypy_cache: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, set[Row]]:
+    files = sorted(c.name for c in CASES if c.is_file())
+    config = write_config(tmp_path_factory.mktemp("cfg"), mypy_cache)
+    with _chdir(CASES_DIR):
+        reported, raw = run_mypy(["--config-file", str(config), *files])
+    assert "INTERNAL ERROR" not in raw, raw
+    rows: dict[str, set[Row]] = {name: set() for name in files}
+    for r in ownership_errors(reported):
+        rows.setdefault(Path(r.path).name, set()).add((Path(r.path).name, r.line, r.column, r.code or ""))
+    return rows
+
+
+class _chdir:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.old = ""
+
+    def __enter__(self) -> None:
+        self.old = os.getcwd()
+        os.chdir(self.path)
+
+    def __exit__(self, *exc: object) -> None:
+        os.chdir(self.old)
+
+
+def _directory_rows(case: Path, config: Path) -> tuple[set[Row], str]:
+    files = sorted(str(p.relative_to(case)) for p in case.rglob("*.py") if "__pycache__" not in p.parts)
+    with _chdir(case):
+        reported, raw = run_mypy(["--config-file", str(config), *files])
+    assert "INTERNAL ERROR" not in raw, raw
+    return {(Path(r.path).as_posix(), r.line, r.column, r.code or "") for r in ownership_errors(reported)}, raw
+
+
+def _ids() -> Iterator[str]:
+    for case in CASES:
+        yield case_name(case)
+
+
+@pytest.mark.parametrize("case", CASES, ids=list(_ids()))
+def test_mypy_matches_cli(
+    case: Path, single_file_results: dict[str, set[Row]], mypy_cache: Path, tmp_path: Path
+) -> None:
+    cli = _cli_rows(case)
+    if case.is_file():
+        plugin = single_file_results.get(case.name, set())
+        raw = ""
+    else:
+        # A private copy of the warm cache: directory cases reuse module names (`host`, `kernels`).
+        cache = tmp_path / "cache"
+        shutil.copytree(mypy_cache, cache)
+        plugin, raw = _directory_rows(case, write_config(tmp_path, cache))
+    name = case_name(case)
+    if name in EXCEPTIONS:
+        reason, only_cli = EXCEPTIONS[name]
+        assert cli - plugin == set(only_cli), reason
+        assert plugin - cli == set(), reason
+        return
+    assert plugin == cli, f"only CLI: {sorted(cli - plugin)}\nonly mypy: {sorted(plugin - cli)}\n{raw}"
+
+
+def test_exceptions_are_real_cases() -> None:
+    names = {case_name(c) for c in discover_cases()}
+    assert set(EXCEPTIONS) <= names
+    assert set(NOT_RUN) <= names

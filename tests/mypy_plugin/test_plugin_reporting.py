@@ -1,0 +1,103 @@
+"""What the plugin reports for ownership errors, and how: codes, notes, suppressions, exactly once."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from plugin_cases import check, lines
+
+TILE = """
+import safekernels as sk
+from safekernels import tile
+from safekernels.dtypes import f32
+from safekernels.tile import Partition, Tensor
+
+
+@tile.kernel
+def add(z: Partition[f32], x: Tensor[f32], y: Tensor[f32]) -> None:
+    z.store(tile.load_like(x, z) + tile.load_like(y, z))
+
+
+def main() -> None:
+    stream = sk.Device(0).new_stream()
+    x = tile.ones((1024,), f32)
+    y = tile.ones((1024,), f32)
+    z = tile.zeros((1024,), f32).partition((128,))
+    op = add(z, x, y)
+    print(x){suffix}
+    op.sync_on(stream)
+"""
+
+
+def test_use_after_move_is_reported_once_with_notes_at_its_position(tmp_path: Path) -> None:
+    reported, raw = check(tmp_path, {"prog.py": TILE.format(suffix="")})
+    errors = [r for r in reported if r.code == "E0382" and r.severity == "error"]
+    assert [(r.line, r.column, r.message) for r in errors] == [(18, 11, "use of moved value: `x`")], raw
+    notes = [(r.line, r.column, r.message) for r in reported if r.severity == "note" and r.code is None]
+    assert (18, 11, "value moved here (line 17, column 17)") in notes, raw
+
+
+def test_type_ignore_with_the_cli_code_suppresses(tmp_path: Path) -> None:
+    reported, raw = check(tmp_path, {"prog.py": TILE.format(suffix="  # type: ignore[E0382]")})
+    assert lines(reported, "E0382") == [], raw
+    assert "unused" not in raw
+
+
+def test_ownership_ignore_comment_suppresses_that_code_only(tmp_path: Path) -> None:
+    reported, raw = check(tmp_path, {"prog.py": TILE.format(suffix="  # ownership: ignore[E0382] known")})
+    assert lines(reported, "E0382") == [], raw
+    reported, raw = check(tmp_path, {"prog.py": TILE.format(suffix="  # ownership: ignore[E0502]")})
+    assert len(lines(reported, "E0382")) == 1, raw
+
+
+def test_disable_error_code_accepts_the_cli_code(tmp_path: Path) -> None:
+    reported, raw = check(tmp_path, {"prog.py": TILE.format(suffix="")}, "disable_error_code = E0382\n")
+    assert lines(reported, "E0382") == [], raw
+
+
+def test_deferred_function_reports_once(tmp_path: Path) -> None:
+    source = TILE.format(suffix="\n    print(LATER)") + "\n\nLATER = [1][0]\n"
+    reported, raw = check(tmp_path, {"prog.py": source})
+    assert len(lines(reported, "E0382")) == 1, raw
+
+
+def test_unannotated_function_is_checked_with_check_untyped_defs(tmp_path: Path) -> None:
+    source = TILE.format(suffix="").replace("def main() -> None:", "def main():")
+    reported, raw = check(tmp_path, {"prog.py": source})
+    assert len(lines(reported, "E0382")) == 1, raw
+
+
+def test_code_without_safekernels_is_silent(tmp_path: Path) -> None:
+    source = """
+    def partition(line: str) -> tuple[str, str, str]:
+        head = line.partition(":")
+        data = [1, 2, 3]
+        data.sort()
+        return head
+    """
+    reported, raw = check(tmp_path, {"plain.py": source})
+    assert reported == [], raw
+
+
+def test_unsafe_operation_outside_unsafe_block(tmp_path: Path) -> None:
+    source = """
+    from safekernels import simt
+    from safekernels.dtypes import f32
+    from safekernels.simt import DisjointSlice, thread
+
+
+    @simt.kernel
+    @simt.launch_contract(block=256)
+    def k(c: DisjointSlice[f32]) -> None:
+        buf = simt.shared_array(f32, 256)
+        with simt.unsafe():
+            tile_buf = simt.shared_array(f32, 256)
+            tile_buf[0] = f32(1.0)
+        i = thread.index_1d().get()
+        c.get_unchecked_mut(i).set(f32(0.0))
+        print(buf)
+    """
+    reported, raw = check(tmp_path, {"kern.py": source})
+    assert sorted((r.line, r.code) for r in reported if r.severity == "error" and r.code == "E0133") == [
+        (9, "E0133"), (14, "E0133"),
+    ], raw
