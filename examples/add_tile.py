@@ -2,7 +2,7 @@
 
 Every step is lazy until `sync_on`, and every step moves its input: the launch takes ownership of `z`, `x` and
 `y` and `sync_on` hands all three back.  The length need not divide the tile: the last block's load is padded
-and its store is masked.  On a GPU machine (no tile codegen yet) it falls back to the CPU executor.
+and its store is masked.
 """
 
 from __future__ import annotations
@@ -43,12 +43,7 @@ def run(device: sk.Device, n: int, seed: int = 0) -> tuple[npt.NDArray[Any], npt
 def main() -> None:
     n = 100_000
     device = sk.Device.default()
-    try:
-        got, want = run(device, n)
-    except NotImplementedError as exc:
-        print(f"note: {exc}; falling back to Device.cpu()")
-        device = sk.Device.cpu()
-        got, want = run(device, n)
+    got, want = run(device, n)
     np.testing.assert_allclose(got, want, rtol=0, atol=0)
     print(f"add_tile: z = x + y for {n} f32 elements in {-(-n // TILE)} tiles of {TILE} on {device!r}")
     print("PASSED")

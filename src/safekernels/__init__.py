@@ -21,7 +21,8 @@ from safekernels.errors import (
 )
 from safekernels.runtime.buffer import DeviceBuffer, as_buffer, empty, to_device, zeros
 from safekernels.runtime.device import Device, Stream, as_stream, gpu_available
-from safekernels.runtime.device_op import DeviceOp, SharedDeviceOp, zip_ops as zip  # noqa: A004
+from safekernels.runtime.device_op import DeviceOp, SharedDeviceOp
+from safekernels.runtime.device_op import zip_ops as zip
 from safekernels.runtime.limits import DeviceLimits
 
 __version__ = "0.1.0"

@@ -65,7 +65,7 @@ _BY_NUMPY: dict[np.dtype[Any], type] = {}
 
 
 class f16(float, ScalarType):
-    def __new__(cls, value: Any = 0.0) -> Any:  # noqa: D102 - a cast, returns the numpy scalar
+    def __new__(cls, value: Any = 0.0) -> Any:
         return np.float16(value)
 
 

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from tile_harness import fake_gpu_device, load_example
+from tile_harness import load_example
 
 import safekernels as sk
-from safekernels.tile.kernel import GPU_NOT_IMPLEMENTED
 
 
 @pytest.mark.parametrize("n", [1, 127, 128, 129, 1000, 4096])
@@ -46,24 +45,3 @@ def test_example_main_prints_passed(
     out = capsys.readouterr().out.splitlines()
     assert out[-1] == "PASSED"
     assert out[-2].startswith(name.split("_")[0])
-
-
-@pytest.mark.parametrize("name", ["add_tile", "softmax_tile", "matmul_tile"])
-def test_example_falls_back_to_cpu_on_a_gpu(
-    name: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    gpu = fake_gpu_device()
-    monkeypatch.setattr(sk.Device, "default", classmethod(lambda cls: gpu))
-    load_example(name).main()
-    out = capsys.readouterr().out
-    assert f"note: {GPU_NOT_IMPLEMENTED}; falling back to Device.cpu()" in out
-    assert out.splitlines()[-1] == "PASSED"
-
-
-def test_gpu_tile_launch_raises_not_implemented() -> None:
-    example = load_example("add_tile")
-    with pytest.raises(NotImplementedError, match=r"GPU tile codegen is not implemented yet \(issue 6\)"):
-        example.run(fake_gpu_device(), 100)
-    assert GPU_NOT_IMPLEMENTED == (
-        "GPU tile codegen is not implemented yet (issue 6); run with SAFEKERNELS_DEVICE=cpu"
-    )

@@ -8,7 +8,7 @@ A launch is lazy and takes ownership, as cutile-rs's generated launchers do:
 2. it moves every Tensor / Partition / DeviceOp argument, in order (`ownership_model.PARAM_MODES` says which
    parameters move).  The same value twice is refused by the second move: "moved by the first";
 3. it returns a `DeviceOp` whose execution runs the DeviceOp arguments (in argument order), re-checks with the
-   real values, runs the kernel (CPU executor; GPU tile codegen is issue 6) and yields the tuple of ALL the
+   real values, runs the kernel (CPU executor, or the compiled kernel on a GPU) and yields the tuple of ALL the
    arguments in order, so the caller gets back what it put in.
 """
 
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 
@@ -27,14 +27,17 @@ from safekernels.tile.context import current_block
 from safekernels.tile.signature import TileParam, check_launch_shapes, parse_params
 from safekernels.tile.tensor import Partition, Tensor, TensorSpec
 
-GPU_NOT_IMPLEMENTED = "GPU tile codegen is not implemented yet (issue 6); run with SAFEKERNELS_DEVICE=cpu"
-
 
 class TileKernel:
     """A tile kernel.  Calling it launches (lazily): `op = add(z, x, y)`; `z, x, y = op.sync_on(stream)`."""
 
-    def __init__(self, fn: Callable[..., None], localns: dict[str, Any] | None) -> None:
+    def __init__(
+        self, fn: Callable[..., None], localns: dict[str, Any] | None, *, num_warps: int | None = None
+    ) -> None:
+        if num_warps is not None and (not isinstance(num_warps, int) or not 1 <= num_warps <= 32):
+            raise ValueError(f"@tile.kernel(num_warps=...) must be an int in 1..32, got {num_warps!r}")
         self.fn = fn
+        self.num_warps = num_warps  # None: the compiler's heuristic picks the CTA size
         self.name = fn.__name__
         self.__name__ = fn.__name__
         self.__qualname__ = fn.__qualname__
@@ -145,7 +148,10 @@ class TileKernel:
         assert grid is not None
         self._check_overlap(values)
         if stream.device.is_gpu:
-            raise NotImplementedError(GPU_NOT_IMPLEMENTED)
+            from safekernels.tile.gpu_launch import launch_tile_on_gpu
+
+            launch_tile_on_gpu(self, values, grid, stream)
+            return
         from safekernels.cpu.tile_executor import run_tile_kernel
 
         run_tile_kernel(self.name, self.fn, self.params, values, grid)
@@ -166,8 +172,24 @@ class TileKernel:
         return f"<tile.kernel {self.name}({', '.join(p.name for p in self.params)})>"
 
 
-def kernel(fn: Callable[..., None]) -> TileKernel:
-    """Make `fn` a tile kernel: its body runs once per tile block (params: Partition, Tensor, scalars)."""
+@overload
+def kernel(fn: Callable[..., None], /) -> TileKernel: ...
+
+
+@overload
+def kernel(*, num_warps: int | None = None) -> Callable[[Callable[..., None]], TileKernel]: ...
+
+
+def kernel(
+    fn: Callable[..., None] | None = None, /, *, num_warps: int | None = None
+) -> TileKernel | Callable[[Callable[..., None]], TileKernel]:
+    """Make `fn` a tile kernel: its body runs once per tile block (params: Partition, Tensor, scalars).
+
+    `@tile.kernel(num_warps=N)` overrides the compiler's choice of threads per tile block (N warps)."""
     caller = sys._getframe(1)
     localns = dict(caller.f_locals) if caller.f_code.co_name != "<module>" else None
-    return TileKernel(fn, localns)
+
+    def wrap(f: Callable[..., None]) -> TileKernel:
+        return TileKernel(f, localns, num_warps=num_warps)
+
+    return wrap(fn) if fn is not None else wrap
