@@ -5,6 +5,6 @@ codes, from one shared analysis core (`ownership_check.core`), and types launche
 signatures.  See docs/editors.md for the configuration and the few documented differences from the CLI.
 """
 
-from mypy_plugin.plugin import SafeKernelsPlugin, plugin
+from mypy_plugin.hooks import SafeKernelsPlugin, plugin
 
 __all__ = ["SafeKernelsPlugin", "plugin"]

@@ -290,7 +290,7 @@ class FunctionLowerer:
 
     # --- device-likeness (a cheap flow-insensitive pre-pass) -----------------------------------------------
 
-    def expr_is_device(self, expr: Expression) -> bool:  # noqa: C901 - one case per expression form
+    def expr_is_device(self, expr: Expression) -> bool:
         if isinstance(expr, NameExpr):
             return expr.name in self.device
         if isinstance(expr, MemberExpr):
@@ -384,7 +384,7 @@ class FunctionLowerer:
         for stmt in body.body if isinstance(body, Block) else body:
             self.stmt(stmt)
 
-    def stmt(self, node: Statement) -> None:  # noqa: C901 - one case per statement form
+    def stmt(self, node: Statement) -> None:
         if isinstance(node, ExpressionStmt):
             self.expr(node.expr)
         elif isinstance(node, AssignmentStmt):
@@ -714,7 +714,7 @@ class FunctionLowerer:
         self.emit(ir.Use(place, span_of(expr), element=element), origin)
         return True
 
-    def expr(self, expr: Expression) -> None:  # noqa: C901 - one case per expression form
+    def expr(self, expr: Expression) -> None:
         if isinstance(expr, NameExpr | MemberExpr):
             if not self.use(expr) and isinstance(expr, MemberExpr):
                 self.expr(expr.expr)
@@ -796,7 +796,7 @@ class FunctionLowerer:
 
     # --- calls -----------------------------------------------------------------------------------------------
 
-    def call(self, node: CallExpr, holder: ir.Place | None) -> ir.Fresh:  # noqa: C901
+    def call(self, node: CallExpr, holder: ir.Place | None) -> ir.Fresh:
         func = node.callee
         kernel = self.ctx.kernel(func)
         if kernel is not None and kernel.track == "tile":

@@ -30,10 +30,9 @@ from mypy.nodes import (
     MypyFile,
     NameExpr,
     RefExpr,
-    Var,
 )
-from mypy.util import correct_relative_import
 from mypy.types import CallableType, Instance, ProperType, Type, UnionType, get_proper_type
+from mypy.util import correct_relative_import
 
 from safekernels.ownership_model import KERNEL_DECORATORS, UNSAFE_CONTEXT, ParamMode, param_mode
 

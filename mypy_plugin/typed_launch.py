@@ -39,9 +39,9 @@ from mypy.types import (
 
 from mypy_plugin import resolve
 from mypy_plugin.lowering import attr_span, span_of
+from mypy_plugin.mypy_internals import lookup_class, scope_stack
 from mypy_plugin.reporting import emit, suppressed
 from ownership_check.core import messages
-from mypy_plugin.mypy_internals import lookup_class, scope_stack
 
 # Public names: mypy looks names up module by module, and these are what `safekernels/__init__.py` exports.
 BUFFER = "safekernels.DeviceBuffer"

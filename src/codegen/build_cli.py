@@ -34,9 +34,7 @@ def _simt_kernels(module: Any) -> list[Any]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="safekernels build", description="Compile SIMT kernels of a file.")
     parser.add_argument("file")
-    parser.add_argument(
-        "--emit", choices=("llvm", "ptx", "cubin", "sass-summary"), action="append", required=True
-    )
+    parser.add_argument("--emit", choices=("llvm", "ptx", "cubin", "sass-summary"), action="append", required=True)
     parser.add_argument("-o", "--out-dir", required=True)
     parser.add_argument("--arch", default="sm_90")
     parser.add_argument("--no-check", action="store_true")

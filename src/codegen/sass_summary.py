@@ -91,9 +91,7 @@ def _sections(cubin: bytes) -> list[tuple[str, int, int, int, int]]:
     shentsize, shnum, shstrndx = struct.unpack_from("<HHH", cubin, 0x3A)
     raw = []
     for i in range(shnum):
-        name, kind, _flags, _addr, offset, size, link = struct.unpack_from(
-            "<IIQQQQI", cubin, shoff + i * shentsize
-        )
+        name, kind, _flags, _addr, offset, size, link = struct.unpack_from("<IIQQQQI", cubin, shoff + i * shentsize)
         raw.append((name, kind, offset, size, link))
     strtab_offset = raw[shstrndx][2]
 
@@ -165,9 +163,7 @@ def parse_cubin(cubin: bytes) -> dict[str, ElfKernelInfo]:
         elif name.startswith(".nv.info.") and name[len(".nv.info.") :] in kernels:
             for fmt, attr, value in _nv_info_records(data):
                 if attr == _EIATTR_REQNTID and fmt == _EIFMT_SVAL and isinstance(value, bytes):
-                    kernels[name[len(".nv.info.") :]].reqntid = struct.unpack_from(
-                        f"<{len(value) // 4}I", value
-                    )
+                    kernels[name[len(".nv.info.") :]].reqntid = struct.unpack_from(f"<{len(value) // 4}I", value)
     return kernels
 
 
@@ -314,13 +310,10 @@ def _value(*candidates: int | None) -> str:
 def format_summary(summary: KernelSummary) -> str:
     elf, ptxas = summary.elf, summary.ptxas
     lines = [f"kernel {summary.name} ({summary.arch})"]
-    lines.append(
-        f"  registers/thread  {_value(ptxas.registers if ptxas else None, elf.registers if elf else None)}"
-    )
+    lines.append(f"  registers/thread  {_value(ptxas.registers if ptxas else None, elf.registers if elf else None)}")
     if ptxas is not None and ptxas.spill_store_bytes is not None:
         lines.append(
-            f"  spills            {ptxas.spill_store_bytes} bytes stored, "
-            f"{ptxas.spill_load_bytes} bytes loaded"
+            f"  spills            {ptxas.spill_store_bytes} bytes stored, {ptxas.spill_load_bytes} bytes loaded"
         )
     else:
         lines.append("  spills            unavailable (needs the ptxas report)")
@@ -332,9 +325,7 @@ def format_summary(summary: KernelSummary) -> str:
     shared = _value(ptxas.shared_bytes if ptxas else None, elf.static_shared_bytes if elf else None)
     section = elf.static_shared_bytes if elf is not None else None
     extra = (
-        f"; the cubin reserves {section} bytes incl. the system's share"
-        if section and shared != str(section)
-        else ""
+        f"; the cubin reserves {section} bytes incl. the system's share" if section and shared != str(section) else ""
     )
     lines.append(f"  shared memory     {shared} bytes static{extra} (dynamic shared memory is set at launch)")
     if ptxas is not None and ptxas.constant_bytes is not None:

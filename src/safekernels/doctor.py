@@ -338,6 +338,12 @@ def check_mypy(_: Findings) -> Outcome:
             "reinstall safekernels (`pip install -e .`) so `mypy_plugin` is importable",
         )
     if not callable(getattr(plugin_module, "plugin", None)):
+        if getattr(plugin_module, "__file__", None) is None:
+            return (
+                "warn",
+                "`mypy_plugin` imports as an empty namespace package (a stale editable install)",
+                "rerun `pip install -e .` (or `make setup` after touching pyproject.toml)",
+            )
         return "warn", "mypy_plugin has no `plugin` entry point", "reinstall safekernels"
     return "ok", f'mypy {mypy_version.__version__} with plugins = ["mypy_plugin"] importable', ""
 
@@ -415,9 +421,7 @@ def run_checks(checks: list[tuple[str, bool, Check]] | None = None) -> list[Chec
         except Exception as exc:
             status = "fail" if required else "warn"
             detail = ("not importable: " if isinstance(exc, ImportError) else "error: ") + _one_line(exc)
-            hint = _IMPORT_HINTS.get(
-                name, "please report this with the output of `safekernels doctor --json`"
-            )
+            hint = _IMPORT_HINTS.get(name, "please report this with the output of `safekernels doctor --json`")
         results.append(CheckResult(name, status, detail, hint, required))
     return results
 
@@ -472,9 +476,7 @@ def main(argv: list[str] | None = None) -> int:
     results = run_checks()
     code, text = verdict(results)
     if args.json:
-        print(
-            json.dumps({"ok": code == 0, "verdict": text, "checks": [asdict(r) for r in results]}, indent=2)
-        )
+        print(json.dumps({"ok": code == 0, "verdict": text, "checks": [asdict(r) for r in results]}, indent=2))
         return code
     from safekernels import __version__
 

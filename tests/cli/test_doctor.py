@@ -210,3 +210,9 @@ def test_json_output() -> None:
     data = json.loads(proc.stdout)
     assert proc.returncode == 0 and data["ok"] is True
     assert {c["name"] for c in data["checks"]} == {name for name, _, _ in doctor.CHECKS}
+
+
+def test_stale_editable_install_of_the_plugin_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "mypy_plugin", types.ModuleType("mypy_plugin"))  # no __file__, no plugin
+    (result,) = run_checks([c for c in doctor.CHECKS if c[0] == "mypy plugin"])
+    assert result.status == "warn" and "namespace package" in result.detail and "pip install -e ." in result.hint

@@ -17,11 +17,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from cases import CASES_DIR, case_name, discover_cases, relative_reported_path
+from mypy_harness import ownership_errors, run_mypy, write_config
 
 from ownership_check.api import check_paths
-from cases import CASES_DIR, case_name, discover_cases, relative_reported_path
-
-from mypy_harness import ownership_errors, run_mypy, write_config
 
 Row = tuple[str, int, int, str]
 

@@ -101,7 +101,10 @@ def test_tile_kernel_call_is_typed(tmp_path: Path) -> None:
     """
     reported, raw = check(tmp_path, {"prog.py": source})
     revealed = [r.message for r in reported if r.message.startswith("Revealed type")]
-    assert revealed[0] == 'Revealed type is "safekernels.runtime.device_op.DeviceOp[safekernels.tile.tensor.Tensor[safekernels.dtypes.f32]]"'
+    assert revealed[0] == (
+        'Revealed type is "safekernels.runtime.device_op.DeviceOp[safekernels.tile.tensor.Tensor['
+        'safekernels.dtypes.f32]]"'
+    )
     assert revealed[1] == (
         'Revealed type is "safekernels.runtime.device_op.DeviceOp[tuple[safekernels.tile.tensor.Partition['
         'safekernels.dtypes.f32], safekernels.tile.tensor.Tensor[safekernels.dtypes.f32], '

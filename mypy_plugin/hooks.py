@@ -16,10 +16,12 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from mypy.nodes import CallExpr, IndexExpr
-from mypy.plugin import FunctionContext, MethodContext, MethodSigContext, Plugin
+from mypy.options import Options
+from mypy.plugin import FunctionContext, MethodContext, MethodSigContext, Plugin, ReportConfigContext
 from mypy.types import FunctionLike, Type
 
 from mypy_plugin import resolve, typed_launch
+from mypy_plugin.fingerprint import fingerprint
 from mypy_plugin.reporting import report_caused_by
 from safekernels.ownership_model import (
     MOVING_ARGUMENT_CALLS,
@@ -49,6 +51,15 @@ def _class_name(fullname: str) -> str:
 
 class SafeKernelsPlugin(Plugin):
     """`plugins = ["mypy_plugin"]`: ownership diagnostics and typed launches for safekernels code."""
+
+    def __init__(self, options: Options) -> None:
+        super().__init__(options)
+        self._fingerprint = fingerprint()
+
+    def report_config_data(self, ctx: ReportConfigContext) -> str:
+        """A change of the plugin, the core or the ownership table invalidates mypy's cached results."""
+        del ctx
+        return self._fingerprint
 
     def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
         if not resolve.is_safekernels(fullname):

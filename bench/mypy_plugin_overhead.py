@@ -1,0 +1,221 @@
+"""How much the safekernels mypy plugin adds to mypy's own time (SPEC §7 target: <= 10%).
+
+Workloads: the repository's `examples/` (when it has Python files) and a generated project of about 20k lines that
+uses safekernels throughout (SIMT and tile kernels, prepared launches, async launches, partitions, `sync_on`,
+cross-module kernel imports, plus ordinary Python around them).  Each workload is checked cold (a fresh cache
+directory per run) with the same configuration twice, with and without `plugins = mypy_plugin`; the median of
+`--repeat` runs is reported.
+
+    .venv/bin/python bench/mypy_plugin_overhead.py [--repeat 3] [--lines 20000] [--out FILE]
+
+prints a markdown table (and writes it to FILE with `--out`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+
+MODULE_HEAD = '''\
+"""Generated benchmark module {i}: kernels and the host code that launches them."""
+
+from __future__ import annotations
+
+import numpy as np
+
+import safekernels as sk
+from safekernels import simt, tile
+from safekernels.dtypes import f32
+from safekernels.simt import DisjointSlice, Slice, thread
+from safekernels.tile import Partition, Tensor
+{imports}
+
+@simt.kernel
+@simt.launch_contract(block=256)
+def vecadd_{i}(a: Slice[f32], b: Slice[f32], c: DisjointSlice[f32]) -> None:
+    idx = thread.index_1d()
+    i = idx.get()
+    if (out := c.get_mut(idx)) is not None:
+        out.set(f32(a[i] + b[i]))
+
+
+@simt.kernel
+@simt.launch_contract(block=256)
+def saxpy_{i}(alpha: f32, x: Slice[f32], y: DisjointSlice[f32]) -> None:
+    idx = thread.index_1d()
+    i = idx.get()
+    if (out := y.get_mut(idx)) is not None:
+        out.set(f32(alpha * x[i]))
+
+
+@tile.kernel
+def add_{i}(z: Partition[f32], x: Tensor[f32], y: Tensor[f32]) -> None:
+    z.store(tile.load_like(x, z) + tile.load_like(y, z))
+'''
+
+HOST_FUNCTION = '''
+
+def host_{i}_{j}(n: int, dev: sk.Device, stream: sk.Stream) -> float:
+    a = sk.zeros(n, f32, stream)
+    b = sk.zeros(n, f32, stream)
+    c = sk.zeros(n, f32, stream)
+    plan = vecadd_{i}.prepare(simt.LaunchConfig1D.for_len(n, block=256), dev)
+    vecadd_{i}.launch(plan, stream, a, b, c)
+    for step in range(4):
+        if step % 2 == 0:
+            vecadd_{i}.launch(plan, stream, c, b, a)
+        else:
+            a, c = c, a
+    scale = saxpy_{i}.prepare(simt.LaunchConfig1D.for_len(n, block=256), dev)
+    pending = saxpy_{i}.launch_async(scale, 2.0, a, b)
+    pending.sync_on(stream)
+    {cross}
+    x = tile.ones((1024,), f32)
+    y = tile.ones((1024,), f32)
+    z = tile.zeros((1024,), f32).partition((128,))
+    op = add_{i}(z, x, y)
+    zs, xs, ys = op.sync_on(stream)
+    host = zs.unpartition().to_numpy(stream)
+    totals: dict[str, float] = {{}}
+    for name, values in (("a", a.to_numpy(stream)), ("c", c.to_numpy(stream))):
+        totals[name] = float(np.sum(values)) + float(np.sum(host))
+    ordered = sorted(totals.items(), key=lambda item: item[1])
+    words = [f"{{k}}={{v:.3f}}" for k, v in ordered if v >= 0.0]
+    print(" ".join(words), xs, ys)
+    return sum(v for _, v in ordered)
+'''
+
+PLAIN_FUNCTION = '''
+
+def summarize_{i}_{j}(rows: list[dict[str, int]]) -> dict[str, int]:
+    out: dict[str, int] = {{}}
+    for row in rows:
+        for key, value in row.items():
+            if key.startswith("_"):
+                continue
+            out[key] = out.get(key, 0) + value
+    while len(out) > 64:
+        out.pop(min(out, key=lambda k: out[k]))
+    return out
+'''
+
+
+def generate_project(root: Path, target_lines: int) -> tuple[int, int]:
+    """Write modules until about `target_lines` lines exist; return (files, lines)."""
+    root.mkdir(parents=True, exist_ok=True)
+    lines = 0
+    i = 0
+    while lines < target_lines:
+        imports = f"\nfrom mod_{i - 1} import vecadd_{i - 1}\n" if i else ""
+        parts = [MODULE_HEAD.format(i=i, imports=imports)]
+        for j in range(12):
+            cross = (
+                f"other = vecadd_{i - 1}.prepare(simt.LaunchConfig1D.for_len(n, block=256), dev)\n"
+                f"    vecadd_{i - 1}.launch(other, stream, b, c, a)"
+                if i
+                else "pass"
+            )
+            parts.append(HOST_FUNCTION.format(i=i, j=j, cross=cross))
+            parts.append(PLAIN_FUNCTION.format(i=i, j=j))
+        text = "".join(parts)
+        (root / f"mod_{i}.py").write_text(text, encoding="utf-8")
+        lines += text.count("\n")
+        i += 1
+    return i, lines
+
+
+def write_config(directory: Path, plugin: bool) -> Path:
+    config = directory / ("with-plugin.ini" if plugin else "without-plugin.ini")
+    config.write_text(
+        "[mypy]\n"
+        + ("plugins = mypy_plugin\n" if plugin else "")
+        + "check_untyped_defs = True\n"
+        + "allow_redefinition_new = True\n"
+        + "local_partial_types = True\n"
+        + f"mypy_path = {REPO / 'src'}\n",
+        encoding="utf-8",
+    )
+    return config
+
+
+def time_mypy(config: Path, files: list[str], cwd: Path) -> float:
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    with tempfile.TemporaryDirectory() as cache:
+        start = time.perf_counter()
+        proc = subprocess.run(
+            [sys.executable, "-m", "mypy", "--config-file", str(config), "--cache-dir", cache, *files],
+            cwd=cwd, env=env, capture_output=True, text=True,
+        )
+        elapsed = time.perf_counter() - start
+    if proc.returncode not in (0, 1) or "INTERNAL ERROR" in proc.stdout + proc.stderr:
+        raise RuntimeError(f"mypy failed ({proc.returncode}):\n{proc.stdout}\n{proc.stderr}")
+    return elapsed
+
+
+def python_files(root: Path) -> list[str]:
+    return sorted(str(p.relative_to(root)) for p in root.rglob("*.py") if "__pycache__" not in p.parts)
+
+
+def count_lines(root: Path, files: list[str]) -> int:
+    return sum((root / f).read_text(encoding="utf-8").count("\n") for f in files)
+
+
+def measure(name: str, root: Path, files: list[str], configs: Path, repeat: int) -> list[str]:
+    without = statistics.median(time_mypy(write_config(configs, False), files, root) for _ in range(repeat))
+    with_plugin = statistics.median(time_mypy(write_config(configs, True), files, root) for _ in range(repeat))
+    overhead = (with_plugin / without - 1.0) * 100.0
+    return [name, str(len(files)), str(count_lines(root, files)), f"{without:.2f}", f"{with_plugin:.2f}",
+            f"{overhead:+.1f}%"]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--lines", type=int, default=20_000)
+    parser.add_argument("--out", type=Path)
+    args = parser.parse_args(argv)
+    rows: list[list[str]] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        configs = Path(tmp) / "configs"
+        configs.mkdir()
+        examples = REPO / "examples"
+        example_files = python_files(examples) if examples.is_dir() else []
+        if example_files:
+            rows.append(measure("examples/", examples, example_files, configs, args.repeat))
+        project = Path(tmp) / "generated"
+        generate_project(project, args.lines)
+        rows.append(measure("generated project", project, python_files(project), configs, args.repeat))
+    header = ["workload", "files", "lines", "mypy (s)", "mypy + plugin (s)", "plugin overhead"]
+    table = [
+        f"mypy {_mypy_version()}, cold (fresh cache), median of {args.repeat} runs; same config with and without "
+        "`plugins = mypy_plugin`",
+        "",
+        "| " + " | ".join(header) + " |",
+        "|" + "|".join("---" for _ in header) + "|",
+        *("| " + " | ".join(row) + " |" for row in rows),
+    ]
+    text = "\n".join(table) + "\n"
+    print(text, end="")
+    if args.out is not None:
+        args.out.write_text(text, encoding="utf-8")
+    return 0
+
+
+def _mypy_version() -> str:
+    from mypy.version import __version__
+
+    return __version__
+
+
+if __name__ == "__main__":
+    sys.exit(main())
+
+
