@@ -57,10 +57,9 @@ def _decorator_kind(ctx: FileContext, func: FuncItem, parent: Node) -> str:
         body = list(parent.body.body)
     else:
         return "function"
-    for stmt in body:
-        for node in tree.walk(stmt):
-            if isinstance(node, Decorator) and node.func is func:
-                return ctx.decorator_kind(node.original_decorators)
+    for node in tree.walk_many(body):
+        if isinstance(node, Decorator) and node.func is func:
+            return ctx.decorator_kind(node.original_decorators)
     return "function"
 
 

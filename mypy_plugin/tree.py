@@ -11,7 +11,7 @@ walk never leaves the function it started in.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from mypy.nodes import (
     Block,
@@ -77,19 +77,25 @@ def children(node: Node) -> Iterator[Node]:
 
 
 def walk(node: Node, skip_scopes: bool = True) -> Iterator[Node]:
-    """Pre-order walk; with `skip_scopes`, nested functions, lambdas and classes are yielded but not entered."""
-    stack: list[Node] = [node]
+    """Pre-order walk below `node` (which is entered even if it is a function); with `skip_scopes`, nested
+    functions, lambdas and classes are yielded but not entered."""
+    yield node
+    yield from _walk(list(children(node)), skip_scopes)
+
+
+def walk_many(nodes: Sequence[Node], skip_scopes: bool = True) -> Iterator[Node]:
+    """Pre-order walk of a statement list (a body): scopes among `nodes` themselves are not entered either."""
+    yield from _walk(list(nodes), skip_scopes)
+
+
+def _walk(roots: list[Node], skip_scopes: bool) -> Iterator[Node]:
+    stack: list[Node] = list(reversed(roots))
     while stack:
         current = stack.pop()
         yield current
-        if skip_scopes and current is not node and isinstance(current, SCOPES):
+        if skip_scopes and isinstance(current, SCOPES):
             continue
         stack.extend(reversed(list(children(current))))
-
-
-def walk_many(nodes: list[Statement] | list[Node], skip_scopes: bool = True) -> Iterator[Node]:
-    for node in nodes:
-        yield from walk(node, skip_scopes)
 
 
 def dotted(expr: Node) -> str | None:

@@ -91,7 +91,8 @@ class ElemMut(Generic[T]):
         self._data = data
         self._index = index
 
-    def set(self, value: T) -> None:
+    def set(self, value: T | float) -> None:
+        # `float` too: kernel arithmetic on f32 values is typed `float` by mypy (dtype classes subclass float).
         self._data[self._index] = value
 
     def get(self) -> T:
@@ -171,14 +172,14 @@ class AtomicSlice(Generic[T]):
         if not 0 <= index < self._len:
             raise trap_out_of_bounds(f"{op} on `{self._name}`", index, self._len)
 
-    def fetch_add(self, index: int, value: T) -> T:
+    def fetch_add(self, index: int, value: T | float) -> T:
         self._check(index, "fetch_add")
         data = self._data
         old = data[index]
         data[index] = old + value
         return old  # type: ignore[no-any-return]
 
-    def fetch_max(self, index: int, value: T) -> T:
+    def fetch_max(self, index: int, value: T | float) -> T:
         self._check(index, "fetch_max")
         data = self._data
         old = data[index]
@@ -186,7 +187,7 @@ class AtomicSlice(Generic[T]):
             data[index] = value
         return old  # type: ignore[no-any-return]
 
-    def fetch_min(self, index: int, value: T) -> T:
+    def fetch_min(self, index: int, value: T | float) -> T:
         self._check(index, "fetch_min")
         data = self._data
         old = data[index]
@@ -220,7 +221,7 @@ class SharedArray(Generic[T]):
             return self._data[i]  # type: ignore[no-any-return]
         raise trap_out_of_bounds("reading a shared array", i, self._len)
 
-    def __setitem__(self, i: int, value: T) -> None:
+    def __setitem__(self, i: int, value: T | float) -> None:
         _require_unsafe("shared_array")
         if 0 <= i < self._len:
             self._data[i] = value
