@@ -39,3 +39,15 @@ def lookup_class(api: CheckerPluginInterface, module: str, name: str) -> TypeInf
     symbol = tree.names.get(name) if isinstance(tree, MypyFile) else None
     node = symbol.node if symbol is not None else None
     return node if isinstance(node, TypeInfo) else None
+
+
+def checking_pass(api: CheckerPluginInterface) -> object:
+    """A token for the current checking pass over the function being checked: `TypeChecker.binder`.
+
+    mypy creates a fresh `ConditionalTypeBinder` each time it starts checking a function body (`check_func_def`:
+    first pass, deferred pass, every dmypy re-check) and for each module pass, and restores the outer one after a
+    nested function; re-checks of a loop body within one pass keep it.  So "same binder object" means "same pass".
+    Returns a fresh object (never equal to a stored one) when the attribute is missing.
+    """
+    binder = getattr(api, "binder", None)
+    return binder if binder is not None else object()

@@ -20,15 +20,17 @@ CLI's job.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from mypy.nodes import Context, FuncDef, FuncItem, LambdaExpr, MypyFile, Node, TypeInfo
 from mypy.plugin import CheckerPluginInterface
 
 from mypy_plugin import errorcodes, tree
 from mypy_plugin.lowering import FileContext, Lowered, Unit, device_names, lower
-from mypy_plugin.mypy_internals import scope_stack
-from ownership_check.core import check_function
+from mypy_plugin.mypy_internals import checking_pass, scope_stack
+from ownership_check.core import check_function, ir
 from ownership_check.core.messages import MOVED_HERE, MOVED_IN_LOOP
 from ownership_check.diagnostics import Diagnostic, Span
 from ownership_check.suppressions import WILDCARD, find_suppressions
@@ -95,6 +97,33 @@ def enclosing_unit(stack: Sequence[Node], ctx: FileContext) -> Unit | None:
     return unit
 
 
+class CoreResults:
+    """The core's diagnostics for an IR function, remembered by the IR itself (a bounded LRU).
+
+    This is not the per-function memo that made dmypy drop errors: that one remembered *that a function had been
+    reported* and skipped it.  Here every hook lowers its function afresh and asks for the diagnostics of that
+    exact IR; the core is a pure function of the IR, so an equal IR has equal diagnostics, and any edit (or a
+    changed kernel signature in another module) yields a different IR and a fresh analysis.  Which of the
+    diagnostics a hook reports is still decided per call from the fresh lowering's origins.
+    """
+
+    def __init__(self, capacity: int = 512) -> None:
+        self.capacity = capacity
+        self.entries: dict[ir.Function, tuple[Diagnostic, ...]] = {}
+
+    def get(self, function: ir.Function) -> tuple[Diagnostic, ...]:
+        found = self.entries.pop(function, None)
+        if found is None:
+            found = tuple(check_function(function))
+            if len(self.entries) >= self.capacity:
+                self.entries.pop(next(iter(self.entries)))
+        self.entries[function] = found
+        return found
+
+
+CORE = CoreResults()
+
+
 def caused_by(lowered: Lowered, diagnostics: Sequence[Diagnostic], call: Node) -> list[Diagnostic]:
     return [d for d in diagnostics if lowered.origins.get(cause_span(d)) is call]
 
@@ -142,6 +171,61 @@ def emit(api: CheckerPluginInterface, diagnostic: Diagnostic) -> None:
             api.msg.note(text, context, code=code)
 
 
+@dataclass
+class _Analysed:
+    """One unit's lowering and diagnostics, valid for the rest of the checking pass that computed them."""
+
+    unit: Node
+    body: object
+    token: object
+    lowered: Lowered
+    diagnostics: tuple[Diagnostic, ...]
+
+
+class PassCache:
+    """Reuse a unit's analysis for the later hooked calls of the *same checking pass* over it.
+
+    mypy gives every pass over a function a new type binder (first pass, deferred pass, each dmypy re-check;
+    `mypy_internals.checking_pass`), and dmypy's AST merge keeps a function object across an edit but gives it a
+    new body.  An entry is reused only for the same function object, the same body object and the same binder
+    object, so a pass never reports from a previous pass's analysis: every hook still reports its own diagnostics
+    from an analysis made in the current pass.  (The memo that made dmypy drop errors was different: it
+    remembered that a function had been *reported* and skipped it on the next pass.)
+    `SAFEKERNELS_MYPY_NO_PASS_CACHE=1` turns reuse off; the parity test runs both ways.
+    """
+
+    def __init__(self) -> None:
+        self.entries: dict[int, _Analysed] = {}
+        self.enabled = os.environ.get("SAFEKERNELS_MYPY_NO_PASS_CACHE", "") in ("", "0")
+
+    def lookup(self, unit: Node, body: object, token: object) -> _Analysed | None:
+        found = self.entries.get(id(unit))
+        if (
+            not self.enabled or found is None or found.unit is not unit or found.body is not body
+            or found.token is not token
+        ):
+            return None
+        return found
+
+    def store(self, entry: _Analysed) -> None:
+        if len(self.entries) > 256:
+            self.entries.clear()
+        self.entries[id(entry.unit)] = entry
+
+
+PASS_CACHE = PassCache()
+
+
+def _target(stack: Sequence[Node]) -> Node | None:
+    """The node whose body the hooked call belongs to (before computing everything `enclosing_unit` needs)."""
+    for entry in reversed(stack):
+        if isinstance(entry, LambdaExpr):
+            return None
+        if isinstance(entry, FuncItem | MypyFile):
+            return entry
+    return stack[0]
+
+
 def report_caused_by(api: CheckerPluginInterface, call: Node) -> list[Diagnostic]:
     """The hook body shared by every ownership-relevant call; returns what this call caused (reported or
     suppressed)."""
@@ -150,12 +234,21 @@ def report_caused_by(api: CheckerPluginInterface, call: Node) -> list[Diagnostic
     assert isinstance(module, MypyFile)
     if module.fullname == "safekernels" or module.fullname.startswith("safekernels."):
         return []  # the library's own implementation uses its API internally; users' code is what is checked
-    ctx = FileContext(module, api.path)
-    unit = enclosing_unit(stack, ctx)
-    if unit is None:
+    target = _target(stack)
+    if target is None:
         return []
-    lowered = lower(unit, ctx)
-    owned = caused_by(lowered, check_function(lowered.function), call)
+    body: object = target.defs if isinstance(target, MypyFile) else getattr(target, "body", None)
+    token = checking_pass(api)
+    analysed = PASS_CACHE.lookup(target, body, token)
+    if analysed is None:
+        ctx = FileContext(module, api.path)
+        unit = enclosing_unit(stack, ctx)
+        if unit is None:
+            return []
+        lowered = lower(unit, ctx)
+        analysed = _Analysed(target, body, token, lowered, CORE.get(lowered.function))
+        PASS_CACHE.store(analysed)
+    owned = caused_by(analysed.lowered, analysed.diagnostics, call)
     for diagnostic in owned:
         if not suppressed(diagnostic, api.path):
             emit(api, diagnostic)

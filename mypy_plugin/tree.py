@@ -14,17 +14,35 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from mypy.nodes import (
+    AssignmentStmt,
     Block,
+    BreakStmt,
+    CallExpr,
     ClassDef,
+    ComparisonExpr,
+    ContinueStmt,
     Decorator,
     Expression,
+    ExpressionStmt,
+    FloatExpr,
+    ForStmt,
     FuncDef,
+    IfStmt,
+    IndexExpr,
+    IntExpr,
     LambdaExpr,
+    ListExpr,
     MemberExpr,
     NameExpr,
     Node,
+    OpExpr,
     OverloadedFuncDef,
+    PassStmt,
+    ReturnStmt,
     Statement,
+    StrExpr,
+    TupleExpr,
+    WhileStmt,
 )
 from mypy.patterns import Pattern
 
@@ -67,8 +85,50 @@ def _flatten(value: object) -> Iterator[Node]:
             yield from _flatten(item)
 
 
+def _fast_children(node: Node) -> list[Node] | None:
+    """Children of the most common forms without introspection (the walk's hot path); None for the rest."""
+    if isinstance(node, NameExpr | IntExpr | StrExpr | FloatExpr | PassStmt | BreakStmt | ContinueStmt):
+        return []
+    if isinstance(node, MemberExpr):
+        return [node.expr]
+    if isinstance(node, CallExpr):
+        return [node.callee, *node.args]
+    if isinstance(node, ExpressionStmt):
+        return [node.expr]
+    if isinstance(node, AssignmentStmt):
+        return [*node.lvalues, node.rvalue]
+    if isinstance(node, Block):
+        return list(node.body)
+    if isinstance(node, TupleExpr | ListExpr):
+        return list(node.items)
+    if isinstance(node, ReturnStmt):
+        return [node.expr] if node.expr is not None else []
+    if isinstance(node, OpExpr):
+        return [node.left, node.right]
+    if isinstance(node, ComparisonExpr):
+        return list(node.operands)
+    if isinstance(node, IndexExpr):
+        return [node.base, node.index]
+    if isinstance(node, IfStmt):
+        out: list[Node] = []
+        for cond, body in zip(node.expr, node.body, strict=True):
+            out.append(cond)
+            out.append(body)
+        if node.else_body is not None:
+            out.append(node.else_body)
+        return out
+    if isinstance(node, ForStmt):
+        return [node.index, node.expr, node.body] + ([node.else_body] if node.else_body is not None else [])
+    if isinstance(node, WhileStmt):
+        return [node.expr, node.body] + ([node.else_body] if node.else_body is not None else [])
+    return None
+
+
 def children(node: Node) -> Iterator[Node]:
     """Direct syntactic children of `node` in source order (by position, as mypy stores fields by kind)."""
+    fast = _fast_children(node)
+    if fast is not None:
+        return iter(fast)
     found: list[Node] = []
     for name in _fields(type(node)):
         found.extend(_flatten(getattr(node, name, None)))
