@@ -43,6 +43,15 @@ MOVING_METHODS: Final[frozenset[str]] = frozenset(
 #: Calls whose DeviceOp *arguments* are moved too (`a.zip(b)` and `safekernels.zip(a, b)` consume `b`).
 MOVING_ARGUMENT_CALLS: Final[frozenset[str]] = frozenset({"zip"})
 
+#: Moving methods no other library defines: their receiver is moved whatever the analysis knows about it (the
+#: other moving methods count only on values known to be safekernels values, so `line.partition("=")` is silent).
+DISTINCT_MOVING_METHODS: Final[frozenset[str]] = frozenset({"sync_on", "unpartition"})
+
+#: Annotations (a generic class's simple name) that mark a variable or parameter as a safekernels device value.
+DEVICE_ANNOTATIONS: Final[frozenset[str]] = frozenset(
+    {"Tensor", "Partition", "DeviceOp", "DeviceBuffer", "Slice", "DisjointSlice", "AtomicSlice"}
+)
+
 #: Methods that only borrow their receiver shared (read it, hand it back): `to_numpy` syncs and borrows.
 BORROWING_METHODS: Final[frozenset[str]] = frozenset({"to_numpy", "view", "split_at"})
 
@@ -70,6 +79,12 @@ KERNEL_DECORATORS: Final[dict[str, str]] = {
 
 #: Calls that produce a brand-carrying PreparedLaunch (used for E0308).
 PREPARE_METHOD: Final[str] = "prepare"
+
+#: Kernel-side constructor of block-shared memory (needs unsafe; element access of its result needs it too).
+SHARED_ARRAY_CONSTRUCTOR: Final[str] = "safekernels.simt.shared_array"
+
+#: Decorator of SIMT device helpers (they do not inherit a caller's unsafe block).
+DEVICE_DECORATOR: Final[str] = "safekernels.simt.device"
 
 #: The lexical unsafe context manager, by qualified name.
 UNSAFE_CONTEXT: Final[str] = "safekernels.simt.unsafe"

@@ -31,22 +31,18 @@ from ownership_check.diagnostics import Span
 from ownership_check.frontend.prescan import FileSummary, KernelSummary, resolve_local
 from ownership_check.frontend.project_index import ProjectIndex
 from safekernels.ownership_model import (
+    DEVICE_ANNOTATIONS,
+    DISTINCT_MOVING_METHODS,
     MOVING_ARGUMENT_CALLS,
     MOVING_METHODS,
     PREPARE_METHOD,
+    SHARED_ARRAY_CONSTRUCTOR,
     SIMT_LAUNCH_METHODS,
     UNSAFE_CONTEXT,
     UNSAFE_OPERATIONS,
     WITNESS_CONSUMERS,
     ParamMode,
 )
-
-#: Methods whose result is device-like whatever the receiver is (their names are safekernels-specific).
-DISTINCT_MOVING_METHODS = frozenset({"sync_on", "unpartition"})
-DEVICE_ANNOTATIONS = frozenset(
-    {"Tensor", "Partition", "DeviceOp", "DeviceBuffer", "Slice", "DisjointSlice", "AtomicSlice"}
-)
-SHARED_ARRAY = "safekernels.simt.shared_array"
 
 
 def dotted(node: cst.BaseExpression) -> str | None:
@@ -894,7 +890,7 @@ class FunctionLowerer:
                 self.emit(ir.Borrow(recv_place, False, self.next_group(), self.span(receiver)))
                 return ir.Fresh()
         qualified = self.ctx.qualify(func)
-        if qualified == SHARED_ARRAY:
+        if qualified == SHARED_ARRAY_CONSTRUCTOR:
             for arg in node.args:
                 self.expr(arg.value)
             self.emit(ir.RequireUnsafe("shared_array", self.span(node)))

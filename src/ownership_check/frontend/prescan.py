@@ -14,9 +14,8 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
-from safekernels.ownership_model import KERNEL_DECORATORS, PARAM_MODES
+from safekernels.ownership_model import DEVICE_DECORATOR, KERNEL_DECORATORS, PARAM_MODES
 
-DEVICE_DECORATOR = "safekernels.simt.device"
 MARKER = "safekernels"
 
 
