@@ -38,11 +38,11 @@ def main() -> None:
     result = y.to_numpy(stream)
     expected = np.float32(alpha) * x_host + y0_host
     np.testing.assert_allclose(result, expected, rtol=1e-6, atol=1e-6)  # the GPU may fuse into an FMA
-    print("PASSED")
     print(
         f"saxpy_simt: y = {alpha} * x + y0 over {n} f32 elements on {dev!r}, max |err| = "
         f"{float(np.max(np.abs(result - expected))):.3g}"
     )
+    print("PASSED")
 
 
 if __name__ == "__main__":

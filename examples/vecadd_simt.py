@@ -36,11 +36,11 @@ def main() -> None:
     vecadd.launch(launch, stream, a, b, c)
     result = c.to_numpy(stream)
     np.testing.assert_array_equal(result, a_host + b_host)
-    print("PASSED")
     print(
         f"vecadd_simt: c = a + b over {n} f32 elements on {dev!r} ({launch.grid[0]} blocks of 256), "
         f"c[:3] = {result[:3]}"
     )
+    print("PASSED")
 
 
 if __name__ == "__main__":
