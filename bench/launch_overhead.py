@@ -1,9 +1,15 @@
-"""Host launch overhead per launch (SPEC §7: a full safe launch <= 1.15x a bare `cuLaunchKernel`).
+"""Host launch overhead per launch (SPEC §7: a full safe launch <= 1.15x a bare `cuLaunchKernel`; a `DeviceOp`
+chain captured as a CUDA graph, `op.graph_on(stream)`, <= 1.5 us per kernel at replay).
 
 Tiny grids (one block), many launches per timing, several repeats taken round-robin so that drift hits every
 path alike; the table gives the median over repeats of the mean time per launch (wall clock; the GPU keeps up,
 since each tiny kernel runs in less time than a launch takes on the host).  Before timing, the safe launches
 are checked against torch on random data, and the fast path is checked to be the one taken.
+
+Graph replay (100 tiny kernels per graph: torch adds, a chain of 100 SIMT `launch_async`, a chain of 100 tile
+launches): rounds of `--graph-replays` replays with one synchronize at the end, the three graphs interleaved;
+per kernel = round time / replays / 100, median over rounds.  The safekernels graphs are checked against eager
+execution of the same chain first.
 
     PYTHONPATH=src:. python3 bench/launch_overhead.py --out docs/benchmarks-launch.md
 """
@@ -23,9 +29,12 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "src"), str(ROOT)]
 
-from safekernels import simt  # noqa: E402
+from safekernels import simt, tile  # noqa: E402
 from safekernels.dtypes import f32, u32  # noqa: E402
 from safekernels.simt import DisjointSlice, Slice, thread  # noqa: E402
+from safekernels.tile import Partition, Tensor  # noqa: E402
+
+GRAPH_KERNELS = 100
 
 
 @simt.kernel
@@ -35,6 +44,48 @@ def saxpy_req(alpha: f32, x: Slice[f32], y0: Slice[f32], y: DisjointSlice[f32], 
     i = idx.get()
     if i < n and (out := y.get_mut(idx)) is not None:
         out.set(alpha * x[i] + y0[i])  # type: ignore[arg-type]  # f32 arithmetic (mypy plugin)
+
+
+@tile.kernel
+def tile_add(z: Partition[f32], x: Tensor[f32], y: Tensor[f32]) -> None:
+    z.store(tile.load_like(x, z) + tile.load_like(y, z))
+
+
+def simt_chain(kernel: Any, prepared: Any, args: tuple[Any, ...], n: int) -> Any:
+    """`n` chained `launch_async` launches of `kernel` on the same arguments (each made when the last ran)."""
+    op = kernel.launch_async(prepared, *args)
+    for _ in range(n - 1):
+        op = op.then(lambda v: kernel.launch_async(prepared, *v))
+    return op
+
+
+def tile_chain(n: int, size: int) -> Any:
+    """`n` chained tile launches z = x + y over one tile block (constructors run once, first)."""
+    z = tile.zeros((size,), f32).partition((size,))
+    op = tile_add(z, tile.arange(size, f32), tile.full((size,), 0.5, f32))
+    for _ in range(n - 1):
+        op = op.then(lambda v: tile_add(v[0], v[1], v[2]))
+    return op
+
+
+def measure_graphs(
+    replays: dict[str, Callable[[], Any]], sync: Callable[[], Any], n: int, repeats: int
+) -> dict[str, list[float]]:
+    """Microseconds per kernel of each graph: `repeats` rounds of `n` replays, one sync per round."""
+    out: dict[str, list[float]] = {name: [] for name in replays}
+    for replay in replays.values():  # warm-up
+        for _ in range(20):
+            replay()
+    sync()
+    for _ in range(repeats):
+        for name, replay in replays.items():
+            sync()
+            t = time.perf_counter()
+            for _ in range(n):
+                replay()
+            sync()
+            out[name].append((time.perf_counter() - t) / n / GRAPH_KERNELS * 1e6)
+    return out
 
 
 def _catalog() -> Any:
@@ -90,6 +141,7 @@ def main() -> None:
     parser.add_argument("--out", required=True)
     parser.add_argument("--n", type=int, default=20000)
     parser.add_argument("--repeats", type=int, default=7)
+    parser.add_argument("--graph-replays", type=int, default=500)
     args = parser.parse_args()
 
     import torch  # type: ignore[import-not-found]
@@ -192,8 +244,9 @@ def main() -> None:
     except Exception as exc:
         notes.append(f"Triton failed: {type(exc).__name__}: {exc}")
 
-    # torch CUDA-graph replay, per kernel (100 tiny adds per graph)
-    graph_us = float("nan")
+    # -- CUDA-graph replay, per kernel (100 tiny kernels per graph) ------------------------------------------
+    graphs: dict[str, Callable[[], Any]] = {}
+    graph_notes: list[str] = []
     try:
         g = torch.cuda.CUDAGraph()
         side = torch.cuda.Stream()
@@ -203,18 +256,50 @@ def main() -> None:
                 torch.add(one[0], one[1], out=one[2])
         torch.cuda.current_stream().wait_stream(side)
         with torch.cuda.graph(g):
-            for _ in range(100):
+            for _ in range(GRAPH_KERNELS):
                 torch.add(one[0], one[1], out=one[2])
         g.replay()
         sync()
-        reps = 200
-        t = time.perf_counter()
-        for _ in range(reps):
-            g.replay()
-        sync()
-        graph_us = (time.perf_counter() - t) / reps / 100 * 1e6
+        graphs["torch_graph"] = g.replay
     except Exception as exc:
         notes.append(f"torch graph replay failed: {type(exc).__name__}: {exc}")
+    # safekernels: a chain of 100 SIMT launch_async, checked against the eager chain on random data
+    ga, gb, gc = (torch.rand(m, device="cuda") for _ in range(3))
+    ea, eb, ec = (t.clone() for t in (ga, gb, gc))
+    pg = kc.vecadd.prepare(simt.LaunchConfig1D.for_len(m, block=256), dev)
+    bufs = tuple(sk.as_buffer(t, dev) for t in (ga, gb, gc))
+    t0 = time.perf_counter()
+    simt_graph = simt_chain(kc.vecadd, pg, bufs, GRAPH_KERNELS).graph_on(stream)
+    capture_ms = (time.perf_counter() - t0) * 1e3
+    assert simt_graph.node_count == GRAPH_KERNELS, simt_graph.node_count
+    simt_chain(kc.vecadd, pg, tuple(sk.as_buffer(t, dev) for t in (ea, eb, ec)), GRAPH_KERNELS).sync_on(stream)
+    simt_graph.replay()
+    sync()
+    assert torch.equal(gc, ec) and torch.equal(gc, ga + gb), "SIMT graph replay differs from eager"
+    ga.copy_(torch.rand(m, device="cuda"))  # an input rewritten in place: the next replay sees it
+    simt_graph.replay()
+    sync()
+    assert torch.equal(gc, ga + gb), "SIMT graph replay ignores an input written in place"
+    graph_notes.append(
+        f"capture of the 100-launch SIMT chain (`graph_on`: 100 `launch_async` built and recorded, "
+        f"instantiate): {capture_ms:.1f} ms"
+    )
+    g1 = tuple(sk.as_buffer(t, dev) for t in one)
+    small = simt_chain(kc.vecadd, p1, g1, GRAPH_KERNELS).graph_on(stream)
+    graphs["sk_simt_graph"] = small.replay
+    # tile: a chain of 100 launches over one 128-element tile block, checked against the eager chain
+    eager_tile = tile_chain(GRAPH_KERNELS, 128).sync_on(stream)[0].to_numpy(stream)
+    t0 = time.perf_counter()
+    tgraph = tile_chain(GRAPH_KERNELS, 128).graph_on(stream)
+    tile_capture_ms = (time.perf_counter() - t0) * 1e3
+    assert tgraph.node_count == GRAPH_KERNELS, tgraph.node_count
+    tgraph.replay()
+    sync()
+    assert (tgraph.value[0].to_numpy(stream) == eager_tile).all(), "tile graph replay differs from eager"
+    graph_notes.append(f"capture of the 100-launch tile chain: {tile_capture_ms:.1f} ms")
+    graphs["sk_tile_graph"] = tgraph.replay
+    graph_results = measure_graphs(graphs, sync, args.graph_replays, args.repeats)
+    graph_med = {k: statistics.median(v) for k, v in graph_results.items()}
 
     results = measure(cases, sync, args.n, args.repeats)
     med = {k: statistics.median(v) for k, v in results.items()}
@@ -250,24 +335,32 @@ def main() -> None:
         if key in med:
             lo, hi = spread[key]
             lines.append(f"| {label} | {med[key]:.2f} | [{lo:.2f}, {hi:.2f}] | {med[key] / raw:.3f} |")
-    lines.append(
-        f"| torch CUDA-graph replay, per kernel (100 adds per graph) | {graph_us:.2f} | | "
-        f"{graph_us / raw:.3f} |"
-    )
+    graph_labels = {
+        "torch_graph": "torch CUDA-graph replay, per kernel (100 adds per graph)",
+        "sk_simt_graph": "**safekernels `graph_on` replay, per kernel** (chain of 100 SIMT `launch_async`)",
+        "sk_tile_graph": "**safekernels `graph_on` replay, per kernel** (chain of 100 tile launches)",
+    }
+    for key, label in graph_labels.items():
+        if key in graph_med:
+            lo, hi = min(graph_results[key]), max(graph_results[key])
+            lines.append(f"| {label} | {graph_med[key]:.2f} | [{lo:.2f}, {hi:.2f}] | {graph_med[key] / raw:.3f} |")
     if "raw_saxpy" in med and "safe_saxpy" in med:
         lines += ["", f"saxpy safe / bare saxpy: {med['safe_saxpy'] / med['raw_saxpy']:.3f}."]
     lines += [
         "",
         "Checks before timing: fast path taken and results equal to torch for vecadd (DeviceBuffers "
-        "and torch tensors) and saxpy; aliasing refused.",
+        "and torch tensors) and saxpy; aliasing refused; the SIMT and tile graphs' replays equal the eager "
+        "chains, and a replay sees an input rewritten in place.",
+        f"Graph rows: median over {args.repeats} interleaved rounds of {args.graph_replays} replays "
+        "(one synchronize per round), divided by the 100 kernels of a graph.",
         "",
-        *[f"- {n}" for n in notes],
+        *[f"- {n}" for n in graph_notes + notes],
         "",
     ]
     text = "\n".join(lines)
     Path(args.out).write_text(text)
     print(text)
-    print({k: [round(x, 3) for x in v] for k, v in results.items()})
+    print({k: [round(x, 3) for x in v] for k, v in {**results, **graph_results}.items()})
 
 
 if __name__ == "__main__":

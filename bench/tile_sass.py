@@ -82,7 +82,7 @@ def main() -> None:
         params = [
             param_info(f"p{i}", kind, dt, shape, tile) for i, (kind, dt, shape, tile) in enumerate(spec)
         ]
-        c = compile_tile(kern.fn, params, grid, use_cache=False)
+        c = compile_tile(kern.fn, params, grid, arch="sm_90a", use_cache=False)
         path = work / "cubins"
         path.mkdir(exist_ok=True)
         cub = path / f"{kern.name}.cubin"
@@ -96,7 +96,8 @@ def main() -> None:
             facts += (
                 f" regs={regs.group(1) if regs else '?'} stack={stack.group(1) if stack else '?'}"
                 f" LDG.128={sass.count('LDG.E.128') + sass.count('LDG.E.CONSTANT.128')}"
-                f" STG.128={sass.count('STG.E.128')} HMMA={sass.count('HMMA')} LDSM={sass.count('LDSM')}"
+                f" STG.128={sass.count('STG.E.128')} HGMMA={sass.count('HGMMA')} HMMA={sass.count('HMMA')}"
+                f" LDSM={sass.count('LDSM')}"
                 f" LDGSTS={sass.count('LDGSTS')} LDL/STL={sass.count('LDL') + sass.count('STL')}"
             )
             (work / "sass").mkdir(exist_ok=True)

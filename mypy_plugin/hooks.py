@@ -15,14 +15,24 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from mypy.nodes import CallExpr, IndexExpr
+from mypy.errorcodes import ErrorCode
+from mypy.nodes import CallExpr, Context, IndexExpr
 from mypy.options import Options
-from mypy.plugin import FunctionContext, MethodContext, MethodSigContext, Plugin, ReportConfigContext
+from mypy.plugin import (
+    CheckerPluginInterface,
+    FunctionContext,
+    MethodContext,
+    MethodSigContext,
+    Plugin,
+    ReportConfigContext,
+)
 from mypy.types import FunctionLike, Type
 
 from mypy_plugin import resolve, typed_launch
 from mypy_plugin.fingerprint import fingerprint
+from mypy_plugin.mypy_internals import UnsupportedMypyError
 from mypy_plugin.reporting import report_caused_by
+from ownership_check.diagnostics import Diagnostic
 from safekernels.ownership_model import (
     MOVING_ARGUMENT_CALLS,
     MOVING_METHODS,
@@ -93,17 +103,34 @@ class SafeKernelsPlugin(Plugin):
         return None
 
 
+INTERNAL = ErrorCode("ownership-internal", "The ownership checker failed on this code", "ownership")
+
+
+def _guarded(api: CheckerPluginInterface, context: Context, run: Callable[[], list[Diagnostic]]) -> list[Diagnostic]:
+    """Run the checker for one hook; a bug in it becomes one error at the call instead of a mypy crash."""
+    try:
+        return run()
+    except UnsupportedMypyError:
+        raise
+    except Exception as exc:
+        api.fail(f"ownership checker internal error: {type(exc).__name__}: {exc} (please report)", context,
+                 code=INTERNAL)
+        return []
+
+
 def _method_report_hook(ctx: MethodContext) -> Type:
-    if isinstance(ctx.context, CallExpr | IndexExpr):
-        caused = report_caused_by(ctx.api, ctx.context)
-        if isinstance(ctx.context, CallExpr) and not any(d.code == "E0308" for d in caused):
+    call = ctx.context
+    if isinstance(call, CallExpr | IndexExpr):
+        caused = _guarded(ctx.api, call, lambda: report_caused_by(ctx.api, call))
+        if isinstance(call, CallExpr) and not any(d.code == "E0308" for d in caused):
             typed_launch.check_brand(ctx)
     return ctx.default_return_type
 
 
 def _tile_call_hook(ctx: MethodContext) -> Type:
-    if isinstance(ctx.context, CallExpr):
-        report_caused_by(ctx.api, ctx.context)
+    call = ctx.context
+    if isinstance(call, CallExpr):
+        _guarded(ctx.api, call, lambda: report_caused_by(ctx.api, call))
     return typed_launch.tile_call_return(ctx)
 
 
@@ -112,7 +139,7 @@ def _function_report_hook(ctx: FunctionContext) -> Type:
     if isinstance(call, CallExpr) and any(
         _short(name) in CAUSE_FUNCTIONS or _short(name) == "zip_ops" for name in resolve.names(call.callee, {})
     ):
-        report_caused_by(ctx.api, call)
+        _guarded(ctx.api, call, lambda: report_caused_by(ctx.api, call))
     return ctx.default_return_type
 
 

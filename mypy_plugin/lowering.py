@@ -85,9 +85,13 @@ from ownership_check.core import ir
 from ownership_check.core.messages import move_help
 from ownership_check.diagnostics import Span
 from safekernels.ownership_model import (
+    DEVICE_ANNOTATIONS,
+    DEVICE_DECORATOR,
+    DISTINCT_MOVING_METHODS,
     MOVING_ARGUMENT_CALLS,
     MOVING_METHODS,
     PREPARE_METHOD,
+    SHARED_ARRAY_CONSTRUCTOR,
     SIMT_LAUNCH_METHODS,
     UNSAFE_CONTEXT,
     UNSAFE_OPERATIONS,
@@ -95,13 +99,6 @@ from safekernels.ownership_model import (
     ParamMode,
 )
 
-#: Receivers of these methods are moved whatever we know about them (no other library defines them).
-DISTINCT_MOVING_METHODS = frozenset({"sync_on", "unpartition"})
-DEVICE_ANNOTATIONS = frozenset(
-    {"Tensor", "Partition", "DeviceOp", "DeviceBuffer", "Slice", "DisjointSlice", "AtomicSlice"}
-)
-SHARED_ARRAY = "safekernels.simt.shared_array"
-DEVICE_DECORATOR = "safekernels.simt.device"
 _LITERALS = (StrExpr, BytesExpr, IntExpr, FloatExpr, ComplexExpr, EllipsisExpr)
 
 
@@ -123,13 +120,23 @@ def attr_span(expr: MemberExpr) -> Span:
     return Span(full.end_line, start, full.end_line, full.end_column)
 
 
+def _no_outer() -> frozenset[str]:
+    return frozenset()
+
+
 @dataclass
 class Unit:
-    """What to lower: a function (or lambda) body or a module's top level, and what its context knows."""
+    """What to lower: a function (or lambda) body or a module's top level, and what its context knows.
+
+    `outer_device` computes the device-like names the enclosing unit hands down (the libcst front end's
+    `outer_device`); it is only called when the body mentions one of `outer_candidates` (None: always), because
+    names the body never mentions cannot change its lowering.
+    """
 
     node: FuncItem | MypyFile
     kind: str  # "module" | "function" | "simt" | "tile" | "device"
-    outer_device: frozenset[str] = frozenset()
+    outer_device: Callable[[], frozenset[str]] = _no_outer
+    outer_candidates: frozenset[str] | None = frozenset()
 
 
 @dataclass
@@ -237,7 +244,7 @@ class FunctionLowerer:
         self.group = 0
         self.tmp = 0
         self.local_names: set[str] = set()
-        self.device: set[str] = set(unit.outer_device)
+        self.device: set[str] = set()
         self.origins: dict[Span, Node] = {}
 
     # --- plumbing --------------------------------------------------------------------------------------------
@@ -331,8 +338,11 @@ class FunctionLowerer:
                 if annotated and _type_is_device(typ):
                     self.device.add(param)
         pairs: list[tuple[list[str], Expression]] = []
+        mentioned: set[str] = set()
         for node in tree.walk_many(list(body)):
-            if isinstance(node, AssignmentStmt):
+            if isinstance(node, NameExpr):
+                mentioned.add(node.name)
+            elif isinstance(node, AssignmentStmt):
                 names = [n for t in node.lvalues for n in _target_texts(t)]
                 if node.unanalyzed_type is not None and _type_is_device(node.type):
                     self.device.update(names)
@@ -350,6 +360,9 @@ class FunctionLowerer:
                 self.local_names.add(node.name)
         for names, _ in pairs:
             self.local_names.update(n for n in names if "." not in n)
+        candidates = self.unit.outer_candidates
+        if candidates is None or (candidates and not candidates.isdisjoint(mentioned | self.local_names)):
+            self.device.update(self.unit.outer_device())
         for _ in range(4):
             before = len(self.device)
             for names, value in pairs:
@@ -834,7 +847,7 @@ class FunctionLowerer:
                 self.call_args(node, move_places=False)
                 self.emit(ir.Borrow(recv_place, False, self.next_group(), span_of(receiver)), node)
                 return ir.Fresh()
-        if self.ctx.refers_to(func, SHARED_ARRAY):
+        if self.ctx.refers_to(func, SHARED_ARRAY_CONSTRUCTOR):
             for arg in node.args:
                 self.expr(arg)
             self.emit(ir.RequireUnsafe("shared_array", span_of(node)), node)

@@ -20,11 +20,12 @@ CLI's job.
 
 from __future__ import annotations
 
+import functools
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from mypy.nodes import Context, FuncDef, FuncItem, LambdaExpr, MypyFile, Node, TypeInfo
+from mypy.nodes import Context, FuncDef, FuncItem, LambdaExpr, MypyFile, Node, TypeInfo, Var
 from mypy.plugin import CheckerPluginInterface
 
 from mypy_plugin import errorcodes, tree
@@ -65,36 +66,48 @@ def _decorator_kind(ctx: FileContext, func: FuncItem, parent: Node) -> str:
     return "function"
 
 
+def _module_variables(module: MypyFile) -> frozenset[str]:
+    return frozenset(name for name, symbol in module.names.items() if isinstance(symbol.node, Var))
+
+
 def enclosing_unit(stack: Sequence[Node], ctx: FileContext) -> Unit | None:
     """The unit the libcst front end would lower the hooked call in, with the device names it inherits.
 
     Class bodies belong to the enclosing function or module; methods start without inherited names; lambdas are
-    not units (their bodies only contribute captures), so a call inside a lambda has no unit.
+    not units (their bodies only contribute captures), so a call inside a lambda has no unit.  What a unit
+    inherits is computed lazily: a module's device-like names matter to a function only if it mentions one of the
+    module's variables.
     """
     module = stack[0]
     assert isinstance(module, MypyFile)
     unit = Unit(module, "module")
     if len(stack) == 1 or all(isinstance(e, TypeInfo) for e in stack[1:]):
         return unit
-    outer: frozenset[str] = frozenset()
+    outer: Callable[[], frozenset[str]] = _nothing
+    candidates: frozenset[str] | None = frozenset()
     parent: Node = module
     for entry in stack:
         if isinstance(entry, MypyFile):
             unit = Unit(entry, "module")
         elif isinstance(entry, TypeInfo):
-            outer = frozenset()
+            outer, candidates = _nothing, frozenset()
             parent = entry
             continue
         elif isinstance(entry, LambdaExpr):
             return None
         elif isinstance(entry, FuncItem):
-            unit = Unit(entry, _decorator_kind(ctx, entry, parent), outer)
+            unit = Unit(entry, _decorator_kind(ctx, entry, parent), outer, candidates)
         else:
             continue
         if entry is not stack[-1] and not all(isinstance(e, TypeInfo) for e in stack[stack.index(entry) + 1:]):
-            outer = device_names(unit, ctx)
+            outer = functools.cache(functools.partial(device_names, unit, ctx))
+            candidates = _module_variables(entry) if isinstance(entry, MypyFile) else None
         parent = entry
     return unit
+
+
+def _nothing() -> frozenset[str]:
+    return frozenset()
 
 
 class CoreResults:

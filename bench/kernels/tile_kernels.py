@@ -16,7 +16,7 @@ VEC_TILE = 4096
 ROW = 8192
 RED_ROWS = 2
 T_TILE = 64
-BM, BN, BK = 128, 128, 32
+BM, BN, BK = 128, 256, 64
 
 
 @tile.kernel

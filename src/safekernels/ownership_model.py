@@ -35,9 +35,10 @@ PARAM_MODES: Final[dict[str, ParamMode]] = {
     "Partition": ParamMode.MOVE,
 }
 
-#: Methods whose *receiver* is moved (SPEC §4 "What moves"): `x.partition(...)` consumes `x`.
+#: Methods whose *receiver* is moved (SPEC §4 "What moves"): `x.partition(...)` consumes `x`.  `graph_on`
+#: consumes a DeviceOp like `sync_on` does (its chain is captured into a `DeviceGraph`, SPEC §7).
 MOVING_METHODS: Final[frozenset[str]] = frozenset(
-    {"partition", "unpartition", "sync_on", "sync", "then", "zip", "first", "shared"}
+    {"partition", "unpartition", "sync_on", "sync", "graph_on", "then", "zip", "first", "shared"}
 )
 
 #: Calls whose DeviceOp *arguments* are moved too (`a.zip(b)` and `safekernels.zip(a, b)` consume `b`).

@@ -50,6 +50,8 @@ def write_config(directory: Path, cache_dir: Path, extra: str = "") -> Path:
         "[mypy]\n"
         "plugins = mypy_plugin\n"
         "check_untyped_defs = True\n"
+        "allow_redefinition_new = True\n"
+        "local_partial_types = True\n"
         "show_column_numbers = True\n"
         "show_error_codes = True\n"
         "show_error_context = True\n"
@@ -61,10 +63,11 @@ def write_config(directory: Path, cache_dir: Path, extra: str = "") -> Path:
     return config
 
 
-def run_mypy(args: list[str]) -> tuple[list[Reported], str]:
+def run_mypy(args: list[str], allow_internal_errors: bool = False) -> tuple[list[Reported], str]:
     """Run mypy in-process; return the parsed diagnostics and the raw output (for assertion messages)."""
     ensure_plugin_importable()
     stdout, stderr, _status = api.run(args)
+    assert allow_internal_errors or "ownership checker internal error" not in stdout, stdout
     reported = []
     for raw in stdout.splitlines():
         match = LINE.match(raw)

@@ -60,7 +60,7 @@ class Daemon:
     def __init__(self, root: Path) -> None:
         self.root = root
         self.status = root / ".dmypy.json"
-        self.env = {**os.environ, "PYTHONPATH": str(REPO)}
+        self.env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), str(REPO / "src")])}
 
     def run(self) -> str:
         config = self.root / "mypy-plugin-test.ini"

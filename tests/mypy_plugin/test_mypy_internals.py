@@ -56,3 +56,37 @@ def test_scope_stack_in_a_real_hook_names_module_class_and_method(
     assert seen == [["MypyFile:prog", "TypeInfo:prog.Runner", "FuncDef:go"]]
     assert classes == [True]
     assert isinstance(mypy_internals.ScopeEntry.__args__[1], type) and TypeInfo in mypy_internals.ScopeEntry.__args__
+
+
+def test_checking_pass_is_the_binder_and_changes_per_function(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tokens: list[tuple[str, int]] = []
+    from mypy_plugin import hooks as plugin_module
+
+    original = plugin_module._method_report_hook
+
+    def spy(ctx: MethodContext) -> Any:
+        stack = scope_stack(ctx.api)
+        tokens.append((getattr(stack[-1], "name", "?"), id(mypy_internals.checking_pass(ctx.api))))
+        return original(ctx)
+
+    monkeypatch.setattr(plugin_module, "_method_report_hook", spy)
+    source = """
+    from safekernels import tile
+    from safekernels.dtypes import f32
+    import safekernels as sk
+
+
+    def one(stream: sk.Stream) -> None:
+        a = tile.ones((8,), f32)
+        b = a.first()
+        b.sync_on(stream)
+
+
+    def two(stream: sk.Stream) -> None:
+        c = tile.ones((8,), f32)
+        c.sync_on(stream)
+    """
+    check(tmp_path, {"prog.py": source})
+    assert [name for name, _ in tokens] == ["one", "one", "two"]
+    assert tokens[0][1] == tokens[1][1] != tokens[2][1]
+    assert mypy_internals.checking_pass(cast(CheckerPluginInterface, SimpleNamespace())) is not None

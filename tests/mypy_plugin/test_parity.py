@@ -124,9 +124,32 @@ def test_mypy_matches_cli(
         assert plugin - cli == set(), reason
         return
     assert plugin == cli, f"only CLI: {sorted(cli - plugin)}\nonly mypy: {sorted(plugin - cli)}\n{raw}"
+    if name.startswith("e0"):  # an error case: parity must not be two empty sets
+        assert plugin, f"{name}: neither front end reported anything"
 
 
 def test_exceptions_are_real_cases() -> None:
     names = {case_name(c) for c in discover_cases()}
     assert set(EXCEPTIONS) <= names
     assert set(NOT_RUN) <= names
+
+
+def test_pass_cache_changes_nothing(
+    single_file_results: dict[str, set[Row]], tmp_path_factory: pytest.TempPathFactory,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The same corpus with the per-pass analysis reuse turned off gives the same diagnostics."""
+    import sys
+
+    from mypy_plugin.reporting import PASS_CACHE
+
+    assert sys.modules["mypy_plugin.reporting"].PASS_CACHE is PASS_CACHE  # the instance mypy's plugin uses
+    monkeypatch.setattr(PASS_CACHE, "enabled", False)
+    files = sorted(c.name for c in CASES if c.is_file())
+    config = write_config(tmp_path_factory.mktemp("cfg-nocache"), tmp_path_factory.mktemp("cache-nocache"))
+    with _chdir(CASES_DIR):
+        reported, raw = run_mypy(["--config-file", str(config), *files])
+    rows: dict[str, set[Row]] = {name: set() for name in files}
+    for r in ownership_errors(reported):
+        rows.setdefault(Path(r.path).name, set()).add((Path(r.path).name, r.line, r.column, r.code or ""))
+    assert rows == single_file_results, raw

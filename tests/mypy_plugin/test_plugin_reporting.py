@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from plugin_cases import check, lines
 
 TILE = """
@@ -101,3 +102,34 @@ def test_unsafe_operation_outside_unsafe_block(tmp_path: Path) -> None:
     assert sorted((r.line, r.code) for r in reported if r.severity == "error" and r.code == "E0133") == [
         (9, "E0133"), (14, "E0133"),
     ], raw
+
+
+def test_a_checker_failure_is_one_error_not_a_mypy_crash(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from mypy_plugin import reporting
+
+    def broken(*args: object) -> object:
+        raise ValueError("boom")
+
+    monkeypatch.setattr(reporting, "lower", broken)
+    monkeypatch.setattr(reporting.PASS_CACHE, "enabled", False)
+    reported, raw = check(tmp_path, {"prog.py": TILE.format(suffix="")}, allow_internal_errors=True)
+    internal = [r for r in reported if r.code == "ownership-internal"]
+    assert internal and "ValueError: boom" in internal[0].message, raw
+    assert "INTERNAL ERROR" not in raw
+
+
+def test_incremental_rerun_replays_the_same_errors(tmp_path: Path) -> None:
+    first, raw1 = check(tmp_path, {"prog.py": TILE.format(suffix="")})
+    second, raw2 = check(tmp_path, {"prog.py": TILE.format(suffix="")})  # same cache: served from it
+    assert [(r.line, r.column, r.code) for r in first] == [(r.line, r.column, r.code) for r in second], raw2
+    assert any(r.code == "E0382" for r in second), raw1
+
+
+def test_plugin_fingerprint_is_part_of_the_cache_key() -> None:
+    from mypy.options import Options
+
+    from mypy_plugin import plugin
+
+    instance = plugin("2.4.1")(Options())
+    data = instance.report_config_data(None)  # type: ignore[arg-type]
+    assert isinstance(data, str) and len(data) == 16

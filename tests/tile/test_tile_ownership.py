@@ -45,6 +45,7 @@ DEVICE_OP_MOVES: dict[str, Callable[[sk.DeviceOp[Any]], Any]] = {
     "unpartition": lambda op: op.unpartition(),
     "sync_on": lambda op: op.sync_on(cpu_stream()),
     "sync": lambda op: op.sync(),
+    "graph_on": lambda op: op.graph_on(cpu_stream()),
     "then": lambda op: op.then(lambda v: v),
     "zip": lambda op: op.zip(op_of_tensor()),
     "first": lambda op: op.first(),

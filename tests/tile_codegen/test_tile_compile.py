@@ -168,3 +168,56 @@ def test_gemm_uses_tensor_cores_and_async_copies(name: str) -> None:
 def test_ragged_gemm_falls_back_to_register_staging() -> None:
     c = _compile("matmul_example", "sm_90", 300, 130)  # K = 130: rows are not 16-byte aligned
     assert "cp.async" not in c.ptx and "mma.sync" in c.ptx
+
+
+@pytest.mark.parametrize("name", ["gemm_f16", "gemm_bf16", "gemm_bias_relu"])
+def test_gemm_uses_warpgroup_mma_on_sm_90a(name: str) -> None:
+    c = _compile(name, "sm_90a", 1024, 512)
+    dt = "bf16" if name == "gemm_bf16" else "f16"
+    assert c.arch == "sm_90a" and ".target sm_90a" in c.ptx and c.cubin[:4] == b"\x7fELF"
+    assert f"wgmma.mma_async.sync.aligned.m64n{K.BN}k16.f32.{dt}.{dt}" in c.ptx
+    assert c.ptx.count("wgmma.mma_async") == K.BK // 16  # one per k16 step of the main loop
+    assert "wgmma.fence.sync.aligned" in c.ptx and "wgmma.commit_group.sync.aligned" in c.ptx
+    assert "wgmma.wait_group.sync.aligned" in c.ptx and "fence.proxy.async.shared::cta" in c.ptx
+    assert "cp.async.cg.shared.global" in c.ptx and "mma.sync" not in c.ptx
+    assert c.threads == 128 * (K.BM // 64)  # one warpgroup per 64 accumulator rows
+    stage = (K.BM * K.BK + K.BK * K.BN) * 2
+    assert c.smem_bytes >= 3 * stage
+
+
+def test_sm_90a_ragged_gemm_falls_back_to_mma_sync() -> None:
+    c = _compile("gemm_f16", "sm_90a", 1001, 203)  # last extents not multiples of 8: no cp.async operands
+    assert "wgmma" not in c.ptx and "mma.sync.aligned.m16n8k16" in c.ptx
+    assert c.arch == "sm_90" and ".target sm_90" in c.ptx
+
+
+def test_sm_90a_request_without_matmul_emits_plain_sm_90() -> None:
+    c = _compile("softmax", "sm_90a", 1024, 8192)
+    assert c.arch == "sm_90" and ".target sm_90\n" in c.ptx + "\n" and "wgmma" not in c.ptx
+
+
+def test_wgmma_operand_layout_is_the_128_byte_swizzle() -> None:
+    import ctypes
+
+    from llvmlite import binding as llvm
+    from llvmlite import ir
+
+    from codegen.tile import wgmma
+
+    mod = ir.Module()
+    fn = ir.Function(mod, ir.FunctionType(ir.IntType(64), [ir.IntType(64)] * 2), "off")
+    b = ir.IRBuilder(fn.append_basic_block())
+    b.ret(wgmma.smem_offset(b, fn.args[0], fn.args[1], 64))  # an operand of 64 lines
+    llvm.initialize_native_target()
+    llvm.initialize_native_asmprinter()
+    parsed = llvm.parse_assembly(str(mod))
+    tm = llvm.Target.from_default_triple().create_target_machine()
+    engine = llvm.create_mcjit_compiler(parsed, tm)
+    engine.finalize_object()
+    off = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_int64, ctypes.c_int64)(engine.get_function_address("off"))
+    assert off(0, 0) == 0 and off(1, 0) == 128 + 16  # line 1: chunk 0 ^ 1
+    assert off(5, 3) == 5 * 128 + (3 ^ 5) * 16
+    assert off(5, 11) == 64 * 128 + 5 * 128 + (3 ^ 5) * 16  # chunk 11 = block 1, chunk 3
+    assert off(9, 0) == 9 * 128 + 16  # lines 8.. repeat the pattern: 1024-byte atoms
+    assert wgmma.shape_ok(128, 256, 64, 256) and not wgmma.shape_ok(128, 256, 32, 256)
+    assert not wgmma.shape_ok(128, 128, 64, 128) and wgmma.warps_for(128, 256) == 8

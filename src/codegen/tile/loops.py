@@ -4,7 +4,9 @@ iteration counter and every loop-carried variable (a tile carried in registers h
 A carried tile keeps one layout for the whole loop: the matmul accumulator layout when the loop's update is a
 `tile.matmul`, the `Blocked` layout otherwise.  When the body's matmul reads its operands straight from
 aligned f16/bf16 loads, `codegen.tile.mma` pipelines the copies: a prologue fills `S - 1` stages before the
-loop, and each iteration refills one stage while the tensor cores consume another.
+loop (`S - 2` on the wgmma path), and each iteration refills one stage while the tensor cores consume another.
+On the wgmma path the loop's exit waits for the last asynchronous MMA batch before anything reads the
+accumulators.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from llvmlite import ir
 
-from codegen.tile import mma
+from codegen.tile import mma, wgmma
 from codegen.tile.ir import ForOp, Op
 from codegen.tile.layout import Layout, c64
 from codegen.tile.values import RegTile, Scalar
@@ -61,18 +63,31 @@ def lower_for(L: TileLowering, op: ForOp) -> None:
     defs = _body_defs(op.body, {})
     pipe = mma.plan_pipeline(L, op)
     if pipe is not None:
-        pipe.base = L.alloc(pipe.stages * (pipe.a_bytes + pipe.b_bytes), 128)
+        nbytes = pipe.stages * (pipe.a_bytes + pipe.b_bytes)
+        if pipe.hopper:
+            pipe.base = wgmma.align_base(L, L.alloc(nbytes + wgmma.ALIGN, 128))
+        else:
+            pipe.base = L.alloc(nbytes, 128)
         L.barrier()
-        for stage in range(pipe.stages - 1):
+        for stage in range(pipe.prefetch):
             k_s = b.add(start.value, b.mul(step.value, c64(stage)))
             mma.issue_iteration(L, pipe, op, k_s, c64(stage), defs)
             mma.commit(L)
         L.active_pipes[id(pipe.matmul)] = pipe
+    # The wgmma path is emitted already rotated (guard, body, test at the latch) so that the last batch's
+    # `wgmma.wait_group 0` sits on the loop's own exit edge: ptxas serializes every wgmma of the kernel when
+    # the wait lands in a block that the zero-trip path shares with other instructions before it.
+    rotated = pipe is not None and pipe.hopper
     pre = b.block
     header = b.append_basic_block("for.head")
     body = b.append_basic_block("for.body")
     exit_bb = b.append_basic_block("for.exit")
-    b.branch(header)
+    zero_bb = b.append_basic_block("for.zero") if rotated else None
+    done_bb = b.append_basic_block("for.done") if rotated else None
+    if zero_bb is not None:
+        b.cbranch(b.icmp_signed("<", start.value, stop.value), header, zero_bb)
+    else:
+        b.branch(header)
     b.position_at_end(header)
     k = b.phi(c64(0).type, "k")
     it = b.phi(c64(0).type, "it")
@@ -86,7 +101,10 @@ def lower_for(L: TileLowering, op: ForOp) -> None:
             p.add_incoming(v, pre)
             row.append(p)
         phis.append(row)
-    b.cbranch(b.icmp_signed("<", k, stop.value), body, exit_bb)
+    if rotated:
+        b.branch(body)
+    else:
+        b.cbranch(b.icmp_signed("<", k, stop.value), body, exit_bb)
     b.position_at_end(body)
     L.vals[op.var.id] = Scalar(k, None)  # type: ignore[union-attr]
     for c, lay_c, row in zip(op.carried, layouts, phis, strict=True):
@@ -113,14 +131,38 @@ def lower_for(L: TileLowering, op: ForOp) -> None:
     for row, vals in zip(phis, updates, strict=True):
         for p, v in zip(row, vals, strict=True):
             p.add_incoming(v, latch)
-    k.add_incoming(b.add(k, step.value), latch)
+    k_next = b.add(k, step.value)
+    k.add_incoming(k_next, latch)
     it.add_incoming(b.add(it, c64(1)), latch)
-    b.branch(header)
-    b.position_at_end(exit_bb)
+    exits: list[list[ir.Value]] = [list(row) for row in phis]
+    if zero_bb is not None and done_bb is not None:
+        b.cbranch(b.icmp_signed("<", k_next, stop.value), header, done_bb)
+        b.position_at_end(done_bb)
+        wgmma.wait(L, 0)
+        b.branch(exit_bb)
+        b.position_at_end(zero_bb)
+        b.branch(exit_bb)
+        b.position_at_end(exit_bb)
+        exits = []
+        for init_vals, upd_vals in zip(inits, updates, strict=True):
+            merged: list[ir.Value] = []
+            for iv, uv in zip(init_vals, upd_vals, strict=True):
+                p = b.phi(iv.type)
+                p.add_incoming(uv, done_bb)
+                p.add_incoming(iv, zero_bb)
+                merged.append(p)
+            exits.append(merged)
+    else:
+        b.branch(header)
+        b.position_at_end(exit_bb)
     if pipe is not None:
         mma.wait(L, 0)
         L.active_pipes.pop(id(pipe.matmul), None)
-    for c, lay_c, row in zip(op.carried, layouts, phis, strict=True):
+    if pipe is not None and pipe.hopper:
+        for c, row_vals in zip(op.carried, exits, strict=True):
+            if c.update is not None and L.defs.get(c.update.id) is pipe.matmul:
+                row_vals[:] = wgmma.pin(L, row_vals)
+    for c, lay_c, row in zip(op.carried, layouts, exits, strict=True):
         assert c.out is not None
         if lay_c is None:
             st = c.init.type

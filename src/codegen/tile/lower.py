@@ -48,6 +48,7 @@ class Lowered:
     threads: int
     smem_bytes: int
     abi: list[tuple[str, int, int]]  # ("ptr"|"dim"|"scalar"|"grid", param, axis)
+    uses_wgmma: bool = False  # the module needs sm_90a
 
 
 @dataclass
@@ -58,9 +59,10 @@ class ParamRegs:
 
 
 class TileLowering:
-    def __init__(self, kir: TileKernelIR, num_warps: int) -> None:
+    def __init__(self, kir: TileKernelIR, num_warps: int, arch: str = "sm_90") -> None:
         self.kir = kir
         self.T = num_warps * 32
+        self.hopper = arch == "sm_90a"  # warpgroup MMA available (codegen.tile.wgmma)
         self.module = ir.Module(name=kir.name)
         self.module.triple = "nvptx64-nvidia-cuda"
         self.module.data_layout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
@@ -76,6 +78,19 @@ class TileLowering:
         self.deferred_candidates: dict[int, Op] = {
             vid: op for vid, op in self.defs.items() if op.kind == "load" and self._is_mma_operand(op)
         }
+        self.wgmma_ops: set[int] = set()  # id() of matmul ops lowered to wgmma
+        if self.hopper:
+            self._find_wgmma(kir.body)
+
+    def _find_wgmma(self, ops: list[Op]) -> None:
+        from codegen.tile import mma, wgmma
+
+        for op in ops:
+            if isinstance(op, ForOp):
+                found = mma.pipelined_matmul(self, op)
+                if found is not None and wgmma.eligible(self, found[0]):
+                    self.wgmma_ops.add(id(found[0]))
+                self._find_wgmma(op.body)
 
     def _index(self, ops: list[Op]) -> None:
         for op in ops:
@@ -146,7 +161,7 @@ class TileLowering:
         for p in self.kir.params:  # llvmlite lacks the `readonly` argument attribute: add it in the text
             if p.kind == "tensor":
                 text = text.replace(f'noalias %"in.{p.name}"', f'noalias readonly %"in.{p.name}"', 1)
-        return Lowered(text, self.kir.name, self.T, self.smem_top, self.abi)
+        return Lowered(text, self.kir.name, self.T, self.smem_top, self.abi, bool(self.wgmma_ops))
 
     def _block_ids(self) -> list[ir.Value]:
         b = self.b
@@ -857,8 +872,8 @@ def _unflat(b: ir.IRBuilder, f: ir.Value, shape: tuple[int, ...]) -> list[ir.Val
     return out
 
 
-def lower_tile_kernel(kir: TileKernelIR, num_warps: int) -> Lowered:
-    return TileLowering(kir, num_warps).build()
+def lower_tile_kernel(kir: TileKernelIR, num_warps: int, arch: str = "sm_90") -> Lowered:
+    return TileLowering(kir, num_warps, arch).build()
 
 
 _ = (math, INDEX, Mma, mma_for)

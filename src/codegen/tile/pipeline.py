@@ -7,6 +7,9 @@
 PTX emission, libdevice linking, nvJitLink and the on-disk cache format are the SIMT pipeline's own modules
 (`codegen.ptx`, `codegen.cubin`, `codegen.cache`); only the key is computed here, from the kernel's source,
 the module-level constants it names, and the specialization.
+
+Arch `sm_90a` (what the launcher asks for on a compute-capability 9.0 device) lets matmul main loops use
+warpgroup MMA (`codegen.tile.wgmma`); a kernel that ends up with no wgmma is emitted for plain `sm_90`.
 """
 
 from __future__ import annotations
@@ -43,25 +46,33 @@ class CompiledTile:
     from_cache: bool = False
 
 
-def choose_num_warps(kir: TileKernelIR) -> int:
-    """4 warps per matmul CTA up to 128x128 accumulators (8 above); otherwise about 16 elements per thread."""
+def choose_num_warps(kir: TileKernelIR, arch: str = DEFAULT_ARCH) -> int:
+    """4 warps per matmul CTA up to 128x128 accumulators (8 above); on sm_90a one warpgroup per 64 accumulator
+    rows when the tile suits wgmma; otherwise about 16 elements per thread."""
+    from codegen.tile import wgmma
+
     biggest = 1
     acc_elems = 0
+    acc_shape: tuple[int, ...] = ()
 
     def walk(ops: list[Any]) -> None:
-        nonlocal biggest, acc_elems
+        nonlocal biggest, acc_elems, acc_shape
         for op in ops:
             if op.result is not None and isinstance(op.result.type, TileType):
                 n = 1
                 for s in op.result.type.shape:
                     n *= s
                 biggest = max(biggest, n)
-                if op.kind == "matmul":
-                    acc_elems = max(acc_elems, n)
+                if op.kind == "matmul" and n > acc_elems:
+                    acc_elems, acc_shape = n, op.result.type.shape
             walk(getattr(op, "body", []))
 
     walk(kir.body)
     if acc_elems:
+        if arch == "sm_90a" and len(acc_shape) == 2:
+            hopper = wgmma.warps_for(acc_shape[0], acc_shape[1])
+            if hopper is not None:
+                return hopper
         return 8 if acc_elems > 128 * 128 else 4
     return max(1, min(8, biggest // 512))
 
@@ -121,7 +132,7 @@ def compile_tile(
             m = hit.meta
             return CompiledTile(
                 str(m["name"]),
-                arch,
+                str(m.get("arch", arch)),
                 hit.llvm_ir,
                 hit.ptx,
                 hit.cubin,
@@ -131,9 +142,9 @@ def compile_tile(
                 True,
             )
     kir = build_tile_ir(fn, params, grid_rank)
-    warps = num_warps or choose_num_warps(kir)
+    warps = num_warps or choose_num_warps(kir, arch)
     try:
-        lowered = lower_tile_kernel(kir, warps)
+        lowered = lower_tile_kernel(kir, warps, arch)
     except LoweringError as exc:
         import ast
 
@@ -146,13 +157,16 @@ def compile_tile(
     from codegen.ptx import optimize_and_emit
 
     libdevice = find_libdevice() if "__nv_" in lowered.llvm_ir else None
-    opt_ir, ptx = optimize_and_emit(lowered.llvm_ir, arch, libdevice)
+    target = arch
+    if arch == "sm_90a" and not lowered.uses_wgmma:
+        target = "sm_90"
+    opt_ir, ptx = optimize_and_emit(lowered.llvm_ir, target, libdevice)
     cubin = b""
     if assemble:
         from codegen.cubin import assemble_cubin
 
-        cubin = assemble_cubin(ptx, arch, kir.name)
-    out = CompiledTile(kir.name, arch, opt_ir, ptx, cubin, lowered.threads, lowered.smem_bytes, lowered.abi)
+        cubin = assemble_cubin(ptx, target, kir.name)
+    out = CompiledTile(kir.name, target, opt_ir, ptx, cubin, lowered.threads, lowered.smem_bytes, lowered.abi)
     if key is not None and assemble:
         store(
             key,
@@ -162,6 +176,7 @@ def compile_tile(
                 cubin,
                 {
                     "name": out.name,
+                    "arch": out.arch,
                     "threads": out.threads,
                     "smem": out.smem_bytes,
                     "abi": [list(a) for a in out.abi],

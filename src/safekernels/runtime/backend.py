@@ -9,10 +9,13 @@ which keeps `import safekernels` free of the driver.
 from __future__ import annotations
 
 import ctypes
+import functools
 from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
+
+from safekernels.runtime import capture
 
 
 class Allocation(Protocol):
@@ -81,24 +84,35 @@ class CpuBackend:
     name = "cpu"
 
     def allocate(self, nbytes: int) -> HostAllocation:
-        return HostAllocation(nbytes)
+        allocation = HostAllocation(nbytes)
+        if (cap := capture.active()) is not None:
+            cap.allocated(allocation)
+        return allocation
 
     def copy_from_host(self, dst_ptr: int, src: npt.NDArray[Any], stream: Any) -> None:
         contiguous = np.ascontiguousarray(src)
+        if (cap := capture.active()) is not None and not cap.fill_now(dst_ptr, contiguous.nbytes):
+            raise cap.refuse_host_copy(contiguous.nbytes)
         ctypes.memmove(dst_ptr, contiguous.ctypes.data, contiguous.nbytes)
 
     def copy_to_host(self, dst: npt.NDArray[Any], src_ptr: int, stream: Any) -> None:
         assert dst.flags.c_contiguous
+        if (cap := capture.active()) is not None:
+            raise cap.refuse_host_read()
         ctypes.memmove(dst.ctypes.data, src_ptr, dst.nbytes)
 
     def copy_device(self, dst_ptr: int, src_ptr: int, nbytes: int, stream: Any) -> None:
-        ctypes.memmove(dst_ptr, src_ptr, nbytes)
+        capture.cpu_launch(ctypes.memmove, dst_ptr, src_ptr, nbytes)
 
     def memset_zero(self, ptr: int, nbytes: int, stream: Any) -> None:
+        if (cap := capture.active()) is not None and not cap.fill_now(ptr, nbytes):
+            cap.record(functools.partial(ctypes.memset, ptr, 0, nbytes))
+            return
         ctypes.memset(ptr, 0, nbytes)
 
     def new_stream(self) -> Any:
         return None
 
     def synchronize(self, stream: Any) -> None:
-        return None
+        if (cap := capture.active()) is not None:
+            cap.synchronize()

@@ -17,6 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from safekernels.errors import DeviceError, KernelTrapError
+from safekernels.runtime import capture
 from safekernels.runtime.limits import DeviceLimits
 
 #: Errors that mean "a kernel died": trap / illegal instruction / illegal address / misaligned / assert /
@@ -132,6 +133,7 @@ class CudaBackend:
         self.context = check(driver.cuDevicePrimaryCtxRetain(self.device), "cuDevicePrimaryCtxRetain")
         self.make_current()
         self.default_last_kernel: str | None = None
+        self._fill_stream: CudaStream | None = None  # host-side fills during a graph capture
 
     def make_current(self) -> None:
         check(_driver().cuCtxSetCurrent(self.context), "cuCtxSetCurrent")
@@ -146,20 +148,29 @@ class CudaBackend:
     # -- Backend protocol -----------------------------------------------------------------------------------
     def allocate(self, nbytes: int) -> CudaAllocation:
         self.make_current()
-        return CudaAllocation(nbytes)
+        allocation = CudaAllocation(nbytes)
+        if (cap := capture.active()) is not None:
+            cap.allocated(allocation)
+        return allocation
 
     def copy_from_host(self, dst_ptr: int, src: npt.NDArray[Any], stream: Any) -> None:
         host = np.ascontiguousarray(src)
+        if (cap := capture.active()) is not None:
+            if not cap.fill_now(dst_ptr, host.nbytes):
+                raise cap.refuse_host_copy(host.nbytes)
+            stream = self._filler()  # a constructor's data: written once, now, outside the graph
         check(
             _driver().cuMemcpyHtoDAsync(dst_ptr, host.ctypes.data, host.nbytes, self.raw_stream(stream)),
             "cuMemcpyHtoDAsync",
             self._last(stream),
         )
         # pageable source memory: wait so `host` may be freed as soon as we return
-        self.synchronize(stream)
+        self._wait(stream)
 
     def copy_to_host(self, dst: npt.NDArray[Any], src_ptr: int, stream: Any) -> None:
         assert dst.flags.c_contiguous
+        if (cap := capture.active()) is not None:
+            raise cap.refuse_host_read()
         check(
             _driver().cuMemcpyDtoHAsync(dst.ctypes.data, src_ptr, dst.nbytes, self.raw_stream(stream)),
             "cuMemcpyDtoHAsync",
@@ -168,6 +179,8 @@ class CudaBackend:
         self.synchronize(stream)
 
     def copy_device(self, dst_ptr: int, src_ptr: int, nbytes: int, stream: Any) -> None:
+        if (cap := capture.active()) is not None:
+            _check_capture_stream(cap, stream, "a device-to-device copy")
         check(
             _driver().cuMemcpyDtoDAsync(dst_ptr, src_ptr, nbytes, self.raw_stream(stream)),
             "cuMemcpyDtoDAsync",
@@ -175,16 +188,39 @@ class CudaBackend:
         )
 
     def memset_zero(self, ptr: int, nbytes: int, stream: Any) -> None:
+        if (cap := capture.active()) is not None:
+            if cap.fill_now(ptr, nbytes):
+                stream = self._filler()  # a constructor's zeros: written once, now, outside the graph
+                check(_driver().cuMemsetD8Async(ptr, 0, nbytes, stream.handle), "cuMemsetD8Async")
+                self._wait(stream)
+                return
+            _check_capture_stream(cap, stream, "a zero fill")  # captured: replays zero the memory again
         check(
             _driver().cuMemsetD8Async(ptr, 0, nbytes, self.raw_stream(stream)),
             "cuMemsetD8Async",
             self._last(stream),
         )
 
-    def new_stream(self) -> CudaStream:
+    def _filler(self) -> CudaStream:
+        """A non-blocking stream of our own for host-side fills while a stream is being captured."""
+        if self._fill_stream is None:
+            self._fill_stream = self.new_stream(non_blocking=True)
+        return self._fill_stream
+
+    def _wait(self, stream: Any) -> None:
+        """Synchronize `stream`, also while capturing (the fill stream is never the captured one)."""
+        driver = _driver()
+        if stream is None:
+            check(driver.cuCtxSynchronize(), "synchronize", self.default_last_kernel)
+        else:
+            check(driver.cuStreamSynchronize(stream.handle), "stream synchronize", stream.last_kernel)
+
+    def new_stream(self, *, non_blocking: bool = False) -> CudaStream:
         self.make_current()
         driver = _driver()
-        handle = check(driver.cuStreamCreate(driver.CUstream_flags.CU_STREAM_DEFAULT), "cuStreamCreate")
+        kinds = driver.CUstream_flags
+        flags = kinds.CU_STREAM_NON_BLOCKING if non_blocking else kinds.CU_STREAM_DEFAULT
+        handle = check(driver.cuStreamCreate(flags), "cuStreamCreate")
         return CudaStream(handle, owned=True)
 
     def wrap_stream(self, raw: int) -> CudaStream:
@@ -192,11 +228,10 @@ class CudaBackend:
         return CudaStream(_driver().CUstream(int(raw)), owned=False)
 
     def synchronize(self, stream: Any) -> None:
-        driver = _driver()
-        if stream is None:
-            check(driver.cuCtxSynchronize(), "synchronize", self.default_last_kernel)
-        else:
-            check(driver.cuStreamSynchronize(stream.handle), "stream synchronize", stream.last_kernel)
+        if (cap := capture.active()) is not None:
+            cap.synchronize()  # a host wait inside a captured chain: nothing to wait for, or refused
+            return
+        self._wait(stream)
 
     # -- beyond the protocol --------------------------------------------------------------------------------
     def attribute(self, attr: str) -> int:
@@ -238,3 +273,86 @@ class CudaBackend:
         driver = _driver()
         attr = driver.CUpointer_attribute.CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL
         return int(check(driver.cuPointerGetAttribute(attr, ptr), "cuPointerGetAttribute"))
+
+
+# -- CUDA graphs (`DeviceOp.graph_on`, see `runtime.graph`) ------------------------------------------------------
+
+
+def _check_capture_stream(cap: Any, stream: Any, what: str) -> None:
+    if stream is None or stream is not getattr(cap, "stream", None):
+        raise capture.GraphCaptureError(
+            f"graph_on: {what} on a stream other than the capturing one cannot be captured (it would run now, "
+            "once, instead of at each replay)"
+        )
+
+
+def begin_capture(stream: CudaStream) -> None:
+    """Start capturing `stream` (relaxed mode: the chain's constructors may allocate meanwhile)."""
+    driver = _driver()
+    mode = driver.CUstreamCaptureMode.CU_STREAM_CAPTURE_MODE_RELAXED
+    check(driver.cuStreamBeginCapture(stream.handle, mode), "cuStreamBeginCapture")
+
+
+def captured_node_count(stream: CudaStream) -> int:
+    """How many nodes the capture in progress on `stream` holds so far."""
+    driver = _driver()
+    info = check(driver.cuStreamGetCaptureInfo(stream.handle), "cuStreamGetCaptureInfo")
+    graph = next((x for x in info if isinstance(x, driver.CUgraph)), None)
+    if graph is None or not int(graph):
+        return 0
+    _nodes, count = check(driver.cuGraphGetNodes(graph, 0), "cuGraphGetNodes")
+    return int(count)
+
+
+def end_capture(stream: CudaStream) -> Any:
+    """Stop capturing `stream`; the captured `CUgraph` (raises `GraphCaptureError` if it was invalidated)."""
+    driver = _driver()
+    err, graph = driver.cuStreamEndCapture(stream.handle)
+    if err != driver.CUresult.CUDA_SUCCESS:
+        if graph is not None and int(graph):
+            driver.cuGraphDestroy(graph)
+        raise capture.GraphCaptureError(
+            f"graph_on: the driver refused the captured chain ({error_name(err)}): an operation in it cannot "
+            "be captured into a CUDA graph"
+        )
+    return graph
+
+
+def abandon_capture(stream: CudaStream) -> None:
+    """End a capture that failed midway and drop what it recorded (errors ignored: we are raising already)."""
+    try:
+        driver = _driver()
+        _err, graph = driver.cuStreamEndCapture(stream.handle)
+        if graph is not None and int(graph):
+            driver.cuGraphDestroy(graph)
+    except Exception:
+        pass
+
+
+def _destroy_graph(graph: Any, graph_exec: Any) -> None:
+    try:
+        driver = _driver()
+        if graph_exec is not None:
+            driver.cuGraphExecDestroy(graph_exec)
+        driver.cuGraphDestroy(graph)
+    except Exception:
+        pass
+
+
+class CudaGraphExec:
+    """An instantiated CUDA graph (and the graph it came from), destroyed when collected."""
+
+    __slots__ = ("__weakref__", "graph", "graph_exec", "launch", "node_count")
+
+    def __init__(self, graph: Any) -> None:
+        driver = _driver()
+        try:
+            self.graph_exec = check(driver.cuGraphInstantiate(graph, 0), "cuGraphInstantiate")
+        except BaseException:
+            _destroy_graph(graph, None)
+            raise
+        self.graph = graph
+        weakref.finalize(self, _destroy_graph, graph, self.graph_exec)
+        _nodes, count = check(driver.cuGraphGetNodes(graph, 0), "cuGraphGetNodes")
+        self.node_count = int(count)
+        self.launch = driver.cuGraphLaunch

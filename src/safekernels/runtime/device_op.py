@@ -10,6 +10,10 @@ data:
 Execution is non-reentrant: calling `sync_on` from inside a running chain (for example inside a `then`
 callback) raises instead of silently serializing.
 
+`graph_on(stream)` consumes the op too, but instead of running the chain it captures it into a replayable
+`DeviceGraph` (`runtime.graph`): constructors run once, kernel launches are recorded and run at each
+`graph.replay()`.
+
 `meta` optionally describes the value before it exists (the tile track stores shape and dtype there), so a
 launch can check shapes when it is built rather than only when the chain runs.  `partition` / `unpartition`
 are lazy versions of the value's own methods: they move the op and apply the method when the chain runs.
@@ -19,11 +23,14 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from safekernels.errors import BorrowError, DeviceError
 from safekernels.runtime.device import Device, Stream
 from safekernels.runtime.ownership import Movable
+
+if TYPE_CHECKING:
+    from safekernels.runtime.graph import DeviceGraph
 
 T = TypeVar("T")
 U = TypeVar("U")
@@ -36,7 +43,8 @@ def _executing() -> bool:
 
 
 class DeviceOp(Movable, Generic[T]):
-    """A not-yet-executed computation.  Moved by `sync_on`, `sync`, `then`, `zip`, `first`, `shared`."""
+    """A not-yet-executed computation.  Moved by `sync_on`, `sync`, `graph_on`, `then`, `zip`, `first`,
+    `shared`."""
 
     def __init__(
         self,
@@ -76,6 +84,26 @@ class DeviceOp(Movable, Generic[T]):
             _state.depth = 0
         stream.synchronize()
         return value
+
+    def graph_on(self, stream: Stream) -> DeviceGraph[T]:
+        """Capture the chain into a replayable graph on `stream`'s device (consumes the op; runs no kernel).
+
+        Constructors in the chain allocate and fill their tensors now, once; kernel launches and device copies
+        are recorded and run at every `graph.replay()`, rewriting `graph.value` in place.  Work that a graph
+        cannot replay (host reads or waits after captured work, host copies into memory the chain already
+        uses) raises `GraphCaptureError`.  See `runtime.graph`.
+        """
+        from safekernels.runtime.graph import capture_graph
+
+        _refuse_reentry()
+        if not isinstance(stream, Stream):
+            raise TypeError(f"graph_on takes a safekernels Stream, got {type(stream).__name__}")
+        self._mark_moved("graph_on")
+        _state.depth = 1
+        try:
+            return capture_graph(self._execute, stream, label=self.label, keep=self)
+        finally:
+            _state.depth = 0
 
     # -- combinators -----------------------------------------------------------------------------------------
     def then(self, f: Callable[[T], DeviceOp[U] | U]) -> DeviceOp[U]:
@@ -158,6 +186,14 @@ class SharedDeviceOp(DeviceOp[T]):
 
     def _run_once(self, stream: Stream) -> T:
         if not self._done:
+            from safekernels.runtime import capture
+
+            if capture.active() is not None:
+                # its other consumers would see a value whose data exists only after a replay
+                raise capture.GraphCaptureError(
+                    f"graph_on: the shared op {self._source.label} has not run yet; sync it first "
+                    "(`shared_op.sync_on(stream)` does not move it), then capture the chain that reads it"
+                )
             value = self._source._execute(stream)
             for item in value if isinstance(value, tuple) else (value,):
                 mark = getattr(item, "_mark_shared", None)

@@ -294,9 +294,11 @@ class SimtKernel:
     def _run(self, prepared: PreparedLaunch[Any], stream: Stream, converted: Sequence[Any]) -> None:
         if prepared.device.is_cpu:
             from safekernels.cpu.simt_executor import run_simt_kernel
+            from safekernels.runtime.capture import cpu_launch
 
             config = prepared.config
-            run_simt_kernel(self, config.grid3, config.block3, config.dynamic_shared, converted)
+            # runs now, or is recorded while `DeviceOp.graph_on` captures a chain (runtime.capture)
+            cpu_launch(run_simt_kernel, self, config.grid3, config.block3, config.dynamic_shared, converted)
             return
         _gpu_launch().launch_on_gpu(self, prepared, stream, converted)
 

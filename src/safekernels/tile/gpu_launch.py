@@ -9,6 +9,9 @@
 `bound_args` are the launch's values in parameter order: Tensor / Partition objects (anything with `shape`,
 `dtype`, `buffer.ptr`, and `tile_shape` for partitions) and Python scalars.  The CUDA grid is 1-D with
 `prod(grid)` CTAs of the compiler's thread count; nothing here synchronizes (the DeviceOp's `sync_on` does).
+
+A compute-capability 9.0 device (H100/H200) is compiled for `sm_90a`, so matmul main loops can use warpgroup
+MMA; `sm_90a` code runs on 9.0 only, so every other device gets the plain arch of the SIMT launcher.
 """
 
 from __future__ import annotations
@@ -116,6 +119,8 @@ _LOADED: weakref.WeakKeyDictionary[Any, dict[tuple[Any, ...], TileGpuKernel]] = 
 def _arch(device: Any) -> str:
     from safekernels.simt.gpu_launch import _arch_for
 
+    if tuple(device.compute_capability) == (9, 0):
+        return "sm_90a"
     return _arch_for(device)
 
 

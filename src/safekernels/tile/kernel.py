@@ -153,8 +153,10 @@ class TileKernel:
             launch_tile_on_gpu(self, values, grid, stream)
             return
         from safekernels.cpu.tile_executor import run_tile_kernel
+        from safekernels.runtime.capture import cpu_launch
 
-        run_tile_kernel(self.name, self.fn, self.params, values, grid)
+        # runs now, or is recorded while `DeviceOp.graph_on` captures a chain (runtime.capture)
+        cpu_launch(run_tile_kernel, self.name, self.fn, self.params, values, grid)
 
     def _check_overlap(self, values: list[Any]) -> None:
         """An output partition must not share memory with any other argument (runtime twin of E0502/E0499)."""

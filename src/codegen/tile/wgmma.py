@@ -1,0 +1,166 @@
+"""`tile.matmul` on Hopper (sm_90a): warpgroup MMA (`wgmma.mma_async.m64nNk16`, f16/bf16 in, f32 accumulate).
+
+Used for the GEMM main loop (a `range` loop whose matmul reads two aligned f16/bf16 tile loads, the case
+`codegen.tile.mma` pipelines) when the kernel is compiled for `sm_90a` and the tiles fit:
+
+- one warpgroup (4 warps, 128 threads) per 64 accumulator rows: `BM == 64 * num_warps / 4`;
+- `BN` a multiple of 64, at most 256 (one `m64nBNk16` instruction per 16 of K), `BK` a multiple of 64.
+
+Shared-memory layout (the wgmma "128-byte swizzle" canonical layouts): an operand of `rows x cols` 2-byte
+elements is stored as `cols / 64` column blocks, each `rows` lines of 128 bytes; inside a block the 16-byte
+chunk `c` of line `r` sits at chunk `c ^ (r % 8)`, and blocks start 1024-byte aligned, so the logical XOR is
+the hardware's address swizzle.  A (BM x BK, row-major) is then K-major: descriptor stride (SBO) 1024 bytes
+between 8-row groups, each k16 step advances the start address by 32 bytes inside a block.  B (BK x BN,
+row-major) is MN-major (`imm-trans-b = 1`): SBO 1024 bytes between 8-row groups of K, LBO `BK * 128` bytes
+between 64-column blocks of N.
+
+The copies are `cp.async` (16 bytes, zero-filled past the tensor's edge) by all threads over `S` stages
+(3 or 4).  Iteration `it` of the loop: wait for its stage's copies (`cp.async.wait_group S-3`),
+`fence.proxy.async` (the copies are generic-proxy writes, wgmma reads through the async proxy), barrier,
+refill stage `(it + S - 2) % S` (read by the wgmma of iteration `it - 2`, which every warpgroup has waited
+for before this barrier), then `wgmma.fence`, `BK / 16` wgmma, `commit_group`, `wait_group 1`: the tensor
+cores work on iteration `it - 1`'s batch while iteration `it`'s copies and batch are issued.
+
+The accumulator layout is `Mma(shape, num_warps, 1)`: warp `w` owns rows `16w .. 16w + 15`, which is
+exactly the wgmma D fragment of its warpgroup, so the epilogue (bias, ReLU, conversion, store) is shared with
+the `mma.sync` path.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from llvmlite import ir
+
+from codegen.tile import scalar_ops as so
+from codegen.tile.ir import Op
+from codegen.tile.layout import Mma, c64
+from safekernels.tile.ops import TileType
+
+if TYPE_CHECKING:
+    from codegen.tile.lower import TileLowering
+
+I32, I64 = so.I32, so.I64
+SMEM_BUDGET = 200 * 1024
+MAX_STAGES = 4
+MAX_N = 256
+ALIGN = 1024  # a 128-byte swizzle atom is 8 lines of 128 bytes
+
+
+def shape_ok(bm: int, bn: int, bk: int, threads: int) -> bool:
+    """Whether an (BM, BK) @ (BK, BN) matmul fits the warpgroup path with `threads` threads per CTA."""
+    return threads % 128 == 0 and bm == 64 * (threads // 128) and bk % 64 == 0 and bn % 64 == 0 and bn <= MAX_N
+
+
+def warps_for(bm: int, bn: int) -> int | None:
+    """The warps a Hopper matmul CTA with a (BM, BN) accumulator gets (None: not a warpgroup shape)."""
+    if bm in (64, 128) and bn % 64 == 0 and bn <= MAX_N:
+        return 4 * (bm // 64)
+    return None
+
+
+def stages_for(stage_bytes: int) -> int:
+    return min(MAX_STAGES, SMEM_BUDGET // stage_bytes)
+
+
+def eligible(L: TileLowering, op: Op) -> bool:
+    """`op` (a matmul inside a pipelined loop) runs on wgmma."""
+    if not L.hopper:
+        return False
+    a_t, b_t = op.args[0].type, op.args[1].type
+    assert isinstance(a_t, TileType) and isinstance(b_t, TileType)
+    if a_t.dtype.name not in ("f16", "bf16") or b_t.dtype != a_t.dtype:
+        return False
+    (bm, bk), (_, bn) = a_t.shape, b_t.shape
+    if not shape_ok(bm, bn, bk, L.T):
+        return False
+    return stages_for((bm * bk + bk * bn) * 2) >= 3
+
+
+def layout(shape: tuple[int, int], threads: int) -> Mma:
+    return Mma(shape, threads // 32, 1)
+
+
+def smem_offset(b: ir.IRBuilder, row: ir.Value, chunk: ir.Value, rows: int) -> ir.Value:
+    """Byte offset of 16-byte chunk `chunk` of line `row` in an operand of `rows` lines (64-column blocks)."""
+    blk = b.udiv(chunk, c64(8))
+    c = b.urem(chunk, c64(8))
+    swz = b.xor(c, b.urem(row, c64(8)))
+    return b.add(b.add(b.mul(blk, c64(rows * 128)), b.mul(row, c64(128))), b.mul(swz, c64(16)))
+
+
+def align_base(L: TileLowering, base: ir.Value) -> ir.Value:
+    """`base` (allocated with ALIGN spare bytes) rounded up to the next ALIGN boundary of the shared window."""
+    b = L.b
+    addr = b.ptrtoint(base, I64)
+    pad = b.and_(b.sub(c64(ALIGN), b.and_(addr, c64(ALIGN - 1))), c64(ALIGN - 1))
+    return b.gep(base, [pad])
+
+
+def proxy_fence(L: TileLowering) -> None:
+    asm = ir.InlineAsm(ir.FunctionType(ir.VoidType(), []), "fence.proxy.async.shared::cta;", "~{memory}", True)
+    L.b.call(asm, [])
+
+
+def _intrinsic(L: TileLowering, name: str, args: list[ir.Value]) -> None:
+    fn = so.declare(L.module, f"llvm.nvvm.wgmma.{name}.sync.aligned", ir.VoidType(), [a.type for a in args])
+    L.b.call(fn, args)
+
+
+def wait(L: TileLowering, pending: int) -> None:
+    _intrinsic(L, "wait_group", [c64(pending)])
+
+
+def _descriptor(b: ir.IRBuilder, addr: ir.Value, lbo: int, sbo: int) -> ir.Value:
+    """64-bit wgmma shared-memory matrix descriptor, 128-byte swizzle."""
+    lo = b.lshr(b.and_(addr, c64(0x3FFFF)), c64(4))
+    const = (((lbo >> 4) & 0x3FFF) << 16) | (((sbo >> 4) & 0x3FFF) << 32) | (1 << 62)
+    return b.or_(lo, c64(const))
+
+
+def _mma_asm(n: int, dt_name: str) -> ir.InlineAsm:
+    regs = ", ".join(f"${i}" for i in range(n // 2))
+    m = n // 2
+    text = (
+        f"{{ .reg .pred p; setp.ne.b32 p, ${m + 2}, 0; "
+        f"wgmma.mma_async.sync.aligned.m64n{n}k16.f32.{dt_name}.{dt_name} "
+        f"{{{regs}}}, ${m}, ${m + 1}, p, 1, 1, 0, 1; }}"
+    )
+    cons = ",".join(["=f"] * m + ["l", "l", "r"] + [str(i) for i in range(m)]) + ",~{memory}"
+    ret = ir.LiteralStructType([so.F32] * m)
+    fty = ir.FunctionType(ret, [I64, I64, I32] + [so.F32] * m)
+    return ir.InlineAsm(fty, text, cons, side_effect=True)
+
+
+def pin(L: TileLowering, vals: list[ir.Value]) -> list[ir.Value]:
+    """The accumulators after `wgmma.wait_group 0`, passed through an empty asm so no read moves above it."""
+    b = L.b
+    m = len(vals)
+    cons = ",".join(["=f"] * m + [str(i) for i in range(m)])
+    asm = ir.InlineAsm(ir.FunctionType(ir.LiteralStructType([so.F32] * m), [so.F32] * m), "", cons, True)
+    r = b.call(asm, vals)
+    return [b.extract_value(r, i) for i in range(m)]
+
+
+def issue(
+    L: TileLowering, a_base: ir.Value, b_base: ir.Value, bm: int, bk: int, bn: int, dt_name: str, acc: list[ir.Value]
+) -> list[ir.Value]:
+    """Issue (and commit) this iteration's wgmma batch on one stage; the caller waits with `wait(L, 1)`."""
+    b = L.b
+    wg = b.udiv(L.tid, c64(128))
+    a_addr = b.add(b.ptrtoint(a_base, I64), b.mul(wg, c64(64 * 128)))
+    b_addr = b.ptrtoint(b_base, I64)
+    a_desc = _descriptor(b, a_addr, 16, 1024)
+    b_desc = _descriptor(b, b_addr, bk * 128, 1024)
+    asm = _mma_asm(bn, dt_name)
+    one = ir.Constant(I32, 1)
+    _intrinsic(L, "fence", [])
+    out = list(acc)
+    for kk in range(bk // 16):
+        kb, kin = divmod(kk, 4)
+        da = b.add(a_desc, c64((kb * bm * 128 + kin * 32) >> 4))
+        db = b.add(b_desc, c64((kk * 16 * 128) >> 4))
+        r = b.call(asm, [da, db, one, *out])
+        out = [b.extract_value(r, i) for i in range(len(out))]
+    _intrinsic(L, "commit_group", [])
+    return out
