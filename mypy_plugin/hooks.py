@@ -13,6 +13,7 @@ Hooks for names this plugin does not own return None, so other plugins in a chai
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 from mypy.errorcodes import ErrorCode
@@ -79,6 +80,8 @@ class SafeKernelsPlugin(Plugin):
             return _tile_call_hook
         if short in ("__getitem__", "__setitem__") and _class_name(fullname) == "SharedArray":
             return _method_report_hook
+        if short in ("partition", "unpartition", "first") and _class_name(fullname) == "DeviceOp":
+            return functools.partial(_device_op_hook, short)
         if short in CAUSE_METHODS:
             return _method_report_hook
         if short == "prepare" and _class_name(fullname) == "SimtKernel":
@@ -125,6 +128,11 @@ def _method_report_hook(ctx: MethodContext) -> Type:
         if isinstance(call, CallExpr) and not any(d.code == "E0308" for d in caused):
             typed_launch.check_brand(ctx)
     return ctx.default_return_type
+
+
+def _device_op_hook(method: str, ctx: MethodContext) -> Type:
+    _method_report_hook(ctx)
+    return typed_launch.device_op_method_return(ctx, method)
 
 
 def _tile_call_hook(ctx: MethodContext) -> Type:

@@ -239,3 +239,27 @@ def check_brand(ctx: MethodContext) -> None:
     )
     if not suppressed(diagnostic, ctx.api.path):
         emit(ctx.api, diagnostic)
+
+
+#: `DeviceOp[Tensor[T]].partition(...)` is a `DeviceOp[Partition[T]]` and back; `.first()` of a tuple-valued op is
+#: its first element.  The library types these `DeviceOp[Any]`: one generic class cannot say it.
+PARTITION = ("safekernels.tile.tensor", "Partition")
+
+
+def device_op_method_return(ctx: MethodContext, method: str) -> Type:
+    receiver = get_proper_type(ctx.type)
+    default = get_proper_type(ctx.default_return_type)
+    if not (isinstance(receiver, Instance) and isinstance(default, Instance) and receiver.args):
+        return ctx.default_return_type
+    value = get_proper_type(receiver.args[0])
+    if method == "first" and isinstance(value, TupleType) and value.items:
+        return default.copy_modified(args=[value.items[0]])
+    if not isinstance(value, Instance) or not value.args:
+        return ctx.default_return_type
+    target = {"partition": ("Tensor", PARTITION), "unpartition": ("Partition", TENSOR)}.get(method)
+    if target is None or value.type.name != target[0]:
+        return ctx.default_return_type
+    info = lookup_class(ctx.api, *target[1])
+    if info is None:
+        return ctx.default_return_type
+    return default.copy_modified(args=[Instance(info, [value.args[0]])])

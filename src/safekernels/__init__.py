@@ -27,9 +27,11 @@ if TYPE_CHECKING:  # the names below, for type checkers and editors; at runtime 
         UseAfterMoveError,
     )
     from safekernels.runtime.buffer import DeviceBuffer, as_buffer, empty, to_device, zeros
+    from safekernels.runtime.capture import GraphCaptureError
     from safekernels.runtime.device import Device, Stream, as_stream, gpu_available
     from safekernels.runtime.device_op import DeviceOp, SharedDeviceOp
     from safekernels.runtime.device_op import zip_ops as zip
+    from safekernels.runtime.graph import DeviceGraph
     from safekernels.runtime.limits import DeviceLimits
 
 #: public name -> (module, attribute in that module); `None` attribute means the module itself
@@ -42,7 +44,7 @@ _LAZY: dict[str, tuple[str, str | None]] = {
             "BorrowError",
             "BrandError",
             "DeviceError",
-            "KernelTrapError",
+    "KernelTrapError",
             "SafeKernelsError",
             "ShapeError",
             "UseAfterMoveError",
@@ -57,6 +59,8 @@ _LAZY: dict[str, tuple[str, str | None]] = {
     "SharedDeviceOp": ("safekernels.runtime.device_op", "SharedDeviceOp"),
     "zip": ("safekernels.runtime.device_op", "zip_ops"),
     "DeviceLimits": ("safekernels.runtime.limits", "DeviceLimits"),
+    "DeviceGraph": ("safekernels.runtime.graph", "DeviceGraph"),
+    "GraphCaptureError": ("safekernels.runtime.capture", "GraphCaptureError"),
 }
 
 
@@ -84,8 +88,10 @@ __all__ = [
     "Device",
     "DeviceBuffer",
     "DeviceError",
+    "DeviceGraph",
     "DeviceLimits",
     "DeviceOp",
+    "GraphCaptureError",
     "KernelTrapError",
     "SafeKernelsError",
     "ShapeError",

@@ -146,5 +146,5 @@ def test_graph_on_the_default_stream() -> None:
     graph = ping_pong(a, b, 3).graph_on(dev.default_stream)
     graph.replay()
     dev.default_stream.synchronize()
-    np.testing.assert_array_equal(b.to_numpy(), 3)
+    np.testing.assert_array_equal(b.to_numpy(), 15)  # b = 2a + 1 = 3, a = 2b + 1 = 7, b = 2a + 1 = 15
     np.testing.assert_array_equal(a.to_numpy(), 7)

@@ -133,3 +133,59 @@ def test_plugin_fingerprint_is_part_of_the_cache_key() -> None:
     instance = plugin("2.4.1")(Options())
     data = instance.report_config_data(None)  # type: ignore[arg-type]
     assert isinstance(data, str) and len(data) == 16
+
+
+KERNELS = """
+from typing import Annotated
+
+from safekernels import simt, tile
+from safekernels.dtypes import f32
+from safekernels.simt import DisjointSlice, Slice, thread
+from safekernels.tile import Partition, Tensor
+
+
+@simt.kernel
+@simt.launch_contract(block=256)
+def scale(x: Slice[f32], y: DisjointSlice[f32]) -> None:
+    idx = thread.index_1d()
+    i = idx.get()
+    if (out := y.get_mut(idx)) is not None:
+        out.set(f32(x[i] * 2.0))
+
+
+@tile.kernel
+def add(z: Partition[f32], x: Annotated[Tensor[f32], tile.Dims(-1)], y: Tensor[f32]) -> None:
+    z.store(tile.load_like(x, z) + tile.load_like(y, z))
+"""
+
+HOST = """
+import safekernels as sk
+from safekernels import simt, tile
+from safekernels.dtypes import f32
+
+from kernels import add, scale
+
+
+def main(n: int) -> None:
+    dev = sk.Device(0)
+    stream = dev.new_stream()
+    a = sk.zeros(n, f32, stream)
+    plan = scale.prepare(simt.LaunchConfig1D.for_len(n, block=256), dev)
+    scale.launch(plan, stream, a, a){extra}
+    x = tile.ones((1024,), f32)
+    z = tile.zeros((1024,), f32).partition((128,))
+    op = add(z, x, tile.ones((1024,), f32))
+    print(x)
+    op.sync_on(stream)
+"""
+
+
+def test_kernels_loaded_from_mypys_cache_keep_their_parameter_modes(tmp_path: Path) -> None:
+    reported, raw = check(tmp_path, {"kernels.py": KERNELS, "host.py": HOST.format(extra="")})
+    first = sorted((r.line, r.code) for r in reported if r.code in ("E0502", "E0382"))
+    print("RAW<<", raw, ">>")
+    assert first == [(13, "E0502"), (17, "E0382")], raw
+    # Edit only host.py: kernels.py now comes from the cache, without decorator expressions or `Annotated`.
+    reported, raw = check(tmp_path, {"host.py": HOST.format(extra="  # edited")})
+    second = sorted((r.line, r.code) for r in reported if r.code in ("E0502", "E0382"))
+    assert second == first, raw
