@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
+from typing import TypeVar
 
 from mypy.errorcodes import ErrorCode
 from mypy.nodes import CallExpr, Context, IndexExpr
@@ -85,7 +86,7 @@ class SafeKernelsPlugin(Plugin):
         if short in CAUSE_METHODS:
             return _method_report_hook
         if short == "prepare" and _class_name(fullname) == "SimtKernel":
-            return typed_launch.prepare_return
+            return _typed(typed_launch.prepare_return)
         return None
 
     def get_method_signature_hook(self, fullname: str) -> Callable[[MethodSigContext], FunctionLike] | None:
@@ -93,14 +94,14 @@ class SafeKernelsPlugin(Plugin):
             return None
         short, cls = _short(fullname), _class_name(fullname)
         if cls == "SimtKernel" and short in SIMT_LAUNCH_METHODS:
-            return typed_launch.simt_launch_signature
+            return _typed_signature(typed_launch.simt_launch_signature)
         if cls == "TileKernel" and short == "__call__":
-            return typed_launch.tile_call_signature
+            return _typed_signature(typed_launch.tile_call_signature)
         return None
 
     def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
         if fullname.startswith("safekernels.tile.") and _short(fullname) in typed_launch.TILE_CONSTRUCTORS:
-            return typed_launch.tile_constructor_return
+            return _typed(typed_launch.tile_constructor_return)
         if resolve.is_safekernels(fullname):
             return _function_report_hook
         return None
@@ -121,25 +122,54 @@ def _guarded(api: CheckerPluginInterface, context: Context, run: Callable[[], li
         return []
 
 
+Ctx = TypeVar("Ctx", MethodContext, FunctionContext)
+
+
+def _typed(hook: Callable[[Ctx], Type]) -> Callable[[Ctx], Type]:
+    """A typing hook that falls back to mypy's own type (and says so) if it fails."""
+
+    def run(ctx: Ctx) -> Type:
+        try:
+            return hook(ctx)
+        except Exception as exc:
+            ctx.api.fail(f"ownership checker internal error: {type(exc).__name__}: {exc} (please report)",
+                         ctx.context, code=INTERNAL)
+            return ctx.default_return_type
+
+    return run
+
+
+def _typed_signature(hook: Callable[[MethodSigContext], FunctionLike]) -> Callable[[MethodSigContext], FunctionLike]:
+    def run(ctx: MethodSigContext) -> FunctionLike:
+        try:
+            return hook(ctx)
+        except Exception as exc:
+            ctx.api.fail(f"ownership checker internal error: {type(exc).__name__}: {exc} (please report)",
+                         ctx.context, code=INTERNAL)
+            return ctx.default_signature
+
+    return run
+
+
 def _method_report_hook(ctx: MethodContext) -> Type:
     call = ctx.context
     if isinstance(call, CallExpr | IndexExpr):
         caused = _guarded(ctx.api, call, lambda: report_caused_by(ctx.api, call))
         if isinstance(call, CallExpr) and not any(d.code == "E0308" for d in caused):
-            typed_launch.check_brand(ctx)
+            _guarded(ctx.api, call, lambda: typed_launch.check_brand(ctx))
     return ctx.default_return_type
 
 
 def _device_op_hook(method: str, ctx: MethodContext) -> Type:
     _method_report_hook(ctx)
-    return typed_launch.device_op_method_return(ctx, method)
+    return _typed(functools.partial(typed_launch.device_op_method_return, method=method))(ctx)
 
 
 def _tile_call_hook(ctx: MethodContext) -> Type:
     call = ctx.context
     if isinstance(call, CallExpr):
         _guarded(ctx.api, call, lambda: report_caused_by(ctx.api, call))
-    return typed_launch.tile_call_return(ctx)
+    return _typed(typed_launch.tile_call_return)(ctx)
 
 
 def _function_report_hook(ctx: FunctionContext) -> Type:

@@ -179,12 +179,15 @@ def kernel_from_decorator(node: Decorator) -> KernelInfo | None:
         return None
     func = node.func
     signature = func.type if isinstance(func.type, CallableType) else None
+    # A function loaded from mypy's cache has no `arguments` (only names, kinds and its type): read those.
+    names = signature.arg_names if signature is not None else func.arg_names
+    kinds = signature.arg_kinds if signature is not None else func.arg_kinds
     params: list[tuple[str, ParamMode]] = []
-    for index, arg in enumerate(func.arguments):
-        if arg.kind in (ARG_STAR, ARG_STAR2):
+    for index, (name, kind) in enumerate(zip(names, kinds, strict=False)):
+        if kind in (ARG_STAR, ARG_STAR2) or name is None:
             continue
-        typ = signature.arg_types[index] if signature is not None and index < len(signature.arg_types) else None
-        params.append((arg.variable.name, type_mode(typ)))
+        typ = signature.arg_types[index] if signature is not None else None
+        params.append((name, type_mode(typ)))
     return KernelInfo(func.name, func.fullname, track, tuple(params), signature)
 
 

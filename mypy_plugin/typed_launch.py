@@ -42,6 +42,7 @@ from mypy_plugin.lowering import attr_span, span_of
 from mypy_plugin.mypy_internals import lookup_class, scope_stack
 from mypy_plugin.reporting import emit, suppressed
 from ownership_check.core import messages
+from ownership_check.diagnostics import Diagnostic
 
 # Public names: mypy looks names up module by module, and these are what `safekernels/__init__.py` exports.
 BUFFER = "safekernels.DeviceBuffer"
@@ -217,21 +218,21 @@ def _inside_tile_kernel(api: CheckerPluginInterface) -> bool:
     return False
 
 
-def check_brand(ctx: MethodContext) -> None:
+def check_brand(ctx: MethodContext) -> list[Diagnostic]:
     """`E0308` from the types alone, for a launch whose prepared launch the flow analysis cannot trace (a module
     global, an attribute): the brand `prepare` put on its type names another kernel."""
     call = ctx.context
     kernel = _kernel_of_call(call, receiver=True)
     if kernel is None or kernel.track != "simt" or not isinstance(call, CallExpr):
-        return
+        return []
     callee = call.callee
     if not isinstance(callee, MemberExpr) or callee.name not in ("launch", "launch_async"):
-        return
+        return []
     if not ctx.arg_types or not ctx.arg_types[0] or not call.args:
-        return
+        return []
     found = brand_of(ctx.arg_types[0][0])
     if found is None or found == kernel.name:
-        return
+        return []
     prepared = call.args[0]
     name = prepared.name if isinstance(prepared, NameExpr | MemberExpr) else "prepared launch"
     diagnostic = messages.brand_mismatch(
@@ -239,6 +240,7 @@ def check_brand(ctx: MethodContext) -> None:
     )
     if not suppressed(diagnostic, ctx.api.path):
         emit(ctx.api, diagnostic)
+    return [diagnostic]
 
 
 #: `DeviceOp[Tensor[T]].partition(...)` is a `DeviceOp[Partition[T]]` and back; `.first()` of a tuple-valued op is

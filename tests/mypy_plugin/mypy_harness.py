@@ -66,7 +66,8 @@ def write_config(directory: Path, cache_dir: Path, extra: str = "") -> Path:
 def run_mypy(args: list[str], allow_internal_errors: bool = False) -> tuple[list[Reported], str]:
     """Run mypy in-process; return the parsed diagnostics and the raw output (for assertion messages)."""
     ensure_plugin_importable()
-    stdout, stderr, _status = api.run(args)
+    stdout, stderr, status = api.run(args)
+    assert status in (0, 1), f"mypy exited {status} (a crash prints to the real stderr):\n{stdout}\n{stderr}"
     assert allow_internal_errors or "ownership checker internal error" not in stdout, stdout
     reported = []
     for raw in stdout.splitlines():

@@ -183,7 +183,6 @@ def main(n: int) -> None:
 def test_kernels_loaded_from_mypys_cache_keep_their_parameter_modes(tmp_path: Path) -> None:
     reported, raw = check(tmp_path, {"kernels.py": KERNELS, "host.py": HOST.format(extra="")})
     first = sorted((r.line, r.code) for r in reported if r.code in ("E0502", "E0382"))
-    print("RAW<<", raw, ">>")
     assert first == [(13, "E0502"), (17, "E0382")], raw
     # Edit only host.py: kernels.py now comes from the cache, without decorator expressions or `Annotated`.
     reported, raw = check(tmp_path, {"host.py": HOST.format(extra="  # edited")})
