@@ -3,8 +3,9 @@
 Workloads: the repository's `examples/` (when it has Python files) and a generated project of about 20k lines that
 uses safekernels throughout (SIMT and tile kernels, prepared launches, async launches, partitions, `sync_on`,
 cross-module kernel imports, plus ordinary Python around them).  Each workload is checked cold (a fresh cache
-directory per run) with the same configuration twice, with and without `plugins = mypy_plugin`; the median of
-`--repeat` runs is reported.
+directory per run) with the same configuration twice, with and without `plugins = mypy_plugin`; the generated
+project is also re-checked incrementally after a one-line edit in one module (what saving a file costs in an
+editor).  The median of `--repeat` runs is reported.
 
     .venv/bin/python bench/mypy_plugin_overhead.py [--repeat 3] [--lines 20000] [--out FILE]
 
@@ -20,6 +21,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -146,18 +148,36 @@ def write_config(directory: Path, plugin: bool) -> Path:
     return config
 
 
-def time_mypy(config: Path, files: list[str], cwd: Path) -> float:
+def _run_mypy(config: Path, files: list[str], cwd: Path, cache: str) -> float:
     env = {**os.environ, "PYTHONPATH": str(REPO)}
-    with tempfile.TemporaryDirectory() as cache:
-        start = time.perf_counter()
-        proc = subprocess.run(
-            [sys.executable, "-m", "mypy", "--config-file", str(config), "--cache-dir", cache, *files],
-            cwd=cwd, env=env, capture_output=True, text=True,
-        )
-        elapsed = time.perf_counter() - start
+    start = time.perf_counter()
+    proc = subprocess.run(
+        [sys.executable, "-m", "mypy", "--config-file", str(config), "--cache-dir", cache, *files],
+        cwd=cwd, env=env, capture_output=True, text=True,
+    )
+    elapsed = time.perf_counter() - start
     if proc.returncode not in (0, 1) or "INTERNAL ERROR" in proc.stdout + proc.stderr:
         raise RuntimeError(f"mypy failed ({proc.returncode}):\n{proc.stdout}\n{proc.stderr}")
     return elapsed
+
+
+def time_mypy(config: Path, files: list[str], cwd: Path) -> float:
+    """A cold run: fresh cache directory."""
+    with tempfile.TemporaryDirectory() as cache:
+        return _run_mypy(config, files, cwd, cache)
+
+
+def time_edit(config: Path, files: list[str], cwd: Path) -> float:
+    """An incremental run after editing one module's function body (what an editor's save costs)."""
+    target = cwd / files[len(files) // 2]
+    original = target.read_text(encoding="utf-8")
+    with tempfile.TemporaryDirectory() as cache:
+        _run_mypy(config, files, cwd, cache)
+        try:
+            target.write_text(original.replace("for step in range(4):", "for step in range(5):", 1), "utf-8")
+            return _run_mypy(config, files, cwd, cache)
+        finally:
+            target.write_text(original, encoding="utf-8")
 
 
 def python_files(root: Path) -> list[str]:
@@ -168,9 +188,11 @@ def count_lines(root: Path, files: list[str]) -> int:
     return sum((root / f).read_text(encoding="utf-8").count("\n") for f in files)
 
 
-def measure(name: str, root: Path, files: list[str], configs: Path, repeat: int) -> list[str]:
-    without = statistics.median(time_mypy(write_config(configs, False), files, root) for _ in range(repeat))
-    with_plugin = statistics.median(time_mypy(write_config(configs, True), files, root) for _ in range(repeat))
+def measure(
+    name: str, root: Path, files: list[str], configs: Path, repeat: int, timer: Callable[..., float] = time_mypy
+) -> list[str]:
+    without = statistics.median(timer(write_config(configs, False), files, root) for _ in range(repeat))
+    with_plugin = statistics.median(timer(write_config(configs, True), files, root) for _ in range(repeat))
     overhead = (with_plugin / without - 1.0) * 100.0
     return [name, str(len(files)), str(count_lines(root, files)), f"{without:.2f}", f"{with_plugin:.2f}",
             f"{overhead:+.1f}%"]
@@ -192,11 +214,16 @@ def main(argv: list[str] | None = None) -> int:
             rows.append(measure("examples/", examples, example_files, configs, args.repeat))
         project = Path(tmp) / "generated"
         generate_project(project, args.lines)
-        rows.append(measure("generated project", project, python_files(project), configs, args.repeat))
+        gen_files = python_files(project)
+        rows.append(measure("generated project", project, gen_files, configs, args.repeat))
+        rows.append(
+            measure("generated project, re-check after editing one module", project, gen_files, configs,
+                    args.repeat, time_edit)
+        )
     header = ["workload", "files", "lines", "mypy (s)", "mypy + plugin (s)", "plugin overhead"]
     table = [
-        f"mypy {_mypy_version()}, cold (fresh cache), median of {args.repeat} runs; same config with and without "
-        "`plugins = mypy_plugin`",
+        f"mypy {_mypy_version()}, cold (fresh cache) unless stated, median of {args.repeat} runs; same config with "
+        "and without `plugins = mypy_plugin`",
         "",
         "| " + " | ".join(header) + " |",
         "|" + "|".join("---" for _ in header) + "|",

@@ -230,10 +230,6 @@ def _params(func: FuncItem) -> list[str]:
     return [arg.variable.name for arg in func.arguments]
 
 
-def _is_plain_assignment(stmt: AssignmentStmt) -> bool:
-    return stmt.unanalyzed_type is None or not isinstance(stmt.rvalue, TempNode)
-
-
 class FunctionLowerer:
     def __init__(self, ctx: FileContext, unit: Unit) -> None:
         self.ctx = ctx

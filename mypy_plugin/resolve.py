@@ -1,6 +1,6 @@
 """Name resolution for the adapter: mypy already resolved every name, this module only reads its answers.
 
-Three questions, each answered from semantic information only (never from expression types, which do not exist
+The questions, each answered from semantic information only (never from expression types, which do not exist
 yet for statements after the hooked call):
 
 - Is this fullname the safekernels API named `name` in the ownership table?  mypy reports the *defining*
@@ -11,7 +11,9 @@ yet for statements after the hooked call):
   track's package (a module loaded from mypy's cache keeps types but drops decorator expressions).  Parameter modes
   come from the analyzed parameter types: real generic classes (`DisjointSlice[f32]`), which survive the cache,
   looked up in `safekernels.ownership_model.PARAM_MODES` by their class name.
-- Is this `with` item the lexical unsafe block (`safekernels.simt.unsafe` under any alias)?
+- What does the code call this reference?  `sk.zip` is public `safekernels.zip` although mypy records its
+  definition `safekernels.runtime.device_op.zip_ops`; the module's `from ... import ... as ...` statements and
+  module attribute references give the public name (`public_name`), and a match on either name counts.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from mypy.nodes import (
 from mypy.types import CallableType, Instance, ProperType, Type, UnionType, get_proper_type
 from mypy.util import correct_relative_import
 
-from safekernels.ownership_model import KERNEL_DECORATORS, UNSAFE_CONTEXT, ParamMode, param_mode
+from safekernels.ownership_model import KERNEL_DECORATORS, ParamMode, param_mode
 
 PACKAGE = "safekernels"
 
@@ -99,11 +101,6 @@ def refers_to_safekernels(expr: Expression, imports: dict[str, str]) -> bool:
 
 def is_safekernels(fullname: str | None) -> bool:
     return bool(fullname) and (fullname == PACKAGE or str(fullname).startswith(PACKAGE + "."))
-
-
-def is_unsafe_context(expr: Expression, imports: dict[str, str]) -> bool:
-    """`simt.unsafe()` (through any import alias of `safekernels.simt.unsafe`)."""
-    return isinstance(expr, CallExpr) and refers_to(expr.callee, imports, UNSAFE_CONTEXT)
 
 
 @dataclass(frozen=True)

@@ -15,12 +15,19 @@ if TYPE_CHECKING:
 
 
 def compile_simt_kernel(
-    kernel: Any, *, arch: str = "sm_90", approx_math: bool | None = None, use_cache: bool = True
+    kernel: Any,
+    *,
+    arch: str = "sm_90",
+    approx_math: bool | None = None,
+    use_cache: bool = True,
+    assume_requires: bool = False,
 ) -> CompiledKernel:
     """See `codegen.pipeline.compile_simt_kernel`."""
     from codegen.pipeline import compile_simt_kernel as _compile
 
-    return _compile(kernel, arch=arch, approx_math=approx_math, use_cache=use_cache)
+    return _compile(
+        kernel, arch=arch, approx_math=approx_math, use_cache=use_cache, assume_requires=assume_requires
+    )
 
 
 __all__ = ["CompiledKernel", "compile_simt_kernel"]

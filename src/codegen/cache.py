@@ -2,8 +2,8 @@
 
 Key: SHA-256 over the kernel's source, the sources of the `@simt.device` helpers and the values of the
 module-level constants it can reach (found from the code objects' global names, so no front-end run is needed
-to compute it), the specialization (parameter kinds/dtypes, contract block, unchecked indexing, approximate
-math), the target arch, and the versions of this package, llvmlite, nvJitLink and libdevice.
+to compute it), the specialization (parameter kinds/dtypes, contract block, unchecked indexing, assumed `requires`,
+approximate math), the target arch, and the versions of this package, llvmlite, nvJitLink and libdevice.
 
 An entry is one file: a magic line, a JSON header with section lengths and a SHA-256 of the payload, then the
 LLVM IR, PTX and cubin.  Writes go to a temporary file in the same folder and are renamed into place
@@ -82,6 +82,7 @@ def cache_key(spec: KernelSpec, arch: str, approx_math: bool, versions: dict[str
         "params": [(p.name, p.kind, p.dtype.name) for p in spec.params] if spec.params is not None else None,
         "block": spec.block,
         "unchecked": spec.unchecked_indexing,
+        "assume": [r.text for r in spec.requires] if spec.assume_requires else None,
         "approx": approx_math,
         "arch": arch,
         "format": FORMAT_VERSION,

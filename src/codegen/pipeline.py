@@ -64,11 +64,17 @@ def approx_math_default() -> bool:
 
 
 def compile_simt_kernel(
-    kernel: object, *, arch: str = DEFAULT_ARCH, approx_math: bool | None = None, use_cache: bool = True
+    kernel: object,
+    *,
+    arch: str = DEFAULT_ARCH,
+    approx_math: bool | None = None,
+    use_cache: bool = True,
+    assume_requires: bool = False,
 ) -> CompiledKernel:
     """Compile a `@simt.kernel` (or a plain annotated function) for `arch`; raises `DiagnosticError` with SK
-    diagnostics for unsupported code."""
-    spec = spec_from_kernel(kernel)
+    diagnostics for unsupported code.  `assume_requires=True` compiles the variant that assumes the contract's
+    `requires` relations (`llvm.assume` at entry); use it only for launches that evaluate them first."""
+    spec = spec_from_kernel(kernel, assume_requires=assume_requires)
     approx = approx_math_default() if approx_math is None else approx_math
     key = cache_key(spec, arch, approx, tool_versions()) if use_cache else None
     if key is not None:
@@ -96,7 +102,12 @@ def _compile(spec: KernelSpec, arch: str, approx: bool) -> CompiledKernel:
     libdevice = find_libdevice() if module.uses_math else None
     try:
         llvm_ir = lower_module(
-            module, LoweringOptions(approx_math=approx, have_libdevice=libdevice is not None)
+            module,
+            LoweringOptions(
+                approx_math=approx,
+                have_libdevice=libdevice is not None,
+                assumptions=spec.requires if spec.assume_requires else (),
+            ),
         )
     except NeedsLibdevice as exc:
         raise LibdeviceNotFoundError(

@@ -1,7 +1,8 @@
 """What codegen needs to know about a kernel, independent of how the language layer represents it.
 
 `spec_from_kernel` reads a `safekernels.simt` kernel object duck-typed (`py_function`, `name`, `params`,
-`contract`, `unchecked_indexing`), so codegen does not import the language layer; for a bare function the
+`contract`, `unchecked_indexing`; the contract's `relations` give `requires`), so codegen does not import the
+language layer; for a bare function the
 parameter kinds are read from the annotations' syntax (`Slice[f32]`, `DisjointSlice[i32]`, `AtomicSlice[u32]`,
 `f32`), which is also how `@simt.device` helpers are typed.
 """
@@ -26,6 +27,17 @@ class ParamSpec:
 
 
 @dataclass(frozen=True)
+class RequiresSpec:
+    """One `requires` relation: operands are `("len", slice) | ("param", scalar) | ("lit", int) |
+    ("bin", "+"|"-"|"*", left, right)`, `op` one of `< <= > >= == !=` (u64 semantics, see `simt.requires`)."""
+
+    text: str
+    left: tuple[object, ...]
+    op: str
+    right: tuple[object, ...]
+
+
+@dataclass(frozen=True)
 class KernelSpec:
     name: str
     py_function: Callable[..., Any]
@@ -33,6 +45,9 @@ class KernelSpec:
     block: tuple[int, int, int] | None = None  # exact contract block -> .reqntid
     unchecked_indexing: bool = False
     min_compute_capability: tuple[int, int] | None = None
+    requires: tuple[RequiresSpec, ...] = ()
+    # compile for launches that checked `requires` first: the relations become `llvm.assume` at kernel entry
+    assume_requires: bool = False
 
 
 def _block3(block: Any) -> tuple[int, int, int] | None:
@@ -44,8 +59,10 @@ def _block3(block: Any) -> tuple[int, int, int] | None:
     return (dims[0], dims[1], dims[2])
 
 
-def spec_from_kernel(kernel: Any) -> KernelSpec:
-    """A `KernelSpec` for a simt kernel object, or for a plain function (annotations give the params)."""
+def spec_from_kernel(kernel: Any, *, assume_requires: bool = False) -> KernelSpec:
+    """A `KernelSpec` for a simt kernel object, or for a plain function (annotations give the params).
+    `assume_requires` asks for the variant that assumes the contract's `requires` relations (only for launch
+    paths that evaluate them before the kernel runs)."""
     fn = getattr(kernel, "py_function", kernel)
     name = getattr(kernel, "name", None) or fn.__name__
     params: tuple[ParamSpec, ...] | None = None
@@ -55,6 +72,8 @@ def spec_from_kernel(kernel: Any) -> KernelSpec:
     contract = getattr(kernel, "contract", None)
     block = _block3(getattr(contract, "block", None)) if contract is not None else None
     cc = getattr(contract, "min_compute_capability", None) if contract is not None else None
+    relations = getattr(contract, "relations", ()) if contract is not None else ()
+    requires = tuple(RequiresSpec(str(r.text), tuple(r.left), str(r.op), tuple(r.right)) for r in relations)
     return KernelSpec(
         name=str(name),
         py_function=fn,
@@ -62,6 +81,8 @@ def spec_from_kernel(kernel: Any) -> KernelSpec:
         block=block,
         unchecked_indexing=bool(getattr(kernel, "unchecked_indexing", False)),
         min_compute_capability=(int(cc[0]), int(cc[1])) if cc else None,
+        requires=requires,
+        assume_requires=assume_requires and bool(requires),
     )
 
 

@@ -6,7 +6,8 @@ two LLVM parameters, `ptr addrspace(1)` then its `i64` length; a scalar is one p
 is `noalias`, and `Slice` pointers are also `readonly`, which lets the NVPTX backend use `ld.global.nc`.  An
 exact contract block becomes `reqntid` annotations (`.reqntid` in the PTX).  Helpers are internal and
 `convergent` (like clang's CUDA mode), so calls that may reach `sync_threads` or a shuffle are never made
-control-dependent by the optimizer.
+control-dependent by the optimizer.  With `LoweringOptions.assumptions` (the variant for launches that checked
+the contract's `requires`), each relation is an `llvm.assume` at kernel entry (`lowering.assumptions`).
 """
 
 from __future__ import annotations
@@ -15,7 +16,9 @@ from dataclasses import dataclass
 
 from llvmlite import ir
 
+from codegen.frontend.spec import RequiresSpec
 from codegen.ir import nodes as n
+from codegen.lowering.assumptions import emit_assumptions
 from codegen.lowering.function import FunctionLowering
 from codegen.lowering.llvm_types import GLOBAL_PTR, I8, I64, SLICE, storage_type, value_type
 from safekernels.dtypes import dtype_of
@@ -28,6 +31,7 @@ DATA_LAYOUT = "e-p3:32:32-p4:32:32-p5:32:32-p6:32:32-p7:32:32-i64:64-i128:128-v1
 class LoweringOptions:
     approx_math: bool = False
     have_libdevice: bool = True
+    assumptions: tuple[RequiresSpec, ...] = ()  # `requires` relations checked before every launch of this variant
 
 
 def lower_module(mod: n.Module, options: LoweringOptions) -> str:
@@ -74,6 +78,10 @@ def lower_module(mod: n.Module, options: LoweringOptions) -> str:
         approx_math=options.approx_math,
         have_libdevice=options.have_libdevice,
     )
+    if options.assumptions:
+        lengths = {name: kernel.args[_abi_index(mod, name) + 1] for name, kind, _ in mod.abi if kind != "scalar"}
+        scalars = {name: kernel.args[_abi_index(mod, name)] for name, kind, _ in mod.abi if kind == "scalar"}
+        emit_assumptions(lowering.b, options.assumptions, lengths, scalars)
     lowering.lower(_kernel_param_values(lowering, mod, kernel))
     _annotate(llmod, kernel, mod.block)
     text = str(llmod)
@@ -109,6 +117,16 @@ def _declare_kernel(llmod: ir.Module, mod: n.Module) -> ir.Function:
         ptr.add_attribute("noalias")
         i += 2
     return fn
+
+
+def _abi_index(mod: n.Module, name: str) -> int:
+    """Position of parameter `name`'s first LLVM argument (a buffer is two: pointer, length)."""
+    i = 0
+    for pname, kind, _ in mod.abi:
+        if pname == name:
+            return i
+        i += 1 if kind == "scalar" else 2
+    raise KeyError(name)
 
 
 def _kernel_param_values(lowering: FunctionLowering, mod: n.Module, fn: ir.Function) -> list[ir.Value]:

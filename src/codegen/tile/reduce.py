@@ -6,9 +6,14 @@ steps over the `Blocked` layout, where each thread's vector lies inside one row:
 1. in registers: each thread combines its vector slots (and, when a row spans more than `T * vec` elements,
    all of its groups in that row);
 2. warp shuffles (`shfl.sync.bfly`) combine the threads that share a row inside a warp;
-3. one partial per (row, warp) goes to shared memory; after a barrier, thread `r` combines row `r`'s
-   partials and writes the result (in the result dtype) to shared memory, where consumers read it (a
-   `keepdims` result broadcasts by reading the same address).
+3. one partial per (row, warp) goes to shared memory, then one barrier.  Outside `range` loops the result is
+   then a formula (`FnTile`): a consumer reads the W partials of its row (broadcast shared-memory reads, the
+   same address for every lane) and combines them in registers, so a last-axis reduction costs ONE barrier.
+   Shared memory is bump-allocated and never reused outside loops, so the fresh partials region needs no
+   barrier before it is written, and nothing overwrites it while consumers read it.  Inside a loop the region
+   is rewritten by the next iteration, so there the old sequence stays: a barrier before the writes, and after
+   the partials' barrier thread `r` combines row `r`'s partials into a result array that a third barrier
+   publishes (a `keepdims` result broadcasts by reading the same address).
 
 Other axes go through shared memory: the tile is written there once and each result element loops over the
 reduced axis.  f16/bf16 accumulate in f32 and round once; `sum` of bools counts in i64.
@@ -24,7 +29,7 @@ from codegen.lowering.nvvm import shuffle
 from codegen.tile import scalar_ops as so
 from codegen.tile.ir import Op
 from codegen.tile.layout import Blocked, c64
-from codegen.tile.values import RegTile, SmemTile, Tile
+from codegen.tile.values import FnTile, RegTile, SmemTile, Tile
 from safekernels.dtypes import DType, dtype_of
 from safekernels.tile.ops import TileType
 
@@ -84,6 +89,7 @@ def lower_reduce(L: TileLowering, op: Op) -> Tile:
         group_vals.append(v if active is None else b.select(active, v, ident))
     warp = b.udiv(L.tid, c64(32))
     lane = b.urem(L.tid, c64(32))
+    in_loop = bool(L.loop_state)
     if P >= T and row_len % (T * vec) == 0:
         per_row: dict[int, ir.Value] = {}
         for g, v in enumerate(group_vals):
@@ -95,7 +101,8 @@ def lower_reduce(L: TileLowering, op: Op) -> Tile:
             * W
             * (acc_ty.width // 8 if isinstance(acc_ty, ir.IntType) else (8 if acc_ty == so.F64 else 4))
         )
-        L.barrier()
+        if in_loop:  # the previous iteration may still read this region; a fresh one needs no barrier
+            L.barrier()
         for r, v in per_row.items():
             for off in (16, 8, 4, 2, 1):
                 v = so.combine(b, rop, v, shuffle(b, "shfl_xor", v, ir.Constant(so.I32, off)), acc_dt)
@@ -110,7 +117,8 @@ def lower_reduce(L: TileLowering, op: Op) -> Tile:
             * W
             * (acc_ty.width // 8 if isinstance(acc_ty, ir.IntType) else (8 if acc_ty == so.F64 else 4))
         )
-        L.barrier()
+        if in_loop:
+            L.barrier()
         for g, v in enumerate(group_vals):
             off = seg // 2
             while off >= 1:
@@ -125,6 +133,8 @@ def lower_reduce(L: TileLowering, op: Op) -> Tile:
         L.barrier()
     else:
         return _reduce_via_smem(L, op, src, acc_ty, acc_dt)
+    if not in_loop and rt.shape:
+        return _partials_formula(rt, rop, part, W, acc_ty, acc_dt, L)
     # final: one thread per row combines the W partials and writes the result dtype
     out_elem = so.storage_ty(rt.dtype)
     if W == 1 and acc_dt == rt.dtype and rt.dtype.name != "bool":
@@ -144,6 +154,26 @@ def lower_reduce(L: TileLowering, op: Op) -> Tile:
                 b.store(v, L.sptr(final, row, out_elem))
         L.barrier()
     return SmemTile(rt, final, _result_strides(rt.shape, axis, rank, op.attrs["keepdims"], shape), out_elem)
+
+
+def _partials_formula(
+    rt: TileType, rop: str, part: ir.Value, W: int, acc_ty: ir.Type, acc_dt: DType, L: TileLowering
+) -> FnTile:
+    """The reduced tile as a formula over the published partials: element `coords` is row `flat(coords)`, the
+    combination of `part[row * W .. row * W + W - 1]` (read by whichever thread needs it, in registers)."""
+    shape = rt.shape
+
+    def fn(b: ir.IRBuilder, coords: list[ir.Value]) -> ir.Value:
+        row: ir.Value = c64(0)
+        for c, extent in zip(coords, shape, strict=True):
+            row = b.add(b.mul(row, c64(extent)), c) if extent != 1 else row
+        base = b.mul(row, c64(W)) if W != 1 else row
+        v = b.load(L.sptr(part, base, acc_ty))
+        for w in range(1, W):
+            v = so.combine(b, rop, v, b.load(L.sptr(part, b.add(base, c64(w)), acc_ty)), acc_dt)
+        return so.convert(b, v, acc_dt, rt.dtype) if acc_dt != rt.dtype else v
+
+    return FnTile(rt, fn)
 
 
 def _result_strides(

@@ -8,6 +8,12 @@ The cells are 8-byte slots of one fixed storage array, so `kernelParams` is a pr
 launch fast path (`simt.fast_launch`) can fill every slot with one `struct.pack_into` (`slot_format` is the
 matching format).  The driver copies parameter values at launch time, so reusing the slots for the next launch
 is safe.
+
+Two compiled variants per kernel with `requires` relations: the safe paths (`kernel.launch`, its fast path,
+`launch_async`, and `prepare`'s function limits) evaluate the relations before every launch, so they use the
+variant compiled with `assume_requires=True` (the relations are `llvm.assume`d at kernel entry, which removes
+bounds checks they imply); `launch_unchecked` skips them and gets the variant without assumptions, compiled
+only when it is first used.  A kernel without relations has one variant.
 """
 
 from __future__ import annotations
@@ -103,7 +109,7 @@ def _scalar_setter(cell: Any, dtype: str) -> Callable[[Any], None]:
 class GpuLauncher:
     """One kernel loaded on one device, with its parameter cells."""
 
-    def __init__(self, kernel: Any, device: Device) -> None:
+    def __init__(self, kernel: Any, device: Device, *, assume_requires: bool = True) -> None:
         import codegen
         from safekernels.runtime.cuda_backend import CudaBackend
 
@@ -112,7 +118,7 @@ class GpuLauncher:
         self.backend = backend
         self.name: str = kernel.name
         self.arch = _arch_for(device)
-        self.compiled = codegen.compile_simt_kernel(kernel, arch=self.arch)
+        self.compiled = codegen.compile_simt_kernel(kernel, arch=self.arch, assume_requires=assume_requires)
         self.module = backend.load_module(self.compiled.cubin)
         self.function = backend.get_function(self.module, self.compiled.entry_name)
         self.max_threads = backend.function_attribute(self.function, "MAX_THREADS_PER_BLOCK")
@@ -217,7 +223,10 @@ class GpuLauncher:
             self.fail(result)
 
 
+# per kernel, per device ordinal: the variant for launches that checked `requires` (and for kernels without any)
 _LAUNCHERS: weakref.WeakKeyDictionary[Any, dict[int, GpuLauncher]] = weakref.WeakKeyDictionary()
+# the same for `launch_unchecked` of kernels with `requires`: compiled without assuming them
+_UNCHECKED_LAUNCHERS: weakref.WeakKeyDictionary[Any, dict[int, GpuLauncher]] = weakref.WeakKeyDictionary()
 
 
 def _arch_for(device: Device) -> str:
@@ -229,19 +238,30 @@ def _arch_for(device: Device) -> str:
     raise DeviceError(f"{device!r} has compute capability {major}.{minor}; safekernels needs sm_80 or newer")
 
 
-def launcher_for(kernel: Any, device: Device) -> GpuLauncher:
-    per_device = _LAUNCHERS.setdefault(kernel, {})
+def _has_requires(kernel: Any) -> bool:
+    contract = getattr(kernel, "contract", None)
+    return bool(getattr(contract, "relations", ())) if contract is not None else False
+
+
+def launcher_for(kernel: Any, device: Device, *, requires_checked: bool = True) -> GpuLauncher:
+    """The loaded kernel for `device`; `requires_checked=False` (launch_unchecked) gives the variant that does
+    not assume the contract's `requires` relations."""
+    assume = requires_checked or not _has_requires(kernel)
+    per_device = (_LAUNCHERS if assume else _UNCHECKED_LAUNCHERS).setdefault(kernel, {})
     key = device.ordinal or 0
     launcher = per_device.get(key)
     if launcher is None:
-        launcher = per_device[key] = GpuLauncher(kernel, device)
+        launcher = per_device[key] = GpuLauncher(kernel, device, assume_requires=assume)
     return launcher
 
 
-def launch_on_gpu(kernel: Any, prepared: Any, stream: Stream, args: Sequence[Any]) -> None:
+def launch_on_gpu(
+    kernel: Any, prepared: Any, stream: Stream, args: Sequence[Any], *, requires_checked: bool = False
+) -> None:
     """Run `kernel` with `prepared`'s geometry on `stream` (args: DeviceBuffers for slices, Python
-    scalars)."""
-    launcher = launcher_for(kernel, prepared.device)
+    scalars).  Pass `requires_checked=True` only after the contract's `requires` held for `args`: the kernel
+    then runs the variant that assumes them."""
+    launcher = launcher_for(kernel, prepared.device, requires_checked=requires_checked)
     launcher.launch(prepared.grid, prepared.block, prepared.dynamic_shared, stream.handle, args)
 
 

@@ -232,7 +232,7 @@ class SimtKernel:
         self._check_brand(prepared)
         self._check_stream(prepared, stream)
         converted = self._checked_args(prepared, args)
-        self._run(prepared, stream, converted)
+        self._run(prepared, stream, converted, requires_checked=True)
         if prepared._fast_path is not False and not prepared.device.is_cpu:
             self._learn_fast_path(prepared, args, converted)
 
@@ -264,7 +264,7 @@ class SimtKernel:
         def run(stream: Stream) -> tuple[Any, ...]:
             try:
                 kernel._check_stream(prepared, stream)
-                kernel._run(prepared, stream, converted)
+                kernel._run(prepared, stream, converted, requires_checked=True)
             finally:
                 borrows.release(records)
             return tuple(args)
@@ -291,7 +291,16 @@ class SimtKernel:
         converted = convert_args(self.name, self.params, args, stream.device)
         self._run(prepared, stream, converted)
 
-    def _run(self, prepared: PreparedLaunch[Any], stream: Stream, converted: Sequence[Any]) -> None:
+    def _run(
+        self,
+        prepared: PreparedLaunch[Any],
+        stream: Stream,
+        converted: Sequence[Any],
+        *,
+        requires_checked: bool = False,
+    ) -> None:
+        """Run on the prepared device.  `requires_checked`: the contract's `requires` held for `converted`, so
+        the GPU may run the variant compiled to assume them (launch_unchecked passes False)."""
         if prepared.device.is_cpu:
             from safekernels.cpu.simt_executor import run_simt_kernel
             from safekernels.runtime.capture import cpu_launch
@@ -300,7 +309,7 @@ class SimtKernel:
             # runs now, or is recorded while `DeviceOp.graph_on` captures a chain (runtime.capture)
             cpu_launch(run_simt_kernel, self, config.grid3, config.block3, config.dynamic_shared, converted)
             return
-        _gpu_launch().launch_on_gpu(self, prepared, stream, converted)
+        _gpu_launch().launch_on_gpu(self, prepared, stream, converted, requires_checked=requires_checked)
 
 
 @overload
