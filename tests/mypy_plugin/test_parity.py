@@ -25,20 +25,9 @@ from ownership_check.api import check_paths
 Row = tuple[str, int, int, str]
 
 #: Cases whose mypy result differs from the CLI by design: name -> (reason, rows only the CLI reports).
-NO_HOOK_ON_UNTYPED_RECEIVER = (
-    "mypy runs plugin hooks only for calls it can type; `DeviceBuffer` has no `partition` method, so mypy reports "
-    "`[attr-defined]` there and the move of the buffer is not seen (the CLI moves any device-like receiver)"
-)
-EXCEPTIONS: dict[str, tuple[str, frozenset[Row]]] = {
-    "e0505_borrow_still_pending_on_one_path": (
-        NO_HOOK_ON_UNTYPED_RECEIVER,
-        frozenset({("e0505_borrow_still_pending_on_one_path.py", 32, 13, "E0505")}),
-    ),
-    "e0505_partition_while_async_borrowed": (
-        NO_HOOK_ON_UNTYPED_RECEIVER,
-        frozenset({("e0505_partition_while_async_borrowed.py", 28, 13, "E0505")}),
-    ),
-}
+#: (Empty since `DeviceBuffer.partition` exists: the two e0505 partition cases used to be pinned here because mypy
+#: reported `[attr-defined]` for `c.partition(...)` and ran no hook; they now match the CLI.)
+EXCEPTIONS: dict[str, tuple[str, frozenset[Row]]] = {}
 
 #: Cases mypy cannot run at all (mypy stops at a syntax error before any plugin hook).
 NOT_RUN: dict[str, str] = {

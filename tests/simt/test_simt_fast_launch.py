@@ -19,6 +19,7 @@ import numpy as np
 import pytest
 
 from codegen.param_plan import PlanEntry
+from safekernels import errors as sk_errors
 from safekernels import simt
 from safekernels.dtypes import (
     DType,
@@ -593,3 +594,29 @@ def test_generated_source_is_straight_line() -> None:
     source = prepared._fast_path.source
     assert "for " not in source and "while " not in source
     assert source.count("PACK(") == 1 and source.count("LAUNCH(") == 2  # default stream / stream branches
+
+
+def test_a_moved_buffer_is_refused_on_the_fast_path_too() -> None:
+    """`buf.partition(...)` moves the buffer: the generated fast launch must not launch it (it hands the launch to
+    the checked path, which raises `UseAfterMoveError`), and a view invalidated with it is refused the same way."""
+    rig = Rig(add)
+    prepared = rig.prepare()
+    a, b, c = rig.buffer(64), rig.buffer(64), rig.buffer(64)
+    head = a.view(0, 64)
+    rig.warm(prepared, a, b, c)
+    rig.warm(prepared, head, b, c)
+    assert prepared._fast is not None and prepared._fast(rig.stream, (a, b, c)) is True
+    launched = len(rig.launcher.launches)
+    part = a.partition((32,))
+    assert prepared._fast(rig.stream, (a, b, c)) is False  # refused before touching anything
+    assert prepared._fast(rig.stream, (head, b, c)) is False
+    assert len(rig.launcher.launches) == launched
+    for moved in (a, head):
+        fast, _ = rig.agree(prepared, moved, b, c)
+        assert fast[:2] == ("error", sk_errors.UseAfterMoveError), fast
+        assert "use of moved value" in fast[2] and "partition" in fast[2]
+    assert len(rig.launcher.launches) == launched
+    # the handle a move hands back is a fresh, live buffer on the same memory: the fast path takes it
+    fresh = part.unpartition().as_buffer()
+    assert fresh.ptr == a.ptr and fresh.nbytes == a.nbytes
+    assert rig.agree(prepared, fresh, b, c)[0][:2] == ("ok", "fast")

@@ -3,18 +3,35 @@
 A buffer is a window (`offset`, `length`) onto an allocation; `view`, slicing and `split_at` make new windows
 onto the same allocation without copying.  That is exactly what the launch-time aliasing check needs: two
 arguments alias when their byte ranges `[ptr, ptr + nbytes)` intersect, whichever backend they live on.
+
+A buffer is also `Movable` (SPEC §4/§5, docs/interop.md): `buf.partition(tile_shape)` and passing `buf` to a tile
+launch move it, like a tile `Tensor`.  After that every use of the old handle (`to_numpy`, `view`, slicing,
+`copy_from_numpy`, a SIMT launch on either launch path, `as_buffer`, another tile launch) raises
+`UseAfterMoveError` naming the variable and the line of the move.  Two rules keep the story sound:
+
+- *views borrow their parent*: moving a buffer invalidates every view made from it (`view`, slicing,
+  `split_at`, recursively), and a view itself cannot be moved (`BorrowError`: move the owner instead);
+- *a pending `launch_async` borrows*: moving memory that a pending op still borrows raises `BorrowError` worded
+  like rustc's E0505 ("cannot move out of `c` because it is borrowed"), from `simt.borrows`' records.
 """
 
 from __future__ import annotations
 
-from typing import Any, Generic, TypeVar
+import sys
+import weakref
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
 from safekernels.dtypes import DType, bf16_to_f32, dtype_class, dtype_of, f32_to_bf16
+from safekernels.errors import BorrowError, UseAfterMoveError
 from safekernels.runtime.backend import Allocation, HostAllocation
 from safekernels.runtime.device import Device, Stream
+from safekernels.runtime.ownership import Movable, MoveSite, _user_frame
+
+if TYPE_CHECKING:
+    from safekernels.tile.tensor import Partition
 
 T = TypeVar("T")
 
@@ -38,14 +55,36 @@ class ForeignAllocation:
         return self._nbytes
 
 
-class DeviceBuffer(Generic[T]):
-    """`length` elements of `dtype` at element `offset` of `allocation` on `device`."""
+class DeviceBuffer(Movable, Generic[T]):
+    """`length` elements of `dtype` at element `offset` of `allocation` on `device`.
 
-    __slots__ = ("__weakref__", "allocation", "device", "dtype", "length", "nbytes", "offset", "ptr")
+    Movable: `partition` and tile launches move it (see the module doc); `_parent` is the value a view borrows
+    (a buffer, or the tile `Tensor` of `as_buffer(tensor)`), `_views` the live views made from this one.
+    """
+
+    # `Movable` has no `__slots__`, so instances also carry an (unused, lazily created) `__dict__` and a
+    # `__weakref__`; the hot attributes are slots all the same.
+    __slots__ = (
+        "_moved",
+        "_moved_via",
+        "_parent",
+        "_views",
+        "allocation",
+        "device",
+        "dtype",
+        "length",
+        "nbytes",
+        "offset",
+        "ptr",
+    )
 
     def __init__(
         self, device: Device, allocation: Allocation, dtype: DType, offset: int, length: int
     ) -> None:
+        self._moved: MoveSite | None = None
+        self._moved_via: str | None = None  # set when invalidated because the value it views moved
+        self._parent: object | None = None
+        self._views: weakref.WeakSet[DeviceBuffer[Any]] | None = None
         self.device = device
         self.allocation = allocation
         self.dtype = dtype
@@ -63,6 +102,7 @@ class DeviceBuffer(Generic[T]):
 
     @property
     def shape(self) -> tuple[int]:
+        self._check_alive("shape")
         return (self.length,)
 
     @property
@@ -71,6 +111,7 @@ class DeviceBuffer(Generic[T]):
         return dtype_class(self.dtype.name)
 
     def __len__(self) -> int:
+        self._check_alive("len")
         return self.length
 
     def overlaps(self, other: DeviceBuffer[Any]) -> bool:
@@ -79,16 +120,114 @@ class DeviceBuffer(Generic[T]):
             return False
         return self.ptr < other.ptr + other.nbytes and other.ptr < self.ptr + self.nbytes
 
+    # -- ownership ------------------------------------------------------------------------------------------
+    def _check_alive(self, operation: str) -> None:
+        """Raise `UseAfterMoveError` if this handle was moved, or invalidated with the value it views."""
+        site = self._moved
+        if site is None:
+            return
+        what = f"`{site.name}`" if site.name else "this DeviceBuffer"
+        if self._moved_via is not None:
+            raise UseAfterMoveError(
+                f"use of moved value: {what} ({operation} after {self._moved_via}, which it views, was moved "
+                f"into `{site.operation}` at {site.describe()}); a view borrows its parent and ends when the "
+                "parent moves"
+            )
+        raise UseAfterMoveError(
+            f"use of moved value: {what} ({operation} after it was moved into `{site.operation}` at "
+            f"{site.describe()}); use the partition, or the buffer the tile launch hands back at `sync_on`"
+        )
+
+    def _take(self, operation: str) -> DeviceBuffer[T]:
+        """Move out of this handle: a fresh handle to the same memory; this one and its views are invalidated.
+
+        Refused (nothing changes) for a moved handle, for a view (it only borrows its parent's memory), and
+        for memory a pending `launch_async` still borrows (E0505).
+        """
+        self._check_movable(operation)
+        successor: DeviceBuffer[T] = DeviceBuffer(self.device, self.allocation, self.dtype, self.offset, self.length)
+        self._mark_moved(operation)
+        site = self._moved
+        assert site is not None
+        self._invalidate_views(site, f"`{site.name}`" if site.name else "the buffer")
+        return successor
+
+    def _check_movable(self, operation: str) -> None:
+        """Everything `_take` refuses, checked without moving (a launch checks all its arguments first)."""
+        self._check_alive(operation)
+        if self._parent is not None:
+            name = _name_in_user_frame(self) or "the view"
+            raise BorrowError(
+                f"cannot move out of `{name}` because it is borrowed: it is a view of another value's memory "
+                f"(`view`, a slice, `split_at` or `as_buffer(tensor)`), so `{operation}` cannot take ownership "
+                "of it; move the owning buffer (or tensor) instead"
+            )
+        ensure_not_borrowed(self, operation)
+
+    def _invalidate_views(self, site: MoveSite, owner: str) -> None:
+        views, self._views = self._views, None
+        if not views:
+            return
+        frame = _user_frame()
+        for view in list(views):
+            view._invalidate(site, owner, frame.f_locals if frame is not None else {})
+
+    def _invalidate(self, site: MoveSite, owner: str, names: dict[str, Any]) -> None:
+        """Mark this handle (a view or a lent handle) dead because `owner` moved at `site`."""
+        if self._moved is None:
+            name = next((k for k, v in names.items() if v is self), None)
+            self._moved = MoveSite(name, site.filename, site.line, site.operation)
+            self._moved_via = owner
+        views, self._views = self._views, None
+        for view in list(views or ()):
+            view._invalidate(site, owner, names)
+
+    def _borrowed_view(self, parent: object, offset: int, length: int) -> DeviceBuffer[T]:
+        """A view of `[offset, offset + length)` (absolute elements) that borrows `parent`."""
+        view: DeviceBuffer[T] = DeviceBuffer(self.device, self.allocation, self.dtype, offset, length)
+        view._parent = parent
+        return view
+
+    def _register_view(self, view: DeviceBuffer[Any]) -> None:
+        if self._views is None:
+            self._views = weakref.WeakSet()
+        self._views.add(view)
+
+    def __copy__(self) -> DeviceBuffer[T]:
+        """An untracked handle to the same window (the runtime's own recordings use it); a view stays a view."""
+        clone: DeviceBuffer[T] = DeviceBuffer(self.device, self.allocation, self.dtype, self.offset, self.length)
+        clone._moved, clone._moved_via, clone._parent = self._moved, self._moved_via, self._parent
+        return clone
+
+    def partition(self, tile_shape: Any) -> Partition[T]:
+        """Move this buffer into a tile `Partition` of shape `(len,)` cut into `tile_shape` tiles (SPEC §4).
+
+        The partition owns the memory: this handle and its views are invalidated.  `partition.unpartition()`
+        gives a 1-D `Tensor`; a tile launch hands the partition back at `sync_on`.  A shape error, a moved
+        handle, a view, or a pending `launch_async` borrow raises before anything moves.
+        """
+        from safekernels.tile.tensor import Partition, check_partition_shape
+
+        self._check_alive("partition")
+        tiles = check_partition_shape((self.length,), tile_shape)
+        owned = self._take("partition")
+        return Partition(owned, (owned.length,), tiles)
+
     # -- views ----------------------------------------------------------------------------------------------
     def view(self, start: int, stop: int) -> DeviceBuffer[T]:
-        """Elements `[start, stop)` as a buffer sharing this one's memory (no copy)."""
+        """Elements `[start, stop)` as a buffer sharing this one's memory (no copy); it borrows this buffer, so
+        moving this buffer invalidates it."""
+        self._check_alive("view")
         if not (isinstance(start, int) and isinstance(stop, int)):
             raise TypeError("DeviceBuffer.view(start, stop) takes ints")
         if not 0 <= start <= stop <= self.length:
             raise IndexError(f"view [{start}, {stop}) out of range for a buffer of length {self.length}")
-        return DeviceBuffer(self.device, self.allocation, self.dtype, self.offset + start, stop - start)
+        view = self._borrowed_view(self, self.offset + start, stop - start)
+        self._register_view(view)
+        return view
 
     def __getitem__(self, key: slice) -> DeviceBuffer[T]:
+        self._check_alive("slicing")
         if not isinstance(key, slice):
             raise TypeError(
                 "DeviceBuffer supports only slicing on the host (buf[a:b]); read elements with to_numpy()"
@@ -100,6 +239,7 @@ class DeviceBuffer(Generic[T]):
 
     def split_at(self, k: int) -> tuple[DeviceBuffer[T], DeviceBuffer[T]]:
         """Two disjoint views `[0, k)` and `[k, len)`: both may be mutable in one launch."""
+        self._check_alive("split_at")
         if not 0 <= k <= self.length:
             raise IndexError(f"split_at({k}) out of range for a buffer of length {self.length}")
         return self.view(0, k), self.view(k, self.length)
@@ -108,6 +248,7 @@ class DeviceBuffer(Generic[T]):
     def to_numpy(self, stream: Stream | None = None) -> npt.NDArray[Any]:
         """Copy to a new host array (waits for the stream).  bf16 comes back as float32 holding bf16
         values."""
+        self._check_alive("to_numpy")
         stream = stream if stream is not None else self.device.default_stream
         host = np.empty(self.length, dtype=self.dtype.storage)
         if self.nbytes:
@@ -117,6 +258,7 @@ class DeviceBuffer(Generic[T]):
 
     def copy_from_numpy(self, array: npt.ArrayLike, stream: Stream | None = None) -> None:
         """Overwrite this buffer with `array` (same length; converted to this buffer's dtype)."""
+        self._check_alive("copy_from_numpy")
         host = _host_storage(np.asarray(array), self.dtype)
         if host.size != self.length:
             raise ValueError(f"copy of {host.size} elements into a buffer of length {self.length}")
@@ -127,6 +269,7 @@ class DeviceBuffer(Generic[T]):
 
     def host_view(self) -> npt.NDArray[Any]:
         """CPU executor only: a typed numpy view onto this buffer's memory (writes go to the buffer)."""
+        self._check_alive("host_view")
         alloc = self.allocation
         if not isinstance(alloc, HostAllocation):
             raise TypeError("host_view() exists only for buffers on Device.cpu()")
@@ -135,6 +278,7 @@ class DeviceBuffer(Generic[T]):
 
     @property
     def __cuda_array_interface__(self) -> dict[str, Any]:
+        self._check_alive("__cuda_array_interface__")
         if self.device.is_cpu:
             raise AttributeError("__cuda_array_interface__ is only defined for GPU buffers")
         return {
@@ -151,6 +295,7 @@ class DeviceBuffer(Generic[T]):
     ) -> Any:
         """Zero-copy export (`torch.from_dlpack(buf)`, `cupy.from_dlpack(buf)`); the capsule keeps `self`
         alive."""
+        self._check_alive("__dlpack__")
         if self.device.is_cpu:
             return self.host_view().__dlpack__(stream=stream)
         from safekernels.runtime.interop import DLPackView
@@ -167,7 +312,42 @@ class DeviceBuffer(Generic[T]):
         return DLPackView(self).__dlpack_device__()
 
     def __repr__(self) -> str:
+        if self._moved is not None:
+            return f"<DeviceBuffer[{self.dtype}] (moved)>"
         return f"DeviceBuffer[{self.dtype}](len={self.length}, device={self.device!r})"
+
+
+def _name_in_user_frame(value: object) -> str | None:
+    """The caller's local name for `value` (the first frame outside safekernels), for messages."""
+    frame = _user_frame()
+    if frame is None:
+        return None
+    return next((k for k, v in frame.f_locals.items() if v is value), None)
+
+
+def ensure_not_borrowed(buffer: DeviceBuffer[Any], operation: str, owner: object = None) -> None:
+    """Raise the runtime E0505 when a pending `launch_async` still borrows any of `buffer`'s memory.
+
+    `owner` is the value being moved when that is not `buffer` itself (a tile tensor), for the message.  Moving
+    is exclusive, so a shared borrow blocks it as much as a mutable one.  The records live in
+    `simt.borrows`; when that module was never imported no SIMT op can be pending, so nothing is imported here.
+    """
+    borrows = sys.modules.get("safekernels.simt.borrows")
+    if borrows is None or buffer.nbytes == 0:
+        return
+    held = borrows.pending_records()
+    if not held:
+        return
+    start, end = buffer.ptr, buffer.ptr + buffer.nbytes
+    for h in list(held):
+        if h.device is buffer.device and start < h.end and h.start < end:
+            shown = _name_in_user_frame(owner if owner is not None else buffer) or "the value"
+            kind = "mutably" if h.mutable else "shared"
+            raise BorrowError(
+                f"cannot move out of `{shown}` because it is borrowed (E0505): the pending "
+                f"`{h.kernel}.launch_async` borrows it ({kind}) as argument `{h.param}`; consume that DeviceOp "
+                f"with `sync_on`/`sync` before moving `{shown}` into `{operation}`"
+            )
 
 
 def _host_storage(array: npt.NDArray[Any], dtype: DType) -> npt.NDArray[Any]:
@@ -227,9 +407,22 @@ def as_buffer(obj: Any, device: Device | None = None) -> DeviceBuffer[Any]:
 
     The result shares memory with `obj` and keeps it alive; the launch-time aliasing check sees its real
     address range, so passing the same torch tensor as input and output is refused like any other aliasing.
+
+    A 1-D tile `Tensor` gives a handle that borrows it without moving it (`Tensor.as_buffer`): a SIMT kernel can
+    read or write the tile result in place, and the handle is invalidated when the tensor moves.  A moved
+    `DeviceBuffer` raises `UseAfterMoveError`.
     """
     if isinstance(obj, DeviceBuffer):
+        obj._check_alive("as_buffer")
         return obj
+    tensor_module = sys.modules.get("safekernels.tile.tensor")
+    if tensor_module is not None and isinstance(obj, tensor_module.Tensor | tensor_module.Partition):
+        if isinstance(obj, tensor_module.Partition):
+            raise TypeError("as_buffer takes a 1-D tile Tensor, not a Partition (unpartition it first)")
+        lent: DeviceBuffer[Any] = obj.as_buffer()
+        if device is not None and lent.device is not device:
+            raise ValueError(f"the tensor lives on {lent.device!r}, not {device!r}")
+        return lent
     interface = getattr(obj, "__cuda_array_interface__", None)
     if interface is not None:
         from safekernels.runtime.interop import buffer_from_cuda_array_interface

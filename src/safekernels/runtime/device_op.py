@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 from safekernels.errors import BorrowError, DeviceError
 from safekernels.runtime.device import Device, Stream
@@ -31,6 +31,7 @@ from safekernels.runtime.ownership import Movable
 
 if TYPE_CHECKING:
     from safekernels.runtime.graph import DeviceGraph
+    from safekernels.tile.tensor import Partition, Tensor
 
 T = TypeVar("T")
 U = TypeVar("U")
@@ -124,6 +125,12 @@ class DeviceOp(Movable, Generic[T]):
         """One op whose value is the tuple of this op's and `others`' values (consumes all of them)."""
         return zip_ops(self, *others)
 
+    # Typing: a `DeviceOp[tuple[X, ...rest]]` gives `DeviceOp[X]` and `DeviceOp[Tensor[T]].partition(...)` a
+    # `DeviceOp[Partition[T]]` (and back); other values fall back to `DeviceOp[Any]`.
+    @overload
+    def first(self: DeviceOp[tuple[U, *tuple[Any, ...]]]) -> DeviceOp[U]: ...
+    @overload
+    def first(self) -> DeviceOp[Any]: ...
     def first(self) -> DeviceOp[Any]:
         """The first element of a tuple-valued op (e.g. the output of a launch)."""
         self._mark_moved("first")
@@ -135,6 +142,10 @@ class DeviceOp(Movable, Generic[T]):
 
         return DeviceOp(run, label=f"{self.label}.first", device=self.device)
 
+    @overload
+    def partition(self: DeviceOp[Tensor[U]], shape: Any) -> DeviceOp[Partition[U]]: ...
+    @overload
+    def partition(self, shape: Any) -> DeviceOp[Any]: ...
     def partition(self, shape: Any) -> DeviceOp[Any]:
         """Lazy `value.partition(shape)` (tile tensors); moves this op.  Known shape errors raise now."""
         self._check_alive("partition")
@@ -147,6 +158,10 @@ class DeviceOp(Movable, Generic[T]):
 
         return DeviceOp(run, label=f"{self.label}.partition", device=self.device, meta=meta)
 
+    @overload
+    def unpartition(self: DeviceOp[Partition[U]]) -> DeviceOp[Tensor[U]]: ...
+    @overload
+    def unpartition(self) -> DeviceOp[Any]: ...
     def unpartition(self) -> DeviceOp[Any]:
         """Lazy `value.unpartition()` (tile partitions); moves this op."""
         self._check_alive("unpartition")

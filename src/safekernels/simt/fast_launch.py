@@ -11,7 +11,8 @@ accepts and packs the same bytes (tests/simt/test_simt_fast_launch.py checks bot
 
     stream        `type(stream) is Stream` on the prepared device
     arity         exactly the parameter count
-    buffers       `type(a) is DeviceBuffer` with the parameter's dtype object and the prepared device object,
+    buffers       `type(a) is DeviceBuffer`, not moved (`_moved is None`: a moved buffer takes the checked path,
+                  which raises `UseAfterMoveError`), with the parameter's dtype object and the prepared device object,
                   or a foreign array wrapped by an earlier checked launch and unchanged since
                   (`interop.wrap_fingerprint`: same object, same fingerprint)
     scalars       `type(v) is int` (its range is checked by `struct` while packing); `float`/`int` for f32/f64
@@ -132,7 +133,7 @@ def build_fast_path(
             namespace[f"DT{i}"] = param.dtype
             body += [
                 f"if type({a}) is Buffer:",
-                f"    if {a}.dtype is not DT{i} or {a}.device is not DEVICE:",
+                f"    if {a}._moved is not None or {a}.dtype is not DT{i} or {a}.device is not DEVICE:",
                 "        return False",
                 f"    p{i} = {a}.ptr",
                 f"    n{i} = {a}.nbytes",

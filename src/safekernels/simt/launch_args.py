@@ -1,7 +1,8 @@
 """What `kernel.launch` checks about its arguments before anything runs.
 
-1. arity and types: a buffer parameter takes a `DeviceBuffer` of its dtype (or anything `sk.as_buffer` wraps:
-DLPack, `__cuda_array_interface__`, numpy on the CPU executor) on the launch's device; a scalar parameter
+1. arity and types: a buffer parameter takes a live (not moved) `DeviceBuffer` of its dtype (or anything
+`sk.as_buffer` wraps: DLPack, `__cuda_array_interface__`, numpy on the CPU executor, a 1-D tile `Tensor`) on the
+launch's device; a scalar parameter
 takes a Python/numpy number of its kind, range-checked for integer dtypes; 2. aliasing: no mutable buffer
 argument (`DisjointSlice`, `AtomicSlice`) may overlap any other buffer argument in device memory.  This
 compares real address ranges, so it sees through views, `split_at`, and foreign arrays the static checker
@@ -46,6 +47,7 @@ def convert_args(
 
 def _convert_buffer(kernel: str, param: KernelParam, arg: Any, device: Device) -> DeviceBuffer[Any]:
     if isinstance(arg, DeviceBuffer):
+        arg._check_alive(f"argument `{param.name}` of `{kernel}`")  # moved into a tile partition or launch
         buf = arg
     elif isinstance(arg, bool | numbers.Number):
         raise TypeError(

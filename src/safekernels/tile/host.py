@@ -5,16 +5,21 @@ synchronized on (or on `device=` when given), so one chain can be built once and
 GPU. Each op carries a `TensorSpec` as its `meta`, so partitions and launches built from it check shapes
 immediately. `from_numpy` copies the array when called: later changes to the numpy array do not leak into the
 chain.
+
+Typing: with a dtype class (`f32`, `i32`, ...) the result is `DeviceOp[Tensor[f32]]`; with anything else (a
+numpy dtype, a string) it is `DeviceOp[Tensor[Any]]`.  `from_numpy` is `DeviceOp[Tensor[Any]]`: numpy's stubs
+type most arrays `NDArray[Any]` (and order float widths by subclassing), so overloads on the array's scalar
+type would pick a wrong element type more often than a right one.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar, overload
 
 import numpy as np
 import numpy.typing as npt
 
-from safekernels.dtypes import dtype_of
+from safekernels.dtypes import ScalarType, dtype_of
 from safekernels.runtime.buffer import to_device
 from safekernels.runtime.buffer import zeros as buffer_zeros
 from safekernels.runtime.device import Device, Stream
@@ -49,24 +54,43 @@ def _host_op(
     return DeviceOp(run, label=label, device=device, meta=spec)
 
 
+ST = TypeVar("ST", bound=ScalarType)
+
+
+@overload
+def zeros(shape: Any, dtype: type[ST], *, device: Device | None = None) -> DeviceOp[Tensor[ST]]: ...
+@overload
+def zeros(shape: Any, dtype: Any, *, device: Device | None = None) -> DeviceOp[Tensor[Any]]: ...
 def zeros(shape: Any, dtype: Any, *, device: Device | None = None) -> DeviceOp[Tensor[Any]]:
     """A tensor of zeros."""
     spec = TensorSpec(as_tensor_shape(shape, "zeros"), dtype_of(dtype))
     return _host_op("zeros", spec, None, device)
 
 
+@overload
+def full(shape: Any, value: Any, dtype: type[ST], *, device: Device | None = None) -> DeviceOp[Tensor[ST]]: ...
+@overload
+def full(shape: Any, value: Any, dtype: Any, *, device: Device | None = None) -> DeviceOp[Tensor[Any]]: ...
 def full(shape: Any, value: Any, dtype: Any, *, device: Device | None = None) -> DeviceOp[Tensor[Any]]:
     """A tensor filled with `value` (converted to `dtype`)."""
     spec = TensorSpec(as_tensor_shape(shape, "full"), dtype_of(dtype))
     return _host_op("full", spec, _filled(spec, value), device)
 
 
+@overload
+def ones(shape: Any, dtype: type[ST], *, device: Device | None = None) -> DeviceOp[Tensor[ST]]: ...
+@overload
+def ones(shape: Any, dtype: Any, *, device: Device | None = None) -> DeviceOp[Tensor[Any]]: ...
 def ones(shape: Any, dtype: Any, *, device: Device | None = None) -> DeviceOp[Tensor[Any]]:
     """A tensor of ones."""
     spec = TensorSpec(as_tensor_shape(shape, "ones"), dtype_of(dtype))
     return _host_op("ones", spec, _filled(spec, 1), device)
 
 
+@overload
+def arange(n: int, dtype: type[ST], *, device: Device | None = None) -> DeviceOp[Tensor[ST]]: ...
+@overload
+def arange(n: int, dtype: Any, *, device: Device | None = None) -> DeviceOp[Tensor[Any]]: ...
 def arange(n: int, dtype: Any, *, device: Device | None = None) -> DeviceOp[Tensor[Any]]:
     """The 1-D tensor `0, 1, ..., n-1`."""
     spec = TensorSpec(as_tensor_shape(n, "arange"), dtype_of(dtype))

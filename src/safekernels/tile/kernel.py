@@ -6,14 +6,18 @@ A launch is lazy and takes ownership, as cutile-rs's generated launchers do:
    whatever is known now (tensors, partitions, and the `meta` of constructor ops), so a `ShapeError` leaves
    them untouched;
 2. it moves every Tensor / Partition / DeviceOp argument, in order (`ownership_model.PARAM_MODES` says which
-   parameters move).  The same value twice is refused by the second move: "moved by the first";
+   parameters move).  The same value twice is refused by the second move: "moved by the first".  A SIMT
+   `DeviceBuffer` is accepted for a `Tensor` parameter (as the 1-D tensor `(len,)`) and moved the same way; for
+   a `Partition` parameter it must come through `buf.partition(tile_shape)`.  Memory that a pending SIMT
+   `launch_async` still borrows is refused before anything moves (`BorrowError`, E0505);
 3. it returns a `DeviceOp` whose execution runs the DeviceOp arguments (in argument order), re-checks with the
    real values, runs the kernel (CPU executor, or the compiled kernel on a GPU) and yields the tuple of ALL the
-   arguments in order, so the caller gets back what it put in.
+   arguments in order, so the caller gets back what it put in (a fresh `DeviceBuffer` handle for a buffer).
 """
 
 from __future__ import annotations
 
+import copy
 import sys
 from collections.abc import Callable
 from typing import Any, overload
@@ -21,6 +25,7 @@ from typing import Any, overload
 import numpy as np
 
 from safekernels.errors import AliasingError, BorrowError
+from safekernels.runtime.buffer import DeviceBuffer
 from safekernels.runtime.device import Stream
 from safekernels.runtime.device_op import DeviceOp
 from safekernels.tile.context import current_block
@@ -55,7 +60,14 @@ class TileKernel:
             raise TypeError(f"{self.name}() takes {len(self.params)} arguments ({names}), got {len(args)}")
         specs = [self._static_spec(p, a) for p, a in zip(self.params, args, strict=True)]
         check_launch_shapes(self.name, self.params, specs)
-        device = next((a.device for a in args if isinstance(a, Tensor | Partition | DeviceOp)), None)
+        for param, arg in zip(self.params, args, strict=True):  # E0505 before anything moves
+            if isinstance(arg, DeviceBuffer):
+                arg._check_movable(self.name)
+            elif param.moves and isinstance(arg, Tensor | Partition):
+                arg._ensure_unborrowed(self.name)
+        device = next(
+            (a.device for a in args if isinstance(a, Tensor | Partition | DeviceOp | DeviceBuffer)), None
+        )
         bound: list[Any] = []
         for param, arg in zip(self.params, args, strict=True):
             if isinstance(arg, DeviceOp):
@@ -90,6 +102,14 @@ class TileKernel:
                 return None
             self._check_kind(param, meta)
             return meta
+        if isinstance(arg, DeviceBuffer):
+            arg._check_alive(self.name)
+            if param.kind == "partition":
+                raise TypeError(
+                    f"{self.name}: parameter `{param.name}` is a Partition (an exclusive output tile): pass "
+                    "buf.partition(tile_shape), not a whole DeviceBuffer"
+                )
+            return TensorSpec((arg.length,), arg.dtype)
         arg_kind = (
             "partition" if isinstance(arg, Partition) else "tensor" if isinstance(arg, Tensor) else None
         )
@@ -124,6 +144,12 @@ class TileKernel:
             )
 
     def _execute(self, stream: Stream, values: list[Any]) -> None:
+        # a DeviceBuffer argument runs as the 1-D tensor over a private handle to its memory: the handle the
+        # launch hands back stays the caller's to move, and a recorded launch (graph capture) keeps its own
+        values = [
+            Tensor(copy.copy(v), (v.length,)) if isinstance(v, DeviceBuffer) and p.kind == "tensor" else v
+            for p, v in zip(self.params, values, strict=True)
+        ]
         specs: list[TensorSpec | None] = []
         for param, value in zip(self.params, values, strict=True):
             if param.kind == "scalar":

@@ -2,18 +2,21 @@
 
 Each value op is a one-line call into the op table (`ops.OPS`); memory ops go to the parameter views; grid ops
 read the running block.  `zeros` and `full` serve two worlds: inside a kernel body they build a `Tile`, on the
-host a lazy `DeviceOp` of a `Tensor` (`tile.context.current_block()` decides).
+host a lazy `DeviceOp` of a `Tensor` (`tile.context.current_block()` decides).  Because of that dual use their
+declared return type is `Any` (a union would break kernel code); the mypy plugin types the host calls as
+`DeviceOp[Tensor[T]]`.  The host-only `arange` and `from_numpy` are typed precisely here (`tile.host`).
 """
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+from typing import Any, TypeVar, overload
 
 from safekernels.dtypes import dtype_of
 from safekernels.runtime.device import Device
 from safekernels.runtime.device_op import DeviceOp
 from safekernels.tile import host
 from safekernels.tile.context import current_block, require_block
+from safekernels.tile.host import ST
 from safekernels.tile.ops import Shape
 from safekernels.tile.tensor import Partition, Tensor
 from safekernels.tile.tile_value import Tile, apply, create
@@ -158,6 +161,10 @@ def iota(n: int, dtype: Any) -> Tile[Any]:
     return create("iota", n=as_shape(n, "tile.iota")[0], dtype=dtype_of(dtype))
 
 
+@overload
+def arange(n: int, dtype: type[ST], *, device: Device | None = None) -> DeviceOp[Tensor[ST]]: ...
+@overload
+def arange(n: int, dtype: Any, *, device: Device | None = None) -> DeviceOp[Tensor[Any]]: ...
 def arange(n: int, dtype: Any, *, device: Device | None = None) -> DeviceOp[Tensor[Any]]:
     """Host: `DeviceOp[Tensor]` of `0, 1, ..., n-1` (inside kernels use `tile.iota`)."""
     if current_block() is not None:

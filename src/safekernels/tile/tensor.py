@@ -6,8 +6,11 @@ use), so nothing here depends on which executor runs the kernel.  Ownership foll
     Tensor ─partition(tile)─▶ Partition ─launch─▶ DeviceOp ─sync_on─▶ (Partition, ...) ─unpartition─▶ Tensor
 
 Every arrow moves: the object on its left is invalidated (`Movable`) and any later use raises
-`UseAfterMoveError` naming the variable and the line of the move.  `to_numpy` only borrows.  A tensor that
-came out of `.shared()` is shared storage: it may be read by any number of launches (using it does not
+`UseAfterMoveError` naming the variable and the line of the move.  `to_numpy` only borrows.  A SIMT
+`DeviceBuffer` enters this world by moving (`buf.partition(tile)`, or as a launch's `Tensor` argument); a 1-D
+tensor lends its memory back to SIMT kernels with `as_buffer()` (a borrowed handle, invalidated when the tensor
+moves; docs/interop.md).  Moving memory that a pending SIMT `launch_async` borrows raises `BorrowError` (E0505).
+A tensor that came out of `.shared()` is shared storage: it may be read by any number of launches (using it does not
 invalidate it, like cloning an `Arc`) but it can never be partitioned into an exclusive output.
 
 Inside a kernel body the parameters are views (`tile.views`), not these objects; the kernel-only methods here
@@ -19,6 +22,7 @@ from __future__ import annotations
 
 import copy
 import math
+import weakref
 from dataclasses import dataclass
 from typing import Any, Generic, Self, TypeVar
 
@@ -26,7 +30,7 @@ import numpy.typing as npt
 
 from safekernels.dtypes import DType, dtype_class
 from safekernels.errors import BorrowError, ShapeError
-from safekernels.runtime.buffer import DeviceBuffer
+from safekernels.runtime.buffer import DeviceBuffer, ensure_not_borrowed
 from safekernels.runtime.device import Device, Stream
 from safekernels.runtime.device_op import SHARED_PARTITION_MESSAGE
 from safekernels.runtime.ownership import Movable
@@ -90,6 +94,7 @@ class _Owned(Movable):
     """Shared parts of Tensor and Partition: the buffer, the shape, and shared-storage aware moves."""
 
     _shared = False
+    _lent: weakref.WeakSet[DeviceBuffer[Any]] | None = None  # live `as_buffer()` handles borrowing this value
 
     def __init__(self, buffer: DeviceBuffer[Any], shape: Shape) -> None:
         if math.prod(shape) != buffer.length:
@@ -102,6 +107,19 @@ class _Owned(Movable):
             self._check_alive(operation)
             return
         super()._mark_moved(operation)
+        lent, self._lent = self._lent, None
+        site = self._moved
+        if lent and site is not None:
+            # the borrowed buffer handles end with the tensor (runtime twin of "borrow later used")
+            names = _caller_locals()
+            owner = f"`{site.name}`" if site.name else "the tensor"
+            for handle in list(lent):
+                handle._invalidate(site, owner, names)
+
+    def _ensure_unborrowed(self, operation: str) -> None:
+        """E0505 at runtime: a pending SIMT `launch_async` still borrows this value's memory."""
+        if not self._shared:
+            ensure_not_borrowed(self._buffer, operation, self)
 
     def _take(self, operation: str) -> Self:
         """Move out of this handle: a fresh handle to the same storage; this one is invalidated.
@@ -112,7 +130,10 @@ class _Owned(Movable):
         if self._shared:
             self._check_alive(operation)
             return self
+        self._check_alive(operation)
+        self._ensure_unborrowed(operation)
         successor = copy.copy(self)
+        successor._lent = None
         self._mark_moved(operation)
         return successor
 
@@ -146,7 +167,10 @@ class _Owned(Movable):
 
     @property
     def buffer(self) -> DeviceBuffer[Any]:
-        """The flat buffer holding the elements (row-major); borrowed, do not keep it past a move."""
+        """The executors' raw handle to the flat, row-major storage: untracked, so do not keep it past a move.
+
+        User code that hands a tensor to a SIMT kernel uses `as_buffer()` / `sk.as_buffer(tensor)` instead,
+        whose handle is invalidated when the tensor moves."""
         self._check_alive("buffer")
         return self._buffer
 
@@ -154,6 +178,13 @@ class _Owned(Movable):
         """Wait for `stream` and copy the whole tensor to a new host array (borrows; does not move)."""
         self._check_alive("to_numpy")
         return self._buffer.to_numpy(stream).reshape(self._shape)
+
+
+def _caller_locals() -> dict[str, Any]:
+    from safekernels.runtime.ownership import _user_frame
+
+    frame = _user_frame()
+    return dict(frame.f_locals) if frame is not None else {}
 
 
 class Tensor(_Owned, Generic[T]):
@@ -165,8 +196,35 @@ class Tensor(_Owned, Generic[T]):
         if self._shared:
             raise BorrowError(SHARED_PARTITION_MESSAGE)
         tiles = check_partition_shape(self._shape, shape)
+        self._ensure_unborrowed("partition")
         self._mark_moved("partition")
         return Partition(self._buffer, self._shape, tiles)
+
+    def as_buffer(self) -> DeviceBuffer[T]:
+        """This 1-D tensor's memory as a `DeviceBuffer` for SIMT kernels, without moving the tensor.
+
+        The handle borrows the tensor: SIMT launches may read or write it in place (the tensor sees the
+        writes), and it is invalidated when the tensor moves (a later use raises `UseAfterMoveError`); the
+        handle itself cannot be moved.  Shared tensors (from `.shared()`) are read-only storage and refuse.
+        Same as `safekernels.as_buffer(tensor)`.
+        """
+        self._check_alive("as_buffer")
+        if self._shared:
+            raise BorrowError(
+                "as_buffer: cannot lend shared tensor storage as a DeviceBuffer (a SIMT kernel could write "
+                "memory other launches read); sync the op without `.shared()` to own the tensor"
+            )
+        if len(self._shape) != 1:
+            raise ShapeError(
+                f"as_buffer: a DeviceBuffer is 1-D, the tensor has shape {self._shape}; only 1-D tensors lend "
+                "their memory to SIMT kernels"
+            )
+        raw = self._buffer
+        handle: DeviceBuffer[T] = raw._borrowed_view(self, raw.offset, raw.length)
+        if self._lent is None:
+            self._lent = weakref.WeakSet()
+        self._lent.add(handle)
+        return handle
 
     def load(self, index: Any, shape: Any) -> Tile[T]:
         """Kernel only: the tile of `shape` at tile index `index` (padded with zeros past the edge)."""
