@@ -1,15 +1,16 @@
 """The adapter: mypy's semantically analyzed AST of one function (or module top level) -> the core's flow IR.
 
 It lowers exactly as the libcst front end does (`ownership_check.frontend.lowering`, same operations, same order,
-same spans), because both front ends must report the same diagnostics on the same code; the differences are only
-in how names are resolved.  mypy already resolved every name, so the adapter reads its answers
-(`RefExpr.fullname`, `NameExpr.node`, analyzed kernel signatures; see `resolve`) instead of an import table.  It
-never reads expression *types*: it runs from inside a call hook, before the statements after that call have been
-type checked.
+same spans), because both front ends must report the same diagnostics on the same code: what calls, assignments and
+`with` statements mean is decided once, in `ownership_check.core.calls`, from the neutral shapes both front ends
+build (the two remaining differences are named by `calls.Dialect`); the front ends differ in how names are
+resolved.  mypy already resolved every name, so the adapter reads its answers (`RefExpr.fullname`, `NameExpr.node`,
+analyzed kernel signatures; see `resolve`) instead of an import table.  It never reads expression *types*: it runs
+from inside a call hook, before the statements after that call have been type checked.
 
 Compiled mypy forbids subclassing its AST visitors, so this is a plain `isinstance` walk in evaluation order.
-Which call does what to ownership comes from `safekernels.ownership_model`; whether that is an error is the core's
-business.
+Which call does what to ownership comes from `safekernels.ownership_model` through `core.calls`; whether that is an
+error is the core's business.
 
 Besides the IR, the adapter records which call (or subscript) expression produced each *cause* operation: a move,
 a borrow, a brand check, an unsafe requirement, an element access.  The hook of a call reports exactly the
@@ -81,23 +82,12 @@ from mypy.patterns import AsPattern, StarredPattern, ValuePattern
 from mypy.types import Instance, Type, TypeAliasType, UnionType, get_proper_type
 
 from mypy_plugin import resolve, tree
-from ownership_check.core import ir
-from ownership_check.core.messages import move_help
+from ownership_check.core import calls, ir
 from ownership_check.diagnostics import Span
-from safekernels.ownership_model import (
-    DEVICE_ANNOTATIONS,
-    DEVICE_DECORATOR,
-    DISTINCT_MOVING_METHODS,
-    MOVING_ARGUMENT_CALLS,
-    MOVING_METHODS,
-    PREPARE_METHOD,
-    SHARED_ARRAY_CONSTRUCTOR,
-    SIMT_LAUNCH_METHODS,
-    UNSAFE_CONTEXT,
-    UNSAFE_OPERATIONS,
-    WITNESS_CONSUMERS,
-    ParamMode,
-)
+from safekernels.ownership_model import DEVICE_ANNOTATIONS, DEVICE_DECORATOR, SHARED_ARRAY_CONSTRUCTOR, UNSAFE_CONTEXT
+
+#: How this front end lowered before the core owned call lowering (see `calls.Dialect`).
+DIALECT = calls.Dialect(launch_move_events=False, distinct_methods_move_any_receiver=True)
 
 _LITERALS = (StrExpr, BytesExpr, IntExpr, FloatExpr, ComplexExpr, EllipsisExpr)
 
@@ -235,6 +225,7 @@ class FunctionLowerer:
         self.ctx = ctx
         self.unit = unit
         self.kernel_body = unit.kind in ("simt", "device")
+        self.dialect = DIALECT
         self.scopes: list[list[ir.Op]] = [[]]
         self.renames: list[dict[str, str]] = []
         self.group = 0
@@ -251,6 +242,9 @@ class FunctionLowerer:
             if isinstance(span, Span):
                 self.origins.setdefault(span, origin)
         self.scopes[-1].append(op)
+
+    def lower_expr(self, expr: Expression) -> None:
+        self.expr(expr)
 
     def block(self, build: Callable[[], None]) -> ir.Block:
         self.scopes.append([])
@@ -304,13 +298,9 @@ class FunctionLowerer:
             if self.ctx.kernel(func) is not None or self.ctx.is_safekernels(func):
                 return True
             if isinstance(func, MemberExpr):
-                method = func.name
-                if method in DISTINCT_MOVING_METHODS or method == "split_at":
-                    return True
-                if self.ctx.kernel(func.expr) is not None:
-                    return True
-                return self.expr_is_device(func.expr) and (
-                    method in MOVING_METHODS or method in ("view", "to_numpy", "load")
+                receiver = func.expr
+                return calls.method_result_is_device(
+                    func.name, self.ctx.kernel(receiver) is not None, lambda: self.expr_is_device(receiver)
                 )
             return False
         if isinstance(expr, IndexExpr):
@@ -474,7 +464,7 @@ class FunctionLowerer:
 
     def for_stmt(self, node: ForStmt) -> None:
         self.expr(node.expr)
-        head = self.block(lambda: self.bind_target(node.index, ir.Fresh(), node.index))
+        head = self.block(lambda: self.bind(node.index, ir.Fresh()))
         body = self.block(lambda: self.suite(node.body))
         orelse = self.block(lambda: self.suite(node.else_body))
         self.emit(ir.Loop(head, body, orelse, span_of(node.index)))
@@ -501,20 +491,15 @@ class FunctionLowerer:
         self.emit(ir.Try(body, tuple(handlers), orelse, final, span_of(node)))
 
     def with_stmt(self, node: WithStmt) -> None:
-        unsafe = False
-        for item, target in zip(node.expr, node.target, strict=True):
-            if isinstance(item, CallExpr) and self.ctx.refers_to(item.callee, UNSAFE_CONTEXT):
-                unsafe = True
-                continue
-            self.expr(item)
-            if target is not None:
-                self.bind_target(target, ir.Fresh(), target)
-        body = self.block(lambda: self.suite(node.body))
-        if unsafe:
-            self.emit(ir.Unsafe(body, span_of(node)))
-        else:
-            for op in body:
-                self.emit(op)
+        items = [
+            calls.WithItem(
+                item,
+                isinstance(item, CallExpr) and self.ctx.refers_to(item.callee, UNSAFE_CONTEXT),
+                self.target(target) if target is not None else None,
+            )
+            for item, target in zip(node.expr, node.target, strict=True)
+        ]
+        calls.lower_with(items, lambda: self.block(lambda: self.suite(node.body)), span_of(node), self)
 
     def match_stmt(self, node: MatchStmt) -> None:
         self.expr(node.subject)
@@ -586,65 +571,36 @@ class FunctionLowerer:
     def bind_fresh(self, place: ir.Place, node: Node, kind: str = "value") -> None:
         self.emit(ir.Bind((place,), (ir.Fresh(kind),), span_of(node)))
 
-    def bind_target(self, target: Expression, value: ir.Value, node: Node) -> None:
-        if isinstance(target, TupleExpr | ListExpr):
-            for item in target.items:
-                self.bind_target(item, ir.Fresh(), item)
-            return
-        if isinstance(target, StarExpr):
-            self.bind_target(target.expr, ir.Fresh(), target.expr)
-            return
-        place = self.place(target)
+    def target(self, expr: Expression) -> calls.Target[Expression]:
+        """An assignment target as the core's neutral shape."""
+        if isinstance(expr, TupleExpr | ListExpr):
+            starred = any(isinstance(item, StarExpr) for item in expr.items)
+            return calls.UnpackTarget(tuple(self.target(item) for item in expr.items), span_of(expr), starred)
+        if isinstance(expr, StarExpr):
+            return calls.StarTarget(self.target(expr.expr))
+        place = self.place(expr)
         if place is not None:
-            if isinstance(target, MemberExpr):
-                self.emit(ir.Use(ir.Place(place.root, (), None), span_of(target.expr)))
-            self.emit(ir.Bind((place,), (value,), span_of(node)))
-            return
-        if isinstance(target, IndexExpr):
-            self.subscript(target)
-            return
-        self.expr(target)
+            root_span = span_of(expr.expr) if isinstance(expr, MemberExpr) else None
+            return calls.PlaceTarget(place, span_of(expr), root_span)
+        return calls.OtherTarget(expr)
+
+    def bind(self, target: Expression, value: ir.Value) -> None:
+        calls.bind_target(self.target(target), value, self)
 
     def assign(self, targets: Sequence[Expression], value: Expression) -> None:
-        single = targets[0] if len(targets) == 1 else None
+        split: calls.SplitAt[Expression] | None = None
+        items: tuple[Expression, ...] | None = None
         if (
-            isinstance(single, TupleExpr | ListExpr)
-            and len(single.items) == 2
-            and isinstance(value, CallExpr)
+            isinstance(value, CallExpr)
             and isinstance(value.callee, MemberExpr)
-            and value.callee.name == "split_at"
+            and value.callee.name == calls.SPLIT_METHOD
         ):
             base = self.place(value.callee.expr)
             if base is not None:
-                for arg in value.args:
-                    self.expr(arg)
-                site = self.next_group()
-                for index, item in enumerate(single.items):
-                    tgt = self.place(item)
-                    if tgt is not None:
-                        self.emit(ir.View(tgt, base, ir.Half(site, index), span_of(value)))
-                    else:
-                        self.bind_target(item, ir.Fresh(), item)
-                return
-        if (
-            isinstance(single, TupleExpr | ListExpr)
-            and isinstance(value, TupleExpr | ListExpr)
-            and len(single.items) == len(value.items)
-            and not any(isinstance(e, StarExpr) for e in (*single.items, *value.items))
-        ):
-            values = [self.value(item) for item in value.items]
-            places = [self.place(item) for item in single.items]
-            pairs = [(p, v) for p, v in zip(places, values, strict=True) if p is not None]
-            if pairs:
-                self.emit(ir.Bind(tuple(p for p, _ in pairs), tuple(v for _, v in pairs), span_of(single)))
-            for place, item in zip(places, single.items, strict=True):
-                if place is None:
-                    self.bind_target(item, ir.Fresh(), item)
-            return
-        holder = self.place(single) if isinstance(single, NameExpr) else None
-        val = self.value(value, holder)
-        for target in targets:
-            self.bind_target(target, val, target)
+                split = calls.SplitAt(base, tuple(value.args), span_of(value))
+        elif isinstance(value, TupleExpr | ListExpr) and not any(isinstance(e, StarExpr) for e in value.items):
+            items = tuple(value.items)
+        calls.lower_assignment(calls.Assignment(tuple(self.target(t) for t in targets), value, split, items), self)
 
     def value(self, expr: Expression, holder: ir.Place | None = None) -> ir.Value:
         """Lower an expression whose result is bound to a name: an alias, a view or a fresh object."""
@@ -653,14 +609,14 @@ class FunctionLowerer:
             return ir.FromPlace(place, span_of(expr))
         if isinstance(expr, AssignmentExpr):
             inner = self.value(expr.value, self.place(expr.target))
-            self.bind_target(expr.target, inner, expr.target)
+            self.bind(expr.target, inner)
             target = self.place(expr.target)
             return ir.FromPlace(target, span_of(expr.target)) if target is not None else ir.Fresh()
-        view = self.view_of(expr)
+        view = self.view_shape(expr)
         if view is not None:
-            tmp = self.temp(view[0].text)
-            self.emit(ir.View(tmp, view[0], view[1], span_of(expr)))
-            return ir.FromPlace(tmp, span_of(expr))
+            bound = calls.bind_view(view, span_of(expr), self)
+            if bound is not None:
+                return bound
         if isinstance(expr, ConditionalExpr):
             self.expr(expr.cond)
             tmp = self.temp("value")
@@ -674,33 +630,30 @@ class FunctionLowerer:
         self.expr(expr)
         return ir.Fresh()
 
-    def view_of(self, expr: Expression) -> tuple[ir.Place, ir.Region] | None:
-        """`c.view(a, b)` or `c[a:b]` of a device-like place: the base and the region it covers."""
-        if isinstance(expr, CallExpr) and isinstance(expr.callee, MemberExpr) and expr.callee.name == "view":
+    def view_shape(self, expr: Expression) -> calls.ViewCall[Expression] | calls.SliceView[Expression] | None:
+        """`c.view(a, b)` or `c[a:b]` of a place, described for the core (which decides whether it counts)."""
+        if isinstance(expr, CallExpr) and isinstance(expr.callee, MemberExpr) and expr.callee.name == calls.VIEW_METHOD:
             base = self.place(expr.callee.expr)
-            if base is None or not self.is_device_place(expr.callee.expr):
+            if base is None:
                 return None
-            for arg in expr.args:
-                self.expr(arg)
-            bounds = [_int_literal(a) for a, k in zip(expr.args, expr.arg_kinds, strict=True) if k == ARG_POS]
-            if len(bounds) == 2 and bounds[0] is not None and bounds[1] is not None:
-                return base, ir.Range(bounds[0], bounds[1])
-            return base, ir.Whole()
+            bounds = tuple(_int_literal(a) for a, k in zip(expr.args, expr.arg_kinds, strict=True) if k == ARG_POS)
+            return calls.ViewCall(base, self.is_device_place(expr.callee.expr), tuple(expr.args), bounds)
         if isinstance(expr, IndexExpr) and isinstance(expr.index, SliceExpr):
             sl = expr.index
             base = self.place(expr.base)
-            if base is None or not self.is_device_place(expr.base):
+            if base is None:
                 return None
-            for part in (sl.begin_index, sl.end_index, sl.stride):
-                if part is not None:
-                    self.expr(part)
-            lo = 0 if sl.begin_index is None else _int_literal(sl.begin_index)
-            hi = _int_literal(sl.end_index) if sl.end_index is not None else None
-            if sl.stride is None and lo is not None and lo >= 0 and (
-                sl.end_index is None or (hi is not None and hi >= 0)
-            ):
-                return base, ir.Range(lo, hi)
-            return base, ir.Whole()
+            parts = tuple(part for part in (sl.begin_index, sl.end_index, sl.stride) if part is not None)
+            return calls.SliceView(
+                base,
+                self.is_device_place(expr.base),
+                parts,
+                sl.begin_index is not None,
+                _int_literal(sl.begin_index),
+                sl.end_index is not None,
+                _int_literal(sl.end_index),
+                sl.stride is not None,
+            )
         return None
 
     def delete(self, target: Expression) -> None:
@@ -787,7 +740,7 @@ class FunctionLowerer:
         target = gen.indices[index]
         for raw in _target_names(target):
             renames[raw] = f"{raw}$c{self.tmp}"
-        head = self.block(lambda: self.bind_target(target, ir.Fresh(), target))
+        head = self.block(lambda: self.bind(target, ir.Fresh()))
 
         def body() -> None:
             for cond in gen.condlists[index]:
@@ -803,159 +756,45 @@ class FunctionLowerer:
 
         self.emit(ir.Loop(head, self.block(body), (), span_of(target)))
 
-    # --- calls -----------------------------------------------------------------------------------------------
+    # --- calls: resolve, describe as a neutral shape, let the core decide (core/calls.py) ---------------------
+
+    def operand(
+        self, expr: Expression, keyword: str | None = None, star: bool = False, with_view: bool = True
+    ) -> calls.Operand[Expression]:
+        place = self.place(expr)
+        if place is not None:
+            return calls.Operand(expr, span_of(expr), place, self.is_device_place(expr), None, keyword, star)
+        view = self.view_shape(expr) if with_view else None
+        return calls.Operand(expr, span_of(expr), None, False, view, keyword, star)
 
     def call(self, node: CallExpr, holder: ir.Place | None) -> ir.Fresh:
         func = node.callee
-        kernel = self.ctx.kernel(func)
-        if kernel is not None and kernel.track == "tile":
-            self.launch_args(node, list(range(len(node.args))), kernel, None, None)
-            return ir.Fresh("op")
+        method: calls.MethodCall[Expression] | None = None
         if isinstance(func, MemberExpr):
-            method = func.name
             receiver = func.expr
-            recv_kernel = self.ctx.kernel(receiver)
-            if recv_kernel is not None and method in SIMT_LAUNCH_METHODS:
-                return self.simt_launch(node, func, method, recv_kernel, holder)
-            if recv_kernel is not None and method == PREPARE_METHOD:
-                for arg in node.args:
-                    self.expr(arg)
-                return ir.Fresh("prepared", brand=recv_kernel.name)
-            if method in UNSAFE_OPERATIONS and method != "shared_array":
-                self.receiver(receiver)
-                for arg in node.args:
-                    self.expr(arg)
-                self.emit(ir.RequireUnsafe(method, span_of(node)), node)
-                return ir.Fresh()
-            if method in WITNESS_CONSUMERS and self.kernel_body:
-                return self.get_mut(node, receiver, holder)
-            recv_place = self.place(receiver)
-            moving = method in DISTINCT_MOVING_METHODS or (
-                method in MOVING_METHODS and self.is_device_place(receiver)
+            method = calls.MethodCall(
+                func.name,
+                attr_span(func),
+                self.operand(receiver, with_view=False),
+                self.ctx.kernel(receiver),
+                self.ctx.is_safekernels(receiver),
             )
-            if moving and recv_place is not None and not self.ctx.is_safekernels(receiver):
-                self.call_args(node, move_places=method in MOVING_ARGUMENT_CALLS)
-                kind = {"sync_on": "sync_on", "sync": "sync_on", "partition": "partition",
-                        "unpartition": "unpartition"}.get(method, "combinator")
-                self.emit(ir.Move(recv_place, span_of(receiver), move_help(kind)), node)
-                return ir.Fresh("op" if kind == "combinator" else "value")
-            if method == "to_numpy" and recv_place is not None:
-                self.call_args(node, move_places=False)
-                self.emit(ir.Borrow(recv_place, False, self.next_group(), span_of(receiver)), node)
-                return ir.Fresh()
-        if self.ctx.refers_to(func, SHARED_ARRAY_CONSTRUCTOR):
-            for arg in node.args:
-                self.expr(arg)
-            self.emit(ir.RequireUnsafe("shared_array", span_of(node)), node)
-            return ir.Fresh("shared_array")
-        if any(
-            resolve.is_safekernels(n) and n.rsplit(".", 1)[-1] in MOVING_ARGUMENT_CALLS
-            for n in resolve.names(func, self.ctx.imports)[:1]
-        ):
-            self.call_args(node, move_places=True)
-            return ir.Fresh("op")
-        if isinstance(func, MemberExpr):
-            self.receiver(func.expr)
-        else:
-            self.expr(func)
-        self.call_args(node, move_places=False)
-        return ir.Fresh()
-
-    def receiver(self, expr: Expression) -> None:
-        if not self.use(expr):
-            self.expr(expr)
-
-    def call_args(self, node: CallExpr, move_places: bool) -> None:
-        for arg in node.args:
-            place = self.place(arg) if move_places else None
-            if place is not None and self.is_device_place(arg):
-                self.emit(ir.Move(place, span_of(arg), move_help("combinator")), node)
-            else:
-                self.expr(arg)
-
-    def get_mut(self, node: CallExpr, receiver: Expression, holder: ir.Place | None) -> ir.Fresh:
-        slice_place = self.place(receiver)
-        for i, arg in enumerate(node.args):
-            witness = self.place(arg) if i == 0 else None
-            if witness is not None:
-                self.emit(ir.Move(witness, span_of(arg), move_help("get_mut")), node)
-            else:
-                self.expr(arg)
-        if slice_place is not None:
-            self.emit(ir.Borrow(slice_place, True, self.next_group(), span_of(receiver), holder), node)
-        else:
-            self.expr(receiver)
-        return ir.Fresh("elem")
-
-    def simt_launch(
-        self, node: CallExpr, func: MemberExpr, method: str, kernel: resolve.KernelInfo, holder: ir.Place | None
-    ) -> ir.Fresh:
-        offset = SIMT_LAUNCH_METHODS[method]
-        positional = [i for i, kind in enumerate(node.arg_kinds) if kind == ARG_POS]
-        if positional and method != "launch_unchecked":
-            prepared = node.args[positional[0]]
-            place = self.place(prepared)
-            if place is not None:
-                self.emit(ir.CheckBrand(place, kernel.name, span_of(prepared), attr_span(func)), node)
-            else:
-                self.expr(prepared)
-        elif positional:
-            self.expr(node.args[positional[0]])
-        for extra in positional[1:offset]:
-            self.expr(node.args[extra])
-        if method == "launch_unchecked":
-            self.emit(ir.RequireUnsafe("launch_unchecked", span_of(node)), node)
-        group = self.next_group()
-        taken = set(positional[:offset])
-        rest = [i for i in range(len(node.args)) if i not in taken]
-        self.launch_args(node, rest, kernel, group, holder if method == "launch_async" else None)
-        return ir.Fresh("op" if method == "launch_async" else "value")
-
-    def launch_args(
-        self, node: CallExpr, indexes: Sequence[int], kernel: resolve.KernelInfo, group: int | None,
-        holder: ir.Place | None,
-    ) -> None:
-        modes = dict(kernel.params)
-        names = [name for name, _ in kernel.params]
-        if group is None:
-            group = self.next_group()
-        position = 0
-        for index in indexes:
-            arg, kind, keyword = node.args[index], node.arg_kinds[index], node.arg_names[index]
-            if kind in (ARG_STAR, ARG_STAR2):
-                self.expr(arg)
-                continue
-            if kind == ARG_NAMED and keyword is not None:
-                mode = modes.get(keyword, ParamMode.VALUE)
-            else:
-                mode = modes.get(names[position], ParamMode.VALUE) if position < len(names) else ParamMode.VALUE
-                position += 1
-            self.launch_arg(node, arg, mode, group, holder)
-
-    def launch_arg(
-        self, node: CallExpr, value: Expression, mode: ParamMode, group: int, holder: ir.Place | None
-    ) -> None:
-        if mode is ParamMode.MOVE:
-            place = self.place(value)
-            if place is not None:
-                self.emit(ir.Move(place, span_of(value), move_help("launch")), node)
-            else:
-                self.expr(value)
-            return
-        if mode in (ParamMode.SHARED, ParamMode.MUT):
-            mutable = mode is ParamMode.MUT
-            place = self.place(value)
-            if place is None:
-                view = self.view_of(value)
-                if view is not None:
-                    place = self.temp(view[0].text)
-                    self.emit(ir.View(place, view[0], view[1], span_of(value)))
-            if place is not None:
-                self.emit(ir.Borrow(place, mutable, group, span_of(value), holder), node)
-            else:
-                self.expr(value)
-            return
-        self.expr(value)
+        first_name = resolve.names(func, self.ctx.imports)[:1]
+        args = tuple(
+            self.operand(arg, keyword if kind == ARG_NAMED else None, kind in (ARG_STAR, ARG_STAR2))
+            for arg, kind, keyword in zip(node.args, node.arg_kinds, node.arg_names, strict=True)
+        )
+        shape = calls.Call(
+            node,
+            span_of(node),
+            func,
+            args,
+            self.ctx.kernel(func),
+            method,
+            self.ctx.refers_to(func, SHARED_ARRAY_CONSTRUCTOR),
+            first_name[0] if first_name and resolve.is_safekernels(first_name[0]) else None,
+        )
+        return calls.lower_call(shape, holder, self)
 
 
 def lower(unit: Unit, ctx: FileContext) -> Lowered:

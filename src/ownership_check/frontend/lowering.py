@@ -4,7 +4,9 @@ level).
 Only ownership-relevant facts are emitted, in Python's evaluation order: reads of names (`Use`), aliasing
 assignments (`Bind` with `FromPlace`), fresh results, the moves, borrows and brand checks of safekernels calls
 (from `safekernels.ownership_model`, never restated here), views, unsafe blocks and control flow.  All borrow
-logic lives in the core; this module only recognises calls and shapes.
+logic lives in the core, and so does what a call means: this module resolves a call (or an assignment, or a `with`
+statement), describes it as one of `core.calls`' neutral shapes and lets `core.calls` emit its operations, exactly
+as the mypy plugin does.
 
 Which calls are which is decided by qualified names (import bindings + the project index), so `from
 safekernels import simt as s`, `import safekernels.tile` and re-exports all work.  Methods that other
@@ -25,24 +27,11 @@ from typing import cast
 import libcst as cst
 from libcst.metadata import ByteSpanPositionProvider, CodeSpan, MetadataWrapper
 
-from ownership_check.core import ir
-from ownership_check.core.messages import move_help
+from ownership_check.core import calls, ir
 from ownership_check.diagnostics import Span
 from ownership_check.frontend.prescan import FileSummary, KernelSummary, resolve_local
 from ownership_check.frontend.project_index import ProjectIndex
-from safekernels.ownership_model import (
-    DEVICE_ANNOTATIONS,
-    DISTINCT_MOVING_METHODS,
-    MOVING_ARGUMENT_CALLS,
-    MOVING_METHODS,
-    PREPARE_METHOD,
-    SHARED_ARRAY_CONSTRUCTOR,
-    SIMT_LAUNCH_METHODS,
-    UNSAFE_CONTEXT,
-    UNSAFE_OPERATIONS,
-    WITNESS_CONSUMERS,
-    ParamMode,
-)
+from safekernels.ownership_model import DEVICE_ANNOTATIONS, SHARED_ARRAY_CONSTRUCTOR, UNSAFE_CONTEXT
 
 
 def dotted(node: cst.BaseExpression) -> str | None:
@@ -234,11 +223,16 @@ def _int_literal(node: cst.BaseExpression | None) -> int | None:
     return None
 
 
+#: How this front end lowered before the core owned call lowering (see `calls.Dialect`).
+DIALECT = calls.Dialect(launch_move_events=True, distinct_methods_move_any_receiver=False)
+
+
 class FunctionLowerer:
     def __init__(self, ctx: FileContext, unit: Unit) -> None:
         self.ctx = ctx
         self.unit = unit
         self.kernel_body = unit.kind in ("simt", "device")
+        self.dialect = DIALECT
         self.scopes: list[_Scope] = [_Scope()]
         self.renames: list[dict[str, str]] = []
         self.nested: list[Unit] = []
@@ -250,10 +244,14 @@ class FunctionLowerer:
 
     # --- plumbing -------------------------------------------------------------------------------------------
 
-    def emit(self, op: ir.Op) -> None:
+    def emit(self, op: ir.Op, origin: cst.BaseExpression | None = None) -> None:
+        """Append `op` (`origin`, the causing call, matters only to the mypy plugin's reporting)."""
         if isinstance(op, ir.Move | ir.Borrow | ir.CheckBrand | ir.RequireUnsafe):
             self.interesting = True
         self.scopes[-1].ops.append(op)
+
+    def lower_expr(self, node: cst.BaseExpression) -> None:
+        self.expr(node)
 
     def block(self, build: Callable[[], None]) -> ir.Block:
         self.scopes.append(_Scope())
@@ -320,13 +318,9 @@ class FunctionLowerer:
             if self.ctx.kernel(func) is not None or self.ctx.is_safekernels(func):
                 return True
             if isinstance(func, cst.Attribute):
-                method = func.attr.value
-                if method in DISTINCT_MOVING_METHODS or method == "split_at":
-                    return True
-                if self.ctx.kernel(func.value) is not None:
-                    return True
-                return self.expr_is_device(func.value) and (
-                    method in MOVING_METHODS or method in ("view", "to_numpy", "load")
+                receiver = func.value
+                return calls.method_result_is_device(
+                    func.attr.value, self.ctx.kernel(receiver) is not None, lambda: self.expr_is_device(receiver)
                 )
             return False
         if isinstance(node, cst.Subscript):
@@ -495,7 +489,7 @@ class FunctionLowerer:
 
     def for_stmt(self, node: cst.For) -> None:
         self.expr(node.iter)
-        head = self.block(lambda: self.bind_target(node.target, ir.Fresh(), node.target))
+        head = self.block(lambda: self.bind(node.target, ir.Fresh()))
         body = self.block(lambda: self.suite(node.body))
         orelse = self.else_block(node.orelse)
         self.emit(ir.Loop(head, body, orelse, self.span(node.target)))
@@ -527,21 +521,15 @@ class FunctionLowerer:
         self.emit(ir.Try(body, tuple(handlers), orelse, final, self.span(node)))
 
     def with_stmt(self, node: cst.With) -> None:
-        unsafe = False
-        for item in node.items:
-            call = item.item
-            if isinstance(call, cst.Call) and self.ctx.qualify(call.func) == UNSAFE_CONTEXT:
-                unsafe = True
-                continue
-            self.expr(item.item)
-            if item.asname is not None:
-                self.bind_target(item.asname.name, ir.Fresh(), item.asname.name)
-        body = self.block(lambda: self.suite(node.body))
-        if unsafe:
-            self.emit(ir.Unsafe(body, self.span(node)))
-        else:
-            for op in body:
-                self.emit(op)
+        items = [
+            calls.WithItem(
+                item.item,
+                isinstance(item.item, cst.Call) and self.ctx.qualify(item.item.func) == UNSAFE_CONTEXT,
+                self.target(item.asname.name) if item.asname is not None else None,
+            )
+            for item in node.items
+        ]
+        calls.lower_with(items, lambda: self.block(lambda: self.suite(node.body)), self.span(node), self)
 
     def match_stmt(self, node: cst.Match) -> None:
         self.expr(node.subject)
@@ -614,67 +602,40 @@ class FunctionLowerer:
     def bind_fresh(self, place: ir.Place, node: cst.CSTNode, kind: str = "value") -> None:
         self.emit(ir.Bind((place,), (ir.Fresh(kind),), self.span(node)))
 
-    def bind_target(self, target: cst.BaseExpression, value: ir.Value, node: cst.CSTNode) -> None:
-        if isinstance(target, cst.Tuple | cst.List):
-            for el in target.elements:
-                self.bind_target(el.value, ir.Fresh(), el.value)
-            return
-        if isinstance(target, cst.StarredElement):
-            self.bind_target(target.value, ir.Fresh(), target.value)
-            return
-        place = self.place(target)
+    def target(self, node: cst.BaseExpression) -> calls.Target[cst.BaseExpression]:
+        """An assignment target as the core's neutral shape (`a, *b` items are bound like `a, b`)."""
+        if isinstance(node, cst.Tuple | cst.List):
+            items = tuple(self.target(el.value) for el in node.elements)
+            starred = any(isinstance(el, cst.StarredElement) for el in node.elements)
+            return calls.UnpackTarget(items, self.span(node), starred)
+        if isinstance(node, cst.StarredElement):
+            return calls.StarTarget(self.target(node.value))
+        place = self.place(node)
         if place is not None:
-            if isinstance(target, cst.Attribute):
-                self.emit(ir.Use(ir.Place(place.root, (), None), self.span(target.value)))
-            self.emit(ir.Bind((place,), (value,), self.span(node)))
-            return
-        if isinstance(target, cst.Subscript):
-            self.subscript(target, store=True)
-            return
-        self.expr(target)
+            root_span = self.span(node.value) if isinstance(node, cst.Attribute) else None
+            return calls.PlaceTarget(place, self.span(node), root_span)
+        return calls.OtherTarget(node)
+
+    def bind(self, target: cst.BaseExpression, value: ir.Value) -> None:
+        calls.bind_target(self.target(target), value, self)
 
     def assign(self, targets: Sequence[cst.BaseExpression], value: cst.BaseExpression) -> None:
-        single = targets[0] if len(targets) == 1 else None
-        # `a, b = c.split_at(k)`: two disjoint views.
+        split: calls.SplitAt[cst.BaseExpression] | None = None
+        items: tuple[cst.BaseExpression, ...] | None = None
         if (
-            isinstance(single, cst.Tuple | cst.List)
-            and len(single.elements) == 2
-            and isinstance(value, cst.Call)
+            isinstance(value, cst.Call)
             and isinstance(value.func, cst.Attribute)
-            and value.func.attr.value == "split_at"
+            and value.func.attr.value == calls.SPLIT_METHOD
         ):
             base = self.place(value.func.value)
             if base is not None:
-                for arg in value.args:
-                    self.expr(arg.value)
-                site = self.next_group()
-                for index, el in enumerate(single.elements):
-                    tgt = self.place(el.value)
-                    if tgt is not None:
-                        self.emit(ir.View(tgt, base, ir.Half(site, index), self.span(value)))
-                    else:
-                        self.bind_target(el.value, ir.Fresh(), el.value)
-                return
-        # Parallel tuple assignment `a, b = b, a`.
-        if (
-            isinstance(single, cst.Tuple | cst.List)
-            and isinstance(value, cst.Tuple | cst.List)
-            and len(single.elements) == len(value.elements)
-            and not any(isinstance(e, cst.StarredElement) for e in (*single.elements, *value.elements))
+                split = calls.SplitAt(base, tuple(a.value for a in value.args), self.span(value))
+        elif isinstance(value, cst.Tuple | cst.List) and not any(
+            isinstance(e, cst.StarredElement) for e in value.elements
         ):
-            values = [self.value(el.value) for el in value.elements]
-            places = [self.place(el.value) for el in single.elements]
-            pairs = [(p, v) for p, v in zip(places, values, strict=True) if p is not None]
-            if pairs:
-                self.emit(ir.Bind(tuple(p for p, _ in pairs), tuple(v for _, v in pairs), self.span(single)))
-            for place, el in zip(places, single.elements, strict=True):
-                if place is None:
-                    self.bind_target(el.value, ir.Fresh(), el.value)
-            return
-        holder = self.place(single) if isinstance(single, cst.Name) else None
-        val = self.value(value, holder)
-        for target in targets:
-            self.bind_target(target, val, target)
+            items = tuple(el.value for el in value.elements)
+        shape = calls.Assignment(tuple(self.target(t) for t in targets), value, split, items)
+        calls.lower_assignment(shape, self)
 
     def value(self, node: cst.BaseExpression, holder: ir.Place | None = None) -> ir.Value:
         """Lower an expression whose result is bound to a name: an alias, a view or a fresh object."""
@@ -683,14 +644,14 @@ class FunctionLowerer:
             return ir.FromPlace(place, self.span(node))
         if isinstance(node, cst.NamedExpr):
             inner = self.value(node.value, self.place(node.target))
-            self.bind_target(node.target, inner, node.target)
+            self.bind(node.target, inner)
             target = self.place(node.target)
             return ir.FromPlace(target, self.span(node.target)) if target is not None else ir.Fresh()
-        view = self.view_of(node)
+        view = self.view_shape(node)
         if view is not None:
-            tmp = self.temp(view[0].text)
-            self.emit(ir.View(tmp, view[0], view[1], self.span(node)))
-            return ir.FromPlace(tmp, self.span(node))
+            bound = calls.bind_view(view, self.span(node), self)
+            if bound is not None:
+                return bound
         if isinstance(node, cst.IfExp):
             self.expr(node.test)
             tmp = self.temp("value")
@@ -708,42 +669,39 @@ class FunctionLowerer:
         self.expr(node)
         return ir.Fresh()
 
-    def view_of(self, node: cst.BaseExpression) -> tuple[ir.Place, ir.Region] | None:
-        """`c.view(a, b)` or `c[a:b]` of a device-like place: the base and the region it covers."""
+    def view_shape(
+        self, node: cst.BaseExpression
+    ) -> calls.ViewCall[cst.BaseExpression] | calls.SliceView[cst.BaseExpression] | None:
+        """`c.view(a, b)` or `c[a:b]` of a place, described for the core (which decides whether it counts)."""
         if (
             isinstance(node, cst.Call)
             and isinstance(node.func, cst.Attribute)
-            and node.func.attr.value == "view"
+            and node.func.attr.value == calls.VIEW_METHOD
         ):
             base = self.place(node.func.value)
-            if base is None or not self.is_device_place(node.func.value):
+            if base is None:
                 return None
-            for arg in node.args:
-                self.expr(arg.value)
-            bounds = [_int_literal(a.value) for a in node.args if a.keyword is None]
-            if len(bounds) == 2 and bounds[0] is not None and bounds[1] is not None:
-                return base, ir.Range(bounds[0], bounds[1])
-            return base, ir.Whole()
+            bounds = tuple(_int_literal(a.value) for a in node.args if a.keyword is None)
+            args = tuple(a.value for a in node.args)
+            return calls.ViewCall(base, self.is_device_place(node.func.value), args, bounds)
         if isinstance(node, cst.Subscript) and len(node.slice) == 1:
             sl = node.slice[0].slice
             if not isinstance(sl, cst.Slice):
                 return None
             base = self.place(node.value)
-            if base is None or not self.is_device_place(node.value):
+            if base is None:
                 return None
-            for part in (sl.lower, sl.upper, sl.step):
-                if part is not None:
-                    self.expr(part)
-            lo = 0 if sl.lower is None else _int_literal(sl.lower)
-            hi = _int_literal(sl.upper) if sl.upper is not None else None
-            if (
-                sl.step is None
-                and lo is not None
-                and lo >= 0
-                and (sl.upper is None or (hi is not None and hi >= 0))
-            ):
-                return base, ir.Range(lo, hi)
-            return base, ir.Whole()
+            parts = tuple(part for part in (sl.lower, sl.upper, sl.step) if part is not None)
+            return calls.SliceView(
+                base,
+                self.is_device_place(node.value),
+                parts,
+                sl.lower is not None,
+                _int_literal(sl.lower),
+                sl.upper is not None,
+                _int_literal(sl.upper),
+                sl.step is not None,
+            )
         return None
 
     def delete(self, target: cst.BaseExpression) -> None:
@@ -831,7 +789,7 @@ class FunctionLowerer:
         self.tmp += 1
         for raw in _target_names(comp.target):
             renames[raw] = f"{raw}$c{self.tmp}"
-        head = self.block(lambda: self.bind_target(comp.target, ir.Fresh(), comp.target))
+        head = self.block(lambda: self.bind(comp.target, ir.Fresh()))
 
         def body() -> None:
             for cond in comp.ifs:
@@ -846,169 +804,46 @@ class FunctionLowerer:
 
         self.emit(ir.Loop(head, self.block(body), (), self.span(comp.target)))
 
-    # --- calls ----------------------------------------------------------------------------------------------
+    # --- calls: resolve, describe as a neutral shape, let the core decide (core/calls.py) --------------------
+
+    def operand(
+        self, node: cst.BaseExpression, keyword: str | None = None, star: bool = False, with_view: bool = True
+    ) -> calls.Operand[cst.BaseExpression]:
+        place = self.place(node)
+        if place is not None:
+            return calls.Operand(node, self.span(node), place, self.is_device_place(node), None, keyword, star)
+        view = self.view_shape(node) if with_view else None
+        return calls.Operand(node, self.span(node), None, False, view, keyword, star)
 
     def call(self, node: cst.Call, holder: ir.Place | None) -> ir.Fresh:
         func = node.func
         kernel = self.ctx.kernel(func)
-        if kernel is not None and kernel[1].track == "tile":
-            self.launch_args(node, node.args, kernel[1], offset=0, group=None, holder=None)
-            return ir.Fresh("op")
+        method: calls.MethodCall[cst.BaseExpression] | None = None
         if isinstance(func, cst.Attribute):
-            method = func.attr.value
             receiver = func.value
             recv_kernel = self.ctx.kernel(receiver)
-            if recv_kernel is not None and method in SIMT_LAUNCH_METHODS:
-                return self.simt_launch(node, method, recv_kernel, holder)
-            if recv_kernel is not None and method == PREPARE_METHOD:
-                for arg in node.args:
-                    self.expr(arg.value)
-                return ir.Fresh("prepared", brand=recv_kernel[1].name)
-            if method in UNSAFE_OPERATIONS and method != "shared_array":
-                self.receiver(receiver)
-                for arg in node.args:
-                    self.expr(arg.value)
-                self.emit(ir.RequireUnsafe(method, self.span(node)))
-                return ir.Fresh()
-            if method in WITNESS_CONSUMERS and self.kernel_body:
-                return self.get_mut(node, receiver, holder)
-            recv_place = self.place(receiver)
-            moving = method in MOVING_METHODS and self.is_device_place(receiver)
-            if moving and recv_place is not None and not self.ctx.is_safekernels(receiver):
-                moved_args = method in MOVING_ARGUMENT_CALLS
-                self.call_args(node, move_places=moved_args)
-                kind = {
-                    "sync_on": "sync_on",
-                    "sync": "sync_on",
-                    "partition": "partition",
-                    "unpartition": "unpartition",
-                }.get(method, "combinator")
-                self.emit(ir.Move(recv_place, self.span(receiver), move_help(kind)))
-                return ir.Fresh("op" if kind == "combinator" else "value")
-            if method == "to_numpy" and recv_place is not None:
-                self.call_args(node, move_places=False)
-                self.emit(ir.Borrow(recv_place, False, self.next_group(), self.span(receiver)))
-                return ir.Fresh()
+            method = calls.MethodCall(
+                func.attr.value,
+                self.span(func.attr),
+                self.operand(receiver, with_view=False),
+                recv_kernel[1] if recv_kernel is not None else None,
+                self.ctx.is_safekernels(receiver),
+            )
         qualified = self.ctx.qualify(func)
-        if qualified == SHARED_ARRAY_CONSTRUCTOR:
-            for arg in node.args:
-                self.expr(arg.value)
-            self.emit(ir.RequireUnsafe("shared_array", self.span(node)))
-            return ir.Fresh("shared_array")
-        if (
-            qualified is not None
-            and qualified.startswith("safekernels.")
-            and qualified.rsplit(".", 1)[-1] in (MOVING_ARGUMENT_CALLS)
-        ):
-            self.call_args(node, move_places=True)
-            return ir.Fresh("op")
-        if isinstance(func, cst.Attribute):
-            self.receiver(func.value)
-        else:
-            self.expr(func)
-        self.call_args(node, move_places=False)
-        return ir.Fresh()
-
-    def receiver(self, node: cst.BaseExpression) -> None:
-        if not self.use(node):
-            self.expr(node)
-
-    def call_args(self, node: cst.Call, move_places: bool) -> None:
-        for arg in node.args:
-            place = self.place(arg.value) if move_places else None
-            if place is not None and self.is_device_place(arg.value):
-                self.emit(ir.Move(place, self.span(arg.value), move_help("combinator")))
-            else:
-                self.expr(arg.value)
-
-    def get_mut(self, node: cst.Call, receiver: cst.BaseExpression, holder: ir.Place | None) -> ir.Fresh:
-        slice_place = self.place(receiver)
-        for i, arg in enumerate(node.args):
-            witness = self.place(arg.value) if i == 0 else None
-            if witness is not None:
-                self.emit(ir.Move(witness, self.span(arg.value), move_help("get_mut")))
-            else:
-                self.expr(arg.value)
-        if slice_place is not None:
-            self.emit(ir.Borrow(slice_place, True, self.next_group(), self.span(receiver), holder))
-        else:
-            self.expr(receiver)
-        return ir.Fresh("elem")
-
-    def simt_launch(
-        self, node: cst.Call, method: str, kernel: tuple[str, KernelSummary], holder: ir.Place | None
-    ) -> ir.Fresh:
-        func = node.func
-        assert isinstance(func, cst.Attribute)
-        offset = SIMT_LAUNCH_METHODS[method]
-        positional = [a for a in node.args if a.keyword is None and not a.star]
-        if positional and method != "launch_unchecked":
-            prepared = positional[0].value
-            place = self.place(prepared)
-            if place is not None:
-                self.emit(ir.CheckBrand(place, kernel[1].name, self.span(prepared), self.span(func.attr)))
-            else:
-                self.expr(prepared)
-        elif positional:
-            self.expr(positional[0].value)
-        for extra in positional[1:offset]:
-            self.expr(extra.value)
-        if method == "launch_unchecked":
-            self.emit(ir.RequireUnsafe("launch_unchecked", self.span(node)))
-        group = self.next_group()
-        rest = [a for a in node.args if a not in positional[:offset]]
-        self.launch_args(
-            node, rest, kernel[1], offset=0, group=group, holder=holder if method == "launch_async" else None
+        args = tuple(
+            self.operand(a.value, a.keyword.value if a.keyword is not None else None, bool(a.star)) for a in node.args
         )
-        return ir.Fresh("op" if method == "launch_async" else "value")
-
-    def launch_args(
-        self,
-        node: cst.Call,
-        args: Sequence[cst.Arg],
-        kernel: KernelSummary,
-        offset: int,
-        group: int | None,
-        holder: ir.Place | None,
-    ) -> None:
-        modes = dict(kernel.params)
-        names = [name for name, _ in kernel.params]
-        if group is None:
-            group = self.next_group()
-        position = offset
-        for arg in args:
-            if arg.star:
-                self.expr(arg.value)
-                continue
-            if arg.keyword is not None:
-                mode = modes.get(arg.keyword.value, "value")
-            else:
-                mode = modes.get(names[position], "value") if position < len(names) else "value"
-                position += 1
-            self.launch_arg(arg.value, mode, group, holder)
-
-    def launch_arg(self, value: cst.BaseExpression, mode: str, group: int, holder: ir.Place | None) -> None:
-        if mode == ParamMode.MOVE.value:
-            place = self.place(value)
-            if place is not None:
-                self.emit(ir.Move(place, self.span(value), move_help("launch"), event=group))
-            else:
-                self.expr(value)
-            return
-        if mode in (ParamMode.SHARED.value, ParamMode.MUT.value):
-            mutable = mode == ParamMode.MUT.value
-            place = self.place(value)
-            if place is None:
-                view = self.view_of(value)
-                if view is not None:
-                    place = self.temp(view[0].text)
-                    self.emit(ir.View(place, view[0], view[1], self.span(value)))
-            if place is not None:
-                self.emit(ir.Borrow(place, mutable, group, self.span(value), holder))
-            else:
-                self.expr(value)
-            return
-        self.expr(value)
+        shape = calls.Call(
+            node,
+            self.span(node),
+            func,
+            args,
+            kernel[1] if kernel is not None else None,
+            method,
+            qualified == SHARED_ARRAY_CONSTRUCTOR,
+            qualified if qualified is not None and qualified.startswith("safekernels.") else None,
+        )
+        return calls.lower_call(shape, holder, self)
 
 
 def lower_module(ctx: FileContext, module: cst.Module) -> list[ir.Function]:
