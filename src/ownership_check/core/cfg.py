@@ -33,7 +33,7 @@ SimpleOp = (
 )
 
 
-@dataclass
+@dataclass(slots=True)
 class Node:
     id: int
     op: SimpleOp | None  # None: an entry, join or loop-header node
@@ -41,6 +41,9 @@ class Node:
     loops: tuple[int, ...]
     succ: list[int] = field(default_factory=list)
     pred: list[int] = field(default_factory=list)
+
+# Operations that are one node, fall through, and are neither a jump nor the end of a path.
+_PLAIN = (ir.Bind, ir.View, ir.Borrow, ir.Move, ir.Use, ir.Del, ir.CheckBrand, ir.RequireUnsafe)
 
 
 @dataclass
@@ -61,19 +64,29 @@ class _Builder:
         self.nodes: list[Node] = []
         self.unsafe_depth = 0
         self.loops: list[_LoopCtx] = []
+        self.headers: tuple[int, ...] = ()  # the headers of `loops`, innermost last
         self.handlers: list[list[int]] = []
         self.exit = -1
 
     def new(self, op: SimpleOp | None) -> int:
-        node = Node(len(self.nodes), op, self.unsafe_depth > 0, tuple(lp.header for lp in self.loops))
-        self.nodes.append(node)
+        nodes = self.nodes
+        node = Node(len(nodes), op, self.unsafe_depth > 0, self.headers, [], [])
+        nodes.append(node)
         return node.id
 
     def link(self, preds: list[int], target: int) -> None:
+        nodes = self.nodes
         for p in preds:
-            if target not in self.nodes[p].succ:
-                self.nodes[p].succ.append(target)
-                self.nodes[target].pred.append(p)
+            succ = nodes[p].succ
+            if target not in succ:
+                succ.append(target)
+                nodes[target].pred.append(p)
+
+    def link1(self, pred: int, target: int) -> None:
+        succ = self.nodes[pred].succ
+        if target not in succ:
+            succ.append(target)
+            self.nodes[target].pred.append(pred)
 
     def seq(self, body: ir.Block, preds: list[int]) -> list[int]:
         for op in body:
@@ -81,6 +94,13 @@ class _Builder:
         return preds
 
     def stmt(self, op: ir.Op, preds: list[int]) -> list[int]:
+        if isinstance(op, _PLAIN):
+            node = self.new(op)
+            self.link(preds, node)
+            if self.handlers:
+                for h in self.handlers[-1]:
+                    self.link1(node, h)
+            return [node]
         if isinstance(op, ir.Branch):
             ends: list[int] = []
             for arm in op.arms:
@@ -91,11 +111,14 @@ class _Builder:
             self.link(preds, header)
             ctx = _LoopCtx(header)
             self.loops.append(ctx)
-            self.nodes[header].loops = tuple(lp.header for lp in self.loops)
+            outer = self.headers
+            self.headers = (*outer, header)
+            self.nodes[header].loops = self.headers
             head_ends = self.seq(op.head, [header])
             body_ends = self.seq(op.body, head_ends)
             self.link(body_ends, header)
             self.loops.pop()
+            self.headers = outer
             else_ends = [] if op.infinite else self.seq(op.orelse, head_ends)
             return else_ends + ctx.breaks
         if isinstance(op, ir.Try):

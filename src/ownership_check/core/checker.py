@@ -16,20 +16,37 @@ State at each program point (all of it joined as "may" facts where paths merge):
 
 After the fixed point, one pass in source order reports diagnostics; a set of move sites is reported once, at
 the first use reached after it.
+
+How it is kept fast (the mypy plugin runs it from every ownership-relevant call's hook) without changing what it
+computes:
+
+- States are immutable values: an operation that changes nothing (most `Use`s) hands its input state on as is,
+  and the parts an operation does not touch (worlds, `moved`) are shared, not copied.  Worlds cache their
+  identity (`World.key`), their set of reachable objects and their key set, so joins, fixed-point tests and
+  garbage collection of dead facts read cached values instead of rebuilding them per step.
+- Sparse facts: roots are partitioned by the aliasing operations that connect them (`Bind` of a place, `View`);
+  a partition none of whose roots is ever moved, borrowed, brand-checked, element-accessed or a loan holder is
+  *inert*.  Its keys still live in the worlds (a world's identity, which bounds how many worlds exist, depends
+  on them) but it never holds an object that is moved or loaned, so reads of it cannot report anything and
+  writes to it cannot make a moved object or a loan unreachable: the checker skips those checks.
+- Parent chains of view objects are computed once per object (an object's parent never changes).
+- Liveness is computed lazily, with bitsets, and only when a held loan must be checked against it.
+- A function without any move, borrow, brand check, unsafe operation or shared array returns at once.
 """
 
 from __future__ import annotations
 
 import heapq
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from dataclasses import dataclass
 
 from ownership_check.core import ir, messages
 from ownership_check.core.cfg import Graph, Node, build
-from ownership_check.core.liveness import live_out
+from ownership_check.core.liveness import live_bits
 from ownership_check.diagnostics import Diagnostic, Span
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ObjInfo:
     parent: str | None = None
     region: ir.Region | None = None
@@ -37,7 +54,10 @@ class ObjInfo:
     brand: str | None = None
 
 
-@dataclass(frozen=True)
+_PLAIN = ObjInfo()
+
+
+@dataclass(frozen=True, slots=True)
 class Loan:
     obj: str
     mutable: bool
@@ -47,15 +67,34 @@ class Loan:
     holder_obj: str | None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class GroupBorrow:
     key: str
     mutable: bool
     node: int
 
 
-World = dict[str, frozenset[str]]
 MAX_WORLDS = 8
+
+
+def _loan_order(loan: Loan) -> tuple[int, str, str, str, bool, str]:
+    return (loan.node, loan.obj, loan.holder_key, loan.holder_obj or "", loan.mutable, loan.text)
+_EMPTY: frozenset[str] = frozenset()
+_NO_SITES: frozenset[int] = frozenset()
+
+
+class World(dict[str, frozenset[str]]):
+    """One points-to map.  Mutated only while the step that created it runs; frozen (by convention) once it is
+    part of a state, which is when its cached identity and reachability are computed."""
+
+    _key: frozenset[tuple[str, frozenset[str]]] | None = None
+    _reach: set[str] | None = None
+
+    def key(self) -> frozenset[tuple[str, frozenset[str]]]:
+        k = self._key
+        if k is None:
+            k = self._key = frozenset(self.items())
+        return k
 
 
 def _world_get(world: World, key: str) -> frozenset[str]:
@@ -63,65 +102,79 @@ def _world_get(world: World, key: str) -> frozenset[str]:
     return found if found is not None else frozenset(("@" + key,))
 
 
-def _world_key(world: World) -> tuple[tuple[str, frozenset[str]], ...]:
-    return tuple(sorted(world.items()))
-
-
-def _merge_worlds(worlds: list[World]) -> tuple[World, ...]:
-    unique: dict[tuple[tuple[str, frozenset[str]], ...], World] = {}
+def _merge_worlds(worlds: Iterable[World]) -> tuple[World, ...]:
+    unique: dict[frozenset[tuple[str, frozenset[str]]], World] = {}
     for w in worlds:
-        unique.setdefault(_world_key(w), w)
+        unique.setdefault(w.key(), w)
     out = list(unique.values())
     if len(out) <= MAX_WORLDS:
         return tuple(out)
-    merged: World = {}
-    keys = set().union(*(w.keys() for w in out))
+    merged = World()
+    keys: set[str] = set().union(*out)
     for key in keys:
         merged[key] = frozenset().union(*(_world_get(w, key) for w in out))
     return (merged,)
 
 
-@dataclass
 class State:
     """Alias facts are kept per path ("worlds": one points-to map per distinct path history, up to a bound);
-    moves and loans are "may" facts joined across paths."""
+    moves and loans are "may" facts joined across paths.  Immutable once built: never mutate a state (or its
+    `moved` dict, or its worlds) that another node may hold."""
 
-    worlds: tuple[World, ...] = ({},)
-    moved: dict[str, frozenset[int]] = field(default_factory=dict)
-    loans: frozenset[Loan] = frozenset()
-    group: int = -1
-    borrows: tuple[GroupBorrow, ...] = ()
+    __slots__ = ("borrows", "clean", "group", "loans", "moved", "worlds")
 
-    def copy(self) -> State:
-        return State(
-            tuple(dict(w) for w in self.worlds), dict(self.moved), self.loans, self.group, self.borrows
-        )
+    def __init__(
+        self,
+        worlds: tuple[World, ...],
+        moved: dict[str, frozenset[int]],
+        loans: frozenset[Loan],
+        group: int,
+        borrows: tuple[GroupBorrow, ...],
+        clean: bool,
+    ) -> None:
+        self.worlds = worlds
+        self.moved = moved
+        self.loans = loans
+        self.group = group
+        self.borrows = borrows
+        # Known to hold no fact about an unreachable object (what `collect` would drop); not part of the value.
+        self.clean = clean
+
+    def derive(self) -> State:
+        return State(self.worlds, self.moved, self.loans, self.group, self.borrows, self.clean)
 
     def get(self, key: str) -> frozenset[str]:
-        if len(self.worlds) == 1:
-            return _world_get(self.worlds[0], key)
-        return frozenset().union(*(_world_get(w, key) for w in self.worlds))
-
-    def keys(self) -> set[str]:
-        return set().union(*(w.keys() for w in self.worlds))
+        worlds = self.worlds
+        if len(worlds) == 1:
+            return _world_get(worlds[0], key)
+        return frozenset().union(*(_world_get(w, key) for w in worlds))
 
 
 def _join(a: State, b: State) -> State:
-    worlds = _merge_worlds([*a.worlds, *b.worlds])
-    moved = dict(a.moved)
-    for obj, sites in b.moved.items():
-        moved[obj] = moved.get(obj, frozenset()) | sites
+    worlds = a.worlds if a.worlds is b.worlds else _merge_worlds((*a.worlds, *b.worlds))
+    if a.moved is b.moved or not b.moved:
+        moved = a.moved
+    else:
+        moved = dict(a.moved)
+        for obj, sites in b.moved.items():
+            old = moved.get(obj)
+            moved[obj] = sites if old is None else old | sites
     borrows = tuple(dict.fromkeys(a.borrows + b.borrows)) if a.group == b.group else a.borrows
-    return State(worlds, moved, a.loans | b.loans, a.group, borrows)
+    loans = a.loans | b.loans if b.loans else a.loans
+    clean = a.clean and b.clean and not any(o[0] == "@" for o in moved)
+    if clean and loans:
+        clean = not any(ln.holder_obj is not None and ln.holder_obj[0] == "@" for ln in loans)
+    return State(worlds, moved, loans, a.group, borrows, clean)
 
 
 def _same(a: State, b: State) -> bool:
-    return (
-        a.moved == b.moved
-        and a.loans == b.loans
-        and a.borrows == b.borrows
-        and {_world_key(w) for w in a.worlds} == {_world_key(w) for w in b.worlds}
-    )
+    if a is b:
+        return True
+    if a.moved != b.moved or a.loans != b.loans or a.borrows != b.borrows:
+        return False
+    if a.worlds is b.worlds:
+        return True
+    return {w.key() for w in a.worlds} == {w.key() for w in b.worlds}
 
 
 def _disjoint(r1: ir.Region | None, r2: ir.Region | None) -> bool:
@@ -132,23 +185,143 @@ def _disjoint(r1: ir.Region | None, r2: ir.Region | None) -> bool:
     return False
 
 
+_SKIP, _BIND, _VIEW, _DEL, _MOVE, _BORROW = range(6)
+
+
+def _active_roots(graph: Graph) -> tuple[frozenset[str], dict[str, frozenset[str]]] | None:
+    """The roots whose objects can ever be moved, loaned, brand-checked or element-accessed (and every root an
+    alias or view connects to one of them), and for each root that shares objects with another the roots of
+    its alias class; None when the function has nothing the checker can report."""
+    parent: dict[str, str] = {}
+
+    def find(x: str) -> str:
+        while (p := parent.get(x, x)) != x:
+            parent[x] = parent.get(p, p)
+            x = p
+        return x
+
+    def union(x: str, y: str) -> None:
+        rx, ry = find(x), find(y)
+        if rx != ry:
+            parent[rx] = ry
+
+    seeds: list[str] = []
+    reportable = False
+    shared_arrays = False
+    element_uses = False
+    for node in graph.nodes:
+        op = node.op
+        if op is None:
+            continue
+        if isinstance(op, ir.Bind):
+            for target, value in zip(op.targets, op.values, strict=False):
+                if isinstance(value, ir.FromPlace):
+                    union(target.root, value.source.root)
+                elif value.kind == "shared_array":
+                    shared_arrays = True
+        elif isinstance(op, ir.Use):
+            if op.element:
+                element_uses = True
+                seeds.append(op.place.root)
+        elif isinstance(op, ir.View):
+            union(op.target.root, op.source.root)
+        elif isinstance(op, ir.Move | ir.Borrow | ir.CheckBrand):
+            reportable = True
+            seeds.append(op.place.root)
+            if isinstance(op, ir.Borrow) and op.holder is not None:
+                seeds.append(op.holder.root)
+        elif isinstance(op, ir.RequireUnsafe):
+            reportable = True
+    if not reportable and not (shared_arrays and element_uses):
+        return None
+    classes = {find(s) for s in seeds}
+    names = {*parent, *parent.values(), *seeds}
+    members: dict[str, set[str]] = {}
+    for n in {*parent, *parent.values()}:
+        members.setdefault(find(n), set()).add(n)
+    alias_class = {n: frozenset(members[find(n)]) for n in {*parent, *parent.values()}}
+    return frozenset(n for n in names if find(n) in classes), alias_class
+
+
 class _Analysis:
-    def __init__(self, function: ir.Function) -> None:
+    def __init__(
+        self, function: ir.Function, graph: Graph, active: frozenset[str], alias_class: dict[str, frozenset[str]]
+    ) -> None:
         self.function = function
         self.path = function.path
-        self.graph: Graph = build(function)
-        self.live = live_out(self.graph)
+        self.graph = graph
+        self.active = active
+        self._live: tuple[dict[str, int], list[int]] | None = None
         self.objs: dict[str, ObjInfo] = {}
+        self.chains: dict[str, tuple[str, ...]] = {}
+        self.prefix_keys: dict[ir.Place, tuple[str, ...]] = {}
         self.diagnostics: list[Diagnostic] = []
         self.reported_moves: set[frozenset[int]] = set()
         self.reporting = False
+        self.attr_roots = {place.root for node in graph.nodes for place in _places(node.op) if place.attrs}
+        # Per node: how the fixed point transfers it, whether the reporting pass must revisit it, and for a
+        # `Bind` its precomputed shape.
+        self.kind: list[int] = []
+        self.report: list[bool] = []
+        self.bind_plans: dict[int, _BindPlan] = {}
+        self.alias_class = alias_class
+        # Fresh object -> the keys that can ever hold it (None: any key), for `rebirth`.
+        self.homes: dict[str, tuple[str, ...] | None] = {}
+        for node in graph.nodes:
+            op = node.op
+            kind, report = _SKIP, False
+            if isinstance(op, ir.Use):
+                report = op.place.root in active
+            elif isinstance(op, ir.Bind):
+                kind = _BIND
+                plan = self.bind_plans[node.id] = self.plan_bind(node.id, op)
+                report = plan.checks
+            elif isinstance(op, ir.View):
+                kind, report = _VIEW, True
+            elif isinstance(op, ir.Del):
+                kind = _DEL
+            elif isinstance(op, ir.Move):
+                kind, report = _MOVE, True
+            elif isinstance(op, ir.Borrow):
+                kind, report = _BORROW, True
+            elif isinstance(op, ir.CheckBrand | ir.RequireUnsafe):
+                report = True
+            self.kind.append(kind)
+            self.report.append(report)
+
+    def plan_bind(self, node_id: int, op: ir.Bind) -> _BindPlan:
+        active = self.active
+        attr_roots = self.attr_roots
+        fresh: list[tuple[str, ir.Fresh]] = []
+        values: list[str | frozenset[str]] = []
+        checks = False
+        for i, v in enumerate(op.values):
+            if isinstance(v, ir.FromPlace):
+                source = v.source
+                values.append(source.key if source.attrs else source.root)
+                checks = checks or source.root in active
+            else:
+                obj = f"n{node_id}.{i}"
+                fresh.append((obj, v))
+                values.append(frozenset((obj,)))
+                target = op.targets[i]
+                roots = self.alias_class.get(target.root) or frozenset((target.root,))
+                self.homes[obj] = None if roots & attr_roots else tuple(roots)
+        targets = op.targets
+        simple = tuple(not t.attrs and t.root not in attr_roots for t in targets)
+        touches = checks or any(t.root in active for t in targets)
+        keys = tuple(t.key if t.attrs else t.root for t in targets)
+        return _BindPlan(tuple(fresh), tuple(values), keys, simple, checks, touches)
 
     # --- objects --------------------------------------------------------------------------------------------
 
     def info(self, obj: str) -> ObjInfo:
-        return self.objs.get(obj) or ObjInfo()
+        return self.objs.get(obj) or _PLAIN
 
-    def chain(self, obj: str) -> list[str]:
+    def chain(self, obj: str) -> tuple[str, ...]:
+        found = self.chains.get(obj)
+        if found is not None:
+            return found
         out = [obj]
         seen = {obj}
         parent = self.info(obj).parent
@@ -157,7 +330,10 @@ class _Analysis:
             seen.add(parent)
             parent = self.info(parent).parent
         out.reverse()
-        return out
+        result = tuple(out)
+        if obj in self.objs or obj.startswith("@"):
+            self.chains[obj] = result
+        return result
 
     def overlap(self, a: str, b: str) -> bool:
         ca, cb = self.chain(a), self.chain(b)
@@ -173,20 +349,50 @@ class _Analysis:
     def any_overlap(self, xs: frozenset[str], ys: frozenset[str]) -> bool:
         return any(self.overlap(x, y) for x in xs for y in ys)
 
-    def rebirth(self, state: State, obj: str) -> None:
-        """A new object is born at a site that already made one (a loop): older instances get a summary id."""
+    def reach(self, world: World) -> set[str]:
+        """Every object some key of `world` refers to, with the parents of views (cached on the world)."""
+        found = world._reach
+        if found is None:
+            found = set()
+            chains = self.chains
+            for objs in world.values():
+                for obj in objs:
+                    c = chains.get(obj)
+                    if c is None:
+                        c = self.chain(obj)
+                    if len(c) == 1:
+                        found.add(obj)
+                    else:
+                        found.update(c)
+            world._reach = found
+        return found
+
+    def rebirth(self, s: State, obj: str) -> None:
+        """A new object is born at a site that already made one (a loop): older instances get a summary id.
+        `s` is a state private to the running step (its worlds are fresh copies)."""
         old = obj + "~"
         hit = False
-        for world in state.worlds:
-            for key, objs in world.items():
-                if obj in objs:
-                    world[key] = (objs - {obj}) | {old}
-                    hit = True
-        if obj in state.moved:
-            state.moved[old] = state.moved.get(old, frozenset()) | state.moved.pop(obj)
+        homes = self.homes.get(obj)
+        for world in s.worlds:
+            if homes is None:
+                for key, objs in world.items():
+                    if obj in objs:
+                        world[key] = (objs - {obj}) | {old}
+                        hit = True
+            else:
+                # An object only ever lives in keys of its alias class: look there alone.
+                for key in homes:
+                    found = world.get(key)
+                    if found is not None and obj in found:
+                        world[key] = (found - {obj}) | {old}
+                        hit = True
+        if obj in s.moved:
+            moved = dict(s.moved)
+            moved[old] = moved.get(old, _NO_SITES) | moved.pop(obj)
+            s.moved = moved
             hit = True
-        if any(loan.obj == obj or loan.holder_obj == obj for loan in state.loans):
-            state.loans = frozenset(
+        if any(loan.obj == obj or loan.holder_obj == obj for loan in s.loans):
+            s.loans = frozenset(
                 Loan(
                     old if ln.obj == obj else ln.obj,
                     ln.mutable,
@@ -195,7 +401,7 @@ class _Analysis:
                     ln.holder_key,
                     old if ln.holder_obj == obj else ln.holder_obj,
                 )
-                for ln in state.loans
+                for ln in s.loans
             )
             hit = True
         if hit and old not in self.objs and obj in self.objs:
@@ -203,52 +409,78 @@ class _Analysis:
 
     # --- checks ---------------------------------------------------------------------------------------------
 
-    def place_objs(self, state: State, place: ir.Place) -> frozenset[str]:
-        return state.get(place.key)
-
     def moved_sites(self, state: State, place: ir.Place) -> frozenset[int]:
-        keys = [place.root] + [".".join((place.root, *place.attrs[: i + 1])) for i in range(len(place.attrs))]
+        moved = state.moved
+        if not moved:
+            return _NO_SITES
+        keys = self.prefix_keys.get(place)
+        if keys is None:
+            keys = (place.root, *(".".join((place.root, *place.attrs[: i + 1])) for i in range(len(place.attrs))))
+            self.prefix_keys[place] = keys
         sites: set[int] = set()
+        chains = self.chains
         for key in keys:
             for obj in state.get(key):
-                for link in self.chain(obj):
-                    sites |= state.moved.get(link, frozenset())
+                c = chains.get(obj)
+                if c is None:
+                    c = self.chain(obj)
+                for link in c:
+                    found = moved.get(link)
+                    if found:
+                        sites |= found
         return frozenset(sites)
 
     def check_use(self, state: State, node: Node, place: ir.Place, span: Span) -> bool:
+        if not state.moved:
+            return False
         sites = self.moved_sites(state, place)
         if not sites:
             return False
-        events = frozenset(self.event_of(site) for site in sites)
-        if self.reporting and events not in self.reported_moves:
-            self.reported_moves.add(events)
-            moves = []
-            help_text = None
-            for site in sorted(sites):
-                op = self.graph.nodes[site].op
-                assert isinstance(op, ir.Move)
-                moves.append((op.span, site >= node.id))
-                help_text = help_text or op.help
-            self.diagnostics.append(messages.use_after_move(self.path, place.text, span, moves, help_text))
+        if self.reporting:
+            events = frozenset(self.event_of(site) for site in sites)
+            if events not in self.reported_moves:
+                self.reported_moves.add(events)
+                moves = []
+                help_text = None
+                for site in sorted(sites):
+                    op = self.graph.nodes[site].op
+                    assert isinstance(op, ir.Move)
+                    moves.append((op.span, site >= node.id))
+                    help_text = help_text or op.help
+                self.diagnostics.append(messages.use_after_move(self.path, place.text, span, moves, help_text))
         return True
 
     def event_of(self, site: int) -> int:
         op = self.graph.nodes[site].op
         return op.event if isinstance(op, ir.Move) and op.event >= 0 else -1 - site
 
+    def live(self, node: Node) -> tuple[dict[str, int], int]:
+        if self._live is None:
+            self._live = live_bits(self.graph)
+        index, bits = self._live
+        return index, bits[node.id]
+
     def active_loans(self, state: State, node: Node) -> list[Loan]:
         """Loans in force at `node`: a pending DeviceOp's until it is consumed (or unreachable), a `get_mut`
         result's while a live name refers to it (non-lexical lifetimes)."""
         if not state.loans:
             return []
-        live = self.live[node.id]
+        info = self.info
         held: set[str] = set()
         reachable: set[str] = set()
-        for world in state.worlds:
-            for key, objs in world.items():
-                reachable |= objs
-                if key.split(".", 1)[0] in live:
-                    held |= objs
+        if all(ln.holder_obj is None or info(ln.holder_obj).kind == "op" for ln in state.loans):
+            # Only DeviceOp holders (their loans last while reachable): liveness is not needed.
+            for world in state.worlds:
+                for objs in world.values():
+                    reachable |= objs
+        else:
+            index, live = self.live(node)
+            for world in state.worlds:
+                for key, objs in world.items():
+                    reachable |= objs
+                    bit = index.get(key.split(".", 1)[0])
+                    if bit is not None and live >> bit & 1:
+                        held |= objs
         out = []
         for ln in state.loans:
             if ln.holder_obj is None:
@@ -258,6 +490,10 @@ class _Analysis:
                     out.append(ln)
             elif ln.holder_obj in held:
                 out.append(ln)
+        if len(out) > 1:
+            # The first conflicting loan is reported: take them in a fixed order (earliest borrow first), not
+            # in set order, which varies with string hashing from run to run.
+            out.sort(key=_loan_order)
         return out
 
     def later_use(self, loan: Loan, after: Node) -> Span | None:
@@ -282,114 +518,161 @@ class _Analysis:
         op = node.op
         if op is None:
             return state
-        s = state.copy()
-        if isinstance(op, ir.Bind):
-            fresh: dict[int, frozenset[str]] = {}
-            for i, value in enumerate(op.values):
-                if isinstance(value, ir.FromPlace):
-                    self.check_use(s, node, value.source, value.span)
-                else:
-                    obj = f"n{node.id}.{i}"
-                    self.rebirth(s, obj)
-                    self.objs[obj] = ObjInfo(kind=value.kind, brand=value.brand)
-                    fresh[i] = frozenset((obj,))
-            for world in s.worlds:
-                values = [
-                    _world_get(world, v.source.key) if isinstance(v, ir.FromPlace) else fresh[i]
-                    for i, v in enumerate(op.values)
-                ]
-                for target, objs in zip(op.targets, values, strict=True):
-                    self.assign(s, world, target, objs)
-            self.collect(s)
-        elif isinstance(op, ir.View):
-            self.check_use(s, node, op.source, op.span)
-            for world in s.worlds:
-                views: set[str] = set()
-                for base in _world_get(world, op.source.key):
-                    chain = self.chain(base)
-                    prefix = f"v{node.id}:"
-                    again = next((c for c in chain if c.startswith(prefix)), None)
-                    if again is not None:
-                        views.add(again)
-                        continue
-                    obj = prefix + base
-                    self.objs[obj] = ObjInfo(parent=base, region=op.region)
-                    views.add(obj)
-                self.assign(s, world, op.target, frozenset(views))
-            self.collect(s)
-        elif isinstance(op, ir.Del):
-            for world in s.worlds:
-                self.assign(s, world, op.place, frozenset())
-            self.collect(s)
-        elif isinstance(op, ir.Use):
-            self.check_use(s, node, op.place, op.span)
+        active = self.active
+        if isinstance(op, ir.Use):
+            if op.place.root not in active:
+                return state
+            self.check_use(state, node, op.place, op.span)
             if op.element and not node.unsafe and self.reporting:
-                if any(self.info(o).kind == "shared_array" for o in s.get(op.place.key)):
+                if any(self.info(o).kind == "shared_array" for o in state.get(op.place.key)):
                     self.diagnostics.append(messages.unsafe_required(self.path, "shared_array", op.span))
-        elif isinstance(op, ir.Move):
-            self.move(s, node, op)
-        elif isinstance(op, ir.Borrow):
-            self.borrow(s, node, op)
-        elif isinstance(op, ir.CheckBrand):
-            self.check_use(s, node, op.place, op.span)
-            brands = sorted({b for o in s.get(op.place.key) if (b := self.info(o).brand) is not None})
-            if brands and op.kernel not in brands and self.reporting:
-                self.diagnostics.append(
-                    messages.brand_mismatch(
-                        self.path, op.place.text, op.span, op.kernel, brands[0], op.callee_span
+            return state
+        if isinstance(op, ir.Bind):
+            return self.bind(state, node, op)
+        if isinstance(op, ir.View):
+            return self.view(state, node, op)
+        if isinstance(op, ir.Move):
+            return self.move(state, node, op)
+        if isinstance(op, ir.Borrow):
+            return self.borrow(state, node, op)
+        if isinstance(op, ir.Del):
+            s = state.derive()
+            s.worlds = tuple(World(w) for w in s.worlds)
+            for world in s.worlds:
+                self.assign(s, world, op.place, _EMPTY)
+            if op.place.root in active or not s.clean:
+                self.collect(s)
+            return s
+        if isinstance(op, ir.CheckBrand):
+            self.check_use(state, node, op.place, op.span)
+            if self.reporting:
+                brands = sorted({b for o in state.get(op.place.key) if (b := self.info(o).brand) is not None})
+                if brands and op.kernel not in brands:
+                    self.diagnostics.append(
+                        messages.brand_mismatch(
+                            self.path, op.place.text, op.span, op.kernel, brands[0], op.callee_span
+                        )
                     )
-                )
-        elif isinstance(op, ir.RequireUnsafe):
+            return state
+        if isinstance(op, ir.RequireUnsafe):
             if not node.unsafe and self.reporting:
                 self.diagnostics.append(messages.unsafe_required(self.path, op.operation, op.span))
+        return state
+
+    def bind(self, state: State, node: Node, op: ir.Bind) -> State:
+        s = state.derive()
+        s.worlds = tuple(World(w) for w in state.worlds)
+        plan = self.bind_plans[node.id]
+        objs_info = self.objs
+        if self.reporting and plan.checks:
+            # Checks and rebirths interleave in value order, exactly as the values are evaluated.
+            active = self.active
+            for i, value in enumerate(op.values):
+                if isinstance(value, ir.FromPlace):
+                    if value.source.root in active:
+                        self.check_use(s, node, value.source, value.span)
+                else:
+                    obj = f"n{node.id}.{i}"
+                    if obj in objs_info:
+                        self.rebirth(s, obj)
+                    else:
+                        objs_info[obj] = ObjInfo(kind=value.kind, brand=value.brand)
+        else:
+            for obj, value in plan.fresh:
+                if obj in objs_info:
+                    self.rebirth(s, obj)
+                else:
+                    objs_info[obj] = ObjInfo(kind=value.kind, brand=value.brand)
+        keys, simple = plan.keys, plan.simple
+        if len(keys) == 1 and simple[0] and not s.loans:
+            key, v = keys[0], plan.values[0]
+            for world in s.worlds:
+                world[key] = _world_get(world, v) if isinstance(v, str) else v
+        else:
+            targets = op.targets
+            for world in s.worlds:
+                values = [_world_get(world, v) if isinstance(v, str) else v for v in plan.values]
+                for j, objs in enumerate(values):
+                    if simple[j] and not s.loans:
+                        world[keys[j]] = objs
+                    else:
+                        self.assign(s, world, targets[j], objs)
+        if plan.touches or not s.clean:
+            self.collect(s)
+        return s
+
+    def view(self, state: State, node: Node, op: ir.View) -> State:
+        self.check_use(state, node, op.source, op.span)
+        s = state.derive()
+        s.worlds = tuple(World(w) for w in s.worlds)
+        prefix = f"v{node.id}:"
+        for world in s.worlds:
+            views: set[str] = set()
+            for base in _world_get(world, op.source.key):
+                chain = self.chain(base)
+                again = next((c for c in chain if c.startswith(prefix)), None)
+                if again is not None:
+                    views.add(again)
+                    continue
+                obj = prefix + base
+                if obj not in self.objs:
+                    self.objs[obj] = ObjInfo(parent=base, region=op.region)
+                views.add(obj)
+            self.assign(s, world, op.target, frozenset(views))
+        if op.target.root in self.active or not s.clean:
+            self.collect(s)
         return s
 
     def collect(self, s: State) -> None:
         """Forget facts about objects no place can reach any more (keeps joins at loop heads precise)."""
+        s.clean = True
         if not s.moved and not s.loans:
             return
-        reachable: set[str] = set()
-        for world in s.worlds:
-            for objs in world.values():
-                for obj in objs:
-                    reachable.update(self.chain(obj))
-        keys = s.keys()
+        worlds = s.worlds
+        if len(worlds) == 1:
+            reachable = self.reach(worlds[0])
+        else:
+            reachable = set().union(*(self.reach(w) for w in worlds))
 
         def alive(obj: str) -> bool:
             if obj in reachable:
                 return True
             if obj.startswith("@"):
-                return obj[1:] not in keys
+                key = obj[1:]
+                return all(key not in w for w in worlds)
             return False
 
-        dead = [o for o in s.moved if not alive(o)]
-        for obj in dead:
-            del s.moved[obj]
+        if s.moved:
+            dead = [o for o in s.moved if not alive(o)]
+            if dead:
+                moved = dict(s.moved)
+                for obj in dead:
+                    del moved[obj]
+                s.moved = moved
         if s.loans and any(ln.holder_obj is not None and not alive(ln.holder_obj) for ln in s.loans):
             s.loans = frozenset(ln for ln in s.loans if ln.holder_obj is None or alive(ln.holder_obj))
 
     def assign(self, s: State, world: World, target: ir.Place, objs: frozenset[str]) -> None:
-        if not target.attrs:
+        if not target.attrs and target.root in self.attr_roots:
             prefix = target.root + "."
             for key in [k for k in world if k.startswith(prefix)]:
                 del world[key]
-        world[target.key] = objs
-        if any(ln.holder_obj is None and ln.holder_key == target.key for ln in s.loans):
+        key = target.key
+        world[key] = objs
+        if s.loans and any(ln.holder_obj is None and ln.holder_key == key for ln in s.loans):
             attached: set[Loan] = set()
             for ln in s.loans:
-                if ln.holder_obj is None and ln.holder_key == target.key:
-                    attached.update(
-                        Loan(ln.obj, ln.mutable, ln.node, ln.text, ln.holder_key, o) for o in objs
-                    )
+                if ln.holder_obj is None and ln.holder_key == key:
+                    attached.update(Loan(ln.obj, ln.mutable, ln.node, ln.text, ln.holder_key, o) for o in objs)
                 else:
                     attached.add(ln)
             s.loans = frozenset(attached)
 
-    def move(self, s: State, node: Node, op: ir.Move) -> None:
-        already = self.check_use(s, node, op.place, op.span)
-        objs = s.get(op.place.key)
+    def move(self, state: State, node: Node, op: ir.Move) -> State:
+        already = self.check_use(state, node, op.place, op.span)
+        objs = state.get(op.place.key)
         if self.reporting:
-            for loan in self.active_loans(s, node):
+            for loan in self.active_loans(state, node):
                 if loan.holder_obj in objs:
                     continue
                 if any(self.overlap(loan.obj, o) for o in objs):
@@ -405,13 +688,21 @@ class _Analysis:
                         )
                     )
                     break
+        s = state.derive()
         if not already:
+            moved = dict(s.moved)
+            site = frozenset((node.id,))
             for obj in objs:
-                s.moved[obj] = frozenset((node.id,))
+                moved[obj] = site
+                if obj[0] == "@":
+                    s.clean = False
+            s.moved = moved
         if s.loans:
             s.loans = frozenset(ln for ln in s.loans if ln.holder_obj not in objs)
+        return s
 
-    def borrow(self, s: State, node: Node, op: ir.Borrow) -> None:
+    def borrow(self, state: State, node: Node, op: ir.Borrow) -> State:
+        s = state.derive()
         if s.group != op.group:
             s.group, s.borrows = op.group, ()
         self.check_use(s, node, op.place, op.span)
@@ -457,47 +748,90 @@ class _Analysis:
                         break
         s.borrows = (*s.borrows, GroupBorrow(op.place.key, op.mutable, node.id))
         if op.holder is not None:
-            s.loans = s.loans | {
-                Loan(o, op.mutable, node.id, op.place.text, op.holder.key, None) for o in objs
-            }
+            s.loans = s.loans | {Loan(o, op.mutable, node.id, op.place.text, op.holder.key, None) for o in objs}
+        return s
 
     # --- driver ---------------------------------------------------------------------------------------------
 
+    def transfer(self, state: State, node: Node, kind: int) -> State:
+        """The fixed point's transfer function: `step` without the checks that only report."""
+        op = node.op
+        if kind == _BIND:
+            assert isinstance(op, ir.Bind)
+            return self.bind(state, node, op)
+        if kind == _MOVE:
+            assert isinstance(op, ir.Move)
+            return self.move(state, node, op)
+        if kind == _BORROW:
+            assert isinstance(op, ir.Borrow)
+            return self.borrow(state, node, op)
+        return self.step(state, node)
+
     def run(self) -> list[Diagnostic]:
         nodes = self.graph.nodes
+        kinds = self.kind
         states: list[State | None] = [None] * len(nodes)
-        states[self.graph.entry] = State()
-        outs: list[State | None] = [None] * len(nodes)
+        states[self.graph.entry] = State((World(),), {}, frozenset(), -1, (), True)
         heap = [self.graph.entry]
         queued = {self.graph.entry}
         budget = 200 * len(nodes) + 1000
+        transfer = self.transfer
         while heap and budget > 0:
             budget -= 1
             i = heapq.heappop(heap)
             queued.discard(i)
             st = states[i]
             assert st is not None
-            out = self.step(st, nodes[i])
-            outs[i] = out
+            kind = kinds[i]
+            out = st if kind == _SKIP else transfer(st, nodes[i], kind)
             for succ in nodes[i].succ:
                 old = states[succ]
-                new = out if old is None else _join(old, out)
-                if old is None or not _same(old, new):
+                if old is None:
+                    states[succ] = out
+                else:
+                    new = _join(old, out)
+                    if _same(old, new):
+                        continue
                     states[succ] = new
-                    if succ not in queued:
-                        queued.add(succ)
-                        heapq.heappush(heap, succ)
+                if succ not in queued:
+                    queued.add(succ)
+                    heapq.heappush(heap, succ)
         self.reporting = True
+        report = self.report
         for node in nodes:
             st = states[node.id]
             if st is not None:
-                self.step(st, node)
+                if report[node.id]:
+                    self.step(st, node)
             elif node.op is not None and isinstance(node.op, ir.RequireUnsafe) and not node.unsafe:
                 self.diagnostics.append(messages.unsafe_required(self.path, node.op.operation, node.op.span))
         return self.diagnostics
 
 
+@dataclass(frozen=True, slots=True)
+class _BindPlan:
+    fresh: tuple[tuple[str, ir.Fresh], ...]  # the objects the Bind's `Fresh` values create, in value order
+    values: tuple[str | frozenset[str], ...]  # per value: the source key of an alias, or the fresh object
+    keys: tuple[str, ...]  # the targets' keys
+    simple: tuple[bool, ...]  # per target: a plain name no attribute path starts with
+    checks: bool  # reads an active place (so it can report a use after move)
+    touches: bool  # reads or writes an active place (so it can make a moved object unreachable)
+
+
+def _places(op: object) -> Iterable[ir.Place]:
+    if isinstance(op, ir.Bind):
+        yield from op.targets
+    elif isinstance(op, ir.View):
+        yield op.target
+    elif isinstance(op, ir.Del):
+        yield op.place
+
+
 def check_function(function: ir.Function) -> list[Diagnostic]:
     """All ownership diagnostics of one IR function, in source order of their primary spans."""
-    diagnostics = _Analysis(function).run()
+    graph = build(function)
+    roots = _active_roots(graph)
+    if roots is None:
+        return []
+    diagnostics = _Analysis(function, graph, *roots).run()
     return sorted(diagnostics, key=lambda d: (d.span.line, d.span.column, d.code))

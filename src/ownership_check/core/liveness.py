@@ -3,6 +3,10 @@
 Borrows held by a pending `DeviceOp` or by a kernel-side `get_mut` result last exactly as long as a name that
 refers to the holder is live (Rust's non-lexical lifetimes), so the borrow checker asks this analysis.
 Liveness is tracked per root name (`self` for `self.out`): coarse for attribute paths, exact for locals.
+
+Sets of names are bitsets (Python ints over an index of the function's root names): the checker asks for
+liveness only when a held loan must be checked, and then the whole function's fixed point costs a few integer
+operations per node.
 """
 
 from __future__ import annotations
@@ -27,26 +31,48 @@ def _uses_and_defs(op: SimpleOp | None) -> tuple[tuple[str, ...], tuple[str, ...
     return (), ()
 
 
-def live_out(graph: Graph) -> list[frozenset[str]]:
-    """For each node id, the names that may be read on some path after the node."""
+def live_bits(graph: Graph) -> tuple[dict[str, int], list[int]]:
+    """`(index, out)`: bit `index[name]` of `out[node id]` is set when `name` may be read after the node."""
+    index: dict[str, int] = {}
     n = len(graph.nodes)
-    facts = [_uses_and_defs(node.op) for node in graph.nodes]
-    out: list[frozenset[str]] = [frozenset()] * n
-    inn: list[frozenset[str]] = [frozenset()] * n
+    gen = [0] * n
+    keep = [-1] * n  # the complement of the node's definitions
+    for node in graph.nodes:
+        uses, defs = _uses_and_defs(node.op)
+        if not uses and not defs:
+            continue
+        g = 0
+        for name in uses:
+            g |= 1 << index.setdefault(name, len(index))
+        d = 0
+        for name in defs:
+            d |= 1 << index.setdefault(name, len(index))
+        gen[node.id] = g
+        keep[node.id] = ~d
+    out = [0] * n
+    inn = [0] * n
+    nodes = graph.nodes
     work = list(range(n))
     pending = set(work)
     while work:
         i = work.pop()
         pending.discard(i)
-        node = graph.nodes[i]
-        o: frozenset[str] = frozenset().union(*(inn[s] for s in node.succ)) if node.succ else frozenset()
+        o = 0
+        for s in nodes[i].succ:
+            o |= inn[s]
         out[i] = o
-        uses, defs = facts[i]
-        new_in = (o - set(defs)) | set(uses) if (uses or defs) else o
+        new_in = (o & keep[i]) | gen[i]
         if new_in != inn[i]:
             inn[i] = new_in
-            for p in node.pred:
+            for p in nodes[i].pred:
                 if p not in pending:
                     pending.add(p)
                     work.append(p)
-    return out
+    return index, out
+
+
+def live_out(graph: Graph) -> list[frozenset[str]]:
+    """For each node id, the names that may be read on some path after the node."""
+    index, out = live_bits(graph)
+    names = sorted(index, key=index.__getitem__)
+    return [frozenset(name for b, name in enumerate(names) if bits >> b & 1) for bits in out]
