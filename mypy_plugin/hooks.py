@@ -67,6 +67,11 @@ class SafeKernelsPlugin(Plugin):
     def __init__(self, options: Options) -> None:
         super().__init__(options)
         self._fingerprint = fingerprint()
+        # mypy asks for hooks once per call expression it checks, with the callee's fullname; the answer depends on
+        # the fullname alone, so each is computed once (most are None: not safekernels, rejected by prefix).
+        self._method_hooks: dict[str, Callable[[MethodContext], Type] | None] = {}
+        self._signature_hooks: dict[str, Callable[[MethodSigContext], FunctionLike] | None] = {}
+        self._function_hooks: dict[str, Callable[[FunctionContext], Type] | None] = {}
 
     def report_config_data(self, ctx: ReportConfigContext) -> str:
         """A change of the plugin, the core or the ownership table invalidates mypy's cached results."""
@@ -74,6 +79,27 @@ class SafeKernelsPlugin(Plugin):
         return self._fingerprint
 
     def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
+        try:
+            return self._method_hooks[fullname]
+        except KeyError:
+            found = self._method_hooks[fullname] = self._method_hook(fullname)
+            return found
+
+    def get_method_signature_hook(self, fullname: str) -> Callable[[MethodSigContext], FunctionLike] | None:
+        try:
+            return self._signature_hooks[fullname]
+        except KeyError:
+            found = self._signature_hooks[fullname] = self._method_signature_hook(fullname)
+            return found
+
+    def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
+        try:
+            return self._function_hooks[fullname]
+        except KeyError:
+            found = self._function_hooks[fullname] = self._function_hook(fullname)
+            return found
+
+    def _method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
         if not resolve.is_safekernels(fullname):
             return None
         short = _short(fullname)
@@ -89,7 +115,7 @@ class SafeKernelsPlugin(Plugin):
             return _typed(typed_launch.prepare_return)
         return None
 
-    def get_method_signature_hook(self, fullname: str) -> Callable[[MethodSigContext], FunctionLike] | None:
+    def _method_signature_hook(self, fullname: str) -> Callable[[MethodSigContext], FunctionLike] | None:
         if not resolve.is_safekernels(fullname):
             return None
         short, cls = _short(fullname), _class_name(fullname)
@@ -99,7 +125,7 @@ class SafeKernelsPlugin(Plugin):
             return _typed_signature(typed_launch.tile_call_signature)
         return None
 
-    def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
+    def _function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
         if fullname.startswith("safekernels.tile.") and _short(fullname) in typed_launch.TILE_CONSTRUCTORS:
             return _typed(typed_launch.tile_constructor_return)
         if resolve.is_safekernels(fullname):

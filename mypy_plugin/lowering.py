@@ -65,6 +65,7 @@ from mypy.nodes import (
     OpExpr,
     OverloadedFuncDef,
     RaiseStmt,
+    RefExpr,
     ReturnStmt,
     SetComprehension,
     SliceExpr,
@@ -144,15 +145,33 @@ class FileContext:
         self.module = module
         self.path = path
         self.imports = resolve.import_table(module)
+        # Answers for the nodes of this one lowering (a context lives for one analysis within one checking pass,
+        # so nothing here can outlive an edit).  Values keep their key node alive, so an id is never reused.
+        self._kernels: dict[int, tuple[Node, resolve.KernelInfo | None]] = {}
+        self._names: dict[int, tuple[Expression, tuple[str, ...]]] = {}
 
     def kernel(self, expr: Expression) -> resolve.KernelInfo | None:
-        return resolve.kernel_of(expr)
+        node = expr.node if isinstance(expr, RefExpr) else None
+        if not isinstance(node, Decorator):
+            return None
+        found = self._kernels.get(id(node))
+        if found is None or found[0] is not node:
+            found = (node, resolve.kernel_from_decorator(node))
+            self._kernels[id(node)] = found
+        return found[1]
+
+    def names(self, expr: Expression) -> tuple[str, ...]:
+        found = self._names.get(id(expr))
+        if found is None or found[0] is not expr:
+            found = (expr, resolve.names(expr, self.imports))
+            self._names[id(expr)] = found
+        return found[1]
 
     def refers_to(self, expr: Expression, table_name: str) -> bool:
-        return resolve.refers_to(expr, self.imports, table_name)
+        return any(resolve.matches(n, table_name) for n in self.names(expr))
 
     def is_safekernels(self, expr: Expression) -> bool:
-        return resolve.refers_to_safekernels(expr, self.imports)
+        return any(resolve.is_safekernels(n) for n in self.names(expr))
 
     def decorator_kind(self, decorators: Sequence[Expression]) -> str:
         for dec in decorators:
@@ -779,7 +798,7 @@ class FunctionLowerer:
                 self.ctx.kernel(receiver),
                 self.ctx.is_safekernels(receiver),
             )
-        first_name = resolve.names(func, self.ctx.imports)[:1]
+        first_name = self.ctx.names(func)[:1]
         args = tuple(
             self.operand(arg, keyword if kind == ARG_NAMED else None, kind in (ARG_STAR, ARG_STAR2))
             for arg, kind, keyword in zip(node.args, node.arg_kinds, node.arg_names, strict=True)

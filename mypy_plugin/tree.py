@@ -150,12 +150,18 @@ def walk_many(nodes: Sequence[Node], skip_scopes: bool = True) -> Iterator[Node]
 
 def _walk(roots: list[Node], skip_scopes: bool) -> Iterator[Node]:
     stack: list[Node] = list(reversed(roots))
+    pop, extend = stack.pop, stack.extend
     while stack:
-        current = stack.pop()
+        current = pop()
         yield current
         if skip_scopes and isinstance(current, SCOPES):
             continue
-        stack.extend(reversed(list(children(current))))
+        found = _fast_children(current)
+        if found is None:
+            found = list(children(current))
+        if found:
+            found.reverse()
+            extend(found)
 
 
 def dotted(expr: Node) -> str | None:

@@ -20,7 +20,7 @@ where the flow analysis cannot see its origin.
 
 from __future__ import annotations
 
-from mypy.nodes import ARG_POS, CallExpr, Decorator, FuncDef, MemberExpr, MypyFile, NameExpr
+from mypy.nodes import ARG_POS, CallExpr, Decorator, Expression, FuncDef, MemberExpr, MypyFile, NameExpr, RefExpr
 from mypy.plugin import CheckerPluginInterface, FunctionContext, MethodContext, MethodSigContext
 from mypy.types import (
     AnyType,
@@ -39,7 +39,7 @@ from mypy.types import (
 
 from mypy_plugin import resolve
 from mypy_plugin.lowering import attr_span, span_of
-from mypy_plugin.mypy_internals import lookup_class, scope_stack
+from mypy_plugin.mypy_internals import checking_pass, lookup_class, scope_stack
 from mypy_plugin.reporting import emit, suppressed
 from ownership_check.core import messages
 from ownership_check.diagnostics import Diagnostic
@@ -84,13 +84,59 @@ def host_type(api: CheckerPluginInterface, param: Type, track: str) -> Type:
     return scalar if scalar is not None else param
 
 
-def _kernel_of_call(context: object, receiver: bool) -> resolve.KernelInfo | None:
+class _PassKernels:
+    """Kernel signatures and their host parameter types, computed once per kernel per checking pass.
+
+    A function's launches of the same kernel share them (so a launch hook costs O(its parameters), not a fresh
+    analysis of the kernel plus one symbol lookup per parameter).  Entries belong to the checking pass that made
+    them (`mypy_internals.checking_pass`: a new binder for every pass, deferred pass and dmypy re-check) and are
+    dropped when another pass asks, so an edited kernel is always read afresh.
+    """
+
+    def __init__(self) -> None:
+        self.token: object = None
+        self.kernels: dict[int, tuple[Decorator, resolve.KernelInfo | None]] = {}
+        self.host: dict[tuple[int, str], tuple[resolve.KernelInfo, list[Type]]] = {}
+
+    def _sync(self, api: CheckerPluginInterface) -> None:
+        token = checking_pass(api)
+        if token is not self.token:
+            self.token = token
+            self.kernels.clear()
+            self.host.clear()
+
+    def kernel(self, api: CheckerPluginInterface, expr: Expression) -> resolve.KernelInfo | None:
+        node = expr.node if isinstance(expr, RefExpr) else None
+        if not isinstance(node, Decorator):
+            return None
+        self._sync(api)
+        found = self.kernels.get(id(node))
+        if found is None or found[0] is not node:
+            found = (node, resolve.kernel_from_decorator(node))
+            self.kernels[id(node)] = found
+        return found[1]
+
+    def host_params(self, api: CheckerPluginInterface, kernel: resolve.KernelInfo, sig: CallableType) -> list[Type]:
+        """`host_type` of each kernel parameter (raises like `host_type` when safekernels is not in the build)."""
+        self._sync(api)
+        key = (id(kernel), kernel.track)
+        found = self.host.get(key)
+        if found is None or found[0] is not kernel:
+            found = (kernel, [host_type(api, t, kernel.track) for t in sig.arg_types])
+            self.host[key] = found
+        return found[1]
+
+
+PASS_KERNELS = _PassKernels()
+
+
+def _kernel_of_call(api: CheckerPluginInterface, context: object, receiver: bool) -> resolve.KernelInfo | None:
     if not isinstance(context, CallExpr):
         return None
     callee = context.callee
     if receiver:
-        return resolve.kernel_of(callee.expr) if isinstance(callee, MemberExpr) else None
-    return resolve.kernel_of(callee)
+        return PASS_KERNELS.kernel(api, callee.expr) if isinstance(callee, MemberExpr) else None
+    return PASS_KERNELS.kernel(api, callee)
 
 
 def _kernel_params(kernel: resolve.KernelInfo) -> CallableType | None:
@@ -99,7 +145,7 @@ def _kernel_params(kernel: resolve.KernelInfo) -> CallableType | None:
 
 def simt_launch_signature(ctx: MethodSigContext) -> FunctionLike:
     """`launch(prepared, stream, *args)` -> `launch(prepared, stream, a: DeviceBuffer[f32], ..., n: int)`."""
-    kernel = _kernel_of_call(ctx.context, receiver=True)
+    kernel = _kernel_of_call(ctx.api, ctx.context, receiver=True)
     default = ctx.default_signature
     if kernel is None or kernel.track != "simt" or not isinstance(ctx.context, CallExpr):
         return default
@@ -108,7 +154,7 @@ def simt_launch_signature(ctx: MethodSigContext) -> FunctionLike:
         return default
     fixed = [i for i, kind in enumerate(default.arg_kinds) if kind == ARG_POS]
     try:
-        params = [host_type(ctx.api, t, "simt") for t in sig.arg_types]
+        params = PASS_KERNELS.host_params(ctx.api, kernel, sig)
     except (KeyError, AssertionError):  # safekernels is not part of this build
         return default
     return default.copy_modified(
@@ -120,7 +166,7 @@ def simt_launch_signature(ctx: MethodSigContext) -> FunctionLike:
 
 def tile_call_signature(ctx: MethodSigContext) -> FunctionLike:
     """`add(*args)` -> `add(z: Partition[f32] | DeviceOp[Partition[f32]], x: Tensor[f32] | ..., ...)`."""
-    kernel = _kernel_of_call(ctx.context, receiver=False)
+    kernel = _kernel_of_call(ctx.api, ctx.context, receiver=False)
     default = ctx.default_signature
     if kernel is None or kernel.track != "tile":
         return default
@@ -128,15 +174,15 @@ def tile_call_signature(ctx: MethodSigContext) -> FunctionLike:
     if sig is None:
         return default
     try:
-        params = [host_type(ctx.api, t, "tile") for t in sig.arg_types]
+        params = PASS_KERNELS.host_params(ctx.api, kernel, sig)
     except (KeyError, AssertionError):
         return default
-    return default.copy_modified(arg_types=params, arg_kinds=list(sig.arg_kinds), arg_names=list(sig.arg_names))
+    return default.copy_modified(arg_types=list(params), arg_kinds=list(sig.arg_kinds), arg_names=list(sig.arg_names))
 
 
 def tile_call_return(ctx: MethodContext) -> Type:
     """A tile launch returns `DeviceOp[tuple[...]]` of all its parameters, in order."""
-    kernel = _kernel_of_call(ctx.context, receiver=False)
+    kernel = _kernel_of_call(ctx.api, ctx.context, receiver=False)
     default = get_proper_type(ctx.default_return_type)
     if kernel is None or kernel.track != "tile" or not isinstance(default, Instance):
         return ctx.default_return_type
@@ -164,7 +210,7 @@ def brand_of(typ: Type) -> str | None:
 def prepare_return(ctx: MethodContext) -> Type:
     """`vecadd.prepare(...)` -> `PreparedLaunch[SimtKernel]` carrying the brand `vecadd` (invisible to subtyping,
     so annotations like `PreparedLaunch[SimtKernel]` keep working)."""
-    kernel = _kernel_of_call(ctx.context, receiver=True)
+    kernel = _kernel_of_call(ctx.api, ctx.context, receiver=True)
     default = get_proper_type(ctx.default_return_type)
     if kernel is None or not isinstance(default, Instance):
         return ctx.default_return_type
@@ -222,7 +268,7 @@ def check_brand(ctx: MethodContext) -> list[Diagnostic]:
     """`E0308` from the types alone, for a launch whose prepared launch the flow analysis cannot trace (a module
     global, an attribute): the brand `prepare` put on its type names another kernel."""
     call = ctx.context
-    kernel = _kernel_of_call(call, receiver=True)
+    kernel = _kernel_of_call(ctx.api, call, receiver=True)
     if kernel is None or kernel.track != "simt" or not isinstance(call, CallExpr):
         return []
     callee = call.callee

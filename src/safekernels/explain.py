@@ -1,8 +1,9 @@
 """`safekernels explain CODE`: the long explanation of a diagnostic code, like `rustc --explain`.
 
-The text lives once, in the error index `docs/checker.md` (checker codes) and `docs/simt-compiler.md` /
-`docs/tile.md` (`SK` codes); this module finds the `## CODE` section and prints it, so the terminal and the
-documentation can never disagree.
+The text lives once, in the documentation: the error index `docs/checker.md` has a `## CODE` section per checker
+code, and the compiler guides (`docs/simt-compiler.md`, `docs/tile-compiler.md`) describe the `SK` codes in a table
+and in the text around it.  This module prints the section, or for an `SK` code its table row plus every
+paragraph of the compiler guides that mentions it, so the terminal and the documentation can never disagree.
 """
 
 from __future__ import annotations
@@ -11,7 +12,8 @@ import re
 from pathlib import Path
 
 _DOCS = Path(__file__).resolve().parents[2] / "docs"
-_INDEX_FILES = ("checker.md", "simt-compiler.md", "tile.md", "simt.md")
+_INDEX_FILES = ("checker.md", "simt-compiler.md", "tile-compiler.md", "tile.md", "simt.md")
+_SK_DOCS = ("simt-compiler.md", "tile-compiler.md")
 _HEADING = re.compile(r"^(#{2,3})\s+`?([A-Z]+[0-9]{3,4})`?\b.*$")
 
 
@@ -34,7 +36,31 @@ def explanation(code: str, docs_dir: Path = _DOCS) -> str | None:
                         break
                     end += 1
                 return "\n".join(lines[start:end]).strip() + "\n"
+    if re.fullmatch(r"SK[0-9]{3}", wanted):
+        return _sk_explanation(wanted, docs_dir)
     return None
+
+
+def _sk_explanation(code: str, docs_dir: Path) -> str | None:
+    """An `SK` code's table row and the paragraphs of the compiler guides that mention it."""
+    parts: list[str] = []
+    for name in _SK_DOCS:
+        path = docs_dir / name
+        if not path.is_file():
+            continue
+        paragraphs = re.split(r"\n\s*\n", path.read_text(encoding="utf-8"))
+        for paragraph in paragraphs:
+            if re.search(rf"\b{code}\b", paragraph) is None:
+                continue
+            if paragraph.lstrip().startswith("|"):  # a table: keep its header and the code's row
+                rows = paragraph.strip().splitlines()
+                hit = [row for row in rows if re.search(rf"\b{code}\b", row)]
+                parts.append("\n".join(rows[:2] + hit))
+            else:
+                parts.append(paragraph.strip())
+        if parts and not parts[-1].startswith(f"(from docs/{name})"):
+            parts.append(f"(from docs/{name})")
+    return "\n\n".join(parts) + "\n" if parts else None
 
 
 def known_codes(docs_dir: Path = _DOCS) -> list[str]:
@@ -46,6 +72,12 @@ def known_codes(docs_dir: Path = _DOCS) -> list[str]:
                 match = _HEADING.match(line)
                 if match and match.group(2) not in codes:
                     codes.append(match.group(2))
+    for name in _SK_DOCS:
+        path = docs_dir / name
+        if path.is_file():
+            for code in sorted(set(re.findall(r"\bSK[0-9]{3}\b", path.read_text(encoding="utf-8")))):
+                if code not in codes:
+                    codes.append(code)
     return codes
 
 

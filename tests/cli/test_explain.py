@@ -31,3 +31,12 @@ def test_explain_command_prints_the_section_and_rejects_unknown_codes() -> None:
 
 def test_known_codes_include_the_checker_codes() -> None:
     assert set(CHECKER_CODES) <= set(known_codes())
+
+
+def test_every_codegen_code_has_an_explanation() -> None:
+    from codegen.frontend.codes import SK_CODES
+
+    for code in SK_CODES:
+        text = explanation(code)
+        assert text is not None, code
+        assert any(line.startswith(f"| {code} |") for line in text.splitlines()), code

@@ -1,4 +1,6 @@
-"""The SK diagnostic codes codegen reports, declared once (docs/simt-compiler.md lists the same table).
+"""The SK diagnostic codes codegen reports (SIMT and tile), declared once.
+
+docs/simt-compiler.md and docs/tile-compiler.md list the same codes; `safekernels explain SKnnn` prints them.
 
 Every construct the front end does not support ends here, with the kernel's file, line and column, instead
 of a traceback from llvmlite or the driver (SPEC §6).
@@ -22,7 +24,17 @@ SK_CODES: Final[dict[str, str]] = {
     "SK009": "unsupported return or helper call (value return from a kernel, recursion)",
     "SK010": "kernel source is unavailable or unparsable",
     "SK011": "unsupported kernel parameter",
+    # tile front end (codegen.tile): shape and typing errors of tile operations
+    "SK020": "tile shapes do not broadcast together",
+    "SK021": "matmul inner dimensions do not match",
+    "SK022": "stored tile does not match the partition's tile",
+    "SK023": "tile type error",
 }
+
+#: The codes the tile front end reports: the generic ones it shares with SIMT plus its own shape codes.
+TILE_CODES: Final[frozenset[str]] = frozenset(
+    {"SK001", "SK002", "SK004", "SK006", "SK008", "SK020", "SK021", "SK022", "SK023"}
+)
 
 
 def sk_error(

@@ -1,7 +1,7 @@
 """SK diagnostics of the tile front end, with the kernel's file, line and column.
 
-The tile shape errors get codes of their own (the SIMT table in `codegen.frontend.codes` has the generic ones,
-which are reused here for unsupported syntax and names):
+The tile shape errors get codes of their own, declared with the SIMT ones in `codegen.frontend.codes` (the generic
+ones are reused here for unsupported syntax and names):
 
     SK020  tile shapes do not broadcast together (elementwise operands, `where`, `broadcast_to`)
     SK021  `tile.matmul` inner dimensions (or accumulator shape) do not match
@@ -12,22 +12,10 @@ which are reused here for unsupported syntax and names):
 from __future__ import annotations
 
 import ast
-from typing import Final
 
+from codegen.frontend.codes import TILE_CODES
 from codegen.frontend.source import FunctionSource
 from ownership_check.diagnostics import Diagnostic, DiagnosticError, Span
-
-TILE_CODES: Final[dict[str, str]] = {
-    "SK001": "unsupported Python syntax in a kernel",
-    "SK002": "unknown or unbound name",
-    "SK004": "unsupported call, attribute or method",
-    "SK006": "wrong number or kind of arguments",
-    "SK008": "a compile-time constant is required",
-    "SK020": "tile shapes do not broadcast together",
-    "SK021": "matmul inner dimensions do not match",
-    "SK022": "stored tile does not match the partition's tile",
-    "SK023": "tile type error",
-}
 
 
 def tile_error(
