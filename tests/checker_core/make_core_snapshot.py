@@ -3,10 +3,10 @@
 Run only to extend the snapshot, with a core whose output is trusted (the snapshot was first written with the
 core as it was before its performance rewrite, from a copy of that version importable as `--checker MODULE`):
 
-    .venv/bin/python bench/core_speed.py collect --lines 2000 --out /tmp/core_ir.json
+    .venv/bin/python bench/tools/core_speed.py collect --lines 2000 --out /tmp/core_ir.json
     .venv/bin/python tests/checker_core/make_core_snapshot.py /tmp/core_ir.json [--checker MODULE]
 
-Inputs: IR collected by `bench/core_speed.py collect` (the golden corpus and a generated project through both
+Inputs: IR collected by `bench/tools/core_speed.py collect` (the golden corpus and a generated project through both
 front ends) plus seeded random functions from `core_ir_fuzz`.  Each function is checked in several processes
 with different `PYTHONHASHSEED`s and kept only when they all agree: the pre-rewrite core picked among several
 conflicting loans in set order, so a few of its answers varied from run to run, and those pin nothing.

@@ -4,8 +4,8 @@
 generator) with both front ends, recording every distinct `ir.Function` handed to the core, and writes them as
 JSON; `time` loads such a file and reports the core's time over all of them (best of `--repeat`).
 
-    .venv/bin/python bench/core_speed.py collect --lines 20000 --out /tmp/core_ir.json
-    .venv/bin/python bench/core_speed.py time /tmp/core_ir.json
+    .venv/bin/python bench/tools/core_speed.py collect --lines 20000 --out /tmp/core_ir.json
+    .venv/bin/python bench/tools/core_speed.py time /tmp/core_ir.json
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(REPO), str(REPO / "bench"), str(REPO / "tests" / "checker_core")]
 
 from core_ir_codec import decode_function, encode  # noqa: E402
