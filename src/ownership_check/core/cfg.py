@@ -44,6 +44,7 @@ class Node:
 
 # Operations that are one node, fall through, and are neither a jump nor the end of a path.
 _PLAIN = (ir.Bind, ir.View, ir.Borrow, ir.Move, ir.Use, ir.Del, ir.CheckBrand, ir.RequireUnsafe)
+_PLAIN_TYPES: frozenset[type] = frozenset(_PLAIN)
 
 
 @dataclass
@@ -89,8 +90,33 @@ class _Builder:
             self.nodes[target].pred.append(pred)
 
     def seq(self, body: ir.Block, preds: list[int]) -> list[int]:
+        # Plain operations (most of a body) are linked inline; the enclosing unsafe/loop/handler context is the
+        # same for all of them, because `stmt` restores it after each compound statement.
+        nodes = self.nodes
+        unsafe = self.unsafe_depth > 0
+        headers = self.headers
+        handlers = self.handlers[-1] if self.handlers else None
+        plain = _PLAIN_TYPES
         for op in body:
-            preds = self.stmt(op, preds)
+            if type(op) not in plain:
+                preds = self.stmt(op, preds)
+                continue
+            nid = len(nodes)
+            node = Node(nid, op, unsafe, headers, [], [])  # type: ignore[arg-type]
+            nodes.append(node)
+            into = node.pred
+            for p in preds:
+                succ = nodes[p].succ
+                if nid not in succ:
+                    succ.append(nid)
+                    into.append(p)
+            if handlers:
+                out = node.succ
+                for h in handlers:
+                    if h not in out:
+                        out.append(h)
+                        nodes[h].pred.append(nid)
+            preds = [nid]
         return preds
 
     def stmt(self, op: ir.Op, preds: list[int]) -> list[int]:

@@ -37,8 +37,9 @@ computes:
 from __future__ import annotations
 
 import heapq
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from ownership_check.core import ir, messages
 from ownership_check.core.cfg import Graph, Node, build
@@ -46,7 +47,7 @@ from ownership_check.core.liveness import live_bits
 from ownership_check.diagnostics import Diagnostic, Span
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class ObjInfo:
     parent: str | None = None
     region: ir.Region | None = None
@@ -57,7 +58,7 @@ class ObjInfo:
 _PLAIN = ObjInfo()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Loan:
     obj: str
     mutable: bool
@@ -67,7 +68,7 @@ class Loan:
     holder_obj: str | None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class GroupBorrow:
     key: str
     mutable: bool
@@ -145,13 +146,27 @@ class State:
 
     def get(self, key: str) -> frozenset[str]:
         worlds = self.worlds
-        if len(worlds) == 1:
-            return _world_get(worlds[0], key)
-        return frozenset().union(*(_world_get(w, key) for w in worlds))
+        found = worlds[0].get(key)
+        if found is None:
+            found = frozenset(("@" + key,))
+        for w in worlds[1:]:
+            more = w.get(key)
+            if more is None:
+                more = frozenset(("@" + key,))
+            if more is not found and not more <= found:
+                found = found | more
+        return found
 
 
 def _join(a: State, b: State) -> State:
-    worlds = a.worlds if a.worlds is b.worlds else _merge_worlds((*a.worlds, *b.worlds))
+    aw, bw = a.worlds, b.worlds
+    if aw is bw:
+        worlds = aw
+    elif len(aw) == 1 and len(bw) == 1:
+        wa, wb = aw[0], bw[0]
+        worlds = aw if wa is wb or wa.key() == wb.key() else (wa, wb)
+    else:
+        worlds = _merge_worlds((*aw, *bw))
     if a.moved is b.moved or not b.moved:
         moved = a.moved
     else:
@@ -188,10 +203,32 @@ def _disjoint(r1: ir.Region | None, r2: ir.Region | None) -> bool:
 _SKIP, _BIND, _VIEW, _DEL, _MOVE, _BORROW = range(6)
 
 
-def _active_roots(graph: Graph) -> tuple[frozenset[str], dict[str, frozenset[str]]] | None:
-    """The roots whose objects can ever be moved, loaned, brand-checked or element-accessed (and every root an
-    alias or view connects to one of them), and for each root that shares objects with another the roots of
-    its alias class; None when the function has nothing the checker can report."""
+_USE, _OTHER, _REPORT = 6, 7, 8  # setup-only node classes: a `Use`, an op that never reports, one that always does
+
+
+class _Setup:
+    """Everything the analysis needs to know about a function before its fixed point, found in one pass over the
+    graph's nodes: the roots whose objects can ever be moved, loaned, brand-checked or element-accessed (and every
+    root an alias or view connects to one of them), for each root that shares objects with another the roots of
+    its alias class, the roots some attribute path starts with, and each node's class."""
+
+    __slots__ = ("active", "alias_class", "attr_roots", "classes")
+
+    def __init__(
+        self,
+        active: frozenset[str],
+        alias_class: dict[str, frozenset[str]],
+        attr_roots: set[str],
+        classes: list[int],
+    ) -> None:
+        self.active = active
+        self.alias_class = alias_class
+        self.attr_roots = attr_roots
+        self.classes = classes
+
+
+def _setup(graph: Graph) -> _Setup | None:
+    """The function's `_Setup`; None when the function has nothing the checker can report."""
     parent: dict[str, str] = {}
 
     def find(x: str) -> str:
@@ -206,112 +243,158 @@ def _active_roots(graph: Graph) -> tuple[frozenset[str], dict[str, frozenset[str
             parent[rx] = ry
 
     seeds: list[str] = []
+    attr_roots: set[str] = set()
+    classes: list[int] = []
+    append = classes.append
     reportable = False
     shared_arrays = False
     element_uses = False
+    Bind, Use, View, Del, Move, Borrow = ir.Bind, ir.Use, ir.View, ir.Del, ir.Move, ir.Borrow
     for node in graph.nodes:
         op = node.op
         if op is None:
+            append(_SKIP)
             continue
-        if isinstance(op, ir.Bind):
+        t = type(op)
+        if t is Bind:
+            assert isinstance(op, ir.Bind)
+            append(_BIND)
             for target, value in zip(op.targets, op.values, strict=False):
                 if isinstance(value, ir.FromPlace):
                     union(target.root, value.source.root)
                 elif value.kind == "shared_array":
                     shared_arrays = True
-        elif isinstance(op, ir.Use):
+            for target in op.targets:
+                if target.attrs:
+                    attr_roots.add(target.root)
+        elif t is Use:
+            assert isinstance(op, ir.Use)
+            append(_USE)
             if op.element:
                 element_uses = True
                 seeds.append(op.place.root)
-        elif isinstance(op, ir.View):
+        elif t is View:
+            assert isinstance(op, ir.View)
+            append(_VIEW)
             union(op.target.root, op.source.root)
-        elif isinstance(op, ir.Move | ir.Borrow | ir.CheckBrand):
+            if op.target.attrs:
+                attr_roots.add(op.target.root)
+        elif t is Del:
+            assert isinstance(op, ir.Del)
+            append(_DEL)
+            if op.place.attrs:
+                attr_roots.add(op.place.root)
+        elif t is Move or t is Borrow or t is ir.CheckBrand:
+            assert isinstance(op, ir.Move | ir.Borrow | ir.CheckBrand)
+            append(_MOVE if t is Move else _BORROW if t is Borrow else _REPORT)
             reportable = True
             seeds.append(op.place.root)
             if isinstance(op, ir.Borrow) and op.holder is not None:
                 seeds.append(op.holder.root)
-        elif isinstance(op, ir.RequireUnsafe):
+        elif t is ir.RequireUnsafe:
+            append(_REPORT)
             reportable = True
+        else:
+            append(_OTHER)
     if not reportable and not (shared_arrays and element_uses):
         return None
-    classes = {find(s) for s in seeds}
-    names = {*parent, *parent.values(), *seeds}
+    roots = {find(s) for s in seeds}
+    linked = {*parent, *parent.values()}
+    names = {*linked, *seeds}
     members: dict[str, set[str]] = {}
-    for n in {*parent, *parent.values()}:
+    for n in linked:
         members.setdefault(find(n), set()).add(n)
-    alias_class = {n: frozenset(members[find(n)]) for n in {*parent, *parent.values()}}
-    return frozenset(n for n in names if find(n) in classes), alias_class
+    alias_class = {n: frozenset(members[find(n)]) for n in linked}
+    return _Setup(frozenset(n for n in names if find(n) in roots), alias_class, attr_roots, classes)
 
 
 class _Analysis:
-    def __init__(
-        self, function: ir.Function, graph: Graph, active: frozenset[str], alias_class: dict[str, frozenset[str]]
-    ) -> None:
+    def __init__(self, function: ir.Function, graph: Graph, setup: _Setup) -> None:
         self.function = function
         self.path = function.path
         self.graph = graph
-        self.active = active
+        active = self.active = setup.active
         self._live: tuple[dict[str, int], list[int]] | None = None
         self.objs: dict[str, ObjInfo] = {}
         self.chains: dict[str, tuple[str, ...]] = {}
-        self.prefix_keys: dict[ir.Place, tuple[str, ...]] = {}
+        self.prefix_keys: dict[int, tuple[str, ...]] = {}  # by id() of an IR place (alive while this runs)
         self.diagnostics: list[Diagnostic] = []
         self.reported_moves: set[frozenset[int]] = set()
         self.reporting = False
-        self.attr_roots = {place.root for node in graph.nodes for place in _places(node.op) if place.attrs}
+        self.attr_roots = setup.attr_roots
         # Per node: how the fixed point transfers it, whether the reporting pass must revisit it, and for a
         # `Bind` its precomputed shape.
         self.kind: list[int] = []
         self.report: list[bool] = []
         self.bind_plans: dict[int, _BindPlan] = {}
-        self.alias_class = alias_class
-        # Fresh object -> the keys that can ever hold it (None: any key), for `rebirth`.
+        self.alias_class = setup.alias_class
+        # Fresh object -> the keys that can ever hold it (None: any key), for `rebirth`; and per target root.
         self.homes: dict[str, tuple[str, ...] | None] = {}
-        for node in graph.nodes:
-            op = node.op
-            kind, report = _SKIP, False
-            if isinstance(op, ir.Use):
-                report = op.place.root in active
-            elif isinstance(op, ir.Bind):
-                kind = _BIND
-                plan = self.bind_plans[node.id] = self.plan_bind(node.id, op)
-                report = plan.checks
-            elif isinstance(op, ir.View):
-                kind, report = _VIEW, True
-            elif isinstance(op, ir.Del):
-                kind = _DEL
-            elif isinstance(op, ir.Move):
-                kind, report = _MOVE, True
-            elif isinstance(op, ir.Borrow):
-                kind, report = _BORROW, True
-            elif isinstance(op, ir.CheckBrand | ir.RequireUnsafe):
-                report = True
-            self.kind.append(kind)
-            self.report.append(report)
+        self.root_homes: dict[str, tuple[str, ...] | None] = {}
+        kinds = self.kind
+        report = self.report
+        nodes = graph.nodes
+        for i, cls in enumerate(setup.classes):
+            if cls == _SKIP or cls == _OTHER:
+                kinds.append(_SKIP)
+                report.append(False)
+            elif cls == _USE:
+                op = nodes[i].op
+                assert isinstance(op, ir.Use)
+                kinds.append(_SKIP)
+                report.append(op.place.root in active)
+            elif cls == _BIND:
+                op = nodes[i].op
+                assert isinstance(op, ir.Bind)
+                kinds.append(_BIND)
+                plan = self.bind_plans[i] = self.plan_bind(i, op)
+                report.append(plan.checks)
+            elif cls == _REPORT:
+                kinds.append(_SKIP)
+                report.append(True)
+            else:
+                kinds.append(cls)
+                report.append(cls != _DEL)
 
     def plan_bind(self, node_id: int, op: ir.Bind) -> _BindPlan:
         active = self.active
         attr_roots = self.attr_roots
         fresh: list[tuple[str, ir.Fresh]] = []
         values: list[str | frozenset[str]] = []
-        checks = False
+        keys: list[str] = []
+        simple: list[bool] = []
+        checks = touches = False
+        targets = op.targets
         for i, v in enumerate(op.values):
-            if isinstance(v, ir.FromPlace):
+            if type(v) is ir.FromPlace:
                 source = v.source
-                values.append(source.key if source.attrs else source.root)
-                checks = checks or source.root in active
+                root = source.root
+                values.append(source.key if source.attrs else root)
+                if root in active:
+                    checks = True
             else:
+                assert isinstance(v, ir.Fresh)
                 obj = f"n{node_id}.{i}"
                 fresh.append((obj, v))
                 values.append(frozenset((obj,)))
-                target = op.targets[i]
-                roots = self.alias_class.get(target.root) or frozenset((target.root,))
-                self.homes[obj] = None if roots & attr_roots else tuple(roots)
-        targets = op.targets
-        simple = tuple(not t.attrs and t.root not in attr_roots for t in targets)
-        touches = checks or any(t.root in active for t in targets)
-        keys = tuple(t.key if t.attrs else t.root for t in targets)
-        return _BindPlan(tuple(fresh), tuple(values), keys, simple, checks, touches)
+                root = targets[i].root
+                homes = self.root_homes
+                if root in homes:
+                    self.homes[obj] = homes[root]
+                else:
+                    roots = self.alias_class.get(root) or frozenset((root,))
+                    self.homes[obj] = homes[root] = None if roots & attr_roots else tuple(roots)
+        for t in targets:
+            root = t.root
+            if t.attrs:
+                keys.append(t.key)
+                simple.append(False)
+            else:
+                keys.append(root)
+                simple.append(root not in attr_roots)
+            if root in active:
+                touches = True
+        return _BindPlan(tuple(fresh), tuple(values), tuple(keys), tuple(simple), checks, checks or touches)
 
     # --- objects --------------------------------------------------------------------------------------------
 
@@ -413,10 +496,10 @@ class _Analysis:
         moved = state.moved
         if not moved:
             return _NO_SITES
-        keys = self.prefix_keys.get(place)
+        keys = self.prefix_keys.get(id(place))
         if keys is None:
             keys = (place.root, *(".".join((place.root, *place.attrs[: i + 1])) for i in range(len(place.attrs))))
-            self.prefix_keys[place] = keys
+            self.prefix_keys[id(place)] = keys
         sites: set[int] = set()
         chains = self.chains
         for key in keys:
@@ -536,13 +619,7 @@ class _Analysis:
         if isinstance(op, ir.Borrow):
             return self.borrow(state, node, op)
         if isinstance(op, ir.Del):
-            s = state.derive()
-            s.worlds = tuple(World(w) for w in s.worlds)
-            for world in s.worlds:
-                self.assign(s, world, op.place, _EMPTY)
-            if op.place.root in active or not s.clean:
-                self.collect(s)
-            return s
+            return self.delete(state, node, op)
         if isinstance(op, ir.CheckBrand):
             self.check_use(state, node, op.place, op.span)
             if self.reporting:
@@ -559,9 +636,18 @@ class _Analysis:
                 self.diagnostics.append(messages.unsafe_required(self.path, op.operation, op.span))
         return state
 
+    def delete(self, state: State, node: Node, op: ir.Del) -> State:
+        s = state.derive()
+        s.worlds = tuple(map(World, s.worlds))
+        for world in s.worlds:
+            self.assign(s, world, op.place, _EMPTY)
+        if op.place.root in self.active or not s.clean:
+            self.collect(s)
+        return s
+
     def bind(self, state: State, node: Node, op: ir.Bind) -> State:
         s = state.derive()
-        s.worlds = tuple(World(w) for w in state.worlds)
+        s.worlds = tuple(map(World, state.worlds))
         plan = self.bind_plans[node.id]
         objs_info = self.objs
         if self.reporting and plan.checks:
@@ -604,7 +690,7 @@ class _Analysis:
     def view(self, state: State, node: Node, op: ir.View) -> State:
         self.check_use(state, node, op.source, op.span)
         s = state.derive()
-        s.worlds = tuple(World(w) for w in s.worlds)
+        s.worlds = tuple(map(World, s.worlds))
         prefix = f"v{node.id}:"
         for world in s.worlds:
             views: set[str] = set()
@@ -753,20 +839,6 @@ class _Analysis:
 
     # --- driver ---------------------------------------------------------------------------------------------
 
-    def transfer(self, state: State, node: Node, kind: int) -> State:
-        """The fixed point's transfer function: `step` without the checks that only report."""
-        op = node.op
-        if kind == _BIND:
-            assert isinstance(op, ir.Bind)
-            return self.bind(state, node, op)
-        if kind == _MOVE:
-            assert isinstance(op, ir.Move)
-            return self.move(state, node, op)
-        if kind == _BORROW:
-            assert isinstance(op, ir.Borrow)
-            return self.borrow(state, node, op)
-        return self.step(state, node)
-
     def run(self) -> list[Diagnostic]:
         nodes = self.graph.nodes
         kinds = self.kind
@@ -775,7 +847,10 @@ class _Analysis:
         heap = [self.graph.entry]
         queued = {self.graph.entry}
         budget = 200 * len(nodes) + 1000
-        transfer = self.transfer
+        # The fixed point's transfer functions, by node kind: `step` without the checks that only report.
+        transfers: list[Callable[[State, Node, Any], State]] = [
+            lambda st, node, op: st, self.bind, self.view, self.delete, self.move, self.borrow
+        ]
         while heap and budget > 0:
             budget -= 1
             i = heapq.heappop(heap)
@@ -783,7 +858,8 @@ class _Analysis:
             st = states[i]
             assert st is not None
             kind = kinds[i]
-            out = st if kind == _SKIP else transfer(st, nodes[i], kind)
+            node = nodes[i]
+            out = st if kind == _SKIP else transfers[kind](st, node, node.op)
             for succ in nodes[i].succ:
                 old = states[succ]
                 if old is None:
@@ -808,7 +884,7 @@ class _Analysis:
         return self.diagnostics
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class _BindPlan:
     fresh: tuple[tuple[str, ir.Fresh], ...]  # the objects the Bind's `Fresh` values create, in value order
     values: tuple[str | frozenset[str], ...]  # per value: the source key of an alias, or the fresh object
@@ -818,20 +894,11 @@ class _BindPlan:
     touches: bool  # reads or writes an active place (so it can make a moved object unreachable)
 
 
-def _places(op: object) -> Iterable[ir.Place]:
-    if isinstance(op, ir.Bind):
-        yield from op.targets
-    elif isinstance(op, ir.View):
-        yield op.target
-    elif isinstance(op, ir.Del):
-        yield op.place
-
-
 def check_function(function: ir.Function) -> list[Diagnostic]:
     """All ownership diagnostics of one IR function, in source order of their primary spans."""
     graph = build(function)
-    roots = _active_roots(graph)
-    if roots is None:
+    setup = _setup(graph)
+    if setup is None:
         return []
-    diagnostics = _Analysis(function, graph, *roots).run()
+    diagnostics = _Analysis(function, graph, setup).run()
     return sorted(diagnostics, key=lambda d: (d.span.line, d.span.column, d.code))
