@@ -239,16 +239,14 @@ def _params(func: FuncItem) -> list[str]:
     return [arg.variable.name for arg in func.arguments]
 
 
-class FunctionLowerer:
+class FunctionLowerer(calls.PlaceNaming):
     def __init__(self, ctx: FileContext, unit: Unit) -> None:
+        super().__init__()
         self.ctx = ctx
         self.unit = unit
         self.kernel_body = unit.kind in ("simt", "device")
         self.dialect = DIALECT
         self.scopes: list[list[ir.Op]] = [[]]
-        self.renames: list[dict[str, str]] = []
-        self.group = 0
-        self.tmp = 0
         self.local_names: set[str] = set()
         self.device: set[str] = set()
         self.origins: dict[Span, Node] = {}
@@ -273,36 +271,15 @@ class FunctionLowerer:
             ops = self.scopes.pop()
         return tuple(ops)
 
-    def name(self, raw: str) -> str:
-        for renames in reversed(self.renames):
-            if raw in renames:
-                return renames[raw]
-        return raw
-
     def place(self, expr: Expression) -> ir.Place | None:
-        if isinstance(expr, NameExpr):
-            renamed = self.name(expr.name)
-            return ir.Place(renamed, (), expr.name if renamed != expr.name else None)
-        if isinstance(expr, MemberExpr):
-            parts: list[str] = []
-            cur: Expression = expr
-            while isinstance(cur, MemberExpr):
-                parts.append(cur.name)
-                cur = cur.expr
-            if isinstance(cur, NameExpr):
-                root = self.name(cur.name)
-                attrs = tuple(reversed(parts))
-                display = ".".join((cur.name, *attrs)) if root != cur.name else None
-                return ir.Place(root, attrs, display)
+        parts: list[str] = []
+        cur: Expression = expr
+        while isinstance(cur, MemberExpr):
+            parts.append(cur.name)
+            cur = cur.expr
+        if isinstance(cur, NameExpr):
+            return self.dotted_place(cur.name, tuple(reversed(parts)))
         return None
-
-    def temp(self, display: str) -> ir.Place:
-        self.tmp += 1
-        return ir.Place(f"$t{self.tmp}", (), display)
-
-    def next_group(self) -> int:
-        self.group += 1
-        return self.group
 
     # --- device-likeness (a cheap flow-insensitive pre-pass) -----------------------------------------------
 

@@ -64,6 +64,41 @@ _RECEIVER_MOVE_KIND: Final[dict[str, str]] = {
 }
 
 
+class PlaceNaming:
+    """The naming state every front end's function lowering keeps: renames of shadowed names (comprehension
+    variables, nested scopes), numbered temporaries and borrow groups, and places built from dotted names.
+
+    Both front ends inherit it, so a place and its display text are spelled the same whichever AST they came from.
+    """
+
+    def __init__(self) -> None:
+        self.renames: list[dict[str, str]] = []
+        self.group = 0
+        self.tmp = 0
+
+    def name(self, raw: str) -> str:
+        """`raw` as the innermost rename in scope maps it."""
+        for renames in reversed(self.renames):
+            if raw in renames:
+                return renames[raw]
+        return raw
+
+    def dotted_place(self, root: str, attrs: tuple[str, ...] = ()) -> ir.Place:
+        """The place `root.attr1.attr2...`; the display keeps the source spelling when `root` was renamed."""
+        renamed = self.name(root)
+        if renamed == root:
+            return ir.Place(renamed, attrs, None)
+        return ir.Place(renamed, attrs, ".".join((root, *attrs)))
+
+    def temp(self, display: str) -> ir.Place:
+        self.tmp += 1
+        return ir.Place(f"$t{self.tmp}", (), display)
+
+    def next_group(self) -> int:
+        self.group += 1
+        return self.group
+
+
 @dataclass(frozen=True)
 class Dialect:
     """Where the two front ends lowered differently before they shared this module (kept: no behaviour change).

@@ -227,17 +227,15 @@ def _int_literal(node: cst.BaseExpression | None) -> int | None:
 DIALECT = calls.Dialect(launch_move_events=True, distinct_methods_move_any_receiver=False)
 
 
-class FunctionLowerer:
+class FunctionLowerer(calls.PlaceNaming):
     def __init__(self, ctx: FileContext, unit: Unit) -> None:
+        super().__init__()
         self.ctx = ctx
         self.unit = unit
         self.kernel_body = unit.kind in ("simt", "device")
         self.dialect = DIALECT
         self.scopes: list[_Scope] = [_Scope()]
-        self.renames: list[dict[str, str]] = []
         self.nested: list[Unit] = []
-        self.group = 0
-        self.tmp = 0
         self.interesting = False
         self.local_names: set[str] = set()
         self.device: set[str] = set(unit.outer_device)
@@ -264,36 +262,15 @@ class FunctionLowerer:
     def span(self, node: cst.CSTNode) -> Span:
         return self.ctx.span(node)
 
-    def name(self, raw: str) -> str:
-        for renames in reversed(self.renames):
-            if raw in renames:
-                return renames[raw]
-        return raw
-
     def place(self, node: cst.BaseExpression) -> ir.Place | None:
-        if isinstance(node, cst.Name):
-            renamed = self.name(node.value)
-            return ir.Place(renamed, (), node.value if renamed != node.value else None)
-        if isinstance(node, cst.Attribute):
-            parts: list[str] = []
-            cur: cst.BaseExpression = node
-            while isinstance(cur, cst.Attribute):
-                parts.append(cur.attr.value)
-                cur = cur.value
-            if isinstance(cur, cst.Name):
-                root = self.name(cur.value)
-                attrs = tuple(reversed(parts))
-                display = ".".join((cur.value, *attrs)) if root != cur.value else None
-                return ir.Place(root, attrs, display)
+        parts: list[str] = []
+        cur: cst.BaseExpression = node
+        while isinstance(cur, cst.Attribute):
+            parts.append(cur.attr.value)
+            cur = cur.value
+        if isinstance(cur, cst.Name):
+            return self.dotted_place(cur.value, tuple(reversed(parts)))
         return None
-
-    def temp(self, display: str) -> ir.Place:
-        self.tmp += 1
-        return ir.Place(f"$t{self.tmp}", (), display)
-
-    def next_group(self) -> int:
-        self.group += 1
-        return self.group
 
     # --- device-likeness (a cheap flow-insensitive pre-pass) -----------------------------------------------
 
