@@ -15,7 +15,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the names below, for type checkers and editors; at runtime they load on first access
-    from safekernels import dtypes
+    from safekernels import dtypes, testing
     from safekernels.errors import (
         AliasingError,
         BorrowError,
@@ -37,6 +37,7 @@ if TYPE_CHECKING:  # the names below, for type checkers and editors; at runtime 
 #: public name -> (module, attribute in that module); `None` attribute means the module itself
 _LAZY: dict[str, tuple[str, str | None]] = {
     "dtypes": ("safekernels.dtypes", None),
+    "testing": ("safekernels.testing", None),
     **{
         name: ("safekernels.errors", name)
         for name in (
@@ -104,6 +105,7 @@ __all__ = [
     "dtypes",
     "empty",
     "gpu_available",
+    "testing",
     "to_device",
     "zeros",
     "zip",
