@@ -11,6 +11,7 @@ from sarif_required import validate
 from ownership_check.diagnostics import Diagnostic, Span
 from ownership_check.render import render
 from ownership_check.render.sarif import artifact_uri
+from safekernels.project_links import error_index_url
 
 
 def _sarif(*diags: Diagnostic) -> dict[str, Any]:
@@ -30,7 +31,9 @@ def test_valid_and_complete() -> None:
     for rule in rules:
         assert rule["shortDescription"]["text"]
         assert rule["fullDescription"]["text"]
-        assert rule["helpUri"] == f"docs/checker.md#{rule['id'].lower()}"
+        assert rule["helpUri"] == error_index_url(rule["id"])
+        assert rule["helpUri"].startswith("https://")
+    assert driver["informationUri"] == error_index_url()
     results = doc["runs"][0]["results"]
     assert [r["ruleId"] for r in results] == ["W0001", "E0382", "E0502"]
     assert [r["level"] for r in results] == ["warning", "error", "error"]

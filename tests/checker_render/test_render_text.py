@@ -10,6 +10,10 @@ from render_fixtures import SOURCES, conflict, in_loop, moved, no_source, unused
 from ownership_check.diagnostics import Diagnostic, Label, Span
 from ownership_check.render import render
 from ownership_check.render.text import render_text, summary
+from safekernels.project_links import error_index_url
+
+#: Printed links are absolute (pip users have no docs/ folder): the project's documentation URL.
+INDEX = error_index_url()
 
 
 def _text(*diags: Diagnostic, files_checked: int = 1, color: bool = False) -> str:
@@ -30,7 +34,7 @@ def test_move_across_lines_shows_the_one_line_gap() -> None:
         "  = help: use the values returned by `sync_on`\n"
         "\n"
         "Found 1 error in 1 file (checked 1 file)\n"
-        "For more information about this error, see docs/checker.md#e0382\n"
+        f"For more information about this error, see {INDEX}#e0382\n"
     )
 
 
@@ -50,7 +54,7 @@ def test_three_labels_on_one_line_hang_like_rustc() -> None:
         "          wrapped\n"
         "\n"
         "Found 1 error in 1 file (checked 4 files)\n"
-        "For more information about this error, see docs/checker.md#e0502\n"
+        f"For more information about this error, see {INDEX}#e0502\n"
     )
 
 
@@ -103,7 +107,7 @@ def test_missing_source_still_names_the_place() -> None:
         "  --> gone.py:12:1\n"
         "\n"
         "Found 1 error in 1 file (checked 1 file)\n"
-        "For more information about this error, see docs/checker.md#e0001\n"
+        f"For more information about this error, see {INDEX}#e0001\n"
     )
 
 
@@ -139,7 +143,7 @@ def test_clean_run_prints_only_the_summary() -> None:
 
 def test_several_codes_point_at_the_index() -> None:
     out = _text(moved(), conflict())
-    assert out.endswith("For more information about these errors (E0382, E0502), see docs/checker.md\n")
+    assert out.endswith(f"For more information about these errors (E0382, E0502), see {INDEX}\n")
 
 
 def test_color_only_when_asked() -> None:

@@ -11,7 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
+from safekernels.project_links import error_index_url
+
 #: Where the error index lives, relative to the repository root; each code is the anchor `#e0382`-style.
+#: Printed links are absolute (`docs_index()`, `docs_anchor(code)`): pip users have no docs/ folder.
 DOCS_PATH: Final[str] = "docs/checker.md"
 
 
@@ -92,9 +95,14 @@ CODES: Final[dict[str, CodeInfo]] = {
 }
 
 
+def docs_index() -> str:
+    """The error index's absolute URL (from the project's `[project.urls] Documentation`)."""
+    return error_index_url()
+
+
 def docs_anchor(code: str) -> str:
-    """The error index URI for `code` (GitHub's heading anchor of `## E0382` is `#e0382`)."""
-    return f"{DOCS_PATH}#{code.lower()}"
+    """The error index URL for `code` (GitHub's heading anchor of `## E0382` is `#e0382`)."""
+    return error_index_url(code)
 
 
 def code_info(code: str) -> CodeInfo:

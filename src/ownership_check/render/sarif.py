@@ -1,7 +1,8 @@
 """SARIF 2.1.0, the format GitHub code scanning (and most CI dashboards) ingest.
 
 One run, tool driver `ownership-check`, one `rules` entry per code that occurs (with short and full
-descriptions and a `helpUri` into the error index, `docs/checker.md#e0382`), one `result` per diagnostic.
+descriptions and an absolute `helpUri` into the error index, `https://.../docs/checker.md#e0382`), one `result`
+per diagnostic.
 The primary span is the result's location; every other label becomes a `relatedLocations` entry with its
 message ("value moved here"), which code scanning shows next to the alert.  Notes and help go into the
 result's property bag and, for readers of the plain message, after the message text.  Columns are counted in
@@ -17,7 +18,7 @@ from typing import Any, Final
 from urllib.parse import quote
 
 from ownership_check.diagnostics import Diagnostic, Severity, Span
-from ownership_check.render.catalog import DOCS_PATH, code_info, docs_anchor
+from ownership_check.render.catalog import code_info, docs_anchor, docs_index
 
 SARIF_SCHEMA: Final[str] = "https://json.schemastore.org/sarif-2.1.0.json"
 SARIF_VERSION: Final[str] = "2.1.0"
@@ -114,7 +115,7 @@ def sarif_document(diagnostics: Sequence[Diagnostic]) -> dict[str, Any]:
                     "driver": {
                         "name": TOOL_NAME,
                         "version": _tool_version(),
-                        "informationUri": DOCS_PATH,
+                        "informationUri": docs_index(),
                         "rules": rules,
                     }
                 },

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from ownership_check.diagnostics import Diagnostic, Label, Severity
-from ownership_check.render.catalog import DOCS_PATH, docs_anchor
+from ownership_check.render.catalog import docs_anchor, docs_index
 
 _TAB: Final[str] = "    "
 
@@ -240,7 +240,7 @@ def _explain_footer(diagnostics: Sequence[Diagnostic]) -> str | None:
         return None
     if len(codes) == 1:
         return f"For more information about this error, see {docs_anchor(codes[0])}"
-    return f"For more information about these errors ({', '.join(codes)}), see {DOCS_PATH}"
+    return f"For more information about these errors ({', '.join(codes)}), see {docs_index()}"
 
 
 def render_text(
