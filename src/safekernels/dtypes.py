@@ -176,6 +176,8 @@ def dtype_of(obj: Any) -> DType:
     if isinstance(obj, str) and obj in _BY_NAME:
         found: DType = getattr(dtype_class(obj), "__dtype__")  # noqa: B009 - classes built by _make
         return found
+    if obj is None:  # numpy reads `np.dtype(None)` as float64: a missing dtype must not become f64 silently
+        raise TypeError(f"a dtype is required (one of {', '.join(_BY_NAME)}), got None")
     try:
         np_dtype = np.dtype(obj)
     except TypeError:

@@ -15,6 +15,12 @@ object.
 
 Both forms are compiled against a copy of the function's globals (plus its closure's values) in which `math`
 functions keep f32 arguments in f32, as the GPU's `math.*` do.
+
+Both forms also route `//` and `%` (and `//=`, `%=`) through `__sk_floordiv__` / `__sk_mod__`: numpy integer
+scalars divide by zero to 0 with a warning, and Python ints raise `ZeroDivisionError`, where the GPU code traps
+(`codegen.lowering.function` branches to `llvm.trap` on a zero divisor).  Both executors must fail the same
+way, so an integer division by zero is a `KernelTrapError` naming the kernel and thread here too; a float
+divisor of zero gives IEEE results (inf / nan) on both.
 """
 
 from __future__ import annotations
@@ -143,15 +149,17 @@ class CompiledSource:
         return False
 
     def compile(self, *, lockstep: bool) -> Callable[..., Any]:
-        fdef = self.fdef
+        fdef = _DivisionRewriter().visit(_copy(self.fdef))
         if lockstep:
-            fdef = _LockstepRewriter(self).visit(_copy(fdef))
-            ast.fix_missing_locations(fdef)
+            fdef = _LockstepRewriter(self).visit(fdef)
+        ast.fix_missing_locations(fdef)
         module = ast.Module(body=[fdef], type_ignores=[])
         code = compile(module, self.fn.__code__.co_filename, "exec")
         ns = self.namespace
         ns["__sk_collective__"] = _collective_request
         ns["__sk_lockstep_call__"] = _lockstep_call
+        ns["__sk_floordiv__"] = floordiv
+        ns["__sk_mod__"] = mod
         local: dict[str, Any] = {}
         exec(code, ns, local)
         compiled: Callable[..., Any] = local[fdef.name]
@@ -186,6 +194,77 @@ class _LockstepRewriter(ast.NodeTransformer):
             )
             return ast.copy_location(ast.YieldFrom(call), node)
         return node
+
+
+_DIVISION_HELPERS: dict[type[ast.operator], str] = {ast.FloorDiv: "__sk_floordiv__", ast.Mod: "__sk_mod__"}
+
+
+class _DivisionRewriter(ast.NodeTransformer):
+    """`a // b` -> `__sk_floordiv__(a, b)`, `a % b` -> `__sk_mod__(a, b)`, and the augmented forms."""
+
+    def visit_BinOp(self, node: ast.BinOp) -> ast.expr:
+        self.generic_visit(node)
+        helper = _DIVISION_HELPERS.get(type(node.op))
+        if helper is None:
+            return node
+        call = ast.Call(ast.Name(helper, ast.Load()), [node.left, node.right], [])
+        return ast.copy_location(call, node)
+
+    def visit_AugAssign(self, node: ast.AugAssign) -> ast.stmt:
+        self.generic_visit(node)
+        helper = _DIVISION_HELPERS.get(type(node.op))
+        if helper is None:
+            return node
+        current = copy.deepcopy(node.target)
+        current.ctx = ast.Load()
+        call = ast.Call(ast.Name(helper, ast.Load()), [current, node.value], [])
+        return ast.copy_location(ast.Assign([node.target], call), node)
+
+
+#: Rust's panic messages for the two cases.
+_DIVISION_PANICS = {
+    "//": "attempt to divide by zero",
+    "%": "attempt to calculate the remainder with a divisor of zero",
+}
+
+
+def _is_integer(value: Any) -> bool:
+    return isinstance(value, int | np.integer)
+
+
+def _division_by_zero(a: Any, b: Any, op: str) -> Any:
+    """`a op b` for a zero divisor: a trap for integers, IEEE inf/nan (as on the GPU) for floats."""
+    if _is_integer(a) and _is_integer(b):
+        from safekernels.errors import KernelTrapError
+        from safekernels.simt._context import state
+
+        what = _DIVISION_PANICS[op]
+        ctx = state.current
+        where = f"{ctx.kernel_name}: " if ctx is not None else ""
+        detail = f" (`{a} {op} {b}`, {ctx.describe()})" if ctx is not None else f" (`{a} {op} {b}`)"
+        return KernelTrapError(f"{where}{what}{detail}")
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.floor_divide(a, b) if op == "//" else np.remainder(a, b)
+
+
+def floordiv(a: Any, b: Any) -> Any:
+    """Kernel `a // b` on the CPU (Python floor semantics; an integer zero divisor traps)."""
+    if b:
+        return a // b
+    result = _division_by_zero(a, b, "//")
+    if isinstance(result, BaseException):
+        raise result
+    return result
+
+
+def mod(a: Any, b: Any) -> Any:
+    """Kernel `a % b` on the CPU (Python floor semantics; an integer zero divisor traps)."""
+    if b:
+        return a % b
+    result = _division_by_zero(a, b, "%")
+    if isinstance(result, BaseException):
+        raise result
+    return result
 
 
 def _collective_request(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[str, tuple[Any, ...]]:

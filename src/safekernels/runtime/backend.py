@@ -73,6 +73,11 @@ class HostAllocation:
     def nbytes(self) -> int:
         return int(self.array.nbytes)
 
+    @property
+    def read_only(self) -> bool:
+        """A wrapped array numpy says is not writeable (`np.frombuffer(bytes)`): never written through."""
+        return not self.array.flags.writeable
+
 
 class CpuBackend:
     """Backend of `Device.cpu()`: memory is host memory, streams execute eagerly in program order.

@@ -17,6 +17,7 @@ launch move it, like a tile `Tensor`.  After that every use of the old handle (`
 
 from __future__ import annotations
 
+import os
 import sys
 import weakref
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
@@ -37,14 +38,18 @@ T = TypeVar("T")
 
 
 class ForeignAllocation:
-    """Device memory owned by another library (PyTorch, CuPy, JAX); `owner` keeps it alive."""
+    """Device memory owned by another library (PyTorch, CuPy, JAX); `owner` keeps it alive.
 
-    __slots__ = ("_nbytes", "_ptr", "owner")
+    `read_only` is the exporter's own flag (`__cuda_array_interface__`'s `data[1]`): no kernel may write it.
+    """
 
-    def __init__(self, ptr: int, nbytes: int, owner: Any) -> None:
+    __slots__ = ("_nbytes", "_ptr", "owner", "read_only")
+
+    def __init__(self, ptr: int, nbytes: int, owner: Any, *, read_only: bool = False) -> None:
         self._ptr = ptr
         self._nbytes = nbytes
         self.owner = owner
+        self.read_only = read_only
 
     @property
     def ptr(self) -> int:
@@ -76,6 +81,7 @@ class DeviceBuffer(Movable, Generic[T]):
         "nbytes",
         "offset",
         "ptr",
+        "read_only",
     )
 
     def __init__(
@@ -97,6 +103,9 @@ class DeviceBuffer(Movable, Generic[T]):
         self.ptr: int = allocation.ptr + offset * itemsize
         #: Size of the window in bytes.
         self.nbytes: int = length * itemsize
+        #: Memory its owner exported read-only (`np.frombuffer(bytes)`, a read-only interface): it may be a
+        #: kernel input, never a copy destination, a mutable launch argument or a partition.
+        self.read_only: bool = bool(getattr(allocation, "read_only", False))
 
     # -- geometry -------------------------------------------------------------------------------------------
 
@@ -209,9 +218,19 @@ class DeviceBuffer(Movable, Generic[T]):
         from safekernels.tile.tensor import Partition, check_partition_shape
 
         self._check_alive("partition")
+        self.check_writable("partition")
         tiles = check_partition_shape((self.length,), tile_shape)
         owned = self._take("partition")
         return Partition(owned, (owned.length,), tiles)
+
+    def check_writable(self, operation: str) -> None:
+        """Raise `ValueError` when this buffer's memory was exported read-only (see `read_only`)."""
+        if self.read_only:
+            raise ValueError(
+                f"{operation}: the buffer wraps read-only memory (a read-only numpy array such as "
+                "`np.frombuffer(bytes)`, or an interface that says `readonly`), which must not be written; "
+                "wrap a writable copy instead (`sk.as_buffer(array.copy())`)"
+            )
 
     # -- views ----------------------------------------------------------------------------------------------
     def view(self, start: int, stop: int) -> DeviceBuffer[T]:
@@ -259,6 +278,7 @@ class DeviceBuffer(Movable, Generic[T]):
     def copy_from_numpy(self, array: npt.ArrayLike, stream: Stream | None = None) -> None:
         """Overwrite this buffer with `array` (same length; converted to this buffer's dtype)."""
         self._check_alive("copy_from_numpy")
+        self.check_writable("copy_from_numpy")
         host = _host_storage(np.asarray(array), self.dtype)
         if host.size != self.length:
             raise ValueError(f"copy of {host.size} elements into a buffer of length {self.length}")
@@ -370,12 +390,30 @@ def empty(
     length: int, dtype: Any, stream: Stream | None = None, *, device: Device | None = None
 ) -> DeviceBuffer[Any]:
     """An uninitialized buffer of `length` elements (zero-filled on the CPU executor)."""
-    if not isinstance(length, int) or length < 0:
+    if not isinstance(length, int) or isinstance(length, bool) or length < 0:
         raise ValueError(f"length must be a non-negative int, got {length!r}")
     dt = dtype_of(dtype)
     dev = _resolve_device(stream, device)
-    allocation = dev.backend.allocate(length * dt.itemsize)
+    nbytes = length * dt.itemsize
+    capacity = device_memory_bytes(dev)
+    if nbytes > capacity:
+        raise MemoryError(
+            f"cannot allocate {length} elements of {dt.name} ({nbytes} bytes) on {dev!r}: more than its "
+            f"{capacity} bytes of memory"
+        )
+    allocation = dev.backend.allocate(nbytes)
     return DeviceBuffer(dev, allocation, dt, 0, length)
+
+
+def device_memory_bytes(device: Device) -> int:
+    """The most one allocation on `device` could ever get: the GPU's total memory, or the host's RAM."""
+    total = device.limits.total_memory
+    if total > 0:
+        return total
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):  # no sysconf: numpy's own MemoryError still applies
+        return 1 << 62
 
 
 def zeros(

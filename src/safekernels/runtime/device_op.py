@@ -67,6 +67,11 @@ class DeviceOp(Movable, Generic[T]):
 
     def sync_on(self, stream: Stream) -> T:
         """Run the chain on `stream`, wait for it, and hand back the value (consumes the op)."""
+        if not isinstance(stream, Stream):  # checked before the move: a bad call leaves the op usable
+            raise TypeError(
+                "sync_on takes a safekernels Stream (`device.new_stream()`, `device.default_stream`), "
+                f"got {type(stream).__name__}"
+            )
         return self._sync(stream, "sync_on")
 
     def sync(self) -> T:

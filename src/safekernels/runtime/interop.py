@@ -107,7 +107,7 @@ def buffer_from_cuda_array_interface(
     """Wrap an object exposing `__cuda_array_interface__` (v2/v3) as a DeviceBuffer sharing its memory."""
     from safekernels.runtime.buffer import DeviceBuffer, ForeignAllocation
 
-    ptr, _readonly = interface["data"]
+    ptr, readonly = interface["data"]
     shape = tuple(int(d) for d in interface["shape"])
     np_dtype = np.dtype(interface["typestr"])
     dt: DType = dtype_of(np_dtype)
@@ -119,7 +119,7 @@ def buffer_from_cuda_array_interface(
         from safekernels.runtime.cuda_backend import _driver, check
 
         check(_driver().cuStreamSynchronize(_driver().CUstream(int(stream))), "cuStreamSynchronize")
-    alloc = ForeignAllocation(int(ptr or 0), count * dt.itemsize, obj)
+    alloc = ForeignAllocation(int(ptr or 0), count * dt.itemsize, obj, read_only=bool(readonly))
     return DeviceBuffer(dev, alloc, dt, 0, count)
 
 

@@ -124,7 +124,8 @@ def launch_contract(
         block=block,
         dynamic_shared=dynamic_shared,
         min_compute_capability=min_compute_capability,
-        requires=(requires,) if isinstance(requires, str) else tuple(requires),
+        # anything but a string or a list/tuple of them is one bad entry, which `parse_requires` names
+        requires=tuple(requires) if isinstance(requires, tuple | list) else (requires,),  # type: ignore[arg-type]
     )
 
     def apply(target: F) -> F:

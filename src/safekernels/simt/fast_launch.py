@@ -13,6 +13,7 @@ accepts and packs the same bytes (tests/simt/test_simt_fast_launch.py checks bot
     arity         exactly the parameter count
     buffers       `type(a) is DeviceBuffer`, not moved (`_moved is None`: a moved buffer takes the checked path,
                   which raises `UseAfterMoveError`), with the parameter's dtype object and the prepared device object,
+                  not `read_only` for a mutable parameter,
                   or a foreign array wrapped by an earlier checked launch and unchanged since
                   (`interop.wrap_fingerprint`: same object, same fingerprint)
     scalars       `type(v) is int` (its range is checked by `struct` while packing); `float`/`int` for f32/f64
@@ -135,6 +136,7 @@ def build_fast_path(
                 f"if type({a}) is Buffer:",
                 f"    if {a}._moved is not None or {a}.dtype is not DT{i} or {a}.device is not DEVICE:",
                 "        return False",
+                *([f"    if {a}.read_only:", "        return False"] if param.is_mutable else []),
                 f"    p{i} = {a}.ptr",
                 f"    n{i} = {a}.nbytes",
                 f"    l{i} = {a}.length",

@@ -69,6 +69,11 @@ def _convert_buffer(kernel: str, param: KernelParam, arg: Any, device: Device) -
         raise LaunchContractError(
             f"{kernel}: argument `{param.name}` lives on {buf.device!r}, but the launch is on {device!r}"
         )
+    if buf.read_only and param.is_mutable:
+        raise TypeError(
+            f"{kernel}: argument `{param.name}` ({param.type_text()}) is written by the kernel, but it wraps "
+            "read-only memory; pass a writable buffer (`sk.as_buffer(array.copy())`)"
+        )
     return buf
 
 
