@@ -1,0 +1,283 @@
+"""`custom_op`: a safekernels kernel registered as a `torch.library` operator.
+
+    softmax_op = safekernels.torch.custom_op("mylib::softmax", softmax, outputs={"out": "x"})
+    y = torch.compile(lambda x: softmax_op(x) * 2, fullgraph=True)(x)
+
+What torch needs from a custom operator, and where each piece comes from here:
+
+    schema, mutates_args   <- the kernel's parameter kinds (`signature`): exactly the exclusive outputs
+    fake (meta) kernel     <- the same launch shape check the real launch runs (tile: dtypes, `Dims`, the grid
+                              of each output partition from its tile shape; SIMT: dtypes), over FakeTensor
+                              shapes; a functional op allocates its outputs with the same rule in both modes
+    real kernel            <- a launch on torch's current stream, tensors wrapped without copies (`bridge`)
+    autograd               <- optional: `op.register_autograd(backward, setup_context=...)` (functional ops)
+
+So `torch.compile(fullgraph=True)` traces through the operator without a graph break, CUDA-graph capture
+records its launch (torch's capture stream is the current stream), and `torch.library.opcheck` finds the
+declared mutations to be the real ones.  The launch is the ordinary safe launch: dtypes, shapes and the
+runtime aliasing refusal apply exactly as when the kernel is launched by hand.
+
+Tile outputs need a tile shape (it fixes the grid): by default the output's `Dims` when they are all fixed
+ints, else `tile_shapes={"z": (128,)}` or `tile_shapes={"z": lambda shape: ...}`.  SIMT launches need a
+launch configuration: by default a 1-D grid over the first output's length with the contract's block, else
+`launch=lambda **tensors_and_scalars: simt.LaunchConfig...`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from safekernels.runtime.device import Device, Stream
+from safekernels.tile.tensor import Partition, Tensor, TensorSpec
+from safekernels.torch import bridge
+from safekernels.torch.signature import OpParam, OpSignature, OutputRule, op_signature
+
+TileShapeRule = tuple[int, ...] | Callable[[tuple[int, ...]], Sequence[int]]
+
+
+def _shape(tensor: Any) -> tuple[int, ...]:
+    return tuple(int(d) for d in tensor.shape)
+
+
+class SafeKernelOp:
+    """A registered operator: call it like a function (`op(x)`), or use `op.opoverload` with torch APIs."""
+
+    def __init__(
+        self,
+        name: str,
+        kernel: Any,
+        signature: OpSignature,
+        *,
+        outputs: Mapping[str, OutputRule] | None,
+        tile_shapes: Mapping[str, TileShapeRule] | None,
+        launch: Callable[..., Any] | None,
+        device_types: str | Sequence[str] | None,
+    ) -> None:
+        import torch
+
+        self.name = name
+        self.kernel = kernel
+        self.signature = signature
+        self._torch = torch
+        self._outputs = dict(outputs or {})
+        self._tile_shapes = dict(tile_shapes or {})
+        self._launch_rule = launch
+        self._prepared: dict[tuple[Any, ...], Any] = {}
+        self._arg_names = tuple(p.name for p in signature.arguments)
+        self._check_tile_shapes()
+        if signature.functional and not any(p.role == "input" for p in signature.arguments):
+            raise ValueError(
+                f"custom_op {name!r}: a functional op allocates its outputs on its inputs' device, but "
+                f"`{kernel.name}` has no tensor input; register the in-place form (leave outputs= out)"
+            )
+        self.op = torch.library.custom_op(
+            name,
+            self._impl,
+            mutates_args=signature.mutates_args,
+            device_types=device_types,
+            schema=signature.schema(),
+        )
+        self.op.register_fake(self._fake)
+
+    # -- torch-facing -----------------------------------------------------------------------------------------
+    def __call__(self, *args: Any) -> Any:
+        return self.op(*args)
+
+    @property
+    def opoverload(self) -> Any:
+        """`torch.ops.<namespace>.<name>.default` (for `opcheck`, `torch.library` APIs, graph inspection)."""
+        return self.op._opoverload
+
+    @property
+    def mutates_args(self) -> tuple[str, ...]:
+        return self.signature.mutates_args
+
+    def register_autograd(
+        self, backward: Callable[..., Any], *, setup_context: Callable[..., Any] | None = None
+    ) -> None:
+        """Attach a user-written backward (torch's `register_autograd`); only functional ops can have one."""
+        if not self.signature.functional:
+            raise TypeError(
+                f"custom_op {self.name!r}: register_autograd needs the functional form (torch does not "
+                "differentiate through in-place operators); register with outputs={...} so the op returns "
+                "its outputs"
+            )
+        self.op.register_autograd(backward, setup_context=setup_context)
+
+    def __repr__(self) -> str:
+        return f"<safekernels.torch op {self.name} {self.signature.schema()}>"
+
+    # -- shared by the real and the fake kernel -----------------------------------------------------------------
+    def _bind(self, args: Sequence[Any]) -> dict[str, Any]:
+        return dict(zip(self._arg_names, args, strict=True))
+
+    def _allocate_outputs(self, named: dict[str, Any]) -> None:
+        """Functional form: add each output tensor to `named`, allocated by its rule (real or fake mode)."""
+        tensors = {p.name: named[p.name] for p in self.signature.arguments if p.role == "input"}
+        first = next(iter(tensors.values()))
+        for p in self.signature.outputs:
+            rule = self._outputs[p.name]
+            if isinstance(rule, str):
+                shape = _shape(tensors[rule])
+            elif callable(rule):
+                shape = tuple(int(d) for d in rule(**tensors))
+            else:
+                shape = tuple(int(d) for d in rule)
+            dtype = bridge.torch_dtype(self._torch, p.dtype) if p.dtype is not None else first.dtype
+            # SIMT threads may skip elements (get_mut returns None past the end) and atomics accumulate: zeros
+            make = first.new_zeros if p.track == "simt" else first.new_empty
+            named[p.name] = make(shape, dtype=dtype)
+
+    def _tile_shape(self, p: OpParam, shape: tuple[int, ...]) -> tuple[int, ...]:
+        rule = self._tile_shapes.get(p.name)
+        if rule is None:
+            dims = next(q.dims for q in self.kernel.params if q.name == p.name)
+            assert dims is not None  # checked at registration
+            return tuple(int(d) for d in dims.dims)
+        if callable(rule):
+            return tuple(int(d) for d in rule(shape))
+        return tuple(int(d) for d in rule)
+
+    def _check_tile_shapes(self) -> None:
+        if self.signature.params[0].track != "tile":
+            if self._tile_shapes:
+                raise ValueError(
+                    f"custom_op {self.name!r}: tile_shapes= is for tile kernels; SIMT kernels take launch="
+                )
+            return
+        for q in self.kernel.params:
+            if q.kind != "partition" or q.name in self._tile_shapes:
+                continue
+            fixed = q.dims is not None and all(isinstance(d, int) and d > 0 for d in q.dims.dims)
+            if not fixed:
+                raise ValueError(
+                    f"custom_op {self.name!r}: output `{q.name}` of `{self.kernel.name}` has no fixed tile shape "
+                    f"(its Dims are {q.dims}); pass tile_shapes={{{q.name!r}: (...)}} or a function of the "
+                    "output's shape"
+                )
+        unknown = [k for k in self._tile_shapes if k not in {p.name for p in self.signature.outputs}]
+        if unknown:
+            raise ValueError(f"custom_op {self.name!r}: tile_shapes= names non-outputs {unknown}")
+
+    def _check_static(self, named: dict[str, Any]) -> None:
+        """The launch's shape and dtype checks on metadata only (what the fake kernel can know)."""
+        from safekernels.tile.signature import check_launch_shapes
+
+        where = f"{self.name} ({self.kernel.name})"
+        if self.signature.params[0].track == "tile":
+            specs: list[TensorSpec | None] = []
+            for p in self.signature.params:
+                if p.role == "scalar":
+                    specs.append(None)
+                    continue
+                t = named[p.name]
+                shape = _shape(t)
+                tiles = self._tile_shape(p, shape) if p.role == "output" else None
+                specs.append(TensorSpec(shape, bridge.sk_dtype(t, where), tiles))
+            check_launch_shapes(where, self.kernel.params, specs)
+            return
+        for p in self.signature.params:
+            if p.role != "scalar" and p.dtype is not None:
+                got = bridge.sk_dtype(named[p.name], where)
+                if got != p.dtype:
+                    raise TypeError(f"{where}: parameter `{p.name}` expects {p.dtype} elements, got a {got} tensor")
+
+    def _result(self, named: dict[str, Any]) -> Any:
+        if not self.signature.functional:
+            return None
+        outs = tuple(named[p.name] for p in self.signature.outputs)
+        return outs[0] if len(outs) == 1 else outs
+
+    # -- the two kernels torch calls ------------------------------------------------------------------------
+    def _fake(self, *args: Any) -> Any:
+        named = self._bind(args)
+        if self.signature.functional:
+            self._allocate_outputs(named)
+        self._check_static(named)
+        return self._result(named)
+
+    def _impl(self, *args: Any) -> Any:
+        named = self._bind(args)
+        if self.signature.functional:
+            self._allocate_outputs(named)
+        first = next(named[p.name] for p in self.signature.params if p.role != "scalar")
+        device = bridge.sk_device(first)
+        stream = bridge.current_stream(self._torch, device)
+        if self.signature.params[0].track == "tile":
+            self._launch_tile(named, device, stream)
+        else:
+            self._launch_simt(named, device, stream)
+        return self._result(named)
+
+    def _launch_tile(self, named: dict[str, Any], device: Device, stream: Stream) -> None:
+        values: list[Any] = []
+        for p, q in zip(self.signature.params, self.kernel.params, strict=True):
+            value = named[p.name]
+            if p.role == "scalar":
+                values.append(q.cast(value) if q.cast is not None else value)
+                continue
+            buffer = bridge.wrap(value, device, f"{self.name}: `{p.name}`")
+            shape = _shape(value)
+            if p.role == "output":
+                values.append(Partition(buffer, shape, self._tile_shape(p, shape)))
+            else:
+                values.append(Tensor(buffer, shape))
+        self.kernel._execute(stream, values)
+
+    def _launch_simt(self, named: dict[str, Any], device: Device, stream: Stream) -> None:
+        values = [
+            named[p.name] if p.role == "scalar" else bridge.wrap(named[p.name], device, f"{self.name}: `{p.name}`")
+            for p in self.signature.params
+        ]
+        config = self._simt_config(named, values)
+        key = (config, device.ordinal if device.is_gpu else "cpu")
+        prepared = self._prepared.get(key)
+        if prepared is None:
+            prepared = self._prepared[key] = self.kernel.prepare(config, device)
+        self.kernel.launch(prepared, stream, *values)
+
+    def _simt_config(self, named: dict[str, Any], values: list[Any]) -> Any:
+        from safekernels.simt.config import LaunchConfig1D
+
+        if self._launch_rule is not None:
+            return self._launch_rule(**named)
+        contract = self.kernel.contract
+        if contract is None or contract.domain != 1 or contract.block is None:
+            raise ValueError(
+                f"custom_op {self.name!r}: `{self.kernel.name}` has no fixed 1-D block in its launch contract, so "
+                "the launch configuration cannot be derived; pass launch=lambda **args: simt.LaunchConfig..."
+            )
+        out = next(v for v, p in zip(values, self.signature.params, strict=True) if p.role == "output")
+        return LaunchConfig1D.for_len(len(out), block=contract.block[0])
+
+
+def custom_op(
+    name: str,
+    kernel: Any,
+    *,
+    outputs: Mapping[str, OutputRule] | None = None,
+    tile_shapes: Mapping[str, TileShapeRule] | None = None,
+    launch: Callable[..., Any] | None = None,
+    device_types: str | Sequence[str] | None = None,
+) -> SafeKernelOp:
+    """Register `kernel` (a `@tile.kernel` or `@simt.kernel`) as the torch operator `name` ("namespace::op").
+
+    Without `outputs` the operator takes every kernel parameter and writes its outputs in place (their names
+    are its `mutates_args`).  With `outputs={"out": rule}` it is functional: it takes the inputs and scalars,
+    allocates each output (rule: an input's name to copy its shape, a shape, or a function of the inputs by
+    name returning a shape; the dtype is the parameter's) and returns them.  See the module docstring for
+    `tile_shapes` and `launch`.
+    """
+    if not isinstance(name, str) or name.count("::") != 1 or not all(name.split("::")):
+        raise ValueError(f"custom_op: the name must look like 'namespace::op_name', got {name!r}")
+    signature = op_signature(kernel, name, outputs)
+    return SafeKernelOp(
+        name,
+        kernel,
+        signature,
+        outputs=outputs,
+        tile_shapes=tile_shapes,
+        launch=launch,
+        device_types=device_types,
+    )
