@@ -1,10 +1,12 @@
-"""SIMT kernels on a real GPU (`pytest -m gpu`): examples, a differential suite against the CPU executor,
-DLPack / `__cuda_array_interface__` interop with torch and CuPy, and trap handling in a subprocess.
+"""SIMT kernels on a real GPU (`pytest -m gpu`): every catalog kernel against an independent numpy reference
+and against the CPU executor, boundary-value traps, examples, DLPack / `__cuda_array_interface__` interop with
+torch and CuPy, and trap handling in a subprocess.
 
-Comparison rules: integer kernels and kernels of plain f32 arithmetic (no contraction into FMA is emitted, and
-f16 storage rounds once in both executors) must be bit-exact; `math.*` kernels within 4 ulp (libdevice is
-within 2 ulp of the true result; the CPU executor computes in f64 and rounds).
-Must import neither libcst nor mypy.
+Outputs start poisoned (NaN for floats, 0x5A bytes for ints), so an element a kernel never writes fails instead
+of passing as a zero.  Comparison rules (`kernels_catalog.assert_matches`, per element): integer kernels and
+kernels of plain f32 arithmetic (no contraction into FMA is emitted, and f16 storage rounds once) must be
+bit-exact; `math.*` kernels within 4 ulp (libdevice is within 2 ulp of the true result; the references compute
+in f64 and round).  Must import neither libcst nor mypy.
 """
 
 from __future__ import annotations
@@ -33,9 +35,7 @@ SIZES = (1, 31, 256, 1000, 4099)
 def _catalog() -> ModuleType:
     if "kernels_catalog" in sys.modules:
         return sys.modules["kernels_catalog"]
-    spec = importlib.util.spec_from_file_location(
-        "kernels_catalog", ROOT / "tests/codegen/kernels_catalog.py"
-    )
+    spec = importlib.util.spec_from_file_location("kernels_catalog", ROOT / "tests/codegen/kernels_catalog.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules["kernels_catalog"] = module
@@ -43,11 +43,10 @@ def _catalog() -> ModuleType:
     return module
 
 
-def _run(case: Any, n: int, device: sk.Device, seed: int) -> list[np.ndarray]:
+def _run(case: Any, host: list[Any], n: int, device: sk.Device) -> list[np.ndarray]:
     kc = _catalog()
-    host = case.make_args(n, np.random.default_rng(seed))
     stream = device.new_stream()
-    args = [sk.to_device(a, stream) if isinstance(a, np.ndarray) else a for a in host]
+    args = [sk.to_device(a, stream) if isinstance(a, np.ndarray) else a for a in kc.poison_outputs(case, host)]
     if case.domain == 2:
         width = host[2]
         config: Any = simt.LaunchConfig2D.for_shape((n + width - 1) // width, width)
@@ -58,26 +57,83 @@ def _run(case: Any, n: int, device: sk.Device, seed: int) -> list[np.ndarray]:
     return [args[i].to_numpy(stream) for i in case.outputs]
 
 
-def _ulp_diff(a: np.ndarray, b: np.ndarray) -> int:
-    ai = a.astype(np.float32).view(np.int32).astype(np.int64)
-    bi = b.astype(np.float32).view(np.int32).astype(np.int64)
-    ai = np.where(ai < 0, -(1 << 31) - ai, ai)
-    bi = np.where(bi < 0, -(1 << 31) - bi, bi)
-    return int(np.max(np.abs(ai - bi))) if a.size else 0
+def _host(name: str, n: int) -> list[Any]:
+    return _catalog().CASES[name].make_args(n, np.random.default_rng(zlib.crc32(f"{name}/{n}".encode())))
+
+
+@pytest.mark.parametrize("name", sorted(_catalog().CASES))
+@pytest.mark.parametrize("n", SIZES)
+def test_gpu_matches_numpy_reference(name: str, n: int) -> None:
+    kc = _catalog()
+    case = kc.CASES[name]
+    host = _host(name, n)
+    kc.assert_matches(case, _run(case, host, n, sk.Device(0)), case.reference(host), f"GPU {name} n={n}")
 
 
 @pytest.mark.parametrize("name", sorted(_catalog().CASES))
 @pytest.mark.parametrize("n", SIZES)
 def test_gpu_matches_cpu_executor(name: str, n: int) -> None:
-    case = _catalog().CASES[name]
-    seed = zlib.crc32(f"{name}/{n}".encode())
-    gpu = _run(case, n, sk.Device(0), seed)
-    cpu = _run(case, n, sk.Device.cpu(), seed)
-    for g, c in zip(gpu, cpu, strict=True):
-        if case.ulp is None:
-            np.testing.assert_array_equal(g, c, err_msg=f"{name} n={n}")
-        else:
-            assert _ulp_diff(g, c) <= case.ulp, f"{name} n={n}: {_ulp_diff(g, c)} ulp"
+    kc = _catalog()
+    case = kc.CASES[name]
+    host = _host(name, n)
+    gpu = _run(case, host, n, sk.Device(0))
+    cpu = _run(case, host, n, sk.Device.cpu())
+    kc.assert_matches(case, gpu, cpu, f"GPU vs CPU executor {name} n={n}")
+
+
+_PROBE_SCRIPT = """
+import importlib.util, sys
+spec = importlib.util.spec_from_file_location("kernels_catalog", sys.argv[1])
+m = importlib.util.module_from_spec(spec); sys.modules["kernels_catalog"] = m; spec.loader.exec_module(m)
+import numpy as np, safekernels as sk
+from safekernels import simt
+dev = sk.Device(0); s = dev.new_stream(); n = 1000
+mode = sys.argv[2]
+try:
+    if mode.startswith("read_at"):
+        k = n - 1 if mode == "read_at_last" else n
+        a = sk.to_device(np.arange(n, dtype=np.float32), s); c = sk.to_device(np.full(64, np.nan, np.float32), s)
+        m.read_at.launch(m.read_at.prepare(simt.LaunchConfig1D.for_len(64), dev), s, a, c, k)
+        s.synchronize()
+        print("VALUES", sorted(set(c.to_numpy(s).tolist())))
+    else:
+        a = sk.to_device(np.array([7, -7, 9, 4], np.int32), s)
+        b = sk.to_device(np.array([2, 2, 0 if mode == "divide_zero" else 5, 3], np.int32), s)
+        c = sk.zeros(4, "i32", s)
+        m.int_divide.launch(m.int_divide.prepare(simt.LaunchConfig1D.for_len(4), dev), s, a, b, c)
+        s.synchronize()
+        print("VALUES", c.to_numpy(s).tolist())
+except sk.DeviceError as exc:
+    print(type(exc).__name__, exc)
+"""
+
+
+def _probe(mode: str) -> str:
+    env = {**os.environ, "PYTHONPATH": f"{ROOT / 'src'}:{ROOT}"}
+    proc = subprocess.run(
+        [sys.executable, "-c", _PROBE_SCRIPT, str(ROOT / "tests/codegen/kernels_catalog.py"), mode],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout
+
+
+def test_reading_the_last_element_does_not_trap() -> None:
+    assert "VALUES [999.0]" in _probe("read_at_last")
+
+
+def test_reading_index_len_traps() -> None:
+    out = _probe("read_at_len")
+    assert "KernelTrapError" in out and "read_at" in out, out
+
+
+def test_integer_division_by_zero_traps_on_the_gpu_too() -> None:
+    assert "VALUES [4, -3, 5, 2]" in _probe("divide_ok")  # 7//2+7%2, -7//2+-7%2, 9//5+9%5, 4//3+4%3
+    out = _probe("divide_zero")
+    assert "KernelTrapError" in out and "int_divide" in out, out
 
 
 @pytest.mark.parametrize("example", ["vecadd_simt.py", "saxpy_simt.py"])

@@ -620,3 +620,51 @@ def test_a_moved_buffer_is_refused_on_the_fast_path_too() -> None:
     fresh = part.unpartition().as_buffer()
     assert fresh.ptr == a.ptr and fresh.nbytes == a.nbytes
     assert rig.agree(prepared, fresh, b, c)[0][:2] == ("ok", "fast")
+
+
+def test_the_fast_path_itself_refuses_every_aliasing_pattern() -> None:
+    """The generated fast launch must decline (return False, launch nothing) for every overlap of a mutable
+    argument with any other argument, on its own, not only agree with the checked path: with a broken overlap test
+    in the generated code, the checked path would still raise and `agree` alone could not tell which path ran."""
+    cases: list[tuple[SimtKernel, Callable[[Rig, DeviceBuffer[Any]], tuple[Any, ...]], bool]] = [
+        (add, lambda r, w: (r.buffer(4), r.buffer(4), r.buffer(4)), True),
+        (add, lambda r, w: (w.view(0, 8), w.view(0, 8), r.buffer(8)), True),  # two shared reads may overlap
+        (add, lambda r, w: (w, r.buffer(16), w), False),  # E0502 exact
+        (add, lambda r, w: (w.view(0, 8), r.buffer(8), w.view(7, 15)), False),  # one element in common
+        (add, lambda r, w: (r.buffer(8), w.view(7, 15), w.view(0, 8)), False),  # second input overlaps output
+        (add, lambda r, w: (w.view(0, 8), r.buffer(8), w.view(8, 16)), True),  # adjacent, not overlapping
+        (add, lambda r, w: (w.view(8, 16), r.buffer(8), w.view(0, 8)), True),
+        (add, lambda r, w: (w, r.buffer(16), w.view(3, 3)), True),  # an empty output overlaps nothing
+        (two_out, lambda r, w: (r.buffer(4), w.view(0, 8), w.view(7, 9)), False),  # E0499
+        (two_out, lambda r, w: (r.buffer(4), w.view(4, 8), w.view(0, 5)), False),  # E0499, reversed order
+        (two_out, lambda r, w: (w.view(0, 4), w.view(4, 8), w.view(8, 12)), True),  # disjoint
+        (out_first, lambda r, w: (w, w.view(15, 16)), False),  # shared after mutable
+    ]
+    for number, (kernel, make, accepted) in enumerate(cases):
+        rig = Rig(kernel)
+        prepared = rig.prepare()
+        rig.warm(prepared, *(rig.buffer(4), rig.buffer(4), rig.buffer(4))[: len(kernel.params)])
+        fast = prepared._fast
+        assert fast is not None
+        before = len(rig.launcher.launches)
+        args = make(rig, rig.buffer(16))
+        assert fast(rig.stream, args) is accepted, (number, kernel.name)
+        assert len(rig.launcher.launches) == before + (1 if accepted else 0), number
+        if not accepted:
+            with pytest.raises(sk_errors.AliasingError):
+                kernel.launch(prepared, rig.stream, *args)
+            assert len(rig.launcher.launches) == before
+
+
+def test_a_read_only_buffer_is_declined_as_an_output_by_the_fast_path() -> None:
+    rig = Rig(add)
+    prepared = rig.prepare()
+    a, b, c = rig.buffer(8), rig.buffer(8), rig.buffer(8)
+    rig.warm(prepared, a, b, c)
+    frozen = DeviceBuffer(
+        rig.device, ForeignAllocation(c.ptr + 4096, 32, None, read_only=True), c.dtype, 0, 8
+    )
+    assert prepared._fast is not None and prepared._fast(rig.stream, (frozen, b, c)) is True  # input: fine
+    assert prepared._fast(rig.stream, (a, b, frozen)) is False
+    fast, _ = rig.agree(prepared, a, b, frozen)
+    assert fast[:2] == ("error", TypeError) and "read-only memory" in fast[2]
