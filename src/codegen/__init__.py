@@ -21,12 +21,18 @@ def compile_simt_kernel(
     approx_math: bool | None = None,
     use_cache: bool = True,
     assume_requires: bool = False,
+    line_info: bool | None = None,
 ) -> CompiledKernel:
     """See `codegen.pipeline.compile_simt_kernel`."""
     from codegen.pipeline import compile_simt_kernel as _compile
 
     return _compile(
-        kernel, arch=arch, approx_math=approx_math, use_cache=use_cache, assume_requires=assume_requires
+        kernel,
+        arch=arch,
+        approx_math=approx_math,
+        use_cache=use_cache,
+        assume_requires=assume_requires,
+        line_info=line_info,
     )
 
 

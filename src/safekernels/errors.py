@@ -42,3 +42,29 @@ class KernelTrapError(DeviceError):
 
 class UnsafeOperationError(SafeKernelsError):
     """An operation that needs `with simt.unsafe():` ran outside one (runtime twin of E0133)."""
+
+
+class KernelAssertionError(KernelTrapError):
+    """An `assert cond, "msg"` in a kernel failed: names the kernel, the assert's file:line, its message and
+    (when known) the thread.  On a GPU the kernel trapped, so the CUDA context is unusable afterwards."""
+
+    def __init__(self, text: str, *, kernel: str = "", path: str = "", line: int = 0, message: str = "") -> None:
+        super().__init__(text)
+        self.kernel = kernel
+        self.path = path
+        self.line = line
+        self.message = message
+
+
+class KernelDefinitionError(SafeKernelsError, TypeError):
+    """A kernel definition the language cannot accept (an unannotated or unsupported parameter, `*args`, a
+    lambda), found at decoration time.  `str()` is `path:line:col: SKnnn message`; `code`, `path`, `line`,
+    `column` carry the parts."""
+
+    def __init__(self, code: str, message: str, path: str, line: int, column: int) -> None:
+        super().__init__(f"{path}:{line}:{column}: {code} {message}")
+        self.code = code
+        self.message = message
+        self.path = path
+        self.line = line
+        self.column = column

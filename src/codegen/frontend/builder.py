@@ -16,6 +16,7 @@ import ast
 from typing import Any, NoReturn
 
 from codegen.frontend.codes import sk_error
+from codegen.frontend.mangle import entry_symbol
 from codegen.frontend.resolve import Resolved, Resolver
 from codegen.frontend.source import FunctionSource, load_source
 from codegen.frontend.spec import KernelSpec, annotation_param
@@ -42,6 +43,7 @@ from codegen.ir.types import (
     is_numeric,
 )
 from safekernels.dtypes import DType, dtype_of
+from safekernels.simt.device_print import PrintFormatError, asserts_enabled, device_format, parse_format
 
 _MAX_PASSES = 8
 
@@ -101,6 +103,19 @@ MATH_FUNCS: dict[str, tuple[int, str]] = {
 }
 _SREG_AXES = ("x", "y", "z")
 
+#: AtomicSlice read-modify-writes: method -> IR op (all return the old value).
+ATOMIC_RMW: dict[str, str] = {
+    "fetch_add": "add",
+    "fetch_max": "max",
+    "fetch_min": "min",
+    "exchange": "exchange",
+    "fetch_and": "and",
+    "fetch_or": "or",
+    "fetch_xor": "xor",
+}
+ATOMIC_ORDERS: tuple[str, ...] = ("relaxed", "acquire", "release", "acq_rel", "seq_cst")
+ATOMIC_SCOPES: tuple[str, ...] = ("block", "device", "system")
+
 
 class ModuleBuilder:
     """Builds the kernel and, on demand, every helper instantiation it calls."""
@@ -113,6 +128,7 @@ class ModuleBuilder:
         self.uses_math = False
         self.building: list[str] = []
         self.abi: list[tuple[str, str, str]] = []
+        self.asserts: dict[tuple[str, int, int], tuple[str, int, int, str]] = {}
 
     def build(self) -> ir.Module:
         source = load_source(self.spec.py_function)
@@ -134,15 +150,23 @@ class ModuleBuilder:
             self.spec.block,
             self.uses_math,
             list(self.abi),
+            list(self.asserts.values()),
+            source.path,
+            source.first_line,
         )
+
+    def assert_index(self, path: str, line: int, column: int, message: str) -> int:
+        """The kernel-wide number of the assert at path:line:column (stable across fixpoint passes)."""
+        key = (path, line, column)
+        if key not in self.asserts:
+            self.asserts[key] = (path, line, column, message)
+        return list(self.asserts).index(key)
 
     def _kernel_params(self, source: FunctionSource) -> list[tuple[str, Ty]]:
         args = source.tree.args
         if args.vararg or args.kwarg or args.kwonlyargs or args.posonlyargs:
             line, col, width = source.position(args.vararg or args.kwarg or source.tree)
-            raise sk_error(
-                "SK011", "kernels take plain positional parameters only", source.path, line, col, width
-            )
+            raise sk_error("SK011", "kernels take plain positional parameters only", source.path, line, col, width)
         out: list[tuple[str, Ty]] = []
         declared = {p.name: p for p in self.spec.params} if self.spec.params is not None else None
         for arg in args.args:
@@ -170,12 +194,10 @@ class ModuleBuilder:
                 out.append((arg.arg, SliceTy(kind, dt)))
         return out
 
-    def instantiate_helper(
-        self, fn: Any, arg_types: list[Ty], caller: FunctionSource, node: ast.AST
-    ) -> ir.Function:
+    def instantiate_helper(self, fn: Any, arg_types: list[Ty], caller: FunctionSource, node: ast.AST) -> ir.Function:
         source = load_source(fn)
         key = f"{fn.__module__}.{fn.__qualname__}".replace("<", "_").replace(">", "_")
-        mangled = "__sk_" + "_".join([key.replace(".", "_"), *(_mangle(t) for t in arg_types)])
+        mangled = entry_symbol("__sk_" + "_".join([key.replace(".", "_"), *(_mangle(t) for t in arg_types)]))
         if mangled in self.helpers:
             return self.helpers[mangled]
         if key in self.building:
@@ -273,7 +295,8 @@ class FunctionBuilder:
             self.fail(self.src.tree, "SK007", "local variable types did not settle (a type keeps widening)")
         locals_ = {k: v for k, v in self.env.items() if k not in self.param_names}
         ret = self.ret if not self.is_kernel else None
-        return ir.Function(self.fname, self.params, locals_, body, ret, self.is_kernel)
+        def_line = self.src.position(self.src.tree)[0]
+        return ir.Function(self.fname, self.params, locals_, body, ret, self.is_kernel, self.src.path, def_line)
 
     # -- diagnostics ----------------------------------------------------------------------------------------
     def fail(self, node: ast.AST, code: str, message: str, help: str | None = None) -> NoReturn:
@@ -329,6 +352,8 @@ class FunctionBuilder:
             return [self.return_stmt(s)]
         if isinstance(s, ast.With):
             return self.with_stmt(s)
+        if isinstance(s, ast.Assert):
+            return self.assert_stmt(s)
         what = type(s).__name__
         self.fail(
             s,
@@ -407,11 +432,7 @@ class FunctionBuilder:
                 self.fail(s.target, "SK002", f"local variable `{name}` is used before it is assigned")
             current = ir.Var(self.env[name], name)
             result = self.binop(op, current, self.expr(s.value), s)
-            if (
-                isinstance(current.ty, ScalarTy)
-                and isinstance(result.ty, ScalarTy)
-                and result.ty != current.ty
-            ):
+            if isinstance(current.ty, ScalarTy) and isinstance(result.ty, ScalarTy) and result.ty != current.ty:
                 # typed accumulators keep their type under `+=` (SPEC §3)
                 result = self.convert(result, current.ty, s, explicit=True)
             return [ir.Assign(self.loc(s), name, self.bind(name, result, s.target))]
@@ -483,8 +504,7 @@ class FunctionBuilder:
             self.fail(
                 s.target,
                 "SK007",
-                f"loop variable `{var}` has type {joined.describe()} elsewhere, "
-                f"but range() yields {common.describe()}",
+                f"loop variable `{var}` has type {joined.describe()} elsewhere, but range() yields {common.describe()}",
             )
         return ir.ForRange(self.loc(s), var, start, stop, step, body)
 
@@ -494,9 +514,7 @@ class FunctionBuilder:
                 self.fail(s, "SK009", "bare `return` in a helper that returns a value elsewhere")
             return ir.Return(self.loc(s), None)
         if self.is_kernel:
-            self.fail(
-                s, "SK009", "kernels cannot return a value", help="write results through a DisjointSlice"
-            )
+            self.fail(s, "SK009", "kernels cannot return a value", help="write results through a DisjointSlice")
         value = self.expr(s.value)
         if isinstance(value.ty, NONE.__class__):
             return ir.Return(self.loc(s), None)
@@ -516,6 +534,56 @@ class FunctionBuilder:
         body = self.block(s.body)
         self.unsafe_depth -= 1
         return body
+
+    def assert_stmt(self, s: ast.Assert) -> list[ir.Stmt]:
+        message = ""
+        if s.msg is not None:
+            if not (isinstance(s.msg, ast.Constant) and isinstance(s.msg.value, str)):
+                self.fail(s.msg, "SK008", "an assert message in a kernel must be a string literal")
+            message = s.msg.value
+        cond = self.condition(s.test)  # type-checked even when asserts compile out
+        if not asserts_enabled():
+            return []
+        line, col, _ = self.src.position(s)
+        index = self.module.assert_index(self.src.path, line, col, message)
+        return [ir.Assert(self.loc(s), cond, index, message)]
+
+    def print_call(self, args: list[ast.expr], node: ast.Call) -> ir.Expr:
+        if not args or not (isinstance(args[0], ast.Constant) and isinstance(args[0].value, str)):
+            self.fail(
+                args[0] if args else node,
+                "SK008",
+                "print in a kernel takes a format string literal first",
+                help='print("i=%d x=%f", i, x)  (printf conversions, no f-strings)',
+            )
+        fmt = args[0].value
+        try:
+            _, conversions = parse_format(fmt)
+            c_format = device_format(fmt)
+        except PrintFormatError as exc:
+            self.fail(args[0], "SK008", str(exc))
+        values = args[1:]
+        if len(conversions) != len(values):
+            self.fail(
+                node,
+                "SK006",
+                f"print format has {len(conversions)} conversion(s) but {len(values)} value(s) were given",
+            )
+        widened: list[ir.Expr] = []
+        for conv, arg in zip(conversions, values, strict=True):
+            value = self.expr(arg)
+            ty = value.ty
+            if conv.kind == "int":
+                if not (is_intlike(ty) or ty == BOOL):
+                    self.fail(arg, "SK003", f"`{conv.text}` needs an integer, not `{ty.describe()}`")
+                signed = not (isinstance(ty, ScalarTy) and (ty.dtype.kind in ("u", "b")))
+                target: Ty = I64 if signed else ScalarTy(dtype_of("u64"))
+                widened.append(self.convert(value, target, arg, explicit=True))
+            else:
+                if not is_numeric(ty):
+                    self.fail(arg, "SK003", f"`{conv.text}` needs a number, not `{ty.describe()}`")
+                widened.append(self.convert(value, F64, arg, explicit=True))
+        return _StmtExpr(NONE, ir.Print(self.loc(node), c_format, widened))
 
     def require_unsafe(self, node: ast.AST, what: str) -> None:
         if self.unsafe_depth == 0:
@@ -537,11 +605,7 @@ class FunctionBuilder:
         if isinstance(ty, IndexTy | ElemMutTy) and ty.optional:
             return ir.Intrinsic(BOOL, "is_some", [value])
         if is_numeric(ty):
-            zero = (
-                self.convert(ir.Const(WEAK_INT, 0), ty, node)
-                if not isinstance(ty, WeakTy)
-                else ir.Const(ty, 0)
-            )
+            zero = self.convert(ir.Const(WEAK_INT, 0), ty, node) if not isinstance(ty, WeakTy) else ir.Const(ty, 0)
             return ir.Compare(BOOL, "!=", value, zero)
         self.fail(node, "SK003", f"`{ty.describe()}` has no truth value in kernels")
 
@@ -618,8 +682,7 @@ class FunctionBuilder:
         self.fail(
             node,
             "SK004",
-            f"`{node.id}` cannot be used as a value in a kernel (only called, or a "
-            "module-level int/float constant)",
+            f"`{node.id}` cannot be used as a value in a kernel (only called, or a module-level int/float constant)",
         )
 
     def resolve(self, node: ast.expr) -> Resolved | None:
@@ -659,9 +722,7 @@ class FunctionBuilder:
             )
         if op == "**":
             if is_intlike(common):
-                if not (
-                    isinstance(right, ir.Const) and isinstance(right.value, int) and 0 <= right.value <= 64
-                ):
+                if not (isinstance(right, ir.Const) and isinstance(right.value, int) and 0 <= right.value <= 64):
                     self.fail(node, "SK003", "integer `**` needs a literal exponent in 0..64")
                 return ir.BinOp(common, "**", lhs, rhs)
             self.module.uses_math = True
@@ -707,9 +768,7 @@ class FunctionBuilder:
                 common = unify(left.ty, right.ty)
                 if isinstance(common, str):
                     self.fail(node, "SK003", f"cannot compare: {common}")
-                parts.append(
-                    ir.Compare(BOOL, cmp, self.convert(left, common, node), self.convert(right, common, node))
-                )
+                parts.append(ir.Compare(BOOL, cmp, self.convert(left, common, node), self.convert(right, common, node)))
             left = right
         return parts[0] if len(parts) == 1 else ir.BoolOp(BOOL, "and", parts)
 
@@ -737,9 +796,7 @@ class FunctionBuilder:
                     "a DisjointSlice is not readable by index",
                     help="read your own element with `c.get_mut(idx)` then `.get()`",
                 )
-            return ir.Load(
-                arith_type(ty.elem), array, self.index_expr(node.slice), checked=not self.unchecked
-            )
+            return ir.Load(arith_type(ty.elem), array, self.index_expr(node.slice), checked=not self.unchecked)
         self.fail(node, "SK003", f"`{ty.describe()}` is not subscriptable")
 
     # -- conversions ----------------------------------------------------------------------------------------
@@ -786,8 +843,13 @@ class FunctionBuilder:
 
     # -- calls ----------------------------------------------------------------------------------------------
     def call(self, node: ast.Call) -> ir.Expr:
-        if node.keywords:
-            self.fail(node.keywords[0].value, "SK006", "keyword arguments are not supported in kernel calls")
+        atomic_keywords = isinstance(node.func, ast.Attribute) and node.func.attr in (
+            *ATOMIC_RMW,
+            "compare_exchange",
+        )
+        for kw in node.keywords:
+            if not (atomic_keywords and kw.arg in ("order", "scope")):
+                self.fail(kw.value, "SK006", "keyword arguments are not supported in kernel calls")
         if any(isinstance(a, ast.Starred) for a in node.args):
             self.fail(node, "SK006", "`*args` is not supported in kernel calls")
         func = node.func
@@ -795,11 +857,7 @@ class FunctionBuilder:
             root = func.value
             while isinstance(root, ast.Attribute):
                 root = root.value
-            if (
-                isinstance(root, ast.Name)
-                and root.id not in self.env
-                and self.resolver.lookup(root.id) is None
-            ):
+            if isinstance(root, ast.Name) and root.id not in self.env and self.resolver.lookup(root.id) is None:
                 self.fail(root, "SK002", f"cannot find `{root.id}`")
             if not (isinstance(func.value, ast.Name) and func.value.id not in self.env):
                 return self.method_call(self.expr(func.value), func.attr, node)
@@ -819,6 +877,8 @@ class FunctionBuilder:
             return self.builtin_call(res.name, args, node)
         if res.kind == "helper":
             return self.helper_call(res.value, args, node)
+        if res.kind == "other" and res.value is print:
+            return self.print_call(args, node)
         if res.kind == "kernel":
             self.fail(
                 func,
@@ -830,8 +890,7 @@ class FunctionBuilder:
             func,
             "SK004",
             f"`{ast.unparse(func)}` cannot be called from a kernel",
-            help="kernels call thread.*, warp.*, math.*, dtype casts, min/max/abs/len and @simt.device "
-            "helpers",
+            help="kernels call thread.*, warp.*, math.*, dtype casts, min/max/abs/len and @simt.device helpers",
         )
 
     def nargs(self, args: list[ast.expr], n: int, what: str, node: ast.AST) -> None:
@@ -866,18 +925,38 @@ class FunctionBuilder:
                 return _StmtExpr(NONE, ir.ElemSet(self.loc(node), recv, value))
             self.nargs(args, 0, "ElemMut.get", node)
             return ir.ElemGet(arith_type(ty.elem), recv)
-        if (
-            isinstance(ty, SliceTy)
-            and ty.mode == "atomic"
-            and method in ("fetch_add", "fetch_max", "fetch_min")
-        ):
-            self.nargs(args, 2, method, node)
-            if ty.elem.name not in ("i32", "u32", "i64", "u64", "f32", "f64"):
-                self.fail(node, "SK003", f"atomics on `{ty.elem.name}` are not supported (32/64-bit only)")
-            index = self.index_expr(args[0])
-            value = self.convert(self.expr(args[1]), ScalarTy(ty.elem), args[1])
-            return ir.Atomic(ScalarTy(ty.elem), method.removeprefix("fetch_"), recv, index, value)
+        if isinstance(ty, SliceTy) and ty.mode == "atomic" and (method in ATOMIC_RMW or method == "compare_exchange"):
+            return self.atomic_call(recv, ty, method, node)
         self.fail(node.func, "SK004", f"`{ty.describe()}` has no method `{method}` in kernels")
+
+    def atomic_call(self, recv: ir.Expr, ty: SliceTy, method: str, node: ast.Call) -> ir.Expr:
+        args = node.args
+        self.nargs(args, 3 if method == "compare_exchange" else 2, f"AtomicSlice.{method}", node)
+        if ty.elem.name not in ("i32", "u32", "i64", "u64", "f32", "f64"):
+            self.fail(node, "SK003", f"atomics on `{ty.elem.name}` are not supported (32/64-bit only)")
+        if method in ("fetch_and", "fetch_or", "fetch_xor") and ty.elem.kind == "f":
+            self.fail(node, "SK003", f"`{method}` needs an integer AtomicSlice, not `{ty.describe()}`")
+        order, scope = "relaxed", "device"
+        for kw in node.keywords:
+            allowed = ATOMIC_ORDERS if kw.arg == "order" else ATOMIC_SCOPES
+            if not (isinstance(kw.value, ast.Constant) and kw.value.value in allowed):
+                self.fail(
+                    kw.value,
+                    "SK008",
+                    f"`{kw.arg}=` takes a string literal, one of: {', '.join(repr(a) for a in allowed)}",
+                )
+            if kw.arg == "order":
+                order = str(kw.value.value)
+            else:
+                scope = str(kw.value.value)
+        elem = ScalarTy(ty.elem)
+        index = self.index_expr(args[0])
+        if method == "compare_exchange":
+            expected = self.convert(self.expr(args[1]), elem, args[1])
+            desired = self.convert(self.expr(args[2]), elem, args[2])
+            return ir.CompareExchange(elem, recv, index, expected, desired, order, scope)
+        value = self.convert(self.expr(args[1]), elem, args[1])
+        return ir.Atomic(elem, ATOMIC_RMW[method], recv, index, value, order, scope)
 
     def surface_call(self, name: str, args: list[ast.expr], node: ast.Call) -> ir.Expr:
         if name == "index_1d":

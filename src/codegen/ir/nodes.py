@@ -119,10 +119,25 @@ class ElemGet(Expr):
 
 @dataclass
 class Atomic(Expr):
-    op: str  # add max min
+    op: str  # add max min exchange and or xor
     array: Expr
     index: Expr
     value: Expr
+    order: str = "relaxed"  # relaxed acquire release acq_rel seq_cst
+    scope: str = "device"  # block device system
+
+
+@dataclass
+class CompareExchange(Expr):
+    """`AtomicSlice.compare_exchange(i, expected, desired)`: returns the old value (stored iff it equalled
+    `expected`)."""
+
+    array: Expr
+    index: Expr
+    expected: Expr
+    desired: Expr
+    order: str = "relaxed"
+    scope: str = "device"
 
 
 @dataclass
@@ -167,6 +182,24 @@ class Store(Stmt):
     index: Expr
     value: Expr
     checked: bool
+
+
+@dataclass
+class Print(Stmt):
+    """Device `print`: `vprintf(format, args)`; `format` is the rewritten C format (`ll` on integer
+    conversions, newline appended), args already widened to i64 / f64."""
+
+    format: str
+    args: list[Expr]
+
+
+@dataclass
+class Assert(Stmt):
+    """`assert cond, "msg"`: when `cond` is false, record assert `index` and trap (`__assertfail`)."""
+
+    cond: Expr
+    index: int
+    message: str
 
 
 @dataclass
@@ -223,6 +256,8 @@ class Function:
     body: list[Stmt]
     return_ty: Ty | None  # None for kernels and helpers that return nothing
     is_kernel: bool
+    path: str = ""  # source file and `def` line, for line info
+    line: int = 0
 
 
 @dataclass
@@ -233,3 +268,6 @@ class Module:
     block: tuple[int, int, int] | None  # exact contract block -> .reqntid
     uses_math: bool
     abi: list[tuple[str, str, str]] = field(default_factory=list)  # kernel params: (name, kind, dtype name)
+    asserts: list[tuple[str, int, int, str]] = field(default_factory=list)  # (path, line, column, message)
+    path: str = ""  # the kernel's source file (line info)
+    first_line: int = 0  # the kernel's `def` line

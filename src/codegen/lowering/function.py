@@ -24,6 +24,9 @@ from codegen.ir.types import (
     concrete,
 )
 from codegen.lowering import nvvm
+from codegen.lowering.atomics import emit_cas, emit_rmw
+from codegen.lowering.device_io import emit_assert_failure, emit_print
+from codegen.lowering.line_info import LineInfo
 from codegen.lowering.llvm_types import (
     ELEM,
     I1,
@@ -60,8 +63,12 @@ class FunctionLowering:
         *,
         approx_math: bool,
         have_libdevice: bool,
+        asserts: list[tuple[str, int, int, str]] | None = None,
+        line_info: LineInfo | None = None,
     ) -> None:
         self.module = module
+        self.asserts = asserts or []
+        self.line_info = line_info
         self.func = func
         self.fn = llfunc
         self.helpers = helpers
@@ -77,6 +84,9 @@ class FunctionLowering:
         self.trap_block: ir.Block | None = None
         self._entry = entry
         self._body = body
+        self.scope = line_info.subprogram(llfunc, func.path, func.line) if line_info is not None else None
+        if self.scope is not None and line_info is not None:
+            self.alloca_builder.debug_metadata = line_info.location(func.line, 0, self.scope)
 
     # -- setup ----------------------------------------------------------------------------------------------
     def slot(self, name: str, ty: Ty) -> ir.Value:
@@ -101,6 +111,7 @@ class FunctionLowering:
         if self.trap_block is None:
             self.trap_block = self.fn.append_basic_block("trap")
             tb = ir.IRBuilder(self.trap_block)
+            tb.debug_metadata = self.b.debug_metadata
             nvvm.trap(tb)
         cont = self.fn.append_basic_block("ok")
         self.b.cbranch(ok, cont, self.trap_block)
@@ -117,6 +128,8 @@ class FunctionLowering:
             self.stmt(s)
 
     def stmt(self, s: n.Stmt) -> None:
+        if self.line_info is not None and self.scope is not None:
+            self.b.debug_metadata = self.line_info.location(s.loc[0], s.loc[1], self.scope)
         b = self.b
         if isinstance(s, n.Assign):
             value = self.expr(s.value)
@@ -138,6 +151,10 @@ class FunctionLowering:
                 self.trap_if_not(b.icmp_unsigned("<", index, ir.Constant(I64, s.array.ty.length)))
             ptr = b.gep(base, [index], source_etype=storage_type(s.array.ty.elem))
             self.store_elem(ptr, s.array.ty.elem, self.expr(s.value))
+        elif isinstance(s, n.Print):
+            emit_print(b, self.alloca_builder, s.format, [self.expr(a) for a in s.args])
+        elif isinstance(s, n.Assert):
+            self.assert_stmt(s)
         elif isinstance(s, n.If):
             self.if_stmt(s)
         elif isinstance(s, n.While):
@@ -155,6 +172,16 @@ class FunctionLowering:
                 b.ret(self.expr(s.value))
         else:
             raise TypeError(f"unknown statement {s!r}")
+
+    def assert_stmt(self, s: n.Assert) -> None:
+        ok = self.expr(s.cond)
+        fail_bb = self.fn.append_basic_block("assert.fail")
+        cont = self.fn.append_basic_block("assert.ok")
+        self.b.cbranch(ok, cont, fail_bb)
+        self.b.position_at_end(fail_bb)
+        path, line, _, message = self.asserts[s.index]
+        emit_assert_failure(self.b, self.fn, s.index, message, path, line, self.func.name)
+        self.b.position_at_end(cont)
 
     def if_stmt(self, s: n.If) -> None:
         cond = self.expr(s.cond)
@@ -500,15 +527,22 @@ class FunctionLowering:
         assert isinstance(e.array.ty, SliceTy)
         base, length = b.extract_value(array, 0), b.extract_value(array, 1)
         self.trap_if_not(b.icmp_unsigned("<", index, length))
+        b = self.b
         ptr = b.gep(base, [index], inbounds=True, source_etype=storage_type(e.array.ty.elem))
-        dt = e.array.ty.elem
-        if dt.kind == "f":
-            op = {"add": "fadd", "max": "fmax", "min": "fmin"}[e.op]
-        elif dt.kind == "i":
-            op = e.op
-        else:
-            op = {"add": "add", "max": "umax", "min": "umin"}[e.op]
-        return b.atomic_rmw(op, ptr, value, "monotonic")
+        return emit_rmw(b, e.op, ptr, value, e.array.ty.elem, e.order, e.scope)
+
+    def e_CompareExchange(self, e: n.CompareExchange) -> ir.Value:
+        b = self.b
+        array = self.expr(e.array)
+        index = self.expr(e.index)
+        expected = self.expr(e.expected)
+        desired = self.expr(e.desired)
+        assert isinstance(e.array.ty, SliceTy)
+        base, length = b.extract_value(array, 0), b.extract_value(array, 1)
+        self.trap_if_not(b.icmp_unsigned("<", index, length))
+        b = self.b
+        ptr = b.gep(base, [index], inbounds=True, source_etype=storage_type(e.array.ty.elem))
+        return emit_cas(b, ptr, expected, desired, e.array.ty.elem, e.order, e.scope)
 
     def e_CallHelper(self, e: n.CallHelper) -> ir.Value:
         fn = self.helpers[e.helper]
@@ -533,9 +567,7 @@ class FunctionLowering:
         if name == "index_value":
             return b.extract_value(self.expr(e.args[0]), 1)
         if name[:-2] in ("thread_idx", "block_idx", "block_dim", "grid_dim"):
-            reg = {"thread_idx": "tid", "block_idx": "ctaid", "block_dim": "ntid", "grid_dim": "nctaid"}[
-                name[:-2]
-            ]
+            reg = {"thread_idx": "tid", "block_idx": "ctaid", "block_dim": "ntid", "grid_dim": "nctaid"}[name[:-2]]
             return nvvm.sreg(b, f"{reg}.{name[-1]}")
         if name == "lane_id":
             return nvvm.sreg(b, "laneid")
@@ -589,7 +621,7 @@ class FunctionLowering:
 
 
 def _bits(t: ir.Type) -> int:
-    if isinstance(t, ir.HalfType | ir.BFloatType):
+    if isinstance(t, ir.HalfType) or type(t).__name__ == "BFloatType":  # not every llvmlite has BFloatType
         return 16
     if isinstance(t, ir.FloatType):
         return 32

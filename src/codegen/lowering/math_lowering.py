@@ -43,9 +43,7 @@ def libdevice_symbol(name: str, ty: ir.Type) -> str:
     return f"__nv_{base}{'f' if ty == F32 else ''}"
 
 
-def emit_math(
-    b: ir.IRBuilder, name: str, args: list[ir.Value], *, approx: bool, have_libdevice: bool
-) -> ir.Value:
+def emit_math(b: ir.IRBuilder, name: str, args: list[ir.Value], *, approx: bool, have_libdevice: bool) -> ir.Value:
     ty = args[0].type
     if name in _NATIVE:
         fn = declare(b.module, f"{_NATIVE[name]}.{'f32' if ty == F32 else 'f64'}", ty, [ty] * len(args))

@@ -20,6 +20,7 @@ from codegen.frontend.spec import RequiresSpec
 from codegen.ir import nodes as n
 from codegen.lowering.assumptions import emit_assumptions
 from codegen.lowering.function import FunctionLowering
+from codegen.lowering.line_info import LineInfo
 from codegen.lowering.llvm_types import GLOBAL_PTR, I8, I64, SLICE, storage_type, value_type
 from safekernels.dtypes import dtype_of
 
@@ -32,6 +33,7 @@ class LoweringOptions:
     approx_math: bool = False
     have_libdevice: bool = True
     assumptions: tuple[RequiresSpec, ...] = ()  # `requires` relations checked before every launch of this variant
+    line_info: bool = False  # DILocations -> `.loc` lines naming the Python source (lowering.line_info)
 
 
 def lower_module(mod: n.Module, options: LoweringOptions) -> str:
@@ -39,6 +41,7 @@ def lower_module(mod: n.Module, options: LoweringOptions) -> str:
     llmod = ir.Module(name=mod.kernel.name)
     llmod.triple = TRIPLE
     llmod.data_layout = DATA_LAYOUT
+    line_info = LineInfo(llmod) if options.line_info else None
 
     shared: dict[str, ir.GlobalVariable] = {}
     for decl in mod.shared:
@@ -68,6 +71,8 @@ def lower_module(mod: n.Module, options: LoweringOptions) -> str:
             shared,
             approx_math=options.approx_math,
             have_libdevice=options.have_libdevice,
+            asserts=mod.asserts,
+            line_info=line_info,
         ).lower(list(fn.args))
     lowering = FunctionLowering(
         llmod,
@@ -77,6 +82,8 @@ def lower_module(mod: n.Module, options: LoweringOptions) -> str:
         shared,
         approx_math=options.approx_math,
         have_libdevice=options.have_libdevice,
+        asserts=mod.asserts,
+        line_info=line_info,
     )
     if options.assumptions:
         lengths = {name: kernel.args[_abi_index(mod, name) + 1] for name, kind, _ in mod.abi if kind != "scalar"}
@@ -90,10 +97,7 @@ def lower_module(mod: n.Module, options: LoweringOptions) -> str:
         if kind == "slice":
             for quoted in (f'%"{name}.ptr"', f"%{name}.ptr"):
                 text = text.replace(f"noalias {quoted}", f"noalias readonly {quoted}", 1)
-    # CUDA's atomicAdd & co. are device-scope relaxed atomics; llvmlite has no syncscope argument.
-    return text.replace(" monotonic,", ' syncscope("device") monotonic,').replace(
-        " monotonic\n", ' syncscope("device") monotonic\n'
-    )
+    return text  # atomics carry their sync scope themselves (lowering.atomics)
 
 
 def _declare_kernel(llmod: ir.Module, mod: n.Module) -> ir.Function:

@@ -22,7 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from codegen.cache import CacheEntry, load, store
+from codegen.cache import CacheEntry, load, source_key_parts, store
+from codegen.dump import dump_stage, dumping
 from codegen.tile.diagnostics import tile_error
 from codegen.tile.frontend import build_tile_ir
 from codegen.tile.ir import ParamInfo, TileKernelIR
@@ -78,14 +79,24 @@ def choose_num_warps(kir: TileKernelIR, arch: str = DEFAULT_ARCH) -> int:
 
 
 def _source_key(fn: Any) -> str:
-    fn = inspect.unwrap(fn)
-    parts = [inspect.getsource(fn)]
-    glb = getattr(fn, "__globals__", {})
-    for name in sorted(set(fn.__code__.co_names)):
-        value = glb.get(name)
-        if isinstance(value, bool | int | float | str | tuple):
-            parts.append(f"{name}={value!r}")
-    return "\n".join(parts)
+    """Source, closure values, compile-time globals and inlined `@tile.function` helpers (`codegen.cache`)."""
+    return "\0".join(source_key_parts(inspect.unwrap(fn)))
+
+
+def validate_tile_meta(meta: dict[str, Any]) -> bool:
+    """Whether a cache entry's metadata record is one this pipeline wrote (raises on a malformed record)."""
+    name, arch, threads, smem, abi = meta["name"], meta["arch"], meta["threads"], meta["smem"], meta["abi"]
+    return (
+        isinstance(name, str)
+        and name.isascii()
+        and isinstance(arch, str)
+        and isinstance(threads, int)
+        and 0 < threads <= 1024
+        and isinstance(smem, int)
+        and smem >= 0
+        and isinstance(abi, list)
+        and all(isinstance(a, list) and len(a) == 3 and isinstance(a[0], str) for a in abi)
+    )
 
 
 @functools.cache
@@ -125,9 +136,13 @@ def compile_tile(
     assemble: bool = True,
 ) -> CompiledTile:
     """Compile tile kernel function `fn` for one specialization (raises DiagnosticError on SK errors)."""
-    key = cache_key(fn, params, grid_rank, arch, num_warps) if use_cache else None
+    from codegen.arch import check_arch
+    from codegen.frontend.mangle import entry_symbol
+
+    check_arch(arch)
+    key = cache_key(fn, params, grid_rank, arch, num_warps) if use_cache and not dumping() else None
     if key is not None:
-        hit = load(key)
+        hit = load(key, validate_tile_meta)
         if hit is not None:
             m = hit.meta
             return CompiledTile(
@@ -142,6 +157,8 @@ def compile_tile(
                 True,
             )
     kir = build_tile_ir(fn, params, grid_rank)
+    kir.name = entry_symbol(kir.name)
+    dump_stage(kir.name, arch, "kir.txt", lambda: repr(kir))
     warps = num_warps or choose_num_warps(kir, arch)
     try:
         lowered = lower_tile_kernel(kir, warps, arch)
@@ -160,12 +177,16 @@ def compile_tile(
     target = arch
     if arch == "sm_90a" and not lowered.uses_wgmma:
         target = "sm_90"
+    dump_stage(kir.name, arch, "ll", lambda: lowered.llvm_ir)
     opt_ir, ptx = optimize_and_emit(lowered.llvm_ir, target, libdevice)
+    dump_stage(kir.name, arch, "opt.ll", lambda: opt_ir)
+    dump_stage(kir.name, arch, "ptx", lambda: ptx)
     cubin = b""
     if assemble:
         from codegen.cubin import assemble_cubin
 
         cubin = assemble_cubin(ptx, target, kir.name)
+        dump_stage(kir.name, arch, "cubin", lambda: cubin)
     out = CompiledTile(kir.name, target, opt_ir, ptx, cubin, lowered.threads, lowered.smem_bytes, lowered.abi)
     if key is not None and assemble:
         store(

@@ -37,7 +37,9 @@ from typing import Any
 
 import numpy as np
 
+from safekernels.errors import KernelAssertionError
 from safekernels.simt import thread, warp
+from safekernels.simt.device_print import assertion_message, asserts_enabled, kernel_print
 
 #: The collectives and the request kind each yields.
 COLLECTIVES: dict[Callable[..., Any], str] = {
@@ -104,7 +106,8 @@ class CompiledSource:
             return
         fdef.decorator_list = []
         ast.increment_lineno(module, fn.__code__.co_firstlineno - 1)
-        self.fdef = fdef
+        self.fdef = _AssertRewriter(fn.__code__.co_filename, asserts_enabled()).visit(fdef)
+        ast.fix_missing_locations(self.fdef)
         self.namespace = self._namespace()
 
     def _namespace(self) -> dict[str, Any]:
@@ -115,6 +118,9 @@ class CompiledSource:
                 ns[name] = cell.cell_contents
             except ValueError:  # an empty cell: a name assigned after the function was defined
                 pass
+        if ns.get("print", builtins.print) is builtins.print:
+            ns["print"] = kernel_print
+        ns["__sk_assert_failed__"] = _assert_failed
         for key, value in list(ns.items()):
             if value is math:
                 ns[key] = _MATH
@@ -164,6 +170,38 @@ class CompiledSource:
         exec(code, ns, local)
         compiled: Callable[..., Any] = local[fdef.name]
         return compiled
+
+
+class _AssertRewriter(ast.NodeTransformer):
+    """`assert c, "m"` -> `if not c: __sk_assert_failed__("m", path, line)` (or nothing when disabled)."""
+
+    def __init__(self, path: str, enabled: bool) -> None:
+        self.path = path
+        self.enabled = enabled
+
+    def visit_Assert(self, node: ast.Assert) -> ast.stmt:
+        if not self.enabled:
+            return ast.copy_location(ast.Pass(), node)
+        message = node.msg if node.msg is not None else ast.Constant("")
+        call = ast.Call(
+            ast.Name("__sk_assert_failed__", ast.Load()),
+            [message, ast.Constant(self.path), ast.Constant(node.lineno)],
+            [],
+        )
+        test = ast.UnaryOp(ast.Not(), node.test)
+        return ast.copy_location(ast.If(test, [ast.Expr(call)], []), node)
+
+
+def _assert_failed(message: Any, path: str, line: int) -> None:
+    from safekernels.simt._context import state
+
+    ctx = state.current
+    kernel = ctx.kernel_name if ctx is not None else "<host>"
+    where = f"{ctx.describe()}, CPU executor" if ctx is not None else "CPU executor"
+    text = str(message)
+    raise KernelAssertionError(
+        assertion_message(kernel, path, line, text, where), kernel=kernel, path=path, line=line, message=text
+    )
 
 
 def _copy(node: ast.FunctionDef) -> ast.FunctionDef:

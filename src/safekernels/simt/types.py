@@ -172,27 +172,52 @@ class AtomicSlice(Generic[T]):
         if not 0 <= index < self._len:
             raise trap_out_of_bounds(f"{op} on `{self._name}`", index, self._len)
 
-    def fetch_add(self, index: int, value: T | float) -> T:
-        self._check(index, "fetch_add")
+    def fetch_add(self, index: int, value: T | float, *, order: str = "relaxed", scope: str = "device") -> T:
+        return self._rmw("fetch_add", index, value, order, scope, lambda old, v: old + v)
+
+    def fetch_max(self, index: int, value: T | float, *, order: str = "relaxed", scope: str = "device") -> T:
+        return self._rmw("fetch_max", index, value, order, scope, lambda old, v: v if v > old else old)
+
+    def fetch_min(self, index: int, value: T | float, *, order: str = "relaxed", scope: str = "device") -> T:
+        return self._rmw("fetch_min", index, value, order, scope, lambda old, v: v if v < old else old)
+
+    def exchange(self, index: int, value: T | float, *, order: str = "relaxed", scope: str = "device") -> T:
+        """Store `value`, return the old value."""
+        return self._rmw("exchange", index, value, order, scope, lambda old, v: v)
+
+    def fetch_and(self, index: int, value: T | int, *, order: str = "relaxed", scope: str = "device") -> T:
+        return self._rmw("fetch_and", index, value, order, scope, lambda old, v: old & v, integer=True)
+
+    def fetch_or(self, index: int, value: T | int, *, order: str = "relaxed", scope: str = "device") -> T:
+        return self._rmw("fetch_or", index, value, order, scope, lambda old, v: old | v, integer=True)
+
+    def fetch_xor(self, index: int, value: T | int, *, order: str = "relaxed", scope: str = "device") -> T:
+        return self._rmw("fetch_xor", index, value, order, scope, lambda old, v: old ^ v, integer=True)
+
+    def compare_exchange(
+        self, index: int, expected: T | float, desired: T | float, *, order: str = "relaxed", scope: str = "device"
+    ) -> T:
+        """Store `desired` iff the element equals `expected` (bitwise, as CUDA's `atomicCAS`); return the old
+        value either way (compare it with `expected` to know whether the store happened)."""
+        _check_order(order, scope)
+        self._check(index, "compare_exchange")
         data = self._data
         old = data[index]
-        data[index] = old + value
+        cell = np.asarray(old)
+        if cell.view(_bits_of(cell)) == np.asarray(cell.dtype.type(expected)).view(_bits_of(cell)):
+            data[index] = desired
         return old  # type: ignore[no-any-return]
 
-    def fetch_max(self, index: int, value: T | float) -> T:
-        self._check(index, "fetch_max")
+    def _rmw(
+        self, op: str, index: int, value: Any, order: str, scope: str, combine: Any, *, integer: bool = False
+    ) -> T:
+        _check_order(order, scope)
+        self._check(index, op)
         data = self._data
+        if integer and data.dtype.kind == "f":
+            raise TypeError(f"`{op}` needs an integer AtomicSlice, `{self._name}` holds {data.dtype}")
         old = data[index]
-        if value > old:
-            data[index] = value
-        return old  # type: ignore[no-any-return]
-
-    def fetch_min(self, index: int, value: T | float) -> T:
-        self._check(index, "fetch_min")
-        data = self._data
-        old = data[index]
-        if value < old:
-            data[index] = value
+        data[index] = combine(old, value)
         return old  # type: ignore[no-any-return]
 
     def __len__(self) -> int:
@@ -200,6 +225,22 @@ class AtomicSlice(Generic[T]):
 
     def __repr__(self) -> str:
         return f"AtomicSlice({self._name}, len={self._len})"
+
+
+#: The memory orders and scopes an atomic takes (as string literals; codegen requires literals).
+ATOMIC_ORDERS = ("relaxed", "acquire", "release", "acq_rel", "seq_cst")
+ATOMIC_SCOPES = ("block", "device", "system")
+
+
+def _check_order(order: str, scope: str) -> None:
+    if order not in ATOMIC_ORDERS:
+        raise ValueError(f"atomic order must be one of {', '.join(ATOMIC_ORDERS)}, got {order!r}")
+    if scope not in ATOMIC_SCOPES:
+        raise ValueError(f"atomic scope must be one of {', '.join(ATOMIC_SCOPES)}, got {scope!r}")
+
+
+def _bits_of(cell: npt.NDArray[Any]) -> Any:
+    return {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}[cell.dtype.itemsize]
 
 
 class SharedArray(Generic[T]):
