@@ -13,6 +13,8 @@ semantics.  Importing this package loads neither codegen, llvmlite, libcst, mypy
 See docs/simt.md for the whole language.
 """
 
+from typing import TYPE_CHECKING, Any
+
 from safekernels.runtime.limits import DeviceLimits
 from safekernels.simt import thread, warp
 from safekernels.simt.config import LaunchConfig, LaunchConfig1D, LaunchConfig2D, LaunchConfig3D
@@ -33,6 +35,7 @@ from safekernels.simt.validation import FunctionLimits, LaunchContractError
 
 __all__ = [
     "AtomicSlice",
+    "AutotunedSimtKernel",
     "DeviceLimits",
     "DisjointSlice",
     "ElemMut",
@@ -51,6 +54,7 @@ __all__ = [
     "SimtKernel",
     "Slice",
     "ThreadIndex",
+    "autotune",
     "device",
     "kernel",
     "launch_contract",
@@ -59,3 +63,15 @@ __all__ = [
     "unsafe",
     "warp",
 ]
+
+if TYPE_CHECKING:
+    from safekernels.autotune.simt_autotune import AutotunedSimtKernel, autotune
+
+
+def __getattr__(name: str) -> Any:
+    # `simt.autotune` loads on first use (its module builds on `simt.kernel`; importing it here is circular)
+    if name in ("autotune", "AutotunedSimtKernel"):
+        from safekernels.autotune import simt_autotune
+
+        return getattr(simt_autotune, name)
+    raise AttributeError(f"module 'safekernels.simt' has no attribute {name!r}")

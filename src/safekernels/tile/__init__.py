@@ -17,6 +17,9 @@ Layout of this package (data flows down):
 The CPU executor that drives the blocks is `safekernels.cpu.tile_executor`.
 """
 
+from typing import TYPE_CHECKING, Any
+
+from safekernels.autotune.config import Config
 from safekernels.errors import ShapeError
 from safekernels.tile.kernel import TileKernel, kernel
 from safekernels.tile.language import (
@@ -54,6 +57,8 @@ from safekernels.tile.tile_value import Tile
 
 __all__ = [
     "OPS",
+    "AutotunedTileKernel",
+    "Config",
     "Dims",
     "OpSpec",
     "Partition",
@@ -64,6 +69,7 @@ __all__ = [
     "TileKernel",
     "TileType",
     "arange",
+    "autotune",
     "bid",
     "broadcast_to",
     "cos",
@@ -91,3 +97,16 @@ __all__ = [
     "where",
     "zeros",
 ]
+
+if TYPE_CHECKING:
+    from safekernels.autotune.tile_autotune import AutotunedTileKernel, autotune
+
+
+def __getattr__(name: str) -> Any:
+    # `tile.autotune` loads on first use: its module builds on `tile.kernel`, so importing it here would be
+    # circular (and would cost every `from safekernels import tile`)
+    if name in ("autotune", "AutotunedTileKernel"):
+        from safekernels.autotune import tile_autotune
+
+        return getattr(tile_autotune, name)
+    raise AttributeError(f"module 'safekernels.tile' has no attribute {name!r}")

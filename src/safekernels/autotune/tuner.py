@@ -1,0 +1,132 @@
+"""Benchmark candidate launches with `do_bench` and pick the fastest; the key a result is stored under.
+
+Shared by both tracks.  The candidates are zero-argument callables that each launch one configuration on the
+same arguments (launches hand their arguments back, so the same values serve every run); the outputs'
+contents are saved before and restored after, so tuning leaves no trace in them.  A configuration that fails
+to compile or launch (too much shared memory, a shape its tiles cannot take, ...) is reported and skipped; a
+kernel fault (the CUDA context is lost) ends tuning at once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+import json
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from safekernels.errors import KernelTrapError
+from safekernels.runtime.buffer import DeviceBuffer
+from safekernels.runtime.device import Device, Stream
+from safekernels.testing import do_bench
+
+FORMAT = 1
+
+
+@dataclass
+class TuneStats:
+    """How each call found its configuration (for tests and curious users: `kernel.tune_stats`)."""
+
+    memory_hits: int = 0
+    disk_hits: int = 0
+    tunings: int = 0
+
+
+def source_fingerprint(fn: Any) -> str:
+    """The kernel's source and the simple module constants its code names (what the compiled-kernel key reads)."""
+    fn = inspect.unwrap(fn)
+    try:
+        parts = [inspect.getsource(fn)]
+    except (OSError, TypeError):
+        parts = [repr(fn.__code__.co_code)]
+    glb = getattr(fn, "__globals__", {})
+    for name in sorted(set(fn.__code__.co_names)):
+        value = glb.get(name)
+        if isinstance(value, bool | int | float | str | tuple):
+            parts.append(f"{name}={value!r}")
+    return "\n".join(parts)
+
+
+def device_identity(device: Device) -> dict[str, Any]:
+    """What about the device can change the winner: the CPU executor, or the GPU model, arch and compiler."""
+    if device.is_cpu:
+        return {"device": "cpu-executor"}
+    from codegen.tile.pipeline import compiler_hash
+
+    return {"device": device.name, "arch": device.arch, "compiler": compiler_hash()}
+
+
+def tuning_key(kind: str, fn: Any, configs_text: str, key_values: Any, device: Device) -> str:
+    from safekernels import __version__
+
+    spec = {
+        "format": FORMAT,
+        "kind": kind,
+        "kernel": getattr(fn, "__qualname__", repr(fn)),
+        "configs": configs_text,
+        "key": repr(key_values),
+        "version": __version__,
+        **device_identity(device),
+    }
+    h = hashlib.sha256(json.dumps(spec, sort_keys=True).encode())
+    h.update(source_fingerprint(fn).encode())
+    return h.hexdigest()
+
+
+def _say(verbose: bool, message: str) -> None:
+    if verbose:
+        print(f"safekernels autotune: {message}", file=sys.stderr, flush=True)
+
+
+def snapshot(buffers: Sequence[DeviceBuffer[Any]], stream: Stream) -> list[tuple[DeviceBuffer[Any], Any]]:
+    """Device copies of `buffers` (restored by `restore`)."""
+    saved = []
+    for buffer in buffers:
+        backend = buffer.device.backend
+        copy = backend.allocate(buffer.nbytes)
+        backend.copy_device(copy.ptr, buffer.ptr, buffer.nbytes, stream.handle)
+        saved.append((buffer, copy))
+    return saved
+
+
+def restore(saved: Sequence[tuple[DeviceBuffer[Any], Any]], stream: Stream) -> None:
+    for buffer, copy in saved:
+        buffer.device.backend.copy_device(buffer.ptr, copy.ptr, buffer.nbytes, stream.handle)
+
+
+def pick_fastest(
+    label: str,
+    descriptions: Sequence[str],
+    candidates: Sequence[Callable[[], object]],
+    stream: Stream,
+    *,
+    warmup: float,
+    rep: float,
+    verbose: bool,
+) -> tuple[int, list[float | None]]:
+    """Time each candidate (median ms of `do_bench`); the fastest index and every timing (None: it failed)."""
+    timings: list[float | None] = []
+    first_error: Exception | None = None
+    total = len(candidates)
+    for i, (text, run) in enumerate(zip(descriptions, candidates, strict=True)):
+        try:
+            ms = do_bench(run, warmup=warmup, rep=rep, return_mode="median", stream=stream)
+        except KernelTrapError:
+            raise
+        except Exception as exc:  # this configuration cannot run here: skip it, keep tuning
+            first_error = first_error or exc
+            timings.append(None)
+            _say(verbose, f"{label}: config {i + 1}/{total} ({text}) failed: {type(exc).__name__}: {exc}")
+            continue
+        assert isinstance(ms, float)
+        timings.append(ms)
+        _say(verbose, f"{label}: config {i + 1}/{total} ({text}): {ms:.4f} ms")
+    measured = [(t, i) for i, t in enumerate(timings) if t is not None]
+    if not measured:
+        assert first_error is not None
+        raise first_error
+    best = min(measured)[1]
+    _say(verbose, f"{label}: best is config {best + 1}/{total} ({descriptions[best]})")
+    return best, timings
