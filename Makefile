@@ -4,14 +4,21 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+LOG := $(VENV)/install.log
 
 .PHONY: demo test setup lint typecheck clean
 
+# pip's and setuptools' chatter (the editable-install banner) goes to $(LOG), printed only when a step fails.
+# setuptools' editable install resolves the packages through an import hook, which Python follows but mypy does
+# not; the extra .pth puts src/ on the path as a plain folder, so mypy (and editors running it) resolve
+# `safekernels` from any project using this venv (`safekernels doctor` checks it: the `mypy imports` line).
 $(STAMP): pyproject.toml
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[dev]'
-	touch $(STAMP)
+	@echo "installing safekernels[dev] into $(VENV) (editable; pip's log: $(LOG))"
+	@$(PY) -m pip install -q --upgrade pip > $(LOG) 2>&1 || { cat $(LOG); exit 1; }
+	@$(PY) -m pip install -q -e '.[dev]' >> $(LOG) 2>&1 || { cat $(LOG); exit 1; }
+	@echo "$(CURDIR)/src" > "$$($(PY) -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/safekernels-src.pth"
+	@touch $(STAMP)
 
 setup: $(STAMP)
 

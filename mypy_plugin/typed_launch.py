@@ -6,16 +6,20 @@ cache) and rewrites the call's signature:
 
 | kernel parameter           | SIMT host argument          | tile host argument                          |
 |----------------------------|-----------------------------|---------------------------------------------|
-| `Slice[T]`, `DisjointSlice[T]`, `AtomicSlice[T]` | `DeviceBuffer[T]` | -                              |
-| `Tensor[T]` / `Partition[T]` | -                         | `Tensor[T] \\| DeviceOp[Tensor[T]]` (same for Partition) |
+| `Slice[T]`, `DisjointSlice[T]`, `AtomicSlice[T]` | `DeviceBuffer[T] \\| Tensor[T]` | -                   |
+| `Tensor[T]`                | -                           | `Tensor[T] \\| DeviceOp[Tensor[T]] \\| DeviceBuffer[T]` |
+| `Partition[T]`             | -                           | `Partition[T] \\| DeviceOp[Partition[T]]`   |
 | `f32`, `f64`, `f16`, `bf16` | `float`                    | `float`                                     |
 | `i32`, `u32`, ..., `bool`  | `int` / `bool`              | `int` / `bool`                              |
 
-so arity, kinds and element types are checked by mypy itself (`[arg-type]`, `[call-arg]`).  A tile kernel call
-returns `DeviceOp[tuple[...]]` of its parameters ("you get back what you put in"), so `z, x, y = op.sync_on(s)`
-is typed.  `prepare` returns a `PreparedLaunch` that remembers its kernel; a launch with another kernel's prepared
-launch is `E0308` (`check_brand`), also when the prepared launch comes from elsewhere (a parameter, an attribute)
-where the flow analysis cannot see its origin.
+so arity, kinds and element types are checked by mypy itself (`[arg-type]`, `[call-arg]`).  The host types are
+exactly what the runtime accepts: a SIMT launch wraps a 1-D tile `Tensor` in place, and a tile launch takes a
+`DeviceBuffer` for a `Tensor` parameter (a `Partition` must come from `buf.partition(...)`).  A tile kernel call
+returns `DeviceOp[tuple[...]]` of its parameters ("you get back what you put in": a `DeviceBuffer` passed for a
+`Tensor` comes back as a `DeviceBuffer`), so `z, x, y = op.sync_on(s)` is typed.
+`prepare` returns a `PreparedLaunch` that remembers its kernel; a launch with another kernel's prepared launch
+is `E0308` (`check_brand`), also when the prepared launch comes from elsewhere (a parameter, an attribute) where
+the flow analysis cannot see its origin.
 """
 
 from __future__ import annotations
@@ -48,6 +52,7 @@ from ownership_check.diagnostics import Diagnostic
 BUFFER = "safekernels.DeviceBuffer"
 DEVICE_OP = "safekernels.DeviceOp"
 BRAND_ATTRIBUTE = "__safekernels_brand__"
+TILE_TENSOR = "safekernels.tile.Tensor"
 SLICE_CLASSES = frozenset({"Slice", "DisjointSlice", "AtomicSlice"})
 TILE_CLASSES = frozenset({"Tensor", "Partition"})
 
@@ -77,9 +82,16 @@ def host_type(api: CheckerPluginInterface, param: Type, track: str) -> Type:
     name = proper.type.name
     if resolve.is_safekernels(proper.type.fullname):
         if track == "simt" and name in SLICE_CLASSES:
-            return api.named_generic_type(BUFFER, [_element(proper)])
+            buffer = api.named_generic_type(BUFFER, [_element(proper)])
+            try:  # a 1-D tile Tensor is wrapped in place (only when safekernels.tile is part of the build)
+                return UnionType([buffer, api.named_generic_type(TILE_TENSOR, [_element(proper)])])
+            except (KeyError, AssertionError):
+                return buffer
         if track == "tile" and name in TILE_CLASSES:
-            return UnionType([proper, api.named_generic_type(DEVICE_OP, [proper])])
+            accepted = [proper, api.named_generic_type(DEVICE_OP, [proper])]
+            if name == "Tensor":  # a buffer is the 1-D tensor over its memory (a Partition needs buf.partition())
+                accepted.append(api.named_generic_type(BUFFER, [_element(proper)]))
+            return UnionType(accepted)
     scalar = _scalar(api, proper)
     return scalar if scalar is not None else param
 
@@ -190,12 +202,25 @@ def tile_call_return(ctx: MethodContext) -> Type:
     if sig is None:
         return ctx.default_return_type
     items: list[Type] = []
-    for typ in sig.arg_types:
+    for index, typ in enumerate(sig.arg_types):
         proper = get_proper_type(typ)
         scalar = _scalar(ctx.api, proper) if isinstance(proper, Instance) else None
-        items.append(scalar if scalar is not None else typ)
+        passed = _passed_buffer(ctx, index)
+        items.append(scalar if scalar is not None else passed if passed is not None else typ)
     fallback = ctx.api.named_generic_type("builtins.tuple", [AnyType(TypeOfAny.special_form)])
     return default.copy_modified(args=[TupleType(items, fallback)])
+
+
+def _passed_buffer(ctx: MethodContext, index: int) -> Type | None:
+    """The `DeviceBuffer[...]` type of the argument passed for parameter `index`, if it is one: the launch hands
+    back a fresh buffer handle in its place."""
+    actual = ctx.arg_types[index] if index < len(ctx.arg_types) else []
+    if len(actual) != 1:
+        return None
+    proper = get_proper_type(actual[0])
+    if isinstance(proper, Instance) and proper.type.fullname.endswith(".DeviceBuffer"):
+        return proper
+    return None
 
 
 def brand_of(typ: Type) -> str | None:

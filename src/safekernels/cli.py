@@ -15,7 +15,13 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-_REPO_EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+#: The examples `safekernels demo` runs: a wheel bundles them (setup.py), a source checkout has them beside src/.
+_BUNDLED_EXAMPLES = Path(__file__).resolve().parent / "_bundled" / "examples"
+_CHECKOUT_EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def _examples_dir() -> Path:
+    return _BUNDLED_EXAMPLES if _BUNDLED_EXAMPLES.is_dir() else _CHECKOUT_EXAMPLES
 
 
 def _cmd_check(argv: Sequence[str]) -> int:
@@ -51,19 +57,25 @@ def _cmd_demo(argv: Sequence[str]) -> int:
     parser = argparse.ArgumentParser(
         prog="safekernels demo", description="Run the ownership checker over the examples, then run each example."
     )
-    parser.add_argument("--examples", default=str(_REPO_EXAMPLES), help="folder of example scripts")
+    parser.add_argument(
+        "--examples", default=None, help="folder of example scripts (default: the examples shipped with safekernels)"
+    )
     args = parser.parse_args(argv)
-    folder = Path(args.examples)
+    folder = Path(args.examples) if args.examples else _examples_dir()
     scripts = sorted(p for p in folder.glob("*.py") if not p.name.startswith("_"))
     if not scripts:
-        print(f"no examples found in {folder}", file=sys.stderr)
+        print(
+            f"safekernels demo: no examples found in {folder}; nothing ran.\n"
+            "The wheel ships them; in a source checkout they are in examples/ (pass --examples DIR).",
+            file=sys.stderr,
+        )
         return 2
     from safekernels.runtime.device import Device
 
     device = Device.default()
     where = "the CPU executor" if device.is_cpu else f"GPU {device.name} ({device.arch})"
     print(f"== ownership-check {folder}")
-    check_status = _cmd_check([str(folder), "--no-cache"])
+    check_status = _cmd_check([*(str(script) for script in scripts), "--no-cache"])
     print(f"== running {len(scripts)} examples on {where}")
     failures = []
     for script in scripts:
@@ -106,10 +118,10 @@ _COMMANDS = {
     "check": (_cmd_check, "run the ownership checker (same flags as `ownership-check`)"),
     "build": (_cmd_build, "compile kernels: --emit llvm|ptx|cubin|sass-summary -o DIR"),
     "run": (_cmd_run, "check a file, then run it"),
-    "demo": (_cmd_demo, "check and run the bundled examples"),
+    "demo": (_cmd_demo, "check and run the examples shipped with safekernels"),
     "new": (_cmd_new, "create a new project: NAME [--track simt|tile]"),
     "doctor": (_cmd_doctor, "check the installation: toolchain, driver, GPUs, a compile-and-run smoke test"),
-    "explain": (_cmd_explain, "print the long explanation of a diagnostic code (E0502, SK0101, ...)"),
+    "explain": (_cmd_explain, "print the long explanation of a diagnostic code (E0502, SK001, ...)"),
 }
 
 

@@ -12,7 +12,8 @@ that make an import fail through `sys.modules` are seen exactly as a user's mach
 Required checks (exit status 1 when one fails) are what every user needs: Python, llvmlite with NVPTX,
 cuda-bindings, nvJitLink, the ownership checker's parser, and the smoke test (compile to cubin, then run on
 the GPU, or on the CPU executor when there is none).  A missing driver or GPU is not a failure: the CPU
-executor runs the same kernels.  libdevice, mypy and the cache are warnings.
+executor runs the same kernels.  libdevice, mypy (the plugin imports, and mypy run from the current folder
+resolves `safekernels`) and the cache are warnings.
 """
 
 from __future__ import annotations
@@ -348,6 +349,48 @@ def check_mypy(_: Findings) -> Outcome:
     return "ok", f'mypy {mypy_version.__version__} with plugins = ["mypy_plugin"] importable', ""
 
 
+def _mypy_module_location(module: str) -> tuple[str | None, str, list[str]]:
+    """Where mypy, run from the current folder with its configuration, finds `module`.
+
+    Returns (path or None, the config file mypy read or "", the configured plugins).  This is mypy's own module
+    finder (search paths from `mypy_path`, the interpreter's site-packages and its `.pth` entries), so it fails
+    exactly where `mypy` would report `Cannot find implementation or library stub`.
+    """
+    import io
+
+    options_mod: Any = importlib.import_module("mypy.options")
+    config_parser: Any = importlib.import_module("mypy.config_parser")
+    modulefinder: Any = importlib.import_module("mypy.modulefinder")
+    fscache: Any = importlib.import_module("mypy.fscache")
+    build: Any = importlib.import_module("mypy.build")
+    options = options_mod.Options()
+    config_parser.parse_config_file(options, lambda: None, None, stdout=io.StringIO(), stderr=io.StringIO())
+    options.python_executable = sys.executable
+    paths = modulefinder.compute_search_paths([], options, build.default_data_dir())
+    found = modulefinder.FindModuleCache(paths, fscache.FileSystemCache(), options).find_module(module)
+    config = str(options.config_file or "")
+    return (found if isinstance(found, str) else None), config, list(options.plugins)
+
+
+def check_mypy_imports(_: Findings) -> Outcome:
+    """Can mypy, run here, resolve `safekernels`?  An editable install through an import hook hides it."""
+    found, config, plugins = _mypy_module_location("safekernels")
+    where = f"config {config}" if config else "no mypy config in this folder"
+    if found is None:
+        return (
+            "warn",
+            f"mypy run here cannot find `safekernels` ({where}): no ownership errors, only import errors",
+            "an editable install hides the package from mypy (setuptools' import hook): in a safekernels "
+            "checkout run `make setup`, or `pip install .` (not -e), or "
+            "`pip install -e . --config-settings editable_mode=strict`; or set `mypy_path` to the checkout's src/",
+        )
+    plugin = "plugins = mypy_plugin" if "mypy_plugin" in plugins else "mypy_plugin not in plugins"
+    detail = f"mypy resolves safekernels to {found} ({where}; {plugin})"
+    if "mypy_plugin" not in plugins and config:
+        return "warn", detail, 'add `plugins = ["mypy_plugin"]` to [tool.mypy] for ownership errors in mypy'
+    return "ok", detail, ""
+
+
 def check_cache(_: Findings) -> Outcome:
     cache = importlib.import_module("codegen.cache")
     root = cache.cache_dir()
@@ -396,6 +439,7 @@ CHECKS: list[tuple[str, bool, Check]] = [
     ("smoke run", True, check_smoke_run),
     ("checker", True, check_checker),
     ("mypy plugin", False, check_mypy),
+    ("mypy imports", False, check_mypy_imports),
     ("disk cache", False, check_cache),
 ]
 
@@ -406,6 +450,7 @@ _IMPORT_HINTS = {
     "libdevice": "pip install nvidia-nvvm",
     "checker": "pip install 'libcst>=1.4'",
     "mypy plugin": "pip install 'mypy>=1.11'",
+    "mypy imports": "pip install 'mypy>=1.11'",
     "smoke compile": "fix the llvmlite / nvJitLink lines above first",
     "smoke run": "see the driver and GPU lines above; SAFEKERNELS_DEVICE=cpu runs on the CPU executor",
 }

@@ -216,3 +216,24 @@ def test_stale_editable_install_of_the_plugin_is_named(monkeypatch: pytest.Monke
     monkeypatch.setitem(sys.modules, "mypy_plugin", types.ModuleType("mypy_plugin"))  # no __file__, no plugin
     (result,) = run_checks([c for c in doctor.CHECKS if c[0] == "mypy plugin"])
     assert result.status == "warn" and "namespace package" in result.detail and "pip install -e ." in result.hint
+
+
+def test_mypy_imports_line_follows_the_current_projects_configuration(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """mypy's own module finder decides: found through `mypy_path` -> ok; hidden (no site-packages, as with an
+    editable install through an import hook) -> a warning whose hint names the install modes mypy can follow."""
+    src = Path(doctor.__file__).resolve().parents[1]
+    project = tmp_path / "project"
+    project.mkdir()
+    monkeypatch.chdir(project)
+    (project / "pyproject.toml").write_text(
+        f'[tool.mypy]\nplugins = ["mypy_plugin"]\nmypy_path = "{src.as_posix()}"\nno_site_packages = true\n'
+    )
+    status, detail, _ = doctor.check_mypy_imports(doctor.Findings())
+    assert status == "ok", detail
+    assert str(src / "safekernels") in detail and "plugins = mypy_plugin" in detail
+    (project / "pyproject.toml").write_text("[tool.mypy]\nno_site_packages = true\n")
+    status, detail, hint = doctor.check_mypy_imports(doctor.Findings())
+    assert status == "warn" and "cannot find `safekernels`" in detail
+    assert "editable_mode=strict" in hint and "make setup" in hint

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from safekernels.explain import explanation, known_codes
+from safekernels.project_links import docs_url
 
 CHECKER_CODES = ["E0382", "E0499", "E0502", "E0505", "E0133", "E0308", "E0001", "W0001", "W0002"]
 
@@ -40,3 +43,40 @@ def test_every_codegen_code_has_an_explanation() -> None:
         text = explanation(code)
         assert text is not None, code
         assert any(line.startswith(f"| {code} |") for line in text.splitlines()), code
+
+
+@pytest.mark.parametrize("code", [*CHECKER_CODES, "SK001", "SK020"])
+def test_explanations_are_rendered_for_a_reader(code: str) -> None:
+    """No docs-harness markers, and every Markdown link is absolute (pip users have no docs/ folder)."""
+    text = explanation(code)
+    assert text is not None
+    assert "<!--" not in text
+    targets = re.findall(r"\]\(([^)]*)\)", text)
+    assert all(target.startswith("https://") for target in targets), targets
+    assert "https://" in text  # the section's own online address (or the guide's, for SK codes)
+
+
+def test_relative_links_become_documentation_urls(tmp_path: Path) -> None:
+    (tmp_path / "checker.md").write_text(
+        "## E0777\n\n<!-- snippet: prelude=simt -->\nSee [E0502](#e0502), [editors](editors.md#mypy) and "
+        "[a test](../tests/x.py).\n",
+        encoding="utf-8",
+    )
+    text = explanation("E0777", tmp_path)
+    assert text is not None
+    assert "snippet" not in text
+    assert f"[E0502]({docs_url('checker.md', 'e0502')})" in text
+    assert f"[editors]({docs_url('editors.md', 'mypy')})" in text
+    assert "[a test](../tests/x.py)" in text  # outside docs/: left as written
+    assert text.rstrip().endswith(docs_url("checker.md", "e0777"))
+
+
+def test_a_missing_index_says_where_to_read_it_online(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import safekernels.explain as explain
+
+    monkeypatch.setattr(explain, "docs_dir", lambda: tmp_path)
+    assert explain.main(["E0502"]) == 2
+    out = capsys.readouterr().out
+    assert "missing from this installation" in out and docs_url("checker.md") in out

@@ -279,3 +279,73 @@ def test_shell_command_lines_parse(block: Block, argv: list[str]) -> None:
         flag = word.split("=", 1)[0]
         if flag.startswith("-") and flag not in ("-h", "--help"):
             assert flag in help_text, f"{block.label}: `safekernels {sub}` has no option {flag}"
+
+
+# -- the same blocks under mypy with the plugin ------------------------------------------------------------------
+
+#: The configuration docs/editors.md documents (the `safekernels new` scaffold is held to default flags in
+#: tests/cli/test_scaffold.py).  `mypy_path` makes this checkout's sources visible whatever the install mode.
+MYPY_CONFIG = f"""\
+[tool.mypy]
+plugins = ["mypy_plugin"]
+check_untyped_defs = true
+allow_redefinition_new = true
+local_partial_types = true
+mypy_path = {json.dumps(str(REPO / "src"))}
+
+[[tool.mypy.overrides]]
+module = ["safekernels.*", "codegen.*", "ownership_check.*", "llvmlite.*", "cuda.*"]
+follow_imports = "silent"
+ignore_missing_imports = true
+"""
+
+_MYPY_LINE = re.compile(r"^snippet_(\d+)\.py:(\d+):(?:\d+:)? error: (.*?)(?:\s+\[([\w-]+)\])?$")
+#: Codes only the CLI reports (docs/editors.md "Differences from the CLI"): a syntax error stops mypy before any
+#: plugin hook, unused suppressions need the whole file's results, and W0002 is about libcst's parser.
+CLI_ONLY = {"E0001", "W0001", "W0002"}
+MYPY_BLOCKS = [(b, p) for b, p in ALL if "skip" not in b.options and b.options.get("checker-expect") not in CLI_ONLY]
+
+
+@pytest.fixture(scope="module")
+def mypy_report(tmp_path_factory: pytest.TempPathFactory) -> dict[int, list[tuple[int, str, str]]]:
+    """One mypy run over every non-skipped block (each its own module): block index -> [(line, message, code)]."""
+    pytest.importorskip("mypy")
+    folder = tmp_path_factory.mktemp("mypy_snippets")
+    (folder / "pyproject.toml").write_text(MYPY_CONFIG, encoding="utf-8")
+    files = []
+    for index, (_, program) in enumerate(MYPY_BLOCKS):
+        path = folder / f"snippet_{index}.py"
+        path.write_text(program, encoding="utf-8")
+        files.append(path.name)
+    proc = subprocess.run(
+        [sys.executable, "-m", "mypy", "--show-column-numbers", "--no-error-summary", "--no-pretty", *files],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert proc.returncode in (0, 1), proc.stdout + proc.stderr
+    report: dict[int, list[tuple[int, str, str]]] = {}
+    for line in proc.stdout.splitlines():
+        match = _MYPY_LINE.match(line)
+        if match:
+            report.setdefault(int(match.group(1)), []).append(
+                (int(match.group(2)), match.group(3), match.group(4) or "")
+            )
+        # Lines about other files are mypy reading the library from src/ as source (mypy_path), not the docs.
+    return report
+
+
+@pytest.mark.parametrize("index", range(len(MYPY_BLOCKS)), ids=[b.label for b, _ in MYPY_BLOCKS])
+def test_python_block_type_checks_under_mypy_with_the_plugin(
+    index: int, mypy_report: dict[int, list[tuple[int, str, str]]]
+) -> None:
+    """Runnable blocks are clean under mypy; a `checker-expect CODE` block gets exactly CODE from the plugin too."""
+    block, _ = MYPY_BLOCKS[index]
+    errors = mypy_report.get(index, [])
+    expected = block.options.get("checker-expect")
+    if expected is None or expected == "none":
+        assert errors == [], f"{block.label}: mypy reports {errors}"
+        return
+    codes = sorted({code for _, _, code in errors})
+    assert codes == [expected], f"{block.label}: mypy reports {errors}"
