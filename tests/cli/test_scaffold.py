@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from safekernels import scaffold
 from safekernels.scaffold import create_project
 
 
@@ -39,6 +41,36 @@ def test_new_project_runs_its_test_and_passes_the_checker(tmp_path: Path, track:
         cwd=project,
     )
     assert check.returncode == 0, check.stdout + check.stderr
+    hooks = (project / ".pre-commit-config.yaml").read_text()
+    assert "require_serial: true" in hooks
+    ignored = (project / ".gitignore").read_text().split()
+    assert {".venv/", "*.egg-info/", "__pycache__/", ".mypy_cache/"} <= set(ignored)
+    links = re.findall(r"\]\(([^)]*)\)", (project / "README.md").read_text())
+    assert links and all(link.startswith("https://") for link in links), links
+
+
+@pytest.mark.parametrize("track", ["simt", "tile"])
+def test_new_project_passes_mypy_strict_with_default_flags(tmp_path: Path, track: str) -> None:
+    """`mypy --strict src tests` with only the scaffold's own configuration (the plugin, no editors.md extras).
+
+    MYPYPATH points mypy at this checkout's sources whatever the install mode; errors mypy then reports inside
+    those sources are not the scaffold's (an installed package's are silenced; tests/packaging/ runs the real
+    thing from a wheel), so only the project's own files are asserted clean.
+    """
+    project = tmp_path / f"typed-{track}"
+    create_project(project, project.name, track)
+    env = dict(os.environ, MYPYPATH=str(Path(scaffold.__file__).resolve().parents[1]))
+    proc = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--no-error-summary", "src", "tests"],
+        capture_output=True,
+        text=True,
+        cwd=project,
+        env=env,
+        timeout=300,
+    )
+    assert proc.returncode in (0, 1), proc.stdout + proc.stderr
+    own = [line for line in proc.stdout.splitlines() if line.startswith(("src/", "tests/")) and ": error:" in line]
+    assert own == [], "\n".join(own)
 
 
 def test_new_refuses_a_non_empty_directory(tmp_path: Path) -> None:
