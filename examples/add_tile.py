@@ -27,6 +27,10 @@ def add(z: Partition[f32], x: Tensor[f32], y: Tensor[f32]) -> None:
     z.store(tx + ty)
 
 
+# what `safekernels build examples/add_tile.py` compiles ahead of time (launches specialize themselves)
+tile.specialize(add, tile.spec((100_000,), f32, tile=(TILE,)), tile.spec((100_000,), f32), tile.spec((100_000,), f32))
+
+
 def run(device: sk.Device, n: int, seed: int = 0) -> tuple[npt.NDArray[Any], npt.NDArray[Any]]:
     """Add two random vectors of length `n` on `device`; returns (result, numpy reference)."""
     rng = np.random.default_rng(seed)

@@ -1,106 +1,405 @@
-"""`safekernels build FILE --emit llvm|ptx|cubin|sass-summary -o DIR` (SPEC §6): a file per kernel per stage.
+"""`safekernels build FILE --emit llvm|ptx|cubin|sass-summary -o DIR` (SPEC §6): ahead-of-time builds.
 
-The ownership checker runs on FILE first, in a subprocess (codegen must not import the checker), and nothing
-is emitted for a file with errors unless `--no-check` is given.  FILE is then imported (kernels are found by
-type, whatever they are named) and each SIMT kernel is compiled; SK diagnostics print as
-`path:line:col: CODE message` and make the exit status 1.
+    check (subprocess, -P) -> import FILE as a private module -> SIMT kernels + tile specializations
+        -> compile each -> DIR/<name>.<stage> files + DIR/manifest.json (what `sk.load_prebuilt(DIR)` reads)
 
-`--emit sass-summary` writes `<kernel>.sass-summary.txt` (registers, spills, shared memory, instruction mix;
-see `codegen.sass_summary`) and prints it.  While kernels compile, a `[i/n] name` progress line is drawn on
-stderr when stderr is a terminal; `--quiet` prints nothing but errors.
+What runs: the ownership checker first (a subprocess, so codegen never imports it; nothing is emitted for a
+file with errors unless `--no-check`).  FILE is then imported the way `import` would, under a private module
+name, so its module-level statements run (imports, kernel and constant definitions, `tile.specialize(...)`
+declarations) but an `if __name__ == "__main__":` block does not.  A file named like a standard or installed
+module (`json.py`, `inspect.py`, `numpy.py`, `codegen.py`) shadows nothing: it is never registered under its
+own name, and its folder is appended to the end of `sys.path` (after the standard library), as a fallback
+for its sibling imports.
+
+Kernels are found by type, whatever they are named.  SIMT kernels build once each.  A tile kernel compiles per
+specialization (dtypes, ranks, tile shapes): the ones declared in the file with `tile.specialize(kernel, ...)`,
+or the ones given as `--specialize 'add:f32[1024]/[128],f32[1024],f32[1024]'` (one argument per parameter:
+`dtype[dims]` for a Tensor, `dtype[dims]/[tile dims]` for a Partition, `dtype` for a scalar; dims separated by
+`x`, e.g. `f16[512x256]/[64x64]`).  Output files are `<kernel>.<stage>`; a tile kernel with several
+specializations gets `<kernel>.<i>.<stage>`, and two kernels with one name get their variable name added.
+
+Errors are messages, not tracebacks: SK diagnostics print as `path:line:col: CODE message` (exit 1); an
+unsupported `--arch` lists the supported ones, and an `-o` that is a file, lies below a file, is `/dev/null` or
+is not writable is refused before anything compiles (exit 2).
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import importlib.util
+import json
+import os
+import re
 import subprocess
 import sys
+import tempfile
+import traceback
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from codegen.arch import SUPPORTED_ARCHS, UnsupportedArchError, check_arch
 from ownership_check.diagnostics import DiagnosticError
 
+MANIFEST = "manifest.json"
+MANIFEST_VERSION = 1
+_SUFFIX = {"llvm": "ll", "ptx": "ptx", "cubin": "cubin", "sass-summary": "sass-summary.txt"}
 
-def _simt_kernels(module: Any) -> list[Any]:
-    found = []
-    for value in vars(module).values():
-        if hasattr(value, "py_function") and hasattr(value, "contract") and hasattr(value, "params"):
-            if type(value).__name__ == "SimtKernel":
-                found.append(value)
-    return found
+
+class BuildError(Exception):
+    """A build refused with a message (bad output folder, bad specialization): printed, exit status 2."""
+
+
+@dataclass
+class Found:
+    """A kernel found in the module: its variable name, object and track."""
+
+    variable: str
+    kernel: Any
+    track: str  # simt | tile
+    specializations: list[tuple[Any, ...]] = field(default_factory=list)
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="safekernels build", description="Compile SIMT kernels of a file.")
+    parser = argparse.ArgumentParser(
+        prog="safekernels build", description="Compile the SIMT and tile kernels of a file ahead of time."
+    )
     parser.add_argument("file")
-    parser.add_argument("--emit", choices=("llvm", "ptx", "cubin", "sass-summary"), action="append", required=True)
+    parser.add_argument("--emit", choices=tuple(_SUFFIX), action="append", required=True)
     parser.add_argument("-o", "--out-dir", required=True)
-    parser.add_argument("--arch", default="sm_90")
+    parser.add_argument("--arch", default="sm_90", help=f"one of {', '.join(SUPPORTED_ARCHS)}")
+    parser.add_argument(
+        "--specialize",
+        action="append",
+        default=[],
+        metavar="KERNEL:ARGS",
+        help="a tile kernel specialization, e.g. 'add:f32[1024]/[128],f32[1024],f32[1024]' (repeatable)",
+    )
     parser.add_argument("--no-check", action="store_true")
     parser.add_argument("-q", "--quiet", action="store_true", help="print only errors")
     args = parser.parse_args(argv)
+    try:
+        check_arch(args.arch)
+        out = prepare_out_dir(Path(args.out_dir))
+    except (UnsupportedArchError, BuildError) as exc:
+        print(f"safekernels build: {exc}", file=sys.stderr)
+        return 2
     path = Path(args.file)
+    if not path.is_file():
+        print(f"safekernels build: {path}: no such file", file=sys.stderr)
+        return 2
     if not args.no_check:
-        check_cmd = [sys.executable, "-m", "ownership_check", str(path)]
+        # -P: the checker's interpreter never imports modules from the working directory (SPEC §2).
+        check_cmd = [sys.executable, "-P", "-m", "ownership_check", str(path)]
         status = subprocess.run(check_cmd, stdout=subprocess.DEVNULL if args.quiet else None).returncode
         if status != 0:
-            print(
-                f"safekernels build: {path}: the ownership checker reported errors; nothing emitted",
-                file=sys.stderr,
-            )
+            what = "reported errors" if status == 1 else f"failed (exit status {status})"
+            print(f"safekernels build: {path}: the ownership checker {what}; nothing emitted", file=sys.stderr)
             return 1
-    spec = importlib.util.spec_from_file_location(path.stem, path)
+    import codegen.pipeline
+    import codegen.tile.pipeline  # noqa: F401
+
+    module = import_kernel_file(path)
+    if module is None:
+        return 1
+    try:
+        found = find_kernels(module, args.specialize)
+    except BuildError as exc:
+        print(f"safekernels build: {exc}", file=sys.stderr)
+        return 2
+    return Builder(path, out, args.arch, args.emit, quiet=args.quiet).run(found)
+
+
+def prepare_out_dir(out: Path) -> Path:
+    """Create `out` (and parents) and prove it writable, or raise `BuildError` saying why not."""
+    for parent in [out, *out.parents]:
+        if parent.exists() and not parent.is_dir():
+            where = "is" if parent == out else f"lies below {parent}, which is"
+            raise BuildError(f"-o {out}: the output folder {where} not a directory")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        fd, probe = tempfile.mkstemp(dir=out, prefix=".sk-write-test.")
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        raise BuildError(f"-o {out}: cannot write there ({exc.strerror or exc})") from None
+    return out
+
+
+def import_kernel_file(path: Path) -> Any:
+    """FILE as a private module (its `__main__` block does not run), or None after printing why not."""
+    digest = hashlib.sha1(str(path.resolve()).encode()).hexdigest()[:12]
+    stem = re.sub(r"\W", "_", path.stem)
+    name = f"_safekernels_build_{stem}_{digest}"
+    spec = importlib.util.spec_from_file_location(name, path)
     if spec is None or spec.loader is None:
         print(f"safekernels build: cannot import {path}", file=sys.stderr)
-        return 2
+        return None
     module = importlib.util.module_from_spec(spec)
-    sys.modules[path.stem] = module
-    spec.loader.exec_module(module)
-    from codegen import compile_simt_kernel
+    sys.modules[name] = module  # dataclasses and pickling look modules up by name
+    folder = str(path.resolve().parent)
+    if folder not in sys.path:
+        sys.path.append(folder)  # last: sibling imports work, stdlib and installed modules win
+    try:
+        spec.loader.exec_module(module)
+    except DiagnosticError as exc:
+        print(exc, file=sys.stderr)
+        return None
+    except Exception as exc:
+        code = getattr(exc, "code", None)
+        if isinstance(exc, TypeError | ValueError) and isinstance(code, str) and code.startswith("SK"):
+            print(exc, file=sys.stderr)  # a located kernel-definition error (SK010-SK012)
+            return None
+        frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == str(path)]
+        where = f"{path}:{frames[-1].lineno}: " if frames else f"{path}: "
+        print(f"{where}error while importing the file: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return None
+    return module
 
-    out = Path(args.out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    status = 0
-    kernels = _simt_kernels(module)
-    progress = _Progress(len(kernels), enabled=not args.quiet and sys.stderr.isatty())
-    for kernel in kernels:
-        progress.step(kernel.name)
+
+def find_kernels(module: Any, cli_specs: Sequence[str]) -> list[Found]:
+    """The module's SIMT and tile kernels (each once), with the tile specializations to build."""
+    from safekernels.tile.specializations import declared
+
+    found: list[Found] = []
+    seen: set[int] = set()
+    for variable, value in vars(module).items():
+        if id(value) in seen:
+            continue
+        kind = type(value).__name__
+        if kind == "SimtKernel":
+            seen.add(id(value))
+            found.append(Found(variable, value, "simt"))
+        elif kind in ("TileKernel", "AutotunedTileKernel") and hasattr(value, "params"):
+            seen.add(id(value))
+            found.append(Found(variable, value, "tile", declared(value)))
+    by_name = {f.kernel.name: f for f in found if f.track == "tile"}
+    overridden: set[str] = set()
+    for text in cli_specs:
+        name, _, rest = text.partition(":")
+        target = by_name.get(name.strip())
+        if target is None:
+            raise BuildError(f"--specialize {text!r}: no tile kernel named `{name.strip()}` in the file")
+        if target.kernel.name not in overridden:  # the command line replaces the file's declarations
+            target.specializations = []
+            overridden.add(target.kernel.name)
+        target.specializations.append(parse_cli_specialization(target.kernel, rest))
+    return found
+
+
+_ARG = re.compile(r"^\s*(?P<dtype>\w+)\s*(?:\[(?P<shape>[\dx ]+)\](?:\s*/\s*\[(?P<tile>[\dx ]+)\])?)?\s*$")
+
+
+def parse_cli_specialization(kernel: Any, text: str) -> tuple[Any, ...]:
+    """`f32[1024]/[128],f32[1024],i32` -> the `tile.specialize` arguments for `kernel`."""
+    from safekernels.dtypes import dtype_of
+    from safekernels.tile.specializations import check_argument, spec
+
+    parts = [p for p in re.split(r",(?![^\[]*\])", text) if p.strip()]
+    if len(parts) != len(kernel.params):
+        raise BuildError(
+            f"--specialize {kernel.name}:{text}: {len(kernel.params)} arguments expected "
+            f"({', '.join(p.name for p in kernel.params)}), got {len(parts)}"
+        )
+    out: list[Any] = []
+    for param, part in zip(kernel.params, parts, strict=True):
+        m = _ARG.match(part)
         try:
-            compiled = compile_simt_kernel(kernel, arch=args.arch)
+            if m is None:
+                raise ValueError(f"cannot read {part!r} (expected dtype, dtype[dims] or dtype[dims]/[tile])")
+            dt = dtype_of(m.group("dtype"))
+            if m.group("shape") is None:
+                out.append(dt)
+            else:
+                shape = [int(d) for d in m.group("shape").split("x")]
+                tile = [int(d) for d in m.group("tile").split("x")] if m.group("tile") else None
+                out.append(spec(shape, dt, tile=tile))
+            check_argument(kernel.name, param, out[-1])
+        except (ValueError, TypeError, KeyError) as exc:
+            raise BuildError(f"--specialize {kernel.name}: parameter `{param.name}`: {exc}") from None
+    return tuple(out)
+
+
+class Builder:
+    """Compiles what `find_kernels` found, writes the stage files and the manifest."""
+
+    def __init__(self, path: Path, out: Path, arch: str, emit: list[str], *, quiet: bool) -> None:
+        self.path = path
+        self.out = out
+        self.arch = arch
+        self.emit = emit
+        self.quiet = quiet
+        self.entries: list[dict[str, Any]] = []
+        self.status = 0
+
+    def run(self, found: list[Found]) -> int:
+        names = [f.kernel.name for f in found]
+        units = sum(1 if f.track == "simt" else max(1, len(f.specializations)) for f in found)
+        progress = _Progress(units, enabled=not self.quiet and sys.stderr.isatty())
+        for item in found:
+            base = item.kernel.name if names.count(item.kernel.name) == 1 else f"{item.kernel.name}.{item.variable}"
+            if item.track == "simt":
+                progress.step(item.kernel.name)
+                self.build_simt(item, base, progress)
+                continue
+            if not item.specializations:
+                progress.clear()
+                print(
+                    f"safekernels build: tile kernel `{item.kernel.name}` has no specialization: declare one with "
+                    f"tile.specialize({item.kernel.name}, ...) in the file or pass --specialize",
+                    file=sys.stderr,
+                )
+                self.status = 1
+                continue
+            for i, args in enumerate(item.specializations):
+                progress.step(item.kernel.name)
+                stem = base if len(item.specializations) == 1 else f"{base}.{i}"
+                self.build_tile(item, args, stem, progress)
+        progress.clear()
+        if not found and not self.quiet:
+            print(f"safekernels build: no SIMT or tile kernels found in {self.path}", file=sys.stderr)
+        self.write_manifest()
+        return self.status
+
+    def build_simt(self, item: Found, stem: str, progress: _Progress) -> None:
+        from codegen.pipeline import compile_simt_kernel
+
+        kernel = item.kernel
+        try:
+            compiled = compile_simt_kernel(kernel, arch=self.arch, assume_requires=True)
         except DiagnosticError as exc:
             progress.clear()
             print(exc, file=sys.stderr)
-            status = 1
-            continue
-        for stage in args.emit:
-            target = out / f"{kernel.name}.{_SUFFIX[stage]}"
+            self.status = 1
+            return
+        files = self.write_stages(stem, compiled.entry_name, compiled.llvm_ir, compiled.ptx, compiled.cubin, progress)
+        contract = kernel.contract
+        self.entries.append(
+            {
+                "track": "simt",
+                "name": kernel.name,
+                "variable": item.variable,
+                "entry": compiled.entry_name,
+                "arch": self.arch,
+                "files": files,
+                "cubin_sha256": hashlib.sha256(compiled.cubin).hexdigest(),
+                "params": [[p.name, p.kind, p.dtype.name] for p in kernel.params],
+                "unchecked_indexing": bool(kernel.unchecked_indexing),
+                "contract": None
+                if contract is None
+                else {
+                    "domain": contract.domain,
+                    "block": list(contract.block) if contract.block is not None else None,
+                    "dynamic_shared": list(contract.dynamic_shared)
+                    if isinstance(contract.dynamic_shared, tuple)
+                    else contract.dynamic_shared,
+                    "min_compute_capability": list(contract.min_compute_capability)
+                    if contract.min_compute_capability
+                    else None,
+                    "requires": list(contract.requires),
+                },
+                "meta": compiled.meta,
+            }
+        )
+
+    def build_tile(self, item: Found, args: tuple[Any, ...], stem: str, progress: _Progress) -> None:
+        from codegen.tile.pipeline import compile_tile
+        from codegen.tile.specialize import specialize
+        from safekernels.tile.specializations import scalar_dtype
+
+        kernel = item.kernel
+        values = [_SpecValue(a) if p.kind != "scalar" else a for p, a in zip(kernel.params, args, strict=True)]
+        infos, grid_rank = specialize(kernel, values)
+        arch = "sm_90a" if self.arch == "sm_90" else self.arch  # what the launcher asks for on a 9.0 device
+        try:
+            compiled = compile_tile(
+                kernel.fn, infos, grid_rank, arch=arch, num_warps=getattr(kernel, "num_warps", None)
+            )
+        except DiagnosticError as exc:
+            progress.clear()
+            print(exc, file=sys.stderr)
+            self.status = 1
+            return
+        files = self.write_stages(stem, compiled.name, compiled.llvm_ir, compiled.ptx, compiled.cubin, progress)
+        self.entries.append(
+            {
+                "track": "tile",
+                "name": kernel.name,
+                "variable": item.variable,
+                "entry": compiled.name,
+                "arch": compiled.arch,
+                "launch_arch": arch,
+                "files": files,
+                "cubin_sha256": hashlib.sha256(compiled.cubin).hexdigest(),
+                "params": [
+                    [p.name, p.kind, (p.dtype.name if p.dtype is not None else scalar_dtype(p, a).name)]
+                    for p, a in zip(kernel.params, args, strict=True)
+                ],
+                "specialization": [
+                    [i.name, i.kind, i.dtype.name, i.rank, list(i.tile_shape) if i.tile_shape else None, i.aligned]
+                    for i in infos
+                ],
+                "grid_rank": grid_rank,
+                "num_warps": getattr(kernel, "num_warps", None),
+                "threads": compiled.threads,
+                "smem": compiled.smem_bytes,
+                "abi": [list(a) for a in compiled.abi],
+            }
+        )
+
+    def write_stages(
+        self, stem: str, entry: str, llvm_ir: str, ptx: str, cubin: bytes, progress: _Progress
+    ) -> dict[str, str]:
+        files: dict[str, str] = {}
+        stages = list(dict.fromkeys([*self.emit, "cubin"]))  # the manifest always ships the cubin
+        for stage in stages:
+            target = self.out / f"{stem}.{_SUFFIX[stage]}"
             if stage == "llvm":
-                target.write_text(compiled.llvm_ir)
+                target.write_text(llvm_ir)
             elif stage == "ptx":
-                target.write_text(compiled.ptx)
+                target.write_text(ptx)
             elif stage == "cubin":
-                target.write_bytes(compiled.cubin)
+                target.write_bytes(cubin)
             else:
                 from codegen.sass_summary import format_summary, summarize
 
-                text = format_summary(
-                    summarize(kernel.name, compiled.entry_name, args.arch, compiled.ptx, compiled.cubin)
-                )
+                text = format_summary(summarize(stem, entry, self.arch, ptx, cubin))
                 target.write_text(text)
-                if not args.quiet:
+                if not self.quiet:
                     progress.clear()
                     print(text, end="")
-            if not args.quiet:
+            files[stage] = target.name
+            if not self.quiet and stage in self.emit:
                 progress.clear()
                 print(f"wrote {target}")
-    progress.clear()
-    if not kernels and not args.quiet:
-        print(f"safekernels build: no SIMT kernels found in {path}", file=sys.stderr)
-    return status
+        return files
+
+    def write_manifest(self) -> None:
+        from codegen.pipeline import tool_versions
+
+        manifest = {
+            "version": MANIFEST_VERSION,
+            "source": str(self.path),
+            "arch": self.arch,
+            "tools": tool_versions(),
+            "kernels": self.entries,
+        }
+        target = self.out / MANIFEST
+        target.write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n")
+        if not self.quiet:
+            print(f"wrote {target}")
 
 
-_SUFFIX = {"llvm": "ll", "ptx": "ptx", "cubin": "cubin", "sass-summary": "sass-summary.txt"}
+class _SpecValue:
+    """A `TensorSpec` as `codegen.tile.specialize` reads launch values (shape, dtype, tile_shape)."""
+
+    def __init__(self, spec: Any) -> None:
+        self.shape = tuple(spec.shape)
+        self.dtype = spec.dtype
+        self.tile_shape = spec.tile_shape
+        self.buffer = None
 
 
 class _Progress:

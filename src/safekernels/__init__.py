@@ -11,6 +11,9 @@ lazy `DeviceOp`s with `zip`, the error types, and the two kernel tracks as submo
 
 from __future__ import annotations
 
+from safekernels import safe_sys_path as _safe_sys_path  # noqa: F401  (first: see its docstring)
+
+# isort: split
 import importlib
 from typing import TYPE_CHECKING, Any
 
@@ -21,11 +24,13 @@ if TYPE_CHECKING:  # the names below, for type checkers and editors; at runtime 
         BorrowError,
         BrandError,
         DeviceError,
+        KernelAssertionError,
         KernelTrapError,
         SafeKernelsError,
         ShapeError,
         UseAfterMoveError,
     )
+    from safekernels.prebuilt import PrebuiltError, load_prebuilt
     from safekernels.runtime.buffer import DeviceBuffer, as_buffer, empty, to_device, zeros
     from safekernels.runtime.capture import GraphCaptureError
     from safekernels.runtime.device import Device, Stream, as_stream, gpu_available
@@ -45,7 +50,8 @@ _LAZY: dict[str, tuple[str, str | None]] = {
             "BorrowError",
             "BrandError",
             "DeviceError",
-    "KernelTrapError",
+            "KernelAssertionError",
+            "KernelTrapError",
             "SafeKernelsError",
             "ShapeError",
             "UseAfterMoveError",
@@ -57,6 +63,8 @@ _LAZY: dict[str, tuple[str, str | None]] = {
     },
     **{name: ("safekernels.runtime.device", name) for name in ("Device", "Stream", "as_stream", "gpu_available")},
     "DeviceOp": ("safekernels.runtime.device_op", "DeviceOp"),
+    "load_prebuilt": ("safekernels.prebuilt", "load_prebuilt"),
+    "PrebuiltError": ("safekernels.prebuilt", "PrebuiltError"),
     "SharedDeviceOp": ("safekernels.runtime.device_op", "SharedDeviceOp"),
     "zip": ("safekernels.runtime.device_op", "zip_ops"),
     "DeviceLimits": ("safekernels.runtime.limits", "DeviceLimits"),
@@ -93,7 +101,9 @@ __all__ = [
     "DeviceLimits",
     "DeviceOp",
     "GraphCaptureError",
+    "KernelAssertionError",
     "KernelTrapError",
+    "PrebuiltError",
     "SafeKernelsError",
     "ShapeError",
     "SharedDeviceOp",
@@ -105,6 +115,7 @@ __all__ = [
     "dtypes",
     "empty",
     "gpu_available",
+    "load_prebuilt",
     "testing",
     "to_device",
     "zeros",

@@ -24,6 +24,7 @@ SK_CODES: Final[dict[str, str]] = {
     "SK009": "unsupported return or helper call (value return from a kernel, recursion)",
     "SK010": "kernel source is unavailable or unparsable",
     "SK011": "unsupported kernel parameter",
+    "SK012": "invalid launch contract (`requires` relation, block, domain) at decoration time",
     # tile front end (codegen.tile): shape and typing errors of tile operations
     "SK020": "tile shapes do not broadcast together",
     "SK021": "matmul inner dimensions do not match",

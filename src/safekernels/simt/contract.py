@@ -136,7 +136,16 @@ def launch_contract(
         if not callable(target):
             raise TypeError(f"@simt.launch_contract decorates a kernel function, not {target!r}")
         name = getattr(target, "__name__", "kernel")
-        contract = spec.build(name, parse_params(target, name))
+        from safekernels.simt.definition_site import bad_parameter, contract_definition_error, definition_error
+
+        try:
+            params = parse_params(target, name)
+        except TypeError as exc:  # located, with its SK code (definition_site)
+            raise definition_error(target, "SK011", str(exc), bad_parameter(exc)) from None
+        try:
+            contract = spec.build(name, params)
+        except LaunchContractError as exc:
+            raise contract_definition_error(target, exc) from None
         setattr(target, CONTRACT_ATTRIBUTE, contract)
         return target
 

@@ -110,7 +110,6 @@ class GpuLauncher:
     """One kernel loaded on one device, with its parameter cells."""
 
     def __init__(self, kernel: Any, device: Device, *, assume_requires: bool = True) -> None:
-        import codegen
         from safekernels.runtime.cuda_backend import CudaBackend
 
         backend = device.backend
@@ -118,9 +117,20 @@ class GpuLauncher:
         self.backend = backend
         self.name: str = kernel.name
         self.arch = _arch_for(device)
-        self.compiled = codegen.compile_simt_kernel(kernel, arch=self.arch, assume_requires=assume_requires)
+        prebuilt = getattr(kernel, "prebuilt", None)  # sk.load_prebuilt: the cubin from the manifest
+        if prebuilt is not None:
+            self.compiled = _prebuilt_for(kernel, prebuilt, self.arch, assume_requires)
+        else:
+            import codegen
+
+            self.compiled = codegen.compile_simt_kernel(kernel, arch=self.arch, assume_requires=assume_requires)
         self.module = backend.load_module(self.compiled.cubin)
         self.function = backend.get_function(self.module, self.compiled.entry_name)
+        asserts = self.compiled.meta.get("asserts")
+        if asserts:  # a failed assert is read back from host-mapped memory (simt.device_assert)
+            from safekernels.simt.device_assert import arm
+
+            arm(self.name, self.module, list(asserts))
         self.max_threads = backend.function_attribute(self.function, "MAX_THREADS_PER_BLOCK")
         self.static_shared = backend.function_attribute(self.function, "SHARED_SIZE_BYTES")
         self._dynamic_optin = _DYNAMIC_SMEM_DEFAULT
@@ -221,6 +231,19 @@ class GpuLauncher:
             stream.last_kernel = self.name
         if result[0] is not self._success:
             self.fail(result)
+
+
+def _prebuilt_for(kernel: Any, prebuilt: Any, arch: str, assume_requires: bool) -> Any:
+    """The prebuilt cubin of `kernel` if it suits this device and launch path (else `DeviceError`)."""
+    if prebuilt.arch != arch:
+        raise DeviceError(
+            f"{kernel.name}: prebuilt for {prebuilt.arch}, this device needs {arch}; rebuild with --arch {arch}"
+        )
+    if not assume_requires and _has_requires(kernel):
+        raise DeviceError(
+            f"{kernel.name}: the prebuilt cubin assumes the contract's `requires`; launch it with prepare + launch"
+        )
+    return prebuilt
 
 
 # per kernel, per device ordinal: the variant for launches that checked `requires` (and for kernels without any)

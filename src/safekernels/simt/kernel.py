@@ -30,6 +30,7 @@ from safekernels.simt import borrows
 from safekernels.simt._context import host_unsafe_depth, state
 from safekernels.simt.config import LaunchConfig, LaunchConfig1D, LaunchConfig2D, LaunchConfig3D
 from safekernels.simt.contract import CONTRACT_ATTRIBUTE, ContractSpec, LaunchContract
+from safekernels.simt.definition_site import bad_parameter, contract_definition_error, definition_error
 from safekernels.simt.launch_args import buffer_borrows, check_aliasing, check_requires, convert_args
 from safekernels.simt.params import KernelParam, parse_params
 from safekernels.simt.validation import (
@@ -147,14 +148,22 @@ class SimtKernel:
         self.name: str = fn.__name__
         functools.update_wrapper(self, fn)
         self.unchecked_indexing = unchecked_indexing
-        self.params: list[KernelParam] = parse_params(fn, self.name)
+        if fn.__name__ == "<lambda>":
+            raise definition_error(fn, "SK010", "a kernel must be a `def` function, not a lambda", None)
+        try:
+            self.params: list[KernelParam] = parse_params(fn, self.name)
+        except TypeError as exc:
+            raise definition_error(fn, "SK011", str(exc), bad_parameter(exc)) from None
         self.contract: LaunchContract | None = getattr(fn, CONTRACT_ATTRIBUTE, None)
         self._cpu_cache: dict[str, Any] = {}
 
     def _attach_contract(self, spec: ContractSpec) -> None:
         if self.contract is not None:
             raise LaunchContractError(f"{self.name}: kernel already has a launch contract")
-        self.contract = spec.build(self.name, self.params)
+        try:
+            self.contract = spec.build(self.name, self.params)
+        except LaunchContractError as exc:
+            raise contract_definition_error(self.py_function, exc) from None
 
     def __call__(self, *args: Any, **kwargs: Any) -> None:
         raise TypeError(
@@ -169,9 +178,7 @@ class SimtKernel:
     def prepare(self, config: LaunchConfig, device: Device | None = None) -> PreparedLaunch[SimtKernel]:
         """Validate `config` against the contract and `device` (SPEC §3's order); brand it to this kernel."""
         if not isinstance(config, LaunchConfig1D | LaunchConfig2D | LaunchConfig3D):
-            raise TypeError(
-                f"{self.name}.prepare takes a simt.LaunchConfig1D/2D/3D, got {type(config).__name__}"
-            )
+            raise TypeError(f"{self.name}.prepare takes a simt.LaunchConfig1D/2D/3D, got {type(config).__name__}")
         device = device if device is not None else Device.default()
         contract = self.contract
         if contract is None:
@@ -236,9 +243,7 @@ class SimtKernel:
         if prepared._fast_path is not False and not prepared.device.is_cpu:
             self._learn_fast_path(prepared, args, converted)
 
-    def _learn_fast_path(
-        self, prepared: PreparedLaunch[Any], args: Sequence[Any], converted: Sequence[Any]
-    ) -> None:
+    def _learn_fast_path(self, prepared: PreparedLaunch[Any], args: Sequence[Any], converted: Sequence[Any]) -> None:
         """After a checked launch on a GPU: build the prepared launch's fast path once, and let it remember
         the wrappings of foreign arrays that were arguments (see `simt.fast_launch`)."""
         path = prepared._fast_path
@@ -269,9 +274,7 @@ class SimtKernel:
                 borrows.release(records)
             return tuple(args)
 
-        op: DeviceOp[tuple[Any, ...]] = DeviceOp(
-            run, label=f"{self.name}.launch_async", device=prepared.device
-        )
+        op: DeviceOp[tuple[Any, ...]] = DeviceOp(run, label=f"{self.name}.launch_async", device=prepared.device)
         weakref.finalize(op, borrows.release, records)
         return op
 
