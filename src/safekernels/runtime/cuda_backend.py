@@ -35,15 +35,10 @@ _KERNEL_FAULTS = {
 }
 
 
-_DRIVER: list[Any] = []  # the imported `cuda.bindings.driver` (every launch and wait asks for it)
-
-
 def _driver() -> Any:
-    if not _DRIVER:
-        from cuda.bindings import driver
+    from cuda.bindings import driver
 
-        _DRIVER.append(driver)
-    return _DRIVER[0]
+    return driver
 
 
 def error_name(err: Any) -> str:
@@ -53,10 +48,7 @@ def error_name(err: Any) -> str:
 def check(result: Any, what: str, kernel: str | None = None) -> Any:
     """Unpack a cuda.bindings result tuple, raising DeviceError (or KernelTrapError) on failure."""
     driver = _driver()
-    if type(result) is tuple and len(result) == 1:  # the common `(err,)` of calls that return nothing
-        err, rest = result[0], []
-    else:
-        err, *rest = result if isinstance(result, tuple) else (result,)
+    err, *rest = result if isinstance(result, tuple) else (result,)
     if err != driver.CUresult.CUDA_SUCCESS:
         name = error_name(err)
         where = f"kernel `{kernel}`: " if kernel else ""
