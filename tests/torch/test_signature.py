@@ -12,9 +12,9 @@ import pytest
 
 from safekernels import simt, tile
 from safekernels.dtypes import f32, i32, u32
+from safekernels.frameworks.signature import op_signature
 from safekernels.simt import AtomicSlice, DisjointSlice, Slice, thread
 from safekernels.tile import Partition, Tensor
-from safekernels.torch import op_signature
 
 
 @tile.kernel

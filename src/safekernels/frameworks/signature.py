@@ -1,4 +1,4 @@
-"""A kernel's torch operator signature, derived from its parameter kinds (pure: no torch import).
+"""A kernel's operator signature, derived from its parameter kinds (pure: imports no framework).
 
 torch's `custom_op` says `mutates_args` "MUST be accurate": a wrong list silently corrupts `torch.compile`
 graphs.  Here it is not guessed, it is read off the ownership model: the parameters a launch writes are
@@ -9,7 +9,9 @@ tile `Partition`), and everything else is a shared read-only input or a scalar.
     simt:  x: Slice[f32], out: DisjointSlice[f32], n: u32 ->  "(Tensor x, Tensor(a0!) out, int n) -> ()"
 
 With `outputs=` the operator is functional instead: the output parameters leave the argument list, the op
-allocates them and returns them (`"(Tensor x, float a) -> Tensor"`), which is what autograd and most users want.
+allocates them and returns them (`"(Tensor x, float a) -> Tensor"`), which is what autograd and most users want,
+and the only form JAX has (its arrays are immutable).  `schema()` renders the signature in torch.library's
+schema language.
 """
 
 from __future__ import annotations

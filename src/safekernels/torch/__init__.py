@@ -8,14 +8,14 @@ with an accurate schema and a fake kernel) and in CUDA graphs captured by torch;
 the kernel's parameter kinds, never written by hand.  See `op` for the details and docs/torch.md for a tour.
 
 This package is named after torch but never shadows it: inside it, `import torch` is an absolute import of
-PyTorch, done on first use (the pure part, `signature`, imports no torch and is tested without it).
+PyTorch, done on first use (the pure part, `safekernels.frameworks`, imports no torch and is tested without it).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from safekernels.torch.signature import OpParam, OpSignature, op_signature
+from safekernels.frameworks.signature import OpParam, OpSignature, op_signature
 
 if TYPE_CHECKING:
     from safekernels.torch.op import SafeKernelOp, custom_op

@@ -20,7 +20,7 @@ runtime aliasing refusal apply exactly as when the kernel is launched by hand.
 Tile outputs need a tile shape (it fixes the grid): by default the output's `Dims` when they are all fixed
 ints, else `tile_shapes={"z": (128,)}` or `tile_shapes={"z": lambda shape: ...}`.  SIMT launches need a
 launch configuration: by default a 1-D grid over the first output's length with the contract's block, else
-`launch=lambda **tensors_and_scalars: simt.LaunchConfig...`.
+`launch=lambda **args: simt.LaunchConfig...` (tensors arrive as their `DeviceBuffer`s, scalars as values).
 """
 
 from __future__ import annotations
@@ -28,12 +28,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from safekernels.runtime.device import Device, Stream
-from safekernels.tile.tensor import Partition, Tensor, TensorSpec
+from safekernels.frameworks.launcher import OpLauncher, TileShapeRule
+from safekernels.frameworks.signature import OpSignature, OutputRule, op_signature
 from safekernels.torch import bridge
-from safekernels.torch.signature import OpParam, OpSignature, OutputRule, op_signature
-
-TileShapeRule = tuple[int, ...] | Callable[[tuple[int, ...]], Sequence[int]]
 
 
 def _shape(tensor: Any) -> tuple[int, ...]:
@@ -61,11 +58,8 @@ class SafeKernelOp:
         self.signature = signature
         self._torch = torch
         self._outputs = dict(outputs or {})
-        self._tile_shapes = dict(tile_shapes or {})
-        self._launch_rule = launch
-        self._prepared: dict[tuple[Any, ...], Any] = {}
         self._arg_names = tuple(p.name for p in signature.arguments)
-        self._check_tile_shapes()
+        self.launcher = OpLauncher(f"custom_op {name!r}", kernel, signature, tile_shapes=tile_shapes, launch=launch)
         if signature.functional and not any(p.role == "input" for p in signature.arguments):
             raise ValueError(
                 f"custom_op {name!r}: a functional op allocates its outputs on its inputs' device, but "
@@ -129,59 +123,16 @@ class SafeKernelOp:
             make = first.new_zeros if p.track == "simt" else first.new_empty
             named[p.name] = make(shape, dtype=dtype)
 
-    def _tile_shape(self, p: OpParam, shape: tuple[int, ...]) -> tuple[int, ...]:
-        rule = self._tile_shapes.get(p.name)
-        if rule is None:
-            dims = next(q.dims for q in self.kernel.params if q.name == p.name)
-            assert dims is not None  # checked at registration
-            return tuple(int(d) for d in dims.dims)
-        if callable(rule):
-            return tuple(int(d) for d in rule(shape))
-        return tuple(int(d) for d in rule)
-
-    def _check_tile_shapes(self) -> None:
-        if self.signature.params[0].track != "tile":
-            if self._tile_shapes:
-                raise ValueError(
-                    f"custom_op {self.name!r}: tile_shapes= is for tile kernels; SIMT kernels take launch="
-                )
-            return
-        for q in self.kernel.params:
-            if q.kind != "partition" or q.name in self._tile_shapes:
-                continue
-            fixed = q.dims is not None and all(isinstance(d, int) and d > 0 for d in q.dims.dims)
-            if not fixed:
-                raise ValueError(
-                    f"custom_op {self.name!r}: output `{q.name}` of `{self.kernel.name}` has no fixed tile shape "
-                    f"(its Dims are {q.dims}); pass tile_shapes={{{q.name!r}: (...)}} or a function of the "
-                    "output's shape"
-                )
-        unknown = [k for k in self._tile_shapes if k not in {p.name for p in self.signature.outputs}]
-        if unknown:
-            raise ValueError(f"custom_op {self.name!r}: tile_shapes= names non-outputs {unknown}")
-
     def _check_static(self, named: dict[str, Any]) -> None:
         """The launch's shape and dtype checks on metadata only (what the fake kernel can know)."""
-        from safekernels.tile.signature import check_launch_shapes
-
         where = f"{self.name} ({self.kernel.name})"
-        if self.signature.params[0].track == "tile":
-            specs: list[TensorSpec | None] = []
-            for p in self.signature.params:
-                if p.role == "scalar":
-                    specs.append(None)
-                    continue
-                t = named[p.name]
-                shape = _shape(t)
-                tiles = self._tile_shape(p, shape) if p.role == "output" else None
-                specs.append(TensorSpec(shape, bridge.sk_dtype(t, where), tiles))
-            check_launch_shapes(where, self.kernel.params, specs)
-            return
-        for p in self.signature.params:
-            if p.role != "scalar" and p.dtype is not None:
-                got = bridge.sk_dtype(named[p.name], where)
-                if got != p.dtype:
-                    raise TypeError(f"{where}: parameter `{p.name}` expects {p.dtype} elements, got a {got} tensor")
+        self.launcher.check_static(
+            {
+                p.name: (_shape(named[p.name]), bridge.sk_dtype(named[p.name], where))
+                for p in self.signature.params
+                if p.role != "scalar"
+            }
+        )
 
     def _result(self, named: dict[str, Any]) -> Any:
         if not self.signature.functional:
@@ -204,52 +155,14 @@ class SafeKernelOp:
         first = next(named[p.name] for p in self.signature.params if p.role != "scalar")
         device = bridge.sk_device(first)
         stream = bridge.current_stream(self._torch, device)
-        if self.signature.params[0].track == "tile":
-            self._launch_tile(named, device, stream)
-        else:
-            self._launch_simt(named, device, stream)
-        return self._result(named)
-
-    def _launch_tile(self, named: dict[str, Any], device: Device, stream: Stream) -> None:
-        values: list[Any] = []
-        for p, q in zip(self.signature.params, self.kernel.params, strict=True):
-            value = named[p.name]
-            if p.role == "scalar":
-                values.append(q.cast(value) if q.cast is not None else value)
-                continue
-            buffer = bridge.wrap(value, device, f"{self.name}: `{p.name}`")
-            shape = _shape(value)
-            if p.role == "output":
-                values.append(Partition(buffer, shape, self._tile_shape(p, shape)))
-            else:
-                values.append(Tensor(buffer, shape))
-        self.kernel._execute(stream, values)
-
-    def _launch_simt(self, named: dict[str, Any], device: Device, stream: Stream) -> None:
-        values = [
-            named[p.name] if p.role == "scalar" else bridge.wrap(named[p.name], device, f"{self.name}: `{p.name}`")
+        placed = {
+            p.name: named[p.name]
+            if p.role == "scalar"
+            else (bridge.wrap(named[p.name], device, f"{self.name}: `{p.name}`"), _shape(named[p.name]))
             for p in self.signature.params
-        ]
-        config = self._simt_config(named, values)
-        key = (config, device.ordinal if device.is_gpu else "cpu")
-        prepared = self._prepared.get(key)
-        if prepared is None:
-            prepared = self._prepared[key] = self.kernel.prepare(config, device)
-        self.kernel.launch(prepared, stream, *values)
-
-    def _simt_config(self, named: dict[str, Any], values: list[Any]) -> Any:
-        from safekernels.simt.config import LaunchConfig1D
-
-        if self._launch_rule is not None:
-            return self._launch_rule(**named)
-        contract = self.kernel.contract
-        if contract is None or contract.domain != 1 or contract.block is None:
-            raise ValueError(
-                f"custom_op {self.name!r}: `{self.kernel.name}` has no fixed 1-D block in its launch contract, so "
-                "the launch configuration cannot be derived; pass launch=lambda **args: simt.LaunchConfig..."
-            )
-        out = next(v for v, p in zip(values, self.signature.params, strict=True) if p.role == "output")
-        return LaunchConfig1D.for_len(len(out), block=contract.block[0])
+        }
+        self.launcher.launch(placed, device, stream)
+        return self._result(named)
 
 
 def custom_op(
