@@ -1,0 +1,176 @@
+"""A pip user's first session, from the wheel alone: build it, install it into a fresh venv outside the
+repository, and do what the README and the quickstart say, in a folder that has never seen this checkout.
+
+What it proves (issue 16): the README's first kernel runs (CPU executor); `ownership-check` reports a planted
+E0502 with an absolute documentation link (and SARIF URIs are absolute); `safekernels explain E0502` works without
+docs/ (the pages ship as package data, printed without the docs harness's markers); mypy with
+`plugins = ["mypy_plugin"]` resolves the installed package and reports the same E0502; `safekernels demo` runs the
+bundled examples; `safekernels new` creates projects whose own tests pass and which pass `mypy --strict` with
+default flags; `safekernels doctor` says mypy resolves `safekernels` from the user's folder.
+
+Cost: about 50-65 s on the 2-core machine (measured 65 s while other work ran): ~30 s to build the wheel, create
+the venv and `pip install` it with its dependencies (numpy, llvmlite, cuda-bindings, nvJitLink, libdevice, libcst,
+mypy; from pip's cache, the first time longer), the rest mostly mypy runs over the installed package.  The wheel is built from a copy of the tracked sources, so the checkout gets no build/ or egg-info.
+It is marked `slow` (it still runs in `make test`; `-m "not slow"` skips it for quick local runs).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.slow
+
+REPO = Path(__file__).resolve().parents[2]
+#: What a source distribution carries (pyproject + setup.py + MANIFEST.in decide what goes into the wheel).
+SOURCES = ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "src", "mypy_plugin", "docs", "examples")
+_JUNK = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info", ".mypy_cache", ".pytest_cache")
+
+PLANTED_BUG = "vecadd.launch(vecadd.prepare(simt.LaunchConfig1D.for_len(n, block=256), dev), stream, c, b, c)\n"
+
+
+@dataclass(frozen=True)
+class Installed:
+    venv: Path
+    home: Path  # the user's folder: outside the repository, no docs/ or examples/ in sight
+    env: dict[str, str]
+
+    def bin(self, name: str) -> str:
+        return str(self.venv / "bin" / name)
+
+    def run(self, argv: Sequence[str], cwd: Path | None = None, timeout: int = 300) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            list(argv), cwd=cwd or self.home, env=self.env, capture_output=True, text=True, timeout=timeout
+        )
+
+
+def _checked(proc: subprocess.CompletedProcess[str], what: str) -> subprocess.CompletedProcess[str]:
+    assert proc.returncode == 0, f"{what} failed ({proc.returncode}):\n{proc.stdout[-4000:]}\n{proc.stderr[-4000:]}"
+    return proc
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
+    root = tmp_path_factory.mktemp("pip_user")
+    assert REPO not in root.parents, "the user's folder must be outside the checkout"
+    source = root / "source"
+    source.mkdir()
+    for name in SOURCES:
+        path = REPO / name
+        if path.is_dir():
+            shutil.copytree(path, source / name, ignore=_JUNK)
+        else:
+            shutil.copy2(path, source / name)
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV", "MYPYPATH", "PYTHONHOME")}
+    env.update(SAFEKERNELS_DEVICE="cpu", SAFEKERNELS_CACHE_DIR=str(root / "kernel-cache"), PYTHONNOUSERSITE="1")
+    env["MYPY_CACHE_DIR"] = str(root / "mypy-cache")  # one venv, so its mypy runs may share a cache
+    wheels = root / "wheels"
+    _checked(
+        subprocess.run(
+            [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(wheels), str(source)],
+            env=env, capture_output=True, text=True, timeout=600,
+        ),
+        "pip wheel",
+    )  # fmt: skip
+    (wheel,) = wheels.glob("safekernels-*.whl")
+    venv = root / "venv"
+    _checked(subprocess.run([sys.executable, "-m", "venv", str(venv)], capture_output=True, text=True), "venv")
+    _checked(
+        subprocess.run(
+            [str(venv / "bin" / "python"), "-m", "pip", "install", "-q", str(wheel), "pytest"],
+            env=env, capture_output=True, text=True, timeout=600,
+        ),
+        "pip install of the wheel",
+    )  # fmt: skip
+    home = root / "home"
+    home.mkdir()
+    return Installed(venv, home, env)
+
+
+def _readme_first_kernel() -> str:
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    match = re.search(r"```python\n(.*?)```", text, re.DOTALL)
+    assert match, "README.md has no python block"
+    return match.group(1)
+
+
+def test_the_package_comes_from_the_venv_not_the_checkout(installed: Installed) -> None:
+    proc = _checked(
+        installed.run([installed.bin("python"), "-c", "import safekernels, mypy_plugin; print(safekernels.__file__)"]),
+        "import",
+    )
+    assert Path(proc.stdout.strip()).is_relative_to(installed.venv), proc.stdout
+
+
+def test_readme_first_kernel_runs_on_the_cpu_executor(installed: Installed) -> None:
+    (installed.home / "first.py").write_text(_readme_first_kernel(), encoding="utf-8")
+    proc = _checked(installed.run([installed.bin("python"), "first.py"]), "the README's first kernel")
+    assert re.search(r"\[[-+0-9. e]+\]", proc.stdout), proc.stdout  # c[:4] printed
+
+
+def test_ownership_check_reports_a_planted_e0502_with_absolute_links(installed: Installed) -> None:
+    (installed.home / "bug.py").write_text(_readme_first_kernel() + PLANTED_BUG, encoding="utf-8")
+    proc = installed.run([installed.bin("ownership-check"), "bug.py"])
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "error[E0502]: cannot borrow `c` as mutable because it is also borrowed as immutable" in proc.stdout
+    footer = proc.stdout.strip().splitlines()[-1]
+    assert re.search(r"see https://\S+/checker\.md#e0502$", footer), footer
+    sarif = json.loads(installed.run([installed.bin("ownership-check"), "bug.py", "--format", "sarif"]).stdout)
+    driver = sarif["runs"][0]["tool"]["driver"]
+    assert driver["informationUri"].startswith("https://")
+    assert all(rule["helpUri"].startswith("https://") for rule in driver["rules"])
+
+
+def test_explain_works_without_a_checkout(installed: Installed) -> None:
+    proc = _checked(installed.run([installed.bin("safekernels"), "explain", "E0502"]), "explain E0502")
+    assert proc.stdout.startswith("## E0502")
+    assert "<!--" not in proc.stdout and "https://" in proc.stdout
+    assert "Failing example" in proc.stdout
+    sk = _checked(installed.run([installed.bin("safekernels"), "explain", "SK001"]), "explain SK001")
+    assert "| SK001 |" in sk.stdout
+
+
+def test_mypy_with_the_plugin_reports_the_e0502(installed: Installed) -> None:
+    project = installed.home / "mypy-project"
+    project.mkdir()
+    (project / "pyproject.toml").write_text(
+        '[tool.mypy]\nplugins = ["mypy_plugin"]\ncheck_untyped_defs = true\n', encoding="utf-8"
+    )
+    (project / "bug.py").write_text(_readme_first_kernel() + PLANTED_BUG, encoding="utf-8")
+    proc = installed.run([installed.bin("mypy"), "bug.py"], cwd=project)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "import-not-found" not in proc.stdout, proc.stdout
+    line = len(_readme_first_kernel().splitlines()) + 1
+    assert f"bug.py:{line}: error: cannot borrow `c` as mutable because it is also borrowed as immutable  [E0502]" in (
+        proc.stdout
+    ), proc.stdout
+    doctor = installed.run([installed.bin("safekernels"), "doctor", "--json"], cwd=project)
+    checks = {c["name"]: c for c in json.loads(doctor.stdout)["checks"]}
+    assert checks["mypy imports"]["status"] == "ok", checks["mypy imports"]
+    assert doctor.returncode == 0, doctor.stdout
+
+
+def test_demo_runs_the_bundled_examples(installed: Installed) -> None:
+    proc = _checked(installed.run([installed.bin("safekernels"), "demo"]), "safekernels demo")
+    examples = len([p for p in (REPO / "examples").glob("*.py") if not p.name.startswith("_")])
+    assert f"== all {examples} examples PASSED" in proc.stdout, proc.stdout
+
+
+@pytest.mark.parametrize("track", ["simt", "tile"])
+def test_new_project_runs_its_tests_and_passes_mypy_strict(installed: Installed, track: str) -> None:
+    name = f"proj-{track}"
+    _checked(installed.run([installed.bin("safekernels"), "new", name, "--track", track]), "safekernels new")
+    project = installed.home / name
+    pytest_argv = [installed.bin("python"), "-m", "pytest", "-q", "-p", "no:cacheprovider"]
+    _checked(installed.run(pytest_argv, project), "the scaffold's own tests")
+    _checked(installed.run([installed.bin("mypy"), "--strict", "src", "tests"], project), "mypy --strict")
+    _checked(installed.run([installed.bin("ownership-check"), "src", "tests"], project), "ownership-check")
