@@ -1,0 +1,95 @@
+"""`sk.load_prebuilt(dir)`: what `safekernels build` wrote loads without llvmlite, keeps the launch checks,
+and refuses edited files and unbuilt specializations.  The GPU launch itself is in tests/codegen/test_gpu_device_io.py."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+import safekernels as sk
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("prebuilt")
+    for example in ("add_tile.py", "vecadd_simt.py"):
+        result = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "safekernels",
+                "build",
+                str(ROOT / "examples" / example),
+                "--emit",
+                "cubin",
+                "-o",
+                str(out / example),
+                "--no-check",
+                "-q",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert result.returncode == 0, result.stderr
+    return out
+
+
+def test_loads_without_llvmlite_and_keeps_the_checks(built: Path) -> None:
+    script = textwrap.dedent(
+        f"""
+        import sys
+        import safekernels as sk
+        from safekernels import tile, simt
+        from safekernels.dtypes import f32
+        kernels = sk.load_prebuilt({str(built / "add_tile.py")!r})
+        try:
+            kernels.add(tile.zeros((64,), f32), tile.ones((64,), f32), tile.ones((64,), f32))
+        except TypeError as exc:
+            print("refused:", exc)
+        simt_kernels = sk.load_prebuilt({str(built / "vecadd_simt.py")!r})
+        (name,) = list(simt_kernels)
+        k = simt_kernels[name]
+        try:
+            k.prepare(simt.LaunchConfig1D(grid=1, block=7), sk.Device.cpu())
+        except simt.LaunchContractError as exc:
+            print("contract:", str(exc)[:40])
+        print("llvmlite" in sys.modules)
+        """
+    )
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("refused: add: parameter `z` is a Partition")
+    assert lines[1].startswith("contract:")
+    assert lines[-1] == "False"
+
+
+def test_edited_cubin_is_refused(built: Path, tmp_path: Path) -> None:
+    import shutil
+
+    copy = tmp_path / "copy"
+    shutil.copytree(built / "add_tile.py", copy)
+    cubin = copy / "add.cubin"
+    data = cubin.read_bytes()
+    cubin.write_bytes(data[:-1] + bytes([data[-1] ^ 0xFF]))
+    with pytest.raises(sk.PrebuiltError, match="checksum mismatch"):
+        sk.load_prebuilt(copy)
+    with pytest.raises(sk.PrebuiltError, match="not a usable prebuilt folder"):
+        sk.load_prebuilt(tmp_path / "missing")
+
+
+def test_prebuilt_kernels_refuse_the_cpu_executor(built: Path) -> None:
+    from safekernels import tile
+    from safekernels.dtypes import f32
+
+    kernels = sk.load_prebuilt(built / "add_tile.py")
+    op = kernels.add(tile.zeros((256,), f32).partition((128,)), tile.ones((256,), f32), tile.ones((256,), f32))
+    with pytest.raises(sk.DeviceError, match="prebuilt kernels run on a GPU"):
+        op.sync_on(sk.Device.cpu().new_stream())
