@@ -1,5 +1,5 @@
 """`sk.load_prebuilt(dir)`: what `safekernels build` wrote loads without llvmlite, keeps the launch checks,
-and refuses edited files and unbuilt specializations.  The GPU launch itself is in tests/codegen/test_gpu_device_io.py."""
+and refuses edited files.  The GPU launch itself is in tests/codegen/test_gpu_device_io.py."""
 
 from __future__ import annotations
 
