@@ -10,7 +10,8 @@ default flags; `safekernels doctor` says mypy resolves `safekernels` from the us
 
 Cost: about 50-65 s on the 2-core machine (measured 65 s while other work ran): ~30 s to build the wheel, create
 the venv and `pip install` it with its dependencies (numpy, llvmlite, cuda-bindings, nvJitLink, libdevice, libcst,
-mypy; from pip's cache, the first time longer), the rest mostly mypy runs over the installed package.  The wheel is built from a copy of the tracked sources, so the checkout gets no build/ or egg-info.
+mypy; from pip's cache, the first time longer), the rest mostly mypy runs over the installed package.  The
+wheel is built from a copy of the sources, so the checkout gets no build/ or egg-info.
 It is marked `slow` (it still runs in `make test`; `-m "not slow"` skips it for quick local runs).
 """
 
