@@ -237,3 +237,16 @@ def test_mypy_imports_line_follows_the_current_projects_configuration(
     status, detail, hint = doctor.check_mypy_imports(doctor.Findings())
     assert status == "warn" and "cannot find `safekernels`" in detail
     assert "editable_mode=strict" in hint and "make setup" in hint
+
+
+def test_forcing_the_gpu_without_one_names_the_variable_not_device_default(monkeypatch: pytest.MonkeyPatch) -> None:
+    from safekernels.errors import DeviceError
+    from safekernels.runtime import device
+
+    monkeypatch.setattr(device, "gpu_available", lambda: False)
+    monkeypatch.setenv("SAFEKERNELS_DEVICE", "gpu")
+    with pytest.raises(DeviceError) as caught:
+        device.Device.default()
+    message = str(caught.value)
+    assert message.startswith("SAFEKERNELS_DEVICE=gpu, but no CUDA GPU is available")
+    assert "set it to cpu" in message and "Device.default()" not in message

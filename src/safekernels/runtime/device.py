@@ -77,6 +77,11 @@ class Device:
         if forced == "cpu":
             return cls.cpu()
         if forced == "gpu":
+            if not gpu_available():  # Device(0)'s own error would advise Device.default(), which is this call
+                raise DeviceError(
+                    f"{_ENV_DEVICE}=gpu, but no CUDA GPU is available (no driver or no device); unset "
+                    f"{_ENV_DEVICE} or set it to cpu to run on the CPU executor (`safekernels doctor` shows why)"
+                )
             return _gpu_device(0)
         if forced:
             raise ValueError(f"{_ENV_DEVICE} must be 'cpu' or 'gpu', got {forced!r}")
