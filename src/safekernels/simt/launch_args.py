@@ -12,7 +12,10 @@ never saw; disjoint `split_at` halves pass.  The wording is rustc's E0502 / E049
 from __future__ import annotations
 
 import numbers
+import os
+import sys
 from collections.abc import Sequence
+from types import FrameType
 from typing import Any
 
 from safekernels.errors import AliasingError
@@ -21,6 +24,8 @@ from safekernels.runtime.device import Device
 from safekernels.simt.contract import LaunchContract
 from safekernels.simt.params import KernelParam
 from safekernels.simt.validation import LaunchContractError
+
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep  # .../safekernels/
 
 
 def _signature(params: Sequence[KernelParam]) -> str:
@@ -126,11 +131,30 @@ def check_aliasing(kernel: str, borrows: Sequence[tuple[str, DeviceBuffer[Any], 
                 head = f"cannot borrow `{later}` as mutable because it is also borrowed as immutable (E0502)"
             else:
                 head = f"cannot borrow `{later}` as immutable because it is also borrowed as mutable (E0502)"
+            later_name, earlier_name = caller_names(later_buf, earlier_buf)
             raise AliasingError(
-                f"{head}: in the launch of `{kernel}`, argument `{later}` "
-                f"[{later_buf.ptr:#x}, {later_buf.ptr + later_buf.nbytes:#x}) overlaps argument `{earlier}` "
-                f"[{earlier_buf.ptr:#x}, {earlier_buf.ptr + earlier_buf.nbytes:#x}) in device memory"
+                f"{head}: in the launch of `{kernel}`, argument `{later}`{later_name} "
+                f"[{later_buf.ptr:#x}, {later_buf.ptr + later_buf.nbytes:#x}) overlaps argument `{earlier}`"
+                f"{earlier_name} [{earlier_buf.ptr:#x}, {earlier_buf.ptr + earlier_buf.nbytes:#x}) in device memory"
             )
+
+
+def caller_names(*values: object) -> list[str]:
+    """For an error message only: ` (the caller's `c`)` for each value bound to a name in the first frame outside
+    safekernels, else "" (a temporary such as `buf[2:4]`, a foreign array wrapped for the launch).  The static
+    checker names the caller's variables and the runtime names the kernel's parameters; a message with both lets
+    the two reports of one bug be matched."""
+    frame: FrameType | None = sys._getframe(1)
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
+        frame = frame.f_back
+    if frame is None:
+        return ["" for _ in values]
+    scopes = (frame.f_locals, frame.f_globals)
+    names = []
+    for value in values:
+        name = next((k for scope in scopes for k, v in scope.items() if v is value and not k.startswith("_")), None)
+        names.append(f" (the caller's `{name}`)" if name else "")
+    return names
 
 
 def check_requires(
