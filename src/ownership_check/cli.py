@@ -11,9 +11,8 @@ import sys
 from collections.abc import Sequence
 from dataclasses import replace
 
+from ownership_check.api import check_paths
 from ownership_check.config import ConfigError, load_config
-from ownership_check.discovery import discover
-from ownership_check.runner import run
 
 FORMAT_CHOICES = ("text", "concise", "json", "sarif", "github")
 
@@ -87,10 +86,9 @@ def main(argv: Sequence[str] | None = None, prog: str = "ownership-check") -> in
     if args.ignore:
         config = replace(config, ignore=(*config.ignore, *args.ignore))
     try:
-        files = list(discover(paths, config.exclude, config.root))
-        result = run(
-            files,
-            config,
+        result = check_paths(
+            paths,
+            config=config,
             jobs=args.jobs,
             use_cache=not args.no_cache,
             cache_dir=os.path.join(os.getcwd(), ".ownership_check_cache"),
@@ -107,12 +105,18 @@ def main(argv: Sequence[str] | None = None, prog: str = "ownership-check") -> in
         files_checked=result.files_checked,
         color=color,
     )
+    failed = len(result.errors) + len(result.internal_errors)
+    if failed and args.format == "text" and not result.diagnostics:
+        out = f"{failed} path(s) could not be checked (see the errors above)\n"  # never "No problems found"
+    for error in result.errors:
+        print(f"{prog}: error: {error}", file=sys.stderr)
+    for error in result.internal_errors:
+        print(f"{prog}: internal error: {error}", file=sys.stderr)
+    sys.stderr.flush()
     if out:
         sys.stdout.write(out)
         sys.stdout.flush()
-    for error in result.internal_errors:
-        print(f"{prog}: internal error: {error}", file=sys.stderr)
-    if result.internal_errors:
+    if failed:
         return 2
     if result.diagnostics and not args.exit_zero:
         return 1

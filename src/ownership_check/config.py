@@ -1,7 +1,9 @@
 """Checker configuration: `[tool.ownership-check]` in pyproject.toml, overridden by command-line flags.
 
-Keys: `exclude` (gitignore-style globs, relative to the directory holding pyproject.toml), `select` and
-`ignore` (lists of codes or code prefixes).  The config's fingerprint is part of every cache key.
+Keys: `exclude` (gitignore-style globs, relative to the directory holding pyproject.toml, added to the
+default excludes), `select` and `ignore` (lists of codes or code prefixes).  The config's fingerprint is part
+of every cache key.  A pyproject.toml that cannot be read or has the wrong shape is a `ConfigError` (exit 2)
+naming the file, never a traceback.
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ class Config:
     select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
     root: str = field(default=".", compare=False)
+    #: the pyproject.toml the config came from (None: defaults); its folder is the project root
+    pyproject: str | None = field(default=None, compare=False)
 
     def fingerprint(self) -> str:
         data = json.dumps([self.exclude, self.select, self.ignore, os.path.abspath(self.root)])
@@ -64,17 +68,23 @@ def load_config(start: str = ".") -> Config:
     try:
         with open(path, "rb") as f:
             data = tomllib.load(f)
-    except (OSError, tomllib.TOMLDecodeError) as exc:
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"cannot read {path}: it is not valid UTF-8 ({exc.reason} at byte {exc.start})") from exc
+    except (OSError, ValueError, RecursionError) as exc:  # tomllib.TOMLDecodeError is a ValueError
         raise ConfigError(f"cannot read {path}: {exc}") from exc
-    section = data.get("tool", {}).get("ownership-check", {})
+    tool = data.get("tool", {})
+    if not isinstance(tool, dict):
+        raise ConfigError(f"{path}: `tool` must be a table")
+    section = tool.get("ownership-check", {})
     if not isinstance(section, dict):
-        raise ConfigError("[tool.ownership-check] must be a table")
+        raise ConfigError(f"{path}: [tool.ownership-check] must be a table")
     unknown = set(section) - {"exclude", "select", "ignore"}
     if unknown:
-        raise ConfigError(f"[tool.ownership-check] unknown option(s): {', '.join(sorted(unknown))}")
+        raise ConfigError(f"{path}: [tool.ownership-check] unknown option(s): {', '.join(sorted(unknown))}")
     return Config(
         exclude=_codes(section.get("exclude", []), "exclude"),
         select=_codes(section.get("select", []), "select"),
         ignore=_codes(section.get("ignore", []), "ignore"),
         root=os.path.dirname(path),
+        pyproject=path,
     )

@@ -1,11 +1,17 @@
-"""One checker run over a set of files, treated as one project.
+"""One checker run over a set of files, treated as part of one project.
 
-    read every file --(no `safekernels` and imports no relevant module)--> done, nothing to say
+    read every file (regular files only) --(no `safekernels`, imports no relevant module)--> nothing to say
         | candidates
-    `ast` summary (imports, kernels)  --syntax error--> E0001 for that file
+    decode as Python does (BOM, coding cookie, newlines) --bad bytes--> E0001
+    `ast` summary (imports, kernels) --syntax error--> E0001;  --parser gave up--> W0002 too complex
         | relevant files (import safekernels, or a relevant project module: a fixed point)
-    project index  ->  libcst lowering + core check per file (`--jobs N` processes)  ->  suppressions, select
-                                                                                         / ignore
+    complexity guard (size, longest line, nesting) --over a limit--> W0002 "file too complex to analyse"
+        |
+    project index -> libcst lowering + core check per file, under a time budget (`--jobs N`: worker processes;
+                     a worker that dies is replaced and its file retried alone) -> suppressions, select/ignore
+
+`files` are reported on; `context` files (the rest of the project the files belong to) only feed the project
+index, so a kernel defined in an unchanged module still resolves when pre-commit passes just the changed file.
 Every stage except reading the bytes is skipped for files whose content hash is in the cache.
 """
 
@@ -14,11 +20,13 @@ from __future__ import annotations
 import ast
 import multiprocessing
 import os
-import sys
-import tokenize
+import signal
+import threading
 import traceback
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterator, Sequence
+from concurrent.futures import BrokenExecutor, ProcessPoolExecutor, as_completed
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ownership_check.cache import CACHE_DIR, Cache, content_hash
@@ -26,10 +34,16 @@ from ownership_check.config import Config
 from ownership_check.core import check_function
 from ownership_check.core.messages import not_analyzed, syntax_error
 from ownership_check.diagnostics import Diagnostic, Span
+from ownership_check.frontend.complexity import TooComplex, measure_text, measure_tree, parser_gave_up
 from ownership_check.frontend.prescan import FileSummary, mentions_marker, module_name, summarize
 from ownership_check.frontend.project_index import ProjectIndex
 from ownership_check.serialize import diagnostic_from_data, diagnostic_to_data
+from ownership_check.source_files import MAX_READ_BYTES, SourceReadError, decode_source, read_source
 from ownership_check.suppressions import apply_suppressions
+
+#: Seconds one file's analysis may take before it is reported as too complex (env var for tests and CI).
+FILE_BUDGET_ENV = "OWNERSHIP_CHECK_FILE_BUDGET"
+DEFAULT_FILE_BUDGET = 60.0
 
 
 @dataclass
@@ -38,6 +52,8 @@ class RunResult:
     files_checked: int = 0
     sources: dict[str, str] = field(default_factory=dict)
     internal_errors: list[str] = field(default_factory=list)
+    #: paths that could not be read (unreadable file or directory, not a regular file): exit status 2
+    errors: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -45,41 +61,72 @@ class _File:
     open_path: str
     display: str
     data: bytes
+    reported: bool = True  # False for context files: they feed the index, never get a diagnostic
+    truncated: bool = False
+    module: str = ""
     digest: str = ""
     text: str | None = None
     summary: FileSummary | None = None
     syntax: Diagnostic | None = None
+    complex: TooComplex | None = None
     entry: dict[str, Any] | None = None
 
 
-def decode(data: bytes) -> str:
+def file_budget() -> float:
     try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        import io
-
-        try:
-            encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
-            return data.decode(encoding, "replace")
-        except (SyntaxError, LookupError):
-            return data.decode("utf-8", "replace")
+        value = float(os.environ.get(FILE_BUDGET_ENV, DEFAULT_FILE_BUDGET))
+    except ValueError:
+        return DEFAULT_FILE_BUDGET
+    return value if value > 0 else DEFAULT_FILE_BUDGET
 
 
-def _syntax_diag(path: str, exc: SyntaxError) -> Diagnostic:
-    line = exc.lineno or 1
-    col = exc.offset or 1
-    return syntax_error(path, exc.msg or "invalid syntax", Span(line, max(col, 1), line, max(col, 1) + 1))
+class _BudgetExceeded(BaseException):
+    """Raised by the timer inside an analysis that ran past its budget (BaseException: nothing swallows it)."""
+
+
+@contextmanager
+def _time_budget(seconds: float) -> Iterator[None]:
+    """Interrupt the enclosed analysis after `seconds` (only where a real-time timer exists: POSIX main thread)."""
+    if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def expire(signum: int, frame: object) -> None:
+        raise _BudgetExceeded
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 def _summarize(f: _File, module: str | None = None) -> None:
-    f.text = decode(f.data) if f.text is None else f.text
+    """Decode, guard and summarize one candidate file (fills `text`, `syntax`, `complex`, `summary`)."""
+    if f.text is None:
+        f.text, f.syntax = decode_source(f.data, f.display)
+        if f.syntax is not None:
+            return
+    if f.truncated:
+        f.complex = measure_text("", MAX_READ_BYTES + 1)
+        return
     try:
         tree = ast.parse(f.text, filename=f.display)
-    except (SyntaxError, ValueError) as exc:
-        err = exc if isinstance(exc, SyntaxError) else SyntaxError(str(exc))
-        f.syntax = _syntax_diag(f.display, err)
+    except SyntaxError as exc:
+        line = exc.lineno or 1
+        col = max(exc.offset or 1, 1)
+        f.syntax = syntax_error(f.display, exc.msg or "invalid syntax", Span(line, col, line, col + 1))
         return
-    f.summary = summarize(tree, f.open_path, mentions_marker(f.data), module)
+    except ValueError as exc:  # e.g. a null byte: Python refuses the file as source
+        f.syntax = syntax_error(f.display, str(exc), Span(1, 1, 1, 2))
+        return
+    except (RecursionError, MemoryError) as exc:
+        f.complex = parser_gave_up(exc)
+        return
+    f.summary = summarize(tree, f.open_path, mentions_marker(f.data), module or f.module or None)
+    f.complex = measure_text(f.text, len(f.data)) or measure_tree(tree)
 
 
 def _is_relevant_import(modules: Sequence[str], relevant: set[str]) -> bool:
@@ -97,7 +144,9 @@ def _is_relevant_import(modules: Sequence[str], relevant: set[str]) -> bool:
 
 
 def analyze_source(source: str, path: str, index: ProjectIndex, summary: FileSummary) -> list[Diagnostic]:
-    """Lower one relevant file with libcst and run the core on each of its functions (no suppressions)."""
+    """Lower one relevant, guarded file with libcst and run the core on each of its functions."""
+    import sys
+
     import libcst as cst
 
     from ownership_check.frontend.lowering import FileContext, lower_module
@@ -122,10 +171,26 @@ def analyze_source(source: str, path: str, index: ProjectIndex, summary: FileSum
         for function in lower_module(ctx, module):
             diagnostics.extend(check_function(function))
         return diagnostics
-    except RecursionError:
-        return [not_analyzed(path, "its expressions are nested too deeply", Span(1, 1, 1, 2))]
+    except (RecursionError, MemoryError):
+        reason = "file too complex to analyse: its expressions are nested too deeply"
+        return [not_analyzed(path, reason, Span(1, 1, 1, 2))]
     finally:
         sys.setrecursionlimit(limit)
+
+
+def _over_budget(path: str, seconds: float) -> Diagnostic:
+    return not_analyzed(
+        path, f"file too complex to analyse: the analysis took longer than {seconds:g} s", Span(1, 1, 1, 2)
+    )
+
+
+def _analyze_budgeted(source: str, path: str, index: ProjectIndex, summary: FileSummary) -> list[Diagnostic]:
+    seconds = file_budget()
+    try:
+        with _time_budget(seconds):
+            return analyze_source(source, path, index, summary)
+    except _BudgetExceeded:
+        return [_over_budget(path, seconds)]
 
 
 _WORKER_INDEX: ProjectIndex | None = None
@@ -140,10 +205,75 @@ def _worker(job: tuple[str, str, dict[str, Any]]) -> tuple[list[dict[str, Any]],
     source, path, summary_data = job
     assert _WORKER_INDEX is not None
     try:
-        diags = analyze_source(source, path, _WORKER_INDEX, FileSummary.from_json(summary_data))
+        diags = _analyze_budgeted(source, path, _WORKER_INDEX, FileSummary.from_json(summary_data))
         return [diagnostic_to_data(d) for d in diags], None
     except Exception:
         return [], f"{path}: internal error\n{traceback.format_exc()}"
+
+
+def _crashed(path: str) -> Diagnostic:
+    return not_analyzed(path, "the analysis process crashed on it (please report this file)", Span(1, 1, 1, 2))
+
+
+def _analyze_parallel(
+    todo: Sequence[_File], index: ProjectIndex, jobs: int, result: RunResult
+) -> list[tuple[_File, list[Diagnostic]]]:
+    """Analyse in worker processes; a worker that dies (native crash) costs a retry, never the run."""
+    index_data = {m: s.to_json() for m, s in index.modules.items()}
+    ctx = multiprocessing.get_context("spawn" if os.name == "nt" else "fork")
+
+    def job(f: _File) -> tuple[str, str, dict[str, Any]]:
+        return (f.text or "", f.display, f.summary.to_json() if f.summary else {})
+
+    done: dict[int, list[Diagnostic]] = {}
+
+    def collect(f: _File, payload: list[dict[str, Any]], error: str | None) -> None:
+        if error:
+            result.internal_errors.append(error)
+        done[id(f)] = [diagnostic_from_data(d) for d in payload]
+
+    broken: list[_File] = []
+    with ProcessPoolExecutor(
+        min(jobs, len(todo)), mp_context=ctx, initializer=_init_worker, initargs=(index_data,)
+    ) as pool:
+        futures = {pool.submit(_worker, job(f)): f for f in todo}
+        for future in as_completed(futures):
+            f = futures[future]
+            try:
+                collect(f, *future.result())
+            except BrokenExecutor:
+                broken.append(f)
+    for f in broken:  # alone, so a crash is pinned on the file that caused it
+        with ProcessPoolExecutor(1, mp_context=ctx, initializer=_init_worker, initargs=(index_data,)) as pool:
+            try:
+                collect(f, *pool.submit(_worker, job(f)).result())
+            except BrokenExecutor:
+                done[id(f)] = [_crashed(f.display)]
+    return [(f, done[id(f)]) for f in todo]
+
+
+def _cached_record(f: _File, entry: dict[str, Any]) -> bool:
+    """Fill `f` from a cache record; False (a miss) for any record that does not have the expected shape."""
+    try:
+        summary = FileSummary.from_json(entry["summary"]) if entry.get("summary") is not None else None
+        syntax = diagnostic_from_data(entry["syntax"]) if entry.get("syntax") is not None else None
+        complex_ = TooComplex.from_json(entry["complex"]) if entry.get("complex") is not None else None
+        if summary is None and syntax is None and complex_ is None:
+            return False
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return False
+    f.summary = summary
+    f.syntax = replace(syntax, path=f.display) if syntax is not None else None
+    f.complex = complex_
+    f.entry = entry
+    return True
+
+
+def _cached_diagnostics(entry: dict[str, Any], display: str) -> list[Diagnostic] | None:
+    try:
+        return [replace(diagnostic_from_data(d), path=display) for d in entry["diags"]]
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return None
 
 
 def run(
@@ -153,45 +283,53 @@ def run(
     jobs: int = 1,
     use_cache: bool = True,
     cache_dir: str | None = None,
+    context: Sequence[str] = (),
 ) -> RunResult:
+    """Check `files` ((path to open, path to display) pairs); `context` paths only feed the project index."""
     result = RunResult()
-    cache = (
-        Cache(cache_dir or os.path.join(config.root, CACHE_DIR), config.fingerprint()) if use_cache else None
-    )
+    cache = Cache(cache_dir or os.path.join(config.root, CACHE_DIR), config.fingerprint()) if use_cache else None
     loaded: list[_File] = []
+    reported_keys = {os.path.abspath(p) for p, _ in files}
     for open_path, display in files:
         try:
-            with open(open_path, "rb") as fh:
-                data = fh.read()
-        except OSError as exc:
-            result.internal_errors.append(f"{display}: cannot read file: {exc.strerror or exc}")
+            src = read_source(open_path)
+        except SourceReadError as exc:
+            result.errors.append(f"{display}: {exc}")
             continue
-        loaded.append(_File(open_path, display, data))
+        loaded.append(_File(open_path, display, src.data, truncated=src.truncated))
     result.files_checked = len(loaded)
+    for open_path in context:
+        if os.path.abspath(open_path) in reported_keys:
+            continue
+        try:
+            src = read_source(open_path)
+        except SourceReadError:
+            continue  # not ours to report on
+        if not src.truncated:
+            loaded.append(_File(open_path, open_path, src.data, reported=False))
+
+    package_dirs: dict[str, bool] = {}
 
     def prepare(f: _File) -> None:
         f.digest = content_hash(f.data)
+        f.module = module_name(f.open_path, package_dirs)
         key = os.path.abspath(f.open_path)
-        entry = cache.get(key, f.digest) if cache is not None else None
-        if entry is not None and (entry.get("summary") is not None or entry.get("syntax") is not None):
-            f.entry = entry
-            f.summary = FileSummary.from_json(entry["summary"]) if entry.get("summary") else None
-            f.syntax = diagnostic_from_data(entry["syntax"]) if entry.get("syntax") else None
-            if f.syntax is not None and f.syntax.path != f.display:
-                f.syntax = None
-                f.entry = None
-        if f.entry is None:
-            _summarize(f)
-            if cache is not None:
-                cache.put(
-                    key,
-                    {
-                        "sha": f.digest,
-                        "summary": f.summary.to_json() if f.summary else None,
-                        "syntax": diagnostic_to_data(f.syntax) if f.syntax else None,
-                    },
-                )
-                f.entry = cache.entries[key]
+        entry = cache.get(key, f.digest, f.module) if cache is not None else None
+        if entry is not None and _cached_record(f, entry):
+            return
+        _summarize(f)
+        if cache is not None:
+            cache.put(
+                key,
+                {
+                    "sha": f.digest,
+                    "module": f.module,
+                    "summary": f.summary.to_json() if f.summary else None,
+                    "syntax": diagnostic_to_data(f.syntax) if f.syntax else None,
+                    "complex": f.complex.to_json() if f.complex else None,
+                },
+            )
+            f.entry = cache.entries[key]
 
     candidates = [f for f in loaded if mentions_marker(f.data)]
     for f in candidates:
@@ -224,37 +362,53 @@ def run(
             f.syntax = None  # a file that does not involve safekernels never gets a diagnostic
             scanned.append(f)
     for f in candidates:
-        if f.syntax is not None:
-            result.diagnostics.append(f.syntax)
-            result.sources[f.display] = f.text if f.text is not None else decode(f.data)
-    index = ProjectIndex(f.summary for f in relevant.values() if f.summary is not None)
+        if not f.reported:
+            continue
+        verdict: Diagnostic | None = f.syntax
+        if verdict is None and f.summary is None and f.complex is not None:
+            verdict = not_analyzed(f.display, f.complex.reason, f.complex.span)  # Python's parser gave up
+        if verdict is not None:
+            result.diagnostics.append(verdict)
+            result.sources[f.display] = f.text if f.text is not None else decode_source(f.data, f.display)[0]
+    # Later summaries win a module-name clash: the checked files, then context files beside them (where Python
+    # would import a top-level module from), then the rest of the project.
+    checked_dirs = {os.path.dirname(os.path.abspath(f.open_path)) for f in loaded if f.reported}
+
+    def precedence(f: _File) -> int:
+        if f.reported:
+            return 2
+        return 1 if os.path.dirname(os.path.abspath(f.open_path)) in checked_dirs else 0
+
+    ordered = sorted(relevant.values(), key=precedence)
+    index = ProjectIndex(f.summary for f in ordered if f.summary is not None)
     fingerprint = index.fingerprint()
 
     todo: list[_File] = []
+    raw: list[tuple[_File, list[Diagnostic]]] = []
     for f in relevant.values():
-        f.text = f.text if f.text is not None else decode(f.data)
+        if not f.reported:
+            continue
+        if f.text is None:
+            f.text = decode_source(f.data, f.display)[0]
         result.sources[f.display] = f.text
+        if f.complex is not None:
+            raw.append((f, [not_analyzed(f.display, f.complex.reason, f.complex.span)]))
+            continue
         entry = f.entry
         if entry is not None and entry.get("index") == fingerprint and entry.get("display") == f.display:
-            result.diagnostics.extend(diagnostic_from_data(d) for d in entry["diags"])
-        else:
-            todo.append(f)
+            cached = _cached_diagnostics(entry, f.display)
+            if cached is not None:
+                result.diagnostics.extend(cached)
+                continue
+        todo.append(f)
 
-    raw: list[tuple[_File, list[Diagnostic]]] = []
     if jobs > 1 and len(todo) > 1:
-        index_data = {m: s.to_json() for m, s in index.modules.items()}
-        ctx = multiprocessing.get_context("spawn" if os.name == "nt" else "fork")
-        with ctx.Pool(min(jobs, len(todo)), initializer=_init_worker, initargs=(index_data,)) as pool:
-            jobs_in = [(f.text or "", f.display, f.summary.to_json() if f.summary else {}) for f in todo]
-            for f, (payload, error) in zip(todo, pool.map(_worker, jobs_in), strict=True):
-                if error:
-                    result.internal_errors.append(error)
-                raw.append((f, [diagnostic_from_data(d) for d in payload]))
+        raw.extend(_analyze_parallel(todo, index, jobs, result))
     else:
         for f in todo:
             assert f.summary is not None
             try:
-                raw.append((f, analyze_source(f.text or "", f.display, index, f.summary)))
+                raw.append((f, _analyze_budgeted(f.text or "", f.display, index, f.summary)))
             except Exception:
                 result.internal_errors.append(f"{f.display}: internal error\n{traceback.format_exc()}")
                 raw.append((f, []))
@@ -277,16 +431,18 @@ def run(
 
 def check_one_source(source: str, path: str) -> list[Diagnostic]:
     """A single in-memory file as its own project (used by `api.check_source`)."""
-    f = _File(path, path, source.encode("utf-8", "surrogatepass"), text=source)
-    if not mentions_marker(f.data):
+    data = source.encode("utf-8", "surrogatepass")
+    if not mentions_marker(data):
         return []
+    f = _File(path, path, data, text=source.replace("\r\n", "\n").replace("\r", "\n"))
     stem = os.path.splitext(os.path.basename(path))[0] or "main"
     _summarize(f, module=stem if path.startswith("<") else module_name(path))
     if f.syntax is not None:
         return [f.syntax]
-    assert f.summary is not None
-    if not _is_relevant_import(f.summary.imported_modules, set()):
-        return []
-    index = ProjectIndex([f.summary])
-    diags = analyze_source(source, path, index, f.summary)
-    return sorted(apply_suppressions(diags, source, path), key=Diagnostic.sort_key)
+    if f.summary is None or not _is_relevant_import(f.summary.imported_modules, set()):
+        return [not_analyzed(path, f.complex.reason, f.complex.span)] if f.complex is not None else []
+    if f.complex is not None:
+        diags = [not_analyzed(path, f.complex.reason, f.complex.span)]
+    else:
+        diags = _analyze_budgeted(f.text or "", path, ProjectIndex([f.summary]), f.summary)
+    return sorted(apply_suppressions(diags, f.text or "", path), key=Diagnostic.sort_key)

@@ -65,13 +65,23 @@ class FileSummary:
         )
 
 
-def module_name(path: str) -> str:
-    """Dotted module name of a file, walking up through packages (directories with `__init__.py`)."""
+def module_name(path: str, is_package_dir: dict[str, bool] | None = None) -> str:
+    """Dotted module name of a file, walking up through packages (directories with `__init__.py`).
+
+    `is_package_dir` memoizes the directory tests within one run (never across runs: adding an `__init__.py`
+    changes the answer, and with it the cache's validity).
+    """
+    memo = {} if is_package_dir is None else is_package_dir
     path = os.path.abspath(path)
     directory, filename = os.path.split(path)
     stem = os.path.splitext(filename)[0]
     parts = [] if stem == "__init__" else [stem]
-    while os.path.isfile(os.path.join(directory, "__init__.py")):
+    while True:
+        known = memo.get(directory)
+        if known is None:
+            known = memo[directory] = os.path.isfile(os.path.join(directory, "__init__.py"))
+        if not known:
+            break
         directory, pkg = os.path.split(directory)
         parts.insert(0, pkg)
         if not pkg:
@@ -119,7 +129,7 @@ def annotation_mode(node: ast.expr | None) -> str:
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         try:
             node = ast.parse(node.value, mode="eval").body
-        except SyntaxError:
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
             return "value"
     if isinstance(node, ast.Subscript):
         head = dotted(node.value)

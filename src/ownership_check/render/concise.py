@@ -9,11 +9,21 @@ from collections.abc import Sequence
 
 from ownership_check.diagnostics import Diagnostic
 
+_CONTROL = {c: f"\\x{c:02x}" for c in range(32)} | {10: "\\n", 13: "\\r", 9: "\\t", 127: "\\x7f"}
+
+
+def printable_path(path: str) -> str:
+    """`path` with control characters (a newline in a file name) escaped, so that one diagnostic stays one
+    line; ordinary paths are returned unchanged."""
+    if path.isprintable():
+        return path
+    return path.translate(_CONTROL)
+
 
 def concise_line(diag: Diagnostic) -> str:
     """The single-line form of one diagnostic (newlines in the message are flattened to spaces)."""
     message = " ".join(diag.message.split("\n"))
-    return f"{diag.path}:{diag.span.line}:{diag.span.column}: {diag.code} {message}"
+    return f"{printable_path(diag.path)}:{diag.span.line}:{diag.span.column}: {diag.code} {message}"
 
 
 def render_concise(diagnostics: Sequence[Diagnostic]) -> str:

@@ -31,6 +31,10 @@ from typing import Final
 
 from ownership_check.diagnostics import Diagnostic, Label, Severity
 from ownership_check.render.catalog import docs_anchor, docs_index
+from ownership_check.render.concise import printable_path
+
+#: Source rows are cut after this many characters (a diagnostic about a 1 MB line must not print it).
+MAX_SHOWN_CHARS: Final = 1000
 
 _TAB: Final[str] = "    "
 
@@ -123,7 +127,7 @@ class _TextRenderer:
             text = self._sources.get(path)
             if text is None:
                 return None
-            self._lines[path] = text.splitlines()
+            self._lines[path] = text.split("\n")  # Python's line breaks only (not \f, \x1c or U+2028)
         return self._lines[path]
 
     def diagnostic(self, diag: Diagnostic) -> list[str]:
@@ -143,7 +147,8 @@ class _TextRenderer:
         width = len(str(max([diag.span.line, *shown])))
         gutter = " " * (width + 1)
         bar = paint("|", "gutter")
-        out.append(f"{' ' * width}{paint('-->', 'gutter')} {diag.path}:{diag.span.line}:{diag.span.column}")
+        where = f"{printable_path(diag.path)}:{diag.span.line}:{diag.span.column}"
+        out.append(f"{' ' * width}{paint('-->', 'gutter')} {where}")
         if shown and lines is not None:
             out.append(f"{gutter}{bar}")
             previous: int | None = None
@@ -171,7 +176,7 @@ class _TextRenderer:
         return [f"{head}{first}".rstrip(), *(f"{indent}{line}".rstrip() for line in rest)]
 
     def _source_row(self, number: int, lines: list[str], width: int) -> str:
-        text = _expand(lines[number - 1]).rstrip()
+        text = _expand(lines[number - 1][:MAX_SHOWN_CHARS]).rstrip()
         prefix = self._paint(f"{number:>{width}} |", "gutter")
         return f"{prefix} {text}" if text else prefix
 
@@ -180,10 +185,12 @@ class _TextRenderer:
         span = label.span
         if not 1 <= span.line <= len(lines):
             return None
-        text = lines[span.line - 1]
+        text = lines[span.line - 1][:MAX_SHOWN_CHARS]
+        if span.column > MAX_SHOWN_CHARS:
+            return None  # past the part of the line that is shown; the `-->` line still has the column
         start = _display_column(text, span.column)
         if span.end_line == span.line:
-            end = _display_column(text, span.end_column)
+            end = _display_column(text, min(span.end_column, MAX_SHOWN_CHARS + 1))
         else:
             end = len(_expand(text))
         return _Mark(start, max(end, start + 1), label)
