@@ -35,10 +35,15 @@ _KERNEL_FAULTS = {
 }
 
 
-def _driver() -> Any:
-    from cuda.bindings import driver
+_DRIVER: list[Any] = []  # the imported `cuda.bindings.driver` (every launch and wait asks for it)
 
-    return driver
+
+def _driver() -> Any:
+    if not _DRIVER:
+        from cuda.bindings import driver
+
+        _DRIVER.append(driver)
+    return _DRIVER[0]
 
 
 def error_name(err: Any) -> str:
@@ -48,7 +53,10 @@ def error_name(err: Any) -> str:
 def check(result: Any, what: str, kernel: str | None = None) -> Any:
     """Unpack a cuda.bindings result tuple, raising DeviceError (or KernelTrapError) on failure."""
     driver = _driver()
-    err, *rest = result if isinstance(result, tuple) else (result,)
+    if type(result) is tuple and len(result) == 1:  # the common `(err,)` of calls that return nothing
+        err, rest = result[0], []
+    else:
+        err, *rest = result if isinstance(result, tuple) else (result,)
     if err != driver.CUresult.CUDA_SUCCESS:
         name = error_name(err)
         where = f"kernel `{kernel}`: " if kernel else ""

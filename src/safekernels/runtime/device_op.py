@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 from safekernels.errors import BorrowError, DeviceError
 from safekernels.runtime.device import Device, Stream
-from safekernels.runtime.ownership import Movable
+from safekernels.runtime.ownership import Movable, move_site, pin_frame, register_chain_code, unpin_frame, user_frame
 
 if TYPE_CHECKING:
     from safekernels.runtime.graph import DeviceGraph
@@ -82,12 +82,17 @@ class DeviceOp(Movable, Generic[T]):
 
     def _sync(self, stream: Stream, operation: str) -> T:
         _refuse_reentry()
-        self._mark_moved(operation)
+        if self._moved is not None:
+            self._check_alive(operation)
+        frame = user_frame(2)  # 0: here, 1: sync_on / sync, 2: their caller
+        self._moved = move_site(self, operation, frame)
         _state.depth = 1
+        pinned = pin_frame(frame)  # moves made by the chain itself are reported at this call
         try:
             value = self._execute(stream)
         finally:
             _state.depth = 0
+            unpin_frame(pinned)
         stream.synchronize()
         return value
 
@@ -106,10 +111,12 @@ class DeviceOp(Movable, Generic[T]):
             raise TypeError(f"graph_on takes a safekernels Stream, got {type(stream).__name__}")
         self._mark_moved("graph_on")
         _state.depth = 1
+        pinned = pin_frame(user_frame())
         try:
             return capture_graph(self._execute, stream, label=self.label, keep=self)
         finally:
             _state.depth = 0
+            unpin_frame(pinned)
 
     # -- combinators -----------------------------------------------------------------------------------------
     def then(self, f: Callable[[T], DeviceOp[U] | U]) -> DeviceOp[U]:
@@ -266,6 +273,10 @@ def zip_ops(*ops: DeviceOp[Any]) -> DeviceOp[tuple[Any, ...]]:
         return tuple(op._execute(stream) for op in ops)
 
     return DeviceOp(run, label="zip", device=device)
+
+
+# a chain's nested executions all pass through `_execute`: the ownership walk stops there (runtime.ownership)
+register_chain_code(DeviceOp._execute.__code__)
 
 
 def ready(value: T, *, label: str = "value", device: Device | None = None) -> DeviceOp[T]:

@@ -2,38 +2,178 @@
 
 Objects that SPEC §4 says are moved (tile tensors, partitions and `DeviceOp`s given to a launch, receivers of
 `partition`/`sync_on`/`then`/...; the list is `safekernels.ownership_model`) inherit `Movable`.  Moving records
-where it happened (the first stack frame outside this package) and which local name held the value there, so the
-later error reads like rustc: "use of moved value: `z` (moved at app.py:12)".
+where it happened (the first stack frame outside this package), so the later error reads like rustc: "use of
+moved value: `z` (... moved into `add` at app.py:12)", naming the value by the local that holds it.
+
+Moves sit on the launch hot path, so recording one is cheap and everything else is deferred to the error:
+
+    move   -> walk up to the first user frame (one cached dict lookup per frame, keyed by file name) and keep
+              (code object, line, operation, id of the value)
+    error  -> only now is the file name read from the code object, the value's local name looked up among
+              the frames still running (`MoveSite.name`), and the message built
+
+Two shortcuts keep the walk short.  A launch moves all its arguments at once (`call_site`: one walk and one
+site for the batch).  While a `DeviceOp` chain executes, the user frame that called `sync_on`/`graph_on` is suspended
+in that call, so it is *pinned* (`pin_frame`): a move made by the chain's own machinery (a `then` link moving
+the op its callback returned) walks only until it meets the chain's `DeviceOp._execute` frame and then takes
+the pinned frame, however deep the chain.  Moves made inside user callbacks still walk to the callback's
+frame, which is only a few frames up.
 """
 
 from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass
-from types import FrameType
+import threading
+from types import CodeType, FrameType
+from typing import Any
 
 from safekernels.errors import UseAfterMoveError
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
+#: file name -> True when the file belongs to this package (its frames are skipped when naming a move site).
+_INTERNAL_FILES: dict[str, bool] = {}
+#: ids of the code objects that only run inside a `DeviceOp` chain's execution (`runtime.device_op` registers
+#: them; ids, because hashing a code object hashes its contents).
+_CHAIN_CODES: set[int] = set()
 
-@dataclass(frozen=True)
+
 class MoveSite:
-    name: str | None
-    filename: str
-    line: int
-    operation: str
+    """Where a value was moved: the code object and line, the operation, and the local name it had.
+
+    `where` is the move's code object (the file name is read from it only when a message is built) or, for a
+    site copied from another one, the file name itself.  The name is found only when a message asks for it
+    (`name`): among the locals of the move's frame when it is still running (the usual case: the same
+    function uses the value again), else of the innermost user frame that holds the value; `value_id` is the
+    moved value's `id`, unambiguous then because the value is alive while its site is read."""
+
+    __slots__ = ("_name", "line", "operation", "value_id", "where")
+
+    def __init__(
+        self, name: str | None, where: CodeType | str, line: int, operation: str, value_id: int = 0
+    ) -> None:
+        self._name = name
+        self.where = where
+        self.line = line
+        self.operation = operation
+        self.value_id = value_id  # 0: `name` is final
+
+    @property
+    def name(self) -> str | None:
+        if self.value_id:
+            self._name = _name_on_stack(self.where, self.value_id)
+            self.value_id = 0
+        return self._name
+
+    def name_for(self, value: object) -> str | None:
+        """The local name of `value`, one of the values moved at this site (a launch moves several)."""
+        if self._name is not None or self.value_id:
+            return self.name
+        return _name_on_stack(self.where, id(value))
+
+    @property
+    def filename(self) -> str:
+        where = self.where
+        return where if isinstance(where, str) else where.co_filename
 
     def describe(self) -> str:
         return f"{self.filename}:{self.line}"
 
+    def __repr__(self) -> str:
+        return f"MoveSite({self._name!r}, {self.describe()}, {self.operation!r})"
 
-def _user_frame() -> FrameType | None:
-    frame = sys._getframe(1)
-    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(_PACKAGE_DIR):
-        frame = frame.f_back  # type: ignore[assignment]
-    return frame
+
+def _is_internal(filename: str) -> bool:
+    flag = _INTERNAL_FILES.get(filename)
+    if flag is None:
+        flag = _INTERNAL_FILES[filename] = os.path.abspath(filename).startswith(_PACKAGE_DIR)
+    return flag
+
+
+class _Execution(threading.local):
+    """The user frame suspended in the `sync_on`/`graph_on` whose chain is executing on this thread."""
+
+    frame: FrameType | None = None
+
+
+_execution = _Execution()
+
+
+def register_chain_code(code: CodeType) -> None:
+    """Mark `code` as running only inside a chain's execution (see the module doc)."""
+    _CHAIN_CODES.add(id(code))
+
+
+def pin_frame(frame: FrameType | None) -> FrameType | None:
+    """Pin `frame` (the caller of `sync_on`/`graph_on`) while its chain executes; returns what to restore with
+    `unpin_frame` (in a `finally`)."""
+    previous = _execution.frame
+    _execution.frame = frame
+    return previous
+
+
+def unpin_frame(previous: FrameType | None) -> None:
+    _execution.frame = previous
+
+
+def _user_frame(start: int = 0) -> FrameType | None:
+    """The first frame outside this package, from `start` frames above the caller (0: the caller; a caller
+    that knows how many package frames sit above it skips them without looking); the pinned frame once a
+    chain's code is met."""
+    frame: FrameType | None = sys._getframe(start + 1)
+    internal = _INTERNAL_FILES
+    while frame is not None:
+        code = frame.f_code
+        flag = internal.get(code.co_filename)
+        if flag is None:
+            flag = _is_internal(code.co_filename)
+        if not flag:
+            return frame
+        if id(code) in _CHAIN_CODES and _execution.frame is not None:
+            return _execution.frame
+        frame = frame.f_back
+    return None
+
+
+def _name_on_stack(where: CodeType | str, value_id: int) -> str | None:
+    """The local name of the value `value_id` for a message (see `MoveSite`); runs only when one is built."""
+    frame: FrameType | None = sys._getframe(1)
+    fallback: str | None = None
+    while frame is not None:
+        if not _is_internal(frame.f_code.co_filename):
+            name = next((k for k, v in frame.f_locals.items() if id(v) == value_id), None)
+            if name is not None:
+                if frame.f_code is where:
+                    return name
+                if fallback is None:
+                    fallback = name
+        frame = frame.f_back
+    return fallback
+
+
+def move_site(value: object, operation: str, frame: FrameType | None = None) -> MoveSite:
+    """The site of moving `value` now, seen from `frame` (default: the first user frame above the caller)."""
+    if frame is None:
+        frame = _user_frame()
+    if frame is None:  # pragma: no cover - only when called from inside the package with no user frame
+        return MoveSite(None, "<unknown>", 0, operation)
+    return MoveSite(None, frame.f_code, frame.f_lineno, operation, id(value))
+
+
+def user_frame(depth: int = 0) -> FrameType | None:
+    """The first user frame (where a move made now is reported), from `depth` frames above the caller's
+    (0: the caller itself)."""
+    return _user_frame(depth + 1)
+
+
+def call_site(operation: str, depth: int = 0) -> MoveSite:
+    """One site for all the values a call moves into `operation` now (a launch: one walk for the batch);
+    messages name each value with `MoveSite.name_for`.  `depth`: as for `user_frame`."""
+    frame = _user_frame(depth + 1)
+    if frame is None:  # pragma: no cover - only when called from inside the package with no user frame
+        return MoveSite(None, "<unknown>", 0, operation)
+    return MoveSite(None, frame.f_code, frame.f_lineno, operation)
 
 
 class Movable:
@@ -43,21 +183,17 @@ class Movable:
 
     def _mark_moved(self, operation: str) -> None:
         """Invalidate `self`; call this at the move, before the new owner takes over."""
-        self._check_alive(operation)
-        frame = _user_frame()
-        name = None
-        if frame is not None:
-            name = next((k for k, v in frame.f_locals.items() if v is self), None)
-            self._moved = MoveSite(name, frame.f_code.co_filename, frame.f_lineno, operation)
-        else:  # pragma: no cover - only when called from inside the package with no user frame
-            self._moved = MoveSite(None, "<unknown>", 0, operation)
+        if self._moved is not None:
+            self._check_alive(operation)
+        self._moved = move_site(self, operation)
 
     def _check_alive(self, operation: str) -> None:
         """Raise `UseAfterMoveError` if `self` was moved; `operation` names what the caller tried to do."""
         site = self._moved
         if site is None:
             return
-        what = f"`{site.name}`" if site.name else f"this {type(self).__name__}"
+        name = site.name_for(self)
+        what = f"`{name}`" if name else f"this {type(self).__name__}"
         raise UseAfterMoveError(
             f"use of moved value: {what} ({operation} after it was moved into `{site.operation}` at "
             f"{site.describe()}); use the value returned by `sync_on` instead"
@@ -66,3 +202,9 @@ class Movable:
     @property
     def is_moved(self) -> bool:
         return self._moved is not None
+
+
+def frame_locals() -> dict[str, Any]:
+    """The locals of the first user frame above the caller (for naming values in error messages)."""
+    frame = _user_frame()
+    return dict(frame.f_locals) if frame is not None else {}

@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import ctypes
 import math
+import struct
 import weakref
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -146,8 +147,11 @@ def tile_kernel_for(kernel: Any, values: Sequence[Any], device: Any) -> TileGpuK
     return loaded
 
 
-def launch_tile_on_gpu(kernel: Any, bound_args: Sequence[Any], grid: Sequence[int], stream: Any) -> None:
-    """Compile (cached) and launch `kernel` on `stream` (a `safekernels` Stream) over `grid` tile blocks."""
+def launch_tile_on_gpu(
+    kernel: Any, bound_args: Sequence[Any], grid: Sequence[int], stream: Any
+) -> TileGpuKernel:
+    """Compile (cached) and launch `kernel` on `stream` (a `safekernels` Stream) over `grid` tile blocks;
+    returns the loaded specialization it ran."""
     device = stream.device
     loaded = tile_kernel_for(kernel, bound_args, device)
     handle = stream.handle
@@ -155,3 +159,141 @@ def launch_tile_on_gpu(kernel: Any, bound_args: Sequence[Any], grid: Sequence[in
     loaded.launch(kernel.params, bound_args, grid, raw)
     if handle is not None and hasattr(handle, "last_kernel"):
         handle.last_kernel = kernel.name
+    return loaded
+
+
+# -- the planned launch: generated, straight-line packing into fixed parameter storage -------------------------
+
+#: `struct` codes of scalar parameters the generated launcher packs itself (f16/bf16 need numpy rounding).
+_SCALAR_CODES = {
+    "i8": "b",
+    "i16": "h",
+    "i32": "i",
+    "i64": "q",
+    "u8": "B",
+    "u16": "H",
+    "u32": "I",
+    "u64": "Q",
+    "f32": "f",
+    "f64": "d",
+    "bool": "?",
+}
+_SIZES = {"b": 1, "B": 1, "?": 1, "h": 2, "H": 2, "i": 4, "I": 4, "f": 4, "q": 8, "Q": 8, "d": 8}
+
+
+class FastLaunch:
+    """The generated launch of one (launch plan, loaded specialization): `run(stream_handle, values) -> bool`.
+
+    It owns the fixed parameter storage (one 8-byte slot per ABI value: pointers, then constants and scalars
+    where the kernel's ABI puts them) and the `void*[]` array of slot addresses."""
+
+    __slots__ = ("param_array", "run", "source", "storage")
+
+    def __init__(self, run: Callable[[Any, Sequence[Any]], bool], storage: Any, param_array: Any, source: str) -> None:
+        self.run = run
+        self.storage = storage
+        self.param_array = param_array
+        self.source = source
+
+    def __call__(self, handle: Any, values: Sequence[Any]) -> bool:
+        return self.run(handle, values)
+
+
+def build_fast_launch(
+    kernel: Any,
+    loaded: TileGpuKernel,
+    values: Sequence[Any],
+    grid: Sequence[int],
+    overlaps: Sequence[tuple[int, int]],
+) -> FastLaunch | None:
+    """The generated launch for the launch plan whose checked `values` just ran `loaded` on `grid`.
+
+    Dims and grid extents are constants of the plan (its key fixes every shape), so they are packed once
+    into the storage's template; each launch tests that every pointer has the alignment `loaded` was
+    specialized for and that no output overlaps another argument (`overlaps`), packs pointers and scalars with
+    one `struct.pack_into` and calls `cuLaunchKernel`.  Anything else (a misaligned pointer, an overlap, a
+    scalar `struct` cannot pack) returns False before anything is launched, and the caller takes the checked
+    path, which launches or raises its error.  None when the kernel has f16/bf16 scalars or an empty grid.
+    """
+    from codegen.tile.specialize import specialize
+    from safekernels.runtime.cuda_backend import _driver, check
+
+    compiled = loaded.compiled
+    blocks = math.prod(grid)
+    params = kernel.params
+    if blocks == 0:
+        return None
+    infos, _rank = specialize(kernel, values)
+    codes: list[str] = []
+    fields: list[str] = []
+    used: set[int] = set()
+    for kind, index, axis in compiled.abi:
+        if kind == "ptr":
+            codes.append("Q")
+            fields.append(f"p{index}")
+            used.add(index)
+        elif kind == "dim":
+            codes.append("q")
+            fields.append(str(int(values[index].shape[axis])))
+        elif kind == "scalar":
+            code = _SCALAR_CODES.get(params[index].dtype.name)
+            if code is None:
+                return None
+            codes.append(code)
+            fields.append(f"a{index}")
+        else:
+            codes.append("q")
+            fields.append(str(int(grid[axis])))
+    slot_format = "<" + "".join(c + "x" * (8 - _SIZES[c]) for c in codes)
+    storage = (ctypes.c_uint64 * max(1, len(codes)))()
+    base = ctypes.addressof(storage)
+    param_array = (ctypes.c_void_p * max(1, len(codes)))(*[base + 8 * i for i in range(len(codes))])
+    driver = _driver()
+    namespace: dict[str, Any] = {
+        "PACK": struct.Struct(slot_format).pack_into,
+        "StructError": struct.error,
+        "STORAGE": storage,
+        "PARAMS": ctypes.addressof(param_array),
+        "FN": loaded.function,
+        "LAUNCH": driver.cuLaunchKernel,
+        "SUCCESS": driver.CUresult.CUDA_SUCCESS,
+        "FAIL": lambda r: check(r, "cuLaunchKernel", loaded.name),
+        "NAME": kernel.name,
+    }
+    n = len(params)
+    tensors = sorted(used | {i for pair in overlaps for i in pair})
+    body = [f"if len(values) != {n}:", "    return False", f"{''.join(f'a{i}, ' for i in range(n))}= values"]
+    for i in tensors:
+        body += [f"b{i} = a{i}._buffer", f"p{i} = b{i}.ptr"]
+    for i in tensors:
+        info = infos[i]
+        per16 = max(1, 16 // max(1, info.dtype.itemsize))
+        shape = values[i].shape
+        last_ok = not shape or shape[-1] % per16 == 0
+        if info.aligned:
+            body += [f"if p{i} & 15:", "    return False"]
+        elif last_ok:  # specialized for a misaligned base address: an aligned one is another specialization
+            body += [f"if not p{i} & 15:", "    return False"]
+    for i, j in overlaps:
+        body += [
+            f"if b{i}.nbytes and b{j}.nbytes and p{i} < p{j} + b{j}.nbytes and p{j} < p{i} + b{i}.nbytes:",
+            "    return False",
+        ]
+    launch = f"FN, {blocks}, 1, 1, {compiled.threads}, 1, 1, {compiled.smem_bytes}"
+    body += [
+        "try:",
+        f"    PACK(STORAGE, 0, {', '.join(fields)})",
+        "except (OverflowError, TypeError, StructError):",
+        "    return False",
+        "if h is None:",
+        f"    r = LAUNCH({launch}, 0, PARAMS, 0)",
+        "else:",
+        f"    r = LAUNCH({launch}, h.handle, PARAMS, 0)",
+        "    h.last_kernel = NAME",
+        "if r[0] is not SUCCESS:",
+        "    FAIL(r)",
+        "return True",
+    ]
+    source = "def fast_launch(h, values):\n" + "".join(f"    {line}\n" for line in body)
+    exec(compile(source, f"<safekernels tile launch of {kernel.name}>", "exec"), namespace)
+    return FastLaunch(namespace["fast_launch"], storage, param_array, source)

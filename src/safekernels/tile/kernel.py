@@ -28,9 +28,30 @@ from safekernels.errors import AliasingError, BorrowError
 from safekernels.runtime.buffer import DeviceBuffer
 from safekernels.runtime.device import Stream
 from safekernels.runtime.device_op import DeviceOp
+from safekernels.runtime.ownership import call_site
 from safekernels.tile.context import current_block
+from safekernels.tile.launch_plan import (
+    _UNCACHEABLE,
+    BUFFER,
+    HANDLE,
+    OP,
+    SCALAR,
+    SHARED_OP,
+    LaunchPlan,
+    arg_key,
+    launch_key,
+)
+from safekernels.tile.ops import Shape
 from safekernels.tile.signature import TileParam, check_launch_shapes, parse_params
 from safekernels.tile.tensor import Partition, Tensor, TensorSpec
+
+_HANDLES = frozenset((Tensor, Partition))
+
+
+def _borrows_pending() -> bool:
+    """True when some SIMT `launch_async` still borrows memory (then each argument is checked for E0505)."""
+    borrows = sys.modules.get("safekernels.simt.borrows")
+    return borrows is not None and bool(borrows.pending_records())
 
 
 class TileKernel:
@@ -49,42 +70,147 @@ class TileKernel:
         self.__doc__ = fn.__doc__
         self.__module__ = fn.__module__
         self.params: list[TileParam] = parse_params(fn, localns)
+        self._label = f"{self.name}(...)"
+        self._casts = tuple(p.cast for p in self.params)
+        #: argument spec key -> the plan checked for it (`tile.launch_plan`)
+        self._plans: dict[tuple[object, ...], LaunchPlan] = {}
 
     def __call__(self, *args: Any, **kwargs: Any) -> DeviceOp[tuple[Any, ...]]:
         if kwargs:
             raise TypeError(f"{self.name}: tile launches take positional arguments only")
         if current_block() is not None:
             raise TypeError(f"{self.name}: tile kernels cannot be launched from inside a kernel body")
+        key = tuple([a._key if type(a) in _HANDLES else arg_key(a) for a in args])
+        plan = self._plans.get(key) if _UNCACHEABLE not in key else None
+        if plan is None:
+            plan = self._check_call(args)
+            if _UNCACHEABLE not in key:
+                self._plans[key] = plan
+        bound = self._bind(plan, args)
+        first = plan.device_arg
+        device = args[first].device if plan.kinds[first] in (OP, SHARED_OP) else plan.call_device
+        kernel = self
+        if plan.direct:
+
+            def run_direct(stream: Stream) -> tuple[Any, ...]:
+                kernel._launch(plan, stream, bound)
+                return bound
+
+            return DeviceOp(run_direct, label=self._label, device=device)
+
+        def run(stream: Stream) -> tuple[Any, ...]:
+            values = tuple([a._execute(stream) if isinstance(a, DeviceOp) else a for a in bound])
+            kernel._launch_values(stream, values)
+            return values
+
+        return DeviceOp(run, label=self._label, device=device)
+
+    # -- the call: check (plan miss), then move ----------------------------------------------------------
+    def _check_call(self, args: tuple[Any, ...]) -> LaunchPlan:
+        """Every static check of a call (the first with these specs); the plan for the specs."""
         if len(args) != len(self.params):
             names = ", ".join(p.name for p in self.params)
             raise TypeError(f"{self.name}() takes {len(self.params)} arguments ({names}), got {len(args)}")
         specs = [self._static_spec(p, a) for p, a in zip(self.params, args, strict=True)]
-        check_launch_shapes(self.name, self.params, specs)
-        for param, arg in zip(self.params, args, strict=True):  # E0505 before anything moves
-            if isinstance(arg, DeviceBuffer):
-                arg._check_movable(self.name)
-            elif param.moves and isinstance(arg, Tensor | Partition):
-                arg._ensure_unborrowed(self.name)
-        device = next(
-            (a.device for a in args if isinstance(a, Tensor | Partition | DeviceOp | DeviceBuffer)), None
-        )
+        grid = check_launch_shapes(self.name, self.params, specs)
+        return LaunchPlan(self.params, args, grid)
+
+    def _bind(self, plan: LaunchPlan, args: tuple[Any, ...]) -> tuple[Any, ...]:
+        """Move the arguments (all checked alive first): the launch's own values, in parameter order."""
+        name = self.name
+        if not plan.moves_fast or _borrows_pending():
+            return self._bind_in_order(plan.kinds, args)
+        site = call_site(name, 2)  # 0: here, 1: __call__, 2: the caller of the launch
+        bound = list(args)
+        loans = False
+        for i, is_handle in plan.moving:  # shared values need no check: they are never moved
+            arg = args[i]
+            if arg._moved is not None:
+                if arg._moved is not site:  # refused before anything moves
+                    for j, _ in plan.moving:
+                        if args[j]._moved is site:
+                            args[j]._moved = None
+                arg._check_alive(name)  # the same value twice: "moved into `add`" by the first
+            if is_handle:  # the launch's own handle to the storage (same key, no loans)
+                state = arg.__dict__.copy()
+                if "_lent" in state:
+                    del state["_lent"]
+                    loans = True
+                successor = object.__new__(type(arg))
+                successor.__dict__ = state
+                bound[i] = successor
+            arg._moved = site
+        for i, cast in plan.casts:
+            bound[i] = cast(args[i])
+        if loans:
+            for i, is_handle in plan.moving:
+                if is_handle:
+                    args[i]._end_loans()
+        return tuple(bound)
+
+    def _bind_in_order(self, kinds: tuple[int, ...], args: tuple[Any, ...]) -> tuple[Any, ...]:
+        """The general binding (a DeviceBuffer argument, or pending SIMT borrows): every argument checked
+        alive, then E0505 for each, then the moves one by one with their own checks."""
+        name = self.name
+        for kind, arg in zip(kinds, args, strict=True):
+            if kind != SCALAR and arg._moved is not None:
+                arg._check_alive(name)
+        for kind, arg in zip(kinds, args, strict=True):
+            if kind == BUFFER:
+                arg._check_movable(name)
+            elif kind == HANDLE:
+                arg._ensure_unborrowed(name)
         bound: list[Any] = []
-        for param, arg in zip(self.params, args, strict=True):
-            if isinstance(arg, DeviceOp):
+        for kind, param, arg in zip(kinds, self.params, args, strict=True):
+            if kind in (OP, SHARED_OP):
                 arg._mark_moved(self.name)  # raises UseAfterMoveError for a moved value or a repeat
                 bound.append(arg)
-            elif param.moves:
-                bound.append(arg._take(self.name))  # a fresh handle; the caller's is invalidated
-            else:
+            elif kind == SCALAR:
                 bound.append(param.cast(arg) if param.cast is not None else arg)
-        kernel = self
+            else:
+                bound.append(arg._take(self.name))  # a fresh handle; the caller's is invalidated
+        return tuple(bound)
 
-        def run(stream: Stream) -> tuple[Any, ...]:
-            values = [a._execute(stream) if isinstance(a, DeviceOp) else a for a in bound]
-            kernel._execute(stream, values)
-            return tuple(values)
+    # -- the execution ---------------------------------------------------------------------------------------
+    def _launch(self, plan: LaunchPlan, stream: Stream, values: tuple[Any, ...]) -> None:
+        """Run with `values` that match `plan` (checked when the plan was made): only per-value checks."""
+        if stream.device is not plan.device:
+            self._execute(stream, list(values))  # the full checks name the argument on another device
+            return
+        for i, j in plan.overlaps:
+            a, b = values[i]._buffer, values[j]._buffer
+            if a.nbytes and b.nbytes and a.ptr < b.ptr + b.nbytes and b.ptr < a.ptr + a.nbytes:
+                self._check_overlap(list(values))  # raises, naming both parameters
+        if plan.on_gpu:
+            fast = plan.gpu_launch
+            if fast and fast(stream.handle, values):
+                return
+            from safekernels.tile.gpu_launch import build_fast_launch, launch_tile_on_gpu
 
-        return DeviceOp(run, label=f"{self.name}(...)", device=device)
+            assert plan.grid is not None
+            loaded = launch_tile_on_gpu(self, values, plan.grid, stream)
+            if fast is None:
+                plan.gpu_launch = build_fast_launch(self, loaded, values, plan.grid, plan.overlaps) or False
+            return
+        from safekernels.cpu.tile_executor import run_tile_kernel
+        from safekernels.runtime.capture import cpu_launch
+
+        # runs now, or is recorded while `DeviceOp.graph_on` captures a chain (runtime.capture)
+        cpu_launch(run_tile_kernel, self.name, self.fn, self.params, values, plan.grid)
+
+    def _launch_values(self, stream: Stream, values: tuple[Any, ...]) -> None:
+        """Run with the values a chain produced: their plan when one was checked, else the full checks."""
+        if not any(isinstance(v, DeviceBuffer) for v in values):
+            key = launch_key(values)
+            plan = self._plans.get(key) if key is not None else None
+            if plan is not None and plan.direct:
+                self._launch(plan, stream, values)
+                return
+            if key is not None and len(values) == len(self.params):
+                checked = self._execute(stream, list(values))
+                self._plans[key] = LaunchPlan(self.params, values, checked)
+                return
+        self._execute(stream, list(values))
 
     # -- checks ---------------------------------------------------------------------------------------------
     def _static_spec(self, param: TileParam, arg: Any) -> TensorSpec | None:
@@ -143,7 +269,10 @@ class TileKernel:
                 "shared tensor storage."
             )
 
-    def _execute(self, stream: Stream, values: list[Any]) -> None:
+    def _execute(self, stream: Stream, values: list[Any]) -> Shape:
+        """Check `values` in full against the parameters and `stream`, then run; returns the grid.
+
+        The path of a launch without a matching plan (and of refused ones: its errors are the messages)."""
         # a DeviceBuffer argument runs as the 1-D tensor over a private handle to its memory: the handle the
         # launch hands back stays the caller's to move, and a recorded launch (graph capture) keeps its own
         values = [
@@ -177,12 +306,12 @@ class TileKernel:
             from safekernels.tile.gpu_launch import launch_tile_on_gpu
 
             launch_tile_on_gpu(self, values, grid, stream)
-            return
+            return grid
         from safekernels.cpu.tile_executor import run_tile_kernel
         from safekernels.runtime.capture import cpu_launch
 
-        # runs now, or is recorded while `DeviceOp.graph_on` captures a chain (runtime.capture)
         cpu_launch(run_tile_kernel, self.name, self.fn, self.params, values, grid)
+        return grid
 
     def _check_overlap(self, values: list[Any]) -> None:
         """An output partition must not share memory with any other argument (runtime twin of E0502/E0499)."""

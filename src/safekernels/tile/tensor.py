@@ -20,7 +20,6 @@ host.
 
 from __future__ import annotations
 
-import copy
 import math
 import weakref
 from dataclasses import dataclass
@@ -33,7 +32,7 @@ from safekernels.errors import BorrowError, ShapeError
 from safekernels.runtime.buffer import DeviceBuffer, ensure_not_borrowed
 from safekernels.runtime.device import Device, Stream
 from safekernels.runtime.device_op import SHARED_PARTITION_MESSAGE
-from safekernels.runtime.ownership import Movable
+from safekernels.runtime.ownership import Movable, frame_locals
 from safekernels.tile.ops import Shape
 from safekernels.tile.tile_value import Tile
 from safekernels.tile.views import as_shape, tile_grid
@@ -96,23 +95,42 @@ class _Owned(Movable):
     _shared = False
     _lent: weakref.WeakSet[DeviceBuffer[Any]] | None = None  # live `as_buffer()` handles borrowing this value
 
+    _tile_shape: Shape | None = None
+
     def __init__(self, buffer: DeviceBuffer[Any], shape: Shape) -> None:
         if math.prod(shape) != buffer.length:
             raise ShapeError(f"shape {shape} has {math.prod(shape)} elements, the buffer {buffer.length}")
         self._buffer = buffer
         self._shape = shape
+        self._refresh_key()
+
+    def _refresh_key(self) -> None:
+        """`_key`: a small int naming everything a launch checks about this value (kind, shape, dtype, tile
+        shape, shared, device); equal keys pass the same checks, so a tile launch's plan cache is keyed by it
+        (`tile.launch_plan`).  Handles made by a move share the key of the handle they came from."""
+        buf = self._buffer
+        spec = (type(self), self._shape, buf.dtype.name, self._tile_shape, self._shared, buf.device)
+        key = _SPEC_KEYS.get(spec)
+        if key is None:
+            key = _SPEC_KEYS[spec] = len(_SPEC_KEYS)
+        self._key: int = key
 
     def _mark_moved(self, operation: str) -> None:
         if self._shared:  # a shared value is never consumed by one of its users
             self._check_alive(operation)
             return
         super()._mark_moved(operation)
+        self._end_loans()
+
+    def _end_loans(self) -> None:
+        """After a move: the `as_buffer()` handles lent from this value end with it (runtime twin of "borrow
+        later used")."""
         lent, self._lent = self._lent, None
         site = self._moved
         if lent and site is not None:
-            # the borrowed buffer handles end with the tensor (runtime twin of "borrow later used")
-            names = _caller_locals()
-            owner = f"`{site.name}`" if site.name else "the tensor"
+            names = frame_locals()
+            name = site.name_for(self)
+            owner = f"`{name}`" if name else "the tensor"
             for handle in list(lent):
                 handle._invalidate(site, owner, names)
 
@@ -132,13 +150,22 @@ class _Owned(Movable):
             return self
         self._check_alive(operation)
         self._ensure_unborrowed(operation)
-        successor = copy.copy(self)
-        successor._lent = None
+        successor = self._successor()
         self._mark_moved(operation)
+        return successor
+
+    def _successor(self) -> Self:
+        """A fresh, alive handle to the same storage (no lent handles, same key); nothing else changes."""
+        successor = object.__new__(type(self))
+        state = self.__dict__.copy()
+        state.pop("_lent", None)
+        state.pop("_moved", None)
+        successor.__dict__ = state
         return successor
 
     def _mark_shared(self) -> None:
         self._shared = True
+        self._refresh_key()
 
     @property
     def is_shared(self) -> bool:
@@ -180,11 +207,8 @@ class _Owned(Movable):
         return self._buffer.to_numpy(stream).reshape(self._shape)
 
 
-def _caller_locals() -> dict[str, Any]:
-    from safekernels.runtime.ownership import _user_frame
-
-    frame = _user_frame()
-    return dict(frame.f_locals) if frame is not None else {}
+#: (kind, shape, dtype name, tile shape, shared, device) -> a small int (`_Owned._key`); a handful per program.
+_SPEC_KEYS: dict[tuple[Any, ...], int] = {}
 
 
 class Tensor(_Owned, Generic[T]):
@@ -243,9 +267,11 @@ class Tensor(_Owned, Generic[T]):
 class Partition(_Owned, Generic[T]):
     """A tensor cut into tiles; as a kernel parameter, each tile block's exclusive output tile."""
 
+    _tile_shape: Shape
+
     def __init__(self, buffer: DeviceBuffer[Any], shape: Shape, tile_shape: Shape) -> None:
-        super().__init__(buffer, shape)
         self._tile_shape = tile_shape
+        super().__init__(buffer, shape)
 
     @property
     def tile_shape(self) -> Shape:

@@ -1,0 +1,146 @@
+"""What one argument signature of a tile kernel has been checked to be: the per-kernel launch plan cache.
+
+Checking a tile launch (kinds, dtypes, declared `Dims`, grid agreement) depends only on the arguments'
+*specs*: for each argument its kind, shape, dtype, tile shape, whether it is shared storage and its device, or
+the Python type of a scalar.  `arg_key` turns an argument into a small hashable key of exactly that (a tile
+`Tensor`/`Partition` carries it precomputed as `_key`), and `TileKernel` keeps one `LaunchPlan` per tuple of
+keys:
+
+    add(z, x, y)  -> key = (z._key, x._key, y._key)  -> plans.get(key)
+                     hit:  liveness, E0505, moves, one DeviceOp       (no shape check, no specialization)
+                     miss: the full checks (their errors unchanged) -> a new plan for the key
+
+    op.sync_on(s) -> the plan's grid, device and overlap pairs        (values are the handles the call moved)
+                     GPU: the plan's generated launcher packs pointers into fixed parameter storage
+                     (`gpu_launch.build_fast_launch`), like the SIMT fast path
+
+What is never cached, because it is a property of the values and not of the specs: whether a value was moved
+(`UseAfterMoveError`), pending `launch_async` borrows (E0505), overlapping memory (`AliasingError`), the
+device of the stream the launch runs on, and pointer alignment (the GPU launcher falls back to the checked
+launch when an alignment differs from the one its kernel was specialized for).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from safekernels.runtime.buffer import DeviceBuffer
+from safekernels.runtime.device import Device
+from safekernels.runtime.device_op import DeviceOp, SharedDeviceOp
+from safekernels.tile.ops import Shape
+from safekernels.tile.signature import TileParam
+from safekernels.tile.tensor import Partition, Tensor
+
+# Argument kinds, per position of a plan.
+HANDLE = 0  # an owned Tensor / Partition: moved (the caller's handle dies, the launch gets a successor)
+SHARED_HANDLE = 1  # a shared-storage Tensor: used, not consumed
+OP = 2  # a DeviceOp: moved, executed when the launch runs
+SHARED_OP = 3  # a SharedDeviceOp: used, not consumed
+BUFFER = 4  # a SIMT DeviceBuffer for a Tensor parameter: moved, runs as the 1-D tensor
+SCALAR = 5
+
+#: the key of an argument whose spec cannot be hashed (a launch with one is checked in full every time)
+_UNCACHEABLE = object()
+
+
+def arg_key(arg: Any) -> object:
+    """The spec key of one launch argument (see the module doc); `_UNCACHEABLE` when it has none."""
+    t = type(arg)
+    if t is Tensor or t is Partition:
+        return arg._key
+    if t is int or t is float or t is bool:
+        return t
+    if isinstance(arg, DeviceOp):
+        meta = arg.meta
+        try:
+            hash(meta)
+        except TypeError:
+            return _UNCACHEABLE
+        return (OP, t, meta)
+    if isinstance(arg, DeviceBuffer):
+        return (BUFFER, arg.length, arg.dtype.name, arg.device, arg._parent is None)
+    if isinstance(arg, Tensor | Partition):
+        return (t, arg._key)
+    return t
+
+
+def launch_key(args: Sequence[Any]) -> tuple[object, ...] | None:
+    """The plan-cache key of a whole argument list, or None when some argument cannot be keyed."""
+    key = tuple([arg_key(a) for a in args])
+    return None if _UNCACHEABLE in key else key
+
+
+class LaunchPlan:
+    """The checked facts of one argument signature (built only after every check passed).
+
+    `kinds` per argument; `grid` when every partition's spec was known; `device` the one device of all
+    tensor arguments when they agree and are known (else None: the execution re-checks); `overlaps` the
+    argument pairs the aliasing check compares (an output partition or atomic tensor against every other);
+    `direct` when the execution's values are the call's moved handles (no DeviceOp or DeviceBuffer
+    argument); `device_arg` the first tensor-like argument (a launch's DeviceOp reports its device,
+    `call_device` when that argument is not a DeviceOp); `gpu_launch` the generated GPU launcher, built on
+    the first GPU launch (False: not eligible)."""
+
+    __slots__ = (
+        "call_device",
+        "casts",
+        "device",
+        "device_arg",
+        "direct",
+        "gpu_launch",
+        "grid",
+        "kinds",
+        "moves_fast",
+        "moving",
+        "on_gpu",
+        "overlaps",
+    )
+
+    def __init__(
+        self,
+        params: Sequence[TileParam],
+        args: Sequence[Any],
+        grid: Shape | None,
+    ) -> None:
+        kinds: list[int] = []
+        devices: list[Device | None] = []
+        for param, arg in zip(params, args, strict=True):
+            if param.kind == "scalar":
+                kinds.append(SCALAR)
+                continue
+            if isinstance(arg, SharedDeviceOp):
+                kinds.append(SHARED_OP)
+            elif isinstance(arg, DeviceOp):
+                kinds.append(OP)
+            elif isinstance(arg, DeviceBuffer):
+                kinds.append(BUFFER)
+            else:
+                kinds.append(SHARED_HANDLE if arg.is_shared else HANDLE)
+            devices.append(arg.device)
+        self.kinds = tuple(kinds)
+        # (index, is a handle) of the arguments a call consumes; a handle's caller gets a successor handle
+        self.moving = tuple((i, k == HANDLE) for i, k in enumerate(kinds) if k in (HANDLE, OP))
+        self.casts = tuple((i, p.cast) for i, p in enumerate(params) if p.kind == "scalar" and p.cast is not None)
+        self.grid = grid
+        known = [d for d in devices if d is not None]
+        self.device = known[0] if known and len(known) == len(devices) and len(set(map(id, known))) == 1 else None
+        self.on_gpu = self.device is not None and self.device.is_gpu
+        self.direct = all(k in (HANDLE, SHARED_HANDLE, SCALAR) for k in kinds)
+        self.moves_fast = BUFFER not in kinds
+        self.device_arg = next((i for i, k in enumerate(kinds) if k != SCALAR), -1)
+        # the device a call's DeviceOp reports: its first tensor argument's (read per call from a DeviceOp)
+        self.call_device = devices[0] if devices else None
+        tensors = [i for i, k in enumerate(kinds) if k != SCALAR]
+        pairs: list[tuple[int, int]] = []
+        for i in tensors:
+            if params[i].kind not in ("partition", "atomic"):  # the outputs (runtime twin of E0502/E0499)
+                continue
+            for j in tensors:
+                if j != i and (j, i) not in pairs:
+                    pairs.append((i, j))
+        self.overlaps = tuple(pairs)
+        self.gpu_launch: Any = None
+
+    def __repr__(self) -> str:
+        return f"<LaunchPlan kinds={self.kinds} grid={self.grid} device={self.device!r} direct={self.direct}>"
