@@ -16,7 +16,10 @@ def assemble_cubin(ptx: str, arch: str, name: str = "kernel") -> bytes:
     from cuda.bindings import nvjitlink
 
     data = ptx.encode()
-    handle = nvjitlink.create(2, [f"-arch={arch}", "-O3"])
+    options = [f"-arch={arch}", "-O3"]
+    if "\t.loc\t" in ptx:
+        options.append("-lineinfo")  # keep the Python line table (codegen.lowering.line_info) in the cubin
+    handle = nvjitlink.create(len(options), options)
     try:
         try:
             nvjitlink.add_data(handle, nvjitlink.InputType.PTX, data, len(data), f"{name}.ptx")

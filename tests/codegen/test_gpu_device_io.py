@@ -147,4 +147,4 @@ def test_line_info_names_the_python_file() -> None:
     compiled = codegen.compile_simt_kernel(copy, use_cache=False, line_info=True)
     assert f'.file\t1 "{__file__}"' in compiled.ptx and ".loc\t1" in compiled.ptx
     assert ".target sm_90\n" in compiled.ptx  # no `, debug`: ptxas optimizes as usual
-    assert __file__.encode() in compiled.cubin
+    assert Path(__file__).name.encode() in compiled.cubin  # nvJitLink -lineinfo kept the line table
