@@ -37,9 +37,13 @@ def matmul(
     c.store(acc)
 
 
-def run(
-    device: sk.Device, m: int, n: int, k: int, seed: int = 0
-) -> tuple[npt.NDArray[Any], npt.NDArray[Any]]:
+# what `safekernels build examples/matmul_tile.py` compiles ahead of time: the shapes main() runs
+tile.specialize(
+    matmul, tile.spec((300, 200), f32, tile=(BM, BN)), tile.spec((300, 130), f16), tile.spec((130, 200), f16)
+)
+
+
+def run(device: sk.Device, m: int, n: int, k: int, seed: int = 0) -> tuple[npt.NDArray[Any], npt.NDArray[Any]]:
     """Multiply random (m, k) and (k, n) f16 matrices on `device`; returns (result, numpy reference)."""
     rng = np.random.default_rng(seed)
     a = rng.standard_normal((m, k)).astype(np.float16)

@@ -31,6 +31,10 @@ def softmax(out: Annotated[Partition[f32], tile.Dims(BM, BN)], x: Tensor[f32]) -
     out.store(e / tile.sum(e, axis=1, keepdims=True))
 
 
+# what `safekernels build examples/softmax_tile.py` compiles ahead of time: the shape main() runs
+tile.specialize(softmax, tile.spec((1000, 200), f32, tile=(BM, BN)), tile.spec((1000, 200), f32))
+
+
 def reference(a: npt.NDArray[Any]) -> npt.NDArray[Any]:
     e = np.exp(a - a.max(axis=1, keepdims=True))
     return e / e.sum(axis=1, keepdims=True)  # type: ignore[no-any-return]

@@ -50,3 +50,10 @@ def g64x256(c: Annotated[Partition[f16], tile.Dims(M3, N3)], a: Tensor[f16], b: 
 
 
 VARIANTS = [(g128x256, (M1, N1)), (g128x128, (M2, N2)), (g64x256, (M3, N3))]
+
+
+# Ahead-of-time builds (`safekernels build bench/kernels/tile_gemm_variants.py`): the 4096^3 tuning shape.
+for _kernel, (_m, _n) in ((g128x256, (M1, N1)), (g128x128, (M2, N2)), (g64x256, (M3, N3))):
+    tile.specialize(
+        _kernel, tile.spec((4096, 4096), f16, tile=(_m, _n)), tile.spec((4096, 4096), f16), tile.spec((4096, 4096), f16)
+    )

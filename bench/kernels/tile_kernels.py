@@ -116,3 +116,33 @@ def gemm_bias_relu(
 
 
 ALL = [vecadd, saxpy, softmax, layernorm, row_sum, row_max, transpose, gemm_f16, gemm_bf16, gemm_bias_relu]
+
+
+# Ahead-of-time builds (`safekernels build bench/kernels/tile_kernels.py`): the shapes bench/tile_bench.py runs.
+N_VEC = 1 << 28
+GEMM = 4096
+tile.specialize(vecadd, tile.spec(N_VEC, f32, tile=VEC_TILE), tile.spec(N_VEC, f32), tile.spec(N_VEC, f32))
+tile.specialize(saxpy, tile.spec(N_VEC, f32, tile=VEC_TILE), f32, tile.spec(N_VEC, f32), tile.spec(N_VEC, f32))
+tile.specialize(softmax, tile.spec((ROW, ROW), f32, tile=(1, ROW)), tile.spec((ROW, ROW), f32))
+tile.specialize(
+    layernorm,
+    tile.spec((ROW, ROW), f32, tile=(1, ROW)),
+    tile.spec((ROW, ROW), f32),
+    tile.spec(ROW, f32),
+    tile.spec(ROW, f32),
+    f32,
+)
+tile.specialize(row_sum, tile.spec(ROW, f32, tile=RED_ROWS), tile.spec((ROW, ROW), f32))
+tile.specialize(row_max, tile.spec(ROW, f32, tile=RED_ROWS), tile.spec((ROW, ROW), f32))
+tile.specialize(transpose, tile.spec((ROW, ROW), f32, tile=(T_TILE, T_TILE)), tile.spec((ROW, ROW), f32))
+for _gemm, _dt in ((gemm_f16, f16), (gemm_bf16, bf16)):
+    tile.specialize(
+        _gemm, tile.spec((GEMM, GEMM), _dt, tile=(BM, BN)), tile.spec((GEMM, GEMM), _dt), tile.spec((GEMM, GEMM), _dt)
+    )
+tile.specialize(
+    gemm_bias_relu,
+    tile.spec((GEMM, GEMM), f16, tile=(BM, BN)),
+    tile.spec((GEMM, GEMM), f16),
+    tile.spec((GEMM, GEMM), f16),
+    tile.spec(GEMM, f32),
+)
