@@ -10,6 +10,8 @@ Convention (an HTML comment on the line right before the opening fence; words ma
 - `<!-- snippet: checker-expect CODE -->`: the block demonstrates a diagnostic. It is not run; the ownership
   checker checks it (with its prelude / continuation) and must report exactly `CODE` (one or more times) and
   nothing else.  `checker-expect none` demands a clean check (for blocks that only make sense statically).
+- `<!-- snippet: requires=MODULE -->` (e.g. `requires=torch`): runs like any block where MODULE imports, and is
+  skipped (not run, not type-checked) where it does not, as in CI, which installs neither torch nor JAX.
 - `<!-- snippet: skip reason=... -->`: not run; only for blocks that need a GPU or a configured editor.  At most
   `MAX_SKIPS` blocks may be skipped over all pages.
 
@@ -186,6 +188,16 @@ PRELUDES["simt-split2"] = (
 )
 
 ALL = [item for page in PAGES for item in programs(page)]
+
+
+def _missing_requirement(block: Block) -> str | None:
+    """The module a `requires=` block needs when it is not installed here, else None."""
+    import importlib.util
+
+    module = block.options.get("requires")
+    return module if module and importlib.util.find_spec(module) is None else None
+
+
 RUNNABLE = [(b, p) for b, p in ALL if "skip" not in b.options and "checker-expect" not in b.options]
 CHECKED = [(b, p) for b, p in ALL if "checker-expect" in b.options]
 
@@ -194,7 +206,8 @@ def test_the_convention_is_used_sparingly() -> None:
     skipped = [b for b, _ in ALL if "skip" in b.options]
     assert len(skipped) <= MAX_SKIPS, [b.label for b in skipped]
     assert all(b.options.get("reason") for b in skipped), "every skip needs reason=..."
-    unknown = {k for b, _ in ALL for k in b.options} - {"continue", "prelude", "checker-expect", "skip", "reason"}
+    allowed = {"continue", "prelude", "checker-expect", "skip", "reason", "requires"}
+    unknown = {k for b, _ in ALL for k in b.options} - allowed
     assert not unknown
     assert all(b.options["prelude"] in PRELUDES for b, _ in ALL if "prelude" in b.options)
     assert len(RUNNABLE) >= 12 and len(CHECKED) >= 10  # the docs really are executed
@@ -202,6 +215,8 @@ def test_the_convention_is_used_sparingly() -> None:
 
 @pytest.mark.parametrize(("block", "program"), RUNNABLE, ids=[b.label for b, _ in RUNNABLE])
 def test_python_block_runs_on_the_cpu_executor(block: Block, program: str, tmp_path: Path) -> None:
+    if (missing := _missing_requirement(block)) is not None:
+        pytest.skip(f"{block.label} needs {missing}, which is not installed here")
     script = tmp_path / "snippet.py"
     script.write_text(program, encoding="utf-8")
     env = dict(os.environ, SAFEKERNELS_DEVICE="cpu", SAFEKERNELS_CACHE_DIR=str(tmp_path / "cache"))
@@ -303,7 +318,11 @@ _MYPY_LINE = re.compile(r"^snippet_(\d+)\.py:(\d+):(?:\d+:)? error: (.*?)(?:\s+\
 #: Codes only the CLI reports (docs/editors.md "Differences from the CLI"): a syntax error stops mypy before any
 #: plugin hook, unused suppressions need the whole file's results, and W0002 is about libcst's parser.
 CLI_ONLY = {"E0001", "W0001", "W0002"}
-MYPY_BLOCKS = [(b, p) for b, p in ALL if "skip" not in b.options and b.options.get("checker-expect") not in CLI_ONLY]
+MYPY_BLOCKS = [
+    (b, p)
+    for b, p in ALL
+    if "skip" not in b.options and b.options.get("checker-expect") not in CLI_ONLY and _missing_requirement(b) is None
+]
 
 
 @pytest.fixture(scope="module")

@@ -18,7 +18,7 @@ anything `fn` does on that stream is; on the CPU executor it is `time.perf_count
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, Final
+from typing import Any, Final, Literal, overload
 
 import numpy as np
 
@@ -80,6 +80,48 @@ def _clear_grads(grad_to_none: Sequence[Any] | None) -> None:
         tensor.grad = None
 
 
+Statistic = Literal["min", "max", "mean", "median"]
+
+
+@overload
+def do_bench(
+    fn: Callable[[], object],
+    warmup: float = ...,
+    rep: float = ...,
+    grad_to_none: Sequence[Any] | None = ...,
+    quantiles: None = ...,
+    return_mode: Statistic = ...,
+    *,
+    stream: Any = ...,
+    device: Device | None = ...,
+    flush_l2: bool = ...,
+) -> float: ...
+@overload
+def do_bench(
+    fn: Callable[[], object],
+    warmup: float = ...,
+    rep: float = ...,
+    grad_to_none: Sequence[Any] | None = ...,
+    quantiles: None = ...,
+    *,
+    return_mode: Literal["all"],
+    stream: Any = ...,
+    device: Device | None = ...,
+    flush_l2: bool = ...,
+) -> list[float]: ...
+@overload
+def do_bench(
+    fn: Callable[[], object],
+    warmup: float = ...,
+    rep: float = ...,
+    grad_to_none: Sequence[Any] | None = ...,
+    *,
+    quantiles: Sequence[float],
+    return_mode: str = ...,
+    stream: Any = ...,
+    device: Device | None = ...,
+    flush_l2: bool = ...,
+) -> Any: ...  # a list, or a float when one quantile is asked for (Triton's convention)
 def do_bench(
     fn: Callable[[], object],
     warmup: float = 25,
