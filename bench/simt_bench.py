@@ -59,20 +59,13 @@ def _load_example(name: str) -> Any:
     return module
 
 
-def time_cuda(fn: Callable[[], Any], torch: Any, iters: int = 20, warmup: int = 3) -> float:
-    """Median seconds per call, CUDA events on torch's current stream."""
-    for _ in range(warmup):
-        fn()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(iters):
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        fn()
-        end.record()
-        end.synchronize()
-        times.append(start.elapsed_time(end) / 1e3)
-    return statistics.median(times)
+def time_cuda(fn: Callable[[], Any], torch: Any, warmup_ms: float = 25, rep_ms: float = 100) -> float:
+    """Median seconds per call: `safekernels.testing.do_bench` (Triton's procedure: warm-up, an L2 flush before
+    every timed call, CUDA events) on torch's current stream."""
+    from safekernels.testing import do_bench
+
+    stream = torch.cuda.current_stream()
+    return do_bench(fn, warmup=warmup_ms, rep=rep_ms, return_mode="median", stream=stream) / 1e3
 
 
 def host_overhead(fn: Callable[[], Any], sync: Callable[[], Any], n: int = 20000) -> float:
@@ -335,7 +328,7 @@ def main() -> None:
         + ", ".join(f"{k} {val}" for k, val in v.items())
         + ".",
         "",
-        f"### Throughput, {n} f32 elements (GB/s, bytes read + written; median of 20 after 3 warm-ups)",
+        f"### Throughput, {n} f32 elements (GB/s, bytes read + written; median of `sk.testing.do_bench`)",
         "",
         "| implementation | vecadd GB/s | saxpy GB/s | vecadd vs best | saxpy vs best |",
         "| --- | ---: | ---: | ---: | ---: |",
