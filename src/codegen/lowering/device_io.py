@@ -16,6 +16,8 @@ the assert (see `safekernels.simt.device_assert`).  Without a slot (0) only the 
 
 from __future__ import annotations
 
+from typing import Any
+
 from llvmlite import ir
 
 from codegen.lowering import nvvm
@@ -109,3 +111,47 @@ def emit_assert_failure(
         ],
     )
     nvvm.trap(b)
+
+
+def lower_tile_print(lowering: Any, op: Any) -> None:
+    """A tile `print` op: thread 0 of the tile block calls `vprintf` with the widened scalars."""
+    from codegen.tile import scalar_ops as so
+    from safekernels.dtypes import dtype_of
+
+    b: ir.IRBuilder = lowering.b
+    values: list[ir.Value] = []
+    for arg, kind in zip(op.args, op.attrs["kinds"], strict=True):
+        s = lowering.val(arg)
+        src = dtype_of(s.dtype_name) if s.dtype_name is not None else dtype_of("i64")
+        if kind == "int":
+            dst = dtype_of("u64") if src.kind in ("u", "b") else dtype_of("i64")
+        else:
+            dst = dtype_of("f64")
+        values.append(so.convert(b, s.value, src, dst))
+    entry = ir.IRBuilder()
+    entry.position_at_start(lowering.fn.entry_basic_block)
+    with b.if_then(b.icmp_unsigned("==", lowering.tid, ir.Constant(I64, 0))):
+        emit_print(b, entry, op.attrs["format"], values)
+
+
+def lower_tile_assert(lowering: Any, op: Any) -> None:
+    """A tile `assert` op: when the (block-uniform) condition is false, thread 0 records and reports the
+    assert and every thread traps."""
+    b: ir.IRBuilder = lowering.b
+    cond = lowering.val(op.args[0]).value
+    if cond.type != ir.IntType(1):
+        cond = b.icmp_unsigned("!=", cond, ir.Constant(cond.type, 0))
+    fn = lowering.fn
+    fail = fn.append_basic_block("assert.fail")
+    report = fn.append_basic_block("assert.thread0")
+    others = fn.append_basic_block("assert.others")
+    ok = fn.append_basic_block("assert.ok")
+    b.cbranch(cond, ok, fail)
+    b.position_at_end(fail)
+    b.cbranch(b.icmp_unsigned("==", lowering.tid, ir.Constant(I64, 0)), report, others)
+    b.position_at_end(others)
+    nvvm.trap(b)
+    b.position_at_end(report)
+    a = op.attrs
+    emit_assert_failure(b, fn, a["index"], a["message"], a["path"], a["line"], lowering.kir.name)
+    b.position_at_end(ok)

@@ -16,6 +16,7 @@ import types
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
+from codegen.frontend import tile_device_io
 from codegen.frontend.source import FunctionSource, load_source
 from codegen.tile.diagnostics import tile_error
 from codegen.tile.ir import INDEX, Carried, ForOp, Op, ParamInfo, ScalarType, TileKernelIR, Value
@@ -124,7 +125,12 @@ class TileFrontend:
         if isinstance(s, ast.Expr):
             if isinstance(s.value, ast.Constant) and isinstance(s.value.value, str):
                 return  # docstring
+            if isinstance(s.value, ast.Call) and tile_device_io.is_print_call(self, s.value):
+                tile_device_io.lower_print_stmt(self, s.value)  # device print (codegen.frontend.tile_device_io)
+                return
             self.expr(s.value)
+        elif isinstance(s, ast.Assert):
+            tile_device_io.lower_assert_stmt(self, s)
         elif isinstance(s, ast.Assign):
             if len(s.targets) != 1:
                 self.err("SK001", "chained assignment is not supported in tile kernels", s)

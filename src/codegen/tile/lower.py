@@ -805,6 +805,17 @@ class TileLowering:
     op_max = reduce_generic
     op_min = reduce_generic
 
+    # device print / assert (codegen.lowering.device_io) ---------------------------------------------------
+    def op_print(self, op: Op) -> None:
+        from codegen.lowering.device_io import lower_tile_print
+
+        lower_tile_print(self, op)
+
+    def op_assert(self, op: Op) -> None:
+        from codegen.lowering.device_io import lower_tile_assert
+
+        lower_tile_assert(self, op)
+
     # matmul ------------------------------------------------------------------------------------------------
     def op_matmul(self, op: Op) -> RegTile:
         from codegen.tile.mma import lower_matmul

@@ -18,7 +18,7 @@ import functools
 import hashlib
 import inspect
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +45,7 @@ class CompiledTile:
     smem_bytes: int
     abi: list[tuple[str, int, int]]
     from_cache: bool = False
+    asserts: list[list[Any]] = field(default_factory=list)  # [path, line, column, message] per device assert
 
 
 def choose_num_warps(kir: TileKernelIR, arch: str = DEFAULT_ARCH) -> int:
@@ -96,6 +97,7 @@ def validate_tile_meta(meta: dict[str, Any]) -> bool:
         and smem >= 0
         and isinstance(abi, list)
         and all(isinstance(a, list) and len(a) == 3 and isinstance(a[0], str) for a in abi)
+        and isinstance(meta["asserts"], list)
     )
 
 
@@ -103,7 +105,9 @@ def validate_tile_meta(meta: dict[str, Any]) -> bool:
 def compiler_hash() -> str:
     """Hash of this compiler's own sources: a changed lowering never reuses an old entry."""
     h = hashlib.sha256()
-    for path in sorted(Path(__file__).parent.glob("*.py")):
+    here = Path(__file__).parent
+    shared = [here.parent / "lowering" / "device_io.py", here.parent / "frontend" / "tile_device_io.py"]
+    for path in [*sorted(here.glob("*.py")), *shared]:
         h.update(path.read_bytes())
     return h.hexdigest()[:16]
 
@@ -155,6 +159,7 @@ def compile_tile(
                 int(m["smem"]),
                 [tuple(x) for x in m["abi"]],
                 True,
+                [list(a) for a in m["asserts"]],
             )
     kir = build_tile_ir(fn, params, grid_rank)
     kir.name = entry_symbol(kir.name)
@@ -187,7 +192,19 @@ def compile_tile(
 
         cubin = assemble_cubin(ptx, target, kir.name)
         dump_stage(kir.name, arch, "cubin", lambda: cubin)
-    out = CompiledTile(kir.name, target, opt_ir, ptx, cubin, lowered.threads, lowered.smem_bytes, lowered.abi)
+    from codegen.frontend.tile_device_io import tile_asserts
+
+    out = CompiledTile(
+        kir.name,
+        target,
+        opt_ir,
+        ptx,
+        cubin,
+        lowered.threads,
+        lowered.smem_bytes,
+        lowered.abi,
+        asserts=tile_asserts(kir.body),
+    )
     if key is not None and assemble:
         store(
             key,
@@ -201,6 +218,7 @@ def compile_tile(
                     "threads": out.threads,
                     "smem": out.smem_bytes,
                     "abi": [list(a) for a in out.abi],
+                    "asserts": out.asserts,
                 },
             ),
         )

@@ -28,10 +28,12 @@ from __future__ import annotations
 import ast
 import builtins
 import copy
+import dis
 import inspect
 import math
 import textwrap
 import types
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -194,14 +196,41 @@ class _AssertRewriter(ast.NodeTransformer):
 
 def _assert_failed(message: Any, path: str, line: int) -> None:
     from safekernels.simt._context import state
+    from safekernels.tile.context import current_block
 
     ctx = state.current
-    kernel = ctx.kernel_name if ctx is not None else "<host>"
-    where = f"{ctx.describe()}, CPU executor" if ctx is not None else "CPU executor"
+    block = current_block() if ctx is None else None
+    if ctx is not None:
+        kernel, where = ctx.kernel_name, f"{ctx.describe()}, CPU executor"
+    elif block is not None:
+        kernel, where = block.kernel, f"tile block {block.block}, CPU executor"
+    else:
+        kernel, where = "<host>", "CPU executor"
     text = str(message)
     raise KernelAssertionError(
         assertion_message(kernel, path, line, text, where), kernel=kernel, path=path, line=line, message=text
     )
+
+
+_DEVICE_IO: weakref.WeakKeyDictionary[Any, Callable[..., Any]] = weakref.WeakKeyDictionary()
+
+
+def device_io_function(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """`fn` compiled with the device `print` and `assert` (for tile kernel bodies); `fn` itself when it uses
+    neither or its source is unavailable."""
+    cached = _DEVICE_IO.get(fn)
+    if cached is not None:
+        return cached
+    result = fn
+    code = getattr(fn, "__code__", None)
+    names = code.co_names if code is not None else ()
+    asserts = code is not None and any(i.opname == "LOAD_ASSERTION_ERROR" for i in dis.get_instructions(code))
+    if "print" in names or asserts:
+        source = CompiledSource(fn)
+        if source.available:
+            result = source.compile(lockstep=False)
+    _DEVICE_IO[fn] = result
+    return result
 
 
 def _copy(node: ast.FunctionDef) -> ast.FunctionDef:
@@ -227,9 +256,7 @@ class _LockstepRewriter(ast.NodeTransformer):
             call = ast.Call(ast.Name("__sk_collective__", ast.Load()), [node.func, *node.args], node.keywords)
             return ast.copy_location(ast.Yield(call), node)
         if _is_device_function(target) and helper_needs_lockstep(target, set()):
-            call = ast.Call(
-                ast.Name("__sk_lockstep_call__", ast.Load()), [node.func, *node.args], node.keywords
-            )
+            call = ast.Call(ast.Name("__sk_lockstep_call__", ast.Load()), [node.func, *node.args], node.keywords)
             return ast.copy_location(ast.YieldFrom(call), node)
         return node
 

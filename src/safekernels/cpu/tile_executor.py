@@ -32,6 +32,9 @@ def run_tile_kernel(
     name: str, body: Callable[..., Any], params: Sequence[TileParam], values: Sequence[Any], grid: Shape
 ) -> None:
     """Run `body` for every tile block of `grid` on host-memory arguments `values` (already checked)."""
+    from safekernels.cpu.simt_program import device_io_function
+
+    body = device_io_function(body)  # device print / assert as on the GPU (simt_program)
     fixed: list[Any] = []
     partitions: list[tuple[int, str, Any, Any, Shape]] = []
     for i, (param, value) in enumerate(zip(params, values, strict=True)):

@@ -68,6 +68,11 @@ class TileGpuKernel:
         self.name: str = compiled.name
         self.module = backend.load_module(compiled.cubin)
         self.function = backend.get_function(self.module, compiled.name)
+        asserts = getattr(compiled, "asserts", None)
+        if asserts:  # a failed device assert is read back from host-mapped memory (simt.device_assert)
+            from safekernels.simt.device_assert import arm
+
+            arm(self.name, self.module, list(asserts))
         if compiled.smem_bytes > _DEFAULT_SMEM:
             from safekernels.runtime.cuda_backend import _driver, check
 

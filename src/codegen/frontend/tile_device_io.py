@@ -1,0 +1,114 @@
+"""Device `print` and `assert` in tile kernels: the tile front end's part.
+
+A tile kernel body is one logical thread per tile block, so both take scalars only (block indices, tensor
+extents, scalar parameters and arithmetic on them); a tile in `print` or as an assert condition is SK023.
+The format rules are SIMT's (`safekernels.simt.device_print`): the same conversions, the same `vprintf`
+format, the same text on the CPU executor.  The ops they emit:
+
+    print   args: scalar Values; attrs: format (the vprintf format), kinds ("int"/"float" per argument)
+    assert  args: [condition]; attrs: index, message, path, line   (dropped when asserts are disabled)
+
+Lowering (`codegen.lowering.device_io.lower_tile_print/assert`) prints from thread 0 of each tile block and
+makes thread 0 report a failed assert (the condition is uniform across the block).
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+from typing import Any
+
+from codegen.tile.ir import ScalarType, Value
+from safekernels.dtypes import dtype_of
+from safekernels.simt.device_print import PrintFormatError, asserts_enabled, device_format, parse_format
+
+
+def is_print_call(frontend: Any, node: ast.expr) -> bool:
+    """Whether `node` calls the builtin `print` (not shadowed in the kernel's module)."""
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "print"
+        and frontend.globals.get("print", builtins.print) is builtins.print
+        and "print" not in frontend.env
+    )
+
+
+def _scalar(frontend: Any, node: ast.expr, what: str) -> Value:
+    value = frontend.expr(node)
+    if isinstance(value, bool | int | float):
+        return frontend.const(value, node)  # type: ignore[no-any-return]
+    if isinstance(value, Value) and not value.is_tile:
+        return value
+    frontend.err("SK023", f"{what} takes scalars in a tile kernel (a block index, an extent, a parameter)", node)
+    raise AssertionError("unreachable: err raises")
+
+
+def lower_print_stmt(frontend: Any, node: ast.Call) -> None:
+    """`print("fmt", scalars...)` -> a `print` op (or an SK diagnostic)."""
+    args = node.args
+    if node.keywords or not args or not (isinstance(args[0], ast.Constant) and isinstance(args[0].value, str)):
+        frontend.err(
+            "SK008",
+            "print in a kernel takes a format string literal first",
+            args[0] if args else node,
+            'print("block %d: n=%d", tile.bid(0), n)  (printf conversions, no f-strings)',
+        )
+    first = args[0]
+    assert isinstance(first, ast.Constant)
+    fmt = str(first.value)
+    try:
+        _, conversions = parse_format(fmt)
+        c_format = device_format(fmt)
+    except PrintFormatError as exc:
+        frontend.err("SK008", str(exc), args[0])
+    if len(conversions) != len(args) - 1:
+        frontend.err(
+            "SK006",
+            f"print format has {len(conversions)} conversion(s) but {len(args) - 1} value(s) were given",
+            node,
+        )
+    values: list[Value] = []
+    for conv, arg in zip(conversions, args[1:], strict=True):
+        value = _scalar(frontend, arg, "print")
+        dt = value.type.dtype if isinstance(value.type, ScalarType) else None
+        if conv.kind == "int" and dt is not None and dt.kind == "f":
+            frontend.err("SK023", f"`{conv.text}` needs an integer, not `{dt.name}`", arg)
+        values.append(value)
+    frontend.emit("print", values, None, node, format=c_format, kinds=[c.kind for c in conversions])
+
+
+def lower_assert_stmt(frontend: Any, node: ast.Assert) -> None:
+    """`assert cond, "msg"` -> an `assert` op (none when asserts are disabled; still type-checked)."""
+    message = ""
+    msg = node.msg
+    if msg is not None:
+        if not (isinstance(msg, ast.Constant) and isinstance(msg.value, str)):
+            frontend.err("SK008", "an assert message in a kernel must be a string literal", msg)
+        assert isinstance(msg, ast.Constant)
+        message = str(msg.value)
+    cond = _scalar(frontend, node.test, "assert")
+    if cond.type != ScalarType(dtype_of("bool")):
+        cond = frontend.binop("NotEq", cond, frontend.const(0, node), node)
+    if not asserts_enabled():
+        return
+    line, column, _ = frontend.src.position(node)
+    index = sum(1 for op in frontend.ops if op.kind == "assert")
+    frontend.emit(
+        "assert", [cond], None, node, index=index, message=message, path=frontend.src.path, line=line, column=column
+    )
+
+
+def tile_asserts(ops: list[Any]) -> list[list[Any]]:
+    """The assert table of a tile kernel's ops, in index order: [path, line, column, message]."""
+    found: list[list[Any]] = []
+
+    def walk(items: list[Any]) -> None:
+        for op in items:
+            if op.kind == "assert":
+                a = op.attrs
+                found.append([a["path"], a["line"], a["column"], a["message"]])
+            walk(getattr(op, "body", []))
+
+    walk(ops)
+    return found
