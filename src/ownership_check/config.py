@@ -38,11 +38,11 @@ class Config:
         return not any(code.startswith(s) for s in self.ignore)
 
 
-def _codes(value: object, key: str) -> tuple[str, ...]:
+def _codes(value: object, key: str, path: str = "pyproject.toml") -> tuple[str, ...]:
     if isinstance(value, str):
         value = [value]
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ConfigError(f"[tool.ownership-check] `{key}` must be a list of strings")
+        raise ConfigError(f"{path}: [tool.ownership-check] `{key}` must be a list of strings")
     return tuple(v.strip() for v in value if v.strip())
 
 
@@ -82,9 +82,9 @@ def load_config(start: str = ".") -> Config:
     if unknown:
         raise ConfigError(f"{path}: [tool.ownership-check] unknown option(s): {', '.join(sorted(unknown))}")
     return Config(
-        exclude=_codes(section.get("exclude", []), "exclude"),
-        select=_codes(section.get("select", []), "select"),
-        ignore=_codes(section.get("ignore", []), "ignore"),
+        exclude=_codes(section.get("exclude", []), "exclude", path),
+        select=_codes(section.get("select", []), "select", path),
+        ignore=_codes(section.get("ignore", []), "ignore", path),
         root=os.path.dirname(path),
         pyproject=path,
     )

@@ -70,8 +70,8 @@ MAX_CONTEXT_FILES = 20_000
 @lru_cache(maxsize=256)
 def _compile(pattern: str) -> tuple[re.Pattern[str], bool]:
     dir_only = pattern.endswith("/")
-    pattern = pattern.strip("/") if pattern.startswith("/") else pattern.rstrip("/")
-    anchored = "/" in pattern
+    anchored = "/" in pattern.rstrip("/")  # a leading or inner slash anchors at the root (gitignore rules)
+    pattern = pattern.strip("/")
     out = []
     i = 0
     while i < len(pattern):
@@ -107,7 +107,9 @@ def _relative(relpath: str) -> str:
 def is_excluded(relpath: str, is_dir: bool, patterns: Sequence[str]) -> bool:
     relpath = _relative(relpath)
     for pattern in patterns:
-        regex, dir_only = _compile(pattern.lstrip("/") if pattern.startswith("/") else pattern)
+        while pattern.startswith("./"):  # `./.venv` means `/.venv`: anchored at the config root
+            pattern = "/" + pattern[2:]
+        regex, dir_only = _compile(pattern)
         if dir_only and not is_dir:
             continue
         if regex.match(relpath):

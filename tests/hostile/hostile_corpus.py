@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-#: A kernel and a launch with E0502 on line 17 (the second `c`, column 28).
+#: A kernel and a launch with E0502 on line 17 (the second `c`, column 36).
 KERNEL = """\
 import safekernels as sk
 from safekernels import simt
@@ -34,7 +34,7 @@ def vecadd(a: Slice[f32], b: Slice[f32], c: DisjointSlice[f32]) -> None:
 def main(p: object, stream: object, b: object, c: object) -> None:
     vecadd.launch(p, stream, c, b, c)
 """
-BAD_LINE, BAD_COLUMN = 17, 32
+BAD_LINE, BAD_COLUMN = 17, 36
 
 #: The same kernel, no bug; `{body}` goes inside `use(x, p, stream, a, b, c)` before a clean launch.
 RELEVANT = """\
