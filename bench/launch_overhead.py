@@ -1,5 +1,7 @@
 """Host launch overhead per launch (SPEC §7: a full safe launch <= 1.15x a bare `cuLaunchKernel`; a `DeviceOp`
-chain captured as a CUDA graph, `op.graph_on(stream)`, <= 1.5 us per kernel at replay).
+chain captured as a CUDA graph, `op.graph_on(stream)`, <= 1.5 us per kernel at replay; issue 10: a tile launch
+through the public API, `op = k(...)` + `op.sync_on(stream)`, <= 1.5x a bare launch + synchronize, a `then`
+chain of 100 tile launches <= 1.3x 100 bare launches + one synchronize).
 
 Tiny grids (one block), many launches per timing, several repeats taken round-robin so that drift hits every
 path alike; the table gives the median over repeats of the mean time per launch (wall clock; the GPU keeps up,
@@ -19,6 +21,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import importlib.util
+import json
 import statistics
 import sys
 import time
@@ -66,6 +69,122 @@ def tile_chain(n: int, size: int) -> Any:
     for _ in range(n - 1):
         op = op.then(lambda v: tile_add(v[0], v[1], v[2]))
     return op
+
+
+def tile_eager_section(dev: Any, stream: Any, torch: Any, n: int, repeats: int) -> tuple[list[str], dict[str, Any]]:
+    """Issue 10's targets, host wall clock, one process: the tile launch every doc uses against the bare
+    driver calls it makes (same compiled kernel, same pre-packed parameters), and against torch.
+
+    Per call: `z, x, y = tile_add(z, x, y).sync_on(stream)` vs `cuLaunchKernel` + `cuStreamSynchronize`;
+    per chain: 100 launches built with `then` and one `sync_on` vs 100 `cuLaunchKernel` + one synchronize;
+    build only: `tile_add(z, x, y)` on fresh handles, no execution.  Rounds interleaved, medians."""
+    from safekernels.runtime.cuda_backend import _driver
+    from safekernels.tile.gpu_launch import tile_kernel_for
+
+    driver = _driver()
+    size = 128
+    first = tile_add(tile.zeros((size,), f32).partition((size,)), tile.arange(size, f32), tile.full((size,), 0.5, f32))
+    z, x, y = first.sync_on(stream)
+    for _ in range(3):
+        z, x, y = tile_add(z, x, y).sync_on(stream)
+    assert (z.to_numpy(stream) == (x.to_numpy(stream) + 0.5)).all(), "tile eager launch wrong"
+    plan = next(p for p in tile_add._plans.values() if p.device is dev and p.gpu_launch)
+    glob = plan.gpu_launch.__globals__  # the planned launch's own function and parameter storage
+    loaded = tile_kernel_for(tile_add, (z, x, y), dev)
+    fn, params = glob["FN"], glob["PARAMS"]
+    threads, smem = loaded.compiled.threads, loaded.compiled.smem_bytes
+    raw = stream.handle.handle
+    cu, cusync = driver.cuLaunchKernel, driver.cuStreamSynchronize
+    state = [z, x, y]
+    ta, tb, tc = (torch.rand(size, device="cuda") for _ in range(3))
+    torch_stream = torch.cuda.current_stream()
+
+    def bare_sync() -> None:
+        cu(fn, 1, 1, 1, threads, 1, 1, smem, raw, params, 0)
+        cusync(raw)
+
+    def tile_eager() -> None:
+        state[:] = tile_add(*state).sync_on(stream)
+
+    def torch_sync() -> None:
+        torch.add(ta, tb, out=tc)
+        torch_stream.synchronize()
+
+    def bare_100() -> None:
+        for _ in range(GRAPH_KERNELS):
+            cu(fn, 1, 1, 1, threads, 1, 1, smem, raw, params, 0)
+        cusync(raw)
+
+    def chain_100() -> None:
+        op = tile_add(*state)
+        for _ in range(GRAPH_KERNELS - 1):
+            op = op.then(lambda v: tile_add(v[0], v[1], v[2]))
+        state[:] = op.sync_on(stream)
+
+    def torch_100() -> None:
+        for _ in range(GRAPH_KERNELS):
+            torch.add(ta, tb, out=tc)
+        torch_stream.synchronize()
+
+    def build_round(calls: int) -> float:
+        handles = [(state[0]._successor(), state[1]._successor(), state[2]._successor()) for _ in range(calls)]
+        t = time.perf_counter()
+        for zi, xi, yi in handles:
+            tile_add(zi, xi, yi)
+        return (time.perf_counter() - t) / calls * 1e6
+
+    single = measure(
+        {"bare_sync": bare_sync, "tile_eager": tile_eager, "torch_sync": torch_sync}, torch.cuda.synchronize, n, repeats
+    )
+    chains = measure(
+        {"bare_100": bare_100, "chain_100": chain_100, "torch_100": torch_100},
+        torch.cuda.synchronize,
+        max(20, n // 100),
+        repeats,
+    )
+    builds = [build_round(n) for _ in range(repeats)]
+    assert (state[0].to_numpy(stream) == state[1].to_numpy(stream) + 0.5).all(), "tile chain wrong"
+    med = {k: statistics.median(v) for k, v in {**single, **chains}.items()}
+    med["tile_build"] = statistics.median(builds)
+    eager_ratio = med["tile_eager"] / med["bare_sync"]
+    chain_ratio = med["chain_100"] / med["bare_100"]
+    labels = {
+        "bare_sync": "bare `cuLaunchKernel` + `cuStreamSynchronize` (the tile kernel, pre-packed params)",
+        "tile_eager": "**tile `z, x, y = add(z, x, y).sync_on(stream)`** (public API, eager)",
+        "torch_sync": "`torch.add(a, b, out=c)` + stream synchronize",
+        "tile_build": "tile `add(z, x, y)`: building the op only (no execution)",
+        "bare_100": "100 bare `cuLaunchKernel` + one `cuStreamSynchronize`",
+        "chain_100": "**tile chain: 100 launches built with `then`, one `sync_on`**",
+        "torch_100": "100 `torch.add` + one stream synchronize",
+    }
+    spread = {k: (min(v), max(v)) for k, v in {**single, **chains, "tile_build": builds}.items()}
+    lines = [
+        "### Tile launches through the public API (issue 10)",
+        "",
+        f"One process, host wall clock: median over {repeats} interleaved rounds ({n} calls per round for single "
+        f"launches, {max(20, n // 100)} for chains of {GRAPH_KERNELS}); one 128-element tile block per launch.",
+        "",
+        "| path | µs | [min, max] |",
+        "| --- | ---: | ---: |",
+    ]
+    for key, label in labels.items():
+        lo, hi = spread[key]
+        lines.append(f"| {label} | {med[key]:.2f} | [{lo:.2f}, {hi:.2f}] |")
+    lines += [
+        "",
+        "| target | measured | met |",
+        "| --- | ---: | --- |",
+        f"| eager op + `sync_on` <= 1.5x bare launch + synchronize | {eager_ratio:.3f}x | "
+        f"{'yes' if eager_ratio <= 1.5 else '**no**'} |",
+        f"| chain of 100 + one `sync_on` <= 1.3x 100 bare launches + synchronize | {chain_ratio:.3f}x | "
+        f"{'yes' if chain_ratio <= 1.3 else '**no**'} |",
+        f"| eager op + `sync_on` vs torch.add + synchronize | {med['tile_eager'] / med['torch_sync']:.3f}x | |",
+        f"| chain of 100 vs 100 torch.add + synchronize | {med['chain_100'] / med['torch_100']:.3f}x | |",
+        f"| per-launch host cost in the chain over the bare launch | "
+        f"{(med['chain_100'] - med['bare_100']) / GRAPH_KERNELS:.2f} µs | |",
+        "",
+    ]
+    return lines, {"median_us": med, "eager_ratio": eager_ratio, "chain_ratio": chain_ratio}
 
 
 def measure_graphs(
@@ -139,6 +258,7 @@ def versions(torch: Any) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--out", required=True)
+    parser.add_argument("--json")
     parser.add_argument("--n", type=int, default=20000)
     parser.add_argument("--repeats", type=int, default=7)
     parser.add_argument("--graph-replays", type=int, default=500)
@@ -301,6 +421,7 @@ def main() -> None:
     graph_results = measure_graphs(graphs, sync, args.graph_replays, args.repeats)
     graph_med = {k: statistics.median(v) for k, v in graph_results.items()}
 
+    tile_lines, tile_results = tile_eager_section(dev, stream, torch, max(2000, args.n // 4), args.repeats)
     results = measure(cases, sync, args.n, args.repeats)
     med = {k: statistics.median(v) for k, v in results.items()}
     spread = {k: (min(v), max(v)) for k, v in results.items()}
@@ -346,6 +467,7 @@ def main() -> None:
             lines.append(f"| {label} | {graph_med[key]:.2f} | [{lo:.2f}, {hi:.2f}] | {graph_med[key] / raw:.3f} |")
     if "raw_saxpy" in med and "safe_saxpy" in med:
         lines += ["", f"saxpy safe / bare saxpy: {med['safe_saxpy'] / med['raw_saxpy']:.3f}."]
+    lines += ["", *tile_lines]
     lines += [
         "",
         "Checks before timing: fast path taken and results equal to torch for vecadd (DeviceBuffers "
@@ -359,6 +481,9 @@ def main() -> None:
     ]
     text = "\n".join(lines)
     Path(args.out).write_text(text)
+    if args.json:
+        summary = {"tile": tile_results, "median_us": med, "graph_us": graph_med}
+        Path(args.json).write_text(json.dumps(summary, indent=1))
     print(text)
     print({k: [round(x, 3) for x in v] for k, v in {**results, **graph_results}.items()})
 

@@ -1,16 +1,26 @@
-"""Tile-track benchmark on the GPU: each tile kernel vs PyTorch, Triton (same algorithm) and CuPy, one run.
+"""Tile-track benchmark on the GPU: each tile kernel the way users launch it, vs PyTorch, Triton and CuPy.
 
-    PYTHONPATH=src:. python3 bench/tile_bench.py --out docs/benchmarks-tile.md [--quick]
+    PYTHONPATH=src:. python3 bench/tile_bench.py --out docs/benchmarks-tile.md [--json FILE] [--quick]
 
-Every kernel is first checked against torch on fresh random data (relative error printed), then timed with
-`triton.testing.do_bench` (median).  Bandwidth kernels report GB/s (bytes read + written, counted once);
-GEMM reports TFLOP/s at 2048^3, 4096^3, 8192^3.  The device-to-device copy is the bandwidth reference.
+Every tile kernel is measured through the public API, two ways, on tensors made by the tile constructors:
+
+- **eager**: `outs = kernel(*args).sync_on(stream)` per call, the loop every example and doc uses (the host
+  builds the op, moves the handles, launches through the launch-plan cache, and waits for the kernel);
+- **graph**: the same op captured once with `graph_on(stream)`, then `graph.replay()` per call.
+
+A third, *kernel-only* column launches the compiled kernel directly on torch tensors (`bench/tile_harness.py`,
+no DeviceOp, no moves): what the kernel costs with no host path at all.  Each result is checked against torch
+after the eager loop and after the graph replays.  Times are medians of `safekernels.testing.do_bench`
+(Triton's procedure: L2 flushed before every call, CUDA events on the stream), the same for every column.
+Bandwidth kernels report GB/s (bytes read + written, counted once); GEMM reports TFLOP/s.  The table of
+eager / graph ratios at the end carries the targets of issue 10 (softmax 8192^2 >= 0.85, GEMM f16 4096 >= 0.95).
 """
 
 from __future__ import annotations
 
 import argparse
 import datetime
+import json
 import sys
 from typing import Any
 
@@ -18,8 +28,12 @@ import torch
 import triton
 import triton.language as tl
 
+import safekernels as sk
 from bench.kernels import tile_kernels as K
 from bench.tile_harness import Runner, arg
+from safekernels import tile
+from safekernels.dtypes import bf16, f16, f32
+from safekernels.testing import do_bench
 
 try:
     import cupy as cp
@@ -99,9 +113,10 @@ def _tr_gemm(a, b, c, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.conste
     )
 
 
-def bench(fn: Any) -> float:
-    """Median milliseconds."""
-    return float(triton.testing.do_bench(fn, warmup=25, rep=200, return_mode="median"))
+def bench(fn: Any, stream: Any = None) -> float:
+    """Median milliseconds (`safekernels.testing.do_bench`, events on `stream`, torch's current by default)."""
+    target = stream if stream is not None else torch.cuda.current_stream()
+    return float(do_bench(fn, warmup=25, rep=200, return_mode="median", stream=target))
 
 
 def rel(a: torch.Tensor, b: torch.Tensor) -> float:
@@ -109,189 +124,367 @@ def rel(a: torch.Tensor, b: torch.Tensor) -> float:
     return float((a64 - b64).norm() / b64.norm().clamp_min(1e-30))
 
 
+_TORCH_TO_SK = {torch.float32: f32, torch.float16: f16, torch.bfloat16: bf16}
+
+
+class Public:
+    """Tile tensors made by the tile constructors on `device`, with torch views of their memory (to fill
+    inputs, check results, and run the reference libraries on the very same memory)."""
+
+    def __init__(self, device: Any, stream: Any) -> None:
+        self.device = device
+        self.stream = stream
+
+    def tensor(self, src: torch.Tensor) -> tuple[Any, torch.Tensor]:
+        """A tile `Tensor` holding a copy of `src`, and a torch view of its memory."""
+        handle = tile.zeros(tuple(src.shape), _TORCH_TO_SK[src.dtype], device=self.device).sync_on(self.stream)
+        view = self.view(handle, src.dtype)
+        view.copy_(src)
+        return handle, view
+
+    @staticmethod
+    def view(handle: Any, dtype: torch.dtype) -> torch.Tensor:
+        flat = torch.from_dlpack(handle.buffer)  # zero-copy, bf16 included; the capsule keeps the memory alive
+        assert flat.dtype == dtype, (flat.dtype, dtype)
+        return flat.view(handle.shape)
+
+
+class Timed:
+    """One tile kernel through the public API: eager `sync_on` loop and `graph_on` replay, both checked."""
+
+    def __init__(self, kernel: Any, args: list[Any], stream: Any) -> None:
+        self.kernel = kernel
+        self.state = list(args)  # the handles (and scalars) of the next launch
+        self.stream = stream
+        self.graph: Any = None
+
+    def eager_ms(self) -> float:
+        kernel, state, stream = self.kernel, self.state, self.stream
+
+        def step() -> None:
+            state[:] = kernel(*state).sync_on(stream)
+
+        return bench(step, stream)
+
+    def graph_ms(self, poison: Any) -> float:
+        graph = self.kernel(*self.state).graph_on(self.stream)
+        poison()  # the check after the replays sees only what the graph wrote
+        graph.replay()
+        self.stream.synchronize()
+        ms = bench(graph.replay, self.stream)
+        self.graph = graph
+        return ms
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
+    ap.add_argument("--json")
     ap.add_argument("--quick", action="store_true")
     args = ap.parse_args()
     run = Runner()
+    device = sk.Device(0)
+    stream = sk.as_stream(torch.cuda.current_stream(), device)
+    pub = Public(device, stream)
     dev = "cuda"
-    rows: list[tuple[str, str, str, str, str, str, str]] = []
+    rows: list[list[str]] = []
+    ratios: list[tuple[str, str, float, str]] = []  # kernel, size, graph ms / eager ms, target
     notes: list[str] = []
 
     def gbs(nbytes: int, ms: float) -> str:
         return f"{nbytes / ms / 1e6:.0f}"
 
+    def public_row(
+        name: str,
+        size: str,
+        kernel: Any,
+        args: list[Any],
+        check: Any,
+        rate: Any,
+        harness_ms: float,
+        others: list[str],
+        unit: str,
+        out: torch.Tensor,
+        target: str = "",
+    ) -> None:
+        """Eager and graph timings of `kernel(*args)`; the output (`out`, a torch view of it) is poisoned with
+        NaN before each and checked after (`check()`: a relative error vs torch)."""
+
+        def poison() -> None:
+            out.fill_(float("nan"))
+
+        timed = Timed(kernel, args, stream)
+        poison()
+        eager = timed.eager_ms()
+        notes.append(f"{name} {size}: eager rel err {check(timed.state):.1e}")
+        graph = timed.graph_ms(poison)
+        notes.append(f"{name} {size}: graph rel err {check(list(timed.graph.value)):.1e}")
+        rows.append([name, size, rate(eager), rate(graph), rate(harness_ms), *others, unit])
+        ratios.append((name, size, graph / eager, target))
+
     # copy reference
     n = 1 << 28
     src = torch.randn(n, device=dev)
     dst = torch.empty_like(src)
-    copy_ms = bench(lambda: dst.copy_(src))
-    copy_bw = 2 * n * 4 / copy_ms / 1e6
-    rows.append(("d2d copy (reference)", f"{n} f32", f"{copy_bw:.0f}", "", "", "", "GB/s"))
+    copy_bw = 2 * n * 4 / bench(lambda: dst.copy_(src)) / 1e6
+    rows.append(["d2d copy (reference)", f"{n} f32", "", "", f"{copy_bw:.0f}", "", "", "", "GB/s"])
 
-    # vecadd / saxpy
-    x, y = torch.randn(n, device=dev), torch.randn(n, device=dev)
-    z = torch.full_like(x, float("nan"))
-    run(K.vecadd, arg(z, (K.VEC_TILE,)), arg(x), arg(y))
-    notes.append(f"vecadd rel err {rel(z, x + y):.1e}")
-    sk_add = run.prepared(K.vecadd, arg(z, (K.VEC_TILE,)), arg(x), arg(y))
-    t_sk = bench(sk_add)
-    t_torch = bench(lambda: torch.add(x, y, out=z))
-    t_tr = bench(lambda: _tr_add[(triton.cdiv(n, 4096),)](x, y, z, n, BLOCK=4096))
-    cx = cy = cz = None
-    t_cp = ""
-    if cp is not None:
-        cx, cy = cp.asarray(x), cp.asarray(y)
-        cz = cp.empty_like(cx)
-        t_cp = gbs(3 * n * 4, bench(lambda: cp.add(cx, cy, out=cz)))
+    # vecadd / saxpy on tile tensors; the reference libraries run on the same memory through torch views
+    x, tx = pub.tensor(torch.randn(n, device=dev))
+    y, ty = pub.tensor(torch.randn(n, device=dev))
+    z0 = tile.zeros((n,), f32, device=device).sync_on(stream)
+    tz = pub.view(z0, torch.float32)
+    z = z0.partition((K.VEC_TILE,))
     b3 = 3 * n * 4
-    rows.append(("vecadd", f"{n} f32", gbs(b3, t_sk), gbs(b3, t_torch), gbs(b3, t_tr), t_cp, "GB/s"))
-    a = 1.7
-    run(K.saxpy, arg(z, (K.VEC_TILE,)), a, arg(x), arg(y))
-    notes.append(f"saxpy rel err {rel(z, a * x + y):.1e}")
-    sk_saxpy = run.prepared(K.saxpy, arg(z, (K.VEC_TILE,)), a, arg(x), arg(y))
-    t_sk = bench(sk_saxpy)
-    t_torch = bench(lambda: torch.add(y, x, alpha=a, out=z))
-    t_tr = bench(lambda: _tr_saxpy[(triton.cdiv(n, 4096),)](x, y, z, a, n, BLOCK=4096))
+    t_harness = bench(run.prepared(K.vecadd, arg(tz, (K.VEC_TILE,)), arg(tx), arg(ty)))
+    t_torch = bench(lambda: torch.add(tx, ty, out=tz))
+    t_tr = bench(lambda: _tr_add[(triton.cdiv(n, 4096),)](tx, ty, tz, n, BLOCK=4096))
     t_cp = ""
     if cp is not None:
-        saxpy_k = cp.ElementwiseKernel(
-            "float32 x, float32 y, float32 a", "float32 z", "z = a * x + y", "saxpy"
-        )
+        cx, cy, cz = cp.asarray(tx), cp.asarray(ty), cp.asarray(tz)
+        t_cp = gbs(b3, bench(lambda: cp.add(cx, cy, out=cz)))
+    rate3 = lambda ms: gbs(b3, ms)  # noqa: E731
+    others = [gbs(b3, t_torch), gbs(b3, t_tr), t_cp]
+    public_row(
+        "vecadd", f"{n} f32", K.vecadd, [z, x, y], lambda o: rel(tz, tx + ty), rate3, t_harness, others, "GB/s", tz
+    )
+    a = 1.7  # saxpy on new tile tensors (the graph above owns the old ones)
+    x, tx = pub.tensor(tx.clone())
+    y, ty = pub.tensor(ty.clone())
+    z0 = tile.zeros((n,), f32, device=device).sync_on(stream)
+    tz = pub.view(z0, torch.float32)
+    z = z0.partition((K.VEC_TILE,))
+    t_harness = bench(run.prepared(K.saxpy, arg(tz, (K.VEC_TILE,)), a, arg(tx), arg(ty)))
+    t_torch = bench(lambda: torch.add(ty, tx, alpha=a, out=tz))
+    t_tr = bench(lambda: _tr_saxpy[(triton.cdiv(n, 4096),)](tx, ty, tz, a, n, BLOCK=4096))
+    t_cp = ""
+    if cp is not None:
+        saxpy_k = cp.ElementwiseKernel("float32 x, float32 y, float32 a", "float32 z", "z = a * x + y", "saxpy")
+        cx, cy, cz = cp.asarray(tx), cp.asarray(ty), cp.asarray(tz)
         t_cp = gbs(b3, bench(lambda: saxpy_k(cx, cy, cp.float32(a), cz)))
-    rows.append(("saxpy", f"{n} f32", gbs(b3, t_sk), gbs(b3, t_torch), gbs(b3, t_tr), t_cp, "GB/s"))
+    public_row(
+        "saxpy",
+        f"{n} f32",
+        K.saxpy,
+        [z, a, x, y],
+        lambda o: rel(tz, a * tx + ty),
+        rate3,
+        t_harness,
+        [gbs(b3, t_torch), gbs(b3, t_tr), t_cp],
+        "GB/s",
+        tz,
+    )
 
     # row kernels on 8192 x 8192 f32
     m, ncol = 8192, K.ROW
-    xs = torch.randn(m, ncol, device=dev) * 3
-    out = torch.full_like(xs, float("nan"))
     b2 = 2 * m * ncol * 4
-    run(K.softmax, arg(out, (1, ncol)), arg(xs))
-    notes.append(f"softmax rel err {rel(out, torch.softmax(xs.double(), 1)):.1e}")
-    t_sk = bench(run.prepared(K.softmax, arg(out, (1, ncol)), arg(xs)))
-    t_torch = bench(lambda: torch.softmax(xs, 1, out=out) if False else torch.softmax(xs, 1))
-    t_tr = bench(lambda: _tr_softmax[(m,)](xs, out, ncol, BLOCK=ncol, num_warps=8))
-    rows.append(
-        ("row softmax", f"{m}x{ncol} f32", gbs(b2, t_sk), gbs(b2, t_torch), gbs(b2, t_tr), "", "GB/s")
+    rate2 = lambda ms: gbs(b2, ms)  # noqa: E731
+    xs, txs = pub.tensor(torch.randn(m, ncol, device=dev) * 3)
+
+    def out_partition(shape: tuple[int, ...], tile_shape: tuple[int, ...]) -> tuple[Any, torch.Tensor]:
+        t = tile.zeros(shape, f32, device=device).sync_on(stream)
+        view = pub.view(t, torch.float32)
+        view.fill_(float("nan"))
+        return t.partition(tile_shape), view
+
+    out, tout = out_partition((m, ncol), (1, ncol))
+    t_harness = bench(run.prepared(K.softmax, arg(tout, (1, ncol)), arg(txs)))
+    t_torch = bench(lambda: torch.softmax(txs, 1))
+    t_tr = bench(lambda: _tr_softmax[(m,)](txs, tout, ncol, BLOCK=ncol, num_warps=8))
+    ref = torch.softmax(txs.double(), 1)
+    public_row(
+        "row softmax",
+        f"{m}x{ncol} f32",
+        K.softmax,
+        [out, xs],
+        lambda o: rel(tout, ref),
+        rate2,
+        t_harness,
+        [gbs(b2, t_torch), gbs(b2, t_tr), ""],
+        "GB/s",
+        tout,
+        ">= 0.85",
     )
-    w = torch.randn(ncol, device=dev)
-    bb = torch.randn(ncol, device=dev)
+    xs, txs = pub.tensor(txs.clone())
+    w, tw = pub.tensor(torch.randn(ncol, device=dev))
+    bb, tbb = pub.tensor(torch.randn(ncol, device=dev))
     eps = 1e-5
-    run(K.layernorm, arg(out, (1, ncol)), arg(xs), arg(w), arg(bb), eps)
-    ref = torch.nn.functional.layer_norm(xs.double(), (ncol,), w.double(), bb.double(), eps)
-    notes.append(f"layernorm rel err {rel(out, ref):.1e}")
-    t_sk = bench(run.prepared(K.layernorm, arg(out, (1, ncol)), arg(xs), arg(w), arg(bb), eps))
-    t_torch = bench(lambda: torch.nn.functional.layer_norm(xs, (ncol,), w, bb, eps))
-    t_tr = bench(lambda: _tr_layernorm[(m,)](xs, w, bb, out, ncol, eps, BLOCK=ncol, num_warps=8))
-    rows.append(
-        ("layernorm fwd", f"{m}x{ncol} f32", gbs(b2, t_sk), gbs(b2, t_torch), gbs(b2, t_tr), "", "GB/s")
+    out, tout = out_partition((m, ncol), (1, ncol))
+    t_harness = bench(run.prepared(K.layernorm, arg(tout, (1, ncol)), arg(txs), arg(tw), arg(tbb), eps))
+    t_torch = bench(lambda: torch.nn.functional.layer_norm(txs, (ncol,), tw, tbb, eps))
+    t_tr = bench(lambda: _tr_layernorm[(m,)](txs, tw, tbb, tout, ncol, eps, BLOCK=ncol, num_warps=8))
+    ref = torch.nn.functional.layer_norm(txs.double(), (ncol,), tw.double(), tbb.double(), eps)
+    public_row(
+        "layernorm fwd",
+        f"{m}x{ncol} f32",
+        K.layernorm,
+        [out, xs, w, bb, eps],
+        lambda o: rel(tout, ref),
+        rate2,
+        t_harness,
+        [gbs(b2, t_torch), gbs(b2, t_tr), ""],
+        "GB/s",
+        tout,
     )
-    rs = torch.full((m,), float("nan"), device=dev)
     b1 = m * ncol * 4 + m * 4
-    run(K.row_sum, arg(rs, (K.RED_ROWS,)), arg(xs))
-    notes.append(f"row_sum rel err {rel(rs, xs.double().sum(1)):.1e}")
-    run(K.row_max, arg(rs, (K.RED_ROWS,)), arg(xs))
-    notes.append(f"row_max rel err {rel(rs, xs.max(1).values):.1e}")
-    t_sk = bench(run.prepared(K.row_sum, arg(rs, (K.RED_ROWS,)), arg(xs)))
-    t_skm = bench(run.prepared(K.row_max, arg(rs, (K.RED_ROWS,)), arg(xs)))
-    t_torch = bench(lambda: xs.sum(1))
-    t_tr = bench(lambda: _tr_rowsum[(m,)](xs, rs, ncol, BLOCK=ncol, num_warps=8))
+    rate1 = lambda ms: gbs(b1, ms)  # noqa: E731
+    for name, kern, torch_fn, tr in (
+        ("row sum", K.row_sum, lambda t: t.sum(1), True),
+        ("row max", K.row_max, lambda t: t.amax(1), False),
+    ):
+        xs, txs = pub.tensor(txs.clone())
+        rs, trs = out_partition((m,), (K.RED_ROWS,))
+        t_harness = bench(run.prepared(kern, arg(trs, (K.RED_ROWS,)), arg(txs)))
+        t_torch = bench(lambda torch_fn=torch_fn, txs=txs: torch_fn(txs))
+        t_tr = ""
+        if tr:
+            t_tr = gbs(b1, bench(lambda txs=txs, trs=trs: _tr_rowsum[(m,)](txs, trs, ncol, BLOCK=ncol, num_warps=8)))
+        t_cp = ""
+        if cp is not None and tr:
+            cxs = cp.asarray(txs)
+            t_cp = gbs(b1, bench(lambda cxs=cxs: cxs.sum(axis=1)))
+        ref = torch_fn(txs.double())
+        public_row(
+            name,
+            f"{m}x{ncol} f32",
+            kern,
+            [rs, xs],
+            lambda o, trs=trs, ref=ref: rel(trs, ref),
+            rate1,
+            t_harness,
+            [gbs(b1, t_torch), t_tr, t_cp],
+            "GB/s",
+            trs,
+        )
+    xs, txs = pub.tensor(txs.clone())
+    tt, ttt = out_partition((ncol, m), (K.T_TILE, K.T_TILE))
+    t_harness = bench(run.prepared(K.transpose, arg(ttt, (K.T_TILE, K.T_TILE)), arg(txs)))
+    t_torch = bench(lambda: ttt.copy_(txs.t()))
+    t_tr = bench(lambda: _tr_transpose[(m // 64, ncol // 64)](txs, ttt, m, ncol, B=64))
     t_cp = ""
     if cp is not None:
-        cxs = cp.asarray(xs)
-        t_cp = gbs(b1, bench(lambda: cxs.sum(axis=1)))
-    rows.append(("row sum", f"{m}x{ncol} f32", gbs(b1, t_sk), gbs(b1, t_torch), gbs(b1, t_tr), t_cp, "GB/s"))
-    rows.append(
-        ("row max", f"{m}x{ncol} f32", gbs(b1, t_skm), gbs(b1, bench(lambda: xs.amax(1))), "", "", "GB/s")
-    )
-    tt = torch.full_like(xs, float("nan"))
-    run(K.transpose, arg(tt, (K.T_TILE, K.T_TILE)), arg(xs))
-    notes.append(f"transpose exact: {bool(torch.equal(tt, xs.t()))}")
-    t_sk = bench(run.prepared(K.transpose, arg(tt, (K.T_TILE, K.T_TILE)), arg(xs)))
-    t_torch = bench(lambda: tt.copy_(xs.t()))
-    t_tr = bench(lambda: _tr_transpose[(m // 64, ncol // 64)](xs, tt, m, ncol, B=64))
-    t_cp = ""
-    if cp is not None:
-        cxs = cp.asarray(xs)
-        ctt = cp.asarray(tt)
+        cxs, ctt = cp.asarray(txs), cp.asarray(ttt)
         t_cp = gbs(b2, bench(lambda: cp.copyto(ctt, cxs.T)))
-    rows.append(
-        ("transpose", f"{m}x{ncol} f32", gbs(b2, t_sk), gbs(b2, t_torch), gbs(b2, t_tr), t_cp, "GB/s")
+    public_row(
+        "transpose",
+        f"{m}x{ncol} f32",
+        K.transpose,
+        [tt, xs],
+        lambda o: rel(ttt, txs.t()),
+        rate2,
+        t_harness,
+        [gbs(b2, t_torch), gbs(b2, t_tr), t_cp],
+        "GB/s",
+        ttt,
     )
 
     # GEMM
-    sizes = [2048, 4096] if args.quick else [2048, 4096, 8192]
+    sizes = [4096] if args.quick else [2048, 4096, 8192]
     for dt, kern, name in (
         (torch.float16, K.gemm_f16, "gemm f16"),
         (torch.bfloat16, K.gemm_bf16, "gemm bf16"),
     ):
         for s in sizes:
-            A = torch.randn(s, s, device=dev, dtype=dt)
-            B = torch.randn(s, s, device=dev, dtype=dt)
-            C = torch.full((s, s), float("nan"), device=dev, dtype=dt)
-            run(kern, arg(C, (K.BM, K.BN)), arg(A), arg(B))
-            notes.append(f"{name} {s}: rel err {rel(C, A.float() @ B.float()):.1e}")
+            A, tA = pub.tensor(torch.randn(s, s, device=dev, dtype=dt))
+            B, tB = pub.tensor(torch.randn(s, s, device=dev, dtype=dt))
+            c0 = tile.zeros((s, s), _TORCH_TO_SK[dt], device=device).sync_on(stream)
+            tC = pub.view(c0, dt)
+            C = c0.partition((K.BM, K.BN))
             flops = 2 * s**3
-            t_sk = bench(run.prepared(kern, arg(C, (K.BM, K.BN)), arg(A), arg(B)))
-            t_torch = bench(lambda A=A, B=B: torch.matmul(A, B))
-            t_tr = bench(
-                lambda A=A, B=B, C=C, s=s: _tr_gemm[(s // 128, s // 128)](
-                    A, B, C, s, s, s, BM=128, BN=128, BK=32, num_warps=4, num_stages=4
-                )
-            )
 
             def tf(ms: float, flops: int = flops) -> str:
                 return f"{flops / ms / 1e9:.0f}"
 
-            rows.append((name, f"{s}^3", tf(t_sk), tf(t_torch), tf(t_tr), "", "TFLOP/s"))
+            t_harness = bench(run.prepared(kern, arg(tC, (K.BM, K.BN)), arg(tA), arg(tB)))
+            t_torch = bench(lambda tA=tA, tB=tB: torch.matmul(tA, tB))
+            t_tr = bench(
+                lambda tA=tA, tB=tB, tC=tC, s=s: _tr_gemm[(s // 128, s // 128)](
+                    tA, tB, tC, s, s, s, BM=128, BN=128, BK=32, num_warps=4, num_stages=4
+                )
+            )
+            ref = tA.float() @ tB.float()
+            public_row(
+                name,
+                f"{s}^3",
+                kern,
+                [C, A, B],
+                lambda o, tC=tC, ref=ref: rel(tC, ref),
+                tf,
+                t_harness,
+                [tf(t_torch), tf(t_tr), ""],
+                "TFLOP/s",
+                tC,
+                ">= 0.95" if (name, s) == ("gemm f16", 4096) else "",
+            )
     s = 4096
-    A = torch.randn(s, s, device=dev, dtype=torch.float16)
-    B = torch.randn(s, s, device=dev, dtype=torch.float16)
-    bias = torch.randn(s, device=dev)
-    C = torch.full((s, s), float("nan"), device=dev, dtype=torch.float16)
-    run(K.gemm_bias_relu, arg(C, (K.BM, K.BN)), arg(A), arg(B), arg(bias))
-    notes.append(f"gemm+bias+relu rel err {rel(C, torch.relu(A.float() @ B.float() + bias)):.1e}")
-    t_sk = bench(run.prepared(K.gemm_bias_relu, arg(C, (K.BM, K.BN)), arg(A), arg(B), arg(bias)))
-    bias16 = bias.half()
-    t_torch = bench(lambda: torch.relu(torch.addmm(bias16, A, B)))
+    A, tA = pub.tensor(torch.randn(s, s, device=dev, dtype=torch.float16))
+    B, tB = pub.tensor(torch.randn(s, s, device=dev, dtype=torch.float16))
+    bias, tbias = pub.tensor(torch.randn(s, device=dev))
+    c0 = tile.zeros((s, s), f16, device=device).sync_on(stream)
+    tC = pub.view(c0, torch.float16)
+    C = c0.partition((K.BM, K.BN))
     flops = 2 * s**3
-    rows.append(
-        (
-            "gemm f16 + bias + relu",
-            f"{s}^3",
-            f"{flops / t_sk / 1e9:.0f}",
-            f"{flops / t_torch / 1e9:.0f}",
-            "",
-            "",
-            "TFLOP/s",
-        )
+    t_harness = bench(run.prepared(K.gemm_bias_relu, arg(tC, (K.BM, K.BN)), arg(tA), arg(tB), arg(tbias)))
+    bias16 = tbias.half()
+    t_torch = bench(lambda: torch.relu(torch.addmm(bias16, tA, tB)))
+    ref = torch.relu(tA.float() @ tB.float() + tbias)
+    public_row(
+        "gemm f16 + bias + relu",
+        f"{s}^3",
+        K.gemm_bias_relu,
+        [C, A, B, bias],
+        lambda o: rel(tC, ref),
+        lambda ms: f"{flops / ms / 1e9:.0f}",
+        t_harness,
+        [f"{flops / t_torch / 1e9:.0f}", "", ""],
+        "TFLOP/s",
+        tC,
     )
 
     name = torch.cuda.get_device_name()
     lines = [
         f"# Tile track benchmarks ({datetime.date.today().isoformat()})",
         "",
-        f"GPU: {name}; torch {torch.__version__}, triton {triton.__version__}, "
+        f"GPU: {name}; safekernels from this tree; torch {torch.__version__}, triton {triton.__version__}, "
         f"cupy {getattr(cp, '__version__', 'n/a')}; python {sys.version.split()[0]}.",
         "",
-        "Median of `triton.testing.do_bench`.  Bandwidth counts each input read once and each output "
-        "written once.",
+        "Median of `safekernels.testing.do_bench` (L2 flushed before each call, CUDA events).  Bandwidth counts "
+        "each input read once and each output written once.  **eager**: `kernel(*args).sync_on(stream)` per "
+        "call (public API: op build, moves, launch-plan lookup, launch, wait); **graph**: the op captured once "
+        "with `graph_on`, `graph.replay()` per call; **kernel only (harness)**: the compiled kernel launched "
+        "directly on torch tensors (`bench/tile_harness.py`, no DeviceOp): not a user path, shown for reference.",
         "",
-        "| kernel | size | safekernels tile | PyTorch | Triton | CuPy | unit |",
-        "| --- | --- | --- | --- | --- | --- | --- |",
+        "| kernel | size | tile eager `sync_on` | tile `graph_on` replay | tile kernel only (harness) "
+        "| PyTorch | Triton | CuPy | unit |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     lines += [f"| {' | '.join(r)} |" for r in rows]
     lines += [
         "",
         f"Copy bandwidth reference: {copy_bw:.0f} GB/s.",
         "",
-        "Checks (relative error vs torch, float64 reference where cheap):",
+        "### Eager vs graph replay (time of graph replay / time of eager call; 1.0 = no host cost visible)",
         "",
-    ] + [f"- {x}" for x in notes]
+        "| kernel | size | eager / graph | target | met |",
+        "| --- | --- | ---: | --- | --- |",
+    ]
+    for kname, size, ratio, target in ratios:
+        met = "" if not target else ("yes" if ratio >= float(target.split()[-1]) else "**no**")
+        lines.append(f"| {kname} | {size} | {ratio:.3f} | {target} | {met} |")
+    lines += ["", "Checks (relative error vs torch, float64 reference where cheap):", ""]
+    lines += [f"- {x}" for x in notes]
     text = "\n".join(lines) + "\n"
     with open(args.out, "w") as f:
         f.write(text)
+    if args.json:
+        payload = {
+            "rows": rows,
+            "eager_over_graph": [
+                {"kernel": k, "size": sz, "ratio": r, "target": t} for k, sz, r, t in ratios
+            ],
+        }
+        with open(args.json, "w") as f:
+            json.dump(payload, f, indent=1)
     print(text)
 
 

@@ -1,0 +1,282 @@
+"""The tile launch-plan cache (`tile.launch_plan`) and the planned GPU launch, without a GPU.
+
+A repeat launch with the same argument specs reuses its plan (no shape check at the call, none at the
+execution); any spec change (shape, dtype, tile shape, device, scalar kind) makes a new plan; and everything
+that is a property of the values rather than the specs is still checked on a cached plan: moves (with the
+right name and file:line), overlapping memory, the stream's device.  The GPU half runs on `fake_gpu`: the
+generated launcher must pass the driver exactly the parameters the checked launcher passes.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+import pytest
+from fake_gpu import FakeGpu
+from tile_harness import cpu_stream
+
+import safekernels as sk
+from safekernels import tile
+from safekernels.dtypes import f32, f64
+from safekernels.errors import AliasingError, UseAfterMoveError
+from safekernels.tile import Partition, Tensor
+from safekernels.tile import gpu_launch as tile_gpu
+
+HERE = __file__
+kernel_module = sys.modules["safekernels.tile.kernel"]
+
+
+@tile.kernel
+def add(z: Partition[Any], x: Tensor[Any], y: Tensor[Any]) -> None:
+    z.store(tile.load_like(x, z) + tile.load_like(y, z))
+
+
+@tile.kernel
+def saxpy(z: Partition[f32], a: f32, x: Tensor[f32], y: Tensor[f32]) -> None:
+    z.store(a * tile.load_like(x, z) + tile.load_like(y, z))
+
+
+ADD_ABI = [("ptr", 0, 0), ("dim", 0, 0), ("ptr", 1, 0), ("dim", 1, 0), ("ptr", 2, 0), ("dim", 2, 0), ("grid", -1, 0)]
+SAXPY_ABI = [
+    ("ptr", 0, 0),
+    ("dim", 0, 0),
+    ("scalar", 1, 0),
+    ("ptr", 2, 0),
+    ("dim", 2, 0),
+    ("ptr", 3, 0),
+    ("dim", 3, 0),
+    ("grid", -1, 0),
+]
+
+
+def next_line() -> int:
+    return sys._getframe(1).f_lineno + 1
+
+
+def operands(n: int = 8, tile_shape: int = 4, dtype: Any = f32) -> tuple[Any, Any, Any]:
+    stream = cpu_stream()
+    z = tile.zeros((n,), dtype).sync_on(stream).partition((tile_shape,))
+    return z, tile.ones((n,), dtype).sync_on(stream), tile.full((n,), 2.0, dtype).sync_on(stream)
+
+
+@pytest.fixture
+def shape_checks(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
+    """Counts the full launch-shape checks (the work a cached plan skips)."""
+    calls: list[str] = []
+    real = kernel_module.check_launch_shapes
+
+    def counting(kernel: str, *args: Any) -> Any:
+        calls.append(kernel)
+        return real(kernel, *args)
+
+    monkeypatch.setattr(kernel_module, "check_launch_shapes", counting)
+    yield calls
+
+
+# -- the cache -------------------------------------------------------------------------------------------------
+def test_a_repeat_launch_does_one_lookup_and_no_shape_check(shape_checks: list[str]) -> None:
+    @tile.kernel
+    def inc(z: Partition[f32], x: Tensor[f32], y: Tensor[f32]) -> None:
+        z.store(tile.load_like(x, z) + tile.load_like(y, z))
+
+    stream = cpu_stream()
+    z, x, y = operands()
+    z, x, y = inc(z, x, y).sync_on(stream)
+    assert shape_checks == ["inc"] and len(inc._plans) == 1  # the first call checked; its execution did not
+    for _ in range(3):
+        z, x, y = inc(z, x, y).sync_on(stream)
+    assert shape_checks == ["inc"] and len(inc._plans) == 1
+    np.testing.assert_array_equal(z.unpartition().to_numpy(stream), np.full(8, 3.0, np.float32))
+
+
+@pytest.mark.parametrize("change", ["shape", "dtype", "tile_shape", "scalar_kind", "shared"])
+def test_a_spec_change_misses(change: str, shape_checks: list[str]) -> None:
+    @tile.kernel
+    def scaled(z: Partition[Any], a: float, x: Tensor[Any]) -> None:
+        z.store(a * tile.load_like(x, z))
+
+    stream = cpu_stream()
+    z, x, _ = operands()
+    z, a, x = scaled(z, 2.0, x).sync_on(stream)
+    assert len(scaled._plans) == 1
+    if change == "shape":
+        z, x, _ = operands(n=16)
+    elif change == "dtype":
+        z, x, _ = operands(dtype=f64)
+    elif change == "tile_shape":
+        z = z.unpartition().partition((2,))
+    elif change == "scalar_kind":
+        a = 3  # an int where a float was: another scalar kind
+    else:
+        x = tile.ones((8,), f32).shared().sync_on(stream)
+    scaled(z, a, x).sync_on(stream)
+    assert len(scaled._plans) == 2 and shape_checks == ["scaled", "scaled"]
+
+
+def test_a_device_change_misses_and_the_stream_device_is_checked_on_a_cached_plan(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    gpu = FakeGpu(monkeypatch)
+    loaded = gpu.fake_loaded(add, ADD_ABI)
+    monkeypatch.setattr(tile_gpu, "tile_kernel_for", lambda kernel, values, device: loaded)
+    plans = len(add._plans)
+    add(*operands()).sync_on(cpu_stream())
+    args = (gpu.partition((8,), (4,), f32), gpu.tensor((8,), f32), gpu.tensor((8,), f32))
+    z, x, y = add(*args).sync_on(gpu.stream)
+    assert len(add._plans) == plans + 2  # the same shapes and dtypes on another device: another plan
+    with pytest.raises(ValueError, match=r"add: argument `z` lives on .* the launch runs on Device.cpu\(\)"):
+        add(z, x, y).sync_on(cpu_stream())  # the cached plan of the GPU values, on a CPU stream
+
+
+def test_a_moved_argument_raises_with_its_name_and_line_on_a_cached_plan() -> None:
+    stream = cpu_stream()
+    z, x, y = add(*operands()).sync_on(stream)  # the plan exists
+    z, x, y = add(z, x, y).sync_on(stream)
+    line = next_line()
+    op = add(z, x, y)
+    with pytest.raises(UseAfterMoveError, match=rf"use of moved value: `z` .*moved into `add` at {HERE}:{line}\)"):
+        add(z, x, y)
+    with pytest.raises(UseAfterMoveError, match=rf"use of moved value: `y` .*moved into `add` at {HERE}:{line}\)"):
+        y.to_numpy()
+    z, x, y = op.sync_on(stream)
+    assert not x.is_moved
+
+
+def test_the_same_value_twice_is_refused_on_a_cached_plan() -> None:
+    stream = cpu_stream()
+    z, x, _y = add(*operands()).sync_on(stream)
+    line = next_line() + 1
+    with pytest.raises(UseAfterMoveError, match=rf"use of moved value: `x` .*moved into `add` at {HERE}:{line}\)"):
+        add(z, x, x)
+
+
+def test_a_refused_call_moves_nothing_on_a_cached_plan() -> None:
+    stream = cpu_stream()
+    z, x, y = add(*operands()).sync_on(stream)
+    z2, x2, y2 = add(*operands()).sync_on(stream)
+    add(z2, x2, y2)  # moves z2, x2, y2
+    with pytest.raises(UseAfterMoveError, match="`y2`"):
+        add(z, x, y2)  # y2 is dead: z and x must stay usable
+    assert not z.is_moved and not x.is_moved
+    add(z, x, y).sync_on(stream)
+
+
+def test_the_overlap_refusal_fires_on_a_cached_plan() -> None:
+    stream = cpu_stream()
+    add(*operands(n=1000, tile_shape=256)).sync_on(stream)  # the plan for these specs
+    host = np.zeros(1000, dtype=np.float32)
+    z = sk.as_buffer(host).partition((256,))
+    alias = Tensor(sk.as_buffer(host), (1000,))  # a second owner of the same numpy memory
+    op = add(z, alias, tile.ones((1000,), f32).sync_on(stream))
+    with pytest.raises(AliasingError, match=r"add: cannot borrow `z` as mutable because it overlaps `x`"):
+        op.sync_on(stream)
+
+
+def test_a_then_chain_reuses_one_plan(shape_checks: list[str]) -> None:
+    @tile.kernel
+    def step(z: Partition[f32], x: Tensor[f32], y: Tensor[f32]) -> None:
+        z.store(tile.load_like(x, z) + tile.load_like(y, z))
+
+    stream = cpu_stream()
+    op = step(*operands())
+    for _ in range(49):
+        op = op.then(lambda v: step(v[0], v[1], v[2]))
+    z, _x, _y = op.sync_on(stream)
+    np.testing.assert_array_equal(z.unpartition().to_numpy(stream), np.full(8, 3.0, np.float32))
+    assert len(step._plans) == 1 and shape_checks == ["step"]
+
+
+def test_device_op_arguments_are_checked_once_per_spec(shape_checks: list[str]) -> None:
+    @tile.kernel
+    def fill(z: Partition[f32], x: Tensor[f32]) -> None:
+        z.store(tile.load_like(x, z))
+
+    stream = cpu_stream()
+    for _ in range(3):
+        (z, _x) = fill(tile.zeros((8,), f32).partition((4,)), tile.ones((8,), f32)).sync_on(stream)
+    np.testing.assert_array_equal(z.to_numpy(stream), np.ones(8, np.float32))
+    # one check of the call's specs (DeviceOps with known shapes), one of the values they produced
+    assert shape_checks == ["fill", "fill"] and len(fill._plans) == 2
+
+
+# -- the planned GPU launch (fake device, recording driver) ------------------------------------------------------
+def run_checked_and_planned(gpu: FakeGpu, kernel: Any, make_args: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """Launch twice with equal specs (checked, then planned); return both recorded launches and the plan."""
+    calls: list[int] = []
+    loaded = gpu.fake_loaded(kernel, ADD_ABI if kernel is add else SAXPY_ABI)
+
+    def lookup(k: Any, values: Any, device: Any) -> Any:
+        calls.append(1)
+        return loaded
+
+    monkeypatch.setattr(tile_gpu, "tile_kernel_for", lookup)
+    kernel(*make_args()).sync_on(gpu.stream)
+    kernel(*make_args()).sync_on(gpu.stream)
+    assert calls == [1], "the second launch did not take the planned path"
+    return gpu.driver.launches[-2:]
+
+
+def test_the_planned_gpu_launch_passes_what_the_checked_launch_passes(monkeypatch: pytest.MonkeyPatch) -> None:
+    gpu = FakeGpu(monkeypatch)
+
+    def make() -> tuple[Any, ...]:
+        return (gpu.partition((1000,), (256,), f32), 1.5, gpu.tensor((1000,), f32), gpu.tensor((1000,), f32))
+
+    checked, planned = run_checked_and_planned(gpu, saxpy, make, monkeypatch)
+    assert checked[0] == planned[0] == (4, 1, 1, 128, 1, 1, 0)
+    assert checked[1] == planned[1] == 0x5EED
+    first, second = checked[2], planned[2]  # the decoded parameters: new buffers, same everything else
+    assert len(first) == len(second) == 8
+    same = (1, 2, 4, 6, 7)
+    assert [first[i] for i in same] == [second[i] for i in same] == [1000, 1.5, 1000, 1000, 4]
+    assert second[0] != first[0] and second[0] % 256 == 0  # each launch packs its own pointers
+    assert gpu.stream.handle.last_kernel == "saxpy"
+
+
+def test_planned_gpu_pointers_are_the_values_pointers(monkeypatch: pytest.MonkeyPatch) -> None:
+    gpu = FakeGpu(monkeypatch)
+    made: list[tuple[Any, ...]] = []
+
+    def make() -> tuple[Any, ...]:
+        args = (gpu.partition((64,), (32,), f32), gpu.tensor((64,), f32), gpu.tensor((64,), f32))
+        made.append(tuple(a.buffer.ptr for a in args))
+        return args
+
+    checked, planned = run_checked_and_planned(gpu, add, make, monkeypatch)
+    assert (checked[2][0], checked[2][2], checked[2][4]) == made[0]
+    assert (planned[2][0], planned[2][2], planned[2][4]) == made[1]
+    assert planned[2][6] == 2 and planned[0][0] == 2  # the grid: a constant of the plan
+
+
+def test_a_misaligned_pointer_takes_the_checked_launch(monkeypatch: pytest.MonkeyPatch) -> None:
+    gpu = FakeGpu(monkeypatch)
+    calls: list[int] = []
+    loaded = gpu.fake_loaded(add, ADD_ABI)
+
+    def lookup(k: Any, values: Any, device: Any) -> Any:
+        calls.append(values[1].buffer.ptr % 16)
+        return loaded
+
+    monkeypatch.setattr(tile_gpu, "tile_kernel_for", lookup)
+    for misalign in (0, 0, 4, 0):
+        x = gpu.tensor((64,), f32, misalign=misalign)
+        add(gpu.partition((64,), (32,), f32), x, gpu.tensor((64,), f32)).sync_on(gpu.stream)
+    assert calls == [0, 4]  # specialized once per alignment; aligned repeats used the planned launch
+
+
+def test_the_overlap_refusal_fires_on_the_planned_gpu_launch(monkeypatch: pytest.MonkeyPatch) -> None:
+    gpu = FakeGpu(monkeypatch)
+    loaded = gpu.fake_loaded(add, ADD_ABI)
+    monkeypatch.setattr(tile_gpu, "tile_kernel_for", lambda k, v, d: loaded)
+    for _ in range(2):
+        add(gpu.partition((64,), (32,), f32), gpu.tensor((64,), f32), gpu.tensor((64,), f32)).sync_on(gpu.stream)
+    launched = len(gpu.driver.launches)
+    buf = gpu.buffer(64, f32)
+    alias = Tensor(sk.DeviceBuffer(gpu.device, buf.allocation, buf.dtype, 0, 64), (64,))
+    op = add(Tensor(buf, (64,)).partition((32,)), alias, gpu.tensor((64,), f32))
+    with pytest.raises(AliasingError, match=r"cannot borrow `z` as mutable because it overlaps `x`"):
+        op.sync_on(gpu.stream)
+    assert len(gpu.driver.launches) == launched  # refused before the driver saw it
