@@ -151,7 +151,7 @@ def test_definition_errors_are_located_sk_diagnostics(
     namespace: dict[str, Any] = {}
     with pytest.raises((KernelDefinitionError, simt.LaunchContractError)) as info:
         exec(compile(path.read_text(), str(path), "exec"), namespace)
-    err = info.value
-    assert getattr(err, "code", None) == code
-    assert (err.path, err.line, err.column) == (str(path), line + 3, column)  # type: ignore[union-attr]
+    err: Any = info.value
+    assert err.code == code
+    assert (err.path, err.line, err.column) == (str(path), line + 3, column)
     assert f"{path}:{line + 3}:{column}" in str(err)

@@ -148,3 +148,101 @@ def test_line_info_names_the_python_file() -> None:
     assert f'.file\t1 "{__file__}"' in compiled.ptx and ".loc\t1" in compiled.ptx
     assert ".target sm_90\n" in compiled.ptx  # no `, debug`: ptxas optimizes as usual
     assert Path(__file__).name.encode() in compiled.cubin  # nvJitLink -lineinfo kept the line table
+
+
+def test_load_prebuilt_simt_kernel_launches_on_the_gpu(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    env = {**os.environ, "PYTHONPATH": f"{ROOT / 'src'}:{ROOT}"}
+    built = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "safekernels",
+            "build",
+            str(ROOT / "examples" / "vecadd_simt.py"),
+            "--emit",
+            "cubin",
+            "-o",
+            str(out),
+            "--no-check",
+            "-q",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+    )
+    assert built.returncode == 0, built.stderr
+    script = textwrap.dedent(
+        f"""
+        import sys
+        import numpy as np
+        import safekernels as sk
+        from safekernels import simt
+        kernels = sk.load_prebuilt({str(out)!r})
+        dev = sk.Device(0)
+        stream = dev.new_stream()
+        n = 100_003
+        a = sk.to_device(np.arange(n, dtype=np.float32), stream)
+        c = sk.to_device(np.full(n, np.nan, np.float32), stream)
+        prepared = kernels.vecadd.prepare(simt.LaunchConfig1D.for_len(n, block=256), dev)
+        kernels.vecadd.launch(prepared, stream, a, a, c)
+        np.testing.assert_array_equal(c.to_numpy(stream), 2 * np.arange(n, dtype=np.float32))
+        try:
+            kernels.vecadd.launch(prepared, stream, a, a, a)
+        except sk.AliasingError:
+            print("aliasing refused")
+        print("OK", "llvmlite" in sys.modules)
+        """
+    )
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300, env=env)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert result.stdout.split("\n")[-3:-1] == ["aliasing refused", "OK False"]
+
+
+TILE_PROGRAM = """
+import sys
+import safekernels as sk
+from safekernels import tile
+from safekernels.dtypes import f32
+from safekernels.tile import Partition, Tensor
+
+@tile.kernel
+def scale(z: Partition[f32], x: Tensor[f32], s: f32) -> None:
+    b = tile.bid(0)
+    print("block %d of n=%d s=%.2f", b, x.shape[0], s)
+    assert b < 3, "too many blocks"
+    z.store(tile.load_like(x, z) * s)
+
+dev = sk.Device.cpu() if sys.argv[1] == "cpu" else sk.Device(0)
+stream = dev.new_stream()
+n = 256 if sys.argv[2] == "ok" else 512
+try:
+    z, x, s = scale(tile.zeros((n,), f32).partition((128,)), tile.ones((n,), f32), 2.0).sync_on(stream)
+    total = float(z.unpartition().to_numpy(stream).sum())
+    sys.stdout.flush()
+    print("RESULT", total)
+except sk.KernelAssertionError as exc:
+    sys.stdout.flush()
+    print("ASSERT", exc.kernel, exc.line, exc.message)
+"""
+
+
+def test_tile_print_and_assert_match_the_cpu_executor(tmp_path: Path) -> None:
+    script = tmp_path / "tile_program.py"
+    script.write_text(TILE_PROGRAM)
+    env = {**os.environ, "PYTHONPATH": f"{ROOT / 'src'}:{ROOT}"}
+    outputs = {}
+    for device in ("gpu", "cpu"):
+        for mode in ("ok", "fail"):
+            result = subprocess.run(
+                [sys.executable, str(script), device, mode], capture_output=True, text=True, timeout=300, env=env
+            )
+            assert result.returncode == 0, result.stderr[-3000:]
+            outputs[device, mode] = result.stdout
+    ok = outputs["gpu", "ok"]
+    assert sorted(ok.splitlines()) == sorted(outputs["cpu", "ok"].splitlines())
+    assert "RESULT 512.0" in ok and "block 1 of n=256 s=2.00" in ok
+    line = TILE_PROGRAM.splitlines().index('    assert b < 3, "too many blocks"') + 1
+    assert f"ASSERT scale {line} too many blocks" in outputs["gpu", "fail"]
+    assert f"ASSERT scale {line} too many blocks" in outputs["cpu", "fail"]
