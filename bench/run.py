@@ -3,6 +3,7 @@
     python bench/run.py                 # everything this machine can run, then docs/benchmarks.md
     python bench/run.py --only checker_speed --no-docs
     python bench/run.py --list          # what would run, and why some would not
+    python bench/run.py --ingest DIR    # record reports written on another machine (bench/tile_device_run.sh)
 
 A *benchmark script* is any `bench/*.py` whose argument parser takes `--out FILE` (a markdown report); when it
 also takes `--json FILE` its structured results are kept too, and `--quick` is passed on with `--quick`.  The
@@ -461,6 +462,42 @@ def regenerate_docs(results_dir: Path, page: Path, img_dir: Path) -> str:
     return f"wrote {page}" + (f" and {len(plots)} plot(s)" if plots else f" ({note})")
 
 
+def ingest(directory: Path, scripts: list[Script], date: str) -> dict[str, Any]:
+    """A run record from a folder written on another machine: `environment.json` (what `environment()` gives
+    there) and, per benchmark script `X`, `X.md` (its report) and optionally `X.json` (e.g. the device call of
+    `bench/tile_device_run.sh`, whose machine has no copy of this repo's results)."""
+    env_path = directory / "environment.json"
+    env = json.loads(env_path.read_text(encoding="utf-8")) if env_path.is_file() else {}
+    records: dict[str, Any] = {}
+    for script in scripts:
+        md_path = directory / f"{script.name}.md"
+        if not md_path.is_file():
+            continue
+        json_path = directory / f"{script.name}.json"
+        data: Any = None
+        if json_path.is_file():
+            try:
+                data = json.loads(json_path.read_text(encoding="utf-8"))
+            except ValueError:
+                data = None
+        markdown = md_path.read_text(encoding="utf-8")
+        records[script.name] = {
+            "status": "ok" if markdown.strip() else "failed",
+            "needs_gpu": script.needs_gpu,
+            "command": f"python bench/{script.path.name} --out FILE{' --json FILE' if script.takes_json else ''}",
+            "markdown": markdown,
+            "json": data,
+            "ingested_from": str(directory),
+        }
+    return {
+        "format": RESULT_FORMAT,
+        "date": date,
+        "timestamp": _dt.datetime.now().isoformat(timespec="seconds"),
+        "environment": env,
+        "benchmarks": records,
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--only", help="comma-separated script names to run (default: all)")
@@ -472,11 +509,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--docs-only", action="store_true", help="only rebuild the page from saved results")
     parser.add_argument("--results-dir", type=Path, default=RESULTS)
     parser.add_argument("--list", action="store_true", help="list the benchmarks and exit")
+    parser.add_argument(
+        "--ingest", type=Path, help="record the reports in DIR (written on another machine) instead of running"
+    )
     args = parser.parse_args(argv)
     if args.docs_only:
         print(regenerate_docs(args.results_dir, DOCS_PAGE, IMG_DIR))
         return 0
     scripts = discover()
+    if args.ingest is not None:
+        run = ingest(args.ingest, scripts, _dt.date.today().isoformat())
+        if not run["benchmarks"]:
+            print(f"bench/run.py: no benchmark reports (<script>.md) in {args.ingest}", file=sys.stderr)
+            return 1
+        args.results_dir.mkdir(parents=True, exist_ok=True)
+        path = result_path(args.results_dir, run["date"])
+        path.write_text(json.dumps(run, indent=1) + "\n", encoding="utf-8")
+        print(f"wrote {path} ({', '.join(run['benchmarks'])})")
+        if not args.no_docs:
+            print(regenerate_docs(args.results_dir, DOCS_PAGE, IMG_DIR))
+        return 0
     only = {s for s in (args.only or "").split(",") if s}
     skip = {s for s in args.skip.split(",") if s}
     sys.path[:0] = [str(REPO / "src")]

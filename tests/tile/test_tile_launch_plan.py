@@ -280,3 +280,22 @@ def test_the_overlap_refusal_fires_on_the_planned_gpu_launch(monkeypatch: pytest
     with pytest.raises(AliasingError, match=r"cannot borrow `z` as mutable because it overlaps `x`"):
         op.sync_on(gpu.stream)
     assert len(gpu.driver.launches) == launched  # refused before the driver saw it
+
+
+def test_a_subclass_execute_still_runs_on_the_cpu_with_a_cached_plan() -> None:
+    """`sk.load_prebuilt` refuses the CPU executor in its `_execute`: a cached plan must not skip it."""
+    calls: list[int] = []
+
+    class Counting(kernel_module.TileKernel):  # type: ignore[misc,name-defined]
+        def _execute(self, stream: Any, values: list[Any]) -> Any:
+            calls.append(1)
+            return super()._execute(stream, values)
+
+    def body(z: Partition[f32], x: Tensor[f32], y: Tensor[f32]) -> None:
+        z.store(tile.load_like(x, z) + tile.load_like(y, z))
+
+    counted = Counting(body, None)
+    stream = cpu_stream()
+    z, x, y = counted(*operands()).sync_on(stream)
+    counted(z, x, y).sync_on(stream)
+    assert calls == [1, 1] and len(counted._plans) == 1

@@ -74,6 +74,9 @@ class TileKernel:
         self._casts = tuple(p.cast for p in self.params)
         #: argument spec key -> the plan checked for it (`tile.launch_plan`)
         self._plans: dict[tuple[object, ...], LaunchPlan] = {}
+        # a subclass that overrides `_execute` (sk.load_prebuilt refuses the CPU executor there) keeps it on
+        # the CPU executor; on a GPU its launches go through `launch_tile_on_gpu` like everyone's
+        self._cpu_via_execute = type(self)._execute is not TileKernel._execute
 
     def __call__(self, *args: Any, **kwargs: Any) -> DeviceOp[tuple[Any, ...]]:
         if kwargs:
@@ -174,24 +177,25 @@ class TileKernel:
     # -- the execution ---------------------------------------------------------------------------------------
     def _launch(self, plan: LaunchPlan, stream: Stream, values: tuple[Any, ...]) -> None:
         """Run with `values` that match `plan` (checked when the plan was made): only per-value checks."""
-        if stream.device is not plan.device:
+        if stream.device is not plan.device or (self._cpu_via_execute and not plan.on_gpu):
             self._execute(stream, list(values))  # the full checks name the argument on another device
+            return
+        if plan.on_gpu:
+            fast = plan.gpu_launch
+            if fast and fast(stream.handle, values):  # it tests overlaps and alignment itself
+                return
+            from safekernels.tile.gpu_launch import build_fast_launch, launch_tile_on_gpu
+
+            assert plan.grid is not None
+            self._check_overlap(list(values))
+            loaded = launch_tile_on_gpu(self, values, plan.grid, stream)
+            if fast is None:
+                plan.gpu_launch = build_fast_launch(self, loaded, values, plan.grid, plan.overlaps) or False
             return
         for i, j in plan.overlaps:
             a, b = values[i]._buffer, values[j]._buffer
             if a.nbytes and b.nbytes and a.ptr < b.ptr + b.nbytes and b.ptr < a.ptr + a.nbytes:
                 self._check_overlap(list(values))  # raises, naming both parameters
-        if plan.on_gpu:
-            fast = plan.gpu_launch
-            if fast and fast(stream.handle, values):
-                return
-            from safekernels.tile.gpu_launch import build_fast_launch, launch_tile_on_gpu
-
-            assert plan.grid is not None
-            loaded = launch_tile_on_gpu(self, values, plan.grid, stream)
-            if fast is None:
-                plan.gpu_launch = build_fast_launch(self, loaded, values, plan.grid, plan.overlaps) or False
-            return
         from safekernels.cpu.tile_executor import run_tile_kernel
         from safekernels.runtime.capture import cpu_launch
 
