@@ -92,6 +92,16 @@ def host_type(api: CheckerPluginInterface, param: Type, track: str) -> Type:
             if name == "Tensor":  # a buffer is the 1-D tensor over its memory (a Partition needs buf.partition())
                 accepted.append(api.named_generic_type(BUFFER, [_element(proper)]))
             return UnionType(accepted)
+        info = lookup_class(api, "safekernels.tile.tensor", "Tensor") if name == "AtomicTensor" else None
+        if track == "tile" and info is not None:  # an AtomicTensor: the host passes (and gets back) a Tensor
+            tensor = Instance(info, [_element(proper)])
+            return UnionType(
+                [
+                    tensor,
+                    api.named_generic_type(DEVICE_OP, [tensor]),
+                    api.named_generic_type(BUFFER, [_element(proper)]),
+                ]
+            )
     scalar = _scalar(api, proper)
     return scalar if scalar is not None else param
 
@@ -206,6 +216,10 @@ def tile_call_return(ctx: MethodContext) -> Type:
         proper = get_proper_type(typ)
         scalar = _scalar(ctx.api, proper) if isinstance(proper, Instance) else None
         passed = _passed_buffer(ctx, index)
+        atomic = isinstance(proper, Instance) and proper.type.name == "AtomicTensor"
+        info = lookup_class(ctx.api, *TENSOR) if atomic else None
+        if info is not None and isinstance(proper, Instance):
+            typ = Instance(info, [_element(proper)])
         items.append(scalar if scalar is not None else passed if passed is not None else typ)
     fallback = ctx.api.named_generic_type("builtins.tuple", [AnyType(TypeOfAny.special_form)])
     return default.copy_modified(args=[TupleType(items, fallback)])

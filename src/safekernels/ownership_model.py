@@ -33,6 +33,9 @@ PARAM_MODES: Final[dict[str, ParamMode]] = {
     "AtomicSlice": ParamMode.MUT,
     "Tensor": ParamMode.MOVE,
     "Partition": ParamMode.MOVE,
+    # tile: a whole output tensor updated by every tile block through atomics (docs/tile.md "AtomicTensor"):
+    # moved into the launch like Tensor/Partition, so no other argument and no host code can alias it
+    "AtomicTensor": ParamMode.MOVE,
 }
 
 #: Methods whose *receiver* is moved (SPEC §4 "What moves"): `x.partition(...)` consumes `x`.  `graph_on`
@@ -50,7 +53,7 @@ DISTINCT_MOVING_METHODS: Final[frozenset[str]] = frozenset({"sync_on", "unpartit
 
 #: Annotations (a generic class's simple name) that mark a variable or parameter as a safekernels device value.
 DEVICE_ANNOTATIONS: Final[frozenset[str]] = frozenset(
-    {"Tensor", "Partition", "DeviceOp", "DeviceBuffer", "Slice", "DisjointSlice", "AtomicSlice"}
+    {"Tensor", "Partition", "AtomicTensor", "DeviceOp", "DeviceBuffer", "Slice", "DisjointSlice", "AtomicSlice"}
 )
 
 #: Methods that only borrow their receiver shared (read it, hand it back): `to_numpy` syncs and borrows.

@@ -278,6 +278,7 @@ def test_op_table_declares_every_value_op_once() -> None:
         "sqrt",
         "rsqrt", "tanh", "sin", "cos", "maximum", "minimum", "astype", "sum", "max", "min", "broadcast_to",
         "reshape", "transpose", "matmul", "zeros", "full", "iota",
+        "floordiv", "mod", "bitand", "bitor", "bitxor", "lshift", "rshift", "invert", "scan", "argmax", "argmin",
     }  # fmt: skip
     assert set(OPS) == expected
     for name, spec in OPS.items():

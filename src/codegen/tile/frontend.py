@@ -6,6 +6,10 @@ tensor shapes are runtime values of known rank.  Tile shapes written in the kern
 by the partition).  Each op is typed with the op table's own rule (`safekernels.tile.ops.OPS[...].infer`), so
 the CPU executor and the compiler agree on what is legal; a violation becomes an SK diagnostic at the
 offending expression instead of an exception at run time.
+
+`@tile.function` helpers are inlined at each call site: the helper's body is walked with its own source (so a
+diagnostic points into the helper), its own globals and an environment of the call's arguments, and its final
+`return <value>` is the call's value.
 """
 
 from __future__ import annotations
@@ -23,12 +27,24 @@ from codegen.tile.ir import INDEX, Carried, ForOp, Op, ParamInfo, ScalarType, Ti
 from safekernels.dtypes import DType, dtype_of
 from safekernels.dtypes import ScalarType as DScalar
 from safekernels.errors import ShapeError
-from safekernels.tile.ops import OPERATOR_OPS, OPS, Shape, TileType
+from safekernels.tile.language import TileFunction
+from safekernels.tile.ops import (
+    ATOMIC_OPS,
+    OPERATOR_OPS,
+    OPS,
+    Shape,
+    TileType,
+    check_atomic_dtype,
+    infer_indexed,
+    infer_stored_values,
+)
 
 F32 = dtype_of("f32")
 _MATH = ("exp", "log", "sqrt", "rsqrt", "tanh", "sin", "cos")
 _BINARY_FUNCS = ("maximum", "minimum")
 _REDUCE = ("sum", "max", "min")
+_ARGREDUCE = ("argmax", "argmin")
+_INDEXED = ("gather", "scatter", *ATOMIC_OPS)
 _SCALAR_OPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.FloorDiv: "//", ast.Mod: "%"}
 
 
@@ -44,6 +60,13 @@ class PartRef:
     param: int
     tile_shape: Shape
     own: bool
+
+
+@dataclass(frozen=True)
+class AtomicRef:
+    """An `AtomicTensor[T]` parameter: updated only by `tile.atomic_*`."""
+
+    param: int
 
 
 @dataclass(frozen=True)
@@ -67,6 +90,7 @@ class TileFrontend:
         except (TypeError, ValueError):
             pass
         self.env: dict[str, Any] = {}
+        self.inlining: list[Any] = []  # the @tile.function helpers being inlined (recursion is an error)
 
     # -- helpers --------------------------------------------------------------------------------------------
     def err(self, code: str, msg: str, node: ast.AST | None, help: str | None = None) -> NoReturn:
@@ -110,6 +134,8 @@ class TileFrontend:
                 self.env[arg.arg] = PartRef(i, p.tile_shape, True)
             elif p.kind == "tensor":
                 self.env[arg.arg] = TensorRef(i)
+            elif p.kind == "atomic":
+                self.env[arg.arg] = AtomicRef(i)
             else:
                 self.env[arg.arg] = self.emit("param", [], ScalarType(p.dtype), arg, index=i)
         self.block(tree.body)
@@ -279,6 +305,12 @@ class TileFrontend:
                 return self.binop("Sub", 0, operand, e)
             if isinstance(e.op, ast.UAdd):
                 return operand
+            if isinstance(e.op, ast.Invert):
+                if isinstance(operand, Value) and operand.is_tile:
+                    return self.tile_op("invert", [operand], e)
+                if isinstance(operand, int) and not isinstance(operand, bool):
+                    return ~operand
+                return self.binop("BitXor", operand, -1, e)
             self.err("SK001", f"unsupported unary operator {type(e.op).__name__}", e)
         if isinstance(e, ast.Compare):
             if len(e.ops) != 1:
@@ -308,6 +340,14 @@ class TileFrontend:
             return self.const(v, node)
         if isinstance(v, Value) and v.type == INDEX:
             return v
+        if (
+            isinstance(v, Value)
+            and isinstance(v.type, ScalarType)
+            and v.type.dtype is not None
+            and v.type.dtype.kind in ("i", "u")
+            and v.type.dtype.name != "bool"
+        ):  # an integer scalar (an `i32` parameter, ...) widens to the i64 index, as on the CPU
+            return self.emit("to_index", [v], INDEX, node)
         self.err("SK023", f"expected an integer index, got {getattr(v, 'type', type(v).__name__)}", node)
 
     def scalar_value(self, v: Any, node: ast.AST) -> Value:
@@ -342,6 +382,11 @@ class TileFrontend:
             "GtE": ">=",
             "Eq": "==",
             "NotEq": "!=",
+            "BitAnd": "&",
+            "BitOr": "|",
+            "BitXor": "^",
+            "LShift": "<<",
+            "RShift": ">>",
         }.get(opname)
         if sym is None:
             self.err("SK001", f"operator `{opname}` is not supported on scalars in tile kernels", node)
@@ -349,8 +394,10 @@ class TileFrontend:
         assert isinstance(va.type, ScalarType) and isinstance(vb.type, ScalarType)
         if sym in ("<", "<=", ">", ">=", "==", "!="):
             ty: ScalarType = ScalarType(dtype_of("bool"))
-        elif va.type == INDEX and vb.type == INDEX and sym != "/":
-            ty = INDEX
+        elif sym != "/" and _is_int(va.type) and _is_int(vb.type):
+            ty = _int_result(va.type, vb.type)
+        elif sym in ("//", "%", "&", "|", "^", "<<", ">>"):
+            self.err("SK023", f"operator `{sym}` needs integer scalars in tile kernels", node)
         else:
             ty = next(
                 (
@@ -408,6 +455,8 @@ class TileFrontend:
         func = e.func
         if isinstance(func, ast.Attribute):
             base = self.expr(func.value)
+            if isinstance(base, types.ModuleType) and isinstance(getattr(base, func.attr, None), TileFunction):
+                return self.inline(getattr(base, func.attr), e)
             if not isinstance(base, types.ModuleType):
                 return self.method(base, func.attr, e)
             fn_obj = getattr(base, func.attr, None)
@@ -420,6 +469,8 @@ class TileFrontend:
             return self.tile_call(name, e)
         if isinstance(func, ast.Name):
             target = self.lookup(func.id, func)
+            if isinstance(target, TileFunction):
+                return self.inline(target, e)
             if target is float and len(e.args) == 1 and isinstance(e.args[0], ast.Constant):
                 return float(e.args[0].value)  # type: ignore[arg-type]
             if target is int and len(e.args) == 1:
@@ -498,6 +549,28 @@ class TileFrontend:
             if not isinstance(keep, bool):
                 self.err("SK008", "keepdims must be a compile-time bool", kw["keepdims"])
             return self.tile_op(name, [self.tile_arg(a[0])], e, axis=axis, keepdims=keep)
+        if name in ("cumsum", "scan"):
+            kw = self._kw(e, ("axis", "op") if name == "scan" else ("axis",), 1)
+            if len(a) < 1:
+                self.err("SK006", f"tile.{name} takes a tile", e)
+            axis = self.expr(kw["axis"]) if "axis" in kw else -1
+            if isinstance(axis, bool) or not isinstance(axis, int):
+                self.err("SK008", "the axis must be a compile-time int", kw.get("axis", e))
+            sop: Any = self.expr(kw["op"]) if "op" in kw else "add"
+            if "op" in kw and not isinstance(sop, str):
+                self.err("SK008", "the scan op must be a string literal: 'add', 'max' or 'min'", kw["op"])
+            return self.tile_op("scan", [self.tile_arg(a[0])], e, axis=axis, op=sop)
+        if name in _ARGREDUCE:
+            kw = self._kw(e, ("axis", "keepdims"), 1)
+            axis = self.expr(kw["axis"]) if "axis" in kw else None
+            if axis is not None and (isinstance(axis, bool) or not isinstance(axis, int)):
+                self.err("SK008", "the axis must be a compile-time int", kw["axis"])
+            keep = self.expr(kw["keepdims"]) if "keepdims" in kw else False
+            if not isinstance(keep, bool):
+                self.err("SK008", "keepdims must be a compile-time bool", kw["keepdims"])
+            return self.tile_op(name, [self.tile_arg(a[0])], e, axis=axis, keepdims=keep)
+        if name in _INDEXED:
+            return self.indexed_call(name, e)
         if name in ("broadcast_to", "reshape"):
             if len(a) != 2:
                 self.err("SK006", f"tile.{name}(t, shape) takes two arguments", e)
@@ -526,6 +599,113 @@ class TileFrontend:
             n = self.static_int(a[0])
             return self.emit("iota", [], TileType((n,), self.dtype_arg(a[1])), e)
         self.err("SK004", f"tile.{name} is not supported by the tile compiler", e)
+
+    def inline(self, helper: TileFunction[Any, Any], e: ast.Call) -> Any:
+        """Inline a `@tile.function` call: bind the arguments, walk the helper's body, return its value."""
+        fn = inspect.unwrap(helper.fn)
+        if helper in self.inlining:
+            self.err("SK001", f"tile.function `{fn.__name__}` calls itself; recursion is not supported", e)
+        args = [self.expr(x) for x in e.args]
+        kwargs = {kw.arg: self.expr(kw.value) for kw in e.keywords if kw.arg is not None}
+        if any(kw.arg is None for kw in e.keywords) or any(isinstance(x, ast.Starred) for x in e.args):
+            self.err("SK006", "`*args` / `**kwargs` are not supported in tile.function calls", e)
+        try:
+            bound = inspect.signature(fn).bind(*args, **kwargs)
+        except TypeError as exc:
+            self.err("SK006", f"tile.function `{fn.__name__}`: {exc}", e)
+        bound.apply_defaults()
+        saved = (self.src, self.env, self.globals)
+        self.src = load_source(fn)
+        self.globals = dict(getattr(fn, "__globals__", {}))
+        try:
+            self.globals.update(inspect.getclosurevars(fn).nonlocals)
+        except (TypeError, ValueError):
+            pass
+        self.env = dict(bound.arguments)
+        self.inlining.append(helper)
+        try:
+            body = self.src.tree.body
+            result: Any = None
+            for i, stmt in enumerate(body):
+                if isinstance(stmt, ast.Return):
+                    if i != len(body) - 1:
+                        self.err("SK001", "`return` must be the last statement of a tile.function", stmt)
+                    result = self.expr(stmt.value) if stmt.value is not None else None
+                else:
+                    self.stmt(stmt)
+        finally:
+            self.inlining.pop()
+            self.src, self.env, self.globals = saved
+        return result
+
+    def indexed_call(self, name: str, e: ast.Call) -> Any:
+        """`tile.gather(x, index, mask=None, other=0)`, `tile.scatter(z, index, values, mask=None)`,
+        `tile.atomic_add/max/min(acc, index, values, mask=None)`."""
+        a = e.args
+        gather = name == "gather"
+        names = ("index", "mask", "other") if gather else ("index", "values", "mask")
+        if not a:
+            self.err("SK006", f"tile.{name} needs a tensor argument", e)
+        kw = self._kw(e, names, 1)
+        if "index" not in kw or (not gather and "values" not in kw):
+            self.err("SK006", f"tile.{name}: missing arguments", e)
+        target = self.expr(a[0])
+        want = TensorRef if gather else PartRef if name == "scatter" else AtomicRef
+        if not isinstance(target, want) or (isinstance(target, PartRef) and not target.own):
+            kind = {"gather": "a Tensor", "scatter": "a Partition"}.get(name, "an AtomicTensor")
+            self.err("SK006", f"tile.{name} takes {kind} parameter as its first argument", a[0])
+        p = self.params[target.param]
+        raw = self.expr(kw["index"])
+        items = raw if isinstance(raw, tuple) else (raw,)
+        index: list[Value] = []
+        for item in items:
+            v = self.scalar_value(item, kw["index"]) if not isinstance(item, float) else None
+            if v is None or (not v.is_tile and not _is_int(v.type)):
+                self.err("SK023", f"tile.{name}: index entries are integer tiles or ints", kw["index"])
+            index.append(v)
+        mask = self.tile_arg(kw["mask"]) if "mask" in kw else None
+        types_ = [
+            v.type if isinstance(v.type, TileType) else TileType((), v.type.dtype or dtype_of("i64"))
+            for v in index
+        ]
+        try:
+            if not gather and name != "scatter":
+                check_atomic_dtype(name, p.dtype)
+            shape = infer_indexed(name, p.rank, p.dtype, types_, mask.type if mask is not None else None)  # type: ignore[arg-type]
+        except ShapeError as exc:
+            self.err("SK020" if "broadcast" in str(exc) else "SK023", str(exc), e)
+        except TypeError as exc:
+            self.err("SK023", str(exc), e)
+        extra = [mask] if mask is not None else []
+        if gather:
+            other = self.expr(kw["other"]) if "other" in kw else 0
+            if isinstance(other, bool) or not isinstance(other, int | float):
+                self.err("SK008", "tile.gather: `other` must be a compile-time number", kw.get("other", e))
+            if isinstance(other, float) and not p.dtype.is_float:
+                self.err("SK023", f"tile.gather: a float `other` for the {p.dtype} tensor `{p.name}`", e)
+            return self.emit(
+                "gather", [*index, *extra], TileType(shape, p.dtype), e,
+                param=target.param, n_index=len(index), other=other,
+            )  # fmt: skip
+        value = self.scalar_value(self.expr(kw["values"]), kw["values"])
+        if isinstance(value.type, TileType):
+            vt = value.type
+        else:
+            if not p.dtype.is_float and value.type.dtype is not None and value.type.dtype.is_float:
+                self.err("SK023", f"tile.{name}: a float value for the {p.dtype} tensor `{p.name}`", e)
+            vt = TileType((), p.dtype)
+        try:
+            infer_stored_values(name, shape, p.dtype, vt)
+        except ShapeError as exc:
+            self.err("SK020", str(exc), kw["values"])
+        except TypeError as exc:
+            self.err("SK022", str(exc), kw["values"], f"convert with .astype({p.dtype})")
+        kind = "scatter" if name == "scatter" else "atomic"
+        attrs: dict[str, Any] = {"param": target.param, "n_index": len(index), "shape": shape}
+        if kind == "atomic":
+            attrs["op"] = ATOMIC_OPS[name]
+        self.emit(kind, [*index, value, *extra], None, e, **attrs)
+        return None
 
     def binop_named(self, name: str, operands: list[Any], e: ast.Call) -> Value:
         if not any(isinstance(o, Value) and o.is_tile for o in operands):
@@ -635,6 +815,24 @@ class TileFrontend:
         )
 
 
+def _is_int(t: Any) -> bool:
+    """An index or an integer (not bool) scalar type."""
+    return isinstance(t, ScalarType) and (
+        t.dtype is None or (t.dtype.kind in ("i", "u") and t.dtype.name != "bool")
+    )
+
+
+def _int_result(a: ScalarType, b: ScalarType) -> ScalarType:
+    """numpy 2 rules, as the CPU executor computes: a Python int (the index) is weak, two dtypes promote."""
+    if a.dtype is None:
+        return b
+    if b.dtype is None:
+        return a
+    import numpy as np
+
+    return ScalarType(dtype_of(np.promote_types(a.dtype.storage, b.dtype.storage).name))
+
+
 def _fold(opname: str, a: int | float, b: int | float, node: ast.AST, fe: TileFrontend) -> Any:
     try:
         table: dict[str, Any] = {
@@ -650,9 +848,14 @@ def _fold(opname: str, a: int | float, b: int | float, node: ast.AST, fe: TileFr
             "GtE": lambda: a >= b,
             "Eq": lambda: a == b,
             "NotEq": lambda: a != b,
+            "BitAnd": lambda: a & b,  # type: ignore[operator]
+            "BitOr": lambda: a | b,  # type: ignore[operator]
+            "BitXor": lambda: a ^ b,  # type: ignore[operator]
+            "LShift": lambda: a << b,  # type: ignore[operator]
+            "RShift": lambda: a >> b,  # type: ignore[operator]
         }
         return table[opname]()
-    except (KeyError, ZeroDivisionError):
+    except (KeyError, ZeroDivisionError, TypeError, ValueError):
         fe.err("SK001", f"cannot evaluate `{opname}` on constants", node)
 
 

@@ -262,6 +262,13 @@ class TileLowering:
         ax = op.attrs["axis"]
         return Scalar(self.grid[ax] if ax < len(self.grid) else c64(1), None)
 
+    def op_to_index(self, op: Op) -> Scalar:
+        s = self.val(op.args[0])
+        assert isinstance(s, Scalar)
+        if s.const is not None:
+            return Scalar(c64(int(s.const)), None, int(s.const))
+        return Scalar(self.scalar_in(s, None), None)
+
     def op_tensor_dim(self, op: Op) -> Scalar:
         return Scalar(self.params[op.attrs["param"]].dims[op.attrs["axis"]], None)
 
@@ -288,13 +295,19 @@ class TileLowering:
         rt = op.result.type
         assert isinstance(rt, ScalarType)
         b = self.b
-        if rt.dtype is None:
-            x, y = a.value, c.value
-            if sym == "//":
-                return Scalar(_floordiv(b, x, y), None)
-            if sym == "%":
-                return Scalar(b.sub(x, b.mul(_floordiv(b, x, y), y)), None)
-            return Scalar({"+": b.add, "-": b.sub, "*": b.mul}[sym](x, y), None)
+        if rt.dtype is None or (rt.dtype.kind in ("i", "u") and rt.dtype.name != "bool"):
+            idt = rt.dtype
+            x, y = self.scalar_in(a, idt), self.scalar_in(c, idt)
+            name = _INT_SCALAR.get(sym)
+            if name is None:
+                raise LoweringError(f"scalar operator `{sym}` on integers is not supported")
+            signed = idt is None or idt.kind == "i"
+            r = (
+                so.integer_binary(b, name, x, y, signed)
+                if name in so.INTEGER_OPS
+                else {"add": b.add, "sub": b.sub, "mul": b.mul}[name](x, y)
+            )
+            return Scalar(r, None if idt is None else idt.name)
         if rt.dtype.name == "bool":
             dt = (
                 F32DT
@@ -361,7 +374,7 @@ class TileLowering:
         dt = t.type.dtype
         elem = so.storage_ty(dt)
         itemsize = _nbytes(elem)
-        row = shape[-1] + (1 if pad and len(shape) >= 2 else 0)
+        row = (shape[-1] if shape else 1) + (1 if pad and len(shape) >= 2 else 0)
         strides = [1] * len(shape)
         if shape:
             strides[-1] = 1
@@ -522,8 +535,10 @@ class TileLowering:
             return so.convert(b, xs[0], in_dts[0], out_dt)
         if kind == "where":
             return b.select(xs[0], xs[1], xs[2])
-        if kind in ("neg", "exp", "log", "sqrt", "rsqrt", "tanh", "sin", "cos"):
+        if kind in ("neg", "invert", "exp", "log", "sqrt", "rsqrt", "tanh", "sin", "cos"):
             return so.unary(b, kind, xs[0], in_dts[0])
+        if kind in so.INTEGER_OPS:
+            return so.integer_binary(b, kind, xs[0], xs[1], in_dts[0].kind == "i")
         if kind in ("add", "sub", "mul", "truediv", "maximum", "minimum", "lt", "le", "gt", "ge", "eq", "ne"):
             return so.binary(b, kind, xs[0], xs[1], in_dts[0])
         raise LoweringError(f"tile op `{kind}` has no GPU lowering")
@@ -805,6 +820,34 @@ class TileLowering:
     op_max = reduce_generic
     op_min = reduce_generic
 
+    # scans, arg-reductions, indexed memory ops -------------------------------------------------------------
+    def op_scan(self, op: Op) -> Tile:
+        from codegen.tile.scan import lower_scan
+
+        return lower_scan(self, op)
+
+    def op_argmax(self, op: Op) -> Tile:
+        from codegen.tile.scan import lower_argreduce
+
+        return lower_argreduce(self, op)
+
+    op_argmin = op_argmax
+
+    def op_gather(self, op: Op) -> Tile:
+        from codegen.tile.indexed import lower_gather
+
+        return lower_gather(self, op)
+
+    def op_scatter(self, op: Op) -> None:
+        from codegen.tile.indexed import lower_scatter
+
+        lower_scatter(self, op)
+
+    def op_atomic(self, op: Op) -> None:
+        from codegen.tile.indexed import lower_atomic
+
+        lower_atomic(self, op)
+
     # device print / assert (codegen.lowering.device_io) ---------------------------------------------------
     def op_print(self, op: Op) -> None:
         from codegen.lowering.device_io import lower_tile_print
@@ -837,14 +880,18 @@ def _operand_dtype(op: Op) -> DType:
     return op.result.type.dtype
 
 
-def _floordiv(b: ir.IRBuilder, x: ir.Value, y: ir.Value) -> ir.Value:
-    q = b.sdiv(x, y)
-    r = b.srem(x, y)
-    fix = b.and_(
-        b.icmp_signed("!=", r, c64(0)),
-        b.icmp_signed("!=", b.icmp_signed("<", r, c64(0)), b.icmp_signed("<", y, c64(0))),
-    )
-    return b.sub(q, b.zext(fix, I64))
+_INT_SCALAR = {
+    "+": "add",
+    "-": "sub",
+    "*": "mul",
+    "//": "floordiv",
+    "%": "mod",
+    "&": "bitand",
+    "|": "bitor",
+    "^": "bitxor",
+    "<<": "lshift",
+    ">>": "rshift",
+}
 
 
 def _nbytes(ty: ir.Type) -> int:

@@ -1,8 +1,10 @@
 """Per-element arithmetic of the tile lowering: one LLVM instruction sequence per op and element.
 
 Numeric rules are the op table's (`safekernels.tile.ops`): f16/bf16 compute in f32 and round once per op,
-integer `/` truncates, comparisons are ordered (NaN compares false, `!=` true), `maximum`/`minimum`
-propagate NaN (`max.NaN.f32`), math goes through libdevice (`__nv_expf`, ...).
+integer `/` truncates, integer `//` and `%` floor (Python), a zero divisor traps and `MIN // -1` wraps (no
+LLVM poison: the divisor is made safe before `sdiv`), shifts by at least the bit width give 0 or the sign fill,
+comparisons are ordered (NaN compares false, `!=` true), `maximum`/`minimum` propagate NaN (`max.NaN.f32`),
+math goes through libdevice (`__nv_expf`, ...).
 """
 
 from __future__ import annotations
@@ -125,13 +127,78 @@ def binary(b: ir.IRBuilder, op: str, x: ir.Value, y: ir.Value, dt: DType) -> ir.
         c = b.icmp_signed(sym, x, y) if signed else b.icmp_unsigned(sym, x, y)
         return b.select(c, x, y)
     if op == "truediv":
-        return b.sdiv(x, y) if signed else b.udiv(x, y)
+        trap_if(b, b.icmp_unsigned("==", y, ir.Constant(y.type, 0)))
+        return b.sdiv(x, _safe_divisor(b, y, signed)) if signed else b.udiv(x, _safe_divisor(b, y, False))
+    if op in INTEGER_OPS:
+        return integer_binary(b, op, x, y, signed)
     if dt.name == "bool":
         return {"add": b.or_, "mul": b.and_, "sub": b.xor}[op](x, y)
     return {"add": b.add, "sub": b.sub, "mul": b.mul}[op](x, y)
 
 
+INTEGER_OPS = ("floordiv", "mod", "bitand", "bitor", "bitxor", "lshift", "rshift")
+
+
+def trap_if(b: ir.IRBuilder, cond: ir.Value) -> None:
+    """`trap` when `cond` (i1) holds: a predicated PTX `trap`, no control flow (usable inside formulas)."""
+    if isinstance(cond, ir.Constant) and not cond.constant:
+        return
+    asm = ir.InlineAsm(
+        ir.FunctionType(ir.VoidType(), [I32]),
+        "{ .reg .pred %p; setp.ne.u32 %p, $0, 0; @%p trap; }",
+        "r",
+        side_effect=True,
+    )
+    b.call(asm, [b.zext(cond, I32)])
+
+
+def _safe_divisor(b: ir.IRBuilder, y: ir.Value, signed: bool) -> ir.Value:
+    """`y` with 0 (and, signed, -1) replaced by 1: `sdiv MIN, -1` and division by zero are poison in LLVM."""
+    one = ir.Constant(y.type, 1)
+    bad = b.icmp_unsigned("==", y, ir.Constant(y.type, 0))
+    if signed:
+        bad = b.or_(bad, b.icmp_signed("==", y, ir.Constant(y.type, -1)))
+    return b.select(bad, one, y)
+
+
+def integer_binary(b: ir.IRBuilder, op: str, x: ir.Value, y: ir.Value, signed: bool) -> ir.Value:
+    """`// % & | ^ << >>` on integers (and `& | ^` on i1), with Python's floor rules for `//` and `%`."""
+    ty = x.type
+    zero = ir.Constant(ty, 0)
+    if op == "bitand":
+        return b.and_(x, y)
+    if op == "bitor":
+        return b.or_(x, y)
+    if op == "bitxor":
+        return b.xor(x, y)
+    if op in ("lshift", "rshift"):
+        bits = ir.Constant(ty, ty.width)
+        big = b.icmp_unsigned(">=", y, bits)
+        amount = b.select(big, zero, y)
+        if op == "lshift":
+            return b.select(big, zero, b.shl(x, amount))
+        if signed:
+            return b.select(big, b.ashr(x, ir.Constant(ty, ty.width - 1)), b.ashr(x, amount))
+        return b.select(big, zero, b.lshr(x, amount))
+    if not (isinstance(y, ir.Constant) and isinstance(y.constant, int) and y.constant != 0):
+        trap_if(b, b.icmp_unsigned("==", y, zero))  # a literal non-zero divisor needs no check
+    ys = _safe_divisor(b, y, signed)
+    if not signed:
+        return b.udiv(x, ys) if op == "floordiv" else b.urem(x, ys)
+    q, r = b.sdiv(x, ys), b.srem(x, ys)
+    fix = b.and_(
+        b.icmp_signed("!=", r, zero),
+        b.icmp_unsigned("!=", b.icmp_signed("<", r, zero), b.icmp_signed("<", ys, zero)),
+    )
+    minus_one = b.icmp_signed("==", y, ir.Constant(ty, -1))
+    if op == "floordiv":
+        return b.select(minus_one, b.sub(zero, x), b.sub(q, b.zext(fix, ty)))
+    return b.select(minus_one, zero, b.select(fix, b.add(r, ys), r))
+
+
 def unary(b: ir.IRBuilder, op: str, x: ir.Value, dt: DType) -> ir.Value:
+    if op == "invert":
+        return b.xor(x, ir.Constant(x.type, -1 if x.type.width > 1 else 1))
     if op == "neg":
         return narrow(b, b.fneg(widen(b, x, dt)), dt) if dt.kind == "f" else b.neg(x)
     xw = widen(b, x, dt)

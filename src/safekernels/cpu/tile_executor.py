@@ -25,7 +25,7 @@ from safekernels.tile.context import BlockContext, running_block
 from safekernels.tile.ops import Shape
 from safekernels.tile.signature import TileParam
 from safekernels.tile.tensor import Partition, Tensor
-from safekernels.tile.views import PartitionView, TensorView
+from safekernels.tile.views import AtomicView, PartitionView, TensorView
 
 
 def run_tile_kernel(
@@ -43,6 +43,9 @@ def run_tile_kernel(
         elif param.kind == "tensor":
             assert isinstance(value, Tensor)
             fixed.append(TensorView(param.name, value.buffer.host_view().reshape(value.shape), value.dtype))
+        elif param.kind == "atomic":
+            assert isinstance(value, Tensor)
+            fixed.append(AtomicView(param.name, value.buffer.host_view().reshape(value.shape), value.dtype))
         else:
             assert isinstance(value, Partition)
             storage = value.buffer.host_view().reshape(value.shape)

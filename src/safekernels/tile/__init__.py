@@ -13,7 +13,7 @@ Layout of this package (data flows down):
 - `views`, `context`: what parameters are inside a body, and which block is running;
 - `tensor`, `host`: host `Tensor` / `Partition` and the lazy constructors;
 - `signature`: parameters, `Dims`, the launch-time shape check; `kernel`: the decorator and the launch;
-- `language`: the module functions kernels call.
+- `language`: the module functions kernels call (and `@tile.function` helpers).
 The CPU executor that drives the blocks is `safekernels.cpu.tile_executor`.
 """
 
@@ -23,13 +23,22 @@ from safekernels.autotune.config import Config
 from safekernels.errors import ShapeError
 from safekernels.tile.kernel import TileKernel, kernel
 from safekernels.tile.language import (
+    TileFunction,
     arange,
+    argmax,
+    argmin,
+    atomic_add,
+    atomic_max,
+    atomic_min,
     bid,
     broadcast_to,
     cos,
+    cumsum,
     exp,
     from_numpy,
     full,
+    function,
+    gather,
     iota,
     load_like,
     log,
@@ -42,6 +51,8 @@ from safekernels.tile.language import (
     ones,
     reshape,
     rsqrt,
+    scan,
+    scatter,
     sin,
     sqrt,
     sum,
@@ -55,9 +66,11 @@ from safekernels.tile.signature import Dims
 from safekernels.tile.specializations import spec, specialize
 from safekernels.tile.tensor import Partition, Tensor, TensorSpec
 from safekernels.tile.tile_value import Tile
+from safekernels.tile.views import AtomicTensor
 
 __all__ = [
     "OPS",
+    "AtomicTensor",
     "AutotunedTileKernel",
     "Config",
     "Dims",
@@ -67,16 +80,25 @@ __all__ = [
     "Tensor",
     "TensorSpec",
     "Tile",
+    "TileFunction",
     "TileKernel",
     "TileType",
     "arange",
+    "argmax",
+    "argmin",
+    "atomic_add",
+    "atomic_max",
+    "atomic_min",
     "autotune",
     "bid",
     "broadcast_to",
     "cos",
+    "cumsum",
     "exp",
     "from_numpy",
     "full",
+    "function",
+    "gather",
     "iota",
     "kernel",
     "load_like",
@@ -90,6 +112,8 @@ __all__ = [
     "ones",
     "reshape",
     "rsqrt",
+    "scan",
+    "scatter",
     "sin",
     "spec",
     "specialize",

@@ -261,6 +261,11 @@ class TileKernel:
                 f"{self.name}: parameter `{param.name}` is a Partition (an exclusive output tile): pass "
                 "tensor.partition(tile_shape), not a whole Tensor"
             )
+        if param.kind == "atomic" and (is_partition or spec.shared):
+            raise BorrowError(
+                f"{self.name}: parameter `{param.name}` is an AtomicTensor (updated by every tile block): pass "
+                "an exclusively owned Tensor, not a Partition or shared storage"
+            )
         if param.kind == "tensor" and is_partition:
             raise TypeError(
                 f"{self.name}: parameter `{param.name}` is a shared Tensor input: pass a Tensor "
@@ -280,7 +285,7 @@ class TileKernel:
         # a DeviceBuffer argument runs as the 1-D tensor over a private handle to its memory: the handle the
         # launch hands back stays the caller's to move, and a recorded launch (graph capture) keeps its own
         values = [
-            Tensor(copy.copy(v), (v.length,)) if isinstance(v, DeviceBuffer) and p.kind == "tensor" else v
+            Tensor(copy.copy(v), (v.length,)) if isinstance(v, DeviceBuffer) and p.kind in ("tensor", "atomic") else v
             for p, v in zip(self.params, values, strict=True)
         ]
         specs: list[TensorSpec | None] = []
@@ -320,7 +325,7 @@ class TileKernel:
     def _check_overlap(self, values: list[Any]) -> None:
         """An output partition must not share memory with any other argument (runtime twin of E0502/E0499)."""
         for i, (param, value) in enumerate(zip(self.params, values, strict=True)):
-            if param.kind != "partition":
+            if param.kind not in ("partition", "atomic"):
                 continue
             for j, (other_param, other) in enumerate(zip(self.params, values, strict=True)):
                 if j != i and other_param.kind != "scalar" and value.buffer.overlaps(other.buffer):

@@ -9,7 +9,9 @@ declared return type is `Any` (a union would break kernel code); the mypy plugin
 
 from __future__ import annotations
 
-from typing import Any, TypeVar, overload
+import functools
+from collections.abc import Callable
+from typing import Any, Generic, ParamSpec, TypeVar, overload
 
 from safekernels.dtypes import dtype_of
 from safekernels.runtime.device import Device
@@ -20,10 +22,12 @@ from safekernels.tile.host import ST
 from safekernels.tile.ops import Shape
 from safekernels.tile.tensor import Partition, Tensor
 from safekernels.tile.tile_value import Tile, apply, create
-from safekernels.tile.views import PartitionView, TensorView, as_shape
+from safekernels.tile.views import AtomicView, PartitionView, TensorView, as_shape
 from safekernels.tile.views import load_like as _view_load_like
 
 T = TypeVar("T")
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
 # -- memory and grid -----------------------------------------------------------------------------------------
@@ -47,6 +51,70 @@ def num_blocks(axis: int) -> int:
     """The grid's extent along `axis` (1 beyond the grid's rank)."""
     ctx = require_block("tile.num_blocks")
     return ctx.grid[axis] if axis < len(ctx.grid) else 1
+
+
+def gather(x: Tensor[T], index: Any, mask: Tile[Any] | None = None, other: Any = 0) -> Tile[T]:
+    """`x`'s elements at per-axis integer index tiles (one per axis of `x`, broadcast together with `mask`);
+    lanes whose index lies outside `x`, or whose mask is false, read `other`."""
+    require_block("tile.gather")
+    if not isinstance(x, TensorView):
+        raise TypeError("tile.gather(x, index) reads a Tensor parameter")
+    return x.gather(index, mask, other)
+
+
+def scatter(z: Partition[T], index: Any, values: Tile[T] | float, mask: Tile[Any] | None = None) -> None:
+    """Write `values` into output partition `z` at per-axis element indices; lanes outside the block's own
+    tile, outside the tensor or masked off are dropped (a block writes only the tile it owns)."""
+    require_block("tile.scatter")
+    if not isinstance(z, PartitionView):
+        raise TypeError("tile.scatter(z, index, values) writes a Partition parameter")
+    z.scatter(index, values, mask)
+
+
+def _atomic(op: str, acc: Any, index: Any, values: Any, mask: Any) -> None:
+    require_block(f"tile.{op}")
+    if not isinstance(acc, AtomicView):
+        raise TypeError(f"tile.{op}(acc, index, values) updates an AtomicTensor parameter")
+    acc.atomic(op, index, values, mask)
+
+
+def atomic_add(acc: Any, index: Any, values: Tile[Any] | float, mask: Tile[Any] | None = None) -> None:
+    """`acc[index] += values` for every live lane, atomically across tile blocks (AtomicTensor parameters)."""
+    _atomic("atomic_add", acc, index, values, mask)
+
+
+def atomic_max(acc: Any, index: Any, values: Tile[Any] | float, mask: Tile[Any] | None = None) -> None:
+    """`acc[index] = max(acc[index], values)`, atomically (AtomicTensor parameters)."""
+    _atomic("atomic_max", acc, index, values, mask)
+
+
+def atomic_min(acc: Any, index: Any, values: Tile[Any] | float, mask: Tile[Any] | None = None) -> None:
+    """`acc[index] = min(acc[index], values)`, atomically (AtomicTensor parameters)."""
+    _atomic("atomic_min", acc, index, values, mask)
+
+
+class TileFunction(Generic[P, R]):
+    """A `@tile.function` helper: called from tile kernels (and other helpers) with tiles and scalars.
+
+    On the CPU executor it is a plain call; the tile compiler inlines its body at each call site, so a
+    helper costs nothing at run time.  Its body follows the kernel rules and ends in `return <value>` (or
+    returns nothing)."""
+
+    def __init__(self, fn: Callable[P, R]) -> None:
+        self.fn = fn
+        functools.update_wrapper(self, fn)
+
+    def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R:
+        require_block(f"tile.function `{self.fn.__name__}`")
+        return self.fn(*args, **kwargs)
+
+    def __repr__(self) -> str:
+        return f"<tile.function {self.fn.__name__}>"
+
+
+def function(fn: Callable[P, R]) -> TileFunction[P, R]:
+    """Decorator: a helper that tile kernels (and other helpers) may call."""
+    return TileFunction(fn)
 
 
 # -- elementwise and math ------------------------------------------------------------------------------------
@@ -109,6 +177,26 @@ def max(t: Tile[T], axis: int | None = None, keepdims: bool = False) -> Tile[T]:
 def min(t: Tile[T], axis: int | None = None, keepdims: bool = False) -> Tile[T]:
     """Minimum along `axis`."""
     return apply("min", t, axis=axis, keepdims=keepdims)
+
+
+def scan(t: Tile[T], axis: int = -1, op: str = "add") -> Tile[T]:
+    """Inclusive prefix `op` ("add", "max" or "min") along `axis`; the shape is kept."""
+    return apply("scan", t, axis=axis, op=op)
+
+
+def cumsum(t: Tile[T], axis: int = -1) -> Tile[T]:
+    """Inclusive prefix sum along `axis` (`scan(t, axis, "add")`)."""
+    return apply("scan", t, axis=axis, op="add")
+
+
+def argmax(t: Tile[Any], axis: int | None = None, keepdims: bool = False) -> Tile[Any]:
+    """Index (i32) of the first maximum along `axis` (of the flattened tile when None)."""
+    return apply("argmax", t, axis=axis, keepdims=keepdims)
+
+
+def argmin(t: Tile[Any], axis: int | None = None, keepdims: bool = False) -> Tile[Any]:
+    """Index (i32) of the first minimum along `axis` (of the flattened tile when None)."""
+    return apply("argmin", t, axis=axis, keepdims=keepdims)
 
 
 def broadcast_to(t: Tile[T], shape: Any) -> Tile[T]:
@@ -180,13 +268,22 @@ def _tile_shape(shape: Any, what: str) -> Shape:
 
 
 __all__ = [
+    "TileFunction",
     "arange",
+    "argmax",
+    "argmin",
+    "atomic_add",
+    "atomic_max",
+    "atomic_min",
     "bid",
     "broadcast_to",
     "cos",
+    "cumsum",
     "exp",
     "from_numpy",
     "full",
+    "function",
+    "gather",
     "iota",
     "load_like",
     "log",
@@ -199,6 +296,8 @@ __all__ = [
     "ones",
     "reshape",
     "rsqrt",
+    "scan",
+    "scatter",
     "sin",
     "sqrt",
     "sum",

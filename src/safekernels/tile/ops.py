@@ -18,7 +18,13 @@ Numeric conventions (the CPU column; the GPU lowering must match them):
   does for f16 arithmetic and what it must do for bf16 math, which has no native instructions for most ops);
 - reductions of f16/bf16 accumulate in f32 and round once; `matmul` takes f16/bf16/f32 inputs and accumulates
   in f32;
-- integer `/` truncates toward zero (C / PTX `div.s`), comparisons give `bool` tiles.
+- integer `/` truncates toward zero (C / PTX `div.s`); integer `//` and `%` follow Python (floor, the
+  remainder takes the divisor's sign); an integer division or remainder by zero traps (`KernelTrapError` on the
+  CPU, `trap` on the GPU), and `MIN // -1` wraps to `MIN`; comparisons give `bool` tiles;
+- shifts take the amount as unsigned: an amount of at least the bit width gives 0 for `<<` and the sign fill
+  for `>>` (arithmetic for signed dtypes), never undefined behaviour;
+- `scan` accumulates in the reduction's type (f32 for f16/bf16) and rounds each output once; `argmax`/`argmin`
+  return the first index of the extreme value as i32 (NaN counts as the extreme, as numpy's).
 """
 
 from __future__ import annotations
@@ -32,7 +38,7 @@ import numpy as np
 import numpy.typing as npt
 
 from safekernels.dtypes import DType, bf16_to_f32, dtype_of, f32_to_bf16
-from safekernels.errors import ShapeError
+from safekernels.errors import KernelTrapError, ShapeError
 
 Array = npt.NDArray[Any]
 Shape = tuple[int, ...]
@@ -54,7 +60,7 @@ class OpSpec:
     """One op: its kind, typing rule and CPU implementation; `lowerings` is codegen's extension point."""
 
     name: str
-    kind: str  # elementwise compare math select convert reduce shape matmul create
+    kind: str  # elementwise compare math select convert reduce scan argreduce shape matmul create
     infer: Callable[..., TileType]
     cpu: Callable[..., Array]
     doc: str
@@ -205,6 +211,89 @@ def _infer_transpose(a: TileType) -> TileType:
     return TileType((a.shape[1], a.shape[0]), a.dtype)
 
 
+def _infer_integer_binary(op: str, *, allow_bool: bool) -> Callable[..., TileType]:
+    def infer(a: TileType, b: TileType) -> TileType:
+        dt = _same_dtype(op, a, b)
+        if dt.is_float or (dt == BOOL and not allow_bool):
+            kinds = "integer or bool" if allow_bool else "integer"
+            raise TypeError(f"`{op}` needs {kinds} tiles, got {dt}")
+        return TileType(broadcast_shapes(op, a.shape, b.shape), dt)
+
+    return infer
+
+
+def _infer_invert(a: TileType) -> TileType:
+    if a.dtype.is_float:
+        raise TypeError(f"`~` needs an integer or bool tile, got {a.dtype}")
+    return a
+
+
+SCAN_OPS: Final[tuple[str, ...]] = ("add", "max", "min")
+
+
+def _infer_scan(a: TileType, *, axis: int, op: str) -> TileType:
+    if op not in SCAN_OPS:
+        raise TypeError(f"tile.scan: op must be one of {', '.join(SCAN_OPS)}, got {op!r}")
+    if not a.shape:
+        raise ShapeError("tile.scan needs a tile of rank >= 1")
+    normalize_axis("scan", axis, len(a.shape))
+    if a.dtype == BOOL:
+        if op != "add":
+            raise TypeError(f"tile.scan(op={op!r}) of a bool tile is not supported")
+        return TileType(a.shape, dtype_of("i64"))
+    return a
+
+
+def _infer_argreduce(op: str) -> Callable[..., TileType]:
+    def infer(a: TileType, *, axis: int | None, keepdims: bool) -> TileType:
+        if a.dtype == BOOL:
+            raise TypeError(f"tile.{op} of a bool tile is not supported; use .astype(i32)")
+        return TileType(_infer_reduce(op)(a, axis=axis, keepdims=keepdims).shape, dtype_of("i32"))
+
+    return infer
+
+
+def infer_indexed(
+    op: str, rank: int, dtype: DType, index: Sequence[TileType], mask: TileType | None
+) -> Shape:
+    """Typing rule shared by `gather`, `scatter` and the atomics: one integer index tile (or scalar, as a
+    rank-0 tile) per axis of the tensor, broadcast together with the mask; returns the element shape."""
+    if len(index) != rank:
+        raise ShapeError(
+            f"tile.{op}: the tensor has rank {rank}, got {len(index)} index tile(s) (one per axis)"
+        )
+    for t in index:
+        if t.dtype.is_float or t.dtype == BOOL:
+            raise TypeError(f"tile.{op}: index tiles must have an integer dtype, got {t.dtype}")
+    shapes = [t.shape for t in index]
+    if mask is not None:
+        if mask.dtype != BOOL:
+            raise TypeError(f"tile.{op}: the mask must be a bool tile (a comparison), got {mask.dtype}")
+        shapes.append(mask.shape)
+    shape = broadcast_shapes(f"tile.{op}", *shapes)
+    del dtype
+    return shape
+
+
+def infer_stored_values(op: str, shape: Shape, dtype: DType, value: TileType) -> None:
+    """`scatter`/atomics: the values must have the tensor's dtype and broadcast to the index shape."""
+    if value.dtype != dtype:
+        raise TypeError(
+            f"tile.{op}: values have dtype {value.dtype}, the tensor is {dtype}; convert with .astype({dtype})"
+        )
+    if broadcast_shapes(f"tile.{op}", shape, value.shape) != shape:
+        raise ShapeError(f"tile.{op}: values of shape {value.shape} do not broadcast to the index shape {shape}")
+
+
+ATOMIC_OPS: Final[dict[str, str]] = {"atomic_add": "add", "atomic_max": "max", "atomic_min": "min"}
+
+
+def check_atomic_dtype(op: str, dtype: DType) -> None:
+    """Atomics exist for 32/64-bit ints and f32/f64 (`atomic_add` also for f16 is left out: no CPU twin)."""
+    if dtype.name not in ("i32", "i64", "u32", "u64", "f32", "f64"):
+        raise TypeError(f"tile.{op} supports i32, i64, u32, u64, f32 and f64 tensors, got {dtype}")
+
+
 _MMA_INPUTS: Final[frozenset[str]] = frozenset({"f16", "bf16", "f32"})
 
 
@@ -274,6 +363,60 @@ def _bin(f: Callable[[Array, Array], Array]) -> Callable[..., Array]:
     return impl
 
 
+def _division_by_zero() -> KernelTrapError:
+    return KernelTrapError("integer division or remainder by zero in a tile operation")
+
+
+def _int_truediv(a: Array, b: Array) -> Array:
+    if np.issubdtype(a.dtype, np.integer) and np.any(b == 0):
+        raise _division_by_zero()
+    return _truediv(a, b)
+
+
+def _floordiv(a: Array, b: Array) -> Array:
+    if np.any(b == 0):
+        raise _division_by_zero()
+    return np.floor_divide(a, b)
+
+
+def _mod(a: Array, b: Array) -> Array:
+    if np.any(b == 0):
+        raise _division_by_zero()
+    return np.mod(a, b)
+
+
+def _shift(left: bool) -> Callable[..., Array]:
+    def impl(a: Array, b: Array) -> Array:
+        bits = a.dtype.itemsize * 8
+        amount = b.astype(np.uint64, copy=False) if b.dtype.kind == "i" else b.astype(np.uint64)
+        big = amount >= bits
+        safe = np.where(big, 0, amount).astype(a.dtype)
+        if left:
+            return np.where(big, np.zeros_like(a), np.left_shift(a, safe))
+        fill = np.where(a < 0, -1, 0).astype(a.dtype) if a.dtype.kind == "i" else np.zeros_like(a)
+        return np.where(big, fill, np.right_shift(a, safe))
+
+    return impl
+
+
+def _invert(a: Array) -> Array:
+    return np.logical_not(a) if a.dtype == np.bool_ else np.invert(a)
+
+
+def _scan(a: Array, *, axis: int, op: str) -> Array:
+    wide = _wide(a)
+    if op == "add":
+        return np.cumsum(wide, axis=axis)
+    return (np.maximum if op == "max" else np.minimum).accumulate(wide, axis=axis)
+
+
+def _argreduce(find: Callable[..., Array]) -> Callable[..., Array]:
+    def impl(a: Array, *, axis: int | None, keepdims: bool) -> Array:
+        return np.asarray(find(a, axis=axis, keepdims=keepdims))
+
+    return impl
+
+
 OPS: Final[dict[str, OpSpec]] = {}
 
 
@@ -284,7 +427,15 @@ def _op(name: str, kind: str, infer: Callable[..., TileType], cpu: Callable[...,
 _op("add", "elementwise", _infer_binary("+"), _bin(np.add), "a + b")
 _op("sub", "elementwise", _infer_binary("-"), _bin(np.subtract), "a - b")
 _op("mul", "elementwise", _infer_binary("*"), _bin(np.multiply), "a * b")
-_op("truediv", "elementwise", _infer_binary("/"), _truediv, "a / b (integers: truncating)")
+_op("truediv", "elementwise", _infer_binary("/"), _int_truediv, "a / b (integers: truncating)")
+_op("floordiv", "elementwise", _infer_integer_binary("//", allow_bool=False), _floordiv, "a // b (floor)")
+_op("mod", "elementwise", _infer_integer_binary("%", allow_bool=False), _mod, "a % b (divisor's sign)")
+_op("bitand", "elementwise", _infer_integer_binary("&", allow_bool=True), np.bitwise_and, "a & b")
+_op("bitor", "elementwise", _infer_integer_binary("|", allow_bool=True), np.bitwise_or, "a | b")
+_op("bitxor", "elementwise", _infer_integer_binary("^", allow_bool=True), np.bitwise_xor, "a ^ b")
+_op("lshift", "elementwise", _infer_integer_binary("<<", allow_bool=False), _shift(True), "a << b")
+_op("rshift", "elementwise", _infer_integer_binary(">>", allow_bool=False), _shift(False), "a >> b")
+_op("invert", "elementwise", _infer_invert, _invert, "~a (bool: logical not)")
 _op("maximum", "elementwise", _infer_binary("maximum"), _bin(np.maximum), "elementwise max (NaN propagates)")
 _op("minimum", "elementwise", _infer_binary("minimum"), _bin(np.minimum), "elementwise min (NaN propagates)")
 _op("neg", "elementwise", _infer_same, np.negative, "-a")
@@ -306,6 +457,9 @@ _op("astype", "convert", _infer_astype, _cpu_astype, "convert the element type (
 _op("sum", "reduce", _infer_reduce("sum"), _reduce(np.sum), "sum along an axis (drops it unless keepdims)")
 _op("max", "reduce", _infer_reduce("max"), _reduce(np.max), "maximum along an axis")
 _op("min", "reduce", _infer_reduce("min"), _reduce(np.min), "minimum along an axis")
+_op("scan", "scan", _infer_scan, _scan, "inclusive prefix add/max/min along an axis (cumsum is op='add')")
+_op("argmax", "argreduce", _infer_argreduce("argmax"), _argreduce(np.argmax), "first index of the maximum")
+_op("argmin", "argreduce", _infer_argreduce("argmin"), _argreduce(np.argmin), "first index of the minimum")
 _op(
     "broadcast_to",
     "shape",
@@ -340,7 +494,15 @@ OPERATOR_OPS: Final[dict[str, str]] = {
     "Sub": "sub",
     "Mult": "mul",
     "Div": "truediv",
+    "FloorDiv": "floordiv",
+    "Mod": "mod",
+    "BitAnd": "bitand",
+    "BitOr": "bitor",
+    "BitXor": "bitxor",
+    "LShift": "lshift",
+    "RShift": "rshift",
     "USub": "neg",
+    "Invert": "invert",
     "Lt": "lt",
     "LtE": "le",
     "Gt": "gt",
@@ -357,6 +519,14 @@ MEMORY_OPS: Final[dict[str, str]] = {
     "load": "x.load(index, shape) / part.load(index) / z.load(): a tile by tile index (padded past the edge)",
     "partition": "x.partition(shape) inside a kernel: a read-only tiled view of an input",
     "store": "z.store(t): write the block's own tile (masked past the edge)",
+    "gather": "tile.gather(x, index, mask=None, other=0): x's elements at per-axis index tiles; an index "
+    "outside x or a masked-off lane reads `other`",
+    "scatter": "tile.scatter(z, index, values, mask=None): write values at per-axis element indices of the "
+    "output; only indices inside the block's own tile are written (others and masked-off lanes are dropped)",
+    "atomic_add": "tile.atomic_add(acc, index, values, mask=None): acc[index] += values, atomically across "
+    "tile blocks (AtomicTensor parameters only; indices outside acc and masked-off lanes are dropped)",
+    "atomic_max": "tile.atomic_max(acc, index, values, mask=None): acc[index] = max(acc[index], values)",
+    "atomic_min": "tile.atomic_min(acc, index, values, mask=None): acc[index] = min(acc[index], values)",
 }
 GRID_OPS: Final[dict[str, str]] = {
     "bid": "tile.bid(axis): this tile block's index along grid axis `axis` (0 = first/row axis)",
@@ -391,3 +561,67 @@ def apply_values(
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
         raw = spec.cpu(*arrays, **attrs)
     return result_type, finish(np.broadcast_to(raw, result_type.shape), result_type.dtype)
+
+
+def _flat_targets(
+    shape: Shape, index: Sequence[Array], mask: Array | None, out_shape: Shape, keep: Array | None = None
+) -> tuple[Array, Array]:
+    """Flat element offsets into a tensor of `shape` for per-axis `index` arrays, and which lanes are live
+    (inside the tensor, mask true, and inside `keep` when given)."""
+    idx = [np.broadcast_to(np.asarray(i, dtype=np.int64), out_shape) for i in index]
+    live = np.ones(out_shape, dtype=bool)
+    for i, n in zip(idx, shape, strict=True):
+        live &= (i >= 0) & (i < n)
+    if mask is not None:
+        live &= np.broadcast_to(mask, out_shape)
+    if keep is not None:
+        live &= keep
+    flat = np.zeros(out_shape, dtype=np.int64)
+    for i, n in zip(idx, shape, strict=True):
+        flat = flat * n + np.where(live, i, 0)
+    return flat, live
+
+
+def gather_values(
+    source: Array, index: Sequence[Array], mask: Array | None, other: Any, shape: Shape, dt: DType
+) -> Array:
+    """`tile.gather` on the CPU: `source` (storage) read at the index tiles; dead lanes read `other`."""
+    flat, live = _flat_targets(tuple(source.shape), index, mask, shape)
+    values = from_storage(source.reshape(-1)[flat], dt) if source.size else np.zeros(shape, compute_dtype(dt))
+    fill = finish(np.asarray(other), dt)
+    return finish(np.where(live, values, fill), dt)
+
+
+def scatter_values(
+    dest: Array,
+    index: Sequence[Array],
+    values: Array,
+    mask: Array | None,
+    shape: Shape,
+    dt: DType,
+    own: tuple[Sequence[int], Sequence[int]] | None,
+) -> None:
+    """`tile.scatter` on the CPU: lanes inside the tensor, the mask and the block's own tile `own` = (lo, hi)
+    are written in row-major lane order (with repeated indices the last lane wins here; the GPU leaves that
+    order unspecified)."""
+    keep = None
+    if own is not None:
+        lo, hi = own
+        keep = np.ones(shape, dtype=bool)
+        for i, a, z in zip(index, lo, hi, strict=True):
+            ii = np.broadcast_to(np.asarray(i, dtype=np.int64), shape)
+            keep &= (ii >= a) & (ii < z)
+    flat, live = _flat_targets(tuple(dest.shape), index, mask, shape, keep)
+    vals = to_storage(np.broadcast_to(values, shape), dt)
+    dest.reshape(-1)[flat[live]] = vals[live]
+
+
+def atomic_values(
+    dest: Array, op: str, index: Sequence[Array], values: Array, mask: Array | None, shape: Shape, dt: DType
+) -> None:
+    """`tile.atomic_add/max/min` on the CPU: every live lane combines into `dest` (repeats accumulate)."""
+    flat, live = _flat_targets(tuple(dest.shape), index, mask, shape)
+    vals = np.broadcast_to(values, shape)[live].astype(dest.dtype)
+    ufunc = {"add": np.add, "max": np.maximum, "min": np.minimum}[op]
+    with np.errstate(over="ignore", invalid="ignore"):
+        ufunc.at(dest.reshape(-1), flat[live], vals)

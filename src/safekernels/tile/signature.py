@@ -3,6 +3,8 @@
 Each parameter is one of (the mode comes from `ownership_model.PARAM_MODES`, the one ownership table):
 - `Partition[T]` (MOVE): an exclusive output tile per block; several partitions must agree on the grid;
 - `Tensor[T]` (MOVE): a shared read-only whole tensor;
+- `AtomicTensor[T]` (MOVE): a whole output tensor every block updates only through `tile.atomic_*` (kind
+  "atomic"; the host passes a Tensor);
 - a scalar (`f32`, `i32`, ..., or `int`/`float`/`bool`; VALUE): converted with its dtype at launch.
 
 `Annotated[Tensor[f32], Dims(-1, 64)]` declares dims.  For a `Tensor` they describe the whole tensor's shape,
@@ -25,7 +27,7 @@ from safekernels.errors import ShapeError
 from safekernels.ownership_model import ParamMode, param_mode
 from safekernels.tile.ops import Shape
 from safekernels.tile.tensor import Partition, Tensor, TensorSpec
-from safekernels.tile.views import tile_grid
+from safekernels.tile.views import AtomicTensor, tile_grid
 
 
 class Dims:
@@ -53,7 +55,7 @@ class Dims:
 @dataclass(frozen=True)
 class TileParam:
     name: str
-    kind: str  # "partition" | "tensor" | "scalar"
+    kind: str  # "partition" | "tensor" | "atomic" | "scalar"
     dtype: DType | None  # None: any dtype (a TypeVar element type)
     dims: Dims | None = None
     cast: Callable[[Any], Any] | None = None  # scalars
@@ -94,8 +96,8 @@ def parse_params(fn: Callable[..., Any], localns: dict[str, Any] | None) -> list
             annotation = base
         origin = typing.get_origin(annotation) or annotation
         mode = param_mode(getattr(origin, "__name__", ""))
-        if mode is ParamMode.MOVE and origin in (Tensor, Partition):
-            kind = "partition" if origin is Partition else "tensor"
+        if mode is ParamMode.MOVE and origin in (Tensor, Partition, AtomicTensor):
+            kind = "partition" if origin is Partition else "atomic" if origin is AtomicTensor else "tensor"
             params.append(TileParam(p.name, kind, _element_dtype(annotation), dims))
         elif mode is ParamMode.VALUE and (
             origin in (int, float, bool) or (isinstance(origin, type) and issubclass(origin, ScalarType))

@@ -23,7 +23,8 @@ T = TypeVar("T")
 
 
 class Tile(Generic[T]):
-    """A tile value (kernel-side only).  Operators: `+ - * /`, unary `-`, comparisons (-> bool tiles)."""
+    """A tile value (kernel-side only).  Operators: `+ - * /`, integer `// % & | ^ << >> ~`, unary `-`,
+    comparisons (-> bool tiles)."""
 
     __slots__ = ("_data", "_dtype")
     __hash__ = None  # type: ignore[assignment]  # `==` builds a bool tile
@@ -79,6 +80,51 @@ class Tile(Generic[T]):
 
     def __neg__(self) -> Tile[T]:
         return apply("neg", self)
+
+    def __floordiv__(self, other: Any) -> Tile[T]:
+        return apply("floordiv", self, other)
+
+    def __rfloordiv__(self, other: Any) -> Tile[T]:
+        return apply("floordiv", other, self)
+
+    def __mod__(self, other: Any) -> Tile[T]:
+        return apply("mod", self, other)
+
+    def __rmod__(self, other: Any) -> Tile[T]:
+        return apply("mod", other, self)
+
+    def __and__(self, other: Any) -> Tile[T]:
+        return apply("bitand", self, other)
+
+    def __rand__(self, other: Any) -> Tile[T]:
+        return apply("bitand", other, self)
+
+    def __or__(self, other: Any) -> Tile[T]:
+        return apply("bitor", self, other)
+
+    def __ror__(self, other: Any) -> Tile[T]:
+        return apply("bitor", other, self)
+
+    def __xor__(self, other: Any) -> Tile[T]:
+        return apply("bitxor", self, other)
+
+    def __rxor__(self, other: Any) -> Tile[T]:
+        return apply("bitxor", other, self)
+
+    def __lshift__(self, other: Any) -> Tile[T]:
+        return apply("lshift", self, other)
+
+    def __rlshift__(self, other: Any) -> Tile[T]:
+        return apply("lshift", other, self)
+
+    def __rshift__(self, other: Any) -> Tile[T]:
+        return apply("rshift", self, other)
+
+    def __rrshift__(self, other: Any) -> Tile[T]:
+        return apply("rshift", other, self)
+
+    def __invert__(self) -> Tile[T]:
+        return apply("invert", self)
 
     def __lt__(self, other: Any) -> Tile[Any]:
         return apply("lt", self, other)

@@ -5,8 +5,12 @@ block sees views of the same memory:
 
 - `TensorView` (a `Tensor[T]` parameter): the whole tensor, read-only.  `x.load(index, shape)` and
   `x.partition(shape).load(index)` read one tile, indices in tile units.
-- `PartitionView` (a `Partition[T]` parameter): the block's own tile of an output, `z.load()` / `z.store(t)`.
+- `PartitionView` (a `Partition[T]` parameter): the block's own tile of an output, `z.load()` / `z.store(t)`,
+  `tile.scatter(z, index, values)` (element indices; only those inside the block's own tile are written).
   The same class, read-only and without an own tile, is what `x.partition(shape)` gives inside a kernel.
+- `AtomicView` (an `AtomicTensor[T]` parameter): a whole tensor every tile block may update, but only through
+  `tile.atomic_add/max/min` (commutative read-modify-writes), never read or stored: blocks run concurrently on
+  the GPU, so a plain read or store would race.  `tile.gather(x, index)` reads a `Tensor` at element indices.
 
 Bounds (cutile-rs's semantics): a tile index must lie in `[0, num_tiles)` on every axis, otherwise the kernel
 traps (`KernelTrapError` naming kernel, parameter, index and tile count).  The last tile on an axis may stick
@@ -17,15 +21,75 @@ masked.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import numpy as np
 
 from safekernels.dtypes import DType
 from safekernels.errors import KernelTrapError, ShapeError
 from safekernels.tile.context import require_block
-from safekernels.tile.ops import Array, Shape, load_padded, store_masked
+from safekernels.tile.ops import (
+    ATOMIC_OPS,
+    Array,
+    Shape,
+    atomic_values,
+    check_atomic_dtype,
+    gather_values,
+    infer_indexed,
+    infer_stored_values,
+    load_padded,
+    scatter_values,
+    store_masked,
+)
 from safekernels.tile.tile_value import Tile
+
+T = TypeVar("T")
+
+
+class AtomicTensor(Generic[T]):
+    """Kernel parameter annotation: a whole output tensor that all tile blocks update with atomics.
+
+    The host passes a `Tensor[T]` (or a DeviceOp of one, or a DeviceBuffer); the launch moves it like any tile
+    argument and hands it back at `sync_on`.  Inside the body only `tile.atomic_add/max/min` may touch it.
+    """
+
+
+def indexed_operands(what: str, index: Any, rank: int) -> list[Tile[Any]]:
+    """Index argument of gather/scatter/atomics: a tile (rank-1 tensors) or a tuple with one tile or int per
+    axis; ints become rank-0 i64 tiles."""
+    from safekernels.dtypes import dtype_of
+
+    items: Sequence[Any] = index if isinstance(index, tuple | list) else (index,)
+    out: list[Tile[Any]] = []
+    for item in items:
+        if isinstance(item, Tile):
+            out.append(item)
+        elif isinstance(item, int | np.integer) and not isinstance(item, bool):
+            out.append(Tile(np.asarray(int(item), dtype=np.int64), dtype_of("i64")))
+        else:
+            raise TypeError(f"{what}: index entries are integer tiles or ints, got {type(item).__name__}")
+    if not any(isinstance(i, Tile) and i.shape for i in out) and len(out) != rank:
+        raise ShapeError(f"{what}: the tensor has rank {rank}, got {len(out)} index entries")
+    return out
+
+
+def _indexed_shape(what: str, name: str, rank: int, dtype: DType, index: list[Tile[Any]], mask: Any) -> Shape:
+    if mask is not None and not isinstance(mask, Tile):
+        raise TypeError(f"{what}: the mask must be a bool tile, got {type(mask).__name__}")
+    try:
+        return infer_indexed(
+            what.removeprefix("tile."), rank, dtype, [t.type for t in index], mask.type if mask is not None else None
+        )
+    except (TypeError, ShapeError) as exc:
+        raise type(exc)(f"{exc} (tensor `{name}`)") from None
+
+
+def _value_array(what: str, value: Any, dtype: DType, shape: Shape) -> Array:
+    from safekernels.tile.tile_value import _scalar_tile
+
+    tile_value = value if isinstance(value, Tile) else _scalar_tile(value, dtype)
+    infer_stored_values(what.removeprefix("tile."), shape, dtype, tile_value.type)
+    return tile_value.numpy()
 
 
 def tile_grid(shape: Shape, tile_shape: Shape) -> Shape:
@@ -77,8 +141,54 @@ class TensorView:
             )
         return PartitionView(self.name, self._storage, self.dtype, tile_shape, own_index=None, writable=False)
 
+    def gather(self, index: Any, mask: Any = None, other: Any = 0) -> Tile[Any]:
+        """Elements at per-axis index tiles (broadcast together); out-of-range or masked-off lanes read `other`."""
+        require_block("tile.gather")
+        idx = indexed_operands("tile.gather", index, len(self.shape))
+        shape = _indexed_shape("tile.gather", self.name, len(self.shape), self.dtype, idx, mask)
+        if not isinstance(other, int | float | np.number) or isinstance(other, bool):
+            raise TypeError(f"tile.gather: `other` must be a number, got {type(other).__name__}")
+        if isinstance(other, float) and not self.dtype.is_float:
+            raise TypeError(f"tile.gather: a float `other` for the {self.dtype} tensor `{self.name}`")
+        mask_array = mask.numpy() if mask is not None else None
+        values = gather_values(self._storage, [t.numpy() for t in idx], mask_array, other, shape, self.dtype)
+        return Tile(values, self.dtype)
+
     def __repr__(self) -> str:
         return f"TensorView[{self.dtype}]({self.name}, shape={self.shape})"
+
+
+class AtomicView:
+    """An `AtomicTensor[T]` parameter inside a kernel: updated only by `tile.atomic_add/max/min`."""
+
+    def __init__(self, name: str, storage: Array, dtype: DType) -> None:
+        self.name = name
+        self._storage = storage
+        self.dtype = dtype
+
+    @property
+    def shape(self) -> Shape:
+        return tuple(self._storage.shape)
+
+    def atomic(self, op: str, index: Any, values: Any, mask: Any = None) -> None:
+        what = f"tile.{op}"
+        require_block(what)
+        check_atomic_dtype(op, self.dtype)
+        idx = indexed_operands(what, index, len(self.shape))
+        shape = _indexed_shape(what, self.name, len(self.shape), self.dtype, idx, mask)
+        vals = _value_array(what, values, self.dtype, shape)
+        atomic_values(
+            self._storage,
+            ATOMIC_OPS[op],
+            [t.numpy() for t in idx],
+            vals,
+            mask.numpy() if mask is not None else None,
+            shape,
+            self.dtype,
+        )
+
+    def __repr__(self) -> str:
+        return f"AtomicView[{self.dtype}]({self.name}, shape={self.shape})"
 
 
 class PartitionView:
@@ -164,6 +274,28 @@ class PartitionView:
             )
         origin = self._origin(self.own_index(f"{self.name}.store"))
         store_masked(self._storage, origin, value.numpy(), self.dtype)
+
+    def scatter(self, index: Any, values: Any, mask: Any = None) -> None:
+        """Write `values` at per-axis element indices; lanes outside the block's own tile (or the tensor, or
+        the mask) are dropped, so a block still writes only what it owns."""
+        require_block("tile.scatter")
+        if not self._writable:
+            raise TypeError(f"tile.scatter: `{self.name}` is read-only; only Partition parameters can store")
+        own = self.own_index("tile.scatter")
+        idx = indexed_operands("tile.scatter", index, len(self.shape))
+        shape = _indexed_shape("tile.scatter", self.name, len(self.shape), self.dtype, idx, mask)
+        vals = _value_array("tile.scatter", values, self.dtype, shape)
+        lo = [i * t for i, t in zip(own, self.tile_shape, strict=True)]
+        hi = [a + t for a, t in zip(lo, self.tile_shape, strict=True)]
+        scatter_values(
+            self._storage,
+            [t.numpy() for t in idx],
+            vals,
+            mask.numpy() if mask is not None else None,
+            shape,
+            self.dtype,
+            (lo, hi),
+        )
 
     def __repr__(self) -> str:
         return f"PartitionView[{self.dtype}]({self.name}, tile={self.tile_shape}, grid={self.grid})"
