@@ -175,14 +175,16 @@ def run_group(name: str, sample: int, seed: int, children: int, show: bool) -> d
     with tempfile.TemporaryDirectory(prefix=f"sk_mutation_{name}_") as tmp:
         work = Path(tmp)
         commit = _copy_head(work)
-        tests = tuple(t for t in group.tests if (work / t).exists())
+        tests = tuple(t for t in group.tests if t.startswith("-") or (work / t).exists())
         group = Group(group.modules, tests)
         env = {**os.environ, "SAFEKERNELS_NO_CACHE": "1", "SAFEKERNELS_DEVICE": "cpu", "PYTHONPATH": ""}
         env.pop("PYTHONPATH")
         deselect = _failing_tests(work, group.tests, env)
         _configure(work, group, deselect)
         # First pass: generate the mutants and the test map, run none (no name matches this pattern).
-        subprocess.run([*_mutmut(), "run", "no-mutant-has-this-name"], cwd=work, env=env, capture_output=True)
+        first = subprocess.run(
+            [*_mutmut(), "run", "no-mutant-has-this-name"], cwd=work, env=env, capture_output=True, text=True
+        )
         names = sorted(_results(work, group))
         chosen = names if sample <= 0 or sample >= len(names) else sorted(random.Random(seed).sample(names, sample))
         for start in range(0, len(chosen), 200):
@@ -215,6 +217,8 @@ def run_group(name: str, sample: int, seed: int, children: int, show: bool) -> d
             "kill_rate": round(counts.get("killed", 0) / judged, 4) if judged else None,
             "survivors": survivors,
         }
+        if counts.get("not run"):
+            report["mutmut_output"] = (first.stdout + first.stderr)[-3000:]
         if show:
             diffs = {}
             for key in survivors:
@@ -252,8 +256,10 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"{name}: {shown} killed of {report['mutants_run']} mutants (of {report['mutants_total']}) {report['counts']}"
         )
+        if "mutmut_output" in report:
+            print(f"  mutmut did not run every mutant; its output ends with:\n{report['mutmut_output']}")
         for key in report["survivors"]:  # type: ignore[attr-defined]
-            print(f"  survived: {key}")
+            print(f"  not killed: {key}")
             if args.show:
                 print("    " + str(report["survivor_diffs"][key]).replace("\n", "\n    "))  # type: ignore[index]
         sys.stdout.flush()
