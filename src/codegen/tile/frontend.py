@@ -695,7 +695,7 @@ class TileFrontend:
                 self.err("SK023", f"tile.{name}: a float value for the {p.dtype} tensor `{p.name}`", e)
             vt = TileType((), p.dtype)
         try:
-            infer_stored_values(name, shape, p.dtype, vt)
+            shape = infer_stored_values(name, shape, p.dtype, vt)
         except ShapeError as exc:
             self.err("SK020", str(exc), kw["values"])
         except TypeError as exc:

@@ -275,14 +275,14 @@ def infer_indexed(
     return shape
 
 
-def infer_stored_values(op: str, shape: Shape, dtype: DType, value: TileType) -> None:
-    """`scatter`/atomics: the values must have the tensor's dtype and broadcast to the index shape."""
+def infer_stored_values(op: str, shape: Shape, dtype: DType, value: TileType) -> Shape:
+    """`scatter`/atomics: the values must have the tensor's dtype; they broadcast with the index tiles (and the
+    mask) and the result is the shape of the lanes written."""
     if value.dtype != dtype:
         raise TypeError(
             f"tile.{op}: values have dtype {value.dtype}, the tensor is {dtype}; convert with .astype({dtype})"
         )
-    if broadcast_shapes(f"tile.{op}", shape, value.shape) != shape:
-        raise ShapeError(f"tile.{op}: values of shape {value.shape} do not broadcast to the index shape {shape}")
+    return broadcast_shapes(f"tile.{op}", shape, value.shape)
 
 
 ATOMIC_OPS: Final[dict[str, str]] = {"atomic_add": "add", "atomic_max": "max", "atomic_min": "min"}

@@ -84,12 +84,12 @@ def _indexed_shape(what: str, name: str, rank: int, dtype: DType, index: list[Ti
         raise type(exc)(f"{exc} (tensor `{name}`)") from None
 
 
-def _value_array(what: str, value: Any, dtype: DType, shape: Shape) -> Array:
+def _value_array(what: str, value: Any, dtype: DType, shape: Shape) -> tuple[Array, Shape]:
+    """The values to store and the shape of the lanes (index, mask and values broadcast together)."""
     from safekernels.tile.tile_value import _scalar_tile
 
     tile_value = value if isinstance(value, Tile) else _scalar_tile(value, dtype)
-    infer_stored_values(what.removeprefix("tile."), shape, dtype, tile_value.type)
-    return tile_value.numpy()
+    return tile_value.numpy(), infer_stored_values(what.removeprefix("tile."), shape, dtype, tile_value.type)
 
 
 def tile_grid(shape: Shape, tile_shape: Shape) -> Shape:
@@ -176,7 +176,7 @@ class AtomicView:
         check_atomic_dtype(op, self.dtype)
         idx = indexed_operands(what, index, len(self.shape))
         shape = _indexed_shape(what, self.name, len(self.shape), self.dtype, idx, mask)
-        vals = _value_array(what, values, self.dtype, shape)
+        vals, shape = _value_array(what, values, self.dtype, shape)
         atomic_values(
             self._storage,
             ATOMIC_OPS[op],
@@ -284,7 +284,7 @@ class PartitionView:
         own = self.own_index("tile.scatter")
         idx = indexed_operands("tile.scatter", index, len(self.shape))
         shape = _indexed_shape("tile.scatter", self.name, len(self.shape), self.dtype, idx, mask)
-        vals = _value_array("tile.scatter", values, self.dtype, shape)
+        vals, shape = _value_array("tile.scatter", values, self.dtype, shape)
         lo = [i * t for i, t in zip(own, self.tile_shape, strict=True)]
         hi = [a + t for a, t in zip(lo, self.tile_shape, strict=True)]
         scatter_values(
