@@ -208,7 +208,7 @@ class AutotunedTileKernel:
         candidates = []
         for i, variant in enumerate(self.variants):
             values = self._variant_values(i, tensors)
-            candidates.append(lambda v=variant, vals=values: v._execute(stream, vals))
+            candidates.append(lambda v=variant, vals=tuple(values): v._launch_values(stream, vals))
         label = f"{self.name} key={key_values}"
         try:
             best, timings = pick_fastest(
@@ -241,7 +241,9 @@ class AutotunedTileKernel:
         tensors = [v if p.kind == "scalar" else self._as_tensor(v) for p, v in zip(self.params, values, strict=True)]
         index = self.choose(stream, tensors)
         launch_values = self._variant_values(index, tensors)
-        self.variants[index]._execute(stream, launch_values)
+        # the variant's own launch path: its plan cache and generated GPU launcher after the first call, the
+        # full checks (dtypes, Dims, grid, aliasing) on a plan miss
+        self.variants[index]._launch_values(stream, tuple(launch_values))
         handed_back: list[Any] = []
         for p, original, tensor in zip(self.params, values, tensors, strict=True):
             if p.kind == "partition" and isinstance(original, Partition):

@@ -4,8 +4,8 @@ The torch and JAX bridges differ in how they get memory (torch tensors wrapped i
 a host callback) but not in what a launch needs beyond it:
 
 - tile kernels: a tile shape per output `Partition` (its fixed `Dims` by default, else `tile_shapes=`), and
-  the launch's `Tensor` / `Partition` values over the buffers; the launch itself (`TileKernel._execute`) does
-  the dtype, `Dims`, grid and aliasing checks;
+  the launch's `Tensor` / `Partition` values over the buffers; the launch itself (`TileKernel._launch_values`:
+  the kernel's launch-plan cache, the full checks on a miss) does the dtype, `Dims`, grid and aliasing checks;
 - SIMT kernels: a launch configuration (a 1-D grid over the first output with the contract's block by
   default, else `launch=`), prepared once per configuration and device, then the ordinary safe launch;
 - `check_static`: the launch's dtype / `Dims` / grid checks on shapes alone, for fake (meta) evaluation
@@ -123,7 +123,7 @@ class OpLauncher:
                 values.append(Partition(buffer, shape, self.tile_shape(p, shape)))
             else:
                 values.append(Tensor(buffer, shape))
-        self.kernel._execute(stream, values)
+        self.kernel._launch_values(stream, tuple(values))
 
     def _launch_simt(self, named: Mapping[str, Any], device: Device, stream: Stream) -> None:
         values = [named[p.name] if p.role == "scalar" else named[p.name][0] for p in self.signature.params]
