@@ -353,8 +353,7 @@ class Builder:
         self, stem: str, entry: str, llvm_ir: str, ptx: str, cubin: bytes, progress: _Progress
     ) -> dict[str, str]:
         files: dict[str, str] = {}
-        stages = list(dict.fromkeys([*self.emit, "cubin"]))  # the manifest always ships the cubin
-        for stage in stages:
+        for stage in dict.fromkeys(self.emit):
             target = self.out / f"{stem}.{_SUFFIX[stage]}"
             if stage == "llvm":
                 target.write_text(llvm_ir)
@@ -371,7 +370,7 @@ class Builder:
                     progress.clear()
                     print(text, end="")
             files[stage] = target.name
-            if not self.quiet and stage in self.emit:
+            if not self.quiet:
                 progress.clear()
                 print(f"wrote {target}")
         return files

@@ -147,6 +147,8 @@ def load_prebuilt(folder: str | Path) -> PrebuiltKernels:
 
 
 def _read_cubin(root: Path, entry: dict[str, Any]) -> bytes:
+    if "cubin" not in entry["files"]:
+        raise PrebuiltError(f"{root}: `{entry['name']}` was built without its cubin; rebuild with --emit cubin")
     name = str(entry["files"]["cubin"])
     if Path(name).name != name:
         raise ValueError(f"cubin path {name!r} leaves the folder")

@@ -93,3 +93,28 @@ def test_prebuilt_kernels_refuse_the_cpu_executor(built: Path) -> None:
     op = kernels.add(tile.zeros((256,), f32).partition((128,)), tile.ones((256,), f32), tile.ones((256,), f32))
     with pytest.raises(sk.DeviceError, match="prebuilt kernels run on a GPU"):
         op.sync_on(sk.Device.cpu().new_stream())
+
+
+def test_a_build_without_cubins_is_refused(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "safekernels",
+            "build",
+            str(ROOT / "examples" / "add_tile.py"),
+            "--emit",
+            "ptx",
+            "-o",
+            str(tmp_path),
+            "--no-check",
+            "-q",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["add.ptx", "manifest.json"]
+    with pytest.raises(sk.PrebuiltError, match="built without its cubin"):
+        sk.load_prebuilt(tmp_path)

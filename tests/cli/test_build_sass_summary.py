@@ -106,6 +106,7 @@ def test_quiet_prints_nothing_and_still_writes(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == "" and proc.stderr == ""
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [
+        "manifest.json",
         "scale.ptx",
         "scale.sass-summary.txt",
         "staged.ptx",

@@ -32,7 +32,7 @@ def test_add_tile_example_builds_as_is(tmp_path: Path) -> None:
     assert ".visible .entry add(" in (out / "add.ptx").read_text()
     manifest = json.loads((out / "manifest.json").read_text())
     (entry,) = manifest["kernels"]
-    assert entry["track"] == "tile" and entry["name"] == "add" and entry["files"]["cubin"] == "add.cubin"
+    assert entry["track"] == "tile" and entry["name"] == "add" and entry["files"] == {"ptx": "add.ptx"}
     assert [s[4] for s in entry["specialization"]] == [[128], None, None]
     assert "PASSED" not in result.stdout  # the example's __main__ block did not run
 

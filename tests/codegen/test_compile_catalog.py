@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -55,7 +56,9 @@ def test_kernel_assembles(kernel: Any, arch: str) -> None:
     assert compiled.cubin[:4] == b"\x7fELF"
     assert f".target {arch}" in compiled.ptx
     assert f".entry {compiled.entry_name}(" in compiled.ptx
-    assert ".extern .func" not in compiled.ptx  # every libdevice call was linked and inlined
+    # every libdevice call was linked and inlined; only CUDA's system calls (device print / assert) stay external
+    externs = re.findall(r"\.extern \.func\s*(?:\([^)]*\))?\s*(\w+)", compiled.ptx)
+    assert set(externs) <= {"vprintf", "__assertfail"}, externs
 
 
 def test_examples_were_found() -> None:

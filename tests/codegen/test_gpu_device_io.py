@@ -97,7 +97,7 @@ def test_load_prebuilt_launches_on_the_gpu(tmp_path: Path) -> None:
             "build",
             str(ROOT / "examples" / "add_tile.py"),
             "--emit",
-            "ptx",
+            "cubin",
             "-o",
             str(out),
             "--no-check",
