@@ -17,7 +17,7 @@ import safekernels.torch as skt  # noqa: E402
 from safekernels import simt, tile  # noqa: E402
 from safekernels.dtypes import f32, i32  # noqa: E402
 from safekernels.errors import AliasingError  # noqa: E402
-from safekernels.simt import DisjointSlice, Slice, thread  # noqa: E402
+from safekernels.simt import AtomicSlice, DisjointSlice, Slice, thread  # noqa: E402
 from safekernels.tile import Partition, Tensor  # noqa: E402
 
 ROW = 64
@@ -44,6 +44,14 @@ def saxpy(x: Slice[f32], y: Slice[f32], out: DisjointSlice[f32], alpha: f32) -> 
     i = idx.get()
     if (o := out.get_mut(idx)) is not None:
         o.set(alpha * x[i] + y[i])
+
+
+@simt.kernel
+@simt.launch_contract(block=64)
+def histogram(values: Slice[i32], bins: AtomicSlice[i32]) -> None:
+    i = thread.index_1d().get()
+    if i < len(values):
+        bins.fetch_add(values[i] % len(bins), i32(1))
 
 
 class Ops:
@@ -166,6 +174,22 @@ def test_registration_errors_are_clear() -> None:
     op = skt.custom_op("sktest_err::add_inplace", add, tile_shapes={"z": (64,)})
     with pytest.raises(TypeError, match="register_autograd needs the functional form"):
         op.register_autograd(lambda ctx, g: g)
+
+
+def test_functional_atomic_output_starts_from_zeros_and_launch_rule_sets_the_grid() -> None:
+    op = skt.custom_op(
+        "sktest_cpu_only::histogram",
+        histogram,
+        outputs={"bins": (10,)},
+        launch=lambda values, bins: simt.LaunchConfig1D.for_len(len(values), block=64),
+    )
+    assert op.mutates_args == () and str(op.opoverload._schema).endswith("(Tensor values) -> Tensor")
+    values = torch.arange(1000, dtype=torch.int32)
+    counts = op(values)
+    assert counts.dtype == torch.int32
+    torch.testing.assert_close(counts.long(), torch.bincount(values.long() % 10, minlength=10))
+    compiled = torch.compile(lambda v: op(v), fullgraph=True)
+    torch.testing.assert_close(compiled(values).long(), torch.bincount(values.long() % 10, minlength=10))
 
 
 @pytest.mark.gpu
