@@ -244,7 +244,11 @@ class CudaBackend:
         if (cap := capture.active()) is not None:
             cap.synchronize()  # a host wait inside a captured chain: nothing to wait for, or refused
             return
-        self._wait(stream)
+        if stream is None:
+            self._wait(stream)
+            return
+        # every eager `sync_on` ends here: `_wait`'s stream branch, inlined
+        check(_driver().cuStreamSynchronize(stream.handle), "stream synchronize", stream.last_kernel)
 
     # -- beyond the protocol --------------------------------------------------------------------------------
     def attribute(self, attr: str) -> int:

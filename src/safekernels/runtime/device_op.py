@@ -27,7 +27,14 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 from safekernels.errors import BorrowError, DeviceError
 from safekernels.runtime.device import Device, Stream
-from safekernels.runtime.ownership import Movable, move_site, pin_frame, register_chain_code, unpin_frame, user_frame
+from safekernels.runtime.ownership import (
+    Movable,
+    execution,
+    move_site,
+    register_chain_code,
+    user_frame,
+    user_frame_from,
+)
 
 if TYPE_CHECKING:
     from safekernels.runtime.graph import DeviceGraph
@@ -81,18 +88,19 @@ class DeviceOp(Movable, Generic[T]):
         return self._sync(device.default_stream, "sync")
 
     def _sync(self, stream: Stream, operation: str) -> T:
-        _refuse_reentry()
+        if getattr(_state, "depth", 0):
+            _refuse_reentry()
         if self._moved is not None:
             self._check_alive(operation)
-        frame = user_frame(2)  # 0: here, 1: sync_on / sync, 2: their caller
+        frame = user_frame_from(2)  # 0: here, 1: sync_on / sync, 2: their caller
         self._moved = move_site(self, operation, frame)
         _state.depth = 1
-        pinned = pin_frame(frame)  # moves made by the chain itself are reported at this call
+        pinned, execution.frame = execution.frame, frame  # moves made by the chain itself are reported here
         try:
             value = self._execute(stream)
         finally:
             _state.depth = 0
-            unpin_frame(pinned)
+            execution.frame = pinned
         stream.synchronize()
         return value
 
@@ -111,12 +119,12 @@ class DeviceOp(Movable, Generic[T]):
             raise TypeError(f"graph_on takes a safekernels Stream, got {type(stream).__name__}")
         self._mark_moved("graph_on")
         _state.depth = 1
-        pinned = pin_frame(user_frame())
+        pinned, execution.frame = execution.frame, user_frame(1)
         try:
             return capture_graph(self._execute, stream, label=self.label, keep=self)
         finally:
             _state.depth = 0
-            unpin_frame(pinned)
+            execution.frame = pinned
 
     # -- combinators -----------------------------------------------------------------------------------------
     def then(self, f: Callable[[T], DeviceOp[U] | U]) -> DeviceOp[U]:

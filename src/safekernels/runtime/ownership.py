@@ -14,7 +14,7 @@ Moves sit on the launch hot path, so recording one is cheap and everything else 
 
 Two shortcuts keep the walk short.  A launch moves all its arguments at once (`call_site`: one walk and one
 site for the batch).  While a `DeviceOp` chain executes, the user frame that called `sync_on`/`graph_on` is suspended
-in that call, so it is *pinned* (`pin_frame`): a move made by the chain's own machinery (a `then` link moving
+in that call, so it is *pinned* (`execution.frame`): a move made by the chain's own machinery (a `then` link moving
 the op its callback returned) walks only until it meets the chain's `DeviceOp._execute` frame and then takes
 the pinned frame, however deep the chain.  Moves made inside user callbacks still walk to the callback's
 frame, which is only a few frames up.
@@ -39,49 +39,70 @@ _INTERNAL_FILES: dict[str, bool] = {}
 _CHAIN_CODES: set[int] = set()
 
 
-class MoveSite:
-    """Where a value was moved: the code object and line, the operation, and the local name it had.
+class MoveSite(tuple[Any, ...]):
+    """Where a value was moved: `(name, where, at, operation, value_id)`, everything else derived on demand.
 
-    `where` is the move's code object (the file name is read from it only when a message is built) or, for a
-    site copied from another one, the file name itself.  The name is found only when a message asks for it
-    (`name`): among the locals of the move's frame when it is still running (the usual case: the same
-    function uses the value again), else of the innermost user frame that holds the value; `value_id` is the
-    moved value's `id`, unambiguous then because the value is alive while its site is read."""
+    `where` is the move's code object and `at` the frame's instruction offset there (`f_lasti`): the file name
+    and line are read from them only when a message is built.  A site copied from another one holds the file
+    name and line themselves.  The name is found only when a message asks for it (`name`, `name_for`): among
+    the locals of the move's frame when it is still running (the usual case: the same function uses the value
+    again), else of the innermost user frame that holds the value; `value_id` is the moved value's `id`,
+    unambiguous then because the value is alive while its site is read (0: one site for several values, each
+    named by `name_for(value)`).  A tuple, so that the hot path makes one with the C-level `tuple.__new__`."""
 
-    __slots__ = ("_name", "line", "operation", "value_id", "where")
+    __slots__ = ()
 
-    def __init__(
-        self, name: str | None, where: CodeType | str, line: int, operation: str, value_id: int = 0
-    ) -> None:
-        self._name = name
-        self.where = where
-        self.line = line
-        self.operation = operation
-        self.value_id = value_id  # 0: `name` is final
+    def __new__(
+        cls, name: str | None, where: CodeType | str, at: int, operation: str, value_id: int = 0
+    ) -> MoveSite:
+        return tuple.__new__(cls, (name, where, at, operation, value_id))
 
     @property
     def name(self) -> str | None:
-        if self.value_id:
-            self._name = _name_on_stack(self.where, self.value_id)
-            self.value_id = 0
-        return self._name
+        name: str | None = self[0]
+        if name is None and self[4]:
+            return _name_on_stack(self[1], self[4])
+        return name
 
     def name_for(self, value: object) -> str | None:
         """The local name of `value`, one of the values moved at this site (a launch moves several)."""
-        if self._name is not None or self.value_id:
-            return self.name
-        return _name_on_stack(self.where, id(value))
+        name: str | None = self[0]
+        if name is None:
+            return _name_on_stack(self[1], self[4] or id(value))
+        return name
+
+    @property
+    def where(self) -> CodeType | str:
+        where: CodeType | str = self[1]
+        return where
+
+    @property
+    def operation(self) -> str:
+        operation: str = self[3]
+        return operation
 
     @property
     def filename(self) -> str:
-        where = self.where
+        where = self[1]
         return where if isinstance(where, str) else where.co_filename
+
+    @property
+    def line(self) -> int:
+        where, at = self[1], self[2]
+        if isinstance(where, str):
+            return int(at)
+        found = (line for start, end, line in where.co_lines() if start <= at < end and line)
+        return int(next(found, where.co_firstlineno))
 
     def describe(self) -> str:
         return f"{self.filename}:{self.line}"
 
     def __repr__(self) -> str:
-        return f"MoveSite({self._name!r}, {self.describe()}, {self.operation!r})"
+        return f"MoveSite({self[0]!r}, {self.describe()}, {self.operation!r})"
+
+
+#: the hot paths' constructor: `_site(MoveSite, (name, code, f_lasti, operation, value_id))`, no Python frame
+_site = tuple.__new__
 
 
 def _is_internal(filename: str) -> bool:
@@ -105,16 +126,8 @@ def register_chain_code(code: CodeType) -> None:
     _CHAIN_CODES.add(id(code))
 
 
-def pin_frame(frame: FrameType | None) -> FrameType | None:
-    """Pin `frame` (the caller of `sync_on`/`graph_on`) while its chain executes; returns what to restore with
-    `unpin_frame` (in a `finally`)."""
-    previous = _execution.frame
-    _execution.frame = frame
-    return previous
-
-
-def unpin_frame(previous: FrameType | None) -> None:
-    _execution.frame = previous
+#: `execution.frame`: the frame pinned while a chain executes (`DeviceOp._sync`/`graph_on` set and restore it)
+execution = _execution
 
 
 def _user_frame(start: int = 0) -> FrameType | None:
@@ -155,10 +168,11 @@ def _name_on_stack(where: CodeType | str, value_id: int) -> str | None:
 def move_site(value: object, operation: str, frame: FrameType | None = None) -> MoveSite:
     """The site of moving `value` now, seen from `frame` (default: the first user frame above the caller)."""
     if frame is None:
-        frame = _user_frame()
+        frame = _user_frame(1)  # 0 would be this function
     if frame is None:  # pragma: no cover - only when called from inside the package with no user frame
         return MoveSite(None, "<unknown>", 0, operation)
-    return MoveSite(None, frame.f_code, frame.f_lineno, operation, id(value))
+    site: MoveSite = _site(MoveSite, (None, frame.f_code, frame.f_lasti, operation, id(value)))
+    return site
 
 
 def user_frame(depth: int = 0) -> FrameType | None:
@@ -167,13 +181,19 @@ def user_frame(depth: int = 0) -> FrameType | None:
     return _user_frame(depth + 1)
 
 
+#: the same, without the extra call, for the launch hot paths (`_user_frame(start)`: `start` counted from
+#: the caller of `user_frame_from`)
+user_frame_from = _user_frame
+
+
 def call_site(operation: str, depth: int = 0) -> MoveSite:
     """One site for all the values a call moves into `operation` now (a launch: one walk for the batch);
     messages name each value with `MoveSite.name_for`.  `depth`: as for `user_frame`."""
     frame = _user_frame(depth + 1)
     if frame is None:  # pragma: no cover - only when called from inside the package with no user frame
         return MoveSite(None, "<unknown>", 0, operation)
-    return MoveSite(None, frame.f_code, frame.f_lineno, operation)
+    site: MoveSite = _site(MoveSite, (None, frame.f_code, frame.f_lasti, operation, 0))
+    return site
 
 
 class Movable:
@@ -185,7 +205,7 @@ class Movable:
         """Invalidate `self`; call this at the move, before the new owner takes over."""
         if self._moved is not None:
             self._check_alive(operation)
-        self._moved = move_site(self, operation)
+        self._moved = move_site(self, operation, _user_frame(1))  # 1: our caller, a frame of this package
 
     def _check_alive(self, operation: str) -> None:
         """Raise `UseAfterMoveError` if `self` was moved; `operation` names what the caller tried to do."""

@@ -14,6 +14,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 _local = threading.local()
+#: the thread-local that holds the running block (`block`); the tile launch reads it directly (hot path)
+block_state = _local
 
 
 @dataclass(frozen=True)

@@ -186,22 +186,10 @@ _SCALAR_CODES = {
 _SIZES = {"b": 1, "B": 1, "?": 1, "h": 2, "H": 2, "i": 4, "I": 4, "f": 4, "q": 8, "Q": 8, "d": 8}
 
 
-class FastLaunch:
-    """The generated launch of one (launch plan, loaded specialization): `run(stream_handle, values) -> bool`.
-
-    It owns the fixed parameter storage (one 8-byte slot per ABI value: pointers, then constants and scalars
-    where the kernel's ABI puts them) and the `void*[]` array of slot addresses."""
-
-    __slots__ = ("param_array", "run", "source", "storage")
-
-    def __init__(self, run: Callable[[Any, Sequence[Any]], bool], storage: Any, param_array: Any, source: str) -> None:
-        self.run = run
-        self.storage = storage
-        self.param_array = param_array
-        self.source = source
-
-    def __call__(self, handle: Any, values: Sequence[Any]) -> bool:
-        return self.run(handle, values)
+#: `fast_launch(stream_handle, values) -> bool`: the generated launch of one (launch plan, specialization).
+#: Its globals hold the fixed parameter storage (one 8-byte slot per ABI value, where the kernel's ABI puts
+#: it), the `void*[]` array of slot addresses, and `SOURCE`, its own code (for debugging and tests).
+FastLaunch = Callable[[Any, Sequence[Any]], bool]
 
 
 def build_fast_launch(
@@ -264,21 +252,25 @@ def build_fast_launch(
         "SUCCESS": driver.CUresult.CUDA_SUCCESS,
         "FAIL": lambda r: check(r, "cuLaunchKernel", loaded.name),
         "NAME": kernel.name,
+        "PARAM_ARRAY": param_array,  # kept alive with the function: the driver reads it at every launch
     }
     n = len(params)
     tensors = sorted(used | {i for pair in overlaps for i in pair})
-    body = [f"if len(values) != {n}:", "    return False", f"{''.join(f'a{i}, ' for i in range(n))}= values"]
+    body = [f"{''.join(f'a{i}, ' for i in range(n))}= values"]  # the plan fixes the arity
     for i in tensors:
         body += [f"b{i} = a{i}._buffer", f"p{i} = b{i}.ptr"]
+    aligned: list[str] = []
     for i in tensors:
         info = infos[i]
         per16 = max(1, 16 // max(1, info.dtype.itemsize))
         shape = values[i].shape
         last_ok = not shape or shape[-1] % per16 == 0
         if info.aligned:
-            body += [f"if p{i} & 15:", "    return False"]
+            aligned.append(f"p{i}")
         elif last_ok:  # specialized for a misaligned base address: an aligned one is another specialization
             body += [f"if not p{i} & 15:", "    return False"]
+    if aligned:
+        body += [f"if ({' | '.join(aligned)}) & 15:", "    return False"]
     for i, j in overlaps:
         body += [
             f"if b{i}.nbytes and b{j}.nbytes and p{i} < p{j} + b{j}.nbytes and p{j} < p{i} + b{i}.nbytes:",
@@ -300,5 +292,7 @@ def build_fast_launch(
         "return True",
     ]
     source = "def fast_launch(h, values):\n" + "".join(f"    {line}\n" for line in body)
+    namespace["SOURCE"] = source
     exec(compile(source, f"<safekernels tile launch of {kernel.name}>", "exec"), namespace)
-    return FastLaunch(namespace["fast_launch"], storage, param_array, source)
+    run: FastLaunch = namespace["fast_launch"]
+    return run

@@ -28,8 +28,8 @@ from safekernels.errors import AliasingError, BorrowError
 from safekernels.runtime.buffer import DeviceBuffer
 from safekernels.runtime.device import Stream
 from safekernels.runtime.device_op import DeviceOp
-from safekernels.runtime.ownership import call_site
-from safekernels.tile.context import current_block
+from safekernels.runtime.ownership import call_site, register_chain_code
+from safekernels.tile.context import block_state
 from safekernels.tile.launch_plan import (
     _UNCACHEABLE,
     BUFFER,
@@ -48,10 +48,17 @@ from safekernels.tile.tensor import Partition, Tensor, TensorSpec
 _HANDLES = frozenset((Tensor, Partition))
 
 
+_HELD: list[Any] = []  # `simt.borrows.pending_records()`, the live list, once that module is imported
+
+
 def _borrows_pending() -> bool:
     """True when some SIMT `launch_async` still borrows memory (then each argument is checked for E0505)."""
-    borrows = sys.modules.get("safekernels.simt.borrows")
-    return borrows is not None and bool(borrows.pending_records())
+    if not _HELD:
+        borrows = sys.modules.get("safekernels.simt.borrows")
+        if borrows is None:
+            return False
+        _HELD.append(borrows.pending_records())
+    return bool(_HELD[0])
 
 
 class TileKernel:
@@ -81,7 +88,7 @@ class TileKernel:
     def __call__(self, *args: Any, **kwargs: Any) -> DeviceOp[tuple[Any, ...]]:
         if kwargs:
             raise TypeError(f"{self.name}: tile launches take positional arguments only")
-        if current_block() is not None:
+        if getattr(block_state, "block", None) is not None:  # current_block(), inlined
             raise TypeError(f"{self.name}: tile kernels cannot be launched from inside a kernel body")
         key = tuple([a._key if type(a) in _HANDLES else arg_key(a) for a in args])
         plan = self._plans.get(key) if _UNCACHEABLE not in key else None
@@ -92,14 +99,9 @@ class TileKernel:
         bound = self._bind(plan, args)
         first = plan.device_arg
         device = args[first].device if plan.kinds[first] in (OP, SHARED_OP) else plan.call_device
-        kernel = self
         if plan.direct:
-
-            def run_direct(stream: Stream) -> tuple[Any, ...]:
-                kernel._launch(plan, stream, bound)
-                return bound
-
-            return DeviceOp(run_direct, label=self._label, device=device)
+            return TileLaunchOp(self, plan, bound, device)
+        kernel = self
 
         def run(stream: Stream) -> tuple[Any, ...]:
             values = tuple([a._execute(stream) if isinstance(a, DeviceOp) else a for a in bound])
@@ -336,6 +338,27 @@ class TileKernel:
 
     def __repr__(self) -> str:
         return f"<tile.kernel {self.name}({', '.join(p.name for p in self.params)})>"
+
+
+class TileLaunchOp(DeviceOp[tuple[Any, ...]]):
+    """The op of a launch whose values are the handles the call moved (a direct plan): it runs the plan's
+    launch itself instead of a closure, and yields those handles."""
+
+    def __init__(self, kernel: TileKernel, plan: LaunchPlan, bound: tuple[Any, ...], device: Any) -> None:
+        # DeviceOp's attributes, set here without its __init__ (this is built once per eager launch)
+        self.label = kernel._label
+        self.device = device
+        self.meta = None
+        self._kernel = kernel
+        self._plan = plan
+        self._bound = bound
+
+    def _execute(self, stream: Stream) -> tuple[Any, ...]:
+        self._kernel._launch(self._plan, stream, self._bound)
+        return self._bound
+
+
+register_chain_code(TileLaunchOp._execute.__code__)  # a chain's executions pass through it (runtime.ownership)
 
 
 @overload
