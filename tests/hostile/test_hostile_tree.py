@@ -75,3 +75,13 @@ def test_every_format_renders_the_hostile_tree(tmp_path: Path, fmt: str) -> None
         assert all(line.startswith(("tree/", "::")) for line in proc.stdout.splitlines()), proc.stdout[:2000]
     if fmt == "text":
         assert max(len(line) for line in proc.stdout.splitlines()) < 1200  # a 300 KB line is not printed
+
+
+def test_seeded_fuzz_batch_has_no_crash_traceback_or_hang() -> None:
+    """A bounded, deterministic slice of the long run in docs/reliability.md (`checker_fuzz.py`)."""
+    from checker_fuzz import run
+
+    report = run(150, seed=20261201, batch=75, timeout=240)
+    assert report.files == 150
+    assert report.failures == []
+    assert report.codes["W0002"] > 0 and report.codes["E0001"] > 0 and report.codes["E0502"] > 0

@@ -9,10 +9,11 @@ tree the prescan already built:
     nesting   libcst-equivalent depth: `ast` depth, plus `len(values) - 1` for every `and`/`or` chain
     size      bytes of the file; the longest line
 
-Each measure has a limit far above hand-written code (the deepest nesting in the CPython stdlib is about 40;
-the limits were checked to analyse in well under a second) and far below what breaks libcst or the Python
-stack.  A file over a limit gets W0002 "ownership of this file was not checked: file too complex to analyse:
-..." at the offending node, so the run fails (exit 1) instead of crashing, hanging or passing silently.
+Each measure has a limit far above hand-written code (the deepest nesting in the CPython 3.11 stdlib outside its
+tests is 34, its longest line 175 characters; files at the limits analyse in under a second) and far below what
+breaks libcst or the Python stack.  A file over a limit gets W0002 "ownership of this file was not checked: file
+too complex to analyse: ..." at the offending node, so the run fails (exit 1) instead of crashing, hanging or
+passing silently.
 """
 
 from __future__ import annotations
