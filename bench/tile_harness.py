@@ -1,7 +1,9 @@
-"""Running tile kernels on torch tensors without the DeviceOp machinery (bench and GPU tests).
+"""Running tile kernels on torch tensors without the DeviceOp machinery (GPU tests, kernel-only bench column).
 
 `Arg` wraps a CUDA torch tensor as what `launch_tile_on_gpu` needs from a Tensor or Partition (shape, dtype,
-device pointer, tile shape), so benchmarks time the kernel launch itself.
+device pointer, tile shape), so the launch skips ops, moves and checks.  Not a user path: `bench/tile_bench.py`
+times users' launches through the public API (eager `sync_on` and `graph_on` replay) and shows this one only in
+its column labelled "kernel only (harness)".
 """
 
 from __future__ import annotations
