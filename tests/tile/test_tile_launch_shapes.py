@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from tile_harness import cpu_stream
 
+from ownership_check.diagnostics import DiagnosticError
 from safekernels import tile
 from safekernels.dtypes import f32, i32
 from safekernels.errors import KernelTrapError, ShapeError
@@ -174,11 +175,12 @@ def test_store_shape_and_dtype_are_checked() -> None:
     def wrong_dtype(out: Partition[f32]) -> None:
         out.store(tile.zeros((4,), i32))
 
+    # the CPU executor refuses what the GPU compiler refuses, with the same SK diagnostic (tests/parity)
     with pytest.raises(
-        ShapeError, match=r"out.store: tile shape \(3,\) does not match the partition's tile shape"
+        DiagnosticError, match=r"SK022 out.store: tile shape \(3,\) does not match the partition's tile shape"
     ):
         wrong_shape(tile.zeros((8,), f32).partition((4,))).sync_on(cpu_stream())
-    with pytest.raises(TypeError, match=r"tile dtype i32 does not match the partition's dtype f32"):
+    with pytest.raises(DiagnosticError, match=r"SK022 .*tile dtype i32 does not match the partition's dtype f32"):
         wrong_dtype(tile.zeros((8,), f32).partition((4,))).sync_on(cpu_stream())
 
 
@@ -187,7 +189,7 @@ def test_input_partitions_are_read_only_and_need_an_index() -> None:
     def misuse(out: Partition[f32], x: Tensor[f32]) -> None:
         x.partition((4,)).load()
 
-    with pytest.raises(TypeError, match="read-only partition of an input; pass a tile index"):
+    with pytest.raises(DiagnosticError, match=r"SK006 .*read-only partition of an input; pass a tile index"):
         misuse(tile.zeros((8,), f32).partition((4,)), tile.zeros((8,), f32)).sync_on(cpu_stream())
 
 

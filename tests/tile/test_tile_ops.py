@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from tile_harness import cpu_stream, whole_tile
 
+from ownership_check.diagnostics import DiagnosticError
 from safekernels import tile
 from safekernels.dtypes import bf16, bf16_to_f32, f16, f32, f32_to_bf16, i32
 from safekernels.errors import ShapeError
@@ -112,14 +113,14 @@ def test_integer_division_truncates_toward_zero() -> None:
 
 def test_mismatched_dtypes_are_a_type_error() -> None:
     x = rand(4)
-    with pytest.raises(TypeError, match=r"tiles have different dtypes \(f32 and f16\)"):
+    with pytest.raises(DiagnosticError, match=r"SK023 \+: tiles have different dtypes \(f32 and f16\)"):
         whole_tile(lambda t: t + t.astype(f16), x, (4,), f32)
-    with pytest.raises(TypeError, match="cannot combine a float scalar"):
+    with pytest.raises(DiagnosticError, match="SK023 cannot combine a float scalar"):
         whole_tile(lambda t: t.astype(i32) * 0.5, x, (4,), i32)
 
 
 def test_tile_has_no_truth_value() -> None:
-    with pytest.raises(TypeError, match=r"tile\.where"):
+    with pytest.raises(DiagnosticError, match=r"SK001 `IfExp` expressions are not supported"):
         whole_tile(lambda t: t if t > 0.0 else -t, rand(4), (4,), f32)
 
 

@@ -54,7 +54,7 @@ def shuffle(b: ir.IRBuilder, op: str, value: ir.Value, lane: ir.Value, *, signed
     if isinstance(ty, ir.IntType) and ty.width < 32:
         wide = b.sext(value, I32) if signed and ty != I1 else b.zext(value, I32)
         return b.trunc(_shfl32(b, mode, wide, lane), ty)
-    if isinstance(ty, ir.HalfType | ir.BFloatType):
+    if isinstance(ty, ir.HalfType) or type(ty).__name__ == "BFloatType":  # not every llvmlite has BFloatType
         wide_f = b.fpext(value, F32)
         return b.fptrunc(_shfl32(b, mode, wide_f, lane), ty)
     bits = b.bitcast(value, I64) if not isinstance(ty, ir.IntType) else value

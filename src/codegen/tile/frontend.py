@@ -473,6 +473,15 @@ class TileFrontend:
                 return self.inline(target, e)
             if target is float and len(e.args) == 1 and isinstance(e.args[0], ast.Constant):
                 return float(e.args[0].value)  # type: ignore[arg-type]
+            if target is float and len(e.args) == 1:  # a scalar as a weakly typed float (f32 on the GPU)
+                v = self.expr(e.args[0])
+                if isinstance(v, int | float) and not isinstance(v, bool):
+                    return float(v)
+                if isinstance(v, Value) and isinstance(v.type, ScalarType):
+                    return v if v.type.dtype is not None and v.type.dtype.is_float else self.emit(
+                        "scalar_cast", [v], ScalarType(F32), e, dtype=F32
+                    )
+                self.err("SK023", "float(...) takes a scalar in tile kernels", e)
             if target is int and len(e.args) == 1:
                 return self.index_value(self.expr(e.args[0]), e)
             if isinstance(target, type) and issubclass(target, DScalar) and len(e.args) == 1:
@@ -615,7 +624,7 @@ class TileFrontend:
             self.err("SK006", f"tile.function `{fn.__name__}`: {exc}", e)
         bound.apply_defaults()
         saved = (self.src, self.env, self.globals)
-        self.src = load_source(fn)
+        self.src = lambda_source(fn) if fn.__name__ == "<lambda>" else load_source(fn)
         self.globals = dict(getattr(fn, "__globals__", {}))
         try:
             self.globals.update(inspect.getclosurevars(fn).nonlocals)
@@ -745,7 +754,14 @@ class TileFrontend:
         if isinstance(base, TensorRef) and name == "load":
             if len(a) != 2:
                 self.err("SK006", "x.load(index, shape) takes two arguments", e)
-            shape = self.static_shape(a[1], f"{self.params[base.param].name}.load")
+            p = self.params[base.param]
+            shape = self.static_shape(a[1], f"{p.name}.load")
+            if len(shape) != p.rank:
+                self.err(
+                    "SK023",
+                    f"{p.name}.partition: tile shape {shape} has rank {len(shape)}, the tensor has rank {p.rank}",
+                    e,
+                )
             return self.load_at(PartRef(base.param, shape, False), a[0], e)
         if isinstance(base, PartRef) and name == "load":
             if not a:
@@ -813,6 +829,40 @@ class TileFrontend:
         return self.emit(
             "load", idx, TileType(part.tile_shape, p.dtype), e, param=part.param, tile_shape=part.tile_shape
         )
+
+
+def lambda_source(fn: Any) -> FunctionSource:
+    """A `tile.function(lambda ...)` helper as a one-statement `def` (`return <body>`), positions as in its file.
+
+    The lambda is found among the file's lambdas on its first line; when several share the line, the one whose
+    compiled code matches the function's is taken."""
+    import linecache
+
+    code = fn.__code__
+    path = code.co_filename
+    text = "".join(linecache.getlines(path))
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        tree = ast.Module(body=[], type_ignores=[])
+    found = [n for n in ast.walk(tree) if isinstance(n, ast.Lambda) and n.lineno == code.co_firstlineno]
+    if len(found) > 1:
+        same = []
+        for lam in found:
+            compiled = compile(ast.Expression(lam), path, "eval")
+            inner = [c for c in compiled.co_consts if isinstance(c, types.CodeType)]
+            if inner and inner[0].co_code == code.co_code:
+                same.append(lam)
+        found = same or found
+    if not found:
+        from codegen.frontend.codes import sk_error
+
+        raise sk_error("SK010", "cannot read the source of a lambda helper", path, code.co_firstlineno, 1)
+    lam = found[0]
+    ret = ast.copy_location(ast.Return(value=lam.body), lam.body)
+    fdef = ast.FunctionDef(name="<lambda>", args=lam.args, body=[ret], decorator_list=[], returns=None)
+    ast.copy_location(fdef, lam)
+    return FunctionSource(path, text, fdef, 1, 0)
 
 
 def _is_int(t: Any) -> bool:

@@ -269,6 +269,12 @@ class TileLowering:
             return Scalar(c64(int(s.const)), None, int(s.const))
         return Scalar(self.scalar_in(s, None), None)
 
+    def op_scalar_cast(self, op: Op) -> Scalar:
+        s = self.val(op.args[0])
+        assert isinstance(s, Scalar)
+        dt = op.attrs["dtype"]
+        return Scalar(self.scalar_in(s, dt), dt.name, float(s.const) if s.const is not None else None)
+
     def op_tensor_dim(self, op: Op) -> Scalar:
         return Scalar(self.params[op.attrs["param"]].dims[op.attrs["axis"]], None)
 

@@ -9,6 +9,10 @@ gives exactly the GPU's result:
         with running_block(kernel, grid, block):  # tile.bid / tile.num_blocks read this
             body(*views for this block)          # Tensor -> TensorView, Partition -> PartitionView(own tile)
 
+Before the first run of each specialization the kernel goes through the tile compiler's front end
+(`codegen.tile.frontend`, pure Python: no llvmlite, no GPU), so the CPU executor accepts exactly the programs
+the GPU compiler accepts and refuses the others with the same SK diagnostic (the parity rule, tests/parity).
+
 Views read and write the tensors' `DeviceBuffer`s in place (`host_view()`), so results land in the buffers the
 launch hands back.  Dtypes are kept: f16 tiles are float16 arrays, bf16 tiles float32 arrays rounded to bf16
 after every op (the numeric rules are in `safekernels.tile.ops`).
@@ -21,17 +25,43 @@ from typing import Any
 
 import numpy as np
 
+from safekernels.dtypes import dtype_of
 from safekernels.tile.context import BlockContext, running_block
 from safekernels.tile.ops import Shape
 from safekernels.tile.signature import TileParam
 from safekernels.tile.tensor import Partition, Tensor
 from safekernels.tile.views import AtomicView, PartitionView, TensorView
 
+#: (kernel function, specialization) pairs the front end accepted; a rejection raises every time.
+_VALIDATED: set[tuple[Any, ...]] = set()
+
+
+def validate_like_the_compiler(
+    body: Callable[..., Any], params: Sequence[TileParam], values: Sequence[Any], grid: Shape
+) -> None:
+    """Type-check the kernel as the GPU compiler would for this specialization (raises `DiagnosticError`)."""
+    from codegen.tile.frontend import build_tile_ir
+    from codegen.tile.specialize import param_info
+
+    infos = []
+    for param, value in zip(params, values, strict=True):
+        if param.kind == "scalar":
+            infos.append(param_info(param.name, "scalar", param.dtype or dtype_of("f32")))
+        else:
+            tile_shape = value.tile_shape if param.kind == "partition" else None
+            infos.append(param_info(param.name, param.kind, value.dtype, value.shape, tile_shape))
+    key = (body, len(grid), *infos)
+    if key in _VALIDATED:
+        return
+    build_tile_ir(body, infos, len(grid))
+    _VALIDATED.add(key)
+
 
 def run_tile_kernel(
     name: str, body: Callable[..., Any], params: Sequence[TileParam], values: Sequence[Any], grid: Shape
 ) -> None:
     """Run `body` for every tile block of `grid` on host-memory arguments `values` (already checked)."""
+    validate_like_the_compiler(body, params, values, grid)
     from safekernels.cpu.simt_program import device_io_function
 
     body = device_io_function(body)  # device print / assert as on the GPU (simt_program)

@@ -1,0 +1,65 @@
+"""On the GPU: the parity rule's second half, results.  Every corpus tile kernel the CPU executor runs without
+a trap, and a batch of random kernels over the op set, run on the GPU and on the CPU executor with the same
+inputs; the results must agree (integers exactly, floats within the rounding of their dtype; float atomics and
+reductions may add in another order on the GPU).
+
+Run on the device machine: `PYTHONPATH=src:. python3 -m pytest tests/parity -m gpu`.  Imports neither libcst
+nor mypy.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from kernel_corpus import collect, run_on, run_on_cpu, tile_candidates
+from random_kernels import launch, load, source, write
+
+import safekernels as sk
+
+pytestmark = pytest.mark.gpu
+
+TILES, _SIMTS, _SKIPPED = collect()
+TOLERANCE = {"f16": 2e-2, "bf16": 5e-2, "f8e4m3": 0.15, "f8e5m2": 0.3, "f32": 2e-4, "f64": 1e-9}
+
+
+def _compare(got: np.ndarray, want: np.ndarray, what: str) -> None:
+    if got.dtype.kind in "iub":
+        np.testing.assert_array_equal(got, want, err_msg=what)
+        return
+    g, w = got.astype(np.float64), want.astype(np.float64)
+    tol = TOLERANCE.get({np.dtype(np.float16): "f16", np.dtype(np.float32): "f32"}.get(got.dtype, "f32"), 2e-4)
+    if got.dtype == np.uint16 or got.dtype == np.uint8:  # bit patterns: compare exactly
+        np.testing.assert_array_equal(got, want, err_msg=what)
+        return
+    np.testing.assert_allclose(g, w, rtol=tol, atol=tol * max(1.0, float(np.abs(w).max(initial=0.0))), err_msg=what)
+
+
+@pytest.mark.parametrize("found", TILES, ids=[f.where for f in TILES])
+def test_corpus_kernel_gives_the_cpu_result_on_the_gpu(found: object) -> None:
+    kernel = found.kernel  # type: ignore[attr-defined]
+    ran = 0
+    for cand in tile_candidates(kernel):
+        verdict, detail = run_on_cpu(kernel, cand)
+        if verdict != "accept" or detail == "trap":  # a trap would end the GPU context for later tests
+            continue
+        want = run_on(kernel, cand, sk.Device.cpu())
+        got = run_on(kernel, cand, sk.Device(0))
+        for i, (g, w) in enumerate(zip(got, want, strict=True)):
+            _compare(g, w, f"{found.where} tensor argument {i} for {cand}")  # type: ignore[attr-defined]
+        ran += 1
+        if ran == 2:
+            break
+    if ran == 0:
+        pytest.skip("no specialization the CPU runs without a trap")
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_random_kernel_gives_the_cpu_result_on_the_gpu(seed: int) -> None:
+    text = source(random.Random(seed), gpu_exact=True)
+    module = load(write(text))
+    z_cpu, hist_cpu = launch(module, sk.Device.cpu(), seed)
+    z_gpu, hist_gpu = launch(module, sk.Device(0), seed)
+    np.testing.assert_array_equal(hist_gpu, hist_cpu, err_msg=text)
+    np.testing.assert_allclose(z_gpu, z_cpu, rtol=1e-3, atol=1e-3, err_msg=text)

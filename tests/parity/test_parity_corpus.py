@@ -1,0 +1,71 @@
+"""The parity rule on the repository's own kernels (docs/tile.md "CPU/GPU parity").
+
+Every module-level tile kernel in tests/, examples/ and bench/ is tried with a few specializations: the CPU
+executor either runs it (a data-dependent trap counts as running) and then the GPU compiler must produce PTX
+that nvJitLink assembles for sm_90 (no GPU needed), or both refuse it with the same SK code.  Every SIMT kernel
+must compile too, except the named negative fixtures below, each refused with the SK code it exists for.
+"""
+
+from __future__ import annotations
+
+import pytest
+from kernel_corpus import collect, compile_for_gpu, run_on_cpu, tile_candidates
+
+TILES, SIMTS, SKIPPED = collect()
+
+#: SIMT kernels that exist to be refused (checker fixtures for E0133, executor tests of CPU-only code), with
+#: the SK code the compiler must give.  The CPU executor refuses the E0133 ones too (UnsafeOperationError at
+#: run time); the two marked CPU-only are known divergences of the SIMT track (plain Python helpers and
+#: `isinstance` run on the CPU, the SIMT compiler refuses them).
+KNOWN_SIMT_REJECTIONS = {
+    "tests/checker_cases/e0133_device_helper_does_not_inherit.py:uses_helper": "SK005",
+    "tests/checker_cases/e0133_get_unchecked_mut.py:fast_copy": "SK005",
+    "tests/checker_cases/e0133_lookalike_unsafe_does_not_count.py:pretend": "SK001",
+    "tests/checker_cases/e0133_shared_array_element_access.py:stage": "SK005",
+    "tests/checker_cases/e0133_shared_array_outside_unsafe.py:block_sum": "SK005",
+    "tests/checker_cases/e0133_unsafe_block_ends.py:two_buffers": "SK005",
+    "tests/simt/test_simt_executor.py:shared_without_unsafe": "SK005",
+    "tests/hostile/test_hostile_runtime.py:copy_n": "SK004",  # CPU-only: a plain Python helper
+    "tests/simt/test_simt_executor.py:numerics": "SK004",  # CPU-only: `isinstance` in a kernel
+}
+
+
+def test_the_corpus_is_the_whole_repository() -> None:
+    wheres = {f.where.split(":")[0] for f in TILES}
+    assert len(TILES) >= 60 and len(SIMTS) >= 100, (len(TILES), len(SIMTS))
+    assert {"examples/add_tile.py", "examples/embedding_bag_tile.py", "bench/kernels/tile_kernels.py"} <= wheres
+    assert len(SKIPPED) <= 6, SKIPPED  # files that need torch/jax or are scripts
+
+
+@pytest.mark.parametrize("found", TILES, ids=[f.where for f in TILES])
+def test_tile_kernel_cpu_and_gpu_accept_the_same_programs(found: object) -> None:
+    kernel = found.kernel  # type: ignore[attr-defined]
+    tried = 0
+    for cand in tile_candidates(kernel):
+        tried += 1
+        cpu, cpu_detail = run_on_cpu(kernel, cand)
+        gpu, gpu_detail = compile_for_gpu(kernel, cand)
+        assert cpu == gpu, f"CPU {cpu} ({cpu_detail}) but GPU {gpu} ({gpu_detail}) for {cand}"
+        if cpu == "reject" and "DiagnosticError" in cpu_detail:
+            assert gpu_detail in cpu_detail, (cpu_detail, gpu_detail)
+        if tried == 2:
+            break
+    if tried == 0:
+        pytest.skip("no specialization passes the launch check (Dims need shapes this corpus does not make)")
+
+
+@pytest.mark.parametrize("found", SIMTS, ids=[f.where for f in SIMTS])
+def test_simt_kernel_compiles_or_is_a_named_negative_fixture(found: object) -> None:
+    import codegen
+    from ownership_check.diagnostics import DiagnosticError
+
+    where = found.where  # type: ignore[attr-defined]
+    expected = KNOWN_SIMT_REJECTIONS.get(where)
+    try:
+        compiled = codegen.compile_simt_kernel(found.kernel, arch="sm_90")  # type: ignore[attr-defined]
+    except DiagnosticError as exc:
+        codes = {d.code for d in exc.diagnostics}
+        assert expected is not None and expected in codes, f"{where} refused: {exc}"
+        return
+    assert expected is None, f"{where} compiles now: drop it from KNOWN_SIMT_REJECTIONS"
+    assert compiled.cubin
