@@ -299,3 +299,29 @@ def test_a_subclass_execute_still_runs_on_the_cpu_with_a_cached_plan() -> None:
     z, x, y = counted(*operands()).sync_on(stream)
     counted(z, x, y).sync_on(stream)
     assert calls == [1, 1] and len(counted._plans) == 1
+
+
+def test_another_thread_takes_the_checked_gpu_launch(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The planned launch's parameter storage belongs to the thread that built it."""
+    import threading
+
+    gpu = FakeGpu(monkeypatch)
+    calls: list[int] = []
+    loaded = gpu.fake_loaded(add, ADD_ABI)
+
+    def lookup(k: Any, values: Any, device: Any) -> Any:
+        calls.append(1)
+        return loaded
+
+    monkeypatch.setattr(tile_gpu, "tile_kernel_for", lookup)
+
+    def launch() -> None:
+        add(gpu.partition((64,), (32,), f32), gpu.tensor((64,), f32), gpu.tensor((64,), f32)).sync_on(gpu.stream)
+
+    launch()
+    launch()
+    assert calls == [1]  # the second launch was the planned one
+    worker = threading.Thread(target=launch)
+    worker.start()
+    worker.join()
+    assert calls == [1, 1] and len(gpu.driver.launches) == 3  # checked path, and it launched

@@ -6,6 +6,10 @@
            (kernel, specialization, device)
         -> pack (ptr, dims...) per tensor, scalars, grid extents -> one cuLaunchKernel on `stream`
 
+    build_fast_launch(kernel, loaded, values, grid, overlaps)      (after a launch plan's first GPU launch)
+        -> one generated function per (plan, specialization): alignment and overlap tests, one
+           `struct.pack_into` into fixed parameter storage, one cuLaunchKernel; False -> the path above
+
 `bound_args` are the launch's values in parameter order: Tensor / Partition objects (anything with `shape`,
 `dtype`, `buffer.ptr`, and `tile_shape` for partitions) and Python scalars.  The CUDA grid is 1-D with
 `prod(grid)` CTAs of the compiler's thread count; nothing here synchronizes (the DeviceOp's `sync_on` does).
@@ -19,6 +23,7 @@ from __future__ import annotations
 import ctypes
 import math
 import struct
+import threading
 import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -201,12 +206,13 @@ def build_fast_launch(
 ) -> FastLaunch | None:
     """The generated launch for the launch plan whose checked `values` just ran `loaded` on `grid`.
 
-    Dims and grid extents are constants of the plan (its key fixes every shape), so they are packed once
-    into the storage's template; each launch tests that every pointer has the alignment `loaded` was
-    specialized for and that no output overlaps another argument (`overlaps`), packs pointers and scalars with
-    one `struct.pack_into` and calls `cuLaunchKernel`.  Anything else (a misaligned pointer, an overlap, a
-    scalar `struct` cannot pack) returns False before anything is launched, and the caller takes the checked
-    path, which launches or raises its error.  None when the kernel has f16/bf16 scalars or an empty grid.
+    Dims and grid extents are constants of the plan (its key fixes every shape), so they are literals of the
+    generated code.  Each launch tests that every pointer has the alignment `loaded` was specialized for and
+    that no output overlaps another argument (`overlaps`), packs pointers, constants and scalars into the
+    fixed storage with one `struct.pack_into` and calls `cuLaunchKernel`.  Anything else (a misaligned
+    pointer, an overlap, a scalar `struct` cannot pack, a thread other than the one that built it) returns
+    False before anything is launched, and the caller takes the checked path, which launches or raises its
+    error.  None when the kernel has f16/bf16 scalars or an empty grid.
     """
     from codegen.tile.specialize import specialize
     from safekernels.runtime.cuda_backend import _driver, check
@@ -253,10 +259,14 @@ def build_fast_launch(
         "FAIL": lambda r: check(r, "cuLaunchKernel", loaded.name),
         "NAME": kernel.name,
         "PARAM_ARRAY": param_array,  # kept alive with the function: the driver reads it at every launch
+        "GET_IDENT": threading.get_ident,
+        "OWNER": threading.get_ident(),
     }
     n = len(params)
     tensors = sorted(used | {i for pair in overlaps for i in pair})
-    body = [f"{''.join(f'a{i}, ' for i in range(n))}= values"]  # the plan fixes the arity
+    # one parameter storage per plan: another thread's launch takes the checked path (cells of its own), so
+    # two threads never pack into the storage between one's pack and its `cuLaunchKernel`
+    body = ["if GET_IDENT() != OWNER:", "    return False", f"{''.join(f'a{i}, ' for i in range(n))}= values"]
     for i in tensors:
         body += [f"b{i} = a{i}._buffer", f"p{i} = b{i}.ptr"]
     aligned: list[str] = []
