@@ -73,7 +73,9 @@ GROUPS: dict[str, Group] = {
     "ownership": Group(
         ("src/safekernels/runtime/ownership.py",),
         (
-            "tests/tile",
+            "tests/tile/test_tile_ownership.py",
+            "tests/tile/test_tile_launch_plan.py",
+            "tests/bridge/test_bridge_ownership.py",
             "tests/runtime_graph",
             "tests/simt/test_runtime_regressions.py",
             "tests/simt/test_mutation_kills.py",
@@ -253,9 +255,8 @@ def main(argv: list[str] | None = None) -> int:
         reports.append(report)
         rate = report["kill_rate"]
         shown = f"{rate:.1%}" if isinstance(rate, float) else "n/a"
-        print(
-            f"{name}: {shown} killed of {report['mutants_run']} mutants (of {report['mutants_total']}) {report['counts']}"
-        )
+        run, total = report["mutants_run"], report["mutants_total"]
+        print(f"{name}: {shown} killed of {run} mutants (of {total}) {report['counts']}")
         if "mutmut_output" in report:
             print(f"  mutmut did not run every mutant; its output ends with:\n{report['mutmut_output']}")
         for key in report["survivors"]:  # type: ignore[attr-defined]

@@ -183,6 +183,19 @@ def test_every_pending_record_is_checked_not_only_the_first() -> None:
     op2.sync_on(stream)
 
 
+def test_a_shared_pending_borrow_does_not_end_the_scan() -> None:
+    """A read next to a pending read is no conflict, but the scan must go on to a pending write after it."""
+    prepared, stream = _prepared(), DEV.new_stream()
+    whole = sk.zeros(16, f32)
+    op1 = copy_k.launch_async(prepared, whole.view(0, 8), sk.zeros(8, f32))  # reads [0, 8)
+    op2 = copy_k.launch_async(prepared, sk.zeros(8, f32), whole.view(8, 16))  # writes [8, 16)
+    with pytest.raises(BorrowError, match=r"cannot borrow `a` as immutable because it is also borrowed as mutable"):
+        copy_k.launch(prepared, stream, whole, sk.zeros(16, f32))  # reads both halves
+    copy_k.launch(prepared, stream, whole.view(0, 8), sk.zeros(8, f32))  # reading what is only read: fine
+    op1.sync_on(stream)
+    op2.sync_on(stream)
+
+
 # -- requires: messages and run-time decoration ------------------------------------------------------------------
 def test_u64_overflow_names_the_operation() -> None:
     @simt.kernel
