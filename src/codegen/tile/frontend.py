@@ -264,7 +264,7 @@ class TileFrontend:
 
     def expr(self, e: ast.expr) -> Any:
         if isinstance(e, ast.Constant):
-            if isinstance(e.value, bool | int | float):
+            if isinstance(e.value, bool | int | float | str):  # strings: op names (`tile.scan(t, op="max")`)
                 return e.value
             self.err("SK001", f"unsupported constant {e.value!r}", e)
         if isinstance(e, ast.Name):
