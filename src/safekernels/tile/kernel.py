@@ -10,9 +10,15 @@ A launch is lazy and takes ownership, as cutile-rs's generated launchers do:
    `DeviceBuffer` is accepted for a `Tensor` parameter (as the 1-D tensor `(len,)`) and moved the same way; for
    a `Partition` parameter it must come through `buf.partition(tile_shape)`.  Memory that a pending SIMT
    `launch_async` still borrows is refused before anything moves (`BorrowError`, E0505);
-3. it returns a `DeviceOp` whose execution runs the DeviceOp arguments (in argument order), re-checks with the
-   real values, runs the kernel (CPU executor, or the compiled kernel on a GPU) and yields the tuple of ALL the
+3. it returns a `DeviceOp` whose execution runs the DeviceOp arguments (in argument order), checks the real
+   values, runs the kernel (CPU executor, or the compiled kernel on a GPU) and yields the tuple of ALL the
    arguments in order, so the caller gets back what it put in (a fresh `DeviceBuffer` handle for a buffer).
+
+Checks 1 and 3 depend only on the arguments' specs, so each kernel keeps a launch plan per spec key
+(`tile.launch_plan`): the first call with a key checks in full and makes the plan; a repeat does one dict
+lookup, then only what depends on the values (liveness, E0505, moves at one recorded call site) and returns a
+`TileLaunchOp`, whose execution checks the stream's device and the overlaps and launches (on a GPU through the
+plan's generated launcher).  A launch whose values come from DeviceOps checks them once per spec key too.
 """
 
 from __future__ import annotations
