@@ -1,4 +1,4 @@
-"""Element types of kernels and buffers: `f16 bf16 f32 f64 i8 i16 i32 i64 u8 u16 u32 u64 bool_`.
+"""Element types of kernels and buffers: `f16 bf16 f8e4m3 f8e5m2 f32 f64 i8 i16 i32 i64 u8 u16 u32 u64 bool_`.
 
 Each dtype is a *class*, so it works in three roles with one name:
 - as a type argument, `Slice[f32]`, `DeviceBuffer[f16]`, which mypy understands without the plugin;
@@ -9,6 +9,12 @@ Each dtype is a *class*, so it works in three roles with one name:
 
 `bf16` has no numpy dtype; buffers store it as raw 16-bit patterns (`numpy.uint16`) and host conversions go
 through `bf16_to_f32` / `f32_to_bf16` (round to nearest even), the same rounding as the GPU's `cvt.rn.bf16.f32`.
+
+The 8-bit floats `f8e4m3` (the OCP "E4M3FN": no infinities, NaN = 0x7F, largest 448) and `f8e5m2` (IEEE-like,
+largest finite 57344) are storage types for tensor-core matmuls.  Buffers hold their bit patterns
+(`numpy.uint8`); `f8_to_f32` widens exactly and `f32_to_f8` rounds to nearest even and *saturates* to the
+largest finite value (infinities included, NaN stays NaN), the GPU's `cvt.rn.satfinite.e4m3x2.f32`.
+`to_f32` / `from_f32` dispatch over every such bit-pattern dtype (`is_encoded`).
 """
 
 from __future__ import annotations
@@ -56,10 +62,12 @@ def _make(cls: type, name: str, kind: str, bits: int, storage: Any) -> None:
     dt = DType(name, kind, bits, np.dtype(storage))
     cls.__dtype__ = dt  # type: ignore[attr-defined]
     _BY_NAME[name] = cls
-    if name != "bf16":
+    if name not in ENCODED:
         _BY_NUMPY.setdefault(np.dtype(storage), cls)
 
 
+#: dtypes with no numpy type of their own: host arrays hold their bit patterns (`storage`)
+ENCODED: Final[frozenset[str]] = frozenset({"bf16", "f8e4m3", "f8e5m2"})
 _BY_NAME: dict[str, type] = {}
 _BY_NUMPY: dict[np.dtype[Any], type] = {}
 
@@ -73,6 +81,16 @@ class bf16(float, ScalarType):
     def __new__(cls, value: Any = 0.0) -> Any:
         # bf16 arithmetic happens in f32 (SPEC §3); the cast rounds the value to bf16 precision.
         return np.float32(bf16_to_f32(f32_to_bf16(np.asarray(value, dtype=np.float32))))
+
+
+class f8e4m3(float, ScalarType):
+    def __new__(cls, value: Any = 0.0) -> Any:
+        return np.float32(f8_to_f32(f32_to_f8(np.asarray(value, dtype=np.float32), "f8e4m3"), "f8e4m3"))
+
+
+class f8e5m2(float, ScalarType):
+    def __new__(cls, value: Any = 0.0) -> Any:
+        return np.float32(f8_to_f32(f32_to_f8(np.asarray(value, dtype=np.float32), "f8e5m2"), "f8e5m2"))
 
 
 class f32(float, ScalarType):
@@ -144,6 +162,8 @@ class bool_(int, ScalarType):
 for _cls, _name, _kind, _bits, _storage in (
     (f16, "f16", "f", 16, np.float16),
     (bf16, "bf16", "f", 16, np.uint16),
+    (f8e4m3, "f8e4m3", "f", 8, np.uint8),
+    (f8e5m2, "f8e5m2", "f", 8, np.uint8),
     (f32, "f32", "f", 32, np.float32),
     (f64, "f64", "f", 64, np.float64),
     (i8, "i8", "i", 8, np.int8),
@@ -209,8 +229,75 @@ def bf16_to_f32(bits: npt.ArrayLike) -> npt.NDArray[np.float32]:
     return (np.asarray(bits, dtype=np.uint16).astype(np.uint32) << 16).view(np.float32)
 
 
+def _f8_values(name: str) -> npt.NDArray[np.float64]:
+    """The value of each of the 256 bit patterns of an 8-bit float (NaN where the pattern is NaN)."""
+    exp_bits, man_bits, bias = (4, 3, 7) if name == "f8e4m3" else (5, 2, 15)
+    codes = np.arange(256, dtype=np.int64)
+    sign = np.where(codes & 0x80, -1.0, 1.0)
+    exp = (codes >> man_bits) & ((1 << exp_bits) - 1)
+    man = codes & ((1 << man_bits) - 1)
+    scale = float(1 << man_bits)
+    normal = (1.0 + man / scale) * np.exp2(exp.astype(np.float64) - bias)
+    sub = (man / scale) * 2.0 ** (1 - bias)
+    vals = sign * np.where(exp == 0, sub, normal)
+    if name == "f8e4m3":
+        vals[(codes & 0x7F) == 0x7F] = np.nan
+    else:
+        top = exp == (1 << exp_bits) - 1
+        vals[top & (man == 0)] = sign[top & (man == 0)] * np.inf
+        vals[top & (man != 0)] = np.nan
+    return vals
+
+
+_F8_TABLES: dict[str, npt.NDArray[np.float64]] = {n: _f8_values(n) for n in ("f8e4m3", "f8e5m2")}
+_F8_MAX_CODE: Final[dict[str, int]] = {"f8e4m3": 0x7E, "f8e5m2": 0x7B}  # largest finite positive pattern
+
+
+def _f8_name(name: str) -> str:
+    if name not in _F8_TABLES:
+        raise ValueError(f"not an 8-bit float dtype: {name!r} (f8e4m3 or f8e5m2)")
+    return name
+
+
+def f8_to_f32(bits: npt.ArrayLike, name: str) -> npt.NDArray[np.float32]:
+    """Widen `f8e4m3` / `f8e5m2` bit patterns to f32 exactly."""
+    table = _F8_TABLES[_f8_name(name)].astype(np.float32)
+    return table[np.asarray(bits, dtype=np.uint8)]
+
+
+def f32_to_f8(values: npt.ArrayLike, name: str) -> npt.NDArray[np.uint8]:
+    """Round f32 values to `f8e4m3` / `f8e5m2` bit patterns: nearest even, saturating to the largest finite
+    value (as `cvt.rn.satfinite`); NaN stays NaN."""
+    top = _F8_MAX_CODE[_f8_name(name)]
+    pos = _F8_TABLES[name][: top + 1]  # non-negative finite values, increasing with the pattern
+    x = np.asarray(values, dtype=np.float32).astype(np.float64)
+    mag = np.minimum(np.abs(np.nan_to_num(x, nan=0.0, posinf=np.inf, neginf=-np.inf)), pos[-1])
+    hi = np.clip(np.searchsorted(pos, mag, side="left"), 0, top)
+    lo = np.maximum(hi - 1, 0)
+    d_lo, d_hi = mag - pos[lo], pos[hi] - mag
+    pick = np.where(d_lo < d_hi, lo, np.where(d_hi < d_lo, hi, np.where(lo % 2 == 0, lo, hi)))
+    code = (pick | np.where(np.signbit(x), 0x80, 0)).astype(np.uint8)
+    return np.where(np.isnan(x), np.uint8(0x7F), code).astype(np.uint8)
+
+
+def is_encoded(dt: DType) -> bool:
+    """Whether host arrays of `dt` hold bit patterns rather than numpy values (bf16, the 8-bit floats)."""
+    return dt.name in ENCODED
+
+
+def to_f32(bits: npt.ArrayLike, dt: DType) -> npt.NDArray[np.float32]:
+    """Bit patterns of an encoded dtype (`is_encoded`) -> f32 values, exactly."""
+    return bf16_to_f32(bits) if dt.name == "bf16" else f8_to_f32(bits, dt.name)
+
+
+def from_f32(values: npt.ArrayLike, dt: DType) -> npt.NDArray[Any]:
+    """f32 values -> bit patterns of an encoded dtype (`is_encoded`), rounded to nearest even."""
+    return f32_to_bf16(values) if dt.name == "bf16" else f32_to_f8(values, dt.name)
+
+
 __all__ = [
     "ALL_DTYPES",
+    "ENCODED",
     "DType",
     "ScalarType",
     "bf16",
@@ -218,14 +305,21 @@ __all__ = [
     "bool_",
     "dtype_class",
     "dtype_of",
+    "f8_to_f32",
+    "f8e4m3",
+    "f8e5m2",
     "f16",
     "f32",
     "f32_to_bf16",
+    "f32_to_f8",
     "f64",
+    "from_f32",
     "i8",
     "i16",
     "i32",
     "i64",
+    "is_encoded",
+    "to_f32",
     "u8",
     "u16",
     "u32",

@@ -78,6 +78,10 @@ class TileLowering:
         self.deferred_candidates: dict[int, Op] = {
             vid: op for vid, op in self.defs.items() if op.kind == "load" and self._is_mma_operand(op)
         }
+        self.transposed_operands: set[int] = set()  # `tile.transpose(load)` fed to a matmul as B, read K-major
+        from codegen.tile.mma import find_transposed_operands
+
+        find_transposed_operands(self)
         self.wgmma_ops: set[int] = set()  # id() of matmul ops lowered to wgmma
         if self.hopper:
             self._find_wgmma(kir.body)
@@ -208,8 +212,8 @@ class TileLowering:
     def lower_ops(self, ops: list[Op]) -> None:
         for op in ops:
             if op.result is not None and op.result.id in self.deferred_candidates:
-                self.deferred[op.result.id] = op
-                continue
+                self.deferred[op.result.id] = self.deferred_candidates[op.result.id]  # the load (also for
+                continue  # a transposed operand: its transpose is read from shared memory K-major)
             try:
                 if isinstance(op, ForOp):
                     self.lower_for(op)
@@ -230,11 +234,9 @@ class TileLowering:
         users = self.uses.get(op.result.id, [])
         if len(users) != 1 or users[0].kind != "matmul" or users[0].args[2] is op.result:
             return False
-        p = self.kir.params[op.attrs["param"]]
-        if p.dtype.name not in ("f16", "bf16") or not p.aligned or p.rank != 2:
-            return False
-        cols = op.attrs["tile_shape"][1]
-        return bool(cols % 8 == 0)
+        from codegen.tile.mma import copyable_operand
+
+        return copyable_operand(self, op)
 
     def val(self, v: Value) -> Repr:
         return self.vals[v.id]

@@ -12,6 +12,11 @@ the copies of iteration `k + S - 1` are in flight while the tensor cores work on
 
 On sm_90a such a loop's matmul runs on warpgroup MMA instead (`codegen.tile.wgmma`: its own operand layout,
 prefetch distance `S - 2`); this module keeps the pipeline bookkeeping for both.
+
+A B operand written `tile.transpose(t.load(...))` (`q @ k^T` in attention, the (N, K) weight of a linear
+layer, fp8's K-major B) is never transposed: the load is copied as it is, (BN, BK) rows of K, and the
+tensor cores read it K-major (`ldmatrix` without `.trans`; wgmma with `imm-trans-b = 0`).  The 8-bit floats
+take only that path (wgmma reads fp8 K-major only) and only on sm_90a.
 """
 
 from __future__ import annotations
@@ -46,6 +51,45 @@ def smem_offset(b: ir.IRBuilder, row: ir.Value, chunk: ir.Value, cols: int) -> i
     return b.add(b.mul(row, c64(cols * 2)), b.mul(b.xor(chunk, _sw(b, row, wc)), c64(16)))
 
 
+F8 = ("f8e4m3", "f8e5m2")
+
+
+def esize(dt: Any) -> int:
+    """Bytes per element of a matmul operand (2: f16/bf16, 1: fp8)."""
+    return 1 if dt.name in F8 else 2
+
+
+def copyable_operand(L: TileLowering, load: Op) -> bool:
+    """`load` reads whole 16-byte chunks of an aligned rank-2 f16/bf16/fp8 tensor (cp.async can stage it)."""
+    p = L.kir.params[load.attrs["param"]]
+    if p.dtype.name not in ("f16", "bf16", *F8) or not p.aligned or p.rank != 2:
+        return False
+    return bool(load.attrs["tile_shape"][1] * esize(p.dtype) % 16 == 0)
+
+
+def find_transposed_operands(L: TileLowering) -> None:
+    """Mark `tile.transpose(load)` values used only as a matmul's B: the load is staged as is (K-major)."""
+    for vid, op in list(L.defs.items()):
+        if op.kind != "transpose" or op.result is None:
+            continue
+        src = L.defs.get(op.args[0].id)
+        users = L.uses.get(vid, [])
+        if src is None or src.kind != "load" or src.result is None or len(L.uses.get(src.result.id, [])) != 1:
+            continue
+        if len(users) != 1 or users[0].kind != "matmul" or users[0].args[1] is not op.result:
+            continue
+        if users[0].args[0] is op.result or not copyable_operand(L, src):
+            continue
+        L.deferred_candidates[vid] = src
+        L.deferred_candidates[src.result.id] = src
+        L.transposed_operands.add(vid)
+
+
+def kmajor_b(L: TileLowering, v: Value) -> bool:
+    """Whether matmul operand B `v` is staged K-major ((BN, BK) rows) in shared memory."""
+    return v.id in L.transposed_operands
+
+
 def _layout(L: TileLowering, op: Op) -> Mma:
     from codegen.tile.lower import LoweringError
 
@@ -57,6 +101,12 @@ def _layout(L: TileLowering, op: Op) -> Mma:
     a_t, b_t = op.args[0].type, op.args[1].type
     assert isinstance(a_t, TileType) and isinstance(b_t, TileType)
     (bm, bk), (_, bn) = a_t.shape, b_t.shape
+    if a_t.dtype.name in F8:
+        raise LoweringError(
+            f"tile.matmul on {a_t.dtype} runs on sm_90a warpgroup MMA only: a `range` loop whose matmul reads "
+            "an aligned tile load as A and `tile.transpose` of one as B (K-major), BM = 64 per warpgroup, "
+            "BN a multiple of 64 up to 256 and BK a multiple of 128"
+        )
     if a_t.dtype.name not in ("f16", "bf16"):
         raise LoweringError(
             f"tile.matmul on the GPU takes f16 or bf16 inputs (tensor cores), got {a_t.dtype}; "
@@ -87,7 +137,8 @@ def issue_copy(
         [ir.PointerType(so.I8, 3), ir.PointerType(so.I8, 1), I32],
     )
     # (an unpredicated fast path for tiles wholly inside the tensor measured 4% slower on the wgmma path)
-    _copy_chunks(L, fn, regs.ptr, n0, n1, origin, base, rows, cols, hopper, True)
+    es = esize(L.kir.params[load.attrs["param"]].dtype)
+    _copy_chunks(L, fn, regs.ptr, n0, n1, origin, base, rows, cols * es // 2, hopper, True, es)
 
 
 def _copy_chunks(
@@ -102,15 +153,17 @@ def _copy_chunks(
     cols: int,
     hopper: bool,
     masked: bool,
+    es: int = 2,
 ) -> None:
+    """`cols` counts 2-byte units (the swizzle works on bytes); `es` is the element size in global memory."""
     b = L.b
     wc = cols // 8
     total = rows * wc
     for i in range(-(-total // L.T)):
         q = b.add(c64(i * L.T), L.tid)
         row, ch = b.udiv(q, c64(wc)), b.urem(q, c64(wc))
-        grow, gcol = b.add(origin[0], row), b.add(origin[1], b.mul(ch, c64(8)))
-        src_off = b.mul(b.add(b.mul(grow, n1), gcol), c64(2))
+        grow, gcol = b.add(origin[0], row), b.add(origin[1], b.mul(ch, c64(16 // es)))
+        src_off = b.mul(b.add(b.mul(grow, n1), gcol), c64(es))
         size: ir.Value = ir.Constant(I32, 16)
         if masked:
             ok = b.and_(b.icmp_unsigned("<", grow, n0), b.icmp_unsigned("<", gcol, n1))
@@ -162,6 +215,7 @@ def stage_from_registers(L: TileLowering, v: Value, base: ir.Value, dt: Any) -> 
 
 
 def stage_operand(L: TileLowering, v: Value, dt: Any) -> ir.Value:
+    """Stage one operand in shared memory (a transposed B operand as its load's (BN, BK) rows)."""
     t = v.type
     assert isinstance(t, TileType)
     base = L.alloc(t.shape[0] * t.shape[1] * 2, 128)
@@ -186,7 +240,9 @@ def compute(
     bn: int,
     dt: Any,
     acc: list[ir.Value],
+    b_kmajor: bool = False,
 ) -> list[ir.Value]:
+    """`mma.sync` over one staged (A, B) pair; `b_kmajor`: B is stored (BN, BK) (read without `.trans`)."""
     b = L.b
     warp = b.udiv(L.tid, c64(32))
     lane = b.urem(L.tid, c64(32))
@@ -220,9 +276,15 @@ def compute(
             a_frags.append([_as(b, b.extract_value(r, i), h2) for i in range(4)])
         b_frags: list[list[ir.Value]] = []
         for np_ in range(lay.ni // 2):
-            krow = b.add(c64(kk * 16), sel_row)
-            ch = b.add(b_col_chunk0, c64(np_ * 2))
-            r = b.call(ldmt, [b.gep(b_base, [smem_offset(b, krow, ch, bn)])])
+            if b_kmajor:  # matrices (n 0-7, k 0-7), (n 0-7, k 8-15), (n 8-15, k 0-7), (n 8-15, k 8-15)
+                nrow = b.add(b.mul(wn, c64(lay.wn)), c64(np_ * 16))
+                nrow = b.add(nrow, b.add(b.urem(lane, c64(8)), b.mul(b.udiv(lane, c64(16)), c64(8))))
+                ch = b.add(c64(kk * 2), b.urem(b.udiv(lane, c64(8)), c64(2)))
+                r = b.call(ldm, [b.gep(b_base, [smem_offset(b, nrow, ch, bk)])])
+            else:
+                krow = b.add(c64(kk * 16), sel_row)
+                ch = b.add(b_col_chunk0, c64(np_ * 2))
+                r = b.call(ldmt, [b.gep(b_base, [smem_offset(b, krow, ch, bn)])])
             regs = [_as(b, b.extract_value(r, i), h2) for i in range(4)]
             b_frags.append(regs[0:2])
             b_frags.append(regs[2:4])
@@ -288,8 +350,9 @@ def plan_pipeline(L: TileLowering, loop: ForOp) -> Pipeline | None:
     op, la, lb = found
     ta, tb = op.args[0].type, op.args[1].type
     assert isinstance(ta, TileType) and isinstance(tb, TileType)
-    a_bytes = ta.shape[0] * ta.shape[1] * 2
-    b_bytes = tb.shape[0] * tb.shape[1] * 2
+    es = esize(ta.dtype)
+    a_bytes = ta.shape[0] * ta.shape[1] * es
+    b_bytes = tb.shape[0] * tb.shape[1] * es
     if id(op) in L.wgmma_ops:
         return Pipeline(op, (la, lb), wgmma.stages_for(a_bytes + b_bytes), a_bytes, b_bytes, hopper=True)
     stages = max(2, min(4, SMEM_STAGE_BUDGET // (a_bytes + b_bytes)))
@@ -339,7 +402,8 @@ def lower_matmul(L: TileLowering, op: Op) -> RegTile:
     if pipe is not None and pipe.hopper:
         # refill first, then the batch (issuing the batch before the refill copies measured 4% slower)
         a_base, b_base = pipe_step(L, pipe)
-        vals = wgmma.issue(L, a_base, b_base, a_t.shape[0], a_t.shape[1], b_t.shape[1], a_t.dtype.name, acc.vals)
+        shape = (a_t.shape[0], a_t.shape[1], b_t.shape[1])
+        vals = wgmma.issue(L, a_base, b_base, shape, a_t.dtype.name, acc.vals, kmajor_b(L, b_v))
         wgmma.wait(L, 1)
         return RegTile(acc_t, lay, vals)
     if pipe is not None:
@@ -347,7 +411,8 @@ def lower_matmul(L: TileLowering, op: Op) -> RegTile:
     else:
         a_base = stage_operand(L, a_v, a_t.dtype)
         b_base = stage_operand(L, b_v, a_t.dtype)
-    vals = compute(L, lay, a_base, b_base, a_t.shape[1], b_t.shape[1], a_t.dtype, acc.vals)
+    kmajor = kmajor_b(L, b_v) and (pipe is not None or b_v.id in L.deferred)
+    vals = compute(L, lay, a_base, b_base, a_t.shape[1], b_t.shape[1], a_t.dtype, acc.vals, kmajor)
     return RegTile(acc_t, lay, vals)
 
 

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 
 
 def _acc_type(src: DType, out: DType) -> tuple[ir.Type, DType]:
-    if src.name in ("f16", "bf16"):
+    if src.name in ("f16", "bf16", "f8e4m3", "f8e5m2"):
         return so.F32, dtype_of("f32")
     if src.name == "bool":
         return so.I64, dtype_of("i64")

@@ -35,9 +35,14 @@ _LIBM = {
 }
 
 
+F8_PTX = {"f8e4m3": "e4m3", "f8e5m2": "e5m2"}  # 8-bit floats live in registers as their 8 bits
+
+
 def llty(dt: DType) -> ir.Type:
     if dt.name == "bool":
         return I1
+    if dt.name in F8_PTX:
+        return I8
     if dt.kind == "f":
         return {16: F16 if dt.name == "f16" else BF16, 32: F32, 64: F64}[dt.bits]
     return ir.IntType(dt.bits)
@@ -59,12 +64,23 @@ def declare(module: ir.Module, name: str, ret: ir.Type, args: list[ir.Type]) -> 
 
 
 def widen(b: ir.IRBuilder, v: ir.Value, dt: DType) -> ir.Value:
+    if dt.name in F8_PTX:  # exact: fp8 -> f16x2 (sm_89+) -> f32
+        text = (
+            f"{{ .reg .b32 t; .reg .b16 lo, hi; cvt.rn.f16x2.{F8_PTX[dt.name]}x2 t, $1; "
+            "mov.b32 {lo, hi}, t; cvt.f32.f16 $0, lo; }"
+        )
+        return b.call(ir.InlineAsm(ir.FunctionType(F32, [I16]), text, "=f,h"), [b.zext(v, I16)])
     if dt.name == "bf16":
         return b.bitcast(b.shl(b.zext(v, I32), ir.Constant(I32, 16)), F32)
     return b.fpext(v, F32) if dt.name == "f16" else v
 
 
 def narrow(b: ir.IRBuilder, v: ir.Value, dt: DType) -> ir.Value:
+    if dt.name in F8_PTX:  # round to nearest even, saturating to the largest finite value (as the CPU twin)
+        if v.type != F32:
+            v = b.fptrunc(v, F32) if v.type == F64 else b.fpext(v, F32)
+        text = f"cvt.rn.satfinite.{F8_PTX[dt.name]}x2.f32 $0, $1, $1;"
+        return b.trunc(b.call(ir.InlineAsm(ir.FunctionType(I16, [F32]), text, "=h,f"), [v]), I8)
     if dt.name == "bf16":
         if v.type != F32:
             v = b.fptrunc(v, F32) if v.type == F64 else b.fpext(v, F32)
@@ -73,6 +89,9 @@ def narrow(b: ir.IRBuilder, v: ir.Value, dt: DType) -> ir.Value:
     if dt.name == "f16":
         return b.fptrunc(v, F16) if v.type != F16 else v
     return v
+
+
+_ENCODED = ("bf16", *F8_PTX)  # floats with no LLVM type here: through f32
 
 
 def convert(b: ir.IRBuilder, v: ir.Value, src: DType, dst: DType) -> ir.Value:
@@ -86,10 +105,10 @@ def convert(b: ir.IRBuilder, v: ir.Value, src: DType, dst: DType) -> ir.Value:
         return b.icmp_unsigned("!=", v, ir.Constant(v.type, 0))
     if src.name == "bool":
         return b.uitofp(v, to) if dst.kind == "f" else b.zext(v, to)
-    if src.name == "bf16" or dst.name == "bf16":
+    if src.name in _ENCODED or dst.name in _ENCODED:
         if src.kind == "f" and dst.kind == "f":
             return narrow(b, widen(b, v, src), dst)
-        if src.name == "bf16":
+        if src.name in _ENCODED:
             return convert(b, widen(b, v, src), dtype_of("f32"), dst)
         return narrow(b, convert(b, v, src, dtype_of("f32")), dst)
     if src.kind == "f" and dst.kind == "f":
@@ -244,6 +263,12 @@ def const_of(value: int | float | bool, dt: DType) -> ir.Constant:
         from safekernels.dtypes import f32_to_bf16
 
         return ir.Constant(ty, int(f32_to_bf16(np.float32(value))))
+    if dt.name in F8_PTX:
+        import numpy as np
+
+        from safekernels.dtypes import f32_to_f8
+
+        return ir.Constant(ty, int(f32_to_f8(np.float32(value), dt.name)))
     if dt.kind == "f":
         return ir.Constant(ty, float(value))
     v = int(value)

@@ -1,4 +1,5 @@
-"""`tile.matmul` on Hopper (sm_90a): warpgroup MMA (`wgmma.mma_async.m64nNk16`, f16/bf16 in, f32 accumulate).
+"""`tile.matmul` on Hopper (sm_90a): warpgroup MMA (`wgmma.mma_async.m64nNk16` f16/bf16, `m64nNk32` fp8 e4m3/e5m2,
+f32 accumulate).
 
 Used for the GEMM main loop (a `range` loop whose matmul reads two aligned f16/bf16 tile loads, the case
 `codegen.tile.mma` pipelines) when the kernel is compiled for `sm_90a` and the tiles fit:
@@ -13,6 +14,11 @@ the hardware's address swizzle.  A (BM x BK, row-major) is then K-major: descrip
 between 8-row groups, each k16 step advances the start address by 32 bytes inside a block.  B (BK x BN,
 row-major) is MN-major (`imm-trans-b = 1`): SBO 1024 bytes between 8-row groups of K, LBO `BK * 128` bytes
 between 64-column blocks of N.
+
+A B operand written `tile.transpose(load)` is staged as its load's (BN, BK) rows and read K-major, exactly like
+A (SBO 1024, the k-step advancing the start address, `imm-trans-b = 0`).  The 8-bit floats have no transposed
+wgmma: their B must be given that way (the (N, K) layout `torch._scaled_mm` also wants), and their lines of
+128 bytes hold 128 elements, so BK is a multiple of 128; one instruction covers k32 (32 bytes, as f16's k16).
 
 The copies are `cp.async` (16 bytes, zero-filled past the tensor's edge) by all threads over `S` stages
 (3 or 4).  Iteration `it` of the loop: wait for its stage's copies (`cp.async.wait_group S-3`),
@@ -63,18 +69,24 @@ def stages_for(stage_bytes: int) -> int:
     return min(MAX_STAGES, SMEM_BUDGET // stage_bytes)
 
 
+F8_PTX = {"f8e4m3": "e4m3", "f8e5m2": "e5m2"}
+
+
 def eligible(L: TileLowering, op: Op) -> bool:
     """`op` (a matmul inside a pipelined loop) runs on wgmma."""
     if not L.hopper:
         return False
     a_t, b_t = op.args[0].type, op.args[1].type
     assert isinstance(a_t, TileType) and isinstance(b_t, TileType)
-    if a_t.dtype.name not in ("f16", "bf16") or b_t.dtype != a_t.dtype:
+    if a_t.dtype.name not in ("f16", "bf16", *F8_PTX) or b_t.dtype != a_t.dtype:
         return False
+    es = 1 if a_t.dtype.name in F8_PTX else 2
+    if es == 1 and op.args[1].id not in L.transposed_operands:
+        return False  # fp8 wgmma reads B K-major only
     (bm, bk), (_, bn) = a_t.shape, b_t.shape
-    if not shape_ok(bm, bn, bk, L.T):
+    if not shape_ok(bm, bn, bk * es // 2, L.T) or (bk * es) % 128:
         return False
-    return stages_for((bm * bk + bk * bn) * 2) >= 3
+    return stages_for((bm * bk + bk * bn) * es) >= 3
 
 
 def layout(shape: tuple[int, int], threads: int) -> Mma:
@@ -118,13 +130,18 @@ def _descriptor(b: ir.IRBuilder, addr: ir.Value, lbo: int, sbo: int) -> ir.Value
     return b.or_(lo, c64(const))
 
 
-def _mma_asm(n: int, dt_name: str) -> ir.InlineAsm:
+def _mma_asm(n: int, dt_name: str, trans_b: int = 1) -> ir.InlineAsm:
     regs = ", ".join(f"${i}" for i in range(n // 2))
     m = n // 2
+    if dt_name in F8_PTX:  # no transpose immediates for 8-bit inputs: both operands K-major
+        t = F8_PTX[dt_name]
+        shape, tail = f"k32.f32.{t}.{t}", "p, 1, 1"
+    else:
+        shape, tail = f"k16.f32.{dt_name}.{dt_name}", f"p, 1, 1, 0, {trans_b}"
     text = (
         f"{{ .reg .pred p; setp.ne.b32 p, ${m + 2}, 0; "
-        f"wgmma.mma_async.sync.aligned.m64n{n}k16.f32.{dt_name}.{dt_name} "
-        f"{{{regs}}}, ${m}, ${m + 1}, p, 1, 1, 0, 1; }}"
+        f"wgmma.mma_async.sync.aligned.m64n{n}{shape} "
+        f"{{{regs}}}, ${m}, ${m + 1}, {tail}; }}"
     )
     cons = ",".join(["=f"] * m + ["l", "l", "r"] + [str(i) for i in range(m)]) + ",~{memory}"
     ret = ir.LiteralStructType([so.F32] * m)
@@ -143,23 +160,35 @@ def pin(L: TileLowering, vals: list[ir.Value]) -> list[ir.Value]:
 
 
 def issue(
-    L: TileLowering, a_base: ir.Value, b_base: ir.Value, bm: int, bk: int, bn: int, dt_name: str, acc: list[ir.Value]
+    L: TileLowering,
+    a_base: ir.Value,
+    b_base: ir.Value,
+    shape: tuple[int, int, int],
+    dt_name: str,
+    acc: list[ir.Value],
+    b_kmajor: bool = False,
 ) -> list[ir.Value]:
-    """Issue (and commit) this iteration's wgmma batch on one stage; the caller waits with `wait(L, 1)`."""
+    """Issue (and commit) this iteration's wgmma batch on one stage; the caller waits with `wait(L, 1)`.
+    `shape` is (BM, BK, BN) in elements; `b_kmajor`: B is staged as (BN, BK) rows."""
+    bm, bk, bn = shape
     b = L.b
+    kbytes = bk * (1 if dt_name in F8_PTX else 2)  # one instruction per 32 bytes of K, 4 per 128-byte line
     wg = b.udiv(L.tid, c64(128))
     a_addr = b.add(b.ptrtoint(a_base, I64), b.mul(wg, c64(64 * 128)))
     b_addr = b.ptrtoint(b_base, I64)
     a_desc = _descriptor(b, a_addr, 16, 1024)
-    b_desc = _descriptor(b, b_addr, bk * 128, 1024)
-    asm = _mma_asm(bn, dt_name)
+    b_desc = _descriptor(b, b_addr, 16, 1024) if b_kmajor else _descriptor(b, b_addr, bk * 128, 1024)
+    asm = _mma_asm(bn, dt_name, 0 if b_kmajor else 1)
     one = ir.Constant(I32, 1)
     _intrinsic(L, "fence", [])
     out = list(acc)
-    for kk in range(bk // 16):
+    for kk in range(kbytes // 32):
         kb, kin = divmod(kk, 4)
         da = b.add(a_desc, c64((kb * bm * 128 + kin * 32) >> 4))
-        db = b.add(b_desc, c64((kk * 16 * 128) >> 4))
+        if b_kmajor:
+            db = b.add(b_desc, c64((kb * bn * 128 + kin * 32) >> 4))
+        else:
+            db = b.add(b_desc, c64((kk * 16 * 128) >> 4))
         r = b.call(asm, [da, db, one, *out])
         out = [b.extract_value(r, i) for i in range(len(out))]
     _intrinsic(L, "commit_group", [])

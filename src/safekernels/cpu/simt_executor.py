@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from safekernels.dtypes import bf16_to_f32, dtype_class, f32_to_bf16
+from safekernels.dtypes import dtype_class, from_f32, is_encoded, to_f32
 from safekernels.errors import KernelTrapError
 from safekernels.runtime.buffer import DeviceBuffer
 from safekernels.simt._context import BlockState, ThreadContext, state
@@ -63,12 +63,12 @@ def _bind(params: Sequence[KernelParam], args: Sequence[Any]) -> tuple[list[Any]
             continue
         assert isinstance(arg, DeviceBuffer)
         data = arg.host_view()
-        if param.dtype.name == "bf16":
-            widened = bf16_to_f32(data).copy()
+        if is_encoded(param.dtype):  # bf16 and the 8-bit floats: compute on f32 values, store bit patterns
+            widened = to_f32(data, param.dtype).copy()
             if param.is_mutable:
 
-                def write_back(dst: Any = data, src: Any = widened) -> None:
-                    dst[:] = f32_to_bf16(src)
+                def write_back(dst: Any = data, src: Any = widened, dt: Any = param.dtype) -> None:
+                    dst[:] = from_f32(src, dt)
 
                 writebacks.append(write_back)
             data = widened

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from safekernels.dtypes import DType, bf16_to_f32, dtype_class, dtype_of, f32_to_bf16
+from safekernels.dtypes import DType, dtype_class, dtype_of, from_f32, is_encoded, to_f32
 from safekernels.errors import BorrowError, UseAfterMoveError
 from safekernels.runtime.backend import Allocation, HostAllocation
 from safekernels.runtime.device import Device, Stream
@@ -273,7 +273,7 @@ class DeviceBuffer(Movable, Generic[T]):
         if self.nbytes:
             self.device.backend.copy_to_host(host, self.ptr, stream.handle)
         stream.synchronize()
-        return bf16_to_f32(host) if self.dtype.name == "bf16" else host
+        return to_f32(host, self.dtype) if is_encoded(self.dtype) else host
 
     def copy_from_numpy(self, array: npt.ArrayLike, stream: Stream | None = None) -> None:
         """Overwrite this buffer with `array` (same length; converted to this buffer's dtype)."""
@@ -373,8 +373,8 @@ def ensure_not_borrowed(buffer: DeviceBuffer[Any], operation: str, owner: object
 def _host_storage(array: npt.NDArray[Any], dtype: DType) -> npt.NDArray[Any]:
     """`array` flattened and converted to how `dtype` is stored (bf16 rounds to bit patterns)."""
     flat = np.ascontiguousarray(array).reshape(-1)
-    if dtype.name == "bf16":
-        return flat if flat.dtype == np.uint16 else f32_to_bf16(flat.astype(np.float32))
+    if is_encoded(dtype):
+        return flat if flat.dtype == dtype.storage else from_f32(flat.astype(np.float32), dtype)
     return flat.astype(dtype.storage, copy=False)
 
 

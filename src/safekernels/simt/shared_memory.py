@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from safekernels.dtypes import dtype_of
+from safekernels.dtypes import dtype_of, is_encoded
 from safekernels.errors import UnsafeOperationError
 from safekernels.simt._context import require_context
 from safekernels.simt.types import SharedArray, poison_fill
@@ -31,7 +31,7 @@ def shared_array(dtype: type[Any], n: int) -> SharedArray[Any]:
     if existing is not None:
         return existing  # type: ignore[no-any-return]
     dt = dtype_of(dtype)
-    storage = np.dtype(np.float32) if dt.name == "bf16" else dt.storage  # bf16 computes in f32
+    storage = np.dtype(np.float32) if is_encoded(dt) else dt.storage  # bf16 / fp8 compute in f32
     data = np.empty(int(n), dtype=storage)
     poison_fill(data)
     array: SharedArray[Any] = SharedArray(data)

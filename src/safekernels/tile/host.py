@@ -99,10 +99,14 @@ def arange(n: int, dtype: Any, *, device: Device | None = None) -> DeviceOp[Tens
     )
 
 
-def from_numpy(array: npt.ArrayLike, *, device: Device | None = None) -> DeviceOp[Tensor[Any]]:
-    """A tensor holding a copy of `array` (same shape and dtype)."""
+def from_numpy(
+    array: npt.ArrayLike, *, device: Device | None = None, dtype: Any = None
+) -> DeviceOp[Tensor[Any]]:
+    """A tensor holding a copy of `array` (same shape; `array`'s dtype unless `dtype` names another, e.g.
+    `bf16` or `f8e4m3`, which the values are rounded to)."""
     host = np.array(array, copy=True)
-    spec = TensorSpec(tuple(int(n) for n in host.shape), dtype_of(host.dtype))
+    dt = dtype_of(host.dtype) if dtype is None else dtype_of(dtype)
+    spec = TensorSpec(tuple(int(n) for n in host.shape), dt)
     return _host_op("from_numpy", spec, host, device)
 
 

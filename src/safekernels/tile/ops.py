@@ -12,11 +12,11 @@ maps each call / operator to an entry here (`OPERATOR_OPS` maps Python's `ast` o
 reuses `infer` for its type checking.  Nothing about an op's meaning lives anywhere else.
 
 Numeric conventions (the CPU column; the GPU lowering must match them):
-- arrays are held in the *compute representation* of their dtype: f16 as float16, bf16 as float32 holding
-  bf16-representable values, everything else as its own numpy type;
+- arrays are held in the *compute representation* of their dtype: f16 as float16, bf16 and the 8-bit floats
+  (f8e4m3, f8e5m2) as float32 holding representable values, everything else as its own numpy type;
 - f16 and bf16 ops compute in f32 and round the result to the tile's dtype once per op (this is what the GPU
   does for f16 arithmetic and what it must do for bf16 math, which has no native instructions for most ops);
-- reductions of f16/bf16 accumulate in f32 and round once; `matmul` takes f16/bf16/f32 inputs and accumulates
+- reductions of f16/bf16 accumulate in f32 and round once; `matmul` takes f16/bf16/f32/f8 inputs and accumulates
   in f32;
 - integer `/` truncates toward zero (C / PTX `div.s`); integer `//` and `%` follow Python (floor, the
   remainder takes the divisor's sign); an integer division or remainder by zero traps (`KernelTrapError` on the
@@ -37,7 +37,7 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
-from safekernels.dtypes import DType, bf16_to_f32, dtype_of, f32_to_bf16
+from safekernels.dtypes import DType, dtype_of, from_f32, is_encoded, to_f32
 from safekernels.errors import KernelTrapError, ShapeError
 
 Array = npt.NDArray[Any]
@@ -75,26 +75,26 @@ F32: Final[DType] = dtype_of("f32")
 
 def compute_dtype(dt: DType) -> np.dtype[Any]:
     """The numpy type arrays of `dt` are held in while a kernel runs (bf16 -> float32)."""
-    return np.dtype(np.float32) if dt.name == "bf16" else dt.storage
+    return np.dtype(np.float32) if is_encoded(dt) else dt.storage
 
 
 def finish(array: Any, dt: DType) -> Array:
     """Round `array` to `dt` and return it in `dt`'s compute representation (one rounding per op)."""
     arr = np.asarray(array)
-    if dt.name == "bf16":
-        return bf16_to_f32(f32_to_bf16(arr.astype(np.float32)))
+    if is_encoded(dt):
+        return to_f32(from_f32(arr.astype(np.float32), dt), dt)
     return arr.astype(dt.storage, copy=False)
 
 
 def from_storage(array: Array, dt: DType) -> Array:
     """Storage (bf16: uint16 bit patterns) -> compute representation."""
-    return bf16_to_f32(array) if dt.name == "bf16" else array
+    return to_f32(array, dt) if is_encoded(dt) else array
 
 
 def to_storage(array: Array, dt: DType) -> Array:
     """Compute representation -> storage (bf16: round to bit patterns)."""
     return (
-        f32_to_bf16(array.astype(np.float32)) if dt.name == "bf16" else array.astype(dt.storage, copy=False)
+        from_f32(array.astype(np.float32), dt) if is_encoded(dt) else array.astype(dt.storage, copy=False)
     )
 
 
@@ -294,7 +294,7 @@ def check_atomic_dtype(op: str, dtype: DType) -> None:
         raise TypeError(f"tile.{op} supports i32, i64, u32, u64, f32 and f64 tensors, got {dtype}")
 
 
-_MMA_INPUTS: Final[frozenset[str]] = frozenset({"f16", "bf16", "f32"})
+_MMA_INPUTS: Final[frozenset[str]] = frozenset({"f16", "bf16", "f32", "f8e4m3", "f8e5m2"})
 
 
 def _infer_matmul(a: TileType, b: TileType, acc: TileType) -> TileType:
@@ -306,7 +306,10 @@ def _infer_matmul(a: TileType, b: TileType, acc: TileType) -> TileType:
     if acc.shape != (m, n):
         raise ShapeError(f"tile.matmul: accumulator shape {acc.shape} != result shape {(m, n)}")
     if a.dtype != b.dtype or a.dtype.name not in _MMA_INPUTS:
-        raise TypeError(f"tile.matmul: inputs must both be f16, bf16 or f32, got {a.dtype} and {b.dtype}")
+        raise TypeError(
+            f"tile.matmul: inputs must both be f16, bf16 or f32 (or both f8e4m3 / f8e5m2), got {a.dtype} and "
+            f"{b.dtype}"
+        )
     if acc.dtype != F32:
         raise TypeError(f"tile.matmul accumulates in f32; the accumulator is {acc.dtype}")
     return acc

@@ -1,0 +1,96 @@
+"""Tensor-core benchmark kernels written in the tile language: fp8 GEMM and flash attention forward
+(bench/tensor_core_bench.py runs them against torch; the f16/bf16 GEMMs live in bench/kernels/tile_kernels.py).
+
+`gemm_fp8` is C = (A @ B) * scale_a * scale_b with A (M, K) and B given as its (N, K) transpose, the layout
+`torch._scaled_mm` takes and the one fp8 warpgroup MMA reads (K-major): `tile.transpose` of a tile load is
+read in place, never copied.  `attention` is the online-softmax forward pass of examples/attention_tile.py at
+the benchmark's head dim (128) and block sizes.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from safekernels import tile
+from safekernels.dtypes import bf16, f8e4m3, f32, i32
+from safekernels.tile import Partition, Tensor
+
+F8_BM, F8_BN, F8_BK = 128, 256, 128
+ATT_BM, ATT_BN, ATT_D = 128, 64, 128
+
+
+@tile.kernel
+def gemm_fp8(
+    c: Annotated[Partition[bf16], tile.Dims(F8_BM, F8_BN)],
+    a: Tensor[f8e4m3],
+    bt: Tensor[f8e4m3],
+    scale_a: f32,
+    scale_b: f32,
+) -> None:
+    i = tile.bid(0)
+    j = tile.bid(1)
+    a_tiles = a.partition((F8_BM, F8_BK))
+    b_tiles = bt.partition((F8_BN, F8_BK))
+    acc = tile.zeros((F8_BM, F8_BN), f32)
+    for k in range(a_tiles.num_tiles(1)):
+        acc = tile.matmul(a_tiles.load((i, k)), tile.transpose(b_tiles.load((j, k))), acc)
+    c.store((acc * (scale_a * scale_b)).astype(bf16))
+
+
+@tile.kernel(num_warps=8)
+def attention(
+    out: Annotated[Partition[bf16], tile.Dims(ATT_BM, ATT_D)],
+    q: Tensor[bf16],
+    k: Tensor[bf16],
+    v: Tensor[bf16],
+    seq: i32,
+    scale: f32,
+    causal: i32,
+) -> None:
+    i = tile.bid(0)
+    q_blocks = seq // ATT_BM
+    qb = i % q_blocks
+    kv0 = (i // q_blocks) * (seq // ATT_BN)
+    n_kv = causal * (((qb + 1) * ATT_BM + ATT_BN - 1) // ATT_BN) + (1 - causal) * (seq // ATT_BN)
+    qt = q.load((i, 0), (ATT_BM, ATT_D))
+    rows = tile.reshape(tile.iota(ATT_BM, i32), (ATT_BM, 1)) + qb * ATT_BM
+    cols = tile.reshape(tile.iota(ATT_BN, i32), (1, ATT_BN))
+    m = tile.full((ATT_BM, 1), float("-inf"), f32)
+    den = tile.zeros((ATT_BM, 1), f32)
+    acc = tile.zeros((ATT_BM, ATT_D), f32)
+    for j in range(n_kv):
+        kt = k.load((kv0 + j, 0), (ATT_BN, ATT_D))
+        s = tile.matmul(qt, tile.transpose(kt), tile.zeros((ATT_BM, ATT_BN), f32)) * scale
+        s = tile.where((cols + j * ATT_BN <= rows) | (causal == 0), s, float("-inf"))
+        m_new = tile.maximum(m, tile.max(s, axis=1, keepdims=True))
+        p = tile.exp(s - m_new)
+        alpha = tile.exp(m - m_new)
+        den = den * alpha + tile.sum(p, axis=1, keepdims=True)
+        acc = tile.matmul(p.astype(bf16), v.load((kv0 + j, 0), (ATT_BN, ATT_D)), acc * alpha)
+        m = m_new
+    out.store((acc * (1.0 / den)).astype(bf16))
+
+
+ALL = [gemm_fp8, attention]
+
+# Ahead-of-time builds: the shapes bench/tensor_core_bench.py runs.
+GEMM = 8192
+ATT_ROWS = 4 * 32 * 4096
+tile.specialize(
+    gemm_fp8,
+    tile.spec((GEMM, GEMM), bf16, tile=(F8_BM, F8_BN)),
+    tile.spec((GEMM, GEMM), f8e4m3),
+    tile.spec((GEMM, GEMM), f8e4m3),
+    f32,
+    f32,
+)
+tile.specialize(
+    attention,
+    tile.spec((ATT_ROWS, ATT_D), bf16, tile=(ATT_BM, ATT_D)),
+    tile.spec((ATT_ROWS, ATT_D), bf16),
+    tile.spec((ATT_ROWS, ATT_D), bf16),
+    tile.spec((ATT_ROWS, ATT_D), bf16),
+    i32,
+    f32,
+    i32,
+)
