@@ -22,12 +22,13 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from hostile_corpus import KERNEL, RELEVANT
 
-NESTING = {
+NESTING: dict[str, Callable[[int], str]] = {
     "not": lambda n: "not " * n + "x",
     "neg": lambda n: "-" * n + "x",
     "plus": lambda n: " + ".join(["x"] * n),

@@ -159,10 +159,10 @@ def test_unreadable_directory_is_an_error(project: Path, monkeypatch: pytest.Mon
     else:  # root reads any directory: make scandir fail as it would for anyone else
         real = os.scandir
 
-        def scandir(path: object = ".") -> object:
-            if os.path.abspath(str(path)) == str(locked):
-                raise PermissionError(13, "Permission denied", str(path))
-            return real(path)  # type: ignore[arg-type]
+        def scandir(path: str = ".") -> object:
+            if os.path.abspath(path) == str(locked):
+                raise PermissionError(13, "Permission denied", path)
+            return real(path)
 
         monkeypatch.setattr(os, "scandir", scandir)
     try:
@@ -250,11 +250,13 @@ def test_corrupt_cache_is_a_miss(project: Path, capsys: pytest.CaptureFixture[st
 
 
 def test_cache_key_covers_the_tool_version(monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib.metadata
+
     import ownership_check.cache as cache
 
     before = cache.checker_version()
     cache.checker_version.cache_clear()
-    monkeypatch.setattr(cache.sys, "version_info", (9, 9, 9, "final", 0))
+    monkeypatch.setattr(importlib.metadata, "version", lambda name: "0.0.0+another-libcst")
     try:
         assert cache.checker_version() != before
     finally:
