@@ -203,3 +203,17 @@ def test_tile_functions_are_plain_calls_on_the_cpu() -> None:
     np.testing.assert_allclose(got, np.log1p(np.exp(x)) * 2, rtol=1e-6)
     with pytest.raises(TypeError, match=r"only valid inside a @tile\.kernel body"):
         softplus_scaled(1.0)
+
+
+@tile.kernel
+def scalar_remainder(z: Partition[f32], x: Tensor[f32], n: i32) -> None:
+    q = tile.bid(0) % n
+    z.store(tile.load_like(x, z) + float(q))
+
+
+def test_scalar_integer_division_by_zero_traps_as_on_the_gpu() -> None:
+    stream = cpu_stream()
+    with pytest.raises(KernelTrapError, match="integer division or remainder by zero in tile block"):
+        scalar_remainder(tile.zeros((8,), f32).partition((4,)), tile.zeros((8,), f32), 0).sync_on(stream)
+    z, _x, _n = scalar_remainder(tile.zeros((8,), f32).partition((4,)), tile.ones((8,), f32), 3).sync_on(stream)
+    np.testing.assert_array_equal(z.unpartition().to_numpy(stream), [1, 1, 1, 1, 2, 2, 2, 2])

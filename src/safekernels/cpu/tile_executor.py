@@ -20,12 +20,14 @@ after every op (the numeric rules are in `safekernels.tile.ops`).
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
 from safekernels.dtypes import dtype_of
+from safekernels.errors import KernelTrapError
 from safekernels.tile.context import BlockContext, running_block
 from safekernels.tile.ops import Shape
 from safekernels.tile.signature import TileParam
@@ -81,14 +83,26 @@ def run_tile_kernel(
             storage = value.buffer.host_view().reshape(value.shape)
             partitions.append((i, param.name, storage, value.dtype, value.tile_shape))
             fixed.append(None)
-    for block in np.ndindex(*grid):
-        index = tuple(int(b) for b in block)
-        args = list(fixed)
-        for i, pname, storage, dtype, tile_shape in partitions:
-            args[i] = PartitionView(pname, storage, dtype, tile_shape, own_index=index, writable=True)
-        with running_block(BlockContext(name, grid, index)):
-            try:
-                body(*args)
-            except Exception as exc:
-                exc.add_note(f"in tile kernel `{name}`, tile block {index} of grid {grid} (CPU executor)")
-                raise
+    with warnings.catch_warnings():
+        # an integer scalar `//` or `%` by zero traps on the GPU; numpy scalars only warn, so make it an error
+        warnings.filterwarnings("error", _INT_DIVISION_BY_ZERO, RuntimeWarning)
+        for block in np.ndindex(*grid):
+            index = tuple(int(b) for b in block)
+            args = list(fixed)
+            for i, pname, storage, dtype, tile_shape in partitions:
+                args[i] = PartitionView(pname, storage, dtype, tile_shape, own_index=index, writable=True)
+            with running_block(BlockContext(name, grid, index)):
+                try:
+                    body(*args)
+                except (ZeroDivisionError, RuntimeWarning) as exc:
+                    raise KernelTrapError(
+                        f"kernel `{name}`: integer division or remainder by zero in tile block {index} of grid "
+                        f"{grid} (CPU executor; the GPU traps)"
+                    ) from exc
+                except Exception as exc:
+                    exc.add_note(f"in tile kernel `{name}`, tile block {index} of grid {grid} (CPU executor)")
+                    raise
+
+
+#: numpy's warning for a scalar integer `//` or `%` by zero (float `/` by zero stays inf, as on the GPU).
+_INT_DIVISION_BY_ZERO = r"divide by zero encountered in scalar (floor_divide|remainder)"
