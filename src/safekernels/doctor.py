@@ -336,14 +336,14 @@ def check_mypy(_: Findings) -> Outcome:
         return (
             "warn",
             f"mypy {mypy_version.__version__}, but the plugin does not import ({_one_line(exc)})",
-            "reinstall safekernels (`pip install -e .`) so `mypy_plugin` is importable",
+            "reinstall safekernels into this environment (`pip install .`, or `make setup` in a checkout)",
         )
     if not callable(getattr(plugin_module, "plugin", None)):
         if getattr(plugin_module, "__file__", None) is None:
             return (
                 "warn",
                 "`mypy_plugin` imports as an empty namespace package (a stale editable install)",
-                "rerun `pip install -e .` (or `make setup` after touching pyproject.toml)",
+                "rerun the editable install: `make setup` in the checkout (or `pip install -e .`)",
             )
         return "warn", "mypy_plugin has no `plugin` entry point", "reinstall safekernels"
     return "ok", f'mypy {mypy_version.__version__} with plugins = ["mypy_plugin"] importable', ""
