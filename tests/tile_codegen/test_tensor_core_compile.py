@@ -57,7 +57,7 @@ def test_fp8_gemm_runs_on_qgmma_warpgroup_mma() -> None:
     assert c.arch == "sm_90a" and c.cubin[:4] == b"\x7fELF"
     assert f"wgmma.mma_async.sync.aligned.m64n{T.F8_BN}k32.f32.e4m3.e4m3" in c.ptx
     assert c.ptx.count("wgmma.mma_async") == T.F8_BK // 32  # one k32 instruction per 32 bytes of K
-    assert "cp.async.cg.shared.global" in c.ptx and "mma.sync" not in c.ptx
+    assert "cp.async.bulk.tensor.2d" in c.ptx and "mma.sync" not in c.ptx
     assert c.threads == 128 * (T.F8_BM // 64)
     assert c.smem_bytes >= 3 * (T.F8_BM + T.F8_BN) * T.F8_BK  # at least three 1-byte stages
 
@@ -106,7 +106,7 @@ def test_transposed_operand_is_read_k_major_by_wgmma() -> None:
     c = _gemm_nt("sm_90a")
     assert c.arch == "sm_90a" and f"wgmma.mma_async.sync.aligned.m64n{BN}k16.f32.f16.f16" in c.ptx
     assert "p, 1, 1, 0, 0;" in c.ptx and "p, 1, 1, 0, 1;" not in c.ptx  # imm-trans-b = 0
-    assert "cp.async.cg.shared.global" in c.ptx
+    assert "cp.async.bulk.tensor.2d" in c.ptx
 
 
 def test_transposed_operand_is_read_without_trans_by_mma_sync() -> None:
@@ -161,3 +161,55 @@ def test_attention_example_main_prints_passed(
 
 
 _ = SCALAR
+
+
+# -- the copy-engine (TMA) operand path of the Hopper GEMM -------------------------------------------------------
+
+
+def _gemm(name: str, n: int, arch: str = "sm_90a") -> Any:
+    from bench.kernels import tile_kernels as K
+
+    kern = {"gemm_f16": K.gemm_f16, "gemm_bf16": K.gemm_bf16}[name]
+    dt = F16 if name == "gemm_f16" else BF16
+    spec = [("partition", dt, (n, n), (K.BM, K.BN)), ("tensor", dt, (n, n), None), ("tensor", dt, (n, n), None)]
+    return _compile(kern, spec, 2, arch)
+
+
+def test_gemm_operands_come_by_tma_with_by_value_tensor_maps() -> None:
+    from bench.kernels import tile_kernels as K
+
+    c = _gemm("gemm_f16", 4000)  # ragged M, N, K: the copy engine zero-fills out-of-bounds boxes
+    assert c.arch == "sm_90a" and c.cubin[:4] == b"\x7fELF"
+    tmaps = [a for a in c.abi if a[0].startswith("tmap:")]
+    # A: boxes of 64 f16 (128 bytes) x BM rows; B (MN-major): 64 columns x BK rows, BN / 64 boxes per stage
+    assert tmaps == [(f"tmap:{K.BM}:64", 1, 0), (f"tmap:{K.BK}:64", 2, 0)]
+    assert c.abi[-2:] == tmaps  # after the grid extents
+    assert c.ptx.count(".param .align 64 .b8") == 2 and "cvta.param.u64" in c.ptx  # __grid_constant__ maps
+    assert c.ptx.count("cp.async.bulk.tensor.2d") == 3 * (1 + K.BN // 64)  # prologue (2 stages) + refill
+    assert "mbarrier.init.shared::cta.b64" in c.ptx and "fence.mbarrier_init" in c.ptx
+    assert "mbarrier.arrive.expect_tx.shared::cta.b64 _, [" in c.ptx
+    stage = (K.BM * K.BK + K.BK * K.BN) * 2
+    assert f"], {stage};" in c.ptx  # the transaction bytes of one stage
+
+
+def test_fp8_tma_boxes_are_128_bytes_of_k() -> None:
+    c = _fp8_gemm(1024)
+    assert [a for a in c.abi if a[0].startswith("tmap:")] == [
+        (f"tmap:{T.F8_BM}:128", 1, 0),
+        (f"tmap:{T.F8_BN}:128", 2, 0),
+    ]
+
+
+def test_cp_async_wgmma_path_remains_as_the_fallback(monkeypatch: pytest.MonkeyPatch) -> None:
+    from codegen.tile import tma
+
+    monkeypatch.setattr(tma, "ENABLED", False)
+    c = _gemm("gemm_bf16", 1024)
+    assert "wgmma.mma_async" in c.ptx and "cp.async.cg.shared.global" in c.ptx
+    assert "cp.async.bulk" not in c.ptx and "fence.proxy.async.shared::cta" in c.ptx
+    assert not any(a[0].startswith("tmap:") for a in c.abi)
+
+
+def test_sm_90_gemm_has_no_tensor_maps() -> None:
+    c = _gemm("gemm_f16", 1024, "sm_90")
+    assert "cp.async.bulk" not in c.ptx and not any(a[0].startswith("tmap:") for a in c.abi)

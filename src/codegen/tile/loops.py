@@ -68,6 +68,7 @@ def lower_for(L: TileLowering, op: ForOp) -> None:
             pipe.base = wgmma.align_base(L, L.alloc(nbytes + wgmma.ALIGN, 128))
         else:
             pipe.base = L.alloc(nbytes, 128)
+        mma.start_pipeline(L, pipe, stop.value)  # the copy engine's mbarriers, when it feeds the operands
         L.barrier()
         for stage in range(pipe.prefetch):
             k_s = b.add(start.value, b.mul(step.value, c64(stage)))

@@ -83,8 +83,13 @@ class TileLowering:
 
         find_transposed_operands(self)
         self.wgmma_ops: set[int] = set()  # id() of matmul ops lowered to wgmma
+        self.tma: dict[int, Any] = {}  # id(load op) -> codegen.tile.tma.TmaOperand (copy-engine operands)
+        self.tma_names: list[str] = []
         if self.hopper:
             self._find_wgmma(kir.body)
+            from codegen.tile import tma
+
+            tma.plan(self)
 
     def _find_wgmma(self, ops: list[Op]) -> None:
         from codegen.tile import mma, wgmma
@@ -124,6 +129,9 @@ class TileLowering:
         for ax in range(self.kir.grid_rank):
             argtys.append(I64)
             self.abi.append(("grid", -1, ax))
+        from codegen.tile import tma
+
+        tma.add_params(self, argtys)  # by-value tensor maps of the copy-engine operands, after the grid
         fn = ir.Function(self.module, ir.FunctionType(ir.VoidType(), argtys), self.kir.name)
         self.fn = fn
         self.smem = ir.GlobalVariable(self.module, ir.ArrayType(I8, 0), "__sk_smem", addrspace=3)
@@ -148,6 +156,7 @@ class TileLowering:
                 self.params.append(ParamRegs(ptr, dims, None))
                 k += 1 + p.rank
         self.grid = args[k : k + self.kir.grid_rank]
+        tma.bind_params(self, args[k + self.kir.grid_rank :])
         self.tid = b.zext(b.call(so.declare(self.module, "llvm.nvvm.read.ptx.sreg.tid.x", I32, []), []), I64)
         self.bids = self._block_ids()
         self.lower_ops(self.kir.body)
@@ -165,6 +174,7 @@ class TileLowering:
         for p in self.kir.params:  # llvmlite lacks the `readonly` argument attribute: add it in the text
             if p.kind == "tensor":
                 text = text.replace(f'noalias %"in.{p.name}"', f'noalias readonly %"in.{p.name}"', 1)
+        text = tma.fix_text(self, text)
         return Lowered(text, self.kir.name, self.T, self.smem_top, self.abi, bool(self.wgmma_ops))
 
     def _block_ids(self) -> list[ir.Value]:

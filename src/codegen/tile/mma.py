@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 from llvmlite import ir
 
 from codegen.tile import scalar_ops as so
-from codegen.tile import wgmma
+from codegen.tile import tma, wgmma
 from codegen.tile.ir import ForOp, Op, Value
 from codegen.tile.layout import Mma, c64, mma_for
 from codegen.tile.values import RegTile, Scalar
@@ -312,6 +312,9 @@ class Pipeline:
     b_bytes: int
     hopper: bool = False
     base: ir.Value | None = None
+    tma: bool = False  # operands by the copy engine (codegen.tile.tma), completing on `bars`
+    bars: ir.Value | None = None
+    stop: ir.Value | None = None
 
     @property
     def prefetch(self) -> int:
@@ -354,7 +357,8 @@ def plan_pipeline(L: TileLowering, loop: ForOp) -> Pipeline | None:
     a_bytes = ta.shape[0] * ta.shape[1] * es
     b_bytes = tb.shape[0] * tb.shape[1] * es
     if id(op) in L.wgmma_ops:
-        return Pipeline(op, (la, lb), wgmma.stages_for(a_bytes + b_bytes), a_bytes, b_bytes, hopper=True)
+        stages = wgmma.stages_for(a_bytes + b_bytes)
+        return Pipeline(op, (la, lb), stages, a_bytes, b_bytes, hopper=True, tma=tma.uses_tma(L, (la, lb)))
     stages = max(2, min(4, SMEM_STAGE_BUDGET // (a_bytes + b_bytes)))
     return Pipeline(op, (la, lb), stages, a_bytes, b_bytes)
 
@@ -378,16 +382,31 @@ def reeval(L: TileLowering, v: Value, loop: ForOp, k: ir.Value, defs: dict[int, 
     return result
 
 
+def start_pipeline(L: TileLowering, pipe: Pipeline, stop: ir.Value) -> None:
+    """After the stages are allocated, before the CTA barrier and the prologue: the copy engine's barriers."""
+    if pipe.tma:
+        pipe.bars = tma.init_barriers(L, pipe.stages)
+        pipe.stop = stop
+
+
 def issue_iteration(
     L: TileLowering, pipe: Pipeline, loop: ForOp, k: ir.Value, stage: ir.Value, defs: dict[int, Op]
 ) -> None:
     b = L.b
     a_base, b_base = pipe.stage_base(L, stage)
-    for load, base in zip(pipe.loads, (a_base, b_base), strict=True):
+    origins = []
+    for load in pipe.loads:
         origin = []
         for v, s in zip(load.args, load.attrs["tile_shape"], strict=True):
             sv = reeval(L, v, loop, k, defs)
             origin.append(b.mul(sv.value, c64(s)))
+        origins.append(origin)
+    if pipe.tma:
+        assert pipe.bars is not None and pipe.stop is not None
+        live = b.icmp_signed("<", k, pipe.stop)
+        tma.issue(L, pipe.loads, origins, (a_base, b_base), pipe.bars, stage, live)
+        return
+    for load, origin, base in zip(pipe.loads, origins, (a_base, b_base), strict=True):
         issue_copy(L, load, origin, base, pipe.hopper)
 
 
@@ -426,9 +445,13 @@ def pipe_step(L: TileLowering, pipe: Pipeline) -> tuple[ir.Value, ir.Value]:
 def pipe_wait(L: TileLowering, pipe: Pipeline) -> tuple[ir.Value, ir.Value]:
     """Wait until this iteration's stage has landed (for every thread) and hand back its operand bases."""
     it = L.loop_state[-1][1]
-    wait(L, pipe.prefetch - 1)
-    if pipe.hopper:
-        wgmma.proxy_fence(L)
+    if pipe.tma:
+        assert pipe.bars is not None
+        tma.wait(L, pipe.bars, pipe.stages, it)
+    else:
+        wait(L, pipe.prefetch - 1)
+        if pipe.hopper:
+            wgmma.proxy_fence(L)
     L.barrier()
     return pipe.stage_base(L, L.b.urem(it, c64(pipe.stages)))
 

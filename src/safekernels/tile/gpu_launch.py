@@ -65,6 +65,45 @@ def _scalar_cell(value: Any, dt: DType) -> Any:
     return cell
 
 
+#: cuTensorMapEncodeTiled's element types for the copy-engine operands (fp8 moves as bytes).
+_TMAP_TYPES = {"f16": 6, "bf16": 9, "f8e4m3": 0, "f8e5m2": 0}
+_LIBCUDA: list[Any] = []
+
+
+def tensor_map(value: Any, kind: str) -> Any:
+    """The 128-byte CUtensorMap of a rank-2 tensor for ABI entry `tmap:ROWS:COLS`: boxes of COLS x ROWS
+    elements, 128-byte swizzle (the wgmma operand layout), zero fill out of bounds, 256-byte L2 promotion.
+    Returns a ctypes view whose address is 64-byte aligned (the buffer it lives in rides along)."""
+    _, rows, cols = kind.split(":")
+    if not _LIBCUDA:
+        _LIBCUDA.append(ctypes.CDLL("libcuda.so.1"))
+    dt = value.dtype
+    n0, n1 = (max(1, int(n)) for n in value.shape)
+    raw = (ctypes.c_uint8 * 192)()
+    addr = (ctypes.addressof(raw) + 63) & ~63
+    result = _LIBCUDA[0].cuTensorMapEncodeTiled(
+        ctypes.c_void_p(addr),
+        ctypes.c_int(_TMAP_TYPES[dt.name]),
+        ctypes.c_uint32(2),
+        ctypes.c_void_p(int(value.buffer.ptr)),
+        (ctypes.c_uint64 * 2)(n1, n0),
+        (ctypes.c_uint64 * 1)(n1 * dt.itemsize),
+        (ctypes.c_uint32 * 2)(int(cols), int(rows)),
+        (ctypes.c_uint32 * 2)(1, 1),
+        ctypes.c_int(0),  # no interleave
+        ctypes.c_int(3),  # CU_TENSOR_MAP_SWIZZLE_128B
+        ctypes.c_int(3),  # CU_TENSOR_MAP_L2_PROMOTION_L2_256B
+        ctypes.c_int(0),  # out of bounds: zeros
+    )
+    if result != 0:
+        raise RuntimeError(
+            f"cuTensorMapEncodeTiled failed (CUresult {result}) for a {value.shape} {dt} tensor, box {cols}x{rows}"
+        )
+    view = (ctypes.c_uint8 * 128).from_address(addr)
+    view._raw = raw  # type: ignore[attr-defined]  # keeps the storage alive with the view
+    return view
+
+
 class TileGpuKernel:
     """One specialization of one tile kernel, loaded on one device."""
 
@@ -96,7 +135,9 @@ class TileGpuKernel:
 
         cells: list[Any] = []
         for kind, index, axis in self.compiled.abi:
-            if kind == "ptr":
+            if kind.startswith("tmap:"):  # a copy-engine operand's tensor map, by value (codegen.tile.tma)
+                cells.append(tensor_map(values[index], kind))
+            elif kind == "ptr":
                 cells.append(ctypes.c_uint64(int(values[index].buffer.ptr)))
             elif kind == "dim":
                 cells.append(ctypes.c_int64(int(values[index].shape[axis])))
@@ -227,6 +268,8 @@ def build_fast_launch(
     fields: list[str] = []
     used: set[int] = set()
     for kind, index, axis in compiled.abi:
+        if kind.startswith("tmap:"):
+            return None  # tensor maps are encoded per launch by the checked path
         if kind == "ptr":
             codes.append("Q")
             fields.append(f"p{index}")
