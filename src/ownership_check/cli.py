@@ -8,8 +8,10 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import traceback
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import TextIO
 
 from ownership_check.api import check_paths
 from ownership_check.config import ConfigError, load_config
@@ -61,7 +63,28 @@ def build_parser(prog: str = "ownership-check") -> argparse.ArgumentParser:
     return parser
 
 
+def _write(stream: TextIO, text: str) -> None:
+    """Write `text`; characters the stream cannot encode (a file name with undecodable bytes) are escaped."""
+    try:
+        stream.write(text)
+    except UnicodeEncodeError:
+        encoding = getattr(stream, "encoding", None) or "utf-8"
+        stream.write(text.encode(encoding, "backslashreplace").decode(encoding, "replace"))
+    stream.flush()
+
+
 def main(argv: Sequence[str] | None = None, prog: str = "ownership-check") -> int:
+    """Run the CLI; whatever goes wrong inside is exit status 2 with a message, never a bare traceback's 1."""
+    try:
+        return _main(argv, prog)
+    except KeyboardInterrupt:
+        return 2
+    except Exception:
+        _write(sys.stderr, f"{prog}: internal error (please report it):\n{traceback.format_exc()}")
+        return 2
+
+
+def _main(argv: Sequence[str] | None, prog: str) -> int:
     parser = build_parser(prog)
     try:
         args = parser.parse_args(list(argv) if argv is not None else None)
@@ -109,13 +132,11 @@ def main(argv: Sequence[str] | None = None, prog: str = "ownership-check") -> in
     if failed and args.format == "text" and not result.diagnostics:
         out = f"{failed} path(s) could not be checked (see the errors above)\n"  # never "No problems found"
     for error in result.errors:
-        print(f"{prog}: error: {error}", file=sys.stderr)
+        _write(sys.stderr, f"{prog}: error: {error}\n")
     for error in result.internal_errors:
-        print(f"{prog}: internal error: {error}", file=sys.stderr)
-    sys.stderr.flush()
+        _write(sys.stderr, f"{prog}: internal error: {error}\n")
     if out:
-        sys.stdout.write(out)
-        sys.stdout.flush()
+        _write(sys.stdout, out)
     if failed:
         return 2
     if result.diagnostics and not args.exit_zero:

@@ -352,7 +352,7 @@ def run(
         if newly:
             continue
         # Files that never mention safekernels may still import a relevant project module.
-        tokens = {name.rsplit(".", 1)[-1].encode() for name in names}
+        tokens = {name.rsplit(".", 1)[-1].encode("utf-8", "surrogateescape") for name in names}
         pulled = [f for f in others if id(f) not in probed and any(t in f.data for t in tokens)]
         if not pulled:
             break

@@ -3,8 +3,9 @@
 Every source case is a `HostileFile` with the verdict the checker must give: the codes it must report on it
 (a located W0002 "file too complex to analyse", an E0001, or the real ownership diagnostic that a BOM or CR-only
 line endings must not hide), or none.  `build_tree` lays the corpus out in one folder together with the
-file-system cases (a FIFO named `*.py`, symlinks to `/dev/zero`, out of the tree and dangling, a file name with
-a newline), so one run meets all of them at once, as a linter on an untrusted pull request would.
+file-system cases (a FIFO named `*.py`, symlinks to `/dev/zero`, out of the tree, dangling and to itself, a
+directory named `dir.py`, file names with a newline, undecodable bytes or a terminal escape), so one run meets all
+of them at once, as a linter on an untrusted pull request would.
 """
 
 from __future__ import annotations
@@ -147,7 +148,7 @@ def build_tree(root: Path, outside: Path) -> list[HostileFile]:
     (root / "dangling.py").symlink_to(root / "no-such-file.py")
     (root / "loop.py").symlink_to(root / "loop.py")
     (root / "dir.py").mkdir()
-    newline = "new\nline.py"
-    (root / newline).write_bytes(KERNEL.encode())
-    cases.append(HostileFile(newline, KERNEL.encode(), ("E0502",), BAD_LINE))
+    for odd in ("new\nline.py", os.fsdecode(b"undecodable-\xff.py"), "caf\u00e9 \u2028 \x1b[31m.py"):
+        (root / odd).write_bytes(KERNEL.encode())
+        cases.append(HostileFile(odd, KERNEL.encode(), ("E0502",), BAD_LINE))
     return cases

@@ -347,3 +347,16 @@ def test_a_file_past_its_time_budget_is_reported(project: Path, monkeypatch: pyt
         "slow.py:1:1: W0002 ownership of this file was not checked: file too complex to analyse: "
         "the analysis took longer than 0.3 s\n"
     )
+
+
+def test_an_unexpected_exception_is_exit_2_not_a_bare_traceback(project: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """An uncaught exception used to exit 1, which CI reads as "diagnostics reported"."""
+    import ownership_check.cli as cli
+
+    def broken(*args: object, **kwargs: object) -> object:
+        raise UnicodeEncodeError("utf-8", "\udcff", 0, 1, "surrogates not allowed")
+
+    monkeypatch.setattr(cli, "check_paths", broken)
+    assert main(["."]) == 2
+    assert "internal error (please report it)" in capsys.readouterr().err

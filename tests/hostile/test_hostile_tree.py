@@ -21,7 +21,7 @@ def _run(cwd: Path, *args: str, timeout: float = 240) -> subprocess.CompletedPro
         [sys.executable, "-m", "ownership_check", *args],
         cwd=cwd,
         capture_output=True,
-        text=True,
+        encoding="utf-8",  # strict: every format's output must be valid UTF-8, whatever the file names
         timeout=timeout,
         check=False,
     )
@@ -70,9 +70,11 @@ def test_every_format_renders_the_hostile_tree(tmp_path: Path, fmt: str) -> None
     proc = _run(tmp_path, "tree", "--no-cache", "--format", fmt)
     assert proc.returncode == 1, proc.stderr
     assert "Traceback" not in proc.stderr, proc.stderr
-    if fmt in ("concise", "github"):
-        # one finding per line, even for the file whose name contains a newline
-        assert all(line.startswith(("tree/", "::")) for line in proc.stdout.splitlines()), proc.stdout[:2000]
+    if fmt == "concise":  # one finding per line, even for file names with a newline, U+2028 or an escape
+        assert all(line.startswith("tree/") for line in proc.stdout.splitlines()), proc.stdout[:2000]
+        assert "\x1b" not in proc.stdout
+    if fmt == "github":  # one workflow command per "\n"-line (GitHub's own escaping: %0A, %0D, %25)
+        assert all(line.startswith("::") for line in proc.stdout.rstrip("\n").split("\n")), proc.stdout[:2000]
     if fmt == "text":
         assert max(len(line) for line in proc.stdout.splitlines()) < 1200  # a 300 KB line is not printed
 

@@ -9,15 +9,20 @@ from collections.abc import Sequence
 
 from ownership_check.diagnostics import Diagnostic
 
-_CONTROL = {c: f"\\x{c:02x}" for c in range(32)} | {10: "\\n", 13: "\\r", 9: "\\t", 127: "\\x7f"}
+_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _escape(char: str) -> str:
+    code = ord(char)
+    return _NAMED.get(char) or (f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
 
 
 def printable_path(path: str) -> str:
-    """`path` with control characters (a newline in a file name) escaped, so that one diagnostic stays one
-    line; ordinary paths are returned unchanged."""
+    """`path` with unprintable characters escaped (a newline, an escape sequence, U+2028, the stand-ins Python uses
+    for undecodable bytes), so that one diagnostic stays one line of valid UTF-8; ordinary paths are unchanged."""
     if path.isprintable():
         return path
-    return path.translate(_CONTROL)
+    return "".join(c if c.isprintable() else _escape(c) for c in path)
 
 
 def concise_line(diag: Diagnostic) -> str:

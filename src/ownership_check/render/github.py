@@ -32,7 +32,7 @@ def annotation(diag: Diagnostic) -> str:
     props = ",".join(
         f"{key}={escape_property(value)}"
         for key, value in (
-            ("file", diag.path),
+            ("file", diag.path.encode("utf-8", "surrogateescape").decode("utf-8", "replace")),  # valid UTF-8
             ("line", str(span.line)),
             ("col", str(span.column)),
             ("endLine", str(span.end_line)),

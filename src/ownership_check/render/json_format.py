@@ -13,6 +13,7 @@ the standard library.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from typing import Any, Final
 
@@ -60,4 +61,14 @@ def json_document(diagnostics: Sequence[Diagnostic], files_checked: int) -> dict
 
 
 def render_json(diagnostics: Sequence[Diagnostic], *, files_checked: int) -> str:
-    return json.dumps(json_document(diagnostics, files_checked), indent=2, ensure_ascii=False) + "\n"
+    return dumps_utf8(json_document(diagnostics, files_checked))
+
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def dumps_utf8(document: object) -> str:
+    """JSON text that encodes as UTF-8: non-ASCII kept, but the lone surrogates Python uses for undecodable bytes
+    of file names become `\\udcXX` escapes (valid JSON; writing them raw would make the output invalid UTF-8)."""
+    text = json.dumps(document, indent=2, ensure_ascii=False)
+    return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text) + "\n"

@@ -11,7 +11,6 @@ Unicode code points, as the checker counts them, and the run says so (`columnKin
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from pathlib import PurePosixPath
 from typing import Any, Final
@@ -19,6 +18,7 @@ from urllib.parse import quote
 
 from ownership_check.diagnostics import Diagnostic, Severity, Span
 from ownership_check.render.catalog import code_info, docs_anchor, docs_index
+from ownership_check.render.json_format import dumps_utf8
 
 SARIF_SCHEMA: Final[str] = "https://json.schemastore.org/sarif-2.1.0.json"
 SARIF_VERSION: Final[str] = "2.1.0"
@@ -38,8 +38,8 @@ def artifact_uri(path: str) -> str:
     """A URI reference for `path`; relative paths stay relative (code scanning resolves them in the repo)."""
     posix = path.replace("\\", "/")
     if PurePosixPath(posix).is_absolute():
-        return "file://" + quote(posix, safe="/")
-    return quote(posix, safe="/")
+        return "file://" + quote(posix.encode("utf-8", "surrogateescape"), safe="/")
+    return quote(posix.encode("utf-8", "surrogateescape"), safe="/")  # raw bytes of odd names: %XX
 
 
 def _level(severity: Severity) -> str:
@@ -127,4 +127,4 @@ def sarif_document(diagnostics: Sequence[Diagnostic]) -> dict[str, Any]:
 
 
 def render_sarif(diagnostics: Sequence[Diagnostic]) -> str:
-    return json.dumps(sarif_document(diagnostics), indent=2, ensure_ascii=False) + "\n"
+    return dumps_utf8(sarif_document(diagnostics))
