@@ -250,15 +250,14 @@ def _sass(out: Path) -> None:
         if tool:
             sass = subprocess.run([tool, "-sass", str(cub)], capture_output=True, text=True).stdout
             res = subprocess.run([tool, "-res-usage", str(cub)], capture_output=True, text=True).stdout
-            regs = re.search(r"REG:(\d+)", res)
-            stack = re.search(r"STACK:(\d+)", res)
+            regs = max((int(x) for x in re.findall(r"REG:(\d+)", res)), default=None)  # the kernel, not helpers
+            stack = max((int(x) for x in re.findall(r"STACK:(\d+)", res)), default=None)
             counts = {
                 op: len(re.findall(rf"\b{op}\b", sass))
                 for op in ("HGMMA", "QGMMA", "HMMA", "LDSM", "LDGSTS", "UTMALDG", "MUFU", "BAR", "LDL", "STL")
             }
-            facts += f" regs={regs.group(1) if regs else '?'} stack={stack.group(1) if stack else '?'} " + " ".join(
-                f"{k}={v}" for k, v in counts.items()
-            )
+            facts += f" regs={'?' if regs is None else regs} stack={'?' if stack is None else stack} "
+            facts += " ".join(f"{k}={v}" for k, v in counts.items())
             (out / f"{name}.sass").write_text(sass)
         lines.append(facts)
         print(facts, flush=True)

@@ -233,6 +233,8 @@ def classify(opcode: str) -> str | None:
         return f"{base}.{width}"
     if base in ("LDS", "STS", "LDSM", "HMMA", "IMMA", "HGMMA", "BAR", "SHFL", "FFMA", "FADD", "FMUL", "DFMA"):
         return base
+    if base in ("QGMMA", "UTMALDG", "UTMASTG", "LDGSTS", "SYNCS"):  # fp8 wgmma, TMA, cp.async, mbarrier waits
+        return base
     if base.startswith("ATOM") or base == "RED":
         return "ATOM/RED"
     if base in ("BRA", "BRX", "JMP", "RET", "EXIT", "CALL", "BSSY", "BSYNC"):

@@ -213,3 +213,11 @@ def test_cp_async_wgmma_path_remains_as_the_fallback(monkeypatch: pytest.MonkeyP
 def test_sm_90_gemm_has_no_tensor_maps() -> None:
     c = _gemm("gemm_f16", 1024, "sm_90")
     assert "cp.async.bulk" not in c.ptx and not any(a[0].startswith("tmap:") for a in c.abi)
+
+
+def test_sass_summary_names_the_hopper_instructions() -> None:
+    from codegen.sass_summary import classify
+
+    assert classify("QGMMA.64x256x32.F32.E4M3.E4M3") == "QGMMA"
+    assert classify("UTMALDG.2D") == "UTMALDG" and classify("HGMMA.64x256x16.F32") == "HGMMA"
+    assert classify("LDGSTS.E.BYPASS.LTC128B.128") == "LDGSTS"
