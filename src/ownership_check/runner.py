@@ -178,10 +178,16 @@ def analyze_source(source: str, path: str, index: ProjectIndex, summary: FileSum
         sys.setrecursionlimit(limit)
 
 
+BUDGET_REASON = "file too complex to analyse: the analysis took longer than"
+CRASH_REASON = "the analysis process crashed on it"
+
+
 def _over_budget(path: str, seconds: float) -> Diagnostic:
-    return not_analyzed(
-        path, f"file too complex to analyse: the analysis took longer than {seconds:g} s", Span(1, 1, 1, 2)
-    )
+    return not_analyzed(path, f"{BUDGET_REASON} {seconds:g} s", Span(1, 1, 1, 2))
+
+
+def _is_transient(diag: Diagnostic) -> bool:
+    return diag.code == "W0002" and (BUDGET_REASON in diag.message or CRASH_REASON in diag.message)
 
 
 def _analyze_budgeted(source: str, path: str, index: ProjectIndex, summary: FileSummary) -> list[Diagnostic]:
@@ -212,7 +218,7 @@ def _worker(job: tuple[str, str, dict[str, Any]]) -> tuple[list[dict[str, Any]],
 
 
 def _crashed(path: str) -> Diagnostic:
-    return not_analyzed(path, "the analysis process crashed on it (please report this file)", Span(1, 1, 1, 2))
+    return not_analyzed(path, f"{CRASH_REASON} (please report this file)", Span(1, 1, 1, 2))
 
 
 def _analyze_parallel(
@@ -417,7 +423,7 @@ def run(
         final = apply_suppressions(enabled, f.text or "", f.display, config.enabled)
         final = [d for d in final if config.enabled(d.code)]
         result.diagnostics.extend(final)
-        if cache is not None and f.entry is not None:
+        if cache is not None and f.entry is not None and not any(_is_transient(d) for d in diags):
             f.entry["index"] = fingerprint
             f.entry["display"] = f.display
             f.entry["diags"] = [diagnostic_to_data(d) for d in final]

@@ -18,15 +18,24 @@ import sys
 
 def _module_run_name(orig_argv: list[str]) -> str | None:
     """NAME of `python [options] -m NAME ...`, or None when the interpreter was started another way."""
-    for i, arg in enumerate(orig_argv[1:], start=1):
+    i = 1
+    while i < len(orig_argv):
+        arg = orig_argv[i]
         if arg == "-m":
             return orig_argv[i + 1] if i + 1 < len(orig_argv) else None
-        if arg.startswith("-m"):
-            return arg[2:]
-        if arg in ("-c", "-") or not arg.startswith("-"):
+        if arg in ("-c", "-", "--") or not arg.startswith("-"):
             return None  # a script, `-c` or stdin comes first: not a module run
         if arg in ("-W", "-X", "--check-hash-based-pycs"):
-            continue  # their value follows; it never starts with "-m" in a way that matters here
+            i += 2  # an option whose value is the next argument
+            continue
+        if arg[:2] in ("-W", "-X") or arg.startswith("--"):
+            i += 1  # `-Wdefault`, `-Ximporttime`: the value is bundled
+            continue
+        if "m" in arg[1:]:  # bundled flags ending in m: `-Bm NAME`, `-bbmNAME`, `-mNAME`
+            flags, _, rest = arg[1:].partition("m")
+            if flags == "" or flags.isalpha():
+                return rest or (orig_argv[i + 1] if i + 1 < len(orig_argv) else None)
+        i += 1
     return None
 
 

@@ -340,13 +340,18 @@ def test_a_file_past_its_time_budget_is_reported(project: Path, monkeypatch: pyt
         while True:
             time.sleep(0.01)
 
+    real = runner.analyze_source
     monkeypatch.setattr(runner, "analyze_source", endless)
     monkeypatch.setenv(runner.FILE_BUDGET_ENV, "0.3")
-    assert main(["slow.py", "--no-cache", "--format", "concise"]) == 1
+    assert main(["slow.py", "--format", "concise"]) == 1
     assert capsys.readouterr().out == (
         "slow.py:1:1: W0002 ownership of this file was not checked: file too complex to analyse: "
         "the analysis took longer than 0.3 s\n"
     )
+    # a verdict of this run's budget is not cached: with time to finish, the file is analysed (and clean)
+    monkeypatch.setattr(runner, "analyze_source", real)
+    monkeypatch.delenv(runner.FILE_BUDGET_ENV)
+    assert main(["slow.py", "--format", "concise"]) == 0
 
 
 def test_an_unexpected_exception_is_exit_2_not_a_bare_traceback(project: Path, monkeypatch: pytest.MonkeyPatch,
@@ -360,3 +365,21 @@ def test_an_unexpected_exception_is_exit_2_not_a_bare_traceback(project: Path, m
     monkeypatch.setattr(cli, "check_paths", broken)
     assert main(["."]) == 2
     assert "internal error (please report it)" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("argv", "name"),
+    [
+        (["py", "-m", "ownership_check", "x.py"], "ownership_check"),
+        (["py", "-X", "dev", "-W", "error", "-m", "safekernels"], "safekernels"),
+        (["py", "-Ximporttime", "-Wmodule", "-Bm", "safekernels"], "safekernels"),
+        (["py", "-msafekernels", "check"], "safekernels"),
+        (["py", "-c", "import safekernels"], None),
+        (["py", "script.py", "-m", "safekernels"], None),
+        (["py"], None),
+    ],
+)
+def test_module_run_detection(argv: list[str], name: str | None) -> None:
+    from safekernels.safe_sys_path import _module_run_name
+
+    assert _module_run_name(argv) == name
