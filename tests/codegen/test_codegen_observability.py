@@ -83,3 +83,16 @@ def test_tile_cache_key_covers_closure_values() -> None:
         infos, grid = specialize(kernel, [_Spec((256,), (128,)), _Spec((256,))])
         keys.append(tile_cache_key(kernel.fn, infos, grid, "sm_90", None))
     assert keys[0] != keys[1]
+
+
+def test_tile_line_info_is_opt_in() -> None:
+    from codegen.tile.pipeline import compile_tile
+
+    kernel = make_scale(2.0)
+    infos, grid = specialize(kernel, [_Spec((256,), (128,)), _Spec((256,))])
+    plain = compile_tile(kernel.fn, infos, grid, use_cache=False)
+    lines = compile_tile(kernel.fn, infos, grid, use_cache=False, line_info=True)
+    assert ".loc" not in plain.ptx
+    store_line = open(__file__).read().splitlines().index("        z.store(tile.load_like(x, z) * factor)") + 1
+    assert f".loc\t1 {store_line} " in lines.ptx and ".target sm_90\n" in lines.ptx
+    assert Path(__file__).name.encode() in lines.cubin

@@ -73,3 +73,23 @@ class LineInfo:
 
     def location(self, line: int, column: int, scope: ir.DIValue) -> ir.DIValue:
         return self.module.add_debug_info("DILocation", {"line": line, "column": column, "scope": scope})
+
+
+class FunctionLines:
+    """Line info for a lowering that walks ops carrying file lines (the tile lowering): `start(fn)` once the
+    function exists (it sets up the module's debug metadata), then `at(line)` for each op's location."""
+
+    def __init__(self, path: str, def_line: int) -> None:
+        self.path = path
+        self.def_line = def_line
+        self.info: LineInfo | None = None
+        self.scope: ir.DIValue | None = None
+
+    def start(self, fn: ir.Function) -> None:
+        self.info = LineInfo(fn.module)
+        self.scope = self.info.subprogram(fn, self.path, self.def_line)
+
+    def at(self, line: int) -> ir.DIValue | None:
+        if self.info is None or self.scope is None or line <= 0:
+            return None
+        return self.info.location(line, 0, self.scope)

@@ -59,6 +59,8 @@ class ParamRegs:
 
 
 class TileLowering:
+    line_info: Any = None  # codegen.lowering.line_info.FunctionLines when `.loc` line info is on
+
     def __init__(self, kir: TileKernelIR, num_warps: int, arch: str = "sm_90") -> None:
         self.kir = kir
         self.T = num_warps * 32
@@ -139,6 +141,8 @@ class TileLowering:
         self.smem.align = 128
         entry = fn.append_basic_block("entry")
         self.b = ir.IRBuilder(entry)
+        if self.line_info is not None:
+            self.line_info.start(fn)
         b = self.b
         args = list(fn.args)
         self.params: list[ParamRegs] = []
@@ -221,6 +225,8 @@ class TileLowering:
     # -- walking ops ----------------------------------------------------------------------------------------
     def lower_ops(self, ops: list[Op]) -> None:
         for op in ops:
+            if self.line_info is not None and op.line:
+                self.b.debug_metadata = self.line_info.at(op.line)
             if op.result is not None and op.result.id in self.deferred_candidates:
                 self.deferred[op.result.id] = self.deferred_candidates[op.result.id]  # the load (also for
                 continue  # a transposed operand: its transpose is read from shared memory K-major)
@@ -948,8 +954,13 @@ def _unflat(b: ir.IRBuilder, f: ir.Value, shape: tuple[int, ...]) -> list[ir.Val
     return out
 
 
-def lower_tile_kernel(kir: TileKernelIR, num_warps: int, arch: str = "sm_90") -> Lowered:
-    return TileLowering(kir, num_warps, arch).build()
+def lower_tile_kernel(
+    kir: TileKernelIR, num_warps: int, arch: str = "sm_90", *, line_info: Any = None
+) -> Lowered:
+    """`line_info`: a `codegen.lowering.line_info.FunctionLines` for `.loc` lines, or None."""
+    lowering = TileLowering(kir, num_warps, arch)
+    lowering.line_info = line_info
+    return lowering.build()
 
 
 _ = (math, INDEX, Mma, mma_for)

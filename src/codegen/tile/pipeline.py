@@ -112,7 +112,9 @@ def compiler_hash() -> str:
     return h.hexdigest()[:16]
 
 
-def cache_key(fn: Any, params: list[ParamInfo], grid_rank: int, arch: str, num_warps: int | None) -> str:
+def cache_key(
+    fn: Any, params: list[ParamInfo], grid_rank: int, arch: str, num_warps: int | None, line_info: bool = False
+) -> str:
     from codegen.pipeline import tool_versions
 
     spec = {
@@ -121,12 +123,24 @@ def cache_key(fn: Any, params: list[ParamInfo], grid_rank: int, arch: str, num_w
         "arch": arch,
         "grid": grid_rank,
         "warps": num_warps,
+        "lineinfo": line_info,
         **tool_versions(),
         "params": [(p.name, p.kind, p.dtype.name, p.rank, p.tile_shape, p.aligned) for p in params],
     }
     h = hashlib.sha256(json.dumps(spec, sort_keys=True).encode())
     h.update(_source_key(fn).encode())
     return h.hexdigest()
+
+
+def _function_lines(fn: Any, kir: TileKernelIR) -> Any:
+    """`.loc` line info for the tile lowering (codegen.lowering.line_info), from the kernel's `def` line."""
+    from codegen.lowering.line_info import FunctionLines
+
+    try:
+        def_line = inspect.getsourcelines(inspect.unwrap(fn))[1]
+    except (OSError, TypeError):
+        def_line = 0
+    return FunctionLines(kir.path, def_line)
 
 
 def compile_tile(
@@ -138,13 +152,16 @@ def compile_tile(
     num_warps: int | None = None,
     use_cache: bool = True,
     assemble: bool = True,
+    line_info: bool | None = None,
 ) -> CompiledTile:
     """Compile tile kernel function `fn` for one specialization (raises DiagnosticError on SK errors)."""
     from codegen.arch import check_arch
     from codegen.frontend.mangle import entry_symbol
+    from codegen.pipeline import line_info_default
 
     check_arch(arch)
-    key = cache_key(fn, params, grid_rank, arch, num_warps) if use_cache and not dumping() else None
+    lines = line_info_default() if line_info is None else line_info
+    key = cache_key(fn, params, grid_rank, arch, num_warps, lines) if use_cache and not dumping() else None
     if key is not None:
         hit = load(key, validate_tile_meta)
         if hit is not None:
@@ -166,7 +183,7 @@ def compile_tile(
     dump_stage(kir.name, arch, "kir.txt", lambda: repr(kir))
     warps = num_warps or choose_num_warps(kir, arch)
     try:
-        lowered = lower_tile_kernel(kir, warps, arch)
+        lowered = lower_tile_kernel(kir, warps, arch, line_info=_function_lines(fn, kir) if lines else None)
     except LoweringError as exc:
         import ast
 
