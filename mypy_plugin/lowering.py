@@ -20,6 +20,7 @@ function and however often mypy re-checks it.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
@@ -36,6 +37,7 @@ from mypy.nodes import (
     BytesExpr,
     CallExpr,
     ClassDef,
+    ComparisonExpr,
     ComplexExpr,
     ConditionalExpr,
     ContinueStmt,
@@ -88,7 +90,7 @@ from ownership_check.diagnostics import Span
 from safekernels.ownership_model import DEVICE_ANNOTATIONS, DEVICE_DECORATOR, SHARED_ARRAY_CONSTRUCTOR, UNSAFE_CONTEXT
 
 #: How this front end lowered before the core owned call lowering (see `calls.Dialect`).
-DIALECT = calls.Dialect(launch_move_events=False, distinct_methods_move_any_receiver=True)
+DIALECT = calls.Dialect(launch_move_events=calls.GROUP_LAUNCH_MOVES, distinct_methods_move_any_receiver=True)
 
 _LITERALS = (StrExpr, BytesExpr, IntExpr, FloatExpr, ComplexExpr, EllipsisExpr)
 
@@ -277,9 +279,22 @@ class FunctionLowerer(calls.PlaceNaming):
         while isinstance(cur, MemberExpr):
             parts.append(cur.name)
             cur = cur.expr
-        if isinstance(cur, NameExpr):
+        if isinstance(cur, NameExpr) and not (cur.name in calls.CONSTANT_NAMES and not parts):
             return self.dotted_place(cur.name, tuple(reversed(parts)))
         return None
+
+    def literal_items(self, expr: Expression) -> tuple[Expression, ...] | None:
+        """The elements of a tuple/list display of places and literals (`((x, y), (y, x))`), else None."""
+        if not isinstance(expr, TupleExpr | ListExpr) or not expr.items:
+            return None
+        return tuple(expr.items) if all(self._plain_item(item) for item in expr.items) else None
+
+    def _plain_item(self, expr: Expression) -> bool:
+        if isinstance(expr, TupleExpr | ListExpr):
+            return all(self._plain_item(item) for item in expr.items)
+        if isinstance(expr, NameExpr | MemberExpr):
+            return self.place(expr) is not None or isinstance(expr, NameExpr)
+        return isinstance(expr, StrExpr | IntExpr | FloatExpr | BytesExpr)
 
     # --- device-likeness (a cheap flow-insensitive pre-pass) -----------------------------------------------
 
@@ -449,7 +464,28 @@ class FunctionLowerer(calls.PlaceNaming):
             orelse = self.block(lambda: self.if_stmt(node, index + 1))
         else:
             orelse = self.block(lambda: self.suite(node.else_body))
+        narrowed = self.none_test(node.expr[index])
+        if narrowed is not None:
+            place, is_none = narrowed
+            arm = calls.none_arm(place, span_of(node.expr[index]))
+            body, orelse = ((arm, *body), orelse) if is_none else (body, (arm, *orelse))
         self.emit(ir.Branch((body, orelse), span_of(node.expr[index])))
+
+    def none_test(self, test: Expression) -> tuple[ir.Place, bool] | None:
+        """`(place, True)` for `place is None`, `(place, False)` for `place is not None`, else None."""
+        if not isinstance(test, ComparisonExpr) or len(test.operators) != 1:
+            return None
+        left, right = test.operands
+        if not (isinstance(right, NameExpr) and right.name == "None"):
+            return None
+        place = self.place(left)
+        if place is None or place.attrs:
+            return None
+        if test.operators[0] == "is":
+            return place, True
+        if test.operators[0] == "is not":
+            return place, False
+        return None
 
     def while_stmt(self, node: WhileStmt) -> None:
         head = self.block(lambda: self.expr(node.expr))
@@ -460,7 +496,13 @@ class FunctionLowerer(calls.PlaceNaming):
 
     def for_stmt(self, node: ForStmt) -> None:
         self.expr(node.expr)
-        head = self.block(lambda: self.bind(node.index, ir.Fresh()))
+        items = self.literal_items(node.expr)
+        if items is not None:
+            # `for out, inp in ((x, x), (y, z)):` binds the target to one of the displayed items per iteration.
+            arms = tuple(self.block(functools.partial(self.assign, [node.index], item)) for item in items)
+            head = self.block(lambda: self.emit(ir.Branch(arms, span_of(node.index))))
+        else:
+            head = self.block(lambda: self.bind(node.index, ir.Fresh()))
         body = self.block(lambda: self.suite(node.body))
         orelse = self.block(lambda: self.suite(node.else_body))
         self.emit(ir.Loop(head, body, orelse, span_of(node.index)))
@@ -492,6 +534,7 @@ class FunctionLowerer(calls.PlaceNaming):
                 item,
                 isinstance(item, CallExpr) and self.ctx.refers_to(item.callee, UNSAFE_CONTEXT),
                 self.target(target) if target is not None else None,
+                isinstance(item, CallExpr) and self.ctx.refers_to(item.callee, calls.SUPPRESS_CONTEXT),
             )
             for item, target in zip(node.expr, node.target, strict=True)
         ]
@@ -501,25 +544,46 @@ class FunctionLowerer(calls.PlaceNaming):
         self.expr(node.subject)
         arms: list[ir.Block] = []
         irrefutable = False
+        # A guard runs whenever its pattern matches, also when it then fails and a later case is tried: every later
+        # arm (and falling out of the match) starts with "maybe the earlier guards ran".
+        failed_guards: list[ir.Op] = []
+
+        def bind_pattern(p: Node) -> None:
+            for sub in tree.walk(p):
+                if isinstance(sub, AsPattern) and sub.name is not None:
+                    self.bind_fresh(ir.Place(self.name(sub.name.name)), sub.name)
+                elif isinstance(sub, StarredPattern) and sub.capture is not None:
+                    self.bind_fresh(ir.Place(self.name(sub.capture.name)), sub.capture)
+                elif isinstance(sub, ValuePattern):
+                    self.expr(sub.expr)
+
         for pattern, guard, body in zip(node.patterns, node.guards, node.bodies, strict=True):
 
-            def lower_case(p: Node = pattern, g: Expression | None = guard, b: Block = body) -> None:
-                for sub in tree.walk(p):
-                    if isinstance(sub, AsPattern) and sub.name is not None:
-                        self.bind_fresh(ir.Place(self.name(sub.name.name)), sub.name)
-                    elif isinstance(sub, StarredPattern) and sub.capture is not None:
-                        self.bind_fresh(ir.Place(self.name(sub.capture.name)), sub.capture)
-                    elif isinstance(sub, ValuePattern):
-                        self.expr(sub.expr)
+            def lower_case(
+                p: Node = pattern,
+                g: Expression | None = guard,
+                b: Block = body,
+                prior: tuple[ir.Op, ...] = tuple(failed_guards),
+            ) -> None:
+                for op in prior:
+                    self.emit(op)
+                bind_pattern(p)
                 if g is not None:
                     self.expr(g)
                 self.suite(b)
 
             arms.append(self.block(lower_case))
+            if guard is not None:
+
+                def run_guard(p: Node = pattern, g: Expression = guard) -> None:
+                    bind_pattern(p)
+                    self.expr(g)
+
+                failed_guards.append(ir.Branch((self.block(run_guard), ()), span_of(guard)))
             if guard is None and isinstance(pattern, AsPattern) and pattern.pattern is None:
                 irrefutable = True
         if not irrefutable:
-            arms.append(())
+            arms.append(tuple(failed_guards))
         self.emit(ir.Branch(tuple(arms), span_of(node.subject)))
 
     def function_def(self, node: FuncDef | Decorator | OverloadedFuncDef) -> None:

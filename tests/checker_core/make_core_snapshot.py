@@ -6,6 +6,11 @@ core as it was before its performance rewrite, from a copy of that version impor
     .venv/bin/python bench/tools/core_speed.py collect --lines 2000 --out /tmp/core_ir.json
     .venv/bin/python tests/checker_core/make_core_snapshot.py /tmp/core_ir.json [--checker MODULE]
 
+After a deliberate change of what the core reports (each change listed in docs/checker-internals.md), keep the
+stored IR and re-diagnose it, then review the difference (`git diff --stat` shows only this file):
+
+    .venv/bin/python tests/checker_core/make_core_snapshot.py --refresh
+
 Inputs: IR collected by `bench/tools/core_speed.py collect` (the golden corpus and a generated project through both
 front ends) plus seeded random functions from `core_ir_fuzz`.  Each function is checked in several processes
 with different `PYTHONHASHSEED`s and kept only when they all agree: the pre-rewrite core picked among several
@@ -48,12 +53,21 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("ir", nargs="*", type=Path)
     parser.add_argument("--checker", default="ownership_check.core.checker")
+    parser.add_argument(
+        "--refresh",
+        action="store_true",
+        help="re-diagnose the IR already in the snapshot (after a deliberate change of what the core reports)",
+    )
     parser.add_argument("--diagnose", nargs=2, metavar=("IR", "OUT"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.diagnose:
         _diagnose(args.diagnose[0], args.checker, args.diagnose[1])
         return 0
     functions: dict[ir.Function, None] = {}
+    if args.refresh:
+        with gzip.open(SNAPSHOT, "rt", encoding="utf-8") as fh:
+            for entry in json.load(fh)["functions"]:
+                functions.setdefault(decode_function(entry["ir"]), None)
     for name in args.ir:
         for data in json.loads(name.read_text(encoding="utf-8")):
             functions.setdefault(decode_function(data), None)

@@ -414,8 +414,30 @@ def test_a_value_bound_to_one_name_is_held_by_it_and_attribute_targets_read_thei
         ("value", "c"),
         ir.Use(P("self"), sp(1)),
         ir.Bind((P("self.out"),), (ir.Fresh(),), sp(1)),
-        ir.Bind((P("d"),), (ir.Fresh(),), sp(12)),
+        # A chained assignment binds one object: later targets alias the first place target.
+        ir.Bind((P("d"),), (ir.FromPlace(P("self.out"), sp(1)),), sp(12)),
     ]
+
+
+def test_a_chained_assignment_binds_one_object_held_by_the_first_name() -> None:
+    fe = FakeFrontEnd()
+    calls.lower_assignment(calls.Assignment((name("a", 1), name("b", 5)), "launch()"), fe)
+    assert fe.events == [
+        ("value", "launch()"),
+        ir.Bind((P("a"),), (ir.Fresh("value", brand="a"),), sp(1)),
+        ir.Bind((P("b"),), (ir.FromPlace(P("a"), sp(1)),), sp(5)),
+    ]
+
+
+def test_with_suppress_wraps_the_body_in_a_try_with_an_empty_handler() -> None:
+    fe = FakeFrontEnd()
+    body: ir.Block = (ir.Use(P("x"), sp(3)),)
+    calls.lower_with([calls.WithItem("suppress(E)", False, None, suppresses=True)], lambda: body, sp(1), fe)
+    assert fe.events == [("expr", "suppress(E)"), ir.Try(body, ((),), (), (), sp(1))]
+
+
+def test_the_none_arm_rebinds_the_tested_name_to_a_fresh_object() -> None:
+    assert calls.none_arm(P("pending"), sp(4)) == ir.Bind((P("pending"),), (ir.Fresh(),), sp(4))
 
 
 def test_with_unsafe_wraps_the_body_and_other_items_bind_fresh_objects() -> None:

@@ -5,9 +5,9 @@ compares the IR itself, for every function of the single-file golden cases that 
 lowers a function when one of its hooks fires there).  Both front ends build the core's neutral call shapes and
 share `ownership_check.core.calls`, so what may still differ is pinned here:
 
-- `Move.event` of tile-launch moves: the libcst front end groups one launch's moves into one event (reported once
-  together); the plugin does not (`calls.Dialect.launch_move_events`).  Events are left out of the comparison, and a
-  second test checks that they are the only other difference.
+- `Move.event` of tile-launch moves: the libcst front end used to group one launch's moves into one event (reported
+  once together); both now report each moved value on its own (`calls.GROUP_LAUNCH_MOVES`).  Events are left out of
+  the comparison, and a second test checks that they are the only other difference.
 - `IR_EXCEPTIONS`: functions whose IR differs, with the reason.
 """
 

@@ -48,6 +48,12 @@ from safekernels.ownership_model import (
 E = TypeVar("E")
 E_contra = TypeVar("E_contra", contravariant=True)
 
+#: The context manager that swallows exceptions: `with suppress(E): body` is `try: body` / `except E: pass`.
+SUPPRESS_CONTEXT: Final[str] = "contextlib.suppress"
+
+#: Names that are constants, never places (`pending = None` binds a fresh object, it aliases nothing).
+CONSTANT_NAMES: Final[frozenset[str]] = frozenset({"None", "True", "False"})
+
 #: The view method (`c.view(start, stop)`) and the splitting method (`lo, hi = c.split_at(k)`).
 VIEW_METHOD: Final[str] = "view"
 SPLIT_METHOD: Final[str] = "split_at"
@@ -110,6 +116,12 @@ class Dialect:
 
     launch_move_events: bool
     distinct_methods_move_any_receiver: bool
+
+
+#: Every moved value is reported on its own, in both front ends: rustc reports a use after move once per set of
+#: move sites, and the arguments of one launch are distinct move sites (`launch_move_events` used to be on in the
+#: libcst front end only, so the CLI hid a second moved value of one launch and disagreed with the plugin).
+GROUP_LAUNCH_MOVES: Final[bool] = False
 
 
 class KernelSignature(Protocol):
@@ -287,6 +299,7 @@ class WithItem(Generic[E]):
     node: E
     unsafe_context: bool
     target: Target[E] | None = None
+    suppresses: bool = False  # `contextlib.suppress(...)`: the body is `try: ... except ...: pass`
 
 
 # --- device-likeness --------------------------------------------------------------------------------------------
@@ -558,26 +571,49 @@ def lower_assignment(assignment: Assignment[E], sink: Lowering[E]) -> None:
                 bind_target(item, ir.Fresh(), sink)
         return
     holder = single.place if isinstance(single, PlaceTarget) and single.root_span is None else None
+    if single is None:
+        # `a = b = sk.zeros(...)`: one object, bound to `a` (which holds a pending DeviceOp's loans), then
+        # aliased by every later target.
+        first = next((t for t in targets if isinstance(t, PlaceTarget)), None)
+        if first is not None:
+            value = sink.value(assignment.value, first.place if first.root_span is None else None)
+            later = False
+            for target in targets:
+                bind_target(target, ir.FromPlace(first.place, first.span) if later else value, sink)
+                later = later or target is first
+            return
     value = sink.value(assignment.value, holder)
     for target in targets:
         bind_target(target, value, sink)
+
+
+def none_arm(place: ir.Place, span: Span) -> ir.Op:
+    """What the arm of `if place is None` / the `else` of `if place is not None` starts with: `place` refers to
+    `None` there, not to whatever object it may have referred to on other paths (so a pending DeviceOp that the
+    other arm synced holds no loan on this one: `if pending is not None: pending.sync_on(s)`)."""
+    return ir.Bind((place,), (ir.Fresh(),), span)
 
 
 # --- unsafe blocks ----------------------------------------------------------------------------------------------
 
 
 def lower_with(items: Sequence[WithItem[E]], body: Callable[[], ir.Block], span: Span, sink: Lowering[E]) -> None:
-    """A `with` statement: `simt.unsafe()` makes its body an `Unsafe` block (unsafe-enter/exit are its ends);
-    other items are ordinary expressions whose targets get fresh objects."""
-    unsafe = False
+    """A `with` statement: `simt.unsafe()` makes its body an `Unsafe` block (unsafe-enter/exit are its ends),
+    `contextlib.suppress(...)` a `try` whose handler does nothing; other items are ordinary expressions whose
+    targets get fresh objects."""
+    unsafe = suppresses = False
     for item in items:
         if item.unsafe_context:
             unsafe = True
             continue
+        suppresses = suppresses or item.suppresses
         sink.lower_expr(item.node)
         if item.target is not None:
             bind_target(item.target, ir.Fresh(), sink)
     block = body()
+    if suppresses:
+        # Any operation of the body may raise, be swallowed, and continue after the `with` statement.
+        block = (ir.Try(block, ((),), (), (), span),)
     if unsafe:
         sink.emit(ir.Unsafe(block, span))
     else:

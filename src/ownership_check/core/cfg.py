@@ -6,9 +6,13 @@ records whether it lies lexically inside `with simt.unsafe():` (unsafe is lexica
 calls) and which loops enclose it.
 
 Exceptions: every operation inside a `try` body may raise, so it gets an edge to each handler, and so does the
-point before the body's first operation.  `break`/`continue`/`return` jump straight to their targets (a
-`finally` on the way is not re-entered: a known, documented imprecision that can only hide errors, never
-invent them).
+point before the body's first operation.  A `finally` block is built once per way of leaving the `try` that
+actually occurs (falling through, an exception escaping the body, a handler or the `else`, `return`, `break`,
+`continue`), and each copy continues where that way of leaving goes: after the statement, to the enclosing
+handlers (or the exit), to the next enclosing `finally` of the same kind, to the loop's exit or header.  So a
+value moved before a `return` inside `try` is moved in the `finally` that the return runs, and a value moved
+anywhere in the body is maybe-moved in the exceptional copy, without merging those paths into the fall-through
+one.  Copies of one source operation have the same span; `checker` reports each diagnostic once.
 """
 
 from __future__ import annotations
@@ -54,6 +58,16 @@ class _LoopCtx:
 
 
 @dataclass
+class _FinallyCtx:
+    """A `try` with a `finally` being built: the jumps that leave it through the `finally` block."""
+
+    loop_depth: int  # how many loops enclosed the `try` (a break/continue at this depth leaves through finally)
+    returns: list[int] = field(default_factory=list)
+    breaks: list[int] = field(default_factory=list)
+    continues: list[int] = field(default_factory=list)
+
+
+@dataclass
 class Graph:
     nodes: list[Node]
     entry: int
@@ -67,6 +81,7 @@ class _Builder:
         self.loops: list[_LoopCtx] = []
         self.headers: tuple[int, ...] = ()  # the headers of `loops`, innermost last
         self.handlers: list[list[int]] = []
+        self.finals: list[_FinallyCtx] = []
         self.exit = -1
 
     def new(self, op: SimpleOp | None) -> int:
@@ -148,6 +163,8 @@ class _Builder:
             else_ends = [] if op.infinite else self.seq(op.orelse, head_ends)
             return else_ends + ctx.breaks
         if isinstance(op, ir.Try):
+            if op.finalbody:
+                return self.try_finally(op, preds)
             handler_entries = [self.new(None) for _ in op.handlers]
             start = self.new(None)
             self.link(preds, start)
@@ -159,8 +176,6 @@ class _Builder:
             ends = self.seq(op.orelse, body_ends)
             for entry, handler in zip(handler_entries, op.handlers, strict=True):
                 ends.extend(self.seq(handler, [entry]))
-            if op.finalbody:
-                ends = self.seq(op.finalbody, ends)
             return ends
         if isinstance(op, ir.Unsafe):
             self.unsafe_depth += 1
@@ -174,21 +189,71 @@ class _Builder:
             for h in self.handlers[-1]:
                 self.link([node], h)
         if isinstance(op, ir.Return):
-            self.link([node], self.exit)
+            if self.finals:
+                self.finals[-1].returns.append(node)
+            else:
+                self.link([node], self.exit)
             return []
         if isinstance(op, ir.Raise):
             if not self.handlers or not self.handlers[-1]:
                 self.link([node], self.exit)
             return []
         if isinstance(op, ir.Break):
-            if self.loops:
-                self.loops[-1].breaks.append(node)
+            self.leave_loop([node], continuing=False)
             return []
         if isinstance(op, ir.Continue):
-            if self.loops:
-                self.link([node], self.loops[-1].header)
+            self.leave_loop([node], continuing=True)
             return []
         return [node]
+
+    def leave_loop(self, sources: list[int], continuing: bool) -> None:
+        """`break`/`continue` from `sources`: through the innermost `finally` inside the loop, if any."""
+        if not self.loops:
+            return
+        final = self.finals[-1] if self.finals else None
+        if final is not None and final.loop_depth == len(self.loops):
+            (final.continues if continuing else final.breaks).extend(sources)
+        elif continuing:
+            self.link(sources, self.loops[-1].header)
+        else:
+            self.loops[-1].breaks.extend(sources)
+
+    def try_finally(self, op: ir.Try, preds: list[int]) -> list[int]:
+        outer_handlers = self.handlers[-1] if self.handlers else []
+        raised = self.new(None)  # an exception escaping the body, a handler or the `else` enters `finally` here
+        handler_entries = [self.new(None) for _ in op.handlers]
+        start = self.new(None)
+        self.link(preds, start)
+        self.link([start], raised)
+        for h in handler_entries:
+            self.link([start], h)
+        ctx = _FinallyCtx(len(self.loops))
+        self.finals.append(ctx)
+        self.handlers.append([*handler_entries, raised])
+        body_ends = self.seq(op.body, [start])
+        self.handlers[-1] = [*outer_handlers, raised]
+        ends = self.seq(op.orelse, body_ends)
+        for entry, handler in zip(handler_entries, op.handlers, strict=True):
+            ends.extend(self.seq(handler, [entry]))
+        self.handlers.pop()
+        self.finals.pop()
+        ends = self.seq(op.finalbody, ends)
+        if self.nodes[raised].pred:
+            raised_ends = self.seq(op.finalbody, [raised])
+            self.link(raised_ends, self.exit)
+            for h in outer_handlers:
+                self.link(raised_ends, h)
+        if ctx.returns:
+            returned = self.seq(op.finalbody, ctx.returns)
+            if self.finals:
+                self.finals[-1].returns.extend(returned)
+            else:
+                self.link(returned, self.exit)
+        if ctx.breaks:
+            self.leave_loop(self.seq(op.finalbody, ctx.breaks), continuing=False)
+        if ctx.continues:
+            self.leave_loop(self.seq(op.finalbody, ctx.continues), continuing=True)
+        return ends
 
 
 def build(function: ir.Function) -> Graph:

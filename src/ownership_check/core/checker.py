@@ -901,4 +901,15 @@ def check_function(function: ir.Function) -> list[Diagnostic]:
     if setup is None:
         return []
     diagnostics = _Analysis(function, graph, setup).run()
-    return sorted(diagnostics, key=lambda d: (d.span.line, d.span.column, d.code))
+    # A `finally` block is built once per way of leaving its `try` (cfg.py): its copies report once.  And one
+    # message is reported once per line, at its first column (`f(a, a)` after a pending mutable borrow of `a`):
+    # mypy shows each message once per line, and both front ends must report the same diagnostics.
+    ordered = sorted(diagnostics, key=lambda d: (d.span.line, d.span.column, d.code))
+    seen: set[tuple[str, int, str]] = set()
+    unique: list[Diagnostic] = []
+    for d in ordered:
+        key = (d.code, d.span.line, d.message)
+        if key not in seen:
+            seen.add(key)
+            unique.append(d)
+    return unique

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
+import functools
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import cast
@@ -224,7 +225,7 @@ def _int_literal(node: cst.BaseExpression | None) -> int | None:
 
 
 #: How this front end lowered before the core owned call lowering (see `calls.Dialect`).
-DIALECT = calls.Dialect(launch_move_events=True, distinct_methods_move_any_receiver=False)
+DIALECT = calls.Dialect(launch_move_events=calls.GROUP_LAUNCH_MOVES, distinct_methods_move_any_receiver=False)
 
 
 class FunctionLowerer(calls.PlaceNaming):
@@ -268,9 +269,25 @@ class FunctionLowerer(calls.PlaceNaming):
         while isinstance(cur, cst.Attribute):
             parts.append(cur.attr.value)
             cur = cur.value
-        if isinstance(cur, cst.Name):
+        if isinstance(cur, cst.Name) and not (cur.value in calls.CONSTANT_NAMES and not parts):
             return self.dotted_place(cur.value, tuple(reversed(parts)))
         return None
+
+    def literal_items(self, node: cst.BaseExpression) -> tuple[cst.BaseExpression, ...] | None:
+        """The elements of a tuple/list display of places and literals (`((x, y), (y, x))`), else None."""
+        if not isinstance(node, cst.Tuple | cst.List) or not node.elements:
+            return None
+        items = tuple(el.value for el in node.elements)
+        if any(isinstance(el, cst.StarredElement) for el in node.elements):
+            return None
+        return items if all(self._plain_item(item) for item in items) else None
+
+    def _plain_item(self, node: cst.BaseExpression) -> bool:
+        if isinstance(node, cst.Tuple | cst.List):
+            return all(not isinstance(el, cst.StarredElement) and self._plain_item(el.value) for el in node.elements)
+        if isinstance(node, cst.Name | cst.Attribute):
+            return self.place(node) is not None or isinstance(node, cst.Name)
+        return isinstance(node, cst.SimpleString | cst.Integer | cst.Float)
 
     # --- device-likeness (a cheap flow-insensitive pre-pass) -----------------------------------------------
 
@@ -280,6 +297,10 @@ class FunctionLowerer(calls.PlaceNaming):
         for node in _walk(annotation.annotation):
             if isinstance(node, cst.Name) and node.value in DEVICE_ANNOTATIONS:
                 return True
+            if isinstance(node, cst.Name) and node.value in self.ctx.summary.imports:
+                qualified = self.ctx.qualify(node)  # `DisjointSlice as Out`
+                if qualified is not None and qualified.rsplit(".", 1)[-1] in DEVICE_ANNOTATIONS:
+                    return True
             if isinstance(node, cst.Attribute) and node.attr.value in DEVICE_ANNOTATIONS:
                 return True
         return False
@@ -455,7 +476,29 @@ class FunctionLowerer(calls.PlaceNaming):
             orelse = self.block(lambda: self.if_stmt(orelse_node))
         else:
             orelse = self.block(lambda: self.suite(orelse_node.body))
+        narrowed = self.none_test(node.test)
+        if narrowed is not None:
+            place, is_none = narrowed
+            arm = calls.none_arm(place, self.span(node.test))
+            body, orelse = ((arm, *body), orelse) if is_none else (body, (arm, *orelse))
         self.emit(ir.Branch((body, orelse), self.span(node.test)))
+
+    def none_test(self, test: cst.BaseExpression) -> tuple[ir.Place, bool] | None:
+        """`(place, True)` for `place is None`, `(place, False)` for `place is not None`, else None."""
+        if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
+            return None
+        comparison = test.comparisons[0]
+        right = comparison.comparator
+        if not (isinstance(right, cst.Name) and right.value == "None"):
+            return None
+        place = self.place(test.left)
+        if place is None or place.attrs:
+            return None
+        if isinstance(comparison.operator, cst.Is):
+            return place, True
+        if isinstance(comparison.operator, cst.IsNot):
+            return place, False
+        return None
 
     def while_stmt(self, node: cst.While) -> None:
         head = self.block(lambda: self.expr(node.test))
@@ -466,7 +509,13 @@ class FunctionLowerer(calls.PlaceNaming):
 
     def for_stmt(self, node: cst.For) -> None:
         self.expr(node.iter)
-        head = self.block(lambda: self.bind(node.target, ir.Fresh()))
+        items = self.literal_items(node.iter)
+        if items is not None:
+            # `for out, inp in ((x, x), (y, z)):` binds the target to one of the displayed items per iteration.
+            arms = tuple(self.block(functools.partial(self.assign, [node.target], item)) for item in items)
+            head = self.block(lambda: self.emit(ir.Branch(arms, self.span(node.target))))
+        else:
+            head = self.block(lambda: self.bind(node.target, ir.Fresh()))
         body = self.block(lambda: self.suite(node.body))
         orelse = self.else_block(node.orelse)
         self.emit(ir.Loop(head, body, orelse, self.span(node.target)))
@@ -503,6 +552,7 @@ class FunctionLowerer(calls.PlaceNaming):
                 item.item,
                 isinstance(item.item, cst.Call) and self.ctx.qualify(item.item.func) == UNSAFE_CONTEXT,
                 self.target(item.asname.name) if item.asname is not None else None,
+                isinstance(item.item, cst.Call) and self.ctx.qualify(item.item.func) == calls.SUPPRESS_CONTEXT,
             )
             for item in node.items
         ]
@@ -512,23 +562,40 @@ class FunctionLowerer(calls.PlaceNaming):
         self.expr(node.subject)
         arms: list[ir.Block] = []
         irrefutable = False
+        # A guard runs whenever its pattern matches, also when it then fails and a later case is tried: every later
+        # arm (and falling out of the match) starts with "maybe the earlier guards ran".
+        failed_guards: list[ir.Op] = []
+
+        def bind_pattern(c: cst.MatchCase) -> None:
+            for sub in _walk(c.pattern):
+                if isinstance(sub, cst.MatchAs | cst.MatchStar) and isinstance(sub.name, cst.Name):
+                    self.bind_fresh(ir.Place(self.name(sub.name.value)), sub.name)
+                elif isinstance(sub, cst.MatchValue):
+                    self.expr(sub.value)
+
         for case in node.cases:
 
-            def lower_case(c: cst.MatchCase = case) -> None:
-                for sub in _walk(c.pattern):
-                    if isinstance(sub, cst.MatchAs | cst.MatchStar) and isinstance(sub.name, cst.Name):
-                        self.bind_fresh(ir.Place(self.name(sub.name.value)), sub.name)
-                    elif isinstance(sub, cst.MatchValue):
-                        self.expr(sub.value)
+            def lower_case(c: cst.MatchCase = case, prior: tuple[ir.Op, ...] = tuple(failed_guards)) -> None:
+                for op in prior:
+                    self.emit(op)
+                bind_pattern(c)
                 if c.guard is not None:
                     self.expr(c.guard)
                 self.suite(c.body)
 
             arms.append(self.block(lower_case))
+            guard = case.guard
+            if guard is not None:
+
+                def run_guard(c: cst.MatchCase = case, g: cst.BaseExpression = guard) -> None:
+                    bind_pattern(c)
+                    self.expr(g)
+
+                failed_guards.append(ir.Branch((self.block(run_guard), ()), self.span(guard)))
             if case.guard is None and isinstance(case.pattern, cst.MatchAs) and case.pattern.pattern is None:
                 irrefutable = True
         if not irrefutable:
-            arms.append(())
+            arms.append(tuple(failed_guards))
         self.emit(ir.Branch(tuple(arms), self.span(node.subject)))
 
     def kind_of(self, node: cst.FunctionDef) -> str:

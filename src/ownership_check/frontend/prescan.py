@@ -121,9 +121,9 @@ def resolve_local(name: str, imports: dict[str, str], module: str, toplevel: set
     return f"{base}.{rest}" if rest else base
 
 
-def annotation_mode(node: ast.expr | None) -> str:
+def annotation_mode(node: ast.expr | None, imports: dict[str, str] | None = None) -> str:
     """`ParamMode` value of a parameter annotation: `Slice[f32]`, `Annotated[Tensor[f32], ...]`,
-    `"Slice[f32]"`."""
+    `"Slice[f32]"`; names are read through the file's `imports` (`DisjointSlice as Out` makes `Out[f32]` one)."""
     if node is None:
         return "value"
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
@@ -132,19 +132,30 @@ def annotation_mode(node: ast.expr | None) -> str:
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             return "value"
     if isinstance(node, ast.Subscript):
-        head = dotted(node.value)
-        last = head.rsplit(".", 1)[-1] if head else ""
+        last = _annotation_name(node.value, imports)
         if last == "Annotated":
             inner = (
                 node.slice.elts[0] if isinstance(node.slice, ast.Tuple) and node.slice.elts else node.slice
             )
-            return annotation_mode(inner)
+            return annotation_mode(inner, imports)
         if last == "Optional":
-            return annotation_mode(node.slice)
+            return annotation_mode(node.slice, imports)
         return PARAM_MODES[last].value if last in PARAM_MODES else "value"
-    head = dotted(node)
-    last = head.rsplit(".", 1)[-1] if head else ""
+    last = _annotation_name(node, imports)
     return PARAM_MODES[last].value if last in PARAM_MODES else "value"
+
+
+def _annotation_name(node: ast.expr, imports: dict[str, str] | None) -> str:
+    """The last segment of an annotation's name, after import aliases (`Out` -> `DisjointSlice`)."""
+    head = dotted(node)
+    if head is None:
+        return ""
+    if imports:
+        first, _, rest = head.partition(".")
+        bound = imports.get(first)
+        if bound is not None:
+            head = f"{bound}.{rest}" if rest else bound
+    return head.rsplit(".", 1)[-1]
 
 
 def collect_imports(tree: ast.AST, module: str, is_package: bool) -> tuple[dict[str, str], list[str]]:
@@ -206,7 +217,7 @@ def summarize(tree: ast.Module, path: str, mentions_marker: bool, module: str | 
             summary.devices.append(node.name)
         elif track is not None:
             args = [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]
-            params = [(a.arg, annotation_mode(a.annotation)) for a in args]
+            params = [(a.arg, annotation_mode(a.annotation, imports)) for a in args]
             summary.kernels[node.name] = KernelSummary(node.name, track, params, node.lineno)
     return summary
 

@@ -31,7 +31,10 @@ class ProjectIndex:
         if depth == 0 and qualified in self._resolved:
             return self._resolved[qualified]
         result = qualified
-        if depth < 12:
+        # safekernels' public names are what the ownership table speaks: when the project is safekernels' own
+        # checkout (its sources in the index), `safekernels.simt.kernel` must not resolve on to the module that
+        # defines it.
+        if depth < 12 and not (qualified == "safekernels" or qualified.startswith("safekernels.")):
             parts = qualified.split(".")
             for i in range(len(parts) - 1, 0, -1):
                 module = ".".join(parts[:i])
