@@ -18,13 +18,11 @@ Every stage except reading the bytes is skipped for files whose content hash is 
 from __future__ import annotations
 
 import ast
-import multiprocessing
 import os
 import signal
 import threading
 import traceback
 from collections.abc import Iterator, Sequence
-from concurrent.futures import BrokenExecutor, ProcessPoolExecutor, as_completed
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -225,6 +223,9 @@ def _analyze_parallel(
     todo: Sequence[_File], index: ProjectIndex, jobs: int, result: RunResult
 ) -> list[tuple[_File, list[Diagnostic]]]:
     """Analyse in worker processes; a worker that dies (native crash) costs a retry, never the run."""
+    import multiprocessing
+    from concurrent.futures import BrokenExecutor, ProcessPoolExecutor, as_completed
+
     index_data = {m: s.to_json() for m, s in index.modules.items()}
     ctx = multiprocessing.get_context("spawn" if os.name == "nt" else "fork")
 
