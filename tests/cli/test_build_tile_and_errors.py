@@ -5,6 +5,7 @@ two kernels with one name)."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -16,12 +17,15 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def build(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    # an absolute PYTHONPATH: a relative entry such as "." would itself put the kernel's folder on sys.path
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
     return subprocess.run(
         [sys.executable, "-m", "safekernels", "build", *args],
         capture_output=True,
         text=True,
         timeout=300,
         cwd=cwd,
+        env=env,
     )
 
 
@@ -72,11 +76,13 @@ if __name__ == "__main__":
 
 @pytest.mark.parametrize("name", ["json.py", "inspect.py", "numpy.py", "codegen.py"])
 def test_shadowing_file_names_build_and_main_does_not_run(tmp_path: Path, name: str) -> None:
-    src = tmp_path / name
+    folder = tmp_path / "kernels"  # not the working directory: `-m`'s cwd entry is another matter
+    folder.mkdir()
+    src = folder / name
     src.write_text(textwrap.dedent(SIMT_FILE))
     out = tmp_path / "out"
     result = build(
-        name,
+        str(src),
         "--emit",
         "ptx",
         "-o",
