@@ -1,5 +1,5 @@
 """The parity rule on random programs: small tile kernels over the op set (`random_kernels`) must run on the
-CPU executor and compile to PTX that nvJitLink assembles for sm_90a, and running one twice gives the same
+CPU executor and compile to PTX that nvJitLink assembles for sm_90, and running one twice gives the same
 result (the atomics into the histogram commute).  Bounded for CI; the GPU comparison is test_gpu_parity.py."""
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ def test_random_tile_kernels_run_on_the_cpu_and_compile_for_the_gpu(rng: random.
     stream = device.new_stream()
     values = [a.sync_on(stream) for a in args]
     params, grid_rank = specialize(module.generated, values)
-    compiled = compile_tile(module.generated.fn, params, grid_rank, arch="sm_90a")
+    compiled = compile_tile(module.generated.fn, params, grid_rank, arch="sm_90")
     assert compiled.cubin, text
 
 
