@@ -383,3 +383,14 @@ def test_module_run_detection(argv: list[str], name: str | None) -> None:
     from safekernels.safe_sys_path import _module_run_name
 
     assert _module_run_name(argv) == name
+
+
+def test_source_window_never_sends_control_characters_to_the_terminal(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (project / "esc.py").write_text(KERNEL.replace("vecadd.launch(p, stream, c, b, c)",
+                                                   'vecadd.launch(p, stream, c, b, c)  # "\x1b[2J\x07"'))
+    assert main(["esc.py", "--no-cache"]) == 1
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\x07" not in out
+    assert f'{BAD_LINE} |     vecadd.launch(p, stream, c, b, c)  # "\u241b[2J\u2407"' in out

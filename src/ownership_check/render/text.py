@@ -36,6 +36,10 @@ from ownership_check.render.concise import printable_path
 #: Source rows are cut after this many characters (a diagnostic about a 1 MB line must not print it).
 MAX_SHOWN_CHARS: Final = 1000
 
+#: Control characters in a source row are shown as their Unicode control pictures (ESC as U+241B, as rustc
+#: does), one column each, so a checked file cannot send escape sequences to the terminal and carets stay aligned.
+_CONTROL_PICTURES: Final = {code: 0x2400 + code for code in range(32) if code != 9} | {127: 0x2421}
+
 _TAB: Final[str] = "    "
 
 _RESET: Final[str] = "\x1b[0m"
@@ -176,7 +180,7 @@ class _TextRenderer:
         return [f"{head}{first}".rstrip(), *(f"{indent}{line}".rstrip() for line in rest)]
 
     def _source_row(self, number: int, lines: list[str], width: int) -> str:
-        text = _expand(lines[number - 1][:MAX_SHOWN_CHARS]).rstrip()
+        text = _expand(lines[number - 1][:MAX_SHOWN_CHARS]).rstrip().translate(_CONTROL_PICTURES)
         prefix = self._paint(f"{number:>{width}} |", "gutter")
         return f"{prefix} {text}" if text else prefix
 
