@@ -1,5 +1,5 @@
-"""On the GPU: the parity rule's second half, results.  Every corpus tile kernel the CPU executor runs without
-a trap, and a batch of random kernels over the op set, run on the GPU and on the CPU executor with the same
+"""On the GPU: the parity rule's second half, results.  The fixed new-op kernels (`new_op_kernels`), every
+corpus tile kernel the CPU executor runs without a trap, and a batch of random kernels over the op set, run on the GPU and on the CPU executor with the same
 inputs; the results must agree (integers exactly, floats within the rounding of their dtype; float atomics and
 reductions may add in another order on the GPU).
 
@@ -17,6 +17,7 @@ from typing import TypeVar
 import numpy as np
 import pytest
 from kernel_corpus import collect, run_on, run_on_cpu, tile_candidates
+from new_op_kernels import CASES
 from random_kernels import launch, load, source, write
 
 import safekernels as sk
@@ -58,6 +59,14 @@ def _compare(got: np.ndarray, want: np.ndarray, what: str) -> None:
         np.testing.assert_array_equal(got, want, err_msg=what)
         return
     np.testing.assert_allclose(g, w, rtol=tol, atol=tol * max(1.0, float(np.abs(w).max(initial=0.0))), err_msg=what)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_new_op_kernel_gives_the_cpu_result_on_the_gpu(name: str) -> None:
+    want = CASES[name](sk.Device.cpu())
+    got = _on_gpu(functools.partial(CASES[name], sk.Device(0)), name)
+    for i, (g, w) in enumerate(zip(got, want, strict=True)):
+        _compare(g, w, f"{name} output {i}")
 
 
 @pytest.mark.parametrize("found", TILES, ids=[f.where for f in TILES])
