@@ -64,7 +64,11 @@ class Found:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="safekernels build", description="Compile the SIMT and tile kernels of a file ahead of time."
+        prog="safekernels build",
+        description="Compile the SIMT and tile kernels of a file ahead of time.",
+        epilog="FILE is imported, not run: its module-level statements execute (imports, definitions, "
+        'tile.specialize declarations), its `if __name__ == "__main__":` block does not. DIR receives '
+        "<kernel>.<stage> per kernel and manifest.json (sk.load_prebuilt(DIR) loads builds made with --emit cubin).",
     )
     parser.add_argument("file")
     parser.add_argument("--emit", choices=tuple(_SUFFIX), action="append", required=True)
