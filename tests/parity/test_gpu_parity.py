@@ -1,7 +1,7 @@
 """On the GPU: the parity rule's second half, results.  The fixed new-op kernels (`new_op_kernels`), every
-corpus tile kernel the CPU executor runs without a trap, and a batch of random kernels over the op set, run on the GPU and on the CPU executor with the same
-inputs; the results must agree (integers exactly, floats within the rounding of their dtype; float atomics and
-reductions may add in another order on the GPU).
+corpus tile kernel the CPU executor runs without a trap, and a batch of random kernels over the op set run on
+the GPU and on the CPU executor with the same inputs; the results must agree (integers exactly, floats within
+the rounding of their dtype; float atomics and reductions may add in another order on the GPU).
 
 Run on the device machine: `PYTHONPATH=src:. python3 -m pytest tests/parity -m gpu`.  Imports neither libcst
 nor mypy.
