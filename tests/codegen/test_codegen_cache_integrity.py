@@ -155,3 +155,23 @@ def test_definition_errors_are_located_sk_diagnostics(
     assert err.code == code
     assert (err.path, err.line, err.column) == (str(path), line + 3, column)
     assert f"{path}:{line + 3}:{column}" in str(err)
+
+
+class Settings:
+    FACTOR = 3.0
+
+
+@simt.kernel
+@simt.launch_contract(block=32)
+def by_setting(a: Slice[f32], c: DisjointSlice[f32]) -> None:
+    idx = thread.index_1d()
+    i = idx.get()
+    if (out := c.get_mut(idx)) is not None:
+        out.set(a[i] * Settings.FACTOR)
+
+
+def test_namespace_constants_are_part_of_the_key(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    three = codegen.compile_simt_kernel(by_setting)
+    monkeypatch.setattr(Settings, "FACTOR", 5.0)
+    five = codegen.compile_simt_kernel(by_setting)
+    assert not five.from_cache and "0f40400000" in three.ptx and "0f40A00000" in five.ptx
