@@ -222,12 +222,15 @@ def _crashed(path: str) -> Diagnostic:
 def _analyze_parallel(
     todo: Sequence[_File], index: ProjectIndex, jobs: int, result: RunResult
 ) -> list[tuple[_File, list[Diagnostic]]]:
-    """Analyse in worker processes; a worker that dies (native crash) costs a retry, never the run."""
+    """Analyse in worker processes; a worker that dies (native crash) or stops answering (stuck where its own
+    timer cannot interrupt it) costs a retry of its files one by one, never the run."""
     import multiprocessing
-    from concurrent.futures import BrokenExecutor, ProcessPoolExecutor, as_completed
+    from concurrent.futures import FIRST_COMPLETED, BrokenExecutor, Future, ProcessPoolExecutor, wait
 
     index_data = {m: s.to_json() for m, s in index.modules.items()}
     ctx = multiprocessing.get_context("spawn" if os.name == "nt" else "fork")
+    budget = file_budget()
+    silence = 2 * budget + 5  # no file finished for this long: a worker is stuck below Python
 
     def job(f: _File) -> tuple[str, str, dict[str, Any]]:
         return (f.text or "", f.display, f.summary.to_json() if f.summary else {})
@@ -239,23 +242,37 @@ def _analyze_parallel(
             result.internal_errors.append(error)
         done[id(f)] = [diagnostic_from_data(d) for d in payload]
 
-    broken: list[_File] = []
-    with ProcessPoolExecutor(
-        min(jobs, len(todo)), mp_context=ctx, initializer=_init_worker, initargs=(index_data,)
-    ) as pool:
-        futures = {pool.submit(_worker, job(f)): f for f in todo}
-        for future in as_completed(futures):
-            f = futures[future]
-            try:
-                collect(f, *future.result())
-            except BrokenExecutor:
-                broken.append(f)
-    for f in broken:  # alone, so a crash is pinned on the file that caused it
-        with ProcessPoolExecutor(1, mp_context=ctx, initializer=_init_worker, initargs=(index_data,)) as pool:
-            try:
-                collect(f, *pool.submit(_worker, job(f)).result())
-            except BrokenExecutor:
-                done[id(f)] = [_crashed(f.display)]
+    def run_pool(files: Sequence[_File], workers: int) -> tuple[list[_File], list[_File]]:
+        """Files whose worker broke, files still unanswered when the pool fell silent."""
+        pool = ProcessPoolExecutor(workers, mp_context=ctx, initializer=_init_worker, initargs=(index_data,))
+        broken: list[_File] = []
+        try:
+            futures: dict[Future[tuple[list[dict[str, Any]], str | None]], _File] = {
+                pool.submit(_worker, job(f)): f for f in files
+            }
+            pending = set(futures)
+            while pending:
+                finished, pending = wait(pending, timeout=silence, return_when=FIRST_COMPLETED)
+                if not finished:
+                    for process in list(getattr(pool, "_processes", {}).values()):
+                        process.kill()
+                    return broken, [futures[f] for f in pending]
+                for future in finished:
+                    try:
+                        collect(futures[future], *future.result())
+                    except BrokenExecutor:
+                        broken.append(futures[future])
+            return broken, []
+        finally:
+            pool.shutdown(wait=False, cancel_futures=True)
+
+    broken, silent = run_pool(todo, min(jobs, len(todo)))
+    for f in [*broken, *silent]:  # alone, so a crash or a hang is pinned on the file that caused it
+        crashed, stuck = run_pool([f], 1)
+        if crashed:
+            done[id(f)] = [_crashed(f.display)]
+        elif stuck:
+            done[id(f)] = [_over_budget(f.display, budget)]
     return [(f, done[id(f)]) for f in todo]
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -394,3 +395,32 @@ def test_source_window_never_sends_control_characters_to_the_terminal(
     out = capsys.readouterr().out
     assert "\x1b" not in out and "\x07" not in out
     assert f'{BAD_LINE} |     vecadd.launch(p, stream, c, b, c)  # "\u241b[2J\u2407"' in out
+
+
+@pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="needs POSIX signal masks")
+def test_a_worker_stuck_where_its_timer_cannot_fire_is_killed(project: Path, monkeypatch: pytest.MonkeyPatch,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """Native code that never returns ignores the worker's own timer; the parent notices the silence."""
+    (project / "stuck.py").write_text(_relevant("x"))
+    (project / "bad.py").write_text(KERNEL)
+    real = runner.analyze_source
+
+    def stuck_on_one(source: str, path: str, *args: object) -> object:
+        if path == "stuck.py":
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})  # as if inside a native loop
+            while True:
+                time.sleep(0.05)
+        return real(source, path, *args)  # type: ignore[arg-type]
+
+    import ownership_check.frontend.lowering  # noqa: F401  (loaded before the fork: bad.py fits its budget)
+
+    monkeypatch.setattr(runner, "analyze_source", stuck_on_one)
+    monkeypatch.setenv(runner.FILE_BUDGET_ENV, "1.5")
+    start = time.perf_counter()
+    assert main([".", "--no-cache", "--jobs", "2", "--format", "concise"]) == 1
+    assert time.perf_counter() - start < 60
+    assert capsys.readouterr().out.splitlines() == [
+        f"bad.py:{BAD_LINE}:36: E0502 cannot borrow `c` as mutable because it is also borrowed as immutable",
+        "stuck.py:1:1: W0002 ownership of this file was not checked: file too complex to analyse: "
+        "the analysis took longer than 1.5 s",
+    ]
