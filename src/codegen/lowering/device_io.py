@@ -136,7 +136,8 @@ def lower_tile_print(lowering: Any, op: Any) -> None:
 
 def lower_tile_assert(lowering: Any, op: Any) -> None:
     """A tile `assert` op: when the (block-uniform) condition is false, thread 0 records and reports the
-    assert and every thread traps."""
+    assert, then traps; the block's other threads leave the kernel (a trap of theirs could end the launch
+    before thread 0 recorded which assert failed)."""
     b: ir.IRBuilder = lowering.b
     cond = lowering.val(op.args[0]).value
     if cond.type != ir.IntType(1):
@@ -150,7 +151,7 @@ def lower_tile_assert(lowering: Any, op: Any) -> None:
     b.position_at_end(fail)
     b.cbranch(b.icmp_unsigned("==", lowering.tid, ir.Constant(I64, 0)), report, others)
     b.position_at_end(others)
-    nvvm.trap(b)
+    b.ret_void()
     b.position_at_end(report)
     a = op.attrs
     emit_assert_failure(b, fn, a["index"], a["message"], a["path"], a["line"], lowering.kir.name)
