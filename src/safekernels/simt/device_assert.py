@@ -52,10 +52,10 @@ def arm(kernel: str, module: Any, asserts: list[Any]) -> None:
 
 
 def failed_assertion(kernel: str | None) -> KernelAssertionError | None:
-    """The `KernelAssertionError` for a recorded assert failure of `kernel` (any armed kernel when None)."""
-    for armed in _ARMED:
-        if kernel is not None and armed.kernel != kernel:
-            continue
+    """The `KernelAssertionError` for a recorded assert failure of `kernel`, else of any armed kernel (a
+    record exists only where an assert really failed; a mangled entry name need not match the kernel's)."""
+    ordered = sorted(_ARMED, key=lambda a: a.kernel != kernel)
+    for armed in ordered:
         record = (ctypes.c_uint64 * 7).from_address(armed.host_ptr)
         index = int(record[0]) - 1
         if not 0 <= index < len(armed.asserts):
