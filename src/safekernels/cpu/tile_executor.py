@@ -21,6 +21,7 @@ after every op (the numeric rules are in `safekernels.tile.ops`).
 from __future__ import annotations
 
 import warnings
+import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -34,8 +35,9 @@ from safekernels.tile.signature import TileParam
 from safekernels.tile.tensor import Partition, Tensor
 from safekernels.tile.views import AtomicView, PartitionView, TensorView
 
-#: (kernel function, specialization) pairs the front end accepted; a rejection raises every time.
-_VALIDATED: set[tuple[Any, ...]] = set()
+#: Per kernel function, the specializations the front end accepted (a rejection raises every time); weak, so
+#: kernels made on the fly (tests, notebooks) do not pile up.
+_VALIDATED: weakref.WeakKeyDictionary[Callable[..., Any], set[tuple[Any, ...]]] = weakref.WeakKeyDictionary()
 
 
 def validate_like_the_compiler(
@@ -52,11 +54,12 @@ def validate_like_the_compiler(
         else:
             tile_shape = value.tile_shape if param.kind == "partition" else None
             infos.append(param_info(param.name, param.kind, value.dtype, value.shape, tile_shape))
-    key = (body, len(grid), *infos)
-    if key in _VALIDATED:
+    key = (len(grid), *infos)
+    seen = _VALIDATED.setdefault(body, set())
+    if key in seen:
         return
     build_tile_ir(body, infos, len(grid))
-    _VALIDATED.add(key)
+    seen.add(key)
 
 
 def run_tile_kernel(
