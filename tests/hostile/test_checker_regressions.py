@@ -227,18 +227,21 @@ def _rewrite_with_valid_checksum(path: Path, body: bytes) -> None:
     path.write_bytes(header + b" " + hashlib.blake2b(body, digest_size=16).hexdigest().encode() + b"\n" + body)
 
 
-@pytest.mark.parametrize("shape", ["wrong-shape", "deeply-nested", "tampered", "truncated"])
+@pytest.mark.parametrize("shape", ["wrong-summary", "wrong-diagnostics", "deeply-nested", "tampered", "truncated"])
 def test_corrupt_cache_is_a_miss(project: Path, capsys: pytest.CaptureFixture[str], shape: str) -> None:
     (project / "bad.py").write_text(KERNEL)
     assert main(["bad.py", "--format", "concise"]) == 1
     expected = capsys.readouterr().out
     cache = _cache_file(project)
     key = str(project / "bad.py")
-    if shape == "wrong-shape":  # checksum correct, records of the wrong shape
+    if shape in ("wrong-summary", "wrong-diagnostics"):  # checksum correct, records of the wrong shape
         data = json.loads(cache.read_bytes().split(b"\n", 1)[1])
         entry = data["files"][key]
-        entry["summary"] = {"module": 3}
-        entry["diags"] = [{"code": None}]
+        if shape == "wrong-summary":
+            entry["summary"] = {"module": 3}
+        else:  # every key present, wrong types: reused, it would crash sorting or rendering
+            entry["diags"] = [{"code": None, "message": 1, "path": "bad.py", "span": ["a", 1, 1, 1],
+                               "severity": "error", "labels": [], "notes": [], "help": None}]
         _rewrite_with_valid_checksum(cache, json.dumps(data).encode())
     elif shape == "deeply-nested":
         _rewrite_with_valid_checksum(cache, b"[" * 100_000 + b"]" * 100_000)
