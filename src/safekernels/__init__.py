@@ -11,6 +11,9 @@ lazy `DeviceOp`s with `zip`, the error types, and the two kernel tracks as submo
 
 from __future__ import annotations
 
+from safekernels import safe_sys_path as _safe_sys_path  # noqa: F401  (first: see its docstring)
+
+# isort: split
 import importlib
 from typing import TYPE_CHECKING, Any
 
