@@ -197,6 +197,45 @@ def _attention(pub: Public, run: Runner, device: Any, stream: Any, quick: bool) 
         )
 
 
+VARIANTS: list[dict[str, Any]] = []
+
+
+def _variant_ms(kernel: Any, values: list[Any], grid: tuple[int, ...], device: Any, ws: bool, tma_on: bool) -> float:
+    """Kernel-only time of `kernel` compiled (uncached) with warp specialization / TMA switched on or off."""
+    from codegen.tile import tma, warpspec
+    from codegen.tile.pipeline import compile_tile
+    from codegen.tile.specialize import specialize
+    from safekernels.tile.gpu_launch import TileGpuKernel
+
+    saved = (warpspec.ENABLED, tma.ENABLED)
+    warpspec.ENABLED, tma.ENABLED = ws, tma_on
+    try:
+        infos, rank = specialize(kernel, values)
+        compiled = compile_tile(kernel.fn, infos, rank, arch="sm_90a", num_warps=kernel.num_warps, use_cache=False)
+    finally:
+        warpspec.ENABLED, tma.ENABLED = saved
+    loaded = TileGpuKernel(compiled, device.backend)
+    raw = torch.cuda.current_stream().cuda_stream
+    return bench(lambda: loaded.launch(kernel.params, values, grid, raw))
+
+
+def _variants(device: Any, quick: bool) -> None:
+    """The same GEMMs with the Hopper path's pieces switched off one at a time (kernel only, TFLOP/s)."""
+    sizes = [4096] if quick else [4096, 8192]
+    for s in sizes:
+        for name, kern, dt in (("gemm f16", K.gemm_f16, torch.float16), ("gemm bf16", K.gemm_bf16, torch.bfloat16)):
+            a, b = torch.randn(s, s, device="cuda", dtype=dt), torch.randn(s, s, device="cuda", dtype=dt)
+            c = torch.empty(s, s, device="cuda", dtype=dt)
+            vals = [arg(c, (K.BM, K.BN)), arg(a), arg(b)]
+            grid = (s // K.BM, s // K.BN)
+            row = {"kernel": name, "size": f"{s}^3"}
+            for label, ws, on in (("tma+ws", True, True), ("tma", False, True), ("cp.async", False, False)):
+                row[label] = 2 * s**3 / _variant_ms(kern, vals, grid, device, ws, on) / 1e9
+            row["torch"] = 2 * s**3 / bench(lambda a=a, b=b: torch.matmul(a, b)) / 1e9
+            VARIANTS.append(row)
+            print(json.dumps(row), flush=True)
+
+
 def _sass(out: Path) -> None:
     from codegen.tile.pipeline import compile_tile
     from codegen.tile.specialize import param_info
@@ -288,17 +327,20 @@ def main() -> None:
     stream = device.new_stream()
     pub, run = Public(device, stream), Runner()
     print(torch.__version__, torch.cuda.get_device_name(), flush=True)
-    for name, part in (("sass", None), ("fp8", _fp8), ("attention", _attention), ("gemm", _gemms)):
+    for name, part in (("sass", None), ("fp8", _fp8), ("attention", _attention), ("gemm", _gemms), ("variants", None)):
         if only and name not in only[0].split(","):
             continue
         try:
-            if part is None:
+            if name == "sass":
                 _sass(out)
+            elif name == "variants":
+                _variants(device, quick)
             else:
+                assert part is not None
                 part(pub, run, device, stream, quick)
         except Exception:
             traceback.print_exc()
-        (out / "tensor_core.json").write_text(json.dumps(ROWS, indent=1))
+        (out / "tensor_core.json").write_text(json.dumps({"rows": ROWS, "variants": VARIANTS}, indent=1))
         (out / "tensor_core.md").write_text(_markdown())
     print(_markdown())
 

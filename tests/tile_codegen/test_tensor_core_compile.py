@@ -185,6 +185,7 @@ def test_gemm_operands_come_by_tma_with_by_value_tensor_maps() -> None:
     assert tmaps == [(f"tmap:{K.BM}:64", 1, 0), (f"tmap:{K.BK}:64", 2, 0)]
     assert c.abi[-2:] == tmaps  # after the grid extents
     assert c.ptx.count(".param .align 64 .b8") == 2 and "cvta.param.u64" in c.ptx  # __grid_constant__ maps
+    assert "cp.async.bulk.tensor.2d" in c.ptx and "cp.async.cg" not in c.ptx
     assert c.ptx.count("cp.async.bulk.tensor.2d") == 3 * (1 + K.BN // 64)  # prologue (2 stages) + refill
     assert "mbarrier.init.shared::cta.b64" in c.ptx and "fence.mbarrier_init" in c.ptx
     assert "mbarrier.arrive.expect_tx.shared::cta.b64 _, [" in c.ptx
@@ -221,3 +222,59 @@ def test_sass_summary_names_the_hopper_instructions() -> None:
     assert classify("QGMMA.64x256x32.F32.E4M3.E4M3") == "QGMMA"
     assert classify("UTMALDG.2D") == "UTMALDG" and classify("HGMMA.64x256x16.F32") == "HGMMA"
     assert classify("LDGSTS.E.BYPASS.LTC128B.128") == "LDGSTS"
+
+
+@pytest.fixture
+def warp_specialized(monkeypatch: pytest.MonkeyPatch) -> None:
+    from codegen.tile import warpspec
+
+    monkeypatch.setattr(warpspec, "ENABLED", True)  # off by default (measured slower, docs/tile-compiler.md)
+
+
+@pytest.mark.usefixtures("warp_specialized")
+def test_gemm_loop_is_warp_specialized() -> None:
+    import re
+
+    from bench.kernels import tile_kernels as K
+
+    c = _gemm("gemm_bf16", 4096)
+    ptx = c.ptx
+    assert c.threads == 128 * (K.BM // 64) + 128 and ".maxntid 384" in ptx and ".minnctapersm 1" in ptx
+    assert "setmaxnreg.dec.sync.aligned.u32 40;" in ptx and "setmaxnreg.inc.sync.aligned.u32 232;" in ptx
+    assert ptx.index("setmaxnreg.dec") < ptx.index("cp.async.bulk.tensor")  # the producer issues the copies
+    # the consumers release stages on the `empty` barriers (two warpgroups arrive per phase) ...
+    assert "mbarrier.arrive.shared::cta.b64 _, [" in ptx and "mbarrier.init.shared::cta.b64 [%r" in ptx
+    assert re.search(r"mbarrier.init.shared::cta.b64 \[%r\d+\], 2;", ptx)
+    # ... and meet at no CTA barrier after the fork: one `bar.sync 0` before it, nothing in the main loop
+    assert len(re.findall(r"bar.sync\s+0;", ptx)) == 1 and ptx.index("bar.sync") < ptx.index("setmaxnreg.dec")
+    assert "bar.sync 1, 256" not in ptx  # the plain GEMM's epilogue stores from registers
+
+
+@pytest.mark.usefixtures("warp_specialized")
+def test_epilogue_barriers_after_the_fork_count_only_the_consumers() -> None:
+    from bench.kernels import tile_kernels as K
+
+    n = 1024
+    spec = [
+        ("partition", F16, (n, n), (K.BM, K.BN)),
+        ("tensor", F16, (n, n), None),
+        ("tensor", F16, (n, n), None),
+        ("tensor", F32, (n,), None),
+    ]
+    c = _compile(K.gemm_bias_relu, spec, 2, "sm_90a")
+    assert "setmaxnreg.inc" in c.ptx and "bar.sync 1, 256;" in c.ptx
+    assert c.ptx.index("setmaxnreg.inc") < c.ptx.index("bar.sync 1, 256;")
+
+
+def test_by_default_thread_0_issues_the_copies() -> None:
+    from bench.kernels import tile_kernels as K
+
+    c = _gemm("gemm_f16", 1024)
+    assert c.threads == 128 * (K.BM // 64) and "setmaxnreg" not in c.ptx and "cp.async.bulk.tensor" in c.ptx
+    assert c.ptx.count("cp.async.bulk.tensor.2d") == 3 * (1 + K.BN // 64)  # prologue (2 stages) + refill
+
+
+@pytest.mark.usefixtures("warp_specialized")
+def test_a_load_before_the_loop_keeps_the_cta_together() -> None:
+    c = _attention(T.attention, 4096, T.ATT_BM, T.ATT_D, "sm_90a")
+    assert "setmaxnreg" not in c.ptx and c.threads == 256

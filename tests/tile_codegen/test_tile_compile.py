@@ -179,7 +179,7 @@ def test_gemm_uses_warpgroup_mma_on_sm_90a(name: str) -> None:
     assert c.ptx.count("wgmma.mma_async") == K.BK // 16  # one per k16 step of the main loop
     assert "wgmma.fence.sync.aligned" in c.ptx and "wgmma.commit_group.sync.aligned" in c.ptx
     assert "wgmma.wait_group.sync.aligned" in c.ptx and "mma.sync" not in c.ptx
-    # operands by the copy engine (codegen.tile.tma; the cp.async variant: tests/tile_codegen/test_tensor_core_compile.py)
+    # operands by the copy engine (codegen.tile.tma; the cp.async variant: test_tensor_core_compile.py)
     assert "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes" in c.ptx
     assert "mbarrier.try_wait.parity.shared::cta.b64" in c.ptx and "cp.async.cg" not in c.ptx
     assert c.threads == 128 * (K.BM // 64)  # one warpgroup per 64 accumulator rows

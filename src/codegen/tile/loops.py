@@ -70,6 +70,7 @@ def lower_for(L: TileLowering, op: ForOp) -> None:
             pipe.base = L.alloc(nbytes, 128)
         mma.start_pipeline(L, pipe, stop.value)  # the copy engine's mbarriers, when it feeds the operands
         L.barrier()
+        mma.fork_producer(L, pipe, op, start.value, stop.value, step.value, defs)  # warp-specialized loops
         for stage in range(pipe.prefetch):
             k_s = b.add(start.value, b.mul(step.value, c64(stage)))
             mma.issue_iteration(L, pipe, op, k_s, c64(stage), defs)

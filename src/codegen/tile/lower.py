@@ -87,6 +87,9 @@ class TileLowering:
         self.wgmma_ops: set[int] = set()  # id() of matmul ops lowered to wgmma
         self.tma: dict[int, Any] = {}  # id(load op) -> codegen.tile.tma.TmaOperand (copy-engine operands)
         self.tma_names: list[str] = []
+        self.ws_loops: set[int] = set()  # id() of loops split into producer / consumer warpgroups (warpspec)
+        self.ws_extra = 0  # threads of the producer warpgroup, beyond the T the layouts use
+        self.ws_barrier = False  # after the fork: CTA barriers are among the T consumers only
         if self.hopper:
             self._find_wgmma(kir.body)
             from codegen.tile import tma
@@ -166,9 +169,13 @@ class TileLowering:
         self.lower_ops(self.kir.body)
         self.b.ret_void()
         kernel_md = self.module.add_metadata([fn, "kernel", ir.Constant(I32, 1)])
-        ntid_md = self.module.add_metadata([fn, "maxntidx", ir.Constant(I32, self.T)])
+        ntid_md = self.module.add_metadata([fn, "maxntidx", ir.Constant(I32, self.T + self.ws_extra)])
         self.module.add_named_metadata("nvvm.annotations", kernel_md)
         self.module.add_named_metadata("nvvm.annotations", ntid_md)
+        if self.ws_extra:  # a register cap at entry, so that `setmaxnreg` takes effect
+            self.module.add_named_metadata(
+                "nvvm.annotations", self.module.add_metadata([fn, "minctasm", ir.Constant(I32, 1)])
+            )
         if self.smem_top > SMEM_LIMIT:
             raise LoweringError(
                 f"the kernel needs {self.smem_top} bytes of shared memory (limit {SMEM_LIMIT}); "
@@ -179,7 +186,8 @@ class TileLowering:
             if p.kind == "tensor":
                 text = text.replace(f'noalias %"in.{p.name}"', f'noalias readonly %"in.{p.name}"', 1)
         text = tma.fix_text(self, text)
-        return Lowered(text, self.kir.name, self.T, self.smem_top, self.abi, bool(self.wgmma_ops))
+        threads = self.T + self.ws_extra
+        return Lowered(text, self.kir.name, threads, self.smem_top, self.abi, bool(self.wgmma_ops))
 
     def _block_ids(self) -> list[ir.Value]:
         b = self.b
@@ -215,6 +223,11 @@ class TileLowering:
         )
 
     def barrier(self) -> None:
+        if self.ws_barrier:
+            from codegen.tile.warpspec import named_barrier
+
+            named_barrier(self)
+            return
         fn = so.declare(self.module, "llvm.nvvm.barrier0", ir.VoidType(), [])
         self.b.call(fn, [])
 

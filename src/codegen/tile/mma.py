@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 from llvmlite import ir
 
 from codegen.tile import scalar_ops as so
-from codegen.tile import tma, wgmma
+from codegen.tile import tma, warpspec, wgmma
 from codegen.tile.ir import ForOp, Op, Value
 from codegen.tile.layout import Mma, c64, mma_for
 from codegen.tile.values import RegTile, Scalar
@@ -315,10 +315,16 @@ class Pipeline:
     tma: bool = False  # operands by the copy engine (codegen.tile.tma), completing on `bars`
     bars: ir.Value | None = None
     stop: ir.Value | None = None
+    ws: bool = False  # a producer warpgroup issues the copies (codegen.tile.warpspec), released on `empty`
+    empty: ir.Value | None = None
+    leader: int = 0  # the thread that issues the copies
 
     @property
     def prefetch(self) -> int:
-        """How many iterations ahead the copies run (wgmma keeps one more stage busy: its async batch)."""
+        """How many iterations ahead the copies run (wgmma keeps one more stage busy: its async batch); none
+        in the consumers' loop when a producer warpgroup issues them."""
+        if self.ws:
+            return 0
         return self.stages - 2 if self.hopper else self.stages - 1
 
     def stage_base(self, L: TileLowering, stage: ir.Value) -> tuple[ir.Value, ir.Value]:
@@ -358,7 +364,9 @@ def plan_pipeline(L: TileLowering, loop: ForOp) -> Pipeline | None:
     b_bytes = tb.shape[0] * tb.shape[1] * es
     if id(op) in L.wgmma_ops:
         stages = wgmma.stages_for(a_bytes + b_bytes)
-        return Pipeline(op, (la, lb), stages, a_bytes, b_bytes, hopper=True, tma=tma.uses_tma(L, (la, lb)))
+        use_tma = tma.uses_tma(L, (la, lb))
+        ws = use_tma and id(loop) in L.ws_loops
+        return Pipeline(op, (la, lb), stages, a_bytes, b_bytes, hopper=True, tma=use_tma, ws=ws)
     stages = max(2, min(4, SMEM_STAGE_BUDGET // (a_bytes + b_bytes)))
     return Pipeline(op, (la, lb), stages, a_bytes, b_bytes)
 
@@ -387,6 +395,17 @@ def start_pipeline(L: TileLowering, pipe: Pipeline, stop: ir.Value) -> None:
     if pipe.tma:
         pipe.bars = tma.init_barriers(L, pipe.stages)
         pipe.stop = stop
+    if pipe.ws:
+        pipe.empty = tma.init_barriers(L, pipe.stages, L.T // 128)
+        pipe.leader = L.T
+
+
+def fork_producer(
+    L: TileLowering, pipe: Pipeline, loop: ForOp, start: ir.Value, stop: ir.Value, step: ir.Value, defs: dict[int, Op]
+) -> None:
+    """After the CTA barrier that follows `start_pipeline`: split off the producer warpgroup (warpspec)."""
+    if pipe.ws:
+        warpspec.fork(L, pipe, loop, start, stop, step, defs)
 
 
 def issue_iteration(
@@ -404,7 +423,7 @@ def issue_iteration(
     if pipe.tma:
         assert pipe.bars is not None and pipe.stop is not None
         live = b.icmp_signed("<", k, pipe.stop)
-        tma.issue(L, pipe.loads, origins, (a_base, b_base), pipe.bars, stage, live)
+        tma.issue(L, pipe.loads, origins, (a_base, b_base), pipe.bars, stage, live, pipe.leader)
         return
     for load, origin, base in zip(pipe.loads, origins, (a_base, b_base), strict=True):
         issue_copy(L, load, origin, base, pipe.hopper)
@@ -424,6 +443,8 @@ def lower_matmul(L: TileLowering, op: Op) -> RegTile:
         shape = (a_t.shape[0], a_t.shape[1], b_t.shape[1])
         vals = wgmma.issue(L, a_base, b_base, shape, a_t.dtype.name, acc.vals, kmajor_b(L, b_v))
         wgmma.wait(L, 1)
+        if pipe.ws:
+            warpspec.release(L, pipe)
         return RegTile(acc_t, lay, vals)
     if pipe is not None:
         a_base, b_base = pipe_step(L, pipe)
@@ -452,12 +473,15 @@ def pipe_wait(L: TileLowering, pipe: Pipeline) -> tuple[ir.Value, ir.Value]:
         wait(L, pipe.prefetch - 1)
         if pipe.hopper:
             wgmma.proxy_fence(L)
-    L.barrier()
+    if not pipe.ws:  # a producer warpgroup refills only stages the consumers released
+        L.barrier()
     return pipe.stage_base(L, L.b.urem(it, c64(pipe.stages)))
 
 
 def pipe_refill(L: TileLowering, pipe: Pipeline) -> None:
     """Issue the copies of iteration `it + prefetch` into the stage nobody reads any more."""
+    if pipe.ws:
+        return
     b = L.b
     loop, it, k, step, defs = L.loop_state[-1]
     d = pipe.prefetch

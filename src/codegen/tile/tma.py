@@ -86,7 +86,12 @@ def plan(L: TileLowering) -> None:
                         for o in operands:
                             assert o is not None
                             L.tma[id(o.load)] = o
+                        if warpspec.eligible(L, op):
+                            L.ws_loops.add(id(op))
+                            L.ws_extra = warpspec.PRODUCER_THREADS
                 walk(op.body)
+
+    from codegen.tile import warpspec
 
     walk(L.kir.body)
 
@@ -128,13 +133,14 @@ def _thread0(L: TileLowering) -> Any:
     return L.b.if_then(L.b.icmp_unsigned("==", L.tid, c64(0)))
 
 
-def init_barriers(L: TileLowering, stages: int) -> ir.Value:
-    """`stages` mbarriers (8 bytes each) with arrival count 1, initialized by thread 0 and fenced; the
+def init_barriers(L: TileLowering, stages: int, count: int = 1) -> ir.Value:
+    """`stages` mbarriers (8 bytes each) expecting `count` arrivals, initialized by thread 0 and fenced; the
     caller's CTA barrier follows."""
     bars = L.alloc(8 * stages, 8)
     with _thread0(L):
         for s in range(stages):
-            _asm(L, "mbarrier.init.shared::cta.b64 [$0], 1;", "r,~{memory}", [L.b.gep(bars, [c64(8 * s)])])
+            bar = L.b.gep(bars, [c64(8 * s)])
+            _asm(L, f"mbarrier.init.shared::cta.b64 [$0], {count};", "r,~{memory}", [bar])
         _asm(L, "fence.mbarrier_init.release.cluster;", "~{memory}", [])
     return bars
 
@@ -151,12 +157,14 @@ def issue(
     bars: ir.Value,
     stage: ir.Value,
     live: ir.Value,
+    leader: int = 0,
 ) -> None:
-    """Thread 0, when `live` (the iteration is inside the loop): expect the stage's bytes, copy its boxes."""
+    """Thread `leader`, when `live` (the iteration is inside the loop): expect the stage's bytes, copy its
+    boxes."""
     b = L.b
     ops = [L.tma[id(ld)] for ld in loads]
     total = sum(o.nbytes for o in ops)
-    go = b.and_(b.icmp_unsigned("==", L.tid, c64(0)), live)
+    go = b.and_(b.icmp_unsigned("==", L.tid, c64(leader)), live)
     with b.if_then(go):
         bar = _bar(L, bars, stage)
         _asm(L, f"mbarrier.arrive.expect_tx.shared::cta.b64 _, [$0], {total};", "r,~{memory}", [bar])
@@ -176,11 +184,15 @@ def issue(
                 )
 
 
-def wait(L: TileLowering, bars: ir.Value, stages: int, it: ir.Value) -> None:
-    """Every thread waits until iteration `it`'s stage has landed (phase parity `(it / S) & 1`)."""
+def wait(L: TileLowering, bars: ir.Value, stages: int, it: ir.Value, flip: bool = False) -> None:
+    """Every thread waits until iteration `it`'s stage has landed (phase parity `(it / S) & 1`; `flip`: the
+    other parity, a producer waiting for the release of the stage's previous use, which a fresh barrier
+    reports as complete)."""
     b = L.b
     stage = b.urem(it, c64(stages))
     parity = b.trunc(b.and_(b.udiv(it, c64(stages)), c64(1)), I32)
+    if flip:
+        parity = b.xor(parity, ir.Constant(I32, 1))
     _asm(
         L,
         "{ .reg .pred p; TMA_WAIT${:uid}: mbarrier.try_wait.parity.shared::cta.b64 p, [$0], $1; "

@@ -1,0 +1,119 @@
+"""Warp specialization of a TMA-fed warpgroup-MMA main loop: one producer warpgroup, consumer warpgroups.
+
+Taken by the kernel's top-level GEMM loop (`codegen.tile.tma` feeds its operands) when everything before the
+loop is scalar work or lazily built tiles (tile-block ids, tensor extents, constants, scalars, `tile.zeros`):
+then the extra warpgroup can branch off at the loop with nothing else to do.  The CTA gets
+`T + 128` threads (`T` = the consumers, whose thread ids and layouts are unchanged):
+
+- after the stage buffers and barriers exist (`full[S]`, one arrival + the copy bytes; `empty[S]`, one arrival
+  per consumer warpgroup) and one CTA barrier, threads `>= T` lower their register budget
+  (`setmaxnreg.dec 40`) and thread `T` alone runs the producer loop: for every iteration `j`, wait until
+  stage `j % S` is released (`empty`, the parity before `(j / S) & 1`; a fresh barrier passes), then
+  `expect_tx` + the boxes on `full[j % S]`; then the producer warps exit;
+- the consumers raise theirs (`setmaxnreg.inc 232`; 128 x 40 + 256 x 232 registers fit the SM's 64 K) and run
+  the loop: wait `full[it % S]`, issue the wgmma batch, `wgmma.wait_group 1`, and one thread per warpgroup
+  arrives on `empty[(it - 1) % S]` (batch `it - 1` is done) -- no CTA barrier anywhere in the loop;
+- every CTA barrier after the fork is the named barrier 1 over the `T` consumer threads (`bar.sync 1, T`).
+
+The kernel declares `.maxntid T + 128` and `.minnctapersm 1` so that ptxas caps registers at entry (without a
+cap `setmaxnreg` is ignored).  All `S` stages are in flight (no `S - 2` prefetch distance: release is
+explicit).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from llvmlite import ir
+
+from codegen.tile import scalar_ops as so
+from codegen.tile import tma
+from codegen.tile.ir import ForOp, Op
+from codegen.tile.layout import c64
+
+if TYPE_CHECKING:
+    from codegen.tile.lower import TileLowering
+
+PRODUCER_THREADS = 128
+PRODUCER_REGS = 40
+CONSUMER_REGS = 232
+#: Off by default: measured 6-8% slower than thread 0 issuing with one CTA barrier per k-step on the H200
+#: (2026-12-01, GEMM f16/bf16 4096^3 and 8192^3, kernel only: 567-606 vs 606-652 TFLOP/s), with ptxas ignoring
+#: `setmaxnreg` under nvJitLink (C7504); see docs/tile-compiler.md.  True: TMA loops are warp-specialized.
+ENABLED = False
+#: op kinds that may come before the loop: no memory access, no barrier (the producer warps run them too)
+_PURE = frozenset(
+    {"bid", "num_blocks", "full", "full_dyn", "zeros", "iota", "num_tiles", "tensor_dim", "const", "param",
+     "to_index", "scalar", "scalar_cast"}
+)
+
+
+def eligible(L: TileLowering, loop: ForOp) -> bool:
+    """The loop is at the kernel's top level and only pure ops come before it (the first such loop)."""
+    if not ENABLED or L.ws_loops or L.T % 128:
+        return False
+    for op in L.kir.body:
+        if op is loop:
+            return True
+        if isinstance(op, ForOp) or op.kind not in _PURE:
+            return False
+    return False
+
+
+def _asm(L: TileLowering, text: str) -> None:
+    L.b.call(ir.InlineAsm(ir.FunctionType(ir.VoidType(), []), text, "~{memory}", side_effect=True), [])
+
+
+def named_barrier(L: TileLowering) -> None:
+    """The consumers' CTA barrier after the fork: barrier 1 over the T consumer threads."""
+    _asm(L, f"bar.sync 1, {L.T};")
+
+
+def fork(
+    L: TileLowering, pipe: Any, loop: ForOp, start: ir.Value, stop: ir.Value, step: ir.Value, defs: dict[int, Op]
+) -> None:
+    """Branch the producer warpgroup off into its copy loop; the builder continues in the consumers."""
+    from codegen.tile import mma
+
+    b = L.b
+    fn = b.function
+    prod = fn.append_basic_block("ws.producer")
+    lead = fn.append_basic_block("ws.lead")
+    head = fn.append_basic_block("ws.head")
+    body = fn.append_basic_block("ws.body")
+    done = fn.append_basic_block("ws.done")
+    cons = fn.append_basic_block("ws.consumer")
+    b.cbranch(b.icmp_unsigned(">=", L.tid, c64(L.T)), prod, cons)
+    b.position_at_end(prod)
+    _asm(L, f"setmaxnreg.dec.sync.aligned.u32 {PRODUCER_REGS};")
+    b.cbranch(b.icmp_unsigned("==", L.tid, c64(L.T)), lead, done)
+    b.position_at_end(lead)
+    b.branch(head)
+    b.position_at_end(head)
+    j = b.phi(so.I64, "ws.j")
+    j.add_incoming(c64(0), lead)
+    k = b.add(start, b.mul(j, step))
+    b.cbranch(b.icmp_signed("<", k, stop), body, done)
+    b.position_at_end(body)
+    assert pipe.empty is not None
+    tma.wait(L, pipe.empty, pipe.stages, j, flip=True)
+    mma.issue_iteration(L, pipe, loop, k, b.urem(j, c64(pipe.stages)), defs)
+    j.add_incoming(b.add(j, c64(1)), b.block)
+    b.branch(head)
+    b.position_at_end(done)
+    b.ret_void()
+    b.position_at_end(cons)
+    _asm(L, f"setmaxnreg.inc.sync.aligned.u32 {CONSUMER_REGS};")
+    L.ws_barrier = True
+
+
+def release(L: TileLowering, pipe: Any) -> None:
+    """After `wgmma.wait_group 1` in iteration `it`: batch `it - 1` is done, its stage may be refilled."""
+    b = L.b
+    it = L.loop_state[-1][1]
+    assert pipe.empty is not None
+    first = b.icmp_unsigned("==", b.urem(L.tid, c64(128)), c64(0))
+    with b.if_then(b.and_(first, b.icmp_unsigned(">", it, c64(0)))):
+        bar = b.gep(pipe.empty, [b.mul(b.urem(b.sub(it, c64(1)), c64(pipe.stages)), c64(8))])
+        fty = ir.FunctionType(ir.VoidType(), [bar.type])
+        b.call(ir.InlineAsm(fty, "mbarrier.arrive.shared::cta.b64 _, [$0];", "r,~{memory}", True), [bar])
