@@ -3,7 +3,8 @@
 `FakeGpu` makes a `Device` whose backend claims to be a GPU, hands out `DeviceBuffer`s at made-up device
 addresses (`ForeignAllocation`: nothing is dereferenced), and replaces `cuda_backend._driver()` with a driver
 whose `cuLaunchKernel` decodes the `kernelParams` array it is given (one typed value per ABI slot, read from
-the addresses the launcher passed) and records it.  Tile kernels get a loaded specialization whose compiled
+the addresses the launcher passed) and records it (`launches`; `events` has the launches and the stream
+synchronizes in call order).  Tile kernels get a loaded specialization whose compiled
 part is a stand-in with a hand-written ABI (`fake_loaded`), so nothing is compiled either; SIMT kernels get a
 `GpuLauncher` built on the same fake driver (`simt_launcher`).
 """
@@ -46,14 +47,21 @@ _CTYPES = {
 
 
 class FakeBackend:
+    """Synchronizes through the fake driver, as `CudaBackend` does (`None`: the whole device)."""
+
     name = "fake-gpu"
 
-    def __init__(self) -> None:
+    def __init__(self, driver: FakeDriver) -> None:
         self.default_last_kernel: str | None = None
         self.syncs = 0
+        self.driver = driver
 
     def synchronize(self, stream: Any) -> None:
         self.syncs += 1
+        if stream is None:
+            self.driver.events.append(("sync", None))
+        else:
+            self.driver.cuStreamSynchronize(stream.handle)
 
 
 class FakeDriver:
@@ -63,15 +71,18 @@ class FakeDriver:
         self.CUresult = types.SimpleNamespace(CUDA_SUCCESS=SUCCESS)
         self.launches: list[tuple[tuple[int, ...], Any, tuple[Any, ...]]] = []
         self.slot_types: Sequence[Any] = ()  # ctypes type of each kernel parameter, in ABI order
+        self.events: list[tuple[str, Any]] = []  # ("launch" | "sync", stream), in call order
 
     def cuLaunchKernel(self, fn: Any, *rest: Any) -> tuple[Any, ...]:
         geometry, stream, params = tuple(rest[:7]), rest[7], int(rest[8])
         pointers = (ctypes.c_void_p * max(1, len(self.slot_types))).from_address(params)
         values = tuple(t.from_address(pointers[i]).value for i, t in enumerate(self.slot_types))
         self.launches.append((geometry, stream, values))
+        self.events.append(("launch", stream))
         return (SUCCESS,)
 
     def cuStreamSynchronize(self, stream: Any) -> tuple[Any]:
+        self.events.append(("sync", stream))
         return (SUCCESS,)
 
 
@@ -83,7 +94,7 @@ class FakeGpu:
         monkeypatch.setattr("safekernels.runtime.cuda_backend._driver", lambda: self.driver)
         device = object.__new__(Device)
         device.ordinal = next(_ordinals)
-        device.backend = FakeBackend()  # type: ignore[assignment]
+        device.backend = FakeBackend(self.driver)  # type: ignore[assignment]
         device._limits = CPU_EXECUTOR_LIMITS
         device._default_stream = None
         self.device = device

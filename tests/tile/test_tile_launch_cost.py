@@ -1,10 +1,13 @@
 """The host cost of a tile launch, as ratios measured in one run (never an absolute time).
 
-The reference is the SIMT launch fast path (`simt.fast_launch`: identity checks, one `struct.pack_into`, the
-driver call), on the fake GPU with a driver call that does nothing, so both sides are pure Python.  Measured
-with the thread's CPU clock (other processes on a loaded machine do not count), rounds interleaved, best
-round of each.  The bounds are about 1.5x what this code measures, and several times below what the launch
-path cost before its plan cache (40 µs to build an op, ~70x the reference).
+The reference of a single launch is the SIMT launch fast path (`simt.fast_launch`: identity checks, one
+`struct.pack_into`, the driver call), on the fake GPU with a driver call that does nothing, so both sides are
+pure Python.  The reference of a chain is issue 10's: the same number of bare `cuLaunchKernel` calls with the
+planned launch's own parameters, and one synchronize, through the fake driver that decodes every launch's
+parameters (so a launch costs the driver something, as a real one does).  Measured with the thread's CPU
+clock (other processes on a loaded machine do not count), rounds interleaved, best round of each.  The bounds
+are about 1.5x what this code measures (Python 3.11, a loaded 2-core machine), and several times below what
+the launch path cost before its plan cache (40 µs to build an op, ~70x the reference).
 """
 
 from __future__ import annotations
@@ -25,10 +28,17 @@ from safekernels.tile import gpu_launch as tile_gpu
 
 ROUNDS = 9
 CALLS = 400
-#: tile op build (CPU executor, no execution) / SIMT fast-path launch; measured ~5.5
-BUILD_RATIO = 8.0
-#: whole eager tile launch on the fake GPU (build, `sync_on`, planned launch) / SIMT fast-path launch; ~11
-EAGER_RATIO = 16.0
+ADD_ABI = [("ptr", 0, 0), ("dim", 0, 0), ("ptr", 1, 0), ("dim", 1, 0), ("ptr", 2, 0), ("dim", 2, 0), ("grid", -1, 0)]
+#: tile op build (CPU executor, no execution) / SIMT fast-path launch; measured 3.7-3.9 (4.4 before the
+#: interned spec keys, the inlined moves and the op made without `__init__`)
+BUILD_RATIO = 5.5
+#: whole eager tile launch on the fake GPU (build, `sync_on`, planned launch) / SIMT fast-path launch;
+#: measured 5.5-5.7 (7.9 before `TileLaunchOp.sync_on` and the generated launch-and-synchronize)
+EAGER_RATIO = 8.0
+#: a `then` chain of 100 planned launches + one `sync_on` / 100 bare fake-driver launches + one synchronize;
+#: measured 2.85-2.95, 3.6 µs per link over the bare launch (5.2 and 8 µs before the flat `ThenOp`)
+CHAIN_RATIO = 4.5
+LINKS = 100
 
 
 @simt.kernel
@@ -94,8 +104,7 @@ def test_building_a_tile_op_costs_a_few_simt_fast_launches(monkeypatch: pytest.M
 
 def test_an_eager_tile_launch_costs_a_few_simt_fast_launches(monkeypatch: pytest.MonkeyPatch) -> None:
     gpu = FakeGpu(monkeypatch)
-    abi = [("ptr", 0, 0), ("dim", 0, 0), ("ptr", 1, 0), ("dim", 1, 0), ("ptr", 2, 0), ("dim", 2, 0), ("grid", -1, 0)]
-    loaded = gpu.fake_loaded(add, abi)
+    loaded = gpu.fake_loaded(add, ADD_ABI)
     monkeypatch.setattr(tile_gpu, "tile_kernel_for", lambda k, v, d: loaded)
     monkeypatch.setattr(gpu.driver, "cuLaunchKernel", lambda *args: (SUCCESS,))
     stream = gpu.stream
@@ -116,3 +125,55 @@ def test_an_eager_tile_launch_costs_a_few_simt_fast_launches(monkeypatch: pytest
     print(f"eager {best['tile_eager'] * 1e6:.2f} µs, SIMT fast {best['simt_fast'] * 1e6:.2f} µs, ratio {ratio:.2f}")
     shown = f"eager tile launch {best['tile_eager'] * 1e6:.2f} µs = {ratio:.1f}x the SIMT fast path"
     assert ratio <= EAGER_RATIO, shown
+
+
+def test_a_then_chain_of_planned_launches_costs_a_few_bare_launches(monkeypatch: pytest.MonkeyPatch) -> None:
+    gpu = FakeGpu(monkeypatch)
+    loaded = gpu.fake_loaded(add, ADD_ABI)
+    monkeypatch.setattr(tile_gpu, "tile_kernel_for", lambda k, v, d: loaded)
+    stream = gpu.stream
+    values: list[Any] = list(
+        add(gpu.partition((1,), (128,), f32), gpu.tensor((1,), f32), gpu.tensor((1,), f32)).sync_on(stream)
+    )
+    values[:] = add(*values).sync_on(stream)  # planned from here on
+    plan = next(p for p in add._plans.values() if p.device is gpu.device)
+    assert plan.gpu_launch, "the chain would not take the planned launch"
+    driver = gpu.driver
+    cu, cusync = driver.cuLaunchKernel, driver.cuStreamSynchronize
+    fn, params, raw = loaded.function, plan.gpu_launch.__globals__["PARAMS"], stream.handle.handle
+    rounds = CALLS // LINKS
+    driver.launches.clear()
+
+    def bare() -> float:
+        t = time.thread_time()
+        for _ in range(rounds):
+            for _ in range(LINKS):
+                cu(fn, 1, 1, 1, 128, 1, 1, 0, raw, params, 0)
+            cusync(raw)
+        elapsed = time.thread_time() - t
+        driver.launches.clear()
+        driver.events.clear()
+        return elapsed / rounds
+
+    def chain() -> float:
+        t = time.thread_time()
+        for _ in range(rounds):
+            op = add(*values)
+            for _ in range(LINKS - 1):
+                op = op.then(lambda v: add(v[0], v[1], v[2]))
+            values[:] = op.sync_on(stream)
+        elapsed = time.thread_time() - t
+        assert len(driver.launches) == rounds * LINKS  # every link launched, through the driver
+        driver.launches.clear()
+        driver.events.clear()
+        return elapsed / rounds
+
+    best = best_of({"chain": chain, "bare": bare})
+    ratio = best["chain"] / best["bare"]
+    per_link = (best["chain"] - best["bare"]) / LINKS
+    print(
+        f"chain {best['chain'] * 1e6:.1f} µs, bare {best['bare'] * 1e6:.1f} µs, ratio {ratio:.2f}, "
+        f"{per_link * 1e6:.2f} µs per link over the bare launch"
+    )
+    shown = f"chain of {LINKS} planned launches {best['chain'] * 1e6:.1f} µs = {ratio:.2f}x {LINKS} bare launches"
+    assert ratio <= CHAIN_RATIO, shown

@@ -21,7 +21,8 @@ from tile_harness import cpu_stream
 import safekernels as sk
 from safekernels import tile
 from safekernels.dtypes import f32, f64
-from safekernels.errors import AliasingError, UseAfterMoveError
+from safekernels.errors import AliasingError, DeviceError, UseAfterMoveError
+from safekernels.runtime.device_op import ready
 from safekernels.tile import Partition, Tensor
 from safekernels.tile import gpu_launch as tile_gpu
 
@@ -325,3 +326,152 @@ def test_another_thread_takes_the_checked_gpu_launch(monkeypatch: pytest.MonkeyP
     worker.start()
     worker.join()
     assert calls == [1, 1] and len(gpu.driver.launches) == 3  # checked path, and it launched
+
+
+# -- what the fast call path must still refuse or keep ------------------------------------------------------------
+class Keyed:
+    """Not a tile handle, whatever its `_key` says."""
+
+    def __init__(self, key: Any) -> None:
+        self._key = key
+
+
+@pytest.mark.parametrize("key", [0, "x", None])
+def test_an_object_with_a_key_attribute_is_not_taken_for_a_tile_handle(key: Any) -> None:
+    stream = cpu_stream()
+    z, _x, y = add(*operands()).sync_on(stream)  # the plan exists, and every argument so far was a handle
+    with pytest.raises(TypeError, match=r"add: parameter `x` takes a Tensor .*got Keyed"):
+        add(z, Keyed(key), y)
+    assert not z.is_moved and not y.is_moved
+
+
+def test_a_tensor_subclass_argument_gets_a_successor_of_its_class() -> None:
+    class Named(Tensor):  # type: ignore[type-arg]
+        note = ""
+
+    stream = cpu_stream()
+    z, x, y = operands()
+    named = Named(y.buffer, (8,))
+    named.note = "kept"
+    for _ in range(2):  # checked, then planned
+        z, x, named = add(z, x, named).sync_on(stream)
+        assert type(named) is Named and named.note == "kept"
+    np.testing.assert_array_equal(z.unpartition().to_numpy(stream), np.full(8, 3.0, np.float32))
+
+
+def test_a_lent_handle_ends_when_its_tensor_moves_into_a_planned_launch() -> None:
+    stream = cpu_stream()
+    z, x, y = add(*operands()).sync_on(stream)  # the plan exists
+    handle = x.as_buffer()
+    line = next_line()
+    z, x2, y = add(z, x, y).sync_on(stream)
+    with pytest.raises(UseAfterMoveError, match=rf"`handle` .*`x`, which it views, was moved .*{HERE}:{line}\)"):
+        len(handle)
+    assert len(x2.as_buffer()) == 8  # the launch's handle lends again
+
+
+# -- `then` chains run flat ------------------------------------------------------------------------------------
+def test_a_long_then_chain_runs_without_deep_recursion() -> None:
+    op: Any = ready(0, label="start")
+    for _ in range(3 * sys.getrecursionlimit()):
+        op = op.then(lambda v: v + 1)
+    assert op.label == "start" + ".then" * (3 * sys.getrecursionlimit())
+    assert op.sync_on(cpu_stream()) == 3 * sys.getrecursionlimit()
+    with pytest.raises(UseAfterMoveError, match="use of moved value"):
+        op.sync_on(cpu_stream())
+
+
+def test_a_moved_link_of_a_chain_is_refused_with_its_line() -> None:
+    op: Any = ready(1)
+    line = next_line()
+    chained = op.then(lambda v: v + 1)
+    moved = rf"use of moved value: `op` \(then after it was moved into `then` at {HERE}:{line}\)"
+    with pytest.raises(UseAfterMoveError, match=moved):
+        op.then(lambda v: v)
+    assert chained.then(lambda v: v * 10).sync_on(cpu_stream()) == 20
+
+
+def test_an_op_a_chain_moves_is_reported_at_the_sync_on_line() -> None:
+    stream = cpu_stream()
+    made: list[Any] = []
+
+    def launch(v: Any) -> Any:
+        made.append(add(v[0], v[1], v[2]))
+        return made[-1]
+
+    op = add(*operands()).then(launch).then(launch)
+    line = next_line()
+    z, _x, _y = op.sync_on(stream)
+    np.testing.assert_array_equal(z.unpartition().to_numpy(stream), np.full(8, 3.0, np.float32))
+    assert len(made) == 2
+    inner = made[0]
+    moved = rf"`inner` \(sync_on after it was moved into `then` at {HERE}:{line}\)"
+    with pytest.raises(UseAfterMoveError, match=moved):
+        inner.sync_on(stream)
+
+
+def test_a_chain_link_that_returns_a_moved_op_is_refused() -> None:
+    stream = cpu_stream()
+    z, x, y = add(*operands()).sync_on(stream)
+    early = add(z, x, y)
+    line = next_line()
+    early_user = early.then(lambda v: v)
+    op: Any = ready(0).then(lambda _v: early)  # returns an op that `then` already moved
+    with pytest.raises(UseAfterMoveError, match=rf"then after it was moved into `then` at {HERE}:{line}\)"):
+        op.sync_on(stream)
+    early_user.sync_on(stream)
+
+
+# -- the eager planned `sync_on` (fake GPU) ----------------------------------------------------------------------
+def planned_gpu(monkeypatch: pytest.MonkeyPatch) -> tuple[FakeGpu, Any]:
+    gpu = FakeGpu(monkeypatch)
+    loaded = gpu.fake_loaded(add, ADD_ABI)
+    monkeypatch.setattr(tile_gpu, "tile_kernel_for", lambda k, v, d: loaded)
+
+    def args() -> tuple[Any, ...]:
+        return gpu.partition((64,), (32,), f32), gpu.tensor((64,), f32), gpu.tensor((64,), f32)
+
+    add(*args()).sync_on(gpu.stream)  # checked; builds the planned launch
+    gpu.driver.events.clear()
+    return gpu, args
+
+
+def test_the_eager_planned_sync_launches_then_waits_for_its_stream(monkeypatch: pytest.MonkeyPatch) -> None:
+    gpu, args = planned_gpu(monkeypatch)
+    z, x, y = args()
+    op = add(z, x, y)
+    assert gpu.driver.events == []  # building launches nothing
+    out = op.sync_on(gpu.stream)
+    assert gpu.driver.events == [("launch", 0x5EED), ("sync", 0x5EED)]
+    assert [v.buffer.ptr for v in out] == [v._buffer.ptr for v in (z, x, y)]
+    assert gpu.stream.handle.last_kernel == "add"
+    line = next_line()
+    op2 = add(*out)
+    op2.sync_on(gpu.stream)
+    moved = rf"`op2` \(sync_on after it was moved into `sync_on` at {HERE}:{line + 1}\)"
+    with pytest.raises(UseAfterMoveError, match=moved):
+        op2.sync_on(gpu.stream)
+    assert len(gpu.driver.launches) == 3  # the refused sync launched nothing
+
+
+def test_the_eager_planned_sync_on_the_default_stream(monkeypatch: pytest.MonkeyPatch) -> None:
+    gpu, args = planned_gpu(monkeypatch)
+    default = sk.Stream(gpu.device, None)
+    add(*args()).sync_on(default)
+    assert gpu.driver.events == [("launch", 0), ("sync", None)]  # the whole device, as CudaBackend does
+
+
+def test_sync_on_of_a_planned_launch_inside_a_chain_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    gpu, args = planned_gpu(monkeypatch)
+    inner = add(*args())
+    op = ready(0).then(lambda _v: inner.sync_on(gpu.stream))
+    with pytest.raises(DeviceError, match="non-reentrant"):
+        op.sync_on(gpu.stream)
+    assert not inner.is_moved and gpu.driver.events == []
+
+
+def test_a_declined_planned_sync_takes_the_checked_launch_and_still_waits(monkeypatch: pytest.MonkeyPatch) -> None:
+    gpu, args = planned_gpu(monkeypatch)
+    z, _x, y = args()
+    add(z, gpu.tensor((64,), f32, misalign=4), y).sync_on(gpu.stream)  # another alignment: the checked launch
+    assert gpu.driver.events == [("launch", 0x5EED), ("sync", 0x5EED)]

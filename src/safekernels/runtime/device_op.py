@@ -21,6 +21,7 @@ are lazy versions of the value's own methods: they move the op and apply the met
 
 from __future__ import annotations
 
+import sys
 import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
@@ -29,12 +30,17 @@ from safekernels.errors import BorrowError, DeviceError
 from safekernels.runtime.device import Device, Stream
 from safekernels.runtime.ownership import (
     Movable,
+    chain_site,
     execution,
+    internal_files,
     move_site,
     register_chain_code,
     user_frame,
     user_frame_from,
 )
+
+_getframe = sys._getframe
+_new = object.__new__
 
 if TYPE_CHECKING:
     from safekernels.runtime.graph import DeviceGraph
@@ -43,11 +49,21 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 U = TypeVar("U")
 
-_state = threading.local()
+class _OpState(threading.local):
+    """`depth`: 1 while a DeviceOp executes on this thread (the class default keeps reading it cheap)."""
+
+    depth = 0
+
+
+_state = _OpState()
 
 
 def _executing() -> bool:
-    return bool(getattr(_state, "depth", 0))
+    return bool(_state.depth)
+
+
+#: `op_state.depth`: whether a DeviceOp is executing on this thread (a `sync_on` now is refused as reentrant)
+op_state = _state
 
 
 class DeviceOp(Movable, Generic[T]):
@@ -88,7 +104,7 @@ class DeviceOp(Movable, Generic[T]):
         return self._sync(device.default_stream, "sync")
 
     def _sync(self, stream: Stream, operation: str) -> T:
-        if getattr(_state, "depth", 0):
+        if _state.depth:
             _refuse_reentry()
         if self._moved is not None:
             self._check_alive(operation)
@@ -129,17 +145,25 @@ class DeviceOp(Movable, Generic[T]):
     # -- combinators -----------------------------------------------------------------------------------------
     def then(self, f: Callable[[T], DeviceOp[U] | U]) -> DeviceOp[U]:
         """Feed this op's value to `f` on the same stream; if `f` returns a DeviceOp it runs too."""
+        if type(self) is ThenOp:  # `_mark_moved`, inlined: moves are checked, the site is our caller's frame
+            head: Any = self
+            if head._moved is not None:
+                head._check_alive("then")
+            frame: Any = _getframe(1)
+            if internal_files.get(frame.f_code.co_filename) is not False:
+                frame = user_frame_from(1)
+            head._moved = move_site(head, "then", frame)
+            # moved now: its links become the new op's (one flat list per chain)
+            steps: list[Callable[[Any], Any]] = head._steps
+            steps.append(f)
+            op = _new(ThenOp)  # ThenOp.__init__, inlined
+            op._source = head._source
+            op._steps = steps
+            op._links = len(steps)
+            op.device = self.device
+            return op
         self._mark_moved("then")
-        parent = self
-
-        def run(stream: Stream) -> U:
-            result = f(parent._execute(stream))
-            if isinstance(result, DeviceOp):
-                result._mark_moved("then")
-                return result._execute(stream)
-            return result
-
-        return DeviceOp(run, label=f"{self.label}.then", device=self.device)
+        return ThenOp(self, [f], self.device)
 
     def zip(self, *others: DeviceOp[Any]) -> DeviceOp[tuple[Any, ...]]:
         """One op whose value is the tuple of this op's and `others`' values (consumes all of them)."""
@@ -255,6 +279,55 @@ class SharedDeviceOp(DeviceOp[T]):
         return value
 
 
+class ThenOp(DeviceOp[Any]):
+    """`op.then(f).then(g)...`: the source op and the list of its `then` callbacks, run as one flat loop.
+
+    `then` on a ThenOp moves it and appends to its list (the moved op can never run again, so the list is the
+    new op's alone), so a chain of n links is one op: no closure or frame per link, no recursion n deep when
+    it runs.  A link whose callback returns a DeviceOp moves it, reported at the chain's pinned frame
+    (`ownership.chain_site`, made once per execution), and runs it."""
+
+    meta = None
+    _source: DeviceOp[Any]
+    _steps: list[Callable[[Any], Any]]
+    _links: int
+
+    def __init__(self, source: DeviceOp[Any], steps: list[Callable[[Any], Any]], device: Device | None) -> None:
+        # DeviceOp's attributes without its __init__ (`then` inlines this); `label` is made when asked for
+        self._source = source
+        self._steps = steps
+        self._links = len(steps)
+        self.device = device
+
+    @property
+    def label(self) -> str:
+        return self._source.label + ".then" * self._links
+
+    @label.setter
+    def label(self, value: str) -> None:  # pragma: no cover - DeviceOp's attribute, never set on a chain
+        raise AttributeError("the label of a `then` chain is derived from its source")
+
+    def _execute(self, stream: Stream) -> Any:
+        value = self._source._execute(stream)
+        site = None
+        plain = _PLAIN_MARK
+        for f in self._steps:
+            value = f(value)
+            if isinstance(value, DeviceOp):
+                if type(value)._mark_moved is not plain:  # a shared op is not moved by its users
+                    value._mark_moved("then")
+                else:
+                    if value._moved is not None:
+                        value._check_alive("then")
+                    if site is None:
+                        site = chain_site("then")
+                    value._moved = site
+                value = value._execute(stream)
+        return value
+
+
+_PLAIN_MARK = Movable._mark_moved
+
 SHARED_PARTITION_MESSAGE = "Cannot create mutable partition from shared tensor storage."
 
 
@@ -285,6 +358,7 @@ def zip_ops(*ops: DeviceOp[Any]) -> DeviceOp[tuple[Any, ...]]:
 
 # a chain's nested executions all pass through `_execute`: the ownership walk stops there (runtime.ownership)
 register_chain_code(DeviceOp._execute.__code__)
+register_chain_code(ThenOp._execute.__code__)
 
 
 def ready(value: T, *, label: str = "value", device: Device | None = None) -> DeviceOp[T]:

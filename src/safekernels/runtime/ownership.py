@@ -103,6 +103,12 @@ class MoveSite(tuple[Any, ...]):
 
 #: the hot paths' constructor: `_site(MoveSite, (name, code, f_lasti, operation, value_id))`, no Python frame
 _site = tuple.__new__
+#: the same, for the tile launch's inlined moves (`tile.kernel`)
+new_site = _site
+#: file name -> whether it is a file of this package, for the launch hot paths' one-frame test (a name not
+#: in it yet: ask `user_frame_from`, which fills it)
+internal_files = _INTERNAL_FILES
+_getframe = sys._getframe
 
 
 def _is_internal(filename: str) -> bool:
@@ -134,7 +140,7 @@ def _user_frame(start: int = 0) -> FrameType | None:
     """The first frame outside this package, from `start` frames above the caller (0: the caller; a caller
     that knows how many package frames sit above it skips them without looking); the pinned frame once a
     chain's code is met."""
-    frame: FrameType | None = sys._getframe(start + 1)
+    frame: FrameType | None = _getframe(start + 1)
     internal = _INTERNAL_FILES
     while frame is not None:
         code = frame.f_code
@@ -186,6 +192,21 @@ def user_frame(depth: int = 0) -> FrameType | None:
 user_frame_from = _user_frame
 
 
+def chain_site(operation: str) -> MoveSite:
+    """One site for every move a chain's own machinery makes while it executes (a `then` link moving the op
+    its callback returned): the pinned frame when there is one, else the first user frame above the caller
+    (see the module doc).  The pinned frame is suspended in `sync_on`, so its line cannot change while the
+    chain runs: a chain execution makes this site once, not once per link; messages name each value with
+    `MoveSite.name_for`."""
+    frame = _execution.frame
+    if frame is None:
+        frame = _user_frame(1)
+        if frame is None:  # pragma: no cover - only when called from inside the package with no user frame
+            return MoveSite(None, "<unknown>", 0, operation)
+    site: MoveSite = _site(MoveSite, (None, frame.f_code, frame.f_lasti, operation, 0))
+    return site
+
+
 def call_site(operation: str, depth: int = 0) -> MoveSite:
     """One site for all the values a call moves into `operation` now (a launch: one walk for the batch);
     messages name each value with `MoveSite.name_for`.  `depth`: as for `user_frame`."""
@@ -205,7 +226,11 @@ class Movable:
         """Invalidate `self`; call this at the move, before the new owner takes over."""
         if self._moved is not None:
             self._check_alive(operation)
-        self._moved = move_site(self, operation, _user_frame(1))  # 1: our caller, a frame of this package
+        frame = _user_frame(1)  # 1: our caller, a frame of this package
+        if frame is None:  # pragma: no cover - only when called from inside the package with no user frame
+            self._moved = MoveSite(None, "<unknown>", 0, operation)
+            return
+        self._moved = _site(MoveSite, (None, frame.f_code, frame.f_lasti, operation, id(self)))
 
     def _check_alive(self, operation: str) -> None:
         """Raise `UseAfterMoveError` if `self` was moved; `operation` names what the caller tried to do."""

@@ -13,10 +13,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-_local = threading.local()
-#: the thread-local that holds the running block (`block`); the tile launch reads it directly (hot path)
-block_state = _local
-
 
 @dataclass(frozen=True)
 class BlockContext:
@@ -25,10 +21,21 @@ class BlockContext:
     block: tuple[int, ...]
 
 
+class _BlockState(threading.local):
+    """The running block of this thread; the class default makes reading it on a fresh thread cheap (a
+    missing attribute of a thread-local costs a raised and swallowed AttributeError)."""
+
+    block: BlockContext | None = None
+
+
+_local = _BlockState()
+#: the thread-local that holds the running block (`block`); the tile launch reads it directly (hot path)
+block_state = _local
+
+
 def current_block() -> BlockContext | None:
     """The running tile block, or None on the host."""
-    ctx: BlockContext | None = getattr(_local, "block", None)
-    return ctx
+    return _local.block
 
 
 def require_block(what: str) -> BlockContext:

@@ -9,6 +9,7 @@
     build_fast_launch(kernel, loaded, values, grid, overlaps)      (after a launch plan's first GPU launch)
         -> one generated function per (plan, specialization): alignment and overlap tests, one
            `struct.pack_into` into fixed parameter storage, one cuLaunchKernel; False -> the path above
+        -> and its twin `synced_launch(fast)` that also runs `cuStreamSynchronize` (the eager `sync_on`)
 
 `bound_args` are the launch's values in parameter order: Tensor / Partition objects (anything with `shape`,
 `dtype`, `buffer.ptr`, and `tile_shape` for partitions) and Python scalars.  The CUDA grid is 1-D with
@@ -311,7 +312,10 @@ def build_fast_launch(
     # two threads never pack into the storage between one's pack and its `cuLaunchKernel`
     body = ["if GET_IDENT() != OWNER:", "    return False", f"{''.join(f'a{i}, ' for i in range(n))}= values"]
     for i in tensors:
-        body += [f"b{i} = a{i}._buffer", f"p{i} = b{i}.ptr"]
+        body.append(f"p{i} = a{i}._buffer.ptr")
+    # a handle's byte size is a constant of the plan (its key fixes shape and dtype, and a handle's buffer
+    # holds exactly its elements), so the overlap tests compare addresses with literal sizes
+    nbytes = {i: int(values[i]._buffer.nbytes) for i in tensors}
     aligned: list[str] = []
     for i in tensors:
         info = infos[i]
@@ -325,16 +329,18 @@ def build_fast_launch(
     if aligned:
         body += [f"if ({' | '.join(aligned)}) & 15:", "    return False"]
     for i, j in overlaps:
-        body += [
-            f"if b{i}.nbytes and b{j}.nbytes and p{i} < p{j} + b{j}.nbytes and p{j} < p{i} + b{i}.nbytes:",
-            "    return False",
-        ]
+        if nbytes[i] and nbytes[j]:  # empty memory overlaps nothing
+            body += [f"if p{i} < p{j} + {nbytes[j]} and p{j} < p{i} + {nbytes[i]}:", "    return False"]
     launch = f"FN, {blocks}, 1, 1, {compiled.threads}, 1, 1, {compiled.smem_bytes}"
     body += [
         "try:",
         f"    PACK(STORAGE, 0, {', '.join(fields)})",
         "except (OverflowError, TypeError, StructError):",
         "    return False",
+    ]
+    # `fast_launch` launches on any stream; `fast_launch_sync` (a non-default stream only: None declines)
+    # also waits for it, as `CudaBackend.synchronize` does, for the eager `TileLaunchOp.sync_on`
+    tail = [
         "if h is None:",
         f"    r = LAUNCH({launch}, 0, PARAMS, 0)",
         "else:",
@@ -344,8 +350,30 @@ def build_fast_launch(
         "    FAIL(r)",
         "return True",
     ]
-    source = "def fast_launch(h, values):\n" + "".join(f"    {line}\n" for line in body)
+    tail_sync = [
+        f"r = LAUNCH({launch}, h.handle, PARAMS, 0)",
+        "h.last_kernel = NAME",
+        "if r[0] is not SUCCESS:",
+        "    FAIL(r)",
+        "r = SYNC(h.handle)",
+        "if r[0] is not SUCCESS:",
+        "    FAIL_SYNC(r)",
+        "return True",
+    ]
+    namespace["SYNC"] = driver.cuStreamSynchronize
+    namespace["FAIL_SYNC"] = lambda r: check(r, "stream synchronize", kernel.name)
+    source = "def fast_launch(h, values):\n" + "".join(f"    {line}\n" for line in body + tail)
+    source += "\n\ndef fast_launch_sync(h, values):\n    if h is None:\n        return False\n"
+    source += "".join(f"    {line}\n" for line in body + tail_sync)
     namespace["SOURCE"] = source
     exec(compile(source, f"<safekernels tile launch of {kernel.name}>", "exec"), namespace)
     run: FastLaunch = namespace["fast_launch"]
+    return run
+
+
+def synced_launch(fast: FastLaunch) -> FastLaunch:
+    """The generated launch of `fast`'s plan that also synchronizes its (non-default) stream: the whole
+    eager `sync_on` of a planned launch.  False, with nothing launched, where `fast` would decline, and for
+    the default stream (the caller then launches and synchronizes the general way)."""
+    run: FastLaunch = fast.__globals__["fast_launch_sync"]
     return run

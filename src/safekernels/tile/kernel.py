@@ -24,6 +24,7 @@ plan's generated launcher).  A launch whose values come from DeviceOps checks th
 from __future__ import annotations
 
 import copy
+import operator
 import sys
 from collections.abc import Callable
 from typing import Any, overload
@@ -33,12 +34,21 @@ import numpy as np
 from safekernels.errors import AliasingError, BorrowError
 from safekernels.runtime.buffer import DeviceBuffer
 from safekernels.runtime.device import Stream
-from safekernels.runtime.device_op import DeviceOp
-from safekernels.runtime.ownership import call_site, register_chain_code
+from safekernels.runtime.device_op import DeviceOp, op_state
+from safekernels.runtime.ownership import (
+    MoveSite,
+    call_site,
+    internal_files,
+    new_site,
+    register_chain_code,
+    user_frame_from,
+)
 from safekernels.tile.context import block_state
 from safekernels.tile.launch_plan import (
     _UNCACHEABLE,
     BUFFER,
+    COPY_PARTITION,
+    COPY_TENSOR,
     HANDLE,
     OP,
     SCALAR,
@@ -52,6 +62,9 @@ from safekernels.tile.signature import TileParam, check_launch_shapes, parse_par
 from safekernels.tile.tensor import Partition, Tensor, TensorSpec
 
 _HANDLES = frozenset((Tensor, Partition))
+_getframe = sys._getframe
+_new = object.__new__
+_spec_key = operator.attrgetter("_key")  # a tile handle's `SpecKey` (only tile handles have one)
 
 
 _HELD: list[Any] = []  # `simt.borrows.pending_records()`, the live list, once that module is imported
@@ -87,6 +100,8 @@ class TileKernel:
         self._casts = tuple(p.cast for p in self.params)
         #: argument spec key -> the plan checked for it (`tile.launch_plan`)
         self._plans: dict[tuple[object, ...], LaunchPlan] = {}
+        #: True until a call has an argument that is not a tile handle (then keys are made per type)
+        self._handles_only = True
         # a subclass that overrides `_execute` (sk.load_prebuilt refuses the CPU executor there) keeps it on
         # the CPU executor; on a GPU its launches go through `launch_tile_on_gpu` like everyone's
         self._cpu_via_execute = type(self)._execute is not TileKernel._execute
@@ -94,19 +109,71 @@ class TileKernel:
     def __call__(self, *args: Any, **kwargs: Any) -> DeviceOp[tuple[Any, ...]]:
         if kwargs:
             raise TypeError(f"{self.name}: tile launches take positional arguments only")
-        if getattr(block_state, "block", None) is not None:  # current_block(), inlined
+        if block_state.block is not None:  # current_block(), inlined
             raise TypeError(f"{self.name}: tile kernels cannot be launched from inside a kernel body")
-        key = tuple([a._key if type(a) in _HANDLES else arg_key(a) for a in args])
-        plan = self._plans.get(key) if _UNCACHEABLE not in key else None
+        if self._handles_only:  # every argument so far was a tile handle: their keys, read in C
+            try:
+                key = tuple(map(_spec_key, args))
+            except AttributeError:  # a scalar, an op, a buffer, ...: the general keys from now on
+                self._handles_only = False
+                key = tuple([arg_key(a) for a in args])
+        else:
+            key = tuple([a._key if type(a) in _HANDLES else arg_key(a) for a in args])
+        plan = self._plans.get(key)  # a key with an unhashable spec is never stored: it misses
         if plan is None:
             plan = self._check_call(args)
             if _UNCACHEABLE not in key:
                 self._plans[key] = plan
+        if plan.direct and plan.moves_fast and not (_HELD[0] if _HELD else _borrows_pending()):
+            # the common launch, `_bind`'s moves inlined: one frame test for the call site, one successor each
+            frame: Any = _getframe(1)
+            if internal_files.get(frame.f_code.co_filename) is not False:
+                frame = user_frame_from(1)  # the launch was made by this package (a bridge, autotune, ...)
+            site = new_site(MoveSite, (None, frame.f_code, frame.f_lasti, self.name, 0))
+            values = list(args)
+            loans = False
+            for i, copy_as in plan.moving:  # a direct plan moves handles only (`copy_as` is not NOT_HANDLE)
+                arg = args[i]
+                if arg._moved is not None:
+                    self._refuse_moved(plan, args, arg, site)
+                # the launch's own handle to the storage (same key, no loans): a Tensor / Partition is its
+                # buffer, shape, key (and tile shape), as `_Owned._successor` copies them
+                successor: Any
+                if copy_as is COPY_PARTITION:
+                    successor = _new(Partition)
+                    successor._tile_shape = arg._tile_shape
+                else:
+                    successor = _new(Tensor) if copy_as is COPY_TENSOR else None
+                if successor is not None:
+                    successor._buffer = arg._buffer
+                    successor._shape = arg._shape
+                    successor._key = arg._key
+                    if arg._lent:
+                        loans = True
+                else:  # a subclass: all its attributes but the loans
+                    state = arg.__dict__.copy()
+                    if "_lent" in state:
+                        del state["_lent"]
+                        loans = True
+                    successor = _new(type(arg))
+                    successor.__dict__ = state
+                values[i] = successor
+                arg._moved = site
+            for i, cast in plan.casts:
+                values[i] = cast(args[i])
+            if loans:
+                for i, is_handle in plan.moving:
+                    if is_handle:
+                        args[i]._end_loans()
+            op = _new(TileLaunchOp)  # TileLaunchOp.__init__, inlined
+            op._plan = plan
+            op._bound = tuple(values)
+            return op
         bound = self._bind(plan, args)
+        if plan.direct:
+            return TileLaunchOp(plan, bound)
         first = plan.device_arg
         device = args[first].device if plan.kinds[first] in (OP, SHARED_OP) else plan.call_device
-        if plan.direct:
-            return TileLaunchOp(self, plan, bound, device)
         kernel = self
 
         def run(stream: Stream) -> tuple[Any, ...]:
@@ -124,7 +191,7 @@ class TileKernel:
             raise TypeError(f"{self.name}() takes {len(self.params)} arguments ({names}), got {len(args)}")
         specs = [self._static_spec(p, a) for p, a in zip(self.params, args, strict=True)]
         grid = check_launch_shapes(self.name, self.params, specs)
-        return LaunchPlan(self.params, args, grid)
+        return LaunchPlan(self, args, grid)
 
     def _bind(self, plan: LaunchPlan, args: tuple[Any, ...]) -> tuple[Any, ...]:
         """Move the arguments (all checked alive first): the launch's own values, in parameter order."""
@@ -137,11 +204,7 @@ class TileKernel:
         for i, is_handle in plan.moving:  # shared values need no check: they are never moved
             arg = args[i]
             if arg._moved is not None:
-                if arg._moved is not site:  # refused before anything moves
-                    for j, _ in plan.moving:
-                        if args[j]._moved is site:
-                            args[j]._moved = None
-                arg._check_alive(name)  # the same value twice: "moved into `add`" by the first
+                self._refuse_moved(plan, args, arg, site)
             if is_handle:  # the launch's own handle to the storage (same key, no loans)
                 state = arg.__dict__.copy()
                 if "_lent" in state:
@@ -158,6 +221,17 @@ class TileKernel:
                 if is_handle:
                     args[i]._end_loans()
         return tuple(bound)
+
+    def _refuse_moved(self, plan: LaunchPlan, args: tuple[Any, ...], arg: Any, site: Any) -> None:
+        """`arg` of a call being bound was moved: raise `UseAfterMoveError`, with nothing moved.
+
+        Moved by this call (`site`): the same value given twice, "moved into `add`" by its first position.
+        Moved before: the earlier moves of this call are undone first, so a refused launch moves nothing."""
+        if arg._moved is not site:
+            for j, _ in plan.moving:
+                if args[j]._moved is site:
+                    args[j]._moved = None
+        arg._check_alive(self.name)
 
     def _bind_in_order(self, kinds: tuple[int, ...], args: tuple[Any, ...]) -> tuple[Any, ...]:
         """The general binding (a DeviceBuffer argument, or pending SIMT borrows): every argument checked
@@ -192,13 +266,15 @@ class TileKernel:
             fast = plan.gpu_launch
             if fast and fast(stream.handle, values):  # it tests overlaps and alignment itself
                 return
-            from safekernels.tile.gpu_launch import build_fast_launch, launch_tile_on_gpu
+            from safekernels.tile.gpu_launch import build_fast_launch, launch_tile_on_gpu, synced_launch
 
             assert plan.grid is not None
             self._check_overlap(list(values))
             loaded = launch_tile_on_gpu(self, values, plan.grid, stream)
             if fast is None:
-                plan.gpu_launch = build_fast_launch(self, loaded, values, plan.grid, plan.overlaps) or False
+                built = build_fast_launch(self, loaded, values, plan.grid, plan.overlaps)
+                plan.gpu_sync = synced_launch(built) if built is not None else False
+                plan.gpu_launch = built or False
             return
         for i, j in plan.overlaps:
             a, b = values[i]._buffer, values[j]._buffer
@@ -220,7 +296,7 @@ class TileKernel:
                 return
             if key is not None and len(values) == len(self.params):
                 checked = self._execute(stream, list(values))
-                self._plans[key] = LaunchPlan(self.params, values, checked)
+                self._plans[key] = LaunchPlan(self, values, checked)
                 return
         self._execute(stream, list(values))
 
@@ -348,20 +424,63 @@ class TileKernel:
 
 class TileLaunchOp(DeviceOp[tuple[Any, ...]]):
     """The op of a launch whose values are the handles the call moved (a direct plan): it runs the plan's
-    launch itself instead of a closure, and yields those handles."""
+    launch itself instead of a closure, and yields those handles.  It holds only the plan and the values
+    (`label` and `device` are the plan's); the call makes it without running an `__init__`.
 
-    def __init__(self, kernel: TileKernel, plan: LaunchPlan, bound: tuple[Any, ...], device: Any) -> None:
-        # DeviceOp's attributes, set here without its __init__ (this is built once per eager launch)
-        self.label = kernel._label
-        self.device = device
-        self.meta = None
-        self._kernel = kernel
+    `sync_on` of one such op whose plan has its generated GPU launcher (the eager `k(...).sync_on(stream)`)
+    runs no user code, so it skips the chain machinery: the reentrancy guard is checked but not set, and no
+    frame is pinned; the op's move, the launch (the same launcher, or the checked launch when it declines)
+    and the stream's synchronize are those of `DeviceOp.sync_on`."""
+
+    meta = None
+    _plan: LaunchPlan
+    _bound: tuple[Any, ...]
+
+    def __init__(self, plan: LaunchPlan, bound: tuple[Any, ...]) -> None:  # what `TileKernel.__call__` inlines
         self._plan = plan
         self._bound = bound
 
+    @property
+    def label(self) -> str:
+        label: str = self._plan.kernel._label
+        return label
+
+    @label.setter
+    def label(self, value: str) -> None:  # pragma: no cover - DeviceOp's attribute, never set on a launch
+        raise AttributeError("the label of a tile launch is its kernel's")
+
+    @property
+    def device(self) -> Any:
+        return self._plan.call_device
+
+    @device.setter
+    def device(self, value: Any) -> None:  # pragma: no cover - DeviceOp's attribute, never set on a launch
+        raise AttributeError("the device of a tile launch is its arguments'")
+
     def _execute(self, stream: Stream) -> tuple[Any, ...]:
-        self._kernel._launch(self._plan, stream, self._bound)
+        plan = self._plan
+        fast = plan.gpu_launch
+        if not (fast and stream.device is plan.device and fast(stream.handle, self._bound)):
+            plan.kernel._launch(plan, stream, self._bound)
         return self._bound
+
+    def sync_on(self, stream: Stream) -> tuple[Any, ...]:
+        plan = self._plan
+        fast = plan.gpu_sync
+        if not fast or type(stream) is not Stream or stream.device is not plan.device or op_state.depth:
+            return DeviceOp.sync_on(self, stream)  # the generic path (its checks, its errors)
+        if self._moved is not None:
+            self._check_alive("sync_on")
+        frame: Any = _getframe(1)
+        if internal_files.get(frame.f_code.co_filename) is not False:
+            frame = user_frame_from(1)
+        self._moved = new_site(MoveSite, (None, frame.f_code, frame.f_lasti, "sync_on", id(self)))
+        handle = stream.handle
+        bound = self._bound
+        if not fast(handle, bound):  # declined, nothing launched: the checked launch (or its error), then wait
+            plan.kernel._launch(plan, stream, bound)
+            stream.device.backend.synchronize(handle)
+        return bound
 
 
 register_chain_code(TileLaunchOp._execute.__code__)  # a chain's executions pass through it (runtime.ownership)

@@ -3,8 +3,9 @@
 Checking a tile launch (kinds, dtypes, declared `Dims`, grid agreement) depends only on the arguments'
 *specs*: for each argument its kind, shape, dtype, tile shape, whether it is shared storage and its device, or
 the Python type of a scalar.  `arg_key` turns an argument into a small hashable key of exactly that (a tile
-`Tensor`/`Partition` carries it precomputed as `_key`), and `TileKernel` keeps one `LaunchPlan` per tuple of
-keys:
+`Tensor`/`Partition` carries it precomputed as `_key`, an interned `tensor.SpecKey` that only tile handles
+have, so a kernel whose arguments have all been tile handles reads the keys with one C-level
+`map(attrgetter("_key"), args)`), and `TileKernel` keeps one `LaunchPlan` per tuple of keys:
 
     add(z, x, y)  -> key = (z._key, x._key, y._key)  -> plans.get(key)
                      hit:  liveness, E0505, moves, one DeviceOp       (no shape check, no specialization)
@@ -40,6 +41,18 @@ SHARED_OP = 3  # a SharedDeviceOp: used, not consumed
 BUFFER = 4  # a SIMT DeviceBuffer for a Tensor parameter: moved, runs as the 1-D tensor
 SCALAR = 5
 
+# How a call makes the successor of a moved argument (`LaunchPlan.moving`; falsy: not a handle, no successor):
+NOT_HANDLE = 0
+COPY_TENSOR = 1  # exactly a Tensor: its buffer, shape and key
+COPY_PARTITION = 2  # exactly a Partition: the same and its tile shape
+COPY_STATE = 3  # a subclass: its whole state but the loans
+
+
+def _copy_as(arg: Any) -> int:
+    t = type(arg)
+    return COPY_TENSOR if t is Tensor else COPY_PARTITION if t is Partition else COPY_STATE
+
+
 #: the key of an argument whose spec cannot be hashed (a launch with one is checked in full every time)
 _UNCACHEABLE = object()
 
@@ -61,7 +74,7 @@ def arg_key(arg: Any) -> object:
     if isinstance(arg, DeviceBuffer):
         return (BUFFER, arg.length, arg.dtype.name, arg.device, arg._parent is None)
     if isinstance(arg, Tensor | Partition):
-        return (t, arg._key)
+        return arg._key  # its `SpecKey` names its type too
     return t
 
 
@@ -80,7 +93,8 @@ class LaunchPlan:
     `direct` when the execution's values are the call's moved handles (no DeviceOp or DeviceBuffer
     argument); `device_arg` the first tensor-like argument (a launch's DeviceOp reports its device,
     `call_device` when that argument is not a DeviceOp); `gpu_launch` the generated GPU launcher, built on
-    the first GPU launch (False: not eligible)."""
+    the first GPU launch (False: not eligible), `gpu_sync` its twin that also synchronizes the stream (the
+    eager `sync_on`)."""
 
     __slots__ = (
         "call_device",
@@ -89,7 +103,9 @@ class LaunchPlan:
         "device_arg",
         "direct",
         "gpu_launch",
+        "gpu_sync",
         "grid",
+        "kernel",
         "kinds",
         "moves_fast",
         "moving",
@@ -97,12 +113,9 @@ class LaunchPlan:
         "overlaps",
     )
 
-    def __init__(
-        self,
-        params: Sequence[TileParam],
-        args: Sequence[Any],
-        grid: Shape | None,
-    ) -> None:
+    def __init__(self, kernel: Any, args: Sequence[Any], grid: Shape | None) -> None:
+        self.kernel = kernel  # the `TileKernel` whose plan this is (its launches' ops reach it through here)
+        params: Sequence[TileParam] = kernel.params
         kinds: list[int] = []
         devices: list[Device | None] = []
         for param, arg in zip(params, args, strict=True):
@@ -119,8 +132,10 @@ class LaunchPlan:
                 kinds.append(SHARED_HANDLE if arg.is_shared else HANDLE)
             devices.append(arg.device)
         self.kinds = tuple(kinds)
-        # (index, is a handle) of the arguments a call consumes; a handle's caller gets a successor handle
-        self.moving = tuple((i, k == HANDLE) for i, k in enumerate(kinds) if k in (HANDLE, OP))
+        # (index, how to copy it) of the arguments a call consumes; a handle's caller gets a successor handle
+        self.moving = tuple(
+            (i, _copy_as(args[i]) if k == HANDLE else NOT_HANDLE) for i, k in enumerate(kinds) if k in (HANDLE, OP)
+        )
         self.casts = tuple((i, p.cast) for i, p in enumerate(params) if p.kind == "scalar" and p.cast is not None)
         self.grid = grid
         known = [d for d in devices if d is not None]
@@ -141,6 +156,7 @@ class LaunchPlan:
                     pairs.append((i, j))
         self.overlaps = tuple(pairs)
         self.gpu_launch: Any = None
+        self.gpu_sync: Any = None  # its twin that also synchronizes the stream (`gpu_launch.synced_launch`)
 
     def __repr__(self) -> str:
         return f"<LaunchPlan kinds={self.kinds} grid={self.grid} device={self.device!r} direct={self.direct}>"

@@ -105,15 +105,15 @@ class _Owned(Movable):
         self._refresh_key()
 
     def _refresh_key(self) -> None:
-        """`_key`: a small int naming everything a launch checks about this value (kind, shape, dtype, tile
-        shape, shared, device); equal keys pass the same checks, so a tile launch's plan cache is keyed by it
-        (`tile.launch_plan`).  Handles made by a move share the key of the handle they came from."""
+        """`_key`: the one `SpecKey` naming everything a launch checks about this value (kind, shape, dtype,
+        tile shape, shared, device); equal keys pass the same checks, so a tile launch's plan cache is keyed
+        by it (`tile.launch_plan`).  Handles made by a move share the key of the handle they came from."""
         buf = self._buffer
         spec = (type(self), self._shape, buf.dtype.name, self._tile_shape, self._shared, buf.device)
         key = _SPEC_KEYS.get(spec)
         if key is None:
-            key = _SPEC_KEYS[spec] = len(_SPEC_KEYS)
-        self._key: int = key
+            key = _SPEC_KEYS[spec] = SpecKey(spec)
+        self._key: SpecKey = key
 
     def _mark_moved(self, operation: str) -> None:
         if self._shared:  # a shared value is never consumed by one of its users
@@ -207,8 +207,22 @@ class _Owned(Movable):
         return self._buffer.to_numpy(stream).reshape(self._shape)
 
 
-#: (kind, shape, dtype name, tile shape, shared, device) -> a small int (`_Owned._key`); a handful per program.
-_SPEC_KEYS: dict[tuple[Any, ...], int] = {}
+class SpecKey:
+    """The interned spec of a tile tensor or partition (`_Owned._key`): one object per spec, hashed and
+    compared by identity, so a launch's key is a tuple of these and nothing but a tile handle can forge one
+    (the launch reads `_key` off its arguments without looking at their types)."""
+
+    __slots__ = ("spec",)
+
+    def __init__(self, spec: tuple[Any, ...]) -> None:
+        self.spec = spec
+
+    def __repr__(self) -> str:
+        return f"SpecKey{self.spec[1:]}"
+
+
+#: (kind, shape, dtype name, tile shape, shared, device) -> its `SpecKey`; a handful per program.
+_SPEC_KEYS: dict[tuple[Any, ...], SpecKey] = {}
 
 
 class Tensor(_Owned, Generic[T]):
