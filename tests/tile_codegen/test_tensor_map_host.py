@@ -1,0 +1,67 @@
+"""The runtime side of the TMA path without a GPU: `gpu_launch.tensor_map` hands cuTensorMapEncodeTiled the
+tensor's extents innermost first, its row pitch in bytes, the box the compiler chose, the 128-byte swizzle and
+zero fill, into 64-byte-aligned storage; a failed encode is a clear error; the fast launch declines kernels
+with tensor maps (they are encoded per launch)."""
+
+from __future__ import annotations
+
+import ctypes
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from safekernels.dtypes import dtype_of
+from safekernels.tile import gpu_launch
+
+
+class FakeLibcuda:
+    def __init__(self, result: int = 0) -> None:
+        self.calls: list[tuple[Any, ...]] = []
+        self.result = result
+
+    def cuTensorMapEncodeTiled(self, *args: Any) -> int:
+        self.calls.append(args)
+        ctypes.memset(args[0].value, 0xAB, 128)  # "encodes" into the caller's storage
+        return self.result
+
+
+def _value(shape: tuple[int, int], dtype: str, ptr: int = 0x7F0000001000) -> Any:
+    return SimpleNamespace(shape=shape, dtype=dtype_of(dtype), buffer=SimpleNamespace(ptr=ptr))
+
+
+@pytest.mark.parametrize(
+    ("dtype", "code", "itemsize"), [("f16", 6, 2), ("bf16", 9, 2), ("f8e4m3", 0, 1), ("f8e5m2", 0, 1)]
+)
+def test_tensor_map_arguments(monkeypatch: pytest.MonkeyPatch, dtype: str, code: int, itemsize: int) -> None:
+    fake = FakeLibcuda()
+    monkeypatch.setattr(gpu_launch, "_LIBCUDA", [fake])
+    view = gpu_launch.tensor_map(_value((4000, 3000), dtype), "tmap:128:64")
+    (call,) = fake.calls
+    storage, dt, rank, ptr, dims, strides, box, estrides, interleave, swizzle, l2, oob = call
+    assert storage.value % 64 == 0 and ctypes.addressof(view) == storage.value and bytes(view) == b"\xab" * 128
+    assert (dt.value, rank.value, ptr.value) == (code, 2, 0x7F0000001000)
+    assert list(dims) == [3000, 4000] and list(strides) == [3000 * itemsize]  # innermost first, bytes
+    assert list(box) == [64, 128] and list(estrides) == [1, 1]
+    assert (interleave.value, swizzle.value, l2.value, oob.value) == (0, 3, 3, 0)  # 128B swizzle, zero fill
+
+
+def test_an_empty_extent_still_encodes(monkeypatch: pytest.MonkeyPatch) -> None:
+    fake = FakeLibcuda()
+    monkeypatch.setattr(gpu_launch, "_LIBCUDA", [fake])
+    gpu_launch.tensor_map(_value((256, 0), "f16"), "tmap:128:64")  # K = 0: the loop never copies
+    assert list(fake.calls[0][4]) == [1, 256]
+
+
+def test_a_failed_encode_names_the_tensor(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(gpu_launch, "_LIBCUDA", [FakeLibcuda(result=1)])
+    with pytest.raises(RuntimeError, match=r"cuTensorMapEncodeTiled failed \(CUresult 1\) for a \(64, 64\) f16"):
+        gpu_launch.tensor_map(_value((64, 64), "f16"), "tmap:64:64")
+
+
+def test_fast_launch_declines_kernels_with_tensor_maps() -> None:
+    compiled = SimpleNamespace(abi=[("ptr", 0, 0), ("dim", 0, 0), ("tmap:128:64", 0, 0)], threads=256, smem_bytes=0)
+    loaded = SimpleNamespace(compiled=compiled, function=None, name="k")
+    kernel = SimpleNamespace(params=[SimpleNamespace(name="a", kind="tensor", dtype=dtype_of("f16"))], name="k")
+    values = [_value((128, 64), "f16")]
+    assert gpu_launch.build_fast_launch(kernel, loaded, values, (1,), []) is None
