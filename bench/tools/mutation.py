@@ -90,7 +90,7 @@ GROUPS: dict[str, Group] = {
             "src/ownership_check/core/liveness.py",
             "src/ownership_check/core/messages.py",
         ),
-        ("tests/checker_core",),
+        ("tests/checker_core", "tests/checker_golden"),
     ),
     "lowering": Group(
         (
@@ -156,7 +156,7 @@ def _configure(work: Path, group: Group, deselect: list[str]) -> None:
         f"only_mutate = {json.dumps(list(group.modules))}",
         f"pytest_add_cli_args_test_selection = {json.dumps(selection)}",
         'pytest_add_cli_args = ["-p", "no:cacheprovider", "-x", "-q"]',
-        'also_copy = ["tests", "examples", "bench", "mypy_plugin"]',
+        'also_copy = ["tests", "examples", "bench", "mypy_plugin", "docs", "README.md", ".pre-commit-hooks.yaml"]',
         "",
     ]
     with (work / "pyproject.toml").open("a") as handle:
