@@ -15,8 +15,8 @@ TILES, SIMTS, SKIPPED = collect()
 
 #: SIMT kernels that exist to be refused (checker fixtures for E0133, executor tests of CPU-only code), with
 #: the SK code the compiler must give.  The CPU executor refuses the E0133 ones too (UnsafeOperationError at
-#: run time); the two marked CPU-only are known divergences of the SIMT track (plain Python helpers and
-#: `isinstance` run on the CPU, the SIMT compiler refuses them).
+#: run time); those marked CPU-only are known divergences of the SIMT track (plain Python helpers and
+#: `isinstance` run on the CPU, the SIMT compiler refuses them; fp8 parameters likewise).
 KNOWN_SIMT_REJECTIONS = {
     "tests/checker_cases/e0133_device_helper_does_not_inherit.py:uses_helper": "SK005",
     "tests/checker_cases/e0133_get_unchecked_mut.py:fast_copy": "SK005",
@@ -27,6 +27,7 @@ KNOWN_SIMT_REJECTIONS = {
     "tests/simt/test_simt_executor.py:shared_without_unsafe": "SK005",
     "tests/hostile/test_hostile_runtime.py:copy_n": "SK004",  # CPU-only: a plain Python helper
     "tests/simt/test_simt_executor.py:numerics": "SK004",  # CPU-only: `isinstance` in a kernel
+    "tests/tile_codegen/test_fp8_dtypes.py:simt_reads_fp8": "SK011",  # CPU-only: fp8 is tile-kernel storage
 }
 
 

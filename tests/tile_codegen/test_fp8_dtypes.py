@@ -124,3 +124,33 @@ def test_mixed_fp8_matmul_is_a_type_error() -> None:
     b = TileType((16, 16), dtype_of("f8e5m2"))
     with pytest.raises(TypeError, match="or both f8e4m3 / f8e5m2"):
         _infer_matmul(a, b, TileType((16, 16), dtype_of("f32")))
+
+
+from safekernels import simt  # noqa: E402
+from safekernels.simt import DisjointSlice, Slice, thread  # noqa: E402
+
+
+@simt.kernel
+@simt.launch_contract(block=32, requires=("len(a) >= len(c)",))
+def simt_reads_fp8(a: Slice[f8e4m3], c: DisjointSlice[f32]) -> None:
+    idx = thread.index_1d()
+    i = idx.get()
+    if (out := c.get_mut(idx)) is not None:
+        out.set(f32(a[i]) * 2.0)
+
+
+def test_simt_cpu_executor_reads_fp8_values_not_bits() -> None:
+    dev = sk.Device.cpu()
+    stream = dev.new_stream()
+    a = sk.to_device(np.array([1.5, 2.0, 500.0], np.float32), stream, dtype=f8e4m3)
+    c = sk.zeros(3, f32, stream)
+    simt_reads_fp8.launch(simt_reads_fp8.prepare(simt.LaunchConfig1D.for_len(3, block=32), dev), stream, a, c)
+    np.testing.assert_array_equal(c.to_numpy(stream), [3.0, 4.0, 896.0])  # 500 saturates to 448
+
+
+def test_simt_gpu_compiler_refuses_fp8_parameters_with_a_located_error() -> None:
+    from codegen.pipeline import compile_simt_kernel
+    from ownership_check.diagnostics import DiagnosticError
+
+    with pytest.raises(DiagnosticError, match=r"SK011 parameter `a`: f8e4m3 is a storage type of tile kernels"):
+        compile_simt_kernel(simt_reads_fp8, arch="sm_90", use_cache=False)

@@ -187,6 +187,17 @@ class ModuleBuilder:
                         width,
                     )
                 kind, dt = parsed
+            if dt.name in ("f8e4m3", "f8e5m2"):  # 8-bit floats are storage for tile-kernel matmuls only
+                line, col, width = source.position(arg)
+                raise sk_error(
+                    "SK011",
+                    f"parameter `{arg.arg}`: {dt.name} is a storage type of tile kernels (tensor-core matmuls); "
+                    "SIMT kernels do not take it (pass the bits as u8)",
+                    source.path,
+                    line,
+                    col,
+                    width,
+                )
             self.abi.append((arg.arg, kind, dt.name))
             if kind == "scalar":
                 out.append((arg.arg, arith_type(dt)))
