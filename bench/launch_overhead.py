@@ -13,7 +13,15 @@ launches): rounds of `--graph-replays` replays with one synchronize at the end, 
 per kernel = round time / replays / 100, median over rounds.  The safekernels graphs are checked against eager
 execution of the same chain first.
 
-    PYTHONPATH=src:. python3 bench/launch_overhead.py --out docs/benchmarks-launch.md
+    PYTHONPATH=src:. python3 bench/launch_overhead.py            # -> $OUT (or bench/results/device-<date>)/
+                                                                 #    launch_overhead.{md,json}, environment.json
+    PYTHONPATH=src:. python3 bench/launch_overhead.py --out report.md --json report.json
+
+The first form writes the folder `bench/run.py --ingest DIR` records (as `bench/tile_device_run.sh` does).
+The tile section ends with issue 10's targets (the softmax / GEMM eager-vs-graph ones are in
+`bench/tile_bench.py`'s report) and a breakdown of where the host time goes: building the op, `sync_on` of a
+built op, and per chain link the `then` call, the generated launcher and the rest (the callback building its
+op).
 """
 
 from __future__ import annotations
@@ -22,6 +30,7 @@ import argparse
 import datetime
 import importlib.util
 import json
+import os
 import statistics
 import sys
 import time
@@ -126,6 +135,15 @@ def tile_eager_section(dev: Any, stream: Any, torch: Any, n: int, repeats: int) 
             torch.add(ta, tb, out=tc)
         torch_stream.synchronize()
 
+    fast = plan.gpu_launch  # the planned launch alone: what a chain link runs after building its op
+    assert fast(stream.handle, tuple(state)) is True, "the planned launch declined"
+
+    def planned_100() -> None:
+        values = tuple(state)
+        for _ in range(GRAPH_KERNELS):
+            fast(stream.handle, values)
+        cusync(raw)
+
     def build_round(calls: int) -> float:
         handles = [(state[0]._successor(), state[1]._successor(), state[2]._successor()) for _ in range(calls)]
         t = time.perf_counter()
@@ -133,31 +151,64 @@ def tile_eager_section(dev: Any, stream: Any, torch: Any, n: int, repeats: int) 
             tile_add(zi, xi, yi)
         return (time.perf_counter() - t) / calls * 1e6
 
+    def sync_round(calls: int) -> float:
+        """`op.sync_on(stream)` alone: the ops are built first, untimed (each from the handles the previous
+        one will hand back, `TileLaunchOp._bound`), then synchronized one by one."""
+        ops = []
+        z, x, y = state
+        for _ in range(calls):
+            op = tile_add(z, x, y)
+            ops.append(op)
+            z, x, y = op._bound
+        torch.cuda.synchronize()
+        t = time.perf_counter()
+        for op in ops:
+            state[:] = op.sync_on(stream)
+        return (time.perf_counter() - t) / calls * 1e6
+
+    def chain_build_round(chains: int) -> float:
+        """Building a 100-link chain (`then` only, no execution) per link; each chain then runs, untimed."""
+        total = 0.0
+        for _ in range(chains):
+            t = time.perf_counter()
+            op = tile_add(*state)
+            for _ in range(GRAPH_KERNELS - 1):
+                op = op.then(lambda v: tile_add(v[0], v[1], v[2]))
+            total += time.perf_counter() - t
+            state[:] = op.sync_on(stream)
+        return total / chains / GRAPH_KERNELS * 1e6
+
     single = measure(
         {"bare_sync": bare_sync, "tile_eager": tile_eager, "torch_sync": torch_sync}, torch.cuda.synchronize, n, repeats
     )
     chains = measure(
-        {"bare_100": bare_100, "chain_100": chain_100, "torch_100": torch_100},
+        {"bare_100": bare_100, "chain_100": chain_100, "planned_100": planned_100, "torch_100": torch_100},
         torch.cuda.synchronize,
         max(20, n // 100),
         repeats,
     )
-    builds = [build_round(n) for _ in range(repeats)]
+    rounds: dict[str, list[float]] = {"tile_build": [], "tile_sync_only": [], "chain_build": []}
+    for _ in range(repeats):  # interleaved like the others
+        rounds["tile_build"].append(build_round(n))
+        rounds["tile_sync_only"].append(sync_round(n))
+        rounds["chain_build"].append(chain_build_round(max(20, n // 100)))
     assert (state[0].to_numpy(stream) == state[1].to_numpy(stream) + 0.5).all(), "tile chain wrong"
-    med = {k: statistics.median(v) for k, v in {**single, **chains}.items()}
-    med["tile_build"] = statistics.median(builds)
+    med = {k: statistics.median(v) for k, v in {**single, **chains, **rounds}.items()}
     eager_ratio = med["tile_eager"] / med["bare_sync"]
     chain_ratio = med["chain_100"] / med["bare_100"]
     labels = {
         "bare_sync": "bare `cuLaunchKernel` + `cuStreamSynchronize` (the tile kernel, pre-packed params)",
         "tile_eager": "**tile `z, x, y = add(z, x, y).sync_on(stream)`** (public API, eager)",
-        "torch_sync": "`torch.add(a, b, out=c)` + stream synchronize",
         "tile_build": "tile `add(z, x, y)`: building the op only (no execution)",
+        "tile_sync_only": "tile `op.sync_on(stream)` of a built op: move, planned launch, synchronize",
+        "torch_sync": "`torch.add(a, b, out=c)` + stream synchronize",
         "bare_100": "100 bare `cuLaunchKernel` + one `cuStreamSynchronize`",
         "chain_100": "**tile chain: 100 launches built with `then`, one `sync_on`**",
+        "chain_build": "tile chain: building it only, per link (`then`, no execution)",
+        "planned_100": "100 planned launches (the generated launcher alone) + one `cuStreamSynchronize`",
         "torch_100": "100 `torch.add` + one stream synchronize",
     }
-    spread = {k: (min(v), max(v)) for k, v in {**single, **chains, "tile_build": builds}.items()}
+    spread = {k: (min(v), max(v)) for k, v in {**single, **chains, **rounds}.items()}
     lines = [
         "### Tile launches through the public API (issue 10)",
         "",
@@ -170,21 +221,38 @@ def tile_eager_section(dev: Any, stream: Any, torch: Any, n: int, repeats: int) 
     for key, label in labels.items():
         lo, hi = spread[key]
         lines.append(f"| {label} | {med[key]:.2f} | [{lo:.2f}, {hi:.2f}] |")
+    build_us = med["tile_build"]
+    per_link = (med["chain_100"] - med["bare_100"]) / GRAPH_KERNELS
+    launcher_us = (med["planned_100"] - med["bare_100"]) / GRAPH_KERNELS
     lines += [
         "",
-        "| target | measured | met |",
+        "| issue 10 target | measured | met |",
         "| --- | ---: | --- |",
         f"| eager op + `sync_on` <= 1.5x bare launch + synchronize | {eager_ratio:.3f}x | "
         f"{'yes' if eager_ratio <= 1.5 else '**no**'} |",
+        f"| building a tile op <= 15 µs | {build_us:.2f} µs | {'yes' if build_us <= 15 else '**no**'} |",
         f"| chain of 100 + one `sync_on` <= 1.3x 100 bare launches + synchronize | {chain_ratio:.3f}x | "
         f"{'yes' if chain_ratio <= 1.3 else '**no**'} |",
-        f"| eager op + `sync_on` vs torch.add + synchronize | {med['tile_eager'] / med['torch_sync']:.3f}x | |",
-        f"| chain of 100 vs 100 torch.add + synchronize | {med['chain_100'] / med['torch_100']:.3f}x | |",
-        f"| per-launch host cost in the chain over the bare launch | "
-        f"{(med['chain_100'] - med['bare_100']) / GRAPH_KERNELS:.2f} µs | |",
+        "| softmax 8192^2 eager >= 0.85x graph, GEMM f16 4096 eager >= 0.95x graph | "
+        "`bench/tile_bench.py`'s eager / graph table | |",
+        "",
+        "| where the time goes | µs |",
+        "| --- | ---: |",
+        f"| eager: host cost over the bare launch + synchronize | {med['tile_eager'] - med['bare_sync']:.2f} |",
+        f"| eager: building the op | {build_us:.2f} |",
+        f"| eager: `sync_on` of a built op, over the bare launch + synchronize | "
+        f"{med['tile_sync_only'] - med['bare_sync']:.2f} |",
+        f"| chain: host cost per link over the bare launch | {per_link:.2f} |",
+        f"| chain: building per link (`then`) | {med['chain_build']:.2f} |",
+        f"| chain: the generated launcher per launch, over the bare launch | {launcher_us:.2f} |",
+        f"| chain: the rest per link (the callback building its op, the move, the loop) | "
+        f"{per_link - med['chain_build'] - launcher_us:.2f} |",
+        f"| eager op + `sync_on` vs torch.add + synchronize | {med['tile_eager'] / med['torch_sync']:.3f}x |",
+        f"| chain of 100 vs 100 torch.add + synchronize | {med['chain_100'] / med['torch_100']:.3f}x |",
         "",
     ]
-    return lines, {"median_us": med, "eager_ratio": eager_ratio, "chain_ratio": chain_ratio}
+    targets = {"eager_ratio": eager_ratio, "build_us": build_us, "chain_ratio": chain_ratio}
+    return lines, {"median_us": med, **targets, "targets": targets}
 
 
 def measure_graphs(
@@ -257,12 +325,25 @@ def versions(torch: Any) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--out", required=True)
+    parser.add_argument(
+        "--out",
+        help="markdown report (default: launch_overhead.md, with launch_overhead.json and environment.json, in "
+        "$OUT or bench/results/device-<date>: the folder `bench/run.py --ingest DIR` reads)",
+    )
     parser.add_argument("--json")
     parser.add_argument("--n", type=int, default=20000)
     parser.add_argument("--repeats", type=int, default=7)
     parser.add_argument("--graph-replays", type=int, default=500)
     args = parser.parse_args()
+    if args.out is None:
+        folder = Path(os.environ.get("OUT") or ROOT / "bench" / "results" / f"device-{datetime.date.today()}")
+        folder.mkdir(parents=True, exist_ok=True)
+        args.out = str(folder / "launch_overhead.md")
+        args.json = args.json or str(folder / "launch_overhead.json")
+        if not (folder / "environment.json").exists():  # what `bench/run.py --ingest` records the run with
+            from bench.run import environment
+
+            (folder / "environment.json").write_text(json.dumps(environment(), indent=1))
 
     import torch  # type: ignore[import-not-found]
 
@@ -486,6 +567,7 @@ def main() -> None:
         Path(args.json).write_text(json.dumps(summary, indent=1))
     print(text)
     print({k: [round(x, 3) for x in v] for k, v in {**results, **graph_results}.items()})
+    print(f"report: {args.out}" + (f", {args.json}" if args.json else ""))
 
 
 if __name__ == "__main__":

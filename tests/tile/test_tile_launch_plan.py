@@ -475,3 +475,20 @@ def test_a_declined_planned_sync_takes_the_checked_launch_and_still_waits(monkey
     z, _x, y = args()
     add(z, gpu.tensor((64,), f32, misalign=4), y).sync_on(gpu.stream)  # another alignment: the checked launch
     assert gpu.driver.events == [("launch", 0x5EED), ("sync", 0x5EED)]
+
+
+def test_the_keys_are_read_in_c_again_after_a_launch_from_constructor_ops() -> None:
+    @tile.kernel
+    def fresh(z: Partition[f32], x: Tensor[f32], y: Tensor[f32]) -> None:
+        z.store(tile.load_like(x, z) + tile.load_like(y, z))
+
+    stream = cpu_stream()
+    op = fresh(tile.zeros((8,), f32).partition((4,)), tile.ones((8,), f32), tile.full((8,), 2.0, f32))
+    assert not fresh._handles_only  # DeviceOp arguments: keys per type
+    z, x, y = op.sync_on(stream)
+    z, x, y = fresh(z, x, y).sync_on(stream)
+    assert fresh._handles_only  # the next calls read the handles' keys with one `map`
+    z, x, y = fresh(z, x, y).sync_on(stream)
+    z2, _a, _x, y = saxpy(z, 2.0, x, y).sync_on(stream)  # a scalar: keys per type, for saxpy only
+    assert not saxpy._handles_only and fresh._handles_only
+    np.testing.assert_array_equal(z2.unpartition().to_numpy(stream), np.full(8, 4.0, np.float32))

@@ -100,7 +100,8 @@ class TileKernel:
         self._casts = tuple(p.cast for p in self.params)
         #: argument spec key -> the plan checked for it (`tile.launch_plan`)
         self._plans: dict[tuple[object, ...], LaunchPlan] = {}
-        #: True until a call has an argument that is not a tile handle (then keys are made per type)
+        #: whether the last call's arguments were all tile handles (then the next call reads their keys in C;
+        #: a first launch from constructor ops, or a kernel with scalars, makes them per type)
         self._handles_only = True
         # a subclass that overrides `_execute` (sk.load_prebuilt refuses the CPU executor there) keeps it on
         # the CPU executor; on a GPU its launches go through `launch_tile_on_gpu` like everyone's
@@ -111,11 +112,12 @@ class TileKernel:
             raise TypeError(f"{self.name}: tile launches take positional arguments only")
         if block_state.block is not None:  # current_block(), inlined
             raise TypeError(f"{self.name}: tile kernels cannot be launched from inside a kernel body")
-        if self._handles_only:  # every argument so far was a tile handle: their keys, read in C
+        handles = self._handles_only
+        if handles:  # the last call's arguments were all tile handles: their keys, read in C
             try:
                 key = tuple(map(_spec_key, args))
-            except AttributeError:  # a scalar, an op, a buffer, ...: the general keys from now on
-                self._handles_only = False
+            except AttributeError:  # a scalar, an op, a buffer, ...: the general keys until the next
+                handles = self._handles_only = False  # all-handle call
                 key = tuple([arg_key(a) for a in args])
         else:
             key = tuple([a._key if type(a) in _HANDLES else arg_key(a) for a in args])
@@ -124,6 +126,8 @@ class TileKernel:
             plan = self._check_call(args)
             if _UNCACHEABLE not in key:
                 self._plans[key] = plan
+        if not handles and plan.handles_only:
+            self._handles_only = True
         if plan.direct and plan.moves_fast and not (_HELD[0] if _HELD else _borrows_pending()):
             # the common launch, `_bind`'s moves inlined: one frame test for the call site, one successor each
             frame: Any = _getframe(1)

@@ -105,6 +105,7 @@ class LaunchPlan:
         "gpu_launch",
         "gpu_sync",
         "grid",
+        "handles_only",
         "kernel",
         "kinds",
         "moves_fast",
@@ -142,6 +143,7 @@ class LaunchPlan:
         self.device = known[0] if known and len(known) == len(devices) and len(set(map(id, known))) == 1 else None
         self.on_gpu = self.device is not None and self.device.is_gpu
         self.direct = all(k in (HANDLE, SHARED_HANDLE, SCALAR) for k in kinds)
+        self.handles_only = all(k in (HANDLE, SHARED_HANDLE) for k in kinds)  # each argument has a `_key`
         self.moves_fast = BUFFER not in kinds
         self.device_arg = next((i for i, k in enumerate(kinds) if k != SCALAR), -1)
         # the device a call's DeviceOp reports: its first tensor argument's (read per call from a DeviceOp)
