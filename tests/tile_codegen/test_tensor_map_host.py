@@ -65,3 +65,9 @@ def test_fast_launch_declines_kernels_with_tensor_maps() -> None:
     kernel = SimpleNamespace(params=[SimpleNamespace(name="a", kind="tensor", dtype=dtype_of("f16"))], name="k")
     values = [_value((128, 64), "f16")]
     assert gpu_launch.build_fast_launch(kernel, loaded, values, (1,), []) is None
+
+
+def test_fp8_scalar_arguments_are_packed_as_their_bit_patterns() -> None:
+    assert gpu_launch._scalar_cell(3.3, dtype_of("f8e4m3")).value == 0x45  # 3.25
+    assert gpu_launch._scalar_cell(1e9, dtype_of("f8e4m3")).value == 0x7E  # saturates to 448
+    assert gpu_launch._scalar_cell(1.0, dtype_of("f8e5m2")).value == 0x3C

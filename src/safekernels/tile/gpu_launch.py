@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from safekernels.dtypes import DType, f32_to_bf16
+from safekernels.dtypes import DType, f32_to_bf16, from_f32
 
 _CTYPES: dict[str, Any] = {
     "i8": ctypes.c_int8,
@@ -47,6 +47,8 @@ _CTYPES: dict[str, Any] = {
     "bool": ctypes.c_uint8,
     "f16": ctypes.c_uint16,
     "bf16": ctypes.c_uint16,
+    "f8e4m3": ctypes.c_uint8,
+    "f8e5m2": ctypes.c_uint8,
 }
 _DEFAULT_SMEM = 48 * 1024
 
@@ -57,6 +59,8 @@ def _scalar_cell(value: Any, dt: DType) -> Any:
         cell.value = int(np.float16(value).view(np.uint16))
     elif dt.name == "bf16":
         cell.value = int(f32_to_bf16(np.float32(value)))
+    elif dt.name in ("f8e4m3", "f8e5m2"):
+        cell.value = int(from_f32(np.float32(value), dt))
     elif dt.name == "bool":
         cell.value = 1 if value else 0
     elif dt.kind in ("i", "u"):
