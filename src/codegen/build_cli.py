@@ -368,7 +368,9 @@ class Builder:
             else:
                 from codegen.sass_summary import format_summary, summarize
 
-                text = format_summary(summarize(stem, entry, self.arch, ptx, cubin))
+                target_arch = re.search(r"^\.target\s+(sm_\w+)", ptx, re.MULTILINE)  # sm_90a for wgmma kernels
+                arch = target_arch.group(1) if target_arch else self.arch
+                text = format_summary(summarize(stem, entry, arch, ptx, cubin))
                 target.write_text(text)
                 if not self.quiet:
                     progress.clear()

@@ -278,3 +278,14 @@ def test_by_default_thread_0_issues_the_copies() -> None:
 def test_a_load_before_the_loop_keeps_the_cta_together() -> None:
     c = _attention(T.attention, 4096, T.ATT_BM, T.ATT_D, "sm_90a")
     assert "setmaxnreg" not in c.ptx and c.threads == 256
+
+
+def test_sass_summary_of_a_wgmma_kernel_reads_the_sm_90a_ptxas_report(tmp_path: Path) -> None:
+    from codegen.build_cli import main
+
+    out = tmp_path / "out"
+    source = str(ROOT / "bench/kernels/tensor_core_kernels.py")
+    assert main([source, "--emit", "sass-summary", "-o", str(out), "-q"]) == 0
+    text = (out / "gemm_fp8.sass-summary.txt").read_text()
+    assert "gemm_fp8 (sm_90a)" in text and "spills            0 bytes stored" in text
+    assert "ptxas report" not in text  # the report came: nvJitLink was asked for the arch the PTX targets
