@@ -492,3 +492,17 @@ def test_the_keys_are_read_in_c_again_after_a_launch_from_constructor_ops() -> N
     z2, _a, _x, y = saxpy(z, 2.0, x, y).sync_on(stream)  # a scalar: keys per type, for saxpy only
     assert not saxpy._handles_only and fresh._handles_only
     np.testing.assert_array_equal(z2.unpartition().to_numpy(stream), np.full(8, 4.0, np.float32))
+
+
+def test_a_cached_plan_moves_through_its_generated_bind_and_shares_shared_tensors() -> None:
+    stream = cpu_stream()
+    z, x, _y = add(*operands()).sync_on(stream)
+    shared = tile.full((8,), 2.0, f32).shared().sync_on(stream)
+    for _ in range(2):  # checked, then planned
+        z_in, x_in = z, x
+        z, x, again = add(z, x, shared).sync_on(stream)
+        assert again is shared and not shared.is_moved  # used, not consumed
+        assert z_in.is_moved and x_in.is_moved and z is not z_in and x is not x_in
+    plan = next(p for p in add._plans.values() if p.kinds == (0, 0, 1) and p.device is stream.device)
+    assert plan.bind is not None and "NEW(PARTITION)" in plan.bind.__globals__["SOURCE"]
+    np.testing.assert_array_equal(z.unpartition().to_numpy(stream), np.full(8, 3.0, np.float32))

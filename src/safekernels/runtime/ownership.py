@@ -112,10 +112,17 @@ _getframe = sys._getframe
 
 
 def _is_internal(filename: str) -> bool:
+    """Whether `filename` is code of this package: its files, and the functions it generates (their code is
+    compiled under a name starting with `<safekernels`, e.g. a tile launch plan's moves and launcher)."""
     flag = _INTERNAL_FILES.get(filename)
     if flag is None:
-        flag = _INTERNAL_FILES[filename] = os.path.abspath(filename).startswith(_PACKAGE_DIR)
+        flag = os.path.abspath(filename).startswith(_PACKAGE_DIR) or filename.startswith(GENERATED_PREFIX)
+        _INTERNAL_FILES[filename] = flag
     return flag
+
+
+#: how the file name of code this package generates starts (such frames are never a move's user frame)
+GENERATED_PREFIX = "<safekernels"
 
 
 class _Execution(threading.local):

@@ -134,6 +134,14 @@ class TileKernel:
             if internal_files.get(frame.f_code.co_filename) is not False:
                 frame = user_frame_from(1)  # the launch was made by this package (a bridge, autotune, ...)
             site = new_site(MoveSite, (None, frame.f_code, frame.f_lasti, self.name, 0))
+            bind = plan.bind
+            if bind is not None:
+                bound = bind(args, site)  # the generated moves below; None: refused, nothing moved
+                if bound is not None:
+                    op = _new(TileLaunchOp)  # TileLaunchOp.__init__, inlined
+                    op._plan = plan
+                    op._bound = bound
+                    return op
             values = list(args)
             loans = False
             for i, copy_as in plan.moving:  # a direct plan moves handles only (`copy_as` is not NOT_HANDLE)

@@ -23,7 +23,7 @@ launch when an alignment differs from the one its kernel was specialized for).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from safekernels.runtime.buffer import DeviceBuffer
@@ -94,9 +94,11 @@ class LaunchPlan:
     argument); `device_arg` the first tensor-like argument (a launch's DeviceOp reports its device,
     `call_device` when that argument is not a DeviceOp); `gpu_launch` the generated GPU launcher, built on
     the first GPU launch (False: not eligible), `gpu_sync` its twin that also synchronizes the stream (the
-    eager `sync_on`)."""
+    eager `sync_on`); `bind` the generated moves of a direct call (`generate_bind`), None when the call
+    binds argument by argument."""
 
     __slots__ = (
+        "bind",
         "call_device",
         "casts",
         "device",
@@ -159,6 +161,50 @@ class LaunchPlan:
         self.overlaps = tuple(pairs)
         self.gpu_launch: Any = None
         self.gpu_sync: Any = None  # its twin that also synchronizes the stream (`gpu_launch.synced_launch`)
+        self.bind: Bind | None = generate_bind(self, len(params)) if self.direct and self.moves_fast else None
 
     def __repr__(self) -> str:
         return f"<LaunchPlan kinds={self.kinds} grid={self.grid} device={self.device!r} direct={self.direct}>"
+
+
+#: `bind(args, site) -> values | None`: a direct plan's moves, generated (see `generate_bind`).
+Bind = Callable[[Sequence[Any], Any], "tuple[Any, ...] | None"]
+
+
+def generate_bind(plan: LaunchPlan, n: int) -> Bind | None:
+    """The moves of a call with `plan` (direct: tile handles and scalars only), as one straight-line function.
+
+    `bind(args, site)` returns the launch's values: a successor handle for each moved argument (a Tensor /
+    Partition made from its buffer, shape, key and tile shape, as `_Owned._successor` makes one), shared
+    handles as they are, scalars through their casts; each moved argument is marked moved at `site`, and the
+    `as_buffer` handles a moved tensor lent end with it.  It returns None before anything moved when an
+    argument was moved already or the same value is given twice: the caller then binds argument by argument,
+    which raises the error naming it.  None (no generated function) when a moved argument is a subclass."""
+    moving = [i for i, _copy in plan.moving]
+    if any(copy not in (COPY_TENSOR, COPY_PARTITION) for _i, copy in plan.moving):
+        return None
+    casts = dict(plan.casts)
+    lines = [f"{''.join(f'a{i}, ' for i in range(n))}= args"] if n else []
+    if moving:
+        lines += [f"if {' or '.join(f'a{i}._moved is not None' for i in moving)}:", "    return None"]
+    same = [f"a{i} is a{j}" for k, i in enumerate(moving) for j in moving[k + 1 :]]
+    if same:
+        lines += [f"if {' or '.join(same)}:", "    return None"]
+    for i, copy in plan.moving:
+        lines.append(f"s{i} = NEW({'PARTITION' if copy == COPY_PARTITION else 'TENSOR'})")
+        if copy == COPY_PARTITION:
+            lines.append(f"s{i}._tile_shape = a{i}._tile_shape")
+        lines += [f"s{i}._buffer = a{i}._buffer", f"s{i}._shape = a{i}._shape", f"s{i}._key = a{i}._key"]
+    lines += [f"a{i}._moved = site" for i in moving]
+    for i, copy in plan.moving:  # only a 1-D Tensor lends (`Tensor.as_buffer`)
+        if copy == COPY_TENSOR:
+            lines += [f"if a{i}._lent:", f"    a{i}._end_loans()"]
+    values = [f"s{i}" if i in moving else f"CAST{i}(a{i})" if i in casts else f"a{i}" for i in range(n)]
+    lines.append(f"return ({''.join(v + ', ' for v in values)})")
+    namespace: dict[str, Any] = {"NEW": object.__new__, "TENSOR": Tensor, "PARTITION": Partition}
+    namespace.update({f"CAST{i}": cast for i, cast in casts.items()})
+    source = "def bind(args, site):\n" + "".join(f"    {line}\n" for line in lines)
+    namespace["SOURCE"] = source
+    exec(compile(source, f"<safekernels tile moves of {plan.kernel.name}>", "exec"), namespace)
+    bind: Bind = namespace["bind"]
+    return bind
