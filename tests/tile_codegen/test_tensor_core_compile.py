@@ -289,3 +289,18 @@ def test_sass_summary_of_a_wgmma_kernel_reads_the_sm_90a_ptxas_report(tmp_path: 
     text = (out / "gemm_fp8.sass-summary.txt").read_text()
     assert "gemm_fp8 (sm_90a)" in text and "spills            0 bytes stored" in text
     assert "ptxas report" not in text  # the report came: nvJitLink was asked for the arch the PTX targets
+
+
+@pytest.mark.parametrize("causal", [False, True])
+def test_bench_attention_head_dim_128_on_the_cpu_executor(causal: bool) -> None:
+    from safekernels.dtypes import bf16, bf16_to_f32, f32_to_bf16
+
+    heads, seq, d = 2, 256, T.ATT_D
+    rng = np.random.default_rng(7)
+    q, k, v = (bf16_to_f32(f32_to_bf16(rng.standard_normal((heads * seq, d)))) for _ in "qkv")
+    stream = sk.Device.cpu().new_stream()
+    out = tile.zeros((heads * seq, d), bf16).partition((T.ATT_BM, d))
+    args = [tile.from_numpy(x, dtype=bf16) for x in (q, k, v)]
+    out, *_ = T.attention(out, *args, seq, 1.0 / np.sqrt(d), int(causal)).sync_on(stream)
+    got = out.unpartition().to_numpy(stream).reshape(heads * seq, d)
+    np.testing.assert_allclose(got, attention_tile.reference(q, k, v, heads, causal), rtol=2e-2, atol=2e-2)
