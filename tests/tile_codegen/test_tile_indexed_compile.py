@@ -135,3 +135,19 @@ def test_misuse_is_a_located_sk_diagnostic(body: str, code: str, needle: str, tm
 
 
 _ = f16
+
+
+@tile.kernel
+def bins_from_shape(z: Partition[i32], counts: AtomicTensor[i32], x: Tensor[i32]) -> None:
+    k = tile.load_like(x, z)
+    tile.atomic_add(counts, (k % counts.shape[0],), 1)
+    z.store(k)
+
+
+def test_an_atomic_tensor_shape_is_readable() -> None:
+    params = [
+        param_info("z", "partition", I32, (64,), (64,)),
+        param_info("counts", "atomic", I32, (10,)),
+        param_info("x", "tensor", I32, (64,)),
+    ]
+    assert _compile(bins_from_shape, params, 1).cubin

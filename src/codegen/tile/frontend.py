@@ -277,7 +277,7 @@ class TileFrontend:
                 if not hasattr(base, e.attr):
                     self.err("SK004", f"`{base.__name__}.{e.attr}` does not exist", e)
                 return getattr(base, e.attr)
-            if isinstance(base, TensorRef | PartRef) and e.attr == "shape":
+            if isinstance(base, TensorRef | PartRef | AtomicRef) and e.attr == "shape":
                 return ShapeRef(base.param)
             self.err("SK004", f"unsupported attribute `.{e.attr}`", e)
         if isinstance(e, ast.Subscript):
