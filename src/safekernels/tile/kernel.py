@@ -47,8 +47,6 @@ from safekernels.tile.context import block_state
 from safekernels.tile.launch_plan import (
     _UNCACHEABLE,
     BUFFER,
-    COPY_PARTITION,
-    COPY_TENSOR,
     HANDLE,
     OP,
     SCALAR,
@@ -128,59 +126,19 @@ class TileKernel:
                 self._plans[key] = plan
         if not handles and plan.handles_only:
             self._handles_only = True
-        if plan.direct and plan.moves_fast and not (_HELD[0] if _HELD else _borrows_pending()):
-            # the common launch, `_bind`'s moves inlined: one frame test for the call site, one successor each
+        bind = plan.bind
+        if bind is not None and not (_HELD[0] if _HELD else _borrows_pending()):
+            # the common launch: one frame read for the call site, the plan's generated moves
             frame: Any = _getframe(1)
             if internal_files.get(frame.f_code.co_filename) is not False:
                 frame = user_frame_from(1)  # the launch was made by this package (a bridge, autotune, ...)
-            site = new_site(MoveSite, (None, frame.f_code, frame.f_lasti, self.name, 0))
-            bind = plan.bind
-            if bind is not None:
-                bound = bind(args, site)  # the generated moves below; None: refused, nothing moved
-                if bound is not None:
-                    op = _new(TileLaunchOp)  # TileLaunchOp.__init__, inlined
-                    op._plan = plan
-                    op._bound = bound
-                    return op
-            values = list(args)
-            loans = False
-            for i, copy_as in plan.moving:  # a direct plan moves handles only (`copy_as` is not NOT_HANDLE)
-                arg = args[i]
-                if arg._moved is not None:
-                    self._refuse_moved(plan, args, arg, site)
-                # the launch's own handle to the storage (same key, no loans): a Tensor / Partition is its
-                # buffer, shape, key (and tile shape), as `_Owned._successor` copies them
-                successor: Any
-                if copy_as is COPY_PARTITION:
-                    successor = _new(Partition)
-                    successor._tile_shape = arg._tile_shape
-                else:
-                    successor = _new(Tensor) if copy_as is COPY_TENSOR else None
-                if successor is not None:
-                    successor._buffer = arg._buffer
-                    successor._shape = arg._shape
-                    successor._key = arg._key
-                    if arg._lent:
-                        loans = True
-                else:  # a subclass: all its attributes but the loans
-                    state = arg.__dict__.copy()
-                    if "_lent" in state:
-                        del state["_lent"]
-                        loans = True
-                    successor = _new(type(arg))
-                    successor.__dict__ = state
-                values[i] = successor
-                arg._moved = site
-            for i, cast in plan.casts:
-                values[i] = cast(args[i])
-            if loans:
-                for i, is_handle in plan.moving:
-                    if is_handle:
-                        args[i]._end_loans()
-            op = _new(TileLaunchOp)  # TileLaunchOp.__init__, inlined
-            op._plan = plan
-            op._bound = tuple(values)
-            return op
+            moved = bind(args, new_site(MoveSite, (None, frame.f_code, frame.f_lasti, self.name, 0)))
+            if moved is not None:
+                op = _new(TileLaunchOp)  # TileLaunchOp.__init__, inlined
+                op._plan = plan
+                op._bound = moved
+                return op
+            # refused, nothing moved: the binding below raises the error that names the argument
         bound = self._bind(plan, args)
         if plan.direct:
             return TileLaunchOp(plan, bound)
@@ -486,7 +444,7 @@ class TileLaunchOp(DeviceOp[tuple[Any, ...]]):
         frame: Any = _getframe(1)
         if internal_files.get(frame.f_code.co_filename) is not False:
             frame = user_frame_from(1)
-        self._moved = new_site(MoveSite, (None, frame.f_code, frame.f_lasti, "sync_on", id(self)))
+        self._moved = new_site(MoveSite, (None, frame.f_code, frame.f_lasti, "sync_on", 0))
         handle = stream.handle
         bound = self._bound
         if not fast(handle, bound):  # declined, nothing launched: the checked launch (or its error), then wait
