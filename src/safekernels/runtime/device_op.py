@@ -30,10 +30,12 @@ from safekernels.errors import BorrowError, DeviceError
 from safekernels.runtime.device import Device, Stream
 from safekernels.runtime.ownership import (
     Movable,
+    MoveSite,
     chain_site,
     execution,
     internal_files,
     move_site,
+    new_site,
     register_chain_code,
     user_frame,
     user_frame_from,
@@ -152,7 +154,7 @@ class DeviceOp(Movable, Generic[T]):
             frame: Any = _getframe(1)
             if internal_files.get(frame.f_code.co_filename) is not False:
                 frame = user_frame_from(1)
-            head._moved = move_site(head, "then", frame)
+            head._moved = new_site(MoveSite, (None, frame.f_code, frame.f_lasti, "then", 0))
             # moved now: its links become the new op's (one flat list per chain)
             steps: list[Callable[[Any], Any]] = head._steps
             steps.append(f)
@@ -160,10 +162,9 @@ class DeviceOp(Movable, Generic[T]):
             op._source = head._source
             op._steps = steps
             op._links = len(steps)
-            op.device = self.device
             return op
         self._mark_moved("then")
-        return ThenOp(self, [f], self.device)
+        return ThenOp(self, [f])
 
     def zip(self, *others: DeviceOp[Any]) -> DeviceOp[tuple[Any, ...]]:
         """One op whose value is the tuple of this op's and `others`' values (consumes all of them)."""
@@ -292,12 +293,20 @@ class ThenOp(DeviceOp[Any]):
     _steps: list[Callable[[Any], Any]]
     _links: int
 
-    def __init__(self, source: DeviceOp[Any], steps: list[Callable[[Any], Any]], device: Device | None) -> None:
-        # DeviceOp's attributes without its __init__ (`then` inlines this); `label` is made when asked for
+    def __init__(self, source: DeviceOp[Any], steps: list[Callable[[Any], Any]]) -> None:
+        # DeviceOp's attributes without its __init__ (`then` inlines this); `label` and `device` are the
+        # source's, read when asked for
         self._source = source
         self._steps = steps
         self._links = len(steps)
-        self.device = device
+
+    @property
+    def device(self) -> Device | None:
+        return self._source.device
+
+    @device.setter
+    def device(self, value: Device | None) -> None:  # pragma: no cover - DeviceOp's attribute, never set here
+        raise AttributeError("the device of a `then` chain is its source's")
 
     @property
     def label(self) -> str:
