@@ -16,8 +16,9 @@ Two shortcuts keep the walk short.  A launch moves all its arguments at once (`c
 site for the batch).  While a `DeviceOp` chain executes, the user frame that called `sync_on`/`graph_on` is suspended
 in that call, so it is *pinned* (`execution.frame`): a move made by the chain's own machinery (a `then` link moving
 the op its callback returned) walks only until it meets the chain's `DeviceOp._execute` frame and then takes
-the pinned frame, however deep the chain.  Moves made inside user callbacks still walk to the callback's
-frame, which is only a few frames up.
+the pinned frame, however deep the chain (`chain_site`: a `then` chain makes that site once per execution).
+Moves made inside user callbacks still walk to the callback's frame, which is only a few frames up.  Code
+this package generates (compiled under a `<safekernels ...>` name) counts as the package's own.
 """
 
 from __future__ import annotations

@@ -16,9 +16,11 @@ A launch is lazy and takes ownership, as cutile-rs's generated launchers do:
 
 Checks 1 and 3 depend only on the arguments' specs, so each kernel keeps a launch plan per spec key
 (`tile.launch_plan`): the first call with a key checks in full and makes the plan; a repeat does one dict
-lookup, then only what depends on the values (liveness, E0505, moves at one recorded call site) and returns a
-`TileLaunchOp`, whose execution checks the stream's device and the overlaps and launches (on a GPU through the
-plan's generated launcher).  A launch whose values come from DeviceOps checks them once per spec key too.
+lookup, then only what depends on the values (liveness, E0505, moves at one recorded call site, through the
+plan's generated moves) and returns a `TileLaunchOp`, whose execution checks the stream's device and the
+overlaps and launches (on a GPU through the plan's generated launcher; its `sync_on` launches and
+synchronizes in one generated call, see `TileLaunchOp`).  A launch whose values come from DeviceOps checks
+them once per spec key too.
 """
 
 from __future__ import annotations

@@ -9,11 +9,14 @@ have, so a kernel whose arguments have all been tile handles reads the keys with
 
     add(z, x, y)  -> key = (z._key, x._key, y._key)  -> plans.get(key)
                      hit:  liveness, E0505, moves, one DeviceOp       (no shape check, no specialization)
+                           the moves are the plan's generated `bind` (`generate_bind`): straight-line
+                           liveness and same-value tests, successor handles, move marks
                      miss: the full checks (their errors unchanged) -> a new plan for the key
 
     op.sync_on(s) -> the plan's grid, device and overlap pairs        (values are the handles the call moved)
                      GPU: the plan's generated launcher packs pointers into fixed parameter storage
-                     (`gpu_launch.build_fast_launch`), like the SIMT fast path
+                     (`gpu_launch.build_fast_launch`), like the SIMT fast path; the eager `sync_on` of
+                     one launch calls its twin that also synchronizes the stream
 
 What is never cached, because it is a property of the values and not of the specs: whether a value was moved
 (`UseAfterMoveError`), pending `launch_async` borrows (E0505), overlapping memory (`AliasingError`), the
