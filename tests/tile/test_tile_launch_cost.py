@@ -29,14 +29,14 @@ from safekernels.tile import gpu_launch as tile_gpu
 ROUNDS = 9
 CALLS = 400
 ADD_ABI = [("ptr", 0, 0), ("dim", 0, 0), ("ptr", 1, 0), ("dim", 1, 0), ("ptr", 2, 0), ("dim", 2, 0), ("grid", -1, 0)]
-#: tile op build (CPU executor, no execution) / SIMT fast-path launch; measured 3.1-3.2 (4.4 before the
+#: tile op build (CPU executor, no execution) / SIMT fast-path launch; measured 2.9-3.1 (4.4 before the
 #: interned spec keys, the generated moves and the op made without `__init__`)
 BUILD_RATIO = 4.5
 #: whole eager tile launch on the fake GPU (build, `sync_on`, planned launch) / SIMT fast-path launch;
-#: measured 4.6-4.8 (7.9 before `TileLaunchOp.sync_on` and the generated launch-and-synchronize)
+#: measured 4.6-4.7 (7.9 before `TileLaunchOp.sync_on` and the generated launch-and-synchronize)
 EAGER_RATIO = 7.0
 #: a `then` chain of 100 planned launches + one `sync_on` / 100 bare fake-driver launches + one synchronize;
-#: measured 2.6-2.7, 3.2-3.3 µs per link over the bare launch (5.2 and 8 µs before the flat `ThenOp`)
+#: measured 2.6, 3.1 µs per link over the bare launch (5.2 and 8 µs before the flat `ThenOp`)
 CHAIN_RATIO = 4.0
 LINKS = 100
 
