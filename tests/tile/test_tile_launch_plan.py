@@ -19,10 +19,11 @@ from fake_gpu import FakeGpu
 from tile_harness import cpu_stream
 
 import safekernels as sk
-from safekernels import tile
+from safekernels import simt, tile
 from safekernels.dtypes import f32, f64
-from safekernels.errors import AliasingError, DeviceError, UseAfterMoveError
+from safekernels.errors import AliasingError, BorrowError, DeviceError, UseAfterMoveError
 from safekernels.runtime.device_op import ready
+from safekernels.simt import DisjointSlice, Slice, thread
 from safekernels.tile import Partition, Tensor
 from safekernels.tile import gpu_launch as tile_gpu
 
@@ -505,4 +506,28 @@ def test_a_cached_plan_moves_through_its_generated_bind_and_shares_shared_tensor
         assert z_in.is_moved and x_in.is_moved and z is not z_in and x is not x_in
     plan = next(p for p in add._plans.values() if p.kinds == (0, 0, 1) and p.device is stream.device)
     assert plan.bind is not None and "NEW(PARTITION)" in plan.bind.__globals__["SOURCE"]
+    np.testing.assert_array_equal(z.unpartition().to_numpy(stream), np.full(8, 3.0, np.float32))
+
+
+@simt.kernel
+@simt.launch_contract(block=256)
+def simt_add(a: Slice[f32], b: Slice[f32], c: DisjointSlice[f32]) -> None:
+    idx = thread.index_1d()
+    i = idx.get()
+    if (out := c.get_mut(idx)) is not None:
+        out.set(a[i] + b[i])
+
+
+def test_e0505_fires_on_a_cached_plan_and_nothing_moves() -> None:
+    stream = cpu_stream()
+    z, x, y = add(*operands()).sync_on(stream)  # the plan exists
+    z, x, y = add(z, x, y).sync_on(stream)
+    out = sk.zeros(8, f32, stream)
+    prepared = simt_add.prepare(simt.LaunchConfig1D.for_len(8, block=256), stream.device)
+    pending = simt_add.launch_async(prepared, x.as_buffer(), x.as_buffer(), out)
+    with pytest.raises(BorrowError, match=r"cannot move out of `x` because it is borrowed"):
+        add(z, x, y)
+    assert not z.is_moved and not x.is_moved and not y.is_moved
+    pending.sync_on(stream)
+    z, x, y = add(z, x, y).sync_on(stream)
     np.testing.assert_array_equal(z.unpartition().to_numpy(stream), np.full(8, 3.0, np.float32))
