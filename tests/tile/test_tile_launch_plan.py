@@ -531,3 +531,35 @@ def test_e0505_fires_on_a_cached_plan_and_nothing_moves() -> None:
     pending.sync_on(stream)
     z, x, y = add(z, x, y).sync_on(stream)
     np.testing.assert_array_equal(z.unpartition().to_numpy(stream), np.full(8, 3.0, np.float32))
+
+
+def test_a_launch_inside_a_running_block_is_refused_and_other_threads_are_not() -> None:
+    import threading
+
+    from safekernels.tile.context import BlockContext, block_threads, running_block
+
+    stream = cpu_stream()
+    z, x, y = add(*operands()).sync_on(stream)  # the plan exists
+    inside, release = threading.Event(), threading.Event()
+
+    def body() -> None:
+        with running_block(BlockContext("other", (1,), (0,))):
+            inside.set()
+            release.wait(10)
+
+    worker = threading.Thread(target=body)
+    worker.start()
+    inside.wait(10)
+    try:
+        assert block_threads  # another thread is in a kernel body: this one still launches
+        z, x, y = add(z, x, y).sync_on(stream)
+    finally:
+        release.set()
+        worker.join()
+    assert not block_threads
+    with running_block(BlockContext("outer", (1,), (0,))):
+        with running_block(BlockContext("inner", (1,), (0,))):
+            pass
+        with pytest.raises(TypeError, match="add: tile kernels cannot be launched from inside a kernel body"):
+            add(z, x, y)
+    assert not z.is_moved and not block_threads

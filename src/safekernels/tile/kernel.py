@@ -36,7 +36,7 @@ import numpy as np
 from safekernels.errors import AliasingError, BorrowError
 from safekernels.runtime.buffer import DeviceBuffer
 from safekernels.runtime.device import Stream
-from safekernels.runtime.device_op import DeviceOp, op_state
+from safekernels.runtime.device_op import DeviceOp, executing_threads
 from safekernels.runtime.ownership import (
     MoveSite,
     call_site,
@@ -45,7 +45,7 @@ from safekernels.runtime.ownership import (
     register_chain_code,
     user_frame_from,
 )
-from safekernels.tile.context import block_state
+from safekernels.tile.context import block_state, block_threads
 from safekernels.tile.launch_plan import (
     _UNCACHEABLE,
     BUFFER,
@@ -110,7 +110,7 @@ class TileKernel:
     def __call__(self, *args: Any, **kwargs: Any) -> DeviceOp[tuple[Any, ...]]:
         if kwargs:
             raise TypeError(f"{self.name}: tile launches take positional arguments only")
-        if block_state.block is not None:  # current_block(), inlined
+        if block_threads and block_state.block is not None:  # current_block(), inlined
             raise TypeError(f"{self.name}: tile kernels cannot be launched from inside a kernel body")
         handles = self._handles_only
         if handles:  # the last call's arguments were all tile handles: their keys, read in C
@@ -439,7 +439,7 @@ class TileLaunchOp(DeviceOp[tuple[Any, ...]]):
     def sync_on(self, stream: Stream) -> tuple[Any, ...]:
         plan = self._plan
         fast = plan.gpu_sync
-        if not fast or type(stream) is not Stream or stream.device is not plan.device or op_state.depth:
+        if not fast or type(stream) is not Stream or stream.device is not plan.device or executing_threads:
             return DeviceOp.sync_on(self, stream)  # the generic path (its checks, its errors)
         if self._moved is not None:
             self._check_alive("sync_on")
