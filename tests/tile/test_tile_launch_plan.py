@@ -563,3 +563,18 @@ def test_a_launch_inside_a_running_block_is_refused_and_other_threads_are_not() 
         with pytest.raises(TypeError, match="add: tile kernels cannot be launched from inside a kernel body"):
             add(z, x, y)
     assert not z.is_moved and not block_threads
+
+
+def test_a_launch_made_by_package_code_is_reported_at_the_user_line() -> None:
+    """Code the package generates counts as the package's: the move site is the user's call of it, also
+    right after a launch straight from user code (the one-entry cache of the last user code object)."""
+    namespace: dict[str, Any] = {"add": add}
+    exec(compile("def launch(z, x, y):\n    return add(z, x, y)\n", "<safekernels test helper>", "exec"), namespace)
+    stream = cpu_stream()
+    z, x, y = add(*operands()).sync_on(stream)
+    z, x, y = add(z, x, y).sync_on(stream)  # from this function: its code is the cached user code
+    line = next_line()
+    op = namespace["launch"](z, x, y)
+    with pytest.raises(UseAfterMoveError, match=rf"`x` .*moved into `add` at {HERE}:{line}\)"):
+        x.to_numpy()
+    op.sync_on(stream)

@@ -34,6 +34,7 @@ from safekernels.runtime.ownership import (
     chain_site,
     execution,
     internal_files,
+    last_user_code,
     move_site,
     new_site,
     register_chain_code,
@@ -148,9 +149,14 @@ class DeviceOp(Movable, Generic[T]):
             if head._moved is not None:
                 head._check_alive("then")
             frame: Any = _getframe(1)
-            if internal_files.get(frame.f_code.co_filename) is not False:
-                frame = user_frame_from(1)
-            head._moved = new_site(MoveSite, (None, frame.f_code, frame.f_lasti, "then", 0))
+            code = frame.f_code
+            if code is not last_user_code[0]:
+                if internal_files.get(code.co_filename) is not False:
+                    frame = user_frame_from(1)
+                    code = frame.f_code
+                else:
+                    last_user_code[0] = code
+            head._moved = new_site(MoveSite, (None, code, frame.f_lasti, "then", 0))
             # moved now: its links become the new op's (one flat list per chain)
             steps: list[Callable[[Any], Any]] = head._steps
             steps.append(f)

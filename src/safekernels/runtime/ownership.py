@@ -110,6 +110,9 @@ new_site = _site
 #: in it yet: ask `user_frame_from`, which fills it)
 internal_files = _INTERNAL_FILES
 _getframe = sys._getframe
+#: the code object of the last frame a launch hot path found to be user code (a one-entry cache in front of
+#: `internal_files`: an eager loop launches from the same function; the strong reference keeps its identity)
+last_user_code: list[CodeType | None] = [None]
 
 
 def _is_internal(filename: str) -> bool:

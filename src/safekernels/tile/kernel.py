@@ -41,6 +41,7 @@ from safekernels.runtime.ownership import (
     MoveSite,
     call_site,
     internal_files,
+    last_user_code,
     new_site,
     register_chain_code,
     user_frame_from,
@@ -132,9 +133,14 @@ class TileKernel:
         if bind is not None and not (_HELD[0] if _HELD else _borrows_pending()):
             # the common launch: one frame read for the call site, the plan's generated moves
             frame: Any = _getframe(1)
-            if internal_files.get(frame.f_code.co_filename) is not False:
-                frame = user_frame_from(1)  # the launch was made by this package (a bridge, autotune, ...)
-            moved = bind(args, new_site(MoveSite, (None, frame.f_code, frame.f_lasti, self.name, 0)))
+            code = frame.f_code
+            if code is not last_user_code[0]:
+                if internal_files.get(code.co_filename) is not False:
+                    frame = user_frame_from(1)  # made by this package (a bridge, autotune, ...), or unknown yet
+                    code = frame.f_code
+                else:
+                    last_user_code[0] = code
+            moved = bind(args, new_site(MoveSite, (None, code, frame.f_lasti, self.name, 0)))
             if moved is not None:
                 op = _new(TileLaunchOp)  # TileLaunchOp.__init__, inlined
                 op._plan = plan
@@ -444,9 +450,14 @@ class TileLaunchOp(DeviceOp[tuple[Any, ...]]):
         if self._moved is not None:
             self._check_alive("sync_on")
         frame: Any = _getframe(1)
-        if internal_files.get(frame.f_code.co_filename) is not False:
-            frame = user_frame_from(1)
-        self._moved = new_site(MoveSite, (None, frame.f_code, frame.f_lasti, "sync_on", 0))
+        code = frame.f_code
+        if code is not last_user_code[0]:
+            if internal_files.get(code.co_filename) is not False:
+                frame = user_frame_from(1)
+                code = frame.f_code
+            else:
+                last_user_code[0] = code
+        self._moved = new_site(MoveSite, (None, code, frame.f_lasti, "sync_on", 0))
         handle = stream.handle
         bound = self._bound
         if not fast(handle, bound):  # declined, nothing launched: the checked launch (or its error), then wait
