@@ -125,7 +125,7 @@ def main() -> None:
     sys.modules["kernels_catalog"] = kc
 
     # -- compile times (before anything else warms llvmlite) --------------------------------------------
-    import codegen
+    from safekernels import codegen
 
     t0 = time.perf_counter()
     spec.loader.exec_module(kc)

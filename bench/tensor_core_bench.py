@@ -202,9 +202,9 @@ VARIANTS: list[dict[str, Any]] = []
 
 def _variant_ms(kernel: Any, values: list[Any], grid: tuple[int, ...], device: Any, ws: bool, tma_on: bool) -> float:
     """Kernel-only time of `kernel` compiled (uncached) with warp specialization / TMA switched on or off."""
-    from codegen.tile import tma, warpspec
-    from codegen.tile.pipeline import compile_tile
-    from codegen.tile.specialize import specialize
+    from safekernels.codegen.tile import tma, warpspec
+    from safekernels.codegen.tile.pipeline import compile_tile
+    from safekernels.codegen.tile.specialize import specialize
     from safekernels.tile.gpu_launch import TileGpuKernel
 
     saved = (warpspec.ENABLED, tma.ENABLED)
@@ -237,8 +237,8 @@ def _variants(device: Any, quick: bool) -> None:
 
 
 def _sass(out: Path) -> None:
-    from codegen.tile.pipeline import compile_tile
-    from codegen.tile.specialize import param_info
+    from safekernels.codegen.tile.pipeline import compile_tile
+    from safekernels.codegen.tile.specialize import param_info
 
     F32_, F16_, BF16_, I32_, F8_ = (dtype_of(n) for n in ("f32", "f16", "bf16", "i32", "f8e4m3"))
     n = 4096

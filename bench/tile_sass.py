@@ -10,8 +10,8 @@ import tempfile
 from pathlib import Path
 
 from bench.kernels import tile_kernels as K
-from codegen.tile.pipeline import compile_tile
-from codegen.tile.specialize import param_info
+from safekernels.codegen.tile.pipeline import compile_tile
+from safekernels.codegen.tile.specialize import param_info
 from safekernels.dtypes import dtype_of
 
 F32, F16, BF16 = dtype_of("f32"), dtype_of("f16"), dtype_of("bf16")

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from codegen.pipeline import CompiledKernel
+    from safekernels.codegen.pipeline import CompiledKernel
 
 
 def compile_simt_kernel(
@@ -24,7 +24,7 @@ def compile_simt_kernel(
     line_info: bool | None = None,
 ) -> CompiledKernel:
     """See `codegen.pipeline.compile_simt_kernel`."""
-    from codegen.pipeline import compile_simt_kernel as _compile
+    from safekernels.codegen.pipeline import compile_simt_kernel as _compile
 
     return _compile(
         kernel,
@@ -41,7 +41,7 @@ __all__ = ["CompiledKernel", "compile_simt_kernel"]
 
 def __getattr__(name: str) -> Any:
     if name == "CompiledKernel":
-        from codegen.pipeline import CompiledKernel
+        from safekernels.codegen.pipeline import CompiledKernel
 
         return CompiledKernel
     raise AttributeError(name)

@@ -40,8 +40,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from codegen.arch import SUPPORTED_ARCHS, UnsupportedArchError, check_arch
 from ownership_check.diagnostics import DiagnosticError
+from safekernels.codegen.arch import SUPPORTED_ARCHS, UnsupportedArchError, check_arch
 
 MANIFEST = "manifest.json"
 MANIFEST_VERSION = 1
@@ -102,8 +102,8 @@ def main(argv: list[str] | None = None) -> int:
             what = "reported errors" if status == 1 else f"failed (exit status {status})"
             print(f"safekernels build: {path}: the ownership checker {what}; nothing emitted", file=sys.stderr)
             return 1
-    import codegen.pipeline
-    import codegen.tile.pipeline  # noqa: F401
+    import safekernels.codegen.pipeline
+    import safekernels.codegen.tile.pipeline  # noqa: F401
 
     module = import_kernel_file(path)
     if module is None:
@@ -268,7 +268,7 @@ class Builder:
         return self.status
 
     def build_simt(self, item: Found, stem: str, progress: _Progress) -> None:
-        from codegen.pipeline import compile_simt_kernel
+        from safekernels.codegen.pipeline import compile_simt_kernel
 
         kernel = item.kernel
         try:
@@ -309,8 +309,8 @@ class Builder:
         )
 
     def build_tile(self, item: Found, args: tuple[Any, ...], stem: str, progress: _Progress) -> None:
-        from codegen.tile.pipeline import compile_tile
-        from codegen.tile.specialize import specialize
+        from safekernels.codegen.tile.pipeline import compile_tile
+        from safekernels.codegen.tile.specialize import specialize
         from safekernels.tile.specializations import scalar_dtype
 
         kernel = item.kernel
@@ -366,7 +366,7 @@ class Builder:
             elif stage == "cubin":
                 target.write_bytes(cubin)
             else:
-                from codegen.sass_summary import format_summary, summarize
+                from safekernels.codegen.sass_summary import format_summary, summarize
 
                 target_arch = re.search(r"^\.target\s+(sm_\w+)", ptx, re.MULTILINE)  # sm_90a for wgmma kernels
                 arch = target_arch.group(1) if target_arch else self.arch
@@ -382,7 +382,7 @@ class Builder:
         return files
 
     def write_manifest(self) -> None:
-        from codegen.pipeline import tool_versions
+        from safekernels.codegen.pipeline import tool_versions
 
         manifest = {
             "version": MANIFEST_VERSION,

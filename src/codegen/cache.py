@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from codegen.frontend.spec import KernelSpec
+from safekernels.codegen.frontend.spec import KernelSpec
 
 MAGIC = b"SKCODEGEN2\n"
 FORMAT_VERSION = 2

@@ -13,7 +13,7 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
-from codegen.frontend.mangle import entry_symbol
+from safekernels.codegen.frontend.mangle import entry_symbol
 
 DUMP_ENV = "SAFEKERNELS_DUMP_DIR"
 log = logging.getLogger("safekernels.codegen")

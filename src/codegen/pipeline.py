@@ -25,16 +25,16 @@ from typing import Any
 
 import llvmlite
 
-from codegen.cache import CacheEntry, cache_key, load, store
-from codegen.cubin import assemble_cubin, nvjitlink_version
-from codegen.dump import dump_stage, dumping
-from codegen.frontend import build_module, spec_from_kernel
-from codegen.frontend.spec import KernelSpec
-from codegen.libdevice import find_libdevice, libdevice_version
-from codegen.lowering import LoweringOptions, lower_module
-from codegen.lowering.math_lowering import NeedsLibdevice
-from codegen.param_plan import ParamPlan
-from codegen.ptx import optimize_and_emit
+from safekernels.codegen.cache import CacheEntry, cache_key, load, store
+from safekernels.codegen.cubin import assemble_cubin, nvjitlink_version
+from safekernels.codegen.dump import dump_stage, dumping
+from safekernels.codegen.frontend import build_module, spec_from_kernel
+from safekernels.codegen.frontend.spec import KernelSpec
+from safekernels.codegen.libdevice import find_libdevice, libdevice_version
+from safekernels.codegen.lowering import LoweringOptions, lower_module
+from safekernels.codegen.lowering.math_lowering import NeedsLibdevice
+from safekernels.codegen.param_plan import ParamPlan
+from safekernels.codegen.ptx import optimize_and_emit
 
 APPROX_ENV = "SAFEKERNELS_APPROX_MATH"
 LINEINFO_ENV = "SAFEKERNELS_LINEINFO"
@@ -107,7 +107,7 @@ def compile_simt_kernel(
     """Compile a `@simt.kernel` (or a plain annotated function) for `arch`; raises `DiagnosticError` with SK
     diagnostics for unsupported code.  `assume_requires=True` compiles the variant that assumes the contract's
     `requires` relations (`llvm.assume` at entry); use it only for launches that evaluate them first."""
-    from codegen.arch import check_arch
+    from safekernels.codegen.arch import check_arch
 
     check_arch(arch)
     spec = spec_from_kernel(kernel, assume_requires=assume_requires)
@@ -139,7 +139,7 @@ def compile_simt_kernel(
 
 
 def _compile(spec: KernelSpec, arch: str, approx: bool, line_info: bool = False) -> CompiledKernel:
-    from codegen.frontend.mangle import entry_symbol
+    from safekernels.codegen.frontend.mangle import entry_symbol
 
     times: dict[str, float] = {}
     start = time.perf_counter()

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from llvmlite import binding as llvm
 
-from codegen.libdevice import link_libdevice
+from safekernels.codegen.libdevice import link_libdevice
 
 _TRIPLE = "nvptx64-nvidia-cuda"
 _ARCH = re.compile(r"^sm_(\d+)a?$")

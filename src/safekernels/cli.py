@@ -31,7 +31,7 @@ def _cmd_check(argv: Sequence[str]) -> int:
 
 
 def _cmd_build(argv: Sequence[str]) -> int:
-    from codegen.build_cli import main as build_main
+    from safekernels.codegen.build_cli import main as build_main
 
     return build_main(list(argv))
 

@@ -134,7 +134,7 @@ def check_nvjitlink(_: Findings) -> Outcome:
 
 
 def check_libdevice(_: Findings) -> Outcome:
-    libdevice = importlib.import_module("codegen.libdevice")
+    libdevice = importlib.import_module("safekernels.codegen.libdevice")
     path = libdevice.find_libdevice()
     if path is None:
         return (
@@ -275,7 +275,7 @@ def check_executor(found: Findings) -> Outcome:
 
 def check_smoke_compile(found: Findings) -> Outcome:
     module = importlib.import_module("safekernels.doctor_kernel")
-    codegen = importlib.import_module("codegen")
+    codegen = importlib.import_module("safekernels.codegen")
     start = time.perf_counter()
     compiled = codegen.compile_simt_kernel(module.doctor_axpb, arch=found.arch, use_cache=False)
     elapsed = (time.perf_counter() - start) * 1e3
@@ -392,7 +392,7 @@ def check_mypy_imports(_: Findings) -> Outcome:
 
 
 def check_cache(_: Findings) -> Outcome:
-    cache = importlib.import_module("codegen.cache")
+    cache = importlib.import_module("safekernels.codegen.cache")
     root = cache.cache_dir()
     if root is None:
         return "ok", "disabled (SAFEKERNELS_NO_CACHE is set): every compile is cold", ""

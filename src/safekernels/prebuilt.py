@@ -177,7 +177,7 @@ def _function(name: str, params: list[tuple[str, Any]]) -> Any:
 
 
 def _simt_kernel(entry: dict[str, Any], cubin: bytes) -> Any:
-    from codegen.param_plan import ParamPlan
+    from safekernels.codegen.param_plan import ParamPlan
     from safekernels.simt import types as simt_types
     from safekernels.simt.contract import launch_contract
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from codegen.sass_summary import (
+from safekernels.codegen.sass_summary import (
     ElfFormatError,
     classify,
     format_summary,
@@ -81,8 +81,8 @@ def test_sass_summary_reports_registers_spills_and_shared_memory(tmp_path: Path)
 
 
 def test_elf_registers_agree_with_ptxas(tmp_path: Path) -> None:
-    from codegen import compile_simt_kernel
-    from codegen.sass_summary import ptxas_report
+    from safekernels.codegen import compile_simt_kernel
+    from safekernels.codegen.sass_summary import ptxas_report
 
     source = tmp_path / "k.py"
     source.write_text(KERNELS)

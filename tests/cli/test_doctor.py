@@ -89,7 +89,7 @@ def test_missing_llvmlite_and_libcst_fail_without_crashing(monkeypatch: pytest.M
 def test_missing_optional_parts_are_warnings(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "mypy.version", None)
     monkeypatch.setenv("SAFEKERNELS_LIBDEVICE", "/nonexistent/libdevice.10.bc")
-    from codegen import libdevice
+    from safekernels.codegen import libdevice
 
     libdevice.find_libdevice.cache_clear()
     try:

@@ -37,7 +37,7 @@ def test_known_codes_include_the_checker_codes() -> None:
 
 
 def test_every_codegen_code_has_an_explanation() -> None:
-    from codegen.frontend.codes import SK_CODES
+    from safekernels.codegen.frontend.codes import SK_CODES
 
     for code in SK_CODES:
         text = explanation(code)

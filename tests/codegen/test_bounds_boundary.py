@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-import codegen
+from safekernels import codegen
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "codegen"))

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-import codegen
-from codegen.cache import cache_key
-from codegen.frontend import spec_from_kernel
-from codegen.pipeline import tool_versions
+from safekernels import codegen
+from safekernels.codegen.cache import cache_key
+from safekernels.codegen.frontend import spec_from_kernel
+from safekernels.codegen.pipeline import tool_versions
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))

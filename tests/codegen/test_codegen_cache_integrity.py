@@ -12,9 +12,8 @@ from typing import Any
 
 import pytest
 
-import codegen
-from codegen.cache import MAGIC
-from safekernels import simt
+from safekernels import codegen, simt
+from safekernels.codegen.cache import MAGIC
 from safekernels.dtypes import f32
 from safekernels.errors import KernelDefinitionError
 from safekernels.simt import DisjointSlice, Slice, thread
@@ -102,7 +101,7 @@ def test_non_ascii_kernel_name_is_mangled(tmp_path: Path) -> None:
         from safekernels import simt
         from safekernels.simt import Slice, DisjointSlice, thread
         from safekernels.dtypes import f32
-        import codegen
+        from safekernels import codegen
 
         @simt.kernel
         @simt.launch_contract(block=32)

@@ -9,10 +9,9 @@ from typing import Any
 
 import pytest
 
-import codegen
-from codegen.tile.pipeline import cache_key as tile_cache_key
-from codegen.tile.specialize import specialize
-from safekernels import simt, tile
+from safekernels import codegen, simt, tile
+from safekernels.codegen.tile.pipeline import cache_key as tile_cache_key
+from safekernels.codegen.tile.specialize import specialize
 from safekernels.dtypes import dtype_of, f32
 from safekernels.simt import DisjointSlice, Slice, thread
 from safekernels.tile import Partition, Tensor
@@ -86,7 +85,7 @@ def test_tile_cache_key_covers_closure_values() -> None:
 
 
 def test_tile_line_info_is_opt_in() -> None:
-    from codegen.tile.pipeline import compile_tile
+    from safekernels.codegen.tile.pipeline import compile_tile
 
     kernel = make_scale(2.0)
     infos, grid = specialize(kernel, [_Spec((256,), (128,)), _Spec((256,))])

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-import codegen
-from codegen.libdevice import find_libdevice
+from safekernels import codegen
+from safekernels.codegen.libdevice import find_libdevice
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -5,10 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import codegen
 import safekernels as sk
 from ownership_check.diagnostics import DiagnosticError
-from safekernels import simt
+from safekernels import codegen, simt
 from safekernels.dtypes import f32, i32, u32
 from safekernels.simt import AtomicSlice, DisjointSlice, Slice, thread
 from safekernels.simt.device_print import device_format, format_device_print

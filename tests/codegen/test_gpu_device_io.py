@@ -131,8 +131,7 @@ def test_load_prebuilt_launches_on_the_gpu(tmp_path: Path) -> None:
 
 
 def test_line_info_names_the_python_file() -> None:
-    import codegen
-    from safekernels import simt
+    from safekernels import codegen, simt
     from safekernels.dtypes import f32
     from safekernels.simt import DisjointSlice, Slice, thread
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-import codegen
+from safekernels import codegen
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "codegen"))
@@ -70,8 +70,8 @@ def test_math_links_libdevice_by_default_and_approx_flag_uses_hardware_approxima
 
 
 def test_missing_libdevice_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    from codegen import libdevice
-    from codegen.pipeline import LibdeviceNotFoundError
+    from safekernels.codegen import libdevice
+    from safekernels.codegen.pipeline import LibdeviceNotFoundError
 
     monkeypatch.setenv("SAFEKERNELS_LIBDEVICE", "/nonexistent/libdevice.10.bc")
     libdevice.find_libdevice.cache_clear()

@@ -13,8 +13,7 @@ from typing import Any, ClassVar
 
 import pytest
 
-import codegen
-from safekernels import simt
+from safekernels import codegen, simt
 from safekernels.dtypes import dtype_of, f32, u32
 from safekernels.runtime.buffer import DeviceBuffer, ForeignAllocation
 from safekernels.runtime.cuda_backend import CudaStream
@@ -97,8 +96,8 @@ def test_u32_scalars_are_zero_extended() -> None:
 
 
 def test_assumed_variant_has_its_own_cache_key() -> None:
-    from codegen.cache import cache_key
-    from codegen.frontend.spec import spec_from_kernel
+    from safekernels.codegen.cache import cache_key
+    from safekernels.codegen.frontend.spec import spec_from_kernel
 
     versions = {"v": "1"}
     plain = cache_key(spec_from_kernel(vecadd_req), "sm_90", False, versions)

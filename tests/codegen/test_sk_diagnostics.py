@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-import codegen
 from ownership_check.diagnostics import DiagnosticError
+from safekernels import codegen
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -46,7 +46,7 @@ def test_every_expectation_is_exercised() -> None:
 
 
 def test_sk_codes_are_documented() -> None:
-    from codegen.frontend.codes import SK_CODES, TILE_CODES
+    from safekernels.codegen.frontend.codes import SK_CODES, TILE_CODES
 
     docs = HERE.parents[1] / "docs"
     simt_doc = (docs / "simt-compiler.md").read_text()

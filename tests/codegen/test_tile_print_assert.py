@@ -7,10 +7,10 @@ from typing import Any
 import pytest
 
 import safekernels as sk
-from codegen.tile.pipeline import compile_tile
-from codegen.tile.specialize import specialize
 from ownership_check.diagnostics import DiagnosticError
 from safekernels import tile
+from safekernels.codegen.tile.pipeline import compile_tile
+from safekernels.codegen.tile.specialize import specialize
 from safekernels.dtypes import f32
 from safekernels.tile import Partition, Tensor
 

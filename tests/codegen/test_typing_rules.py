@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from codegen.frontend import build_module, spec_from_kernel
-from codegen.frontend.typing_rules import join, unify
-from codegen.ir import nodes as ir
-from codegen.ir.types import F32, F64, I32, I64, U32, WEAK_FLOAT, WEAK_INT, ScalarTy
+from safekernels.codegen.frontend import build_module, spec_from_kernel
+from safekernels.codegen.frontend.typing_rules import join, unify
+from safekernels.codegen.ir import nodes as ir
+from safekernels.codegen.ir.types import F32, F64, I32, I64, U32, WEAK_FLOAT, WEAK_INT, ScalarTy
 from safekernels.dtypes import dtype_of
 
 HERE = Path(__file__).resolve().parent

@@ -309,7 +309,7 @@ local_partial_types = true
 mypy_path = {json.dumps(str(REPO / "src"))}
 
 [[tool.mypy.overrides]]
-module = ["safekernels.*", "codegen.*", "ownership_check.*", "llvmlite.*", "cuda.*"]
+module = ["safekernels.*", "ownership_check.*", "llvmlite.*", "cuda.*"]
 follow_imports = "silent"
 ignore_missing_imports = true
 """

@@ -112,6 +112,17 @@ def test_the_package_comes_from_the_venv_not_the_checkout(installed: Installed) 
     assert Path(proc.stdout.strip()).is_relative_to(installed.venv), proc.stdout
 
 
+def test_the_wheel_installs_no_top_level_codegen(installed: Installed) -> None:
+    """The compiler ships as `safekernels.codegen`: a top-level `codegen` would collide with the PyPI project of
+    that name (issue 16 item 10).  `mypy_plugin` stays top-level because `plugins = ["mypy_plugin"]` names it."""
+    script = (
+        "import importlib.util, safekernels.codegen as c\n"
+        "print(importlib.util.find_spec('codegen') is None, c.__name__)\n"
+    )
+    proc = _checked(installed.run([installed.bin("python"), "-c", script]), "namespace check")
+    assert proc.stdout.split() == ["True", "safekernels.codegen"], proc.stdout
+
+
 def test_readme_first_kernel_runs_on_the_cpu_executor(installed: Installed) -> None:
     (installed.home / "first.py").write_text(_readme_first_kernel(), encoding="utf-8")
     proc = _checked(installed.run([installed.bin("python"), "first.py"]), "the README's first kernel")

@@ -198,9 +198,9 @@ def compile_for_gpu(kernel: TileKernel, cand: Candidate, arch: str = "sm_90") ->
     diagnostics; any other exception propagates (a compiler crash is always a bug).  A kernel that only the
     Hopper-specific target can build (fp8 `matmul` runs on sm_90a warpgroup MMA only) is accepted when it
     compiles for sm_90a, which is what a launch on the H200 asks for; the detail then says so."""
-    from codegen.tile.pipeline import compile_tile
-    from codegen.tile.specialize import param_info
     from ownership_check.diagnostics import DiagnosticError
+    from safekernels.codegen.tile.pipeline import compile_tile
+    from safekernels.codegen.tile.specialize import param_info
 
     infos = []
     for p, a in zip(kernel.params, cand.args, strict=True):

@@ -57,8 +57,8 @@ def test_tile_kernel_cpu_and_gpu_accept_the_same_programs(found: object) -> None
 
 @pytest.mark.parametrize("found", SIMTS, ids=[f.where for f in SIMTS])
 def test_simt_kernel_compiles_or_is_a_named_negative_fixture(found: object) -> None:
-    import codegen
     from ownership_check.diagnostics import DiagnosticError
+    from safekernels import codegen
 
     where = found.where  # type: ignore[attr-defined]
     expected = KNOWN_SIMT_REJECTIONS.get(where)

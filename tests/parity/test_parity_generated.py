@@ -17,8 +17,8 @@ import safekernels as sk
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.randoms(use_true_random=False), st.booleans())
 def test_random_tile_kernels_run_on_the_cpu_and_compile_for_the_gpu(rng: random.Random, exact: bool) -> None:
-    from codegen.tile.pipeline import compile_tile
-    from codegen.tile.specialize import specialize
+    from safekernels.codegen.tile.pipeline import compile_tile
+    from safekernels.codegen.tile.specialize import specialize
 
     text = source(rng, gpu_exact=exact)
     module = load(write(text))

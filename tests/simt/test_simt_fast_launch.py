@@ -18,9 +18,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from codegen.param_plan import PlanEntry
 from safekernels import errors as sk_errors
 from safekernels import simt
+from safekernels.codegen.param_plan import PlanEntry
 from safekernels.dtypes import (
     DType,
     bf16,

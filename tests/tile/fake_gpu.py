@@ -17,7 +17,7 @@ import types
 from collections.abc import Sequence
 from typing import Any
 
-from codegen.param_plan import PlanEntry
+from safekernels.codegen.param_plan import PlanEntry
 from safekernels.dtypes import DType, dtype_of
 from safekernels.runtime.buffer import DeviceBuffer, ForeignAllocation
 from safekernels.runtime.cuda_backend import CudaStream

@@ -149,8 +149,8 @@ def test_simt_cpu_executor_reads_fp8_values_not_bits() -> None:
 
 
 def test_simt_gpu_compiler_refuses_fp8_parameters_with_a_located_error() -> None:
-    from codegen.pipeline import compile_simt_kernel
     from ownership_check.diagnostics import DiagnosticError
+    from safekernels.codegen.pipeline import compile_simt_kernel
 
     with pytest.raises(DiagnosticError, match=r"SK011 parameter `a`: f8e4m3 is a storage type of tile kernels"):
         compile_simt_kernel(simt_reads_fp8, arch="sm_90", use_cache=False)

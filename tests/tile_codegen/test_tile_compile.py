@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from codegen.tile.pipeline import compile_tile
-from codegen.tile.specialize import param_info
+from safekernels.codegen.tile.pipeline import compile_tile
+from safekernels.codegen.tile.specialize import param_info
 from safekernels.dtypes import dtype_of
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -204,7 +204,7 @@ def test_wgmma_operand_layout_is_the_128_byte_swizzle() -> None:
     from llvmlite import binding as llvm
     from llvmlite import ir
 
-    from codegen.tile import wgmma
+    from safekernels.codegen.tile import wgmma
 
     mod = ir.Module()
     fn = ir.Function(mod, ir.FunctionType(ir.IntType(64), [ir.IntType(64)] * 2), "off")

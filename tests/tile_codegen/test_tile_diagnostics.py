@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from codegen.tile.frontend import build_tile_ir
-from codegen.tile.specialize import param_info
 from ownership_check.diagnostics import DiagnosticError
+from safekernels.codegen.tile.frontend import build_tile_ir
+from safekernels.codegen.tile.specialize import param_info
 from safekernels.dtypes import dtype_of
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -95,7 +95,7 @@ def test_unsupported_statement() -> None:
 
 
 def test_cache_round_trip(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from codegen.tile.pipeline import compile_tile
+    from safekernels.codegen.tile.pipeline import compile_tile
 
     monkeypatch.setenv("SAFEKERNELS_CACHE_DIR", str(tmp_path))
     sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples"))

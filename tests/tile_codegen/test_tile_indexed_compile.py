@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from codegen.tile.pipeline import compile_tile
-from codegen.tile.specialize import param_info
 from ownership_check.diagnostics import DiagnosticError
 from safekernels import tile
+from safekernels.codegen.tile.pipeline import compile_tile
+from safekernels.codegen.tile.specialize import param_info
 from safekernels.dtypes import dtype_of, f16, f32, i32
 from safekernels.tile import AtomicTensor, Partition, Tensor
 

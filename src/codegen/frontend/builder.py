@@ -15,14 +15,14 @@ from __future__ import annotations
 import ast
 from typing import Any, NoReturn
 
-from codegen.frontend.codes import sk_error
-from codegen.frontend.mangle import entry_symbol
-from codegen.frontend.resolve import Resolved, Resolver
-from codegen.frontend.source import FunctionSource, load_source
-from codegen.frontend.spec import KernelSpec, annotation_param
-from codegen.frontend.typing_rules import join, unify
-from codegen.ir import nodes as ir
-from codegen.ir.types import (
+from safekernels.codegen.frontend.codes import sk_error
+from safekernels.codegen.frontend.mangle import entry_symbol
+from safekernels.codegen.frontend.resolve import Resolved, Resolver
+from safekernels.codegen.frontend.source import FunctionSource, load_source
+from safekernels.codegen.frontend.spec import KernelSpec, annotation_param
+from safekernels.codegen.frontend.typing_rules import join, unify
+from safekernels.codegen.ir import nodes as ir
+from safekernels.codegen.ir.types import (
     BOOL,
     F32,
     F64,

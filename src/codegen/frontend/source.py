@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from codegen.frontend.codes import sk_error
+from safekernels.codegen.frontend.codes import sk_error
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ import ast
 import builtins
 from typing import Any
 
-from codegen.tile.ir import ScalarType, Value
+from safekernels.codegen.tile.ir import ScalarType, Value
 from safekernels.dtypes import dtype_of
 from safekernels.simt.device_print import PrintFormatError, asserts_enabled, device_format, parse_format
 

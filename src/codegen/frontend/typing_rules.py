@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from codegen.ir.types import (
+from safekernels.codegen.ir.types import (
     BOOL,
     WEAK_FLOAT,
     WEAK_INT,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from codegen.ir.types import Ty
+from safekernels.codegen.ir.types import Ty
 
 Loc = tuple[int, int]
 

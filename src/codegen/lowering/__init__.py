@@ -1,5 +1,5 @@
 """Typed kernel IR -> LLVM IR (llvmlite `ir` builder), NVPTX conventions included."""
 
-from codegen.lowering.module import LoweringOptions, lower_module
+from safekernels.codegen.lowering.module import LoweringOptions, lower_module
 
 __all__ = ["LoweringOptions", "lower_module"]

@@ -20,9 +20,9 @@ from collections.abc import Mapping
 
 from llvmlite import ir
 
-from codegen.frontend.spec import RequiresSpec
-from codegen.lowering.llvm_types import I1, I64
-from codegen.lowering.nvvm import declare
+from safekernels.codegen.frontend.spec import RequiresSpec
+from safekernels.codegen.lowering.llvm_types import I1, I64
+from safekernels.codegen.lowering.nvvm import declare
 
 _ICMP = {"<": "<", "<=": "<=", ">": ">", ">=": ">=", "==": "==", "!=": "!="}
 _ARITH = {"+": "add", "-": "sub", "*": "mul"}

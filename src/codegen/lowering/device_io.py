@@ -20,8 +20,8 @@ from typing import Any
 
 from llvmlite import ir
 
-from codegen.lowering import nvvm
-from codegen.lowering.llvm_types import I8, I32, I64
+from safekernels.codegen.lowering import nvvm
+from safekernels.codegen.lowering.llvm_types import I8, I32, I64
 
 ASSERT_SLOT = "__sk_assert_slot"
 GENERIC_PTR = ir.PointerType()
@@ -115,7 +115,7 @@ def emit_assert_failure(
 
 def lower_tile_print(lowering: Any, op: Any) -> None:
     """A tile `print` op: thread 0 of the tile block calls `vprintf` with the widened scalars."""
-    from codegen.tile import scalar_ops as so
+    from safekernels.codegen.tile import scalar_ops as so
     from safekernels.dtypes import dtype_of
 
     b: ir.IRBuilder = lowering.b

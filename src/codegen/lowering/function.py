@@ -12,8 +12,8 @@ from collections.abc import Callable
 
 from llvmlite import ir
 
-from codegen.ir import nodes as n
-from codegen.ir.types import (
+from safekernels.codegen.ir import nodes as n
+from safekernels.codegen.ir.types import (
     BOOL,
     ElemMutTy,
     ScalarTy,
@@ -23,11 +23,11 @@ from codegen.ir.types import (
     WeakTy,
     concrete,
 )
-from codegen.lowering import nvvm
-from codegen.lowering.atomics import emit_cas, emit_rmw
-from codegen.lowering.device_io import emit_assert_failure, emit_print
-from codegen.lowering.line_info import LineInfo
-from codegen.lowering.llvm_types import (
+from safekernels.codegen.lowering import nvvm
+from safekernels.codegen.lowering.atomics import emit_cas, emit_rmw
+from safekernels.codegen.lowering.device_io import emit_assert_failure, emit_print
+from safekernels.codegen.lowering.line_info import LineInfo
+from safekernels.codegen.lowering.llvm_types import (
     ELEM,
     I1,
     I8,
@@ -36,7 +36,7 @@ from codegen.lowering.llvm_types import (
     storage_type,
     value_type,
 )
-from codegen.lowering.math_lowering import emit_math
+from safekernels.codegen.lowering.math_lowering import emit_math
 from safekernels.dtypes import DType, dtype_of
 
 _ICMP_SIGNED = {"<": "<", "<=": "<=", ">": ">", ">=": ">=", "==": "==", "!=": "!="}

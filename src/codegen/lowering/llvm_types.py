@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from llvmlite import ir
 
-from codegen.ir.types import (
+from safekernels.codegen.ir.types import (
     ElemMutTy,
     IndexTy,
     NoneTy,

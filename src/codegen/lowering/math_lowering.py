@@ -14,8 +14,8 @@ from typing import Final
 
 from llvmlite import ir
 
-from codegen.lowering.llvm_types import F32, I32
-from codegen.lowering.nvvm import declare
+from safekernels.codegen.lowering.llvm_types import F32, I32
+from safekernels.codegen.lowering.nvvm import declare
 
 _LIBDEVICE_NAME: Final = {"gamma": "tgamma", "isfinite": "isfinite"}
 _PREDICATES: Final = ("isnan", "isinf", "isfinite")

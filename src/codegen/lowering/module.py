@@ -16,12 +16,12 @@ from dataclasses import dataclass
 
 from llvmlite import ir
 
-from codegen.frontend.spec import RequiresSpec
-from codegen.ir import nodes as n
-from codegen.lowering.assumptions import emit_assumptions
-from codegen.lowering.function import FunctionLowering
-from codegen.lowering.line_info import LineInfo
-from codegen.lowering.llvm_types import GLOBAL_PTR, I8, I64, SLICE, storage_type, value_type
+from safekernels.codegen.frontend.spec import RequiresSpec
+from safekernels.codegen.ir import nodes as n
+from safekernels.codegen.lowering.assumptions import emit_assumptions
+from safekernels.codegen.lowering.function import FunctionLowering
+from safekernels.codegen.lowering.line_info import LineInfo
+from safekernels.codegen.lowering.llvm_types import GLOBAL_PTR, I8, I64, SLICE, storage_type, value_type
 from safekernels.dtypes import dtype_of
 
 TRIPLE = "nvptx64-nvidia-cuda"

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from llvmlite import ir
 
-from codegen.lowering.llvm_types import F32, I1, I32, I64
+from safekernels.codegen.lowering.llvm_types import F32, I1, I32, I64
 
 FULL_MASK = 0xFFFFFFFF
 _SHFL_MODE = {"shfl_down": "down", "shfl_up": "up", "shfl_xor": "bfly", "shfl_idx": "idx"}

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import ast
 
-from codegen.frontend.codes import TILE_CODES
-from codegen.frontend.source import FunctionSource
 from ownership_check.diagnostics import Diagnostic, DiagnosticError, Span
+from safekernels.codegen.frontend.codes import TILE_CODES
+from safekernels.codegen.frontend.source import FunctionSource
 
 
 def tile_error(

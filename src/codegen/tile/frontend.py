@@ -20,10 +20,10 @@ import types
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
-from codegen.frontend import tile_device_io
-from codegen.frontend.source import FunctionSource, load_source
-from codegen.tile.diagnostics import tile_error
-from codegen.tile.ir import INDEX, Carried, ForOp, Op, ParamInfo, ScalarType, TileKernelIR, Value
+from safekernels.codegen.frontend import tile_device_io
+from safekernels.codegen.frontend.source import FunctionSource, load_source
+from safekernels.codegen.tile.diagnostics import tile_error
+from safekernels.codegen.tile.ir import INDEX, Carried, ForOp, Op, ParamInfo, ScalarType, TileKernelIR, Value
 from safekernels.dtypes import DType, dtype_of
 from safekernels.dtypes import ScalarType as DScalar
 from safekernels.errors import ShapeError
@@ -855,7 +855,7 @@ def lambda_source(fn: Any) -> FunctionSource:
                 same.append(lam)
         found = same or found
     if not found:
-        from codegen.frontend.codes import sk_error
+        from safekernels.codegen.frontend.codes import sk_error
 
         raise sk_error("SK010", "cannot read the source of a lambda helper", path, code.co_firstlineno, 1)
     lam = found[0]

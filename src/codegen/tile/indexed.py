@@ -18,15 +18,15 @@ from typing import TYPE_CHECKING
 
 from llvmlite import ir
 
-from codegen.tile import scalar_ops as so
-from codegen.tile.ir import Op, Value
-from codegen.tile.layout import Blocked, c64
-from codegen.tile.values import RegTile, Scalar
+from safekernels.codegen.tile import scalar_ops as so
+from safekernels.codegen.tile.ir import Op, Value
+from safekernels.codegen.tile.layout import Blocked, c64
+from safekernels.codegen.tile.values import RegTile, Scalar
 from safekernels.dtypes import DType, dtype_of
 from safekernels.tile.ops import TileType
 
 if TYPE_CHECKING:
-    from codegen.tile.lower import TileLowering
+    from safekernels.codegen.tile.lower import TileLowering
 
 I64DT = dtype_of("i64")
 BOOLDT = dtype_of("bool")
@@ -103,7 +103,7 @@ def lower_gather(L: TileLowering, op: Op) -> RegTile:
     if not rt.shape:
         tmp = RegTile(TileType((1,), rt.dtype), layout, vals)
         sm = L.to_smem(tmp)
-        from codegen.tile.values import SmemTile
+        from safekernels.codegen.tile.values import SmemTile
 
         return SmemTile(rt, sm.base, (), sm.elem)  # type: ignore[return-value]
     return RegTile(rt, layout, vals)

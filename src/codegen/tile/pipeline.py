@@ -22,12 +22,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from codegen.cache import CacheEntry, load, source_key_parts, store
-from codegen.dump import dump_stage, dumping
-from codegen.tile.diagnostics import tile_error
-from codegen.tile.frontend import build_tile_ir
-from codegen.tile.ir import ParamInfo, TileKernelIR
-from codegen.tile.lower import LoweringError, lower_tile_kernel
+from safekernels.codegen.cache import CacheEntry, load, source_key_parts, store
+from safekernels.codegen.dump import dump_stage, dumping
+from safekernels.codegen.tile.diagnostics import tile_error
+from safekernels.codegen.tile.frontend import build_tile_ir
+from safekernels.codegen.tile.ir import ParamInfo, TileKernelIR
+from safekernels.codegen.tile.lower import LoweringError, lower_tile_kernel
 from safekernels.tile.ops import TileType
 
 DEFAULT_ARCH = "sm_90"
@@ -51,7 +51,7 @@ class CompiledTile:
 def choose_num_warps(kir: TileKernelIR, arch: str = DEFAULT_ARCH) -> int:
     """4 warps per matmul CTA up to 128x128 accumulators (8 above); on sm_90a one warpgroup per 64 accumulator
     rows when the tile suits wgmma; otherwise about 16 elements per thread."""
-    from codegen.tile import wgmma
+    from safekernels.codegen.tile import wgmma
 
     biggest = 1
     acc_elems = 0
@@ -115,7 +115,7 @@ def compiler_hash() -> str:
 def cache_key(
     fn: Any, params: list[ParamInfo], grid_rank: int, arch: str, num_warps: int | None, line_info: bool = False
 ) -> str:
-    from codegen.pipeline import tool_versions
+    from safekernels.codegen.pipeline import tool_versions
 
     spec = {
         "format": FORMAT,
@@ -134,7 +134,7 @@ def cache_key(
 
 def _function_lines(fn: Any, kir: TileKernelIR) -> Any:
     """`.loc` line info for the tile lowering (codegen.lowering.line_info), from the kernel's `def` line."""
-    from codegen.lowering.line_info import FunctionLines
+    from safekernels.codegen.lowering.line_info import FunctionLines
 
     try:
         def_line = inspect.getsourcelines(inspect.unwrap(fn))[1]
@@ -155,9 +155,9 @@ def compile_tile(
     line_info: bool | None = None,
 ) -> CompiledTile:
     """Compile tile kernel function `fn` for one specialization (raises DiagnosticError on SK errors)."""
-    from codegen.arch import check_arch
-    from codegen.frontend.mangle import entry_symbol
-    from codegen.pipeline import line_info_default
+    from safekernels.codegen.arch import check_arch
+    from safekernels.codegen.frontend.mangle import entry_symbol
+    from safekernels.codegen.pipeline import line_info_default
 
     check_arch(arch)
     lines = line_info_default() if line_info is None else line_info
@@ -187,13 +187,13 @@ def compile_tile(
     except LoweringError as exc:
         import ast
 
-        from codegen.frontend.source import load_source
+        from safekernels.codegen.frontend.source import load_source
 
         src = load_source(inspect.unwrap(fn))
         node = ast.Pass(lineno=max(1, exc.line - src.first_line + 1), col_offset=4) if exc.line else None
         raise tile_error("SK004", str(exc), src, node) from None
-    from codegen.libdevice import find_libdevice
-    from codegen.ptx import optimize_and_emit
+    from safekernels.codegen.libdevice import find_libdevice
+    from safekernels.codegen.ptx import optimize_and_emit
 
     libdevice = find_libdevice() if "__nv_" in lowered.llvm_ir else None
     target = arch
@@ -205,11 +205,11 @@ def compile_tile(
     dump_stage(kir.name, arch, "ptx", lambda: ptx)
     cubin = b""
     if assemble:
-        from codegen.cubin import assemble_cubin
+        from safekernels.codegen.cubin import assemble_cubin
 
         cubin = assemble_cubin(ptx, target, kir.name)
         dump_stage(kir.name, arch, "cubin", lambda: cubin)
-    from codegen.frontend.tile_device_io import tile_asserts
+    from safekernels.codegen.frontend.tile_device_io import tile_asserts
 
     out = CompiledTile(
         kir.name,

@@ -25,16 +25,16 @@ from typing import TYPE_CHECKING
 
 from llvmlite import ir
 
-from codegen.lowering.nvvm import shuffle
-from codegen.tile import scalar_ops as so
-from codegen.tile.ir import Op
-from codegen.tile.layout import Blocked, c64
-from codegen.tile.values import FnTile, RegTile, SmemTile, Tile
+from safekernels.codegen.lowering.nvvm import shuffle
+from safekernels.codegen.tile import scalar_ops as so
+from safekernels.codegen.tile.ir import Op
+from safekernels.codegen.tile.layout import Blocked, c64
+from safekernels.codegen.tile.values import FnTile, RegTile, SmemTile, Tile
 from safekernels.dtypes import DType, dtype_of
 from safekernels.tile.ops import TileType
 
 if TYPE_CHECKING:
-    from codegen.tile.lower import TileLowering
+    from safekernels.codegen.tile.lower import TileLowering
 
 
 def _acc_type(src: DType, out: DType) -> tuple[ir.Type, DType]:

@@ -19,15 +19,15 @@ from typing import TYPE_CHECKING
 
 from llvmlite import ir
 
-from codegen.tile import scalar_ops as so
-from codegen.tile.ir import Op
-from codegen.tile.layout import c64
-from codegen.tile.reduce import _acc_type
-from codegen.tile.values import RegTile, Scalar, SmemTile, Tile
+from safekernels.codegen.tile import scalar_ops as so
+from safekernels.codegen.tile.ir import Op
+from safekernels.codegen.tile.layout import c64
+from safekernels.codegen.tile.reduce import _acc_type
+from safekernels.codegen.tile.values import RegTile, Scalar, SmemTile, Tile
 from safekernels.tile.ops import TileType
 
 if TYPE_CHECKING:
-    from codegen.tile.lower import TileLowering
+    from safekernels.codegen.tile.lower import TileLowering
 
 _COMBINE = {"add": "sum", "max": "max", "min": "min"}
 
@@ -128,7 +128,7 @@ def _along(k: ir.Value, *, outer: list[ir.Value], axis: int) -> list[ir.Value]:
 
 
 def lower_argreduce(L: TileLowering, op: Op) -> Tile:
-    from codegen.tile.lower import _unflat
+    from safekernels.codegen.tile.lower import _unflat
 
     b = L.b
     assert op.result is not None and isinstance(op.result.type, TileType)

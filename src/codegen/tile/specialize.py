@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from codegen.tile.ir import ParamInfo
+from safekernels.codegen.tile.ir import ParamInfo
 from safekernels.dtypes import DType, dtype_of
 
 

@@ -29,12 +29,12 @@ from typing import TYPE_CHECKING, Any
 
 from llvmlite import ir
 
-from codegen.tile import scalar_ops as so
-from codegen.tile.ir import ForOp, Op
-from codegen.tile.layout import c64
+from safekernels.codegen.tile import scalar_ops as so
+from safekernels.codegen.tile.ir import ForOp, Op
+from safekernels.codegen.tile.layout import c64
 
 if TYPE_CHECKING:
-    from codegen.tile.lower import TileLowering
+    from safekernels.codegen.tile.lower import TileLowering
 
 I32, I64 = so.I32, so.I64
 MAP_BYTES = 128
@@ -71,7 +71,7 @@ def _operand(L: TileLowering, load: Op) -> TmaOperand | None:
 
 def plan(L: TileLowering) -> None:
     """Choose the wgmma main loops whose operands come by TMA (`L.tma`: id(load op) -> TmaOperand)."""
-    from codegen.tile import mma
+    from safekernels.codegen.tile import mma
 
     if not ENABLED:
         return
@@ -91,7 +91,7 @@ def plan(L: TileLowering) -> None:
                             L.ws_extra = warpspec.PRODUCER_THREADS
                 walk(op.body)
 
-    from codegen.tile import warpspec
+    from safekernels.codegen.tile import warpspec
 
     walk(L.kir.body)
 

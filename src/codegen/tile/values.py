@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from llvmlite import ir
 
-from codegen.tile.layout import Layout
+from safekernels.codegen.tile.layout import Layout
 from safekernels.tile.ops import TileType
 
 

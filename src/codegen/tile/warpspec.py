@@ -26,13 +26,13 @@ from typing import TYPE_CHECKING, Any
 
 from llvmlite import ir
 
-from codegen.tile import scalar_ops as so
-from codegen.tile import tma
-from codegen.tile.ir import ForOp, Op
-from codegen.tile.layout import c64
+from safekernels.codegen.tile import scalar_ops as so
+from safekernels.codegen.tile import tma
+from safekernels.codegen.tile.ir import ForOp, Op
+from safekernels.codegen.tile.layout import c64
 
 if TYPE_CHECKING:
-    from codegen.tile.lower import TileLowering
+    from safekernels.codegen.tile.lower import TileLowering
 
 PRODUCER_THREADS = 128
 PRODUCER_REGS = 40
@@ -73,7 +73,7 @@ def fork(
     L: TileLowering, pipe: Any, loop: ForOp, start: ir.Value, stop: ir.Value, step: ir.Value, defs: dict[int, Op]
 ) -> None:
     """Branch the producer warpgroup off into its copy loop; the builder continues in the consumers."""
-    from codegen.tile import mma
+    from safekernels.codegen.tile import mma
 
     b = L.b
     fn = b.function

@@ -38,13 +38,13 @@ from typing import TYPE_CHECKING
 
 from llvmlite import ir
 
-from codegen.tile import scalar_ops as so
-from codegen.tile.ir import Op
-from codegen.tile.layout import Mma, c64
+from safekernels.codegen.tile import scalar_ops as so
+from safekernels.codegen.tile.ir import Op
+from safekernels.codegen.tile.layout import Mma, c64
 from safekernels.tile.ops import TileType
 
 if TYPE_CHECKING:
-    from codegen.tile.lower import TileLowering
+    from safekernels.codegen.tile.lower import TileLowering
 
 I32, I64 = so.I32, so.I64
 SMEM_BUDGET = 200 * 1024

@@ -53,7 +53,7 @@ def device_identity(device: Device) -> dict[str, Any]:
     """What about the device can change the winner: the CPU executor, or the GPU model, arch and compiler."""
     if device.is_cpu:
         return {"device": "cpu-executor"}
-    from codegen.tile.pipeline import compiler_hash
+    from safekernels.codegen.tile.pipeline import compiler_hash
 
     return {"device": device.name, "arch": device.arch, "compiler": compiler_hash()}
 

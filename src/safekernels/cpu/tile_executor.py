@@ -44,8 +44,8 @@ def validate_like_the_compiler(
     body: Callable[..., Any], params: Sequence[TileParam], values: Sequence[Any], grid: Shape
 ) -> None:
     """Type-check the kernel as the GPU compiler would for this specialization (raises `DiagnosticError`)."""
-    from codegen.tile.frontend import build_tile_ir
-    from codegen.tile.specialize import param_info
+    from safekernels.codegen.tile.frontend import build_tile_ir
+    from safekernels.codegen.tile.specialize import param_info
 
     infos = []
     for param, value in zip(params, values, strict=True):

@@ -121,7 +121,7 @@ class GpuLauncher:
         if prebuilt is not None:
             self.compiled = _prebuilt_for(kernel, prebuilt, self.arch, assume_requires)
         else:
-            import codegen
+            from safekernels import codegen
 
             self.compiled = codegen.compile_simt_kernel(kernel, arch=self.arch, assume_requires=assume_requires)
         self.module = backend.load_module(self.compiled.cubin)

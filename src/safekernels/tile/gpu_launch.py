@@ -183,7 +183,7 @@ def _arch(device: Any) -> str:
 
 def tile_kernel_for(kernel: Any, values: Sequence[Any], device: Any) -> TileGpuKernel:
     """The loaded specialization of `kernel` for `values` on `device` (compiled on first use)."""
-    from codegen.tile.specialize import specialize
+    from safekernels.codegen.tile.specialize import specialize
 
     infos, grid_rank = specialize(kernel, values)
     warps = getattr(kernel, "num_warps", None)
@@ -196,7 +196,7 @@ def tile_kernel_for(kernel: Any, values: Sequence[Any], device: Any) -> TileGpuK
         if prebuilt is not None:
             compiled = prebuilt.find(infos, grid_rank, arch)
         else:
-            from codegen.tile.pipeline import compile_tile
+            from safekernels.codegen.tile.pipeline import compile_tile
 
             compiled = compile_tile(kernel.fn, infos, grid_rank, arch=arch, num_warps=warps)
         loaded = per_kernel[key] = TileGpuKernel(compiled, device.backend)
@@ -260,7 +260,7 @@ def build_fast_launch(
     False before anything is launched, and the caller takes the checked path, which launches or raises its
     error.  None when the kernel has f16/bf16 scalars or an empty grid.
     """
-    from codegen.tile.specialize import specialize
+    from safekernels.codegen.tile.specialize import specialize
     from safekernels.runtime.cuda_backend import _driver, check
 
     compiled = loaded.compiled
