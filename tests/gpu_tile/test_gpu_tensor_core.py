@@ -155,3 +155,52 @@ def test_attention_cpu_executor_matches_gpu(env: Any) -> None:
         cpu, ref = attention_tile.run(sk.Device.cpu(), 2, 128, causal, seed=5)
         gpu, _ = attention_tile.run(sk.Device(0), 2, 128, causal, seed=5)
         assert np.abs(gpu - cpu).max() < 2e-2 and np.abs(gpu - ref).max() < 2e-2
+
+
+def _div_kernel() -> Any:
+    from typing import Annotated
+
+    from safekernels import tile
+    from safekernels.dtypes import bf16, f32
+    from safekernels.tile import Partition, Tensor
+
+    @tile.kernel
+    def div_beside_wgmma(
+        s: Annotated[Partition[f32], tile.Dims(64, 64)],
+        z: Annotated[Partition[f32], tile.Dims(64, 64)],
+        q: Tensor[bf16],
+        k: Tensor[bf16],
+        x: Tensor[f32],
+        y: Tensor[f32],
+    ) -> None:
+        s.store(
+            tile.matmul(q.load((0, 0), (64, 64)), tile.transpose(k.load((0, 0), (64, 64))), tile.zeros((64, 64), f32))
+        )
+        z.store(tile.load_like(x, z) / tile.load_like(y, z))
+
+    return div_beside_wgmma
+
+
+def test_division_in_a_warpgroup_mma_kernel_is_correctly_rounded(env: Any) -> None:
+    """A kernel with a synchronous wgmma divides without div.rn's subroutine (codegen.tile.wgmma_sync.divide_f32):
+    the quotients are numpy's f32 quotients bit for bit, specials and subnormals included."""
+    torch, run = env
+    rng = np.random.default_rng(3)
+    bits = rng.integers(0, 2**32, size=(2, 64 * 64), dtype=np.uint64).astype(np.uint32)
+    x, y = bits.view(np.float32).reshape(2, 64, 64).copy()
+    x[0, :8] = [0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, 3.0, 1e-45]
+    y[0, :8] = [0.0, 0.0, np.inf, 2.0, 1.0, 0.0, -np.inf, 3.0]
+    y[1] = rng.standard_normal(64).astype(np.float32) * np.float32(1e-39)  # subnormal divisors
+    q = torch.randn(64, 64, device="cuda", dtype=torch.bfloat16)
+    k = torch.randn(64, 64, device="cuda", dtype=torch.bfloat16)
+    s = torch.full((64, 64), float("nan"), device="cuda")
+    z = torch.full((64, 64), float("nan"), device="cuda")
+    xt, yt = torch.from_numpy(x).cuda(), torch.from_numpy(y).cuda()
+    run(_div_kernel(), _arg(s, (64, 64)), _arg(z, (64, 64)), _arg(q), _arg(k), _arg(xt), _arg(yt))
+    torch.cuda.synchronize()
+    assert _rel(s, q.double() @ k.double().t()) < 1e-2
+    with np.errstate(all="ignore"):
+        want = (x / y).view(np.uint32)
+    got = z.cpu().numpy().view(np.uint32)
+    nan_w, nan_g = np.isnan(want.view(np.float32)), np.isnan(got.view(np.float32))
+    assert (nan_w == nan_g).all() and (got[~nan_w] == want[~nan_w]).all()

@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 
 import safekernels as sk
-from codegen.tile.pipeline import compile_tile
-from codegen.tile.specialize import param_info
 from safekernels import tile
+from safekernels.codegen.tile.pipeline import compile_tile
+from safekernels.codegen.tile.specialize import param_info
 from safekernels.dtypes import dtype_of, f8e4m3, f16, f32
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -123,8 +123,14 @@ def test_transposed_operand_of_a_ragged_tensor_goes_through_registers() -> None:
 @pytest.mark.parametrize("arch", ["sm_90", "sm_90a"])
 def test_attention_kernels_assemble(arch: str) -> None:
     c = _attention(T.attention, 4096, T.ATT_BM, T.ATT_D, arch)
-    assert c.cubin[:4] == b"\x7fELF" and "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32" in c.ptx
-    assert "cp.async.cg.shared.global" in c.ptx  # K (read transposed) and V staged by the copy engine
+    assert c.cubin[:4] == b"\x7fELF" and "cp.async.cg.shared.global" in c.ptx  # K (read transposed) and V
+    if arch == "sm_90a":  # both matmuls on warpgroup MMA (codegen.tile.wgmma_sync), P as a register A operand
+        assert "mma.sync" not in c.ptx and "div.rn" not in c.ptx and "rcp.rn" not in c.ptx
+        assert c.ptx.count(f"wgmma.mma_async.sync.aligned.m64n{T.ATT_BN}k16.f32.bf16.bf16") == T.ATT_D // 16
+        assert c.ptx.count(f"wgmma.mma_async.sync.aligned.m64n{T.ATT_D}k16.f32.bf16.bf16") == T.ATT_BN // 16
+        assert "}, {%r" in c.ptx  # the P @ V instruction reads A from registers
+    else:
+        assert "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32" in c.ptx
     assert "ex2.approx" in c.ptx
     ex = _attention(attention_tile.attention, 512, attention_tile.BM, attention_tile.D, arch)
     assert ex.cubin[:4] == b"\x7fELF"
@@ -202,7 +208,7 @@ def test_fp8_tma_boxes_are_128_bytes_of_k() -> None:
 
 
 def test_cp_async_wgmma_path_remains_as_the_fallback(monkeypatch: pytest.MonkeyPatch) -> None:
-    from codegen.tile import tma
+    from safekernels.codegen.tile import tma
 
     monkeypatch.setattr(tma, "ENABLED", False)
     c = _gemm("gemm_bf16", 1024)
@@ -217,7 +223,7 @@ def test_sm_90_gemm_has_no_tensor_maps() -> None:
 
 
 def test_sass_summary_names_the_hopper_instructions() -> None:
-    from codegen.sass_summary import classify
+    from safekernels.codegen.sass_summary import classify
 
     assert classify("QGMMA.64x256x32.F32.E4M3.E4M3") == "QGMMA"
     assert classify("UTMALDG.2D") == "UTMALDG" and classify("HGMMA.64x256x16.F32") == "HGMMA"
@@ -226,7 +232,7 @@ def test_sass_summary_names_the_hopper_instructions() -> None:
 
 @pytest.fixture
 def warp_specialized(monkeypatch: pytest.MonkeyPatch) -> None:
-    from codegen.tile import warpspec
+    from safekernels.codegen.tile import warpspec
 
     monkeypatch.setattr(warpspec, "ENABLED", True)  # off by default (measured slower, docs/tile-compiler.md)
 
@@ -281,7 +287,7 @@ def test_a_load_before_the_loop_keeps_the_cta_together() -> None:
 
 
 def test_sass_summary_of_a_wgmma_kernel_reads_the_sm_90a_ptxas_report(tmp_path: Path) -> None:
-    from codegen.build_cli import main
+    from safekernels.codegen.build_cli import main
 
     out = tmp_path / "out"
     source = str(ROOT / "bench/kernels/tensor_core_kernels.py")

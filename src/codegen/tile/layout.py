@@ -133,7 +133,48 @@ class Mma:
         return None
 
 
-Layout = Blocked | Mma
+@dataclass(frozen=True)
+class MmaRows:
+    """A `(rows, 1)` tile of per-row values beside an `Mma(shape, warps, 1)` tile (`codegen.tile.rowreduce`):
+    each thread holds the rows its accumulator slots cover (`16 * mi + 8 * h + lane / 4` of its warp's band),
+    one slot per group; the four lanes of a quad hold the same row.  Row reductions of the Mma tile land
+    here by quad shuffles and broadcast back into it without shared memory."""
+
+    rows: int
+    warps: int
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return (self.rows, 1)
+
+    @property
+    def groups(self) -> int:
+        return self.rows // self.warps // 16 * 2
+
+    @property
+    def width(self) -> int:
+        return 1
+
+    @property
+    def slots(self) -> int:
+        return self.groups
+
+    @property
+    def partial(self) -> bool:
+        return False
+
+    def coords(self, b: ir.IRBuilder, tid: ir.Value, g: int) -> list[ir.Value]:
+        mi, h = divmod(g, 2)
+        warp = b.udiv(tid, c64(32))
+        lane = b.urem(tid, c64(32))
+        band = b.mul(warp, c64(self.rows // self.warps))
+        return [b.add(band, b.add(c64(mi * 16 + 8 * h), b.udiv(lane, c64(4)))), c64(0)]
+
+    def active(self, b: ir.IRBuilder, tid: ir.Value, g: int) -> ir.Value | None:
+        return None
+
+
+Layout = Blocked | Mma | MmaRows
 
 
 def mma_for(shape: tuple[int, int], warps: int) -> Mma | None:

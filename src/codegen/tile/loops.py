@@ -15,14 +15,14 @@ from typing import TYPE_CHECKING
 
 from llvmlite import ir
 
-from codegen.tile import mma, wgmma
-from codegen.tile.ir import ForOp, Op
-from codegen.tile.layout import Layout, c64
-from codegen.tile.values import RegTile, Scalar
+from safekernels.codegen.tile import mma, rowreduce, wgmma, wgmma_sync
+from safekernels.codegen.tile.ir import ForOp, Op
+from safekernels.codegen.tile.layout import Layout, c64
+from safekernels.codegen.tile.values import RegTile, Scalar
 from safekernels.tile.ops import TileType
 
 if TYPE_CHECKING:
-    from codegen.tile.lower import TileLowering
+    from safekernels.codegen.tile.lower import TileLowering
 
 
 def _body_defs(ops: list[Op], out: dict[int, Op]) -> dict[int, Op]:
@@ -35,7 +35,7 @@ def _body_defs(ops: list[Op], out: dict[int, Op]) -> dict[int, Op]:
 
 
 def lower_for(L: TileLowering, op: ForOp) -> None:
-    from codegen.tile.lower import LoweringError
+    from safekernels.codegen.tile.lower import LoweringError
 
     b = L.b
     start, stop, step = (L.val(a) for a in op.args)
@@ -49,8 +49,11 @@ def lower_for(L: TileLowering, op: ForOp) -> None:
         if isinstance(t, TileType):
             upd = L.defs.get(c.update.id) if c.update is not None else None
             lay: Layout
+            rows = rowreduce.carried_layout(L, op, t)
             if upd is not None and upd.kind == "matmul":
                 lay = mma._layout(L, upd)
+            elif rows is not None:  # the online softmax's running max / denominator stay in registers
+                lay = rows
             else:
                 lay = L.blocked(t.shape)
             layouts.append(lay)
@@ -76,6 +79,7 @@ def lower_for(L: TileLowering, op: ForOp) -> None:
             mma.issue_iteration(L, pipe, op, k_s, c64(stage), defs)
             mma.commit(L)
         L.active_pipes[id(pipe.matmul)] = pipe
+    wops = wgmma_sync.start_loop(L, op, start.value, defs)  # attention-style matmuls: K/V double-buffered
     # The wgmma path is emitted already rotated (guard, body, test at the latch) so that the last batch's
     # `wgmma.wait_group 0` sits on the loop's own exit edge: ptxas serializes every wgmma of the kernel when
     # the wait lands in a block that the zero-trip path shares with other instructions before it.
@@ -117,7 +121,9 @@ def lower_for(L: TileLowering, op: ForOp) -> None:
             assert isinstance(c.init.type, TileType)
             L.vals[c.phi.id] = RegTile(c.init.type, lay_c, list(row))
     L.loop_state.append((op, it, k, step.value, defs))
+    L.wg_loops.append(wops)
     L.lower_ops(op.body)
+    L.wg_loops.pop()
     L.loop_state.pop()
     updates: list[list[ir.Value]] = []
     for c, lay_u in zip(op.carried, layouts, strict=True):
@@ -160,6 +166,7 @@ def lower_for(L: TileLowering, op: ForOp) -> None:
     if pipe is not None:
         mma.wait(L, 0)
         L.active_pipes.pop(id(pipe.matmul), None)
+    wgmma_sync.end_loop(L, wops)
     if pipe is not None and pipe.hopper:
         for c, row_vals in zip(op.carried, exits, strict=True):
             if c.update is not None and L.defs.get(c.update.id) is pipe.matmul:

@@ -19,10 +19,10 @@ from typing import Any
 
 from llvmlite import ir
 
-from codegen.tile import scalar_ops as so
-from codegen.tile.ir import INDEX, ForOp, Op, ScalarType, TileKernelIR, Value
-from codegen.tile.layout import Blocked, Layout, Mma, blocked_for, c64, mma_for
-from codegen.tile.values import FnTile, RegTile, Repr, Scalar, SmemTile, Tile
+from safekernels.codegen.tile import scalar_ops as so
+from safekernels.codegen.tile.ir import INDEX, ForOp, Op, ScalarType, TileKernelIR, Value
+from safekernels.codegen.tile.layout import Blocked, Layout, Mma, blocked_for, c64, mma_for
+from safekernels.codegen.tile.values import FnTile, RegTile, Repr, Scalar, SmemTile, Tile
 from safekernels.dtypes import DType, dtype_of
 from safekernels.tile.ops import TileType
 
@@ -81,7 +81,7 @@ class TileLowering:
             vid: op for vid, op in self.defs.items() if op.kind == "load" and self._is_mma_operand(op)
         }
         self.transposed_operands: set[int] = set()  # `tile.transpose(load)` fed to a matmul as B, read K-major
-        from codegen.tile.mma import find_transposed_operands
+        from safekernels.codegen.tile.mma import find_transposed_operands
 
         find_transposed_operands(self)
         self.wgmma_ops: set[int] = set()  # id() of matmul ops lowered to wgmma
@@ -90,14 +90,20 @@ class TileLowering:
         self.ws_loops: set[int] = set()  # id() of loops split into producer / consumer warpgroups (warpspec)
         self.ws_extra = 0  # threads of the producer warpgroup, beyond the T the layouts use
         self.ws_barrier = False  # after the fork: CTA barriers are among the T consumers only
+        self.wgmma_sync_ops: set[int] = set()  # id() of other matmuls lowered to wgmma (codegen.tile.wgmma_sync)
+        self.wg_staged: dict[int, ir.Value] = {}  # id(load op) -> its wgmma-layout copy, staged before a loop
+        self.wg_loops: list[Any] = []  # per open loop: its wgmma_sync.LoopOperands (or None)
         if self.hopper:
             self._find_wgmma(kir.body)
-            from codegen.tile import tma
+            from safekernels.codegen.tile import wgmma_sync
+
+            wgmma_sync.find(self, kir.body)
+            from safekernels.codegen.tile import tma
 
             tma.plan(self)
 
     def _find_wgmma(self, ops: list[Op]) -> None:
-        from codegen.tile import mma, wgmma
+        from safekernels.codegen.tile import mma, wgmma
 
         for op in ops:
             if isinstance(op, ForOp):
@@ -134,7 +140,7 @@ class TileLowering:
         for ax in range(self.kir.grid_rank):
             argtys.append(I64)
             self.abi.append(("grid", -1, ax))
-        from codegen.tile import tma
+        from safekernels.codegen.tile import tma
 
         tma.add_params(self, argtys)  # by-value tensor maps of the copy-engine operands, after the grid
         fn = ir.Function(self.module, ir.FunctionType(ir.VoidType(), argtys), self.kir.name)
@@ -187,7 +193,8 @@ class TileLowering:
                 text = text.replace(f'noalias %"in.{p.name}"', f'noalias readonly %"in.{p.name}"', 1)
         text = tma.fix_text(self, text)
         threads = self.T + self.ws_extra
-        return Lowered(text, self.kir.name, threads, self.smem_top, self.abi, bool(self.wgmma_ops))
+        hopper_only = bool(self.wgmma_ops or self.wgmma_sync_ops)
+        return Lowered(text, self.kir.name, threads, self.smem_top, self.abi, hopper_only)
 
     def _block_ids(self) -> list[ir.Value]:
         b = self.b
@@ -224,7 +231,7 @@ class TileLowering:
 
     def barrier(self) -> None:
         if self.ws_barrier:
-            from codegen.tile.warpspec import named_barrier
+            from safekernels.codegen.tile.warpspec import named_barrier
 
             named_barrier(self)
             return
@@ -263,7 +270,7 @@ class TileLowering:
         users = self.uses.get(op.result.id, [])
         if len(users) != 1 or users[0].kind != "matmul" or users[0].args[2] is op.result:
             return False
-        from codegen.tile.mma import copyable_operand
+        from safekernels.codegen.tile.mma import copyable_operand
 
         return copyable_operand(self, op)
 
@@ -515,6 +522,8 @@ class TileLowering:
 
     # elementwise -------------------------------------------------------------------------------------------
     def op_elementwise(self, op: Op) -> Tile:
+        from safekernels.codegen.tile import rowreduce
+
         assert op.result is not None
         rt = op.result.type
         assert isinstance(rt, TileType)
@@ -549,6 +558,8 @@ class TileLowering:
             if isinstance(o, Scalar):
                 v = self.scalar_in(o, d)
                 regs.append([v] * layout.slots)
+            elif isinstance(o, RegTile) and (rows := rowreduce.broadcast(o, layout, rt.shape)) is not None:
+                regs.append(rows if o.type.dtype == d else [so.convert(self.b, v, o.type.dtype, d) for v in rows])
             else:
                 src = (
                     o
@@ -572,6 +583,10 @@ class TileLowering:
             return so.convert(b, xs[0], in_dts[0], out_dt)
         if kind == "where":
             return b.select(xs[0], xs[1], xs[2])
+        if kind == "truediv" and self.wgmma_sync_ops and in_dts[0].name == "f32" and out_dt.name == "f32":
+            from safekernels.codegen.tile.wgmma_sync import divide_f32  # div.rn's subroutine call serializes wgmma
+
+            return divide_f32(self, xs[0], xs[1])
         if kind in ("neg", "invert", "exp", "log", "sqrt", "rsqrt", "tanh", "sin", "cos"):
             return so.unary(b, kind, xs[0], in_dts[0])
         if kind in so.INTEGER_OPS:
@@ -849,9 +864,11 @@ class TileLowering:
 
     # reductions --------------------------------------------------------------------------------------------
     def reduce_generic(self, op: Op) -> Tile:
-        from codegen.tile.reduce import lower_reduce
+        from safekernels.codegen.tile import rowreduce
+        from safekernels.codegen.tile.reduce import lower_reduce
 
-        return lower_reduce(self, op)
+        in_registers = rowreduce.lower(self, op)  # a row of a warp-owned matmul tile: quad shuffles
+        return in_registers if in_registers is not None else lower_reduce(self, op)
 
     op_sum = reduce_generic
     op_max = reduce_generic
@@ -859,52 +876,52 @@ class TileLowering:
 
     # scans, arg-reductions, indexed memory ops -------------------------------------------------------------
     def op_scan(self, op: Op) -> Tile:
-        from codegen.tile.scan import lower_scan
+        from safekernels.codegen.tile.scan import lower_scan
 
         return lower_scan(self, op)
 
     def op_argmax(self, op: Op) -> Tile:
-        from codegen.tile.scan import lower_argreduce
+        from safekernels.codegen.tile.scan import lower_argreduce
 
         return lower_argreduce(self, op)
 
     op_argmin = op_argmax
 
     def op_gather(self, op: Op) -> Tile:
-        from codegen.tile.indexed import lower_gather
+        from safekernels.codegen.tile.indexed import lower_gather
 
         return lower_gather(self, op)
 
     def op_scatter(self, op: Op) -> None:
-        from codegen.tile.indexed import lower_scatter
+        from safekernels.codegen.tile.indexed import lower_scatter
 
         lower_scatter(self, op)
 
     def op_atomic(self, op: Op) -> None:
-        from codegen.tile.indexed import lower_atomic
+        from safekernels.codegen.tile.indexed import lower_atomic
 
         lower_atomic(self, op)
 
     # device print / assert (codegen.lowering.device_io) ---------------------------------------------------
     def op_print(self, op: Op) -> None:
-        from codegen.lowering.device_io import lower_tile_print
+        from safekernels.codegen.lowering.device_io import lower_tile_print
 
         lower_tile_print(self, op)
 
     def op_assert(self, op: Op) -> None:
-        from codegen.lowering.device_io import lower_tile_assert
+        from safekernels.codegen.lowering.device_io import lower_tile_assert
 
         lower_tile_assert(self, op)
 
     # matmul ------------------------------------------------------------------------------------------------
     def op_matmul(self, op: Op) -> RegTile:
-        from codegen.tile.mma import lower_matmul
+        from safekernels.codegen.tile.mma import lower_matmul
 
         return lower_matmul(self, op)
 
     # loops -------------------------------------------------------------------------------------------------
     def lower_for(self, op: ForOp) -> None:
-        from codegen.tile.loops import lower_for
+        from safekernels.codegen.tile.loops import lower_for
 
         lower_for(self, op)
 

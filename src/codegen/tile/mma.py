@@ -26,15 +26,15 @@ from typing import TYPE_CHECKING, Any
 
 from llvmlite import ir
 
-from codegen.tile import scalar_ops as so
-from codegen.tile import tma, warpspec, wgmma
-from codegen.tile.ir import ForOp, Op, Value
-from codegen.tile.layout import Mma, c64, mma_for
-from codegen.tile.values import RegTile, Scalar
+from safekernels.codegen.tile import scalar_ops as so
+from safekernels.codegen.tile import tma, warpspec, wgmma, wgmma_sync
+from safekernels.codegen.tile.ir import ForOp, Op, Value
+from safekernels.codegen.tile.layout import Mma, c64, mma_for
+from safekernels.codegen.tile.values import RegTile, Scalar
 from safekernels.tile.ops import TileType
 
 if TYPE_CHECKING:
-    from codegen.tile.lower import TileLowering
+    from safekernels.codegen.tile.lower import TileLowering
 
 I32, I64 = so.I32, so.I64
 SMEM_STAGE_BUDGET = 160 * 1024
@@ -91,9 +91,9 @@ def kmajor_b(L: TileLowering, v: Value) -> bool:
 
 
 def _layout(L: TileLowering, op: Op) -> Mma:
-    from codegen.tile.lower import LoweringError
+    from safekernels.codegen.tile.lower import LoweringError
 
-    if id(op) in L.wgmma_ops:
+    if id(op) in L.wgmma_ops or id(op) in L.wgmma_sync_ops:
         t = op.result.type if op.result is not None else None
         assert isinstance(t, TileType) and len(t.shape) == 2
         return wgmma.layout((t.shape[0], t.shape[1]), L.T)
@@ -436,6 +436,8 @@ def lower_matmul(L: TileLowering, op: Op) -> RegTile:
     a_t, b_t = a_v.type, b_v.type
     assert isinstance(acc_t, TileType) and isinstance(a_t, TileType) and isinstance(b_t, TileType)
     acc = L.materialize(L.val(acc_v), lay, acc_t)
+    if id(op) in L.wgmma_sync_ops:
+        return RegTile(acc_t, lay, wgmma_sync.lower(L, op, acc.vals))
     pipe = L.active_pipes.get(id(op))
     if pipe is not None and pipe.hopper:
         # refill first, then the batch (issuing the batch before the refill copies measured 4% slower)
