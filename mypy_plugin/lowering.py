@@ -458,13 +458,14 @@ class FunctionLowerer(calls.PlaceNaming):
         # pass, global/nonlocal, imports, type aliases: nothing ownership-relevant
 
     def if_stmt(self, node: IfStmt, index: int) -> None:
-        self.expr(node.expr[index])
+        narrowed = self.none_test(node.expr[index])
+        if narrowed is None:
+            self.expr(node.expr[index])  # `x is None` only compares identities: it never reads a (moved) object
         body = self.block(lambda: self.suite(node.body[index]))
         if index + 1 < len(node.expr):
             orelse = self.block(lambda: self.if_stmt(node, index + 1))
         else:
             orelse = self.block(lambda: self.suite(node.else_body))
-        narrowed = self.none_test(node.expr[index])
         if narrowed is not None:
             place, is_none = narrowed
             arm = calls.none_arm(place, span_of(node.expr[index]))

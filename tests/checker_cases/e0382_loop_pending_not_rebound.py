@@ -27,5 +27,5 @@ def main(n: int) -> None:
     prepared = vecadd.prepare(simt.LaunchConfig1D.for_len(n, block=256), dev)
     pending = vecadd.launch_async(prepared, a, b, c)
     for _ in range(4):
-        if pending is not None:  # expect: E0382
-            pending.sync_on(stream)
+        if pending is not None:
+            pending.sync_on(stream)  # expect: E0382

@@ -319,7 +319,8 @@ class _Analysis:
         self.chains: dict[str, tuple[str, ...]] = {}
         self.prefix_keys: dict[int, tuple[str, ...]] = {}  # by id() of an IR place (alive while this runs)
         self.diagnostics: list[Diagnostic] = []
-        self.reported_moves: set[frozenset[int]] = set()
+        self.reported_moves: dict[frozenset[tuple[int, bool]], list[int]] = {}
+        self._idom: list[int] | None = None
         self.reporting = False
         self.attr_roots = setup.attr_roots
         # Per node: how the fixed point transfers it, whether the reporting pass must revisit it, and for a
@@ -520,9 +521,15 @@ class _Analysis:
         if not sites:
             return False
         if self.reporting:
-            events = frozenset(self.event_of(site) for site in sites)
-            if events not in self.reported_moves:
-                self.reported_moves.add(events)
+            # Once per set of move sites, as rustc does; a site reached only through a loop's back edge ("in
+            # previous iteration of loop") is told apart from the same site earlier in this iteration, because the
+            # runtime raises at the use it reaches first, which may be the later one in the source.
+            # And a later use of the same moves is still reported unless an already reported use dominates it
+            # (then that one would have raised first at runtime): uses in two arms of a branch are both reported.
+            events = frozenset((self.event_of(site), site >= node.id) for site in sites)
+            reported = self.reported_moves.setdefault(events, [])
+            if not any(self.dominates(r, node.id) for r in reported):
+                reported.append(node.id)
                 moves = []
                 help_text = None
                 for site in sorted(sites):
@@ -531,6 +538,18 @@ class _Analysis:
                     moves.append((op.span, site >= node.id))
                     help_text = help_text or op.help
                 self.diagnostics.append(messages.use_after_move(self.path, place.text, span, moves, help_text))
+        return True
+
+    def dominates(self, a: int, b: int) -> bool:
+        """Whether every path from the entry to node `b` passes node `a` (computed once, on first need)."""
+        idom = self._idom
+        if idom is None:
+            idom = self._idom = _dominators(self.graph)
+        while b != a:
+            up = idom[b]
+            if up == b or up < 0:
+                return False
+            b = up
         return True
 
     def event_of(self, site: int) -> int:
@@ -882,6 +901,53 @@ class _Analysis:
             elif node.op is not None and isinstance(node.op, ir.RequireUnsafe) and not node.unsafe:
                 self.diagnostics.append(messages.unsafe_required(self.path, node.op.operation, node.op.span))
         return self.diagnostics
+
+
+def _dominators(graph: Graph) -> list[int]:
+    """Immediate dominator per node (the entry's is itself; -1 for unreachable nodes): Cooper, Harvey and Kennedy's
+    iterative algorithm over a reverse postorder."""
+    nodes = graph.nodes
+    order: list[int] = []
+    seen = {graph.entry}
+    stack: list[tuple[int, int]] = [(graph.entry, 0)]
+    while stack:
+        n, i = stack[-1]
+        succ = nodes[n].succ
+        if i < len(succ):
+            stack[-1] = (n, i + 1)
+            m = succ[i]
+            if m not in seen:
+                seen.add(m)
+                stack.append((m, 0))
+        else:
+            stack.pop()
+            order.append(n)
+    order.reverse()
+    rank = {n: i for i, n in enumerate(order)}
+    idom = [-1] * len(nodes)
+    idom[graph.entry] = graph.entry
+    changed = True
+    while changed:
+        changed = False
+        for n in order[1:]:
+            new = -1
+            for p in nodes[n].pred:
+                if idom[p] < 0:
+                    continue
+                if new < 0:
+                    new = p
+                    continue
+                a, b = p, new
+                while a != b:
+                    while rank[a] > rank[b]:
+                        a = idom[a]
+                    while rank[b] > rank[a]:
+                        b = idom[b]
+                new = a
+            if new != idom[n]:
+                idom[n] = new
+                changed = True
+    return idom
 
 
 @dataclass(slots=True)

@@ -467,7 +467,9 @@ class FunctionLowerer(calls.PlaceNaming):
         self.emit(ir.Raise(self.span(node)))
 
     def if_stmt(self, node: cst.If) -> None:
-        self.expr(node.test)
+        narrowed = self.none_test(node.test)
+        if narrowed is None:
+            self.expr(node.test)  # `x is None` only compares identities: it never reads a (moved) object
         body = self.block(lambda: self.suite(node.body))
         orelse_node = node.orelse
         if orelse_node is None:
@@ -476,7 +478,6 @@ class FunctionLowerer(calls.PlaceNaming):
             orelse = self.block(lambda: self.if_stmt(orelse_node))
         else:
             orelse = self.block(lambda: self.suite(orelse_node.body))
-        narrowed = self.none_test(node.test)
         if narrowed is not None:
             place, is_none = narrowed
             arm = calls.none_arm(place, self.span(node.test))
