@@ -67,7 +67,20 @@ def test_attention_key_loop_has_wgmma_and_few_barriers() -> None:
     assert "cp.async.cg.shared.global" in c.ptx and "cp.async.wait_group" in c.ptx
     # S, P, the row max / sum and the rescale stay in registers (quad shuffles, codegen.tile.rowreduce)
     assert "st.shared" not in body and "ld.shared" not in body and "shfl.sync.bfly" in body
-    assert c.ptx.count("bar.sync") == 1  # the K/V pipeline's one per key block (24 on the mma.sync path)
+    # K and V by the copy engine into two buffers: thread 0 refills one when every warp has released it
+    assert "bar.sync" not in body and c.ptx.count("bar.sync") == 1  # one before the loop (24 per key block before)
+    boxes = 2 * (T.ATT_D * 2 // 128)  # K and V: one box per 128-byte column block
+    assert c.ptx.count("cp.async.bulk.tensor.2d") == 3 * boxes  # two iterations before the loop, a refill in it
+    assert c.ptx.count("mbarrier.try_wait.parity") == 2  # full (every thread), empty (thread 0 before a refill)
+    assert sum(1 for e in c.abi if e[0].startswith("tmap:")) == 2  # tensor maps of K and V
+
+
+def test_attention_without_tma_has_one_barrier_per_key_block(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(wgmma_sync, "TMA", False)
+    c = _attention("sm_90a")
+    body = _loop_body(c.ptx)
+    assert "cp.async.bulk" not in c.ptx and "cp.async.cg.shared.global" in c.ptx
+    assert c.ptx.count("bar.sync") == 1 and "st.shared" not in body  # the K/V pipeline's one per key block
     assert "ld.local" not in c.ptx and "st.local" not in c.ptx
 
 

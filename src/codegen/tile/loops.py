@@ -79,7 +79,8 @@ def lower_for(L: TileLowering, op: ForOp) -> None:
             mma.issue_iteration(L, pipe, op, k_s, c64(stage), defs)
             mma.commit(L)
         L.active_pipes[id(pipe.matmul)] = pipe
-    wops = wgmma_sync.start_loop(L, op, start.value, defs)  # attention-style matmuls: K/V double-buffered
+    # attention-style matmuls (codegen.tile.wgmma_sync): K/V double-buffered
+    wops = wgmma_sync.start_loop(L, op, start.value, stop.value, step.value, defs)
     # The wgmma path is emitted already rotated (guard, body, test at the latch) so that the last batch's
     # `wgmma.wait_group 0` sits on the loop's own exit edge: ptxas serializes every wgmma of the kernel when
     # the wait lands in a block that the zero-trip path shares with other instructions before it.

@@ -93,6 +93,7 @@ class TileLowering:
         self.wgmma_sync_ops: set[int] = set()  # id() of other matmuls lowered to wgmma (codegen.tile.wgmma_sync)
         self.wg_staged: dict[int, ir.Value] = {}  # id(load op) -> its wgmma-layout copy, staged before a loop
         self.wg_loops: list[Any] = []  # per open loop: its wgmma_sync.LoopOperands (or None)
+        self.wg_tma_loops: set[int] = set()  # id() of loops whose wgmma_sync operands come by TMA
         if self.hopper:
             self._find_wgmma(kir.body)
             from safekernels.codegen.tile import wgmma_sync

@@ -23,14 +23,15 @@ BM = 64 per warpgroup, BN a multiple of 64 up to 256 (16 for a K-major B), f16/b
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, cast
 
 from llvmlite import ir
 
-from safekernels.codegen.tile import mma, wgmma
+from safekernels.codegen.tile import mma, tma, wgmma
 from safekernels.codegen.tile import scalar_ops as so
 from safekernels.codegen.tile.ir import ForOp, Op, Value
-from safekernels.codegen.tile.layout import c64
+from safekernels.codegen.tile.layout import Layout, c64
+from safekernels.codegen.tile.values import RegTile
 from safekernels.tile.ops import TileType
 
 if TYPE_CHECKING:
@@ -38,6 +39,7 @@ if TYPE_CHECKING:
 
 I32, I64 = so.I32, so.I64
 ENABLED = True
+TMA = True  # False: the in-loop operands by cp.async under one CTA barrier per iteration (tests compare)
 
 
 def _is_load_operand(L: TileLowering, v: Value) -> Op | None:
@@ -73,6 +75,38 @@ def find(L: TileLowering, ops: list[Op]) -> None:
             find(L, op.body)
         elif op.kind == "matmul" and eligible(L, op):
             L.wgmma_sync_ops.add(id(op))
+    if ops is L.kir.body:
+        _plan_tma(L)
+
+
+def _loop_loads(L: TileLowering, loop: ForOp) -> list[Op]:
+    """The operand loads made in `loop`'s body for its synchronous wgmma matmuls, in first-use order."""
+    body_ids = {id(o) for o in loop.body}
+    loads: list[Op] = []
+    for m in loop.body:
+        if m.kind == "matmul" and id(m) in L.wgmma_sync_ops:
+            for v in m.args[:2]:
+                load = _is_load_operand(L, v)
+                if load is not None and id(load) in body_ids and load not in loads:
+                    loads.append(load)
+    return loads
+
+
+def _plan_tma(L: TileLowering) -> None:
+    """Top-level loops (their mbarrier phases start at iteration 0 once) whose in-loop operands all suit the
+    copy engine get them by TMA (`L.tma`, so the launcher passes their tensor maps)."""
+    if not (TMA and tma.ENABLED):
+        return
+    for op in L.kir.body:
+        if not isinstance(op, ForOp):
+            continue
+        loads = _loop_loads(L, op)
+        operands = [tma._operand(L, ld) for ld in loads]
+        if loads and all(o is not None for o in operands):
+            for o in operands:
+                assert o is not None
+                L.tma[id(o.load)] = o
+            L.wg_tma_loops.add(id(op))
 
 
 @dataclass
@@ -84,6 +118,11 @@ class LoopOperands:
     bases: dict[int, ir.Value] = field(default_factory=dict)  # id(load) -> buffer 0 (buffer 1 follows)
     nbytes: dict[int, int] = field(default_factory=dict)
     stepped: bool = False
+    tma: bool = False  # by the copy engine: `full` / `empty` mbarriers per buffer instead of a CTA barrier
+    full: ir.Value | None = None
+    empty: ir.Value | None = None
+    stop: ir.Value | None = None
+    last: int = 0  # id() of the iteration's last matmul reading the buffers (it releases them)
 
 
 def _nbytes(load: Op) -> int:
@@ -95,32 +134,43 @@ def _stage_alloc(L: TileLowering, nbytes: int) -> ir.Value:
     return wgmma.align_base(L, L.alloc(nbytes + wgmma.ALIGN, 128))
 
 
-def start_loop(L: TileLowering, loop: ForOp, start: ir.Value, defs: dict[int, Op]) -> LoopOperands | None:
+def start_loop(
+    L: TileLowering, loop: ForOp, start: ir.Value, stop: ir.Value, step: ir.Value, defs: dict[int, Op]
+) -> LoopOperands | None:
     """Before the loop: stage loop-invariant operands once, allocate two buffers per in-loop operand load and
-    issue the first iteration's copies."""
+    issue the first iteration's copies (by TMA: the first two iterations')."""
     body_ids = {id(o) for o in loop.body}
     mats = [o for o in loop.body if o.kind == "matmul" and id(o) in L.wgmma_sync_ops]
     if not mats:
         return None
     invariant = False
-    loads: list[Op] = []
     for m in mats:
         for v in m.args[:2]:
             load = _is_load_operand(L, v)
-            if load is None:
-                continue
-            if id(load) in body_ids:
-                if load not in loads:
-                    loads.append(load)
-            elif v.id in L.deferred and id(load) not in L.wg_staged:
+            if load is not None and id(load) not in body_ids and v.id in L.deferred and id(load) not in L.wg_staged:
                 base = _stage_alloc(L, _nbytes(load))
                 mma.issue_copy(L, load, L.origin(load), base, hopper=True)
                 L.wg_staged[id(load)] = base
                 invariant = True
-    ops = LoopOperands(loop, loads)
+    loads = _loop_loads(L, loop)
+    ops = LoopOperands(loop, loads, tma=id(loop) in L.wg_tma_loops, stop=stop)
+    for m in mats:
+        if any(_is_load_operand(L, v) in loads for v in m.args[:2]):
+            ops.last = id(m)
     for load in loads:
         ops.nbytes[id(load)] = _nbytes(load)
         ops.bases[id(load)] = _stage_alloc(L, 2 * _nbytes(load))
+    if ops.tma:
+        if invariant:
+            mma.commit(L)
+            mma.wait(L, 0)
+            wgmma.proxy_fence(L)
+        ops.full = tma.init_barriers(L, 2)
+        ops.empty = tma.init_barriers(L, 2, L.T // 32)  # one arrival per warp
+        L.barrier()  # the barriers' initialization and the invariant operands, for every thread
+        for i in range(2):
+            _issue_tma(L, ops, L.b.add(start, L.b.mul(step, c64(i))), c64(i), defs)
+        return ops
     _issue(L, ops, start, c64(0), defs)
     if invariant or loads:
         mma.commit(L)
@@ -129,6 +179,37 @@ def start_loop(L: TileLowering, loop: ForOp, start: ir.Value, defs: dict[int, Op
         wgmma.proxy_fence(L)
         L.barrier()
     return ops if loads else None
+
+
+def _issue_tma(L: TileLowering, ops: LoopOperands, k: ir.Value, buf: ir.Value, defs: dict[int, Op]) -> None:
+    """Thread 0, when iteration `k` is inside the loop: every in-loop operand of iteration `k` into buffer
+    `buf` by the copy engine, completing on `full[buf]`."""
+    b = L.b
+    assert ops.full is not None and ops.stop is not None
+    origins, bases = [], []
+    for load in ops.loads:
+        origin = []
+        for v, s in zip(load.args, load.attrs["tile_shape"], strict=True):
+            sv = mma.reeval(L, v, ops.loop, k, defs)
+            origin.append(b.mul(sv.value, c64(s)))
+        origins.append(origin)
+        bases.append(b.gep(ops.bases[id(load)], [b.mul(buf, c64(ops.nbytes[id(load)]))]))
+    live = b.icmp_signed("<", k, ops.stop)
+    tma.issue(L, cast(Any, tuple(ops.loads)), origins, cast(Any, tuple(bases)), ops.full, buf, live)
+
+
+def _release(L: TileLowering, ops: LoopOperands) -> None:
+    """After the iteration's last matmul on the buffers (its wgmma waited for): each warp arrives on
+    `empty[it % 2]`; thread 0 waits until every warp has, then refills that buffer with iteration `it + 2`."""
+    b = L.b
+    _, it, k, step, defs = L.loop_state[-1]
+    assert ops.empty is not None
+    buf = b.urem(it, c64(2))
+    with b.if_then(b.icmp_unsigned("==", b.urem(L.tid, c64(32)), c64(0))):
+        tma._asm(L, "mbarrier.arrive.shared::cta.b64 _, [$0];", "r,~{memory}", [tma._bar(L, ops.empty, buf)])
+    with b.if_then(b.icmp_unsigned("==", L.tid, c64(0))):
+        tma.wait(L, ops.empty, 2, it)
+    _issue_tma(L, ops, b.add(k, b.mul(step, c64(2))), buf, defs)
 
 
 def _issue(L: TileLowering, ops: LoopOperands, k: ir.Value, buf: ir.Value, defs: dict[int, Op]) -> None:
@@ -150,6 +231,10 @@ def _step(L: TileLowering, ops: LoopOperands) -> None:
     ops.stepped = True
     b = L.b
     _, it, k, step, defs = L.loop_state[-1]
+    if ops.tma:  # the copy engine writes through the async proxy: no fence, no CTA barrier
+        assert ops.full is not None
+        tma.wait(L, ops.full, 2, it)
+        return
     mma.wait(L, 0)
     wgmma.proxy_fence(L)
     L.barrier()
@@ -191,6 +276,22 @@ def _pack(b: ir.IRBuilder, lo: ir.Value, hi: ir.Value, dt_name: str) -> ir.Value
     return b.or_(b.zext(lo, I32), b.shl(b.zext(hi, I32), ir.Constant(I32, 16)))
 
 
+def _packed_from_f32(L: TileLowering, v: Value, lay: Layout) -> list[ir.Value] | None:
+    """When A is `x.astype(f16 or bf16)` of an f32 register tile already in `lay` (attention's P): its slot
+    pairs rounded and packed by one `cvt.rn.{bf16,f16}x2.f32` each (the same rounding as the two scalar
+    conversions, one instruction instead of four)."""
+    op = L.defs.get(v.id)
+    if op is None or op.kind != "astype" or not isinstance(v.type, TileType):
+        return None
+    src = L.vals.get(op.args[0].id)
+    if not isinstance(src, RegTile) or src.layout != lay or src.type.dtype.name != "f32":
+        return None
+    name = v.type.dtype.name
+    asm = ir.InlineAsm(ir.FunctionType(I32, [so.F32, so.F32]), f"cvt.rn.{name}x2.f32 $0, $1, $2;", "=r,f,f")
+    b = L.b
+    return [b.call(asm, [src.vals[i + 1], src.vals[i]]) for i in range(0, len(src.vals), 2)]
+
+
 def _reg_a_asm(n: int, dt_name: str, trans_b: int) -> ir.InlineAsm:
     m = n // 2
     regs = ", ".join(f"${i}" for i in range(m))
@@ -222,11 +323,17 @@ def lower(L: TileLowering, op: Op, acc: list[ir.Value]) -> list[ir.Value]:
         out = wgmma.issue(L, a_base, b_base, (bm, bk, bn), dt, acc, kmajor)
     else:
         a_lay = wgmma.layout((bm, bk), L.T)
-        regs = L.materialize(L.val(a_v), a_lay, TileType((bm, bk), a_t.dtype)).vals
+        packed = _packed_from_f32(L, a_v, a_lay)
+        if packed is None:
+            regs = L.materialize(L.val(a_v), a_lay, TileType((bm, bk), a_t.dtype)).vals
+            packed = [_pack(L.b, regs[i], regs[i + 1], dt) for i in range(0, len(regs), 2)]
         b_base = _operand_base(L, b_v)
-        out = _issue_reg_a(L, regs, b_base, (bm, bk, bn), dt, acc, kmajor)
+        out = _issue_reg_a(L, packed, b_base, (bm, bk, bn), dt, acc, kmajor)
     wgmma.wait(L, 0)
-    return wgmma.pin(L, out)
+    out = wgmma.pin(L, out)
+    if ops is not None and ops.tma and id(op) == ops.last and L.loop_state[-1][0] is ops.loop:
+        _release(L, ops)
+    return out
 
 
 def _issue_reg_a(
@@ -238,24 +345,16 @@ def _issue_reg_a(
     acc: list[ir.Value],
     b_kmajor: bool,
 ) -> list[ir.Value]:
-    """`BK / 16` wgmma with A from registers (`a_regs` in the `Mma(BM x BK)` layout) and B from shared memory."""
+    """`BK / 16` wgmma with A from registers (`a_regs`: the `Mma(BM x BK)` layout's slot pairs packed in .b32
+    registers) and B from shared memory."""
     _, bk, bn = shape
     b = L.b
     b_addr = b.ptrtoint(b_base, I64)
     b_desc = wgmma._descriptor(b, b_addr, 16, 1024) if b_kmajor else wgmma._descriptor(b, b_addr, bk * 128, 1024)
     asm = _reg_a_asm(bn, dt_name, 0 if b_kmajor else 1)
     one = ir.Constant(I32, 1)
-    frags = []
-    for kk in range(bk // 16):
-        v = a_regs[kk * 8 : kk * 8 + 8]  # n8 blocks 2kk and 2kk+1 of the Mma layout: rows r, r+8 each
-        frags.append(
-            [
-                _pack(b, v[0], v[1], dt_name),
-                _pack(b, v[2], v[3], dt_name),
-                _pack(b, v[4], v[5], dt_name),
-                _pack(b, v[6], v[7], dt_name),
-            ]
-        )
+    # pairs 4kk .. 4kk+3: n8 blocks 2kk and 2kk+1 of the Mma layout (rows r, r+8 each), the k16 A fragment
+    frags = [a_regs[kk * 4 : kk * 4 + 4] for kk in range(bk // 16)]
     wgmma._intrinsic(L, "fence", [])
     out = list(acc)
     for kk in range(bk // 16):
