@@ -10,12 +10,18 @@ BM = 64 per warpgroup, BN a multiple of 64 up to 256 (16 for a K-major B), f16/b
   first matmul (`Mma(shape, num_warps, 1)`, the wgmma D fragment) *is* the register A fragment of the second
   once adjacent pairs are packed (columns `16kk .. 16kk+15` are D's n8 blocks `2kk` and `2kk+1`), the trick
   FlashAttention-3 uses: P never touches shared memory.  Other layouts reach it through shared memory;
-- **A or B from shared memory** (the 128-byte-swizzle layout of `codegen.tile.wgmma`, `cp.async`-staged)
-  when it is an aligned tile load.  A load made before the enclosing loop (attention's Q) is staged once,
-  before the loop.  Loads made inside the loop (K, V) are double-buffered: iteration `it` waits for its own
-  copies (`cp.async.wait_group 0`, `fence.proxy.async`), passes ONE CTA barrier (everybody's copies have
-  landed, and everybody's wgmma of iteration `it - 1` has completed), then issues iteration `it + 1`'s copies
-  into the other buffer, so they fly under this iteration's matmuls and softmax.
+- **A or B from shared memory** (the 128-byte-swizzle layout of `codegen.tile.wgmma`) when it is an aligned
+  tile load.  A load made before the enclosing loop (attention's Q) is staged once by `cp.async`, before the
+  loop.  Loads made inside a top-level loop (K, V) are double-buffered and come by the copy engine (TMA, the
+  tensor maps of `codegen.tile.tma`): thread 0 issues iterations 0 and 1 before the loop; iteration `it` waits
+  on `full[it % 2]` (no fence: TMA writes through the async proxy); after the iteration's last matmul on the
+  buffers each warp arrives on `empty[it % 2]` and thread 0, once all have, refills that buffer with
+  iteration `it + 2`.  No CTA barrier in the loop.  Without TMA (`TMA = False`, a nested loop, operands TMA
+  cannot take) the copies are `cp.async`: iteration `it` waits for its own (`wait_group 0`,
+  `fence.proxy.async`), passes ONE CTA barrier, then issues iteration `it + 1`'s into the other buffer.
+
+Kernels with such a matmul divide f32 values with `divide_f32` (correctly rounded, no subroutine): ptxas
+serializes every wgmma of a function that contains a call, and `div.rn.f32` / `rcp.rn.f32` are calls.
 
 `ENABLED = False` (tests) restores the `mma.sync` lowering.
 """
