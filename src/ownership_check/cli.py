@@ -6,6 +6,7 @@ Exit status: 0 clean, 1 diagnostics reported, 2 usage, configuration or internal
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import sys
 import traceback
@@ -84,6 +85,14 @@ def main(argv: Sequence[str] | None = None, prog: str = "ownership-check") -> in
         return 2
 
 
+def _libcst_available() -> bool:
+    """Whether libcst can be found, without importing it (the cheap scan rules most files out before it is needed)."""
+    try:
+        return importlib.util.find_spec("libcst") is not None
+    except (ImportError, ValueError):
+        return False
+
+
 def _main(argv: Sequence[str] | None, prog: str) -> int:
     parser = build_parser(prog)
     try:
@@ -92,6 +101,10 @@ def _main(argv: Sequence[str] | None, prog: str) -> int:
         return int(exc.code) if isinstance(exc.code, int) else 2
     if args.jobs < 1:
         print(f"{prog}: error: --jobs must be at least 1", file=sys.stderr)
+        return 2
+    if not _libcst_available():
+        # a broken environment (libcst is a dependency): one clear line, not one traceback per file
+        print(f"{prog}: error: libcst is not installed in {sys.prefix} (pip install libcst)", file=sys.stderr)
         return 2
     paths: list[str] = args.paths or ["."]
     missing = [p for p in paths if not os.path.exists(p)]

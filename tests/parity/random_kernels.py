@@ -18,7 +18,8 @@ ones, and finally stores a float tile (or scatters it, reversed, into its own ti
 Statements come from elementwise arithmetic, compares with `where`, `maximum`/`minimum`, bounded math
 (`tanh sin cos`), integer `// % & | ^ << >>` with literal operands (no zero divisor), `astype`, reductions
 broadcast back, `cumsum`, `argmax`, `gather` (indices past the edge read `other`), `atomic_add` /
-`atomic_max` into a 16-bin i32 histogram, and a `@tile.function` helper.  With `gpu_exact=True` the
+`atomic_max` into a 16-bin i32 histogram (one of the two per kernel: they do not commute with each other),
+and a `@tile.function` helper.  With `gpu_exact=True` the
 statements whose GPU result may differ from the CPU's by float rounding in a way that changes an integer
 (float -> int conversions of computed values, argmax of floats) are left out, so GPU and CPU results can be
 compared exactly on ints and with a tolerance on floats.
@@ -58,8 +59,13 @@ def generated(z: Partition[f32], hist: AtomicTensor[i32], x: Tensor[f32], y: Ten
 '''
 
 
-def _statement(rng: random.Random, fs: list[str], ints: list[str], k: int, gpu_exact: bool) -> tuple[str, str]:
-    """One statement and the kind ("f" / "i" / "-") of the variable it binds."""
+def _statement(
+    rng: random.Random, fs: list[str], ints: list[str], k: int, gpu_exact: bool, atomic: str
+) -> tuple[str, str]:
+    """One statement and the kind ("f" / "i" / "-") of the variable it binds.  `atomic` is the kernel's one
+    histogram update ("add" or "max"): adds commute with adds and maxes with maxes, but an add and a max into one
+    bin do not (max(h + 1, v) != max(h, v) + 1), so a kernel mixing them has no single right answer when tile
+    blocks interleave on the GPU."""
     f, f2 = rng.choice(fs), rng.choice(fs)
     i, i2 = rng.choice(ints), rng.choice(ints)
     c = rng.choice([1, 2, 3, 5, 7, -3, -7])
@@ -97,11 +103,14 @@ def _statement(rng: random.Random, fs: list[str], ints: list[str], k: int, gpu_e
         ]
     else:
         int_ops.append(f"i{k} = tile.broadcast_to(tile.argmax({i}, axis=0, keepdims=True), ({TILE},)) + {i2}")
-    effects = [
-        f"tile.atomic_add(hist, ({i} & {BINS - 1},), 1)",
-        f"tile.atomic_add(hist, ({i} & {BINS - 1},), {i2} & 7, mask={i2} > 0)",
-        f"tile.atomic_max(hist, ({i} & {BINS - 1},), {i2})",
-    ]
+    effects = (
+        [
+            f"tile.atomic_add(hist, ({i} & {BINS - 1},), 1)",
+            f"tile.atomic_add(hist, ({i} & {BINS - 1},), {i2} & 7, mask={i2} > 0)",
+        ]
+        if atomic == "add"
+        else [f"tile.atomic_max(hist, ({i} & {BINS - 1},), {i2})"]
+    )
     pick = rng.random()
     if pick < 0.45:
         return rng.choice(float_ops), "f"
@@ -113,8 +122,9 @@ def _statement(rng: random.Random, fs: list[str], ints: list[str], k: int, gpu_e
 def source(rng: random.Random, gpu_exact: bool = False) -> str:
     fs, ints = ["f0"], ["i0"]
     lines = []
+    atomic = "max" if rng.random() < 0.3 else "add"
     for k in range(1, rng.randint(3, 8) + 1):
-        text, kind = _statement(rng, fs, ints, k, gpu_exact)
+        text, kind = _statement(rng, fs, ints, k, gpu_exact, atomic)
         lines.append(f"    {text}\n")
         if kind == "f":
             fs.append(f"f{k}")

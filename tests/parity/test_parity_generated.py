@@ -1,6 +1,7 @@
 """The parity rule on random programs: small tile kernels over the op set (`random_kernels`) must run on the
 CPU executor and compile to PTX that nvJitLink assembles for sm_90, and running one twice gives the same
-result (the atomics into the histogram commute).  Bounded for CI; the GPU comparison is test_gpu_parity.py."""
+result (each kernel's atomics into the histogram are all adds or all maxes, so they
+commute).  Bounded for CI; the GPU comparison is test_gpu_parity.py."""
 
 from __future__ import annotations
 
