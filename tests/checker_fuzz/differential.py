@@ -15,6 +15,7 @@ import contextlib
 import importlib.util
 import io
 import os
+import signal
 import sys
 import traceback
 from collections.abc import Iterator, Sequence
@@ -29,6 +30,7 @@ Row = tuple[int, int, str]  # line, column, code
 
 RUNTIME_ERRORS = (UseAfterMoveError, AliasingError, BorrowError)
 RUN_ARGUMENTS = ((False, 0), (True, 1), (False, 2), (True, 2))
+RUN_SECONDS = 30.0
 
 
 @dataclass
@@ -77,6 +79,28 @@ class Counts:
         self.runtime_missed += len(outcome.missed_runtime_lines)
 
 
+class _TooLong(Exception):
+    """A run of a generated program exceeded RUN_SECONDS (a generator bug: every loop it writes is bounded)."""
+
+
+@contextlib.contextmanager
+def _time_limit(seconds: float) -> Iterator[None]:
+    if not hasattr(signal, "setitimer"):
+        yield
+        return
+
+    def expire(signum: int, frame: object) -> None:
+        raise _TooLong(f"a run took longer than {seconds} s")
+
+    old = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
 @contextlib.contextmanager
 def _cpu_executor() -> Iterator[None]:
     old = os.environ.get("SAFEKERNELS_DEVICE")
@@ -100,11 +124,14 @@ def runtime_lines(path: Path) -> set[int]:
         spec.loader.exec_module(module)
         for flag, k in RUN_ARGUMENTS:
             try:
-                module.main(flag, k)
+                with _time_limit(RUN_SECONDS):
+                    module.main(flag, k)
             except RUNTIME_ERRORS as exc:
                 frames = [f for f in traceback.extract_tb(exc.__traceback__) if Path(f.filename) == path]
                 if frames and frames[-1].lineno is not None:
                     found.add(frames[-1].lineno)
+            except _TooLong:
+                raise
             except Exception:  # any other failure (a NameError, ...) ends this run of the program
                 pass
     return found

@@ -193,9 +193,10 @@ class _Gen:
                 emit(depth, "else:")
                 self.block(depth + 1, loop)
         elif kind == "while":
-            emit(depth, "n = 0")
-            emit(depth, "while n < k:")
-            emit(depth + 1, "n += 1")
+            counter = f"n{depth}"  # one counter per depth: a nested loop must not reset the outer one
+            emit(depth, f"{counter} = 0")
+            emit(depth, f"while {counter} < k:")
+            emit(depth + 1, f"{counter} += 1")
             self.block(depth + 1, True)
         elif kind == "try_finally":
             emit(depth, "try:")

@@ -58,7 +58,7 @@ def test_the_generator_covers_every_construct() -> None:
 
     text = "\n".join(random_program(seed) for seed in range(200))
     for construct in (
-        "launch_async(", ".sync_on(stream)", "op = add(", ".view(", "[0:32]", "for _ in range(k):", "while n < k:",
+        "launch_async(", ".sync_on(stream)", "op = add(", ".view(", "[0:32]", "for _ in range(k):", "while n1 < k:",
         "try:", "finally:", "except RuntimeError:", "match k:", " if add(", "contextlib.suppress", "break",
         "continue", "return", "a, c = c, a", "a = b = ", "for out, inp in ", "else:", "if p is not None:",
     ):
