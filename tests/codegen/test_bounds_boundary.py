@@ -16,7 +16,9 @@ from typing import Any
 
 import pytest
 
-from safekernels import codegen
+from safekernels import codegen, simt
+from safekernels.dtypes import f32, u32
+from safekernels.simt import AtomicSlice, DisjointSlice, Slice, thread
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "codegen"))
@@ -103,6 +105,34 @@ def test_every_bounds_check_passes_len_minus_one_and_traps_at_len(kernel_name: s
             assert not reaches_ok(check, -1, length), (kernel_name, check, "a negative index must trap")
         if check[2] is None:
             assert not reaches_ok(check, 0, 0), (kernel_name, check, "nothing is readable in an empty slice")
+
+
+@simt.kernel
+@simt.launch_contract(block=32)
+def count_at(keys: Slice[u32], counts: AtomicSlice[u32], shared_probe: DisjointSlice[f32]) -> None:
+    """An atomic and a shared-array access at data-dependent indices: both must be bounds-checked."""
+    i = thread.index_1d().get()
+    if i < len(keys):
+        counts.fetch_add(keys[i], u32(1))
+    with simt.unsafe():
+        s = simt.shared_array(f32, 32)
+        s[thread.thread_idx_x()] = f32(1.0)
+    thread.sync_threads()
+    with simt.unsafe():
+        v = s[keys[0]] if len(keys) > 0 else f32(0.0)
+    if (out := shared_probe.get_mut(thread.index_1d())) is not None:
+        out.set(v)
+
+
+def test_atomics_and_shared_arrays_are_bounds_checked_at_the_boundary() -> None:
+    checks = bounds_checks(ir_of(count_at))
+    slice_checks = [c for c in checks if c[2] is None]
+    shared_checks = [c for c in checks if c[2] == 32]
+    assert len(slice_checks) >= 2, checks  # keys[i] and counts.fetch_add(keys[i], ...) (and keys[0])
+    assert shared_checks, checks  # s[keys[0]]
+    for check in checks:
+        length = check[2] if check[2] is not None else 10
+        assert reaches_ok(check, length - 1, length) and not reaches_ok(check, length, length), check
 
 
 def test_unchecked_indexing_has_no_trap_branch() -> None:
