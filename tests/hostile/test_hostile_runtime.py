@@ -13,9 +13,11 @@ Bounded and deterministic for CI (`derandomize=True`, small `max_examples`); a l
 
 from __future__ import annotations
 
+import atexit
 import importlib.util
 import itertools
 import os
+import shutil
 import sys
 import tempfile
 import warnings
@@ -42,6 +44,7 @@ SETTINGS = settings(
 DEV = sk.Device.cpu()
 _modules = itertools.count()
 _TMP = Path(tempfile.mkdtemp(prefix="sk_hostile_"))
+atexit.register(shutil.rmtree, _TMP, ignore_errors=True)
 
 
 def outcome(action: Any) -> str:
