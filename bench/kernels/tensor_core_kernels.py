@@ -4,7 +4,7 @@
 `gemm_fp8` is C = (A @ B) * scale_a * scale_b with A (M, K) and B given as its (N, K) transpose, the layout
 `torch._scaled_mm` takes and the one fp8 warpgroup MMA reads (K-major): `tile.transpose` of a tile load is
 read in place, never copied.  `attention` is the online-softmax forward pass of examples/attention_tile.py at
-the benchmark's head dim (128) and block sizes.
+the benchmark's head dim (128) and block sizes (`attention_64`: the same with 64-key blocks).
 """
 
 from __future__ import annotations
@@ -16,9 +16,10 @@ from safekernels.dtypes import bf16, f8e4m3, f32, i32
 from safekernels.tile import Partition, Tensor
 
 F8_BM, F8_BN, F8_BK = 128, 256, 128
-# ATT_BN = 128 measures 0.67x/0.72x of cuDNN SDPA on the H200 (vs 0.58x/0.61x), but then needs more shared memory
-# than the sm_90 mma.sync fallback has, which the parity tests compile (docs/benchmarks-tile.md)
-ATT_BM, ATT_BN, ATT_D = 128, 64, 128
+# 128-key blocks: 0.67x/0.72x of cuDNN SDPA on the H200 where 64 gave 0.58x/0.61x (docs/benchmarks-tile.md).  At
+# BN = 128 the sm_90 mma.sync fallback would need 297 KB of shared memory, so `attention` compiles for sm_90a only
+# (the compiler says so, as for fp8); `attention_64` is the same program with 64-key blocks, for sm_90 and sm_80.
+ATT_BM, ATT_BN, ATT_D = 128, 128, 128
 
 
 @tile.kernel
@@ -73,6 +74,40 @@ def attention(
     out.store((acc * (1.0 / den)).astype(bf16))
 
 
+@tile.kernel(num_warps=8)
+def attention_64(
+    out: Annotated[Partition[bf16], tile.Dims(ATT_BM, ATT_D)],
+    q: Tensor[bf16],
+    k: Tensor[bf16],
+    v: Tensor[bf16],
+    seq: i32,
+    scale: f32,
+    causal: i32,
+) -> None:
+    i = tile.bid(0)
+    q_blocks = seq // ATT_BM
+    qb = i % q_blocks
+    kv0 = (i // q_blocks) * (seq // 64)
+    n_kv = causal * (((qb + 1) * ATT_BM + 63) // 64) + (1 - causal) * (seq // 64)
+    qt = q.load((i, 0), (ATT_BM, ATT_D))
+    rows = tile.reshape(tile.iota(ATT_BM, i32), (ATT_BM, 1)) + qb * ATT_BM
+    cols = tile.reshape(tile.iota(64, i32), (1, 64))
+    m = tile.full((ATT_BM, 1), float("-inf"), f32)
+    den = tile.zeros((ATT_BM, 1), f32)
+    acc = tile.zeros((ATT_BM, ATT_D), f32)
+    for j in range(n_kv):
+        kt = k.load((kv0 + j, 0), (64, ATT_D))
+        s = tile.matmul(qt, tile.transpose(kt), tile.zeros((ATT_BM, 64), f32)) * scale
+        s = tile.where((cols + j * 64 <= rows) | (causal == 0), s, float("-inf"))
+        m_new = tile.maximum(m, tile.max(s, axis=1, keepdims=True))
+        p = tile.exp(s - m_new)
+        alpha = tile.exp(m - m_new)
+        den = den * alpha + tile.sum(p, axis=1, keepdims=True)
+        acc = tile.matmul(p.astype(bf16), v.load((kv0 + j, 0), (64, ATT_D)), acc * alpha)
+        m = m_new
+    out.store((acc * (1.0 / den)).astype(bf16))
+
+
 ALL = [gemm_fp8, attention]
 
 # Ahead-of-time builds: the shapes bench/tensor_core_bench.py runs.
@@ -88,6 +123,16 @@ tile.specialize(
 )
 tile.specialize(
     attention,
+    tile.spec((ATT_ROWS, ATT_D), bf16, tile=(ATT_BM, ATT_D)),
+    tile.spec((ATT_ROWS, ATT_D), bf16),
+    tile.spec((ATT_ROWS, ATT_D), bf16),
+    tile.spec((ATT_ROWS, ATT_D), bf16),
+    i32,
+    f32,
+    i32,
+)
+tile.specialize(
+    attention_64,
     tile.spec((ATT_ROWS, ATT_D), bf16, tile=(ATT_BM, ATT_D)),
     tile.spec((ATT_ROWS, ATT_D), bf16),
     tile.spec((ATT_ROWS, ATT_D), bf16),

@@ -122,18 +122,37 @@ def test_transposed_operand_of_a_ragged_tensor_goes_through_registers() -> None:
 
 @pytest.mark.parametrize("arch", ["sm_90", "sm_90a"])
 def test_attention_kernels_assemble(arch: str) -> None:
-    c = _attention(T.attention, 4096, T.ATT_BM, T.ATT_D, arch)
+    if arch == "sm_90" and T.ATT_BN > 64:  # 128-key blocks: the mma.sync fallback's staging does not fit
+        test_bench_attention_with_128_key_blocks_is_refused_for_sm_90_naming_sm_90a()
+        c = _attention(T.attention_64, 4096, T.ATT_BM, T.ATT_D, arch)
+    else:
+        c = _attention(T.attention, 4096, T.ATT_BM, T.ATT_D, arch)
     assert c.cubin[:4] == b"\x7fELF" and "cp.async.cg.shared.global" in c.ptx  # K (read transposed) and V
     if arch == "sm_90a":  # both matmuls on warpgroup MMA (codegen.tile.wgmma_sync), P as a register A operand
         assert "mma.sync" not in c.ptx and "div.rn" not in c.ptx and "rcp.rn" not in c.ptx
-        assert c.ptx.count(f"wgmma.mma_async.sync.aligned.m64n{T.ATT_BN}k16.f32.bf16.bf16") == T.ATT_D // 16
-        assert c.ptx.count(f"wgmma.mma_async.sync.aligned.m64n{T.ATT_D}k16.f32.bf16.bf16") == T.ATT_BN // 16
+        count = {T.ATT_BN: T.ATT_D // 16}  # q @ k^T: n = keys per block, one k16 step per 16 of the head dim
+        count[T.ATT_D] = count.get(T.ATT_D, 0) + T.ATT_BN // 16  # p @ v: n = head dim, k = keys per block
+        for n, times in count.items():
+            assert c.ptx.count(f"wgmma.mma_async.sync.aligned.m64n{n}k16.f32.bf16.bf16") == times
         assert "}, {%r" in c.ptx  # the P @ V instruction reads A from registers
     else:
         assert "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32" in c.ptx
     assert "ex2.approx" in c.ptx
     ex = _attention(attention_tile.attention, 512, attention_tile.BM, attention_tile.D, arch)
     assert ex.cubin[:4] == b"\x7fELF"
+
+
+def test_bench_attention_with_128_key_blocks_is_refused_for_sm_90_naming_sm_90a() -> None:
+    from ownership_check.diagnostics import DiagnosticError
+
+    spec = [("partition", BF16, (4096, T.ATT_D), (T.ATT_BM, T.ATT_D))] + [("tensor", BF16, (4096, T.ATT_D), None)] * 3
+    spec += [("scalar", I32, (), None), ("scalar", F32, (), None), ("scalar", I32, (), None)]
+    params = [param_info(f"p{i}", kind, dt, shape, t) for i, (kind, dt, shape, t) in enumerate(spec)]
+    warps = T.attention.num_warps  # as a launch and the parity corpus compile it
+    with pytest.raises(DiagnosticError, match=r"shared memory .*on sm_90a \(warpgroup MMA\) it needs \d+ bytes"):
+        compile_tile(T.attention.fn, params, 1, arch="sm_90", num_warps=warps, use_cache=False)
+    c = compile_tile(T.attention.fn, params, 1, arch="sm_90a", num_warps=warps, use_cache=False)
+    assert c.smem_bytes <= 227 * 1024 and c.cubin[:4] == b"\x7fELF"
 
 
 @pytest.mark.parametrize("causal", [False, True])

@@ -45,11 +45,11 @@ def _compile(kernel: Any, spec: list[tuple[str, Any, tuple[int, ...], Any]], arc
     return compile_tile(kernel.fn, params, 1, arch=arch, use_cache=False)
 
 
-def _attention(arch: str) -> Any:
+def _attention(arch: str, kernel: Any = None) -> Any:
     rows, d = 4096, T.ATT_D
     spec = [("partition", BF16, (rows, d), (T.ATT_BM, d))] + [("tensor", BF16, (rows, d), None)] * 3
     spec += [("scalar", I32, (), None), ("scalar", F32, (), None), ("scalar", I32, (), None)]
-    return _compile(T.attention, spec, arch)
+    return _compile(kernel or T.attention, spec, arch)
 
 
 def _loop_body(ptx: str) -> str:
@@ -86,13 +86,13 @@ def test_attention_without_tma_has_one_barrier_per_key_block(monkeypatch: pytest
 
 def test_disabled_falls_back_to_mma_sync(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(wgmma_sync, "ENABLED", False)
-    c = _attention("sm_90a")
+    c = _attention("sm_90a", T.attention_64)  # 128-key blocks would not fit mma.sync's shared-memory staging
     assert "mma.sync.aligned.m16n8k16" in c.ptx and "wgmma" not in c.ptx
 
 
 def test_row_reductions_in_registers_can_be_turned_off(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(rowreduce, "ENABLED", False)
-    c = _attention("sm_90a")
+    c = _attention("sm_90a", T.attention_64)
     assert "wgmma.mma_async" in c.ptx and c.ptx.count("bar.sync") > 4  # reductions through shared memory
 
 

@@ -31,6 +31,7 @@ GPTR = ir.PointerType(I8, addrspace=1)
 SPTR = ir.PointerType(I8, addrspace=3)
 F32DT = dtype_of("f32")
 SMEM_LIMIT = 227 * 1024
+_SMEM_TOO_BIG = "the kernel needs"
 
 
 class LoweringError(Exception):
@@ -185,7 +186,7 @@ class TileLowering:
             )
         if self.smem_top > SMEM_LIMIT:
             raise LoweringError(
-                f"the kernel needs {self.smem_top} bytes of shared memory (limit {SMEM_LIMIT}); "
+                f"{_SMEM_TOO_BIG} {self.smem_top} bytes of shared memory (limit {SMEM_LIMIT}); "
                 "use smaller tiles"
             )
         text = str(self.module)
@@ -988,10 +989,26 @@ def _unflat(b: ir.IRBuilder, f: ir.Value, shape: tuple[int, ...]) -> list[ir.Val
 def lower_tile_kernel(
     kir: TileKernelIR, num_warps: int, arch: str = "sm_90", *, line_info: Any = None
 ) -> Lowered:
-    """`line_info`: a `codegen.lowering.line_info.FunctionLines` for `.loc` lines, or None."""
+    """`line_info`: a `codegen.lowering.line_info.FunctionLines` for `.loc` lines, or None.
+
+    A kernel too large in shared memory for plain sm_90 (the `mma.sync` lowering stages every matmul operand
+    and the softmax in shared memory) that fits on sm_90a (warpgroup MMA: attention with 128-key blocks) is
+    refused naming sm_90a, the target a launch on a Hopper GPU compiles for, as fp8 matmuls are."""
     lowering = TileLowering(kir, num_warps, arch)
     lowering.line_info = line_info
-    return lowering.build()
+    try:
+        return lowering.build()
+    except LoweringError as exc:
+        if arch != "sm_90" or not str(exc).startswith(_SMEM_TOO_BIG):
+            raise
+        try:
+            hopper = TileLowering(kir, num_warps, "sm_90a").build()
+        except LoweringError:
+            raise exc from None
+        raise LoweringError(
+            f"{exc}; on sm_90a (warpgroup MMA) it needs {hopper.smem_bytes} bytes: it runs on sm_90a only",
+            exc.line,
+        ) from None
 
 
 _ = (math, INDEX, Mma, mma_for)
