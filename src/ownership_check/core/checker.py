@@ -794,14 +794,16 @@ class _Analysis:
                     )
                     break
         s = state.derive()
-        if not already:
-            moved = dict(s.moved)
-            site = frozenset((node.id,))
-            for obj in objs:
-                moved[obj] = site
-                if obj[0] == "@":
-                    s.clean = False
-            s.moved = moved
+        moved = dict(s.moved)
+        site = frozenset((node.id,))
+        for obj in objs:
+            # A value that was only maybe moved (one arm, a failed match guard) is moved here on every path: the
+            # site joins the earlier ones, so a later use is reported against this move too.
+            old = moved.get(obj) if already else None
+            moved[obj] = site if old is None else old | site
+            if obj[0] == "@":
+                s.clean = False
+        s.moved = moved
         if s.loans:
             s.loans = frozenset(ln for ln in s.loans if ln.holder_obj not in objs)
         return s
