@@ -20,6 +20,7 @@ F8_BM, F8_BN, F8_BK = 128, 256, 128
 # BN = 128 the sm_90 mma.sync fallback would need 297 KB of shared memory, so `attention` compiles for sm_90a only
 # (the compiler says so, as for fp8); `attention_64` is the same program with 64-key blocks, for sm_90 and sm_80.
 ATT_BM, ATT_BN, ATT_D = 128, 128, 128
+LOG2E = 1.4426950408889634
 
 
 @tile.kernel
@@ -61,13 +62,14 @@ def attention(
     m = tile.full((ATT_BM, 1), float("-inf"), f32)
     den = tile.zeros((ATT_BM, 1), f32)
     acc = tile.zeros((ATT_BM, ATT_D), f32)
+    scale2 = scale * LOG2E  # scores in log2 units: exp(x * scale - m) = exp2(x * scale2 - m2), one multiply less
     for j in range(n_kv):
         kt = k.load((kv0 + j, 0), (ATT_BN, ATT_D))
-        s = tile.matmul(qt, tile.transpose(kt), tile.zeros((ATT_BM, ATT_BN), f32)) * scale
+        s = tile.matmul(qt, tile.transpose(kt), tile.zeros((ATT_BM, ATT_BN), f32)) * scale2
         s = tile.where((cols + j * ATT_BN <= rows) | (causal == 0), s, float("-inf"))
         m_new = tile.maximum(m, tile.max(s, axis=1, keepdims=True))
-        p = tile.exp(s - m_new)
-        alpha = tile.exp(m - m_new)
+        p = tile.exp2(s - m_new)
+        alpha = tile.exp2(m - m_new)
         den = den * alpha + tile.sum(p, axis=1, keepdims=True)
         acc = tile.matmul(p.astype(bf16), v.load((kv0 + j, 0), (ATT_BN, ATT_D)), acc * alpha)
         m = m_new

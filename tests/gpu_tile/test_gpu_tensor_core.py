@@ -207,3 +207,51 @@ def test_division_in_a_warpgroup_mma_kernel_is_correctly_rounded(env: Any) -> No
     got = z.cpu().numpy().view(np.uint32)
     nan_w, nan_g = np.isnan(want.view(np.float32)), np.isnan(got.view(np.float32))
     assert (nan_w == nan_g).all() and (got[~nan_w] == want[~nan_w]).all()
+
+
+@pytest.mark.parametrize("causal", [False, True])
+def test_attention_with_64_key_blocks_vs_sdpa(env: Any, causal: bool) -> None:
+    """`attention_64` (the sm_90/sm_80 variant: `tile.exp`, 64-key blocks) still agrees with SDPA on sm_90a."""
+    torch, run = env
+    from bench.kernels import tensor_core_kernels as T
+
+    b, h, s, d = 2, 4, 512, T.ATT_D
+    q, k, v = (torch.randn(b, h, s, d, device="cuda", dtype=torch.bfloat16) for _ in "qkv")
+    out = torch.full((b, h, s, d), float("nan"), device="cuda", dtype=torch.bfloat16)
+    flat = [x.view(b * h * s, d) for x in (out, q, k, v)]
+    run(T.attention_64, _arg(flat[0], (T.ATT_BM, d)), *(_arg(x) for x in flat[1:]), s, 1.0 / math.sqrt(d), int(causal))
+    torch.cuda.synchronize()
+    want = _sdpa(torch, q.double(), k.double(), v.double(), causal)
+    assert _rel(out, want) < 1e-2
+
+
+def _exp2_kernel() -> Any:
+    from typing import Annotated
+
+    from safekernels import tile
+    from safekernels.dtypes import f32
+    from safekernels.tile import Partition, Tensor
+
+    @tile.kernel
+    def exp2_of(z: Annotated[Partition[f32], tile.Dims(256)], x: Tensor[f32]) -> None:
+        z.store(tile.exp2(tile.load_like(x, z)))
+
+    return exp2_of
+
+
+def test_exp2_is_within_two_ulp_of_numpy(env: Any) -> None:
+    """`tile.exp2` is libdevice's exp2f (one `ex2.approx.f32`): at most 2 ulp from the exact value."""
+    torch, run = env
+    x = np.concatenate([np.linspace(-125.0, 127.5, 4096), [-np.inf, np.inf, 0.0, -0.0]]).astype(np.float32)
+    n = 4096 + 256
+    xs = np.zeros(n, np.float32)
+    xs[: x.size] = x
+    z = torch.full((n,), float("nan"), device="cuda")
+    run(_exp2_kernel(), _arg(z, (256,)), _arg(torch.from_numpy(xs).cuda()))
+    torch.cuda.synchronize()
+    got = z.cpu().numpy().astype(np.float64)
+    want = np.exp2(xs.astype(np.float64))
+    ulp = np.spacing(np.abs(want).astype(np.float32)).astype(np.float64)
+    finite = np.isfinite(want)
+    assert (np.abs(got - want)[finite] <= 2 * ulp[finite]).all()
+    assert (got[~finite] == want[~finite]).all()

@@ -34,6 +34,7 @@ def rand(*shape: int, dtype: Any = np.float32) -> np.ndarray:
         ("rdiv", lambda t: 2.0 / (tile.exp(t) + 1.0), lambda a: 2 / (np.exp(a) + 1)),
         ("neg", lambda t: -t, lambda a: -a),
         ("exp", tile.exp, np.exp),
+        ("exp2", tile.exp2, np.exp2),
         ("log", lambda t: tile.log(tile.exp(t)), lambda a: a),
         ("sqrt", lambda t: tile.sqrt(t * t), np.abs),
         ("rsqrt", lambda t: tile.rsqrt(t * t + 1.0), lambda a: 1 / np.sqrt(a * a + 1)),
@@ -275,7 +276,7 @@ def test_grid_queries_outside_a_kernel_raise() -> None:
 
 def test_op_table_declares_every_value_op_once() -> None:
     expected = {
-        "add", "sub", "mul", "truediv", "neg", "lt", "le", "gt", "ge", "eq", "ne", "where", "exp", "log",
+        "add", "sub", "mul", "truediv", "neg", "lt", "le", "gt", "ge", "eq", "ne", "where", "exp", "exp2", "log",
         "sqrt",
         "rsqrt", "tanh", "sin", "cos", "maximum", "minimum", "astype", "sum", "max", "min", "broadcast_to",
         "reshape", "transpose", "matmul", "zeros", "full", "iota",

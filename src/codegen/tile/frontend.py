@@ -40,7 +40,7 @@ from safekernels.tile.ops import (
 )
 
 F32 = dtype_of("f32")
-_MATH = ("exp", "log", "sqrt", "rsqrt", "tanh", "sin", "cos")
+_MATH = ("exp", "exp2", "log", "sqrt", "rsqrt", "tanh", "sin", "cos")
 _BINARY_FUNCS = ("maximum", "minimum")
 _REDUCE = ("sum", "max", "min")
 _ARGREDUCE = ("argmax", "argmin")

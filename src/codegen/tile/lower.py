@@ -589,7 +589,7 @@ class TileLowering:
             from safekernels.codegen.tile.wgmma_sync import divide_f32  # div.rn's subroutine call serializes wgmma
 
             return divide_f32(self, xs[0], xs[1])
-        if kind in ("neg", "invert", "exp", "log", "sqrt", "rsqrt", "tanh", "sin", "cos"):
+        if kind in ("neg", "invert", "exp", "exp2", "log", "sqrt", "rsqrt", "tanh", "sin", "cos"):
             return so.unary(b, kind, xs[0], in_dts[0])
         if kind in so.INTEGER_OPS:
             return so.integer_binary(b, kind, xs[0], xs[1], in_dts[0].kind == "i")

@@ -26,6 +26,7 @@ I64 = ir.IntType(64)
 _CMP = {"lt": "<", "le": "<=", "gt": ">", "ge": ">=", "eq": "==", "ne": "!="}
 _LIBM = {
     "exp": "exp",
+    "exp2": "exp2",
     "log": "log",
     "sqrt": "sqrt",
     "rsqrt": "rsqrt",
