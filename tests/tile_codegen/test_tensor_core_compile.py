@@ -155,6 +155,19 @@ def test_bench_attention_with_128_key_blocks_is_refused_for_sm_90_naming_sm_90a(
     assert c.smem_bytes <= 227 * 1024 and c.cubin[:4] == b"\x7fELF"
 
 
+def test_a_kernel_too_big_on_every_target_is_refused_without_naming_sm_90a(monkeypatch: pytest.MonkeyPatch) -> None:
+    from ownership_check.diagnostics import DiagnosticError
+    from safekernels.codegen.tile import wgmma_sync
+
+    monkeypatch.setattr(wgmma_sync, "ENABLED", False)  # sm_90a then stages like sm_90: 297 KB on both
+    spec = [("partition", BF16, (4096, T.ATT_D), (T.ATT_BM, T.ATT_D))] + [("tensor", BF16, (4096, T.ATT_D), None)] * 3
+    spec += [("scalar", I32, (), None), ("scalar", F32, (), None), ("scalar", I32, (), None)]
+    params = [param_info(f"p{i}", kind, dt, shape, t) for i, (kind, dt, shape, t) in enumerate(spec)]
+    with pytest.raises(DiagnosticError, match=r"SK004 the kernel needs \d+ bytes of shared memory") as exc:
+        compile_tile(T.attention.fn, params, 1, arch="sm_90", num_warps=T.attention.num_warps, use_cache=False)
+    assert "sm_90a" not in str(exc.value) and str(exc.value).endswith("use smaller tiles")
+
+
 @pytest.mark.parametrize("causal", [False, True])
 @pytest.mark.parametrize(("heads", "seq"), [(1, 64), (2, 128), (3, 192)])
 def test_attention_example_on_the_cpu_executor(heads: int, seq: int, causal: bool) -> None:
