@@ -20,7 +20,7 @@ import pytest
 
 from safekernels import simt
 from safekernels.dtypes import f32, f64, i32, i64, u32
-from safekernels.simt import DisjointSlice, Slice, thread
+from safekernels.simt import AtomicSlice, DisjointSlice, Slice, thread
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "codegen"))
@@ -569,3 +569,43 @@ def test_read_at_len_traps_on_the_host_too(k: int, traps: bool) -> None:
     assert result.trapped == ([0, 1] if traps else [])
     if not traps:
         assert result.arrays[1].tolist() == [float(k), float(k)]
+
+
+# -- atomics ----------------------------------------------------------------------------------------------
+@simt.kernel
+def atomics(keys: Slice[u32], vals: Slice[i32], uvals: Slice[u32], counts: AtomicSlice[i32], ext: AtomicSlice[i32],
+            uext: AtomicSlice[u32], olds: DisjointSlice[i32]) -> None:  # fmt: skip
+    idx = thread.index_1d()
+    i = idx.get()
+    if i >= len(keys):
+        return
+    counts.fetch_add(keys[i], 1)
+    ext.fetch_max(0, vals[i])
+    ext.fetch_min(1, vals[i])
+    uext.fetch_max(0, uvals[i])
+    uext.fetch_min(1, uvals[i])
+    old = ext.compare_exchange(2, vals[i] - 1, vals[i])
+    if (out := olds.get_mut(idx)) is not None:
+        out.set(old)
+
+
+def test_atomics_per_dtype_and_compare_exchange() -> None:
+    keys = np.array([0, 1, 1, 3, 3, 3], np.uint32)
+    vals = np.array([-5, 7, -9, 2, 3, 4], np.int32)
+    uvals = np.array([5, 0xFFFFFFF0, 1 << 31, 2, 0, 9], np.uint32)
+    args = [keys, vals, uvals, np.zeros(4, np.int32), np.array([-100, 100, 1], np.int32),
+            np.array([3, 7], np.uint32), np.zeros(6, np.int32)]  # fmt: skip
+    result = HostKernel(atomics).run(args, 6, block=4)
+    assert result.trapped == []
+    assert result.arrays[3].tolist() == [1, 2, 0, 3]
+    assert result.arrays[4].tolist() == [7, -9, 4]  # the CAS chain 1 -> 2 -> 3 -> 4 (threads 3, 4, 5 in order)
+    assert result.arrays[5].tolist() == [0xFFFFFFF0, 0]
+    assert result.arrays[6].tolist() == [1, 1, 1, 1, 2, 3]
+
+
+def test_an_atomic_at_len_traps() -> None:
+    keys = np.array([3, 4], np.uint32)  # counts has 4 elements: key 4 is out of bounds
+    args = [keys, np.zeros(2, np.int32), np.zeros(2, np.uint32), np.zeros(4, np.int32), np.zeros(3, np.int32),
+            np.zeros(2, np.uint32), np.zeros(2, np.int32)]  # fmt: skip
+    result = HostKernel(atomics).run(args, 2, block=2)
+    assert result.trapped == [1]
