@@ -18,8 +18,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from safekernels import simt
-from safekernels.dtypes import f32, f64, i32, i64, u32
+from safekernels import codegen, simt
+from safekernels.dtypes import bool_, f16, f32, f64, i32, i64, u32
 from safekernels.simt import AtomicSlice, DisjointSlice, Slice, thread
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -609,3 +609,48 @@ def test_an_atomic_at_len_traps() -> None:
             np.zeros(2, np.uint32), np.zeros(2, np.int32)]  # fmt: skip
     result = HostKernel(atomics).run(args, 2, block=2)
     assert result.trapped == [1]
+
+
+# -- memory: shared arrays, bool storage, f16 scalars -----------------------------------------------------
+@simt.kernel
+def stash(a: Slice[i32], flags: Slice[bool_], c: DisjointSlice[i32], marks: DisjointSlice[bool_], k: u32) -> None:
+    """Stores `a[0]` into a shared array at `k` and reads it back; copies a bool slice through its negation."""
+    idx = thread.index_1d()
+    i = idx.get()
+    with simt.unsafe():
+        s = simt.shared_array(i32, 8)
+        s[k] = a[0]
+        v = s[k]
+    if i < len(flags) and (mark := marks.get_mut(idx)) is not None:
+        mark.set(not flags[i])
+    if i == 0 and (out := c.get_mut(thread.index_1d())) is not None:
+        out.set(v)
+
+
+@pytest.mark.parametrize(("k", "traps"), [(7, False), (8, True), (9, True)])
+def test_shared_array_store_and_load_are_bounds_checked_at_the_length(k: int, traps: bool) -> None:
+    flags = np.array([True, False, True], np.bool_)
+    args = [np.array([42], np.int32), flags, np.zeros(1, np.int32), np.zeros(3, np.bool_), k]
+    result = HostKernel(stash).run(args, 3, block=3)
+    if traps:
+        assert result.trapped == [0, 1, 2]
+    else:
+        assert result.trapped == []
+        assert result.arrays[2].tolist() == [42]
+        assert result.arrays[3].tolist() == [False, True, False]
+        assert result.arrays[3].view(np.uint8).tolist() == [0, 1, 0]  # stored as one byte, 0 or 1
+
+
+@simt.kernel
+def widen(h: f16, d: f64, c: DisjointSlice[f32]) -> None:
+    idx = thread.index_1d()
+    if (out := c.get_mut(idx)) is not None:
+        out.set(f32(h) * f32(2.0) + f32(d))
+
+
+def test_float_widening_is_exact_and_narrowing_rounds() -> None:
+    """An f16 scalar widens with `fpext` (exact), an f64 narrows with `fptrunc` (the f16 half of this is
+    checked in the IR: the host JIT cannot call the half-precision helpers)."""
+    ir = str(codegen.compile_simt_kernel(widen, arch="sm_90", use_cache=False).llvm_ir)
+    assert 'fpext half %"h" to float' in ir
+    assert "fptrunc double" in ir
