@@ -170,6 +170,11 @@ def mutate(source: str, mutant: Mutant) -> str:
     raise IndexError(mutant.index)
 
 
+def _describe(mutant: Mutant) -> str:
+    """`line: operator: original source` and the site index (`#n`, stable for a given source)."""
+    return f"{mutant.line}: {mutant.operator}: {mutant.label} (#{mutant.index})"
+
+
 def _pytest(work: Path, tests: list[str], timeout: float) -> tuple[str, float]:
     env = {**os.environ, "PYTHONPATH": str(work / "src"), "SAFEKERNELS_NO_CACHE": "1", "SAFEKERNELS_DEVICE": "cpu"}
     command = ["nice", "-n", "19", sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *tests]
@@ -184,7 +189,7 @@ def _pytest(work: Path, tests: list[str], timeout: float) -> tuple[str, float]:
     return status, time.perf_counter() - start
 
 
-def run(module: str, tests: list[str], sample: int, seed: int) -> dict[str, object]:
+def run(module: str, tests: list[str], sample: int, seed: int, only: set[int] | None = None) -> dict[str, object]:
     with tempfile.TemporaryDirectory(prefix="sk_ast_mutation_") as tmp:
         work = Path(tmp)
         archive = subprocess.run(["git", "archive", "HEAD"], cwd=ROOT, check=True, capture_output=True)
@@ -198,12 +203,16 @@ def run(module: str, tests: list[str], sample: int, seed: int) -> dict[str, obje
             raise SystemExit(f"the tests fail on the unmutated copy of {module}; fix them first")
         every = mutants(original)
         chosen = every if sample <= 0 or sample >= len(every) else random.Random(seed).sample(every, sample)
+        if only is not None:  # re-run named sites (the survivors of an earlier run, after new tests)
+            chosen = [m for m in every if m.index in only]
         chosen.sort(key=lambda m: m.index)
         results: dict[str, list[Mutant]] = {"killed": [], "survived": [], "timeout": []}
-        for mutant in chosen:
+        for k, mutant in enumerate(chosen, 1):
             path.write_text(mutate(original, mutant))
             status, _ = _pytest(work, tests, timeout=max(10 * seconds, 30))
             results[status].append(mutant)
+            # progress on stderr, so that a run stopped early still says what it measured
+            print(f"[{k}/{len(chosen)}] {status}: {_describe(mutant)}", file=sys.stderr, flush=True)
         path.write_text(original)
         killed = len(results["killed"])
         return {
@@ -215,7 +224,7 @@ def run(module: str, tests: list[str], sample: int, seed: int) -> dict[str, obje
             "seed": seed,
             "counts": {k: len(v) for k, v in results.items()},
             "kill_rate": round(killed / len(chosen), 4) if chosen else None,
-            "survivors": [f"{m.line}: {m.operator}: {m.label}" for m in results["survived"] + results["timeout"]],
+            "survivors": [_describe(m) for m in results["survived"] + results["timeout"]],
         }
 
 
@@ -226,8 +235,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sample", type=int, default=0, help="mutants to run, seeded (0: all)")
     parser.add_argument("--seed", type=int, default=15)
     parser.add_argument("--json", type=Path)
+    parser.add_argument("--only", help="comma-separated site indices (`#n` in a report) to run instead of a sample")
     args = parser.parse_args(argv)
-    report = run(args.module, args.tests, args.sample, args.seed)
+    only = {int(k) for k in args.only.split(",")} if args.only else None
+    report = run(args.module, args.tests, args.sample, args.seed, only)
     rate = report["kill_rate"]
     shown = f"{rate:.1%}" if isinstance(rate, float) else "n/a"
     print(f"{args.module}: {shown} killed of {report['mutants_run']} (of {report['mutants_total']}) {report['counts']}")

@@ -175,7 +175,9 @@ def _results(work: Path, group: Group) -> dict[str, int]:
     return codes
 
 
-def run_group(name: str, sample: int, seed: int, children: int, show: bool) -> dict[str, object]:
+def run_group(
+    name: str, sample: int, seed: int, children: int, show: bool, only: list[str] | None = None
+) -> dict[str, object]:
     group = GROUPS[name]
     with tempfile.TemporaryDirectory(prefix=f"sk_mutation_{name}_") as tmp:
         work = Path(tmp)
@@ -192,6 +194,8 @@ def run_group(name: str, sample: int, seed: int, children: int, show: bool) -> d
         )
         names = sorted(_results(work, group))
         chosen = names if sample <= 0 or sample >= len(names) else sorted(random.Random(seed).sample(names, sample))
+        if only:  # re-run named mutants (the survivors of an earlier run, after new tests)
+            chosen = sorted(key for key in names if key in set(only))
         for start in range(0, len(chosen), 200):
             subprocess.run(
                 [*_mutmut(), "run", "--max-children", str(children), *chosen[start : start + 200]],
@@ -244,6 +248,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--show", action="store_true", help="include the survivors' diffs")
     parser.add_argument("--json", type=Path, help="write the reports to this file")
     parser.add_argument("--list", action="store_true", help="list the groups and exit")
+    parser.add_argument("--only", nargs="+", metavar="MUTANT", help="run these mutants (names as reported)")
     args = parser.parse_args(argv)
     if args.list:
         for name, group in GROUPS.items():
@@ -254,7 +259,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"unknown group(s) {', '.join(unknown)}; known: {', '.join(GROUPS)}")
     reports = []
     for name in args.groups or list(GROUPS):
-        report = run_group(name, args.sample, args.seed, args.max_children, args.show)
+        report = run_group(name, args.sample, args.seed, args.max_children, args.show, args.only)
         reports.append(report)
         rate = report["kill_rate"]
         shown = f"{rate:.1%}" if isinstance(rate, float) else "n/a"
