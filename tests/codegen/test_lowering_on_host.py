@@ -11,6 +11,7 @@ conversions, loop steps of both signs, and traps (zero divisor, range step 0, in
 from __future__ import annotations
 
 import math
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -645,12 +646,15 @@ def test_shared_array_store_and_load_are_bounds_checked_at_the_length(k: int, tr
 def widen(h: f16, d: f64, c: DisjointSlice[f32]) -> None:
     idx = thread.index_1d()
     if (out := c.get_mut(idx)) is not None:
-        out.set(f32(h) * f32(2.0) + f32(d))
+        out.set(f32(h) * f32(2.0) + f32(d) + f16(f32(d) * f32(3.0)))
 
 
 def test_float_widening_is_exact_and_narrowing_rounds() -> None:
-    """An f16 scalar widens with `fpext` (exact), an f64 narrows with `fptrunc` (the f16 half of this is
-    checked in the IR: the host JIT cannot call the half-precision helpers)."""
+    """An f16 scalar widens with `fpext` (exact), an f64 narrows with `fptrunc`, and `f16(x)` rounds x to half
+    precision and back (checked in the IR: the host JIT cannot call the half-precision helpers)."""
     ir = str(codegen.compile_simt_kernel(widen, arch="sm_90", use_cache=False).llvm_ir)
     assert 'fpext half %"h" to float' in ir
     assert "fptrunc double" in ir
+    rounded = re.search(r'(%"?[\w.]+"?) = fptrunc float %"?[\w.]+"? to half', ir)
+    assert rounded is not None, "f16(x) does not round to half precision"
+    assert f"fpext half {rounded.group(1)} to float" in ir
