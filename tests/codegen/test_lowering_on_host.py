@@ -621,7 +621,7 @@ def stash(a: Slice[i32], flags: Slice[bool_], c: DisjointSlice[i32], marks: Disj
     with simt.unsafe():
         s = simt.shared_array(i32, 8)
         s[k] = a[0]
-        v = s[k]
+        v = s[k % 8]  # in bounds whatever k is: only the store can trap
     if i < len(flags) and (mark := marks.get_mut(idx)) is not None:
         mark.set(not flags[i])
     if i == 0 and (out := c.get_mut(thread.index_1d())) is not None:
@@ -629,7 +629,7 @@ def stash(a: Slice[i32], flags: Slice[bool_], c: DisjointSlice[i32], marks: Disj
 
 
 @pytest.mark.parametrize(("k", "traps"), [(7, False), (8, True), (9, True)])
-def test_shared_array_store_and_load_are_bounds_checked_at_the_length(k: int, traps: bool) -> None:
+def test_shared_array_store_is_bounds_checked_at_the_length(k: int, traps: bool) -> None:
     flags = np.array([True, False, True], np.bool_)
     args = [np.array([42], np.int32), flags, np.zeros(1, np.int32), np.zeros(3, np.bool_), k]
     result = HostKernel(stash).run(args, 3, block=3)
@@ -658,3 +658,20 @@ def test_float_widening_is_exact_and_narrowing_rounds() -> None:
     rounded = re.search(r'(%"?[\w.]+"?) = fptrunc float %"?[\w.]+"? to half', ir)
     assert rounded is not None, "f16(x) does not round to half precision"
     assert f"fpext half {rounded.group(1)} to float" in ir
+
+
+@simt.kernel
+def cas_at(cells: AtomicSlice[i32], k: u32, olds: DisjointSlice[i32]) -> None:
+    idx = thread.index_1d()
+    old = cells.compare_exchange(k, 0, 5)
+    if (out := olds.get_mut(idx)) is not None:
+        out.set(old)
+
+
+@pytest.mark.parametrize(("k", "traps"), [(2, False), (3, True)])
+def test_compare_exchange_at_len_traps(k: int, traps: bool) -> None:
+    result = HostKernel(cas_at).run([np.array([0, 1, 0], np.int32), k, np.full(1, 9, np.int32)], 1, block=1)
+    assert result.trapped == ([0] if traps else [])
+    if not traps:
+        assert result.arrays[0].tolist() == [0, 1, 5]
+        assert result.arrays[2].tolist() == [0]
