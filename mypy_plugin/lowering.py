@@ -97,11 +97,18 @@ _LITERALS = (StrExpr, BytesExpr, IntExpr, FloatExpr, ComplexExpr, EllipsisExpr)
 
 def span_of(node: Node) -> Span:
     """mypy positions (1-based lines, 0-based columns, exclusive end) as the diagnostics model's 1-based span."""
-    line = max(node.line, 1)
-    column = max(node.column, 0) + 1
-    end_line = node.end_line if node.end_line is not None else line
-    end_column = node.end_column + 1 if node.end_column is not None else column + 1
-    if (end_line, end_column) <= (line, column):
+    # Hot (once per operand of every lowered call): plain comparisons instead of max() and tuple compares.
+    line = node.line
+    if line < 1:
+        line = 1
+    column = node.column
+    column = column + 1 if column > 0 else 1
+    end_line = node.end_line
+    if end_line is None:
+        end_line = line
+    end_column = node.end_column
+    end_column = end_column + 1 if end_column is not None else column + 1
+    if end_line < line or (end_line == line and end_column <= column):
         end_line, end_column = line, column + 1
     return Span(line, column, end_line, end_column)
 
@@ -360,12 +367,14 @@ class FunctionLowerer(calls.PlaceNaming):
         candidates = self.unit.outer_candidates
         if candidates is None or (candidates and not candidates.isdisjoint(mentioned | self.local_names)):
             self.device.update(self.unit.outer_device())
+        device = self.device
         for _ in range(4):
-            before = len(self.device)
+            before = len(device)
             for names, value in pairs:
-                if self.expr_is_device(value):
-                    self.device.update(names)
-            if len(self.device) == before:
+                # A pair whose names are all device-like already cannot add anything: skip its (recursive) test.
+                if not device.issuperset(names) and self.expr_is_device(value):
+                    device.update(names)
+            if len(device) == before:
                 break
 
     def is_device_place(self, expr: Expression) -> bool:

@@ -148,13 +148,18 @@ def walk_many(nodes: Sequence[Node], skip_scopes: bool = True) -> Iterator[Node]
     yield from _walk(list(nodes), skip_scopes)
 
 
+#: Node classes without children (checked by exact class first: most nodes a walk meets are names).
+_LEAVES = frozenset({NameExpr, IntExpr, StrExpr, FloatExpr, PassStmt, BreakStmt, ContinueStmt})
+
+
 def _walk(roots: list[Node], skip_scopes: bool) -> Iterator[Node]:
     stack: list[Node] = list(reversed(roots))
     pop, extend = stack.pop, stack.extend
+    leaves = _LEAVES
     while stack:
         current = pop()
         yield current
-        if skip_scopes and isinstance(current, SCOPES):
+        if type(current) in leaves or (skip_scopes and isinstance(current, SCOPES)):
             continue
         found = _fast_children(current)
         if found is None:
