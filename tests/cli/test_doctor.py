@@ -234,7 +234,16 @@ def test_mypy_imports_line_follows_the_current_projects_configuration(
     assert status == "ok", detail
     assert str(src / "safekernels") in detail and "plugins = mypy_plugin" in detail
     (project / "pyproject.toml").write_text("[tool.mypy]\nno_site_packages = true\n")
-    status, detail, hint = doctor.check_mypy_imports(doctor.Findings())
+    # a fresh interpreter: mypy's finder reads process state (sys.path, its caches) that earlier tests of this
+    # session may have changed; a user runs `safekernels doctor` in a process of its own
+    probe = (
+        "import json\nfrom safekernels import doctor\n"
+        "print(json.dumps(list(doctor.check_mypy_imports(doctor.Findings()))))\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k not in ("MYPYPATH", "PYTHONPATH")}
+    result = subprocess.run([sys.executable, "-c", probe], cwd=project, env=env, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    status, detail, hint = json.loads(result.stdout.strip().splitlines()[-1])
     assert status == "warn" and "cannot find `safekernels`" in detail
     assert "editable_mode=strict" in hint and "make setup" in hint
 
