@@ -236,8 +236,11 @@ def test_mypy_imports_line_follows_the_current_projects_configuration(
     (project / "pyproject.toml").write_text("[tool.mypy]\nno_site_packages = true\n")
     # a fresh interpreter: mypy's finder reads process state (sys.path, its caches) that earlier tests of this
     # session may have changed; a user runs `safekernels doctor` in a process of its own
+    # `make` installs a `.pth` naming src/ (so mypy can follow an editable install); a user whose install mypy
+    # cannot follow has no such path entry: take it out of the probe's path once doctor is imported
     probe = (
-        "import json\nfrom safekernels import doctor\n"
+        "import json, os, sys\nfrom safekernels import doctor\n"
+        f"sys.path[:] = [p for p in sys.path if os.path.realpath(p or '.') != {str(src)!r}]\n"
         "print(json.dumps(list(doctor.check_mypy_imports(doctor.Findings()))))\n"
     )
     env = {k: v for k, v in os.environ.items() if k not in ("MYPYPATH", "PYTHONPATH")}
