@@ -14,7 +14,7 @@ from typing import Any
 
 from safekernels.autotune.config import configs_text
 from safekernels.autotune.store import TuningStore
-from safekernels.autotune.tuner import TuneStats, pick_fastest, restore, snapshot, tuning_key
+from safekernels.autotune.tuner import TuneStats, pick_fastest_restoring, tuning_key
 from safekernels.runtime.buffer import as_buffer
 from safekernels.runtime.device import Stream
 from safekernels.simt.config import LaunchConfig1D
@@ -129,7 +129,6 @@ class AutotunedSimtKernel:
     def _tune(self, stream: Stream, args: Sequence[Any], key_values: Any, disk_key: str) -> int:
         self.tune_stats.tunings += 1
         outputs = [as_buffer(a) for a, p in zip(args, self.kernel.params, strict=True) if p.is_mutable]
-        saved = snapshot(outputs, stream)
         candidates: list[Callable[[], object]] = []
         for i in range(len(self.configs)):
 
@@ -137,18 +136,16 @@ class AutotunedSimtKernel:
                 self.kernel.launch(self.prepared(i, stream, args), stream, *args)
 
             candidates.append(run)
-        try:
-            best, timings = pick_fastest(
-                f"{self.name} key={key_values}",
-                [f"block={c}" for c in self.configs],
-                candidates,
-                stream,
-                warmup=self.warmup,
-                rep=self.rep,
-                verbose=self.verbose,
-            )
-        finally:
-            restore(saved, stream)
+        best, timings = pick_fastest_restoring(
+            f"{self.name} key={key_values}",
+            [f"block={c}" for c in self.configs],
+            candidates,
+            outputs,
+            stream,
+            warmup=self.warmup,
+            rep=self.rep,
+            verbose=self.verbose,
+        )
         self._store.save(
             disk_key,
             {

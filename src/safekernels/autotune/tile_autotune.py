@@ -22,7 +22,7 @@ from typing import Any
 
 from safekernels.autotune.config import Config, configs_text
 from safekernels.autotune.store import TuningStore
-from safekernels.autotune.tuner import TuneStats, pick_fastest, restore, snapshot, tuning_key
+from safekernels.autotune.tuner import TuneStats, pick_fastest_restoring, tuning_key
 from safekernels.runtime.buffer import DeviceBuffer
 from safekernels.runtime.device import Stream
 from safekernels.runtime.device_op import DeviceOp
@@ -204,24 +204,20 @@ class AutotunedTileKernel:
     def _tune(self, stream: Stream, tensors: list[Any], key_values: Any, disk_key: str) -> int:
         self.tune_stats.tunings += 1
         outputs = [t.buffer for p, t in zip(self.params, tensors, strict=True) if p.kind == "partition"]
-        saved = snapshot(outputs, stream)
         candidates = []
         for i, variant in enumerate(self.variants):
             values = self._variant_values(i, tensors)
             candidates.append(lambda v=variant, vals=tuple(values): v._launch_values(stream, vals))
-        label = f"{self.name} key={key_values}"
-        try:
-            best, timings = pick_fastest(
-                label,
-                [c.text() for c in self.configs],
-                candidates,
-                stream,
-                warmup=self.warmup,
-                rep=self.rep,
-                verbose=self.verbose,
-            )
-        finally:
-            restore(saved, stream)
+        best, timings = pick_fastest_restoring(
+            f"{self.name} key={key_values}",
+            [c.text() for c in self.configs],
+            candidates,
+            outputs,
+            stream,
+            warmup=self.warmup,
+            rep=self.rep,
+            verbose=self.verbose,
+        )
         self._store.save(
             disk_key,
             {

@@ -130,3 +130,23 @@ def pick_fastest(
     best = min(measured)[1]
     _say(verbose, f"{label}: best is config {best + 1}/{total} ({descriptions[best]})")
     return best, timings
+
+
+def pick_fastest_restoring(
+    label: str,
+    descriptions: Sequence[str],
+    candidates: Sequence[Callable[[], object]],
+    outputs: Sequence[DeviceBuffer[Any]],
+    stream: Stream,
+    *,
+    warmup: float,
+    rep: float,
+    verbose: bool,
+) -> tuple[int, list[float | None]]:
+    """`pick_fastest` with the kernel's outputs saved before and restored after, whatever happens: tuning leaves
+    no trace in them (so no `reset_to_zero`), the one tuning step SIMT and tile autotuners share."""
+    saved = snapshot(outputs, stream)
+    try:
+        return pick_fastest(label, descriptions, candidates, stream, warmup=warmup, rep=rep, verbose=verbose)
+    finally:
+        restore(saved, stream)
