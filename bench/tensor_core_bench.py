@@ -200,23 +200,45 @@ def _attention(pub: Public, run: Runner, device: Any, stream: Any, quick: bool) 
 VARIANTS: list[dict[str, Any]] = []
 
 
-def _variant_ms(kernel: Any, values: list[Any], grid: tuple[int, ...], device: Any, ws: bool, tma_on: bool) -> float:
-    """Kernel-only time of `kernel` compiled (uncached) with warp specialization / TMA switched on or off."""
-    from safekernels.codegen.tile import tma, warpspec
+def compile_variant(kernel: Any, values: list[Any], switches: dict[str, bool]) -> Any:
+    """`kernel` compiled for sm_90a, uncached, with the Hopper path's pieces switched as `switches` says."""
+    from safekernels.codegen.tile import persistent, tma, tma_store, warpspec
     from safekernels.codegen.tile.pipeline import compile_tile
     from safekernels.codegen.tile.specialize import specialize
-    from safekernels.tile.gpu_launch import TileGpuKernel
 
-    saved = (warpspec.ENABLED, tma.ENABLED)
-    warpspec.ENABLED, tma.ENABLED = ws, tma_on
+    flags = [(warpspec, "ENABLED", "ws"), (tma, "ENABLED", "tma"), (persistent, "ENABLED", "persistent")]
+    flags += [(persistent, "PREFETCH_NEXT", "prefetch"), (tma_store, "ENABLED", "store")]
+    saved = [getattr(mod, attr) for mod, attr, _ in flags]
+    for mod, attr, key in flags:
+        setattr(mod, attr, switches.get(key, key != "ws"))  # unnamed pieces: the defaults (all but ws on)
     try:
         infos, rank = specialize(kernel, values)
-        compiled = compile_tile(kernel.fn, infos, rank, arch="sm_90a", num_warps=kernel.num_warps, use_cache=False)
+        return compile_tile(kernel.fn, infos, rank, arch="sm_90a", num_warps=kernel.num_warps, use_cache=False)
     finally:
-        warpspec.ENABLED, tma.ENABLED = saved
-    loaded = TileGpuKernel(compiled, device.backend)
+        for (mod, attr, _), value in zip(flags, saved, strict=True):
+            setattr(mod, attr, value)
+
+
+def _variant_ms(kernel: Any, values: list[Any], grid: tuple[int, ...], device: Any, switches: dict[str, bool]) -> float:
+    """Kernel-only time of `kernel` compiled (uncached) with the Hopper path's pieces (`switches`: warp
+    specialization `ws`, `tma`, `persistent` grid) on or off."""
+    from safekernels.tile.gpu_launch import TileGpuKernel
+
+    loaded = TileGpuKernel(compile_variant(kernel, values, switches), device.backend)
     raw = torch.cuda.current_stream().cuda_stream
     return bench(lambda: loaded.launch(kernel.params, values, grid, raw))
+
+
+#: label -> switches, the default path first
+_VARIANT_SWITCHES: dict[str, dict[str, bool]] = {
+    "tma+persistent+store": {},
+    "tma+persistent": {"store": False},
+    "tma+persistent, no next-tile prefetch": {"store": False, "prefetch": False},
+    "tma+store": {"persistent": False},
+    "tma": {"persistent": False, "store": False},
+    "tma+ws": {"ws": True, "persistent": False, "store": False},
+    "cp.async": {"tma": False, "persistent": False, "store": False},
+}
 
 
 def _variants(device: Any, quick: bool) -> None:
@@ -228,9 +250,9 @@ def _variants(device: Any, quick: bool) -> None:
             c = torch.empty(s, s, device="cuda", dtype=dt)
             vals = [arg(c, (K.BM, K.BN)), arg(a), arg(b)]
             grid = (s // K.BM, s // K.BN)
-            row = {"kernel": name, "size": f"{s}^3"}
-            for label, ws, on in (("tma+ws", True, True), ("tma", False, True), ("cp.async", False, False)):
-                row[label] = 2 * s**3 / _variant_ms(kern, vals, grid, device, ws, on) / 1e9
+            row: dict[str, Any] = {"kernel": name, "size": f"{s}^3"}
+            for label, switches in _VARIANT_SWITCHES.items():
+                row[label] = 2 * s**3 / _variant_ms(kern, vals, grid, device, switches) / 1e9
             row["torch"] = 2 * s**3 / bench(lambda a=a, b=b: torch.matmul(a, b)) / 1e9
             VARIANTS.append(row)
             print(json.dumps(row), flush=True)

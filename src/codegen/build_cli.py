@@ -350,6 +350,7 @@ class Builder:
                 "threads": compiled.threads,
                 "smem": compiled.smem_bytes,
                 "abi": [list(a) for a in compiled.abi],
+                "persistent": compiled.persistent,
             }
         )
 

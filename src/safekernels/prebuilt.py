@@ -58,6 +58,7 @@ class PrebuiltTile:
     abi: list[tuple[str, int, int]]
     specialization: tuple[tuple[Any, ...], ...]
     grid_rank: int
+    persistent: bool = False  # CTAs loop over tile blocks (codegen.tile.persistent): launch at most one per SM
 
 
 class TileSpecializations:
@@ -228,6 +229,7 @@ def _tile_entry(entry: dict[str, Any], cubin: bytes) -> PrebuiltTile:
         [(str(a[0]), int(a[1]), int(a[2])) for a in entry["abi"]],
         tuple(tuple(s) for s in entry["specialization"]),
         int(entry["grid_rank"]),
+        bool(entry.get("persistent", False)),
     )
 
 

@@ -28,6 +28,7 @@ from bench.kernels import tensor_core_kernels as T  # noqa: E402
 F32, F16, BF16, I32 = dtype_of("f32"), dtype_of("f16"), dtype_of("bf16"), dtype_of("i32")
 F8 = dtype_of("f8e4m3")
 SCALAR = ("scalar", None, (), None)
+LOADS = "cp.async.bulk.tensor.2d.shared::cluster.global"  # a TMA load (a store reads `.global.shared::cta`)
 
 
 def _compile(kernel: Any, spec: list[tuple[str, Any, tuple[int, ...], Any]], grid: int, arch: str) -> Any:
@@ -219,12 +220,15 @@ def test_gemm_operands_come_by_tma_with_by_value_tensor_maps() -> None:
     c = _gemm("gemm_f16", 4000)  # ragged M, N, K: the copy engine zero-fills out-of-bounds boxes
     assert c.arch == "sm_90a" and c.cubin[:4] == b"\x7fELF"
     tmaps = [a for a in c.abi if a[0].startswith("tmap:")]
-    # A: boxes of 64 f16 (128 bytes) x BM rows; B (MN-major): 64 columns x BK rows, BN / 64 boxes per stage
-    assert tmaps == [(f"tmap:{K.BM}:64", 1, 0), (f"tmap:{K.BK}:64", 2, 0)]
-    assert c.abi[-2:] == tmaps  # after the grid extents
-    assert c.ptx.count(".param .align 64 .b8") == 2 and "cvta.param.u64" in c.ptx  # __grid_constant__ maps
+    # A: boxes of 64 f16 (128 bytes) x BM rows; B (MN-major): 64 columns x BK rows, BN / 64 boxes per stage;
+    # C: the epilogue's TMA store, 64 x 64 boxes (codegen.tile.tma_store)
+    assert tmaps == [(f"tmap:{K.BM}:64", 1, 0), (f"tmap:{K.BK}:64", 2, 0), ("tmap:64:64", 0, 0)]
+    assert c.abi[-3:] == tmaps  # after the grid extents
+    assert c.ptx.count(".param .align 64 .b8") == 3 and "cvta.param.u64" in c.ptx  # __grid_constant__ maps
     assert "cp.async.bulk.tensor.2d" in c.ptx and "cp.async.cg" not in c.ptx
-    assert c.ptx.count("cp.async.bulk.tensor.2d") == 3 * (1 + K.BN // 64)  # prologue (2 stages) + refill
+    # prologue (2 stages) + refill + the next tile's prologue (a persistent CTA, codegen.tile.persistent)
+    assert c.ptx.count(LOADS) == 5 * (1 + K.BN // 64)
+    assert c.ptx.count("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group") == 2 * K.BN // 64  # the store
     assert "mbarrier.init.shared::cta.b64" in c.ptx and "fence.mbarrier_init" in c.ptx
     assert "mbarrier.arrive.expect_tx.shared::cta.b64 _, [" in c.ptx
     stage = (K.BM * K.BK + K.BK * K.BN) * 2
@@ -236,6 +240,7 @@ def test_fp8_tma_boxes_are_128_bytes_of_k() -> None:
     assert [a for a in c.abi if a[0].startswith("tmap:")] == [
         (f"tmap:{T.F8_BM}:128", 1, 0),
         (f"tmap:{T.F8_BN}:128", 2, 0),
+        ("tmap:64:64", 0, 0),  # the bf16 output's TMA store
     ]
 
 
@@ -309,7 +314,7 @@ def test_by_default_thread_0_issues_the_copies() -> None:
 
     c = _gemm("gemm_f16", 1024)
     assert c.threads == 128 * (K.BM // 64) and "setmaxnreg" not in c.ptx and "cp.async.bulk.tensor" in c.ptx
-    assert c.ptx.count("cp.async.bulk.tensor.2d") == 3 * (1 + K.BN // 64)  # prologue (2 stages) + refill
+    assert c.ptx.count(LOADS) == 5 * (1 + K.BN // 64)  # + the next tile's prologue
 
 
 @pytest.mark.usefixtures("warp_specialized")

@@ -61,7 +61,7 @@ def test_a_failed_encode_names_the_tensor(monkeypatch: pytest.MonkeyPatch) -> No
 
 def test_fast_launch_declines_kernels_with_tensor_maps() -> None:
     compiled = SimpleNamespace(abi=[("ptr", 0, 0), ("dim", 0, 0), ("tmap:128:64", 0, 0)], threads=256, smem_bytes=0)
-    loaded = SimpleNamespace(compiled=compiled, function=None, name="k")
+    loaded = SimpleNamespace(compiled=compiled, function=None, name="k", blocks=lambda grid: 1)
     kernel = SimpleNamespace(params=[SimpleNamespace(name="a", kind="tensor", dtype=dtype_of("f16"))], name="k")
     values = [_value((128, 64), "f16")]
     assert gpu_launch.build_fast_launch(kernel, loaded, values, (1,), []) is None

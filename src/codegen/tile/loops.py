@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from llvmlite import ir
 
-from safekernels.codegen.tile import mma, rowreduce, wgmma, wgmma_sync
+from safekernels.codegen.tile import mma, persistent, rowreduce, wgmma, wgmma_sync
 from safekernels.codegen.tile.ir import ForOp, Op
 from safekernels.codegen.tile.layout import Layout, c64
 from safekernels.codegen.tile.values import RegTile, Scalar
@@ -65,20 +65,29 @@ def lower_for(L: TileLowering, op: ForOp) -> None:
             inits.append([s.value])
     defs = _body_defs(op.body, {})
     pipe = mma.plan_pipeline(L, op)
+    pers = persistent.active(L, op)  # a persistent CTA's main loop: stages and barrier phases carry over
+    it0: ir.Value = c64(0)
     if pipe is not None:
         nbytes = pipe.stages * (pipe.a_bytes + pipe.b_bytes)
         if pipe.hopper:
             pipe.base = wgmma.align_base(L, L.alloc(nbytes + wgmma.ALIGN, 128))
         else:
             pipe.base = L.alloc(nbytes, 128)
-        mma.start_pipeline(L, pipe, stop.value)  # the copy engine's mbarriers, when it feeds the operands
+        first = pers.first if pers is not None else None
+        mma.start_pipeline(L, pipe, stop.value, when=first)  # the copy engine's mbarriers (TMA operands)
         L.barrier()
         mma.fork_producer(L, pipe, op, start.value, stop.value, step.value, defs)  # warp-specialized loops
-        for stage in range(pipe.prefetch):
+        if pers is not None:
+            it0 = persistent.begin_loop(L, pers, start.value, stop.value, step.value)
+        for stage in range(pipe.prefetch):  # a persistent CTA's later tiles: issued by the previous tile
             k_s = b.add(start.value, b.mul(step.value, c64(stage)))
-            mma.issue_iteration(L, pipe, op, k_s, c64(stage), defs)
+            slot = c64(stage) if pers is None else b.urem(b.add(it0, c64(stage)), c64(pipe.stages))
+            guard = persistent.prologue_guard(pers) if pers is not None else None
+            mma.issue_iteration(L, pipe, op, k_s, slot, defs, when=guard)
             mma.commit(L)
         L.active_pipes[id(pipe.matmul)] = pipe
+        if pipe.tma and not pipe.ws:
+            L.tma_pipe = pipe  # its stages stage the epilogue's TMA store (codegen.tile.tma_store)
     # attention-style matmuls (codegen.tile.wgmma_sync): K/V double-buffered
     wops = wgmma_sync.start_loop(L, op, start.value, stop.value, step.value, defs)
     # The wgmma path is emitted already rotated (guard, body, test at the latch) so that the last batch's
@@ -99,7 +108,7 @@ def lower_for(L: TileLowering, op: ForOp) -> None:
     k = b.phi(c64(0).type, "k")
     it = b.phi(c64(0).type, "it")
     k.add_incoming(start.value, pre)
-    it.add_incoming(c64(0), pre)
+    it.add_incoming(it0, pre)
     phis: list[list[ir.PhiInstr]] = []
     for vals in inits:
         row = []
@@ -167,6 +176,8 @@ def lower_for(L: TileLowering, op: ForOp) -> None:
     if pipe is not None:
         mma.wait(L, 0)
         L.active_pipes.pop(id(pipe.matmul), None)
+        if pers is not None:  # the next tile's first stages load while this tile's epilogue runs
+            persistent.prefetch_next(L, pipe, op, defs)
     wgmma_sync.end_loop(L, wops)
     if pipe is not None and pipe.hopper:
         for c, row_vals in zip(op.carried, exits, strict=True):

@@ -50,6 +50,7 @@ class Lowered:
     smem_bytes: int
     abi: list[tuple[str, int, int]]  # ("ptr"|"dim"|"scalar"|"grid", param, axis)
     uses_wgmma: bool = False  # the module needs sm_90a
+    persistent: bool = False  # CTAs loop over tile blocks: launch min(prod(grid), SMs) (codegen.tile.persistent)
 
 
 @dataclass
@@ -95,6 +96,10 @@ class TileLowering:
         self.wg_staged: dict[int, ir.Value] = {}  # id(load op) -> its wgmma-layout copy, staged before a loop
         self.wg_loops: list[Any] = []  # per open loop: its wgmma_sync.LoopOperands (or None)
         self.wg_tma_loops: set[int] = set()  # id() of loops whose wgmma_sync operands come by TMA
+        self.persistent: Any = None  # codegen.tile.persistent.Persistent: one CTA per SM walks the tiles
+        self.tma_stores: dict[int, Any] = {}  # id(store op) -> tma.TmaOperand: epilogues by TMA store
+        self.tma_pipe: Any = None  # the TMA main loop's mma.Pipeline, once lowered (its stages stage stores)
+        self.tma_store_issued = False
         if self.hopper:
             self._find_wgmma(kir.body)
             from safekernels.codegen.tile import wgmma_sync
@@ -103,6 +108,11 @@ class TileLowering:
             from safekernels.codegen.tile import tma
 
             tma.plan(self)
+            from safekernels.codegen.tile import persistent, tma_store
+
+            tma_store.plan(self)
+
+            persistent.plan(self)
 
     def _find_wgmma(self, ops: list[Op]) -> None:
         from safekernels.codegen.tile import mma, wgmma
@@ -154,7 +164,6 @@ class TileLowering:
         self.b = ir.IRBuilder(entry)
         if self.line_info is not None:
             self.line_info.start(fn)
-        b = self.b
         args = list(fn.args)
         self.params: list[ParamRegs] = []
         k = 0
@@ -172,9 +181,17 @@ class TileLowering:
                 k += 1 + p.rank
         self.grid = args[k : k + self.kir.grid_rank]
         tma.bind_params(self, args[k + self.kir.grid_rank :])
-        self.tid = b.zext(b.call(so.declare(self.module, "llvm.nvvm.read.ptx.sreg.tid.x", I32, []), []), I64)
-        self.bids = self._block_ids()
-        self.lower_ops(self.kir.body)
+        self.tid = self.sreg("tid.x")
+        if self.persistent is not None:
+            from safekernels.codegen.tile import persistent
+
+            persistent.lower_kernel(self)
+        else:
+            self.bids = self.block_ids(self.sreg("ctaid.x"))
+            self.lower_ops(self.kir.body)
+        from safekernels.codegen.tile import tma_store
+
+        tma_store.finish(self)
         self.b.ret_void()
         kernel_md = self.module.add_metadata([fn, "kernel", ir.Constant(I32, 1)])
         ntid_md = self.module.add_metadata([fn, "maxntidx", ir.Constant(I32, self.T + self.ws_extra)])
@@ -196,30 +213,48 @@ class TileLowering:
         text = tma.fix_text(self, text)
         threads = self.T + self.ws_extra
         hopper_only = bool(self.wgmma_ops or self.wgmma_sync_ops)
-        return Lowered(text, self.kir.name, threads, self.smem_top, self.abi, hopper_only)
+        return Lowered(
+            text, self.kir.name, threads, self.smem_top, self.abi, hopper_only, self.persistent is not None
+        )
 
-    def _block_ids(self) -> list[ir.Value]:
+    def sreg(self, name: str) -> ir.Value:
         b = self.b
-        lin = b.zext(b.call(so.declare(self.module, "llvm.nvvm.read.ptx.sreg.ctaid.x", I32, []), []), I64)
-        g = self.grid
+        return b.zext(b.call(so.declare(self.module, f"llvm.nvvm.read.ptx.sreg.{name}", I32, []), []), I64)
+
+    def block_ids(self, lin: ir.Value) -> list[ir.Value]:
+        """Tile-block coordinates of linear block `lin` (row-major; grouped for matmul kernels).
+
+        In 32 bits: a grid has fewer than 2^31 tile blocks (CUDA's grid limit, which the launcher keeps), and a
+        64-bit division is a subroutine call to ptxas, which then serializes every wgmma of the kernel."""
+        b = self.b
+        g = [b.trunc(x, I32) for x in self.grid]
         if len(g) == 1:
             return [lin]
+        lin32 = b.trunc(lin, I32)
+
+        def c32(v: int) -> ir.Constant:
+            return ir.Constant(I32, v)
+
+        out: list[ir.Value]
         if len(g) == 2 and self.kir.uses_matmul:  # grouped order: 8 tile rows share B tiles in L2
-            group = c64(8)
-            per_group = b.mul(group, g[1])
-            gid = b.udiv(lin, per_group)
+            group = c32(8)
+            rows = b.select(b.icmp_unsigned("<", g[0], group), g[0], group)
+            per_group = b.mul(rows, g[1])  # min(8, g0) * g1 <= prod(grid): no overflow
+            gid = b.udiv(lin32, per_group)
             first = b.mul(gid, group)
             left = b.sub(g[0], first)
             gsz = b.select(b.icmp_unsigned("<", left, group), left, group)
-            within = b.urem(lin, per_group)
-            return [b.add(first, b.urem(within, gsz)), b.udiv(within, gsz)]
-        out: list[ir.Value] = []
-        rest = lin
-        for ax in range(len(g) - 1, 0, -1):
-            out.append(b.urem(rest, g[ax]))
-            rest = b.udiv(rest, g[ax])
-        out.append(rest)
-        return list(reversed(out))
+            within = b.urem(lin32, per_group)
+            out = [b.add(first, b.urem(within, gsz)), b.udiv(within, gsz)]
+        else:
+            out = []
+            rest = lin32
+            for ax in range(len(g) - 1, 0, -1):
+                out.append(b.urem(rest, g[ax]))
+                rest = b.udiv(rest, g[ax])
+            out.append(rest)
+            out.reverse()
+        return [b.zext(v, I64) for v in out]
 
     # -- shared memory --------------------------------------------------------------------------------------
     def alloc(self, nbytes: int, align: int = 16) -> ir.Value:
@@ -780,10 +815,14 @@ class TileLowering:
         assert p.tile_shape is not None
         t = self.val(op.args[0])
         ty = TileType(p.tile_shape, p.dtype)
-        if not isinstance(t, RegTile):
-            t = self.materialize(t, self.blocked(ty.shape), ty)
         b = self.b
         origin = [b.mul(bid, c64(s)) for bid, s in zip(self.bids_for(len(ty.shape)), ty.shape, strict=True)]
+        from safekernels.codegen.tile import tma_store
+
+        if tma_store.store(self, op, t, origin):  # a GEMM epilogue: shared memory, then the copy engine
+            return
+        if not isinstance(t, RegTile):
+            t = self.materialize(t, self.blocked(ty.shape), ty)
         elem = so.storage_ty(p.dtype)
         strides = self.row_strides(regs.dims)
         full = self.full_tile(origin, ty.shape, regs.dims)

@@ -390,10 +390,11 @@ def reeval(L: TileLowering, v: Value, loop: ForOp, k: ir.Value, defs: dict[int, 
     return result
 
 
-def start_pipeline(L: TileLowering, pipe: Pipeline, stop: ir.Value) -> None:
-    """After the stages are allocated, before the CTA barrier and the prologue: the copy engine's barriers."""
+def start_pipeline(L: TileLowering, pipe: Pipeline, stop: ir.Value, when: ir.Value | None = None) -> None:
+    """After the stages are allocated, before the CTA barrier and the prologue: the copy engine's barriers
+    (initialized only `when`, if given: a persistent CTA's first tile)."""
     if pipe.tma:
-        pipe.bars = tma.init_barriers(L, pipe.stages)
+        pipe.bars = tma.init_barriers(L, pipe.stages, when=when)
         pipe.stop = stop
     if pipe.ws:
         pipe.empty = tma.init_barriers(L, pipe.stages, L.T // 128)
@@ -409,8 +410,18 @@ def fork_producer(
 
 
 def issue_iteration(
-    L: TileLowering, pipe: Pipeline, loop: ForOp, k: ir.Value, stage: ir.Value, defs: dict[int, Op]
+    L: TileLowering,
+    pipe: Pipeline,
+    loop: ForOp,
+    k: ir.Value,
+    stage: ir.Value,
+    defs: dict[int, Op],
+    *,
+    stop: ir.Value | None = None,
+    when: ir.Value | None = None,
 ) -> None:
+    """Issue the copies of loop index `k` into `stage`.  TMA: only while `k < stop` (default: the loop's own
+    stop) and `when` holds."""
     b = L.b
     a_base, b_base = pipe.stage_base(L, stage)
     origins = []
@@ -422,7 +433,9 @@ def issue_iteration(
         origins.append(origin)
     if pipe.tma:
         assert pipe.bars is not None and pipe.stop is not None
-        live = b.icmp_signed("<", k, pipe.stop)
+        live = b.icmp_signed("<", k, pipe.stop if stop is None else stop)
+        if when is not None:
+            live = b.and_(live, when)
         tma.issue(L, pipe.loads, origins, (a_base, b_base), pipe.bars, stage, live, pipe.leader)
         return
     for load, origin, base in zip(pipe.loads, origins, (a_base, b_base), strict=True):

@@ -46,6 +46,7 @@ class CompiledTile:
     abi: list[tuple[str, int, int]]
     from_cache: bool = False
     asserts: list[list[Any]] = field(default_factory=list)  # [path, line, column, message] per device assert
+    persistent: bool = False  # CTAs loop over tile blocks: launch at most one per SM (codegen.tile.persistent)
 
 
 def choose_num_warps(kir: TileKernelIR, arch: str = DEFAULT_ARCH) -> int:
@@ -98,6 +99,7 @@ def validate_tile_meta(meta: dict[str, Any]) -> bool:
         and isinstance(abi, list)
         and all(isinstance(a, list) and len(a) == 3 and isinstance(a[0], str) for a in abi)
         and isinstance(meta["asserts"], list)
+        and isinstance(meta.get("persistent", False), bool)
     )
 
 
@@ -177,6 +179,7 @@ def compile_tile(
                 [tuple(x) for x in m["abi"]],
                 True,
                 [list(a) for a in m["asserts"]],
+                bool(m.get("persistent", False)),
             )
     kir = build_tile_ir(fn, params, grid_rank)
     kir.name = entry_symbol(kir.name)
@@ -221,6 +224,7 @@ def compile_tile(
         lowered.smem_bytes,
         lowered.abi,
         asserts=tile_asserts(kir.body),
+        persistent=lowered.persistent,
     )
     if key is not None and assemble:
         store(
@@ -236,6 +240,7 @@ def compile_tile(
                     "smem": out.smem_bytes,
                     "abi": [list(a) for a in out.abi],
                     "asserts": out.asserts,
+                    "persistent": out.persistent,
                 },
             ),
         )

@@ -45,9 +45,10 @@ ENABLED = True  # False: every wgmma loop takes the cp.async path (tests compare
 
 @dataclass
 class TmaOperand:
-    """One operand load fed by the copy engine: its tensor map parameter and box geometry."""
+    """One operand load fed by the copy engine (or one store drained by it): its tensor map parameter and box
+    geometry."""
 
-    load: Op
+    load: Op  # the load (or the `store`, codegen.tile.tma_store) whose parameter the map describes
     rows: int  # box rows = the tile's rows
     box_cols: int  # elements per 128-byte line
     blocks: int  # 128-byte column blocks of the tile
@@ -96,15 +97,20 @@ def plan(L: TileLowering) -> None:
     walk(L.kir.body)
 
 
+def _maps(L: TileLowering) -> list[TmaOperand]:
+    """Every tensor map of the kernel: the operand loads', then the TMA stores' (codegen.tile.tma_store)."""
+    return [*L.tma.values(), *L.tma_stores.values()]
+
+
 def add_params(L: TileLowering, argtys: list[ir.Type]) -> None:
-    """Append one by-value tensor-map parameter per TMA operand (after the grid extents)."""
-    for o in L.tma.values():
+    """Append one by-value tensor-map parameter per TMA operand and store (after the grid extents)."""
+    for o in _maps(L):
         argtys.append(ir.PointerType(so.I8))
         L.abi.append((f"tmap:{o.rows}:{o.box_cols}", int(o.load.attrs["param"]), 0))
 
 
 def bind_params(L: TileLowering, args: list[ir.Value]) -> None:
-    for o, a in zip(L.tma.values(), args, strict=True):
+    for o, a in zip(_maps(L), args, strict=True):
         a.name = f"tmap.{len(L.tma_names)}"
         L.tma_names.append(a.name)
         o.arg = a
@@ -129,15 +135,12 @@ def _asm(L: TileLowering, text: str, cons: str, args: list[ir.Value], ret: ir.Ty
     return L.b.call(ir.InlineAsm(fty, text, cons, side_effect=True), args)
 
 
-def _thread0(L: TileLowering) -> Any:
-    return L.b.if_then(L.b.icmp_unsigned("==", L.tid, c64(0)))
-
-
-def init_barriers(L: TileLowering, stages: int, count: int = 1) -> ir.Value:
-    """`stages` mbarriers (8 bytes each) expecting `count` arrivals, initialized by thread 0 and fenced; the
-    caller's CTA barrier follows."""
+def init_barriers(L: TileLowering, stages: int, count: int = 1, when: ir.Value | None = None) -> ir.Value:
+    """`stages` mbarriers (8 bytes each) expecting `count` arrivals, initialized by thread 0 (only `when`, if
+    given) and fenced; the caller's CTA barrier follows."""
     bars = L.alloc(8 * stages, 8)
-    with _thread0(L):
+    go = L.b.icmp_unsigned("==", L.tid, c64(0))
+    with L.b.if_then(go if when is None else L.b.and_(go, when)):
         for s in range(stages):
             bar = L.b.gep(bars, [c64(8 * s)])
             _asm(L, f"mbarrier.init.shared::cta.b64 [$0], {count};", "r,~{memory}", [bar])
@@ -166,6 +169,8 @@ def issue(
     total = sum(o.nbytes for o in ops)
     go = b.and_(b.icmp_unsigned("==", L.tid, c64(leader)), live)
     with b.if_then(go):
+        if L.tma_stores:  # the stage may still be read by an epilogue's TMA store (codegen.tile.tma_store)
+            _asm(L, "cp.async.bulk.wait_group.read 0;", "~{memory}", [])
         bar = _bar(L, bars, stage)
         _asm(L, f"mbarrier.arrive.expect_tx.shared::cta.b64 _, [$0], {total};", "r,~{memory}", [bar])
         for o, origin, base in zip(ops, origins, bases, strict=True):

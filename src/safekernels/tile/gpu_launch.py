@@ -122,6 +122,11 @@ class TileGpuKernel:
             from safekernels.simt.device_assert import arm
 
             arm(self.name, self.module, list(asserts))
+        #: a persistent kernel (codegen.tile.persistent) loops over the tile blocks: one CTA per SM is enough
+        self.max_blocks: int | None = None
+        if getattr(compiled, "persistent", False):
+            attribute = getattr(backend, "attribute", None)
+            self.max_blocks = int(attribute("MULTIPROCESSOR_COUNT")) if attribute is not None else None
         if compiled.smem_bytes > _DEFAULT_SMEM:
             from safekernels.runtime.cuda_backend import _driver, check
 
@@ -132,6 +137,13 @@ class TileGpuKernel:
                 "cuFuncSetAttribute",
                 self.name,
             )
+
+    def blocks(self, grid: Sequence[int]) -> int:
+        """CTAs to launch over `grid` tile blocks: all of them, or one per SM for a persistent kernel."""
+        total = math.prod(grid)
+        if self.max_blocks is None or total >= 1 << 31:  # past CUDA's grid limit: the driver refuses it
+            return total
+        return min(total, self.max_blocks)
 
     def launch(
         self, params: Sequence[Any], values: Sequence[Any], grid: Sequence[int], raw_stream: Any
@@ -151,7 +163,7 @@ class TileGpuKernel:
             else:
                 cells.append(ctypes.c_int64(int(grid[axis])))
         array = (ctypes.c_void_p * max(1, len(cells)))(*[ctypes.addressof(c) for c in cells])
-        blocks = math.prod(grid)
+        blocks = self.blocks(grid)
         if blocks == 0:
             return
         result = _driver().cuLaunchKernel(
@@ -264,7 +276,7 @@ def build_fast_launch(
     from safekernels.runtime.cuda_backend import _driver, check
 
     compiled = loaded.compiled
-    blocks = math.prod(grid)
+    blocks = loaded.blocks(grid)
     params = kernel.params
     if blocks == 0:
         return None
