@@ -202,18 +202,22 @@ VARIANTS: list[dict[str, Any]] = []
 
 def compile_variant(kernel: Any, values: list[Any], switches: dict[str, bool]) -> Any:
     """`kernel` compiled for sm_90a, uncached, with the Hopper path's pieces switched as `switches` says."""
-    from safekernels.codegen.tile import persistent, tma, tma_store, warpspec
+    from safekernels.codegen.tile import persistent, tma, tma_store, warpspec, wgmma_sync
     from safekernels.codegen.tile.pipeline import compile_tile
     from safekernels.codegen.tile.specialize import specialize
 
     flags = [(warpspec, "ENABLED", "ws"), (tma, "ENABLED", "tma"), (persistent, "ENABLED", "persistent")]
     flags += [(persistent, "PREFETCH_NEXT", "prefetch"), (tma_store, "ENABLED", "store")]
+    flags.append((wgmma_sync, "PINGPONG", "pingpong"))
     saved = [getattr(mod, attr) for mod, attr, _ in flags]
     for mod, attr, key in flags:
         setattr(mod, attr, switches.get(key, key != "ws"))  # unnamed pieces: the defaults (all but ws on)
     try:
         infos, rank = specialize(kernel, values)
-        return compile_tile(kernel.fn, infos, rank, arch="sm_90a", num_warps=kernel.num_warps, use_cache=False)
+        fast_math = switches.get("fast_math", kernel.fast_math)
+        return compile_tile(
+            kernel.fn, infos, rank, arch="sm_90a", num_warps=kernel.num_warps, use_cache=False, fast_math=fast_math
+        )
     finally:
         for (mod, attr, _), value in zip(flags, saved, strict=True):
             setattr(mod, attr, value)

@@ -41,7 +41,7 @@ def gemm_fp8(
     c.store((acc * (scale_a * scale_b)).astype(bf16))
 
 
-@tile.kernel(num_warps=8)
+@tile.kernel(num_warps=8, fast_math=True)
 def attention(
     out: Annotated[Partition[bf16], tile.Dims(ATT_BM, ATT_D)],
     q: Tensor[bf16],
@@ -51,24 +51,29 @@ def attention(
     scale: f32,
     causal: i32,
 ) -> None:
+    """Flash attention forward, softmax(Q K^T * scale) V, with little work per score (needs scale > 0): the
+    mask is one compare against a per-row limit (the row itself when causal, past every column when not),
+    the running max is taken on the raw scores and scaled once per row, the softmax is in log2 units and
+    `fast_math` lets `s * scale2 - m` be one fused multiply-add and `exp2` one flush-to-zero `ex2`
+    (docs/benchmarks-tile.md measures each step)."""
     i = tile.bid(0)
     q_blocks = seq // ATT_BM
     qb = i % q_blocks
     kv0 = (i // q_blocks) * (seq // ATT_BN)
     n_kv = causal * (((qb + 1) * ATT_BM + ATT_BN - 1) // ATT_BN) + (1 - causal) * (seq // ATT_BN)
     qt = q.load((i, 0), (ATT_BM, ATT_D))
-    rows = tile.reshape(tile.iota(ATT_BM, i32), (ATT_BM, 1)) + qb * ATT_BM
+    limit = tile.reshape(tile.iota(ATT_BM, i32), (ATT_BM, 1)) + (qb * ATT_BM + (1 - causal) * seq)
     cols = tile.reshape(tile.iota(ATT_BN, i32), (1, ATT_BN))
     m = tile.full((ATT_BM, 1), float("-inf"), f32)
     den = tile.zeros((ATT_BM, 1), f32)
     acc = tile.zeros((ATT_BM, ATT_D), f32)
-    scale2 = scale * LOG2E  # scores in log2 units: exp(x * scale - m) = exp2(x * scale2 - m2), one multiply less
+    scale2 = scale * LOG2E
     for j in range(n_kv):
         kt = k.load((kv0 + j, 0), (ATT_BN, ATT_D))
-        s = tile.matmul(qt, tile.transpose(kt), tile.zeros((ATT_BM, ATT_BN), f32)) * scale2
-        s = tile.where((cols + j * ATT_BN <= rows) | (causal == 0), s, float("-inf"))
-        m_new = tile.maximum(m, tile.max(s, axis=1, keepdims=True))
-        p = tile.exp2(s - m_new)
+        s = tile.matmul(qt, tile.transpose(kt), tile.zeros((ATT_BM, ATT_BN), f32))
+        s = tile.where(cols <= limit - j * ATT_BN, s, float("-inf"))
+        m_new = tile.maximum(m, tile.max(s, axis=1, keepdims=True) * scale2)
+        p = tile.exp2(s * scale2 - m_new)
         alpha = tile.exp2(m - m_new)
         den = den * alpha + tile.sum(p, axis=1, keepdims=True)
         acc = tile.matmul(p.astype(bf16), v.load((kv0 + j, 0), (ATT_BN, ATT_D)), acc * alpha)

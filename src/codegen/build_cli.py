@@ -319,7 +319,12 @@ class Builder:
         arch = "sm_90a" if self.arch == "sm_90" else self.arch  # what the launcher asks for on a 9.0 device
         try:
             compiled = compile_tile(
-                kernel.fn, infos, grid_rank, arch=arch, num_warps=getattr(kernel, "num_warps", None)
+                kernel.fn,
+                infos,
+                grid_rank,
+                arch=arch,
+                num_warps=getattr(kernel, "num_warps", None),
+                fast_math=bool(getattr(kernel, "fast_math", False)),
             )
         except DiagnosticError as exc:
             progress.clear()
@@ -347,6 +352,7 @@ class Builder:
                 ],
                 "grid_rank": grid_rank,
                 "num_warps": getattr(kernel, "num_warps", None),
+                "fast_math": bool(getattr(kernel, "fast_math", False)),
                 "threads": compiled.threads,
                 "smem": compiled.smem_bytes,
                 "abi": [list(a) for a in compiled.abi],

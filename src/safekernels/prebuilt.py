@@ -253,7 +253,7 @@ def _tile_kernel(entry: dict[str, Any], specializations: TileSpecializations) ->
                 raise DeviceError(f"{self.name}: prebuilt kernels run on a GPU (the CPU executor needs the source)")
             return super()._execute(stream, values)
 
-    return PrebuiltTileKernel(fn, None, num_warps=entry.get("num_warps"))
+    return PrebuiltTileKernel(fn, None, num_warps=entry.get("num_warps"), fast_math=bool(entry.get("fast_math")))
 
 
 @functools.cache

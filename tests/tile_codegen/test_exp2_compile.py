@@ -75,9 +75,15 @@ def test_bench_attention_softmax_uses_exp2_and_no_range_reduction() -> None:
     spec = [("partition", BF16, (4096, T.ATT_D), (T.ATT_BM, T.ATT_D))] + [("tensor", BF16, (4096, T.ATT_D), None)] * 3
     spec += [("scalar", I32, (), None), ("scalar", F32, (), None), ("scalar", I32, (), None)]
     params = [param_info(f"p{i}", kind, dt, shape, t) for i, (kind, dt, shape, t) in enumerate(spec)]
-    c = compile_tile(T.attention.fn, params, 1, arch="sm_90a", num_warps=T.attention.num_warps, use_cache=False)
-    first, last = c.ptx.index("wgmma.mma_async"), c.ptx.rindex("wgmma.mma_async")
-    body = c.ptx[first:last]
-    per_thread = T.ATT_BM * T.ATT_BN // c.threads  # score elements per thread per key block
-    assert body.count("ex2.approx.f32") == per_thread + 2  # p, and alpha of the thread's two rows
-    assert "fma.rm.f32" not in body and "ex2.approx.ftz" not in body
+    assert T.attention.fast_math  # the bench kernel opts in: one flush-to-zero ex2 per score, FMAs
+    for fast, ex2 in ((False, "ex2.approx.f32"), (True, "ex2.approx.ftz.f32")):
+        c = compile_tile(
+            T.attention.fn, params, 1, arch="sm_90a", num_warps=T.attention.num_warps, use_cache=False, fast_math=fast
+        )
+        first, last = c.ptx.index("wgmma.mma_async"), c.ptx.rindex("wgmma.mma_async")
+        body = c.ptx[first:last]
+        per_thread = T.ATT_BM * T.ATT_BN // c.threads  # score elements per thread per key block
+        assert body.count(ex2) == per_thread + 2  # p, and alpha of the thread's two rows
+        assert "fma.rm.f32" not in body and ("ex2.approx.ftz" in body) == fast
+        # `s * scale2 - m`: one fused multiply-add per score under fast_math, two roundings without
+        assert (body.count("fma.rn.f32") >= per_thread) == fast

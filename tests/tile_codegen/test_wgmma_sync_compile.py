@@ -67,8 +67,9 @@ def test_attention_key_loop_has_wgmma_and_few_barriers() -> None:
     assert "cp.async.cg.shared.global" in c.ptx and "cp.async.wait_group" in c.ptx
     # S, P, the row max / sum and the rescale stay in registers (quad shuffles, codegen.tile.rowreduce)
     assert "st.shared" not in body and "ld.shared" not in body and "shfl.sync.bfly" in body
-    # K and V by the copy engine into two buffers: thread 0 refills one when every warp has released it
-    assert "bar.sync" not in body and c.ptx.count("bar.sync") == 1  # one before the loop (24 per key block before)
+    # K and V by the copy engine into two buffers: the last warpgroup's first thread refills one when every warp
+    # has released it; no CTA barrier in the loop (24 per key block before), one before it
+    assert not re.search(r"bar\.sync\s+0;", body) and len(re.findall(r"bar\.sync\s+0;", c.ptx)) == 1
     boxes = 2 * (T.ATT_D * 2 // 128)  # K and V: one box per 128-byte column block
     assert c.ptx.count("cp.async.bulk.tensor.2d") == 3 * boxes  # two iterations before the loop, a refill in it
     assert c.ptx.count("mbarrier.try_wait.parity") == 2  # full (every thread), empty (thread 0 before a refill)
@@ -105,3 +106,18 @@ def test_division_beside_wgmma_has_no_subroutine() -> None:
     assert "div.rn.f32" not in c.ptx and "rcp.approx.ftz.f64" in c.ptx
     plain = _compile(div_beside_wgmma, spec, "sm_90")  # no wgmma: the ordinary IEEE division
     assert "div.rn.f32" in plain.ptx
+
+
+def test_attention_with_pingpong_takes_turns_at_the_tensor_cores(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(wgmma_sync, "PINGPONG", True)  # off by default (measured slower, wgmma_sync.PINGPONG)
+    c = _attention("sm_90a")
+    body = _loop_body(c.ptx)
+    # the two warpgroups take turns issuing their wgmma (named barriers 2 and 3, 256 threads each)
+    assert c.ptx.count("bar.sync %r") == 2 and "bar.sync %r" in body  # one per matmul: a turn to issue
+    assert c.ptx.count("bar.arrive %r") == 3  # one per matmul, and warpgroup 1 gives warpgroup 0 the first turn
+    assert len(re.findall(r"bar\.sync\s+0;", c.ptx)) == 1 and c.cubin[:4] == b"\x7fELF"
+
+
+def test_attention_by_default_has_no_turn_barriers() -> None:
+    c = _attention("sm_90a")
+    assert "bar.arrive" not in c.ptx and c.ptx.count("bar.sync") == 1

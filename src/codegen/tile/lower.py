@@ -14,6 +14,7 @@ grouped 8 rows at a time for matmul kernels so neighbouring CTAs share operand t
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -63,8 +64,9 @@ class ParamRegs:
 class TileLowering:
     line_info: Any = None  # codegen.lowering.line_info.FunctionLines when `.loc` line info is on
 
-    def __init__(self, kir: TileKernelIR, num_warps: int, arch: str = "sm_90") -> None:
+    def __init__(self, kir: TileKernelIR, num_warps: int, arch: str = "sm_90", fast_math: bool = False) -> None:
         self.kir = kir
+        self.fast_math = fast_math  # `@tile.kernel(fast_math=True)`: contraction, flushed libdevice math
         self.T = num_warps * 32
         self.hopper = arch == "sm_90a"  # warpgroup MMA available (codegen.tile.wgmma)
         self.module = ir.Module(name=kir.name)
@@ -201,6 +203,9 @@ class TileLowering:
             self.module.add_named_metadata(
                 "nvvm.annotations", self.module.add_metadata([fn, "minctasm", ir.Constant(I32, 1)])
             )
+        if self.fast_math:  # libdevice's flush-to-zero paths (its `__nvvm_reflect("__CUDA_FTZ")`), see _fast_math
+            flag = self.module.add_metadata([ir.Constant(I32, 4), "nvvm-reflect-ftz", ir.Constant(I32, 1)])
+            self.module.add_named_metadata("llvm.module.flags", flag)
         if self.smem_top > SMEM_LIMIT:
             raise LoweringError(
                 f"{_SMEM_TOO_BIG} {self.smem_top} bytes of shared memory (limit {SMEM_LIMIT}); "
@@ -211,6 +216,8 @@ class TileLowering:
             if p.kind == "tensor":
                 text = text.replace(f'noalias %"in.{p.name}"', f'noalias readonly %"in.{p.name}"', 1)
         text = tma.fix_text(self, text)
+        if self.fast_math:
+            text = _fast_math(text)
         threads = self.T + self.ws_extra
         hopper_only = bool(self.wgmma_ops or self.wgmma_sync_ops)
         return Lowered(
@@ -1025,15 +1032,23 @@ def _unflat(b: ir.IRBuilder, f: ir.Value, shape: tuple[int, ...]) -> list[ir.Val
     return out
 
 
+def _fast_math(text: str) -> str:
+    """`@tile.kernel(fast_math=True)`, as nvcc's `--use_fast_math` and Triton's default FP fusion: every float
+    add, subtract and multiply may contract into a fused multiply-add (one rounding instead of two), and
+    libdevice takes its flush-to-zero paths (`nvvm-reflect-ftz`: `exp2` is one `ex2.approx.ftz.f32`, results
+    below 2^-126 are 0).  The CPU executor keeps numpy's rounding, so results may differ in the last bits."""
+    return re.sub(r"= (fadd|fsub|fmul) (float|double|<\d+ x (?:float|double)>) ", r"= \1 contract \2 ", text)
+
+
 def lower_tile_kernel(
-    kir: TileKernelIR, num_warps: int, arch: str = "sm_90", *, line_info: Any = None
+    kir: TileKernelIR, num_warps: int, arch: str = "sm_90", *, line_info: Any = None, fast_math: bool = False
 ) -> Lowered:
     """`line_info`: a `codegen.lowering.line_info.FunctionLines` for `.loc` lines, or None.
 
     A kernel too large in shared memory for plain sm_90 (the `mma.sync` lowering stages every matmul operand
     and the softmax in shared memory) that fits on sm_90a (warpgroup MMA: attention with 128-key blocks) is
     refused naming sm_90a, the target a launch on a Hopper GPU compiles for, as fp8 matmuls are."""
-    lowering = TileLowering(kir, num_warps, arch)
+    lowering = TileLowering(kir, num_warps, arch, fast_math)
     lowering.line_info = line_info
     try:
         return lowering.build()
@@ -1041,7 +1056,7 @@ def lower_tile_kernel(
         if arch != "sm_90" or not str(exc).startswith(_SMEM_TOO_BIG):
             raise
         try:
-            hopper = TileLowering(kir, num_warps, "sm_90a").build()
+            hopper = TileLowering(kir, num_warps, "sm_90a", fast_math).build()
         except LoweringError:
             raise exc from None
         raise LoweringError(

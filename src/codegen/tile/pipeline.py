@@ -115,7 +115,13 @@ def compiler_hash() -> str:
 
 
 def cache_key(
-    fn: Any, params: list[ParamInfo], grid_rank: int, arch: str, num_warps: int | None, line_info: bool = False
+    fn: Any,
+    params: list[ParamInfo],
+    grid_rank: int,
+    arch: str,
+    num_warps: int | None,
+    line_info: bool = False,
+    fast_math: bool = False,
 ) -> str:
     from safekernels.codegen.pipeline import tool_versions
 
@@ -126,6 +132,7 @@ def cache_key(
         "grid": grid_rank,
         "warps": num_warps,
         "lineinfo": line_info,
+        "fast_math": fast_math,
         **tool_versions(),
         "params": [(p.name, p.kind, p.dtype.name, p.rank, p.tile_shape, p.aligned) for p in params],
     }
@@ -155,6 +162,7 @@ def compile_tile(
     use_cache: bool = True,
     assemble: bool = True,
     line_info: bool | None = None,
+    fast_math: bool = False,
 ) -> CompiledTile:
     """Compile tile kernel function `fn` for one specialization (raises DiagnosticError on SK errors)."""
     from safekernels.codegen.arch import check_arch
@@ -163,7 +171,7 @@ def compile_tile(
 
     check_arch(arch)
     lines = line_info_default() if line_info is None else line_info
-    key = cache_key(fn, params, grid_rank, arch, num_warps, lines) if use_cache and not dumping() else None
+    key = cache_key(fn, params, grid_rank, arch, num_warps, lines, fast_math) if use_cache and not dumping() else None
     if key is not None:
         hit = load(key, validate_tile_meta)
         if hit is not None:
@@ -186,7 +194,9 @@ def compile_tile(
     dump_stage(kir.name, arch, "kir.txt", lambda: repr(kir))
     warps = num_warps or choose_num_warps(kir, arch)
     try:
-        lowered = lower_tile_kernel(kir, warps, arch, line_info=_function_lines(fn, kir) if lines else None)
+        lowered = lower_tile_kernel(
+            kir, warps, arch, line_info=_function_lines(fn, kir) if lines else None, fast_math=fast_math
+        )
     except LoweringError as exc:
         import ast
 

@@ -46,6 +46,12 @@ if TYPE_CHECKING:
 I32, I64 = so.I32, so.I64
 ENABLED = True
 TMA = True  # False: the in-loop operands by cp.async under one CTA barrier per iteration (tests compare)
+#: Two warpgroups take turns issuing their wgmma in a TMA loop (FlashAttention-3's "ping-pong"): one's softmax
+#: runs while the other's matmul holds the tensor cores.  Off: measured 2-9% slower on the H200 for attention
+#: (2026-12-01, bench/hopper_variants.py; the softmax of one warpgroup alone takes longer than the other's
+#: matmul, and each turn covers one matmul, not FA3's pair), so both issue as soon as they can.
+PINGPONG = False
+_TURN_BARRIER = 2  # named barriers 2 and 3 (0 is the CTA barrier, 1 the warp-specialized consumers')
 
 
 def _is_load_operand(L: TileLowering, v: Value) -> Op | None:
@@ -129,6 +135,8 @@ class LoopOperands:
     empty: ir.Value | None = None
     stop: ir.Value | None = None
     last: int = 0  # id() of the iteration's last matmul reading the buffers (it releases them)
+    pingpong: bool = False  # the two warpgroups take turns issuing (PINGPONG)
+    leader: int = 0  # the thread that issues the copies
 
 
 def _nbytes(load: Op) -> int:
@@ -173,9 +181,14 @@ def start_loop(
             wgmma.proxy_fence(L)
         ops.full = tma.init_barriers(L, 2)
         ops.empty = tma.init_barriers(L, 2, L.T // 32)  # one arrival per warp
+        ops.pingpong = PINGPONG and L.T == 256
+        ops.leader = L.T - 128  # the last warpgroup refills (in ping-pong it releases the buffers last)
         L.barrier()  # the barriers' initialization and the invariant operands, for every thread
         for i in range(2):
             _issue_tma(L, ops, L.b.add(start, L.b.mul(step, c64(i))), c64(i), defs)
+        if ops.pingpong:  # warpgroup 1 hands warpgroup 0 the first turn
+            with L.b.if_then(L.b.icmp_unsigned(">=", L.tid, c64(128))):
+                _named(L, "bar.arrive", c64(0))
         return ops
     _issue(L, ops, start, c64(0), defs)
     if invariant or loads:
@@ -201,19 +214,20 @@ def _issue_tma(L: TileLowering, ops: LoopOperands, k: ir.Value, buf: ir.Value, d
         origins.append(origin)
         bases.append(b.gep(ops.bases[id(load)], [b.mul(buf, c64(ops.nbytes[id(load)]))]))
     live = b.icmp_signed("<", k, ops.stop)
-    tma.issue(L, cast(Any, tuple(ops.loads)), origins, cast(Any, tuple(bases)), ops.full, buf, live)
+    tma.issue(L, cast(Any, tuple(ops.loads)), origins, cast(Any, tuple(bases)), ops.full, buf, live, ops.leader)
 
 
 def _release(L: TileLowering, ops: LoopOperands) -> None:
     """After the iteration's last matmul on the buffers (its wgmma waited for): each warp arrives on
-    `empty[it % 2]`; thread 0 waits until every warp has, then refills that buffer with iteration `it + 2`."""
+    `empty[it % 2]`; the leader (the last warpgroup's first thread) waits until every warp has, then refills
+    that buffer with iteration `it + 2`."""
     b = L.b
     _, it, k, step, defs = L.loop_state[-1]
     assert ops.empty is not None
     buf = b.urem(it, c64(2))
     with b.if_then(b.icmp_unsigned("==", b.urem(L.tid, c64(32)), c64(0))):
         tma._asm(L, "mbarrier.arrive.shared::cta.b64 _, [$0];", "r,~{memory}", [tma._bar(L, ops.empty, buf)])
-    with b.if_then(b.icmp_unsigned("==", L.tid, c64(0))):
+    with b.if_then(b.icmp_unsigned("==", L.tid, c64(ops.leader))):
         tma.wait(L, ops.empty, 2, it)
     _issue_tma(L, ops, b.add(k, b.mul(step, c64(2))), buf, defs)
 
@@ -323,9 +337,12 @@ def lower(L: TileLowering, op: Op, acc: list[ir.Value]) -> list[ir.Value]:
     if ops is not None and L.loop_state and L.loop_state[-1][0] is ops.loop:
         _step(L, ops)  # before the first matmul of the iteration, whichever operand it reads
     kmajor = mma.kmajor_b(L, b_v)
+    turns = ops is not None and ops.pingpong and L.loop_state[-1][0] is ops.loop
     if _is_load_operand(L, a_v) is not None:
         a_base = _operand_base(L, a_v)
         b_base = _operand_base(L, b_v)
+        if turns:
+            _take_turn(L)
         out = wgmma.issue(L, a_base, b_base, (bm, bk, bn), dt, acc, kmajor)
     else:
         a_lay = wgmma.layout((bm, bk), L.T)
@@ -334,12 +351,33 @@ def lower(L: TileLowering, op: Op, acc: list[ir.Value]) -> list[ir.Value]:
             regs = L.materialize(L.val(a_v), a_lay, TileType((bm, bk), a_t.dtype)).vals
             packed = [_pack(L.b, regs[i], regs[i + 1], dt) for i in range(0, len(regs), 2)]
         b_base = _operand_base(L, b_v)
+        if turns:
+            _take_turn(L)
         out = _issue_reg_a(L, packed, b_base, (bm, bk, bn), dt, acc, kmajor)
+    if turns:
+        _pass_turn(L)
     wgmma.wait(L, 0)
     out = wgmma.pin(L, out)
     if ops is not None and ops.tma and id(op) == ops.last and L.loop_state[-1][0] is ops.loop:
         _release(L, ops)
     return out
+
+
+def _named(L: TileLowering, instr: str, wg: ir.Value) -> None:
+    """`bar.sync` / `bar.arrive` on warpgroup `wg`'s turn barrier, counting both warpgroups (256 threads)."""
+    bar_id = L.b.trunc(L.b.add(wg, c64(_TURN_BARRIER)), I32)
+    fty = ir.FunctionType(ir.VoidType(), [I32])
+    L.b.call(ir.InlineAsm(fty, f"{instr} $0, 256;", "r,~{memory}", side_effect=True), [bar_id])
+
+
+def _take_turn(L: TileLowering) -> None:
+    """Wait until the other warpgroup has issued its previous wgmma batch (its `_pass_turn`)."""
+    _named(L, "bar.sync", L.b.udiv(L.tid, c64(128)))
+
+
+def _pass_turn(L: TileLowering) -> None:
+    """This warpgroup's batch is issued: the other one may issue its next."""
+    _named(L, "bar.arrive", L.b.sub(c64(1), L.b.udiv(L.tid, c64(128))))
 
 
 def _issue_reg_a(

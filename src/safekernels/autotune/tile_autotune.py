@@ -63,7 +63,7 @@ def make_variant(base: TileKernel, config: Config) -> TileKernel:
     clone.__doc__ = fn.__doc__
     clone.__annotations__ = _annotation_sources(fn)
     warps = config.num_warps if config.num_warps is not None else base.num_warps
-    return TileKernel(clone, None, num_warps=warps)
+    return TileKernel(clone, None, num_warps=warps, fast_math=base.fast_math)
 
 
 def _names_in(text: str) -> set[str]:

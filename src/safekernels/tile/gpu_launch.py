@@ -199,8 +199,9 @@ def tile_kernel_for(kernel: Any, values: Sequence[Any], device: Any) -> TileGpuK
 
     infos, grid_rank = specialize(kernel, values)
     warps = getattr(kernel, "num_warps", None)
+    fast_math = bool(getattr(kernel, "fast_math", False))
     arch = _arch(device)
-    key = (tuple(infos), grid_rank, arch, warps, getattr(device, "ordinal", 0))
+    key = (tuple(infos), grid_rank, arch, warps, fast_math, getattr(device, "ordinal", 0))
     per_kernel = _LOADED.setdefault(kernel, {})
     loaded = per_kernel.get(key)
     if loaded is None:
@@ -210,7 +211,7 @@ def tile_kernel_for(kernel: Any, values: Sequence[Any], device: Any) -> TileGpuK
         else:
             from safekernels.codegen.tile.pipeline import compile_tile
 
-            compiled = compile_tile(kernel.fn, infos, grid_rank, arch=arch, num_warps=warps)
+            compiled = compile_tile(kernel.fn, infos, grid_rank, arch=arch, num_warps=warps, fast_math=fast_math)
         loaded = per_kernel[key] = TileGpuKernel(compiled, device.backend)
     return loaded
 

@@ -85,12 +85,20 @@ class TileKernel:
     """A tile kernel.  Calling it launches (lazily): `op = add(z, x, y)`; `z, x, y = op.sync_on(stream)`."""
 
     def __init__(
-        self, fn: Callable[..., None], localns: dict[str, Any] | None, *, num_warps: int | None = None
+        self,
+        fn: Callable[..., None],
+        localns: dict[str, Any] | None,
+        *,
+        num_warps: int | None = None,
+        fast_math: bool = False,
     ) -> None:
         if num_warps is not None and (not isinstance(num_warps, int) or not 1 <= num_warps <= 32):
             raise ValueError(f"@tile.kernel(num_warps=...) must be an int in 1..32, got {num_warps!r}")
+        if not isinstance(fast_math, bool):
+            raise ValueError(f"@tile.kernel(fast_math=...) must be True or False, got {fast_math!r}")
         self.fn = fn
         self.num_warps = num_warps  # None: the compiler's heuristic picks the CTA size
+        self.fast_math = fast_math  # GPU code may contract a*b+c and flush tiny exp/exp2 results (docs/tile.md)
         self.name = fn.__name__
         self.__name__ = fn.__name__
         self.__qualname__ = fn.__qualname__
@@ -474,19 +482,24 @@ def kernel(fn: Callable[..., None], /) -> TileKernel: ...
 
 
 @overload
-def kernel(*, num_warps: int | None = None) -> Callable[[Callable[..., None]], TileKernel]: ...
+def kernel(
+    *, num_warps: int | None = None, fast_math: bool = False
+) -> Callable[[Callable[..., None]], TileKernel]: ...
 
 
 def kernel(
-    fn: Callable[..., None] | None = None, /, *, num_warps: int | None = None
+    fn: Callable[..., None] | None = None, /, *, num_warps: int | None = None, fast_math: bool = False
 ) -> TileKernel | Callable[[Callable[..., None]], TileKernel]:
     """Make `fn` a tile kernel: its body runs once per tile block (params: Partition, Tensor, scalars).
 
-    `@tile.kernel(num_warps=N)` overrides the compiler's choice of threads per tile block (N warps)."""
+    `@tile.kernel(num_warps=N)` overrides the compiler's choice of threads per tile block (N warps).
+    `@tile.kernel(fast_math=True)` lets the GPU code trade the last bits for speed, as nvcc's
+    `--use_fast_math`: `a * b + c` may round once (a fused multiply-add) and `exp`/`exp2`/... flush results
+    below 2^-126 to zero.  The CPU executor is unchanged (numpy's rounding)."""
     caller = sys._getframe(1)
     localns = dict(caller.f_locals) if caller.f_code.co_name != "<module>" else None
 
     def wrap(f: Callable[..., None]) -> TileKernel:
-        return TileKernel(f, localns, num_warps=num_warps)
+        return TileKernel(f, localns, num_warps=num_warps, fast_math=fast_math)
 
     return wrap(fn) if fn is not None else wrap
