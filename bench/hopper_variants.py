@@ -102,10 +102,12 @@ def _attention_rows(device: Any, raw: Any, rounds: int) -> list[dict[str, Any]]:
 
         launches: dict[str, Any] = {}
         cases = [
-            (kern, f"{label}{' fast_math' if fast else ''}", {**switches, "fast_math": fast})
-            for kern in (T.attention,)
-            for label, switches in (("pingpong", {}), ("no pingpong", {"pingpong": False}))
-            for fast in (True, False)
+            (T.attention, "", {}),
+            (T.attention, "pingpong", {"pingpong": True}),
+            (T.attention, "no fast_math", {"fast_math": False}),
+            (T.attention_pipelined, "", {}),
+            (T.attention_pipelined, "no deferred wait", {"defer": False}),
+            (T.attention_pipelined, "pingpong", {"pingpong": True}),
         ]
         for kern, label, switches in cases:
             bm = T.ATT_BM

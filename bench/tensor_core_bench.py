@@ -208,10 +208,10 @@ def compile_variant(kernel: Any, values: list[Any], switches: dict[str, bool]) -
 
     flags = [(warpspec, "ENABLED", "ws"), (tma, "ENABLED", "tma"), (persistent, "ENABLED", "persistent")]
     flags += [(persistent, "PREFETCH_NEXT", "prefetch"), (tma_store, "ENABLED", "store")]
-    flags.append((wgmma_sync, "PINGPONG", "pingpong"))
+    flags += [(wgmma_sync, "PINGPONG", "pingpong"), (wgmma_sync, "DEFER", "defer")]
     saved = [getattr(mod, attr) for mod, attr, _ in flags]
     for mod, attr, key in flags:
-        setattr(mod, attr, switches.get(key, key != "ws"))  # unnamed pieces: the defaults (all but ws on)
+        setattr(mod, attr, switches.get(key, getattr(mod, attr) if key == "pingpong" else key != "ws"))
     try:
         infos, rank = specialize(kernel, values)
         fast_math = switches.get("fast_math", kernel.fast_math)

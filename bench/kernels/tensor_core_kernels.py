@@ -81,6 +81,52 @@ def attention(
     out.store((acc * (1.0 / den)).astype(bf16))
 
 
+@tile.kernel(num_warps=8, fast_math=True)
+def attention_pipelined(
+    out: Annotated[Partition[bf16], tile.Dims(ATT_BM, ATT_D)],
+    q: Tensor[bf16],
+    k: Tensor[bf16],
+    v: Tensor[bf16],
+    seq: i32,
+    scale: f32,
+    causal: i32,
+) -> None:
+    """`attention` software-pipelined by hand: block `j + 1`'s scores are computed in iteration `j`.
+
+    Flash attention forward, softmax(Q K^T * scale) V, with little work per score (needs scale > 0): the
+    mask is one compare against a per-row limit (the row itself when causal, past every column when not),
+    the running max is taken on the raw scores and scaled once per row, the softmax is in log2 units and
+    `fast_math` lets `s * scale2 - m` be one fused multiply-add and `exp2` one flush-to-zero `ex2`
+    (docs/benchmarks-tile.md measures each step)."""
+    i = tile.bid(0)
+    q_blocks = seq // ATT_BM
+    qb = i % q_blocks
+    kv0 = (i // q_blocks) * (seq // ATT_BN)
+    n_kv = causal * (((qb + 1) * ATT_BM + ATT_BN - 1) // ATT_BN) + (1 - causal) * (seq // ATT_BN)
+    qt = q.load((i, 0), (ATT_BM, ATT_D))
+    limit = tile.reshape(tile.iota(ATT_BM, i32), (ATT_BM, 1)) + (qb * ATT_BM + (1 - causal) * seq)
+    cols = tile.reshape(tile.iota(ATT_BN, i32), (1, ATT_BN))
+    m = tile.full((ATT_BM, 1), float("-inf"), f32)
+    den = tile.zeros((ATT_BM, 1), f32)
+    acc = tile.zeros((ATT_BM, ATT_D), f32)
+    scale2 = scale * LOG2E
+    s = tile.matmul(qt, tile.transpose(k.load((kv0, 0), (ATT_BN, ATT_D))), tile.zeros((ATT_BM, ATT_BN), f32))
+    for j in range(n_kv):
+        # the next block's scores first: their wgmma runs while this block's softmax does (the last
+        # iteration recomputes its own block, in range, and never uses it)
+        kn = k.load((kv0 + j + 1 - (j + 1) // n_kv, 0), (ATT_BN, ATT_D))
+        s_next = tile.matmul(qt, tile.transpose(kn), tile.zeros((ATT_BM, ATT_BN), f32))
+        s = tile.where(cols <= limit - j * ATT_BN, s, float("-inf"))
+        m_new = tile.maximum(m, tile.max(s, axis=1, keepdims=True) * scale2)
+        p = tile.exp2(s * scale2 - m_new)
+        alpha = tile.exp2(m - m_new)
+        den = den * alpha + tile.sum(p, axis=1, keepdims=True)
+        acc = tile.matmul(p.astype(bf16), v.load((kv0 + j, 0), (ATT_BN, ATT_D)), acc * alpha)
+        m = m_new
+        s = s_next
+    out.store((acc * (1.0 / den)).astype(bf16))
+
+
 @tile.kernel(num_warps=8)
 def attention_64(
     out: Annotated[Partition[bf16], tile.Dims(ATT_BM, ATT_D)],

@@ -129,15 +129,24 @@ def _sdpa(torch: Any, q: Any, k: Any, v: Any, causal: bool) -> Any:
     return torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=causal)
 
 
+_ATTENTION_CASES = [
+    ("attention", 1, 2, 256, 64),  # head dim 64: the example's kernel
+    ("attention", 2, 4, 512, 128),
+    ("attention", 1, 1, 128, 128),
+    ("attention_pipelined", 2, 4, 512, 128),
+    ("attention_pipelined", 1, 1, 128, 128),  # one key block: the pipelined next block is its own
+]
+
+
 @pytest.mark.parametrize("causal", [False, True])
-@pytest.mark.parametrize(("b", "h", "s", "d"), [(1, 2, 256, 64), (2, 4, 512, 128), (1, 1, 128, 128)])
-def test_attention_vs_sdpa(env: Any, causal: bool, b: int, h: int, s: int, d: int) -> None:
+@pytest.mark.parametrize(("name", "b", "h", "s", "d"), _ATTENTION_CASES)
+def test_attention_vs_sdpa(env: Any, causal: bool, name: str, b: int, h: int, s: int, d: int) -> None:
     torch, run = env
     import attention_tile
 
     from bench.kernels import tensor_core_kernels as T
 
-    kern, bm = (attention_tile.attention, attention_tile.BM) if d == 64 else (T.attention, T.ATT_BM)
+    kern, bm = (attention_tile.attention, attention_tile.BM) if d == 64 else (getattr(T, name), T.ATT_BM)
     q, k, v = (torch.randn(b, h, s, d, device="cuda", dtype=torch.bfloat16) for _ in "qkv")
     out = torch.full((b, h, s, d), float("nan"), device="cuda", dtype=torch.bfloat16)
     flat = [x.view(b * h * s, d) for x in (out, q, k, v)]

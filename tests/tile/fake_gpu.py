@@ -46,6 +46,16 @@ _CTYPES = {
 }
 
 
+class TensorMapSlot(ctypes.Structure):
+    """A by-value `CUtensorMap` parameter as the driver reads it: (address % 64, its 128 bytes)."""
+
+    _fields_ = [("raw", ctypes.c_uint8 * 128)]
+
+    @property
+    def value(self) -> tuple[int, bytes]:
+        return ctypes.addressof(self) % 64, bytes(self.raw)
+
+
 class FakeBackend:
     """Synchronizes through the fake driver, as `CudaBackend` does (`None`: the whole device)."""
 
@@ -129,6 +139,8 @@ class FakeGpu:
                 types_.append(ctypes.c_uint64)
             elif kind == "scalar":
                 types_.append(_CTYPES[kernel.params[index].dtype.name])
+            elif kind.startswith("tmap:"):
+                types_.append(TensorMapSlot)
             else:
                 types_.append(ctypes.c_int64)
         self.driver.slot_types = types_

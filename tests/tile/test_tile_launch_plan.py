@@ -578,3 +578,53 @@ def test_a_launch_made_by_package_code_is_reported_at_the_user_line() -> None:
     with pytest.raises(UseAfterMoveError, match=rf"`x` .*moved into `add` at {HERE}:{line}\)"):
         x.to_numpy()
     op.sync_on(stream)
+
+
+class _FakeEncoder:
+    """`cuTensorMapEncodeTiled` that writes the tensor's address into the map (and counts its calls)."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def cuTensorMapEncodeTiled(self, storage: Any, *args: Any) -> int:
+        import ctypes
+
+        self.calls += 1
+        ctypes.memset(storage.value, 0, 128)
+        ctypes.c_uint64.from_address(storage.value).value = args[2].value  # the global address
+        return 0
+
+
+def test_the_planned_launch_passes_tensor_maps_encoding_them_once_per_address(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A kernel with copy-engine operands (an ABI `tmap:` entry, a 128-byte by-value parameter) takes the
+    planned launch too: its map lives in 64-byte-aligned storage of the plan, re-encoded when the tensor's
+    address changes and only then."""
+    gpu = FakeGpu(monkeypatch)
+    encoder = _FakeEncoder()
+    monkeypatch.setattr(tile_gpu, "_LIBCUDA", [encoder])
+    tile_gpu._MAP_CACHE.clear()
+    abi = [*ADD_ABI, ("tmap:32:64", 1, 0)]
+    loaded = gpu.fake_loaded(add, abi)
+    calls: list[int] = []
+
+    def lookup(k: Any, values: Any, device: Any) -> Any:
+        calls.append(1)
+        return loaded
+
+    monkeypatch.setattr(tile_gpu, "tile_kernel_for", lookup)
+    z = gpu.partition((64, 64), (32, 64), "f16")
+    x, y = gpu.tensor((64, 64), "f16"), gpu.tensor((64, 64), "f16")
+    z, x, y = add(z, x, y).sync_on(gpu.stream)  # checked
+    first_x = x.buffer.ptr
+    z, x, y = add(z, x, y).sync_on(gpu.stream)  # planned, same tensors: the map is not encoded again
+    x2 = gpu.tensor((64, 64), "f16")
+    second_x = x2.buffer.ptr
+    add(z, x2, y).sync_on(gpu.stream)  # planned, another x: encoded for its address
+    assert calls == [1], "the launches after the first did not take the planned path"
+    maps = [launch[2][-1] for launch in gpu.driver.launches[-3:]]
+    assert [align for align, _ in maps] == [0, 0, 0]  # 64-byte aligned, as CUtensorMap must be
+    addresses = [int.from_bytes(raw[:8], "little") for _, raw in maps]
+    assert addresses == [first_x, first_x, second_x]
+    assert encoder.calls == 2  # once per tensor: the checked launch's encode is reused by the plan

@@ -335,7 +335,8 @@ def test_sass_summary_of_a_wgmma_kernel_reads_the_sm_90a_ptxas_report(tmp_path: 
 
 
 @pytest.mark.parametrize("causal", [False, True])
-def test_bench_attention_head_dim_128_on_the_cpu_executor(causal: bool) -> None:
+@pytest.mark.parametrize("name", ["attention", "attention_pipelined"])
+def test_bench_attention_head_dim_128_on_the_cpu_executor(causal: bool, name: str) -> None:
     from safekernels.dtypes import bf16, bf16_to_f32, f32_to_bf16
 
     heads, seq, d = 2, 256, T.ATT_D
@@ -344,6 +345,6 @@ def test_bench_attention_head_dim_128_on_the_cpu_executor(causal: bool) -> None:
     stream = sk.Device.cpu().new_stream()
     out = tile.zeros((heads * seq, d), bf16).partition((T.ATT_BM, d))
     args = [tile.from_numpy(x, dtype=bf16) for x in (q, k, v)]
-    out, *_ = T.attention(out, *args, seq, 1.0 / np.sqrt(d), int(causal)).sync_on(stream)
+    out, *_ = getattr(T, name)(out, *args, seq, 1.0 / np.sqrt(d), int(causal)).sync_on(stream)
     got = out.unpartition().to_numpy(stream).reshape(heads * seq, d)
     np.testing.assert_allclose(got, attention_tile.reference(q, k, v, heads, causal), rtol=2e-2, atol=2e-2)

@@ -1,7 +1,7 @@
 """The runtime side of the TMA path without a GPU: `gpu_launch.tensor_map` hands cuTensorMapEncodeTiled the
 tensor's extents innermost first, its row pitch in bytes, the box the compiler chose, the 128-byte swizzle and
-zero fill, into 64-byte-aligned storage; a failed encode is a clear error; the fast launch declines kernels
-with tensor maps (they are encoded per launch)."""
+zero fill, into 64-byte-aligned storage, once per tensor; a failed encode is a clear error.  (The planned
+launch of a kernel with tensor maps: tests/tile/test_tile_launch_plan.py.)"""
 
 from __future__ import annotations
 
@@ -24,6 +24,22 @@ class FakeLibcuda:
         self.calls.append(args)
         ctypes.memset(args[0].value, 0xAB, 128)  # "encodes" into the caller's storage
         return self.result
+
+
+@pytest.fixture(autouse=True)
+def _fresh_map_cache() -> None:
+    gpu_launch._MAP_CACHE.clear()  # each test sees its own fake driver encode
+
+
+def test_a_map_is_encoded_once_per_tensor(monkeypatch: pytest.MonkeyPatch) -> None:
+    fake = FakeLibcuda()
+    monkeypatch.setattr(gpu_launch, "_LIBCUDA", [fake])
+    first = gpu_launch.tensor_map(_value((256, 256), "f16"), "tmap:128:64")
+    assert gpu_launch.tensor_map(_value((256, 256), "f16"), "tmap:128:64") is first and len(fake.calls) == 1
+    gpu_launch.tensor_map(_value((256, 256), "f16"), "tmap:64:64")  # another box: another map
+    gpu_launch.tensor_map(_value((256, 256), "f16", ptr=0x7F0000002000), "tmap:128:64")  # another tensor
+    gpu_launch.tensor_map(_value((256, 128), "f16"), "tmap:128:64")  # another shape at the same address
+    assert len(fake.calls) == 4
 
 
 def _value(shape: tuple[int, int], dtype: str, ptr: int = 0x7F0000001000) -> Any:
@@ -57,14 +73,6 @@ def test_a_failed_encode_names_the_tensor(monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.setattr(gpu_launch, "_LIBCUDA", [FakeLibcuda(result=1)])
     with pytest.raises(RuntimeError, match=r"cuTensorMapEncodeTiled failed \(CUresult 1\) for a \(64, 64\) f16"):
         gpu_launch.tensor_map(_value((64, 64), "f16"), "tmap:64:64")
-
-
-def test_fast_launch_declines_kernels_with_tensor_maps() -> None:
-    compiled = SimpleNamespace(abi=[("ptr", 0, 0), ("dim", 0, 0), ("tmap:128:64", 0, 0)], threads=256, smem_bytes=0)
-    loaded = SimpleNamespace(compiled=compiled, function=None, name="k", blocks=lambda grid: 1)
-    kernel = SimpleNamespace(params=[SimpleNamespace(name="a", kind="tensor", dtype=dtype_of("f16"))], name="k")
-    values = [_value((128, 64), "f16")]
-    assert gpu_launch.build_fast_launch(kernel, loaded, values, (1,), []) is None
 
 
 def test_fp8_scalar_arguments_are_packed_as_their_bit_patterns() -> None:

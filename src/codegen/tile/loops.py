@@ -133,6 +133,7 @@ def lower_for(L: TileLowering, op: ForOp) -> None:
     L.loop_state.append((op, it, k, step.value, defs))
     L.wg_loops.append(wops)
     L.lower_ops(op.body)
+    wgmma_sync.finish_iteration(L, wops)  # deferred wgmma (a pipelined next-iteration matmul) land here
     L.wg_loops.pop()
     L.loop_state.pop()
     updates: list[list[ir.Value]] = []

@@ -310,9 +310,11 @@ class TileLowering:
                 raise
 
     def _is_mma_operand(self, op: Op) -> bool:
+        """A load read only as matmul operands A or B (attention's Q may feed the scores of two matmuls: the
+        first key block's before the loop and the next one's in it; sm_90a stages it once, see wgmma_sync)."""
         assert op.result is not None
         users = self.uses.get(op.result.id, [])
-        if len(users) != 1 or users[0].kind != "matmul" or users[0].args[2] is op.result:
+        if not users or any(u.kind != "matmul" or u.args[2] is op.result for u in users):
             return False
         from safekernels.codegen.tile.mma import copyable_operand
 

@@ -51,6 +51,9 @@ TMA = True  # False: the in-loop operands by cp.async under one CTA barrier per 
 #: (2026-12-01, bench/hopper_variants.py; the softmax of one warpgroup alone takes longer than the other's
 #: matmul, and each turn covers one matmul, not FA3's pair), so both issue as soon as they can.
 PINGPONG = False
+#: A matmul whose result only becomes the loop's next carried value is waited for at the end of the iteration,
+#: not at once (FA3's intra-warpgroup overlap, written as a rotated loop; False: tests compare)
+DEFER = True
 _TURN_BARRIER = 2  # named barriers 2 and 3 (0 is the CTA barrier, 1 the warp-specialized consumers')
 
 
@@ -136,6 +139,7 @@ class LoopOperands:
     stop: ir.Value | None = None
     last: int = 0  # id() of the iteration's last matmul reading the buffers (it releases them)
     pingpong: bool = False  # the two warpgroups take turns issuing (PINGPONG)
+    deferred: list[Op] = field(default_factory=list)  # matmuls of this iteration not yet waited for
     leader: int = 0  # the thread that issues the copies
 
 
@@ -286,6 +290,8 @@ def _operand_base(L: TileLowering, v: Value) -> ir.Value:
     mma.wait(L, 0)
     wgmma.proxy_fence(L)
     L.barrier()
+    if not L.loop_state:  # staged at the top level: a later matmul (in a loop) reads it from here too
+        L.wg_staged[id(load)] = base
     return base
 
 
@@ -356,11 +362,38 @@ def lower(L: TileLowering, op: Op, acc: list[ir.Value]) -> list[ir.Value]:
         out = _issue_reg_a(L, packed, b_base, (bm, bk, bn), dt, acc, kmajor)
     if turns:
         _pass_turn(L)
+    if ops is not None and _deferrable(L, ops, op):  # waited for at the end of the iteration (finish_iteration)
+        ops.deferred.append(op)
+        return out
     wgmma.wait(L, 0)
     out = wgmma.pin(L, out)
     if ops is not None and ops.tma and id(op) == ops.last and L.loop_state[-1][0] is ops.loop:
         _release(L, ops)
     return out
+
+
+def _deferrable(L: TileLowering, ops: LoopOperands, op: Op) -> bool:
+    """Whether `op`'s wgmma may stay in flight until the end of the iteration: its result is used only as
+    the loop's carried value (the next iteration's scores `s_next = q @ k[j + 1]^T` of a software-pipelined
+    attention loop), so the tensor cores compute it while the warpgroup runs the rest of the body."""
+    if not DEFER or L.loop_state[-1][0] is not ops.loop or id(op) == ops.last or op.result is None:
+        return False
+    users = L.uses.get(op.result.id, [])
+    carried = any(c.update is op.result for c in ops.loop.carried)
+    return carried and len(users) == 1 and users[0] is ops.loop
+
+
+def finish_iteration(L: TileLowering, ops: LoopOperands | None) -> None:
+    """At the end of the loop body: wait for the deferred wgmma (`_deferrable`) and hand on their results."""
+    if ops is None or not ops.deferred:
+        return
+    wgmma.wait(L, 0)
+    for op in ops.deferred:
+        assert op.result is not None
+        tile = L.val(op.result)
+        assert isinstance(tile, RegTile)
+        L.vals[op.result.id] = RegTile(tile.type, tile.layout, wgmma.pin(L, tile.vals))
+    ops.deferred.clear()
 
 
 def _named(L: TileLowering, instr: str, wg: ir.Value) -> None:

@@ -75,10 +75,29 @@ _TMAP_TYPES = {"f16": 6, "bf16": 9, "f8e4m3": 0, "f8e5m2": 0}
 _LIBCUDA: list[Any] = []
 
 
+#: encoded maps by (address, shape, dtype, ABI kind): a map depends on nothing else, and an eager loop launches
+#: the same tensors again and again (bounded; the oldest entry goes first)
+_MAP_CACHE: dict[tuple[int, tuple[int, ...], str, str], Any] = {}
+_MAP_CACHE_SIZE = 256
+
+
 def tensor_map(value: Any, kind: str) -> Any:
     """The 128-byte CUtensorMap of a rank-2 tensor for ABI entry `tmap:ROWS:COLS`: boxes of COLS x ROWS
     elements, 128-byte swizzle (the wgmma operand layout), zero fill out of bounds, 256-byte L2 promotion.
-    Returns a ctypes view whose address is 64-byte aligned (the buffer it lives in rides along)."""
+    Returns a ctypes view whose address is 64-byte aligned (the buffer it lives in rides along); the launch
+    copies it, so one view serves every launch of the same tensor."""
+    key = (int(value.buffer.ptr), tuple(int(n) for n in value.shape), value.dtype.name, kind)
+    hit = _MAP_CACHE.get(key)
+    if hit is not None:
+        return hit
+    view = _encode_tensor_map(value, kind)
+    if len(_MAP_CACHE) >= _MAP_CACHE_SIZE:
+        del _MAP_CACHE[next(iter(_MAP_CACHE))]
+    _MAP_CACHE[key] = view
+    return view
+
+
+def _encode_tensor_map(value: Any, kind: str) -> Any:
     _, rows, cols = kind.split(":")
     if not _LIBCUDA:
         _LIBCUDA.append(ctypes.CDLL("libcuda.so.1"))
@@ -112,6 +131,9 @@ def tensor_map(value: Any, kind: str) -> Any:
 class TileGpuKernel:
     """One specialization of one tile kernel, loaded on one device."""
 
+    #: a persistent kernel (codegen.tile.persistent) loops over the tile blocks: at most one CTA per SM (None: all)
+    max_blocks: int | None = None
+
     def __init__(self, compiled: Any, backend: Any) -> None:
         self.compiled = compiled
         self.name: str = compiled.name
@@ -122,8 +144,6 @@ class TileGpuKernel:
             from safekernels.simt.device_assert import arm
 
             arm(self.name, self.module, list(asserts))
-        #: a persistent kernel (codegen.tile.persistent) loops over the tile blocks: one CTA per SM is enough
-        self.max_blocks: int | None = None
         if getattr(compiled, "persistent", False):
             attribute = getattr(backend, "attribute", None)
             self.max_blocks = int(attribute("MULTIPROCESSOR_COUNT")) if attribute is not None else None
@@ -271,7 +291,9 @@ def build_fast_launch(
     fixed storage with one `struct.pack_into` and calls `cuLaunchKernel`.  Anything else (a misaligned
     pointer, an overlap, a scalar `struct` cannot pack, a thread other than the one that built it) returns
     False before anything is launched, and the caller takes the checked path, which launches or raises its
-    error.  None when the kernel has f16/bf16 scalars or an empty grid.
+    error.  None when the kernel has f16/bf16 scalars or an empty grid.  A kernel's tensor maps (the copy
+    engine's operands, codegen.tile.tma) live in storage of their own, encoded again only when the tensor's
+    address changes (its shape is the plan's).
     """
     from safekernels.codegen.tile.specialize import specialize
     from safekernels.runtime.cuda_backend import _driver, check
@@ -285,9 +307,16 @@ def build_fast_launch(
     codes: list[str] = []
     fields: list[str] = []
     used: set[int] = set()
+    # per ABI entry: ("slot", n) -> the n-th 8-byte slot of the packed storage; ("tmap", k) -> tensor map k
+    where: list[tuple[str, int]] = []
+    tmaps: list[tuple[int, str]] = []  # (parameter, ABI kind) per tensor map
     for kind, index, axis in compiled.abi:
-        if kind.startswith("tmap:"):
-            return None  # tensor maps are encoded per launch by the checked path
+        if kind.startswith("tmap:"):  # by value, 128 bytes: its own storage, re-encoded when the tensor moves
+            where.append(("tmap", len(tmaps)))
+            tmaps.append((index, kind))
+            used.add(index)
+            continue
+        where.append(("slot", len(codes)))
         if kind == "ptr":
             codes.append("Q")
             fields.append(f"p{index}")
@@ -307,7 +336,10 @@ def build_fast_launch(
     slot_format = "<" + "".join(c + "x" * (8 - _SIZES[c]) for c in codes)
     storage = (ctypes.c_uint64 * max(1, len(codes)))()
     base = ctypes.addressof(storage)
-    param_array = (ctypes.c_void_p * max(1, len(codes)))(*[base + 8 * i for i in range(len(codes))])
+    map_storage = (ctypes.c_uint8 * (128 * len(tmaps) + 64))()
+    map_base = (ctypes.addressof(map_storage) + 63) & ~63  # CUtensorMap: 64-byte aligned
+    addresses = [base + 8 * n if what == "slot" else map_base + 128 * n for what, n in where]
+    param_array = (ctypes.c_void_p * max(1, len(addresses)))(*addresses)
     driver = _driver()
     namespace: dict[str, Any] = {
         "PACK": struct.Struct(slot_format).pack_into,
@@ -320,6 +352,9 @@ def build_fast_launch(
         "FAIL": lambda r: check(r, "cuLaunchKernel", loaded.name),
         "NAME": kernel.name,
         "PARAM_ARRAY": param_array,  # kept alive with the function: the driver reads it at every launch
+        "MAP_STORAGE": map_storage,
+        "MAP_LAST": [0] * len(tmaps),  # the tensor address each map storage was last encoded for
+        "SET_MAP": lambda k, value, kind: ctypes.memmove(map_base + 128 * k, tensor_map(value, kind), 128),
         "GET_IDENT": threading.get_ident,
         "OWNER": threading.get_ident(),
     }
@@ -348,6 +383,8 @@ def build_fast_launch(
     for i, j in overlaps:
         if nbytes[i] and nbytes[j]:  # empty memory overlaps nothing
             body += [f"if p{i} < p{j} + {nbytes[j]} and p{j} < p{i} + {nbytes[i]}:", "    return False"]
+    for k, (i, kind) in enumerate(tmaps):  # shapes are the plan's: a map changes only with the address
+        body += [f"if p{i} != MAP_LAST[{k}]:", f"    SET_MAP({k}, a{i}, {kind!r})", f"    MAP_LAST[{k}] = p{i}"]
     launch = f"FN, {blocks}, 1, 1, {compiled.threads}, 1, 1, {compiled.smem_bytes}"
     body += [
         "try:",
