@@ -107,7 +107,6 @@ def _attention_rows(device: Any, raw: Any, rounds: int) -> list[dict[str, Any]]:
             (T.attention, "no fast_math", {"fast_math": False}),
             (T.attention_pipelined, "", {}),
             (T.attention_pipelined, "no deferred wait", {"defer": False}),
-            (T.attention_pipelined, "pingpong", {"pingpong": True}),
         ]
         for kern, label, switches in cases:
             bm = T.ATT_BM

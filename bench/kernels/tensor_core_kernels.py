@@ -185,6 +185,16 @@ tile.specialize(
     i32,
 )
 tile.specialize(
+    attention_pipelined,
+    tile.spec((ATT_ROWS, ATT_D), bf16, tile=(ATT_BM, ATT_D)),
+    tile.spec((ATT_ROWS, ATT_D), bf16),
+    tile.spec((ATT_ROWS, ATT_D), bf16),
+    tile.spec((ATT_ROWS, ATT_D), bf16),
+    i32,
+    f32,
+    i32,
+)
+tile.specialize(
     attention_64,
     tile.spec((ATT_ROWS, ATT_D), bf16, tile=(ATT_BM, ATT_D)),
     tile.spec((ATT_ROWS, ATT_D), bf16),
