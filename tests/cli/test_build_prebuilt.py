@@ -118,3 +118,20 @@ def test_a_build_without_cubins_is_refused(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["add.ptx", "manifest.json"]
     with pytest.raises(sk.PrebuiltError, match="built without its cubin"):
         sk.load_prebuilt(tmp_path)
+
+
+def test_a_built_manifest_records_the_persistent_grid_and_fast_math(tmp_path: Path) -> None:
+    """The launcher of a prebuilt kernel needs what the compiler decided (one CTA per SM for the persistent
+    fp8 GEMM) and what the kernel asked for (`fast_math` on the attention kernel)."""
+    import json
+
+    source = ROOT / "bench" / "kernels" / "tensor_core_kernels.py"
+    cmd = [sys.executable, "-m", "safekernels", "build", str(source), "--emit", "cubin", "-o", str(tmp_path)]
+    result = subprocess.run([*cmd, "--no-check", "-q"], capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert result.returncode == 0, result.stderr
+    entries = {e["name"]: e for e in json.loads((tmp_path / "manifest.json").read_text())["kernels"]}
+    assert entries["gemm_fp8"]["persistent"] is True and entries["gemm_fp8"]["fast_math"] is False
+    assert entries["attention"]["persistent"] is False and entries["attention"]["fast_math"] is True
+    kernels = sk.load_prebuilt(tmp_path)
+    assert kernels.gemm_fp8.prebuilt.entries[0].persistent and not kernels.attention.prebuilt.entries[0].persistent
+    assert kernels.attention.fast_math and not kernels.gemm_fp8.fast_math
