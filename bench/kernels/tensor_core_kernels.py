@@ -174,33 +174,15 @@ tile.specialize(
     f32,
     f32,
 )
-tile.specialize(
-    attention,
-    tile.spec((ATT_ROWS, ATT_D), bf16, tile=(ATT_BM, ATT_D)),
-    tile.spec((ATT_ROWS, ATT_D), bf16),
-    tile.spec((ATT_ROWS, ATT_D), bf16),
-    tile.spec((ATT_ROWS, ATT_D), bf16),
-    i32,
-    f32,
-    i32,
-)
-tile.specialize(
-    attention_pipelined,
-    tile.spec((ATT_ROWS, ATT_D), bf16, tile=(ATT_BM, ATT_D)),
-    tile.spec((ATT_ROWS, ATT_D), bf16),
-    tile.spec((ATT_ROWS, ATT_D), bf16),
-    tile.spec((ATT_ROWS, ATT_D), bf16),
-    i32,
-    f32,
-    i32,
-)
-tile.specialize(
-    attention_64,
-    tile.spec((ATT_ROWS, ATT_D), bf16, tile=(ATT_BM, ATT_D)),
-    tile.spec((ATT_ROWS, ATT_D), bf16),
-    tile.spec((ATT_ROWS, ATT_D), bf16),
-    tile.spec((ATT_ROWS, ATT_D), bf16),
-    i32,
-    f32,
-    i32,
-)
+for _attention in (attention, attention_pipelined, attention_64):
+    tile.specialize(
+        _attention,
+        tile.spec((ATT_ROWS, ATT_D), bf16, tile=(ATT_BM, ATT_D)),
+        tile.spec((ATT_ROWS, ATT_D), bf16),
+        tile.spec((ATT_ROWS, ATT_D), bf16),
+        tile.spec((ATT_ROWS, ATT_D), bf16),
+        i32,
+        f32,
+        i32,
+    )
+del _attention

@@ -14,6 +14,13 @@ from typing import Any
 from safekernels.dtypes import DType
 from safekernels.tile.ops import Shape, TileType
 
+#: op kinds with no memory access and no barrier: scalar work and lazily built tiles.  They may run before a
+#: GEMM main loop that is split between warpgroups (warpspec) or re-evaluated for another tile (persistent).
+PURE_KINDS = frozenset(
+    {"bid", "num_blocks", "full", "full_dyn", "zeros", "iota", "num_tiles", "tensor_dim", "const", "param",
+     "to_index", "scalar", "scalar_cast"}
+)
+
 
 @dataclass(frozen=True)
 class ScalarType:

@@ -79,10 +79,10 @@ def lower_for(L: TileLowering, op: ForOp) -> None:
         mma.fork_producer(L, pipe, op, start.value, stop.value, step.value, defs)  # warp-specialized loops
         if pers is not None:
             it0 = persistent.begin_loop(L, pers, start.value, stop.value, step.value)
-        for stage in range(pipe.prefetch):  # a persistent CTA's later tiles: issued by the previous tile
+        guard = persistent.prologue_guard(pers) if pers is not None else None  # later tiles: the previous tile
+        for stage in range(pipe.prefetch):
             k_s = b.add(start.value, b.mul(step.value, c64(stage)))
             slot = c64(stage) if pers is None else b.urem(b.add(it0, c64(stage)), c64(pipe.stages))
-            guard = persistent.prologue_guard(pers) if pers is not None else None
             mma.issue_iteration(L, pipe, op, k_s, slot, defs, when=guard)
             mma.commit(L)
         L.active_pipes[id(pipe.matmul)] = pipe

@@ -1,7 +1,7 @@
 """A persistent grid for the Hopper TMA GEMM: one CTA per SM walks the output tiles, and the copy engine
 fetches the next tile's first stages while the current tile's epilogue runs.
 
-Taken (on sm_90a) by a kernel whose top level is pure scalar work or lazily built tiles (`_PURE`: tile-block
+Taken (on sm_90a) by a kernel whose top level is pure scalar work or lazily built tiles (`ir.PURE_KINDS`: tile-block
 ids, extents, constants, `tile.zeros`), then the one `range` loop whose matmul operands come by TMA
 (`codegen.tile.tma`), then anything (the epilogue: bias, ReLU, casts, the store).  The whole kernel body
 is lowered once inside a loop over virtual tile blocks:
@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 from llvmlite import ir
 
 from safekernels.codegen.tile import scalar_ops as so
-from safekernels.codegen.tile.ir import ForOp, Op
+from safekernels.codegen.tile.ir import PURE_KINDS, ForOp, Op
 from safekernels.codegen.tile.layout import c64
 
 if TYPE_CHECKING:
@@ -42,13 +42,8 @@ if TYPE_CHECKING:
 I32, I64 = so.I32, so.I64
 #: False: every kernel launches one CTA per tile block (tests compare the two)
 ENABLED = True
-#: False: each tile issues its own prologue when its main loop starts (bench/gemm_variants.py compares)
+#: False: each tile issues its own prologue when its main loop starts (bench/hopper_variants.py compares)
 PREFETCH_NEXT = True
-#: op kinds that may come before the main loop: no memory access, no barrier (re-evaluated per next tile)
-_PURE = frozenset(
-    {"bid", "num_blocks", "full", "full_dyn", "zeros", "iota", "num_tiles", "tensor_dim", "const", "param",
-     "to_index", "scalar", "scalar_cast"}
-)
 
 
 @dataclass
@@ -77,7 +72,7 @@ def plan(L: TileLowering) -> None:
         if isinstance(op, ForOp):
             loop = op
             break
-        if op.kind not in _PURE:
+        if op.kind not in PURE_KINDS:
             return
         pre.append(op)
     if loop is None:

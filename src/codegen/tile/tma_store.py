@@ -112,20 +112,20 @@ def store(L: TileLowering, op: Op, t: Any, origin: list[ir.Value]) -> bool:
             row = b.trunc(b.add(origin[0], c64(64 * w)), I32)
             for blk in range(target.blocks):
                 col = b.trunc(b.add(origin[1], c64(blk * BOX)), I32)
-                _asm(
+                tma._asm(
                     L,
                     "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [$0, {$1, $2}], [$3];",
                     "l,r,r,r,~{memory}",
                     [tmap, col, row, b.gep(src, [c64(blk * 64 * 128)])],
                 )
-        _asm(L, "cp.async.bulk.commit_group;", "~{memory}", [])
+        tma._asm(L, "cp.async.bulk.commit_group;", "~{memory}", [])
     L.tma_store_issued = True
     return True
 
 
 def wait_reads(L: TileLowering) -> None:
     """This thread's TMA stores have read their shared memory (no-op when none is pending)."""
-    _asm(L, "cp.async.bulk.wait_group.read 0;", "~{memory}", [])
+    tma._asm(L, "cp.async.bulk.wait_group.read 0;", "~{memory}", [])
 
 
 def finish(L: TileLowering) -> None:
@@ -133,8 +133,3 @@ def finish(L: TileLowering) -> None:
     if L.tma_store_issued:
         with L.b.if_then(L.b.icmp_unsigned("==", L.tid, c64(0))):
             wait_reads(L)
-
-
-def _asm(L: TileLowering, text: str, cons: str, args: list[ir.Value]) -> None:
-    fty = ir.FunctionType(ir.VoidType(), [a.type for a in args])
-    L.b.call(ir.InlineAsm(fty, text, cons, side_effect=True), args)

@@ -28,7 +28,7 @@ from llvmlite import ir
 
 from safekernels.codegen.tile import scalar_ops as so
 from safekernels.codegen.tile import tma
-from safekernels.codegen.tile.ir import ForOp, Op
+from safekernels.codegen.tile.ir import PURE_KINDS, ForOp, Op
 from safekernels.codegen.tile.layout import c64
 
 if TYPE_CHECKING:
@@ -41,11 +41,6 @@ CONSUMER_REGS = 232
 #: (2026-12-01, GEMM f16/bf16 4096^3 and 8192^3, kernel only: 567-606 vs 606-652 TFLOP/s), with ptxas ignoring
 #: `setmaxnreg` under nvJitLink (C7504); see docs/tile-compiler.md.  True: TMA loops are warp-specialized.
 ENABLED = False
-#: op kinds that may come before the loop: no memory access, no barrier (the producer warps run them too)
-_PURE = frozenset(
-    {"bid", "num_blocks", "full", "full_dyn", "zeros", "iota", "num_tiles", "tensor_dim", "const", "param",
-     "to_index", "scalar", "scalar_cast"}
-)
 
 
 def eligible(L: TileLowering, loop: ForOp) -> bool:
@@ -55,7 +50,7 @@ def eligible(L: TileLowering, loop: ForOp) -> bool:
     for op in L.kir.body:
         if op is loop:
             return True
-        if isinstance(op, ForOp) or op.kind not in _PURE:
+        if isinstance(op, ForOp) or op.kind not in PURE_KINDS:
             return False
     return False
 

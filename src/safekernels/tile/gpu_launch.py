@@ -221,7 +221,7 @@ def tile_kernel_for(kernel: Any, values: Sequence[Any], device: Any) -> TileGpuK
     warps = getattr(kernel, "num_warps", None)
     fast_math = bool(getattr(kernel, "fast_math", False))
     arch = _arch(device)
-    key = (tuple(infos), grid_rank, arch, warps, fast_math, getattr(device, "ordinal", 0))
+    key = (tuple(infos), grid_rank, arch, warps, getattr(device, "ordinal", 0))  # fast_math: fixed per kernel
     per_kernel = _LOADED.setdefault(kernel, {})
     loaded = per_kernel.get(key)
     if loaded is None:
