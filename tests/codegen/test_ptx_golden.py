@@ -57,7 +57,7 @@ def test_barrier_shared_memory_and_shuffles() -> None:
     assert "bar.sync \t0" in block_sum or "barrier.sync" in block_sum or "bar.sync 0" in block_sum
     assert ".shared .align 16 .b8" in block_sum
     warp = ptx(CATALOG.warp_sums)
-    assert "shfl.sync.bfly.b32" in warp and "shfl.sync.down.b32" in warp
+    assert "shfl.sync.bfly.b32" in warp and "shfl.sync.idx.b32" in warp and "activemask.b32" in warp
 
 
 def test_math_links_libdevice_by_default_and_approx_flag_uses_hardware_approximations() -> None:

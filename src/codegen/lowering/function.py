@@ -31,6 +31,7 @@ from safekernels.codegen.lowering.llvm_types import (
     ELEM,
     I1,
     I8,
+    I32,
     I64,
     INDEX,
     storage_type,
@@ -579,7 +580,7 @@ class FunctionLowering:
             return self.shared[e.ty.symbol]
         if name.startswith("shfl_"):
             value, lane = (self.expr(a) for a in e.args)
-            return nvvm.shuffle(b, name, value, lane, signed=_is_signed(e.ty))
+            return self.warp_shuffle(name, value, lane, e.ty)
         if name.startswith("reduce_"):
             return self.warp_reduce(name.removeprefix("reduce_"), self.expr(e.args[0]), e.ty)
         if name in ("min", "max"):
@@ -609,15 +610,79 @@ class FunctionLowering:
             pick = b.icmp_unsigned(op, c, a)
         return b.select(pick, c, a)
 
-    def warp_reduce(self, op: str, v: ir.Value, ty: Ty) -> ir.Value:
+    def warp_shuffle(self, name: str, value: ir.Value, arg: ir.Value, ty: Ty) -> ir.Value:
+        """`warp.shfl_*` among the lanes present: the source lane is computed here and replaced by the
+        lane's own when it lies outside the warp or is absent (partial last warp, exited lane), so that lane
+        gets its own value, as the CPU executor and the docs say."""
         b = self.b
+        mask = nvvm.active_mask(b)
+        lane = nvvm.lane_id(b)
+        if name == "shfl_down":
+            src = b.add(lane, arg)
+        elif name == "shfl_up":
+            src = b.sub(lane, arg)
+        elif name == "shfl_xor":
+            src = b.xor(lane, arg)
+        else:  # shfl_idx: Python's `src_lane % 32`
+            src = b.and_(arg, ir.Constant(I32, 31))
+        src = b.select(nvvm.lane_present(b, mask, src), src, lane)
+        return nvvm.shuffle(b, "shfl_idx", value, src, signed=_is_signed(ty), mask=mask)
+
+    def warp_reduce(self, op: str, v: ir.Value, ty: Ty) -> ir.Value:
+        """Butterfly over offsets 16, 8, 4, 2, 1 among the lanes present.
+
+        A full warp (the common case) takes the plain `shfl.sync.bfly` path.  Otherwise each step reads the
+        partner's value from any present lane of the partner's butterfly group (after the steps so far, every
+        lane of a group holds the same value) and an absent group counts as the identity (0 for sums, nothing
+        for min/max): exactly the CPU executor's butterfly over 32 lanes with absent lanes filled by 0."""
+        b = self.b
+        signed = _is_signed(ty)
+        mask = nvvm.active_mask(b)
+        full = b.icmp_unsigned("==", mask, ir.Constant(I32, nvvm.FULL_MASK))
+        entry = b.block
+        full_bb = self.fn.append_basic_block("warp.full")
+        part_bb = self.fn.append_basic_block("warp.partial")
+        join_bb = self.fn.append_basic_block("warp.join")
+        b.cbranch(full, full_bb, part_bb)
+        b.position_at_end(full_bb)
+        w = v
         for offset in (16, 8, 4, 2, 1):
-            other = nvvm.shuffle(b, "shfl_xor", v, ir.Constant(ir.IntType(32), offset), signed=_is_signed(ty))
+            other = nvvm.shuffle(b, "shfl_xor", w, ir.Constant(I32, offset), signed=signed)
+            w = self.warp_combine(op, w, other, ty)
+        full_end = b.block
+        b.branch(join_bb)
+        b.position_at_end(part_bb)
+        lane = nvvm.lane_id(b)
+        p = v
+        for offset, stride in ((16, 0x1), (8, 0x00010001), (4, 0x01010101), (2, 0x11111111), (1, 0x55555555)):
+            group = b.and_(b.xor(lane, ir.Constant(I32, offset)), ir.Constant(I32, 2 * offset - 1))
+            members = b.and_(mask, b.shl(ir.Constant(I32, stride), group))
+            present = b.icmp_unsigned("!=", members, ir.Constant(I32, 0))
+            src = b.select(present, nvvm.lowest_lane(b, members), lane)
+            other = nvvm.shuffle(b, "shfl_idx", p, src, signed=signed, mask=mask)
             if op == "sum":
-                v = b.fadd(v, other) if _is_float(ty) else b.add(v, other)
+                zero = ir.Constant(p.type, 0.0 if _is_float(ty) else 0)
+                p = self.warp_combine(op, p, b.select(present, other, zero), ty)
             else:
-                v = self.minmax(op, v, other, ty)
-        return v
+                p = b.select(present, self.warp_combine(op, p, other, ty), p)
+        part_end = b.block
+        b.branch(join_bb)
+        b.position_at_end(join_bb)
+        out = b.phi(v.type)
+        out.add_incoming(w, full_end)
+        out.add_incoming(p, part_end)
+        _ = entry
+        return out
+
+    def warp_combine(self, op: str, v: ir.Value, other: ir.Value, ty: Ty) -> ir.Value:
+        """One butterfly step, as the CPU executor's: `v + other`; max/min prefer a number over NaN."""
+        b = self.b
+        if op == "sum":
+            return b.fadd(v, other) if _is_float(ty) else b.add(v, other)
+        if not _is_float(ty):
+            return self.minmax(op, v, other, ty)
+        better = b.fcmp_ordered(">" if op == "max" else "<", other, v)
+        return b.select(b.or_(better, b.fcmp_unordered("uno", v, v)), other, v)
 
 
 def _bits(t: ir.Type) -> int:

@@ -291,6 +291,8 @@ class TileLowering:
         for op in ops:
             if self.line_info is not None and op.line:
                 self.b.debug_metadata = self.line_info.at(op.line)
+            if op.kind == "load":
+                self.check_tile_index(op)
             if op.result is not None and op.result.id in self.deferred_candidates:
                 self.deferred[op.result.id] = self.deferred_candidates[op.result.id]  # the load (also for
                 continue  # a transposed operand: its transpose is read from shared memory K-major)
@@ -308,6 +310,29 @@ class TileLowering:
                 if not exc.line:
                     exc.line = op.line
                 raise
+
+    def check_tile_index(self, op: Op) -> None:
+        """Trap unless every tile index of a load lies in `[0, num_tiles)` (the CPU executor's
+        `KernelTrapError`).  Emitted where the load stands in the program, also for a load that a pipelined
+        loop stages ahead, so only iterations that run are checked; an unsigned compare traps negatives too."""
+        b = self.b
+        dims = self.params[op.attrs["param"]].dims
+        bad: ir.Value | None = None
+        for v, t, n in zip(op.args, op.attrs["tile_shape"], dims, strict=True):
+            sv = self.val(v)
+            assert isinstance(sv, Scalar)
+            tiles = b.udiv(b.add(n, c64(t - 1)), c64(t))
+            out = b.icmp_unsigned(">=", sv.value, tiles)
+            bad = out if bad is None else b.or_(bad, out)
+        if bad is None:
+            return
+        trap_bb = self.fn.append_basic_block("tile_index.trap")
+        ok_bb = self.fn.append_basic_block("tile_index.ok")
+        b.cbranch(bad, trap_bb, ok_bb)
+        b.position_at_end(trap_bb)
+        b.call(_llvm_trap(b.module), [])
+        b.unreachable()
+        b.position_at_end(ok_bb)
 
     def _is_mma_operand(self, op: Op) -> bool:
         """A load read only as matmul operands A or B (attention's Q may feed the scores of two matmuls: the
@@ -974,6 +999,13 @@ class TileLowering:
         from safekernels.codegen.tile.loops import lower_for
 
         lower_for(self, op)
+
+
+def _llvm_trap(module: ir.Module) -> ir.Function:
+    existing = module.globals.get("llvm.trap")
+    if isinstance(existing, ir.Function):
+        return existing
+    return ir.Function(module, ir.FunctionType(ir.VoidType(), []), "llvm.trap")
 
 
 def _operand_dtype(op: Op) -> DType:
