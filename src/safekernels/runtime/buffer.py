@@ -461,7 +461,22 @@ def as_buffer(obj: Any, device: Device | None = None) -> DeviceBuffer[Any]:
         if device is not None and lent.device is not device:
             raise ValueError(f"the tensor lives on {lent.device!r}, not {device!r}")
         return lent
-    interface = getattr(obj, "__cuda_array_interface__", None)
+    try:
+        interface = getattr(obj, "__cuda_array_interface__", None)
+    except (TypeError, ValueError, RuntimeError, BufferError):  # an exporter refusing this dtype (or tensor)
+        interface = _NO_TYPESTR
+    if interface is None or interface is _NO_TYPESTR or _void_typestr(interface):
+        # no typestr for the element type (bf16, the 8-bit floats) or no interface (a CPU tensor): a torch
+        # tensor describes itself fully, anything else names its dtype through DLPack
+        if "torch" in sys.modules:
+            from safekernels.runtime.interop import buffer_from_torch, is_torch_tensor
+
+            if is_torch_tensor(obj):
+                return buffer_from_torch(obj, device)
+        if interface is not None and hasattr(obj, "__dlpack__"):
+            interface = None
+        elif interface is _NO_TYPESTR:
+            interface = obj.__cuda_array_interface__  # raises the exporter's own error
     if interface is not None:
         from safekernels.runtime.interop import buffer_from_cuda_array_interface
 
@@ -478,6 +493,16 @@ def as_buffer(obj: Any, device: Device | None = None) -> DeviceBuffer[Any]:
         f"cannot use {type(obj).__name__} as a buffer: expected safekernels.DeviceBuffer, a numpy array, "
         "or an object with __cuda_array_interface__ or __dlpack__"
     )
+
+
+#: `__cuda_array_interface__` raised: the exporter cannot describe this array (a dtype it has no typestr for)
+_NO_TYPESTR: Any = object()
+
+
+def _void_typestr(interface: Any) -> bool:
+    """`__cuda_array_interface__` says "raw bytes" (`|V2`): the exporter has no typestr for its element type."""
+    typestr = interface.get("typestr") if isinstance(interface, dict) else None
+    return isinstance(typestr, str) and typestr[1:2] == "V"
 
 
 def _wrap_host_array(array: npt.NDArray[Any]) -> DeviceBuffer[Any]:

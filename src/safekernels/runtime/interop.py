@@ -23,10 +23,13 @@ from safekernels.dtypes import DType, dtype_of
 if TYPE_CHECKING:
     from safekernels.runtime.buffer import DeviceBuffer
 
+_KDL_CPU = 1
 _KDL_CUDA = 2
+_KDL_CUDA_HOST = 3
 _KDL_CUDA_MANAGED = 13
-# DLPack dtype codes
+# DLPack dtype codes (DLPack 1.1 adds the 8-bit floats: e4m3fn = 10, e5m2 = 12)
 _KDL_INT, _KDL_UINT, _KDL_FLOAT, _KDL_BFLOAT, _KDL_BOOL = 0, 1, 2, 4, 6
+_KDL_FLOAT8_E4M3FN, _KDL_FLOAT8_E5M2 = 10, 12
 
 
 class _DLDevice(ctypes.Structure):
@@ -164,6 +167,10 @@ def _dtype_from_dl(code: int, bits: int, lanes: int) -> DType:
         raise TypeError("vector DLPack dtypes are not supported")
     if code == _KDL_BFLOAT and bits == 16:
         return dtype_of("bf16")
+    if code == _KDL_FLOAT8_E4M3FN and bits == 8:
+        return dtype_of("f8e4m3")
+    if code == _KDL_FLOAT8_E5M2 and bits == 8:
+        return dtype_of("f8e5m2")
     if code == _KDL_BOOL or (code == _KDL_UINT and bits == 1):
         return dtype_of("bool")
     prefix = {_KDL_INT: "i", _KDL_UINT: "u", _KDL_FLOAT: "f"}.get(code)
@@ -190,14 +197,36 @@ class _CapsuleOwner:
             pass
 
 
+def _host_bytes(ptr: int, nbytes: int, owner: Any) -> np.ndarray[Any, Any]:
+    """A writable numpy byte view of `nbytes` of host memory at `ptr`; `owner` rides along and keeps it alive."""
+    raw = (ctypes.c_uint8 * nbytes).from_address(ptr) if nbytes else (ctypes.c_uint8 * 0)()
+    raw.owner = owner  # type: ignore[attr-defined]  # ctypes arrays take attributes: the view keeps it
+    return np.ctypeslib.as_array(raw)
+
+
+def _host_buffer(ptr: int, count: int, dt: DType, owner: Any, device: Any) -> DeviceBuffer[Any]:
+    """A CPU-executor buffer over another library's host memory (no copy)."""
+    from safekernels.runtime.backend import HostAllocation
+    from safekernels.runtime.buffer import DeviceBuffer
+    from safekernels.runtime.device import Device
+
+    if device is not None and not device.is_cpu:
+        raise ValueError(
+            f"the array is in host memory; it cannot be a buffer on {device!r} (copy it to the GPU first)"
+        )
+    data = _host_bytes(ptr, count * dt.itemsize, owner).view(dt.storage)
+    return DeviceBuffer(Device.cpu(), HostAllocation(data.nbytes, wrap=data), dt, 0, count)
+
+
 def buffer_from_dlpack(obj: Any, device: Any = None) -> DeviceBuffer[Any]:
-    """Wrap an object exposing `__dlpack__` (CUDA memory, C-contiguous) as a DeviceBuffer sharing its
-    memory."""
+    """Wrap an object exposing `__dlpack__` (CUDA or host memory, C-contiguous) as a DeviceBuffer sharing its
+    memory: a GPU buffer for CUDA memory, a CPU-executor buffer for host memory."""
     from safekernels.runtime.buffer import DeviceBuffer, ForeignAllocation
 
     dev_type, dev_id = obj.__dlpack_device__()
-    if int(dev_type) not in (_KDL_CUDA, _KDL_CUDA_MANAGED):
-        raise TypeError(f"DLPack device type {int(dev_type)} is not CUDA memory")
+    if int(dev_type) not in (_KDL_CPU, _KDL_CUDA, _KDL_CUDA_HOST, _KDL_CUDA_MANAGED):
+        raise TypeError(f"DLPack device type {int(dev_type)} is neither CUDA nor host memory")
+    on_host = int(dev_type) in (_KDL_CPU, _KDL_CUDA_HOST)
     try:
         capsule = obj.__dlpack__(stream=None)
     except TypeError:
@@ -213,8 +242,81 @@ def buffer_from_dlpack(obj: Any, device: Any = None) -> DeviceBuffer[Any]:
     strides = tuple(t.strides[i] * dt.itemsize for i in range(t.ndim)) if t.strides else None
     count = _contiguous_count(shape, strides, dt.itemsize)
     ptr = int(t.data or 0) + int(t.byte_offset)
+    if on_host:
+        return _host_buffer(ptr, count, dt, owner, device)
+    if device is not None and device.is_cpu:
+        raise ValueError("a CUDA array cannot be used on the CPU executor (copy it to the host first)")
     dev = device if device is not None else _gpu_device(int(dev_id))
     return DeviceBuffer(dev, ForeignAllocation(ptr, count * dt.itemsize, owner), dt, 0, count)
+
+
+# -- torch tensors, read directly --------------------------------------------------------------------------
+#: torch dtype name -> safekernels dtype name: every element type both sides have
+TORCH_DTYPE_NAMES: dict[str, str] = {
+    "float16": "f16",
+    "bfloat16": "bf16",
+    "float32": "f32",
+    "float64": "f64",
+    "float8_e4m3fn": "f8e4m3",
+    "float8_e5m2": "f8e5m2",
+    "int8": "i8",
+    "int16": "i16",
+    "int32": "i32",
+    "int64": "i64",
+    "uint8": "u8",
+    "uint16": "u16",
+    "uint32": "u32",
+    "uint64": "u64",
+    "bool": "bool",
+}
+_TORCH_DTYPES: dict[Any, DType] = {}  # torch.dtype object -> DType, filled on first sight of each
+
+
+def torch_element_type(torch_dtype: Any, what: str) -> DType:
+    """The safekernels dtype of a torch dtype; TypeError naming it when there is none (complex, fp8 fnuz...)."""
+    found = _TORCH_DTYPES.get(torch_dtype)
+    if found is None:
+        name = TORCH_DTYPE_NAMES.get(str(torch_dtype).removeprefix("torch."))
+        if name is None:
+            raise TypeError(f"{what}: torch dtype {torch_dtype} has no safekernels element type")
+        found = _TORCH_DTYPES[torch_dtype] = dtype_of(name)
+    return found
+
+
+def is_torch_tensor(obj: Any) -> bool:
+    """True for a plain `torch.Tensor` or `nn.Parameter` (torch imported already; subclasses may redefine
+    their memory, so they take the generic interfaces)."""
+    torch = sys.modules.get("torch")
+    if torch is None:
+        return False
+    t = type(obj)
+    return t is getattr(torch, "Tensor", None) or t is getattr(getattr(torch, "nn", None), "Parameter", None)
+
+
+def buffer_from_torch(tensor: Any, device: Any = None, what: str = "as_buffer") -> DeviceBuffer[Any]:
+    """A zero-copy buffer over a contiguous torch tensor of any element type, read from the tensor itself.
+
+    Neither `__cuda_array_interface__` (no typestr for bf16 and the 8-bit floats) nor DLPack (a capsule per
+    call) is needed: the address, element count, dtype and device are the tensor's own, and the tensor is the
+    allocation's owner.  CUDA tensors give GPU buffers, CPU tensors CPU-executor buffers.
+    """
+    from safekernels.runtime.buffer import DeviceBuffer, ForeignAllocation
+
+    dt = torch_element_type(tensor.dtype, what)
+    if not tensor.is_contiguous():
+        raise ValueError(f"{what}: safekernels kernels take contiguous tensors (call .contiguous() first)")
+    count = tensor.numel()
+    where = tensor.device
+    if where.type == "cuda":
+        dev = _gpu_device(where.index or 0)
+        if device is not None and device is not dev:
+            if device.is_cpu:
+                raise ValueError(f"{what}: a CUDA tensor cannot be used on the CPU executor (copy it to the host)")
+            raise ValueError(f"{what}: the tensor lives on {dev!r}, not {device!r}")
+        return DeviceBuffer(dev, ForeignAllocation(tensor.data_ptr(), count * dt.itemsize, tensor), dt, 0, count)
+    if where.type == "cpu":
+        return _host_buffer(tensor.data_ptr(), count, dt, tensor, device)
+    raise TypeError(f"{what}: safekernels runs on CUDA or on the CPU executor; the tensor is on {where}")
 
 
 # -- export ------------------------------------------------------------------------------------------------
@@ -235,8 +337,8 @@ _CAPSULE_DESTRUCTOR = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
 def _capsule_destructor_impl(capsule: int) -> None:
     # Called when a capsule is collected.  A consumer renames it to "used_dltensor" and owns the deleter then;
     # an unconsumed "dltensor" capsule must free itself here.
-    obj = ctypes.cast(capsule, ctypes.py_object)
-    try:
+    try:  # (a consumer that refused the capsule leaves its error pending: then nothing here can run)
+        obj = ctypes.cast(capsule, ctypes.py_object)
         if _api.PyCapsule_IsValid(obj, b"dltensor"):
             address = _api.PyCapsule_GetPointer(obj, b"dltensor")
             with _EXPORTS_LOCK:
@@ -248,19 +350,24 @@ def _capsule_destructor_impl(capsule: int) -> None:
 _capsule_destructor = _CAPSULE_DESTRUCTOR(_capsule_destructor_impl)
 
 _DL_CODES = {"i": _KDL_INT, "u": _KDL_UINT, "f": _KDL_FLOAT, "b": _KDL_BOOL}
+_DL_ENCODED = {"bf16": _KDL_BFLOAT, "f8e4m3": _KDL_FLOAT8_E4M3FN, "f8e5m2": _KDL_FLOAT8_E5M2}
+
+
+def _dl_device(buffer: Any) -> tuple[int, int]:
+    return (_KDL_CPU, 0) if buffer.device.is_cpu else (_KDL_CUDA, buffer.device.ordinal or 0)
 
 
 def to_dlpack(buffer: Any) -> Any:
-    """A DLPack capsule (legacy `dltensor`) viewing `buffer`; keeps the buffer alive until deleted."""
-    if buffer.device.is_cpu:
-        raise TypeError("to_dlpack exports GPU buffers only (use to_numpy on the CPU executor)")
+    """A DLPack capsule (legacy `dltensor`) viewing `buffer` (GPU memory, or host memory of the CPU
+    executor); keeps the buffer alive until deleted."""
+    buffer._check_alive("to_dlpack")
     dt: DType = buffer.dtype
     shape = (ctypes.c_int64 * 1)(buffer.length)
     managed = _DLManagedTensor()
     managed.dl_tensor.data = buffer.ptr
-    managed.dl_tensor.device = _DLDevice(_KDL_CUDA, buffer.device.ordinal or 0)
+    managed.dl_tensor.device = _DLDevice(*_dl_device(buffer))
     managed.dl_tensor.ndim = 1
-    code = _KDL_BFLOAT if dt.name == "bf16" else _DL_CODES[dt.kind]
+    code = _DL_ENCODED.get(dt.name, _DL_CODES[dt.kind])
     managed.dl_tensor.dtype = _DLDataType(code, dt.bits, 1)
     managed.dl_tensor.shape = shape
     managed.dl_tensor.strides = None
@@ -282,9 +389,9 @@ class DLPackView:
     def __dlpack__(
         self, *, stream: Any = None, max_version: Any = None, dl_device: Any = None, copy: Any = None
     ) -> Any:
-        if stream not in (None, -1):
+        if stream not in (None, -1) and not self.buffer.device.is_cpu:
             self.buffer.device.synchronize()
         return to_dlpack(self.buffer)
 
     def __dlpack_device__(self) -> tuple[int, int]:
-        return (_KDL_CUDA, self.buffer.device.ordinal or 0)
+        return _dl_device(self.buffer)

@@ -14,26 +14,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from safekernels.dtypes import DType, dtype_of
-from safekernels.runtime.buffer import DeviceBuffer, as_buffer
+from safekernels.dtypes import DType
+from safekernels.runtime.buffer import DeviceBuffer
 from safekernels.runtime.device import Device, Stream
+from safekernels.runtime.interop import TORCH_DTYPE_NAMES, buffer_from_torch, torch_element_type
 
-#: torch dtype name -> safekernels dtype name
-TORCH_DTYPES: dict[str, str] = {
-    "float32": "f32",
-    "float16": "f16",
-    "bfloat16": "bf16",
-    "float64": "f64",
-    "int8": "i8",
-    "int16": "i16",
-    "int32": "i32",
-    "int64": "i64",
-    "uint8": "u8",
-    "uint16": "u16",
-    "uint32": "u32",
-    "uint64": "u64",
-    "bool": "bool",
-}
+#: torch dtype name -> safekernels dtype name (every element type both have: the 8-bit floats, bool too)
+TORCH_DTYPES: dict[str, str] = TORCH_DTYPE_NAMES
 _SK_TO_TORCH = {v: k for k, v in TORCH_DTYPES.items()}
 
 _streams: dict[tuple[int, int], Stream] = {}
@@ -41,10 +28,7 @@ _streams: dict[tuple[int, int], Stream] = {}
 
 def sk_dtype(tensor: Any, what: str) -> DType:
     """The safekernels dtype of a torch tensor (FakeTensors too)."""
-    name = str(tensor.dtype).removeprefix("torch.")
-    if name not in TORCH_DTYPES:
-        raise TypeError(f"{what}: torch dtype {tensor.dtype} has no safekernels element type")
-    return dtype_of(TORCH_DTYPES[name])
+    return torch_element_type(tensor.dtype, what)
 
 
 def torch_dtype(torch: Any, dtype: DType) -> Any:
@@ -61,12 +45,18 @@ def sk_device(tensor: Any) -> Device:
     raise TypeError(f"safekernels runs on CUDA or on the CPU executor; the tensor is on {tensor.device}")
 
 
-def current_stream(torch: Any, device: Device) -> Stream:
-    """torch's current stream on `device` as a safekernels `Stream` (wrapped once per raw stream)."""
-    if device.is_cpu:
-        return device.default_stream
+def raw_current_stream(torch: Any) -> Any:
+    """`ordinal -> torch's current CUDA stream handle (int)`: torch's C accessor when it has one (no Stream
+    object per call), else `torch.cuda.current_stream`."""
+    raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+    if raw is not None:
+        return raw
+    return lambda ordinal: int(torch.cuda.current_stream(ordinal).cuda_stream)
+
+
+def stream_for(device: Device, raw: int) -> Stream:
+    """The safekernels `Stream` of raw CUDA stream `raw` on `device` (wrapped once per raw stream)."""
     assert device.ordinal is not None
-    raw = int(torch.cuda.current_stream(device.ordinal).cuda_stream)
     stream = _streams.get((device.ordinal, raw))
     if stream is None:
         stream = Stream(device, device.backend.wrap_stream(raw)) if raw else device.default_stream  # type: ignore[attr-defined]
@@ -74,21 +64,14 @@ def current_stream(torch: Any, device: Device) -> Stream:
     return stream
 
 
-def wrap(tensor: Any, device: Device, what: str) -> DeviceBuffer[Any]:
-    """A flat, zero-copy `DeviceBuffer` over a contiguous torch tensor on `device`."""
-    if not tensor.is_contiguous():
-        raise ValueError(f"{what}: safekernels kernels take contiguous tensors (call .contiguous() first)")
-    data = tensor.detach()
+def current_stream(torch: Any, device: Device) -> Stream:
+    """torch's current stream on `device` as a safekernels `Stream` (wrapped once per raw stream)."""
     if device.is_cpu:
-        if data.dtype == _torch_module().bfloat16:
-            data = data.view(_torch_module().int16)  # numpy has no bf16: share the bits, keep the dtype below
-            buffer = as_buffer(data.numpy(), device)
-            return DeviceBuffer(device, buffer.allocation, dtype_of("bf16"), 0, buffer.length)
-        return as_buffer(data.numpy(), device)
-    return as_buffer(data, device)
+        return device.default_stream
+    assert device.ordinal is not None
+    return stream_for(device, int(raw_current_stream(torch)(device.ordinal)))
 
 
-def _torch_module() -> Any:
-    import torch
-
-    return torch
+def wrap(tensor: Any, device: Device, what: str) -> DeviceBuffer[Any]:
+    """A flat, zero-copy `DeviceBuffer` over a contiguous torch tensor on `device` (any element type)."""
+    return buffer_from_torch(tensor, device, what)
