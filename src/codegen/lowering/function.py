@@ -29,13 +29,16 @@ from safekernels.codegen.lowering.device_io import emit_assert_failure, emit_pri
 from safekernels.codegen.lowering.line_info import LineInfo
 from safekernels.codegen.lowering.llvm_types import (
     ELEM,
+    F32,
     I1,
     I8,
     I32,
     I64,
     INDEX,
+    round_to_narrow_float,
     storage_type,
     value_type,
+    widen_narrow_float,
 )
 from safekernels.codegen.lowering.math_lowering import emit_math
 from safekernels.dtypes import DType, dtype_of
@@ -267,7 +270,7 @@ class FunctionLowering:
         st = storage_type(dt)
         raw = self.b.load(ptr, typ=st, align=dt.itemsize)
         if dt.name in ("f16", "bf16"):
-            return self.b.fpext(raw, value_type(ScalarTy(dtype_of("f32"))))
+            return widen_narrow_float(self.b, raw, dt, F32)
         if dt.kind == "b":
             return self.b.icmp_unsigned("!=", raw, ir.Constant(I8, 0))
         return raw
@@ -275,7 +278,7 @@ class FunctionLowering:
     def store_elem(self, ptr: ir.Value, dt: DType, value: ir.Value) -> None:
         st = storage_type(dt)
         if dt.name in ("f16", "bf16"):
-            value = self.b.fptrunc(value, st)
+            value = round_to_narrow_float(self.b, value, dt)
         elif dt.kind == "b":
             value = self.b.zext(value, I8)
         self.b.store(value, ptr, align=dt.itemsize)
@@ -310,9 +313,9 @@ class FunctionLowering:
         b = self.b
         st, dt = value_type(src), value_type(dst)
         if round_to is not None:
-            narrow = storage_type(dtype_of(round_to))
+            narrow = dtype_of(round_to)
             v = self.convert(v, src, dst) if st != dt else v
-            return b.fpext(b.fptrunc(v, narrow), dt)
+            return widen_narrow_float(b, round_to_narrow_float(b, v, narrow), narrow, dt)
         if st == dt:
             return v
         src_float, dst_float = _is_float(src), _is_float(dst)

@@ -21,7 +21,15 @@ from safekernels.codegen.ir import nodes as n
 from safekernels.codegen.lowering.assumptions import emit_assumptions
 from safekernels.codegen.lowering.function import FunctionLowering
 from safekernels.codegen.lowering.line_info import LineInfo
-from safekernels.codegen.lowering.llvm_types import GLOBAL_PTR, I8, I64, SLICE, storage_type, value_type
+from safekernels.codegen.lowering.llvm_types import (
+    GLOBAL_PTR,
+    I8,
+    I64,
+    SLICE,
+    storage_type,
+    value_type,
+    widen_narrow_float,
+)
 from safekernels.dtypes import dtype_of
 
 TRIPLE = "nvptx64-nvidia-cuda"
@@ -144,7 +152,7 @@ def _kernel_param_values(lowering: FunctionLowering, mod: n.Module, fn: ir.Funct
             if d.kind == "b":
                 values.append(b.icmp_unsigned("!=", raw, ir.Constant(I8, 0)))
             elif d.name in ("f16", "bf16"):
-                values.append(b.fpext(raw, value_type(ty)))
+                values.append(widen_narrow_float(b, raw, d, value_type(ty)))
             else:
                 values.append(raw)
             i += 1
