@@ -43,4 +43,6 @@ def check_paths(
     context = project_context(paths, config.exclude, project_root(paths, config.pyproject))
     result = run(files, config, jobs=max(1, jobs), use_cache=use_cache, cache_dir=cache_dir, context=context)
     result.errors[:0] = errors
+    if config.per_file_ignores:
+        result.diagnostics = [d for d in result.diagnostics if config.enabled_in(d.path, d.code)]
     return result

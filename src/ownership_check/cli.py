@@ -1,6 +1,9 @@
 """`ownership-check` (also `python -m ownership_check` and `safekernels check`): the command-line front end.
 
-Exit status: 0 clean, 1 diagnostics reported, 2 usage, configuration or internal error.
+Exit status: 0 clean, 1 diagnostics reported, 2 usage, configuration or internal error (an unknown code in
+`--select`/`--ignore` is a usage error: a typo must not turn a CI gate off).  The flags follow ruff's where the two
+tools overlap (`--output-format`, `--statistics`, `--color`, `-` with `--stdin-filename`), so editor and CI
+integrations written for ruff carry over.
 """
 
 from __future__ import annotations
@@ -9,15 +12,23 @@ import argparse
 import importlib.util
 import os
 import sys
+import threading
+import time
 import traceback
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import replace
 from typing import TextIO
 
 from ownership_check.api import check_paths
-from ownership_check.config import ConfigError, load_config
+from ownership_check.config import Config, ConfigError, load_config, unknown_code_message, unknown_codes
+from ownership_check.diagnostics import Diagnostic
 
-FORMAT_CHOICES = ("text", "concise", "json", "sarif", "github")
+FORMAT_CHOICES = ("text", "concise", "json", "sarif", "github", "gitlab", "junit")
+COLOR_CHOICES = ("auto", "always", "never")
+#: A run that takes longer than this shows a progress line on a terminal (stderr).
+PROGRESS_AFTER_S = 2.0
 
 
 class _Parser(argparse.ArgumentParser):
@@ -38,7 +49,12 @@ def build_parser(prog: str = "ownership-check") -> argparse.ArgumentParser:
     )
     parser.add_argument("paths", nargs="*", metavar="PATHS", help="files or directories (default: .)")
     parser.add_argument(
-        "--format", choices=FORMAT_CHOICES, default="text", help="output format (default: text)"
+        "--format",
+        "--output-format",
+        dest="format",
+        choices=FORMAT_CHOICES,
+        default="text",
+        help="output format (default: text)",
     )
     parser.add_argument(
         "--select",
@@ -61,6 +77,21 @@ def build_parser(prog: str = "ownership-check") -> argparse.ArgumentParser:
         "--no-cache", action="store_true", help="neither read nor write .ownership_check_cache/"
     )
     parser.add_argument("--exit-zero", action="store_true", help="exit 0 even when diagnostics are reported")
+    parser.add_argument(
+        "--statistics", action="store_true", help="print the number of diagnostics per code instead of each one"
+    )
+    parser.add_argument(
+        "--color",
+        choices=COLOR_CHOICES,
+        default="auto",
+        help="colour the text format: auto (default: on a terminal, unless NO_COLOR is set; FORCE_COLOR forces it)",
+    )
+    parser.add_argument(
+        "--stdin-filename",
+        metavar="PATH",
+        help="with the path `-`: the name of the file whose source is read from stdin (for messages and config)",
+    )
+    parser.add_argument("--version", action="store_true", help="print the version and exit")
     return parser
 
 
@@ -93,27 +124,117 @@ def _libcst_available() -> bool:
         return False
 
 
+def _use_color(choice: str, stream: TextIO) -> bool:
+    """`--color`: always/never win; auto is off under NO_COLOR, on under FORCE_COLOR, else on a terminal."""
+    if choice != "auto":
+        return choice == "always"
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    return stream.isatty()
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("safekernels")
+    except PackageNotFoundError:  # a checkout on sys.path without an install
+        return "unknown (not installed)"
+
+
+@contextmanager
+def _progress(stream: TextIO, what: str) -> Iterator[None]:
+    """A `checking …` line on a terminal, shown only once a run has taken `PROGRESS_AFTER_S`, erased at the end."""
+    if not stream.isatty():
+        yield
+        return
+    done = threading.Event()
+    shown = threading.Event()
+    start = time.monotonic()
+
+    def tick() -> None:
+        if done.wait(PROGRESS_AFTER_S):
+            return
+        while not done.is_set():
+            shown.set()
+            stream.write(f"\r\x1b[2Kchecking {what}… {time.monotonic() - start:.0f}s")
+            stream.flush()
+            done.wait(0.5)
+
+    thread = threading.Thread(target=tick, name="ownership-check-progress", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        done.set()
+        thread.join()
+        if shown.is_set():
+            stream.write("\r\x1b[2K")
+            stream.flush()
+
+
+def _statistics(diagnostics: Sequence[Diagnostic], fmt: str) -> str:
+    """ruff's `--statistics`: one line per code, most frequent first (`json`: a list of objects)."""
+    from ownership_check.render.catalog import code_info
+
+    counts = Counter(d.code for d in diagnostics)
+    rows = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+    if fmt == "json":
+        from ownership_check.render.json_format import dumps_utf8
+
+        return dumps_utf8([{"code": c, "name": code_info(c).name, "count": n} for c, n in rows])
+    width = max((len(str(n)) for _, n in rows), default=1)
+    return "".join(f"{n:>{width}}\t{c}\t{code_info(c).name}\n" for c, n in rows)
+
+
+def _check_stdin(filename: str, config: Config) -> tuple[list[Diagnostic], dict[str, str]]:
+    """The source on stdin, checked as one file named `filename` (as its own project: editors send one buffer)."""
+    from ownership_check.api import check_source
+
+    data = sys.stdin.buffer.read()
+    source = data.decode("utf-8", "surrogateescape")
+    diagnostics = [d for d in check_source(source, filename) if config.enabled_in(filename, d.code)]
+    return diagnostics, {filename: source}
+
+
 def _main(argv: Sequence[str] | None, prog: str) -> int:
     parser = build_parser(prog)
     try:
         args = parser.parse_args(list(argv) if argv is not None else None)
     except SystemExit as exc:
         return int(exc.code) if isinstance(exc.code, int) else 2
+    if args.version:
+        print(f"{prog} {_version()}")
+        return 0
     if args.jobs < 1:
         print(f"{prog}: error: --jobs must be at least 1", file=sys.stderr)
+        return 2
+    for flag, codes in (("--select", args.select), ("--ignore", args.ignore)):
+        for code in unknown_codes(codes):
+            print(f"{prog}: error: {unknown_code_message(code, flag)}", file=sys.stderr)
+            return 2
+    stdin = "-" in args.paths
+    if stdin and args.paths != ["-"]:
+        print(f"{prog}: error: `-` (read stdin) cannot be combined with other paths", file=sys.stderr)
+        return 2
+    if args.stdin_filename is not None and not stdin:
+        print(f"{prog}: error: --stdin-filename needs the path `-`", file=sys.stderr)
         return 2
     if not _libcst_available():
         # a broken environment (libcst is a dependency): one clear line, not one traceback per file
         print(f"{prog}: error: libcst is not installed in {sys.prefix} (pip install libcst)", file=sys.stderr)
         return 2
     paths: list[str] = args.paths or ["."]
-    missing = [p for p in paths if not os.path.exists(p)]
+    stdin_name = args.stdin_filename or "-"
+    missing = [] if stdin else [p for p in paths if not os.path.exists(p)]
     if missing:
         for p in missing:
             print(f"{prog}: error: {p}: no such file or directory", file=sys.stderr)
         return 2
     try:
-        config = load_config(paths[0])
+        config = load_config(stdin_name if stdin and args.stdin_filename else "." if stdin else paths[0])
     except ConfigError as exc:
         print(f"{prog}: error: {exc}", file=sys.stderr)
         return 2
@@ -121,38 +242,49 @@ def _main(argv: Sequence[str] | None, prog: str) -> int:
         config = replace(config, select=tuple(args.select))
     if args.ignore:
         config = replace(config, ignore=(*config.ignore, *args.ignore))
+    errors: list[str] = []
+    internal_errors: list[str] = []
     try:
-        result = check_paths(
-            paths,
-            config=config,
-            jobs=args.jobs,
-            use_cache=not args.no_cache,
-            cache_dir=os.path.join(os.getcwd(), ".ownership_check_cache"),
-        )
+        if stdin:
+            diagnostics, sources = _check_stdin(stdin_name, config)
+            files_checked = 1
+        else:
+            with _progress(sys.stderr, " ".join(paths)):
+                result = check_paths(
+                    paths,
+                    config=config,
+                    jobs=args.jobs,
+                    use_cache=not args.no_cache,
+                    cache_dir=os.path.join(os.getcwd(), ".ownership_check_cache"),
+                )
+            diagnostics, sources, files_checked = result.diagnostics, result.sources, result.files_checked
+            errors, internal_errors = result.errors, result.internal_errors
     except KeyboardInterrupt:
         return 2
     from ownership_check.render import render
 
-    color = args.format == "text" and sys.stdout.isatty() and "NO_COLOR" not in os.environ
-    out = render(
-        result.diagnostics,
-        args.format,
-        sources=result.sources,
-        files_checked=result.files_checked,
-        color=color,
-    )
-    failed = len(result.errors) + len(result.internal_errors)
-    if failed and args.format == "text" and not result.diagnostics:
+    if args.statistics:
+        out = _statistics(diagnostics, args.format)
+    else:
+        out = render(
+            diagnostics,
+            args.format,
+            sources=sources,
+            files_checked=files_checked,
+            color=args.format == "text" and _use_color(args.color, sys.stdout),
+        )
+    failed = len(errors) + len(internal_errors)
+    if failed and args.format == "text" and not diagnostics:
         out = f"{failed} path(s) could not be checked (see the errors above)\n"  # never "No problems found"
-    for error in result.errors:
+    for error in errors:
         _write(sys.stderr, f"{prog}: error: {error}\n")
-    for error in result.internal_errors:
+    for error in internal_errors:
         _write(sys.stderr, f"{prog}: internal error: {error}\n")
     if out:
         _write(sys.stdout, out)
     if failed:
         return 2
-    if result.diagnostics and not args.exit_zero:
+    if diagnostics and not args.exit_zero:
         return 1
     return 0
 

@@ -27,7 +27,7 @@ def _examples_dir() -> Path:
 def _cmd_check(argv: Sequence[str]) -> int:
     from ownership_check.cli import main as check_main
 
-    return check_main(list(argv))
+    return check_main(list(argv), prog="safekernels check")
 
 
 def _cmd_build(argv: Sequence[str]) -> int:

@@ -22,7 +22,8 @@ def _render(fmt: str, *diags: Diagnostic, files_checked: int = 2) -> str:
 
 
 def test_formats_are_the_spec_choices_with_text_first() -> None:
-    assert FORMATS == ("text", "concise", "json", "sarif", "github")
+    assert FORMATS[:5] == ("text", "concise", "json", "sarif", "github")  # the contract's, in its order
+    assert FORMATS[5:] == ("gitlab", "junit")  # added later, for GitLab Code Quality and JUnit dashboards
 
 
 def test_unknown_format_is_a_value_error() -> None:

@@ -5,8 +5,8 @@
 
 `render` orders diagnostics by (path, line, column, code) so every format is deterministic whatever order the
 producers (several processes, a cache) delivered them in.  Non-empty output always ends with a newline; the
-`concise` and `github` formats of a clean run are empty, `text` still prints its summary and `json`/`sarif`
-their (empty) document.  Colour applies to `text` only.
+`concise` and `github` formats of a clean run are empty, `text` still prints its summary, `json`/`sarif`/`gitlab`
+their (empty) document and `junit` one passing test case.  Colour applies to `text` only.
 """
 
 from __future__ import annotations
@@ -17,12 +17,14 @@ from typing import Final
 from ownership_check.diagnostics import Diagnostic
 from ownership_check.render.concise import render_concise
 from ownership_check.render.github import render_github
+from ownership_check.render.gitlab import render_gitlab
 from ownership_check.render.json_format import render_json
+from ownership_check.render.junit import render_junit
 from ownership_check.render.sarif import render_sarif
 from ownership_check.render.text import render_text
 
 #: The `--format` choices, the default first.
-FORMATS: Final[tuple[str, ...]] = ("text", "concise", "json", "sarif", "github")
+FORMATS: Final[tuple[str, ...]] = ("text", "concise", "json", "sarif", "github", "gitlab", "junit")
 
 
 def render(
@@ -45,6 +47,10 @@ def render(
         return render_sarif(ordered)
     if fmt == "github":
         return render_github(ordered)
+    if fmt == "gitlab":
+        return render_gitlab(ordered)
+    if fmt == "junit":
+        return render_junit(ordered, files_checked=files_checked)
     raise ValueError(f"unknown output format {fmt!r} (expected one of: {', '.join(FORMATS)})")
 
 

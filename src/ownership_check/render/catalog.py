@@ -91,6 +91,14 @@ CODES: Final[dict[str, CodeInfo]] = {
             "The suppressed code is not reported on that line (any more). Remove the comment so it cannot "
             "hide a future error.",
         ),
+        CodeInfo(
+            "W0002",
+            "not-analyzed",
+            "A file that mentions safekernels was not checked: the parser rejects it or it is too complex.",
+            "Python accepts the file, but the checker's parser does not, or it is over a size, nesting or "
+            "time limit. Rather than guess, the checker reports that the file's ownership is unchecked, so a "
+            "CI gate never silently skips it.",
+        ),
     )
 }
 
