@@ -276,7 +276,6 @@ class FunctionLowering:
         return raw
 
     def store_elem(self, ptr: ir.Value, dt: DType, value: ir.Value) -> None:
-        st = storage_type(dt)
         if dt.name in ("f16", "bf16"):
             value = round_to_narrow_float(self.b, value, dt)
         elif dt.kind == "b":
