@@ -37,20 +37,77 @@ def _cmd_build(argv: Sequence[str]) -> int:
 
 
 def _cmd_run(argv: Sequence[str]) -> int:
-    parser = argparse.ArgumentParser(prog="safekernels run", description="Check a file, then run it.")
-    parser.add_argument("file")
+    parser = argparse.ArgumentParser(
+        prog="safekernels run",
+        description="Check a file (or the file of a module, with -m), then run it with this Python; "
+        "the arguments after FILE or MODULE are the script's.",
+    )
+    parser.add_argument("file", nargs="?", help="the script to check and run")
+    parser.add_argument("-m", dest="module", metavar="MODULE", help="check and run a module, as `python -m`")
     parser.add_argument("--no-check", action="store_true", help="skip the ownership checker")
     parser.add_argument("--device", choices=("cpu", "gpu"), help="force the executor (SAFEKERNELS_DEVICE)")
-    args, rest = parser.parse_known_args(argv)
+    # Everything after FILE or `-m MODULE` belongs to the script (as with `python`), even `--device`.
+    argv = list(argv)
+    split = len(argv)
+    i = 0
+    while i < len(argv):
+        token = argv[i]
+        if token == "-m":
+            split = i + 2
+            break
+        if not token.startswith("-"):
+            split = i + 1
+            break
+        i += 2 if token == "--device" else 1
+    args = parser.parse_args(argv[:split])
+    rest = argv[split:]
+    if (args.file is None) == (args.module is None):
+        parser.error("give either FILE or -m MODULE")
+    if args.module is not None:
+        path = _module_file(args.module)
+        if path is None:
+            print(f"safekernels run: no module named {args.module!r} (from {os.getcwd()})", file=sys.stderr)
+            return 2
+        command = [sys.executable, "-m", args.module, *rest]
+    else:
+        path = args.file
+        if not os.path.isfile(path):
+            what = "is not a file" if os.path.exists(path) else "no such file"
+            print(f"safekernels run: {path}: {what}", file=sys.stderr)
+            return 2
+        command = [sys.executable, path, *rest]
     if not args.no_check:
-        status = _cmd_check([args.file, "--no-cache"])
-        if status != 0:
-            print(f"safekernels run: {args.file} has ownership errors; not running it", file=sys.stderr)
+        status = _cmd_check([path, "--no-cache"])
+        if status == 1:
+            print(f"safekernels run: {path} has ownership errors; not running it", file=sys.stderr)
+            return 1
+        if status != 0:  # the checker named the cause (a bad configuration, an unreadable file) above
+            print(f"safekernels run: {path} could not be checked (see above); not running it", file=sys.stderr)
             return status
     env = dict(os.environ)
     if args.device:
         env["SAFEKERNELS_DEVICE"] = args.device
-    return subprocess.call([sys.executable, args.file, *rest], env=env)
+    return subprocess.call(command, env=env)
+
+
+def _module_file(module: str) -> str | None:
+    """The source file `python -m module` would run from the working directory, found without importing it."""
+    from importlib.machinery import PathFinder
+
+    search: list[str] | None = [os.getcwd(), *sys.path[1:]]
+    spec = None
+    for part in module.split("."):
+        spec = PathFinder.find_spec(part, search)
+        if spec is None:
+            return None
+        search = list(spec.submodule_search_locations or [])
+    if spec is None:
+        return None
+    if spec.submodule_search_locations:  # a package: `python -m pkg` runs pkg/__main__.py
+        main = os.path.join(spec.submodule_search_locations[0], "__main__.py")
+        return main if os.path.isfile(main) else None
+    origin = spec.origin
+    return origin if origin and origin.endswith(".py") and os.path.isfile(origin) else None
 
 
 def _cmd_demo(argv: Sequence[str]) -> int:
