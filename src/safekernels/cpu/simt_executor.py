@@ -16,10 +16,13 @@ Two schedules, chosen per kernel by `simt_program`:
 
   "Live" means not yet returned: as on sm_70+, exited threads do not hold a barrier back.
 
-Memory: slices wrap numpy views of the CPU buffers (writes land in place); bf16 data is widened to f32 for the
-launch and rounded back (nearest even) for mutable parameters afterwards; shared arrays are per block; scalars
-are passed as numpy scalars of their dtype, so `f32` arithmetic stays in f32 (NEP 50) and `//`, `%` follow
-Python semantics.  Out-of-bounds reads trap with a `KernelTrapError` naming kernel, index and length (also for
+Memory: slices wrap numpy views of the CPU buffers (writes land in place); f16, bf16 and fp8 data is widened
+to f32 for the launch and rounded back (nearest even) for mutable parameters afterwards, because f16/bf16 are
+storage types whose arithmetic is f32 (docs/numerics.md); shared arrays are per block; scalars are passed as
+numpy scalars of their dtype (f16/bf16 ones as the f32 of their rounded value), so `f32` arithmetic stays in f32
+(NEP 50) and `//`, `%` follow Python semantics.  Threads run with numpy's floating-point warnings off:
+integer wrap-around and IEEE overflow, underflow and division are defined results in the language, not errors.
+Out-of-bounds reads trap with a `KernelTrapError` naming kernel, index and length (also for
 `unchecked_indexing` kernels: the CPU cannot read outside a buffer).
 """
 
@@ -59,16 +62,18 @@ def _bind(params: Sequence[KernelParam], args: Sequence[Any]) -> tuple[list[Any]
     writebacks: list[Callable[[], None]] = []
     for param, arg in zip(params, args, strict=True):
         if not param.is_buffer:
-            values.append(dtype_class(param.dtype.name)(arg))
+            value = dtype_class(param.dtype.name)(arg)
+            values.append(np.float32(value) if param.dtype.name == "f16" else value)
             continue
         assert isinstance(arg, DeviceBuffer)
         data = arg.host_view()
-        if is_encoded(param.dtype):  # bf16 and the 8-bit floats: compute on f32 values, store bit patterns
-            widened = to_f32(data, param.dtype).copy()
+        if is_encoded(param.dtype) or param.dtype.name == "f16":  # compute on f32 values, store rounded
+            half = param.dtype.name == "f16"
+            widened = data.astype(np.float32) if half else to_f32(data, param.dtype).copy()
             if param.is_mutable:
 
-                def write_back(dst: Any = data, src: Any = widened, dt: Any = param.dtype) -> None:
-                    dst[:] = from_f32(src, dt)
+                def write_back(dst: Any = data, src: Any = widened, dt: Any = param.dtype, h: bool = half) -> None:
+                    dst[:] = src.astype(np.float16) if h else from_f32(src, dt)
 
                 writebacks.append(write_back)
             data = widened
@@ -87,7 +92,7 @@ def run_simt_kernel(
     values, writebacks = _bind(kernel.params, args)
     lockstep = helper_needs_lockstep(kernel, set())
     fn = lockstep_function(kernel) if lockstep else plain_function(kernel)
-    with _lock:
+    with _lock, np.errstate(all="ignore"):
         saved = state.current
         try:
             if lockstep:

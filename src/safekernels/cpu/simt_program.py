@@ -16,6 +16,11 @@ object.
 Both forms are compiled against a copy of the function's globals (plus its closure's values) in which `math`
 functions keep f32 arguments in f32, as the GPU's `math.*` do.
 
+Both forms route `+ - * / **` through `__sk_add__` ... (`_ARITH_HELPERS`): numpy promotes a typed int with
+an f32 to f64 where the kernel language (docs/numerics.md, what the GPU compiles) keeps the float's type, so
+an operation that numpy widens to f64 with no f64 operand is redone in the float operand's type.  In the same
+namespace `f16(x)` rounds through f16 and gives an f32, as f16 is a storage type whose arithmetic is f32.
+
 Both forms also route `//` and `%` (and `//=`, `%=`) through `__sk_floordiv__` / `__sk_mod__`: numpy integer
 scalars divide by zero to 0 with a warning, and Python ints raise `ZeroDivisionError`, where the GPU code traps
 (`codegen.lowering.function` branches to `llvm.trap` on a zero divisor).  Both executors must fail the same
@@ -31,6 +36,7 @@ import copy
 import dis
 import inspect
 import math
+import operator
 import textwrap
 import types
 import weakref
@@ -39,6 +45,7 @@ from typing import Any
 
 import numpy as np
 
+from safekernels.dtypes import f16
 from safekernels.errors import KernelAssertionError
 from safekernels.simt import thread, warp
 from safekernels.simt.device_print import assertion_message, asserts_enabled, kernel_print
@@ -126,6 +133,8 @@ class CompiledSource:
         for key, value in list(ns.items()):
             if value is math:
                 ns[key] = _MATH
+            elif value is f16:
+                ns[key] = _f16_in_kernel
             elif callable(value):
                 name = getattr(value, "__name__", "")
                 if getattr(math, name, None) is value:
@@ -157,7 +166,7 @@ class CompiledSource:
         return False
 
     def compile(self, *, lockstep: bool) -> Callable[..., Any]:
-        fdef = _DivisionRewriter().visit(_copy(self.fdef))
+        fdef = _ArithmeticRewriter().visit(_DivisionRewriter().visit(_copy(self.fdef)))
         if lockstep:
             fdef = _LockstepRewriter(self).visit(fdef)
         ast.fix_missing_locations(fdef)
@@ -168,6 +177,7 @@ class CompiledSource:
         ns["__sk_lockstep_call__"] = _lockstep_call
         ns["__sk_floordiv__"] = floordiv
         ns["__sk_mod__"] = mod
+        ns.update(_ARITH_FUNCTIONS)
         local: dict[str, Any] = {}
         exec(code, ns, local)
         compiled: Callable[..., Any] = local[fdef.name]
@@ -284,6 +294,71 @@ class _DivisionRewriter(ast.NodeTransformer):
         current.ctx = ast.Load()
         call = ast.Call(ast.Name(helper, ast.Load()), [current, node.value], [])
         return ast.copy_location(ast.Assign([node.target], call), node)
+
+
+_ARITH_HELPERS: dict[type[ast.operator], str] = {
+    ast.Add: "__sk_add__",
+    ast.Sub: "__sk_sub__",
+    ast.Mult: "__sk_mul__",
+    ast.Div: "__sk_truediv__",
+    ast.Pow: "__sk_pow__",
+}
+
+
+class _ArithmeticRewriter(ast.NodeTransformer):
+    """`a + b` -> `__sk_add__(a, b)` (likewise `- * / **` and their augmented forms)."""
+
+    def visit_BinOp(self, node: ast.BinOp) -> ast.expr:
+        self.generic_visit(node)
+        helper = _ARITH_HELPERS.get(type(node.op))
+        if helper is None or (isinstance(node.left, ast.Constant) and isinstance(node.right, ast.Constant)):
+            return node
+        return ast.copy_location(ast.Call(ast.Name(helper, ast.Load()), [node.left, node.right], []), node)
+
+    def visit_AugAssign(self, node: ast.AugAssign) -> ast.stmt:
+        self.generic_visit(node)
+        helper = _ARITH_HELPERS.get(type(node.op))
+        if helper is None:
+            return node
+        current = copy.deepcopy(node.target)
+        current.ctx = ast.Load()
+        call = ast.Call(ast.Name(helper, ast.Load()), [current, node.value], [])
+        return ast.copy_location(ast.Assign([node.target], call), node)
+
+
+_NARROW_FLOATS = (np.float32, np.float16)
+
+
+def _typed_arith(op: Callable[[Any, Any], Any], name: str) -> Callable[[Any, Any], Any]:
+    """`op` with the kernel language's rule for a typed int with a typed float: the float's type."""
+
+    def arith(a: Any, b: Any) -> Any:
+        result = op(a, b)
+        if type(result) is not np.float64:
+            return result
+        ta, tb = type(a), type(b)
+        if ta in _NARROW_FLOATS and isinstance(b, np.integer | np.bool_):
+            return op(a, ta(b))
+        if tb in _NARROW_FLOATS and isinstance(a, np.integer | np.bool_):
+            return op(tb(a), b)
+        return result
+
+    arith.__name__ = name
+    return arith
+
+
+_ARITH_FUNCTIONS: dict[str, Callable[[Any, Any], Any]] = {
+    "__sk_add__": _typed_arith(operator.add, "add"),
+    "__sk_sub__": _typed_arith(operator.sub, "sub"),
+    "__sk_mul__": _typed_arith(operator.mul, "mul"),
+    "__sk_truediv__": _typed_arith(operator.truediv, "truediv"),
+    "__sk_pow__": _typed_arith(operator.pow, "pow"),
+}
+
+
+def _f16_in_kernel(value: Any = 0.0) -> Any:
+    """`f16(x)` inside a kernel: rounded to f16 (nearest even), carried as f32."""
+    return np.float32(np.float16(value))
 
 
 #: Rust's panic messages for the two cases.

@@ -327,10 +327,13 @@ def _infer_iota(*, n: int, dtype: DType) -> TileType:
 
 
 def _truediv(a: Array, b: Array) -> Array:
-    if np.issubdtype(a.dtype, np.integer):
-        with np.errstate(divide="ignore", invalid="ignore"):
-            quotient = np.abs(a) // np.where(b == 0, 1, np.abs(b))
-        return np.where((a < 0) ^ (b < 0), -quotient, quotient)
+    if np.issubdtype(a.dtype, np.integer):  # floor, then one step toward zero: exact at the dtype's minimum
+        with np.errstate(all="ignore"):  # (`abs(MIN)` overflows); `MIN / -1` wraps to MIN like `div.s`
+            divisor = np.where(b == 0, 1, b).astype(b.dtype, copy=False)
+            quotient = np.floor_divide(a, divisor)
+            inexact = np.remainder(a, divisor) != 0
+            out: Array = np.where(inexact & ((a < 0) ^ (divisor < 0)), quotient + 1, quotient)
+            return out.astype(quotient.dtype)
     return _wide(a) / _wide(b)
 
 
