@@ -1007,8 +1007,6 @@ class FunctionBuilder:
             return ir.Intrinsic(value.ty, name, [value])
         if name == "shared_array":
             self.require_unsafe(node, "shared_array")
-            if not self.is_kernel:
-                self.fail(node, "SK004", "shared arrays are declared in the kernel body, not in helpers")
             self.nargs(args, 2, "simt.shared_array", node)
             res = self.resolve(args[0])
             if res is None or res.kind != "cast":
@@ -1017,7 +1015,15 @@ class FunctionBuilder:
             if length <= 0:
                 self.fail(args[1], "SK008", "shared_array length must be positive")
             dt: DType = res.value
-            symbol = f"__sk_shared_{node.lineno}_{node.col_offset}"
+            # One allocation per call site per block, also in a helper (every call and instantiation of it
+            # shares it, as `__shared__` in a CUDA device function and the CPU executor's per-site array).
+            site = f"{node.lineno}_{node.col_offset}"
+            if not self.is_kernel:
+                site = f"{_site_hash(self.src.path)}_{self.src.first_line}_{site}"
+            symbol = f"__sk_shared_{site}"
+            previous = self.module.shared.get(symbol)
+            if previous is not None and (previous.elem, previous.length) != (dt.name, length):
+                self.fail(node, "SK003", "this shared array's dtype or length differs between instantiations")
             self.module.shared[symbol] = ir.SharedDecl(symbol, dt.name, length)
             return ir.Intrinsic(SharedArrayTy(dt, length, symbol), "shared_ref")
         if name == "unsafe":
@@ -1146,6 +1152,13 @@ def _wrap(value: int, dt: DType) -> int:
     if dt.kind == "i" and value >= 1 << (bits - 1):
         value -= 1 << bits
     return value
+
+
+def _site_hash(path: str) -> str:
+    """A short stable tag for a source file (helpers from several files may declare arrays at one line)."""
+    import hashlib
+
+    return hashlib.sha256(path.encode()).hexdigest()[:8]
 
 
 def _fold(e: ir.Expr) -> int | float | None:
