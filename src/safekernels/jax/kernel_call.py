@@ -23,28 +23,33 @@ from typing import Any
 
 import numpy as np
 
-from safekernels.dtypes import DType, dtype_of
+from safekernels.dtypes import DType, dtype_of, is_encoded
 from safekernels.frameworks.launcher import OpLauncher, TileShapeRule
 from safekernels.frameworks.signature import OutputRule, op_signature
-from safekernels.runtime.buffer import DeviceBuffer, as_buffer, to_device
+from safekernels.runtime.buffer import DeviceBuffer, as_buffer, empty
 from safekernels.runtime.device import Device
+
+#: JAX (ml_dtypes) element types numpy has no dtype of its own for -> safekernels names; host arrays carry
+#: their bit patterns (`DType.storage`)
+_ENCODED_NAMES = {"bfloat16": "bf16", "float8_e4m3fn": "f8e4m3", "float8_e5m2": "f8e5m2"}
 
 
 def _sk_dtype(array: Any, where: str) -> DType:
+    name = str(array.dtype)
+    if name in _ENCODED_NAMES:
+        return dtype_of(_ENCODED_NAMES[name])
     try:
         return dtype_of(np.dtype(array.dtype))
     except TypeError:
-        name = str(array.dtype)
-        if name == "bfloat16":
-            return dtype_of("bf16")
         raise TypeError(f"{where}: JAX dtype {array.dtype} has no safekernels element type") from None
 
 
 def _np_dtype(dtype: DType) -> Any:
-    if dtype.name == "bf16":
+    """The dtype JAX names `dtype` with (ml_dtypes' types for bf16 and the 8-bit floats)."""
+    if is_encoded(dtype):
         import jax.numpy as jnp
 
-        return jnp.bfloat16
+        return getattr(jnp, {v: k for k, v in _ENCODED_NAMES.items()}[dtype.name])
     return dtype.storage
 
 
@@ -144,19 +149,26 @@ class JaxKernel:
                 placed[p.name] = value.item() if hasattr(value, "item") else value
                 continue
             host = outputs[p.name] if p.role == "output" else np.ascontiguousarray(named[p.name])
-            if str(host.dtype) == "bfloat16":  # ml_dtypes' bf16: the kernel sees the bits
-                host = host.view(np.uint16)
-            flat = host.reshape(-1)
-            buffer = as_buffer(flat) if device.is_cpu else to_device(flat, stream)
+            dt = dtypes[p.name] if p.role == "output" else _sk_dtype(host, self.name)
+            flat = host.reshape(-1).view(dt.storage)  # bf16 / 8-bit floats: the kernel sees the bits
+            if device.is_cpu:
+                shared = as_buffer(flat)
+                buffer: DeviceBuffer[Any] = DeviceBuffer(device, shared.allocation, dt, 0, flat.size)
+            else:
+                buffer = empty(flat.size, dt, stream, device=device)
+                if flat.size:
+                    device.backend.copy_from_host(buffer.ptr, flat, stream.handle)
             if p.role == "output" and not device.is_cpu:
                 device_outputs[p.name] = buffer
             placed[p.name] = (buffer, tuple(host.shape))
         self.launcher.launch(placed, device, stream)
         for name, buffer in device_outputs.items():
-            outputs[name] = buffer.to_numpy(stream).reshape(shapes[name])
+            bits = outputs[name]  # the output's bit patterns, copied back raw (no conversion to f32)
+            if bits.size:
+                device.backend.copy_to_host(bits.reshape(-1), buffer.ptr, stream.handle)
         stream.synchronize()
         return tuple(
-            outputs[p.name].view(_np_dtype(dtypes[p.name])) if dtypes[p.name].name == "bf16" else outputs[p.name]
+            outputs[p.name].view(_np_dtype(dtypes[p.name])) if is_encoded(dtypes[p.name]) else outputs[p.name]
             for p in self.signature.outputs
         )
 

@@ -17,6 +17,14 @@ records its launch (torch's capture stream is the current stream), and `torch.li
 declared mutations to be the real ones.  The launch is the ordinary safe launch: dtypes, shapes and the
 runtime aliasing refusal apply exactly as when the kernel is launched by hand.
 
+A call that nothing is tracing goes straight to the planned launch (`DirectCall`): torch's dispatcher would
+only route it to the same real kernel, so while no `torch.compile` trace, fake or dispatch mode, torch-function
+mode, functorch transform, profiler or JIT trace is active, and no argument needs autograd, `op(x)` skips it.
+The first such call with a new (shapes, dtypes, devices) signature runs the real kernel and keeps what it
+checked (the kernel's launch plan, the output allocations); a repeat wraps the tensors (address only), finds
+the plan with one dict lookup and calls its generated launcher.  Everything else (`op.opoverload`, compiled
+graphs, CUDA-graph capture inside `torch.compile`, autograd) goes through torch as before.
+
 Tile outputs need a tile shape (it fixes the grid): by default the output's `Dims` when they are all fixed
 ints, else `tile_shapes={"z": (128,)}` or `tile_shapes={"z": lambda shape: ...}`.  SIMT launches need a
 launch configuration: by default a 1-D grid over the first output's length with the contract's block, else
@@ -31,6 +39,7 @@ from typing import Any
 from safekernels.frameworks.launcher import OpLauncher, TileShapeRule
 from safekernels.frameworks.signature import OpSignature, OutputRule, op_signature
 from safekernels.torch import bridge
+from safekernels.torch.direct_call import DirectCall
 
 
 def _shape(tensor: Any) -> tuple[int, ...]:
@@ -73,9 +82,14 @@ class SafeKernelOp:
             schema=signature.schema(),
         )
         self.op.register_fake(self._fake)
+        self._has_autograd = False
+        self.direct = DirectCall(self, torch, device_types)
 
     # -- torch-facing -----------------------------------------------------------------------------------------
     def __call__(self, *args: Any) -> Any:
+        # `is_compiling` first: under dynamo it is a constant True, so the trace never looks at the direct path
+        if not self._torch.compiler.is_compiling() and self.direct.untraced(args):
+            return self.direct(args)
         return self.op(*args)
 
     @property
@@ -98,6 +112,7 @@ class SafeKernelOp:
                 "its outputs"
             )
         self.op.register_autograd(backward, setup_context=setup_context)
+        self._has_autograd = True
 
     def __repr__(self) -> str:
         return f"<safekernels.torch op {self.name} {self.signature.schema()}>"
