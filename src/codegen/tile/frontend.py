@@ -29,6 +29,7 @@ from safekernels.dtypes import ScalarType as DScalar
 from safekernels.errors import ShapeError
 from safekernels.tile.language import TileFunction
 from safekernels.tile.ops import (
+    where_scalar_dtype,
     ATOMIC_OPS,
     OPERATOR_OPS,
     OPS,
@@ -413,6 +414,8 @@ class TileFrontend:
         spec = OPS[name]
         value_ops = operands[1:] if name == "where" else operands
         like = next((o.type.dtype for o in value_ops if isinstance(o.type, TileType)), None)
+        if like is None and name == "where" and isinstance(operands[0].type, TileType):
+            like = where_scalar_dtype([o.type.dtype for o in value_ops if isinstance(o.type, ScalarType)])
         if like is None:
             self.err("SK023", f"tile.{name} needs at least one tile operand", node)
         types_: list[TileType] = []

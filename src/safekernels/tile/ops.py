@@ -161,6 +161,19 @@ def _infer_where(c: TileType, a: TileType, b: TileType) -> TileType:
     return TileType(broadcast_shapes("where", c.shape, a.shape, b.shape), _same_dtype("where", a, b))
 
 
+def where_scalar_dtype(values: list[DType | None]) -> DType:
+    """The dtype of `tile.where(cond, x, y)` when `x` and `y` are both scalars (the condition a tile): a typed
+    scalar's dtype (the first), else f32 when either is a float literal, bool for two bools, else i32."""
+    typed = [v for v in values if v is not None and v.name not in ("f64", "i64", "bool")]
+    if typed:
+        return typed[0]
+    if any(v is not None and v.is_float for v in values):
+        return dtype_of("f32")
+    if values and all(v is not None and v.name == "bool" for v in values):
+        return BOOL
+    return dtype_of("i32")
+
+
 def _infer_astype(a: TileType, *, dtype: DType) -> TileType:
     return TileType(a.shape, dtype)
 

@@ -17,7 +17,7 @@ from typing import Any, Generic, TypeVar
 import numpy as np
 
 from safekernels.dtypes import DType, dtype_of
-from safekernels.tile.ops import Array, Shape, TileType, apply_values, finish
+from safekernels.tile.ops import Array, Shape, TileType, apply_values, finish, where_scalar_dtype
 
 T = TypeVar("T")
 
@@ -167,10 +167,21 @@ def _scalar_tile(value: Any, like: DType) -> Tile[Any]:
     raise TypeError(f"tile operands must be tiles or numbers, got {type(value).__name__}")
 
 
+def _scalar_dtype(value: Any) -> Any:
+    """A scalar operand's dtype as the compiler types it: a float literal is f32, an int literal untyped."""
+    if isinstance(value, bool | np.bool_):
+        return dtype_of("bool")
+    if isinstance(value, np.generic):
+        return dtype_of(value.dtype)
+    return dtype_of("f32") if isinstance(value, float) else None
+
+
 def apply(name: str, *operands: Any, **attrs: Any) -> Tile[Any]:
     """Run op `name` of `ops.OPS` on tiles (numbers among the operands take the first tile's dtype)."""
     value_operands = operands[1:] if name == "where" else operands  # where's condition is bool, not the dtype
     like = next((o.dtype for o in value_operands if isinstance(o, Tile)), None)
+    if like is None and name == "where" and operands and isinstance(operands[0], Tile):
+        like = where_scalar_dtype([_scalar_dtype(v) for v in value_operands])
     tiles: list[Tile[Any]] = []
     for operand in operands:
         if isinstance(operand, Tile):
