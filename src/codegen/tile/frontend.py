@@ -29,7 +29,6 @@ from safekernels.dtypes import ScalarType as DScalar
 from safekernels.errors import ShapeError
 from safekernels.tile.language import TileFunction
 from safekernels.tile.ops import (
-    where_scalar_dtype,
     ATOMIC_OPS,
     OPERATOR_OPS,
     OPS,
@@ -38,6 +37,7 @@ from safekernels.tile.ops import (
     check_atomic_dtype,
     infer_indexed,
     infer_stored_values,
+    where_scalar_dtype,
 )
 
 F32 = dtype_of("f32")
