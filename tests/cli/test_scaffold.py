@@ -51,7 +51,7 @@ def test_new_project_runs_its_test_and_passes_the_checker(tmp_path: Path, track:
 
 @pytest.mark.parametrize("track", ["simt", "tile"])
 def test_new_project_passes_mypy_strict_with_default_flags(tmp_path: Path, track: str) -> None:
-    """`mypy --strict src tests` with only the scaffold's own configuration (the plugin, no editors.md extras).
+    """`mypy --strict src tests` with only the scaffold's own configuration (the documentation's recommended one).
 
     MYPYPATH points mypy at this checkout's sources whatever the install mode; errors mypy then reports inside
     those sources are not the scaffold's (an installed package's are silenced; tests/packaging/ runs the real
