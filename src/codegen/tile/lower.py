@@ -990,8 +990,11 @@ class TileLowering:
 
     # matmul ------------------------------------------------------------------------------------------------
     def op_matmul(self, op: Op) -> RegTile:
+        from safekernels.codegen.tile import fma_matmul
         from safekernels.codegen.tile.mma import lower_matmul
 
+        if fma_matmul.takes(op):  # f32/f64: exact FMA units, never TF32 tensor cores
+            return fma_matmul.lower(self, op)
         return lower_matmul(self, op)
 
     # loops -------------------------------------------------------------------------------------------------

@@ -113,10 +113,14 @@ def _layout(L: TileLowering, op: Op) -> Mma:
             "convert with .astype(f16)"
         )
     lay = mma_for((bm, bn), L.T // 32)
-    if lay is None or bk % 16 or bm % 16 or bn % 16:
+    if bk % 16 or bm % 16 or bn % 16:
         raise LoweringError(
-            f"tile.matmul tiles must be multiples of 16 (got {a_t.shape} @ {b_t.shape}) and split "
-            f"over {L.T // 32} warps"
+            f"tile.matmul on tensor cores needs every dimension a multiple of 16, got {a_t.shape} @ {b_t.shape}"
+        )
+    if lay is None:
+        raise LoweringError(
+            f"tile.matmul: the ({bm}, {bn}) accumulator does not split over {L.T // 32} warps in pieces of "
+            f"16x16 multiples; use fewer warps (@tile.kernel(num_warps=...)) or leave num_warps to the compiler"
         )
     return lay
 

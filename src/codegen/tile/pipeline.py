@@ -50,13 +50,17 @@ class CompiledTile:
 
 
 def choose_num_warps(kir: TileKernelIR, arch: str = DEFAULT_ARCH) -> int:
-    """4 warps per matmul CTA up to 128x128 accumulators (8 above); on sm_90a one warpgroup per 64 accumulator
-    rows when the tile suits wgmma; otherwise about 16 elements per thread."""
+    """4 warps per matmul CTA up to 128x128 accumulators (8 above), halved until every tensor-core matmul's
+    accumulator splits over the warps in 16x16 pieces (a (16, 16) matmul runs on one warp); on sm_90a one
+    warpgroup per 64 accumulator rows when the tile suits wgmma; otherwise about 16 elements per thread."""
     from safekernels.codegen.tile import wgmma
+    from safekernels.codegen.tile.fma_matmul import FMA_DTYPES
+    from safekernels.codegen.tile.layout import mma_for
 
     biggest = 1
     acc_elems = 0
     acc_shape: tuple[int, ...] = ()
+    mma_shapes: list[tuple[int, int]] = []
 
     def walk(ops: list[Any]) -> None:
         nonlocal biggest, acc_elems, acc_shape
@@ -68,6 +72,9 @@ def choose_num_warps(kir: TileKernelIR, arch: str = DEFAULT_ARCH) -> int:
                 biggest = max(biggest, n)
                 if op.kind == "matmul" and n > acc_elems:
                     acc_elems, acc_shape = n, op.result.type.shape
+                a_t = op.args[0].type if op.kind == "matmul" else None
+                if isinstance(a_t, TileType) and a_t.dtype.name not in FMA_DTYPES and len(op.result.type.shape) == 2:
+                    mma_shapes.append((op.result.type.shape[0], op.result.type.shape[1]))
             walk(getattr(op, "body", []))
 
     walk(kir.body)
@@ -76,7 +83,10 @@ def choose_num_warps(kir: TileKernelIR, arch: str = DEFAULT_ARCH) -> int:
             hopper = wgmma.warps_for(acc_shape[0], acc_shape[1])
             if hopper is not None:
                 return hopper
-        return 8 if acc_elems > 128 * 128 else 4
+        warps = 8 if acc_elems > 128 * 128 else 4
+        while warps > 1 and any(mma_for(shape, warps) is None for shape in mma_shapes):
+            warps //= 2
+        return warps
     return max(1, min(8, biggest // 512))
 
 
