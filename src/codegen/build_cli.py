@@ -3,13 +3,19 @@
     check (subprocess, -P) -> import FILE as a private module -> SIMT kernels + tile specializations
         -> compile each -> DIR/<name>.<stage> files + DIR/manifest.json (what `sk.load_prebuilt(DIR)` reads)
 
-What runs: the ownership checker first (a subprocess, so codegen never imports it; nothing is emitted for a
-file with errors unless `--no-check`).  FILE is then imported the way `import` would, under a private module
-name, so its module-level statements run (imports, kernel and constant definitions, `tile.specialize(...)`
-declarations) but an `if __name__ == "__main__":` block does not.  A file named like a standard or installed
-module (`json.py`, `inspect.py`, `numpy.py`, `codegen.py`) shadows nothing: it is never registered under its
-own name, and its folder is appended to the end of `sys.path` (after the standard library), as a fallback
-for its sibling imports.
+What runs: the ownership checker first (a subprocess started with `python -P -m ownership_check -- FILE`, so
+codegen never imports it and no file name is read as an option; nothing is emitted for a file with errors
+unless `--no-check`).  FILE is then imported the way `import` would, under a private module name, so its
+module-level statements run (imports, kernel and constant definitions, `tile.specialize(...)` declarations)
+but an `if __name__ == "__main__":` block does not; `sys.exit()` there is a failed build.  A file named like a
+standard or installed module (`json.py`, `inspect.py`, `numpy.py`, `codegen.py`) shadows nothing: it is never
+registered under its own name, and its folder never goes on `sys.path`: only the sibling modules FILE itself
+imports, and only when nothing else has that name, are served from it (`build_import.py`), so a `cuda.py`
+beside it cannot replace the `cuda` package.
+
+Output (`build_output.py`): the build holds an exclusive lock on DIR, writes every file atomically (a full disk
+or Ctrl-C leaves whole old files or whole new ones), and merges `manifest.json`: kernels other files built into
+DIR stay, a kernel name another file owns there is refused.
 
 Kernels are found by type, whatever they are named.  SIMT kernels build once each.  A tile kernel compiles per
 specialization (dtypes, ranks, tile shapes): the ones declared in the file with `tile.specialize(kernel, ...)`,
@@ -42,6 +48,16 @@ from typing import Any
 
 from ownership_check.diagnostics import DiagnosticError
 from safekernels.codegen.arch import SUPPORTED_ARCHS, UnsupportedArchError, check_arch
+from safekernels.codegen.build_import import sibling_imports
+from safekernels.codegen.build_output import (
+    BuildOutputError,
+    OutputFolderLock,
+    claimed_files,
+    existing_manifest,
+    merge_manifest,
+    safe_stem,
+    write_atomic,
+)
 
 MANIFEST = "manifest.json"
 MANIFEST_VERSION = 1
@@ -85,6 +101,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("-q", "--quiet", action="store_true", help="print only errors")
     args = parser.parse_args(argv)
     try:
+        return _build(args)
+    except KeyboardInterrupt:
+        print("safekernels build: interrupted; files already in the output folder are complete", file=sys.stderr)
+        return 130
+
+
+def _build(args: argparse.Namespace) -> int:
+    try:
         check_arch(args.arch)
         out = prepare_out_dir(Path(args.out_dir))
     except (UnsupportedArchError, BuildError) as exc:
@@ -96,7 +120,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if not args.no_check:
         # -P: the checker's interpreter never imports modules from the working directory (SPEC §2).
-        check_cmd = [sys.executable, "-P", "-m", "ownership_check", str(path)]
+        # `--`: a file named `--select=W,.py` or `-k.py` is a file name, never an option of the checker.
+        check_cmd = [sys.executable, "-P", "-m", "ownership_check", "--", str(path)]
         status = subprocess.run(check_cmd, stdout=subprocess.DEVNULL if args.quiet else None).returncode
         if status != 0:
             what = "reported errors" if status == 1 else f"failed (exit status {status})"
@@ -105,15 +130,17 @@ def main(argv: list[str] | None = None) -> int:
     import safekernels.codegen.pipeline
     import safekernels.codegen.tile.pipeline  # noqa: F401
 
-    module = import_kernel_file(path)
-    if module is None:
-        return 1
-    try:
-        found = find_kernels(module, args.specialize)
-    except BuildError as exc:
-        print(f"safekernels build: {exc}", file=sys.stderr)
-        return 2
-    return Builder(path, out, args.arch, args.emit, quiet=args.quiet).run(found)
+    with sibling_imports(path):
+        module = import_kernel_file(path)
+        if module is None:
+            return 1
+        try:
+            found = find_kernels(module, args.specialize)
+            with OutputFolderLock(out):
+                return Builder(path, out, args.arch, args.emit, quiet=args.quiet).run(found)
+        except (BuildError, BuildOutputError) as exc:
+            print(f"safekernels build: {exc}", file=sys.stderr)
+            return 2
 
 
 def prepare_out_dir(out: Path) -> Path:
@@ -143,24 +170,47 @@ def import_kernel_file(path: Path) -> Any:
         return None
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module  # dataclasses and pickling look modules up by name
-    folder = str(path.resolve().parent)
-    if folder not in sys.path:
-        sys.path.append(folder)  # last: sibling imports work, stdlib and installed modules win
+    # The file's folder is not put on sys.path: `sibling_imports` (build_import.py) serves only what it imports.
     try:
         spec.loader.exec_module(module)
     except DiagnosticError as exc:
         print(exc, file=sys.stderr)
         return None
-    except Exception as exc:
+    except KeyboardInterrupt:
+        raise
+    except SystemExit as exc:  # `sys.exit(0)` at import is a failed build, never a silent success
+        where = _import_site(path, exc)
+        message = f"error while importing the file: it called sys.exit({exc.code!r}); nothing built"
+        print(f"{where}{message}", file=sys.stderr)
+        return None
+    except BaseException as exc:
         code = getattr(exc, "code", None)
         if isinstance(exc, TypeError | ValueError) and isinstance(code, str) and code.startswith("SK"):
-            print(exc, file=sys.stderr)  # a located kernel-definition error (SK010-SK012)
+            print(located_message(exc), file=sys.stderr)  # a located kernel-definition error (SK010-SK012)
             return None
-        frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == str(path)]
-        where = f"{path}:{frames[-1].lineno}: " if frames else f"{path}: "
+        where = _import_site(path, exc)
         print(f"{where}error while importing the file: {type(exc).__name__}: {exc}", file=sys.stderr)
         return None
     return module
+
+
+def _import_site(path: Path, exc: BaseException) -> str:
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == str(path)]
+    return f"{path}:{frames[-1].lineno}: " if frames else f"{path}: "
+
+
+def located_message(exc: BaseException) -> str:
+    """`path:line:col: CODE message` for an error that carries its location (SK010-SK012), else `str(exc)`."""
+    text = str(exc)
+    path, line, column, code = (getattr(exc, attr, None) for attr in ("path", "line", "column", "code"))
+    if not (isinstance(path, str) and path and isinstance(line, int) and line > 0 and isinstance(code, str)):
+        return text
+    prefix = f"{path}:{line}:{column if isinstance(column, int) else 0}: {code} "
+    if text.startswith(prefix):
+        return text
+    first, _, rest = text.partition("\n")
+    rest = "\n".join(part for part in rest.split("\n") if not part.strip().startswith("--> "))
+    return prefix + first + ("\n" + rest if rest else "")
 
 
 def find_kernels(module: Any, cli_specs: Sequence[str]) -> list[Found]:
@@ -173,6 +223,11 @@ def find_kernels(module: Any, cli_specs: Sequence[str]) -> list[Found]:
         if id(value) in seen:
             continue
         kind = type(value).__name__
+        if kind == "AutotunedSimtKernel":  # `@simt.autotune` over a `@simt.kernel`: build the kernel itself
+            value = getattr(value, "kernel", None)
+            kind = type(value).__name__
+            if id(value) in seen:
+                continue
         if kind == "SimtKernel":
             seen.add(id(value))
             found.append(Found(variable, value, "simt"))
@@ -191,6 +246,18 @@ def find_kernels(module: Any, cli_specs: Sequence[str]) -> list[Found]:
             overridden.add(target.kernel.name)
         target.specializations.append(parse_cli_specialization(target.kernel, rest))
     return found
+
+
+def _specialized_dtype(param: Any, arg: Any, info: Any) -> str:
+    """The dtype a manifest records for a parameter: the declared one, else (`Tensor[Any]`, `Partition[Any]`,
+    an unannotated scalar) the one this specialization gave it."""
+    from safekernels.tile.specializations import scalar_dtype
+
+    if param.dtype is not None:
+        return str(param.dtype.name)
+    if param.kind == "scalar":
+        return str(scalar_dtype(param, arg).name)
+    return str(info.dtype.name)
 
 
 _ARG = re.compile(r"^\s*(?P<dtype>\w+)\s*(?:\[(?P<shape>[\dx ]+)\](?:\s*/\s*\[(?P<tile>[\dx ]+)\])?)?\s*$")
@@ -237,9 +304,18 @@ class Builder:
         self.quiet = quiet
         self.entries: list[dict[str, Any]] = []
         self.status = 0
+        self.source = str(path.resolve())
+        self.previous = existing_manifest(out)  # refuses a manifest this package did not write
+        self.claimed = claimed_files(self.previous, self.source)
 
     def run(self, found: list[Found]) -> int:
+        """Build everything found, then merge the manifest (callers hold `OutputFolderLock(out)`)."""
         names = [f.kernel.name for f in found]
+        for item in found:
+            safe_stem(item.kernel.name)  # `__name__ = "../x"` never names a file outside -o
+            if names.count(item.kernel.name) > 1:
+                safe_stem(item.variable)
+        self.refuse_conflicts(found, names)
         units = sum(1 if f.track == "simt" else max(1, len(f.specializations)) for f in found)
         progress = _Progress(units, enabled=not self.quiet and sys.stderr.isatty())
         for item in found:
@@ -266,6 +342,19 @@ class Builder:
             print(f"safekernels build: no SIMT or tile kernels found in {self.path}", file=sys.stderr)
         self.write_manifest()
         return self.status
+
+    def refuse_conflicts(self, found: list[Found], names: list[str]) -> None:
+        """Refuse, before writing anything, a kernel whose files another source built into this folder."""
+        if not self.claimed:
+            return
+        for item in found:
+            base = item.kernel.name if names.count(item.kernel.name) == 1 else f"{item.kernel.name}.{item.variable}"
+            for claimed, owner in self.claimed.items():
+                if claimed.startswith(base + "."):
+                    raise BuildOutputError(
+                        f"-o {self.out}: kernel `{item.kernel.name}` would replace {claimed}, built there from "
+                        f"{owner}; build into another folder (or rename the kernel)"
+                    )
 
     def build_simt(self, item: Found, stem: str, progress: _Progress) -> None:
         from safekernels.codegen.pipeline import compile_simt_kernel
@@ -311,7 +400,6 @@ class Builder:
     def build_tile(self, item: Found, args: tuple[Any, ...], stem: str, progress: _Progress) -> None:
         from safekernels.codegen.tile.pipeline import compile_tile
         from safekernels.codegen.tile.specialize import specialize
-        from safekernels.tile.specializations import scalar_dtype
 
         kernel = item.kernel
         values = [_SpecValue(a) if p.kind != "scalar" else a for p, a in zip(kernel.params, args, strict=True)]
@@ -343,8 +431,8 @@ class Builder:
                 "files": files,
                 "cubin_sha256": hashlib.sha256(compiled.cubin).hexdigest(),
                 "params": [
-                    [p.name, p.kind, (p.dtype.name if p.dtype is not None else scalar_dtype(p, a).name)]
-                    for p, a in zip(kernel.params, args, strict=True)
+                    [p.name, p.kind, _specialized_dtype(p, a, info)]
+                    for p, a, info in zip(kernel.params, args, infos, strict=True)
                 ],
                 "specialization": [
                     [i.name, i.kind, i.dtype.name, i.rank, list(i.tile_shape) if i.tile_shape else None, i.aligned]
@@ -366,19 +454,21 @@ class Builder:
         files: dict[str, str] = {}
         for stage in dict.fromkeys(self.emit):
             target = self.out / f"{stem}.{_SUFFIX[stage]}"
+            if target.resolve().parent != self.out.resolve():
+                raise BuildOutputError(f"{target}: would be written outside {self.out}")
             if stage == "llvm":
-                target.write_text(llvm_ir)
+                write_atomic(target, llvm_ir.encode())
             elif stage == "ptx":
-                target.write_text(ptx)
+                write_atomic(target, ptx.encode())
             elif stage == "cubin":
-                target.write_bytes(cubin)
+                write_atomic(target, cubin)
             else:
                 from safekernels.codegen.sass_summary import format_summary, summarize
 
                 target_arch = re.search(r"^\.target\s+(sm_\w+)", ptx, re.MULTILINE)  # sm_90a for wgmma kernels
                 arch = target_arch.group(1) if target_arch else self.arch
                 text = format_summary(summarize(stem, entry, arch, ptx, cubin))
-                target.write_text(text)
+                write_atomic(target, text.encode())
                 if not self.quiet:
                     progress.clear()
                     print(text, end="")
@@ -391,15 +481,10 @@ class Builder:
     def write_manifest(self) -> None:
         from safekernels.codegen.pipeline import tool_versions
 
-        manifest = {
-            "version": MANIFEST_VERSION,
-            "source": str(self.path),
-            "arch": self.arch,
-            "tools": tool_versions(),
-            "kernels": self.entries,
-        }
+        header = {"version": MANIFEST_VERSION, "source": str(self.path), "arch": self.arch, "tools": tool_versions()}
+        manifest = merge_manifest(self.previous, self.source, header, self.entries)
         target = self.out / MANIFEST
-        target.write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n")
+        write_atomic(target, (json.dumps(manifest, indent=2, sort_keys=True) + "\n").encode())
         if not self.quiet:
             print(f"wrote {target}")
 
