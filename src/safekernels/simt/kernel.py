@@ -21,7 +21,7 @@ from __future__ import annotations
 import functools
 import weakref
 from collections.abc import Callable, Sequence
-from typing import Any, Generic, ParamSpec, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Generic, ParamSpec, TypeVar, overload
 
 from safekernels.errors import BrandError, UnsafeOperationError
 from safekernels.runtime.device import Device, Stream
@@ -40,6 +40,9 @@ from safekernels.simt.validation import (
     validate_nonzero,
     validate_static,
 )
+
+if TYPE_CHECKING:
+    from safekernels.asm import KernelAsm
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -173,6 +176,17 @@ class SimtKernel:
 
     def __repr__(self) -> str:
         return f"<simt.kernel {self.name}({', '.join(p.name + ': ' + p.type_text() for p in self.params)})>"
+
+    @property
+    def asm(self) -> KernelAsm:
+        """The compiled stages (`asm["ptx"]`, `["llvm"]`, `["sass"]`, `.cubin`) for the default architecture."""
+        return self.inspect()
+
+    def inspect(self, arch: str | None = None) -> KernelAsm:
+        """The compiled stages for `arch` (default: the default GPU's, else sm_90); no GPU needed."""
+        from safekernels.asm import simt_asm
+
+        return simt_asm(self, arch)
 
     # -- prepare --------------------------------------------------------------------------------------------
     def prepare(self, config: LaunchConfig, device: Device | None = None) -> PreparedLaunch[SimtKernel]:

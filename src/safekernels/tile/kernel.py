@@ -29,7 +29,7 @@ import copy
 import operator
 import sys
 from collections.abc import Callable
-from typing import Any, overload
+from typing import TYPE_CHECKING, Any, overload
 
 import numpy as np
 
@@ -61,6 +61,9 @@ from safekernels.tile.launch_plan import (
 from safekernels.tile.ops import Shape
 from safekernels.tile.signature import TileParam, check_launch_shapes, parse_params
 from safekernels.tile.tensor import Partition, Tensor, TensorSpec
+
+if TYPE_CHECKING:
+    from safekernels.asm import KernelAsm
 
 _HANDLES = frozenset((Tensor, Partition))
 _getframe = sys._getframe
@@ -170,6 +173,17 @@ class TileKernel:
         return DeviceOp(run, label=self._label, device=device)
 
     # -- the call: check (plan miss), then move ----------------------------------------------------------
+    @property
+    def asm(self) -> KernelAsm:
+        """The compiled stages (`asm["ptx"]`, ...) of the kernel's one declared `tile.specialize(...)`."""
+        return self.inspect()
+
+    def inspect(self, *args: Any, arch: str | None = None) -> KernelAsm:
+        """The compiled stages for one specialization: launch values or `tile.spec(...)`s (none: the declared one)."""
+        from safekernels.asm import tile_asm
+
+        return tile_asm(self, args, arch)
+
     def _check_call(self, args: tuple[Any, ...]) -> LaunchPlan:
         """Every static check of a call (the first with these specs); the plan for the specs."""
         if len(args) != len(self.params):
