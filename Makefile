@@ -12,12 +12,14 @@ LOG := $(VENV)/install.log
 # setuptools' editable install resolves the packages through an import hook, which Python follows but mypy does
 # not; the extra .pth puts src/ on the path as a plain folder, so mypy (and editors running it) resolve
 # `safekernels` from any project using this venv (`safekernels doctor` checks it: the `mypy imports` line).
+# safekernels-module-guard.pth is the startup guard of `python -m safekernels` (setup.py puts it in the wheel).
 $(STAMP): pyproject.toml
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
 	@echo "installing safekernels[dev] into $(VENV) (editable; pip's log: $(LOG))"
 	@$(PY) -m pip install -q --upgrade pip > $(LOG) 2>&1 || { cat $(LOG); exit 1; }
 	@$(PY) -m pip install -q -e '.[dev]' >> $(LOG) 2>&1 || { cat $(LOG); exit 1; }
 	@echo "$(CURDIR)/src" > "$$($(PY) -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/safekernels-src.pth"
+	@$(PY) -c 'import sysconfig; from safekernels.safe_sys_path import PTH_LINE; open(sysconfig.get_paths()["purelib"] + "/safekernels-module-guard.pth", "w").write(PTH_LINE)'
 	@touch $(STAMP)
 
 setup: $(STAMP)

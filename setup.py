@@ -6,6 +6,7 @@ and a pip user would get "no explanation" and "no examples".  This step copies t
 `safekernels/_bundled/{docs,examples}/` (the docs stay the single source: nothing is generated or committed).
 Editable installs skip it: `safekernels.explain` and `safekernels demo` read the checkout's folders directly.
 MANIFEST.in puts the same files into the sdist, so a wheel built from the sdist has them too.
+It also writes `safekernels-module-guard.pth` at the wheel's root (the startup guard of `python -m safekernels`).
 """
 
 from __future__ import annotations
@@ -31,6 +32,12 @@ class BuildPyWithBundles(build_py):
         super().run()
         if getattr(self, "editable_mode", False):
             return
+        # The startup guard of `python -m safekernels` (see safekernels/safe_sys_path.py): a .pth at the
+        # root of the wheel, which pip installs into site-packages beside the packages.
+        namespace: dict[str, object] = {}
+        guard = ROOT / "src" / "safekernels" / "safe_sys_path.py"
+        exec(compile(guard.read_text(), str(guard), "exec"), namespace)  # defines PTH_LINE; its guard is a no-op here
+        (Path(self.build_lib) / "safekernels-module-guard.pth").write_text(str(namespace["PTH_LINE"]))
         target = Path(self.build_lib) / "safekernels" / "_bundled"
         for bundle, (folder, names) in BUNDLES.items():
             source = ROOT / folder

@@ -13,7 +13,8 @@ checks the magic, the key, the lengths and the checksum, and then the consumer v
 (`load(key, validate=...)`: a missing field, a wrong type, an edited block or plan).  Anything that fails is
 deleted and reported as a miss, so a corrupt or edited entry is rebuilt, never trusted.  Writes go to a
 temporary file in the same folder and are renamed into place (atomic on POSIX).  `SAFEKERNELS_CACHE_DIR`
-moves the cache; `SAFEKERNELS_NO_CACHE=1` disables it.
+moves the cache; `SAFEKERNELS_NO_CACHE=1` disables it.  Reads take regular files only (a FIFO or a link to
+`/dev/zero` is a miss, never a hang), at most 256 MiB, with a header of finite numbers nested at most 32 deep.
 """
 
 from __future__ import annotations
@@ -31,9 +32,13 @@ from pathlib import Path
 from typing import Any
 
 from safekernels.codegen.frontend.spec import KernelSpec
+from safekernels.disk_data import parse_json, read_regular
 
 MAGIC = b"SKCODEGEN2\n"
 FORMAT_VERSION = 2
+#: Largest entry read (IR + PTX + cubin of one kernel are a few MiB); a larger file is a miss, never read whole.
+MAX_ENTRY_BYTES = 256 * 1024 * 1024
+MAX_HEADER_DEPTH = 32
 
 log = logging.getLogger("safekernels.codegen")
 
@@ -189,16 +194,15 @@ def load(key: str, validate: Callable[[dict[str, Any]], object] | None = None) -
     if root is None:
         return None
     path = root / f"{key}.skc"
-    try:
-        data = path.read_bytes()
-    except OSError:
+    if not os.path.lexists(path):
         log.debug("cache miss %s", key[:16])
         return None
     try:
+        data = read_regular(path, MAX_ENTRY_BYTES)  # a FIFO or /dev/zero link is rejected, never read
         if not data.startswith(MAGIC):
             raise ValueError("bad magic")
         header_end = data.index(b"\n", len(MAGIC))
-        header = json.loads(data[len(MAGIC) : header_end])
+        header = parse_json(data[len(MAGIC) : header_end], max_depth=MAX_HEADER_DEPTH)
         if not isinstance(header, dict):
             raise ValueError("header is not an object")
         payload = data[header_end + 1 :]
@@ -207,7 +211,10 @@ def load(key: str, validate: Callable[[dict[str, Any]], object] | None = None) -
             raise ValueError("checksum mismatch")
         if header.get("format") != FORMAT_VERSION or header.get("key") != key:
             raise ValueError("entry of another key or format")
-        n_ir, n_ptx, n_cubin = (int(n) for n in header["lengths"])
+        lengths = header["lengths"]
+        if not (isinstance(lengths, list) and len(lengths) == 3 and all(type(n) is int for n in lengths)):
+            raise ValueError("lengths are not three integers")
+        n_ir, n_ptx, n_cubin = lengths
         if min(n_ir, n_ptx, n_cubin) < 0 or n_ir + n_ptx + n_cubin != len(payload):
             raise ValueError("length mismatch")
         meta = header["meta"]

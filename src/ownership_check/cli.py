@@ -24,6 +24,7 @@ from typing import TextIO
 from ownership_check.api import check_paths
 from ownership_check.config import Config, ConfigError, load_config, unknown_code_message, unknown_codes
 from ownership_check.diagnostics import Diagnostic
+from safekernels.cli_output import is_output_error, run_cli
 
 FORMAT_CHOICES = ("text", "concise", "json", "sarif", "github", "gitlab", "junit")
 COLOR_CHOICES = ("auto", "always", "never")
@@ -92,6 +93,11 @@ def build_parser(prog: str = "ownership-check") -> argparse.ArgumentParser:
         help="with the path `-`: the name of the file whose source is read from stdin (for messages and config)",
     )
     parser.add_argument("--version", action="store_true", help="print the version and exit")
+    parser.add_argument("--fix", action="store_true", help="apply the verified fixes, then report what is left")
+    parser.add_argument("--diff", action="store_true", help="print the verified fixes as a unified diff; write nothing")
+    parser.add_argument(
+        "--unsafe-fixes", action="store_true", help="with --fix/--diff: also wrap operations in `with simt.unsafe():`"
+    )
     return parser
 
 
@@ -106,10 +112,22 @@ def _write(stream: TextIO, text: str) -> None:
 
 
 def main(argv: Sequence[str] | None = None, prog: str = "ownership-check") -> int:
-    """Run the CLI; whatever goes wrong inside is exit status 2 with a message, never a bare traceback's 1."""
+    """Run the CLI; whatever goes wrong inside is exit status 2 with a message, never a bare traceback's 1.
+
+    An output that cannot be written (a closed pipe, a full disk, a closed stdout) is `run_cli`'s: quiet 141
+    for a broken pipe, one line and status 2 otherwise, never an "internal error"."""
+    return run_cli(lambda: _main_reporting_internal_errors(argv, prog), prog)
+
+
+def _main_reporting_internal_errors(argv: Sequence[str] | None, prog: str) -> int:
     try:
         return _main(argv, prog)
     except KeyboardInterrupt:
+        return 2
+    except OSError as exc:
+        if is_output_error(exc):
+            raise
+        _write(sys.stderr, f"{prog}: internal error (please report it):\n{traceback.format_exc()}")
         return 2
     except Exception:
         _write(sys.stderr, f"{prog}: internal error (please report it):\n{traceback.format_exc()}")
@@ -200,6 +218,11 @@ def _check_stdin(filename: str, config: Config) -> tuple[list[Diagnostic], dict[
 
 
 def _main(argv: Sequence[str] | None, prog: str) -> int:
+    raw = list(sys.argv[1:] if argv is None else argv)
+    if raw[:1] == ["server"]:  # `ownership-check server`: the language server (a folder named server: ./server)
+        from ownership_check.server import main as server_main
+
+        return server_main(raw[1:], prog=f"{prog} server")
     parser = build_parser(prog)
     try:
         args = parser.parse_args(list(argv) if argv is not None else None)
@@ -261,6 +284,24 @@ def _main(argv: Sequence[str] | None, prog: str) -> int:
             errors, internal_errors = result.errors, result.internal_errors
     except KeyboardInterrupt:
         return 2
+    if (args.fix or args.diff) and not (errors or internal_errors):
+        if stdin:
+            print(f"{prog}: error: --fix and --diff need files, not stdin", file=sys.stderr)
+            return 2
+        from ownership_check.fixes.command import fix_files
+
+        fixed = fix_files(diagnostics, sources, write=args.fix and not args.diff, unsafe=args.unsafe_fixes)
+        for error in fixed.errors:
+            _write(sys.stderr, f"{prog}: error: {error}\n")
+        if args.diff:
+            _write(sys.stdout, fixed.diff)
+            _write(sys.stderr, f"{fixed.count} fix(es) would be applied\n")
+            return 2 if fixed.errors else (1 if fixed.count else 0)
+        if fixed.count:
+            _write(sys.stderr, f"Fixed {fixed.count} diagnostic(s) in {len(fixed.applied)} file(s)\n")
+            result = check_paths(paths, config=config, jobs=args.jobs, use_cache=False)
+            diagnostics, sources, files_checked = result.diagnostics, result.sources, result.files_checked
+            errors, internal_errors = result.errors, result.internal_errors
     from ownership_check.render import render
 
     if args.statistics:

@@ -75,9 +75,9 @@ def _cmd_run(argv: Sequence[str]) -> int:
             what = "is not a file" if os.path.exists(path) else "no such file"
             print(f"safekernels run: {path}: {what}", file=sys.stderr)
             return 2
-        command = [sys.executable, path, *rest]
+        command = [sys.executable, "--", path, *rest]  # `--`: a script named `-x.py` is not an option
     if not args.no_check:
-        status = _cmd_check([path, "--no-cache"])
+        status = _cmd_check(["--no-cache", "--", path])
         if status == 1:
             print(f"safekernels run: {path} has ownership errors; not running it", file=sys.stderr)
             return 1
@@ -132,12 +132,15 @@ def _cmd_demo(argv: Sequence[str]) -> int:
     device = Device.default()
     where = "the CPU executor" if device.is_cpu else f"GPU {device.name} ({device.arch})"
     print(f"== ownership-check {folder}")
-    check_status = _cmd_check([*(str(script) for script in scripts), "--no-cache"])
+    check_status = _cmd_check(["--no-cache", "--", *(str(script) for script in scripts)])
     print(f"== running {len(scripts)} examples on {where}")
     failures = []
     for script in scripts:
         start = time.perf_counter()
-        proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True)
+        # errors="replace": an example that prints bytes that are not UTF-8 is reported, never a crash of demo
+        proc = subprocess.run(
+            [sys.executable, "--", str(script)], capture_output=True, text=True, encoding="utf-8", errors="replace"
+        )
         elapsed = time.perf_counter() - start
         output = (proc.stdout + proc.stderr).strip()
         ok = proc.returncode == 0 and "PASSED" in proc.stdout
@@ -165,6 +168,12 @@ def _cmd_doctor(argv: Sequence[str]) -> int:
     return doctor_main(list(argv))
 
 
+def _cmd_lsp(argv: Sequence[str]) -> int:
+    from ownership_check.server import main as server_main
+
+    return server_main(list(argv), prog="safekernels lsp")
+
+
 def _cmd_new(argv: Sequence[str]) -> int:
     from safekernels.scaffold import main as new_main
 
@@ -178,11 +187,19 @@ _COMMANDS = {
     "demo": (_cmd_demo, "check and run the examples shipped with safekernels"),
     "new": (_cmd_new, "create a new project: NAME [--track simt|tile]"),
     "doctor": (_cmd_doctor, "check the installation: toolchain, driver, GPUs, a compile-and-run smoke test"),
+    "lsp": (_cmd_lsp, "run the ownership checker as a language server on stdio (editors: docs/editors.md)"),
     "explain": (_cmd_explain, "print the long explanation of a diagnostic code (E0502, SK001, ...)"),
 }
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; an output that cannot be written is handled once, here (`safekernels.cli_output`)."""
+    from safekernels.cli_output import run_cli
+
+    return run_cli(lambda: _main(argv), "safekernels")
+
+
+def _main(argv: Sequence[str] | None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if not args or args[0] in ("-h", "--help"):
         print("usage: safekernels COMMAND [ARGS]\n\ncommands:")

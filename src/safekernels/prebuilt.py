@@ -17,13 +17,14 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import json
 import keyword
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from safekernels.dtypes import dtype_class
+from safekernels.disk_data import DiskDataError, parse_json, read_regular
+from safekernels.dtypes import ALL_DTYPES, dtype_class
 from safekernels.errors import DeviceError, SafeKernelsError
 
 MANIFEST = "manifest.json"
@@ -123,15 +124,29 @@ class PrebuiltKernels:
         return f"<prebuilt {self.folder}: {', '.join(self._kernels)}>"
 
 
+#: Size caps of what a prebuilt folder may hold (a manifest is a few KiB per kernel; a cubin a few MiB).
+MAX_MANIFEST_BYTES = 16 * 1024 * 1024
+MAX_CUBIN_BYTES = 512 * 1024 * 1024
+#: The parameter kinds each track writes; anything else is refused, never loaded as a scalar.
+SIMT_KINDS = ("slice", "disjoint", "atomic", "scalar")
+TILE_KINDS = ("partition", "tensor", "atomic", "scalar")
+_SHA256 = re.compile(r"^[0-9a-f]{64}$")
+_ENTRY_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_$.]{0,511}$")
+_MAX_DIM = 1 << 62
+DTYPE_NAMES = frozenset(dt.__dtype__.name for dt in ALL_DTYPES)  # type: ignore[attr-defined]
+
+
 def load_prebuilt(folder: str | Path) -> PrebuiltKernels:
-    """Load the kernels `safekernels build FILE -o folder` wrote (see the module docstring)."""
+    """Load the kernels `safekernels build FILE -o folder` wrote (see the module docstring).
+
+    Every problem with the folder (missing, unreadable, not a regular file, too large, not JSON, a manifest of
+    the wrong shape, an edited cubin) is one `PrebuiltError` naming the file and what is wrong with it.
+    """
     root = Path(folder)
+    manifest = read_manifest(root / MANIFEST)
+    tile_entries: dict[str, list[tuple[dict[str, Any], PrebuiltTile]]] = {}
+    kernels: dict[str, Any] = {}
     try:
-        manifest = json.loads((root / MANIFEST).read_text())
-        if manifest.get("version") != 1 or not isinstance(manifest.get("kernels"), list):
-            raise ValueError("unknown manifest version")
-        tile_entries: dict[str, list[tuple[dict[str, Any], PrebuiltTile]]] = {}
-        kernels: dict[str, Any] = {}
         for entry in manifest["kernels"]:
             cubin = _read_cubin(root, entry)
             if entry["track"] == "simt":
@@ -142,18 +157,162 @@ def load_prebuilt(folder: str | Path) -> PrebuiltKernels:
             kernels[name] = _tile_kernel(items[0][0], TileSpecializations(name, [t for _, t in items]))
     except PrebuiltError:
         raise
-    except (OSError, ValueError, KeyError, TypeError, IndexError) as exc:
-        raise PrebuiltError(f"{root}: not a usable prebuilt folder ({type(exc).__name__}: {exc})") from None
+    except (ValueError, KeyError, TypeError, IndexError, SafeKernelsError) as exc:  # what validation missed
+        raise PrebuiltError(f"{root}: not a usable prebuilt folder ({MANIFEST}: {exc})") from None
     return PrebuiltKernels(root, kernels)
+
+
+def read_manifest(path: Path) -> dict[str, Any]:
+    """The validated manifest at `path` (see `validate_manifest`), or `PrebuiltError` saying what is wrong."""
+    try:
+        data = read_regular(path, MAX_MANIFEST_BYTES)
+        manifest = parse_json(data)
+    except DiskDataError as exc:
+        raise PrebuiltError(f"{path.parent}: not a usable prebuilt folder ({path.name}: {exc})") from None
+    try:
+        validate_manifest(manifest)
+    except _SchemaError as exc:
+        raise PrebuiltError(f"{path.parent}: not a usable prebuilt folder ({path.name}: {exc})") from None
+    return manifest  # type: ignore[no-any-return]
+
+
+class _SchemaError(ValueError):
+    """Where in the manifest the shape is wrong, and how."""
+
+
+def _need(ok: bool, where: str, what: str) -> None:
+    if not ok:
+        raise _SchemaError(f"{where}: {what}")
+
+
+def _is_int(value: Any, low: int = 0, high: int = _MAX_DIM) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+
+
+def _ints(value: Any, where: str, *, length: int | None = None, low: int = 0) -> None:
+    _need(isinstance(value, list) and all(_is_int(v, low) for v in value), where, "expected a list of integers")
+    _need(length is None or len(value) == length, where, f"expected {length} integers")
+
+
+def _text(value: Any, where: str, pattern: re.Pattern[str] | None = None) -> None:
+    _need(isinstance(value, str) and 0 < len(value) <= 4096, where, "expected a non-empty string")
+    _need(pattern is None or pattern.match(value) is not None, where, f"unexpected value {value[:80]!r}")
+
+
+def _params(value: Any, where: str, kinds: tuple[str, ...]) -> None:
+    _need(isinstance(value, list), where, "expected a list of [name, kind, dtype]")
+    seen: set[str] = set()
+    for i, param in enumerate(value):
+        at = f"{where}[{i}]"
+        _need(isinstance(param, list) and len(param) == 3, at, "expected [name, kind, dtype]")
+        name, kind, dtype = param
+        _need(isinstance(name, str) and name.isidentifier() and not keyword.iskeyword(name), at,
+              f"{str(name)[:80]!r} is not a parameter name")
+        _need(name not in seen, at, f"parameter `{name}` appears twice")
+        seen.add(name)
+        _need(kind in kinds, at, f"unknown parameter kind {str(kind)[:40]!r} (expected one of {', '.join(kinds)})")
+        _need(isinstance(dtype, str) and dtype in DTYPE_NAMES, at, f"unknown dtype {str(dtype)[:40]!r}")
+
+
+def _contract(value: Any, where: str) -> None:
+    if value is None:
+        return
+    _need(isinstance(value, dict), where, "expected an object or null")
+    _need(_is_int(value.get("domain"), 1, 3), f"{where}.domain", "expected 1, 2 or 3")
+    block = value.get("block")
+    if block is not None:
+        _ints(block, f"{where}.block", low=1)
+        _need(1 <= len(block) <= 3, f"{where}.block", "expected 1 to 3 dimensions")
+    dynamic = value.get("dynamic_shared")
+    if isinstance(dynamic, list):
+        _ints(dynamic, f"{where}.dynamic_shared", length=2)
+    else:
+        _need(_is_int(dynamic), f"{where}.dynamic_shared", "expected a byte count or [low, high]")
+    cc = value.get("min_compute_capability")
+    if cc is not None:
+        _ints(cc, f"{where}.min_compute_capability", length=2)
+    requires = value.get("requires")
+    _need(isinstance(requires, list) and all(isinstance(r, str) and len(r) <= 4096 for r in requires),
+          f"{where}.requires", "expected a list of strings")
+
+
+def _entry(entry: Any, where: str) -> None:
+    _need(isinstance(entry, dict), where, "expected an object")
+    track = entry.get("track")
+    _need(track in ("simt", "tile"), f"{where}.track", f"unknown track {str(track)[:40]!r}")
+    name = entry.get("name")
+    _need(isinstance(name, str) and name.isidentifier() and not keyword.iskeyword(name), f"{where}.name",
+          f"{str(name)[:80]!r} is not a kernel name")
+    _text(entry.get("entry"), f"{where}.entry", _ENTRY_NAME)
+    _text(entry.get("arch"), f"{where}.arch")
+    files = entry.get("files")
+    _need(isinstance(files, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in files.items()),
+          f"{where}.files", "expected an object of file names")
+    for stage, file_name in files.items():
+        _need(Path(file_name).name == file_name and file_name not in ("", ".", ".."), f"{where}.files.{stage}",
+              f"file name {file_name[:80]!r} leaves the folder")
+    _text(entry.get("cubin_sha256"), f"{where}.cubin_sha256", _SHA256)
+    if track == "simt":
+        _params(entry.get("params"), f"{where}.params", SIMT_KINDS)
+        unchecked = entry.get("unchecked_indexing", False)
+        _need(isinstance(unchecked, bool), f"{where}.unchecked_indexing", "expected a bool")
+        _contract(entry.get("contract"), f"{where}.contract")
+        meta = entry.get("meta")
+        _need(isinstance(meta, dict), f"{where}.meta", "expected an object")
+        _text(meta.get("plan"), f"{where}.meta.plan")
+        try:
+            plan = parse_json(meta["plan"], max_depth=4)
+        except DiskDataError as exc:
+            raise _SchemaError(f"{where}.meta.plan: {exc}") from None
+        _need(isinstance(plan, list) and all(isinstance(p, list) and len(p) == 3 and all(isinstance(x, str) for x in p)
+                                             for p in plan), f"{where}.meta.plan", "expected a list of [str, str, str]")
+        if meta.get("block") is not None:
+            _ints(meta["block"], f"{where}.meta.block", length=3, low=1)
+        return
+    _params(entry.get("params"), f"{where}.params", TILE_KINDS)
+    _text(entry.get("launch_arch"), f"{where}.launch_arch")
+    spec = entry.get("specialization")
+    _need(isinstance(spec, list), f"{where}.specialization", "expected a list")
+    for i, item in enumerate(spec):
+        at = f"{where}.specialization[{i}]"
+        _need(isinstance(item, list) and len(item) == 6, at, "expected [name, kind, dtype, rank, tile, aligned]")
+        _need(isinstance(item[0], str) and isinstance(item[1], str) and item[2] in DTYPE_NAMES, at,
+              "expected a name, a kind and a dtype")
+        _need(_is_int(item[3], 0, 8), at, "expected a rank from 0 to 8")
+        if item[4] is not None:
+            _ints(item[4], at, low=1)
+        _need(isinstance(item[5], bool), at, "expected `aligned` to be a bool")
+    for key, low, high in (("grid_rank", 1, 3), ("threads", 1, 1 << 16), ("smem", 0, 1 << 31)):
+        _need(_is_int(entry.get(key), low, high), f"{where}.{key}", f"expected an integer from {low} to {high}")
+    num_warps = entry.get("num_warps")
+    _need(num_warps is None or _is_int(num_warps, 1, 64), f"{where}.num_warps", "expected null or 1 to 64")
+    for key in ("fast_math", "persistent"):
+        _need(isinstance(entry.get(key, False), bool), f"{where}.{key}", "expected a bool")
+    abi = entry.get("abi")
+    _need(isinstance(abi, list), f"{where}.abi", "expected a list")
+    for i, item in enumerate(abi):
+        _need(isinstance(item, list) and len(item) == 3 and isinstance(item[0], str) and _is_int(item[1], -1)
+              and _is_int(item[2]), f"{where}.abi[{i}]", "expected [kind, int, int]")
+
+
+def validate_manifest(manifest: Any) -> None:
+    """Raise `_SchemaError` (a ValueError naming the place) unless `manifest` has the shape `build` writes."""
+    _need(isinstance(manifest, dict), "manifest", "expected a JSON object")
+    _need(manifest.get("version") == 1, "version", f"unknown manifest version {str(manifest.get('version'))[:40]}")
+    kernels = manifest.get("kernels")
+    _need(isinstance(kernels, list), "kernels", "expected a list")
+    for i, entry in enumerate(kernels):
+        _entry(entry, f"kernels[{i}]")
 
 
 def _read_cubin(root: Path, entry: dict[str, Any]) -> bytes:
     if "cubin" not in entry["files"]:
         raise PrebuiltError(f"{root}: `{entry['name']}` was built without its cubin; rebuild with --emit cubin")
     name = str(entry["files"]["cubin"])
-    if Path(name).name != name:
-        raise ValueError(f"cubin path {name!r} leaves the folder")
-    data = (root / name).read_bytes()
+    try:
+        data = read_regular(root / name, MAX_CUBIN_BYTES)
+    except DiskDataError as exc:
+        raise PrebuiltError(f"{root / name}: cannot use this cubin ({exc})") from None
     if hashlib.sha256(data).hexdigest() != entry["cubin_sha256"]:
         raise PrebuiltError(f"{root / name}: checksum mismatch (the file changed since the build); rebuild")
     return data

@@ -10,6 +10,16 @@ Importing this module (first thing in `safekernels/__init__.py`, which every ent
 anything else, so it may use only `sys` and `os`, both loaded by the interpreter's own startup) removes that
 one entry, and only when this interpreter was started as `python -m safekernels` or `python -m ownership_check`
 without `-P`/`-I`.  `safekernels build` runs its checker subprocess with `-P` as well.
+
+That alone cannot cover the project's own names: for `python -m safekernels`, a `safekernels.py` in the working
+directory is found before this package, so none of its code ever runs.  The installed distribution therefore
+carries a one-line startup file, `safekernels-module-guard.pth` (`PTH_LINE`; Python's `site` runs it before
+`-m` resolves its module, when the working directory is not yet on `sys.path`).  For a module run of one of
+`GUARDED_PACKAGES` it imports this module, whose `install_guard` puts a finder first on `sys.meta_path`: the
+first import after Python inserts the working directory (runpy's own lookup of the `-m` module) removes that
+entry again, so `safekernels.py`, `ownership_check.py`, `codegen.py`, `mypy_plugin.py` or `cuda.py` in the
+checked folder are never imported by name.  For every other interpreter the line is a membership test on
+`sys.orig_argv` and nothing is imported.
 """
 
 import os
@@ -58,4 +68,68 @@ def drop_cwd_for_module_run(packages: tuple[str, ...]) -> bool:
 
 
 ENTRY_PACKAGES = ("safekernels", "ownership_check")
-drop_cwd_for_module_run(ENTRY_PACKAGES)
+#: The `-m` runs guarded from startup on (see the module docstring): the four packages of the distribution.
+GUARDED_PACKAGES = ("safekernels", "ownership_check", "codegen", "mypy_plugin")
+#: The content of `safekernels-module-guard.pth` (setup.py writes it into the wheel, the Makefile into .venv).
+PTH_LINE = (
+    "import sys; not sys.flags.safe_path and any(n in a for a in getattr(sys, 'orig_argv', ())[1:] "
+    "for n in ('safekernels', 'ownership_check', 'codegen', 'mypy_plugin')) "
+    "and __import__('safekernels.safe_sys_path')\n"
+)
+
+
+def _is_cwd_entry(entry: str, cwd: str | None) -> bool:
+    return entry == "" or (cwd is not None and os.path.abspath(entry) == cwd)
+
+
+def _cwd() -> str | None:
+    try:
+        return os.getcwd()
+    except OSError:
+        return None
+
+
+class _DropCwdOnInsert:
+    """A `sys.meta_path` finder that finds nothing: it removes the working directory once Python inserts it.
+
+    Installed at startup (before `-m` resolves its module).  Every import consults it first; as soon as
+    `sys.path[0]` is the working directory and that entry is new (more such entries than at startup), it is
+    deleted before the path-based finder looks at it, and the finder removes itself.
+    """
+
+    def __init__(self) -> None:
+        cwd = _cwd()
+        self.initial = sum(1 for entry in sys.path if _is_cwd_entry(entry, cwd))
+
+    def find_spec(self, name: str, path: object = None, target: object = None) -> None:
+        if sys.path:
+            cwd = _cwd()
+            if _is_cwd_entry(sys.path[0], cwd) and sum(1 for e in sys.path if _is_cwd_entry(e, cwd)) > self.initial:
+                del sys.path[0]
+                self.uninstall()
+        return None
+
+    def uninstall(self) -> None:
+        try:
+            sys.meta_path.remove(self)
+        except ValueError:
+            pass
+
+
+def install_guard(packages: tuple[str, ...] = GUARDED_PACKAGES) -> bool:
+    """At startup (from the .pth line): guard a coming `python -m <package>` run; True if a guard was installed."""
+    if getattr(sys.flags, "safe_path", False):
+        return False
+    name = _module_run_name(list(getattr(sys, "orig_argv", [])))
+    if name is None or name.split(".")[0] not in packages:
+        return False
+    if any(isinstance(finder, _DropCwdOnInsert) for finder in sys.meta_path):
+        return True
+    sys.meta_path.insert(0, _DropCwdOnInsert())
+    return True
+
+
+if "runpy" in sys.modules:  # imported by a running program: the working directory, if any, is already in place
+    drop_cwd_for_module_run(ENTRY_PACKAGES)
+else:  # imported at startup by the .pth line: the -m module has not been looked up yet
+    install_guard()

@@ -2,7 +2,8 @@
 
 It lives beside the compiled-kernel cache (`SAFEKERNELS_CACHE_DIR`, default `~/.cache/safekernels/codegen`),
 under `autotune/`, and honours `SAFEKERNELS_NO_CACHE=1` the same way.  A file that cannot be read or does not
-name one of the current configurations is a miss (and is replaced by the next tuning), never trusted.
+name one of the current configurations is a miss (and is replaced by the next tuning), never trusted: only a
+regular file of at most 1 MiB of JSON nested at most 16 deep, with finite numbers, is read at all.
 """
 
 from __future__ import annotations
@@ -12,6 +13,12 @@ import os
 import tempfile
 from pathlib import Path
 from typing import Any
+
+from safekernels.disk_data import DiskDataError, parse_json, read_regular
+
+#: A record is a few hundred bytes (the winner, the configurations, the timings); more is not one of ours.
+MAX_RECORD_BYTES = 1 << 20
+MAX_RECORD_DEPTH = 16
 
 
 def _root() -> Path | None:
@@ -37,11 +44,11 @@ class TuningStore:
         if path is None:
             return None
         try:
-            entry = json.loads(path.read_text())
-            index = entry["best"]
-        except (OSError, ValueError, KeyError, TypeError):
-            return None
-        if not isinstance(index, int) or not 0 <= index < n_configs:
+            entry = parse_json(read_regular(path, MAX_RECORD_BYTES), max_depth=MAX_RECORD_DEPTH)
+        except DiskDataError:
+            return None  # a FIFO, /dev/zero, a huge or deeply nested file, NaN or 1e400: a miss, never a hang
+        index = entry.get("best") if isinstance(entry, dict) else None
+        if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < n_configs:
             return None
         return index
 

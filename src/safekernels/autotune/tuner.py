@@ -10,7 +10,6 @@ kernel fault (the CUDA context is lost) ends tuning at once.
 from __future__ import annotations
 
 import hashlib
-import inspect
 import json
 import sys
 from collections.abc import Callable, Sequence
@@ -35,18 +34,13 @@ class TuneStats:
 
 
 def source_fingerprint(fn: Any) -> str:
-    """The kernel's source and the simple module constants its code names (what the compiled-kernel key reads)."""
-    fn = inspect.unwrap(fn)
-    try:
-        parts = [inspect.getsource(fn)]
-    except (OSError, TypeError):
-        parts = [repr(fn.__code__.co_code)]
-    glb = getattr(fn, "__globals__", {})
-    for name in sorted(set(fn.__code__.co_names)):
-        value = glb.get(name)
-        if isinstance(value, bool | int | float | str | tuple):
-            parts.append(f"{name}={value!r}")
-    return "\n".join(parts)
+    """Everything the compiled kernel depends on in Python: its source, the source of every `@simt.device` /
+    `@tile.function` helper it reaches (transitively, through helpers calling helpers), closure values and the
+    module constants its code names.  The compiled-kernel cache key reads the same parts, so a change that
+    would recompile the kernel also invalidates its stored tuning result."""
+    from safekernels.codegen.cache import source_key_parts
+
+    return "\n".join(source_key_parts(fn))
 
 
 def device_identity(device: Device) -> dict[str, Any]:
