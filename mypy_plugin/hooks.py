@@ -103,7 +103,7 @@ class SafeKernelsPlugin(Plugin):
         if not resolve.is_safekernels(fullname):
             return None
         short = _short(fullname)
-        if short == "__call__" and _class_name(fullname) == "TileKernel":
+        if short == "__call__" and _class_name(fullname) in ("TileKernel", "AutotunedTileKernel"):
             return _tile_call_hook
         if short in ("__getitem__", "__setitem__") and _class_name(fullname) == "SharedArray":
             return _method_report_hook

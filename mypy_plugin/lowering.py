@@ -87,10 +87,62 @@ from mypy.types import Instance, Type, TypeAliasType, UnionType, get_proper_type
 from mypy_plugin import resolve, tree
 from ownership_check.core import calls, ir
 from ownership_check.diagnostics import Span
-from safekernels.ownership_model import DEVICE_ANNOTATIONS, DEVICE_DECORATOR, SHARED_ARRAY_CONSTRUCTOR, UNSAFE_CONTEXT
+from safekernels.ownership_model import (
+    DEVICE_ANNOTATIONS,
+    DEVICE_DECORATOR,
+    SHARED_ARRAY_ANNOTATIONS,
+    SHARED_ARRAY_CONSTRUCTOR,
+    UNSAFE_CONTEXT,
+    launch_form,
+)
 
 #: How this front end lowered before the core owned call lowering (see `calls.Dialect`).
 DIALECT = calls.Dialect(launch_move_events=calls.GROUP_LAUNCH_MOVES, distinct_methods_move_any_receiver=True)
+
+#: Units whose bodies are kernel code (never host code): no host moves, launches or borrows happen there.
+KERNEL_UNIT_KINDS = ("simt", "tile", "device")
+
+#: How deep an operand's expression is followed to the places it may evaluate to (nested conditionals, helpers).
+_CHOICE_DEPTH = 6
+
+
+def _returned_params(func: FuncDef) -> tuple[str, ...] | None:
+    """The parameters a plain function may return (`return y if c else x` -> `y, x`); None when some `return`
+    gives anything else (or none returns): then its result is a fresh value to the checker."""
+    params = {arg.variable.name for arg in func.arguments}
+    found: list[str] = []
+    returns = 0
+    for node in tree.walk(func.body):
+        if not isinstance(node, ReturnStmt):
+            continue
+        returns += 1
+        stack: list[Expression | None] = [node.expr]
+        while stack:
+            value = stack.pop()
+            if isinstance(value, NameExpr) and value.name in params:
+                found.append(value.name)
+            elif isinstance(value, ConditionalExpr):
+                stack.extend((value.else_expr, value.if_expr))
+            elif isinstance(value, OpExpr) and value.op in ("and", "or"):
+                stack.extend((value.right, value.left))
+            else:
+                return None
+    return tuple(dict.fromkeys(found)) if returns else None
+
+
+def _bind_call(func: FuncDef, call: CallExpr) -> dict[str, Expression]:
+    """Parameter name -> argument expression, for the arguments a call binds plainly (no `*`/`**`)."""
+    kinds = func.arg_kinds
+    names = [arg.variable.name for arg, kind in zip(func.arguments, kinds, strict=False) if kind.is_positional()]
+    bound: dict[str, Expression] = {}
+    for position, (arg, kind, keyword) in enumerate(zip(call.args, call.arg_kinds, call.arg_names, strict=True)):
+        if kind in (ARG_STAR, ARG_STAR2):
+            break
+        if kind == ARG_NAMED and keyword is not None:
+            bound[keyword] = arg
+        elif position < len(names):
+            bound[names[position]] = arg
+    return bound
 
 _LITERALS = (StrExpr, BytesExpr, IntExpr, FloatExpr, ComplexExpr, EllipsisExpr)
 
@@ -253,12 +305,14 @@ class FunctionLowerer(calls.PlaceNaming):
         super().__init__()
         self.ctx = ctx
         self.unit = unit
-        self.kernel_body = unit.kind in ("simt", "device")
+        self.kernel_body = unit.kind in KERNEL_UNIT_KINDS
         self.dialect = DIALECT
         self.scopes: list[list[ir.Op]] = [[]]
         self.local_names: set[str] = set()
         self.device: set[str] = set()
         self.origins: dict[Span, Node] = {}
+        self.helpers: set[int] = set()  # ids of the functions defined in this body
+        self.containers: dict[str, int] = {}  # names only ever bound to tuple/list displays -> widest display
 
     # --- plumbing --------------------------------------------------------------------------------------------
 
@@ -343,9 +397,17 @@ class FunctionLowerer(calls.PlaceNaming):
                     self.device.add(param)
         pairs: list[tuple[list[str], Expression]] = []
         mentioned: set[str] = set()
+        unsure: set[str] = set()
+        launched: list[CallExpr] = []
         for node in tree.walk_many(list(body)):
             if isinstance(node, NameExpr):
                 mentioned.add(node.name)
+            elif isinstance(node, CallExpr):
+                launched.append(node)
+            elif isinstance(node, OperatorAssignmentStmt):
+                unsure.update(_target_names(node.lvalue))
+            elif isinstance(node, DelStmt):
+                unsure.update(_target_names(node.expr))
             elif isinstance(node, AssignmentStmt):
                 names = [n for t in node.lvalues for n in _target_texts(t)]
                 if node.unanalyzed_type is not None and _type_is_device(node.type):
@@ -362,8 +424,18 @@ class FunctionLowerer(calls.PlaceNaming):
                         pairs.append((list(_target_texts(target)), item))
             elif isinstance(node, FuncDef | Decorator | OverloadedFuncDef | ClassDef):
                 self.local_names.add(node.name)
+                if isinstance(node, FuncDef):
+                    self.helpers.add(id(node))
         for names, _ in pairs:
             self.local_names.update(n for n in names if "." not in n)
+        self.find_containers(pairs, unsure)
+        for call in launched:
+            # A place passed to a kernel is a device value (the launch refuses anything else).
+            if self.launched_kernel(call.callee) is not None:
+                for arg, kind in zip(call.args, call.arg_kinds, strict=True):
+                    text = tree.dotted(arg)
+                    if text is not None and kind not in (ARG_STAR, ARG_STAR2):
+                        self.device.add(text)
         candidates = self.unit.outer_candidates
         if candidates is None or (candidates and not candidates.isdisjoint(mentioned | self.local_names)):
             self.device.update(self.unit.outer_device())
@@ -376,6 +448,47 @@ class FunctionLowerer(calls.PlaceNaming):
                     device.update(names)
             if len(device) == before:
                 break
+
+    def find_containers(self, pairs: Sequence[tuple[list[str], Expression]], unsure: set[str]) -> None:
+        """Names bound only by plain assignments of tuple/list displays (`pair = (a, c)`): `pair[1]` is `c`."""
+        widths: dict[str, int] = {}
+        for names, value in pairs:
+            items = self.literal_display(value)
+            for name in names:
+                if items is None or len(names) != 1 or "." in name:
+                    unsure.add(name)
+                else:
+                    widths[name] = max(widths.get(name, 0), len(items))
+        self.containers = {n: w for n, w in widths.items() if n not in unsure and 0 < w <= 16}
+
+    def launched_kernel(self, func: Expression) -> resolve.KernelInfo | None:
+        """The kernel a call's callee launches (`k(...)`, `k.launch(...)`, ...), or None."""
+        found = self.ctx.kernel(func)
+        if found is not None:
+            return found
+        if isinstance(func, MemberExpr):
+            receiver = self.ctx.kernel(func.expr)
+            if receiver is not None and launch_form(receiver.track, receiver.autotuned, func.name) is not None:
+                return receiver
+        return None
+
+    def shared_array_params(self, func: FuncItem) -> None:
+        """Kernel code: a parameter annotated `SharedArray[T]` is a shared array (element access needs unsafe)."""
+        if not self.kernel_body:
+            return
+        arg_types = getattr(func.type, "arg_types", None)
+        if arg_types is None:
+            return
+        for index, arg in enumerate(func.arguments):
+            typ = get_proper_type(arg_types[index]) if index < len(arg_types) else None
+            if (
+                arg.type_annotation is not None
+                and isinstance(typ, Instance)
+                and typ.type.name in SHARED_ARRAY_ANNOTATIONS
+                and resolve.is_safekernels(typ.type.fullname)
+            ):
+                place = ir.Place(self.name(arg.variable.name))
+                self.emit(ir.Bind((place,), (ir.Fresh("shared_array"),), span_of(arg.variable)))
 
     def is_device_place(self, expr: Expression) -> bool:
         text = tree.dotted(expr)
@@ -391,7 +504,12 @@ class FunctionLowerer(calls.PlaceNaming):
             return ir.Function("<module>", ops, Span(1, 1, 1, 2), self.ctx.path)
         body = node.body.body
         self.prepass(body, node)
-        ops = self.block(lambda: self.suite(body))
+
+        def lower_body() -> None:
+            self.shared_array_params(node)
+            self.suite(body)
+
+        ops = self.block(lower_body)
         name = node.name if isinstance(node, FuncDef) else "<lambda>"
         return ir.Function(name, ops, span_of(node), self.ctx.path)
 
@@ -515,7 +633,7 @@ class FunctionLowerer(calls.PlaceNaming):
             head = self.block(lambda: self.bind(node.index, ir.Fresh()))
         body = self.block(lambda: self.suite(node.body))
         orelse = self.block(lambda: self.suite(node.else_body))
-        self.emit(ir.Loop(head, body, orelse, span_of(node.index)))
+        self.emit(ir.Loop(head, body, orelse, span_of(node.index), unrolled=items is not None))
 
     def try_stmt(self, node: TryStmt) -> None:
         body = self.block(lambda: self.suite(node.body))
@@ -671,6 +789,14 @@ class FunctionLowerer(calls.PlaceNaming):
         elif isinstance(value, TupleExpr | ListExpr) and not any(isinstance(e, StarExpr) for e in value.items):
             items = tuple(value.items)
         calls.lower_assignment(calls.Assignment(tuple(self.target(t) for t in targets), value, split, items), self)
+        for target in targets:
+            if isinstance(target, NameExpr) and target.name in self.containers:
+                raw = target.name
+                elements = [self.place(item) for item in items] if items is not None else []
+                calls.bind_elements(
+                    self.name(raw), raw, self.containers[raw], elements, [span_of(i) for i in items or ()],
+                    span_of(target), self,
+                )
 
     def value(self, expr: Expression, holder: ir.Place | None = None) -> ir.Value:
         """Lower an expression whose result is bound to a name: an alias, a view or a fresh object."""
@@ -832,10 +958,105 @@ class FunctionLowerer(calls.PlaceNaming):
         self, expr: Expression, keyword: str | None = None, star: bool = False, with_view: bool = True
     ) -> calls.Operand[Expression]:
         place = self.place(expr)
+        span = span_of(expr)
         if place is not None:
-            return calls.Operand(expr, span_of(expr), place, self.is_device_place(expr), None, keyword, star)
+            return calls.Operand(expr, span, place, self.is_device_place(expr), None, keyword, star)
+        if star:
+            items = self.literal_display(expr)
+            spread = tuple(self.operand(item) for item in items) if items is not None else None
+            return calls.Operand(expr, span, None, False, None, keyword, star, items=spread)
         view = self.view_shape(expr) if with_view else None
-        return calls.Operand(expr, span_of(expr), None, False, view, keyword, star)
+        found = self.choices(expr, span, 0) if view is None else None
+        if found is not None:
+            prelude, choices = found
+            return calls.Operand(expr, span, None, True, None, keyword, star, choices, prelude)
+        return calls.Operand(expr, span, None, self.expr_is_device(expr), view, keyword, star)
+
+    # --- operands that are expressions over places ----------------------------------------------------------
+
+    def literal_display(self, expr: Expression) -> tuple[Expression, ...] | None:
+        """The items of a tuple/list display without starred items (`(a, b)`, `[a, b]`), else None."""
+        if isinstance(expr, TupleExpr | ListExpr) and not any(isinstance(i, StarExpr) for i in expr.items):
+            return tuple(expr.items)
+        return None
+
+    def choices(
+        self, expr: Expression, span: Span, depth: int
+    ) -> tuple[tuple[Expression, ...], tuple[calls.Operand[Expression], ...]] | None:
+        """The places `expr` may evaluate to, and what is evaluated before its value is known (see
+        `calls.Operand`); None when it is not an expression over places (as the libcst front end decides)."""
+        if depth > _CHOICE_DEPTH:
+            return None
+        if isinstance(expr, ConditionalExpr):
+            return self._alternatives((expr.cond,), (expr.if_expr, expr.else_expr), span, depth)
+        if isinstance(expr, OpExpr) and expr.op in ("and", "or"):
+            return self._alternatives((expr.left,), (expr.left, expr.right), span, depth)
+        if isinstance(expr, AssignmentExpr):
+            target = self.place(expr.target)
+            if target is None:
+                return None
+            return (expr,), (calls.Operand(expr.target, span, target, True),)
+        if isinstance(expr, IndexExpr) and not isinstance(expr.index, SliceExpr | TupleExpr):
+            index = expr.index
+            literal = _int_literal(index)
+            items = self.literal_display(expr.base)
+            if items is not None:
+                picked = (items[literal],) if literal is not None and -len(items) <= literal < len(items) else items
+                return self._alternatives((expr.base, index), picked, span, depth)
+            if isinstance(expr.base, NameExpr) and expr.base.name in self.containers:
+                raw = expr.base.name
+                name = self.name(raw)
+                width = self.containers[raw]
+                indices = [literal % width] if literal is not None and -width <= literal < width else range(width)
+                elements: tuple[calls.Operand[Expression], ...] = tuple(
+                    calls.Operand(expr, span, calls.element_place(name, i, raw), True) for i in indices
+                )
+                return (expr.base, index), elements
+            return None
+        if isinstance(expr, CallExpr) and isinstance(expr.callee, NameExpr):
+            helper = self.helper(expr.callee)
+            if helper is None:
+                return None
+            returned = _returned_params(helper)
+            if returned is None:
+                return None
+            bound = _bind_call(helper, expr)
+            picked = tuple(bound[name] for name in returned if name in bound)
+            found = self._alternatives((), picked, span, depth)
+            return ((expr,), found[1]) if found is not None else None
+        return None
+
+    def _alternatives(
+        self, prelude: tuple[Expression, ...], options: Sequence[Expression], span: Span, depth: int
+    ) -> tuple[tuple[Expression, ...], tuple[calls.Operand[Expression], ...]] | None:
+        before = list(prelude)
+        out: list[calls.Operand[Expression]] = []
+        for option in options:
+            place = self.place(option)
+            if place is not None:
+                if all(o.place != place for o in out):
+                    out.append(calls.Operand(option, span, place, True))
+                continue
+            found = self.choices(option, span, depth + 1)
+            if found is None:
+                before.append(option)  # a value that is no place (a fresh object): evaluated, never borrowed
+                continue
+            before.extend(found[0])
+            out.extend(o for o in found[1] if all(p.place != o.place for p in out))
+        return (tuple(before), tuple(out)) if out else None
+
+    def helper(self, callee: NameExpr) -> FuncDef | None:
+        """The plain (undecorated) function a call's callee refers to, when defined in this body or at this
+        module's top level (where the libcst front end can see it too)."""
+        func = callee.node
+        if not isinstance(func, FuncDef) or func.is_decorated:
+            return None
+        if id(func) in self.helpers:
+            return func
+        symbol = self.ctx.module.names.get(func.name)
+        if symbol is not None and symbol.node is func and func.name not in self.local_names:
+            return func
+        return None
 
     def call(self, node: CallExpr, holder: ir.Place | None) -> ir.Fresh:
         func = node.callee

@@ -36,7 +36,7 @@ from mypy.nodes import (
 from mypy.types import CallableType, Instance, ProperType, Type, UnionType, get_proper_type
 from mypy.util import correct_relative_import
 
-from safekernels.ownership_model import KERNEL_DECORATORS, ParamMode, param_mode
+from safekernels.ownership_model import KERNEL_DECORATORS, KERNEL_WRAPPERS, ParamMode, param_mode
 
 PACKAGE = "safekernels"
 
@@ -112,6 +112,7 @@ class KernelInfo:
     track: str  # "simt" | "tile"
     params: tuple[tuple[str, ParamMode], ...]
     signature: CallableType | None  # the kernel function's own analyzed signature
+    autotuned: bool = False  # wrapped by `@simt.autotune(...)` / `@tile.autotune(...)`
 
     def mode(self, index: int) -> ParamMode:
         return self.params[index][1] if index < len(self.params) else ParamMode.VALUE
@@ -164,12 +165,34 @@ def type_mode(typ: Type | None) -> ParamMode:
     return ParamMode.VALUE
 
 
+def _wrapper(dec: Expression) -> bool:
+    """Whether a decorator is an autotune wrapper: mypy names `simt.autotune` by its definition
+    (`safekernels.autotune.simt_autotune.autotune`, reached through the package's lazy `__getattr__`)."""
+    target = dec.callee if isinstance(dec, CallExpr) else dec
+    name = fullname_of(target)
+    if not name or not is_safekernels(name):
+        return False
+    short = name.rsplit(".", 1)[-1]
+    return any(matches(name, wrapper) or short == wrapper.rsplit(".", 1)[-1] for wrapper in KERNEL_WRAPPERS)
+
+
+#: The classes an autotune decorator returns (a module loaded from mypy's cache keeps only the decorated type).
+AUTOTUNED_CLASSES: dict[str, str] = {"AutotunedSimtKernel": "simt", "AutotunedTileKernel": "tile"}
+
+
 def kernel_from_decorator(node: Decorator) -> KernelInfo | None:
     track: str | None = None
-    for dec in node.original_decorators or node.decorators:
+    decorators = node.original_decorators or node.decorators
+    for dec in decorators:
         track = decorator_track(dec)
         if track is not None:
             break
+    autotuned = any(_wrapper(dec) for dec in decorators)
+    if track is None:
+        proper = get_proper_type(node.var.type) if node.var.type is not None else None
+        if isinstance(proper, Instance) and is_safekernels(proper.type.fullname):
+            track = AUTOTUNED_CLASSES.get(proper.type.name)
+            autotuned = track is not None
     if track is None:
         track = instance_track(node.var.type)
     if track is None:
@@ -185,7 +208,7 @@ def kernel_from_decorator(node: Decorator) -> KernelInfo | None:
             continue
         typ = signature.arg_types[index] if signature is not None else None
         params.append((name, type_mode(typ)))
-    return KernelInfo(func.name, func.fullname, track, tuple(params), signature)
+    return KernelInfo(func.name, func.fullname, track, tuple(params), signature, autotuned)
 
 
 def kernel_of(expr: Expression) -> KernelInfo | None:

@@ -14,6 +14,7 @@ Vocabulary (rustc's):
 from __future__ import annotations
 
 import enum
+from dataclasses import dataclass
 from typing import Final
 
 
@@ -62,12 +63,87 @@ BORROWING_METHODS: Final[frozenset[str]] = frozenset({"to_numpy", "view", "split
 #: Methods returning a view that aliases the receiver's storage (overlap reasoning applies to them).
 VIEW_METHODS: Final[frozenset[str]] = frozenset({"view", "split_at"})
 
-#: SIMT kernel-object methods and the positional index where the kernel's own arguments start.
-SIMT_LAUNCH_METHODS: Final[dict[str, int]] = {
-    "launch": 2,  # kernel.launch(prepared, stream, *args)
-    "launch_async": 1,  # kernel.launch_async(prepared, *args) -> DeviceOp borrowing its buffers until synced
-    "launch_unchecked": 2,  # kernel.launch_unchecked(config, stream, *args), needs unsafe
+#: How a launch takes its arguments, per entry point (see `LAUNCH_FORMS`).
+@dataclass(frozen=True)
+class LaunchForm:
+    """One public way to launch a kernel, and how its call's arguments map to the kernel's parameters.
+
+    `leading` positional arguments come before the kernel's own (`prepared, stream` for `launch`); `prepared` is
+    the index among them of the brand-carrying `PreparedLaunch` (E0308), None when the form takes none.  The
+    kernel's own arguments then map to its parameters in order (and by name where `keywords`), each taken by
+    its parameter's `ParamMode`.  `result` is what the call returns: `"op"` a lazy `DeviceOp` (its loans last
+    until it is consumed when `holds_loans`), `"value"` anything else.
+    """
+
+    leading: int
+    prepared: int | None
+    unsafe: bool
+    result: str
+    holds_loans: bool
+    keywords: bool
+
+
+#: Kernel kinds: a track (`simt`, `tile`) or an autotuned kernel of one (`simt.autotune`, `tile.autotune`).
+SIMT: Final[str] = "simt"
+TILE: Final[str] = "tile"
+SIMT_AUTOTUNE: Final[str] = "simt.autotune"
+TILE_AUTOTUNE: Final[str] = "tile.autotune"
+
+#: Every launch entry point: (kernel kind, method; None = calling the kernel object) -> its `LaunchForm`.
+#: Nothing else launches a kernel (a `@simt.kernel` called directly raises `TypeError`).
+LAUNCH_FORMS: Final[dict[tuple[str, str | None], LaunchForm]] = {
+    # kernel.launch(prepared, stream, *args): checked now, borrows for the launch
+    (SIMT, "launch"): LaunchForm(2, 0, False, "value", False, False),
+    # kernel.launch_async(prepared, *args) -> DeviceOp borrowing its buffers until synced (or dropped)
+    (SIMT, "launch_async"): LaunchForm(1, 0, False, "op", True, False),
+    # kernel.launch_unchecked(config, stream, *args): no brand, needs `with simt.unsafe():`
+    (SIMT, "launch_unchecked"): LaunchForm(2, None, True, "value", False, False),
+    # @simt.autotune: tuned.launch(stream, *args), the tuner prepares the launch itself
+    (SIMT_AUTOTUNE, "launch"): LaunchForm(1, None, False, "value", False, False),
+    # @tile.kernel: k(*args, **kwargs) -> DeviceOp; Tensor / Partition / DeviceOp arguments move in
+    (TILE, None): LaunchForm(0, None, False, "op", False, True),
+    # @tile.autotune: tuned(*args) -> DeviceOp, positional arguments only
+    (TILE_AUTOTUNE, None): LaunchForm(0, None, False, "op", False, False),
 }
+
+#: Decorators that wrap a kernel into an autotuned one (applied above the kernel decorator), by qualified name.
+KERNEL_WRAPPERS: Final[dict[str, str]] = {
+    "safekernels.simt.autotune": SIMT_AUTOTUNE,
+    "safekernels.tile.autotune": TILE_AUTOTUNE,
+}
+
+
+def kernel_kind(track: str, autotuned: bool) -> str:
+    """The `LAUNCH_FORMS` kind of a kernel of `track`, autotuned or not."""
+    if not autotuned:
+        return track
+    return SIMT_AUTOTUNE if track == SIMT else TILE_AUTOTUNE
+
+
+def launch_form(track: str, autotuned: bool, method: str | None) -> LaunchForm | None:
+    """How `kernel.method(...)` (or `kernel(...)` for `method=None`) launches, or None if it does not."""
+    return LAUNCH_FORMS.get((kernel_kind(track, autotuned), method))
+
+
+#: SIMT kernel-object methods that launch (any kernel kind), for hooks that select calls by method name.
+SIMT_LAUNCH_METHODS: Final[frozenset[str]] = frozenset(
+    method for (kind, method) in LAUNCH_FORMS if method is not None and kind in (SIMT, SIMT_AUTOTUNE)
+)
+
+#: Methods whose result op carries the pending work of the ops they consume, and so the loans that work holds
+#: (`pending.then(f)`: `pending`'s buffers stay borrowed until the chain runs).  `sync_on` / `sync` /
+#: `graph_on` run (or capture) the chain instead, which ends the loans.
+LOAN_INHERITING_METHODS: Final[frozenset[str]] = frozenset(
+    {"then", "zip", "first", "partition", "unpartition", "shared"}
+)
+
+#: Methods whose result is a *shared* op: consumers read it and never move it (`SharedDeviceOp`): a launch, a
+#: `sync_on`, a second launch may all use it.
+SHARED_RESULT_METHODS: Final[frozenset[str]] = frozenset({"shared"})
+
+#: Kernel-side classes whose values need `with simt.unsafe():` for element access (a `@simt.device` helper
+#: parameter annotated `SharedArray[T]` is one).
+SHARED_ARRAY_ANNOTATIONS: Final[frozenset[str]] = frozenset({"SharedArray"})
 
 #: Operations that require a lexically enclosing `with simt.unsafe():` (E0133).
 UNSAFE_OPERATIONS: Final[frozenset[str]] = frozenset({"shared_array", "get_unchecked_mut", "launch_unchecked"})

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ownership_check.core import calls, ir
@@ -56,12 +57,21 @@ class FakeFrontEnd:
         self.tmp += 1
         return ir.Place(f"$t{self.tmp}", (), display)
 
+    def block(self, build: Callable[[], None], /) -> ir.Block:
+        outer, self.events = self.events, []
+        try:
+            build()
+            return tuple(e for e in self.events if not isinstance(e, tuple))
+        finally:
+            self.events = outer
+
 
 @dataclass(frozen=True)
 class Kernel:
     name: str
     track: str
     params: tuple[tuple[str, str], ...]
+    autotuned: bool = False
 
 
 VECADD = Kernel("vecadd", "simt", (("a", "shared"), ("b", "shared"), ("c", "mut"), ("n", "value")))
@@ -115,7 +125,7 @@ def test_launch_checks_the_brand_then_borrows_by_parameter_mode() -> None:
     assert all(origin == "CALL" for op, origin in fe.origins if not isinstance(op, ir.View))
 
 
-def test_launch_async_borrows_are_held_by_the_bound_op_and_keywords_pick_their_parameter() -> None:
+def test_launch_async_borrows_are_held_by_the_bound_op_and_simt_launches_take_no_keywords() -> None:
     fe = FakeFrontEnd()
     call = method_call(
         kernel_receiver(VECADD), "launch_async", arg("prep", 1), arg("out", 2, keyword="c"), arg("x", 3),
@@ -124,10 +134,25 @@ def test_launch_async_borrows_are_held_by_the_bound_op_and_keywords_pick_their_p
     assert calls.lower_call(call, P("op"), fe) == ir.Fresh("op")
     assert fe.events == [
         ir.CheckBrand(P("prep"), "vecadd", sp(1), sp(90)),
-        ir.Borrow(P("out"), True, 1, sp(2), P("op")),
+        # `launch_async(prepared, *args)` takes no keyword arguments (the runtime raises TypeError): no borrow
+        ("expr", "out"),
         ir.Borrow(P("x"), False, 1, sp(3), P("op")),  # first positional after `prepared`: parameter `a`
         ("expr", "rest"),  # `*rest`: unknown parameters, an ordinary expression
     ]
+
+
+def test_tile_launch_keywords_pick_their_parameter_and_arguments_after_a_splat_map_from_the_end() -> None:
+    fe = FakeFrontEnd()
+    call = calls.Call("add(...)", sp(9), "add", (arg("z", 1, keyword="z"),), kernel=ADD)
+    calls.lower_call(call, None, fe)
+    assert [e.place for e in fe.events if isinstance(e, ir.Move)] == [P("z")]
+    fe = FakeFrontEnd()
+    rest = calls.Operand("rest", sp(2), star=True)
+    call = method_call(kernel_receiver(VECADD), "launch", arg("p", 1), arg("s", 2), rest, arg("c", 3), arg("n", 4),
+                       kernel=VECADD)
+    calls.lower_call(call, None, fe)
+    # `*rest` has unknown length, but `c, n` are the last two arguments: parameters `c` (mutable) and `n`
+    assert ir.Borrow(P("c"), True, 1, sp(3)) in fe.events
 
 
 def test_launch_group_is_numbered_after_the_leading_arguments_are_lowered() -> None:
@@ -411,9 +436,10 @@ def test_a_value_bound_to_one_name_is_held_by_it_and_attribute_targets_read_thei
     assert fe.events == [
         ("value", "launch()"),
         ir.Bind((P("op"),), (ir.Fresh("value", brand="op"),), sp(1)),
+        # an attribute target holds the value too (`self.op = k.launch_async(...)` keeps the op's loans)
         ("value", "c"),
         ir.Use(P("self"), sp(1)),
-        ir.Bind((P("self.out"),), (ir.Fresh(),), sp(1)),
+        ir.Bind((P("self.out"),), (ir.Fresh("value", brand="self.out"),), sp(1)),
         # A chained assignment binds one object: later targets alias the first place target.
         ir.Bind((P("d"),), (ir.FromPlace(P("self.out"), sp(1)),), sp(12)),
     ]
@@ -461,3 +487,17 @@ def test_calls_module_imports_neither_libcst_nor_mypy() -> None:
         "assert 'libcst' not in sys.modules and 'mypy' not in sys.modules, sorted(sys.modules)"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_an_argument_that_may_be_one_of_several_places_borrows_each_on_its_own_path() -> None:
+    fe = FakeFrontEnd()
+    choice = calls.Operand(
+        "b if f else c", sp(4), None, True, choices=(arg("b", 4), arg("c", 4)), prelude=("f",)
+    )
+    call = method_call(kernel_receiver(VECADD), "launch", arg("p", 1), arg("s", 2), arg("a", 3), choice, arg("c", 5),
+                       kernel=VECADD)
+    calls.lower_call(call, None, fe)
+    assert ("expr", "f") in fe.events
+    branch = next(e for e in fe.events if isinstance(e, ir.Branch))
+    assert branch.arms == ((ir.Borrow(P("b"), False, 1, sp(4)),), (ir.Borrow(P("c"), False, 1, sp(4)),))
+    assert fe.events[-1] == ir.Borrow(P("c"), True, 1, sp(5))

@@ -52,8 +52,10 @@ def test_the_dtype_table_covers_the_language() -> None:
 @pytest.mark.parametrize("dt", DTYPES, ids=lambda d: d.name)
 def test_host_buffers_round_trip_through_dlpack(dt: DType) -> None:
     buffer, bits = _host_buffer(dt)
-    assert DLPackView(buffer).__dlpack_device__() == (1, 0)  # kDLCPU
+    assert DLPackView(buffer).__dlpack_device__() == buffer.__dlpack_device__() == (1, 0)  # kDLCPU
     back = buffer_from_dlpack(HostExporter(DLPackView(buffer)))
+    itself = buffer_from_dlpack(buffer)  # `DeviceBuffer.__dlpack__` names bf16 / fp8 on the host too
+    assert (itself.dtype, itself.ptr) == (dt, buffer.ptr)
     assert (back.dtype, back.length, back.ptr, back.device) == (dt, 7, buffer.ptr, sk.Device.cpu())
     back_bits = back.allocation.array.view(dt.storage)  # type: ignore[attr-defined]
     np.testing.assert_array_equal(back_bits, bits)
@@ -72,9 +74,10 @@ def test_numpy_reads_every_dtype_it_has(dt: DType) -> None:
         with pytest.raises((TypeError, BufferError, RuntimeError, SystemError)):
             np.from_dlpack(DLPackView(buffer))  # numpy has no bf16 / fp8: it refuses the code
         return
-    seen = np.from_dlpack(DLPackView(buffer))
-    assert seen.dtype == np.dtype(dt.storage) and seen.ctypes.data == buffer.ptr
-    np.testing.assert_array_equal(seen, bits)
+    for exporter in (DLPackView(buffer), buffer):  # the buffer exports itself the same way
+        seen = np.from_dlpack(exporter)
+        assert seen.dtype == np.dtype(dt.storage) and seen.ctypes.data == buffer.ptr
+        np.testing.assert_array_equal(seen, bits)
 
 
 def test_dlpack_codes_of_the_encoded_types() -> None:

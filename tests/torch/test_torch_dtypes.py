@@ -158,10 +158,15 @@ def test_an_untraced_repeat_call_skips_torch(device: str, monkeypatch: pytest.Mo
         torch.testing.assert_close(z, a + b)
         assert z._version > version  # the write is visible to autograd's version checks
     assert counting.calls == 0
-    # autograd needing the op, fake mode: through torch
+    # no_grad and inference mode are untraced too (inference tensors keep no version counter to bump)
     with torch.no_grad():
         op(torch.empty(1000, device=device), a, b)
+    with torch.inference_mode():
+        zi = torch.empty(1000, device=device)
+        op(zi, a, b)
+        torch.testing.assert_close(zi, a + b)
     assert counting.calls == 0
+    # fake mode and autograd needing the op: through torch
     from torch._subclasses.fake_tensor import FakeTensorMode
 
     with FakeTensorMode() as mode:

@@ -27,7 +27,7 @@ sharing the code changed no behaviour; see docs/checker-internals.md ("Writing a
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final, Generic, Protocol, TypeAlias, TypeVar
 
@@ -36,13 +36,16 @@ from ownership_check.core.messages import move_help
 from ownership_check.diagnostics import Span
 from safekernels.ownership_model import (
     DISTINCT_MOVING_METHODS,
+    LOAN_INHERITING_METHODS,
     MOVING_ARGUMENT_CALLS,
     MOVING_METHODS,
     PREPARE_METHOD,
-    SIMT_LAUNCH_METHODS,
+    SHARED_RESULT_METHODS,
     UNSAFE_OPERATIONS,
     WITNESS_CONSUMERS,
+    LaunchForm,
     ParamMode,
+    launch_form,
 )
 
 E = TypeVar("E")
@@ -136,6 +139,9 @@ class KernelSignature(Protocol):
     @property
     def params(self) -> Sequence[tuple[str, str]]: ...  # (parameter name, ParamMode value)
 
+    @property
+    def autotuned(self) -> bool: ...  # wrapped by `@simt.autotune` / `@tile.autotune`
+
 
 class Lowering(Protocol[E_contra]):
     """The front end's side of the conversation: where operations go, and how ordinary expressions are lowered."""
@@ -160,6 +166,9 @@ class Lowering(Protocol[E_contra]):
 
     def temp(self, display: str) -> ir.Place:
         """A new temporary place that diagnostics spell `display`."""
+
+    def block(self, build: Callable[[], None], /) -> ir.Block:
+        """The operations `build` emits, collected as a block (for the arms of a `Branch`)."""
 
 
 # --- neutral shapes --------------------------------------------------------------------------------------------
@@ -206,6 +215,17 @@ class Operand(Generic[E]):
     view: ViewCall[E] | SliceView[E] | None = None
     keyword: str | None = None
     star: bool = False  # `*args` / `**kwargs`
+    choices: tuple[Operand[E], ...] = ()
+    prelude: tuple[E, ...] = ()
+    items: tuple[Operand[E], ...] | None = None
+
+
+# An operand that is an expression over places (`a if f else c`, `c or b`, `(d := c)`, `(b, c)[i]`, `pair[1]`,
+# `pick(a, c)` of a local helper returning a parameter) has no `place` but `choices`: the places it may evaluate
+# to, each an `Operand` with the argument's span.  `prelude` are the sub-expressions evaluated before the value
+# is known (the condition, the left operand of `or`, a subscript's index, a helper's arguments); the front end
+# lowers them itself.  A `*args` operand that is a tuple or list display has its `items` (they map to parameters
+# one by one).
 
 
 @dataclass(frozen=True)
@@ -351,13 +371,15 @@ def bind_view(view: ViewCall[E] | SliceView[E], span: Span, sink: Lowering[E]) -
 def lower_call(call: Call[E], holder: ir.Place | None, sink: Lowering[E]) -> ir.Fresh:
     """Emit what `call` does to ownership (arguments lowered in evaluation order); return what its result is.
 
-    `holder` is the name the result is bound to, if any: a `launch_async` DeviceOp or a `get_mut` element holds
-    its loans while that name is live.
+    `holder` is the place the result is bound to, if any: a `launch_async` DeviceOp or a `get_mut` element holds
+    its loans while that place refers to it, and an op built from a pending one (`pending.then(f)`) inherits
+    its loans.
     """
     kernel = call.kernel
-    if kernel is not None and kernel.track == "tile":
-        _launch_args(call, call.args, kernel, None, None, sink)
-        return ir.Fresh("op")
+    if kernel is not None:
+        form = launch_form(kernel.track, kernel.autotuned, None)
+        if form is not None and not sink.kernel_body:
+            return _launch(call, form, kernel, None, holder, sink)
     method = call.method
     if method is not None:
         result = _method_call(call, method, holder, sink)
@@ -369,14 +391,14 @@ def lower_call(call: Call[E], holder: ir.Place | None, sink: Lowering[E]) -> ir.
         sink.emit(ir.RequireUnsafe("shared_array", call.span), call.node)
         return ir.Fresh("shared_array")
     function = call.safekernels_function
-    if function is not None and function.rsplit(".", 1)[-1] in MOVING_ARGUMENT_CALLS:
-        _call_args(call, True, sink)
+    if function is not None and function.rsplit(".", 1)[-1] in MOVING_ARGUMENT_CALLS and not sink.kernel_body:
+        _call_args(call, True, holder, sink)
         return ir.Fresh("op")
     if method is not None:
         _receiver(method.receiver, sink)
     else:
         sink.lower_expr(call.callee)
-    _call_args(call, False, sink)
+    _call_args(call, False, None, sink)
     return ir.Fresh()
 
 
@@ -384,33 +406,71 @@ def _method_call(call: Call[E], method: MethodCall[E], holder: ir.Place | None, 
     name = method.name
     receiver = method.receiver
     kernel = method.receiver_kernel
-    if kernel is not None and name in SIMT_LAUNCH_METHODS:
-        return _simt_launch(call, method, kernel, holder, sink)
-    if kernel is not None and name == PREPARE_METHOD:
-        for arg in call.args:
-            sink.lower_expr(arg.node)
-        return ir.Fresh("prepared", brand=kernel.name)
+    if kernel is not None and not sink.kernel_body:
+        form = launch_form(kernel.track, kernel.autotuned, name)
+        if form is not None:
+            return _launch(call, form, kernel, method, holder, sink)
+        if name == PREPARE_METHOD:
+            for arg in call.args:
+                sink.lower_expr(arg.node)
+            return ir.Fresh("prepared", brand=kernel.name)
     if name in UNSAFE_OPERATIONS and name != "shared_array":
         _receiver(receiver, sink)
         for arg in call.args:
             sink.lower_expr(arg.node)
         sink.emit(ir.RequireUnsafe(name, call.span), call.node)
         return ir.Fresh()
-    if name in WITNESS_CONSUMERS and sink.kernel_body:
-        return _get_mut(call, receiver, holder, sink)
-    moving = name in MOVING_METHODS and receiver.device
+    if sink.kernel_body:
+        # Kernel code: `x.partition(...)` of a tile kernel's input is a view of its tiles, `c.get_mut(idx)`
+        # consumes a witness; nothing moves host values there.
+        if name in WITNESS_CONSUMERS:
+            return _get_mut(call, receiver, holder, sink)
+        return None
+    moving = name in MOVING_METHODS and (receiver.device or bool(receiver.choices))
     if sink.dialect.distinct_methods_move_any_receiver and name in DISTINCT_MOVING_METHODS:
         moving = True
-    if moving and receiver.place is not None and not method.receiver_is_safekernels:
-        _call_args(call, name in MOVING_ARGUMENT_CALLS, sink)
+    has_place = receiver.place is not None or bool(receiver.choices)
+    if moving and not method.receiver_is_safekernels and (has_place or name in LOAN_INHERITING_METHODS):
+        heir = holder if name in LOAN_INHERITING_METHODS else None
+        if not has_place:
+            # `pending.then(f).first()`: the inner op's loans pass through to what the chain is bound to
+            sink.value(receiver.node, heir)
+        _call_args(call, name in MOVING_ARGUMENT_CALLS, heir, sink)
         kind = _RECEIVER_MOVE_KIND.get(name, "combinator")
-        sink.emit(ir.Move(receiver.place, receiver.span, move_help(kind)), call.node)
+        if has_place:
+            _each_choice(
+                receiver,
+                lambda r: sink.emit(ir.Move(r.place, r.span, move_help(kind), heir=heir), call.node)
+                if r.place is not None
+                else sink.lower_expr(r.node),
+                sink,
+            )
+        if name in SHARED_RESULT_METHODS:
+            return ir.Fresh(SHARED_OP)
         return ir.Fresh("op" if kind == "combinator" else "value")
     if name == "to_numpy" and receiver.place is not None:
-        _call_args(call, False, sink)
+        _call_args(call, False, None, sink)
         sink.emit(ir.Borrow(receiver.place, False, sink.next_group(), receiver.span), call.node)
         return ir.Fresh()
     return None
+
+
+#: The kind of a `.shared()` op's object: its consumers read it and never move it.
+SHARED_OP: Final[str] = "shared_op"
+
+
+def _each_choice(operand: Operand[E], act: Callable[[Operand[E]], None], sink: Lowering[E]) -> None:
+    """`act` on the place an operand names, or on each place it may evaluate to (one `Branch` arm each)."""
+    if not operand.choices:
+        act(operand)
+        return
+    for node in operand.prelude:
+        sink.lower_expr(node)
+    if len(operand.choices) == 1:
+        act(operand.choices[0])
+        return
+    arms = tuple(sink.block(lambda c=choice: act(c)) for choice in operand.choices)  # type: ignore[misc]
+    sink.emit(ir.Branch(arms, operand.span))
 
 
 def _receiver(receiver: Operand[E], sink: Lowering[E]) -> None:
@@ -420,11 +480,19 @@ def _receiver(receiver: Operand[E], sink: Lowering[E]) -> None:
         sink.lower_expr(receiver.node)
 
 
-def _call_args(call: Call[E], move_places: bool, sink: Lowering[E]) -> None:
-    """Lower the arguments; with `move_places`, device-like places are moved (`a.zip(b)` consumes `b`)."""
+def _call_args(call: Call[E], move_places: bool, heir: ir.Place | None, sink: Lowering[E]) -> None:
+    """Lower the arguments; with `move_places`, device-like places are moved (`a.zip(b)` consumes `b`, and the
+    zipped op inherits `b`'s loans through `heir`)."""
     for arg in call.args:
-        if move_places and arg.place is not None and arg.device:
-            sink.emit(ir.Move(arg.place, arg.span, move_help("combinator")), call.node)
+        if move_places and ((arg.place is not None and arg.device) or arg.choices):
+
+            def move(a: Operand[E]) -> None:
+                if a.place is not None:
+                    sink.emit(ir.Move(a.place, a.span, move_help("combinator"), heir=heir), call.node)
+                else:
+                    sink.lower_expr(a.node)
+
+            _each_choice(arg, move, sink)
         else:
             sink.lower_expr(arg.node)
 
@@ -443,79 +511,112 @@ def _get_mut(call: Call[E], receiver: Operand[E], holder: ir.Place | None, sink:
     return ir.Fresh("elem")
 
 
-def _simt_launch(
-    call: Call[E], method: MethodCall[E], kernel: KernelSignature, holder: ir.Place | None, sink: Lowering[E]
+def _launch(
+    call: Call[E],
+    form: LaunchForm,
+    kernel: KernelSignature,
+    method: MethodCall[E] | None,
+    holder: ir.Place | None,
+    sink: Lowering[E],
 ) -> ir.Fresh:
-    """`kernel.launch(prepared, stream, *args)` and friends: brand check, unsafe check, borrows by parameter mode."""
-    name = method.name
-    offset = SIMT_LAUNCH_METHODS[name]
+    """A launch, as its `LaunchForm` says: leading arguments (brand check on the prepared launch), the unsafe
+    requirement, then the kernel's arguments by parameter mode."""
     positional = [a for a in call.args if a.keyword is None and not a.star]
-    if positional and name != "launch_unchecked":
-        prepared = positional[0]
-        if prepared.place is not None:
-            sink.emit(ir.CheckBrand(prepared.place, kernel.name, prepared.span, method.name_span), call.node)
+    leading = positional[: form.leading] if not any(a.star for a in call.args[: form.leading]) else []
+    for index, arg in enumerate(leading):
+        if index == form.prepared and arg.place is not None and method is not None:
+            sink.emit(ir.CheckBrand(arg.place, kernel.name, arg.span, method.name_span), call.node)
         else:
-            sink.lower_expr(prepared.node)
-    elif positional:
-        sink.lower_expr(positional[0].node)
-    for extra in positional[1:offset]:
-        sink.lower_expr(extra.node)
-    if name == "launch_unchecked":
-        sink.emit(ir.RequireUnsafe("launch_unchecked", call.span), call.node)
-    group = sink.next_group()
-    taken = {id(a) for a in positional[:offset]}
+            sink.lower_expr(arg.node)
+    if form.unsafe and method is not None:
+        sink.emit(ir.RequireUnsafe(method.name, call.span), call.node)
+    taken = {id(a) for a in leading}
     rest = [a for a in call.args if id(a) not in taken]
-    _launch_args(call, rest, kernel, group, holder if name == "launch_async" else None, sink)
-    return ir.Fresh("op" if name == "launch_async" else "value")
+    _launch_args(call, rest, kernel, form, holder if form.holds_loans else None, sink)
+    return ir.Fresh(form.result)
 
 
 def _launch_args(
     call: Call[E],
     args: Sequence[Operand[E]],
     kernel: KernelSignature,
-    group: int | None,
+    form: LaunchForm,
     holder: ir.Place | None,
     sink: Lowering[E],
 ) -> None:
-    """Kernel arguments by parameter mode: tile tensors move, SIMT slices are borrowed (shared or mutable)."""
+    """Kernel arguments by parameter mode: tile tensors move, SIMT slices are borrowed (shared or mutable).
+
+    Positions follow Python's binding: a `*args` display contributes its items; after a `*args` of unknown
+    length, the positional arguments that follow it are the last ones (a call that binds differently raises
+    `TypeError` before anything runs), so they map from the end of the parameter list; what cannot be placed
+    is taken by the strongest mode it may have (a buffer that may be an output is borrowed mutably).
+    """
     modes = dict(kernel.params)
     names = [name for name, _ in kernel.params]
-    if group is None:
-        group = sink.next_group()
-    position = 0
+    group = sink.next_group()
+    flat: list[Operand[E]] = []
     for arg in args:
+        flat.extend(arg.items if arg.star and arg.items is not None else (arg,))
+    last_star = max((i for i, a in enumerate(flat) if a.star), default=-1)
+    tail = [a for a in flat[last_star + 1 :] if a.keyword is None] if last_star >= 0 else []
+    tail_index = {id(a): len(names) - len(tail) + j for j, a in enumerate(tail)}
+    position = 0
+    seen_splat = False
+    for arg in flat:
         if arg.star:
+            seen_splat = True
             sink.lower_expr(arg.node)
             continue
         if arg.keyword is not None:
-            mode = modes.get(arg.keyword, ParamMode.VALUE.value)
+            mode = modes.get(arg.keyword, ParamMode.VALUE.value) if form.keywords else ParamMode.VALUE.value
+        elif id(arg) in tail_index:
+            index = tail_index[id(arg)]
+            mode = modes.get(names[index], ParamMode.VALUE.value) if 0 <= index < len(names) else ParamMode.VALUE
+        elif seen_splat:
+            mode = _strongest(modes.get(n, ParamMode.VALUE.value) for n in names[position:])
         else:
             mode = modes.get(names[position], ParamMode.VALUE.value) if position < len(names) else ParamMode.VALUE
             position += 1
         _launch_arg(call, arg, mode, group, holder, sink)
 
 
+def _strongest(modes: Iterable[str]) -> str:
+    found = set(modes)
+    for mode in (ParamMode.MOVE.value, ParamMode.MUT.value, ParamMode.SHARED.value):
+        if mode in found:
+            return mode
+    return ParamMode.VALUE.value
+
+
 def _launch_arg(
     call: Call[E], arg: Operand[E], mode: str, group: int, holder: ir.Place | None, sink: Lowering[E]
 ) -> None:
     if mode == ParamMode.MOVE.value:
-        if arg.place is not None:
-            event = group if sink.dialect.launch_move_events else -1
-            sink.emit(ir.Move(arg.place, arg.span, move_help("launch"), event=event), call.node)
-        else:
-            sink.lower_expr(arg.node)
+
+        def move(a: Operand[E]) -> None:
+            if a.place is not None:
+                event = group if sink.dialect.launch_move_events else -1
+                sink.emit(ir.Move(a.place, a.span, move_help("launch"), event=event), call.node)
+            else:
+                sink.lower_expr(a.node)
+
+        _each_choice(arg, move, sink)
         return
     if mode in (ParamMode.SHARED.value, ParamMode.MUT.value):
-        place = arg.place
-        if place is None and arg.view is not None:
-            region = view_region(arg.view, sink)
-            if region is not None:
-                place = sink.temp(region[0].text)
-                sink.emit(ir.View(place, region[0], region[1], arg.span))
-        if place is not None:
-            sink.emit(ir.Borrow(place, mode == ParamMode.MUT.value, group, arg.span, holder), call.node)
-        else:
-            sink.lower_expr(arg.node)
+
+        def borrow(a: Operand[E]) -> None:
+            place = a.place
+            if place is None and a.view is not None:
+                region = view_region(a.view, sink)
+                if region is not None:
+                    place = sink.temp(region[0].text)
+                    sink.emit(ir.View(place, region[0], region[1], a.span))
+            if place is not None:
+                sink.emit(ir.Borrow(place, mode == ParamMode.MUT.value, group, a.span, holder), call.node)
+            else:
+                sink.lower_expr(a.node)
+
+        _each_choice(arg, borrow, sink)
         return
     sink.lower_expr(arg.node)
 
@@ -570,13 +671,14 @@ def lower_assignment(assignment: Assignment[E], sink: Lowering[E]) -> None:
             if place is None:
                 bind_target(item, ir.Fresh(), sink)
         return
-    holder = single.place if isinstance(single, PlaceTarget) and single.root_span is None else None
+    # the target holds a pending op's loans, whether a name or an attribute (`self.op = k.launch_async(...)`)
+    holder = single.place if isinstance(single, PlaceTarget) else None
     if single is None:
         # `a = b = sk.zeros(...)`: one object, bound to `a` (which holds a pending DeviceOp's loans), then
         # aliased by every later target.
         first = next((t for t in targets if isinstance(t, PlaceTarget)), None)
         if first is not None:
-            value = sink.value(assignment.value, first.place if first.root_span is None else None)
+            value = sink.value(assignment.value, first.place)
             later = False
             for target in targets:
                 bind_target(target, ir.FromPlace(first.place, first.span) if later else value, sink)
@@ -585,6 +687,30 @@ def lower_assignment(assignment: Assignment[E], sink: Lowering[E]) -> None:
     value = sink.value(assignment.value, holder)
     for target in targets:
         bind_target(target, value, sink)
+
+
+def element_place(name: str, index: int, display: str) -> ir.Place:
+    """The place of item `index` of a name bound to a tuple/list display (`pair[1]` of `pair = (a, c)`)."""
+    return ir.Place(f"{name}$e{index}", (), f"{display}[{index}]")
+
+
+def bind_elements(
+    name: str,
+    display: str,
+    width: int,
+    items: Sequence[ir.Place | None],
+    spans: Sequence[Span],
+    span: Span,
+    sink: Lowering[E],
+) -> None:
+    """After `name = (a, c)`: `name$e0` aliases `a`, `name$e1` aliases `c` (items that are no place, and indices
+    past this display, are fresh), so a later `name[1]` evaluates to what `c` referred to *here*."""
+    targets = tuple(element_place(name, i, display) for i in range(width))
+    values: list[ir.Value] = []
+    for i in range(width):
+        item = items[i] if i < len(items) else None
+        values.append(ir.FromPlace(item, spans[i]) if item is not None else ir.Fresh())
+    sink.emit(ir.Bind(targets, tuple(values), span))
 
 
 def none_arm(place: ir.Place, span: Span) -> ir.Op:

@@ -67,6 +67,27 @@ class _FinallyCtx:
     continues: list[int] = field(default_factory=list)
 
 
+#: Most operations a `for` over a display is unrolled into (items x body); beyond it, any item per iteration.
+_UNROLL_BUDGET = 4000
+
+
+def _size(block: ir.Block) -> int:
+    """Operations in a block, nested ones included."""
+    total = 0
+    for op in block:
+        total += 1
+        if isinstance(op, ir.Branch):
+            total += sum(_size(arm) for arm in op.arms)
+        elif isinstance(op, ir.Loop):
+            copies = len(op.head[0].arms) if op.unrolled and isinstance(op.head[0], ir.Branch) else 1
+            total += _size(op.head) + copies * _size(op.body) + _size(op.orelse)
+        elif isinstance(op, ir.Try):
+            total += _size(op.body) + sum(_size(h) for h in op.handlers) + _size(op.orelse) + _size(op.finalbody)
+        elif isinstance(op, ir.Unsafe):
+            total += _size(op.body)
+    return total
+
+
 @dataclass
 class Graph:
     nodes: list[Node]
@@ -147,6 +168,8 @@ class _Builder:
             for arm in op.arms:
                 ends.extend(self.seq(arm, preds))
             return ends
+        if isinstance(op, ir.Loop) and op.unrolled and self._unrollable(op):
+            return self.unrolled(op, preds)
         if isinstance(op, ir.Loop):
             header = self.new(None)
             self.link(preds, header)
@@ -205,6 +228,32 @@ class _Builder:
             self.leave_loop([node], continuing=True)
             return []
         return [node]
+
+    def _unrollable(self, op: ir.Loop) -> bool:
+        head = op.head
+        if len(head) != 1 or not isinstance(head[0], ir.Branch):
+            return False
+        return len(head[0].arms) * (_size(op.body) + 1) <= _UNROLL_BUDGET
+
+    def unrolled(self, op: ir.Loop, preds: list[int]) -> list[int]:
+        """`for x in (a, b): body` as `x = a; body; x = b; body` (`continue` goes on to the next item, `break`
+        leaves after the last): the loop runs exactly once per displayed item, in order, so moving `x` in the body
+        moves each item once, never one twice."""
+        branch = op.head[0]
+        assert isinstance(branch, ir.Branch)
+        entry = self.new(None)
+        self.link(preds, entry)
+        breaks: list[int] = []
+        for arm in branch.arms:
+            following = self.new(None)  # where this iteration's `continue` and its end go: the next item
+            ctx = _LoopCtx(following)
+            self.loops.append(ctx)
+            ends = self.seq(op.body, self.seq(arm, [entry]))
+            self.loops.pop()
+            self.link(ends, following)
+            breaks.extend(ctx.breaks)
+            entry = following
+        return self.seq(op.orelse, [entry]) + breaks
 
     def leave_loop(self, sources: list[int], continuing: bool) -> None:
         """`break`/`continue` from `sources`: through the innermost `finally` inside the loop, if any."""

@@ -202,6 +202,10 @@ def _disjoint(r1: ir.Region | None, r2: ir.Region | None) -> bool:
 
 _SKIP, _BIND, _VIEW, _DEL, _MOVE, _BORROW = range(6)
 
+#: Object kinds of DeviceOps (their loans last while the op is reachable); a shared op is never moved.
+_SHARED_OP = "shared_op"
+_OP_KINDS = frozenset({"op", _SHARED_OP})
+
 
 _USE, _OTHER, _REPORT = 6, 7, 8  # setup-only node classes: a `Use`, an op that never reports, one that always does
 
@@ -291,6 +295,8 @@ def _setup(graph: Graph) -> _Setup | None:
             seeds.append(op.place.root)
             if isinstance(op, ir.Borrow) and op.holder is not None:
                 seeds.append(op.holder.root)
+            if isinstance(op, ir.Move) and op.heir is not None:
+                seeds.append(op.heir.root)
         elif t is ir.RequireUnsafe:
             append(_REPORT)
             reportable = True
@@ -570,7 +576,7 @@ class _Analysis:
         info = self.info
         held: set[str] = set()
         reachable: set[str] = set()
-        if all(ln.holder_obj is None or info(ln.holder_obj).kind == "op" for ln in state.loans):
+        if all(ln.holder_obj is None or info(ln.holder_obj).kind in _OP_KINDS for ln in state.loans):
             # Only DeviceOp holders (their loans last while reachable): liveness is not needed.
             for world in state.worlds:
                 for objs in world.values():
@@ -587,7 +593,7 @@ class _Analysis:
         for ln in state.loans:
             if ln.holder_obj is None:
                 continue
-            if self.info(ln.holder_obj).kind == "op":
+            if self.info(ln.holder_obj).kind in _OP_KINDS:
                 if ln.holder_obj in reachable:
                     out.append(ln)
             elif ln.holder_obj in held:
@@ -612,7 +618,7 @@ class _Analysis:
         return None
 
     def holder_text(self, loan: Loan) -> str | None:
-        return loan.holder_key if loan.holder_obj and self.info(loan.holder_obj).kind == "op" else None
+        return loan.holder_key if loan.holder_obj and self.info(loan.holder_obj).kind in _OP_KINDS else None
 
     # --- transfer -------------------------------------------------------------------------------------------
 
@@ -796,6 +802,8 @@ class _Analysis:
         s = state.derive()
         moved = dict(s.moved)
         site = frozenset((node.id,))
+        # A `.shared()` op is read by its consumers, never moved (`SharedDeviceOp`); its loans stay with it.
+        objs = frozenset(o for o in objs if self.info(o).kind != _SHARED_OP)
         for obj in objs:
             # A value that was only maybe moved (one arm, a failed match guard) is moved here on every path: the
             # site joins the earlier ones, so a later use is reported against this move too.
@@ -805,12 +813,22 @@ class _Analysis:
                 s.clean = False
         s.moved = moved
         if s.loans:
-            s.loans = frozenset(ln for ln in s.loans if ln.holder_obj not in objs)
+            heir = op.heir
+            if heir is None:
+                s.loans = frozenset(ln for ln in s.loans if ln.holder_obj not in objs)
+            else:
+                # the consuming call's op carries this op's pending work: its loans wait for `heir`'s binding
+                s.loans = frozenset(
+                    Loan(ln.obj, ln.mutable, ln.node, ln.text, heir.key, None) if ln.holder_obj in objs else ln
+                    for ln in s.loans
+                )
         return s
 
     def borrow(self, state: State, node: Node, op: ir.Borrow) -> State:
         s = state.derive()
-        if s.group != op.group:
+        nodes = self.graph.nodes
+        if s.group != op.group or any(nodes[gb.node].op is op for gb in s.borrows):
+            # a new call (or this call again: an unrolled loop runs one call once per item)
             s.group, s.borrows = op.group, ()
         self.check_use(s, node, op.place, op.span)
         objs = s.get(op.place.key)

@@ -138,6 +138,7 @@ class Move:
     span: Span
     help: str | None = None
     event: int = -1
+    heir: Place | None = None  # the place the consuming call's result op is bound to: it inherits the loans
 
 
 @dataclass(frozen=True)
@@ -203,6 +204,9 @@ class Loop:
     orelse: Block
     span: Span
     infinite: bool = False  # `while True:` never falls out through its head
+    # `for x in (a, b):` over a display: `head` is one `Branch` whose arms bind the items in order, and iteration
+    # i takes arm i (the analysis may unroll it; `continue` goes on to the next item)
+    unrolled: bool = False
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ from __future__ import annotations
 import bisect
 import dataclasses
 import functools
+import unicodedata
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import cast
@@ -32,16 +33,27 @@ from ownership_check.core import calls, ir
 from ownership_check.diagnostics import Span
 from ownership_check.frontend.prescan import FileSummary, KernelSummary, resolve_local
 from ownership_check.frontend.project_index import ProjectIndex
-from safekernels.ownership_model import DEVICE_ANNOTATIONS, SHARED_ARRAY_CONSTRUCTOR, UNSAFE_CONTEXT
+from safekernels.ownership_model import (
+    DEVICE_ANNOTATIONS,
+    SHARED_ARRAY_ANNOTATIONS,
+    SHARED_ARRAY_CONSTRUCTOR,
+    UNSAFE_CONTEXT,
+    launch_form,
+)
+
+
+def ident(name: str) -> str:
+    """An identifier as Python binds it: NFKC-normalized (PEP 3131), so `ﬁ` and `fi` are one name."""
+    return name if name.isascii() else unicodedata.normalize("NFKC", name)
 
 
 def dotted(node: cst.BaseExpression) -> str | None:
     parts: list[str] = []
     while isinstance(node, cst.Attribute):
-        parts.append(node.attr.value)
+        parts.append(ident(node.attr.value))
         node = node.value
     if isinstance(node, cst.Name):
-        parts.append(node.value)
+        parts.append(ident(node.value))
         return ".".join(reversed(parts))
     return None
 
@@ -88,7 +100,11 @@ class FileContext:
             self.line_starts.append(pos + 1)
             pos = self.data.find(b"\n", pos + 1)
         self.positions = _byte_spans(module)
-        self.toplevel = {s.name.value for s in module.body if isinstance(s, cst.FunctionDef | cst.ClassDef)}
+        self.toplevel = {ident(s.name.value) for s in module.body if isinstance(s, cst.FunctionDef | cst.ClassDef)}
+        # plain module-level functions (local helpers whose returned parameters an argument may evaluate to)
+        self.functions = {
+            ident(s.name.value): s for s in module.body if isinstance(s, cst.FunctionDef) and not s.decorators
+        }
         self._qualified: dict[str, str] = {}
 
     def _point(self, offset: int) -> tuple[int, int]:
@@ -113,6 +129,8 @@ class FileContext:
         found = self._qualified.get(name)
         if found is None:
             local = resolve_local(name, self.summary.imports, self.summary.module, self.toplevel)
+            if local == name and self.summary.star_imports:
+                local = self.index.qualify_star(name, self.summary.star_imports) or local
             found = self.index.resolve(local)
             self._qualified[name] = found
         return found
@@ -134,6 +152,7 @@ class Unit:
     node: cst.FunctionDef | cst.Module
     kind: str  # "module" | "function" | "simt" | "tile" | "device"
     outer_device: frozenset[str] = frozenset()
+    outer_kernels: Mapping[str, KernelSummary] = field(default_factory=dict)
 
 
 @dataclass
@@ -152,7 +171,7 @@ def _param_names(params: cst.Parameters) -> list[cst.Param]:
 
 def _target_names(target: cst.BaseExpression) -> Iterator[str]:
     if isinstance(target, cst.Name):
-        yield target.value
+        yield ident(target.value)
     elif isinstance(target, cst.Tuple | cst.List):
         for el in target.elements:
             yield from _target_names(el.value)
@@ -224,8 +243,52 @@ def _int_literal(node: cst.BaseExpression | None) -> int | None:
     return None
 
 
+def _returned_params(func: cst.FunctionDef) -> tuple[str, ...] | None:
+    """The parameters a plain function may return (`return y if c else x` -> `y, x`); None when some `return`
+    gives anything else (or none returns): then its result is a fresh value to the checker."""
+    params = {ident(p.name.value) for p in _param_names(func.params)}
+    found: list[str] = []
+    returns = 0
+    for node in _walk(func.body):
+        if not isinstance(node, cst.Return):
+            continue
+        returns += 1
+        stack: list[cst.BaseExpression | None] = [node.value]
+        while stack:
+            value = stack.pop()
+            if isinstance(value, cst.Name) and ident(value.value) in params:
+                found.append(ident(value.value))
+            elif isinstance(value, cst.IfExp):
+                stack.extend((value.orelse, value.body))
+            elif isinstance(value, cst.BooleanOperation):
+                stack.extend((value.right, value.left))
+            else:
+                return None
+    return tuple(dict.fromkeys(found)) if returns else None
+
+
+def _bind_call(func: cst.FunctionDef, call: cst.Call) -> dict[str, cst.BaseExpression]:
+    """Parameter name -> argument expression, for the arguments a call binds plainly (no `*`/`**`)."""
+    names = [ident(p.name.value) for p in (*func.params.posonly_params, *func.params.params)]
+    bound: dict[str, cst.BaseExpression] = {}
+    for position, arg in enumerate(call.args):
+        if arg.star:
+            break
+        if arg.keyword is not None:
+            bound[ident(arg.keyword.value)] = arg.value
+        elif position < len(names):
+            bound[names[position]] = arg.value
+    return bound
+
+
 #: How this front end lowered before the core owned call lowering (see `calls.Dialect`).
 DIALECT = calls.Dialect(launch_move_events=calls.GROUP_LAUNCH_MOVES, distinct_methods_move_any_receiver=False)
+
+#: Units whose bodies are kernel code (never host code): no host moves, launches or borrows happen there.
+KERNEL_UNIT_KINDS = ("simt", "tile", "device")
+
+#: How deep an operand's expression is followed to the places it may evaluate to (nested conditionals, helpers).
+_CHOICE_DEPTH = 6
 
 
 class FunctionLowerer(calls.PlaceNaming):
@@ -233,13 +296,16 @@ class FunctionLowerer(calls.PlaceNaming):
         super().__init__()
         self.ctx = ctx
         self.unit = unit
-        self.kernel_body = unit.kind in ("simt", "device")
+        self.kernel_body = unit.kind in KERNEL_UNIT_KINDS
         self.dialect = DIALECT
         self.scopes: list[_Scope] = [_Scope()]
         self.nested: list[Unit] = []
         self.interesting = False
         self.local_names: set[str] = set()
         self.device: set[str] = set(unit.outer_device)
+        self.kernels: dict[str, KernelSummary] = dict(unit.outer_kernels)  # kernels defined in this body
+        self.helpers: dict[str, cst.FunctionDef] = {}  # plain functions defined in this body
+        self.containers: dict[str, int] = {}  # names only ever bound to tuple/list displays -> widest display
 
     # --- plumbing -------------------------------------------------------------------------------------------
 
@@ -267,10 +333,10 @@ class FunctionLowerer(calls.PlaceNaming):
         parts: list[str] = []
         cur: cst.BaseExpression = node
         while isinstance(cur, cst.Attribute):
-            parts.append(cur.attr.value)
+            parts.append(ident(cur.attr.value))
             cur = cur.value
-        if isinstance(cur, cst.Name) and not (cur.value in calls.CONSTANT_NAMES and not parts):
-            return self.dotted_place(cur.value, tuple(reversed(parts)))
+        if isinstance(cur, cst.Name) and not (ident(cur.value) in calls.CONSTANT_NAMES and not parts):
+            return self.dotted_place(ident(cur.value), tuple(reversed(parts)))
         return None
 
     def literal_items(self, node: cst.BaseExpression) -> tuple[cst.BaseExpression, ...] | None:
@@ -313,12 +379,12 @@ class FunctionLowerer(calls.PlaceNaming):
             return text is not None and (text in self.device or text.split(".")[0] in self.device)
         if isinstance(node, cst.Call):
             func = node.func
-            if self.ctx.kernel(func) is not None or self.ctx.is_safekernels(func):
+            if self.kernel_of(func) is not None or self.ctx.is_safekernels(func):
                 return True
             if isinstance(func, cst.Attribute):
                 receiver = func.value
                 return calls.method_result_is_device(
-                    func.attr.value, self.ctx.kernel(receiver) is not None, lambda: self.expr_is_device(receiver)
+                    func.attr.value, self.kernel_of(receiver) is not None, lambda: self.expr_is_device(receiver)
                 )
             return False
         if isinstance(node, cst.Subscript):
@@ -333,10 +399,12 @@ class FunctionLowerer(calls.PlaceNaming):
 
     def prepass(self, body: cst.CSTNode, params: Sequence[cst.Param]) -> None:
         for param in params:
-            self.local_names.add(param.name.value)
+            self.local_names.add(ident(param.name.value))
             if self.annotation_is_device(param.annotation):
-                self.device.add(param.name.value)
+                self.device.add(ident(param.name.value))
         pairs: list[tuple[list[str], cst.BaseExpression]] = []
+        unsure: set[str] = set()
+        launched: list[cst.Call] = []
         for node in _walk(body):
             if isinstance(node, cst.Assign):
                 names = [n for t in node.targets for n in self._target_texts(t.target)]
@@ -354,9 +422,23 @@ class FunctionLowerer(calls.PlaceNaming):
             elif isinstance(node, cst.WithItem) and node.asname is not None:
                 pairs.append((list(self._target_texts(node.asname.name)), node.item))
             elif isinstance(node, cst.FunctionDef | cst.ClassDef) and node is not body:
-                self.local_names.add(node.name.value)
+                self.local_names.add(ident(node.name.value))
+                if isinstance(node, cst.FunctionDef):
+                    self.local_function(node)
+            elif isinstance(node, cst.AugAssign | cst.Del):
+                unsure.update(_target_names(node.target))
+            elif isinstance(node, cst.Call):
+                launched.append(node)
         for names, _ in pairs:
             self.local_names.update(n for n in names if "." not in n)
+        self.find_containers(pairs, unsure)
+        for call in launched:
+            # A place passed to a kernel is a device value (the launch refuses anything else).
+            if self.launched_kernel(call.func) is not None:
+                for arg in call.args:
+                    text = dotted(arg.value)
+                    if text is not None and not arg.star:
+                        self.device.add(text)
         for _ in range(4):
             before = len(self.device)
             for names, value in pairs:
@@ -364,6 +446,65 @@ class FunctionLowerer(calls.PlaceNaming):
                     self.device.update(names)
             if len(self.device) == before:
                 break
+
+    def local_function(self, node: cst.FunctionDef) -> None:
+        """A function defined in this body: a kernel (from the prescan's record of where it is defined), or a
+        plain helper."""
+        name = ident(node.name.value)
+        key = f"{self.span(node.name).line}:{node.name.value}"
+        kernel = self.ctx.summary.local_kernels.get(key)
+        if kernel is not None:
+            self.kernels[name] = kernel
+        elif not node.decorators:
+            self.helpers[name] = node
+            self.kernels.pop(name, None)
+
+    def find_containers(self, pairs: Sequence[tuple[list[str], cst.BaseExpression]], unsure: set[str]) -> None:
+        """Names bound only by plain assignments of tuple/list displays (`pair = (a, c)`): `pair[1]` is `c`."""
+        widths: dict[str, int] = {}
+        for names, value in pairs:
+            items = self.literal_display(value)
+            for name in names:
+                if items is None or len(names) != 1 or "." in name:
+                    unsure.add(name)
+                else:
+                    widths[name] = max(widths.get(name, 0), len(items))
+        self.containers = {n: w for n, w in widths.items() if n not in unsure and 0 < w <= 16}
+
+    def launched_kernel(self, func: cst.BaseExpression) -> KernelSummary | None:
+        """The kernel a call's callee launches (`k(...)`, `k.launch(...)`, ...), or None."""
+        found = self.kernel_of(func)
+        if found is not None:
+            return found
+        if isinstance(func, cst.Attribute):
+            receiver = self.kernel_of(func.value)
+            if receiver is not None and launch_form(receiver.track, receiver.autotuned, func.attr.value) is not None:
+                return receiver
+        return None
+
+    def kernel_of(self, node: cst.BaseExpression) -> KernelSummary | None:
+        """The kernel `node` names: one defined in this function (or an enclosing one), or a module's."""
+        if isinstance(node, cst.Name):
+            local = self.kernels.get(ident(node.value))
+            if local is not None:
+                return local
+            if ident(node.value) in self.local_names:
+                return None
+        found = self.ctx.kernel(node)
+        return found[1] if found is not None else None
+
+    def shared_array_params(self, node: cst.FunctionDef) -> None:
+        """Kernel code: a parameter annotated `SharedArray[T]` is a shared array (element access needs unsafe)."""
+        if not self.kernel_body:
+            return
+        for param in _param_names(node.params):
+            annotation = param.annotation.annotation if param.annotation is not None else None
+            head = annotation.value if isinstance(annotation, cst.Subscript) else annotation
+            name = dotted(head) if head is not None else None
+            qualified = self.ctx.qualify(head) if head is not None and name is not None else None
+            if name is not None and (qualified or name).rsplit(".", 1)[-1] in SHARED_ARRAY_ANNOTATIONS:
+                place = ir.Place(self.name(ident(param.name.value)))
+                self.emit(ir.Bind((place,), (ir.Fresh("shared_array"),), self.span(param.name)))
 
     def _target_texts(self, target: cst.BaseExpression) -> Iterator[str]:
         if isinstance(target, cst.Name | cst.Attribute):
@@ -389,7 +530,11 @@ class FunctionLowerer(calls.PlaceNaming):
             ops = self.block(lambda: self.suite(node.body))
             return ir.Function(self.unit.name, ops, Span(1, 1, 1, 2), self.ctx.path)
         self.prepass(node.body, _param_names(node.params))
-        ops = self.block(lambda: self.suite(node.body))
+        def lower_body() -> None:
+            self.shared_array_params(node)
+            self.suite(node.body)
+
+        ops = self.block(lower_body)
         return ir.Function(self.unit.name, ops, self.span(node.name), self.ctx.path)
 
     # --- statements -----------------------------------------------------------------------------------------
@@ -457,10 +602,11 @@ class FunctionLowerer(calls.PlaceNaming):
                 self.expr(arg.value)
             for stmt in statements(node.body):
                 if isinstance(stmt, cst.FunctionDef):
-                    self.nested.append(Unit(f"{node.name.value}.{stmt.name.value}", stmt, self.kind_of(stmt)))
+                    method = f"{ident(node.name.value)}.{ident(stmt.name.value)}"
+                    self.nested.append(Unit(method, stmt, self.kind_of(stmt)))
                 else:
                     self.stmt(stmt)
-            self.bind_fresh(ir.Place(self.name(node.name.value)), node.name)
+            self.bind_fresh(ir.Place(self.name(ident(node.name.value))), node.name)
         # Pass, Global, Nonlocal, Import, ImportFrom, TypeAlias: nothing ownership-relevant.
 
     def raise_at(self, node: cst.CSTNode) -> None:
@@ -519,7 +665,7 @@ class FunctionLowerer(calls.PlaceNaming):
             head = self.block(lambda: self.bind(node.target, ir.Fresh()))
         body = self.block(lambda: self.suite(node.body))
         orelse = self.else_block(node.orelse)
-        self.emit(ir.Loop(head, body, orelse, self.span(node.target)))
+        self.emit(ir.Loop(head, body, orelse, self.span(node.target), unrolled=items is not None))
 
     def else_block(self, node: cst.Else | cst.Finally | None) -> ir.Block:
         if node is None:
@@ -537,10 +683,10 @@ class FunctionLowerer(calls.PlaceNaming):
                     self.expr(h.type)
                 bound = h.name.name if h.name is not None else None
                 if isinstance(bound, cst.Name):
-                    self.bind_fresh(ir.Place(self.name(bound.value)), bound)
+                    self.bind_fresh(ir.Place(self.name(ident(bound.value))), bound)
                 self.suite(h.body)
                 if isinstance(bound, cst.Name):
-                    self.emit(ir.Del(ir.Place(self.name(bound.value)), self.span(bound)))
+                    self.emit(ir.Del(ir.Place(self.name(ident(bound.value))), self.span(bound)))
 
             handlers.append(self.block(lower_handler))
         orelse = self.else_block(node.orelse)
@@ -570,7 +716,7 @@ class FunctionLowerer(calls.PlaceNaming):
         def bind_pattern(c: cst.MatchCase) -> None:
             for sub in _walk(c.pattern):
                 if isinstance(sub, cst.MatchAs | cst.MatchStar) and isinstance(sub.name, cst.Name):
-                    self.bind_fresh(ir.Place(self.name(sub.name.value)), sub.name)
+                    self.bind_fresh(ir.Place(self.name(ident(sub.name.value))), sub.name)
                 elif isinstance(sub, cst.MatchValue):
                     self.expr(sub.value)
 
@@ -618,12 +764,12 @@ class FunctionLowerer(calls.PlaceNaming):
             if param.default is not None:
                 self.expr(param.default)
         if self.unit.kind != "module":
-            self.captures(node, {p.name.value for p in _param_names(node.params)})
+            self.captures(node, {ident(p.name.value) for p in _param_names(node.params)})
             outer = frozenset(self.device)
         else:
             outer = frozenset(self.device)
-        self.nested.append(Unit(node.name.value, node, self.kind_of(node), outer))
-        self.bind_fresh(ir.Place(self.name(node.name.value)), node.name)
+        self.nested.append(Unit(ident(node.name.value), node, self.kind_of(node), outer, self.kernels))
+        self.bind_fresh(ir.Place(self.name(ident(node.name.value))), node.name)
 
     def captures(self, node: cst.CSTNode, params: set[str]) -> None:
         """A nested function or lambda reads the enclosing names it mentions: each counts as a use, here."""
@@ -635,7 +781,7 @@ class FunctionLowerer(calls.PlaceNaming):
         body = node.body if isinstance(node, cst.FunctionDef | cst.Lambda) else node
         for sub in _walk(body, skip_scopes=False):
             if isinstance(sub, cst.Name):
-                raw = sub.value
+                raw = ident(sub.value)
                 name = self.name(raw)
                 if raw in assigned or name in seen or (name == raw and raw not in self.local_names):
                     continue
@@ -681,6 +827,14 @@ class FunctionLowerer(calls.PlaceNaming):
             items = tuple(el.value for el in value.elements)
         shape = calls.Assignment(tuple(self.target(t) for t in targets), value, split, items)
         calls.lower_assignment(shape, self)
+        for target in targets:
+            if isinstance(target, cst.Name) and ident(target.value) in self.containers:
+                raw = ident(target.value)
+                elements = [self.place(item) for item in items] if items is not None else []
+                calls.bind_elements(
+                    self.name(raw), raw, self.containers[raw], elements, [self.span(i) for i in items or ()],
+                    self.span(target), self,
+                )
 
     def value(self, node: cst.BaseExpression, holder: ir.Place | None = None) -> ir.Value:
         """Lower an expression whose result is bound to a name: an alias, a view or a fresh object."""
@@ -792,7 +946,7 @@ class FunctionLowerer(calls.PlaceNaming):
             for param in _param_names(node.params):
                 if param.default is not None:
                     self.expr(param.default)
-            self.captures(node, {p.name.value for p in _param_names(node.params)})
+            self.captures(node, {ident(p.name.value) for p in _param_names(node.params)})
         elif isinstance(node, cst.ListComp | cst.SetComp | cst.GeneratorExp | cst.DictComp):
             self.comprehension(node)
         elif isinstance(node, cst.SimpleString | cst.Integer | cst.Float | cst.Imaginary | cst.Ellipsis):
@@ -855,23 +1009,121 @@ class FunctionLowerer(calls.PlaceNaming):
         self, node: cst.BaseExpression, keyword: str | None = None, star: bool = False, with_view: bool = True
     ) -> calls.Operand[cst.BaseExpression]:
         place = self.place(node)
+        span = self.span(node)
         if place is not None:
-            return calls.Operand(node, self.span(node), place, self.is_device_place(node), None, keyword, star)
+            return calls.Operand(node, span, place, self.is_device_place(node), None, keyword, star)
+        if star:
+            items = self.literal_display(node)
+            spread = tuple(self.operand(item) for item in items) if items is not None else None
+            return calls.Operand(node, span, None, False, None, keyword, star, items=spread)
         view = self.view_shape(node) if with_view else None
-        return calls.Operand(node, self.span(node), None, False, view, keyword, star)
+        found = self.choices(node, span, 0) if view is None else None
+        if found is not None:
+            prelude, choices = found
+            return calls.Operand(node, span, None, True, None, keyword, star, choices, prelude)
+        return calls.Operand(node, span, None, self.expr_is_device(node), view, keyword, star)
+
+    # --- operands that are expressions over places ----------------------------------------------------------
+
+    def literal_display(self, node: cst.BaseExpression) -> tuple[cst.BaseExpression, ...] | None:
+        """The items of a tuple/list display without starred items (`(a, b)`, `[a, b]`), else None."""
+        if isinstance(node, cst.Tuple | cst.List) and not any(
+            isinstance(el, cst.StarredElement) for el in node.elements
+        ):
+            return tuple(el.value for el in node.elements)
+        return None
+
+    def choices(
+        self, node: cst.BaseExpression, span: Span, depth: int
+    ) -> tuple[tuple[cst.BaseExpression, ...], tuple[calls.Operand[cst.BaseExpression], ...]] | None:
+        """The places `node` may evaluate to, and what is evaluated before its value is known (see
+        `calls.Operand`); None when it is not an expression over places.  Each choice carries `span`, the
+        argument's own."""
+        if depth > _CHOICE_DEPTH:
+            return None
+        if isinstance(node, cst.IfExp):
+            return self._alternatives((node.test,), (node.body, node.orelse), span, depth)
+        if isinstance(node, cst.BooleanOperation):
+            return self._alternatives((node.left,), (node.left, node.right), span, depth)
+        if isinstance(node, cst.NamedExpr):
+            target = self.place(node.target)
+            if target is None:
+                return None
+            return (node,), (calls.Operand(node.target, span, target, True),)
+        if isinstance(node, cst.Subscript) and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index):
+            index = node.slice[0].slice.value
+            literal = _int_literal(index)
+            items = self.literal_display(node.value)
+            if items is not None:
+                picked = (items[literal],) if literal is not None and -len(items) <= literal < len(items) else items
+                return self._alternatives((node.value, index), picked, span, depth)
+            if isinstance(node.value, cst.Name) and ident(node.value.value) in self.containers:
+                name = self.name(ident(node.value.value))
+                width = self.containers[ident(node.value.value)]
+                indices = [literal % width] if literal is not None and -width <= literal < width else range(width)
+                elements: tuple[calls.Operand[cst.BaseExpression], ...] = tuple(
+                    calls.Operand(node, span, calls.element_place(name, i, ident(node.value.value)), True)
+                    for i in indices
+                )
+                return (node.value, index), elements
+            return None
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Name):
+            helper = self.helper(ident(node.func.value))
+            if helper is None:
+                return None
+            returned = _returned_params(helper)
+            if returned is None:
+                return None
+            bound = _bind_call(helper, node)
+            picked = tuple(bound[name] for name in returned if name in bound)
+            found = self._alternatives((), picked, span, depth)
+            return ((node,), found[1]) if found is not None else None
+        return None
+
+    def _alternatives(
+        self,
+        prelude: tuple[cst.BaseExpression, ...],
+        options: Sequence[cst.BaseExpression],
+        span: Span,
+        depth: int,
+    ) -> tuple[tuple[cst.BaseExpression, ...], tuple[calls.Operand[cst.BaseExpression], ...]] | None:
+        before = list(prelude)
+        out: list[calls.Operand[cst.BaseExpression]] = []
+        for option in options:
+            place = self.place(option)
+            if place is not None:
+                if all(o.place != place for o in out):
+                    out.append(calls.Operand(option, span, place, True))
+                continue
+            found = self.choices(option, span, depth + 1)
+            if found is None:
+                before.append(option)  # a value that is no place (a fresh object): evaluated, never borrowed
+                continue
+            before.extend(found[0])
+            out.extend(o for o in found[1] if all(p.place != o.place for p in out))
+        return (tuple(before), tuple(out)) if out else None
+
+    def helper(self, name: str) -> cst.FunctionDef | None:
+        """The plain (undecorated) function `name` refers to here: one defined in this body, or at the module's top
+        level when no local binding shadows it."""
+        found = self.helpers.get(name)
+        if found is not None:
+            return found
+        if name in self.local_names:
+            return None
+        return self.ctx.functions.get(name)
 
     def call(self, node: cst.Call, holder: ir.Place | None) -> ir.Fresh:
         func = node.func
-        kernel = self.ctx.kernel(func)
+        kernel = self.kernel_of(func)
         method: calls.MethodCall[cst.BaseExpression] | None = None
         if isinstance(func, cst.Attribute):
             receiver = func.value
-            recv_kernel = self.ctx.kernel(receiver)
             method = calls.MethodCall(
                 func.attr.value,
                 self.span(func.attr),
                 self.operand(receiver, with_view=False),
-                recv_kernel[1] if recv_kernel is not None else None,
+                self.kernel_of(receiver),
                 self.ctx.is_safekernels(receiver),
             )
         qualified = self.ctx.qualify(func)
@@ -883,7 +1135,7 @@ class FunctionLowerer(calls.PlaceNaming):
             self.span(node),
             func,
             args,
-            kernel[1] if kernel is not None else None,
+            kernel,
             method,
             qualified == SHARED_ARRAY_CONSTRUCTOR,
             qualified if qualified is not None and qualified.startswith("safekernels.") else None,

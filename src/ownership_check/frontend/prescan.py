@@ -10,11 +10,15 @@ JSON-able data so the cache can store them.
 from __future__ import annotations
 
 import ast
+import functools
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
-from safekernels.ownership_model import DEVICE_DECORATOR, KERNEL_DECORATORS, PARAM_MODES
+from safekernels import ownership_model
+from safekernels.ownership_model import DEVICE_DECORATOR, KERNEL_DECORATORS, KERNEL_WRAPPERS, PARAM_MODES
 
 MARKER = "safekernels"
 
@@ -25,13 +29,20 @@ class KernelSummary:
     track: str  # "simt" | "tile"
     params: list[tuple[str, str]]  # (parameter name, ParamMode value)
     line: int
+    autotuned: bool = False  # wrapped by `@simt.autotune(...)` / `@tile.autotune(...)`
 
     def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "track": self.track, "params": self.params, "line": self.line}
+        return {
+            "name": self.name, "track": self.track, "params": self.params, "line": self.line,
+            "autotuned": self.autotuned,
+        }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> KernelSummary:
-        return cls(data["name"], data["track"], [(p, m) for p, m in data["params"]], data["line"])
+        return cls(
+            data["name"], data["track"], [(p, m) for p, m in data["params"]], data["line"],
+            bool(data.get("autotuned", False)),
+        )
 
 
 @dataclass
@@ -42,6 +53,9 @@ class FileSummary:
     kernels: dict[str, KernelSummary] = field(default_factory=dict)
     devices: list[str] = field(default_factory=list)
     mentions_marker: bool = False
+    star_imports: list[str] = field(default_factory=list)  # modules of `from M import *`, in order
+    # kernels defined inside function bodies (kernel factories, closures), by "<def line>:<name>"
+    local_kernels: dict[str, KernelSummary] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -51,6 +65,8 @@ class FileSummary:
             "kernels": {k: v.to_json() for k, v in self.kernels.items()},
             "devices": self.devices,
             "mentions_marker": self.mentions_marker,
+            "star_imports": self.star_imports,
+            "local_kernels": {k: v.to_json() for k, v in self.local_kernels.items()},
         }
 
     @classmethod
@@ -62,6 +78,8 @@ class FileSummary:
             {k: KernelSummary.from_json(v) for k, v in data["kernels"].items()},
             list(data["devices"]),
             bool(data["mentions_marker"]),
+            list(data.get("star_imports", [])),
+            {k: KernelSummary.from_json(v) for k, v in data.get("local_kernels", {}).items()},
         )
 
 
@@ -121,32 +139,45 @@ def resolve_local(name: str, imports: dict[str, str], module: str, toplevel: set
     return f"{base}.{rest}" if rest else base
 
 
-def annotation_mode(node: ast.expr | None, imports: dict[str, str] | None = None) -> str:
+def annotation_mode(
+    node: ast.expr | None, imports: dict[str, str] | None = None, aliases: dict[str, ast.expr] | None = None
+) -> str:
     """`ParamMode` value of a parameter annotation: `Slice[f32]`, `Annotated[Tensor[f32], ...]`,
-    `"Slice[f32]"`; names are read through the file's `imports` (`DisjointSlice as Out` makes `Out[f32]` one)."""
-    if node is None:
-        return "value"
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        try:
-            node = ast.parse(node.value, mode="eval").body
-        except (SyntaxError, ValueError, RecursionError, MemoryError):
+    `"Slice[f32]"`; names are read through the file's `imports` (`DisjointSlice as Out` makes `Out[f32]` one) and
+    its module-level type `aliases` (`Vec = Slice[f32]`, `Vec: TypeAlias = ...`, `type Vec = ...`)."""
+    for _ in range(16):  # alias chains (`A = B`, `B = Slice[f32]`), bounded against `A = A`
+        if node is None:
             return "value"
-    if isinstance(node, ast.Subscript):
-        last = _annotation_name(node.value, imports)
-        if last == "Annotated":
-            inner = (
-                node.slice.elts[0] if isinstance(node.slice, ast.Tuple) and node.slice.elts else node.slice
-            )
-            return annotation_mode(inner, imports)
-        if last == "Optional":
-            return annotation_mode(node.slice, imports)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            try:
+                node = ast.parse(node.value, mode="eval").body
+            except (SyntaxError, ValueError, RecursionError, MemoryError):
+                return "value"
+            continue
+        if isinstance(node, ast.Name) and aliases and node.id in aliases:
+            node = aliases[node.id]
+            continue
+        if isinstance(node, ast.Subscript):
+            last = _annotation_name(node.value, imports, aliases)
+            if last in ("Annotated", "Optional"):
+                node = node.slice.elts[0] if isinstance(node.slice, ast.Tuple) and node.slice.elts else node.slice
+                continue
+            return PARAM_MODES[last].value if last in PARAM_MODES else "value"
+        last = _annotation_name(node, imports, aliases)
         return PARAM_MODES[last].value if last in PARAM_MODES else "value"
-    last = _annotation_name(node, imports)
-    return PARAM_MODES[last].value if last in PARAM_MODES else "value"
+    return "value"
 
 
-def _annotation_name(node: ast.expr, imports: dict[str, str] | None) -> str:
-    """The last segment of an annotation's name, after import aliases (`Out` -> `DisjointSlice`)."""
+def _annotation_name(
+    node: ast.expr, imports: dict[str, str] | None, aliases: dict[str, ast.expr] | None = None
+) -> str:
+    """The last segment of an annotation's name, after import aliases (`Out` -> `DisjointSlice`) and type
+    aliases of a generic (`Vec = Slice` makes `Vec[f32]` a `Slice`)."""
+    for _ in range(16):
+        if isinstance(node, ast.Name) and aliases and node.id in aliases:
+            node = aliases[node.id]
+            continue
+        break
     head = dotted(node)
     if head is None:
         return ""
@@ -158,9 +189,45 @@ def _annotation_name(node: ast.expr, imports: dict[str, str] | None) -> str:
     return head.rsplit(".", 1)[-1]
 
 
+def type_aliases(tree: ast.Module) -> dict[str, ast.expr]:
+    """Module-level type aliases: `Vec = Slice[f32]`, `Vec: TypeAlias = Slice[f32]`, `type Vec = Slice[f32]`
+    (only names bound once at the top level, to a subscript, a name, an attribute or a string)."""
+    found: dict[str, ast.expr] = {}
+    seen: set[str] = set()
+    for node in tree.body:
+        name: str | None = None
+        value: ast.expr | None = None
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            name, value = node.targets[0].id, node.value
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value is not None:
+            name, value = node.target.id, node.value
+        elif type(node).__name__ == "TypeAlias":  # `type Vec = ...` (Python 3.12)
+            alias_name = getattr(node, "name", None)
+            name = alias_name.id if isinstance(alias_name, ast.Name) else None
+            value = getattr(node, "value", None)
+        if name is None or value is None:
+            continue
+        if name in seen:
+            found.pop(name, None)
+            continue
+        seen.add(name)
+        if isinstance(value, ast.Subscript | ast.Name | ast.Attribute) or (
+            isinstance(value, ast.Constant) and isinstance(value.value, str)
+        ):
+            found[name] = value
+    return found
+
+
 def collect_imports(tree: ast.AST, module: str, is_package: bool) -> tuple[dict[str, str], list[str]]:
+    imports, modules, _ = collect_bindings(tree, module, is_package)
+    return imports, modules
+
+
+def collect_bindings(tree: ast.AST, module: str, is_package: bool) -> tuple[dict[str, str], list[str], list[str]]:
+    """Import bindings (local name -> qualified name), imported modules, and the modules of `from M import *`."""
     imports: dict[str, str] = {}
     modules: list[str] = []
+    stars: list[str] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             for alias in node.names:
@@ -179,46 +246,128 @@ def collect_imports(tree: ast.AST, module: str, is_package: bool) -> tuple[dict[
             modules.append(base)
             for alias in node.names:
                 if alias.name == "*":
+                    if base and base not in stars:
+                        stars.append(base)
                     continue
                 imports[alias.asname or alias.name] = f"{base}.{alias.name}" if base else alias.name
                 modules.append(f"{base}.{alias.name}")
-    return imports, modules
+    return imports, modules, stars
+
+
+def is_safekernels_name(qualified: str) -> bool:
+    return qualified == MARKER or qualified.startswith(MARKER + ".")
+
+
+@functools.cache
+def safekernels_exports(module: str) -> frozenset[str]:
+    """The names `from <module> import *` binds for a safekernels module: its `__all__`, read from its source
+    with `ast` (nothing is imported; an unknown module exports nothing)."""
+    root = Path(ownership_model.__file__).resolve().parent
+    parts = module.split(".")[1:]
+    for candidate in (root.joinpath(*parts, "__init__.py"), root.joinpath(*parts).with_suffix(".py")):
+        if parts and candidate == root.with_suffix(".py"):
+            continue
+        try:
+            tree = ast.parse(candidate.read_bytes())
+        except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+        for node in tree.body:
+            if (
+                isinstance(node, ast.Assign | ast.AnnAssign)
+                and any(isinstance(t, ast.Name) and t.id == "__all__" for t in _assign_targets(node))
+                and isinstance(node.value, ast.List | ast.Tuple)
+            ):
+                return frozenset(
+                    e.value for e in node.value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)
+                )
+        return frozenset()
+    return frozenset()
+
+
+def _assign_targets(node: ast.Assign | ast.AnnAssign) -> list[ast.expr]:
+    return list(node.targets) if isinstance(node, ast.Assign) else [node.target]
+
+
+def resolve_star(name: str, stars: Sequence[str]) -> str | None:
+    """`name` through a `from safekernels... import *` that binds its first segment (the last such import wins)."""
+    head = name.partition(".")[0]
+    for star in reversed(stars):
+        if is_safekernels_name(star) and head in safekernels_exports(star):
+            return f"{star}.{name}"
+    return None
 
 
 def kernel_track(
-    decorators: list[ast.expr], imports: dict[str, str], module: str, toplevel: set[str]
-) -> str | None:
+    decorators: list[ast.expr],
+    imports: dict[str, str],
+    module: str,
+    toplevel: set[str],
+    stars: Sequence[str] = (),
+) -> tuple[str, bool] | None:
+    """The track a function's decorators make it (`simt`, `tile`, `device`) and whether an autotune decorator
+    wraps the kernel."""
+    track: str | None = None
+    autotuned = False
     for dec in decorators:
         target = dec.func if isinstance(dec, ast.Call) else dec
         name = dotted(target)
         if name is None:
             continue
         qualified = resolve_local(name, imports, module, toplevel)
-        if qualified in KERNEL_DECORATORS:
-            return KERNEL_DECORATORS[qualified]
-        if qualified == DEVICE_DECORATOR:
-            return "device"
-    return None
+        if qualified == name and stars:
+            qualified = resolve_star(name, stars) or qualified
+        if qualified in KERNEL_WRAPPERS:
+            autotuned = True
+        elif track is None and qualified in KERNEL_DECORATORS:
+            track = KERNEL_DECORATORS[qualified]
+        elif track is None and qualified == DEVICE_DECORATOR:
+            track = "device"
+    return None if track is None else (track, autotuned and track != "device")
+
+
+def _kernel_summary(
+    node: ast.FunctionDef | ast.AsyncFunctionDef,
+    track: str,
+    autotuned: bool,
+    imports: dict[str, str],
+    aliases: dict[str, ast.expr],
+) -> KernelSummary:
+    args = [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]
+    params = [(a.arg, annotation_mode(a.annotation, imports, aliases)) for a in args]
+    return KernelSummary(node.name, track, params, node.lineno, autotuned)
 
 
 def summarize(tree: ast.Module, path: str, mentions_marker: bool, module: str | None = None) -> FileSummary:
     module = module or module_name(path)
     is_package = os.path.basename(path) == "__init__.py"
-    imports, modules = collect_imports(tree, module, is_package)
+    imports, modules, stars = collect_bindings(tree, module, is_package)
     toplevel = {
         n.name for n in tree.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
     }
-    summary = FileSummary(module, imports, modules, mentions_marker=mentions_marker)
+    aliases = type_aliases(tree)
+    summary = FileSummary(module, imports, modules, mentions_marker=mentions_marker, star_imports=stars)
     for node in tree.body:
         if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             continue
-        track = kernel_track(node.decorator_list, imports, module, toplevel)
+        found = kernel_track(node.decorator_list, imports, module, toplevel, stars)
+        if found is None:
+            continue
+        track, autotuned = found
         if track == "device":
             summary.devices.append(node.name)
-        elif track is not None:
-            args = [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]
-            params = [(a.arg, annotation_mode(a.annotation, imports)) for a in args]
-            summary.kernels[node.name] = KernelSummary(node.name, track, params, node.lineno)
+        else:
+            summary.kernels[node.name] = _kernel_summary(node, track, autotuned, imports, aliases)
+    # Kernels defined inside function bodies (factories, closures): found by where they are defined.
+    for outer in ast.walk(tree):
+        if not isinstance(outer, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        for inner in ast.walk(outer):
+            if inner is outer or not isinstance(inner, ast.FunctionDef | ast.AsyncFunctionDef):
+                continue
+            found = kernel_track(inner.decorator_list, imports, module, toplevel, stars)
+            if found is not None and found[0] != "device":
+                key = f"{inner.lineno}:{inner.name}"
+                summary.local_kernels[key] = _kernel_summary(inner, found[0], found[1], imports, aliases)
     return summary
 
 

@@ -2,8 +2,8 @@
 
 A kernel defined in `kernels.py` and launched from `main.py` (`from kernels import add`, `import kernels as
 k`, or through a package that re-exports it) resolves to the same `KernelSummary` here.  Resolution follows
-import bindings module by module (bounded depth, so import cycles cannot loop), exactly like Python's own
-attribute lookup on modules, but without importing anything.
+import bindings and `from M import *` statements module by module (any depth; a visited set ends import cycles),
+like Python's own attribute lookup on modules, but without importing anything.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import hashlib
 import json
 from collections.abc import Iterable
 
-from ownership_check.frontend.prescan import FileSummary, KernelSummary
+from ownership_check.frontend.prescan import FileSummary, KernelSummary, safekernels_exports
 
 
 class ProjectIndex:
@@ -26,30 +26,80 @@ class ProjectIndex:
         self.modules[summary.module] = summary
         self._resolved = {}
 
-    def resolve(self, qualified: str, depth: int = 0) -> str:
-        """Follow re-exports: `pkg.add` -> `pkg.kernels.add` when `pkg/__init__.py` imports it."""
-        if depth == 0 and qualified in self._resolved:
-            return self._resolved[qualified]
+    def resolve(self, qualified: str) -> str:
+        """Follow re-exports: `pkg.add` -> `pkg.kernels.add` when `pkg/__init__.py` imports it (by name or by
+        `from .kernels import *`), however long the chain; a cycle of re-exports ends where it closes."""
+        found = self._resolved.get(qualified)
+        if found is not None:
+            return found
         result = qualified
+        seen: set[str] = set()
+        while result not in seen:
+            seen.add(result)
+            step = self._step(result, seen)
+            if step is None:
+                break
+            result = step
+        self._resolved[qualified] = result
+        return result
+
+    def _step(self, qualified: str, seen: set[str]) -> str | None:
+        """One re-export hop of `qualified`, or None when it is where the name is defined (or unknown)."""
         # safekernels' public names are what the ownership table speaks: when the project is safekernels' own
         # checkout (its sources in the index), `safekernels.simt.kernel` must not resolve on to the module that
         # defines it.
-        if depth < 12 and not (qualified == "safekernels" or qualified.startswith("safekernels.")):
-            parts = qualified.split(".")
-            for i in range(len(parts) - 1, 0, -1):
-                module = ".".join(parts[:i])
-                summary = self.modules.get(module)
-                if summary is None:
-                    continue
-                head, rest = parts[i], parts[i + 1 :]
-                if head in summary.imports and head not in summary.kernels:
-                    target = ".".join([summary.imports[head], *rest])
-                    if target != qualified:
-                        result = self.resolve(target, depth + 1)
-                break
-        if depth == 0:
-            self._resolved[qualified] = result
-        return result
+        if qualified == "safekernels" or qualified.startswith("safekernels."):
+            return None
+        parts = qualified.split(".")
+        for i in range(len(parts) - 1, 0, -1):
+            summary = self.modules.get(".".join(parts[:i]))
+            if summary is None:
+                continue
+            head, rest = parts[i], parts[i + 1 :]
+            if head in summary.kernels:
+                return None
+            if head in summary.imports:
+                target = ".".join([summary.imports[head], *rest])
+                return target if target != qualified else None
+            for star in reversed(summary.star_imports):  # `from .k import *`: the last star import wins
+                target = ".".join([star, head, *rest])
+                if target not in seen and self._defines(target, seen):
+                    return target
+            return None
+        return None
+
+    def _defines(self, qualified: str, seen: set[str]) -> bool:
+        """Whether `qualified`'s module binds its name (a kernel, an import, a safekernels export), directly or
+        through its own star imports, without revisiting `seen` (iterative: chains of any length)."""
+        stack = [qualified]
+        visited = set(seen)
+        while stack:
+            current = stack.pop()
+            if current in visited:
+                continue
+            visited.add(current)
+            module, _, name = current.rpartition(".")
+            if module == "safekernels" or module.startswith("safekernels."):
+                if name in safekernels_exports(module):
+                    return True
+                continue
+            summary = self.modules.get(module)
+            if summary is None:
+                continue
+            if name in summary.kernels or name in summary.imports:
+                return True
+            stack.extend(f"{star}.{name}" for star in summary.star_imports)
+        return False
+
+    def qualify_star(self, name: str, stars: list[str]) -> str | None:
+        """`name` (a dotted expression whose first segment no binding of the file names) through the file's
+        `from M import *` statements, the last one that binds it winning; None when none does."""
+        head, _, rest = name.partition(".")
+        for star in reversed(stars):
+            target = f"{star}.{head}"
+            if self._defines(target, set()):
+                return f"{target}.{rest}" if rest else target
+        return None
 
     def kernel(self, qualified: str) -> tuple[str, KernelSummary] | None:
         resolved = self.resolve(qualified)

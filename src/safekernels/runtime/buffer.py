@@ -316,17 +316,13 @@ class DeviceBuffer(Movable, Generic[T]):
         """Zero-copy export (`torch.from_dlpack(buf)`, `cupy.from_dlpack(buf)`); the capsule keeps `self`
         alive."""
         self._check_alive("__dlpack__")
-        if self.device.is_cpu:
-            return self.host_view().__dlpack__(stream=stream)
-        from safekernels.runtime.interop import DLPackView
+        from safekernels.runtime.interop import DLPackView  # host memory too, with bf16 / fp8 dtype codes
 
         return DLPackView(self).__dlpack__(
             stream=stream, max_version=max_version, dl_device=dl_device, copy=copy
         )
 
     def __dlpack_device__(self) -> tuple[int, int]:
-        if self.device.is_cpu:
-            return (1, 0)  # kDLCPU
         from safekernels.runtime.interop import DLPackView
 
         return DLPackView(self).__dlpack_device__()

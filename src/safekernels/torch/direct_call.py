@@ -58,7 +58,7 @@ class DirectCall:
         self.torch = torch
         c = torch._C
         switches: tuple[Any, ...] = (
-            getattr(c, "_len_torch_dispatch_mode", None),
+            getattr(c, "_len_torch_dispatch_stack", None) or getattr(c, "_len_torch_dispatch_mode", None),
             getattr(c, "_is_torch_function_mode_enabled", None),
             getattr(c, "_are_functorch_transforms_active", None),
             getattr(getattr(c, "_autograd", None), "_profiler_enabled", None),
@@ -75,6 +75,7 @@ class DirectCall:
         self._device_types = (device_types,) if isinstance(device_types, str) else device_types
         self._mutated_pos = tuple(i for i, p in enumerate(arguments) if p.role == "output")
         self._entries: dict[tuple[Any, ...], Any] = {}
+        self._signature_key = _generate_signature_key(self._n_args, self._tensor_pos)
         self._raw_stream = bridge.raw_current_stream(torch)
         self._empty = torch.empty
         self._bump = getattr(getattr(torch.autograd, "graph", None), "increment_version", None)
@@ -98,13 +99,7 @@ class DirectCall:
     # -- how ------------------------------------------------------------------------------------------------------
     def signature_key(self, args: Sequence[Any]) -> tuple[Any, ...]:
         """What the plan depends on: each tensor's shape, dtype and device, each scalar's Python type."""
-        parts: list[Any] = []
-        for i, a in enumerate(args):
-            if i in self._tensor_pos:
-                parts += (a.shape, a.dtype, a.device)
-            else:
-                parts.append(type(a))
-        return tuple(parts)
+        return self._signature_key(args)  # type: ignore[no-any-return]
 
     def __call__(self, args: Sequence[Any]) -> Any:
         key = self.signature_key(args)
@@ -128,7 +123,9 @@ class DirectCall:
     def _bump_versions(self, args: Sequence[Any]) -> None:
         if self._mutated_pos and self._bump is not None:
             for i in self._mutated_pos:
-                self._bump(args[i])
+                t = args[i]
+                if not t.is_inference():  # inference tensors keep no version counter
+                    self._bump(t)
 
     def _first_call(self, key: tuple[Any, ...], args: Sequence[Any]) -> Any:
         types = self._device_types
@@ -143,6 +140,15 @@ class DirectCall:
         if len(self._entries) >= _ENTRIES_LIMIT:
             self._entries.clear()
         self._entries[key] = entry
+
+
+def _generate_signature_key(n: int, tensors: Sequence[int]) -> Any:
+    """`key(args)` as one generated expression: `(a0.shape, a0.dtype, a0.device, type(a1), ...)`."""
+    parts = [f"a[{i}].shape, a[{i}].dtype, a[{i}].device" if i in tensors else f"type(a[{i}])" for i in range(n)]
+    source = f"def key(a):\n    return ({''.join(part + ', ' for part in parts)})\n"
+    namespace: dict[str, Any] = {}
+    exec(compile(source, "<safekernels torch op signature key>", "exec"), namespace)
+    return namespace["key"]
 
 
 class _PlannedCall:
