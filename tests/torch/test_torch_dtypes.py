@@ -123,7 +123,7 @@ def test_as_buffer_and_from_dlpack_round_trip(device: str, name: str) -> None:
 
 
 def test_as_buffer_refuses_what_it_cannot_describe(device: str) -> None:
-    with pytest.raises(TypeError, match="complex64 has no safekernels element type"):
+    with pytest.raises(TypeError, match="complex64"):
         sk.as_buffer(torch.zeros(4, dtype=torch.complex64, device=device))
     with pytest.raises(ValueError, match="contiguous"):
         sk.as_buffer(torch.zeros(4, 4, device=device).t())

@@ -459,7 +459,7 @@ def as_buffer(obj: Any, device: Device | None = None) -> DeviceBuffer[Any]:
         return lent
     try:
         interface = getattr(obj, "__cuda_array_interface__", None)
-    except (TypeError, ValueError, RuntimeError, BufferError):  # an exporter refusing this dtype (or tensor)
+    except Exception:  # an exporter that cannot describe this dtype (torch's fp8: KeyError) or this tensor
         interface = _NO_TYPESTR
     if interface is None or interface is _NO_TYPESTR or _void_typestr(interface):
         # no typestr for the element type (bf16, the 8-bit floats) or no interface (a CPU tensor): a torch
