@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import sys
 import traceback
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -214,6 +215,7 @@ def build_server() -> OwnershipServer:
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: OwnershipServer, params: types.DidOpenTextDocumentParams) -> None:
+        ls.checker.refresh_projects()  # files may have appeared since (listing is cheap: records stay cached)
         ls.schedule([params.text_document.uri], 0)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
@@ -272,5 +274,10 @@ def build_server() -> OwnershipServer:
 
 
 def serve() -> None:
-    """Run the server on stdin/stdout until the client says `exit`."""
-    build_server().start_io()
+    """Run the server on stdin/stdout until the client says `exit`.
+
+    pygls closes the stream it writes to when it stops; it gets its own handle on stdout, so the process's
+    `sys.stdout` stays usable for whatever runs after (the CLI flushes it on the way out).
+    """
+    out = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
+    build_server().start_io(sys.stdin.buffer, out)

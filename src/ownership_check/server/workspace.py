@@ -37,7 +37,13 @@ from ownership_check.core import check_function
 from ownership_check.core.messages import not_analyzed, syntax_error
 from ownership_check.diagnostics import Diagnostic, Label, Span
 from ownership_check.discovery import DEFAULT_EXCLUDES, gitignore_patterns, is_excluded, project_context
-from ownership_check.frontend.complexity import TooComplex, measure_text, measure_tree, parser_gave_up
+from ownership_check.frontend.complexity import (
+    MAX_ANALYSED_BYTES,
+    TooComplex,
+    measure_text,
+    measure_tree,
+    parser_gave_up,
+)
 from ownership_check.frontend.prescan import FileSummary, mentions_marker, module_name, summarize
 from ownership_check.frontend.project_index import ProjectIndex
 from ownership_check.source_files import SourceReadError, decode_source, read_source
@@ -267,6 +273,10 @@ class Workspace:
 
     def _parse(self, rec: FileRecord, size: int, keep_tree: bool) -> None:
         assert rec.text is not None
+        if size > MAX_ANALYSED_BYTES:
+            # refused before parsing (the runner parses first): a keystroke in a huge buffer costs no parse
+            rec.complex = measure_text(rec.text, size)
+            return
         try:
             tree = ast.parse(rec.text, filename=rec.path)
         except SyntaxError as exc:

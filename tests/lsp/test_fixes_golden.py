@@ -1,0 +1,165 @@
+"""Golden fixes (tests/fixtures/lsp/NAME.before.py -> NAME.after.py) through `ownership-check --fix`, the gate
+that re-checks every fix, and the incremental workspace checker against the whole-file analysis."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import shutil
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import numpy as np
+import pytest
+
+from ownership_check.api import check_source
+from ownership_check.cli import main as cli_main
+from ownership_check.diagnostics import Diagnostic
+from ownership_check.fixes import candidate_fixes, suppression_fix, verified_fixes
+from ownership_check.server.workspace import Workspace
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "lsp"
+CASES = Path(__file__).resolve().parents[1] / "checker_cases"
+#: golden name -> (what --fix does to it, the flags it needs)
+CLI_GOLDEN = {
+    "fresh_output": ("fixed", []),
+    "shared_input": ("fixed", []),
+    "unsafe_block": ("fixed", ["--unsafe-fixes"]),
+    "suppress": ("unchanged", []),  # --fix never adds a suppression
+}
+
+
+def _copy(tmp_path: Path, name: str) -> Path:
+    (tmp_path / "pyproject.toml").write_text("[tool.ownership-check]\n")
+    target = tmp_path / f"{name}.py"
+    shutil.copyfile(FIXTURES / f"{name}.before.py", target)
+    return target
+
+
+@pytest.mark.parametrize("name", sorted(CLI_GOLDEN))
+def test_cli_fix_gives_the_golden_result(
+    name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    outcome, flags = CLI_GOLDEN[name]
+    target = _copy(tmp_path, name)
+    monkeypatch.chdir(tmp_path)
+    status = cli_main(["--no-cache", "--fix", *flags, target.name])
+    expected = FIXTURES / f"{name}.{'after' if outcome == 'fixed' else 'before'}.py"
+    assert target.read_text() == expected.read_text()
+    out = capsys.readouterr()
+    if outcome == "fixed":
+        assert status == 0, out.out
+        assert "Fixed 1 diagnostic(s) in 1 file(s)" in out.err
+    else:
+        assert status == 1 and "E0382" in out.out
+
+
+def test_unsafe_fix_needs_its_flag(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    target = _copy(tmp_path, "unsafe_block")
+    monkeypatch.chdir(tmp_path)
+    assert cli_main(["--no-cache", "--fix", target.name]) == 1
+    assert target.read_text() == (FIXTURES / "unsafe_block.before.py").read_text()
+
+
+def test_diff_prints_the_fix_and_writes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = _copy(tmp_path, "fresh_output")
+    monkeypatch.chdir(tmp_path)
+    assert cli_main(["--no-cache", "--diff", target.name]) == 1
+    out = capsys.readouterr().out
+    assert "+    c_out = sk.to_device(c.to_numpy(stream), stream, dtype=c.element_type)" in out
+    assert "-    vecadd.launch(prepared, stream, c, b, c)  # c += b" in out
+    assert target.read_text() == (FIXTURES / "fresh_output.before.py").read_text()
+
+
+def test_fix_keeps_crlf_line_endings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    target = _copy(tmp_path, "fresh_output")
+    target.write_bytes(target.read_bytes().replace(b"\n", b"\r\n"))
+    monkeypatch.chdir(tmp_path)
+    assert cli_main(["--no-cache", "--fix", target.name]) == 0
+    assert target.read_bytes() == (FIXTURES / "fresh_output.after.py").read_bytes().replace(b"\n", b"\r\n")
+
+
+@pytest.mark.parametrize("name", ["fresh_output", "shared_input", "unsafe_block", "suppress"])
+def test_golden_after_rechecks_clean(name: str) -> None:
+    before = check_source((FIXTURES / f"{name}.before.py").read_text(), f"{name}.py")
+    after = check_source((FIXTURES / f"{name}.after.py").read_text(), f"{name}.py")
+    assert len(before) == 1 and after == []
+
+
+def _load(path: Path) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(f"lsp_golden_{path.stem.replace('.', '_')}", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_fixed_programs_compute_what_the_author_meant(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fixes change no behaviour: run on the CPU executor, the fixed code gives the intended results."""
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)
+    out = _load(FIXTURES / "fresh_output.after.py").double_into(300)
+    np.testing.assert_array_equal(out, 1 + np.arange(300, dtype=np.float32))
+    first, second = _load(FIXTURES / "shared_input.after.py").two_sums()
+    x = np.arange(256, dtype=np.float32)
+    np.testing.assert_array_equal(first, x + 1)
+    np.testing.assert_array_equal(second, x + 2)
+
+
+def test_a_fix_that_leaves_its_diagnostic_or_adds_one_is_not_offered() -> None:
+    source = (FIXTURES / "fresh_output.before.py").read_text()
+    diags = check_source(source, "f.py")
+    assert [f.kind for f in candidate_fixes(source, diags[0])] == ["fresh-output"]
+
+    def unchanged(text: str) -> list[Diagnostic]:
+        return diags
+
+    def adds_one(text: str) -> list[Diagnostic]:
+        return [diags[0].__class__("W0001", "unused suppression", "f.py", diags[0].span)]
+
+    assert verified_fixes(source, diags[0], diags, unchanged) == []
+    assert verified_fixes(source, diags[0], diags, adds_one) == []
+    real = verified_fixes(source, diags[0], diags, lambda text: check_source(text, "f.py"))
+    assert [f.kind for f in real] == ["fresh-output", "suppress"]
+
+
+def test_suppression_joins_an_existing_directive() -> None:
+    source = (FIXTURES / "suppress.before.py").read_text().replace(
+        "print(z)  # the old handle", "print(z)  # ownership: ignore[E0502] the old handle"
+    )
+    diag = next(d for d in check_source(source, "s.py") if d.code == "E0382")
+    fix = suppression_fix(source, diag)
+    assert fix is not None
+    assert "print(z)  # ownership: ignore[E0502, E0382] the old handle\n" in fix.new_source
+    assert [d.code for d in check_source(fix.new_source, "s.py")] == ["W0001"]  # E0502 was never reported there
+
+
+def _equivalence_cases() -> list[Path]:
+    cases = sorted(CASES.glob("*.py"))
+    if os.environ.get("OWNERSHIP_LSP_ALL_CASES"):
+        return cases
+    return cases[::5]  # a fixed fifth in CI (about 30 files, a few seconds); the env var runs all 150+
+
+
+def test_incremental_workspace_matches_the_whole_file_analysis(tmp_path: Path) -> None:
+    """Per-function chunks and their cache give exactly `check_source`'s diagnostics, first and warm."""
+    (tmp_path / "pyproject.toml").write_text("[tool.ownership-check]\n")
+    cases = _equivalence_cases()
+    paths = []
+    for case in cases:
+        target = tmp_path / case.name
+        shutil.copyfile(case, target)
+        paths.append(str(target))
+    workspace = Workspace([str(tmp_path)])
+    got = workspace.check(paths)
+    again = workspace.check(paths)
+    compared = 0
+    for case, path in zip(cases, paths, strict=True):
+        want = check_source(case.read_text(), path)
+        assert got[path] == want, case.name
+        assert again[path] == want, case.name
+        compared += bool(want)
+    print(f"{len(cases)} checker cases compared, {compared} with diagnostics")
+    assert compared >= len(cases) // 2
