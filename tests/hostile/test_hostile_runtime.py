@@ -229,14 +229,10 @@ def calls(draw: Any) -> list[tuple[str, Any, Any]]:
 @simt.kernel
 @simt.launch_contract(block=32, requires=("len(a) >= n",))
 def copy_n(a: simt.Slice[sk.f32], c: simt.DisjointSlice[sk.f32], n: sk.u32) -> None:
-    idx = thread_index()
+    idx = simt.thread.index_1d()
     i = idx.get()
     if i < n and (out := c.get_mut(idx)) is not None:
         out.set(a[i])
-
-
-def thread_index() -> Any:
-    return simt.thread.index_1d()
 
 
 @SETTINGS

@@ -139,13 +139,16 @@ def simt_reads_fp8(a: Slice[f8e4m3], c: DisjointSlice[f32]) -> None:
         out.set(f32(a[i]) * 2.0)
 
 
-def test_simt_cpu_executor_reads_fp8_values_not_bits() -> None:
+def test_simt_cpu_executor_refuses_fp8_parameters_like_the_compiler() -> None:
+    from ownership_check.diagnostics import DiagnosticError
+
     dev = sk.Device.cpu()
     stream = dev.new_stream()
     a = sk.to_device(np.array([1.5, 2.0, 500.0], np.float32), stream, dtype=f8e4m3)
     c = sk.zeros(3, f32, stream)
-    simt_reads_fp8.launch(simt_reads_fp8.prepare(simt.LaunchConfig1D.for_len(3, block=32), dev), stream, a, c)
-    np.testing.assert_array_equal(c.to_numpy(stream), [3.0, 4.0, 896.0])  # 500 saturates to 448
+    prepared = simt_reads_fp8.prepare(simt.LaunchConfig1D.for_len(3, block=32), dev)
+    with pytest.raises(DiagnosticError, match=r"test_fp8_dtypes.py:135:20: SK011 parameter `a`: f8e4m3"):
+        simt_reads_fp8.launch(prepared, stream, a, c)
 
 
 def test_simt_gpu_compiler_refuses_fp8_parameters_with_a_located_error() -> None:

@@ -107,8 +107,10 @@ def convert(b: ir.IRBuilder, v: ir.Value, src: DType, dst: DType) -> ir.Value:
     if src.name == "bool":
         return b.uitofp(v, to) if dst.kind == "f" else b.zext(v, to)
     if src.name in _ENCODED or dst.name in _ENCODED:
-        if src.kind == "f" and dst.kind == "f":
-            return narrow(b, widen(b, v, src), dst)
+        if src.kind == "f" and dst.kind == "f":  # through f32 (bf16/fp8 -> f64 widens the f32 further)
+            if src.name in _ENCODED:
+                return convert(b, widen(b, v, src), dtype_of("f32"), dst)
+            return narrow(b, v, dst)
         if src.name in _ENCODED:
             return convert(b, widen(b, v, src), dtype_of("f32"), dst)
         return narrow(b, convert(b, v, src, dtype_of("f32")), dst)

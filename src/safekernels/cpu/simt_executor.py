@@ -81,6 +81,32 @@ def _bind(params: Sequence[KernelParam], args: Sequence[Any]) -> tuple[list[Any]
     return values, writebacks
 
 
+#: SK codes the front end reports that the CPU executor leaves to its own run-time checks: an unsafe operation
+#: outside `with simt.unsafe():` raises `UnsafeOperationError` (E0133) where it runs, the twin of SK005; a kernel
+#: whose source cannot be read (made by `exec`) runs as the Python it is.
+_RUNTIME_CHECKED = frozenset({"SK005", "SK010"})
+
+
+def validate_like_the_compiler(kernel: Any) -> None:
+    """Type-check the kernel with the SIMT compiler's front end (pure Python, no llvmlite, no GPU), once per
+    kernel, so the CPU executor refuses exactly what the GPU compiler refuses, with the same SK diagnostic and
+    location (raises `DiagnosticError`)."""
+    cache: dict[str, Any] = kernel._cpu_cache
+    verdict = cache.get("frontend")
+    if verdict is None:
+        from ownership_check.diagnostics import DiagnosticError
+        from safekernels.codegen.frontend import build_module, spec_from_kernel
+
+        try:
+            build_module(spec_from_kernel(kernel))
+            verdict = True
+        except DiagnosticError as exc:
+            verdict = True if {d.code for d in exc.diagnostics} <= _RUNTIME_CHECKED else exc
+        cache["frontend"] = verdict
+    if verdict is not True:
+        raise verdict
+
+
 def run_simt_kernel(
     kernel: Any,
     grid: tuple[int, int, int],
@@ -89,6 +115,7 @@ def run_simt_kernel(
     args: Sequence[Any],
 ) -> None:
     """Run a `SimtKernel` over `grid` x `block` with converted arguments (buffers, Python scalars)."""
+    validate_like_the_compiler(kernel)
     values, writebacks = _bind(kernel.params, args)
     lockstep = helper_needs_lockstep(kernel, set())
     fn = lockstep_function(kernel) if lockstep else plain_function(kernel)

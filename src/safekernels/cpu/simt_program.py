@@ -65,9 +65,28 @@ COLLECTIVES: dict[Callable[..., Any], str] = {
 _MISSING = object()
 
 
+#: `math` names whose numpy twin has another name.
+_NUMPY_NAMES = {"asin": "arcsin", "acos": "arccos", "atan": "arctan", "asinh": "arcsinh", "acosh": "arccosh",
+                "atanh": "arctanh", "atan2": "arctan2", "pow": "power"}  # fmt: skip
+
+
+def _ieee(name: str, args: tuple[Any, ...]) -> float:
+    """What the GPU's libdevice returns where Python's `math` raises (domain error: NaN, overflow: inf)."""
+    twin = getattr(np, _NUMPY_NAMES.get(name, name), None)
+    if twin is None:
+        return math.nan
+    with np.errstate(all="ignore"):
+        return float(twin(*(np.float64(a) for a in args)))
+
+
 def _keep_narrow_floats(fn: Callable[..., Any]) -> Callable[..., Any]:
+    name = getattr(fn, "__name__", "")
+
     def wrapper(*args: Any) -> Any:
-        result = fn(*args)
+        try:
+            result = fn(*args)
+        except (ValueError, OverflowError):
+            result = _ieee(name, args)
         if isinstance(result, float):
             for a in args:
                 if isinstance(a, np.float32 | np.float16):
