@@ -103,7 +103,7 @@ def validate_like_the_compiler(kernel: Any) -> None:
         except DiagnosticError as exc:
             verdict = True if {d.code for d in exc.diagnostics} <= _RUNTIME_CHECKED else exc
         cache["frontend"] = verdict
-    if verdict is not True:
+    if isinstance(verdict, BaseException):
         raise verdict
 
 
