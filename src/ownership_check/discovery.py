@@ -6,14 +6,17 @@ Explicit files are checked as given (as ruff and mypy do, even when excluded).  
     DEFAULT_EXCLUDES      the folders ruff skips by default (`.venv`, `venv`, `.git`, `build`, `dist`,
                           `site-packages`, `node_modules`, `__pypackages__`, caches, ...) and `*.egg-info`
     `exclude`             `[tool.ownership-check] exclude`, added to the defaults
-    .gitignore            the patterns of the `.gitignore` at the config root (negations are not supported)
+    .gitignore            the patterns of the `.gitignore` at the config root, `!` negations included (the
+                          last matching line decides; a regular file of at most 1 MiB, else an error)
     non-regular files     FIFOs, sockets, devices and symlinks to them (reading a FIFO blocks forever)
     symlinks out          a file symlink whose target lies outside the walked directory
 
-Excludes are gitignore-style globs relative to the config root: `build` matches a file or directory named
-`build` at any depth (`.venv` included: only a leading `./` is dropped from paths, never a leading dot),
-`tests/fixtures` is anchored (it contains a slash), `*`/`?` wildcards and `**` work, and a trailing `/` matches
-directories only.  A directory that cannot be read is an error (exit 2), never silently "0 files".
+Excludes are gitignore-style globs relative to the config root (`path_patterns.py`: matched in linear time,
+whatever the pattern): `build` matches a file or directory named `build` at any depth (`.venv` included: only a
+leading `./` is dropped from paths, never a leading dot), `tests/fixtures` is anchored (it contains a slash),
+`*`/`?`/`[...]` wildcards and `**` work, `!` re-includes, and a trailing `/` matches directories only.  The
+config's `exclude` and the `.gitignore` are two lists: a path is skipped when either excludes it.  A directory
+that cannot be read is an error (exit 2), never silently "0 files".
 
 `project_context` lists the other `*.py` files of the project the checked paths belong to (root: the folder of
 the nearest `pyproject.toml`, else of `.git`), so that kernels defined in unchanged modules resolve when only
@@ -24,10 +27,11 @@ relative to the working directory for files found inside a directory.
 from __future__ import annotations
 
 import os
-import re
 import stat
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
+
+from ownership_check.path_patterns import PathMatcher, PatternError, parse_gitignore
 
 DEFAULT_EXCLUDES = frozenset(
     {
@@ -67,35 +71,6 @@ DEFAULT_EXCLUDES = frozenset(
 MAX_CONTEXT_FILES = 20_000
 
 
-@lru_cache(maxsize=256)
-def _compile(pattern: str) -> tuple[re.Pattern[str], bool]:
-    dir_only = pattern.endswith("/")
-    anchored = "/" in pattern.rstrip("/")  # a leading or inner slash anchors at the root (gitignore rules)
-    pattern = pattern.strip("/")
-    out = []
-    i = 0
-    while i < len(pattern):
-        c = pattern[i]
-        if pattern.startswith("**/", i):
-            out.append("(?:.*/)?")
-            i += 3
-            continue
-        if pattern.startswith("**", i):
-            out.append(".*")
-            i += 2
-            continue
-        if c == "*":
-            out.append("[^/]*")
-        elif c == "?":
-            out.append("[^/]")
-        else:
-            out.append(re.escape(c))
-        i += 1
-    body = "".join(out)
-    regex = f"^{body}$" if anchored else f"^(?:.*/)?{body}$"
-    return re.compile(regex, re.DOTALL), dir_only
-
-
 def _relative(relpath: str) -> str:
     """`relpath` with `/` separators and without leading `./` segments (a leading dot of a name stays)."""
     relpath = relpath.replace(os.sep, "/")
@@ -104,32 +79,79 @@ def _relative(relpath: str) -> str:
     return "" if relpath == "." else relpath
 
 
+@lru_cache(maxsize=16)
+def _matcher(patterns: tuple[str, ...]) -> PathMatcher:
+    return PathMatcher(patterns)
+
+
 def is_excluded(relpath: str, is_dir: bool, patterns: Sequence[str]) -> bool:
-    relpath = _relative(relpath)
-    for pattern in patterns:
-        while pattern.startswith("./"):  # `./.venv` means `/.venv`: anchored at the config root
-            pattern = "/" + pattern[2:]
-        regex, dir_only = _compile(pattern)
-        if dir_only and not is_dir:
-            continue
-        if regex.match(relpath):
-            return True
-    return False
+    """Whether `patterns` (gitignore rules, `!` negations included: the last match decides) exclude `relpath`."""
+    return _matcher(tuple(patterns)).excluded(_relative(relpath), is_dir)
+
+
+class Excludes:
+    """The config's `exclude` globs and the root `.gitignore`, each with its own negations: excluded by either."""
+
+    def __init__(self, exclude: Sequence[str], gitignore: Sequence[str]) -> None:
+        self.matchers = [PathMatcher(tuple(p)) for p in (exclude, gitignore) if p]
+
+    def __bool__(self) -> bool:
+        return bool(self.matchers)
+
+    def excluded(self, relpath: str, is_dir: bool) -> bool:
+        relpath = _relative(relpath)
+        return any(m.excluded(relpath, is_dir) for m in self.matchers)
+
+
+#: Largest `.gitignore` read (a larger one is an error, never cut short: a lost `!` line would hide files).
+MAX_GITIGNORE_BYTES = 1 << 20
+
+
+class GitignoreError(ValueError):
+    """The root `.gitignore` cannot be used (not a regular file, too large, too many wildcard patterns)."""
+
+
+def read_gitignore(root: str) -> tuple[str, ...]:
+    """The patterns of `root/.gitignore`, in order, `!` negations included; () when there is none.
+
+    Only a regular file is read (opened without blocking: a FIFO named `.gitignore` is an error, not a hang),
+    at most `MAX_GITIGNORE_BYTES`; undecodable bytes are kept as in file names (surrogate escapes).
+    """
+    path = os.path.join(root, ".gitignore")
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)
+    try:
+        fd = os.open(path, flags)
+    except FileNotFoundError:
+        return ()
+    except OSError as exc:
+        if not os.path.lexists(path):
+            return ()
+        raise GitignoreError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise GitignoreError(f"{path}: not a regular file")
+        data = os.read(fd, MAX_GITIGNORE_BYTES + 1) if info.st_size <= MAX_GITIGNORE_BYTES else b""
+        if info.st_size > MAX_GITIGNORE_BYTES or len(data) > MAX_GITIGNORE_BYTES:
+            raise GitignoreError(f"{path}: larger than {MAX_GITIGNORE_BYTES // 1024} KiB")
+    except OSError as exc:
+        raise GitignoreError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
+    patterns = tuple(parse_gitignore(data.decode("utf-8", "surrogateescape")))
+    try:
+        PathMatcher(patterns)
+    except PatternError as exc:
+        raise GitignoreError(f"{path}: {exc}") from None
+    return patterns
 
 
 def gitignore_patterns(root: str) -> tuple[str, ...]:
-    """The usable patterns of `root/.gitignore` (comments, blanks and `!` negations left out)."""
+    """`read_gitignore`, with an unusable file counted as none (for callers that only want context)."""
     try:
-        with open(os.path.join(root, ".gitignore"), encoding="utf-8", errors="replace") as f:
-            lines = f.read(1 << 20).splitlines()
-    except OSError:
+        return read_gitignore(root)
+    except GitignoreError:
         return ()
-    out = []
-    for line in lines:
-        line = line.strip()
-        if line and not line.startswith(("#", "!")):
-            out.append(line)
-    return tuple(out)
 
 
 def _display(found: str, given: str) -> str:
@@ -143,7 +165,7 @@ def _inside(path: str, directory: str) -> bool:
     return path == directory or path.startswith(directory.rstrip(os.sep) + os.sep)
 
 
-def _walk(top: str, exclude: Sequence[str], root: str, errors: list[str] | None) -> Iterator[str]:
+def _walk(top: str, exclude: Excludes, root: str, errors: list[str] | None) -> Iterator[str]:
     """`*.py` regular files under `top`, sorted, with the exclusion rules of the module docstring."""
     real_top = os.path.realpath(top)
 
@@ -157,7 +179,7 @@ def _walk(top: str, exclude: Sequence[str], root: str, errors: list[str] | None)
         for d in sorted(dirnames):
             if d in DEFAULT_EXCLUDES or d.endswith(".egg-info"):
                 continue
-            if exclude and is_excluded(os.path.join(rel_dir, d), True, exclude):
+            if exclude and exclude.excluded(os.path.join(rel_dir, d), True):
                 continue
             kept.append(d)
         dirnames[:] = kept
@@ -165,7 +187,7 @@ def _walk(top: str, exclude: Sequence[str], root: str, errors: list[str] | None)
             if not filename.endswith(".py"):
                 continue
             full = os.path.join(dirpath, filename)
-            if exclude and is_excluded(os.path.join(rel_dir, filename), False, exclude):
+            if exclude and exclude.excluded(os.path.join(rel_dir, filename), False):
                 continue
             try:
                 info = os.lstat(full)
@@ -188,10 +210,21 @@ def discover(
     """
     seen: set[str] = set()
     root = os.path.abspath(root)
-    patterns = (*exclude, *gitignore_patterns(root))
+    try:
+        gitignore = read_gitignore(root)
+    except GitignoreError as exc:
+        gitignore = ()  # checked without it (more files, never fewer) and reported: the run exits 2
+        if errors is not None:
+            errors.append(str(exc))
+    try:
+        excludes = Excludes(exclude, gitignore)
+    except PatternError as exc:
+        if errors is not None:
+            errors.append(f"exclude: {exc}")
+        excludes = Excludes((), gitignore)
     for given in paths:
         if os.path.isdir(given):
-            for full in _walk(given, patterns, root, errors):
+            for full in _walk(given, excludes, root, errors):
                 key = os.path.abspath(full)
                 if key not in seen:
                     seen.add(key)
@@ -225,9 +258,12 @@ def project_context(paths: Sequence[str], exclude: Sequence[str], root: str | No
     given = [os.path.abspath(p) for p in paths]
     if not any(_inside(p, root) for p in given) or any(p == root for p in given):
         return []  # nothing of this project is checked, or all of it is
-    patterns = (*exclude, *gitignore_patterns(root))
+    try:
+        excludes = Excludes(exclude, gitignore_patterns(root))
+    except PatternError:
+        excludes = Excludes((), gitignore_patterns(root))
     found: list[str] = []
-    for full in _walk(root, patterns, root, None):
+    for full in _walk(root, excludes, root, None):
         found.append(full)
         if len(found) >= MAX_CONTEXT_FILES:
             break
