@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from llvmlite import ir
 
-from safekernels.codegen.tile import mma, persistent, rowreduce, wgmma, wgmma_sync
+from safekernels.codegen.tile import fma_matmul, mma, persistent, rowreduce, wgmma, wgmma_sync
 from safekernels.codegen.tile.ir import ForOp, Op
 from safekernels.codegen.tile.layout import Layout, c64
 from safekernels.codegen.tile.values import RegTile, Scalar
@@ -50,7 +50,7 @@ def lower_for(L: TileLowering, op: ForOp) -> None:
             upd = L.defs.get(c.update.id) if c.update is not None else None
             lay: Layout
             rows = rowreduce.carried_layout(L, op, t)
-            if upd is not None and upd.kind == "matmul":
+            if upd is not None and upd.kind == "matmul" and not fma_matmul.takes(upd):
                 lay = mma._layout(L, upd)
             elif rows is not None:  # the online softmax's running max / denominator stay in registers
                 lay = rows
