@@ -8,7 +8,9 @@ memory.  `read_source` opens without blocking, insists on a regular file and rea
 `decode_source` turns bytes into the text every later stage sees, following Python's own rules so that lines
 and columns match what Python (and the user's editor) report: a UTF-8 BOM or a `# -*- coding: ... -*-` cookie
 selects the encoding (PEP 263), bytes that do not decode are the same syntax error Python gives (E0001, at the
-offending line), and `\\r\\n` and lone `\\r` line endings become `\\n`, as Python's tokenizer translates them.
+offending line), a cookie naming a codec Python cannot read source in (`rot13`, `hex`, `base64`, `zlib`, `uu`,
+`bz2`, `quopri`, `utf-16`) is E0001 `encoding problem: NAME` at the cookie's line, and `\\r\\n` and lone
+`\\r` line endings become `\\n`, as Python's tokenizer translates them.
 """
 
 from __future__ import annotations
@@ -91,7 +93,36 @@ def decode_source(data: bytes, path: str) -> tuple[str, Diagnostic | None]:
             text = normalize_newlines(data.decode("utf-8", "replace"))
             return text, syntax_error(path, str(exc), Span(1, 1, 1, 2))
         encoding = "utf-8" if encoding == "utf-8-sig" else encoding
+        if not _usable_source_encoding(encoding):
+            text = normalize_newlines(data.decode("utf-8", "replace"))
+            line = _cookie_line(data)
+            return text, syntax_error(path, f"encoding problem: {encoding}", Span(line, 1, line, 2))
     try:
         return normalize_newlines(body.decode(encoding)), None
     except UnicodeDecodeError as exc:
         return normalize_newlines(body.decode(encoding, "replace")), _decode_error(path, body, encoding, exc)
+
+
+def _usable_source_encoding(encoding: str) -> bool:
+    """Whether Python would read source in `encoding`: a text codec that keeps ASCII as ASCII.
+
+    A cookie may name any registered codec, including bytes-to-bytes transforms (`hex`, `base64`, `zlib`, `uu`,
+    `bz2`, `quopri`), a str-to-str one (`rot13`) and ASCII-incompatible ones (`utf-16`, `utf-32`); Python refuses
+    all of them with `SyntaxError: encoding problem: NAME`, and so does the checker (E0001).
+    """
+    try:
+        info = codecs.lookup(encoding)
+        if not getattr(info, "_is_text_encoding", True):
+            return False
+        return "x = 1\n#".encode(encoding) == b"x = 1\n#"
+    except (LookupError, TypeError, ValueError, UnicodeError):
+        return False
+
+
+def _cookie_line(data: bytes) -> int:
+    """The line (1 or 2) of the coding cookie, as Python reports it."""
+    lines = data.splitlines()[:2]
+    for number, line in enumerate(lines, 1):
+        if b"coding" in line:
+            return number
+    return 1

@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import keyword
 import re
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -184,12 +185,47 @@ def _package_name(name: str) -> str:
     return package
 
 
+#: A distribution name pip accepts (PEP 508: letters, digits, `.`, `_`, `-`; a letter or digit at both ends).
+_PROJECT_NAME = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?$")
+#: Longest project name: the name is also a folder and (as a package) a second folder; file systems stop at 255.
+MAX_NAME = 100
+
+
+class ScaffoldError(ValueError):
+    """The project cannot be created there or with that name (the message says why and what to do)."""
+
+
+def check_target(target: Path, name: str) -> None:
+    """Refuse, before writing anything, a name pip would refuse or a folder that cannot hold the project."""
+    if len(name) > MAX_NAME:
+        raise ScaffoldError(f"the project name is {len(name)} characters long; use at most {MAX_NAME}")
+    if not _PROJECT_NAME.match(name):
+        raise ScaffoldError(
+            f"{name!r} is not a valid project name: use letters, digits, '.', '_' and '-', "
+            "starting and ending with a letter or digit"
+        )
+    for parent in target.parents:
+        if parent.exists() and not parent.is_dir():
+            raise ScaffoldError(f"{target} lies below {parent}, which is not a directory")
+    if target.exists() or target.is_symlink():
+        if not target.is_dir():
+            raise ScaffoldError(f"{target} exists and is not a directory; choose a new directory")
+        try:
+            empty = not any(target.iterdir())
+        except OSError as exc:
+            raise ScaffoldError(f"{target}: cannot read the directory ({exc.strerror or exc})") from None
+        if not empty:
+            raise FileExistsError(f"{target} exists and is not empty; choose a new directory")
+
+
 def create_project(target: Path, name: str, track: str) -> list[Path]:
-    """Write the scaffold into `target` (which must not exist or be empty); returns the files written."""
+    """Write the scaffold into `target` (which must not exist or be empty); returns the files written.
+
+    Raises `ScaffoldError` (or `FileExistsError`) with a message for a bad name or place, and for a write that
+    fails (a read-only folder, /proc, a full disk)."""
     if track not in ("simt", "tile"):
         raise ValueError(f"track must be 'simt' or 'tile', got {track!r}")
-    if target.exists() and any(target.iterdir()):
-        raise FileExistsError(f"{target} exists and is not empty; choose a new directory")
+    check_target(target, name)
     package = _package_name(name)
     files = {
         "pyproject.toml": _PYPROJECT.format(name=name),
@@ -203,8 +239,11 @@ def create_project(target: Path, name: str, track: str) -> list[Path]:
     written = []
     for relative, text in files.items():
         path = target / relative
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise ScaffoldError(f"cannot write {path}: {exc.strerror or exc}") from None
         written.append(path)
     return written
 
@@ -218,7 +257,7 @@ def main(argv: Sequence[str]) -> int:
     try:
         written = create_project(target, target.name, args.track)
     except (FileExistsError, ValueError) as exc:
-        print(f"safekernels new: {exc}")
+        print(f"safekernels new: {exc}", file=sys.stderr)
         return 2
     print(f"created {target}/ with {len(written)} files ({args.track} track). Next:")
     print(f"  cd {target}\n  pip install -e '.[dev]'\n  pytest\n  ownership-check src tests")

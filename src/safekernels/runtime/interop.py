@@ -104,25 +104,71 @@ def _contiguous_count(shape: tuple[int, ...], strides: tuple[int, ...] | None, i
     return count
 
 
+def _is_index(value: Any) -> bool:
+    return isinstance(value, int | np.integer) and not isinstance(value, bool)
+
+
+def _interface_fields(obj: Any, interface: Any) -> tuple[int, bool, tuple[int, ...], Any, tuple[int, ...] | None]:
+    """(pointer, read-only, shape, numpy dtype, strides) of a `__cuda_array_interface__`, or `TypeError` /
+    `ValueError` naming the field that is missing or malformed (never a KeyError from a bad exporter)."""
+    what = f"__cuda_array_interface__ of {type(obj).__name__}"
+    if not isinstance(interface, dict):
+        raise TypeError(f"{what}: expected a dict, got {type(interface).__name__}")
+    missing = [key for key in ("data", "shape", "typestr") if key not in interface]
+    if missing:
+        raise TypeError(f"{what}: missing {', '.join(repr(k) for k in missing)} (required by the protocol)")
+    data = interface["data"]
+    if not (isinstance(data, tuple | list) and len(data) == 2 and (data[0] is None or _is_index(data[0]))):
+        raise TypeError(f"{what}: 'data' must be (pointer, read_only), got {data!r:.80}")
+    ptr = int(data[0] or 0)
+    if not 0 <= ptr < 1 << 64:
+        raise ValueError(f"{what}: pointer {ptr} is not a 64-bit address")
+    shape = interface["shape"]
+    if not (isinstance(shape, tuple | list) and all(_is_index(d) and int(d) >= 0 for d in shape)):
+        raise TypeError(f"{what}: 'shape' must be a tuple of non-negative ints, got {shape!r:.80}")
+    typestr = interface["typestr"]
+    if not isinstance(typestr, str):
+        raise TypeError(f"{what}: 'typestr' must be a string, got {typestr!r:.80}")
+    try:
+        np_dtype = np.dtype(typestr)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"{what}: 'typestr' {typestr!r:.40} is not an array type ({exc})") from None
+    strides = interface.get("strides")
+    if strides is not None and not (
+        isinstance(strides, tuple | list) and len(strides) == len(shape) and all(_is_index(x) for x in strides)
+    ):
+        raise TypeError(f"{what}: 'strides' must be None or one int per dimension, got {strides!r:.80}")
+    stream = interface.get("stream")
+    if stream is not None and not _is_index(stream):
+        raise TypeError(f"{what}: 'stream' must be None or an int, got {stream!r:.80}")
+    return (
+        ptr,
+        bool(data[1]),
+        tuple(int(d) for d in shape),
+        np_dtype,
+        tuple(int(x) for x in strides) if strides is not None else None,
+    )
+
+
 def buffer_from_cuda_array_interface(
     obj: Any, interface: dict[str, Any], device: Any = None
 ) -> DeviceBuffer[Any]:
-    """Wrap an object exposing `__cuda_array_interface__` (v2/v3) as a DeviceBuffer sharing its memory."""
+    """Wrap an object exposing `__cuda_array_interface__` (v2/v3) as a DeviceBuffer sharing its memory.
+
+    A malformed interface (a missing `data`, `shape` or `typestr`, wrong types) is a `TypeError` naming the
+    field."""
     from safekernels.runtime.buffer import DeviceBuffer, ForeignAllocation
 
-    ptr, readonly = interface["data"]
-    shape = tuple(int(d) for d in interface["shape"])
-    np_dtype = np.dtype(interface["typestr"])
+    ptr, readonly, shape, np_dtype, strides = _interface_fields(obj, interface)
     dt: DType = dtype_of(np_dtype)
-    strides = interface.get("strides")
-    count = _contiguous_count(shape, tuple(strides) if strides is not None else None, np_dtype.itemsize)
-    dev = _device_for_pointer(int(ptr or 0), device)
+    count = _contiguous_count(shape, strides, np_dtype.itemsize)
+    dev = _device_for_pointer(ptr, device)
     stream = interface.get("stream")
     if stream not in (None, 0):  # v3: wait for the producer's stream before using the data
         from safekernels.runtime.cuda_backend import _driver, check
 
         check(_driver().cuStreamSynchronize(_driver().CUstream(int(stream))), "cuStreamSynchronize")
-    alloc = ForeignAllocation(int(ptr or 0), count * dt.itemsize, obj, read_only=bool(readonly))
+    alloc = ForeignAllocation(ptr, count * dt.itemsize, obj, read_only=readonly)
     return DeviceBuffer(dev, alloc, dt, 0, count)
 
 
@@ -223,7 +269,17 @@ def buffer_from_dlpack(obj: Any, device: Any = None) -> DeviceBuffer[Any]:
     memory: a GPU buffer for CUDA memory, a CPU-executor buffer for host memory."""
     from safekernels.runtime.buffer import DeviceBuffer, ForeignAllocation
 
-    dev_type, dev_id = obj.__dlpack_device__()
+    device_of = getattr(obj, "__dlpack_device__", None)
+    if not callable(device_of):
+        raise TypeError(
+            f"{type(obj).__name__} has __dlpack__ but no __dlpack_device__: the DLPack protocol needs both "
+            "(the device says whether the memory is on the GPU or the host)"
+        )
+    where = device_of()
+    if not (isinstance(where, tuple | list) and len(where) == 2 and all(_is_index(x) for x in where)):
+        raise TypeError(f"{type(obj).__name__}.__dlpack_device__() must return (device_type, device_id), "
+                        f"got {where!r:.80}")
+    dev_type, dev_id = where
     if int(dev_type) not in (_KDL_CPU, _KDL_CUDA, _KDL_CUDA_HOST, _KDL_CUDA_MANAGED):
         raise TypeError(f"DLPack device type {int(dev_type)} is neither CUDA nor host memory")
     on_host = int(dev_type) in (_KDL_CPU, _KDL_CUDA_HOST)
