@@ -136,7 +136,12 @@ def _forms(ts: TileShape, dt: str) -> Iterator[tuple[str, str, str, Any]]:
     yield "reshape", dt, f"tile.reshape(tile.reshape(a, {flat}), {shp})", (lambda: OPS["reshape"].infer(t, shape=flat))
     if rank == 2 and shp[0] == shp[1]:
         yield "transpose", dt, "tile.transpose(a)", (lambda: OPS["transpose"].infer(t))
-    add, full, iota = OPS["add"].infer, OPS["full"].infer, OPS["iota"].infer
+    one = (1,) * rank
+    bcast = OPS["broadcast_to"].infer
+    expr = f"tile.broadcast_to(x.load({(0,) * rank}, {one}), {shp})"  # element 0 of x everywhere
+    yield "broadcast_to", dt, expr, (lambda: bcast(_t(one, dt), shape=shp))
+    add, full, iota, zeros = OPS["add"].infer, OPS["full"].infer, OPS["iota"].infer, OPS["zeros"].infer
+    yield "zeros", dt, f"tile.zeros({shp}, {dt}) + a", (lambda: add(zeros(shape=shp, dtype=dtype_of(dt)), t))
     yield "full", dt, f"tile.full({shp}, 3, {dt}) + a", (lambda: add(full(shape=shp, dtype=dtype_of(dt), value=3), t))
     if rank == 1:
         yield "iota", dt, f"tile.iota({shp[0]}, {dt}) + a", (lambda: add(iota(n=shp[0], dtype=dtype_of(dt)), t))
@@ -259,12 +264,9 @@ from safekernels.simt import DisjointSlice, Slice, thread, warp
 
 def simt_cases() -> list[Case]:
     out: list[Case] = []
-    n = 0
     for form, expr in SIMT_FORMS.items():
         for dt in SIMT_DTYPES:
-            block = SIMT_BLOCKS[n % len(SIMT_BLOCKS)] if not LONG else None
-            n += 1
-            for b in [block] if block is not None else SIMT_BLOCKS:
+            for b in SIMT_BLOCKS:
                 body = expr.replace("DT", dt)
                 source = (
                     _SIMT_HEADER

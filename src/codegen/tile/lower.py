@@ -69,6 +69,7 @@ class TileLowering:
         self.fast_math = fast_math  # `@tile.kernel(fast_math=True)`: contraction, flushed libdevice math
         self.T = num_warps * 32
         self.hopper = arch == "sm_90a"  # warpgroup MMA available (codegen.tile.wgmma)
+        self.arch = arch
         self.module = ir.Module(name=kir.name)
         self.module.triple = "nvptx64-nvidia-cuda"
         self.module.data_layout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
@@ -116,6 +117,24 @@ class TileLowering:
 
             persistent.plan(self)
 
+    def _check_fp8_target(self) -> None:
+        """fp8 values convert with `cvt.*.e4m3x2/e5m2x2`, which PTX has from sm_89 (a target limit, located)."""
+        if int(self.arch[3:5]) >= 89:
+            return
+        what = f"need sm_89 or newer (fp8 conversions); got {self.arch}"
+        for p in self.kir.params:
+            if p.dtype.name in so.F8_PTX:
+                raise LoweringError(f"f8e4m3/f8e5m2 tensors {what}")
+
+        def walk(ops: list[Op]) -> None:
+            for op in ops:
+                t = op.result.type if op.result is not None else None
+                if isinstance(t, TileType) and t.dtype.name in so.F8_PTX:
+                    raise LoweringError(f"f8e4m3/f8e5m2 tiles {what}", op.line)
+                walk(getattr(op, "body", []))
+
+        walk(self.kir.body)
+
     def _find_wgmma(self, ops: list[Op]) -> None:
         from safekernels.codegen.tile import mma, wgmma
 
@@ -140,6 +159,7 @@ class TileLowering:
 
     # -- module scaffolding ---------------------------------------------------------------------------------
     def build(self) -> Lowered:
+        self._check_fp8_target()
         argtys: list[ir.Type] = []
         for i, p in enumerate(self.kir.params):
             if p.kind == "scalar":
