@@ -163,3 +163,47 @@ def test_incremental_workspace_matches_the_whole_file_analysis(tmp_path: Path) -
         compared += bool(want)
     print(f"{len(cases)} checker cases compared, {compared} with diagnostics")
     assert compared >= len(cases) // 2
+
+
+def _edits(source: str) -> list[str]:
+    """Buffers an editor produces while typing inside each function: a line added (lines below move), a line
+    removed again, and a name typed into the first statement of the body."""
+    import ast
+
+    out = []
+    lines = source.splitlines(keepends=True)
+    try:
+        body = ast.parse(source).body
+    except SyntaxError:
+        return []
+    for node in body:
+        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) or not node.body:
+            continue
+        first = node.body[0].lineno  # 1-based line of the first statement
+        indent = lines[first - 1][: len(lines[first - 1]) - len(lines[first - 1].lstrip())]
+        added = [*lines[:first - 1], f"{indent}typed_here = 0\n", *lines[first - 1 :]]
+        out.append("".join(added))
+        out.append("".join([*lines[:first - 1], "\n", *lines[first - 1 :]]))
+    return out
+
+
+def test_incremental_edits_inside_functions_match_the_whole_file_analysis(tmp_path: Path) -> None:
+    """The per-keystroke path (one function re-read, summary and kernel lines shifted) against `check_source`
+    on the same text, for edits inside every function of the sampled cases."""
+    (tmp_path / "pyproject.toml").write_text("[tool.ownership-check]\n")
+    workspace = Workspace([str(tmp_path)])
+    edits = 0
+    cases = _equivalence_cases()
+    for case in cases if os.environ.get("OWNERSHIP_LSP_ALL_CASES") else cases[1::3]:
+        path = str(tmp_path / case.name)
+        source = case.read_text()
+        workspace.set_overlay(path, source)
+        workspace.check([path])
+        for text in _edits(source):
+            workspace.set_overlay(path, text)
+            assert workspace.check([path])[path] == check_source(text, path), case.name
+            workspace.set_overlay(path, source)
+            assert workspace.check([path])[path] == check_source(source, path), case.name
+            edits += 1
+    print(f"{edits} edits compared")
+    assert edits >= 20

@@ -42,10 +42,12 @@ def _contains(node: ast.expr, line: int, column: int) -> bool:
     return start <= (line, column) < (end_line, end_col) or (line, column) == (end_line, end_col)
 
 
-def kernel_call_hover(
-    tree: ast.Module, summary: FileSummary, index: ProjectIndex, line: int, column: int
-) -> str | None:
+def kernel_call_hover(source: str, summary: FileSummary, index: ProjectIndex, line: int, column: int) -> str | None:
     """Markdown for the kernel launched by the call whose callee is under (line, column)."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
     toplevel = {n.name for n in tree.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)}
     best: tuple[ast.Call, str, str | None] | None = None
     for node in ast.walk(tree):

@@ -172,10 +172,10 @@ class OwnershipServer(LanguageServer):
         line, column = pos.line + 1, pos.character + 1
         text = hover.moved_value_hover(found.diagnostics, line, column)
         if text is None:
-            record = self.checker.record(path, keep_tree=True)
+            record = self.checker.record(path)
             index = self.checker.index_for(path)
-            if record is not None and record.tree is not None and record.summary is not None and index is not None:
-                text = hover.kernel_call_hover(record.tree, record.summary, index, line, column)
+            if record is not None and record.text is not None and record.summary is not None and index is not None:
+                text = hover.kernel_call_hover(record.text, record.summary, index, line, column)
         if text is None:
             return None
         return types.Hover(types.MarkupContent(types.MarkupKind.Markdown, text))

@@ -27,9 +27,10 @@ import ast
 import hashlib
 import json
 import os
+import re
 import sys
 from collections import OrderedDict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 from ownership_check.config import Config, ConfigError, load_config
@@ -44,13 +45,26 @@ from ownership_check.frontend.complexity import (
     measure_tree,
     parser_gave_up,
 )
-from ownership_check.frontend.prescan import FileSummary, mentions_marker, module_name, summarize
+from ownership_check.frontend.prescan import FileSummary, KernelSummary, mentions_marker, module_name, summarize
 from ownership_check.frontend.project_index import ProjectIndex
 from ownership_check.source_files import SourceReadError, decode_source, read_source
 from ownership_check.suppressions import apply_suppressions
 
+_WORD = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
+
 #: Chunk results kept (each a short list of diagnostics); an LRU, so a long session stays bounded.
 CHUNK_CACHE_SIZE = 4096
+
+
+@dataclass(frozen=True)
+class TopLevel:
+    """One top-level `def`/`class` statement: its lines (decorators included) and its one-line stand-in."""
+
+    start: int
+    end: int
+    name: str
+    stub: tuple[str, ...]  # the lines standing in for it where its body is not needed
+    plain: bool  # an undecorated function: the lowering may read its body (a helper returning a parameter)
 
 
 @dataclass
@@ -64,7 +78,7 @@ class FileRecord:
     summary: FileSummary | None = None
     syntax: Diagnostic | None = None
     complex: TooComplex | None = None
-    tree: ast.Module | None = None  # kept for the files being reported on (chunking needs it)
+    toplevel: list[TopLevel] | None = None  # set with `summary`
 
 
 @dataclass
@@ -77,12 +91,11 @@ class Project:
     patterns: tuple[str, ...] = ()
 
 
-def _shift(diag: Diagnostic, lines: int) -> Diagnostic:
-    if lines == 0:
-        return diag
+def _remap(diag: Diagnostic, line_of: Callable[[int], int]) -> Diagnostic:
+    """`diag` with every line number passed through `line_of` (columns stay: units hold whole lines)."""
 
     def move(span: Span) -> Span:
-        return Span(span.line + lines, span.column, span.end_line + lines, span.end_column)
+        return Span(line_of(span.line), span.column, line_of(span.end_line), span.end_column)
 
     labels = tuple(Label(move(lb.span), lb.message, lb.primary) for lb in diag.labels)
     return replace(diag, span=move(diag.span), labels=labels)
@@ -101,21 +114,65 @@ def relevant_import(modules: Iterable[str], relevant: set[str]) -> bool:
     return False
 
 
-def top_level_chunks(tree: ast.Module) -> list[tuple[int, int, ast.stmt]]:
-    """(first line, last line, node) of each top-level `def`/`class`, decorators included."""
-    out: list[tuple[int, int, ast.stmt]] = []
-    for node in tree.body:
+def top_level(body: Sequence[ast.stmt], offset: int = 0) -> list[TopLevel]:
+    """The `def`/`class` statements of a module body (lines shifted by `offset`)."""
+    out: list[TopLevel] = []
+    for node in body:
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             start = min([d.lineno for d in node.decorator_list] + [node.lineno])
-            out.append((start, node.end_lineno or node.lineno, node))
+            stub: tuple[str, ...]
+            if isinstance(node, ast.ClassDef):
+                stub = (f"class {node.name}: pass\n",)
+            else:
+                prefix = "async def" if isinstance(node, ast.AsyncFunctionDef) else "def"
+                stub = (f"{prefix} {node.name}(): pass\n",)
+                if node.decorator_list:  # decorated lines come first; a decorated stub stays no helper
+                    stub = ("@_\n", *stub)
+            plain = not isinstance(node, ast.ClassDef) and not node.decorator_list
+            end = (node.end_lineno or node.lineno) + offset
+            out.append(TopLevel(start + offset, end, node.name, stub, plain))
     return out
 
 
-def _stub(node: ast.stmt) -> str:
-    if isinstance(node, ast.ClassDef):
-        return f"class {node.name}: pass\n"
-    prefix = "async def" if isinstance(node, ast.AsyncFunctionDef) else "def"
-    return f"{prefix} {getattr(node, 'name', '_')}(): pass\n"
+def _lines(text: str) -> list[str]:
+    lines = text.splitlines(keepends=True)
+    if lines and not lines[-1].endswith("\n"):
+        lines[-1] += "\n"
+    return lines
+
+
+def _shifted_summary(summary: FileSummary, after: int, delta: int) -> FileSummary:
+    """`summary` with the kernels defined below line `after` moved by `delta` lines."""
+    if delta == 0:
+        return summary
+
+    def move(kernel: KernelSummary) -> KernelSummary:
+        return replace(kernel, line=kernel.line + delta) if kernel.line > after else kernel
+
+    local: dict[str, KernelSummary] = {}
+    for key, kernel in summary.local_kernels.items():
+        line, _, name = key.partition(":")
+        moved = int(line) + delta if int(line) > after else int(line)
+        local[f"{moved}:{name}"] = move(kernel)
+    return replace(summary, kernels={k: move(v) for k, v in summary.kernels.items()}, local_kernels=local)
+
+
+def _salt_of(data: dict[str, object]) -> dict[str, object]:
+    """A summary's JSON without line numbers (they move with every line typed above, the analysis never reads
+    them: local kernels are matched per chunk, in chunk lines)."""
+    out = dict(data)
+    kernels = data.get("kernels")
+    if isinstance(kernels, dict):
+        out["kernels"] = {k: {**v, "line": 0} for k, v in kernels.items()}
+    local = data.get("local_kernels")
+    if isinstance(local, dict):
+        out["local_kernels"] = sorted(json.dumps({**v, "line": 0}, sort_keys=True) for v in local.values())
+    return out
+
+
+def index_salt(index: ProjectIndex) -> str:
+    data = json.dumps({m: _salt_of(s.to_json()) for m, s in sorted(index.modules.items())}, sort_keys=True)
+    return hashlib.blake2b(data.encode(), digest_size=16).hexdigest()
 
 
 class Workspace:
@@ -218,17 +275,17 @@ class Workspace:
 
     # -- records -------------------------------------------------------------------------------------------
 
-    def record(self, path: str, keep_tree: bool = False) -> FileRecord | None:
+    def record(self, path: str) -> FileRecord | None:
         """The current record of `path` (buffer or disk), or None for a file that cannot be read."""
         path = os.path.abspath(path)
+        old = self._records.get(path)
         text = self.overlays.get(path)
         if text is not None:
             data = text.encode("utf-8", "surrogatepass")
             digest = hashlib.blake2b(data, digest_size=16).hexdigest()
-            old = self._records.get(path)
-            if old is not None and old.digest == digest and (old.tree is not None or not keep_tree):
+            if old is not None and old.digest == digest:
                 return old
-            rec = self._summarize(path, data, text, keep_tree)
+            rec = self._incremental(old, path, data, digest, text) or self._summarize(path, data, digest, text)
         else:
             try:
                 st = os.stat(path)
@@ -236,42 +293,37 @@ class Workspace:
                 self._records.pop(path, None)
                 return None
             key = (st.st_mtime_ns, st.st_size)
-            old = self._records.get(path)
-            if old is not None and self._disk_keys.get(path) == key and (old.tree is not None or not keep_tree):
+            if old is not None and self._disk_keys.get(path) == key:
                 return old
             try:
                 src = read_source(path)
             except SourceReadError:
                 return None
             digest = hashlib.blake2b(src.data, digest_size=16).hexdigest()
-            if old is not None and old.digest == digest and (old.tree is not None or not keep_tree):
-                self._disk_keys[path] = key
-                return old
-            rec = self._summarize(path, src.data, None, keep_tree)
             self._disk_keys[path] = key
+            if old is not None and old.digest == digest:
+                return old
+            rec = self._summarize(path, src.data, digest, None)
         self._records[path] = rec
         return rec
 
     def _module(self, path: str) -> str:
         return module_name(path, self._package_dirs)
 
-    def _summarize(self, path: str, data: bytes, text: str | None, keep_tree: bool) -> FileRecord:
-        digest = hashlib.blake2b(data, digest_size=16).hexdigest()
+    def _summarize(self, path: str, data: bytes, digest: str, text: str | None) -> FileRecord:
         marker = mentions_marker(data)
         rec = FileRecord(path, digest, None, marker)
         if text is None:
             text, rec.syntax = decode_source(data, path)
             if rec.syntax is not None:
                 return rec
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
-        rec.text = text
-        if not marker and not keep_tree:
-            # summarised lazily: only when it may import a relevant module (see `_index`)
-            return rec
-        self._parse(rec, len(data), keep_tree)
+        rec.text = text.replace("\r\n", "\n").replace("\r", "\n")
+        if marker or path in self.overlays:
+            self._parse(rec, len(data))
+        # else summarised lazily: only when it may import a relevant module (see `_index`)
         return rec
 
-    def _parse(self, rec: FileRecord, size: int, keep_tree: bool) -> None:
+    def _parse(self, rec: FileRecord, size: int) -> None:
         assert rec.text is not None
         if size > MAX_ANALYSED_BYTES:
             # refused before parsing (the runner parses first): a keystroke in a huge buffer costs no parse
@@ -292,8 +344,65 @@ class Workspace:
             return
         rec.summary = summarize(tree, rec.path, rec.marker, self._module(rec.path))
         rec.complex = measure_text(rec.text, size) or measure_tree(tree)
-        if keep_tree:
-            rec.tree = tree
+        rec.toplevel = top_level(tree.body)
+
+    def _incremental(
+        self, old: FileRecord | None, path: str, data: bytes, digest: str, text: str
+    ) -> FileRecord | None:
+        """The new record of a buffer edited inside one top-level function or class, without re-reading the
+        rest of the file; None when the edit may change anything beyond that statement's own analysis.
+
+        Exact, not heuristic: the file summary depends on imports, decorators, top-level names and
+        module-level aliases only, so an edit confined to one `def`/`class` whose old and new text hold no
+        `import` and no `@` leaves it unchanged (kernel lines below move with the edit); that statement alone
+        must parse to one statement of the same name, and the guard measures it as the whole file's would.
+        """
+        if old is None or old.text is None or old.summary is None or old.toplevel is None:
+            return None
+        if old.syntax is not None or old.complex is not None or len(data) > MAX_ANALYSED_BYTES:
+            return None
+        marker = mentions_marker(data)
+        new_text = text.replace("\r\n", "\n").replace("\r", "\n")
+        if marker != old.marker or not new_text.endswith("\n") or not old.text.endswith("\n"):
+            return None
+        before, after = old.text.splitlines(keepends=True), new_text.splitlines(keepends=True)
+        prefix = 0
+        limit = min(len(before), len(after))
+        while prefix < limit and before[prefix] == after[prefix]:
+            prefix += 1
+        suffix = 0
+        while suffix < limit - prefix and before[-1 - suffix] == after[-1 - suffix]:
+            suffix += 1
+        first, last = prefix + 1, len(before) - suffix  # changed lines of the old text (1-based, inclusive)
+        chunk = next((c for c in old.toplevel if c.start <= first and last <= c.end and c.start <= last), None)
+        if chunk is None or first == chunk.start:
+            return None  # outside every def/class, or on its first line (a decorator or the header)
+        delta = len(after) - len(before)
+        old_chunk = "".join(before[chunk.start - 1 : chunk.end])
+        new_chunk = "".join(after[chunk.start - 1 : chunk.end + delta])
+        if any(mark in t for t in (old_chunk, new_chunk) for mark in ("import", "@")):
+            return None
+        try:
+            tree = ast.parse(new_chunk)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return None
+        parsed = top_level(tree.body, chunk.start - 1)
+        if len(tree.body) != 1 or len(parsed) != 1 or parsed[0].name != chunk.name or parsed[0].stub != chunk.stub:
+            return None
+        if parsed[0].end != chunk.end + delta or parsed[0].plain != chunk.plain:
+            return None
+        if measure_tree(ast.Module(body=tree.body, type_ignores=[])) is not None:
+            return None
+        if measure_text(new_text, len(data)) is not None:
+            return None
+        toplevel: list[TopLevel] = []
+        for c in old.toplevel:
+            if c is chunk:
+                toplevel.append(parsed[0])
+            else:
+                toplevel.append(c if c.end < chunk.start else replace(c, start=c.start + delta, end=c.end + delta))
+        summary = _shifted_summary(old.summary, chunk.end, delta)
+        return FileRecord(path, digest, new_text, marker, summary, None, None, toplevel)
 
     # -- the project index -----------------------------------------------------------------------------------
 
@@ -301,7 +410,7 @@ class Workspace:
         """The project's index and the set of its relevant files (the runner's fixed point)."""
         records: list[FileRecord] = []
         for path in project.files:
-            rec = self.record(path, keep_tree=path in reported)
+            rec = self.record(path)
             if rec is not None:
                 records.append(rec)
         relevant: dict[str, FileRecord] = {}
@@ -327,7 +436,7 @@ class Workspace:
             for r in pulled:
                 probed.add(r.path)
                 if r.summary is None and r.syntax is None and r.complex is None:
-                    self._parse(r, len(r.text or ""), r.path in reported)
+                    self._parse(r, len((r.text or "").encode("utf-8", "surrogatepass")))
                 r.syntax = None  # a file that does not involve safekernels never gets a diagnostic
                 scanned.append(r)
         checked_dirs = {os.path.dirname(p) for p in reported}
@@ -355,12 +464,15 @@ class Workspace:
             reported = set(members)
             index, relevant = self._index(project, reported)
             self.last_index[root] = index
+            salt = index_salt(index)
             for path in members:
-                out[path] = self._check_file(path, project.config, index, path in relevant)
+                out[path] = self._check_file(path, project.config, index, salt, path in relevant)
         return out
 
-    def _check_file(self, path: str, config: Config, index: ProjectIndex, relevant: bool) -> list[Diagnostic]:
-        rec = self.record(path, keep_tree=True)
+    def _check_file(
+        self, path: str, config: Config, index: ProjectIndex, salt: str, relevant: bool
+    ) -> list[Diagnostic]:
+        rec = self.record(path)
         if rec is None:
             return []
         diags: list[Diagnostic] = []
@@ -372,65 +484,133 @@ class Workspace:
             if rec.complex is not None:
                 raw = [not_analyzed(path, rec.complex.reason, rec.complex.span)]
             else:
-                raw = self._analyze(rec, index)
+                raw = self._analyze(rec, index, salt)
             enabled = [d for d in raw if config.enabled(d.code)]
             diags = apply_suppressions(enabled, rec.text, path, config.enabled)
         diags = [d for d in diags if config.enabled(d.code)]
         diags.sort(key=Diagnostic.sort_key)
         return diags
 
-    def _analyze(self, rec: FileRecord, index: ProjectIndex) -> list[Diagnostic]:
-        assert rec.text is not None and rec.summary is not None
-        tree = rec.tree
-        if tree is None:
-            tree = ast.parse(rec.text)
-        lines = rec.text.splitlines(keepends=True)
-        if lines and not lines[-1].endswith("\n"):
-            lines[-1] += "\n"
-        chunks = top_level_chunks(tree)
-        toplevel = sorted(
-            n.name for n in tree.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
-        )
-        salt = json.dumps([rec.path, rec.summary.to_json(), toplevel, index.fingerprint()], sort_keys=True)
-        module_lines = list(lines)
-        out: list[Diagnostic] = []
-        for start, end, node in chunks:
-            module_lines[start - 1] = _stub(node)
-            for i in range(start, end):
-                module_lines[i] = "\n"
-            out.extend(self._chunk("".join(lines[start - 1 : end]), start - 1, rec, index, toplevel, salt))
-        out.extend(self._chunk("".join(module_lines), 0, rec, index, toplevel, salt))
-        return out
+    def _analyze(self, rec: FileRecord, index: ProjectIndex, salt: str) -> list[Diagnostic]:
+        """Each top-level def/class, and the rest of the module, analysed as its own small module.
 
-    def _chunk(
-        self, source: str, offset: int, rec: FileRecord, index: ProjectIndex, toplevel: list[str], salt: str
+        A unit's module holds its own lines, the full text of every plain top-level function it may reach
+        through names (the lowering reads a helper's body to see which parameter it returns) and a one-line
+        stub for every other top-level def/class it names (the lowering's top-level names), in file order.
+        Diagnostics are mapped back to the file's lines; only those on the unit's own lines are kept (a
+        helper's own come from its unit).
+        """
+        assert rec.text is not None and rec.summary is not None and rec.toplevel is not None
+        lines = _lines(rec.text)
+        chunks = rec.toplevel
+        texts = ["".join(lines[c.start - 1 : c.end]) for c in chunks]
+        plain = {c.name: i for i, c in enumerate(chunks) if c.plain}
+        named = {c.name: i for i, c in enumerate(chunks)}
+        words = [set(_WORD.findall(t)) for t in texts]
+        base = _salt_of(rec.summary.to_json())
+        salt = json.dumps([rec.path, base, sorted(named), salt], sort_keys=True)
+        summary = rec.summary
+        local = summary.local_kernels
+
+        def reached(found: set[str]) -> tuple[set[int], set[int]]:
+            """(plain functions whose text is needed, defs/classes whose name is)."""
+            todo = [plain[n] for n in found if n in plain]
+            full: set[int] = set()
+            names = {named[n] for n in found if n in named}
+            while todo:
+                i = todo.pop()
+                if i not in full:
+                    full.add(i)
+                    names.update(named[n] for n in words[i] if n in named)
+                    todo.extend(plain[n] for n in words[i] if n in plain)
+            return full, names
+
+        def unit(own: int | None, found: set[str]) -> list[Diagnostic]:
+            full, names = reached(found)
+            out: list[str] = []
+            origin: list[int] = []
+            mine: list[bool] = []
+            line = 1
+            for i, c in enumerate([*chunks, None]):
+                stop = c.start if c is not None else len(lines) + 1
+                if own is None:  # module-level lines between defs
+                    out.extend(lines[line - 1 : stop - 1])
+                    origin.extend(range(line, stop))
+                    mine.extend([True] * (stop - line))
+                if c is None:
+                    break
+                if i == own or i in full:
+                    out.extend(lines[c.start - 1 : c.end])
+                    origin.extend(range(c.start, c.end + 1))
+                    mine.extend([i == own] * (c.end - c.start + 1))
+                elif i in names:
+                    out.extend(c.stub)
+                    origin.extend(range(c.start, c.start + len(c.stub)))
+                    mine.extend([False] * len(c.stub))
+                line = c.end + 1
+            return self._unit(out, origin, mine, rec.path, summary, local, index, salt)
+
+        diagnostics: list[Diagnostic] = []
+        inside: set[int] = set()
+        for i, c in enumerate(chunks):
+            inside.update(range(c.start, c.end + 1))
+            diagnostics.extend(unit(i, words[i]))
+        module_text = "".join(line for n, line in enumerate(lines, 1) if n not in inside)
+        diagnostics.extend(unit(None, set(_WORD.findall(module_text))))
+        return diagnostics
+
+    def _unit(
+        self,
+        lines: list[str],
+        origin: list[int],
+        mine: list[bool],
+        path: str,
+        summary: FileSummary,
+        local: dict[str, KernelSummary],
+        index: ProjectIndex,
+        salt: str,
     ) -> list[Diagnostic]:
-        key = hashlib.blake2b((salt + "\0" + source).encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+        """One unit's diagnostics (cached by its text), mapped from its lines to the file's."""
+        where = {line: n for n, line in enumerate(origin, 1)}
+        unit_local: dict[str, KernelSummary] = {}
+        for key, kernel in local.items():
+            line, _, name = key.partition(":")
+            if int(line) in where:
+                unit_local[f"{where[int(line)]}:{name}"] = kernel
+        source = "".join(lines)
+        key = hashlib.blake2b(
+            json.dumps(
+                [salt, {k: {**v.to_json(), "line": 0} for k, v in unit_local.items()}, mine, source], sort_keys=True
+            ).encode("utf-8", "surrogatepass"),
+            digest_size=16,
+        ).hexdigest()
         found = self._chunks.get(key)
         if found is None:
-            found = self._lower_and_check(source, rec, index, toplevel)
+            raw = self._lower_and_check(source, path, replace(summary, local_kernels=unit_local), index)
+            found = [d for d in raw if 1 <= d.span.line <= len(mine) and mine[d.span.line - 1]]
             self._chunks[key] = found
             if len(self._chunks) > CHUNK_CACHE_SIZE:
                 self._chunks.popitem(last=False)
         else:
             self._chunks.move_to_end(key)
-        return [_shift(d, offset) for d in found]
 
-    def _lower_and_check(
-        self, source: str, rec: FileRecord, index: ProjectIndex, toplevel: list[str]
-    ) -> list[Diagnostic]:
+        def back(n: int) -> int:
+            return origin[n - 1] if 1 <= n <= len(origin) else n
+
+        return [_remap(d, back) for d in found]
+
+    def _lower_and_check(self, source: str, path: str, summary: FileSummary, index: ProjectIndex) -> list[Diagnostic]:
         import libcst as cst
 
         from ownership_check.frontend.lowering import FileContext, lower_module
 
-        assert rec.summary is not None
         try:
             module = cst.parse_module(source)
         except cst.ParserSyntaxError as exc:
             line = max(exc.raw_line, 1)
             return [
                 not_analyzed(
-                    rec.path,
+                    path,
                     f"the libcst parser rejects it ({exc.message})",
                     Span(line, exc.raw_column + 1, line, exc.raw_column + 2),
                 )
@@ -438,15 +618,14 @@ class Workspace:
         limit = sys.getrecursionlimit()
         sys.setrecursionlimit(max(limit, 8000))
         try:
-            ctx = FileContext(source, rec.path, rec.summary, index, module)
-            ctx.toplevel = set(toplevel)  # the whole file's top-level names, not just this chunk's
+            ctx = FileContext(source, path, summary, index, module)
             diagnostics: list[Diagnostic] = []
             for function in lower_module(ctx, module):
                 diagnostics.extend(check_function(function))
             return diagnostics
         except (RecursionError, MemoryError):
             reason = "file too complex to analyse: its expressions are nested too deeply"
-            return [not_analyzed(rec.path, reason, Span(1, 1, 1, 2))]
+            return [not_analyzed(path, reason, Span(1, 1, 1, 2))]
         finally:
             sys.setrecursionlimit(limit)
 
