@@ -74,7 +74,7 @@ async def measure(edits: int, lines: int) -> dict[str, float]:
 
     client = LanguageClient("lsp-latency-bench", "1")
 
-    @client.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    @client.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)  # type: ignore[untyped-decorator]  # pygls client API is untyped
     def on_publish(params: types.PublishDiagnosticsParams) -> None:
         if params.version is not None:
             arrived[params.version] = (time.perf_counter(), len(params.diagnostics))
@@ -128,7 +128,7 @@ async def measure(edits: int, lines: int) -> dict[str, float]:
             await asyncio.sleep(0.05)  # a pause in typing
         await client.shutdown_async(None)
         client.exit(None)
-        await client.stop()
+        await client.stop()  # type: ignore[no-untyped-call]
     latencies.sort()
     return {
         "lines": float(text.count("\n")),

@@ -290,7 +290,13 @@ def _main(argv: Sequence[str] | None, prog: str) -> int:
             return 2
         from ownership_check.fixes.command import fix_files
 
-        fixed = fix_files(diagnostics, sources, write=args.fix and not args.diff, unsafe=args.unsafe_fixes)
+        fixed = fix_files(
+            diagnostics,
+            sources,
+            write=args.fix and not args.diff,
+            unsafe=args.unsafe_fixes,
+            wanted=lambda d: config.enabled_in(d.path, d.code),
+        )
         for error in fixed.errors:
             _write(sys.stderr, f"{prog}: error: {error}\n")
         if args.diff:

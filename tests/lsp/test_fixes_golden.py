@@ -207,3 +207,10 @@ def test_incremental_edits_inside_functions_match_the_whole_file_analysis(tmp_pa
             edits += 1
     print(f"{edits} edits compared")
     assert edits >= 20
+
+
+def test_fix_leaves_ignored_codes_alone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    target = _copy(tmp_path, "fresh_output")
+    monkeypatch.chdir(tmp_path)
+    assert cli_main(["--no-cache", "--fix", "--ignore", "E0502", target.name]) == 0
+    assert target.read_text() == (FIXTURES / "fresh_output.before.py").read_text()

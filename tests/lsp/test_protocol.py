@@ -104,7 +104,10 @@ def folders(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     main, other = base / "main", base / "other"
     main.mkdir()
     other.mkdir()
-    (main / "pyproject.toml").write_text('[tool.ownership-check]\nexclude = ["generated"]\n')
+    (main / "pyproject.toml").write_text(
+        '[tool.ownership-check]\nexclude = ["generated"]\n\n'
+        '[tool.ownership-check.per-file-ignores]\n"legacy_*.py" = ["E0382"]\n'
+    )
     (other / "pyproject.toml").write_text('[tool.ownership-check]\nignore = ["E0382"]\n')
     (main / "generated").mkdir()
     return main, other
@@ -326,6 +329,8 @@ async def test_config_of_each_workspace_folder_is_honoured(client: LanguageClien
     assert await diagnostics_at(client, ignoring, 1) == []
     reporting = open_doc(client, main / "tile_m.py", TILE)
     assert codes(await diagnostics_at(client, reporting, 1)) == ["E0382"]
+    per_file = open_doc(client, main / "legacy_tile.py", TILE)  # per-file-ignores: E0382 in legacy_*.py
+    assert await diagnostics_at(client, per_file, 1) == []
 
 
 async def test_a_one_megabyte_file_and_an_unparsable_file(client: LanguageClient, folders: tuple[Path, Path]) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import difflib
 import os
 import shutil
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from ownership_check.diagnostics import Diagnostic
@@ -32,7 +32,12 @@ class FixOutcome:
 
 
 def fix_files(
-    diagnostics: Sequence[Diagnostic], sources: dict[str, str], *, write: bool, unsafe: bool
+    diagnostics: Sequence[Diagnostic],
+    sources: dict[str, str],
+    *,
+    write: bool,
+    unsafe: bool,
+    wanted: Callable[[Diagnostic], bool] = lambda d: True,
 ) -> FixOutcome:
     """Fix each file that has diagnostics; write it back when `write`, else collect a unified diff."""
     from ownership_check.server.workspace import Workspace
@@ -55,7 +60,7 @@ def fix_files(
             return workspace.check([full])[full]
 
         before = recheck(source)
-        fixed, applied = apply_fixes(source, before, recheck, unsafe=unsafe)
+        fixed, applied = apply_fixes(source, before, recheck, unsafe=unsafe, wanted=wanted)
         workspace.drop_overlay(full)
         if not applied:
             continue

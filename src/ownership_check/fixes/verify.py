@@ -46,9 +46,15 @@ def verified_fixes(
 
 
 def apply_fixes(
-    source: str, diagnostics: Sequence[Diagnostic], recheck: Recheck, *, unsafe: bool = False
+    source: str,
+    diagnostics: Sequence[Diagnostic],
+    recheck: Recheck,
+    *,
+    unsafe: bool = False,
+    wanted: Callable[[Diagnostic], bool] = lambda d: True,
 ) -> tuple[str, list[Fix]]:
-    """`--fix` for one file: the fixed text and the fixes applied, in order (suppressions never)."""
+    """`--fix` for one file: the fixed text and the fixes applied, in order (suppressions never).  Only
+    diagnostics `wanted` (the run's `--select`/`--ignore`) are fixed; the re-check still sees every code."""
     applied: list[Fix] = []
     current = list(diagnostics)
     skipped: set[tuple[str, str, int, int]] = set()
@@ -56,7 +62,7 @@ def apply_fixes(
         progress = False
         for diag in current:
             key = (diag.code, diag.message, diag.span.line, diag.span.column)
-            if key in skipped:
+            if key in skipped or not wanted(diag):
                 continue
             fixes = verified_fixes(source, diag, current, recheck, suppress=False)
             fixes = [f for f in fixes if unsafe or not f.unsafe]

@@ -487,7 +487,7 @@ class Workspace:
                 raw = self._analyze(rec, index, salt)
             enabled = [d for d in raw if config.enabled(d.code)]
             diags = apply_suppressions(enabled, rec.text, path, config.enabled)
-        diags = [d for d in diags if config.enabled(d.code)]
+        diags = [d for d in diags if config.enabled_in(path, d.code)]  # select/ignore and per-file-ignores
         diags.sort(key=Diagnostic.sort_key)
         return diags
 
