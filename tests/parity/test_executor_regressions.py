@@ -177,3 +177,29 @@ def test_build_finds_autotuned_kernels_and_generic_partitions(tmp_path: Path) ->
     manifest = json.loads((out / "manifest.json").read_text())
     tile_entry = next(e for e in manifest["kernels"] if e["name"] == "copy_any")
     assert [p[2] for p in tile_entry["params"]] == ["f32", "f32"]
+
+
+def test_conversions_the_generator_found() -> None:
+    """float -> int saturates (NaN gives 0) on both executors; bool <-> bf16/fp8 and fp8 -> bool compile;
+    unary `-` of a bool tile is refused by the op table (both executors)."""
+    from language_generator import tile_cases
+    from language_runner import compile_tile_case, run_tile
+
+    wanted = {
+        "tile:astype[bf16->u8]@16 w4",
+        "tile:astype[f8e5m2->bool]@200/64 w4",
+        "tile:astype[bool->bf16]@16",
+        "tile:neg[bool]@200/64 w1",
+        "tile:floordiv[i16]@16 w4",
+    }
+    cases = {c.name: c for c in tile_cases() if c.name in wanted}
+    assert set(cases) == wanted
+    for name, case in cases.items():
+        cpu = run_tile(case, CPU)
+        gpu = compile_tile_case(case, "sm_90a")
+        assert (cpu.kind, cpu.code) == (gpu.kind, gpu.code), (name, cpu, gpu)
+    (u8,) = run_tile(cases["tile:astype[bf16->u8]@16 w4"], CPU).values
+    assert u8.dtype == np.uint8 and 255 not in u8  # negatives saturate to 0 instead of wrapping
+    assert run_tile(cases["tile:neg[bool]@200/64 w1"], CPU).code == "SK023"
+    ptx = compile_tile_case(cases["tile:floordiv[i16]@16 w4"], "sm_90a").detail
+    assert "trap;" in ptx  # a zero divisor still traps, only the idle slots of the 16-element tile divide by 1

@@ -665,8 +665,23 @@ class TileLowering:
                 regs.append(
                     m.vals if o.type.dtype == d else [so.convert(self.b, v, o.type.dtype, d) for v in m.vals]
                 )
+        if kind in ("floordiv", "mod", "truediv") and in_dts[1].kind in "iu" and len(regs) == 2:
+            regs[1] = self._divisor_in_idle_slots(layout, regs[1])
         out = [self.apply(kind, list(xs), in_dts, rt.dtype, op) for xs in zip(*regs, strict=True)]
         return RegTile(rt, layout, out)
+
+    def _divisor_in_idle_slots(self, layout: Layout, divisors: list[ir.Value]) -> list[ir.Value]:
+        """Divisor 1 in the slots of a partial layout that hold no element (a 16-element tile over 128
+        threads): their values are not the tile's, and a 0 there must not trap."""
+        w = layout.width
+        out = list(divisors)
+        for g in range(layout.groups):
+            active = layout.active(self.b, self.tid, g)
+            if active is None:
+                continue
+            for k in range(g * w, (g + 1) * w):
+                out[k] = self.b.select(active, out[k], ir.Constant(out[k].type, 1))
+        return out
 
     def apply(self, kind: str, xs: list[ir.Value], in_dts: list[DType], out_dt: DType, op: Op) -> ir.Value:
         b = self.b

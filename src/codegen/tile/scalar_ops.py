@@ -100,6 +100,10 @@ def convert(b: ir.IRBuilder, v: ir.Value, src: DType, dst: DType) -> ir.Value:
     if src == dst:
         return v
     to = llty(dst)
+    if src.name in _ENCODED and dst.kind != "f":  # bf16/fp8 bits: through their f32 value
+        return convert(b, widen(b, v, src), dtype_of("f32"), dst)
+    if dst.name in _ENCODED and src.kind != "f":
+        return narrow(b, convert(b, v, src, dtype_of("f32")), dst)
     if dst.name == "bool":
         if src.kind == "f":
             return b.fcmp_unordered("!=", v, ir.Constant(v.type, 0.0))
@@ -116,8 +120,9 @@ def convert(b: ir.IRBuilder, v: ir.Value, src: DType, dst: DType) -> ir.Value:
         return narrow(b, convert(b, v, src, dtype_of("f32")), dst)
     if src.kind == "f" and dst.kind == "f":
         return b.fpext(v, to) if dst.bits > src.bits else b.fptrunc(v, to)
-    if src.kind == "f":
-        return b.fptosi(v, to) if dst.kind == "i" else b.fptoui(v, to)
+    if src.kind == "f":  # saturating (defined for every input; NaN gives 0), as the CPU executor's astype
+        name = f"llvm.fpto{'s' if dst.kind == 'i' else 'u'}i.sat.i{dst.bits}.{_float_suffix(v.type)}"
+        return b.call(declare(b.module, name, to, [v.type]), [v])
     if dst.kind == "f":
         return b.sitofp(v, to) if src.kind == "i" else b.uitofp(v, to)
     if dst.bits == src.bits:
@@ -125,6 +130,10 @@ def convert(b: ir.IRBuilder, v: ir.Value, src: DType, dst: DType) -> ir.Value:
     if dst.bits < src.bits:
         return b.trunc(v, to)
     return b.sext(v, to) if src.kind == "i" else b.zext(v, to)
+
+
+def _float_suffix(t: ir.Type) -> str:
+    return "f64" if t == F64 else "f16" if t == F16 else "f32"
 
 
 def binary(b: ir.IRBuilder, op: str, x: ir.Value, y: ir.Value, dt: DType) -> ir.Value:

@@ -151,7 +151,9 @@ def _infer_float_unary(op: str) -> Callable[..., TileType]:
     return infer
 
 
-def _infer_same(a: TileType) -> TileType:
+def _infer_neg(a: TileType) -> TileType:
+    if a.dtype == BOOL:
+        raise TypeError("unary `-` of a bool tile is not supported; use `~` (logical not)")
     return a
 
 
@@ -370,9 +372,14 @@ def _matmul(a: Array, b: Array, acc: Array) -> Array:
 
 
 def _cpu_astype(a: Array, *, dtype: DType) -> Array:
-    if dtype.is_float or not np.issubdtype(a.dtype, np.floating):
+    if dtype.is_float or not np.issubdtype(a.dtype, np.floating) or dtype.name == "bool":
         return a
-    return np.trunc(a)  # float -> int truncates toward zero (cvt.rzi)
+    # float -> int truncates toward zero and saturates to the dtype's range, NaN giving 0 (PTX `cvt.rzi`,
+    # the GPU's `fptosi.sat`/`fptoui.sat`)
+    info = np.iinfo(dtype.storage)
+    with np.errstate(invalid="ignore"):
+        wide = np.nan_to_num(np.trunc(a.astype(np.float64)), nan=0.0, posinf=info.max, neginf=info.min)
+    return np.where(wide >= info.max, info.max, np.where(wide <= info.min, info.min, wide)).astype(dtype.storage)
 
 
 def _bin(f: Callable[[Array, Array], Array]) -> Callable[..., Array]:
@@ -457,7 +464,7 @@ _op("rshift", "elementwise", _infer_integer_binary(">>", allow_bool=False), _shi
 _op("invert", "elementwise", _infer_invert, _invert, "~a (bool: logical not)")
 _op("maximum", "elementwise", _infer_binary("maximum"), _bin(np.maximum), "elementwise max (NaN propagates)")
 _op("minimum", "elementwise", _infer_binary("minimum"), _bin(np.minimum), "elementwise min (NaN propagates)")
-_op("neg", "elementwise", _infer_same, np.negative, "-a")
+_op("neg", "elementwise", _infer_neg, np.negative, "-a")
 _op("lt", "compare", _infer_compare("<"), _bin(np.less), "a < b")
 _op("le", "compare", _infer_compare("<="), _bin(np.less_equal), "a <= b")
 _op("gt", "compare", _infer_compare(">"), _bin(np.greater), "a > b")
