@@ -129,7 +129,10 @@ def _same_dtype(op: str, *types: TileType) -> DType:
 
 def _infer_binary(op: str) -> Callable[..., TileType]:
     def infer(a: TileType, b: TileType) -> TileType:
-        return TileType(broadcast_shapes(op, a.shape, b.shape), _same_dtype(op, a, b))
+        dt = _same_dtype(op, a, b)
+        if op == "/" and dt == BOOL:
+            raise TypeError("`/` of bool tiles is not supported; use .astype(f32) or .astype(i32) first")
+        return TileType(broadcast_shapes(op, a.shape, b.shape), dt)
 
     return infer
 
@@ -382,6 +385,10 @@ def _cpu_astype(a: Array, *, dtype: DType) -> Array:
     return np.where(wide >= info.max, info.max, np.where(wide <= info.min, info.min, wide)).astype(dtype.storage)
 
 
+def _subtract(a: Array, b: Array) -> Array:
+    return np.logical_xor(a, b) if a.dtype == np.bool_ else np.subtract(a, b)
+
+
 def _bin(f: Callable[[Array, Array], Array]) -> Callable[..., Array]:
     def impl(a: Array, b: Array) -> Array:
         return f(_wide(a), _wide(b))
@@ -451,7 +458,7 @@ def _op(name: str, kind: str, infer: Callable[..., TileType], cpu: Callable[...,
 
 
 _op("add", "elementwise", _infer_binary("+"), _bin(np.add), "a + b")
-_op("sub", "elementwise", _infer_binary("-"), _bin(np.subtract), "a - b")
+_op("sub", "elementwise", _infer_binary("-"), _bin(_subtract), "a - b (bool: exclusive or)")
 _op("mul", "elementwise", _infer_binary("*"), _bin(np.multiply), "a * b")
 _op("truediv", "elementwise", _infer_binary("/"), _int_truediv, "a / b (integers: truncating)")
 _op("floordiv", "elementwise", _infer_integer_binary("//", allow_bool=False), _floordiv, "a // b (floor)")
