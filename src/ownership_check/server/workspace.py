@@ -257,22 +257,6 @@ class Workspace:
             is_excluded("/".join(parts[: i + 1]), i < len(parts) - 1, project.patterns) for i in range(len(parts))
         )
 
-    def dependents(self, path: str) -> list[str]:
-        """Open buffers whose file imports the module of `path` (they launch its kernels)."""
-        path = os.path.abspath(path)
-        record = self._records.get(path)
-        if record is None or record.summary is None:
-            return []
-        module = record.summary.module
-        out = []
-        for other in self.overlays:
-            if other == path:
-                continue
-            rec = self._records.get(other)
-            if rec is not None and rec.summary is not None and relevant_import(rec.summary.imported_modules, {module}):
-                out.append(other)
-        return out
-
     # -- records -------------------------------------------------------------------------------------------
 
     def record(self, path: str) -> FileRecord | None:
