@@ -281,8 +281,8 @@ class PathMatcher:
 def parse_gitignore(text: str) -> list[str]:
     """The patterns of a `.gitignore` file's text, in order (negations kept)."""
     out = []
-    for line in text.splitlines():
-        pattern = parse_line(line)
+    for line in text.split("\n"):  # git splits on LF only: a form feed or U+2028 is part of a pattern
+        pattern = parse_line(line[:-1] if line.endswith("\r") else line)
         if pattern is not None:
             out.append(pattern)
     return out

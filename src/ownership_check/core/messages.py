@@ -1,4 +1,4 @@
-"""The wording of every diagnostic the core emits (rustc's, SPEC §5); one constructor per error code."""
+"""The wording of every diagnostic the core emits (rustc's; docs/reference.md §4); one constructor per error code."""
 
 from __future__ import annotations
 
