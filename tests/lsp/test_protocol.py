@@ -308,6 +308,11 @@ async def test_hover_shows_parameter_kinds_and_where_a_value_moved(
 
     tile_uri = open_doc(client, main / "tile_h.py", TILE)
     (diag,) = await diagnostics_at(client, tile_uri, 1)
+    assert diag.message == "use of moved value: `z`"
+    assert [r.message for r in diag.related_information or []] == [
+        "value moved here",
+        "help: use the values returned by `sync_on`",
+    ]
     moved = await client.text_document_hover_async(
         types.HoverParams(types.TextDocumentIdentifier(tile_uri), diag.range.start)
     )

@@ -29,6 +29,7 @@ import json
 import os
 import re
 import sys
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
@@ -51,6 +52,10 @@ from ownership_check.source_files import SourceReadError, decode_source, read_so
 from ownership_check.suppressions import apply_suppressions
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
+
+#: Seconds a project's files on disk are trusted without a `stat` each (a keystroke must not stat 20,000 files);
+#: a save, an open, a watched-file event or a folder change re-reads them at once.
+REVALIDATE_SECONDS = 2.0
 
 #: Chunk results kept (each a short list of diagnostics); an LRU, so a long session stays bounded.
 CHUNK_CACHE_SIZE = 4096
@@ -89,6 +94,7 @@ class Project:
     config: Config
     files: list[str] = field(default_factory=list)
     patterns: tuple[str, ...] = ()
+    validated: float = 0.0  # when every file's stat was last compared (monotonic clock)
 
 
 def _remap(diag: Diagnostic, line_of: Callable[[int], int]) -> Diagnostic:
@@ -196,7 +202,9 @@ class Workspace:
         self.overlays[os.path.abspath(path)] = text
 
     def drop_overlay(self, path: str) -> None:
-        self.overlays.pop(os.path.abspath(path), None)
+        key = os.path.abspath(path)
+        self.overlays.pop(key, None)
+        self._disk_keys.pop(key, None)  # the record is the buffer's: read the disk again
 
     def forget(self, path: str) -> None:
         """A file was deleted or changed on disk: read it again next time."""
@@ -259,8 +267,9 @@ class Workspace:
 
     # -- records -------------------------------------------------------------------------------------------
 
-    def record(self, path: str) -> FileRecord | None:
-        """The current record of `path` (buffer or disk), or None for a file that cannot be read."""
+    def record(self, path: str, trust_disk: bool = False) -> FileRecord | None:
+        """The current record of `path` (buffer or disk), or None for a file that cannot be read.  With
+        `trust_disk`, a file already read from disk is not stat'ed again."""
         path = os.path.abspath(path)
         old = self._records.get(path)
         text = self.overlays.get(path)
@@ -271,6 +280,8 @@ class Workspace:
                 return old
             rec = self._incremental(old, path, data, digest, text) or self._summarize(path, data, digest, text)
         else:
+            if trust_disk and old is not None and path in self._disk_keys:
+                return old
             try:
                 st = os.stat(path)
             except OSError:
@@ -393,10 +404,14 @@ class Workspace:
     def _index(self, project: Project, reported: set[str]) -> tuple[ProjectIndex, set[str]]:
         """The project's index and the set of its relevant files (the runner's fixed point)."""
         records: list[FileRecord] = []
+        now = time.monotonic()
+        trust = now - project.validated < REVALIDATE_SECONDS
         for path in project.files:
-            rec = self.record(path)
+            rec = self.record(path, trust_disk=trust and path not in reported)
             if rec is not None:
                 records.append(rec)
+        if not trust:
+            project.validated = now
         relevant: dict[str, FileRecord] = {}
         scanned = [r for r in records if r.marker]
         others = [r for r in records if not r.marker]
