@@ -4,21 +4,22 @@ An editor asks for diagnostics on every pause in typing, on text that is not on 
 and re-analyses a whole file; here the same stages run over an *overlay* (open buffers win over disk) and keep
 what did not change:
 
-    file text (buffer or disk) --content hash--> record: decode, `ast` summary, complexity guard  (cached)
-    project files' records --relevance fixed point--> ProjectIndex              (rebuilt per check: dict work)
-    relevant reported file --top-level chunks--> libcst lowering + core per chunk, cached by chunk text
+    file text (buffer or disk) --content hash--> record: decode, `ast` summary, complexity guard   (cached)
+        an edit inside one def/class without `import` or `@`: that statement re-parsed, summary reused
+    project files' records --relevance fixed point--> ProjectIndex               (rebuilt per check: dict work)
+    relevant reported file --one unit per top-level def/class, one for the rest--> libcst lowering + core,
+        cached by the unit's text and what it reads (summary, top-level names, the index without line numbers)
 
-A file's top-level `def`/`class` statements are analysed one by one (each is its own libcst module, shifted
-back to its lines); the module's other statements form one chunk in which every `def`/`class` is a one-line
-stub at its own line, so module-level bindings keep their order.  The lowering works function by function, so
-the result is what the whole-file analysis gives (a test compares the two over every single-file checker
-case); typing inside one function of a 1,000-line file re-lowers that function and the module chunk only.
-A chunk's cache key holds everything its analysis reads: its text, the file's summary, the file's top-level
-names and the project index's fingerprint (a kernel signature edited in another file invalidates it).
+A unit is a small module: its own lines, the full text of the plain top-level functions it can reach by name
+(the lowering reads a helper's body to see which parameter it returns), a one-line stub for the other top-level
+names it uses, in file order; its diagnostics are mapped back to file lines and only those on its own lines are
+kept.  The lowering works function by function, so the result is the whole-file analysis's (tests compare the
+two on every single-file checker case, before and after edits inside each function); typing inside one function
+of a 1,000-line file re-lowers that function's unit only.
 
 Reporting follows `runner.run`: a file that cannot involve safekernels gets nothing, a syntax error is E0001, a
-file over the complexity limits is W0002, `select`/`ignore` and suppression comments apply last.  Nothing here
-imports pygls, so `ownership-check --fix` uses it too.
+file over the complexity limits is W0002, `select`/`ignore`, `per-file-ignores` and suppression comments apply
+last.  Nothing here imports pygls, so `ownership-check --fix` uses it too.
 """
 
 from __future__ import annotations
