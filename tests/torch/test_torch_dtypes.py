@@ -181,6 +181,21 @@ def test_an_untraced_repeat_call_skips_torch(device: str, monkeypatch: pytest.Mo
     assert counting.calls == 2
 
 
+def test_the_profiler_and_device_types_keep_torchs_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    op = _op("skdtype_cpu::add_", add, tile_shapes={"z": (128,)})
+    counting = CountingOp(op.op)
+    monkeypatch.setattr(op, "op", counting)
+    a, z = torch.ones(256), torch.empty(256)
+    op(z, a, a)
+    with torch.profiler.profile():  # the profiler records torch's operator: the call goes through torch
+        op(z, a, a)
+    assert counting.calls == 1
+    cuda_only = _op("skdtype_cuda_only::add_", add, tile_shapes={"z": (128,)}, device_types="cuda")
+    for _ in range(2):  # registered for CUDA only: CPU tensors get torch's refusal, every time
+        with pytest.raises(NotImplementedError, match="CPU"):
+            cuda_only(torch.empty(256), a, a)
+
+
 def test_the_direct_path_still_refuses_aliasing_and_layout(device: str) -> None:
     op = _op(f"skdtype_{device}::add_", add, tile_shapes={"z": (128,)})
     a, b = torch.randn(512, device=device), torch.randn(512, device=device)
