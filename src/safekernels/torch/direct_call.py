@@ -79,6 +79,8 @@ class DirectCall:
         self._raw_stream = bridge.raw_current_stream(torch)
         self._empty = torch.empty
         self._bump = getattr(getattr(torch.autograd, "graph", None), "increment_version", None)
+        if self._mutated_pos and self._bump is None:  # in-place writes must reach autograd's version checks
+            self.enabled = False
 
     # -- when -----------------------------------------------------------------------------------------------------
     def untraced(self, args: Sequence[Any]) -> bool:
@@ -121,7 +123,7 @@ class DirectCall:
         return result
 
     def _bump_versions(self, args: Sequence[Any]) -> None:
-        if self._mutated_pos and self._bump is not None:
+        if self._mutated_pos and self._bump is not None:  # (None: `enabled` is False, torch bumps them)
             for i in self._mutated_pos:
                 t = args[i]
                 if not t.is_inference():  # inference tensors keep no version counter
