@@ -1,4 +1,4 @@
-"""`safekernels build FILE --emit llvm|ptx|cubin|sass-summary -o DIR` (SPEC §6): ahead-of-time builds.
+"""`safekernels build FILE --emit llvm|ptx|cubin|sass-summary -o DIR`: ahead-of-time builds.
 
     check (subprocess, -P) -> import FILE as a private module -> SIMT kernels + tile specializations
         -> compile each -> DIR/<name>.<stage> files + DIR/manifest.json (what `sk.load_prebuilt(DIR)` reads)
@@ -119,7 +119,7 @@ def _build(args: argparse.Namespace) -> int:
         print(f"safekernels build: {path}: no such file", file=sys.stderr)
         return 2
     if not args.no_check:
-        # -P: the checker's interpreter never imports modules from the working directory (SPEC §2).
+        # -P: the checker's interpreter never imports modules from the working directory (docs/reference.md §7).
         # `--`: a file named `--select=W,.py` or `-k.py` is a file name, never an option of the checker.
         check_cmd = [sys.executable, "-P", "-m", "ownership_check", "--", str(path)]
         status = subprocess.run(check_cmd, stdout=subprocess.DEVNULL if args.quiet else None).returncode

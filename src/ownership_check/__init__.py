@@ -1,4 +1,4 @@
-"""Static ownership and aliasing checker for safekernels code (SPEC §5).
+"""Static ownership and aliasing checker for safekernels code (the rules: docs/reference.md §4, docs/checker.md).
 
 Layout, in pipeline order: `diagnostics` (the shared model), `core` (places, flow IR, control-flow graph, the
 borrow/move dataflow checker; imports neither libcst nor mypy), `frontend` (libcst lowering to the flow IR),

@@ -5,8 +5,8 @@ describe a problem the same way rustc does: a code, a one-line message, a primar
 point at the other places involved, free-form notes and at most one `help:` suggestion.  Renderers (text,
 concise, json, sarif, github) only ever read this model, so a diagnostic looks the same wherever it came from.
 
-This module is deliberately dependency-free: `codegen` imports it (SPEC §2 allows exactly this import), and it
-must stay importable on machines without libcst or mypy.
+This module is deliberately dependency-free: `codegen` imports it (docs/reference.md §7 allows exactly this
+import), and it must stay importable on machines without libcst or mypy.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""safekernels: Python GPU kernels with Rust-grade ownership safety (SPEC §1).
+"""safekernels: Python GPU kernels with Rust-grade ownership safety (docs/reference.md).
 
 Importing this package is cheap and safe everywhere: the public names load lazily (PEP 562), so the ownership
 checker can read `safekernels.ownership_model` without pulling in numpy, and nothing here imports libcst, mypy,

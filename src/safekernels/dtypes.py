@@ -79,7 +79,7 @@ class f16(float, ScalarType):
 
 class bf16(float, ScalarType):
     def __new__(cls, value: Any = 0.0) -> Any:
-        # bf16 arithmetic happens in f32 (SPEC §3); the cast rounds the value to bf16 precision.
+        # bf16 arithmetic happens in f32 (docs/reference.md §6); the cast rounds the value to bf16 precision.
         return np.float32(bf16_to_f32(f32_to_bf16(np.asarray(value, dtype=np.float32))))
 
 

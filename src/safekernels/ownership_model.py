@@ -1,4 +1,4 @@
-"""What each safekernels call does to ownership: the ONE table (SPEC §4 "What moves", SPEC §5).
+"""What each safekernels call does to ownership: the ONE table (docs/reference.md §3-4).
 
 The runtime (which invalidates moved Python objects), the CPU executor, codegen (which refuses unsafe operations
 outside `with simt.unsafe():`) and both checker front ends (libcst and mypy, through `ownership_check.core`) read
@@ -39,8 +39,8 @@ PARAM_MODES: Final[dict[str, ParamMode]] = {
     "AtomicTensor": ParamMode.MOVE,
 }
 
-#: Methods whose *receiver* is moved (SPEC §4 "What moves"): `x.partition(...)` consumes `x`.  `graph_on`
-#: consumes a DeviceOp like `sync_on` does (its chain is captured into a `DeviceGraph`, SPEC §7).
+#: Methods whose *receiver* is moved (docs/reference.md "What moves"): `x.partition(...)` consumes `x`.  `graph_on`
+#: consumes a DeviceOp like `sync_on` does (its chain is captured into a `DeviceGraph`).
 MOVING_METHODS: Final[frozenset[str]] = frozenset(
     {"partition", "unpartition", "sync_on", "sync", "graph_on", "then", "zip", "first", "shared"}
 )

@@ -3,7 +3,7 @@
 For `python -m NAME`, Python puts the current directory first on `sys.path` before it imports the package.  A
 checker that runs in CI on an untrusted pull request would then import a `json.py`, `typing.py` or
 `dataclasses.py` sitting in the checked directory instead of the standard library's, i.e. execute the code it
-was asked to read (SPEC §2: the checker never imports or executes the code it checks).  The console scripts
+was asked to read (docs/reference.md §7: the checker never imports or executes the code it checks).  The console scripts
 (`ownership-check`, `safekernels`) are not affected: their `sys.path[0]` is the interpreter's `bin/` folder.
 
 Importing this module (first thing in `safekernels/__init__.py`, which every entry point imports before

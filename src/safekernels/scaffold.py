@@ -28,6 +28,8 @@ build-backend = "setuptools.build_meta"
 name = "{name}"
 version = "0.1.0"
 requires-python = ">=3.11"
+# safekernels is not on PyPI yet: install it first (from its checkout: `pip install .`, or a wheel built there);
+# pip then finds this requirement satisfied.
 dependencies = ["safekernels"]
 
 [project.optional-dependencies]
@@ -162,10 +164,11 @@ _README = """\
 GPU kernels written with [safekernels]({docs}) ({track} track),
 checked for aliasing and use-after-move before they run.
 
-Next three commands:
+safekernels has no PyPI release yet: install it into this environment first, from its checkout or a wheel
+built from one ([how]({install})). Then the next three commands:
 
 ```sh
-pip install -e '.[dev]'        # safekernels, pytest, pre-commit
+pip install -e '.[dev]'        # this project, pytest, pre-commit (safekernels is already installed)
 pytest                         # runs the kernel on the CPU executor (no GPU needed)
 ownership-check src tests      # the ownership checker; `pre-commit install` runs it on every commit
 ```
@@ -231,7 +234,9 @@ def create_project(target: Path, name: str, track: str) -> list[Path]:
         "pyproject.toml": _PYPROJECT.format(name=name),
         ".pre-commit-config.yaml": _PRE_COMMIT,
         ".gitignore": _GITIGNORE,
-        "README.md": _README.format(name=name, track=_TRACK_NAMES[track], docs=docs_url("quickstart.md")),
+        "README.md": _README.format(
+            name=name, track=_TRACK_NAMES[track], docs=docs_url("quickstart.md"), install=docs_url("install.md")
+        ),
         f"src/{package}/__init__.py": f'"""{name}: safekernels kernels."""\n',
         f"src/{package}/kernels.py": _SIMT_KERNEL if track == "simt" else _TILE_KERNEL,
         "tests/test_kernels.py": _TEST.format(package=package),

@@ -228,3 +228,12 @@ def test_console_script_version() -> None:
     assert script is not None, "the ownership-check console script is not installed beside this Python"
     proc = subprocess.run([script, "--version"], capture_output=True, text=True)
     assert proc.returncode == 0 and proc.stdout.startswith("ownership-check ")
+
+
+def test_every_documented_code_can_be_selected() -> None:
+    """`--select`/`ignore` accept exactly the catalog's codes: every code of the error index must be one of them."""
+    import re
+
+    index = (Path(__file__).resolve().parents[2] / "docs" / "checker.md").read_text(encoding="utf-8")
+    documented = set(re.findall(r"^## ([EW]\d{4})$", index, re.M))
+    assert documented and documented <= set(known_codes())

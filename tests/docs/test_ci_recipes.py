@@ -61,7 +61,12 @@ def test_the_remote_recipe_uses_the_projects_repository_and_tag_scheme() -> None
     assert len(remote) == 1
     project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     assert remote[0]["repo"] == project["urls"]["Repository"]
-    assert remote[0]["rev"] == f"v{project['version']}"
+    # a tag that exists: the newest release CHANGELOG.md dates, `v` + its version; before the first one, `main`
+    # (a pinned tag that does not exist fails every user who copies the recipe)
+    released = re.findall(
+        r"^## \[(\d+\.\d+\.\d+)\] - \d{4}-\d{2}-\d{2}$", (REPO / "CHANGELOG.md").read_text(encoding="utf-8"), re.M
+    )
+    assert remote[0]["rev"] == (f"v{released[0]}" if released else "main")
     defined = {hook["id"] for hook in yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))}
     assert {hook["id"] for hook in remote[0]["hooks"]} <= defined
 

@@ -125,7 +125,7 @@ def test_kernel_signature_edit_retypes_the_launch(daemon: Daemon) -> None:
     _write(daemon.root / "kernels.py", KERNELS.format(mode="DisjointSlice").replace("x: Slice[f32]", "x: f32"))
     out = daemon.run()
     assert (
-        'host.py:14:32: error: Argument 3 to "launch" of "SimtKernel" has incompatible type "DeviceBuffer[Any]"; '
+        'host.py:14:32: error: Argument 3 to "launch" of "SimtKernel" has incompatible type "DeviceBuffer[f32]"; '
         'expected "float"  [arg-type]'
     ) in out, out
     assert daemon.run().count("[arg-type]") == 1  # an unchanged re-run neither drops nor duplicates it

@@ -444,7 +444,7 @@ class FunctionBuilder:
             current = ir.Var(self.env[name], name)
             result = self.binop(op, current, self.expr(s.value), s)
             if isinstance(current.ty, ScalarTy) and isinstance(result.ty, ScalarTy) and result.ty != current.ty:
-                # typed accumulators keep their type under `+=` (SPEC §3)
+                # typed accumulators keep their type under `+=` (docs/reference.md §6)
                 result = self.convert(result, current.ty, s, explicit=True)
             return [ir.Assign(self.loc(s), name, self.bind(name, result, s.target))]
         if isinstance(s.target, ast.Subscript):

@@ -3,7 +3,7 @@
 docs/simt-compiler.md and docs/tile-compiler.md list the same codes; `safekernels explain SKnnn` prints them.
 
 Every construct the front end does not support ends here, with the kernel's file, line and column, instead
-of a traceback from llvmlite or the driver (SPEC §6).
+of a traceback from llvmlite or the driver.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""One line per diagnostic, `path:line:col: CODE message` (SPEC §5), for editors, grep and flake8-like tools.
+"""One line per diagnostic, `path:line:col: CODE message`, for editors, grep and flake8-like tools.
 
 No summary line and no colour: every line of the output is a finding, so tools can parse it line by line.
 """

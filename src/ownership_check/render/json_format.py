@@ -1,4 +1,5 @@
-"""The machine format of SPEC §5, key for key: outside tools parse it, so nothing here is free to change.
+"""The machine format of docs/checker.md ("Output formats"), key for key: outside tools parse it, so nothing
+here is free to change.
 
     {"version": 1, "files_checked": N, "diagnostics": [{"code", "severity", "message", "path", "line",
      "column", "end_line", "end_column", "labels": [{"message", "line", "column", "end_line", "end_column",

@@ -4,10 +4,10 @@ A buffer is a window (`offset`, `length`) onto an allocation; `view`, slicing an
 onto the same allocation without copying.  That is exactly what the launch-time aliasing check needs: two
 arguments alias when their byte ranges `[ptr, ptr + nbytes)` intersect, whichever backend they live on.
 
-A buffer is also `Movable` (SPEC §4/§5, docs/interop.md): `buf.partition(tile_shape)` and passing `buf` to a tile
-launch move it, like a tile `Tensor`.  After that every use of the old handle (`to_numpy`, `view`, slicing,
-`copy_from_numpy`, a SIMT launch on either launch path, `as_buffer`, another tile launch) raises
-`UseAfterMoveError` naming the variable and the line of the move.  Two rules keep the story sound:
+A buffer is also `Movable` (docs/reference.md "What moves", docs/interop.md): `buf.partition(tile_shape)` and
+passing `buf` to a tile launch move it, like a tile `Tensor`.  After that every use of the old handle
+(`to_numpy`, `view`, slicing, `copy_from_numpy`, a SIMT launch on either launch path, `as_buffer`, another tile
+launch) raises `UseAfterMoveError` naming the variable and the line of the move.  Two rules keep the story sound:
 
 - *views borrow their parent*: moving a buffer invalidates every view made from it (`view`, slicing,
   `split_at`, recursively), and a view itself cannot be moved (`BorrowError`: move the owner instead);
@@ -20,12 +20,32 @@ from __future__ import annotations
 import os
 import sys
 import weakref
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeAlias, TypeVar, overload
 
 import numpy as np
 import numpy.typing as npt
 
-from safekernels.dtypes import DType, dtype_class, dtype_of, from_f32, is_encoded, to_f32
+from safekernels.dtypes import (
+    DType,
+    ScalarType,
+    bool_,
+    dtype_class,
+    dtype_of,
+    f16,
+    f32,
+    f64,
+    from_f32,
+    i8,
+    i16,
+    i32,
+    i64,
+    is_encoded,
+    to_f32,
+    u8,
+    u16,
+    u32,
+    u64,
+)
 from safekernels.errors import BorrowError, UseAfterMoveError
 from safekernels.runtime.backend import Allocation, HostAllocation
 from safekernels.runtime.device import Device, Stream
@@ -35,6 +55,31 @@ if TYPE_CHECKING:
     from safekernels.tile.tensor import Partition
 
 T = TypeVar("T")
+#: A dtype class (`f32`, `i64`, ...) given as `dtype`: the buffer is typed `DeviceBuffer[that class]` for mypy.
+S = TypeVar("S", bound=ScalarType)
+# One type variable per numpy element type, bound to it, for `to_device`'s overloads.  A bound type variable, not
+# the type itself: an argument such as `np.ones(n, dtype=np.float32)` is inferred in each overload's context, and
+# numpy's width aliases (`float32 = floating[_32Bit]`) would let it match the first float overload whatever its
+# width; a type variable is solved from the argument's own type and then checked against the bound.
+_F16 = TypeVar("_F16", bound=np.float16)
+_F32 = TypeVar("_F32", bound=np.float32)
+_F64 = TypeVar("_F64", bound=np.float64)
+_I8 = TypeVar("_I8", bound=np.int8)
+_I16 = TypeVar("_I16", bound=np.int16)
+_I32 = TypeVar("_I32", bound=np.int32)
+_I64 = TypeVar("_I64", bound=np.int64)
+_U8 = TypeVar("_U8", bound=np.uint8)
+_U16 = TypeVar("_U16", bound=np.uint16)
+_U32 = TypeVar("_U32", bound=np.uint32)
+_U64 = TypeVar("_U64", bound=np.uint64)
+_BOOL = TypeVar("_BOOL", bound=np.bool_)
+_G = TypeVar("_G", bound=np.generic)
+#: The untyped spellings of a dtype (`"f32"`, a `DType`, a numpy dtype): the buffer is `DeviceBuffer[Any]`.  Not
+#: `Any`, and not Python's `float`/`int`/`bool` (accepted at run time): a dtype class such as `f16` is a `float`
+#: subclass, and mypy would fall back to this overload when the typed one disagrees with the call's context,
+#: hiding exactly the mismatch the typed one exists to report.
+DTypeName: TypeAlias = str | DType | np.dtype[Any] | type[np.generic]
+_Host = np.ndarray[Any, np.dtype[_G]]
 
 
 class ForeignAllocation:
@@ -209,7 +254,7 @@ class DeviceBuffer(Movable, Generic[T]):
         return clone
 
     def partition(self, tile_shape: Any) -> Partition[T]:
-        """Move this buffer into a tile `Partition` of shape `(len,)` cut into `tile_shape` tiles (SPEC §4).
+        """Move this buffer into a tile `Partition` of shape `(len,)` cut into `tile_shape` tiles (it moves the buffer).
 
         The partition owns the memory: this handle and its views are invalidated.  `partition.unpartition()`
         gives a 1-D `Tensor`; a tile launch hands the partition back at `sync_on`.  A shape error, a moved
@@ -382,10 +427,21 @@ def _resolve_device(stream: Stream | None, device: Device | None) -> Device:
     return device if device is not None else Device.default()
 
 
+@overload
+def empty(
+    length: int, dtype: type[S], stream: Stream | None = None, *, device: Device | None = None
+) -> DeviceBuffer[S]: ...
+@overload
+def empty(
+    length: int, dtype: DTypeName, stream: Stream | None = None, *, device: Device | None = None
+) -> DeviceBuffer[Any]: ...
 def empty(
     length: int, dtype: Any, stream: Stream | None = None, *, device: Device | None = None
 ) -> DeviceBuffer[Any]:
-    """An uninitialized buffer of `length` elements (zero-filled on the CPU executor)."""
+    """An uninitialized buffer of `length` elements (zero-filled on the CPU executor).
+
+    Typed for mypy from `dtype` when it is a dtype class: `empty(n, f32, s)` is a `DeviceBuffer[f32]`.
+    """
     if not isinstance(length, int) or isinstance(length, bool) or length < 0:
         raise ValueError(f"length must be a non-negative int, got {length!r}")
     dt = dtype_of(dtype)
@@ -412,10 +468,18 @@ def device_memory_bytes(device: Device) -> int:
         return 1 << 62
 
 
+@overload
+def zeros(
+    length: int, dtype: type[S], stream: Stream | None = None, *, device: Device | None = None
+) -> DeviceBuffer[S]: ...
+@overload
+def zeros(
+    length: int, dtype: DTypeName, stream: Stream | None = None, *, device: Device | None = None
+) -> DeviceBuffer[Any]: ...
 def zeros(
     length: int, dtype: Any, stream: Stream | None = None, *, device: Device | None = None
 ) -> DeviceBuffer[Any]:
-    """A buffer of `length` zeros."""
+    """A buffer of `length` zeros (`zeros(n, f32, s)` is a `DeviceBuffer[f32]` for mypy)."""
     buffer = empty(length, dtype, stream, device=device)
     if buffer.nbytes:
         handle = stream.handle if stream is not None else None
@@ -423,11 +487,69 @@ def zeros(
     return buffer
 
 
+@overload
+def to_device(
+    array: npt.ArrayLike, stream: Stream | None = None, *, dtype: type[S], device: Device | None = None
+) -> DeviceBuffer[S]: ...
+@overload
+def to_device(
+    array: _Host[_F16], stream: Stream | None = None, *, dtype: None = None, device: Device | None = None
+) -> DeviceBuffer[f16]: ...
+@overload
+def to_device(
+    array: _Host[_F32], stream: Stream | None = None, *, dtype: None = None, device: Device | None = None
+) -> DeviceBuffer[f32]: ...
+@overload
+def to_device(
+    array: _Host[_F64], stream: Stream | None = None, *, dtype: None = None, device: Device | None = None
+) -> DeviceBuffer[f64]: ...
+@overload
+def to_device(
+    array: _Host[_I8], stream: Stream | None = None, *, dtype: None = None, device: Device | None = None
+) -> DeviceBuffer[i8]: ...
+@overload
+def to_device(
+    array: _Host[_I16], stream: Stream | None = None, *, dtype: None = None, device: Device | None = None
+) -> DeviceBuffer[i16]: ...
+@overload
+def to_device(
+    array: _Host[_I32], stream: Stream | None = None, *, dtype: None = None, device: Device | None = None
+) -> DeviceBuffer[i32]: ...
+@overload
+def to_device(
+    array: _Host[_I64], stream: Stream | None = None, *, dtype: None = None, device: Device | None = None
+) -> DeviceBuffer[i64]: ...
+@overload
+def to_device(
+    array: _Host[_U8], stream: Stream | None = None, *, dtype: None = None, device: Device | None = None
+) -> DeviceBuffer[u8]: ...
+@overload
+def to_device(
+    array: _Host[_U16], stream: Stream | None = None, *, dtype: None = None, device: Device | None = None
+) -> DeviceBuffer[u16]: ...
+@overload
+def to_device(
+    array: _Host[_U32], stream: Stream | None = None, *, dtype: None = None, device: Device | None = None
+) -> DeviceBuffer[u32]: ...
+@overload
+def to_device(
+    array: _Host[_U64], stream: Stream | None = None, *, dtype: None = None, device: Device | None = None
+) -> DeviceBuffer[u64]: ...
+@overload
+def to_device(
+    array: _Host[_BOOL], stream: Stream | None = None, *, dtype: None = None, device: Device | None = None
+) -> DeviceBuffer[bool_]: ...
+@overload
+def to_device(
+    array: npt.ArrayLike, stream: Stream | None = None, *, dtype: DTypeName | None = None, device: Device | None = None
+) -> DeviceBuffer[Any]: ...
 def to_device(
     array: npt.ArrayLike, stream: Stream | None = None, *, dtype: Any = None, device: Device | None = None
 ) -> DeviceBuffer[Any]:
     """Copy a host array (flattened) to a new buffer; the dtype comes from the array unless `dtype` is
-    given."""
+    given.  Typed for mypy from `dtype=` (a dtype class) or from the numpy array's element type where mypy knows
+    it (`np.ones(n, np.float32)` gives a `DeviceBuffer[f32]`; a `list` or an untyped array gives `DeviceBuffer[Any]`).
+    """
     host = np.asarray(array)
     dt = dtype_of(dtype if dtype is not None else host.dtype)
     buffer = empty(host.size, dt, stream, device=device)

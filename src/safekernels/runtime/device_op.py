@@ -1,9 +1,9 @@
 """`DeviceOp[T]`: lazy GPU work that produces a `T` when synchronized (cutile-rs's `DeviceOp`).
 
 Constructors and launches only *describe* work; nothing runs until `sync_on(stream)` (or `sync()`), which runs
-the whole chain in order on that stream and synchronizes once.  Every combinator consumes its receiver (SPEC
-§4 "What moves"), so a chain can only be executed once, and the values it returns are the only way back to the
-data:
+the whole chain in order on that stream and synchronizes once.  Every combinator consumes its receiver
+(docs/reference.md, "What moves"), so a chain can only be executed once, and the values it returns are the only
+way back to the data:
 
     x ──then──▶ op ──zip──▶ op2 ──sync_on(stream)──▶ values
 

@@ -1,4 +1,4 @@
-"""`DeviceGraph`: a `DeviceOp` chain captured once and replayed many times (`op.graph_on(stream)`, SPEC §7).
+"""`DeviceGraph`: a `DeviceOp` chain captured once and replayed many times (`op.graph_on(stream)`).
 
 Launching from Python costs microseconds per kernel; a CUDA graph replays a whole chain with one
 `cuGraphLaunch`.  `graph_on` consumes the op like `sync_on` does and executes its chain once *in capture*:

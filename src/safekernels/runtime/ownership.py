@@ -1,9 +1,9 @@
 """Runtime moves: the dynamic twin of the checker's E0382.
 
-Objects that SPEC §4 says are moved (tile tensors, partitions and `DeviceOp`s given to a launch, receivers of
-`partition`/`sync_on`/`then`/...; the list is `safekernels.ownership_model`) inherit `Movable`.  Moving records
-where it happened (the first stack frame outside this package), so the later error reads like rustc: "use of
-moved value: `z` (... moved into `add` at app.py:12)", naming the value by the local that holds it.
+Objects that are moved (docs/reference.md, "What moves": tile tensors, partitions and `DeviceOp`s given to a
+launch, receivers of `partition`/`sync_on`/`then`/...; the list is `safekernels.ownership_model`) inherit `Movable`.
+Moving records where it happened (the first stack frame outside this package), so the later error reads like
+rustc: "use of moved value: `z` (... moved into `add` at app.py:12)", naming the value by the local that holds it.
 
 Moves sit on the launch hot path, so recording one is cheap and everything else is deferred to the error:
 

@@ -1,4 +1,4 @@
-"""The SIMT kernel language (SPEC §3): describe what one thread does.
+"""The SIMT kernel language (docs/simt.md): describe what one thread does.
 
     @simt.kernel
     @simt.launch_contract(block=256)

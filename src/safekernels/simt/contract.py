@@ -6,8 +6,9 @@ memory, device) and `kernel.launch` (`requires` relations over the actual argume
 also handed to codegen, which emits it as `.reqntid`, so the driver enforces the block shape even on unchecked
 launches.
 
-Both decorator orders work: `@simt.kernel` above `@simt.launch_contract` (SPEC §3, the contract is attached to
-the function and read by `kernel`) or below it (the contract is attached to the kernel object)."""
+Both decorator orders work: `@simt.kernel` above `@simt.launch_contract` (the documented order:
+the contract is attached to the function and read by `kernel`) or below it (the contract is attached to the kernel
+object)."""
 
 from __future__ import annotations
 

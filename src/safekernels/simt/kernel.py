@@ -190,7 +190,7 @@ class SimtKernel:
 
     # -- prepare --------------------------------------------------------------------------------------------
     def prepare(self, config: LaunchConfig, device: Device | None = None) -> PreparedLaunch[SimtKernel]:
-        """Validate `config` against the contract and `device` (SPEC §3's order); brand it to this kernel."""
+        """Validate `config` against the contract and `device` (in docs/reference.md §5's order); brand it."""
         if not isinstance(config, LaunchConfig1D | LaunchConfig2D | LaunchConfig3D):
             raise TypeError(f"{self.name}.prepare takes a simt.LaunchConfig1D/2D/3D, got {type(config).__name__}")
         device = device if device is not None else Device.default()

@@ -1,6 +1,6 @@
 """`prepare`'s launch validation, as pure functions over plain records (testable without a GPU).
 
-The order is SPEC §3's (and cuda-oxide's `PreparedLaunch::__prepare`); the first failure wins:
+The order is docs/reference.md §5's (and cuda-oxide's `PreparedLaunch::__prepare`); the first failure wins:
 
     0. configuration rank vs the contract's `domain`   (LaunchConfig2D for a domain=2 kernel)
     1. non-zero grid and block dimensions

@@ -1,4 +1,4 @@
-"""`safekernels.tile`: describe what one tile of data does (SPEC §4).
+"""`safekernels.tile`: describe what one tile of data does (docs/tile.md, docs/reference.md).
 
     @tile.kernel
     def add(z: Partition[f32], x: Tensor[f32], y: Tensor[f32]) -> None:

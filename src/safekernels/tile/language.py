@@ -1,4 +1,4 @@
-"""The module functions of `safekernels.tile`: what kernel bodies call (SPEC §4 "Ops").
+"""The module functions of `safekernels.tile`: what kernel bodies call (docs/tile.md "Op reference").
 
 Each value op is a one-line call into the op table (`ops.OPS`); memory ops go to the parameter views; grid ops
 read the running block.  `zeros` and `full` serve two worlds: inside a kernel body they build a `Tile`, on the

@@ -1,7 +1,8 @@
 """Host-side `Tensor[T]` and `Partition[T]`: owned, shaped device memory for tile kernels.
 
 A `Tensor` is a row-major n-d shape over a `DeviceBuffer` (the same buffer type the SIMT track and codegen
-use), so nothing here depends on which executor runs the kernel.  Ownership follows SPEC §4 and cutile-rs:
+use), so nothing here depends on which executor runs the kernel.  Ownership follows docs/reference.md ("What
+moves") and cutile-rs:
 
     Tensor ─partition(tile)─▶ Partition ─launch─▶ DeviceOp ─sync_on─▶ (Partition, ...) ─unpartition─▶ Tensor
 
