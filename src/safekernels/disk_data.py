@@ -91,12 +91,14 @@ def depth_of(value: Any, limit: int) -> int:
     return deepest
 
 
-def parse_json(data: bytes | str, *, max_depth: int = 32) -> Any:
-    """JSON text -> value; `DiskDataError` for invalid text, NaN/Infinity, huge numbers or deep nesting."""
+def parse_json(data: bytes | str, *, max_depth: int = 32, finite: bool = True) -> Any:
+    """JSON text -> value; `DiskDataError` for invalid text, huge numbers, deep nesting and (unless
+    `finite=False`, for records whose numbers are informational) NaN/Infinity."""
     try:
-        value = json.loads(
-            data, parse_int=_parse_int, parse_float=_parse_float, parse_constant=_reject_constant
-        )
+        if finite:
+            value = json.loads(data, parse_int=_parse_int, parse_float=_parse_float, parse_constant=_reject_constant)
+        else:
+            value = json.loads(data, parse_int=_parse_int)
     except DiskDataError:
         raise
     except RecursionError:

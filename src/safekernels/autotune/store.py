@@ -44,7 +44,8 @@ class TuningStore:
         if path is None:
             return None
         try:
-            entry = parse_json(read_regular(path, MAX_RECORD_BYTES), max_depth=MAX_RECORD_DEPTH)
+            # timings may be NaN/inf (JSON's `NaN`): informational only; `best` must be an index in range
+            entry = parse_json(read_regular(path, MAX_RECORD_BYTES), max_depth=MAX_RECORD_DEPTH, finite=False)
         except DiskDataError:
             return None  # a FIFO, /dev/zero, a huge or deeply nested file, NaN or 1e400: a miss, never a hang
         index = entry.get("best") if isinstance(entry, dict) else None
