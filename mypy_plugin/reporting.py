@@ -1,17 +1,23 @@
-"""Run the core over the function enclosing a hooked call and report the diagnostics *that call* caused.
+"""Run the core over the function enclosing a hooked call and report the unit's diagnostics.
 
 mypy calls a hook once per call expression each time it checks the enclosing function (again after a deferral,
 again under dmypy after an edit), and there is no hook after a function is done.  So every hook re-lowers the
-whole enclosing unit and runs the core over it, then keeps only the diagnostics whose cause is this very call:
+whole enclosing unit, runs the core over it and reports what it found.  Every hook reports *all* of the unit's
+diagnostics, not only those its own call caused: the owning call's hook may never fire (mypy skips code it infers
+to be unreachable, such as `if x is None:` for an `x` typed without None, although the program runs it), or fire
+only while mypy discards errors (a speculative inference).  mypy drops the copies (it shows one message per line
+and severity, and notes are not tied to a parent error), so each diagnostic is shown once.
 
-- `E0382`: the first `value moved here` site (the move that makes the later use illegal) — the use itself is
-  usually a plain name, which has no hook of its own;
+What a call *caused* (`caused_by`) still matters to its hook (a launch whose E0308 was found does not also get
+the typed brand error):
+
+- `E0382`: the first `value moved here` site (the move that makes the later use illegal);
 - `E0502`/`E0499`/`E0505`/`E0308`/`E0133`: the primary span (the conflicting borrow, the move out of a borrowed
   value, the prepared launch, the unsafe operation), which is an operation of the call itself.
 
 Nothing is memoised across hooks: a per-function cache made dmypy drop errors when it re-checked a function with
-the same nodes (reference/checker-anchors.md §2.5).  Each diagnostic has exactly one owning call, so a re-check
-reports it again exactly once (mypy also drops exact duplicates), and a fixed file reports nothing.
+the same nodes (reference/checker-anchors.md §2.5); a re-check reports every diagnostic again, and a fixed file
+reports nothing.
 
 mypy prints one line per message and sorts by position, so secondary labels become notes at the error's own
 position that name the other line (`value moved here (line 12, column 9)`); rustc's multi-span window is the
@@ -34,6 +40,7 @@ from mypy_plugin.mypy_internals import checking_pass, scope_stack
 from ownership_check.core import check_function, ir
 from ownership_check.core.messages import MOVED_HERE, MOVED_IN_LOOP
 from ownership_check.diagnostics import Diagnostic, Span
+from ownership_check.source_files import SourceReadError, decode_source, read_source
 from ownership_check.suppressions import WILDCARD, find_suppressions
 
 
@@ -142,10 +149,11 @@ def caused_by(lowered: Lowered, diagnostics: Sequence[Diagnostic], call: Node) -
 
 
 def suppressed(diagnostic: Diagnostic, path: str) -> bool:
+    """Whether `# ownership: ignore[...]` covers `diagnostic`; the file is decoded as Python and the CLI decode
+    it (a BOM, else the PEP 263 coding line: a latin-1 source is not UTF-8)."""
     try:
-        with open(path, encoding="utf-8") as handle:
-            source = handle.read()
-    except OSError:
+        source, _ = decode_source(read_source(path).data, path)
+    except SourceReadError:
         return False
     for sup in find_suppressions(source):
         if sup.line == diagnostic.span.line and (diagnostic.code in sup.codes or WILDCARD in sup.codes):
@@ -176,12 +184,13 @@ def notes_of(diagnostic: Diagnostic) -> list[str]:
 def emit(api: CheckerPluginInterface, diagnostic: Diagnostic) -> None:
     code = errorcodes.error_code(diagnostic.code)
     context = _context(diagnostic.span)
-    info = api.fail(diagnostic.message, context, code=code)
+    # Notes are not tied to their error (`parent_error`): mypy may check a call twice (an assignment's rvalue is
+    # inferred once under a filter, then again), report the error twice, and on mypy 2.x drop the copy that its
+    # notes were attached to.  Unattached notes are de-duplicated per line like errors, and a
+    # `# type: ignore[CODE]` hides them with their error (they carry its code).
+    api.fail(diagnostic.message, context, code=code)
     for text in notes_of(diagnostic):
-        try:
-            api.msg.note(text, context, code=code, parent_error=info)
-        except TypeError:  # mypy before `parent_error` existed
-            api.msg.note(text, context, code=code)
+        api.msg.note(text, context, code=code)
 
 
 @dataclass
@@ -240,8 +249,8 @@ def _target(stack: Sequence[Node]) -> Node | None:
 
 
 def report_caused_by(api: CheckerPluginInterface, call: Node) -> list[Diagnostic]:
-    """The hook body shared by every ownership-relevant call; returns what this call caused (reported or
-    suppressed)."""
+    """The hook body shared by every ownership-relevant call: reports the unit's diagnostics; returns what this
+    call caused (reported or suppressed)."""
     stack = scope_stack(api)
     module = stack[0]
     assert isinstance(module, MypyFile)
@@ -261,8 +270,11 @@ def report_caused_by(api: CheckerPluginInterface, call: Node) -> list[Diagnostic
         lowered = lower(unit, ctx)
         analysed = _Analysed(target, body, token, lowered, CORE.get(lowered.function))
         PASS_CACHE.store(analysed)
-    owned = caused_by(analysed.lowered, analysed.diagnostics, call)
-    for diagnostic in owned:
+    # Every hook reports every diagnostic of its unit, not only those its call caused: the owning call's own hook
+    # may never fire (mypy does not check code it infers to be unreachable, `if x is None` for an `x` typed
+    # without None, although the program runs it), or fire only while mypy discards errors (a speculative
+    # inference).  mypy drops the copies (one message per line and severity), so each is shown once.
+    for diagnostic in analysed.diagnostics:
         if not suppressed(diagnostic, api.path):
             emit(api, diagnostic)
-    return owned
+    return caused_by(analysed.lowered, analysed.diagnostics, call)

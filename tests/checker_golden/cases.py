@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 import re
+import tokenize
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Final
@@ -81,13 +82,19 @@ def parse_markers(source: str) -> list[tuple[int, str, int | None]]:
     return found
 
 
+def read_case_source(file: Path) -> str:
+    """A case file's text as Python decodes it (a case may declare a PEP 263 encoding, e.g. latin-1)."""
+    with tokenize.open(file) as handle:
+        return handle.read()
+
+
 def load_expectations(case_path: Path) -> set[Expectation]:
     """Every expected diagnostic of the case at `case_path` (a `NAME.py` file or a `NAME/` directory)."""
     case_path = Path(case_path)
     expected: set[Expectation] = set()
     for file in case_files(case_path):
         name = relative_name(case_path, file)
-        for line, code, col in parse_markers(file.read_text(encoding="utf-8")):
+        for line, code, col in parse_markers(read_case_source(file)):
             expected.add((name, line, code, col))
     return expected
 

@@ -505,6 +505,7 @@ class FunctionLowerer(calls.PlaceNaming):
             if name is not None and (qualified or name).rsplit(".", 1)[-1] in SHARED_ARRAY_ANNOTATIONS:
                 place = ir.Place(self.name(ident(param.name.value)))
                 self.emit(ir.Bind((place,), (ir.Fresh("shared_array"),), self.span(param.name)))
+                self.interesting = True  # its element accesses may need unsafe
 
     def _target_texts(self, target: cst.BaseExpression) -> Iterator[str]:
         if isinstance(target, cst.Name | cst.Attribute):

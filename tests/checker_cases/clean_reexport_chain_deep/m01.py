@@ -1,0 +1,1 @@
+from m00 import *  # noqa: F403

@@ -1,0 +1,1 @@
+from m02 import *  # noqa: F403

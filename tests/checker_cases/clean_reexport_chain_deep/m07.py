@@ -1,0 +1,1 @@
+from m06 import *  # noqa: F403

@@ -1,0 +1,3 @@
+from m09 import vecadd
+
+__all__ = ["vecadd"]

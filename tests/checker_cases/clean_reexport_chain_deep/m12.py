@@ -1,0 +1,3 @@
+from m11 import vecadd
+
+__all__ = ["vecadd"]

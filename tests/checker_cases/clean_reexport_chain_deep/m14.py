@@ -1,0 +1,3 @@
+from m13 import vecadd
+
+__all__ = ["vecadd"]

@@ -1,0 +1,28 @@
+"""The autotuned launch hands its arguments back at `sync_on`."""
+
+from typing import Annotated
+
+import numpy as np
+
+import safekernels as sk
+from safekernels import tile
+from safekernels.dtypes import f32
+from safekernels.tile import Partition, Tensor
+
+
+BT = 128
+
+
+@tile.autotune(configs=[tile.Config(BT=128), tile.Config(BT=256)], key=["x"], warmup=0.2, rep=1.0, verbose=False)
+@tile.kernel
+def add(z: Annotated[Partition[f32], tile.Dims(BT)], x: Tensor[f32], y: Tensor[f32]) -> None:
+    z.store(tile.load_like(x, z) + tile.load_like(y, z))
+
+
+def main() -> None:
+    stream = sk.Device.default().new_stream()
+    x = tile.ones((1024,), f32)
+    y = tile.ones((1024,), f32)
+    z = tile.zeros((1024,), f32)
+    z, x, y = add(z, x, y).sync_on(stream)
+    print(z, x, y)

@@ -1,0 +1,27 @@
+"""`ﬁ` and `fi` are one name to Python (identifiers are NFKC-normalized): `first` aliases the output `fi`."""
+
+import numpy as np
+
+import safekernels as sk
+from safekernels import simt
+from safekernels.dtypes import f32
+from safekernels.simt import DisjointSlice, Slice, thread
+
+
+@simt.kernel
+@simt.launch_contract(block=256)
+def vecadd(a: Slice[f32], b: Slice[f32], c: DisjointSlice[f32]) -> None:
+    idx = thread.index_1d()
+    i = idx.get()
+    if (out := c.get_mut(idx)) is not None:
+        out.set(a[i] + b[i])
+
+
+def main() -> None:
+    dev = sk.Device.default()
+    stream = dev.new_stream()
+    ﬁ = sk.zeros(1000, f32, stream)
+    b = sk.to_device(np.ones(1000, dtype=np.float32), stream)
+    p = vecadd.prepare(simt.LaunchConfig1D.for_len(1000, block=256), dev)
+    first = ﬁ
+    vecadd.launch(p, stream, first, b, fi)  # expect: E0502

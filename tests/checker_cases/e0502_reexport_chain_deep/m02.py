@@ -1,0 +1,3 @@
+from m01 import vecadd
+
+__all__ = ["vecadd"]

@@ -1,0 +1,3 @@
+from m03 import vecadd
+
+__all__ = ["vecadd"]

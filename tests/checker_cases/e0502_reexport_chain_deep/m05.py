@@ -1,0 +1,1 @@
+from m04 import *  # noqa: F403

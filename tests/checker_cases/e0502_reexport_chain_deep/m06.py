@@ -1,0 +1,3 @@
+from m05 import vecadd
+
+__all__ = ["vecadd"]

@@ -1,0 +1,3 @@
+from m07 import vecadd
+
+__all__ = ["vecadd"]

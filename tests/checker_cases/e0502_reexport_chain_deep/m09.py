@@ -1,0 +1,1 @@
+from m08 import *  # noqa: F403

@@ -1,0 +1,1 @@
+from m10 import *  # noqa: F403

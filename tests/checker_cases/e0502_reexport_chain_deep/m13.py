@@ -1,0 +1,1 @@
+from m12 import *  # noqa: F403

@@ -1,0 +1,1 @@
+from m14 import *  # noqa: F403
