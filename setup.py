@@ -7,13 +7,18 @@ and a pip user would get "no explanation" and "no examples".  This step copies t
 Editable installs skip it: `safekernels.explain` and `safekernels demo` read the checkout's folders directly.
 MANIFEST.in puts the same files into the sdist, so a wheel built from the sdist has them too.
 It also writes `safekernels-module-guard.pth` at the wheel's root (the startup guard of `python -m safekernels`).
+
+The compiler's sources live in `src/codegen/` (one folder per pipeline stage) but install as `safekernels.codegen`:
+`package_dir` maps the package to its folder, so a build never depends on the checkout's convenience link
+`src/safekernels/codegen -> ../codegen` (which a Windows checkout, or any tool that does not follow links, gets as
+a plain file), and the wheel and the sdist carry one copy of the compiler and no link (tests/packaging).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from setuptools import setup
+from setuptools import find_packages, setup
 from setuptools.command.build_py import build_py
 
 ROOT = Path(__file__).resolve().parent
@@ -23,6 +28,19 @@ BUNDLES = {
     "docs": ("docs", ("checker.md", "simt-compiler.md", "tile-compiler.md", "tile.md", "simt.md")),
     "examples": ("examples", ()),  # every examples/*.py
 }
+
+
+def packages() -> tuple[list[str], dict[str, str]]:
+    """The distribution's packages and where each lives: `safekernels.codegen` (and its subpackages) from
+    `src/codegen/`, the rest of `src/` as found, `mypy_plugin` from the root."""
+    own = find_packages(
+        "src",
+        include=["safekernels", "safekernels.*", "ownership_check", "ownership_check.*"],
+        exclude=["safekernels.codegen", "safekernels.codegen.*"],  # reached through the link, when there is one
+    )
+    codegen = ["safekernels.codegen", *(f"safekernels.codegen.{name}" for name in find_packages("src/codegen"))]
+    plugin = find_packages(".", include=["mypy_plugin", "mypy_plugin.*"])
+    return [*own, *codegen, *plugin], {"": "src", "safekernels.codegen": "src/codegen", "mypy_plugin": "mypy_plugin"}
 
 
 class BuildPyWithBundles(build_py):
@@ -50,4 +68,5 @@ class BuildPyWithBundles(build_py):
                 self.copy_file(str(path), str(target / bundle / path.name))
 
 
-setup(cmdclass={"build_py": BuildPyWithBundles})
+PACKAGES, PACKAGE_DIR = packages()
+setup(packages=PACKAGES, package_dir=PACKAGE_DIR, cmdclass={"build_py": BuildPyWithBundles})

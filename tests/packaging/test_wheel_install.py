@@ -33,7 +33,9 @@ pytestmark = pytest.mark.slow
 
 REPO = Path(__file__).resolve().parents[2]
 #: What a source distribution carries (pyproject + setup.py + MANIFEST.in decide what goes into the wheel).
-SOURCES = ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "src", "mypy_plugin", "docs", "examples")
+SOURCES = (
+    "pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "CHANGELOG.md", "src", "mypy_plugin", "docs", "examples",
+)  # fmt: skip
 _JUNK = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info", ".mypy_cache", ".pytest_cache")
 
 PLANTED_BUG = "vecadd.launch(vecadd.prepare(simt.LaunchConfig1D.for_len(n, block=256), dev), stream, c, b, c)\n"
