@@ -1,0 +1,148 @@
+"""The runtime is the oracle for the checker's golden cases of issue 20 / 22 (one error case and its clean twin per
+class): on the CPU executor each error case raises the runtime's own twin of its code exactly at the line marked
+`# expect:`, and each clean twin runs to the end.
+
+A case with several markers is run once per marker, the other marked lines replaced by `pass` (line numbers
+kept), so every marked line is shown to raise on its own.  The checker's side is the golden test
+(`tests/checker_golden`) and the front-end parity test (`tests/mypy_plugin/test_parity.py`) over the same files.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import sys
+import tokenize
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from safekernels.errors import AliasingError, BorrowError, UnsafeOperationError, UseAfterMoveError
+
+CASES = Path(__file__).resolve().parents[1] / "checker_cases"
+MARKER = re.compile(r"#\s*expect:\s*(E\d{4})")
+
+#: The runtime's twin of each checker code.
+TWINS: dict[str, type[Exception]] = {
+    "E0502": AliasingError,
+    "E0499": AliasingError,
+    "E0382": UseAfterMoveError,
+    "E0505": BorrowError,
+    "E0133": UnsafeOperationError,
+}
+
+#: Class -> (error case, clean twin); a directory case runs its `host.py`.
+PAIRS: dict[str, tuple[str, str]] = {
+    "1 autotuned SIMT launch": ("e0502_autotune_simt_launch", "clean_autotune_simt_launch"),
+    "2 tile kernel body": ("e0382_tile_kernel_body_partition", "clean_tile_kernel_body_partition"),
+    "3 conditional argument": ("e0502_conditional_argument", "clean_conditional_argument"),
+    "3 or argument": ("e0502_or_argument", "clean_or_argument"),
+    "3 containers, walrus, helpers": ("e0502_container_and_helper_arguments", "clean_container_and_helper_arguments"),
+    "3 conditional tile argument": ("e0382_conditional_tile_argument", "clean_conditional_tile_argument"),
+    "4a attribute places": ("e0505_pending_attribute_places", "clean_pending_attribute_places"),
+    "4b moved into a chain": ("e0505_pending_moved_into_chain", "clean_pending_moved_into_chain"),
+    "5 SharedArray parameter": (
+        "e0133_shared_array_parameter_of_device_helper", "clean_shared_array_parameter_of_device_helper"
+    ),
+    "6a shared op": ("e0382_shared_op_source_reused", "clean_shared_op_read_twice"),
+    "6b after a splat": ("e0502_scalar_after_star_args", "clean_scalar_after_star_args"),
+    "6c for over a display": ("e0382_for_over_tuple_unpartition", "clean_for_over_tuple_unpartition"),
+    "7 type aliases": ("e0502_type_alias_parameters", "clean_type_alias_parameters"),
+    "7 kernel in a function": ("e0502_kernel_defined_in_function", "clean_kernel_defined_in_function"),
+    "7/J star imports": ("e0502_star_import_and_reexport", "clean_star_import_and_reexport"),
+    "8 tile autotune call": ("e0382_tile_autotune_call_moves", "clean_tile_autotune_call_moves"),
+    "9 unreachable to mypy": ("e0502_launch_mypy_thinks_unreachable", "clean_launch_mypy_thinks_unreachable"),
+    "10 unpacked sync_on": ("e0382_move_inside_unpacked_sync_on", "clean_move_inside_unpacked_sync_on"),
+    "J re-export chain": ("e0502_reexport_chain_deep", "clean_reexport_chain_deep"),
+    "K NFKC identifiers": ("e0502_nfkc_identifiers", "clean_nfkc_identifiers"),
+    "L latin-1 source": ("e0502_latin1_source", "clean_latin1_source"),
+}
+
+
+def _entry(case: str) -> Path:
+    path = CASES / case
+    return path / "host.py" if path.is_dir() else path.with_suffix(".py")
+
+
+def _source(path: Path) -> str:
+    with tokenize.open(path) as handle:
+        return handle.read()
+
+
+def _copy(case: str, tmp_path: Path, keep_line: int | None) -> Path:
+    """The case in `tmp_path` (with its sibling modules), every marked line but `keep_line` replaced by `pass`."""
+    source_dir = CASES / case if (CASES / case).is_dir() else CASES
+    target = tmp_path / case
+    target.mkdir()
+    entry = _entry(case)
+    if (CASES / case).is_dir():
+        for file in (CASES / case).rglob("*.py"):
+            if "__pycache__" not in file.parts:
+                destination = target / file.relative_to(source_dir)
+                destination.parent.mkdir(parents=True, exist_ok=True)
+                destination.write_bytes(file.read_bytes())
+    lines = _source(entry).splitlines()
+    for number, line in enumerate(lines, start=1):
+        if MARKER.search(line) and number != keep_line:
+            lines[number - 1] = line[: len(line) - len(line.lstrip())] + "pass"
+    path = target / f"runnable_{case}.py"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def _run(path: Path) -> None:
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    assert spec is not None and spec.loader is not None
+    module: ModuleType = importlib.util.module_from_spec(spec)
+    sys.path.insert(0, str(path.parent))
+    sys.modules[path.stem] = module
+    before = set(sys.modules)
+    try:
+        spec.loader.exec_module(module)
+        module.main()
+    finally:
+        sys.path.remove(str(path.parent))
+        for name in set(sys.modules) - before:  # the case's own modules (`pkg`, `m00`...): other cases reuse names
+            if getattr(sys.modules[name], "__file__", None) and str(path.parent) in str(sys.modules[name].__file__):
+                del sys.modules[name]
+        del sys.modules[path.stem]
+
+
+@pytest.fixture(autouse=True)
+def _private_tuning_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SAFEKERNELS_CACHE_DIR", str(tmp_path / "cache"))
+
+
+def _markers(case: str) -> list[tuple[int, str]]:
+    return [
+        (number, match.group(1))
+        for number, line in enumerate(_source(_entry(case)).splitlines(), start=1)
+        if (match := MARKER.search(line))
+    ]
+
+
+ERROR_RUNS = [(label, pair[0], line, code) for label, pair in PAIRS.items() for line, code in _markers(pair[0])]
+
+
+@pytest.mark.parametrize(("label", "case", "line", "code"), ERROR_RUNS, ids=[f"{r[0]}:{r[2]}" for r in ERROR_RUNS])
+def test_each_error_case_raises_its_runtime_twin_at_the_marked_line(
+    label: str, case: str, line: int, code: str, tmp_path: Path
+) -> None:
+    path = _copy(case, tmp_path, keep_line=line)
+    with pytest.raises(TWINS[code]) as excinfo:
+        _run(path)
+    frames = [entry for entry in excinfo.traceback if Path(str(entry.path)) == path]
+    assert frames, f"{label}: raised outside the case\n{excinfo.getrepr()}"
+    assert frames[-1].lineno + 1 == line, f"{label}: raised at line {frames[-1].lineno + 1}, marked {line}"
+
+
+@pytest.mark.parametrize(("label", "case"), [(label, pair[1]) for label, pair in PAIRS.items()], ids=list(PAIRS))
+def test_each_clean_twin_runs(label: str, case: str, tmp_path: Path) -> None:
+    assert _markers(case) == [], label
+    _run(_copy(case, tmp_path, keep_line=None))
+
+
+def test_every_issue_case_is_a_golden_case() -> None:
+    for error, clean in PAIRS.values():
+        assert _entry(error).exists() and _entry(clean).exists()
