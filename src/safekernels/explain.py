@@ -9,12 +9,17 @@ Where the pages come from: a wheel carries them as package data (`safekernels/_b
 the build step in setup.py); a source checkout (an editable install, the test suite) reads `docs/` directly.
 What is printed is for a reader, not for the docs test harness: the `<!-- snippet: ... -->` markers are dropped
 and relative links (`[editors.md](editors.md#x)`, `[E0502](#e0502)`) become absolute URLs of the online docs,
-since a pip user has no docs/ folder to resolve them against.
+since a pip user has no docs/ folder to resolve them against.  On a terminal the Markdown is rendered (headings,
+code blocks, tables) with rich, a dependency already; through a pipe, or with `--markdown`, it is printed as
+Markdown, for a file or another tool.  An `SK` code's table rows are the rows *of that code* (a row about SK011 that
+mentions SK010 is not SK010's explanation).
 """
 
 from __future__ import annotations
 
+import os
 import re
+import sys
 from pathlib import Path
 
 from safekernels.project_links import docs_url
@@ -87,15 +92,23 @@ def _sk_explanation(code: str, docs: Path) -> str | None:
             if re.search(rf"\b{code}\b", paragraph) is None:
                 continue
             found += 1
-            if paragraph.lstrip().startswith("|"):  # a table: keep its header and the code's row
+            if paragraph.lstrip().startswith("|"):  # a table: keep its header and the code's own rows
                 rows = paragraph.strip().splitlines()
-                hit = [row for row in rows if re.search(rf"\b{code}\b", row)]
-                parts.append("\n".join(rows[:2] + hit))
+                own = [row for row in rows[2:] if _first_cell(row) == code]
+                if not own:
+                    found -= 1  # the table only mentions the code in another code's row
+                    continue
+                parts.append("\n".join(rows[:2] + own))
             else:
                 parts.append(paragraph.strip())
         if found:
             parts.append(f"(from {docs_url(name)})")
     return "\n\n".join(parts) + "\n" if parts else None
+
+
+def _first_cell(row: str) -> str:
+    cells = row.strip().strip("|").split("|")
+    return cells[0].strip().strip("`") if cells else ""
 
 
 def known_codes(docs: Path | None = None) -> list[str]:
@@ -117,11 +130,42 @@ def known_codes(docs: Path | None = None) -> list[str]:
     return codes
 
 
+def _use_rich(markdown: bool) -> bool:
+    """Render for a terminal unless `--markdown`, NO_COLOR-independent (rendering is layout, not only colour)."""
+    if markdown:
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    return sys.stdout.isatty()
+
+
+def render(text: str, *, width: int | None = None) -> str:
+    """`text` (Markdown) rendered for a terminal by rich: headings, emphasis, code blocks and tables."""
+    from rich.console import Console
+    from rich.markdown import Markdown
+
+    console = Console(
+        force_terminal=True,
+        no_color=bool(os.environ.get("NO_COLOR")),
+        width=width or min(Console().width, 100),
+        record=False,
+    )
+    with console.capture() as capture:
+        console.print(Markdown(text, code_theme="ansi_dark", hyperlinks=False))
+    return capture.get()
+
+
 def main(argv: list[str]) -> int:
-    if len(argv) != 1 or argv[0] in ("-h", "--help"):
-        print("usage: safekernels explain CODE   (for example: safekernels explain E0502)")
-        return 0 if argv and argv[0] in ("-h", "--help") else 2
-    text = explanation(argv[0])
+    markdown = "--markdown" in argv
+    args = [a for a in argv if a != "--markdown"]
+    if len(args) != 1 or args[0] in ("-h", "--help"):
+        print(
+            "usage: safekernels explain CODE [--markdown]   (for example: safekernels explain E0502)\n\n"
+            "Prints the long explanation of a diagnostic code, rendered on a terminal; --markdown prints the\n"
+            "Markdown source (the default when the output is not a terminal)."
+        )
+        return 0 if args and args[0] in ("-h", "--help") else 2
+    text = explanation(args[0])
     if text is None:
         codes = known_codes()
         if not codes:
@@ -130,7 +174,7 @@ def main(argv: list[str]) -> int:
                 f"read it online: {docs_url('checker.md')}"
             )
             return 2
-        print(f"safekernels explain: no explanation for {argv[0]!r}; known codes: {', '.join(codes)}")
+        print(f"safekernels explain: no explanation for {args[0]!r}; known codes: {', '.join(codes)}")
         return 2
-    print(text, end="")
+    print(render(text) if _use_rich(markdown) else text, end="")
     return 0

@@ -80,3 +80,35 @@ def test_a_missing_index_says_where_to_read_it_online(
     assert explain.main(["E0502"]) == 2
     out = capsys.readouterr().out
     assert "missing from this installation" in out and docs_url("checker.md") in out
+
+
+def test_an_sk_code_explains_that_code_only() -> None:
+    """`explain SK010` is SK010's row, not SK011's row that happens to mention SK010 (issue 25 item 9)."""
+    text = explanation("SK010")
+    assert text is not None
+    rows = [line for line in text.splitlines() if line.startswith("| SK")]
+    assert rows and all(row.startswith("| SK010 ") for row in rows), rows
+    assert "SK011" not in text
+
+
+def _explain(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    import os
+
+    environment = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "NO_COLOR")}
+    environment.update(env)
+    return subprocess.run(
+        [sys.executable, "-m", "safekernels", "explain", *args], capture_output=True, text=True, env=environment
+    )
+
+
+def test_a_terminal_gets_rendered_markdown_a_pipe_gets_markdown() -> None:
+    piped = _explain("E0502")
+    assert piped.returncode == 0 and piped.stdout.startswith("## E0502") and "```" in piped.stdout
+    rendered = _explain("E0502", FORCE_COLOR="1")  # what a terminal gets
+    assert rendered.returncode == 0 and "\x1b[" in rendered.stdout
+    assert "## E0502" not in rendered.stdout and "```" not in rendered.stdout  # headings and fences rendered
+    assert "cannot borrow `c` as mutable" in rendered.stdout
+    raw = _explain("E0502", "--markdown", FORCE_COLOR="1")
+    assert raw.stdout == piped.stdout
+    plain = _explain("E0502", FORCE_COLOR="1", NO_COLOR="1")  # rendered layout, no colour
+    assert "\x1b[3" not in plain.stdout and "## E0502" not in plain.stdout
