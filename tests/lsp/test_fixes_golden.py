@@ -18,6 +18,7 @@ from ownership_check.cli import main as cli_main
 from ownership_check.diagnostics import Diagnostic
 from ownership_check.fixes import candidate_fixes, suppression_fix, verified_fixes
 from ownership_check.server.workspace import Workspace
+from ownership_check.source_files import decode_source
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "lsp"
 CASES = Path(__file__).resolve().parents[1] / "checker_cases"
@@ -136,6 +137,13 @@ def test_suppression_joins_an_existing_directive() -> None:
     assert [d.code for d in check_source(fix.new_source, "s.py")] == ["W0001"]  # E0502 was never reported there
 
 
+def _text(case: Path) -> str:
+    """The case's source as Python decodes it (a coding cookie, a BOM)."""
+    text, error = decode_source(case.read_bytes(), str(case))
+    assert error is None, case.name
+    return text
+
+
 def _equivalence_cases() -> list[Path]:
     cases = sorted(CASES.glob("*.py"))
     if os.environ.get("OWNERSHIP_LSP_ALL_CASES"):
@@ -157,7 +165,7 @@ def test_incremental_workspace_matches_the_whole_file_analysis(tmp_path: Path) -
     again = workspace.check(paths)
     compared = 0
     for case, path in zip(cases, paths, strict=True):
-        want = check_source(case.read_text(), path)
+        want = check_source(_text(case), path)
         assert got[path] == want, case.name
         assert again[path] == want, case.name
         compared += bool(want)
@@ -196,7 +204,7 @@ def test_incremental_edits_inside_functions_match_the_whole_file_analysis(tmp_pa
     cases = _equivalence_cases()
     for case in cases if os.environ.get("OWNERSHIP_LSP_ALL_CASES") else cases[1::3]:
         path = str(tmp_path / case.name)
-        source = case.read_text()
+        source = _text(case)
         workspace.set_overlay(path, source)
         workspace.check([path])
         for text in _edits(source):
@@ -214,3 +222,28 @@ def test_fix_leaves_ignored_codes_alone(tmp_path: Path, monkeypatch: pytest.Monk
     monkeypatch.chdir(tmp_path)
     assert cli_main(["--no-cache", "--fix", "--ignore", "E0502", target.name]) == 0
     assert target.read_text() == (FIXTURES / "fresh_output.before.py").read_text()
+
+
+def test_workspace_matches_the_cli_on_the_multi_file_cases(tmp_path: Path) -> None:
+    """Kernels defined in one module and launched in another: the workspace (all files on disk, none open)
+    reports what `check_paths` reports for the folder."""
+    from dataclasses import replace
+
+    from ownership_check.api import check_paths
+    from ownership_check.config import load_config
+
+    folders = sorted(p for p in CASES.iterdir() if p.is_dir() and any(p.rglob("*.py")))
+    for folder in folders:
+        root = tmp_path / folder.name
+        shutil.copytree(folder, root)
+        (root / "pyproject.toml").write_text("[tool.ownership-check]\n")
+        want = check_paths([str(root)], config=load_config(str(root)), use_cache=False).diagnostics
+        files = sorted(str(p) for p in root.rglob("*.py"))
+        got = Workspace([str(root)]).check(files)
+        normal = sorted((os.path.abspath(d.path), d.code, d.span) for d in want)
+        assert sorted((p, d.code, d.span) for p, ds in got.items() for d in ds) == normal, folder.name
+        assert [replace(d, path="") for p in files for d in got[p]] == [
+            replace(d, path="") for d in sorted(want, key=lambda d: (os.path.abspath(d.path), d.sort_key()))
+        ], folder.name
+    print(f"{len(folders)} multi-file cases compared")
+    assert len(folders) >= 5

@@ -403,3 +403,36 @@ async def test_a_burst_of_one_hundred_changes_ends_on_the_last_text(
 async def test_the_server_registers_file_watchers(client: LanguageClient) -> None:
     methods = [r.method for r in client.registrations]  # type: ignore[attr-defined]
     assert types.WORKSPACE_DID_CHANGE_WATCHED_FILES in methods
+
+
+async def test_fix_all_applies_every_safe_fix_as_the_cli_does(
+    client: LanguageClient, folders: tuple[Path, Path]
+) -> None:
+    main, _ = folders
+    before = (FIXTURES / "fresh_output.before.py").read_text()
+    uri = open_doc(client, main / "fix_all.py", before)
+    assert codes(await diagnostics_at(client, uri, 1)) == ["E0502"]
+    whole = types.Range(types.Position(0, 0), types.Position(len(before.splitlines()), 0))
+    actions = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            types.TextDocumentIdentifier(uri),
+            whole,
+            types.CodeActionContext(diagnostics=[], only=[types.CodeActionKind.SourceFixAll]),
+        )
+    )
+    assert actions is not None
+    (action,) = actions
+    assert isinstance(action, types.CodeAction) and action.kind == "source.fixAll.ownership-check"
+    assert action.edit is not None and action.edit.changes is not None
+    (text_edit,) = action.edit.changes[uri]
+    assert apply_edit(before, text_edit) == (FIXTURES / "fresh_output.after.py").read_text()
+    unsafe = open_doc(client, main / "fix_all_unsafe.py", (FIXTURES / "unsafe_block.before.py").read_text())
+    await diagnostics_at(client, unsafe, 1)
+    none = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            types.TextDocumentIdentifier(unsafe),
+            whole,
+            types.CodeActionContext(diagnostics=[], only=[types.CodeActionKind.SourceFixAll]),
+        )
+    )
+    assert not none  # the unsafe block is never part of "fix all"

@@ -28,9 +28,12 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
 from ownership_check.diagnostics import Diagnostic
-from ownership_check.fixes import verified_fixes
+from ownership_check.fixes import apply_fixes, verified_fixes
 from ownership_check.server import convert, hover
 from ownership_check.server.workspace import Workspace
+
+#: The "fix all" kind (fix on save): every safe verified fix of the file, exactly what `--fix` applies.
+FIX_ALL = f"{types.CodeActionKind.SourceFixAll.value}.ownership-check"
 
 #: Seconds of quiet after a change before the buffer is checked (`initializationOptions.debounceMs` overrides).
 DEBOUNCE_SECONDS = 0.025
@@ -152,13 +155,23 @@ class OwnershipServer(LanguageServer):
             finally:
                 self.checker.set_overlay(path, source)
 
+        only = params.context.only  # kinds the client asks for: None = the light bulb's quick fixes
+        quick_fixes = only is None or any(types.CodeActionKind.QuickFix.startswith(kind) for kind in only)
+        fix_all = only is not None and any(FIX_ALL.startswith(kind) for kind in only)
         actions: list[types.CodeAction] = []
-        for diag in found.diagnostics:
-            if not overlaps(diag) or diag.code in ("E0001", "W0001", "W0002"):
-                continue
-            lsp_diag = convert.to_lsp(doc, diag)
-            for fix in verified_fixes(source, diag, found.diagnostics, recheck):
-                actions.append(convert.code_action(doc, fix, source, [lsp_diag]))
+        if quick_fixes:
+            for diag in found.diagnostics:
+                if not overlaps(diag) or diag.code in ("E0001", "W0001", "W0002"):
+                    continue
+                lsp_diag = convert.to_lsp(doc, diag)
+                for fix in verified_fixes(source, diag, found.diagnostics, recheck):
+                    actions.append(convert.code_action(doc, fix, source, [lsp_diag]))
+        if fix_all:
+            fixed, applied = apply_fixes(source, found.diagnostics, recheck)  # the safe ones, as `--fix`
+            if applied:
+                edit = types.WorkspaceEdit(changes={uri: [convert.line_edit(doc, source, fixed)]})
+                title = f"Apply {len(applied)} ownership-check fix(es)"
+                actions.append(types.CodeAction(title=title, kind=FIX_ALL, edit=edit))
         return actions
 
     def hover_at(self, params: types.HoverParams) -> types.Hover | None:
@@ -261,7 +274,7 @@ def build_server() -> OwnershipServer:
 
     @server.feature(
         types.TEXT_DOCUMENT_CODE_ACTION,
-        types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix], resolve_provider=False),
+        types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix, FIX_ALL], resolve_provider=False),
     )
     def code_action(ls: OwnershipServer, params: types.CodeActionParams) -> list[types.CodeAction]:
         return ls.code_actions(params)
