@@ -159,7 +159,10 @@ def binary(b: ir.IRBuilder, op: str, x: ir.Value, y: ir.Value, dt: DType) -> ir.
         return b.select(c, x, y)
     if op == "truediv":
         trap_if(b, b.icmp_unsigned("==", y, ir.Constant(y.type, 0)))
-        return b.sdiv(x, _safe_divisor(b, y, signed)) if signed else b.udiv(x, _safe_divisor(b, y, False))
+        if not signed:
+            return b.udiv(x, _safe_divisor(b, y, False))
+        minus_one = b.icmp_signed("==", y, ir.Constant(y.type, -1))  # the safe divisor is 1 there: negate
+        return b.select(minus_one, b.sub(ir.Constant(x.type, 0), x), b.sdiv(x, _safe_divisor(b, y, True)))
     if op in INTEGER_OPS:
         return integer_binary(b, op, x, y, signed)
     if dt.name == "bool":
