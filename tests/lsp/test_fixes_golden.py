@@ -122,6 +122,7 @@ def test_a_fix_that_leaves_its_diagnostic_or_adds_one_is_not_offered() -> None:
 
     assert verified_fixes(source, diags[0], diags, unchanged) == []
     assert verified_fixes(source, diags[0], diags, adds_one) == []
+    assert verified_fixes(source, diags[0], diags, lambda text: None) == []  # the re-check failed
     real = verified_fixes(source, diags[0], diags, lambda text: check_source(text, "f.py"))
     assert [f.kind for f in real] == ["fresh-output", "suppress"]
 
@@ -247,3 +248,24 @@ def test_workspace_matches_the_cli_on_the_multi_file_cases(tmp_path: Path) -> No
         ], folder.name
     print(f"{len(folders)} multi-file cases compared")
     assert len(folders) >= 5
+
+
+def test_a_checker_crash_on_one_file_is_reported_and_never_reads_as_clean(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import ownership_check.server.workspace as workspace_module
+
+    (tmp_path / "pyproject.toml").write_text("[tool.ownership-check]\n")
+    path = str(tmp_path / "f.py")
+    source = (FIXTURES / "fresh_output.before.py").read_text()
+    workspace = Workspace([str(tmp_path)])
+    workspace.set_overlay(path, source)
+
+    def crash(function: object) -> list[Diagnostic]:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(workspace_module, "check_function", crash)
+    assert workspace.check([path]) == {path: []}
+    assert len(workspace.internal_errors) == 1 and "RuntimeError: boom" in workspace.internal_errors[0]
+    assert workspace.check_text(path, source + "\n") is None
+    assert workspace.overlays[path] == source

@@ -53,15 +53,15 @@ def fix_files(
         if source is None:
             continue
         full = os.path.abspath(display)
-        workspace.set_overlay(full, source)
 
-        def recheck(text: str, full: str = full) -> list[Diagnostic]:
-            workspace.set_overlay(full, text)
-            return workspace.check([full])[full]
+        def recheck(text: str, full: str = full) -> list[Diagnostic] | None:
+            return workspace.check_text(full, text)
 
         before = recheck(source)
+        if before is None:
+            outcome.errors.append(f"{display}: internal error while checking it for fixes (please report it)")
+            continue
         fixed, applied = apply_fixes(source, before, recheck, unsafe=unsafe, wanted=wanted)
-        workspace.drop_overlay(full)
         if not applied:
             continue
         outcome.applied[display] = applied

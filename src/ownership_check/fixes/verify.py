@@ -13,15 +13,18 @@ from collections.abc import Callable, Sequence
 from ownership_check.diagnostics import Diagnostic
 from ownership_check.fixes.catalog import Fix, candidate_fixes, suppression_fix
 
-#: The diagnostics of the file being fixed, were its text this one (same project, same config).
-Recheck = Callable[[str], list[Diagnostic]]
+#: The diagnostics of the file being fixed, were its text this one (same project, same config); None when the
+#: check itself failed (then no fix is trusted).
+Recheck = Callable[[str], list[Diagnostic] | None]
 
 #: `--fix` stops after this many rounds (each applies one fix); a file never needs nearly as many.
 MAX_ROUNDS = 200
 
 
-def resolves(before: Sequence[Diagnostic], after: Sequence[Diagnostic], target: Diagnostic) -> bool:
-    """Whether `after` lacks `target` and adds nothing new to `before`."""
+def resolves(before: Sequence[Diagnostic], after: Sequence[Diagnostic] | None, target: Diagnostic) -> bool:
+    """Whether `after` lacks `target` and adds nothing new to `before` (never when the re-check failed)."""
+    if after is None:
+        return False
     budget = Counter((d.code, d.message) for d in before)
     budget[(target.code, target.message)] -= 1
     got = Counter((d.code, d.message) for d in after)
@@ -69,9 +72,12 @@ def apply_fixes(
             if not fixes:
                 skipped.add(key)
                 continue
+            after = recheck(fixes[0].new_source)
+            if after is None:  # verified a moment ago; a failure now means nothing more can be trusted
+                return source, applied
             source = fixes[0].new_source
             applied.append(fixes[0])
-            current = recheck(source)
+            current = after
             skipped.clear()
             progress = True
             break

@@ -111,6 +111,8 @@ class OwnershipServer(LanguageServer):
         for path, message in list(self.checker.config_errors.items()):
             self.log(f"{path}: {message}", types.MessageType.Warning)
             self.checker.config_errors.pop(path, None)
+        while self.checker.internal_errors:
+            self.log(f"{self.checker.internal_errors.pop(0)}(please report it)")
 
     def publish(self, uri: str, diags: list[Diagnostic]) -> None:
         doc = self.workspace.get_text_document(uri)
@@ -148,12 +150,8 @@ class OwnershipServer(LanguageServer):
             hi = (wanted.end.line, 1 << 30)
             return start <= hi and end >= lo
 
-        def recheck(text: str) -> list[Diagnostic]:
-            self.checker.set_overlay(path, text)
-            try:
-                return self.checker.check([path])[os.path.abspath(path)]
-            finally:
-                self.checker.set_overlay(path, source)
+        def recheck(text: str) -> list[Diagnostic] | None:
+            return self.checker.check_text(path, text)
 
         only = params.context.only  # kinds the client asks for: None = the light bulb's quick fixes
         quick_fixes = only is None or any(types.CodeActionKind.QuickFix.startswith(kind) for kind in only)

@@ -31,6 +31,7 @@ import os
 import re
 import sys
 import time
+import traceback
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
@@ -195,6 +196,7 @@ class Workspace:
         self._package_dirs: dict[str, bool] = {}
         self._chunks: OrderedDict[str, list[Diagnostic]] = OrderedDict()
         self.config_errors: dict[str, str] = {}
+        self.internal_errors: list[str] = []  # drained by the caller (the server logs them)
         self.last_index: dict[str, ProjectIndex] = {}
 
     # -- buffers and projects ----------------------------------------------------------------------------
@@ -466,7 +468,11 @@ class Workspace:
             self.last_index[root] = index
             salt = index_salt(index)
             for path in members:
-                out[path] = self._check_file(path, project.config, index, salt, path in relevant)
+                try:
+                    out[path] = self._check_file(path, project.config, index, salt, path in relevant)
+                except Exception:  # a checker bug on one file: reported, and the file shows no stale result
+                    self.internal_errors.append(f"{path}: internal error\n{traceback.format_exc()}")
+                    out[path] = []
         return out
 
     def _check_file(
@@ -628,6 +634,22 @@ class Workspace:
             return [not_analyzed(path, reason, Span(1, 1, 1, 2))]
         finally:
             sys.setrecursionlimit(limit)
+
+    def check_text(self, path: str, text: str) -> list[Diagnostic] | None:
+        """The diagnostics `path` would have were its buffer `text` (its buffer is put back afterwards), or None
+        when the check failed: a fix is judged by this, so a failure must never read as "clean"."""
+        key = os.path.abspath(path)
+        previous = self.overlays.get(key)
+        failures = len(self.internal_errors)
+        self.set_overlay(key, text)
+        try:
+            result = self.check([key])[key]
+        finally:
+            if previous is None:
+                self.drop_overlay(key)
+            else:
+                self.set_overlay(key, previous)
+        return None if len(self.internal_errors) > failures else result
 
     def index_for(self, path: str) -> ProjectIndex | None:
         """The index built by the last check of `path`'s project."""
