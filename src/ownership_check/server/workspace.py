@@ -166,8 +166,8 @@ def _shifted_summary(summary: FileSummary, after: int, delta: int) -> FileSummar
 
 
 def _salt_of(data: dict[str, object]) -> dict[str, object]:
-    """A summary's JSON without line numbers (they move with every line typed above, the analysis never reads
-    them: local kernels are matched per chunk, in chunk lines)."""
+    """A summary's JSON without line numbers (they move with every line typed above; the analysis reads none
+    but the local kernels' keys, which each unit's cache key holds in the unit's own lines)."""
     out = dict(data)
     kernels = data.get("kernels")
     if isinstance(kernels, dict):
