@@ -488,8 +488,8 @@ class FunctionLowerer(calls.PlaceNaming):
             local = self.kernels.get(ident(node.value))
             if local is not None:
                 return local
-            if ident(node.value) in self.local_names:
-                return None
+            if ident(node.value) in self.local_names and self.unit.kind != "module":
+                return None  # a local binding shadows the module's name (a module's own names are its kernels)
         found = self.ctx.kernel(node)
         return found[1] if found is not None else None
 
@@ -1110,7 +1110,7 @@ class FunctionLowerer(calls.PlaceNaming):
         found = self.helpers.get(name)
         if found is not None:
             return found
-        if name in self.local_names:
+        if name in self.local_names and self.unit.kind != "module":
             return None
         return self.ctx.functions.get(name)
 
