@@ -21,6 +21,7 @@ KNOWN_SIMT_REJECTIONS = {
     "tests/checker_cases/e0133_get_unchecked_mut.py:fast_copy": "SK005",
     "tests/checker_cases/e0133_lookalike_unsafe_does_not_count.py:pretend": "SK001",
     "tests/checker_cases/e0133_shared_array_element_access.py:stage": "SK005",
+    "tests/checker_cases/e0133_shared_array_parameter_of_device_helper.py:staged_copy": "SK005",
     "tests/checker_cases/e0133_shared_array_outside_unsafe.py:block_sum": "SK005",
     "tests/checker_cases/e0133_unsafe_block_ends.py:two_buffers": "SK005",
     "tests/simt/test_simt_executor.py:shared_without_unsafe": "SK005",
@@ -34,7 +35,7 @@ def test_the_corpus_is_the_whole_repository() -> None:
     wheres = {f.where.split(":")[0] for f in TILES}
     assert len(TILES) >= 60 and len(SIMTS) >= 100, (len(TILES), len(SIMTS))
     assert {"examples/add_tile.py", "examples/embedding_bag_tile.py", "bench/kernels/tile_kernels.py"} <= wheres
-    assert len(SKIPPED) <= 6, SKIPPED  # files that need torch/jax or are scripts
+    assert len(SKIPPED) <= 8, SKIPPED  # files that need torch/jax (not installed in CI) or are scripts
 
 
 @pytest.mark.parametrize("found", TILES, ids=[f.where for f in TILES])
