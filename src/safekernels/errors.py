@@ -24,6 +24,11 @@ class AliasingError(SafeKernelsError):
     """Two launch arguments overlap in device memory and at least one is mutable (twin of E0502 / E0499)."""
 
 
+class CrossDeviceError(SafeKernelsError, ValueError):
+    """A launch argument lives on another device than the launch runs on, or a stream belongs to another device
+    than the buffer it is asked to move (names the kernel, the parameter and both devices)."""
+
+
 class BrandError(SafeKernelsError):
     """A `PreparedLaunch` was used with a kernel other than the one that prepared it (twin of E0308)."""
 

@@ -4,10 +4,11 @@ A buffer is a window (`offset`, `length`) onto an allocation; `view`, slicing an
 onto the same allocation without copying.  That is exactly what the launch-time aliasing check needs: two
 arguments alias when their byte ranges `[ptr, ptr + nbytes)` intersect, whichever backend they live on.
 
-A buffer is also `Movable` (docs/reference.md "What moves", docs/interop.md): `buf.partition(tile_shape)` and
-passing `buf` to a tile launch move it, like a tile `Tensor`.  After that every use of the old handle
-(`to_numpy`, `view`, slicing, `copy_from_numpy`, a SIMT launch on either launch path, `as_buffer`, another tile
-launch) raises `UseAfterMoveError` naming the variable and the line of the move.  Two rules keep the story sound:
+A buffer is also `Movable` (docs/reference.md "What moves", docs/interop.md): `buf.partition(tile_shape)`,
+`buf.to(device, stream)` (docs/devices.md) and passing `buf` to a tile launch move it, like a tile `Tensor`.
+After that every use of the old handle (`to_numpy`, `view`, slicing, `copy_from_numpy`, a SIMT launch on either
+launch path, `as_buffer`, another tile launch) raises `UseAfterMoveError` naming the variable and the line of
+the move.  Two rules keep the story sound:
 
 - *views borrow their parent*: moving a buffer invalidates every view made from it (`view`, slicing,
   `split_at`, recursively), and a view itself cannot be moved (`BorrowError`: move the owner instead);
@@ -187,9 +188,14 @@ class DeviceBuffer(Movable, Generic[T]):
                 f"into `{site.operation}` at {site.describe()}); a view borrows its parent and ends when the "
                 "parent moves"
             )
+        advice = (
+            "use the buffer `to` returned, on its new device"
+            if site.operation == "to"
+            else "use the partition, or the buffer the tile launch hands back at `sync_on`"
+        )
         raise UseAfterMoveError(
             f"use of moved value: {what} ({operation} after it was moved into `{site.operation}` at "
-            f"{site.describe()}); use the partition, or the buffer the tile launch hands back at `sync_on`"
+            f"{site.describe()}); {advice}"
         )
 
     def _take(self, operation: str) -> DeviceBuffer[T]:
@@ -267,6 +273,23 @@ class DeviceBuffer(Movable, Generic[T]):
         tiles = check_partition_shape((self.length,), tile_shape)
         owned = self._take("partition")
         return Partition(owned, (owned.length,), tiles)
+
+    def to(
+        self, device: Device, stream: Stream | None = None, *, source_stream: Stream | None = None
+    ) -> DeviceBuffer[T]:
+        """Move this buffer to `device`: the returned buffer holds the data there, and this handle (with its
+        views) is invalidated, as any move does (`UseAfterMoveError` on later use).
+
+        The copy is queued on `stream`, a stream of `device` (default: its default stream); on the same device
+        nothing is copied.  Between GPUs it is ordered after `source_stream` (a stream of this buffer's device)
+        when given, else after everything queued on this buffer's device so far (the host waits for it).
+        Refused before anything is copied, like any move: a moved handle, a view (move its owner), memory a
+        pending `launch_async` borrows (`BorrowError`, E0505), a stream of another device (`CrossDeviceError`).
+        """
+        from safekernels.runtime.placement import move_to
+
+        moved: DeviceBuffer[T] = move_to(self, device, stream, source_stream)
+        return moved
 
     def check_writable(self, operation: str) -> None:
         """Raise `ValueError` when this buffer's memory was exported read-only (see `read_only`)."""
@@ -601,7 +624,7 @@ def as_buffer(obj: Any, device: Device | None = None) -> DeviceBuffer[Any]:
         wrapped: DeviceBuffer[Any] = buffer_from_cuda_array_interface(obj, interface, device)
         return wrapped
     if isinstance(obj, np.ndarray):
-        return _wrap_host_array(obj)
+        return _wrap_host_array(obj, device)
     if hasattr(obj, "__dlpack__"):
         from safekernels.runtime.interop import buffer_from_dlpack
 
@@ -623,8 +646,11 @@ def _void_typestr(interface: Any) -> bool:
     return isinstance(typestr, str) and typestr[1:2] == "V"
 
 
-def _wrap_host_array(array: npt.NDArray[Any]) -> DeviceBuffer[Any]:
+def _wrap_host_array(array: npt.NDArray[Any], device: Device | None = None) -> DeviceBuffer[Any]:
+    """A numpy array as a buffer of the CPU executor `device` asks for (a launch on `Device.cpu(1)` wraps its
+    numpy arguments there), else of `Device.cpu()`."""
     if not array.flags.c_contiguous:
         raise ValueError("as_buffer needs a C-contiguous array (use numpy.ascontiguousarray first)")
     dt = dtype_of(array.dtype)
-    return DeviceBuffer(Device.cpu(), HostAllocation(array.nbytes, wrap=array), dt, 0, array.size)
+    home = device if device is not None and device.is_cpu else Device.cpu()
+    return DeviceBuffer(home, HostAllocation(array.nbytes, wrap=array), dt, 0, array.size)

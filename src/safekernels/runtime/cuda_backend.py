@@ -6,6 +6,21 @@ collected;
 errors from a finalizer are swallowed because after a kernel fault the context is gone and the process must
 still exit cleanly.  Every other driver error becomes `DeviceError` (a trap or illegal access during a kernel:
 `KernelTrapError`, naming the kernel last launched on the failing stream).
+
+Several devices in one process (docs/devices.md).  The driver runs a launch, a default-stream copy and a
+device synchronize in the *current* context of the calling thread, and a kernel launched into a stream of
+another device fails.  As long as the process uses one GPU there is one primary context and nothing to switch
+(the launch fast paths skip the question entirely).  From the moment a second `CudaBackend` exists,
+`SWITCHING` is non-empty and every such driver call is bracketed like torch's device guard:
+
+    previous = backend.enter()      # cuCtxGetCurrent; cuCtxSetCurrent(ours) only if another one is current
+    ... the driver call ...
+    backend.leave(previous)         # puts the caller's context back (None: nothing was switched)
+
+so the device of the buffer, stream or prepared launch decides where work runs, and the current device that
+torch or CuPy code around the call sees is never changed behind its back.  A copy between two GPUs
+(`copy_peer`) first enables peer access from the copying device to the other one where the hardware allows it
+(`cuDeviceCanAccessPeer`), once per pair, and keeps the source memory alive until the copy has run.
 """
 
 from __future__ import annotations
@@ -36,6 +51,11 @@ _KERNEL_FAULTS = {
 
 
 _DRIVER: list[Any] = []  # the imported `cuda.bindings.driver` (every launch and wait asks for it)
+#: non-empty once contexts of two or more GPUs exist in this process: driver calls that act on the current
+#: context switch to their device's and back (the fast launch paths read it: empty -> one context, no switch)
+SWITCHING: list[bool] = []
+#: ordinal -> the backend of each GPU this process has opened
+_BACKENDS: dict[int, CudaBackend] = {}
 
 
 def _driver() -> Any:
@@ -144,12 +164,45 @@ class CudaBackend:
         self.ordinal = ordinal
         self.device = check(driver.cuDeviceGet(ordinal), "cuDeviceGet")
         self.context = check(driver.cuDevicePrimaryCtxRetain(self.device), "cuDevicePrimaryCtxRetain")
-        self.make_current()
+        self._context_id = int(self.context)
         self.default_last_kernel: str | None = None
         self._fill_stream: CudaStream | None = None  # host-side fills during a graph capture
+        self._peers: dict[int, bool] = {}  # peer ordinal -> whether this device may access its memory directly
+        self._in_flight: list[tuple[Any, Any]] = []  # (event, object kept alive until the event completes)
+        if _BACKENDS and ordinal not in _BACKENDS:
+            SWITCHING.append(True)
+        if not SWITCHING:
+            self.make_current()  # the first GPU of the process: its context stays current, as before
+        _BACKENDS[ordinal] = self
 
     def make_current(self) -> None:
         check(_driver().cuCtxSetCurrent(self.context), "cuCtxSetCurrent")
+
+    # -- the current-context discipline (see the module doc) --------------------------------------------------
+    def enter(self) -> Any:
+        """Make this device's context current for the calls that follow; returns what `leave` restores
+        (None: nothing to restore, because one GPU is in use or this context was current already)."""
+        if not SWITCHING:
+            return None
+        driver = _driver()
+        current = check(driver.cuCtxGetCurrent(), "cuCtxGetCurrent")
+        if current is not None and int(current) == self._context_id:
+            return None
+        check(driver.cuCtxSetCurrent(self.context), "cuCtxSetCurrent")
+        return current if current is not None else _NO_CONTEXT
+
+    def leave(self, previous: Any) -> None:
+        """Restore the context `enter` found current (a no-op for None)."""
+        if previous is None:
+            return
+        check(_driver().cuCtxSetCurrent(None if previous is _NO_CONTEXT else previous), "cuCtxSetCurrent")
+
+    def enter_always(self) -> Any:
+        """`enter`, but with one GPU too: make its context current on this thread (a new thread has none)."""
+        if SWITCHING:
+            return self.enter()
+        self.make_current()
+        return None
 
     @staticmethod
     def raw_stream(stream: Any) -> Any:
@@ -160,8 +213,11 @@ class CudaBackend:
 
     # -- Backend protocol -----------------------------------------------------------------------------------
     def allocate(self, nbytes: int) -> CudaAllocation:
-        self.make_current()
-        allocation = CudaAllocation(nbytes)
+        previous = self.enter_always()
+        try:
+            allocation = CudaAllocation(nbytes)
+        finally:
+            self.leave(previous)
         if (cap := capture.active()) is not None:
             cap.allocated(allocation)
         return allocation
@@ -172,33 +228,45 @@ class CudaBackend:
             if not cap.fill_now(dst_ptr, host.nbytes):
                 raise cap.refuse_host_copy(host.nbytes)
             stream = self._filler()  # a constructor's data: written once, now, outside the graph
-        check(
-            _driver().cuMemcpyHtoDAsync(dst_ptr, host.ctypes.data, host.nbytes, self.raw_stream(stream)),
-            "cuMemcpyHtoDAsync",
-            self._last(stream),
-        )
-        # pageable source memory: wait so `host` may be freed as soon as we return
-        self._wait(stream)
+        previous = self.enter()
+        try:
+            check(
+                _driver().cuMemcpyHtoDAsync(dst_ptr, host.ctypes.data, host.nbytes, self.raw_stream(stream)),
+                "cuMemcpyHtoDAsync",
+                self._last(stream),
+            )
+            # pageable source memory: wait so `host` may be freed as soon as we return
+            self._wait(stream)
+        finally:
+            self.leave(previous)
 
     def copy_to_host(self, dst: npt.NDArray[Any], src_ptr: int, stream: Any) -> None:
         assert dst.flags.c_contiguous
         if (cap := capture.active()) is not None:
             raise cap.refuse_host_read()
-        check(
-            _driver().cuMemcpyDtoHAsync(dst.ctypes.data, src_ptr, dst.nbytes, self.raw_stream(stream)),
-            "cuMemcpyDtoHAsync",
-            self._last(stream),
-        )
-        self.synchronize(stream)
+        previous = self.enter()
+        try:
+            check(
+                _driver().cuMemcpyDtoHAsync(dst.ctypes.data, src_ptr, dst.nbytes, self.raw_stream(stream)),
+                "cuMemcpyDtoHAsync",
+                self._last(stream),
+            )
+            self._wait(stream)
+        finally:
+            self.leave(previous)
 
     def copy_device(self, dst_ptr: int, src_ptr: int, nbytes: int, stream: Any) -> None:
         if (cap := capture.active()) is not None:
             _check_capture_stream(cap, stream, "a device-to-device copy")
-        check(
-            _driver().cuMemcpyDtoDAsync(dst_ptr, src_ptr, nbytes, self.raw_stream(stream)),
-            "cuMemcpyDtoDAsync",
-            self._last(stream),
-        )
+        previous = self.enter()
+        try:
+            check(
+                _driver().cuMemcpyDtoDAsync(dst_ptr, src_ptr, nbytes, self.raw_stream(stream)),
+                "cuMemcpyDtoDAsync",
+                self._last(stream),
+            )
+        finally:
+            self.leave(previous)
 
     def memset_zero(self, ptr: int, nbytes: int, stream: Any) -> None:
         if (cap := capture.active()) is not None:
@@ -208,11 +276,15 @@ class CudaBackend:
                 self._wait(stream)
                 return
             _check_capture_stream(cap, stream, "a zero fill")  # captured: replays zero the memory again
-        check(
-            _driver().cuMemsetD8Async(ptr, 0, nbytes, self.raw_stream(stream)),
-            "cuMemsetD8Async",
-            self._last(stream),
-        )
+        previous = self.enter()
+        try:
+            check(
+                _driver().cuMemsetD8Async(ptr, 0, nbytes, self.raw_stream(stream)),
+                "cuMemsetD8Async",
+                self._last(stream),
+            )
+        finally:
+            self.leave(previous)
 
     def _filler(self) -> CudaStream:
         """A non-blocking stream of our own for host-side fills while a stream is being captured."""
@@ -229,11 +301,14 @@ class CudaBackend:
             check(driver.cuStreamSynchronize(stream.handle), "stream synchronize", stream.last_kernel)
 
     def new_stream(self, *, non_blocking: bool = False) -> CudaStream:
-        self.make_current()
-        driver = _driver()
-        kinds = driver.CUstream_flags
-        flags = kinds.CU_STREAM_NON_BLOCKING if non_blocking else kinds.CU_STREAM_DEFAULT
-        handle = check(driver.cuStreamCreate(flags), "cuStreamCreate")
+        previous = self.enter_always()
+        try:
+            driver = _driver()
+            kinds = driver.CUstream_flags
+            flags = kinds.CU_STREAM_NON_BLOCKING if non_blocking else kinds.CU_STREAM_DEFAULT
+            handle = check(driver.cuStreamCreate(flags), "cuStreamCreate")
+        finally:
+            self.leave(previous)
         return CudaStream(handle, owned=True)
 
     def wrap_stream(self, raw: int) -> CudaStream:
@@ -244,8 +319,14 @@ class CudaBackend:
         if (cap := capture.active()) is not None:
             cap.synchronize()  # a host wait inside a captured chain: nothing to wait for, or refused
             return
-        if stream is None:
-            self._wait(stream)
+        if self._in_flight:
+            self._reap()
+        if stream is None:  # the whole device: cuCtxSynchronize acts on the current context
+            previous = self.enter()
+            try:
+                self._wait(stream)
+            finally:
+                self.leave(previous)
             return
         # every eager `sync_on` ends here: `_wait`'s stream branch, inlined
         check(_driver().cuStreamSynchronize(stream.handle), "stream synchronize", stream.last_kernel)
@@ -275,8 +356,11 @@ class CudaBackend:
         )
 
     def load_module(self, image: bytes) -> Any:
-        self.make_current()
-        return check(_driver().cuModuleLoadData(image), "cuModuleLoadData")
+        previous = self.enter_always()
+        try:
+            return check(_driver().cuModuleLoadData(image), "cuModuleLoadData")
+        finally:
+            self.leave(previous)
 
     def get_function(self, module: Any, name: str) -> Any:
         return check(_driver().cuModuleGetFunction(module, name.encode()), f"cuModuleGetFunction({name})")
@@ -290,6 +374,91 @@ class CudaBackend:
         driver = _driver()
         attr = driver.CUpointer_attribute.CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL
         return int(check(driver.cuPointerGetAttribute(attr, ptr), "cuPointerGetAttribute"))
+
+    # -- several GPUs --------------------------------------------------------------------------------------------
+    def can_access_peer(self, peer: CudaBackend) -> bool:
+        """Whether kernels and copy engines of this device can reach `peer`'s memory directly (NVLink / PCIe
+        P2P); peer access is enabled the first time it is asked for a pair where the answer is yes."""
+        known = self._peers.get(peer.ordinal)
+        if known is not None:
+            return known
+        driver = _driver()
+        able = bool(check(driver.cuDeviceCanAccessPeer(self.device, peer.device), "cuDeviceCanAccessPeer"))
+        if able:
+            previous = self.enter_always()
+            try:
+                (err,) = driver.cuCtxEnablePeerAccess(peer.context, 0)
+            finally:
+                self.leave(previous)
+            # enabled already (by torch, CuPy or an earlier run of this code in the same context): fine
+            if err != driver.CUresult.CUDA_SUCCESS and error_name(err) != "CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED":
+                check((err,), f"cuCtxEnablePeerAccess(Device({self.ordinal}) -> Device({peer.ordinal}))")
+        self._peers[peer.ordinal] = able
+        return able
+
+    def copy_peer(
+        self, dst_ptr: int, src: CudaBackend, src_ptr: int, nbytes: int, stream: Any, keep_alive: Any
+    ) -> None:
+        """Copy `nbytes` from `src_ptr` on GPU `src` to `dst_ptr` on this GPU, queued on `stream` (this
+        device's; None: its default stream).  Direct when peer access is possible, staged by the driver
+        otherwise.  `keep_alive` (the source allocation) lives until the copy has run."""
+        if (cap := capture.active()) is not None:
+            _check_capture_stream(cap, stream, "a copy between devices")
+        self.can_access_peer(src)
+        driver = _driver()
+        previous = self.enter_always()
+        try:
+            check(
+                driver.cuMemcpyPeerAsync(dst_ptr, self.context, src_ptr, src.context, nbytes, self.raw_stream(stream)),
+                f"cuMemcpyPeerAsync(Device({src.ordinal}) -> Device({self.ordinal}))",
+                self._last(stream),
+            )
+            self.keep_until_done(stream, keep_alive)
+        finally:
+            self.leave(previous)
+
+    def wait_for(self, stream: Any, other: CudaBackend, other_stream: Any) -> None:
+        """Order `stream` (this device's) after the work queued so far on `other_stream` (`other`'s), without
+        blocking the host: an event recorded there, waited on here."""
+        driver = _driver()
+        previous = other.enter_always()
+        try:
+            event = check(driver.cuEventCreate(driver.CUevent_flags.CU_EVENT_DISABLE_TIMING), "cuEventCreate")
+            check(driver.cuEventRecord(event, other.raw_stream(other_stream)), "cuEventRecord")
+        finally:
+            other.leave(previous)
+        previous = self.enter_always()
+        try:
+            check(driver.cuStreamWaitEvent(self.raw_stream(stream), event, 0), "cuStreamWaitEvent")
+        finally:
+            self.leave(previous)
+        check(driver.cuEventDestroy(event), "cuEventDestroy")  # destroyed once the wait has happened
+
+    def keep_until_done(self, stream: Any, obj: Any) -> None:
+        """Hold `obj` (memory an asynchronous copy reads) until the work queued on `stream` so far has run."""
+        driver = _driver()
+        event = check(driver.cuEventCreate(driver.CUevent_flags.CU_EVENT_DISABLE_TIMING), "cuEventCreate")
+        check(driver.cuEventRecord(event, self.raw_stream(stream)), "cuEventRecord")
+        self._in_flight.append((event, obj))
+        self._reap()
+
+    def _reap(self) -> None:
+        """Drop what `keep_until_done` holds for work that has finished."""
+        driver = _driver()
+        held, self._in_flight = self._in_flight, []
+        for k, (event, obj) in enumerate(held):
+            (err,) = driver.cuEventQuery(event)
+            if err == driver.CUresult.CUDA_SUCCESS:
+                driver.cuEventDestroy(event)
+            elif error_name(err) == "CUDA_ERROR_NOT_READY":
+                self._in_flight.append((event, obj))
+            else:  # a fault: keep holding everything not yet known to be done, and report it
+                self._in_flight += held[k:]
+                check((err,), "cuEventQuery")
+
+
+#: `enter` found no context current on this thread: `leave` unbinds ours again
+_NO_CONTEXT: Any = object()
 
 
 # -- CUDA graphs (`DeviceOp.graph_on`, see `runtime.graph`) ------------------------------------------------------

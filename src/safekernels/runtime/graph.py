@@ -105,7 +105,12 @@ class DeviceGraph(Generic[T]):
                 run()
             return
         handle = target.handle
-        result = self._launch(self._exec, 0 if handle is None else handle.handle)
+        backend: Any = self.device.backend
+        previous = backend.enter()  # several GPUs: the graph belongs to its device's context
+        try:
+            result = self._launch(self._exec, 0 if handle is None else handle.handle)
+        finally:
+            backend.leave(previous)
         if result[0] is not self._success:
             from safekernels.runtime.cuda_backend import check
 

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from safekernels.dtypes import DType, dtype_of
+from safekernels.errors import CrossDeviceError, DeviceError
 
 if TYPE_CHECKING:
     from safekernels.runtime.buffer import DeviceBuffer
@@ -81,13 +82,25 @@ def _gpu_device(ordinal: int) -> Any:
 
 
 def _device_for_pointer(ptr: int, device: Any) -> Any:
+    """The GPU that owns `ptr`, asked through `device`'s driver (no other GPU is opened to ask); an array on
+    another GPU than the `device` it is wrapped for is a `CrossDeviceError`, never a buffer of the wrong device."""
+    if device is not None and device.is_cpu:
+        raise ValueError("a CUDA array cannot be used on the CPU executor (copy it to the host first)")
+    base = device if device is not None else _gpu_device(0)
+    query = getattr(base.backend, "pointer_device_ordinal", None)
+    if not ptr or query is None:
+        return base
+    try:
+        ordinal = query(ptr)
+    except DeviceError:  # memory the driver does not know (an exporter's own allocator): trust the caller
+        if device is not None:
+            return device
+        raise
+    if ordinal == base.ordinal:
+        return base
     if device is not None:
-        if device.is_cpu:
-            raise ValueError("a CUDA array cannot be used on the CPU executor (copy it to the host first)")
-        return device
-    base = _gpu_device(0)
-    ordinal = base.backend.pointer_device_ordinal(ptr) if ptr else 0
-    return base if ordinal == 0 else _gpu_device(ordinal)
+        raise CrossDeviceError(f"the array lives on {_gpu_device(ordinal)!r}, not {device!r}")
+    return _gpu_device(ordinal)
 
 
 def _contiguous_count(shape: tuple[int, ...], strides: tuple[int, ...] | None, itemsize: int) -> int:
@@ -302,7 +315,12 @@ def buffer_from_dlpack(obj: Any, device: Any = None) -> DeviceBuffer[Any]:
         return _host_buffer(ptr, count, dt, owner, device)
     if device is not None and device.is_cpu:
         raise ValueError("a CUDA array cannot be used on the CPU executor (copy it to the host first)")
-    dev = device if device is not None else _gpu_device(int(dev_id))
+    if device is not None and device.ordinal == int(dev_id):
+        dev = device
+    else:  # the capsule says where its memory is
+        dev = _gpu_device(int(dev_id))
+        if device is not None:
+            raise CrossDeviceError(f"the array lives on {dev!r}, not {device!r}")
     return DeviceBuffer(dev, ForeignAllocation(ptr, count * dt.itemsize, owner), dt, 0, count)
 
 
@@ -368,7 +386,7 @@ def buffer_from_torch(tensor: Any, device: Any = None, what: str = "as_buffer") 
         if device is not None and device is not dev:
             if device.is_cpu:
                 raise ValueError(f"{what}: a CUDA tensor cannot be used on the CPU executor (copy it to the host)")
-            raise ValueError(f"{what}: the tensor lives on {dev!r}, not {device!r}")
+            raise CrossDeviceError(f"{what}: the tensor lives on {dev!r}, not {device!r}")
         return DeviceBuffer(dev, ForeignAllocation(tensor.data_ptr(), count * dt.itemsize, tensor), dt, 0, count)
     if where.type == "cpu":
         return _host_buffer(tensor.data_ptr(), count, dt, tensor, device)

@@ -19,6 +19,8 @@ accepts and packs the same bytes (tests/simt/test_simt_fast_launch.py checks bot
     scalars       `type(v) is int` (its range is checked by `struct` while packing); `float`/`int` for f32/f64
                   (NaN takes the checked path); `type(v) is bool` for bool; f16/bf16: no fast path at all
     borrows       no pending `launch_async` borrow at all
+    one GPU       the process has opened one GPU only (`cuda_backend.SWITCHING` empty); with several, the
+                  checked path makes the launch's device current around the launch (docs/devices.md)
     aliasing      the mutable-vs-any overlap tests on the cached `ptr`/`nbytes`
     requires      each relation compiled to Python with the u64 range test after every operation
     packing       one `struct.pack_into` into the launcher's fixed slots; an out-of-range integer or f32
@@ -37,6 +39,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from safekernels.runtime.buffer import DeviceBuffer
+from safekernels.runtime.cuda_backend import SWITCHING
 from safekernels.runtime.device import Stream
 from safekernels.runtime.interop import wrap_fingerprint
 from safekernels.simt import borrows
@@ -105,6 +108,8 @@ def build_fast_path(
         "Buffer": DeviceBuffer,
         "DEVICE": device,
         "HELD": borrows.pending_records(),
+        # non-empty once the process uses several GPUs: the checked path then switches contexts around the launch
+        "SWITCHING": SWITCHING,
         "PACK": struct.Struct(launcher.slot_format).pack_into,
         "StructError": struct.error,
         "STORAGE": launcher.storage,
@@ -120,7 +125,7 @@ def build_fast_path(
     namespace["FOREIGN_GET"] = foreign.get
     n = len(params)
     body: list[str] = [
-        f"if type(stream) is not Stream or stream.device is not DEVICE or len(args) != {n} or HELD:",
+        f"if type(stream) is not Stream or stream.device is not DEVICE or len(args) != {n} or HELD or SWITCHING:",
         "    return False",
     ]
     if n:

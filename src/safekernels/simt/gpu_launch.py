@@ -1,6 +1,8 @@
-"""Launching SIMT kernels on a CUDA device: compile once per (kernel, device), then pack and launch.
+"""Launching SIMT kernels on a CUDA device: compile once per (kernel, architecture), load once per (kernel,
+device), then pack and launch.
 
-    first launch on a device:  codegen.compile_simt_kernel (disk-cached) -> cuModuleLoadData -> CUfunction
+    first launch on a device:  codegen.compile_simt_kernel (disk-cached; shared by the devices of one arch)
+                               -> cuModuleLoadData in that device's context -> CUfunction
                                + a parameter plan turned into fixed ctypes cells and one `void*[]` array
     every launch:              write pointers / lengths / scalars into the cells -> one cuLaunchKernel
 
@@ -27,6 +29,7 @@ import numpy as np
 
 from safekernels.dtypes import dtype_of, f32_to_bf16
 from safekernels.errors import DeviceError
+from safekernels.runtime.cuda_backend import SWITCHING
 from safekernels.runtime.device import Device, Stream
 from safekernels.simt.validation import FunctionLimits
 
@@ -117,13 +120,26 @@ class GpuLauncher:
         self.backend = backend
         self.name: str = kernel.name
         self.arch = _arch_for(device)
+        previous = backend.enter_always()  # the module, its globals and attributes belong to this device
+        try:
+            self._load(kernel, backend, assume_requires)
+        finally:
+            backend.leave(previous)
+
+    def _load(self, kernel: Any, backend: Any, assume_requires: bool) -> None:
         prebuilt = getattr(kernel, "prebuilt", None)  # sk.load_prebuilt: the cubin from the manifest
         if prebuilt is not None:
             self.compiled = _prebuilt_for(kernel, prebuilt, self.arch, assume_requires)
         else:
-            from safekernels import codegen
+            # one build per architecture: a second GPU of the same arch loads the cubin the first one built
+            builds = _BUILDS.setdefault(kernel, {})
+            compiled = builds.get((self.arch, assume_requires))
+            if compiled is None:
+                from safekernels import codegen
 
-            self.compiled = codegen.compile_simt_kernel(kernel, arch=self.arch, assume_requires=assume_requires)
+                compiled = codegen.compile_simt_kernel(kernel, arch=self.arch, assume_requires=assume_requires)
+                builds[(self.arch, assume_requires)] = compiled
+            self.compiled = compiled
         self.module = backend.load_module(self.compiled.cubin)
         self.function = backend.get_function(self.module, self.compiled.entry_name)
         asserts = self.compiled.meta.get("asserts")
@@ -199,6 +215,8 @@ class GpuLauncher:
             setter(arg)
         if dynamic_shared > _DYNAMIC_SMEM_DEFAULT:
             self.ensure_dynamic_shared(dynamic_shared)
+        # several GPUs in this process: the launch runs in the current context, so make it this device's
+        previous = self.backend.enter() if SWITCHING else None
         if stream is None:
             result = self._cu_launch(
                 self.function,
@@ -229,6 +247,8 @@ class GpuLauncher:
                 0,
             )
             stream.last_kernel = self.name
+        if previous is not None:
+            self.backend.leave(previous)
         if result[0] is not self._success:
             self.fail(result)
 
@@ -250,6 +270,8 @@ def _prebuilt_for(kernel: Any, prebuilt: Any, arch: str, assume_requires: bool) 
 _LAUNCHERS: weakref.WeakKeyDictionary[Any, dict[int, GpuLauncher]] = weakref.WeakKeyDictionary()
 # the same for `launch_unchecked` of kernels with `requires`: compiled without assuming them
 _UNCHECKED_LAUNCHERS: weakref.WeakKeyDictionary[Any, dict[int, GpuLauncher]] = weakref.WeakKeyDictionary()
+# per kernel, per (arch, assume_requires): the compiled kernel every device of that architecture loads
+_BUILDS: weakref.WeakKeyDictionary[Any, dict[tuple[str, bool], Any]] = weakref.WeakKeyDictionary()
 
 
 def _arch_for(device: Device) -> str:

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from types import FrameType
 from typing import Any
 
-from safekernels.errors import AliasingError
+from safekernels.errors import AliasingError, CrossDeviceError
 from safekernels.runtime.buffer import DeviceBuffer, as_buffer
 from safekernels.runtime.device import Device
 from safekernels.simt.contract import LaunchContract
@@ -63,6 +63,11 @@ def _convert_buffer(kernel: str, param: KernelParam, arg: Any, device: Device) -
     else:
         try:
             buf = as_buffer(arg, device)
+        except CrossDeviceError as exc:  # a foreign array of another GPU
+            raise CrossDeviceError(
+                f"{kernel}: argument `{param.name}` ({param.type_text()}): {exc}: a kernel reads and writes only "
+                "memory of its own device"
+            ) from None
         except (TypeError, ValueError) as exc:
             raise TypeError(f"{kernel}: argument `{param.name}` ({param.type_text()}): {exc}") from None
     if buf.dtype != param.dtype:
@@ -71,9 +76,9 @@ def _convert_buffer(kernel: str, param: KernelParam, arg: Any, device: Device) -
             f"for {param.type_text()}, found DeviceBuffer[{buf.dtype.name}]"
         )
     if buf.device is not device:
-        raise LaunchContractError(
-            f"{kernel}: argument `{param.name}` lives on {buf.device!r}, but the launch is on {device!r}"
-        )
+        from safekernels.runtime.placement import cross_device_error
+
+        raise cross_device_error(kernel, param.name, arg, buf.device, device)
     if buf.read_only and param.is_mutable:
         raise TypeError(
             f"{kernel}: argument `{param.name}` ({param.type_text()}) is written by the kernel, but it wraps "

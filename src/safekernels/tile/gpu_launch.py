@@ -226,13 +226,25 @@ def tile_kernel_for(kernel: Any, values: Sequence[Any], device: Any) -> TileGpuK
     loaded = per_kernel.get(key)
     if loaded is None:
         prebuilt = getattr(kernel, "prebuilt", None)  # sk.load_prebuilt: built specializations only
-        if prebuilt is not None:
+        # another device of the same architecture loaded this specialization: load the same build
+        shared = next((other.compiled for k, other in per_kernel.items() if k[:4] == key[:4]), None)
+        if shared is not None:
+            compiled = shared
+        elif prebuilt is not None:
             compiled = prebuilt.find(infos, grid_rank, arch)
         else:
             from safekernels.codegen.tile.pipeline import compile_tile
 
             compiled = compile_tile(kernel.fn, infos, grid_rank, arch=arch, num_warps=warps, fast_math=fast_math)
-        loaded = per_kernel[key] = TileGpuKernel(compiled, device.backend)
+        from safekernels.runtime.cuda_backend import SWITCHING
+
+        backend = device.backend
+        previous = backend.enter() if SWITCHING else None  # the module belongs to this device's context
+        try:
+            loaded = per_kernel[key] = TileGpuKernel(compiled, backend)
+        finally:
+            if previous is not None:
+                backend.leave(previous)
     return loaded
 
 
@@ -241,11 +253,19 @@ def launch_tile_on_gpu(
 ) -> TileGpuKernel:
     """Compile (cached) and launch `kernel` on `stream` (a `safekernels` Stream) over `grid` tile blocks;
     returns the loaded specialization it ran."""
+    from safekernels.runtime.cuda_backend import SWITCHING
+
     device = stream.device
     loaded = tile_kernel_for(kernel, bound_args, device)
     handle = stream.handle
     raw = 0 if handle is None else getattr(handle, "handle", handle)
-    loaded.launch(kernel.params, bound_args, grid, raw)
+    # several GPUs in this process: the launch runs in the current context, so make it this device's
+    previous = device.backend.enter() if SWITCHING else None
+    try:
+        loaded.launch(kernel.params, bound_args, grid, raw)
+    finally:
+        if previous is not None:
+            device.backend.leave(previous)
     if handle is not None and hasattr(handle, "last_kernel"):
         handle.last_kernel = kernel.name
     return loaded
@@ -289,14 +309,15 @@ def build_fast_launch(
     generated code.  Each launch tests that every pointer has the alignment `loaded` was specialized for and
     that no output overlaps another argument (`overlaps`), packs pointers, constants and scalars into the
     fixed storage with one `struct.pack_into` and calls `cuLaunchKernel`.  Anything else (a misaligned
-    pointer, an overlap, a scalar `struct` cannot pack, a thread other than the one that built it) returns
-    False before anything is launched, and the caller takes the checked path, which launches or raises its
-    error.  None when the kernel has f16/bf16 scalars or an empty grid.  A kernel's tensor maps (the copy
-    engine's operands, codegen.tile.tma) live in storage of their own, encoded again only when the tensor's
-    address changes (its shape is the plan's).
+    pointer, an overlap, a scalar `struct` cannot pack, a thread other than the one that built it, a process
+    that uses several GPUs) returns False before anything is launched, and the caller takes the checked path,
+    which launches or raises its error (and switches to the launch's device where several GPUs are in use).
+    None when the kernel has f16/bf16 scalars or an empty grid.  A kernel's tensor maps (the copy engine's
+    operands, codegen.tile.tma) live in storage of their own, encoded again only when the tensor's address
+    changes (its shape is the plan's).
     """
     from safekernels.codegen.tile.specialize import specialize
-    from safekernels.runtime.cuda_backend import _driver, check
+    from safekernels.runtime.cuda_backend import SWITCHING, _driver, check
 
     compiled = loaded.compiled
     blocks = loaded.blocks(grid)
@@ -356,13 +377,19 @@ def build_fast_launch(
         "MAP_LAST": [0] * len(tmaps),  # the tensor address each map storage was last encoded for
         "SET_MAP": lambda k, value, kind: ctypes.memmove(map_base + 128 * k, tensor_map(value, kind), 128),
         "GET_IDENT": threading.get_ident,
+        "SWITCHING": SWITCHING,
         "OWNER": threading.get_ident(),
     }
     n = len(params)
     tensors = sorted(used | {i for pair in overlaps for i in pair})
     # one parameter storage per plan: another thread's launch takes the checked path (cells of its own), so
     # two threads never pack into the storage between one's pack and its `cuLaunchKernel`
-    body = ["if GET_IDENT() != OWNER:", "    return False", f"{''.join(f'a{i}, ' for i in range(n))}= values"]
+    # and once the process uses several GPUs, the checked path, which makes the launch's device current
+    body = [
+        "if SWITCHING or GET_IDENT() != OWNER:",
+        "    return False",
+        f"{''.join(f'a{i}, ' for i in range(n))}= values",
+    ]
     for i in tensors:
         body.append(f"p{i} = a{i}._buffer.ptr")
     # a handle's byte size is a constant of the plan (its key fixes shape and dtype, and a handle's buffer

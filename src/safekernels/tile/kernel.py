@@ -387,10 +387,9 @@ class TileKernel:
             spec = value.spec()
             self._check_kind(param, spec)
             if value.device is not stream.device:
-                raise ValueError(
-                    f"{self.name}: argument `{param.name}` lives on {value.device!r}, the launch runs on "
-                    f"{stream.device!r}"
-                )
+                from safekernels.runtime.placement import cross_device_error
+
+                raise cross_device_error(self.name, param.name, value, value.device, stream.device)
             specs.append(spec)
         grid = check_launch_shapes(self.name, self.params, specs)
         assert grid is not None
