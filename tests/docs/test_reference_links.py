@@ -25,7 +25,7 @@ _LINK = re.compile(r"\]\(([\w.-]+\.md)?#([\w-]+)\)")
 
 def _anchor(heading: str) -> str:
     """GitHub's anchor of a heading: lower case, punctuation dropped, spaces to hyphens."""
-    text = re.sub(r"[`*_]", "", heading.strip().lower())
+    text = re.sub(r"[`*]", "", heading.strip().lower())
     text = re.sub(r"[^\w\- ]", "", text)
     return text.replace(" ", "-")
 
