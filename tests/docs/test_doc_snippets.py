@@ -2,7 +2,9 @@
 
 Convention (an HTML comment on the line right before the opening fence; words may be combined):
 
-- no comment: the block runs alone, as a script, in a temp dir, with `SAFEKERNELS_DEVICE=cpu`; it must exit 0.
+- no comment: the block runs alone, as a script, in a temp dir, with `SAFEKERNELS_DEVICE=cpu`; it must exit 0,
+  twice in a row with the same caches (a reader runs a page again: the second run reads the compile cache and the
+  autotuning table the first one wrote, so a snippet must not assume a cold cache).
 - `<!-- snippet: continue -->`: the block continues the page's previous python block (their texts are joined and
   run as one program, so a page can build up an example step by step).
 - `<!-- snippet: prelude=NAME -->`: `PRELUDES[NAME]` below (imports, kernels, buffers) is prepended, for short
@@ -220,10 +222,11 @@ def test_python_block_runs_on_the_cpu_executor(block: Block, program: str, tmp_p
     script = tmp_path / "snippet.py"
     script.write_text(program, encoding="utf-8")
     env = dict(os.environ, SAFEKERNELS_DEVICE="cpu", SAFEKERNELS_CACHE_DIR=str(tmp_path / "cache"))
-    proc = subprocess.run(
-        [sys.executable, str(script)], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300
-    )
-    assert proc.returncode == 0, f"{block.label} failed:\n{proc.stdout}\n{proc.stderr[-3000:]}"
+    for run in ("first", "second"):  # the second run finds the caches the first one wrote
+        proc = subprocess.run(
+            [sys.executable, str(script)], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300
+        )
+        assert proc.returncode == 0, f"{block.label} failed on its {run} run:\n{proc.stdout}\n{proc.stderr[-3000:]}"
 
 
 @pytest.mark.parametrize(("block", "program"), CHECKED, ids=[b.label for b, _ in CHECKED])
