@@ -132,7 +132,7 @@ def tile_candidates(kernel: TileKernel) -> Iterator[Candidate]:
             for p, a in zip(kernel.params, args, strict=True)
         ]
         try:
-            check_launch_shapes(kernel.name, kernel.params, specs)
+            check_launch_shapes(kernel.name, kernel.params, specs, kernel.shape_ties)
         except (TypeError, ValueError):
             continue
         yield Candidate(tuple(args), rank)

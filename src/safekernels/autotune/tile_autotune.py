@@ -63,7 +63,9 @@ def make_variant(base: TileKernel, config: Config) -> TileKernel:
     clone.__doc__ = fn.__doc__
     clone.__annotations__ = _annotation_sources(fn)
     warps = config.num_warps if config.num_warps is not None else base.num_warps
-    return TileKernel(clone, None, num_warps=warps, fast_math=base.fast_math)
+    return TileKernel(
+        clone, None, num_warps=warps, fast_math=base.fast_math, independent_shapes=base.independent_shapes
+    )
 
 
 def _names_in(text: str) -> set[str]:
@@ -123,6 +125,11 @@ class AutotunedTileKernel:
         self.best: dict[Any, int] = {}  # key values -> config index, this process
         self._store = TuningStore()
         self._configs_text = configs_text(self.configs)
+
+    @property
+    def shape_ties(self) -> Any:
+        """The base kernel's load-implied shape agreements (every variant has the same body)."""
+        return self.base.shape_ties
 
     def __repr__(self) -> str:
         return f"<tile.autotune {self.name}: {len(self.configs)} configs, key={list(self.key)}>"

@@ -95,7 +95,7 @@ class OpLauncher:
                 shape, dtype = described[p.name]
                 tiles = self.tile_shape(p, shape) if p.role == "output" else None
                 specs.append(TensorSpec(shape, dtype, tiles))
-            check_launch_shapes(where, self.kernel.params, specs)
+            check_launch_shapes(where, self.kernel.params, specs, self.kernel.shape_ties)
             return
         for p in self.signature.params:
             if p.role != "scalar" and p.dtype is not None:

@@ -59,7 +59,8 @@ from safekernels.tile.launch_plan import (
     launch_key,
 )
 from safekernels.tile.ops import Shape
-from safekernels.tile.signature import TileParam, check_launch_shapes, parse_params
+from safekernels.tile.shape_ties import ShapeTie, implied_shape_ties
+from safekernels.tile.signature import TileParam, check_launch_shapes, independent_ties, parse_params
 from safekernels.tile.tensor import Partition, Tensor, TensorSpec
 
 if TYPE_CHECKING:
@@ -94,6 +95,7 @@ class TileKernel:
         *,
         num_warps: int | None = None,
         fast_math: bool = False,
+        independent_shapes: tuple[str, ...] = (),
     ) -> None:
         if num_warps is not None and (not isinstance(num_warps, int) or not 1 <= num_warps <= 32):
             raise ValueError(f"@tile.kernel(num_warps=...) must be an int in 1..32, got {num_warps!r}")
@@ -108,6 +110,14 @@ class TileKernel:
         self.__doc__ = fn.__doc__
         self.__module__ = fn.__module__
         self.params: list[TileParam] = parse_params(fn, localns)
+        if isinstance(independent_shapes, str) or not isinstance(independent_shapes, tuple | list):
+            raise TypeError(
+                f"@tile.kernel(independent_shapes=...) takes a tuple of parameter names, got {independent_shapes!r}"
+            )
+        independent_ties(self.name, self.params, (), independent_shapes)  # the names are parameters
+        #: parameters whose shapes may differ from what the body's loads imply (`tile.shape_ties`)
+        self.independent_shapes = tuple(independent_shapes)
+        self._shape_ties: tuple[ShapeTie, ...] | None = None
         self._label = f"{self.name}(...)"
         self._casts = tuple(p.cast for p in self.params)
         #: argument spec key -> the plan checked for it (`tile.launch_plan`)
@@ -174,6 +184,15 @@ class TileKernel:
 
     # -- the call: check (plan miss), then move ----------------------------------------------------------
     @property
+    def shape_ties(self) -> tuple[ShapeTie, ...]:
+        """The shape agreements the body's `load_like` calls imply, less the independent ones (read once)."""
+        ties = self._shape_ties
+        if ties is None:
+            implied = implied_shape_ties(self.fn, [p.name for p in self.params])
+            ties = self._shape_ties = independent_ties(self.name, self.params, implied, self.independent_shapes)
+        return ties
+
+    @property
     def asm(self) -> KernelAsm:
         """The compiled stages (`asm["ptx"]`, ...) of the kernel's one declared `tile.specialize(...)`."""
         return self.inspect()
@@ -190,7 +209,7 @@ class TileKernel:
             names = ", ".join(p.name for p in self.params)
             raise TypeError(f"{self.name}() takes {len(self.params)} arguments ({names}), got {len(args)}")
         specs = [self._static_spec(p, a) for p, a in zip(self.params, args, strict=True)]
-        grid = check_launch_shapes(self.name, self.params, specs)
+        grid = check_launch_shapes(self.name, self.params, specs, self.shape_ties)
         return LaunchPlan(self, args, grid)
 
     def _bind(self, plan: LaunchPlan, args: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -391,7 +410,7 @@ class TileKernel:
 
                 raise cross_device_error(self.name, param.name, value, value.device, stream.device)
             specs.append(spec)
-        grid = check_launch_shapes(self.name, self.params, specs)
+        grid = check_launch_shapes(self.name, self.params, specs, self.shape_ties)
         assert grid is not None
         self._check_overlap(values)
         if stream.device.is_gpu:
@@ -496,23 +515,33 @@ def kernel(fn: Callable[..., None], /) -> TileKernel: ...
 
 @overload
 def kernel(
-    *, num_warps: int | None = None, fast_math: bool = False
+    *, num_warps: int | None = None, fast_math: bool = False, independent_shapes: tuple[str, ...] = ()
 ) -> Callable[[Callable[..., None]], TileKernel]: ...
 
 
 def kernel(
-    fn: Callable[..., None] | None = None, /, *, num_warps: int | None = None, fast_math: bool = False
+    fn: Callable[..., None] | None = None,
+    /,
+    *,
+    num_warps: int | None = None,
+    fast_math: bool = False,
+    independent_shapes: tuple[str, ...] = (),
 ) -> TileKernel | Callable[[Callable[..., None]], TileKernel]:
     """Make `fn` a tile kernel: its body runs once per tile block (params: Partition, Tensor, scalars).
 
     `@tile.kernel(num_warps=N)` overrides the compiler's choice of threads per tile block (N warps).
     `@tile.kernel(fast_math=True)` lets the GPU code trade the last bits for speed, as nvcc's
     `--use_fast_math`: `a * b + c` may round once (a fused multiply-add) and `exp`/`exp2`/... flush results
-    below 2^-126 to zero.  The CPU executor is unchanged (numpy's rounding)."""
+    below 2^-126 to zero.  The CPU executor is unchanged (numpy's rounding).
+    `@tile.kernel(independent_shapes=("x",))` lets `x` have a shape other than the one its
+    `tile.load_like(x, z)` implies (`z`'s); loads past its edge read zeros.  Without it the launch refuses
+    the disagreement with a `ShapeError`."""
     caller = sys._getframe(1)
     localns = dict(caller.f_locals) if caller.f_code.co_name != "<module>" else None
 
     def wrap(f: Callable[..., None]) -> TileKernel:
-        return TileKernel(f, localns, num_warps=num_warps, fast_math=fast_math)
+        return TileKernel(
+            f, localns, num_warps=num_warps, fast_math=fast_math, independent_shapes=independent_shapes
+        )
 
     return wrap(fn) if fn is not None else wrap

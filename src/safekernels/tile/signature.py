@@ -12,6 +12,9 @@ for a `Partition` its tile shape.  Each entry is `-1` (any extent), a positive i
 name binds to the first extent it meets, partitions first (so `Dims("BN")` on an output and `Dims(-1, "BN")`
 on an input tie the input's columns to the output's tile width), and must match everywhere else.  Violations
 raise `ShapeError` naming the kernel, the parameter, the expected and the actual value.
+
+The same check refuses the disagreements a kernel's loads imply (`shape_ties`: `tile.load_like(x, z)` wants
+`x` shaped like `z`'s tensor) unless the kernel declared the parameters independent.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from safekernels.dtypes import DType, ScalarType, dtype_of
 from safekernels.errors import ShapeError
 from safekernels.ownership_model import ParamMode, param_mode
 from safekernels.tile.ops import Shape
+from safekernels.tile.shape_ties import ShapeTie
 from safekernels.tile.tensor import Partition, Tensor, TensorSpec
 from safekernels.tile.views import AtomicTensor, tile_grid
 
@@ -119,9 +123,13 @@ def parse_params(fn: Callable[..., Any], localns: dict[str, Any] | None) -> list
 
 
 def check_launch_shapes(
-    kernel: str, params: Sequence[TileParam], specs: Sequence[TensorSpec | None]
+    kernel: str,
+    params: Sequence[TileParam],
+    specs: Sequence[TensorSpec | None],
+    ties: Sequence[ShapeTie] = (),
 ) -> Shape | None:
-    """Check dtypes, declared Dims and grid agreement; returns the grid when every partition is known.
+    """Check dtypes, declared Dims, grid agreement and the shapes `ties` (the kernel's loads) imply; returns
+    the grid when every partition is known.
 
     `specs[i]` describes the argument of `params[i]` (None: a scalar, or not known yet).
     """
@@ -176,4 +184,35 @@ def check_launch_shapes(
                     f"{kernel}: parameter `{param.name}` {what} dim {axis}: expected {want}, got {got} "
                     f"({what} {actual}, declared {param.dims})"
                 )
+    for tie in ties:
+        reader, like = specs[tie.reader], specs[tie.like]
+        if reader is not None and like is not None and reader.shape != like.shape:
+            raise _tie_error(kernel, params, tie, reader.shape, like.shape)
     return grid
+
+
+def _tie_error(kernel: str, params: Sequence[TileParam], tie: ShapeTie, got: Shape, want: Shape) -> ShapeError:
+    x, z = params[tie.reader].name, params[tie.like].name
+    return ShapeError(
+        f"{kernel}: parameter `{x}` has shape {got}, but `tile.load_like({x}, {z})` at {tie.path}:{tie.line} "
+        f"reads it at the tile positions of `{z}`, whose tensor has shape {want} (help: pass tensors of one "
+        f"shape, or declare them independent with `@tile.kernel(independent_shapes=(\"{x}\",))` to read zeros "
+        f"past `{x}`'s edge)"
+    )
+
+
+def independent_ties(
+    kernel: str, params: Sequence[TileParam], ties: Sequence[ShapeTie], independent: Sequence[str]
+) -> tuple[ShapeTie, ...]:
+    """`ties` without those of the parameters declared independent (each name must be a tensor parameter)."""
+    names = {p.name: p for p in params}
+    for name in independent:
+        param = names.get(name) if isinstance(name, str) else None
+        if param is None or param.kind == "scalar":
+            choices = ", ".join(p.name for p in params if p.kind != "scalar")
+            raise TypeError(
+                f"tile kernel `{kernel}`: independent_shapes names {name!r}, which is not a Tensor or Partition "
+                f"parameter (parameters: {choices})"
+            )
+    dropped = {i for i, p in enumerate(params) if p.name in independent}
+    return tuple(t for t in ties if t.reader not in dropped and t.like not in dropped)
