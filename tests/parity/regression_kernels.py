@@ -157,6 +157,35 @@ def run_helper_shared(device: Any) -> list[np.ndarray]:
     return [c.to_numpy(stream)]
 
 
+@simt.kernel
+@simt.launch_contract(block=32)
+def narrow_shared(a: Slice[f32], h: DisjointSlice[f32], g: DisjointSlice[f32]) -> None:
+    idx = thread.index_1d()
+    i = idx.get()
+    t = thread.thread_idx_x()
+    with simt.unsafe():
+        halves = simt.shared_array(f16, 32)
+        brains = simt.shared_array(bf16, 32)
+        halves[t] = a[i] * 3.0  # stores round to f16 / bf16
+        brains[t] = a[i] * 3.0
+    thread.sync_threads()
+    with simt.unsafe():
+        x = halves[31 - t] * halves[31 - t]  # loads widen: f32 arithmetic
+        y = brains[31 - t] * brains[31 - t]
+    if (o := h.get_mut(idx)) is not None:
+        o.set(x)
+    if (p := g.get_mut(thread.index_1d())) is not None:
+        p.set(y)
+
+
+def run_narrow_shared(device: Any) -> list[np.ndarray]:
+    stream = device.new_stream()
+    a = sk.to_device(np.linspace(-2, 2, 32).astype(np.float32) + np.float32(1e-3), stream)
+    h, g = sk.zeros(32, f32, stream), sk.zeros(32, f32, stream)
+    narrow_shared.launch(narrow_shared.prepare(simt.LaunchConfig1D.for_len(32, block=32), device), stream, a, h, g)
+    return [h.to_numpy(stream), g.to_numpy(stream)]
+
+
 @tile.kernel
 def matmul_16(z: Partition[f32], a: Tensor[f16], b: Tensor[f16]) -> None:
     acc = tile.zeros((16, 16), f32)
@@ -251,6 +280,7 @@ CASES = {
     "bf16_scalars": run_bf16_scalars,
     "typing_rules": run_typing_rules,
     "helper_shared": run_helper_shared,
+    "narrow_shared": run_narrow_shared,
     "matmuls": run_matmuls,
     "tile_scalars": run_tile_scalars,
     "i8_division": run_i8_division,

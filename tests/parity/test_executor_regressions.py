@@ -75,6 +75,18 @@ def test_shared_arrays_in_helpers_run_and_compile() -> None:
     assert ptx.count(".shared .align 16 .b8") == 1
 
 
+def test_f16_and_bf16_shared_arrays_round_on_store_and_compute_in_f32() -> None:
+    h, g = rk.run_narrow_shared(CPU)
+    a = (np.linspace(-2, 2, 32).astype(np.float32) + np.float32(1e-3))[::-1] * np.float32(3.0)
+    half = a.astype(np.float16).astype(np.float32)
+    np.testing.assert_array_equal(h, half * half)  # f32 product of rounded values, not an f16 product
+    brain = bf16(a)
+    np.testing.assert_array_equal(g, brain * brain)
+    assert not np.array_equal(half * half, (a.astype(np.float16) * a.astype(np.float16)).astype(np.float32))
+    for arch in ("sm_80", "sm_90"):
+        assert codegen.compile_simt_kernel(rk.narrow_shared, arch=arch, use_cache=False).cubin
+
+
 def test_matmul_16_rows_and_f32_on_the_cpu() -> None:
     z16, z32 = rk.run_matmuls(CPU)
     rng = np.random.default_rng(16)

@@ -153,7 +153,7 @@ class CompiledSource:
             if value is math:
                 ns[key] = _MATH
             elif value is f16:
-                ns[key] = _f16_in_kernel
+                ns[key] = _F16InKernel
             elif callable(value):
                 name = getattr(value, "__name__", "")
                 if getattr(math, name, None) is value:
@@ -375,9 +375,12 @@ _ARITH_FUNCTIONS: dict[str, Callable[[Any, Any], Any]] = {
 }
 
 
-def _f16_in_kernel(value: Any = 0.0) -> Any:
-    """`f16(x)` inside a kernel: rounded to f16 (nearest even), carried as f32."""
-    return np.float32(np.float16(value))
+class _F16InKernel(f16):
+    """`f16(x)` inside a kernel: rounded to f16 (nearest even), carried as f32; still the f16 dtype where one is
+    named (`simt.shared_array(f16, n)`, annotations)."""
+
+    def __new__(cls, value: Any = 0.0) -> Any:
+        return np.float32(np.float16(value))
 
 
 #: Rust's panic messages for the two cases.

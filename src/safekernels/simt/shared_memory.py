@@ -11,10 +11,17 @@ from typing import Any
 
 import numpy as np
 
-from safekernels.dtypes import dtype_of, is_encoded
+from safekernels.dtypes import dtype_class, dtype_of, is_encoded
 from safekernels.errors import UnsafeOperationError
 from safekernels.simt._context import require_context
 from safekernels.simt.types import SharedArray, poison_fill
+
+
+def _rounding(dt: Any) -> Any:
+    """Round a value to `dt` and give it back as the f32 a kernel computes with."""
+    if dt.name == "f16":
+        return lambda v: np.float32(np.float16(v))
+    return dtype_class(dt.name)
 
 
 def shared_array(dtype: type[Any], n: int) -> SharedArray[Any]:
@@ -31,9 +38,10 @@ def shared_array(dtype: type[Any], n: int) -> SharedArray[Any]:
     if existing is not None:
         return existing  # type: ignore[no-any-return]
     dt = dtype_of(dtype)
-    storage = np.dtype(np.float32) if is_encoded(dt) else dt.storage  # bf16 / fp8 compute in f32
+    narrow = is_encoded(dt) or dt.name == "f16"  # storage types: f32 values, rounded on store (numerics.md)
+    storage = np.dtype(np.float32) if narrow else dt.storage
     data = np.empty(int(n), dtype=storage)
     poison_fill(data)
-    array: SharedArray[Any] = SharedArray(data)
+    array: SharedArray[Any] = SharedArray(data, _rounding(dt) if narrow else None)
     ctx.block.shared[key] = array
     return array

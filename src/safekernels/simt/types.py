@@ -20,6 +20,7 @@ Safety model, in the words of cuda-oxide's `DisjointSlice`:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
 import numpy as np
@@ -250,11 +251,12 @@ class SharedArray(Generic[T]):
     floats) so a read before the write that a barrier should have ordered shows up in the results.
     """
 
-    __slots__ = ("_data", "_len")
+    __slots__ = ("_data", "_len", "_round")
 
-    def __init__(self, data: npt.NDArray[Any]) -> None:
+    def __init__(self, data: npt.NDArray[Any], round_to: Callable[[Any], Any] | None = None) -> None:
         self._data = data
         self._len = len(data)
+        self._round = round_to  # f16/bf16/fp8 arrays hold f32 values rounded on every store, as the GPU's
 
     def __getitem__(self, i: int) -> T:
         _require_unsafe("shared_array")
@@ -265,7 +267,7 @@ class SharedArray(Generic[T]):
     def __setitem__(self, i: int, value: T | float) -> None:
         _require_unsafe("shared_array")
         if 0 <= i < self._len:
-            self._data[i] = value
+            self._data[i] = value if self._round is None else self._round(value)
             return
         raise trap_out_of_bounds("writing a shared array", i, self._len)
 
