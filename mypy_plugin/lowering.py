@@ -88,6 +88,7 @@ from mypy_plugin import resolve, tree
 from ownership_check.core import calls, ir
 from ownership_check.diagnostics import Span
 from safekernels.ownership_model import (
+    ALIASING_FUNCTIONS,
     DEVICE_ANNOTATIONS,
     DEVICE_DECORATOR,
     SHARED_ARRAY_ANNOTATIONS,
@@ -1013,6 +1014,11 @@ class FunctionLowerer(calls.PlaceNaming):
                 )
                 return (expr.base, index), elements
             return None
+        if isinstance(expr, CallExpr) and (aliased := self.aliasing_index(expr.callee)) is not None:
+            if aliased >= len(expr.args) or any(kind != ARG_POS for kind in expr.arg_kinds):
+                return None
+            found = self._alternatives((), (expr.args[aliased],), span, depth)
+            return ((expr,), found[1]) if found is not None else None
         if isinstance(expr, CallExpr) and isinstance(expr.callee, NameExpr):
             helper = self.helper(expr.callee)
             if helper is None:
@@ -1045,6 +1051,13 @@ class FunctionLowerer(calls.PlaceNaming):
             out.extend(o for o in found[1] if all(p.place != o.place for p in out))
         return (tuple(before), tuple(out)) if out else None
 
+    def aliasing_index(self, callee: Expression) -> int | None:
+        """Which argument a safekernels function's result aliases (`sk.as_buffer(t)` is `t`), or None."""
+        names = self.ctx.names(callee)[:1]
+        if not names or not resolve.is_safekernels(names[0]):
+            return None
+        return ALIASING_FUNCTIONS.get(names[0].rsplit(".", 1)[-1])
+
     def helper(self, callee: NameExpr) -> FuncDef | None:
         """The plain (undecorated) function a call's callee refers to, when defined in this body or at this
         module's top level (where the libcst front end can see it too)."""
@@ -1058,7 +1071,7 @@ class FunctionLowerer(calls.PlaceNaming):
             return func
         return None
 
-    def call(self, node: CallExpr, holder: ir.Place | None) -> ir.Fresh:
+    def call(self, node: CallExpr, holder: ir.Place | None) -> ir.Value:
         func = node.callee
         method: calls.MethodCall[Expression] | None = None
         if isinstance(func, MemberExpr):

@@ -141,6 +141,10 @@ LOAN_INHERITING_METHODS: Final[frozenset[str]] = frozenset(
 #: `sync_on`, a second launch may all use it.
 SHARED_RESULT_METHODS: Final[frozenset[str]] = frozenset({"shared"})
 
+#: Functions whose result shares the storage of one argument (by position): `sk.as_buffer(t)` wraps `t`'s memory
+#: without copying (a `DeviceBuffer` argument is returned as is), so it is an alias of `t`, not a new buffer.
+ALIASING_FUNCTIONS: Final[dict[str, int]] = {"as_buffer": 0}
+
 #: Kernel-side classes whose values need `with simt.unsafe():` for element access (a `@simt.device` helper
 #: parameter annotated `SharedArray[T]` is one).
 SHARED_ARRAY_ANNOTATIONS: Final[frozenset[str]] = frozenset({"SharedArray"})

@@ -57,6 +57,7 @@ PAIRS: dict[str, tuple[str, str]] = {
     "J re-export chain": ("e0502_reexport_chain_deep", "clean_reexport_chain_deep"),
     "K NFKC identifiers": ("e0502_nfkc_identifiers", "clean_nfkc_identifiers"),
     "L latin-1 source": ("e0502_latin1_source", "clean_latin1_source"),
+    "table: as_buffer aliases": ("e0502_as_buffer_aliases", "clean_as_buffer_aliases"),
 }
 
 

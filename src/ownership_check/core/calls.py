@@ -35,6 +35,7 @@ from ownership_check.core import ir
 from ownership_check.core.messages import move_help
 from ownership_check.diagnostics import Span
 from safekernels.ownership_model import (
+    ALIASING_FUNCTIONS,
     DISTINCT_MOVING_METHODS,
     LOAN_INHERITING_METHODS,
     MOVING_ARGUMENT_CALLS,
@@ -368,7 +369,7 @@ def bind_view(view: ViewCall[E] | SliceView[E], span: Span, sink: Lowering[E]) -
 # --- calls ------------------------------------------------------------------------------------------------------
 
 
-def lower_call(call: Call[E], holder: ir.Place | None, sink: Lowering[E]) -> ir.Fresh:
+def lower_call(call: Call[E], holder: ir.Place | None, sink: Lowering[E]) -> ir.Value:
     """Emit what `call` does to ownership (arguments lowered in evaluation order); return what its result is.
 
     `holder` is the place the result is bound to, if any: a `launch_async` DeviceOp or a `get_mut` element holds
@@ -391,6 +392,8 @@ def lower_call(call: Call[E], holder: ir.Place | None, sink: Lowering[E]) -> ir.
         sink.emit(ir.RequireUnsafe("shared_array", call.span), call.node)
         return ir.Fresh("shared_array")
     function = call.safekernels_function
+    if function is not None and function.rsplit(".", 1)[-1] in ALIASING_FUNCTIONS:
+        return _aliasing_call(call, ALIASING_FUNCTIONS[function.rsplit(".", 1)[-1]], sink)
     if function is not None and function.rsplit(".", 1)[-1] in MOVING_ARGUMENT_CALLS and not sink.kernel_body:
         _call_args(call, True, holder, sink)
         return ir.Fresh("op")
@@ -471,6 +474,20 @@ def _each_choice(operand: Operand[E], act: Callable[[Operand[E]], None], sink: L
         return
     arms = tuple(sink.block(lambda c=choice: act(c)) for choice in operand.choices)  # type: ignore[misc]
     sink.emit(ir.Branch(arms, operand.span))
+
+
+def _aliasing_call(call: Call[E], index: int, sink: Lowering[E]) -> ir.Value:
+    """`sk.as_buffer(t)`: reads `t` and evaluates to it (the same storage), not to a new object."""
+    positional = [a for a in call.args if a.keyword is None and not a.star]
+    target = positional[index] if index < len(positional) and len(positional) == len(call.args) else None
+    for arg in call.args:
+        if arg is target and arg.place is not None:
+            sink.emit(ir.Use(arg.place, arg.span))
+        else:
+            sink.lower_expr(arg.node)
+    if target is not None and target.place is not None:
+        return ir.FromPlace(target.place, call.span)
+    return ir.Fresh()
 
 
 def _receiver(receiver: Operand[E], sink: Lowering[E]) -> None:

@@ -34,6 +34,7 @@ from ownership_check.diagnostics import Span
 from ownership_check.frontend.prescan import FileSummary, KernelSummary, resolve_local
 from ownership_check.frontend.project_index import ProjectIndex
 from safekernels.ownership_model import (
+    ALIASING_FUNCTIONS,
     DEVICE_ANNOTATIONS,
     SHARED_ARRAY_ANNOTATIONS,
     SHARED_ARRAY_CONSTRUCTOR,
@@ -1068,6 +1069,11 @@ class FunctionLowerer(calls.PlaceNaming):
                 )
                 return (node.value, index), elements
             return None
+        if isinstance(node, cst.Call) and (aliased := self.aliasing_index(node.func)) is not None:
+            if aliased >= len(node.args) or any(a.star or a.keyword is not None for a in node.args):
+                return None
+            found = self._alternatives((), (node.args[aliased].value,), span, depth)
+            return ((node,), found[1]) if found is not None else None
         if isinstance(node, cst.Call) and isinstance(node.func, cst.Name):
             helper = self.helper(ident(node.func.value))
             if helper is None:
@@ -1104,6 +1110,13 @@ class FunctionLowerer(calls.PlaceNaming):
             out.extend(o for o in found[1] if all(p.place != o.place for p in out))
         return (tuple(before), tuple(out)) if out else None
 
+    def aliasing_index(self, func: cst.BaseExpression) -> int | None:
+        """Which argument a safekernels function's result aliases (`sk.as_buffer(t)` is `t`), or None."""
+        qualified = self.ctx.qualify(func)
+        if qualified is None or not qualified.startswith("safekernels."):
+            return None
+        return ALIASING_FUNCTIONS.get(qualified.rsplit(".", 1)[-1])
+
     def helper(self, name: str) -> cst.FunctionDef | None:
         """The plain (undecorated) function `name` refers to here: one defined in this body, or at the module's top
         level when no local binding shadows it."""
@@ -1114,7 +1127,7 @@ class FunctionLowerer(calls.PlaceNaming):
             return None
         return self.ctx.functions.get(name)
 
-    def call(self, node: cst.Call, holder: ir.Place | None) -> ir.Fresh:
+    def call(self, node: cst.Call, holder: ir.Place | None) -> ir.Value:
         func = node.func
         kernel = self.kernel_of(func)
         method: calls.MethodCall[cst.BaseExpression] | None = None
