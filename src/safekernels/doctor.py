@@ -13,7 +13,8 @@ Required checks (exit status 1 when one fails) are what every user needs: Python
 cuda-bindings, nvJitLink, the ownership checker's parser, and the smoke test (compile to cubin, then run on
 the GPU, or on the CPU executor when there is none).  A missing driver or GPU is not a failure: the CPU
 executor runs the same kernels.  libdevice, mypy (the plugin imports, and mypy run from the current folder
-resolves `safekernels`) and the cache are warnings.
+resolves `safekernels`), the cache (scanned without opening a FIFO or device that sits in it) and the startup
+guard of `python -m safekernels` (`safekernels-module-guard.pth`, see `safe_sys_path`) are warnings.
 """
 
 from __future__ import annotations
@@ -23,11 +24,14 @@ import importlib
 import json
 import os
 import platform
+import site
+import stat
 import sys
 import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any, Literal, TextIO
 
 Status = Literal["ok", "warn", "fail"]
@@ -391,18 +395,54 @@ def check_mypy_imports(_: Findings) -> Outcome:
     return "ok", detail, ""
 
 
+def _file_head(path: Path, n: int) -> tuple[bytes, int] | None:
+    """The first `n` bytes and the size of a regular file; None for anything else (FIFO, device, dangling link)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            return None
+        return os.read(fd, n), info.st_size
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+def check_module_guard(_: Findings) -> Outcome:
+    """Whether `python -m safekernels` is protected from a `safekernels.py` in the working folder."""
+    from safekernels.safe_sys_path import PTH_LINE
+
+    name = "safekernels-module-guard.pth"
+    folders = [*site.getsitepackages(), site.getusersitepackages()]
+    found = [folder for folder in folders if _file_head(Path(folder) / name, len(PTH_LINE) + 1) is not None]
+    if found:
+        return "ok", f"{name} in {found[0]}", ""
+    return (
+        "warn",
+        f"{name} is not installed (an editable install made without `make setup`)",
+        "`python -m safekernels` in a folder holding a safekernels.py would run that file; install with "
+        "`make setup` or from the wheel (the console scripts `safekernels` / `ownership-check` are not affected)",
+    )
+
+
 def check_cache(_: Findings) -> Outcome:
     cache = importlib.import_module("safekernels.codegen.cache")
     root = cache.cache_dir()
     if root is None:
         return "ok", "disabled (SAFEKERNELS_NO_CACHE is set): every compile is cold", ""
     entries = sorted(root.glob("*.skc")) if root.is_dir() else []
-    size = sum(p.stat().st_size for p in entries)
+    size = 0
     bad = 0
     for entry in entries:
-        with entry.open("rb") as f:
-            if f.read(len(cache.MAGIC)) != cache.MAGIC:
-                bad += 1
+        head = _file_head(entry, len(cache.MAGIC))  # never opens a FIFO or device for reading
+        if head is None or head[0] != cache.MAGIC:
+            bad += 1
+        else:
+            size += head[1]
     detail = f"{root} ({len(entries)} entries, {size / 2**20:.1f} MiB)"
     try:
         root.mkdir(parents=True, exist_ok=True)
@@ -441,6 +481,7 @@ CHECKS: list[tuple[str, bool, Check]] = [
     ("mypy plugin", False, check_mypy),
     ("mypy imports", False, check_mypy_imports),
     ("disk cache", False, check_cache),
+    ("module guard", False, check_module_guard),
 ]
 
 _IMPORT_HINTS = {

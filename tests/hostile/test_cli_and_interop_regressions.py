@@ -215,3 +215,39 @@ def test_json_output_is_unaffected_by_the_output_guard(tmp_path: Path) -> None:
     (tmp_path / "bad.py").write_text(KERNEL)
     proc = _run([sys.executable, "-m", "ownership_check", "bad.py", "--no-cache", "--format", "json"], tmp_path)
     assert proc.returncode == 1 and json.loads(proc.stdout)["diagnostics"][0]["code"] == "E0502"
+
+
+# doctor reads the cache folder too: a FIFO or a `/dev/zero` link there is counted, never opened for reading.
+def test_doctor_scans_a_cache_holding_special_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+
+    from safekernels import doctor
+
+    monkeypatch.setenv("SAFEKERNELS_CACHE_DIR", str(tmp_path))
+    monkeypatch.delenv("SAFEKERNELS_NO_CACHE", raising=False)
+    os.mkfifo(tmp_path / "fifo.skc")
+    (tmp_path / "zero.skc").symlink_to("/dev/zero")
+    (tmp_path / "dangling.skc").symlink_to(tmp_path / "missing")
+    results: list[Any] = []
+    thread = threading.Thread(target=lambda: results.extend(doctor.run_checks(
+        [c for c in doctor.CHECKS if c[0] == "disk cache"])), daemon=True)
+    thread.start()
+    thread.join(20)
+    assert not thread.is_alive(), "doctor hung on a FIFO in the cache"
+    (result,) = results
+    assert result.status == "warn" and "3 entries, 0.0 MiB), 3 unreadable" in result.detail
+
+
+def test_doctor_reports_the_startup_guard(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import site
+
+    from safekernels import doctor
+    from safekernels.safe_sys_path import PTH_LINE
+
+    monkeypatch.setattr(site, "getsitepackages", lambda: [str(tmp_path)])
+    monkeypatch.setattr(site, "getusersitepackages", lambda: str(tmp_path / "user"))
+    (missing,) = doctor.run_checks([c for c in doctor.CHECKS if c[0] == "module guard"])
+    assert missing.status == "warn" and "is not installed" in missing.detail
+    (tmp_path / "safekernels-module-guard.pth").write_text(PTH_LINE)
+    (present,) = doctor.run_checks([c for c in doctor.CHECKS if c[0] == "module guard"])
+    assert present.status == "ok" and str(tmp_path) in present.detail
