@@ -143,6 +143,11 @@ class FakeCudaDriver:
     def cuCtxGetCurrent(self) -> tuple[Result, Any]:
         return OK, self.current if self.current is not None else Handle(0)
 
+    def cuCtxGetDevice(self) -> tuple[Result, Any]:
+        if self.current is None:
+            return Result.CUDA_ERROR_INVALID_CONTEXT, None
+        return OK, self.devices[int(self.current.ordinal)]
+
     def cuCtxSynchronize(self) -> tuple[Result]:
         if self.current is None:
             return (Result.CUDA_ERROR_INVALID_CONTEXT,)

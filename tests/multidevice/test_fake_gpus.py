@@ -319,3 +319,26 @@ def test_a_tile_specialization_is_built_once_for_two_gpus_of_one_architecture(
     assert builds == ["sm_90a"]
     assert [ordinal for ordinal, _ in driver.module_loads] == [0, 1]
     assert [launch["device"] for launch in driver.launches] == [0, 1]
+
+
+def test_the_default_gpu_is_the_one_whose_context_is_current(
+    fake_gpus: MakeGpus, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("SAFEKERNELS_DEVICE", raising=False)
+    driver = fake_gpus()
+    assert sk.Device.default() is sk.Device(0)  # nothing current: GPU 0, which then stays current
+    driver.cuCtxSetCurrent(driver.contexts[1])  # what torch.cuda.set_device(1) does
+    assert sk.Device.default() is sk.Device(1)
+    assert sk.zeros(4, f32).device is sk.Device(1)
+    monkeypatch.setenv("SAFEKERNELS_DEVICE", "gpu")
+    assert sk.Device.default() is sk.Device(1)
+
+
+def test_a_process_for_gpu_1_never_opens_gpu_0(fake_gpus: MakeGpus, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("SAFEKERNELS_DEVICE", raising=False)
+    driver = fake_gpus()
+    driver.cuCtxSetCurrent(driver.contexts[1])  # torchrun rank 1 after torch.cuda.set_device(1)
+    s = sk.Device.default().new_stream()
+    buf = sk.to_device(np.ones(8, np.float32), s)
+    vecadd.launch(vecadd.prepare(config(8), buf.device), s, buf, buf, sk.zeros(8, f32, s))
+    assert list(cuda_backend._BACKENDS) == [1] and not SWITCHING  # one context, the fast path stays on

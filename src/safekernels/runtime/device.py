@@ -131,8 +131,9 @@ class Device:
 
     @classmethod
     def default(cls) -> Device:
-        """The device of the innermost `with device:` block of this thread; outside one, GPU 0 when present,
-        else the CPU executor (`SAFEKERNELS_DEVICE=cpu|gpu` forces that choice)."""
+        """The device of the innermost `with device:` block of this thread; outside one, the GPU whose CUDA
+        context is current on this thread (`torch.cuda.set_device(n)` makes it GPU n), else GPU 0, when a GPU
+        is present; else the CPU executor (`SAFEKERNELS_DEVICE=cpu|gpu` forces GPU or CPU)."""
         if _entered.devices:
             return _entered.devices[-1]
         forced = os.environ.get(_ENV_DEVICE, "").strip().lower()
@@ -144,10 +145,10 @@ class Device:
                     f"{_ENV_DEVICE}=gpu, but no CUDA GPU is available (no driver or no device); unset "
                     f"{_ENV_DEVICE} or set it to cpu to run on the CPU executor (`safekernels doctor` shows why)"
                 )
-            return _gpu_device(0)
+            return _gpu_device(_current_gpu())
         if forced:
             raise ValueError(f"{_ENV_DEVICE} must be 'cpu' or 'gpu', got {forced!r}")
-        return _gpu_device(0) if gpu_available() else cls.cpu()
+        return _gpu_device(_current_gpu()) if gpu_available() else cls.cpu()
 
     @property
     def is_cpu(self) -> bool:
@@ -207,6 +208,23 @@ def _cpu_device(index: int = 0) -> Device:
 
 def _gpu_device(ordinal: int) -> Device:
     return Device(ordinal)
+
+
+def _current_gpu() -> int:
+    """The ordinal of the GPU whose context is current on this thread (set by torch, CuPy or a `with` block),
+    0 when none is: a process started for GPU n (`torchrun`'s rank n after `torch.cuda.set_device(n)`) never
+    opens GPU 0 behind its back.  Never raises."""
+    try:
+        from safekernels.runtime.cuda_backend import _driver
+
+        driver = _driver()
+        err, context = driver.cuCtxGetCurrent()
+        if err != driver.CUresult.CUDA_SUCCESS or context is None or not int(context):
+            return 0
+        err, device = driver.cuCtxGetDevice()
+        return int(device) if err == driver.CUresult.CUDA_SUCCESS else 0
+    except Exception:
+        return 0
 
 
 class Stream:
