@@ -36,7 +36,7 @@ def int_times_float_literal(a: "Slice[i32]", c: "DisjointSlice[f32]") -> None:
 
 
 def print_call(a: "Slice[f32]", c: "DisjointSlice[f32]") -> None:
-    print(a[0])  # expect: SK008:11
+    print("first", a[0] < 1.0)  # expect: SK003:20
 
 
 def shared_outside_unsafe(a: "Slice[f32]", c: "DisjointSlice[f32]") -> None:

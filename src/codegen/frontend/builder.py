@@ -43,7 +43,15 @@ from safekernels.codegen.ir.types import (
     is_numeric,
 )
 from safekernels.dtypes import DType, dtype_of
-from safekernels.simt.device_print import PrintFormatError, asserts_enabled, device_format, parse_format
+from safekernels.simt.device_print import (
+    PrintFormatError,
+    PrintText,
+    asserts_enabled,
+    device_format,
+    is_printf_form,
+    parse_format,
+    python_print_format,
+)
 
 _MAX_PASSES = 8
 
@@ -560,19 +568,17 @@ class FunctionBuilder:
         return [ir.Assert(self.loc(s), cond, index, message)]
 
     def print_call(self, args: list[ast.expr], node: ast.Call) -> ir.Expr:
-        if not args or not (isinstance(args[0], ast.Constant) and isinstance(args[0].value, str)):
-            self.fail(
-                args[0] if args else node,
-                "SK008",
-                "print in a kernel takes a format string literal first",
-                help='print("i=%d x=%f", i, x)  (printf conversions, no f-strings)',
-            )
-        fmt = args[0].value
+        """`print` in either form (`safekernels.simt.device_print`): printf when the first argument is a string
+        literal with `%`, else Python's, rewritten into the printf format of its values' types."""
+        if not (args and isinstance(args[0], ast.Constant) and is_printf_form(args[0].value)):
+            return self.python_print(args, node)
+        fmt = str(args[0].value)
         try:
             _, conversions = parse_format(fmt)
             c_format = device_format(fmt)
         except PrintFormatError as exc:
-            self.fail(args[0], "SK008", str(exc))
+            help = "a first string with `%` is a printf format: write `%%` for a percent sign"
+            self.fail(args[0], "SK008", str(exc), help=help)
         values = args[1:]
         if len(conversions) != len(values):
             self.fail(
@@ -594,6 +600,31 @@ class FunctionBuilder:
                 if not is_numeric(ty):
                     self.fail(arg, "SK003", f"`{conv.text}` needs a number, not `{ty.describe()}`")
                 widened.append(self.convert(value, F64, arg, explicit=True))
+        return _StmtExpr(NONE, ir.Print(self.loc(node), c_format, widened))
+
+    def python_print(self, args: list[ast.expr], node: ast.Call) -> ir.Expr:
+        """`print("first element", x[i])`: string literals as text, each value by its type, space-separated."""
+        parts: list[PrintText | str] = []
+        widened: list[ir.Expr] = []
+        for arg in args:
+            if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                parts.append(PrintText(arg.value))
+                continue
+            value = self.expr(arg)
+            ty = value.ty
+            if ty == BOOL:
+                self.fail(arg, "SK003", "print in a kernel cannot show a bool", help="print i32(flag) for 1 or 0")
+            if is_intlike(ty):
+                unsigned = isinstance(ty, ScalarTy) and ty.dtype.kind == "u"
+                parts.append("uint" if unsigned else "int")
+                target: Ty = ScalarTy(dtype_of("u64")) if unsigned else I64
+                widened.append(self.convert(value, target, arg, explicit=True))
+            elif is_numeric(ty):
+                parts.append("float")
+                widened.append(self.convert(value, F64, arg, explicit=True))
+            else:
+                self.fail(arg, "SK003", f"print in a kernel takes string literals and numbers, not `{ty.describe()}`")
+        c_format = device_format(python_print_format(parts))
         return _StmtExpr(NONE, ir.Print(self.loc(node), c_format, widened))
 
     def require_unsafe(self, node: ast.AST, what: str) -> None:

@@ -20,7 +20,15 @@ from typing import Any
 
 from safekernels.codegen.tile.ir import ScalarType, Value
 from safekernels.dtypes import dtype_of
-from safekernels.simt.device_print import PrintFormatError, asserts_enabled, device_format, parse_format
+from safekernels.simt.device_print import (
+    PrintFormatError,
+    PrintText,
+    asserts_enabled,
+    device_format,
+    is_printf_form,
+    parse_format,
+    python_print_format,
+)
 
 
 def is_print_call(frontend: Any, node: ast.expr) -> bool:
@@ -45,15 +53,15 @@ def _scalar(frontend: Any, node: ast.expr, what: str) -> Value:
 
 
 def lower_print_stmt(frontend: Any, node: ast.Call) -> None:
-    """`print("fmt", scalars...)` -> a `print` op (or an SK diagnostic)."""
+    """`print("fmt", scalars...)` or `print("text", scalar, ...)` -> a `print` op (or an SK diagnostic)."""
     args = node.args
-    if node.keywords or not args or not (isinstance(args[0], ast.Constant) and isinstance(args[0].value, str)):
-        frontend.err(
-            "SK008",
-            "print in a kernel takes a format string literal first",
-            args[0] if args else node,
-            'print("block %d: n=%d", tile.bid(0), n)  (printf conversions, no f-strings)',
-        )
+    if node.keywords:
+        frontend.err("SK006", "print in a kernel takes no keyword arguments", node.keywords[0].value)
+    if any(isinstance(a, ast.Starred) for a in args):
+        frontend.err("SK006", "`*args` is not supported in kernel calls", node)
+    if not (args and isinstance(args[0], ast.Constant) and is_printf_form(args[0].value)):
+        _python_print(frontend, node)
+        return
     first = args[0]
     assert isinstance(first, ast.Constant)
     fmt = str(first.value)
@@ -61,7 +69,9 @@ def lower_print_stmt(frontend: Any, node: ast.Call) -> None:
         _, conversions = parse_format(fmt)
         c_format = device_format(fmt)
     except PrintFormatError as exc:
-        frontend.err("SK008", str(exc), args[0])
+        frontend.err(
+            "SK008", str(exc), args[0], "a first string with `%` is a printf format: write `%%` for a percent sign"
+        )
     if len(conversions) != len(args) - 1:
         frontend.err(
             "SK006",
@@ -76,6 +86,27 @@ def lower_print_stmt(frontend: Any, node: ast.Call) -> None:
             frontend.err("SK023", f"`{conv.text}` needs an integer, not `{dt.name}`", arg)
         values.append(value)
     frontend.emit("print", values, None, node, format=c_format, kinds=[c.kind for c in conversions])
+
+
+def _python_print(frontend: Any, node: ast.Call) -> None:
+    """Python's form: string literals as text, each scalar by its dtype (`device_print.python_print_format`)."""
+    parts: list[PrintText | str] = []
+    values: list[Value] = []
+    kinds: list[str] = []
+    for arg in node.args:
+        if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+            parts.append(PrintText(arg.value))
+            continue
+        value = _scalar(frontend, arg, "print")
+        dt = (value.type.dtype if isinstance(value.type, ScalarType) else None) or dtype_of("i64")  # None: an index
+        if dt.kind == "b":
+            frontend.err("SK023", "print in a kernel cannot show a bool (print i32(flag) for 1 or 0)", arg)
+        kind = "float" if dt.kind == "f" else "uint" if dt.kind == "u" else "int"
+        parts.append(kind)
+        kinds.append("float" if kind == "float" else "int")
+        values.append(value)
+    c_format = device_format(python_print_format(parts))
+    frontend.emit("print", values, None, node, format=c_format, kinds=kinds)
 
 
 def lower_assert_stmt(frontend: Any, node: ast.Assert) -> None:

@@ -1,8 +1,16 @@
-"""Device-side `print(fmt, *scalars)` and `assert cond, "msg"`, declared once for the GPU and the CPU executor.
+"""Device-side `print` and `assert cond, "msg"`, declared once for the GPU and the CPU executor.
 
-A kernel prints with a printf-style format string literal and scalar arguments:
+A kernel prints in one of two forms:
 
-    print("block %d: total=%.3f", thread.block_idx_x(), total)
+    print("block %d: total=%.3f", thread.block_idx_x(), total)     # printf: a format string literal with `%`
+    print("first element", x[i], "of", n)                          # Python's (numba's): values, space-separated
+
+The first argument decides: a string literal that contains `%` is a printf format; anything else is Python's
+form, which the front end rewrites into a printf format (`python_print_format`): string literals become text,
+each value the conversion of its type (`%d` signed integers, `%u` unsigned, `%f` floats, as numba-cuda prints
+them), separated by spaces.  A bool is refused (device printf has no `True`); `i32(flag)` prints 1 or 0.  From
+there both forms are one: the same `vprintf` call on the GPU, the same text from `format_device_print` on the CPU,
+where `kernel_print` picks each value's conversion from its numpy type by the same table.
 
 The format is parsed here, by both consumers, so they accept the same programs and print the same text:
 
@@ -35,6 +43,8 @@ DISABLE_ASSERTS_ENV: Final = "SAFEKERNELS_DISABLE_ASSERTS"
 
 _SPEC = re.compile(r"%(?P<flags>[-+ #0]*)(?P<width>\d*)(?:\.(?P<precision>\d+))?(?P<conv>.)", re.DOTALL)
 INT_CONVERSIONS: Final = frozenset("diuxXo")
+#: the conversion of each value kind in Python's form (numba-cuda's choices)
+VALUE_CONVERSIONS: Final = {"int": "%d", "uint": "%u", "float": "%f"}
 FLOAT_CONVERSIONS: Final = frozenset("fFeEgG")
 _MASK64: Final = (1 << 64) - 1
 
@@ -87,6 +97,40 @@ def parse_format(fmt: str) -> tuple[list[str], list[Conversion]]:
     return pieces, conversions
 
 
+def is_printf_form(first: object) -> bool:
+    """Whether a print whose first argument is `first` (a literal's value, or the CPU's runtime value) uses a
+    printf format: a string with `%` in it.  Otherwise it is Python's form."""
+    return isinstance(first, str) and "%" in first
+
+
+@dataclass(frozen=True)
+class PrintText:
+    """A string literal of a Python-form print: printed as it is."""
+
+    text: str
+
+
+def python_print_format(parts: list[PrintText | str]) -> str:
+    """The printf format of a Python-form print: `PrintText` parts verbatim, each value kind ("int", "uint",
+    "float") its conversion, joined by single spaces."""
+    return " ".join(
+        p.text.replace("%", "%%") if isinstance(p, PrintText) else VALUE_CONVERSIONS[p] for p in parts
+    )
+
+
+def value_print_kind(value: object) -> str:
+    """The value kind of a CPU-side value in a Python-form print (the front end types it the same way)."""
+    if isinstance(value, bool | np.bool_):
+        raise PrintFormatError("print in a kernel cannot show a bool; print i32(flag) for 1 or 0")
+    if isinstance(value, np.unsignedinteger):
+        return "uint"
+    if isinstance(value, int | np.integer):
+        return "int"
+    if isinstance(value, float | np.floating):
+        return "float"
+    raise PrintFormatError(f"print in a kernel takes string literals and numbers, got {type(value).__name__}")
+
+
 def device_format(fmt: str) -> str:
     """The `vprintf` format for `fmt`: integer conversions get the `ll` modifier, `%` literals stay `%%`, and
     a newline ends the line (Python's print)."""
@@ -124,11 +168,14 @@ def _printf_value(conv: Conversion, value: Any, fmt: str) -> int | float:
     return float(value)
 
 
-def kernel_print(fmt: Any = "", *args: Any) -> None:
-    """`print` inside a kernel on the CPU executor: the GPU's text for the same call."""
-    if not isinstance(fmt, str):
-        raise PrintFormatError('print in a kernel takes a format string literal first: print("x=%d", x)')
-    sys.stdout.write(format_device_print(fmt, args) + "\n")
+def kernel_print(*args: Any) -> None:
+    """`print` inside a kernel on the CPU executor: the GPU's text for the same call, in either form."""
+    if args and is_printf_form(args[0]):
+        sys.stdout.write(format_device_print(args[0], args[1:]) + "\n")
+        return
+    parts: list[PrintText | str] = [PrintText(a) if isinstance(a, str) else value_print_kind(a) for a in args]
+    values = tuple(a for a in args if not isinstance(a, str))
+    sys.stdout.write(format_device_print(python_print_format(parts), values) + "\n")
 
 
 def asserts_enabled() -> bool:
