@@ -125,6 +125,21 @@ def test_the_wheel_installs_no_top_level_codegen(installed: Installed) -> None:
     assert proc.stdout.split() == ["True", "safekernels.codegen"], proc.stdout
 
 
+def test_python_m_safekernels_never_runs_a_planted_lookalike(installed: Installed) -> None:
+    """The wheel carries safekernels-module-guard.pth (issue 22, class A): without it `python -m safekernels`
+    finds a `safekernels.py` in the working folder before the package and runs it."""
+    folder = installed.home / "lookalikes"
+    folder.mkdir()
+    for name in ("safekernels", "ownership_check", "mypy_plugin", "cuda"):
+        (folder / f"{name}.py").write_text(f"open('EXECUTED-{name}', 'w').close()\nraise SystemExit(0)\n")
+    (folder / "host.py").write_text("x = 1\n")
+    for module in ("safekernels", "ownership_check"):
+        argv = [installed.bin("python"), "-m", module, *(["check"] if module == "safekernels" else []), "host.py"]
+        proc = installed.run(argv, cwd=folder)
+        assert sorted(p.name for p in folder.glob("EXECUTED-*")) == [], proc.stderr
+        assert proc.returncode == 0 and "checked 1 file" in proc.stdout, proc.stdout + proc.stderr
+
+
 def test_readme_first_kernel_runs_on_the_cpu_executor(installed: Installed) -> None:
     (installed.home / "first.py").write_text(_readme_first_kernel(), encoding="utf-8")
     proc = _checked(installed.run([installed.bin("python"), "first.py"]), "the README's first kernel")
