@@ -48,7 +48,7 @@ from typing import Any
 
 from ownership_check.diagnostics import DiagnosticError
 from safekernels.codegen.arch import SUPPORTED_ARCHS, UnsupportedArchError, check_arch
-from safekernels.codegen.build_import import sibling_imports
+from safekernels.codegen.build_import import exits_raise, sibling_imports
 from safekernels.codegen.build_output import (
     BuildOutputError,
     OutputFolderLock,
@@ -172,7 +172,8 @@ def import_kernel_file(path: Path) -> Any:
     sys.modules[name] = module  # dataclasses and pickling look modules up by name
     # The file's folder is not put on sys.path: `sibling_imports` (build_import.py) serves only what it imports.
     try:
-        spec.loader.exec_module(module)
+        with exits_raise():
+            spec.loader.exec_module(module)
     except DiagnosticError as exc:
         print(exc, file=sys.stderr)
         return None
@@ -180,7 +181,7 @@ def import_kernel_file(path: Path) -> Any:
         raise
     except SystemExit as exc:  # `sys.exit(0)` at import is a failed build, never a silent success
         where = _import_site(path, exc)
-        message = f"error while importing the file: it called sys.exit({exc.code!r}); nothing built"
+        message = f"error while importing the file: it exited (status {exc.code!r}) at import time; nothing built"
         print(f"{where}{message}", file=sys.stderr)
         return None
     except BaseException as exc:
@@ -195,7 +196,8 @@ def import_kernel_file(path: Path) -> Any:
 
 
 def _import_site(path: Path, exc: BaseException) -> str:
-    frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == str(path)]
+    target = os.path.realpath(path)
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if os.path.realpath(f.filename) == target]
     return f"{path}:{frames[-1].lineno}: " if frames else f"{path}: "
 
 

@@ -20,12 +20,14 @@ from __future__ import annotations
 
 import ast
 import importlib.machinery
+import os
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from importlib.machinery import ModuleSpec
 from pathlib import Path
 from types import ModuleType
+from typing import NoReturn
 
 #: Source larger than this is not scanned for import names (the import itself then reports what is wrong).
 _MAX_SCAN_BYTES = 16 * 1024 * 1024
@@ -82,6 +84,25 @@ class SiblingFinder:
                 for child in origin.parent.glob("*.py"):
                     self.wanted |= _scan(child)
         return spec
+
+
+@contextmanager
+def exits_raise() -> Iterator[None]:
+    """While FILE's module-level code runs, `os._exit(n)` raises `SystemExit(n)` instead of ending the process.
+
+    `sys.exit()` already raises (and the build reports it as a failed build); `os._exit(0)` would end the build
+    with status 0 and no manifest, which a script reads as success.
+    """
+    real = os._exit
+
+    def refuse(status: int) -> NoReturn:
+        raise SystemExit(status)
+
+    os._exit = refuse
+    try:
+        yield
+    finally:
+        os._exit = real
 
 
 @contextmanager

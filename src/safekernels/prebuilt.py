@@ -131,6 +131,8 @@ MAX_CUBIN_BYTES = 512 * 1024 * 1024
 SIMT_KINDS = ("slice", "disjoint", "atomic", "scalar")
 TILE_KINDS = ("partition", "tensor", "atomic", "scalar")
 _SHA256 = re.compile(r"^[0-9a-f]{64}$")
+#: Most kernel entries in one manifest (each names a cubin to read and hash).
+MAX_ENTRIES = 4096
 _ENTRY_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_$.]{0,511}$")
 _MAX_DIM = 1 << 62
 DTYPE_NAMES = frozenset(dt.__dtype__.name for dt in ALL_DTYPES)  # type: ignore[attr-defined]
@@ -146,9 +148,10 @@ def load_prebuilt(folder: str | Path) -> PrebuiltKernels:
     manifest = read_manifest(root / MANIFEST)
     tile_entries: dict[str, list[tuple[dict[str, Any], PrebuiltTile]]] = {}
     kernels: dict[str, Any] = {}
+    cubins: dict[str, tuple[bytes, str]] = {}  # a cubin named by several entries is read and hashed once
     try:
         for entry in manifest["kernels"]:
-            cubin = _read_cubin(root, entry)
+            cubin = _read_cubin(root, entry, cubins)
             if entry["track"] == "simt":
                 kernels[str(entry["name"])] = _simt_kernel(entry, cubin)
             else:
@@ -301,19 +304,23 @@ def validate_manifest(manifest: Any) -> None:
     _need(manifest.get("version") == 1, "version", f"unknown manifest version {str(manifest.get('version'))[:40]}")
     kernels = manifest.get("kernels")
     _need(isinstance(kernels, list), "kernels", "expected a list")
+    _need(len(kernels) <= MAX_ENTRIES, "kernels", f"{len(kernels):,} entries, more than the {MAX_ENTRIES:,} supported")
     for i, entry in enumerate(kernels):
         _entry(entry, f"kernels[{i}]")
 
 
-def _read_cubin(root: Path, entry: dict[str, Any]) -> bytes:
+def _read_cubin(root: Path, entry: dict[str, Any], cubins: dict[str, tuple[bytes, str]]) -> bytes:
     if "cubin" not in entry["files"]:
         raise PrebuiltError(f"{root}: `{entry['name']}` was built without its cubin; rebuild with --emit cubin")
     name = str(entry["files"]["cubin"])
-    try:
-        data = read_regular(root / name, MAX_CUBIN_BYTES)
-    except DiskDataError as exc:
-        raise PrebuiltError(f"{root / name}: cannot use this cubin ({exc})") from None
-    if hashlib.sha256(data).hexdigest() != entry["cubin_sha256"]:
+    if name not in cubins:
+        try:
+            data = read_regular(root / name, MAX_CUBIN_BYTES)
+        except DiskDataError as exc:
+            raise PrebuiltError(f"{root / name}: cannot use this cubin ({exc})") from None
+        cubins[name] = (data, hashlib.sha256(data).hexdigest())
+    data, digest = cubins[name]
+    if digest != entry["cubin_sha256"]:
         raise PrebuiltError(f"{root / name}: checksum mismatch (the file changed since the build); rebuild")
     return data
 

@@ -135,12 +135,14 @@ def test_safekernels_run_passes_the_file_after_double_dash(tmp_path: Path) -> No
 
 
 # D. `sys.exit(0)` at import time counted as a successful build (exit 0, no manifest).
-@pytest.mark.parametrize("call", ["sys.exit(0)", "sys.exit()", "raise SystemExit('done')", "exit(0)"])
+@pytest.mark.parametrize(
+    "call", ["sys.exit(0)", "sys.exit()", "raise SystemExit('done')", "exit(0)", "import os; os._exit(0)"]
+)
 def test_exit_at_import_is_a_failed_build(tmp_path: Path, call: str, capsys: pytest.CaptureFixture[str]) -> None:
     (tmp_path / "k.py").write_text("import sys\n" + CLEAN_KERNEL + call + "\n")
     status, err = _build_here(tmp_path, capsys, "k.py", "--emit", "llvm", "-o", str(tmp_path / "out"))
     assert status == 1
-    assert f"k.py:{CLEAN_KERNEL.count(chr(10)) + 2}: error while importing the file: it called sys.exit(" in err
+    assert f"k.py:{CLEAN_KERNEL.count(chr(10)) + 2}: error while importing the file: it exited (status " in err
     assert "nothing built" in err
     assert not (tmp_path / "out" / "manifest.json").exists()
 
@@ -316,6 +318,7 @@ MANIFEST_CASES: dict[str, Any] = {
     "no-version": lambda m: json.dumps({k: v for k, v in m.items() if k != "version"}),
     "bad-track": lambda m: _edit(m, "track", "gpu"),
     "invalid-utf8": b'{"version": 1, "kernels": [], "x": "\xff"}',
+    "5000-entries": lambda m: json.dumps({**m, "kernels": m["kernels"] * 5000}),
 }
 
 
@@ -429,7 +432,7 @@ def test_codegen_cache_and_autotune_never_read_special_files(cache_dir: Path, ki
 AUTOTUNE_CASES = {
     "deep": _deep(100_000),
     "best-1e400": '{"best": 1e400}',
-    "best-nan": '{"best": NaN}',
+    "best-nan": "{\"best\": NaN}",
     "best-true": '{"best": true}',
     "best-huge": '{"best": ' + "9" * 5000 + "}",
     "list": "[1, 2]",
