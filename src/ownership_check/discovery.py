@@ -6,8 +6,9 @@ Explicit files are checked as given (as ruff and mypy do, even when excluded).  
     DEFAULT_EXCLUDES      the folders ruff skips by default (`.venv`, `venv`, `.git`, `build`, `dist`,
                           `site-packages`, `node_modules`, `__pypackages__`, caches, ...) and `*.egg-info`
     `exclude`             `[tool.ownership-check] exclude`, added to the defaults
-    .gitignore            the patterns of the `.gitignore` at the config root, `!` negations included (the
-                          last matching line decides; a regular file of at most 1 MiB, else an error)
+    .gitignore            the patterns of the `.gitignore` files at the config root and in the folders below
+                          it, `!` negations included (as git: the deepest file's last matching line decides;
+                          each a regular file of at most 1 MiB, else an error)
     non-regular files     FIFOs, sockets, devices and symlinks to them (reading a FIFO blocks forever)
     symlinks out          a file symlink whose target lies outside the walked directory
 
@@ -90,17 +91,48 @@ def is_excluded(relpath: str, is_dir: bool, patterns: Sequence[str]) -> bool:
 
 
 class Excludes:
-    """The config's `exclude` globs and the root `.gitignore`, each with its own negations: excluded by either."""
+    """The config's `exclude` globs and the project's `.gitignore` files: a path is skipped when either excludes it.
+
+    The `.gitignore` files follow git: the root one, plus one in any folder below the root that the walk enters
+    (`add_folder`), whose patterns are relative to its folder; a deeper file's matching line overrides a
+    shallower one's, and within one file the last matching line decides (`!` re-includes).
+    """
 
     def __init__(self, exclude: Sequence[str], gitignore: Sequence[str]) -> None:
-        self.matchers = [PathMatcher(tuple(p)) for p in (exclude, gitignore) if p]
+        self.config = PathMatcher(tuple(exclude)) if exclude else None
+        self.gitignores: dict[str, PathMatcher] = {"": PathMatcher(tuple(gitignore))} if gitignore else {}
 
     def __bool__(self) -> bool:
-        return bool(self.matchers)
+        return self.config is not None or bool(self.gitignores)
+
+    def add_folder(self, rel_dir: str, root: str, errors: list[str] | None) -> None:
+        """Read `rel_dir/.gitignore` (relative to the root) if there is one; a bad one is reported, not used."""
+        rel_dir = _relative(rel_dir)
+        if not rel_dir or rel_dir.startswith("../") or rel_dir == ".." or rel_dir in self.gitignores:
+            return
+        try:
+            patterns = read_gitignore(os.path.join(root, rel_dir))
+        except GitignoreError as exc:
+            if errors is not None:
+                errors.append(str(exc))
+            return
+        if patterns:
+            self.gitignores[rel_dir] = PathMatcher(patterns)
 
     def excluded(self, relpath: str, is_dir: bool) -> bool:
         relpath = _relative(relpath)
-        return any(m.excluded(relpath, is_dir) for m in self.matchers)
+        if self.config is not None and self.config.excluded(relpath, is_dir):
+            return True
+        if not self.gitignores:
+            return False
+        parts = relpath.split("/")
+        for depth in range(len(parts) - 1, -1, -1):  # the deepest .gitignore with a matching line decides
+            matcher = self.gitignores.get("/".join(parts[:depth]))
+            if matcher is not None:
+                decision = matcher.decision("/".join(parts[depth:]), is_dir)
+                if decision is not None:
+                    return decision
+        return False
 
 
 #: Largest `.gitignore` read (a larger one is an error, never cut short: a lost `!` line would hide files).
@@ -173,13 +205,19 @@ def _walk(top: str, exclude: Excludes, root: str, errors: list[str] | None) -> I
         if errors is not None:
             errors.append(f"{exc.filename or top}: cannot read directory: {exc.strerror or exc}")
 
+    rel_top = _relative(os.path.relpath(os.path.abspath(top), root))
+    if not rel_top.startswith(".."):  # the .gitignore files of the folders between the root and `top`
+        parts = [part for part in rel_top.split("/") if part]
+        for depth in range(1, len(parts) + 1):
+            exclude.add_folder("/".join(parts[:depth]), root, errors)
     for dirpath, dirnames, filenames in os.walk(top, onerror=onerror):
         rel_dir = os.path.relpath(os.path.abspath(dirpath), root)
+        exclude.add_folder(rel_dir, root, errors)
         kept = []
         for d in sorted(dirnames):
             if d in DEFAULT_EXCLUDES or d.endswith(".egg-info"):
                 continue
-            if exclude and exclude.excluded(os.path.join(rel_dir, d), True):
+            if exclude.excluded(os.path.join(rel_dir, d), True):
                 continue
             kept.append(d)
         dirnames[:] = kept
@@ -187,7 +225,7 @@ def _walk(top: str, exclude: Excludes, root: str, errors: list[str] | None) -> I
             if not filename.endswith(".py"):
                 continue
             full = os.path.join(dirpath, filename)
-            if exclude and exclude.excluded(os.path.join(rel_dir, filename), False):
+            if exclude.excluded(os.path.join(rel_dir, filename), False):
                 continue
             try:
                 info = os.lstat(full)

@@ -262,9 +262,13 @@ class PathMatcher:
         return len(parts) in reach
 
     def excluded(self, relpath: str, is_dir: bool) -> bool:
+        return self.decision(relpath, is_dir) is True
+
+    def decision(self, relpath: str, is_dir: bool) -> bool | None:
+        """True (excluded) or False (re-included) by the last matching pattern; None when none matches."""
         parts = [part for part in relpath.split("/") if part and part != "."]
         if not parts:
-            return False
+            return None
         positions = self.always + self.by_first.get(parts[0], []) + self.by_last.get(parts[-1], [])
         for position in sorted(positions, reverse=True):
             item = self.items[position]
@@ -275,7 +279,7 @@ class PathMatcher:
                     return not item.negated
             elif self._matches(item, parts):
                 return not item.negated
-        return False
+        return None
 
 
 def parse_gitignore(text: str) -> list[str]:

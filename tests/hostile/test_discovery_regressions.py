@@ -199,3 +199,37 @@ def test_read_gitignore_never_blocks_on_a_fifo(project: Path) -> None:
     thread.start()
     thread.join(10)
     assert not thread.is_alive() and isinstance(result[0], GitignoreError)
+
+
+# I, as git does it: `.gitignore` files in folders below the root, their own negations, the deepest one deciding.
+def test_nested_gitignore_files(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (project / ".gitignore").write_text("*.py\n!/pkg/\n")
+    (project / "pkg" / "gen").mkdir(parents=True)
+    (project / "pkg" / ".gitignore").write_text("*.py\n!keep*.py\n")
+    (project / "pkg" / "gen" / ".gitignore").write_text("!*.py\nskip.py\n")
+    for name in ("top.py", "pkg/a.py", "pkg/keep_a.py", "pkg/gen/b.py", "pkg/gen/skip.py"):
+        (project / name).write_text(KERNEL)
+    status, paths = _concise(capsys, ".")
+    assert status == 1 and sorted(paths) == ["pkg/gen/b.py", "pkg/keep_a.py"]
+    status, paths = _concise(capsys, "pkg/gen")  # walking a subfolder still applies the folders above it
+    assert sorted(paths) == ["pkg/gen/b.py"]
+
+
+def test_a_nested_gitignore_that_is_a_fifo_is_an_error(project: Path) -> None:
+    (project / "sub").mkdir()
+    os.mkfifo(project / "sub" / ".gitignore")
+    (project / "sub" / "host.py").write_text(KERNEL)
+    proc = subprocess.run([sys.executable, "-m", "ownership_check", ".", "--no-cache", "--format", "concise"],
+                          cwd=project, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and "sub/.gitignore: not a regular file" in proc.stderr
+    assert "sub/host.py:17:36: E0502" in proc.stdout
+
+
+def test_pre_commit_mode_follows_a_nested_gitignore(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (project / "pkg").mkdir()
+    (project / "pkg" / ".gitignore").write_text("*\n!*.py\n")
+    (project / "pkg" / "__init__.py").write_text("")
+    (project / "pkg" / "kernels.py").write_text(KERNEL_MODULE)
+    (project / "pkg" / "caller.py").write_text(CALLER)
+    status, paths = _concise(capsys, "pkg/caller.py")
+    assert status == 1 and paths == ["pkg/caller.py"]
