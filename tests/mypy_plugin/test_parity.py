@@ -14,6 +14,7 @@ numpy are analyzed once.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -25,6 +26,8 @@ from mypy_harness import Reported, ownership_errors, run_mypy, write_config
 from ownership_check.api import check_paths
 
 Row = tuple[str, int, int, str]
+#: A checker code as mypy prints it (`E0382`, `W0003`).
+CHECKER_CODE = re.compile(r"^[EW]\d{4}$")
 #: `(path, line, "error" | "note", text)`: what mypy prints for an ownership diagnostic, line by line.
 Detail = tuple[str, int, str, str]
 
@@ -55,18 +58,19 @@ def _cli_run(case: Path) -> tuple[set[Row], set[Detail]]:
     rows: set[Row] = set()
     details: set[Detail] = set()
     for d in result.diagnostics:
-        if d.code in CLI_ONLY_CODES or not d.code.startswith("E"):
+        if d.code in CLI_ONLY_CODES:
             continue
         path = relative_reported_path(case, d.path)
-        rows.add((path, d.line, d.column, d.code))
+        if d.code.startswith("E"):
+            rows.add((path, d.line, d.column, d.code))
         details.add((path, d.line, "error", d.message))
         details.update((path, d.line, "note", text) for text in notes_of(d))
     return rows, details
 
 
 def _mypy_details(reported: list[Reported], name: Callable[[str], str]) -> dict[str, set[Detail]]:
-    """Per file: the ownership errors' messages, and the notes printed on the lines that have one."""
-    errors = ownership_errors(reported)
+    """Per file: the messages of every checker code (warnings included), and the notes printed on their lines."""
+    errors = [r for r in reported if r.severity in ("error", "warning") and r.code and CHECKER_CODE.match(r.code)]
     lines = {(name(r.path), r.line) for r in errors}
     found: dict[str, set[Detail]] = {}
     for r in reported:
