@@ -31,6 +31,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from safekernels.disk_data import DiskDataError, read_regular
+
 CACHE_DIR = ".ownership_check_cache"
 SCHEMA = 2
 _MAGIC = b"ownership-check-cache"
@@ -74,9 +76,8 @@ def _checksum(body: bytes) -> bytes:
 def _load(path: str) -> dict[str, dict[str, Any]]:
     """The per-file records of a verified cache file; {} for anything missing, corrupt or foreign."""
     try:
-        with open(path, "rb") as f:
-            raw = f.read(_MAX_CACHE_BYTES + 1)
-    except OSError:
+        raw = read_regular(path, _MAX_CACHE_BYTES)  # a FIFO or a /dev/zero link is refused, never read
+    except DiskDataError:
         return {}
     header, sep, body = raw.partition(b"\n")
     if not sep or len(raw) > _MAX_CACHE_BYTES:

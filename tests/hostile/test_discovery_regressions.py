@@ -233,3 +233,27 @@ def test_pre_commit_mode_follows_a_nested_gitignore(project: Path, capsys: pytes
     (project / "pkg" / "caller.py").write_text(CALLER)
     status, paths = _concise(capsys, "pkg/caller.py")
     assert status == 1 and paths == ["pkg/caller.py"]
+
+
+# G for the checker's own cache: a FIFO or a /dev/zero link where a cache file should be is ignored, not read.
+@pytest.mark.parametrize("kind", ["fifo", "dev-zero"])
+def test_the_checker_cache_reads_regular_files_only(project: Path, kind: str) -> None:
+    from ownership_check import cache
+
+    (project / "host.py").write_text(KERNEL)
+    first = subprocess.run([sys.executable, "-m", "ownership_check", "host.py", "--format", "concise"],
+                           cwd=project, capture_output=True, text=True, timeout=60)
+    (cache_file,) = (project / ".ownership_check_cache").glob("*.json")
+    cache_file.unlink()
+    if kind == "fifo":
+        os.mkfifo(cache_file)
+    else:
+        cache_file.symlink_to("/dev/zero")
+    result: list[object] = []
+    thread = threading.Thread(target=lambda: result.append(cache._load(str(cache_file))), daemon=True)
+    thread.start()
+    thread.join(10)
+    assert not thread.is_alive() and result == [{}]
+    again = subprocess.run([sys.executable, "-m", "ownership_check", "host.py", "--format", "concise"],
+                           cwd=project, capture_output=True, text=True, timeout=60)
+    assert again.returncode == first.returncode == 1 and again.stdout == first.stdout
