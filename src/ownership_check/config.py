@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ownership_check.discovery import is_excluded
+from safekernels.disk_data import DiskDataError, read_regular
 
 
 class ConfigError(Exception):
@@ -118,14 +119,19 @@ def find_pyproject(start: str) -> str | None:
         directory = parent
 
 
+#: Largest pyproject.toml read (a real one is a few KiB).
+MAX_PYPROJECT_BYTES = 4 * 1024 * 1024
+
+
 def load_config(start: str = ".") -> Config:
     """The config of the nearest pyproject.toml at or above `start` (defaults when there is none)."""
     path = find_pyproject(start)
     if path is None:
         return Config(root=os.path.abspath(start))
     try:
-        with open(path, "rb") as f:
-            data = tomllib.load(f)
+        data = tomllib.loads(read_regular(path, MAX_PYPROJECT_BYTES).decode("utf-8"))  # never a FIFO or a huge file
+    except DiskDataError as exc:
+        raise ConfigError(f"cannot read {path}: {exc}") from None
     except UnicodeDecodeError as exc:
         raise ConfigError(f"cannot read {path}: it is not valid UTF-8 ({exc.reason} at byte {exc.start})") from exc
     except (OSError, ValueError, RecursionError) as exc:  # tomllib.TOMLDecodeError is a ValueError

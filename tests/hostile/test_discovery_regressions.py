@@ -257,3 +257,12 @@ def test_the_checker_cache_reads_regular_files_only(project: Path, kind: str) ->
     again = subprocess.run([sys.executable, "-m", "ownership_check", "host.py", "--format", "concise"],
                            cwd=project, capture_output=True, text=True, timeout=60)
     assert again.returncode == first.returncode == 1 and again.stdout == first.stdout
+
+
+def test_a_huge_pyproject_is_a_configuration_error_not_a_memory_blowup(project: Path,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    with open(project / "pyproject.toml", "wb") as handle:
+        handle.truncate(5 * 1024 * 1024 * 1024)  # sparse: 5 GiB of zeros, no disk used
+    (project / "host.py").write_text(KERNEL)
+    assert main(["host.py", "--no-cache"]) == 2
+    assert "pyproject.toml: 5368709120 bytes, more than the 4194304 this file may have" in capsys.readouterr().err
