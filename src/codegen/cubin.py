@@ -7,6 +7,11 @@ from __future__ import annotations
 
 import functools
 
+from safekernels.codegen.toolchain import distribution_version
+
+#: wheels that ship libnvJitLink (cuda.bindings finds a wheel's library before a system toolkit's)
+NVJITLINK_DISTRIBUTIONS = ("nvidia-nvjitlink", "nvidia-nvjitlink-cu13", "nvidia-nvjitlink-cu12")
+
 
 class AssembleError(RuntimeError):
     """nvJitLink refused the PTX (the message holds its error log)."""
@@ -49,6 +54,16 @@ def _error_log(handle: int) -> str:
 
 @functools.cache
 def nvjitlink_version() -> str:
+    """Which nvJitLink assembles cubins, for cache keys, cheaply: the installed nvJitLink wheel's version and
+    cuda-bindings' from their distribution metadata (`codegen.toolchain`; no library loaded).  Only without such
+    a wheel (a system toolkit's library) is libnvJitLink loaded to ask its version."""
+    wheels = [f"{name}={version}" for name in NVJITLINK_DISTRIBUTIONS if (version := distribution_version(name))]
+    if wheels:
+        return ";".join([*wheels, f"cuda-bindings={distribution_version('cuda-bindings')}"])
+    return _loaded_nvjitlink_version()
+
+
+def _loaded_nvjitlink_version() -> str:
     try:
         from cuda.bindings import nvjitlink
 

@@ -15,8 +15,10 @@ import glob
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from llvmlite import binding as llvm
+if TYPE_CHECKING:  # llvmlite loads only to link: finding the file and its version (a cache key) need none
+    from llvmlite import binding as llvm
 
 ENV_PATH = "SAFEKERNELS_LIBDEVICE"
 
@@ -51,6 +53,8 @@ def _bitcode(path: Path) -> bytes:
 
 
 def link_libdevice(module: llvm.ModuleRef, path: Path) -> None:
+    from llvmlite import binding as llvm
+
     """Link libdevice into `module` (in place) and internalize its definitions."""
     lib = llvm.parse_bitcode(_bitcode(path))
     lib.triple = module.triple

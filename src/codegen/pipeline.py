@@ -12,6 +12,11 @@ Observability: the `safekernels.codegen` logger reports cache hits and misses (D
 `SAFEKERNELS_DUMP_DIR=dir` writes every stage's text for each compiled kernel into `dir`
 (`<kernel>.<arch>.{py.txt,kir.txt,ll,opt.ll,ptx,cubin}`; `codegen.dump`).  `SAFEKERNELS_LINEINFO=1` (or
 `line_info=True`) emits `.loc` line info naming the Python source (`codegen.lowering.line_info`).
+
+A hit is cheap on purpose (a warm start loads every kernel this way): the key needs the kernel's source and
+parameters (`frontend.spec`) and the toolchain's versions, read from the installed distributions' metadata
+folders (`tool_versions`, `codegen.toolchain`), so neither the front end's builder, the lowering, llvmlite nor
+libnvJitLink is imported until a miss compiles.  `tests/codegen/test_warm_cache_imports.py` holds that line.
 """
 
 from __future__ import annotations
@@ -23,18 +28,13 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-import llvmlite
-
 from safekernels.codegen.cache import CacheEntry, cache_key, load, store
-from safekernels.codegen.cubin import assemble_cubin, nvjitlink_version
+from safekernels.codegen.cubin import nvjitlink_version
 from safekernels.codegen.dump import dump_stage, dumping
-from safekernels.codegen.frontend import build_module, spec_from_kernel
-from safekernels.codegen.frontend.spec import KernelSpec
+from safekernels.codegen.frontend.spec import KernelSpec, spec_from_kernel
 from safekernels.codegen.libdevice import find_libdevice, libdevice_version
-from safekernels.codegen.lowering import LoweringOptions, lower_module
-from safekernels.codegen.lowering.math_lowering import NeedsLibdevice
 from safekernels.codegen.param_plan import ParamPlan
-from safekernels.codegen.ptx import optimize_and_emit
+from safekernels.codegen.toolchain import distribution_version
 
 APPROX_ENV = "SAFEKERNELS_APPROX_MATH"
 LINEINFO_ENV = "SAFEKERNELS_LINEINFO"
@@ -62,11 +62,17 @@ class CompiledKernel:
 
 @functools.cache
 def tool_versions() -> dict[str, str]:
+    """The toolchain a cache key names, once per process, without loading llvmlite or libnvJitLink."""
     from safekernels import __version__
 
+    llvmlite_version = distribution_version("llvmlite")
+    if llvmlite_version is None:  # not installed as a distribution: ask the module
+        import llvmlite
+
+        llvmlite_version = llvmlite.__version__
     return {
         "safekernels": __version__,
-        "llvmlite": llvmlite.__version__,
+        "llvmlite": llvmlite_version,
         "nvjitlink": nvjitlink_version(),
         "libdevice": libdevice_version(find_libdevice()),
     }
@@ -139,7 +145,13 @@ def compile_simt_kernel(
 
 
 def _compile(spec: KernelSpec, arch: str, approx: bool, line_info: bool = False) -> CompiledKernel:
+    """A cache miss: every stage (the imports of the front end, the lowering and llvmlite happen here)."""
+    from safekernels.codegen.cubin import assemble_cubin
+    from safekernels.codegen.frontend.builder import build_module
     from safekernels.codegen.frontend.mangle import entry_symbol
+    from safekernels.codegen.lowering import LoweringOptions, lower_module
+    from safekernels.codegen.lowering.math_lowering import NeedsLibdevice
+    from safekernels.codegen.ptx import optimize_and_emit
 
     times: dict[str, float] = {}
     start = time.perf_counter()

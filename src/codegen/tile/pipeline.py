@@ -10,6 +10,9 @@ the module-level constants it names, and the specialization.
 
 Arch `sm_90a` (what the launcher asks for on a compute-capability 9.0 device) lets matmul main loops use
 warpgroup MMA (`codegen.tile.wgmma`); a kernel that ends up with no wgmma is emitted for plain `sm_90`.
+
+A cache hit imports neither the tile front end, the lowering nor llvmlite (they load in the miss path), so a
+warm start pays only for hashing the key (`codegen.pipeline.tool_versions` reads versions from metadata).
 """
 
 from __future__ import annotations
@@ -24,10 +27,7 @@ from typing import Any
 
 from safekernels.codegen.cache import CacheEntry, load, source_key_parts, store
 from safekernels.codegen.dump import dump_stage, dumping
-from safekernels.codegen.tile.diagnostics import tile_error
-from safekernels.codegen.tile.frontend import build_tile_ir
 from safekernels.codegen.tile.ir import ParamInfo, TileKernelIR
-from safekernels.codegen.tile.lower import LoweringError, lower_tile_kernel
 from safekernels.tile.ops import TileType
 
 DEFAULT_ARCH = "sm_90"
@@ -199,6 +199,10 @@ def compile_tile(
                 [list(a) for a in m["asserts"]],
                 bool(m.get("persistent", False)),
             )
+    from safekernels.codegen.tile.diagnostics import tile_error
+    from safekernels.codegen.tile.frontend import build_tile_ir
+    from safekernels.codegen.tile.lower import LoweringError, lower_tile_kernel
+
     kir = build_tile_ir(fn, params, grid_rank)
     kir.name = entry_symbol(kir.name)
     dump_stage(kir.name, arch, "kir.txt", lambda: repr(kir))
