@@ -31,6 +31,7 @@ def report(a: Slice[f32], c: DisjointSlice[f32], h: AtomicSlice[u32], cas: Atomi
     i = idx.get()
     if i == 5:
         print("i=%d a=%.3f neg=%x u=%u %%", i, a[i], i32(-3), u32(7))
+        print("first element", a[i], "at", i, "u", u32(7), "100%")
     h.fetch_or(0, u32(1) << u32(i), order="acq_rel", scope="block")
     h.fetch_xor(1, u32(1) << u32(i), order="seq_cst", scope="system")
     h.fetch_and(2, ~(u32(1) << u32(i)), order="release")
@@ -75,6 +76,7 @@ def test_print_and_atomics_match_the_cpu_executor(tmp_path: Path) -> None:
     cpu = run("cpu", "ok", tmp_path)
     assert gpu == cpu
     assert "i=5 a=5.000 neg=fffffffffffffffd u=7 %\n" in gpu
+    assert "first element 5.000000 at 5 u 7 100%\n" in gpu  # Python's form, the same text on both
     assert "RESULT ([4294967295, 4294967295, 0], True)" in gpu
 
 
