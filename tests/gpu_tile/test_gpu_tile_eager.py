@@ -123,3 +123,20 @@ def test_a_then_chain_and_its_graph_replay_agree(env: Any) -> None:
     stream.synchronize()
     np.testing.assert_array_equal(graph.value[0].to_numpy(stream), eager)
     del torch
+
+
+def test_a_load_like_shape_disagreement_is_refused_on_the_gpu(env: Any) -> None:
+    _torch, device, stream = env
+    from bench.kernels import tile_kernels as K
+    from safekernels import tile
+    from safekernels.dtypes import f32
+    from safekernels.errors import ShapeError
+
+    z = tile.zeros((1000,), f32, device=device).partition((K.VEC_TILE,)).sync_on(stream)
+    y = tile.zeros((1000,), f32, device=device).sync_on(stream)
+    with pytest.raises(ShapeError, match=r"vecadd: parameter `x` has shape \(999,\)"):
+        K.vecadd(z, tile.zeros((999,), f32, device=device), y)  # refused when the launch is built
+    hidden = tile.zeros((999,), f32, device=device).then(lambda t: t)  # the shape is known when the chain runs
+    op = K.vecadd(z, hidden, y)
+    with pytest.raises(ShapeError, match=r"vecadd: parameter `x` has shape \(999,\)"):
+        op.sync_on(stream)  # the GPU launch's full check, before anything runs
