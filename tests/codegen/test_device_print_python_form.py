@@ -201,12 +201,21 @@ def test_simt_python_form_errors(body: str, code: str, message: str) -> None:
     assert diagnostic.line == 5  # the kernel's file and line
 
 
-def test_simt_bool_help_works_as_written(capsys: pytest.CaptureFixture[str]) -> None:
-    kernel = simt.kernel(simt.launch_contract(block=1)(_simt_with('print("flag", i32(i < 3))')))
+def test_the_bool_help_works_as_written(capsys: pytest.CaptureFixture[str]) -> None:
+    kernel = simt.kernel(simt.launch_contract(block=1)(_simt_with('print("flag %d", i < 3)')))
     dev = sk.Device.cpu()
     stream = dev.new_stream()
     kernel.launch(kernel.prepare(simt.LaunchConfig1D.for_len(1, block=1), dev), stream, sk.zeros(1, f32, stream))
-    assert capsys.readouterr().out == "flag 1\n"
+
+    @tile.kernel
+    def flagged(z: Partition[f32], x: Tensor[f32]) -> None:
+        print("flag %d", tile.bid(0) < 1)
+        z.store(tile.load_like(x, z))
+
+    flagged(tile.zeros((8,), f32).partition((4,)), tile.ones((8,), f32)).sync_on(stream)
+    assert capsys.readouterr().out == "flag 1\nflag 1\nflag 0\n"
+    infos, grid = specialize(flagged, [_Spec((8,), (4,)), _Spec((8,))])
+    assert compile_tile(flagged.fn, infos, grid, use_cache=False).cubin[:4] == b"\x7fELF"
 
 
 def test_tile_python_form_errors() -> None:

@@ -613,7 +613,8 @@ class FunctionBuilder:
             value = self.expr(arg)
             ty = value.ty
             if ty == BOOL:
-                self.fail(arg, "SK003", "print in a kernel cannot show a bool", help="print i32(flag) for 1 or 0")
+                hint = 'print("flag %d", flag) prints 1 or 0'
+                self.fail(arg, "SK003", "print in a kernel cannot show a bool", help=hint)
             if is_intlike(ty):
                 unsigned = isinstance(ty, ScalarTy) and ty.dtype.kind == "u"
                 parts.append("uint" if unsigned else "int")

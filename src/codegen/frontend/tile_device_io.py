@@ -100,7 +100,9 @@ def _python_print(frontend: Any, node: ast.Call) -> None:
         value = _scalar(frontend, arg, "print")
         dt = (value.type.dtype if isinstance(value.type, ScalarType) else None) or dtype_of("i64")  # None: an index
         if dt.kind == "b":
-            frontend.err("SK023", "print in a kernel cannot show a bool (print i32(flag) for 1 or 0)", arg)
+            frontend.err(
+                "SK023", "print in a kernel cannot show a bool", arg, 'print("flag %d", flag) prints 1 or 0'
+            )
         kind = "float" if dt.kind == "f" else "uint" if dt.kind == "u" else "int"
         parts.append(kind)
         kinds.append("float" if kind == "float" else "int")

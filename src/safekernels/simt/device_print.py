@@ -8,8 +8,8 @@ A kernel prints in one of two forms:
 The first argument decides: a string literal that contains `%` is a printf format; anything else is Python's
 form, which the front end rewrites into a printf format (`python_print_format`): string literals become text,
 each value the conversion of its type (`%d` signed integers, `%u` unsigned, `%f` floats, as numba-cuda prints
-them), separated by spaces.  A bool is refused (device printf has no `True`); `i32(flag)` prints 1 or 0.  From
-there both forms are one: the same `vprintf` call on the GPU, the same text from `format_device_print` on the CPU,
+them), separated by spaces.  A bool is refused (device printf has no `True`); `print("flag %d", flag)` prints
+1 or 0.  From there both forms are one: the same `vprintf` call on the GPU, the same text from `format_device_print` on the CPU,
 where `kernel_print` picks each value's conversion from its numpy type by the same table.
 
 The format is parsed here, by both consumers, so they accept the same programs and print the same text:
@@ -121,7 +121,7 @@ def python_print_format(parts: list[PrintText | str]) -> str:
 def value_print_kind(value: object) -> str:
     """The value kind of a CPU-side value in a Python-form print (the front end types it the same way)."""
     if isinstance(value, bool | np.bool_):
-        raise PrintFormatError("print in a kernel cannot show a bool; print i32(flag) for 1 or 0")
+        raise PrintFormatError('print in a kernel cannot show a bool; print("flag %d", flag) prints 1 or 0')
     if isinstance(value, np.unsignedinteger):
         return "uint"
     if isinstance(value, int | np.integer):
