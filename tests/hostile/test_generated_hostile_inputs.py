@@ -441,12 +441,31 @@ class NaiveMatcher:
             self.rules.append((negated, dir_only, re.compile(f"^{regex}$", re.DOTALL)))
 
     def excluded(self, path: str, is_dir: bool) -> bool:
+        return self.decision(path, is_dir) is True
+
+    def decision(self, path: str, is_dir: bool) -> bool | None:
         for negated, dir_only, regex in reversed(self.rules):
             if dir_only and not is_dir:
                 continue
             if regex.match(path):
                 return not negated
-        return False
+        return None
+
+
+def naive_walk_excluded(matchers: dict[str, NaiveMatcher], path: str) -> bool:
+    """git's rule over nested `.gitignore` files: for the path and each of its folders, top-down, the deepest
+    file with a matching line decides; an excluded folder hides everything below it."""
+    parts = path.split("/")
+    for i in range(len(parts)):
+        prefix = parts[: i + 1]
+        for depth in range(len(prefix) - 1, -1, -1):
+            matcher = matchers.get("/".join(prefix[:depth]))
+            decision = None if matcher is None else matcher.decision("/".join(prefix[depth:]), i < len(parts) - 1)
+            if decision is not None:
+                if decision:
+                    return True
+                break
+    return False
 
 
 @st.composite
@@ -570,8 +589,9 @@ def test_any_gitignore_text_is_usable_or_refused(text: str, path: str) -> None:
 
 
 @examples(25)
-@given(small_patterns(), st.lists(small_paths, min_size=1, max_size=8, unique=True))
-def test_discover_over_a_generated_tree(lines: list[str], paths: list[str]) -> None:
+@given(small_patterns(), st.lists(small_paths, min_size=1, max_size=8, unique=True),
+       st.one_of(st.none(), small_patterns()))
+def test_discover_over_a_generated_tree(lines: list[str], paths: list[str], nested: list[str] | None) -> None:
     root = _fresh("tree_")
     files: set[str] = set()
     for path in paths:
@@ -582,18 +602,23 @@ def test_discover_over_a_generated_tree(lines: list[str], paths: list[str]) -> N
             files.add(f"{path}.py")
         except OSError:  # a generated name used both as a folder and as a file
             continue
-    (root / ".gitignore").write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
+    gitignores = {"": lines}
+    folders = sorted({path.rsplit("/", 1)[0] for path in files if "/" in path})
+    if nested is not None and folders:  # a second .gitignore, in the first folder of the tree
+        gitignores[folders[0]] = nested
+    for folder, folder_lines in gitignores.items():
+        (root / folder / ".gitignore").write_text("".join(f"{line}\n" for line in folder_lines), encoding="utf-8")
     errors: list[str] = []
     found = {os.path.relpath(full, root).replace(os.sep, "/") for full, _ in discover([str(root)], (), str(root),
                                                                                       errors)}
-    naive = NaiveMatcher([p for p in (parse_line(line) for line in lines) if p is not None])
-    expected = {path for path in files if os.path.isfile(root / path)
-                and not any(naive.excluded("/".join(path.split("/")[: i + 1]), i < path.count("/"))
-                            for i in range(path.count("/") + 1))}
+    naive = {folder: NaiveMatcher([p for p in (parse_line(line) for line in folder_lines) if p is not None])
+             for folder, folder_lines in gitignores.items()}
+    expected = {path for path in files if os.path.isfile(root / path) and not naive_walk_excluded(naive, path)}
     assert errors == []
     assert found == expected
     count("discover over generated trees", f"{len(found)} of {len(files)} files kept" if len(files) < 3
           else "3+ files")
+    count("discover over generated trees", "with a nested .gitignore" if len(gitignores) > 1 else "root only")
     shutil.rmtree(root, ignore_errors=True)
 
 
