@@ -9,8 +9,9 @@ The first argument decides: a string literal that contains `%` is a printf forma
 form, which the front end rewrites into a printf format (`python_print_format`): string literals become text,
 each value the conversion of its type (`%d` signed integers, `%u` unsigned, `%f` floats, as numba-cuda prints
 them), separated by spaces.  A bool is refused (device printf has no `True`); `print("flag %d", flag)` prints
-1 or 0.  From there both forms are one: the same `vprintf` call on the GPU, the same text from `format_device_print` on the CPU,
-where `kernel_print` picks each value's conversion from its numpy type by the same table.
+1 or 0.  From there both forms are one: the same `vprintf` call on the GPU, the same text from
+`format_device_print` on the CPU, where `kernel_print` picks each value's conversion from its numpy type by the
+same table.
 
 The format is parsed here, by both consumers, so they accept the same programs and print the same text:
 
