@@ -71,10 +71,13 @@ ENTRY_PACKAGES = ("safekernels", "ownership_check")
 #: The `-m` runs guarded from startup on (see the module docstring): the four packages of the distribution.
 GUARDED_PACKAGES = ("safekernels", "ownership_check", "codegen", "mypy_plugin")
 #: The content of `safekernels-module-guard.pth` (setup.py writes it into the wheel, the Makefile into .venv).
+#: It imports this module only when an argument is one of the package names (`-m safekernels`, `-m codegen.x`) or
+#: an option ending in one (`-msafekernels`, `-Im ownership_check`): any other interpreter pays a membership test.
+#: (`site` runs the line with `exec` inside a function, so it names no variable a generator would have to see.)
 PTH_LINE = (
-    "import sys; not sys.flags.safe_path and any(n in a for a in getattr(sys, 'orig_argv', ())[1:] "
-    "for n in ('safekernels', 'ownership_check', 'codegen', 'mypy_plugin')) "
-    "and __import__('safekernels.safe_sys_path')\n"
+    "import sys; not sys.flags.safe_path and any((a[a.index('m') + 1:] if a[:1] == '-' and 'm' in a else a)"
+    ".split('.')[0] in ('safekernels', 'ownership_check', 'codegen', 'mypy_plugin') "
+    "for a in getattr(sys, 'orig_argv', ())[1:]) and __import__('safekernels.safe_sys_path')\n"
 )
 
 

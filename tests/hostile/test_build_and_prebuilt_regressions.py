@@ -89,6 +89,22 @@ def test_own_package_lookalikes_never_run(tmp_path: Path, command: list[str]) ->
         assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
+@pytest.mark.parametrize(
+    "argv",
+    [["-msafekernels", "-V"], ["-Im", "safekernels", "-V"], ["-m", "safekernels.cli"], ["-B", "-m", "ownership_check"]],
+)
+def test_the_startup_guard_covers_every_spelling_of_a_module_run(tmp_path: Path, argv: list[str]) -> None:
+    _plant(tmp_path, OWN_NAMES)
+    proc = _run(tmp_path, *argv)
+    assert _executed(tmp_path) == [] and proc.returncode == 0, proc.stderr
+
+
+def test_the_startup_guard_costs_other_interpreters_nothing(tmp_path: Path) -> None:
+    probe = "import sys; print('safekernels' in sys.modules)"
+    assert _run(tmp_path, "-c", probe).stdout == "False\n"
+    assert _run(tmp_path, "-c", probe + "  # a comment naming safekernels").stdout == "False\n"
+
+
 def test_module_run_detection_covers_the_guarded_packages() -> None:
     from safekernels.safe_sys_path import GUARDED_PACKAGES, _module_run_name
 
