@@ -6,7 +6,8 @@ private module name (a file that cannot be imported here, e.g. one that needs to
 For a tile kernel there is no launch to copy a specialization from, so `tile_candidates` makes a few from its
 annotations: the declared `Dims` where there are any (names bound to 64), otherwise a rank-1 (128,) or a
 rank-2 (64, 64) partition over a 2-tile-per-axis tensor, inputs shaped like the output, scalars 2 / 0.5.
-A candidate that the launch-time shape check refuses is not a program and is dropped.
+A candidate that the launch-time shape check refuses is not a program and is dropped; when the check refuses the
+2-tile shapes (declared dims that tie an input to the tile, read with `load_like`), one tile per axis is tried.
 """
 
 from __future__ import annotations
@@ -114,28 +115,35 @@ def tile_candidates(kernel: TileKernel) -> Iterator[Candidate]:
     part = next(p for p in kernel.params if p.kind == "partition")
     ranks = [len(part.dims.dims)] if part.dims is not None else [1, 2]
     for rank in ranks:
-        names: dict[str, int] = {}
-        tile_default = (128,) if rank == 1 else (64,) * rank
-        tile_shape = _dims(part, tile_default, names)
-        full = tuple(2 * t for t in tile_shape)
-        args: list[Any] = []
-        for p in kernel.params:
-            dt = p.dtype or F32
-            if p.kind == "partition":
-                args.append((full, _dims(p, tile_shape, names), dt))
-            elif p.kind in ("tensor", "atomic"):
-                args.append((_dims(p, full, names), None, dt))
-            else:
-                args.append(2 if p.dtype is None or not p.dtype.is_float else 0.5)
-        specs = [
-            None if p.kind == "scalar" else TensorSpec(a[0], a[2], a[1])
-            for p, a in zip(kernel.params, args, strict=True)
-        ]
-        try:
-            check_launch_shapes(kernel.name, kernel.params, specs, kernel.shape_ties)
-        except (TypeError, ValueError):
-            continue
-        yield Candidate(tuple(args), rank)
+        for blocks in (2, 1):  # two tile blocks per axis; one when declared dims tie an input to the tile
+            cand = _candidate(kernel, part, rank, blocks)
+            if cand is not None:
+                yield cand
+                break
+
+
+def _candidate(kernel: TileKernel, part: TileParam, rank: int, blocks: int) -> Candidate | None:
+    names: dict[str, int] = {}
+    tile_default = (128,) if rank == 1 else (64,) * rank
+    tile_shape = _dims(part, tile_default, names)
+    full = tuple(blocks * t for t in tile_shape)
+    args: list[Any] = []
+    for p in kernel.params:
+        dt = p.dtype or F32
+        if p.kind == "partition":
+            args.append((full, _dims(p, tile_shape, names), dt))
+        elif p.kind in ("tensor", "atomic"):
+            args.append((_dims(p, full, names), None, dt))
+        else:
+            args.append(2 if p.dtype is None or not p.dtype.is_float else 0.5)
+    specs = [
+        None if p.kind == "scalar" else TensorSpec(a[0], a[2], a[1]) for p, a in zip(kernel.params, args, strict=True)
+    ]
+    try:  # with the shapes the kernel's `load_like` calls tie together (`tile.shape_ties`)
+        check_launch_shapes(kernel.name, kernel.params, specs, kernel.shape_ties)
+    except (TypeError, ValueError):
+        return None
+    return Candidate(tuple(args), rank)
 
 
 def _data(shape: tuple[int, ...], dt: DType, rng: np.random.Generator) -> np.ndarray:
