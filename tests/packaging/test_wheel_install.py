@@ -199,6 +199,13 @@ def test_new_project_runs_its_tests_and_passes_mypy_strict(installed: Installed,
     name = f"proj-{track}"
     _checked(installed.run([installed.bin("safekernels"), "new", name, "--track", track]), "safekernels new")
     project = installed.home / name
+    # what the scaffold's README says first: install the project; its `safekernels` requirement is satisfied by the
+    # installed wheel (there is no release on an index to fetch it from), so pip must not replace it
+    before = installed.run([installed.bin("python"), "-c", "import safekernels; print(safekernels.__file__)"]).stdout
+    pip_install = [installed.bin("python"), "-m", "pip", "install", "-q", "-e", "."]
+    _checked(installed.run(pip_install, project), "pip install -e . of the new project")
+    after = installed.run([installed.bin("python"), "-c", "import safekernels; print(safekernels.__file__)"]).stdout
+    assert after == before, (before, after)
     pytest_argv = [installed.bin("python"), "-m", "pytest", "-q", "-p", "no:cacheprovider"]
     _checked(installed.run(pytest_argv, project), "the scaffold's own tests")
     _checked(installed.run([installed.bin("mypy"), "--strict", "src", "tests"], project), "mypy --strict")
