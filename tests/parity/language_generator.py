@@ -234,6 +234,8 @@ def _trap_cases() -> Iterator[Case]:
     for form, expr in _TRAP_FORMS.items():
         short = form == "load_like(short x)"
         source = _tile_source(None, "z: Partition[f32], x: Tensor[f32]", [f"z.store({expr})"])
+        if short:  # without the opt-out the launch refuses the shorter `x` (ShapeError) before any tile runs
+            source = source.replace("@tile.kernel\n", '@tile.kernel(independent_shapes=("x",))\n')
         x_shape = (64,) if short else (128,)
         args = (((128,), (64,), "f32"), (x_shape, None, "f32"))
         yield Case("tile", "trap", "f32", form, None, source, args, 1, "accept", "exact", trap=True)

@@ -89,8 +89,9 @@ def test_tile_index_past_the_last_tile_traps_on_the_gpu(form: str, tmp_path: Pat
     rank = 2 if form.startswith("2-D") else 1
     (tmp_path / "trap_kernel.py").write_text(
         "from safekernels import tile\nfrom safekernels.dtypes import f32\n"
-        "from safekernels.tile import Partition, Tensor\n\n\n@tile.kernel\n"
-        f"def shifted(z: Partition[f32], x: Tensor[f32]) -> None:\n    z.store({_FORMS[form]})\n"
+        "from safekernels.tile import Partition, Tensor\n\n\n"
+        + ('@tile.kernel(independent_shapes=("x",))\n' if form == "load_like(short x)" else "@tile.kernel\n")
+        + f"def shifted(z: Partition[f32], x: Tensor[f32]) -> None:\n    z.store({_FORMS[form]})\n"
     )
     x_shape = "(64,)" if form == "load_like(short x)" else "(128,)"
     script = textwrap.dedent(_SCRIPT.format(folder=str(tmp_path), rank=rank, x_shape=x_shape))
