@@ -96,9 +96,14 @@ def check(result: Any, what: str, kernel: str | None = None) -> Any:
     return rest[0] if len(rest) == 1 else tuple(rest)
 
 
-def _free(ptr: int) -> None:
+# The finalizers below release a handle through the driver object that created it, captured at creation: a handle
+# belongs to one driver, and the one `_driver()` answers at collection time may be another (a test's fake driver
+# swapped in or out); handing a fake handle to the real `cuStreamDestroy` is a segmentation fault, not an error.
+
+
+def _free(driver: Any, ptr: int) -> None:
     try:
-        _driver().cuMemFree(ptr)
+        driver.cuMemFree(ptr)
     except Exception:
         pass
 
@@ -112,8 +117,9 @@ class CudaAllocation:
         self._nbytes = nbytes
         self._ptr = 0
         if nbytes:
-            self._ptr = int(check(_driver().cuMemAlloc(nbytes), f"cuMemAlloc({nbytes})"))
-            weakref.finalize(self, _free, self._ptr)
+            driver = _driver()
+            self._ptr = int(check(driver.cuMemAlloc(nbytes), f"cuMemAlloc({nbytes})"))
+            weakref.finalize(self, _free, driver, self._ptr)
 
     @property
     def ptr(self) -> int:
@@ -124,9 +130,9 @@ class CudaAllocation:
         return self._nbytes
 
 
-def _destroy_stream(handle: Any) -> None:
+def _destroy_stream(driver: Any, handle: Any) -> None:
     try:
-        _driver().cuStreamDestroy(handle)
+        driver.cuStreamDestroy(handle)
     except Exception:
         pass
 
@@ -141,7 +147,7 @@ class CudaStream:
         self.owned = owned
         self.last_kernel: str | None = None
         if owned:
-            weakref.finalize(self, _destroy_stream, handle)
+            weakref.finalize(self, _destroy_stream, _driver(), handle)
 
     def __int__(self) -> int:
         return int(self.handle)
@@ -515,9 +521,8 @@ def abandon_capture(stream: CudaStream) -> None:
         pass
 
 
-def _destroy_graph(graph: Any, graph_exec: Any) -> None:
+def _destroy_graph(driver: Any, graph: Any, graph_exec: Any) -> None:
     try:
-        driver = _driver()
         if graph_exec is not None:
             driver.cuGraphExecDestroy(graph_exec)
         driver.cuGraphDestroy(graph)
@@ -535,10 +540,10 @@ class CudaGraphExec:
         try:
             self.graph_exec = check(driver.cuGraphInstantiate(graph, 0), "cuGraphInstantiate")
         except BaseException:
-            _destroy_graph(graph, None)
+            _destroy_graph(driver, graph, None)
             raise
         self.graph = graph
-        weakref.finalize(self, _destroy_graph, graph, self.graph_exec)
+        weakref.finalize(self, _destroy_graph, driver, graph, self.graph_exec)
         _nodes, count = check(driver.cuGraphGetNodes(graph, 0), "cuGraphGetNodes")
         self.node_count = int(count)
         self.launch = driver.cuGraphLaunch
