@@ -505,7 +505,9 @@ class FunctionLowerer(calls.PlaceNaming):
             qualified = self.ctx.qualify(head) if head is not None and name is not None else None
             if name is not None and (qualified or name).rsplit(".", 1)[-1] in SHARED_ARRAY_ANNOTATIONS:
                 place = ir.Place(self.name(ident(param.name.value)))
-                self.emit(ir.Bind((place,), (ir.Fresh("shared_array"),), self.span(param.name)))
+                start, end = self.span(param.name), self.span(param.annotation.annotation)  # `buf: SharedArray[T]`
+                span = Span(start.line, start.column, end.end_line, end.end_column)
+                self.emit(ir.Bind((place,), (ir.Fresh("shared_array"),), span))
                 self.interesting = True  # its element accesses may need unsafe
 
     def _target_texts(self, target: cst.BaseExpression) -> Iterator[str]:
