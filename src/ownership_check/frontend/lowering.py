@@ -499,13 +499,15 @@ class FunctionLowerer(calls.PlaceNaming):
         if not self.kernel_body:
             return
         for param in _param_names(node.params):
-            annotation = param.annotation.annotation if param.annotation is not None else None
+            if param.annotation is None:
+                continue
+            annotation = param.annotation.annotation
             head = annotation.value if isinstance(annotation, cst.Subscript) else annotation
-            name = dotted(head) if head is not None else None
-            qualified = self.ctx.qualify(head) if head is not None and name is not None else None
+            name = dotted(head)
+            qualified = self.ctx.qualify(head) if name is not None else None
             if name is not None and (qualified or name).rsplit(".", 1)[-1] in SHARED_ARRAY_ANNOTATIONS:
                 place = ir.Place(self.name(ident(param.name.value)))
-                start, end = self.span(param.name), self.span(param.annotation.annotation)  # `buf: SharedArray[T]`
+                start, end = self.span(param.name), self.span(annotation)  # `buf: SharedArray[T]`
                 span = Span(start.line, start.column, end.end_line, end.end_column)
                 self.emit(ir.Bind((place,), (ir.Fresh("shared_array"),), span))
                 self.interesting = True  # its element accesses may need unsafe
