@@ -21,6 +21,10 @@ to the front end (`Lowering.lower_expr`, `Lowering.value`) where an operand is a
 through the `Lowering` sink rather than returning a list, because operations must interleave with the front end's
 lowering of those sub-expressions in evaluation order, and call groups and temporaries are numbered in that order.
 
+Every launch goes through one function, `_launch`, driven by the table's `LAUNCH_FORMS` (how many leading
+arguments, which one carries the brand, unsafe or not, what the call returns, whether its op holds the loans):
+adding a launch entry point to the table is all a new form needs.
+
 Two differences between the front ends predate this module and are kept, explicitly, as a `Dialect`, so that
 sharing the code changed no behaviour; see docs/checker-internals.md ("Writing another front end").
 """
@@ -207,7 +211,14 @@ ViewShape: TypeAlias = "ViewCall[E] | SliceView[E]"
 @dataclass(frozen=True)
 class Operand(Generic[E]):
     """An argument or receiver of a call: the node, where it is, the place it names (if any), whether that place is
-    device-like, and the view it is (if it is a view of a place rather than a place)."""
+    device-like, and the view it is (if it is a view of a place rather than a place).
+
+    An operand that is an expression over places (`a if f else c`, `c or b`, `(d := c)`, `(b, c)[i]`, `pair[1]`,
+    `pick(a, c)` of a local helper returning a parameter, `sk.as_buffer(t)`) has no `place` but `choices`: the
+    places it may evaluate to, each an `Operand` with the argument's span.  `prelude` are the sub-expressions
+    evaluated before the value is known (the condition, the left operand of `or`, a subscript's index, the helper
+    call); the front end lowers them itself.  A `*args` operand that is a tuple or list display has its `items`
+    (they map to parameters one by one)."""
 
     node: E
     span: Span
@@ -220,13 +231,6 @@ class Operand(Generic[E]):
     prelude: tuple[E, ...] = ()
     items: tuple[Operand[E], ...] | None = None
 
-
-# An operand that is an expression over places (`a if f else c`, `c or b`, `(d := c)`, `(b, c)[i]`, `pair[1]`,
-# `pick(a, c)` of a local helper returning a parameter) has no `place` but `choices`: the places it may evaluate
-# to, each an `Operand` with the argument's span.  `prelude` are the sub-expressions evaluated before the value
-# is known (the condition, the left operand of `or`, a subscript's index, a helper's arguments); the front end
-# lowers them itself.  A `*args` operand that is a tuple or list display has its `items` (they map to parameters
-# one by one).
 
 
 @dataclass(frozen=True)
