@@ -253,7 +253,7 @@ def test_workspace_matches_the_cli_on_the_multi_file_cases(tmp_path: Path) -> No
 def test_a_checker_crash_on_one_file_is_reported_and_never_reads_as_clean(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import ownership_check.server.workspace as workspace_module
+    import ownership_check.runner as runner_module
 
     (tmp_path / "pyproject.toml").write_text("[tool.ownership-check]\n")
     path = str(tmp_path / "f.py")
@@ -264,7 +264,7 @@ def test_a_checker_crash_on_one_file_is_reported_and_never_reads_as_clean(
     def crash(function: object) -> list[Diagnostic]:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(workspace_module, "check_function", crash)
+    monkeypatch.setattr(runner_module, "check_function", crash)  # the analysis the server shares with the CLI
     assert workspace.check([path]) == {path: []}
     assert len(workspace.internal_errors) == 1 and "RuntimeError: boom" in workspace.internal_errors[0]
     assert workspace.check_text(path, source + "\n") is None

@@ -29,7 +29,6 @@ import hashlib
 import json
 import os
 import re
-import sys
 import time
 import traceback
 from collections import OrderedDict
@@ -37,7 +36,6 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 from ownership_check.config import Config, ConfigError, load_config
-from ownership_check.core import check_function
 from ownership_check.core.messages import not_analyzed, syntax_error
 from ownership_check.diagnostics import Diagnostic, Label, Span
 from ownership_check.discovery import DEFAULT_EXCLUDES, gitignore_patterns, is_excluded, project_context
@@ -50,6 +48,7 @@ from ownership_check.frontend.complexity import (
 )
 from ownership_check.frontend.prescan import FileSummary, KernelSummary, mentions_marker, module_name, summarize
 from ownership_check.frontend.project_index import ProjectIndex
+from ownership_check.runner import analyze_source
 from ownership_check.source_files import SourceReadError, decode_source, read_source
 from ownership_check.suppressions import apply_suppressions
 
@@ -592,7 +591,7 @@ class Workspace:
         ).hexdigest()
         found = self._chunks.get(key)
         if found is None:
-            raw = self._lower_and_check(source, path, replace(summary, local_kernels=unit_local), index)
+            raw = analyze_source(source, path, index, replace(summary, local_kernels=unit_local))
             found = [d for d in raw if 1 <= d.span.line <= len(mine) and mine[d.span.line - 1]]
             self._chunks[key] = found
             if len(self._chunks) > CHUNK_CACHE_SIZE:
@@ -604,36 +603,6 @@ class Workspace:
             return origin[n - 1] if 1 <= n <= len(origin) else n
 
         return [_remap(d, back) for d in found]
-
-    def _lower_and_check(self, source: str, path: str, summary: FileSummary, index: ProjectIndex) -> list[Diagnostic]:
-        import libcst as cst
-
-        from ownership_check.frontend.lowering import FileContext, lower_module
-
-        try:
-            module = cst.parse_module(source)
-        except cst.ParserSyntaxError as exc:
-            line = max(exc.raw_line, 1)
-            return [
-                not_analyzed(
-                    path,
-                    f"the libcst parser rejects it ({exc.message})",
-                    Span(line, exc.raw_column + 1, line, exc.raw_column + 2),
-                )
-            ]
-        limit = sys.getrecursionlimit()
-        sys.setrecursionlimit(max(limit, 8000))
-        try:
-            ctx = FileContext(source, path, summary, index, module)
-            diagnostics: list[Diagnostic] = []
-            for function in lower_module(ctx, module):
-                diagnostics.extend(check_function(function))
-            return diagnostics
-        except (RecursionError, MemoryError):
-            reason = "file too complex to analyse: its expressions are nested too deeply"
-            return [not_analyzed(path, reason, Span(1, 1, 1, 2))]
-        finally:
-            sys.setrecursionlimit(limit)
 
     def check_text(self, path: str, text: str) -> list[Diagnostic] | None:
         """The diagnostics `path` would have were its buffer `text` (its buffer is put back afterwards), or None
