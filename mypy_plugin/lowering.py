@@ -523,7 +523,10 @@ class FunctionLowerer(calls.PlaceNaming):
             self.stmt(stmt)
 
     def stmt(self, node: Statement) -> None:
-        if isinstance(node, ExpressionStmt):
+        if isinstance(node, ExpressionStmt) and isinstance(node.expr, CallExpr):
+            call = node.expr
+            calls.discard_result(self.call(call, None), call, span_of(call), tree.dotted(call.callee), self)
+        elif isinstance(node, ExpressionStmt):
             self.expr(node.expr)
         elif isinstance(node, AssignmentStmt):
             if not isinstance(node.rvalue, TempNode):

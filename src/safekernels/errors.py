@@ -29,6 +29,19 @@ class CrossDeviceError(SafeKernelsError, ValueError):
     than the buffer it is asked to move (names the kernel, the parameter and both devices)."""
 
 
+class UnusedDeviceOpWarning(ResourceWarning):
+    """A `DeviceOp` that would run a kernel was garbage-collected without being run (runtime twin of W0003).
+
+    The message names the kernel and the `file:line` that built the op.  A `ResourceWarning`, like an unclosed
+    file; safekernels shows it by default (unless `-W` options were given), as Python shows a coroutine that was
+    never awaited."""
+
+
+class DeviceOpAttributeError(SafeKernelsError, AttributeError):
+    """An attribute of an op's *value* was asked of the lazy `DeviceOp` itself (`op.to_numpy`): the message says
+    to call `.sync_on(stream)` first."""
+
+
 class BrandError(SafeKernelsError):
     """A `PreparedLaunch` was used with a kernel other than the one that prepared it (twin of E0308)."""
 

@@ -20,7 +20,7 @@ async def asynchronous() -> None:
     x = tile.ones((1024,), f32)
     y = tile.ones((1024,), f32)
     z = tile.zeros((1024,), f32).partition((128,))
-    add(z, x, y)
+    add(z, x, y).sync()
     await asyncio.sleep(0)
     x = tile.ones((1024,), f32)
     print(x)
@@ -30,7 +30,7 @@ def deleted_then_rebound() -> None:
     x = tile.ones((1024,), f32)
     y = tile.ones((1024,), f32)
     z = tile.zeros((1024,), f32).partition((128,))
-    add(z, x, y)
+    add(z, x, y).sync()
     del x
     x = tile.ones((1024,), f32)
     print(x)
@@ -43,7 +43,7 @@ def read_before_the_move() -> None:
     show = functools.partial(print, x)
     show()
     print([x for _ in range(2)], (lambda: x)())
-    add(z, x, y)
+    add(z, x, y).sync()
 
 
 def while_else_breaks_before_the_move() -> None:

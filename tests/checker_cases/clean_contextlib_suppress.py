@@ -23,4 +23,4 @@ def main() -> None:
     with suppress(ValueError):
         print(x)
         return
-    add(z, x, y)
+    add(z, x, y).sync()

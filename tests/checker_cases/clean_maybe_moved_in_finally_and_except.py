@@ -26,7 +26,7 @@ def in_finally() -> None:
         risky()
     finally:
         print(x)
-    add(z, x, y)
+    add(z, x, y).sync()
 
 
 def in_handler() -> None:
@@ -37,4 +37,4 @@ def in_handler() -> None:
         risky()
     except ValueError:
         print(x)
-    add(z, x, y)
+    add(z, x, y).sync()

@@ -24,7 +24,7 @@ def early_return(flag: bool) -> int:
             return 1
     finally:
         print(x)
-    add(z, x, y)
+    add(z, x, y).sync()
     return 0
 
 
@@ -38,4 +38,4 @@ def early_break(flag: bool) -> None:
         finally:
             print(y)
     z = tile.zeros((1024,), f32).partition((128,))
-    add(z, x, y)
+    add(z, x, y).sync()

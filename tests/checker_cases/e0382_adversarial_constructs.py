@@ -21,7 +21,7 @@ async def asynchronous() -> None:
     x = tile.ones((1024,), f32)
     y = tile.ones((1024,), f32)
     z = tile.zeros((1024,), f32).partition((128,))
-    add(z, x, y)
+    add(z, x, y).sync()
     await asyncio.sleep(0)
     print(x)  # expect: E0382
 
@@ -31,7 +31,7 @@ def walrus_in_comprehension() -> None:
     y = tile.ones((1024,), f32)
     z = tile.zeros((1024,), f32).partition((128,))
     print([(t := x) for _ in range(1)])
-    add(z, t, y)
+    add(z, t, y).sync()
     print(x)  # expect: E0382
 
 
@@ -40,7 +40,7 @@ def partial_application() -> None:
     y = tile.ones((1024,), f32)
     z = tile.zeros((1024,), f32).partition((128,))
     later = functools.partial(add, z, x)
-    add(z, x, y)
+    add(z, x, y).sync()
     later(y)  # expect: E0382
 
 
@@ -48,7 +48,7 @@ def generator_after_move() -> None:
     x = tile.ones((1024,), f32)
     y = tile.ones((1024,), f32)
     z = tile.zeros((1024,), f32).partition((128,))
-    add(z, x, y)
+    add(z, x, y).sync()
     gen = (x for _ in range(2))  # expect: E0382
     print(gen)
 
@@ -63,7 +63,7 @@ def while_else() -> None:
         if n == 2:
             break
     else:
-        add(z, x, y)
+        add(z, x, y).sync()
     print(x)  # expect: E0382
 
 
@@ -74,6 +74,6 @@ class Holder:
         self.z = tile.zeros((1024,), f32).partition((128,))
 
     def run(self) -> None:
-        add(self.z, self.buf, self.other)
+        add(self.z, self.buf, self.other).sync()
         print(self.buf)  # expect: E0382
 

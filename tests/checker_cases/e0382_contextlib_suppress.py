@@ -22,7 +22,7 @@ def qualified() -> None:
     y = tile.ones((1024,), f32)
     z = tile.zeros((1024,), f32).partition((128,))
     with contextlib.suppress(ValueError):
-        add(z, x, y)
+        add(z, x, y).sync()
         return
     print(x)  # expect: E0382
 
@@ -32,6 +32,6 @@ def imported() -> None:
     y = tile.ones((1024,), f32)
     z = tile.zeros((1024,), f32).partition((128,))
     with suppress(ValueError, KeyError):
-        add(z, x, y)
+        add(z, x, y).sync()
         return
     print(y)  # expect: E0382

@@ -23,7 +23,7 @@ def in_finally() -> None:
     y = tile.ones((1024,), f32)
     z = tile.zeros((1024,), f32).partition((128,))
     try:
-        add(z, x, y)
+        add(z, x, y).sync()
         risky()
         x = tile.ones((1024,), f32)
     finally:
@@ -35,7 +35,7 @@ def in_handler() -> None:
     y = tile.ones((1024,), f32)
     z = tile.zeros((1024,), f32).partition((128,))
     try:
-        add(z, x, y)
+        add(z, x, y).sync()
         risky()
         x = tile.ones((1024,), f32)
     except ValueError:

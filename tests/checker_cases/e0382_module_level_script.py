@@ -20,4 +20,4 @@ z = tile.zeros((1024,), f32).partition((128,))
 op = add(z, x, y)
 z, x, y = op.sync_on(stream)
 host = z.unpartition().to_numpy(stream)
-add(z, x, z)  # expect: E0382@col=5
+add(z, x, z).sync()  # expect: E0382@col=5

@@ -19,7 +19,7 @@ def early_return(flag: bool) -> int:
     z = tile.zeros((1024,), f32).partition((128,))
     try:
         if flag:
-            add(z, x, y)
+            add(z, x, y).sync()
             return 1
     finally:
         print(x)  # expect: E0382
@@ -33,7 +33,7 @@ def early_break(flag: bool) -> None:
     while True:
         try:
             if flag:
-                add(z, x, y)
+                add(z, x, y).sync()
                 break
         finally:
             print(y)  # expect: E0382
@@ -46,7 +46,7 @@ def early_continue(n: int) -> None:
         z = tile.zeros((1024,), f32).partition((128,))
         try:
             if i == 0:
-                add(z, x, y)
+                add(z, x, y).sync()
                 continue
         finally:
             print(x)  # expect: E0382

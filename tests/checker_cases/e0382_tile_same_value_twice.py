@@ -20,4 +20,4 @@ def main() -> None:
     z = tile.zeros((1024,), f32).partition((128,))
     op = add(z, x, y)
     z, x, y = op.sync_on(stream)
-    add(z, x, z)  # expect: E0382@col=15
+    add(z, x, z).sync()  # expect: E0382@col=15

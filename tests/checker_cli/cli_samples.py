@@ -25,7 +25,7 @@ def main(stream: object) -> None:
     x = tile.ones((1024,), f32)
     y = tile.ones((1024,), f32)
     z = tile.zeros((1024,), f32).partition((128,))
-    add(z, x, z)
+    add(z, x, z).sync()
 """
 )
 

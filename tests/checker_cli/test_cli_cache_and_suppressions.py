@@ -83,11 +83,13 @@ def test_corrupt_cache_is_ignored(project: Path, capsys: pytest.CaptureFixture[s
 
 
 def test_suppression_and_unused_warning(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    suppressed = TILE_BAD.replace("add(z, x, z)", "add(z, x, z)  # ownership: ignore[E0382] known, see #12")
+    suppressed = TILE_BAD.replace(
+        "add(z, x, z).sync()", "add(z, x, z).sync()  # ownership: ignore[E0382] known, see #12"
+    )
     write(project, {"s.py": suppressed})
     assert main(["s.py", "--no-cache", "--format", "concise"]) == 0
     assert capsys.readouterr().out == ""
-    wrong = TILE_BAD.replace("add(z, x, z)", "add(z, x, z)  # ownership: ignore[E0502]")
+    wrong = TILE_BAD.replace("add(z, x, z).sync()", "add(z, x, z).sync()  # ownership: ignore[E0502]")
     write(project, {"w.py": wrong})
     assert main(["w.py", "--no-cache", "--format", "concise"]) == 1
     out = capsys.readouterr().out.splitlines()
@@ -102,7 +104,7 @@ def test_suppression_and_unused_warning(project: Path, capsys: pytest.CaptureFix
 
 
 def test_suppression_inside_string_does_not_count(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    text = TILE_BAD.replace("add(z, x, z)", "add(z, x, z); s = '# ownership: ignore[E0382]'")
+    text = TILE_BAD.replace("add(z, x, z).sync()", "add(z, x, z).sync(); s = '# ownership: ignore[E0382]'")
     write(project, {"s.py": text})
     assert main(["s.py", "--no-cache", "--format", "concise"]) == 1
     assert " E0382 " in capsys.readouterr().out

@@ -15,7 +15,7 @@ TILE_BODY = """
     x = {ones}((1024,), f32)
     y = {ones}((1024,), f32)
     z = {zeros}((1024,), f32).partition((128,))
-    {add}(z, x, z)
+    {add}(z, x, z).sync()
 """
 
 
@@ -96,12 +96,12 @@ def test_cross_module_kernel_and_reexport(tmp_path: Path) -> None:
             from pkg.kernels import add
 
             def main(x, y, z):
-                add(z, x, y)
+                add(z, x, y).sync()
                 print(z)
 
             def other(x, y, z):
-                add_kernel(z, x, y)
-                pkg.add_kernel(z, x, y)
+                add_kernel(z, x, y).sync()
+                pkg.add_kernel(z, x, y).sync()
             """),
         },
     )
@@ -168,7 +168,7 @@ def test_non_ascii_columns_count_characters() -> None:
         "def add(z: Partition[f32], x: Partition[f32], y: Partition[f32]) -> None:\n"
         "    pass\n"
         "def main(z: Partition[f32], x: Partition[f32]) -> None:\n"
-        "    'é€'; add(z, x, z)\n"
+        "    'é€'; add(z, x, z).sync()\n"
     )
     [d] = check_source(text, "m.py")
     assert (d.line, d.column) == (8, 21)

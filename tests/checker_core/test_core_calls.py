@@ -463,7 +463,7 @@ def test_with_suppress_wraps_the_body_in_a_try_with_an_empty_handler() -> None:
 
 
 def test_the_none_arm_rebinds_the_tested_name_to_a_fresh_object() -> None:
-    assert calls.none_arm(P("pending"), sp(4)) == ir.Bind((P("pending"),), (ir.Fresh(),), sp(4))
+    assert calls.none_arm(P("pending"), sp(4)) == ir.Bind((P("pending"),), (ir.Fresh("none"),), sp(4))
 
 
 def test_with_unsafe_wraps_the_body_and_other_items_bind_fresh_objects() -> None:

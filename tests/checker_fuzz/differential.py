@@ -2,8 +2,13 @@
 
 - the CLI (`ownership_check.api.check_paths`, the libcst front end), one program at a time;
 - mypy with the plugin, the whole batch in one in-process run (each program is its own module);
-- the runtime: `main(flag, k)` for a few argument values on the CPU executor; a `UseAfterMoveError`,
-  `AliasingError` or `BorrowError` raised from a line of the program is a line the static checker must report.
+- the runtime: `main(flag, k)` for a few argument values on the CPU executor; an ownership error
+  (`UseAfterMoveError`, `AliasingError`, `BorrowError`, `BrandError`, `UnsafeOperationError`) raised from a line of
+  the program is a line the static checker must report, and an `UnusedDeviceOpWarning` names the line of an op
+  that never ran (W0003's twin).
+
+The two front ends are compared on everything they report: code, line, column and the notes (the plugin's notes
+are the CLI diagnostic's secondary labels, notes and help, as `mypy_plugin.reporting.notes_of` spells them).
 
 A program that mypy does not type cleanly (a non-ownership error in it) is compared too, but counted apart: where
 mypy cannot type a call, no hook fires there, and that is mypy's limit, not a disagreement.
@@ -12,23 +17,35 @@ mypy cannot type a call, no hook fires there, and that is mypy's limit, not a di
 from __future__ import annotations
 
 import contextlib
+import gc
 import importlib.util
 import io
 import os
 import signal
 import sys
 import traceback
+import warnings
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mypy_harness import ownership_errors, run_mypy, write_config
+from mypy_harness import Reported, ownership_errors, run_mypy, write_config
 
-from safekernels.errors import AliasingError, BorrowError, UseAfterMoveError
+from safekernels.errors import (
+    AliasingError,
+    BorrowError,
+    BrandError,
+    UnsafeOperationError,
+    UnusedDeviceOpWarning,
+    UseAfterMoveError,
+)
 
 Row = tuple[int, int, str]  # line, column, code
+Notes = dict[tuple[int, int, str, str], tuple[str, ...]]  # (line, column, code, message) -> notes
 
-RUNTIME_ERRORS = (UseAfterMoveError, AliasingError, BorrowError)
+RUNTIME_ERRORS = (UseAfterMoveError, AliasingError, BorrowError, BrandError, UnsafeOperationError)
+#: The codes both front ends report (W0001 and W0002 are the CLI's alone).
+COMPARED = ("E", "W0003")
 RUN_ARGUMENTS = ((False, 0), (True, 1), (False, 2), (True, 2))
 RUN_SECONDS = 30.0
 
@@ -44,14 +61,39 @@ class Outcome:
     typed: bool = True
     runtime_lines: set[int] = field(default_factory=set)
     internal_errors: list[str] = field(default_factory=list)
+    cli_notes: Notes = field(default_factory=dict)
+    plugin_notes: Notes = field(default_factory=dict)
+    runs_clean: bool = False  # every run of `main` returned without any exception
+    unrun_lines: set[int] = field(default_factory=set)  # lines that built an op collected unrun
+    call_lines: dict[int, set[int]] = field(default_factory=dict)  # error line -> the calls that reached it
 
     @property
     def disagrees(self) -> bool:
-        return self.cli != self.plugin
+        return self.cli != self.plugin or mypy_view(self.cli_notes) != self.plugin_notes
+
+    @property
+    def notes_mypy_hides(self) -> int:
+        """CLI notes mypy does not print: it removes a message repeated on one line (a second diagnostic's
+        identical `help:`), as it does for errors."""
+        shown = mypy_view(self.cli_notes)
+        return sum(len(notes) - len(shown[key]) for key, notes in self.cli_notes.items())
+
+    @property
+    def false_alarms(self) -> set[Row]:
+        """Errors reported on a program that ran clean on every run (candidates: not every path ran)."""
+        if not self.runs_clean:
+            return set()
+        return {row for row in self.cli | self.plugin if row[2].startswith("E")}
 
     @property
     def missed_runtime_lines(self) -> set[int]:
-        return {line for line in self.runtime_lines if line not in {row[0] for row in self.cli}}
+        reported = {row[0] for row in self.cli}
+        # an error raised inside a helper of the program counts as reported at a call that reached it
+        return {
+            line
+            for line in self.runtime_lines
+            if line not in reported and not reported & self.call_lines.get(line, set())
+        }
 
 
 @dataclass
@@ -116,25 +158,48 @@ def _cpu_executor() -> Iterator[None]:
 
 def runtime_lines(path: Path) -> set[int]:
     """Lines of `path` from which the runtime raised an ownership error, over RUN_ARGUMENTS."""
+    return run_program(path)[0]
+
+
+def run_program(path: Path) -> tuple[set[int], bool, set[int], dict[int, set[int]]]:
+    """Run `main` of `path` over RUN_ARGUMENTS on the CPU executor: the lines that raised an ownership error,
+    whether every run returned cleanly, the lines that built an op collected unrun, and the lines of the calls
+    through which an ownership error raised in a helper of the program came."""
     spec = importlib.util.spec_from_file_location(path.stem, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     found: set[int] = set()
-    with _cpu_executor(), contextlib.redirect_stdout(io.StringIO()):
+    calls: dict[int, set[int]] = {}
+    clean = True
+    with (
+        _cpu_executor(),
+        contextlib.redirect_stdout(io.StringIO()),
+        contextlib.redirect_stderr(io.StringIO()),
+        warnings.catch_warnings(record=True) as caught,
+    ):
+        warnings.simplefilter("always")
         spec.loader.exec_module(module)
         for flag, k in RUN_ARGUMENTS:
             try:
                 with _time_limit(RUN_SECONDS):
                     module.main(flag, k)
             except RUNTIME_ERRORS as exc:
+                clean = False
                 frames = [f for f in traceback.extract_tb(exc.__traceback__) if Path(f.filename) == path]
                 if frames and frames[-1].lineno is not None:
                     found.add(frames[-1].lineno)
+                    # raised inside a helper of the program: the call in `main` is where a checker reports it
+                    chain = calls.setdefault(frames[-1].lineno, set())
+                    chain.update(f.lineno for f in frames[:-1] if f.lineno is not None)
             except _TooLong:
                 raise
-            except Exception:  # any other failure (a NameError, ...) ends this run of the program
-                pass
-    return found
+            except Exception:  # any other failure (a NameError, a kernel trap, ...) ends this run of the program
+                clean = False
+        gc.collect()
+    unrun = {
+        w.lineno for w in caught if issubclass(w.category, UnusedDeviceOpWarning) and Path(w.filename) == path
+    }
+    return found, clean, unrun, calls
 
 
 def run_batch(sources: Sequence[str], directory: Path, cache_dir: Path, run: bool = True) -> list[Outcome]:
@@ -149,10 +214,14 @@ def run_batch(sources: Sequence[str], directory: Path, cache_dir: Path, run: boo
         path.write_text(source, encoding="utf-8")
         paths.append(path)
         outcomes.append(Outcome(name, source))
+    from mypy_plugin.reporting import notes_of
+
     for outcome, path in zip(outcomes, paths, strict=True):
         result = check_paths([str(path)], use_cache=False)
         outcome.internal_errors.extend(result.internal_errors)
-        outcome.cli = {(d.line, d.column, d.code) for d in result.diagnostics if d.code.startswith("E")}
+        compared = [d for d in result.diagnostics if d.code.startswith(COMPARED)]
+        outcome.cli = {(d.line, d.column, d.code) for d in compared}
+        outcome.cli_notes = {(d.line, d.column, d.code, d.message): tuple(notes_of(d)) for d in compared}
     # Code mypy finds unreachable is never type-checked, so no hook fires there: such programs count as untyped.
     config = write_config(directory, cache_dir, "warn_unreachable = True\n")
     old = os.getcwd()
@@ -167,21 +236,43 @@ def run_batch(sources: Sequence[str], directory: Path, cache_dir: Path, run: boo
             name = Path(line.split(":", 1)[0]).stem
             by_name.get(name, outcomes[0]).internal_errors.append(line)
     for row in ownership_errors(reported):
-        outcome = by_name.get(Path(row.path).stem)
-        if outcome is not None:
-            outcome.plugin.add((row.line, row.column, row.code or ""))
+        owner = by_name.get(Path(row.path).stem)
+        if owner is not None:
+            owner.plugin.add((row.line, row.column, row.code or ""))
+    for name, notes in _plugin_notes(reported).items():
+        if name in by_name:
+            by_name[name].plugin_notes = notes
     for row in reported:
-        outcome = by_name.get(Path(row.path).stem)
-        if outcome is not None and row.severity == "error" and not (row.code or "").startswith("E0"):
-            outcome.typed = False
+        owner = by_name.get(Path(row.path).stem)
+        if owner is not None and row.severity == "error" and not (row.code or "").startswith(COMPARED):
+            owner.typed = False
     if run:
         sys.path.insert(0, str(directory))
         try:
             for outcome, path in zip(outcomes, paths, strict=True):
-                outcome.runtime_lines = runtime_lines(path)
+                outcome.runtime_lines, outcome.runs_clean, outcome.unrun_lines, calls = run_program(path)
+                outcome.call_lines = calls
         finally:
             sys.path.remove(str(directory))
     return outcomes
+
+
+def _plugin_notes(reported: Sequence[Reported]) -> dict[str, Notes]:
+    """Per module: the notes mypy printed after each ownership error, at the error's own position."""
+    found: dict[str, Notes] = {}
+    current: tuple[str, tuple[int, int, str, str]] | None = None
+    compared = {(r.path, r.line, r.column, r.code) for r in ownership_errors(list(reported))}
+    for r in reported:
+        name = Path(r.path).stem
+        if r.severity == "error":
+            row = (r.line, r.column, r.code or "", r.message)
+            current = (name, row) if (r.path, r.line, r.column, r.code) in compared else None
+            if current is not None:
+                found.setdefault(name, {})[row] = ()
+        elif r.severity == "note" and current is not None and current[0] == name and r.line == current[1][0]:
+            module = found[name]
+            module[current[1]] = (*module[current[1]], r.message)
+    return found
 
 
 def describe(outcome: Outcome) -> str:
@@ -190,5 +281,27 @@ def describe(outcome: Outcome) -> str:
         f"{outcome.name}: cli-only={sorted(outcome.cli - outcome.plugin)} "
         f"plugin-only={sorted(outcome.plugin - outcome.cli)} runtime={sorted(outcome.runtime_lines)} "
         f"missed={sorted(outcome.missed_runtime_lines)} typed={outcome.typed} internal={outcome.internal_errors}\n"
+        f"notes differ: {_notes_diff(outcome)}\n"
         f"{numbered}"
     )
+
+
+def mypy_view(notes: Notes) -> Notes:
+    """`notes` as mypy prints them: in position order, a note already printed on the same line is dropped."""
+    shown: Notes = {}
+    seen: dict[int, set[str]] = {}
+    for key in sorted(notes, key=lambda k: (k[0], k[1])):
+        on_line = seen.setdefault(key[0], set())
+        shown[key] = tuple(n for n in notes[key] if n not in on_line)
+        on_line.update(notes[key])
+    return shown
+
+
+def _notes_diff(outcome: Outcome) -> list[tuple[tuple[int, int, str, str], tuple[str, ...], tuple[str, ...]]]:
+    shown = mypy_view(outcome.cli_notes)
+    rows = sorted(set(shown) | set(outcome.plugin_notes))
+    return [
+        (row, shown.get(row, ()), outcome.plugin_notes.get(row, ()))
+        for row in rows
+        if shown.get(row, ()) != outcome.plugin_notes.get(row, ())
+    ]

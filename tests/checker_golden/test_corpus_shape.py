@@ -20,7 +20,7 @@ from cases import (
 )
 
 CASES = discover_cases()
-ALL_CODES = {"E0382", "E0499", "E0502", "E0505", "E0133", "E0308", "E0001", "W0001"}
+ALL_CODES = {"E0382", "E0499", "E0502", "E0505", "E0133", "E0308", "E0001", "W0001", "W0003"}
 
 
 def test_corpus_size_and_coverage() -> None:

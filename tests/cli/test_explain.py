@@ -12,7 +12,7 @@ import pytest
 from safekernels.explain import explanation, known_codes
 from safekernels.project_links import docs_url
 
-CHECKER_CODES = ["E0382", "E0499", "E0502", "E0505", "E0133", "E0308", "E0001", "W0001", "W0002"]
+CHECKER_CODES = ["E0382", "E0499", "E0502", "E0505", "E0133", "E0308", "E0001", "W0001", "W0002", "W0003"]
 
 
 @pytest.mark.parametrize("code", CHECKER_CODES)

@@ -20,7 +20,7 @@ LINE = re.compile(
     r"^(?P<path>.+?):(?P<line>\d+):(?P<col>\d+): (?P<severity>error|note|warning): (?P<message>.*?)"
     r"(?:  \[(?P<code>[\w-]+)\])?$"
 )
-OWNERSHIP_CODE = re.compile(r"^E\d{4}$")
+OWNERSHIP_CODE = re.compile(r"^(E\d{4}|W0003)$")  # W0001 and W0002 are the CLI's alone
 
 
 @dataclass(frozen=True)

@@ -43,6 +43,8 @@ IR_EXCEPTIONS: dict[Key, str] = {
     ("e0502_kernel_defined_in_function.py", "main", 11): DEF_SPAN,
     ("clean_nfkc_identifiers.py", "main", 20): NON_ASCII_COLUMNS,
     ("e0502_nfkc_identifiers.py", "main", 20): NON_ASCII_COLUMNS,
+    ("clean_nonlocal_declaration_is_not_a_use.py", "main", 14): DEF_SPAN,
+    ("clean_w0003_device_op_consumed.py", "captured", 91): DEF_SPAN,
 }
 
 

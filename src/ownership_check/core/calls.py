@@ -708,6 +708,9 @@ def lower_assignment(assignment: Assignment[E], sink: Lowering[E]) -> None:
     value = sink.value(assignment.value, holder)
     for target in targets:
         bind_target(target, value, sink)
+    if holder is not None and not holder.attrs and isinstance(single, PlaceTarget) and isinstance(value, ir.Fresh):
+        if value.kind in MUST_USE_KINDS:
+            sink.emit(ir.Produce(holder, single.span), assignment.value)
 
 
 def element_place(name: str, index: int, display: str) -> ir.Place:
@@ -734,11 +737,23 @@ def bind_elements(
     sink.emit(ir.Bind(targets, tuple(values), span))
 
 
+#: What a call that builds a lazy `DeviceOp` (a launch, a combinator, `shared`) returns, as `ir.Fresh` kinds: its
+#: result must be used (W0003, `must_use`).
+MUST_USE_KINDS: Final[frozenset[str]] = frozenset({"op", "shared_op"})
+
+
+def discard_result(result: ir.Value, call: E, span: Span, callee: str | None, sink: Lowering[E]) -> None:
+    """An expression statement dropped the result of `call`: a lazy `DeviceOp` dropped unrun is W0003."""
+    if isinstance(result, ir.Fresh) and result.kind in MUST_USE_KINDS:
+        sink.emit(ir.Produce(None, span, callee), call)
+
+
 def none_arm(place: ir.Place, span: Span) -> ir.Op:
     """What the arm of `if place is None` / the `else` of `if place is not None` starts with: `place` refers to
     `None` there, not to whatever object it may have referred to on other paths (so a pending DeviceOp that the
-    other arm synced holds no loan on this one: `if pending is not None: pending.sync_on(s)`)."""
-    return ir.Bind((place,), (ir.Fresh(),), span)
+    other arm synced holds no loan on this one: `if pending is not None: pending.sync_on(s)`).  Its kind `none`
+    tells the must-use check that no op was dropped there."""
+    return ir.Bind((place,), (ir.Fresh("none"),), span)
 
 
 # --- unsafe blocks ----------------------------------------------------------------------------------------------

@@ -28,6 +28,7 @@ SimpleOp = (
     | ir.Move
     | ir.Use
     | ir.Del
+    | ir.Produce
     | ir.CheckBrand
     | ir.RequireUnsafe
     | ir.Return
@@ -47,7 +48,7 @@ class Node:
     pred: list[int] = field(default_factory=list)
 
 # Operations that are one node, fall through, and are neither a jump nor the end of a path.
-_PLAIN = (ir.Bind, ir.View, ir.Borrow, ir.Move, ir.Use, ir.Del, ir.CheckBrand, ir.RequireUnsafe)
+_PLAIN = (ir.Bind, ir.View, ir.Borrow, ir.Move, ir.Use, ir.Del, ir.Produce, ir.CheckBrand, ir.RequireUnsafe)
 _PLAIN_TYPES: frozenset[type] = frozenset(_PLAIN)
 
 

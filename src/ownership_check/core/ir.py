@@ -11,6 +11,8 @@ evaluation order:
     Move      the place's object is consumed (tile launch argument, receiver of `sync_on`, `get_mut` witness)
     Use       the place is read (any other mention, including captures by nested functions and lambdas)
     Del       the name is unbound
+    Produce   a call made a lazy `DeviceOp` that must be used: bound to `target`, or dropped at once (an
+              expression statement) when `target` is None (`must_use` checks it; W0003)
     CheckBrand / RequireUnsafe   E0308 and E0133 checks at one call
     Unsafe    a `with simt.unsafe():` body (unsafe-enter / unsafe-exit are its boundaries)
     Branch    one of several arms runs (if/elif/else, match, boolean short-circuit, conditional expressions)
@@ -156,6 +158,16 @@ class Del:
 
 
 @dataclass(frozen=True)
+class Produce:
+    """A call produced a lazy `DeviceOp` that must be run: it is bound to `target` (the `Bind` of `target` comes
+    just before), or, with `target` None, dropped unused at once.  `what` names the callee for the message."""
+
+    target: Place | None
+    span: Span
+    what: str | None = None
+
+
+@dataclass(frozen=True)
 class CheckBrand:
     """`kernel.launch(prepared, ...)`: `place` must have been prepared by `kernel`."""
 
@@ -231,6 +243,7 @@ Op: TypeAlias = (
     | Move
     | Use
     | Del
+    | Produce
     | CheckBrand
     | RequireUnsafe
     | Return

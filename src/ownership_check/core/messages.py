@@ -165,3 +165,45 @@ def not_analyzed(path: str, reason: str, span: Span) -> Diagnostic:
         severity=Severity.WARNING,
         labels=(Label(span, "analysis stopped here", primary=True),),
     )
+
+
+#: W0003's note: why an unused `DeviceOp` is a bug (shared by both of its shapes).
+LAZY_NOTE = "a `DeviceOp` is lazy: its kernel runs only when `sync_on`, `sync` or `graph_on` consumes it"
+
+
+def unused_device_op(path: str, span: Span, callee: str | None) -> Diagnostic:
+    """W0003, an expression statement: `add(z, x, y)` alone builds an operation and drops it."""
+    what = f"returned by `{callee}` " if callee else ""
+    return Diagnostic(
+        "W0003",
+        f"unused `DeviceOp` {what}that must be used",
+        path,
+        span,
+        severity=Severity.WARNING,
+        labels=(Label(span, "this operation never runs", primary=True),),
+        notes=(LAZY_NOTE,),
+        help="run it with `.sync_on(stream)`, or chain it into an operation that runs (`then`, `zip`)",
+    )
+
+
+def device_op_dropped(path: str, name: str, span: Span, drop: Span | None, returned: bool) -> Diagnostic:
+    """W0003, a binding: the `DeviceOp` bound to `name` at `span` is dropped on some path without being run
+    (`drop`: the reassignment or `return` that drops it; None when the function ends there)."""
+    labels = [Label(span, f"`{name}` holds a lazy operation from here", primary=True)]
+    if drop is not None:
+        labels.append(
+            Label(drop, "the function returns here without running it" if returned else "reassigned here before it ran")
+        )
+    return Diagnostic(
+        "W0003",
+        f"unused `DeviceOp` that must be used: `{name}` is dropped without being run",
+        path,
+        span,
+        severity=Severity.WARNING,
+        labels=tuple(labels),
+        notes=(
+            LAZY_NOTE,
+            "on some path it is neither run, chained (`then`, `zip`, `first`, `shared`), passed on, nor deleted",
+        ),
+        help=f"run it with `{name}.sync_on(stream)` on every path, or `del {name}` to drop it on purpose",
+    )

@@ -312,7 +312,7 @@ class FunctionLowerer(calls.PlaceNaming):
 
     def emit(self, op: ir.Op, origin: cst.BaseExpression | None = None) -> None:
         """Append `op` (`origin`, the causing call, matters only to the mypy plugin's reporting)."""
-        if isinstance(op, ir.Move | ir.Borrow | ir.CheckBrand | ir.RequireUnsafe):
+        if isinstance(op, ir.Move | ir.Borrow | ir.CheckBrand | ir.RequireUnsafe | ir.Produce):
             self.interesting = True
         self.scopes[-1].ops.append(op)
 
@@ -550,7 +550,10 @@ class FunctionLowerer(calls.PlaceNaming):
             self.stmt(stmt)
 
     def stmt(self, node: cst.CSTNode) -> None:
-        if isinstance(node, cst.Expr):
+        if isinstance(node, cst.Expr) and isinstance(node.value, cst.Call):
+            call = node.value
+            calls.discard_result(self.call(call, None), call, self.span(call), dotted(call.func), self)
+        elif isinstance(node, cst.Expr):
             self.expr(node.value)
         elif isinstance(node, cst.Assign):
             self.assign([t.target for t in node.targets], node.value)
@@ -785,8 +788,15 @@ class FunctionLowerer(calls.PlaceNaming):
                 assigned.update(_target_names(sub.target))
         seen: set[str] = set()
         body = node.body if isinstance(node, cst.FunctionDef | cst.Lambda) else node
+        # `nonlocal x` / `global x` declare a name, they do not read it (mypy's AST has no name node there)
+        declared = {
+            id(item.name)
+            for sub in _walk(body, skip_scopes=False)
+            if isinstance(sub, cst.Nonlocal | cst.Global)
+            for item in sub.names
+        }
         for sub in _walk(body, skip_scopes=False):
-            if isinstance(sub, cst.Name):
+            if isinstance(sub, cst.Name) and id(sub) not in declared:
                 raw = ident(sub.value)
                 name = self.name(raw)
                 if raw in assigned or name in seen or (name == raw and raw not in self.local_names):

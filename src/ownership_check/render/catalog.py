@@ -99,6 +99,15 @@ CODES: Final[dict[str, CodeInfo]] = {
             "time limit. Rather than guess, the checker reports that the file's ownership is unchecked, so a "
             "CI gate never silently skips it.",
         ),
+        CodeInfo(
+            "W0003",
+            "unused-device-op",
+            "A lazy `DeviceOp` (a launch, a combinator) is built and never run.",
+            "Tile launches, `launch_async` and the combinators only describe work; the kernel runs when "
+            "`sync_on`, `sync` or `graph_on` consumes the op. An op dropped unrun (an expression statement, or "
+            "a binding dropped on some path) is a kernel that silently never runs, and the values moved into "
+            "it are lost.",
+        ),
     )
 }
 

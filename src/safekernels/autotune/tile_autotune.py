@@ -25,7 +25,8 @@ from safekernels.autotune.store import TuningStore
 from safekernels.autotune.tuner import TuneStats, pick_fastest_restoring, tuning_key
 from safekernels.runtime.buffer import DeviceBuffer
 from safekernels.runtime.device import Stream
-from safekernels.runtime.device_op import DeviceOp
+from safekernels.runtime.device_op import DeviceOp, launch_op
+from safekernels.runtime.ownership import call_site
 from safekernels.tile.kernel import TileKernel
 from safekernels.tile.tensor import Partition, Tensor
 
@@ -164,7 +165,9 @@ class AutotunedTileKernel:
             values = [a._execute(stream) if isinstance(a, DeviceOp) else a for a in bound]
             return tuned._run(stream, values)
 
-        return DeviceOp(run, label=f"{self.name}(...) [autotuned]", device=device)
+        return launch_op(
+            DeviceOp(run, label=f"{self.name}(...) [autotuned]", device=device), self.name, call_site(self.name, 1)
+        )
 
     # -- execution --------------------------------------------------------------------------------------------
     def _as_tensor(self, value: Any) -> Tensor[Any]:

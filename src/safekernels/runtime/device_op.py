@@ -14,6 +14,11 @@ callback) raises instead of silently serializing.
 `DeviceGraph` (`runtime.graph`): constructors run once, kernel launches are recorded and run at each
 `graph.replay()`.
 
+An op that would run a kernel and is garbage-collected unrun (never synced, captured, chained or passed on) is a
+kernel that silently never ran: `__del__` reports it as `UnusedDeviceOpWarning`, naming the kernel and the line
+that built the op (`_kernel`, `_built`: class defaults, set only on ops that launch; the site is the move site the
+launch made anyway, so building an op pays one attribute store and no frame walk).
+
 `meta` optionally describes the value before it exists (the tile track stores shape and dtype there), so a
 launch can check shapes when it is built rather than only when the chain runs.  `partition` / `unpartition`
 are lazy versions of the value's own methods: they move the op and apply the method when the chain runs.
@@ -23,10 +28,11 @@ from __future__ import annotations
 
 import sys
 import threading
+import warnings
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
-from safekernels.errors import BorrowError, DeviceError
+from safekernels.errors import BorrowError, DeviceError, DeviceOpAttributeError, UnusedDeviceOpWarning
 from safekernels.runtime.device import Device, Stream
 from safekernels.runtime.ownership import (
     Movable,
@@ -51,6 +57,7 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 U = TypeVar("U")
+OpT = TypeVar("OpT", bound="DeviceOp[Any]")
 
 #: the threads where a DeviceOp is executing now (`threading.get_ident()`; at most one execution per thread:
 #: execution is non-reentrant).  A set rather than a thread-local flag: the launch hot path asks "is it
@@ -66,6 +73,13 @@ def _executing() -> bool:
 class DeviceOp(Movable, Generic[T]):
     """A not-yet-executed computation.  Moved by `sync_on`, `sync`, `graph_on`, `then`, `zip`, `first`,
     `shared`."""
+
+    #: the kernel this op (or the chain it ends) launches: an op with one must be run (`__del__`), else None
+    _kernel: str | None = None
+    #: where the op was built (a `MoveSite` of the call that built it), read only for the warning
+    _built: MoveSite | None = None
+    #: the op's value is the tuple of a launch's arguments (`partition`/`unpartition` of it are refused)
+    _yields_arguments = False
 
     def __init__(
         self,
@@ -164,9 +178,12 @@ class DeviceOp(Movable, Generic[T]):
             op._source = head._source
             op._steps = steps
             op._links = len(steps)
+            op._built = head._moved
             return op
         self._mark_moved("then")
-        return ThenOp(self, [f])
+        chained = ThenOp(self, [f])
+        chained._built = self._moved
+        return chained
 
     def zip(self, *others: DeviceOp[Any]) -> DeviceOp[tuple[Any, ...]]:
         """One op whose value is the tuple of this op's and `others`' values (consumes all of them)."""
@@ -187,7 +204,7 @@ class DeviceOp(Movable, Generic[T]):
             value = parent._execute(stream)
             return value[0]  # type: ignore[index]
 
-        return DeviceOp(run, label=f"{self.label}.first", device=self.device)
+        return _inherit(DeviceOp(run, label=f"{self.label}.first", device=self.device), self)
 
     @overload
     def partition(self: DeviceOp[Tensor[U]], shape: Any) -> DeviceOp[Partition[U]]: ...
@@ -196,6 +213,8 @@ class DeviceOp(Movable, Generic[T]):
     def partition(self, shape: Any) -> DeviceOp[Any]:
         """Lazy `value.partition(shape)` (tile tensors); moves this op.  Known shape errors raise now."""
         self._check_alive("partition")
+        if self._yields_arguments:
+            _refuse_value_method(self, "partition")
         meta = self.meta.partition(shape) if self.meta is not None else None
         self._mark_moved("partition")
         parent = self
@@ -203,7 +222,7 @@ class DeviceOp(Movable, Generic[T]):
         def run(stream: Stream) -> Any:
             return parent._execute(stream).partition(shape)  # type: ignore[attr-defined]
 
-        return DeviceOp(run, label=f"{self.label}.partition", device=self.device, meta=meta)
+        return _inherit(DeviceOp(run, label=f"{self.label}.partition", device=self.device, meta=meta), self)
 
     @overload
     def unpartition(self: DeviceOp[Partition[U]]) -> DeviceOp[Tensor[U]]: ...
@@ -212,6 +231,8 @@ class DeviceOp(Movable, Generic[T]):
     def unpartition(self) -> DeviceOp[Any]:
         """Lazy `value.unpartition()` (tile partitions); moves this op."""
         self._check_alive("unpartition")
+        if self._yields_arguments:
+            _refuse_value_method(self, "unpartition")
         meta = self.meta.unpartition() if self.meta is not None else None
         self._mark_moved("unpartition")
         parent = self
@@ -219,16 +240,32 @@ class DeviceOp(Movable, Generic[T]):
         def run(stream: Stream) -> Any:
             return parent._execute(stream).unpartition()  # type: ignore[attr-defined]
 
-        return DeviceOp(run, label=f"{self.label}.unpartition", device=self.device, meta=meta)
+        return _inherit(DeviceOp(run, label=f"{self.label}.unpartition", device=self.device, meta=meta), self)
 
     def shared(self) -> SharedDeviceOp[T]:
         """Execute at most once and share the (read-only) value between several consumers."""
         self._mark_moved("shared")
-        return SharedDeviceOp(self)
+        return _inherit(SharedDeviceOp(self), self)
 
     def __repr__(self) -> str:
         state = "moved" if self.is_moved else "pending"
         return f"<DeviceOp {self.label} ({state})>"
+
+    # -- never run -------------------------------------------------------------------------------------------
+    def __del__(self) -> None:
+        if self._moved is None and self._kernel is not None:
+            _warn_unrun(self)
+
+    def __getattr__(self, name: str) -> Any:
+        """Only for names the op does not have: a name of its value says to run the op first."""
+        if name.startswith("_"):
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        if name in _value_attributes():
+            raise DeviceOpAttributeError(
+                f"`{type(self).__name__}` has no attribute `{name}`: a `DeviceOp` is a lazy operation, not its "
+                f"value; call `.sync_on(stream)` first (it runs the op and returns the value{_returned(self)})"
+            )
+        raise DeviceOpAttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
 
 class SharedDeviceOp(DeviceOp[T]):
@@ -267,6 +304,13 @@ class SharedDeviceOp(DeviceOp[T]):
 
     def _mark_moved(self, operation: str) -> None:
         self._check_alive(operation)  # shared values are never moved by their consumers
+        self._used = True
+
+    _used = False
+
+    def __del__(self) -> None:
+        if not self._done and not self._used and self._kernel is not None:
+            _warn_unrun(self)
 
     def partition(self, shape: Any) -> DeviceOp[Any]:
         raise BorrowError(SHARED_PARTITION_MESSAGE)
@@ -319,6 +363,11 @@ class ThenOp(DeviceOp[Any]):
     def label(self, value: str) -> None:  # pragma: no cover - DeviceOp's attribute, never set on a chain
         raise AttributeError("the label of a `then` chain is derived from its source")
 
+    @property
+    def _kernel(self) -> str | None:  # type: ignore[override]
+        kernel: str | None = self._source._kernel
+        return kernel
+
     def _execute(self, stream: Stream) -> Any:
         value = self._source._execute(stream)
         site = None
@@ -365,7 +414,82 @@ def zip_ops(*ops: DeviceOp[Any]) -> DeviceOp[tuple[Any, ...]]:
     def run(stream: Stream) -> tuple[Any, ...]:
         return tuple(op._execute(stream) for op in ops)
 
-    return DeviceOp(run, label="zip", device=device)
+    zipped: DeviceOp[tuple[Any, ...]] = DeviceOp(run, label="zip", device=device)
+    zipped._kernel = next((op._kernel for op in ops if op._kernel is not None), None)
+    zipped._built = ops[0]._moved
+    return zipped
+
+
+def _inherit(op: OpT, source: DeviceOp[Any]) -> OpT:
+    """`op`, built from `source` (which it moved), launches what `source` launches."""
+    kernel = source._kernel
+    if kernel is not None:
+        op._kernel = kernel
+        op._built = source._moved
+    return op
+
+
+def launch_op(op: DeviceOp[T], kernel: str, built: MoveSite) -> DeviceOp[T]:
+    """Mark `op` as the op of a launch of `kernel` built at `built`: its value is the tuple of the arguments, and
+    it must be run."""
+    op._kernel = kernel
+    op._built = built
+    op._yields_arguments = True
+    return op
+
+
+#: `warn_explicit`'s once-per-location registry for the never-run warning
+_WARNED: dict[Any, Any] = {}
+
+
+
+def _warn_unrun(op: DeviceOp[Any]) -> None:
+    """`op` is being collected unrun: warn, at the line that built it (only now is that line looked up)."""
+    try:
+        site = op._built
+        filename, line = (site.filename, site.line) if site is not None else ("<unknown>", 0)
+        warnings.warn_explicit(
+            f"DeviceOp of kernel `{op._kernel}` built at {filename}:{line} was never run: it was dropped "
+            "without `sync_on`/`sync`/`graph_on` and without being chained, so the kernel never ran and the "
+            "values moved into it are lost (run it with `.sync_on(stream)`)",
+            UnusedDeviceOpWarning,
+            filename,
+            line,
+            registry=_WARNED,
+        )
+    except Exception:  # pragma: no cover - interpreter shutdown, or -W error: a finalizer must not raise
+        pass
+
+
+_VALUE_ATTRIBUTES: set[str] = set()
+
+
+def _value_attributes() -> set[str]:
+    """Public attribute names of the values an op yields (tile tensors and partitions, device buffers)."""
+    if not _VALUE_ATTRIBUTES:
+        from safekernels.runtime.buffer import DeviceBuffer
+        from safekernels.tile.tensor import Partition, Tensor
+
+        for cls in (Tensor, Partition, DeviceBuffer):
+            _VALUE_ATTRIBUTES.update(n for n in dir(cls) if not n.startswith("_"))
+        _VALUE_ATTRIBUTES.difference_update(n for n in dir(DeviceOp) if not n.startswith("_"))
+        _VALUE_ATTRIBUTES.update(("to_numpy", "unpartition", "partition", "shape", "dtype"))
+    return _VALUE_ATTRIBUTES
+
+
+def _returned(op: DeviceOp[Any]) -> str:
+    return ": the tuple of the launch's arguments, `z, x, y = op.sync_on(stream)`" if op._yields_arguments else ""
+
+
+def _refuse_value_method(op: DeviceOp[Any], name: str) -> None:
+    raise DeviceOpAttributeError(
+        f"`{name}` of a launch's `DeviceOp`: its value is the tuple of the launch's arguments, so call "
+        f"`.sync_on(stream)` first and `{name}` the one you need (or take it lazily with `.first()`)"
+    )
+
+
+if not sys.warnoptions:  # shown by default like a never-awaited coroutine; `-W` options the user gave win
+    warnings.filterwarnings("default", category=UnusedDeviceOpWarning)
 
 
 # a chain's nested executions all pass through `_execute`: the ownership walk stops there (runtime.ownership)

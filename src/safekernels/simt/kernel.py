@@ -25,7 +25,8 @@ from typing import TYPE_CHECKING, Any, Generic, ParamSpec, TypeVar, overload
 
 from safekernels.errors import BrandError, UnsafeOperationError
 from safekernels.runtime.device import Device, Stream
-from safekernels.runtime.device_op import DeviceOp
+from safekernels.runtime.device_op import DeviceOp, launch_op
+from safekernels.runtime.ownership import call_site
 from safekernels.simt import borrows
 from safekernels.simt._context import host_unsafe_depth, state
 from safekernels.simt.config import LaunchConfig, LaunchConfig1D, LaunchConfig2D, LaunchConfig3D
@@ -289,6 +290,7 @@ class SimtKernel:
             return tuple(args)
 
         op: DeviceOp[tuple[Any, ...]] = DeviceOp(run, label=f"{self.name}.launch_async", device=prepared.device)
+        launch_op(op, self.name, call_site("launch_async", 1))
         weakref.finalize(op, borrows.release, records)
         return op
 

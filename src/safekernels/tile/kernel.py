@@ -36,7 +36,7 @@ import numpy as np
 from safekernels.errors import AliasingError, BorrowError
 from safekernels.runtime.buffer import DeviceBuffer
 from safekernels.runtime.device import Stream
-from safekernels.runtime.device_op import DeviceOp, executing_threads
+from safekernels.runtime.device_op import DeviceOp, executing_threads, launch_op
 from safekernels.runtime.ownership import (
     MoveSite,
     call_site,
@@ -161,16 +161,21 @@ class TileKernel:
                     code = frame.f_code
                 else:
                     last_user_code[0] = code
-            moved = bind(args, new_site(MoveSite, (None, code, frame.f_lasti, self.name, 0)))
+            site = new_site(MoveSite, (None, code, frame.f_lasti, self.name, 0))
+            moved = bind(args, site)
             if moved is not None:
                 op = _new(TileLaunchOp)  # TileLaunchOp.__init__, inlined
                 op._plan = plan
                 op._bound = moved
+                op._built = site  # for the never-run warning (`DeviceOp.__del__`)
                 return op
             # refused, nothing moved: the binding below raises the error that names the argument
         bound = self._bind(plan, args)
+        built = call_site(self.name, 1)
         if plan.direct:
-            return TileLaunchOp(plan, bound)
+            direct = TileLaunchOp(plan, bound)
+            direct._built = built
+            return direct
         first = plan.device_arg
         device = args[first].device if plan.kinds[first] in (OP, SHARED_OP) else plan.call_device
         kernel = self
@@ -180,7 +185,7 @@ class TileKernel:
             kernel._launch_values(stream, values)
             return values
 
-        return DeviceOp(run, label=self._label, device=device)
+        return launch_op(DeviceOp(run, label=self._label, device=device), self.name, built)
 
     # -- the call: check (plan miss), then move ----------------------------------------------------------
     @property
@@ -451,8 +456,14 @@ class TileLaunchOp(DeviceOp[tuple[Any, ...]]):
     and the stream's synchronize are those of `DeviceOp.sync_on`."""
 
     meta = None
+    _yields_arguments = True
     _plan: LaunchPlan
     _bound: tuple[Any, ...]
+
+    @property
+    def _kernel(self) -> str | None:  # type: ignore[override]
+        name: str = self._plan.kernel.name
+        return name
 
     def __init__(self, plan: LaunchPlan, bound: tuple[Any, ...]) -> None:  # what `TileKernel.__call__` inlines
         self._plan = plan

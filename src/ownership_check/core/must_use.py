@@ -1,0 +1,332 @@
+"""Must-use: a lazy `DeviceOp` that is built and never run (W0003), like Rust's `#[must_use]`.
+
+A tile launch `add(z, x, y)`, a SIMT `launch_async` and the combinators (`then`, `zip`, `first`, `shared`) only
+*describe* work; the kernel runs when `sync_on`/`sync`/`graph_on` consumes the op.  An op that nobody consumes
+is a kernel that silently never runs, and the tensors moved into it are lost with it.  The front ends mark each
+such call with `ir.Produce`: dropped at once (an expression statement) or bound to a name.  This module follows
+the bound ones through the function and reports a binding that is dropped on some path without being consumed:
+
+    Produce(op) --Use / Move / Borrow / Del of op (or of an alias)--> consumed: never reported
+        |
+        +-- op reassigned, or the function returns / ends, while a path still holds it --> W0003
+
+"Consumed" is deliberately generous, so that the warning never fires on code that does run its op: any read of
+the name counts (passing it to a call, returning it, storing it in a container or an attribute, capturing it in
+a nested function, chaining it), and so does `del op`, the way to drop one on purpose.  Binding it to an
+attribute (`self.op = add(...)`) or unpacking it is an escape too: only plain names are followed.
+
+Paths ended by an exception are not reported (the op was interrupted, not forgotten); a handler that returns
+normally is a normal path for the ops built before its `try`.  At module level, falling off the end is not a
+drop (a module's globals outlive its top level).  `if op is None` arms (`ir.Fresh("none")`) hold no op.
+
+The analysis is a small abstract interpreter over the structured IR (not the CFG of `checker`), because it needs
+to tell a normal exit from an exceptional one and to run `finally` blocks on the paths that leave through them.
+State: place key -> the `Produce` sites it may hold unconsumed, joined as "may" facts; loops run to a fixed point.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ownership_check.core import ir, messages
+from ownership_check.diagnostics import Diagnostic, Span
+
+Holders = dict[str, frozenset[int]]
+
+#: Fixed-point rounds of one loop before the analysis settles for what it has (a may-analysis only grows).
+MAX_ROUNDS = 64
+
+
+@dataclass
+class _Flow:
+    """How a block can be left: falling through (`fall`, None when no path does), `break`, `continue`."""
+
+    fall: Holders | None
+    breaks: list[Holders] = field(default_factory=list)
+    continues: list[Holders] = field(default_factory=list)
+
+
+@dataclass
+class _TryBody:
+    """A `try` body being interpreted: what its handlers may start from."""
+
+    seen: list[Holders] = field(default_factory=list)
+    produced: set[int] = field(default_factory=set)
+    consumed: set[int] = field(default_factory=set)
+
+
+@dataclass(frozen=True)
+class _Drop:
+    span: Span | None
+    returned: bool
+
+
+def _join(states: list[Holders]) -> Holders | None:
+    if not states:
+        return None
+    out: Holders = dict(states[0])
+    for state in states[1:]:
+        for key, sites in state.items():
+            old = out.get(key)
+            out[key] = sites if old is None else old | sites
+    return out
+
+
+def _held(state: Holders) -> frozenset[int]:
+    return frozenset().union(*state.values()) if state else frozenset()
+
+
+def _contains_produce(block: ir.Block) -> bool:
+    for op in block:
+        if isinstance(op, ir.Produce):
+            return True
+        if isinstance(op, ir.Branch):
+            if any(_contains_produce(arm) for arm in op.arms):
+                return True
+        elif isinstance(op, ir.Loop):
+            if _contains_produce(op.head) or _contains_produce(op.body) or _contains_produce(op.orelse):
+                return True
+        elif isinstance(op, ir.Try):
+            parts = (op.body, *op.handlers, op.orelse, op.finalbody)
+            if any(_contains_produce(part) for part in parts):
+                return True
+        elif isinstance(op, ir.Unsafe) and _contains_produce(op.body):
+            return True
+    return False
+
+
+class _Interpreter:
+    def __init__(self, function: ir.Function) -> None:
+        self.function = function
+        self.module = function.name == "<module>"
+        self.sites: dict[ir.Produce, int] = {}
+        self.produced: list[ir.Produce] = []
+        self.drops: dict[int, _Drop] = {}
+        self.discarded: list[ir.Produce] = []
+        self.finals: list[tuple[ir.Block, int]] = []  # enclosing `finally` blocks, with their loop depth
+        self.loop_depth = 0
+        self.tries: list[_TryBody] = []
+
+    # --- facts ----------------------------------------------------------------------------------------------
+
+    def site(self, op: ir.Produce) -> int:
+        found = self.sites.get(op)
+        if found is None:
+            found = self.sites[op] = len(self.produced)
+            self.produced.append(op)
+        return found
+
+    def drop(self, sites: frozenset[int], span: Span | None, returned: bool) -> None:
+        for site in sorted(sites):
+            self.drops.setdefault(site, _Drop(span, returned))
+
+    def consume(self, state: Holders, place: ir.Place) -> Holders:
+        sites = state.get(place.key, frozenset())
+        if place.attrs:
+            sites = sites | state.get(place.root, frozenset())
+        if not sites:
+            return state
+        for body in self.tries:
+            body.consumed |= sites
+        return {key: held - sites for key, held in state.items() if held - sites}
+
+    def bind(self, state: Holders, op: ir.Bind) -> Holders:
+        values: list[frozenset[int]] = []
+        for target, value in zip(op.targets, op.values, strict=False):
+            if isinstance(value, ir.FromPlace):
+                if target.attrs:  # stored into an object: it escapes
+                    state = self.consume(state, value.source)
+                    values.append(frozenset())
+                else:
+                    values.append(state.get(value.source.key, frozenset()))
+            else:
+                values.append(frozenset())
+        before = _held(state)
+        out = dict(state)
+        silent: set[int] = set()
+        for target, value, sites in zip(op.targets, op.values, values, strict=False):
+            if isinstance(value, ir.Fresh) and value.kind == "none":
+                silent |= out.get(target.key, frozenset())  # `if op is None:` arm: no op on this path
+            if sites:
+                out[target.key] = sites
+            else:
+                out.pop(target.key, None)
+        lost = before - _held(out) - silent
+        if lost:
+            self.drop(frozenset(lost), op.span, returned=False)
+        return out
+
+    def exit(self, state: Holders, span: Span | None) -> None:
+        """A normal exit of the function (a `return` at `span`, or the end): every op still held is dropped."""
+        if self.module:
+            return
+        left = self.through_finals(state, 0)
+        if left is not None and (held := _held(left)):
+            self.drop(held, span, returned=span is not None)
+
+    def leave_loop(self, state: Holders) -> Holders | None:
+        """A `break`/`continue` state after the `finally` blocks it leaves through (inside the loop)."""
+        return self.through_finals(state, self.loop_depth)
+
+    def through_finals(self, state: Holders, depth: int) -> Holders | None:
+        """`state` after the enclosing `finally` blocks entered at loop depth `depth` or deeper, innermost first
+        (None when one of them does not fall through).  Each runs with only the blocks outside it enclosing it."""
+        finals = self.finals
+        try:
+            for index in range(len(finals) - 1, -1, -1):
+                body, entered = finals[index]
+                if entered < depth:
+                    break
+                self.finals = finals[:index]
+                flow = self.block(body, state)
+                if flow.fall is None:
+                    return None
+                state = flow.fall
+        finally:
+            self.finals = finals
+        return state
+
+    # --- blocks ---------------------------------------------------------------------------------------------
+
+    def block(self, ops: ir.Block, state: Holders) -> _Flow:
+        flow = _Flow(state)
+        for op in ops:
+            current = flow.fall
+            if current is None:
+                break
+            for body in self.tries:
+                body.seen.append(current)
+            step = self.step(op, current)
+            flow.fall = step.fall
+            flow.breaks.extend(step.breaks)
+            flow.continues.extend(step.continues)
+        return flow
+
+    def step(self, op: ir.Op, state: Holders) -> _Flow:
+        if isinstance(op, ir.Produce):
+            if op.target is None:
+                self.discarded.append(op)
+                return _Flow(state)
+            site = self.site(op)
+            for body in self.tries:
+                body.produced.add(site)
+            out = dict(state)
+            out[op.target.key] = out.get(op.target.key, frozenset()) | {site}
+            return _Flow(out)
+        if isinstance(op, ir.Bind):
+            return _Flow(self.bind(state, op))
+        if isinstance(op, ir.Use | ir.Move | ir.Borrow | ir.CheckBrand | ir.Del):
+            return _Flow(self.consume(state, op.place))
+        if isinstance(op, ir.View):
+            return _Flow(self.consume(state, op.source))
+        if isinstance(op, ir.Return):
+            self.exit(state, op.span)
+            return _Flow(None)
+        if isinstance(op, ir.Raise):
+            return _Flow(None)
+        if isinstance(op, ir.Break):
+            left = self.leave_loop(state)
+            return _Flow(None, breaks=[left] if left is not None else [])
+        if isinstance(op, ir.Continue):
+            left = self.leave_loop(state)
+            return _Flow(None, continues=[left] if left is not None else [])
+        if isinstance(op, ir.Branch):
+            arms = [self.block(arm, state) for arm in op.arms] or [_Flow(state)]
+            return _Flow(
+                _join([a.fall for a in arms if a.fall is not None]),
+                [s for a in arms for s in a.breaks],
+                [s for a in arms for s in a.continues],
+            )
+        if isinstance(op, ir.Loop):
+            return self.loop(op, state)
+        if isinstance(op, ir.Try):
+            return self.try_(op, state)
+        if isinstance(op, ir.Unsafe):
+            return self.block(op.body, state)
+        return _Flow(state)  # CheckBrand-free checks: RequireUnsafe
+
+    def loop(self, op: ir.Loop, entry: Holders) -> _Flow:
+        """A loop to a fixed point.  Its exit is taken after at least one iteration when the body can come back
+        around: a loop whose body consumes an op is not reported for the path that skips the body (`for _ in
+        range(4): pending.sync_on(s)`), so the warning stays on what a loop that runs does."""
+        self.loop_depth += 1
+        head_in = entry
+        back: Holders | None = None
+        try:
+            for _ in range(MAX_ROUNDS):
+                head = self.block(op.head, head_in)
+                body = self.block(op.body, head.fall) if head.fall is not None else _Flow(None)
+                back = _join([*([body.fall] if body.fall is not None else []), *body.continues])
+                widened = _join([head_in, back]) if back is not None else head_in
+                assert widened is not None
+                if widened == head_in:
+                    break
+                head_in = widened
+            after = self.block(op.head, back) if back is not None else head
+        finally:
+            self.loop_depth -= 1
+        exits = list(body.breaks)
+        if not op.infinite and after.fall is not None:
+            orelse = self.block(op.orelse, after.fall)
+            if orelse.fall is not None:
+                exits.append(orelse.fall)
+            return _Flow(_join(exits), orelse.breaks, orelse.continues)
+        return _Flow(_join(exits))
+
+    def try_(self, op: ir.Try, state: Holders) -> _Flow:
+        if op.finalbody:
+            self.finals.append((op.finalbody, self.loop_depth))
+        try:
+            watch = _TryBody()
+            self.tries.append(watch)
+            try:
+                body = self.block(op.body, state)
+            finally:
+                self.tries.pop()
+            for outer in self.tries:  # what the body produced or consumed, it did inside the outer bodies too
+                outer.produced |= watch.produced
+                outer.consumed |= watch.consumed
+            gone = frozenset(watch.produced | watch.consumed)
+            entry = _join([state, *watch.seen])
+            assert entry is not None
+            handler_in = {key: held - gone for key, held in entry.items() if held - gone}
+            flows = [self.block(op.orelse, body.fall)] if body.fall is not None else []
+            flows.extend(self.block(handler, handler_in) for handler in op.handlers)
+            breaks = [s for f in flows for s in f.breaks] + body.breaks
+            continues = [s for f in flows for s in f.continues] + body.continues
+        finally:
+            if op.finalbody:
+                self.finals.pop()
+        fall = _join([f.fall for f in flows if f.fall is not None])
+        if fall is not None and op.finalbody:
+            final = self.block(op.finalbody, fall)
+            return _Flow(final.fall, breaks + final.breaks, continues + final.continues)
+        return _Flow(fall, breaks, continues)
+
+    # --- the whole function ---------------------------------------------------------------------------------
+
+    def run(self) -> list[Diagnostic]:
+        flow = self.block(self.function.body, {})
+        if flow.fall is not None:
+            self.exit(flow.fall, None)
+        path = self.function.path
+        out: list[Diagnostic] = []
+        seen: set[Span] = set()
+        for op in self.discarded:
+            if op.span not in seen:
+                seen.add(op.span)
+                out.append(messages.unused_device_op(path, op.span, op.what))
+        for site, dropped in sorted(self.drops.items()):
+            op = self.produced[site]
+            if op.target is None or op.span in seen:
+                continue
+            seen.add(op.span)
+            out.append(messages.device_op_dropped(path, op.target.text, op.span, dropped.span, dropped.returned))
+        return sorted(out, key=lambda d: (d.span.line, d.span.column))
+
+
+def check_must_use(function: ir.Function) -> list[Diagnostic]:
+    """W0003 for every `DeviceOp` of `function` that is built and, on some path, never run."""
+    if not _contains_produce(function.body):
+        return []
+    return _Interpreter(function).run()

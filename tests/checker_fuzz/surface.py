@@ -1,0 +1,589 @@
+"""Programs over the whole ownership surface, built from the ownership table (`safekernels.ownership_model`).
+
+The grammar is the table crossed with expression forms and flow forms:
+
+    table entry (a launch form, a moving method, a moving-argument call, a borrowing method, a parameter mode,
+                 an unsafe operation)          -> one statement template that exercises it
+      x expression form of each argument       -> plain, `p if flag else q`, `p or q`, `(w := p)`, `(p, q)[k % 2]`,
+                                                  an attribute `h.p`, a container `bufs[i]` / `named["p"]`,
+                                                  a local helper returning a parameter `first_of(p, q)`
+      x flow form around the statement         -> if/elif/else, for/while with break/continue/else,
+                                                  try/except/else/finally, match with guards, with-blocks,
+                                                  comprehensions, nested functions, a method of a class holding
+                                                  buffers, a helper returning an op, a kernel defined in `main`
+
+`table_entries()` reads the table; `TEMPLATES` must have a template for every entry (a test fails the day an entry
+lands without one), and every generated program records which entries and forms it used, so the runner prints
+the table's coverage.  Places: SIMT buffers `a`, `b`, `c` (and views of them), tile tensors `x`, `y`, a partition
+`z`, atomic-kernel tensors `keys`, `counts`, a pending tile op `op` and a pending SIMT op `p`.  Programs are valid
+Python, mostly typed by mypy, and run on the CPU executor (`main(flag, k)` over a few arguments), which is the
+oracle: a runtime ownership error on a line that neither front end reports is a miss.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+import hypothesis.strategies as st
+
+from safekernels import ownership_model as model
+
+T = TypeVar("T")
+Chooser = Callable[[Sequence[T]], T]
+
+HEADER = '''import contextlib
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+import safekernels as sk
+from safekernels import simt, tile
+from safekernels.dtypes import f32, i32
+from safekernels.simt import AtomicSlice, DisjointSlice, Slice, thread
+from safekernels.tile import AtomicTensor, Partition, Tensor
+
+Vec = Slice[f32]  # a module-level alias in a kernel parameter
+Out = DisjointSlice[f32]
+BLOCK = 16
+
+
+@simt.kernel
+@simt.launch_contract(block=64)
+def vecadd(a: Vec, b: Slice[f32], c: Out) -> None:
+    idx = thread.index_1d()
+    i = idx.get()
+    if (out := c.get_mut(idx)) is not None:
+        out.set(a[i] + b[i])
+
+
+@simt.kernel
+@simt.launch_contract(block=64)
+def count(a: Slice[f32], hits: AtomicSlice[f32]) -> None:
+    idx = thread.index_1d()
+    i = idx.get()
+    if i < len(a):
+        hits.fetch_add(i, a[i])
+
+
+@simt.autotune(configs=[64], key=[], warmup=1, rep=1)
+@simt.kernel
+@simt.launch_contract(domain=1)
+def tuned_add(a: Slice[f32], b: Slice[f32], c: DisjointSlice[f32]) -> None:
+    idx = thread.index_1d()
+    i = idx.get()
+    if (out := c.get_mut(idx)) is not None:
+        out.set(a[i] + b[i])
+
+
+@tile.kernel
+def add(z: Partition[f32], x: Tensor[f32], y: Tensor[f32]) -> None:
+    z.store(tile.load_like(x, z) + tile.load_like(y, z))
+
+
+@tile.kernel
+def histogram(z: Partition[f32], counts: AtomicTensor[i32], keys: Tensor[i32]) -> None:
+    k = tile.load_like(keys, z)
+    tile.atomic_add(counts, k, 1)
+    z.store(k.astype(f32))
+
+
+@tile.autotune(configs=[tile.Config(BLOCK=16)], key=[], warmup=1, rep=1)
+@tile.kernel
+def tuned_tile(z: Annotated[Partition[f32], tile.Dims(BLOCK)], x: Tensor[f32], y: Tensor[f32]) -> None:
+    z.store(tile.load_like(x, z) + tile.load_like(y, z))
+
+
+@dataclass
+class Bufs:
+    a: Any
+    b: Any
+    c: Any
+
+
+def first_of(u: Any, v: Any) -> Any:
+    return u
+
+
+def launch_op(z: Any, x: Any, y: Any) -> Any:
+    return add(z, x, y)
+
+
+'''
+
+#: What `main` starts with: every place bound, a prepared launch, a holder of the buffers and containers of them.
+SETUP = '''    dev = sk.Device.default()
+    stream = dev.new_stream()
+    prep = vecadd.prepare(simt.LaunchConfig1D.for_len(64, block=64), dev)
+    cfg = simt.LaunchConfig1D.for_len(64, block=64)
+    a = sk.zeros(64, f32, stream)
+    b = sk.zeros(64, f32, stream)
+    c = sk.zeros(64, f32, stream)
+    h = Bufs(a, b, c)
+    bufs = [a, b, c]
+    named = {"a": a, "b": b, "c": c}
+    fresh = tile.zeros((64,), f32).partition((16,))
+    z0, counts, keys = histogram(fresh, tile.zeros((16,), i32), tile.zeros((64,), i32)).sync_on(stream)
+    z, x, y = add(z0, tile.ones((64,), f32), tile.ones((64,), f32)).sync_on(stream)
+    op: sk.DeviceOp[Any] | None = None
+    p: sk.DeviceOp[tuple[Any, ...]] | None = None
+'''
+
+BUFFERS = ("a", "b", "c")
+TENSORS = ("x", "y")
+VIEWS = ("a.view(0, 32)", "a.view(32, 64)", "c.view(16, 48)", "c[0:32]")
+
+#: Expression forms of an argument over places (`{p}`, `{q}` are places; `{i}`/`{key}` index the containers).
+EXPRESSION_FORMS: dict[str, str] = {
+    "plain": "{p}",
+    "conditional": "({p} if flag else {q})",
+    "or": "({p} or {q})",
+    "walrus": "(w := {p})",
+    "subscript": "({p}, {q})[k % 2]",
+    "attribute": "h.{p}",
+    "container-list": "bufs[{i}]",
+    "container-dict": 'named["{p}"]',
+    "helper": "first_of({p}, {q})",
+}
+#: The forms that only make sense for the SIMT buffers `a`, `b`, `c` (the holder and containers hold them).
+_BUFFER_ONLY = frozenset({"attribute", "container-list", "container-dict"})
+
+FLOW_FORMS = (
+    "if", "elif", "for", "for-break", "for-continue-else", "while", "try-except-else", "try-finally", "match-guard",
+    "with-suppress", "with-nullcontext", "comprehension", "nested-function", "method", "helper-op",
+    "local-kernel",
+)
+
+
+def table_entries() -> list[str]:
+    """Every entry of the ownership table a program can exercise, named `kind:name`."""
+    entries = [f"launch:{kind}.{method or '__call__'}" for kind, method in model.LAUNCH_FORMS]
+    entries += [f"moves-receiver:{name}" for name in sorted(model.MOVING_METHODS)]
+    entries += [f"moves-argument:{name}" for name in sorted(model.MOVING_ARGUMENT_CALLS)]
+    entries += [f"borrows:{name}" for name in sorted(model.BORROWING_METHODS)]
+    entries += [f"param:{name}" for name in sorted(model.PARAM_MODES)]
+    entries += [f"unsafe:{name}" for name in sorted(model.UNSAFE_OPERATIONS)]
+    return entries
+
+
+@dataclass
+class Program:
+    source: str
+    seed: int | None = None
+    entries: Counter[str] = field(default_factory=Counter)
+    expressions: Counter[str] = field(default_factory=Counter)
+    flows: Counter[str] = field(default_factory=Counter)
+
+
+class _Gen:
+    def __init__(self, choose: Chooser[object], statements: int) -> None:
+        self.choose = choose
+        self.budget = statements
+        self.lines: list[str] = []
+        self.extra: list[str] = []  # module-level code after the header (methods, local helpers)
+        self.program = Program("")
+        self.local_kernel = False
+        self.kernel_variants: list[str] = []
+
+    def pick(self, options: Sequence[T]) -> T:
+        return self.choose(options)  # type: ignore[return-value]
+
+    def emit(self, depth: int, text: str) -> None:
+        self.lines.append("    " * depth + text)
+
+    # --- arguments ------------------------------------------------------------------------------------------
+
+    def arg(self, places: Sequence[str], allow_views: bool = False) -> str:
+        form = self.pick(tuple(EXPRESSION_FORMS))
+        if form in _BUFFER_ONLY and not set(places) <= set(BUFFERS):
+            form = "plain"
+        first = self.pick(tuple(places))
+        if form == "plain" and allow_views and self.pick((False, False, False, True)):
+            first = self.pick(VIEWS)
+        second = self.pick(tuple(places))
+        self.program.expressions[form] += 1
+        return EXPRESSION_FORMS[form].format(p=first, q=second, i=BUFFERS.index(first) if first in BUFFERS else 0)
+
+    def buffers(self) -> tuple[str, str, str]:
+        if self.pick((True, False)):  # a launch that is fine as written (inputs `a`, `b`, output `c`)
+            return self.arg(("a", "b")), self.arg(("a", "b")), self.arg(("c",))
+        return self.arg(BUFFERS, True), self.arg(BUFFERS, True), self.arg(BUFFERS, True)
+
+    def tensors(self) -> tuple[str, str]:
+        if self.pick((True, False)):
+            return "x", "y"
+        return self.arg(TENSORS), self.arg(TENSORS)
+
+    # --- statements -----------------------------------------------------------------------------------------
+
+    def entry(self, depth: int, name: str) -> None:
+        self.program.entries[name] += 1
+        TEMPLATES[name](self, depth)
+
+    def simple(self, depth: int) -> None:
+        self.entry(depth, self.pick(tuple(TEMPLATES)))
+
+    def block(self, depth: int, loop: bool = False) -> None:
+        for _ in range(self.pick((1, 1, 2))):
+            self.statement(depth, loop)
+        if loop and self.pick((False, False, False, True)):
+            self.emit(depth, f"if k == {self.pick((1, 2))}:")  # a jump that never makes later code unreachable
+            self.emit(depth + 1, self.pick(("break", "continue")))
+
+    def statement(self, depth: int, loop: bool = False) -> None:
+        self.budget -= 1
+        if depth < 3 and self.budget > 0 and self.pick((False, True)):
+            self.flow(depth, loop)
+        else:
+            self.simple(depth)
+
+    def flow(self, depth: int, loop: bool) -> None:
+        form = self.pick(FLOW_FORMS)
+        self.program.flows[form] += 1
+        emit = self.emit
+        if form == "if":
+            emit(depth, self.pick(("if flag:", "if k > 1:", "if p is not None:", "if op is None:")))
+            self.block(depth + 1, loop)
+            emit(depth, "else:")
+            self.block(depth + 1, loop)
+        elif form == "elif":
+            emit(depth, "if k == 0:")
+            self.block(depth + 1, loop)
+            emit(depth, "elif flag:")
+            self.block(depth + 1, loop)
+        elif form in ("for", "for-break", "for-continue-else"):
+            emit(depth, "for _ in range(k):")
+            if form == "for-break":
+                emit(depth + 1, "if flag:")
+                emit(depth + 2, "break")
+            if form == "for-continue-else":
+                emit(depth + 1, "if not flag:")
+                emit(depth + 2, "continue")
+            self.block(depth + 1, True)
+            if form == "for-continue-else":
+                emit(depth, "else:")
+                self.block(depth + 1, loop)
+        elif form == "while":
+            counter = f"n{depth}"
+            emit(depth, f"{counter} = 0")
+            emit(depth, f"while {counter} < k:")
+            emit(depth + 1, f"{counter} += 1")
+            self.block(depth + 1, True)
+        elif form == "try-except-else":
+            emit(depth, "try:")
+            self.block(depth + 1, loop)
+            emit(depth, "except (RuntimeError, sk.SafeKernelsError):")
+            self.block(depth + 1, loop)
+            emit(depth, "else:")
+            self.block(depth + 1, loop)
+        elif form == "try-finally":
+            emit(depth, "try:")
+            self.block(depth + 1, loop)
+            if self.pick((True, False)):
+                emit(depth + 1, "if flag:")
+                emit(depth + 2, "return")
+            emit(depth, "finally:")
+            self.block(depth + 1, loop)
+        elif form == "match-guard":
+            emit(depth, "match k:")
+            emit(depth + 1, "case 0 if flag:")
+            self.block(depth + 2, loop)
+            emit(depth + 1, "case 1:")
+            self.block(depth + 2, loop)
+            emit(depth + 1, "case _:")
+            self.block(depth + 2, loop)
+        elif form == "with-suppress":
+            emit(depth, "with contextlib.suppress(ValueError):")
+            self.block(depth + 1, loop)
+        elif form == "with-nullcontext":
+            emit(depth, "with contextlib.nullcontext(a) as held:")
+            emit(depth + 1, "print(held)")
+            self.block(depth + 1, loop)
+        elif form == "comprehension":
+            emit(depth, f"print([t for t in ({self.pick(BUFFERS)}, {self.pick(BUFFERS)})])")
+            self.simple(depth)
+        elif form == "nested-function":
+            name = f"inner{len(self.lines)}"
+            emit(depth, f"def {name}() -> None:")
+            emit(depth + 1, "nonlocal a, b, c, x, y, z, op, p")
+            self.block(depth + 1)
+            emit(depth, f"{name}()")
+        elif form == "method":
+            self.method(depth)
+        elif form == "helper-op":
+            emit(depth, f"op = launch_op(z, {self.pick(TENSORS)}, {self.pick(TENSORS)})")
+            emit(depth, "z, x, y = op.sync_on(stream)")
+        else:
+            self.kernel_in_main(depth)
+
+    def method(self, depth: int) -> None:
+        """A class holding buffers, one method of it generated over `self.a`, `self.b`, `self.c`."""
+        name = f"Holder{len(self.extra)}"
+        body: list[str] = []
+        for _ in range(self.pick((1, 2, 3))):
+            kind = self.pick(("launch", "launch", "alias", "async"))
+            first, second, third = (f"self.{self.pick(BUFFERS)}" for _ in range(3))
+            if kind == "launch":
+                body.append(f"        vecadd.launch(self.prep, self.stream, {first}, {second}, {third})")
+            elif kind == "alias":
+                body.append(f"        {first} = {second}")
+            else:
+                body.append(f"        self.pending = vecadd.launch_async(self.prep, {first}, {second}, {third})")
+                body.append("        self.pending.sync_on(self.stream)")
+        self.extra.append(
+            f"class {name}:\n"
+            "    def __init__(self, a: Any, b: Any, c: Any, prep: Any, stream: Any) -> None:\n"
+            "        self.a = a\n        self.b = b\n        self.c = c\n"
+            "        self.prep = prep\n        self.stream = stream\n        self.pending: Any = None\n\n"
+            "    def run(self) -> None:\n" + "\n".join(body) + "\n"
+        )
+        self.emit(depth, f"{name}(a, b, c, prep, stream).run()")
+        self.program.entries["launch:simt.launch"] += 1
+
+    def kernel_in_main(self, depth: int) -> None:
+        """A tile kernel defined in `main` (a closure-style kernel), launched right there."""
+        name = f"local{len(self.lines)}"
+        emit = self.emit
+        emit(depth, "@tile.kernel")
+        emit(depth, f"def {name}(z: Partition[f32], x: Tensor[f32]) -> None:")
+        emit(depth + 1, "z.store(tile.load_like(x, z))")
+        emit(depth, f"op = {name}(z, {self.arg(TENSORS)})")
+        if self.pick((True, False)):
+            emit(depth, "z, x = op.sync_on(stream)")
+
+    def text(self) -> str:
+        extra = "\n\n".join(self.extra)
+        body = "\n".join(self.lines)
+        return f"{HEADER}{extra}\n\ndef main(flag: bool, k: int) -> None:\n{SETUP}{body}\n"
+
+
+# --- one template per table entry --------------------------------------------------------------------------------
+
+
+def _simt_launch(g: _Gen, d: int) -> None:
+    first, second, third = g.buffers()
+    g.emit(d, f"vecadd.launch(prep, stream, {first}, {second}, {third})")
+    g.program.entries["param:Slice"] += 1
+    g.program.entries["param:DisjointSlice"] += 1
+
+
+def _simt_launch_async(g: _Gen, d: int) -> None:
+    first, second, third = g.buffers()
+    g.emit(d, f"p = vecadd.launch_async(prep, {first}, {second}, {third})")
+    if g.pick((True, True, False)):
+        g.emit(d, "if p is not None:")
+        g.emit(d + 1, "p.sync_on(stream)")
+
+
+def _simt_unchecked(g: _Gen, d: int) -> None:
+    first, second, third = g.buffers()
+    if g.pick((True, True, False)):
+        g.emit(d, "with simt.unsafe():")
+        d += 1
+    g.emit(d, f"vecadd.launch_unchecked(cfg, stream, {first}, {second}, {third})")
+
+
+def _simt_autotune(g: _Gen, d: int) -> None:
+    first, second, third = g.buffers()
+    g.emit(d, f"tuned_add.launch(stream, {first}, {second}, {third})")
+
+
+def _tile_call(g: _Gen, d: int) -> None:
+    x, y = g.tensors()
+    shape = g.pick(("bind", "bind", "eager", "bare"))
+    if shape == "bind":
+        g.emit(d, f"op = add(z, {x}, {y})")
+        if g.pick((True, False)):
+            g.emit(d, "z, x, y = op.sync_on(stream)")
+    elif shape == "eager":
+        g.emit(d, f"z, x, y = add(z, {x}, {y}).sync_on(stream)")
+    else:
+        g.emit(d, f"add(z, {x}, {y})")
+    g.program.entries["param:Partition"] += 1
+    g.program.entries["param:Tensor"] += 1
+
+
+def _tile_autotune(g: _Gen, d: int) -> None:
+    x, y = g.tensors()
+    g.emit(d, f"z, x, y = tuned_tile(z, {x}, {y}).sync_on(stream)")
+
+
+def _partition(g: _Gen, d: int) -> None:
+    fresh = "z = tile.zeros((64,), f32).partition((16,)).sync_on(stream)"
+    g.emit(d, g.pick((fresh, f"z = {g.pick(TENSORS)}.partition((16,))")))
+
+
+def _unpartition(g: _Gen, d: int) -> None:
+    g.emit(d, f"{g.pick(TENSORS)} = z.unpartition()")
+
+
+def _sync_on(g: _Gen, d: int) -> None:
+    g.emit(d, "if op is not None:")
+    g.emit(d + 1, "z, x, y = op.sync_on(stream)")
+    g.emit(d + 1, "op = None")
+
+
+def _sync(g: _Gen, d: int) -> None:
+    g.emit(d, "if op is not None:")
+    g.emit(d + 1, "z, x, y = op.sync()")
+    g.emit(d + 1, "op = None")
+
+
+def _graph_on(g: _Gen, d: int) -> None:
+    g.emit(d, f"graph = add(z, {g.pick(TENSORS)}, {g.pick(TENSORS)}).graph_on(stream)")
+    g.emit(d, "graph.replay()")
+    g.emit(d, "z, x, y = graph.value")
+
+
+def _then(g: _Gen, d: int) -> None:
+    g.emit(d, "if op is not None:")
+    g.emit(d + 1, "op = op.then(lambda values: values)")
+
+
+def _zip_method(g: _Gen, d: int) -> None:
+    g.emit(d, "if op is not None:")
+    g.emit(d + 1, "pair = op.zip(tile.ones((4,), f32))")
+    g.emit(d + 1, "(z, x, y), _ = pair.sync_on(stream)")
+    g.emit(d + 1, "op = None")
+
+
+def _zip_function(g: _Gen, d: int) -> None:
+    g.emit(d, "if op is not None:")
+    g.emit(d + 1, "both = sk.zip(op, tile.ones((4,), f32))")
+    g.emit(d + 1, "(z, x, y), _ = both.sync_on(stream)")
+    g.emit(d + 1, "op = None")
+
+
+def _first(g: _Gen, d: int) -> None:
+    g.emit(d, f"z = add(z, {g.pick(TENSORS)}, {g.pick(TENSORS)}).first().sync_on(stream)")
+
+
+def _shared(g: _Gen, d: int) -> None:
+    if g.pick((True, False)):
+        g.emit(d, "shared = tile.ones((64,), f32).shared()")  # read by two launches, never moved by them
+        g.emit(d, "z, _, _ = add(z, shared, shared).sync_on(stream)")
+    else:
+        g.emit(d, "if op is not None:")
+        g.emit(d + 1, "once = op.shared()")
+        g.emit(d + 1, "z, x, y = once.sync_on(stream)")
+        g.emit(d + 1, "op = None")
+
+
+def _to_numpy(g: _Gen, d: int) -> None:
+    g.emit(d, f"print({g.arg((*BUFFERS, *TENSORS))}.to_numpy(stream))")
+
+
+def _view(g: _Gen, d: int) -> None:
+    g.emit(d, f"{g.pick(BUFFERS)} = {g.pick(VIEWS)}")
+
+
+def _split_at(g: _Gen, d: int) -> None:
+    base = g.pick(BUFFERS)
+    g.emit(d, f"lo, hi = {base}.split_at(32)")
+    g.emit(d, "vecadd.launch(prep, stream, lo, " + g.pick(("lo", "b", "hi")) + ", " + g.pick(("hi", "lo")) + ")")
+
+
+def _atomic_slice(g: _Gen, d: int) -> None:
+    g.emit(d, f"count.launch(prep_count, stream, {g.arg(BUFFERS, True)}, {g.arg(BUFFERS, True)})")
+
+
+def _atomic_tensor(g: _Gen, d: int) -> None:
+    third = g.pick(("keys", "keys", "counts"))
+    g.emit(d, f"z, counts, keys = histogram(z, counts, {third}).sync_on(stream)")
+
+
+def _shared_array(g: _Gen, d: int) -> None:
+    _local_simt_kernel(g, d, "arr = simt.shared_array(f32, 64)\n{pad}arr[i] = 1.0")
+
+
+def _get_unchecked_mut(g: _Gen, d: int) -> None:
+    _local_simt_kernel(g, d, "c.get_unchecked_mut(i).set(1.0)")
+
+
+def _local_simt_kernel(g: _Gen, d: int, operation: str) -> None:
+    """A SIMT kernel defined in `main` whose body uses an unsafe operation, inside `simt.unsafe()` or not."""
+    name = f"kern{len(g.lines)}"
+    unsafe = g.pick((True, False))
+    g.emit(d, "@simt.kernel")
+    g.emit(d, "@simt.launch_contract(block=64)")
+    g.emit(d, f"def {name}(c: DisjointSlice[f32]) -> None:")
+    g.emit(d + 1, "i = thread.index_1d().get()")
+    inner = d + 1
+    if unsafe:
+        g.emit(d + 1, "with simt.unsafe():")
+        inner = d + 2
+    g.emit(inner, operation.format(pad="    " * inner))
+    g.emit(d, f"{name}.launch({name}.prepare(cfg, dev), stream, c)")
+
+
+TEMPLATES: dict[str, Callable[[_Gen, int], None]] = {
+    "launch:simt.launch": _simt_launch,
+    "launch:simt.launch_async": _simt_launch_async,
+    "launch:simt.launch_unchecked": _simt_unchecked,
+    "launch:simt.autotune.launch": _simt_autotune,
+    "launch:tile.__call__": _tile_call,
+    "launch:tile.autotune.__call__": _tile_autotune,
+    "moves-receiver:partition": _partition,
+    "moves-receiver:unpartition": _unpartition,
+    "moves-receiver:sync_on": _sync_on,
+    "moves-receiver:sync": _sync,
+    "moves-receiver:graph_on": _graph_on,
+    "moves-receiver:then": _then,
+    "moves-receiver:zip": _zip_method,
+    "moves-receiver:first": _first,
+    "moves-receiver:shared": _shared,
+    "moves-argument:zip": _zip_function,
+    "borrows:to_numpy": _to_numpy,
+    "borrows:view": _view,
+    "borrows:split_at": _split_at,
+    "param:Slice": _simt_launch,
+    "param:DisjointSlice": _simt_launch,
+    "param:AtomicSlice": _atomic_slice,
+    "param:Tensor": _tile_call,
+    "param:Partition": _tile_call,
+    "param:AtomicTensor": _atomic_tensor,
+    "unsafe:launch_unchecked": _simt_unchecked,
+    "unsafe:shared_array": _shared_array,
+    "unsafe:get_unchecked_mut": _get_unchecked_mut,
+}
+
+
+def generate(choose: Chooser[object], statements: int = 8) -> Program:
+    gen = _Gen(choose, statements)
+    if choose((True, False, False)):
+        gen.emit(1, "p = vecadd.launch_async(prep, a, b, c)")
+        gen.program.entries["launch:simt.launch_async"] += 1
+    while gen.budget > 0:
+        gen.statement(1)
+    text = gen.text()
+    if "prep_count" in text:
+        text = text.replace(SETUP, SETUP + "    prep_count = count.prepare(cfg, dev)\n", 1)
+    gen.program.source = text
+    return gen.program
+
+
+def random_program(seed: int, statements: int = 8) -> Program:
+    rng = random.Random(seed)
+    program = generate(lambda options: rng.choice(list(options)), statements)
+    program.seed = seed
+    return program
+
+
+@st.composite
+def programs(draw: st.DrawFn, statements: int = 6) -> Program:
+    """The hypothesis strategy (failures shrink to a small program)."""
+    return generate(lambda options: draw(st.sampled_from(list(options))), statements)
+
+
+def coverage(programs: Sequence[Program]) -> tuple[Counter[str], Counter[str], Counter[str]]:
+    """How often each table entry, expression form and flow form was generated."""
+    entries: Counter[str] = Counter(dict.fromkeys(table_entries(), 0))
+    expressions: Counter[str] = Counter(dict.fromkeys(EXPRESSION_FORMS, 0))
+    flows: Counter[str] = Counter(dict.fromkeys(FLOW_FORMS, 0))
+    for program in programs:
+        entries.update(program.entries)
+        expressions.update(program.expressions)
+        flows.update(program.flows)
+    return entries, expressions, flows
