@@ -54,11 +54,14 @@ def cache_dir() -> Path | None:
 
 
 def _source_of(fn: Any) -> str:
+    """The function's source, prefixed by where it stands: the binary embeds that place (the file and line an
+    `assert` or a bounds trap reports, the PTX line info), so the same text at another place is another entry."""
+    code = getattr(fn, "__code__", None)
+    where = f"{code.co_filename}:{code.co_firstlineno}\n" if code is not None else ""
     try:
-        return inspect.getsource(inspect.unwrap(fn))
+        return where + inspect.getsource(inspect.unwrap(fn))
     except (OSError, TypeError):
-        code = getattr(fn, "__code__", None)
-        return repr(code.co_code) if code is not None else repr(fn)
+        return where + (repr(code.co_code) if code is not None else repr(fn))
 
 
 _CONST_TYPES = (bool, int, float, str, bytes, type(None))
