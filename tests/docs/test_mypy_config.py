@@ -163,4 +163,5 @@ def test_mypy_with_the_recommended_configuration_passes_every_example_and_the_id
         text=True,
         timeout=600,
     )
-    assert "tile_idiom.py:18: error" in bare.stdout and "[assignment]" in bare.stdout, bare.stdout
+    # the rebinding line (17) or the use after it (18): mypy versions differ on where they report it
+    assert re.search(r"tile_idiom\.py:1[78]: error", bare.stdout) and "[assignment]" in bare.stdout, bare.stdout
