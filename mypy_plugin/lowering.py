@@ -246,8 +246,10 @@ class FileContext:
         return "function"
 
 
-def _type_is_device(typ: Type | None) -> bool:
-    """Whether an analyzed annotation mentions one of the device classes (as the libcst front end reads text)."""
+def _type_is_device(typ: Type | None, module: str) -> bool:
+    """Whether an analyzed annotation mentions one of the device classes (as the libcst front end reads text): a
+    class of that name from safekernels or defined in `module` itself; one of another library (`torch.Tensor`)
+    is not a safekernels value, so its `.to(...)` does not move it."""
     if typ is None:
         return False
     stack: list[Type] = [typ]
@@ -258,7 +260,9 @@ def _type_is_device(typ: Type | None) -> bool:
         if isinstance(current, TypeAliasType):
             current = get_proper_type(current)
         if isinstance(current, Instance):
-            if current.type.name in DEVICE_ANNOTATIONS:
+            info = current.type
+            own = resolve.is_safekernels(info.fullname) or info.module_name == module
+            if info.name in DEVICE_ANNOTATIONS and own:
                 return True
             stack.extend(current.args)
         elif isinstance(current, UnionType):
@@ -394,7 +398,7 @@ class FunctionLowerer(calls.PlaceNaming):
                 self.local_names.add(param)
                 typ = arg_types[index] if arg_types is not None and index < len(arg_types) else None
                 annotated = func.arguments[index].type_annotation is not None
-                if annotated and _type_is_device(typ):
+                if annotated and _type_is_device(typ, self.ctx.module.fullname):
                     self.device.add(param)
         pairs: list[tuple[list[str], Expression]] = []
         mentioned: set[str] = set()
@@ -411,7 +415,7 @@ class FunctionLowerer(calls.PlaceNaming):
                 unsure.update(_target_names(node.expr))
             elif isinstance(node, AssignmentStmt):
                 names = [n for t in node.lvalues for n in _target_texts(t)]
-                if node.unanalyzed_type is not None and _type_is_device(node.type):
+                if node.unanalyzed_type is not None and _type_is_device(node.type, self.ctx.module.fullname):
                     self.device.update(names)
                 if not isinstance(node.rvalue, TempNode):
                     pairs.append((names, node.rvalue))

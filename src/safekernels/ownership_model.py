@@ -40,9 +40,11 @@ PARAM_MODES: Final[dict[str, ParamMode]] = {
 }
 
 #: Methods whose *receiver* is moved (docs/reference.md "What moves"): `x.partition(...)` consumes `x`.  `graph_on`
-#: consumes a DeviceOp like `sync_on` does (its chain is captured into a `DeviceGraph`).
+#: consumes a DeviceOp like `sync_on` does (its chain is captured into a `DeviceGraph`).  `buf.to(device, stream)`
+#: moves a device buffer to another device (the returned buffer holds the data); it is not distinct (torch's
+#: `tensor.to(...)` copies), so only receivers known to be safekernels values move.
 MOVING_METHODS: Final[frozenset[str]] = frozenset(
-    {"partition", "unpartition", "sync_on", "sync", "graph_on", "then", "zip", "first", "shared"}
+    {"partition", "unpartition", "sync_on", "sync", "graph_on", "then", "zip", "first", "shared", "to"}
 )
 
 #: Calls whose DeviceOp *arguments* are moved too (`a.zip(b)` and `safekernels.zip(a, b)` consume `b`).

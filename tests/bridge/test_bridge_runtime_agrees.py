@@ -58,6 +58,9 @@ PAIRS: dict[str, tuple[str, str]] = {
     "K NFKC identifiers": ("e0502_nfkc_identifiers", "clean_nfkc_identifiers"),
     "L latin-1 source": ("e0502_latin1_source", "clean_latin1_source"),
     "table: as_buffer aliases": ("e0502_as_buffer_aliases", "clean_as_buffer_aliases"),
+    "table: to moves a buffer": ("e0382_to_moves_buffer", "clean_to_returned_buffer"),
+    "table: to while borrowed": ("e0505_to_while_async_borrowed", "clean_to_after_sync"),
+    "table: to of other libraries": ("e0382_to_moves_buffer", "clean_to_of_other_libraries"),
 }
 
 

@@ -485,6 +485,11 @@ def _split_at(g: _Gen, d: int) -> None:
     g.emit(d, "vecadd.launch(prep, stream, lo, " + g.pick(("lo", "b", "hi")) + ", " + g.pick(("hi", "lo")) + ")")
 
 
+def _to(g: _Gen, d: int) -> None:
+    base = g.pick(BUFFERS)
+    g.emit(d, f"{base} = {base}.to(dev, stream)")  # moved to a fresh handle (the same device here)
+
+
 def _atomic_slice(g: _Gen, d: int) -> None:
     g.emit(d, f"count.launch(prep_count, stream, {g.arg(BUFFERS, True)}, {g.arg(BUFFERS, True)})")
 
@@ -534,6 +539,7 @@ TEMPLATES: dict[str, Callable[[_Gen, int], None]] = {
     "moves-receiver:zip": _zip_method,
     "moves-receiver:first": _first,
     "moves-receiver:shared": _shared,
+    "moves-receiver:to": _to,
     "moves-argument:zip": _zip_function,
     "borrows:to_numpy": _to_numpy,
     "borrows:view": _view,

@@ -75,6 +75,7 @@ _RECEIVER_MOVE_KIND: Final[dict[str, str]] = {
     "sync": "sync_on",
     "partition": "partition",
     "unpartition": "unpartition",
+    "to": "to",
 }
 
 

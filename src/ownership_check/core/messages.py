@@ -144,6 +144,7 @@ MOVE_HELP: dict[str, str] = {
     "sync_on": "use the values returned by `sync_on`",
     "partition": "use the value returned by `partition`",
     "unpartition": "use the value returned by `unpartition`",
+    "to": "use the buffer returned by `to`",
     "combinator": "use the operation returned by the combinator",
     "get_mut": (
         "read `i = idx.get()` before `get_mut(idx)` consumes the witness, or call `thread.index_1d()` again"

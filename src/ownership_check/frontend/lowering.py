@@ -31,7 +31,7 @@ from libcst.metadata import ByteSpanPositionProvider, CodeSpan, MetadataWrapper
 
 from ownership_check.core import calls, ir
 from ownership_check.diagnostics import Span
-from ownership_check.frontend.prescan import FileSummary, KernelSummary, resolve_local
+from ownership_check.frontend.prescan import FileSummary, KernelSummary, is_safekernels_name, resolve_local
 from ownership_check.frontend.project_index import ProjectIndex
 from safekernels.ownership_model import (
     ALIASING_FUNCTIONS,
@@ -359,17 +359,20 @@ class FunctionLowerer(calls.PlaceNaming):
     # --- device-likeness (a cheap flow-insensitive pre-pass) -----------------------------------------------
 
     def annotation_is_device(self, annotation: cst.Annotation | None) -> bool:
+        """Whether an annotation names a device class: one of safekernels (under any import alias) or one defined
+        here; an imported class of another library (`torch.Tensor`, `from torch import Tensor`) is not."""
         if annotation is None:
             return False
         for node in _walk(annotation.annotation):
-            if isinstance(node, cst.Name) and node.value in DEVICE_ANNOTATIONS:
+            imported = isinstance(node, cst.Name) and node.value in self.ctx.summary.imports
+            if isinstance(node, cst.Name) and node.value in DEVICE_ANNOTATIONS and not imported:
                 return True
-            if isinstance(node, cst.Name) and node.value in self.ctx.summary.imports:
-                qualified = self.ctx.qualify(node)  # `DisjointSlice as Out`
+            named = isinstance(node, cst.Attribute) and node.attr.value in DEVICE_ANNOTATIONS
+            if isinstance(node, cst.Name | cst.Attribute) and (imported or named):
+                qualified = self.ctx.qualify(node)  # `DisjointSlice as Out`, `tile.Tensor`
                 if qualified is not None and qualified.rsplit(".", 1)[-1] in DEVICE_ANNOTATIONS:
-                    return True
-            if isinstance(node, cst.Attribute) and node.attr.value in DEVICE_ANNOTATIONS:
-                return True
+                    if is_safekernels_name(qualified):
+                        return True
         return False
 
     def expr_is_device(self, node: cst.BaseExpression) -> bool:
