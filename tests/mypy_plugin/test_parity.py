@@ -61,8 +61,7 @@ def _cli_run(case: Path) -> tuple[set[Row], set[Detail]]:
         if d.code in CLI_ONLY_CODES:
             continue
         path = relative_reported_path(case, d.path)
-        if d.code.startswith("E"):
-            rows.add((path, d.line, d.column, d.code))
+        rows.add((path, d.line, d.column, d.code))  # errors and warnings (W0003) alike: mypy prints both
         details.add((path, d.line, "error", d.message))
         details.update((path, d.line, "note", text) for text in notes_of(d))
     return rows, details
