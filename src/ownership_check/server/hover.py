@@ -14,7 +14,7 @@ from ownership_check.core.messages import MOVED_HERE, MOVED_IN_LOOP
 from ownership_check.diagnostics import Diagnostic, Span
 from ownership_check.frontend.prescan import FileSummary, dotted, resolve_local
 from ownership_check.frontend.project_index import ProjectIndex
-from safekernels.ownership_model import ParamMode
+from safekernels.ownership_model import LAUNCH_FORMS, ParamMode
 
 #: How a launch takes an argument, in the words the diagnostics use.
 MODE_WORDS: dict[str, str] = {
@@ -25,12 +25,10 @@ MODE_WORDS: dict[str, str] = {
 }
 
 
-#: Positional arguments before the kernel's own, per (kernel track, launch method); a tile kernel is called.
+#: Positional arguments before the kernel's own, per (kernel kind, launch method), read from the ownership table's
+#: launch forms (the one place that says `launch(prepared, stream, *args)` skips two); a tile kernel is called.
 LEADING_ARGUMENTS: dict[tuple[str, str], int] = {
-    ("simt", "launch"): 2,  # kernel.launch(prepared, stream, *args)
-    ("simt", "launch_async"): 1,  # kernel.launch_async(prepared, *args)
-    ("simt", "launch_unchecked"): 2,  # kernel.launch_unchecked(config, stream, *args)
-    ("simt.autotune", "launch"): 1,  # tuned.launch(stream, *args)
+    (kind, method): form.leading for (kind, method), form in LAUNCH_FORMS.items() if method is not None
 }
 LAUNCH_METHODS = frozenset(method for _, method in LEADING_ARGUMENTS)
 
