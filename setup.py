@@ -8,10 +8,9 @@ Editable installs skip it: `safekernels.explain` and `safekernels demo` read the
 MANIFEST.in puts the same files into the sdist, so a wheel built from the sdist has them too.
 It also writes `safekernels-module-guard.pth` at the wheel's root (the startup guard of `python -m safekernels`).
 
-The compiler's sources live in `src/codegen/` (one folder per pipeline stage) but install as `safekernels.codegen`:
-`package_dir` maps the package to its folder, so a build never depends on the checkout's convenience link
-`src/safekernels/codegen -> ../codegen` (which a Windows checkout, or any tool that does not follow links, gets as
-a plain file), and the wheel and the sdist carry one copy of the compiler and no link (tests/packaging).
+The compiler's sources live in `src/safekernels/codegen/` (one folder per pipeline stage), a plain subpackage: no
+link or path mapping that a Windows checkout, mypy or an editor would have to understand, and the wheel and the
+sdist carry one copy of the compiler (tests/packaging).
 """
 
 from __future__ import annotations
@@ -31,16 +30,11 @@ BUNDLES = {
 
 
 def packages() -> tuple[list[str], dict[str, str]]:
-    """The distribution's packages and where each lives: `safekernels.codegen` (and its subpackages) from
-    `src/codegen/`, the rest of `src/` as found, `mypy_plugin` from the root."""
-    own = find_packages(
-        "src",
-        include=["safekernels", "safekernels.*", "ownership_check", "ownership_check.*"],
-        exclude=["safekernels.codegen", "safekernels.codegen.*"],  # reached through the link, when there is one
-    )
-    codegen = ["safekernels.codegen", *(f"safekernels.codegen.{name}" for name in find_packages("src/codegen"))]
+    """The distribution's packages and where each lives: `safekernels` and `ownership_check` from `src/`,
+    `mypy_plugin` from the root."""
+    own = find_packages("src", include=["safekernels", "safekernels.*", "ownership_check", "ownership_check.*"])
     plugin = find_packages(".", include=["mypy_plugin", "mypy_plugin.*"])
-    return [*own, *codegen, *plugin], {"": "src", "safekernels.codegen": "src/codegen", "mypy_plugin": "mypy_plugin"}
+    return [*own, *plugin], {"": "src", "mypy_plugin": "mypy_plugin"}
 
 
 class BuildPyWithBundles(build_py):

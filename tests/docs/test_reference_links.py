@@ -15,8 +15,7 @@ REPO = Path(__file__).resolve().parents[2]
 PAGES = [*sorted((REPO / "docs").glob("*.md")), REPO / "README.md"]
 SOURCES = [
     path
-    for tree in ("src/safekernels", "src/ownership_check", "src/codegen", "mypy_plugin")
-    if not (REPO / tree).is_symlink()
+    for tree in ("src/safekernels", "src/ownership_check", "mypy_plugin")
     for path in sorted((REPO / tree).rglob("*.py"))
 ]
 _CITATION = re.compile(r"\bSPEC\b(?!_)")

@@ -1,10 +1,10 @@
 """The code generator is imported as `safekernels.codegen` everywhere (issue 16 item 10).
 
-The source folder stays `src/codegen/` (SPEC §2's layout); `src/safekernels/codegen` is a link to it, so the wheel
-installs it under the `safekernels` namespace and never as a top-level `codegen` (a PyPI project of that name
-exists).  In a checkout `src/` is on the path, so a stray `import codegen` would still work here while failing
-for pip users, and it would load a second copy of every compiler module (two `SkDiagnostic` classes, two caches).
-This test keeps both from happening.
+The sources live in `src/safekernels/codegen/`, a plain subpackage (no link, no path mapping: a Windows checkout,
+mypy and editors see the same tree as the wheel), so the compiler installs under the `safekernels` namespace and
+never as a top-level `codegen` (a PyPI project of that name exists).  These tests keep it that way: no module
+imports a top-level `codegen`, the checkout holds no symbolic link, and compiling a kernel loads one copy of the
+compiler.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
-TREES = ("src/safekernels", "src/ownership_check", "src/codegen", "mypy_plugin", "tests", "bench", "examples")
+TREES = ("src/safekernels", "src/ownership_check", "mypy_plugin", "tests", "bench", "examples")
 
 
 def _top_level_codegen_imports(path: Path) -> list[int]:
@@ -33,8 +33,6 @@ def test_no_module_imports_the_top_level_codegen_name() -> None:
     offenders: list[str] = []
     for tree in TREES:
         root = REPO / tree
-        if root.is_symlink():
-            continue
         for path in sorted(root.rglob("*.py")):
             if "checker_cases" in path.parts or "fixtures" in path.parts:
                 continue
@@ -42,9 +40,15 @@ def test_no_module_imports_the_top_level_codegen_name() -> None:
     assert offenders == [], "import the compiler as `safekernels.codegen`: " + ", ".join(offenders)
 
 
-def test_the_source_link_points_at_the_codegen_folder() -> None:
-    link = REPO / "src" / "safekernels" / "codegen"
-    assert link.is_symlink() and link.resolve() == (REPO / "src" / "codegen").resolve()
+def test_the_checkout_holds_no_symbolic_link() -> None:
+    tracked = subprocess.run(["git", "ls-files", "-s"], capture_output=True, text=True, cwd=REPO)
+    if tracked.returncode != 0:  # an unpacked sdist: no git metadata, walk the tree instead
+        links = [str(p.relative_to(REPO)) for p in (REPO / "src").rglob("*") if p.is_symlink()]
+    else:  # mode 120000 is a link in git's index, whatever the checkout's file system made of it
+        links = [line.split("\t", 1)[1] for line in tracked.stdout.splitlines() if line.startswith("120000 ")]
+    assert links == []
+    assert (REPO / "src" / "safekernels" / "codegen" / "__init__.py").is_file()
+    assert not (REPO / "src" / "codegen").exists()
 
 
 def test_compiling_a_kernel_loads_one_copy_of_the_compiler(tmp_path: Path) -> None:
