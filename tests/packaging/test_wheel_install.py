@@ -7,6 +7,8 @@ docs/ (the pages ship as package data, printed without the docs harness's marker
 `plugins = ["mypy_plugin"]` resolves the installed package and reports the same E0502; `safekernels demo` runs the
 bundled examples; `safekernels new` creates projects whose own tests pass and which pass `mypy --strict` with
 default flags; `safekernels doctor` says mypy resolves `safekernels` from the user's folder.
+And every page of docs/ runs literally from the wheel (issue 25): each Python block, each error-index block through
+the installed `ownership-check`, and mypy with the recommended configuration over all of them.
 
 Cost: about 50-65 s on the 2-core machine (measured 65 s while other work ran): ~30 s to build the wheel, create
 the venv and `pip install` it with its dependencies (numpy, llvmlite, cuda-bindings, nvJitLink, libdevice, libcst,
@@ -17,6 +19,7 @@ It is marked `slow` (it still runs in `make test`; `-m "not slow"` skips it for 
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import re
@@ -26,6 +29,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -210,3 +214,95 @@ def test_new_project_runs_its_tests_and_passes_mypy_strict(installed: Installed,
     _checked(installed.run(pytest_argv, project), "the scaffold's own tests")
     _checked(installed.run([installed.bin("mypy"), "--strict", "src", "tests"], project), "mypy --strict")
     _checked(installed.run([installed.bin("ownership-check"), "src", "tests"], project), "ownership-check")
+
+
+def _docs_harness() -> Any:
+    """tests/docs/test_doc_snippets.py as a module: its block parser, conventions and preludes decide what a page's
+    code is, so the wheel run and the checkout run read the docs the same way."""
+    path = REPO / "tests" / "docs" / "test_doc_snippets.py"
+    spec = importlib.util.spec_from_file_location("doc_snippets_for_the_wheel", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up while they are built
+    spec.loader.exec_module(module)
+    return module
+
+
+def _installed_has(installed: Installed, module: str) -> bool:
+    probe = f"import importlib.util, sys; sys.exit(importlib.util.find_spec({module!r}) is None)"
+    return installed.run([installed.bin("python"), "-c", probe]).returncode == 0
+
+
+def test_every_docs_page_runs_literally_from_the_wheel(installed: Installed) -> None:
+    """Every python block of every page, as a reader copies it, against the installed wheel only: runnable blocks
+    run in the user's folder (the checkout's snippet test runs each twice in one cache; once is enough here),
+    error-index blocks give exactly their code from the installed `ownership-check`, and mypy with the recommended
+    configuration and the installed plugin is clean on the runnable blocks and reports each error block's code."""
+    docs = _docs_harness()
+    folder = installed.home / "docs-literal"
+    folder.mkdir()
+    failures: list[str] = []
+    ran = 0
+    for index, (block, program) in enumerate(docs.RUNNABLE):
+        needs = block.options.get("requires")
+        if needs and not _installed_has(installed, needs):
+            continue  # torch / JAX are optional extras, not installed from the wheel here
+        script = folder / f"block_{index}.py"
+        script.write_text(program, encoding="utf-8")
+        proc = installed.run([installed.bin("python"), script.name], cwd=folder)
+        ran += 1
+        if proc.returncode != 0:
+            failures.append(f"{block.label}: exit {proc.returncode}\n{proc.stderr[-1500:]}")
+    for index, (block, program) in enumerate(docs.CHECKED):
+        script = folder / f"error_{index}.py"
+        script.write_text(program, encoding="utf-8")
+        proc = installed.run([installed.bin("ownership-check"), script.name, "--format", "json", "--no-cache"], folder)
+        expected = block.options["checker-expect"]
+        codes = sorted({d["code"] for d in json.loads(proc.stdout)["diagnostics"]}) if proc.returncode < 2 else None
+        if codes != ([] if expected == "none" else [expected]):
+            failures.append(f"{block.label}: ownership-check reported {codes} ({proc.stderr[-500:]})")
+    assert ran >= len(docs.RUNNABLE) * 3 // 4 and len(docs.CHECKED) >= 10  # the pages really were executed
+    assert failures == [], "\n\n".join(failures)
+
+    typed = folder / "typed"
+    typed.mkdir()
+    config = "\n".join(f"{key} = {json.dumps(value)}" for key, value in _recommended_mypy().items())
+    (typed / "pyproject.toml").write_text(f"[tool.mypy]\n{config}\n", encoding="utf-8")
+    blocks = [
+        (b, p)
+        for b, p in docs.ALL
+        if "skip" not in b.options
+        and b.options.get("checker-expect") not in docs.CLI_ONLY
+        and not (b.options.get("requires") and not _installed_has(installed, b.options["requires"]))
+    ]
+    for index, (_, program) in enumerate(blocks):
+        (typed / f"snippet_{index}.py").write_text(program, encoding="utf-8")
+    files = [f"snippet_{index}.py" for index in range(len(blocks))]
+    proc = installed.run(
+        [installed.bin("mypy"), "--show-column-numbers", "--no-error-summary", "--no-pretty", *files], typed, 600
+    )
+    assert proc.returncode in (0, 1), proc.stdout + proc.stderr
+    found: dict[int, set[str]] = {}
+    for line in proc.stdout.splitlines():
+        if ": note: " in line:
+            continue  # the notes of an error (value moved here, help)
+        match = docs._MYPY_LINE.match(line)
+        assert match, f"mypy printed a line about something other than the snippets: {line}"
+        found.setdefault(int(match.group(1)), set()).add(match.group(4) or "")
+    wrong = []
+    for index, (block, _) in enumerate(blocks):
+        expected = block.options.get("checker-expect")
+        want = set() if expected in (None, "none") else {expected}
+        if found.get(index, set()) != want:
+            wrong.append(f"{block.label}: mypy reported {sorted(found.get(index, set()))}, expected {sorted(want)}")
+    assert wrong == [], "\n".join(wrong)
+
+
+def _recommended_mypy() -> dict[str, Any]:
+    """The one configuration the pages recommend (tests/docs/test_mypy_config.py pins every page to it)."""
+    path = REPO / "tests" / "docs" / "test_mypy_config.py"
+    spec = importlib.util.spec_from_file_location("mypy_config_for_the_wheel", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return dict(module.RECOMMENDED)
