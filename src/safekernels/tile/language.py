@@ -220,9 +220,12 @@ def transpose(t: Tile[T]) -> Tile[T]:
     return apply("transpose", t)
 
 
-def matmul(a: Tile[Any], b: Tile[Any], acc: Tile[Any]) -> Tile[Any]:
-    """`a @ b + acc`: f16/bf16 (or f32) inputs, f32 accumulator and result (tensor cores on the GPU)."""
-    return apply("matmul", a, b, acc)
+def matmul(a: Tile[Any], b: Tile[Any], acc: Tile[Any], *, input_precision: str = "ieee") -> Tile[Any]:
+    """`a @ b + acc`: f16/bf16/fp8 (or f32) inputs, f32 accumulator and result (tensor cores on the GPU).
+
+    `input_precision="tf32"` (a string literal) rounds every input element to TF32 first, so f32 inputs run on
+    TF32 tensor cores; the default `"ieee"` multiplies them exactly (FMA units for f32)."""
+    return apply("matmul", a, b, acc, input_precision=input_precision)
 
 
 # -- creation (dual use: kernel tiles or host tensors) -------------------------------------------------------

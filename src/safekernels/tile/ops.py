@@ -17,7 +17,8 @@ Numeric conventions (the CPU column; the GPU lowering must match them):
 - f16 and bf16 ops compute in f32 and round the result to the tile's dtype once per op (this is what the GPU
   does for f16 arithmetic and what it must do for bf16 math, which has no native instructions for most ops);
 - reductions of f16/bf16 accumulate in f32 and round once; `matmul` takes f16/bf16/f32/f8 inputs and accumulates
-  in f32;
+  in f32; `matmul(..., input_precision="tf32")` first rounds every input element to TF32 (`round_to_tf32`: 10
+  stored mantissa bits, nearest with ties away from zero, as the GPU's `cvt.rna.tf32.f32`);
 - integer `/` truncates toward zero (C / PTX `div.s`); integer `//` and `%` follow Python (floor, the
   remainder takes the divisor's sign); an integer division or remainder by zero traps (`KernelTrapError` on the
   CPU, `trap` on the GPU), and `MIN // -1` wraps to `MIN`; comparisons give `bool` tiles;
@@ -314,8 +315,18 @@ def check_atomic_dtype(op: str, dtype: DType) -> None:
 
 _MMA_INPUTS: Final[frozenset[str]] = frozenset({"f16", "bf16", "f32", "f8e4m3", "f8e5m2"})
 
+#: `tile.matmul(..., input_precision=...)`: "ieee" multiplies the inputs as they are (the default; f32 runs on
+#: the GPU's FMA units), "tf32" rounds each input element to TF32 first (f32 runs on TF32 tensor cores).  The
+#: names are Triton's `tl.dot(input_precision=...)`; unlike Triton's, the default is the exact one.
+INPUT_PRECISIONS: Final[tuple[str, ...]] = ("ieee", "tf32")
 
-def _infer_matmul(a: TileType, b: TileType, acc: TileType) -> TileType:
+
+def _infer_matmul(a: TileType, b: TileType, acc: TileType, *, input_precision: str = "ieee") -> TileType:
+    if input_precision not in INPUT_PRECISIONS:
+        raise TypeError(
+            f"tile.matmul: input_precision must be one of {', '.join(map(repr, INPUT_PRECISIONS))}, "
+            f"got {input_precision!r}"
+        )
     if len(a.shape) != 2 or len(b.shape) != 2 or len(acc.shape) != 2:
         raise ShapeError(f"tile.matmul needs rank-2 tiles, got {a.shape} @ {b.shape} + {acc.shape}")
     (m, k), (k2, n) = a.shape, b.shape
@@ -370,8 +381,22 @@ def _reduce(f: Callable[..., Array]) -> Callable[..., Array]:
     return impl
 
 
-def _matmul(a: Array, b: Array, acc: Array) -> Array:
-    return a.astype(np.float32) @ b.astype(np.float32) + acc.astype(np.float32)
+def round_to_tf32(values: Array) -> Array:
+    """f32 values rounded to TF32 (1 sign, 8 exponent, 10 stored mantissa bits), kept as f32: to nearest, ties
+    away from zero, exactly as PTX `cvt.rna.tf32.f32` (the 13 low bits become 0; a carry may reach the exponent,
+    up to inf past the largest TF32 value).  NaN stays NaN; f16, bf16 and fp8 values are TF32 values already."""
+    x = np.ascontiguousarray(values, dtype=np.float32)
+    bits = x.view(np.uint32)
+    with np.errstate(over="ignore"):
+        rounded = ((bits + np.uint32(0x1000)) & np.uint32(0xFFFFE000)).view(np.float32)
+    return np.where(np.isnan(x), x, rounded)
+
+
+def _matmul(a: Array, b: Array, acc: Array, *, input_precision: str = "ieee") -> Array:
+    a32, b32 = a.astype(np.float32), b.astype(np.float32)
+    if input_precision == "tf32":
+        a32, b32 = round_to_tf32(a32), round_to_tf32(b32)
+    return a32 @ b32 + acc.astype(np.float32)
 
 
 def _cpu_astype(a: Array, *, dtype: DType) -> Array:
@@ -503,7 +528,13 @@ _op(
 )
 _op("reshape", "shape", _infer_reshape, lambda a, *, shape: a.reshape(shape), "same elements, new shape")
 _op("transpose", "shape", _infer_transpose, lambda a: np.ascontiguousarray(a.T), "swap the two axes")
-_op("matmul", "matmul", _infer_matmul, _matmul, "a @ b + acc, f32 accumulation (tensor cores on the GPU)")
+_op(
+    "matmul",
+    "matmul",
+    _infer_matmul,
+    _matmul,
+    "a @ b + acc, f32 accumulation (tensor cores on the GPU); input_precision='tf32' rounds the inputs to TF32",
+)
 _op(
     "zeros",
     "create",

@@ -5,7 +5,8 @@ of every product.  An f32 `matmul` therefore runs on the FMA units: both operand
 (`addressable`), the accumulator tile is laid out in registers as any elementwise result, and a loop over K
 updates each thread's elements with `fma(a[i, k], b[k, j], s)` from `s = 0`; the accumulator is added at the
 end, as the CPU executor computes `a @ b + acc`.  Results agree with the CPU executor within f32 rounding of
-a K-term sum (numpy's summation order differs).
+a K-term sum (numpy's summation order differs).  A matmul that opted into TF32 (`input_precision="tf32"`) but
+whose shape the tensor cores cannot tile (`codegen.tile.tf32_matmul.fits`) runs here on TF32-rounded inputs.
 
     a, b --to shared--> loop k in [0, K):  s_e = fma(a[i_e, k], b[k, j_e], s_e)   (e: this thread's slots)
                         result_e = s_e + acc_e
@@ -18,6 +19,7 @@ from typing import TYPE_CHECKING
 from llvmlite import ir
 
 from safekernels.codegen.tile import scalar_ops as so
+from safekernels.codegen.tile import tf32_matmul
 from safekernels.codegen.tile.ir import Op
 from safekernels.codegen.tile.values import RegTile
 from safekernels.tile.ops import TileType
@@ -31,9 +33,9 @@ I64 = ir.IntType(64)
 FMA_DTYPES = ("f32", "f64")
 
 
-def takes(op: Op) -> bool:
+def takes(L: TileLowering, op: Op) -> bool:
     a_t = op.args[0].type
-    return isinstance(a_t, TileType) and a_t.dtype.name in FMA_DTYPES
+    return isinstance(a_t, TileType) and a_t.dtype.name in FMA_DTYPES and not tf32_matmul.takes(L, op)
 
 
 def lower(L: TileLowering, op: Op) -> RegTile:
@@ -71,12 +73,15 @@ def lower(L: TileLowering, op: Op) -> RegTile:
     rows = ty.shape[0]
     cols = ty.shape[1]
     fma = so.declare(b.module, f"llvm.fma.{'f64' if dt.name == 'f64' else 'f32'}", elem, [elem, elem, elem])
+    tf32 = tf32_matmul.wants_tf32(op)  # rounded as on the tensor cores: the product of two is exact in f32
     nexts = []
     for (row, col), s in zip(coords, sums, strict=True):
         r = b.select(b.icmp_unsigned("<", row, ir.Constant(I64, rows)), row, ir.Constant(I64, 0))
         c = b.select(b.icmp_unsigned("<", col, ir.Constant(I64, cols)), col, ir.Constant(I64, 0))
         x = L.read(a, [r, k], (rows, k_count), dt)
         y = L.read(bt, [k, c], (k_count, cols), dt)
+        if tf32:
+            x, y = (b.bitcast(tf32_matmul.to_tf32(b, v), elem) for v in (x, y))
         nexts.append(b.call(fma, [x, y, s]))
     k_next = b.add(k, ir.Constant(I64, 1))
     latch = b.block

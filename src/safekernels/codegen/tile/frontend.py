@@ -592,7 +592,12 @@ class TileFrontend:
         if name == "matmul":
             if len(a) != 3:
                 self.err("SK006", "tile.matmul(a, b, acc) takes three tiles", e)
-            return self.tile_op("matmul", [self.tile_arg(x) for x in a], e)
+            kw = self._kw(e, ("input_precision",), 3)
+            precision: Any = self.expr(kw["input_precision"]) if "input_precision" in kw else "ieee"
+            if not isinstance(precision, str):  # part of the source, so of the cache key
+                where = kw["input_precision"]
+                self.err("SK008", "input_precision must be a compile-time string: 'ieee' or 'tf32'", where)
+            return self.tile_op("matmul", [self.tile_arg(x) for x in a], e, input_precision=precision)
         if name in ("zeros", "full", "ones"):
             n_pos = 3 if name == "full" else 2
             if len(a) != n_pos:

@@ -50,7 +50,7 @@ def lower_for(L: TileLowering, op: ForOp) -> None:
             upd = L.defs.get(c.update.id) if c.update is not None else None
             lay: Layout
             rows = rowreduce.carried_layout(L, op, t)
-            if upd is not None and upd.kind == "matmul" and not fma_matmul.takes(upd):
+            if upd is not None and upd.kind == "matmul" and not fma_matmul.takes(L, upd):
                 lay = mma._layout(L, upd)
             elif rows is not None:  # the online softmax's running max / denominator stay in registers
                 lay = rows

@@ -1025,10 +1025,12 @@ class TileLowering:
 
     # matmul ------------------------------------------------------------------------------------------------
     def op_matmul(self, op: Op) -> RegTile:
-        from safekernels.codegen.tile import fma_matmul
+        from safekernels.codegen.tile import fma_matmul, tf32_matmul
         from safekernels.codegen.tile.mma import lower_matmul
 
-        if fma_matmul.takes(op):  # f32/f64: exact FMA units, never TF32 tensor cores
+        if tf32_matmul.takes(self, op):  # f32 with input_precision="tf32": TF32 tensor cores
+            return tf32_matmul.lower(self, op)
+        if fma_matmul.takes(self, op):  # other f32/f64: exact FMA units (TF32-rounded inputs if opted in)
             return fma_matmul.lower(self, op)
         return lower_matmul(self, op)
 

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 from llvmlite import ir
 
 from safekernels.codegen.tile import scalar_ops as so
-from safekernels.codegen.tile import tma, warpspec, wgmma, wgmma_sync
+from safekernels.codegen.tile import tf32_matmul, tma, warpspec, wgmma, wgmma_sync
 from safekernels.codegen.tile.ir import ForOp, Op, Value
 from safekernels.codegen.tile.layout import Mma, c64, mma_for
 from safekernels.codegen.tile.values import RegTile, Scalar
@@ -97,6 +97,8 @@ def _layout(L: TileLowering, op: Op) -> Mma:
         t = op.result.type if op.result is not None else None
         assert isinstance(t, TileType) and len(t.shape) == 2
         return wgmma.layout((t.shape[0], t.shape[1]), L.T)
+    if tf32_matmul.takes(L, op):
+        return tf32_matmul.layout(L, op)
 
     a_t, b_t = op.args[0].type, op.args[1].type
     assert isinstance(a_t, TileType) and isinstance(b_t, TileType)

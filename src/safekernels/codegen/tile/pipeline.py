@@ -56,6 +56,7 @@ def choose_num_warps(kir: TileKernelIR, arch: str = DEFAULT_ARCH) -> int:
     from safekernels.codegen.tile import wgmma
     from safekernels.codegen.tile.fma_matmul import FMA_DTYPES
     from safekernels.codegen.tile.layout import mma_for
+    from safekernels.codegen.tile.tf32_matmul import fits, wants_tf32
 
     biggest = 1
     acc_elems = 0
@@ -73,7 +74,13 @@ def choose_num_warps(kir: TileKernelIR, arch: str = DEFAULT_ARCH) -> int:
                 if op.kind == "matmul" and n > acc_elems:
                     acc_elems, acc_shape = n, op.result.type.shape
                 a_t = op.args[0].type if op.kind == "matmul" else None
-                if isinstance(a_t, TileType) and a_t.dtype.name not in FMA_DTYPES and len(op.result.type.shape) == 2:
+                b_t = op.args[1].type if op.kind == "matmul" else None
+                # TF32 tensor cores where one warp can take the shape (else the FMA path)
+                tf32 = False
+                if isinstance(a_t, TileType) and isinstance(b_t, TileType) and wants_tf32(op):
+                    tf32 = fits(a_t.shape, b_t.shape, 1)
+                tensor_core = isinstance(a_t, TileType) and (a_t.dtype.name not in FMA_DTYPES or tf32)
+                if tensor_core and len(op.result.type.shape) == 2:
                     mma_shapes.append((op.result.type.shape[0], op.result.type.shape[1]))
             walk(getattr(op, "body", []))
 
