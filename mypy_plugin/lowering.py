@@ -63,6 +63,7 @@ from mypy.nodes import (
     MypyFile,
     NameExpr,
     Node,
+    NonlocalDecl,
     OperatorAssignmentStmt,
     OpExpr,
     OverloadedFuncDef,
@@ -86,6 +87,7 @@ from mypy.types import Instance, Type, TypeAliasType, UnionType, get_proper_type
 
 from mypy_plugin import resolve, tree
 from ownership_check.core import calls, ir
+from ownership_check.core.checker import nonlocal_effects
 from ownership_check.diagnostics import Span
 from safekernels.ownership_model import (
     ALIASING_FUNCTIONS,
@@ -317,6 +319,7 @@ class FunctionLowerer(calls.PlaceNaming):
         self.device: set[str] = set()
         self.origins: dict[Span, Node] = {}
         self.helpers: set[int] = set()  # ids of the functions defined in this body
+        self.closures: dict[str, calls.NonlocalEffects] = {}  # nested functions that rebind or move `nonlocal`s
         self.containers: dict[str, int] = {}  # names only ever bound to tuple/list displays -> widest display
 
     # --- plumbing --------------------------------------------------------------------------------------------
@@ -731,22 +734,36 @@ class FunctionLowerer(calls.PlaceNaming):
             func = node
         else:
             func = None
+        captured: list[str] = []
         if func is not None:
             for arg in func.arguments:
                 if arg.initializer is not None:
                     self.expr(arg.initializer)
             if self.unit.kind != "module":
-                self.captures(func, set(_params(func)))
+                captured = self.captures(func, set(_params(func)))
         self.bind_fresh(ir.Place(self.name(node.name)), node)
+        self.closures.pop(node.name, None)
+        kind = self.ctx.decorator_kind(node.original_decorators) if isinstance(node, Decorator) else "function"
+        if self.unit.kind != "module" and func is not None and kind == "function":
+            # a call of it may move the captured values, and rebind the names it declares `nonlocal`
+            declared = [n for sub in tree.walk(func.body) if isinstance(sub, NonlocalDecl) for n in sub.names]
+            if captured or declared:
+                device = frozenset(self.device)
+                unit = Unit(func, kind, lambda: device, None)
+                effects = nonlocal_effects(FunctionLowerer(self.ctx, unit).lower(), [*captured, *declared])
+                if effects.rebound or effects.moves:
+                    self.closures[node.name] = effects
 
-    def captures(self, func: FuncItem, params: set[str]) -> None:
-        """A nested function or lambda reads the enclosing names it mentions: each counts as a use, here."""
+    def captures(self, func: FuncItem, params: set[str]) -> list[str]:
+        """A nested function or lambda reads the enclosing names it mentions: each counts as a use, here.  Returns
+        those names as the nested body spells them."""
         assigned: set[str] = set(params)
         for sub in tree.walk(func.body, skip_scopes=False):
             if isinstance(sub, AssignmentStmt) and sub.unanalyzed_type is None:
                 for lvalue in sub.lvalues:
                     assigned.update(_target_names(lvalue))
         seen: set[str] = set()
+        found: list[str] = []
         for sub in tree.walk(func.body, skip_scopes=False):
             mentions: list[tuple[str, Span]] = []
             if isinstance(sub, NameExpr):
@@ -760,7 +777,9 @@ class FunctionLowerer(calls.PlaceNaming):
                 if raw in assigned or name in seen or (name == raw and raw not in self.local_names):
                     continue
                 seen.add(name)
+                found.append(raw)
                 self.emit(ir.Use(ir.Place(name, (), raw if name != raw else None), span))
+        return found
 
     # --- assignment ------------------------------------------------------------------------------------------
 
@@ -1104,6 +1123,7 @@ class FunctionLowerer(calls.PlaceNaming):
             method,
             self.ctx.refers_to(func, SHARED_ARRAY_CONSTRUCTOR),
             first_name[0] if first_name and resolve.is_safekernels(first_name[0]) else None,
+            self.closures.get(func.name) if isinstance(func, NameExpr) else None,
         )
         return calls.lower_call(shape, holder, self)
 

@@ -29,7 +29,7 @@ from typing import Any
 
 from ownership_check.cache import CACHE_DIR, Cache, content_hash
 from ownership_check.config import Config
-from ownership_check.core import check_function
+from ownership_check.core import check_module
 from ownership_check.core.messages import not_analyzed, syntax_error
 from ownership_check.diagnostics import Diagnostic, Span
 from ownership_check.frontend.complexity import TooComplex, measure_text, measure_tree, parser_gave_up
@@ -165,10 +165,7 @@ def analyze_source(source: str, path: str, index: ProjectIndex, summary: FileSum
     sys.setrecursionlimit(max(limit, 8000))
     try:
         ctx = FileContext(source, path, summary, index, module)
-        diagnostics: list[Diagnostic] = []
-        for function in lower_module(ctx, module):
-            diagnostics.extend(check_function(function))
-        return diagnostics
+        return check_module(lower_module(ctx, module))
     except (RecursionError, MemoryError):
         reason = "file too complex to analyse: its expressions are nested too deeply"
         return [not_analyzed(path, reason, Span(1, 1, 1, 2))]

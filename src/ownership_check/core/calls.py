@@ -248,9 +248,20 @@ class MethodCall(Generic[E]):
 
 
 @dataclass(frozen=True)
+class NonlocalEffects:
+    """What calling a nested function does to the enclosing function's names it declares `nonlocal`, read from the
+    nested function's own analysis at its exit (`checker.nonlocal_effects`): `rebound` names refer to a new value
+    on every path out, `moves` are the nested function's moves that may have consumed a name's value by then."""
+
+    rebound: tuple[ir.Place, ...] = ()
+    moves: tuple[ir.Move, ...] = ()
+
+
+@dataclass(frozen=True)
 class Call(Generic[E]):
     """One call expression, resolved.  `kernel`: the callee itself is a kernel; `shared_array`: the callee is
-    `simt.shared_array`; `safekernels_function`: the callee's qualified name when it is a safekernels function."""
+    `simt.shared_array`; `safekernels_function`: the callee's qualified name when it is a safekernels function;
+    `nonlocal_effects`: the callee is a function nested in this one that rebinds or moves its `nonlocal` names."""
 
     node: E
     span: Span
@@ -260,6 +271,7 @@ class Call(Generic[E]):
     method: MethodCall[E] | None = None
     shared_array: bool = False
     safekernels_function: str | None = None
+    nonlocal_effects: NonlocalEffects | None = None
 
 
 @dataclass(frozen=True)
@@ -407,6 +419,13 @@ def lower_call(call: Call[E], holder: ir.Place | None, sink: Lowering[E]) -> ir.
     else:
         sink.lower_expr(call.callee)
     _call_args(call, False, None, sink)
+    effects = call.nonlocal_effects
+    if effects is not None:
+        # the nested function ran here: its rebinds, then its moves (with their own spans and help), in the caller
+        for place in effects.rebound:
+            sink.emit(ir.Bind((place,), (ir.Fresh(),), call.span), call.node)
+        for move in effects.moves:
+            sink.emit(move, call.node)
     return ir.Fresh()
 
 

@@ -42,6 +42,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ownership_check.core import ir, messages
+from ownership_check.core.calls import NonlocalEffects
 from ownership_check.core.cfg import Graph, Node, build
 from ownership_check.core.liveness import live_bits
 from ownership_check.diagnostics import Diagnostic, Span
@@ -231,8 +232,9 @@ class _Setup:
         self.classes = classes
 
 
-def _setup(graph: Graph) -> _Setup | None:
-    """The function's `_Setup`; None when the function has nothing the checker can report."""
+def _setup(graph: Graph, keep: Iterable[str] = ()) -> _Setup | None:
+    """The function's `_Setup`; None when the function has nothing the checker can report.  The roots in `keep`
+    are tracked whatever the function does to them (`nonlocal_effects` reads their state at the exit)."""
     parent: dict[str, str] = {}
 
     def find(x: str) -> str:
@@ -302,8 +304,10 @@ def _setup(graph: Graph) -> _Setup | None:
             reportable = True
         else:
             append(_OTHER)
-    if not reportable and not (shared_arrays and element_uses):
+    kept = tuple(keep)
+    if not reportable and not (shared_arrays and element_uses) and not kept:
         return None
+    seeds.extend(kept)
     roots = {find(s) for s in seeds}
     linked = {*parent, *parent.values()}
     names = {*linked, *seeds}
@@ -880,6 +884,21 @@ class _Analysis:
 
     def run(self) -> list[Diagnostic]:
         nodes = self.graph.nodes
+        states = self.solve()
+        self.reporting = True
+        report = self.report
+        for node in nodes:
+            st = states[node.id]
+            if st is not None:
+                if report[node.id]:
+                    self.step(st, node)
+            elif node.op is not None and isinstance(node.op, ir.RequireUnsafe) and not node.unsafe:
+                self.diagnostics.append(messages.unsafe_required(self.path, node.op.operation, node.op.span))
+        return self.diagnostics
+
+    def solve(self) -> list[State | None]:
+        """The fixed point: the state before each node (None where no path reaches it)."""
+        nodes = self.graph.nodes
         kinds = self.kind
         states: list[State | None] = [None] * len(nodes)
         states[self.graph.entry] = State((World(),), {}, frozenset(), -1, (), True)
@@ -911,16 +930,34 @@ class _Analysis:
                 if succ not in queued:
                     queued.add(succ)
                     heapq.heappush(heap, succ)
-        self.reporting = True
-        report = self.report
-        for node in nodes:
-            st = states[node.id]
-            if st is not None:
-                if report[node.id]:
-                    self.step(st, node)
-            elif node.op is not None and isinstance(node.op, ir.RequireUnsafe) and not node.unsafe:
-                self.diagnostics.append(messages.unsafe_required(self.path, node.op.operation, node.op.span))
-        return self.diagnostics
+        return states
+
+
+def nonlocal_effects(function: ir.Function, names: Iterable[str]) -> NonlocalEffects:
+    """What a call of the nested `function` does to `names`, the enclosing function's names it declares `nonlocal`
+    (each starts out as the caller's value, the unknown object `@name`): the names bound to a new value on every
+    path to the exit, and the moves that may have consumed a name's value there (`x = y.unpartition()` moves the
+    caller's `y`).  The caller emits them at the call (`calls.lower_call`), so a later use there is E0382."""
+    wanted = tuple(dict.fromkeys(names))
+    graph = build(function)
+    setup = _setup(graph, wanted)
+    if setup is None or not wanted:
+        return NonlocalEffects()
+    analysis = _Analysis(function, graph, setup)
+    exit_state = analysis.solve()[graph.exit]
+    if exit_state is None:  # never returns
+        return NonlocalEffects()
+    rebound: list[ir.Place] = []
+    moves: dict[Span, ir.Move] = {}
+    for name in wanted:
+        place = ir.Place(name)
+        if all(name in world and not any(o[0] == "@" for o in world[name]) for world in exit_state.worlds):
+            rebound.append(place)
+        for site in sorted(analysis.moved_sites(exit_state, place)):
+            op = graph.nodes[site].op
+            assert isinstance(op, ir.Move)
+            moves.setdefault(op.span, ir.Move(place, op.span, op.help))
+    return NonlocalEffects(tuple(rebound), tuple(moves.values()))
 
 
 def _dominators(graph: Graph) -> list[int]:

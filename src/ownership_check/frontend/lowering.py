@@ -30,6 +30,7 @@ import libcst as cst
 from libcst.metadata import ByteSpanPositionProvider, CodeSpan, MetadataWrapper
 
 from ownership_check.core import calls, ir
+from ownership_check.core.checker import nonlocal_effects
 from ownership_check.diagnostics import Span
 from ownership_check.frontend.prescan import FileSummary, KernelSummary, is_safekernels_name, resolve_local
 from ownership_check.frontend.project_index import ProjectIndex
@@ -306,6 +307,7 @@ class FunctionLowerer(calls.PlaceNaming):
         self.device: set[str] = set(unit.outer_device)
         self.kernels: dict[str, KernelSummary] = dict(unit.outer_kernels)  # kernels defined in this body
         self.helpers: dict[str, cst.FunctionDef] = {}  # plain functions defined in this body
+        self.closures: dict[str, calls.NonlocalEffects] = {}  # nested functions that rebind or move `nonlocal`s
         self.containers: dict[str, int] = {}  # names only ever bound to tuple/list displays -> widest display
 
     # --- plumbing -------------------------------------------------------------------------------------------
@@ -775,16 +777,27 @@ class FunctionLowerer(calls.PlaceNaming):
         for param in _param_names(node.params):
             if param.default is not None:
                 self.expr(param.default)
+        captured: list[str] = []
         if self.unit.kind != "module":
-            self.captures(node, {ident(p.name.value) for p in _param_names(node.params)})
-            outer = frozenset(self.device)
-        else:
-            outer = frozenset(self.device)
-        self.nested.append(Unit(ident(node.name.value), node, self.kind_of(node), outer, self.kernels))
+            captured = self.captures(node, {ident(p.name.value) for p in _param_names(node.params)})
+        outer = frozenset(self.device)
+        unit = Unit(ident(node.name.value), node, self.kind_of(node), outer, self.kernels)
+        self.nested.append(unit)
         self.bind_fresh(ir.Place(self.name(ident(node.name.value))), node.name)
+        self.closures.pop(unit.name, None)
+        if self.unit.kind != "module" and unit.kind == "function":
+            # a call of it may move the captured values, and rebind the names it declares `nonlocal`
+            declared = [
+                ident(item.name.value) for sub in _walk(node) if isinstance(sub, cst.Nonlocal) for item in sub.names
+            ]
+            if captured or declared:
+                effects = nonlocal_effects(FunctionLowerer(self.ctx, unit).lower(), [*captured, *declared])
+                if effects.rebound or effects.moves:
+                    self.closures[unit.name] = effects
 
-    def captures(self, node: cst.CSTNode, params: set[str]) -> None:
-        """A nested function or lambda reads the enclosing names it mentions: each counts as a use, here."""
+    def captures(self, node: cst.CSTNode, params: set[str]) -> list[str]:
+        """A nested function or lambda reads the enclosing names it mentions: each counts as a use, here.  Returns
+        those names as the nested body spells them."""
         assigned: set[str] = set(params)
         for sub in _walk(node, skip_scopes=False):
             if isinstance(sub, cst.AssignTarget):
@@ -798,6 +811,7 @@ class FunctionLowerer(calls.PlaceNaming):
             if isinstance(sub, cst.Nonlocal | cst.Global)
             for item in sub.names
         }
+        found: list[str] = []
         for sub in _walk(body, skip_scopes=False):
             if isinstance(sub, cst.Name) and id(sub) not in declared:
                 raw = ident(sub.value)
@@ -805,7 +819,9 @@ class FunctionLowerer(calls.PlaceNaming):
                 if raw in assigned or name in seen or (name == raw and raw not in self.local_names):
                     continue
                 seen.add(name)
+                found.append(raw)
                 self.emit(ir.Use(ir.Place(name, (), raw if name != raw else None), self.span(sub)))
+        return found
 
     # --- assignment -----------------------------------------------------------------------------------------
 
@@ -1170,6 +1186,7 @@ class FunctionLowerer(calls.PlaceNaming):
             method,
             qualified == SHARED_ARRAY_CONSTRUCTOR,
             qualified if qualified is not None and qualified.startswith("safekernels.") else None,
+            self.closures.get(ident(func.value)) if isinstance(func, cst.Name) else None,
         )
         return calls.lower_call(shape, holder, self)
 
