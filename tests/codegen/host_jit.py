@@ -107,10 +107,14 @@ class Result:
 class HostKernel:
     """A SIMT kernel compiled to LLVM IR by the code generator and JIT-compiled for the host."""
 
-    def __init__(self, kernel: Any) -> None:
-        ir = str(codegen.compile_simt_kernel(kernel, arch="sm_90", use_cache=False).llvm_ir)
-        match = _SIGNATURE.search(ir)
-        assert match is not None, "no kernel entry in the IR"
+    def __init__(self, kernel: Any, entry: str | None = None, *, assume_requires: bool = False) -> None:
+        """`entry`: the entry point to run when the module has several (a coarsened kernel's second one)."""
+        ir = str(
+            codegen.compile_simt_kernel(kernel, arch="sm_90", use_cache=False, assume_requires=assume_requires).llvm_ir
+        )
+        matches = [m for m in _SIGNATURE.finditer(ir) if entry is None or m.group(1) == entry]
+        assert matches, f"no kernel entry {entry or ''} in the IR"
+        match = matches[0]
         self.name = match.group(1)
         self.params = [p.split()[0] for p in re.sub(r"\{[^}]*\}", "agg", match.group(2)).split(", ")]
         text, self.registers = host_ir(ir)

@@ -38,6 +38,7 @@ from safekernels.codegen.toolchain import distribution_version
 
 APPROX_ENV = "SAFEKERNELS_APPROX_MATH"
 LINEINFO_ENV = "SAFEKERNELS_LINEINFO"
+VECTOR_BYTES_ENV = "SAFEKERNELS_SIMT_VECTOR_BYTES"
 DEFAULT_ARCH = "sm_90"
 
 log = logging.getLogger("safekernels.codegen")
@@ -86,6 +87,16 @@ def line_info_default() -> bool:
     return os.environ.get(LINEINFO_ENV, "") not in ("", "0")
 
 
+def vector_bytes_default() -> int:
+    """Bytes per buffer and thread that elementwise kernels are coarsened to (`lowering.coarsen`); 0 = off."""
+    raw = os.environ.get(VECTOR_BYTES_ENV, "").strip()
+    if not raw:
+        return 16
+    if raw not in ("0", "4", "8", "16", "32"):
+        raise ValueError(f"{VECTOR_BYTES_ENV}={raw!r}: expected 0 (off), 4, 8, 16 or 32")
+    return int(raw)
+
+
 def validate_simt_meta(meta: dict[str, Any]) -> bool:
     """Whether a cache entry's metadata record is one this pipeline wrote (raises on a malformed record)."""
     entry, plan, block, asserts = meta["entry"], meta["plan"], meta["block"], meta["asserts"]
@@ -94,6 +105,16 @@ def validate_simt_meta(meta: dict[str, Any]) -> bool:
     ParamPlan.from_json(str(plan))
     if block is not None and not (
         isinstance(block, list) and len(block) == 3 and all(isinstance(b, int) and b > 0 for b in block)
+    ):
+        return False
+    coarse = meta.get("coarse")
+    if coarse is not None and not (
+        isinstance(coarse, list)
+        and len(coarse) == 2
+        and isinstance(coarse[0], str)
+        and coarse[0].isascii()
+        and isinstance(coarse[1], int)
+        and 2 <= coarse[1] <= 8
     ):
         return False
     return isinstance(asserts, list) and all(
@@ -119,7 +140,8 @@ def compile_simt_kernel(
     spec = spec_from_kernel(kernel, assume_requires=assume_requires)
     approx = approx_math_default() if approx_math is None else approx_math
     lines = line_info_default() if line_info is None else line_info
-    versions = {**tool_versions(), "lineinfo": str(lines)}
+    vector_bytes = vector_bytes_default()
+    versions = {**tool_versions(), "lineinfo": str(lines), "vector_bytes": str(vector_bytes)}
     key = cache_key(spec, arch, approx, versions) if use_cache and not dumping() else None
     if key is not None:
         hit = load(key, validate_simt_meta)
@@ -138,19 +160,23 @@ def compile_simt_kernel(
                 meta=hit.meta,
             )
         log.debug("cache miss: %s for %s", spec.name, arch)
-    compiled = _compile(spec, arch, approx, lines)
+    compiled = _compile(spec, arch, approx, lines, vector_bytes)
     if key is not None:
         store(key, CacheEntry(compiled.llvm_ir, compiled.ptx, compiled.cubin, dict(compiled.meta)))
     return compiled
 
 
-def _compile(spec: KernelSpec, arch: str, approx: bool, line_info: bool = False) -> CompiledKernel:
+def _compile(
+    spec: KernelSpec, arch: str, approx: bool, line_info: bool = False, vector_bytes: int = 16
+) -> CompiledKernel:
     """A cache miss: every stage (the imports of the front end, the lowering and llvmlite happen here)."""
     from safekernels.codegen.cubin import assemble_cubin
     from safekernels.codegen.frontend.builder import build_module
     from safekernels.codegen.frontend.mangle import entry_symbol
     from safekernels.codegen.lowering import LoweringOptions, lower_module
+    from safekernels.codegen.lowering.coarsen import plan_coarsening
     from safekernels.codegen.lowering.math_lowering import NeedsLibdevice
+    from safekernels.codegen.lowering.module import coarsened_entry_name
     from safekernels.codegen.ptx import optimize_and_emit
 
     times: dict[str, float] = {}
@@ -160,6 +186,7 @@ def _compile(spec: KernelSpec, arch: str, approx: bool, line_info: bool = False)
     times["frontend"] = time.perf_counter() - start
     dump_stage(spec.name, arch, "kir.txt", lambda: _describe_ir(module))
     libdevice = find_libdevice() if module.uses_math else None
+    coarsen = plan_coarsening(module, vector_bytes)
     stage = time.perf_counter()
     try:
         llvm_ir = lower_module(
@@ -169,6 +196,7 @@ def _compile(spec: KernelSpec, arch: str, approx: bool, line_info: bool = False)
                 have_libdevice=libdevice is not None,
                 assumptions=spec.requires if spec.assume_requires else (),
                 line_info=line_info,
+                coarsen=coarsen,
             ),
         )
     except NeedsLibdevice as exc:
@@ -194,6 +222,8 @@ def _compile(spec: KernelSpec, arch: str, approx: bool, line_info: bool = False)
         "block": list(module.block) if module.block else None,
         "asserts": [list(a) for a in module.asserts],
     }
+    if coarsen is not None:  # the second entry point, used when the grid is a multiple of the factor
+        meta["coarse"] = [coarsened_entry_name(module.kernel.name, coarsen.factor), coarsen.factor]
     log_stage_times(spec.name, arch, time.perf_counter() - start, times)
     return CompiledKernel(module.kernel.name, arch, llvm_ir, ptx, cubin, plan, module.block, False, meta)
 

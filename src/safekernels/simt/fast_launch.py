@@ -103,6 +103,9 @@ def build_fast_path(
             return None
     device = prepared.device
     grid, block, smem = prepared.grid, prepared.block, prepared.dynamic_shared
+    function = launcher.function
+    if getattr(launcher, "coarse_factor", 0):  # the elementwise kernel's coarsened entry (gpu_launch.entry_for)
+        function, grid = launcher.entry_for(grid, block)
     namespace: dict[str, Any] = {
         "Stream": Stream,
         "Buffer": DeviceBuffer,
@@ -114,7 +117,7 @@ def build_fast_path(
         "StructError": struct.error,
         "STORAGE": launcher.storage,
         "PARAMS": launcher.param_address,
-        "FN": launcher.function,
+        "FN": function,
         "LAUNCH": launcher._cu_launch,
         "SUCCESS": launcher._success,
         "FAIL": launcher.fail,

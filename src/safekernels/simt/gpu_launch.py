@@ -112,6 +112,8 @@ def _scalar_setter(cell: Any, dtype: str) -> Callable[[Any], None]:
 class GpuLauncher:
     """One kernel loaded on one device, with its parameter cells."""
 
+    coarse_factor = 0  # logical threads per thread of the coarsened entry, 0 = none (set by `_load`)
+
     def __init__(self, kernel: Any, device: Device, *, assume_requires: bool = True) -> None:
         from safekernels.runtime.cuda_backend import CudaBackend
 
@@ -148,6 +150,12 @@ class GpuLauncher:
 
             arm(self.name, self.module, list(asserts))
         self.max_threads = backend.function_attribute(self.function, "MAX_THREADS_PER_BLOCK")
+        # an elementwise kernel's coarsened entry (codegen.lowering.coarsen): `factor` logical threads each
+        coarse = self.compiled.meta.get("coarse")
+        if coarse:
+            self.coarse_function = backend.get_function(self.module, str(coarse[0]))
+            self.coarse_factor = int(coarse[1])
+            self.coarse_max_threads = backend.function_attribute(self.coarse_function, "MAX_THREADS_PER_BLOCK")
         self.static_shared = backend.function_attribute(self.function, "SHARED_SIZE_BYTES")
         self._dynamic_optin = _DYNAMIC_SMEM_DEFAULT
         self._init_params(self.compiled.param_plan.entries)
@@ -188,6 +196,21 @@ class GpuLauncher:
         self.param_array = (ctypes.c_void_p * max(1, len(cells)))(*[base + 8 * i for i in range(len(cells))])
         self.param_address = ctypes.addressof(self.param_array)
 
+    def entry_for(self, grid: tuple[int, int, int], block: tuple[int, int, int]) -> tuple[Any, tuple[int, int, int]]:
+        """The function and hardware grid that run `grid` x `block` logical threads: the coarsened entry with
+        `grid[0] / factor` blocks when the launch is one-dimensional and its grid a multiple of the factor (so
+        the logical threads are exactly the launch's), else the kernel as written."""
+        f = self.coarse_factor
+        if (
+            f
+            and grid[0] % f == 0
+            and grid[1] == grid[2] == 1
+            and block[1] == block[2] == 1
+            and block[0] <= self.coarse_max_threads
+        ):
+            return self.coarse_function, (grid[0] // f, 1, 1)
+        return self.function, grid
+
     def fail(self, result: Any) -> None:
         """Raise the `DeviceError` for a failed `cuLaunchKernel` result."""
         from safekernels.runtime.cuda_backend import check
@@ -215,11 +238,14 @@ class GpuLauncher:
             setter(arg)
         if dynamic_shared > _DYNAMIC_SMEM_DEFAULT:
             self.ensure_dynamic_shared(dynamic_shared)
+        function = self.function
+        if self.coarse_factor:
+            function, grid = self.entry_for(grid, block)
         # several GPUs in this process: the launch runs in the current context, so make it this device's
         previous = self.backend.enter() if SWITCHING else None
         if stream is None:
             result = self._cu_launch(
-                self.function,
+                function,
                 grid[0],
                 grid[1],
                 grid[2],
@@ -234,7 +260,7 @@ class GpuLauncher:
             self.backend.default_last_kernel = self.name
         else:
             result = self._cu_launch(
-                self.function,
+                function,
                 grid[0],
                 grid[1],
                 grid[2],

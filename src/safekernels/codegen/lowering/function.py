@@ -86,6 +86,9 @@ class FunctionLowering:
         self.slots: dict[str, ir.Value] = {}
         self.loops: list[tuple[ir.Block, ir.Block]] = []
         self.trap_block: ir.Block | None = None
+        # where a kernel's `return` goes: None = `ret void`; a coarsened kernel runs the body once per logical
+        # thread, so there `return` ends only the current one (lowering.coarsen)
+        self.return_block: ir.Block | None = None
         self._entry = entry
         self._body = body
         self.scope = line_info.subprogram(llfunc, func.path, func.line) if line_info is not None else None
@@ -171,7 +174,10 @@ class FunctionLowering:
             b.branch(self.loops[-1][0])
         elif isinstance(s, n.Return):
             if s.value is None:
-                b.ret_void()
+                if self.return_block is not None:
+                    b.branch(self.return_block)
+                else:
+                    b.ret_void()
             else:
                 b.ret(self.expr(s.value))
         else:
@@ -267,20 +273,26 @@ class FunctionLowering:
 
     # -- memory ---------------------------------------------------------------------------------------------
     def load_elem(self, ptr: ir.Value, dt: DType, *, invariant: bool = False) -> ir.Value:
-        st = storage_type(dt)
-        raw = self.b.load(ptr, typ=st, align=dt.itemsize)
+        return self.from_storage(self.b.load(ptr, typ=storage_type(dt), align=dt.itemsize), dt)
+
+    def store_elem(self, ptr: ir.Value, dt: DType, value: ir.Value) -> None:
+        self.b.store(self.to_storage(value, dt), ptr, align=dt.itemsize)
+
+    def from_storage(self, raw: ir.Value, dt: DType) -> ir.Value:
+        """An element as loaded (its storage type) -> its value type (f16/bf16 widened, bool as i1)."""
         if dt.name in ("f16", "bf16"):
             return widen_narrow_float(self.b, raw, dt, F32)
         if dt.kind == "b":
             return self.b.icmp_unsigned("!=", raw, ir.Constant(I8, 0))
         return raw
 
-    def store_elem(self, ptr: ir.Value, dt: DType, value: ir.Value) -> None:
+    def to_storage(self, value: ir.Value, dt: DType) -> ir.Value:
+        """A value -> the element's storage type (f16/bf16 rounded to nearest even, bool as a byte)."""
         if dt.name in ("f16", "bf16"):
-            value = round_to_narrow_float(self.b, value, dt)
-        elif dt.kind == "b":
-            value = self.b.zext(value, I8)
-        self.b.store(value, ptr, align=dt.itemsize)
+            return round_to_narrow_float(self.b, value, dt)
+        if dt.kind == "b":
+            return self.b.zext(value, I8)
+        return value
 
     # -- expressions ----------------------------------------------------------------------------------------
     def expr(self, e: n.Expr) -> ir.Value:

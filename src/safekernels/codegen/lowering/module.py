@@ -12,6 +12,7 @@ the contract's `requires`), each relation is an `llvm.assume` at kernel entry (`
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from llvmlite import ir
@@ -19,6 +20,7 @@ from llvmlite import ir
 from safekernels.codegen.frontend.spec import RequiresSpec
 from safekernels.codegen.ir import nodes as n
 from safekernels.codegen.lowering.assumptions import emit_assumptions
+from safekernels.codegen.lowering.coarsen import CoarsenedLowering, CoarsenPlan
 from safekernels.codegen.lowering.function import FunctionLowering
 from safekernels.codegen.lowering.line_info import LineInfo
 from safekernels.codegen.lowering.llvm_types import (
@@ -42,6 +44,7 @@ class LoweringOptions:
     have_libdevice: bool = True
     assumptions: tuple[RequiresSpec, ...] = ()  # `requires` relations checked before every launch of this variant
     line_info: bool = False  # DILocations -> `.loc` lines naming the Python source (lowering.line_info)
+    coarsen: CoarsenPlan | None = None  # emit the coarsened second entry point too (lowering.coarsen)
 
 
 def lower_module(mod: n.Module, options: LoweringOptions) -> str:
@@ -99,16 +102,54 @@ def lower_module(mod: n.Module, options: LoweringOptions) -> str:
         emit_assumptions(lowering.b, options.assumptions, lengths, scalars)
     lowering.lower(_kernel_param_values(lowering, mod, kernel))
     _annotate(llmod, kernel, mod.block)
+    if options.coarsen is not None:
+        _lower_coarsened(llmod, mod, options, helpers, shared, line_info)
     text = str(llmod)
-    # llvmlite's argument attributes lack `readonly`; add it to the Slice pointers in the kernel signature.
+    # llvmlite's argument attributes lack `readonly`; add it to the Slice pointers in the kernel signatures.
     for name, kind, _ in mod.abi:
         if kind == "slice":
             for quoted in (f'%"{name}.ptr"', f"%{name}.ptr"):
-                text = text.replace(f"noalias {quoted}", f"noalias readonly {quoted}", 1)
+                text = re.sub(rf"noalias {re.escape(quoted)}(?=[,)])", f"noalias readonly {quoted}", text)
     return text  # atomics carry their sync scope themselves (lowering.atomics)
 
 
-def _declare_kernel(llmod: ir.Module, mod: n.Module) -> ir.Function:
+def coarsened_entry_name(entry: str, factor: int) -> str:
+    """The symbol of the coarsened entry point of kernel `entry` (`factor` logical threads per thread)."""
+    return f"{entry}_x{factor}"
+
+
+def _lower_coarsened(
+    llmod: ir.Module,
+    mod: n.Module,
+    options: LoweringOptions,
+    helpers: dict[str, ir.Function],
+    shared: dict[str, ir.GlobalVariable],
+    line_info: LineInfo | None,
+) -> None:
+    plan = options.coarsen
+    assert plan is not None
+    kernel = _declare_kernel(llmod, mod, coarsened_entry_name(mod.kernel.name, plan.factor))
+    lowering = CoarsenedLowering(
+        llmod,
+        mod.kernel,
+        kernel,
+        helpers,
+        shared,
+        approx_math=options.approx_math,
+        have_libdevice=options.have_libdevice,
+        asserts=mod.asserts,
+        line_info=line_info,
+    )
+    lowering.configure(plan)
+    if options.assumptions:
+        lengths = {name: kernel.args[_abi_index(mod, name) + 1] for name, kind, _ in mod.abi if kind != "scalar"}
+        scalars = {name: kernel.args[_abi_index(mod, name)] for name, kind, _ in mod.abi if kind == "scalar"}
+        emit_assumptions(lowering.b, options.assumptions, lengths, scalars)
+    lowering.lower(_kernel_param_values(lowering, mod, kernel))
+    _annotate(llmod, kernel, mod.block)
+
+
+def _declare_kernel(llmod: ir.Module, mod: n.Module, name: str | None = None) -> ir.Function:
     arg_types: list[ir.Type] = []
     for _, kind, dt in mod.abi:
         if kind == "scalar":
@@ -116,7 +157,7 @@ def _declare_kernel(llmod: ir.Module, mod: n.Module) -> ir.Function:
             arg_types.append(I8 if d.kind == "b" else storage_type(d))
         else:
             arg_types += [GLOBAL_PTR, I64]
-    fn = ir.Function(llmod, ir.FunctionType(ir.VoidType(), arg_types), mod.kernel.name)
+    fn = ir.Function(llmod, ir.FunctionType(ir.VoidType(), arg_types), name or mod.kernel.name)
     fn.calling_convention = "ptx_kernel"
     i = 0
     for name, kind, _ in mod.abi:
