@@ -4,6 +4,12 @@ Each block walks the K axis in steps of BK, loading tiles of A and B from read-o
 tile units) and feeding `tile.matmul(a, b, acc)` (= a @ b + acc; tensor cores on the GPU).  Shapes need not
 divide the tiles: loads past the edge are zero-padded, which adds nothing to the dot products, and the store
 is masked. `Dims(-1, "K")` / `Dims("K", -1)` make the launch check that A's columns match B's rows.
+
+The fast way is `matmul_tuned`: the same kernel under `@tile.autotune` with the shipped GEMM tuning space
+(`safekernels.autotune.matmul_configs()`), which times the candidate CTA tiles once per (shape, dtype, GPU) and
+keeps the winner on disk.  The 64 x 64 x 32 tile of `matmul` is right for these small shapes but reaches only
+about a third of cuBLAS at 4096^3 on an H200; the tuned kernel picks 128 x 256 x 64 or 128 x 128 x 64 there
+(numbers in docs/benchmarks-tile.md).
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ import numpy.typing as npt
 
 import safekernels as sk
 from safekernels import tile
+from safekernels.autotune import matmul_configs
 from safekernels.dtypes import f16, f32
 from safekernels.tile import Partition, Tensor
 
@@ -37,6 +44,10 @@ def matmul(
     c.store(acc)
 
 
+# The fast way: let the tuner pick the CTA tile (BM, BN, BK) for each problem and GPU.
+matmul_tuned = tile.autotune(configs=matmul_configs("BM", "BN", "BK"), key=["a", "b"], warmup=5, rep=20)(matmul)
+
+
 # what `safekernels build examples/matmul_tile.py` compiles ahead of time: the shapes main() runs
 tile.specialize(
     matmul, tile.spec((300, 200), f32, tile=(BM, BN)), tile.spec((300, 130), f16), tile.spec((130, 200), f16)
@@ -50,7 +61,7 @@ def run(device: sk.Device, m: int, n: int, k: int, seed: int = 0) -> tuple[npt.N
     b = rng.standard_normal((k, n)).astype(np.float16)
     stream = device.new_stream()
     c = tile.zeros((m, n), f32).partition((BM, BN))
-    c, _a, _b = matmul(c, tile.from_numpy(a), tile.from_numpy(b)).sync_on(stream)
+    c, _a, _b = matmul_tuned(c, tile.from_numpy(a), tile.from_numpy(b)).sync_on(stream)
     return c.unpartition().to_numpy(stream), a.astype(np.float32) @ b.astype(np.float32)
 
 

@@ -24,14 +24,16 @@ No `reset_to_zero` is needed: a launch writes whole output tiles, and the output
 saved and restored around the benchmark runs, so even a kernel that accumulates into its output sees exactly
 one launch's worth of effect.
 
-Parts: `config` (what a configuration is), `store` (the disk table), `tuner` (benchmark the candidates), and one
+Parts: `config` (what a configuration is), `defaults` (shipped tuning spaces: `matmul_configs()` for
+`tile.matmul` kernels), `store` (the disk table), `tuner` (benchmark the candidates), and one
 front end per track: `tile_autotune`, `simt_autotune`.
 """
 
 from __future__ import annotations
 
 from safekernels.autotune.config import Config
+from safekernels.autotune.defaults import MATMUL_TILES, matmul_configs
 from safekernels.autotune.store import TuningStore
 from safekernels.autotune.tuner import TuneStats
 
-__all__ = ["Config", "TuneStats", "TuningStore"]
+__all__ = ["MATMUL_TILES", "Config", "TuneStats", "TuningStore", "matmul_configs"]
