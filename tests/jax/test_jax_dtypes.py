@@ -1,5 +1,5 @@
-"""Every dtype crosses the JAX bridge both ways: `jax_kernel` under `jax.jit`, `sk.as_buffer(array)`, and
-`jnp.from_dlpack(DLPackView(buffer))`.
+"""Every dtype crosses the JAX bridge both ways: `jax_kernel` under `jax.jit` (by its FFI route and by its
+callback route), `sk.as_buffer(array)`, and `jnp.from_dlpack(DLPackView(buffer))`.
 
 A generic copy kernel makes every dtype one kernel: f16, bf16, f32, f64, the 8-bit floats (ml_dtypes'
 `float8_e4m3fn` / `float8_e5m2`), every integer type and bool.  The default rows run on the CPU executor (JAX
@@ -97,12 +97,15 @@ def where(request: pytest.FixtureRequest) -> str:
     return str(request.param)
 
 
+@pytest.mark.parametrize("via", ["ffi", "callback"])
 @pytest.mark.parametrize("name", sorted(DTYPES))
-def test_jax_kernel_copies_every_dtype_under_jit(where: str, name: str) -> None:
+def test_jax_kernel_copies_every_dtype_under_jit(where: str, name: str, via: str) -> None:
+    """Both routes: the FFI custom call (XLA's own buffers: host memory on XLA:CPU, device memory and XLA's
+    stream on CUDA) and the `pure_callback` (numpy arrays on the host; copied to the GPU for `Device(0)`)."""
     device = sk.Device(0) if where == "gpu" else None
-    kernel = skj.jax_kernel(copy, outputs={"z": "x"}, tile_shapes={"z": (128,)}, device=device)
+    kernel = skj.jax_kernel(copy, outputs={"z": "x"}, tile_shapes={"z": (128,)}, device=device, via=via)  # type: ignore[arg-type]
     with _scope(name):
-        x = _sample(name)
+        x = jax.device_put(_sample(name), jax.devices(where)[0])
         y = jax.jit(kernel)(x)
         assert y.dtype == x.dtype and y.shape == x.shape
         np.testing.assert_array_equal(_bits(y), _bits(x))

@@ -61,11 +61,10 @@ def test_jit_calls_tile_and_simt_kernels() -> None:
     a = jnp.arange(300, dtype=jnp.float32)
     b = jnp.ones(300, jnp.float32)
 
-    @jax.jit
     def f(x: Any, a: Any, b: Any, alpha: Any) -> Any:
         return sm(x) * 2.0, ad(a, b), sx(a, b, alpha)
 
-    y, s, t = f(x, a, b, 3.0)
+    y, s, t = jax.jit(f)(x, a, b, 3.0)
     np.testing.assert_allclose(np.asarray(y), 2.0 * np.asarray(jax.nn.softmax(x, axis=1)), rtol=1e-5, atol=1e-7)
     np.testing.assert_array_equal(np.asarray(s), np.arange(300, dtype=np.float32) + 1)
     np.testing.assert_array_equal(np.asarray(t), 3.0 * np.arange(300, dtype=np.float32) + 1)

@@ -1,31 +1,35 @@
 """`jax_kernel`: call a tile or SIMT kernel from JAX code, `jax.jit` included.
 
-The call is a `jax.pure_callback`: JAX computes the output shapes and dtypes abstractly (from the
-`outputs=` rules and the kernel's parameter dtypes, after the launch's own shape checks), and at run time hands
-the host callback its inputs as read-only numpy arrays and takes back the outputs it returns:
+JAX computes the output shapes and dtypes abstractly (from the `outputs=` rules and the kernel's parameter
+dtypes, after the launch's own shape checks), so every error of shape or dtype is raised at trace time.  The
+call itself then takes one of two routes:
 
     jit-traced call ──▶ abstract eval: output ShapeDtypeStructs, launch shape checks (errors at trace time)
           │
-          ▼ run time
-    pure_callback(host) ──▶ inputs (numpy, immutable) ──▶ safekernels device ──▶ outputs (numpy) ──▶ JAX
+          ├─ FFI (the default): an XLA custom call to the `safekernels_launch` target (`ffi_target`): at run
+          │   time XLA hands the handler its own device buffers and CUstream, and the kernel is enqueued there
+          │   with no host copy (on XLA:CPU the buffers are host memory and the CPU executor runs it in place)
+          │
+          └─ callback: a `jax.pure_callback` receiving the inputs as read-only numpy arrays; the kernel runs
+              on the CPU executor in place, or with `device=sk.Device(k)` on that GPU after a copy there and
+              back.  Used for `via="callback"`, when this JAX has no FFI, and for `device=` asking for another
+              platform than the one the computation runs on (`jax.lax.platform_dependent` picks per platform).
 
-On the CPU executor the callback wraps the numpy arrays in place and runs the kernel there, so JAX on CPU
-calls safekernels kernels with no copies.  With `device=sk.Device(0)` the callback copies the inputs to the
-GPU, launches, and copies the outputs back: correct under `jit` everywhere, but it pays two host round trips
-per call.  A zero-copy GPU path through XLA's FFI (a C handler that receives XLA's device buffers and stream)
-is not built yet.
+Scalars that are static (Python numbers, concrete arrays) are part of the traced call's plan; scalars that
+are traced values travel as 0-d operands (see `ffi_target` for what that costs on CUDA).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
 from safekernels.dtypes import DType, dtype_of, is_encoded
 from safekernels.frameworks.launcher import OpLauncher, TileShapeRule
 from safekernels.frameworks.signature import OutputRule, op_signature
+from safekernels.jax import ffi_target
 from safekernels.runtime.buffer import DeviceBuffer, as_buffer, empty
 from safekernels.runtime.device import Device
 
@@ -64,8 +68,11 @@ class JaxKernel:
         tile_shapes: Mapping[str, TileShapeRule] | None = None,
         launch: Callable[..., Any] | None = None,
         device: Device | None = None,
+        via: Literal["ffi", "callback"] | None = None,
     ) -> None:
         name = getattr(kernel, "name", repr(kernel))
+        if via not in (None, "ffi", "callback"):
+            raise ValueError(f"jax_kernel({name}): via= is 'ffi', 'callback' or None (FFI where it can), got {via!r}")
         if outputs is None:
             raise ValueError(
                 f"jax_kernel({name}): JAX arrays are immutable, so the outputs must be allocated: pass "
@@ -81,6 +88,7 @@ class JaxKernel:
             f"jax_kernel({name})", kernel, self.signature, tile_shapes=tile_shapes, launch=launch
         )
         self.device = device
+        self.via = via
         self.__name__ = name
 
     def __repr__(self) -> str:
@@ -124,13 +132,83 @@ class JaxKernel:
         result_types = tuple(
             jax.ShapeDtypeStruct(shapes[p.name], _np_dtype(dtypes[p.name])) for p in self.signature.outputs
         )
-        names = [p.name for p in arguments]
+        # operands: the tensor inputs, then the scalars only known at run time (as 0-d arrays)
+        tensors = [p.name for p in arguments if p.role == "input"]
+        static: dict[str, Any] = {}
+        traced: list[str] = []
+        for p in arguments:
+            if p.role == "scalar":
+                value = named[p.name]
+                if isinstance(value, jax.core.Tracer):
+                    named[p.name] = jnp.asarray(value, _np_dtype(p.dtype)) if p.dtype is not None else value
+                    traced.append(p.name)
+                else:
+                    static[p.name] = value.item() if hasattr(value, "item") else value
+        names = tensors + traced
+        operands = [named[n] for n in names]
 
         def host(*values: Any) -> tuple[Any, ...]:
-            return self._run_on_host(dict(zip(names, values, strict=True)), shapes, dtypes)
+            return self._run_on_host({**static, **dict(zip(names, values, strict=True))}, shapes, dtypes)
 
-        outs = jax.pure_callback(host, result_types, *[named[n] for n in names], vmap_method="sequential")
+        def callback(*values: Any) -> Any:
+            return jax.pure_callback(host, result_types, *values, vmap_method="sequential")
+
+        if not self._use_ffi():
+            outs = callback(*operands)
+        else:
+            index = self._plan(named, shapes, dtypes, static, traced, len(names))
+            ffi = ffi_target.ffi_module()
+            launch = ffi.ffi_call(ffi_target.TARGET, result_types, vmap_method="sequential")
+
+            def via_ffi(*values: Any) -> Any:
+                return launch(*values, call=np.int64(index))
+
+            if self.device is None:
+                outs = via_ffi(*operands)
+            elif self.device.is_gpu:  # a computation on XLA:CPU still runs the kernel on this GPU, by copies
+                outs = jax.lax.platform_dependent(*operands, cpu=callback, default=via_ffi)
+            else:  # the CPU executor asked for: a computation on the GPU hands it host copies
+                outs = jax.lax.platform_dependent(*operands, cpu=via_ffi, default=callback)
         return outs[0] if len(outs) == 1 else tuple(outs)
+
+    def _use_ffi(self) -> bool:
+        if self.via == "callback":
+            return False
+        if ffi_target.register():
+            return True
+        if self.via == "ffi":
+            raise RuntimeError(
+                f"jax_kernel({self.name}, via='ffi'): this JAX has no FFI (jax.ffi, from JAX 0.4.31) or this Python "
+                "no ctypes.pythonapi; leave via= out to fall back to jax.pure_callback"
+            )
+        return False
+
+    def _plan(
+        self,
+        named: Mapping[str, Any],
+        shapes: Mapping[str, tuple[int, ...]],
+        dtypes: Mapping[str, DType],
+        static: Mapping[str, Any],
+        traced: list[str],
+        n_args: int,
+    ) -> int:
+        """The `ffi_target` plan index of this call (the same one for every call of the same signature)."""
+        slots: list[ffi_target.TensorSlot] = []
+        position = {"input": 0, "output": 0}
+        for p in self.signature.params:
+            if p.role == "scalar":
+                continue
+            if p.role == "output":
+                shape, dtype, source = shapes[p.name], dtypes[p.name], "ret"
+            else:
+                shape = tuple(int(d) for d in named[p.name].shape)
+                dtype, source = _sk_dtype(named[p.name], self.name), "arg"
+            zero_fill = p.role == "output" and p.track == "simt"
+            slots.append(ffi_target.TensorSlot(p.name, source, position[p.role], shape, dtype, zero_fill))
+            position[p.role] += 1
+        scalars = tuple((name, position["input"] + i, np.dtype(named[name].dtype)) for i, name in enumerate(traced))
+        key = (self, tuple(slots), tuple((k, type(v), v) for k, v in static.items()), scalars)
+        return ffi_target.plan_call(key, self.launcher, tuple(slots), static, scalars, n_args, position["output"])
 
     def _run_on_host(
         self, named: dict[str, Any], shapes: Mapping[str, tuple[int, ...]], dtypes: Mapping[str, DType]
@@ -180,7 +258,13 @@ def jax_kernel(
     tile_shapes: Mapping[str, TileShapeRule] | None = None,
     launch: Callable[..., Any] | None = None,
     device: Device | None = None,
+    via: Literal["ffi", "callback"] | None = None,
 ) -> JaxKernel:
     """Wrap a `@tile.kernel` / `@simt.kernel` for JAX (see the module docstring for the arguments' meaning;
-    `outputs`, `tile_shapes` and `launch` are as in `safekernels.torch.custom_op`)."""
-    return JaxKernel(kernel, outputs=outputs, tile_shapes=tile_shapes, launch=launch, device=device)
+    `outputs`, `tile_shapes` and `launch` are as in `safekernels.torch.custom_op`).
+
+    `device`: None runs the kernel where the computation runs (XLA's GPU, or the CPU executor for XLA:CPU);
+    a GPU `Device` also serves computations on XLA:CPU (by copies), `Device.cpu()` also GPU computations.
+    `via`: None takes the FFI route wherever it can, "callback" always `jax.pure_callback`, "ffi" refuses
+    to fall back."""
+    return JaxKernel(kernel, outputs=outputs, tile_shapes=tile_shapes, launch=launch, device=device, via=via)
