@@ -25,7 +25,7 @@ import signal
 import sys
 import traceback
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -202,10 +202,19 @@ def run_program(path: Path) -> tuple[set[int], bool, set[int], dict[int, set[int
     return found, clean, unrun, calls
 
 
-def run_batch(sources: Sequence[str], directory: Path, cache_dir: Path, run: bool = True) -> list[Outcome]:
-    """Check (and run) every program of the batch; `directory` receives the files."""
+def run_batch(
+    sources: Sequence[str],
+    directory: Path,
+    cache_dir: Path,
+    run: bool = True,
+    companions: Mapping[str, str] | None = None,
+) -> list[Outcome]:
+    """Check (and run) every program of the batch; `directory` receives the files, and `companions` (file name ->
+    text) the files of the project the programs belong to (modules they import, a `pyproject.toml`)."""
     from ownership_check.api import check_paths
 
+    for name, text in (companions or {}).items():
+        (directory / name).write_text(text, encoding="utf-8")
     outcomes: list[Outcome] = []
     paths: list[Path] = []
     for i, source in enumerate(sources):

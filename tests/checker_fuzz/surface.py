@@ -35,15 +35,17 @@ from safekernels import ownership_model as model
 T = TypeVar("T")
 Chooser = Callable[[Sequence[T]], T]
 
-HEADER = '''import contextlib
+HEADER = '''import asyncio
+import contextlib
 from dataclasses import dataclass
 from typing import Annotated, Any
 
 import safekernels as sk
 from safekernels import simt, tile
 from safekernels.dtypes import f32, i32
-from safekernels.simt import AtomicSlice, DisjointSlice, Slice, thread
+from safekernels.simt import AtomicSlice, DisjointSlice, SharedArray, Slice, thread
 from safekernels.tile import AtomicTensor, Partition, Tensor
+from surface_kernels import *  # noqa: F403  (star_add, star_vecadd: kernels that arrive through a star import)
 
 Vec = Slice[f32]  # a module-level alias in a kernel parameter
 Out = DisjointSlice[f32]
@@ -96,6 +98,29 @@ def tuned_tile(z: Annotated[Partition[f32], tile.Dims(BLOCK)], x: Tensor[f32], y
     z.store(tile.load_like(x, z) + tile.load_like(y, z))
 
 
+@simt.kernel
+@simt.launch_contract(block=64)
+def vecmul(a: Slice[f32], b: Slice[f32], c: DisjointSlice[f32]) -> None:
+    idx = thread.index_1d()
+    i = idx.get()
+    if (out := c.get_mut(idx)) is not None:
+        out.set(a[i] * b[i])
+
+
+fast_add = vecadd  # module-level aliases of kernels
+tile_sum = add
+
+
+def make_tile_kernel() -> Any:
+    """A kernel factory: the kernel is defined in a function body and returned."""
+
+    @tile.kernel
+    def made(z: Partition[f32], x: Tensor[f32], y: Tensor[f32]) -> None:
+        z.store(tile.load_like(x, z) * tile.load_like(y, z))
+
+    return made
+
+
 @dataclass
 class Bufs:
     a: Any
@@ -129,7 +154,40 @@ SETUP = '''    dev = sk.Device.default()
     z, x, y = add(z0, tile.ones((64,), f32), tile.ones((64,), f32)).sync_on(stream)
     op: sk.DeviceOp[Any] | None = None
     p: sk.DeviceOp[tuple[Any, ...]] | None = None
+    q: Any = None
 '''
+
+#: A module every program star-imports (`from surface_kernels import *`), written beside the programs.
+COMPANION_SOURCE = '''"""Kernels that surface programs get through a star import."""
+
+from safekernels import simt, tile
+from safekernels.dtypes import f32
+from safekernels.simt import DisjointSlice, Slice, thread
+from safekernels.tile import Partition, Tensor
+
+__all__ = ["star_add", "star_vecadd"]
+
+
+@simt.kernel
+@simt.launch_contract(block=64)
+def star_vecadd(a: Slice[f32], b: Slice[f32], c: DisjointSlice[f32]) -> None:
+    idx = thread.index_1d()
+    i = idx.get()
+    if (out := c.get_mut(idx)) is not None:
+        out.set(a[i] + b[i])
+
+
+@tile.kernel
+def star_add(z: Partition[f32], x: Tensor[f32], y: Tensor[f32]) -> None:
+    z.store(tile.load_like(x, z) + tile.load_like(y, z))
+'''
+
+#: The project the programs are written into: the companion module, and a `pyproject.toml` that makes the folder a
+#: project (the CLI reads the other modules of a program's project, found by its pyproject.toml or `.git`).
+COMPANIONS: dict[str, str] = {
+    "surface_kernels.py": COMPANION_SOURCE,
+    "pyproject.toml": '[project]\nname = "surface-programs"\nversion = "0"\n',
+}
 
 BUFFERS = ("a", "b", "c")
 TENSORS = ("x", "y")
@@ -151,9 +209,9 @@ EXPRESSION_FORMS: dict[str, str] = {
 _BUFFER_ONLY = frozenset({"attribute", "container-list", "container-dict"})
 
 FLOW_FORMS = (
-    "if", "elif", "for", "for-break", "for-continue-else", "while", "try-except-else", "try-finally", "match-guard",
-    "with-suppress", "with-nullcontext", "comprehension", "nested-function", "method", "helper-op",
-    "local-kernel",
+    "if", "elif", "for", "for-break", "for-continue-else", "while", "while-break-else", "try-except-else",
+    "try-finally", "match-guard", "with-suppress", "with-nullcontext", "comprehension", "nested-function", "async",
+    "method", "dataclass-method", "helper-op", "local-kernel", "kernel-factory", "module-alias", "star-import",
 )
 
 
@@ -165,6 +223,11 @@ def table_entries() -> list[str]:
     entries += [f"borrows:{name}" for name in sorted(model.BORROWING_METHODS)]
     entries += [f"param:{name}" for name in sorted(model.PARAM_MODES)]
     entries += [f"unsafe:{name}" for name in sorted(model.UNSAFE_OPERATIONS)]
+    entries += [f"aliases:{name}" for name in sorted(model.ALIASING_FUNCTIONS)]
+    entries += [f"loans:{name}" for name in sorted(model.LOAN_INHERITING_METHODS)]
+    entries += [f"witness:{name}" for name in sorted(model.WITNESS_CONSUMERS)]
+    entries += [f"annotation:{name}" for name in sorted(model.SHARED_ARRAY_ANNOTATIONS)]
+    entries += [f"brand:{model.PREPARE_METHOD}"]
     return entries
 
 
@@ -271,6 +334,16 @@ class _Gen:
             emit(depth, f"while {counter} < k:")
             emit(depth + 1, f"{counter} += 1")
             self.block(depth + 1, True)
+        elif form == "while-break-else":
+            counter = f"n{depth}"
+            emit(depth, f"{counter} = 0")
+            emit(depth, f"while {counter} < k:")
+            emit(depth + 1, f"{counter} += 1")
+            emit(depth + 1, f"if flag and {counter} == 2:")
+            emit(depth + 2, "break")
+            self.block(depth + 1, True)
+            emit(depth, "else:")
+            self.block(depth + 1, loop)
         elif form == "try-except-else":
             emit(depth, "try:")
             self.block(depth + 1, loop)
@@ -310,16 +383,45 @@ class _Gen:
             emit(depth + 1, "nonlocal a, b, c, x, y, z, op, p")
             self.block(depth + 1)
             emit(depth, f"{name}()")
+        elif form == "async":
+            name = f"step{len(self.lines)}"
+            emit(depth, f"async def {name}() -> None:")
+            emit(depth + 1, "nonlocal a, b, c, x, y, z, op, p")
+            emit(depth + 1, "await asyncio.sleep(0)")
+            self.block(depth + 1)
+            emit(depth, f"asyncio.run({name}())")
         elif form == "method":
             self.method(depth)
+        elif form == "dataclass-method":
+            self.method(depth, dataclass=True)
         elif form == "helper-op":
             emit(depth, f"op = launch_op(z, {self.pick(TENSORS)}, {self.pick(TENSORS)})")
             emit(depth, "z, x, y = op.sync_on(stream)")
+        elif form == "kernel-factory":
+            emit(depth, "made = make_tile_kernel()")
+            emit(depth, f"z, x, y = made(z, {self.arg(TENSORS)}, {self.arg(TENSORS)}).sync_on(stream)")
+        elif form == "module-alias":
+            if self.pick((True, False)):
+                first, second, third = self.buffers()
+                emit(depth, f"fast_add.launch(prep, stream, {first}, {second}, {third})")
+                self.program.entries["launch:simt.launch"] += 1
+            else:
+                emit(depth, f"op = tile_sum(z, {self.arg(TENSORS)}, {self.arg(TENSORS)})")
+                self.program.entries["launch:tile.__call__"] += 1
+        elif form == "star-import":
+            if self.pick((True, False)):
+                first, second, third = self.buffers()
+                emit(depth, f"star_vecadd.launch(star_vecadd.prepare(cfg, dev), stream, {first}, {second}, {third})")
+                self.program.entries["launch:simt.launch"] += 1
+            else:
+                emit(depth, f"z, x, y = star_add(z, {self.arg(TENSORS)}, {self.arg(TENSORS)}).sync_on(stream)")
+                self.program.entries["launch:tile.__call__"] += 1
         else:
             self.kernel_in_main(depth)
 
-    def method(self, depth: int) -> None:
-        """A class holding buffers, one method of it generated over `self.a`, `self.b`, `self.c`."""
+    def method(self, depth: int, dataclass: bool = False) -> None:
+        """A class holding buffers (a plain class, or a dataclass), one method of it generated over `self.a`,
+        `self.b`, `self.c`."""
         name = f"Holder{len(self.extra)}"
         body: list[str] = []
         for _ in range(self.pick((1, 2, 3))):
@@ -332,13 +434,17 @@ class _Gen:
             else:
                 body.append(f"        self.pending = vecadd.launch_async(self.prep, {first}, {second}, {third})")
                 body.append("        self.pending.sync_on(self.stream)")
-        self.extra.append(
-            f"class {name}:\n"
-            "    def __init__(self, a: Any, b: Any, c: Any, prep: Any, stream: Any) -> None:\n"
-            "        self.a = a\n        self.b = b\n        self.c = c\n"
-            "        self.prep = prep\n        self.stream = stream\n        self.pending: Any = None\n\n"
-            "    def run(self) -> None:\n" + "\n".join(body) + "\n"
-        )
+        if dataclass:
+            fields = "".join(f"    {f}: Any\n" for f in ("a", "b", "c", "prep", "stream"))
+            head = f"@dataclass\nclass {name}:\n{fields}    pending: Any = None\n\n"
+        else:
+            head = (
+                f"class {name}:\n"
+                "    def __init__(self, a: Any, b: Any, c: Any, prep: Any, stream: Any) -> None:\n"
+                "        self.a = a\n        self.b = b\n        self.c = c\n"
+                "        self.prep = prep\n        self.stream = stream\n        self.pending: Any = None\n\n"
+            )
+        self.extra.append(head + "    def run(self) -> None:\n" + "\n".join(body) + "\n")
         self.emit(depth, f"{name}(a, b, c, prep, stream).run()")
         self.program.entries["launch:simt.launch"] += 1
 
@@ -523,6 +629,93 @@ def _local_simt_kernel(g: _Gen, d: int, operation: str) -> None:
     g.emit(d, f"{name}.launch({name}.prepare(cfg, dev), stream, c)")
 
 
+def _as_buffer(g: _Gen, d: int) -> None:
+    first, second, third = g.buffers()
+    wrapped = f"sk.as_buffer({g.pick(BUFFERS)})"
+    args = [first, second, third]
+    args[g.pick((0, 1, 2, 2))] = wrapped
+    g.emit(d, f"vecadd.launch(prep, stream, {', '.join(args)})")
+
+
+def _brand(g: _Gen, d: int) -> None:
+    first, second, third = g.buffers()
+    g.emit(d, f"vecmul.launch({g.pick(('prep', 'prep_mul', 'prep_mul'))}, stream, {first}, {second}, {third})")
+
+
+#: How each loan-inheriting method builds an op from a pending `launch_async` op `p`, and what its result binds.
+_LOAN_CHAINS: dict[str, tuple[str, str]] = {
+    "then": ("p.then(lambda values: values)", "a, b, c = q.sync_on(stream)"),
+    "zip": ("p.zip(tile.ones((4,), f32))", "(a, b, c), _ = q.sync_on(stream)"),
+    "first": ("p.first()", "a = q.sync_on(stream)"),
+    "shared": ("p.shared()", "a, b, c = q.sync_on(stream)"),
+    "partition": ("p.first().partition((16,))", "z = q.sync_on(stream)"),
+    "unpartition": ("p.first().partition((16,)).unpartition()", "print(q.sync_on(stream).to_numpy(stream))"),
+}
+
+
+def _loans(method: str) -> Callable[[_Gen, int], None]:
+    """`q = p.<method>(...)` of a pending `launch_async` op: `q` holds `p`'s loans until it runs, so a launch
+    that borrows one of its buffers mutably in between conflicts (E0502/E0499/E0505, `BorrowError`)."""
+    chain, sync = _LOAN_CHAINS[method]
+
+    def template(g: _Gen, d: int) -> None:
+        if method in ("partition", "unpartition"):  # the op's first value becomes the partition: a fresh buffer
+            g.emit(d, "tmp = sk.zeros(64, f32, stream)")
+            g.emit(d, f"p = vecadd.launch_async(prep, tmp, {g.arg(('a', 'b'))}, c)")
+        else:
+            g.emit(d, f"p = vecadd.launch_async(prep, {g.arg(('a', 'b'))}, {g.arg(('a', 'b'))}, c)")
+        g.emit(d, f"q = {chain}")
+        g.emit(d, "p = None")
+        if g.pick((True, False)):
+            first, second, third = g.buffers()
+            g.emit(d, f"vecadd.launch(prep, stream, {first}, {second}, {third})")
+        g.emit(d, sync)
+        g.program.entries["launch:simt.launch_async"] += 1
+        g.program.entries[f"moves-receiver:{method}"] += 1
+
+    return template
+
+
+def _get_mut(g: _Gen, d: int) -> None:
+    """A kernel (defined in `main`) taking two elements with one witness (E0382), or with a fresh one."""
+    name = f"kern{len(g.lines)}"
+    g.emit(d, "@simt.kernel")
+    g.emit(d, "@simt.launch_contract(block=64)")
+    g.emit(d, f"def {name}(c: DisjointSlice[f32]) -> None:")
+    g.emit(d + 1, "idx = thread.index_1d()")
+    g.emit(d + 1, "if (first := c.get_mut(idx)) is not None:")
+    g.emit(d + 2, "first.set(1.0)")
+    if g.pick((True, False)):
+        g.emit(d + 1, "idx = thread.index_1d()")
+    g.emit(d + 1, "if (again := c.get_mut(idx)) is not None:")
+    g.emit(d + 2, "again.set(2.0)")
+    g.emit(d, f"{name}.launch({name}.prepare(cfg, dev), stream, {g.pick(('c', 'c', 'b'))})")
+
+
+def _shared_array_param(g: _Gen, d: int) -> None:
+    """A `@simt.device` helper whose `SharedArray` parameter is indexed inside `with simt.unsafe():` or not."""
+    helper, name = f"read{len(g.lines)}", f"kern{len(g.lines)}"
+    g.emit(d, "@simt.device")
+    g.emit(d, f"def {helper}(s: SharedArray[f32], i: int) -> f32:")
+    if g.pick((True, False)):
+        g.emit(d + 1, "with simt.unsafe():")
+        g.emit(d + 2, "return s[i]")
+    else:
+        g.emit(d + 1, "return s[i]")
+    g.emit(d, "@simt.kernel")
+    g.emit(d, "@simt.launch_contract(block=64)")
+    g.emit(d, f"def {name}(c: DisjointSlice[f32]) -> None:")
+    g.emit(d + 1, "idx = thread.index_1d()")
+    g.emit(d + 1, "i = idx.get()")
+    g.emit(d + 1, "with simt.unsafe():")
+    g.emit(d + 2, "arr = simt.shared_array(f32, 64)")
+    g.emit(d + 2, "arr[i % 64] = 1.0")
+    g.emit(d + 1, f"v = {helper}(arr, i % 64)")
+    g.emit(d + 1, "if (out := c.get_mut(idx)) is not None:")
+    g.emit(d + 2, "out.set(v)")
+    g.emit(d, f"{name}.launch({name}.prepare(cfg, dev), stream, c)")
+
+
 TEMPLATES: dict[str, Callable[[_Gen, int], None]] = {
     "launch:simt.launch": _simt_launch,
     "launch:simt.launch_async": _simt_launch_async,
@@ -553,6 +746,11 @@ TEMPLATES: dict[str, Callable[[_Gen, int], None]] = {
     "unsafe:launch_unchecked": _simt_unchecked,
     "unsafe:shared_array": _shared_array,
     "unsafe:get_unchecked_mut": _get_unchecked_mut,
+    "aliases:as_buffer": _as_buffer,
+    "brand:prepare": _brand,
+    "witness:get_mut": _get_mut,
+    "annotation:SharedArray": _shared_array_param,
+    **{f"loans:{m}": _loans(m) for m in sorted(model.LOAN_INHERITING_METHODS)},
 }
 
 
@@ -566,6 +764,8 @@ def generate(choose: Chooser[object], statements: int = 8) -> Program:
     text = gen.text()
     if "prep_count" in text:
         text = text.replace(SETUP, SETUP + "    prep_count = count.prepare(cfg, dev)\n", 1)
+    if "prep_mul" in text:
+        text = text.replace(SETUP, SETUP + "    prep_mul = vecmul.prepare(cfg, dev)\n", 1)
     gen.program.source = text
     return gen.program
 

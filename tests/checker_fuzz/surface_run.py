@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from differential import Outcome, describe, run_batch
-from surface import Program, coverage
+from surface import COMPANIONS, Program, coverage
 
 _STATEMENT = re.compile(r"^\s*(?:[\w, ().\[\]]+ = )?(?P<head>[\w.]+(?:\(|\[)?)")
 
@@ -29,6 +29,7 @@ DOCUMENTED_UNSEEN: dict[str, str] = {
     'named["': "a dict of buffers (containers built or changed dynamically)",
     "h.": "an attribute of an object built by a call (`Bufs(a, b, c).a`)",
     "launch_op(": "a helper that launches (calls of functions that return something other than a parameter)",
+    "made(": "a kernel returned by a kernel factory (`made = make_tile_kernel()`)",
     ".run()": "a method of a class holding buffers, called while the caller's op still borrows them",
 }
 
@@ -45,12 +46,6 @@ def unseen_reason(outcome: Outcome, line: int) -> str | None:
                 return reason
     if line < main:
         return "a helper or method body, reached from `main` (calls of functions and methods)"
-    nested = [i for i, text in enumerate(lines[:line], 1) if text.strip().startswith("def inner")]
-    if nested and lines[nested[-1]].strip().startswith("nonlocal"):
-        indent = len(lines[nested[-1] - 1]) - len(lines[nested[-1] - 1].lstrip())
-        inside = all(len(t) - len(t.lstrip()) > indent or not t.strip() for t in lines[nested[-1]:line])
-        if inside:
-            return "a nested function that moves a captured value (`nonlocal`)"
     return None
 
 
@@ -151,7 +146,7 @@ class SurfaceReport:
 
 def run_surface(programs: Sequence[Program], directory: Path, cache: Path, report: SurfaceReport) -> None:
     """Check and run `programs` (one mypy run for the batch), adding what happened to `report`."""
-    outcomes = run_batch([p.source for p in programs], directory, cache)
+    outcomes = run_batch([p.source for p in programs], directory, cache, companions=COMPANIONS)
     for program, outcome in zip(programs, outcomes, strict=True):
         if program.seed is not None:
             outcome.name = f"seed {program.seed}"  # `random_program(seed)` regenerates it
