@@ -949,8 +949,8 @@ def nonlocal_effects(function: ir.Function, names: Iterable[str]) -> NonlocalEff
         return NonlocalEffects()
     rebound: list[ir.Place] = []
     moves: dict[Span, ir.Move] = {}
-    for name in wanted:
-        place = ir.Place(name)
+    places = [ir.Place(name) for name in wanted]  # alive together: the analysis memoises by `id(place)`
+    for name, place in zip(wanted, places):
         if all(name in world and not any(o[0] == "@" for o in world[name]) for world in exit_state.worlds):
             rebound.append(place)
         for site in sorted(analysis.moved_sites(exit_state, place)):
