@@ -333,7 +333,7 @@ def rope_tables(positions: int, theta: float = 500000.0) -> tuple[npt.NDArray[np
 
 def ref_rmsnorm(x: npt.NDArray[Any], w: npt.NDArray[Any], eps: float) -> npt.NDArray[np.float64]:
     x = x.astype(np.float64)
-    return x / np.sqrt((x * x).mean(axis=1, keepdims=True) + eps) * w.astype(np.float64)
+    return np.asarray(x / np.sqrt((x * x).mean(axis=1, keepdims=True) + eps) * w.astype(np.float64), np.float64)
 
 
 def ref_rope(x: npt.NDArray[Any], positions: npt.NDArray[Any], theta: float = 500000.0) -> npt.NDArray[np.float64]:
@@ -344,7 +344,7 @@ def ref_rope(x: npt.NDArray[Any], positions: npt.NDArray[Any], theta: float = 50
     rot = np.concatenate([h[..., HALF:], h[..., :HALF]], axis=-1)
     c = cos.astype(np.float64)[positions][:, None, :]
     s = sin.astype(np.float64)[positions][:, None, :]
-    return (h * c + rot * s).reshape(t, width)
+    return np.asarray((h * c + rot * s).reshape(t, width), np.float64)
 
 
 def ref_attention(
