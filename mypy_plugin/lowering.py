@@ -79,6 +79,7 @@ from mypy.nodes import (
     TryStmt,
     TupleExpr,
     UnaryExpr,
+    Var,
     WhileStmt,
     WithStmt,
 )
@@ -213,9 +214,12 @@ class FileContext:
         # so nothing here can outlive an edit).  Values keep their key node alive, so an id is never reused.
         self._kernels: dict[int, tuple[Node, resolve.KernelInfo | None]] = {}
         self._names: dict[int, tuple[Expression, tuple[str, ...]]] = {}
+        self._aliases: dict[str, Decorator] | None = None
 
     def kernel(self, expr: Expression) -> resolve.KernelInfo | None:
         node = expr.node if isinstance(expr, RefExpr) else None
+        if isinstance(node, Var):
+            node = self.kernel_aliases().get(node.fullname)
         if not isinstance(node, Decorator):
             return None
         found = self._kernels.get(id(node))
@@ -223,6 +227,28 @@ class FileContext:
             found = (node, resolve.kernel_from_decorator(node))
             self._kernels[id(node)] = found
         return found[1]
+
+    def kernel_aliases(self) -> dict[str, Decorator]:
+        """Module-level aliases of this module's kernels (`fast_add = vecadd`, a name bound once at the top level
+        to a kernel defined in this module, or to another such alias), by the alias's full name."""
+        if self._aliases is None:
+            assigned: dict[str, list[Expression]] = {}
+            for stmt in self.module.defs:
+                if isinstance(stmt, AssignmentStmt):
+                    for lvalue in stmt.lvalues:
+                        if isinstance(lvalue, NameExpr):
+                            assigned.setdefault(lvalue.name, []).append(stmt.rvalue)
+            prefix = self.module.fullname + "."
+            self._aliases = {}
+            for name, values in assigned.items():
+                value = values[0]
+                if len(values) == 1 and isinstance(value, NameExpr):
+                    target = value.node
+                    if isinstance(target, Var):
+                        target = self._aliases.get(target.fullname)
+                    if isinstance(target, Decorator) and target.fullname == prefix + target.name:
+                        self._aliases[prefix + name] = target
+        return self._aliases
 
     def names(self, expr: Expression) -> tuple[str, ...]:
         found = self._names.get(id(expr))

@@ -103,6 +103,7 @@ class FileContext:
             pos = self.data.find(b"\n", pos + 1)
         self.positions = _byte_spans(module)
         self.toplevel = {ident(s.name.value) for s in module.body if isinstance(s, cst.FunctionDef | cst.ClassDef)}
+        self.toplevel |= summary.kernels.keys()  # module-level kernel aliases (`fast_add = vecadd`) too
         # plain module-level functions (local helpers whose returned parameters an argument may evaluate to)
         self.functions = {
             ident(s.name.value): s for s in module.body if isinstance(s, cst.FunctionDef) and not s.decorators

@@ -357,6 +357,11 @@ def summarize(tree: ast.Module, path: str, mentions_marker: bool, module: str | 
             summary.devices.append(node.name)
         else:
             summary.kernels[node.name] = _kernel_summary(node, track, autotuned, imports, aliases)
+    # Module-level aliases of this module's kernels (`fast_add = vecadd`, bound once): launching one launches the
+    # kernel (its summary keeps the kernel's own name, which is what a `PreparedLaunch` is branded with).
+    for name, value in aliases.items():
+        if isinstance(value, ast.Name) and value.id in summary.kernels and name not in toplevel | imports.keys():
+            summary.kernels[name] = summary.kernels[value.id]
     # Kernels defined inside function bodies (factories, closures): found by where they are defined.
     for outer in ast.walk(tree):
         if not isinstance(outer, ast.FunctionDef | ast.AsyncFunctionDef):
