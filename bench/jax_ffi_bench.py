@@ -123,12 +123,15 @@ def main() -> None:
             }
             rows.append(row)
             print(f"{size_name:6} {route:34} {row['back_to_back_us']:10.1f} {row['sync_each_us']:10.1f}", flush=True)
+    handler_us = _handler_breakdown(routes["safekernels FFI, jit"], gpu, SIZES["small"])
+    print(f"handler, per call at the small size (µs): {handler_us}")
     meta = {
         "date": datetime.date.today().isoformat(),
         "gpu": str(gpu.device_kind),
         "jax": jax.__version__,
         "jaxlib": getattr(getattr(jax, "lib", None), "__version__", None) or _jaxlib_version(),
         "python": sys.version.split()[0],
+        "handler_us": handler_us,
     }
     table = _markdown(rows, meta)
     print(table)
@@ -136,6 +139,45 @@ def main() -> None:
         args.json.write_text(json.dumps({"meta": meta, "rows": rows}, indent=1))
     if args.md:
         args.md.write_text(table)
+
+
+def _handler_breakdown(fn: Callable[[Any, Any], Any], device: Any, n: int, calls: int = 2000) -> dict[str, float]:
+    """Where the FFI route's host time goes, per call: the whole Python handler (frame reading, stream and
+    buffers, launch) and, inside it, the launch (`OpLauncher.launch`: tile handles, plan lookup, driver call)."""
+    from safekernels.frameworks.launcher import OpLauncher
+    from safekernels.jax import ffi_target
+
+    handler = ffi_target._REGISTERED["cpu" if device.platform == "cpu" else "CUDA"]
+    spent = {"handler": 0.0, "launch": 0.0}
+    execute, launch = handler._execute, OpLauncher.launch
+
+    def timed_execute(*a: Any) -> None:
+        start = time.perf_counter()
+        try:
+            execute(*a)
+        finally:
+            spent["handler"] += time.perf_counter() - start
+
+    def timed_launch(self: OpLauncher, *a: Any) -> None:
+        start = time.perf_counter()
+        try:
+            launch(self, *a)
+        finally:
+            spent["launch"] += time.perf_counter() - start
+
+    x = jax.device_put(jnp.ones(n, jnp.float32), device)
+    jax.block_until_ready(fn(x, x))
+    setattr(handler, "_execute", timed_execute)  # noqa: B010 - an instance attribute shadows the method
+    setattr(OpLauncher, "launch", timed_launch)  # noqa: B010 - restored below
+    try:
+        out = None
+        for _ in range(calls):
+            out = fn(x, x)
+        jax.block_until_ready(out)
+    finally:
+        del handler._execute
+        setattr(OpLauncher, "launch", launch)  # noqa: B010
+    return {k: round(v / calls * 1e6, 2) for k, v in spent.items()}
 
 
 def _jaxlib_version() -> str:
@@ -148,6 +190,9 @@ def _markdown(rows: list[dict[str, Any]], meta: dict[str, Any]) -> str:
     lines = [
         f"{meta['date']}, {meta['gpu']}, JAX {meta['jax']} (jaxlib {meta['jaxlib']}), Python {meta['python']}; "
         "µs per call, median of 5 rounds",
+        "",
+        f"FFI handler's host time per call at the small size: {meta['handler_us']['handler']:.1f} µs, of which "
+        f"the launch (`OpLauncher.launch`) {meta['handler_us']['launch']:.1f} µs",
         "",
         "| size | route | back to back (µs) | block_until_ready each call (µs) |",
         "|---|---|---:|---:|",

@@ -131,6 +131,16 @@ def test_a_retrace_reuses_the_plan() -> None:
     assert len(ffi_target.PLANS.plans) == before + 1
 
 
+def test_eager_calls_reuse_one_compiled_call() -> None:
+    k = skj.jax_kernel(scale_shift, outputs={"z": "x"}, tile_shapes={"z": (128,)})
+    a = jnp.arange(256, dtype=jnp.float32)
+    for scalar in (2.0, 2.0, np.float32(2.0), jnp.float32(2.0)):  # concrete scalars: static, by value
+        np.testing.assert_array_equal(np.asarray(k(a, scalar, 1.0)), 2.0 * np.asarray(a) + 1.0)
+    assert k._jitted._cache_size() == 1
+    np.testing.assert_array_equal(np.asarray(k(a, 3.0, 1.0)), 3.0 * np.asarray(a) + 1.0)
+    assert k._jitted._cache_size() == 2
+
+
 def test_vmap_runs_the_call_per_row() -> None:
     k = skj.jax_kernel(saxpy, outputs={"out": "x"})
     xs = jnp.arange(3 * 200, dtype=jnp.float32).reshape(3, 200)
@@ -140,7 +150,7 @@ def test_vmap_runs_the_call_per_row() -> None:
 
 def test_explicit_cpu_device_takes_the_ffi_route_on_xla_cpu() -> None:
     k = skj.jax_kernel(saxpy, outputs={"out": "x"}, device=sk.Device.cpu())
-    x = jnp.arange(300, dtype=jnp.float32)
+    x = jax.device_put(jnp.arange(300, dtype=jnp.float32), jax.devices("cpu")[0])
     assert ffi_target.TARGET in _lowered(lambda v: k(v, v, 1.0), x)
     np.testing.assert_array_equal(np.asarray(jax.jit(lambda v: k(v, v, 1.0))(x)), 2.0 * np.asarray(x))
 

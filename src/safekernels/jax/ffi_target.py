@@ -55,6 +55,7 @@ class TensorSlot:
     shape: tuple[int, ...]
     dtype: DType
     zero_fill: bool  # a SIMT output: threads may skip elements, atomics accumulate (XLA's memory is garbage)
+    count: int  # elements (the product of `shape`, computed once at trace time)
 
 
 @dataclass(frozen=True)
@@ -176,7 +177,7 @@ class _Handler:
     def _buffer(address: int, slot: TensorSlot, stream: Stream) -> DeviceBuffer[Any]:
         """A buffer over XLA's memory at `address` (zero-filled first when the slot asks, in stream order)."""
         device = stream.device
-        count = int(np.prod(slot.shape, dtype=np.int64))
+        count = slot.count
         nbytes = count * slot.dtype.itemsize
         if device.is_gpu:
             if slot.zero_fill and nbytes:

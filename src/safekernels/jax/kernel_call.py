@@ -89,6 +89,7 @@ class JaxKernel:
         )
         self.device = device
         self.via = via
+        self._jitted: Any = None  # `_eager`'s jax.jit of the call, made on the first call outside a trace
         self.__name__ = name
 
     def __repr__(self) -> str:
@@ -115,12 +116,36 @@ class JaxKernel:
 
     def __call__(self, *args: Any) -> Any:
         import jax
-        import jax.numpy as jnp
 
         arguments = self.signature.arguments
         if len(args) != len(arguments):
             listed = ", ".join(p.name for p in arguments)
             raise TypeError(f"{self.name}() takes {len(arguments)} arguments ({listed}), got {len(args)}")
+        if any(isinstance(a, jax.core.Tracer) for a in args):
+            return self._traced(*args)
+        return self._eager(args)
+
+    def _eager(self, args: tuple[Any, ...]) -> Any:
+        """A call outside any trace, through one `jax.jit` of the call with the scalars static: a repeat call
+        is JAX's compiled-call fast path (one cache lookup) instead of a new trace and an op-by-op dispatch."""
+        jitted = self._jitted
+        if jitted is None:
+            import jax
+
+            scalars = tuple(i for i, p in enumerate(self.signature.arguments) if p.role == "scalar")
+            jitted = self._jitted = jax.jit(self._traced, static_argnums=scalars)
+        values = [
+            a.item() if p.role == "scalar" and hasattr(a, "item") else a  # static arguments must hash
+            for p, a in zip(self.signature.arguments, args, strict=True)
+        ]
+        return jitted(*values)
+
+    def _traced(self, *args: Any) -> Any:
+        """The call as JAX traces it (see the module docstring)."""
+        import jax
+        import jax.numpy as jnp
+
+        arguments = self.signature.arguments
         named = {p.name: jnp.asarray(a) if p.role == "input" else a for p, a in zip(arguments, args, strict=True)}
         shapes = self._output_shapes(named)
         dtypes = {p.name: self._output_dtype(p, named) for p in self.signature.outputs}
@@ -204,7 +229,8 @@ class JaxKernel:
                 shape = tuple(int(d) for d in named[p.name].shape)
                 dtype, source = _sk_dtype(named[p.name], self.name), "arg"
             zero_fill = p.role == "output" and p.track == "simt"
-            slots.append(ffi_target.TensorSlot(p.name, source, position[p.role], shape, dtype, zero_fill))
+            count = int(np.prod(shape, dtype=np.int64))
+            slots.append(ffi_target.TensorSlot(p.name, source, position[p.role], shape, dtype, zero_fill, count))
             position[p.role] += 1
         scalars = tuple((name, position["input"] + i, np.dtype(named[name].dtype)) for i, name in enumerate(traced))
         key = (self, tuple(slots), tuple((k, type(v), v) for k, v in static.items()), scalars)
