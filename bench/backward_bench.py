@@ -96,18 +96,21 @@ def _attention(b: int, h: int, s: int, d: int, causal: bool) -> dict[str, Any]:
     return row
 
 
-def _variants(d: int) -> list[tuple[int, int, int]]:
+def _variants(d: int) -> list[tuple[int, int, int, int]]:
+    """The default blocks (dq_bm, dq_bn, kv_bn, kv_bm) first, then alternatives: one-warpgroup tile blocks
+    (two CTAs per SM where shared memory allows) and 128-query steps in the dkdv kernel."""
     from training import attention
 
     default = attention.BLOCKS[d]
-    extra = [(128, 128, 64), (64, 128, 128)] if d == 64 else []
+    extra = [(64, 64, 64, 64), (128, 64, 128, 128)] if d == 64 else [(64, 64, 64, 64)]
     return [default, *[v for v in extra if v != default]]
 
 
 _VARIANT_OPS: dict[tuple[int, ...], Any] = {}
 
 
-def _kernels_ms(flat: list[Any], s: int, d: int, causal: bool, blocks: tuple[int, int, int]) -> float:
+def _kernels_ms(flat: list[Any], s: int, d: int, causal: bool, blocks: tuple[int, int, int, int]) -> dict[str, float]:
+    """Median ms of the dq kernel, the dkdv kernel and both, called as operators (no autograd)."""
     from training import attention
 
     import safekernels.torch as skt
@@ -126,12 +129,17 @@ def _kernels_ms(flat: list[Any], s: int, d: int, causal: bool, blocks: tuple[int
     q, k, v, do = flat
     scalars = (s, 1.0 / math.sqrt(d), int(causal))
     out, lse = fwd(q, k, v, *scalars)
+    _dq, delta = dq_op(q, k, v, out, do, lse, *scalars)
 
     def backward() -> None:
         _dq, delta = dq_op(q, k, v, out, do, lse, *scalars)
         dkdv_op(q, k, v, do, lse, delta, *scalars)
 
-    return _median_ms(backward)
+    return {
+        "dq": _median_ms(lambda: dq_op(q, k, v, out, do, lse, *scalars)),
+        "dkdv": _median_ms(lambda: dkdv_op(q, k, v, do, lse, delta, *scalars)),
+        "total": _median_ms(backward),
+    }
 
 
 def _norms(rows: int, n: int) -> list[dict[str, Any]]:
@@ -162,11 +170,34 @@ def _norms(rows: int, n: int) -> list[dict[str, Any]]:
         row["safekernels_bwd_ms"], g_ours = _autograd_ms(mine, inputs, dy)
         row["torch_bwd_ms"], g_torch = _autograd_ms(theirs, inputs, dy)
         _, g_f32 = _autograd_ms(theirs, [t.float() for t in inputs], dy.float())
+        row.update(_norm_kernels_ms(name, inputs, dy, eps))
         pairs = zip("xwb", g_ours, g_torch, g_f32, strict=False)  # RMSNorm has no bias
         row["rel_err"] = {f"d{i}": [_rel(a, r), _rel(t, r)] for i, a, t, r in pairs}
         print(json.dumps(row), flush=True)
         out.append(row)
     return out
+
+
+def _norm_kernels_ms(name: str, inputs: list[Any], dy: Any, eps: float) -> dict[str, float]:
+    """The backward operators alone: the dx kernel, and the partial-sum + finish kernels of dw (and db)."""
+    from training import torch_ops
+
+    ops = torch_ops.norm_ops(int(inputs[0].shape[-1]))
+    x, w = inputs[0], inputs[1]
+    if name == "RMSNorm":
+        _y, rstd = ops.rms_forward(x, w, eps)
+        return {
+            "dx_ms": _median_ms(lambda: ops.rms_bwd_dx(x, dy, w, rstd)),
+            "dw_ms": _median_ms(lambda: ops.finish(ops.rms_bwd_partial(x, dy, rstd))),
+        }
+    _y, mean, rstd = ops.ln_forward(x, w, inputs[2], eps)
+
+    def dw_db() -> None:
+        dw_part, db_part = ops.ln_bwd_partial(x, dy, mean, rstd)
+        ops.finish(dw_part)
+        ops.finish(db_part)
+
+    return {"dx_ms": _median_ms(lambda: ops.ln_bwd_dx(x, dy, w, mean, rstd)), "dw_ms": _median_ms(dw_db)}
 
 
 def measure() -> dict[str, Any]:
@@ -214,7 +245,7 @@ def render(result: dict[str, Any]) -> str:
     for row in result["attention"]:
         ratio = row["cudnn_ms"] / row["safekernels_ms"] if isinstance(row.get("cudnn_ms"), float) else None
         default = next(iter(row["kernels_ms"].values()))
-        kernels = f"{row['flops'] / default / 1e9:.0f}" if isinstance(default, float) else "n/a"
+        kernels = f"{row['flops'] / default['total'] / 1e9:.0f}" if isinstance(default, dict) else "n/a"
         errs = ", ".join(f"{e:.1e}" for e in row.get("rel_err", {}).values()) or "n/a"
         lines.append(
             f"| {row['shape']} | {'yes' if row['causal'] else 'no'} | {_tflops(row, 'safekernels_ms')} | "
@@ -222,19 +253,28 @@ def render(result: dict[str, Any]) -> str:
             f"{'n/a' if ratio is None else f'{ratio:.2f}x'} | {kernels} | {errs} |"
         )
     variants = [(row, k, v) for row in result["attention"] for k, v in row["kernels_ms"].items()]
-    if len({k for _, k, _ in variants}) > 2:
-        lines += ["", "Block sizes (dq_bn, kv_bn, kv_bm), the two backward kernels alone, TFLOP/s:", ""]
-        lines += ["| shape | causal | blocks | TFLOP/s |", "| --- | --- | --- | ---: |"]
-        for row, k, v in variants:
-            tf = f"{row['flops'] / v / 1e9:.0f}" if isinstance(v, float) else str(v)[:80]
-            lines.append(f"| {row['shape']} | {'yes' if row['causal'] else 'no'} | ({k}) | {tf} |")
+    lines += [
+        "",
+        "Block sizes (dq_bm, dq_bn, kv_bn, kv_bm), the backward operators alone (first row of each shape: the "
+        "default); TFLOP/s of the pair:",
+        "",
+        "| shape | causal | blocks | dq kernel ms | dkdv kernel ms | both ms | TFLOP/s |",
+        "| --- | --- | --- | ---: | ---: | ---: | ---: |",
+    ]
+    for row, k, v in variants:
+        if isinstance(v, dict):
+            cells = f"{v['dq']:.3f} | {v['dkdv']:.3f} | {v['total']:.3f} | {row['flops'] / v['total'] / 1e9:.0f}"
+        else:
+            cells = f"{str(v)[:80]} | | |"
+        lines.append(f"| {row['shape']} | {'yes' if row['causal'] else 'no'} | ({k}) | {cells} |")
     lines += [
         "",
         "**RMSNorm / LayerNorm** (bf16; GB/s: forward x read and y written, backward x and dy read and dx "
         "written, each once; rel. err of each gradient vs torch in float32, safekernels / torch bf16):",
         "",
-        "| op | shape | fwd safekernels | fwd torch | bwd safekernels | bwd torch | bwd vs torch | rel. err |",
-        "| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |",
+        "| op | shape | fwd safekernels | fwd torch | bwd safekernels | bwd torch | bwd vs torch | "
+        "bwd kernels: dx / dw(+db) ms | rel. err |",
+        "| --- | --- | ---: | ---: | ---: | ---: | ---: | --- | --- |",
     ]
 
     def gb(nbytes: int, ms: float) -> str:
@@ -246,7 +286,7 @@ def render(result: dict[str, Any]) -> str:
             f"| {row['name']} | {row['shape']} | {gb(row['fwd_bytes'], row['safekernels_fwd_ms'])} | "
             f"{gb(row['fwd_bytes'], row['torch_fwd_ms'])} | {gb(row['bwd_bytes'], row['safekernels_bwd_ms'])} | "
             f"{gb(row['bwd_bytes'], row['torch_bwd_ms'])} | {row['torch_bwd_ms'] / row['safekernels_bwd_ms']:.2f}x | "
-            f"{errs} |"
+            f"{row['dx_ms']:.3f} / {row['dw_ms']:.3f} | {errs} |"
         )
     return "\n".join(lines) + "\n"
 

@@ -44,9 +44,8 @@ from safekernels.dtypes import bf16, f32, i32
 from safekernels.tile import Partition, Tensor
 
 LOG2E = 1.4426950408889634
-LSE_W = 128  # the LSE and D tensors are (rows // LSE_W, LSE_W) f32: one row of the matrix per 128 query rows
+LSE_W = 64  # the LSE and D tensors are (rows // LSE_W, LSE_W) f32: one row of the matrix per 64 query rows
 FWD_BM, FWD_BN = 128, 128  # forward: query rows per tile block, keys per step
-DQ_BM = LSE_W  # dq kernel: query rows per tile block (its D tile is one row of the D matrix)
 SEQ_MULTIPLE = 128
 
 
@@ -55,6 +54,7 @@ class FlashKernels:
     """The forward and backward kernels for one head dim and block configuration."""
 
     d: int
+    dq_bm: int
     dq_bn: int
     kv_bn: int
     kv_bm: int
@@ -63,30 +63,33 @@ class FlashKernels:
     bwd_dkdv: Any
 
 
-#: Backward block sizes per head dim: (dq_bn, kv_bn, kv_bm).  At d=128, 128-key steps in the dq kernel need
-#: 267 KB of shared memory and 128-query steps in the dkdv kernel spill, so both stay at 64.
-BLOCKS = {64: (64, 128, 64), 128: (64, 128, 64)}
+#: Backward block sizes per head dim: (dq_bm, dq_bn, kv_bn, kv_bm).  Each is 64 or 128; a kernel gets one
+#: warpgroup (4 warps) per 64 rows of its tile block (dq_bm, kv_bn).
+BLOCKS = {64: (128, 128, 128, 64), 128: (128, 64, 128, 64)}
+DEFAULT_BLOCKS = (128, 64, 128, 64)
 
 
-def flash_kernels(d: int, blocks: tuple[int, int, int] | None = None) -> FlashKernels:
-    """The kernels for head dim `d`, built once per configuration: `blocks` is (`dq_bn` keys per step of the
-    dq kernel, `kv_bn` keys per tile block and `kv_bm` queries per step of the dkdv kernel), by default
-    `BLOCKS[d]` (or (64, 128, 64))."""
-    return _build(d, *(blocks or BLOCKS.get(d, (64, 128, 64))))
+def flash_kernels(d: int, blocks: tuple[int, int, int, int] | None = None) -> FlashKernels:
+    """The kernels for head dim `d`, built once per configuration: `blocks` is (`dq_bm` query rows per tile
+    block and `dq_bn` keys per step of the dq kernel, `kv_bn` keys per tile block and `kv_bm` queries per
+    step of the dkdv kernel), by default `BLOCKS[d]`."""
+    return _build(d, *(blocks or BLOCKS.get(d, DEFAULT_BLOCKS)))
 
 
 @functools.cache
-def _build(d: int, dq_bn: int, kv_bn: int, kv_bm: int) -> FlashKernels:
+def _build(d: int, dq_bm: int, dq_bn: int, kv_bn: int, kv_bm: int) -> FlashKernels:
     if d % 16 or not 16 <= d <= 256:
         raise ValueError(f"head dim must be a multiple of 16 in [16, 256], got {d}")
-    if LSE_W % kv_bm or SEQ_MULTIPLE % kv_bn or SEQ_MULTIPLE % dq_bn:
-        raise ValueError(f"block sizes must divide {SEQ_MULTIPLE}: dq_bn={dq_bn} kv_bn={kv_bn} kv_bm={kv_bm}")
-    per_lse_row = LSE_W // kv_bm  # kv_bm-query blocks per row of the LSE / D matrices
+    if any(b not in (64, 128) for b in (dq_bm, dq_bn, kv_bn, kv_bm)):
+        raise ValueError(f"block sizes must be 64 or 128: {(dq_bm, dq_bn, kv_bn, kv_bm)}")
+    dq_lse = (dq_bm // LSE_W, LSE_W)  # the dq kernel's block of the LSE / D matrices
+    kv_lse = (kv_bm // LSE_W, LSE_W)  # one query step's block of them in the dkdv kernel
+    fwd_lse = (FWD_BM // LSE_W, LSE_W)
 
     @tile.kernel(num_warps=8, fast_math=True)
     def attention_fwd(
         out: Annotated[Partition[bf16], tile.Dims(FWD_BM, d)],
-        lse: Annotated[Partition[f32], tile.Dims(1, FWD_BM)],
+        lse: Annotated[Partition[f32], tile.Dims(FWD_BM // LSE_W, LSE_W)],
         q: Tensor[bf16],
         k: Tensor[bf16],
         v: Tensor[bf16],
@@ -119,12 +122,12 @@ def _build(d: int, dq_bn: int, kv_bn: int, kv_bm: int) -> FlashKernels:
             acc = tile.matmul(p.astype(bf16), v.load((kv0 + j, 0), (FWD_BN, d)), acc * alpha)
             m = m_new
         out.store((acc * (1.0 / den)).astype(bf16))
-        lse.store(tile.reshape(m + tile.log(den) * LOG2E, (1, FWD_BM)))
+        lse.store(tile.reshape(m + tile.log(den) * LOG2E, fwd_lse))
 
-    @tile.kernel(num_warps=8, fast_math=True)
+    @tile.kernel(num_warps=4 * dq_bm // 64, fast_math=True)
     def attention_bwd_dq(
-        dq: Annotated[Partition[bf16], tile.Dims(DQ_BM, d)],
-        delta: Annotated[Partition[f32], tile.Dims(1, DQ_BM)],
+        dq: Annotated[Partition[bf16], tile.Dims(dq_bm, d)],
+        delta: Annotated[Partition[f32], tile.Dims(dq_bm // LSE_W, LSE_W)],
         q: Tensor[bf16],
         k: Tensor[bf16],
         v: Tensor[bf16],
@@ -135,31 +138,31 @@ def _build(d: int, dq_bn: int, kv_bn: int, kv_bm: int) -> FlashKernels:
         scale: f32,
         causal: i32,
     ) -> None:
-        """dQ for 128 query rows, and D = rowsum(dO * O) for them (the dkdv kernel reads it)."""
+        """dQ for `dq_bm` query rows, and D = rowsum(dO * O) for them (the dkdv kernel reads it)."""
         i = tile.bid(0)
-        q_blocks = seq // DQ_BM
+        q_blocks = seq // dq_bm
         qb = i % q_blocks
         kv0 = (i // q_blocks) * (seq // dq_bn)
-        n_kv = causal * (((qb + 1) * DQ_BM + dq_bn - 1) // dq_bn) + (1 - causal) * (seq // dq_bn)
-        qt = q.load((i, 0), (DQ_BM, d))
-        dot = do.load((i, 0), (DQ_BM, d))
-        dl = tile.sum(dot.astype(f32) * o.load((i, 0), (DQ_BM, d)).astype(f32), axis=1, keepdims=True)
-        delta.store(tile.reshape(dl, (1, DQ_BM)))
-        lse_rows = tile.reshape(lse.load((i, 0), (1, DQ_BM)), (DQ_BM, 1))
-        limit = tile.reshape(tile.iota(DQ_BM, i32), (DQ_BM, 1)) + (qb * DQ_BM + (1 - causal) * seq)
+        n_kv = causal * (((qb + 1) * dq_bm + dq_bn - 1) // dq_bn) + (1 - causal) * (seq // dq_bn)
+        qt = q.load((i, 0), (dq_bm, d))
+        dot = do.load((i, 0), (dq_bm, d))
+        dl = tile.sum(dot.astype(f32) * o.load((i, 0), (dq_bm, d)).astype(f32), axis=1, keepdims=True)
+        delta.store(tile.reshape(dl, dq_lse))
+        lse_rows = tile.reshape(lse.load((i, 0), dq_lse), (dq_bm, 1))
+        limit = tile.reshape(tile.iota(dq_bm, i32), (dq_bm, 1)) + (qb * dq_bm + (1 - causal) * seq)
         cols = tile.reshape(tile.iota(dq_bn, i32), (1, dq_bn))
         scale2 = scale * LOG2E
-        acc = tile.zeros((DQ_BM, d), f32)
+        acc = tile.zeros((dq_bm, d), f32)
         for j in range(n_kv):
             kt = k.load((kv0 + j, 0), (dq_bn, d))
-            s = tile.matmul(qt, tile.transpose(kt), tile.zeros((DQ_BM, dq_bn), f32))
+            s = tile.matmul(qt, tile.transpose(kt), tile.zeros((dq_bm, dq_bn), f32))
             p = tile.where(cols <= limit - j * dq_bn, tile.exp2(s * scale2 - lse_rows), 0.0)
-            dp = tile.matmul(dot, tile.transpose(v.load((kv0 + j, 0), (dq_bn, d))), tile.zeros((DQ_BM, dq_bn), f32))
+            dp = tile.matmul(dot, tile.transpose(v.load((kv0 + j, 0), (dq_bn, d))), tile.zeros((dq_bm, dq_bn), f32))
             ds = p * (dp - dl)
             acc = tile.matmul(ds.astype(bf16), k.load((kv0 + j, 0), (dq_bn, d)), acc)
         dq.store((acc * scale).astype(bf16))
 
-    @tile.kernel(num_warps=8, fast_math=True)
+    @tile.kernel(num_warps=4 * kv_bn // 64, fast_math=True)
     def attention_bwd_dkdv(
         dk: Annotated[Partition[bf16], tile.Dims(kv_bn, d)],
         dv: Annotated[Partition[bf16], tile.Dims(kv_bn, d)],
@@ -192,8 +195,8 @@ def _build(d: int, dq_bn: int, kv_bn: int, kv_bm: int) -> FlashKernels:
             j = q0 + first + jj  # global query block
             qt = q.load((j, 0), (kv_bm, d))
             dot = do.load((j, 0), (kv_bm, d))
-            lse_cols = lse.load((j // per_lse_row, j % per_lse_row), (1, kv_bm))
-            d_cols = delta.load((j // per_lse_row, j % per_lse_row), (1, kv_bm))
+            lse_cols = tile.reshape(lse.load((j, 0), kv_lse), (1, kv_bm))
+            d_cols = tile.reshape(delta.load((j, 0), kv_lse), (1, kv_bm))
             st = tile.matmul(kt, tile.transpose(qt), tile.zeros((kv_bn, kv_bm), f32))
             pt = tile.where(keys <= queries + (first + jj) * kv_bm, tile.exp2(st * scale2 - lse_cols), 0.0)
             dv_acc = tile.matmul(pt.astype(bf16), dot, dv_acc)
@@ -203,7 +206,7 @@ def _build(d: int, dq_bn: int, kv_bn: int, kv_bm: int) -> FlashKernels:
         dk.store((dk_acc * scale).astype(bf16))
         dv.store(dv_acc.astype(bf16))
 
-    return FlashKernels(d, dq_bn, kv_bn, kv_bm, attention_fwd, attention_bwd_dq, attention_bwd_dkdv)
+    return FlashKernels(d, dq_bm, dq_bn, kv_bn, kv_bm, attention_fwd, attention_bwd_dq, attention_bwd_dkdv)
 
 
 # The d=64 kernels by name (the parity suite finds module-level kernels; d=128 is `flash_kernels(128)`).
@@ -235,7 +238,7 @@ def forward(device: sk.Device, q: Array, k: Array, v: Array, seq: int, causal: b
     ks = flash_kernels(d)
     stream = device.new_stream()
     out = tile.zeros((rows, d), bf16).partition((FWD_BM, d))
-    lse = tile.zeros(lse_shape(rows), f32).partition((1, FWD_BM))
+    lse = tile.zeros(lse_shape(rows), f32).partition((FWD_BM // LSE_W, LSE_W))
     qt, kt, vt = (tile.from_numpy(x, dtype=bf16) for x in (q, k, v))
     out, lse, *_ = ks.forward(out, lse, qt, kt, vt, seq, 1.0 / math.sqrt(d), int(causal)).sync_on(stream)
     return out.unpartition().to_numpy(stream), lse.unpartition().to_numpy(stream).reshape(rows)
@@ -252,8 +255,8 @@ def backward(
     stream = device.new_stream()
     qt, kt, vt, ot, dot = (tile.from_numpy(x, dtype=bf16).shared() for x in (q, k, v, o, do))
     lse = tile.from_numpy(np.ascontiguousarray(lse2, np.float32).reshape(lse_shape(rows))).shared()
-    dq = tile.zeros((rows, d), bf16).partition((DQ_BM, d))
-    delta = tile.zeros(lse_shape(rows), f32).partition((1, DQ_BM))
+    dq = tile.zeros((rows, d), bf16).partition((ks.dq_bm, d))
+    delta = tile.zeros(lse_shape(rows), f32).partition((ks.dq_bm // LSE_W, LSE_W))
     dq, delta, *_ = ks.bwd_dq(dq, delta, qt, kt, vt, ot, dot, lse, seq, scale, int(causal)).sync_on(stream)
     dk = tile.zeros((rows, d), bf16).partition((ks.kv_bn, d))
     dv = tile.zeros((rows, d), bf16).partition((ks.kv_bn, d))

@@ -42,11 +42,14 @@ def _attention_case(which: str) -> tuple[Any, list[Any], int]:
     if which == "forward":  # q @ k^T (D/16 k16 steps) and p @ v (BN/16)
         spec: list[Any] = [
             ("partition", BF16, (ROWS, D), (attention.FWD_BM, D)),
-            ("partition", F32, lse, (1, attention.FWD_BM)),
+            ("partition", F32, lse, (attention.FWD_BM // attention.LSE_W, attention.LSE_W)),
         ]
         return ks.forward, spec + [_tensor()] * 3 + SCALARS, D // 16 + attention.FWD_BN // 16
     if which == "dq":  # s and dO V^T (D/16 each), dS @ K (dq_bn/16)
-        spec = [("partition", BF16, (ROWS, D), (attention.DQ_BM, D)), ("partition", F32, lse, (1, attention.DQ_BM))]
+        spec = [
+            ("partition", BF16, (ROWS, D), (ks.dq_bm, D)),
+            ("partition", F32, lse, (ks.dq_bm // attention.LSE_W, attention.LSE_W)),
+        ]
         spec += [_tensor()] * 5 + [_tensor(F32, lse)]
         return ks.bwd_dq, spec + SCALARS, 2 * D // 16 + ks.dq_bn // 16
     spec = [("partition", BF16, (ROWS, D), (ks.kv_bn, D))] * 2 + [_tensor()] * 4 + [_tensor(F32, lse)] * 2
