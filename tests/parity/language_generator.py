@@ -199,26 +199,61 @@ def tile_cases() -> list[Case]:
     return out
 
 
+_MATMUL_SHAPES = (((16, 16, 16), None), ((32, 32, 16), None), ((64, 64, 32), 4), ((16, 32, 32), 1))
+#: `input_precision="tf32"` (f32 only): the tensor-core shapes above and one they cannot tile (the FMA path).
+_TF32_SHAPES = (*_MATMUL_SHAPES, ((8, 24, 12), None))
+
+
 def _matmul_cases() -> Iterator[Case]:
     for dt in ("f16", "bf16", "f32", *FP8, "i8", "f64"):
-        for (m, n, k), warps in (((16, 16, 16), None), ((32, 32, 16), None), ((64, 64, 32), 4), ((16, 32, 32), 1)):
-            try:
-                OPS["matmul"].infer(_t((m, k), dt), _t((k, n), dt), _t((m, n), "f32"))
-                expect = "accept"
-            except (TypeError, ShapeError):
-                expect = "reject"
+        for precision in ("ieee", "tf32") if dt == "f32" else ("ieee",):
+            for (m, n, k), warps in _TF32_SHAPES if precision == "tf32" else _MATMUL_SHAPES:
+                try:
+                    OPS["matmul"].infer(
+                        _t((m, k), dt), _t((k, n), dt), _t((m, n), "f32"), input_precision=precision
+                    )
+                    # a target rule of the front end (docs/numerics.md): fp8 matmuls run in the warpgroup form only
+                    expect = "reject" if dt in FP8 else "accept"
+                except (TypeError, ShapeError):
+                    expect = "reject"
+                keyword = ', input_precision="tf32"' if precision == "tf32" else ""
+                source = _tile_source(
+                    warps,
+                    "z: Partition[Any], x: Tensor[Any], y: Tensor[Any]",
+                    [
+                        f"acc = tile.zeros(({m}, {n}), f32)",
+                        f"a = x.load((tile.bid(0), 0), ({m}, {k}))",
+                        f"b = y.load((0, tile.bid(1)), ({k}, {n}))",
+                        f"z.store(tile.matmul(a, b, acc{keyword}))",
+                    ],
+                )
+                args = (((2 * m, 2 * n), (m, n), "f32"), ((2 * m, k), None, dt), ((k, 2 * n), None, dt))
+                label = f"{m}x{n}x{k}" + ("/tf32" if precision == "tf32" else "")
+                yield Case("tile", "matmul", dt, label, warps, source, args, 2, expect, f"sum:{k}")
+    yield from _fp8_main_loop_cases()
+
+
+def _fp8_main_loop_cases() -> Iterator[Case]:
+    """fp8 matmuls in the warpgroup GEMM main-loop form (B K-major, BM 64 per warpgroup, BK 128): accepted with
+    the compiler's warps or 4, refused (a target rule) with 1 warp.  Values within the fp8 accumulation bound."""
+    m, n, k, bk = 64, 64, 256, 128
+    for dt in FP8:
+        for warps in (None, 4, 1):
             source = _tile_source(
                 warps,
                 "z: Partition[Any], x: Tensor[Any], y: Tensor[Any]",
                 [
                     f"acc = tile.zeros(({m}, {n}), f32)",
-                    f"a = x.load((tile.bid(0), 0), ({m}, {k}))",
-                    f"b = y.load((0, tile.bid(1)), ({k}, {n}))",
-                    "z.store(tile.matmul(a, b, acc))",
+                    f"for k in range(x.shape[1] // {bk}):",
+                    f"    a = x.load((tile.bid(0), k), ({m}, {bk}))",
+                    f"    b = tile.transpose(y.load((tile.bid(1), k), ({n}, {bk})))",
+                    "    acc = tile.matmul(a, b, acc)",
+                    "z.store(acc)",
                 ],
             )
-            args = (((2 * m, 2 * n), (m, n), "f32"), ((2 * m, k), None, dt), ((k, 2 * n), None, dt))
-            yield Case("tile", "matmul", dt, f"{m}x{n}x{k}", warps, source, args, 2, expect, f"sum:{k}")
+            args = (((2 * m, 2 * n), (m, n), "f32"), ((2 * m, k), None, dt), ((2 * n, k), None, dt))
+            expect = "reject" if warps == 1 else "accept"
+            yield Case("tile", "matmul", dt, f"{m}x{n}x{k}/main-loop", warps, source, args, 2, expect, f"fp8sum:{k}")
 
 
 #: Every load form with a tile index one past the last tile: must trap on both executors.

@@ -10,8 +10,10 @@ gives exactly the GPU's result:
             body(*views for this block)          # Tensor -> TensorView, Partition -> PartitionView(own tile)
 
 Before the first run of each specialization the kernel goes through the tile compiler's front end
-(`codegen.tile.frontend`, pure Python: no llvmlite, no GPU), so the CPU executor accepts exactly the programs
-the GPU compiler accepts and refuses the others with the same SK diagnostic (the parity rule, tests/parity).
+(`codegen.tile.frontend`, pure Python: no llvmlite, no GPU), target rules included (those of sm_90a, what a
+launch on an H100/H200 compiles for: `codegen.tile.target_rules`), so the CPU executor accepts exactly the
+programs the GPU compiler accepts and refuses the others with the same SK diagnostic (the parity rule,
+tests/parity).
 
 Views read and write the tensors' `DeviceBuffer`s in place (`host_view()`), so results land in the buffers the
 launch hands back.  Dtypes are kept: f16 tiles are float16 arrays, bf16 tiles float32 arrays rounded to bf16
@@ -41,9 +43,15 @@ _VALIDATED: weakref.WeakKeyDictionary[Callable[..., Any], set[tuple[Any, ...]]] 
 
 
 def validate_like_the_compiler(
-    body: Callable[..., Any], params: Sequence[TileParam], values: Sequence[Any], grid: Shape
+    body: Callable[..., Any],
+    params: Sequence[TileParam],
+    values: Sequence[Any],
+    grid: Shape,
+    num_warps: int | None = None,
 ) -> None:
-    """Type-check the kernel as the GPU compiler would for this specialization (raises `DiagnosticError`)."""
+    """Type-check the kernel as the GPU compiler would for this specialization, with the target rules of the
+    reference target (`codegen.tile.target_rules`: what a launch on an H100/H200 compiles for) and the kernel's
+    `num_warps=` (raises `DiagnosticError`)."""
     from safekernels.codegen.tile.frontend import build_tile_ir
     from safekernels.codegen.tile.specialize import param_info
 
@@ -54,19 +62,24 @@ def validate_like_the_compiler(
         else:
             tile_shape = value.tile_shape if param.kind == "partition" else None
             infos.append(param_info(param.name, param.kind, value.dtype, value.shape, tile_shape))
-    key = (len(grid), *infos)
+    key = (len(grid), num_warps, *infos)
     seen = _VALIDATED.setdefault(body, set())
     if key in seen:
         return
-    build_tile_ir(body, infos, len(grid))
+    build_tile_ir(body, infos, len(grid), num_warps=num_warps)
     seen.add(key)
 
 
 def run_tile_kernel(
-    name: str, body: Callable[..., Any], params: Sequence[TileParam], values: Sequence[Any], grid: Shape
+    name: str,
+    body: Callable[..., Any],
+    params: Sequence[TileParam],
+    values: Sequence[Any],
+    grid: Shape,
+    num_warps: int | None = None,
 ) -> None:
     """Run `body` for every tile block of `grid` on host-memory arguments `values` (already checked)."""
-    validate_like_the_compiler(body, params, values, grid)
+    validate_like_the_compiler(body, params, values, grid, num_warps)
     from safekernels.cpu.simt_program import device_io_function
 
     body = device_io_function(body)  # device print / assert as on the GPU (simt_program)

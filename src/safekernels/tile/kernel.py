@@ -308,7 +308,7 @@ class TileKernel:
         from safekernels.runtime.capture import cpu_launch
 
         # runs now, or is recorded while `DeviceOp.graph_on` captures a chain (runtime.capture)
-        cpu_launch(run_tile_kernel, self.name, self.fn, self.params, values, plan.grid)
+        cpu_launch(run_tile_kernel, self.name, self.fn, self.params, values, plan.grid, self.num_warps)
 
     def _launch_values(self, stream: Stream, values: tuple[Any, ...]) -> None:
         """Run with the values a chain produced: their plan when one was checked, else the full checks."""
@@ -426,7 +426,7 @@ class TileKernel:
         from safekernels.cpu.tile_executor import run_tile_kernel
         from safekernels.runtime.capture import cpu_launch
 
-        cpu_launch(run_tile_kernel, self.name, self.fn, self.params, values, grid)
+        cpu_launch(run_tile_kernel, self.name, self.fn, self.params, values, grid, self.num_warps)
         return grid
 
     def _check_overlap(self, values: list[Any]) -> None:

@@ -24,6 +24,7 @@ from safekernels.codegen.frontend import tile_device_io
 from safekernels.codegen.frontend.source import FunctionSource, load_source
 from safekernels.codegen.tile.diagnostics import tile_error
 from safekernels.codegen.tile.ir import INDEX, Carried, ForOp, Op, ParamInfo, ScalarType, TileKernelIR, Value
+from safekernels.codegen.tile.target_rules import REFERENCE_ARCH, first_refusal
 from safekernels.dtypes import DType, dtype_of
 from safekernels.dtypes import ScalarType as DScalar
 from safekernels.errors import ShapeError
@@ -76,11 +77,17 @@ class ShapeRef:
 
 
 class TileFrontend:
-    def __init__(self, fn: Any, params: list[ParamInfo], grid_rank: int) -> None:
+    def __init__(
+        self, fn: Any, params: list[ParamInfo], grid_rank: int, arch: str = REFERENCE_ARCH, num_warps: int | None = None
+    ) -> None:
         self.fn = inspect.unwrap(fn)
         self.src: FunctionSource = load_source(self.fn)
         self.params = params
         self.grid_rank = grid_rank
+        self.arch = arch  # the target whose rules the kernel must keep (codegen.tile.target_rules)
+        self.num_warps = num_warps
+        self.sites: dict[int, tuple[FunctionSource, ast.AST]] = {}  # id(op) -> where it was written
+        self.param_nodes: list[ast.arg] = []
         self.counter = 0
         self.ops: list[Op] = []
         self.uses_matmul = False
@@ -111,7 +118,10 @@ class TileFrontend:
     ) -> Value:
         result = self.new(ty) if ty is not None else None
         line = getattr(node, "lineno", 0) + self.src.first_line - 1 if node is not None else 0
-        self.ops.append(Op(kind, args, result, attrs, line))
+        op = Op(kind, args, result, attrs, line)
+        self.ops.append(op)
+        if node is not None:
+            self.sites[id(op)] = (self.src, node)
         return result  # type: ignore[return-value]
 
     def const(self, value: Any, node: ast.AST | None) -> Value:
@@ -139,10 +149,23 @@ class TileFrontend:
                 self.env[arg.arg] = AtomicRef(i)
             else:
                 self.env[arg.arg] = self.emit("param", [], ScalarType(p.dtype), arg, index=i)
+        self.param_nodes = list(args)
         self.block(tree.body)
-        return TileKernelIR(
-            self.fn.__name__, self.params, self.grid_rank, self.ops, self.uses_matmul, self.src.path
-        )
+        kir = TileKernelIR(self.fn.__name__, self.params, self.grid_rank, self.ops, self.uses_matmul, self.src.path)
+        self.check_target_rules(kir)
+        return kir
+
+    def check_target_rules(self, kir: TileKernelIR) -> None:
+        """A kernel that breaks a rule of the target (fp8 below sm_89, an fp8 matmul outside the warpgroup
+        main-loop form) is refused here, so the CPU executor refuses it alike (`codegen.tile.target_rules`)."""
+        refusal = first_refusal(kir, self.arch, self.num_warps)
+        if refusal is None:
+            return
+        if refusal.op is not None and id(refusal.op) in self.sites:
+            src, node = self.sites[id(refusal.op)]
+            raise tile_error("SK004", refusal.message, src, node)
+        where = self.param_nodes[refusal.param] if 0 <= refusal.param < len(self.param_nodes) else None
+        self.err("SK004", refusal.message, where)
 
     def block(self, stmts: list[ast.stmt]) -> None:
         for stmt in stmts:
@@ -917,6 +940,10 @@ def _fold(opname: str, a: int | float, b: int | float, node: ast.AST, fe: TileFr
         fe.err("SK001", f"cannot evaluate `{opname}` on constants", node)
 
 
-def build_tile_ir(fn: Any, params: list[ParamInfo], grid_rank: int) -> TileKernelIR:
-    """The typed tile IR of kernel function `fn` specialized for `params` (raises DiagnosticError)."""
-    return TileFrontend(fn, params, grid_rank).build()
+def build_tile_ir(
+    fn: Any, params: list[ParamInfo], grid_rank: int, *, arch: str = REFERENCE_ARCH, num_warps: int | None = None
+) -> TileKernelIR:
+    """The typed tile IR of kernel function `fn` specialized for `params` (raises DiagnosticError), checked
+    against the rules of target `arch` (the CPU executor: the reference target, `target_rules.REFERENCE_ARCH`)
+    with the kernel's `num_warps=` (None: the compiler's choice)."""
+    return TileFrontend(fn, params, grid_rank, arch, num_warps).build()

@@ -117,23 +117,14 @@ class TileLowering:
 
             persistent.plan(self)
 
-    def _check_fp8_target(self) -> None:
-        """fp8 values convert with `cvt.*.e4m3x2/e5m2x2`, which PTX has from sm_89 (a target limit, located)."""
-        if int(self.arch[3:5]) >= 89:
-            return
-        what = f"need sm_89 or newer (fp8 conversions); got {self.arch}"
-        for p in self.kir.params:
-            if p.dtype.name in so.F8_PTX:
-                raise LoweringError(f"f8e4m3/f8e5m2 tensors {what}")
+    def _check_target_rules(self) -> None:
+        """The front end refused kernels that break a target rule (`codegen.tile.target_rules`: fp8 needs sm_89,
+        an fp8 matmul is a warpgroup main loop); checked again here for IR that did not come through it."""
+        from safekernels.codegen.tile.target_rules import first_refusal
 
-        def walk(ops: list[Op]) -> None:
-            for op in ops:
-                t = op.result.type if op.result is not None else None
-                if isinstance(t, TileType) and t.dtype.name in so.F8_PTX:
-                    raise LoweringError(f"f8e4m3/f8e5m2 tiles {what}", op.line)
-                walk(getattr(op, "body", []))
-
-        walk(self.kir.body)
+        refusal = first_refusal(self.kir, self.arch, self.T // 32)
+        if refusal is not None:
+            raise LoweringError(refusal.message, refusal.op.line if refusal.op is not None else 0)
 
     def _find_wgmma(self, ops: list[Op]) -> None:
         from safekernels.codegen.tile import mma, wgmma
@@ -146,20 +137,13 @@ class TileLowering:
                 self._find_wgmma(op.body)
 
     def _index(self, ops: list[Op]) -> None:
-        for op in ops:
-            if op.result is not None:
-                self.defs[op.result.id] = op
-            for a in op.args:
-                self.uses.setdefault(a.id, []).append(op)
-            if isinstance(op, ForOp):
-                self._index(op.body)
-                for c in op.carried:
-                    assert c.update is not None
-                    self.uses.setdefault(c.update.id, []).append(op)
+        from safekernels.codegen.tile.target_rules import index_ops
+
+        index_ops(ops, self.defs, self.uses)
 
     # -- module scaffolding ---------------------------------------------------------------------------------
     def build(self) -> Lowered:
-        self._check_fp8_target()
+        self._check_target_rules()
         argtys: list[ir.Type] = []
         for i, p in enumerate(self.kir.params):
             if p.kind == "scalar":
@@ -357,13 +341,9 @@ class TileLowering:
     def _is_mma_operand(self, op: Op) -> bool:
         """A load read only as matmul operands A or B (attention's Q may feed the scores of two matmuls: the
         first key block's before the loop and the next one's in it; sm_90a stages it once, see wgmma_sync)."""
-        assert op.result is not None
-        users = self.uses.get(op.result.id, [])
-        if not users or any(u.kind != "matmul" or u.args[2] is op.result for u in users):
-            return False
-        from safekernels.codegen.tile.mma import copyable_operand
+        from safekernels.codegen.tile.target_rules import mma_operand
 
-        return copyable_operand(self, op)
+        return mma_operand(self.uses, self.kir.params, op)
 
     def val(self, v: Value) -> Repr:
         return self.vals[v.id]

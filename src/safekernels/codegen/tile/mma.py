@@ -27,9 +27,11 @@ from typing import TYPE_CHECKING, Any
 from llvmlite import ir
 
 from safekernels.codegen.tile import scalar_ops as so
-from safekernels.codegen.tile import tf32_matmul, tma, warpspec, wgmma, wgmma_sync
+from safekernels.codegen.tile import target_rules, tf32_matmul, tma, warpspec, wgmma, wgmma_sync
 from safekernels.codegen.tile.ir import ForOp, Op, Value
 from safekernels.codegen.tile.layout import Mma, c64, mma_for
+from safekernels.codegen.tile.target_rules import F8 as F8
+from safekernels.codegen.tile.target_rules import esize as esize
 from safekernels.codegen.tile.values import RegTile, Scalar
 from safekernels.tile.ops import TileType
 
@@ -51,35 +53,15 @@ def smem_offset(b: ir.IRBuilder, row: ir.Value, chunk: ir.Value, cols: int) -> i
     return b.add(b.mul(row, c64(cols * 2)), b.mul(b.xor(chunk, _sw(b, row, wc)), c64(16)))
 
 
-F8 = ("f8e4m3", "f8e5m2")
-
-
-def esize(dt: Any) -> int:
-    """Bytes per element of a matmul operand (2: f16/bf16, 1: fp8)."""
-    return 1 if dt.name in F8 else 2
-
-
 def copyable_operand(L: TileLowering, load: Op) -> bool:
     """`load` reads whole 16-byte chunks of an aligned rank-2 f16/bf16/fp8 tensor (cp.async can stage it)."""
-    p = L.kir.params[load.attrs["param"]]
-    if p.dtype.name not in ("f16", "bf16", *F8) or not p.aligned or p.rank != 2:
-        return False
-    return bool(load.attrs["tile_shape"][1] * esize(p.dtype) % 16 == 0)
+    return target_rules.copyable_operand(L.kir.params, load)
 
 
 def find_transposed_operands(L: TileLowering) -> None:
     """Mark `tile.transpose(load)` values used only as a matmul's B: the load is staged as is (K-major)."""
-    for vid, op in list(L.defs.items()):
-        if op.kind != "transpose" or op.result is None:
-            continue
-        src = L.defs.get(op.args[0].id)
-        users = L.uses.get(vid, [])
-        if src is None or src.kind != "load" or src.result is None or len(L.uses.get(src.result.id, [])) != 1:
-            continue
-        if len(users) != 1 or users[0].kind != "matmul" or users[0].args[1] is not op.result:
-            continue
-        if users[0].args[0] is op.result or not copyable_operand(L, src):
-            continue
+    for vid, src in target_rules.transposed_operands(L.defs, L.uses, L.kir.params).items():
+        assert src.result is not None
         L.deferred_candidates[vid] = src
         L.deferred_candidates[src.result.id] = src
         L.transposed_operands.add(vid)
@@ -344,17 +326,7 @@ class Pipeline:
 def pipelined_matmul(L: TileLowering, loop: ForOp) -> tuple[Op, Op, Op] | None:
     """(matmul, A load, B load) when the loop's matmul reads two deferred loads made inside the loop body
     and accumulates into a loop-carried tile."""
-    for op in loop.body:
-        if op.kind != "matmul":
-            continue
-        a, bv, acc = op.args
-        la, lb = L.deferred_candidates.get(a.id), L.deferred_candidates.get(bv.id)
-        if la is None or lb is None or la not in loop.body or lb not in loop.body:
-            return None
-        if not any(c.phi is acc for c in loop.carried):
-            return None
-        return op, la, lb
-    return None
+    return target_rules.pipelined_matmul(L.deferred_candidates, loop)
 
 
 def plan_pipeline(L: TileLowering, loop: ForOp) -> Pipeline | None:

@@ -210,7 +210,7 @@ def compile_tile(
     from safekernels.codegen.tile.frontend import build_tile_ir
     from safekernels.codegen.tile.lower import LoweringError, lower_tile_kernel
 
-    kir = build_tile_ir(fn, params, grid_rank)
+    kir = build_tile_ir(fn, params, grid_rank, arch=arch, num_warps=num_warps)
     kir.name = entry_symbol(kir.name)
     dump_stage(kir.name, arch, "kir.txt", lambda: repr(kir))
     warps = num_warps or choose_num_warps(kir, arch)

@@ -41,32 +41,19 @@ from llvmlite import ir
 from safekernels.codegen.tile import scalar_ops as so
 from safekernels.codegen.tile.ir import Op
 from safekernels.codegen.tile.layout import Mma, c64
+from safekernels.codegen.tile.target_rules import MAX_N as MAX_N
+from safekernels.codegen.tile.target_rules import MAX_STAGES as MAX_STAGES
+from safekernels.codegen.tile.target_rules import SMEM_BUDGET as SMEM_BUDGET
+from safekernels.codegen.tile.target_rules import shape_ok as shape_ok
+from safekernels.codegen.tile.target_rules import stages_for as stages_for
+from safekernels.codegen.tile.target_rules import warps_for as warps_for
 from safekernels.tile.ops import TileType
 
 if TYPE_CHECKING:
     from safekernels.codegen.tile.lower import TileLowering
 
 I32, I64 = so.I32, so.I64
-SMEM_BUDGET = 200 * 1024
-MAX_STAGES = 4
-MAX_N = 256
-ALIGN = 1024  # a 128-byte swizzle atom is 8 lines of 128 bytes
-
-
-def shape_ok(bm: int, bn: int, bk: int, threads: int) -> bool:
-    """Whether an (BM, BK) @ (BK, BN) matmul fits the warpgroup path with `threads` threads per CTA."""
-    return threads % 128 == 0 and bm == 64 * (threads // 128) and bk % 64 == 0 and bn % 64 == 0 and bn <= MAX_N
-
-
-def warps_for(bm: int, bn: int) -> int | None:
-    """The warps a Hopper matmul CTA with a (BM, BN) accumulator gets (None: not a warpgroup shape)."""
-    if bm in (64, 128) and bn % 64 == 0 and bn <= MAX_N:
-        return 4 * (bm // 64)
-    return None
-
-
-def stages_for(stage_bytes: int) -> int:
-    return min(MAX_STAGES, SMEM_BUDGET // stage_bytes)
+ALIGN = 1024  # a 128-byte swizzle atom is 8 lines of 128 bytes (the warpgroup shapes are target rules)
 
 
 F8_PTX = {"f8e4m3": "e4m3", "f8e5m2": "e5m2"}
