@@ -8,8 +8,8 @@ Prefill: batch 4 x 2048 tokens (causal).  Decode step: batch 32, one new token a
 against the plain torch layer (relative Frobenius error), and the safekernels layer under `torch.compile` is
 traced with `torch._dynamo.explain` (graph and graph-break counts).  Timing: CUDA events around N back-to-back
 calls (host cost included, as a serving loop sees it), the median over 5 rounds of the mean per call.  A
-per-kernel breakdown of both layers (each kernel alone, back to back) goes to `kernels.md`.  Writes
-`results.json`, `table.md` and `log.txt` to OUT_DIR.
+per-kernel breakdown of both layers (each kernel alone, back to back) and the decode step for each split-K
+setting follow the table.  Writes `results.json`, `table.md` and `log.txt` to OUT_DIR.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ import sys
 import time
 import traceback
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -166,6 +167,95 @@ def kernel_breakdown(ref: L.TorchDecoderLayer, layer: L.SafeDecoderLayer, x: tor
     return out
 
 
+def decode_breakdown(
+    ref: L.TorchDecoderLayer, layer: L.SafeDecoderLayer, xd: torch.Tensor, sk_k: torch.Tensor, sk_v: torch.Tensor
+) -> list[str]:
+    """Each decode kernel alone (µs, 50 back-to-back launches, so host cost shows in the eager column), and the
+    whole step replayed from a CUDA graph for each split-K setting of the O and down projections."""
+    cfg = layer.cfg
+    b = xd.shape[0]
+    n1 = L.rmsnorm(xd, layer.norm1, cfg.eps)
+    qkv = L.dgemm(n1, layer.w_qkv)
+    qk = torch.empty((b, cfg.qk_width), dtype=xd.dtype, device=xd.device)
+    L.rope_decode_(qk, qkv, layer.cos, layer.sin, POS)
+    kc, vc = sk_k.view(MAX_POS, -1), sk_v.view(MAX_POS, -1)
+    att = L.decode_attention(qk, kc, vc, POS + 1, layer.scale)
+    mlp = L.dgemm_swiglu(n1, layer.w_gate, layer.w_up)
+    parts = {s: torch.empty((s, b, cfg.hidden), dtype=torch.float32, device=xd.device) for s in (2, 4, 8)}
+    wqkv = torch.cat([ref.q_proj.weight, ref.k_proj.weight, ref.v_proj.weight])
+    gate_up = torch.cat([ref.gate_proj.weight, ref.up_proj.weight])
+    q4 = torch.randn(b, cfg.heads, 1, 128, device="cuda", dtype=torch.bfloat16)
+    kt = torch.randn(b, cfg.kv_heads, POS + 1, 128, device="cuda", dtype=torch.bfloat16)
+    rows: list[tuple[str, Callable[[], Any] | None, Callable[[], Any] | None, float]] = [
+        ("rmsnorm", lambda: L.rmsnorm(xd, layer.norm1, cfg.eps), lambda: ref._norm(xd, ref.norm1), 0),
+        ("QKV GEMM (50 MB of weights)", lambda: L.dgemm(n1, layer.w_qkv), lambda: F.linear(n1, wqkv), 4096 * 6144 * 2),
+        ("rope", lambda: L.rope_decode_(qk, qkv, layer.cos, layer.sin, POS), None, 0),
+        ("KV append", lambda: L.kv_append_(sk_k[POS], sk_v[POS], qk, qkv), None, 0),
+        (
+            "decode attention (2049 keys, 269 MB of cache)",
+            lambda: L.decode_attention(qk, kc, vc, POS + 1, layer.scale),
+            lambda: F.scaled_dot_product_attention(q4, kt, kt, enable_gqa=True),
+            b * 8 * (POS + 1) * 128 * 2 * 2,
+        ),
+        (
+            "O GEMM + residual, one GEMM (34 MB)",
+            lambda: L.dgemm_residual(att, layer.w_o, xd),
+            lambda: ref.o_proj(att),
+            4096 * 4096 * 2,
+        ),
+    ]
+    for s in (2, 4, 8):
+        rows.append(
+            (
+                f"O GEMM split-K {s} (partials only)",
+                partial(L.dgemm_splitk_, parts[s], att, layer.w_o),
+                None,
+                4096 * 4096 * 2,
+            )
+        )
+    rows += [
+        (
+            "gate/up GEMM + SwiGLU (235 MB)",
+            lambda: L.dgemm_swiglu(n1, layer.w_gate, layer.w_up),
+            lambda: F.linear(n1, gate_up),
+            4096 * 14336 * 4,
+        ),
+        (
+            "down GEMM + residual, one GEMM (117 MB)",
+            lambda: L.dgemm_residual(mlp, layer.w_down, xd),
+            lambda: ref.down_proj(mlp),
+            4096 * 14336 * 2,
+        ),
+    ]
+    for s in (2, 4, 8):
+        rows.append(
+            (
+                f"down GEMM split-K {s} (partials only)",
+                partial(L.dgemm_splitk_, parts[s], mlp, layer.w_down),
+                None,
+                4096 * 14336 * 2,
+            )
+        )
+    rows.append(("split-K 4 sum + residual", lambda: L.splitk_residual(parts[4], xd), None, 0))
+    out = ["| decode kernel | safekernels (µs) | torch (µs) | GB/s safekernels / torch |", "| --- | --- | --- | --- |"]
+    for name, ours, theirs, nbytes in rows:
+        a = time_calls(ours, 50) * 1e6 if ours is not None else float("nan")
+        t = time_calls(theirs, 50) * 1e6 if theirs is not None else float("nan")
+        rate = f"{nbytes / a / 1e3:.0f} / {nbytes / t / 1e3:.0f}" if nbytes else ""
+        out.append(f"| {name} | {a:.1f} | {t:.1f} | {rate} |")
+        log(out[-1])
+    out += ["", "| decode step, CUDA graph replay | µs | tokens/s |", "| --- | --- | --- |"]
+    saved = layer.splits
+    for s in (1, 2, 4, 8):
+        layer.splits = s
+        replay = _replay_checked(lambda: layer.decode(xd, sk_k, sk_v, POS))
+        sec = time_calls(replay, 50)
+        out.append(f"| splits={s} | {sec * 1e6:.1f} | {b / sec:,.0f} |")
+        log(out[-1])
+    layer.splits = saved
+    return out
+
+
 def main() -> None:
     out_dir = Path(sys.argv[1] if len(sys.argv) > 1 else "llama_bench_out")
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -202,8 +292,9 @@ def main() -> None:
             ("safekernels, CUDA graph", lambda: _replay_checked(lambda: layer(x))),
         ]
         run_modes("prefill", BATCH * SEQ, 10, prefill_modes, want, results)
+        save(out_dir, results)
         if not quick:
-            results["prefill kernels"] = kernel_breakdown(ref, layer, x)
+            guarded(results, "prefill kernels", lambda: kernel_breakdown(ref, layer, x))
 
         # -- decode ---------------------------------------------------------------------------------------------
         xd = torch.randn(DEC_BATCH, cfg.hidden, generator=g).to("cuda", torch.bfloat16)
@@ -234,11 +325,26 @@ def main() -> None:
             ("safekernels, CUDA graph", lambda: _replay_checked(lambda: layer.decode(xd, sk_k, sk_v, POS))),
         ]
         run_modes("decode", DEC_BATCH, 50, decode_modes, want_d, results)
-
-    (out_dir / "results.json").write_text(json.dumps(results, indent=2, default=str))
-    (out_dir / "table.md").write_text(table(results))
-    (out_dir / "log.txt").write_text("\n".join(_LOG) + "\n")
+        save(out_dir, results)
+        if not quick:
+            guarded(results, "decode kernels", lambda: decode_breakdown(ref, layer, xd, sk_k, sk_v))
+    save(out_dir, results)
     print(table(results))
+
+
+def guarded(results: dict[str, Any], key: str, fn: Callable[[], list[str]]) -> None:
+    """A breakdown that fails is logged and left out; the main table stands."""
+    try:
+        results[key] = fn()
+    except Exception:
+        log(f"{key}: FAILED\n{traceback.format_exc(limit=4)}")
+
+
+def save(out_dir: Path, results: dict[str, Any]) -> None:
+    (out_dir / "results.json").write_text(json.dumps(results, indent=2, default=str))
+    extra = ["", *results.get("prefill kernels", []), "", *results.get("decode kernels", [])]
+    (out_dir / "table.md").write_text(table(results) + "\n".join(extra) + "\n")
+    (out_dir / "log.txt").write_text("\n".join(_LOG) + "\n")
 
 
 def _replay_checked(fn: Callable[[], Any]) -> Callable[[], Any]:

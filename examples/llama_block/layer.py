@@ -51,6 +51,9 @@ dgemm_residual = skt.custom_op(
     f"{NS}::dgemm_residual", K.dgemm_residual, outputs={"c": lambda a, b, r: _gemm_shape(a, b)}
 )
 dgemm_swiglu = skt.custom_op(f"{NS}::dgemm_swiglu", K.dgemm_swiglu, outputs={"c": lambda a, wg, wu: _gemm_shape(a, wg)})
+dgemm_splitk_ = skt.custom_op(f"{NS}::dgemm_splitk_", K.dgemm_splitk)  # in place: the split count is the caller's
+splitk_add_rmsnorm = skt.custom_op(f"{NS}::splitk_add_rmsnorm", K.splitk_add_rmsnorm, outputs={"h": "r", "n": "r"})
+splitk_residual = skt.custom_op(f"{NS}::splitk_residual", K.splitk_residual, outputs={"c": "r"})
 rope_ = skt.custom_op(f"{NS}::rope_", K.rope)  # in place: its width (H + KVH heads) is the caller's to say
 rope_decode_ = skt.custom_op(f"{NS}::rope_decode_", K.rope_decode)
 kv_append_ = skt.custom_op(f"{NS}::kv_append_", K.kv_append)  # writes the cache rows at `pos`
@@ -68,6 +71,9 @@ OPS = (
     dgemm,
     dgemm_residual,
     dgemm_swiglu,
+    dgemm_splitk_,
+    splitk_add_rmsnorm,
+    splitk_residual,
     rope_,
     rope_decode_,
     kv_append_,
@@ -149,12 +155,18 @@ class TorchDecoderLayer(nn.Module):  # type: ignore[misc]  # torch is untyped he
 
 
 class SafeDecoderLayer(nn.Module):  # type: ignore[misc]
-    """The layer on safekernels tile kernels (nine launches per prefill, nine per decode step)."""
+    """The layer on safekernels tile kernels (nine launches per prefill, ten per decode step).
 
-    def __init__(self, cfg: Config, max_positions: int, device: Any = None, dtype: Any = torch.bfloat16) -> None:
+    `splits`: the decode step's O and down projections run split `splits` ways along K (f32 partials, summed
+    by the next kernel with the residual add); 1 runs each as one GEMM with the residual in its epilogue."""
+
+    def __init__(
+        self, cfg: Config, max_positions: int, device: Any = None, dtype: Any = torch.bfloat16, splits: int = 4
+    ) -> None:
         super().__init__()
         cfg.check()
         self.cfg = cfg
+        self.splits = splits
         hid, inter = cfg.hidden, cfg.intermediate
 
         def weight(*shape: int) -> Any:
@@ -212,8 +224,16 @@ class SafeDecoderLayer(nn.Module):  # type: ignore[misc]
         kv_append_(k_cache[pos], v_cache[pos], qk, qkv)
         positions = k_cache.shape[0]
         att = decode_attention(qk, k_cache.view(positions, -1), v_cache.view(positions, -1), pos + 1, self.scale)
-        h = dgemm_residual(att, self.w_o, x)
-        return dgemm_residual(dgemm_swiglu(rmsnorm(h, self.norm2, cfg.eps), self.w_gate, self.w_up), self.w_down, h)
+        if self.splits == 1:
+            h = dgemm_residual(att, self.w_o, x)
+            mlp = dgemm_swiglu(rmsnorm(h, self.norm2, cfg.eps), self.w_gate, self.w_up)
+            return dgemm_residual(mlp, self.w_down, h)
+        parts = torch.empty((self.splits, b, cfg.hidden), dtype=torch.float32, device=x.device)
+        dgemm_splitk_(parts, att, self.w_o)
+        h, n2 = splitk_add_rmsnorm(parts, x, self.norm2, cfg.eps)
+        parts = torch.empty((self.splits, b, cfg.hidden), dtype=torch.float32, device=x.device)
+        dgemm_splitk_(parts, dgemm_swiglu(n2, self.w_gate, self.w_up), self.w_down)
+        return splitk_residual(parts, h)
 
 
 def make_layers(

@@ -16,7 +16,7 @@ import numpy.typing as npt
 
 import safekernels as sk
 from safekernels import tile
-from safekernels.dtypes import bf16, bf16_to_f32, f32_to_bf16
+from safekernels.dtypes import bf16, bf16_to_f32, f32, f32_to_bf16
 
 from . import kernels as K
 
@@ -198,12 +198,14 @@ def tile_prefill(device: sk.Device, x: Array, w: Weights, cfg: Config, batch: in
 
 
 def tile_decode(
-    device: sk.Device, x: Array, w: Weights, cfg: Config, k_cache: Array, v_cache: Array, pos: int
+    device: sk.Device, x: Array, w: Weights, cfg: Config, k_cache: Array, v_cache: Array, pos: int, splits: int = 3
 ) -> tuple[Array, Array, Array]:
     """One decode step on `device` (see `reference_decode`); returns (output, new K row, new V row) as float32.
 
     `kv_append` writes the new rows into slot tensors here; the host puts them at `pos` before the attention
-    (the torch module passes the cache rows `cache[pos]` themselves)."""
+    (the torch module passes the cache rows `cache[pos]` themselves).  The O projection is split `splits` ways
+    along K and summed by `splitk_add_rmsnorm`; so is the down projection, or with `splits=1` it is one GEMM
+    with the residual add in its epilogue."""
     cfg.check()
     b, max_pos = x.shape[0], k_cache.shape[0]
     kv_width = cfg.kv_heads * K.D
@@ -240,12 +242,16 @@ def tile_decode(
         pos + 1,
         1 / math.sqrt(K.D),
     ).sync_on(stream)
-    h, _, _, x_in = K.dgemm_residual(
-        tile.zeros((b, cfg.hidden), bf16).partition((K.DBM, K.DBN)), att.unpartition(), _bf16(w.w_o), x_in
+    parts, _, _ = K.dgemm_splitk(
+        tile.zeros((splits, b, cfg.hidden), f32).partition((1, K.DBM, K.DBN)), att.unpartition(), _bf16(w.w_o)
     ).sync_on(stream)
-    h_t = h.unpartition()
-    n2, h_t, _, _ = K.rmsnorm(
-        tile.zeros((b, cfg.hidden), bf16).partition((1, K.HID)), h_t, _bf16(w.norm2), cfg.eps
+    h, n2, _, x_in, _, _ = K.splitk_add_rmsnorm(
+        tile.zeros((b, cfg.hidden), bf16).partition((1, K.HID)),
+        tile.zeros((b, cfg.hidden), bf16).partition((1, K.HID)),
+        parts.unpartition(),
+        x_in,
+        _bf16(w.norm2),
+        cfg.eps,
     ).sync_on(stream)
     mlp, _, _, _ = K.dgemm_swiglu(
         tile.zeros((b, cfg.intermediate), bf16).partition((K.DBM, K.DBN)),
@@ -253,8 +259,17 @@ def tile_decode(
         _bf16(w.w_gate),
         _bf16(w.w_up),
     ).sync_on(stream)
-    out, _, _, _ = K.dgemm_residual(
-        tile.zeros((b, cfg.hidden), bf16).partition((K.DBM, K.DBN)), mlp.unpartition(), _bf16(w.w_down), h_t
+    h_t = h.unpartition()
+    if splits == 1:  # the fused epilogue instead of split-K for the down projection
+        out, _, _, _ = K.dgemm_residual(
+            tile.zeros((b, cfg.hidden), bf16).partition((K.DBM, K.DBN)), mlp.unpartition(), _bf16(w.w_down), h_t
+        ).sync_on(stream)
+        return out.unpartition().to_numpy(stream), k_new, v_new
+    parts, _, _ = K.dgemm_splitk(
+        tile.zeros((splits, b, cfg.hidden), f32).partition((1, K.DBM, K.DBN)), mlp.unpartition(), _bf16(w.w_down)
+    ).sync_on(stream)
+    out, _, _ = K.splitk_residual(
+        tile.zeros((b, cfg.hidden), bf16).partition((1, K.HID)), parts.unpartition(), h_t
     ).sync_on(stream)
     return out.unpartition().to_numpy(stream), k_new, v_new
 
@@ -281,6 +296,7 @@ def check(device: sk.Device, cfg: Config, batch: int, seq: int, max_pos: int, se
     got, k_new, v_new = tile_decode(device, xd, w, cfg, k_cache, v_cache, pos)
     want, k_ref, v_ref = reference_decode(xd, w, cfg, k_cache, v_cache, pos)
     errors["decode"] = rel_err(got, want)
+    errors["decode, no split-K"] = rel_err(tile_decode(device, xd, w, cfg, k_cache, v_cache, pos, splits=1)[0], want)
     errors["decode k row"] = rel_err(k_new, k_ref)
     errors["decode v row"] = rel_err(v_new, v_ref)
     return errors

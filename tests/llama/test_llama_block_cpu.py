@@ -1,9 +1,11 @@
 """The decoder-layer example (examples/llama_block/) without torch or a GPU.
 
 The whole layer runs kernel by kernel on the CPU executor at a tiny config (8 heads, 2 KV heads, two sequences of
-256 tokens, a decode step at position 312 of 320) against the float64 numpy reference; and every kernel compiles
-for sm_90a at the Llama-3-8B shapes onto the paths the H200 numbers depend on (TMA + warpgroup MMA, persistent
-GEMMs), so a compiler change that drops a kernel off them fails here, before a device run.
+256 tokens, a decode step at position 312 of 320, with the O and down projections split 3 ways along K, the last
+split taking the remainder, and again with the down projection's residual in its GEMM epilogue) against the
+float64 numpy reference; and every kernel compiles for sm_90a at the Llama-3-8B shapes onto the paths the H200
+numbers depend on (TMA + warpgroup MMA, persistent GEMMs), so a compiler change that drops a kernel off them
+fails here, before a device run.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from safekernels.dtypes import dtype_of  # noqa: E402
 
 def test_layer_on_the_cpu_executor_matches_numpy() -> None:
     errors = check(sk.Device.cpu(), Config.tiny(), batch=2, seq=256, max_pos=320)
-    assert set(errors) == {"prefill", "decode", "decode k row", "decode v row"}
+    assert set(errors) == {"prefill", "decode", "decode, no split-K", "decode k row", "decode v row"}
     for name, err in errors.items():
         assert err < 1e-2, (name, err)  # bf16 intermediates: about 3e-3
 
@@ -68,6 +70,14 @@ def _specs() -> dict[str, tuple[Any, list[Any]]]:
             K.dgemm_residual,
             [part("c", (B, HID), (K.DBM, K.DBN)), ten("a", (B, INTER)), ten("b", (INTER, HID)), ten("r", (B, HID))],
         ),
+        "dgemm_splitk": (
+            K.dgemm_splitk,
+            [
+                param_info("c", "partition", F32, (4, B, HID), (1, K.DBM, K.DBN)),
+                ten("a", (B, INTER)),
+                ten("b", (INTER, HID)),
+            ],
+        ),
         "attention": (
             K.attention,
             [
@@ -92,7 +102,9 @@ def _specs() -> dict[str, tuple[Any, list[Any]]]:
     }
 
 
-@pytest.mark.parametrize("name", ["gemm", "gemm_swiglu", "dgemm_residual", "attention", "decode_attention"])
+@pytest.mark.parametrize(
+    "name", ["gemm", "gemm_swiglu", "dgemm_residual", "dgemm_splitk", "attention", "decode_attention"]
+)
 def test_kernels_compile_onto_the_tensor_core_paths(name: str) -> None:
     from safekernels.codegen.tile.pipeline import compile_tile
 
@@ -101,5 +113,5 @@ def test_kernels_compile_onto_the_tensor_core_paths(name: str) -> None:
     assert compiled.cubin
     assert "wgmma.mma_async" in compiled.ptx and "cp.async.bulk.tensor" in compiled.ptx, name
     assert "ld.local" not in compiled.ptx, f"{name} spills"
-    if name in ("gemm", "dgemm_residual"):
+    if name in ("gemm", "dgemm_residual", "dgemm_splitk"):
         assert compiled.persistent, name
