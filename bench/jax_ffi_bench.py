@@ -123,6 +123,8 @@ def main() -> None:
             }
             rows.append(row)
             print(f"{size_name:6} {route:34} {row['back_to_back_us']:10.1f} {row['sync_each_us']:10.1f}", flush=True)
+    kernel_alone_us = _kernel_alone_us(ffi, SIZES["large"], sk.Device.cpu() if args.cpu else sk.Device(0))
+    print(f"kernel alone at the large size, device time (µs): {kernel_alone_us}")
     handler_us = _handler_breakdown(routes["safekernels FFI, jit"], gpu, SIZES["small"])
     print(f"handler, per call at the small size (µs): {handler_us}")
     meta = {
@@ -132,6 +134,7 @@ def main() -> None:
         "jaxlib": getattr(getattr(jax, "lib", None), "__version__", None) or _jaxlib_version(),
         "python": sys.version.split()[0],
         "handler_us": handler_us,
+        "kernel_alone_large_us": kernel_alone_us,
     }
     table = _markdown(rows, meta)
     print(table)
@@ -180,6 +183,27 @@ def _handler_breakdown(fn: Callable[[Any, Any], Any], device: Any, n: int, calls
     return {k: round(v / calls * 1e6, 2) for k, v in spent.items()}
 
 
+def _kernel_alone_us(kernel: Any, n: int, device: sk.Device) -> float:
+    """The same kernel with no JAX around it: launched by its launcher on safekernels buffers, device time per
+    launch (`safekernels.testing.do_bench`, median): what any route costs at least at this size."""
+    from safekernels.runtime.buffer import DeviceBuffer, empty
+    from safekernels.testing import do_bench
+
+    stream = device.default_stream
+    rng = np.random.default_rng(0)
+    buffers = {name: empty(n, f32, stream, device=device) for name in ("z", "x", "y")}
+    for name in ("x", "y"):
+        buffers[name].copy_from_numpy(rng.standard_normal(n, dtype=np.float32), stream)
+
+    def launch() -> None:  # fresh handles over the same memory each call (a tile launch moves its buffers)
+        named: dict[str, Any] = {
+            k: (DeviceBuffer(device, b.allocation, b.dtype, 0, n), (n,)) for k, b in buffers.items()
+        }
+        kernel.launcher.launch(named, device, stream)
+
+    return float(do_bench(launch, return_mode="median", stream=stream)) * 1000.0
+
+
 def _jaxlib_version() -> str:
     import jaxlib
 
@@ -192,7 +216,8 @@ def _markdown(rows: list[dict[str, Any]], meta: dict[str, Any]) -> str:
         "µs per call, median of 5 rounds",
         "",
         f"FFI handler's host time per call at the small size: {meta['handler_us']['handler']:.1f} µs, of which "
-        f"the launch (`OpLauncher.launch`) {meta['handler_us']['launch']:.1f} µs",
+        f"the launch (`OpLauncher.launch`) {meta['handler_us']['launch']:.1f} µs; the kernel alone at the large "
+        f"size (device time, no JAX): {meta['kernel_alone_large_us']:.1f} µs",
         "",
         "| size | route | back to back (µs) | block_until_ready each call (µs) |",
         "|---|---|---:|---:|",

@@ -165,6 +165,18 @@ def test_a_failing_launch_is_a_jax_error_naming_the_kernel() -> None:
         jax.block_until_ready(jax.jit(lambda v: k(v, v, 1.0))(x))
 
 
+def test_a_call_traced_by_another_process_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A persistent compilation cache or jax.export can hand XLA a call made by another process: its `call`
+    attribute carries that process's token, so the handler refuses it instead of launching a plan of ours."""
+    k = skj.jax_kernel(scale_shift, outputs={"z": "x"}, tile_shapes={"z": (128,)})
+    a = jnp.ones(256, jnp.float32)
+    compiled = jax.jit(lambda v: k(v, 5.0, 0.0)).lower(a).compile()
+    np.testing.assert_array_equal(np.asarray(compiled(a)), np.full(256, 5.0, np.float32))
+    monkeypatch.setattr(ffi_target.PLANS, "token", ffi_target.PLANS.token ^ 1)  # "this process" is another now
+    with pytest.raises(Exception, match="names no plan of this process: it was traced by another process"):
+        jax.block_until_ready(compiled(a))
+
+
 def test_via_is_checked() -> None:
     with pytest.raises(ValueError, match="via= is 'ffi', 'callback' or None"):
         skj.jax_kernel(saxpy, outputs={"out": "x"}, via="host")  # type: ignore[arg-type]

@@ -3,7 +3,9 @@
 One handler serves every `jax_kernel` call site.  Tracing a call plans it (`FfiCallPlan`: which operand and
 result buffer is which kernel parameter, with the shapes and dtypes JAX already knows, and the scalars whose
 values are static) and files the plan in a process-wide table; the HLO custom call carries only the plan's
-index, as the int64 attribute `call`:
+index, as the int64 attribute `call` (with this process's random token in its high bits, so that an executable
+traced by another process, from a persistent compilation cache or `jax.export`, is refused instead of
+launching whatever this process filed under the same index):
 
     trace:  jax_kernel(x, 2.0) ──▶ plan (shapes, dtypes, static scalars) ──▶ ffi_call("safekernels_launch",
                                                                               x, call=<index>)
@@ -26,6 +28,7 @@ load a module or build a launch plan, which a capture must not see).
 from __future__ import annotations
 
 import ctypes
+import secrets
 import threading
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
@@ -71,6 +74,9 @@ class FfiCallPlan:
     n_rets: int
 
 
+INDEX_BITS = 24  # the low bits of `call`: the plan's index; the 39 bits above: the process's token
+
+
 class _PlanTable:
     """The process-wide plans, by index; equal plans share one index, so re-tracing adds nothing."""
 
@@ -78,14 +84,27 @@ class _PlanTable:
         self._lock = threading.Lock()
         self.plans: list[FfiCallPlan] = []
         self._index: dict[Hashable, int] = {}
+        self.token = secrets.randbits(63 - INDEX_BITS)
 
     def add(self, key: Hashable, make: Callable[[], FfiCallPlan]) -> int:
+        """The `call` attribute of the plan for `key` (made on first use)."""
         with self._lock:
             found = self._index.get(key)
             if found is None:
+                if len(self.plans) >= 1 << INDEX_BITS:
+                    raise RuntimeError(f"{TARGET}: more than {1 << INDEX_BITS} distinct call signatures traced")
                 found = self._index[key] = len(self.plans)
                 self.plans.append(make())
-            return found
+            return self.token << INDEX_BITS | found
+
+    def lookup(self, call: int | None) -> FfiCallPlan:
+        """The plan a `call` attribute names; raises when it was not made by this process."""
+        if call is None or call >> INDEX_BITS != self.token:
+            raise LookupError(
+                "the call names no plan of this process: it was traced by another process (an executable from a "
+                "persistent compilation cache or jax.export); trace it again here"
+            )
+        return self.plans[call & ((1 << INDEX_BITS) - 1)]
 
 
 PLANS = _PlanTable()
@@ -133,18 +152,15 @@ class _Handler:
     def _report(self, frame: Any, exc: BaseException) -> int | None:
         try:
             where = ""
-            index = xla_ffi.attribute_i64(frame, b"call") if frame is not None else None
-            if index is not None and 0 <= index < len(PLANS.plans):
-                where = f" ({PLANS.plans[index].launcher.name})"
+            call = xla_ffi.attribute_i64(frame, b"call") if frame is not None else None
+            if call is not None and call >> INDEX_BITS == PLANS.token:
+                where = f" ({PLANS.lookup(call).launcher.name})"
             return self._api(frame.api).error(f"{TARGET}{where}: {type(exc).__name__}: {exc}")
         except BaseException:  # no API table to report through: XLA sees a null error
             return None
 
     def _execute(self, frame: Any, api: xla_ffi.ApiCalls) -> None:
-        index = xla_ffi.attribute_i64(frame, b"call")
-        if index is None or not 0 <= index < len(PLANS.plans):
-            raise LookupError(f"the call carries no valid plan index (got {index}); was it traced in this process?")
-        plan = PLANS.plans[index]
+        plan = PLANS.lookup(xla_ffi.attribute_i64(frame, b"call"))
         args, rets = frame.args, frame.rets
         if args.size != plan.n_args or rets.size != plan.n_rets:
             raise ValueError(
@@ -257,5 +273,5 @@ def plan_call(
     n_args: int,
     n_rets: int,
 ) -> int:
-    """The table index of this call's plan (made on first use of `key`)."""
+    """The `call` attribute naming this call's plan (made on first use of `key`)."""
     return PLANS.add(key, lambda: FfiCallPlan(launcher, tensors, tuple(static.items()), traced, n_args, n_rets))
