@@ -13,16 +13,22 @@ Q, K, V, O and their gradients are (batch * heads * seq, d) bf16 matrices, one h
                dK = scale * dS^T Q
                dQ = scale * dS K
 
-The backward pass is two kernels, neither with atomics:
+The LSE and D are stored as (rows // 64, 64) f32 matrices, so each kernel can read them in 64- or 128-row
+blocks.  The backward pass is two kernels, neither with atomics:
 
-    attention_bwd_dq    one tile block per 128 query rows: D for its rows (stored for the other kernel), then
-                        a loop over the key blocks the rows see, accumulating dQ in registers
-    attention_bwd_dkdv  one tile block per 128 keys: a loop over the query blocks that see them, accumulating
-                        dK and dV in registers; it computes the transposed scores S^T = K Q^T directly, so P^T
-                        and dS^T are already in the layout their matmuls need (no transpose of a register tile)
+    attention_bwd_dq    one tile block per `dq_bm` query rows: D for its rows (stored for the other kernel),
+                        then a loop over the key blocks the rows see, accumulating dQ in registers
+    attention_bwd_dkdv  one tile block per `kv_bn` keys: a loop over the query blocks that see them,
+                        accumulating dK and dV in registers; it computes the transposed scores S^T = K Q^T
+                        directly, so P^T and dS^T are already in the layout their matmuls need (no transpose
+                        of a register tile)
+
+Each kernel loads K (dq kernel), Q and dO (dkdv kernel) twice per step, once for each matmul that reads them:
+written as one load feeding two matmuls, the loop leaves the warpgroup-MMA path (docs/benchmarks-tile.md,
+"Backward").
 
 The dq kernel recomputes S and dO V^T that the dkdv kernel also computes (7 matmuls instead of FA2's 5, as in
-Triton's tutorial): the price of writing dQ without atomics.  `flash_kernels(d)` builds the four kernels for one
+Triton's tutorial): the price of writing dQ without atomics.  `flash_kernels(d)` builds the three kernels for one
 head dim (a tile shape is a compile-time constant, so each head dim is its own set of kernels); the module
 exposes the d=64 set by name and `flash_kernels(128)` is built on first use.  `torch_ops.py` wires them into
 torch's autograd.
@@ -64,7 +70,8 @@ class FlashKernels:
 
 
 #: Backward block sizes per head dim: (dq_bm, dq_bn, kv_bn, kv_bm).  Each is 64 or 128; a kernel gets one
-#: warpgroup (4 warps) per 64 rows of its tile block (dq_bm, kv_bn).
+#: warpgroup (4 warps) per 64 rows of its tile block (dq_bm, kv_bn).  At d=128 the dq kernel steps over 64
+#: keys (128 need 267 KB of shared memory); at d=64, 128-key steps measured faster on the H200.
 BLOCKS = {64: (128, 128, 128, 64), 128: (128, 64, 128, 64)}
 DEFAULT_BLOCKS = (128, 64, 128, 64)
 

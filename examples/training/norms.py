@@ -13,10 +13,11 @@ Backward, with xh the normalized row and g = dy * w:
     both       dw = sum over rows of dy * xh      (LayerNorm: db = sum over rows of dy)
 
 dx is row-local: one tile block per `rows_per_block(n)` rows.  dw and db sum over every row, so they are two
-kernels without atomics (the same split as torch's and Triton's LayerNorm backward): `*_bwd_partial` gives each
-tile block PARTIAL_ROWS rows and BC columns and stores one row of column sums per block into a small f32
-matrix, and `norm_bwd_finish` adds that matrix's rows.  The partial kernel reads x and dy a second time, which is
-the traffic this split costs.
+kernels without atomics (the same split as torch's and Triton's LayerNorm backward): `*_bwd_partial` has a
+grid of (rows / PARTIAL_ROWS, n / BC) tile blocks, each summing the columns of its BC-column strip over every
+P-th STEP_ROWS-row step (P = the grid's row count) into one row of a small f32 matrix, and `norm_bwd_finish`
+adds that matrix's rows.  The partial kernel reads x and dy a second time, which is the traffic this split
+costs.
 
 `norm_kernels(n)` builds the kernels for one row length (the row is one tile, a compile-time shape); the module
 exposes the n=256 set by name.  `torch_ops.py` wires them into torch's autograd.
@@ -38,7 +39,7 @@ from safekernels.tile import Partition, Tensor
 
 BC = 256  # columns per tile block of the partial-sum kernels
 STEP_ROWS = 32  # rows per step of the partial-sum kernels
-PARTIAL_ROWS = 512  # rows per tile block of the partial-sum kernels (one row of partial sums each)
+PARTIAL_ROWS = 512  # about this many rows per tile block of the partial-sum kernels
 FINISH_ROWS = 8  # partial rows per step of the finishing kernel
 
 Array = npt.NDArray[Any]
