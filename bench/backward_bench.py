@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "examples"))
+sys.path.insert(0, str(ROOT))
 
 ATTENTION_SHAPES = [(4, 32, 4096, 128), (8, 16, 2048, 64)]
 NORM_SHAPE = (16384, 4096)
@@ -61,7 +61,8 @@ def _attention(b: int, h: int, s: int, d: int, causal: bool) -> dict[str, Any]:
     import torch
     from torch.nn.attention import SDPBackend, sdpa_kernel
     from torch.nn.functional import scaled_dot_product_attention as sdpa
-    from training import torch_ops
+
+    from examples.training import torch_ops
 
     torch.manual_seed(0)
     q, k, v, dout = (torch.randn(b, h, s, d, device="cuda", dtype=torch.bfloat16) for _ in range(4))
@@ -99,7 +100,7 @@ def _attention(b: int, h: int, s: int, d: int, causal: bool) -> dict[str, Any]:
 def _variants(d: int) -> list[tuple[int, int, int, int]]:
     """The default blocks (dq_bm, dq_bn, kv_bn, kv_bm) first, then alternatives: one-warpgroup tile blocks
     (two CTAs per SM where shared memory allows) and 128-query steps in the dkdv kernel."""
-    from training import attention
+    from examples.training import attention
 
     default = attention.BLOCKS[d]
     extra = [(64, 64, 64, 64), (128, 64, 128, 128)] if d == 64 else [(64, 64, 64, 64)]
@@ -111,9 +112,8 @@ _VARIANT_OPS: dict[tuple[int, ...], Any] = {}
 
 def _kernels_ms(flat: list[Any], s: int, d: int, causal: bool, blocks: tuple[int, int, int, int]) -> dict[str, float]:
     """Median ms of the dq kernel, the dkdv kernel and both, called as operators (no autograd)."""
-    from training import attention
-
     import safekernels.torch as skt
+    from examples.training import attention
 
     key = (d, *blocks)
     if key not in _VARIANT_OPS:
@@ -145,7 +145,8 @@ def _kernels_ms(flat: list[Any], s: int, d: int, causal: bool, blocks: tuple[int
 def _norms(rows: int, n: int) -> list[dict[str, Any]]:
     import torch
     import torch.nn.functional as F
-    from training import torch_ops
+
+    from examples.training import torch_ops
 
     torch.manual_seed(1)
     x, dy = (torch.randn(rows, n, device="cuda", dtype=torch.bfloat16) for _ in range(2))
@@ -180,7 +181,7 @@ def _norms(rows: int, n: int) -> list[dict[str, Any]]:
 
 def _norm_kernels_ms(name: str, inputs: list[Any], dy: Any, eps: float) -> dict[str, float]:
     """The backward operators alone: the dx kernel, and the partial-sum + finish kernels of dw (and db)."""
-    from training import torch_ops
+    from examples.training import torch_ops
 
     ops = torch_ops.norm_ops(int(inputs[0].shape[-1]))
     x, w = inputs[0], inputs[1]

@@ -22,8 +22,9 @@ from typing import Any
 import torch
 
 import safekernels.torch as skt
-from training.attention import SEQ_MULTIPLE, flash_kernels, lse_shape
-from training.norms import norm_kernels, partial_rows
+
+from .attention import SEQ_MULTIPLE, flash_kernels, lse_shape
+from .norms import norm_kernels, partial_rows
 
 
 @dataclass(frozen=True)

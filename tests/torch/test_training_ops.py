@@ -17,9 +17,9 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from training import torch_ops  # noqa: E402
+from examples.training import torch_ops  # noqa: E402
 
 pytestmark = pytest.mark.gpu
 

@@ -14,9 +14,9 @@ from safekernels.codegen.tile.pipeline import compile_tile
 from safekernels.codegen.tile.specialize import param_info
 from safekernels.dtypes import dtype_of
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from training import attention, norms
+from examples.training import attention, norms
 
 F32, BF16, I32 = dtype_of("f32"), dtype_of("bf16"), dtype_of("i32")
 ROWS, D = 2 * 512, 128

@@ -14,9 +14,9 @@ import pytest
 
 import safekernels as sk
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from training import attention, norms
+from examples.training import attention, norms
 
 CPU = sk.Device.cpu()
 
@@ -38,6 +38,20 @@ def test_attention_forward_and_backward_match_float64(d: int, causal: bool) -> N
     for name, got, want in (("dq", dq, want_dq), ("dk", dk, want_dk), ("dv", dv, want_dv)):
         assert got.shape == want.shape
         assert _rel(got, want) < 1e-2, name  # bf16 operands of the backward's matmuls: ~3e-3 measured
+
+
+@pytest.mark.parametrize("blocks", [(64, 64, 64, 64), (128, 64, 128, 128), (64, 128, 64, 128)])
+def test_attention_backward_block_variants_agree(blocks: tuple[int, int, int, int], monkeypatch: Any) -> None:
+    """The block sizes bench/backward_bench.py times (one warpgroup per tile block, 128-query steps) compute
+    the same gradients: every mix of 64- and 128-row blocks reads the LSE / D matrices at the right rows."""
+    seq, d = 256, 64
+    q, k, v, do = attention.random_inputs(1, seq, d, seed=7)
+    want = attention.reference(q, k, v, do, seq, True)
+    o, lse2 = attention.forward(CPU, q, k, v, seq, True)
+    monkeypatch.setitem(attention.BLOCKS, d, blocks)
+    grads = attention.backward(CPU, q, k, v, o, do, lse2, seq, True)
+    for name, got, ref in zip(("dq", "dk", "dv"), grads, want[2:], strict=True):
+        assert _rel(got, ref) < 1e-2, name
 
 
 def test_attention_causal_gradients_ignore_the_future() -> None:
