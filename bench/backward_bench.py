@@ -1,8 +1,9 @@
 """Backward-pass benchmark on the GPU: the training kernels of examples/training/ against torch.
 
     python bench/backward_bench.py --out DIR          # on the GPU: measure, write DIR/backward.json and .md
-    python bench/backward_bench.py --render DIR/backward.json --doc docs/benchmarks-tile.md
-                                                      # anywhere: put the "Backward" section into the page
+    python bench/backward_bench.py --render DIR/backward.json --doc docs/benchmarks-tile.md --notes NOTES.md
+                                                      # anywhere: put the "Backward" section into the page,
+                                                      # followed by the analysis in NOTES.md
 
 Attention (bf16; 4x32x4096 d=128 and 8x16x2048 d=64; causal and not): the backward pass of safekernels'
 `flash_attention` (examples/training/torch_ops.py: the dq kernel, then the dkdv kernel) against SDPA's cuDNN and
