@@ -8,31 +8,16 @@ through the GPU and on CPU tensors through the CPU executor, so the same script 
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+import sys
+from pathlib import Path
+from typing import Any
 
 import torch
 
 import safekernels.torch as skt
-from safekernels import tile
-from safekernels.dtypes import bf16, f32
-from safekernels.tile import Partition, Tensor
 
-BM, BN, BK = 64, 64, 32
-
-
-@tile.kernel
-def gemm_bf16(
-    c: Annotated[Partition[f32], tile.Dims(BM, BN)],
-    a: Annotated[Tensor[bf16], tile.Dims(-1, "K")],
-    b: Annotated[Tensor[bf16], tile.Dims("K", -1)],
-) -> None:
-    a_tiles = a.partition((BM, BK))
-    b_tiles = b.partition((BK, BN))
-    acc = tile.zeros((BM, BN), f32)
-    for k in range(a_tiles.num_tiles(1)):
-        acc = tile.matmul(a_tiles.load((tile.bid(0), k)), b_tiles.load((k, tile.bid(1))), acc)
-    c.store(acc)
-
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from gemm_kernel import gemm_bf16
 
 gemm = skt.custom_op("skdist::gemm_bf16", gemm_bf16, outputs={"c": lambda a, b: (a.shape[0], b.shape[1])})
 
