@@ -176,13 +176,86 @@ class Timed:
         return ms
 
 
+def attention_rows(run: Any, quick: bool = False) -> str:
+    """Issue 24's attention rows, kernel only (`bench/tile_harness.py`), TFLOP/s: the tuned bench kernel, the
+    same attention written the plain way (`bench/kernels/attention_plain.py`: `tile.exp`, the scale multiplied
+    into the scores, the iota mask; without and with `fast_math`), and torch SDPA's cuDNN and FlashAttention-2
+    backends, on the same q, k, v; every output checked against SDPA."""
+    import math
+
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+
+    from bench.kernels import attention_plain as P
+    from bench.kernels import tensor_core_kernels as T
+    from bench.tile_harness import arg
+
+    b, h, s, d = (4, 32, 1024, 128) if quick else (4, 32, 4096, 128)
+    rows = b * h * s
+    q, k, v = (torch.randn(b, h, s, d, device="cuda", dtype=torch.bfloat16) for _ in "qkv")
+    flat = [x.view(rows, d) for x in (q, k, v)]
+    scale = 1.0 / math.sqrt(d)
+    lines = [
+        f"Attention forward, bf16, {b}x{h}x{s}, d={d}, kernel only (harness), TFLOP/s, medians of "
+        "`sk.testing.do_bench`:",
+        "",
+        "| causal | tuned (bench kernel) | plain | plain + `fast_math` | cuDNN SDPA | FA2 SDPA | plain+fm / tuned "
+        "| tuned / cuDNN | plain+fm / cuDNN | rel err plain+fm |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for causal in (False, True):
+        flops = 4 * b * h * s * s * d / (2 if causal else 1)
+        want = torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=causal)
+        ms: dict[str, float] = {}
+        errs: dict[str, float] = {}
+        for label, kern, bm in (
+            ("tuned", T.attention, T.ATT_BM),
+            ("plain", P.attention_plain, P.PBM),
+            ("plain_fm", P.attention_plain_fast, P.PBM),
+        ):
+            out = torch.full((rows, d), float("nan"), device="cuda", dtype=torch.bfloat16)
+            launch = run.prepared(kern, arg(out, (bm, d)), *(arg(x) for x in flat), s, scale, int(causal))
+            launch()
+            torch.cuda.synchronize()
+            errs[label] = rel(out.view(b, h, s, d), want)
+            assert errs[label] < 1e-2, (label, causal, errs[label])
+            ms[label] = bench(launch)
+        for label, backend in (("cudnn", SDPBackend.CUDNN_ATTENTION), ("fa2", SDPBackend.FLASH_ATTENTION)):
+            try:
+                with sdpa_kernel(backend):
+                    fn = lambda c=causal: torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=c)  # noqa: E731
+                    fn()
+                    ms[label] = bench(fn)
+            except Exception as exc:  # a backend this build lacks
+                print(f"sdpa {backend.name}: unavailable ({type(exc).__name__})", flush=True)
+
+        def tf(label: str, flops: float = flops, ms: dict[str, float] = ms) -> str:
+            return f"{flops / ms[label] / 1e9:.0f}" if label in ms else ""
+
+        def ratio(x: str, y: str, ms: dict[str, float] = ms) -> str:
+            return f"{ms[y] / ms[x]:.2f}" if x in ms and y in ms else ""
+
+        lines.append(
+            f"| {causal} | {tf('tuned')} | {tf('plain')} | {tf('plain_fm')} | {tf('cudnn')} | {tf('fa2')} | "
+            f"{ratio('plain_fm', 'tuned')} | {ratio('tuned', 'cudnn')} | {ratio('plain_fm', 'cudnn')} | "
+            f"{errs['plain_fm']:.1e} |"
+        )
+        print(lines[-1], flush=True)
+    return "\n".join(lines)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
     ap.add_argument("--json")
     ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--only-attention", action="store_true", help="only issue 24's attention rows")
     args = ap.parse_args()
     run = Runner()
+    if args.only_attention:
+        text = attention_rows(run, args.quick)
+        with open(args.out, "a") as handle:
+            handle.write(text + "\n\n")
+        return
     device = sk.Device(0)
     stream = sk.as_stream(torch.cuda.current_stream(), device)
     pub = Public(device, stream)

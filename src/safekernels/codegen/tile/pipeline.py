@@ -212,6 +212,9 @@ def compile_tile(
 
     kir = build_tile_ir(fn, params, grid_rank, arch=arch, num_warps=num_warps)
     kir.name = entry_symbol(kir.name)
+    from safekernels.codegen.tile.rewrites import rewrite_tile_ir
+
+    rewrite_tile_ir(kir, fast_math=fast_math)  # exp as exp2 (fast_math), masks as one compare (tile.rewrites)
     dump_stage(kir.name, arch, "kir.txt", lambda: repr(kir))
     warps = num_warps or choose_num_warps(kir, arch)
     try:
