@@ -134,12 +134,14 @@ class _Handler:
         frame: Any = None
         try:
             frame = xla_ffi.CallFrame.from_address(frame_address)
+            if not frame.api:  # no API table: nothing to read or to report through
+                return None
             api = self._api(frame.api)
             if frame.struct_size < xla_ffi.CALL_FRAME_SIZE:
                 message = f"XLA_FFI_CallFrame is {frame.struct_size} bytes, expected {xla_ffi.CALL_FRAME_SIZE}"
                 return api.error(f"{TARGET}: {message} (this XLA is older than the FFI API 0.4)")
             ext = frame.extension_start
-            if ext and ext.contents.type == xla_ffi.EXTENSION_METADATA:
+            if ext and ext.contents.type == xla_ffi.EXTENSION_METADATA:  # "which API version are you?"
                 problem = xla_ffi.answer_metadata(ctypes.cast(ext, ctypes.c_void_p).value)
                 return api.error(f"{TARGET}: {problem}") if problem else None
             if frame.stage != xla_ffi.STAGE_EXECUTE:
@@ -151,8 +153,10 @@ class _Handler:
 
     def _report(self, frame: Any, exc: BaseException) -> int | None:
         try:
+            if frame is None or not frame.api:
+                return None
             where = ""
-            call = xla_ffi.attribute_i64(frame, b"call") if frame is not None else None
+            call = xla_ffi.attribute_i64(frame, b"call")
             if call is not None and call >> INDEX_BITS == PLANS.token:
                 where = f" ({PLANS.lookup(call).launcher.name})"
             return self._api(frame.api).error(f"{TARGET}{where}: {type(exc).__name__}: {exc}")
