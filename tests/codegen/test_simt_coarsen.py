@@ -228,5 +228,6 @@ def test_launcher_uses_the_coarsened_entry_only_when_the_logical_threads_match()
     assert launcher.entry_for((391, 1, 1), (256, 1, 1)) == ("scalar", (391, 1, 1))  # not a multiple of 4
     assert launcher.entry_for((8, 2, 1), (256, 1, 1)) == ("scalar", (8, 2, 1))
     assert launcher.entry_for((8, 1, 1), (16, 16, 1)) == ("scalar", (8, 1, 1))
+    assert launcher.entry_for((8, 1, 1), (256, 1, 1), 64 * 1024) == ("scalar", (8, 1, 1))  # dynamic smem opt-in
     small: Any = _FakeLauncher(4, 128)  # the coarsened entry cannot run 256 threads: the kernel as written
     assert small.entry_for((8, 1, 1), (256, 1, 1)) == ("scalar", (8, 1, 1))

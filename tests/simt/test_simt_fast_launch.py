@@ -287,6 +287,31 @@ def test_geometry_stream_and_last_kernel() -> None:
     assert rig.device.backend.default_last_kernel == "add"  # type: ignore[attr-defined]
 
 
+def test_both_paths_launch_the_coarsened_entry_alike() -> None:
+    """An elementwise kernel's coarsened entry (codegen.lowering.coarsen): the fast and the checked path launch
+    the same function with `grid / factor` blocks when the grid is a multiple of the factor, else the kernel
+    as written with the full grid."""
+    rig = Rig(add)
+    launcher = rig.launcher
+    coarse = object()
+    launcher.coarse_factor, launcher.coarse_function, launcher.coarse_max_threads = 4, coarse, 1024
+    functions: list[Any] = []
+    record = launcher._cu_launch
+
+    def remember(f: Any, *rest: Any) -> tuple[Any, ...]:
+        functions.append(f)
+        return record(launcher.function, *rest)  # the recorder checks params against the kernel's storage
+
+    launcher._cu_launch = remember
+    a, b, c = rig.buffer(4), rig.buffer(4), rig.buffer(4)
+    for grid, want_fn, want_grid in ((8, coarse, 2), (7, launcher.function, 7)):
+        prepared = rig.prepare(grid=grid)
+        rig.warm(prepared, a, b, c)
+        fast, _ = rig.agree(prepared, a, b, c)
+        assert fast[:2] == ("ok", "fast") and fast[2][0][0] == want_grid
+        assert functions[-2:] == [want_fn, want_fn]  # fast, then checked
+
+
 def test_cpu_device_has_no_fast_path() -> None:
     cpu = Device.cpu()
     prepared = add.prepare(simt.LaunchConfig1D(1, 32), cpu)

@@ -105,7 +105,7 @@ def build_fast_path(
     grid, block, smem = prepared.grid, prepared.block, prepared.dynamic_shared
     function = launcher.function
     if getattr(launcher, "coarse_factor", 0):  # the elementwise kernel's coarsened entry (gpu_launch.entry_for)
-        function, grid = launcher.entry_for(grid, block)
+        function, grid = launcher.entry_for(grid, block, smem)
     namespace: dict[str, Any] = {
         "Stream": Stream,
         "Buffer": DeviceBuffer,

@@ -196,14 +196,18 @@ class GpuLauncher:
         self.param_array = (ctypes.c_void_p * max(1, len(cells)))(*[base + 8 * i for i in range(len(cells))])
         self.param_address = ctypes.addressof(self.param_array)
 
-    def entry_for(self, grid: tuple[int, int, int], block: tuple[int, int, int]) -> tuple[Any, tuple[int, int, int]]:
+    def entry_for(
+        self, grid: tuple[int, int, int], block: tuple[int, int, int], dynamic_shared: int = 0
+    ) -> tuple[Any, tuple[int, int, int]]:
         """The function and hardware grid that run `grid` x `block` logical threads: the coarsened entry with
         `grid[0] / factor` blocks when the launch is one-dimensional and its grid a multiple of the factor (so
-        the logical threads are exactly the launch's), else the kernel as written."""
+        the logical threads are exactly the launch's), else the kernel as written (also when the launch asks
+        for more dynamic shared memory than the default, which only the first entry is opted into)."""
         f = self.coarse_factor
         if (
             f
             and grid[0] % f == 0
+            and dynamic_shared <= _DYNAMIC_SMEM_DEFAULT
             and grid[1] == grid[2] == 1
             and block[1] == block[2] == 1
             and block[0] <= self.coarse_max_threads
@@ -240,7 +244,7 @@ class GpuLauncher:
             self.ensure_dynamic_shared(dynamic_shared)
         function = self.function
         if self.coarse_factor:
-            function, grid = self.entry_for(grid, block)
+            function, grid = self.entry_for(grid, block, dynamic_shared)
         # several GPUs in this process: the launch runs in the current context, so make it this device's
         previous = self.backend.enter() if SWITCHING else None
         if stream is None:
