@@ -251,3 +251,31 @@ def test_doctor_reports_the_startup_guard(tmp_path: Path, monkeypatch: pytest.Mo
     (tmp_path / "safekernels-module-guard.pth").write_text(PTH_LINE)
     (present,) = doctor.run_checks([c for c in doctor.CHECKS if c[0] == "module guard"])
     assert present.status == "ok" and str(tmp_path) in present.detail
+
+
+def test_dlpack_survives_another_library_retyping_the_shared_capsule_functions(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Libraries set `argtypes` on the process-wide `ctypes.pythonapi.PyCapsule_*` objects (`jax.ffi.pycapsule`
+    does); the DLPack export and import must not depend on what the last one set."""
+    import ctypes
+
+    import numpy as np
+
+    from safekernels.runtime import interop
+
+    for name in ("PyCapsule_New", "PyCapsule_IsValid", "PyCapsule_GetPointer", "PyCapsule_SetName"):
+        function = getattr(ctypes.pythonapi, name)
+        monkeypatch.setattr(function, "argtypes", [ctypes.py_object])
+        monkeypatch.setattr(function, "restype", ctypes.c_int)
+    stream = sk.Device.cpu().new_stream()
+    buffer = sk.to_device(np.arange(5, dtype=np.float32), stream)
+
+
+    class Exporter:  # a foreign array handing over the capsule safekernels made
+        def __dlpack__(self, stream: Any = None) -> Any:
+            return interop.to_dlpack(buffer)
+
+        def __dlpack_device__(self) -> tuple[int, int]:
+            return (1, 0)  # kDLCPU
+
+    back = sk.as_buffer(Exporter())
+    np.testing.assert_array_equal(back.to_numpy(stream), np.arange(5, dtype=np.float32))

@@ -64,15 +64,29 @@ _DLManagedTensor._fields_ = [
     ("deleter", _DELETER),
 ]
 
-_api = ctypes.pythonapi
-_api.PyCapsule_IsValid.restype = ctypes.c_int
-_api.PyCapsule_IsValid.argtypes = [ctypes.py_object, ctypes.c_char_p]
-_api.PyCapsule_GetPointer.restype = ctypes.c_void_p
-_api.PyCapsule_GetPointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
-_api.PyCapsule_SetName.restype = ctypes.c_int
-_api.PyCapsule_SetName.argtypes = [ctypes.py_object, ctypes.c_char_p]
-_api.PyCapsule_New.restype = ctypes.py_object
-_api.PyCapsule_New.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
+
+class _CapsuleApi:
+    """Private prototypes of the C API's capsule functions.
+
+    Setting `argtypes` on the shared `ctypes.pythonapi.PyCapsule_*` objects would be changed back under us by
+    any other library in the process that sets its own (`jax.ffi.pycapsule` does, which broke this module's
+    DLPack export), and would change them for that library too; a prototype of our own is ours alone."""
+
+    _capsule_name = (ctypes.py_object, ctypes.c_char_p)
+
+    def __init__(self) -> None:
+        api = ctypes.pythonapi
+        self.PyCapsule_IsValid = ctypes.PYFUNCTYPE(ctypes.c_int, *self._capsule_name)(("PyCapsule_IsValid", api))
+        self.PyCapsule_GetPointer = ctypes.PYFUNCTYPE(ctypes.c_void_p, *self._capsule_name)(
+            ("PyCapsule_GetPointer", api)
+        )
+        self.PyCapsule_SetName = ctypes.PYFUNCTYPE(ctypes.c_int, *self._capsule_name)(("PyCapsule_SetName", api))
+        self.PyCapsule_New = ctypes.PYFUNCTYPE(ctypes.py_object, ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p)(
+            ("PyCapsule_New", api)
+        )
+
+
+_api = _CapsuleApi()
 
 
 def _gpu_device(ordinal: int) -> Any:
