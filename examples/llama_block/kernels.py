@@ -6,7 +6,8 @@ kernel ever transposes or copies a tensor for the next one:
 
 - activations are row-major `(tokens, features)`; a head is 128 consecutive columns;
 - the projection weights are stored K-major, `(in_features, out_features)` (`W.T` of `nn.Linear`), the layout
-  the tile GEMM's TMA + warpgroup-MMA main loop reads;
+  the tile GEMM's TMA + warpgroup-MMA main loop reads; the gate and up projections are one `(hidden, 2 * I)`
+  weight whose columns alternate GU gate and GU up columns (`interleave_gate_up`);
 - the QKV projection writes `(tokens, (H + 2 * KVH) * 128)`; `rope` writes the rotated Q and K heads as
   `(tokens, (H + KVH) * 128)`; attention reads Q and K from there and V straight from the QKV output, and writes
   its output as `(tokens, H * 128)`, the O projection's input;
@@ -14,10 +15,12 @@ kernel ever transposes or copies a tensor for the next one:
   one contiguous `(batch, KVH * 128)` block that `kv_append` writes and a key block of one (batch, KV head)
   is a `(BN, 128)` tile of the `(max_positions, batch * KVH * 128)` view that `decode_attention` reads.
 
-Fused where it saves a pass over memory: SiLU(gate) * up in the epilogue of the gate/up GEMM (two accumulators,
-one A tile), the first residual add with the second RMSNorm, and in the decode step the residual adds in the
-epilogues of the O and down projections.  (At the prefill's 128 x 256 GEMM tile the residual tile would need
-263 KB of shared memory beside the pipeline's 193 KB, over the 227 KB limit, so there they are separate passes.)
+Fused where it saves a pass over memory: the first residual add with the second RMSNorm (both steps), in the
+decode step SiLU(gate) * up in the epilogue of the gate/up GEMM (two accumulators sharing each A tile) and the
+split-K partial sums with the residual add.  The prefill runs its gate/up GEMM as one plain 128 x 256 GEMM and
+`silu_mul` after it: the two-accumulator kernel measured 474 TFLOP/s there against 755 for the plain one (it
+is neither persistent nor stored by TMA), and a 128 x 256 tile has no shared memory left for a residual tile
+(263 KB beside the pipeline's 193 KB, over the 227 KB limit), so the prefill's residual adds are passes too.
 """
 
 from __future__ import annotations
@@ -40,9 +43,11 @@ LOG2E = 1.4426950408889634
 
 # prefill GEMMs: the persistent TMA + warpgroup-MMA shape (docs/tile-compiler.md)
 BM, BN, BK = 128, 256, 64
-SW_BN = 128  # gate/up: two (BM, SW_BN) accumulators
-# decode GEMMs: M is the batch (32), one warpgroup's 64 rows; narrow N tiles give the weight stream more CTAs
-DBM, DBN = 64, 64
+GU = 64  # the gate/up weight alternates GU gate columns and GU up columns
+SM_R = 64  # silu_mul rows per tile block
+# decode GEMMs: M is the batch (32), one warpgroup's 64 rows; narrow N tiles give the weight stream more CTAs,
+# and 128-deep K steps halve the per-step cost that bounds each CTA's share of the stream
+DBM, DBN, DBK = 64, 64, 128
 ROPE_R = 64  # rope rows per tile block (prefill)
 DEC_R = 32  # rope / append rows per tile block (decode: the batch)
 ATT_BM, ATT_BN = 128, 128  # prefill attention blocks
@@ -97,21 +102,12 @@ def residual_add(c: Annotated[Partition[bf16], tile.Dims(1, HID)], a: Tensor[bf1
 
 
 @tile.kernel
-def gemm_swiglu(
-    c: Annotated[Partition[bf16], tile.Dims(BM, SW_BN)], a: Tensor[bf16], wg: Tensor[bf16], wu: Tensor[bf16]
-) -> None:
-    """c = silu(a @ wg) * (a @ wu): both GEMMs share each A tile; the SwiGLU runs on the accumulators."""
+def silu_mul(c: Annotated[Partition[bf16], tile.Dims(SM_R, GU)], gu: Tensor[bf16]) -> None:
+    """c = silu(gate) * up from the gate/up GEMM's output, whose columns alternate GU gate and GU up columns."""
     i = tile.bid(0)
     j = tile.bid(1)
-    a_tiles = a.partition((BM, BK))
-    g_tiles = wg.partition((BK, SW_BN))
-    u_tiles = wu.partition((BK, SW_BN))
-    g = tile.zeros((BM, SW_BN), f32)
-    u = tile.zeros((BM, SW_BN), f32)
-    for k in range(a_tiles.num_tiles(1)):
-        at = a_tiles.load((i, k))
-        g = tile.matmul(at, g_tiles.load((k, j)), g)
-        u = tile.matmul(at, u_tiles.load((k, j)), u)
+    g = gu.load((i, 2 * j), (SM_R, GU)).astype(f32)
+    u = gu.load((i, 2 * j + 1), (SM_R, GU)).astype(f32)
     c.store((g / (1.0 + tile.exp(-g)) * u).astype(bf16))
 
 
@@ -120,8 +116,8 @@ def dgemm(c: Annotated[Partition[bf16], tile.Dims(DBM, DBN)], a: Tensor[bf16], b
     """`gemm` with the decode step's tile: a few rows of A against a weight streamed by many CTAs."""
     i = tile.bid(0)
     j = tile.bid(1)
-    a_tiles = a.partition((DBM, BK))
-    b_tiles = b.partition((BK, DBN))
+    a_tiles = a.partition((DBM, DBK))
+    b_tiles = b.partition((DBK, DBN))
     acc = tile.zeros((DBM, DBN), f32)
     for k in range(a_tiles.num_tiles(1)):
         acc = tile.matmul(a_tiles.load((i, k)), b_tiles.load((k, j)), acc)
@@ -135,8 +131,8 @@ def dgemm_residual(
     """c = a @ b + r (the residual add in the epilogue), with the decode step's tile."""
     i = tile.bid(0)
     j = tile.bid(1)
-    a_tiles = a.partition((DBM, BK))
-    b_tiles = b.partition((BK, DBN))
+    a_tiles = a.partition((DBM, DBK))
+    b_tiles = b.partition((DBK, DBN))
     acc = tile.zeros((DBM, DBN), f32)
     for k in range(a_tiles.num_tiles(1)):
         acc = tile.matmul(a_tiles.load((i, k)), b_tiles.load((k, j)), acc)
@@ -144,21 +140,19 @@ def dgemm_residual(
 
 
 @tile.kernel
-def dgemm_swiglu(
-    c: Annotated[Partition[bf16], tile.Dims(DBM, DBN)], a: Tensor[bf16], wg: Tensor[bf16], wu: Tensor[bf16]
-) -> None:
-    """`gemm_swiglu` with the decode step's tile."""
+def dgemm_swiglu(c: Annotated[Partition[bf16], tile.Dims(DBM, GU)], a: Tensor[bf16], wgu: Tensor[bf16]) -> None:
+    """The decode step's gate/up GEMM with SiLU(gate) * up in its epilogue: output tile j reads the gate and up
+    column blocks 2j and 2j + 1 of the interleaved weight into two accumulators that share each A tile."""
     i = tile.bid(0)
     j = tile.bid(1)
     a_tiles = a.partition((DBM, BK))
-    g_tiles = wg.partition((BK, DBN))
-    u_tiles = wu.partition((BK, DBN))
-    g = tile.zeros((DBM, DBN), f32)
-    u = tile.zeros((DBM, DBN), f32)
+    w_tiles = wgu.partition((BK, GU))
+    g = tile.zeros((DBM, GU), f32)
+    u = tile.zeros((DBM, GU), f32)
     for k in range(a_tiles.num_tiles(1)):
         at = a_tiles.load((i, k))
-        g = tile.matmul(at, g_tiles.load((k, j)), g)
-        u = tile.matmul(at, u_tiles.load((k, j)), u)
+        g = tile.matmul(at, w_tiles.load((k, 2 * j)), g)
+        u = tile.matmul(at, w_tiles.load((k, 2 * j + 1)), u)
     c.store((g / (1.0 + tile.exp(-g)) * u).astype(bf16))
 
 
@@ -170,8 +164,8 @@ def dgemm_splitk(c: Annotated[Partition[f32], tile.Dims(1, DBM, DBN)], a: Tensor
     s = tile.bid(0)
     i = tile.bid(1)
     j = tile.bid(2)
-    a_tiles = a.partition((DBM, BK))
-    b_tiles = b.partition((BK, DBN))
+    a_tiles = a.partition((DBM, DBK))
+    b_tiles = b.partition((DBK, DBN))
     splits = tile.num_blocks(0)
     per = a_tiles.num_tiles(1) // splits
     extra = (a_tiles.num_tiles(1) - per * splits) * ((s + 1) // splits)  # the last split takes the remainder
@@ -359,7 +353,7 @@ ALL = [
     gemm,
     add_rmsnorm,
     residual_add,
-    gemm_swiglu,
+    silu_mul,
     dgemm,
     dgemm_residual,
     dgemm_swiglu,
@@ -384,6 +378,12 @@ def rope_tables(positions: int, theta: float = 500000.0) -> tuple[npt.NDArray[np
     cos = np.concatenate([np.cos(ang), np.cos(ang)], axis=1).astype(np.float32)
     sin = np.concatenate([-np.sin(ang), np.sin(ang)], axis=1).astype(np.float32)
     return cos, sin
+
+
+def interleave_gate_up(gate: npt.NDArray[Any], up: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    """The `(hidden, 2 * I)` gate/up weight from the K-major `(hidden, I)` gate and up weights (I % GU == 0)."""
+    k, inter = gate.shape
+    return np.stack([gate.reshape(k, inter // GU, GU), up.reshape(k, inter // GU, GU)], axis=2).reshape(k, 2 * inter)
 
 
 def ref_rmsnorm(x: npt.NDArray[Any], w: npt.NDArray[Any], eps: float) -> npt.NDArray[np.float64]:

@@ -45,12 +45,14 @@ rmsnorm = skt.custom_op(f"{NS}::rmsnorm", K.rmsnorm, outputs={"out": "x"})
 add_rmsnorm = skt.custom_op(f"{NS}::add_rmsnorm", K.add_rmsnorm, outputs={"h": "a", "n": "a"})
 residual_add = skt.custom_op(f"{NS}::residual_add", K.residual_add, outputs={"c": "a"})
 gemm = skt.custom_op(f"{NS}::gemm", K.gemm, outputs={"c": lambda a, b: _gemm_shape(a, b)})
-gemm_swiglu = skt.custom_op(f"{NS}::gemm_swiglu", K.gemm_swiglu, outputs={"c": lambda a, wg, wu: _gemm_shape(a, wg)})
+silu_mul = skt.custom_op(f"{NS}::silu_mul", K.silu_mul, outputs={"c": lambda gu: (gu.shape[0], gu.shape[1] // 2)})
 dgemm = skt.custom_op(f"{NS}::dgemm", K.dgemm, outputs={"c": lambda a, b: _gemm_shape(a, b)})
 dgemm_residual = skt.custom_op(
     f"{NS}::dgemm_residual", K.dgemm_residual, outputs={"c": lambda a, b, r: _gemm_shape(a, b)}
 )
-dgemm_swiglu = skt.custom_op(f"{NS}::dgemm_swiglu", K.dgemm_swiglu, outputs={"c": lambda a, wg, wu: _gemm_shape(a, wg)})
+dgemm_swiglu = skt.custom_op(
+    f"{NS}::dgemm_swiglu", K.dgemm_swiglu, outputs={"c": lambda a, wgu: (a.shape[0], wgu.shape[1] // 2)}
+)
 dgemm_splitk_ = skt.custom_op(f"{NS}::dgemm_splitk_", K.dgemm_splitk)  # in place: the split count is the caller's
 splitk_add_rmsnorm = skt.custom_op(f"{NS}::splitk_add_rmsnorm", K.splitk_add_rmsnorm, outputs={"h": "r", "n": "r"})
 splitk_residual = skt.custom_op(f"{NS}::splitk_residual", K.splitk_residual, outputs={"c": "r"})
@@ -67,7 +69,7 @@ OPS = (
     add_rmsnorm,
     residual_add,
     gemm,
-    gemm_swiglu,
+    silu_mul,
     dgemm,
     dgemm_residual,
     dgemm_swiglu,
@@ -155,13 +157,13 @@ class TorchDecoderLayer(nn.Module):  # type: ignore[misc]  # torch is untyped he
 
 
 class SafeDecoderLayer(nn.Module):  # type: ignore[misc]
-    """The layer on safekernels tile kernels (nine launches per prefill, ten per decode step).
+    """The layer on safekernels tile kernels (ten launches per prefill, ten per decode step).
 
     `splits`: the decode step's O and down projections run split `splits` ways along K (f32 partials, summed
     by the next kernel with the residual add); 1 runs each as one GEMM with the residual in its epilogue."""
 
     def __init__(
-        self, cfg: Config, max_positions: int, device: Any = None, dtype: Any = torch.bfloat16, splits: int = 4
+        self, cfg: Config, max_positions: int, device: Any = None, dtype: Any = torch.bfloat16, splits: int = 2
     ) -> None:
         super().__init__()
         cfg.check()
@@ -176,8 +178,7 @@ class SafeDecoderLayer(nn.Module):  # type: ignore[misc]
         self.norm2 = weight(hid)
         self.w_qkv = weight(hid, cfg.qkv_width)  # K-major: (in, out)
         self.w_o = weight(hid, hid)
-        self.w_gate = weight(hid, inter)
-        self.w_up = weight(hid, inter)
+        self.w_gate_up = weight(hid, 2 * inter)  # gate and up columns alternate in blocks of kernels.GU
         self.w_down = weight(inter, hid)
         cos, sin = K.rope_tables(max_positions, cfg.theta)
         self.register_buffer("cos", torch.from_numpy(cos).to(device), persistent=False)
@@ -194,8 +195,10 @@ class SafeDecoderLayer(nn.Module):  # type: ignore[misc]
             layer.norm2.copy_(ref.norm2)
             layer.w_qkv.copy_(torch.cat([ref.q_proj.weight, ref.k_proj.weight, ref.v_proj.weight]).t())
             layer.w_o.copy_(ref.o_proj.weight.t())
-            layer.w_gate.copy_(ref.gate_proj.weight.t())
-            layer.w_up.copy_(ref.up_proj.weight.t())
+            k, gu = ref.cfg.hidden, K.GU
+            gate = ref.gate_proj.weight.t().reshape(k, -1, gu)
+            up = ref.up_proj.weight.t().reshape(k, -1, gu)
+            layer.w_gate_up.copy_(torch.stack([gate, up], dim=2).reshape(k, -1))
             layer.w_down.copy_(ref.down_proj.weight.t())
         return layer
 
@@ -210,7 +213,7 @@ class SafeDecoderLayer(nn.Module):  # type: ignore[misc]
         rope_(qk, qkv, self.cos, self.sin, s)
         att = attention(qk, qkv, s, self.scale)
         h, n2 = add_rmsnorm(gemm(att, self.w_o), x2, self.norm2, cfg.eps)
-        down = gemm(gemm_swiglu(n2, self.w_gate, self.w_up), self.w_down)
+        down = gemm(silu_mul(gemm(n2, self.w_gate_up)), self.w_down)
         return residual_add(down, h).view(b, s, hid)
 
     def decode(self, x: torch.Tensor, k_cache: torch.Tensor, v_cache: torch.Tensor, pos: int) -> torch.Tensor:
@@ -226,13 +229,13 @@ class SafeDecoderLayer(nn.Module):  # type: ignore[misc]
         att = decode_attention(qk, k_cache.view(positions, -1), v_cache.view(positions, -1), pos + 1, self.scale)
         if self.splits == 1:
             h = dgemm_residual(att, self.w_o, x)
-            mlp = dgemm_swiglu(rmsnorm(h, self.norm2, cfg.eps), self.w_gate, self.w_up)
+            mlp = dgemm_swiglu(rmsnorm(h, self.norm2, cfg.eps), self.w_gate_up)
             return dgemm_residual(mlp, self.w_down, h)
         parts = torch.empty((self.splits, b, cfg.hidden), dtype=torch.float32, device=x.device)
         dgemm_splitk_(parts, att, self.w_o)
         h, n2 = splitk_add_rmsnorm(parts, x, self.norm2, cfg.eps)
         parts = torch.empty((self.splits, b, cfg.hidden), dtype=torch.float32, device=x.device)
-        dgemm_splitk_(parts, dgemm_swiglu(n2, self.w_gate, self.w_up), self.w_down)
+        dgemm_splitk_(parts, dgemm_swiglu(n2, self.w_gate_up), self.w_down)
         return splitk_residual(parts, h)
 
 

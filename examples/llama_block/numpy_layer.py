@@ -182,12 +182,14 @@ def tile_prefill(device: sk.Device, x: Array, w: Weights, cfg: Config, batch: in
         _bf16(w.norm2),
         cfg.eps,
     ).sync_on(stream)
-    mlp, _, _, _ = K.gemm_swiglu(
-        tile.zeros((t, cfg.intermediate), bf16).partition((K.BM, K.SW_BN)),
+    gu, _, _ = K.gemm(
+        tile.zeros((t, 2 * cfg.intermediate), bf16).partition((K.BM, K.BN)),
         n2.unpartition(),
-        _bf16(w.w_gate),
-        _bf16(w.w_up),
+        _bf16(K.interleave_gate_up(w.w_gate, w.w_up)),
     ).sync_on(stream)
+    mlp, _ = K.silu_mul(tile.zeros((t, cfg.intermediate), bf16).partition((K.SM_R, K.GU)), gu.unpartition()).sync_on(
+        stream
+    )
     down, _, _ = K.gemm(
         tile.zeros((t, cfg.hidden), bf16).partition((K.BM, K.BN)), mlp.unpartition(), _bf16(w.w_down)
     ).sync_on(stream)
@@ -253,11 +255,10 @@ def tile_decode(
         _bf16(w.norm2),
         cfg.eps,
     ).sync_on(stream)
-    mlp, _, _, _ = K.dgemm_swiglu(
-        tile.zeros((b, cfg.intermediate), bf16).partition((K.DBM, K.DBN)),
+    mlp, _, _ = K.dgemm_swiglu(
+        tile.zeros((b, cfg.intermediate), bf16).partition((K.DBM, K.GU)),
         n2.unpartition(),
-        _bf16(w.w_gate),
-        _bf16(w.w_up),
+        _bf16(K.interleave_gate_up(w.w_gate, w.w_up)),
     ).sync_on(stream)
     h_t = h.unpartition()
     if splits == 1:  # the fused epilogue instead of split-K for the down projection

@@ -57,14 +57,9 @@ def _specs() -> dict[str, tuple[Any, list[Any]]]:
     gemm_in = [ten("a", (T, HID)), ten("b", (HID, QKV))]
     return {
         "gemm": (K.gemm, [part("c", (T, QKV), (K.BM, K.BN)), *gemm_in]),
-        "gemm_swiglu": (
-            K.gemm_swiglu,
-            [
-                part("c", (T, INTER), (K.BM, K.SW_BN)),
-                ten("a", (T, HID)),
-                ten("wg", (HID, INTER)),
-                ten("wu", (HID, INTER)),
-            ],
+        "dgemm_swiglu": (
+            K.dgemm_swiglu,
+            [part("c", (B, INTER), (K.DBM, K.GU)), ten("a", (B, HID)), ten("wgu", (HID, 2 * INTER))],
         ),
         "dgemm_residual": (
             K.dgemm_residual,
@@ -103,7 +98,7 @@ def _specs() -> dict[str, tuple[Any, list[Any]]]:
 
 
 @pytest.mark.parametrize(
-    "name", ["gemm", "gemm_swiglu", "dgemm_residual", "dgemm_splitk", "attention", "decode_attention"]
+    "name", ["gemm", "dgemm_swiglu", "dgemm_residual", "dgemm_splitk", "attention", "decode_attention"]
 )
 def test_kernels_compile_onto_the_tensor_core_paths(name: str) -> None:
     from safekernels.codegen.tile.pipeline import compile_tile
