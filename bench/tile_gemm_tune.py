@@ -79,6 +79,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=None)
     parser.add_argument("--cpu", action="store_true", help="the CPU executor at small sizes (a smoke test)")
     parser.add_argument("--no-8192", action="store_true", help="skip the 8192^3 rows")
+    parser.add_argument("--problems", nargs="+", default=None, help="MxNxK problems instead of the default rows")
     args = parser.parse_args()
     import matmul_tile
 
@@ -87,6 +88,8 @@ def main() -> None:
     device = sk.Device.cpu() if args.cpu else sk.Device(0)
     stream = device.new_stream()
     problems = [(96, 80, 64), (64, 64, 16)] if args.cpu else PROBLEMS[: 2 if args.no_8192 else 3]
+    if args.problems:
+        problems = [(int(m), int(n), int(k)) for m, n, k in (p.split("x") for p in args.problems)]
     rng = np.random.default_rng(0)
     lines = [
         "| M x N x K | dtype | example as written (64x64x32) | example, tuned | tuned (shipped configs) | "
