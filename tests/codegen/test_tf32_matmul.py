@@ -120,9 +120,20 @@ def test_the_default_f32_matmul_stays_exact_fma(arch: str) -> None:
     assert "fma.rn.f32" in c.ptx and "tf32" not in c.ptx and "mma.sync" not in c.ptx
 
 
-def test_the_precision_is_part_of_the_cache_key() -> None:
+def test_the_precision_is_part_of_the_cache_key(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Same kernel source, the precision from a module constant: a switch gives a new key and new code, never
+    the other precision's cached cubin."""
+    monkeypatch.setenv("SAFEKERNELS_CACHE_DIR", str(tmp_path))
+    monkeypatch.delenv("SAFEKERNELS_NO_CACHE", raising=False)
     infos = _infos("tf32_once")
-    assert cache_key(K.tf32_once.fn, infos, 2, "sm_90a", None) != cache_key(K.ieee_once.fn, infos, 2, "sm_90a", None)
+    fn = K.by_constant.fn
+    ieee_key = cache_key(fn, infos, 2, "sm_80", None)
+    assert "mma.sync" not in compile_tile(fn, infos, 2, arch="sm_80").ptx
+    monkeypatch.setattr(K, "PRECISION", "tf32")
+    assert cache_key(fn, infos, 2, "sm_80", None) != ieee_key
+    again = compile_tile(fn, infos, 2, arch="sm_80")
+    assert not again.from_cache and MMA_TF32 in again.ptx
+    assert compile_tile(fn, infos, 2, arch="sm_80").from_cache
 
 
 @tile.kernel

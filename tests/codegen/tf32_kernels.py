@@ -51,6 +51,18 @@ def tf32_ragged(z: Partition[f32], x: Tensor[f32], y: Tensor[f32]) -> None:
     z.store(tile.matmul(a, b, acc, input_precision="tf32"))
 
 
+#: A compile-time constant read by `by_constant` (a test switches it: the cache key must follow).
+PRECISION = "ieee"
+
+
+@tile.kernel
+def by_constant(z: Partition[f32], x: Tensor[f32], y: Tensor[f32]) -> None:
+    acc = tile.zeros((32, 32), f32)
+    a = x.load((tile.bid(0), 0), (32, 64))
+    b = y.load((0, tile.bid(1)), (64, 32))
+    z.store(tile.matmul(a, b, acc, input_precision=PRECISION))
+
+
 #: name -> (kernel, (M, N, K), output tile (BM, BN), the acc's value, whether TF32 rounds the inputs)
 CASES: dict[str, tuple[Any, tuple[int, int, int], tuple[int, int], float, bool]] = {
     "tf32_once": (tf32_once, (64, 96, 64), (32, 32), 0.25, True),
