@@ -1,8 +1,9 @@
 """A generator over the kernel language, built from the product's own tables, for the parity rule.
 
 Tile kernels come from the op table (`safekernels.tile.ops.OPS`): every op x every dtype x tile shapes from the
-smallest legal one up (a ragged edge, 16-row tiles) x warp counts; matmuls over their dtypes and shapes; and one
-out-of-range tile index for each load form.  SIMT kernels come from the statement forms below (arithmetic,
+smallest legal one up (a ragged edge, 16-row tiles) x warp counts; matmuls over their dtypes and shapes; one
+out-of-range tile index for each load form; and the scalar forms of `SCALAR_FORMS` (bool arithmetic, `min`,
+`max`, `abs`) plus `z.tile_shape`.  SIMT kernels come from the statement forms below (arithmetic,
 `math.*`, casts, warp collectives) x every scalar dtype x block sizes that are not multiples of 32 (a partial
 last warp).  Each generated kernel is one small module file (the compilers read kernels' source):
 
@@ -196,7 +197,60 @@ def tile_cases() -> list[Case]:
                 out.append(Case("tile", op, label, ts.label, warps, source, args, rank, expect, compare))
     out.extend(_matmul_cases())
     out.extend(_trap_cases())
+    out.extend(_scalar_cases())
     return out
+
+
+#: Scalar forms (docs/numerics.md "Scalars"): family -> form -> (expression of `n = x.shape[0]`, `b = tile.bid(0)`
+#: and literals, "int" | "float" | "reject").  Float forms stay on dyadic values, so f32 on the GPU and Python's
+#: f64 on the CPU round to the same stored value.
+SCALAR_FORMS: dict[str, dict[str, tuple[str, str]]] = {
+    "scalar-bool": {
+        "bool*int": ("(n > b * 50) * (n - b) + (b >= 1)", "int"),
+        "bool&|^bool": ("((b > 0) & (n > 100)) * 7 + ((b < 2) | (n < 20)) - ((b == 1) ^ (n > 30))", "int"),
+        "bool*float": ("(b > 1) * 2.5 + (n > 30) / 4", "float"),
+        "int(bool)": ("int(b > 0) * 3 + int(n == 16)", "int"),
+        "bool+bool": ("(b > 0) + (n > 1)", "reject"),
+        "-bool": ("-(b > 0)", "reject"),
+    },
+    "scalar-minmax": {
+        "min": ("min(n, b * 70 + 3, 150)", "int"),
+        "max": ("max(b - 2, -n, 1 - b * 3)", "int"),
+        "abs": ("abs(b - 2) * 10 + abs(n - 100)", "int"),
+        "min(float)": ("min(b * 0.75, n / 64, 1.5)", "float"),
+        "max(float)": ("max(b * -0.5, 1 - b, n * 0.25)", "float"),
+        "abs(float)": ("abs(b * -1.25 + 0.5)", "float"),
+        "min(bool)": ("min(b > 0, n)", "reject"),
+    },
+}
+_SCALAR_DTYPES = {"int": ("i32", "i64", "f32"), "float": ("f32", "f64", "f16"), "reject": ("i32",)}
+
+
+def _scalar_cases() -> Iterator[Case]:
+    """Each scalar form stored as a `tile.full` of the output's tile, per block (so `b` varies), and
+    `z.tile_shape` as a load's shape and a number, for every dtype."""
+    for ts in TILE_SHAPES:
+        rank = len(ts.shape)
+        for family, forms in SCALAR_FORMS.items():
+            for form, (expr, kind) in forms.items():
+                for dt in _SCALAR_DTYPES[kind]:
+                    body = ["n = x.shape[0]", "b = tile.bid(0)", f"z.store(tile.full({ts.tile}, {expr}, {dt}))"]
+                    source = _tile_source(None, "z: Partition[Any], x: Tensor[Any]", body)
+                    args = ((ts.shape, ts.tile, dt), (ts.shape, None, dt))
+                    expect = "reject" if kind == "reject" else "accept"
+                    yield Case("tile", family, dt, f"{ts.label} {form}", None, source, args, rank, expect, "exact")
+        index = "(" + ", ".join(f"tile.bid({i})" for i in range(rank)) + ",)"
+        for dt in DTYPES:
+            t = _t(ts.tile, dt)
+            try:
+                OPS["add"].infer(t, t)
+                expect = "accept"
+            except (TypeError, ShapeError):
+                expect = "reject"
+            body = [f"z.store(x.load({index}, z.tile_shape) + z.tile_shape[{rank - 1}] % 3)"]
+            source = _tile_source(None, "z: Partition[Any], x: Tensor[Any]", body)
+            args = ((ts.shape, ts.tile, dt), (ts.shape, None, dt))
+            yield Case("tile", "tile_shape", dt, ts.label, None, source, args, rank, expect, "exact")
 
 
 _MATMUL_SHAPES = (((16, 16, 16), None), ((32, 32, 16), None), ((64, 64, 32), 4), ((16, 32, 32), 1))

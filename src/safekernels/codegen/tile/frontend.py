@@ -303,6 +303,16 @@ class TileFrontend:
                 return getattr(base, e.attr)
             if isinstance(base, TensorRef | PartRef | AtomicRef) and e.attr == "shape":
                 return ShapeRef(base.param)
+            if isinstance(base, PartRef) and e.attr == "tile_shape":
+                return base.tile_shape  # fixed per specialization: a tuple of compile-time ints
+            if isinstance(base, TensorRef | AtomicRef) and e.attr == "tile_shape":
+                kind = "Tensor" if isinstance(base, TensorRef) else "AtomicTensor"
+                self.err(
+                    "SK004",
+                    f"`{self.params[base.param].name}` is a {kind}: only a Partition has `.tile_shape`",
+                    e,
+                    "a Partition parameter, or `x.partition(shape)`, has one",
+                )
             self.err("SK004", f"unsupported attribute `.{e.attr}`", e)
         if isinstance(e, ast.Subscript):
             base = self.expr(e.value)
@@ -321,6 +331,16 @@ class TileFrontend:
             return self.binop(type(e.op).__name__, self.expr(e.left), self.expr(e.right), e)
         if isinstance(e, ast.UnaryOp):
             operand = self.expr(e.operand)
+            if isinstance(operand, Value) and _is_bool(operand.type) and isinstance(e.op, ast.USub | ast.Invert):
+                sign = "-" if isinstance(e.op, ast.USub) else "~"
+                self.err(
+                    "SK023",
+                    f"unary `{sign}` of a bool scalar is not supported in tile kernels",
+                    e,
+                    f"Python gives an int (`{sign}True == {-1 if sign == '-' else -2}`), numpy "
+                    + ("refuses it" if sign == "-" else "the logical not")
+                    + f"; write `{sign}int(b)`" + (" or `b == False` for a logical not" if sign == "~" else ""),
+                )
             if isinstance(e.op, ast.USub):
                 if isinstance(operand, int | float):
                     return -operand
@@ -417,21 +437,39 @@ class TileFrontend:
         va, vb = self.scalar_value(a, node), self.scalar_value(b, node)
         assert isinstance(va.type, ScalarType) and isinstance(vb.type, ScalarType)
         if sym in ("<", "<=", ">", ">=", "==", "!="):
-            ty: ScalarType = ScalarType(dtype_of("bool"))
-        elif sym != "/" and _is_int(va.type) and _is_int(vb.type):
-            ty = _int_result(va.type, vb.type)
-        elif sym in ("//", "%", "&", "|", "^", "<<", ">>"):
-            self.err("SK023", f"operator `{sym}` needs integer scalars in tile kernels", node)
-        else:
-            ty = next(
-                (
-                    t.type
-                    for t in (va, vb)
-                    if isinstance(t.type, ScalarType) and t.type.dtype is not None and t.type.dtype.is_float
-                ),
-                ScalarType(F32),
+            return self.emit("scalar", [va, vb], ScalarType(dtype_of("bool")), node, op=sym)
+        if _is_bool(va.type) and _is_bool(vb.type) and sym in ("&", "|", "^"):
+            # logical on two bools (Python and numpy agree): computed on 0/1 indices, then `!= 0`
+            bits = self.emit("scalar", [va, vb], INDEX, node, op=sym)
+            return self.emit("scalar", [bits, self.const(0, node)], ScalarType(dtype_of("bool")), node, op="!=")
+        if _is_bool(va.type) and _is_bool(vb.type) and sym != "/":
+            self.err(
+                "SK023",
+                f"operator `{sym}` on two bool scalars is not supported in tile kernels",
+                node,
+                "Python gives an int (`True + True == 2`), numpy a bool (`True`); "
+                "convert one side first: `int(a) + b`",
             )
-        return self.emit("scalar", [va, vb], ty, node, op=sym)
+        return self.emit("scalar", [va, vb], self.scalar_result_type(sym, va, vb, node), node, op=sym)
+
+    def scalar_result_type(self, sym: str, va: Value, vb: Value, node: ast.AST) -> ScalarType:
+        """The type of scalar arithmetic `va sym vb` (docs/numerics.md): a bool counts as an int (bool with an
+        index is an index, with a typed int that int, with a float that float, as in Python and numpy), two
+        ints promote as numpy does with the index weak, anything with a float is that float (f32 for a
+        literal), and `/` is always a float."""
+        assert isinstance(va.type, ScalarType) and isinstance(vb.type, ScalarType)
+        if sym != "/" and _is_int_or_bool(va.type) and _is_int_or_bool(vb.type):
+            return _int_result(_bool_as_index(va.type), _bool_as_index(vb.type))
+        if sym in ("//", "%", "&", "|", "^", "<<", ">>"):
+            self.err("SK023", f"operator `{sym}` needs integer scalars in tile kernels", node)
+        return next(
+            (
+                t.type
+                for t in (va, vb)
+                if isinstance(t.type, ScalarType) and t.type.dtype is not None and t.type.dtype.is_float
+            ),
+            ScalarType(F32),
+        )
 
     def tile_op(self, name: str, operands: list[Value], node: ast.AST, **attrs: Any) -> Value:
         spec = OPS[name]
@@ -509,7 +547,14 @@ class TileFrontend:
                     )
                 self.err("SK023", "float(...) takes a scalar in tile kernels", e)
             if target is int and len(e.args) == 1:
-                return self.index_value(self.expr(e.args[0]), e)
+                v = self.expr(e.args[0])
+                if isinstance(v, bool):
+                    return int(v)
+                if isinstance(v, Value) and _is_bool(v.type):  # 0 or 1, as Python's int(True)
+                    return self.emit("to_index", [v], INDEX, e)
+                return self.index_value(v, e)
+            if target in (min, max, abs):
+                return self.scalar_extreme(target.__name__, e)
             if isinstance(target, type) and issubclass(target, DScalar) and len(e.args) == 1:
                 v = self.expr(e.args[0])
                 return target(v) if isinstance(v, int | float) else v  # type: ignore[call-arg]
@@ -747,6 +792,41 @@ class TileFrontend:
         self.emit(kind, [*index, value, *extra], None, e, **attrs)
         return None
 
+    def scalar_extreme(self, name: str, e: ast.Call) -> Any:
+        """Python's `min(a, b, ...)`, `max(a, b, ...)` and `abs(a)` on int and float scalars.
+
+        `min`/`max` keep Python's order: the first argument wins unless a later one is strictly smaller (larger),
+        so a NaN is the result only when it comes before every number (a NaN compares false) and `min(0.0, -0.0)`
+        is `0.0`; the CPU executor runs Python's builtins, the GPU a compare and select per argument.  The result
+        has the promoted type of all arguments (the scalar arithmetic rule).  Bools are refused: numpy and Python
+        disagree on what `min(True, 5)` is."""
+        if e.keywords:
+            self.err("SK006", f"{name}() takes no keyword arguments in tile kernels", e.keywords[0].value)
+        wanted = "one argument" if name == "abs" else "two or more arguments"
+        if (len(e.args) != 1) if name == "abs" else (len(e.args) < 2):
+            self.err("SK006", f"{name}() takes {wanted} in tile kernels", e)
+        values = [self.expr(a) for a in e.args]
+        for v, a in zip(values, e.args, strict=True):
+            if isinstance(v, Value) and v.is_tile:
+                tile_form = {"min": "tile.minimum(a, b)", "max": "tile.maximum(a, b)", "abs": "tile.maximum(t, -t)"}
+                help_ = f"for tiles use {tile_form[name]}"
+                self.err("SK023", f"{name}() takes scalars in tile kernels, got a tile", a, help_)
+            if isinstance(v, bool) or (isinstance(v, Value) and _is_bool(v.type)):
+                self.err("SK023", f"{name}() of a bool is not supported in tile kernels", a, "convert it with int(b)")
+            if not isinstance(v, Value | int | float | DScalar):
+                self.err("SK023", f"{name}() takes int or float scalars, got {type(v).__name__}", a)
+        if all(isinstance(v, int | float) for v in values):  # constant folding, as Python does it
+            return abs(values[0]) if name == "abs" else min(values) if name == "min" else max(values)
+        if name == "abs":
+            v = self.scalar_value(values[0], e)
+            return self.emit("scalar", [v], v.type, e, op="abs")
+        result = self.scalar_value(values[0], e.args[0])
+        for v, a in zip(values[1:], e.args[1:], strict=True):
+            other = self.scalar_value(v, a)
+            ty = self.scalar_result_type(name, result, other, e)
+            result = self.emit("scalar", [result, other], ty, e, op=name)
+        return result
+
     def binop_named(self, name: str, operands: list[Any], e: ast.Call) -> Value:
         if not any(isinstance(o, Value) and o.is_tile for o in operands):
             self.err("SK023", f"tile.{name} needs at least one tile operand", e)
@@ -901,6 +981,19 @@ def _is_int(t: Any) -> bool:
     return isinstance(t, ScalarType) and (
         t.dtype is None or (t.dtype.kind in ("i", "u") and t.dtype.name != "bool")
     )
+
+
+def _is_bool(t: Any) -> bool:
+    return isinstance(t, ScalarType) and t.dtype is not None and t.dtype.name == "bool"
+
+
+def _is_int_or_bool(t: Any) -> bool:
+    return _is_int(t) or _is_bool(t)
+
+
+def _bool_as_index(t: ScalarType) -> ScalarType:
+    """In arithmetic a bool is an int: weak, like the index (`True * n` is `n`'s type, `True + 1` an index)."""
+    return INDEX if _is_bool(t) else t
 
 
 def _int_result(a: ScalarType, b: ScalarType) -> ScalarType:

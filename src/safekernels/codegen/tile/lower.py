@@ -404,6 +404,8 @@ class TileLowering:
         return so.convert(self.b, s.value, src, dt)
 
     def op_scalar(self, op: Op) -> Scalar:
+        if op.attrs["op"] in ("min", "max", "abs"):
+            return self.scalar_extreme(op)
         a, c = self.val(op.args[0]), self.val(op.args[1])
         assert isinstance(a, Scalar) and isinstance(c, Scalar) and op.result is not None
         sym = op.attrs["op"]
@@ -438,6 +440,16 @@ class TileLowering:
         if fname is None:
             raise LoweringError(f"scalar operator `{sym}` on floats is not supported")
         return Scalar(so.binary(b, fname, x, y, dt), dt.name)
+
+    def scalar_extreme(self, op: Op) -> Scalar:
+        """Python's `min`/`max` of two scalars, `abs` of one, in the result type (scalar_ops.first_extreme)."""
+        assert op.result is not None and isinstance(op.result.type, ScalarType)
+        dt = op.result.type.dtype
+        xs = [self.scalar_in(s, dt) for s in (self.val(a) for a in op.args) if isinstance(s, Scalar)]
+        kind = dt if dt is not None else dtype_of("i64")
+        sym = op.attrs["op"]
+        r = so.scalar_abs(self.b, xs[0], kind) if sym == "abs" else so.first_extreme(self.b, sym, xs[0], xs[1], kind)
+        return Scalar(r, None if dt is None else dt.name)
 
     # tile creation -----------------------------------------------------------------------------------------
     def op_full(self, op: Op) -> FnTile:

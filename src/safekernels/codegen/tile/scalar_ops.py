@@ -241,6 +241,33 @@ def unary(b: ir.IRBuilder, op: str, x: ir.Value, dt: DType) -> ir.Value:
     return narrow(b, b.call(fn, [xw]), dt)
 
 
+def first_extreme(b: ir.IRBuilder, op: str, x: ir.Value, y: ir.Value, dt: DType) -> ir.Value:
+    """Python's `min(x, y)` / `max(x, y)` (`op` "min" / "max"): `y` only when it is strictly smaller (larger)
+    than `x`.  The first of equal values wins and a NaN is kept only when it comes first, exactly what the CPU
+    executor's builtins do (PTX `min.f32` would return the number and prefer -0.0)."""
+    sym = "<" if op == "min" else ">"
+    if dt.kind == "f":
+        c = b.fcmp_ordered(sym, widen(b, y, dt), widen(b, x, dt))
+    else:
+        c = b.icmp_unsigned(sym, y, x) if dt.kind == "u" else b.icmp_signed(sym, y, x)
+    return b.select(c, y, x)
+
+
+def scalar_abs(b: ir.IRBuilder, x: ir.Value, dt: DType) -> ir.Value:
+    """Python's `abs(x)`: the sign bit cleared for floats (`abs(-0.0)` is `0.0`, a NaN stays NaN), identity
+    for unsigned ints, and `0 - x` for negative signed ints (the minimum wraps to itself, as numpy's)."""
+    if dt.kind == "u":
+        return x
+    if dt.kind == "f":
+        if x.type in (F32, F64):
+            return b.call(declare(b.module, f"llvm.fabs.{_float_suffix(x.type)}", x.type, [x.type]), [x])
+        if x.type == F16:
+            return b.bitcast(b.and_(b.bitcast(x, I16), ir.Constant(I16, 0x7FFF)), F16)
+        return b.and_(x, ir.Constant(x.type, (1 << (x.type.width - 1)) - 1))  # bf16 / fp8 bits
+    zero = ir.Constant(x.type, 0)
+    return b.select(b.icmp_signed("<", x, zero), b.sub(zero, x), x)
+
+
 def identity(op: str, dt: DType, ty: ir.Type) -> ir.Constant:
     """The neutral element of reduction `op` in type `ty` (the accumulation type)."""
     if op == "sum":
