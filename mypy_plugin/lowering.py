@@ -777,7 +777,7 @@ class FunctionLowerer(calls.PlaceNaming):
                 device = frozenset(self.device)
                 unit = Unit(func, kind, lambda: device, None)
                 effects = nonlocal_effects(FunctionLowerer(self.ctx, unit).lower(), [*captured, *declared])
-                if effects.rebound or effects.moves:
+                if effects.reads or effects.rebound or effects.moves:
                     self.closures[node.name] = effects
 
     def captures(self, func: FuncItem, params: set[str]) -> list[str]:

@@ -249,10 +249,12 @@ class MethodCall(Generic[E]):
 
 @dataclass(frozen=True)
 class NonlocalEffects:
-    """What calling a nested function does to the enclosing function's names it declares `nonlocal`, read from the
-    nested function's own analysis at its exit (`checker.nonlocal_effects`): `rebound` names refer to a new value
-    on every path out, `moves` are the nested function's moves that may have consumed a name's value by then."""
+    """What calling a nested function does to the values it captures and the names it declares `nonlocal`, read
+    from the nested function's own analysis (`checker.nonlocal_effects`): `reads` are where it first reads each
+    caller's value (spans in the nested function), `rebound` names refer to a new value on every path out, and
+    `moves` are its moves that may have consumed what a name refers to by then."""
 
+    reads: tuple[ir.Use, ...] = ()
     rebound: tuple[ir.Place, ...] = ()
     moves: tuple[ir.Move, ...] = ()
 
@@ -421,7 +423,10 @@ def lower_call(call: Call[E], holder: ir.Place | None, sink: Lowering[E]) -> ir.
     _call_args(call, False, None, sink)
     effects = call.nonlocal_effects
     if effects is not None:
-        # the nested function ran here: its rebinds, then its moves (with their own spans and help), in the caller
+        # the nested function ran here: its reads of the caller's values, its rebinds, then its moves (with their
+        # own spans and help)
+        for read in effects.reads:
+            sink.emit(read, call.node)
         for place in effects.rebound:
             sink.emit(ir.Bind((place,), (ir.Fresh(),), call.span), call.node)
         for move in effects.moves:

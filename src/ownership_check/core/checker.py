@@ -803,6 +803,12 @@ class _Analysis:
                         )
                     )
                     break
+            # a view only borrows its base's memory: the runtime refuses to move it (E0505)
+            view = next((o for o in sorted(objs) if o.startswith("v") and self.info(o).parent is not None), None)
+            if view is not None:
+                view_op = self.graph.nodes[int(view[1:].split(":", 1)[0])].op
+                assert isinstance(view_op, ir.View)
+                self.diagnostics.append(messages.move_out_of_view(self.path, op.place.text, view_op.span, op.span))
         s = state.derive()
         moved = dict(s.moved)
         site = frozenset((node.id,))
@@ -934,30 +940,44 @@ class _Analysis:
 
 
 def nonlocal_effects(function: ir.Function, names: Iterable[str]) -> NonlocalEffects:
-    """What a call of the nested `function` does to `names`, the enclosing function's names it declares `nonlocal`
-    (each starts out as the caller's value, the unknown object `@name`): the names bound to a new value on every
-    path to the exit, and the moves that may have consumed a name's value there (`x = y.unpartition()` moves the
-    caller's `y`).  The caller emits them at the call (`calls.lower_call`), so a later use there is E0382."""
+    """What a call of the nested `function` does to `names`, the caller's values it captures and the names it
+    declares `nonlocal` (each starts out as the caller's value, the unknown object `@name`): where it first reads
+    a caller's value (a use, a move or a borrow of `@name`: the caller's value must not be moved by then), the
+    names bound to a new value on every path to the exit, and the moves that may have consumed what a name refers
+    to there (`x = y.unpartition()` consumes the caller's `y`).  The caller emits them at the call in that order
+    (`calls.lower_call`), so a call after the caller moved a value the nested function reads is E0382 at the
+    read, and so is a use of a consumed value after the call."""
     wanted = tuple(dict.fromkeys(names))
     graph = build(function)
     setup = _setup(graph, wanted)
     if setup is None or not wanted:
         return NonlocalEffects()
     analysis = _Analysis(function, graph, setup)
-    exit_state = analysis.solve()[graph.exit]
+    states = analysis.solve()
+    exit_state = states[graph.exit]
+    reads: dict[str, ir.Use] = {}
+    for node in graph.nodes:
+        op, st = node.op, states[node.id]
+        read = op.source if isinstance(op, ir.View) else getattr(op, "place", None)
+        if st is None or not isinstance(read, ir.Place) or read.root not in wanted or read.root in reads:
+            continue
+        if isinstance(op, ir.Use | ir.Move | ir.Borrow | ir.View | ir.CheckBrand) and "@" + read.root in st.get(
+            read.root
+        ):
+            reads[read.root] = ir.Use(ir.Place(read.root), op.span)
     if exit_state is None:  # never returns
-        return NonlocalEffects()
+        return NonlocalEffects(tuple(reads.values()))
     rebound: list[ir.Place] = []
     moves: dict[Span, ir.Move] = {}
     places = [ir.Place(name) for name in wanted]  # alive together: the analysis memoises by `id(place)`
-    for name, place in zip(wanted, places):
+    for name, place in zip(wanted, places, strict=True):
         if all(name in world and not any(o[0] == "@" for o in world[name]) for world in exit_state.worlds):
             rebound.append(place)
         for site in sorted(analysis.moved_sites(exit_state, place)):
             op = graph.nodes[site].op
             assert isinstance(op, ir.Move)
             moves.setdefault(op.span, ir.Move(place, op.span, op.help))
-    return NonlocalEffects(tuple(rebound), tuple(moves.values()))
+    return NonlocalEffects(tuple(reads.values()), tuple(rebound), tuple(moves.values()))
 
 
 def _dominators(graph: Graph) -> list[int]:

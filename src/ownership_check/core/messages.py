@@ -90,6 +90,22 @@ def move_while_borrowed(
     )
 
 
+def move_out_of_view(path: str, name: str, view: Span, move: Span) -> Diagnostic:
+    """Moving a view (`c.view(...)`, a slice, a `split_at` half): it only borrows its base's memory."""
+    return Diagnostic(
+        "E0505",
+        f"cannot move out of `{name}` because it is borrowed",
+        path,
+        move,
+        labels=(
+            Label(view, "borrow of another value's memory occurs here"),
+            Label(move, f"move out of `{name}` occurs here", primary=True),
+        ),
+        notes=(f"`{name}` is a view (`view`, a slice, `split_at`): it borrows the memory of the value it views",),
+        help="move the owning buffer instead",
+    )
+
+
 def unsafe_required(path: str, operation: str, span: Span) -> Diagnostic:
     return Diagnostic(
         "E0133",

@@ -793,7 +793,7 @@ class FunctionLowerer(calls.PlaceNaming):
             ]
             if captured or declared:
                 effects = nonlocal_effects(FunctionLowerer(self.ctx, unit).lower(), [*captured, *declared])
-                if effects.rebound or effects.moves:
+                if effects.reads or effects.rebound or effects.moves:
                     self.closures[unit.name] = effects
 
     def captures(self, node: cst.CSTNode, params: set[str]) -> list[str]:
