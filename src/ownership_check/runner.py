@@ -68,6 +68,7 @@ class _File:
     syntax: Diagnostic | None = None
     complex: TooComplex | None = None
     entry: dict[str, Any] | None = None
+    tree: ast.Module | None = None  # the prescan's parse, kept for the analysis of a reported file
 
 
 def file_budget() -> float:
@@ -124,6 +125,8 @@ def _summarize(f: _File, module: str | None = None) -> None:
         f.complex = parser_gave_up(exc)
         return
     f.summary = summarize(tree, f.open_path, mentions_marker(f.data), module or f.module or None)
+    if f.reported:
+        f.tree = tree
     f.complex = measure_text(f.text, len(f.data)) or measure_tree(tree)
 
 
@@ -141,31 +144,26 @@ def _is_relevant_import(modules: Sequence[str], relevant: set[str]) -> bool:
     return False
 
 
-def analyze_source(source: str, path: str, index: ProjectIndex, summary: FileSummary) -> list[Diagnostic]:
-    """Lower one relevant, guarded file with libcst and run the core on each of its functions."""
+def analyze_source(
+    source: str, path: str, index: ProjectIndex, summary: FileSummary, tree: ast.Module | None = None
+) -> list[Diagnostic]:
+    """Lower one relevant, guarded file and run the core on each of its functions (`tree`: the prescan's `ast`
+    of `source`, when it is still at hand)."""
     import sys
 
-    import libcst as cst
+    from ownership_check.frontend.ast_lowering import FileContext, lower_module
 
-    from ownership_check.frontend.lowering import FileContext, lower_module
-
-    try:
-        module = cst.parse_module(source)
-    except cst.ParserSyntaxError as exc:
-        # Python's parser accepted the file (prescan), libcst's did not: never call that a syntax error.
-        line = max(exc.raw_line, 1)
-        return [
-            not_analyzed(
-                path,
-                f"the libcst parser rejects it ({exc.message})",
-                Span(line, exc.raw_column + 1, line, exc.raw_column + 2),
-            )
-        ]
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 8000))
     try:
-        ctx = FileContext(source, path, summary, index, module)
-        return check_module(lower_module(ctx, module))
+        if tree is None:
+            try:
+                tree = ast.parse(source, filename=path)
+            except (SyntaxError, ValueError) as exc:  # the prescan accepted it: only an in-memory caller gets here
+                line = getattr(exc, "lineno", None) or 1
+                return [syntax_error(path, getattr(exc, "msg", None) or str(exc), Span(line, 1, line, 2))]
+        ctx = FileContext(source, path, summary, index, tree)
+        return check_module(lower_module(ctx, tree))
     except (RecursionError, MemoryError):
         reason = "file too complex to analyse: its expressions are nested too deeply"
         return [not_analyzed(path, reason, Span(1, 1, 1, 2))]
@@ -185,11 +183,13 @@ def _is_transient(diag: Diagnostic) -> bool:
     return diag.code == "W0002" and (BUDGET_REASON in diag.message or CRASH_REASON in diag.message)
 
 
-def _analyze_budgeted(source: str, path: str, index: ProjectIndex, summary: FileSummary) -> list[Diagnostic]:
+def _analyze_budgeted(
+    source: str, path: str, index: ProjectIndex, summary: FileSummary, tree: ast.Module | None = None
+) -> list[Diagnostic]:
     seconds = file_budget()
     try:
         with _time_budget(seconds):
-            return analyze_source(source, path, index, summary)
+            return analyze_source(source, path, index, summary, tree)
     except _BudgetExceeded:
         return [_over_budget(path, seconds)]
 
@@ -429,7 +429,8 @@ def run(
         for f in todo:
             assert f.summary is not None
             try:
-                raw.append((f, _analyze_budgeted(f.text or "", f.display, index, f.summary)))
+                raw.append((f, _analyze_budgeted(f.text or "", f.display, index, f.summary, f.tree)))
+                f.tree = None
             except Exception:
                 result.internal_errors.append(f"{f.display}: internal error\n{traceback.format_exc()}")
                 raw.append((f, []))

@@ -1,4 +1,4 @@
-"""IR parity: the libcst front end and the mypy plugin lower each corpus function to the same flow IR.
+"""IR parity: the CLI front end (`ast`) and the mypy plugin lower each corpus function to the same flow IR.
 
 Diagnostic parity (`test_parity.py`) can hide a lowering difference the checker happens not to report; this
 compares the IR itself, for every function of the single-file golden cases that both front ends lower (the plugin
@@ -71,7 +71,7 @@ def lowered(
     import mypy_plugin.lowering as mypy_lowering
     from mypy_plugin.reporting import PASS_CACHE
     from ownership_check.api import check_paths
-    from ownership_check.frontend import lowering as cst_lowering
+    from ownership_check.frontend import ast_lowering as cst_lowering  # the CLI's front end
 
     files = sorted(c for c in discover_cases() if c.is_file() and c.stem != "e0001_syntax_error")
     libcst: dict[Key, ir.Block] = {}

@@ -22,6 +22,7 @@ import ast
 from dataclasses import dataclass
 
 from ownership_check.diagnostics import Span
+from ownership_check.frontend.ast_walk import child_nodes
 
 MAX_NESTING = 400
 MAX_ANALYSED_BYTES = 512 * 1024
@@ -96,7 +97,7 @@ def measure_tree(tree: ast.AST) -> TooComplex | None:
                 )
             stack.extend((child, depth + chain + 1) for child in node.values)
             continue
-        stack.extend((child, depth + 1) for child in ast.iter_child_nodes(node))
+        stack.extend((child, depth + 1) for child in child_nodes(node))
     return None
 
 

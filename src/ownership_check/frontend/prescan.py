@@ -12,11 +12,13 @@ from __future__ import annotations
 import ast
 import functools
 import os
-from collections.abc import Sequence
+from collections import deque
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ownership_check.frontend.ast_walk import child_nodes, walk
 from safekernels import ownership_model
 from safekernels.ownership_model import DEVICE_DECORATOR, KERNEL_DECORATORS, KERNEL_WRAPPERS, PARAM_MODES
 
@@ -225,10 +227,17 @@ def collect_imports(tree: ast.AST, module: str, is_package: bool) -> tuple[dict[
 
 def collect_bindings(tree: ast.AST, module: str, is_package: bool) -> tuple[dict[str, str], list[str], list[str]]:
     """Import bindings (local name -> qualified name), imported modules, and the modules of `from M import *`."""
+    return _bindings(walk(tree), module, is_package)
+
+
+def _bindings(
+    nodes: Iterable[ast.AST], module: str, is_package: bool
+) -> tuple[dict[str, str], list[str], list[str]]:
+    """`collect_bindings` over the import statements among `nodes` (in `ast.walk` order)."""
     imports: dict[str, str] = {}
     modules: list[str] = []
     stars: list[str] = []
-    for node in ast.walk(tree):
+    for node in nodes:
         if isinstance(node, ast.Import):
             for alias in node.names:
                 modules.append(alias.name)
@@ -340,7 +349,23 @@ def _kernel_summary(
 def summarize(tree: ast.Module, path: str, mentions_marker: bool, module: str | None = None) -> FileSummary:
     module = module or module_name(path)
     is_package = os.path.basename(path) == "__init__.py"
-    imports, modules, stars = collect_bindings(tree, module, is_package)
+    # One breadth-first pass (the order `ast.walk` visits) finds the import statements and the functions defined
+    # inside other functions.
+    import_nodes: list[ast.AST] = []
+    nested: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
+    todo: deque[tuple[ast.AST, bool]] = deque([(tree, False)])
+    while todo:
+        cur, inside = todo.popleft()
+        kind = type(cur)
+        if kind is ast.Import or kind is ast.ImportFrom:
+            import_nodes.append(cur)
+            continue
+        if kind is ast.FunctionDef or kind is ast.AsyncFunctionDef:
+            if inside:
+                nested.append(cur)  # type: ignore[arg-type]
+            inside = True
+        todo.extend((child, inside) for child in child_nodes(cur))
+    imports, modules, stars = _bindings(import_nodes, module, is_package)
     toplevel = {
         n.name for n in tree.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
     }
@@ -363,16 +388,11 @@ def summarize(tree: ast.Module, path: str, mentions_marker: bool, module: str | 
         if isinstance(value, ast.Name) and value.id in summary.kernels and name not in toplevel | imports.keys():
             summary.kernels[name] = summary.kernels[value.id]
     # Kernels defined inside function bodies (factories, closures): found by where they are defined.
-    for outer in ast.walk(tree):
-        if not isinstance(outer, ast.FunctionDef | ast.AsyncFunctionDef):
-            continue
-        for inner in ast.walk(outer):
-            if inner is outer or not isinstance(inner, ast.FunctionDef | ast.AsyncFunctionDef):
-                continue
-            found = kernel_track(inner.decorator_list, imports, module, toplevel, stars)
-            if found is not None and found[0] != "device":
-                key = f"{inner.lineno}:{inner.name}"
-                summary.local_kernels[key] = _kernel_summary(inner, found[0], found[1], imports, aliases)
+    for inner in nested:
+        found = kernel_track(inner.decorator_list, imports, module, toplevel, stars)
+        if found is not None and found[0] != "device":
+            key = f"{inner.lineno}:{inner.name}"
+            summary.local_kernels[key] = _kernel_summary(inner, found[0], found[1], imports, aliases)
     return summary
 
 

@@ -1,0 +1,1464 @@
+"""Lower Python modules (the stdlib `ast`, parsed by CPython's own C parser) to the flow IR: one `ir.Function` per
+function body plus one for the module top level.
+
+Only ownership-relevant facts are emitted, in Python's evaluation order: reads of names (`Use`), aliasing
+assignments (`Bind` with `FromPlace`), fresh results, the moves, borrows and brand checks of safekernels calls
+(from `safekernels.ownership_model`, never restated here), views, unsafe blocks and control flow.  All borrow
+logic lives in the core, and so does what a call means: this module resolves a call (or an assignment, or a `with`
+statement), describes it as one of `core.calls`' neutral shapes and lets `core.calls` emit its operations, exactly
+as the mypy plugin does.
+
+Why `ast` and not a concrete syntax tree: the analysis needs names, calls and positions, never whitespace or
+comments, and the prescan has already parsed the file with `ast` (the same tree is reused).  CPython's parser is
+an order of magnitude faster than building a concrete syntax tree and deriving byte spans from it, which was most
+of the checker's time.  Positions follow what users see: 1-based lines and character columns, parentheses around
+an expression excluded.  Name tokens that `ast` keeps as plain strings (`x.attr`, `def name`, a parameter, `except
+E as name`, `case [*rest]`) get their positions from the source text.
+
+Which calls are which is decided by qualified names (import bindings + the project index), so `from
+safekernels import simt as s`, `import safekernels.tile` and re-exports all work.  Methods that other
+libraries also define (`partition`, `sync`, `view`, slicing) only count on values that are *device-like*:
+bound, somewhere in the function, from a safekernels call or another device-like value, or parameters
+annotated with a safekernels type.  That keeps `line.partition(":")` in a file that happens to import
+safekernels silent.
+"""
+
+from __future__ import annotations
+
+import ast
+import bisect
+import functools
+import re
+import unicodedata
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Union
+
+from ownership_check.core import calls, ir
+from ownership_check.core.checker import nonlocal_effects
+from ownership_check.diagnostics import Span
+from ownership_check.frontend.prescan import FileSummary, KernelSummary, is_safekernels_name, resolve_local
+from ownership_check.frontend.project_index import ProjectIndex
+from safekernels.ownership_model import (
+    ALIASING_FUNCTIONS,
+    DEVICE_ANNOTATIONS,
+    SHARED_ARRAY_ANNOTATIONS,
+    SHARED_ARRAY_CONSTRUCTOR,
+    UNSAFE_CONTEXT,
+    launch_form,
+)
+
+FunctionNode = Union[ast.FunctionDef, ast.AsyncFunctionDef]  # noqa: UP007 (a runtime alias)
+_FUNCTION_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
+#: Constants a concrete syntax tree spells as plain literals or names (`1`, `"s"`, `None`): items of a display.
+_PLAIN_CONSTANTS = (str, bytes, int, float, type(None))
+
+
+def ident(name: str) -> str:
+    """An identifier as Python binds it: NFKC-normalized (PEP 3131), so `ﬁ` and `fi` are one name."""
+    return name if name.isascii() else unicodedata.normalize("NFKC", name)
+
+
+def dotted(node: ast.AST) -> str | None:
+    if isinstance(node, ast.Name):
+        return node.id
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        parts.append(node.id)
+        return ".".join(reversed(parts))
+    return None
+
+
+# --- children in the order the analysis visits them ---------------------------------------------------------
+
+_SKIPPED_FIELDS = frozenset({"ctx", "op", "ops", "type_comment", "kind", "is_async", "conversion", "level"})
+_FIELDS: dict[type[ast.AST], tuple[str, ...]] = {}
+
+
+@dataclass(frozen=True)
+class Arg:
+    """One argument of a call in source order (`ast` keeps positional and keyword arguments apart)."""
+
+    value: ast.expr
+    keyword: str | None = None
+    star: str = ""  # "", "*" or "**"
+    node: ast.AST | None = None  # the `ast.keyword` (for its position), else None
+
+
+def call_args(call: ast.Call) -> tuple[Arg, ...]:
+    out = [
+        Arg(a.value, None, "*") if isinstance(a, ast.Starred) else Arg(a) for a in call.args
+    ]
+    if call.keywords:
+        kws = [Arg(k.value, k.arg, "" if k.arg is not None else "**", k) for k in call.keywords]
+        if any(a.star == "*" for a in out):
+            # `f(k=1, *rest)` is legal: order by position
+            out = sorted([*out, *kws], key=lambda a: _start(a.node if a.node is not None else a.value))
+        else:
+            out.extend(kws)
+    return tuple(out)
+
+
+def _start(node: ast.AST) -> tuple[int, int]:
+    return node.lineno, node.col_offset  # type: ignore[attr-defined]
+
+
+def _call_kids(node: ast.Call) -> list[ast.AST]:
+    out: list[ast.AST] = [node.func]
+    for arg in call_args(node):
+        out.append(arg.node if arg.node is not None else arg.value)
+    return out
+
+
+def _arguments_kids(node: ast.arguments) -> list[ast.AST]:
+    out: list[ast.AST] = []
+    for param, default in _params(node, walk_order=True):
+        out.append(param)
+        if default is not None:
+            out.append(default)
+    return out
+
+
+def _dict_kids(node: ast.Dict) -> list[ast.AST]:
+    out: list[ast.AST] = []
+    for key, value in zip(node.keys, node.values, strict=True):
+        if key is not None:
+            out.append(key)
+        out.append(value)
+    return out
+
+
+def _mapping_kids(node: ast.MatchMapping) -> list[ast.AST]:
+    out: list[ast.AST] = []
+    for key, pattern in zip(node.keys, node.patterns, strict=True):
+        out.append(key)
+        out.append(pattern)
+    return out
+
+
+_SPECIAL_KIDS: dict[type[ast.AST], Callable[[Any], list[ast.AST]]] = {
+    ast.Call: _call_kids,
+    ast.arguments: _arguments_kids,
+    ast.Dict: _dict_kids,
+    ast.MatchMapping: _mapping_kids,
+    ast.ClassDef: lambda n: [*n.body, *n.bases, *n.keywords, *n.decorator_list],
+    ast.ExceptHandler: lambda n: [*n.body, *([n.type] if n.type is not None else [])],
+    ast.match_case: lambda n: [n.pattern, *n.body, *([n.guard] if n.guard is not None else [])],
+    ast.MatchClass: lambda n: [n.cls, *n.patterns, *n.kwd_patterns],
+    ast.Constant: lambda n: [],
+    ast.Name: lambda n: [],
+}
+if hasattr(ast, "TryStar"):
+    _SPECIAL_KIDS[ast.TryStar] = lambda n: [*n.body, *n.handlers, *n.orelse, *n.finalbody]
+
+
+def _kids(node: ast.AST) -> list[ast.AST]:
+    """Syntactic children: statements, expressions and patterns, in source order (decorators and a class's bases
+    after its body, as the analysis has always visited them); contexts and operators skipped."""
+    special = _SPECIAL_KIDS.get(type(node))
+    if special is not None:
+        return special(node)
+    names = _FIELDS.get(type(node))
+    if names is None:
+        names = tuple(f for f in node._fields if f not in _SKIPPED_FIELDS)
+        _FIELDS[type(node)] = names
+    out: list[ast.AST] = []
+    for name in names:
+        value = getattr(node, name, None)
+        if isinstance(value, ast.AST):
+            out.append(value)
+        elif isinstance(value, list):
+            out.extend(item for item in value if isinstance(item, ast.AST))
+    return out
+
+
+def _walk(roots: ast.AST | Sequence[ast.AST], skip_scopes: bool = True) -> Iterator[ast.AST]:
+    """Pre-order walk; with `skip_scopes`, nested functions, classes and lambdas are yielded, not entered."""
+    stack: list[ast.AST] = [roots] if isinstance(roots, ast.AST) else list(reversed(roots))
+    top = roots
+    while stack:
+        cur = stack.pop()
+        yield cur
+        if skip_scopes and cur is not top and isinstance(cur, _SCOPES):
+            continue
+        stack.extend(reversed(_kids(cur)))
+
+
+@dataclass(frozen=True)
+class _Token:
+    """A name in the source: an `ast.Name`, or one `ast` keeps as a string (`kind` says where to find it)."""
+
+    name: str
+    node: ast.AST
+    kind: str  # "name" | "attr" | "keyword" | "def" | "arg" | "except" | "match" | "rest"
+
+
+def _name_tokens(roots: ast.AST | Sequence[ast.AST]) -> Iterator[_Token]:
+    """Every name occurrence under `roots` (nested scopes included), in the analysis' visiting order;
+    `global` / `nonlocal` declarations are not name occurrences."""
+    stack: list[ast.AST | _Token] = [roots] if isinstance(roots, ast.AST) else list(reversed(roots))
+    while stack:
+        cur = stack.pop()
+        if isinstance(cur, _Token):
+            yield cur
+            continue
+        t = type(cur)
+        if t is ast.Name:
+            yield _Token(cur.id, cur, "name")  # type: ignore[attr-defined]
+            continue
+        if t is ast.Global or t is ast.Nonlocal:
+            continue
+        kids: list[ast.AST | _Token] = list(_kids(cur))
+        if t is ast.Attribute:
+            kids.append(_Token(cur.attr, cur, "attr"))  # type: ignore[attr-defined]
+        elif t is ast.keyword and cur.arg is not None:  # type: ignore[attr-defined]
+            kids.append(_Token(cur.arg, cur, "keyword"))  # type: ignore[attr-defined]
+        elif t in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+            kids.insert(0, _Token(cur.name, cur, "def"))  # type: ignore[attr-defined]
+        elif t is ast.arg:
+            kids.insert(0, _Token(cur.arg, cur, "arg"))  # type: ignore[attr-defined]
+        elif t is ast.ExceptHandler and cur.name:  # type: ignore[attr-defined]
+            kids.append(_Token(cur.name, cur, "except"))  # type: ignore[attr-defined]
+        elif (t is ast.MatchAs or t is ast.MatchStar) and cur.name:  # type: ignore[attr-defined]
+            kids.append(_Token(cur.name, cur, "match"))  # type: ignore[attr-defined]
+        elif t is ast.MatchMapping and cur.rest:  # type: ignore[attr-defined]
+            kids.append(_Token(cur.rest, cur, "match"))  # type: ignore[attr-defined]
+        stack.extend(reversed(kids))
+
+
+def _params(args: ast.arguments, walk_order: bool = False) -> list[tuple[ast.arg, ast.expr | None]]:
+    """Parameters with their defaults: positional-only, positional, keyword-only (`walk_order`: positional,
+    keyword-only, positional-only, without `*args` / `**kwargs`, the order a syntax walk visits them)."""
+    positional = [*args.posonlyargs, *args.args]
+    defaults: list[ast.expr | None] = [None] * (len(positional) - len(args.defaults)) + list(args.defaults)
+    paired = list(zip(positional, defaults, strict=True))
+    keyword_only = list(zip(args.kwonlyargs, args.kw_defaults, strict=True))
+    if walk_order:
+        split = len(args.posonlyargs)
+        return [*paired[split:], *keyword_only, *paired[:split]]
+    return [*paired, *keyword_only]
+
+
+def _param_names(args: ast.arguments) -> list[ast.arg]:
+    """Positional-only, positional, keyword-only, `*args`, `**kwargs`."""
+    out = [*args.posonlyargs, *args.args, *args.kwonlyargs]
+    if args.vararg is not None:
+        out.append(args.vararg)
+    if args.kwarg is not None:
+        out.append(args.kwarg)
+    return out
+
+
+def _target_names(target: ast.AST) -> Iterator[str]:
+    if isinstance(target, ast.Name):
+        yield target.id
+    elif isinstance(target, ast.Tuple | ast.List):
+        for el in target.elts:
+            yield from _target_names(el)
+    elif isinstance(target, ast.Starred):
+        yield from _target_names(target.value)
+
+
+def _int_literal(node: ast.AST | None) -> int | None:
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return node.value
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = _int_literal(node.operand)
+        return -inner if inner is not None else None
+    return None
+
+
+def _is_constant(node: ast.AST, value: object) -> bool:
+    return isinstance(node, ast.Constant) and node.value is value
+
+
+def _returned_params(func: FunctionNode) -> tuple[str, ...] | None:
+    """The parameters a plain function may return (`return y if c else x` -> `y, x`); None when some `return`
+    gives anything else (or none returns): then its result is a fresh value to the checker."""
+    params = {p.arg for p in _param_names(func.args)}
+    found: list[str] = []
+    returns = 0
+    for node in _walk(func.body):
+        if not isinstance(node, ast.Return):
+            continue
+        returns += 1
+        stack: list[ast.AST | None] = [node.value]
+        while stack:
+            value = stack.pop()
+            if isinstance(value, ast.Name) and value.id in params:
+                found.append(value.id)
+            elif isinstance(value, ast.IfExp):
+                stack.extend((value.orelse, value.body))
+            elif isinstance(value, ast.BoolOp):
+                left, right = _binary(value)
+                stack.extend((right, left))
+            else:
+                return None
+    return tuple(dict.fromkeys(found)) if returns else None
+
+
+def _bind_call(func: FunctionNode, call: ast.Call) -> dict[str, ast.expr]:
+    """Parameter name -> argument expression, for the arguments a call binds plainly (no `*`/`**`)."""
+    names = [p.arg for p in (*func.args.posonlyargs, *func.args.args)]
+    bound: dict[str, ast.expr] = {}
+    for position, arg in enumerate(call_args(call)):
+        if arg.star:
+            break
+        if arg.keyword is not None:
+            bound[arg.keyword] = arg.value
+        elif position < len(names):
+            bound[names[position]] = arg.value
+    return bound
+
+
+def _binary(node: ast.BoolOp) -> tuple[ast.expr, ast.expr]:
+    """`a or b or c` as `(a or b) or c`: the left operand (a synthetic `BoolOp` spanning `a or b`) and the right.
+    The synthetic node is kept on the original, so one source expression always yields the same nodes."""
+    if len(node.values) == 2:
+        return node.values[0], node.values[1]
+    left: ast.BoolOp | None = getattr(node, "_sk_left", None)
+    if left is None:
+        last = node.values[-2]
+        left = ast.BoolOp(
+            op=node.op,
+            values=node.values[:-1],
+            lineno=node.lineno,
+            col_offset=node.col_offset,
+            end_lineno=last.end_lineno,
+            end_col_offset=last.end_col_offset,
+        )
+        node._sk_left = left  # type: ignore[attr-defined]
+    return left, node.values[-1]
+
+
+def _subscript_items(node: ast.Subscript, ctx: FileContext) -> list[ast.expr]:
+    """The comma-separated items between the brackets (`a[i, j]` has two; `a[(i, j)]` one)."""
+    sl = node.slice
+    if isinstance(sl, ast.Tuple) and not ctx.parenthesized(sl):
+        return list(sl.elts)
+    return [sl]
+
+
+# --- positions -----------------------------------------------------------------------------------------------
+
+_NAME_AFTER_DEF = re.compile(r"(?:async(?:\s|\\\n)+)?(?:def|class)(?:\s|\\\n)+(\w+)")
+_NAME_AFTER_AS = re.compile(r"\bas(?:\s|\\\n)+(\w+)")
+_NAME_AFTER_STARS = re.compile(r"\*\*(?:\s|\\\n)*(\w+)")
+_WORD = re.compile(r"\w+")
+_BLANK = " \t\f\n\\"
+
+
+class FileContext:
+    """Positions and name resolution for one file."""
+
+    def __init__(self, source: str, path: str, summary: FileSummary, index: ProjectIndex, module: ast.Module):
+        self.path = path
+        self.summary = summary
+        self.index = index
+        self.source = source
+        self.ascii = source.isascii()
+        self.line_starts = [0]
+        pos = source.find("\n")
+        while pos != -1:
+            self.line_starts.append(pos + 1)
+            pos = source.find("\n", pos + 1)
+        self._line_bytes: dict[int, bytes] = {}
+        self.toplevel = {s.name for s in module.body if isinstance(s, _SCOPES) and not isinstance(s, ast.Lambda)}
+        self.toplevel |= summary.kernels.keys()  # module-level kernel aliases (`fast_add = vecadd`) too
+        # plain module-level functions (local helpers whose returned parameters an argument may evaluate to)
+        self.functions: dict[str, FunctionNode] = {
+            s.name: s for s in module.body if isinstance(s, _FUNCTION_DEFS) and not s.decorator_list
+        }
+        self._qualified: dict[str, str] = {}
+        # per node (by id: every node lives as long as the tree this context belongs to)
+        self._node_qualified: dict[int, str | None] = {}
+        self._node_kernel: dict[int, tuple[str, KernelSummary] | None] = {}
+
+    # `ast` columns are UTF-8 byte offsets into the line; diagnostics count characters.
+    def _column(self, line: int, byte_col: int) -> int:
+        if self.ascii:
+            return byte_col
+        data = self._line_bytes.get(line)
+        if data is None:
+            start = self.line_starts[line - 1] if line - 1 < len(self.line_starts) else len(self.source)
+            stop = self.line_starts[line] - 1 if line < len(self.line_starts) else len(self.source)
+            data = self.source[start:stop].encode("utf-8", "surrogatepass")
+            self._line_bytes[line] = data
+        if data.isascii():
+            return byte_col
+        return len(data[:byte_col].decode("utf-8", "replace"))
+
+    def offset(self, line: int, byte_col: int) -> int:
+        return self.line_starts[line - 1] + self._column(line, byte_col)
+
+    def _point(self, offset: int) -> tuple[int, int]:
+        line = bisect.bisect_right(self.line_starts, offset) - 1
+        return line + 1, offset - self.line_starts[line] + 1
+
+    def _span_of(self, start: int, end: int) -> Span:
+        line, col = self._point(start)
+        end_line, end_col = self._point(end)
+        return Span(line, col, end_line, end_col)
+
+    def span(self, node: ast.AST) -> Span:
+        end_line = getattr(node, "end_lineno", None)
+        if end_line is None:
+            return Span(1, 1, 1, 2)
+        if isinstance(node, ast.Tuple) and self.parenthesized(node):
+            return self._inside_parentheses(node)
+        line: int = node.lineno  # type: ignore[attr-defined]
+        return Span(
+            line,
+            self._column(line, node.col_offset) + 1,  # type: ignore[attr-defined]
+            end_line,
+            self._column(end_line, node.end_col_offset) + 1,  # type: ignore[attr-defined]
+        )
+
+    def parenthesized(self, node: ast.Tuple) -> bool:
+        """Whether a tuple display is wrapped in its own parentheses (`(a, b)`; not `(a), b`)."""
+        start = self.offset(node.lineno, node.col_offset)
+        if self.source[start : start + 1] != "(":
+            return False
+        if not node.elts:
+            return True
+        first = node.elts[0]
+        opens = self.source.count("(", start, self.offset(first.lineno, first.col_offset))
+        after = self.offset(first.end_lineno or first.lineno, first.end_col_offset or first.col_offset)
+        comma = self.source.find(",", after)
+        closes = self.source.count(")", after, comma if comma != -1 else len(self.source))
+        return opens > closes
+
+    def _inside_parentheses(self, node: ast.Tuple) -> Span:
+        start = self.offset(node.lineno, node.col_offset) + 1
+        end = self.offset(node.end_lineno or node.lineno, node.end_col_offset or node.col_offset) - 1
+        while start < end and self.source[start] in _BLANK:
+            start += 1
+        while end > start and self.source[end - 1] in _BLANK:
+            end -= 1
+        return self._span_of(start, end)
+
+    def token_span(self, token: _Token) -> Span:
+        """Where a name token is (see `_Token.kind`)."""
+        node = token.node
+        kind = token.kind
+        if kind == "name":
+            return self.span(node)
+        if kind == "attr" or (kind == "match" and not isinstance(node, ast.MatchMapping)):
+            if kind == "match" and isinstance(node, ast.MatchAs) and node.pattern is None:
+                return self.span(node)
+            end = self.offset(node.end_lineno, node.end_col_offset)  # type: ignore[attr-defined]
+            start = end - len(token.name)
+            if not self.ascii:
+                start = end
+                while start > 0 and (self.source[start - 1].isalnum() or self.source[start - 1] == "_"):
+                    start -= 1
+            return self._span_of(start, end)
+        start = self.offset(node.lineno, node.col_offset)  # type: ignore[attr-defined]
+        found: re.Match[str] | None = None
+        if kind == "def":
+            found = _NAME_AFTER_DEF.match(self.source, start)
+        elif kind == "except":
+            handler = node
+            assert isinstance(handler, ast.ExceptHandler)
+            if handler.type is not None:
+                start = self.offset(handler.type.end_lineno or 1, handler.type.end_col_offset or 0)
+            found = _NAME_AFTER_AS.search(self.source, start)
+        elif kind == "match":
+            end = self.offset(node.end_lineno, node.end_col_offset)  # type: ignore[attr-defined]
+            for found in _NAME_AFTER_STARS.finditer(self.source, start, end):  # noqa: B007 (the last one)
+                continue
+        else:  # "arg", "keyword": the name starts the node
+            found = _WORD.match(self.source, start)
+            if found is not None:
+                return self._span_of(found.start(), found.end())
+        if found is not None and found.lastindex:
+            return self._span_of(found.start(1), found.end(1))
+        return self.span(node)
+
+    def attr_span(self, node: ast.Attribute) -> Span:
+        return self.token_span(_Token(node.attr, node, "attr"))
+
+    def def_name_span(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> Span:
+        return self.token_span(_Token(node.name, node, "def"))
+
+    def qualify(self, node: ast.AST) -> str | None:
+        key = id(node)
+        try:
+            return self._node_qualified[key]
+        except KeyError:
+            pass
+        name = dotted(node)
+        found = self.qualify_text(name) if name is not None else None
+        self._node_qualified[key] = found
+        return found
+
+    def qualify_text(self, name: str) -> str:
+        found = self._qualified.get(name)
+        if found is None:
+            local = resolve_local(name, self.summary.imports, self.summary.module, self.toplevel)
+            if local == name and self.summary.star_imports:
+                local = self.index.qualify_star(name, self.summary.star_imports) or local
+            found = self.index.resolve(local)
+            self._qualified[name] = found
+        return found
+
+    def kernel(self, node: ast.AST) -> tuple[str, KernelSummary] | None:
+        key = id(node)
+        try:
+            return self._node_kernel[key]
+        except KeyError:
+            pass
+        qualified = self.qualify(node)
+        found = self.index.kernel(qualified) if qualified else None
+        self._node_kernel[key] = found
+        return found
+
+    def is_safekernels(self, node: ast.AST) -> bool:
+        qualified = self.qualify(node)
+        return qualified is not None and (qualified == "safekernels" or qualified.startswith("safekernels."))
+
+
+@dataclass
+class Unit:
+    """A function body waiting to be lowered."""
+
+    name: str
+    node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Module
+    kind: str  # "module" | "function" | "simt" | "tile" | "device"
+    outer_device: frozenset[str] = frozenset()
+    outer_kernels: Mapping[str, KernelSummary] = field(default_factory=dict)
+
+
+@dataclass
+class _Scope:
+    ops: list[ir.Op] = field(default_factory=list)
+
+
+#: How this front end lowered before the core owned call lowering (see `calls.Dialect`).
+DIALECT = calls.Dialect(launch_move_events=calls.GROUP_LAUNCH_MOVES, distinct_methods_move_any_receiver=False)
+
+#: Units whose bodies are kernel code (never host code): no host moves, launches or borrows happen there.
+KERNEL_UNIT_KINDS = ("simt", "tile", "device")
+
+#: How deep an operand's expression is followed to the places it may evaluate to (nested conditionals, helpers).
+_CHOICE_DEPTH = 6
+
+_INTERESTING = (ir.Move, ir.Borrow, ir.CheckBrand, ir.RequireUnsafe, ir.Produce)
+
+
+class FunctionLowerer(calls.PlaceNaming):
+    def __init__(self, ctx: FileContext, unit: Unit) -> None:
+        super().__init__()
+        self.ctx = ctx
+        self.unit = unit
+        self.kernel_body = unit.kind in KERNEL_UNIT_KINDS
+        self.dialect = DIALECT
+        self.scopes: list[_Scope] = [_Scope()]
+        self.nested: list[Unit] = []
+        self.interesting = False
+        self.local_names: set[str] = set()
+        self.device: set[str] = set(unit.outer_device)
+        self.kernels: dict[str, KernelSummary] = dict(unit.outer_kernels)  # kernels defined in this body
+        self.helpers: dict[str, FunctionNode] = {}  # plain functions defined in this body
+        self.closures: dict[str, calls.NonlocalEffects] = {}  # nested functions that rebind or move `nonlocal`s
+        self.containers: dict[str, int] = {}  # names only ever bound to tuple/list displays -> widest display
+
+    # --- plumbing -------------------------------------------------------------------------------------------
+
+    def emit(self, op: ir.Op, origin: ast.AST | None = None) -> None:
+        """Append `op` (`origin`, the causing call, matters only to the mypy plugin's reporting)."""
+        if isinstance(op, _INTERESTING):
+            self.interesting = True
+        self.scopes[-1].ops.append(op)
+
+    def lower_expr(self, node: ast.expr) -> None:
+        self.expr(node)
+
+    def block(self, build: Callable[[], None]) -> ir.Block:
+        self.scopes.append(_Scope())
+        try:
+            build()
+        finally:
+            scope = self.scopes.pop()
+        return tuple(scope.ops)
+
+    def span(self, node: ast.AST) -> Span:
+        return self.ctx.span(node)
+
+    def place(self, node: ast.AST) -> ir.Place | None:
+        parts: list[str] = []
+        cur = node
+        while isinstance(cur, ast.Attribute):
+            parts.append(cur.attr)
+            cur = cur.value
+        if isinstance(cur, ast.Name) and not (cur.id in calls.CONSTANT_NAMES and not parts):
+            return self.dotted_place(cur.id, tuple(reversed(parts)))
+        return None
+
+    def literal_items(self, node: ast.AST) -> tuple[ast.expr, ...] | None:
+        """The elements of a tuple/list display of places and literals (`((x, y), (y, x))`), else None."""
+        if not isinstance(node, ast.Tuple | ast.List) or not node.elts:
+            return None
+        items = tuple(node.elts)
+        if any(isinstance(el, ast.Starred) for el in items):
+            return None
+        return items if all(self._plain_item(item) for item in items) else None
+
+    def _plain_item(self, node: ast.AST) -> bool:
+        if isinstance(node, ast.Tuple | ast.List):
+            return all(not isinstance(el, ast.Starred) and self._plain_item(el) for el in node.elts)
+        if isinstance(node, ast.Name):
+            return True
+        if isinstance(node, ast.Attribute):
+            return self.place(node) is not None
+        return isinstance(node, ast.Constant) and isinstance(node.value, _PLAIN_CONSTANTS)
+
+    # --- device-likeness (a cheap flow-insensitive pre-pass) -----------------------------------------------
+
+    def annotation_is_device(self, annotation: ast.expr | None) -> bool:
+        """Whether an annotation names a device class: one of safekernels (under any import alias) or one defined
+        here; an imported class of another library (`torch.Tensor`, `from torch import Tensor`) is not."""
+        if annotation is None:
+            return False
+        imports = self.ctx.summary.imports
+
+        def names_device(name: str) -> bool:
+            if name not in imports:
+                return name in DEVICE_ANNOTATIONS
+            return self._qualifies_as_device(self.ctx.qualify_text(name))
+
+        for node in _walk(annotation):
+            if isinstance(node, ast.Name):
+                if names_device(node.id):
+                    return True
+            elif isinstance(node, ast.Attribute):
+                # the attribute (`tile.Tensor`), then its last name on its own, as a concrete tree visits them
+                if node.attr in DEVICE_ANNOTATIONS and self._qualifies_as_device(self.ctx.qualify(node)):
+                    return True
+                if names_device(node.attr):
+                    return True
+        return False
+
+    @staticmethod
+    def _qualifies_as_device(qualified: str | None) -> bool:
+        return (
+            qualified is not None
+            and qualified.rsplit(".", 1)[-1] in DEVICE_ANNOTATIONS
+            and is_safekernels_name(qualified)
+        )
+
+    def expr_is_device(self, node: ast.AST) -> bool:
+        if isinstance(node, ast.Name):
+            return node.id in self.device
+        if isinstance(node, ast.Attribute):
+            text = dotted(node)
+            return text is not None and (text in self.device or text.split(".")[0] in self.device)
+        if isinstance(node, ast.Call):
+            func = node.func
+            if self.kernel_of(func) is not None or self.ctx.is_safekernels(func):
+                return True
+            if isinstance(func, ast.Attribute):
+                receiver = func.value
+                return calls.method_result_is_device(
+                    func.attr, self.kernel_of(receiver) is not None, lambda: self.expr_is_device(receiver)
+                )
+            return False
+        if isinstance(node, ast.Subscript):
+            return self.expr_is_device(node.value)
+        if isinstance(node, ast.Tuple | ast.List):
+            return any(self.expr_is_device(el.value if isinstance(el, ast.Starred) else el) for el in node.elts)
+        if isinstance(node, ast.IfExp):
+            return self.expr_is_device(node.body) or self.expr_is_device(node.orelse)
+        if isinstance(node, ast.NamedExpr):
+            return self.expr_is_device(node.value)
+        return False
+
+    def prepass(self, body: Sequence[ast.stmt], params: Sequence[ast.arg]) -> None:
+        for param in params:
+            self.local_names.add(param.arg)
+            if self.annotation_is_device(param.annotation):
+                self.device.add(param.arg)
+        pairs: list[tuple[list[str], ast.expr]] = []
+        unsure: set[str] = set()
+        launched: list[ast.Call] = []
+        for node in _walk(body):
+            t = type(node)
+            if t is ast.Assign:
+                names = [n for target in node.targets for n in self._target_texts(target)]  # type: ignore[attr-defined]
+                pairs.append((names, node.value))  # type: ignore[attr-defined]
+            elif t is ast.Call:
+                launched.append(node)  # type: ignore[arg-type]
+            elif t is ast.AnnAssign:
+                assert isinstance(node, ast.AnnAssign)
+                names = list(self._target_texts(node.target))
+                if self.annotation_is_device(node.annotation):
+                    self.device.update(names)
+                if node.value is not None:
+                    pairs.append((names, node.value))
+            elif t is ast.NamedExpr:
+                assert isinstance(node, ast.NamedExpr)
+                pairs.append((list(self._target_texts(node.target)), node.value))
+            elif t is ast.For or t is ast.AsyncFor:
+                assert isinstance(node, ast.For | ast.AsyncFor)
+                pairs.append((list(self._target_texts(node.target)), node.iter))
+            elif t is ast.withitem:
+                assert isinstance(node, ast.withitem)
+                if node.optional_vars is not None:
+                    pairs.append((list(self._target_texts(node.optional_vars)), node.context_expr))
+            elif t is ast.FunctionDef or t is ast.AsyncFunctionDef or t is ast.ClassDef:
+                assert isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+                self.local_names.add(node.name)
+                if not isinstance(node, ast.ClassDef):
+                    self.local_function(node)
+            elif t is ast.AugAssign:
+                assert isinstance(node, ast.AugAssign)
+                unsure.update(_target_names(node.target))
+            elif t is ast.Delete:
+                assert isinstance(node, ast.Delete)
+                for target in node.targets:
+                    unsure.update(_target_names(target))
+        for names, _ in pairs:
+            self.local_names.update(n for n in names if "." not in n)
+        self.find_containers(pairs, unsure)
+        for call in launched:
+            # A place passed to a kernel is a device value (the launch refuses anything else).
+            if self.launched_kernel(call.func) is not None:
+                for arg in call_args(call):
+                    text = dotted(arg.value)
+                    if text is not None and not arg.star:
+                        self.device.add(text)
+        for _ in range(4):
+            before = len(self.device)
+            for names, value in pairs:
+                if self.expr_is_device(value):
+                    self.device.update(names)
+            if len(self.device) == before:
+                break
+
+    def local_function(self, node: FunctionNode) -> None:
+        """A function defined in this body: a kernel (from the prescan's record of where it is defined), or a
+        plain helper."""
+        name = node.name
+        kernel = self.ctx.summary.local_kernels.get(f"{node.lineno}:{name}")
+        if kernel is not None:
+            self.kernels[name] = kernel
+        elif not node.decorator_list:
+            self.helpers[name] = node
+            self.kernels.pop(name, None)
+
+    def find_containers(self, pairs: Sequence[tuple[list[str], ast.expr]], unsure: set[str]) -> None:
+        """Names bound only by plain assignments of tuple/list displays (`pair = (a, c)`): `pair[1]` is `c`."""
+        widths: dict[str, int] = {}
+        for names, value in pairs:
+            items = self.literal_display(value)
+            for name in names:
+                if items is None or len(names) != 1 or "." in name:
+                    unsure.add(name)
+                else:
+                    widths[name] = max(widths.get(name, 0), len(items))
+        self.containers = {n: w for n, w in widths.items() if n not in unsure and 0 < w <= 16}
+
+    def launched_kernel(self, func: ast.expr) -> KernelSummary | None:
+        """The kernel a call's callee launches (`k(...)`, `k.launch(...)`, ...), or None."""
+        found = self.kernel_of(func)
+        if found is not None:
+            return found
+        if isinstance(func, ast.Attribute):
+            receiver = self.kernel_of(func.value)
+            if receiver is not None and launch_form(receiver.track, receiver.autotuned, func.attr) is not None:
+                return receiver
+        return None
+
+    def kernel_of(self, node: ast.AST) -> KernelSummary | None:
+        """The kernel `node` names: one defined in this function (or an enclosing one), or a module's."""
+        if isinstance(node, ast.Name):
+            local = self.kernels.get(node.id)
+            if local is not None:
+                return local
+            if node.id in self.local_names and self.unit.kind != "module":
+                return None  # a local binding shadows the module's name (a module's own names are its kernels)
+        found = self.ctx.kernel(node)
+        return found[1] if found is not None else None
+
+    def shared_array_params(self, node: FunctionNode) -> None:
+        """Kernel code: a parameter annotated `SharedArray[T]` is a shared array (element access needs unsafe)."""
+        if not self.kernel_body:
+            return
+        for param in _param_names(node.args):
+            annotation = param.annotation
+            if annotation is None:
+                continue
+            head = annotation.value if isinstance(annotation, ast.Subscript) else annotation
+            name = dotted(head)
+            qualified = self.ctx.qualify(head) if name is not None else None
+            if name is not None and (qualified or name).rsplit(".", 1)[-1] in SHARED_ARRAY_ANNOTATIONS:
+                place = ir.Place(self.name(param.arg))
+                start = self.ctx.token_span(_Token(param.arg, param, "arg"))
+                end = self.span(annotation)  # `buf: SharedArray[T]`
+                span = Span(start.line, start.column, end.end_line, end.end_column)
+                self.emit(ir.Bind((place,), (ir.Fresh("shared_array"),), span))
+                self.interesting = True  # its element accesses may need unsafe
+
+    def _target_texts(self, target: ast.AST) -> Iterator[str]:
+        if isinstance(target, ast.Name | ast.Attribute):
+            text = dotted(target)
+            if text:
+                yield text
+        elif isinstance(target, ast.Tuple | ast.List):
+            for el in target.elts:
+                yield from self._target_texts(el)
+        elif isinstance(target, ast.Starred):
+            yield from self._target_texts(target.value)
+
+    def is_device_place(self, node: ast.AST) -> bool:
+        text = dotted(node)
+        return text is not None and (text in self.device or text.split(".")[0] in self.device)
+
+    # --- entry points ---------------------------------------------------------------------------------------
+
+    def lower(self) -> ir.Function:
+        node = self.unit.node
+        if isinstance(node, ast.Module):
+            self.prepass(node.body, ())
+            ops = self.block(lambda: self.suite(node.body))
+            return ir.Function(self.unit.name, ops, Span(1, 1, 1, 2), self.ctx.path)
+        self.prepass(node.body, _param_names(node.args))
+
+        def lower_body() -> None:
+            self.shared_array_params(node)
+            self.suite(node.body)
+
+        ops = self.block(lower_body)
+        return ir.Function(self.unit.name, ops, self.ctx.def_name_span(node), self.ctx.path)
+
+    # --- statements -----------------------------------------------------------------------------------------
+
+    def suite(self, body: Sequence[ast.stmt]) -> None:
+        for stmt in body:
+            self.stmt(stmt)
+
+    def stmt(self, node: ast.stmt) -> None:
+        if isinstance(node, ast.Expr):
+            if isinstance(node.value, ast.Call):
+                call = node.value
+                calls.discard_result(self.call(call, None), call, self.span(call), dotted(call.func), self)
+            else:
+                self.expr(node.value)
+        elif isinstance(node, ast.Assign):
+            self.assign(node.targets, node.value)
+        elif isinstance(node, ast.AnnAssign):
+            if node.value is not None:
+                self.assign([node.target], node.value)
+        elif isinstance(node, ast.AugAssign):
+            self.expr(node.value)
+            self.expr(node.target)
+        elif isinstance(node, ast.Return):
+            if node.value is not None:
+                self.expr(node.value)
+            self.emit(ir.Return(self.span(node)))
+        elif isinstance(node, ast.Raise):
+            if node.exc is not None:
+                self.expr(node.exc)
+            if node.cause is not None:
+                self.expr(node.cause)
+            self.emit(ir.Raise(self.span(node)))
+        elif isinstance(node, ast.Delete):
+            for target in node.targets:
+                self.delete(target)
+        elif isinstance(node, ast.Break):
+            self.emit(ir.Break(self.span(node)))
+        elif isinstance(node, ast.Continue):
+            self.emit(ir.Continue(self.span(node)))
+        elif isinstance(node, ast.Assert):
+            self.expr(node.test)
+            msg = node.msg
+
+            def fail_path() -> None:
+                if msg is not None:
+                    self.expr(msg)
+                self.raise_at(node)
+
+            fail = self.block(fail_path)
+            self.emit(ir.Branch(((), fail), self.span(node)))
+        elif isinstance(node, ast.If):
+            self.if_stmt(node)
+        elif isinstance(node, ast.While):
+            self.while_stmt(node)
+        elif isinstance(node, ast.For | ast.AsyncFor):
+            self.for_stmt(node)
+        elif isinstance(node, ast.Try) or type(node).__name__ == "TryStar":
+            self.try_stmt(node)  # type: ignore[arg-type]
+        elif isinstance(node, ast.With | ast.AsyncWith):
+            self.with_stmt(node)
+        elif isinstance(node, ast.Match):
+            self.match_stmt(node)
+        elif isinstance(node, _FUNCTION_DEFS):
+            self.function_def(node)
+        elif isinstance(node, ast.ClassDef):
+            for dec in node.decorator_list:
+                self.expr(dec)
+            for base in node.bases:
+                self.expr(base.value if isinstance(base, ast.Starred) else base)
+            for sub in node.body:
+                if isinstance(sub, _FUNCTION_DEFS):
+                    self.nested.append(Unit(f"{node.name}.{sub.name}", sub, self.kind_of(sub)))
+                else:
+                    self.stmt(sub)
+            self.bind_fresh(ir.Place(self.name(node.name)), self.ctx.def_name_span(node))
+        # Pass, Global, Nonlocal, Import, ImportFrom, TypeAlias: nothing ownership-relevant.
+
+    def raise_at(self, node: ast.AST) -> None:
+        self.emit(ir.Raise(self.span(node)))
+
+    def if_stmt(self, node: ast.If) -> None:
+        narrowed = self.none_test(node.test)
+        if narrowed is None:
+            self.expr(node.test)  # `x is None` only compares identities: it never reads a (moved) object
+        body = self.block(lambda: self.suite(node.body))
+        orelse = self.block(lambda: self.suite(node.orelse)) if node.orelse else ()
+        if narrowed is not None:
+            place, is_none = narrowed
+            arm = calls.none_arm(place, self.span(node.test))
+            body, orelse = ((arm, *body), orelse) if is_none else (body, (arm, *orelse))
+        self.emit(ir.Branch((body, orelse), self.span(node.test)))
+
+    def none_test(self, test: ast.expr) -> tuple[ir.Place, bool] | None:
+        """`(place, True)` for `place is None`, `(place, False)` for `place is not None`, else None."""
+        if not isinstance(test, ast.Compare) or len(test.ops) != 1:
+            return None
+        if not _is_constant(test.comparators[0], None):
+            return None
+        place = self.place(test.left)
+        if place is None or place.attrs:
+            return None
+        if isinstance(test.ops[0], ast.Is):
+            return place, True
+        if isinstance(test.ops[0], ast.IsNot):
+            return place, False
+        return None
+
+    def while_stmt(self, node: ast.While) -> None:
+        head = self.block(lambda: self.expr(node.test))
+        body = self.block(lambda: self.suite(node.body))
+        orelse = self.else_block(node.orelse)
+        infinite = _is_constant(node.test, True)
+        self.emit(ir.Loop(head, body, orelse, self.span(node.test), infinite))
+
+    def for_stmt(self, node: ast.For | ast.AsyncFor) -> None:
+        self.expr(node.iter)
+        items = self.literal_items(node.iter)
+        if items is not None:
+            # `for out, inp in ((x, x), (y, z)):` binds the target to one of the displayed items per iteration.
+            arms = tuple(self.block(functools.partial(self.assign, [node.target], item)) for item in items)
+            head = self.block(lambda: self.emit(ir.Branch(arms, self.span(node.target))))
+        else:
+            head = self.block(lambda: self.bind(node.target, ir.Fresh()))
+        body = self.block(lambda: self.suite(node.body))
+        orelse = self.else_block(node.orelse)
+        self.emit(ir.Loop(head, body, orelse, self.span(node.target), unrolled=items is not None))
+
+    def else_block(self, body: Sequence[ast.stmt]) -> ir.Block:
+        if not body:
+            return ()
+        return self.block(lambda: self.suite(body))
+
+    def try_stmt(self, node: ast.Try) -> None:
+        body = self.block(lambda: self.suite(node.body))
+        handlers: list[ir.Block] = []
+        for handler in node.handlers:
+
+            def lower_handler(h: ast.ExceptHandler = handler) -> None:
+                if h.type is not None:
+                    self.expr(h.type)
+                bound = h.name
+                if bound:
+                    span = self.ctx.token_span(_Token(bound, h, "except"))
+                    self.bind_fresh(ir.Place(self.name(bound)), span)
+                self.suite(h.body)
+                if bound:
+                    self.emit(ir.Del(ir.Place(self.name(bound)), span))
+
+            handlers.append(self.block(lower_handler))
+        orelse = self.else_block(node.orelse)
+        final = self.else_block(node.finalbody)
+        self.emit(ir.Try(body, tuple(handlers), orelse, final, self.span(node)))
+
+    def with_stmt(self, node: ast.With | ast.AsyncWith) -> None:
+        items = [
+            calls.WithItem(
+                item.context_expr,
+                isinstance(item.context_expr, ast.Call)
+                and self.ctx.qualify(item.context_expr.func) == UNSAFE_CONTEXT,
+                self.target(item.optional_vars) if item.optional_vars is not None else None,
+                isinstance(item.context_expr, ast.Call)
+                and self.ctx.qualify(item.context_expr.func) == calls.SUPPRESS_CONTEXT,
+            )
+            for item in node.items
+        ]
+        calls.lower_with(items, lambda: self.block(lambda: self.suite(node.body)), self.span(node), self)
+
+    def match_stmt(self, node: ast.Match) -> None:
+        self.expr(node.subject)
+        arms: list[ir.Block] = []
+        irrefutable = False
+        # A guard runs whenever its pattern matches, also when it then fails and a later case is tried: every later
+        # arm (and falling out of the match) starts with "maybe the earlier guards ran".
+        failed_guards: list[ir.Op] = []
+
+        def bind_pattern(c: ast.match_case) -> None:
+            for sub in _walk(c.pattern):
+                if isinstance(sub, ast.MatchAs | ast.MatchStar) and sub.name:
+                    span = self.ctx.token_span(_Token(sub.name, sub, "match"))
+                    self.bind_fresh(ir.Place(self.name(sub.name)), span)
+                elif isinstance(sub, ast.MatchValue):
+                    self.expr(sub.value)
+
+        for case in node.cases:
+
+            def lower_case(c: ast.match_case = case, prior: tuple[ir.Op, ...] = tuple(failed_guards)) -> None:
+                for op in prior:
+                    self.emit(op)
+                bind_pattern(c)
+                if c.guard is not None:
+                    self.expr(c.guard)
+                self.suite(c.body)
+
+            arms.append(self.block(lower_case))
+            guard = case.guard
+            if guard is not None:
+
+                def run_guard(c: ast.match_case = case, g: ast.expr = guard) -> None:
+                    bind_pattern(c)
+                    self.expr(g)
+
+                failed_guards.append(ir.Branch((self.block(run_guard), ()), self.span(guard)))
+            if case.guard is None and isinstance(case.pattern, ast.MatchAs) and case.pattern.pattern is None:
+                irrefutable = True
+        if not irrefutable:
+            arms.append(tuple(failed_guards))
+        self.emit(ir.Branch(tuple(arms), self.span(node.subject)))
+
+    def kind_of(self, node: FunctionNode) -> str:
+        for dec in node.decorator_list:
+            target = dec.func if isinstance(dec, ast.Call) else dec
+            qualified = self.ctx.qualify(target)
+            if qualified == "safekernels.simt.kernel":
+                return "simt"
+            if qualified == "safekernels.tile.kernel":
+                return "tile"
+            if qualified == "safekernels.simt.device":
+                return "device"
+        return "function"
+
+    def function_def(self, node: FunctionNode) -> None:
+        for dec in node.decorator_list:
+            self.expr(dec)
+        for _, default in _params(node.args):
+            if default is not None:
+                self.expr(default)
+        captured: list[str] = []
+        if self.unit.kind != "module":
+            captured = self.captures(node, {p.arg for p in _param_names(node.args)})
+        outer = frozenset(self.device)
+        unit = Unit(node.name, node, self.kind_of(node), outer, self.kernels)
+        self.nested.append(unit)
+        self.bind_fresh(ir.Place(self.name(node.name)), self.ctx.def_name_span(node))
+        self.closures.pop(unit.name, None)
+        if self.unit.kind != "module" and unit.kind == "function":
+            # a call of it may move the captured values, and rebind the names it declares `nonlocal`
+            declared = [name for sub in _walk(node) if isinstance(sub, ast.Nonlocal) for name in sub.names]
+            if captured or declared:
+                effects = nonlocal_effects(FunctionLowerer(self.ctx, unit).lower(), [*captured, *declared])
+                if effects.reads or effects.rebound or effects.moves:
+                    self.closures[unit.name] = effects
+
+    def captures(self, node: FunctionNode | ast.Lambda, params: set[str]) -> list[str]:
+        """A nested function or lambda reads the enclosing names it mentions: each counts as a use, here.  Returns
+        those names as the nested body spells them."""
+        assigned: set[str] = set(params)
+        for sub in _walk(node, skip_scopes=False):
+            if isinstance(sub, ast.Assign):
+                for target in sub.targets:
+                    assigned.update(_target_names(target))
+        seen: set[str] = set()
+        body: ast.AST | list[ast.stmt] = node.body
+        # `nonlocal x` / `global x` declare a name, they do not read it (mypy's AST has no name node there)
+        found: list[str] = []
+        for token in _name_tokens(body):
+            raw = token.name
+            name = self.name(raw)
+            if raw in assigned or name in seen or (name == raw and raw not in self.local_names):
+                continue
+            seen.add(name)
+            found.append(raw)
+            self.emit(ir.Use(ir.Place(name, (), raw if name != raw else None), self.ctx.token_span(token)))
+        return found
+
+    # --- assignment -----------------------------------------------------------------------------------------
+
+    def bind_fresh(self, place: ir.Place, where: ast.AST | Span, kind: str = "value") -> None:
+        span = where if isinstance(where, Span) else self.span(where)
+        self.emit(ir.Bind((place,), (ir.Fresh(kind),), span))
+
+    def target(self, node: ast.expr) -> calls.Target[ast.expr]:
+        """An assignment target as the core's neutral shape (`a, *b` items are bound like `a, b`)."""
+        if isinstance(node, ast.Tuple | ast.List):
+            items = tuple(self.target(el) for el in node.elts)
+            starred = any(isinstance(el, ast.Starred) for el in node.elts)
+            return calls.UnpackTarget(items, self.span(node), starred)
+        if isinstance(node, ast.Starred):
+            return calls.StarTarget(self.target(node.value))
+        place = self.place(node)
+        if place is not None:
+            root_span = self.span(node.value) if isinstance(node, ast.Attribute) else None
+            return calls.PlaceTarget(place, self.span(node), root_span)
+        return calls.OtherTarget(node)
+
+    def bind(self, target: ast.expr, value: ir.Value) -> None:
+        calls.bind_target(self.target(target), value, self)
+
+    def assign(self, targets: Sequence[ast.expr], value: ast.expr) -> None:
+        split: calls.SplitAt[ast.expr] | None = None
+        items: tuple[ast.expr, ...] | None = None
+        method = value.func.attr if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) else None
+        if method == calls.SPLIT_METHOD:
+            assert isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
+            base = self.place(value.func.value)
+            if base is not None:
+                split = calls.SplitAt(base, tuple(a.value for a in call_args(value)), self.span(value))
+        elif isinstance(value, ast.Tuple | ast.List) and not any(isinstance(e, ast.Starred) for e in value.elts):
+            items = tuple(value.elts)
+        shape = calls.Assignment(tuple(self.target(t) for t in targets), value, split, items)
+        calls.lower_assignment(shape, self)
+        for target in targets:
+            if isinstance(target, ast.Name) and target.id in self.containers:
+                raw = target.id
+                elements = [self.place(item) for item in items] if items is not None else []
+                calls.bind_elements(
+                    self.name(raw), raw, self.containers[raw], elements, [self.span(i) for i in items or ()],
+                    self.span(target), self,
+                )
+
+    def value(self, node: ast.expr, holder: ir.Place | None = None) -> ir.Value:
+        """Lower an expression whose result is bound to a name: an alias, a view or a fresh object."""
+        place = self.place(node)
+        if place is not None:
+            return ir.FromPlace(place, self.span(node))
+        if isinstance(node, ast.NamedExpr):
+            inner = self.value(node.value, self.place(node.target))
+            self.bind(node.target, inner)
+            target = self.place(node.target)
+            return ir.FromPlace(target, self.span(node.target)) if target is not None else ir.Fresh()
+        view = self.view_shape(node)
+        if view is not None:
+            bound = calls.bind_view(view, self.span(node), self)
+            if bound is not None:
+                return bound
+        if isinstance(node, ast.IfExp):
+            self.expr(node.test)
+            tmp = self.temp("value")
+            body_node, else_node = node.body, node.orelse
+            body = self.block(
+                lambda: self.emit(ir.Bind((tmp,), (self.value(body_node),), self.span(body_node)))
+            )
+            orelse = self.block(
+                lambda: self.emit(ir.Bind((tmp,), (self.value(else_node),), self.span(else_node)))
+            )
+            self.emit(ir.Branch((body, orelse), self.span(node.test)))
+            return ir.FromPlace(tmp, self.span(node))
+        if isinstance(node, ast.Call):
+            return self.call(node, holder)
+        self.expr(node)
+        return ir.Fresh()
+
+    def view_shape(self, node: ast.expr) -> calls.ViewCall[ast.expr] | calls.SliceView[ast.expr] | None:
+        """`c.view(a, b)` or `c[a:b]` of a place, described for the core (which decides whether it counts)."""
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == calls.VIEW_METHOD:
+            base = self.place(node.func.value)
+            if base is None:
+                return None
+            args = call_args(node)
+            bounds = tuple(_int_literal(a.value) for a in args if a.keyword is None)
+            return calls.ViewCall(base, self.is_device_place(node.func.value), tuple(a.value for a in args), bounds)
+        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
+            sl = node.slice
+            base = self.place(node.value)
+            if base is None:
+                return None
+            parts = tuple(part for part in (sl.lower, sl.upper, sl.step) if part is not None)
+            return calls.SliceView(
+                base,
+                self.is_device_place(node.value),
+                parts,
+                sl.lower is not None,
+                _int_literal(sl.lower),
+                sl.upper is not None,
+                _int_literal(sl.upper),
+                sl.step is not None,
+            )
+        return None
+
+    def delete(self, target: ast.expr) -> None:
+        if isinstance(target, ast.Tuple | ast.List):
+            for el in target.elts:
+                self.delete(el)
+            return
+        place = self.place(target)
+        if place is not None:
+            self.emit(ir.Del(place, self.span(target)))
+        else:
+            self.expr(target)
+
+    # --- expressions ----------------------------------------------------------------------------------------
+
+    def use(self, node: ast.expr, element: bool = False) -> bool:
+        place = self.place(node)
+        if place is None:
+            return False
+        self.emit(ir.Use(place, self.span(node), element=element))
+        return True
+
+    def expr(self, node: ast.AST) -> None:
+        t = type(node)
+        if t is ast.Constant:
+            return
+        if t is ast.Name or t is ast.Attribute:
+            if not self.use(node) and t is ast.Attribute:  # type: ignore[arg-type]
+                self.expr(node.value)  # type: ignore[attr-defined]
+        elif t is ast.Call:
+            self.call(node, None)  # type: ignore[arg-type]
+        elif t is ast.Subscript:
+            self.subscript(node)  # type: ignore[arg-type]
+        elif t is ast.NamedExpr:
+            self.value(node)  # type: ignore[arg-type]
+        elif t is ast.BoolOp:
+            left, right = _binary(node)  # type: ignore[arg-type]
+            self.expr(left)
+            self.emit(ir.Branch((self.block(lambda: self.expr(right)), ()), self.span(node)))
+        elif t is ast.IfExp:
+            assert isinstance(node, ast.IfExp)
+            self.expr(node.test)
+            body = self.block(lambda: self.expr(node.body))
+            orelse = self.block(lambda: self.expr(node.orelse))
+            self.emit(ir.Branch((body, orelse), self.span(node.test)))
+        elif t is ast.Lambda:
+            assert isinstance(node, ast.Lambda)
+            for _, default in _params(node.args):
+                if default is not None:
+                    self.expr(default)
+            self.captures(node, {p.arg for p in _param_names(node.args)})
+        elif t in _COMPREHENSIONS:
+            self.comprehension(node)  # type: ignore[arg-type]
+        else:
+            for child in _kids(node):
+                self.expr(child)
+
+    def subscript(self, node: ast.Subscript) -> None:
+        if not self.use(node.value, element=True):
+            self.expr(node.value)
+        self.expr(node.slice)
+
+    def comprehension(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp) -> None:
+        self.expr(node.generators[0].iter)
+        renames: dict[str, str] = {}
+        self.renames.append(renames)
+        try:
+            self._comp_for(node, 0, renames)
+        finally:
+            self.renames.pop()
+
+    def _comp_for(
+        self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp, index: int, renames: dict[str, str]
+    ) -> None:
+        comp = node.generators[index]
+        if index:
+            self.expr(comp.iter)
+        self.tmp += 1
+        for raw in _target_names(comp.target):
+            renames[raw] = f"{raw}$c{self.tmp}"
+        head = self.block(lambda: self.bind(comp.target, ir.Fresh()))
+
+        def body() -> None:
+            for cond in comp.ifs:
+                self.expr(cond)
+            if index + 1 < len(node.generators):
+                self._comp_for(node, index + 1, renames)
+            elif isinstance(node, ast.DictComp):
+                self.expr(node.key)
+                self.expr(node.value)
+            else:
+                self.expr(node.elt)
+
+        self.emit(ir.Loop(head, self.block(body), (), self.span(comp.target)))
+
+    # --- calls: resolve, describe as a neutral shape, let the core decide (core/calls.py) --------------------
+
+    def operand(
+        self, node: ast.expr, keyword: str | None = None, star: bool = False, with_view: bool = True
+    ) -> calls.Operand[ast.expr]:
+        place = self.place(node)
+        span = self.span(node)
+        if place is not None:
+            return calls.Operand(node, span, place, self.is_device_place(node), None, keyword, star)
+        if star:
+            items = self.literal_display(node)
+            spread = tuple(self.operand(item) for item in items) if items is not None else None
+            return calls.Operand(node, span, None, False, None, keyword, star, items=spread)
+        view = self.view_shape(node) if with_view else None
+        found = self.choices(node, span, 0) if view is None else None
+        if found is not None:
+            prelude, choices = found
+            return calls.Operand(node, span, None, True, None, keyword, star, choices, prelude)
+        return calls.Operand(node, span, None, self.expr_is_device(node), view, keyword, star)
+
+    # --- operands that are expressions over places ----------------------------------------------------------
+
+    def literal_display(self, node: ast.AST) -> tuple[ast.expr, ...] | None:
+        """The items of a tuple/list display without starred items (`(a, b)`, `[a, b]`), else None."""
+        if isinstance(node, ast.Tuple | ast.List) and not any(isinstance(el, ast.Starred) for el in node.elts):
+            return tuple(node.elts)
+        return None
+
+    def choices(
+        self, node: ast.expr, span: Span, depth: int
+    ) -> tuple[tuple[ast.expr, ...], tuple[calls.Operand[ast.expr], ...]] | None:
+        """The places `node` may evaluate to, and what is evaluated before its value is known (see
+        `calls.Operand`); None when it is not an expression over places.  Each choice carries `span`, the
+        argument's own."""
+        if depth > _CHOICE_DEPTH:
+            return None
+        if isinstance(node, ast.IfExp):
+            return self._alternatives((node.test,), (node.body, node.orelse), span, depth)
+        if isinstance(node, ast.BoolOp):
+            left, right = _binary(node)
+            return self._alternatives((left,), (left, right), span, depth)
+        if isinstance(node, ast.NamedExpr):
+            target = self.place(node.target)
+            if target is None:
+                return None
+            return (node,), (calls.Operand(node.target, span, target, True),)
+        if isinstance(node, ast.Subscript):
+            items_in_brackets = _subscript_items(node, self.ctx)
+            if len(items_in_brackets) != 1 or isinstance(items_in_brackets[0], ast.Slice):
+                return None
+            index = items_in_brackets[0]
+            literal = _int_literal(index)
+            items = self.literal_display(node.value)
+            if items is not None:
+                picked = (items[literal],) if literal is not None and -len(items) <= literal < len(items) else items
+                return self._alternatives((node.value, index), picked, span, depth)
+            if isinstance(node.value, ast.Name) and node.value.id in self.containers:
+                raw = node.value.id
+                name = self.name(raw)
+                width = self.containers[raw]
+                indices = [literal % width] if literal is not None and -width <= literal < width else range(width)
+                elements: tuple[calls.Operand[ast.expr], ...] = tuple(
+                    calls.Operand(node, span, calls.element_place(name, i, raw), True) for i in indices
+                )
+                return (node.value, index), elements
+            return None
+        if isinstance(node, ast.Call) and (aliased := self.aliasing_index(node.func)) is not None:
+            args = call_args(node)
+            if aliased >= len(args) or any(a.star or a.keyword is not None for a in args):
+                return None
+            found = self._alternatives((), (args[aliased].value,), span, depth)
+            return ((node,), found[1]) if found is not None else None
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            helper = self.helper(node.func.id)
+            if helper is None:
+                return None
+            returned = _returned_params(helper)
+            if returned is None:
+                return None
+            bound = _bind_call(helper, node)
+            picked = tuple(bound[name] for name in returned if name in bound)
+            found = self._alternatives((), picked, span, depth)
+            return ((node,), found[1]) if found is not None else None
+        return None
+
+    def _alternatives(
+        self,
+        prelude: tuple[ast.expr, ...],
+        options: Sequence[ast.expr],
+        span: Span,
+        depth: int,
+    ) -> tuple[tuple[ast.expr, ...], tuple[calls.Operand[ast.expr], ...]] | None:
+        before = list(prelude)
+        out: list[calls.Operand[ast.expr]] = []
+        for option in options:
+            place = self.place(option)
+            if place is not None:
+                if all(o.place != place for o in out):
+                    out.append(calls.Operand(option, span, place, True))
+                continue
+            found = self.choices(option, span, depth + 1)
+            if found is None:
+                before.append(option)  # a value that is no place (a fresh object): evaluated, never borrowed
+                continue
+            before.extend(found[0])
+            out.extend(o for o in found[1] if all(p.place != o.place for p in out))
+        return (tuple(before), tuple(out)) if out else None
+
+    def aliasing_index(self, func: ast.expr) -> int | None:
+        """Which argument a safekernels function's result aliases (`sk.as_buffer(t)` is `t`), or None."""
+        qualified = self.ctx.qualify(func)
+        if qualified is None or not qualified.startswith("safekernels."):
+            return None
+        return ALIASING_FUNCTIONS.get(qualified.rsplit(".", 1)[-1])
+
+    def helper(self, name: str) -> FunctionNode | None:
+        """The plain (undecorated) function `name` refers to here: one defined in this body, or at the module's top
+        level when no local binding shadows it."""
+        found = self.helpers.get(name)
+        if found is not None:
+            return found
+        if name in self.local_names and self.unit.kind != "module":
+            return None
+        return self.ctx.functions.get(name)
+
+    def call(self, node: ast.Call, holder: ir.Place | None) -> ir.Value:
+        func = node.func
+        kernel = self.kernel_of(func)
+        method: calls.MethodCall[ast.expr] | None = None
+        if isinstance(func, ast.Attribute):
+            receiver = func.value
+            method = calls.MethodCall(
+                func.attr,
+                self.ctx.attr_span(func),
+                self.operand(receiver, with_view=False),
+                self.kernel_of(receiver),
+                self.ctx.is_safekernels(receiver),
+            )
+        qualified = self.ctx.qualify(func)
+        args = tuple(self.operand(a.value, a.keyword, bool(a.star)) for a in call_args(node))
+        shape = calls.Call(
+            node,
+            self.span(node),
+            func,
+            args,
+            kernel,
+            method,
+            qualified == SHARED_ARRAY_CONSTRUCTOR,
+            qualified if qualified is not None and qualified.startswith("safekernels.") else None,
+            self.closures.get(func.id) if isinstance(func, ast.Name) else None,
+        )
+        return calls.lower_call(shape, holder, self)
+
+
+def lower_module(ctx: FileContext, module: ast.Module) -> list[ir.Function]:
+    """Every function of the module (nested ones included) plus its top level, as IR functions."""
+    out: list[ir.Function] = []
+    pending = [Unit("<module>", module, "module")]
+    while pending:
+        unit = pending.pop(0)
+        lowerer = FunctionLowerer(ctx, unit)
+        function = lowerer.lower()
+        if lowerer.interesting:
+            out.append(function)
+        pending.extend(lowerer.nested)
+    return out
