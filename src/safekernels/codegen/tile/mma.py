@@ -59,12 +59,41 @@ def copyable_operand(L: TileLowering, load: Op) -> bool:
 
 
 def find_transposed_operands(L: TileLowering) -> None:
-    """Mark `tile.transpose(load)` values used only as a matmul's B: the load is staged as is (K-major)."""
-    for vid, src in target_rules.transposed_operands(L.defs, L.uses, L.kir.params).items():
+    """Mark `tile.transpose(load)` values used only as a matmul's B: the load is staged as is (K-major).
+
+    On sm_90a the load may also feed other matmuls directly (`target_rules.transposed_operands(shared=True)`):
+    the synchronous wgmma path (`codegen.tile.wgmma_sync`) stages it once per iteration and reads the one tile
+    K-major for the transpose and MN-major for the plain use.  A load that a GEMM main-loop pipeline would take
+    is left unshared (its stages belong to that pipeline)."""
+    found = target_rules.transposed_operands(L.defs, L.uses, L.kir.params, shared=L.hopper)
+    shared = {id(src) for src in found.values() if src.result is not None and len(L.uses[src.result.id]) > 1}
+    if shared:
+        candidates = dict(L.deferred_candidates)
+        for vid, src in found.items():
+            assert src.result is not None
+            candidates[vid] = candidates[src.result.id] = src
+        for loop in _loops(L.kir.body):
+            hit = target_rules.pipelined_matmul(candidates, loop)
+            if hit is not None:
+                shared -= {id(hit[1]), id(hit[2])}
+        found = {
+            vid: src
+            for vid, src in found.items()
+            if id(src) in shared or src.result is None or len(L.uses[src.result.id]) == 1
+        }
+    for vid, src in found.items():
         assert src.result is not None
         L.deferred_candidates[vid] = src
         L.deferred_candidates[src.result.id] = src
         L.transposed_operands.add(vid)
+
+
+def _loops(ops: list[Op]) -> list[ForOp]:
+    out: list[ForOp] = []
+    for op in ops:
+        if isinstance(op, ForOp):
+            out += [op, *_loops(op.body)]
+    return out
 
 
 def kmajor_b(L: TileLowering, v: Value) -> bool:

@@ -92,20 +92,39 @@ def mma_operand(uses: dict[int, list[Op]], params: list[ParamInfo], load: Op) ->
     return copyable_operand(params, load)
 
 
-def transposed_operands(defs: dict[int, Op], uses: dict[int, list[Op]], params: list[ParamInfo]) -> dict[int, Op]:
+def _kmajor_b_use(uses: dict[int, list[Op]], transpose: Op) -> bool:
+    """`transpose` is read once, as a matmul's B (and not also as its A)."""
+    assert transpose.result is not None
+    users = uses.get(transpose.result.id, [])
+    if len(users) != 1 or users[0].kind != "matmul" or users[0].args[1] is not transpose.result:
+        return False
+    return users[0].args[0] is not transpose.result
+
+
+def transposed_operands(
+    defs: dict[int, Op], uses: dict[int, list[Op]], params: list[ParamInfo], shared: bool = False
+) -> dict[int, Op]:
     """`tile.transpose(load)` values used only as one matmul's B (staged as the load's rows, read K-major):
-    transpose value id -> the load."""
+    transpose value id -> the load.  The load itself has no other use, unless `shared` (the sm_90a lowering,
+    where one shared-memory tile serves both readings: wgmma reads a (BN, BK) tile K-major and a (BK, BN) one
+    MN-major from the same 128-byte-swizzle layout): then it may also be any matmul's A or B directly (attention's
+    backward reads K as `tile.transpose(k)` for `q @ k^T` and as `k` for `ds @ k`)."""
     out: dict[int, Op] = {}
     for vid, op in list(defs.items()):
         if op.kind != "transpose" or op.result is None:
             continue
         src = defs.get(op.args[0].id)
-        users = uses.get(vid, [])
-        if src is None or src.kind != "load" or src.result is None or len(uses.get(src.result.id, [])) != 1:
+        if src is None or src.kind != "load" or src.result is None or not _kmajor_b_use(uses, op):
             continue
-        if len(users) != 1 or users[0].kind != "matmul" or users[0].args[1] is not op.result:
+        src_users = uses.get(src.result.id, [])
+        if shared:
+            direct = [u for u in src_users if u.kind == "matmul" and u.args[2] is not src.result]
+            kmajor = [u for u in src_users if u.kind == "transpose" and _kmajor_b_use(uses, u)]
+            if len(direct) + len(kmajor) != len(src_users):
+                continue
+        elif len(src_users) != 1:
             continue
-        if users[0].args[0] is op.result or not copyable_operand(params, src):
+        if not copyable_operand(params, src):
             continue
         out[vid] = src
     return out
