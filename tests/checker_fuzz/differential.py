@@ -28,6 +28,8 @@ import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import FrameType
+from typing import Any
 
 from mypy_harness import Reported, ownership_errors, run_mypy, write_config
 
@@ -66,6 +68,7 @@ class Outcome:
     runs_clean: bool = False  # every run of `main` returned without any exception
     unrun_lines: set[int] = field(default_factory=set)  # lines that built an op collected unrun
     call_lines: dict[int, set[int]] = field(default_factory=dict)  # error line -> the calls that reached it
+    executed: set[int] = field(default_factory=set)  # lines of the program some run executed
 
     @property
     def disagrees(self) -> bool:
@@ -161,10 +164,37 @@ def runtime_lines(path: Path) -> set[int]:
     return run_program(path)[0]
 
 
-def run_program(path: Path) -> tuple[set[int], bool, set[int], dict[int, set[int]]]:
+@contextlib.contextmanager
+def _line_coverage(path: Path, lines: set[int]) -> Iterator[None]:
+    """Record into `lines` the lines of `path` that run (only that file's frames are traced line by line)."""
+    filename = str(path)
+
+    def local(frame: FrameType, event: str, arg: Any) -> Any:
+        if event == "line":
+            lines.add(frame.f_lineno)
+        return local
+
+    def tracer(frame: FrameType, event: str, arg: Any) -> Any:
+        if frame.f_code.co_filename == filename:
+            lines.add(frame.f_lineno)
+            return local
+        return None
+
+    old = sys.gettrace()
+    sys.settrace(tracer)
+    try:
+        yield
+    finally:
+        sys.settrace(old)
+
+
+def run_program(
+    path: Path, executed: set[int] | None = None
+) -> tuple[set[int], bool, set[int], dict[int, set[int]]]:
     """Run `main` of `path` over RUN_ARGUMENTS on the CPU executor: the lines that raised an ownership error,
     whether every run returned cleanly, the lines that built an op collected unrun, and the lines of the calls
-    through which an ownership error raised in a helper of the program came."""
+    through which an ownership error raised in a helper of the program came; the lines that ran go into
+    `executed`."""
     spec = importlib.util.spec_from_file_location(path.stem, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
@@ -181,7 +211,7 @@ def run_program(path: Path) -> tuple[set[int], bool, set[int], dict[int, set[int
         spec.loader.exec_module(module)
         for flag, k in RUN_ARGUMENTS:
             try:
-                with _time_limit(RUN_SECONDS):
+                with _time_limit(RUN_SECONDS), _line_coverage(path, executed if executed is not None else set()):
                     module.main(flag, k)
             except RUNTIME_ERRORS as exc:
                 clean = False
@@ -259,7 +289,9 @@ def run_batch(
         sys.path.insert(0, str(directory))
         try:
             for outcome, path in zip(outcomes, paths, strict=True):
-                outcome.runtime_lines, outcome.runs_clean, outcome.unrun_lines, calls = run_program(path)
+                outcome.runtime_lines, outcome.runs_clean, outcome.unrun_lines, calls = run_program(
+                    path, outcome.executed
+                )
                 outcome.call_lines = calls
         finally:
             sys.path.remove(str(directory))

@@ -136,6 +136,10 @@ def launch_op(z: Any, x: Any, y: Any) -> Any:
     return add(z, x, y)
 
 
+def none_yet() -> Any:
+    return None
+
+
 '''
 
 #: What `main` starts with: every place bound, a prepared launch, a holder of the buffers and containers of them.
@@ -152,8 +156,8 @@ SETUP = '''    dev = sk.Device.default()
     fresh = tile.zeros((64,), f32).partition((16,))
     z0, counts, keys = histogram(fresh, tile.zeros((16,), i32), tile.zeros((64,), i32)).sync_on(stream)
     z, x, y = add(z0, tile.ones((64,), f32), tile.ones((64,), f32)).sync_on(stream)
-    op: sk.DeviceOp[Any] | None = None
-    p: sk.DeviceOp[tuple[Any, ...]] | None = None
+    op: sk.DeviceOp[Any] | None = none_yet()  # not narrowed to None: mypy checks the `op is not None` arms
+    p: sk.DeviceOp[tuple[Any, ...]] | None = none_yet()
     q: Any = None
 '''
 
@@ -528,13 +532,13 @@ def _unpartition(g: _Gen, d: int) -> None:
 def _sync_on(g: _Gen, d: int) -> None:
     g.emit(d, "if op is not None:")
     g.emit(d + 1, "z, x, y = op.sync_on(stream)")
-    g.emit(d + 1, "op = None")
+    g.emit(d + 1, "op = none_yet()")
 
 
 def _sync(g: _Gen, d: int) -> None:
     g.emit(d, "if op is not None:")
     g.emit(d + 1, "z, x, y = op.sync()")
-    g.emit(d + 1, "op = None")
+    g.emit(d + 1, "op = none_yet()")
 
 
 def _graph_on(g: _Gen, d: int) -> None:
@@ -552,14 +556,14 @@ def _zip_method(g: _Gen, d: int) -> None:
     g.emit(d, "if op is not None:")
     g.emit(d + 1, "pair = op.zip(tile.ones((4,), f32))")
     g.emit(d + 1, "(z, x, y), _ = pair.sync_on(stream)")
-    g.emit(d + 1, "op = None")
+    g.emit(d + 1, "op = none_yet()")
 
 
 def _zip_function(g: _Gen, d: int) -> None:
     g.emit(d, "if op is not None:")
     g.emit(d + 1, "both = sk.zip(op, tile.ones((4,), f32))")
     g.emit(d + 1, "(z, x, y), _ = both.sync_on(stream)")
-    g.emit(d + 1, "op = None")
+    g.emit(d + 1, "op = none_yet()")
 
 
 def _first(g: _Gen, d: int) -> None:
@@ -574,7 +578,7 @@ def _shared(g: _Gen, d: int) -> None:
         g.emit(d, "if op is not None:")
         g.emit(d + 1, "once = op.shared()")
         g.emit(d + 1, "z, x, y = once.sync_on(stream)")
-        g.emit(d + 1, "op = None")
+        g.emit(d + 1, "op = none_yet()")
 
 
 def _to_numpy(g: _Gen, d: int) -> None:
@@ -665,7 +669,7 @@ def _loans(method: str) -> Callable[[_Gen, int], None]:
         else:
             g.emit(d, f"p = vecadd.launch_async(prep, {g.arg(('a', 'b'))}, {g.arg(('a', 'b'))}, c)")
         g.emit(d, f"q = {chain}")
-        g.emit(d, "p = None")
+        g.emit(d, "p = none_yet()")
         if g.pick((True, False)):
             first, second, third = g.buffers()
             g.emit(d, f"vecadd.launch(prep, stream, {first}, {second}, {third})")

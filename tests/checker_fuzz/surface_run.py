@@ -94,7 +94,8 @@ class SurfaceReport:
             else:
                 self.unseen[reason] += 1
         for line, _, code in sorted(outcome.false_alarms):
-            key = f"{code} at `{statement_kind(outcome.source, line)}`"
+            ran = "ran clean" if line in outcome.executed else "never ran"
+            key = f"{code} at `{statement_kind(outcome.source, line)}` ({ran})"
             self.false_alarms[key] += 1
             self.false_alarm_examples.setdefault(key, outcome)
         self.notes_mypy_hides += outcome.notes_mypy_hides
