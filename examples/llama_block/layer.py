@@ -64,25 +64,6 @@ decode_attention = skt.custom_op(
     f"{NS}::decode_attention", K.decode_attention, outputs={"out": _decode_attention_shape}
 )
 
-OPS = (
-    rmsnorm,
-    add_rmsnorm,
-    residual_add,
-    gemm,
-    silu_mul,
-    dgemm,
-    dgemm_residual,
-    dgemm_swiglu,
-    dgemm_splitk_,
-    splitk_add_rmsnorm,
-    splitk_residual,
-    rope_,
-    rope_decode_,
-    kv_append_,
-    attention,
-    decode_attention,
-)
-
 
 # -- the reference ----------------------------------------------------------------------------------------------
 
@@ -205,6 +186,11 @@ class SafeDecoderLayer(nn.Module):  # type: ignore[misc]
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         b, s, hid = x.shape
         cfg = self.cfg
+        if s % K.ATT_BM or s > self.cos.shape[0] or hid != cfg.hidden:
+            raise ValueError(
+                f"SafeDecoderLayer: prefill takes (batch, seq, {cfg.hidden}) with seq a multiple of {K.ATT_BM} "
+                f"and at most {self.cos.shape[0]} (the rotary tables' length), got {tuple(x.shape)}"
+            )
         t = b * s
         x2 = x.reshape(t, hid)
         n1 = rmsnorm(x2, self.norm1, cfg.eps)
@@ -220,6 +206,11 @@ class SafeDecoderLayer(nn.Module):  # type: ignore[misc]
         """One token per sequence at position `pos`; caches `(max_positions, batch, kv_heads * 128)`."""
         b = x.shape[0]
         cfg = self.cfg
+        if not 0 <= pos < min(k_cache.shape[0], self.cos.shape[0]):
+            raise ValueError(
+                f"SafeDecoderLayer.decode: position {pos} is outside the cache ({k_cache.shape[0]} positions) "
+                f"or the rotary tables ({self.cos.shape[0]})"
+            )
         n1 = rmsnorm(x, self.norm1, cfg.eps)
         qkv = dgemm(n1, self.w_qkv)
         qk = torch.empty((b, cfg.qk_width), dtype=x.dtype, device=x.device)

@@ -96,3 +96,11 @@ def test_layer_on_cpu_tensors_matches_plain_torch() -> None:
     ref, layer, x, xd, (ref_k, ref_v, sk_k, sk_v) = _setup("cpu")
     assert rel_err(layer(x), ref(x)) < TOL
     assert rel_err(layer.decode(xd, sk_k, sk_v, POS), ref.decode(xd, ref_k, ref_v, POS)) < TOL
+
+
+def test_shapes_the_kernels_do_not_take_are_refused_with_a_message() -> None:
+    _, layer, x, xd, (_, _, sk_k, sk_v) = _setup("cpu")
+    with pytest.raises(ValueError, match="seq a multiple of 128"):
+        layer(x[:, :100])
+    with pytest.raises(ValueError, match="position 320 is outside the cache"):
+        layer.decode(xd, sk_k, sk_v, MAX_POS)
