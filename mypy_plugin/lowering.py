@@ -1,6 +1,6 @@
 """The adapter: mypy's semantically analyzed AST of one function (or module top level) -> the core's flow IR.
 
-It lowers exactly as the libcst front end does (`ownership_check.frontend.lowering`, same operations, same order,
+It lowers exactly as the CLI front end does (`ownership_check.frontend.ast_lowering`, same operations, same order,
 same spans), because both front ends must report the same diagnostics on the same code: what calls, assignments and
 `with` statements mean is decided once, in `ownership_check.core.calls`, from the neutral shapes both front ends
 build (the two remaining differences are named by `calls.Dialect`); the front ends differ in how names are

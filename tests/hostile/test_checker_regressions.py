@@ -415,7 +415,7 @@ def test_a_worker_stuck_where_its_timer_cannot_fire_is_killed(project: Path, mon
                 time.sleep(0.05)
         return real(source, path, *args)  # type: ignore[arg-type]
 
-    import ownership_check.frontend.lowering  # noqa: F401  (loaded before the fork: bad.py fits its budget)
+    import ownership_check.frontend.ast_lowering  # noqa: F401  (loaded before the fork: bad.py fits its budget)
 
     monkeypatch.setattr(runner, "analyze_source", stuck_on_one)
     monkeypatch.setenv(runner.FILE_BUDGET_ENV, "1.5")
