@@ -1,7 +1,7 @@
 """Static ownership and aliasing checker for safekernels code (the rules: docs/reference.md §4, docs/checker.md).
 
 Layout, in pipeline order: `diagnostics` (the shared model), `core` (places, flow IR, control-flow graph, the
-borrow/move dataflow checker; imports neither libcst nor mypy), `frontend` (libcst lowering to the flow IR),
+borrow/move dataflow checker; imports neither libcst nor mypy), `frontend` (prescan and `ast` lowering to the flow IR),
 `render` (text/concise/json/sarif/github), `cli`.  Importing this package is cheap and pulls in no front end.
 """
 

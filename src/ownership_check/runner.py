@@ -7,8 +7,9 @@
         | relevant files (import safekernels, or a relevant project module: a fixed point)
     complexity guard (size, longest line, nesting) --over a limit--> W0002 "file too complex to analyse"
         |
-    project index -> libcst lowering + core check per file, under a time budget (`--jobs N`: worker processes;
-                     a worker that dies is replaced and its file retried alone) -> suppressions, select/ignore
+    project index -> lowering of the prescan's `ast` tree + core check per file, under a time budget
+                     (`--jobs N`: worker processes; a worker that dies is replaced and its file retried alone)
+                  -> suppressions, select/ignore
 
 `files` are reported on; `context` files (the rest of the project the files belong to) only feed the project
 index, so a kernel defined in an unchanged module still resolves when pre-commit passes just the changed file.
@@ -466,5 +467,5 @@ def check_one_source(source: str, path: str) -> list[Diagnostic]:
     if f.complex is not None:
         diags = [not_analyzed(path, f.complex.reason, f.complex.span)]
     else:
-        diags = _analyze_budgeted(f.text or "", path, ProjectIndex([f.summary]), f.summary)
+        diags = _analyze_budgeted(f.text or "", path, ProjectIndex([f.summary]), f.summary, f.tree)
     return sorted(apply_suppressions(diags, f.text or "", path), key=Diagnostic.sort_key)
