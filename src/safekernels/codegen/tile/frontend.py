@@ -247,6 +247,11 @@ class TileFrontend:
         carried: list[Carried] = []
         for name in assigned:
             init = self.env.get(name)
+            if isinstance(init, bool | int | float) and not isinstance(init, DScalar):
+                # A number bound before the loop and reassigned in it (`steps = 0`, then `steps = steps + 1`)
+                # is a run-time value carried by the loop, as in Python; folded as a constant, the loop's
+                # updates would be dropped and the value after the loop would silently be the initial one.
+                init = self.env[name] = self.const(init, s)
             if isinstance(init, Value):
                 carried.append(Carried(name, init, self.new(init.type)))
         loop = ForOp("for", bounds, None, {}, getattr(s, "lineno", 0) + self.src.first_line - 1)
