@@ -2,10 +2,10 @@
 
 Tile kernels come from the op table (`safekernels.tile.ops.OPS`): every op x every dtype x tile shapes from the
 smallest legal one up (a ragged edge, 16-row tiles) x warp counts; matmuls over their dtypes and shapes; one
-out-of-range tile index for each load form; and the scalar forms of `SCALAR_FORMS` (bool arithmetic, `min`,
-`max`, `abs`) plus `z.tile_shape`.  SIMT kernels come from the statement forms below (arithmetic,
-`math.*`, casts, warp collectives) x every scalar dtype x block sizes that are not multiples of 32 (a partial
-last warp).  Each generated kernel is one small module file (the compilers read kernels' source):
+out-of-range tile index for each load form; the scalar forms of `SCALAR_FORMS` (bool arithmetic, `min`, `max`,
+`abs`), numbers carried by loops (`LOOP_FORMS`) and `z.tile_shape`.  SIMT kernels come from the statement forms
+below (arithmetic, `math.*`, casts, warp collectives) x every scalar dtype x block sizes that are not multiples of
+32 (a partial last warp).  Each generated kernel is one small module file (the compilers read kernels' source):
 
     @tile.kernel(num_warps=1)                        @simt.kernel
     def generated(z: Partition[Any],                 @simt.launch_contract(block=80)
@@ -224,6 +224,15 @@ SCALAR_FORMS: dict[str, dict[str, tuple[str, str]]] = {
     },
 }
 _SCALAR_DTYPES = {"int": ("i32", "i64", "f32"), "float": ("f32", "f64", "f16"), "reject": ("i32",)}
+#: Numbers carried by a `for` loop (bound before it, reassigned in it): statements leaving the result in `v`.
+LOOP_FORMS: dict[str, tuple[tuple[str, ...], str]] = {
+    "counter": (("v = 0", "for k in range(n // 8):", "    v = v + 1"), "int"),
+    "uses the index": (("v = 1", "for k in range(b + 2):", "    v = v * 2 + k"), "int"),
+    "float": (("v = 0.5", "for k in range(3):", "    v = v * 1.5 + b"), "float"),
+    "two carried": (("u = 0", "w = 1", "for k in range(4):", "    u = u + w", "    w = w * 3", "v = u - w"), "int"),
+    "zero trips": (("v = 7", "for k in range(b - b):", "    v = 0"), "int"),
+    "nested": (("v = 0", "for i in range(b + 1):", "    for j in range(3):", "        v = v + i * j"), "int"),
+}
 
 
 def _scalar_cases() -> Iterator[Case]:
@@ -239,6 +248,12 @@ def _scalar_cases() -> Iterator[Case]:
                     args = ((ts.shape, ts.tile, dt), (ts.shape, None, dt))
                     expect = "reject" if kind == "reject" else "accept"
                     yield Case("tile", family, dt, f"{ts.label} {form}", None, source, args, rank, expect, "exact")
+        for form, (statements, kind) in LOOP_FORMS.items():
+            for dt in _SCALAR_DTYPES[kind]:
+                body = ["n = x.shape[0]", "b = tile.bid(0)", *statements, f"z.store(tile.full({ts.tile}, v, {dt}))"]
+                source = _tile_source(None, "z: Partition[Any], x: Tensor[Any]", body)
+                args = ((ts.shape, ts.tile, dt), (ts.shape, None, dt))
+                yield Case("tile", "scalar-loop", dt, f"{ts.label} {form}", None, source, args, rank, "accept", "exact")
         index = "(" + ", ".join(f"tile.bid({i})" for i in range(rank)) + ",)"
         for dt in DTYPES:
             t = _t(ts.tile, dt)
