@@ -265,6 +265,8 @@ class TileFrontend:
         self.block(s.body)
         for c in carried:
             update = self.env[c.name]
+            if isinstance(update, bool | int | float) and not isinstance(update, DScalar):
+                update = self.const(update, s)  # `v = 0` in the loop: the number becomes the carried value
             if not isinstance(update, Value) or update.type != c.init.type:
                 got = update.type if isinstance(update, Value) else type(update).__name__
                 self.err(
