@@ -45,6 +45,12 @@ IR_EXCEPTIONS: dict[Key, str] = {
     ("e0502_nfkc_identifiers.py", "main", 20): NON_ASCII_COLUMNS,
     ("clean_nonlocal_declaration_is_not_a_use.py", "main", 14): DEF_SPAN,
     ("clean_w0003_device_op_consumed.py", "captured", 91): DEF_SPAN,
+    ("clean_captured_moved_and_rebound_in_nested_loop.py", "main", 15): DEF_SPAN,
+    ("e0382_captured_moved_before_and_in_nested_loop.py", "main", 16): DEF_SPAN,
+    ("e0382_nonlocal_moved_by_nested_function.py", "main", 15): DEF_SPAN,
+    ("clean_nonlocal_moved_and_rebound_by_nested_function.py", "main", 15): DEF_SPAN,
+    ("e0382_nested_function_called_after_move.py", "main", 17): DEF_SPAN,
+    ("clean_nested_function_called_after_rebind.py", "main", 15): DEF_SPAN,
 }
 
 
