@@ -117,8 +117,24 @@ class DirectCall:
             return self._real_kernel(args)
         return result
 
+    def dispatched(self, args: Sequence[Any]) -> Any:
+        """The real kernel as torch's dispatcher calls it (compiled graphs, CUDA-graph capture, autograd,
+        `opoverload`): a signature with a recorded plan launches from it, like an untraced call; any other
+        runs every check (and its plan is recorded for the next call).  Torch bumps the version counters."""
+        if not self.enabled or len(args) != self._n_args:
+            return self.op._checked_impl(*args)
+        key = self.signature_key(args)
+        entry = self._entries.get(key)
+        if isinstance(entry, _PlannedCall):
+            result = entry.run(self, args, bump=False)
+            return self.op._checked_impl(*args) if result is _PlannedCall.DECLINED else result
+        result = self.op._checked_impl(*args)  # raises before anything is remembered when the call is refused
+        if entry is None:
+            self._remember(key, _PlannedCall.learn(self.op, args, result) or _REAL_KERNEL)
+        return result
+
     def _real_kernel(self, args: Sequence[Any]) -> Any:
-        result = self.op._impl(*args)
+        result = self.op._checked_impl(*args)
         self._bump_versions(args)
         return result
 
@@ -231,9 +247,10 @@ class _PlannedCall:
         shapes = tuple((tuple(int(d) for d in t.shape), t.dtype) for t in outs)
         return cls(kernel, plan, device, tensors[0].device, tuple(rows), signature.functional, shapes)
 
-    def run(self, call: DirectCall, args: Sequence[Any]) -> Any:
+    def run(self, call: DirectCall, args: Sequence[Any], *, bump: bool = True) -> Any:
         """One launch of the recorded signature; `DECLINED` (nothing launched) when an argument is not
-        contiguous (the real kernel then raises its error)."""
+        contiguous (the real kernel then raises its error).  `bump`: count the in-place writes in the
+        tensors' version counters (False when torch's dispatcher does it)."""
         empty = call._empty
         outs = [empty(shape, dtype=dtype, device=self.torch_device) for shape, dtype in self.outputs]
         device = self.device
@@ -269,7 +286,8 @@ class _PlannedCall:
         if not (fast and fast(stream.handle, launched)):
             self.kernel._launch(plan, stream, launched)  # checked: launches, or raises the launch's error
         if not self.functional:
-            call._bump_versions(args)
+            if bump:
+                call._bump_versions(args)
             return None
         return outs[0] if len(outs) == 1 else tuple(outs)
 

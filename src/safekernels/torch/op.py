@@ -23,7 +23,8 @@ mode, functorch transform, profiler or JIT trace is active, and no argument need
 The first such call with a new (shapes, dtypes, devices) signature runs the real kernel and keeps what it
 checked (the kernel's launch plan, the output allocations); a repeat wraps the tensors (address only), finds
 the plan with one dict lookup and calls its generated launcher.  Everything else (`op.opoverload`, compiled
-graphs, CUDA-graph capture inside `torch.compile`, autograd) goes through torch as before.
+graphs, CUDA-graph capture inside `torch.compile`, autograd) goes through torch's dispatcher, whose real kernel
+(`_impl`) launches a signature seen before from the same recorded plan (`DirectCall.dispatched`).
 
 Tile outputs need a tile shape (it fixes the grid): by default the output's `Dims` when they are all fixed
 ints, else `tile_shapes={"z": (128,)}` or `tile_shapes={"z": lambda shape: ...}`.  SIMT launches need a
@@ -164,6 +165,11 @@ class SafeKernelOp:
         return self._result(named)
 
     def _impl(self, *args: Any) -> Any:
+        # What torch's dispatcher runs (compiled graphs, autograd, `opoverload`): a signature seen before
+        # launches from its recorded plan, as an untraced eager call does (see `DirectCall.dispatched`).
+        return self.direct.dispatched(args)
+
+    def _checked_impl(self, *args: Any) -> Any:
         named = self._bind(args)
         if self.signature.functional:
             self._allocate_outputs(named)
