@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from pathlib import Path
 
@@ -26,6 +25,7 @@ from torch.nn.parallel import DistributedDataParallel
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent)]  # linear_ops beside this file, `training` in examples/
 from linear_ops import Linear  # noqa: E402
+from ranks import add_device_argument, join  # noqa: E402
 from training.torch_ops import flash_attention, rms_norm  # noqa: E402
 
 
@@ -102,19 +102,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--ffn", type=int, default=256)
     parser.add_argument("--lr", type=float, default=0.05)
     parser.add_argument("--json", type=Path, help="rank 0 writes the loss curve here")
-    parser.add_argument(
-        "--device",
-        choices=("auto", "cuda", "cpu"),
-        default="auto",
-        help="cuda: one GPU per rank and NCCL; cpu: the CPU executor and gloo; auto: cuda if present",
-    )
+    add_device_argument(parser)
     args = parser.parse_args(argv)
-    cuda = args.device == "cuda" or (args.device == "auto" and torch.cuda.is_available())
-    local = int(os.environ.get("LOCAL_RANK", "0"))
-    device = torch.device("cuda", local) if cuda else torch.device("cpu")
-    if cuda:
-        torch.cuda.set_device(device)
-    dist.init_process_group("nccl" if cuda else "gloo")
+    device = join(args.device)
     try:
         losses = train(args, device)
         if dist.get_rank() == 0:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import time
 from pathlib import Path
@@ -24,6 +23,7 @@ import torch.distributed as dist
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from linear_ops import gemm
+from ranks import add_device_argument, join
 
 
 def mlp_shard(x: torch.Tensor, w1_shard: torch.Tensor, w2_shard: torch.Tensor) -> torch.Tensor:
@@ -98,19 +98,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--hidden", type=int, default=None, help="model width (check: 128, bench: 8192)")
     parser.add_argument("--ffn", type=int, default=None, help="MLP width (check: 512, bench: 28672)")
     parser.add_argument("--iters", type=int, default=20)
-    parser.add_argument(
-        "--device",
-        choices=("auto", "cuda", "cpu"),
-        default="auto",
-        help="cuda: one GPU per rank and NCCL; cpu: the CPU executor and gloo; auto: cuda if present",
-    )
+    add_device_argument(parser)
     args = parser.parse_args(argv)
-    cuda = args.device == "cuda" or (args.device == "auto" and torch.cuda.is_available())
-    local = int(os.environ.get("LOCAL_RANK", "0"))
-    device = torch.device("cuda", local) if cuda else torch.device("cpu")
-    if cuda:
-        torch.cuda.set_device(device)
-    dist.init_process_group("nccl" if cuda else "gloo")
+    device = join(args.device)
     try:
         if args.bench:
             row = bench(device, args.tokens, args.hidden or 8192, args.ffn or 28672, args.iters)
