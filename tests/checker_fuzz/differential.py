@@ -260,7 +260,9 @@ def run_batch(
         outcome.internal_errors.extend(result.internal_errors)
         compared = [d for d in result.diagnostics if d.code.startswith(COMPARED)]
         outcome.cli = {(d.line, d.column, d.code) for d in compared}
-        outcome.cli_notes = {(d.line, d.column, d.code, d.message): tuple(notes_of(d)) for d in compared}
+        for d in compared:  # two diagnostics of one message at one position (different helps): both notes
+            key = (d.line, d.column, d.code, d.message)
+            outcome.cli_notes[key] = (*outcome.cli_notes.get(key, ()), *notes_of(d))
     # Code mypy finds unreachable is never type-checked, so no hook fires there: such programs count as untyped.
     config = write_config(directory, cache_dir, "warn_unreachable = True\n")
     old = os.getcwd()
@@ -338,15 +340,19 @@ def mypy_view(notes: Notes) -> Notes:
     return shown
 
 
-def _notes_diff(outcome: Outcome) -> list[tuple[tuple[int, int, str, str], tuple[str, ...], tuple[str, ...]]]:
-    """The errors whose notes differ, compared as the set of notes mypy prints after each (the golden parity test
-    compares them as sets per line too): mypy attaches a note to no error, prints it once per line, and prints a
-    diagnostic repeated on a line by another analysis (`core.check_module`) once, with the other's notes after
-    its own, where the CLI merges them into one diagnostic's labels (before its `help:`)."""
-    shown = mypy_view(outcome.cli_notes)
-    rows = sorted(set(shown) | set(outcome.plugin_notes))
+def _notes_diff(outcome: Outcome) -> list[tuple[int, tuple[str, ...], tuple[str, ...]]]:
+    """The lines whose notes differ, compared as the set of notes printed on each line (as the golden parity test
+    compares them): mypy ties a note to no error and prints it once per line, and prints a message repeated on a
+    line once, with the notes of every diagnostic behind it (`core.check_module` merges such diagnostics, or keeps
+    two where their `help:` differs)."""
+    cli: dict[int, set[str]] = {}
+    plugin: dict[int, set[str]] = {}
+    for (line, _, _, _), notes in outcome.cli_notes.items():
+        cli.setdefault(line, set()).update(notes)
+    for (line, _, _, _), notes in outcome.plugin_notes.items():
+        plugin.setdefault(line, set()).update(notes)
     return [
-        (row, shown.get(row, ()), outcome.plugin_notes.get(row, ()))
-        for row in rows
-        if set(shown.get(row, ())) != set(outcome.plugin_notes.get(row, ()))
+        (line, tuple(sorted(cli.get(line, ()))), tuple(sorted(plugin.get(line, ()))))
+        for line in sorted(set(cli) | set(plugin))
+        if cli.get(line, set()) != plugin.get(line, set())
     ]

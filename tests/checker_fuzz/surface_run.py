@@ -123,12 +123,14 @@ class SurfaceReport:
             f"programs {self.programs}, typed by mypy {self.typed}, ran clean {self.ran_clean}, "
             f"runtime ownership errors {self.runtime_errors}, internal errors {self.internal_errors}",
             f"diagnostics (CLI): {dict(sorted(self.diagnostics.items()))}",
-            f"misses (runtime error on a line neither front end reports): {len(self.misses)}",
+            f"misses (runtime error on a line neither front end reports): {len(self.misses)}"
+            + "".join(f"; {o.name} line {line}" for o, line in self.misses),
             f"runtime errors in forms the error index says the checker does not follow: {sum(self.unseen.values())}",
             *(f"    {count:5}  {reason}" for reason, count in self.unseen.most_common()),
             f"disagreements CLI vs plugin (codes, positions, notes): {len(self.disagreements)} "
             f"(+{self.disagreements_untyped} where mypy does not type the program; notes compared as mypy prints "
-            f"them: {self.notes_mypy_hides} repeated on their line were not printed)",
+            f"them: {self.notes_mypy_hides} repeated on their line were not printed)"
+            + "".join(f"; {o.name}" for o in self.disagreements),
             f"candidate false alarms (an error on a program that ran clean): {sum(self.false_alarms.values())}",
             *(f"    {count:5}  {key}" for key, count in self.false_alarms.most_common()),
             f"ops collected unrun on a line without W0003: {self.unrun_without_w0003}; "

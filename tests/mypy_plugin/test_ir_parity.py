@@ -51,6 +51,8 @@ IR_EXCEPTIONS: dict[Key, str] = {
     ("clean_nonlocal_moved_and_rebound_by_nested_function.py", "main", 15): DEF_SPAN,
     ("e0382_nested_function_called_after_move.py", "main", 17): DEF_SPAN,
     ("clean_nested_function_called_after_rebind.py", "main", 15): DEF_SPAN,
+    ("e0499_nested_function_borrows_while_caller_op_pending.py", "main", 29): DEF_SPAN,
+    ("clean_nested_function_launches_after_caller_sync.py", "main", 28): DEF_SPAN,
 }
 
 

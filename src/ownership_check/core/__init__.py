@@ -22,12 +22,13 @@ def check_module(functions: Iterable[ir.Function]) -> list[Diagnostic]:
     values it captures.  Both may report the same message on one line (a captured `z` moved before the nested
     function is defined, and moved by the nested function itself in a loop).  mypy shows a message once per line
     and the notes of both, so the CLI does the same: the later diagnostic's secondary labels and notes join the
-    first one's, as `check_function` already does within one function.
+    first one's, as `check_function` already does within one function.  Two that suggest different fixes (their
+    `help:` differs: two causes of one message) stay two diagnostics; mypy prints both helps under the message.
     """
-    merged: dict[tuple[str, int, str], Diagnostic] = {}
+    merged: dict[tuple[str, int, str, str | None], Diagnostic] = {}
     for function in functions:
         for d in check_function(function):
-            key = (d.code, d.span.line, d.message)
+            key = (d.code, d.span.line, d.message, d.help)
             first = merged.get(key)
             if first is None:
                 merged[key] = d
@@ -38,7 +39,7 @@ def check_module(functions: Iterable[ir.Function]) -> list[Diagnostic]:
                 first, d = d, first
             labels = (*first.labels, *(lb for lb in d.labels if not lb.primary and lb not in first.labels))
             notes = (*first.notes, *(n for n in d.notes if n not in first.notes))
-            merged[key] = dataclasses.replace(first, labels=labels, notes=notes, help=first.help or d.help)
+            merged[key] = dataclasses.replace(first, labels=labels, notes=notes)
     return sorted(merged.values(), key=lambda d: (d.span.line, d.span.column, d.code))
 
 

@@ -40,6 +40,7 @@ from ownership_check.core.messages import move_help
 from ownership_check.diagnostics import Span
 from safekernels.ownership_model import (
     ALIASING_FUNCTIONS,
+    ALIASING_METHODS,
     DISTINCT_MOVING_METHODS,
     LOAN_INHERITING_METHODS,
     MOVING_ARGUMENT_CALLS,
@@ -251,10 +252,11 @@ class MethodCall(Generic[E]):
 class NonlocalEffects:
     """What calling a nested function does to the values it captures and the names it declares `nonlocal`, read
     from the nested function's own analysis (`checker.nonlocal_effects`): `reads` are where it first reads each
-    caller's value (spans in the nested function), `rebound` names refer to a new value on every path out, and
+    caller's value, borrows one or checks the brand of one (spans in the nested function), `rebound` names refer
+    to a new value on every path out, and
     `moves` are its moves that may have consumed what a name refers to by then."""
 
-    reads: tuple[ir.Use, ...] = ()
+    reads: tuple[ir.Use | ir.Borrow | ir.CheckBrand, ...] = ()
     rebound: tuple[ir.Place, ...] = ()
     moves: tuple[ir.Move, ...] = ()
 
@@ -426,6 +428,8 @@ def lower_call(call: Call[E], holder: ir.Place | None, sink: Lowering[E]) -> ir.
         # the nested function ran here: its reads of the caller's values, its rebinds, then its moves (with their
         # own spans and help)
         for read in effects.reads:
+            if isinstance(read, ir.Borrow):  # a call of its own: checked against the caller's loans only
+                read = ir.Borrow(read.place, read.mutable, sink.next_group(), read.span)
             sink.emit(read, call.node)
         for place in effects.rebound:
             sink.emit(ir.Bind((place,), (ir.Fresh(),), call.span), call.node)
@@ -434,7 +438,7 @@ def lower_call(call: Call[E], holder: ir.Place | None, sink: Lowering[E]) -> ir.
     return ir.Fresh()
 
 
-def _method_call(call: Call[E], method: MethodCall[E], holder: ir.Place | None, sink: Lowering[E]) -> ir.Fresh | None:
+def _method_call(call: Call[E], method: MethodCall[E], holder: ir.Place | None, sink: Lowering[E]) -> ir.Value | None:
     name = method.name
     receiver = method.receiver
     kernel = method.receiver_kernel
@@ -458,6 +462,11 @@ def _method_call(call: Call[E], method: MethodCall[E], holder: ir.Place | None, 
         if name in WITNESS_CONSUMERS:
             return _get_mut(call, receiver, holder, sink)
         return None
+    if name in ALIASING_METHODS and receiver.device and receiver.place is not None:
+        # `t.as_buffer()`: the method form of `sk.as_buffer(t)`, the same storage as its receiver
+        _call_args(call, False, None, sink)
+        sink.emit(ir.Use(receiver.place, receiver.span))
+        return ir.FromPlace(receiver.place, call.span)
     moving = name in MOVING_METHODS and (receiver.device or bool(receiver.choices))
     if sink.dialect.distinct_methods_move_any_receiver and name in DISTINCT_MOVING_METHODS:
         moving = True

@@ -955,16 +955,27 @@ def nonlocal_effects(function: ir.Function, names: Iterable[str]) -> NonlocalEff
     analysis = _Analysis(function, graph, setup)
     states = analysis.solve()
     exit_state = states[graph.exit]
-    reads: dict[str, ir.Use] = {}
+    # In node order: the first read of each caller's value, and every borrow of one and brand check on one (the
+    # caller's pending ops' loans and its prepared launches' brands apply to them).
+    reads: dict[tuple[str, Span, bool], ir.Use | ir.Borrow | ir.CheckBrand] = {}
+    first: set[str] = set()
     for node in graph.nodes:
         op, st = node.op, states[node.id]
         read = op.source if isinstance(op, ir.View) else getattr(op, "place", None)
-        if st is None or not isinstance(read, ir.Place) or read.root not in wanted or read.root in reads:
+        if st is None or not isinstance(read, ir.Place) or read.root not in wanted:
             continue
-        if isinstance(op, ir.Use | ir.Move | ir.Borrow | ir.View | ir.CheckBrand) and "@" + read.root in st.get(
-            read.root
-        ):
-            reads[read.root] = ir.Use(ir.Place(read.root), op.span)
+        if not isinstance(op, ir.Use | ir.Move | ir.Borrow | ir.View | ir.CheckBrand):
+            continue
+        if "@" + read.root not in st.get(read.root):
+            continue
+        place = ir.Place(read.root)
+        if isinstance(op, ir.Borrow) and not read.attrs:
+            reads.setdefault((read.root, op.span, True), ir.Borrow(place, op.mutable, -1, op.span))
+        elif isinstance(op, ir.CheckBrand) and not read.attrs:
+            reads.setdefault((read.root, op.span, True), ir.CheckBrand(place, op.kernel, op.span, op.callee_span))
+        elif read.root not in first:
+            reads.setdefault((read.root, op.span, False), ir.Use(place, op.span))
+        first.add(read.root)
     if exit_state is None:  # never returns
         return NonlocalEffects(tuple(reads.values()))
     rebound: list[ir.Place] = []
