@@ -92,6 +92,7 @@ from ownership_check.core.checker import nonlocal_effects
 from ownership_check.diagnostics import Span
 from safekernels.ownership_model import (
     ALIASING_FUNCTIONS,
+    ALIASING_METHODS,
     DEVICE_ANNOTATIONS,
     DEVICE_DECORATOR,
     SHARED_ARRAY_ANNOTATIONS,
@@ -1070,6 +1071,15 @@ class FunctionLowerer(calls.PlaceNaming):
             if aliased >= len(expr.args) or any(kind != ARG_POS for kind in expr.arg_kinds):
                 return None
             found = self._alternatives((), (expr.args[aliased],), span, depth)
+            return ((expr,), found[1]) if found is not None else None
+        if (
+            isinstance(expr, CallExpr)
+            and isinstance(expr.callee, MemberExpr)
+            and expr.callee.name in ALIASING_METHODS
+            and not expr.args
+        ):
+            # `t.as_buffer()`, the method form of `sk.as_buffer(t)`: the receiver's storage
+            found = self._alternatives((), (expr.callee.expr,), span, depth)
             return ((expr,), found[1]) if found is not None else None
         if isinstance(expr, CallExpr) and isinstance(expr.callee, NameExpr):
             helper = self.helper(expr.callee)

@@ -147,6 +147,10 @@ SHARED_RESULT_METHODS: Final[frozenset[str]] = frozenset({"shared"})
 #: without copying (a `DeviceBuffer` argument is returned as is), so it is an alias of `t`, not a new buffer.
 ALIASING_FUNCTIONS: Final[dict[str, int]] = {"as_buffer": 0}
 
+#: Methods whose result shares their receiver's storage: `t.as_buffer()` is the method form of `sk.as_buffer(t)`,
+#: so a launch or a pending op that borrows the result borrows `t`.
+ALIASING_METHODS: Final[frozenset[str]] = frozenset({"as_buffer"})
+
 #: Kernel-side classes whose values need `with simt.unsafe():` for element access (a `@simt.device` helper
 #: parameter annotated `SharedArray[T]` is one).
 SHARED_ARRAY_ANNOTATIONS: Final[frozenset[str]] = frozenset({"SharedArray"})

@@ -41,6 +41,7 @@ from ownership_check.frontend.prescan import FileSummary, KernelSummary, is_safe
 from ownership_check.frontend.project_index import ProjectIndex
 from safekernels.ownership_model import (
     ALIASING_FUNCTIONS,
+    ALIASING_METHODS,
     DEVICE_ANNOTATIONS,
     SHARED_ARRAY_ANNOTATIONS,
     SHARED_ARRAY_CONSTRUCTOR,
@@ -1367,6 +1368,16 @@ class FunctionLowerer(calls.PlaceNaming):
             if aliased >= len(args) or any(a.star or a.keyword is not None for a in args):
                 return None
             found = self._alternatives((), (args[aliased].value,), span, depth)
+            return ((node,), found[1]) if found is not None else None
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in ALIASING_METHODS
+            and not node.args
+            and not node.keywords
+        ):
+            # `t.as_buffer()`, the method form of `sk.as_buffer(t)`: the receiver's storage
+            found = self._alternatives((), (node.func.value,), span, depth)
             return ((node,), found[1]) if found is not None else None
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
             helper = self.helper(node.func.id)

@@ -1,0 +1,33 @@
+"""Twin of e0505_as_buffer_method_while_async_borrowed: the op runs (releasing its loan of `t`) before `t` is
+partitioned, bound or inline."""
+
+import safekernels as sk
+from safekernels import simt, tile
+from safekernels.dtypes import f32
+from safekernels.simt import DisjointSlice, Slice, thread
+
+
+@simt.kernel
+@simt.launch_contract(block=32)
+def negate(x: Slice[f32], out: DisjointSlice[f32]) -> None:
+    idx = thread.index_1d()
+    i = idx.get()
+    if (o := out.get_mut(idx)) is not None:
+        o.set(-x[i])
+
+
+def inline(dev: sk.Device, stream: sk.Stream) -> None:
+    t = tile.ones((64,), f32).sync_on(stream)
+    out = sk.zeros(64, f32, stream)
+    op = negate.launch_async(negate.prepare(simt.LaunchConfig1D.for_len(64, block=32), dev), t.as_buffer(), out)
+    op.sync_on(stream)
+    t.partition((16,))
+
+
+def bound(dev: sk.Device, stream: sk.Stream) -> None:
+    t = tile.ones((64,), f32).sync_on(stream)
+    out = sk.zeros(64, f32, stream)
+    lent = t.as_buffer()
+    op = negate.launch_async(negate.prepare(simt.LaunchConfig1D.for_len(64, block=32), dev), lent, out)
+    op.sync_on(stream)
+    t.partition((16,))

@@ -1,0 +1,10 @@
+"""Make `fresh_scoring` (the headers, the front-end runs and the scores) importable under importlib mode."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+_HERE = str(Path(__file__).resolve().parent)
+if _HERE not in sys.path:
+    sys.path.insert(0, _HERE)

@@ -1,0 +1,82 @@
+"""Run fresh checker programs on the CPU executor and say what the runtime itself caught, and where.
+
+The runtime is the oracle for tests/checker_fresh: a program whose header expects a diagnostic must fail with
+the runtime's own error (or, for W0003, its `UnusedDeviceOpWarning`) at the expected line; a clean one must run.
+Run as a script (`python tests/checker_fresh/fresh_oracle.py FILE...`): it executes every file in this one process,
+one after another, and prints one JSON object per file: ``{"path", "code", "line", "detail"}`` where `code` is
+``"clean"`` when the program ran without a safekernels ownership error.
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import os
+import re
+import runpy
+import sys
+import traceback
+import warnings
+from pathlib import Path
+
+_CODE = re.compile(r"\((E\d{4})\)")
+
+
+def _line_in(tb: traceback.StackSummary, path: str) -> int | None:
+    lines = [frame.lineno for frame in tb if os.path.realpath(frame.filename) == path]
+    return lines[-1] if lines else None
+
+
+def _code_of(exc: BaseException) -> str | None:
+    import safekernels as sk
+
+    name = type(exc).__name__
+    if isinstance(exc, sk.UseAfterMoveError):
+        return "E0382"
+    if name == "UnsafeOperationError":
+        return "E0133"
+    if isinstance(exc, (sk.AliasingError, sk.BorrowError)):
+        found = _CODE.search(str(exc))
+        return found.group(1) if found else name
+    return None
+
+
+def run_one(path: Path) -> dict[str, object]:
+    """Execute one program as `__main__` and classify how it ended."""
+    real = os.path.realpath(path)
+    result: dict[str, object] = {"path": str(path), "code": "clean", "line": None, "detail": ""}
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            namespace = runpy.run_path(str(path), run_name="__main__")
+            namespace.clear()
+            del namespace
+        except BaseException as exc:  # the program's own failure is the measurement
+            code = _code_of(exc)
+            summary = traceback.extract_tb(exc.__traceback__)
+            result.update(
+                code=code or f"crash:{type(exc).__name__}",
+                line=_line_in(summary, real),
+                detail=str(exc).splitlines()[0][:300] if str(exc) else type(exc).__name__,
+            )
+            del exc
+        gc.collect()
+    if result["code"] == "clean":
+        for warning in caught:
+            if warning.category.__name__ == "UnusedDeviceOpWarning":
+                found = re.search(re.escape(path.name) + r":(\d+)", str(warning.message))
+                result.update(code="W0003", line=int(found.group(1)) if found else None,
+                              detail=str(warning.message)[:300])
+                break
+    return result
+
+
+def main(argv: list[str]) -> int:
+    os.environ["SAFEKERNELS_DEVICE"] = "cpu"
+    for name in argv:
+        print(json.dumps(run_one(Path(name))), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

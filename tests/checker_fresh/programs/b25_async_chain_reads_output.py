@@ -1,0 +1,28 @@
+# fresh-expect: E0502 at line 27
+"""An async launch is still pending when a second launch reads its output."""
+import numpy as np
+import safekernels as sk
+from safekernels import simt
+from safekernels.dtypes import f32
+from safekernels.simt import DisjointSlice, Slice, thread
+
+
+@simt.kernel
+@simt.launch_contract(block=32)
+def vecadd(a: Slice[f32], b: Slice[f32], c: DisjointSlice[f32]) -> None:
+    idx = thread.index_1d()
+    i = idx.get()
+    if (o := c.get_mut(idx)) is not None:
+        o.set(a[i] + b[i])
+
+
+dev = sk.Device.cpu()
+stream = dev.new_stream()
+a = sk.to_device(np.ones(64, np.float32), stream)
+b = sk.to_device(np.ones(64, np.float32), stream)
+c = sk.zeros(64, f32, stream)
+d = sk.zeros(64, f32, stream)
+prepared = vecadd.prepare(simt.LaunchConfig1D.for_len(64, block=32), dev)
+first = vecadd.launch_async(prepared, a, b, c)
+second = vecadd.launch_async(prepared, c, b, d)  # BUG E0502
+first.zip(second).sync_on(stream)

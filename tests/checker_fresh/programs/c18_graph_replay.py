@@ -1,0 +1,19 @@
+# fresh-expect: clean
+"""Capture an op as a graph, replay it, read its values."""
+import safekernels as sk
+from safekernels import tile
+from safekernels.dtypes import f32
+from safekernels.tile import Partition, Tensor
+
+
+@tile.kernel
+def add(z: Partition[f32], x: Tensor[f32], y: Tensor[f32]) -> None:
+    z.store(tile.load_like(x, z) + tile.load_like(y, z))
+
+
+stream = sk.Device.cpu().new_stream()
+step = add(tile.zeros((64,), f32).partition((32,)), tile.ones((64,), f32), tile.ones((64,), f32))
+graph = step.graph_on(stream)
+graph.replay()
+z, x, y = graph.value
+assert (z.to_numpy(stream) == 2.0).all()

@@ -1,0 +1,28 @@
+# fresh-expect: clean
+"""An in-place flag chooses the first input inline, between two distinct buffers."""
+import numpy as np
+import safekernels as sk
+from safekernels import simt
+from safekernels.dtypes import f32
+from safekernels.simt import DisjointSlice, Slice, thread
+
+
+@simt.kernel
+@simt.launch_contract(block=32)
+def vecadd(a: Slice[f32], b: Slice[f32], c: DisjointSlice[f32]) -> None:
+    idx = thread.index_1d()
+    i = idx.get()
+    if (o := c.get_mut(idx)) is not None:
+        o.set(a[i] + b[i])
+
+
+def accumulate(total, step, scratch, use_scratch: bool, dev, stream) -> None:
+    prepared = vecadd.prepare(simt.LaunchConfig1D.for_len(64, block=32), dev)
+    vecadd.launch(prepared, stream, scratch if use_scratch else step, step, total)
+
+
+dev = sk.Device.cpu()
+stream = dev.new_stream()
+total = sk.zeros(64, f32, stream)
+accumulate(total, sk.to_device(np.ones(64, np.float32), stream), sk.zeros(64, f32, stream), True, dev, stream)
+assert total.to_numpy(stream)[0] == 1.0
