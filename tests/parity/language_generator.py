@@ -232,6 +232,12 @@ LOOP_FORMS: dict[str, tuple[tuple[str, ...], str]] = {
     "two carried": (("u = 0", "w = 1", "for k in range(4):", "    u = u + w", "    w = w * 3", "v = u - w"), "int"),
     "zero trips": (("v = 7", "for k in range(b - b):", "    v = 0"), "int"),
     "nested": (("v = 0", "for i in range(b + 1):", "    for j in range(3):", "        v = v + i * j"), "int"),
+    # the loop variable keeps its last value after the loop, and the value bound before it on zero trips
+    "loop variable after": (("v = 5", "for v in range(b + 2):", "    pass"), "int"),
+    "loop variable, zero trips": (("v = 7", "for v in range(b - b):", "    pass"), "int"),
+    # a tuple bound before the loop is carried element by element (pair swaps and unpacked pairs)
+    "tuple carried": (("p = (0, 1)", "for k in range(b + 3):", "    p = (p[1], p[0] + p[1])", "v = p[0]"), "int"),
+    "pair unpacked": (("a, c = 0.5, 1.0", "for k in range(3):", "    a, c = c, a + c * b", "v = a"), "float"),
 }
 
 

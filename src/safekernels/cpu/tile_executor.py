@@ -102,6 +102,9 @@ def run_tile_kernel(
     with warnings.catch_warnings():
         # an integer scalar `//` or `%` by zero traps on the GPU; numpy scalars only warn, so make it an error
         warnings.filterwarnings("error", _INT_DIVISION_BY_ZERO, RuntimeWarning)
+        # integer wrap-around of scalars (`count + 5` at a u32's maximum) and conversions that overflow to inf
+        # or saturate are defined by the language (docs/numerics.md): no numpy warning
+        warnings.filterwarnings("ignore", r"overflow encountered in (scalar \w+|cast)", RuntimeWarning)
         for block in np.ndindex(*grid):
             index = tuple(int(b) for b in block)
             args = list(fixed)
@@ -114,6 +117,14 @@ def run_tile_kernel(
                     raise KernelTrapError(
                         f"kernel `{name}`: integer division or remainder by zero in tile block {index} of grid "
                         f"{grid} (CPU executor; the GPU traps)"
+                    ) from exc
+                except ValueError as exc:
+                    if str(exc) != "range() arg 3 must not be zero":
+                        exc.add_note(f"in tile kernel `{name}`, tile block {index} of grid {grid} (CPU executor)")
+                        raise
+                    raise KernelTrapError(  # a run-time `range` step of 0: the GPU traps
+                        f"kernel `{name}`: `range` step of zero in tile block {index} of grid {grid} (CPU "
+                        "executor; the GPU traps)"
                     ) from exc
                 except Exception as exc:
                     exc.add_note(f"in tile kernel `{name}`, tile block {index} of grid {grid} (CPU executor)")

@@ -230,7 +230,10 @@ class TileFrontend:
             and not it.keywords
         ):
             self.err("SK001", "tile kernels loop only over `range(...)`", it)
-        bounds = [self.index_value(self.expr(a), a) for a in it.args]
+        raw = [self.expr(a) for a in it.args]
+        if len(raw) == 3 and isinstance(raw[2], int) and raw[2] == 0:
+            self.err("SK023", "`range` step must not be zero", it.args[2], "Python's range() raises ValueError")
+        bounds = [self.index_value(v, a) for v, a in zip(raw, it.args, strict=True)]
         if len(bounds) == 1:
             bounds = [self.const(0, it), bounds[0]]
         if len(bounds) == 2:
@@ -245,43 +248,112 @@ class TileFrontend:
             - {s.target.id}
         )
         carried: list[Carried] = []
-        for name in assigned:
+        # name -> (its value before the loop with each carried leaf replaced by None, its carried leaves).
+        # A tuple (`pair = (t, u)`, `a, b = 0.0, 1.0` is two names) is carried leaf by leaf; anything that
+        # cannot be a run-time value (a tensor parameter, a string) must come back unchanged (checked below).
+        shapes: dict[str, tuple[Any, list[Carried]]] = {}
+        target = s.target.id
+        for name in assigned + ([target] if target in self.env else []):
             init = self.env.get(name)
-            if isinstance(init, bool | int | float) and not isinstance(init, DScalar):
-                # A number bound before the loop and reassigned in it (`steps = 0`, then `steps = steps + 1`)
-                # is a run-time value carried by the loop, as in Python; folded as a constant, the loop's
-                # updates would be dropped and the value after the loop would silently be the initial one.
-                init = self.env[name] = self.const(init, s)
-            if isinstance(init, Value):
-                carried.append(Carried(name, init, self.new(init.type)))
+            if init is None:
+                continue
+            leaves: list[Carried] = []
+            template = self._carry_leaves(name, init, leaves, s)
+            self.env[name] = self._rebuild(template, iter(c.init for c in leaves))
+            carried.extend(leaves)
+            shapes[name] = (template, leaves)
         loop = ForOp("for", bounds, None, {}, getattr(s, "lineno", 0) + self.src.first_line - 1)
         loop.var = self.new(INDEX)
         loop.carried = carried
         outer_ops, outer_env = self.ops, dict(self.env)
         self.ops = loop.body
-        self.env[s.target.id] = loop.var
-        for c in carried:
-            self.env[c.name] = c.phi
+        for name, (template, leaves) in shapes.items():
+            self.env[name] = self._rebuild(template, iter(c.phi for c in leaves))
+        # The loop variable, also when a name of that name was bound before the loop: Python rebinds it each
+        # iteration and it keeps the last iteration's value after the loop (the value before it on zero trips).
+        self.env[target] = loop.var
+        if target in shapes and not (
+            len(shapes[target][1]) == 1 and shapes[target][0] is None and shapes[target][1][0].init.type == INDEX
+        ):
+            self.err(
+                "SK023",
+                f"the loop variable `{target}` is an int, but `{target}` before the loop is "
+                f"{self._kind(outer_env[target])}: Python keeps the loop's last value after the loop",
+                s.target,
+                "use another name for the loop variable",
+            )
         self.block(s.body)
-        for c in carried:
-            update = self.env[c.name]
-            if isinstance(update, bool | int | float) and not isinstance(update, DScalar):
-                update = self.const(update, s)  # `v = 0` in the loop: the number becomes the carried value
-            if not isinstance(update, Value) or update.type != c.init.type:
-                got = update.type if isinstance(update, Value) else type(update).__name__
-                self.err(
-                    "SK023",
-                    f"loop-carried `{c.name}` changes type in the loop: {c.init.type} before, "
-                    f"{got} after one iteration",
-                    s,
-                )
-            c.update = update
-            c.out = self.new(c.init.type)
+        for name, (template, leaves) in shapes.items():
+            update = self.env[name]
+            got = self._carry_update(name, template, update, s)
+            for c, u in zip(leaves, got, strict=True):
+                if isinstance(u, bool | int | float) and not isinstance(u, DScalar):
+                    u = self.const(u, s)  # `v = 0` in the loop: the number becomes the carried value
+                if not isinstance(u, Value) or u.type != c.init.type:
+                    shown = u.type if isinstance(u, Value) else type(u).__name__
+                    self.err(
+                        "SK023",
+                        f"loop-carried `{c.name}` changes type in the loop: {c.init.type} before, "
+                        f"{shown} after one iteration",
+                        s,
+                    )
+                c.update = u
+                c.out = self.new(c.init.type)
         self.ops = outer_ops
         self.ops.append(loop)
         self.env = outer_env
-        for c in carried:
-            self.env[c.name] = c.out
+        for name, (template, leaves) in shapes.items():
+            self.env[name] = self._rebuild(template, iter(c.out for c in leaves))
+
+    def _kind(self, v: Any) -> str:
+        if isinstance(v, Value):
+            return f"a {v.type}"
+        return "a tuple" if isinstance(v, tuple) else f"a {type(v).__name__}"
+
+    def _carry_leaves(self, name: str, init: Any, leaves: list[Carried], s: ast.For) -> Any:
+        """`init` with each run-time leaf (a number becomes one) replaced by None and appended to `leaves`."""
+        if isinstance(init, tuple):
+            return tuple(self._carry_leaves(f"{name}[{i}]", v, leaves, s) for i, v in enumerate(init))
+        if isinstance(init, bool | int | float) and not isinstance(init, DScalar):
+            # A number bound before the loop and reassigned in it (`steps = 0`, then `steps = steps + 1`)
+            # is a run-time value carried by the loop, as in Python; folded as a constant, the loop's
+            # updates would be dropped and the value after the loop would silently be the initial one.
+            init = self.const(init, s)
+        if isinstance(init, Value):
+            leaves.append(Carried(name, init, self.new(init.type)))
+            return None
+        return init
+
+    def _rebuild(self, template: Any, values: Any) -> Any:
+        if isinstance(template, tuple):
+            return tuple(self._rebuild(t, values) for t in template)
+        return next(values) if template is None else template
+
+    def _carry_update(self, name: str, template: Any, update: Any, s: ast.For) -> list[Any]:
+        """The values of `update` at the carried leaves of `template`; its other parts must be unchanged."""
+        if isinstance(template, tuple):
+            if not isinstance(update, tuple) or len(update) != len(template):
+                self.err(
+                    "SK023",
+                    f"loop-carried `{name}` changes type in the loop: a {len(template)}-tuple before, "
+                    f"{self._kind(update)} after one iteration",
+                    s,
+                )
+            out: list[Any] = []
+            for i, (t, u) in enumerate(zip(template, update, strict=True)):
+                out.extend(self._carry_update(f"{name}[{i}]", t, u, s))
+            return out
+        if template is None:
+            return [update]
+        if update is not template:
+            self.err(
+                "SK023",
+                f"`{name}` is rebound in the loop to another {self._kind(update)[2:]}: only numbers, "
+                "scalars and tiles (or tuples of them) can change from one iteration to the next",
+                s,
+                "bind it once before the loop, or pass the choice as a tile or scalar",
+            )
+        return []
 
     # -- expressions ----------------------------------------------------------------------------------------
     def lookup(self, name: str, node: ast.AST) -> Any:

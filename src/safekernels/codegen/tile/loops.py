@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from llvmlite import ir
 
-from safekernels.codegen.tile import fma_matmul, mma, persistent, rowreduce, wgmma, wgmma_sync
+from safekernels.codegen.tile import fma_matmul, mma, persistent, rowreduce, scalar_ops, wgmma, wgmma_sync
 from safekernels.codegen.tile.ir import ForOp, Op
 from safekernels.codegen.tile.layout import Layout, c64
 from safekernels.codegen.tile.values import RegTile, Scalar
@@ -40,8 +40,19 @@ def lower_for(L: TileLowering, op: ForOp) -> None:
     b = L.b
     start, stop, step = (L.val(a) for a in op.args)
     assert isinstance(start, Scalar) and isinstance(stop, Scalar) and isinstance(step, Scalar)
-    if step.const is not None and step.const <= 0:
-        raise LoweringError("tile kernels support `range` with a positive step only", op.line)
+    if step.const is not None and step.const == 0:
+        raise LoweringError("`range` step must not be zero", op.line)  # the front end refuses it first
+
+    if step.const is None:  # a run-time step of 0 traps (Python's range() raises; the CPU executor traps)
+        scalar_ops.trap_if(b, b.icmp_signed("==", step.value, c64(0)))
+
+    def in_range(k: ir.Value) -> ir.Value:
+        """Python's `range` test: `k < stop` for a positive step, `k > stop` for a negative one."""
+        if step.const is not None:
+            return b.icmp_signed("<" if step.const > 0 else ">", k, stop.value)
+        up = b.icmp_signed(">", step.value, c64(0))
+        return b.select(up, b.icmp_signed("<", k, stop.value), b.icmp_signed(">", k, stop.value))
+
     layouts: list[Layout | None] = []
     inits: list[list[ir.Value]] = []
     for c in op.carried:
@@ -101,7 +112,7 @@ def lower_for(L: TileLowering, op: ForOp) -> None:
     zero_bb = b.append_basic_block("for.zero") if rotated else None
     done_bb = b.append_basic_block("for.done") if rotated else None
     if zero_bb is not None:
-        b.cbranch(b.icmp_signed("<", start.value, stop.value), header, zero_bb)
+        b.cbranch(in_range(start.value), header, zero_bb)
     else:
         b.branch(header)
     b.position_at_end(header)
@@ -120,7 +131,7 @@ def lower_for(L: TileLowering, op: ForOp) -> None:
     if rotated:
         b.branch(body)
     else:
-        b.cbranch(b.icmp_signed("<", k, stop.value), body, exit_bb)
+        b.cbranch(in_range(k), body, exit_bb)
     b.position_at_end(body)
     L.vals[op.var.id] = Scalar(k, None)  # type: ignore[union-attr]
     for c, lay_c, row in zip(op.carried, layouts, phis, strict=True):
@@ -155,7 +166,7 @@ def lower_for(L: TileLowering, op: ForOp) -> None:
     it.add_incoming(b.add(it, c64(1)), latch)
     exits: list[list[ir.Value]] = [list(row) for row in phis]
     if zero_bb is not None and done_bb is not None:
-        b.cbranch(b.icmp_signed("<", k_next, stop.value), header, done_bb)
+        b.cbranch(in_range(k_next), header, done_bb)
         b.position_at_end(done_bb)
         wgmma.wait(L, 0)
         b.branch(exit_bb)
