@@ -493,6 +493,12 @@ def _method_call(call: Call[E], method: MethodCall[E], holder: ir.Place | None, 
         _call_args(call, False, None, sink)
         sink.emit(ir.Borrow(receiver.place, False, sink.next_group(), receiver.span), call.node)
         return ir.Fresh()
+    if name in SHARED_RESULT_METHODS and not method.receiver_is_safekernels:
+        # `t.shared()` of a value not known to be a safekernels value (an unannotated parameter): nothing is
+        # known to move, but what it returns is still shared, never moved by a launch that reads it twice
+        _receiver(receiver, sink)
+        _call_args(call, False, None, sink)
+        return ir.Fresh(SHARED_OP)
     return None
 
 

@@ -1,0 +1,29 @@
+# fresh-expect: clean
+# fresh-known-false-alarm: cli,mypy exception edges are untyped: every call in the try body may raise into the handler
+# after its moves (sync_on raises no RuntimeError: only the explicit raise after the rebinding reaches it)
+"""Retry around a launch: the try rebinds its inputs from the launch's value before it raises, so the except may reuse them."""
+import safekernels as sk
+from safekernels import tile
+from safekernels.dtypes import f32
+from safekernels.tile import Partition, Tensor
+
+
+@tile.kernel
+def add(z: Partition[f32], x: Tensor[f32], y: Tensor[f32]) -> None:
+    z.store(tile.load_like(x, z) + tile.load_like(y, z))
+
+
+def run_with_retry(stream):
+    x = tile.ones((64,), f32)
+    y = tile.ones((64,), f32)
+    try:
+        z, x, y = add(tile.zeros((64,), f32).partition((32,)), x, y).sync_on(stream)
+        raise RuntimeError("pretend the first result was bad")
+    except RuntimeError:
+        z, x, y = add(tile.zeros((64,), f32).partition((32,)), x, y).sync_on(stream)
+    finally:
+        pass
+    return z
+
+
+run_with_retry(sk.Device.cpu().new_stream())

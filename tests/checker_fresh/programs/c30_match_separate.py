@@ -1,0 +1,33 @@
+# fresh-expect: clean
+"""A match statement picks the output by mode; every arm writes a separate buffer."""
+import numpy as np
+import safekernels as sk
+from safekernels import simt
+from safekernels.dtypes import f32
+from safekernels.simt import DisjointSlice, Slice, thread
+
+
+@simt.kernel
+@simt.launch_contract(block=32)
+def vecadd(a: Slice[f32], b: Slice[f32], c: DisjointSlice[f32]) -> None:
+    idx = thread.index_1d()
+    i = idx.get()
+    if (o := c.get_mut(idx)) is not None:
+        o.set(a[i] + b[i])
+
+
+def apply(mode: str, a, b, scratch, other, dev, stream) -> None:
+    prepared = vecadd.prepare(simt.LaunchConfig1D.for_len(64, block=32), dev)
+    match mode:
+        case "scratch":
+            vecadd.launch(prepared, stream, a, b, scratch)
+        case "other" if other is not None:
+            vecadd.launch(prepared, stream, a, b, other)
+        case _:
+            raise ValueError(mode)
+
+
+dev = sk.Device.cpu()
+stream = dev.new_stream()
+buf = sk.to_device(np.ones(64, np.float32), stream)
+apply("other", buf, buf, sk.zeros(64, f32, stream), sk.zeros(64, f32, stream), dev, stream)
