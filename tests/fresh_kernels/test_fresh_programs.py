@@ -76,3 +76,18 @@ def test_both_executors_refuse_alike(refusal: Refusal, arch: str) -> None:
     path, line, _col = cpu[1].rsplit(":", 2)
     with open(path) as f:
         assert refusal.line_text in f.read().splitlines()[int(line) - 1], (refusal.name, cpu[1])
+
+
+@pytest.mark.parametrize("arch", ["sm_90a", "sm_80"])
+def test_a_run_time_range_step_of_zero_traps_on_both(arch: str) -> None:
+    from tile_programs import runtime_step
+
+    from safekernels import tile
+    from safekernels.dtypes import i32
+    from safekernels.errors import KernelTrapError
+
+    stream = sk.Device.cpu().new_stream()
+    with pytest.raises(KernelTrapError, match="`range` step of zero"):
+        runtime_step(tile.zeros((16,), i32).partition((8,)), 0).sync_on(stream)
+    ptx = runtime_step.inspect(tile.zeros((16,), i32).partition((8,)), 0, arch=arch)["ptx"]
+    assert "trap;" in ptx

@@ -252,6 +252,16 @@ def stepped_loops(out: Annotated[Partition[i32], tile.Dims(8)]) -> None:
     out.store(tile.full((8,), down * 10000 + up * 100 + none * 10 + int(found), i32))
 
 
+# 17b. A run-time step of either sign (a scalar parameter), and the loop variable after it.
+@tile.kernel
+def runtime_step(out: Annotated[Partition[i32], tile.Dims(8)], step: i32) -> None:
+    v = 0
+    k = -100
+    for k in range(tile.bid(0) * 4 - 6 * step, 7 * step, step):
+        v = v * 2 + k
+    out.store(tile.full((8,), v * 1000 + k, i32))
+
+
 # 18. Integer wrap-around and shifts on tiles.
 @tile.kernel
 def wraparound(out: Partition[i32], bits: Partition[u32], x: Tensor[i32]) -> None:
@@ -295,6 +305,16 @@ def f64_math(out: Partition[f64], mask: Partition[f32], x: Tensor[f64]) -> None:
     t = tile.load_like(x, out)
     out.store(tile.sqrt(t * t + 1.0) - t / 3.0)
     mask.store(tile.where(t > 0.5, 1.0, 0.0))
+
+
+def _runtime_step_ref(step: int) -> np.ndarray:
+    rows = []
+    for b in range(2):
+        v, k = 0, -100
+        for k in range(b * 4 - 6 * step, 7 * step, step):
+            v = v * 2 + k
+        rows.append(np.full(8, v * 1000 + k, np.int32))
+    return np.concatenate(rows)
 
 
 def _programs() -> list[Program]:
@@ -637,6 +657,20 @@ def _programs() -> list[Program]:
             steps_ref,
         ),
         tile_program(
+            "tile: run-time negative step",
+            runtime_step,
+            lambda d: (_out((16,), (8,), i32, d), -2),
+            (0,),
+            lambda: [_runtime_step_ref(-2)],
+        ),
+        tile_program(
+            "tile: run-time positive step",
+            runtime_step,
+            lambda d: (_out((16,), (8,), i32, d), 3),
+            (0,),
+            lambda: [_runtime_step_ref(3)],
+        ),
+        tile_program(
             "tile: integer wrap-around and shifts",
             wraparound,
             lambda d: (_out((16,), (8,), i32, d), _out((16,), (8,), u32, d), _in(ints, d)),
@@ -700,6 +734,15 @@ def loop_var_reuses_tile(out: Partition[f32], x: Tensor[f32]) -> None:
     out.store(tile.load_like(x, out))
 
 
+# Refused alike: a literal step of 0 (Python's range() raises ValueError).
+@tile.kernel
+def zero_step(out: Partition[f32], x: Tensor[f32]) -> None:
+    acc = tile.load_like(x, out)
+    for _ in range(0, 4, 0):
+        acc = acc + 1.0
+    out.store(acc)
+
+
 def _refusal(name: str, kernel: Any, code: str, line_text: str) -> Refusal:
     def make(d: sk.Device) -> tuple[Any, ...]:
         n = len(kernel.params) - 1
@@ -716,4 +759,5 @@ def _refusal(name: str, kernel: Any, code: str, line_text: str) -> Refusal:
 REFUSALS = [
     _refusal("tile: a tensor parameter swapped in a loop", swap_inputs, "SK023", "for _ in range(3):"),
     _refusal("tile: a loop variable reusing a tile's name", loop_var_reuses_tile, "SK023", "for k in range(3):"),
+    _refusal("tile: a literal range step of 0", zero_step, "SK023", "for _ in range(0, 4, 0):"),
 ]

@@ -238,6 +238,9 @@ LOOP_FORMS: dict[str, tuple[tuple[str, ...], str]] = {
     # a tuple bound before the loop is carried element by element (pair swaps and unpacked pairs)
     "tuple carried": (("p = (0, 1)", "for k in range(b + 3):", "    p = (p[1], p[0] + p[1])", "v = p[0]"), "int"),
     "pair unpacked": (("a, c = 0.5, 1.0", "for k in range(3):", "    a, c = c, a + c * b", "v = a"), "float"),
+    # Python's range with a negative step (literal and run-time), as the CPU executor runs it
+    "negative step": (("v = 0", "for k in range(b + 9, -1, -3):", "    v = v * 2 + k"), "int"),
+    "run-time negative step": (("v = 0", "for k in range(b + 5, -4, b - n):", "    v = v * 2 + k"), "int"),
 }
 
 
