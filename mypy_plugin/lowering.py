@@ -98,6 +98,7 @@ from safekernels.ownership_model import (
     SHARED_ARRAY_ANNOTATIONS,
     SHARED_ARRAY_CONSTRUCTOR,
     UNSAFE_CONTEXT,
+    VIEW_METHODS,
     launch_form,
 )
 
@@ -168,6 +169,15 @@ def span_of(node: Node) -> Span:
     if end_line < line or (end_line == line and end_column <= column):
         end_line, end_column = line, column + 1
     return Span(line, column, end_line, end_column)
+
+
+def _view_base(expr: Expression) -> str | None:
+    """The place a view expression views (`buf` of `buf.view(a, b)`, `buf.split_at(k)`, `buf[a:b]`), or None."""
+    if isinstance(expr, CallExpr) and isinstance(expr.callee, MemberExpr) and expr.callee.name in VIEW_METHODS:
+        return tree.dotted(expr.callee.expr)
+    if isinstance(expr, IndexExpr) and isinstance(expr.index, SliceExpr):
+        return tree.dotted(expr.base)
+    return None
 
 
 def attr_span(expr: MemberExpr) -> Span:
@@ -481,6 +491,9 @@ class FunctionLowerer(calls.PlaceNaming):
                 # A pair whose names are all device-like already cannot add anything: skip its (recursive) test.
                 if not device.issuperset(names) and self.expr_is_device(value):
                     device.update(names)
+                elif not device.isdisjoint(names) and (base := _view_base(value)) is not None:
+                    # `lower = buf.view(...)` passed to a kernel: the buffer it views is a device value too
+                    device.add(base)
             if len(device) == before:
                 break
 

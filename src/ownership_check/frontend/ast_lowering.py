@@ -46,6 +46,7 @@ from safekernels.ownership_model import (
     SHARED_ARRAY_ANNOTATIONS,
     SHARED_ARRAY_CONSTRUCTOR,
     UNSAFE_CONTEXT,
+    VIEW_METHODS,
     launch_form,
 )
 
@@ -55,6 +56,15 @@ _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 #: Constants a concrete syntax tree spells as plain literals or names (`1`, `"s"`, `None`): items of a display.
 _PLAIN_CONSTANTS = (str, bytes, int, float, type(None))
+
+
+def _view_base(node: ast.expr) -> str | None:
+    """The place a view expression views (`buf` of `buf.view(a, b)`, `buf.split_at(k)`, `buf[a:b]`), or None."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in VIEW_METHODS:
+        return dotted(node.func.value)
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
+        return dotted(node.value)
+    return None
 
 
 def ident(name: str) -> str:
@@ -738,6 +748,9 @@ class FunctionLowerer(calls.PlaceNaming):
             for names, value in pairs:
                 if self.expr_is_device(value):
                     self.device.update(names)
+                elif not self.device.isdisjoint(names) and (base := _view_base(value)) is not None:
+                    # `lower = buf.view(...)` passed to a kernel: the buffer it views is a device value too
+                    self.device.add(base)
             if len(self.device) == before:
                 break
 

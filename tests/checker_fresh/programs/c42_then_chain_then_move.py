@@ -1,0 +1,28 @@
+# fresh-expect: clean
+"""A pending async op chained with then(); the chain runs before the output moves."""
+import numpy as np
+
+import safekernels as sk
+from safekernels import simt
+from safekernels.dtypes import f32
+from safekernels.simt import DisjointSlice, Slice, thread
+
+
+@simt.kernel
+@simt.launch_contract(block=32)
+def vecadd(a: Slice[f32], b: Slice[f32], c: DisjointSlice[f32]) -> None:
+    idx = thread.index_1d()
+    i = idx.get()
+    if (o := c.get_mut(idx)) is not None:
+        o.set(a[i] + b[i])
+
+
+dev0, dev1 = sk.Device.cpu(0), sk.Device.cpu(1)
+s0, s1 = dev0.new_stream(), dev1.new_stream()
+a = sk.to_device(np.ones(32, np.float32), s0)
+c = sk.zeros(32, f32, s0)
+k = vecadd.prepare(simt.LaunchConfig1D.for_len(32, block=32), dev0)
+chain = vecadd.launch_async(k, a, a, c).then(lambda value: value)
+chain.sync_on(s0)
+moved = c.to(dev1, s1)
+assert moved.to_numpy(s1)[0] == 2.0
