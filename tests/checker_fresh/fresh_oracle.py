@@ -38,6 +38,9 @@ def _code_of(exc: BaseException) -> str | None:
     if isinstance(exc, (sk.AliasingError, sk.BorrowError)):
         found = _CODE.search(str(exc))
         return found.group(1) if found else name
+    if isinstance(exc, sk.BrandError):  # a prepared launch of another kernel: rustc's E0308 wording
+        found = _CODE.search(str(exc))
+        return found.group(1) if found else name
     return None
 
 

@@ -53,4 +53,8 @@ def test_front_end_reports_exactly_the_runtime_error(program: scoring.Program, f
 
 
 def test_front_ends_agree() -> None:
-    assert scoring.disagreements(_reports("cli"), _reports("mypy")) == []
+    """Same codes at the same lines, except on a program whose known gap is one front end's only."""
+    one_sided = {p.path.name for p in PROGRAMS if p.known.get("cli") != p.known.get("mypy")}
+    cli = {k: v for k, v in _reports("cli").items() if k not in one_sided}
+    plugin = {k: v for k, v in _reports("mypy").items() if k not in one_sided}
+    assert scoring.disagreements(cli, plugin) == []
