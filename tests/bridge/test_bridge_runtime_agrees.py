@@ -61,6 +61,15 @@ PAIRS: dict[str, tuple[str, str]] = {
     "table: to moves a buffer": ("e0382_to_moves_buffer", "clean_to_returned_buffer"),
     "table: to while borrowed": ("e0505_to_while_async_borrowed", "clean_to_after_sync"),
     "table: to of other libraries": ("e0382_to_moves_buffer", "clean_to_of_other_libraries"),
+    "fresh: as_buffer method lends": (
+        "e0505_as_buffer_method_while_async_borrowed", "clean_as_buffer_method_after_sync"
+    ),
+    "fresh: shared of an Any value": (
+        "e0382_unannotated_param_passed_twice_to_tile_launch", "clean_shared_of_unannotated_param_passed_twice"
+    ),
+    "fresh: views of an Any value": (
+        "e0502_views_of_unannotated_param_overlap", "clean_views_of_unannotated_param_disjoint"
+    ),
 }
 
 

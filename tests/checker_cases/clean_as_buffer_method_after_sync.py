@@ -31,3 +31,10 @@ def bound(dev: sk.Device, stream: sk.Stream) -> None:
     op = negate.launch_async(negate.prepare(simt.LaunchConfig1D.for_len(64, block=32), dev), lent, out)
     op.sync_on(stream)
     t.partition((16,))
+
+
+def main() -> None:
+    dev = sk.Device.cpu()
+    stream = dev.new_stream()
+    inline(dev, stream)
+    bound(dev, stream)

@@ -19,3 +19,7 @@ def double(t: Any, stream: sk.Stream) -> Any:
     z, *_ = add(tile.zeros((64,), f32).partition((32,)), shared, shared).sync_on(stream)
     w, *_ = add(tile.zeros((64,), f32).partition((32,)), shared, shared).sync_on(stream)
     return z, w
+
+
+def main() -> None:
+    double(tile.ones((64,), f32), sk.Device.cpu().new_stream())

@@ -3,6 +3,8 @@ that is not annotated."""
 
 from typing import Any
 
+import numpy as np
+
 import safekernels as sk
 from safekernels import simt
 from safekernels.dtypes import f32
@@ -27,3 +29,11 @@ def shift(buf: Any, dev: sk.Device, stream: sk.Stream) -> None:
 def halves(buf: Any, dev: sk.Device, stream: sk.Stream) -> None:
     head, tail = buf.split_at(32)
     copy.launch(copy.prepare(simt.LaunchConfig1D.for_len(32, block=32), dev), stream, head, tail)
+
+
+def main() -> None:
+    dev = sk.Device.cpu()
+    stream = dev.new_stream()
+    buf = sk.to_device(np.arange(64, dtype=np.float32), stream)
+    shift(buf, dev, stream)
+    halves(buf, dev, stream)

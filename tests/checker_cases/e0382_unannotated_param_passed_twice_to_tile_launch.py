@@ -17,3 +17,7 @@ def add(z: Partition[f32], x: Tensor[f32], y: Tensor[f32]) -> None:
 def double(t: Any, stream: sk.Stream) -> Any:
     z, *_ = add(tile.zeros((64,), f32).partition((32,)), t, t).sync_on(stream)  # expect: E0382
     return z
+
+
+def main() -> None:
+    double(tile.ones((64,), f32), sk.Device.cpu().new_stream())

@@ -3,6 +3,8 @@ is one too, and their literal ranges overlap (the runtime's AliasingError)."""
 
 from typing import Any
 
+import numpy as np
+
 import safekernels as sk
 from safekernels import simt
 from safekernels.dtypes import f32
@@ -28,3 +30,11 @@ def shift_slices(buf: Any, dev: sk.Device, stream: sk.Stream) -> None:
     head = buf[0:40]
     rest = buf[24:64]
     copy.launch(copy.prepare(simt.LaunchConfig1D.for_len(40, block=32), dev), stream, head, rest)  # expect: E0502
+
+
+def main() -> None:
+    dev = sk.Device.cpu()
+    stream = dev.new_stream()
+    buf = sk.to_device(np.arange(64, dtype=np.float32), stream)
+    shift(buf, dev, stream)
+    shift_slices(buf, dev, stream)
