@@ -191,8 +191,13 @@ def count_lines(root: Path, files: list[str]) -> int:
 def measure(
     name: str, root: Path, files: list[str], configs: Path, repeat: int, timer: Callable[..., float] = time_mypy
 ) -> list[str]:
-    without = statistics.median(timer(write_config(configs, False), files, root) for _ in range(repeat))
-    with_plugin = statistics.median(timer(write_config(configs, True), files, root) for _ in range(repeat))
+    # interleaved (without, with, without, ...): on a shared machine a change of load hits both alike
+    pairs = [
+        (timer(write_config(configs, False), files, root), timer(write_config(configs, True), files, root))
+        for _ in range(repeat)
+    ]
+    without = statistics.median(p[0] for p in pairs)
+    with_plugin = statistics.median(p[1] for p in pairs)
     overhead = (with_plugin / without - 1.0) * 100.0
     return [name, str(len(files)), str(count_lines(root, files)), f"{without:.2f}", f"{with_plugin:.2f}",
             f"{overhead:+.1f}%"]
@@ -222,8 +227,9 @@ def main(argv: list[str] | None = None) -> int:
         )
     header = ["workload", "files", "lines", "mypy (s)", "mypy + plugin (s)", "plugin overhead"]
     table = [
-        f"mypy {_mypy_version()}, cold (fresh cache) unless stated, median of {args.repeat} runs; same config with "
-        "and without `plugins = mypy_plugin`",
+        f"{time.strftime('%Y-%m-%d', time.gmtime())}, {os.cpu_count()} CPUs (load average {os.getloadavg()[0]:.1f}"
+        f" at the start), mypy {_mypy_version()}, cold (fresh cache) unless stated, median of {args.repeat}"
+        " interleaved runs; same config with and without `plugins = mypy_plugin`",
         "",
         "| " + " | ".join(header) + " |",
         "|" + "|".join("---" for _ in header) + "|",

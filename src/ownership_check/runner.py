@@ -33,8 +33,8 @@ from ownership_check.config import Config
 from ownership_check.core import check_module
 from ownership_check.core.messages import not_analyzed, syntax_error
 from ownership_check.diagnostics import Diagnostic, Span
-from ownership_check.frontend.complexity import TooComplex, measure_text, measure_tree, parser_gave_up
-from ownership_check.frontend.prescan import FileSummary, mentions_marker, module_name, summarize
+from ownership_check.frontend.complexity import MAX_NESTING, TooComplex, measure_text, measure_tree, parser_gave_up
+from ownership_check.frontend.prescan import FileSummary, mentions_marker, module_name, summarize_and_measure
 from ownership_check.frontend.project_index import ProjectIndex
 from ownership_check.serialize import diagnostic_from_data, diagnostic_to_data
 from ownership_check.source_files import MAX_READ_BYTES, SourceReadError, decode_source, read_source
@@ -125,10 +125,11 @@ def _summarize(f: _File, module: str | None = None) -> None:
     except (RecursionError, MemoryError) as exc:
         f.complex = parser_gave_up(exc)
         return
-    f.summary = summarize(tree, f.open_path, mentions_marker(f.data), module or f.module or None)
+    f.summary, nesting = summarize_and_measure(tree, f.open_path, mentions_marker(f.data), module or f.module or None)
     if f.reported:
         f.tree = tree
-    f.complex = measure_text(f.text, len(f.data)) or measure_tree(tree)
+    # the walk that measured the nesting did not know where it first went too deep: measure_tree finds that node
+    f.complex = measure_text(f.text, len(f.data)) or (measure_tree(tree) if nesting > MAX_NESTING else None)
 
 
 def _is_relevant_import(modules: Sequence[str], relevant: set[str]) -> bool:

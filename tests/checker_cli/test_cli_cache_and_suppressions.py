@@ -58,6 +58,62 @@ def test_cache_hit_and_content_invalidation(
     assert "bad.py" in analyses
 
 
+KERNELS = """\
+from safekernels import simt
+from safekernels.dtypes import f32
+from safekernels.simt import DisjointSlice, Slice, thread
+
+
+def helper(n: int) -> int:
+    return n
+
+
+@simt.kernel
+@simt.launch_contract(block=64)
+def vecadd(a: Slice[f32], b: Slice[f32], c: DisjointSlice[f32]) -> None:
+    idx = thread.index_1d()
+    i = idx.get()
+    if (out := c.get_mut(idx)) is not None:
+        out.set(f32(a[i] + b[i]))
+"""
+
+MAIN = """\
+import safekernels as sk
+from safekernels import simt
+from safekernels.dtypes import f32
+
+from kernels import vecadd
+
+
+def run(dev: sk.Device, stream: sk.Stream) -> None:
+    a = sk.zeros(64, f32, stream)
+    prepared = vecadd.prepare(simt.LaunchConfig1D.for_len(64, block=64), dev)
+    vecadd.launch(prepared, stream, a, a, a)
+"""
+
+
+def test_editing_a_body_above_a_kernel_reanalyses_only_that_file(
+    project: Path, analyses: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    write(project, {"kernels.py": KERNELS, "main.py": MAIN})
+    assert main([".", "--format", "json"]) == 1
+    first = _json(capsys)["diagnostics"]
+    assert isinstance(first, list) and [d["path"] for d in first] == ["main.py"]
+    assert sorted(analyses) == ["kernels.py", "main.py"]
+    analyses.clear()
+    # the kernel moves down a line: nothing another file reads of it changes
+    (project / "kernels.py").write_text(KERNELS.replace("    return n\n", "    n += 1\n    return n\n"))
+    assert main([".", "--format", "json"]) == 1
+    assert _json(capsys)["diagnostics"] == first
+    assert analyses == ["kernels.py"]
+    analyses.clear()
+    # its parameters change (c becomes shared): what main.py's launch means changes, so main.py is analysed again
+    (project / "kernels.py").write_text(KERNELS.replace("c: DisjointSlice[f32]", "c: Slice[f32]"))
+    assert main([".", "--format", "json"]) in (0, 1)
+    capsys.readouterr()
+    assert sorted(analyses) == ["kernels.py", "main.py"]
+
+
 def test_cache_invalidated_by_config_and_bypassed_by_no_cache(
     project: Path, analyses: list[str], capsys: pytest.CaptureFixture[str]
 ) -> None:

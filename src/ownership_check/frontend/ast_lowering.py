@@ -53,6 +53,7 @@ from safekernels.ownership_model import (
 FunctionNode = Union[ast.FunctionDef, ast.AsyncFunctionDef]  # noqa: UP007 (a runtime alias)
 _FUNCTION_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+_SCOPE_TYPES: frozenset[type[ast.AST]] = frozenset(_SCOPES)
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 #: Constants a concrete syntax tree spells as plain literals or names (`1`, `"s"`, `None`): items of a display.
 _PLAIN_CONSTANTS = (str, bytes, int, float, type(None))
@@ -192,12 +193,19 @@ def _walk(roots: ast.AST | Sequence[ast.AST], skip_scopes: bool = True) -> Itera
     """Pre-order walk; with `skip_scopes`, nested functions, classes and lambdas are yielded, not entered."""
     stack: list[ast.AST] = [roots] if isinstance(roots, ast.AST) else list(reversed(roots))
     top = roots
+    scopes = _SCOPE_TYPES if skip_scopes else frozenset()
+    pop = stack.pop
+    push = stack.extend
     while stack:
-        cur = stack.pop()
+        cur = pop()
         yield cur
-        if skip_scopes and cur is not top and isinstance(cur, _SCOPES):
+        kind = type(cur)
+        if kind is ast.Name or kind is ast.Constant or (kind in scopes and cur is not top):
             continue
-        stack.extend(reversed(_kids(cur)))
+        kids = _kids(cur)
+        if kids:
+            kids.reverse()
+            push(kids)
 
 
 @dataclass(frozen=True)

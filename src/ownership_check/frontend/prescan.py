@@ -347,24 +347,40 @@ def _kernel_summary(
 
 
 def summarize(tree: ast.Module, path: str, mentions_marker: bool, module: str | None = None) -> FileSummary:
+    return summarize_and_measure(tree, path, mentions_marker, module)[0]
+
+
+def summarize_and_measure(
+    tree: ast.Module, path: str, mentions_marker: bool, module: str | None = None
+) -> tuple[FileSummary, int]:
+    """The file's summary, and its deepest nesting as `complexity.measure_tree` counts it (a node's depth below the
+    module; an `and`/`or` chain adds one level per extra operand), from the same single walk."""
     module = module or module_name(path)
     is_package = os.path.basename(path) == "__init__.py"
     # One breadth-first pass (the order `ast.walk` visits) finds the import statements and the functions defined
-    # inside other functions.
+    # inside other functions, and measures the nesting.
     import_nodes: list[ast.AST] = []
     nested: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
-    todo: deque[tuple[ast.AST, bool]] = deque([(tree, False)])
+    deepest = 0
+    todo: deque[tuple[ast.AST, bool, int]] = deque([(tree, False, 0)])
     while todo:
-        cur, inside = todo.popleft()
+        cur, inside, depth = todo.popleft()
         kind = type(cur)
+        if depth > deepest:
+            deepest = depth
         if kind is ast.Import or kind is ast.ImportFrom:
             import_nodes.append(cur)
+            deepest = max(deepest, depth + 1)  # its aliases
             continue
         if kind is ast.FunctionDef or kind is ast.AsyncFunctionDef:
             if inside:
                 nested.append(cur)  # type: ignore[arg-type]
             inside = True
-        todo.extend((child, inside) for child in child_nodes(cur))
+        elif kind is ast.BoolOp:
+            chain = len(cur.values) - 1  # type: ignore[attr-defined]
+            deepest = max(deepest, depth + chain)
+            depth += chain
+        todo.extend((child, inside, depth + 1) for child in child_nodes(cur))
     imports, modules, stars = _bindings(import_nodes, module, is_package)
     toplevel = {
         n.name for n in tree.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
@@ -393,7 +409,7 @@ def summarize(tree: ast.Module, path: str, mentions_marker: bool, module: str | 
         if found is not None and found[0] != "device":
             key = f"{inner.lineno}:{inner.name}"
             summary.local_kernels[key] = _kernel_summary(inner, found[0], found[1], imports, aliases)
-    return summary
+    return summary, deepest
 
 
 def mentions_marker(data: bytes) -> bool:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable
+from typing import Any
 
 from ownership_check.frontend.prescan import FileSummary, KernelSummary, safekernels_exports
 
@@ -110,5 +111,15 @@ class ProjectIndex:
         return resolved, summary.kernels[name]
 
     def fingerprint(self) -> str:
-        data = json.dumps({m: s.to_json() for m, s in sorted(self.modules.items())}, sort_keys=True)
+        """What one file's analysis can read of the project: every module's bindings and kernels, without the
+        lines kernels are defined on and without the kernels local to a function body (only their own file
+        reads those, and its content hash already covers them).  A file's cached diagnostics stay valid while this
+        is unchanged, so editing one function body (which shifts the kernels below it) re-analyses that file only.
+        """
+        data = json.dumps({m: _observable(s.to_json()) for m, s in sorted(self.modules.items())}, sort_keys=True)
         return hashlib.sha256(data.encode()).hexdigest()[:24]
+
+
+def _observable(summary: dict[str, Any]) -> dict[str, Any]:
+    kernels = {name: {k: v for k, v in kernel.items() if k != "line"} for name, kernel in summary["kernels"].items()}
+    return {**{k: v for k, v in summary.items() if k != "local_kernels"}, "kernels": kernels}
