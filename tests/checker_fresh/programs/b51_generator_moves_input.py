@@ -1,0 +1,21 @@
+# fresh-expect: E0382 at line 16
+"""A generator of launches, consumed by zip: one launch reuses the shared input, another a moved one."""
+import safekernels as sk
+from safekernels import tile
+from safekernels.dtypes import f32
+from safekernels.tile import Partition, Tensor
+
+
+@tile.kernel
+def add(z: Partition[f32], x: Tensor[f32], y: Tensor[f32]) -> None:
+    z.store(tile.load_like(x, z) + tile.load_like(y, z))
+
+
+def launches(outs, x, y):
+    for z in outs:
+        yield add(z, x, y)  # BUG E0382
+
+
+stream = sk.Device.cpu().new_stream()
+outs = [tile.zeros((64,), f32).partition((32,)) for _ in range(2)]
+results = sk.zip(*launches(outs, tile.ones((64,), f32).shared(), tile.ones((64,), f32))).sync_on(stream)
