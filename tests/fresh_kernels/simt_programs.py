@@ -216,6 +216,19 @@ def print_math(a: Slice[f32], out: DisjointSlice[f32]) -> None:
         o.set(math.sqrt(x * x + f32(1.0)) + math.floor(x) + math.fmod(x, f32(0.75)))
 
 
+# 13. Shifts by run-time amounts past the width and division by -1 at the minimum (docs/numerics.md).
+@simt.kernel
+@simt.launch_contract(block=BLOCK)
+def shifts_and_minus_one(a: Slice[i32], out: DisjointSlice[i64], amount: i32, d: i32) -> None:
+    idx = thread.index_1d()
+    i = idx.get()
+    x = a[i]
+    s = amount + i32(i % 3)
+    v = i64(x << s) * 7 + i64(x >> s) * 3 + i64(x // d) + i64(x % d) * 11 + i64(u32(x) >> u32(s))
+    if (o := out.get_mut(idx)) is not None:
+        o.set(v)
+
+
 # Refused alike: a typed int with a float literal, and u64 mixed with a signed int (SK003).
 @simt.kernel
 @simt.launch_contract(block=BLOCK)
@@ -357,6 +370,23 @@ def _programs() -> list[Program]:
     def i32s(s: Any) -> Any:
         return _dev(s, ai)
 
+    edge = ai.copy()
+    edge[:4] = [-(2**31), 2**31 - 1, -1, 0]
+
+    def shifts_ref() -> list[np.ndarray]:
+        out = []
+        for i in threads:
+            x, s = int(edge[i]), 31 + i % 3
+
+            def wrap32(v: int) -> int:
+                return (v + 2**31) % 2**32 - 2**31
+
+            shl = wrap32(x << s) if s < 32 else 0
+            sar = x >> min(s, 31)
+            shr = (x % 2**32) >> s if s < 32 else 0
+            out.append(shl * 7 + sar * 3 + wrap32(-x) + 0 * 11 + shr)
+        return [np.array(out, np.int64)]
+
     return [
         simt_program(
             "simt: loops, loop variable after the loop, while/break/continue, negative step",
@@ -461,6 +491,15 @@ def _programs() -> list[Program]:
             lambda dev, s: (_dev(s, af), sk.zeros(N, f32, s)),
             (1,),
             lambda: [af[::-1] * 2],
+            N,
+            BLOCK,
+        ),
+        simt_program(
+            "simt: shifts past the width and division by -1",
+            shifts_and_minus_one,
+            lambda dev, s: (_dev(s, edge), sk.zeros(N, i64, s), 31, -1),
+            (1,),
+            shifts_ref,
             N,
             BLOCK,
         ),

@@ -11,7 +11,7 @@ from programs import Program, Refusal, tile_program
 
 import safekernels as sk
 from safekernels import tile
-from safekernels.dtypes import f16, f32, f64, i8, i32, i64, u8, u32
+from safekernels.dtypes import bf16, f16, f32, f64, i8, i32, i64, u8, u32
 from safekernels.tile import AtomicTensor, Partition, Tensor
 
 
@@ -307,6 +307,26 @@ def f64_math(out: Partition[f64], mask: Partition[f32], x: Tensor[f64]) -> None:
     mask.store(tile.where(t > 0.5, 1.0, 0.0))
 
 
+# 23. f16/bf16 matmuls whose shapes the tensor cores cannot tile (8x8x8, 16x24x8): the FMA units on the GPU.
+@tile.kernel
+def small_matmul(out: Partition[f32], a: Tensor[f16], b: Tensor[f16]) -> None:
+    acc = tile.full((8, 8), 0.5, f32)
+    out.store(tile.matmul(a.load((0, 0), (8, 8)), b.load((0, 0), (8, 8)), acc))
+
+
+@tile.kernel
+def odd_matmul(out: Partition[f32], a: Tensor[bf16], b: Tensor[bf16]) -> None:
+    acc = tile.zeros((16, 24), f32)
+    bt = tile.transpose(b.load((0, 0), (24, 8)))
+    out.store(tile.matmul(a.load((0, 0), (16, 8)), bt, acc))
+
+
+@tile.kernel
+def constant_matmul(out: Partition[f32]) -> None:
+    a = tile.full((8, 8), 0.5, f16) + tile.full((8, 8), 0.25, f16)
+    out.store(tile.matmul(a, tile.full((8, 8), 3.0, f16), tile.full((8, 8), 1.0, f32)))
+
+
 def _runtime_step_ref(step: int) -> np.ndarray:
     rows = []
     for b in range(2):
@@ -481,6 +501,10 @@ def _programs() -> list[Program]:
                 acc = acc * np.float32(0.5) + np.float32(i * 3 + j)
         return [acc - np.float32(1)]
 
+    ha = (rng.integers(-4, 5, (8, 8)) / 4).astype(np.float16)
+    hb = (rng.integers(-4, 5, (8, 8)) / 8).astype(np.float16)
+    ba = (rng.integers(-4, 5, (16, 8)) / 4).astype(np.float32)
+    bb = (rng.integers(-4, 5, (24, 8)) / 2).astype(np.float32)
     progs = [
         tile_program(
             "tile: loop variable after the loop",
@@ -671,6 +695,32 @@ def _programs() -> list[Program]:
             lambda: [_runtime_step_ref(3)],
         ),
         tile_program(
+            "tile: f16 matmul of 8x8 tiles",
+            small_matmul,
+            lambda d: (_out((8, 8), (8, 8), f32, d), _in(ha, d), _in(hb, d)),
+            (0,),
+            lambda: [ha.astype(np.float32) @ hb.astype(np.float32) + np.float32(0.5)],
+        ),
+        tile_program(
+            "tile: bf16 matmul 16x24x8 with a transposed B",
+            odd_matmul,
+            lambda d: (
+                _out((16, 24), (16, 24), f32, d),
+                tile.from_numpy(ba, dtype=bf16, device=d),
+                tile.from_numpy(bb, dtype=bf16, device=d),
+            ),
+            (0,),
+            lambda: [ba @ bb.T],
+        ),
+        tile_program(
+            "tile: constant f16 matmul (folded)",
+            constant_matmul,
+            lambda d: (_out((8, 8), (8, 8), f32, d),),
+            (0,),
+            lambda: [np.full((8, 8), 19.0, np.float32)],
+            folded=(r"splat \(float 1\.900000e\+01\)",),
+        ),
+        tile_program(
             "tile: integer wrap-around and shifts",
             wraparound,
             lambda d: (_out((16,), (8,), i32, d), _out((16,), (8,), u32, d), _in(ints, d)),
@@ -743,6 +793,14 @@ def zero_step(out: Partition[f32], x: Tensor[f32]) -> None:
     out.store(acc)
 
 
+# Refused alike: a name bound only inside the loop, read after it (the loop may run zero times).
+@tile.kernel
+def loop_only_name(out: Partition[f32], x: Tensor[f32]) -> None:
+    for k in range(x.shape[0] // 8):
+        last = tile.load_like(x, out) * k
+    out.store(last)
+
+
 def _refusal(name: str, kernel: Any, code: str, line_text: str) -> Refusal:
     def make(d: sk.Device) -> tuple[Any, ...]:
         n = len(kernel.params) - 1
@@ -760,4 +818,5 @@ REFUSALS = [
     _refusal("tile: a tensor parameter swapped in a loop", swap_inputs, "SK023", "for _ in range(3):"),
     _refusal("tile: a loop variable reusing a tile's name", loop_var_reuses_tile, "SK023", "for k in range(3):"),
     _refusal("tile: a literal range step of 0", zero_step, "SK023", "for _ in range(0, 4, 0):"),
+    _refusal("tile: a name bound only inside a loop, read after it", loop_only_name, "SK002", "out.store(last)"),
 ]

@@ -277,7 +277,8 @@ def _scalar_cases() -> Iterator[Case]:
             yield Case("tile", "tile_shape", dt, ts.label, None, source, args, rank, expect, "exact")
 
 
-_MATMUL_SHAPES = (((16, 16, 16), None), ((32, 32, 16), None), ((64, 64, 32), 4), ((16, 32, 32), 1))
+#: The last shape is no multiple of 16: f16/bf16 run it on the FMA units, as f32 (not the tensor cores).
+_MATMUL_SHAPES = (((16, 16, 16), None), ((32, 32, 16), None), ((64, 64, 32), 4), ((16, 32, 32), 1), ((8, 24, 8), None))
 #: `input_precision="tf32"` (f32 only): the tensor-core shapes above and one they cannot tile (the FMA path).
 _TF32_SHAPES = (*_MATMUL_SHAPES, ((8, 24, 12), None))
 
@@ -366,6 +367,9 @@ SIMT_FORMS: dict[str, str] = {
     "shfl_down": "warp.shfl_down(x, 1)", "shfl_up": "warp.shfl_up(x, 3)", "shfl_xor": "warp.shfl_xor(x, 5)",
     "shfl_idx": "warp.shfl_idx(x, 7)", "reduce_sum": "warp.reduce_sum(x)", "reduce_max": "warp.reduce_max(x)",
     "reduce_min": "warp.reduce_min(x)",
+    # amounts past the width (0, or the sign fill) and division by -1 (MIN wraps): undefined in LLVM, so a
+    # constant operand once let it delete the store
+    "shift past width": "(x << DT(70)) | (x >> DT(70))", "floordiv(-1)": "x // DT(-1) + x % DT(-1)",
 }  # fmt: skip
 SIMT_BLOCKS: tuple[int, ...] = (32, 80, 100, 33)
 

@@ -389,18 +389,35 @@ class FunctionLowering:
             return b.or_(lhs, rhs)
         if e.op == "^":
             return b.xor(lhs, rhs)
-        if e.op == "<<":
-            return b.shl(lhs, rhs)
-        if e.op == ">>":
-            return b.ashr(lhs, rhs) if signed else b.lshr(lhs, rhs)
+        if e.op in ("<<", ">>"):
+            return self.shift(lhs, rhs, e.op, signed)
         raise TypeError(e.op)
+
+    def shift(self, x: ir.Value, amount: ir.Value, op: str, signed: bool) -> ir.Value:
+        """`<<` / `>>` with the amount taken as unsigned (docs/numerics.md): an amount of at least the width gives
+        0, or the sign fill for a signed `>>`.  LLVM's shifts are poison there: folded from constants, the
+        store of such a value was deleted (the GPU left the output unwritten where the CPU executor gave -1)."""
+        b = self.b
+        assert isinstance(x.type, ir.IntType)
+        width = ir.Constant(amount.type, x.type.width)
+        top = ir.Constant(amount.type, x.type.width - 1)
+        past = b.icmp_unsigned(">=", amount, width)
+        if op == ">>" and signed:
+            return b.ashr(x, b.select(past, top, amount))
+        safe = b.select(past, ir.Constant(amount.type, 0), amount)
+        shifted = b.shl(x, safe) if op == "<<" else b.lshr(x, safe)
+        return b.select(past, ir.Constant(x.type, 0), shifted)
 
     def floor_divmod(self, a: ir.Value, d: ir.Value, op: str) -> ir.Value:
         """Python's `//` / `%`: truncating division corrected when the remainder's sign differs from d's."""
         b = self.b
         zero = ir.Constant(a.type, 0)
-        q = b.sdiv(a, d)
-        r = b.srem(a, d)
+        # `MIN // -1` wraps to MIN (docs/numerics.md); LLVM's sdiv/srem of MIN by -1 are undefined (folded from
+        # constants, the store was deleted), so divide by -1 as a negation.
+        by_minus_one = b.icmp_signed("==", d, ir.Constant(d.type, -1))
+        safe = b.select(by_minus_one, ir.Constant(d.type, 1), d)
+        q = b.select(by_minus_one, b.sub(zero, a), b.sdiv(a, safe))
+        r = b.select(by_minus_one, zero, b.srem(a, safe))
         fix = b.and_(b.icmp_signed("!=", r, zero), b.icmp_signed("<", b.xor(r, d), zero))
         if op == "//":
             return b.sub(q, b.zext(fix, a.type))

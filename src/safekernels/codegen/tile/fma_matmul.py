@@ -1,4 +1,4 @@
-"""`tile.matmul` on f32 (and f64) operands: exact FMA arithmetic, no tensor cores.
+"""`tile.matmul` on f32 (and f64) operands, and f16/bf16 ones off the tensor cores' 16-multiple shapes: FMA units.
 
 The tensor cores take f16/bf16/fp8, or f32 only as TF32 (a 10-bit mantissa), which would silently lose 13 bits
 of every product.  An f32 `matmul` therefore runs on the FMA units: both operands go to shared memory
@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from llvmlite import ir
 
 from safekernels.codegen.tile import scalar_ops as so
-from safekernels.codegen.tile import tf32_matmul
+from safekernels.codegen.tile import target_rules, tf32_matmul
 from safekernels.codegen.tile.ir import Op
 from safekernels.codegen.tile.values import RegTile
 from safekernels.tile.ops import TileType
@@ -35,6 +35,8 @@ FMA_DTYPES = ("f32", "f64")
 
 def takes(L: TileLowering, op: Op) -> bool:
     a_t = op.args[0].type
+    if target_rules.off_tensor_cores(op):
+        return True
     return isinstance(a_t, TileType) and a_t.dtype.name in FMA_DTYPES and not tf32_matmul.takes(L, op)
 
 

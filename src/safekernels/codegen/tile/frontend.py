@@ -98,6 +98,7 @@ class TileFrontend:
         except (TypeError, ValueError):
             pass
         self.env: dict[str, Any] = {}
+        self.loop_only: dict[str, int] = {}  # names first bound inside a loop (not defined after it) -> its line
         self.inlining: list[Any] = []  # the @tile.function helpers being inlined (recursion is an error)
 
     # -- helpers --------------------------------------------------------------------------------------------
@@ -256,6 +257,7 @@ class TileFrontend:
         for name in assigned + ([target] if target in self.env else []):
             init = self.env.get(name)
             if init is None:
+                self.loop_only.setdefault(name, getattr(s, "lineno", 0) + self.src.first_line - 1)
                 continue
             leaves: list[Carried] = []
             template = self._carry_leaves(name, init, leaves, s)
@@ -363,6 +365,13 @@ class TileFrontend:
             return self.globals[name]
         if hasattr(__builtins__, name) if not isinstance(__builtins__, dict) else name in __builtins__:
             return getattr(__import__("builtins"), name)
+        if name in self.loop_only:
+            self.err(
+                "SK002",
+                f"unknown name `{name}`: it is bound only inside the loop at line {self.loop_only[name]}",
+                node,
+                f"bind `{name}` before the loop (the loop then carries it), as the loop may run zero times",
+            )
         self.err("SK002", f"unknown name `{name}`", node)
 
     def expr(self, e: ast.expr) -> Any:

@@ -83,11 +83,20 @@ def index_ops(ops: list[Op], defs: dict[int, Op], uses: dict[int, list[Op]]) -> 
                 uses.setdefault(c.update.id, []).append(op)
 
 
+def off_tensor_cores(matmul: Op) -> bool:
+    """An f16/bf16 matmul with a dimension not a multiple of 16: the tensor cores cannot tile it, so it runs on
+    the FMA units (`codegen.tile.fma_matmul`) with its operands read like any tile."""
+    a_t, b_t = matmul.args[0].type, matmul.args[1].type
+    if not isinstance(a_t, TileType) or not isinstance(b_t, TileType) or a_t.dtype.name not in ("f16", "bf16"):
+        return False
+    return any(d % 16 for d in (*a_t.shape, b_t.shape[1]))
+
+
 def mma_operand(uses: dict[int, list[Op]], params: list[ParamInfo], load: Op) -> bool:
     """A load read only as matmul operands A or B, from a tensor cp.async can stage."""
     assert load.result is not None
     users = uses.get(load.result.id, [])
-    if not users or any(u.kind != "matmul" or u.args[2] is load.result for u in users):
+    if not users or any(u.kind != "matmul" or u.args[2] is load.result or off_tensor_cores(u) for u in users):
         return False
     return copyable_operand(params, load)
 
@@ -97,6 +106,8 @@ def _kmajor_b_use(uses: dict[int, list[Op]], transpose: Op) -> bool:
     assert transpose.result is not None
     users = uses.get(transpose.result.id, [])
     if len(users) != 1 or users[0].kind != "matmul" or users[0].args[1] is not transpose.result:
+        return False
+    if off_tensor_cores(users[0]):
         return False
     return users[0].args[0] is not transpose.result
 
