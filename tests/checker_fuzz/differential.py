@@ -165,8 +165,12 @@ def runtime_lines(path: Path) -> set[int]:
 
 
 @contextlib.contextmanager
-def _line_coverage(path: Path, lines: set[int]) -> Iterator[None]:
-    """Record into `lines` the lines of `path` that run (only that file's frames are traced line by line)."""
+def _line_coverage(path: Path, lines: set[int] | None) -> Iterator[None]:
+    """Record into `lines` the lines of `path` that run (only that file's frames are traced line by line); nothing
+    is traced when `lines` is None."""
+    if lines is None:
+        yield
+        return
     filename = str(path)
 
     def local(frame: FrameType, event: str, arg: Any) -> Any:
@@ -211,7 +215,7 @@ def run_program(
         spec.loader.exec_module(module)
         for flag, k in RUN_ARGUMENTS:
             try:
-                with _time_limit(RUN_SECONDS), _line_coverage(path, executed if executed is not None else set()):
+                with _time_limit(RUN_SECONDS), _line_coverage(path, executed):
                     module.main(flag, k)
             except RUNTIME_ERRORS as exc:
                 clean = False
@@ -238,9 +242,11 @@ def run_batch(
     cache_dir: Path,
     run: bool = True,
     companions: Mapping[str, str] | None = None,
+    trace_lines: bool = False,
 ) -> list[Outcome]:
     """Check (and run) every program of the batch; `directory` receives the files, and `companions` (file name ->
-    text) the files of the project the programs belong to (modules they import, a `pyproject.toml`)."""
+    text) the files of the project the programs belong to (modules they import, a `pyproject.toml`); with
+    `trace_lines`, each outcome records the lines its runs executed."""
     from ownership_check.api import check_paths
 
     for name, text in (companions or {}).items():
@@ -292,7 +298,7 @@ def run_batch(
         try:
             for outcome, path in zip(outcomes, paths, strict=True):
                 outcome.runtime_lines, outcome.runs_clean, outcome.unrun_lines, calls = run_program(
-                    path, outcome.executed
+                    path, outcome.executed if trace_lines else None
                 )
                 outcome.call_lines = calls
         finally:

@@ -149,7 +149,7 @@ class SurfaceReport:
 
 def run_surface(programs: Sequence[Program], directory: Path, cache: Path, report: SurfaceReport) -> None:
     """Check and run `programs` (one mypy run for the batch), adding what happened to `report`."""
-    outcomes = run_batch([p.source for p in programs], directory, cache, companions=COMPANIONS)
+    outcomes = run_batch([p.source for p in programs], directory, cache, companions=COMPANIONS, trace_lines=True)
     for program, outcome in zip(programs, outcomes, strict=True):
         if program.seed is not None:
             outcome.name = f"seed {program.seed}"  # `random_program(seed)` regenerates it
