@@ -327,6 +327,12 @@ def constant_matmul(out: Partition[f32]) -> None:
     out.store(tile.matmul(a, tile.full((8, 8), 3.0, f16), tile.full((8, 8), 1.0, f32)))
 
 
+# 24. Two typed float scalars promote as numpy does: f32 * f64 is f64 (the GPU truncated the f64 to f32).
+@tile.kernel
+def float_params(out: Annotated[Partition[f64], tile.Dims(8)], s: f32, p: f64) -> None:
+    out.store(tile.full((8,), s * p + p / s, f64))
+
+
 def _runtime_step_ref(step: int) -> np.ndarray:
     rows = []
     for b in range(2):
@@ -719,6 +725,14 @@ def _programs() -> list[Program]:
             (0,),
             lambda: [np.full((8, 8), 19.0, np.float32)],
             folded=(r"splat \(float 1\.900000e\+01\)",),
+        ),
+        tile_program(
+            "tile: f32 and f64 scalar parameters promote to f64",
+            float_params,
+            lambda d: (_out((8,), (8,), f64, d), 0.1, 3.0),
+            (0,),
+            lambda: [np.full(8, float(np.float32(0.1)) * 3.0 + 3.0 / float(np.float32(0.1)))],
+            folded=(r"fmul double", r"fdiv double"),
         ),
         tile_program(
             "tile: integer wrap-around and shifts",

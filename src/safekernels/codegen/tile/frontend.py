@@ -550,14 +550,10 @@ class TileFrontend:
             return _int_result(_bool_as_index(va.type), _bool_as_index(vb.type))
         if sym in ("//", "%", "&", "|", "^", "<<", ">>"):
             self.err("SK023", f"operator `{sym}` needs integer scalars in tile kernels", node)
-        return next(
-            (
-                t.type
-                for t in (va, vb)
-                if isinstance(t.type, ScalarType) and t.type.dtype is not None and t.type.dtype.is_float
-            ),
-            ScalarType(F32),
-        )
+        floats = [t for t in (va.type, vb.type) if t.dtype is not None and t.dtype.is_float]
+        # two typed floats promote as numpy does (`f32 * f64` is f64, as the CPU executor computes it; taking the
+        # first one truncated the f64 operand to f32 on the GPU)
+        return max(floats, key=lambda t: t.dtype.itemsize if t.dtype is not None else 0, default=ScalarType(F32))
 
     def tile_op(self, name: str, operands: list[Value], node: ast.AST, **attrs: Any) -> Value:
         spec = OPS[name]
