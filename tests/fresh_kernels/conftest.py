@@ -1,4 +1,4 @@
-"""Make this folder's program modules (`programs`, `tile_programs`, `simt_programs`) importable."""
+"""Make this folder's helper modules (`fresh_program`, `fresh_tile_programs`, ...) importable."""
 
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from folded_forms import FORMS, kernel, llvm_stores
+from fresh_folded_forms import FORMS, kernel, llvm_stores
 
 import safekernels as sk
 from safekernels import tile

@@ -12,11 +12,11 @@ from typing import Any
 
 import numpy as np
 import pytest
-from programs import Program, Refusal, stores
-from simt_programs import PROGRAMS as SIMT_PROGRAMS
-from simt_programs import REFUSALS as SIMT_REFUSALS
-from tile_programs import PROGRAMS as TILE_PROGRAMS
-from tile_programs import REFUSALS as TILE_REFUSALS
+from fresh_program import Program, Refusal, stores
+from fresh_simt_programs import PROGRAMS as SIMT_PROGRAMS
+from fresh_simt_programs import REFUSALS as SIMT_REFUSALS
+from fresh_tile_programs import PROGRAMS as TILE_PROGRAMS
+from fresh_tile_programs import REFUSALS as TILE_REFUSALS
 
 import safekernels as sk
 from ownership_check.diagnostics import DiagnosticError
@@ -80,7 +80,7 @@ def test_both_executors_refuse_alike(refusal: Refusal, arch: str) -> None:
 
 @pytest.mark.parametrize("arch", ["sm_90a", "sm_80"])
 def test_a_run_time_range_step_of_zero_traps_on_both(arch: str) -> None:
-    from tile_programs import runtime_step
+    from fresh_tile_programs import runtime_step
 
     from safekernels import tile
     from safekernels.dtypes import i32

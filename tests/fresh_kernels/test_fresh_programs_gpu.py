@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from programs import Program
-from simt_programs import PROGRAMS as SIMT_PROGRAMS
-from tile_programs import PROGRAMS as TILE_PROGRAMS
+from fresh_program import Program
+from fresh_simt_programs import PROGRAMS as SIMT_PROGRAMS
+from fresh_tile_programs import PROGRAMS as TILE_PROGRAMS
 
 import safekernels as sk
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 
 import pytest
-from simt_folded_forms import KERNELS, NAMES, ptx_stored
+from fresh_simt_folded_forms import KERNELS, NAMES, ptx_stored
 
 import safekernels as sk
 from safekernels import simt

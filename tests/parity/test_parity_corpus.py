@@ -28,6 +28,9 @@ KNOWN_SIMT_REJECTIONS = {
     "tests/tile_codegen/test_fp8_dtypes.py:simt_reads_fp8": "SK011",  # fp8 is tile-kernel storage (both refuse)
     "tests/fixtures/lsp/unsafe_block.before.py:block_copy": "SK005",  # the checker's autofix fixtures
     "tests/fixtures/lsp/unsafe_block.after.py:block_copy": "SK003",  # `print(array)`: prints numbers only
+    # fresh programs refused alike by both executors (a typed int with a float literal, u64 with a signed int)
+    "tests/fresh_kernels/fresh_simt_programs.py:int_times_float_literal": "SK003",
+    "tests/fresh_kernels/fresh_simt_programs.py:unsigned_with_signed": "SK003",
 }
 
 

@@ -8,7 +8,7 @@ import math
 from typing import Any
 
 import numpy as np
-from programs import Program, Refusal, simt_program
+from fresh_program import Program, Refusal, simt_program
 
 import safekernels as sk
 from safekernels import simt

@@ -1,9 +1,9 @@
 """What a fresh program is to these tests: how to run it on a device, its reference values, how to assemble it.
 
-Each program in `tile_programs.py` and `simt_programs.py` was written from the user docs alone, as an outside
-evaluator would, and is held to three checks: the CPU executor's values equal a numpy/Python reference (within the
-docs/numerics.md bound the program states), the GPU compiler assembles it with nvJitLink for sm_90a and sm_80 (or
-refuses it exactly as the CPU executor does), and on a GPU its values equal the CPU executor's.
+Each program in `fresh_tile_programs.py` and `fresh_simt_programs.py` was written from the user docs alone, as an
+outside evaluator would, and is held to three checks: the CPU executor's values equal a numpy/Python reference
+(within the docs/numerics.md bound the program states), the GPU compiler assembles it with nvJitLink for sm_90a and
+sm_80 (or refuses it exactly as the CPU executor does), and on a GPU its values equal the CPU executor's.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 import numpy as np
-from programs import Program, Refusal, tile_program
+from fresh_program import Program, Refusal, tile_program
 
 import safekernels as sk
 from safekernels import tile
