@@ -168,3 +168,25 @@ def test_garbage_cubin_is_reported_as_unavailable_not_a_crash() -> None:
     text = format_summary(summary)
     assert "registers/thread  unavailable" in text
     assert "ELF metadata" in text and "ptxas report" in text
+
+
+TWO_ENTRIES_LOG = """\
+ptxas info    : 0 bytes gmem
+ptxas info    : Compiling entry function 'scale_x4' for 'sm_90'
+ptxas info    : Function properties for scale_x4
+ptxas         .     0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+ptxas info    : Used 14 registers, used 0 barriers
+ptxas info    : Compiling entry function 'scale' for 'sm_90'
+ptxas info    : Function properties for scale
+ptxas         .     8 bytes stack frame, 4 bytes spill stores, 4 bytes spill loads
+ptxas info    : Used 10 registers, used 0 barriers
+"""
+
+
+def test_a_report_names_the_entry_asked_for_when_the_module_has_two() -> None:
+    """A SIMT module carries the kernel and its coarsened twin: each entry's figures, never the other's."""
+    scale = parse_ptxas_log(TWO_ENTRIES_LOG, "scale")
+    assert (scale.registers, scale.stack_frame_bytes, scale.spill_store_bytes) == (10, 8, 4)
+    twin = parse_ptxas_log(TWO_ENTRIES_LOG, "scale_x4")
+    assert (twin.registers, twin.stack_frame_bytes) == (14, 0)
+    assert parse_ptxas_log("ptxas info    : Used 7 registers", "k").registers == 7  # a log naming no function

@@ -34,7 +34,7 @@ from safekernels.codegen.dump import dump_stage, dumping
 from safekernels.codegen.frontend.spec import KernelSpec, spec_from_kernel
 from safekernels.codegen.libdevice import find_libdevice, libdevice_version
 from safekernels.codegen.param_plan import ParamPlan
-from safekernels.codegen.toolchain import distribution_version
+from safekernels.codegen.toolchain import compiler_fingerprint, distribution_version
 
 APPROX_ENV = "SAFEKERNELS_APPROX_MATH"
 LINEINFO_ENV = "SAFEKERNELS_LINEINFO"
@@ -76,6 +76,7 @@ def tool_versions() -> dict[str, str]:
         "llvmlite": llvmlite_version,
         "nvjitlink": nvjitlink_version(),
         "libdevice": libdevice_version(find_libdevice()),
+        "compiler": compiler_fingerprint(),
     }
 
 

@@ -177,10 +177,32 @@ _PTXAS_PATTERNS = {
 }
 
 
-def parse_ptxas_log(log: str) -> PtxasReport:
+#: A line of ptxas' log that starts the section of one function: "Compiling entry function 'k' for 'sm_90'",
+#: "Function properties for k" or "Function properties for 'k':".
+_SECTION = re.compile(r"(?:Compiling entry function|Function properties for) '?([\w$.]+)'?")
+
+
+def entry_sections(log: str, entry: str) -> str:
+    """The lines of ptxas' log about function `entry` (a module can hold several entries: SIMT kernels carry a
+    coarsened twin), or the whole log when it names no function."""
+    kept: list[str] = []
+    current: str | None = None
+    named = False
+    for line in log.splitlines():
+        header = _SECTION.search(line)
+        if header:
+            current, named = header.group(1), True
+        if current == entry:
+            kept.append(line)
+    return "\n".join(kept) if named else log
+
+
+def parse_ptxas_log(log: str, entry: str | None = None) -> PtxasReport:
+    """ptxas' figures for `entry` (None: the first function the log reports)."""
     report = PtxasReport(raw=log)
+    text = log if entry is None else entry_sections(log, entry)
     for attr, pattern in _PTXAS_PATTERNS.items():
-        match = pattern.search(log)
+        match = pattern.search(text)
         if match:
             setattr(report, attr, int(match.group(1)))
     return report
@@ -200,7 +222,7 @@ def ptxas_report(ptx: str, arch: str, name: str) -> PtxasReport:
         nvjitlink.get_info_log(handle, buf)
     finally:
         nvjitlink.destroy(handle)
-    return parse_ptxas_log(buf.decode(errors="replace").rstrip("\x00"))
+    return parse_ptxas_log(buf.decode(errors="replace").rstrip("\x00"), name)
 
 
 def find_disassembler() -> tuple[str, str] | None:

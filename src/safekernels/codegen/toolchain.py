@@ -65,3 +65,42 @@ def _version_in_metadata(folder: str) -> str | None:
         except OSError:
             continue
     return None
+
+
+#: What decides the code the compiler emits, relative to the `safekernels` package: the compiler and the two
+#: kernel languages' definitions (their op tables, types and typing rules).
+_COMPILER_SOURCES = ("codegen", "tile", "simt", "dtypes.py")
+
+
+@functools.cache
+def compiler_fingerprint() -> str:
+    """SHA-256 over the compiler's own sources, once per process (a few milliseconds).
+
+    The package version alone does not change when safekernels is installed again from a newer checkout (every
+    commit is 0.1.0 until a release), so a cache key naming only the version would hand a fixed compiler the
+    cubins of the old one, bugs included.  The content, not the file times, decides: a cache carried between CI
+    runs of the same commit still hits."""
+    return sources_fingerprint(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def sources_fingerprint(package: str) -> str:
+    """`compiler_fingerprint` of the `safekernels` package folder `package`."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    for path in sorted(_python_files(package, _COMPILER_SOURCES)):
+        with open(path, "rb") as source:
+            digest.update(os.path.relpath(path, package).encode() + b"\0" + source.read() + b"\0")
+    return digest.hexdigest()[:32]
+
+
+def _python_files(package: str, names: tuple[str, ...]) -> list[str]:
+    found: list[str] = []
+    for name in names:
+        top = os.path.join(package, name)
+        if os.path.isfile(top):
+            found.append(top)
+            continue
+        for folder, _, files in os.walk(top):
+            found += [os.path.join(folder, file) for file in files if file.endswith(".py")]
+    return found
