@@ -5,7 +5,8 @@ the kernel can read: the module-level globals its code names (and nested code's)
 closure cells (`make(3.0)` and `make(5.0)` are different kernels), and constant attributes of the namespaces
 it names (`cfg.N`) — all found from the code objects, so no front-end run is needed to compute it.  Plus the
 specialization (parameter kinds/dtypes, contract block, unchecked indexing, assumed `requires`, approximate
-math, asserts on/off), the target arch, and the versions of this package, llvmlite, nvJitLink and libdevice.
+math, asserts on/off), the target arch, the versions of this package, llvmlite, nvJitLink and libdevice, and a
+fingerprint of the compiler's own sources (`toolchain.compiler_fingerprint`).
 
 An entry is one file: a magic line, a JSON header (format, key, section lengths, the consumer's metadata
 record, and a SHA-256 over the canonical header *and* the payload), then the LLVM IR, PTX and cubin.  A read
