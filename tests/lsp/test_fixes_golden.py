@@ -261,10 +261,10 @@ def test_a_checker_crash_on_one_file_is_reported_and_never_reads_as_clean(
     workspace = Workspace([str(tmp_path)])
     workspace.set_overlay(path, source)
 
-    def crash(function: object) -> list[Diagnostic]:
+    def crash(module: object) -> list[Diagnostic]:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(runner_module, "check_function", crash)  # the analysis the server shares with the CLI
+    monkeypatch.setattr(runner_module, "check_module", crash)  # the analysis the server shares with the CLI
     assert workspace.check([path]) == {path: []}
     assert len(workspace.internal_errors) == 1 and "RuntimeError: boom" in workspace.internal_errors[0]
     assert workspace.check_text(path, source + "\n") is None
