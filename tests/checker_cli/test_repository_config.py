@@ -21,3 +21,20 @@ def test_the_repository_root_run_leaves_the_deliberately_wrong_tests_out(monkeyp
     assert not [f for f in files if f.startswith(("tests/", "./tests/"))]
     assert any(f.startswith("src/safekernels/") for f in files)
     assert any(f.startswith("examples/") for f in files) and any(f.startswith("bench/") for f in files)
+
+
+def test_the_project_passes_its_own_checker() -> None:
+    """What a user sees running docs/checker.md's first example here: no diagnostic in the library, the examples or
+    the benchmarks (a call of a safekernels helper returning host data, `read_regular(...) -> bytes`, is no device
+    value: `raw.partition(b"\\n")` on it is not a move)."""
+    import subprocess
+    import sys
+
+    proc = subprocess.run(
+        [sys.executable, "-m", "ownership_check", ".", "--no-cache", "--format", "concise"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]

@@ -37,7 +37,13 @@ from typing import Any, Union
 from ownership_check.core import calls, ir
 from ownership_check.core.checker import nonlocal_effects
 from ownership_check.diagnostics import Span
-from ownership_check.frontend.prescan import FileSummary, KernelSummary, is_safekernels_name, resolve_local
+from ownership_check.frontend.prescan import (
+    FileSummary,
+    KernelSummary,
+    is_safekernels_name,
+    resolve_local,
+    safekernels_returns_plain,
+)
 from ownership_check.frontend.project_index import ProjectIndex
 from safekernels.ownership_model import (
     ALIASING_FUNCTIONS,
@@ -679,8 +685,11 @@ class FunctionLowerer(calls.PlaceNaming):
             return text is not None and (text in self.device or text.split(".")[0] in self.device)
         if isinstance(node, ast.Call):
             func = node.func
-            if self.kernel_of(func) is not None or self.ctx.is_safekernels(func):
+            if self.kernel_of(func) is not None:
                 return True
+            if self.ctx.is_safekernels(func):  # unless its source says it returns host data (`-> bytes`)
+                qualified = self.ctx.qualify(func)
+                return qualified is None or not safekernels_returns_plain(qualified)
             if isinstance(func, ast.Attribute):
                 receiver = func.value
                 return calls.method_result_is_device(

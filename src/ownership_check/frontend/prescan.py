@@ -293,6 +293,42 @@ def safekernels_exports(module: str) -> frozenset[str]:
     return frozenset()
 
 
+#: Return annotations that say a safekernels function hands back plain host data, never a device value.
+PLAIN_RESULTS: frozenset[str] = frozenset(
+    {"bytes", "bytearray", "str", "int", "float", "bool", "None", "dict", "list", "tuple", "set", "frozenset", "Path"}
+)
+
+
+@functools.cache
+def safekernels_returns_plain(qualified: str) -> bool:
+    """Whether `qualified` (`safekernels.disk_data.read_regular`) is a module-level function of safekernels whose
+    source annotates a plain host result (`-> bytes`, `-> dict[str, Any]`): a call of it is no device value.
+    Read from the source with `ast`; anything not found that way (re-exports, methods, no annotation) is False,
+    so the call stays a possible device value, as before."""
+    module, _, name = qualified.rpartition(".")
+    root = Path(ownership_model.__file__).resolve().parent
+    parts = module.split(".")[1:]
+    for candidate in (root.joinpath(*parts, "__init__.py"), root.joinpath(*parts).with_suffix(".py")):
+        if not parts and candidate != root / "__init__.py":
+            continue
+        try:
+            tree = ast.parse(candidate.read_bytes())
+        except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+        for node in tree.body:
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name == name:
+                result = node.returns
+                if isinstance(result, ast.Subscript):
+                    result = result.value
+                if isinstance(result, ast.Constant) and isinstance(result.value, str):  # a string annotation
+                    return result.value.split("[", 1)[0].strip() in PLAIN_RESULTS
+                return (isinstance(result, ast.Name) and result.id in PLAIN_RESULTS) or (
+                    isinstance(result, ast.Constant) and result.value is None
+                )
+        return False
+    return False
+
+
 def _assign_targets(node: ast.Assign | ast.AnnAssign) -> list[ast.expr]:
     return list(node.targets) if isinstance(node, ast.Assign) else [node.target]
 
