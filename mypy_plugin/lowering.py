@@ -1109,22 +1109,8 @@ class FunctionLowerer(calls.PlaceNaming):
 
     def _alternatives(
         self, prelude: tuple[Expression, ...], options: Sequence[Expression], span: Span, depth: int
-    ) -> tuple[tuple[Expression, ...], tuple[calls.Operand[Expression], ...]] | None:
-        before = list(prelude)
-        out: list[calls.Operand[Expression]] = []
-        for option in options:
-            place = self.place(option)
-            if place is not None:
-                if all(o.place != place for o in out):
-                    out.append(calls.Operand(option, span, place, True))
-                continue
-            found = self.choices(option, span, depth + 1)
-            if found is None:
-                before.append(option)  # a value that is no place (a fresh object): evaluated, never borrowed
-                continue
-            before.extend(found[0])
-            out.extend(o for o in found[1] if all(p.place != o.place for p in out))
-        return (tuple(before), tuple(out)) if out else None
+    ) -> calls.Choices[Expression] | None:
+        return calls.alternatives(prelude, options, span, depth, self.place, self.choices)
 
     def aliasing_index(self, callee: Expression) -> int | None:
         """Which argument a safekernels function's result aliases (`sk.as_buffer(t)` is `t`), or None."""

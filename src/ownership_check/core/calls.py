@@ -235,6 +235,38 @@ class Operand(Generic[E]):
 
 
 
+#: What `choices` gives for an expression over places: (its prelude, the places it may evaluate to).
+Choices: TypeAlias = "tuple[tuple[E, ...], tuple[Operand[E], ...]]"
+
+
+def alternatives(
+    prelude: tuple[E, ...],
+    options: Sequence[E],
+    span: Span,
+    depth: int,
+    place: Callable[[E], ir.Place | None],
+    choices: Callable[[E, Span, int], Choices[E] | None],
+) -> Choices[E] | None:
+    """The places an expression choosing among `options` may evaluate to (each option a place, or an expression
+    over places resolved by the front end's `choices` one level deeper), after `prelude`; None when no option is
+    a place.  An option that is no place at all (a fresh object) is only evaluated, never borrowed."""
+    before = list(prelude)
+    out: list[Operand[E]] = []
+    for option in options:
+        found_place = place(option)
+        if found_place is not None:
+            if all(o.place != found_place for o in out):
+                out.append(Operand(option, span, found_place, True))
+            continue
+        found = choices(option, span, depth + 1)
+        if found is None:
+            before.append(option)
+            continue
+        before.extend(found[0])
+        out.extend(o for o in found[1] if all(p.place != o.place for p in out))
+    return (tuple(before), tuple(out)) if out else None
+
+
 @dataclass(frozen=True)
 class MethodCall(Generic[E]):
     """The callee is `receiver.name`: `name_span` is the attribute name's span, `receiver_kernel` the kernel the

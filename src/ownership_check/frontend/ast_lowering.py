@@ -1423,27 +1423,9 @@ class FunctionLowerer(calls.PlaceNaming):
         return None
 
     def _alternatives(
-        self,
-        prelude: tuple[ast.expr, ...],
-        options: Sequence[ast.expr],
-        span: Span,
-        depth: int,
-    ) -> tuple[tuple[ast.expr, ...], tuple[calls.Operand[ast.expr], ...]] | None:
-        before = list(prelude)
-        out: list[calls.Operand[ast.expr]] = []
-        for option in options:
-            place = self.place(option)
-            if place is not None:
-                if all(o.place != place for o in out):
-                    out.append(calls.Operand(option, span, place, True))
-                continue
-            found = self.choices(option, span, depth + 1)
-            if found is None:
-                before.append(option)  # a value that is no place (a fresh object): evaluated, never borrowed
-                continue
-            before.extend(found[0])
-            out.extend(o for o in found[1] if all(p.place != o.place for p in out))
-        return (tuple(before), tuple(out)) if out else None
+        self, prelude: tuple[ast.expr, ...], options: Sequence[ast.expr], span: Span, depth: int
+    ) -> calls.Choices[ast.expr] | None:
+        return calls.alternatives(prelude, options, span, depth, self.place, self.choices)
 
     def aliasing_index(self, func: ast.expr) -> int | None:
         """Which argument a safekernels function's result aliases (`sk.as_buffer(t)` is `t`), or None."""
