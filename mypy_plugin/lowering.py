@@ -1024,20 +1024,7 @@ class FunctionLowerer(calls.PlaceNaming):
     def operand(
         self, expr: Expression, keyword: str | None = None, star: bool = False, with_view: bool = True
     ) -> calls.Operand[Expression]:
-        place = self.place(expr)
-        span = span_of(expr)
-        if place is not None:
-            return calls.Operand(expr, span, place, self.is_device_place(expr), None, keyword, star)
-        if star:
-            items = self.literal_display(expr)
-            spread = tuple(self.operand(item) for item in items) if items is not None else None
-            return calls.Operand(expr, span, None, False, None, keyword, star, items=spread)
-        view = self.view_shape(expr) if with_view else None
-        found = self.choices(expr, span, 0) if view is None else None
-        if found is not None:
-            prelude, choices = found
-            return calls.Operand(expr, span, None, True, None, keyword, star, choices, prelude)
-        return calls.Operand(expr, span, None, self.expr_is_device(expr), view, keyword, star)
+        return calls.resolve_operand(self, expr, span_of, keyword, star, with_view)
 
     # --- operands that are expressions over places ----------------------------------------------------------
 

@@ -239,6 +239,48 @@ class Operand(Generic[E]):
 Choices: TypeAlias = "tuple[tuple[E, ...], tuple[Operand[E], ...]]"
 
 
+class OperandSource(Protocol[E]):
+    """What `resolve_operand` asks a front end about one of its expressions."""
+
+    def place(self, node: E, /) -> ir.Place | None: ...
+
+    def is_device_place(self, node: E, /) -> bool: ...
+
+    def expr_is_device(self, node: E, /) -> bool: ...
+
+    def literal_display(self, node: E, /) -> tuple[E, ...] | None: ...
+
+    def view_shape(self, node: E, /) -> ViewCall[E] | SliceView[E] | None: ...
+
+    def choices(self, node: E, span: Span, depth: int, /) -> Choices[E] | None: ...
+
+
+def resolve_operand(
+    source: OperandSource[E],
+    node: E,
+    span_of: Callable[[E], Span],
+    keyword: str | None = None,
+    star: bool = False,
+    with_view: bool = True,
+) -> Operand[E]:
+    """An argument or receiver as the core sees it, in this order: a place; a `*args` display (its items one by
+    one); a view of a place; an expression over places (its `choices`); else a value, device-like or not."""
+    place = source.place(node)
+    span = span_of(node)
+    if place is not None:
+        return Operand(node, span, place, source.is_device_place(node), None, keyword, star)
+    if star:
+        items = source.literal_display(node)
+        spread = tuple(resolve_operand(source, item, span_of) for item in items) if items is not None else None
+        return Operand(node, span, None, False, None, keyword, star, items=spread)
+    view = source.view_shape(node) if with_view else None
+    found = source.choices(node, span, 0) if view is None else None
+    if found is not None:
+        prelude, choices = found
+        return Operand(node, span, None, True, None, keyword, star, choices, prelude)
+    return Operand(node, span, None, source.expr_is_device(node), view, keyword, star)
+
+
 def alternatives(
     prelude: tuple[E, ...],
     options: Sequence[E],

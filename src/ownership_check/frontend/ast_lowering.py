@@ -1332,20 +1332,7 @@ class FunctionLowerer(calls.PlaceNaming):
     def operand(
         self, node: ast.expr, keyword: str | None = None, star: bool = False, with_view: bool = True
     ) -> calls.Operand[ast.expr]:
-        place = self.place(node)
-        span = self.span(node)
-        if place is not None:
-            return calls.Operand(node, span, place, self.is_device_place(node), None, keyword, star)
-        if star:
-            items = self.literal_display(node)
-            spread = tuple(self.operand(item) for item in items) if items is not None else None
-            return calls.Operand(node, span, None, False, None, keyword, star, items=spread)
-        view = self.view_shape(node) if with_view else None
-        found = self.choices(node, span, 0) if view is None else None
-        if found is not None:
-            prelude, choices = found
-            return calls.Operand(node, span, None, True, None, keyword, star, choices, prelude)
-        return calls.Operand(node, span, None, self.expr_is_device(node), view, keyword, star)
+        return calls.resolve_operand(self, node, self.span, keyword, star, with_view)
 
     # --- operands that are expressions over places ----------------------------------------------------------
 
