@@ -70,6 +70,9 @@ PAIRS: dict[str, tuple[str, str]] = {
     "fresh: views of an Any value": (
         "e0502_views_of_unannotated_param_overlap", "clean_views_of_unannotated_param_disjoint"
     ),
+    "surface: view argument temporary": (
+        "e0382_view_argument_then_loop_moves", "clean_view_argument_then_loop_rebinds"
+    ),
 }
 
 

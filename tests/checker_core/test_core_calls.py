@@ -190,8 +190,8 @@ def test_a_view_argument_is_borrowed_through_a_temporary_view() -> None:
         arg("y", 4), expr("c[:k]", 5, sliced), kernel=VECADD,
     )
     calls.lower_call(call, None, fe)
-    x_view = ir.Place("$t1", (), "x")
-    c_view = ir.Place("$t2", (), "c")
+    x_view = ir.Place("$a1", (), "x")
+    c_view = ir.Place("$a2", (), "c")
     assert fe.events[2:] == [
         ("expr", "0"),
         ("expr", "8"),

@@ -451,6 +451,12 @@ def view_region(view: ViewCall[E] | SliceView[E], sink: Lowering[E]) -> tuple[ir
     return view.base, ir.Whole()
 
 
+def argument_temp(temp: ir.Place) -> ir.Place:
+    """The temporary of an argument that is evaluated for one call only (`k.launch(p, s, a.view(0, n))`): no
+    name refers to it once the call returns, so it keeps nothing reachable (`ir.ARGUMENT_TEMP_PREFIX`)."""
+    return ir.Place(ir.ARGUMENT_TEMP_PREFIX + temp.root.removeprefix("$t"), temp.attrs, temp.display)
+
+
 def bind_view(view: ViewCall[E] | SliceView[E], span: Span, sink: Lowering[E]) -> ir.FromPlace | None:
     """A view as a bound value: a temporary viewing the base (None when `view` does not count as a view)."""
     region = view_region(view, sink)
@@ -744,7 +750,7 @@ def _launch_arg(
             if place is None and a.view is not None:
                 region = view_region(a.view, sink)
                 if region is not None:
-                    place = sink.temp(region[0].text)
+                    place = argument_temp(sink.temp(region[0].text))
                     sink.emit(ir.View(place, region[0], region[1], a.span))
             if place is not None:
                 sink.emit(ir.Borrow(place, mode == ParamMode.MUT.value, group, a.span, holder), call.node)

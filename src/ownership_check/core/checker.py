@@ -203,6 +203,9 @@ def _disjoint(r1: ir.Region | None, r2: ir.Region | None) -> bool:
 
 _SKIP, _BIND, _VIEW, _DEL, _MOVE, _BORROW = range(6)
 
+#: Keys that keep no object reachable (`reach`).
+_UNREACHING: tuple[str, ...] = (ir.ARGUMENT_TEMP_PREFIX,)
+
 #: Object kinds of DeviceOps (their loans last while the op is reachable); a shared op is never moved.
 _SHARED_OP = "shared_op"
 _OP_KINDS = frozenset({"op", _SHARED_OP})
@@ -449,7 +452,9 @@ class _Analysis:
         if found is None:
             found = set()
             chains = self.chains
-            for objs in world.values():
+            for key, objs in world.items():
+                if key.startswith(_UNREACHING):
+                    continue  # a call argument's temporary: nothing refers to it after its call
                 for obj in objs:
                     c = chains.get(obj)
                     if c is None:

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TypeAlias
+from typing import Final, TypeAlias
 
 from ownership_check.diagnostics import Span
 
@@ -52,6 +52,11 @@ class Place:
     def parse(cls, dotted: str) -> Place:
         root, *attrs = dotted.split(".")
         return cls(root, tuple(attrs))
+
+
+#: The root prefix of a call argument's temporary (a view passed inline, `k.launch(p, s, a.view(0, n))`): it lives
+#: for that call only, so the checker does not count it as keeping any object reachable after the call.
+ARGUMENT_TEMP_PREFIX: Final[str] = "$a"
 
 
 # --- values a Bind can give a place -------------------------------------------------------------------------
