@@ -13,8 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from safekernels.autotune.config import configs_text
-from safekernels.autotune.store import TuningStore
-from safekernels.autotune.tuner import TuneStats, pick_fastest_restoring, tuning_key
+from safekernels.autotune.tuner import ConfigChooser, TuningSpace
 from safekernels.runtime.buffer import as_buffer
 from safekernels.runtime.device import Stream
 from safekernels.simt.config import LaunchConfig1D
@@ -72,12 +71,19 @@ class AutotunedSimtKernel:
         self.configs = list(configs)
         self.key = tuple(key)
         self._grid = grid
-        self.warmup, self.rep, self.verbose = warmup, rep, verbose
-        self.tune_stats = TuneStats()
-        self.best: dict[Any, int] = {}
         self._prepared: dict[Any, PreparedLaunch[Any]] = {}
-        self._store = TuningStore()
-        self._configs_text = configs_text(self.configs)
+        space = TuningSpace(
+            track="simt",
+            name=name,
+            fn=kernel.py_function,
+            descriptions=[f"block={c}" for c in self.configs],
+            record_field="block",
+            records=self.configs,
+            configs_text=configs_text(self.configs),
+        )
+        self._chooser = ConfigChooser(space, warmup=warmup, rep=rep, verbose=verbose)
+        self.tune_stats = self._chooser.stats
+        self.best = self._chooser.best
 
     def __repr__(self) -> str:
         return f"<simt.autotune {self.name}: blocks {self.configs}, key={list(self.key)}>"
@@ -111,53 +117,22 @@ class AutotunedSimtKernel:
         return tuple(out)
 
     def choose(self, stream: Stream, args: Sequence[Any]) -> int:
-        key_values = self.key_values(args)
-        memo = (key_values, id(stream.device))
-        index = self.best.get(memo)
-        if index is not None:
-            self.tune_stats.memory_hits += 1
-            return index
-        disk_key = tuning_key("simt", self.kernel.py_function, self._configs_text, key_values, stream.device)
-        index = self._store.load(disk_key, len(self.configs))
-        if index is not None:
-            self.tune_stats.disk_hits += 1
-        else:
-            index = self._tune(stream, args, key_values, disk_key)
-        self.best[memo] = index
-        return index
+        """The winning block's index for these arguments (memory, disk, or a tuning run now)."""
 
-    def _tune(self, stream: Stream, args: Sequence[Any], key_values: Any, disk_key: str) -> int:
-        self.tune_stats.tunings += 1
-        outputs = [as_buffer(a) for a, p in zip(args, self.kernel.params, strict=True) if p.is_mutable]
-        candidates: list[Callable[[], object]] = []
-        for i in range(len(self.configs)):
+        def candidates() -> list[Callable[[], object]]:
+            runs: list[Callable[[], object]] = []
+            for i in range(len(self.configs)):
 
-            def run(i: int = i) -> None:
-                self.kernel.launch(self.prepared(i, stream, args), stream, *args)
+                def run(i: int = i) -> None:
+                    self.kernel.launch(self.prepared(i, stream, args), stream, *args)
 
-            candidates.append(run)
-        best, timings = pick_fastest_restoring(
-            f"{self.name} key={key_values}",
-            [f"block={c}" for c in self.configs],
-            candidates,
-            outputs,
-            stream,
-            warmup=self.warmup,
-            rep=self.rep,
-            verbose=self.verbose,
-        )
-        self._store.save(
-            disk_key,
-            {
-                "kernel": self.name,
-                "key": repr(key_values),
-                "best": best,
-                "block": self.configs[best],
-                "timings_ms": timings,
-                "configs": self.configs,
-            },
-        )
-        return best
+                runs.append(run)
+            return runs
+
+        def outputs() -> list[Any]:
+            return [as_buffer(a) for a, p in zip(args, self.kernel.params, strict=True) if p.is_mutable]
+
+        return self._chooser.choose(stream, self.key_values(args), candidates, outputs)
 
     def launch(self, stream: Stream, *args: Any) -> None:
         """The safe launch with the tuned block size (tuning first when this key is new)."""

@@ -21,8 +21,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from safekernels.autotune.config import Config, configs_text
-from safekernels.autotune.store import TuningStore
-from safekernels.autotune.tuner import TuneStats, pick_fastest_restoring, tuning_key
+from safekernels.autotune.tuner import ConfigChooser, TuningSpace
 from safekernels.runtime.buffer import DeviceBuffer
 from safekernels.runtime.device import Stream
 from safekernels.runtime.device_op import DeviceOp, launch_op
@@ -121,11 +120,18 @@ class AutotunedTileKernel:
             {p.name: _fixed_tile_shape(v, p.name, c) for p in v.params if p.kind == "partition"}
             for v, c in zip(self.variants, self.configs, strict=True)
         ]
-        self.warmup, self.rep, self.verbose = warmup, rep, verbose
-        self.tune_stats = TuneStats()
-        self.best: dict[Any, int] = {}  # key values -> config index, this process
-        self._store = TuningStore()
-        self._configs_text = configs_text(self.configs)
+        space = TuningSpace(
+            track="tile",
+            name=self.name,
+            fn=base.fn,
+            descriptions=[c.text() for c in self.configs],
+            record_field="config",
+            records=[c.to_json() for c in self.configs],
+            configs_text=configs_text(self.configs),
+        )
+        self._chooser = ConfigChooser(space, warmup=warmup, rep=rep, verbose=verbose)
+        self.tune_stats = self._chooser.stats
+        self.best = self._chooser.best
 
     @property
     def shape_ties(self) -> Any:
@@ -195,51 +201,22 @@ class AutotunedTileKernel:
 
     def choose(self, stream: Stream, tensors: list[Any]) -> int:
         """The winning config index for these values (memory, disk, or a tuning run now)."""
-        device = stream.device
-        key_values = self.key_values(tensors)
-        memo = (key_values, id(device))
-        index = self.best.get(memo)
-        if index is not None:
-            self.tune_stats.memory_hits += 1
-            return index
-        disk_key = tuning_key("tile", self.base.fn, self._configs_text, key_values, device)
-        index = self._store.load(disk_key, len(self.configs))
-        if index is not None:
-            self.tune_stats.disk_hits += 1
-        else:
-            index = self._tune(stream, tensors, key_values, disk_key)
-        self.best[memo] = index
-        return index
 
-    def _tune(self, stream: Stream, tensors: list[Any], key_values: Any, disk_key: str) -> int:
-        self.tune_stats.tunings += 1
-        outputs = [t.buffer for p, t in zip(self.params, tensors, strict=True) if p.kind == "partition"]
-        candidates = []
-        for i, variant in enumerate(self.variants):
-            values = self._variant_values(i, tensors)
-            candidates.append(lambda v=variant, vals=tuple(values): v._launch_values(stream, vals))
-        best, timings = pick_fastest_restoring(
-            f"{self.name} key={key_values}",
-            [c.text() for c in self.configs],
-            candidates,
-            outputs,
-            stream,
-            warmup=self.warmup,
-            rep=self.rep,
-            verbose=self.verbose,
-        )
-        self._store.save(
-            disk_key,
-            {
-                "kernel": self.name,
-                "key": repr(key_values),
-                "best": best,
-                "config": self.configs[best].to_json(),
-                "timings_ms": timings,
-                "configs": [c.to_json() for c in self.configs],
-            },
-        )
-        return best
+        def candidates() -> list[Callable[[], object]]:
+            runs: list[Callable[[], object]] = []
+            for i, variant in enumerate(self.variants):
+                values = tuple(self._variant_values(i, tensors))
+
+                def run(variant: TileKernel = variant, values: tuple[Any, ...] = values) -> None:
+                    variant._launch_values(stream, values)
+
+                runs.append(run)
+            return runs
+
+        def outputs() -> list[Any]:
+            return [t.buffer for p, t in zip(self.params, tensors, strict=True) if p.kind == "partition"]
+
+        return self._chooser.choose(stream, self.key_values(tensors), candidates, outputs)
 
     def _run(self, stream: Stream, values: list[Any]) -> tuple[Any, ...]:
         """Choose, launch the winner, and hand back every argument (an output as it was given: Tensor, or

@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from safekernels.autotune.store import TuningStore
 from safekernels.errors import KernelTrapError
 from safekernels.runtime.buffer import DeviceBuffer
 from safekernels.runtime.device import Device, Stream
@@ -144,3 +145,87 @@ def pick_fastest_restoring(
         return pick_fastest(label, descriptions, candidates, stream, warmup=warmup, rep=rep, verbose=verbose)
     finally:
         restore(saved, stream)
+
+
+@dataclass(frozen=True)
+class TuningSpace:
+    """What a tuned kernel offers the chooser: the track and function its stored results are keyed by, how each
+    configuration reads in messages, and how it is recorded on disk (`record_field`: one JSON value each)."""
+
+    track: str
+    name: str
+    fn: Any
+    descriptions: Sequence[str]
+    record_field: str
+    records: Sequence[Any]
+    configs_text: str
+
+
+class ConfigChooser:
+    """Which configuration a tuned kernel runs for a key: this process's memo, then the disk store, then a
+    tuning run now.  Both tracks look it up in this order; only their candidates and outputs differ."""
+
+    def __init__(self, space: TuningSpace, *, warmup: float, rep: float, verbose: bool) -> None:
+        self.space = space
+        self.warmup, self.rep, self.verbose = warmup, rep, verbose
+        self.stats = TuneStats()
+        self.best: dict[Any, int] = {}  # (key values, device) -> config index, this process
+        self._store = TuningStore()
+
+    def choose(
+        self,
+        stream: Stream,
+        key_values: tuple[Any, ...],
+        candidates: Callable[[], Sequence[Callable[[], object]]],
+        outputs: Callable[[], Sequence[DeviceBuffer[Any]]],
+    ) -> int:
+        """The winning index for `key_values` on this stream's device; `candidates` and `outputs` are only
+        built when a tuning run is needed."""
+        device = stream.device
+        memo = (key_values, id(device))
+        index = self.best.get(memo)
+        if index is not None:
+            self.stats.memory_hits += 1
+            return index
+        space = self.space
+        disk_key = tuning_key(space.track, space.fn, space.configs_text, key_values, device)
+        index = self._store.load(disk_key, len(space.records))
+        if index is not None:
+            self.stats.disk_hits += 1
+        else:
+            index = self._tune(stream, key_values, disk_key, candidates(), outputs())
+        self.best[memo] = index
+        return index
+
+    def _tune(
+        self,
+        stream: Stream,
+        key_values: tuple[Any, ...],
+        disk_key: str,
+        candidates: Sequence[Callable[[], object]],
+        outputs: Sequence[DeviceBuffer[Any]],
+    ) -> int:
+        self.stats.tunings += 1
+        space = self.space
+        best, timings = pick_fastest_restoring(
+            f"{space.name} key={key_values}",
+            space.descriptions,
+            candidates,
+            outputs,
+            stream,
+            warmup=self.warmup,
+            rep=self.rep,
+            verbose=self.verbose,
+        )
+        self._store.save(
+            disk_key,
+            {
+                "kernel": space.name,
+                "key": repr(key_values),
+                "best": best,
+                space.record_field: space.records[best],
+                "timings_ms": timings,
+                "configs": list(space.records),
+            },
+        )
+        return best
