@@ -404,10 +404,16 @@ def _cpu_astype(a: Array, *, dtype: DType) -> Array:
         return a
     # float -> int truncates toward zero and saturates to the dtype's range, NaN giving 0 (PTX `cvt.rzi`,
     # the GPU's `fptosi.sat`/`fptoui.sat`)
+    # The bounds are compared as floats but written as integers: `float(2**63 - 1)` is 2**63, which numpy's
+    # float -> int64 conversion turns into the minimum (so 3e38 -> i64 once gave INT64_MIN where the GPU gives MAX).
     info = np.iinfo(dtype.storage)
     with np.errstate(invalid="ignore"):
-        wide = np.nan_to_num(np.trunc(a.astype(np.float64)), nan=0.0, posinf=info.max, neginf=info.min)
-    return np.where(wide >= info.max, info.max, np.where(wide <= info.min, info.min, wide)).astype(dtype.storage)
+        wide = np.nan_to_num(np.trunc(a.astype(np.float64)), nan=0.0, posinf=np.inf, neginf=-np.inf)
+    high, low = wide >= float(info.max), wide <= float(info.min)
+    out = np.where(high | low, 0.0, wide).astype(dtype.storage)
+    out[high] = info.max
+    out[low] = info.min
+    return out
 
 
 def _subtract(a: Array, b: Array) -> Array:
