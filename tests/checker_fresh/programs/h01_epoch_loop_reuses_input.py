@@ -1,0 +1,27 @@
+# fresh-expect: E0382 at line 26
+"""A training-style loop launches with x each epoch but only takes z back."""
+import numpy as np
+
+import safekernels as sk
+from safekernels import tile
+from safekernels.dtypes import f32
+from safekernels.tile import Partition, Tensor
+
+
+@tile.kernel
+def add(z: Partition[f32], x: Tensor[f32], y: Tensor[f32]) -> None:
+    z.store(tile.load_like(x, z) + tile.load_like(y, z))
+
+
+@tile.kernel
+def scale(z: Partition[f32], x: Tensor[f32]) -> None:
+    z.store(tile.load_like(x, z) * 2.0)
+
+
+stream = sk.Device.cpu().new_stream()
+x = tile.ones((256,), f32).sync_on(stream)
+y = tile.ones((256,), f32).sync_on(stream)
+z = tile.zeros((256,), f32).partition((64,)).sync_on(stream)
+for epoch in range(3):
+    op = add(z, x, y)  # BUG
+    z, _, _ = op.sync_on(stream)

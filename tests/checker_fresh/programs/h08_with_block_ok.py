@@ -1,0 +1,39 @@
+# fresh-expect: clean
+"""Launches inside a with-block that times them."""
+import numpy as np
+
+import safekernels as sk
+from safekernels import tile
+from safekernels.dtypes import f32
+from safekernels.tile import Partition, Tensor
+
+
+@tile.kernel
+def add(z: Partition[f32], x: Tensor[f32], y: Tensor[f32]) -> None:
+    z.store(tile.load_like(x, z) + tile.load_like(y, z))
+
+
+@tile.kernel
+def scale(z: Partition[f32], x: Tensor[f32]) -> None:
+    z.store(tile.load_like(x, z) * 2.0)
+
+
+stream = sk.Device.cpu().new_stream()
+import contextlib
+import time
+
+
+@contextlib.contextmanager
+def timed(label: str):
+    start = time.perf_counter()
+    yield
+    _ = (label, time.perf_counter() - start)
+
+
+x = tile.ones((128,), f32).sync_on(stream)
+z = tile.zeros((128,), f32).partition((64,))
+with timed("scale"):
+    z, x = scale(z, x).sync_on(stream)
+with timed("again"):
+    z, x = scale(z, x).sync_on(stream)
+assert float(z.unpartition().to_numpy(stream)[0]) == 2.0
