@@ -1,0 +1,28 @@
+# fresh-expect: clean
+"""An async op captured as a graph and replayed."""
+import numpy as np
+
+import safekernels as sk
+from safekernels import simt
+from safekernels.dtypes import f32
+from safekernels.simt import DisjointSlice, Slice, thread
+
+
+@simt.kernel
+@simt.launch_contract(block=32)
+def vecadd(a: Slice[f32], b: Slice[f32], c: DisjointSlice[f32]) -> None:
+    idx = thread.index_1d()
+    i = idx.get()
+    if (o := c.get_mut(idx)) is not None:
+        o.set(a[i] + b[i])
+
+
+dev = sk.Device.cpu()
+stream = dev.new_stream()
+a = sk.to_device(np.ones(64, np.float32), stream)
+out = sk.zeros(64, f32, stream)
+p = vecadd.prepare(simt.LaunchConfig1D.for_len(64, block=32), dev)
+graph = vecadd.launch_async(p, a, a, out).graph_on(stream)
+graph.replay(stream)
+graph.replay(stream)
+assert float(out.to_numpy(stream)[0]) == 2.0
