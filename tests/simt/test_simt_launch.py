@@ -90,6 +90,33 @@ def test_uncontracted_kernel_needs_unsafe_launch() -> None:
     np.testing.assert_array_equal(c.to_numpy(), np.full(10, 7, np.float32))
 
 
+def test_unsafe_is_lexical_at_run_time_as_in_the_checker() -> None:
+    """A `with simt.unsafe():` covers the statements inside it, not a helper function they call (E0133 in the
+    checker); the run time refuses the same helper, and accepts comprehensions inside the block."""
+    stream = DEV.new_stream()
+    config = simt.LaunchConfig1D(1, 32)
+
+    def helper(c: sk.DeviceBuffer[f32]) -> None:
+        uncontracted.launch_unchecked(config, stream, c)
+
+    c = sk.zeros(10, f32)
+    with simt.unsafe():
+        with pytest.raises(UnsafeOperationError, match=r"in a calling function does not cover this one"):
+            helper(c)
+        [uncontracted.launch_unchecked(config, stream, b) for b in (c,)]
+        for b in (c,):
+            uncontracted.launch_unchecked(config, stream, b)
+    with pytest.raises(UnsafeOperationError, match=r"requires an unsafe block \(E0133\); wrap"):
+        uncontracted.launch_unchecked(config, stream, c)
+
+    def helper_with_its_own_block(c: sk.DeviceBuffer[f32]) -> None:
+        with simt.unsafe():
+            uncontracted.launch_unchecked(config, stream, c)
+
+    helper_with_its_own_block(c)
+    np.testing.assert_array_equal(c.to_numpy(), np.full(10, 7, np.float32))
+
+
 def test_argument_types_and_arity() -> None:
     prepared = add.prepare(simt.LaunchConfig1D(1, 64), DEV)
     stream = DEV.new_stream()

@@ -13,6 +13,7 @@ its unsafety to the next thread), and the host has a per-Python-thread counter f
 from __future__ import annotations
 
 import threading
+from types import FrameType
 from typing import Any
 
 
@@ -94,11 +95,42 @@ _host = threading.local()
 
 
 def host_unsafe_depth() -> int:
-    return int(getattr(_host, "depth", 0))
+    return len(_host_unsafe_frames())
 
 
-def add_host_unsafe_depth(delta: int) -> None:
-    _host.depth = host_unsafe_depth() + delta
+def _host_unsafe_frames() -> list[FrameType]:
+    frames: list[FrameType] | None = getattr(_host, "frames", None)
+    if frames is None:
+        frames = _host.frames = []
+    return frames
+
+
+def enter_host_unsafe(frame: FrameType) -> None:
+    """`frame` runs a `with simt.unsafe():` statement from now until `exit_host_unsafe`."""
+    _host_unsafe_frames().append(frame)
+
+
+def exit_host_unsafe() -> None:
+    _host_unsafe_frames().pop()
+
+
+#: Code objects of the frames CPython gives comprehensions and generator expressions (3.11): they run the
+#: statement's own text, so a block around the statement covers them.
+_INLINE_SCOPES = frozenset({"<listcomp>", "<setcomp>", "<dictcomp>", "<genexpr>"})
+
+
+def host_unsafe_covers(frame: FrameType | None) -> bool:
+    """Whether the code running in `frame` is lexically inside a `with simt.unsafe():` of its own function.
+
+    Unsafe is lexical, as the checker's E0133 is: a block in a caller does not cover a helper it calls.  At run
+    time that is exact by frame identity: the block's frame must be the caller's own (a comprehension's frame
+    stands for the statement that holds it)."""
+    frames = _host_unsafe_frames()
+    if not frames:
+        return False
+    while frame is not None and frame.f_code.co_name in _INLINE_SCOPES:
+        frame = frame.f_back
+    return any(entered is frame for entered in frames)
 
 
 def require_context(operation: str) -> ThreadContext:

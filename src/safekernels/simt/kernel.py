@@ -19,6 +19,7 @@ parameters, and otherwise hands the launch to the checked path unchanged (so err
 from __future__ import annotations
 
 import functools
+import sys
 import weakref
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Generic, ParamSpec, TypeVar, overload
@@ -28,7 +29,7 @@ from safekernels.runtime.device import Device, Stream
 from safekernels.runtime.device_op import DeviceOp, launch_op
 from safekernels.runtime.ownership import call_site
 from safekernels.simt import borrows
-from safekernels.simt._context import host_unsafe_depth, state
+from safekernels.simt._context import host_unsafe_covers, host_unsafe_depth, state
 from safekernels.simt.config import LaunchConfig, LaunchConfig1D, LaunchConfig2D, LaunchConfig3D
 from safekernels.simt.contract import CONTRACT_ATTRIBUTE, ContractSpec, LaunchContract
 from safekernels.simt.definition_site import bad_parameter, contract_definition_error, definition_error
@@ -296,10 +297,15 @@ class SimtKernel:
 
     def launch_unchecked(self, config: LaunchConfig, stream: Stream, *args: Any) -> None:
         """Launch without the contract, aliasing or `requires` checks.  Needs `with simt.unsafe():`."""
-        if host_unsafe_depth() <= 0:
+        if not host_unsafe_covers(sys._getframe(1)):
+            where = (
+                "; a `with simt.unsafe():` in a calling function does not cover this one (unsafe is lexical)"
+                if host_unsafe_depth() > 0
+                else ""
+            )
             raise UnsafeOperationError(
-                f"{self.name}: use of unsafe operation `launch_unchecked` requires an unsafe block (E0133); "
-                "wrap it in `with simt.unsafe():`, or use prepare + launch"
+                f"{self.name}: use of unsafe operation `launch_unchecked` requires an unsafe block (E0133){where}; "
+                "wrap the call in `with simt.unsafe():`, or use prepare + launch"
             )
         if not isinstance(config, LaunchConfig1D | LaunchConfig2D | LaunchConfig3D):
             raise TypeError(f"{self.name}.launch_unchecked takes a simt.LaunchConfig1D/2D/3D, got {config!r}")

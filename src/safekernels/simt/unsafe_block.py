@@ -1,14 +1,17 @@
 """`with simt.unsafe():` — the one way to opt into operations the type system cannot prove safe.
 
 Statically it is lexical (the checker's E0133 and codegen look for the `with` around the operation).  At run
-time it is a counter: in a kernel on the CPU executor each thread has its own depth (shared memory and
-`get_unchecked_mut` check it), and on the host each Python thread has one (`launch_unchecked` checks it)."""
+time, in a kernel on the CPU executor, it is a counter per thread (shared memory and `get_unchecked_mut` check
+it; the front end has already refused those outside a block lexically).  On the host each Python thread keeps
+the frames that entered a block, and `launch_unchecked` asks whether its caller's own frame is one of them, so
+the run time is lexical too: a block in a caller does not cover a helper function it calls."""
 
 from __future__ import annotations
 
+import sys
 from types import TracebackType
 
-from safekernels.simt._context import ThreadContext, add_host_unsafe_depth, state
+from safekernels.simt._context import ThreadContext, enter_host_unsafe, exit_host_unsafe, state
 
 
 class UnsafeBlock:
@@ -26,7 +29,7 @@ class UnsafeBlock:
             ctx.unsafe_depth += 1
             self._ctx = ctx
         else:
-            add_host_unsafe_depth(1)
+            enter_host_unsafe(sys._getframe(1))
             self._host = True
 
     def __exit__(
@@ -36,7 +39,7 @@ class UnsafeBlock:
             self._ctx.unsafe_depth -= 1
             self._ctx = None
         elif self._host:
-            add_host_unsafe_depth(-1)
+            exit_host_unsafe()
             self._host = False
 
 

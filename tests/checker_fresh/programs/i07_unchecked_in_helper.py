@@ -1,0 +1,29 @@
+# fresh-expect: E0133 at line 23
+"""launch_unchecked from a helper function; the caller's unsafe block does not cover it."""
+import numpy as np
+
+import safekernels as sk
+from safekernels import simt
+from safekernels.dtypes import f32
+from safekernels.simt import DisjointSlice, Slice, thread
+
+
+@simt.kernel
+@simt.launch_contract(block=32)
+def vecadd(a: Slice[f32], b: Slice[f32], c: DisjointSlice[f32]) -> None:
+    idx = thread.index_1d()
+    i = idx.get()
+    if (o := c.get_mut(idx)) is not None:
+        o.set(a[i] + b[i])
+
+
+dev = sk.Device.cpu()
+stream = dev.new_stream()
+def fast_path(a, b, out) -> None:
+    vecadd.launch_unchecked(simt.LaunchConfig1D.for_len(64, block=32), stream, a, b, out)  # BUG
+
+
+a = sk.to_device(np.ones(64, np.float32), stream)
+out = sk.zeros(64, f32, stream)
+with simt.unsafe():
+    fast_path(a, a, out)
