@@ -3,8 +3,9 @@
 The runtime is the oracle for tests/checker_fresh: a program whose header expects a diagnostic must fail with
 the runtime's own error (or, for W0003, its `UnusedDeviceOpWarning`) at the expected line; a clean one must run.
 Run as a script (`python tests/checker_fresh/fresh_oracle.py FILE...`): it executes every file in this one process,
-one after another, and prints one JSON object per file: ``{"path", "code", "line", "detail"}`` where `code` is
-``"clean"`` when the program ran without a safekernels ownership error.
+one after another, and prints one JSON object per file: ``{"path", "code", "line", "calls", "detail"}`` where `code` is
+``"clean"`` when the program ran without a safekernels ownership error and `calls` lists the program's lines
+of the calls that led to `line` (a helper function's launch raising for arguments its caller chose).
 """
 
 from __future__ import annotations
@@ -22,9 +23,10 @@ from pathlib import Path
 _CODE = re.compile(r"\((E\d{4})\)")
 
 
-def _line_in(tb: traceback.StackSummary, path: str) -> int | None:
-    lines = [frame.lineno for frame in tb if os.path.realpath(frame.filename) == path]
-    return lines[-1] if lines else None
+def _lines_in(tb: traceback.StackSummary, path: str) -> list[int]:
+    """The program's own lines on the failing stack, outermost first: the last is where the runtime raised,
+    the earlier ones the calls that led there (a checker reports a conflict made by a call at the call)."""
+    return [frame.lineno for frame in tb if os.path.realpath(frame.filename) == path and frame.lineno is not None]
 
 
 def _code_of(exc: BaseException) -> str | None:
@@ -57,9 +59,11 @@ def run_one(path: Path) -> dict[str, object]:
         except BaseException as exc:  # the program's own failure is the measurement
             code = _code_of(exc)
             summary = traceback.extract_tb(exc.__traceback__)
+            lines = _lines_in(summary, real)
             result.update(
                 code=code or f"crash:{type(exc).__name__}",
-                line=_line_in(summary, real),
+                line=lines[-1] if lines else None,
+                calls=lines[:-1],
                 detail=str(exc).splitlines()[0][:300] if str(exc) else type(exc).__name__,
             )
             del exc
