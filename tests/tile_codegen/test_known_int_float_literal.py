@@ -1,9 +1,10 @@
-"""A known CPU/GPU difference of the tile language, pinned until it is fixed (docs/numerics.md).
+"""Run-time scalars of tile kernels compute in the front end's types on both executors (docs/numerics.md).
 
-A run-time integer scalar times a float literal is f32 on the GPU (the front end's rule, visible in the LLVM IR
-as `sitofp ... to float` then `fmul float`) while the CPU executor computes it in f64. The strict xfail turns
-into a failure the day the CPU executor follows the rule, so the docs' note is removed with the fix; the
-workaround (convert first) agrees today.
+A run-time integer scalar times a float literal is f32 (the front end's rule, visible in the LLVM IR as
+`sitofp ... to float` then `fmul float`); the CPU executor used to compute it in f64.  It now evaluates every
+scalar expression by the ops the front end typed (`safekernels.cpu.tile_scalars`), so both give f32.  The same
+mechanism covers a cast (`f64(n) * 0.1` is f64: the GPU used to drop the cast) and a comparison of an f64
+(compared in f64: the GPU used to compare in f32).
 """
 
 from __future__ import annotations
@@ -11,11 +12,10 @@ from __future__ import annotations
 from typing import Annotated
 
 import numpy as np
-import pytest
 
 import safekernels as sk
 from safekernels import tile
-from safekernels.dtypes import f32, i32
+from safekernels.dtypes import f32, f64, i32
 from safekernels.tile import Partition
 
 GPU_VALUE = np.float32(np.float32(9) * np.float32(0.1))  # what the f32 rule computes (0.90000004)
@@ -31,23 +31,61 @@ def converted(out: Annotated[Partition[f32], tile.Dims(4)], n: i32) -> None:
     out.store(tile.full((4,), f32(n) * 0.1, f32))
 
 
-def _cpu(kernel: object) -> np.float32:
+@tile.kernel
+def divided(out: Annotated[Partition[f64], tile.Dims(4)], n: i32) -> None:
+    out.store(tile.full((4,), (n + tile.bid(0)) / 10, f64))
+
+
+@tile.kernel
+def cast_f64(out: Annotated[Partition[f64], tile.Dims(4)], n: i32) -> None:
+    out.store(tile.full((4,), f64(n) * 0.1, f64))
+
+
+@tile.kernel
+def compare_f64(out: Annotated[Partition[f64], tile.Dims(4)], d: f64) -> None:
+    out.store(tile.full((4,), (d > 0.1) * 1.0, f64))
+
+
+def _cpu(kernel: object, dtype: object, arg: object) -> np.generic:
     stream = sk.Device.cpu().new_stream()
-    out, *_ = kernel(tile.zeros((4,), f32).partition((4,)), np.int32(9)).sync_on(stream)  # type: ignore[operator]
-    return np.float32(out.unpartition().to_numpy(stream)[0])
+    out, *_ = kernel(tile.zeros((4,), dtype).partition((4,)), arg).sync_on(stream)  # type: ignore[operator]
+    value: np.generic = out.unpartition().to_numpy(stream)[0]
+    return value
 
 
-def _gpu_ir_is_f32(kernel: object) -> bool:
-    llvm = kernel.inspect(tile.zeros((4,), f32).partition((4,)), np.int32(9), arch="sm_90a")["llvm"]  # type: ignore[attr-defined]
-    return "sitofp i32" in llvm and "fmul float" in llvm
+def _llvm(kernel: object, dtype: object, arg: object) -> str:
+    text: str = kernel.inspect(tile.zeros((4,), dtype).partition((4,)), arg, arch="sm_90a")["llvm"]  # type: ignore[attr-defined]
+    return text
 
 
-@pytest.mark.xfail(strict=True, reason="the CPU executor computes an int scalar times a float literal in f64")
 def test_an_int_scalar_times_a_float_literal_is_f32_on_the_cpu_executor() -> None:
-    assert _gpu_ir_is_f32(literal)
-    assert _cpu(literal) == GPU_VALUE
+    llvm = _llvm(literal, f32, np.int32(9))
+    assert "sitofp i32" in llvm and "fmul float" in llvm
+    assert _cpu(literal, f32, np.int32(9)) == GPU_VALUE
 
 
 def test_converting_first_agrees_on_both() -> None:
-    assert _gpu_ir_is_f32(converted)
-    assert _cpu(converted) == GPU_VALUE
+    llvm = _llvm(converted, f32, np.int32(9))
+    assert "sitofp i32" in llvm and "fmul float" in llvm
+    assert _cpu(converted, f32, np.int32(9)) == GPU_VALUE
+
+
+def test_true_division_of_run_time_ints_is_f32_then_widened() -> None:
+    llvm = _llvm(divided, f64, np.int32(9))
+    assert "fdiv float" in llvm and "fpext float" in llvm
+    assert _cpu(divided, f64, np.int32(9)) == np.float64(np.float32(9) / np.float32(10))  # 0.8999999761581421
+
+
+def test_a_scalar_cast_converts_on_both() -> None:
+    llvm = _llvm(cast_f64, f64, np.int32(9))
+    assert "sitofp i32" in llvm and "to double" in llvm
+    assert "fmul double" in llvm and "fmul float" not in llvm
+    assert _cpu(cast_f64, f64, np.int32(9)) == np.float64(9) * 0.1
+
+
+def test_an_f64_is_compared_in_f64_on_both() -> None:
+    d = np.float64(0.1000000001)  # above 0.1, but the same f32 as 0.1
+    llvm = _llvm(compare_f64, f64, d)
+    (compare,) = [line for line in llvm.splitlines() if "fcmp" in line]
+    assert "double" in compare and "1.000000e-01" in compare  # 0.1 itself (in f32 it compared against 0.1f)
+    assert _cpu(compare_f64, f64, d) == 1.0

@@ -15,6 +15,10 @@ launch on an H100/H200 compiles for: `codegen.tile.target_rules`), so the CPU ex
 programs the GPU compiler accepts and refuses the others with the same SK diagnostic (the parity rule,
 tests/parity).
 
+The body runs rewritten so that its run-time scalars (`n * 0.1`, `tile.bid(0) // 2`, `f32(n)`, `min(a, b)`) are
+computed by the scalar ops the front end typed for them, as the GPU computes them (`cpu.tile_scalars`): numpy's
+and Python's own promotion (f64 for an int times a float, unbounded ints) never decides a scalar's type.
+
 Views read and write the tensors' `DeviceBuffer`s in place (`host_view()`), so results land in the buffers the
 launch hands back.  Dtypes are kept: f16 tiles are float16 arrays, bf16 tiles float32 arrays rounded to bf16
 after every op (the numeric rules are in `safekernels.tile.ops`).
@@ -29,6 +33,7 @@ from typing import Any
 
 import numpy as np
 
+from safekernels.cpu.tile_scalars import ScalarPlan, plan_of, scalar_plan, typed_function
 from safekernels.dtypes import dtype_of
 from safekernels.errors import KernelTrapError
 from safekernels.tile.context import BlockContext, running_block
@@ -37,9 +42,11 @@ from safekernels.tile.signature import TileParam
 from safekernels.tile.tensor import Partition, Tensor
 from safekernels.tile.views import AtomicView, PartitionView, TensorView
 
-#: Per kernel function, the specializations the front end accepted (a rejection raises every time); weak, so
-#: kernels made on the fly (tests, notebooks) do not pile up.
-_VALIDATED: weakref.WeakKeyDictionary[Callable[..., Any], set[tuple[Any, ...]]] = weakref.WeakKeyDictionary()
+#: Per kernel function, the specializations the front end accepted (a rejection raises every time) and the scalar
+#: plan of each; weak, so kernels made on the fly (tests, notebooks) do not pile up.
+_VALIDATED: weakref.WeakKeyDictionary[Callable[..., Any], dict[tuple[Any, ...], ScalarPlan]] = (
+    weakref.WeakKeyDictionary()
+)
 
 
 def validate_like_the_compiler(
@@ -48,10 +55,10 @@ def validate_like_the_compiler(
     values: Sequence[Any],
     grid: Shape,
     num_warps: int | None = None,
-) -> None:
+) -> ScalarPlan:
     """Type-check the kernel as the GPU compiler would for this specialization, with the target rules of the
     reference target (`codegen.tile.target_rules`: what a launch on an H100/H200 compiles for) and the kernel's
-    `num_warps=` (raises `DiagnosticError`)."""
+    `num_warps=` (raises `DiagnosticError`); the scalar plan the typed IR gives (`cpu.tile_scalars`)."""
     from safekernels.codegen.tile.frontend import build_tile_ir
     from safekernels.codegen.tile.specialize import param_info
 
@@ -63,11 +70,11 @@ def validate_like_the_compiler(
             tile_shape = value.tile_shape if param.kind == "partition" else None
             infos.append(param_info(param.name, param.kind, value.dtype, value.shape, tile_shape))
     key = (len(grid), num_warps, *infos)
-    seen = _VALIDATED.setdefault(body, set())
-    if key in seen:
-        return
-    build_tile_ir(body, infos, len(grid), num_warps=num_warps)
-    seen.add(key)
+    seen = _VALIDATED.setdefault(body, {})
+    plan = seen.get(key)
+    if plan is None:
+        plan = seen[key] = plan_of(build_tile_ir(body, infos, len(grid), num_warps=num_warps))
+    return plan
 
 
 def run_tile_kernel(
@@ -79,10 +86,8 @@ def run_tile_kernel(
     num_warps: int | None = None,
 ) -> None:
     """Run `body` for every tile block of `grid` on host-memory arguments `values` (already checked)."""
-    validate_like_the_compiler(body, params, values, grid, num_warps)
-    from safekernels.cpu.simt_program import device_io_function
-
-    body = device_io_function(body)  # device print / assert as on the GPU (simt_program)
+    plan = validate_like_the_compiler(body, params, values, grid, num_warps)
+    body = typed_function(body)  # scalars typed by the front end's IR, device print / assert as on the GPU
     fixed: list[Any] = []
     partitions: list[tuple[int, str, Any, Any, Shape]] = []
     for i, (param, value) in enumerate(zip(params, values, strict=True)):
@@ -99,7 +104,7 @@ def run_tile_kernel(
             storage = value.buffer.host_view().reshape(value.shape)
             partitions.append((i, param.name, storage, value.dtype, value.tile_shape))
             fixed.append(None)
-    with warnings.catch_warnings():
+    with warnings.catch_warnings(), scalar_plan(plan):
         # an integer scalar `//` or `%` by zero traps on the GPU; numpy scalars only warn, so make it an error
         warnings.filterwarnings("error", _INT_DIVISION_BY_ZERO, RuntimeWarning)
         # integer wrap-around of scalars (`count + 5` at a u32's maximum) and conversions that overflow to inf

@@ -48,6 +48,27 @@ _REDUCE = ("sum", "max", "min")
 _ARGREDUCE = ("argmax", "argmin")
 _INDEXED = ("gather", "scatter", *ATOMIC_OPS)
 _SCALAR_OPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.FloorDiv: "//", ast.Mod: "%"}
+#: the keyword arguments each `tile.*` call takes (any other is SK006 on both executors)
+_CALL_KEYWORDS: dict[str, tuple[str, ...]] = {
+    **{name: ("axis", "keepdims") for name in (*_REDUCE, *_ARGREDUCE)},
+    "cumsum": ("axis",),
+    "scan": ("axis", "op"),
+    "matmul": ("input_precision",),
+    "gather": ("index", "mask", "other"),
+    **{name: ("index", "values", "mask") for name in _INDEXED if name != "gather"},
+}
+#: op kinds that compute a scalar from source expressions (recorded per expression: `TileKernelIR.scalar_sites`)
+_SCALAR_KINDS = ("const", "scalar", "scalar_cast", "to_index")
+
+
+def scalar_site(src: FunctionSource, node: ast.AST) -> tuple[str, int, int, int, int, str]:
+    """Where expression `node` of `src` is written (file, line, column, end line, end column, node kind): the key
+    under which the IR records its scalar ops and the CPU executor looks them up (`cpu.tile_scalars`)."""
+    line, col, _ = src.position(node)
+    end: Any = getattr(node, "end_lineno", None) or getattr(node, "lineno", 1)
+    end_line = int(end)
+    end_col = int(getattr(node, "end_col_offset", None) or 0) + src.indent
+    return (src.path, line, col, end_line + src.first_line - 1, end_col, type(node).__name__)
 
 
 @dataclass(frozen=True)
@@ -100,6 +121,9 @@ class TileFrontend:
         self.env: dict[str, Any] = {}
         self.loop_only: dict[str, int] = {}  # names first bound inside a loop (not defined after it) -> its line
         self.inlining: list[Any] = []  # the @tile.function helpers being inlined (recursion is an error)
+        self.path: tuple[Any, ...] = ()  # the `scalar_site`s of the helper calls being inlined, outermost first
+        self.scalar_sites: dict[tuple[tuple[Any, ...], Any], list[Op]] = {}
+        self.helper_calls: set[tuple[tuple[Any, ...], Any]] = set()
 
     # -- helpers --------------------------------------------------------------------------------------------
     def err(self, code: str, msg: str, node: ast.AST | None, help: str | None = None) -> NoReturn:
@@ -123,6 +147,8 @@ class TileFrontend:
         self.ops.append(op)
         if node is not None:
             self.sites[id(op)] = (self.src, node)
+            if kind in _SCALAR_KINDS:
+                self.scalar_sites.setdefault((self.path, scalar_site(self.src, node)), []).append(op)
         return result  # type: ignore[return-value]
 
     def const(self, value: Any, node: ast.AST | None) -> Value:
@@ -153,6 +179,7 @@ class TileFrontend:
         self.param_nodes = list(args)
         self.block(tree.body)
         kir = TileKernelIR(self.fn.__name__, self.params, self.grid_rank, self.ops, self.uses_matmul, self.src.path)
+        kir.scalar_sites, kir.helper_calls = self.scalar_sites, self.helper_calls
         self.check_target_rules(kir)
         return kir
 
@@ -413,6 +440,8 @@ class TileFrontend:
                     )
                 return self.emit("tensor_dim", [], INDEX, e, param=base.param, axis=idx % p.rank)
             if isinstance(base, tuple):
+                if not -len(base) <= idx < len(base):
+                    self.err("SK023", f"index {idx} is out of range for a tuple of {len(base)}", e)
                 return base[idx]
             self.err("SK004", "only `x.shape[i]` can be subscripted in tile kernels", e)
         if isinstance(e, ast.BinOp):
@@ -525,11 +554,15 @@ class TileFrontend:
         va, vb = self.scalar_value(a, node), self.scalar_value(b, node)
         assert isinstance(va.type, ScalarType) and isinstance(vb.type, ScalarType)
         if sym in ("<", "<=", ">", ">=", "==", "!="):
-            return self.emit("scalar", [va, vb], ScalarType(dtype_of("bool")), node, op=sym)
+            # compared in the type arithmetic on the two would have (an f64 with an f64 in f64, an int with a
+            # float literal in f32), on both executors
+            operand = self.scalar_result_type("+", va, vb, node)
+            return self.emit("scalar", [va, vb], ScalarType(dtype_of("bool")), node, op=sym, operand=operand)
         if _is_bool(va.type) and _is_bool(vb.type) and sym in ("&", "|", "^"):
             # logical on two bools (Python and numpy agree): computed on 0/1 indices, then `!= 0`
             bits = self.emit("scalar", [va, vb], INDEX, node, op=sym)
-            return self.emit("scalar", [bits, self.const(0, node)], ScalarType(dtype_of("bool")), node, op="!=")
+            zero = self.const(0, node)
+            return self.emit("scalar", [bits, zero], ScalarType(dtype_of("bool")), node, op="!=", operand=INDEX)
         if _is_bool(va.type) and _is_bool(vb.type) and sym != "/":
             self.err(
                 "SK023",
@@ -641,6 +674,9 @@ class TileFrontend:
                 return self.scalar_extreme(target.__name__, e)
             if isinstance(target, type) and issubclass(target, DScalar) and len(e.args) == 1:
                 v = self.expr(e.args[0])
+                if isinstance(v, Value) and isinstance(v.type, ScalarType):  # `f32(n)`: a conversion, as on the CPU
+                    dt = dtype_of(target)
+                    return self.emit("scalar_cast", [v], ScalarType(dt), e, dtype=dt)
                 return target(v) if isinstance(v, int | float) else v  # type: ignore[call-arg]
             module = getattr(target, "__module__", "") or ""
             if module.startswith("safekernels.tile"):
@@ -668,6 +704,12 @@ class TileFrontend:
 
     def tile_call(self, name: str, e: ast.Call) -> Any:
         a = e.args
+        allowed = _CALL_KEYWORDS.get(name, ())
+        for kw in e.keywords:  # the CPU executor would raise a bare TypeError; the GPU once ignored them
+            if kw.arg not in allowed:
+                what = f"keyword argument `{kw.arg}`" if kw.arg is not None else "`**kwargs`"
+                takes = ", ".join(f"`{k}=`" for k in allowed) or "no keyword arguments"
+                self.err("SK006", f"tile.{name}: unexpected {what} (it takes {takes})", kw.value)
         if name == "load_like":
             if len(a) != 2:
                 self.err("SK006", "tile.load_like(x, z) takes two arguments", e)
@@ -792,6 +834,9 @@ class TileFrontend:
             pass
         self.env = dict(bound.arguments)
         self.inlining.append(helper)
+        call_site = scalar_site(saved[0], e)
+        self.helper_calls.add((self.path, call_site))
+        self.path = (*self.path, call_site)
         try:
             body = self.src.tree.body
             result: Any = None
@@ -804,6 +849,7 @@ class TileFrontend:
                     self.stmt(stmt)
         finally:
             self.inlining.pop()
+            self.path = self.path[:-1]
             self.src, self.env, self.globals = saved
         return result
 
@@ -925,8 +971,13 @@ class TileFrontend:
 
     def method(self, base: Any, name: str, e: ast.Call) -> Any:
         a = e.args
+        forwarded = isinstance(base, Value) and base.is_tile and (name in _REDUCE or name in _MATH)
+        if e.keywords and not forwarded:  # keywords of the forwarded methods are checked by `tile_call`
+            self.err("SK006", f"`.{name}(...)` takes no keyword arguments in tile kernels", e.keywords[0].value)
         if isinstance(base, Value) and base.is_tile:
-            if name == "astype" and len(a) == 1:
+            if name == "astype":
+                if len(a) != 1:
+                    self.err("SK006", "`.astype(dtype)` takes one dtype", e)
                 return self.tile_op("astype", [base], e, dtype=self.dtype_arg(a[0]))
             if name in _REDUCE or name in ("reshape", "broadcast_to", "transpose") or name in _MATH:
                 fake = ast.Call(func=e.func, args=[e.func.value, *a], keywords=e.keywords)  # type: ignore[attr-defined]
@@ -979,7 +1030,12 @@ class TileFrontend:
                 )
             return self.load_at(base, a[0], e)
         if isinstance(base, PartRef) and name == "num_tiles":
+            if len(a) != 1:
+                self.err("SK006", ".num_tiles(axis) takes one argument", e)
             axis = self.static_int(a[0])
+            if not -len(base.tile_shape) <= axis < len(base.tile_shape):
+                rank = len(base.tile_shape)
+                self.err("SK023", f".num_tiles: axis {axis} is out of range for a rank-{rank} partition", a[0])
             return self.emit(
                 "num_tiles", [], INDEX, e, param=base.param, axis=axis, tile=base.tile_shape[axis]
             )

@@ -99,3 +99,9 @@ class TileKernelIR:
     body: list[Op]
     uses_matmul: bool = False
     path: str = ""
+    #: the scalar ops each source expression produced, by (inlining path, `scalar_site` of the expression): what
+    #: the CPU executor computes each run-time scalar expression with (`cpu.tile_scalars`), so both executors
+    #: take a scalar's type from this IR
+    scalar_sites: dict[tuple[tuple[Any, ...], Any], list[Op]] = field(default_factory=dict)
+    #: the `@tile.function` calls the front end inlined, as (inlining path, `scalar_site` of the call)
+    helper_calls: set[tuple[tuple[Any, ...], Any]] = field(default_factory=set)

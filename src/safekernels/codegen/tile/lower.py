@@ -30,7 +30,6 @@ from safekernels.tile.ops import TileType
 I1, I8, I32, I64 = so.I1, so.I8, so.I32, so.I64
 GPTR = ir.PointerType(I8, addrspace=1)
 SPTR = ir.PointerType(I8, addrspace=3)
-F32DT = dtype_of("f32")
 SMEM_LIMIT = 227 * 1024
 _SMEM_TOO_BIG = "the kernel needs"
 
@@ -382,7 +381,8 @@ class TileLowering:
         s = self.val(op.args[0])
         assert isinstance(s, Scalar)
         dt = op.attrs["dtype"]
-        return Scalar(self.scalar_in(s, dt), dt.name, float(s.const) if s.const is not None else None)
+        const = float(s.const) if s.const is not None and dt.is_float else None  # an int cast truncates: computed
+        return Scalar(self.scalar_in(s, dt), dt.name, const)
 
     def op_tensor_dim(self, op: Op) -> Scalar:
         return Scalar(self.params[op.attrs["param"]].dims[op.attrs["axis"]], None)
@@ -425,12 +425,8 @@ class TileLowering:
                 else {"add": b.add, "sub": b.sub, "mul": b.mul}[name](x, y)
             )
             return Scalar(r, None if idt is None else idt.name)
-        if rt.dtype.name == "bool":
-            dt = (
-                F32DT
-                if any(s.dtype_name not in (None,) and dtype_of(s.dtype_name).is_float for s in (a, c))
-                else dtype_of("i64")
-            )
+        if rt.dtype.name == "bool":  # a comparison, in the operands' promoted type (the front end's `operand`)
+            dt = op.attrs["operand"].dtype or dtype_of("i64")
             x, y = self.scalar_in(a, dt), self.scalar_in(c, dt)
             name = {"<": "lt", "<=": "le", ">": "gt", ">=": "ge", "==": "eq", "!=": "ne"}[sym]
             return Scalar(so.binary(b, name, x, y, dt), "bool")
