@@ -129,6 +129,13 @@ def where_scalars(
     d.store(tile.where(t > 1.0, True, False))
 
 
+# 5b. `tile.where` with a scalar bool condition (the CPU executor once refused what the GPU ran).
+@tile.kernel
+def where_scalar_condition(out: Partition[f32], x: Tensor[f32], n: i32) -> None:
+    t = tile.load_like(x, out)
+    out.store(tile.where(n > 2, t, 0.0) + tile.where(tile.bid(0) == 1, 10.0, t) + tile.where(n < 0, t, -t))
+
+
 # 6. `astype` from one dtype to every dtype (the kernel is generic over its input's dtype).
 @tile.kernel
 def astype_all(
@@ -659,6 +666,32 @@ def _programs() -> list[Program]:
             where_ref,
         )
     )
+
+    # 5b
+    w5b = rng.standard_normal(32).astype(np.float32)
+
+    def where_cond_ref(n: int) -> list[np.ndarray]:
+        out = []
+        for b in range(2):
+            t = w5b[b * 16 : (b + 1) * 16]
+            out.append(
+                (t if n > 2 else np.zeros(16, np.float32)) + (np.float32(10) if b == 1 else t) + (t if n < 0 else -t)
+            )
+        return [np.concatenate(out).astype(np.float32)]
+
+    def where_cond_program(n5: int) -> Program:
+        def make(d: sk.Device) -> tuple[Any, ...]:
+            return _out((32,), (16,), f32, d), _in(w5b, d), n5
+
+        return tile_program(
+            f"tile2: where with a scalar bool condition (n={n5})",
+            where_scalar_condition,
+            make,
+            (0,),
+            lambda: where_cond_ref(n5),
+        )
+
+    progs += [where_cond_program(3), where_cond_program(-1)]
 
     # 6 (one program per source dtype)
     progs += [_astype_program(src) for src in DTYPES]

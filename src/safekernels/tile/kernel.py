@@ -224,6 +224,8 @@ class TileKernel:
             return self._bind_in_order(plan.kinds, args)
         site = call_site(name, 2)  # 0: here, 1: __call__, 2: the caller of the launch
         bound = list(args)
+        for i, cast in plan.casts:  # before any move: a scalar that does not fit its dtype moves nothing
+            bound[i] = cast(args[i])
         loans = False
         for i, is_handle in plan.moving:  # shared values need no check: they are never moved
             arg = args[i]
@@ -238,8 +240,6 @@ class TileKernel:
                 successor.__dict__ = state
                 bound[i] = successor
             arg._moved = site
-        for i, cast in plan.casts:
-            bound[i] = cast(args[i])
         if loans:
             for i, is_handle in plan.moving:
                 if is_handle:
@@ -269,13 +269,18 @@ class TileKernel:
                 arg._check_movable(name)
             elif kind == HANDLE:
                 arg._ensure_unborrowed(name)
+        scalars = {
+            i: param.cast(arg) if param.cast is not None else arg
+            for i, (kind, param, arg) in enumerate(zip(kinds, self.params, args, strict=True))
+            if kind == SCALAR
+        }  # converted before any move: a scalar that does not fit its dtype moves nothing
         bound: list[Any] = []
-        for kind, param, arg in zip(kinds, self.params, args, strict=True):
+        for i, (kind, arg) in enumerate(zip(kinds, args, strict=True)):
             if kind in (OP, SHARED_OP):
                 arg._mark_moved(self.name)  # raises UseAfterMoveError for a moved value or a repeat
                 bound.append(arg)
             elif kind == SCALAR:
-                bound.append(param.cast(arg) if param.cast is not None else arg)
+                bound.append(scalars[i])
             else:
                 bound.append(arg._take(self.name))  # a fresh handle; the caller's is invalidated
         return tuple(bound)

@@ -120,8 +120,8 @@ def function(fn: Callable[P, R]) -> TileFunction[P, R]:
 # -- elementwise and math ------------------------------------------------------------------------------------
 
 
-def where(cond: Tile[Any], a: Tile[T] | float, b: Tile[T] | float) -> Tile[T]:
-    """Elementwise `a if cond else b` (shapes broadcast)."""
+def where(cond: Tile[Any] | bool, a: Tile[T] | float, b: Tile[T] | float) -> Tile[T]:
+    """Elementwise `a if cond else b` (shapes broadcast; a bool scalar `cond` picks one side for the whole tile)."""
     return apply("where", cond, a, b)
 
 

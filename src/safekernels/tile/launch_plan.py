@@ -193,6 +193,7 @@ def generate_bind(plan: LaunchPlan, n: int) -> Bind | None:
     same = [f"a{i} is a{j}" for k, i in enumerate(moving) for j in moving[k + 1 :]]
     if same:
         lines += [f"if {' or '.join(same)}:", "    return None"]
+    lines += [f"c{i} = CAST{i}(a{i})" for i in casts]  # before any move: a scalar that does not fit moves nothing
     for i, copy in plan.moving:
         lines.append(f"s{i} = NEW({'PARTITION' if copy == COPY_PARTITION else 'TENSOR'})")
         if copy == COPY_PARTITION:
@@ -202,7 +203,7 @@ def generate_bind(plan: LaunchPlan, n: int) -> Bind | None:
     for i, copy in plan.moving:  # only a 1-D Tensor lends (`Tensor.as_buffer`)
         if copy == COPY_TENSOR:
             lines += [f"if a{i}._lent:", f"    a{i}._end_loans()"]
-    values = [f"s{i}" if i in moving else f"CAST{i}(a{i})" if i in casts else f"a{i}" for i in range(n)]
+    values = [f"s{i}" if i in moving else f"c{i}" if i in casts else f"a{i}" for i in range(n)]
     lines.append(f"return ({''.join(v + ', ' for v in values)})")
     namespace: dict[str, Any] = {"NEW": object.__new__, "TENSOR": Tensor, "PARTITION": Partition}
     namespace.update({f"CAST{i}": cast for i, cast in casts.items()})

@@ -186,6 +186,10 @@ def apply(name: str, *operands: Any, **attrs: Any) -> Tile[Any]:
     for operand in operands:
         if isinstance(operand, Tile):
             tiles.append(operand)
+        elif name == "where" and isinstance(operand, bool | np.bool_):
+            # a bool scalar in `where` (a scalar condition: `tile.where(n > 2, t, 0.0)`) is a 0-d bool tile, as
+            # the front end types it; it once took the values' dtype here and was refused where the GPU ran it
+            tiles.append(Tile(np.asarray(bool(operand)), dtype_of("bool")))
         elif like is None:
             raise TypeError(f"tile.{name} needs at least one tile operand")
         else:
