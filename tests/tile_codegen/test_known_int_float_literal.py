@@ -89,3 +89,38 @@ def test_an_f64_is_compared_in_f64_on_both() -> None:
     (compare,) = [line for line in llvm.splitlines() if "fcmp" in line]
     assert "double" in compare and "1.000000e-01" in compare  # 0.1 itself (in f32 it compared against 0.1f)
     assert _cpu(compare_f64, f64, d) == 1.0
+
+
+@tile.kernel
+def carried(out: Annotated[Partition[f64], tile.Dims(4)], n: i32) -> None:
+    x = 0.1  # carried by the loop: an f32 scalar, also when the loop runs zero times
+    for _ in range(n - n):
+        x = x * 2.0
+    out.store(tile.zeros((4,), f64) + x)
+
+
+def test_a_number_a_loop_carries_is_its_carried_type_on_both() -> None:
+    llvm = _llvm(carried, f64, np.int32(9))
+    assert "0x3FB99999A0000000" in llvm  # 0.1 rounded to f32, widened for the f64 tile
+    assert _cpu(carried, f64, np.int32(9)) == np.float64(np.float32(0.1))
+
+
+@tile.kernel
+def asserting(out: Annotated[Partition[f64], tile.Dims(4)], n: i32) -> None:
+    assert n * 0.5 < 3, "n too big"  # the CPU executor runs the body rewritten: the file's line still shows
+    out.store(tile.zeros((4,), f64))
+
+
+def test_the_rewritten_body_keeps_the_files_lines() -> None:
+    import inspect
+
+    from safekernels.errors import KernelAssertionError
+
+    line = inspect.getsourcelines(asserting.fn)[1] + 2
+    stream = sk.Device.cpu().new_stream()
+    try:
+        asserting(tile.zeros((4,), f64).partition((4,)), np.int32(9)).sync_on(stream)
+    except KernelAssertionError as exc:
+        assert f"test_known_int_float_literal.py:{line}:" in str(exc), str(exc)
+    else:
+        raise AssertionError("the assert did not fail")

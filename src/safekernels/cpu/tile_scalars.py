@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import copy
 import inspect
 import math
 import operator
@@ -31,7 +32,7 @@ import threading
 import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -84,6 +85,7 @@ class ScalarPlan:
 
     recipes: dict[tuple[Path, Site], Recipe]
     helpers: frozenset[tuple[Path, Site]]
+    carried: dict[tuple[Path, Site], dict[str, ScalarType]] = field(default_factory=dict)
 
 
 def plan_of(kir: TileKernelIR) -> ScalarPlan:
@@ -103,7 +105,7 @@ def plan_of(kir: TileKernelIR) -> ScalarPlan:
         recipe = _recipe(ops, producers)
         if recipe is not None:
             recipes[key] = recipe
-    return ScalarPlan(recipes, frozenset(kir.helper_calls))
+    return ScalarPlan(recipes, frozenset(kir.helper_calls), dict(kir.loop_carried))
 
 
 def _literal(value_id: int, producers: dict[int, Op]) -> int | float | bool | None:
@@ -366,6 +368,23 @@ def _helper(site: Site, fn: Any, *args: Any, **kwargs: Any) -> Any:
         _state.path = path
 
 
+def _carry(site: Site, name: str, value: Any) -> Any:
+    """A value a loop carries, as the type the front end carries it in (a number bound before the loop is a typed
+    scalar on the GPU: `x = 0.1` carried is the f32 0.1 also where the loop runs zero times)."""
+    plan = _state.plan
+    types = None if plan is None else plan.carried.get((_state.path, site))
+    return value if not types else _carry_leaf(types, name, value)
+
+
+def _carry_leaf(types: dict[str, ScalarType], name: str, value: Any) -> Any:
+    if isinstance(value, tuple):
+        return tuple(_carry_leaf(types, f"{name}[{i}]", v) for i, v in enumerate(value))
+    t = types.get(name)
+    if t is None or not isinstance(value, bool | int | float | np.generic):
+        return value
+    return convert(value, t.dtype)
+
+
 # -- the rewrite -----------------------------------------------------------------------------------------------
 _CALLS = (int, float, min, max, abs)
 
@@ -410,6 +429,33 @@ class _ScalarRewriter(ast.NodeTransformer):
         value = self.call("__sk_bin__", node, [ast.Constant(type(node.op).__name__), current, node.value])
         return ast.copy_location(ast.Assign([ast.Name(node.target.id, ast.Store())], value), node)
 
+    def visit_For(self, node: ast.For) -> list[ast.stmt]:
+        """Each name the loop may carry converted to its carried type before the loop and after each iteration
+        (a name not bound yet is skipped: `UnboundLocalError` is a `NameError`)."""
+        self.generic_visit(node)
+        target = node.target.id if isinstance(node.target, ast.Name) else None
+        names = sorted(
+            {
+                n.id
+                for stmt in node.body
+                for n in ast.walk(stmt)
+                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and n.id != target
+            }
+        )
+        if not names:
+            return [node]
+        convert = [self._carry(node, name) for name in names]
+        node.body = [*node.body, *copy.deepcopy(convert)]
+        return [*convert, node]
+
+    def _carry(self, loop: ast.For, name: str) -> ast.stmt:
+        value = ast.Call(
+            ast.Name("__sk_carry__", ast.Load()), [self.site(loop), ast.Constant(name), ast.Name(name, ast.Load())], []
+        )
+        assign = ast.Assign([ast.Name(name, ast.Store())], value)
+        handler = ast.ExceptHandler(ast.Name("NameError", ast.Load()), None, [ast.Pass()])
+        return ast.copy_location(ast.Try([assign], [handler], [], []), loop)
+
     def visit_Call(self, node: ast.Call) -> ast.expr:
         self.generic_visit(node)
         target = self.resolve(node.func)
@@ -423,7 +469,13 @@ class _ScalarRewriter(ast.NodeTransformer):
 
 _MISSING = object()
 _TYPED: weakref.WeakKeyDictionary[Callable[..., Any], Callable[..., Any]] = weakref.WeakKeyDictionary()
-_HELPERS = {"__sk_bin__": _bin, "__sk_unary__": _unary, "__sk_call__": _call, "__sk_helper__": _helper}
+_HELPERS = {
+    "__sk_bin__": _bin,
+    "__sk_unary__": _unary,
+    "__sk_call__": _call,
+    "__sk_helper__": _helper,
+    "__sk_carry__": _carry,
+}
 
 
 def typed_function(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -459,8 +511,6 @@ def _compile(fn: Any) -> Callable[..., Any]:
             return _MISSING if base is _MISSING else getattr(base, node.attr, _MISSING)
         return _MISSING
 
-    import copy
-
     fdef = copy.deepcopy(src.tree)
     fdef.decorator_list = []
     fdef.name = "__sk_kernel_body__"
@@ -468,7 +518,9 @@ def _compile(fn: Any) -> Callable[..., Any]:
     for a in (*fdef.args.posonlyargs, *fdef.args.args, *fdef.args.kwonlyargs, fdef.args.vararg, fdef.args.kwarg):
         if a is not None:
             a.annotation = None  # read by the launch, not by the body (and may name what only a type checker sees)
-    fdef = _ScalarRewriter(src, resolve).visit(fdef)
+    fdef = _ScalarRewriter(src, resolve).visit(fdef)  # sites from the positions within the source
+    ast.fix_missing_locations(fdef)
+    ast.increment_lineno(fdef, src.first_line - 1)  # the file's lines from here on (tracebacks, asserts)
     fdef = _AssertRewriter(src.path, asserts_enabled()).visit(fdef)
     free = {**closure, **_HELPERS, "__sk_assert_failed__": _assert_failed}
     if globals_.get("print", builtins.print) is builtins.print:
@@ -485,9 +537,9 @@ def _compile(fn: Any) -> Callable[..., Any]:
         decorator_list=[],
         returns=None,
     )
+    ast.copy_location(factory, fdef)
     module = ast.Module(body=[factory], type_ignores=[])
     ast.fix_missing_locations(module)
-    ast.increment_lineno(module, src.first_line - 1)
     local: dict[str, Any] = {}
     exec(compile(module, src.path, "exec"), globals_, local)
     compiled: Callable[..., Any] = local["__sk_factory__"](*(free[n] for n in names))

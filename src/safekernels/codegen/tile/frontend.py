@@ -124,6 +124,7 @@ class TileFrontend:
         self.path: tuple[Any, ...] = ()  # the `scalar_site`s of the helper calls being inlined, outermost first
         self.scalar_sites: dict[tuple[tuple[Any, ...], Any], list[Op]] = {}
         self.helper_calls: set[tuple[tuple[Any, ...], Any]] = set()
+        self.loop_carried: dict[tuple[tuple[Any, ...], Any], dict[str, ScalarType]] = {}
 
     # -- helpers --------------------------------------------------------------------------------------------
     def err(self, code: str, msg: str, node: ast.AST | None, help: str | None = None) -> NoReturn:
@@ -179,7 +180,7 @@ class TileFrontend:
         self.param_nodes = list(args)
         self.block(tree.body)
         kir = TileKernelIR(self.fn.__name__, self.params, self.grid_rank, self.ops, self.uses_matmul, self.src.path)
-        kir.scalar_sites, kir.helper_calls = self.scalar_sites, self.helper_calls
+        kir.scalar_sites, kir.helper_calls, kir.loop_carried = self.scalar_sites, self.helper_calls, self.loop_carried
         self.check_target_rules(kir)
         return kir
 
@@ -291,6 +292,9 @@ class TileFrontend:
             self.env[name] = self._rebuild(template, iter(c.init for c in leaves))
             carried.extend(leaves)
             shapes[name] = (template, leaves)
+        self.loop_carried[(self.path, scalar_site(self.src, s))] = {
+            c.name: c.init.type for c in carried if isinstance(c.init.type, ScalarType)
+        }
         loop = ForOp("for", bounds, None, {}, getattr(s, "lineno", 0) + self.src.first_line - 1)
         loop.var = self.new(INDEX)
         loop.carried = carried

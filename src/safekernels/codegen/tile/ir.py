@@ -103,5 +103,8 @@ class TileKernelIR:
     #: the CPU executor computes each run-time scalar expression with (`cpu.tile_scalars`), so both executors
     #: take a scalar's type from this IR
     scalar_sites: dict[tuple[tuple[Any, ...], Any], list[Op]] = field(default_factory=dict)
+    #: per `for` statement (inlining path, `scalar_site`), the type of each value the loop carries, by name
+    #: (`p[0]` for a tuple's leaf): a number bound before the loop is carried as a typed scalar
+    loop_carried: dict[tuple[tuple[Any, ...], Any], dict[str, ScalarType]] = field(default_factory=dict)
     #: the `@tile.function` calls the front end inlined, as (inlining path, `scalar_site` of the call)
     helper_calls: set[tuple[tuple[Any, ...], Any]] = field(default_factory=set)
