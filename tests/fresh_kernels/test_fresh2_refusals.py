@@ -6,7 +6,8 @@
   SIMT launch refuses it (`OverflowError` / `TypeError` naming kernel and argument; it used to wrap silently,
   300 -> 44 for an i8), and the refused launch moves nothing.
 - `independent_shapes`: a tile position past the independent tensor's last tile traps (the docs promised zeros).
-- A failed tile `assert` names the assert's own line of the file (a strict xfail: broken by cpu.tile_scalars).
+- A failed tile `assert` names the assert's own line of the file.
+- A SIMT kernel is a plain `def` (SK010 for `async def` or a class, at the definition).
 """
 
 from __future__ import annotations
@@ -103,11 +104,6 @@ def checked(z: Partition[f32], x: Tensor[f32], n: i8) -> None:
     z.store(tile.load_like(x, z))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="cpu.tile_scalars (6c47d72) compiles tile bodies from line-relative source: the CPU executor reports the "
-    "assert's line within the kernel (3) instead of the file's; the GPU's assert table has the file line",
-)
 def test_a_failed_tile_assert_names_its_own_line() -> None:
     stream = sk.Device.cpu().new_stream()
     with pytest.raises(sk.KernelAssertionError) as failed:
@@ -116,3 +112,24 @@ def test_a_failed_tile_assert_names_its_own_line() -> None:
         line = next(i for i, text in enumerate(f, 1) if '"n too small"' in text and "assert" in text)
     assert failed.value.line == line and failed.value.message == "n too small"
     assert failed.value.path == __file__ and f"{__file__}:{line}" in str(failed.value)
+
+
+def test_a_simt_kernel_is_a_plain_def() -> None:
+    """An `async def` kernel ran nothing on the CPU executor (an un-awaited coroutine) where the GPU refused it,
+    and a class reached the compiler as a bare TypeError: both are SK010 at the definition now."""
+    from safekernels import simt
+    from safekernels.errors import KernelDefinitionError
+    from safekernels.simt import DisjointSlice
+
+    with pytest.raises(KernelDefinitionError, match=r"test_fresh2_refusals\.py:\d+:\d+: SK010 .*not `async def`"):
+
+        @simt.kernel  # type: ignore[arg-type]
+        @simt.launch_contract(block=32)
+        async def fetch(out: DisjointSlice[f32]) -> None:
+            pass
+
+    with pytest.raises(KernelDefinitionError, match=r"test_fresh2_refusals\.py:\d+:\d+: SK010 .*not a class"):
+
+        @simt.kernel  # type: ignore[arg-type]
+        class Launcher:
+            pass

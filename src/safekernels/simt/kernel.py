@@ -19,12 +19,13 @@ parameters, and otherwise hands the launch to the checked path unchanged (so err
 from __future__ import annotations
 
 import functools
+import inspect
 import sys
 import weakref
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Generic, ParamSpec, TypeVar, overload
 
-from safekernels.errors import BrandError, UnsafeOperationError
+from safekernels.errors import BrandError, KernelDefinitionError, UnsafeOperationError
 from safekernels.runtime.device import Device, Stream
 from safekernels.runtime.device_op import DeviceOp, launch_op
 from safekernels.runtime.ownership import call_site
@@ -145,6 +146,18 @@ class SimtDeviceFunction(Generic[P, R]):
         return f"<simt.device {self.name}>"
 
 
+def _located_definition_error(obj: Any, message: str) -> Exception:
+    """SK010 at `obj`'s definition (a function, or a class and other objects with source)."""
+    if inspect.isfunction(obj):
+        return definition_error(obj, "SK010", message, None)
+    try:
+        path = inspect.getsourcefile(obj) or "<unknown>"
+        line = inspect.getsourcelines(obj)[1]
+    except (OSError, TypeError):
+        path, line = "<unknown>", 1
+    return KernelDefinitionError("SK010", message, path, line, 1)
+
+
 class SimtKernel:
     """A `@simt.kernel` function: its parameters, contract, and the launch methods."""
 
@@ -155,6 +168,10 @@ class SimtKernel:
         self.unchecked_indexing = unchecked_indexing
         if fn.__name__ == "<lambda>":
             raise definition_error(fn, "SK010", "a kernel must be a `def` function, not a lambda", None)
+        if inspect.iscoroutinefunction(fn) or inspect.isasyncgenfunction(fn) or not inspect.isfunction(fn):
+            # the CPU executor would call it and run nothing (an un-awaited coroutine); the GPU refuses it
+            what = "`async def`" if inspect.isfunction(fn) else "a class" if inspect.isclass(fn) else type(fn).__name__
+            raise _located_definition_error(fn, f"a kernel must be a plain `def` function, not {what}")
         try:
             self.params: list[KernelParam] = parse_params(fn, self.name)
         except TypeError as exc:
