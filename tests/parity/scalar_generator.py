@@ -1,7 +1,7 @@
 """Run-time scalar forms of tile kernels, generated, with an oracle read from the GPU's own LLVM IR.
 
 The scalars a tile kernel knows only at run time (`tile.bid`, `tile.num_blocks`, `x.shape[i]`, a loop variable, a
-scalar parameter of every int and float dtype, a bool comparison) x every scalar operator and builtin
+number a loop carries, a scalar parameter of every int and float dtype, a bool comparison) x every scalar operator and builtin
 (`+ - * / // % ** << >> & | ^`, `min`, `max`, `abs`, `int()`, `float()`, `f32()`, `i32()`, `f64()`, unary `-` and
 `~`) x a literal of each kind (int, float, bool) x where the scalar is used (a `tile.full` value, arithmetic with a
 tile, a `range` bound, a tile index).  Each case is one kernel:
@@ -47,6 +47,9 @@ SOURCES: dict[str, tuple[str, str, bool]] = {
     "shape": ("z.shape[0]", "i32", False),
     "loop": ("s", "i32", False),  # the variable of `for s in range(3, 4)`, used inside the loop
     "bool": ("(tile.bid(0) > 0)", "i32", False),
+    # numbers a loop carries (here after zero trips): typed scalars of their literal's type
+    "carried int": ("c", "i32", False),
+    "carried float": ("c", "i32", True),
     **{f"param {dt}": ("p", dt, False) for dt in INT_PARAMS},
     **{f"param {dt}": ("p", dt, True) for dt in FLOAT_PARAMS},
 }
@@ -111,6 +114,9 @@ def _body(source: str, expr: str, use: str, odt: str) -> list[str]:
         lines = [f"z.store(x.load((({expr}) & 1,), ({TILE},)).astype({odt}))"]
     if source == "loop":
         return ["for s in range(3, 4):", *(f"    {line}" for line in lines)]
+    if source.startswith("carried"):
+        init = "0.1" if source == "carried float" else "3"
+        return [f"c = {init}", "for k in range(tile.bid(0) - tile.bid(0)):", "    c = c + c", *lines]
     return lines
 
 
