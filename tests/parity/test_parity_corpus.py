@@ -51,9 +51,16 @@ SCRIPTS = {
 
 
 def _is_a_script(path: str) -> bool:
-    """A named checker script, or a fresh-evaluation program with a deliberate ownership bug (`b*.py`: it runs
-    its launches when imported, and the runtime raises as the test there expects)."""
-    return path in SCRIPTS or path.startswith("tests/checker_fresh/programs/b")
+    """A named checker script, or a fresh-evaluation program with a deliberate ownership bug (its first line
+    expects a diagnostic: it runs its launches when imported, and the runtime raises as the test there expects)."""
+    if path in SCRIPTS:
+        return True
+    if not path.startswith("tests/checker_fresh/programs/"):
+        return False
+    from kernel_corpus import ROOT
+
+    first = (ROOT / path).read_text(encoding="utf-8").split("\n", 1)[0]
+    return first.startswith("# fresh-expect: ") and first != "# fresh-expect: clean"
 
 
 def _needs_a_framework(path: str) -> bool:
