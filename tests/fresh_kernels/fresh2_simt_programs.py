@@ -19,6 +19,8 @@ from safekernels.dtypes import bf16, f16, f32, f64, i8, i16, i32, i64, u8, u16, 
 from safekernels.simt import AtomicSlice, DisjointSlice, Slice, thread, warp
 
 Config = simt.LaunchConfig1D | simt.LaunchConfig2D | simt.LaunchConfig3D
+#: program name -> (kernel, config, make_args, outputs, unchecked): the launch, for runners other than `Program.run`
+LAUNCHES: dict[str, tuple[Any, Config, Callable[[Any], tuple[Any, ...]], tuple[int, ...], bool]] = {}
 
 
 def launch_program(
@@ -33,6 +35,7 @@ def launch_program(
     folded: tuple[str, ...] = (),
 ) -> Program:
     """A SIMT launch of `config` (the safe path, or `launch_unchecked`); the buffers at `outputs` are compared."""
+    LAUNCHES[name] = (kernel, config, make_args, outputs, unchecked)
 
     def run(device: sk.Device) -> list[np.ndarray]:
         stream = device.new_stream()
