@@ -21,7 +21,7 @@ function and however often mypy re-checks it.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from mypy.nodes import (
@@ -43,6 +43,7 @@ from mypy.nodes import (
     ContinueStmt,
     Decorator,
     DelStmt,
+    DictExpr,
     DictionaryComprehension,
     EllipsisExpr,
     Expression,
@@ -52,7 +53,10 @@ from mypy.nodes import (
     FuncDef,
     FuncItem,
     GeneratorExpr,
+    GlobalDecl,
     IfStmt,
+    Import,
+    ImportFrom,
     IndexExpr,
     IntExpr,
     LambdaExpr,
@@ -83,7 +87,7 @@ from mypy.nodes import (
     WhileStmt,
     WithStmt,
 )
-from mypy.patterns import AsPattern, StarredPattern, ValuePattern
+from mypy.patterns import AsPattern, MappingPattern, StarredPattern, ValuePattern
 from mypy.types import Instance, Type, TypeAliasType, UnionType, get_proper_type
 
 from mypy_plugin import resolve, tree
@@ -342,6 +346,106 @@ def _int_literal(expr: Expression | None) -> int | None:
 
 def _params(func: FuncItem) -> list[str]:
     return [arg.variable.name for arg in func.arguments]
+_LOOPS = (ForStmt, WhileStmt, GeneratorExpr, ListComprehension, SetComprehension, DictionaryComprehension)
+
+
+def _stable_names(body: Sequence[Statement], params: Sequence[str]) -> frozenset[str]:
+    """Names with one value wherever a function reads them: a parameter never rebound, or a name bound exactly
+    once (an assignment, an import, a `def`...) outside any loop or comprehension, never deleted nor declared
+    `global`/`nonlocal` (nested functions' bindings of the name count too, conservatively); the same rule as the
+    CLI front end's."""
+    counts: dict[str, int] = dict.fromkeys(params, 1)
+    unstable: set[str] = set()
+
+    def bound(names: Iterable[str], in_loop: bool) -> None:
+        for name in names:
+            counts[name] = counts.get(name, 0) + 1
+            if in_loop:
+                unstable.add(name)
+
+    stack: list[tuple[Node, bool]] = [(stmt, False) for stmt in body]
+    while stack:
+        node, in_loop = stack.pop()
+        if isinstance(node, AssignmentStmt):
+            for lvalue in node.lvalues:
+                bound(_target_names(lvalue), in_loop)
+        elif isinstance(node, OperatorAssignmentStmt):
+            bound(_target_names(node.lvalue), in_loop)
+        elif isinstance(node, ForStmt):
+            bound(_target_names(node.index), True)
+        elif isinstance(node, WithStmt):
+            for target in node.target:
+                if target is not None:
+                    bound(_target_names(target), in_loop)
+        elif isinstance(node, AssignmentExpr):
+            bound(_target_names(node.target), in_loop)
+        elif isinstance(node, DelStmt):
+            unstable.update(_target_names(node.expr))
+        elif isinstance(node, TryStmt):
+            bound((v.name for v in node.vars if v is not None), in_loop)
+        elif isinstance(node, AsPattern | StarredPattern):
+            name = node.name if isinstance(node, AsPattern) else node.capture
+            bound([name.name] if name is not None else [], in_loop)
+        elif isinstance(node, MappingPattern):
+            bound([node.rest.name] if node.rest is not None else [], in_loop)
+        elif isinstance(node, Import):
+            bound(((alias or name).split(".")[0] for name, alias in node.ids), in_loop)
+        elif isinstance(node, ImportFrom):
+            bound((alias or name for name, alias in node.names), in_loop)
+        elif isinstance(node, GlobalDecl | NonlocalDecl):
+            unstable.update(node.names)
+        elif isinstance(node, FuncDef | ClassDef | Decorator | OverloadedFuncDef):
+            bound([node.name], in_loop)
+        elif isinstance(node, GeneratorExpr | DictionaryComprehension):
+            for index in node.indices:
+                bound(_target_names(index), True)
+        inner = in_loop or isinstance(node, _LOOPS)
+        stack.extend((child, inner) for child in tree.children(node))
+    return frozenset(n for n, c in counts.items() if c == 1 and n not in unstable)
+
+
+def _key_literal(expr: Expression | None) -> calls.ContainerKey | None:
+    """A subscript's literal key: an integer (`pair[-1]`) or a string (`bufs["out"]`)."""
+    if isinstance(expr, StrExpr):
+        return expr.value
+    return _int_literal(expr)
+
+
+def _display_items(expr: Expression) -> tuple[list[tuple[calls.ContainerKey, Expression]], bool] | None:
+    """The keyed items of a container display and whether it is a mapping: a tuple/list display without starred
+    items (keys `0..n-1`) or a dict display whose keys are all integer or string literals; else None."""
+    if isinstance(expr, TupleExpr | ListExpr):
+        if any(isinstance(item, StarExpr) for item in expr.items):
+            return None
+        return list(enumerate(expr.items)), False
+    if isinstance(expr, DictExpr):
+        keyed: list[tuple[calls.ContainerKey, Expression]] = []
+        for key, value in expr.items:
+            literal = _key_literal(key)
+            if literal is None:
+                return None  # `**more` or a computed key
+            keyed.append((literal, value))
+        return keyed, True
+    return None
+
+
+def _changed_container(node: Node) -> str | None:
+    """The name a statement or call changes in place, if it is a container's (`bufs["out"] = c`, `del
+    bufs[0]`, `bufs += [c]`, `bufs.update(...)`)."""
+    if isinstance(node, IndexExpr) and isinstance(node.base, NameExpr):
+        return node.base.name
+    if isinstance(node, NameExpr):
+        return node.name
+    if (
+        isinstance(node, CallExpr)
+        and isinstance(node.callee, MemberExpr)
+        and node.callee.name in calls.MUTATING_CONTAINER_METHODS
+        and isinstance(node.callee.expr, NameExpr)
+    ):
+        return node.callee.expr.name
+    return None
+
+
 
 
 class FunctionLowerer(calls.PlaceNaming):
@@ -357,7 +461,8 @@ class FunctionLowerer(calls.PlaceNaming):
         self.origins: dict[Span, Node] = {}
         self.helpers: set[int] = set()  # ids of the functions defined in this body
         self.closures: dict[str, calls.NonlocalEffects] = {}  # nested functions that rebind or move `nonlocal`s
-        self.containers: dict[str, int] = {}  # names only ever bound to tuple/list displays -> widest display
+        self.containers: dict[str, calls.Container] = {}  # names only ever bound to displays (`calls.Container`)
+        self.stable: frozenset[str] | None = None  # `_stable_names`, found when a view bound first asks
 
     # --- plumbing --------------------------------------------------------------------------------------------
 
@@ -451,11 +556,21 @@ class FunctionLowerer(calls.PlaceNaming):
                 launched.append(node)
             elif isinstance(node, OperatorAssignmentStmt):
                 unsure.update(_target_names(node.lvalue))
+                if (changed := _changed_container(node)) is not None:
+                    unsure.add(changed)
             elif isinstance(node, DelStmt):
                 unsure.update(_target_names(node.expr))
+                if (changed := _changed_container(node.lvalue)) is not None:
+                    unsure.add(changed)
             elif isinstance(node, AssignmentStmt):
                 names = [n for t in node.lvalues for n in _target_texts(t)]
+                for deleted in node.expr.items if isinstance(node.expr, TupleExpr) else [node.expr]:
+                    if (changed := _changed_container(deleted)) is not None:
+                        unsure.add(changed)
                 if node.unanalyzed_type is not None and _type_is_device(node.type, self.ctx.module.fullname):
+                for lvalue in node.lvalues:
+                    if isinstance(lvalue, IndexExpr) and (changed := _changed_container(lvalue)) is not None:
+                        unsure.add(changed)
                     self.device.update(names)
                 if not isinstance(node.rvalue, TempNode):
                     pairs.append((names, node.rvalue))
@@ -498,16 +613,20 @@ class FunctionLowerer(calls.PlaceNaming):
                 break
 
     def find_containers(self, pairs: Sequence[tuple[list[str], Expression]], unsure: set[str]) -> None:
-        """Names bound only by plain assignments of tuple/list displays (`pair = (a, c)`): `pair[1]` is `c`."""
-        widths: dict[str, int] = {}
+        """Names bound only by plain assignments of displays and never changed in place (`pair = (a, c)`,
+        `bufs = {"out": c}`): `pair[1]` is `c`, `bufs["out"]` is `c` (`calls.Container`)."""
+        displays: dict[str, list[tuple[tuple[calls.ContainerKey, ...], bool] | None]] = {}
         for names, value in pairs:
-            items = self.literal_display(value)
+            found = _display_items(value)
+            shape = (tuple(k for k, _ in found[0]), found[1]) if found is not None else None
             for name in names:
-                if items is None or len(names) != 1 or "." in name:
+                if len(names) != 1 or "." in name:
                     unsure.add(name)
                 else:
-                    widths[name] = max(widths.get(name, 0), len(items))
-        self.containers = {n: w for n, w in widths.items() if n not in unsure and 0 < w <= 16}
+                    displays.setdefault(name, []).append(shape)
+        self.containers = {
+            n: c for n, d in displays.items() if n not in unsure and (c := calls.find_container(d)) is not None
+        }
 
     def launched_kernel(self, func: Expression) -> resolve.KernelInfo | None:
         """The kernel a call's callee launches (`k(...)`, `k.launch(...)`, ...), or None."""
@@ -845,6 +964,14 @@ class FunctionLowerer(calls.PlaceNaming):
     def assign(self, targets: Sequence[Expression], value: Expression) -> None:
         split: calls.SplitAt[Expression] | None = None
         items: tuple[Expression, ...] | None = None
+        if len(targets) == 1 and isinstance(targets[0], NameExpr) and targets[0].name in self.containers:
+            raw = targets[0].name
+            found = _display_items(value)
+            target = self.target(targets[0])
+            if found is not None and isinstance(target, calls.PlaceTarget):
+                container = self.containers[raw]
+                calls.assign_container(target, self.name(raw), raw, container, found[0], span_of(targets[0]), self)
+                return
         if (
             isinstance(value, CallExpr)
             and isinstance(value.callee, MemberExpr)
@@ -856,14 +983,6 @@ class FunctionLowerer(calls.PlaceNaming):
         elif isinstance(value, TupleExpr | ListExpr) and not any(isinstance(e, StarExpr) for e in value.items):
             items = tuple(value.items)
         calls.lower_assignment(calls.Assignment(tuple(self.target(t) for t in targets), value, split, items), self)
-        for target in targets:
-            if isinstance(target, NameExpr) and target.name in self.containers:
-                raw = target.name
-                elements = [self.place(item) for item in items] if items is not None else []
-                calls.bind_elements(
-                    self.name(raw), raw, self.containers[raw], elements, [span_of(i) for i in items or ()],
-                    span_of(target), self,
-                )
 
     def value(self, expr: Expression, holder: ir.Place | None = None) -> ir.Value:
         """Lower an expression whose result is bound to a name: an alias, a view or a fresh object."""
@@ -899,7 +1018,7 @@ class FunctionLowerer(calls.PlaceNaming):
             base = self.place(expr.callee.expr)
             if base is None:
                 return None
-            bounds = tuple(_int_literal(a) for a, k in zip(expr.args, expr.arg_kinds, strict=True) if k == ARG_POS)
+            bounds = tuple(self.view_bound(a) for a, k in zip(expr.args, expr.arg_kinds, strict=True) if k == ARG_POS)
             return calls.ViewCall(base, self.is_device_place(expr.callee.expr), tuple(expr.args), bounds)
         if isinstance(expr, IndexExpr) and isinstance(expr.index, SliceExpr):
             sl = expr.index
@@ -921,6 +1040,19 @@ class FunctionLowerer(calls.PlaceNaming):
 
     def delete(self, target: Expression) -> None:
         if isinstance(target, TupleExpr | ListExpr):
+    def view_bound(self, expr: Expression) -> int | str | None:
+        """A bound of `c.view(a, b)`: an integer literal, or a symbol for a name with one value in this function
+        (`_stable_names`), else None."""
+        literal = _int_literal(expr)
+        if literal is not None or not isinstance(expr, NameExpr):
+            return literal
+        if self.stable is None:
+            unit = self.unit.node
+            self.stable = (
+                frozenset() if isinstance(unit, MypyFile) else _stable_names(unit.body.body, _params(unit))
+            )
+        return expr.name if expr.name in self.stable else None
+
             for item in target.items:
                 self.delete(item)
             return
@@ -1060,10 +1192,10 @@ class FunctionLowerer(calls.PlaceNaming):
             if isinstance(expr.base, NameExpr) and expr.base.name in self.containers:
                 raw = expr.base.name
                 name = self.name(raw)
-                width = self.containers[raw]
-                indices = [literal % width] if literal is not None and -width <= literal < width else range(width)
+                container = self.containers[raw]
                 elements: tuple[calls.Operand[Expression], ...] = tuple(
-                    calls.Operand(expr, span, calls.element_place(name, i, raw), True) for i in indices
+                    calls.Operand(expr, span, calls.container_element(name, raw, container, i), True)
+                    for i in container.indices(_key_literal(index))
                 )
                 return (expr.base, index), elements
             return None

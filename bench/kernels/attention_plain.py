@@ -10,7 +10,7 @@ does by hand.
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from safekernels import tile
 from safekernels.dtypes import bf16, f32, i32
@@ -85,3 +85,43 @@ def attention_plain_fast(
         acc = tile.matmul(p.astype(bf16), v.load((kv0 + j, 0), (PBN, PD)), acc * alpha)
         m = m_new
     out.store((acc * (1.0 / den)).astype(bf16))
+
+
+def make_attention_plain(bm: int, bn: int, d: int, fast_math: bool = True) -> Any:
+    """The plain program above at other block sizes and head dims (d = 64 rows of issue 24's table): the same
+    body, its sizes read from the closure (each (bm, bn, d) is its own kernel and cache entry)."""
+
+    @tile.kernel(num_warps=8, fast_math=fast_math)
+    def attention_plain_sized(
+        out: Annotated[Partition[bf16], tile.Dims(bm, d)],
+        q: Tensor[bf16],
+        k: Tensor[bf16],
+        v: Tensor[bf16],
+        seq: i32,
+        scale: f32,
+        causal: i32,
+    ) -> None:
+        i = tile.bid(0)
+        q_blocks = seq // bm
+        qb = i % q_blocks
+        kv0 = (i // q_blocks) * (seq // bn)
+        n_kv = causal * (((qb + 1) * bm + bn - 1) // bn) + (1 - causal) * (seq // bn)
+        qt = q.load((i, 0), (bm, d))
+        rows = tile.reshape(tile.iota(bm, i32), (bm, 1)) + qb * bm
+        cols = tile.reshape(tile.iota(bn, i32), (1, bn))
+        m = tile.full((bm, 1), float("-inf"), f32)
+        den = tile.zeros((bm, 1), f32)
+        acc = tile.zeros((bm, d), f32)
+        for j in range(n_kv):
+            kt = k.load((kv0 + j, 0), (bn, d))
+            s = tile.matmul(qt, tile.transpose(kt), tile.zeros((bm, bn), f32)) * scale
+            s = tile.where((cols + j * bn <= rows) | (causal == 0), s, float("-inf"))
+            m_new = tile.maximum(m, tile.max(s, axis=1, keepdims=True))
+            p = tile.exp(s - m_new)
+            alpha = tile.exp(m - m_new)
+            den = den * alpha + tile.sum(p, axis=1, keepdims=True)
+            acc = tile.matmul(p.astype(bf16), v.load((kv0 + j, 0), (bn, d)), acc * alpha)
+            m = m_new
+        out.store((acc * (1.0 / den)).astype(bf16))
+
+    return attention_plain_sized

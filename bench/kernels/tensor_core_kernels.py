@@ -9,7 +9,7 @@ the benchmark's head dim (128) and block sizes (`attention_64`: the same with 64
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from safekernels import tile
 from safekernels.dtypes import bf16, f8e4m3, f32, i32
@@ -186,3 +186,46 @@ for _attention in (attention, attention_pipelined, attention_64):
         i32,
     )
 del _attention
+
+
+def make_attention_pipelined(bm: int, bn: int, d: int) -> Any:
+    """`attention_pipelined` at other block sizes and head dims (its sizes read from the closure): at d = 64 the
+    second score tile fits in the registers that it overflows at d = 128."""
+
+    @tile.kernel(num_warps=8, fast_math=True)
+    def attention_pipelined_sized(
+        out: Annotated[Partition[bf16], tile.Dims(bm, d)],
+        q: Tensor[bf16],
+        k: Tensor[bf16],
+        v: Tensor[bf16],
+        seq: i32,
+        scale: f32,
+        causal: i32,
+    ) -> None:
+        i = tile.bid(0)
+        q_blocks = seq // bm
+        qb = i % q_blocks
+        kv0 = (i // q_blocks) * (seq // bn)
+        n_kv = causal * (((qb + 1) * bm + bn - 1) // bn) + (1 - causal) * (seq // bn)
+        qt = q.load((i, 0), (bm, d))
+        limit = tile.reshape(tile.iota(bm, i32), (bm, 1)) + (qb * bm + (1 - causal) * seq)
+        cols = tile.reshape(tile.iota(bn, i32), (1, bn))
+        m = tile.full((bm, 1), float("-inf"), f32)
+        den = tile.zeros((bm, 1), f32)
+        acc = tile.zeros((bm, d), f32)
+        scale2 = scale * LOG2E
+        s = tile.matmul(qt, tile.transpose(k.load((kv0, 0), (bn, d))), tile.zeros((bm, bn), f32))
+        for j in range(n_kv):
+            kn = k.load((kv0 + j + 1 - (j + 1) // n_kv, 0), (bn, d))
+            s_next = tile.matmul(qt, tile.transpose(kn), tile.zeros((bm, bn), f32))
+            s = tile.where(cols <= limit - j * bn, s, float("-inf"))
+            m_new = tile.maximum(m, tile.max(s, axis=1, keepdims=True) * scale2)
+            p = tile.exp2(s * scale2 - m_new)
+            alpha = tile.exp2(m - m_new)
+            den = den * alpha + tile.sum(p, axis=1, keepdims=True)
+            acc = tile.matmul(p.astype(bf16), v.load((kv0 + j, 0), (bn, d)), acc * alpha)
+            m = m_new
+            s = s_next
+        out.store((acc * (1.0 / den)).astype(bf16))
+
+    return attention_pipelined_sized

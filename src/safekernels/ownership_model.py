@@ -143,6 +143,19 @@ LOAN_INHERITING_METHODS: Final[frozenset[str]] = frozenset(
 #: `sync_on`, a second launch may all use it.
 SHARED_RESULT_METHODS: Final[frozenset[str]] = frozenset({"shared"})
 
+#: How the value of an op built by a consuming method is made of the consumed op's value, for the objects a
+#: `launch_async` op's value holds (it is the tuple of the launch's own arguments, the same buffer objects, not
+#: copies): `"value"` the same value (`sync_on` / `sync` return it, `shared` shares it), `"first"` its first item,
+#: `"tuple"` the tuple of the receiver's and the other ops' values (`zip`).  So `a, b, c = op.sync_on(s)` rebinds
+#: the launch's buffers, and `(a, b, c), _ = op.zip(other).sync_on(s)` too.  `then(f)` is `f`'s result: not listed.
+VALUE_FLOW_METHODS: Final[dict[str, str]] = {
+    "sync_on": "value",
+    "sync": "value",
+    "shared": "value",
+    "first": "first",
+    "zip": "tuple",
+}
+
 #: Functions whose result shares the storage of one argument (by position): `sk.as_buffer(t)` wraps `t`'s memory
 #: without copying (a `DeviceBuffer` argument is returned as is), so it is an alias of `t`, not a new buffer.
 ALIASING_FUNCTIONS: Final[dict[str, int]] = {"as_buffer": 0}

@@ -70,6 +70,11 @@ PAIRS: dict[str, tuple[str, str]] = {
     "fresh: views of an Any value": (
         "e0502_views_of_unannotated_param_overlap", "clean_views_of_unannotated_param_disjoint"
     ),
+    "surface: an op's value is its launch's buffers": (
+        "e0502_sync_on_returns_launch_buffers", "clean_sync_on_returns_launch_buffers"
+    ),
+    "fresh: dict display items": ("e0502_dict_display_items", "clean_dict_display_items"),
+    "fresh: symbolic view bounds": ("e0502_symbolic_view_bounds", "clean_symbolic_view_bounds"),
     "surface: view argument temporary": (
         "e0382_view_argument_then_loop_moves", "clean_view_argument_then_loop_rebinds"
     ),

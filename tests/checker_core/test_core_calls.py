@@ -245,10 +245,38 @@ def test_the_mypy_dialect_keeps_tile_moves_as_separate_events() -> None:
     assert fe.events == [ir.Move(P("z"), sp(1), move_help("launch"))]
 
 
-def test_sync_on_moves_a_device_receiver_and_returns_plain_values() -> None:
+def test_sync_on_moves_a_device_receiver_and_returns_its_value() -> None:
     fe = FakeFrontEnd()
-    assert calls.lower_call(method_call(arg("op", 1), "sync_on", arg("s", 2)), None, fe) == ir.Fresh("value")
+    call = method_call(arg("op", 1), "sync_on", arg("s", 2))
+    assert calls.lower_call(call, None, fe) == ir.FromPlace(ir.value_place(P("op")), call.span)
     assert fe.events == [("expr", "s"), ir.Move(P("op"), sp(1), move_help("sync_on"))]
+
+
+def test_a_launch_async_op_value_is_its_arguments_bound_below_the_holder() -> None:
+    fe = FakeFrontEnd()
+    call = method_call(
+        kernel_receiver(VECADD), "launch_async", arg("prep", 1), arg("x", 2), arg("y", 3), arg("c", 4), kernel=VECADD
+    )
+    result = calls.lower_call(call, P("op"), fe)
+    assert isinstance(result, ir.Fresh) and result.kind == "op"
+    assert [path for path, _ in result.parts] == [("$", "$0"), ("$", "$1"), ("$", "$2")]
+    staged = [op for op in fe.events if isinstance(op, ir.Bind)]
+    assert [b.values[0] for b in staged] == [ir.FromPlace(P(n), sp(i)) for i, n in ((2, "x"), (3, "y"), (4, "c"))]
+    assert [b.targets[0] for b in staged] == [stage for _, stage in result.parts]
+    assert all(stage.root.startswith(ir.ARGUMENT_TEMP_PREFIX) for _, stage in result.parts)
+
+
+def test_unpacking_an_op_value_binds_its_items() -> None:
+    fe = FakeFrontEnd()
+    whole = ir.FromPlace(ir.value_place(P("op")), sp(1))
+    target: calls.UnpackTarget[str] = calls.UnpackTarget(
+        (calls.PlaceTarget(P("a"), sp(2)), calls.PlaceTarget(P("b"), sp(3))), sp(1)
+    )
+    calls.bind_target(target, whole, fe)
+    assert fe.events == [
+        ir.Bind((P("a"),), (ir.FromPlace(ir.Place("op", ("$", "$0")), sp(1)),), sp(2)),
+        ir.Bind((P("b"),), (ir.FromPlace(ir.Place("op", ("$", "$1")), sp(1)),), sp(3)),
+    ]
 
 
 def test_a_moving_method_on_a_value_not_known_to_be_device_is_an_ordinary_call() -> None:

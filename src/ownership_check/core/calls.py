@@ -31,6 +31,7 @@ sharing the code changed no behaviour; see docs/checker-internals.md ("Writing a
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final, Generic, Protocol, TypeAlias, TypeVar
@@ -49,6 +50,7 @@ from safekernels.ownership_model import (
     SHARED_RESULT_METHODS,
     UNSAFE_OPERATIONS,
     WITNESS_CONSUMERS,
+    VALUE_FLOW_METHODS,
     LaunchForm,
     ParamMode,
     launch_form,
@@ -184,12 +186,13 @@ class Lowering(Protocol[E_contra]):
 @dataclass(frozen=True)
 class ViewCall(Generic[E]):
     """`base.view(a, b)` of a place: `args` are lowered in order; `bounds` are the positional arguments' integer
-    literals (None where an argument is not one)."""
+    literals or symbols (a name with one value in the function, see `ir.Range`), None where an argument is
+    neither."""
 
     base: ir.Place
     base_device: bool
     args: tuple[E, ...]
-    bounds: tuple[int | None, ...]
+    bounds: tuple[int | str | None, ...]
 
 
 @dataclass(frozen=True)
@@ -562,14 +565,19 @@ def _method_call(call: Call[E], method: MethodCall[E], holder: ir.Place | None, 
             _each_choice(
                 receiver,
                 lambda r: sink.emit(ir.Move(r.place, r.span, move_help(kind), heir=heir), call.node)
+        parts = _value_parts(call, name, receiver.place, holder, sink)
                 if r.place is not None
                 else sink.lower_expr(r.node),
                 sink,
             )
         if name in SHARED_RESULT_METHODS:
-            return ir.Fresh(SHARED_OP)
-        return ir.Fresh("op" if kind == "combinator" else "value")
+            return ir.Fresh(SHARED_OP, parts=parts)
+        return ir.Fresh("op" if kind == "combinator" else "value", parts=parts)
     if name == "to_numpy" and receiver.place is not None:
+        runs = VALUE_FLOW_METHODS.get(name) == "value" and name not in LOAN_INHERITING_METHODS
+        if receiver.place is not None and runs:
+            # `sync_on` / `sync`: the op's value, whose items a launch's arguments may be (`a, b = op.sync_on(s)`)
+            return ir.FromPlace(ir.value_place(receiver.place), call.span)
         _call_args(call, False, None, sink)
         sink.emit(ir.Borrow(receiver.place, False, sink.next_group(), receiver.span), call.node)
         return ir.Fresh()
@@ -590,6 +598,35 @@ def _each_choice(operand: Operand[E], act: Callable[[Operand[E]], None], sink: L
     """`act` on the place an operand names, or on each place it may evaluate to (one `Branch` arm each)."""
     if not operand.choices:
         act(operand)
+def _value_parts(
+    call: Call[E], name: str, receiver: ir.Place | None, holder: ir.Place | None, sink: Lowering[E]
+) -> tuple[tuple[tuple[str, ...], ir.Place], ...]:
+    """What the value of `holder = receiver.name(...)` is made of (`VALUE_FLOW_METHODS`), staged in argument
+    temporaries now (the holder may be the receiver: `p = p.shared()`), bound below the holder after it is bound
+    (`lower_assignment`)."""
+    flow = VALUE_FLOW_METHODS.get(name)
+    if holder is None or receiver is None or name not in LOAN_INHERITING_METHODS or flow is None:
+        return ()
+    sources: list[tuple[tuple[str, ...], ir.Place]] = []
+    if flow == "value":
+        sources.append(((), ir.value_place(receiver)))
+    elif flow == "first":
+        sources.append(((), ir.value_place(receiver, f"{ir.VALUE_ATTR}0")))
+    elif flow == "tuple":
+        if any(a.star or a.keyword is not None for a in call.args):
+            return ()
+        sources.append(((f"{ir.VALUE_ATTR}0",), ir.value_place(receiver)))
+        for index, arg in enumerate(call.args, start=1):
+            if arg.place is not None:
+                sources.append(((f"{ir.VALUE_ATTR}{index}",), ir.value_place(arg.place)))
+    parts: list[tuple[tuple[str, ...], ir.Place]] = []
+    for path, source in sources:
+        stage = argument_temp(sink.temp(receiver.text))
+        sink.emit(ir.Bind((stage,), (ir.FromPlace(source, call.span),), call.span), call.node)
+        parts.append(((ir.VALUE_ATTR, *path), stage))
+    return tuple(parts)
+
+
         return
     for node in operand.prelude:
         sink.lower_expr(node)
@@ -665,16 +702,30 @@ def _launch(
     positional = [a for a in call.args if a.keyword is None and not a.star]
     leading = positional[: form.leading] if not any(a.star for a in call.args[: form.leading]) else []
     for index, arg in enumerate(leading):
-        if index == form.prepared and arg.place is not None and method is not None:
-            sink.emit(ir.CheckBrand(arg.place, kernel.name, arg.span, method.name_span), call.node)
+        if index == form.prepared and (arg.place is not None or arg.choices) and method is not None:
+            # the prepared launch, or each place it may be (`launches["add"]`, `p if flag else q`)
+            _each_choice(arg, functools.partial(_check_brand, call, kernel.name, method.name_span, sink), sink)
         else:
             sink.lower_expr(arg.node)
     if form.unsafe and method is not None:
         sink.emit(ir.RequireUnsafe(method.name, call.span), call.node)
     taken = {id(a) for a in leading}
     rest = [a for a in call.args if id(a) not in taken]
-    _launch_args(call, rest, kernel, form, holder if form.holds_loans else None, sink)
-    return ir.Fresh(form.result)
+    loan_holder = holder if form.holds_loans else None
+    # A `launch_async` op's value is the tuple of its arguments, the same objects (`a, b = op.sync_on(s)`).
+    stages: list[ir.Place] | None = [] if loan_holder is not None and not any(a.star for a in rest) else None
+    _launch_args(call, rest, kernel, form, loan_holder, sink, stages)
+    if not stages:
+        return ir.Fresh(form.result)
+    parts = tuple(((ir.VALUE_ATTR, f"{ir.VALUE_ATTR}{i}"), stage) for i, stage in enumerate(stages))
+    return ir.Fresh(form.result, parts=parts)
+
+
+def _check_brand(call: Call[E], kernel: str, callee_span: Span, sink: Lowering[E], arg: Operand[E]) -> None:
+    if arg.place is not None:
+        sink.emit(ir.CheckBrand(arg.place, kernel, arg.span, callee_span), call.node)
+    else:
+        sink.lower_expr(arg.node)
 
 
 def _launch_args(
@@ -688,8 +739,10 @@ def _launch_args(
     """Kernel arguments by parameter mode: tile tensors move, SIMT slices are borrowed (shared or mutable).
 
     Positions follow Python's binding: a `*args` display contributes its items; after a `*args` of unknown
+    stages: list[ir.Place] | None = None,
     length, the positional arguments that follow it are the last ones (a call that binds differently raises
     `TypeError` before anything runs), so they map from the end of the parameter list; what cannot be placed
+    With `stages`, each argument is also bound to an argument temporary appended there (the op's value items).
     is taken by the strongest mode it may have (a buffer that may be an output is borrowed mutably).
     """
     modes = dict(kernel.params)
@@ -718,7 +771,11 @@ def _launch_args(
         else:
             mode = modes.get(names[position], ParamMode.VALUE.value) if position < len(names) else ParamMode.VALUE
             position += 1
-        _launch_arg(call, arg, mode, group, holder, sink)
+        stage = None
+        if stages is not None:
+            stage = argument_temp(sink.temp(arg.place.text if arg.place is not None else "value"))
+            stages.append(stage)
+        _launch_arg(call, arg, mode, group, holder, sink, stage)
 
 
 def _strongest(modes: Iterable[str]) -> str:
@@ -730,12 +787,23 @@ def _strongest(modes: Iterable[str]) -> str:
 
 
 def _launch_arg(
-    call: Call[E], arg: Operand[E], mode: str, group: int, holder: ir.Place | None, sink: Lowering[E]
+    call: Call[E],
+    arg: Operand[E],
+    mode: str,
+    group: int,
+    holder: ir.Place | None,
+    sink: Lowering[E],
+    stage: ir.Place | None = None,
 ) -> None:
     if mode == ParamMode.MOVE.value:
 
         def move(a: Operand[E]) -> None:
             if a.place is not None:
+    def staged(place: ir.Place | None) -> None:
+        if stage is not None:
+            value: ir.Value = ir.FromPlace(place, arg.span) if place is not None else ir.Fresh()
+            sink.emit(ir.Bind((stage,), (value,), arg.span), call.node)
+
                 event = group if sink.dialect.launch_move_events else -1
                 sink.emit(ir.Move(a.place, a.span, move_help("launch"), event=event), call.node)
             else:
@@ -744,6 +812,7 @@ def _launch_arg(
         _each_choice(arg, move, sink)
         return
     if mode in (ParamMode.SHARED.value, ParamMode.MUT.value):
+            staged(a.place)
 
         def borrow(a: Operand[E]) -> None:
             place = a.place
@@ -760,16 +829,23 @@ def _launch_arg(
         _each_choice(arg, borrow, sink)
         return
     sink.lower_expr(arg.node)
+            staged(place)
 
 
 # --- assignment -------------------------------------------------------------------------------------------------
 
+    staged(None)
 
 def bind_target(target: Target[E], value: ir.Value, sink: Lowering[E]) -> None:
-    """`target := value`; unpacked items each get a fresh object (the analysis does not track tuple contents)."""
+    """`target := value`; unpacked items each get a fresh object (the analysis does not track tuple contents),
+    except when unpacking an op's value (`a, b = op.sync_on(s)`): item `i` is the value's item `i`."""
     if isinstance(target, UnpackTarget):
-        for item in target.items:
-            bind_target(item, ir.Fresh(), sink)
+        whole = value if isinstance(value, ir.FromPlace) and ir.is_value_path(value.source) else None
+        for index, item in enumerate(target.items):
+            if whole is not None and not target.starred:
+                bind_target(item, ir.FromPlace(ir.item_place(whole.source, index), whole.span), sink)
+            else:
+                bind_target(item, ir.Fresh(), sink)
     elif isinstance(target, StarTarget):
         bind_target(target.inner, ir.Fresh(), sink)
     elif isinstance(target, PlaceTarget):
@@ -832,29 +908,103 @@ def lower_assignment(assignment: Assignment[E], sink: Lowering[E]) -> None:
         if value.kind in MUST_USE_KINDS:
             sink.emit(ir.Produce(holder, single.span), assignment.value)
 
+    if isinstance(single, PlaceTarget) and isinstance(value, ir.Fresh) and value.parts:
+        held = single.place
+        for path, stage in value.parts:
+            part = ir.Place(held.root, (*held.attrs, *path), held.display)
+            sink.emit(ir.Bind((part,), (ir.FromPlace(stage, single.span),), single.span))
 
-def element_place(name: str, index: int, display: str) -> ir.Place:
-    """The place of item `index` of a name bound to a tuple/list display (`pair[1]` of `pair = (a, c)`)."""
-    return ir.Place(f"{name}$e{index}", (), f"{display}[{index}]")
+#: A key of a container display: an index of a tuple/list display, a literal key of a dict display.
+ContainerKey: TypeAlias = "int | str"
+
+#: Methods of `list` and `dict` that change a container in place: after one, its items are no longer what a
+#: display bound (`bufs["out"] = c`, `bufs.update(...)`), so such a name is no container of places.
+MUTATING_CONTAINER_METHODS: Final[frozenset[str]] = frozenset(
+    {
+        "append", "extend", "insert", "remove", "pop", "clear", "sort", "reverse",
+        "update", "setdefault", "popitem", "__setitem__", "__delitem__", "__iadd__", "__ior__",
+    }
+)
+
+#: The most items a container of places keeps (a wider display's items are new values).
+MAX_CONTAINER_ITEMS: Final[int] = 16
 
 
-def bind_elements(
+@dataclass(frozen=True)
+class Container:
+    """A local name only ever bound to displays and never changed in place: `pair = (a, c)` (a sequence: keys
+    `0..n-1`, the widest display's) or `bufs = {"lhs": a, "out": c}` (a mapping: the literal keys of its
+    displays, in order).  A subscript of it with a literal key evaluates to the item bound there."""
+
+    keys: tuple[ContainerKey, ...]
+    mapping: bool
+
+    def indices(self, literal: ContainerKey | None) -> list[int]:
+        """The items `name[literal]` may evaluate to: the one under a literal key (a sequence's negative index
+        counts from its end), else any item."""
+        if literal is not None:
+            if self.mapping:
+                if literal in self.keys:
+                    return [self.keys.index(literal)]
+            elif isinstance(literal, int) and -len(self.keys) <= literal < len(self.keys):
+                return [literal % len(self.keys)]
+        return list(range(len(self.keys)))
+
+
+def find_container(displays: Sequence[tuple[tuple[ContainerKey, ...], bool] | None]) -> Container | None:
+    """The container a name is, from each of its bindings' display keys and kind (None: a binding that is not a
+    display); None when it is no container (a binding that is no display, sequences and mappings mixed, no item,
+    too many items)."""
+    present = [d for d in displays if d is not None]
+    if not present or len(present) != len(displays):
+        return None
+    kinds = {mapping for _, mapping in present}
+    if len(kinds) != 1:
+        return None
+    mapping = kinds.pop()
+    keys: list[ContainerKey] = []
+    if mapping:
+        for display_keys, _ in present:
+            keys.extend(k for k in display_keys if k not in keys)
+    else:
+        keys = list(range(max(len(display_keys) for display_keys, _ in present)))
+    if not 0 < len(keys) <= MAX_CONTAINER_ITEMS:
+        return None
+    return Container(tuple(keys), mapping)
+
+
+def element_place(name: str, index: int, display: str, key: ContainerKey | None = None) -> ir.Place:
+    """The place of item `index` of a container name (`pair[1]` of `pair = (a, c)`, `bufs["out"]` of a dict
+    display, whose `key` the display names)."""
+    shown = f"{display}[{index if key is None else repr(key)}]"
+    return ir.Place(f"{name}$e{index}", (), shown)
+
+
+def container_element(name: str, display: str, container: Container, index: int) -> ir.Place:
+    """`element_place` of item `index` of `container`."""
+    return element_place(name, index, display, container.keys[index] if container.mapping else None)
+
+
+def assign_container(
+    target: PlaceTarget,
     name: str,
     display: str,
-    width: int,
-    items: Sequence[ir.Place | None],
-    spans: Sequence[Span],
+    container: Container,
+    items: Sequence[tuple[ContainerKey, E]],
     span: Span,
     sink: Lowering[E],
 ) -> None:
-    """After `name = (a, c)`: `name$e0` aliases `a`, `name$e1` aliases `c` (items that are no place, and indices
-    past this display, are fresh), so a later `name[1]` evaluates to what `c` referred to *here*."""
-    targets = tuple(element_place(name, i, display) for i in range(width))
-    values: list[ir.Value] = []
-    for i in range(width):
-        item = items[i] if i < len(items) else None
-        values.append(ir.FromPlace(item, spans[i]) if item is not None else ir.Fresh())
-    sink.emit(ir.Bind(targets, tuple(values), span))
+    """`name = (a, c)` / `name = {"lhs": a, "out": k.prepare(...)}` of a container name: each item is evaluated
+    in order, the name is bound to the new container, and each item place to what its display item evaluated to
+    *here* (an alias of a place, a prepared launch with its brand, a view...; keys this display lacks are new
+    values), so a later `name[1]` / `name["out"]` evaluates to that object even after `c` is rebound."""
+    given: dict[ContainerKey, ir.Value] = {}
+    for key, node in items:
+        given[key] = sink.value(node)
+    bind_target(target, ir.Fresh(), sink)
+    targets = tuple(container_element(name, display, container, i) for i in range(len(container.keys)))
+    values = tuple(given.get(key, ir.Fresh()) for key in container.keys)
+    sink.emit(ir.Bind(targets, values, span))
 
 
 #: What a call that builds a lazy `DeviceOp` (a launch, a combinator, `shared`) returns, as `ir.Fresh` kinds: its

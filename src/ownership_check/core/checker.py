@@ -193,15 +193,25 @@ def _same(a: State, b: State) -> bool:
     return {w.key() for w in a.worlds} == {w.key() for w in b.worlds}
 
 
+def _at_most(a: int | str | None, b: int | str) -> bool:
+    """`a <= b` for two view bounds: integer literals compared, a symbol only equal to itself."""
+    if type(a) is int and type(b) is int:
+        return a <= b
+    return type(a) is str and a == b
+
+
 def _disjoint(r1: ir.Region | None, r2: ir.Region | None) -> bool:
     if isinstance(r1, ir.Range) and isinstance(r2, ir.Range):
-        return (r1.stop is not None and r1.stop <= r2.start) or (r2.stop is not None and r2.stop <= r1.start)
+        return _at_most(r1.stop, r2.start) or _at_most(r2.stop, r1.start)
     if isinstance(r1, ir.Half) and isinstance(r2, ir.Half):
         return r1.site == r2.site and r1.index != r2.index
     return False
 
 
 _SKIP, _BIND, _VIEW, _DEL, _MOVE, _BORROW = range(6)
+
+#: The help of a move that runs an op (`sync_on`, `sync`).
+_RUN_HELP = messages.move_help("sync_on")
 
 #: Keys that keep no object reachable (`reach`).
 _UNREACHING: tuple[str, ...] = (ir.ARGUMENT_TEMP_PREFIX,)
@@ -374,15 +384,25 @@ class _Analysis:
         active = self.active
         attr_roots = self.attr_roots
         fresh: list[tuple[str, ir.Fresh]] = []
-        values: list[str | frozenset[str]] = []
+        values: list[_PlanValue] = []
         keys: list[str] = []
         simple: list[bool] = []
+        copies: list[tuple[int, str]] = []
         checks = touches = False
         targets = op.targets
         for i, v in enumerate(op.values):
             if type(v) is ir.FromPlace:
                 source = v.source
                 root = source.root
+                if ir.is_value_path(source):
+                    # an op's value (`p.$.$0`): a new object where the core bound none; never a use to check
+                    obj = f"n{node_id}.{i}"
+                    fresh.append((obj, _FRESH))
+                    self.homes[obj] = None
+                    values.append((source.key, obj))
+                    if ir.is_value_path(targets[i]):
+                        copies.append((i, source.key))
+                    continue
                 values.append(source.key if source.attrs else root)
                 if root in active:
                     checks = True
@@ -408,7 +428,9 @@ class _Analysis:
                 simple.append(root not in attr_roots)
             if root in active:
                 touches = True
-        return _BindPlan(tuple(fresh), tuple(values), tuple(keys), tuple(simple), checks, checks or touches)
+        return _BindPlan(
+            tuple(fresh), tuple(values), tuple(keys), tuple(simple), checks, checks or touches, tuple(copies)
+        )
 
     # --- objects --------------------------------------------------------------------------------------------
 
@@ -453,8 +475,8 @@ class _Analysis:
             found = set()
             chains = self.chains
             for key, objs in world.items():
-                if key.startswith(_UNREACHING):
-                    continue  # a call argument's temporary: nothing refers to it after its call
+                if key.startswith(_UNREACHING) or ".$" in key:
+                    continue  # a call argument's temporary, an op's value path: no later read depends on them
                 for obj in objs:
                     c = chains.get(obj)
                     if c is None:
@@ -688,15 +710,17 @@ class _Analysis:
             # Checks and rebirths interleave in value order, exactly as the values are evaluated.
             active = self.active
             for i, value in enumerate(op.values):
-                if isinstance(value, ir.FromPlace):
+                if isinstance(value, ir.FromPlace) and type(plan.values[i]) is not tuple:
                     if value.source.root in active:
                         self.check_use(s, node, value.source, value.span)
                 else:
                     obj = f"n{node.id}.{i}"
                     if obj in objs_info:
                         self.rebirth(s, obj)
-                    else:
+                    elif isinstance(value, ir.Fresh):
                         objs_info[obj] = ObjInfo(kind=value.kind, brand=value.brand)
+                    else:
+                        objs_info[obj] = ObjInfo()
         else:
             for obj, value in plan.fresh:
                 if obj in objs_info:
@@ -707,16 +731,20 @@ class _Analysis:
         if len(keys) == 1 and simple[0] and not s.loans:
             key, v = keys[0], plan.values[0]
             for world in s.worlds:
-                world[key] = _world_get(world, v) if isinstance(v, str) else v
+                world[key] = _world_get(world, v) if isinstance(v, str) else _plan_objs(world, v)
         else:
             targets = op.targets
             for world in s.worlds:
-                values = [_world_get(world, v) if isinstance(v, str) else v for v in plan.values]
+                values = [_world_get(world, v) if isinstance(v, str) else _plan_objs(world, v) for v in plan.values]
                 for j, objs in enumerate(values):
                     if simple[j] and not s.loans:
                         world[keys[j]] = objs
                     else:
                         self.assign(s, world, targets[j], objs)
+        if plan.copies:
+            for world in s.worlds:
+                for j, source in plan.copies:
+                    _copy_value_paths(world, source, keys[j])
         if plan.touches or not s.clean:
             self.collect(s)
         return s
@@ -817,7 +845,9 @@ class _Analysis:
         s = state.derive()
         moved = dict(s.moved)
         site = frozenset((node.id,))
-        # A `.shared()` op is read by its consumers, never moved (`SharedDeviceOp`); its loans stay with it.
+        # A `.shared()` op is read by its consumers, never moved (`SharedDeviceOp`); its loans stay with it until
+        # it runs (`sync_on` / `sync`: the runtime releases them once its work is done).
+        ran = objs if op.help is not None and op.help == _RUN_HELP else _EMPTY
         objs = frozenset(o for o in objs if self.info(o).kind != _SHARED_OP)
         for obj in objs:
             # A value that was only maybe moved (one arm, a failed match guard) is moved here on every path: the
@@ -830,7 +860,7 @@ class _Analysis:
         if s.loans:
             heir = op.heir
             if heir is None:
-                s.loans = frozenset(ln for ln in s.loans if ln.holder_obj not in objs)
+                s.loans = frozenset(ln for ln in s.loans if ln.holder_obj not in objs and ln.holder_obj not in ran)
             else:
                 # the consuming call's op carries this op's pending work: its loans wait for `heir`'s binding
                 s.loans = frozenset(
@@ -1043,14 +1073,40 @@ def _dominators(graph: Graph) -> list[int]:
     return idom
 
 
+#: How a `_BindPlan` gives a value: the source key of an alias, the fresh object, or for an op's value path
+#: `(key, fresh object)`: what the key refers to, else the fresh object.
+_PlanValue = str | frozenset[str] | tuple[str, str]
+_FRESH = ir.Fresh()
+
+
+def _plan_objs(world: World, v: frozenset[str] | tuple[str, str]) -> frozenset[str]:
+    if type(v) is tuple:
+        found = world.get(v[0])
+        return found if found is not None else frozenset((v[1],))
+    return v  # type: ignore[return-value]
+
+
+def _copy_value_paths(world: World, source: str, target: str) -> None:
+    """`target := source` for an op's value: the value paths below `source` (`p.$.$0`) are copied below `target`
+    (what was below `target` is forgotten first)."""
+    old = target + "."
+    for key in [k for k in world if k.startswith(old)]:
+        del world[key]
+    prefix = source + "."
+    cut = len(source)
+    for key, objs in [(k, o) for k, o in world.items() if k.startswith(prefix)]:
+        world[target + key[cut:]] = objs
+
+
 @dataclass(slots=True)
 class _BindPlan:
     fresh: tuple[tuple[str, ir.Fresh], ...]  # the objects the Bind's `Fresh` values create, in value order
-    values: tuple[str | frozenset[str], ...]  # per value: the source key of an alias, or the fresh object
+    values: tuple[_PlanValue, ...]  # per value: the source key of an alias, the fresh object, or an op value path
     keys: tuple[str, ...]  # the targets' keys
     simple: tuple[bool, ...]  # per target: a plain name no attribute path starts with
     checks: bool  # reads an active place (so it can report a use after move)
     touches: bool  # reads or writes an active place (so it can make a moved object unreachable)
+    copies: tuple[tuple[int, str], ...] = ()  # (target index, source key): op value paths copied below the target
 
 
 def check_function(function: ir.Function) -> list[Diagnostic]:

@@ -59,6 +59,30 @@ class Place:
 ARGUMENT_TEMP_PREFIX: Final[str] = "$a"
 
 
+#: The attribute under a place holding an op that stands for the op's *value* (`p.$`), and the prefix of the
+#: attribute for item `i` of a tuple value (`p.$.$0`).  Value paths are bound only by the core (a launch's
+#: arguments after `p = k.launch_async(...)`, `sync_on`'s result); a value path that was never bound reads as
+#: a new object, never as an unknown shared one.
+VALUE_ATTR: Final[str] = "$"
+
+
+def value_place(place: Place, *path: str) -> Place:
+    """`place.$` (the value of the op `place` refers to), or a path below it (`value_place(p, "$0")` = `p.$.$0`)."""
+    return Place(place.root, (*place.attrs, VALUE_ATTR, *path), place.display)
+
+
+def item_place(place: Place, index: int) -> Place:
+    """Item `index` of the tuple value at a value path (`p.$` -> `p.$.$0`)."""
+    return Place(place.root, (*place.attrs, f"{VALUE_ATTR}{index}"), place.display)
+
+
+def is_value_path(place: Place) -> bool:
+    """Whether `place` is a value path (`p.$`, `p.$.$1`) or an argument temporary staging one."""
+    return (bool(place.attrs) and place.attrs[-1].startswith(VALUE_ATTR)) or place.root.startswith(
+        ARGUMENT_TEMP_PREFIX
+    )
+
+
 # --- values a Bind can give a place -------------------------------------------------------------------------
 
 
@@ -73,10 +97,13 @@ class FromPlace:
 @dataclass(frozen=True)
 class Fresh:
     """A new object: a call result, a literal.  `kind` names special objects (`prepared`, `shared_array`,
-    `op`)."""
+    `op`).  `parts`: for an op whose value is known to hold objects (a `launch_async` op's value is the tuple of
+    its arguments), `(path, source)` pairs: after the op is bound to a place `h`, the value path `h.<path>` (see
+    `value_place`) aliases the argument temporary `source`."""
 
     kind: str = "value"
     brand: str | None = None
+    parts: tuple[tuple[tuple[str, ...], Place], ...] = ()
 
 
 Value: TypeAlias = FromPlace | Fresh
@@ -92,10 +119,12 @@ class Whole:
 
 @dataclass(frozen=True)
 class Range:
-    """`[start, stop)` with literal bounds (`stop` None = to the end)."""
+    """`[start, stop)` (`stop` None = to the end).  A bound is an integer literal or a *symbol*: a name the front
+    end knows has one value wherever the function reads it (bound once, outside any loop), so `view(0, h)` and
+    `view(h, n)` of the same `h` are disjoint whatever `h` is."""
 
-    start: int
-    stop: int | None
+    start: int | str
+    stop: int | str | None
 
 
 @dataclass(frozen=True)

@@ -32,7 +32,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import Any, Final, Union
 
 from ownership_check.core import calls, ir
 from ownership_check.core.checker import nonlocal_effects
@@ -299,6 +299,91 @@ def _int_literal(node: ast.AST | None) -> int | None:
 
 
 def _is_constant(node: ast.AST, value: object) -> bool:
+_LOOPS: Final = (ast.For, ast.AsyncFor, ast.While, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+def _stable_names(body: Sequence[ast.stmt], params: Sequence[str]) -> frozenset[str]:
+    """Names with one value wherever a function reads them: a parameter never rebound, or a name bound exactly
+    once (an assignment, an import, a `def`...) outside any loop or comprehension, never deleted nor declared
+    `global`/`nonlocal` (nested functions' bindings of the name count too, conservatively)."""
+    counts: dict[str, int] = dict.fromkeys(params, 1)
+    unstable: set[str] = set()
+
+    def bound(name: str | None, in_loop: bool) -> None:
+        if name is None:
+            return
+        counts[name] = counts.get(name, 0) + 1
+        if in_loop:
+            unstable.add(name)
+
+    stack: list[tuple[ast.AST, bool]] = [(stmt, False) for stmt in body]
+    while stack:
+        node, in_loop = stack.pop()
+        if isinstance(node, ast.Name):
+            if not isinstance(node.ctx, ast.Load):
+                bound(node.id, in_loop)
+                if isinstance(node.ctx, ast.Del):
+                    unstable.add(node.id)
+            continue
+        if isinstance(node, ast.Global | ast.Nonlocal):
+            unstable.update(node.names)
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            bound(node.name, in_loop)
+        elif isinstance(node, ast.ExceptHandler):
+            bound(node.name, in_loop)
+        elif isinstance(node, ast.MatchAs | ast.MatchStar):
+            bound(node.name, in_loop)
+        elif isinstance(node, ast.MatchMapping):
+            bound(node.rest, in_loop)
+        elif isinstance(node, ast.alias):
+            bound((node.asname or node.name).split(".")[0], in_loop)
+        inner = in_loop or isinstance(node, _LOOPS)
+        stack.extend((child, inner) for child in ast.iter_child_nodes(node))
+    return frozenset(n for n, c in counts.items() if c == 1 and n not in unstable)
+
+
+def _key_literal(node: ast.AST | None) -> calls.ContainerKey | None:
+    """A subscript's literal key: an integer (`pair[-1]`) or a string (`bufs["out"]`)."""
+    if isinstance(node, ast.Constant) and type(node.value) is str:
+        return node.value
+    return _int_literal(node)
+
+
+def _display_items(node: ast.AST) -> tuple[list[tuple[calls.ContainerKey, ast.expr]], bool] | None:
+    """The keyed items of a container display and whether it is a mapping: a tuple/list display without starred
+    items (keys `0..n-1`) or a dict display whose keys are all integer or string literals; else None."""
+    if isinstance(node, ast.Tuple | ast.List):
+        if any(isinstance(el, ast.Starred) for el in node.elts):
+            return None
+        return list(enumerate(node.elts)), False
+    if isinstance(node, ast.Dict):
+        keyed: list[tuple[calls.ContainerKey, ast.expr]] = []
+        for key, value in zip(node.keys, node.values, strict=True):
+            literal = _key_literal(key)
+            if literal is None:
+                return None  # `**more` or a computed key
+            keyed.append((literal, value))
+        return keyed, True
+    return None
+
+
+def _changed_container(node: ast.AST) -> str | None:
+    """The name a statement or call changes in place, if it is a container's (`bufs["out"] = c`, `del
+    bufs[0]`, `bufs += [c]`, `bufs.update(...)`)."""
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
+        return node.value.id
+    if isinstance(node, ast.Name):
+        return node.id
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in calls.MUTATING_CONTAINER_METHODS
+        and isinstance(node.func.value, ast.Name)
+    ):
+        return node.func.value.id
+    return None
+
+
     return isinstance(node, ast.Constant) and node.value is value
 
 
@@ -591,7 +676,8 @@ class FunctionLowerer(calls.PlaceNaming):
         self.kernels: dict[str, KernelSummary] = dict(unit.outer_kernels)  # kernels defined in this body
         self.helpers: dict[str, FunctionNode] = {}  # plain functions defined in this body
         self.closures: dict[str, calls.NonlocalEffects] = {}  # nested functions that rebind or move `nonlocal`s
-        self.containers: dict[str, int] = {}  # names only ever bound to tuple/list displays -> widest display
+        self.containers: dict[str, calls.Container] = {}  # names only ever bound to displays (`calls.Container`)
+        self.stable: frozenset[str] | None = None  # `_stable_names`, found when a view bound first asks
 
     # --- plumbing -------------------------------------------------------------------------------------------
 
@@ -721,8 +807,13 @@ class FunctionLowerer(calls.PlaceNaming):
                 pairs.append((names, node.value))  # type: ignore[attr-defined]
             elif t is ast.Call:
                 launched.append(node)  # type: ignore[arg-type]
+                for target in node.targets:  # type: ignore[attr-defined]
+                    if isinstance(target, ast.Subscript) and (changed := _changed_container(target)) is not None:
+                        unsure.add(changed)
             elif t is ast.AnnAssign:
                 assert isinstance(node, ast.AnnAssign)
+                if (changed := _changed_container(node)) is not None:
+                    unsure.add(changed)
                 names = list(self._target_texts(node.target))
                 if self.annotation_is_device(node.annotation):
                     self.device.update(names)
@@ -748,10 +839,14 @@ class FunctionLowerer(calls.PlaceNaming):
                 unsure.update(_target_names(node.target))
             elif t is ast.Delete:
                 assert isinstance(node, ast.Delete)
+                if (changed := _changed_container(node.target)) is not None:
+                    unsure.add(changed)
                 for target in node.targets:
                     unsure.update(_target_names(target))
         for names, _ in pairs:
             self.local_names.update(n for n in names if "." not in n)
+                    if (changed := _changed_container(target)) is not None:
+                        unsure.add(changed)
         self.find_containers(pairs, unsure)
         for call in launched:
             # A place passed to a kernel is a device value (the launch refuses anything else).
@@ -783,16 +878,20 @@ class FunctionLowerer(calls.PlaceNaming):
             self.kernels.pop(name, None)
 
     def find_containers(self, pairs: Sequence[tuple[list[str], ast.expr]], unsure: set[str]) -> None:
-        """Names bound only by plain assignments of tuple/list displays (`pair = (a, c)`): `pair[1]` is `c`."""
-        widths: dict[str, int] = {}
+        """Names bound only by plain assignments of displays and never changed in place (`pair = (a, c)`,
+        `bufs = {"out": c}`): `pair[1]` is `c`, `bufs["out"]` is `c` (`calls.Container`)."""
+        displays: dict[str, list[tuple[tuple[calls.ContainerKey, ...], bool] | None]] = {}
         for names, value in pairs:
-            items = self.literal_display(value)
+            found = _display_items(value)
+            shape = (tuple(k for k, _ in found[0]), found[1]) if found is not None else None
             for name in names:
-                if items is None or len(names) != 1 or "." in name:
+                if len(names) != 1 or "." in name:
                     unsure.add(name)
                 else:
-                    widths[name] = max(widths.get(name, 0), len(items))
-        self.containers = {n: w for n, w in widths.items() if n not in unsure and 0 < w <= 16}
+                    displays.setdefault(name, []).append(shape)
+        self.containers = {
+            n: c for n, d in displays.items() if n not in unsure and (c := calls.find_container(d)) is not None
+        }
 
     def launched_kernel(self, func: ast.expr) -> KernelSummary | None:
         """The kernel a call's callee launches (`k(...)`, `k.launch(...)`, ...), or None."""
@@ -1156,6 +1255,14 @@ class FunctionLowerer(calls.PlaceNaming):
     def assign(self, targets: Sequence[ast.expr], value: ast.expr) -> None:
         split: calls.SplitAt[ast.expr] | None = None
         items: tuple[ast.expr, ...] | None = None
+        if len(targets) == 1 and isinstance(targets[0], ast.Name) and targets[0].id in self.containers:
+            raw = targets[0].id
+            found = _display_items(value)
+            target = self.target(targets[0])
+            if found is not None and isinstance(target, calls.PlaceTarget):
+                container = self.containers[raw]
+                calls.assign_container(target, self.name(raw), raw, container, found[0], self.span(targets[0]), self)
+                return
         method = value.func.attr if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) else None
         if method == calls.SPLIT_METHOD:
             assert isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
@@ -1166,14 +1273,6 @@ class FunctionLowerer(calls.PlaceNaming):
             items = tuple(value.elts)
         shape = calls.Assignment(tuple(self.target(t) for t in targets), value, split, items)
         calls.lower_assignment(shape, self)
-        for target in targets:
-            if isinstance(target, ast.Name) and target.id in self.containers:
-                raw = target.id
-                elements = [self.place(item) for item in items] if items is not None else []
-                calls.bind_elements(
-                    self.name(raw), raw, self.containers[raw], elements, [self.span(i) for i in items or ()],
-                    self.span(target), self,
-                )
 
     def value(self, node: ast.expr, holder: ir.Place | None = None) -> ir.Value:
         """Lower an expression whose result is bound to a name: an alias, a view or a fresh object."""
@@ -1214,7 +1313,7 @@ class FunctionLowerer(calls.PlaceNaming):
             if base is None:
                 return None
             args = call_args(node)
-            bounds = tuple(_int_literal(a.value) for a in args if a.keyword is None)
+            bounds = tuple(self.view_bound(a.value) for a in args if a.keyword is None)
             return calls.ViewCall(base, self.is_device_place(node.func.value), tuple(a.value for a in args), bounds)
         if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
             sl = node.slice
@@ -1236,6 +1335,21 @@ class FunctionLowerer(calls.PlaceNaming):
 
     def delete(self, target: ast.expr) -> None:
         if isinstance(target, ast.Tuple | ast.List):
+    def view_bound(self, node: ast.expr) -> int | str | None:
+        """A bound of `c.view(a, b)`: an integer literal, or a symbol for a name with one value in this function
+        (`_stable_names`), else None."""
+        literal = _int_literal(node)
+        if literal is not None or not isinstance(node, ast.Name):
+            return literal
+        if self.stable is None:
+            unit = self.unit.node
+            self.stable = (
+                frozenset()
+                if isinstance(unit, ast.Module)
+                else _stable_names(unit.body, [p.arg for p in _param_names(unit.args)])
+            )
+        return node.id if node.id in self.stable else None
+
             for el in target.elts:
                 self.delete(el)
             return
@@ -1373,10 +1487,10 @@ class FunctionLowerer(calls.PlaceNaming):
             if isinstance(node.value, ast.Name) and node.value.id in self.containers:
                 raw = node.value.id
                 name = self.name(raw)
-                width = self.containers[raw]
-                indices = [literal % width] if literal is not None and -width <= literal < width else range(width)
+                container = self.containers[raw]
                 elements: tuple[calls.Operand[ast.expr], ...] = tuple(
-                    calls.Operand(node, span, calls.element_place(name, i, raw), True) for i in indices
+                    calls.Operand(node, span, calls.container_element(name, raw, container, i), True)
+                    for i in container.indices(_key_literal(index))
                 )
                 return (node.value, index), elements
             return None

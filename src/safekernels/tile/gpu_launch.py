@@ -128,6 +128,21 @@ def _encode_tensor_map(value: Any, kind: str) -> Any:
     return view
 
 
+def _load(compiled: Any, backend: Any) -> tuple[Any, str]:
+    """The loaded module and, for a `setmaxnreg` kernel, the driver JIT's log: nvJitLink's cubin, or the
+    driver's whole-program compile of the PTX (`codegen.whole_program`; nvJitLink's relocatable compile ignores
+    `setmaxnreg`)."""
+    if getattr(compiled, "route", "nvjitlink") != "driver":
+        return backend.load_module(compiled.cubin), ""
+    from safekernels.codegen import whole_program
+
+    previous = backend.enter_always()  # the module belongs to the device's context
+    try:
+        return whole_program.load_module(compiled.ptx, compiled.arch, compiled.name)
+    finally:
+        backend.leave(previous)
+
+
 class TileGpuKernel:
     """One specialization of one tile kernel, loaded on one device."""
 
@@ -137,7 +152,8 @@ class TileGpuKernel:
     def __init__(self, compiled: Any, backend: Any) -> None:
         self.compiled = compiled
         self.name: str = compiled.name
-        self.module = backend.load_module(compiled.cubin)
+        #: the driver JIT's log when the PTX was compiled at load (a `setmaxnreg` kernel), else ""
+        self.module, self.jit_log = _load(compiled, backend)
         self.function = backend.get_function(self.module, compiled.name)
         asserts = getattr(compiled, "asserts", None)
         if asserts:  # a failed device assert is read back from host-mapped memory (simt.device_assert)

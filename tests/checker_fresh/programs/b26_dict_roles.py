@@ -1,5 +1,4 @@
-# fresh-expect: E0502 at line 28
-# fresh-known-miss: cli,mypy a subscript of a dict display with literal keys (`bufs["out"]`) is not resolved to the value stored under that key
+# fresh-expect: E0502 at line 27
 """Buffers kept in a dict by role; the roles got mixed up."""
 import numpy as np
 import safekernels as sk

@@ -1,5 +1,4 @@
 # fresh-expect: clean
-# fresh-known-false-alarm: cli,mypy view bounds that are not integer literals are not compared: `view(0, h)` and `view(h, n)` may overlap to the checker
 """Halves computed from the length: disjoint windows."""
 import numpy as np
 

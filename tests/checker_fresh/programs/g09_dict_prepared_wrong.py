@@ -1,5 +1,4 @@
-# fresh-expect: E0308 at line 36
-# fresh-known-miss: cli,mypy a subscript of a dict display with literal keys (`launches["add"]`) is not resolved to the value stored under that key
+# fresh-expect: E0308 at line 35
 """Prepared launches kept in a dict; the scale kernel gets vecadd's."""
 import numpy as np
 

@@ -47,6 +47,9 @@ class CompiledTile:
     from_cache: bool = False
     asserts: list[list[Any]] = field(default_factory=list)  # [path, line, column, message] per device assert
     persistent: bool = False  # CTAs loop over tile blocks: launch at most one per SM (codegen.tile.persistent)
+    #: "nvjitlink": load `cubin`; "driver": the PTX uses `setmaxnreg`, which nvJitLink's relocatable compile
+    #: ignores: the launcher loads the driver's whole-program compile of `ptx` (codegen.whole_program)
+    route: str = "nvjitlink"
 
 
 def choose_num_warps(kir: TileKernelIR, arch: str = DEFAULT_ARCH) -> int:
@@ -117,6 +120,7 @@ def validate_tile_meta(meta: dict[str, Any]) -> bool:
         and all(isinstance(a, list) and len(a) == 3 and isinstance(a[0], str) for a in abi)
         and isinstance(meta["asserts"], list)
         and isinstance(meta.get("persistent", False), bool)
+        and meta.get("route", "nvjitlink") in ("nvjitlink", "driver")
     )
 
 
@@ -140,9 +144,11 @@ def cache_key(
     line_info: bool = False,
     fast_math: bool = False,
 ) -> str:
+    from safekernels.codegen import whole_program
     from safekernels.codegen.pipeline import tool_versions
 
     spec = {
+        "whole_program": whole_program.ENABLED,
         "format": FORMAT,
         "compiler": compiler_hash(),
         "arch": arch,
@@ -205,6 +211,7 @@ def compile_tile(
                 True,
                 [list(a) for a in m["asserts"]],
                 bool(m.get("persistent", False)),
+                str(m.get("route", "nvjitlink")),
             )
     from safekernels.codegen.tile.diagnostics import tile_error
     from safekernels.codegen.tile.frontend import build_tile_ir
@@ -240,6 +247,9 @@ def compile_tile(
     opt_ir, ptx = optimize_and_emit(lowered.llvm_ir, target, libdevice)
     dump_stage(kir.name, arch, "opt.ll", lambda: opt_ir)
     dump_stage(kir.name, arch, "ptx", lambda: ptx)
+    from safekernels.codegen import whole_program
+
+    wants_driver = whole_program.ENABLED and target == "sm_90a" and whole_program.wants_whole_program(ptx)
     cubin = b""
     if assemble:
         from safekernels.codegen.cubin import assemble_cubin
@@ -259,6 +269,7 @@ def compile_tile(
         lowered.abi,
         asserts=tile_asserts(kir.body),
         persistent=lowered.persistent,
+        route="driver" if wants_driver else "nvjitlink",
     )
     if key is not None and assemble:
         store(
@@ -275,6 +286,7 @@ def compile_tile(
                     "abi": [list(a) for a in out.abi],
                     "asserts": out.asserts,
                     "persistent": out.persistent,
+                    "route": out.route,
                 },
             ),
         )

@@ -17,11 +17,19 @@ then the extra warpgroup can branch off at the loop with nothing else to do.  Th
 
 The kernel declares `.maxntid T + 128` and `.minnctapersm 1` so that ptxas caps registers at entry (without a
 cap `setmaxnreg` is ignored).  All `S` stages are in flight (no `S - 2` prefetch distance: release is
-explicit).
+explicit).  Only a whole-program compile honours `setmaxnreg`: such kernels are loaded through the driver's JIT
+(`codegen.whole_program`), not nvJitLink's relocatable cubin.
+
+`ATTENTION` applies the same split to flash attention's key/value loop (`codegen.tile.wgmma_sync`, the
+synchronous-wgmma TMA loop): `fork_copies` with 24 / 240 registers; the consumers stage Q before the fork,
+arrive on `empty` per warp after the iteration's last matmul and never refill; the producer's thread `T`
+issues every iteration's K and V boxes.  With `wgmma_sync.PINGPONG` the two consumer warpgroups also take turns
+at the tensor cores (FlashAttention-3's schedule).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from llvmlite import ir
@@ -37,10 +45,20 @@ if TYPE_CHECKING:
 PRODUCER_THREADS = 128
 PRODUCER_REGS = 40
 CONSUMER_REGS = 232
-#: Off by default: measured 6-8% slower than thread 0 issuing with one CTA barrier per k-step on the H200
-#: (2026-12-01, GEMM f16/bf16 4096^3 and 8192^3, kernel only: 567-606 vs 606-652 TFLOP/s), with ptxas ignoring
-#: `setmaxnreg` under nvJitLink (C7504); see docs/tile-compiler.md.  True: TMA loops are warp-specialized.
+#: Off by default: measured 7-12% slower than the default path (persistent grid, TMA-store epilogue) on the H200
+#: with `setmaxnreg` honoured through the driver's whole-program JIT (`codegen.whole_program`; 2026-12-02, GEMM
+#: f16/bf16 4096^3 and 8192^3, kernel only: 603-647 vs 679-714 TFLOP/s; see docs/tile-compiler.md).  True: TMA
+#: loops are warp-specialized.
 ENABLED = False
+#: Synchronous-wgmma TMA loops (flash attention's key/value loop, `codegen.tile.wgmma_sync`) get a producer
+#: warpgroup too.  Off: on the H200 (2026-12-02) +1% at d = 128 (within the spread) and -3 to -4% at d = 64,
+#: with or without `wgmma_sync.PINGPONG` (docs/benchmarks-tile.md).
+ATTENTION = False
+SYNC_PRODUCER_REGS = 24
+SYNC_CONSUMER_REGS = 240  # 128 x 24 + 256 x 240 registers fit the SM's 64 K (FlashAttention-3's split)
+#: What may come before such a loop besides pure ops: the tile loads it stages (Q) and lazily built tiles
+#: (`tile.iota` reshaped and offset: attention's row and column positions).
+_LAZY_KINDS = frozenset({"reshape", "add", "sub", "mul"})
 
 
 def eligible(L: TileLowering, loop: ForOp) -> bool:
@@ -52,6 +70,30 @@ def eligible(L: TileLowering, loop: ForOp) -> bool:
             return True
         if isinstance(op, ForOp) or op.kind not in PURE_KINDS:
             return False
+    return False
+
+
+def eligible_sync_loop(L: TileLowering, loop: ForOp) -> bool:
+    """`loop`, a top-level synchronous-wgmma loop whose operands come by TMA, may be split: `ATTENTION` is on
+    and before it come only pure ops, tile loads that only matmuls read (staged in shared memory before the
+    loop, by the consumers), and reshapes / sums / products of lazily built tiles."""
+    if not ATTENTION or L.ws_loops or L.T % 128:
+        return False
+    lazy: set[int] = set()
+    for op in L.kir.body:
+        if op is loop:
+            return True
+        if isinstance(op, ForOp):
+            return False
+        if op.kind == "load":
+            users = L.uses.get(op.result.id, []) if op.result is not None else []
+            if not users or any(u.kind != "matmul" for u in users):
+                return False
+            continue
+        if op.kind not in PURE_KINDS and not (op.kind in _LAZY_KINDS and all(a.id in lazy for a in op.args)):
+            return False
+        if op.result is not None:
+            lazy.add(op.result.id)
     return False
 
 
@@ -70,6 +112,27 @@ def fork(
     """Branch the producer warpgroup off into its copy loop; the builder continues in the consumers."""
     from safekernels.codegen.tile import mma
 
+    assert pipe.empty is not None
+
+    def issue(j: ir.Value, k: ir.Value) -> None:
+        mma.issue_iteration(L, pipe, loop, k, L.b.urem(j, c64(pipe.stages)), defs)
+
+    fork_copies(L, issue, pipe.empty, pipe.stages, start, stop, step, (PRODUCER_REGS, CONSUMER_REGS))
+
+
+def fork_copies(
+    L: TileLowering,
+    issue: Callable[[ir.Value, ir.Value], None],
+    empty: ir.Value,
+    stages: int,
+    start: ir.Value,
+    stop: ir.Value,
+    step: ir.Value,
+    regs: tuple[int, int],
+) -> None:
+    """Threads `>= T` lower their registers to `regs[0]` and thread `T` runs `issue(j, k)` for every
+    iteration `j` (loop index `k`), each once stage `j % stages` is released on `empty`; then they exit.  The
+    consumers raise theirs to `regs[1]` and the builder continues in them."""
     b = L.b
     fn = b.function
     prod = fn.append_basic_block("ws.producer")
@@ -80,7 +143,7 @@ def fork(
     cons = fn.append_basic_block("ws.consumer")
     b.cbranch(b.icmp_unsigned(">=", L.tid, c64(L.T)), prod, cons)
     b.position_at_end(prod)
-    _asm(L, f"setmaxnreg.dec.sync.aligned.u32 {PRODUCER_REGS};")
+    _asm(L, f"setmaxnreg.dec.sync.aligned.u32 {regs[0]};")
     b.cbranch(b.icmp_unsigned("==", L.tid, c64(L.T)), lead, done)
     b.position_at_end(lead)
     b.branch(head)
@@ -90,15 +153,14 @@ def fork(
     k = b.add(start, b.mul(j, step))
     b.cbranch(b.icmp_signed("<", k, stop), body, done)
     b.position_at_end(body)
-    assert pipe.empty is not None
-    tma.wait(L, pipe.empty, pipe.stages, j, flip=True)
-    mma.issue_iteration(L, pipe, loop, k, b.urem(j, c64(pipe.stages)), defs)
+    tma.wait(L, empty, stages, j, flip=True)
+    issue(j, k)
     j.add_incoming(b.add(j, c64(1)), b.block)
     b.branch(head)
     b.position_at_end(done)
     b.ret_void()
     b.position_at_end(cons)
-    _asm(L, f"setmaxnreg.inc.sync.aligned.u32 {CONSUMER_REGS};")
+    _asm(L, f"setmaxnreg.inc.sync.aligned.u32 {regs[1]};")
     L.ws_barrier = True
 
 

@@ -146,6 +146,27 @@ def pin(L: TileLowering, vals: list[ir.Value]) -> list[ir.Value]:
     return [b.extract_value(r, i) for i in range(m)]
 
 
+#: Pass the registers a wgmma batch reads (accumulators, a register A) through an empty asm right before its
+#: `wgmma.fence`, so that every write to them -- the copies LLVM makes for the asm's tied operands, the zeros of
+#: a peeled first iteration -- lands before the fence (CUTLASS's `warpgroup_fence_operand`).  Without it a
+#: whole-program ptxas (`codegen.whole_program`) injects a `warpgroup.arrive` (C7519) and, in a warp-specialized
+#: kernel whose consumer branch it sees as divergent, serializes every wgmma (C7520).
+FENCE_OPERANDS = True
+
+
+def fence(L: TileLowering, regs: list[ir.Value]) -> list[ir.Value]:
+    """`wgmma.fence`, with `regs` (f32 accumulators or i32 A fragments) materialized before it."""
+    if FENCE_OPERANDS and regs:
+        b = L.b
+        codes = ["=f" if r.type == so.F32 else "=r" for r in regs]
+        cons = ",".join(codes + [str(i) for i in range(len(regs))])
+        fty = ir.FunctionType(ir.LiteralStructType([r.type for r in regs]), [r.type for r in regs])
+        res = b.call(ir.InlineAsm(fty, "", cons, side_effect=True), regs)
+        regs = [b.extract_value(res, i) for i in range(len(regs))]
+    _intrinsic(L, "fence", [])
+    return regs
+
+
 def issue(
     L: TileLowering,
     a_base: ir.Value,
@@ -167,8 +188,7 @@ def issue(
     b_desc = _descriptor(b, b_addr, 16, 1024) if b_kmajor else _descriptor(b, b_addr, bk * 128, 1024)
     asm = _mma_asm(bn, dt_name, 0 if b_kmajor else 1)
     one = ir.Constant(I32, 1)
-    _intrinsic(L, "fence", [])
-    out = list(acc)
+    out = fence(L, list(acc))
     for kk in range(kbytes // 32):
         kb, kin = divmod(kk, 4)
         da = b.add(a_desc, c64((kb * bm * 128 + kin * 32) >> 4))

@@ -19,6 +19,8 @@ BM = 64 per warpgroup, BN a multiple of 64 up to 256 (16 for a K-major B), f16/b
   iteration `it + 2`.  No CTA barrier in the loop.  Without TMA (`TMA = False`, a nested loop, operands TMA
   cannot take) the copies are `cp.async`: iteration `it` waits for its own (`wait_group 0`,
   `fence.proxy.async`), passes ONE CTA barrier, then issues iteration `it + 1`'s into the other buffer.
+  With `warpspec.ATTENTION` a producer warpgroup issues every iteration's copies instead (`warpspec.fork_copies`)
+  and the consumers only release the buffers.
 
 Kernels with such a matmul divide f32 values with `divide_f32` (correctly rounded, no subroutine): ptxas
 serializes every wgmma of a function that contains a call, and `div.rn.f32` / `rcp.rn.f32` are calls.
@@ -33,7 +35,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from llvmlite import ir
 
-from safekernels.codegen.tile import mma, tma, wgmma
+from safekernels.codegen.tile import mma, tma, warpspec, wgmma
 from safekernels.codegen.tile import scalar_ops as so
 from safekernels.codegen.tile.ir import ForOp, Op, Value
 from safekernels.codegen.tile.layout import Layout, c64
@@ -122,6 +124,9 @@ def _plan_tma(L: TileLowering) -> None:
                 assert o is not None
                 L.tma[id(o.load)] = o
             L.wg_tma_loops.add(id(op))
+            if warpspec.eligible_sync_loop(L, op):  # a producer warpgroup issues the copies
+                L.ws_loops.add(id(op))
+                L.ws_extra = warpspec.PRODUCER_THREADS
 
 
 @dataclass
@@ -141,6 +146,7 @@ class LoopOperands:
     pingpong: bool = False  # the two warpgroups take turns issuing (PINGPONG)
     deferred: list[Op] = field(default_factory=list)  # matmuls of this iteration not yet waited for
     leader: int = 0  # the thread that issues the copies
+    ws: bool = False  # a producer warpgroup issues them (codegen.tile.warpspec): the consumers only release
 
 
 def _nbytes(load: Op) -> int:
@@ -167,7 +173,11 @@ def start_loop(
             load = _is_load_operand(L, v)
             if load is not None and id(load) not in body_ids and v.id in L.deferred and id(load) not in L.wg_staged:
                 base = _stage_alloc(L, _nbytes(load))
-                mma.issue_copy(L, load, L.origin(load), base, hopper=True)
+                if id(loop) in L.ws_loops:  # the copy's chunks are the T consumer threads' (not the producer's)
+                    with L.b.if_then(L.b.icmp_unsigned("<", L.tid, c64(L.T))):
+                        mma.issue_copy(L, load, L.origin(load), base, hopper=True)
+                else:
+                    mma.issue_copy(L, load, L.origin(load), base, hopper=True)
                 L.wg_staged[id(load)] = base
                 invariant = True
     loads = _loop_loads(L, loop)
@@ -185,9 +195,22 @@ def start_loop(
             wgmma.proxy_fence(L)
         ops.full = tma.init_barriers(L, 2)
         ops.empty = tma.init_barriers(L, 2, L.T // 32)  # one arrival per warp
+        ops.ws = id(loop) in L.ws_loops
         ops.pingpong = PINGPONG and L.T == 256
-        ops.leader = L.T - 128  # the last warpgroup refills (in ping-pong it releases the buffers last)
+        ops.leader = L.T if ops.ws else L.T - 128  # the last warpgroup refills (in ping-pong it releases last)
         L.barrier()  # the barriers' initialization and the invariant operands, for every thread
+        if ops.ws:
+            assert ops.empty is not None
+
+            def issue(j: ir.Value, k: ir.Value) -> None:
+                _issue_tma(L, ops, k, L.b.urem(j, c64(2)), defs)
+
+            regs = (warpspec.SYNC_PRODUCER_REGS, warpspec.SYNC_CONSUMER_REGS)
+            warpspec.fork_copies(L, issue, ops.empty, 2, start, stop, step, regs)
+            if ops.pingpong:  # FlashAttention-3's schedule: producer warpgroup and ping-pong consumers
+                with L.b.if_then(L.b.icmp_unsigned(">=", L.tid, c64(128))):
+                    _named(L, "bar.arrive", c64(0))
+            return ops
         for i in range(2):
             _issue_tma(L, ops, L.b.add(start, L.b.mul(step, c64(i))), c64(i), defs)
         if ops.pingpong:  # warpgroup 1 hands warpgroup 0 the first turn
@@ -231,6 +254,8 @@ def _release(L: TileLowering, ops: LoopOperands) -> None:
     buf = b.urem(it, c64(2))
     with b.if_then(b.icmp_unsigned("==", b.urem(L.tid, c64(32)), c64(0))):
         tma._asm(L, "mbarrier.arrive.shared::cta.b64 _, [$0];", "r,~{memory}", [tma._bar(L, ops.empty, buf)])
+    if ops.ws:  # the producer warpgroup refills it
+        return
     with b.if_then(b.icmp_unsigned("==", L.tid, c64(ops.leader))):
         tma.wait(L, ops.empty, 2, it)
     _issue_tma(L, ops, b.add(k, b.mul(step, c64(2))), buf, defs)
@@ -431,9 +456,9 @@ def _issue_reg_a(
     asm = _reg_a_asm(bn, dt_name, 0 if b_kmajor else 1)
     one = ir.Constant(I32, 1)
     # pairs 4kk .. 4kk+3: n8 blocks 2kk and 2kk+1 of the Mma layout (rows r, r+8 each), the k16 A fragment
-    frags = [a_regs[kk * 4 : kk * 4 + 4] for kk in range(bk // 16)]
-    wgmma._intrinsic(L, "fence", [])
-    out = list(acc)
+    fenced = wgmma.fence(L, [*a_regs[: bk // 16 * 4], *acc])
+    flat, out = fenced[: bk // 16 * 4], fenced[bk // 16 * 4 :]
+    frags = [flat[kk * 4 : kk * 4 + 4] for kk in range(bk // 16)]
     for kk in range(bk // 16):
         kb, kin = divmod(kk, 4)
         if b_kmajor:
