@@ -344,8 +344,6 @@ def _int_literal(expr: Expression | None) -> int | None:
     return None
 
 
-def _params(func: FuncItem) -> list[str]:
-    return [arg.variable.name for arg in func.arguments]
 _LOOPS = (ForStmt, WhileStmt, GeneratorExpr, ListComprehension, SetComprehension, DictionaryComprehension)
 
 
@@ -446,6 +444,8 @@ def _changed_container(node: Node) -> str | None:
     return None
 
 
+def _params(func: FuncItem) -> list[str]:
+    return [arg.variable.name for arg in func.arguments]
 
 
 class FunctionLowerer(calls.PlaceNaming):
@@ -554,23 +554,23 @@ class FunctionLowerer(calls.PlaceNaming):
                 mentioned.add(node.name)
             elif isinstance(node, CallExpr):
                 launched.append(node)
+                if (changed := _changed_container(node)) is not None:
+                    unsure.add(changed)
             elif isinstance(node, OperatorAssignmentStmt):
                 unsure.update(_target_names(node.lvalue))
-                if (changed := _changed_container(node)) is not None:
+                if (changed := _changed_container(node.lvalue)) is not None:
                     unsure.add(changed)
             elif isinstance(node, DelStmt):
                 unsure.update(_target_names(node.expr))
-                if (changed := _changed_container(node.lvalue)) is not None:
-                    unsure.add(changed)
-            elif isinstance(node, AssignmentStmt):
-                names = [n for t in node.lvalues for n in _target_texts(t)]
                 for deleted in node.expr.items if isinstance(node.expr, TupleExpr) else [node.expr]:
                     if (changed := _changed_container(deleted)) is not None:
                         unsure.add(changed)
-                if node.unanalyzed_type is not None and _type_is_device(node.type, self.ctx.module.fullname):
+            elif isinstance(node, AssignmentStmt):
                 for lvalue in node.lvalues:
                     if isinstance(lvalue, IndexExpr) and (changed := _changed_container(lvalue)) is not None:
                         unsure.add(changed)
+                names = [n for t in node.lvalues for n in _target_texts(t)]
+                if node.unanalyzed_type is not None and _type_is_device(node.type, self.ctx.module.fullname):
                     self.device.update(names)
                 if not isinstance(node.rvalue, TempNode):
                     pairs.append((names, node.rvalue))
@@ -962,8 +962,6 @@ class FunctionLowerer(calls.PlaceNaming):
         calls.bind_target(self.target(target), value, self)
 
     def assign(self, targets: Sequence[Expression], value: Expression) -> None:
-        split: calls.SplitAt[Expression] | None = None
-        items: tuple[Expression, ...] | None = None
         if len(targets) == 1 and isinstance(targets[0], NameExpr) and targets[0].name in self.containers:
             raw = targets[0].name
             found = _display_items(value)
@@ -972,6 +970,8 @@ class FunctionLowerer(calls.PlaceNaming):
                 container = self.containers[raw]
                 calls.assign_container(target, self.name(raw), raw, container, found[0], span_of(targets[0]), self)
                 return
+        split: calls.SplitAt[Expression] | None = None
+        items: tuple[Expression, ...] | None = None
         if (
             isinstance(value, CallExpr)
             and isinstance(value.callee, MemberExpr)
@@ -1038,8 +1038,6 @@ class FunctionLowerer(calls.PlaceNaming):
             )
         return None
 
-    def delete(self, target: Expression) -> None:
-        if isinstance(target, TupleExpr | ListExpr):
     def view_bound(self, expr: Expression) -> int | str | None:
         """A bound of `c.view(a, b)`: an integer literal, or a symbol for a name with one value in this function
         (`_stable_names`), else None."""
@@ -1053,6 +1051,8 @@ class FunctionLowerer(calls.PlaceNaming):
             )
         return expr.name if expr.name in self.stable else None
 
+    def delete(self, target: Expression) -> None:
+        if isinstance(target, TupleExpr | ListExpr):
             for item in target.items:
                 self.delete(item)
             return

@@ -49,8 +49,8 @@ from safekernels.ownership_model import (
     PREPARE_METHOD,
     SHARED_RESULT_METHODS,
     UNSAFE_OPERATIONS,
-    WITNESS_CONSUMERS,
     VALUE_FLOW_METHODS,
+    WITNESS_CONSUMERS,
     LaunchForm,
     ParamMode,
     launch_form,
@@ -561,23 +561,23 @@ def _method_call(call: Call[E], method: MethodCall[E], holder: ir.Place | None, 
             sink.value(receiver.node, heir)
         _call_args(call, name in MOVING_ARGUMENT_CALLS, heir, sink)
         kind = _RECEIVER_MOVE_KIND.get(name, "combinator")
+        parts = _value_parts(call, name, receiver.place, holder, sink)
         if has_place:
             _each_choice(
                 receiver,
                 lambda r: sink.emit(ir.Move(r.place, r.span, move_help(kind), heir=heir), call.node)
-        parts = _value_parts(call, name, receiver.place, holder, sink)
                 if r.place is not None
                 else sink.lower_expr(r.node),
                 sink,
             )
-        if name in SHARED_RESULT_METHODS:
-            return ir.Fresh(SHARED_OP, parts=parts)
-        return ir.Fresh("op" if kind == "combinator" else "value", parts=parts)
-    if name == "to_numpy" and receiver.place is not None:
         runs = VALUE_FLOW_METHODS.get(name) == "value" and name not in LOAN_INHERITING_METHODS
         if receiver.place is not None and runs:
             # `sync_on` / `sync`: the op's value, whose items a launch's arguments may be (`a, b = op.sync_on(s)`)
             return ir.FromPlace(ir.value_place(receiver.place), call.span)
+        if name in SHARED_RESULT_METHODS:
+            return ir.Fresh(SHARED_OP, parts=parts)
+        return ir.Fresh("op" if kind == "combinator" else "value", parts=parts)
+    if name == "to_numpy" and receiver.place is not None:
         _call_args(call, False, None, sink)
         sink.emit(ir.Borrow(receiver.place, False, sink.next_group(), receiver.span), call.node)
         return ir.Fresh()
@@ -594,10 +594,6 @@ def _method_call(call: Call[E], method: MethodCall[E], holder: ir.Place | None, 
 SHARED_OP: Final[str] = "shared_op"
 
 
-def _each_choice(operand: Operand[E], act: Callable[[Operand[E]], None], sink: Lowering[E]) -> None:
-    """`act` on the place an operand names, or on each place it may evaluate to (one `Branch` arm each)."""
-    if not operand.choices:
-        act(operand)
 def _value_parts(
     call: Call[E], name: str, receiver: ir.Place | None, holder: ir.Place | None, sink: Lowering[E]
 ) -> tuple[tuple[tuple[str, ...], ir.Place], ...]:
@@ -627,6 +623,10 @@ def _value_parts(
     return tuple(parts)
 
 
+def _each_choice(operand: Operand[E], act: Callable[[Operand[E]], None], sink: Lowering[E]) -> None:
+    """`act` on the place an operand names, or on each place it may evaluate to (one `Branch` arm each)."""
+    if not operand.choices:
+        act(operand)
         return
     for node in operand.prelude:
         sink.lower_expr(node)
@@ -735,14 +735,14 @@ def _launch_args(
     form: LaunchForm,
     holder: ir.Place | None,
     sink: Lowering[E],
+    stages: list[ir.Place] | None = None,
 ) -> None:
     """Kernel arguments by parameter mode: tile tensors move, SIMT slices are borrowed (shared or mutable).
+    With `stages`, each argument is also bound to an argument temporary appended there (the op's value items).
 
     Positions follow Python's binding: a `*args` display contributes its items; after a `*args` of unknown
-    stages: list[ir.Place] | None = None,
     length, the positional arguments that follow it are the last ones (a call that binds differently raises
     `TypeError` before anything runs), so they map from the end of the parameter list; what cannot be placed
-    With `stages`, each argument is also bound to an argument temporary appended there (the op's value items).
     is taken by the strongest mode it may have (a buffer that may be an output is borrowed mutably).
     """
     modes = dict(kernel.params)
@@ -795,24 +795,24 @@ def _launch_arg(
     sink: Lowering[E],
     stage: ir.Place | None = None,
 ) -> None:
-    if mode == ParamMode.MOVE.value:
-
-        def move(a: Operand[E]) -> None:
-            if a.place is not None:
     def staged(place: ir.Place | None) -> None:
         if stage is not None:
             value: ir.Value = ir.FromPlace(place, arg.span) if place is not None else ir.Fresh()
             sink.emit(ir.Bind((stage,), (value,), arg.span), call.node)
 
+    if mode == ParamMode.MOVE.value:
+
+        def move(a: Operand[E]) -> None:
+            if a.place is not None:
                 event = group if sink.dialect.launch_move_events else -1
                 sink.emit(ir.Move(a.place, a.span, move_help("launch"), event=event), call.node)
             else:
                 sink.lower_expr(a.node)
+            staged(a.place)
 
         _each_choice(arg, move, sink)
         return
     if mode in (ParamMode.SHARED.value, ParamMode.MUT.value):
-            staged(a.place)
 
         def borrow(a: Operand[E]) -> None:
             place = a.place
@@ -825,16 +825,16 @@ def _launch_arg(
                 sink.emit(ir.Borrow(place, mode == ParamMode.MUT.value, group, a.span, holder), call.node)
             else:
                 sink.lower_expr(a.node)
+            staged(place)
 
         _each_choice(arg, borrow, sink)
         return
     sink.lower_expr(arg.node)
-            staged(place)
+    staged(None)
 
 
 # --- assignment -------------------------------------------------------------------------------------------------
 
-    staged(None)
 
 def bind_target(target: Target[E], value: ir.Value, sink: Lowering[E]) -> None:
     """`target := value`; unpacked items each get a fresh object (the analysis does not track tuple contents),
@@ -904,15 +904,15 @@ def lower_assignment(assignment: Assignment[E], sink: Lowering[E]) -> None:
     value = sink.value(assignment.value, holder)
     for target in targets:
         bind_target(target, value, sink)
-    if holder is not None and not holder.attrs and isinstance(single, PlaceTarget) and isinstance(value, ir.Fresh):
-        if value.kind in MUST_USE_KINDS:
-            sink.emit(ir.Produce(holder, single.span), assignment.value)
-
     if isinstance(single, PlaceTarget) and isinstance(value, ir.Fresh) and value.parts:
         held = single.place
         for path, stage in value.parts:
             part = ir.Place(held.root, (*held.attrs, *path), held.display)
             sink.emit(ir.Bind((part,), (ir.FromPlace(stage, single.span),), single.span))
+    if holder is not None and not holder.attrs and isinstance(single, PlaceTarget) and isinstance(value, ir.Fresh):
+        if value.kind in MUST_USE_KINDS:
+            sink.emit(ir.Produce(holder, single.span), assignment.value)
+
 
 #: A key of a container display: an index of a tuple/list display, a literal key of a dict display.
 ContainerKey: TypeAlias = "int | str"

@@ -298,7 +298,6 @@ def _int_literal(node: ast.AST | None) -> int | None:
     return None
 
 
-def _is_constant(node: ast.AST, value: object) -> bool:
 _LOOPS: Final = (ast.For, ast.AsyncFor, ast.While, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
 
@@ -384,6 +383,7 @@ def _changed_container(node: ast.AST) -> str | None:
     return None
 
 
+def _is_constant(node: ast.AST, value: object) -> bool:
     return isinstance(node, ast.Constant) and node.value is value
 
 
@@ -805,15 +805,15 @@ class FunctionLowerer(calls.PlaceNaming):
             if t is ast.Assign:
                 names = [n for target in node.targets for n in self._target_texts(target)]  # type: ignore[attr-defined]
                 pairs.append((names, node.value))  # type: ignore[attr-defined]
-            elif t is ast.Call:
-                launched.append(node)  # type: ignore[arg-type]
                 for target in node.targets:  # type: ignore[attr-defined]
                     if isinstance(target, ast.Subscript) and (changed := _changed_container(target)) is not None:
                         unsure.add(changed)
-            elif t is ast.AnnAssign:
-                assert isinstance(node, ast.AnnAssign)
+            elif t is ast.Call:
+                launched.append(node)  # type: ignore[arg-type]
                 if (changed := _changed_container(node)) is not None:
                     unsure.add(changed)
+            elif t is ast.AnnAssign:
+                assert isinstance(node, ast.AnnAssign)
                 names = list(self._target_texts(node.target))
                 if self.annotation_is_device(node.annotation):
                     self.device.update(names)
@@ -837,16 +837,16 @@ class FunctionLowerer(calls.PlaceNaming):
             elif t is ast.AugAssign:
                 assert isinstance(node, ast.AugAssign)
                 unsure.update(_target_names(node.target))
-            elif t is ast.Delete:
-                assert isinstance(node, ast.Delete)
                 if (changed := _changed_container(node.target)) is not None:
                     unsure.add(changed)
+            elif t is ast.Delete:
+                assert isinstance(node, ast.Delete)
                 for target in node.targets:
                     unsure.update(_target_names(target))
-        for names, _ in pairs:
-            self.local_names.update(n for n in names if "." not in n)
                     if (changed := _changed_container(target)) is not None:
                         unsure.add(changed)
+        for names, _ in pairs:
+            self.local_names.update(n for n in names if "." not in n)
         self.find_containers(pairs, unsure)
         for call in launched:
             # A place passed to a kernel is a device value (the launch refuses anything else).
@@ -1253,8 +1253,6 @@ class FunctionLowerer(calls.PlaceNaming):
         calls.bind_target(self.target(target), value, self)
 
     def assign(self, targets: Sequence[ast.expr], value: ast.expr) -> None:
-        split: calls.SplitAt[ast.expr] | None = None
-        items: tuple[ast.expr, ...] | None = None
         if len(targets) == 1 and isinstance(targets[0], ast.Name) and targets[0].id in self.containers:
             raw = targets[0].id
             found = _display_items(value)
@@ -1263,6 +1261,8 @@ class FunctionLowerer(calls.PlaceNaming):
                 container = self.containers[raw]
                 calls.assign_container(target, self.name(raw), raw, container, found[0], self.span(targets[0]), self)
                 return
+        split: calls.SplitAt[ast.expr] | None = None
+        items: tuple[ast.expr, ...] | None = None
         method = value.func.attr if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) else None
         if method == calls.SPLIT_METHOD:
             assert isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
@@ -1333,8 +1333,6 @@ class FunctionLowerer(calls.PlaceNaming):
             )
         return None
 
-    def delete(self, target: ast.expr) -> None:
-        if isinstance(target, ast.Tuple | ast.List):
     def view_bound(self, node: ast.expr) -> int | str | None:
         """A bound of `c.view(a, b)`: an integer literal, or a symbol for a name with one value in this function
         (`_stable_names`), else None."""
@@ -1350,6 +1348,8 @@ class FunctionLowerer(calls.PlaceNaming):
             )
         return node.id if node.id in self.stable else None
 
+    def delete(self, target: ast.expr) -> None:
+        if isinstance(target, ast.Tuple | ast.List):
             for el in target.elts:
                 self.delete(el)
             return
