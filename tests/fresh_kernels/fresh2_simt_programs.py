@@ -559,6 +559,26 @@ def block_scan(a: Slice[i32], out: DisjointSlice[i32]) -> None:
         out.get_unchecked_mut(t).set(v + carry)
 
 
+# 24. print (both forms) and asserts, one in a helper, in a 2-D block (16, 3) with a partial second warp.
+@simt.device
+def checked_half(v: f32, limit: f32) -> f32:
+    assert v <= limit, "value above the limit"
+    return v * f32(0.5)  # type: ignore[no-any-return]
+
+
+@simt.kernel
+@simt.launch_contract(block=(16, 3))
+def print_assert_2d(a: Slice[f32], out: DisjointSlice[f32], limit: f32) -> None:
+    r = thread.thread_idx_y() * 16 + thread.thread_idx_x()
+    g = thread.block_idx_x() * 48 + r
+    if g == 0:
+        print("rows", thread.block_dim_y(), "limit", limit)
+        print("first %.2f of %d", a[0], len(a))
+    assert g < len(a), "thread past the input"
+    with simt.unsafe():
+        out.get_unchecked_mut(g).set(checked_half(a[g], limit))
+
+
 def _programs() -> list[Program]:
     rng = np.random.default_rng(2122)
     progs: list[Program] = []
@@ -1117,6 +1137,18 @@ def _programs() -> list[Program]:
             lambda s: (_dev(s, sv), sk.zeros(PB, i32, s)),
             (1,),
             lambda: [np.cumsum(sv).astype(np.int32)],
+        )
+    )
+    # 24
+    pa = rng.uniform(-4, 4, 96).astype(np.float32)
+    progs.append(
+        launch_program(
+            "simt2: print and asserts (one in a helper) in a 2-D block",
+            print_assert_2d,
+            simt.LaunchConfig2D(grid=(2, 1), block=(16, 3)),
+            lambda s: (_dev(s, pa), sk.zeros(96, f32, s), 4.0),
+            (1,),
+            lambda: [pa * np.float32(0.5)],
         )
     )
     return progs

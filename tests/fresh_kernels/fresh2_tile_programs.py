@@ -216,6 +216,14 @@ def odd_matmuls(
     c3.store(tile.matmul(xa, yb, acc + 1.0, input_precision="tf32"))
 
 
+# 9b. Degenerate matmul shapes: a row vector times a matrix (1 x 16 @ 16 x 24) and an outer product (K = 1).
+@tile.kernel
+def thin_matmuls(row: Partition[f32], outer: Partition[f32], v: Tensor[f16], m: Tensor[f16], c: Tensor[f16]) -> None:
+    row.store(tile.matmul(v.load((0, 0), (1, 16)), m.load((0, 0), (16, 24)), tile.full((1, 24), 0.5, f32)))
+    col = c.load((0, 0), (16, 1))
+    outer.store(tile.matmul(col, tile.transpose(col), tile.zeros((16, 16), f32)))
+
+
 # 10. Loops carrying a tile, a typed f32 scalar, an i32 scalar, a tuple and a bool, with a negative step.
 @tile.kernel
 def carried(out: Partition[f32], x: Tensor[f32], scale: f32, n: i32) -> None:
@@ -767,6 +775,29 @@ def _programs() -> list[Program]:
                 a9 @ b9,
                 (x9.astype(np.float64) @ y9.T.astype(np.float64)).astype(np.float32),
                 (tf32(x9).astype(np.float64) @ tf32(y9).T.astype(np.float64) + 1).astype(np.float32),
+            ],
+        )
+    )
+
+    # 9b
+    v9 = rng.integers(-4, 5, (1, 16)).astype(np.float16)
+    m9 = rng.integers(-4, 5, (16, 24)).astype(np.float16)
+    c9 = rng.integers(-4, 5, (16, 1)).astype(np.float16)
+    progs.append(
+        tile_program(
+            "tile2: GEMV-shaped (1 x 16 @ 16 x 24) and outer-product (K = 1) f16 matmuls",
+            thin_matmuls,
+            lambda d: (
+                _out((1, 24), (1, 24), f32, d),
+                _out((16, 16), (16, 16), f32, d),
+                _in(v9, d),
+                _in(m9, d),
+                _in(c9, d),
+            ),
+            (0, 1),
+            lambda: [
+                v9.astype(np.float32) @ m9.astype(np.float32) + 0.5,
+                c9.astype(np.float32) @ c9.T.astype(np.float32),
             ],
         )
     )

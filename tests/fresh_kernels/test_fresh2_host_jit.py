@@ -1,8 +1,8 @@
 """The GPU's own LLVM IR of the second-batch SIMT programs, run on the host, gives the CPU executor's values.
 
 `tests/codegen/host_jit.py` retargets a kernel's NVPTX IR to the host and runs it one thread at a time: what the
-lowering computes, checked without a GPU. It runs kernels without barriers, warp shuffles, libdevice calls or
-f16/bf16 (those need threads together or helpers the JIT lacks: the GPU tests check them); the list below is
+lowering computes, checked without a GPU. It runs kernels without barriers, warp shuffles, libdevice calls, device
+print or f16/bf16 (those need threads together or helpers the JIT lacks: the GPU tests check them); the list below is
 every program of the batch it can run, and the test checks that the others are exactly the ones it refuses.
 """
 
@@ -72,6 +72,6 @@ def test_the_host_runner_refuses_exactly_the_other_programs() -> None:
             continue
         try:
             HostKernel(kernel, assume_requires=not unchecked)
-        except Unsupported:
+        except (Unsupported, RuntimeError):  # RuntimeError: IR it cannot retarget (a device print's strings)
             refused.append(name)
     assert sorted(set(LAUNCHES) - set(refused)) == sorted(HOST_RUNNABLE)

@@ -133,3 +133,25 @@ def test_a_simt_kernel_is_a_plain_def() -> None:
         @simt.kernel  # type: ignore[arg-type]
         class Launcher:
             pass
+
+
+def test_a_failed_simt_assert_in_a_helper_names_its_line_on_both() -> None:
+    """The CPU executor's `KernelAssertionError` and the GPU's assert table name the helper's assert line."""
+    from fresh2_simt_programs import checked_half, print_assert_2d
+
+    from safekernels import simt
+    from safekernels.codegen.pipeline import compile_simt_kernel
+
+    stream = sk.Device.cpu().new_stream()
+    a = sk.to_device(np.array([1.0] * 40 + [9.0] + [1.0] * 7, np.float32), stream)
+    out = sk.zeros(48, f32, stream)
+    prepared = print_assert_2d.prepare(simt.LaunchConfig2D(grid=(1, 1), block=(16, 3)), sk.Device.cpu())
+    with pytest.raises(sk.KernelAssertionError) as failed:
+        print_assert_2d.launch(prepared, stream, a, out, 4.0)
+    path = checked_half.py_function.__code__.co_filename
+    with open(path) as f:
+        line = next(i for i, text in enumerate(f, 1) if '"value above the limit"' in text)
+    assert (failed.value.path, failed.value.line, failed.value.message) == (path, line, "value above the limit")
+    assert "thread (8, 2, 0)" in str(failed.value)
+    table = compile_simt_kernel(print_assert_2d, arch="sm_90", use_cache=False).meta["asserts"]
+    assert isinstance(table, list) and [path, line] in [entry[:2] for entry in table], table
