@@ -579,6 +579,54 @@ def print_assert_2d(a: Slice[f32], out: DisjointSlice[f32], limit: f32) -> None:
         out.get_unchecked_mut(g).set(checked_half(a[g], limit))
 
 
+# 25. Exited lanes: every third thread returns before the warp collectives (docs: an exited lane is absent;
+# a shuffle from it gives the caller's own value, reductions combine the lanes present).
+@simt.kernel
+@simt.launch_contract(block=64)
+def exited_lanes(a: Slice[i32], out: DisjointSlice[i32]) -> None:
+    idx = thread.index_1d()
+    i = idx.get()
+    if i % 3 == 0:
+        return
+    v = a[i]
+    total = warp.reduce_sum(v)
+    top = warp.reduce_max(v)
+    down = warp.shfl_down(v, 1)
+    flip = warp.shfl_xor(v, 1)
+    if (o := out.get_mut(idx)) is not None:
+        o.set(total * 1000000 + top * 10000 + down * 100 + flip)
+
+
+# 26. A barrier after some threads exited (they no longer hold it back), through shared memory; block of 50.
+@simt.kernel
+@simt.launch_contract(block=50)
+def barrier_after_exit(a: Slice[f32], out: DisjointSlice[f32]) -> None:
+    t = thread.thread_idx_x()
+    if t >= 40:
+        return
+    with simt.unsafe():
+        s = simt.shared_array(f32, 40)
+        s[t] = a[t] * f32(2.0)
+    thread.sync_threads()
+    with simt.unsafe():
+        out.get_unchecked_mut(t).set(s[39 - t] + s[t])
+
+
+# 27. A warp reduction inside a branch only some lanes take (the lanes present are the branch's).
+@simt.kernel
+@simt.launch_contract(block=48)
+def divergent_reduce(a: Slice[i64], out: DisjointSlice[i64]) -> None:
+    idx = thread.index_1d()
+    i = idx.get()
+    lane = thread.lane_id()
+    v = a[i]
+    r = i64(-1)
+    if lane < 10:
+        r = warp.reduce_sum(v)
+    if (o := out.get_mut(idx)) is not None:
+        o.set(r)
+
+
 def _programs() -> list[Program]:
     rng = np.random.default_rng(2122)
     progs: list[Program] = []
@@ -1149,6 +1197,78 @@ def _programs() -> list[Program]:
             lambda s: (_dev(s, pa), sk.zeros(96, f32, s), 4.0),
             (1,),
             lambda: [pa * np.float32(0.5)],
+        )
+    )
+    # 25
+    ev = rng.integers(-40, 40, 128).astype(np.int32)
+
+    def exited_ref() -> list[np.ndarray]:
+        out = np.zeros(128, np.int32)
+        for i in range(128):
+            if i % 3 == 0:
+                continue
+            base = i - i % 32
+            present = [j for j in range(base, base + 32) if j % 3 != 0]
+            total = sum(int(ev[j]) for j in present)
+            top = max(int(ev[j]) for j in present)
+            down = int(ev[i + 1]) if i + 1 in present else int(ev[i])
+            flip = int(ev[i ^ 1]) if (i ^ 1) in present else int(ev[i])
+            out[i] = total * 1000000 + top * 10000 + down * 100 + flip
+        return [out]
+
+    progs.append(
+        launch_program(
+            "simt2: warp collectives with exited lanes",
+            exited_lanes,
+            simt.LaunchConfig1D(grid=2, block=64),
+            lambda s: (_dev(s, ev), sk.zeros(128, i32, s)),
+            (1,),
+            exited_ref,
+        )
+    )
+
+    # 26
+    bv = rng.uniform(-3, 3, 50).astype(np.float32)
+
+    def barrier_ref() -> list[np.ndarray]:
+        twice = bv[:40] * np.float32(2)
+        out = np.zeros(50, np.float32)
+        out[:40] = twice[::-1] + twice
+        return [out]
+
+    progs.append(
+        launch_program(
+            "simt2: a barrier after some threads exited",
+            barrier_after_exit,
+            simt.LaunchConfig1D(grid=1, block=50),
+            lambda s: (_dev(s, bv), sk.zeros(50, f32, s)),
+            (1,),
+            barrier_ref,
+        )
+    )
+
+    # 27
+    dv = rng.integers(-(10**12), 10**12, 96)
+
+    def divergent_ref() -> list[np.ndarray]:
+        out = np.full(96, -1, np.int64)
+        for i in range(96):
+            block_base = i - i % 48
+            rank = i % 48
+            lane = rank % 32
+            if lane < 10:
+                warp_base = block_base + rank - lane
+                out[i] = sum(int(dv[j]) for j in range(warp_base, warp_base + 10))
+        return [out]
+
+    progs.append(
+        launch_program(
+            "simt2: a warp reduction in a branch ten lanes take",
+            divergent_reduce,
+            simt.LaunchConfig1D(grid=2, block=48),
+            lambda s: (_dev(s, dv), sk.zeros(96, i64, s)),
+            (1,),
+            divergent_ref,
         )
     )
     return progs
