@@ -298,6 +298,26 @@ def tile_math(
     d.store(tile.log(r * r + 1.0) + tile.rsqrt(r * r + 2.0) + tile.cos(r))
 
 
+# 15b. Reductions, scans and arg-reductions of f16 and bf16 tiles (accumulated in f32, rounded once).
+@tile.kernel
+def half_reductions(
+    s16: Partition[f16],
+    m16: Partition[f16],
+    sb: Partition[bf16],
+    cb: Partition[bf16],
+    am: Partition[i32],
+    h: Tensor[f16],
+    b: Tensor[bf16],
+) -> None:
+    t = h.load((0, 0), (8, 16))
+    u = b.load((0, 0), (8, 16))
+    s16.store(tile.sum(t, axis=1, keepdims=True))
+    m16.store(tile.max(t, axis=0, keepdims=True) - tile.min(t, axis=0, keepdims=True))
+    sb.store(tile.sum(u, axis=0, keepdims=True))
+    cb.store(tile.cumsum(u, axis=1))
+    am.store(tile.argmax(u, axis=1, keepdims=True) * 100 + tile.argmin(t, axis=1, keepdims=True))
+
+
 # 16. A big (64, 64) tile on 1 and on 8 warps: row and column sums and a max.
 @tile.kernel(num_warps=8)
 def wide_tile8(rows: Partition[f32], total: Partition[f32], x: Tensor[f32]) -> None:
@@ -461,6 +481,41 @@ def _graph_program(x: np.ndarray) -> Program:
         return accumulate.inspect(_out((50,), (16,), f32, dev), _in(x, dev), arch=arch)
 
     return Program("tile2: graph_on replayed three times", run, lambda: [x * np.float32(3)], assemble)
+
+
+def _mixed_graph_program(x: np.ndarray, y: np.ndarray) -> Program:
+    """A SIMT `launch_async` (grid-stride saxpy) chained into a tile launch that takes its output buffer, captured
+    with `graph_on` and replayed twice: the tile output accumulates two rounds."""
+    from fresh2_simt_programs import saxpy_strided
+
+    from safekernels import simt
+
+    n = x.shape[0]
+
+    def run(device: sk.Device) -> list[np.ndarray]:
+        stream = device.new_stream()
+        xs, ys = sk.to_device(x, stream, device=device), sk.to_device(y, stream, device=device)
+        out = sk.zeros(n, f32, stream, device=device)
+        prepared = saxpy_strided.prepare(simt.LaunchConfig1D(grid=2, block=64), device)
+        first = saxpy_strided.launch_async(prepared, xs, ys, out, 0.5)
+        chain = first.then(lambda values: accumulate(_out((n,), (16,), f32, device), values[2]))
+        graph = chain.graph_on(stream)
+        graph.replay(stream)
+        graph.replay(stream)
+        stream.synchronize()
+        z, _buffer = graph.value
+        return [z.to_numpy(stream).reshape(-1)]
+
+    def assemble(arch: str) -> Any:
+        dev = sk.Device.cpu()
+        return accumulate.inspect(_out((n,), (16,), f32, dev), _in(x, dev), arch=arch)
+
+    return Program(
+        "tile2: graph of a SIMT launch_async chained into a tile launch, replayed twice",
+        run,
+        lambda: [(np.float32(0.5) * x + y) * np.float32(2)],
+        assemble,
+    )
 
 
 def _autotune_program(x: np.ndarray) -> Program:
@@ -1010,6 +1065,38 @@ def _programs() -> list[Program]:
         )
     )
 
+    # 15b
+    h15b = (rng.integers(-64, 64, (8, 16)) / 8).astype(np.float16)
+    b15b = round_bf16((rng.integers(-300, 300, (8, 16)) / 16).astype(np.float32))
+
+    def half_red_ref() -> list[np.ndarray]:
+        h32 = h15b.astype(np.float32)
+        return [
+            h32.sum(1, keepdims=True).astype(np.float16),
+            (h32.max(0, keepdims=True) - h32.min(0, keepdims=True)).astype(np.float16),
+            round_bf16(b15b.sum(0, keepdims=True)),
+            round_bf16(np.cumsum(b15b, 1)),
+            (b15b.argmax(1) * 100 + h32.argmin(1)).astype(np.int32)[:, None],
+        ]
+
+    progs.append(
+        tile_program(
+            "tile2: f16/bf16 reductions, scans and arg-reductions",
+            half_reductions,
+            lambda d: (
+                _out((8, 1), (8, 1), f16, d),
+                _out((1, 16), (1, 16), f16, d),
+                _out((1, 16), (1, 16), bf16, d),
+                _out((8, 16), (8, 16), bf16, d),
+                _out((8, 1), (8, 1), i32, d),
+                _in(h15b, d),
+                _in(b15b, d, bf16),
+            ),
+            (0, 1, 2, 3, 4),
+            half_red_ref,
+        )
+    )
+
     # 16
     w16 = rng.integers(-8, 8, (64, 64)).astype(np.float32)
     for kernel, warps in ((wide_tile8, 8), (wide_tile1, 1)):
@@ -1148,6 +1235,9 @@ def _programs() -> list[Program]:
     x40 = rng.standard_normal(40).astype(np.float32)
     progs.append(_chain_program(x40))
     progs.append(_graph_program(rng.standard_normal(50).astype(np.float32)))
+    progs.append(
+        _mixed_graph_program(rng.standard_normal(100).astype(np.float32), rng.standard_normal(100).astype(np.float32))
+    )
     progs.append(_autotune_program(rng.standard_normal(70).astype(np.float32)))
     return progs
 
