@@ -498,7 +498,10 @@ def _mixed_graph_program(x: np.ndarray, y: np.ndarray) -> Program:
         out = sk.zeros(n, f32, stream, device=device)
         prepared = saxpy_strided.prepare(simt.LaunchConfig1D(grid=2, block=64), device)
         first = saxpy_strided.launch_async(prepared, xs, ys, out, 0.5)
-        chain = first.then(lambda values: accumulate(_out((n,), (16,), f32, device), values[2]))
+        def add_into_tile(values: tuple[Any, ...]) -> Any:
+            return accumulate(_out((n,), (16,), f32, device), values[2])
+
+        chain = first.then(add_into_tile)
         graph = chain.graph_on(stream)
         graph.replay(stream)
         graph.replay(stream)
