@@ -19,6 +19,7 @@ Every stage except reading the bytes is skipped for files whose content hash is 
 from __future__ import annotations
 
 import ast
+import gc
 import os
 import signal
 import threading
@@ -299,6 +300,31 @@ def _cached_diagnostics(entry: dict[str, Any], display: str) -> list[Diagnostic]
         return None
 
 
+#: Allocations between two young-generation collections during a run (CPython's default is 700), as mypy does.
+_GC_THRESHOLD = 200_000
+
+
+@contextmanager
+def _collector_for_a_run() -> Iterator[None]:
+    """Tune the cyclic garbage collector for one run, restored afterwards (the API runs in editors' processes).
+
+    A run holds every candidate file's `ast` tree from the prescan until that file is analysed, and makes little
+    cyclic garbage.  With CPython's defaults, each of the hundreds of young collections a run triggers (one per 700
+    allocations) and the older ones that follow traverse those live trees again: a sixth of a dense run's time.
+    The threshold is raised as mypy raises it, and the trees are moved out of the collector's sight
+    (`gc.freeze`) once the prescan is done, unless something else of the process has frozen objects itself.
+    """
+    previous = gc.get_threshold()
+    own_freeze = gc.get_freeze_count() == 0
+    gc.set_threshold(max(previous[0], _GC_THRESHOLD), *previous[1:])
+    try:
+        yield
+    finally:
+        if own_freeze:
+            gc.unfreeze()
+        gc.set_threshold(*previous)
+
+
 def run(
     files: Sequence[tuple[str, str]],
     config: Config,
@@ -309,7 +335,21 @@ def run(
     context: Sequence[str] = (),
 ) -> RunResult:
     """Check `files` ((path to open, path to display) pairs); `context` paths only feed the project index."""
+    with _collector_for_a_run():
+        return _run(files, config, jobs=jobs, use_cache=use_cache, cache_dir=cache_dir, context=context)
+
+
+def _run(
+    files: Sequence[tuple[str, str]],
+    config: Config,
+    *,
+    jobs: int,
+    use_cache: bool,
+    cache_dir: str | None,
+    context: Sequence[str],
+) -> RunResult:
     result = RunResult()
+    frozen_before = gc.get_freeze_count()
     cache = Cache(cache_dir or os.path.join(config.root, CACHE_DIR), config.fingerprint()) if use_cache else None
     loaded: list[_File] = []
     reported_keys = {os.path.abspath(p) for p, _ in files}
@@ -357,6 +397,8 @@ def run(
     candidates = [f for f in loaded if mentions_marker(f.data)]
     for f in candidates:
         prepare(f)
+    if frozen_before == 0:
+        gc.freeze()  # the trees kept for the analysis live until the end of the run (see _collector_for_a_run)
     relevant: dict[str, _File] = {}
     others = [f for f in loaded if not mentions_marker(f.data)]
     scanned = list(candidates)

@@ -382,6 +382,19 @@ def _kernel_summary(
     return KernelSummary(node.name, track, params, node.lineno, autotuned)
 
 
+def _leaf_depths() -> dict[type[ast.AST], int]:
+    """Node classes that never have children apart from a context (a name's `Load`), with the levels they add
+    below their own: about a third of a tree's nodes are contexts, operators, names and constants."""
+    leaves: dict[type[ast.AST], int] = {ast.Constant: 0, ast.Name: 1}
+    for base in (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop):
+        for cls in base.__subclasses__():
+            leaves[cls] = 0
+    return leaves
+
+
+_LEAF_DEPTH = _leaf_depths()
+
+
 def summarize(tree: ast.Module, path: str, mentions_marker: bool, module: str | None = None) -> FileSummary:
     return summarize_and_measure(tree, path, mentions_marker, module)[0]
 
@@ -416,7 +429,13 @@ def summarize_and_measure(
             chain = len(cur.values) - 1  # type: ignore[attr-defined]
             deepest = max(deepest, depth + chain)
             depth += chain
-        todo.extend((child, inside, depth + 1) for child in child_nodes(cur))
+        below = depth + 1
+        for child in child_nodes(cur):
+            extra = _LEAF_DEPTH.get(type(child))
+            if extra is None:
+                todo.append((child, inside, below))
+            elif below + extra > deepest:  # a leaf only counts for the depth: measured here, never queued
+                deepest = below + extra
     imports, modules, stars = _bindings(import_nodes, module, is_package)
     toplevel = {
         n.name for n in tree.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
