@@ -800,10 +800,33 @@ class FunctionLowerer(calls.PlaceNaming):
             arms = tuple(self.block(functools.partial(self.assign, [node.index], item)) for item in items)
             head = self.block(lambda: self.emit(ir.Branch(arms, span_of(node.index))))
         else:
-            head = self.block(lambda: self.bind(node.index, ir.Fresh()))
+            shape, sources = self.iteration(node.expr)
+            head = self.block(lambda: calls.bind_iteration(self.target(node.index), shape, sources, self))
         body = self.block(lambda: self.suite(node.body))
         orelse = self.block(lambda: self.suite(node.else_body))
         self.emit(ir.Loop(head, body, orelse, span_of(node.index), unrolled=items is not None))
+
+    def iteration(self, expr: Expression) -> tuple[str, list[ir.Place | None]]:
+        """How a `for` loop takes items from `expr` (`calls.bind_iteration`): a place, or the builtin `zip` /
+        `enumerate` of places; ("", []) for anything else."""
+        place = self.place(expr)
+        if place is not None:
+            return "each", [place]
+        if (
+            isinstance(expr, CallExpr)
+            and isinstance(expr.callee, NameExpr)
+            and expr.callee.fullname in ("builtins.zip", "builtins.enumerate")
+            and ARG_POS in expr.arg_kinds
+            and all(
+                kind == ARG_POS or (kind == ARG_NAMED and name == "strict")  # `zip(xs, ys, strict=True)`
+                for kind, name in zip(expr.arg_kinds, expr.arg_names, strict=True)
+            )
+        ):
+            positional = [a for a, kind in zip(expr.args, expr.arg_kinds, strict=True) if kind == ARG_POS]
+            if expr.callee.fullname == "builtins.zip":
+                return "zip", [self.place(a) for a in positional]
+            return "enumerate", [self.place(positional[0])]
+        return "", []
 
     def try_stmt(self, node: TryStmt) -> None:
         body = self.block(lambda: self.suite(node.body))

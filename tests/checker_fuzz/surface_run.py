@@ -26,7 +26,6 @@ _STATEMENT = re.compile(r"^\s*(?:[\w, ().\[\]]+ = )?(?P<head>[\w.]+(?:\(|\[)?)")
 #: raises there, the checker stays silent by design.  A miss whose line (or the call that reached it) uses one of
 #: them is counted apart from the real misses, by this reason.
 DOCUMENTED_UNSEEN: dict[str, str] = {
-    'named["': "a dict of buffers (containers built or changed dynamically)",
     "h.": "an attribute of an object built by a call (`Bufs(a, b, c).a`)",
     "launch_op(": "a helper that launches (calls of functions that return something other than a parameter)",
     "made(": "a kernel returned by a kernel factory (`made = make_tile_kernel()`)",

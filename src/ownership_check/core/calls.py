@@ -985,6 +985,44 @@ def container_element(name: str, display: str, container: Container, index: int)
     return element_place(name, index, display, container.keys[index] if container.mapping else None)
 
 
+#: How a `for` loop takes its items from its iterable: `for x in xs` ("each"), `for a, b in zip(xs, ys)`
+#: ("zip", builtin `zip` of places), `for i, x in enumerate(xs)` ("enumerate").
+ITERATION_SHAPES: Final[frozenset[str]] = frozenset({"each", "zip", "enumerate"})
+
+
+def bind_iteration(target: Target[E], shape: str, sources: Sequence[ir.Place | None], sink: Lowering[E]) -> None:
+    """Bind a `for` target to the item one iteration takes from each source place (`ir.iteration_item`): the
+    items `zip` pairs from one list are one object; anything not followed is a new value."""
+    site = sink.next_group()
+
+    def item(source: ir.Place | None) -> ir.Value:
+        return ir.FromPlace(ir.iteration_item(source, site), _NO_SPAN) if source is not None else ir.Fresh()
+
+    if shape == "each" and len(sources) == 1:
+        bind_target(target, item(sources[0]), sink)
+        return
+    if isinstance(target, UnpackTarget) and not target.starred:
+        if shape == "zip" and len(target.items) == len(sources):
+            # one parallel binding: the items one iteration takes are born together (one site)
+            places = [part for part in target.items if isinstance(part, PlaceTarget) and part.root_span is None]
+            if places:
+                pairs = zip(target.items, sources, strict=True)
+                values = tuple(item(source) for part, source in pairs if part in places)
+                sink.emit(ir.Bind(tuple(p.place for p in places), values, target.span))
+            for part, source in zip(target.items, sources, strict=True):
+                if part not in places:
+                    bind_target(part, item(source), sink)
+            return
+        if shape == "enumerate" and len(target.items) == 2 and len(sources) == 1:
+            bind_target(target.items[0], ir.Fresh(), sink)
+            bind_target(target.items[1], item(sources[0]), sink)
+            return
+    bind_target(target, ir.Fresh(), sink)
+
+
+_NO_SPAN: Final[Span] = Span(0, 0, 0, 0)
+
+
 def assign_container(
     target: PlaceTarget,
     name: str,

@@ -388,12 +388,19 @@ class _Analysis:
         keys: list[str] = []
         simple: list[bool] = []
         copies: list[tuple[int, str]] = []
+        derived: list[int] = []
         checks = touches = False
         targets = op.targets
         for i, v in enumerate(op.values):
             if type(v) is ir.FromPlace:
                 source = v.source
                 root = source.root
+                if source.attrs and source.attrs[-1].startswith(ir.ITEM_ATTR):
+                    # a loop's item of a container: an object derived from the container's and the loop's
+                    parent = ".".join((root, *source.attrs[:-1]))
+                    values.append((parent, "." + source.attrs[-1], ""))
+                    derived.append(i)
+                    continue
                 if ir.is_value_path(source):
                     # an op's value (`p.$.$0`): a new object where the core bound none; never a use to check
                     obj = f"n{node_id}.{i}"
@@ -429,7 +436,14 @@ class _Analysis:
             if root in active:
                 touches = True
         return _BindPlan(
-            tuple(fresh), tuple(values), tuple(keys), tuple(simple), checks, checks or touches, tuple(copies)
+            tuple(fresh),
+            tuple(values),
+            tuple(keys),
+            tuple(simple),
+            checks,
+            checks or touches,
+            tuple(copies),
+            tuple(derived),
         )
 
     # --- objects --------------------------------------------------------------------------------------------
@@ -713,6 +727,8 @@ class _Analysis:
                 if isinstance(value, ir.FromPlace) and type(plan.values[i]) is not tuple:
                     if value.source.root in active:
                         self.check_use(s, node, value.source, value.span)
+                elif i in plan.derived:
+                    pass  # a loop item: born below
                 else:
                     obj = f"n{node.id}.{i}"
                     if obj in objs_info:
@@ -728,6 +744,20 @@ class _Analysis:
                 else:
                     objs_info[obj] = ObjInfo(kind=value.kind, brand=value.brand)
         keys, simple = plan.keys, plan.simple
+        if plan.derived:
+            # a loop item is born at this site each iteration: an older one (the previous item) is renamed
+            born: set[str] = set()
+            for i in plan.derived:
+                item = plan.values[i]
+                if not isinstance(item, str):
+                    for world in s.worlds:
+                        born |= _plan_objs(world, item)
+            for obj in sorted(born):
+                if obj in objs_info:
+                    self.rebirth(s, obj)
+                else:
+                    objs_info[obj] = ObjInfo()
+                    self.homes[obj] = None
         if len(keys) == 1 and simple[0] and not s.loans:
             key, v = keys[0], plan.values[0]
             for world in s.worlds:
@@ -1075,12 +1105,14 @@ def _dominators(graph: Graph) -> list[int]:
 
 #: How a `_BindPlan` gives a value: the source key of an alias, the fresh object, or for an op's value path
 #: `(key, fresh object)`: what the key refers to, else the fresh object.
-_PlanValue = str | frozenset[str] | tuple[str, str]
+_PlanValue = str | frozenset[str] | tuple[str, str] | tuple[str, str, str]
 _FRESH = ir.Fresh()
 
 
-def _plan_objs(world: World, v: frozenset[str] | tuple[str, str]) -> frozenset[str]:
+def _plan_objs(world: World, v: frozenset[str] | tuple[str, str] | tuple[str, str, str]) -> frozenset[str]:
     if type(v) is tuple:
+        if len(v) == 3:  # a loop item: derived from each object the container may be
+            return frozenset(o + v[1] for o in _world_get(world, v[0]))
         found = world.get(v[0])
         return found if found is not None else frozenset((v[1],))
     return v  # type: ignore[return-value]
@@ -1107,6 +1139,7 @@ class _BindPlan:
     checks: bool  # reads an active place (so it can report a use after move)
     touches: bool  # reads or writes an active place (so it can make a moved object unreachable)
     copies: tuple[tuple[int, str], ...] = ()  # (target index, source key): op value paths copied below the target
+    derived: tuple[int, ...] = ()  # values that are loop items (`ir.ITEM_ATTR`)
 
 
 def check_function(function: ir.Function) -> list[Diagnostic]:

@@ -76,6 +76,17 @@ def item_place(place: Place, index: int) -> Place:
     return Place(place.root, (*place.attrs, f"{VALUE_ATTR}{index}"), place.display)
 
 
+#: The attribute prefix standing for "the item loop `site` takes from" a container place (`xs.$it3`): reading it
+#: gives an object derived from the container's object and the loop, so `for a, b in zip(xs, ys)` with `ys` the
+#: same list as `xs` binds `a` and `b` to one object, and each iteration to a new one.
+ITEM_ATTR: Final[str] = "$it"
+
+
+def iteration_item(place: Place, site: int) -> Place:
+    """`place.$it<site>`: the item loop `site` takes from `place` in one iteration (`ITEM_ATTR`)."""
+    return Place(place.root, (*place.attrs, f"{ITEM_ATTR}{site}"), place.display)
+
+
 def is_value_path(place: Place) -> bool:
     """Whether `place` is a value path (`p.$`, `p.$.$1`) or an argument temporary staging one."""
     return (bool(place.attrs) and place.attrs[-1].startswith(VALUE_ATTR)) or place.root.startswith(

@@ -1087,10 +1087,32 @@ class FunctionLowerer(calls.PlaceNaming):
             arms = tuple(self.block(functools.partial(self.assign, [node.target], item)) for item in items)
             head = self.block(lambda: self.emit(ir.Branch(arms, self.span(node.target))))
         else:
-            head = self.block(lambda: self.bind(node.target, ir.Fresh()))
+            shape, sources = self.iteration(node.iter)
+            head = self.block(lambda: calls.bind_iteration(self.target(node.target), shape, sources, self))
         body = self.block(lambda: self.suite(node.body))
         orelse = self.else_block(node.orelse)
         self.emit(ir.Loop(head, body, orelse, self.span(node.target), unrolled=items is not None))
+
+    def iteration(self, node: ast.expr) -> tuple[str, list[ir.Place | None]]:
+        """How a `for` loop takes items from `node` (`calls.bind_iteration`): a place, or the builtin `zip` /
+        `enumerate` of places; ("", []) for anything else."""
+        place = self.place(node)
+        if place is not None:
+            return "each", [place]
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in ("zip", "enumerate")
+            and node.func.id not in self.local_names
+            and self.ctx.qualify(node.func) == node.func.id
+            and all(k.arg == "strict" for k in node.keywords)  # `zip(xs, ys, strict=True)`
+            and not any(isinstance(a, ast.Starred) for a in node.args)
+            and node.args
+        ):
+            if node.func.id == "zip":
+                return "zip", [self.place(a) for a in node.args]
+            return "enumerate", [self.place(node.args[0])]
+        return "", []
 
     def else_block(self, body: Sequence[ast.stmt]) -> ir.Block:
         if not body:

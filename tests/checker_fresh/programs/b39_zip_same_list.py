@@ -1,5 +1,4 @@
-# fresh-expect: E0502 at line 28
-# fresh-known-miss: cli,mypy items of a list built by a comprehension are no places: `for src, dst in zip(xs, ys)` with `ys = xs` pairs one buffer with itself
+# fresh-expect: E0502 at line 27
 """In-place update through pairs zipped from two lists that are the same list."""
 import numpy as np
 
