@@ -1,10 +1,10 @@
 """Run-time scalar forms of tile kernels, generated, with an oracle read from the GPU's own LLVM IR.
 
 The scalars a tile kernel knows only at run time (`tile.bid`, `tile.num_blocks`, `x.shape[i]`, a loop variable, a
-number a loop carries, a scalar parameter of every int and float dtype, a bool comparison) x every scalar operator and builtin
-(`+ - * / // % ** << >> & | ^`, `min`, `max`, `abs`, `int()`, `float()`, `f32()`, `i32()`, `f64()`, unary `-` and
-`~`) x a literal of each kind (int, float, bool) x where the scalar is used (a `tile.full` value, arithmetic with a
-tile, a `range` bound, a tile index).  Each case is one kernel:
+number a loop carries, a scalar parameter of every int and float dtype, a bool comparison) x every scalar operator
+and builtin (`+ - * / // % ** << >> & | ^`, `min`, `max`, `abs`, `int()`, `float()`, `f32()`, `i32()`, `f64()`,
+unary `-` and `~`) x a literal of each kind (int, float, bool) x where the scalar is used (a `tile.full` value,
+arithmetic with a tile, a `range` bound, a tile index).  Each case is one kernel:
 
     @tile.kernel
     def generated(z: Partition[Any], x: Tensor[Any], p: i32) -> None:

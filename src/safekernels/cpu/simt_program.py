@@ -16,9 +16,11 @@ object.
 Both forms are compiled against a copy of the function's globals (plus its closure's values) in which `math`
 functions keep f32 arguments in f32, as the GPU's `math.*` do.
 
-Both forms route `+ - * / **` through `__sk_add__` ... (`_ARITH_HELPERS`): numpy promotes a typed int with
-an f32 to f64 where the kernel language (docs/numerics.md, what the GPU compiles) keeps the float's type, so
-an operation that numpy widens to f64 with no f64 operand is redone in the float operand's type.  In the same
+Both forms route `+ - * / **` through `__sk_add__` ... (`_ARITH_HELPERS`), a single comparison through
+`__sk_lt__` ... and `min` / `max` through typed twins: numpy promotes a typed int with an f32 to f64 (and compares
+an i32 with an f32 in f64) where the kernel language (docs/numerics.md, `codegen.frontend.typing_rules.unify`,
+what the GPU compiles) converts the int to the float's type, and Python's `min`/`max` return an argument
+unconverted; so operands are converted to the front end's common type first (`unified`).  In the same
 namespace `f16(x)` rounds through f16 and gives an f32, as f16 is a storage type whose arithmetic is f32.
 
 Both forms also route `//` and `%` (and `//=`, `%=`) through `__sk_floordiv__` / `__sk_mod__`: numpy integer
@@ -148,6 +150,9 @@ class CompiledSource:
                 pass
         if ns.get("print", builtins.print) is builtins.print:
             ns["print"] = kernel_print
+        for name, pick in (("min", builtins.min), ("max", builtins.max)):
+            if ns.get(name, pick) is pick:
+                ns[name] = _typed_extreme(pick)
         ns["__sk_assert_failed__"] = _assert_failed
         for key, value in list(ns.items()):
             if value is math:
@@ -185,7 +190,7 @@ class CompiledSource:
         return False
 
     def compile(self, *, lockstep: bool) -> Callable[..., Any]:
-        fdef = _ArithmeticRewriter().visit(_DivisionRewriter().visit(_copy(self.fdef)))
+        fdef = _CompareRewriter().visit(_ArithmeticRewriter().visit(_DivisionRewriter().visit(_copy(self.fdef))))
         if lockstep:
             fdef = _LockstepRewriter(self).visit(fdef)
         ast.fix_missing_locations(fdef)
@@ -345,28 +350,85 @@ class _ArithmeticRewriter(ast.NodeTransformer):
         return ast.copy_location(ast.Assign([node.target], call), node)
 
 
-_NARROW_FLOATS = (np.float32, np.float16)
+def unified(a: Any, b: Any) -> tuple[Any, Any]:
+    """`a` and `b` converted to their common type where numpy's differs from the front end's
+    (`codegen.frontend.typing_rules.unify`): a typed int with a typed float is that float (`i32 // f32`,
+    `i32 < f32` and `i32 * f32` compute in f32; numpy goes to f64).  Otherwise numpy's promotion of numpy
+    scalars and weak Python numbers is the rule's."""
+    if isinstance(a, np.floating) and isinstance(b, np.integer | np.bool_):
+        return a, type(a)(b)
+    if isinstance(b, np.floating) and isinstance(a, np.integer | np.bool_):
+        return type(b)(a), b
+    return a, b
 
 
 def _typed_arith(op: Callable[[Any, Any], Any], name: str) -> Callable[[Any, Any], Any]:
-    """`op` with the kernel language's rule for a typed int with a typed float: the float's type."""
+    """`op` on the operands' common type (`unified`)."""
 
     def arith(a: Any, b: Any) -> Any:
-        result = op(a, b)
-        if type(result) is not np.float64:
-            return result
-        ta, tb = type(a), type(b)
-        if ta in _NARROW_FLOATS and isinstance(b, np.integer | np.bool_):
-            return op(a, ta(b))
-        if tb in _NARROW_FLOATS and isinstance(a, np.integer | np.bool_):
-            return op(tb(a), b)
-        return result
+        return op(*unified(a, b))
 
     arith.__name__ = name
     return arith
 
 
+def _typed_extreme(pick: Callable[..., Any]) -> Callable[..., Any]:
+    """`min` / `max` as the GPU computes them: every argument converted to their common type (the front end's
+    `typing_rules.unify`), then Python's order (a later argument wins only when strictly smaller / larger).
+    Python's builtins return an argument as it was (an `i32` from `min(i32, f32)`, where the kernel has f32)."""
+
+    def extreme(*args: Any, **kwargs: Any) -> Any:
+        if kwargs or len(args) < 2 or all(type(a) is type(args[0]) for a in args):
+            return pick(*args, **kwargs)
+        from safekernels.codegen.frontend.typing_rules import unify
+        from safekernels.codegen.ir.types import WEAK_FLOAT, WEAK_INT, ScalarTy, Ty
+        from safekernels.dtypes import dtype_of
+
+        def ty(v: Any) -> Ty | None:
+            if isinstance(v, np.generic):
+                return ScalarTy(dtype_of(v.dtype))
+            if isinstance(v, bool):
+                return None
+            return WEAK_INT if isinstance(v, int) else WEAK_FLOAT if isinstance(v, float) else None
+
+        types = [ty(a) for a in args]
+        common: Ty | str | None = types[0]
+        for t in types[1:]:
+            common = None if common is None or t is None or isinstance(common, str) else unify(common, t)
+        if not isinstance(common, ScalarTy):
+            return pick(*args)
+        convert = common.dtype.storage.type
+        return pick(*(convert(a) for a in args))
+
+    extreme.__name__ = pick.__name__
+    return extreme
+
+
+_COMPARE_HELPERS: dict[type[ast.cmpop], str] = {
+    ast.Lt: "__sk_lt__", ast.LtE: "__sk_le__", ast.Gt: "__sk_gt__", ast.GtE: "__sk_ge__", ast.Eq: "__sk_eq__",
+    ast.NotEq: "__sk_ne__",
+}  # fmt: skip
+
+
+class _CompareRewriter(ast.NodeTransformer):
+    """`a < b` -> `__sk_lt__(a, b)` (one comparison; likewise `<= > >= == !=`): compared in the common type."""
+
+    def visit_Compare(self, node: ast.Compare) -> ast.expr:
+        self.generic_visit(node)
+        helper = _COMPARE_HELPERS.get(type(node.ops[0])) if len(node.ops) == 1 else None
+        if helper is None:
+            return node
+        call = ast.Call(ast.Name(helper, ast.Load()), [node.left, node.comparators[0]], [])
+        return ast.copy_location(call, node)
+
+
 _ARITH_FUNCTIONS: dict[str, Callable[[Any, Any], Any]] = {
+    "__sk_lt__": _typed_arith(operator.lt, "lt"),
+    "__sk_le__": _typed_arith(operator.le, "le"),
+    "__sk_gt__": _typed_arith(operator.gt, "gt"),
+    "__sk_ge__": _typed_arith(operator.ge, "ge"),
+    "__sk_eq__": _typed_arith(operator.eq, "eq"),
+    "__sk_ne__": _typed_arith(operator.ne, "ne"),
     "__sk_add__": _typed_arith(operator.add, "add"),
     "__sk_sub__": _typed_arith(operator.sub, "sub"),
     "__sk_mul__": _typed_arith(operator.mul, "mul"),
@@ -411,6 +473,10 @@ def _division_by_zero(a: Any, b: Any, op: str) -> Any:
 
 def floordiv(a: Any, b: Any) -> Any:
     """Kernel `a // b` on the CPU (Python floor semantics; an integer zero divisor traps)."""
+    a, b = unified(a, b)
+    if isinstance(a, np.floating) or isinstance(b, np.floating):
+        with np.errstate(all="ignore"):  # `floor(a / b)` of the rounded quotient, as the GPU (numpy's `//` and
+            return np.floor(a / b)  # Python's floor the exact one: 201 // f32(0.3) is 669 there, 670 here)
     if b:
         return a // b
     result = _division_by_zero(a, b, "//")
@@ -421,6 +487,7 @@ def floordiv(a: Any, b: Any) -> Any:
 
 def mod(a: Any, b: Any) -> Any:
     """Kernel `a % b` on the CPU (Python floor semantics; an integer zero divisor traps)."""
+    a, b = unified(a, b)
     if b:
         return a % b
     result = _division_by_zero(a, b, "%")
