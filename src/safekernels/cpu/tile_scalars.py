@@ -348,14 +348,14 @@ def _unary(site: Site, name: str, a: Any) -> Any:
     return evaluate(recipe, (0, a) if name == "USub" else (a, -1))  # the front end's `0 - a`, `a ^ -1`
 
 
-def _call(site: Site, fn: Callable[..., Any], *args: Any) -> Any:
+def _call(site: Site, fn: Callable[..., Any], /, *args: Any) -> Any:
     recipe = _recipe_at(site)
     if recipe is None:
         return fn(*args)
     return evaluate(recipe, args)
 
 
-def _helper(site: Site, fn: Any, *args: Any, **kwargs: Any) -> Any:
+def _helper(site: Site, fn: Any, /, *args: Any, **kwargs: Any) -> Any:
     plan = _state.plan
     path = _state.path
     if not isinstance(fn, TileFunction) or plan is None or (path, site) not in plan.helpers:
@@ -410,7 +410,7 @@ class _ScalarRewriter(ast.NodeTransformer):
 
     def visit_Compare(self, node: ast.Compare) -> ast.expr:
         self.generic_visit(node)
-        if len(node.ops) != 1:
+        if len(node.ops) != 1 or type(node.ops[0]).__name__ not in _BINARY:
             return node
         op = ast.Constant(type(node.ops[0]).__name__)
         return self.call("__sk_bin__", node, [op, node.left, node.comparators[0]])
