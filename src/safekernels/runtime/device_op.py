@@ -156,8 +156,15 @@ class DeviceOp(Movable, Generic[T]):
             execution.frame = pinned
 
     # -- combinators -----------------------------------------------------------------------------------------
-    def then(self, f: Callable[[T], DeviceOp[U] | U]) -> DeviceOp[U]:
-        """Feed this op's value to `f` on the same stream; if `f` returns a DeviceOp it runs too."""
+    @overload
+    def then(self, f: Callable[[T], DeviceOp[U]]) -> DeviceOp[U]: ...
+    @overload
+    def then(self, f: Callable[[T], U]) -> DeviceOp[U]: ...
+    def then(self, f: Callable[[T], Any]) -> DeviceOp[Any]:
+        """Feed this op's value to `f` on the same stream; if `f` returns a DeviceOp it runs too.
+
+        (Two overloads, so that mypy infers the value of `op.then(lambda v: launch(...))`: with one signature
+        over `DeviceOp[U] | U` it inferred `DeviceOp[Never]` for a lambda and refused the call.)"""
         if type(self) is ThenOp:  # `_mark_moved`, inlined: moves are checked, the site is our caller's frame
             head: Any = self
             if head._moved is not None:

@@ -709,11 +709,11 @@ class TileFrontend:
     def tile_call(self, name: str, e: ast.Call) -> Any:
         a = e.args
         allowed = _CALL_KEYWORDS.get(name, ())
-        for kw in e.keywords:  # the CPU executor would raise a bare TypeError; the GPU once ignored them
-            if kw.arg not in allowed:
-                what = f"keyword argument `{kw.arg}`" if kw.arg is not None else "`**kwargs`"
+        for given in e.keywords:  # the CPU executor would raise a bare TypeError; the GPU once ignored them
+            if given.arg not in allowed:
+                what = f"keyword argument `{given.arg}`" if given.arg is not None else "`**kwargs`"
                 takes = ", ".join(f"`{k}=`" for k in allowed) or "no keyword arguments"
-                self.err("SK006", f"tile.{name}: unexpected {what} (it takes {takes})", kw.value)
+                self.err("SK006", f"tile.{name}: unexpected {what} (it takes {takes})", given.value)
         if name == "load_like":
             if len(a) != 2:
                 self.err("SK006", "tile.load_like(x, z) takes two arguments", e)
