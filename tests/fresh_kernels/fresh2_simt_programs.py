@@ -1228,10 +1228,10 @@ def _programs() -> list[Program]:
     )
 
     # 26
-    bv = rng.uniform(-3, 3, 50).astype(np.float32)
+    bav = rng.uniform(-3, 3, 50).astype(np.float32)
 
     def barrier_ref() -> list[np.ndarray]:
-        twice = bv[:40] * np.float32(2)
+        twice = bav[:40] * np.float32(2)
         out = np.zeros(50, np.float32)
         out[:40] = twice[::-1] + twice
         return [out]
@@ -1241,7 +1241,7 @@ def _programs() -> list[Program]:
             "simt2: a barrier after some threads exited",
             barrier_after_exit,
             simt.LaunchConfig1D(grid=1, block=50),
-            lambda s: (_dev(s, bv), sk.zeros(50, f32, s)),
+            lambda s: (_dev(s, bav), sk.zeros(50, f32, s)),
             (1,),
             barrier_ref,
         )
