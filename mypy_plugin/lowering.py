@@ -234,7 +234,8 @@ class FileContext:
     def kernel(self, expr: Expression) -> resolve.KernelInfo | None:
         node = expr.node if isinstance(expr, RefExpr) else None
         if isinstance(node, Var):
-            node = self.kernel_aliases().get(node.fullname)
+            made = self.factory_vars.get(id(node))
+            node = made[1] if made is not None and made[0] is node else self.kernel_aliases().get(node.fullname)
         if not isinstance(node, Decorator):
             return None
         found = self._kernels.get(id(node))
@@ -549,6 +550,7 @@ class FunctionLowerer(calls.PlaceNaming):
         mentioned: set[str] = set()
         unsure: set[str] = set()
         launched: list[CallExpr] = []
+        made: list[tuple[str, Var, FuncDef]] = []  # `name = factory()` candidates (`find_factory_kernels`)
         for node in tree.walk_many(list(body)):
             if isinstance(node, NameExpr):
                 mentioned.add(node.name)
@@ -569,6 +571,16 @@ class FunctionLowerer(calls.PlaceNaming):
                 for lvalue in node.lvalues:
                     if isinstance(lvalue, IndexExpr) and (changed := _changed_container(lvalue)) is not None:
                         unsure.add(changed)
+                lvalue = node.lvalues[0]
+                if (
+                    len(node.lvalues) == 1
+                    and isinstance(lvalue, NameExpr)
+                    and isinstance(lvalue.node, Var)
+                    and isinstance(node.rvalue, CallExpr)
+                    and isinstance(node.rvalue.callee, NameExpr)
+                    and isinstance(node.rvalue.callee.node, FuncDef)
+                ):
+                    made.append((lvalue.name, lvalue.node, node.rvalue.callee.node))
                 names = [n for t in node.lvalues for n in _target_texts(t)]
                 if node.unanalyzed_type is not None and _type_is_device(node.type, self.ctx.module.fullname):
                     self.device.update(names)
@@ -589,6 +601,7 @@ class FunctionLowerer(calls.PlaceNaming):
         for names, _ in pairs:
             self.local_names.update(n for n in names if "." not in n)
         self.find_containers(pairs, unsure)
+        self.find_factory_kernels(pairs, unsure, made)
         for call in launched:
             # A place passed to a kernel is a device value (the launch refuses anything else).
             if self.launched_kernel(call.callee) is not None:
@@ -627,6 +640,34 @@ class FunctionLowerer(calls.PlaceNaming):
         self.containers = {
             n: c for n, d in displays.items() if n not in unsure and (c := calls.find_container(d)) is not None
         }
+
+    def find_factory_kernels(
+        self,
+        pairs: Sequence[tuple[list[str], Expression]],
+        unsure: set[str],
+        made: Sequence[tuple[str, Var, FuncDef]],
+    ) -> None:
+        """Names bound once, by a call of a kernel factory (`offset = make_offset_kernel()`): they are that
+        kernel (`calls.factory_kernel`, the CLI front end's rule)."""
+        counts: dict[str, int] = {}
+        for names, _ in pairs:
+            for name in names:
+                counts[name] = counts.get(name, 0) + 1
+        for name, var, factory in made:
+            if counts.get(name) != 1 or name in unsure:
+                continue
+            returned: list[Decorator | None] = []
+            for node in tree.walk_many(factory.body.body):
+                if isinstance(node, ReturnStmt):
+                    value = node.expr
+                    kernel_def = value.node if isinstance(value, NameExpr) else None
+                    if isinstance(value, NameExpr) and isinstance(kernel_def, Decorator) and self.ctx.kernel(value):
+                        returned.append(kernel_def)
+                    else:
+                        returned.append(None)
+            kernel = calls.factory_kernel(returned)
+            if kernel is not None:
+                self.ctx.factory_vars[id(var)] = (var, kernel)
 
     def launched_kernel(self, func: Expression) -> resolve.KernelInfo | None:
         """The kernel a call's callee launches (`k(...)`, `k.launch(...)`, ...), or None."""

@@ -76,6 +76,7 @@ PAIRS: dict[str, tuple[str, str]] = {
     "fresh: dict display items": ("e0502_dict_display_items", "clean_dict_display_items"),
     "fresh: symbolic view bounds": ("e0502_symbolic_view_bounds", "clean_symbolic_view_bounds"),
     "fresh: loop items of one list": ("e0502_loop_items_of_one_list", "clean_loop_items_of_one_list"),
+    "fresh: kernel factory result": ("e0502_kernel_factory_result", "clean_kernel_factory_result"),
     "surface: view argument temporary": (
         "e0382_view_argument_then_loop_moves", "clean_view_argument_then_loop_rebinds"
     ),

@@ -57,6 +57,7 @@ from safekernels.ownership_model import (
 )
 
 E = TypeVar("E")
+K = TypeVar("K")
 E_contra = TypeVar("E_contra", contravariant=True)
 
 #: The context manager that swallows exceptions: `with suppress(E): body` is `try: body` / `except E: pass`.
@@ -983,6 +984,16 @@ def element_place(name: str, index: int, display: str, key: ContainerKey | None 
 def container_element(name: str, display: str, container: Container, index: int) -> ir.Place:
     """`element_place` of item `index` of `container`."""
     return element_place(name, index, display, container.keys[index] if container.mapping else None)
+
+
+def factory_kernel(returned: Sequence[K | None]) -> K | None:
+    """The kernel a *kernel factory* returns (`def make(): @simt.kernel def k(...): ...; return k`): the one
+    kernel every `return` of a plain function gives, else None.  A name bound once by a call of a factory is that
+    kernel at its call site (both front ends; `offset = make_offset_kernel()` then `offset.launch(...)`)."""
+    if not returned or any(k is None for k in returned):
+        return None
+    first = returned[0]
+    return first if all(k is first or k == first for k in returned) else None
 
 
 #: How a `for` loop takes its items from its iterable: `for x in xs` ("each"), `for a, b in zip(xs, ys)`

@@ -848,6 +848,7 @@ class FunctionLowerer(calls.PlaceNaming):
         for names, _ in pairs:
             self.local_names.update(n for n in names if "." not in n)
         self.find_containers(pairs, unsure)
+        self.find_factory_kernels(pairs, unsure)
         for call in launched:
             # A place passed to a kernel is a device value (the launch refuses anything else).
             if self.launched_kernel(call.func) is not None:
@@ -892,6 +893,40 @@ class FunctionLowerer(calls.PlaceNaming):
         self.containers = {
             n: c for n, d in displays.items() if n not in unsure and (c := calls.find_container(d)) is not None
         }
+
+    def find_factory_kernels(self, pairs: Sequence[tuple[list[str], ast.expr]], unsure: set[str]) -> None:
+        """Names bound once, by a call of a kernel factory (`offset = make_offset_kernel()`): they are that
+        kernel (`calls.factory_kernel`)."""
+        counts: dict[str, int] = {}
+        for names, _ in pairs:
+            for name in names:
+                counts[name] = counts.get(name, 0) + 1
+        for names, value in pairs:
+            if len(names) != 1 or counts[names[0]] != 1 or names[0] in unsure or "." in names[0]:
+                continue
+            if isinstance(value, ast.Call) and isinstance(value.func, ast.Name):
+                helper = self.helper(value.func.id)
+                kernel = self.factory_kernel(helper) if helper is not None else None
+                if kernel is not None:
+                    self.kernels[names[0]] = kernel
+
+    def factory_kernel(self, func: FunctionNode) -> KernelSummary | None:
+        """The kernel a plain function returns on every `return`: a kernel defined in its own body, or None."""
+        defined = {
+            node.name: node
+            for node in _walk(func.body)
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.decorator_list
+        }
+        returned = [
+            node.value.id if isinstance(node.value, ast.Name) else None
+            for node in _walk(func.body)
+            if isinstance(node, ast.Return)
+        ]
+        found = [
+            self.ctx.summary.local_kernels.get(f"{defined[name].lineno}:{name}") if name in defined else None
+            for name in returned
+        ]
+        return calls.factory_kernel(found)
 
     def launched_kernel(self, func: ast.expr) -> KernelSummary | None:
         """The kernel a call's callee launches (`k(...)`, `k.launch(...)`, ...), or None."""

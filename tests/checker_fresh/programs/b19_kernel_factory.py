@@ -1,5 +1,4 @@
-# fresh-expect: E0502 at line 29
-# fresh-known-miss: cli,mypy a kernel returned by a factory function (`offset = make_offset_kernel()`) is not known to be a kernel at its call site
+# fresh-expect: E0502 at line 28
 """A kernel built inside a factory function, then launched in place."""
 import numpy as np
 import safekernels as sk
