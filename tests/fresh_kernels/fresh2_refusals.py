@@ -31,7 +31,7 @@ TILE_REFUSALS: dict[str, tuple[str, str, str]] = {
     "num_tiles past the rank": ("z.store(tile.load_like(x, z) + z.num_tiles(2))", "SK023", "z.num_tiles(2)"),
     "tile_shape past the rank": ("z.store(tile.load_like(x, z) + z.tile_shape[3])", "SK023", "z.tile_shape[3]"),
     "if on a scalar": ("t = tile.load_like(x, z)\nif n > 2:\n    t = t * 2.0\nz.store(t)", "SK001", "if n > 2:"),
-    "where on an int scalar": ("z.store(tile.where(n, tile.load_like(x, z), 0.0))", "SK023", "tile.where"),
+    "where on an int scalar": ("z.store(tile.where(n, tile.load_like(x, z), 0.0))", "SK023", "tile.where(n,"),
     "a conditional expression": (
         "z.store(tile.load_like(x, z) if n else tile.zeros((16,), f32))",
         "SK001",

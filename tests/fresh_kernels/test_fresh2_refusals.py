@@ -155,3 +155,9 @@ def test_a_failed_simt_assert_in_a_helper_names_its_line_on_both() -> None:
     assert "thread (8, 2, 0)" in str(failed.value)
     table = compile_simt_kernel(print_assert_2d, arch="sm_90", use_cache=False).meta["asserts"]
     assert isinstance(table, list) and [path, line] in [entry[:2] for entry in table], table
+
+
+def test_a_non_bool_where_condition_is_named_as_it_is() -> None:
+    stream = sk.Device.cpu().new_stream()
+    with pytest.raises(DiagnosticError, match=r"a bool tile or a bool scalar .*, got an i32 scalar"):
+        kernel("where on an int scalar")(*_args()).sync_on(stream)

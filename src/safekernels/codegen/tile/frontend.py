@@ -600,6 +600,11 @@ class TileFrontend:
             like = where_scalar_dtype([o.type.dtype for o in value_ops if isinstance(o.type, ScalarType)])
         if like is None:
             self.err("SK023", f"tile.{name} needs at least one tile operand", node)
+        cond = operands[0].type
+        if name == "where" and isinstance(cond, ScalarType) and (cond.dtype is None or cond.dtype.name != "bool"):
+            what = "an int" if cond.dtype is None else f"an {cond.dtype} scalar"  # (it once said "got f32")
+            must = "tile.where: the condition must be a bool tile or a bool scalar (a comparison)"
+            self.err("SK023", f"{must}, got {what}", node)
         types_: list[TileType] = []
         for o in operands:
             if isinstance(o.type, TileType):
