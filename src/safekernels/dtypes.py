@@ -104,10 +104,13 @@ class f64(float, ScalarType):
 
 
 def _wrap_int(np_type: type[np.integer[Any]], value: Any) -> Any:
-    """C-style integer cast: floats truncate toward zero, out-of-range ints wrap (as the GPU's `cvt`/`trunc`)."""
+    """Integer cast: floats truncate toward zero and saturate to the range, NaN giving 0 (the GPU's `cvt.rzi`);
+    out-of-range ints wrap (as the GPU's `trunc`)."""
     info = np.iinfo(np_type)
     if isinstance(value, float | np.floating):
-        value = int(value)
+        if value != value:  # NaN (int() would raise)
+            return np_type(0)
+        value = info.min if value <= info.min else info.max if value >= info.max else int(value)
     as_int = int(value) & ((1 << info.bits) - 1)
     if info.min < 0 and as_int > info.max:
         as_int -= 1 << info.bits

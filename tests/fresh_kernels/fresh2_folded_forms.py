@@ -2,7 +2,8 @@
 
 Tile forms: float -> int saturation at the 64-bit edges, conversions of negatives to unsigned, small-int wrap,
 f16 overflow, u32 -> f32 rounding, bool -> float (fp8 and bf16 conversions are PTX `cvt` instructions, which LLVM
-does not fold: the GPU tests check those). SIMT forms: narrow-int wrap, `// %` at the minimum of i8/i16, f16
+does not fold: the GPU tests check those). SIMT forms: float -> int casts out of range (saturating, NaN is 0: a
+plain `fptosi` folded to poison and deleted the store), narrow-int wrap, `// %` at the minimum of i8/i16, f16
 rounding, the `math.*` edge values LLVM folds (signed zeros; float `fmod` and `**` stay libdevice calls), u64 ->
 float, Python's `min`/`abs` of signed zeros.
 """
@@ -51,6 +52,14 @@ SIMT_FORMS: dict[str, tuple[str, ...]] = {
         "3 ** 3 - 2 ** 5",
         "i64(-17) % i64(5)",
         "max(i64(-3), i64(-3), i64(-1))",
+        "i64(i32(f32(3e9)))",
+        "i64(i32(f32(-3e9)))",
+        "i64(u32(f32(-5.5)))",
+        "i64(u8(300.7))",
+        "i64(i8(-1e10))",
+        "i64(i32(math.nan))",
+        "i64(i16(math.inf))",
+        "i64(f64(1e300))",
     ),
     "f64": (
         "f64(f16(0.1) * f16(3.0))",

@@ -336,8 +336,12 @@ class FunctionLowering:
             return b.icmp_unsigned("!=", v, ir.Constant(st, 0))
         if src_float and dst_float:
             return b.fpext(v, dt) if _bits(st) < _bits(dt) else b.fptrunc(v, dt)
-        if src_float:
-            return b.fptosi(v, dt) if _is_signed(dst) else b.fptoui(v, dt)
+        if src_float:  # saturating, NaN giving 0 (PTX `cvt.rzi`): a plain fptosi of an out-of-range constant is
+            # poison, and LLVM deleted the store it fed (`i32(f32(3e9))` left the output unwritten)
+            sign = "s" if _is_signed(dst) else "u"
+            suffix = "f64" if st == ir.DoubleType() else "f32"
+            name = f"llvm.fpto{sign}i.sat.i{dt.width}.{suffix}"
+            return b.call(nvvm.declare(self.module, name, dt, [st]), [v])
         if dst_float:
             if src == BOOL or not _is_signed(src):
                 return b.uitofp(v, dt)
