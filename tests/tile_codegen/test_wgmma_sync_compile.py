@@ -13,7 +13,7 @@ from typing import Annotated, Any
 import pytest
 
 from safekernels import tile
-from safekernels.codegen.tile import rowreduce, wgmma_sync
+from safekernels.codegen.tile import loop_split, rowreduce, wgmma_sync
 from safekernels.codegen.tile.pipeline import compile_tile
 from safekernels.codegen.tile.specialize import param_info
 from safekernels.dtypes import bf16, dtype_of, f32
@@ -38,6 +38,13 @@ def div_beside_wgmma(
 ) -> None:
     s.store(tile.matmul(q.load((0, 0), (64, 64)), tile.transpose(k.load((0, 0), (64, 64))), tile.zeros((64, 64), f32)))
     z.store(tile.load_like(x, z) / tile.load_like(y, z))
+
+
+@pytest.fixture(autouse=True)
+def _one_key_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests count the instructions of one key loop: without the split at the mask's all-true range
+    (`codegen.tile.loop_split`, tests/tile_codegen/test_loop_split.py), which lowers the body twice."""
+    monkeypatch.setattr(loop_split, "ENABLED", False)
 
 
 def _compile(kernel: Any, spec: list[tuple[str, Any, tuple[int, ...], Any]], arch: str) -> Any:

@@ -6,11 +6,13 @@ A carried tile keeps one layout for the whole loop: the matmul accumulator layou
 aligned f16/bf16 loads, `codegen.tile.mma` pipelines the copies: a prologue fills `S - 1` stages before the
 loop (`S - 2` on the wgmma path), and each iteration refills one stage while the tensor cores consume another.
 On the wgmma path the loop's exit waits for the last asynchronous MMA batch before anything reads the
-accumulators.
+accumulators.  A loop marked by `codegen.tile.loop_split` becomes two loops, its mask-free iterations first,
+with the carried values and the iteration count passed from one to the other.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from llvmlite import ir
@@ -105,67 +107,50 @@ def lower_for(L: TileLowering, op: ForOp) -> None:
     # `wgmma.wait_group 0` sits on the loop's own exit edge: ptxas serializes every wgmma of the kernel when
     # the wait lands in a block that the zero-trip path shares with other instructions before it.
     rotated = pipe is not None and pipe.hopper
-    pre = b.block
-    header = b.append_basic_block("for.head")
-    body = b.append_basic_block("for.body")
-    exit_bb = b.append_basic_block("for.exit")
-    zero_bb = b.append_basic_block("for.zero") if rotated else None
-    done_bb = b.append_basic_block("for.done") if rotated else None
-    if zero_bb is not None:
+    # a loop whose mask is all-true on a prefix (codegen.tile.loop_split): that prefix from the mask-free body
+    split = op.attrs.get("split") if pipe is None and pers is None and step.const == 1 else None
+    if not rotated:
+        k_out: ir.Value = start.value
+        it_out: ir.Value = it0
+        exits: list[list[ir.Value]] = inits
+        if split is not None:
+            point = L.val(split.point)
+            assert isinstance(point, Scalar)
+            mid = b.select(b.icmp_signed(">", point.value, stop.value), stop.value, point.value)
+            top = L.smem_top
+            exits, k_out, it_out = _emit_loop(
+                L, op, wops, split.free_body, (k_out, it_out, exits), lambda k: b.icmp_signed("<", k, mid), layouts
+            )
+            top_free, L.smem_top = L.smem_top, top
+            if top_free > top:  # the second body's scratch shared memory is the first's, once every thread is out
+                L.barrier()
+        exits, _, _ = _emit_loop(L, op, wops, op.body, (k_out, it_out, exits), in_range, layouts)
+        if split is not None:
+            L.smem_top = max(L.smem_top, top_free)
+    else:
+        pre = b.block
+        header = b.append_basic_block("for.head")
+        body = b.append_basic_block("for.body")
+        exit_bb = b.append_basic_block("for.exit")
+        zero_bb = b.append_basic_block("for.zero")
+        done_bb = b.append_basic_block("for.done")
         b.cbranch(in_range(start.value), header, zero_bb)
-    else:
-        b.branch(header)
-    b.position_at_end(header)
-    k = b.phi(c64(0).type, "k")
-    it = b.phi(c64(0).type, "it")
-    k.add_incoming(start.value, pre)
-    it.add_incoming(it0, pre)
-    phis: list[list[ir.PhiInstr]] = []
-    for vals in inits:
-        row = []
-        for v in vals:
-            p = b.phi(v.type)
-            p.add_incoming(v, pre)
-            row.append(p)
-        phis.append(row)
-    if rotated:
+        b.position_at_end(header)
+        k = b.phi(c64(0).type, "k")
+        it = b.phi(c64(0).type, "it")
+        k.add_incoming(start.value, pre)
+        it.add_incoming(it0, pre)
+        phis = _phis(L, inits, pre)
         b.branch(body)
-    else:
-        b.cbranch(in_range(k), body, exit_bb)
-    b.position_at_end(body)
-    L.vals[op.var.id] = Scalar(k, None)  # type: ignore[union-attr]
-    for c, lay_c, row in zip(op.carried, layouts, phis, strict=True):
-        if lay_c is None:
-            st = c.init.type
-            L.vals[c.phi.id] = Scalar(row[0], getattr(st, "dtype", None) and st.dtype.name)  # type: ignore[union-attr]
-        else:
-            assert isinstance(c.init.type, TileType)
-            L.vals[c.phi.id] = RegTile(c.init.type, lay_c, list(row))
-    L.loop_state.append((op, it, k, step.value, defs))
-    L.wg_loops.append(wops)
-    L.lower_ops(op.body)
-    wgmma_sync.finish_iteration(L, wops)  # deferred wgmma (a pipelined next-iteration matmul) land here
-    L.wg_loops.pop()
-    L.loop_state.pop()
-    updates: list[list[ir.Value]] = []
-    for c, lay_u in zip(op.carried, layouts, strict=True):
-        assert c.update is not None
-        u = L.val(c.update)
-        if lay_u is None:
-            assert isinstance(u, Scalar)
-            updates.append([u.value])
-        else:
-            assert isinstance(c.init.type, TileType)
-            updates.append(L.materialize(u, lay_u, c.init.type).vals)
-    latch = b.block
-    for row, vals in zip(phis, updates, strict=True):
-        for p, v in zip(row, vals, strict=True):
-            p.add_incoming(v, latch)
-    k_next = b.add(k, step.value)
-    k.add_incoming(k_next, latch)
-    it.add_incoming(b.add(it, c64(1)), latch)
-    exits: list[list[ir.Value]] = [list(row) for row in phis]
-    if zero_bb is not None and done_bb is not None:
+        b.position_at_end(body)
+        updates = _lower_body(L, op, wops, op.body, k, it, phis, layouts)
+        latch = b.block
+        for row, vals in zip(phis, updates, strict=True):
+            for p, v in zip(row, vals, strict=True):
+                p.add_incoming(v, latch)
+        k_next = b.add(k, step.value)
+        k.add_incoming(k_next, latch)
+        it.add_incoming(b.add(it, c64(1)), latch)
         b.cbranch(in_range(k_next), header, done_bb)
         b.position_at_end(done_bb)
         wgmma.wait(L, 0)
@@ -182,9 +167,6 @@ def lower_for(L: TileLowering, op: ForOp) -> None:
                 p.add_incoming(iv, zero_bb)
                 merged.append(p)
             exits.append(merged)
-    else:
-        b.branch(header)
-        b.position_at_end(exit_bb)
     if pipe is not None:
         mma.wait(L, 0)
         L.active_pipes.pop(id(pipe.matmul), None)
@@ -203,3 +185,96 @@ def lower_for(L: TileLowering, op: ForOp) -> None:
         else:
             assert isinstance(c.init.type, TileType)
             L.vals[c.out.id] = RegTile(c.init.type, lay_c, list(row))
+
+
+def _phis(L: TileLowering, inits: list[list[ir.Value]], pre: ir.Block) -> list[list[ir.PhiInstr]]:
+    phis: list[list[ir.PhiInstr]] = []
+    for vals in inits:
+        row = []
+        for v in vals:
+            p = L.b.phi(v.type)
+            p.add_incoming(v, pre)
+            row.append(p)
+        phis.append(row)
+    return phis
+
+
+def _lower_body(
+    L: TileLowering,
+    op: ForOp,
+    wops: wgmma_sync.LoopOperands | None,
+    body_ops: list[Op],
+    k: ir.Value,
+    it: ir.Value,
+    phis: list[list[ir.PhiInstr]],
+    layouts: list[Layout | None],
+) -> list[list[ir.Value]]:
+    """Bind the loop variable and the carried values, lower `body_ops` (the body, or its mask-free copy) and
+    return the carried values' updates in their loop layouts."""
+    L.vals[op.var.id] = Scalar(k, None)  # type: ignore[union-attr]
+    for c, lay_c, row in zip(op.carried, layouts, phis, strict=True):
+        if lay_c is None:
+            st = c.init.type
+            L.vals[c.phi.id] = Scalar(row[0], getattr(st, "dtype", None) and st.dtype.name)  # type: ignore[union-attr]
+        else:
+            assert isinstance(c.init.type, TileType)
+            L.vals[c.phi.id] = RegTile(c.init.type, lay_c, list(row))
+    L.loop_state.append((op, it, k, L.val(op.args[2]).value, _body_defs(op.body, {})))  # type: ignore[union-attr]
+    L.wg_loops.append(wops)
+    if wops is not None:
+        wops.stepped = False  # each lowered copy of the body waits for its iteration's buffers
+    L.lower_ops(body_ops)
+    wgmma_sync.finish_iteration(L, wops)  # deferred wgmma (a pipelined next-iteration matmul) land here
+    L.wg_loops.pop()
+    L.loop_state.pop()
+    updates: list[list[ir.Value]] = []
+    for c, lay_u in zip(op.carried, layouts, strict=True):
+        assert c.update is not None
+        u = L.val(c.update)
+        if lay_u is None:
+            assert isinstance(u, Scalar)
+            updates.append([u.value])
+        else:
+            assert isinstance(c.init.type, TileType)
+            updates.append(L.materialize(u, lay_u, c.init.type).vals)
+    return updates
+
+
+def _emit_loop(
+    L: TileLowering,
+    op: ForOp,
+    wops: wgmma_sync.LoopOperands | None,
+    body_ops: list[Op],
+    entry: tuple[ir.Value, ir.Value, list[list[ir.Value]]],
+    in_range: Callable[[ir.Value], ir.Value],
+    layouts: list[Layout | None],
+) -> tuple[list[list[ir.Value]], ir.Value, ir.Value]:
+    """One loop (test at the header) over `body_ops` from `entry` = (index, iteration count, carried values);
+    returns the carried values, the index and the iteration count at its exit (where the next loop starts)."""
+    b = L.b
+    k0, it0, inits = entry
+    pre = b.block
+    header = b.append_basic_block("for.head")
+    body = b.append_basic_block("for.body")
+    exit_bb = b.append_basic_block("for.exit")
+    b.branch(header)
+    b.position_at_end(header)
+    k = b.phi(c64(0).type, "k")
+    it = b.phi(c64(0).type, "it")
+    k.add_incoming(k0, pre)
+    it.add_incoming(it0, pre)
+    phis = _phis(L, inits, pre)
+    b.cbranch(in_range(k), body, exit_bb)
+    b.position_at_end(body)
+    updates = _lower_body(L, op, wops, body_ops, k, it, phis, layouts)
+    latch = b.block
+    for row, vals in zip(phis, updates, strict=True):
+        for p, v in zip(row, vals, strict=True):
+            p.add_incoming(v, latch)
+    step = L.val(op.args[2])
+    assert isinstance(step, Scalar)
+    k.add_incoming(b.add(k, step.value), latch)
+    it.add_incoming(b.add(it, c64(1)), latch)
+    b.branch(header)
+    b.position_at_end(exit_bb)
+    return [list(row) for row in phis], k, it

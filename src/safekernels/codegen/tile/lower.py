@@ -1023,6 +1023,10 @@ class TileLowering:
         return lower_matmul(self, op)
 
     # loops -------------------------------------------------------------------------------------------------
+    def op_copy(self, op: Op) -> Repr:
+        """The identity: a `where` under a mask proved all-true (`codegen.tile.loop_split`)."""
+        return self.val(op.args[0])
+
     def lower_for(self, op: ForOp) -> None:
         from safekernels.codegen.tile.loops import lower_for
 

@@ -146,9 +146,11 @@ def cache_key(
 ) -> str:
     from safekernels.codegen import whole_program
     from safekernels.codegen.pipeline import tool_versions
+    from safekernels.codegen.tile import loop_split
 
     spec = {
         "whole_program": whole_program.ENABLED,
+        "loop_split": loop_split.ENABLED,
         "format": FORMAT,
         "compiler": compiler_hash(),
         "arch": arch,
@@ -222,6 +224,9 @@ def compile_tile(
     from safekernels.codegen.tile.rewrites import rewrite_tile_ir
 
     rewrite_tile_ir(kir, fast_math=fast_math)  # exp as exp2 (fast_math), masks as one compare (tile.rewrites)
+    from safekernels.codegen.tile.loop_split import split_loops
+
+    split_loops(kir)  # iterations where a mask is provably all-true run without it (tile.loop_split)
     dump_stage(kir.name, arch, "kir.txt", lambda: repr(kir))
     warps = num_warps or choose_num_warps(kir, arch)
     try:
