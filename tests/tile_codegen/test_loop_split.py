@@ -69,7 +69,18 @@ def _suffix(out: Annotated[Partition[f32], tile.Dims(16, 32)], x: Tensor[f32], n
     out.store(acc)
 
 
+def _wide(out: Annotated[Partition[f32], tile.Dims(16, 32)], x: Tensor[f32], n: i32) -> None:
+    cols = tile.reshape(tile.iota(32, i32), (1, 32))
+    limit = tile.bid(0) * 2147483648 + 100  # an index (i64) scalar, compared in the tile's i32
+    acc = tile.zeros((16, 32), f32)
+    xt = x.load((tile.bid(0), 0), (16, 32))
+    for _ in range(n):
+        acc = acc + tile.where(cols <= limit, xt, 0.0)
+    out.store(acc)
+
+
 window = tile.kernel(num_warps=4)(_window)
+wide = tile.kernel(num_warps=4)(_wide)
 data_mask = tile.kernel(num_warps=4)(_data_mask)
 suffix = tile.kernel(num_warps=4)(_suffix)
 
@@ -225,6 +236,15 @@ def test_wrapping_i32_mask_keeps_every_iteration_masked(rewrite: bool) -> None:
     assert _split_point(kir, [None, None, 8, 2**31 - 40, 1], 1)[2] == 8  # no wrap: every iteration mask-free
     assert _split_point(kir, [None, None, 3, 2**31 - 5, 0], 1)[2] == 3  # the flag alone: unswitched
     assert _split_point(kir, [None, None, 8, 100, 1], 1)[2] == 3  # 32 j + 31 <= 100: j <= 2
+
+
+def test_scalar_compared_in_a_narrower_dtype_must_fit_it() -> None:
+    """`cols <= limit` with `limit` an i64 index: at bid 0 (limit 100) every iteration is mask-free; at bid 1
+    the limit, 2^31 + 100, wraps to a negative i32 in the compare and the mask is false: nothing is split."""
+    kir, counts = _ir(wide.fn, _small_params("n"))
+    assert counts.loops == 1
+    assert _split_point(kir, [None, None, 5], 0) == (0, 5, 5)
+    assert _split_point(kir, [None, None, 5], 1) == (0, 5, 0)
 
 
 @pytest.mark.parametrize("kernel", [data_mask, suffix])
