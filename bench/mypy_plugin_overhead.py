@@ -2,10 +2,11 @@
 
 Workloads: the repository's `examples/` (when it has Python files) and a generated project of about 20k lines that
 uses safekernels throughout (SIMT and tile kernels, prepared launches, async launches, partitions, `sync_on`,
-cross-module kernel imports, plus ordinary Python around them).  Each workload is checked cold (a fresh cache
-directory per run) with the same configuration twice, with and without `plugins = mypy_plugin`; the generated
-project is also re-checked incrementally after a one-line edit in one module (what saving a file costs in an
-editor).  The median of `--repeat` runs is reported.
+cross-module kernel imports, plus ordinary Python around them), and the same project with one ownership error in
+every host function (what reporting errors costs).  Each workload is checked cold (a fresh cache directory per run)
+with the same configuration twice, with and without `plugins = mypy_plugin`; the generated project is also
+re-checked incrementally after a one-line edit in one module (what saving a file costs in an editor).  The median
+of `--repeat` runs is reported.
 
     .venv/bin/python bench/mypy_plugin_overhead.py [--repeat 3] [--lines 20000] [--out FILE]
 
@@ -110,8 +111,9 @@ def summarize_{i}_{j}(rows: list[dict[str, int]]) -> dict[str, int]:
 '''
 
 
-def generate_project(root: Path, target_lines: int) -> tuple[int, int]:
-    """Write modules until about `target_lines` lines exist; return (files, lines)."""
+def generate_project(root: Path, target_lines: int, errors: bool = False) -> tuple[int, int]:
+    """Write modules until about `target_lines` lines exist; return (files, lines).  With `errors`, the first launch
+    of every host function passes one buffer as both its read and its written argument (one E0502 each)."""
     root.mkdir(parents=True, exist_ok=True)
     lines = 0
     i = 0
@@ -128,6 +130,9 @@ def generate_project(root: Path, target_lines: int) -> tuple[int, int]:
             parts.append(HOST_FUNCTION.format(i=i, j=j, cross=cross))
             parts.append(PLAIN_FUNCTION.format(i=i, j=j))
         text = "".join(parts)
+        if errors:
+            first = f"    vecadd_{i}.launch(plan, stream, a, b, c)\n"
+            text = text.replace(first, first.replace("a, b, c)", "a, b, a)"))
         (root / f"mod_{i}.py").write_text(text, encoding="utf-8")
         lines += text.count("\n")
         i += 1
@@ -224,6 +229,12 @@ def main(argv: list[str] | None = None) -> int:
         rows.append(
             measure("generated project, re-check after editing one module", project, gen_files, configs,
                     args.repeat, time_edit)
+        )
+        with_errors = Path(tmp) / "generated-errors"
+        generate_project(with_errors, args.lines, errors=True)
+        rows.append(
+            measure("generated project, one E0502 per host function", with_errors, python_files(with_errors),
+                    configs, args.repeat)
         )
     header = ["workload", "files", "lines", "mypy (s)", "mypy + plugin (s)", "plugin overhead"]
     table = [

@@ -1,4 +1,5 @@
-"""The one private mypy API this plugin needs, in one place: the stack of scopes being type checked right now.
+"""The few mypy internals this plugin needs, in one place: the stack of scopes being type checked right now, the
+current checking pass, and how many messages mypy has recorded.
 
 mypy has no hook for function definitions and no post-check hook (mypy#9915, #6537), so the plugin runs the
 ownership core over the *enclosing* function from inside the hook of an ownership-relevant call.  The checker keeps
@@ -51,3 +52,18 @@ def checking_pass(api: CheckerPluginInterface) -> object:
     """
     binder = getattr(api, "binder", None)
     return binder if binder is not None else object()
+
+
+def recorded_messages(api: CheckerPluginInterface) -> int | None:
+    """How many messages (errors and notes) mypy has kept so far: `MessageBuilder.errors.num_messages()`.
+
+    A message reported while mypy discards errors (a speculative inference under an error filter, or a line its
+    `# type: ignore` covers) is not kept, so comparing the count before and after `api.fail` tells whether this
+    report reached the output.  None when the running mypy does not expose it (the caller then assumes it did not).
+    """
+    errors = getattr(getattr(api, "msg", None), "errors", None)
+    count = getattr(errors, "num_messages", None)
+    if count is None:
+        return None
+    value = count()
+    return value if isinstance(value, int) else None

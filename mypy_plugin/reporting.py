@@ -2,11 +2,14 @@
 
 mypy calls a hook once per call expression each time it checks the enclosing function (again after a deferral,
 again under dmypy after an edit), and there is no hook after a function is done.  So every hook re-lowers the
-whole enclosing unit, runs the core over it and reports what it found.  Every hook reports *all* of the unit's
+whole enclosing unit, runs the core over it and reports what it found.  A hook reports *all* of the unit's
 diagnostics, not only those its own call caused: the owning call's hook may never fire (mypy skips code it infers
 to be unreachable, such as `if x is None:` for an `x` typed without None, although the program runs it), or fire
-only while mypy discards errors (a speculative inference).  mypy drops the copies (it shows one message per line
-and severity, and notes are not tied to a parent error), so each diagnostic is shown once.
+only while mypy discards errors (a speculative inference).  Within one checking pass a diagnostic is reported until
+mypy has kept it (`mypy_internals.recorded_messages` grows when `api.fail` reaches the output), then no more: so
+a hook under an error filter does not lose it, and a function with many hooked calls does not hand mypy one copy
+per call (mypy drops copies only when it prints, by comparing every pair of a file's messages: with a few hundred
+errors that comparison cost more than the whole check).
 
 What a call *caused* (`caused_by`) still matters to its hook (a launch whose E0308 was found does not also get
 the typed brand error):
@@ -15,9 +18,9 @@ the typed brand error):
 - `E0502`/`E0499`/`E0505`/`E0308`/`E0133`: the primary span (the conflicting borrow, the move out of a borrowed
   value, the prepared launch, the unsafe operation), which is an operation of the call itself.
 
-Nothing is memoised across hooks: a per-function cache made dmypy drop errors when it re-checked a function with
-the same nodes (reference/checker-anchors.md §2.5); a re-check reports every diagnostic again, and a fixed file
-reports nothing.
+The analysis is shared by the hooks of one checking pass only (`PassCache`), never across passes: a per-function
+cache made dmypy drop errors when it re-checked a function with the same nodes; a re-check (a new pass) analyses
+and reports every diagnostic again, and a fixed file reports nothing.
 
 mypy prints one line per message and sorts by position, so secondary labels become notes at the error's own
 position that name the other line (`value moved here (line 12, column 9)`); rustc's multi-span window is the
@@ -36,7 +39,7 @@ from mypy.plugin import CheckerPluginInterface
 
 from mypy_plugin import errorcodes, tree
 from mypy_plugin.lowering import FileContext, Lowered, Unit, device_names, lower
-from mypy_plugin.mypy_internals import checking_pass, scope_stack
+from mypy_plugin.mypy_internals import checking_pass, recorded_messages, scope_stack
 from ownership_check.core import check_function, ir
 from ownership_check.core.messages import MOVED_HERE, MOVED_IN_LOOP
 from ownership_check.diagnostics import Diagnostic, Span
@@ -151,14 +154,24 @@ def caused_by(lowered: Lowered, diagnostics: Sequence[Diagnostic], call: Node) -
 def suppressed(diagnostic: Diagnostic, path: str) -> bool:
     """Whether `# ownership: ignore[...]` covers `diagnostic`; the file is decoded as Python and the CLI decode
     it (a BOM, else the PEP 263 coding line: a latin-1 source is not UTF-8)."""
+    return not unsuppressed([diagnostic], path)
+
+
+def unsuppressed(diagnostics: Sequence[Diagnostic], path: str) -> list[Diagnostic]:
+    """`diagnostics` without those an `# ownership: ignore[...]` comment covers (the file is read once)."""
+    if not diagnostics:
+        return []
     try:
         source, _ = decode_source(read_source(path).data, path)
     except SourceReadError:
-        return False
+        return list(diagnostics)
+    by_line: dict[int, set[str]] = {}
     for sup in find_suppressions(source):
-        if sup.line == diagnostic.span.line and (diagnostic.code in sup.codes or WILDCARD in sup.codes):
-            return True
-    return False
+        by_line.setdefault(sup.line, set()).update(sup.codes)
+    return [
+        d for d in diagnostics
+        if not ((codes := by_line.get(d.span.line)) and (d.code in codes or WILDCARD in codes))
+    ]
 
 
 def _context(span: Span) -> Context:
@@ -181,27 +194,33 @@ def notes_of(diagnostic: Diagnostic) -> list[str]:
     return out
 
 
-def emit(api: CheckerPluginInterface, diagnostic: Diagnostic) -> None:
+def emit(api: CheckerPluginInterface, diagnostic: Diagnostic) -> bool:
+    """Report `diagnostic` with its notes; True when mypy kept the error (False: discarded, or unknown)."""
     code = errorcodes.error_code(diagnostic.code)
     context = _context(diagnostic.span)
     # Notes are not tied to their error (`parent_error`): mypy may check a call twice (an assignment's rvalue is
     # inferred once under a filter, then again), report the error twice, and on mypy 2.x drop the copy that its
     # notes were attached to.  Unattached notes are de-duplicated per line like errors, and a
     # `# type: ignore[CODE]` hides them with their error (they carry its code).
+    before = recorded_messages(api)
     api.fail(diagnostic.message, context, code=code)
+    after = recorded_messages(api)
     for text in notes_of(diagnostic):
         api.msg.note(text, context, code=code)
+    return before is not None and after is not None and after > before
 
 
 @dataclass
 class _Analysed:
-    """One unit's lowering and diagnostics, valid for the rest of the checking pass that computed them."""
+    """One unit's lowering and diagnostics, valid for the rest of the checking pass that computed them;
+    `pending`: the diagnostics not suppressed by a comment that mypy has not kept yet in this pass."""
 
     unit: Node
     body: object
     token: object
     lowered: Lowered
     diagnostics: tuple[Diagnostic, ...]
+    pending: list[Diagnostic]
 
 
 class PassCache:
@@ -268,13 +287,15 @@ def report_caused_by(api: CheckerPluginInterface, call: Node) -> list[Diagnostic
         if unit is None:
             return []
         lowered = lower(unit, ctx)
-        analysed = _Analysed(target, body, token, lowered, CORE.get(lowered.function))
+        diagnostics = CORE.get(lowered.function)
+        analysed = _Analysed(
+            target, body, token, lowered, diagnostics, unsuppressed(diagnostics, api.path)
+        )
         PASS_CACHE.store(analysed)
-    # Every hook reports every diagnostic of its unit, not only those its call caused: the owning call's own hook
-    # may never fire (mypy does not check code it infers to be unreachable, `if x is None` for an `x` typed
-    # without None, although the program runs it), or fire only while mypy discards errors (a speculative
-    # inference).  mypy drops the copies (one message per line and severity), so each is shown once.
-    for diagnostic in analysed.diagnostics:
-        if not suppressed(diagnostic, api.path):
-            emit(api, diagnostic)
+    # A hook reports every diagnostic of its unit that mypy has not kept yet in this pass, not only those its call
+    # caused: the owning call's own hook may never fire (mypy does not check code it infers to be unreachable,
+    # `if x is None` for an `x` typed without None, although the program runs it), or fire only while mypy
+    # discards errors (a speculative inference), so the next hook of the unit reports it again.
+    if analysed.pending:
+        analysed.pending = [d for d in analysed.pending if not emit(api, d)]
     return caused_by(analysed.lowered, analysed.diagnostics, call)

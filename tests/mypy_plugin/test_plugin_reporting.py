@@ -188,3 +188,103 @@ def test_kernels_loaded_from_mypys_cache_keep_their_parameter_modes(tmp_path: Pa
     reported, raw = check(tmp_path, {"host.py": HOST.format(extra="  # edited")})
     second = sorted((r.line, r.code) for r in reported if r.code in ("E0502", "E0382"))
     assert second == first, raw
+
+
+MANY_HOOKS = """
+import safekernels as sk
+from safekernels import simt
+from safekernels.dtypes import f32
+
+from kernels import scale
+
+
+def main(n: int) -> None:
+    dev = sk.Device(0)
+    stream = dev.new_stream()
+    a = sk.zeros(n, f32, stream)
+    b = sk.zeros(n, f32, stream)
+    plan = scale.prepare(simt.LaunchConfig1D.for_len(n, block=256), dev)
+    scale.launch(plan, stream, a, a)
+    scale.launch(plan, stream, b, b)
+    scale.launch(plan, stream, a, b)
+    scale.launch(plan, stream, b, a)
+    print(a.to_numpy(stream), b.to_numpy(stream))
+"""
+
+
+def _count_emits(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, str, bool]]:
+    """Record every report the plugin hands mypy: (line, code, whether mypy kept it)."""
+    from mypy_plugin import reporting
+
+    seen: list[tuple[int, str, bool]] = []
+    original = reporting.emit
+
+    def spy(api: object, diagnostic: object) -> bool:
+        kept = original(api, diagnostic)  # type: ignore[arg-type]
+        seen.append((diagnostic.span.line, diagnostic.code, kept))  # type: ignore[attr-defined]
+        return kept
+
+    monkeypatch.setattr(reporting, "emit", spy)
+    return seen
+
+
+def test_a_function_with_many_hooked_calls_hands_mypy_each_diagnostic_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every hook of the function may report its diagnostics, but once mypy has kept one it is not handed over
+    again in the same pass (mypy compares every pair of a file's messages when it prints them)."""
+    seen = _count_emits(monkeypatch)
+    reported, raw = check(tmp_path, {"kernels.py": KERNELS, "host.py": MANY_HOOKS})
+    assert sorted((r.line, r.code) for r in reported if r.code == "E0502") == [(14, "E0502"), (15, "E0502")], raw
+    assert sorted(seen) == [(14, "E0502", True), (15, "E0502", True)], seen
+
+
+def test_a_report_mypy_discards_is_made_again_by_the_next_hook(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A hook that fires while mypy discards errors (a speculative inference) must not use up the report: here
+    mypy discards the first two reports of each diagnostic, and the later hooks of the function report it."""
+    from mypy.plugin import CheckerPluginInterface
+
+    from mypy_plugin import reporting
+
+    discarded: dict[tuple[int, str], int] = {}
+    original = reporting.emit
+
+    def flaky(api: CheckerPluginInterface, diagnostic: object) -> bool:
+        key = (diagnostic.span.line, diagnostic.code)  # type: ignore[attr-defined]
+        discarded[key] = discarded.get(key, 0) + 1
+        if discarded[key] <= 2:
+            with api.msg.filter_errors():  # what mypy does around a speculative inference
+                return original(api, diagnostic)  # type: ignore[arg-type]
+        return original(api, diagnostic)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(reporting, "emit", flaky)
+    reported, raw = check(tmp_path, {"kernels.py": KERNELS, "host.py": MANY_HOOKS})
+    assert sorted((r.line, r.code) for r in reported if r.code == "E0502") == [(14, "E0502"), (15, "E0502")], raw
+    assert discarded == {(14, "E0502"): 3, (15, "E0502"): 3}, discarded
+
+
+def test_the_incremental_cache_replays_edits_and_fixes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """mypy's own cache (no daemon): an unchanged re-run replays the errors, an edit that adds one reports it,
+    a fix removes it, and an untouched module keeps its errors while another is edited."""
+    # (each edit changes the file's size: mypy trusts a file of the same size and the same mtime second)
+    fresh = "sk.zeros(n, f32, stream)"
+    clean = MANY_HOOKS.replace("(plan, stream, a, a)", f"(plan, stream, a, {fresh})").replace(
+        "(plan, stream, b, b)", f"(plan, stream, b, {fresh})"
+    )
+    other = clean.replace("def main(", "def other(")
+    reported, raw = check(tmp_path, {"kernels.py": KERNELS, "host.py": clean, "other.py": other})
+    assert [r for r in reported if r.code == "E0502"] == [], raw
+    reported, raw = check(tmp_path, {"host.py": MANY_HOOKS, "other.py": other})
+    assert sorted((r.path[-7:], r.line) for r in reported if r.code == "E0502") == [
+        ("host.py", 14), ("host.py", 15)
+    ], raw
+    seen = _count_emits(monkeypatch)
+    reported, raw = check(tmp_path, {"host.py": MANY_HOOKS, "other.py": other + "\n# edited\n"})
+    assert sorted((r.path[-7:], r.line) for r in reported if r.code == "E0502") == [
+        ("host.py", 14), ("host.py", 15)
+    ], raw
+    assert seen == [], seen  # host.py came from the cache: replayed, not analysed again
+    reported, raw = check(tmp_path, {"host.py": clean, "other.py": other})
+    assert [r for r in reported if r.code == "E0502"] == [], raw
