@@ -131,3 +131,48 @@ def test_kernel_signature_edit_retypes_the_launch(daemon: Daemon) -> None:
     assert daemon.run().count("[arg-type]") == 1  # an unchanged re-run neither drops nor duplicates it
     _write(daemon.root / "kernels.py", KERNELS.format(mode="DisjointSlice"))
     assert "[arg-type]" not in daemon.run()
+
+
+TWO_ERRORS = textwrap.dedent(
+    """
+    import safekernels as sk
+    from safekernels import simt
+    from safekernels.dtypes import f32
+
+    from kernels import scale
+
+
+    def helper(n: int) -> int:
+        return n + {bump}
+
+
+    def main(n: int) -> None:
+        dev = sk.Device(0)
+        stream = dev.new_stream()
+        a = sk.zeros(n, f32, stream)
+        b = sk.zeros(n, f32, stream)
+        plan = scale.prepare(simt.LaunchConfig1D.for_len(n, block=256), dev)
+        scale.launch(plan, stream, a, a)
+        scale.launch(plan, stream, b, {second})
+        scale.launch(plan, stream, a, b)
+    """
+)
+
+
+def test_every_error_of_a_function_survives_rechecks_of_its_module(daemon: Daemon) -> None:
+    """The analysis is shared by the hooks of one checking pass only: after an edit elsewhere in the module (dmypy
+    re-checks the module, keeping unchanged functions' nodes), an unchanged re-run, and a fix of one of the two
+    errors, every remaining error of `main` is still reported, once."""
+    host = daemon.root / "host.py"
+
+    def e0502_lines() -> list[int]:
+        out = daemon.run()
+        return sorted(int(line.split(":")[1]) for line in out.splitlines() if line.endswith("[E0502]"))
+
+    _write(host, TWO_ERRORS.format(bump=1, second="b"))
+    assert e0502_lines() == [19, 20]
+    _write(host, TWO_ERRORS.format(bump=22, second="b"))  # another function of the module edited
+    assert e0502_lines() == [19, 20]
+    assert e0502_lines() == [19, 20]  # unchanged re-run
+    _write(host, TWO_ERRORS.format(bump=333, second="sk.zeros(n, f32, stream)"))  # one error fixed
+    assert e0502_lines() == [19]
