@@ -99,6 +99,7 @@ from safekernels.ownership_model import (
     ALIASING_METHODS,
     DEVICE_ANNOTATIONS,
     DEVICE_DECORATOR,
+    PREPARE_METHOD,
     SHARED_ARRAY_ANNOTATIONS,
     SHARED_ARRAY_CONSTRUCTOR,
     UNSAFE_CONTEXT,
@@ -403,6 +404,15 @@ def _stable_names(body: Sequence[Statement], params: Sequence[str]) -> frozenset
     return frozenset(n for n, c in counts.items() if c == 1 and n not in unstable)
 
 
+def _flat_targets(target: Expression) -> list[Expression]:
+    """The targets an assignment target binds, through tuple/list/star targets."""
+    if isinstance(target, TupleExpr | ListExpr):
+        return [t for item in target.items for t in _flat_targets(item)]
+    if isinstance(target, StarExpr):
+        return _flat_targets(target.expr)
+    return [target]
+
+
 def _key_literal(expr: Expression | None) -> calls.ContainerKey | None:
     """A subscript's literal key: an integer (`pair[-1]`) or a string (`bufs["out"]`)."""
     if isinstance(expr, StrExpr):
@@ -669,6 +679,56 @@ class FunctionLowerer(calls.PlaceNaming):
             if kernel is not None:
                 self.ctx.factory_vars[id(var)] = (var, kernel)
 
+    def init_brands(self, func: FuncItem) -> None:
+        """A method of a class whose `__init__` binds `self.attr = kernel.prepare(...)` in its own body, and no
+        method binds `attr` otherwise: `self.attr` starts as that prepared launch (the CLI front end's rule)."""
+        info = getattr(func, "info", None)
+        cls = getattr(info, "defn", None)
+        if not isinstance(func, FuncDef) or func.name == "__init__" or not isinstance(cls, ClassDef):
+            return
+        if not func.arguments:
+            return
+        init = next((d for d in cls.defs.body if isinstance(d, FuncDef) and d.name == "__init__"), None)
+        if init is None or not init.arguments:
+            return
+        receiver = init.arguments[0].variable.name
+        found: dict[str, str] = {}
+        for stmt in init.body.body:
+            if not (isinstance(stmt, AssignmentStmt) and len(stmt.lvalues) == 1):
+                continue
+            target, value = stmt.lvalues[0], stmt.rvalue
+            if not (isinstance(target, MemberExpr) and isinstance(target.expr, NameExpr)):
+                continue
+            if target.expr.name != receiver or target.name in found:
+                continue
+            kernel = None
+            if isinstance(value, CallExpr) and isinstance(value.callee, MemberExpr):
+                if value.callee.name == PREPARE_METHOD:
+                    kernel = self.ctx.kernel(value.callee.expr)
+            found[target.name] = kernel.name if kernel is not None else ""
+        stores: dict[str, int] = {}
+        for sub in cls.defs.body:
+            method = sub.func if isinstance(sub, Decorator) else sub
+            if isinstance(method, FuncDef):
+                for node in tree.walk(method, skip_scopes=False):
+                    lvalues: list[Expression] = []
+                    if isinstance(node, AssignmentStmt):
+                        lvalues = [t for lv in node.lvalues for t in _flat_targets(lv)]
+                    elif isinstance(node, OperatorAssignmentStmt | DelStmt):
+                        lvalues = _flat_targets(node.lvalue if isinstance(node, OperatorAssignmentStmt) else node.expr)
+                    elif isinstance(node, ForStmt | AssignmentExpr):
+                        lvalues = _flat_targets(node.index if isinstance(node, ForStmt) else node.target)
+                    elif isinstance(node, WithStmt):
+                        lvalues = [t for lv in node.target if lv is not None for t in _flat_targets(lv)]
+                    for lvalue in lvalues:
+                        if isinstance(lvalue, MemberExpr):
+                            stores[lvalue.name] = stores.get(lvalue.name, 0) + 1
+        first = func.arguments[0].variable
+        for attr, brand in sorted(found.items()):
+            if brand and stores.get(attr) == 1:
+                place = ir.Place(self.name(first.name), (attr,))
+                self.emit(ir.Bind((place,), (ir.Fresh("prepared", brand=brand),), span_of(first)))
+
     def launched_kernel(self, func: Expression) -> resolve.KernelInfo | None:
         """The kernel a call's callee launches (`k(...)`, `k.launch(...)`, ...), or None."""
         found = self.ctx.kernel(func)
@@ -715,6 +775,7 @@ class FunctionLowerer(calls.PlaceNaming):
 
         def lower_body() -> None:
             self.shared_array_params(node)
+            self.init_brands(node)
             self.suite(body)
 
         ops = self.block(lower_body)
@@ -1263,6 +1324,15 @@ class FunctionLowerer(calls.PlaceNaming):
                 )
                 return (expr.base, index), elements
             return None
+        if (
+            isinstance(expr, CallExpr)
+            and isinstance(expr.callee, MemberExpr)
+            and expr.callee.name == calls.VIEW_METHOD
+            and self.place(expr.callee.expr) is None
+            and (base := self.choices(expr.callee.expr, span, depth + 1)) is not None
+        ):
+            bounds = tuple(self.view_bound(a) for a, k in zip(expr.args, expr.arg_kinds, strict=True) if k == ARG_POS)
+            return calls.view_choices(expr, span, base, tuple(expr.args), bounds)
         if isinstance(expr, CallExpr) and (aliased := self.aliasing_index(expr.callee)) is not None:
             if aliased >= len(expr.args) or any(kind != ARG_POS for kind in expr.arg_kinds):
                 return None

@@ -77,6 +77,7 @@ PAIRS: dict[str, tuple[str, str]] = {
     "fresh: symbolic view bounds": ("e0502_symbolic_view_bounds", "clean_symbolic_view_bounds"),
     "fresh: loop items of one list": ("e0502_loop_items_of_one_list", "clean_loop_items_of_one_list"),
     "fresh: kernel factory result": ("e0502_kernel_factory_result", "clean_kernel_factory_result"),
+    "fresh: view of a conditional base": ("e0502_view_of_conditional_base", "clean_view_of_conditional_base"),
     "surface: view argument temporary": (
         "e0382_view_argument_then_loop_moves", "clean_view_argument_then_loop_rebinds"
     ),

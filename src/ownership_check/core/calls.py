@@ -313,6 +313,17 @@ def alternatives(
     return (tuple(before), tuple(out)) if out else None
 
 
+def view_choices(
+    node: E, span: Span, base: Choices[E], args: tuple[E, ...], bounds: tuple[int | str | None, ...]
+) -> Choices[E]:
+    """`(out if flag else a).view(0, 32)`: a view of each place the base may evaluate to (its bounds are
+    evaluated in each arm, after the base's prelude)."""
+    prelude, places = base
+    return prelude, tuple(
+        Operand(node, span, None, True, ViewCall(c.place, True, args, bounds)) for c in places if c.place is not None
+    )
+
+
 @dataclass(frozen=True)
 class MethodCall(Generic[E]):
     """The callee is `receiver.name`: `name_span` is the attribute name's span, `receiver_kernel` the kernel the

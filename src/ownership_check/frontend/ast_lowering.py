@@ -49,6 +49,7 @@ from safekernels.ownership_model import (
     ALIASING_FUNCTIONS,
     ALIASING_METHODS,
     DEVICE_ANNOTATIONS,
+    PREPARE_METHOD,
     SHARED_ARRAY_ANNOTATIONS,
     SHARED_ARRAY_CONSTRUCTOR,
     UNSAFE_CONTEXT,
@@ -642,6 +643,8 @@ class Unit:
     kind: str  # "module" | "function" | "simt" | "tile" | "device"
     outer_device: frozenset[str] = frozenset()
     outer_kernels: Mapping[str, KernelSummary] = field(default_factory=dict)
+    # A method's class: attributes `__init__` binds to a prepared launch, and the kernel it was prepared for.
+    class_brands: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -996,6 +999,13 @@ class FunctionLowerer(calls.PlaceNaming):
 
         def lower_body() -> None:
             self.shared_array_params(node)
+            if node.args.args:
+                receiver = node.args.args[0].arg
+                for attr, kernel in sorted(self.unit.class_brands.items()):
+                    # the prepared launch `__init__` stored there (see `init_brands`)
+                    place = ir.Place(self.name(receiver), (attr,))
+                    span = self.ctx.token_span(_Token(receiver, node.args.args[0], "arg"))
+                    self.emit(ir.Bind((place,), (ir.Fresh("prepared", brand=kernel),), span))
             self.suite(node.body)
 
         ops = self.block(lower_body)
@@ -1069,13 +1079,45 @@ class FunctionLowerer(calls.PlaceNaming):
                 self.expr(dec)
             for base in node.bases:
                 self.expr(base.value if isinstance(base, ast.Starred) else base)
+            brands = self.init_brands(node)
             for sub in node.body:
                 if isinstance(sub, _FUNCTION_DEFS):
-                    self.nested.append(Unit(f"{node.name}.{sub.name}", sub, self.kind_of(sub)))
+                    kept = brands if sub.name != "__init__" else {}
+                    self.nested.append(Unit(f"{node.name}.{sub.name}", sub, self.kind_of(sub), class_brands=kept))
                 else:
                     self.stmt(sub)
             self.bind_fresh(ir.Place(self.name(node.name)), self.ctx.def_name_span(node))
         # Pass, Global, Nonlocal, Import, ImportFrom, TypeAlias: nothing ownership-relevant.
+
+    def init_brands(self, cls: ast.ClassDef) -> dict[str, str]:
+        """Attributes a class's `__init__` binds, in its own body, to `kernel.prepare(...)` and no method of the
+        class binds otherwise: the kernel each prepared launch is branded for (as mypy reads the attribute's type
+        from `__init__`), so `vecsub.launch(self.add_launch, ...)` in another method is E0308."""
+        init = next((s for s in cls.body if isinstance(s, _FUNCTION_DEFS) and s.name == "__init__"), None)
+        if init is None or not init.args.args:
+            return {}
+        receiver = init.args.args[0].arg
+        found: dict[str, str] = {}
+        for stmt in init.body:
+            if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1):
+                continue
+            target, value = stmt.targets[0], stmt.value
+            if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)):
+                continue
+            if target.value.id != receiver or target.attr in found:
+                continue
+            kernel = None
+            if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute):
+                if value.func.attr == PREPARE_METHOD:
+                    kernel = self.kernel_of(value.func.value)
+            found[target.attr] = kernel.name if kernel is not None else ""
+        stores: dict[str, int] = {}
+        for sub in cls.body:
+            if isinstance(sub, _FUNCTION_DEFS):
+                for node in _walk(sub, skip_scopes=False):
+                    if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store | ast.Del):
+                        stores[node.attr] = stores.get(node.attr, 0) + 1
+        return {attr: kernel for attr, kernel in found.items() if kernel and stores.get(attr) == 1}
 
     def raise_at(self, node: ast.AST) -> None:
         self.emit(ir.Raise(self.span(node)))
@@ -1551,6 +1593,16 @@ class FunctionLowerer(calls.PlaceNaming):
                 )
                 return (node.value, index), elements
             return None
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == calls.VIEW_METHOD
+            and self.place(node.func.value) is None
+            and (base := self.choices(node.func.value, span, depth + 1)) is not None
+        ):
+            args = call_args(node)
+            bounds = tuple(self.view_bound(a.value) for a in args if a.keyword is None)
+            return calls.view_choices(node, span, base, tuple(a.value for a in args), bounds)
         if isinstance(node, ast.Call) and (aliased := self.aliasing_index(node.func)) is not None:
             args = call_args(node)
             if aliased >= len(args) or any(a.star or a.keyword is not None for a in args):

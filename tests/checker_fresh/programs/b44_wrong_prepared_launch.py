@@ -1,5 +1,4 @@
-# fresh-expect: E0308 at line 35
-# fresh-known-miss: cli the brand of a prepared launch stored in `self.add_launch` by `__init__` is unknown in another method (mypy reads the attribute's type)
+# fresh-expect: E0308 at line 34
 """A class caches one prepared launch and uses it for the wrong kernel."""
 import numpy as np
 

@@ -1,5 +1,4 @@
-# fresh-expect: E0502 at line 27
-# fresh-known-miss: cli,mypy a view of an expression over places (`(out if flag else a).view(0, 32)`) is not resolved to the places it may view
+# fresh-expect: E0502 at line 26
 """A view of a conditionally chosen buffer overlaps the output."""
 import numpy as np
 

@@ -1,0 +1,27 @@
+"""A view of an expression over places (`(out if flag else a).view(0, 32)`) is a view of each place it may
+evaluate to: passed with an overlapping view of `out` as the output, the launch aliases when `flag` is true."""
+
+import numpy as np
+
+import safekernels as sk
+from safekernels import simt
+from safekernels.dtypes import f32
+from safekernels.simt import DisjointSlice, Slice, thread
+
+
+@simt.kernel
+@simt.launch_contract(block=32)
+def vecadd(a: Slice[f32], b: Slice[f32], c: DisjointSlice[f32]) -> None:
+    idx = thread.index_1d()
+    i = idx.get()
+    if (o := c.get_mut(idx)) is not None:
+        o.set(a[i] + b[i])
+
+
+def main(flag: bool = True) -> None:
+    dev = sk.Device.cpu()
+    stream = dev.new_stream()
+    a = sk.to_device(np.ones(64, np.float32), stream)
+    out = sk.zeros(64, f32, stream)
+    p = vecadd.prepare(simt.LaunchConfig1D.for_len(32, block=32), dev)
+    vecadd.launch(p, stream, (out if flag else a).view(0, 32), a.view(0, 32), out.view(0, 32))  # expect: E0502
