@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ast
 import inspect
+import math
 import types
 from dataclasses import dataclass
 from typing import Any, NoReturn
@@ -59,6 +60,10 @@ _CALL_KEYWORDS: dict[str, tuple[str, ...]] = {
 }
 #: op kinds that compute a scalar from source expressions (recorded per expression: `TileKernelIR.scalar_sites`)
 _SCALAR_KINDS = ("const", "scalar", "scalar_cast", "to_index")
+#: The most elements one tile value may have (1 MiB of f32): a tile block holds its tiles in registers, so a
+#: larger tile spills and its compile time grows past tens of seconds (2**20 elements took 43 s).  Both executors
+#: refuse it here, in the shared front end.
+MAX_TILE_ELEMENTS = 1 << 18
 
 
 def scalar_site(src: FunctionSource, node: ast.AST) -> tuple[str, int, int, int, int, str]:
@@ -142,6 +147,14 @@ class TileFrontend:
         node: ast.AST | None,
         **attrs: Any,
     ) -> Value:
+        if isinstance(ty, TileType) and math.prod(ty.shape) > MAX_TILE_ELEMENTS:
+            self.err(
+                "SK023",
+                f"a tile of {math.prod(ty.shape)} elements {ty.shape} is more than one tile block holds (at most "
+                f"{MAX_TILE_ELEMENTS} = 2**18): a block keeps its tiles in registers, so a larger one spills and "
+                "takes minutes to compile; partition the output into smaller tiles (more tile blocks)",
+                node,
+            )
         result = self.new(ty) if ty is not None else None
         line = getattr(node, "lineno", 0) + self.src.first_line - 1 if node is not None else 0
         op = Op(kind, args, result, attrs, line)
