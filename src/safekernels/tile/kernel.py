@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import copy
 import operator
+import re
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, overload
@@ -46,6 +47,7 @@ from safekernels.runtime.ownership import (
     register_chain_code,
     user_frame_from,
 )
+from safekernels.simt.definition_site import definition_error
 from safekernels.tile.context import block_state, block_threads
 from safekernels.tile.launch_plan import (
     _UNCACHEABLE,
@@ -109,7 +111,11 @@ class TileKernel:
         self.__qualname__ = fn.__qualname__
         self.__doc__ = fn.__doc__
         self.__module__ = fn.__module__
-        self.params: list[TileParam] = parse_params(fn, localns)
+        try:
+            self.params: list[TileParam] = parse_params(fn, localns)
+        except TypeError as exc:  # located at the parameter (or the definition), as a SIMT kernel's
+            named = re.search(r"parameter `(\w+)", str(exc))
+            raise definition_error(fn, "SK011", str(exc), named.group(1) if named else None) from None
         if isinstance(independent_shapes, str) or not isinstance(independent_shapes, tuple | list):
             raise TypeError(
                 f"@tile.kernel(independent_shapes=...) takes a tuple of parameter names, got {independent_shapes!r}"
