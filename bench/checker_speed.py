@@ -8,9 +8,9 @@ Two corpora, each checked by every tool from the same copied directory:
   every file goes through the prescan, the lowering and the core (the dense case; target >= 50,000 lines/s cold).
 
 Modes: cold (`--no-cache`), cold with two worker processes, warm (every file's result cached), and a re-check
-after editing one file's function body (the cache redoes only that file).  Each number is one run's wall-clock
-time including interpreter start-up, as a user sees it.  Prints a markdown table; `--out FILE` also writes it there
-(docs/benchmarks.md keeps the latest).
+after editing one file's function body (the cache redoes only that file).  Each number is the median of
+`--repeat` runs (default 3) of wall-clock time including interpreter start-up, as a user sees it.  Prints a
+markdown table; `--out FILE` also writes it there (docs/benchmarks.md keeps the latest).
 """
 
 from __future__ import annotations
@@ -20,11 +20,13 @@ import ast
 import os
 import platform
 import shutil
+import statistics
 import subprocess
 import sys
 import sysconfig
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -85,6 +87,14 @@ def build_safekernels(dest: Path, min_lines: int) -> None:
         copy += 1
 
 
+def timed_median(run: Callable[[], float | None], repeat: int) -> float | None:
+    """The median of `repeat` runs of `run` (None if any run failed): one run is at the mercy of a shared machine."""
+    times = [run() for _ in range(max(repeat, 1))]
+    if any(t is None for t in times):
+        return None
+    return statistics.median(t for t in times if t is not None)
+
+
 def timed(cmd: list[str], cwd: Path, timeout: float) -> float | None:
     start = time.perf_counter()
     try:
@@ -121,44 +131,64 @@ def _edit_one_file(root: Path) -> tuple[Path, bytes] | None:
     return None
 
 
-def measure(root: Path, skip_mypy: bool, timeout: float) -> list[tuple[str, float | None]]:
+def measure(root: Path, skip_mypy: bool, timeout: float, repeat: int = 1) -> list[tuple[str, float | None]]:
     check = [str(BIN / "ownership-check"), ".", "--format", "concise"]
     shutil.rmtree(root / ".ownership_check_cache", ignore_errors=True)
-    rows = [("ownership-check cold (`--no-cache`)", timed([*check, "--no-cache"], root, timeout))]
+    rows = [
+        (
+            "ownership-check cold (`--no-cache`)",
+            timed_median(lambda: timed([*check, "--no-cache"], root, timeout), repeat),
+        )
+    ]
     rows.append(
-        ("ownership-check cold `--jobs 2`", timed([*check, "--no-cache", "--jobs", "2"], root, timeout))
+        (
+            "ownership-check cold `--jobs 2`",
+            timed_median(lambda: timed([*check, "--no-cache", "--jobs", "2"], root, timeout), repeat),
+        )
     )
     timed(check, root, timeout)  # fill the cache
-    rows.append(("ownership-check warm (cache)", timed(check, root, timeout)))
-    edited = _edit_one_file(root)
-    if edited is not None:
+    rows.append(("ownership-check warm (cache)", timed_median(lambda: timed(check, root, timeout), repeat)))
+
+    def recheck() -> float | None:
+        timed(check, root, timeout)  # the cache as it was before the edit
+        edited = _edit_one_file(root)
+        if edited is None:
+            return None
         path, original = edited
         try:
-            rows.append(("ownership-check re-check after editing one file (cache)", timed(check, root, timeout)))
+            return timed(check, root, timeout)
         finally:
             path.write_bytes(original)
+
+    rows.append(("ownership-check re-check after editing one file (cache)", timed_median(recheck, repeat)))
     ruff = shutil.which("ruff") or str(BIN / "ruff")
     rows.append(
         (
             "ruff check `--no-cache`",
-            timed([ruff, "check", "--no-cache", "--isolated", "-q", "."], root, timeout),
+            timed_median(lambda: timed([ruff, "check", "--no-cache", "--isolated", "-q", "."], root, timeout), repeat),
         )
     )
     if not skip_mypy:
-        cache = tempfile.mkdtemp(prefix="mypy-cache-")
-        mypy = [
-            str(BIN / "mypy"),
-            "--cache-dir",
-            cache,
-            "--no-error-summary",
-            "--ignore-missing-imports",
-            "--follow-imports",
-            "silent",
-            "--explicit-package-bases",
-            ".",
-        ]
-        rows.append(("mypy (cold cache)", timed(mypy, root, timeout)))
-        shutil.rmtree(cache, ignore_errors=True)
+
+        def mypy_cold() -> float | None:
+            cache = tempfile.mkdtemp(prefix="mypy-cache-")
+            mypy = [
+                str(BIN / "mypy"),
+                "--cache-dir",
+                cache,
+                "--no-error-summary",
+                "--ignore-missing-imports",
+                "--follow-imports",
+                "silent",
+                "--explicit-package-bases",
+                ".",
+            ]
+            try:
+                return timed(mypy, root, timeout)
+            finally:
+                shutil.rmtree(cache, ignore_errors=True)
+
+        rows.append(("mypy (cold cache)", timed_median(mypy_cold, repeat)))
     return rows
 
 
@@ -199,14 +229,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sk-lines", type=int, default=20000, help="size of the safekernels-only corpus")
     parser.add_argument("--skip-mypy", action="store_true", help="do not run mypy (slow on large trees)")
     parser.add_argument("--timeout", type=float, default=900.0, help="per-command timeout, seconds")
+    parser.add_argument("--repeat", type=int, default=3, help="runs per measurement; the median is reported")
     args = parser.parse_args(argv)
     cpu = platform.processor() or platform.machine()
     header = [
         "## ownership-check speed (bench/checker_speed.py)",
         "",
         f"{time.strftime('%Y-%m-%d', time.gmtime())}: Python {platform.python_version()}, {os.cpu_count()} CPUs"
-        f" ({cpu}, load average {os.getloadavg()[0]:.1f} at the start), {_versions()}; one run each, wall clock"
-        " including interpreter start-up.",
+        f" ({cpu}, load average {os.getloadavg()[0]:.1f} at the start), {_versions()}; median of"
+        f" {max(args.repeat, 1)} run(s) each, wall clock including interpreter start-up.",
         "",
     ]
     parts = []
@@ -217,12 +248,14 @@ def main(argv: list[str] | None = None) -> int:
             table(
                 "Mixed tree (stdlib top level + golden cases)",
                 mixed,
-                measure(mixed, args.skip_mypy, args.timeout),
+                measure(mixed, args.skip_mypy, args.timeout, args.repeat),
             )
         )
         only = Path(tmp) / "sk"
         build_safekernels(only, args.sk_lines)
-        parts.append(table("safekernels-only files", only, measure(only, args.skip_mypy, args.timeout)))
+        parts.append(
+            table("safekernels-only files", only, measure(only, args.skip_mypy, args.timeout, args.repeat))
+        )
     report = "\n".join(header) + "\n" + "\n\n".join(parts) + "\n"
     print(report)
     if args.out:
