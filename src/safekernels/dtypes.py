@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import builtins
 from dataclasses import dataclass
-from typing import Any, ClassVar, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 import numpy as np
 import numpy.typing as npt
@@ -72,33 +72,88 @@ _BY_NAME: dict[str, type] = {}
 _BY_NUMPY: dict[np.dtype[Any], type] = {}
 
 
-class f16(float, ScalarType):
+if TYPE_CHECKING:
+    from typing import Self
+
+    class _TypedInt(int):
+        """What a type checker sees of an int dtype: arithmetic with a Python int (or the same dtype) keeps the
+        dtype, as the kernel compilers type it (`acc: i32 = i32(0); acc += 3`)."""
+
+        def __add__(self, other: int, /) -> Self: ...
+        def __radd__(self, other: int, /) -> Self: ...
+        def __sub__(self, other: int, /) -> Self: ...
+        def __rsub__(self, other: int, /) -> Self: ...
+        def __mul__(self, other: int, /) -> Self: ...
+        def __rmul__(self, other: int, /) -> Self: ...
+        def __floordiv__(self, other: int, /) -> Self: ...
+        def __rfloordiv__(self, other: int, /) -> Self: ...
+        def __mod__(self, other: int, /) -> Self: ...
+        def __rmod__(self, other: int, /) -> Self: ...
+        def __and__(self, other: int, /) -> Self: ...
+        def __rand__(self, other: int, /) -> Self: ...
+        def __or__(self, other: int, /) -> Self: ...
+        def __ror__(self, other: int, /) -> Self: ...
+        def __xor__(self, other: int, /) -> Self: ...
+        def __rxor__(self, other: int, /) -> Self: ...
+        def __lshift__(self, other: int, /) -> Self: ...
+        def __rshift__(self, other: int, /) -> Self: ...
+        def __neg__(self) -> Self: ...
+        def __pos__(self) -> Self: ...
+        def __abs__(self) -> Self: ...
+        def __invert__(self) -> Self: ...
+
+    class _TypedFloat(float):
+        """What a type checker sees of a float dtype: arithmetic with a Python number (or the same dtype) keeps
+        the dtype, as the kernel compilers type it (`acc: f32 = f32(0.0); acc += x * 2.0`)."""
+
+        def __add__(self, other: float, /) -> Self: ...
+        def __radd__(self, other: float, /) -> Self: ...
+        def __sub__(self, other: float, /) -> Self: ...
+        def __rsub__(self, other: float, /) -> Self: ...
+        def __mul__(self, other: float, /) -> Self: ...
+        def __rmul__(self, other: float, /) -> Self: ...
+        def __truediv__(self, other: float, /) -> Self: ...
+        def __rtruediv__(self, other: float, /) -> Self: ...
+        def __floordiv__(self, other: float, /) -> Self: ...
+        def __rfloordiv__(self, other: float, /) -> Self: ...
+        def __mod__(self, other: float, /) -> Self: ...
+        def __rmod__(self, other: float, /) -> Self: ...
+        def __neg__(self) -> Self: ...
+        def __pos__(self) -> Self: ...
+        def __abs__(self) -> Self: ...
+
+else:  # at run time the dtypes are plain subclasses (their constructors return numpy scalars)
+    _TypedInt = int
+    _TypedFloat = float
+
+
+class f16(_TypedFloat, ScalarType):
     def __new__(cls, value: Any = 0.0) -> Any:
         return np.float16(value)
 
 
-class bf16(float, ScalarType):
+class bf16(_TypedFloat, ScalarType):
     def __new__(cls, value: Any = 0.0) -> Any:
         # bf16 arithmetic happens in f32 (docs/reference.md §6); the cast rounds the value to bf16 precision.
         return np.float32(bf16_to_f32(f32_to_bf16(np.asarray(value, dtype=np.float32))))
 
 
-class f8e4m3(float, ScalarType):
+class f8e4m3(_TypedFloat, ScalarType):
     def __new__(cls, value: Any = 0.0) -> Any:
         return np.float32(f8_to_f32(f32_to_f8(np.asarray(value, dtype=np.float32), "f8e4m3"), "f8e4m3"))
 
 
-class f8e5m2(float, ScalarType):
+class f8e5m2(_TypedFloat, ScalarType):
     def __new__(cls, value: Any = 0.0) -> Any:
         return np.float32(f8_to_f32(f32_to_f8(np.asarray(value, dtype=np.float32), "f8e5m2"), "f8e5m2"))
 
 
-class f32(float, ScalarType):
+class f32(_TypedFloat, ScalarType):
     def __new__(cls, value: Any = 0.0) -> Any:
         return np.float32(value)
 
 
-class f64(float, ScalarType):
+class f64(_TypedFloat, ScalarType):
     def __new__(cls, value: Any = 0.0) -> Any:
         return np.float64(value)
 
@@ -117,42 +172,42 @@ def _wrap_int(np_type: type[np.integer[Any]], value: Any) -> Any:
     return np_type(as_int)
 
 
-class i8(int, ScalarType):
+class i8(_TypedInt, ScalarType):
     def __new__(cls, value: Any = 0) -> Any:
         return _wrap_int(np.int8, value)
 
 
-class i16(int, ScalarType):
+class i16(_TypedInt, ScalarType):
     def __new__(cls, value: Any = 0) -> Any:
         return _wrap_int(np.int16, value)
 
 
-class i32(int, ScalarType):
+class i32(_TypedInt, ScalarType):
     def __new__(cls, value: Any = 0) -> Any:
         return _wrap_int(np.int32, value)
 
 
-class i64(int, ScalarType):
+class i64(_TypedInt, ScalarType):
     def __new__(cls, value: Any = 0) -> Any:
         return _wrap_int(np.int64, value)
 
 
-class u8(int, ScalarType):
+class u8(_TypedInt, ScalarType):
     def __new__(cls, value: Any = 0) -> Any:
         return _wrap_int(np.uint8, value)
 
 
-class u16(int, ScalarType):
+class u16(_TypedInt, ScalarType):
     def __new__(cls, value: Any = 0) -> Any:
         return _wrap_int(np.uint16, value)
 
 
-class u32(int, ScalarType):
+class u32(_TypedInt, ScalarType):
     def __new__(cls, value: Any = 0) -> Any:
         return _wrap_int(np.uint32, value)
 
 
-class u64(int, ScalarType):
+class u64(_TypedInt, ScalarType):
     def __new__(cls, value: Any = 0) -> Any:
         return _wrap_int(np.uint64, value)
 

@@ -127,3 +127,33 @@ def test_get_mut_unchecked_is_mypys_union_attr(tmp_path: Path) -> None:
     """
     reported, raw = check(tmp_path, {"kern.py": source})
     assert [(r.line, r.code) for r in reported if r.severity == "error"] == [(9, "union-attr")], raw
+
+
+TYPED_SCALARS = """
+from safekernels import simt
+from safekernels.dtypes import f32, i32
+from safekernels.simt import DisjointSlice, Slice, thread
+
+
+@simt.kernel
+@simt.launch_contract(block=256)
+def running(n: i32, x: Slice[f32], y: DisjointSlice[f32]) -> None:
+    idx = thread.index_1d()
+    i = idx.get()
+    acc: f32 = f32(0.0)
+    count: i32 = i32(0)
+    for k in range(n):
+        acc += x[i] * 2.0
+        acc = -acc + 1.0
+        count += 3
+        count = count * 2 - n
+    if (out := y.get_mut(idx)) is not None:
+        out.set(acc / 2.0)
+"""
+
+
+def test_typed_scalars_keep_their_dtype_under_arithmetic_with_numbers(tmp_path: Path) -> None:
+    """`acc: f32 = f32(0.0); acc += x[i] * 2.0` and `count: i32; count += 3` type-check as the kernel compilers
+    type them (the dtype kept), where int's and float's own signatures gave `int` / `float`."""
+    reported, output = check(tmp_path, {"typed_scalars.py": TYPED_SCALARS})
+    assert reported == [], output
