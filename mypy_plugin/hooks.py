@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from mypy.errorcodes import ErrorCode
-from mypy.nodes import CallExpr, Context, IndexExpr
+from mypy.nodes import CallExpr, Context, FuncDef, Import, IndexExpr, MypyFile
 from mypy.options import Options
 from mypy.plugin import (
     CheckerPluginInterface,
@@ -32,7 +32,7 @@ from mypy.types import FunctionLike, Type
 
 from mypy_plugin import resolve, typed_launch
 from mypy_plugin.fingerprint import fingerprint
-from mypy_plugin.mypy_internals import UnsupportedMypyError
+from mypy_plugin.mypy_internals import UnsupportedMypyError, scope_stack
 from mypy_plugin.reporting import report_caused_by
 from ownership_check.diagnostics import Diagnostic
 from safekernels.ownership_model import (
@@ -99,9 +99,21 @@ class SafeKernelsPlugin(Plugin):
             found = self._function_hooks[fullname] = self._function_hook(fullname)
             return found
 
+    def _local_callee(self, fullname: str) -> bool:
+        """Whether `fullname` is a plain function or method of the user's code, whose call may carry a call
+        summary (`call_targets`): its hook runs the unit's analysis, which no safekernels call there may start."""
+        if resolve.is_safekernels(fullname):
+            return False
+        try:
+            symbol = self.lookup_fully_qualified(fullname)
+        except (KeyError, AssertionError):
+            return False
+        node = symbol.node if symbol is not None else None
+        return isinstance(node, FuncDef) and not node.is_decorated
+
     def _method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
         if not resolve.is_safekernels(fullname):
-            return None
+            return functools.partial(_local_method_hook, fullname) if self._local_callee(fullname) else None
         short = _short(fullname)
         if short == "__call__" and _class_name(fullname) in ("TileKernel", "AutotunedTileKernel"):
             return _tile_call_hook
@@ -130,6 +142,8 @@ class SafeKernelsPlugin(Plugin):
             return _typed(typed_launch.tile_constructor_return)
         if resolve.is_safekernels(fullname):
             return _function_report_hook
+        if self._local_callee(fullname):
+            return functools.partial(_local_function_hook, fullname)
         return None
 
 
@@ -204,6 +218,39 @@ def _function_report_hook(ctx: FunctionContext) -> Type:
         _short(name) in CAUSE_FUNCTIONS or _short(name) == "zip_ops" for name in resolve.names(call.callee, {})
     ):
         _guarded(ctx.api, call, lambda: report_caused_by(ctx.api, call))
+    return ctx.default_return_type
+
+
+def _imports_safekernels(module: MypyFile) -> bool:
+    return any(
+        name == "safekernels" or name.startswith("safekernels.")
+        for imp in module.imports
+        for name in ([i for i, _ in imp.ids] if isinstance(imp, Import) else [getattr(imp, "id", "")])
+    )
+
+
+def _report_local_call(api: CheckerPluginInterface, call: Context, callee: str) -> None:
+    """A call of a function or method of the module being checked (`callee`, its full name): in a module that uses
+    safekernels, the unit's analysis runs (the callee's call summary may move or borrow the caller's values where
+    no safekernels call is)."""
+    if not isinstance(call, CallExpr):
+        return
+    module = scope_stack(api)[0]
+    if (
+        isinstance(module, MypyFile)
+        and callee.startswith(module.fullname + ".")
+        and _imports_safekernels(module)
+    ):
+        _guarded(api, call, lambda: report_caused_by(api, call))
+
+
+def _local_function_hook(callee: str, ctx: FunctionContext) -> Type:
+    _report_local_call(ctx.api, ctx.context, callee)
+    return ctx.default_return_type
+
+
+def _local_method_hook(callee: str, ctx: MethodContext) -> Type:
+    _report_local_call(ctx.api, ctx.context, callee)
     return ctx.default_return_type
 
 

@@ -91,6 +91,7 @@ from mypy.patterns import AsPattern, MappingPattern, StarredPattern, ValuePatter
 from mypy.types import Instance, Type, TypeAliasType, UnionType, get_proper_type
 
 from mypy_plugin import resolve, tree
+from mypy_plugin.call_targets import ModuleClasses, applied_summary
 from ownership_check.core import calls, ir
 from ownership_check.core.checker import nonlocal_effects
 from ownership_check.diagnostics import Span
@@ -209,6 +210,7 @@ class Unit:
     kind: str  # "module" | "function" | "simt" | "tile" | "device"
     outer_device: Callable[[], frozenset[str]] = _no_outer
     outer_candidates: frozenset[str] | None = frozenset()
+    name: str | None = None  # the IR function's name, when not the definition's (a call summary's lowering)
 
 
 @dataclass
@@ -231,6 +233,7 @@ class FileContext:
         self._kernels: dict[int, tuple[Node, resolve.KernelInfo | None]] = {}
         self._names: dict[int, tuple[Expression, tuple[str, ...]]] = {}
         self._aliases: dict[str, Decorator] | None = None
+        self.classes = ModuleClasses(module)  # top-level classes, whose methods' call summaries apply at calls
 
     def kernel(self, expr: Expression) -> resolve.KernelInfo | None:
         node = expr.node if isinstance(expr, RefExpr) else None
@@ -779,7 +782,7 @@ class FunctionLowerer(calls.PlaceNaming):
             self.suite(body)
 
         ops = self.block(lower_body)
-        name = node.name if isinstance(node, FuncDef) else "<lambda>"
+        name = self.unit.name or (node.name if isinstance(node, FuncDef) else "<lambda>")
         return ir.Function(name, ops, span_of(node), self.ctx.path)
 
     # --- statements ------------------------------------------------------------------------------------------
@@ -1402,16 +1405,22 @@ class FunctionLowerer(calls.PlaceNaming):
             self.operand(arg, keyword if kind == ARG_NAMED else None, kind in (ARG_STAR, ARG_STAR2))
             for arg, kind, keyword in zip(node.args, node.arg_kinds, node.arg_names, strict=True)
         )
+        shape_kernel = self.ctx.kernel(func)
         shape = calls.Call(
             node,
             span_of(node),
             func,
             args,
-            self.ctx.kernel(func),
+            shape_kernel,
             method,
             self.ctx.refers_to(func, SHARED_ARRAY_CONSTRUCTOR),
             first_name[0] if first_name and resolve.is_safekernels(first_name[0]) else None,
             self.closures.get(func.name) if isinstance(func, NameExpr) else None,
+            (
+                None
+                if shape_kernel is not None or (first_name and resolve.is_safekernels(first_name[0]))
+                else applied_summary(self, node, method, args)
+            ),
         )
         return calls.lower_call(shape, holder, self)
 

@@ -41,7 +41,7 @@ from mypy_plugin import errorcodes, tree
 from mypy_plugin.lowering import FileContext, Lowered, Unit, device_names, lower
 from mypy_plugin.mypy_internals import checking_pass, recorded_messages, scope_stack
 from ownership_check.core import check_function, ir
-from ownership_check.core.messages import MOVED_HERE, MOVED_IN_LOOP
+from ownership_check.core.messages import is_move_label
 from ownership_check.diagnostics import Diagnostic, Span
 from ownership_check.source_files import SourceReadError, decode_source, read_source
 from ownership_check.suppressions import WILDCARD, find_suppressions
@@ -50,7 +50,7 @@ from ownership_check.suppressions import WILDCARD, find_suppressions
 def cause_span(diagnostic: Diagnostic) -> Span:
     """The span of the operation that caused `diagnostic` (see the module docstring)."""
     if diagnostic.code == "E0382":
-        moves = [lb.span for lb in diagnostic.labels if not lb.primary and lb.message in (MOVED_HERE, MOVED_IN_LOOP)]
+        moves = [lb.span for lb in diagnostic.labels if not lb.primary and is_move_label(lb.message)]
         if moves:
             return min(moves)
     return diagnostic.span

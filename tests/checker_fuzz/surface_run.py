@@ -27,7 +27,6 @@ _STATEMENT = re.compile(r"^\s*(?:[\w, ().\[\]]+ = )?(?P<head>[\w.]+(?:\(|\[)?)")
 #: them is counted apart from the real misses, by this reason.
 DOCUMENTED_UNSEEN: dict[str, str] = {
     "h.": "an attribute of an object built by a call (`Bufs(a, b, c).a`)",
-    "launch_op(": "a helper that launches (calls of functions that return something other than a parameter)",
     "made(": "a kernel returned by a kernel factory (`made = make_tile_kernel()`)",
     ".run()": "a method of a class holding buffers, called while the caller's op still borrows them",
 }

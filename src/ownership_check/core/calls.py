@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from typing import Final, Generic, Protocol, TypeAlias, TypeVar
 
 from ownership_check.core import ir
+from ownership_check.core.call_effects import AppliedSummary, apply_summary
 from ownership_check.core.messages import move_help
 from ownership_check.diagnostics import Span
 from safekernels.ownership_model import (
@@ -365,6 +366,7 @@ class Call(Generic[E]):
     shared_array: bool = False
     safekernels_function: str | None = None
     nonlocal_effects: NonlocalEffects | None = None
+    summary: AppliedSummary[E] | None = None  # a function or method of this module the checker can see
 
 
 @dataclass(frozen=True)
@@ -498,7 +500,7 @@ def lower_call(call: Call[E], holder: ir.Place | None, sink: Lowering[E]) -> ir.
         if form is not None and not sink.kernel_body:
             return _launch(call, form, kernel, None, holder, sink)
     method = call.method
-    if method is not None:
+    if method is not None and call.summary is None:  # a method of the user's own class is not the library's
         result = _method_call(call, method, holder, sink)
         if result is not None:
             return result
@@ -530,6 +532,8 @@ def lower_call(call: Call[E], holder: ir.Place | None, sink: Lowering[E]) -> ir.
             sink.emit(ir.Bind((place,), (ir.Fresh(),), call.span), call.node)
         for move in effects.moves:
             sink.emit(move, call.node)
+    if call.summary is not None:
+        apply_summary(call.summary, call.node, call.span, sink)
     return ir.Fresh()
 
 

@@ -586,7 +586,7 @@ class _Analysis:
                 for site in sorted(sites):
                     op = self.graph.nodes[site].op
                     assert isinstance(op, ir.Move)
-                    moves.append((op.span, site >= node.id))
+                    moves.append((op.span, site >= node.id, op.inside))
                     help_text = help_text or op.help
                 self.diagnostics.append(messages.use_after_move(self.path, place.text, span, moves, help_text))
         return True

@@ -186,6 +186,7 @@ class Move:
     help: str | None = None
     event: int = -1
     heir: Place | None = None  # the place the consuming call's result op is bound to: it inherits the loans
+    inside: str | None = None  # the called function this move happened in (a call summary's move)
 
 
 @dataclass(frozen=True)

@@ -12,10 +12,21 @@ USED_AFTER_MOVE = "value used here after move"
 UNSAFE_HELP = "wrap the operation in `with simt.unsafe():` after checking why it is sound"
 
 
+def is_move_label(message: str) -> bool:
+    """Whether a secondary label of E0382 marks a move (in this function, a loop, or a called function)."""
+    return message.startswith(MOVED_HERE)
+
+
+def _moved_label(in_loop: bool, inside: str | None) -> str:
+    text = MOVED_IN_LOOP if in_loop else MOVED_HERE
+    return f"{text}, inside `{inside}`" if inside is not None else text
+
+
 def use_after_move(
-    path: str, name: str, use: Span, moves: Sequence[tuple[Span, bool]], help_text: str | None
+    path: str, name: str, use: Span, moves: Sequence[tuple[Span, bool, str | None]], help_text: str | None
 ) -> Diagnostic:
-    labels = [Label(span, MOVED_IN_LOOP if in_loop else MOVED_HERE) for span, in_loop in moves]
+    """E0382; each move is (where, reached through a loop's back edge, the called function it happened in)."""
+    labels = [Label(span, _moved_label(in_loop, inside)) for span, in_loop, inside in moves]
     labels.append(Label(use, USED_AFTER_MOVE, primary=True))
     return Diagnostic(
         "E0382", f"use of moved value: `{name}`", path, use, labels=tuple(labels), help=help_text

@@ -37,6 +37,7 @@ from typing import Any, Final, Union
 from ownership_check.core import calls, ir
 from ownership_check.core.checker import nonlocal_effects
 from ownership_check.diagnostics import Span
+from ownership_check.frontend.call_targets import ModuleClasses, applied_summary
 from ownership_check.frontend.prescan import (
     FileSummary,
     KernelSummary,
@@ -485,6 +486,7 @@ class FileContext:
         self.functions: dict[str, FunctionNode] = {
             s.name: s for s in module.body if isinstance(s, _FUNCTION_DEFS) and not s.decorator_list
         }
+        self.classes = ModuleClasses(module)  # top-level classes, whose methods' call summaries apply at calls
         self._qualified: dict[str, str] = {}
         # per node (by id: every node lives as long as the tree this context belongs to)
         self._node_qualified: dict[int, str | None] = {}
@@ -1679,6 +1681,11 @@ class FunctionLowerer(calls.PlaceNaming):
             qualified == SHARED_ARRAY_CONSTRUCTOR,
             qualified if qualified is not None and qualified.startswith("safekernels.") else None,
             self.closures.get(func.id) if isinstance(func, ast.Name) else None,
+            (
+                None
+                if kernel is not None or is_safekernels_name(qualified or "")
+                else applied_summary(self, node, method, args)
+            ),
         )
         return calls.lower_call(shape, holder, self)
 

@@ -1,5 +1,4 @@
-# fresh-expect: E0502 at line 39
-# fresh-known-miss: cli,mypy a method call that rebinds an attribute (`self.scratch = self.total`) makes the two attributes aliases at the call site
+# fresh-expect: E0502 at line 38
 """A class whose method aliases its scratch buffer to its output."""
 import numpy as np
 

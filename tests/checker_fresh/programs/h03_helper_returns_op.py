@@ -1,5 +1,4 @@
-# fresh-expect: E0382 at line 31
-# fresh-known-miss: cli,mypy a local helper that launches with its parameters moves the caller's arguments
+# fresh-expect: E0382 at line 30
 """A helper builds the launch; the caller reuses the input it moved."""
 import numpy as np
 

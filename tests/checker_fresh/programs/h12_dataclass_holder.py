@@ -1,5 +1,4 @@
-# fresh-expect: E0382 at line 37
-# fresh-known-miss: cli,mypy a method that launches with `self.x` moves the caller's `job.x`
+# fresh-expect: E0382 at line 36
 """A dataclass holds the tensors; a method moves x and the caller reads it."""
 import numpy as np
 

@@ -1,5 +1,4 @@
-# fresh-expect: E0382 at line 31
-# fresh-known-miss: cli,mypy a local helper that runs an op (`op.sync_on`) moves the caller's op
+# fresh-expect: E0382 at line 30
 """A helper runs the op; the caller runs it again."""
 import numpy as np
 

@@ -1,5 +1,4 @@
-# fresh-expect: E0502 at line 30
-# fresh-known-miss: cli,mypy a local helper that launches with its parameters in conflicting roles is not checked at the call that passes one buffer to both
+# fresh-expect: E0502 at line 29
 """A wrapper with keyword arguments passes the output as an input."""
 import numpy as np
 

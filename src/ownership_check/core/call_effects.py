@@ -1,0 +1,214 @@
+"""What calling a function or method the checker can see does to the caller's values: its call summary.
+
+A helper that launches with its parameters (`def double_into(out, src): return scale(out, src)`), runs an op it is
+handed (`op.sync_on(stream)`), or a method that moves `self.x` or rebinds `self.scratch = self.total`, changes the
+caller's values at the call.  The runtime applies those effects wherever the helper is; the checker must too, or a
+use of `x` after `double_into(z, x)` is silent.  Each front end finds the callee's definition (same module: a plain
+function by its name, a method through the receiver's class) and maps its parameters to the call's operands; the
+callee's summary is computed once by the core's own flow analysis over the callee's IR (`summarize.call_summary`),
+and applied here, identically for both front ends.
+
+A summary speaks of *parameter paths*: a parameter name and an attribute path below it (`("self", ("x",))`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Generic, TypeAlias, TypeVar
+
+from ownership_check.core import ir
+from ownership_check.diagnostics import Span
+
+if TYPE_CHECKING:
+    from ownership_check.core.calls import Lowering, Operand
+
+E = TypeVar("E")
+
+#: A parameter and an attribute path below it: `("self", ("x",))` is `self.x`.
+ParamPath: TypeAlias = "tuple[str, tuple[str, ...]]"
+
+
+@dataclass(frozen=True)
+class SummaryMove:
+    """The callee may have consumed the caller's value of `path` at `span` (a position inside the callee)."""
+
+    path: ParamPath
+    span: Span
+    help: str | None
+
+
+@dataclass(frozen=True)
+class CallSummary:
+    """What one call of `function` does to the caller's values.
+
+    `moves`: the caller's objects the callee may consume (on some path to its exit).  `rebinds`: attribute paths of
+    parameters the callee binds on some path, each to a new object (`None`, or an `ir.Fresh` saying what kind of
+    object: a prepared launch keeps its kernel) or, on every path, to the caller's value of another parameter path
+    (`self.scratch = self.total`).  `receiver` names the parameter a
+    method's receiver binds (`self`): its paths are the callee's own knowledge, so they apply whatever the caller
+    knows of the receiver; a plain parameter's moves apply only to a device value (the summary assumes every
+    parameter is one, so `line.partition("=")` in a helper handed a string moves nothing)."""
+
+    function: str
+    moves: tuple[SummaryMove, ...] = ()
+    rebinds: tuple[tuple[ParamPath, ParamPath | ir.Fresh | None], ...] = ()
+    receiver: str | None = None
+    borrows: tuple[tuple[tuple[ParamPath, bool], ...], ...] = ()  # per call of the callee: (path, mutable)
+
+    @property
+    def empty(self) -> bool:
+        return not self.moves and not self.rebinds and not self.borrows
+
+
+@dataclass(frozen=True)
+class AppliedSummary(Generic[E]):
+    """A call's summary with the operands its parameters are bound to (parameters bound to no plain operand, such as
+    a `*args` splat or a default, are absent)."""
+
+    summary: CallSummary
+    bound: tuple[tuple[str, Operand[E]], ...]
+
+
+def _extend(place: ir.Place, attrs: tuple[str, ...]) -> ir.Place:
+    if not attrs:
+        return place
+    display = None if place.display is None else ".".join((place.display, *attrs))
+    return ir.Place(place.root, place.attrs + attrs, display)
+
+
+def apply_summary(applied: AppliedSummary[E], node: E, span: Span, sink: Lowering[E]) -> None:
+    """Emit, after a call's arguments, the callee's borrows of the caller's values (one call group per call in the
+    callee, at the arguments' spans), its moves of them (with the callee's spans, so the note points inside it),
+    then its rebinds of attribute paths (in parallel, reading the caller's values as they
+    were before them)."""
+    summary = applied.summary
+    bound = dict(applied.bound)
+
+    def targets(param: str, attrs: tuple[str, ...], device_only: bool) -> list[ir.Place] | None:
+        operand = bound.get(param)
+        if operand is None:
+            return None
+        if device_only and param != summary.receiver and not (operand.device or operand.choices):
+            return None
+        if operand.place is not None:
+            return [_extend(operand.place, attrs)]
+        if operand.choices and not attrs:
+            return [_extend(c.place, attrs) for c in operand.choices if c.place is not None]
+        return None
+
+    for group in summary.borrows:
+        # one call of the callee borrowing the caller's values: a conflict is reported at the later argument
+        number = sink.next_group()
+        for (param, attrs), mutable in group:
+            found = targets(param, attrs, device_only=True)
+            operand = bound.get(param)
+            if found is not None and len(found) == 1 and operand is not None:
+                sink.emit(ir.Borrow(found[0], mutable, number, operand.span), node)
+    sites: dict[ParamPath, list[SummaryMove]] = {}
+    for move in summary.moves:
+        sites.setdefault(move.path, []).append(move)
+    for path, moves in sites.items():
+        found = targets(*path, device_only=True)
+        if not found:
+            continue
+
+        def act(place: ir.Place, ms: list[SummaryMove] = moves) -> None:
+            # each site consumed the value on its own path through the callee: one move, at one of them
+            emit = [ir.Move(place, m.span, m.help, inside=summary.function) for m in ms]
+            if len(emit) == 1:
+                sink.emit(emit[0], node)
+            else:
+                arms = tuple(sink.block(lambda m=m: sink.emit(m, node)) for m in emit)  # type: ignore[misc]
+                sink.emit(ir.Branch(arms, span))
+
+        _each(found, act, span, sink)
+    moved = {m.path for m in summary.moves}
+    places: list[ir.Place] = []
+    values: list[ir.Value] = []
+    for target, source in summary.rebinds:
+        found = targets(*target, device_only=False)
+        if found is None or len(found) != 1:
+            continue
+        value: ir.Value = source if isinstance(source, ir.Fresh) else ir.Fresh()
+        if isinstance(source, tuple) and source not in moved:
+            origin = targets(*source, device_only=False)
+            if origin is not None and len(origin) == 1:
+                value = ir.FromPlace(origin[0], span)
+        places.append(found[0])
+        values.append(value)
+    if places:
+        sink.emit(ir.Bind(tuple(places), tuple(values), span), node)
+
+
+def _each(places: Sequence[ir.Place], act: Callable[[ir.Place], None], span: Span, sink: Lowering[E]) -> None:
+    if len(places) == 1:
+        act(places[0])
+        return
+    arms = tuple(sink.block(lambda p=place: act(p)) for place in places)  # type: ignore[misc]
+    sink.emit(ir.Branch(arms, span))
+
+
+#: How many summaries may be computed inside one another (a helper calling a helper ...): deeper calls get none.
+MAX_NESTING = 12
+
+
+class SummaryMemo:
+    """Summaries of one analysis run, by callee (a front end's key for its definition node).
+
+    A callee reached again while its own summary is being computed is recursive: every function of that cycle gets
+    no summary (its calls stay ordinary calls), rather than one computed from a partial answer.  An empty summary
+    is still a summary: the call runs the user's own function or method (`promise.sync_on(...)` of the user's
+    class `Promise` is not the library's moving method)."""
+
+    def __init__(self) -> None:
+        self.done: dict[object, CallSummary | None] = {}
+        self.running: list[object] = []
+        self.cyclic: set[object] = set()
+
+    def get(self, key: object, compute: Callable[[], CallSummary | None]) -> CallSummary | None:
+        if key in self.done:
+            return self.done[key]
+        if key in self.running:
+            self.cyclic.update(self.running[self.running.index(key) :])
+            return None
+        if len(self.running) >= MAX_NESTING:
+            return None
+        self.running.append(key)
+        try:
+            found = compute()
+        finally:
+            self.running.pop()
+        if key in self.cyclic:
+            found = None
+        self.done[key] = found
+        return found
+
+
+def bind_parameters(
+    positional: Sequence[str],
+    keyword_only: Sequence[str],
+    args: Sequence[Operand[E]],
+    receiver: Operand[E] | None,
+) -> tuple[tuple[str, Operand[E]], ...]:
+    """Parameter name -> operand for a call's plainly bound arguments (a method's receiver binds the first
+    positional parameter; nothing after a `*args` splat binds by position; `**kwargs` binds nothing)."""
+    names = list(positional)
+    bound: dict[str, Operand[E]] = {}
+    if receiver is not None:
+        if not names:
+            return ()
+        bound[names.pop(0)] = receiver
+    position = 0
+    splat = False
+    for arg in args:
+        if arg.star:
+            splat = True
+            continue
+        if arg.keyword is not None:
+            if arg.keyword in names or arg.keyword in keyword_only:
+                bound[arg.keyword] = arg
+        elif not splat and position < len(names):
+            bound[names[position]] = arg
+            position += 1
+    return tuple(bound.items())

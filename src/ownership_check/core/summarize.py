@@ -1,0 +1,114 @@
+"""A callee's call summary, read from the core's own flow analysis of the callee's IR (see `call_effects`).
+
+Each parameter starts out as the caller's value, the unknown object `@param` (and `@self.x` for an attribute path
+the callee reads before binding it).  The fixed point runs as for any function; at its exit, the moved facts of
+those objects are the caller's values the callee may consume, and the attribute paths bound in its worlds are its
+rebinds.  Facts about a caller's object are kept even once no name of the callee reaches it (`helper(out)` doing
+`out = out.sync_on(s)[0]` still consumed the caller's `out`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ownership_check.core import ir
+from ownership_check.core.call_effects import CallSummary, ParamPath, SummaryMove
+from ownership_check.core.cfg import build
+from ownership_check.core.checker import State, _Analysis, _setup
+
+
+class _SummaryAnalysis(_Analysis):
+    """The analysis, except that facts about the caller's objects of `params` are never forgotten."""
+
+    params: frozenset[str] = frozenset()
+
+    def collect(self, s: State) -> None:
+        kept = {o: v for o, v in s.moved.items() if o[0] == "@" and o[1:].split(".", 1)[0] in self.params}
+        super().collect(s)
+        if kept and any(o not in s.moved for o in kept):
+            moved = dict(s.moved)
+            moved.update(kept)
+            s.moved = moved
+
+
+def _path(obj: str, params: frozenset[str]) -> ParamPath | None:
+    """The parameter path whose caller's value `obj` is (`@self.x` -> `("self", ("x",))`), else None."""
+    if obj[0] != "@" or "$" in obj or "~" in obj:
+        return None
+    parts = obj[1:].split(".")
+    if parts[0] not in params:
+        return None
+    return parts[0], tuple(parts[1:])
+
+
+def call_summary(
+    function: ir.Function, params: Sequence[str], receiver: str | None = None, name: str | None = None
+) -> CallSummary:
+    """The summary of a call of `function` (`name`: as the caller calls it), whose parameters are `params`
+    (`receiver`: the one a method's receiver binds).  Empty when the callee does nothing the checker tracks to
+    them."""
+    name = name or function.name
+    wanted = frozenset(params)
+    graph = build(function)
+    setup = _setup(graph, tuple(dict.fromkeys(params)))
+    if setup is None or not wanted:
+        return CallSummary(name, receiver=receiver)
+    analysis = _SummaryAnalysis(function, graph, setup)
+    analysis.params = wanted
+    states = analysis.solve()
+    exit_state = states[graph.exit]
+    if exit_state is None:  # never returns
+        return CallSummary(name, receiver=receiver)
+    moves: list[SummaryMove] = []
+    for obj in sorted(exit_state.moved):
+        path = _path(obj, wanted)
+        if path is None:
+            continue
+        for site in sorted(exit_state.moved[obj]):
+            op = graph.nodes[site].op
+            if isinstance(op, ir.Move):
+                moves.append(SummaryMove(path, op.span, op.help))
+    # The callee's calls that borrow the caller's values on every path through it (a helper handing one parameter
+    # as input and another as output conflicts when the caller passes one buffer to both).  A borrow on some paths
+    # only may hang on a test of a parameter (`if pending is None: launch`), which the summary cannot tell.  One
+    # path borrowed both ways conflicts inside the callee already (reported there): it counts as mutable once.
+    groups: dict[int, dict[ParamPath, bool]] = {}
+    for node in graph.nodes:
+        op, st = node.op, states[node.id]
+        if st is None or not isinstance(op, ir.Borrow) or not analysis.dominates(node.id, graph.exit):
+            continue
+        for obj in sorted(st.get(op.place.key)):
+            path = _path(obj, wanted)
+            if path is not None:
+                group = groups.setdefault(op.group, {})
+                group[path] = group.get(path, False) or op.mutable
+    rebinds: dict[ParamPath, ParamPath | ir.Fresh | None] = {}
+    unsure: set[ParamPath] = set()
+    for world in exit_state.worlds:
+        for key, objs in world.items():
+            root, _, rest = key.partition(".")
+            if not rest or root not in wanted or "$" in key:
+                continue
+            target: ParamPath = (root, tuple(rest.split(".")))
+            sources: set[ParamPath | ir.Fresh | None] = set()
+            for o in objs:
+                found = _path(o, wanted)
+                info = analysis.info(o)
+                # a new object keeps what kind it is (`self.prepared = k.prepare(...)` is prepared for `k`)
+                sources.add(found if found is not None or o[0] == "@" else ir.Fresh(info.kind, info.brand))
+            source = next(iter(sources)) if len(sources) == 1 else None
+            if target in rebinds and rebinds[target] != source:
+                unsure.add(target)
+            rebinds.setdefault(target, source)
+    for target in unsure:
+        rebinds[target] = None  # bound differently on different paths: a value the caller cannot name
+    # a path bound only on some paths keeps the caller's value on the others; a new object is the generous answer
+    for target, source in list(rebinds.items()):
+        if isinstance(source, tuple) and not all(".".join((target[0], *target[1])) in w for w in exit_state.worlds):
+            rebinds[target] = None
+    return CallSummary(
+        name,
+        tuple(moves),
+        tuple(sorted(((t, s) for t, s in rebinds.items() if t != s), key=lambda item: item[0])),
+        receiver,
+        tuple(tuple(group.items()) for _, group in sorted(groups.items())),
+    )
