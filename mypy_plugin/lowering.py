@@ -233,6 +233,8 @@ class FileContext:
         self._kernels: dict[int, tuple[Node, resolve.KernelInfo | None]] = {}
         self._names: dict[int, tuple[Expression, tuple[str, ...]]] = {}
         self._aliases: dict[str, Decorator] | None = None
+        # Local names bound once by a call of a kernel factory, by the id of their `Var` (`find_factory_kernels`).
+        self.factory_vars: dict[int, tuple[Var, Decorator]] = {}
         self.classes = ModuleClasses(module)  # top-level classes, whose methods' call summaries apply at calls
 
     def kernel(self, expr: Expression) -> resolve.KernelInfo | None:
