@@ -9,7 +9,7 @@ The retargeting is textual and deliberately small: the NVPTX triple and data lay
 pointers become plain pointers, the special registers (`llvm.nvvm.read.ptx.sreg.*`) become reads of host
 globals that the runner sets per thread, and a trap (`llvm.trap` + `unreachable`) becomes "set a flag and
 return", so a trapping thread is reported instead of killing the test process.  Kernels that need threads to
-run together (barriers, warp shuffles) or libdevice calls are out of scope: `HostKernel`
+run together (barriers, warp shuffles) or libdevice calls (except `fmod`, the C library's) are out of scope: `HostKernel`
 refuses them with `Unsupported` rather than giving a wrong answer.
 """
 
@@ -57,6 +57,8 @@ class Unsupported(Exception):
 
 def host_ir(ir: str) -> tuple[str, list[tuple[str, str]]]:
     """The kernel IR retargeted to the host, and the special registers it reads as (register, axis)."""
+    # libdevice functions with an exact C library twin run as that twin (float `%` is `fmod`)
+    ir = ir.replace('@"__nv_fmodf"', '@"fmodf"').replace('@"__nv_fmod"', '@"fmod"')
     for needle in ("barrier", "shfl", '@"__nv_', "laneid"):  # shared memory alone is fine: no barrier
         if needle in ir:
             raise Unsupported(needle)

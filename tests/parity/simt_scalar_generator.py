@@ -162,7 +162,12 @@ def gpu_llvm(case: SimtScalarCase) -> tuple[str, str]:
 
     spec = spec_from_kernel(load(case), assume_requires=False)
     module = build_module(spec)
-    return lower_module(module, LoweringOptions(approx_math=True, have_libdevice=False)), module.kernel.name
+    text = lower_module(module, LoweringOptions(approx_math=True, have_libdevice=True))
+    # a float `%` calls libdevice's `fmod`, which is exact: LLVM's `frem` has the same meaning and folds
+    return _LIBDEVICE_FMOD.sub(r"frem \1 \2, \4", text), module.kernel.name
+
+
+_LIBDEVICE_FMOD = re.compile(r'call (float|double) @"?__nv_fmodf?"?\((?:float|double) (\S+), (float|double) (\S+)\)')
 
 
 def folded_gpu_value(case: SimtScalarCase) -> float:

@@ -769,6 +769,8 @@ class FunctionBuilder:
                     self.fail(node, "SK003", "integer `**` needs a literal exponent in 0..64")
                 return ir.BinOp(common, "**", lhs, rhs)
             self.module.uses_math = True
+        if op == "%" and not is_intlike(common):
+            self.module.uses_math = True  # a float `%` is libdevice's exact `fmod` (LLVM's `frem` is not exact)
         return ir.BinOp(common, op, lhs, rhs)
 
     def unary(self, node: ast.UnaryOp) -> ir.Expr:

@@ -40,7 +40,7 @@ from safekernels.codegen.lowering.llvm_types import (
     value_type,
     widen_narrow_float,
 )
-from safekernels.codegen.lowering.math_lowering import emit_math
+from safekernels.codegen.lowering.math_lowering import NeedsLibdevice, emit_math
 from safekernels.dtypes import DType, dtype_of
 
 _ICMP_SIGNED = {"<": "<", "<=": "<=", ">": ">", ">=": ">=", "==": "==", "!=": "!="}
@@ -428,8 +428,16 @@ class FunctionLowering:
         return b.select(fix, b.add(r, d), r)
 
     def float_mod(self, a: ir.Value, d: ir.Value) -> ir.Value:
+        """Python's float `%`: the exact `fmod` corrected to the divisor's sign.  libdevice's `fmod` is exact;
+        LLVM's `frem` is not on NVPTX (it lowers to `a - trunc(a / b) * b`, wrong by thousands for a large
+        quotient, while the CPU executor and LLVM's constant folding compute the exact remainder)."""
         b = self.b
-        r = b.frem(a, d)
+        if isinstance(a, ir.Constant) and isinstance(d, ir.Constant):
+            r = b.frem(a, d)  # LLVM folds it exactly
+        elif not self.have_libdevice:
+            raise NeedsLibdevice("fmod (a float `%`)")
+        else:
+            r = self.float_call("fmod", [a, d])
         zero = ir.Constant(a.type, 0.0)
         nonzero = b.fcmp_ordered("!=", r, zero)
         differ = b.xor(b.fcmp_ordered("<", r, zero), b.fcmp_ordered("<", d, zero))
