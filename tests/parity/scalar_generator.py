@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from generated_source import load_generated
 
 LONG = os.environ.get("SAFEKERNELS_PARITY_LONG", "") not in ("", "0")
 
@@ -286,27 +287,7 @@ def launch_args(case: ScalarCase, device: Any) -> tuple[Any, ...]:
 
 def load(case: ScalarCase) -> Any:
     """The generated kernel object (one module file per case, named by its content)."""
-    import importlib.util
-    import sys
-    import tempfile
-    from pathlib import Path
-
-    folder = Path(tempfile.gettempdir()) / "safekernels_scalar_parity"
-    folder.mkdir(exist_ok=True)
-    path = folder / f"gen_{hashlib.sha256(case.text.encode()).hexdigest()[:16]}.py"
-    if not path.exists():
-        tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(case.text)
-        tmp.replace(path)
-    name = f"sk_scalar_parity_{path.stem}"
-    module = sys.modules.get(name)
-    if module is None:
-        spec = importlib.util.spec_from_file_location(name, path)
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return module.generated
+    return load_generated(case.text, "gen")
 
 
 def run(case: ScalarCase, device: Any) -> Any:

@@ -18,7 +18,6 @@ with the parameters as constants (thread 0 of block 0) at O3, as `scalar_generat
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 from collections.abc import Sequence
@@ -26,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from generated_source import load_generated
 from scalar_generator import _constant, _parse
 
 INTS: dict[str, int] = {
@@ -99,27 +99,8 @@ def sample(cases: Sequence[SimtScalarCase]) -> list[SimtScalarCase]:
 
 
 def load(case: SimtScalarCase) -> Any:
-    import importlib.util
-    import sys
-    import tempfile
-    from pathlib import Path
-
-    folder = Path(tempfile.gettempdir()) / "safekernels_scalar_parity"
-    folder.mkdir(exist_ok=True)
-    path = folder / f"simt_{hashlib.sha256(case.text.encode()).hexdigest()[:16]}.py"
-    if not path.exists():
-        tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(case.text)
-        tmp.replace(path)
-    name = f"sk_simt_scalar_parity_{path.stem}"
-    module = sys.modules.get(name)
-    if module is None:
-        spec = importlib.util.spec_from_file_location(name, path)
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return module.generated
+    """The generated kernel object (one module file per case, named by its content)."""
+    return load_generated(case.text, "simt")
 
 
 def run(case: SimtScalarCase, device: Any) -> Any:
