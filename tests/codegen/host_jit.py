@@ -9,8 +9,8 @@ The retargeting is textual and deliberately small: the NVPTX triple and data lay
 pointers become plain pointers, the special registers (`llvm.nvvm.read.ptx.sreg.*`) become reads of host
 globals that the runner sets per thread, and a trap (`llvm.trap` + `unreachable`) becomes "set a flag and
 return", so a trapping thread is reported instead of killing the test process.  Kernels that need threads to
-run together (barriers, warp shuffles) or libdevice calls (except `fmod`, the C library's) are out of scope: `HostKernel`
-refuses them with `Unsupported` rather than giving a wrong answer.
+run together (barriers, warp shuffles) or libdevice calls (except `fmod`, run as the C library's) are out of
+scope: `HostKernel` refuses them with `Unsupported` rather than giving a wrong answer.
 """
 
 from __future__ import annotations

@@ -11,7 +11,8 @@ what did not change:
         cached by the unit's text and what it reads (summary, top-level names, the index without line numbers)
 
 A unit is a small module: its own lines, the full text of the plain top-level functions it can reach by name
-(the lowering reads a helper's body to see which parameter it returns), a one-line stub for the other top-level
+(the lowering reads a helper's body to see which parameter it returns) and of the classes it names (what a method
+does to its arguments is applied at the call), a one-line stub for the other top-level
 names it uses, in file order; its diagnostics are mapped back to file lines and only those on its own lines are
 kept.  The lowering works function by function, so the result is the whole-file analysis's (tests compare the
 two on every single-file checker case, before and after edits inside each function); typing inside one function
@@ -70,7 +71,8 @@ class TopLevel:
     end: int
     name: str
     stub: tuple[str, ...]  # the lines standing in for it where its body is not needed
-    plain: bool  # an undecorated function: the lowering may read its body (a helper returning a parameter)
+    plain: bool  # a class or an undecorated function: the lowering may read its body (a helper returning a
+    # parameter; what a function or a method does to its arguments, applied at the call)
 
 
 @dataclass
@@ -135,7 +137,7 @@ def top_level(body: Sequence[ast.stmt], offset: int = 0) -> list[TopLevel]:
                 stub = (f"{prefix} {node.name}(): pass\n",)
                 if node.decorator_list:  # decorated lines come first; a decorated stub stays no helper
                     stub = ("@_\n", *stub)
-            plain = not isinstance(node, ast.ClassDef) and not node.decorator_list
+            plain = isinstance(node, ast.ClassDef) or not node.decorator_list
             end = (node.end_lineno or node.lineno) + offset
             out.append(TopLevel(start + offset, end, node.name, stub, plain))
     return out
