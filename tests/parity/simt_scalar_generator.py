@@ -1,8 +1,9 @@
 """SIMT scalars mixing a typed int and a typed float, generated, with an oracle read from the GPU's own LLVM IR.
 
 docs/simt-compiler.md: a typed int with a typed float computes in the float's type (numpy would go to f64), and
-that holds for every operator: `+ - * / // %`, comparisons and `min`/`max` (the CPU executor once computed
-`i32 // f32` in f64, compared `i32 < f32` in f64 and returned `min(i32, f32)`'s int unconverted).  Each case is
+that holds for every operator: `+ - * / // %`, comparisons (each pair of a chained comparison) and `min`/`max`
+(the CPU executor once computed `i32 // f32` in f64, compared `i32 < f32` in f64, compared the pairs of
+`q <= p <= q` in f64 and returned `min(i32, f32)`'s int unconverted).  Each case is
 one kernel over an int parameter `p` of every int dtype and a float parameter `q` of f32, f64 and f16:
 
     @simt.kernel
@@ -39,8 +40,10 @@ FORMS: dict[str, str] = {
     "p // q": "p // q", "q // p": "q // p", "p % q": "p % q", "q % p": "q % p",
     "min(p, q)": "min(p, q)", "max(q, p)": "max(q, p)", "min(p, q) * q": "min(p, q) * q",
     "p < q": "i32(p < q)", "q <= p": "i32(q <= p)", "p == q": "i32(p == q)", "p != q": "i32(p != q)",
+    "q <= p <= q": "i32(q <= p <= q)", "p - 1 < q != p": "i32(p - 1 < q != p)",
 }  # fmt: skip
-_COMPARES = ("p < q", "q <= p", "p == q", "p != q")
+#: chains compare each adjacent pair in that pair's common type (`q <= p <= q`: p converted to q's type twice)
+_COMPARES = ("p < q", "q <= p", "p == q", "p != q", "q <= p <= q", "p - 1 < q != p")
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,5 @@
 """On the GPU: SIMT scalars mixing a typed int and a typed float (`simt_scalar_generator`) store the CPU
-executor's values, bit for bit, in every thread.  Every case (384 small kernels).  Run on the device machine:
+executor's values, bit for bit, in every thread.  Every case (432 small kernels).  Run on the device machine:
 `PYTHONPATH=src:. python3 -m pytest -m gpu tests/parity`.  Imports neither libcst nor mypy.
 """
 

@@ -16,12 +16,13 @@ object.
 Both forms are compiled against a copy of the function's globals (plus its closure's values) in which `math`
 functions keep f32 arguments in f32, as the GPU's `math.*` do.
 
-Both forms route `+ - * / **` through `__sk_add__` ... (`_ARITH_HELPERS`), a single comparison through
-`__sk_lt__` ... and `min` / `max` through typed twins: numpy promotes a typed int with an f32 to f64 (and compares
-an i32 with an f32 in f64) where the kernel language (docs/numerics.md, `codegen.frontend.typing_rules.unify`,
-what the GPU compiles) converts the int to the float's type, and Python's `min`/`max` return an argument
-unconverted; so operands are converted to the front end's common type first (`unified`).  In the same
-namespace `f16(x)` rounds through f16 and gives an f32, as f16 is a storage type whose arithmetic is f32.
+Both forms route `+ - * / **` through `__sk_add__` ... (`_ARITH_HELPERS`), each comparison (each pair of a
+chain) through `__sk_lt__` ... and `min` / `max` through typed twins: numpy promotes a typed int with an f32 to
+f64 (and compares an i32 with an f32 in f64) where the kernel language (docs/numerics.md,
+`codegen.frontend.typing_rules.unify`, what the GPU compiles) converts the int to the float's type, and
+Python's `min`/`max` return an argument unconverted; so operands are converted to the front end's common type
+first (`unified`).  In the same namespace `f16(x)` rounds through f16 and gives an f32, as f16 is a storage
+type whose arithmetic is f32.
 
 Both forms also route `//` and `%` (and `//=`, `%=`) through `__sk_floordiv__` / `__sk_mod__`: numpy integer
 scalars divide by zero to 0 with a warning, and Python ints raise `ZeroDivisionError`, where the GPU code traps
@@ -411,15 +412,37 @@ _COMPARE_HELPERS: dict[type[ast.cmpop], str] = {
 
 
 class _CompareRewriter(ast.NodeTransformer):
-    """`a < b` -> `__sk_lt__(a, b)` (one comparison; likewise `<= > >= == !=`): compared in the common type."""
+    """`a < b` -> `__sk_lt__(a, b)` (likewise `<= > >= == !=`): compared in the pair's common type.
+
+    A chain compares each adjacent pair in that pair's common type, as the front end types it (`builder.compare`:
+    an `and` of pairwise comparisons), each middle operand evaluated once and the rest skipped once a pair fails,
+    as Python does: `a < x < b` -> `(__sk_lt__(a, (__sk_chain0__ := x)) and __sk_lt__(__sk_chain0__, b))`."""
+
+    def __init__(self) -> None:
+        self.chains = 0
 
     def visit_Compare(self, node: ast.Compare) -> ast.expr:
         self.generic_visit(node)
-        helper = _COMPARE_HELPERS.get(type(node.ops[0])) if len(node.ops) == 1 else None
-        if helper is None:
+        if not any(type(op) in _COMPARE_HELPERS for op in node.ops):
             return node
-        call = ast.Call(ast.Name(helper, ast.Load()), [node.left, node.comparators[0]], [])
-        return ast.copy_location(call, node)
+        parts: list[ast.expr] = []
+        left = node.left
+        for i, (op, right) in enumerate(zip(node.ops, node.comparators, strict=True)):
+            if i < len(node.ops) - 1 and not isinstance(right, ast.Constant):
+                name = f"__sk_chain{self.chains}__"
+                self.chains += 1
+                operand: ast.expr = ast.NamedExpr(ast.Name(name, ast.Store()), right)
+                following: ast.expr = ast.Name(name, ast.Load())
+            else:
+                operand = following = right
+            helper = _COMPARE_HELPERS.get(type(op))
+            if helper is None:
+                pair: ast.expr = ast.Compare(left, [op], [operand])
+            else:
+                pair = ast.Call(ast.Name(helper, ast.Load()), [left, operand], [])
+            parts.append(ast.copy_location(pair, node))
+            left = following
+        return ast.copy_location(parts[0] if len(parts) == 1 else ast.BoolOp(ast.And(), parts), node)
 
 
 _ARITH_FUNCTIONS: dict[str, Callable[[Any, Any], Any]] = {

@@ -807,6 +807,13 @@ class FunctionBuilder:
             if cmp is None:
                 self.fail(node, "SK001", "`in` / `not in` are not supported in kernels")
             right = self.expr(right_node)
+            following = right
+            if right_node is not node.comparators[-1] and not isinstance(right, ir.Var | ir.Param | ir.Const):
+                # a chain's middle operand is evaluated once (as in Python), then read by the next pair
+                line, col, _ = self.src.position(right_node)
+                name = f"__sk_chain_{line}_{col}__"
+                right = ir.Walrus(right.ty, name, self.bind(name, right, right_node))
+                following = ir.Var(right.ty, name)
             if left.ty == BOOL and right.ty == BOOL and cmp in ("==", "!="):
                 parts.append(ir.Compare(BOOL, cmp, left, right))
             else:
@@ -814,7 +821,7 @@ class FunctionBuilder:
                 if isinstance(common, str):
                     self.fail(node, "SK003", f"cannot compare: {common}")
                 parts.append(ir.Compare(BOOL, cmp, self.convert(left, common, node), self.convert(right, common, node)))
-            left = right
+            left = following
         return parts[0] if len(parts) == 1 else ir.BoolOp(BOOL, "and", parts)
 
     def index_expr(self, node: ast.expr) -> ir.Expr:
