@@ -82,8 +82,22 @@ def _ieee(name: str, args: tuple[Any, ...]) -> float:
         return float(twin(*(np.float64(a) for a in args)))
 
 
+#: `math` functions that return an int: an i64 in kernels (`builder.MATH_FUNCS`), converted as `i64(x)` converts
+#: (saturating, NaN giving 0) where Python raises on inf/NaN or returns an int past 64 bits.
+_TO_I64 = {"floor": np.floor, "ceil": np.ceil, "trunc": np.trunc}
+
+
 def _keep_narrow_floats(fn: Callable[..., Any]) -> Callable[..., Any]:
     name = getattr(fn, "__name__", "")
+    rounding = _TO_I64.get(name)
+    if rounding is not None:
+        from safekernels.dtypes import i64
+
+        def to_i64(x: Any) -> Any:
+            return i64(rounding(np.float64(x)))
+
+        to_i64.__name__ = name
+        return to_i64
 
     def wrapper(*args: Any) -> Any:
         try:
@@ -135,6 +149,10 @@ class CompiledSource:
         if not isinstance(fdef, ast.FunctionDef):
             self.available = False
             return
+        from safekernels.codegen.frontend.source import load_source
+
+        located = load_source(fn)  # the file path and indentation the front end's positions use
+        self.path, self.indent = located.path, located.indent
         fdef.decorator_list = []
         ast.increment_lineno(module, fn.__code__.co_firstlineno - 1)
         self.fdef = _AssertRewriter(fn.__code__.co_filename, asserts_enabled()).visit(fdef)
@@ -192,6 +210,7 @@ class CompiledSource:
 
     def compile(self, *, lockstep: bool) -> Callable[..., Any]:
         fdef = _CompareRewriter().visit(_ArithmeticRewriter().visit(_DivisionRewriter().visit(_copy(self.fdef))))
+        fdef = _ArmRewriter(self.path, self.indent).visit(fdef)
         if lockstep:
             fdef = _LockstepRewriter(self).visit(fdef)
         ast.fix_missing_locations(fdef)
@@ -201,6 +220,7 @@ class CompiledSource:
         ns["__sk_collective__"] = _collective_request
         ns["__sk_lockstep_call__"] = _lockstep_call
         ns["__sk_floordiv__"] = floordiv
+        ns["__sk_arm__"] = _arm
         ns["__sk_mod__"] = mod
         ns.update(_ARITH_FUNCTIONS)
         local: dict[str, Any] = {}
@@ -443,6 +463,47 @@ class _CompareRewriter(ast.NodeTransformer):
             parts.append(ast.copy_location(pair, node))
             left = following
         return ast.copy_location(parts[0] if len(parts) == 1 else ast.BoolOp(ast.And(), parts), node)
+
+
+#: `ir.Module.arm_types` of every kernel the front end built: (path, line, column) of a conditional expression
+#: whose arms differ in type -> the dtype name of both arms (None where two instantiations disagree).
+_ARM_TYPES: dict[tuple[str, int, int], str | None] = {}
+
+
+def note_arm_types(found: dict[tuple[str, int, int], str | None]) -> None:
+    """Remember what the front end typed each conditional expression with arms of different types as."""
+    for key, name in found.items():
+        seen = _ARM_TYPES.setdefault(key, name)
+        if seen != name:
+            _ARM_TYPES[key] = None
+
+
+class _ArmRewriter(ast.NodeTransformer):
+    """`a if c else b` -> `__sk_arm__(key, a if c else b)`: the taken arm converted to the type the front end gave
+    both arms (`i32(k) if c else x` is an f32 for an f32 `x`; Python would keep the i32)."""
+
+    def __init__(self, path: str, indent: int) -> None:
+        self.path = path
+        self.indent = indent
+
+    def visit_IfExp(self, node: ast.IfExp) -> ast.expr:
+        self.generic_visit(node)
+        key = ast.Constant((self.path, node.lineno, node.col_offset + self.indent + 1))  # type: ignore[arg-type]  # a tuple of constants
+        return ast.copy_location(ast.Call(ast.Name("__sk_arm__", ast.Load()), [key, node], []), node)
+
+
+def _arm(key: tuple[str, int, int], value: Any) -> Any:
+    name = _ARM_TYPES.get(key)
+    if name is None:
+        return value
+    from safekernels import dtypes
+
+    if name == "f16":  # storage types: carried as f32 values rounded to the type
+        return _F16InKernel(value)
+    if name == "bf16":
+        return np.float32(dtypes.bf16_to_f32(dtypes.f32_to_bf16(np.float32(value))))
+    cast = getattr(dtypes, name, None)  # i8(...) ... u64(...) wrap as the GPU's conversions do
+    return cast(value) if cast is not None else dtypes.dtype_of(name).storage.type(value)
 
 
 _ARITH_FUNCTIONS: dict[str, Callable[[Any, Any], Any]] = {

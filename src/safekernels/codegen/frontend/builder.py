@@ -137,6 +137,7 @@ class ModuleBuilder:
         self.building: list[str] = []
         self.abi: list[tuple[str, str, str]] = []
         self.asserts: dict[tuple[str, int, int], tuple[str, int, int, str]] = {}
+        self.arm_types: dict[tuple[str, int, int], str | None] = {}
 
     def build(self) -> ir.Module:
         source = load_source(self.spec.py_function)
@@ -161,7 +162,15 @@ class ModuleBuilder:
             list(self.asserts.values()),
             source.path,
             source.first_line,
+            dict(self.arm_types),
         )
+
+    def note_arm_types(self, found: dict[tuple[str, int, int], str]) -> None:
+        """Record a function's conditional expressions with arms of different types (`ir.Module.arm_types`)."""
+        for key, name in found.items():
+            seen = self.arm_types.setdefault(key, name)
+            if seen != name:
+                self.arm_types[key] = None
 
     def assert_index(self, path: str, line: int, column: int, message: str) -> int:
         """The kernel-wide number of the assert at path:line:column (stable across fixpoint passes)."""
@@ -296,6 +305,7 @@ class FunctionBuilder:
         self.ret: Ty | None = None
         self.unsafe_depth = 0
         self.loop_depth = 0
+        self.arm_types: dict[tuple[str, int, int], str] = {}
 
     # -- driver ---------------------------------------------------------------------------------------------
     def run(self) -> ir.Function:
@@ -306,12 +316,14 @@ class FunctionBuilder:
             self.env = dict(prev_env)
             self.env.update(dict(self.params))
             self.ret = prev_ret
+            self.arm_types = {}
             body = self.block(self.src.tree.body)
             if self.env == {**prev_env, **dict(self.params)} and self.ret == prev_ret:
                 break
             prev_env, prev_ret = dict(self.env), self.ret
         else:
             self.fail(self.src.tree, "SK007", "local variable types did not settle (a type keeps widening)")
+        self.module.note_arm_types(self.arm_types)
         locals_ = {k: v for k, v in self.env.items() if k not in self.param_names}
         ret = self.ret if not self.is_kernel else None
         def_line = self.src.position(self.src.tree)[0]
@@ -684,6 +696,9 @@ class FunctionBuilder:
             common = unify(a.ty, b.ty) if a.ty != b.ty else a.ty
             if isinstance(common, str):
                 self.fail(node, "SK003", f"the two arms of the conditional expression differ: {common}")
+            if a.ty != b.ty and isinstance(common, ScalarTy):
+                line, col, _ = self.src.position(node)
+                self.arm_types[(self.src.path, line, col)] = common.dtype.name
             return ir.Select(common, cond, self.convert(a, common, node), self.convert(b, common, node))
         if isinstance(node, ast.NamedExpr):
             value = self.expr(node.value)
