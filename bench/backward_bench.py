@@ -6,7 +6,8 @@
                                                       # followed by the analysis in NOTES.md
 
 Attention (bf16; 4x32x4096 d=128 and 8x16x2048 d=64; causal and not): the backward pass of safekernels'
-`flash_attention` (examples/training/torch_ops.py: the dq kernel, then the dkdv kernel) against SDPA's cuDNN and
+`flash_attention` (examples/training/torch_ops.py: FlashAttention-2's form, dQ by atomics in the dK/dV kernel, or
+the dq kernel then the dkdv kernel) against SDPA's cuDNN and
 FlashAttention-2 backends.  Every row is timed the same way: one forward with the graph kept, then
 `torch.autograd.grad(out, (q, k, v), dout, retain_graph=True)` per call, the median of
 `triton.testing.do_bench`; TFLOP/s counts 2.5x the forward's matmul work (4 * b * h * s^2 * d, half when
@@ -89,30 +90,39 @@ def _attention(b: int, h: int, s: int, d: int, causal: bool) -> dict[str, Any]:
     # the two backward operators alone, for the default blocks and (d=64) the variants
     row["kernels_ms"] = {}
     flat = [x.reshape(-1, d).contiguous() for x in (q, k, v, dout)]
-    for blocks in _variants(d):
+    for blocks, fused in _variants(d):
+        name = ",".join(map(str, blocks)) + (" fused" if fused else " pair")
         try:
-            row["kernels_ms"][",".join(map(str, blocks))] = _kernels_ms(flat, s, d, causal, blocks)
+            row["kernels_ms"][name] = _kernels_ms(flat, s, d, causal, blocks, fused)
         except Exception as exc:
-            row["kernels_ms"][",".join(map(str, blocks))] = f"{type(exc).__name__}: {exc}"[:300]
+            row["kernels_ms"][name] = f"{type(exc).__name__}: {exc}"[:300]
     print(json.dumps(row), flush=True)
     return row
 
 
-def _variants(d: int) -> list[tuple[int, int, int, int]]:
-    """The default blocks (dq_bm, dq_bn, kv_bn, kv_bm) first, then alternatives: one-warpgroup tile blocks
-    (two CTAs per SM where shared memory allows) and 128-query steps in the dkdv kernel."""
+def _variants(d: int) -> list[tuple[tuple[int, int, int, int], bool]]:
+    """The default (blocks (dq_bm, dq_bn, kv_bn, kv_bm), fused) first, then alternatives: the dq / dkdv kernel
+    pair (with 128-key dq steps at d=128, which fit now that K is staged once), and 128-query steps of the
+    fused kernel at d=64."""
     from examples.training import attention
 
-    default = attention.BLOCKS[d]
-    extra = [(64, 64, 64, 64), (128, 64, 128, 128)] if d == 64 else [(64, 64, 64, 64)]
+    blocks = attention.BLOCKS[d]
+    default = (blocks, attention.flash_kernels(d).fused)
+    if d == 64:
+        extra = [((128, 128, 64, 128), True), ((128, 128, 128, 64), False)]
+    else:
+        extra = [((128, 64, 128, 64), False), ((128, 128, 128, 64), False)]
     return [default, *[v for v in extra if v != default]]
 
 
 _VARIANT_OPS: dict[tuple[int, ...], Any] = {}
 
 
-def _kernels_ms(flat: list[Any], s: int, d: int, causal: bool, blocks: tuple[int, int, int, int]) -> dict[str, float]:
-    """Median ms of the dq kernel, the dkdv kernel and both, called as operators (no autograd)."""
+def _kernels_ms(
+    flat: list[Any], s: int, d: int, causal: bool, blocks: tuple[int, int, int, int], fused: bool
+) -> dict[str, float]:
+    """Median ms of the dq kernel, the dkdv kernel and both, called as operators (no autograd); for the fused
+    backward "dq" is the D and dQ-conversion kernels together and "dkdv" the fused kernel (dQ by atomics)."""
     import safekernels.torch as skt
     from examples.training import attention
 
@@ -125,11 +135,40 @@ def _kernels_ms(flat: list[Any], s: int, d: int, causal: bool, blocks: tuple[int
             skt.custom_op(f"bench_backward::fwd_{tag}", ks.forward, outputs={"out": "q", "lse": lse}),
             skt.custom_op(f"bench_backward::dq_{tag}", ks.bwd_dq, outputs={"dq": "q", "delta": lse}),
             skt.custom_op(f"bench_backward::dkdv_{tag}", ks.bwd_dkdv, outputs={"dk": "k", "dv": "v"}),
+            skt.custom_op(
+                f"bench_backward::delta_{tag}",
+                ks.bwd_delta,
+                outputs={"delta": lambda **t: attention.lse_shape(int(t["o"].shape[0]))},
+            ),
+            skt.custom_op(
+                f"bench_backward::fused_{tag}",
+                ks.bwd_fused,
+                outputs={"dk": "k", "dv": "v", "dq_acc": lambda **t: tuple(t["q"].shape)},
+            ),
+            skt.custom_op(f"bench_backward::convert_{tag}", ks.bwd_dq_convert, outputs={"dq": "dq_acc"}),
         )
-    fwd, dq_op, dkdv_op = _VARIANT_OPS[key]
+    fwd, dq_op, dkdv_op, delta_op, fused_op, convert_op = _VARIANT_OPS[key]
     q, k, v, do = flat
     scalars = (s, 1.0 / math.sqrt(d), int(causal))
     out, lse = fwd(q, k, v, *scalars)
+    if fused:
+        delta = delta_op(out, do)
+        _dk, _dv, dq_acc = fused_op(q, k, v, do, lse, delta, *scalars)
+
+        def fused_backward() -> None:
+            delta = delta_op(out, do)
+            _dk, _dv, dq_acc = fused_op(q, k, v, do, lse, delta, *scalars)
+            convert_op(dq_acc)
+
+        def side() -> None:
+            delta_op(out, do)
+            convert_op(dq_acc)
+
+        return {
+            "dq": _median_ms(side),
+            "dkdv": _median_ms(lambda: fused_op(q, k, v, do, lse, delta, *scalars)),
+            "total": _median_ms(fused_backward),
+        }
     _dq, delta = dq_op(q, k, v, out, do, lse, *scalars)
 
     def backward() -> None:
@@ -202,7 +241,7 @@ def _norm_kernels_ms(name: str, inputs: list[Any], dy: Any, eps: float) -> dict[
     return {"dx_ms": _median_ms(lambda: ops.ln_bwd_dx(x, dy, w, mean, rstd)), "dw_ms": _median_ms(dw_db)}
 
 
-def measure() -> dict[str, Any]:
+def measure(norms: bool = True) -> dict[str, Any]:
     import torch
     import triton  # type: ignore[import-not-found]
 
@@ -219,7 +258,7 @@ def measure() -> dict[str, Any]:
     for b, h, s, d in ATTENTION_SHAPES:
         for causal in (False, True):
             result["attention"].append(_attention(b, h, s, d, causal))
-    result["norms"] = _norms(*NORM_SHAPE)
+    result["norms"] = _norms(*NORM_SHAPE) if norms else []
     return result
 
 
@@ -257,10 +296,13 @@ def render(result: dict[str, Any]) -> str:
     variants = [(row, k, v) for row in result["attention"] for k, v in row["kernels_ms"].items()]
     lines += [
         "",
-        "Block sizes (dq_bm, dq_bn, kv_bn, kv_bm), the backward operators alone (first row of each shape: the "
-        "default); TFLOP/s of the pair:",
+        "Block sizes (dq_bm, dq_bn, kv_bn, kv_bm) and form, the backward operators alone (first row of each "
+        "shape: the default).  *pair*: the dq kernel, then the dkdv kernel; *fused*: FlashAttention-2's form, "
+        "the D kernel and the dQ conversion (first column) around one kernel computing dK, dV and dQ by atomics "
+        "(second column).  TFLOP/s of the whole backward:",
         "",
-        "| shape | causal | blocks | dq kernel ms | dkdv kernel ms | both ms | TFLOP/s |",
+        "| shape | causal | blocks | dq kernel (fused: D + convert) ms | dkdv (fused: dK, dV, dQ) ms | all ms "
+        "| TFLOP/s |",
         "| --- | --- | --- | ---: | ---: | ---: | ---: |",
     ]
     for row, k, v in variants:
@@ -311,11 +353,12 @@ def main() -> None:
     parser.add_argument("--render", type=Path, help="a backward.json to render instead of measuring")
     parser.add_argument("--doc", type=Path, help="write the rendered section into this page (its ## Backward)")
     parser.add_argument("--notes", type=Path, help="a markdown file appended to the section (the analysis)")
+    parser.add_argument("--skip-norms", action="store_true", help="time the attention backward only")
     args = parser.parse_args()
     if args.render:
         result = json.loads(args.render.read_text())
     else:
-        result = measure()
+        result = measure(norms=not args.skip_norms)
         if args.out:
             args.out.mkdir(parents=True, exist_ok=True)
             (args.out / "backward.json").write_text(json.dumps(result, indent=1))

@@ -14,24 +14,31 @@ Q, K, V, O and their gradients are (batch * heads * seq, d) bf16 matrices, one h
                dQ = scale * dS K
 
 The LSE and D are stored as (rows // 64, 64) f32 matrices, so each kernel can read them in 64- or 128-row
-blocks.  The backward pass is two kernels, neither with atomics:
+blocks.  The backward pass, FlashAttention-2's way (`FlashKernels.fused`, the default where the key block is d
+rows):
+
+    attention_bwd_delta       D = rowsum(dO * O), 128 query rows per tile block
+    attention_bwd_fused       one tile block per `kv_bn` keys: a loop over the query blocks that see them,
+                              accumulating dK and dV in registers on transposed scores (S^T = K Q^T, so P^T and
+                              dS^T are already in the layout their matmuls need), and adding each step's share
+                              of dQ into an f32 `AtomicTensor` by `tile.atomic_add`; the share is computed
+                              transposed, dQ^T = K^T dS^T, so the register tile dS^T is its B operand and K, read
+                              transposed from the tile the scores read, its A (M = d: one warpgroup per 64 rows of
+                              d, hence kv_bn = d)
+    attention_bwd_dq_convert  dQ in bf16 from the f32 sums
+
+or, without atomics, two kernels:
 
     attention_bwd_dq    one tile block per `dq_bm` query rows: D for its rows (stored for the other kernel),
                         then a loop over the key blocks the rows see, accumulating dQ in registers
-    attention_bwd_dkdv  one tile block per `kv_bn` keys: a loop over the query blocks that see them,
-                        accumulating dK and dV in registers; it computes the transposed scores S^T = K Q^T
-                        directly, so P^T and dS^T are already in the layout their matmuls need (no transpose
-                        of a register tile)
+    attention_bwd_dkdv  as the fused kernel, without dQ
 
-Each kernel loads K (dq kernel), Q and dO (dkdv kernel) twice per step, once for each matmul that reads them:
-written as one load feeding two matmuls, the loop leaves the warpgroup-MMA path (docs/benchmarks-tile.md,
-"Backward").
-
-The dq kernel recomputes S and dO V^T that the dkdv kernel also computes (7 matmuls instead of FA2's 5, as in
-Triton's tutorial): the price of writing dQ without atomics.  `flash_kernels(d)` builds the three kernels for one
-head dim (a tile shape is a compile-time constant, so each head dim is its own set of kernels); the module
-exposes the d=64 set by name and `flash_kernels(128)` is built on first use.  `torch_ops.py` wires them into
-torch's autograd.
+The pair recomputes S and dO V^T in the dq kernel (7 matmuls instead of 5, as in Triton's tutorial).  Every
+kernel loads each tile once even where two matmuls read it (K as K^T and K; Q and dO plainly and transposed):
+on sm_90a one shared-memory tile serves every reading (docs/tile-compiler.md, "Transposed operands").
+`flash_kernels(d)` builds the kernels for one head dim (a tile shape is a compile-time constant, so each head dim
+is its own set of kernels); the module exposes the d=64 set by name and `flash_kernels(128)` is built on first
+use.  `torch_ops.py` wires them into torch's autograd.
 """
 
 from __future__ import annotations
@@ -47,7 +54,7 @@ import numpy.typing as npt
 import safekernels as sk
 from safekernels import tile
 from safekernels.dtypes import bf16, f32, i32
-from safekernels.tile import Partition, Tensor
+from safekernels.tile import AtomicTensor, Partition, Tensor
 
 LOG2E = 1.4426950408889634
 LSE_W = 64  # the LSE and D tensors are (rows // LSE_W, LSE_W) f32: one row of the matrix per 64 query rows
@@ -67,13 +74,26 @@ class FlashKernels:
     forward: Any
     bwd_dq: Any
     bwd_dkdv: Any
+    bwd_delta: Any
+    bwd_fused: Any
+    bwd_dq_convert: Any
+
+    @property
+    def fused(self) -> bool:
+        """Whether the backward pass runs as FlashAttention-2 does (`bwd_delta`, `bwd_fused` with dQ by atomics,
+        `bwd_dq_convert`) rather than as the `bwd_dq` and `bwd_dkdv` pair: the fused kernel's dQ^T matmul has
+        M = d, one warpgroup per 64 rows, so its key block must be d rows."""
+        return self.kv_bn == self.d and FUSED
 
 
 #: Backward block sizes per head dim: (dq_bm, dq_bn, kv_bn, kv_bm).  Each is 64 or 128; a kernel gets one
 #: warpgroup (4 warps) per 64 rows of its tile block (dq_bm, kv_bn).  At d=128 the dq kernel steps over 64
 #: keys (128 need 267 KB of shared memory); at d=64, 128-key steps measured faster on the H200.
-BLOCKS = {64: (128, 128, 128, 64), 128: (128, 64, 128, 64)}
+BLOCKS = {64: (128, 128, 64, 64), 128: (128, 64, 128, 64)}
 DEFAULT_BLOCKS = (128, 64, 128, 64)
+#: Run the backward pass fused (FlashAttention-2's dQ by atomics) wherever the key block is d rows (False: the
+#: dq / dkdv kernel pair everywhere; bench/backward_bench.py times both).
+FUSED = True
 
 
 def flash_kernels(d: int, blocks: tuple[int, int, int, int] | None = None) -> FlashKernels:
@@ -161,12 +181,12 @@ def _build(d: int, dq_bm: int, dq_bn: int, kv_bn: int, kv_bm: int) -> FlashKerne
         scale2 = scale * LOG2E
         acc = tile.zeros((dq_bm, d), f32)
         for j in range(n_kv):
-            kt = k.load((kv0 + j, 0), (dq_bn, d))
+            kt = k.load((kv0 + j, 0), (dq_bn, d))  # read as K^T and as K from one staged tile
             s = tile.matmul(qt, tile.transpose(kt), tile.zeros((dq_bm, dq_bn), f32))
             p = tile.where(cols <= limit - j * dq_bn, tile.exp2(s * scale2 - lse_rows), 0.0)
             dp = tile.matmul(dot, tile.transpose(v.load((kv0 + j, 0), (dq_bn, d))), tile.zeros((dq_bm, dq_bn), f32))
             ds = p * (dp - dl)
-            acc = tile.matmul(ds.astype(bf16), k.load((kv0 + j, 0), (dq_bn, d)), acc)
+            acc = tile.matmul(ds.astype(bf16), kt, acc)
         dq.store((acc * scale).astype(bf16))
 
     @tile.kernel(num_warps=4 * kv_bn // 64, fast_math=True)
@@ -207,13 +227,91 @@ def _build(d: int, dq_bm: int, dq_bn: int, kv_bn: int, kv_bm: int) -> FlashKerne
             st = tile.matmul(kt, tile.transpose(qt), tile.zeros((kv_bn, kv_bm), f32))
             pt = tile.where(keys <= queries + (first + jj) * kv_bm, tile.exp2(st * scale2 - lse_cols), 0.0)
             dv_acc = tile.matmul(pt.astype(bf16), dot, dv_acc)
-            dpt = tile.matmul(vt, tile.transpose(do.load((j, 0), (kv_bm, d))), tile.zeros((kv_bn, kv_bm), f32))
+            dpt = tile.matmul(vt, tile.transpose(dot), tile.zeros((kv_bn, kv_bm), f32))
             dst = pt * (dpt - d_cols)
-            dk_acc = tile.matmul(dst.astype(bf16), q.load((j, 0), (kv_bm, d)), dk_acc)
+            dk_acc = tile.matmul(dst.astype(bf16), qt, dk_acc)
         dk.store((dk_acc * scale).astype(bf16))
         dv.store(dv_acc.astype(bf16))
 
-    return FlashKernels(d, dq_bm, dq_bn, kv_bn, kv_bm, attention_fwd, attention_bwd_dq, attention_bwd_dkdv)
+    @tile.kernel(num_warps=4, fast_math=True)
+    def attention_bwd_delta(
+        delta: Annotated[Partition[f32], tile.Dims(FWD_BM // LSE_W, LSE_W)],
+        o: Tensor[bf16],
+        do: Tensor[bf16],
+    ) -> None:
+        """D = rowsum(dO * O) for 128 query rows (the fused kernel's dS needs every query row's D)."""
+        i = tile.bid(0)
+        dl = tile.sum(do.load((i, 0), (FWD_BM, d)).astype(f32) * o.load((i, 0), (FWD_BM, d)).astype(f32), axis=1)
+        delta.store(tile.reshape(dl, fwd_lse))
+
+    @tile.kernel(num_warps=4 * kv_bn // 64, fast_math=True)
+    def attention_bwd_fused(
+        dk: Annotated[Partition[bf16], tile.Dims(kv_bn, d)],
+        dv: Annotated[Partition[bf16], tile.Dims(kv_bn, d)],
+        dq_acc: AtomicTensor[f32],
+        q: Tensor[bf16],
+        k: Tensor[bf16],
+        v: Tensor[bf16],
+        do: Tensor[bf16],
+        lse: Tensor[f32],
+        delta: Tensor[f32],
+        seq: i32,
+        scale: f32,
+        causal: i32,
+    ) -> None:
+        """FlashAttention-2's backward for `kv_bn` keys: dK and dV in registers, and each query block's share
+        of dQ = scale * dS K added into `dq_acc` (f32, zeroed) by atomics.  The share is computed transposed,
+        dQ^T = K^T dS^T (M = d rows, one warpgroup per 64 of them), so dS^T, already in registers for dK,
+        is the B operand and K the (transposed) A that the scores read."""
+        i = tile.bid(0)
+        kv_blocks = seq // kv_bn
+        kb = i % kv_blocks
+        q0 = (i // kv_blocks) * (seq // kv_bm)
+        first = causal * ((kb * kv_bn) // kv_bm)
+        n_q = seq // kv_bm - first
+        kt = k.load((i, 0), (kv_bn, d))
+        vt = v.load((i, 0), (kv_bn, d))
+        keys = tile.reshape(tile.iota(kv_bn, i32), (kv_bn, 1)) + (kb * kv_bn - (1 - causal) * seq)
+        queries = tile.reshape(tile.iota(kv_bm, i32), (1, kv_bm))
+        dq_cols = tile.reshape(tile.iota(d, i32), (d, 1))
+        scale2 = scale * LOG2E
+        dk_acc = tile.zeros((kv_bn, d), f32)
+        dv_acc = tile.zeros((kv_bn, d), f32)
+        for jj in range(n_q):
+            j = q0 + first + jj
+            qt = q.load((j, 0), (kv_bm, d))
+            dot = do.load((j, 0), (kv_bm, d))
+            lse_cols = tile.reshape(lse.load((j, 0), kv_lse), (1, kv_bm))
+            d_cols = tile.reshape(delta.load((j, 0), kv_lse), (1, kv_bm))
+            st = tile.matmul(kt, tile.transpose(qt), tile.zeros((kv_bn, kv_bm), f32))
+            pt = tile.where(keys <= queries + (first + jj) * kv_bm, tile.exp2(st * scale2 - lse_cols), 0.0)
+            dv_acc = tile.matmul(pt.astype(bf16), dot, dv_acc)
+            dpt = tile.matmul(vt, tile.transpose(dot), tile.zeros((kv_bn, kv_bm), f32))
+            dst = (pt * (dpt - d_cols)).astype(bf16)
+            dk_acc = tile.matmul(dst, qt, dk_acc)
+            dqt = tile.matmul(tile.transpose(kt), dst, tile.zeros((d, kv_bm), f32))
+            tile.atomic_add(dq_acc, (queries + j * kv_bm, dq_cols), dqt * scale)
+        dk.store((dk_acc * scale).astype(bf16))
+        dv.store(dv_acc.astype(bf16))
+
+    @tile.kernel(num_warps=4)
+    def attention_bwd_dq_convert(dq: Annotated[Partition[bf16], tile.Dims(FWD_BM, d)], dq_acc: Tensor[f32]) -> None:
+        """dQ in bf16 from the fused kernel's f32 sums."""
+        dq.store(dq_acc.load((tile.bid(0), 0), (FWD_BM, d)).astype(bf16))
+
+    return FlashKernels(
+        d,
+        dq_bm,
+        dq_bn,
+        kv_bn,
+        kv_bm,
+        attention_fwd,
+        attention_bwd_dq,
+        attention_bwd_dkdv,
+        attention_bwd_delta,
+        attention_bwd_fused,
+        attention_bwd_dq_convert,
+    )
 
 
 # The d=64 kernels by name (the parity suite finds module-level kernels; d=128 is `flash_kernels(128)`).
@@ -221,6 +319,9 @@ _D64 = flash_kernels(64)
 attention_fwd = _D64.forward
 attention_bwd_dq = _D64.bwd_dq
 attention_bwd_dkdv = _D64.bwd_dkdv
+attention_bwd_delta = _D64.bwd_delta
+attention_bwd_fused = _D64.bwd_fused
+attention_bwd_dq_convert = _D64.bwd_dq_convert
 
 
 def lse_shape(rows: int) -> tuple[int, int]:
@@ -262,11 +363,20 @@ def backward(
     stream = device.new_stream()
     qt, kt, vt, ot, dot = (tile.from_numpy(x, dtype=bf16).shared() for x in (q, k, v, o, do))
     lse = tile.from_numpy(np.ascontiguousarray(lse2, np.float32).reshape(lse_shape(rows))).shared()
+    dk = tile.zeros((rows, d), bf16).partition((ks.kv_bn, d))
+    dv = tile.zeros((rows, d), bf16).partition((ks.kv_bn, d))
+    if ks.fused:
+        delta = tile.zeros(lse_shape(rows), f32).partition((FWD_BM // LSE_W, LSE_W))
+        delta, *_ = ks.bwd_delta(delta, ot, dot).sync_on(stream)
+        dacc = tile.zeros((rows, d), f32)
+        args = (qt, kt, vt, dot, lse, delta.unpartition(), seq, scale, int(causal))
+        dk, dv, dacc, *_ = ks.bwd_fused(dk, dv, dacc, *args).sync_on(stream)
+        dq = tile.zeros((rows, d), bf16).partition((FWD_BM, d))
+        dq, *_ = ks.bwd_dq_convert(dq, dacc).sync_on(stream)
+        return tuple(t.unpartition().to_numpy(stream) for t in (dq, dk, dv))
     dq = tile.zeros((rows, d), bf16).partition((ks.dq_bm, d))
     delta = tile.zeros(lse_shape(rows), f32).partition((ks.dq_bm // LSE_W, LSE_W))
     dq, delta, *_ = ks.bwd_dq(dq, delta, qt, kt, vt, ot, dot, lse, seq, scale, int(causal)).sync_on(stream)
-    dk = tile.zeros((rows, d), bf16).partition((ks.kv_bn, d))
-    dv = tile.zeros((rows, d), bf16).partition((ks.kv_bn, d))
     dk, dv, *_ = ks.bwd_dkdv(dk, dv, qt, kt, vt, dot, lse, delta.unpartition(), seq, scale, int(causal)).sync_on(stream)
     return tuple(t.unpartition().to_numpy(stream) for t in (dq, dk, dv))
 

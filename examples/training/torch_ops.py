@@ -32,10 +32,18 @@ class AttentionOps:
     forward: skt.SafeKernelOp  # (q, k, v, seq, scale, causal) -> (out, lse)
     bwd_dq: skt.SafeKernelOp  # (q, k, v, o, do, lse, seq, scale, causal) -> (dq, delta)
     bwd_dkdv: skt.SafeKernelOp  # (q, k, v, do, lse, delta, seq, scale, causal) -> (dk, dv)
+    bwd_delta: skt.SafeKernelOp  # (o, do) -> delta
+    bwd_fused: skt.SafeKernelOp  # (q, k, v, do, lse, delta, seq, scale, causal) -> (dk, dv, dq_acc f32)
+    bwd_dq_convert: skt.SafeKernelOp  # (dq_acc) -> dq
+    fused: bool  # the backward runs bwd_delta, bwd_fused, bwd_dq_convert (else bwd_dq, bwd_dkdv)
 
 
 def _lse_rule(**tensors: Any) -> tuple[int, int]:
     return lse_shape(int(tensors["q"].shape[0]))
+
+
+def _delta_rule(**tensors: Any) -> tuple[int, int]:
+    return lse_shape(int(tensors["o"].shape[0]))
 
 
 # Registered operators by head dim / row length.  Plain dicts, not `functools.cache`: `torch.compile` traces a
@@ -53,6 +61,14 @@ def attention_ops(d: int) -> AttentionOps:
         skt.custom_op(f"sk_training::attention_fwd_d{d}", ks.forward, outputs={"out": "q", "lse": _lse_rule}),
         skt.custom_op(f"sk_training::attention_bwd_dq_d{d}", ks.bwd_dq, outputs={"dq": "q", "delta": _lse_rule}),
         skt.custom_op(f"sk_training::attention_bwd_dkdv_d{d}", ks.bwd_dkdv, outputs={"dk": "k", "dv": "v"}),
+        skt.custom_op(f"sk_training::attention_bwd_delta_d{d}", ks.bwd_delta, outputs={"delta": _delta_rule}),
+        skt.custom_op(
+            f"sk_training::attention_bwd_fused_d{d}",
+            ks.bwd_fused,
+            outputs={"dk": "k", "dv": "v", "dq_acc": lambda **t: tuple(t["q"].shape)},
+        ),
+        skt.custom_op(f"sk_training::attention_bwd_dq_convert_d{d}", ks.bwd_dq_convert, outputs={"dq": "dq_acc"}),
+        ks.fused,
     )
 
     def setup_context(ctx: Any, inputs: tuple[Any, ...], output: tuple[torch.Tensor, torch.Tensor]) -> None:
@@ -65,6 +81,10 @@ def attention_ops(d: int) -> AttentionOps:
     def backward(ctx: Any, grad_out: torch.Tensor, _grad_lse: torch.Tensor | None) -> tuple[Any, ...]:
         q, k, v, out, lse = ctx.saved_tensors
         do = grad_out.contiguous()
+        if ops.fused:  # FlashAttention-2's way: dQ by atomics in the dK/dV kernel
+            delta = ops.bwd_delta(out, do)
+            dk, dv, dq_acc = ops.bwd_fused(q, k, v, do, lse, delta, *ctx.scalars)
+            return ops.bwd_dq_convert(dq_acc), dk, dv, None, None, None
         dq, delta = ops.bwd_dq(q, k, v, out, do, lse, *ctx.scalars)
         dk, dv = ops.bwd_dkdv(q, k, v, do, lse, delta, *ctx.scalars)
         return dq, dk, dv, None, None, None

@@ -53,11 +53,15 @@ def _attention_case(which: str) -> tuple[Any, list[Any], int]:
         ]
         spec += [_tensor()] * 5 + [_tensor(F32, lse)]
         return ks.bwd_dq, spec + SCALARS, 2 * D // 16 + ks.dq_bn // 16
-    spec = [("partition", BF16, (ROWS, D), (ks.kv_bn, D))] * 2 + [_tensor()] * 4 + [_tensor(F32, lse)] * 2
+    out = [("partition", BF16, (ROWS, D), (ks.kv_bn, D))] * 2
+    if which == "fused":  # ... and dQ^T = K^T dS^T (kv_bn/16, A read MN-major), its atomics
+        spec = out + [("atomic", F32, (ROWS, D), None)] + [_tensor()] * 4 + [_tensor(F32, lse)] * 2
+        return ks.bwd_fused, spec + SCALARS, 2 * D // 16 + 2 * ks.kv_bm // 16 + ks.kv_bn // 16
+    spec = out + [_tensor()] * 4 + [_tensor(F32, lse)] * 2
     return ks.bwd_dkdv, spec + SCALARS, 2 * D // 16 + 2 * ks.kv_bm // 16  # S^T, dP^T; P^T dO, dS^T Q
 
 
-@pytest.mark.parametrize("which", ["forward", "dq", "dkdv"])
+@pytest.mark.parametrize("which", ["forward", "dq", "dkdv", "fused"])
 def test_attention_kernels_run_on_warpgroup_mma(which: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(loop_split, "ENABLED", False)  # one key loop body (codegen.tile.loop_split lowers two)
     kernel, spec, wgmmas = _attention_case(which)
@@ -66,6 +70,14 @@ def test_attention_kernels_run_on_warpgroup_mma(which: str, monkeypatch: pytest.
     assert compiled.ptx.count("wgmma.mma_async") == wgmmas
     assert "mma.sync" not in compiled.ptx
     assert "cp.async.bulk.tensor.2d.shared::cluster.global" in compiled.ptx  # loop operands by TMA
+    if which == "fused":  # dQ's share added from the accumulator registers: d * kv_bm / 256 atomics a thread
+        assert compiled.ptx.count("p, 1, 1, 1, 1;") == ks_blocks().kv_bn // 16
+        atomics = compiled.ptx.count("atom.global.add.f32") + compiled.ptx.count("red.global.add.f32")
+        assert atomics == D * ks_blocks().kv_bm // 256
+
+
+def ks_blocks() -> Any:
+    return attention.flash_kernels(D)
 
 
 def test_norm_backward_kernels_use_wide_loads() -> None:

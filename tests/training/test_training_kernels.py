@@ -40,6 +40,22 @@ def test_attention_forward_and_backward_match_float64(d: int, causal: bool) -> N
         assert _rel(got, want) < 1e-2, name  # bf16 operands of the backward's matmuls: ~3e-3 measured
 
 
+@pytest.mark.parametrize("d", [64, 128])
+def test_attention_backward_fused_and_pair_agree(d: int, monkeypatch: Any) -> None:
+    """FlashAttention-2's form (dQ added by atomics in the dK/dV kernel) and the dq / dkdv kernel pair give the
+    same gradients on the CPU executor."""
+    seq = 256
+    q, k, v, do = attention.random_inputs(1, seq, d, seed=9)
+    o, lse2 = attention.forward(CPU, q, k, v, seq, True)
+    assert attention.flash_kernels(d).fused
+    fused = attention.backward(CPU, q, k, v, o, do, lse2, seq, True)
+    monkeypatch.setattr(attention, "FUSED", False)
+    assert not attention.flash_kernels(d).fused
+    pair = attention.backward(CPU, q, k, v, o, do, lse2, seq, True)
+    for name, a, b in zip(("dq", "dk", "dv"), fused, pair, strict=True):
+        assert _rel(a, b) < 5e-3, name  # dQ: f32 sums in another order, rounded to bf16 once
+
+
 @pytest.mark.parametrize("blocks", [(64, 64, 64, 64), (128, 64, 128, 128), (64, 128, 64, 128)])
 def test_attention_backward_block_variants_agree(blocks: tuple[int, int, int, int], monkeypatch: Any) -> None:
     """The block sizes bench/backward_bench.py times (one warpgroup per tile block, 128-query steps) compute

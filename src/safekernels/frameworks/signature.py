@@ -37,7 +37,7 @@ class OpParam:
     role: Role
     dtype: DType | None  # None: generic element type (any dtype)
     track: Literal["tile", "simt"]
-    atomic: bool = False  # SIMT AtomicSlice: accumulates into its contents (a functional op zero-fills it)
+    atomic: bool = False  # AtomicSlice / AtomicTensor: accumulates into its contents (a functional op zero-fills it)
 
     @property
     def schema_type(self) -> str:
@@ -53,8 +53,8 @@ def op_params(kernel: Any) -> list[OpParam]:
     from safekernels.tile.kernel import TileKernel
 
     if isinstance(kernel, TileKernel):
-        roles: dict[str, Role] = {"partition": "output", "tensor": "input", "scalar": "scalar"}
-        return [OpParam(p.name, roles[p.kind], p.dtype, "tile") for p in kernel.params]
+        roles: dict[str, Role] = {"partition": "output", "atomic": "output", "tensor": "input", "scalar": "scalar"}
+        return [OpParam(p.name, roles[p.kind], p.dtype, "tile", atomic=p.kind == "atomic") for p in kernel.params]
     if isinstance(kernel, SimtKernel):
         out: list[OpParam] = []
         for p in kernel.params:

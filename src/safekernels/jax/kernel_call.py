@@ -228,7 +228,7 @@ class JaxKernel:
             else:
                 shape = tuple(int(d) for d in named[p.name].shape)
                 dtype, source = _sk_dtype(named[p.name], self.name), "arg"
-            zero_fill = p.role == "output" and p.track == "simt"
+            zero_fill = p.role == "output" and (p.track == "simt" or p.atomic)
             count = int(np.prod(shape, dtype=np.int64))
             slots.append(ffi_target.TensorSlot(p.name, source, position[p.role], shape, dtype, zero_fill, count))
             position[p.role] += 1
@@ -243,7 +243,7 @@ class JaxKernel:
         stream = device.default_stream
         outputs: dict[str, np.ndarray[Any, Any]] = {}
         for p in self.signature.outputs:
-            make = np.zeros if p.track == "simt" else np.empty  # SIMT threads may skip elements; atomics add
+            make = np.zeros if p.track == "simt" or p.atomic else np.empty  # SIMT may skip elements; atomics add
             outputs[p.name] = make(shapes[p.name], dtype=dtypes[p.name].storage)
         placed: dict[str, Any] = {}
         device_outputs: dict[str, DeviceBuffer[Any]] = {}

@@ -136,7 +136,7 @@ class SafeKernelOp:
                 shape = tuple(int(d) for d in rule)
             dtype = bridge.torch_dtype(self._torch, p.dtype) if p.dtype is not None else first.dtype
             # SIMT threads may skip elements (get_mut returns None past the end) and atomics accumulate: zeros
-            make = first.new_zeros if p.track == "simt" else first.new_empty
+            make = first.new_zeros if p.track == "simt" or p.atomic else first.new_empty
             named[p.name] = make(shape, dtype=dtype)
 
     def _check_static(self, named: dict[str, Any]) -> None:

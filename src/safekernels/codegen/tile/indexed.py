@@ -9,7 +9,8 @@ the mask, and the values) are materialized in that layout, converted to i64, and
 - gather: a predicated load (`offset` is replaced by 0 on dead lanes, which then read `other`);
 - scatter: a store under `live` and "inside the block's own tile" (`bid * tile <= index < bid * tile + tile`
   on every axis), so a block writes only what its Partition owns;
-- atomics: `atomicrmw add/fadd/max/min/umax/umin/fmax/fmin` (monotonic, GPU scope) under `live`.
+- atomics: `atomicrmw add/fadd/max/min/umax/umin/fmax/fmin` (monotonic, GPU scope) under `live`; values
+  already held in registers at the full shape keep their layout (the lanes follow it, not `Blocked`).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from llvmlite import ir
 
 from safekernels.codegen.tile import scalar_ops as so
 from safekernels.codegen.tile.ir import Op, Value
-from safekernels.codegen.tile.layout import Blocked, c64
+from safekernels.codegen.tile.layout import Blocked, Layout, c64
 from safekernels.codegen.tile.values import RegTile, Scalar
 from safekernels.dtypes import DType, dtype_of
 from safekernels.tile.ops import TileType
@@ -32,7 +33,7 @@ I64DT = dtype_of("i64")
 BOOLDT = dtype_of("bool")
 
 
-def _lanes(L: TileLowering, v: Value, layout: Blocked, shape: tuple[int, ...], dt: DType) -> list[ir.Value]:
+def _lanes(L: TileLowering, v: Value, layout: Layout, shape: tuple[int, ...], dt: DType) -> list[ir.Value]:
     """Operand `v` broadcast to `shape`, one value per slot of `layout`, converted to `dt`."""
     r = L.val(v)
     if isinstance(r, Scalar):
@@ -45,7 +46,7 @@ def _lanes(L: TileLowering, v: Value, layout: Blocked, shape: tuple[int, ...], d
     return [so.convert(L.b, x, v.type.dtype, dt) for x in m.vals]
 
 
-def _slot_active(L: TileLowering, layout: Blocked) -> list[ir.Value | None]:
+def _slot_active(L: TileLowering, layout: Layout) -> list[ir.Value | None]:
     out: list[ir.Value | None] = []
     for g in range(layout.groups):
         a = layout.active(L.b, L.tid, g)
@@ -54,7 +55,7 @@ def _slot_active(L: TileLowering, layout: Blocked) -> list[ir.Value | None]:
 
 
 def _addressing(
-    L: TileLowering, op: Op, shape: tuple[int, ...], layout: Blocked, n_index: int, mask: Value | None
+    L: TileLowering, op: Op, shape: tuple[int, ...], layout: Layout, n_index: int, mask: Value | None
 ) -> tuple[list[list[ir.Value]], list[ir.Value], list[ir.Value]]:
     """Per slot: the i64 indices, the live predicate and the row-major offset."""
     b = L.b
@@ -138,7 +139,11 @@ def lower_scatter(L: TileLowering, op: Op) -> None:
 
 def lower_atomic(L: TileLowering, op: Op) -> None:
     b = L.b
-    shape, layout, n_index, value, mask = _stored(L, op)
+    shape, blocked, n_index, value, mask = _stored(L, op)
+    # values already in registers (a matmul's accumulator: FlashAttention-2's dQ) stay in their own layout, the
+    # indices computed per slot there (an `iota` costs no memory), instead of a round trip through shared memory
+    r = L.val(value)
+    layout: Layout = r.layout if isinstance(r, RegTile) and r.type.shape == shape and shape else blocked
     p = L.kir.params[op.attrs["param"]]
     _coords, lives, offsets = _addressing(L, op, shape, layout, n_index, mask)
     vals = _lanes(L, value, layout, shape, p.dtype)

@@ -85,6 +85,7 @@ class TileLowering:
             vid: op for vid, op in self.defs.items() if op.kind == "load" and self._is_mma_operand(op)
         }
         self.transposed_operands: set[int] = set()  # `tile.transpose(load)` fed to a matmul as B, read K-major
+        self.mnmajor_a: set[int] = set()  # `tile.transpose(load)` fed to a matmul as A, read MN-major (sm_90a)
         from safekernels.codegen.tile.mma import find_transposed_operands
 
         find_transposed_operands(self)

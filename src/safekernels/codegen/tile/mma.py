@@ -86,6 +86,38 @@ def find_transposed_operands(L: TileLowering) -> None:
         L.deferred_candidates[vid] = src
         L.deferred_candidates[src.result.id] = src
         L.transposed_operands.add(vid)
+    if L.hopper and wgmma_sync.ENABLED:
+        _find_mnmajor_a(L)
+
+
+def _find_mnmajor_a(L: TileLowering) -> None:
+    """sm_90a: mark `tile.transpose(load)` values read as a matmul's A MN-major (`codegen.tile.wgmma_operands`)
+    when every other use of the load reads the same staged tile (a matmul operand as is, a K-major B) and no
+    GEMM main-loop pipeline would take the load."""
+    found = target_rules.mnmajor_a_operands(L.defs, L.uses, L.kir.params, L.T)
+    for vid, src in found.items():
+        assert src.result is not None
+        ok = True
+        for u in L.uses.get(src.result.id, []):
+            if u.kind == "matmul":
+                ok = ok and u.args[2] is not src.result and not target_rules.off_tensor_cores(u)
+            elif u.kind == "transpose" and u.result is not None:
+                ok = ok and (u.result.id in found or u.result.id in L.transposed_operands)
+            else:
+                ok = False
+        b_v = L.uses[vid][0].args[1]
+        if not ok or (b_v.id in L.transposed_operands and src.attrs["tile_shape"][0] % 64):
+            continue  # a K-major B needs BK (the load's rows) a multiple of 64
+        candidates = dict(L.deferred_candidates)
+        candidates[vid] = candidates[src.result.id] = src
+        if any(
+            (hit := target_rules.pipelined_matmul(candidates, loop)) is not None and src in hit[1:]
+            for loop in _loops(L.kir.body)
+        ):
+            continue
+        L.deferred_candidates[vid] = src
+        L.deferred_candidates[src.result.id] = src
+        L.mnmajor_a.add(vid)
 
 
 def _loops(ops: list[Op]) -> list[ForOp]:

@@ -141,6 +141,37 @@ def transposed_operands(
     return out
 
 
+def mnmajor_a_operands(
+    defs: dict[int, Op], uses: dict[int, list[Op]], params: list[ParamInfo], threads: int
+) -> dict[int, Op]:
+    """sm_90a: `tile.transpose(load)` values read once, as the A of an f16/bf16 matmul that a warpgroup of
+    `threads` takes (BM = 64 per warpgroup, BK a multiple of 16, BN a multiple of 64 up to 256): transpose
+    value id -> the load.  wgmma reads the load's staged (BK, BM) tile MN-major (`imm-trans-a`), so `K^T` of
+    attention's `dQ^T = K^T dS^T` needs no copy of its own.  The load's other uses are the caller's to check."""
+    out: dict[int, Op] = {}
+    for vid, op in defs.items():
+        if op.kind != "transpose" or op.result is None:
+            continue
+        src = defs.get(op.args[0].id)
+        if src is None or src.kind != "load" or src.result is None or not copyable_operand(params, src):
+            continue
+        users = uses.get(vid, [])
+        if len(users) != 1 or users[0].kind != "matmul" or off_tensor_cores(users[0]):
+            continue
+        m = users[0]
+        if m.args[0] is not op.result or m.args[1] is op.result or m.args[2] is op.result:
+            continue
+        a_t, b_t = m.args[0].type, m.args[1].type
+        assert isinstance(a_t, TileType) and isinstance(b_t, TileType)
+        if a_t.dtype.name not in ("f16", "bf16") or b_t.dtype != a_t.dtype:
+            continue
+        (bm, bk), (_, bn) = a_t.shape, b_t.shape
+        if threads % 128 or bm != 64 * (threads // 128) or bk % 16 or bn % 64 or bn > MAX_N:
+            continue
+        out[vid] = src
+    return out
+
+
 def pipelined_matmul(candidates: dict[int, Op], loop: ForOp) -> tuple[Op, Op, Op] | None:
     """(matmul, A load, B load) when the loop's first matmul reads two operand loads (`candidates`: value id
     -> load) made inside the loop body and accumulates into a loop-carried tile: a GEMM main loop."""

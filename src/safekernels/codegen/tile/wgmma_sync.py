@@ -10,17 +10,17 @@ BM = 64 per warpgroup, BN a multiple of 64 up to 256 (16 for a K-major B), f16/b
   first matmul (`Mma(shape, num_warps, 1)`, the wgmma D fragment) *is* the register A fragment of the second
   once adjacent pairs are packed (columns `16kk .. 16kk+15` are D's n8 blocks `2kk` and `2kk+1`), the trick
   FlashAttention-3 uses: P never touches shared memory.  Other layouts reach it through shared memory;
-- **A or B from shared memory** (the 128-byte-swizzle layout of `codegen.tile.wgmma`) when it is an aligned
-  tile load.  A load made before the enclosing loop (attention's Q) is staged once by `cp.async`, before the
-  loop.  Loads made inside a top-level loop (K, V) are double-buffered and come by the copy engine (TMA, the
-  tensor maps of `codegen.tile.tma`): thread 0 issues iterations 0 and 1 before the loop; iteration `it` waits
-  on `full[it % 2]` (no fence: TMA writes through the async proxy); after the iteration's last matmul on the
-  buffers each warp arrives on `empty[it % 2]` and thread 0, once all have, refills that buffer with
-  iteration `it + 2`.  No CTA barrier in the loop.  Without TMA (`TMA = False`, a nested loop, operands TMA
-  cannot take) the copies are `cp.async`: iteration `it` waits for its own (`wait_group 0`,
-  `fence.proxy.async`), passes ONE CTA barrier, then issues iteration `it + 1`'s into the other buffer.
-  With `warpspec.ATTENTION` a producer warpgroup issues every iteration's copies instead (`warpspec.fork_copies`)
-  and the consumers only release the buffers.
+- **A or B from shared memory** (the 128-byte-swizzle layout of `codegen.tile.wgmma`) when it is an aligned tile load
+  (A also as `tile.transpose(load)`, read MN-major; B also computed in registers, written to shared memory first:
+  `codegen.tile.wgmma_operands`).  A load made before the enclosing loop (attention's Q) is staged once by `cp.async`,
+  before the loop.  Loads made inside a top-level loop (K, V) are double-buffered and come by the copy engine (TMA,
+  the tensor maps of `codegen.tile.tma`): thread 0 issues iterations 0 and 1 before the loop; iteration `it` waits on
+  `full[it % 2]` (no fence: TMA writes through the async proxy); after the iteration's last matmul on the buffers each
+  warp arrives on `empty[it % 2]` and thread 0, once all have, refills that buffer with iteration `it + 2`.  No CTA
+  barrier in the loop.  Without TMA (`TMA = False`, a nested loop, operands TMA cannot take) the copies are
+  `cp.async`: iteration `it` waits for its own (`wait_group 0`, `fence.proxy.async`), passes ONE CTA barrier, then
+  issues iteration `it + 1`'s into the other buffer. With `warpspec.ATTENTION` a producer warpgroup issues every
+  iteration's copies instead (`warpspec.fork_copies`) and the consumers only release the buffers.
 
 Kernels with such a matmul divide f32 values with `divide_f32` (correctly rounded, no subroutine): ptxas
 serializes every wgmma of a function that contains a call, and `div.rn.f32` / `rcp.rn.f32` are calls.
@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from llvmlite import ir
 
-from safekernels.codegen.tile import mma, tma, warpspec, wgmma
+from safekernels.codegen.tile import mma, tma, warpspec, wgmma, wgmma_operands
 from safekernels.codegen.tile import scalar_ops as so
 from safekernels.codegen.tile.ir import ForOp, Op, Value
 from safekernels.codegen.tile.layout import Layout, c64
@@ -76,14 +76,16 @@ def eligible(L: TileLowering, op: Op) -> bool:
     (bm, bk), (_, bn) = a_t.shape, b_t.shape
     if L.T % 128 or bm != 64 * (L.T // 128) or bk % 16 or bn > wgmma.MAX_N:
         return False
-    if _is_load_operand(L, b_v) is None:
-        return False  # B comes from shared memory: a copyable load
+    if _is_load_operand(L, b_v) is None:  # B comes from shared memory: a copyable load, or staged there
+        return wgmma_operands.register_b_ok(b_t) and not (
+            _is_load_operand(L, a_v) is not None and bk % 64 and not wgmma_operands.mnmajor_a(L, op)
+        )
     if mma.kmajor_b(L, b_v):
         if bk % 64 or bn % 16:
             return False
     elif bn % 64 or bk % 16:
         return False
-    return not (_is_load_operand(L, a_v) is not None and bk % 64)
+    return not (_is_load_operand(L, a_v) is not None and bk % 64 and not wgmma_operands.mnmajor_a(L, op))
 
 
 def find(L: TileLowering, ops: list[Op]) -> None:
@@ -92,6 +94,10 @@ def find(L: TileLowering, ops: list[Op]) -> None:
             find(L, op.body)
         elif op.kind == "matmul" and eligible(L, op):
             L.wgmma_sync_ops.add(id(op))
+        elif op.kind == "matmul" and wgmma_operands.mnmajor_a(L, op):
+            from safekernels.codegen.tile.lower import LoweringError
+
+            raise LoweringError("internal: a matmul reading A MN-major is off the warpgroup path", op.line)
     if ops is L.kir.body:
         _plan_tma(L)
 
@@ -299,9 +305,11 @@ def end_loop(L: TileLowering, ops: LoopOperands | None) -> None:
 
 def _operand_base(L: TileLowering, v: Value) -> ir.Value:
     """Shared-memory base of operand `v` in the wgmma layout: staged before the loop, in this iteration's
-    buffer, or (neither) staged here around two CTA barriers."""
+    buffer, or (neither) staged here around two CTA barriers; a computed B is written there
+    (`wgmma_operands.stage_register_b`)."""
     load = _is_load_operand(L, v)
-    assert load is not None
+    if load is None:
+        return wgmma_operands.stage_register_b(L, v)
     if id(load) in L.wg_staged:
         return L.wg_staged[id(load)]
     for ops in reversed(L.wg_loops):
@@ -374,7 +382,10 @@ def lower(L: TileLowering, op: Op, acc: list[ir.Value]) -> list[ir.Value]:
         b_base = _operand_base(L, b_v)
         if turns:
             _take_turn(L)
-        out = wgmma.issue(L, a_base, b_base, (bm, bk, bn), dt, acc, kmajor)
+        if wgmma_operands.mnmajor_a(L, op):
+            out = wgmma_operands.issue_mnmajor_a(L, a_base, b_base, (bm, bk, bn), dt, acc, kmajor)
+        else:
+            out = wgmma.issue(L, a_base, b_base, (bm, bk, bn), dt, acc, kmajor)
     else:
         a_lay = wgmma.layout((bm, bk), L.T)
         packed = _packed_from_f32(L, a_v, a_lay)
