@@ -23,12 +23,14 @@ from typing import Any, NoReturn
 
 from safekernels.codegen.frontend import tile_device_io
 from safekernels.codegen.frontend.source import FunctionSource, load_source
+from safekernels.codegen.tile.call_shape import call_shape_error
 from safekernels.codegen.tile.diagnostics import tile_error
 from safekernels.codegen.tile.ir import INDEX, Carried, ForOp, Op, ParamInfo, ScalarType, TileKernelIR, Value
 from safekernels.codegen.tile.target_rules import REFERENCE_ARCH, first_refusal
 from safekernels.dtypes import DType, dtype_of
 from safekernels.dtypes import ScalarType as DScalar
 from safekernels.errors import ShapeError
+from safekernels.tile import language as tile_language
 from safekernels.tile.language import TileFunction
 from safekernels.tile.ops import (
     ATOMIC_OPS,
@@ -41,6 +43,8 @@ from safekernels.tile.ops import (
     infer_stored_values,
     where_scalar_dtype,
 )
+from safekernels.tile.tile_value import Tile
+from safekernels.tile.views import AtomicView, PartitionView, TensorView
 
 F32 = dtype_of("f32")
 _MATH = ("exp", "exp2", "log", "sqrt", "rsqrt", "tanh", "sin", "cos")
@@ -100,6 +104,10 @@ class AtomicRef:
 @dataclass(frozen=True)
 class ShapeRef:
     param: int
+
+
+#: The class the CPU executor runs for each kind of parameter reference: a method call must fit its signature
+_RUNTIME_CLASS: dict[type, type] = {TensorRef: TensorView, PartRef: PartitionView, AtomicRef: AtomicView}
 
 
 class TileFrontend:
@@ -732,11 +740,14 @@ class TileFrontend:
                 what = f"keyword argument `{given.arg}`" if given.arg is not None else "`**kwargs`"
                 takes = ", ".join(f"`{k}=`" for k in allowed) or "no keyword arguments"
                 self.err("SK006", f"tile.{name}: unexpected {what} (it takes {takes})", given.value)
+        target = getattr(tile_language, name, None)
+        if callable(target) and (why := call_shape_error(target, e)) is not None:
+            self.err("SK006", f"tile.{name}: {why}", e)
         if name == "load_like":
             if len(a) != 2:
                 self.err("SK006", "tile.load_like(x, z) takes two arguments", e)
             x, z = self.expr(a[0]), self.expr(a[1])
-            if not isinstance(x, TensorRef | PartRef) or not isinstance(z, PartRef) or not z.own:
+            if not isinstance(x, TensorRef) or not isinstance(z, PartRef) or not z.own:
                 self.err(
                     "SK006", "tile.load_like(x, z) takes a Tensor parameter and a Partition parameter", e
                 )
@@ -993,6 +1004,10 @@ class TileFrontend:
 
     def method(self, base: Any, name: str, e: ast.Call) -> Any:
         a = e.args
+        runtime = _RUNTIME_CLASS.get(type(base)) if not isinstance(base, Value) else Tile if base.is_tile else None
+        target = getattr(runtime, name, None)
+        if callable(target) and (why := call_shape_error(target, e, method=True)) is not None:
+            self.err("SK006", f"`.{name}(...)`: {why}", e)
         forwarded = isinstance(base, Value) and base.is_tile and (name in _REDUCE or name in _MATH)
         if e.keywords and not forwarded:  # keywords of the forwarded methods are checked by `tile_call`
             self.err("SK006", f"`.{name}(...)` takes no keyword arguments in tile kernels", e.keywords[0].value)
