@@ -93,7 +93,7 @@ class OpLauncher:
                     specs.append(None)
                     continue
                 shape, dtype = described[p.name]
-                tiles = self.tile_shape(p, shape) if p.role == "output" else None
+                tiles = self.tile_shape(p, shape) if p.role == "output" and not p.atomic else None
                 specs.append(TensorSpec(shape, dtype, tiles))
             check_launch_shapes(where, self.kernel.params, specs, self.kernel.shape_ties)
             return
@@ -119,7 +119,7 @@ class OpLauncher:
                 values.append(q.cast(value) if q.cast is not None else value)
                 continue
             buffer, shape = named[p.name]
-            if p.role == "output":
+            if p.role == "output" and not p.atomic:  # an AtomicTensor output is passed whole, as a Tensor
                 values.append(Partition(buffer, shape, self.tile_shape(p, shape)))
             else:
                 values.append(Tensor(buffer, shape))

@@ -230,7 +230,7 @@ class _PlannedCall:
             t = named[p.name]
             shape = tuple(int(d) for d in t.shape)
             buffer = bridge.wrap(t, device, p.name)
-            tiles = op.launcher.tile_shape(p, shape) if p.role == "output" else None
+            tiles = op.launcher.tile_shape(p, shape) if p.role == "output" and not p.atomic else None
             handle: Tensor[Any] | Partition[Any] = (
                 Partition(buffer, shape, tiles) if tiles is not None else Tensor(buffer, shape)
             )
