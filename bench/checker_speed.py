@@ -1,4 +1,4 @@
-"""How fast is `ownership-check`?  Lines per second, cold / warm (cache) / `--jobs 2`, beside ruff and mypy.
+"""How fast is `ownership-check`?  Lines per second, cold / one process / warm (cache), beside ruff and mypy.
 
 Two corpora, each checked by every tool from the same copied directory:
 
@@ -7,8 +7,9 @@ Two corpora, each checked by every tool from the same copied directory:
 - *safekernels only*: the golden cases and examples replicated until the corpus reaches `--sk-lines` lines:
   every file goes through the prescan, the lowering and the core (the dense case; target >= 50,000 lines/s cold).
 
-Modes: cold (`--no-cache`), cold with two worker processes, warm (every file's result cached), and a re-check
-after editing one file's function body (the cache redoes only that file).  Each number is the median of
+Modes: cold (`--no-cache`: the default `--jobs auto`, the number of worker processes it chose stated), cold in
+one process (`--jobs 1`), warm (every file's result cached), and a re-check after editing one file's function
+body (the cache redoes only that file).  Each number is the median of
 `--repeat` runs (default 3) of wall-clock time including interpreter start-up, as a user sees it.  Prints a
 markdown table; `--out FILE` also writes it there (docs/benchmarks.md keeps the latest).
 """
@@ -131,19 +132,33 @@ def _edit_one_file(root: Path) -> tuple[Path, bytes] | None:
     return None
 
 
+def auto_workers(root: Path) -> int:
+    """How many processes `--jobs auto` analyses `root` with on this machine (as the checker itself decides)."""
+    code = (
+        "from ownership_check.api import check_paths; "
+        "print(check_paths(['.'], jobs=0, use_cache=False).workers)"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=False)
+    try:
+        return int(proc.stdout.strip().splitlines()[-1])
+    except (ValueError, IndexError):
+        return 0
+
+
 def measure(root: Path, skip_mypy: bool, timeout: float, repeat: int = 1) -> list[tuple[str, float | None]]:
     check = [str(BIN / "ownership-check"), ".", "--format", "concise"]
     shutil.rmtree(root / ".ownership_check_cache", ignore_errors=True)
+    workers = auto_workers(root)
     rows = [
         (
-            "ownership-check cold (`--no-cache`)",
+            f"ownership-check cold (`--no-cache`, default `--jobs auto`: {workers} process(es) here)",
             timed_median(lambda: timed([*check, "--no-cache"], root, timeout), repeat),
         )
     ]
     rows.append(
         (
-            "ownership-check cold `--jobs 2`",
-            timed_median(lambda: timed([*check, "--no-cache", "--jobs", "2"], root, timeout), repeat),
+            "ownership-check cold `--no-cache --jobs 1` (one process)",
+            timed_median(lambda: timed([*check, "--no-cache", "--jobs", "1"], root, timeout), repeat),
         )
     )
     timed(check, root, timeout)  # fill the cache

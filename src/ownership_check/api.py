@@ -35,13 +35,15 @@ def check_paths(
     Without `config`, `[tool.ownership-check]` of the nearest pyproject.toml above the first path is used.
     The rest of the project the paths belong to (see `discovery.project_context`) is read for its kernels
     and imports, but only the given paths are reported on.  Unreadable paths land in `RunResult.errors`.
+    `jobs`: worker processes; 0 (`runner.AUTO_JOBS`, the CLI's default) starts one per available CPU when there
+    are enough files to analyse (`RunResult.workers` says how many ran).
     """
     if config is None:
         config = load_config(paths[0] if paths else os.getcwd())
     errors: list[str] = []
     files = list(discover(paths, config.exclude, config.root, errors))
     context = project_context(paths, config.exclude, project_root(paths, config.pyproject))
-    result = run(files, config, jobs=max(1, jobs), use_cache=use_cache, cache_dir=cache_dir, context=context)
+    result = run(files, config, jobs=max(0, jobs), use_cache=use_cache, cache_dir=cache_dir, context=context)
     result.errors[:0] = errors
     if config.per_file_ignores:
         result.diagnostics = [d for d in result.diagnostics if config.enabled_in(d.path, d.code)]

@@ -24,6 +24,7 @@ from typing import TextIO
 from ownership_check.api import check_paths
 from ownership_check.config import Config, ConfigError, load_config, unknown_code_message, unknown_codes
 from ownership_check.diagnostics import Diagnostic
+from ownership_check.runner import AUTO_JOBS
 from safekernels.cli_output import is_output_error, run_cli
 
 FORMAT_CHOICES = ("text", "concise", "json", "sarif", "github", "gitlab", "junit")
@@ -40,6 +41,16 @@ class _Parser(argparse.ArgumentParser):
 
 def _codes(value: str) -> list[str]:
     return [c.strip().upper() for c in value.split(",") if c.strip()]
+
+
+def _jobs(value: str) -> int | str:
+    """`--jobs N` or `--jobs auto` (checked for N >= 1 after parsing, with its own message)."""
+    if value == "auto":
+        return value
+    try:
+        return int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid value {value!r}: a number of processes, or auto") from None
 
 
 def build_parser(prog: str = "ownership-check") -> argparse.ArgumentParser:
@@ -73,7 +84,13 @@ def build_parser(prog: str = "ownership-check") -> argparse.ArgumentParser:
         metavar="CODES",
         help="never report these codes (comma-separated; prefixes allowed)",
     )
-    parser.add_argument("--jobs", type=int, default=1, metavar="N", help="worker processes (default: 1)")
+    parser.add_argument(
+        "--jobs",
+        type=_jobs,
+        default="auto",
+        metavar="N",
+        help="worker processes, or auto (default: auto, one per CPU when there are enough files to analyse)",
+    )
     parser.add_argument(
         "--no-cache", action="store_true", help="neither read nor write .ownership_check_cache/"
     )
@@ -231,9 +248,10 @@ def _main(argv: Sequence[str] | None, prog: str) -> int:
     if args.version:
         print(f"{prog} {_version()}")
         return 0
-    if args.jobs < 1:
+    if args.jobs != "auto" and args.jobs < 1:
         print(f"{prog}: error: --jobs must be at least 1", file=sys.stderr)
         return 2
+    jobs = AUTO_JOBS if args.jobs == "auto" else args.jobs
     for flag, codes in (("--select", args.select), ("--ignore", args.ignore)):
         for code in unknown_codes(codes):
             print(f"{prog}: error: {unknown_code_message(code, flag)}", file=sys.stderr)
@@ -276,7 +294,7 @@ def _main(argv: Sequence[str] | None, prog: str) -> int:
                 result = check_paths(
                     paths,
                     config=config,
-                    jobs=args.jobs,
+                    jobs=jobs,
                     use_cache=not args.no_cache,
                     cache_dir=os.path.join(os.getcwd(), ".ownership_check_cache"),
                 )
@@ -305,7 +323,7 @@ def _main(argv: Sequence[str] | None, prog: str) -> int:
             return 2 if fixed.errors else (1 if fixed.count else 0)
         if fixed.count:
             _write(sys.stderr, f"Fixed {fixed.count} diagnostic(s) in {len(fixed.applied)} file(s)\n")
-            result = check_paths(paths, config=config, jobs=args.jobs, use_cache=False)
+            result = check_paths(paths, config=config, jobs=jobs, use_cache=False)
             diagnostics, sources, files_checked = result.diagnostics, result.sources, result.files_checked
             errors, internal_errors = result.errors, result.internal_errors
     from ownership_check.render import render

@@ -8,7 +8,8 @@
     complexity guard (size, longest line, nesting) --over a limit--> W0002 "file too complex to analyse"
         |
     project index -> lowering of the prescan's `ast` tree + core check per file, under a time budget
-                     (`--jobs N`: worker processes; a worker that dies is replaced and its file retried alone)
+                     (`--jobs N`/`auto`: worker processes forked after the prescan; a worker that dies is
+                     replaced and its files retried alone)
                   -> suppressions, select/ignore
 
 `files` are reported on; `context` files (the rest of the project the files belong to) only feed the project
@@ -41,6 +42,28 @@ from ownership_check.serialize import diagnostic_from_data, diagnostic_to_data
 from ownership_check.source_files import MAX_READ_BYTES, SourceReadError, decode_source, read_source
 from ownership_check.suppressions import apply_suppressions
 
+#: `jobs` value for "as many workers as pay": one per available CPU, at most one per `AUTO_FILES_PER_WORKER` files
+#: to analyse (`--jobs auto`, the CLI's default).
+AUTO_JOBS = 0
+#: Starting a worker (a fork, a pool round trip per batch) costs about what analysing this many files does.
+AUTO_FILES_PER_WORKER = 16
+
+
+def available_cpus() -> int:
+    """CPUs this process may run on (its affinity mask where the OS has one, as ruff and flake8 count them)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+def worker_count(jobs: int, files: int) -> int:
+    """Processes to analyse `files` files with: `jobs`, or for `AUTO_JOBS` what the CPUs and the files allow."""
+    if jobs == AUTO_JOBS:
+        return max(1, min(available_cpus(), files // AUTO_FILES_PER_WORKER))
+    return max(1, min(jobs, files))
+
+
 #: Seconds one file's analysis may take before it is reported as too complex (env var for tests and CI).
 FILE_BUDGET_ENV = "OWNERSHIP_CHECK_FILE_BUDGET"
 DEFAULT_FILE_BUDGET = 60.0
@@ -54,6 +77,8 @@ class RunResult:
     internal_errors: list[str] = field(default_factory=list)
     #: paths that could not be read (unreadable file or directory, not a regular file): exit status 2
     errors: list[str] = field(default_factory=list)
+    #: processes that analysed the files (1: this one)
+    workers: int = 1
 
 
 @dataclass
@@ -198,81 +223,128 @@ def _analyze_budgeted(
 
 
 _WORKER_INDEX: ProjectIndex | None = None
+#: Under the `fork` start method: the files to analyse, set by the parent just before it starts its workers, which
+#: inherit them (sources, summaries and the prescan's trees) instead of receiving and re-parsing them.
+_FORKED_FILES: Sequence[_File] = ()
+
+_Answer = tuple[list[dict[str, Any]], str | None]
 
 
-def _init_worker(index_data: dict[str, Any]) -> None:
+def _init_worker(index_data: dict[str, Any] | None) -> None:
     global _WORKER_INDEX
-    _WORKER_INDEX = ProjectIndex(FileSummary.from_json(s) for s in index_data.values())
+    if index_data is not None:  # spawned (not forked): the index arrives as data
+        _WORKER_INDEX = ProjectIndex(FileSummary.from_json(s) for s in index_data.values())
 
 
-def _worker(job: tuple[str, str, dict[str, Any]]) -> tuple[list[dict[str, Any]], str | None]:
-    source, path, summary_data = job
+def _analyze_to_data(
+    source: str, path: str, summary: FileSummary, tree: ast.Module | None = None
+) -> _Answer:
     assert _WORKER_INDEX is not None
     try:
-        diags = _analyze_budgeted(source, path, _WORKER_INDEX, FileSummary.from_json(summary_data))
+        diags = _analyze_budgeted(source, path, _WORKER_INDEX, summary, tree)
         return [diagnostic_to_data(d) for d in diags], None
     except Exception:
         return [], f"{path}: internal error\n{traceback.format_exc()}"
+
+
+def _worker(jobs: list[tuple[str, str, dict[str, Any]]]) -> list[_Answer]:
+    """A batch of files sent as data (the `spawn` start method)."""
+    return [_analyze_to_data(source, path, FileSummary.from_json(data)) for source, path, data in jobs]
+
+
+def _forked_worker(positions: list[int]) -> list[_Answer]:
+    """A batch of files named by their position in `_FORKED_FILES` (the `fork` start method)."""
+    out = []
+    for i in positions:
+        f = _FORKED_FILES[i]
+        assert f.summary is not None
+        out.append(_analyze_to_data(f.text or "", f.display, f.summary, f.tree))
+    return out
 
 
 def _crashed(path: str) -> Diagnostic:
     return not_analyzed(path, f"{CRASH_REASON} (please report this file)", Span(1, 1, 1, 2))
 
 
+#: Files per batch sent to a worker: enough to amortise a round trip, few enough to keep the workers balanced.
+_BATCH_FILES = 4
+
+
 def _analyze_parallel(
     todo: Sequence[_File], index: ProjectIndex, jobs: int, result: RunResult
 ) -> list[tuple[_File, list[Diagnostic]]]:
     """Analyse in worker processes; a worker that dies (native crash) or stops answering (stuck where its own
-    timer cannot interrupt it) costs a retry of its files one by one, never the run."""
+    timer cannot interrupt it) costs a retry of its files one by one, never the run.
+
+    Where processes are forked (POSIX), the workers start after the prescan and inherit the files, their
+    summaries, their trees and the project index: a batch is a list of positions, and only diagnostics travel
+    back.  Elsewhere (`spawn`) each batch carries its sources and summaries and the worker parses them again.
+    """
+    global _FORKED_FILES, _WORKER_INDEX
     import multiprocessing
     from concurrent.futures import FIRST_COMPLETED, BrokenExecutor, Future, ProcessPoolExecutor, wait
 
-    index_data = {m: s.to_json() for m, s in index.modules.items()}
-    ctx = multiprocessing.get_context("spawn" if os.name == "nt" else "fork")
+    forked = os.name != "nt" and "fork" in multiprocessing.get_all_start_methods()
+    ctx = multiprocessing.get_context("fork" if forked else "spawn")
+    index_data = None if forked else {m: s.to_json() for m, s in index.modules.items()}
     budget = file_budget()
     silence = 2 * budget + 5  # no file finished for this long: a worker is stuck below Python
+    position = {id(f): i for i, f in enumerate(todo)}
 
-    def job(f: _File) -> tuple[str, str, dict[str, Any]]:
-        return (f.text or "", f.display, f.summary.to_json() if f.summary else {})
+    def submit(pool: ProcessPoolExecutor, batch: Sequence[_File]) -> Future[list[_Answer]]:
+        if forked:
+            return pool.submit(_forked_worker, [position[id(f)] for f in batch])
+        jobs = [(f.text or "", f.display, f.summary.to_json() if f.summary else {}) for f in batch]
+        return pool.submit(_worker, jobs)
 
     done: dict[int, list[Diagnostic]] = {}
+    errors: dict[int, str] = {}
 
-    def collect(f: _File, payload: list[dict[str, Any]], error: str | None) -> None:
-        if error:
-            result.internal_errors.append(error)
-        done[id(f)] = [diagnostic_from_data(d) for d in payload]
+    def collect(batch: Sequence[_File], answers: list[_Answer]) -> None:
+        for f, (payload, error) in zip(batch, answers, strict=True):
+            if error:
+                errors[id(f)] = error
+            done[id(f)] = [diagnostic_from_data(d) for d in payload]
 
-    def run_pool(files: Sequence[_File], workers: int) -> tuple[list[_File], list[_File]]:
+    def run_pool(batches: Sequence[Sequence[_File]], workers: int) -> tuple[list[_File], list[_File]]:
         """Files whose worker broke, files still unanswered when the pool fell silent."""
         pool = ProcessPoolExecutor(workers, mp_context=ctx, initializer=_init_worker, initargs=(index_data,))
         broken: list[_File] = []
         try:
-            futures: dict[Future[tuple[list[dict[str, Any]], str | None]], _File] = {
-                pool.submit(_worker, job(f)): f for f in files
-            }
+            futures = {submit(pool, batch): batch for batch in batches}
             pending = set(futures)
             while pending:
                 finished, pending = wait(pending, timeout=silence, return_when=FIRST_COMPLETED)
                 if not finished:
                     for process in list(getattr(pool, "_processes", {}).values()):
                         process.kill()
-                    return broken, [futures[f] for f in pending]
+                    return broken, [f for future in pending for f in futures[future]]
                 for future in finished:
                     try:
-                        collect(futures[future], *future.result())
+                        collect(futures[future], future.result())
                     except BrokenExecutor:
-                        broken.append(futures[future])
+                        broken.extend(futures[future])
             return broken, []
         finally:
             pool.shutdown(wait=False, cancel_futures=True)
 
-    broken, silent = run_pool(todo, min(jobs, len(todo)))
-    for f in [*broken, *silent]:  # alone, so a crash or a hang is pinned on the file that caused it
-        crashed, stuck = run_pool([f], 1)
-        if crashed:
-            done[id(f)] = [_crashed(f.display)]
-        elif stuck:
-            done[id(f)] = [_over_budget(f.display, budget)]
+    # Largest files first, so that no worker is left with a big file at the end while the others idle.
+    ordered = sorted(todo, key=lambda f: -len(f.data))
+    batches = [ordered[i : i + _BATCH_FILES] for i in range(0, len(ordered), _BATCH_FILES)]
+    if forked:
+        _FORKED_FILES, _WORKER_INDEX = todo, index
+    try:
+        broken, silent = run_pool(batches, min(jobs, len(batches)))
+        for f in [*broken, *silent]:  # alone, so a crash or a hang is pinned on the file that caused it
+            crashed, stuck = run_pool([[f]], 1)
+            if crashed:
+                done[id(f)] = [_crashed(f.display)]
+            elif stuck:
+                done[id(f)] = [_over_budget(f.display, budget)]
+    finally:
+        if forked:
+            _FORKED_FILES, _WORKER_INDEX = (), None
+    result.internal_errors.extend(errors[id(f)] for f in todo if id(f) in errors)  # in file order, as one process
     return [(f, done[id(f)]) for f in todo]
 
 
@@ -467,8 +539,9 @@ def _run(
                 continue
         todo.append(f)
 
-    if jobs > 1 and len(todo) > 1:
-        raw.extend(_analyze_parallel(todo, index, jobs, result))
+    result.workers = worker_count(jobs, len(todo))
+    if result.workers > 1:
+        raw.extend(_analyze_parallel(todo, index, result.workers, result))
     else:
         for f in todo:
             assert f.summary is not None

@@ -55,6 +55,22 @@ class ModuleClasses:
                     if isinstance(sub, ast.FunctionDef | ast.AsyncFunctionDef):
                         self.owner[id(sub)] = stmt
         self.memo = SummaryMemo()
+        self._runs: dict[int, bool] = {}
+        self._instances: dict[int, dict[str, ast.ClassDef | None]] = {}
+
+    def runs_when_called(self, node: ast.AST) -> bool:
+        """`_runs_when_called`, once per function (a call site asks again for every call of it)."""
+        known = self._runs.get(id(node))
+        if known is None:
+            known = self._runs[id(node)] = _runs_when_called(node)
+        return known
+
+    def instances(self, body_owner: ast.AST, body: list[ast.stmt]) -> dict[str, ast.ClassDef | None]:
+        """`_instance_classes` of one body, walked once however many method calls it makes."""
+        known = self._instances.get(id(body_owner))
+        if known is None:
+            known = self._instances[id(body_owner)] = _instance_classes(body, self)
+        return known
 
     def method(self, cls: ast.ClassDef, name: str) -> ast.FunctionDef | None:
         seen: set[str] = set()
@@ -71,7 +87,7 @@ class ModuleClasses:
                 ):
                     found = stmt
             if found is not None:
-                return found if isinstance(found, ast.FunctionDef) and _runs_when_called(found) else None
+                return found if isinstance(found, ast.FunctionDef) and self.runs_when_called(found) else None
             bases = current.bases
             if len(bases) != 1 or current.keywords or not isinstance(bases[0], ast.Name):
                 return None
@@ -79,40 +95,45 @@ class ModuleClasses:
         return None
 
 
-def _bound_only_to_class(lowerer: FunctionLowerer, name: str, classes: ModuleClasses) -> ast.ClassDef | None:
-    """The class `name` is an instance of when this body binds it only by `name = Class(...)`."""
-    node = lowerer.unit.node
-    body = node.body
-    found: ast.ClassDef | None = None
+def _instance_classes(body: list[ast.stmt], classes: ModuleClasses) -> dict[str, ast.ClassDef | None]:
+    """For every name the body binds, the class it is an instance of when the body binds it only by
+    `name = Class(...)` (one class), else None: one walk answers every name."""
+    found: dict[str, ast.ClassDef | None] = {}
+    poisoned: set[str] = set()
     for sub in _walk_body(body):
         if isinstance(sub, ast.Assign | ast.AnnAssign):
             targets = sub.targets if isinstance(sub, ast.Assign) else [sub.target]
-            if not any(isinstance(t, ast.Name) and t.id == name for t in targets):
-                if any(name in _stored(t) for t in targets):
-                    return None
-                continue
             value = sub.value
-            if (
-                len(targets) != 1
-                or not isinstance(value, ast.Call)
-                or not isinstance(value.func, ast.Name)
-                or value.func.id not in classes.classes
-                or (found is not None and found.name != value.func.id)
-            ):
-                return None
-            found = classes.classes[value.func.id]
+            cls = (
+                classes.classes.get(value.func.id)
+                if len(targets) == 1 and isinstance(value, ast.Call) and isinstance(value.func, ast.Name)
+                else None
+            )
+            for t in targets:
+                if isinstance(t, ast.Name):
+                    previous = found.get(t.id)
+                    if cls is None or (previous is not None and previous.name != cls.name):
+                        poisoned.add(t.id)
+                    else:
+                        found[t.id] = cls
+                else:
+                    poisoned.update(_stored(t))
         elif isinstance(sub, ast.AugAssign | ast.For | ast.AsyncFor | ast.NamedExpr | ast.Delete | ast.With):
-            if any(name in _stored(t) for t in _binding_targets(sub)):
-                return None
-        elif isinstance(sub, ast.ExceptHandler) and sub.name == name:
-            return None
-        elif isinstance(sub, _SCOPES) and not isinstance(sub, ast.Lambda) and sub.name == name:
-            return None
-        elif isinstance(sub, ast.Import | ast.ImportFrom) and any(
-            (a.asname or a.name.split(".")[0]) == name for a in sub.names
-        ):
-            return None
-    return found
+            for bound in _binding_targets(sub):
+                poisoned.update(_stored(bound))
+        elif isinstance(sub, ast.ExceptHandler) and sub.name is not None:
+            poisoned.add(sub.name)
+        elif isinstance(sub, _SCOPES) and not isinstance(sub, ast.Lambda):
+            poisoned.add(sub.name)
+        elif isinstance(sub, ast.Import | ast.ImportFrom):
+            poisoned.update(a.asname or a.name.split(".")[0] for a in sub.names)
+    return {name: (None if name in poisoned else cls) for name, cls in found.items()}
+
+
+def _bound_only_to_class(lowerer: FunctionLowerer, name: str, classes: ModuleClasses) -> ast.ClassDef | None:
+    """The class `name` is an instance of when this body binds it only by `name = Class(...)`."""
+    node = lowerer.unit.node
+    return classes.instances(node, node.body).get(name)
 
 
 def _binding_targets(node: ast.AST) -> list[ast.AST]:
@@ -173,7 +194,7 @@ def applied_summary(
     receiver: calls.Operand[ast.expr] | None = None
     if isinstance(func, ast.Name):
         callee = lowerer.helper(func.id)
-        if callee is None or not _runs_when_called(callee):
+        if callee is None or not classes.runs_when_called(callee):
             return None
         nested = func.id in lowerer.helpers
     elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and method is not None:
