@@ -18,6 +18,7 @@ from typing import Any, NoReturn
 from safekernels.codegen.frontend.codes import sk_error
 from safekernels.codegen.frontend.mangle import entry_symbol
 from safekernels.codegen.frontend.resolve import Resolved, Resolver
+from safekernels.codegen.frontend.scopes import local_names
 from safekernels.codegen.frontend.source import FunctionSource, load_source
 from safekernels.codegen.frontend.spec import KernelSpec, annotation_param
 from safekernels.codegen.frontend.typing_rules import join, unify
@@ -728,6 +729,13 @@ class FunctionBuilder:
     def name(self, node: ast.Name) -> ir.Expr:
         if node.id in self.env:
             return ir.Var(self.env[node.id], node.id)
+        if node.id in local_names(self.src):  # Python reads no global for it: UnboundLocalError on the CPU
+            self.fail(
+                node,
+                "SK002",
+                f"`{node.id}` is read before it is assigned: a name assigned anywhere in a kernel is local to all "
+                "of it, as in Python (which raises UnboundLocalError here)",
+            )
         res = self.resolver.lookup(node.id)
         if res is not None and res.kind == "const":
             return self.const_value(res, node)

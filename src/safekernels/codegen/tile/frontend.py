@@ -22,11 +22,12 @@ from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from safekernels.codegen.frontend import tile_device_io
+from safekernels.codegen.frontend.scopes import local_names
 from safekernels.codegen.frontend.source import FunctionSource, load_source
 from safekernels.codegen.tile.call_shape import call_shape_error
 from safekernels.codegen.tile.diagnostics import tile_error
 from safekernels.codegen.tile.ir import INDEX, Carried, ForOp, Op, ParamInfo, ScalarType, TileKernelIR, Value
-from safekernels.codegen.tile.target_rules import REFERENCE_ARCH, first_refusal
+from safekernels.codegen.tile.target_rules import REFERENCE_ARCH, first_refusal, on_fma_units
 from safekernels.dtypes import DType, dtype_of
 from safekernels.dtypes import ScalarType as DScalar
 from safekernels.errors import ShapeError
@@ -132,6 +133,7 @@ class TileFrontend:
         except (TypeError, ValueError):
             pass
         self.env: dict[str, Any] = {}
+        self.local_names = local_names(self.src)  # bound somewhere in the body: never read from the globals
         self.loop_only: dict[str, int] = {}  # names first bound inside a loop (not defined after it) -> its line
         self.inlining: list[Any] = []  # the @tile.function helpers being inlined (recursion is an error)
         self.path: tuple[Any, ...] = ()  # the `scalar_site`s of the helper calls being inlined, outermost first
@@ -208,6 +210,7 @@ class TileFrontend:
     def check_target_rules(self, kir: TileKernelIR) -> None:
         """A kernel that breaks a rule of the target (fp8 below sm_89, an fp8 matmul outside the warpgroup
         main-loop form) is refused here, so the CPU executor refuses it alike (`codegen.tile.target_rules`)."""
+        on_fma_units(kir, self.num_warps)
         refusal = first_refusal(kir, self.arch, self.num_warps)
         if refusal is None:
             return
@@ -413,6 +416,14 @@ class TileFrontend:
     def lookup(self, name: str, node: ast.AST) -> Any:
         if name in self.env:
             return self.env[name]
+        if name in self.local_names and name not in self.loop_only:
+            self.err(
+                "SK002",
+                f"`{name}` is read before it is assigned: a name assigned anywhere in a kernel is local to all of "
+                "it, as in Python (which raises UnboundLocalError here)",
+                node,
+                f"give the local another name than the global `{name}`" if name in self.globals else None,
+            )
         if name in self.globals:
             return self.globals[name]
         if hasattr(__builtins__, name) if not isinstance(__builtins__, dict) else name in __builtins__:
@@ -858,8 +869,9 @@ class TileFrontend:
         except TypeError as exc:
             self.err("SK006", f"tile.function `{fn.__name__}`: {exc}", e)
         bound.apply_defaults()
-        saved = (self.src, self.env, self.globals)
+        saved = (self.src, self.env, self.globals, self.local_names)
         self.src = lambda_source(fn) if fn.__name__ == "<lambda>" else load_source(fn)
+        self.local_names = local_names(self.src)
         self.globals = dict(getattr(fn, "__globals__", {}))
         try:
             self.globals.update(inspect.getclosurevars(fn).nonlocals)
@@ -883,7 +895,7 @@ class TileFrontend:
         finally:
             self.inlining.pop()
             self.path = self.path[:-1]
-            self.src, self.env, self.globals = saved
+            self.src, self.env, self.globals, self.local_names = saved
         return result
 
     def indexed_call(self, name: str, e: ast.Call) -> Any:
