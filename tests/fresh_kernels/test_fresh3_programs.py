@@ -14,13 +14,17 @@ import pytest
 import test_fresh_programs
 from fresh3_simt_programs import PROGRAMS as SIMT_PROGRAMS
 from fresh3_simt_programs import REFUSALS as SIMT_REFUSALS
+from fresh3_tile_programs import PROGRAMS as TILE_PROGRAMS
+from fresh3_tile_programs import REFUSALS as TILE_REFUSALS
+from fresh3_tile_programs import TRAPS, trap_args
 from fresh_program import Program, Refusal
 from test_fresh_programs import assert_close
 
 import safekernels as sk
+from safekernels.errors import KernelTrapError
 
-PROGRAMS = [*SIMT_PROGRAMS]
-REFUSALS = [*SIMT_REFUSALS]
+PROGRAMS = [*TILE_PROGRAMS, *SIMT_PROGRAMS]
+REFUSALS = [*TILE_REFUSALS, *SIMT_REFUSALS]
 pytestmark = pytest.mark.filterwarnings("error::RuntimeWarning")
 
 
@@ -40,3 +44,25 @@ def test_the_gpu_compiler_assembles_it(program: Program, arch: str) -> None:
 @pytest.mark.parametrize("refusal", REFUSALS, ids=str)
 def test_both_refuse_alike(refusal: Refusal, arch: str) -> None:
     test_fresh_programs.test_both_executors_refuse_alike(refusal, arch)
+
+
+@pytest.mark.parametrize("arch", ["sm_90a", "sm_80"])
+@pytest.mark.parametrize("name", list(TRAPS))
+def test_a_tile_index_out_of_range_traps_on_both(name: str, arch: str) -> None:
+    kernel = TRAPS[name][0]
+    device = sk.Device.cpu()
+    with pytest.raises(KernelTrapError, match=r"tile index \(.*\) out of bounds for `x`"):
+        kernel(*trap_args(name, device)).sync_on(device.new_stream())
+    assert "trap;" in kernel.inspect(*trap_args(name, device), arch=arch)["ptx"]
+
+
+def test_the_fma_rule_for_warps_is_the_tensor_core_layouts_condition() -> None:
+    """`target_rules.accumulator_splits` (pure Python, read by the front end) holds exactly where the lowering's
+    `layout.mma_for` finds a warp split: a matmul the rule leaves on the tensor cores always gets a layout."""
+    from safekernels.codegen.tile.layout import mma_for
+    from safekernels.codegen.tile.target_rules import accumulator_splits
+
+    for bm in (16, 32, 48, 64, 128, 256):
+        for bn in (16, 32, 48, 64, 128, 256):
+            for warps in (1, 2, 3, 4, 6, 8, 16, 32):
+                assert accumulator_splits((bm, bn), warps) == (mma_for((bm, bn), warps) is not None), (bm, bn, warps)

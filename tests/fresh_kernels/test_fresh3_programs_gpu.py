@@ -10,11 +10,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from fresh3_simt_programs import PROGRAMS as SIMT_PROGRAMS
+from fresh3_tile_programs import PROGRAMS as TILE_PROGRAMS
 from fresh_program import Program
 
 import safekernels as sk
 
-PROGRAMS = [*SIMT_PROGRAMS]
+PROGRAMS = [*TILE_PROGRAMS, *SIMT_PROGRAMS]
 
 
 @pytest.mark.gpu

@@ -84,12 +84,43 @@ def index_ops(ops: list[Op], defs: dict[int, Op], uses: dict[int, list[Op]]) -> 
 
 
 def off_tensor_cores(matmul: Op) -> bool:
-    """An f16/bf16 matmul with a dimension not a multiple of 16: the tensor cores cannot tile it, so it runs on
-    the FMA units (`codegen.tile.fma_matmul`) with its operands read like any tile."""
+    """An f16/bf16 matmul with a dimension not a multiple of 16, or one `on_fma_units` marked: the tensor cores
+    cannot tile it, so it runs on the FMA units (`codegen.tile.fma_matmul`) with its operands read like any
+    tile."""
     a_t, b_t = matmul.args[0].type, matmul.args[1].type
     if not isinstance(a_t, TileType) or not isinstance(b_t, TileType) or a_t.dtype.name not in ("f16", "bf16"):
         return False
-    return any(d % 16 for d in (*a_t.shape, b_t.shape[1]))
+    return bool(matmul.attrs.get("fma_units")) or any(d % 16 for d in (*a_t.shape, b_t.shape[1]))
+
+
+def accumulator_splits(shape: tuple[int, int], warps: int) -> bool:
+    """Whether `warps` warps split a (BM, BN) accumulator into warp tiles of 16 x 16 multiples (`wm * wn ==
+    warps`, `wm` a power of two), the condition of `codegen.tile.layout.mma_for`."""
+    bm, bn = shape
+    wm = 1
+    while wm <= warps:
+        wn = warps // wm
+        if wm * wn == warps and bm % (16 * wm) == 0 and bn % (16 * wn) == 0:
+            return True
+        wm *= 2
+    return False
+
+
+def on_fma_units(kir: TileKernelIR, num_warps: int | None) -> None:
+    """Mark each f16/bf16 matmul whose accumulator the kernel's explicit `num_warps=` cannot split in 16 x 16
+    pieces (a (16, 16) tile on 8 warps) to run on the FMA units, with the same values, as a matmul whose shape
+    the tensor cores cannot tile does: the GPU runs what the CPU executor runs.  With the compiler's choice of
+    warps (None) it picks a count that splits."""
+    if num_warps is None:
+        return
+    for op in _walk(kir.body):
+        if op.kind != "matmul" or off_tensor_cores(op):
+            continue
+        a_t, b_t = op.args[0].type, op.args[1].type
+        if not isinstance(a_t, TileType) or not isinstance(b_t, TileType) or a_t.dtype.name not in ("f16", "bf16"):
+            continue
+        if not accumulator_splits((a_t.shape[0], b_t.shape[1]), num_warps):
+            op.attrs["fma_units"] = True
 
 
 def mma_operand(uses: dict[int, list[Op]], params: list[ParamInfo], load: Op) -> bool:
