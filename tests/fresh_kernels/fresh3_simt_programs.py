@@ -23,6 +23,8 @@ from safekernels.dtypes import bf16, f16, f32, f64, i8, i16, i32, i64, u8, u16, 
 from safekernels.simt import AtomicSlice, DisjointSlice, Slice, thread, warp
 
 Config = simt.LaunchConfig1D | simt.LaunchConfig2D | simt.LaunchConfig3D
+#: program name -> (kernel, config, make_args, outputs): the launch, for runners other than `Program.run`
+LAUNCHES: dict[str, tuple[Any, Config, Callable[[Any], tuple[Any, ...]], tuple[int, ...]]] = {}
 
 
 def launch_program(
@@ -35,6 +37,7 @@ def launch_program(
     rtol: float = 0.0,
 ) -> Program:
     """A SIMT launch of `config`; the buffers at `outputs` are compared."""
+    LAUNCHES[name] = (kernel, config, make_args, outputs)
 
     def run(device: sk.Device) -> list[np.ndarray]:
         stream = device.new_stream()
