@@ -1,6 +1,7 @@
 """Seeded mutations of generated kernels, and the rule both executors must keep on every one of them.
 
     python tests/parity/kernel_mutations.py --track tile --cases 500 --seed 1    # a long run (minutes)
+    python tests/parity/kernel_mutations.py --track corpus --cases 300           # the repository's tile kernels
 
 A user's kernel is mostly wrong before it is right.  Starting from the language generator's legal kernels
 (`language_generator`), each mutation bends the body the way edits do: an operator swapped, a constant replaced by
@@ -33,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from language_generator import Case, simt_cases, tile_cases
 from language_runner import Outcome, compile_simt_case, compile_tile_case, run_simt, run_tile
 
-_CONSTANTS: tuple[object, ...] = (0, -1, 1 << 40, 2**63, 1e300, 2.5, True, None, "s", -0.0, 3)
+_CONSTANTS: tuple[Any, ...] = (0, -1, 1 << 40, 2**63, 1e300, 2.5, True, None, "s", -0.0, 3)
 _OPERATORS: tuple[type[ast.operator], ...] = (
     ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow, ast.LShift, ast.RShift, ast.BitAnd,
     ast.BitOr, ast.BitXor, ast.MatMult,
@@ -183,9 +184,71 @@ def judge(case: Case, device: Any) -> str:
     return ""
 
 
+SKIPPED = "not a launchable kernel any more"
+
+
+def _corpus_verdict(run: Callable[[], Any]) -> Verdict:
+    from ownership_check.diagnostics import DiagnosticError
+    from safekernels.errors import KernelTrapError
+
+    try:
+        result = run()
+    except KernelTrapError:
+        return Verdict(Outcome("trap"))
+    except DiagnosticError as exc:
+        return Verdict(Outcome("reject", " ".join(d.code for d in exc.diagnostics)))
+    except Exception:
+        return Verdict(None, traceback.format_exc(limit=-6))
+    if isinstance(result, tuple) and result[0] == "reject":  # `kernel_corpus.compile_for_gpu`'s refusal
+        return Verdict(Outcome("reject", result[1]))
+    return Verdict(Outcome("accept"))
+
+
+def judge_corpus_mutant(rng: random.Random, device: Any) -> str:
+    """Mutate one tile kernel of the repository (examples, tests, bench) inside its own module, import the
+    module, and hold both executors to the rule at the kernel's first specialization ("" when kept, `SKIPPED`
+    when the mutant is not a launchable kernel any more)."""
+    import importlib.util
+    import inspect
+    import tempfile
+
+    import kernel_corpus
+
+    found = rng.choice(kernel_corpus.collect()[0])
+    path = Path(inspect.getsourcefile(found.kernel.fn) or "")
+    tree = ast.parse(path.read_text())
+    fn = next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == found.kernel.fn.__name__)
+    body = ast.Module([fn], [])
+    text = mutate(ast.unparse(body), rng)
+    fn.body = [n for n in ast.parse(text).body if isinstance(n, ast.FunctionDef)][-1].body
+    source = ast.unparse(tree) + "\n"
+    folder = Path(tempfile.gettempdir()) / "safekernels_mutants"
+    folder.mkdir(exist_ok=True)
+    target = folder / f"m{rng.getrandbits(48):012x}.py"
+    target.write_text(source)
+    sys.path.insert(0, str(path.parent))
+    spec = importlib.util.spec_from_file_location(f"sk_mutant_{target.stem}", target)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    try:
+        spec.loader.exec_module(module)
+        kernel = getattr(module, found.where.rsplit(":", 1)[-1])
+        candidate = next(iter(kernel_corpus.tile_candidates(kernel)))
+    except Exception:  # the mutant no longer defines a launchable kernel (its module or signature broke)
+        return SKIPPED
+    cpu = _corpus_verdict(lambda: kernel_corpus.run_on(kernel, candidate, device))
+    gpu = _corpus_verdict(lambda: kernel_corpus.compile_for_gpu(kernel, candidate, "sm_90a"))
+    if cpu.outcome is None or gpu.outcome is None:
+        return f"crash\n{found.where}: {target}\nCPU: {cpu.crash or cpu.outcome}\nGPU: {gpu.crash or gpu.outcome}"
+    cpu_runs, gpu_builds = cpu.outcome.kind in ("accept", "trap"), gpu.outcome.kind == "accept"
+    if cpu_runs != gpu_builds or (not cpu_runs and cpu.outcome.code != gpu.outcome.code):
+        return f"verdicts differ\n{found.where}: {target}\nCPU: {cpu.outcome}\nGPU: {gpu.outcome}"
+    return ""
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--track", choices=("tile", "simt"), default="tile")
+    parser.add_argument("--track", choices=("tile", "simt", "corpus"), default="tile")
     parser.add_argument("--cases", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
@@ -193,15 +256,19 @@ def main(argv: list[str] | None = None) -> int:
 
     device = sk.Device.cpu()
     counts: Counter[str] = Counter()
-    for case in mutants(args.track, args.cases, args.seed):
-        problem = judge(case, device)
-        if problem:
+    rng = random.Random(args.seed)
+    cases = mutants(args.track, args.cases, args.seed) if args.track != "corpus" else [None] * args.cases
+    for case in cases:
+        problem = judge(case, device) if case is not None else judge_corpus_mutant(rng, device)
+        if problem == SKIPPED:
+            counts[SKIPPED] += 1
+        elif problem:
             counts[problem.split("\n", 1)[0]] += 1
             print("=" * 30, problem, sep="\n", flush=True)
         else:
             counts["kept the rule"] += 1
     print(f"{args.track}, seed {args.seed}: {dict(counts)}")
-    return 1 if set(counts) - {"kept the rule"} else 0
+    return 1 if set(counts) - {"kept the rule", SKIPPED} else 0
 
 
 if __name__ == "__main__":
