@@ -31,6 +31,8 @@ KNOWN_SIMT_REJECTIONS = {
     # fresh programs refused alike by both executors (a typed int with a float literal, u64 with a signed int)
     "tests/fresh_kernels/fresh_simt_programs.py:int_times_float_literal": "SK003",
     "tests/fresh_kernels/fresh_simt_programs.py:unsigned_with_signed": "SK003",
+    "tests/fresh_kernels/fresh3_simt_programs.py:recursive": "SK009",  # recursion, direct and mutual
+    "tests/fresh_kernels/fresh3_simt_programs.py:mutually_recursive": "SK009",
 }
 
 
