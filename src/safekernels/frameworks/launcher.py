@@ -18,10 +18,11 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from safekernels.dtypes import DType
+from safekernels.errors import ShapeError
 from safekernels.frameworks.signature import OpParam, OpSignature
 from safekernels.runtime.buffer import DeviceBuffer
 from safekernels.runtime.device import Device, Stream
-from safekernels.tile.tensor import Partition, Tensor, TensorSpec
+from safekernels.tile.tensor import Partition, Tensor, TensorSpec, check_partition_shape
 
 TileShapeRule = tuple[int, ...] | Callable[[tuple[int, ...]], Sequence[int]]
 #: a tensor argument as the launcher sees it: its flat buffer and its shape
@@ -72,14 +73,21 @@ class OpLauncher:
 
     # -- shapes -------------------------------------------------------------------------------------------------
     def tile_shape(self, p: OpParam, shape: tuple[int, ...]) -> tuple[int, ...]:
+        """The tile shape output `p` is partitioned by for a tensor of `shape`; a tile of another rank than the
+        tensor (a 2-D tensor for a `(128,)` tile) is a `ShapeError` naming the op and the output."""
         rule = self._tile_shapes.get(p.name)
         if rule is None:
             dims = next(q.dims for q in self.kernel.params if q.name == p.name)
             assert dims is not None  # checked at registration
-            return tuple(int(d) for d in dims.dims)
-        if callable(rule):
-            return tuple(int(d) for d in rule(shape))
-        return tuple(int(d) for d in rule)
+            tiles = tuple(int(d) for d in dims.dims)
+        elif callable(rule):
+            tiles = tuple(int(d) for d in rule(shape))
+        else:
+            tiles = tuple(int(d) for d in rule)
+        try:
+            return check_partition_shape(shape, tiles)
+        except ShapeError as exc:
+            raise ShapeError(f"{self.name}: output `{p.name}` of shape {shape}: {exc}") from None
 
     def check_static(self, described: Mapping[str, tuple[tuple[int, ...], DType]]) -> None:
         """The launch's dtype / shape checks from (shape, dtype) of every tensor parameter."""
@@ -128,13 +136,22 @@ class OpLauncher:
     def _launch_simt(self, named: Mapping[str, Any], device: Device, stream: Stream) -> None:
         values = [named[p.name] if p.role == "scalar" else named[p.name][0] for p in self.signature.params]
         config = self._simt_config(named, values)
+        if config is None:  # an empty output under the default grid: nothing to compute, as for torch's own ops
+            self.check_static({p.name: (named[p.name][1], named[p.name][0].dtype) for p in self._tensor_params})
+            return
         key = (config, device.ordinal if device.is_gpu else "cpu")
         prepared = self._prepared.get(key)
         if prepared is None:
             prepared = self._prepared[key] = self.kernel.prepare(config, device)
         self.kernel.launch(prepared, stream, *values)
 
+    @property
+    def _tensor_params(self) -> list[OpParam]:
+        return [p for p in self.signature.params if p.role != "scalar"]
+
     def _simt_config(self, named: Mapping[str, Any], values: list[Any]) -> Any:
+        """The launch configuration: the user's rule, else a 1-D grid over the first output (None when that
+        output is empty: a grid of zero blocks is not a launch)."""
         from safekernels.simt.config import LaunchConfig1D
 
         if self._launch_rule is not None:
@@ -146,4 +163,6 @@ class OpLauncher:
                 "configuration cannot be derived; pass launch=lambda **args: simt.LaunchConfig..."
             )
         out = next(v for v, p in zip(values, self.signature.params, strict=True) if p.role == "output")
+        if len(out) == 0:
+            return None
         return LaunchConfig1D.for_len(len(out), block=contract.block[0])

@@ -121,6 +121,7 @@ class DirectCall:
         """The real kernel as torch's dispatcher calls it (compiled graphs, CUDA-graph capture, autograd,
         `opoverload`): a signature with a recorded plan launches from it, like an untraced call; any other
         runs every check (and its plan is recorded for the next call).  Torch bumps the version counters."""
+        self.op.check_tensors(args)
         if not self.enabled or len(args) != self._n_args:
             return self.op._checked_impl(*args)
         key = self.signature_key(args)

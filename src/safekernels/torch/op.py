@@ -87,7 +87,9 @@ class SafeKernelOp:
         self.direct = DirectCall(self, torch, device_types)
 
     # -- torch-facing -----------------------------------------------------------------------------------------
-    def __call__(self, *args: Any) -> Any:
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if kwargs:  # `op(x=a, y=b)`, as torch's own operators take their schema's names
+            args = self._positional(args, kwargs)
         # `is_compiling` first: under dynamo it is a constant True, so the trace never looks at the direct path
         if not self._torch.compiler.is_compiling() and self.direct.untraced(args):
             return self.direct(args)
@@ -119,6 +121,28 @@ class SafeKernelOp:
         return f"<safekernels.torch op {self.name} {self.signature.schema()}>"
 
     # -- shared by the real and the fake kernel -----------------------------------------------------------------
+    def _positional(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, ...]:
+        names = self._arg_names
+        unknown = [k for k in kwargs if k not in names]
+        if unknown:
+            raise TypeError(f"{self.name}: unexpected keyword argument `{unknown[0]}` (it takes {', '.join(names)})")
+        given = dict(zip(names, args, strict=False))
+        for k, v in kwargs.items():
+            if k in given:
+                raise TypeError(f"{self.name}: got two values for argument `{k}`")
+            given[k] = v
+        missing = [n for n in names if n not in given]
+        if missing or len(args) > len(names):
+            raise TypeError(f"{self.name}: takes {len(names)} arguments ({', '.join(names)}), missing {missing}")
+        return tuple(given[n] for n in names)
+
+    def check_tensors(self, args: Sequence[Any]) -> None:
+        """Every tensor parameter got a `torch.Tensor` (torch's dispatcher lets `None` through to the kernel)."""
+        tensor = self._torch.Tensor
+        for p, value in zip(self.signature.arguments, args, strict=False):
+            if p.role != "scalar" and not isinstance(value, tensor):
+                raise TypeError(f"{self.name}: argument `{p.name}` must be a torch.Tensor, got {type(value).__name__}")
+
     def _bind(self, args: Sequence[Any]) -> dict[str, Any]:
         return dict(zip(self._arg_names, args, strict=True))
 
