@@ -1,3 +1,4 @@
+# mypy: disable-error-code="no-any-return"
 """Third batch of fresh SIMT programs, written from docs/simt.md, docs/simt-compiler.md and docs/numerics.md as a
 new user would, in forms the first two batches did not use: chained comparisons mixing typed ints and floats (a
 middle operand with a side effect), 2-D and 3-D grids with partial blocks on every axis, a grid-stride `while`
@@ -70,7 +71,7 @@ def in_range(a: Slice[i32], b: Slice[i64], lo: f32, hi: f32, calls: AtomicSlice[
     idx = thread.index_1d()
     i = idx.get()
     if (o := c.get_mut(idx)) is not None:
-        flags = i32(lo <= a[i] < hi) + 2 * i32(lo < b[i] <= hi) + 4 * i32(a[i] < hi != b[i])
+        flags = i32(lo <= a[i] < hi) + 2 * i32(lo < b[i] <= hi) + 4 * i32(a[i] < hi != b[i])  # type: ignore[comparison-overlap]  # typed ints and floats compare (in f32)
         if 0 <= calls.fetch_add(0, u32(1)) < 1000000:
             flags += 8
         o.set(flags)
@@ -385,7 +386,7 @@ def specials(
         hi.get_unchecked_mut(i).set(max(f64(a), b, 0.0))
         mag.get_unchecked_mut(i).set(abs(a))
         sign.get_unchecked_mut(i).set(math.copysign(f32(1.0), m))
-        flags = i32(a < b) + 2 * i32(a == b) + 4 * i32(a != b) + 8 * i32(a != a) + 16 * i32(-math.inf < a < math.inf)
+        flags = i32(a < b) + 2 * i32(a == b) + 4 * i32(a != b) + 8 * i32(a != a) + 16 * i32(-math.inf < a < math.inf)  # type: ignore[comparison-overlap]
         cmp.get_unchecked_mut(i).set(flags + 32 * i32(b >= a))
 
 
@@ -592,12 +593,12 @@ def _f16_scratch() -> Program:
 @simt.device
 def classify(x: f32) -> i32:
     if x != x:
-        return -1
+        return i32(-1)
     if x < 0.0:
-        return 0
+        return i32(0)
     if x < 1.0:
-        return 1
-    return 2
+        return i32(1)
+    return i32(2)
 
 
 @simt.device
@@ -606,8 +607,8 @@ def first_above(a: Slice[f32], start: i64, count: i64, limit: f32) -> i64:
     for k in range(count):
         total += a[start + k]
         if total > limit:
-            return k
-    return -1
+            return i64(k)
+    return i64(-1)
 
 
 @simt.kernel
@@ -619,7 +620,7 @@ def helpers_returns(a: Slice[f32], kinds: DisjointSlice[i32], where: DisjointSli
         return
     with simt.unsafe():
         kinds.get_unchecked_mut(i).set(classify(a[4 * i]) * 10 + classify(a[4 * i + 1]))
-        where.get_unchecked_mut(i).set(first_above(a, 4 * i, 4, limit))
+        where.get_unchecked_mut(i).set(first_above(a, i64(4 * i), i64(4), limit))
 
 
 def _helpers_returns() -> Program:
@@ -1136,7 +1137,7 @@ PROGRAMS: list[Program] = [
 @simt.device
 def factorial(n: i64) -> i64:
     if n <= 1:
-        return 1
+        return i64(1)
     return n * factorial(n - 1)
 
 
@@ -1146,7 +1147,7 @@ def recursive(out: DisjointSlice[i64]) -> None:
     idx = thread.index_1d()
     k = idx.get()
     if (o := out.get_mut(idx)) is not None:
-        o.set(factorial(k))
+        o.set(factorial(i64(k)))
 
 
 @simt.device
@@ -1165,7 +1166,7 @@ def mutually_recursive(out: DisjointSlice[i32]) -> None:
     idx = thread.index_1d()
     k = idx.get()
     if (o := out.get_mut(idx)) is not None:
-        o.set(i32(is_even(k)))
+        o.set(i32(is_even(i64(k))))
 
 
 def _refusal(name: str, kernel: Any, dtype: Any, code: str, line_text: str) -> Refusal:
