@@ -101,17 +101,16 @@ def _attention(b: int, h: int, s: int, d: int, causal: bool) -> dict[str, Any]:
 
 
 def _variants(d: int) -> list[tuple[tuple[int, int, int, int], bool]]:
-    """The default (blocks (dq_bm, dq_bn, kv_bn, kv_bm), fused) first, then alternatives: the dq / dkdv kernel
-    pair (with 128-key dq steps at d=128, which fit now that K is staged once), and 128-query steps of the
-    fused kernel at d=64."""
+    """The default (blocks (dq_bm, dq_bn, kv_bn, kv_bm), fused) first, then alternatives: FlashAttention-2's
+    fused form (dQ by atomics; its key block is d rows), and at d=128 the pair with 64-key dq steps."""
     from examples.training import attention
 
     blocks = attention.BLOCKS[d]
     default = (blocks, attention.flash_kernels(d).fused)
     if d == 64:
-        extra = [((128, 128, 64, 128), True), ((128, 128, 128, 64), False)]
+        extra = [((128, 128, 64, 64), True), ((128, 128, 64, 128), True)]
     else:
-        extra = [((128, 64, 128, 64), False), ((128, 128, 128, 64), False)]
+        extra = [((128, 128, 128, 64), True), ((128, 64, 128, 64), False)]
     return [default, *[v for v in extra if v != default]]
 
 

@@ -14,8 +14,7 @@ Q, K, V, O and their gradients are (batch * heads * seq, d) bf16 matrices, one h
                dQ = scale * dS K
 
 The LSE and D are stored as (rows // 64, 64) f32 matrices, so each kernel can read them in 64- or 128-row
-blocks.  The backward pass, FlashAttention-2's way (`FlashKernels.fused`, the default where the key block is d
-rows):
+blocks.  The backward pass, FlashAttention-2's way (`FlashKernels.fused`: `FUSED` and a key block of d rows):
 
     attention_bwd_delta       D = rowsum(dO * O), 128 query rows per tile block
     attention_bwd_fused       one tile block per `kv_bn` keys: a loop over the query blocks that see them,
@@ -27,7 +26,7 @@ rows):
                               d, hence kv_bn = d)
     attention_bwd_dq_convert  dQ in bf16 from the f32 sums
 
-or, without atomics, two kernels:
+or, without atomics, two kernels (the default: faster on the H200, see `FUSED`):
 
     attention_bwd_dq    one tile block per `dq_bm` query rows: D for its rows (stored for the other kernel),
                         then a loop over the key blocks the rows see, accumulating dQ in registers
@@ -87,13 +86,14 @@ class FlashKernels:
 
 
 #: Backward block sizes per head dim: (dq_bm, dq_bn, kv_bn, kv_bm).  Each is 64 or 128; a kernel gets one
-#: warpgroup (4 warps) per 64 rows of its tile block (dq_bm, kv_bn).  At d=128 the dq kernel steps over 64
-#: keys (128 need 267 KB of shared memory); at d=64, 128-key steps measured faster on the H200.
-BLOCKS = {64: (128, 128, 64, 64), 128: (128, 64, 128, 64)}
-DEFAULT_BLOCKS = (128, 64, 128, 64)
-#: Run the backward pass fused (FlashAttention-2's dQ by atomics) wherever the key block is d rows (False: the
-#: dq / dkdv kernel pair everywhere; bench/backward_bench.py times both).
-FUSED = True
+#: warpgroup (4 warps) per 64 rows of its tile block (dq_bm, kv_bn).  128-key steps of the dq kernel fit in
+#: shared memory at d=128 since K is staged once (192 KB); they measured fastest at both head dims on the H200.
+BLOCKS = {64: (128, 128, 128, 64), 128: (128, 128, 128, 64)}
+DEFAULT_BLOCKS = (128, 128, 128, 64)
+#: Run the backward pass fused (FlashAttention-2's dQ by atomics) wherever the key block is d rows.  Off: on the
+#: H200 the fused kernel's per-element f32 atomics (2.1e9 at 4x32x4096, d=128) cost more than the dq kernel's
+#: two recomputed matmuls (9.70 ms against the pair's 8.98; docs/benchmarks-tile.md, "Backward").
+FUSED = False
 
 
 def flash_kernels(d: int, blocks: tuple[int, int, int, int] | None = None) -> FlashKernels:

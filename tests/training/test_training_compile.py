@@ -71,13 +71,10 @@ def test_attention_kernels_run_on_warpgroup_mma(which: str, monkeypatch: pytest.
     assert "mma.sync" not in compiled.ptx
     assert "cp.async.bulk.tensor.2d.shared::cluster.global" in compiled.ptx  # loop operands by TMA
     if which == "fused":  # dQ's share added from the accumulator registers: d * kv_bm / 256 atomics a thread
-        assert compiled.ptx.count("p, 1, 1, 1, 1;") == ks_blocks().kv_bn // 16
+        ks = attention.flash_kernels(D)
+        assert compiled.ptx.count("p, 1, 1, 1, 1;") == ks.kv_bn // 16
         atomics = compiled.ptx.count("atom.global.add.f32") + compiled.ptx.count("red.global.add.f32")
-        assert atomics == D * ks_blocks().kv_bm // 256
-
-
-def ks_blocks() -> Any:
-    return attention.flash_kernels(D)
+        assert atomics == D * ks.kv_bm // 256
 
 
 def test_norm_backward_kernels_use_wide_loads() -> None:

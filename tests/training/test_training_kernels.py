@@ -47,6 +47,8 @@ def test_attention_backward_fused_and_pair_agree(d: int, monkeypatch: Any) -> No
     seq = 256
     q, k, v, do = attention.random_inputs(1, seq, d, seed=9)
     o, lse2 = attention.forward(CPU, q, k, v, seq, True)
+    monkeypatch.setattr(attention, "FUSED", True)
+    monkeypatch.setitem(attention.BLOCKS, d, (128, 128, d, 64))  # the fused kernel's key block is d rows
     assert attention.flash_kernels(d).fused
     fused = attention.backward(CPU, q, k, v, o, do, lse2, seq, True)
     monkeypatch.setattr(attention, "FUSED", False)

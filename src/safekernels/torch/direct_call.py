@@ -78,6 +78,7 @@ class DirectCall:
         self._signature_key = _generate_signature_key(self._n_args, self._tensor_pos)
         self._raw_stream = bridge.raw_current_stream(torch)
         self._empty = torch.empty
+        self._zeros = torch.zeros
         self._bump = getattr(getattr(torch.autograd, "graph", None), "increment_version", None)
         if self._mutated_pos and self._bump is None:  # in-place writes must reach autograd's version checks
             self.enabled = False
@@ -189,7 +190,7 @@ class _PlannedCall:
         torch_device: Any,
         params: tuple[tuple[Any, ...], ...],
         functional: bool,
-        outputs: tuple[tuple[tuple[int, ...], Any], ...],
+        outputs: tuple[tuple[tuple[int, ...], Any, bool], ...],
     ) -> None:
         self.kernel = kernel
         self.plan = plan
@@ -197,7 +198,7 @@ class _PlannedCall:
         self.torch_device = torch_device
         self.params = params
         self.functional = functional
-        self.outputs = outputs  # (shape, torch dtype) of each allocated output
+        self.outputs = outputs  # (shape, torch dtype, zero-filled) of each allocated output
         self.last: tuple[int, Stream | None] = (-1, None)  # torch's raw stream of the last call, its Stream
 
     @classmethod
@@ -245,15 +246,19 @@ class _PlannedCall:
         plan = plans.get(key) if key is not None else None
         if plan is None or not plan.direct or plan.device is not device:
             return None
-        shapes = tuple((tuple(int(d) for d in t.shape), t.dtype) for t in outs)
+        # an AtomicTensor output is only added into: zero-filled on every call, as `_allocate_outputs` does
+        shapes = tuple(
+            (tuple(int(d) for d in t.shape), t.dtype, p.atomic) for t, p in zip(outs, signature.outputs, strict=True)
+        )
         return cls(kernel, plan, device, tensors[0].device, tuple(rows), signature.functional, shapes)
 
     def run(self, call: DirectCall, args: Sequence[Any], *, bump: bool = True) -> Any:
         """One launch of the recorded signature; `DECLINED` (nothing launched) when an argument is not
         contiguous (the real kernel then raises its error).  `bump`: count the in-place writes in the
         tensors' version counters (False when torch's dispatcher does it)."""
-        empty = call._empty
-        outs = [empty(shape, dtype=dtype, device=self.torch_device) for shape, dtype in self.outputs]
+        empty, zeros = call._empty, call._zeros
+        dev = self.torch_device
+        outs = [(zeros if zero else empty)(shape, dtype=dtype, device=dev) for shape, dtype, zero in self.outputs]
         device = self.device
         on_gpu = not device.is_cpu
         values: list[Any] = []
