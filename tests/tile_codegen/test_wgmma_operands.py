@@ -41,6 +41,21 @@ def transposed_a_register_b(
     out.store(acc)
 
 
+@tile.kernel(num_warps=4)
+def computed_b(out: Annotated[Partition[f32], tile.Dims(64, 64)], a: Tensor[bf16], b: Tensor[bf16]) -> None:
+    """A (64, 128) load times a B computed elementwise (the `Blocked` layout, not an accumulator's)."""
+    bt = (b.load((0, 0), (128, 64)).astype(f32) * 0.5).astype(bf16)
+    out.store(tile.matmul(a.load((tile.bid(0), 0), (64, 128)), bt, tile.zeros((64, 64), f32)))
+
+
+def run_computed_b(device: Any, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    s = device.new_stream()
+    out = tile.zeros((a.shape[0], 64), f32, device=device).partition((64, 64))
+    at, bt = (tile.from_numpy(x, dtype=bf16, device=device) for x in (a, b))
+    out, *_ = computed_b(out, at, bt).sync_on(s)
+    return out.unpartition().to_numpy(s)  # type: ignore[no-any-return]
+
+
 def inputs(seed: int = 3) -> tuple[np.ndarray, np.ndarray]:
     rng = np.random.default_rng(seed)
     k, q = (bf16_to_f32(f32_to_bf16(rng.standard_normal((ROWS, 128)) * 0.25)) for _ in range(2))
@@ -109,3 +124,19 @@ def test_sm80_takes_the_mma_sync_path() -> None:
     c = _compile("sm_80")
     assert c.cubin[:4] == b"\x7fELF"
     assert "wgmma" not in c.ptx and "mma.sync" in c.ptx
+
+
+def test_a_computed_b_in_the_blocked_layout() -> None:
+    k, q = inputs(5)
+    a, b = k[:256], q[:128, :64]
+    got = run_computed_b(sk.Device.cpu(), a, b)
+    assert _rel(got, a.astype(np.float64) @ (b.astype(np.float64) * 0.5)) < 1e-5  # * 0.5 is exact in bf16
+    params = [
+        param_info("out", "partition", F, (256, 64), (64, 64)),
+        param_info("a", "tensor", BF, (256, 128)),
+        param_info("b", "tensor", BF, (128, 64)),
+    ]
+    c = compile_tile(computed_b.fn, params, 2, arch="sm_90a", use_cache=False, num_warps=4)
+    assert c.cubin[:4] == b"\x7fELF"
+    assert "mma.sync" not in c.ptx and c.ptx.count("wgmma.mma_async") == 8  # B staged, read MN-major
+    assert c.ptx.count("p, 1, 1, 0, 1;") == 8 and "fence.proxy.async.shared::cta" in c.ptx
