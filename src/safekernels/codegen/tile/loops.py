@@ -172,6 +172,7 @@ def lower_for(L: TileLowering, op: ForOp) -> None:
         L.active_pipes.pop(id(pipe.matmul), None)
         if pers is not None:  # the next tile's first stages load while this tile's epilogue runs
             persistent.prefetch_next(L, pipe, op, defs)
+    wgmma_sync.land_exit(L, wops, op, exits)  # a matmul in flight across the back edge (wgmma_sync.CARRY)
     wgmma_sync.end_loop(L, wops)
     if pipe is not None and pipe.hopper:
         for c, row_vals in zip(op.carried, exits, strict=True):
@@ -223,6 +224,7 @@ def _lower_body(
     L.wg_loops.append(wops)
     if wops is not None:
         wops.stepped = False  # each lowered copy of the body waits for its iteration's buffers
+        wops.pending = wops.carry is not None  # and lands the previous iteration's carried matmul
     L.lower_ops(body_ops)
     wgmma_sync.finish_iteration(L, wops)  # deferred wgmma (a pipelined next-iteration matmul) land here
     L.wg_loops.pop()

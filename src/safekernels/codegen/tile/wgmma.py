@@ -112,9 +112,30 @@ def wait(L: TileLowering, pending: int) -> None:
 
 def _descriptor(b: ir.IRBuilder, addr: ir.Value, lbo: int, sbo: int) -> ir.Value:
     """64-bit wgmma shared-memory matrix descriptor, 128-byte swizzle."""
-    lo = b.lshr(b.and_(addr, c64(0x3FFFF)), c64(4))
+    lo = uniform(b, b.lshr(b.and_(addr, c64(0x3FFFF)), c64(4)))
     const = (((lbo >> 4) & 0x3FFF) << 16) | (((sbo >> 4) & 0x3FFF) << 32) | (1 << 62)
     return b.or_(lo, c64(const))
+
+
+#: Descriptors built from values broadcast from lane 0 (`uniform`); False: as computed (tests compare).
+UNIFORM = True
+
+
+def uniform(b: ir.IRBuilder, x: ir.Value) -> ir.Value:
+    """`x` (an i64 below 2**32 that every lane of the warp holds) broadcast from lane 0 by `shfl.sync.idx`, so
+    ptxas can prove it warp-uniform (CUTLASS's `canonical_warp_group_idx`): a wgmma descriptor computed from
+    it stays in uniform registers instead of being moved there (`R2UR`) before every `HGMMA`.  Only where the
+    whole warp runs (wgmma is `.sync.aligned`)."""
+    if not UNIFORM:
+        return x
+    fn = so.declare(b.module, "llvm.nvvm.shfl.sync.idx.i32", I32, [I32, I32, I32, I32])
+    lane0 = b.call(fn, [ir.Constant(I32, -1), b.trunc(x, I32), ir.Constant(I32, 0), ir.Constant(I32, 31)])
+    return b.zext(lane0, I64)
+
+
+def warpgroup(L: TileLowering) -> ir.Value:
+    """The thread's warpgroup, `tid / 128` (i64), warp-uniform (`uniform`)."""
+    return uniform(L.b, L.b.udiv(L.tid, c64(128)))
 
 
 def _mma_asm(n: int, dt_name: str, trans_b: int = 1) -> ir.InlineAsm:
@@ -181,8 +202,7 @@ def issue(
     bm, bk, bn = shape
     b = L.b
     kbytes = bk * (1 if dt_name in F8_PTX else 2)  # one instruction per 32 bytes of K, 4 per 128-byte line
-    wg = b.udiv(L.tid, c64(128))
-    a_addr = b.add(b.ptrtoint(a_base, I64), b.mul(wg, c64(64 * 128)))
+    a_addr = b.add(b.ptrtoint(a_base, I64), b.mul(warpgroup(L), c64(64 * 128)))
     b_addr = b.ptrtoint(b_base, I64)
     a_desc = _descriptor(b, a_addr, 16, 1024)
     b_desc = _descriptor(b, b_addr, 16, 1024) if b_kmajor else _descriptor(b, b_addr, bk * 128, 1024)

@@ -37,7 +37,7 @@ from llvmlite import ir
 
 from safekernels.codegen.tile import mma, tma, warpspec, wgmma, wgmma_operands
 from safekernels.codegen.tile import scalar_ops as so
-from safekernels.codegen.tile.ir import ForOp, Op, Value
+from safekernels.codegen.tile.ir import Carried, ForOp, Op, Value
 from safekernels.codegen.tile.layout import Layout, c64
 from safekernels.codegen.tile.values import RegTile
 from safekernels.tile.ops import TileType
@@ -56,6 +56,18 @@ PINGPONG = False
 #: A matmul whose result only becomes the loop's next carried value is waited for at the end of the iteration,
 #: not at once (FA3's intra-warpgroup overlap, written as a rotated loop; False: tests compare)
 DEFER = True
+#: The iteration's last matmul (attention's `p @ v`), when its result only becomes a carried value that the next
+#: iteration reads after its first matmul (`q @ k^T`), stays in flight across the back edge: the next iteration
+#: issues its first matmul behind it and one `wait_group 0` waits for both, so the tensor cores go from one batch
+#: to the next without draining in between; the buffers it read are released after that wait (`carry_of`).
+#: False: waited for at once (tests compare).
+CARRY = True
+#: Ping-pong whose turn is FlashAttention-3's pair: with CARRY, a warpgroup takes the turn before its `p @ v` of
+#: block j and passes it after its `q @ k^T` of block j + 1, so one warpgroup's pair holds the tensor cores while
+#: the other runs its softmax.  Only for a split loop (`codegen.tile.loop_split`) of two matmuls and 8 warps:
+#: unsplit, ptxas serialized the pair's wgmma (C7515).  On: +1 to +13.5% over CARRY alone on the H200
+#: (2026-12-02, plain attention, 4x32x4096, d = 128 and 64; docs/benchmarks-tile.md).  PINGPONG also asks for it.
+PAIR = True
 _TURN_BARRIER = 2  # named barriers 2 and 3 (0 is the CTA barrier, 1 the warp-specialized consumers')
 
 
@@ -153,6 +165,9 @@ class LoopOperands:
     deferred: list[Op] = field(default_factory=list)  # matmuls of this iteration not yet waited for
     leader: int = 0  # the thread that issues the copies
     ws: bool = False  # a producer warpgroup issues them (codegen.tile.warpspec): the consumers only release
+    carry: Carried | None = None  # the carried value whose matmul stays in flight across the back edge (CARRY)
+    pending: bool = False  # this body's first wait also waits for the previous iteration's carried matmul
+    pair: bool = False  # PAIR: a turn covers the carried matmul and the next iteration's first
 
 
 def _nbytes(load: Op) -> int:
@@ -203,6 +218,14 @@ def start_loop(
         ops.empty = tma.init_barriers(L, 2, L.T // 32)  # one arrival per warp
         ops.ws = id(loop) in L.ws_loops
         ops.pingpong = PINGPONG and L.T == 256
+        if not ops.ws:
+            ops.carry = carry_of(L, loop, mats, ops.last)
+            split = "split" in loop.attrs  # unsplit, ptxas serialized the pair's wgmma (C7515, nvJitLink 13)
+            ops.pair = (PAIR or PINGPONG) and L.T == 256 and ops.carry is not None and len(mats) == 2 and split
+            if ops.pair:
+                ops.pingpong = False
+            elif ops.pingpong:
+                ops.carry = None  # a turn per matmul, each waited for at once
         ops.leader = L.T if ops.ws else L.T - 128  # the last warpgroup refills (in ping-pong it releases last)
         L.barrier()  # the barriers' initialization and the invariant operands, for every thread
         if ops.ws:
@@ -219,9 +242,11 @@ def start_loop(
             return ops
         for i in range(2):
             _issue_tma(L, ops, L.b.add(start, L.b.mul(step, c64(i))), c64(i), defs)
-        if ops.pingpong:  # warpgroup 1 hands warpgroup 0 the first turn
+        if ops.pingpong or ops.pair:  # warpgroup 1 hands warpgroup 0 the first turn
             with L.b.if_then(L.b.icmp_unsigned(">=", L.tid, c64(128))):
                 _named(L, "bar.arrive", c64(0))
+        if ops.pair:  # the turn of the first iteration's first matmul (passed after it, or after the loop)
+            _take_turn(L)
         return ops
     _issue(L, ops, start, c64(0), defs)
     if invariant or loads:
@@ -250,12 +275,13 @@ def _issue_tma(L: TileLowering, ops: LoopOperands, k: ir.Value, buf: ir.Value, d
     tma.issue(L, cast(Any, tuple(ops.loads)), origins, cast(Any, tuple(bases)), ops.full, buf, live, ops.leader)
 
 
-def _release(L: TileLowering, ops: LoopOperands) -> None:
+def _release(L: TileLowering, ops: LoopOperands, it: ir.Value | None = None, k: ir.Value | None = None) -> None:
     """After the iteration's last matmul on the buffers (its wgmma waited for): each warp arrives on
     `empty[it % 2]`; the leader (the last warpgroup's first thread) waits until every warp has, then refills
-    that buffer with iteration `it + 2`."""
+    that buffer with iteration `it + 2`.  `it`, `k`: an earlier iteration's (default: this one's)."""
     b = L.b
-    _, it, k, step, defs = L.loop_state[-1]
+    _, it_now, k_now, step, defs = L.loop_state[-1]
+    it, k = it if it is not None else it_now, k if k is not None else k_now
     assert ops.empty is not None
     buf = b.urem(it, c64(2))
     with b.if_then(b.icmp_unsigned("==", b.urem(L.tid, c64(32)), c64(0))):
@@ -376,7 +402,12 @@ def lower(L: TileLowering, op: Op, acc: list[ir.Value]) -> list[ir.Value]:
     if ops is not None and L.loop_state and L.loop_state[-1][0] is ops.loop:
         _step(L, ops)  # before the first matmul of the iteration, whichever operand it reads
     kmajor = mma.kmajor_b(L, b_v)
-    turns = ops is not None and ops.pingpong and L.loop_state[-1][0] is ops.loop
+    in_loop = ops is not None and L.loop_state[-1][0] is ops.loop
+    turns = in_loop and ops is not None and ops.pingpong
+    carried = in_loop and ops is not None and ops.carry is not None and op.result is ops.carry.update
+    pair = in_loop and ops is not None and ops.pair  # FA3's ping-pong: a turn is (p @ v of j, q @ k^T of j + 1)
+    if pair and carried:  # the first matmul's turn began before the previous carried one (before the loop at 0)
+        _take_turn(L)
     if _is_load_operand(L, a_v) is not None:
         a_base = _operand_base(L, a_v)
         b_base = _operand_base(L, b_v)
@@ -396,13 +427,17 @@ def lower(L: TileLowering, op: Op, acc: list[ir.Value]) -> list[ir.Value]:
         if turns:
             _take_turn(L)
         out = _issue_reg_a(L, packed, b_base, (bm, bk, bn), dt, acc, kmajor)
-    if turns:
+    if turns or (pair and not carried):
         _pass_turn(L)
     if ops is not None and _deferrable(L, ops, op):  # waited for at the end of the iteration (finish_iteration)
         ops.deferred.append(op)
         return out
+    if carried:
+        return out  # in flight across the back edge: the next iteration's first wait lands it (_land_carried)
     wgmma.wait(L, 0)
     out = wgmma.pin(L, out)
+    if in_loop and ops is not None and ops.pending:
+        _land_carried(L, ops)
     if ops is not None and ops.tma and id(op) == ops.last and L.loop_state[-1][0] is ops.loop:
         _release(L, ops)
     return out
@@ -417,6 +452,64 @@ def _deferrable(L: TileLowering, ops: LoopOperands, op: Op) -> bool:
     users = L.uses.get(op.result.id, [])
     carried = any(c.update is op.result for c in ops.loop.carried)
     return carried and len(users) == 1 and users[0] is ops.loop
+
+
+def _reads(op: Op, v: Value) -> bool:
+    if any(a is v for a in op.args):
+        return True
+    return isinstance(op, ForOp) and any(_reads(o, v) for o in op.body)
+
+
+def carry_of(L: TileLowering, loop: ForOp, mats: list[Op], last: int) -> Carried | None:
+    """The carried value of `loop` (a TMA loop) whose matmul may stay in flight across the back edge (`CARRY`):
+    the body's last matmul reading the buffers, whose result is only that carried value's update, while the
+    body's first matmul is another one; no op up to and including the first matmul reads the carried value, in
+    the body and in its mask-free copy (`codegen.tile.loop_split`).  None when another matmul is deferred."""
+    if not CARRY or len(mats) < 2 or id(mats[-1]) != last or mats[0] is mats[-1]:
+        return None
+    res = mats[-1].result
+    c = next((c for c in loop.carried if c.update is res), None)
+    if res is None or c is None or L.uses.get(res.id, []) != [loop]:
+        return None
+    if any(cc is not c and cc.update is m.result for cc in loop.carried for m in mats):
+        return None  # a pipelined matmul (DEFER) waits at the iteration's end
+    loads = _loop_loads(L, loop)
+    a_load, b_load = (_is_load_operand(L, v) for v in mats[-1].args[:2])
+    if b_load not in loads or not (a_load is None or a_load in loads or id(a_load) not in {id(o) for o in loop.body}):
+        return None  # it reads shared memory this loop rewrites before the next wait (a staged computed operand)
+    split = loop.attrs.get("split")
+    for body in (loop.body, *([split.free_body] if split is not None else [])):
+        idx = next((i for i, o in enumerate(body) if o is mats[0]), None)
+        if idx is None or any(_reads(o, c.phi) for o in body[: idx + 1]):
+            return None
+    return c
+
+
+def _land_carried(L: TileLowering, ops: LoopOperands) -> None:
+    """After this iteration's first wait (which also waited for the previous iteration's carried matmul): the
+    carried value read from here on, and the buffers that matmul read released (none before iteration 0)."""
+    ops.pending = False
+    c = ops.carry
+    assert c is not None
+    tile = L.val(c.phi)
+    assert isinstance(tile, RegTile)
+    L.vals[c.phi.id] = RegTile(tile.type, tile.layout, wgmma.pin(L, tile.vals))
+    b = L.b
+    _, it, k, step, _ = L.loop_state[-1]
+    with b.if_then(b.icmp_unsigned("!=", it, c64(0))):
+        _release(L, ops, b.sub(it, c64(1)), b.sub(k, step))
+
+
+def land_exit(L: TileLowering, ops: LoopOperands | None, loop: ForOp, exits: list[list[ir.Value]]) -> None:
+    """After the loop: the last iteration's carried matmul waited for and its value pinned; in ping-pong, the
+    turn it took (or the one taken before the loop) passed on."""
+    if ops is None or ops.carry is None:
+        return
+    if ops.pair:
+        _pass_turn(L)
+    wgmma.wait(L, 0)
+    i = next(i for i, c in enumerate(loop.carried) if c is ops.carry)
+    exits[i][:] = wgmma.pin(L, exits[i])
 
 
 def finish_iteration(L: TileLowering, ops: LoopOperands | None) -> None:
