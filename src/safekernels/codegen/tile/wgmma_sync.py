@@ -222,6 +222,7 @@ def start_loop(
             ops.carry = carry_of(L, loop, mats, ops.last)
             split = "split" in loop.attrs  # unsplit, ptxas serialized the pair's wgmma (C7515, nvJitLink 13)
             ops.pair = (PAIR or PINGPONG) and L.T == 256 and ops.carry is not None and len(mats) == 2 and split
+            ops.pair = ops.pair and all(_unstaged(L, loop, m) for m in mats)
             if ops.pair:
                 ops.pingpong = False
             elif ops.pingpong:
@@ -406,8 +407,8 @@ def lower(L: TileLowering, op: Op, acc: list[ir.Value]) -> list[ir.Value]:
     turns = in_loop and ops is not None and ops.pingpong
     carried = in_loop and ops is not None and ops.carry is not None and op.result is ops.carry.update
     pair = in_loop and ops is not None and ops.pair  # FA3's ping-pong: a turn is (p @ v of j, q @ k^T of j + 1)
-    if pair and carried:  # the first matmul's turn began before the previous carried one (before the loop at 0)
-        _take_turn(L)
+    if pair and carried:  # taken right before the issue (the first matmul's began before the previous carried one)
+        turns = True
     if _is_load_operand(L, a_v) is not None:
         a_base = _operand_base(L, a_v)
         b_base = _operand_base(L, b_v)
@@ -427,7 +428,7 @@ def lower(L: TileLowering, op: Op, acc: list[ir.Value]) -> list[ir.Value]:
         if turns:
             _take_turn(L)
         out = _issue_reg_a(L, packed, b_base, (bm, bk, bn), dt, acc, kmajor)
-    if turns or (pair and not carried):
+    if (turns and not pair) or (pair and not carried):
         _pass_turn(L)
     if ops is not None and _deferrable(L, ops, op):  # waited for at the end of the iteration (finish_iteration)
         ops.deferred.append(op)
@@ -483,6 +484,25 @@ def carry_of(L: TileLowering, loop: ForOp, mats: list[Op], last: int) -> Carried
         if idx is None or any(_reads(o, c.phi) for o in body[: idx + 1]):
             return None
     return c
+
+
+def _unstaged(L: TileLowering, loop: ForOp, m: Op) -> bool:
+    """`m`'s shared-memory operands are double-buffered loads of `loop` or staged before it, so its issue passes
+    no CTA barrier (a turn of the pair ping-pong is held across it)."""
+    body = {id(o) for o in loop.body}
+    a_load, b_load = (_is_load_operand(L, v) for v in m.args[:2])
+    loads = _loop_loads(L, loop)
+    return b_load is not None and all(ld is None or ld in loads or id(ld) not in body for ld in (a_load, b_load))
+
+
+def cta_barrier(L: TileLowering, ops: LoopOperands | None) -> None:
+    """A CTA barrier between the two loops of a split loop: under the pair ping-pong the turn is passed before it
+    and taken again after it (each warpgroup holds it from its last `p @ v` to its next `q @ k^T`)."""
+    if ops is not None and ops.pair:
+        _pass_turn(L)
+    L.barrier()
+    if ops is not None and ops.pair:
+        _take_turn(L)
 
 
 def _land_carried(L: TileLowering, ops: LoopOperands) -> None:
