@@ -1109,6 +1109,55 @@ def _arms_and_lanes() -> Program:
     )
 
 
+# 21. Locals typed by the join of their assignments (simt-compiler.md): `x` holds an i8 and, in some threads, an
+#     i64, so it is an i64 everywhere; a typed u8 accumulator keeps u8 under `+=` an i32; a local first bound to
+#     the literal 300 and later to a u8 is a u8 (300 wraps to 44).
+@simt.kernel
+@simt.launch_contract(block=32)
+def joined_locals(a: Slice[i8], w: Slice[i32], out: DisjointSlice[i64]) -> None:
+    idx = thread.index_1d()
+    i = idx.get()
+    if i >= len(a):
+        return
+    x = a[i]
+    doubled = x * 2
+    if w[i] < 0:
+        x = i64(w[i])
+    acc = u8(250)
+    acc += w[i]
+    m = 300
+    if i % 2 == 0:
+        m = u8(i)
+    if (o := out.get_mut(idx)) is not None:
+        o.set(doubled * 1000000 + x * 1000 + i64(acc) * 10 + i64(m))
+
+
+def _joined_locals() -> Program:
+    a = np.array([100, -100, 127, -128, 64, -65, 3, 0, 90, -90, 120, 5], np.int8)
+    w = np.array([7, -3, 10, -200, 6, 1000, -1, 0, 300, -300, 5, -6], np.int32)
+
+    def reference() -> list[np.ndarray]:
+        out = []
+        for i in range(a.size):
+            x = int(a[i])
+            doubled = x * 2
+            if w[i] < 0:
+                x = int(w[i])
+            acc = (250 + int(w[i])) % 256
+            m = i if i % 2 == 0 else 300 % 256
+            out.append(doubled * 1000000 + x * 1000 + acc * 10 + m)
+        return [np.array(out, np.int64)]
+
+    return launch_program(
+        "simt3: locals typed by the join of their assignments, a u8 accumulator under += an i32",
+        joined_locals,
+        simt.LaunchConfig1D(grid=1, block=32),
+        lambda s: (_dev(s, a), _dev(s, w), sk.zeros(a.size, i64, s)),
+        (2,),
+        reference,
+    )
+
+
 PROGRAMS: list[Program] = [
     _in_range(),
     _weigh_2d(),
@@ -1130,6 +1179,7 @@ PROGRAMS: list[Program] = [
     _short_circuit(),
     _narrow_accumulators(),
     _arms_and_lanes(),
+    _joined_locals(),
 ]
 
 

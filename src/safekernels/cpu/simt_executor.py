@@ -96,10 +96,10 @@ def validate_like_the_compiler(kernel: Any) -> None:
     if verdict is None:
         from ownership_check.diagnostics import DiagnosticError
         from safekernels.codegen.frontend import build_module, spec_from_kernel
-        from safekernels.cpu.simt_program import note_arm_types
+        from safekernels.cpu.simt_program import note_site_types
 
         try:
-            note_arm_types(build_module(spec_from_kernel(kernel)).arm_types)
+            note_site_types(build_module(spec_from_kernel(kernel)).site_types)
             verdict = True
         except DiagnosticError as exc:
             verdict = True if {d.code for d in exc.diagnostics} <= _RUNTIME_CHECKED else exc

@@ -210,7 +210,7 @@ class CompiledSource:
 
     def compile(self, *, lockstep: bool) -> Callable[..., Any]:
         fdef = _CompareRewriter().visit(_ArithmeticRewriter().visit(_DivisionRewriter().visit(_copy(self.fdef))))
-        fdef = _ArmRewriter(self.path, self.indent).visit(fdef)
+        fdef = _SiteRewriter(self.path, self.indent).visit(fdef)
         if lockstep:
             fdef = _LockstepRewriter(self).visit(fdef)
         ast.fix_missing_locations(fdef)
@@ -220,7 +220,7 @@ class CompiledSource:
         ns["__sk_collective__"] = _collective_request
         ns["__sk_lockstep_call__"] = _lockstep_call
         ns["__sk_floordiv__"] = floordiv
-        ns["__sk_arm__"] = _arm
+        ns["__sk_site__"] = _site
         ns["__sk_mod__"] = mod
         ns.update(_ARITH_FUNCTIONS)
         local: dict[str, Any] = {}
@@ -465,35 +465,82 @@ class _CompareRewriter(ast.NodeTransformer):
         return ast.copy_location(parts[0] if len(parts) == 1 else ast.BoolOp(ast.And(), parts), node)
 
 
-#: `ir.Module.arm_types` of every kernel the front end built: (path, line, column) of a conditional expression
-#: whose arms differ in type -> the dtype name of both arms (None where two instantiations disagree).
-_ARM_TYPES: dict[tuple[str, int, int], str | None] = {}
+#: `ir.Module.site_types` of every kernel the front end built: (path, line, column) of a value the front end
+#: converts where Python keeps its own type (a conditional expression whose arms differ, an assignment to a local
+#: whose type is the join of its assignments, a typed accumulator under `+=`) -> that dtype's name (None where two
+#: helper instantiations disagree).
+_SITE_TYPES: dict[tuple[str, int, int], str | None] = {}
 
 
-def note_arm_types(found: dict[tuple[str, int, int], str | None]) -> None:
-    """Remember what the front end typed each conditional expression with arms of different types as."""
+def note_site_types(found: dict[tuple[str, int, int], str | None]) -> None:
+    """Remember the conversions the front end typed (`_SITE_TYPES`)."""
     for key, name in found.items():
-        seen = _ARM_TYPES.setdefault(key, name)
+        seen = _SITE_TYPES.setdefault(key, name)
         if seen != name:
-            _ARM_TYPES[key] = None
+            _SITE_TYPES[key] = None
 
 
-class _ArmRewriter(ast.NodeTransformer):
-    """`a if c else b` -> `__sk_arm__(key, a if c else b)`: the taken arm converted to the type the front end gave
-    both arms (`i32(k) if c else x` is an f32 for an f32 `x`; Python would keep the i32)."""
+class _SiteRewriter(ast.NodeTransformer):
+    """Route each value the front end may convert through `__sk_site__(key, value)`, keyed by its position:
+
+        a if c else b      ->  __sk_site__(key of the expression, a if c else b)
+        x = v, x: T = v    ->  x = __sk_site__(key of the target `x`, v)      (each name of `x, y = v, w` too)
+        x <<= v            ->  x = __sk_site__(key of `x`, x << v)           (`+= ... %=` are Assigns by now)
+        (x := v)           ->  (x := __sk_site__(key of the walrus, v))
+
+    so `i32(k) if c else v` is an f32 for an f32 `v`, and a local assigned an i8 in one place and an i64 in another
+    is an i64 everywhere, as on the GPU (Python would keep each value's own type)."""
 
     def __init__(self, path: str, indent: int) -> None:
         self.path = path
         self.indent = indent
 
+    def wrap(self, at: ast.AST, value: ast.expr) -> ast.expr:
+        key = ast.Constant((self.path, at.lineno, at.col_offset + self.indent + 1))  # type: ignore[arg-type,attr-defined]
+        return ast.copy_location(ast.Call(ast.Name("__sk_site__", ast.Load()), [key, value], []), value)
+
     def visit_IfExp(self, node: ast.IfExp) -> ast.expr:
         self.generic_visit(node)
-        key = ast.Constant((self.path, node.lineno, node.col_offset + self.indent + 1))  # type: ignore[arg-type]  # a tuple of constants
-        return ast.copy_location(ast.Call(ast.Name("__sk_arm__", ast.Load()), [key, node], []), node)
+        return self.wrap(node, node)
+
+    def visit_Assign(self, node: ast.Assign) -> ast.stmt:
+        self.generic_visit(node)
+        if len(node.targets) != 1:
+            return node
+        target = node.targets[0]
+        if isinstance(target, ast.Name) and hasattr(target, "lineno"):
+            node.value = self.wrap(target, node.value)
+        elif isinstance(target, ast.Tuple) and isinstance(node.value, ast.Tuple):
+            if len(target.elts) == len(node.value.elts):
+                node.value.elts = [
+                    self.wrap(t, v) if isinstance(t, ast.Name) else v
+                    for t, v in zip(target.elts, node.value.elts, strict=True)
+                ]
+        return node
+
+    def visit_AnnAssign(self, node: ast.AnnAssign) -> ast.stmt:
+        self.generic_visit(node)
+        if isinstance(node.target, ast.Name) and node.value is not None:
+            node.value = self.wrap(node.target, node.value)
+        return node
+
+    def visit_AugAssign(self, node: ast.AugAssign) -> ast.stmt:
+        self.generic_visit(node)
+        if not isinstance(node.target, ast.Name):
+            return node
+        current = ast.Name(node.target.id, ast.Load())
+        value = ast.copy_location(ast.BinOp(current, node.op, node.value), node)
+        return ast.copy_location(ast.Assign([node.target], self.wrap(node.target, value)), node)
+
+    def visit_NamedExpr(self, node: ast.NamedExpr) -> ast.expr:
+        self.generic_visit(node)
+        if hasattr(node, "lineno") and not node.target.id.startswith("__sk_"):
+            node.value = self.wrap(node, node.value)
+        return node
 
 
-def _arm(key: tuple[str, int, int], value: Any) -> Any:
-    name = _ARM_TYPES.get(key)
+def _site(key: tuple[str, int, int], value: Any) -> Any:
+    name = _SITE_TYPES.get(key)
     if name is None:
         return value
     from safekernels import dtypes

@@ -138,7 +138,7 @@ class ModuleBuilder:
         self.building: list[str] = []
         self.abi: list[tuple[str, str, str]] = []
         self.asserts: dict[tuple[str, int, int], tuple[str, int, int, str]] = {}
-        self.arm_types: dict[tuple[str, int, int], str | None] = {}
+        self.site_types: dict[tuple[str, int, int], str | None] = {}
 
     def build(self) -> ir.Module:
         source = load_source(self.spec.py_function)
@@ -163,15 +163,15 @@ class ModuleBuilder:
             list(self.asserts.values()),
             source.path,
             source.first_line,
-            dict(self.arm_types),
+            dict(self.site_types),
         )
 
-    def note_arm_types(self, found: dict[tuple[str, int, int], str]) -> None:
-        """Record a function's conditional expressions with arms of different types (`ir.Module.arm_types`)."""
+    def note_site_types(self, found: dict[tuple[str, int, int], str]) -> None:
+        """Record a function's converted values (`ir.Module.site_types`)."""
         for key, name in found.items():
-            seen = self.arm_types.setdefault(key, name)
+            seen = self.site_types.setdefault(key, name)
             if seen != name:
-                self.arm_types[key] = None
+                self.site_types[key] = None
 
     def assert_index(self, path: str, line: int, column: int, message: str) -> int:
         """The kernel-wide number of the assert at path:line:column (stable across fixpoint passes)."""
@@ -306,7 +306,7 @@ class FunctionBuilder:
         self.ret: Ty | None = None
         self.unsafe_depth = 0
         self.loop_depth = 0
-        self.arm_types: dict[tuple[str, int, int], str] = {}
+        self.site_types: dict[tuple[str, int, int], str] = {}
 
     # -- driver ---------------------------------------------------------------------------------------------
     def run(self) -> ir.Function:
@@ -317,14 +317,14 @@ class FunctionBuilder:
             self.env = dict(prev_env)
             self.env.update(dict(self.params))
             self.ret = prev_ret
-            self.arm_types = {}
+            self.site_types = {}
             body = self.block(self.src.tree.body)
             if self.env == {**prev_env, **dict(self.params)} and self.ret == prev_ret:
                 break
             prev_env, prev_ret = dict(self.env), self.ret
         else:
             self.fail(self.src.tree, "SK007", "local variable types did not settle (a type keeps widening)")
-        self.module.note_arm_types(self.arm_types)
+        self.module.note_site_types(self.site_types)
         locals_ = {k: v for k, v in self.env.items() if k not in self.param_names}
         ret = self.ret if not self.is_kernel else None
         def_line = self.src.position(self.src.tree)[0]
@@ -411,7 +411,16 @@ class FunctionBuilder:
                 help="use a separate variable, or an explicit cast such as `f32(...)`",
             )
         self.env[name] = joined
+        if joined != value.ty:
+            self.note_site(node, joined)
         return self.convert(value, joined, node)
+
+    def note_site(self, node: ast.AST, ty: Ty) -> None:
+        """Record that the value at `node` (a conditional expression, an assignment's target) is converted to
+        `ty` where Python would keep its own type (`ir.Module.site_types`, for the CPU executor)."""
+        if isinstance(ty, ScalarTy):
+            line, col, _ = self.src.position(node)
+            self.site_types[(self.src.path, line, col)] = ty.dtype.name
 
     def assign(self, s: ast.Assign) -> list[ir.Stmt]:
         if len(s.targets) != 1:
@@ -467,6 +476,7 @@ class FunctionBuilder:
             if isinstance(current.ty, ScalarTy) and isinstance(result.ty, ScalarTy) and result.ty != current.ty:
                 # typed accumulators keep their type under `+=` (docs/reference.md §6)
                 result = self.convert(result, current.ty, s, explicit=True)
+                self.note_site(s.target, current.ty)
             return [ir.Assign(self.loc(s), name, self.bind(name, result, s.target))]
         if isinstance(s.target, ast.Subscript):
             current_val = self.subscript_load(s.target)
@@ -697,9 +707,8 @@ class FunctionBuilder:
             common = unify(a.ty, b.ty) if a.ty != b.ty else a.ty
             if isinstance(common, str):
                 self.fail(node, "SK003", f"the two arms of the conditional expression differ: {common}")
-            if a.ty != b.ty and isinstance(common, ScalarTy):
-                line, col, _ = self.src.position(node)
-                self.arm_types[(self.src.path, line, col)] = common.dtype.name
+            if a.ty != b.ty:
+                self.note_site(node, common)
             return ir.Select(common, cond, self.convert(a, common, node), self.convert(b, common, node))
         if isinstance(node, ast.NamedExpr):
             value = self.expr(node.value)

@@ -271,6 +271,7 @@ class Module:
     asserts: list[tuple[str, int, int, str]] = field(default_factory=list)  # (path, line, column, message)
     path: str = ""  # the kernel's source file (line info)
     first_line: int = 0  # the kernel's `def` line
-    #: (path, line, column) of each conditional expression whose arms differ in type -> the dtype name both arms
-    #: convert to (None where helper instantiations disagree): what the CPU executor converts the taken arm to
-    arm_types: dict[tuple[str, int, int], str | None] = field(default_factory=dict)
+    #: (path, line, column) of each value converted where Python keeps its own type (a conditional expression
+    #: whose arms differ, an assignment to a local of a wider joined type, a typed accumulator under `+=`) -> the
+    #: dtype name (None where helper instantiations disagree): what the CPU executor converts it to
+    site_types: dict[tuple[str, int, int], str | None] = field(default_factory=dict)
