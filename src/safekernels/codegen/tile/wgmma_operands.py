@@ -43,8 +43,18 @@ def mnmajor_a(L: TileLowering, op: Op) -> bool:
     return op.args[0].id in L.mnmajor_a
 
 
-def register_b_ok(b_t: TileType) -> bool:
-    """A computed (BK, BN) f16/bf16 B fits the MN-major layout: 64-column blocks, whole 8-line swizzle atoms."""
+#: Ops whose result is a tile load seen another way: such a B (a load cp.async cannot stage, e.g. a ragged GEMM's)
+#: keeps the `mma.sync` path rather than being read into registers and written back.
+_LOAD_VIEWS = ("load", "transpose", "reshape", "broadcast_to")
+
+
+def register_b_ok(L: TileLowering, b_v: Value) -> bool:
+    """B is computed (an elementwise op's or a matmul's result, e.g. attention's `dS^T`), f16/bf16, and fits the
+    MN-major layout: (BK, BN) with 64-column blocks and whole 8-line swizzle atoms."""
+    b_t = b_v.type
+    op = L.defs.get(b_v.id)
+    if not isinstance(b_t, TileType) or op is None or op.kind in _LOAD_VIEWS:
+        return False
     bk, bn = b_t.shape
     return b_t.dtype.name in ("f16", "bf16") and bn % 64 == 0 and bk % 16 == 0
 

@@ -89,7 +89,7 @@ def eligible(L: TileLowering, op: Op) -> bool:
     if L.T % 128 or bm != 64 * (L.T // 128) or bk % 16 or bn > wgmma.MAX_N:
         return False
     if _is_load_operand(L, b_v) is None:  # B comes from shared memory: a copyable load, or staged there
-        return wgmma_operands.register_b_ok(b_t) and not (
+        return wgmma_operands.register_b_ok(L, b_v) and not (
             _is_load_operand(L, a_v) is not None and bk % 64 and not wgmma_operands.mnmajor_a(L, op)
         )
     if mma.kmajor_b(L, b_v):
