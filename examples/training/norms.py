@@ -16,8 +16,8 @@ dx is row-local: one tile block per `rows_per_block(n)` rows.  dw and db sum ove
 kernels without atomics (the same split as torch's and Triton's LayerNorm backward): `*_bwd_partial` has a
 grid of (rows / PARTIAL_ROWS, n / BC) tile blocks, each summing the columns of its BC-column strip over every
 P-th STEP_ROWS-row step (P = the grid's row count) into one row of a small f32 matrix, and `norm_bwd_finish`
-adds that matrix's rows.  The partial kernel reads x and dy a second time, which is the traffic this split
-costs.
+adds that matrix's rows (`norm_bwd_finish_pair`: LayerNorm's dw and db in one launch).  The partial kernel
+reads x and dy a second time, which is the traffic this split costs.
 
 `norm_kernels(n)` builds the kernels for one row length (the row is one tile, a compile-time shape); the module
 exposes the n=256 set by name.  `torch_ops.py` wires them into torch's autograd.
@@ -68,6 +68,7 @@ class NormKernels:
     ln_bwd_dx: Any
     ln_bwd_partial: Any
     finish: Any
+    finish_pair: Any
 
 
 @functools.cache
@@ -190,6 +191,23 @@ def norm_kernels(n: int) -> NormKernels:
             acc = acc + dw_part.load((t, c), (FINISH_ROWS, BC))
         dw.store(tile.sum(acc, axis=0).astype(bf16))
 
+    @tile.kernel
+    def norm_bwd_finish_pair(
+        dw: Annotated[Partition[bf16], tile.Dims(BC)],
+        db: Annotated[Partition[bf16], tile.Dims(BC)],
+        dw_part: Tensor[f32],
+        db_part: Tensor[f32],
+    ) -> None:
+        """LayerNorm's dw and db from their partial sums in one launch (one operator call less per backward)."""
+        c = tile.bid(0)
+        acc_w = tile.zeros((FINISH_ROWS, BC), f32)
+        acc_b = tile.zeros((FINISH_ROWS, BC), f32)
+        for t in range((dw_part.shape[0] + FINISH_ROWS - 1) // FINISH_ROWS):
+            acc_w = acc_w + dw_part.load((t, c), (FINISH_ROWS, BC))
+            acc_b = acc_b + db_part.load((t, c), (FINISH_ROWS, BC))
+        dw.store(tile.sum(acc_w, axis=0).astype(bf16))
+        db.store(tile.sum(acc_b, axis=0).astype(bf16))
+
     return NormKernels(
         n,
         rb,
@@ -200,6 +218,7 @@ def norm_kernels(n: int) -> NormKernels:
         layernorm_bwd_dx,
         layernorm_bwd_partial,
         norm_bwd_finish,
+        norm_bwd_finish_pair,
     )
 
 
@@ -212,6 +231,7 @@ layernorm_fwd = _N256.ln_fwd
 layernorm_bwd_dx = _N256.ln_bwd_dx
 layernorm_bwd_partial = _N256.ln_bwd_partial
 norm_bwd_finish = _N256.finish
+norm_bwd_finish_pair = _N256.finish_pair
 
 
 def _bf16(x: Array) -> Any:
@@ -275,9 +295,10 @@ def layernorm_backward(
     dw_part = tile.zeros((partial_rows(rows), n), f32).partition((1, BC))
     db_part = tile.zeros((partial_rows(rows), n), f32).partition((1, BC))
     dw_part, db_part, *_ = ks.ln_bwd_partial(dw_part, db_part, xt, dyt, mt, rt).sync_on(stream)
-    dw = _finish(ks, dw_part.unpartition(), n, stream)
-    db = _finish(ks, db_part.unpartition(), n, stream)
-    return dx.unpartition().to_numpy(stream), dw, db
+    dw = tile.zeros((n,), bf16).partition((BC,))
+    db = tile.zeros((n,), bf16).partition((BC,))
+    dw, db, *_ = ks.finish_pair(dw, db, dw_part.unpartition(), db_part.unpartition()).sync_on(stream)
+    return dx.unpartition().to_numpy(stream), dw.unpartition().to_numpy(stream), db.unpartition().to_numpy(stream)
 
 
 def rmsnorm_reference(x: Array, w: Array, dy: Array, eps: float) -> tuple[Array, Array, Array]:

@@ -117,6 +117,7 @@ class NormOps:
     ln_bwd_dx: skt.SafeKernelOp  # (x, dy, w, mean, rstd) -> dx
     ln_bwd_partial: skt.SafeKernelOp  # (x, dy, mean, rstd) -> (dw_part, db_part)
     finish: skt.SafeKernelOp  # (dw_part) -> dw
+    finish_pair: skt.SafeKernelOp  # (dw_part, db_part) -> (dw, db)
 
 
 def _stat_rule(**tensors: Any) -> tuple[int, int]:
@@ -145,6 +146,7 @@ def norm_ops(n: int) -> NormOps:
             ns.format("layer_norm_bwd_partial"), ks.ln_bwd_partial, outputs={"dw_part": part, "db_part": part}
         ),
         skt.custom_op(ns.format("norm_bwd_finish"), ks.finish, outputs={"dw": (n,)}),
+        skt.custom_op(ns.format("norm_bwd_finish_pair"), ks.finish_pair, outputs={"dw": (n,), "db": (n,)}),
     )
 
     def rms_setup(ctx: Any, inputs: tuple[Any, ...], output: tuple[torch.Tensor, torch.Tensor]) -> None:
@@ -169,7 +171,8 @@ def norm_ops(n: int) -> NormOps:
         dy = dy.contiguous()
         dx = ops.ln_bwd_dx(x, dy, w, mean, rstd)
         dw_part, db_part = ops.ln_bwd_partial(x, dy, mean, rstd)
-        return dx, ops.finish(dw_part), ops.finish(db_part), None
+        dw, db = ops.finish_pair(dw_part, db_part)
+        return dx, dw, db, None
 
     ops.rms_forward.register_autograd(rms_backward, setup_context=rms_setup)
     ops.ln_forward.register_autograd(ln_backward, setup_context=ln_setup)
