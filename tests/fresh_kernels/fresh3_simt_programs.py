@@ -1111,7 +1111,15 @@ def _arms_and_lanes() -> Program:
 
 # 21. Locals typed by the join of their assignments (simt-compiler.md): `x` holds an i8 and, in some threads, an
 #     i64, so it is an i64 everywhere; a typed u8 accumulator keeps u8 under `+=` an i32; a local first bound to
-#     the literal 300 and later to a u8 is a u8 (300 wraps to 44).
+#     the literal 300 and later to a u8 is a u8 (300 wraps to 44); a helper returning an i64 or an i8 returns
+#     an i64 (the join of its returns).
+@simt.device
+def widen(x: i8, big: i64) -> i64:
+    if big > 0:
+        return big
+    return x  # type: ignore[return-value]  # the compilers widen it: the join of the returns
+
+
 @simt.kernel
 @simt.launch_contract(block=32)
 def joined_locals(a: Slice[i8], w: Slice[i32], out: DisjointSlice[i64]) -> None:
@@ -1129,7 +1137,7 @@ def joined_locals(a: Slice[i8], w: Slice[i32], out: DisjointSlice[i64]) -> None:
     if i % 2 == 0:
         m = u8(i)
     if (o := out.get_mut(idx)) is not None:
-        o.set(doubled * 1000000 + x * 1000 + i64(acc) * 10 + i64(m))
+        o.set(doubled * 1000000 + x * 1000 + i64(acc) * 10 + i64(m) + widen(a[i], i64(0)) * 4 * 1000000000000)
 
 
 def _joined_locals() -> Program:
@@ -1145,7 +1153,7 @@ def _joined_locals() -> Program:
                 x = int(w[i])
             acc = (250 + int(w[i])) % 256
             m = i if i % 2 == 0 else 300 % 256
-            out.append(doubled * 1000000 + x * 1000 + acc * 10 + m)
+            out.append(doubled * 1000000 + x * 1000 + acc * 10 + m + int(a[i]) * 4 * 1000000000000)
         return [np.array(out, np.int64)]
 
     return launch_program(

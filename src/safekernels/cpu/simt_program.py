@@ -487,6 +487,7 @@ class _SiteRewriter(ast.NodeTransformer):
         x = v, x: T = v    ->  x = __sk_site__(key of the target `x`, v)      (each name of `x, y = v, w` too)
         x <<= v            ->  x = __sk_site__(key of `x`, x << v)           (`+= ... %=` are Assigns by now)
         (x := v)           ->  (x := __sk_site__(key of the walrus, v))
+        return v           ->  return __sk_site__(key of v, v)                (a helper's joined return type)
 
     so `i32(k) if c else v` is an f32 for an f32 `v`, and a local assigned an i8 in one place and an i64 in another
     is an i64 everywhere, as on the GPU (Python would keep each value's own type)."""
@@ -531,6 +532,12 @@ class _SiteRewriter(ast.NodeTransformer):
         current = ast.Name(node.target.id, ast.Load())
         value = ast.copy_location(ast.BinOp(current, node.op, node.value), node)
         return ast.copy_location(ast.Assign([node.target], self.wrap(node.target, value)), node)
+
+    def visit_Return(self, node: ast.Return) -> ast.stmt:
+        self.generic_visit(node)
+        if node.value is not None:
+            node.value = self.wrap(node.value, node.value)
+        return node
 
     def visit_NamedExpr(self, node: ast.NamedExpr) -> ast.expr:
         self.generic_visit(node)

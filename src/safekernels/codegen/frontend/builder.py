@@ -416,8 +416,8 @@ class FunctionBuilder:
         return self.convert(value, joined, node)
 
     def note_site(self, node: ast.AST, ty: Ty) -> None:
-        """Record that the value at `node` (a conditional expression, an assignment's target) is converted to
-        `ty` where Python would keep its own type (`ir.Module.site_types`, for the CPU executor)."""
+        """Record that the value at `node` (a conditional expression, an assignment's target, a returned value) is
+        converted to `ty` where Python would keep its own type (`ir.Module.site_types`, for the CPU executor)."""
         if isinstance(ty, ScalarTy):
             line, col, _ = self.src.position(node)
             self.site_types[(self.src.path, line, col)] = ty.dtype.name
@@ -564,6 +564,8 @@ class FunctionBuilder:
         if isinstance(joined, str):
             self.fail(s, "SK007", f"helper returns values of different types: {joined}")
         self.ret = joined
+        if joined != value.ty:
+            self.note_site(s.value, joined)
         return ir.Return(self.loc(s), self.convert(value, joined, s))
 
     def with_stmt(self, s: ast.With) -> list[ir.Stmt]:
