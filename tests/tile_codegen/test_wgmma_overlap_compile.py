@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import pytest
 
@@ -24,6 +24,9 @@ sys.path.insert(0, str(ROOT))
 from bench.kernels import attention_plain as P  # noqa: E402
 from bench.kernels import tensor_core_kernels as T  # noqa: E402
 from bench.kernels import tile_kernels as K  # noqa: E402
+from safekernels import tile  # noqa: E402
+from safekernels.dtypes import bf16, f32, i32  # noqa: E402
+from safekernels.tile import Partition, Tensor  # noqa: E402
 
 F16, BF16, F32, I32 = dtype_of("f16"), dtype_of("bf16"), dtype_of("f32"), dtype_of("i32")
 
@@ -133,3 +136,58 @@ def test_no_carry_in_a_pipelined_loop(monkeypatch: pytest.MonkeyPatch) -> None:
     with_carry = _waits(_attention(pipelined, 64).ptx)
     monkeypatch.setattr(wgmma_sync, "CARRY", False)
     assert with_carry == _waits(_attention(pipelined, 64).ptx)
+
+
+@tile.kernel(num_warps=8, fast_math=True)
+def attention_with_cta_barriers(
+    out: Annotated[Partition[bf16], tile.Dims(128, 128)],
+    total: Annotated[Partition[f32], tile.Dims(1, 1)],
+    q: Tensor[bf16],
+    k: Tensor[bf16],
+    v: Tensor[bf16],
+    seq: i32,
+    causal: i32,
+) -> None:
+    """The plain attention loop with a reduction across warps after `p @ v` (CTA barriers while a turn is held)."""
+    i = tile.bid(0)
+    qb = i % (seq // 128)
+    kv0 = (i // (seq // 128)) * (seq // 128)
+    n_kv = causal * (qb + 1) + (1 - causal) * (seq // 128)
+    qt = q.load((i, 0), (128, 128))
+    rows = tile.reshape(tile.iota(128, i32), (128, 1)) + qb * 128
+    cols = tile.reshape(tile.iota(128, i32), (1, 128))
+    m = tile.full((128, 1), float("-inf"), f32)
+    den = tile.zeros((128, 1), f32)
+    acc = tile.zeros((128, 128), f32)
+    tot = tile.zeros((1, 1), f32)
+    for j in range(n_kv):
+        s = tile.matmul(qt, tile.transpose(k.load((kv0 + j, 0), (128, 128))), tile.zeros((128, 128), f32))
+        s = tile.where((cols + j * 128 <= rows) | (causal == 0), s, float("-inf"))
+        m_new = tile.maximum(m, tile.max(s, axis=1, keepdims=True))
+        p = tile.exp(s - m_new)
+        alpha = tile.exp(m - m_new)
+        den = den * alpha + tile.sum(p, axis=1, keepdims=True)
+        acc = tile.matmul(p.astype(bf16), v.load((kv0 + j, 0), (128, 128)), acc * alpha)
+        tot = tot + tile.sum(den, axis=0, keepdims=True)
+        m = m_new
+    out.store((acc * (1.0 / den)).astype(bf16))
+    total.store(tot)
+
+
+def test_pair_hands_the_turn_over_around_cta_barriers() -> None:
+    rows = 8192
+    spec: list[tuple[str, Any, tuple[int, ...], Any]] = [("partition", BF16, (rows, 128), (128, 128))]
+    spec += [("partition", F32, (64, 1), (1, 1))] + [("tensor", BF16, (rows, 128), None)] * 3
+    spec += [("scalar", I32, (), None), ("scalar", I32, (), None)]
+    params = [param_info(f"p{i}", kind, dt, shape, t) for i, (kind, dt, shape, t) in enumerate(spec)]
+    c = compile_tile(attention_with_cta_barriers.fn, params, 1, arch="sm_90a", use_cache=False, fast_math=True)
+    assert c.cubin[:4] == b"\x7fELF" and _waits(c.ptx) == 3  # carried, split in two bodies
+    lines = [ln.strip() for ln in c.ptx.splitlines() if re.match(r"\s*bar\.", ln) or "wgmma.mma_async" in ln]
+    first = next(i for i, ln in enumerate(lines) if "wgmma.mma_async" in ln)
+    inner = [i for i, ln in enumerate(lines) if re.match(r"bar\.sync\s+0;", ln) and i > first]
+    assert inner  # the reduction's (and the split's) CTA barriers inside the turn-holding stretch
+    for i in inner:  # each one: the turn passed just before, taken back just after
+        assert lines[i - 1].startswith("bar.arrive %r") and lines[i + 1].startswith("bar.sync %r"), lines[i - 1 : i + 2]
+    syncs = sum(1 for ln in lines if ln.startswith("bar.sync %r"))
+    arrives = sum(1 for ln in lines if ln.startswith("bar.arrive %r"))
+    assert arrives == syncs + 1  # balanced: warpgroup 1's first hand-over has no matching take

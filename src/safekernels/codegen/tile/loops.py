@@ -123,7 +123,7 @@ def lower_for(L: TileLowering, op: ForOp) -> None:
             )
             top_free, L.smem_top = L.smem_top, top
             if top_free > top:  # the second body's scratch shared memory is the first's, once every thread is out
-                wgmma_sync.cta_barrier(L, wops)
+                L.barrier()
         exits, _, _ = _emit_loop(L, op, wops, op.body, (k_out, it_out, exits), in_range, layouts)
         if split is not None:
             L.smem_top = max(L.smem_top, top_free)

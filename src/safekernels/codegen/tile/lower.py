@@ -99,6 +99,7 @@ class TileLowering:
         self.wg_staged: dict[int, ir.Value] = {}  # id(load op) -> its wgmma-layout copy, staged before a loop
         self.wg_loops: list[Any] = []  # per open loop: its wgmma_sync.LoopOperands (or None)
         self.wg_tma_loops: set[int] = set()  # id() of loops whose wgmma_sync operands come by TMA
+        self.wg_turn_held = False  # this warpgroup holds the pair ping-pong's turn (wgmma_sync.PAIR)
         self.persistent: Any = None  # codegen.tile.persistent.Persistent: one CTA per SM walks the tiles
         self.tma_stores: dict[int, Any] = {}  # id(store op) -> tma.TmaOperand: epilogues by TMA store
         self.tma_pipe: Any = None  # the TMA main loop's mma.Pipeline, once lowered (its stages stage stores)
@@ -278,6 +279,11 @@ class TileLowering:
         )
 
     def barrier(self) -> None:
+        if self.wg_turn_held:  # the other warpgroup may be waiting for the turn: hand it over around the barrier
+            from safekernels.codegen.tile import wgmma_sync
+
+            wgmma_sync.turn_around_barrier(self)
+            return
         if self.ws_barrier:
             from safekernels.codegen.tile.warpspec import named_barrier
 

@@ -248,6 +248,7 @@ def start_loop(
                 _named(L, "bar.arrive", c64(0))
         if ops.pair:  # the turn of the first iteration's first matmul (passed after it, or after the loop)
             _take_turn(L)
+            L.wg_turn_held = True
         return ops
     _issue(L, ops, start, c64(0), defs)
     if invariant or loads:
@@ -430,6 +431,7 @@ def lower(L: TileLowering, op: Op, acc: list[ir.Value]) -> list[ir.Value]:
         out = _issue_reg_a(L, packed, b_base, (bm, bk, bn), dt, acc, kmajor)
     if (turns and not pair) or (pair and not carried):
         _pass_turn(L)
+    L.wg_turn_held = pair and carried  # held from this carried matmul to the next iteration's first
     if ops is not None and _deferrable(L, ops, op):  # waited for at the end of the iteration (finish_iteration)
         ops.deferred.append(op)
         return out
@@ -495,14 +497,15 @@ def _unstaged(L: TileLowering, loop: ForOp, m: Op) -> bool:
     return b_load is not None and all(ld is None or ld in loads or id(ld) not in body for ld in (a_load, b_load))
 
 
-def cta_barrier(L: TileLowering, ops: LoopOperands | None) -> None:
-    """A CTA barrier between the two loops of a split loop: under the pair ping-pong the turn is passed before it
-    and taken again after it (each warpgroup holds it from its last `p @ v` to its next `q @ k^T`)."""
-    if ops is not None and ops.pair:
-        _pass_turn(L)
+def turn_around_barrier(L: TileLowering) -> None:
+    """A CTA barrier while this warpgroup holds the pair ping-pong's turn (from its `p @ v` to its next
+    `q @ k^T`: the barrier between a split loop's two bodies, a reduction after `p @ v`): the turn is passed
+    before it and taken back after it, so the other warpgroup, waiting for the turn, can reach the barrier."""
+    _pass_turn(L)
+    L.wg_turn_held = False
     L.barrier()
-    if ops is not None and ops.pair:
-        _take_turn(L)
+    _take_turn(L)
+    L.wg_turn_held = True
 
 
 def _land_carried(L: TileLowering, ops: LoopOperands) -> None:
@@ -527,6 +530,7 @@ def land_exit(L: TileLowering, ops: LoopOperands | None, loop: ForOp, exits: lis
         return
     if ops.pair:
         _pass_turn(L)
+        L.wg_turn_held = False
     wgmma.wait(L, 0)
     i = next(i for i, c in enumerate(loop.carried) if c is ops.carry)
     exits[i][:] = wgmma.pin(L, exits[i])
