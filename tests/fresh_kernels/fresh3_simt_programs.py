@@ -1112,7 +1112,13 @@ def _arms_and_lanes() -> Program:
 # 21. Locals typed by the join of their assignments (simt-compiler.md): `x` holds an i8 and, in some threads, an
 #     i64, so it is an i64 everywhere; a typed u8 accumulator keeps u8 under `+=` an i32; a local first bound to
 #     the literal 300 and later to a u8 is a u8 (300 wraps to 44); a helper returning an i64 or an i8 returns
-#     an i64 (the join of its returns).
+#     an i64 (the join of its returns); a helper's annotated parameters convert their arguments (an i8 given for
+#     `x: i64` is an i64 there, an f32 given for `y: f64` an f64).
+@simt.device
+def scaled(x: i64, y: f64) -> i64:
+    return x * 1000 + i64(y * 1e9)
+
+
 @simt.device
 def widen(x: i8, big: i64) -> i64:
     if big > 0:
@@ -1122,7 +1128,7 @@ def widen(x: i8, big: i64) -> i64:
 
 @simt.kernel
 @simt.launch_contract(block=32)
-def joined_locals(a: Slice[i8], w: Slice[i32], out: DisjointSlice[i64]) -> None:
+def joined_locals(a: Slice[i8], w: Slice[i32], f: Slice[f32], out: DisjointSlice[i64], s: DisjointSlice[i64]) -> None:
     idx = thread.index_1d()
     i = idx.get()
     if i >= len(a):
@@ -1138,11 +1144,14 @@ def joined_locals(a: Slice[i8], w: Slice[i32], out: DisjointSlice[i64]) -> None:
         m = u8(i)
     if (o := out.get_mut(idx)) is not None:
         o.set(doubled * 1000000 + x * 1000 + i64(acc) * 10 + i64(m) + widen(a[i], i64(0)) * 4 * 1000000000000)
+    with simt.unsafe():
+        s.get_unchecked_mut(i).set(scaled(a[i], f[i]))  # type: ignore[arg-type]  # converted to the annotations
 
 
 def _joined_locals() -> Program:
     a = np.array([100, -100, 127, -128, 64, -65, 3, 0, 90, -90, 120, 5], np.int8)
     w = np.array([7, -3, 10, -200, 6, 1000, -1, 0, 300, -300, 5, -6], np.int32)
+    f = (np.arange(12) * 0.1 + 0.05).astype(np.float32)
 
     def reference() -> list[np.ndarray]:
         out = []
@@ -1154,14 +1163,15 @@ def _joined_locals() -> Program:
             acc = (250 + int(w[i])) % 256
             m = i if i % 2 == 0 else 300 % 256
             out.append(doubled * 1000000 + x * 1000 + acc * 10 + m + int(a[i]) * 4 * 1000000000000)
-        return [np.array(out, np.int64)]
+        scaled = [int(a[i]) * 1000 + int(float(f[i]) * 1e9) for i in range(a.size)]
+        return [np.array(out, np.int64), np.array(scaled, np.int64)]
 
     return launch_program(
-        "simt3: locals typed by the join of their assignments, a u8 accumulator under += an i32",
+        "simt3: locals and helper returns of joined types, annotated helper parameters, a u8 accumulator",
         joined_locals,
         simt.LaunchConfig1D(grid=1, block=32),
-        lambda s: (_dev(s, a), _dev(s, w), sk.zeros(a.size, i64, s)),
-        (2,),
+        lambda s: (_dev(s, a), _dev(s, w), _dev(s, f), sk.zeros(a.size, i64, s), sk.zeros(a.size, i64, s)),
+        (3, 4),
         reference,
     )
 

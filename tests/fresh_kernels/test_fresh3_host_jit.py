@@ -34,7 +34,7 @@ HOST_RUNNABLE = [
     "simt3: reverse range loop with continue and break",
     "simt3: short-circuit or/and with an atomic on the right, a walrus in a condition",
     "simt3: narrow accumulators wrap (u8 sum, i8 product), u32 negation, ~u16, u32 + i32 -> i64",
-    "simt3: locals typed by the join of their assignments, a u8 accumulator under += an i32",
+    "simt3: locals and helper returns of joined types, annotated helper parameters, a u8 accumulator",
 ]
 
 

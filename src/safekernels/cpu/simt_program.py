@@ -488,6 +488,7 @@ class _SiteRewriter(ast.NodeTransformer):
         x <<= v            ->  x = __sk_site__(key of `x`, x << v)           (`+= ... %=` are Assigns by now)
         (x := v)           ->  (x := __sk_site__(key of the walrus, v))
         return v           ->  return __sk_site__(key of v, v)                (a helper's joined return type)
+        def h(x: i64): ... ->  def h(x: i64): x = __sk_site__(key of `x`, x); ...  (an argument to the annotation)
 
     so `i32(k) if c else v` is an f32 for an f32 `v`, and a local assigned an i8 in one place and an i64 in another
     is an i64 everywhere, as on the GPU (Python would keep each value's own type)."""
@@ -499,6 +500,18 @@ class _SiteRewriter(ast.NodeTransformer):
     def wrap(self, at: ast.AST, value: ast.expr) -> ast.expr:
         key = ast.Constant((self.path, at.lineno, at.col_offset + self.indent + 1))  # type: ignore[arg-type,attr-defined]
         return ast.copy_location(ast.Call(ast.Name("__sk_site__", ast.Load()), [key, value], []), value)
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.stmt:
+        """A helper's annotated scalar parameters first: `x: i64` given an i8 argument is an i64."""
+        self.generic_visit(node)
+        entry: list[ast.stmt] = [
+            ast.copy_location(
+                ast.Assign([ast.Name(a.arg, ast.Store())], self.wrap(a, ast.Name(a.arg, ast.Load()))), node
+            )
+            for a in node.args.args
+        ]
+        node.body = [*entry, *node.body]
+        return node
 
     def visit_IfExp(self, node: ast.IfExp) -> ast.expr:
         self.generic_visit(node)

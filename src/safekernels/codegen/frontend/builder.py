@@ -254,7 +254,11 @@ class ModuleBuilder:
         for arg, ty in zip(args.args, arg_types, strict=True):
             parsed = annotation_param(arg.annotation)
             if parsed is not None and parsed[0] == "scalar" and is_numeric(ty):
-                params.append((arg.arg, arith_type(parsed[1])))
+                declared = arith_type(parsed[1])
+                params.append((arg.arg, declared))
+                if declared != ty and isinstance(declared, ScalarTy):  # the argument converts to the annotation
+                    line, col, _ = source.position(arg)
+                    self.note_site_types({(source.path, line, col): declared.dtype.name})
             else:
                 params.append((arg.arg, ty))
         self.building.append(key)
