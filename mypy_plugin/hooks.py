@@ -144,6 +144,10 @@ class SafeKernelsPlugin(Plugin):
             return _function_report_hook
         if self._local_callee(fullname):
             return functools.partial(_local_function_hook, fullname)
+        if "." not in fullname:
+            # a function nested in the unit being checked (mypy names it bare): its call applies what it does to the
+            # captured values (the launches it runs with them), which no safekernels call of the unit may start
+            return _nested_function_hook
         return None
 
 
@@ -242,6 +246,14 @@ def _report_local_call(api: CheckerPluginInterface, call: Context, callee: str) 
         and _imports_safekernels(module)
     ):
         _guarded(api, call, lambda: report_caused_by(api, call))
+
+
+def _nested_function_hook(ctx: FunctionContext) -> Type:
+    call = ctx.context
+    module = scope_stack(ctx.api)[0]
+    if isinstance(call, CallExpr) and isinstance(module, MypyFile) and _imports_safekernels(module):
+        _guarded(ctx.api, call, lambda: report_caused_by(ctx.api, call))
+    return ctx.default_return_type
 
 
 def _local_function_hook(callee: str, ctx: FunctionContext) -> Type:

@@ -21,7 +21,7 @@ function and however often mypy re-checks it.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from mypy.nodes import (
@@ -211,6 +211,8 @@ class Unit:
     outer_device: Callable[[], frozenset[str]] = _no_outer
     outer_candidates: frozenset[str] | None = frozenset()
     name: str | None = None  # the IR function's name, when not the definition's (a call summary's lowering)
+    # For the effects of a call of a nested function: the enclosing function's containers it may read by item.
+    outer_containers: Mapping[str, calls.Container] = field(default_factory=dict)
 
 
 @dataclass
@@ -318,6 +320,17 @@ def _type_is_device(typ: Type | None, module: str) -> bool:
         elif isinstance(current, UnionType):
             stack.extend(current.items)
     return False
+
+
+def _item_roots(expr: Expression) -> Iterator[str]:
+    """The names a display item of places starts with (`a` of `a.b`, each of `(a, c)`)."""
+    if isinstance(expr, NameExpr):
+        yield expr.name
+    elif isinstance(expr, MemberExpr):
+        yield from _item_roots(expr.expr)
+    elif isinstance(expr, TupleExpr | ListExpr):
+        for item in expr.items:
+            yield from _item_roots(item)
 
 
 def _target_names(target: Expression) -> Iterator[str]:
@@ -655,6 +668,10 @@ class FunctionLowerer(calls.PlaceNaming):
         self.containers = {
             n: c for n, d in displays.items() if n not in unsure and (c := calls.find_container(d)) is not None
         }
+        for name, container in self.unit.outer_containers.items():
+            # a captured container (`bufs[2]` in a nested function): its items are the caller's values
+            if name not in self.local_names and name not in unsure:
+                self.containers.setdefault(name, container)
 
     def find_factory_kernels(
         self,
@@ -763,6 +780,10 @@ class FunctionLowerer(calls.PlaceNaming):
                 place = ir.Place(self.name(arg.variable.name))
                 self.emit(ir.Bind((place,), (ir.Fresh("shared_array"),), span_of(arg.variable)))
 
+    def mark_device(self, place: ir.Place) -> None:
+        """`place` holds a device value from here on (`calls.lower_call`: an op a helper returned with loans)."""
+        self.device.add(place.key)
+
     def is_device_place(self, expr: Expression) -> bool:
         text = tree.dotted(expr)
         return text is not None and (text in self.device or text.split(".")[0] in self.device)
@@ -808,7 +829,9 @@ class FunctionLowerer(calls.PlaceNaming):
             self.expr(node.rvalue)
             self.expr(node.lvalue)
         elif isinstance(node, ReturnStmt):
-            if node.expr is not None:
+            if isinstance(node.expr, CallExpr):
+                self.call(node.expr, ir.Place(ir.RETURN_HOLDER))  # a returned op's loans: the caller's
+            elif node.expr is not None:
                 self.expr(node.expr)
             self.emit(ir.Return(span_of(node)))
         elif isinstance(node, RaiseStmt):
@@ -1038,9 +1061,11 @@ class FunctionLowerer(calls.PlaceNaming):
             declared = [n for sub in tree.walk(func.body) if isinstance(sub, NonlocalDecl) for n in sub.names]
             if captured or declared:
                 device = frozenset(self.device)
-                unit = Unit(func, kind, lambda: device, None)
-                effects = nonlocal_effects(FunctionLowerer(self.ctx, unit).lower(), [*captured, *declared])
-                if effects.reads or effects.rebound or effects.moves:
+                unit = Unit(func, kind, lambda: device, None, outer_containers=self.containers)
+                effects = nonlocal_effects(
+                    FunctionLowerer(self.ctx, unit).lower(), [*captured, *declared], list(_params(func))
+                )
+                if not effects.empty:
                     self.closures[node.name] = effects
 
     def captures(self, func: FuncItem, params: set[str]) -> list[str]:
@@ -1261,11 +1286,25 @@ class FunctionLowerer(calls.PlaceNaming):
     def _comp_for(self, gen: GeneratorExpr | DictionaryComprehension, index: int, renames: dict[str, str]) -> None:
         if index > 0:
             self.expr(gen.sequences[index])
-        self.tmp += 1
+        # the items it takes, as a `for` statement does (`for t in (a, b)`, `for t in parts`, `zip(xs, ys)`); an
+        # item spelled like the target would be read under its rename: a new value then
         target = gen.indices[index]
-        for raw in _target_names(target):
+        sequence = gen.sequences[index]
+        names = set(_target_names(target))
+        items = self.literal_items(sequence)
+        if items is not None and not names.isdisjoint(n for item in items for n in _item_roots(item)):
+            items = None
+        shape, sources = self.iteration(sequence) if items is None else ("", [])
+        self.tmp += 1
+        for raw in names:
             renames[raw] = f"{raw}$c{self.tmp}"
-        head = self.block(lambda: self.bind(target, ir.Fresh()))
+        if items is not None:
+            arms = tuple(self.block(functools.partial(self.assign, [target], item)) for item in items)
+            head = self.block(lambda: self.emit(ir.Branch(arms, span_of(target))))
+        elif shape:
+            head = self.block(lambda: calls.bind_iteration(self.target(target), shape, sources, self))
+        else:
+            head = self.block(lambda: self.bind(target, ir.Fresh()))
 
         def body() -> None:
             for cond in gen.condlists[index]:
@@ -1279,7 +1318,7 @@ class FunctionLowerer(calls.PlaceNaming):
             else:
                 self.expr(gen.left_expr)
 
-        self.emit(ir.Loop(head, self.block(body), (), span_of(target)))
+        self.emit(ir.Loop(head, self.block(body), (), span_of(target), unrolled=items is not None))
 
     # --- calls: resolve, describe as a neutral shape, let the core decide (core/calls.py) ---------------------
 

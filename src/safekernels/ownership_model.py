@@ -147,8 +147,11 @@ SHARED_RESULT_METHODS: Final[frozenset[str]] = frozenset({"shared"})
 #: `launch_async` op's value holds (it is the tuple of the launch's own arguments, the same buffer objects, not
 #: copies): `"value"` the same value (`sync_on` / `sync` return it, `shared` shares it), `"first"` its first item,
 #: `"tuple"` the tuple of the receiver's and the other ops' values (`zip`).  So `a, b, c = op.sync_on(s)` rebinds
-#: the launch's buffers, and `(a, b, c), _ = op.zip(other).sync_on(s)` too.  `then(f)` is `f`'s result: not listed.
+#: the launch's buffers, and `(a, b, c), _ = op.zip(other).sync_on(s)` too.  `then(f)` is `f`'s result, which may
+#: be the values `f` is handed (`lambda values: values`): where `f` is not followed, the value is taken to be the
+#: receiver's, the conservative reading (names bound from it may be the launch's buffers, as at run time).
 VALUE_FLOW_METHODS: Final[dict[str, str]] = {
+    "then": "value",
     "sync_on": "value",
     "sync": "value",
     "shared": "value",

@@ -81,6 +81,19 @@ PAIRS: dict[str, tuple[str, str]] = {
     "surface: view argument temporary": (
         "e0382_view_argument_then_loop_moves", "clean_view_argument_then_loop_rebinds"
     ),
+    "surface: nested function's captured aliases": (
+        "e0502_nested_function_captured_aliases", "clean_nested_function_captured_aliases"
+    ),
+    "surface: a then chain's values": (
+        "e0502_then_chain_values_are_launch_buffers", "clean_then_chain_values_are_launch_buffers"
+    ),
+    "surface: a helper returns a pending op": ("e0505_helper_returns_pending_op", "clean_helper_returns_pending_op"),
+    "surface: nonlocal rebound to a caller's value": (
+        "e0502_nonlocal_rebound_to_caller_value", "clean_nonlocal_rebound_to_caller_value"
+    ),
+    "surface: comprehension items": (
+        "e0502_comprehension_items_of_a_display", "clean_comprehension_items_of_a_display"
+    ),
 }
 
 

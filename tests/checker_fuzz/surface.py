@@ -9,8 +9,11 @@ The grammar is the table crossed with expression forms and flow forms:
                                                   a local helper returning a parameter `first_of(p, q)`
       x flow form around the statement         -> if/elif/else, for/while with break/continue/else,
                                                   try/except/else/finally, match with guards, with-blocks,
-                                                  comprehensions, nested functions, a method of a class holding
-                                                  buffers, a helper returning an op, a kernel defined in `main`
+                                                  comprehensions (one launching per item), nested functions
+                                                  (with parameters too), `async def` run by `asyncio.run` or
+                                                  awaited from another, a method of a class holding buffers,
+                                                  helpers returning a tile op or a pending `launch_async` op,
+                                                  a kernel defined in `main`
 
 `table_entries()` reads the table; `TEMPLATES` must have a template for every entry (a test fails the day an entry
 lands without one), and every generated program records which entries and forms it used, so the runner prints
@@ -136,6 +139,16 @@ def launch_op(z: Any, x: Any, y: Any) -> Any:
     return add(z, x, y)
 
 
+def pending_add(prep: Any, a: Any, b: Any, c: Any) -> Any:
+    """A helper returning a pending `launch_async` op: it keeps borrowing `a`, `b`, `c` until it runs."""
+    return vecadd.launch_async(prep, a, b, c)
+
+
+def keep(values: Any) -> Any:
+    """A `then` callback handing back the values it is given (the launch's own buffers)."""
+    return values
+
+
 def none_yet() -> Any:
     return None
 
@@ -214,8 +227,9 @@ _BUFFER_ONLY = frozenset({"attribute", "container-list", "container-dict"})
 
 FLOW_FORMS = (
     "if", "elif", "for", "for-break", "for-continue-else", "while", "while-break-else", "try-except-else",
-    "try-finally", "match-guard", "with-suppress", "with-nullcontext", "comprehension", "nested-function", "async",
-    "method", "dataclass-method", "helper-op", "local-kernel", "kernel-factory", "module-alias", "star-import",
+    "try-finally", "try-except-else-finally", "match-guard", "with-suppress", "with-nullcontext", "comprehension",
+    "comprehension-loop", "nested-function", "nested-params", "async", "async-await", "method", "dataclass-method",
+    "helper-op", "helper-pending", "local-kernel", "kernel-factory", "module-alias", "star-import",
 )
 
 
@@ -355,6 +369,15 @@ class _Gen:
             self.block(depth + 1, loop)
             emit(depth, "else:")
             self.block(depth + 1, loop)
+        elif form == "try-except-else-finally":
+            emit(depth, "try:")
+            self.block(depth + 1, loop)
+            emit(depth, "except (RuntimeError, sk.SafeKernelsError):")
+            self.block(depth + 1, loop)
+            emit(depth, "else:")
+            self.block(depth + 1, loop)
+            emit(depth, "finally:")
+            self.block(depth + 1, loop)
         elif form == "try-finally":
             emit(depth, "try:")
             self.block(depth + 1, loop)
@@ -381,6 +404,36 @@ class _Gen:
         elif form == "comprehension":
             emit(depth, f"print([t for t in ({self.pick(BUFFERS)}, {self.pick(BUFFERS)})])")
             self.simple(depth)
+        elif form == "comprehension-loop":
+            # a comprehension over the buffers that runs a launch per item, then the statement after it
+            first, second = self.arg(("a", "b")), self.pick(BUFFERS)
+            emit(depth, f"print([vecadd.launch_async(prep, {first}, t, {second}).sync_on(stream) for t in (a, b)])")
+            self.program.entries["launch:simt.launch_async"] += 1
+            self.simple(depth)
+        elif form == "nested-params":
+            # a nested function with parameters and captured names, called directly with the caller's places
+            name = f"inner{len(self.lines)}"
+            emit(depth, f"def {name}(u: Any, v: Any) -> None:")
+            emit(depth + 1, f"vecadd.launch(prep, stream, u, v, {self.arg(BUFFERS)})")
+            emit(depth, f"{name}({self.arg(BUFFERS, True)}, {self.arg(BUFFERS)})")
+            self.program.entries["launch:simt.launch"] += 1
+        elif form == "async-await":
+            # an `async def` awaited from another one (not a direct call in `main`: the error index lists it)
+            name = f"awaited{len(self.lines)}"
+            emit(depth, f"async def {name}() -> None:")
+            emit(depth + 1, "nonlocal a, b, c, x, y, z, op, p")
+            self.block(depth + 1)
+            emit(depth, f"async def outer_{name}() -> None:")
+            emit(depth + 1, f"await {name}()")
+            emit(depth, f"asyncio.run(outer_{name}())")
+        elif form == "helper-pending":
+            first, second, third = self.buffers()
+            emit(depth, f"p = pending_add(prep, {first}, {second}, {third})")
+            self.program.entries["launch:simt.launch_async"] += 1
+            if self.pick((True, False)):
+                self.simple(depth)
+            emit(depth, "if p is not None:")
+            emit(depth + 1, "p.sync_on(stream)")
         elif form == "nested-function":
             name = f"inner{len(self.lines)}"
             emit(depth, f"def {name}() -> None:")
@@ -668,7 +721,7 @@ def _loans(method: str) -> Callable[[_Gen, int], None]:
             g.emit(d, f"p = vecadd.launch_async(prep, tmp, {g.arg(('a', 'b'))}, c)")
         else:
             g.emit(d, f"p = vecadd.launch_async(prep, {g.arg(('a', 'b'))}, {g.arg(('a', 'b'))}, c)")
-        g.emit(d, f"q = {chain}")
+        g.emit(d, f"q = {chain if method != 'then' else g.pick((chain, 'p.then(keep)'))}")
         g.emit(d, "p = none_yet()")
         if g.pick((True, False)):
             first, second, third = g.buffers()

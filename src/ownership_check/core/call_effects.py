@@ -55,10 +55,12 @@ class CallSummary:
     rebinds: tuple[tuple[ParamPath, ParamPath | ir.Fresh | None], ...] = ()
     receiver: str | None = None
     borrows: tuple[tuple[tuple[ParamPath, bool], ...], ...] = ()  # per call of the callee: (path, mutable)
+    # what the op the callee returns still borrows (`return k.launch_async(prep, a, out)`): (path, mutable)
+    returned_loans: tuple[tuple[ParamPath, bool], ...] = ()
 
     @property
     def empty(self) -> bool:
-        return not self.moves and not self.rebinds and not self.borrows
+        return not self.moves and not self.rebinds and not self.borrows and not self.returned_loans
 
 
 @dataclass(frozen=True)
@@ -77,11 +79,13 @@ def _extend(place: ir.Place, attrs: tuple[str, ...]) -> ir.Place:
     return ir.Place(place.root, place.attrs + attrs, display)
 
 
-def apply_summary(applied: AppliedSummary[E], node: E, span: Span, sink: Lowering[E]) -> None:
+def apply_summary(
+    applied: AppliedSummary[E], node: E, span: Span, sink: Lowering[E], holder: ir.Place | None = None
+) -> None:
     """Emit, after a call's arguments, the callee's borrows of the caller's values (one call group per call in the
-    callee, at the arguments' spans), its moves of them (with the callee's spans, so the note points inside it),
-    then its rebinds of attribute paths (in parallel, reading the caller's values as they
-    were before them)."""
+    callee, at the arguments' spans), the loans of the op it returns (held by `holder`, what the call's result is
+    bound to), its moves of them (with the callee's spans, so the note points inside it), then its rebinds of
+    attribute paths (in parallel, reading the caller's values as they were before them)."""
     summary = applied.summary
     bound = dict(applied.bound)
 
@@ -105,6 +109,12 @@ def apply_summary(applied: AppliedSummary[E], node: E, span: Span, sink: Lowerin
             operand = bound.get(param)
             if found is not None and len(found) == 1 and operand is not None:
                 sink.emit(ir.Borrow(found[0], mutable, number, operand.span), node)
+    if holder is not None:
+        for (param, attrs), mutable in summary.returned_loans:
+            found = targets(param, attrs, device_only=True)
+            operand = bound.get(param)
+            if found is not None and len(found) == 1 and operand is not None:
+                sink.emit(ir.Borrow(found[0], mutable, sink.next_group(), operand.span, holder), node)
     sites: dict[ParamPath, list[SummaryMove]] = {}
     for move in summary.moves:
         sites.setdefault(move.path, []).append(move)

@@ -32,6 +32,7 @@ sharing the code changed no behaviour; see docs/checker-internals.md ("Writing a
 from __future__ import annotations
 
 import functools
+import itertools
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final, Generic, Protocol, TypeAlias, TypeVar
@@ -342,13 +343,24 @@ class MethodCall(Generic[E]):
 class NonlocalEffects:
     """What calling a nested function does to the values it captures and the names it declares `nonlocal`, read
     from the nested function's own analysis (`checker.nonlocal_effects`): `reads` are where it first reads each
-    caller's value, borrows one or checks the brand of one (spans in the nested function), `rebound` names refer
-    to a new value on every path out, and
-    `moves` are its moves that may have consumed what a name refers to by then."""
+    caller's value or checks the brand of one (spans in the nested function), and its calls that borrow the caller's
+    values (one tuple of borrows per way the call's arguments may be the caller's values, in the call's group),
+    `rebound` names refer to a new value on every path out, and `moves` are its moves that may have consumed what
+    a name refers to by then."""
 
-    reads: tuple[ir.Use | ir.Borrow | ir.CheckBrand, ...] = ()
+    reads: tuple[ir.Use | ir.Borrow | ir.CheckBrand | tuple[tuple[ir.Borrow, ...], ...], ...] = ()
     rebound: tuple[ir.Place, ...] = ()
     moves: tuple[ir.Move, ...] = ()
+    params: frozenset[str] = frozenset()  # the nested function's parameters (what the call binds them to)
+    returned_loans: tuple[tuple[str, bool], ...] = ()  # what the op it returns still borrows: (name, mutable)
+    # a rebound name that may be one of the caller's values or a view of one: per way (caller's name or None for a
+    # new value, the view's region or None for the value itself)
+    rebound_sources: tuple[tuple[ir.Place, tuple[tuple[str | None, ir.Region | None], ...]], ...] = ()
+
+    @property
+    def empty(self) -> bool:
+        """Whether a call of the nested function does nothing the caller must apply."""
+        return not (self.reads or self.rebound or self.moves or self.returned_loans or self.rebound_sources)
 
 
 @dataclass(frozen=True)
@@ -525,16 +537,110 @@ def lower_call(call: Call[E], holder: ir.Place | None, sink: Lowering[E]) -> ir.
         # the nested function ran here: its reads of the caller's values, its rebinds, then its moves (with their
         # own spans and help)
         for read in effects.reads:
-            if isinstance(read, ir.Borrow):  # a call of its own: checked against the caller's loans only
+            if isinstance(read, tuple):
+                # a call of its own: its arguments checked against each other (one group) and the caller's loans;
+                # a parameter's value is the operand the call binds it to
+                number = sink.next_group()
+                ways = _nested_ways(read, number, effects.params, call.summary)
+
+                def replay(way: tuple[ir.Borrow, ...]) -> None:
+                    for borrow in way:
+                        sink.emit(borrow, call.node)
+
+                if len(ways) <= 1:
+                    for way in ways:
+                        replay(way)
+                else:
+                    arms = tuple(sink.block(lambda w=way: replay(w)) for way in ways)  # type: ignore[misc]
+                    sink.emit(ir.Branch(arms, call.span))
+                continue
+            if isinstance(read, ir.Borrow):
                 read = ir.Borrow(read.place, read.mutable, sink.next_group(), read.span)
             sink.emit(read, call.node)
+        if holder is not None:
+            for name, mutable in effects.returned_loans:  # the op the call returns keeps them until it runs
+                sink.emit(ir.Borrow(ir.Place(name), mutable, sink.next_group(), call.span, holder), call.node)
+            if effects.returned_loans:
+                _holds_op(holder, sink)
+        sources = dict(effects.rebound_sources)
         for place in effects.rebound:
-            sink.emit(ir.Bind((place,), (ir.Fresh(),), call.span), call.node)
+            if place not in sources:
+                sink.emit(ir.Bind((place,), (ir.Fresh(),), call.span), call.node)
+        _rebind_nonlocals(effects.rebound_sources, call, sink)
         for move in effects.moves:
             sink.emit(move, call.node)
     if call.summary is not None:
-        apply_summary(call.summary, call.node, call.span, sink)
+        apply_summary(call.summary, call.node, call.span, sink, holder)
+        if holder is not None and call.summary.summary.returned_loans:
+            _holds_op(holder, sink)
     return ir.Fresh()
+
+
+def _holds_op(holder: ir.Place, sink: Lowering[E]) -> None:
+    """`holder` is bound to an op that keeps loans (a helper's returned `launch_async` op): a device value from
+    here on, so `holder.sync_on(stream)` consumes it and ends them (a front end without the hook: no change)."""
+    mark = getattr(sink, "mark_device", None)
+    if mark is not None:
+        mark(holder)
+
+
+def _rebind_nonlocals(
+    rebinds: tuple[tuple[ir.Place, tuple[tuple[str | None, ir.Region | None], ...]], ...],
+    call: Call[E],
+    sink: Lowering[E],
+) -> None:
+    """The names a call of a nested function rebinds to one of the caller's values, a view of one or a new value
+    (one `Branch` arm per way), in parallel: the caller's values are read into temporaries first (`a, c = c, a`)."""
+    staged: dict[str, ir.Place] = {}
+    for place, ways in rebinds:
+        for source, region in ways:
+            if source is not None and (source != place.root or region is not None) and source not in staged:
+                staged[source] = argument_temp(sink.temp(source))
+    if staged:
+        values = tuple(ir.FromPlace(ir.Place(source), call.span) for source in staged)
+        sink.emit(ir.Bind(tuple(staged.values()), values, call.span), call.node)
+    for place, ways in rebinds:
+
+        def rebind(source: str | None, region: ir.Region | None, place: ir.Place = place) -> None:
+            if source == place.root and region is None:
+                return  # unchanged on this path
+            if source is None:
+                sink.emit(ir.Bind((place,), (ir.Fresh(),), call.span), call.node)
+            elif region is None:
+                sink.emit(ir.Bind((place,), (ir.FromPlace(staged[source], call.span),), call.span), call.node)
+            else:
+                sink.emit(ir.View(place, staged[source], region, call.span), call.node)
+
+        if len(ways) == 1:
+            rebind(*ways[0])
+            continue
+        arms = tuple(sink.block(lambda w=way: rebind(*w)) for way in ways)  # type: ignore[misc]
+        sink.emit(ir.Branch(arms, call.span))
+
+
+def _nested_ways(
+    ways: tuple[tuple[ir.Borrow, ...], ...], number: int, params: frozenset[str], summary: AppliedSummary[E] | None
+) -> list[tuple[ir.Borrow, ...]]:
+    """A nested function's call's borrows of the caller's values (`checker.nonlocal_effects`), renumbered into the
+    caller's group `number`, a borrow of a parameter's value as one of the operand the call binds it to (each place
+    the operand may be, one way each; none for an operand that is no place)."""
+    bound = dict(summary.bound) if summary is not None else {}
+    out: list[tuple[ir.Borrow, ...]] = []
+    for way in ways:
+        options: list[list[ir.Borrow]] = []
+        for b in way:
+            if b.place.root not in params:
+                options.append([ir.Borrow(b.place, b.mutable, number, b.span)])
+                continue
+            operand = bound.get(b.place.root)
+            if operand is None:
+                continue
+            places = [operand.place] if operand.place is not None else [c.place for c in operand.choices if c.place]
+            if places:
+                options.append([ir.Borrow(ir.Place(p.root, p.attrs, b.place.text), b.mutable, number, b.span)
+                                for p in places if p is not None])
+        out.extend(itertools.islice(itertools.product(*options), 16))
+    return list(dict.fromkeys(out))
 
 
 def _method_call(call: Call[E], method: MethodCall[E], holder: ir.Place | None, sink: Lowering[E]) -> ir.Value | None:

@@ -37,7 +37,8 @@ computes:
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable, Iterable
+import itertools
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -1004,14 +1005,15 @@ class _Analysis:
         return states
 
 
-def nonlocal_effects(function: ir.Function, names: Iterable[str]) -> NonlocalEffects:
+def nonlocal_effects(function: ir.Function, names: Iterable[str], params: Iterable[str] = ()) -> NonlocalEffects:
     """What a call of the nested `function` does to `names`, the caller's values it captures and the names it
     declares `nonlocal` (each starts out as the caller's value, the unknown object `@name`): where it first reads
     a caller's value (a use, a move or a borrow of `@name`: the caller's value must not be moved by then), the
     names bound to a new value on every path to the exit, and the moves that may have consumed what a name refers
     to there (`x = y.unpartition()` consumes the caller's `y`).  The caller emits them at the call in that order
     (`calls.lower_call`), so a call after the caller moved a value the nested function reads is E0382 at the
-    read, and so is a use of a consumed value after the call."""
+    read, and so is a use of a consumed value after the call.  A launch's arguments may also be the nested
+    function's `params` (its call binds them to the caller's operands, `calls.lower_call`)."""
     wanted = tuple(dict.fromkeys(names))
     graph = build(function)
     setup = _setup(graph, wanted)
@@ -1022,10 +1024,15 @@ def nonlocal_effects(function: ir.Function, names: Iterable[str]) -> NonlocalEff
     exit_state = states[graph.exit]
     # In node order: the first read of each caller's value, and every borrow of one and brand check on one (the
     # caller's pending ops' loans and its prepared launches' brands apply to them).
-    reads: dict[tuple[str, Span, bool], ir.Use | ir.Borrow | ir.CheckBrand] = {}
+    reads: dict[tuple[str, Span, bool], ir.Use | ir.Borrow | ir.CheckBrand | tuple[tuple[ir.Borrow, ...], ...]] = {}
     first: set[str] = set()
+    params = tuple(params)
+    runs = _borrow_runs(graph, states, wanted, frozenset(params))
     for node in graph.nodes:
         op, st = node.op, states[node.id]
+        if st is not None and node.id in runs:
+            reads.setdefault((f"${node.id}", op.span, True), runs[node.id])  # type: ignore[union-attr]
+            continue
         read = op.source if isinstance(op, ir.View) else getattr(op, "place", None)
         if st is None or not isinstance(read, ir.Place) or read.root not in wanted:
             continue
@@ -1035,25 +1042,120 @@ def nonlocal_effects(function: ir.Function, names: Iterable[str]) -> NonlocalEff
             continue
         place = ir.Place(read.root)
         if isinstance(op, ir.Borrow) and not read.attrs:
-            reads.setdefault((read.root, op.span, True), ir.Borrow(place, op.mutable, -1, op.span))
+            pass  # in `runs`, by the caller's values it may borrow
         elif isinstance(op, ir.CheckBrand) and not read.attrs:
             reads.setdefault((read.root, op.span, True), ir.CheckBrand(place, op.kernel, op.span, op.callee_span))
         elif read.root not in first:
             reads.setdefault((read.root, op.span, False), ir.Use(place, op.span))
         first.add(read.root)
     if exit_state is None:  # never returns
-        return NonlocalEffects(tuple(reads.values()))
+        return NonlocalEffects(tuple(reads.values()), params=frozenset(params))
     rebound: list[ir.Place] = []
     moves: dict[Span, ir.Move] = {}
     places = [ir.Place(name) for name in wanted]  # alive together: the analysis memoises by `id(place)`
+    sources: list[tuple[ir.Place, tuple[tuple[str | None, ir.Region | None], ...]]] = []
     for name, place in zip(wanted, places, strict=True):
         if all(name in world and not any(o[0] == "@" for o in world[name]) for world in exit_state.worlds):
             rebound.append(place)
+        ways = _rebound_ways(analysis, exit_state, name, frozenset(wanted))
+        if ways is not None:
+            sources.append((place, ways))
         for site in sorted(analysis.moved_sites(exit_state, place)):
             op = graph.nodes[site].op
             assert isinstance(op, ir.Move)
             moves.setdefault(op.span, ir.Move(place, op.span, op.help))
-    return NonlocalEffects(tuple(reads.values()), tuple(rebound), tuple(moves.values()))
+    returned: dict[str, bool] = {}
+    for loan in sorted(exit_state.loans, key=lambda ln: (ln.obj, ln.mutable)):
+        name = loan.obj[1:]
+        if loan.holder_key == ir.RETURN_HOLDER and loan.holder_obj is None and name in wanted:
+            returned[name] = returned.get(name, False) or loan.mutable
+    return NonlocalEffects(
+        tuple(reads.values()),
+        tuple(rebound),
+        tuple(moves.values()),
+        frozenset(params),
+        tuple(sorted(returned.items())),
+        tuple(sources),
+    )
+
+
+def _rebound_ways(
+    analysis: _Analysis, state: State, name: str, wanted: frozenset[str]
+) -> tuple[tuple[str | None, ir.Region | None], ...] | None:
+    """What a `nonlocal` name the nested function may rebind refers to at its exit, when that is (on some path) one
+    of the caller's values or a view of one (`nonlocal a` then `a = c[0:32]`, `b = c`): per way, the caller's name
+    and the view's region (None: the value itself; a name None: a new value; `name` itself: unchanged).  None when
+    it is unchanged, or a new value, on every path."""
+    ways: dict[tuple[str | None, ir.Region | None], None] = {}
+    for world in state.worlds:
+        for obj in world.get(name, ("@" + name,)):
+            chain = analysis.chain(obj)
+            base = chain[0]
+            caller = base[1:] if base[0] == "@" and "." not in base else None
+            if caller is not None and caller not in wanted and caller.split("$e", 1)[0] not in wanted:
+                caller = None
+            region = analysis.info(obj).region if len(chain) == 2 else None
+            ways.setdefault((caller, region))
+    if all(source is None or (source == name and region is None) for source, region in ways):
+        return None
+    return tuple(ways)
+
+
+#: How many ways one call's borrows of the caller's values may be replayed at a call of a nested function.
+_MAX_BORROW_ARMS = 16
+
+
+def _borrow_runs(
+    graph: Graph, states: list[State | None], wanted: Sequence[str], params: frozenset[str] = frozenset()
+) -> dict[int, tuple[tuple[ir.Borrow, ...], ...]]:
+    """A nested function's calls that borrow the caller's values, for its call sites (`nonlocal_effects`): per call
+    (a run of borrows of one group, keyed by its first node), the ways its arguments may be the caller's values,
+    one tuple of borrows per way (by path: the state's worlds), in the call's own group.  A caller's value is a
+    captured name's unknown object `@name`, or an item of a captured container (`@bufs$e2`), whatever nested name
+    reaches it (`w := a`, `a, b = b, a`, the values of an op it ran); at the call site, where the caller knows which
+    of its names are one buffer, two arguments of one launch that are one buffer conflict (E0502).  A parameter's
+    value `@param` counts too, in a call that also borrows a captured value (a call of parameters only is the call
+    summary's)."""
+    names = frozenset(wanted) | params
+
+    def caller(obj: str) -> str | None:
+        name = obj[1:]
+        if obj[0] != "@" or "." in name:
+            return None
+        return name if name in names or name.split("$e", 1)[0] in names else None
+
+    groups: list[list[Node]] = []
+    for node in graph.nodes:
+        op = node.op
+        if states[node.id] is None or not isinstance(op, ir.Borrow):
+            continue
+        last = groups[-1] if groups else None
+        if last is None or last[-1].op.group != op.group or any(n.op is op for n in last):  # type: ignore[union-attr]
+            groups.append([node])
+        else:
+            last.append(node)
+    out: dict[int, tuple[tuple[ir.Borrow, ...], ...]] = {}
+    for run in groups:
+        state = states[run[-1].id]
+        assert state is not None
+        arms: dict[tuple[ir.Borrow, ...], None] = {}
+        for world in state.worlds:
+            per_borrow: list[list[ir.Borrow]] = []
+            for member in run:
+                op = member.op
+                assert isinstance(op, ir.Borrow)
+                found = sorted({n for o in _world_get(world, op.place.key) if (n := caller(o)) is not None})
+                if found:
+                    per_borrow.append(
+                        [ir.Borrow(ir.Place(n, (), op.place.text), op.mutable, op.group, op.span) for n in found]
+                    )
+            if not per_borrow or all(b.place.root in params for way in per_borrow for b in way):
+                continue
+            for arm in itertools.islice(itertools.product(*per_borrow), _MAX_BORROW_ARMS):
+                arms.setdefault(tuple(arm))
+        if arms:
+            out[run[0].id] = tuple(itertools.islice(arms, _MAX_BORROW_ARMS))
+    return out
 
 
 def _dominators(graph: Graph) -> list[int]:

@@ -59,6 +59,11 @@ class Place:
 ARGUMENT_TEMP_PREFIX: Final[str] = "$a"
 
 
+#: The holder of the op a function returns (`return k.launch_async(...)`, `return pending.then(f)`): the loans the
+#: op keeps are the caller's at the call (`call_effects.CallSummary.returned_loans`); it is never bound.
+RETURN_HOLDER: Final[str] = "$return"
+
+
 #: The attribute under a place holding an op that stands for the op's *value* (`p.$`), and the prefix of the
 #: attribute for item `i` of a tuple value (`p.$.$0`).  Value paths are bound only by the core (a launch's
 #: arguments after `p = k.launch_async(...)`, `sync_on`'s result); a value path that was never bound reads as

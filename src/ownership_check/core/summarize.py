@@ -81,6 +81,12 @@ def call_summary(
             if path is not None:
                 group = groups.setdefault(op.group, {})
                 group[path] = group.get(path, False) or op.mutable
+    # The op the callee returns keeps its loans of the caller's values until the caller runs it.
+    returned: dict[ParamPath, bool] = {}
+    for loan in sorted(exit_state.loans, key=lambda ln: (ln.obj, ln.mutable)):
+        path = _path(loan.obj, wanted)
+        if loan.holder_key == ir.RETURN_HOLDER and loan.holder_obj is None and path is not None:
+            returned[path] = returned.get(path, False) or loan.mutable
     rebinds: dict[ParamPath, ParamPath | ir.Fresh | None] = {}
     unsure: set[ParamPath] = set()
     for world in exit_state.worlds:
@@ -111,4 +117,5 @@ def call_summary(
         tuple(sorted(((t, s) for t, s in rebinds.items() if t != s), key=lambda item: item[0])),
         receiver,
         tuple(tuple(group.items()) for _, group in sorted(groups.items())),
+        tuple(sorted(returned.items())),
     )

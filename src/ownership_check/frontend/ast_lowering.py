@@ -31,7 +31,7 @@ import functools
 import re
 import unicodedata
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Final, Union
 
 from ownership_check.core import calls, ir
@@ -289,6 +289,17 @@ def _target_names(target: ast.AST) -> Iterator[str]:
             yield from _target_names(el)
     elif isinstance(target, ast.Starred):
         yield from _target_names(target.value)
+
+
+def _item_roots(node: ast.AST) -> Iterator[str]:
+    """The names a display item of places starts with (`a` of `a.b`, each of `(a, c)`)."""
+    if isinstance(node, ast.Name):
+        yield node.id
+    elif isinstance(node, ast.Attribute):
+        yield from _item_roots(node.value)
+    elif isinstance(node, ast.Tuple | ast.List):
+        for item in node.elts:
+            yield from _item_roots(item)
 
 
 def _int_literal(node: ast.AST | None) -> int | None:
@@ -647,6 +658,8 @@ class Unit:
     outer_kernels: Mapping[str, KernelSummary] = field(default_factory=dict)
     # A method's class: attributes `__init__` binds to a prepared launch, and the kernel it was prepared for.
     class_brands: Mapping[str, str] = field(default_factory=dict)
+    # For the effects of a call of a nested function: the enclosing function's containers it may read by item.
+    outer_containers: Mapping[str, calls.Container] = field(default_factory=dict)
 
 
 @dataclass
@@ -898,6 +911,10 @@ class FunctionLowerer(calls.PlaceNaming):
         self.containers = {
             n: c for n, d in displays.items() if n not in unsure and (c := calls.find_container(d)) is not None
         }
+        for name, container in self.unit.outer_containers.items():
+            # a captured container (`bufs[2]` in a nested function): its items are the caller's values
+            if name not in self.local_names and name not in unsure:
+                self.containers.setdefault(name, container)
 
     def find_factory_kernels(self, pairs: Sequence[tuple[list[str], ast.expr]], unsure: set[str]) -> None:
         """Names bound once, by a call of a kernel factory (`offset = make_offset_kernel()`): they are that
@@ -985,6 +1002,10 @@ class FunctionLowerer(calls.PlaceNaming):
         elif isinstance(target, ast.Starred):
             yield from self._target_texts(target.value)
 
+    def mark_device(self, place: ir.Place) -> None:
+        """`place` holds a device value from here on (`calls.lower_call`: an op a helper returned with loans)."""
+        self.device.add(place.key)
+
     def is_device_place(self, node: ast.AST) -> bool:
         text = dotted(node)
         return text is not None and (text in self.device or text.split(".")[0] in self.device)
@@ -1035,7 +1056,9 @@ class FunctionLowerer(calls.PlaceNaming):
             self.expr(node.value)
             self.expr(node.target)
         elif isinstance(node, ast.Return):
-            if node.value is not None:
+            if isinstance(node.value, ast.Call):
+                self.call(node.value, ir.Place(ir.RETURN_HOLDER))  # a returned op's loans: the caller's
+            elif node.value is not None:
                 self.expr(node.value)
             self.emit(ir.Return(self.span(node)))
         elif isinstance(node, ast.Raise):
@@ -1304,8 +1327,12 @@ class FunctionLowerer(calls.PlaceNaming):
             # a call of it may move the captured values, and rebind the names it declares `nonlocal`
             declared = [name for sub in _walk(node) if isinstance(sub, ast.Nonlocal) for name in sub.names]
             if captured or declared:
-                effects = nonlocal_effects(FunctionLowerer(self.ctx, unit).lower(), [*captured, *declared])
-                if effects.reads or effects.rebound or effects.moves:
+                reader = replace(unit, outer_containers=self.containers)
+                params = [p.arg for p in _param_names(node.args)]
+                effects = nonlocal_effects(
+                    FunctionLowerer(self.ctx, reader).lower(), [*captured, *declared], params
+                )
+                if not effects.empty:
                     self.closures[unit.name] = effects
 
     def captures(self, node: FunctionNode | ast.Lambda, params: set[str]) -> list[str]:
@@ -1524,10 +1551,23 @@ class FunctionLowerer(calls.PlaceNaming):
         comp = node.generators[index]
         if index:
             self.expr(comp.iter)
+        # the items it takes, as a `for` statement does (`for t in (a, b)`, `for t in parts`, `zip(xs, ys)`); an
+        # item spelled like the target would be read under its rename: a new value then
+        names = set(_target_names(comp.target))
+        items = self.literal_items(comp.iter)
+        if items is not None and not names.isdisjoint(n for item in items for n in _item_roots(item)):
+            items = None
+        shape, sources = self.iteration(comp.iter) if items is None else ("", [])
         self.tmp += 1
-        for raw in _target_names(comp.target):
+        for raw in names:
             renames[raw] = f"{raw}$c{self.tmp}"
-        head = self.block(lambda: self.bind(comp.target, ir.Fresh()))
+        if items is not None:
+            arms = tuple(self.block(functools.partial(self.assign, [comp.target], item)) for item in items)
+            head = self.block(lambda: self.emit(ir.Branch(arms, self.span(comp.target))))
+        elif shape:
+            head = self.block(lambda: calls.bind_iteration(self.target(comp.target), shape, sources, self))
+        else:
+            head = self.block(lambda: self.bind(comp.target, ir.Fresh()))
 
         def body() -> None:
             for cond in comp.ifs:
@@ -1540,7 +1580,7 @@ class FunctionLowerer(calls.PlaceNaming):
             else:
                 self.expr(node.elt)
 
-        self.emit(ir.Loop(head, self.block(body), (), self.span(comp.target)))
+        self.emit(ir.Loop(head, self.block(body), (), self.span(comp.target), unrolled=items is not None))
 
     # --- calls: resolve, describe as a neutral shape, let the core decide (core/calls.py) --------------------
 
