@@ -1176,6 +1176,42 @@ def _joined_locals() -> Program:
     )
 
 
+# 22. Stores of a wider int into a narrower buffer or shared array wrap, as the GPU's stores truncate (an index
+#     times 100 into a u8 buffer, times 10**8 into an i32 one, an i64 into an i16 shared array).
+@simt.kernel
+@simt.launch_contract(block=32)
+def narrowing_stores(small: DisjointSlice[u8], mid: DisjointSlice[i32], back: DisjointSlice[i16]) -> None:
+    t = thread.thread_idx_x()
+    idx = thread.index_1d()
+    i = idx.get()
+    with simt.unsafe():
+        s = simt.shared_array(i16, 32)
+        s[t] = i64(i) * 5000 - 70000
+        mid.get_unchecked_mut(i).set(i * 100000000)
+        back.get_unchecked_mut(i).set(s[t])
+    if (o := small.get_mut(idx)) is not None:
+        o.set(i * 100)
+
+
+def _narrowing_stores() -> Program:
+    def reference() -> list[np.ndarray]:
+        k = range(32)
+        return [
+            np.array([(i * 100) % 256 for i in k], np.uint8),
+            np.array([_wrap(i * 100000000, 32, True) for i in k], np.int32),
+            np.array([_wrap(i * 5000 - 70000, 16, True) for i in k], np.int16),
+        ]
+
+    return launch_program(
+        "simt3: stores of wider ints into u8/i32 buffers and an i16 shared array wrap",
+        narrowing_stores,
+        simt.LaunchConfig1D(grid=1, block=32),
+        lambda s: (sk.zeros(32, u8, s), sk.zeros(32, i32, s), sk.zeros(32, i16, s)),
+        (0, 1, 2),
+        reference,
+    )
+
+
 PROGRAMS: list[Program] = [
     _in_range(),
     _weigh_2d(),
@@ -1198,6 +1234,7 @@ PROGRAMS: list[Program] = [
     _narrow_accumulators(),
     _arms_and_lanes(),
     _joined_locals(),
+    _narrowing_stores(),
 ]
 
 

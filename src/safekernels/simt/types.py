@@ -94,7 +94,7 @@ class ElemMut(Generic[T]):
 
     def set(self, value: T | float) -> None:
         # `float` too: kernel arithmetic on f32 values is typed `float` by mypy (dtype classes subclass float).
-        self._data[self._index] = value
+        self._data[self._index] = stored_int(self._data, value)
 
     def get(self) -> T:
         return self._data[self._index]  # type: ignore[no-any-return]
@@ -267,12 +267,25 @@ class SharedArray(Generic[T]):
     def __setitem__(self, i: int, value: T | float) -> None:
         _require_unsafe("shared_array")
         if 0 <= i < self._len:
-            self._data[i] = value if self._round is None else self._round(value)
+            self._data[i] = stored_int(self._data, value) if self._round is None else self._round(value)
             return
         raise trap_out_of_bounds("writing a shared array", i, self._len)
 
     def __len__(self) -> int:
         return self._len
+
+
+def stored_int(data: npt.NDArray[Any], value: Any) -> Any:
+    """`value` as an element of `data`: an integer stored into a narrower integer buffer wraps to the element's
+    width, as the GPU's store truncates it (`o.set(i * 100)` into a u8 buffer stores 44 for i = 3; numpy raises
+    `OverflowError` for an out-of-range Python int, and for some numpy ints)."""
+    if data.dtype.kind not in "iu" or not isinstance(value, int | np.integer) or isinstance(value, bool | np.bool_):
+        return value
+    bits = data.dtype.itemsize * 8
+    wrapped = int(value) & ((1 << bits) - 1)
+    if data.dtype.kind == "i" and wrapped >= 1 << (bits - 1):
+        wrapped -= 1 << bits
+    return wrapped
 
 
 def poison_fill(data: npt.NDArray[Any]) -> None:
