@@ -248,8 +248,9 @@ class _PlannedCall:
             return None
         # an AtomicTensor output is only added into: zero-filled on every call, as `_allocate_outputs` does
         shapes = tuple(
-            (tuple(int(d) for d in t.shape), t.dtype, p.atomic) for t, p in zip(outs, signature.outputs, strict=True)
-        )
+            (tuple(int(d) for d in t.shape), t.dtype, p.atomic)
+            for t, p in zip(outs, signature.outputs if signature.functional else (), strict=True)
+        )  # (an in-place op allocates nothing: no outputs)
         return cls(kernel, plan, device, tensors[0].device, tuple(rows), signature.functional, shapes)
 
     def run(self, call: DirectCall, args: Sequence[Any], *, bump: bool = True) -> Any:
