@@ -1177,10 +1177,14 @@ def _joined_locals() -> Program:
 
 
 # 22. Stores of a wider int into a narrower buffer or shared array wrap, as the GPU's stores truncate (an index
-#     times 100 into a u8 buffer, times 10**8 into an i32 one, an i64 into an i16 shared array).
+#     times 100 into a u8 buffer, times 10**8 into an i32 one, an i64 into an i16 shared array), and so do the
+#     values of atomics (a u32 add of i * 10**9, an i32 max); an f64 exchanged into an f32 slot rounds.
 @simt.kernel
 @simt.launch_contract(block=32)
-def narrowing_stores(small: DisjointSlice[u8], mid: DisjointSlice[i32], back: DisjointSlice[i16]) -> None:
+def narrowing_stores(
+    small: DisjointSlice[u8], mid: DisjointSlice[i32], back: DisjointSlice[i16], au: AtomicSlice[u32],
+    ai: AtomicSlice[i32], af: AtomicSlice[f32],
+) -> None:  # fmt: skip
     t = thread.thread_idx_x()
     idx = thread.index_1d()
     i = idx.get()
@@ -1189,6 +1193,10 @@ def narrowing_stores(small: DisjointSlice[u8], mid: DisjointSlice[i32], back: Di
         s[t] = i64(i) * 5000 - 70000
         mid.get_unchecked_mut(i).set(i * 100000000)
         back.get_unchecked_mut(i).set(s[t])
+    au.fetch_add(0, i * 1000000000)
+    ai.fetch_max(0, i * 100000000 - 2000000000)
+    if i == 3:
+        af.exchange(0, f64(i) * 0.1)
     if (o := small.get_mut(idx)) is not None:
         o.set(i * 100)
 
@@ -1200,14 +1208,24 @@ def _narrowing_stores() -> Program:
             np.array([(i * 100) % 256 for i in k], np.uint8),
             np.array([_wrap(i * 100000000, 32, True) for i in k], np.int32),
             np.array([_wrap(i * 5000 - 70000, 16, True) for i in k], np.int16),
+            np.array([sum(i * 1000000000 for i in k) % 2**32], np.uint32),
+            np.array([max(_wrap(i * 100000000 - 2000000000, 32, True) for i in k)], np.int32),
+            np.array([3 * 0.1], np.float32),
         ]
 
     return launch_program(
-        "simt3: stores of wider ints into u8/i32 buffers and an i16 shared array wrap",
+        "simt3: stores and atomics of wider ints into narrower elements wrap, an f64 exchanged into f32 rounds",
         narrowing_stores,
         simt.LaunchConfig1D(grid=1, block=32),
-        lambda s: (sk.zeros(32, u8, s), sk.zeros(32, i32, s), sk.zeros(32, i16, s)),
-        (0, 1, 2),
+        lambda s: (
+            sk.zeros(32, u8, s),
+            sk.zeros(32, i32, s),
+            sk.zeros(32, i16, s),
+            sk.zeros(1, u32, s),
+            sk.zeros(1, i32, s),
+            sk.zeros(1, f32, s),
+        ),
+        (0, 1, 2, 3, 4, 5),
         reference,
     )
 

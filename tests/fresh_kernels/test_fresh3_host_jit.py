@@ -35,7 +35,7 @@ HOST_RUNNABLE = [
     "simt3: short-circuit or/and with an atomic on the right, a walrus in a condition",
     "simt3: narrow accumulators wrap (u8 sum, i8 product), u32 negation, ~u16, u32 + i32 -> i64",
     "simt3: locals and helper returns of joined types, annotated helper parameters, a u8 accumulator",
-    "simt3: stores of wider ints into u8/i32 buffers and an i16 shared array wrap",
+    "simt3: stores and atomics of wider ints into narrower elements wrap, an f64 exchanged into f32 rounds",
 ]
 
 

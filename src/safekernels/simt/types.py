@@ -205,8 +205,9 @@ class AtomicSlice(Generic[T]):
         data = self._data
         old = data[index]
         cell = np.asarray(old)
-        if cell.view(_bits_of(cell)) == np.asarray(cell.dtype.type(expected)).view(_bits_of(cell)):
-            data[index] = desired
+        expected = cell.dtype.type(stored_int(data, expected))
+        if cell.view(_bits_of(cell)) == np.asarray(expected).view(_bits_of(cell)):
+            data[index] = stored_int(data, desired)
         return old  # type: ignore[no-any-return]
 
     def _rmw(
@@ -218,7 +219,8 @@ class AtomicSlice(Generic[T]):
         if integer and data.dtype.kind == "f":
             raise TypeError(f"`{op}` needs an integer AtomicSlice, `{self._name}` holds {data.dtype}")
         old = data[index]
-        data[index] = combine(old, value)
+        # the value converts to the element type first, as the GPU's atomic takes it (an int wraps, an f64 rounds)
+        data[index] = combine(old, data.dtype.type(stored_int(data, value)))
         return old  # type: ignore[no-any-return]
 
     def __len__(self) -> int:
