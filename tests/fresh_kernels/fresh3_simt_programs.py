@@ -1230,6 +1230,39 @@ def _narrowing_stores() -> Program:
     )
 
 
+# 23. Python's `int()` and `float()` in a kernel: an i64 (truncating, saturating, NaN giving 0, as numerics.md
+#     says of every float -> int conversion) and an f64 (so `float(a[i]) * a[i]` is computed in f64).
+@simt.kernel
+@simt.launch_contract(block=32)
+def builtin_casts(a: Slice[f32], out: DisjointSlice[i64], fl: DisjointSlice[f64]) -> None:
+    i = thread.index_1d().get()
+    if i >= len(a):
+        return
+    with simt.unsafe():
+        out.get_unchecked_mut(i).set(int(a[i]) + i64(bool(a[i])) * 7)
+        fl.get_unchecked_mut(i).set(float(i) / 3 + float(a[i]) * a[i])
+
+
+def _builtin_casts() -> Program:
+    a = np.array([np.nan, np.inf, -np.inf, 1e20, -2.5, 0.0, -0.0, 3.9, 0.1, 16777217.0], np.float32)
+
+    def reference() -> list[np.ndarray]:
+        ints, floats = [], []
+        for i, v in enumerate(float(x) for x in a):
+            ints.append(_wrap(_sat(v, -(2**63), 2**63 - 1) + 7 * int(v != 0.0), 64, True))
+            floats.append(i / 3 + v * v)
+        return [np.array(ints, np.int64), np.array(floats, np.float64)]
+
+    return launch_program(
+        "simt3: int() and float() in a kernel (i64 saturating, f64)",
+        builtin_casts,
+        simt.LaunchConfig1D(grid=1, block=32),
+        lambda s: (_dev(s, a), sk.zeros(a.size, i64, s), sk.zeros(a.size, f64, s)),
+        (1, 2),
+        reference,
+    )
+
+
 PROGRAMS: list[Program] = [
     _in_range(),
     _weigh_2d(),
@@ -1253,6 +1286,7 @@ PROGRAMS: list[Program] = [
     _arms_and_lanes(),
     _joined_locals(),
     _narrowing_stores(),
+    _builtin_casts(),
 ]
 
 

@@ -36,6 +36,7 @@ HOST_RUNNABLE = [
     "simt3: narrow accumulators wrap (u8 sum, i8 product), u32 negation, ~u16, u32 + i32 -> i64",
     "simt3: locals and helper returns of joined types, annotated helper parameters, a u8 accumulator",
     "simt3: stores and atomics of wider ints into narrower elements wrap, an f64 exchanged into f32 rounds",
+    "simt3: int() and float() in a kernel (i64 saturating, f64)",
 ]
 
 

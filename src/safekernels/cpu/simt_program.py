@@ -667,11 +667,29 @@ def _lockstep_call(helper: Any, *args: Any, **kwargs: Any) -> Any:
         ctx.unsafe_depth = saved
 
 
+def _kernel_int(x: Any = 0) -> Any:
+    """`int(x)` in a SIMT kernel or helper: an i64, as the front end types it (a float truncates toward zero and
+    saturates, NaN giving 0, where Python's `int` raises on NaN and inf and returns an unbounded int)."""
+    from safekernels.dtypes import i64
+
+    return i64(x)
+
+
+def _kernel_float(x: Any = 0.0) -> Any:
+    """`float(x)` in a SIMT kernel or helper: an f64, as the front end types it (Python's float is weak: it would
+    compute `float(a[i]) * a[i]` in f32)."""
+    return np.float64(x)
+
+
 def _source(owner: Any) -> CompiledSource:
     cache: dict[str, Any] = owner._cpu_cache
     source = cache.get("source")
     if source is None:
         source = cache["source"] = CompiledSource(owner.py_function)
+        if source.available:
+            for name, typed in (("int", _kernel_int), ("float", _kernel_float)):
+                if source.namespace.get(name, getattr(builtins, name)) is getattr(builtins, name):
+                    source.namespace[name] = typed
     return source
 
 
