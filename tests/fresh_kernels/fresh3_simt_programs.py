@@ -1263,6 +1263,44 @@ def _builtin_casts() -> Program:
     )
 
 
+# 24. `math.*` of an int is an f64 (the front end converts the argument), so `math.sqrt(n[i]) * a[i]` computes in
+#     f64; `abs` of i8 -128 wraps to -128; `min(u8, i8)` is an i16 (numpy's promotion), so `* 1000` wraps in i16.
+@simt.kernel
+@simt.launch_contract(block=32)
+def math_of_ints(a: Slice[f32], n: Slice[i32], fl: DisjointSlice[f64], x: DisjointSlice[i32]) -> None:
+    i = thread.index_1d().get()
+    if i >= len(a):
+        return
+    with simt.unsafe():
+        fl.get_unchecked_mut(i).set(math.sqrt(n[i]) * a[i] + math.pi * a[i])
+        x.get_unchecked_mut(i).set(abs(i8(n[i])) + min(u8(n[i]), i8(n[i])) * 1000)
+
+
+def _math_of_ints() -> Program:
+    a = (np.arange(8) * 0.1 + 0.05).astype(np.float32)
+    n = np.array([2, 3, -128, 200, 255, 7, -1, 10], np.int32)
+
+    def reference() -> list[np.ndarray]:
+        fl, x = [], []
+        for v, k in zip(a.tolist(), n.tolist(), strict=True):
+            with np.errstate(invalid="ignore"):
+                root = float(np.sqrt(np.float64(k)))
+            fl.append(root * v + float(np.float32(np.float32(math.pi) * np.float32(v))))
+            s8 = _wrap(k, 8, True)
+            small = min(_wrap(k, 8, False), s8)  # an i16: the product and the sum wrap in 16 bits
+            x.append(_wrap(_wrap(abs(s8), 8, True) + _wrap(small * 1000, 16, True), 16, True))
+        return [np.array(fl, np.float64), np.array(x, np.int32)]
+
+    return launch_program(
+        "simt3: math.* of ints is f64, abs of i8 -128 wraps, min(u8, i8) is i16",
+        math_of_ints,
+        simt.LaunchConfig1D(grid=1, block=32),
+        lambda s: (_dev(s, a), _dev(s, n), sk.zeros(8, f64, s), sk.zeros(8, i32, s)),
+        (2, 3),
+        reference,
+    )
+
+
 PROGRAMS: list[Program] = [
     _in_range(),
     _weigh_2d(),
@@ -1287,6 +1325,7 @@ PROGRAMS: list[Program] = [
     _joined_locals(),
     _narrowing_stores(),
     _builtin_casts(),
+    _math_of_ints(),
 ]
 
 

@@ -37,6 +37,7 @@ HOST_RUNNABLE = [
     "simt3: locals and helper returns of joined types, annotated helper parameters, a u8 accumulator",
     "simt3: stores and atomics of wider ints into narrower elements wrap, an f64 exchanged into f32 rounds",
     "simt3: int() and float() in a kernel (i64 saturating, f64)",
+    "simt3: math.* of ints is f64, abs of i8 -128 wraps, min(u8, i8) is i16",
 ]
 
 

@@ -104,10 +104,13 @@ def _keep_narrow_floats(fn: Callable[..., Any]) -> Callable[..., Any]:
             result = fn(*args)
         except (ValueError, OverflowError):
             result = _ieee(name, args)
-        if isinstance(result, float):
+        if isinstance(result, float):  # the front end's type: the arguments' common float type, else f64
+            if any(isinstance(a, np.float64) for a in args):
+                return np.float64(result)
             for a in args:
                 if isinstance(a, np.float32 | np.float16):
                     return type(a)(result)
+            return np.float64(result)  # ints and literals: a typed f64 (Python's float would be weak)
         return result
 
     wrapper.__name__ = getattr(fn, "__name__", "math_function")
