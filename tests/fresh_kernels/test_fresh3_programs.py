@@ -5,9 +5,11 @@ What the batch found on the CPU executor (each program below is its regression t
 compared its pairs in numpy's f64 (`lo <= i32 < hi` with f32 bounds) and the GPU evaluated a chain's middle
 operand once per pair (an atomic in it ran twice); `math.floor/ceil/trunc` of inf/NaN raised (the GPU saturates
 to i64, NaN giving 0); a conditional expression kept its taken arm's type (`i8(x) if c else i64(y)` stayed an
-i8 and overflowed) where the front end converts both arms to their common type, and a local of a joined type kept
-each assigned value's own type. The GPU compiler refused an f16 matmul whose accumulator an explicit
-`num_warps=8` cannot split, which the CPU executor ran (it runs on the FMA units now).
+i8 and overflowed) where the front end converts both arms to their common type, and so did a local of a joined
+type, a helper's return value and its annotated arguments; an int stored or atomically added into a narrower
+element raised `OverflowError` (the GPU wraps); `int(x)` raised on NaN/inf, and `float(x)` and `math.*` of ints
+were Python's weak floats (computed in f32 beside an f32). The GPU compiler refused an f16 matmul whose
+accumulator an explicit `num_warps=8` cannot split, which the CPU executor ran (it runs on the FMA units now).
 """
 
 from __future__ import annotations
