@@ -2,8 +2,9 @@
 
 The same syntactic rules as the CLI front end (`ownership_check.frontend.call_targets`, where they are described),
 read off mypy's tree, so both front ends apply the same summaries: a plain function of this module or of the
-calling body called by its name, or a method of a top-level class of this module called on `self`, on a parameter
-annotated with the class, or on a local name bound only by `name = Class(...)`.  mypy knows more types than that
+calling body called by its name, a method of a top-level class of this module called on `self`, on a parameter
+annotated with the class, or on a local name bound only by `name = Class(...)`, or a `@staticmethod` of such a
+class called on the class's name.  mypy knows more types than that
 (`job = make_job()`), but a summary the CLI cannot apply would make the two report differently.
 
 Summaries are memoized on the `FileContext`, which lives for one analysis within one checking pass: nothing is kept
@@ -111,6 +112,28 @@ def _stored(target: Expression) -> set[str]:
     return set()
 
 
+def _static_method(lowerer: FunctionLowerer, owner: NameExpr, name: str, classes: ModuleClasses) -> FuncDef | None:
+    """`Class.name` of a top-level class not shadowed here, when its body defines `name` as a plain function whose
+    only decorator is `@staticmethod` (the CLI's rule)."""
+    cls = classes.classes.get(owner.name)
+    if cls is None or owner.node is not cls.info:
+        return None
+    found: Node | None = None
+    for stmt in cls.defs.body:
+        if isinstance(stmt, FuncDef | Decorator | OverloadedFuncDef) and stmt.name == name:
+            found = stmt
+    if not isinstance(found, Decorator) or len(found.original_decorators) != 1:
+        return None
+    decorator = found.original_decorators[0]
+    if not (isinstance(decorator, NameExpr) and decorator.name == "staticmethod"):
+        return None
+    func = found.func
+    if func.is_coroutine or func.is_generator:
+        return None
+    suspends = any(isinstance(n, AwaitExpr | YieldExpr | YieldFromExpr) for n in tree.walk_many(func.body.body))
+    return None if suspends else func
+
+
 def _bound_only_to_class(lowerer: FunctionLowerer, name: str, classes: ModuleClasses) -> ClassDef | None:
     node = lowerer.unit.node
     body = node.defs if isinstance(node, MypyFile) else node.body.body
@@ -212,6 +235,9 @@ def applied_summary(
     elif isinstance(func, MemberExpr) and isinstance(func.expr, NameExpr) and method is not None:
         if method.receiver_kernel is not None or method.receiver_is_safekernels:
             return None
+        static = _static_method(lowerer, func.expr, func.name, classes)
+        if static is not None:
+            return _applied(lowerer, static, None, False, args)
         cls = _receiver_class(lowerer, func.expr.name, classes)
         method_def = classes.method(cls, func.name) if cls is not None else None
         if method_def is None:
@@ -219,6 +245,18 @@ def applied_summary(
         callee, receiver = method_def, method.receiver
     else:
         return None
+    return _applied(lowerer, callee, receiver, nested, args)
+
+
+def _applied(
+    lowerer: FunctionLowerer,
+    callee: FuncDef,
+    receiver: calls.Operand[Expression] | None,
+    nested: bool,
+    args: tuple[calls.Operand[Expression], ...],
+) -> AppliedSummary[Expression] | None:
+    """The summary of `callee`, with the call's operands bound to its parameters (`receiver` to the first)."""
+    classes = lowerer.ctx.classes
     positional = [a.variable.name for a in callee.arguments if a.kind in _POSITIONAL]
     keyword_only = [a.variable.name for a in callee.arguments if a.kind in _KEYWORD_ONLY]
     receiver_param = positional[0] if receiver is not None and positional else None

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from mypy.errorcodes import ErrorCode
-from mypy.nodes import CallExpr, Context, FuncDef, Import, IndexExpr, MypyFile
+from mypy.nodes import CallExpr, Context, Decorator, FuncDef, Import, IndexExpr, MypyFile
 from mypy.options import Options
 from mypy.plugin import (
     CheckerPluginInterface,
@@ -109,6 +109,8 @@ class SafeKernelsPlugin(Plugin):
         except (KeyError, AssertionError):
             return False
         node = symbol.node if symbol is not None else None
+        if isinstance(node, Decorator):  # a `@staticmethod` called on its class (`call_targets._static_method`)
+            return node.func.is_static and len(node.original_decorators) == 1
         return isinstance(node, FuncDef) and not node.is_decorated
 
     def _method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:

@@ -104,7 +104,6 @@ from safekernels.ownership_model import (
     SHARED_ARRAY_ANNOTATIONS,
     SHARED_ARRAY_CONSTRUCTOR,
     UNSAFE_CONTEXT,
-    VIEW_METHODS,
     launch_form,
 )
 
@@ -178,9 +177,11 @@ def span_of(node: Node) -> Span:
 
 
 def _view_base(expr: Expression) -> str | None:
-    """The place a view expression views (`buf` of `buf.view(a, b)`, `buf.split_at(k)`, `buf[a:b]`), or None."""
-    if isinstance(expr, CallExpr) and isinstance(expr.callee, MemberExpr) and expr.callee.name in VIEW_METHODS:
-        return tree.dotted(expr.callee.expr)
+    """The place a view expression views (`buf` of `buf.view(a, b)`, `buf.split_at(k)`, `buf[a:b]`), or whose
+    partition it is (`t` of `t.partition(s)`), or None."""
+    callee = expr.callee if isinstance(expr, CallExpr) else None
+    if isinstance(callee, MemberExpr) and callee.name in calls.DEVICE_PROVING_METHODS:
+        return tree.dotted(callee.expr)
     if isinstance(expr, IndexExpr) and isinstance(expr.index, SliceExpr):
         return tree.dotted(expr.base)
     return None
@@ -1137,7 +1138,11 @@ class FunctionLowerer(calls.PlaceNaming):
                 split = calls.SplitAt(base, tuple(value.args), span_of(value))
         elif isinstance(value, TupleExpr | ListExpr) and not any(isinstance(e, StarExpr) for e in value.items):
             items = tuple(value.items)
-        calls.lower_assignment(calls.Assignment(tuple(self.target(t) for t in targets), value, split, items), self)
+        elements: tuple[ir.Place, ...] | None = None
+        if isinstance(value, NameExpr) and (sequence := self.containers.get(value.name)) is not None:
+            elements = calls.sequence_elements(self.name(value.name), value.name, sequence)
+        shape = calls.Assignment(tuple(self.target(t) for t in targets), value, split, items, elements)
+        calls.lower_assignment(shape, self)
 
     def value(self, expr: Expression, holder: ir.Place | None = None) -> ir.Value:
         """Lower an expression whose result is bound to a name: an alias, a view or a fresh object."""

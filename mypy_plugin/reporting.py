@@ -38,7 +38,7 @@ from mypy.nodes import Context, FuncDef, FuncItem, LambdaExpr, MypyFile, Node, T
 from mypy.plugin import CheckerPluginInterface
 
 from mypy_plugin import errorcodes, tree
-from mypy_plugin.lowering import FileContext, Lowered, Unit, device_names, lower
+from mypy_plugin.lowering import KERNEL_UNIT_KINDS, FileContext, Lowered, Unit, device_names, lower
 from mypy_plugin.mypy_internals import checking_pass, recorded_messages, scope_stack
 from ownership_check.core import check_function, ir
 from ownership_check.core.messages import is_move_label
@@ -83,8 +83,8 @@ def _module_variables(module: MypyFile) -> frozenset[str]:
 def enclosing_unit(stack: Sequence[Node], ctx: FileContext) -> Unit | None:
     """The unit the libcst front end would lower the hooked call in, with the device names it inherits.
 
-    Class bodies belong to the enclosing function or module; methods start without inherited names; lambdas are
-    not units (their bodies only contribute captures), so a call inside a lambda has no unit.  What a unit
+    Class bodies belong to the enclosing function or module; methods start without inherited names; a lambda is a
+    unit of its own, like a nested function (the enclosing unit sees only its captures).  What a unit
     inherits is computed lazily: a module's device-like names matter to a function only if it mentions one of the
     module's variables.
     """
@@ -103,8 +103,8 @@ def enclosing_unit(stack: Sequence[Node], ctx: FileContext) -> Unit | None:
             outer, candidates = _nothing, frozenset()
             parent = entry
             continue
-        elif isinstance(entry, LambdaExpr):
-            return None
+        elif isinstance(entry, LambdaExpr) and unit.kind in KERNEL_UNIT_KINDS:
+            return None  # kernel code has no lambdas the CLI lowers
         elif isinstance(entry, FuncItem):
             unit = Unit(entry, _decorator_kind(ctx, entry, parent), outer, candidates)
         else:
@@ -260,8 +260,6 @@ PASS_CACHE = PassCache()
 def _target(stack: Sequence[Node]) -> Node | None:
     """The node whose body the hooked call belongs to (before computing everything `enclosing_unit` needs)."""
     for entry in reversed(stack):
-        if isinstance(entry, LambdaExpr):
-            return None
         if isinstance(entry, FuncItem | MypyFile):
             return entry
     return stack[0]

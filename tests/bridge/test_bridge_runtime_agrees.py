@@ -94,6 +94,13 @@ PAIRS: dict[str, tuple[str, str]] = {
     "surface: comprehension items": (
         "e0502_comprehension_items_of_a_display", "clean_comprehension_items_of_a_display"
     ),
+    "fresh 4: a partition handed to a kernel": (
+        "e0382_partition_result_launched_proves_receiver", "clean_partition_result_launched_proves_receiver"
+    ),
+    "fresh 4: starred unpacking": ("e0502_starred_unpack_of_container", "clean_starred_unpack_of_container"),
+    "fresh 4: a lambda is its own frame": (
+        "e0133_unchecked_launch_in_lambda_in_unsafe_block", "clean_unchecked_launch_in_lambda_in_unsafe_block"
+    ),
 }
 
 

@@ -444,15 +444,46 @@ def test_parallel_assignment_binds_all_targets_at_once() -> None:
     ]
 
 
-def test_a_starred_target_is_not_a_parallel_assignment() -> None:
+def test_a_starred_target_collects_the_middle_items_into_a_new_list() -> None:
+    """`a, *rest, z = b, c, d`: `a` and `z` take the first and last items in parallel, `rest` is a new list (its
+    item `c` is read where it is a place); the same over a sequence container's element places
+    (`first, *rest = bufs`)."""
     fe = FakeFrontEnd()
     rest: calls.StarTarget[str] = calls.StarTarget(name("rest", 5))
-    star: calls.UnpackTarget[str] = calls.UnpackTarget((name("a", 1), rest), sp(1), starred=True)
-    calls.lower_assignment(calls.Assignment((star,), "b, c", items=("b", "c")), fe)
+    star: calls.UnpackTarget[str] = calls.UnpackTarget((name("a", 1), rest, name("z", 9)), sp(1), starred=True)
+    calls.lower_assignment(calls.Assignment((star,), "b, c, d", items=("b", "c", "d")), fe)
+    fresh = ir.Fresh("value")
     assert fe.events == [
-        ("value", "b, c"),
-        ir.Bind((P("a"),), (ir.Fresh(),), sp(1)),
+        ("value", "b"),
+        ("value", "c"),
+        ("value", "d"),
+        ir.Bind((P("a"), P("z")), (fresh, fresh), sp(1)),
         ir.Bind((P("rest"),), (ir.Fresh(),), sp(5)),
+    ]
+    fe = FakeFrontEnd()
+    elements = (P("bufs$e0"), P("bufs$e1"))
+    first: calls.UnpackTarget[str] = calls.UnpackTarget((name("first", 1), rest), sp(1), starred=True)
+    calls.lower_assignment(calls.Assignment((first,), "bufs", elements=elements), fe)
+    assert fe.events == [
+        ("expr", "bufs"),
+        ir.Bind((P("first"),), (ir.FromPlace(P("bufs$e0"), sp(1)),), sp(1)),
+        ir.Bind((P("rest"),), (ir.Fresh(),), sp(5)),
+    ]
+
+
+def test_a_starred_target_that_cannot_match_binds_new_values() -> None:
+    fe = FakeFrontEnd()
+    rest: calls.StarTarget[str] = calls.StarTarget(name("rest", 5))
+    star: calls.UnpackTarget[str] = calls.UnpackTarget(
+        (name("a", 1), name("b", 2), rest, name("z", 9)), sp(1), starred=True
+    )
+    calls.lower_assignment(calls.Assignment((star,), "c, d", items=("c", "d")), fe)
+    assert fe.events == [
+        ("value", "c, d"),
+        ir.Bind((P("a"),), (ir.Fresh(),), sp(1)),
+        ir.Bind((P("b"),), (ir.Fresh(),), sp(2)),
+        ir.Bind((P("rest"),), (ir.Fresh(),), sp(5)),
+        ir.Bind((P("z"),), (ir.Fresh(),), sp(9)),
     ]
 
 

@@ -75,6 +75,12 @@ SPLIT_METHOD: Final[str] = "split_at"
 #: Methods whose result is a device value when their receiver is one (besides the moving methods).
 _DEVICE_PRESERVING_METHODS: Final[frozenset[str]] = frozenset({VIEW_METHOD, "to_numpy", "load"})
 
+#: Methods whose result, once known to be a device value (passed to a kernel), proves the receiver one too: a view
+#: of it, its partition or unpartition (`parts = t.partition(...)` then `k(parts)` makes `t` a tile tensor, so a
+#: later `t.to_numpy(s)` reads a moved value).  Not `to` (torch's `t.to("cuda")` result may be handed to a kernel
+#: through DLPack while `t` stays a torch tensor) nor `as_buffer` (`sk.as_buffer(host)` is the same call shape).
+DEVICE_PROVING_METHODS: Final[frozenset[str]] = frozenset({VIEW_METHOD, SPLIT_METHOD, "partition", "unpartition"})
+
 #: Which help text a moved receiver gets (`messages.MOVE_HELP`); other moving methods are DeviceOp combinators.
 _RECEIVER_MOVE_KIND: Final[dict[str, str]] = {
     "sync_on": "sync_on",
@@ -429,12 +435,15 @@ class SplitAt(Generic[E]):
 @dataclass(frozen=True)
 class Assignment(Generic[E]):
     """`targets = value` (one entry per `=`).  `split`: the value is a `split_at` of a place; `items`: the value is a
-    tuple or list display without starred items (a parallel assignment when the target unpacks as many)."""
+    tuple or list display without starred items (a parallel assignment when the target unpacks as many, a starred
+    target taking the middle items); `elements`: the value is a name that is a sequence container
+    (`find_container`), its element places in order (`first, *rest = bufs` makes `first` the buffer `bufs[0]`)."""
 
     targets: tuple[Target[E], ...]
     value: E
     split: SplitAt[E] | None = None
     items: tuple[E, ...] | None = None
+    elements: tuple[ir.Place, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -995,15 +1004,23 @@ def lower_assignment(assignment: Assignment[E], sink: Lowering[E]) -> None:
                 bind_target(item, ir.Fresh(), sink)
         return
     items = assignment.items
-    if (
-        isinstance(single, UnpackTarget)
-        and items is not None
-        and not single.starred
-        and len(single.items) == len(items)
-    ):
-        values = [sink.value(item) for item in items]
+    elements = assignment.elements
+    count = len(items) if items is not None else len(elements) if elements is not None else None
+    picks = _unpacked(single, count) if isinstance(single, UnpackTarget) and count is not None else None
+    if isinstance(single, UnpackTarget) and picks is not None:
+        if items is not None:
+            values = [sink.value(item) for item in items]
+        else:
+            assert elements is not None
+            sink.lower_expr(assignment.value)
+            values = [ir.FromPlace(element, single.span) for element in elements]
+        taken = {index for index in picks if index is not None}
+        for index, value in enumerate(values):
+            if items is not None and index not in taken and isinstance(value, ir.FromPlace):
+                sink.emit(ir.Use(value.source, value.span))  # a display item the starred target collects: a read
+        picked = [values[index] if index is not None else ir.Fresh() for index in picks]
         places = [item.place if isinstance(item, PlaceTarget) else None for item in single.items]
-        pairs = [(p, v) for p, v in zip(places, values, strict=True) if p is not None]
+        pairs = [(p, v) for p, v in zip(places, picked, strict=True) if p is not None]
         if pairs:
             sink.emit(ir.Bind(tuple(p for p, _ in pairs), tuple(v for _, v in pairs), single.span))
         for place, item in zip(places, single.items, strict=True):
@@ -1034,6 +1051,19 @@ def lower_assignment(assignment: Assignment[E], sink: Lowering[E]) -> None:
     if holder is not None and not holder.attrs and isinstance(single, PlaceTarget) and isinstance(value, ir.Fresh):
         if value.kind in MUST_USE_KINDS:
             sink.emit(ir.Produce(holder, single.span), assignment.value)
+
+
+def _unpacked(target: UnpackTarget[E], count: int) -> list[int | None] | None:
+    """Which of `count` unpacked values each item of `target` takes (None for the starred item, which collects the
+    middle ones into a new list), or None when the counts cannot match (the runtime raises `ValueError`)."""
+    stars = [i for i, item in enumerate(target.items) if isinstance(item, StarTarget)]
+    if not stars:
+        return list(range(count)) if len(target.items) == count else None
+    if len(stars) != 1 or count < len(target.items) - 1:
+        return None
+    star = stars[0]
+    after = len(target.items) - star - 1
+    return [*range(star), None, *range(count - after, count)]
 
 
 #: A key of a container display: an index of a tuple/list display, a literal key of a dict display.
@@ -1105,6 +1135,14 @@ def element_place(name: str, index: int, display: str, key: ContainerKey | None 
 def container_element(name: str, display: str, container: Container, index: int) -> ir.Place:
     """`element_place` of item `index` of `container`."""
     return element_place(name, index, display, container.keys[index] if container.mapping else None)
+
+
+def sequence_elements(name: str, display: str, container: Container) -> tuple[ir.Place, ...] | None:
+    """The element places of a sequence container, in order, for unpacking it (`Assignment.elements`); None for a
+    mapping (unpacking a dict gives its keys)."""
+    if container.mapping:
+        return None
+    return tuple(container_element(name, display, container, i) for i in range(len(container.keys)))
 
 
 def factory_kernel(returned: Sequence[K | None]) -> K | None:

@@ -54,7 +54,6 @@ from safekernels.ownership_model import (
     SHARED_ARRAY_ANNOTATIONS,
     SHARED_ARRAY_CONSTRUCTOR,
     UNSAFE_CONTEXT,
-    VIEW_METHODS,
     launch_form,
 )
 
@@ -68,9 +67,11 @@ _PLAIN_CONSTANTS = (str, bytes, int, float, type(None))
 
 
 def _view_base(node: ast.expr) -> str | None:
-    """The place a view expression views (`buf` of `buf.view(a, b)`, `buf.split_at(k)`, `buf[a:b]`), or None."""
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in VIEW_METHODS:
-        return dotted(node.func.value)
+    """The place a view expression views (`buf` of `buf.view(a, b)`, `buf.split_at(k)`, `buf[a:b]`), or whose
+    partition it is (`t` of `t.partition(s)`), or None."""
+    func = node.func if isinstance(node, ast.Call) else None
+    if isinstance(func, ast.Attribute) and func.attr in calls.DEVICE_PROVING_METHODS:
+        return dotted(func.value)
     if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
         return dotted(node.value)
     return None
@@ -660,6 +661,15 @@ class Unit:
     class_brands: Mapping[str, str] = field(default_factory=dict)
     # For the effects of a call of a nested function: the enclosing function's containers it may read by item.
     outer_containers: Mapping[str, calls.Container] = field(default_factory=dict)
+    span: Span | None = None  # where the IR function is, when not at `def name` (a lambda: `_lambda_function`)
+
+
+def _lambda_function(node: ast.Lambda) -> ast.FunctionDef:
+    """A lambda as the function it is, `def <lambda>(args): return body`, lowered as any nested function: its body
+    runs in its own frame, so an enclosing `with simt.unsafe():` does not cover it (the runtime agrees)."""
+    body = ast.copy_location(ast.Return(value=node.body), node.body)
+    function = ast.FunctionDef(name="<lambda>", args=node.args, body=[body], decorator_list=[], returns=None)
+    return ast.copy_location(function, node)
 
 
 @dataclass
@@ -1032,7 +1042,7 @@ class FunctionLowerer(calls.PlaceNaming):
             self.suite(node.body)
 
         ops = self.block(lower_body)
-        return ir.Function(self.unit.name, ops, self.ctx.def_name_span(node), self.ctx.path)
+        return ir.Function(self.unit.name, ops, self.unit.span or self.ctx.def_name_span(node), self.ctx.path)
 
     # --- statements -----------------------------------------------------------------------------------------
 
@@ -1399,7 +1409,10 @@ class FunctionLowerer(calls.PlaceNaming):
                 split = calls.SplitAt(base, tuple(a.value for a in call_args(value)), self.span(value))
         elif isinstance(value, ast.Tuple | ast.List) and not any(isinstance(e, ast.Starred) for e in value.elts):
             items = tuple(value.elts)
-        shape = calls.Assignment(tuple(self.target(t) for t in targets), value, split, items)
+        elements: tuple[ir.Place, ...] | None = None
+        if isinstance(value, ast.Name) and (sequence := self.containers.get(value.id)) is not None:
+            elements = calls.sequence_elements(self.name(value.id), value.id, sequence)
+        shape = calls.Assignment(tuple(self.target(t) for t in targets), value, split, items, elements)
         calls.lower_assignment(shape, self)
 
     def value(self, node: ast.expr, holder: ir.Place | None = None) -> ir.Value:
@@ -1525,6 +1538,10 @@ class FunctionLowerer(calls.PlaceNaming):
                 if default is not None:
                     self.expr(default)
             self.captures(node, {p.arg for p in _param_names(node.args)})
+            if not self.kernel_body:
+                function = _lambda_function(node)
+                self.nested.append(Unit("<lambda>", function, "function", frozenset(self.device), self.kernels,
+                                        span=self.span(node)))
         elif t in _COMPREHENSIONS:
             self.comprehension(node)  # type: ignore[arg-type]
         else:

@@ -4,9 +4,10 @@ The rules are syntactic and the mypy plugin applies the same ones (`mypy_plugin/
 the same: a callee is a plain (undecorated, non-async, non-generator) function of this module or of the calling
 body, called by its name; or a method of a class defined at the module's top level, called on a name that is
 `self` in one of that class's methods, a parameter annotated with the class, or a local name bound only by
-`name = Class(...)`.  A method is looked up in the class's body, then along a chain of single bases that are
-such classes.  Anything else (calls through variables, callables from other modules, decorated functions,
-`async def`, generators, constructors) stays an ordinary call: see docs/checker.md.
+`name = Class(...)`; or a `@staticmethod` of such a class called on the class's name (`Ops.add_into(a, a, b)`).
+A method is looked up in the class's body, then along a chain of single bases that are such classes.  Anything
+else (calls through variables, callables from other modules, other decorated functions, `async def`, generators,
+constructors) stays an ordinary call: see docs/checker.md.
 """
 
 from __future__ import annotations
@@ -93,6 +94,25 @@ class ModuleClasses:
                 return None
             current = self.classes.get(bases[0].id)
         return None
+
+
+def _static_method(lowerer: FunctionLowerer, owner: str, name: str, classes: ModuleClasses) -> ast.FunctionDef | None:
+    """`Class.name` of a top-level class not shadowed here, when its body defines `name` as a plain function
+    whose only decorator is `@staticmethod`: its body runs at the call, with no receiver."""
+    cls = classes.classes.get(owner)
+    if cls is None or (owner in lowerer.local_names and lowerer.unit.kind != "module"):
+        return None
+    found: ast.AST | None = None
+    for stmt in cls.body:
+        if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef) and stmt.name == name:
+            found = stmt
+    if not isinstance(found, ast.FunctionDef) or len(found.decorator_list) != 1:
+        return None
+    decorator = found.decorator_list[0]
+    if not (isinstance(decorator, ast.Name) and decorator.id == "staticmethod"):
+        return None
+    suspends = any(isinstance(sub, ast.Yield | ast.YieldFrom | ast.Await) for sub in _walk_body(found.body))
+    return None if suspends else found
 
 
 def _instance_classes(body: list[ast.stmt], classes: ModuleClasses) -> dict[str, ast.ClassDef | None]:
@@ -200,6 +220,10 @@ def applied_summary(
     elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and method is not None:
         if method.receiver_kernel is not None or method.receiver_is_safekernels:
             return None
+        static = _static_method(lowerer, func.value.id, func.attr, classes)
+        if static is not None:
+            callee, nested = static, False
+            return _applied(lowerer, callee, None, nested, args)
         cls = _receiver_class(lowerer, func.value.id, classes)
         found = classes.method(cls, func.attr) if cls is not None else None
         if found is None:
@@ -207,6 +231,18 @@ def applied_summary(
         callee, receiver, nested = found, method.receiver, False
     else:
         return None
+    return _applied(lowerer, callee, receiver, nested, args)
+
+
+def _applied(
+    lowerer: FunctionLowerer,
+    callee: ast.AST,
+    receiver: calls.Operand[ast.expr] | None,
+    nested: bool,
+    args: tuple[calls.Operand[ast.expr], ...],
+) -> AppliedSummary[ast.expr] | None:
+    """The summary of `callee`, with the call's operands bound to its parameters (`receiver` to the first)."""
+    classes = lowerer.ctx.classes
     assert isinstance(callee, ast.FunctionDef)
     positional = [p.arg for p in (*callee.args.posonlyargs, *callee.args.args)]
     keyword_only = [p.arg for p in callee.args.kwonlyargs]

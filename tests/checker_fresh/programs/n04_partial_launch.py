@@ -1,0 +1,31 @@
+# fresh-expect: E0502 at line 30
+# fresh-known-miss: cli,mypy `functools.partial(k.launch, prepared, stream)` called later is an ordinary call: the launch it makes is not seen
+"""functools.partial binds the prepared launch and the stream; the second call adds in place."""
+from functools import partial
+
+import numpy as np
+import safekernels as sk
+from safekernels import simt
+from safekernels.dtypes import f32
+from safekernels.simt import DisjointSlice, Slice, thread
+
+
+@simt.kernel
+@simt.launch_contract(block=64)
+def vecadd(a: Slice[f32], b: Slice[f32], c: DisjointSlice[f32]) -> None:
+    idx = thread.index_1d()
+    i = idx.get()
+    if (o := c.get_mut(idx)) is not None:
+        o.set(a[i] + b[i])
+
+
+dev = sk.Device.cpu()
+stream = dev.new_stream()
+n = 128
+a = sk.to_device(np.arange(n, dtype=np.float32), stream)
+b = sk.to_device(np.ones(n, np.float32), stream)
+c = sk.zeros(n, f32, stream)
+run = partial(vecadd.launch, vecadd.prepare(simt.LaunchConfig1D.for_len(n, block=64), dev), stream)
+run(a, b, c)
+run(c, b, c)  # BUG E0502
+print(c.to_numpy(stream)[:4])
