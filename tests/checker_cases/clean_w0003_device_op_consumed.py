@@ -106,3 +106,14 @@ def captured_in_graph(stream: sk.Stream) -> None:
     z = tile.zeros((1024,), f32).partition((128,))
     graph = add(z, x, y).graph_on(stream)
     graph.replay()
+
+
+def splatted_from_a_tuple(stream: sk.Stream, flag: bool) -> None:
+    x = tile.ones((1024,), f32).shared()  # read by the launch through the tuple: consumed on both paths
+    y = tile.ones((1024,), f32)
+    z = tile.zeros((1024,), f32).partition((128,))
+    if flag:
+        args = (x, y)
+        z, *_ = add(z, *args).sync_on(stream)
+        return
+    z, *_ = add(z, x, y).sync_on(stream)

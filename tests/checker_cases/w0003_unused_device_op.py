@@ -71,3 +71,11 @@ def chain_dropped(stream: sk.Stream) -> None:
     z = tile.zeros((1024,), f32).partition((128,))
     op = add(z, x, y)
     op.then(lambda values: values)  # expect: W0003
+
+
+def stored_in_a_tuple_never_read(stream: sk.Stream) -> None:
+    x = tile.ones((1024,), f32)
+    y = tile.ones((1024,), f32)
+    z = tile.zeros((1024,), f32).partition((128,))
+    op = add(z, x, y)  # expect: W0003@col=5
+    pair = (op, 1)

@@ -124,6 +124,10 @@ class _Interpreter:
         sites = state.get(place.key, frozenset())
         if place.attrs:
             sites = sites | state.get(place.root, frozenset())
+        items = place.key + "$e"  # a read of a container reads its items (`args = (x, op)`, then `k(*args)`)
+        for key, held in state.items():
+            if key.startswith(items):
+                sites = sites | held
         if not sites:
             return state
         for body in self.tries:
