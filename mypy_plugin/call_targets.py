@@ -43,6 +43,7 @@ from mypy.nodes import (
     OperatorAssignmentStmt,
     OverloadedFuncDef,
     StarExpr,
+    Statement,
     TryStmt,
     TupleExpr,
     WithStmt,
@@ -79,6 +80,22 @@ class ModuleClasses:
             id(sub): cls for cls in self.classes.values() for sub in cls.defs.body if isinstance(sub, FuncDef)
         }
         self.memo = SummaryMemo()
+        self._runs: dict[int, bool] = {}
+        self._instances: dict[int, dict[str, ClassDef | None]] = {}
+
+    def runs_when_called(self, func: FuncItem) -> bool:
+        """`_runs_when_called`, once per function (a call site asks again for every call of it)."""
+        known = self._runs.get(id(func))
+        if known is None:
+            known = self._runs[id(func)] = _runs_when_called(func)
+        return known
+
+    def instances(self, body_owner: Node, body: list[Statement]) -> dict[str, ClassDef | None]:
+        """`_instance_classes` of one body, walked once however many method calls it makes."""
+        known = self._instances.get(id(body_owner))
+        if known is None:
+            known = self._instances[id(body_owner)] = _instance_classes(body, self)
+        return known
 
     def method(self, cls: ClassDef, name: str) -> FuncDef | None:
         seen: set[str] = set()
@@ -94,7 +111,7 @@ class ModuleClasses:
                 ):
                     found = stmt
             if found is not None:
-                return found if isinstance(found, FuncDef) and _runs_when_called(found) else None
+                return found if isinstance(found, FuncDef) and self.runs_when_called(found) else None
             bases = current.base_type_exprs + current.removed_base_type_exprs
             if len(bases) != 1 or current.keywords or not isinstance(bases[0], NameExpr):
                 return None
@@ -134,49 +151,55 @@ def _static_method(lowerer: FunctionLowerer, owner: NameExpr, name: str, classes
     return None if suspends else func
 
 
+def _instance_classes(body: list[Statement], classes: ModuleClasses) -> dict[str, ClassDef | None]:
+    """For every name the body binds, the class it is an instance of when the body binds it only by
+    `name = Class(...)` (one class), else None: one walk answers every name."""
+    found: dict[str, ClassDef | None] = {}
+    poisoned: set[str] = set()
+    for sub in tree.walk_many(body):
+        if isinstance(sub, AssignmentStmt):
+            value = sub.rvalue
+            cls = (
+                classes.classes.get(value.callee.name)
+                if len(sub.lvalues) == 1 and isinstance(value, CallExpr) and isinstance(value.callee, NameExpr)
+                else None
+            )
+            for t in sub.lvalues:
+                if isinstance(t, NameExpr):
+                    previous = found.get(t.name)
+                    if cls is None or (previous is not None and previous.name != cls.name):
+                        poisoned.add(t.name)
+                    else:
+                        found[t.name] = cls
+                else:
+                    poisoned.update(_stored(t))
+        elif isinstance(sub, OperatorAssignmentStmt):
+            poisoned.update(_stored(sub.lvalue))
+        elif isinstance(sub, ForStmt):
+            poisoned.update(_stored(sub.index))
+        elif isinstance(sub, AssignmentExpr):
+            poisoned.update(_stored(sub.target))
+        elif isinstance(sub, DelStmt):
+            poisoned.update(_stored(sub.expr))
+        elif isinstance(sub, WithStmt):
+            for item in sub.target:
+                if item is not None:
+                    poisoned.update(_stored(item))
+        elif isinstance(sub, TryStmt):
+            poisoned.update(v.name for v in sub.vars if v is not None)
+        elif isinstance(sub, FuncDef | Decorator | OverloadedFuncDef | ClassDef):
+            poisoned.add(sub.name)
+        elif isinstance(sub, Import | ImportFrom | ImportAll):
+            poisoned.update(_imported(sub))
+    return {name: (None if name in poisoned else cls) for name, cls in found.items()}
+
+
 def _bound_only_to_class(lowerer: FunctionLowerer, name: str, classes: ModuleClasses) -> ClassDef | None:
+    if not classes.classes:
+        return None  # no class of this module to be an instance of: no need to walk the body
     node = lowerer.unit.node
     body = node.defs if isinstance(node, MypyFile) else node.body.body
-    found: ClassDef | None = None
-    for sub in tree.walk_many(list(body)):
-        if isinstance(sub, AssignmentStmt):
-            if not any(isinstance(t, NameExpr) and t.name == name for t in sub.lvalues):
-                if any(name in _stored(t) for t in sub.lvalues):
-                    return None
-                continue
-            value = sub.rvalue
-            if (
-                len(sub.lvalues) != 1
-                or not isinstance(value, CallExpr)
-                or not isinstance(value.callee, NameExpr)
-                or value.callee.name not in classes.classes
-                or (found is not None and found.name != value.callee.name)
-            ):
-                return None
-            found = classes.classes[value.callee.name]
-        elif isinstance(sub, OperatorAssignmentStmt):
-            if name in _stored(sub.lvalue):
-                return None
-        elif isinstance(sub, ForStmt):
-            if name in _stored(sub.index):
-                return None
-        elif isinstance(sub, AssignmentExpr):
-            if name in _stored(sub.target):
-                return None
-        elif isinstance(sub, DelStmt):
-            if name in _stored(sub.expr):
-                return None
-        elif isinstance(sub, WithStmt):
-            if any(t is not None and name in _stored(t) for t in sub.target):
-                return None
-        elif isinstance(sub, TryStmt):
-            if any(v is not None and v.name == name for v in sub.vars):
-                return None
-        elif isinstance(sub, FuncDef | Decorator | OverloadedFuncDef | ClassDef) and sub.name == name:
-            return None
-        elif isinstance(sub, Import | ImportFrom | ImportAll) and name in _imported(sub):
-            return None
-    return found
+    return classes.instances(node, list(body)).get(name)
 
 
 def _imported(node: Import | ImportFrom | ImportAll) -> set[str]:
@@ -228,7 +251,7 @@ def applied_summary(
     nested = False
     if isinstance(func, NameExpr):
         found = lowerer.helper(func)
-        if found is None or not _runs_when_called(found):
+        if found is None or not classes.runs_when_called(found):
             return None
         callee = found
         nested = id(found) in lowerer.helpers

@@ -152,6 +152,8 @@ def _instance_classes(body: list[ast.stmt], classes: ModuleClasses) -> dict[str,
 
 def _bound_only_to_class(lowerer: FunctionLowerer, name: str, classes: ModuleClasses) -> ast.ClassDef | None:
     """The class `name` is an instance of when this body binds it only by `name = Class(...)`."""
+    if not classes.classes:
+        return None  # no class of this module to be an instance of: no need to walk the body
     node = lowerer.unit.node
     return classes.instances(node, node.body).get(name)
 
