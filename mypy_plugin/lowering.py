@@ -141,6 +141,48 @@ def _returned_params(func: FuncDef) -> tuple[str, ...] | None:
     return tuple(dict.fromkeys(found)) if returns else None
 
 
+def _returned_tuples(func: FuncDef) -> list[tuple[str | None, ...]] | None:
+    """The items of each `return` of a plain function when every one is a tuple display of the same length
+    without starred items (`return x, x` / `return x, y`): each item's name, None for anything but a name; None
+    when some `return` is no such display (or none returns)."""
+    found: list[tuple[str | None, ...]] = []
+    for node in tree.walk(func.body):
+        if not isinstance(node, ReturnStmt):
+            continue
+        value = node.expr
+        if not isinstance(value, TupleExpr) or any(isinstance(el, StarExpr) for el in value.items):
+            return None
+        found.append(tuple(el.name if isinstance(el, NameExpr) else None for el in value.items))
+    if not found or len({len(items) for items in found}) != 1:
+        return None
+    # a parameter the body rebinds (`z, x = scale(z, x).sync_on(s)`) is no longer the caller's argument
+    rebound: set[str] = set()
+    for node in tree.walk(func.body):
+        if isinstance(node, AssignmentStmt):
+            rebound.update(n for lv in node.lvalues for n in _target_names(lv))
+        elif isinstance(node, OperatorAssignmentStmt | ForStmt | DelStmt | AssignmentExpr):
+            target = (
+                node.lvalue if isinstance(node, OperatorAssignmentStmt)
+                else node.index if isinstance(node, ForStmt)
+                else node.expr if isinstance(node, DelStmt)
+                else node.target
+            )
+            rebound.update(_target_names(target))
+        elif isinstance(node, WithStmt):
+            rebound.update(n for t in node.target if t is not None for n in _target_names(t))
+    params = {arg.variable.name for arg in func.arguments}
+    return [tuple(f"{n}$local" if n in rebound and n in params else n for n in items) for items in found]
+
+
+def _returned_calls(func: FuncDef) -> list[CallExpr | None]:
+    """The value of each `return` of a plain function when it is a call (None for anything else)."""
+    return [
+        node.expr if isinstance(node.expr, CallExpr) else None
+        for node in tree.walk(func.body)
+        if isinstance(node, ReturnStmt)
+    ]
+
+
 def _bind_call(func: FuncDef, call: CallExpr) -> dict[str, Expression]:
     """Parameter name -> argument expression, for the arguments a call binds plainly (no `*`/`**`)."""
     kinds = func.arg_kinds
@@ -457,6 +499,61 @@ def _display_items(expr: Expression) -> tuple[list[tuple[calls.ContainerKey, Exp
     return None
 
 
+def _grown_lists(
+    body: Sequence[Statement],
+) -> tuple[dict[int, tuple[str, int, tuple[Expression, ...]]], dict[str, list[int]]]:
+    """Lists built step by step in one statement list (the CLI front end's `_grown_lists`): `args = [a, b]`
+    followed, in the same list, by `args.append(c)` / `args.extend([c, d])` expression statements."""
+    appends: dict[int, tuple[str, int, tuple[Expression, ...]]] = {}
+    finals: dict[str, list[int]] = {}
+    lists: list[Sequence[Statement]] = [body]
+    for node in tree.walk_many(list(body)):
+        if isinstance(node, Block) and node.body:
+            lists.append(node.body)
+    for stmts in lists:
+        current: dict[str, int] = {}
+        fixed: set[str] = set()  # bound to a tuple display: it has no `append`
+        for stmt in stmts:
+            if (
+                isinstance(stmt, AssignmentStmt)
+                and len(stmt.lvalues) == 1
+                and isinstance(stmt.lvalues[0], NameExpr)
+                and isinstance(stmt.rvalue, ListExpr | TupleExpr)
+                and not any(isinstance(el, StarExpr) for el in stmt.rvalue.items)
+            ):
+                name = stmt.lvalues[0].name
+                if name in current:
+                    finals.setdefault(name, []).append(current[name])
+                current[name] = len(stmt.rvalue.items)
+                if isinstance(stmt.rvalue, TupleExpr):
+                    fixed.add(name)
+                else:
+                    fixed.discard(name)
+                continue
+            if not (isinstance(stmt, ExpressionStmt) and isinstance(stmt.expr, CallExpr)):
+                continue
+            call = stmt.expr
+            callee = call.callee
+            if not (isinstance(callee, MemberExpr) and isinstance(callee.expr, NameExpr)):
+                continue
+            if call.arg_kinds != [ARG_POS]:
+                continue
+            name = callee.expr.name
+            if name not in current or name in fixed:
+                continue
+            items: tuple[Expression, ...] | None = None
+            if callee.name == "append":
+                items = (call.args[0],)
+            elif callee.name == "extend" and (display := _display_items(call.args[0])) is not None and not display[1]:
+                items = tuple(item for _, item in display[0])
+            if items is not None:
+                appends[id(call)] = (name, current[name], items)
+                current[name] += len(items)
+        for name, length in current.items():
+            finals.setdefault(name, []).append(length)
+    return appends, finals
+
+
 def _changed_container(node: Node) -> str | None:
     """The name a statement or call changes in place, if it is a container's (`bufs["out"] = c`, `del
     bufs[0]`, `bufs += [c]`, `bufs.update(...)`)."""
@@ -492,6 +589,10 @@ class FunctionLowerer(calls.PlaceNaming):
         self.helpers: set[int] = set()  # ids of the functions defined in this body
         self.closures: dict[str, calls.NonlocalEffects] = {}  # nested functions that rebind or move `nonlocal`s
         self.containers: dict[str, calls.Container] = {}  # names only ever bound to displays (`calls.Container`)
+        # `args.append(c)` of a list display grown in one statement list: (name, first index, items)
+        self.appends: dict[int, tuple[str, int, tuple[Expression, ...]]] = {}
+        self.splat_lengths: dict[str, int] = {}  # the one length every binding of a container list ends with
+        self.lengths: dict[str, int] = {}  # a container list's length where lowering is now (display + appends)
         self.stable: frozenset[str] | None = None  # `_stable_names`, found when a view bound first asks
 
     # --- plumbing --------------------------------------------------------------------------------------------
@@ -566,6 +667,7 @@ class FunctionLowerer(calls.PlaceNaming):
         return False
 
     def prepass(self, body: Sequence[Statement], func: FuncItem | None) -> None:
+        self.appends, finals = _grown_lists(body)
         if func is not None:
             signature = func.type
             arg_types = getattr(signature, "arg_types", None)
@@ -585,7 +687,7 @@ class FunctionLowerer(calls.PlaceNaming):
                 mentioned.add(node.name)
             elif isinstance(node, CallExpr):
                 launched.append(node)
-                if (changed := _changed_container(node)) is not None:
+                if (changed := _changed_container(node)) is not None and id(node) not in self.appends:
                     unsure.add(changed)
             elif isinstance(node, OperatorAssignmentStmt):
                 unsure.update(_target_names(node.lvalue))
@@ -630,6 +732,16 @@ class FunctionLowerer(calls.PlaceNaming):
         for names, _ in pairs:
             self.local_names.update(n for n in names if "." not in n)
         self.find_containers(pairs, unsure)
+        for name, lengths in finals.items():
+            container = self.containers.get(name)
+            if container is None or container.mapping:
+                continue
+            longest = max(*lengths, len(container.keys))
+            if longest <= calls.MAX_CONTAINER_ITEMS:
+                self.containers[name] = calls.Container(tuple(range(longest)), False)
+                bindings = sum(1 for names, _ in pairs if name in names)
+                if len(set(lengths)) == 1 and bindings == len(lengths):
+                    self.splat_lengths[name] = longest
         self.find_factory_kernels(pairs, unsure, made)
         for call in launched:
             # A place passed to a kernel is a device value (the launch refuses anything else).
@@ -716,13 +828,23 @@ class FunctionLowerer(calls.PlaceNaming):
             return
         receiver = init.arguments[0].variable.name
         found: dict[str, str] = {}
+        aliases: list[tuple[str, str]] = []  # `self.a = self.b` after `self.b` is bound (the CLI's `init_aliases`)
         for stmt in init.body.body:
             if not (isinstance(stmt, AssignmentStmt) and len(stmt.lvalues) == 1):
                 continue
             target, value = stmt.lvalues[0], stmt.rvalue
             if not (isinstance(target, MemberExpr) and isinstance(target.expr, NameExpr)):
                 continue
-            if target.expr.name != receiver or target.name in found:
+            if target.expr.name != receiver:
+                continue
+            if (
+                isinstance(value, MemberExpr)
+                and isinstance(value.expr, NameExpr)
+                and value.expr.name == receiver
+                and value.name in found
+            ):
+                aliases.append((target.name, value.name))
+            if target.name in found:
                 continue
             kernel = None
             if isinstance(value, CallExpr) and isinstance(value.callee, MemberExpr):
@@ -751,6 +873,11 @@ class FunctionLowerer(calls.PlaceNaming):
             if brand and stores.get(attr) == 1:
                 place = ir.Place(self.name(first.name), (attr,))
                 self.emit(ir.Bind((place,), (ir.Fresh("prepared", brand=brand),), span_of(first)))
+        for attr, source in aliases:
+            if stores.get(attr) == 1 and stores.get(source) == 1:
+                # `__init__` made `self.attr` the object `self.source` is
+                place, origin = ir.Place(self.name(first.name), (attr,)), ir.Place(self.name(first.name), (source,))
+                self.emit(ir.Bind((place,), (ir.FromPlace(origin, span_of(first)),), span_of(first)))
 
     def launched_kernel(self, func: Expression) -> resolve.KernelInfo | None:
         """The kernel a call's callee launches (`k(...)`, `k.launch(...)`, ...), or None."""
@@ -818,7 +945,19 @@ class FunctionLowerer(calls.PlaceNaming):
             self.stmt(stmt)
 
     def stmt(self, node: Statement) -> None:
-        if isinstance(node, ExpressionStmt) and isinstance(node.expr, CallExpr):
+        grown = self.appends.get(id(node.expr)) if isinstance(node, ExpressionStmt) else None
+        if grown is not None and grown[0] in self.containers:
+            raw, first, items = grown
+            assert isinstance(node, ExpressionStmt) and isinstance(node.expr, CallExpr)
+            assert isinstance(node.expr.callee, MemberExpr)
+            self.expr(node.expr.callee.expr)
+            targets = tuple(
+                calls.container_element(self.name(raw), raw, self.containers[raw], first + i) for i in range(len(items))
+            )
+            values = tuple(self.value(item) for item in items)
+            self.emit(ir.Bind(targets, values, span_of(node.expr)))
+            self.lengths[raw] = first + len(items)
+        elif isinstance(node, ExpressionStmt) and isinstance(node.expr, CallExpr):
             call = node.expr
             calls.discard_result(self.call(call, None), call, span_of(call), tree.dotted(call.callee), self)
         elif isinstance(node, ExpressionStmt):
@@ -1125,6 +1264,7 @@ class FunctionLowerer(calls.PlaceNaming):
             if found is not None and isinstance(target, calls.PlaceTarget):
                 container = self.containers[raw]
                 calls.assign_container(target, self.name(raw), raw, container, found[0], span_of(targets[0]), self)
+                self.lengths[raw] = len(found[0])
                 return
         split: calls.SplitAt[Expression] | None = None
         items: tuple[Expression, ...] | None = None
@@ -1167,6 +1307,24 @@ class FunctionLowerer(calls.PlaceNaming):
             orelse = self.block(lambda: self.emit(ir.Bind((tmp,), (self.value(no),), span_of(no))))
             self.emit(ir.Branch((body, orelse), span_of(expr.cond)))
             return ir.FromPlace(tmp, span_of(expr))
+        choosing = isinstance(expr, IndexExpr | CallExpr) or (isinstance(expr, OpExpr) and expr.op in ("and", "or"))
+        if choosing and not self.computed_index(expr):
+            found = self.choices(expr, span_of(expr), 0)
+            if found is not None:
+                return calls.bind_choices(found, span_of(expr), self)
+        if isinstance(expr, CallExpr) and isinstance(expr.callee, NameExpr):
+            helper = self.helper(expr.callee)
+            returns = _returned_tuples(helper) if helper is not None else None
+            if helper is not None and returns is not None:
+                self.call(expr, None)
+                passed = _bind_call(helper, expr)
+                params = {arg.variable.name for arg in helper.arguments}
+                shaped = [
+                    tuple(self.place(passed[n]) if n in params and n in passed else None if n in params else n
+                          for n in items)
+                    for items in returns
+                ]
+                return calls.returned_tuple(shaped, span_of(expr), self)
         if isinstance(expr, CallExpr):
             return self.call(expr, holder)
         self.expr(expr)
@@ -1334,6 +1492,18 @@ class FunctionLowerer(calls.PlaceNaming):
 
     # --- operands that are expressions over places ----------------------------------------------------------
 
+    def star_elements(self, expr: Expression) -> tuple[ir.Place, ...] | None:
+        """The element places a `*name` splat of a container list spreads, in order, where its length is known
+        here (the CLI front end's rule)."""
+        if not isinstance(expr, NameExpr):
+            return None
+        raw = expr.name
+        length = self.splat_lengths.get(raw)
+        container = self.containers.get(raw)
+        if container is None or length is None or self.lengths.get(raw) != length:
+            return None
+        return tuple(calls.container_element(self.name(raw), raw, container, i) for i in range(length))
+
     def literal_display(self, expr: Expression) -> tuple[Expression, ...] | None:
         """The items of a tuple/list display without starred items (`(a, b)`, `[a, b]`), else None."""
         if isinstance(expr, TupleExpr | ListExpr) and not any(isinstance(i, StarExpr) for i in expr.items):
@@ -1372,7 +1542,10 @@ class FunctionLowerer(calls.PlaceNaming):
                     for i in container.indices(_key_literal(index))
                 )
                 return (expr.base, index), elements
-            return None
+            # `sorted(pool)[0]`, `list(pool)[i]`: any item of what the builtin keeps
+            return calls.merge_choices((index,), (self.item_choices(expr.base, span, depth + 1),))
+        if isinstance(expr, CallExpr) and (picked_items := self.picked_items(expr, span, depth)) is not None:
+            return picked_items
         if (
             isinstance(expr, CallExpr)
             and isinstance(expr.callee, MemberExpr)
@@ -1413,6 +1586,102 @@ class FunctionLowerer(calls.PlaceNaming):
         self, prelude: tuple[Expression, ...], options: Sequence[Expression], span: Span, depth: int
     ) -> calls.Choices[Expression] | None:
         return calls.alternatives(prelude, options, span, depth, self.place, self.choices)
+
+    def computed_index(self, expr: Expression) -> bool:
+        """`bufs[step % 2]` of a display or container name bound to a name: a new value (the CLI's rule)."""
+        if not isinstance(expr, IndexExpr) or _key_literal(expr.index) is not None:
+            return False
+        return self.literal_display(expr.base) is not None or (
+            isinstance(expr.base, NameExpr) and expr.base.name in self.containers
+        )
+
+    @staticmethod
+    def builtin(callee: Expression) -> str | None:
+        """The builtin a callee names (`max`), unless a binding of this module or function shadows it."""
+        if isinstance(callee, NameExpr) and callee.fullname == f"builtins.{callee.name}":
+            return callee.name
+        return None
+
+    def item_choices(self, expr: Expression, span: Span, depth: int) -> calls.Choices[Expression] | None:
+        """The places an item of the iterable `expr` may be: any item of a display or of a sequence container, of
+        a mapping container's `.values()`, or of a builtin that keeps its argument's items (`sorted(pool)`)."""
+        if depth > _CHOICE_DEPTH:
+            return None
+        items = self.literal_display(expr)
+        if items is not None:
+            return self._alternatives((), items, span, depth)
+        if isinstance(expr, CallExpr) and isinstance(expr.callee, MemberExpr) and expr.callee.name == "values":
+            receiver = expr.callee.expr
+            if expr.args or not isinstance(receiver, NameExpr):
+                return None
+            container = self.containers.get(receiver.name)
+            if container is None or not container.mapping:
+                return None
+            raw, name = receiver.name, self.name(receiver.name)
+            return (receiver,), tuple(
+                calls.Operand(expr, span, calls.container_element(name, raw, container, i), True)
+                for i in range(len(container.keys))
+            )
+        if isinstance(expr, CallExpr):
+            if self.builtin(expr.callee) not in calls.ITEM_KEEPING_BUILTINS or expr.arg_kinds[:1] != [ARG_POS]:
+                return None
+            named = list(zip(expr.arg_kinds[1:], expr.arg_names[1:], strict=True))
+            if any(kind != ARG_NAMED or name not in ("key", "reverse") for kind, name in named):
+                return None
+            keywords = tuple(expr.args[1:])  # `sorted(pool, key=len)`
+            return calls.merge_choices(keywords, (self.item_choices(expr.args[0], span, depth + 1),))
+        if isinstance(expr, NameExpr) and (container := self.containers.get(expr.name)) is not None:
+            if container.mapping:  # iterating a dict gives its keys
+                return None
+            raw, name = expr.name, self.name(expr.name)
+            return (expr,), tuple(
+                calls.Operand(expr, span, calls.container_element(name, raw, container, i), True)
+                for i in range(len(container.keys))
+            )
+        return None
+
+    def picked_items(self, expr: CallExpr, span: Span, depth: int) -> calls.Choices[Expression] | None:
+        """`max(pool, key=len)`, `min(a, b)`, `next(iter(pool), a)`: one of the items or arguments
+        (`calls.ITEM_PICKING_BUILTINS`); `bufs.get("out", a)` of a mapping container: its item or the default."""
+        callee = expr.callee
+        if any(kind not in (ARG_POS, ARG_NAMED) for kind in expr.arg_kinds):
+            return None
+        positional = [a for a, kind in zip(expr.args, expr.arg_kinds, strict=True) if kind == ARG_POS]
+        named = [
+            (n, a) for a, kind, n in zip(expr.args, expr.arg_kinds, expr.arg_names, strict=True) if kind == ARG_NAMED
+        ]
+        if isinstance(callee, MemberExpr) and callee.name == "get" and isinstance(callee.expr, NameExpr):
+            container = self.containers.get(callee.expr.name)
+            if container is None or not container.mapping or named or not 1 <= len(positional) <= 2:
+                return None
+            raw, name = callee.expr.name, self.name(callee.expr.name)
+            key = positional[0]
+            literal = _key_literal(key)
+            found = [i for i in container.indices(literal) if literal is None or container.keys[i] == literal]
+            stored: calls.Choices[Expression] = (
+                (callee.expr, key),
+                tuple(
+                    calls.Operand(expr, span, calls.container_element(name, raw, container, i), True) for i in found
+                ),
+            )
+            default = self._alternatives((), positional[1:], span, depth) if len(positional) == 2 else None
+            return calls.merge_choices((), (stored, default))
+        builtin = self.builtin(callee)
+        if builtin not in calls.ITEM_PICKING_BUILTINS or not positional or positional != expr.args[: len(positional)]:
+            return None
+        others = tuple(a for n, a in named if n != "default")
+        fallback_node = next((a for n, a in named if n == "default"), None)
+        if builtin == "next":
+            if named or len(positional) > 2:
+                return None
+            fallback_node = positional[1] if len(positional) == 2 else None
+            items = self.item_choices(positional[0], span, depth + 1)
+        elif len(positional) == 1:
+            items = self.item_choices(positional[0], span, depth + 1)
+        else:
+            items = self._alternatives((), positional, span, depth)
+        fallback = self._alternatives((), (fallback_node,), span, depth) if fallback_node is not None else None
+        return calls.merge_choices(others, (items, fallback))
 
     def aliasing_index(self, callee: Expression) -> int | None:
         """Which argument a safekernels function's result aliases (`sk.as_buffer(t)` is `t`), or None."""
@@ -1468,7 +1737,20 @@ class FunctionLowerer(calls.PlaceNaming):
                 else applied_summary(self, node, method, args)
             ),
         )
-        return calls.lower_call(shape, holder, self)
+        result = calls.lower_call(shape, holder, self)
+        if isinstance(func, NameExpr) and shape.summary is not None and isinstance(result, ir.Fresh):
+            helper = self.helper(func)
+            if helper is not None and calls.returns_op([self.launch_of(c) for c in _returned_calls(helper)]):
+                return ir.Fresh("op")  # `doubled(z, x)` of `def doubled(z, x): return scale(z, x)`
+        return result
+
+    def launch_of(self, node: CallExpr | None) -> tuple[resolve.KernelInfo | None, str | None] | None:
+        """`(kernel, method)` of a call that may launch (`k(...)`, `k.launch_async(...)`), for `calls.returns_op`."""
+        if node is None:
+            return None
+        if isinstance(node.callee, MemberExpr):
+            return self.ctx.kernel(node.callee.expr), node.callee.name
+        return self.ctx.kernel(node.callee), None
 
 
 def lower(unit: Unit, ctx: FileContext) -> Lowered:

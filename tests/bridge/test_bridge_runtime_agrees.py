@@ -101,6 +101,10 @@ PAIRS: dict[str, tuple[str, str]] = {
     "fresh 4: a lambda is its own frame": (
         "e0133_unchecked_launch_in_lambda_in_unsafe_block", "clean_unchecked_launch_in_lambda_in_unsafe_block"
     ),
+    "fresh 5: picked places bound to a name": ("e0502_bound_picked_places", "clean_bound_picked_places"),
+    "fresh 5: a helper returns a tuple": ("e0502_helper_returns_tuple", "clean_helper_returns_tuple"),
+    "fresh 5: an alias made in __init__": ("e0502_init_attribute_alias", "clean_init_attribute_alias"),
+    "fresh 5: a list grown then splatted": ("e0502_list_grown_then_splatted", "clean_list_grown_then_splatted"),
 }
 
 

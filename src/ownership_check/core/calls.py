@@ -262,6 +262,8 @@ class OperandSource(Protocol[E]):
 
     def literal_display(self, node: E, /) -> tuple[E, ...] | None: ...
 
+    def star_elements(self, node: E, /) -> tuple[ir.Place, ...] | None: ...
+
     def view_shape(self, node: E, /) -> ViewCall[E] | SliceView[E] | None: ...
 
     def choices(self, node: E, span: Span, depth: int, /) -> Choices[E] | None: ...
@@ -279,6 +281,11 @@ def resolve_operand(
     one); a view of a place; an expression over places (its `choices`); else a value, device-like or not."""
     place = source.place(node)
     span = span_of(node)
+    elements = source.star_elements(node) if star and place is not None else None
+    if elements is not None:
+        # `*args` of a container list whose length is known here: its element places, one per parameter
+        elements_spread = tuple(Operand(node, span, element, True) for element in elements)
+        return Operand(node, span, None, False, None, keyword, star, items=elements_spread)
     if place is not None:
         return Operand(node, span, place, source.is_device_place(node), None, keyword, star)
     if star:
@@ -330,6 +337,104 @@ def view_choices(
     return prelude, tuple(
         Operand(node, span, None, True, ViewCall(c.place, True, args, bounds)) for c in places if c.place is not None
     )
+
+
+#: Builtins whose result is one of the items of their one iterable argument, or one of their positional arguments
+#: when given several (`max(pool, key=len)`, `min(a, b)`, `next(iter(pool))`; a `default=` is one more choice).
+ITEM_PICKING_BUILTINS: Final[frozenset[str]] = frozenset({"max", "min", "next"})
+
+#: Builtins whose result holds the items of their one argument, in some order (`sorted(pool)[0]` is one of them).
+ITEM_KEEPING_BUILTINS: Final[frozenset[str]] = frozenset({"list", "tuple", "sorted", "reversed", "iter"})
+
+
+def merge_choices(prelude: Sequence[E], parts: Sequence[Choices[E] | None]) -> Choices[E] | None:
+    """One expression's choices from several sources (`max(a, b, default=c)`): `prelude`, then each part's
+    prelude in order; the places of all parts, each once.  None when no part has a place."""
+    before = list(prelude)
+    out: list[Operand[E]] = []
+    for part in parts:
+        if part is None:
+            continue
+        before.extend(part[0])
+        out.extend(o for o in part[1] if o.view is not None or all(p.place != o.place for p in out))
+    return (tuple(before), tuple(out)) if out else None
+
+
+def bind_choices(found: Choices[E], span: Span, sink: Lowering[E]) -> ir.Value:
+    """`x = a or c`, `x = pair[i]`, `x = bufs.get("out", a)`, `x = max(pool)`, `x = pick(a, c)`: the value bound
+    is one of the places the expression may evaluate to (each in one arm of a `Branch`), after its prelude; the
+    runtime may hand back any of them, so the checker follows every one."""
+    prelude, options = found
+    for node in prelude:
+        sink.lower_expr(node)
+
+    def one(option: Operand[E]) -> ir.Value:
+        if option.place is not None:
+            return ir.FromPlace(option.place, span)
+        if option.view is not None:
+            return bind_view(option.view, span, sink) or ir.Fresh()
+        return ir.Fresh()
+
+    if len(options) == 1:
+        return one(options[0])
+    tmp = sink.temp("value")
+    arms = tuple(
+        sink.block(lambda o=option: sink.emit(ir.Bind((tmp,), (one(o),), span)))  # type: ignore[misc]
+        for option in options
+    )
+    sink.emit(ir.Branch(arms, span))
+    return ir.FromPlace(tmp, span)
+
+
+def returns_op(returned: Sequence[tuple[KernelSignature | None, str | None] | None]) -> bool:
+    """Whether a plain helper returns a lazy op on every path: each `return` gives a launch (`(kernel, method)`,
+    method None for calling the kernel object) whose form's result is an op holding no loans (a tile launch,
+    `return scale(z, x)`).  Its call's result then must be used as the launch's own (W0003 at the
+    caller's statement that drops it, as rustc reports an ignored `#[must_use]` value where it is dropped)."""
+    if not returned:
+        return False
+    for item in returned:
+        if item is None or item[0] is None:
+            return False
+        form = launch_form(item[0].track, item[0].autotuned, item[1])
+        if form is None or form.result != "op" or form.holds_loans:
+            # a returned `launch_async` op's loans are the call summary's (`returned_loans`), bound to the
+            # caller's holder: its result stays what the summary makes it
+            return False
+    return True
+
+
+#: One item of a tuple a helper returns (`returned_tuple`): the caller's place its parameter was bound to, a name
+#: local to the helper (items naming one local are one object), or None for anything else (a new object).
+ReturnedItem: TypeAlias = "ir.Place | str | None"
+
+
+def returned_tuple(returns: Sequence[Sequence[ReturnedItem]], span: Span, sink: Lowering[E]) -> ir.Value:
+    """The value of a call of a plain helper whose every `return` is a tuple display (`return x, x` on one path,
+    `return x, sk.zeros(...)` on another), after the call itself was lowered: one `Branch` arm per `return`, each
+    binding the items of a temporary op value (`ir.item_place`), so `src, dst = make_pair(...)` unpacks into
+    aliases of one object where that `return` named one local twice, or into the caller's own argument."""
+    whole = ir.value_place(sink.temp("value"))
+
+    def arm(items: Sequence[ReturnedItem]) -> None:
+        first: dict[str, ir.Place] = {}
+        for index, item in enumerate(items):
+            part = ir.item_place(whole, index)
+            value: ir.Value = ir.Fresh()
+            if isinstance(item, ir.Place):
+                value = ir.FromPlace(item, span)
+            elif isinstance(item, str):
+                if item in first:
+                    value = ir.FromPlace(first[item], span)
+                else:
+                    first[item] = part
+            sink.emit(ir.Bind((part,), (value,), span))
+
+    if len(returns) == 1:
+        arm(returns[0])
+    else:
+        sink.emit(ir.Branch(tuple(sink.block(lambda r=r: arm(r)) for r in returns), span))  # type: ignore[misc]
+    return ir.FromPlace(whole, span)
 
 
 @dataclass(frozen=True)

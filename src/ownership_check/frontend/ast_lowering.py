@@ -380,6 +380,65 @@ def _display_items(node: ast.AST) -> tuple[list[tuple[calls.ContainerKey, ast.ex
     return None
 
 
+def _grown_lists(
+    body: Sequence[ast.stmt],
+) -> tuple[dict[int, tuple[str, int, tuple[ast.expr, ...]]], dict[str, list[int]]]:
+    """Lists built step by step in one statement list: `args = [a, b]` followed, in the same list, by
+    `args.append(c)` / `args.extend([c, d])` expression statements.  Returns each such call's (list name, the index
+    its first item takes, its items), and the length each plain display binding of a name ends with
+    (`calls.Container` then spans the longest; a `*args` splat maps items one by one only where every binding
+    ends with one length)."""
+    appends: dict[int, tuple[str, int, tuple[ast.expr, ...]]] = {}
+    finals: dict[str, list[int]] = {}
+    lists: list[Sequence[ast.stmt]] = [body]
+    for node in _walk(body):
+        if isinstance(node, _SCOPES):
+            continue
+        for part in ("body", "orelse", "finalbody"):
+            stmts = getattr(node, part, None)
+            if isinstance(stmts, list) and stmts and isinstance(stmts[0], ast.stmt):
+                lists.append(stmts)
+    for stmts in lists:
+        current: dict[str, int] = {}
+        fixed: set[str] = set()  # bound to a tuple display: it has no `append`
+        for stmt in stmts:
+            if (
+                isinstance(stmt, ast.Assign)
+                and len(stmt.targets) == 1
+                and isinstance(stmt.targets[0], ast.Name)
+                and isinstance(stmt.value, ast.List | ast.Tuple)
+                and not any(isinstance(el, ast.Starred) for el in stmt.value.elts)
+            ):
+                if stmt.targets[0].id in current:
+                    finals.setdefault(stmt.targets[0].id, []).append(current[stmt.targets[0].id])
+                current[stmt.targets[0].id] = len(stmt.value.elts)
+                if isinstance(stmt.value, ast.Tuple):
+                    fixed.add(stmt.targets[0].id)
+                else:
+                    fixed.discard(stmt.targets[0].id)
+                continue
+            if not (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call)):
+                continue
+            call = stmt.value
+            func = call.func
+            if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)) or call.keywords:
+                continue
+            name = func.value.id
+            if name not in current or name in fixed or len(call.args) != 1 or isinstance(call.args[0], ast.Starred):
+                continue
+            items: tuple[ast.expr, ...] | None = None
+            if func.attr == "append":
+                items = (call.args[0],)
+            elif func.attr == "extend" and (display := _display_items(call.args[0])) is not None and not display[1]:
+                items = tuple(item for _, item in display[0])
+            if items is not None:
+                appends[id(call)] = (name, current[name], items)
+                current[name] += len(items)
+        for name, length in current.items():
+            finals.setdefault(name, []).append(length)
+    return appends, finals
+
+
 def _changed_container(node: ast.AST) -> str | None:
     """The name a statement or call changes in place, if it is a container's (`bufs["out"] = c`, `del
     bufs[0]`, `bufs += [c]`, `bufs.update(...)`)."""
@@ -424,6 +483,35 @@ def _returned_params(func: FunctionNode) -> tuple[str, ...] | None:
             else:
                 return None
     return tuple(dict.fromkeys(found)) if returns else None
+
+
+def _returned_tuples(func: FunctionNode) -> list[tuple[str | None, ...]] | None:
+    """The items of each `return` of a plain function when every one is a tuple display of the same length
+    without starred items (`return x, x` / `return x, y`): each item's name, None for anything but a name; None
+    when some `return` is no such display (or none returns)."""
+    found: list[tuple[str | None, ...]] = []
+    for node in _walk(func.body):
+        if not isinstance(node, ast.Return):
+            continue
+        value = node.value
+        if not isinstance(value, ast.Tuple) or any(isinstance(el, ast.Starred) for el in value.elts):
+            return None
+        found.append(tuple(el.id if isinstance(el, ast.Name) else None for el in value.elts))
+    if not found or len({len(items) for items in found}) != 1:
+        return None
+    # a parameter the body rebinds (`z, x = scale(z, x).sync_on(s)`) is no longer the caller's argument
+    rebound = {n.id for n in _walk(func.body) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store | ast.Del)}
+    params = {p.arg for p in _param_names(func.args)}
+    return [tuple(f"{n}$local" if n in rebound and n in params else n for n in items) for items in found]
+
+
+def _returned_calls(func: FunctionNode) -> list[ast.Call | None]:
+    """The value of each `return` of a plain function when it is a call (None for anything else)."""
+    return [
+        node.value if isinstance(node.value, ast.Call) else None
+        for node in _walk(func.body)
+        if isinstance(node, ast.Return)
+    ]
 
 
 def _bind_call(func: FunctionNode, call: ast.Call) -> dict[str, ast.expr]:
@@ -659,6 +747,8 @@ class Unit:
     outer_kernels: Mapping[str, KernelSummary] = field(default_factory=dict)
     # A method's class: attributes `__init__` binds to a prepared launch, and the kernel it was prepared for.
     class_brands: Mapping[str, str] = field(default_factory=dict)
+    # A method's class: `(a, b)` where `__init__` binds `self.a = self.b`, and nothing else binds either.
+    class_aliases: tuple[tuple[str, str], ...] = ()
     # For the effects of a call of a nested function: the enclosing function's containers it may read by item.
     outer_containers: Mapping[str, calls.Container] = field(default_factory=dict)
     span: Span | None = None  # where the IR function is, when not at `def name` (a lambda: `_lambda_function`)
@@ -705,6 +795,10 @@ class FunctionLowerer(calls.PlaceNaming):
         self.helpers: dict[str, FunctionNode] = {}  # plain functions defined in this body
         self.closures: dict[str, calls.NonlocalEffects] = {}  # nested functions that rebind or move `nonlocal`s
         self.containers: dict[str, calls.Container] = {}  # names only ever bound to displays (`calls.Container`)
+        # `args.append(c)` of a list display grown in one statement list: (name, first index, items)
+        self.appends: dict[int, tuple[str, int, tuple[ast.expr, ...]]] = {}
+        self.splat_lengths: dict[str, int] = {}  # the one length every binding of a container list ends with
+        self.lengths: dict[str, int] = {}  # a container list's length where lowering is now (display + appends)
         self.stable: frozenset[str] | None = None  # `_stable_names`, found when a view bound first asks
 
     # --- plumbing -------------------------------------------------------------------------------------------
@@ -821,6 +915,7 @@ class FunctionLowerer(calls.PlaceNaming):
         return False
 
     def prepass(self, body: Sequence[ast.stmt], params: Sequence[ast.arg]) -> None:
+        self.appends, finals = _grown_lists(body)
         for param in params:
             self.local_names.add(param.arg)
             if self.annotation_is_device(param.annotation):
@@ -838,7 +933,7 @@ class FunctionLowerer(calls.PlaceNaming):
                         unsure.add(changed)
             elif t is ast.Call:
                 launched.append(node)  # type: ignore[arg-type]
-                if (changed := _changed_container(node)) is not None:
+                if (changed := _changed_container(node)) is not None and id(node) not in self.appends:
                     unsure.add(changed)
             elif t is ast.AnnAssign:
                 assert isinstance(node, ast.AnnAssign)
@@ -876,6 +971,16 @@ class FunctionLowerer(calls.PlaceNaming):
         for names, _ in pairs:
             self.local_names.update(n for n in names if "." not in n)
         self.find_containers(pairs, unsure)
+        for name, lengths in finals.items():
+            container = self.containers.get(name)
+            if container is None or container.mapping:
+                continue
+            longest = max(*lengths, len(container.keys))
+            if longest <= calls.MAX_CONTAINER_ITEMS:
+                self.containers[name] = calls.Container(tuple(range(longest)), False)
+                bindings = sum(1 for names, _ in pairs if name in names)
+                if len(set(lengths)) == 1 and bindings == len(lengths):
+                    self.splat_lengths[name] = longest
         self.find_factory_kernels(pairs, unsure)
         for call in launched:
             # A place passed to a kernel is a device value (the launch refuses anything else).
@@ -1039,6 +1144,11 @@ class FunctionLowerer(calls.PlaceNaming):
                     place = ir.Place(self.name(receiver), (attr,))
                     span = self.ctx.token_span(_Token(receiver, node.args.args[0], "arg"))
                     self.emit(ir.Bind((place,), (ir.Fresh("prepared", brand=kernel),), span))
+                for attr, source in self.unit.class_aliases:
+                    # `__init__` made `self.attr` the object `self.source` is (see `init_aliases`)
+                    span = self.ctx.token_span(_Token(receiver, node.args.args[0], "arg"))
+                    place = ir.Place(self.name(receiver), (attr,))
+                    self.emit(ir.Bind((place,), (ir.FromPlace(ir.Place(self.name(receiver), (source,)), span),), span))
             self.suite(node.body)
 
         ops = self.block(lower_body)
@@ -1052,7 +1162,19 @@ class FunctionLowerer(calls.PlaceNaming):
 
     def stmt(self, node: ast.stmt) -> None:
         if isinstance(node, ast.Expr):
-            if isinstance(node.value, ast.Call):
+            grown = self.appends.get(id(node.value))
+            if grown is not None and grown[0] in self.containers:
+                raw, first, items = grown
+                assert isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Attribute)
+                self.expr(node.value.func.value)
+                targets = tuple(
+                    calls.container_element(self.name(raw), raw, self.containers[raw], first + i)
+                    for i in range(len(items))
+                )
+                values = tuple(self.value(item) for item in items)
+                self.emit(ir.Bind(targets, values, self.span(node.value)))
+                self.lengths[raw] = first + len(items)
+            elif isinstance(node.value, ast.Call):
                 call = node.value
                 calls.discard_result(self.call(call, None), call, self.span(call), dotted(call.func), self)
             else:
@@ -1115,10 +1237,12 @@ class FunctionLowerer(calls.PlaceNaming):
             for base in node.bases:
                 self.expr(base.value if isinstance(base, ast.Starred) else base)
             brands = self.init_brands(node)
+            aliases = self.init_aliases(node)
             for sub in node.body:
                 if isinstance(sub, _FUNCTION_DEFS):
                     kept = brands if sub.name != "__init__" else {}
-                    self.nested.append(Unit(f"{node.name}.{sub.name}", sub, self.kind_of(sub), class_brands=kept))
+                    self.nested.append(Unit(f"{node.name}.{sub.name}", sub, self.kind_of(sub), class_brands=kept,
+                                            class_aliases=aliases if sub.name != "__init__" else ()))
                 else:
                     self.stmt(sub)
             self.bind_fresh(ir.Place(self.name(node.name)), self.ctx.def_name_span(node))
@@ -1153,6 +1277,42 @@ class FunctionLowerer(calls.PlaceNaming):
                     if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store | ast.Del):
                         stores[node.attr] = stores.get(node.attr, 0) + 1
         return {attr: kernel for attr, kernel in found.items() if kernel and stores.get(attr) == 1}
+
+    def init_aliases(self, cls: ast.ClassDef) -> tuple[tuple[str, str], ...]:
+        """Attribute pairs `(a, b)` where a class's `__init__` binds `self.a = self.b` in its own body after
+        binding `self.b`, and no method binds `a` or `b` otherwise: in every other method `self.a` starts as the
+        object `self.b` is (a ping-pong pair whose back buffer is the front one), as the constructor left them."""
+        init = next((s for s in cls.body if isinstance(s, _FUNCTION_DEFS) and s.name == "__init__"), None)
+        if init is None or not init.args.args:
+            return ()
+        receiver = init.args.args[0].arg
+        bound: set[str] = set()
+        found: list[tuple[str, str]] = []
+        for stmt in init.body:
+            if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1):
+                continue
+            target, value = stmt.targets[0], stmt.value
+            if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)):
+                continue
+            if target.value.id != receiver:
+                continue
+            if (
+                isinstance(value, ast.Attribute)
+                and isinstance(value.value, ast.Name)
+                and value.value.id == receiver
+                and value.attr in bound
+            ):
+                found.append((target.attr, value.attr))
+            bound.add(target.attr)
+        if not found:
+            return ()
+        stores: dict[str, int] = {}
+        for sub in cls.body:
+            if isinstance(sub, _FUNCTION_DEFS):
+                for node in _walk(sub, skip_scopes=False):
+                    if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store | ast.Del):
+                        stores[node.attr] = stores.get(node.attr, 0) + 1
+        return tuple((a, b) for a, b in found if stores.get(a) == 1 and stores.get(b) == 1)
 
     def raise_at(self, node: ast.AST) -> None:
         self.emit(ir.Raise(self.span(node)))
@@ -1398,6 +1558,7 @@ class FunctionLowerer(calls.PlaceNaming):
             if found is not None and isinstance(target, calls.PlaceTarget):
                 container = self.containers[raw]
                 calls.assign_container(target, self.name(raw), raw, container, found[0], self.span(targets[0]), self)
+                self.lengths[raw] = len(found[0])
                 return
         split: calls.SplitAt[ast.expr] | None = None
         items: tuple[ast.expr, ...] | None = None
@@ -1442,6 +1603,23 @@ class FunctionLowerer(calls.PlaceNaming):
             )
             self.emit(ir.Branch((body, orelse), self.span(node.test)))
             return ir.FromPlace(tmp, self.span(node))
+        if isinstance(node, ast.BoolOp | ast.Subscript | ast.Call) and not self.computed_index(node):
+            found = self.choices(node, self.span(node), 0)
+            if found is not None:
+                return calls.bind_choices(found, self.span(node), self)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            helper = self.helper(node.func.id)
+            returns = _returned_tuples(helper) if helper is not None else None
+            if helper is not None and returns is not None:
+                self.call(node, None)
+                passed = _bind_call(helper, node)
+                params = {p.arg for p in _param_names(helper.args)}
+                shaped = [
+                    tuple(self.place(passed[n]) if n in params and n in passed else None if n in params else n
+                          for n in items)
+                    for items in returns
+                ]
+                return calls.returned_tuple(shaped, self.span(node), self)
         if isinstance(node, ast.Call):
             return self.call(node, holder)
         self.expr(node)
@@ -1608,6 +1786,18 @@ class FunctionLowerer(calls.PlaceNaming):
 
     # --- operands that are expressions over places ----------------------------------------------------------
 
+    def star_elements(self, node: ast.expr) -> tuple[ir.Place, ...] | None:
+        """The element places a `*name` splat of a container list spreads, in order, where its length is known
+        here: every binding ends with that length and lowering has reached it (`args = [a, b]; args.append(a)`)."""
+        if not isinstance(node, ast.Name):
+            return None
+        raw = node.id
+        length = self.splat_lengths.get(raw)
+        container = self.containers.get(raw)
+        if container is None or length is None or self.lengths.get(raw) != length:
+            return None
+        return tuple(calls.container_element(self.name(raw), raw, container, i) for i in range(length))
+
     def literal_display(self, node: ast.AST) -> tuple[ast.expr, ...] | None:
         """The items of a tuple/list display without starred items (`(a, b)`, `[a, b]`), else None."""
         if isinstance(node, ast.Tuple | ast.List) and not any(isinstance(el, ast.Starred) for el in node.elts):
@@ -1651,7 +1841,10 @@ class FunctionLowerer(calls.PlaceNaming):
                     for i in container.indices(_key_literal(index))
                 )
                 return (node.value, index), elements
-            return None
+            # `sorted(pool)[0]`, `list(pool)[i]`: any item of what the builtin keeps
+            return calls.merge_choices((index,), (self.item_choices(node.value, span, depth + 1),))
+        if isinstance(node, ast.Call) and (picked_items := self.picked_items(node, span, depth)) is not None:
+            return picked_items
         if (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Attribute)
@@ -1695,6 +1888,98 @@ class FunctionLowerer(calls.PlaceNaming):
         self, prelude: tuple[ast.expr, ...], options: Sequence[ast.expr], span: Span, depth: int
     ) -> calls.Choices[ast.expr] | None:
         return calls.alternatives(prelude, options, span, depth, self.place, self.choices)
+
+    def computed_index(self, node: ast.expr) -> bool:
+        """`bufs[step % 2]` of a display or container name: as an argument it may be any item, but bound to a name
+        (`src = bufs[i]; dst = bufs[j]`) it is a new value, as the indices usually differ (no report without
+        knowing them)."""
+        if not isinstance(node, ast.Subscript) or _key_literal(node.slice) is not None:
+            return False
+        return self.literal_display(node.value) is not None or (
+            isinstance(node.value, ast.Name) and node.value.id in self.containers
+        )
+
+    def builtin(self, func: ast.expr) -> str | None:
+        """The builtin a callee names (`max`), unless a binding of this module or function shadows it."""
+        if isinstance(func, ast.Name) and func.id not in self.local_names and self.ctx.qualify(func) == func.id:
+            return func.id
+        return None
+
+    def item_choices(self, node: ast.expr, span: Span, depth: int) -> calls.Choices[ast.expr] | None:
+        """The places an item of the iterable `node` may be: any item of a display or of a sequence container, of
+        a mapping container's `.values()`, or of a builtin that keeps its argument's items (`sorted(pool)`)."""
+        if depth > _CHOICE_DEPTH:
+            return None
+        items = self.literal_display(node)
+        if items is not None:
+            return self._alternatives((), items, span, depth)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "values":
+            receiver = node.func.value
+            if node.args or node.keywords or not isinstance(receiver, ast.Name):
+                return None
+            container = self.containers.get(receiver.id)
+            if container is None or not container.mapping:
+                return None
+            raw, name = receiver.id, self.name(receiver.id)
+            return (receiver,), tuple(
+                calls.Operand(node, span, calls.container_element(name, raw, container, i), True)
+                for i in range(len(container.keys))
+            )
+        if isinstance(node, ast.Call):
+            if self.builtin(node.func) not in calls.ITEM_KEEPING_BUILTINS or len(node.args) != 1:
+                return None
+            if isinstance(node.args[0], ast.Starred) or any(k.arg not in ("key", "reverse") for k in node.keywords):
+                return None
+            keywords = tuple(k.value for k in node.keywords)  # `sorted(pool, key=len)`
+            return calls.merge_choices(keywords, (self.item_choices(node.args[0], span, depth + 1),))
+        if isinstance(node, ast.Name) and (container := self.containers.get(node.id)) is not None:
+            if container.mapping:  # iterating a dict gives its keys
+                return None
+            raw, name = node.id, self.name(node.id)
+            return (node,), tuple(
+                calls.Operand(node, span, calls.container_element(name, raw, container, i), True)
+                for i in range(len(container.keys))
+            )
+        return None
+
+    def picked_items(self, node: ast.Call, span: Span, depth: int) -> calls.Choices[ast.expr] | None:
+        """`max(pool, key=len)`, `min(a, b)`, `next(iter(pool), a)`: one of the items or arguments
+        (`calls.ITEM_PICKING_BUILTINS`); `bufs.get("out", a)` of a mapping container: its item or the default."""
+        func = node.func
+        if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
+            return None
+        if isinstance(func, ast.Attribute) and func.attr == "get" and isinstance(func.value, ast.Name):
+            container = self.containers.get(func.value.id)
+            if container is None or not container.mapping or node.keywords or not 1 <= len(node.args) <= 2:
+                return None
+            raw, name = func.value.id, self.name(func.value.id)
+            key = node.args[0]
+            literal = _key_literal(key)
+            found = [i for i in container.indices(literal) if literal is None or container.keys[i] == literal]
+            stored: calls.Choices[ast.expr] = (
+                (func.value, key),
+                tuple(
+                    calls.Operand(node, span, calls.container_element(name, raw, container, i), True) for i in found
+                ),
+            )
+            given = self._alternatives((), node.args[1:], span, depth) if len(node.args) == 2 else None
+            return calls.merge_choices((), (stored, given))
+        builtin = self.builtin(func)
+        if builtin not in calls.ITEM_PICKING_BUILTINS or not node.args:
+            return None
+        others = tuple(k.value for k in node.keywords if k.arg != "default")
+        default = next((k.value for k in node.keywords if k.arg == "default"), None)
+        if builtin == "next":
+            if node.keywords or len(node.args) > 2:
+                return None
+            default = node.args[1] if len(node.args) == 2 else None
+            items = self.item_choices(node.args[0], span, depth + 1)
+        elif len(node.args) == 1:
+            items = self.item_choices(node.args[0], span, depth + 1)
+        else:
+            items = self._alternatives((), node.args, span, depth)
+        fallback = self._alternatives((), (default,), span, depth) if default is not None else None
+        return calls.merge_choices(others, (items, fallback))
 
     def aliasing_index(self, func: ast.expr) -> int | None:
         """Which argument a safekernels function's result aliases (`sk.as_buffer(t)` is `t`), or None."""
@@ -1744,7 +2029,22 @@ class FunctionLowerer(calls.PlaceNaming):
                 else applied_summary(self, node, method, args)
             ),
         )
-        return calls.lower_call(shape, holder, self)
+        result = calls.lower_call(shape, holder, self)
+        if isinstance(func, ast.Name) and shape.summary is not None and isinstance(result, ir.Fresh):
+            helper = self.helper(func.id)
+            if helper is not None and calls.returns_op([self.launch_of(c) for c in _returned_calls(helper)]):
+                return ir.Fresh("op")  # `doubled(z, x)` of `def doubled(z, x): return scale(z, x)`
+        return result
+
+    def launch_of(self, node: ast.Call | None) -> tuple[KernelSummary | None, str | None] | None:
+        """`(kernel, method)` of a call that may launch (`k(...)`, `k.launch_async(...)`), for `calls.returns_op`."""
+        if node is None:
+            return None
+        if isinstance(node.func, ast.Attribute):
+            found = self.ctx.kernel(node.func.value)
+            return (found[1] if found is not None else None), node.func.attr
+        found = self.ctx.kernel(node.func)
+        return (found[1] if found is not None else None), None
 
 
 def lower_module(ctx: FileContext, module: ast.Module) -> list[ir.Function]:
