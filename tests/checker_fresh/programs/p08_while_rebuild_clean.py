@@ -1,0 +1,27 @@
+# fresh-expect: clean
+"""A loop that rebuilds its op from the values the last run handed back."""
+import numpy as np
+import safekernels as sk
+from safekernels import tile
+from safekernels.dtypes import f32
+from safekernels.tile import Partition, Tensor
+
+
+@tile.kernel
+def add(z: Partition[f32], x: Tensor[f32], y: Tensor[f32]) -> None:
+    z.store(tile.load_like(x, z) + tile.load_like(y, z))
+
+
+@tile.kernel
+def scale(z: Partition[f32], x: Tensor[f32]) -> None:
+    z.store(tile.load_like(x, z) * 2.0)
+
+
+stream = sk.Device.cpu().new_stream()
+x = tile.ones((128,), f32).sync_on(stream)
+z = tile.zeros((128,), f32).partition((64,)).sync_on(stream)
+attempts = 0
+while attempts < 3:
+    z, x = scale(z, x).sync_on(stream)
+    attempts += 1
+print(z.unpartition().to_numpy(stream)[:2])

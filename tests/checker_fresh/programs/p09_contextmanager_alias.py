@@ -1,0 +1,33 @@
+# fresh-expect: E0502 at line 33
+"""A context manager hands out a scratch buffer; the body passes it twice."""
+import contextlib
+import numpy as np
+import safekernels as sk
+from safekernels import simt
+from safekernels.dtypes import f32
+from safekernels.simt import DisjointSlice, Slice, thread
+
+
+@simt.kernel
+@simt.launch_contract(block=64)
+def vecadd(a: Slice[f32], b: Slice[f32], c: DisjointSlice[f32]) -> None:
+    idx = thread.index_1d()
+    i = idx.get()
+    if (o := c.get_mut(idx)) is not None:
+        o.set(a[i] + b[i])
+
+
+dev = sk.Device.cpu()
+stream = dev.new_stream()
+a = sk.to_device(np.ones(128, np.float32), stream)
+prepared = vecadd.prepare(simt.LaunchConfig1D.for_len(128, block=64), dev)
+
+
+@contextlib.contextmanager
+def scratch(n):
+    buf = sk.zeros(n, f32, stream)
+    yield buf
+
+
+with scratch(128) as s:
+    vecadd.launch(prepared, stream, a, s, s)  # BUG
