@@ -1,0 +1,39 @@
+# fresh-expect: E0308 at line 38
+# fresh-known-miss: cli,mypy E0308 brand of prepared launches built by a dict comprehension over a {name: kernel} registry
+"""Prepared launches built by a dict comprehension over a kernel registry; a copy-pasted key picks the wrong one."""
+import numpy as np
+import safekernels as sk
+from safekernels import simt
+from safekernels.dtypes import f32
+from safekernels.simt import DisjointSlice, Slice, thread
+
+
+@simt.kernel
+@simt.launch_contract(block=64)
+def vecadd(a: Slice[f32], b: Slice[f32], c: DisjointSlice[f32]) -> None:
+    idx = thread.index_1d()
+    i = idx.get()
+    if (o := c.get_mut(idx)) is not None:
+        o.set(a[i] + b[i])
+
+
+@simt.kernel
+@simt.launch_contract(block=64)
+def saxpy(x: Slice[f32], y: Slice[f32], out: DisjointSlice[f32], alpha: f32) -> None:
+    idx = thread.index_1d()
+    i = idx.get()
+    if (o := out.get_mut(idx)) is not None:
+        o.set(alpha * x[i] + y[i])
+
+
+KERNELS = {"vecadd": vecadd, "saxpy": saxpy}
+dev = sk.Device.cpu()
+stream = dev.new_stream()
+config = simt.LaunchConfig1D.for_len(128, block=64)
+launches = {name: kernel.prepare(config, dev) for name, kernel in KERNELS.items()}
+x = sk.to_device(np.ones(128, np.float32), stream)
+y = sk.to_device(np.ones(128, np.float32), stream)
+out = sk.zeros(128, f32, stream)
+vecadd.launch(launches["vecadd"], stream, x, y, out)
+saxpy.launch(launches["vecadd"], stream, x, y, out, 2.0)  # BUG
+print(out.to_numpy(stream)[:4])
