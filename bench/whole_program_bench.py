@@ -63,7 +63,7 @@ def _sass(cubin: bytes, label: str, out: Path) -> dict[str, Any]:
         return {"cubin": "none"}
     ops = ("HGMMA", "USETMAXREG", "UTMALDG", "MUFU", "BAR", "LDL", "STL", "FMUL", "FFMA", "FADD", "WARPSYNC")
     counts: dict[str, Any] = {op: len(re.findall(rf"\b{op}\b", sass)) for op in ops}
-    counts["instructions"] = len(re.findall(r"/\*[0-9a-f]{4}\*/", sass))
+    counts["instructions"] = len(re.findall(r"/\*[0-9a-f]{4,}\*/", sass))  # 5 digits past 4096 instructions
     counts["regs"] = max((int(x) for x in re.findall(r"REG:(\d+)", res)), default=-1)
     counts["stack"] = max((int(x) for x in re.findall(r"STACK:(\d+)", res)), default=-1)
     return counts
