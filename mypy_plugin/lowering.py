@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from mypy.nodes import (
     ARG_NAMED,
@@ -91,8 +91,15 @@ from mypy.patterns import AsPattern, MappingPattern, StarredPattern, ValuePatter
 from mypy.types import Instance, Type, TypeAliasType, UnionType, get_proper_type
 
 from mypy_plugin import resolve, tree
-from mypy_plugin.call_targets import ModuleClasses, applied_summary
-from ownership_check.core import calls, ir
+from mypy_plugin.call_targets import (
+    ModuleClasses,
+    applied_callee,
+    applied_summary,
+    constructor_summary,
+    receiver_class,
+)
+from ownership_check.core import callables, calls, ir
+from ownership_check.core.call_effects import apply_summary
 from ownership_check.core.checker import nonlocal_effects
 from ownership_check.diagnostics import Span
 from safekernels.ownership_model import (
@@ -117,7 +124,7 @@ KERNEL_UNIT_KINDS = ("simt", "tile", "device")
 _CHOICE_DEPTH = 6
 
 
-def _returned_params(func: FuncDef) -> tuple[str, ...] | None:
+def _returned_params(func: FuncItem) -> tuple[str, ...] | None:
     """The parameters a plain function may return (`return y if c else x` -> `y, x`); None when some `return`
     gives anything else (or none returns): then its result is a fresh value to the checker."""
     params = {arg.variable.name for arg in func.arguments}
@@ -141,7 +148,33 @@ def _returned_params(func: FuncDef) -> tuple[str, ...] | None:
     return tuple(dict.fromkeys(found)) if returns else None
 
 
-def _returned_tuples(func: FuncDef) -> list[tuple[str | None, ...]] | None:
+def _returned_function(func: FuncItem) -> FuncItem | None:
+    """The plain function a *function factory* returns (the CLI's `_returned_function`): every `return` gives one
+    function defined in its body (`return step`, or `return lambda ...`), the same on every path; else None."""
+    defined = {s.name: s for s in func.body.body if isinstance(s, FuncDef)}
+    found: FuncItem | None = None
+    for ret in tree.walk(func.body):
+        if not isinstance(ret, ReturnStmt):
+            continue
+        value = ret.expr
+        one: FuncItem
+        if isinstance(value, NameExpr) and value.name in defined:
+            one = defined[value.name]
+        elif isinstance(value, LambdaExpr):
+            one = value
+        else:
+            return None
+        if found is not None and found is not one:
+            return None
+        found = one
+    bound = {n for node in tree.walk(func.body) if isinstance(node, AssignmentStmt) for t in node.lvalues
+             for n in _target_names(t)}
+    if isinstance(found, FuncDef) and found.name in bound:
+        return None  # the name is rebound in the factory: which function it returns is not known
+    return found
+
+
+def _returned_tuples(func: FuncItem) -> list[tuple[str | None, ...]] | None:
     """The items of each `return` of a plain function when every one is a tuple display of the same length
     without starred items (`return x, x` / `return x, y`): each item's name, None for anything but a name; None
     when some `return` is no such display (or none returns)."""
@@ -156,6 +189,14 @@ def _returned_tuples(func: FuncDef) -> list[tuple[str | None, ...]] | None:
     if not found or len({len(items) for items in found}) != 1:
         return None
     # a parameter the body rebinds (`z, x = scale(z, x).sync_on(s)`) is no longer the caller's argument
+    rebound = _rebound_names(func)
+    params = {arg.variable.name for arg in func.arguments}
+    return [tuple(f"{n}$local" if n in rebound and n in params else n for n in items) for items in found]
+
+
+def _rebound_names(func: FuncItem) -> set[str]:
+    """The names a function's own body binds or deletes (the CLI's `Store`/`Del` names): a parameter among them
+    is no longer the caller's argument after that point."""
     rebound: set[str] = set()
     for node in tree.walk(func.body):
         if isinstance(node, AssignmentStmt):
@@ -170,11 +211,10 @@ def _returned_tuples(func: FuncDef) -> list[tuple[str | None, ...]] | None:
             rebound.update(_target_names(target))
         elif isinstance(node, WithStmt):
             rebound.update(n for t in node.target if t is not None for n in _target_names(t))
-    params = {arg.variable.name for arg in func.arguments}
-    return [tuple(f"{n}$local" if n in rebound and n in params else n for n in items) for items in found]
+    return rebound
 
 
-def _returned_calls(func: FuncDef) -> list[CallExpr | None]:
+def _returned_calls(func: FuncItem) -> list[CallExpr | None]:
     """The value of each `return` of a plain function when it is a call (None for anything else)."""
     return [
         node.expr if isinstance(node.expr, CallExpr) else None
@@ -183,7 +223,7 @@ def _returned_calls(func: FuncDef) -> list[CallExpr | None]:
     ]
 
 
-def _bind_call(func: FuncDef, call: CallExpr) -> dict[str, Expression]:
+def _bind_call(func: FuncItem, call: CallExpr) -> dict[str, Expression]:
     """Parameter name -> argument expression, for the arguments a call binds plainly (no `*`/`**`)."""
     kinds = func.arg_kinds
     names = [arg.variable.name for arg, kind in zip(func.arguments, kinds, strict=False) if kind.is_positional()]
@@ -500,7 +540,7 @@ def _display_items(expr: Expression) -> tuple[list[tuple[calls.ContainerKey, Exp
 
 
 def _grown_lists(
-    body: Sequence[Statement],
+    body: Sequence[Statement], built_length: Callable[[Expression], int | None]
 ) -> tuple[dict[int, tuple[str, int, tuple[Expression, ...]]], dict[str, list[int]]]:
     """Lists built step by step in one statement list (the CLI front end's `_grown_lists`): `args = [a, b]`
     followed, in the same list, by `args.append(c)` / `args.extend([c, d])` expression statements."""
@@ -530,6 +570,22 @@ def _grown_lists(
                 else:
                     fixed.discard(name)
                 continue
+            taken = _starred_take(stmt.lvalues, stmt.rvalue) if isinstance(stmt, AssignmentStmt) else None
+            if (
+                isinstance(stmt, AssignmentStmt)
+                and len(stmt.lvalues) == 1
+                and isinstance(stmt.lvalues[0], NameExpr)
+                and (built := built_length(stmt.rvalue)) is not None
+            ):
+                taken = stmt.lvalues[0].name, built
+            if taken is not None:
+                # a list of known length: a comprehension's, or the starred target's of `first, *rest = [a, b]`
+                name = taken[0]
+                if name in current:
+                    finals.setdefault(name, []).append(current[name])
+                current[name] = taken[1]
+                fixed.discard(name)
+                continue
             if not (isinstance(stmt, ExpressionStmt) and isinstance(stmt.expr, CallExpr)):
                 continue
             call = stmt.expr
@@ -552,6 +608,26 @@ def _grown_lists(
         for name, length in current.items():
             finals.setdefault(name, []).append(length)
     return appends, finals
+
+
+def _nested_display(expr: Expression) -> tuple[Expression, ...] | None:
+    """The items of a tuple/list display without starred items nested in a container display (the CLI's rule)."""
+    if isinstance(expr, TupleExpr | ListExpr) and not any(isinstance(item, StarExpr) for item in expr.items):
+        return tuple(expr.items)
+    return None
+
+
+def _starred_take(targets: Sequence[Expression], value: Expression) -> tuple[str, int] | None:
+    """`first, *rest = [a, b, a]`: the starred name and how many display items it collects (the CLI's rule)."""
+    if len(targets) != 1 or not isinstance(targets[0], TupleExpr | ListExpr):
+        return None
+    if not isinstance(value, TupleExpr | ListExpr) or any(isinstance(item, StarExpr) for item in value.items):
+        return None
+    stars = [item for item in targets[0].items if isinstance(item, StarExpr)]
+    if len(stars) != 1 or not isinstance(stars[0].expr, NameExpr):
+        return None
+    count = len(value.items) - (len(targets[0].items) - 1)
+    return (stars[0].expr.name, count) if count >= 0 else None
 
 
 def _changed_container(node: Node) -> str | None:
@@ -594,6 +670,14 @@ class FunctionLowerer(calls.PlaceNaming):
         self.splat_lengths: dict[str, int] = {}  # the one length every binding of a container list ends with
         self.lengths: dict[str, int] = {}  # a container list's length where lowering is now (display + appends)
         self.stable: frozenset[str] | None = None  # `_stable_names`, found when a view bound first asks
+        # callables bound once to a name in this body (`find_callables`): a lambda's name by the lambda's id, the
+        # function a name calls (a lambda, or what a factory of this module returns), a `functools.partial` call
+        # (and its name by the call's id)
+        self.lambdas: dict[int, str] = {}
+        self.named: dict[str, FuncItem] = {}
+        self.partials: dict[str, CallExpr] = {}
+        self.partial_names: dict[int, str] = {}
+        self.slot_uses: dict[int, calls.Operand[Expression]] = {}  # a partial's bound argument, read from its slot
 
     # --- plumbing --------------------------------------------------------------------------------------------
 
@@ -605,6 +689,10 @@ class FunctionLowerer(calls.PlaceNaming):
         self.scopes[-1].append(op)
 
     def lower_expr(self, expr: Expression) -> None:
+        slot = self.slot_uses.get(id(expr))
+        if slot is not None and slot.place is not None:  # a partial's bound argument: the call reads its slot
+            self.emit(ir.Use(slot.place, slot.span))
+            return
         self.expr(expr)
 
     def block(self, build: Callable[[], None]) -> ir.Block:
@@ -622,8 +710,24 @@ class FunctionLowerer(calls.PlaceNaming):
             parts.append(cur.name)
             cur = cur.expr
         if isinstance(cur, NameExpr) and not (cur.name in calls.CONSTANT_NAMES and not parts):
-            return self.dotted_place(cur.name, tuple(reversed(parts)))
+            attrs = tuple(reversed(parts))
+            if attrs and self.ctx.classes.with_views:
+                cls = receiver_class(self, cur.name)
+                path = self.ctx.classes.attribute_view(cls, attrs[0]) if cls is not None else None
+                if path is not None:
+                    # `layer.output` of a property returning `self._out` is the place `layer._out`
+                    return ir.Place(self.name(cur.name), (*path, *attrs[1:]), ".".join((cur.name, *attrs)))
+            return self.dotted_place(cur.name, attrs)
         return None
+
+    def iterated_places(self, expr: Expression) -> tuple[ir.Place, ...] | None:
+        """The places unpacking `expr` gives, in order, when it names an instance of a class whose `__iter__`
+        gives its own attributes (the CLI front end's rule)."""
+        if not (isinstance(expr, NameExpr) and self.ctx.classes.with_views):
+            return None
+        cls = receiver_class(self, expr.name)
+        paths = self.ctx.classes.iterated(cls) if cls is not None else None
+        return tuple(self.dotted_place(expr.name, path) for path in paths) if paths is not None else None
 
     def literal_items(self, expr: Expression) -> tuple[Expression, ...] | None:
         """The elements of a tuple/list display of places and literals (`((x, y), (y, x))`), else None."""
@@ -667,7 +771,7 @@ class FunctionLowerer(calls.PlaceNaming):
         return False
 
     def prepass(self, body: Sequence[Statement], func: FuncItem | None) -> None:
-        self.appends, finals = _grown_lists(body)
+        self.appends, finals = _grown_lists(body, lambda v: built[1] if (built := self.built_list(v)) else None)
         if func is not None:
             signature = func.type
             arg_types = getattr(signature, "arg_types", None)
@@ -678,6 +782,7 @@ class FunctionLowerer(calls.PlaceNaming):
                 if annotated and _type_is_device(typ, self.ctx.module.fullname):
                     self.device.add(param)
         pairs: list[tuple[list[str], Expression]] = []
+        starred: dict[int, tuple[str, int]] = {}  # pair index -> `_starred_take` of its assignment
         mentioned: set[str] = set()
         unsure: set[str] = set()
         launched: list[CallExpr] = []
@@ -717,6 +822,8 @@ class FunctionLowerer(calls.PlaceNaming):
                     self.device.update(names)
                 if not isinstance(node.rvalue, TempNode):
                     pairs.append((names, node.rvalue))
+                    if (taken := _starred_take(node.lvalues, node.rvalue)) is not None:
+                        starred[len(pairs) - 1] = taken
             elif isinstance(node, AssignmentExpr):
                 pairs.append((list(_target_texts(node.target)), node.value))
             elif isinstance(node, ForStmt):
@@ -729,16 +836,19 @@ class FunctionLowerer(calls.PlaceNaming):
                 self.local_names.add(node.name)
                 if isinstance(node, FuncDef):
                     self.helpers.add(id(node))
+                elif isinstance(node, Decorator) and (plain := self.ctx.classes.plain(node)) is not None:
+                    self.helpers.add(id(plain))  # wrapped by a decorator that forwards its calls
         for names, _ in pairs:
             self.local_names.update(n for n in names if "." not in n)
-        self.find_containers(pairs, unsure)
+        self.find_callables(body, pairs, unsure)
+        self.find_containers(pairs, unsure, starred)
         for name, lengths in finals.items():
             container = self.containers.get(name)
             if container is None or container.mapping:
                 continue
             longest = max(*lengths, len(container.keys))
             if longest <= calls.MAX_CONTAINER_ITEMS:
-                self.containers[name] = calls.Container(tuple(range(longest)), False)
+                self.containers[name] = replace(container, keys=tuple(range(longest)))
                 bindings = sum(1 for names, _ in pairs if name in names)
                 if len(set(lengths)) == 1 and bindings == len(lengths):
                     self.splat_lengths[name] = longest
@@ -766,25 +876,113 @@ class FunctionLowerer(calls.PlaceNaming):
             if len(device) == before:
                 break
 
-    def find_containers(self, pairs: Sequence[tuple[list[str], Expression]], unsure: set[str]) -> None:
+    def find_callables(
+        self, body: Sequence[Statement], pairs: Sequence[tuple[list[str], Expression]], unsure: set[str]
+    ) -> None:
+        """Names this body binds once, by `name = value`, to a callable the checker follows at a call of `name`
+        (the CLI's `find_callables`, `ownership_check.core.callables`)."""
+        counts: dict[str, int] = {}
+        for names, _ in pairs:
+            for name in names:
+                counts[name] = counts.get(name, 0) + 1
+        excluded = set(unsure)
+        for node in tree.walk_many(list(body)):
+            if isinstance(node, GlobalDecl | NonlocalDecl):
+                excluded.update(node.names)
+            elif isinstance(node, Import):
+                excluded.update(alias or module.split(".")[0] for module, alias in node.ids)
+            elif isinstance(node, ImportFrom):
+                excluded.update(alias or original for original, alias in node.names)
+            elif isinstance(node, TryStmt):
+                excluded.update(v.name for v in node.vars if v is not None)
+            elif isinstance(node, FuncDef | Decorator | OverloadedFuncDef | ClassDef):
+                excluded.add(node.name)
+        for stmt in tree.walk_many(list(body)):
+            if not (isinstance(stmt, AssignmentStmt) and len(stmt.lvalues) == 1):
+                continue
+            target, value = stmt.lvalues[0], stmt.rvalue
+            if not isinstance(target, NameExpr) or counts.get(target.name) != 1 or target.name in excluded:
+                continue
+            name = target.name
+            if isinstance(value, LambdaExpr):
+                self.named[name] = value
+                self.lambdas[id(value)] = name
+            elif not isinstance(value, CallExpr):
+                continue
+            elif any(resolve.matches(n, "functools.partial") for n in self.ctx.names(value.callee)):
+                if value.args and all(k in (ARG_POS, ARG_NAMED) for k in value.arg_kinds) and (
+                    value.arg_kinds[0] == ARG_POS
+                ):
+                    self.partials[name] = value
+                    self.partial_names[id(value)] = name
+            elif isinstance(value.callee, NameExpr) and (factory := self.helper(value.callee)) is not None:
+                made = _returned_function(factory)
+                if made is not None:
+                    self.named[name] = made
+
+    def find_containers(
+        self,
+        pairs: Sequence[tuple[list[str], Expression]],
+        unsure: set[str],
+        starred: Mapping[int, tuple[str, int]] | None = None,
+    ) -> None:
         """Names bound only by plain assignments of displays and never changed in place (`pair = (a, c)`,
-        `bufs = {"out": c}`): `pair[1]` is `c`, `bufs["out"]` is `c` (`calls.Container`)."""
+        `bufs = {"out": c}`): `pair[1]` is `c`, `bufs["out"]` is `c` (`calls.Container`); also by a list
+        comprehension of known length, or as the starred target of unpacking a display (`starred`)."""
         displays: dict[str, list[tuple[tuple[calls.ContainerKey, ...], bool] | None]] = {}
-        for names, value in pairs:
+        inner: dict[str, list[dict[calls.ContainerKey, int]]] = {}  # per binding: nested display lengths by key
+        for index, (names, value) in enumerate(pairs):
             found = _display_items(value)
             shape = (tuple(k for k, _ in found[0]), found[1]) if found is not None else None
+            if shape is None and (built := self.built_list(value)) is not None:
+                shape = (tuple(range(built[1])), False)
+            star = starred.get(index) if starred is not None else None
+            if star is not None:
+                displays.setdefault(star[0], []).append((tuple(range(star[1])), False))
             for name in names:
+                if star is not None and name == star[0]:
+                    continue
                 if len(names) != 1 or "." in name:
                     unsure.add(name)
                 else:
                     displays.setdefault(name, []).append(shape)
+                    inner.setdefault(name, []).append(
+                        {k: len(sub) for k, item in found[0] if (sub := _nested_display(item)) is not None}
+                        if found is not None
+                        else {}
+                    )
         self.containers = {
-            n: c for n, d in displays.items() if n not in unsure and (c := calls.find_container(d)) is not None
+            n: calls.find_inner(c, inner.get(n, []))
+            for n, d in displays.items()
+            if n not in unsure and (c := calls.find_container(d)) is not None
         }
         for name, container in self.unit.outer_containers.items():
             # a captured container (`bufs[2]` in a nested function): its items are the caller's values
             if name not in self.local_names and name not in unsure:
                 self.containers.setdefault(name, container)
+
+    def built_list(self, expr: Expression) -> tuple[ListComprehension, int, tuple[Expression, ...] | None] | None:
+        """A list comprehension whose items can be named (the CLI front end's rule, `calls.assign_built_list`)."""
+        if not isinstance(expr, ListComprehension) or len(expr.generator.indices) != 1:
+            return None
+        gen = expr.generator
+        if gen.condlists[0] or gen.is_async[0]:
+            return None
+        sequence = gen.sequences[0]
+        items = self.literal_display(sequence)
+        if items is not None:
+            names = set(_target_names(gen.indices[0]))
+            if not names.isdisjoint(n for item in items for n in _item_roots(item)):
+                return None
+            return expr, len(items), items
+        if (
+            isinstance(sequence, CallExpr)
+            and self.builtin(sequence.callee) == "range"
+            and all(kind == ARG_POS for kind in sequence.arg_kinds)
+            and (count := calls.range_length([_int_literal(a) for a in sequence.args])) is not None
+        ):
+            return expr, count, None
+        return None
 
     def find_factory_kernels(
         self,
@@ -914,7 +1112,15 @@ class FunctionLowerer(calls.PlaceNaming):
 
     def is_device_place(self, expr: Expression) -> bool:
         text = tree.dotted(expr)
-        return text is not None and (text in self.device or text.split(".")[0] in self.device)
+        if text is None:
+            return False
+        if text in self.device or text.split(".")[0] in self.device:
+            return True
+        if "." in text and self.ctx.classes.with_views:
+            # a property that is an attribute (`layer.output` is `layer._out`): that attribute's device-likeness
+            place = self.place(expr)
+            return place is not None and ".".join((text.split(".")[0], *place.attrs)) in self.device
+        return False
 
     # --- entry point -----------------------------------------------------------------------------------------
 
@@ -1065,16 +1271,22 @@ class FunctionLowerer(calls.PlaceNaming):
     def for_stmt(self, node: ForStmt) -> None:
         self.expr(node.expr)
         items = self.literal_items(node.expr)
+        elements = self.star_elements(node.expr) if items is None else None
         if items is not None:
             # `for out, inp in ((x, x), (y, z)):` binds the target to one of the displayed items per iteration.
             arms = tuple(self.block(functools.partial(self.assign, [node.index], item)) for item in items)
+            head = self.block(lambda: self.emit(ir.Branch(arms, span_of(node.index))))
+        elif elements is not None:
+            # `for part in parts:` of a container list of known length: its items in order, as a display's
+            arms = calls.bind_elements(self.target(node.index), elements, span_of(node.expr), self)
             head = self.block(lambda: self.emit(ir.Branch(arms, span_of(node.index))))
         else:
             shape, sources = self.iteration(node.expr)
             head = self.block(lambda: calls.bind_iteration(self.target(node.index), shape, sources, self))
         body = self.block(lambda: self.suite(node.body))
         orelse = self.block(lambda: self.suite(node.else_body))
-        self.emit(ir.Loop(head, body, orelse, span_of(node.index), unrolled=items is not None))
+        unrolled = items is not None or elements is not None
+        self.emit(ir.Loop(head, body, orelse, span_of(node.index), unrolled=unrolled))
 
     def iteration(self, expr: Expression) -> tuple[str, list[ir.Place | None]]:
         """How a `for` loop takes items from `expr` (`calls.bind_iteration`): a place, or the builtin `zip` /
@@ -1126,10 +1338,18 @@ class FunctionLowerer(calls.PlaceNaming):
                 isinstance(item, CallExpr) and self.ctx.refers_to(item.callee, UNSAFE_CONTEXT),
                 self.target(target) if target is not None else None,
                 isinstance(item, CallExpr) and self.ctx.refers_to(item.callee, calls.SUPPRESS_CONTEXT),
+                isinstance(item, CallExpr) and self.constructs(item),
             )
             for item, target in zip(node.expr, node.target, strict=True)
         ]
         calls.lower_with(items, lambda: self.block(lambda: self.suite(node.body)), span_of(node), self)
+
+    def constructs(self, node: CallExpr) -> bool:
+        """Whether `node` builds an object of a class whose initializer the checker follows (`Cls(...)`)."""
+        func = node.callee
+        if self.kernel_body or not (isinstance(func, NameExpr) and func.name in self.ctx.classes.classes):
+            return False
+        return constructor_summary(self, func, ()) is not None
 
     def match_stmt(self, node: MatchStmt) -> None:
         self.expr(node.subject)
@@ -1263,8 +1483,19 @@ class FunctionLowerer(calls.PlaceNaming):
             target = self.target(targets[0])
             if found is not None and isinstance(target, calls.PlaceTarget):
                 container = self.containers[raw]
-                calls.assign_container(target, self.name(raw), raw, container, found[0], span_of(targets[0]), self)
+                nested = {k: sub for k, item in found[0] if (sub := _nested_display(item)) is not None}
+                span = span_of(targets[0])
+                calls.assign_container(target, self.name(raw), raw, container, found[0], span, self, nested)
                 self.lengths[raw] = len(found[0])
+                return
+            built = self.built_list(value)
+            if built is not None and isinstance(target, calls.PlaceTarget):
+                comp, count, taken = built
+                self.expr(comp.generator.sequences[0])
+                item = functools.partial(self.built_item, comp, taken)
+                span = span_of(targets[0])
+                calls.assign_built_list(target, self.name(raw), raw, self.containers[raw], count, item, span, self)
+                self.lengths[raw] = count
                 return
         split: calls.SplitAt[Expression] | None = None
         items: tuple[Expression, ...] | None = None
@@ -1281,8 +1512,29 @@ class FunctionLowerer(calls.PlaceNaming):
         elements: tuple[ir.Place, ...] | None = None
         if isinstance(value, NameExpr) and (sequence := self.containers.get(value.name)) is not None:
             elements = calls.sequence_elements(self.name(value.name), value.name, sequence)
-        shape = calls.Assignment(tuple(self.target(t) for t in targets), value, split, items, elements)
+        elif any(isinstance(t, TupleExpr | ListExpr) for t in targets):
+            elements = self.iterated_places(value)
+        stars: tuple[ir.Place, ...] | None = None
+        if (star := _starred_take(targets, value)) is not None and (rest := self.containers.get(star[0])):
+            stars = calls.sequence_elements(self.name(star[0]), star[0], rest)
+            self.lengths[star[0]] = star[1]
+        shape = calls.Assignment(tuple(self.target(t) for t in targets), value, split, items, elements, stars)
         calls.lower_assignment(shape, self)
+
+    def built_item(self, comp: ListComprehension, items: tuple[Expression, ...] | None, index: int) -> ir.Value:
+        """Iteration `index` of a comprehension building a container list (`built_list`; the CLI's rule)."""
+        gen = comp.generator
+        self.tmp += 1
+        renames = {raw: f"{raw}$c{self.tmp}" for raw in _target_names(gen.indices[0])}
+        self.renames.append(renames)
+        try:
+            if items is not None:
+                self.assign([gen.indices[0]], items[index])
+            else:
+                self.bind(gen.indices[0], ir.Fresh())
+            return self.value(gen.left_expr)
+        finally:
+            self.renames.pop()
 
     def value(self, expr: Expression, holder: ir.Place | None = None) -> ir.Value:
         """Lower an expression whose result is bound to a name: an alias, a view or a fresh object."""
@@ -1319,16 +1571,41 @@ class FunctionLowerer(calls.PlaceNaming):
                 self.call(expr, None)
                 passed = _bind_call(helper, expr)
                 params = {arg.variable.name for arg in helper.arguments}
+                displays = [
+                    r.expr.items
+                    for r in tree.walk(helper.body)
+                    if isinstance(r, ReturnStmt) and isinstance(r.expr, TupleExpr)
+                ]
                 shaped = [
-                    tuple(self.place(passed[n]) if n in params and n in passed else None if n in params else n
-                          for n in items)
-                    for items in returns
+                    tuple(
+                        self.returned_item(n, element, params, passed, helper, expr)
+                        for n, element in zip(items, elements, strict=True)
+                    )
+                    for items, elements in zip(returns, displays, strict=True)
                 ]
                 return calls.returned_tuple(shaped, span_of(expr), self)
         if isinstance(expr, CallExpr):
             return self.call(expr, holder)
         self.expr(expr)
         return ir.Fresh()
+
+    def returned_item(
+        self,
+        name: str | None,
+        element: Expression,
+        params: set[str],
+        passed: dict[str, Expression],
+        helper: FuncItem,
+        call: CallExpr,
+    ) -> calls.ReturnedItem:
+        """One item of a tuple a helper returns, for `calls.returned_tuple`: the caller's place a parameter was bound
+        to, a local's name, a prepared launch with its brand, or None (the CLI's `returned_item`)."""
+        if name is None:
+            brand = self.prepared_brand(element, helper, call)
+            return ir.Fresh("prepared", brand=brand) if brand is not None else None
+        if name in params:
+            return self.place(passed[name]) if name in passed else None
+        return name
 
     def view_shape(self, expr: Expression) -> calls.ViewCall[Expression] | calls.SliceView[Expression] | None:
         """`c.view(a, b)` or `c[a:b]` of a place, described for the core (which decides whether it counts)."""
@@ -1412,7 +1689,15 @@ class FunctionLowerer(calls.PlaceNaming):
             for arg in expr.arguments:
                 if arg.initializer is not None:
                     self.expr(arg.initializer)
-            self.captures(expr, set(_params(expr)))
+            captured = self.captures(expr, set(_params(expr)))
+            name = self.lambdas.get(id(expr))
+            if name is not None and captured and not isinstance(self.unit.node, MypyFile) and not self.kernel_body:
+                # bound once to `name` and called by it: a call moves what it captures, as a nested def's does
+                device = frozenset(self.device)
+                unit = Unit(expr, "function", lambda: device, None, outer_containers=self.containers)
+                effects = nonlocal_effects(FunctionLowerer(self.ctx, unit).lower(), captured, list(_params(expr)))
+                if not effects.empty:
+                    self.closures[name] = effects
         elif isinstance(expr, GeneratorExpr | ListComprehension | SetComprehension | DictionaryComprehension):
             self.comprehension(expr)
         elif isinstance(expr, _LITERALS):
@@ -1457,12 +1742,18 @@ class FunctionLowerer(calls.PlaceNaming):
         items = self.literal_items(sequence)
         if items is not None and not names.isdisjoint(n for item in items for n in _item_roots(item)):
             items = None
-        shape, sources = self.iteration(sequence) if items is None else ("", [])
+        # a container list the comprehension's scope does not shadow (a later `for` may iterate an earlier target)
+        outer = isinstance(sequence, NameExpr) and self.name(sequence.name) == sequence.name
+        elements = self.star_elements(sequence) if items is None and outer else None
+        shape, sources = self.iteration(sequence) if items is None and elements is None else ("", [])
         self.tmp += 1
         for raw in names:
             renames[raw] = f"{raw}$c{self.tmp}"
         if items is not None:
             arms = tuple(self.block(functools.partial(self.assign, [target], item)) for item in items)
+            head = self.block(lambda: self.emit(ir.Branch(arms, span_of(target))))
+        elif elements is not None:
+            arms = calls.bind_elements(self.target(target), elements, span_of(sequence), self)
             head = self.block(lambda: self.emit(ir.Branch(arms, span_of(target))))
         elif shape:
             head = self.block(lambda: calls.bind_iteration(self.target(target), shape, sources, self))
@@ -1481,7 +1772,8 @@ class FunctionLowerer(calls.PlaceNaming):
             else:
                 self.expr(gen.left_expr)
 
-        self.emit(ir.Loop(head, self.block(body), (), span_of(target), unrolled=items is not None))
+        unrolled = items is not None or elements is not None
+        self.emit(ir.Loop(head, self.block(body), (), span_of(target), unrolled=unrolled))
 
     # --- calls: resolve, describe as a neutral shape, let the core decide (core/calls.py) ---------------------
 
@@ -1494,7 +1786,11 @@ class FunctionLowerer(calls.PlaceNaming):
 
     def star_elements(self, expr: Expression) -> tuple[ir.Place, ...] | None:
         """The element places a `*name` splat of a container list spreads, in order, where its length is known
-        here (the CLI front end's rule)."""
+        here, or of a nested display item of a container bound here (the CLI front end's rule)."""
+        inner = self.nested_container(expr)
+        if inner is not None:
+            return tuple(calls.container_element(inner.name, inner.display, inner.container, i)
+                         for i in range(len(inner.container.keys)))
         if not isinstance(expr, NameExpr):
             return None
         raw = expr.name
@@ -1503,6 +1799,17 @@ class FunctionLowerer(calls.PlaceNaming):
         if container is None or length is None or self.lengths.get(raw) != length:
             return None
         return tuple(calls.container_element(self.name(raw), raw, container, i) for i in range(length))
+
+    def nested_container(self, expr: Expression) -> calls.NestedContainer | None:
+        """`cfg["inputs"]` of a container bound here whose item under that literal key is a nested sequence display
+        in every binding (the CLI front end's rule, `calls.nested`), else None."""
+        if not isinstance(expr, IndexExpr) or not isinstance(expr.base, NameExpr):
+            return None
+        raw = expr.base.name
+        container = self.containers.get(raw)
+        if container is None or not container.inner or raw not in self.lengths:
+            return None
+        return calls.nested(self.name(raw), raw, container, _key_literal(expr.index))
 
     def literal_display(self, expr: Expression) -> tuple[Expression, ...] | None:
         """The items of a tuple/list display without starred items (`(a, b)`, `[a, b]`), else None."""
@@ -1542,6 +1849,14 @@ class FunctionLowerer(calls.PlaceNaming):
                     for i in container.indices(_key_literal(index))
                 )
                 return (expr.base, index), elements
+            inner = self.nested_container(expr.base)
+            if inner is not None:
+                # `cfg["inputs"][1]` of a nested display item
+                return (expr.base, index), tuple(
+                    calls.Operand(expr, span, calls.container_element(inner.name, inner.display, inner.container, i),
+                                  True)
+                    for i in inner.container.indices(_key_literal(index))
+                )
             # `sorted(pool)[0]`, `list(pool)[i]`: any item of what the builtin keeps
             return calls.merge_choices((index,), (self.item_choices(expr.base, span, depth + 1),))
         if isinstance(expr, CallExpr) and (picked_items := self.picked_items(expr, span, depth)) is not None:
@@ -1690,21 +2005,34 @@ class FunctionLowerer(calls.PlaceNaming):
             return None
         return ALIASING_FUNCTIONS.get(names[0].rsplit(".", 1)[-1])
 
-    def helper(self, callee: NameExpr) -> FuncDef | None:
-        """The plain (undecorated) function a call's callee refers to, when defined in this body or at this
-        module's top level (where the libcst front end can see it too)."""
-        func = callee.node
-        if not isinstance(func, FuncDef) or func.is_decorated:
+    def helper(self, callee: NameExpr) -> FuncItem | None:
+        """The plain function a call's callee refers to (undecorated, or wrapped by decorators that forward its
+        calls), when defined in this body or at this module's top level (where the libcst front end can see it
+        too); a lambda bound once to the name here, or the function a factory returned to it (`find_callables`)."""
+        node = callee.node
+        if isinstance(node, Var):
+            return self.named.get(callee.name)
+        func = self.ctx.classes.plain(node)
+        if func is None:
             return None
         if id(func) in self.helpers:
             return func
         symbol = self.ctx.module.names.get(func.name)
-        if symbol is not None and symbol.node is func and func.name not in self.local_names:
+        if symbol is not None and symbol.node is node and func.name not in self.local_names:
             return func
         return None
 
     def call(self, node: CallExpr, holder: ir.Place | None) -> ir.Value:
+        partial_name = self.partial_names.get(id(node))
+        if partial_name is not None:
+            return self.bind_partial(node, partial_name)
+        mapped = self.mapped_call(node)
+        if mapped is not None:
+            return mapped
         func = node.callee
+        partial = self.partials.get(func.name) if isinstance(func, NameExpr) else None
+        if partial is not None:
+            func = partial.args[0]  # `run(c, d)` of `run = partial(target, ...)` calls `target`
         method: calls.MethodCall[Expression] | None = None
         if isinstance(func, MemberExpr):
             receiver = func.expr
@@ -1720,6 +2048,12 @@ class FunctionLowerer(calls.PlaceNaming):
             self.operand(arg, keyword if kind == ARG_NAMED else None, kind in (ARG_STAR, ARG_STAR2))
             for arg, kind, keyword in zip(node.args, node.arg_kinds, node.arg_names, strict=True)
         )
+        slots: dict[int, calls.Operand[Expression]] = {}
+        if partial is not None:
+            assert isinstance(node.callee, NameExpr)
+            bound = self.partial_operands(node.callee, partial)
+            slots = {id(a.node): a for a in bound}
+            args = callables.partial_arguments(bound, args)
         shape_kernel = self.ctx.kernel(func)
         shape = calls.Call(
             node,
@@ -1734,15 +2068,111 @@ class FunctionLowerer(calls.PlaceNaming):
             (
                 None
                 if shape_kernel is not None or (first_name and resolve.is_safekernels(first_name[0]))
-                else applied_summary(self, node, method, args)
+                else applied_summary(self, node, method, args, span_of(node), func)
             ),
         )
-        result = calls.lower_call(shape, holder, self)
+        self.slot_uses = slots
+        try:
+            result = calls.lower_call(shape, holder, self)
+        finally:
+            self.slot_uses = {}
         if isinstance(func, NameExpr) and shape.summary is not None and isinstance(result, ir.Fresh):
             helper = self.helper(func)
             if helper is not None and calls.returns_op([self.launch_of(c) for c in _returned_calls(helper)]):
                 return ir.Fresh("op")  # `doubled(z, x)` of `def doubled(z, x): return scale(z, x)`
+        if isinstance(func, NameExpr) and partial is None and result == ir.Fresh():
+            helper = self.helper(func)
+            if helper is not None and self.ctx.classes.runs_when_called(helper):
+                brands = [self.prepared_brand(c, helper, node) for c in _returned_calls(helper)]
+                prepared = calls.returned_prepared(brands, span_of(node), self)
+                if prepared is not None:
+                    return prepared  # `prepared_for(vecadd, dev)` of `def prepared_for(k, dev): return k.prepare(...)`
         return result
+
+    def prepared_brand(self, expr: Expression | None, helper: FuncItem, call: CallExpr) -> str | None:
+        """The kernel a helper's returned expression prepares a launch for (`calls.returned_prepared`, the CLI's
+        `prepared_brand`): `saxpy.prepare(...)` of a kernel of the module, or `kernel.prepare(...)` of a parameter
+        the helper never rebinds and `call` binds to a kernel; None for anything else."""
+        if not (isinstance(expr, CallExpr) and isinstance(expr.callee, MemberExpr)):
+            return None
+        if expr.callee.name != PREPARE_METHOD:
+            return None
+        target = expr.callee.expr
+        if isinstance(target, NameExpr) and target.name in {arg.variable.name for arg in helper.arguments}:
+            passed = _bind_call(helper, call).get(target.name)
+            stored = _rebound_names(helper)
+            kernel = self.ctx.kernel(passed) if passed is not None and target.name not in stored else None
+        else:
+            kernel = self.ctx.kernel(target)
+        return kernel.name if kernel is not None else None
+
+    def bind_partial(self, node: CallExpr, name: str) -> ir.Value:
+        """`name = functools.partial(target, a, k=b)` (the CLI's `bind_partial`): reads `partial` and `target`,
+        evaluates the bound arguments in order and keeps each in its slot of `name`."""
+        self.expr(node.callee)
+        self.expr(node.args[0])
+        slots: list[ir.Place] = []
+        values: list[ir.Value] = []
+        positional = [a for a, k in zip(node.args[1:], node.arg_kinds[1:], strict=True) if k == ARG_POS]
+        keywords = [(key, a) for a, k, key in zip(node.args, node.arg_kinds, node.arg_names, strict=True)
+                    if k == ARG_NAMED and key is not None]
+        for index, arg in enumerate(positional):
+            values.append(self.value(arg))
+            slots.append(callables.partial_slot(self.name(name), index, tree.dotted(arg)))
+        for key, arg in keywords:
+            values.append(self.value(arg))
+            slots.append(callables.partial_slot(self.name(name), key, tree.dotted(arg)))
+        callables.bind_partial(slots, values, span_of(node), self)
+        return ir.Fresh()
+
+    def partial_operands(self, callee: NameExpr, partial: CallExpr) -> tuple[calls.Operand[Expression], ...]:
+        """The bound arguments of the partial `callee` names, as operands naming its slots, read at the call (the
+        CLI's `partial_operands`)."""
+        name, span = callee.name, span_of(callee)
+        out: list[calls.Operand[Expression]] = []
+        positional = [a for a, k in zip(partial.args[1:], partial.arg_kinds[1:], strict=True) if k == ARG_POS]
+        pairs: list[tuple[int | str, str | None, Expression]] = [(i, None, a) for i, a in enumerate(positional)]
+        pairs += [(key, key, a) for a, k, key in zip(partial.args, partial.arg_kinds, partial.arg_names, strict=True)
+                  if k == ARG_NAMED and key is not None]
+        for key, keyword, arg in pairs:
+            slot = callables.partial_slot(self.name(name), key, tree.dotted(arg))
+            device = self.is_device_place(arg) or self.expr_is_device(arg)
+            out.append(calls.Operand(arg, span, slot, device, keyword=keyword))
+        return tuple(out)
+
+    def mapped_call(self, node: CallExpr) -> ir.Value | None:
+        """`list(map(f, [x, y]))` of a lambda or a function the checker follows (the CLI's `mapped_call`)."""
+        if len(node.args) != 1 or node.arg_kinds[0] != ARG_POS or self.builtin(node.callee) not in (
+            callables.MAP_CONSUMERS
+        ):
+            return None
+        inner = node.args[0]
+        if not (isinstance(inner, CallExpr) and self.builtin(inner.callee) == "map" and len(inner.args) == 2):
+            return None
+        if inner.arg_kinds != [ARG_POS, ARG_POS]:
+            return None
+        function, items_node = inner.args
+        callee: FuncItem | None = None
+        if isinstance(function, LambdaExpr):
+            callee = function
+        elif isinstance(function, NameExpr):
+            callee = self.helper(function)
+        display = self.literal_display(items_node)
+        items = callables.mapped_items(None if display is None else [self.operand(item) for item in display])
+        if callee is None or items is None or not self.ctx.classes.runs_when_called(callee):
+            return None
+        self.expr(node.callee)
+        self.expr(inner.callee)
+        self.expr(function)
+        self.expr(items_node)
+        nested = isinstance(function, LambdaExpr) or id(callee) in self.helpers or (
+            isinstance(function, NameExpr) and function.name in self.named
+        )
+        for item in items:
+            applied = applied_callee(self, callee, nested, (item,), span_of(node))
+            if applied is not None:
+                apply_summary(applied, node, span_of(node), self)
+        return ir.Fresh()
 
     def launch_of(self, node: CallExpr | None) -> tuple[resolve.KernelInfo | None, str | None] | None:
         """`(kernel, method)` of a call that may launch (`k(...)`, `k.launch_async(...)`), for `calls.returns_op`."""

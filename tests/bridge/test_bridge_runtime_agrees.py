@@ -23,10 +23,11 @@ from safekernels.errors import AliasingError, BorrowError, UnsafeOperationError,
 CASES = Path(__file__).resolve().parents[1] / "checker_cases"
 MARKER = re.compile(r"#\s*expect:\s*(E\d{4})")
 
-#: The runtime's twin of each checker code.
-TWINS: dict[str, type[Exception]] = {
-    "E0502": AliasingError,
-    "E0499": AliasingError,
+#: The runtime's twin of each checker code (E0502/E0499: `AliasingError` within one launch, `BorrowError` against a
+#: pending op's loan).
+TWINS: dict[str, type[Exception] | tuple[type[Exception], ...]] = {
+    "E0502": (AliasingError, BorrowError),
+    "E0499": (AliasingError, BorrowError),
     "E0382": UseAfterMoveError,
     "E0505": BorrowError,
     "E0133": UnsafeOperationError,
@@ -94,6 +95,10 @@ PAIRS: dict[str, tuple[str, str]] = {
     "surface: comprehension items": (
         "e0502_comprehension_items_of_a_display", "clean_comprehension_items_of_a_display"
     ),
+    "surface: a nested function's pending op against captured items": (
+        "e0502_nested_function_pending_op_against_captured_items",
+        "clean_nested_function_pending_op_against_captured_items",
+    ),
     "fresh 4: a partition handed to a kernel": (
         "e0382_partition_result_launched_proves_receiver", "clean_partition_result_launched_proves_receiver"
     ),
@@ -105,6 +110,22 @@ PAIRS: dict[str, tuple[str, str]] = {
     "fresh 5: a helper returns a tuple": ("e0502_helper_returns_tuple", "clean_helper_returns_tuple"),
     "fresh 5: an alias made in __init__": ("e0502_init_attribute_alias", "clean_init_attribute_alias"),
     "fresh 5: a list grown then splatted": ("e0502_list_grown_then_splatted", "clean_list_grown_then_splatted"),
+    "fresh: a comprehension-built list's items": (
+        "e0382_comprehension_built_list_items", "clean_comprehension_built_list_items"
+    ),
+    "fresh: a starred target's items": ("e0502_starred_target_items", "clean_starred_target_items"),
+    "fresh: a display nested in a container display": ("e0502_nested_display_items", "clean_nested_display_items"),
+    "fresh: constructed fields": ("e0499_constructed_fields", "clean_constructed_fields"),
+    "fresh: a pending op a constructor keeps": ("e0505_constructed_pending_op", "clean_constructed_pending_op"),
+    "fresh: a property that is an attribute": ("e0502_property_attribute", "clean_property_attribute"),
+    "fresh: unpacking through __iter__": ("e0502_iterated_attributes", "clean_iterated_attributes"),
+    "fresh: functools.partial of a launch": ("e0502_partial_of_launch", "clean_partial_of_launch"),
+    "fresh: map applies a callable per item": (
+        "e0382_map_applies_callable_per_item", "clean_map_applies_callable_per_item"
+    ),
+    "fresh: a function factory's result": ("e0382_function_factory_result", "clean_function_factory_result"),
+    "fresh: a forwarding decorator": ("e0382_forwarding_decorator", "clean_forwarding_decorator"),
+    "fresh: a global moved in a function": ("e0382_global_moved_in_function", "clean_global_moved_in_function"),
 }
 
 

@@ -33,12 +33,12 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Final, Generic, Protocol, TypeAlias, TypeVar
 
 from ownership_check.core import ir
-from ownership_check.core.call_effects import AppliedSummary, apply_summary
+from ownership_check.core.call_effects import AppliedSummary, apply_summary, constructed_fields
 from ownership_check.core.messages import move_help
 from ownership_check.diagnostics import Span
 from safekernels.ownership_model import (
@@ -281,9 +281,10 @@ def resolve_operand(
     one); a view of a place; an expression over places (its `choices`); else a value, device-like or not."""
     place = source.place(node)
     span = span_of(node)
-    elements = source.star_elements(node) if star and place is not None else None
+    elements = source.star_elements(node) if star else None
     if elements is not None:
-        # `*args` of a container list whose length is known here: its element places, one per parameter
+        # `*args` of a container list whose length is known here (or of a container's nested display item,
+        # `*cfg["inputs"]`): its element places, one per parameter
         elements_spread = tuple(Operand(node, span, element, True) for element in elements)
         return Operand(node, span, None, False, None, keyword, star, items=elements_spread)
     if place is not None:
@@ -405,8 +406,30 @@ def returns_op(returned: Sequence[tuple[KernelSignature | None, str | None] | No
 
 
 #: One item of a tuple a helper returns (`returned_tuple`): the caller's place its parameter was bound to, a name
-#: local to the helper (items naming one local are one object), or None for anything else (a new object).
-ReturnedItem: TypeAlias = "ir.Place | str | None"
+#: local to the helper (items naming one local are one object), a prepared launch with its brand (`return
+#: saxpy.prepare(cfg, dev), ...`, see `returned_prepared`), or None for anything else (a new object).
+ReturnedItem: TypeAlias = "ir.Place | ir.Fresh | str | None"
+
+
+def returned_prepared(brands: Sequence[str | None], span: Span, sink: Lowering[E]) -> ir.Value | None:
+    """The value of a call of a plain helper whose every `return` gives a prepared launch: `return
+    saxpy.prepare(cfg, dev)`, or `kernel.prepare(...)` of a parameter the call binds to a kernel (`brands`: the
+    kernel each `return` prepares for, as the front end resolved it, None where it is not one).  The result is a
+    prepared launch branded for that kernel (one of them per `return`, a `Branch`, where they differ), as mypy
+    types it and the runtime brands it, so launching another kernel with it is E0308 at the caller.  None when
+    some `return` gives anything else: the result stays a new value."""
+    if not brands or any(brand is None for brand in brands):
+        return None
+    kernels = sorted({brand for brand in brands if brand is not None})
+    if len(kernels) == 1:
+        return ir.Fresh("prepared", brand=kernels[0])
+    tmp = sink.temp("value")
+    arms = tuple(
+        sink.block(lambda k=k: sink.emit(ir.Bind((tmp,), (ir.Fresh("prepared", brand=k),), span)))  # type: ignore[misc]
+        for k in kernels
+    )
+    sink.emit(ir.Branch(arms, span))
+    return ir.FromPlace(tmp, span)
 
 
 def returned_tuple(returns: Sequence[Sequence[ReturnedItem]], span: Span, sink: Lowering[E]) -> ir.Value:
@@ -421,7 +444,9 @@ def returned_tuple(returns: Sequence[Sequence[ReturnedItem]], span: Span, sink: 
         for index, item in enumerate(items):
             part = ir.item_place(whole, index)
             value: ir.Value = ir.Fresh()
-            if isinstance(item, ir.Place):
+            if isinstance(item, ir.Fresh):
+                value = item
+            elif isinstance(item, ir.Place):
                 value = ir.FromPlace(item, span)
             elif isinstance(item, str):
                 if item in first:
@@ -542,13 +567,16 @@ class Assignment(Generic[E]):
     """`targets = value` (one entry per `=`).  `split`: the value is a `split_at` of a place; `items`: the value is a
     tuple or list display without starred items (a parallel assignment when the target unpacks as many, a starred
     target taking the middle items); `elements`: the value is a name that is a sequence container
-    (`find_container`), its element places in order (`first, *rest = bufs` makes `first` the buffer `bufs[0]`)."""
+    (`find_container`), its element places in order (`first, *rest = bufs` makes `first` the buffer `bufs[0]`);
+    `star_elements`: the starred target names a container list (`first, *rest = [a, b, a]`), its element places:
+    item `i` of the new list is the `i`-th value the starred target collects (`rest[0]` is `b`)."""
 
     targets: tuple[Target[E], ...]
     value: E
     split: SplitAt[E] | None = None
     items: tuple[E, ...] | None = None
     elements: tuple[ir.Place, ...] | None = None
+    star_elements: tuple[ir.Place, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -559,6 +587,7 @@ class WithItem(Generic[E]):
     unsafe_context: bool
     target: Target[E] | None = None
     suppresses: bool = False  # `contextlib.suppress(...)`: the body is `try: ... except ...: pass`
+    constructs: bool = False  # a constructor call the checker follows (`with Pending(op):`): held for the body
 
 
 # --- device-likeness --------------------------------------------------------------------------------------------
@@ -641,6 +670,8 @@ def lower_call(call: Call[E], holder: ir.Place | None, sink: Lowering[E]) -> ir.
     if function is not None and function.rsplit(".", 1)[-1] in MOVING_ARGUMENT_CALLS and not sink.kernel_body:
         _call_args(call, True, holder, sink)
         return ir.Fresh("op")
+    if call.summary is not None and call.summary.constructs:
+        return _construct(call, call.summary, holder, sink)
     if method is not None:
         _receiver(method.receiver, sink)
     else:
@@ -688,6 +719,43 @@ def lower_call(call: Call[E], holder: ir.Place | None, sink: Lowering[E]) -> ir.
         if holder is not None and call.summary.summary.returned_loans:
             _holds_op(holder, sink)
     return ir.Fresh()
+
+
+def _construct(call: Call[E], applied: AppliedSummary[E], holder: ir.Place | None, sink: Lowering[E]) -> ir.Value:
+    """`Cls(a, b)` of a class whose initializer the checker sees (`AppliedSummary.constructs`).  Bound to a place
+    (`holder`), each argument is evaluated into a temporary (held there: a pending op keeps its loans, a prepared
+    launch its brand), the initializer's effects apply to them as a helper's do, and the new object's fields alias
+    what the initializer stored (`constructed_fields`), bound below the holder once it is bound (`Fresh.parts`).
+    Elsewhere (an argument, a `return`) the call is an ordinary summarized call whose result is a new value."""
+    sink.lower_expr(call.callee)
+    if holder is None or holder.root == ir.RETURN_HOLDER:
+        _call_args(call, False, None, sink)
+        apply_summary(applied, call.node, call.span, sink)
+        return ir.Fresh()
+    staged: dict[int, ir.Place] = {}
+    for arg in call.args:
+        if arg.star:
+            sink.lower_expr(arg.node)
+            continue
+        stage = sink.temp(arg.place.text if arg.place is not None else "value")
+        bind_target(PlaceTarget(stage, arg.span), sink.value(arg.node, stage), sink)
+        staged[id(arg)] = stage
+    bound = tuple(
+        (name, replace(op, place=staged[id(op)], view=None, choices=(), prelude=()))
+        if id(op) in staged
+        else (name, op)
+        for name, op in applied.bound
+    )
+    applied = AppliedSummary(applied.summary, bound, True)
+    apply_summary(applied, call.node, call.span, sink)
+    parts, device = constructed_fields(applied, call.node, call.span, sink)
+    for stage in staged.values():
+        sink.emit(ir.Del(stage, call.span), call.node)
+    mark = getattr(sink, "mark_device", None)
+    if mark is not None:
+        for path in sorted(device):  # `outs.lo` of `Outputs(lo=sk.zeros(...))` is a device value
+            mark(ir.Place(holder.root, (*holder.attrs, *path)))
+    return ir.Fresh("value", parts=parts)
 
 
 def _holds_op(holder: ir.Place, sink: Lowering[E]) -> None:
@@ -744,15 +812,15 @@ def _nested_ways(
         options: list[list[ir.Borrow]] = []
         for b in way:
             if b.place.root not in params:
-                options.append([ir.Borrow(b.place, b.mutable, number, b.span)])
+                options.append([ir.Borrow(b.place, b.mutable, number, b.span, None, b.held_by)])
                 continue
             operand = bound.get(b.place.root)
             if operand is None:
                 continue
             places = [operand.place] if operand.place is not None else [c.place for c in operand.choices if c.place]
             if places:
-                options.append([ir.Borrow(ir.Place(p.root, p.attrs, b.place.text), b.mutable, number, b.span)
-                                for p in places if p is not None])
+                options.append([ir.Borrow(ir.Place(p.root, p.attrs, b.place.text), b.mutable, number, b.span, None,
+                                          b.held_by) for p in places if p is not None])
         out.extend(itertools.islice(itertools.product(*options), 16))
     return list(dict.fromkeys(out))
 
@@ -896,8 +964,20 @@ def _receiver(receiver: Operand[E], sink: Lowering[E]) -> None:
 
 def _call_args(call: Call[E], move_places: bool, heir: ir.Place | None, sink: Lowering[E]) -> None:
     """Lower the arguments; with `move_places`, device-like places are moved (`a.zip(b)` consumes `b`, and the
-    zipped op inherits `b`'s loans through `heir`)."""
+    zipped op inherits `b`'s loans through `heir`; `sk.zip(*ops)` of a container list of known length moves each
+    of its items)."""
     for arg in call.args:
+        if move_places and arg.star and arg.items is not None and arg.place is None:
+            places = [(item.place, item) for item in arg.items if item.place is not None]
+            if len(places) != len(arg.items):
+                sink.lower_expr(arg.node)  # a display with items that are no places: evaluated as written
+                continue
+            for place, item in places:
+                if item.device:
+                    sink.emit(ir.Move(place, item.span, move_help("combinator"), heir=heir), call.node)
+                else:
+                    sink.emit(ir.Use(place, item.span))
+            continue
         if move_places and ((arg.place is not None and arg.device) or arg.choices):
 
             def move(a: Operand[E]) -> None:
@@ -1088,8 +1168,23 @@ def bind_target(target: Target[E], value: ir.Value, sink: Lowering[E]) -> None:
         if target.root_span is not None:
             sink.emit(ir.Use(ir.Place(target.place.root, (), None), target.root_span))
         sink.emit(ir.Bind((target.place,), (value,), target.span))
+        if isinstance(value, ir.Fresh) and value.parts:
+            _bind_parts(target.place, value.parts, target.span, sink)
     else:
         sink.lower_expr(target.node)
+
+
+def _bind_parts(held: ir.Place, parts: tuple[tuple[tuple[str, ...], ir.Place], ...], span: Span, sink: Lowering[E]) -> None:
+    """Bind what a new object is made of below the place it was just bound to (`Fresh.parts`): an op's value items
+    (`p.$.$0`) or a constructed object's fields (`outs.lo`); a field's staging temporary is then dropped, so the
+    object it held is reachable through the field alone (a pending op it is stays pending while the field does)."""
+    for path, stage in parts:
+        shown = held.display if held.display is None or path[0].startswith(ir.VALUE_ATTR) else ".".join((held.display, *path))
+        part = ir.Place(held.root, (*held.attrs, *path), shown)
+        sink.emit(ir.Bind((part,), (ir.FromPlace(stage, span),), span))
+    for _, stage in parts:
+        if not stage.root.startswith(ir.ARGUMENT_TEMP_PREFIX):
+            sink.emit(ir.Del(stage, span))
 
 
 def lower_assignment(assignment: Assignment[E], sink: Lowering[E]) -> None:
@@ -1131,6 +1226,12 @@ def lower_assignment(assignment: Assignment[E], sink: Lowering[E]) -> None:
         for place, item in zip(places, single.items, strict=True):
             if place is None:
                 bind_target(item, ir.Fresh(), sink)
+        collected = [value for index, value in enumerate(values) if index not in taken]
+        stars = assignment.star_elements
+        if stars is not None and collected and len(collected) <= len(stars):
+            # the starred target's new list holds the values it collects, in order (`rest[0]` of `_, *rest = a, b`)
+            rest = [ir.Fresh() for _ in stars[len(collected) :]]
+            sink.emit(ir.Bind(stars, (*collected, *rest), single.span))
         return
     # the target holds a pending op's loans, whether a name or an attribute (`self.op = k.launch_async(...)`)
     holder = single.place if isinstance(single, PlaceTarget) else None
@@ -1147,12 +1248,7 @@ def lower_assignment(assignment: Assignment[E], sink: Lowering[E]) -> None:
             return
     value = sink.value(assignment.value, holder)
     for target in targets:
-        bind_target(target, value, sink)
-    if isinstance(single, PlaceTarget) and isinstance(value, ir.Fresh) and value.parts:
-        held = single.place
-        for path, stage in value.parts:
-            part = ir.Place(held.root, (*held.attrs, *path), held.display)
-            sink.emit(ir.Bind((part,), (ir.FromPlace(stage, single.span),), single.span))
+        bind_target(target, value, sink)  # a target given the new object also gets what it is made of
     if holder is not None and not holder.attrs and isinstance(single, PlaceTarget) and isinstance(value, ir.Fresh):
         if value.kind in MUST_USE_KINDS:
             sink.emit(ir.Produce(holder, single.span), assignment.value)
@@ -1195,6 +1291,9 @@ class Container:
 
     keys: tuple[ContainerKey, ...]
     mapping: bool
+    # items that are tuple/list displays themselves in every binding, each of one length: (item index, length);
+    # `cfg = {"inputs": (a, b)}` makes `cfg["inputs"]` a sequence container of its own (`nested`)
+    inner: tuple[tuple[int, int], ...] = ()
 
     def indices(self, literal: ContainerKey | None) -> list[int]:
         """The items `name[literal]` may evaluate to: the one under a literal key (a sequence's negative index
@@ -1228,6 +1327,42 @@ def find_container(displays: Sequence[tuple[tuple[ContainerKey, ...], bool] | No
     if not 0 < len(keys) <= MAX_CONTAINER_ITEMS:
         return None
     return Container(tuple(keys), mapping)
+
+
+def find_inner(container: Container, bindings: Sequence[Mapping[ContainerKey, int]]) -> Container:
+    """`container` with its nested sequence items (`Container.inner`), from each binding's display items that are
+    tuple/list displays (key -> length): an item is one where every binding has a display of one length there."""
+    inner: list[tuple[int, int]] = []
+    for index, key in enumerate(container.keys):
+        lengths = {binding.get(key) for binding in bindings}
+        if len(lengths) == 1 and (length := lengths.pop()) is not None and 0 < length <= MAX_CONTAINER_ITEMS:
+            inner.append((index, length))
+    return replace(container, inner=tuple(inner)) if inner else container
+
+
+def nested(name: str, display: str, container: Container, literal: ContainerKey | None) -> NestedContainer | None:
+    """`cfg["inputs"]` of a container whose item under a literal key is a nested sequence (`Container.inner`): the
+    item's own place name, display and container, so `*cfg["inputs"]` and `cfg["inputs"][1]` name its items."""
+    if container.mapping:
+        if literal not in container.keys:
+            return None
+    elif not isinstance(literal, int) or not -len(container.keys) <= literal < len(container.keys):
+        return None
+    index = container.indices(literal)[0]
+    length = dict(container.inner).get(index)
+    if length is None:
+        return None
+    place = container_element(name, display, container, index)
+    return NestedContainer(place.root, place.text, Container(tuple(range(length)), False))
+
+
+@dataclass(frozen=True)
+class NestedContainer:
+    """A nested sequence item of a container (`nested`): its place name, how diagnostics spell it, its items."""
+
+    name: str
+    display: str
+    container: Container
 
 
 def element_place(name: str, index: int, display: str, key: ContainerKey | None = None) -> ir.Place:
@@ -1298,6 +1433,19 @@ def bind_iteration(target: Target[E], shape: str, sources: Sequence[ir.Place | N
 _NO_SPAN: Final[Span] = Span(0, 0, 0, 0)
 
 
+def bind_elements(
+    target: Target[E], elements: Sequence[ir.Place], span: Span, sink: Lowering[E]
+) -> tuple[ir.Block, ...]:
+    """The head arms of a loop over a container list of known length (`for part in parts:`, a comprehension's
+    `for`): arm `i` binds the target to item `i`.  The loop is unrolled as one over a display (`ir.Loop.unrolled`):
+    it runs once per item, in order, so moving `part` in the body moves each item once and a later `parts[0]`
+    reads a moved value."""
+    return tuple(
+        sink.block(lambda e=element: bind_target(target, ir.FromPlace(e, span), sink))  # type: ignore[misc]
+        for element in elements
+    )
+
+
 def assign_container(
     target: PlaceTarget,
     name: str,
@@ -1306,18 +1454,76 @@ def assign_container(
     items: Sequence[tuple[ContainerKey, E]],
     span: Span,
     sink: Lowering[E],
+    inner_items: Mapping[ContainerKey, tuple[E, ...]] | None = None,
 ) -> None:
     """`name = (a, c)` / `name = {"lhs": a, "out": k.prepare(...)}` of a container name: each item is evaluated
     in order, the name is bound to the new container, and each item place to what its display item evaluated to
     *here* (an alias of a place, a prepared launch with its brand, a view...; keys this display lacks are new
     values), so a later `name[1]` / `name["out"]` evaluates to that object even after `c` is rebound."""
     given: dict[ContainerKey, ir.Value] = {}
+    nested_items: list[tuple[ir.Place, tuple[ir.Value, ...]]] = []
+    lengths = dict(container.inner)
     for key, node in items:
-        given[key] = sink.value(node)
+        index = container.keys.index(key)
+        sub = inner_items.get(key) if inner_items is not None and index in lengths else None
+        if sub is not None and len(sub) == lengths[index]:
+            # a nested display (`{"inputs": (a, b)}`): a new tuple whose items are what its own items evaluate to
+            given[key] = ir.Fresh()
+            values = tuple(sink.value(item) for item in sub)
+            nested_items.append((container_element(name, display, container, index), values))
+        else:
+            given[key] = sink.value(node)
+    _bind_container(target, name, display, container, given, span, sink)
+    for place, values in nested_items:
+        elements = tuple(element_place(place.root, i, place.text) for i in range(len(values)))
+        sink.emit(ir.Bind(elements, values, span))
+
+
+def _bind_container(
+    target: PlaceTarget,
+    name: str,
+    display: str,
+    container: Container,
+    given: dict[ContainerKey, ir.Value],
+    span: Span,
+    sink: Lowering[E],
+) -> None:
+    """Bind `name` to a new container and each of its item places to the value `given` under its key (keys not
+    given: new values)."""
     bind_target(target, ir.Fresh(), sink)
     targets = tuple(container_element(name, display, container, i) for i in range(len(container.keys)))
     values = tuple(given.get(key, ir.Fresh()) for key in container.keys)
     sink.emit(ir.Bind(targets, values, span))
+
+
+def range_length(bounds: Sequence[int | None]) -> int | None:
+    """`len(range(*bounds))` for one to three integer literals (`range(3)`, `range(1, 4)`), else None."""
+    if not 1 <= len(bounds) <= 3 or any(b is None for b in bounds):
+        return None
+    known = [b for b in bounds if b is not None]
+    if len(known) == 3 and known[2] == 0:
+        return None  # `range(0, 4, 0)` raises ValueError
+    return len(range(*known))
+
+
+def assign_built_list(
+    target: PlaceTarget,
+    name: str,
+    display: str,
+    container: Container,
+    count: int,
+    item: Callable[[int], ir.Value],
+    span: Span,
+    sink: Lowering[E],
+) -> None:
+    """`name = [f(t) for t in (a, b)]` / `[k(...) for _ in range(3)]` of a container name: a comprehension with one
+    `for` over an iterable of known length and no `if` builds a list of `count` items, item `i` what its element
+    evaluates to in iteration `i` (`item(i)` lowers that iteration: its target bound to the iterable's item `i`,
+    then the element), so `ops[0]` after `sk.zip(*ops)` is the op the zip consumed."""
+    given: dict[ContainerKey, ir.Value] = {}
+    for index in range(count):
+        given[index] = item(index)
+    _bind_container(target, name, display, container, given, span, sink)
 
 
 #: What a call that builds a lazy `DeviceOp` (a launch, a combinator, `shared`) returns, as `ir.Fresh` kinds: its
@@ -1347,18 +1553,28 @@ def lower_with(items: Sequence[WithItem[E]], body: Callable[[], ir.Block], span:
     `contextlib.suppress(...)` a `try` whose handler does nothing; other items are ordinary expressions whose
     targets get fresh objects."""
     unsafe = suppresses = False
+    released: list[ir.Op] = []
     for item in items:
         if item.unsafe_context:
             unsafe = True
             continue
         suppresses = suppresses or item.suppresses
-        sink.lower_expr(item.node)
+        if item.constructs:
+            # the context manager lives until its `__exit__` has run: what it was built from (a pending op and
+            # its loans) stays reachable for the body, and no longer once the statement is left, however
+            held = sink.temp("with")
+            bind_target(PlaceTarget(held, span), sink.value(item.node, held), sink)
+            released.append(ir.Del(held, span))
+        else:
+            sink.lower_expr(item.node)
         if item.target is not None:
             bind_target(item.target, ir.Fresh(), sink)
     block = body()
     if suppresses:
         # Any operation of the body may raise, be swallowed, and continue after the `with` statement.
         block = (ir.Try(block, ((),), (), (), span),)
+    if released:
+        block = (ir.Try(block, (), (), tuple(reversed(released)), span),)
     if unsafe:
         sink.emit(ir.Unsafe(block, span))
     else:

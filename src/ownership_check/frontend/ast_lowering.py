@@ -34,10 +34,17 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Final, Union
 
-from ownership_check.core import calls, ir
+from ownership_check.core import callables, calls, ir
+from ownership_check.core.call_effects import apply_summary
 from ownership_check.core.checker import nonlocal_effects
 from ownership_check.diagnostics import Span
-from ownership_check.frontend.call_targets import ModuleClasses, applied_summary
+from ownership_check.frontend.call_targets import (
+    ModuleClasses,
+    applied_callee,
+    applied_summary,
+    constructor_summary,
+    receiver_class,
+)
 from ownership_check.frontend.prescan import (
     FileSummary,
     KernelSummary,
@@ -381,13 +388,13 @@ def _display_items(node: ast.AST) -> tuple[list[tuple[calls.ContainerKey, ast.ex
 
 
 def _grown_lists(
-    body: Sequence[ast.stmt],
+    body: Sequence[ast.stmt], built_length: Callable[[ast.expr], int | None]
 ) -> tuple[dict[int, tuple[str, int, tuple[ast.expr, ...]]], dict[str, list[int]]]:
-    """Lists built step by step in one statement list: `args = [a, b]` followed, in the same list, by
-    `args.append(c)` / `args.extend([c, d])` expression statements.  Returns each such call's (list name, the index
-    its first item takes, its items), and the length each plain display binding of a name ends with
-    (`calls.Container` then spans the longest; a `*args` splat maps items one by one only where every binding
-    ends with one length)."""
+    """Lists built step by step in one statement list: `args = [a, b]` (or a comprehension whose length
+    `built_length` knows) followed, in the same list, by `args.append(c)` / `args.extend([c, d])` expression
+    statements.  Returns each such call's (list name, the index its first item takes, its items), and the length
+    each plain display binding of a name ends with (`calls.Container` then spans the longest; a `*args` splat maps
+    items one by one only where every binding ends with one length)."""
     appends: dict[int, tuple[str, int, tuple[ast.expr, ...]]] = {}
     finals: dict[str, list[int]] = {}
     lists: list[Sequence[ast.stmt]] = [body]
@@ -417,6 +424,22 @@ def _grown_lists(
                 else:
                     fixed.discard(stmt.targets[0].id)
                 continue
+            taken = _starred_take(stmt.targets, stmt.value) if isinstance(stmt, ast.Assign) else None
+            if (
+                isinstance(stmt, ast.Assign)
+                and len(stmt.targets) == 1
+                and isinstance(stmt.targets[0], ast.Name)
+                and (built := built_length(stmt.value)) is not None
+            ):
+                taken = stmt.targets[0].id, built
+            if taken is not None:
+                # a list of known length: a comprehension's, or the starred target's of `first, *rest = [a, b]`
+                name = taken[0]
+                if name in current:
+                    finals.setdefault(name, []).append(current[name])
+                current[name] = taken[1]
+                fixed.discard(name)
+                continue
             if not (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call)):
                 continue
             call = stmt.value
@@ -437,6 +460,28 @@ def _grown_lists(
         for name, length in current.items():
             finals.setdefault(name, []).append(length)
     return appends, finals
+
+
+def _nested_display(node: ast.expr) -> tuple[ast.expr, ...] | None:
+    """The items of a tuple/list display without starred items nested in a container display
+    (`{"inputs": (a, b)}`), else None."""
+    if isinstance(node, ast.Tuple | ast.List) and not any(isinstance(el, ast.Starred) for el in node.elts):
+        return tuple(node.elts)
+    return None
+
+
+def _starred_take(targets: Sequence[ast.expr], value: ast.expr) -> tuple[str, int] | None:
+    """`first, *rest = [a, b, a]`: the starred name and how many items of the display it collects (its new list's
+    length), else None (no display, no starred name, or counts that cannot match: the runtime raises)."""
+    if len(targets) != 1 or not isinstance(targets[0], ast.Tuple | ast.List):
+        return None
+    if not isinstance(value, ast.Tuple | ast.List) or any(isinstance(el, ast.Starred) for el in value.elts):
+        return None
+    stars = [el for el in targets[0].elts if isinstance(el, ast.Starred)]
+    if len(stars) != 1 or not isinstance(stars[0].value, ast.Name):
+        return None
+    count = len(value.elts) - (len(targets[0].elts) - 1)
+    return (stars[0].value.id, count) if count >= 0 else None
 
 
 def _changed_container(node: ast.AST) -> str | None:
@@ -483,6 +528,29 @@ def _returned_params(func: FunctionNode) -> tuple[str, ...] | None:
             else:
                 return None
     return tuple(dict.fromkeys(found)) if returns else None
+
+
+def _returned_function(func: FunctionNode, ctx: FileContext) -> ast.FunctionDef | None:
+    """The plain function a *function factory* returns: every `return` of `func` gives one function defined in its
+    body (`def step(...)` then `return step`, or `return lambda ...`), the same one on every path; else None."""
+    defined = {s.name: s for s in func.body if isinstance(s, ast.FunctionDef) and not s.decorator_list}
+    found: ast.FunctionDef | None = None
+    returned = [n for n in _walk(func.body) if isinstance(n, ast.Return)]
+    for ret in returned:
+        value = ret.value
+        if isinstance(value, ast.Name) and value.id in defined:
+            one = defined[value.id]
+        elif isinstance(value, ast.Lambda):
+            one = ctx.lambda_function(value)
+        else:
+            return None
+        if found is not None and found is not one:
+            return None
+        found = one
+    bound = [t for n in _walk(func.body) if isinstance(n, ast.Assign) for t in n.targets]
+    if found is not None and found.name in {n for t in bound for n in _target_names(t)}:
+        return None  # the name is rebound in the factory: which function it returns is not known
+    return found
 
 
 def _returned_tuples(func: FunctionNode) -> list[tuple[str | None, ...]] | None:
@@ -583,10 +651,11 @@ class FileContext:
         self.toplevel = {s.name for s in module.body if isinstance(s, _SCOPES) and not isinstance(s, ast.Lambda)}
         self.toplevel |= summary.kernels.keys()  # module-level kernel aliases (`fast_add = vecadd`) too
         # plain module-level functions (local helpers whose returned parameters an argument may evaluate to)
-        self.functions: dict[str, FunctionNode] = {
-            s.name: s for s in module.body if isinstance(s, _FUNCTION_DEFS) and not s.decorator_list
-        }
         self.classes = ModuleClasses(module)  # top-level classes, whose methods' call summaries apply at calls
+        self.functions: dict[str, FunctionNode] = {
+            s.name: s for s in module.body if isinstance(s, _FUNCTION_DEFS) and self.classes.plain(s)
+        }
+        self._lambda_defs: dict[int, ast.FunctionDef] = {}
         self._qualified: dict[str, str] = {}
         # per node (by id: every node lives as long as the tree this context belongs to)
         self._node_qualified: dict[int, str | None] = {}
@@ -720,6 +789,13 @@ class FileContext:
             self._qualified[name] = found
         return found
 
+    def lambda_function(self, node: ast.Lambda) -> ast.FunctionDef:
+        """`_lambda_function(node)`, one per lambda: a call summary is memoised by its function's node."""
+        found = self._lambda_defs.get(id(node))
+        if found is None:
+            found = self._lambda_defs[id(node)] = _lambda_function(node)
+        return found
+
     def kernel(self, node: ast.AST) -> tuple[str, KernelSummary] | None:
         key = id(node)
         try:
@@ -800,6 +876,13 @@ class FunctionLowerer(calls.PlaceNaming):
         self.splat_lengths: dict[str, int] = {}  # the one length every binding of a container list ends with
         self.lengths: dict[str, int] = {}  # a container list's length where lowering is now (display + appends)
         self.stable: frozenset[str] | None = None  # `_stable_names`, found when a view bound first asks
+        # callables bound once to a name in this body (`find_callables`): a lambda's name by the lambda's id, a
+        # function a factory of this module returns, a `functools.partial` call (and its name by the call's id)
+        self.lambdas: dict[int, str] = {}
+        self.made: dict[str, FunctionNode] = {}
+        self.partials: dict[str, ast.Call] = {}
+        self.partial_names: dict[int, str] = {}
+        self.slot_uses: dict[int, calls.Operand[ast.expr]] = {}  # a partial's bound argument, read from its slot
 
     # --- plumbing -------------------------------------------------------------------------------------------
 
@@ -810,6 +893,10 @@ class FunctionLowerer(calls.PlaceNaming):
         self.scopes[-1].ops.append(op)
 
     def lower_expr(self, node: ast.expr) -> None:
+        slot = self.slot_uses.get(id(node))
+        if slot is not None and slot.place is not None:  # a partial's bound argument: the call reads its slot
+            self.emit(ir.Use(slot.place, slot.span))
+            return
         self.expr(node)
 
     def block(self, build: Callable[[], None]) -> ir.Block:
@@ -830,8 +917,24 @@ class FunctionLowerer(calls.PlaceNaming):
             parts.append(cur.attr)
             cur = cur.value
         if isinstance(cur, ast.Name) and not (cur.id in calls.CONSTANT_NAMES and not parts):
-            return self.dotted_place(cur.id, tuple(reversed(parts)))
+            attrs = tuple(reversed(parts))
+            if attrs and self.ctx.classes.with_views:
+                cls = receiver_class(self, cur.id)
+                path = self.ctx.classes.attribute_view(cls, attrs[0]) if cls is not None else None
+                if path is not None:
+                    # `layer.output` of a property returning `self._out` is the place `layer._out`
+                    return ir.Place(self.name(cur.id), (*path, *attrs[1:]), ".".join((cur.id, *attrs)))
+            return self.dotted_place(cur.id, attrs)
         return None
+
+    def iterated_places(self, node: ast.expr) -> tuple[ir.Place, ...] | None:
+        """The places unpacking `node` gives, in order, when it names an instance of a class whose `__iter__`
+        gives its own attributes (`src, dst = pair` of `return iter((self.front, self.back))`)."""
+        if not (isinstance(node, ast.Name) and self.ctx.classes.with_views):
+            return None
+        cls = receiver_class(self, node.id)
+        paths = self.ctx.classes.iterated(cls) if cls is not None else None
+        return tuple(self.dotted_place(node.id, path) for path in paths) if paths is not None else None
 
     def literal_items(self, node: ast.AST) -> tuple[ast.expr, ...] | None:
         """The elements of a tuple/list display of places and literals (`((x, y), (y, x))`), else None."""
@@ -915,12 +1018,13 @@ class FunctionLowerer(calls.PlaceNaming):
         return False
 
     def prepass(self, body: Sequence[ast.stmt], params: Sequence[ast.arg]) -> None:
-        self.appends, finals = _grown_lists(body)
+        self.appends, finals = _grown_lists(body, lambda v: built[1] if (built := self.built_list(v)) else None)
         for param in params:
             self.local_names.add(param.arg)
             if self.annotation_is_device(param.annotation):
                 self.device.add(param.arg)
         pairs: list[tuple[list[str], ast.expr]] = []
+        starred: dict[int, tuple[str, int]] = {}  # pair index -> `_starred_take` of its assignment
         unsure: set[str] = set()
         launched: list[ast.Call] = []
         for node in _walk(body):
@@ -928,6 +1032,8 @@ class FunctionLowerer(calls.PlaceNaming):
             if t is ast.Assign:
                 names = [n for target in node.targets for n in self._target_texts(target)]  # type: ignore[attr-defined]
                 pairs.append((names, node.value))  # type: ignore[attr-defined]
+                if (taken := _starred_take(node.targets, node.value)) is not None:  # type: ignore[attr-defined]
+                    starred[len(pairs) - 1] = taken
                 for target in node.targets:  # type: ignore[attr-defined]
                     if isinstance(target, ast.Subscript) and (changed := _changed_container(target)) is not None:
                         unsure.add(changed)
@@ -970,14 +1076,15 @@ class FunctionLowerer(calls.PlaceNaming):
                         unsure.add(changed)
         for names, _ in pairs:
             self.local_names.update(n for n in names if "." not in n)
-        self.find_containers(pairs, unsure)
+        self.find_callables(body, pairs, unsure)
+        self.find_containers(pairs, unsure, starred)
         for name, lengths in finals.items():
             container = self.containers.get(name)
             if container is None or container.mapping:
                 continue
             longest = max(*lengths, len(container.keys))
             if longest <= calls.MAX_CONTAINER_ITEMS:
-                self.containers[name] = calls.Container(tuple(range(longest)), False)
+                self.containers[name] = replace(container, keys=tuple(range(longest)))
                 bindings = sum(1 for names, _ in pairs if name in names)
                 if len(set(lengths)) == 1 and bindings == len(lengths):
                     self.splat_lengths[name] = longest
@@ -1007,29 +1114,117 @@ class FunctionLowerer(calls.PlaceNaming):
         kernel = self.ctx.summary.local_kernels.get(f"{node.lineno}:{name}")
         if kernel is not None:
             self.kernels[name] = kernel
-        elif not node.decorator_list:
+        elif self.ctx.classes.plain(node):  # undecorated, or wrapped by a decorator forwarding its calls
             self.helpers[name] = node
             self.kernels.pop(name, None)
 
-    def find_containers(self, pairs: Sequence[tuple[list[str], ast.expr]], unsure: set[str]) -> None:
+    def find_callables(
+        self, body: Sequence[ast.stmt], pairs: Sequence[tuple[list[str], ast.expr]], unsure: set[str]
+    ) -> None:
+        """Names this body binds once, by `name = value`, to a callable the checker follows at a call of `name`
+        (`ownership_check.core.callables`): a lambda (a nested function to the call-summary machinery), the
+        function a factory of this module returns (`step = make_step(stream)`), a `functools.partial` of a launch,
+        a kernel or a function.  A name bound any other way too (a loop, `del`, an import, `global`) is not one."""
+        counts: dict[str, int] = {}
+        for names, _ in pairs:
+            for name in names:
+                counts[name] = counts.get(name, 0) + 1
+        excluded = set(unsure)
+        for node in _walk(body):
+            if isinstance(node, _SCOPES) and not isinstance(node, ast.Lambda):
+                excluded.add(node.name)
+            elif isinstance(node, ast.Global | ast.Nonlocal):
+                excluded.update(node.names)
+            elif isinstance(node, ast.Import | ast.ImportFrom):
+                excluded.update(a.asname or a.name.split(".")[0] for a in node.names)
+            elif isinstance(node, ast.ExceptHandler) and node.name is not None:
+                excluded.add(node.name)
+        for stmt in _walk(body):
+            if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)):
+                continue
+            name, value = stmt.targets[0].id, stmt.value
+            if counts.get(name) != 1 or name in excluded:
+                continue
+            if isinstance(value, ast.Lambda):
+                self.helpers[name] = self.ctx.lambda_function(value)
+                self.lambdas[id(value)] = name
+            elif not isinstance(value, ast.Call):
+                continue
+            elif self.ctx.qualify(value.func) in callables.PARTIAL_FUNCTIONS:
+                if value.args and not any(isinstance(a, ast.Starred) for a in value.args) and all(
+                    k.arg is not None for k in value.keywords
+                ):
+                    self.partials[name] = value
+                    self.partial_names[id(value)] = name
+            elif isinstance(value.func, ast.Name) and (factory := self.helper(value.func.id)) is not None:
+                made = _returned_function(factory, self.ctx)
+                if made is not None:
+                    self.made[name] = made
+
+    def find_containers(
+        self,
+        pairs: Sequence[tuple[list[str], ast.expr]],
+        unsure: set[str],
+        starred: Mapping[int, tuple[str, int]] | None = None,
+    ) -> None:
         """Names bound only by plain assignments of displays and never changed in place (`pair = (a, c)`,
-        `bufs = {"out": c}`): `pair[1]` is `c`, `bufs["out"]` is `c` (`calls.Container`)."""
+        `bufs = {"out": c}`): `pair[1]` is `c`, `bufs["out"]` is `c` (`calls.Container`); also by a list
+        comprehension of known length, or as the starred target of unpacking a display (`starred`)."""
         displays: dict[str, list[tuple[tuple[calls.ContainerKey, ...], bool] | None]] = {}
-        for names, value in pairs:
+        inner: dict[str, list[dict[calls.ContainerKey, int]]] = {}  # per binding: nested display lengths by key
+        for index, (names, value) in enumerate(pairs):
             found = _display_items(value)
             shape = (tuple(k for k, _ in found[0]), found[1]) if found is not None else None
+            if shape is None and (built := self.built_list(value)) is not None:
+                shape = (tuple(range(built[1])), False)
+            star = starred.get(index) if starred is not None else None
+            if star is not None:
+                displays.setdefault(star[0], []).append((tuple(range(star[1])), False))
             for name in names:
+                if star is not None and name == star[0]:
+                    continue
                 if len(names) != 1 or "." in name:
                     unsure.add(name)
                 else:
                     displays.setdefault(name, []).append(shape)
+                    inner.setdefault(name, []).append(
+                        {k: len(sub) for k, item in found[0] if (sub := _nested_display(item)) is not None}
+                        if found is not None
+                        else {}
+                    )
         self.containers = {
-            n: c for n, d in displays.items() if n not in unsure and (c := calls.find_container(d)) is not None
+            n: calls.find_inner(c, inner.get(n, []))
+            for n, d in displays.items()
+            if n not in unsure and (c := calls.find_container(d)) is not None
         }
         for name, container in self.unit.outer_containers.items():
             # a captured container (`bufs[2]` in a nested function): its items are the caller's values
             if name not in self.local_names and name not in unsure:
                 self.containers.setdefault(name, container)
+
+    def built_list(self, node: ast.expr) -> tuple[ast.ListComp, int, tuple[ast.expr, ...] | None] | None:
+        """A list comprehension whose items can be named (`calls.assign_built_list`): one `for` and no `if` over a
+        tuple/list display (its items, none spelled like the target) or over `range` of integer literals; with
+        the number of items it builds, and the display's items."""
+        if not isinstance(node, ast.ListComp) or len(node.generators) != 1:
+            return None
+        comp = node.generators[0]
+        if comp.ifs or comp.is_async:
+            return None
+        items = self.literal_display(comp.iter)
+        if items is not None:
+            names = set(_target_names(comp.target))
+            if not names.isdisjoint(n for item in items for n in _item_roots(item)):
+                return None
+            return node, len(items), items
+        if (
+            isinstance(comp.iter, ast.Call)
+            and self.builtin(comp.iter.func) == "range"
+            and not comp.iter.keywords
+            and (count := calls.range_length([_int_literal(a) for a in comp.iter.args])) is not None
+        ):
+            return node, count, None
+        return None
 
     def find_factory_kernels(self, pairs: Sequence[tuple[list[str], ast.expr]], unsure: set[str]) -> None:
         """Names bound once, by a call of a kernel factory (`offset = make_offset_kernel()`): they are that
@@ -1123,7 +1318,15 @@ class FunctionLowerer(calls.PlaceNaming):
 
     def is_device_place(self, node: ast.AST) -> bool:
         text = dotted(node)
-        return text is not None and (text in self.device or text.split(".")[0] in self.device)
+        if text is None:
+            return False
+        if text in self.device or text.split(".")[0] in self.device:
+            return True
+        if "." in text and self.ctx.classes.with_views:
+            # a property that is an attribute (`layer.output` is `layer._out`): that attribute's device-likeness
+            place = self.place(node)
+            return place is not None and ".".join((text.split(".")[0], *place.attrs)) in self.device
+        return False
 
     # --- entry points ---------------------------------------------------------------------------------------
 
@@ -1354,16 +1557,22 @@ class FunctionLowerer(calls.PlaceNaming):
     def for_stmt(self, node: ast.For | ast.AsyncFor) -> None:
         self.expr(node.iter)
         items = self.literal_items(node.iter)
+        elements = self.star_elements(node.iter) if items is None else None
         if items is not None:
             # `for out, inp in ((x, x), (y, z)):` binds the target to one of the displayed items per iteration.
             arms = tuple(self.block(functools.partial(self.assign, [node.target], item)) for item in items)
+            head = self.block(lambda: self.emit(ir.Branch(arms, self.span(node.target))))
+        elif elements is not None:
+            # `for part in parts:` of a container list of known length: its items in order, as a display's
+            arms = calls.bind_elements(self.target(node.target), elements, self.span(node.iter), self)
             head = self.block(lambda: self.emit(ir.Branch(arms, self.span(node.target))))
         else:
             shape, sources = self.iteration(node.iter)
             head = self.block(lambda: calls.bind_iteration(self.target(node.target), shape, sources, self))
         body = self.block(lambda: self.suite(node.body))
         orelse = self.else_block(node.orelse)
-        self.emit(ir.Loop(head, body, orelse, self.span(node.target), unrolled=items is not None))
+        unrolled = items is not None or elements is not None
+        self.emit(ir.Loop(head, body, orelse, self.span(node.target), unrolled=unrolled))
 
     def iteration(self, node: ast.expr) -> tuple[str, list[ir.Place | None]]:
         """How a `for` loop takes items from `node` (`calls.bind_iteration`): a place, or the builtin `zip` /
@@ -1421,10 +1630,18 @@ class FunctionLowerer(calls.PlaceNaming):
                 self.target(item.optional_vars) if item.optional_vars is not None else None,
                 isinstance(item.context_expr, ast.Call)
                 and self.ctx.qualify(item.context_expr.func) == calls.SUPPRESS_CONTEXT,
+                isinstance(item.context_expr, ast.Call) and self.constructs(item.context_expr),
             )
             for item in node.items
         ]
         calls.lower_with(items, lambda: self.block(lambda: self.suite(node.body)), self.span(node), self)
+
+    def constructs(self, node: ast.Call) -> bool:
+        """Whether `node` builds an object of a class whose initializer the checker follows (`Cls(...)`)."""
+        func = node.func
+        if self.kernel_body or not (isinstance(func, ast.Name) and func.id in self.ctx.classes.classes):
+            return False
+        return constructor_summary(self, func, ()) is not None
 
     def match_stmt(self, node: ast.Match) -> None:
         self.expr(node.subject)
@@ -1557,8 +1774,19 @@ class FunctionLowerer(calls.PlaceNaming):
             target = self.target(targets[0])
             if found is not None and isinstance(target, calls.PlaceTarget):
                 container = self.containers[raw]
-                calls.assign_container(target, self.name(raw), raw, container, found[0], self.span(targets[0]), self)
+                nested = {k: sub for k, item in found[0] if (sub := _nested_display(item)) is not None}
+                span = self.span(targets[0])
+                calls.assign_container(target, self.name(raw), raw, container, found[0], span, self, nested)
                 self.lengths[raw] = len(found[0])
+                return
+            built = self.built_list(value)
+            if built is not None and isinstance(target, calls.PlaceTarget):
+                comp, count, taken = built
+                self.expr(comp.generators[0].iter)
+                item = functools.partial(self.built_item, comp, taken)
+                span = self.span(targets[0])
+                calls.assign_built_list(target, self.name(raw), raw, self.containers[raw], count, item, span, self)
+                self.lengths[raw] = count
                 return
         split: calls.SplitAt[ast.expr] | None = None
         items: tuple[ast.expr, ...] | None = None
@@ -1573,8 +1801,30 @@ class FunctionLowerer(calls.PlaceNaming):
         elements: tuple[ir.Place, ...] | None = None
         if isinstance(value, ast.Name) and (sequence := self.containers.get(value.id)) is not None:
             elements = calls.sequence_elements(self.name(value.id), value.id, sequence)
-        shape = calls.Assignment(tuple(self.target(t) for t in targets), value, split, items, elements)
+        elif any(isinstance(t, ast.Tuple | ast.List) for t in targets):
+            elements = self.iterated_places(value)
+        stars: tuple[ir.Place, ...] | None = None
+        if (star := _starred_take(targets, value)) is not None and (rest := self.containers.get(star[0])):
+            stars = calls.sequence_elements(self.name(star[0]), star[0], rest)
+            self.lengths[star[0]] = star[1]
+        shape = calls.Assignment(tuple(self.target(t) for t in targets), value, split, items, elements, stars)
         calls.lower_assignment(shape, self)
+
+    def built_item(self, node: ast.ListComp, items: tuple[ast.expr, ...] | None, index: int) -> ir.Value:
+        """Iteration `index` of a comprehension building a container list (`built_list`): its target bound to the
+        display's item `index` (a new value from `range`), under the comprehension's renames; the element's value."""
+        comp = node.generators[0]
+        self.tmp += 1
+        renames = {raw: f"{raw}$c{self.tmp}" for raw in _target_names(comp.target)}
+        self.renames.append(renames)
+        try:
+            if items is not None:
+                self.assign([comp.target], items[index])
+            else:
+                self.bind(comp.target, ir.Fresh())
+            return self.value(node.elt)
+        finally:
+            self.renames.pop()
 
     def value(self, node: ast.expr, holder: ir.Place | None = None) -> ir.Value:
         """Lower an expression whose result is bound to a name: an alias, a view or a fresh object."""
@@ -1614,16 +1864,41 @@ class FunctionLowerer(calls.PlaceNaming):
                 self.call(node, None)
                 passed = _bind_call(helper, node)
                 params = {p.arg for p in _param_names(helper.args)}
+                displays = [
+                    r.value.elts
+                    for r in _walk(helper.body)
+                    if isinstance(r, ast.Return) and isinstance(r.value, ast.Tuple)
+                ]
                 shaped = [
-                    tuple(self.place(passed[n]) if n in params and n in passed else None if n in params else n
-                          for n in items)
-                    for items in returns
+                    tuple(
+                        self.returned_item(n, element, params, passed, helper, node)
+                        for n, element in zip(items, elements, strict=True)
+                    )
+                    for items, elements in zip(returns, displays, strict=True)
                 ]
                 return calls.returned_tuple(shaped, self.span(node), self)
         if isinstance(node, ast.Call):
             return self.call(node, holder)
         self.expr(node)
         return ir.Fresh()
+
+    def returned_item(
+        self,
+        name: str | None,
+        element: ast.expr,
+        params: set[str],
+        passed: dict[str, ast.expr],
+        helper: FunctionNode,
+        call: ast.Call,
+    ) -> calls.ReturnedItem:
+        """One item of a tuple a helper returns, for `calls.returned_tuple`: the caller's place a parameter was bound
+        to, a local's name, a prepared launch with its brand, or None."""
+        if name is None:
+            brand = self.prepared_brand(element, helper, call)
+            return ir.Fresh("prepared", brand=brand) if brand is not None else None
+        if name in params:
+            return self.place(passed[name]) if name in passed else None
+        return name
 
     def view_shape(self, node: ast.expr) -> calls.ViewCall[ast.expr] | calls.SliceView[ast.expr] | None:
         """`c.view(a, b)` or `c[a:b]` of a place, described for the core (which decides whether it counts)."""
@@ -1715,11 +1990,20 @@ class FunctionLowerer(calls.PlaceNaming):
             for _, default in _params(node.args):
                 if default is not None:
                     self.expr(default)
-            self.captures(node, {p.arg for p in _param_names(node.args)})
+            params = [p.arg for p in _param_names(node.args)]
+            captured = self.captures(node, set(params))
             if not self.kernel_body:
                 function = _lambda_function(node)
                 self.nested.append(Unit("<lambda>", function, "function", frozenset(self.device), self.kernels,
                                         span=self.span(node)))
+                name = self.lambdas.get(id(node))
+                if name is not None and captured and self.unit.kind != "module":
+                    # bound once to `name` and called by it: a call moves what it captures, as a nested def's does
+                    reader = Unit(name, self.ctx.lambda_function(node), "function", frozenset(self.device),
+                                  self.kernels, outer_containers=self.containers)
+                    effects = nonlocal_effects(FunctionLowerer(self.ctx, reader).lower(), captured, params)
+                    if not effects.empty:
+                        self.closures[name] = effects
         elif t in _COMPREHENSIONS:
             self.comprehension(node)  # type: ignore[arg-type]
         else:
@@ -1752,12 +2036,18 @@ class FunctionLowerer(calls.PlaceNaming):
         items = self.literal_items(comp.iter)
         if items is not None and not names.isdisjoint(n for item in items for n in _item_roots(item)):
             items = None
-        shape, sources = self.iteration(comp.iter) if items is None else ("", [])
+        # a container list the comprehension's scope does not shadow (a later `for` may iterate an earlier target)
+        outer = isinstance(comp.iter, ast.Name) and self.name(comp.iter.id) == comp.iter.id
+        elements = self.star_elements(comp.iter) if items is None and outer else None
+        shape, sources = self.iteration(comp.iter) if items is None and elements is None else ("", [])
         self.tmp += 1
         for raw in names:
             renames[raw] = f"{raw}$c{self.tmp}"
         if items is not None:
             arms = tuple(self.block(functools.partial(self.assign, [comp.target], item)) for item in items)
+            head = self.block(lambda: self.emit(ir.Branch(arms, self.span(comp.target))))
+        elif elements is not None:
+            arms = calls.bind_elements(self.target(comp.target), elements, self.span(comp.iter), self)
             head = self.block(lambda: self.emit(ir.Branch(arms, self.span(comp.target))))
         elif shape:
             head = self.block(lambda: calls.bind_iteration(self.target(comp.target), shape, sources, self))
@@ -1775,7 +2065,8 @@ class FunctionLowerer(calls.PlaceNaming):
             else:
                 self.expr(node.elt)
 
-        self.emit(ir.Loop(head, self.block(body), (), self.span(comp.target), unrolled=items is not None))
+        unrolled = items is not None or elements is not None
+        self.emit(ir.Loop(head, self.block(body), (), self.span(comp.target), unrolled=unrolled))
 
     # --- calls: resolve, describe as a neutral shape, let the core decide (core/calls.py) --------------------
 
@@ -1788,7 +2079,12 @@ class FunctionLowerer(calls.PlaceNaming):
 
     def star_elements(self, node: ast.expr) -> tuple[ir.Place, ...] | None:
         """The element places a `*name` splat of a container list spreads, in order, where its length is known
-        here: every binding ends with that length and lowering has reached it (`args = [a, b]; args.append(a)`)."""
+        here: every binding ends with that length and lowering has reached it (`args = [a, b]; args.append(a)`); or
+        of a nested display item of a container bound here (`*cfg["inputs"]` of `cfg = {"inputs": (a, b)}`)."""
+        inner = self.nested_container(node)
+        if inner is not None:
+            return tuple(calls.container_element(inner.name, inner.display, inner.container, i)
+                         for i in range(len(inner.container.keys)))
         if not isinstance(node, ast.Name):
             return None
         raw = node.id
@@ -1797,6 +2093,17 @@ class FunctionLowerer(calls.PlaceNaming):
         if container is None or length is None or self.lengths.get(raw) != length:
             return None
         return tuple(calls.container_element(self.name(raw), raw, container, i) for i in range(length))
+
+    def nested_container(self, node: ast.expr) -> calls.NestedContainer | None:
+        """`cfg["inputs"]` of a container bound here whose item under that literal key is a nested sequence display
+        in every binding (`calls.nested`), else None."""
+        if not isinstance(node, ast.Subscript) or not isinstance(node.value, ast.Name):
+            return None
+        raw = node.value.id
+        container = self.containers.get(raw)
+        if container is None or not container.inner or raw not in self.lengths:
+            return None
+        return calls.nested(self.name(raw), raw, container, _key_literal(node.slice))
 
     def literal_display(self, node: ast.AST) -> tuple[ast.expr, ...] | None:
         """The items of a tuple/list display without starred items (`(a, b)`, `[a, b]`), else None."""
@@ -1841,6 +2148,14 @@ class FunctionLowerer(calls.PlaceNaming):
                     for i in container.indices(_key_literal(index))
                 )
                 return (node.value, index), elements
+            inner = self.nested_container(node.value)
+            if inner is not None:
+                # `cfg["inputs"][1]` of a nested display item
+                return (node.value, index), tuple(
+                    calls.Operand(node, span, calls.container_element(inner.name, inner.display, inner.container, i),
+                                  True)
+                    for i in inner.container.indices(_key_literal(index))
+                )
             # `sorted(pool)[0]`, `list(pool)[i]`: any item of what the builtin keeps
             return calls.merge_choices((index,), (self.item_choices(node.value, span, depth + 1),))
         if isinstance(node, ast.Call) and (picked_items := self.picked_items(node, span, depth)) is not None:
@@ -1990,8 +2305,9 @@ class FunctionLowerer(calls.PlaceNaming):
 
     def helper(self, name: str) -> FunctionNode | None:
         """The plain (undecorated) function `name` refers to here: one defined in this body, or at the module's top
-        level when no local binding shadows it."""
-        found = self.helpers.get(name)
+        level when no local binding shadows it; a lambda bound once to `name` here, or the function a factory
+        returned to it (`find_callables`)."""
+        found = self.helpers.get(name) or self.made.get(name)
         if found is not None:
             return found
         if name in self.local_names and self.unit.kind != "module":
@@ -1999,7 +2315,16 @@ class FunctionLowerer(calls.PlaceNaming):
         return self.ctx.functions.get(name)
 
     def call(self, node: ast.Call, holder: ir.Place | None) -> ir.Value:
+        partial_name = self.partial_names.get(id(node))
+        if partial_name is not None:
+            return self.bind_partial(node, partial_name)
+        mapped = self.mapped_call(node)
+        if mapped is not None:
+            return mapped
         func = node.func
+        partial = self.partials.get(func.id) if isinstance(func, ast.Name) else None
+        if partial is not None:
+            func = partial.args[0]  # `run(c, d)` of `run = partial(target, ...)` calls `target`
         kernel = self.kernel_of(func)
         method: calls.MethodCall[ast.expr] | None = None
         if isinstance(func, ast.Attribute):
@@ -2013,6 +2338,12 @@ class FunctionLowerer(calls.PlaceNaming):
             )
         qualified = self.ctx.qualify(func)
         args = tuple(self.operand(a.value, a.keyword, bool(a.star)) for a in call_args(node))
+        slots: dict[int, calls.Operand[ast.expr]] = {}
+        if partial is not None:
+            assert isinstance(node.func, ast.Name)
+            bound = self.partial_operands(node.func, partial)
+            slots = {id(a.node): a for a in bound}
+            args = callables.partial_arguments(bound, args)
         shape = calls.Call(
             node,
             self.span(node),
@@ -2026,15 +2357,114 @@ class FunctionLowerer(calls.PlaceNaming):
             (
                 None
                 if kernel is not None or is_safekernels_name(qualified or "")
-                else applied_summary(self, node, method, args)
+                else applied_summary(self, node, method, args, func)
             ),
         )
-        result = calls.lower_call(shape, holder, self)
+        self.slot_uses = slots
+        try:
+            result = calls.lower_call(shape, holder, self)
+        finally:
+            self.slot_uses = {}
         if isinstance(func, ast.Name) and shape.summary is not None and isinstance(result, ir.Fresh):
             helper = self.helper(func.id)
             if helper is not None and calls.returns_op([self.launch_of(c) for c in _returned_calls(helper)]):
                 return ir.Fresh("op")  # `doubled(z, x)` of `def doubled(z, x): return scale(z, x)`
+        if isinstance(func, ast.Name) and partial is None and result == ir.Fresh():
+            helper = self.helper(func.id)
+            if helper is not None and self.ctx.classes.runs_when_called(helper):
+                brands = [self.prepared_brand(c, helper, node) for c in _returned_calls(helper)]
+                prepared = calls.returned_prepared(brands, self.span(node), self)
+                if prepared is not None:
+                    return prepared  # `prepared_for(vecadd, dev)` of `def prepared_for(k, dev): return k.prepare(...)`
         return result
+
+    def prepared_brand(self, node: ast.expr | None, helper: FunctionNode, call: ast.Call) -> str | None:
+        """The kernel a helper's returned expression prepares a launch for (`calls.returned_prepared`):
+        `saxpy.prepare(...)` of a kernel of the module, or `kernel.prepare(...)` of a parameter the helper never
+        rebinds and `call` binds to a kernel; None for anything else."""
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+            return None
+        if node.func.attr != PREPARE_METHOD:
+            return None
+        target = node.func.value
+        if isinstance(target, ast.Name) and target.id in {p.arg for p in _param_names(helper.args)}:
+            stored = {
+                n.id for n in _walk(helper.body) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store | ast.Del)
+            }
+            passed = _bind_call(helper, call).get(target.id)
+            kernel = self.kernel_of(passed) if passed is not None and target.id not in stored else None
+        else:
+            found = self.ctx.kernel(target)
+            kernel = found[1] if found is not None else None
+        return kernel.name if kernel is not None else None
+
+    def bind_partial(self, node: ast.Call, name: str) -> ir.Value:
+        """`name = functools.partial(target, a, k=b)`: reads `partial` and `target`, evaluates the bound arguments
+        in order and keeps each in its slot of `name` (`callables.bind_partial`); the partial is a new object."""
+        self.expr(node.func)
+        target, *bound = node.args
+        self.expr(target)
+        slots: list[ir.Place] = []
+        values: list[ir.Value] = []
+        for index, arg in enumerate(bound):
+            values.append(self.value(arg))
+            slots.append(callables.partial_slot(self.name(name), index, dotted(arg)))
+        for keyword in node.keywords:
+            assert keyword.arg is not None
+            values.append(self.value(keyword.value))
+            slots.append(callables.partial_slot(self.name(name), keyword.arg, dotted(keyword.value)))
+        callables.bind_partial(slots, values, self.span(node), self)
+        return ir.Fresh()
+
+    def partial_operands(self, callee: ast.Name, partial: ast.Call) -> tuple[calls.Operand[ast.expr], ...]:
+        """The bound arguments of the partial `callee` names, as operands naming its slots: read at the call, so a
+        diagnostic about one points at the callee's name there (`run` of `run(c, b, c)`)."""
+        name, span = callee.id, self.span(callee)
+        out: list[calls.Operand[ast.expr]] = []
+        pairs: list[tuple[int | str, str | None, ast.expr]] = [(i, None, a) for i, a in enumerate(partial.args[1:])]
+        pairs += [(k.arg, k.arg, k.value) for k in partial.keywords if k.arg is not None]
+        for key, keyword, arg in pairs:
+            slot = callables.partial_slot(self.name(name), key, dotted(arg))
+            device = self.is_device_place(arg) or self.expr_is_device(arg)
+            out.append(calls.Operand(arg, span, slot, device, keyword=keyword))
+        return tuple(out)
+
+    def mapped_call(self, node: ast.Call) -> ir.Value | None:
+        """`list(map(f, [x, y]))` (also `tuple`, `set`, `sorted`) of a lambda or a function the checker follows:
+        the items are evaluated, then `f` runs on each in order, with its call summary (`callables.mapped_items`);
+        None for any other call."""
+        if len(node.args) != 1 or self.builtin(node.func) not in callables.MAP_CONSUMERS:
+            return None
+        inner = node.args[0]
+        if not (isinstance(inner, ast.Call) and self.builtin(inner.func) == "map" and len(inner.args) == 2):
+            return None
+        if inner.keywords or any(isinstance(a, ast.Starred) for a in inner.args):
+            return None
+        function, items_node = inner.args
+        callee: ast.FunctionDef | None = None
+        if isinstance(function, ast.Lambda):
+            callee = self.ctx.lambda_function(function)
+        elif isinstance(function, ast.Name):
+            found = self.helper(function.id)
+            callee = found if isinstance(found, ast.FunctionDef) else None
+        display = self.literal_display(items_node)
+        items = callables.mapped_items(
+            None if display is None else [self.operand(item) for item in display]
+        )
+        if callee is None or items is None or not self.ctx.classes.runs_when_called(callee):
+            return None
+        self.expr(node.func)
+        self.expr(inner.func)
+        self.expr(function)
+        self.expr(items_node)
+        for keyword in node.keywords:
+            self.expr(keyword.value)
+        nested = isinstance(function, ast.Lambda) or (isinstance(function, ast.Name) and function.id in self.helpers)
+        for item in items:
+            applied = applied_callee(self, callee, nested, (item,), self.span(node))
+            if applied is not None:
+                apply_summary(applied, node, self.span(node), self)
+        return ir.Fresh()
 
     def launch_of(self, node: ast.Call | None) -> tuple[KernelSummary | None, str | None] | None:
         """`(kernel, method)` of a call that may launch (`k(...)`, `k.launch_async(...)`), for `calls.returns_op`."""

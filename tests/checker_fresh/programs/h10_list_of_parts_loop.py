@@ -1,5 +1,4 @@
-# fresh-expect: E0382 at line 30
-# fresh-known-miss: cli,mypy the items of a list launched one by one in a loop are moved; a later `parts[0]` is a use after move
+# fresh-expect: E0382 at line 29
 """Partitions in a list launched in a loop, the list reused afterwards."""
 import numpy as np
 

@@ -1,5 +1,4 @@
-# fresh-expect: E0502 at line 27
-# fresh-known-miss: cli,mypy a display nested in a dict display (`{"inputs": (a, b)}`) is no container of places, so `*cfg["inputs"]` is unknown
+# fresh-expect: E0502 at line 26
 """A nested config dict names the inputs as a tuple; the output is one of them."""
 import numpy as np
 import safekernels as sk

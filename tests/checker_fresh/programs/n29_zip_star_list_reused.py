@@ -1,5 +1,4 @@
-# fresh-expect: E0382 at line 20
-# fresh-known-miss: cli,mypy `sk.zip(*ops)` of a list built by a comprehension moves items the checker cannot name; `ops[0]` afterwards is unknown
+# fresh-expect: E0382 at line 19
 """Ops built in a list are zipped with `sk.zip(*ops)`; the first one is then run on its own too."""
 import safekernels as sk
 from safekernels import tile

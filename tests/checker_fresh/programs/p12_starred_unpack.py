@@ -1,5 +1,4 @@
-# fresh-expect: E0502 at line 26
-# fresh-known-miss: cli,mypy the starred target of `first, *rest = [a, b, a]` is a new list: rest[0] / rest[1] are not its items
+# fresh-expect: E0502 at line 25
 """Buffers unpacked with a starred target; the last is also the first."""
 import numpy as np
 import safekernels as sk
