@@ -233,8 +233,8 @@ def render_section(section: str, rows: list[Row]) -> list[str]:
     )
 
 
-SASS_KEYS = ("regs", "stack", "LDL", "STL", "instructions", "HGMMA", "MUFU", "FFMA", "FMUL", "FADD", "BAR",
-             "UTMALDG", "USETMAXREG", "WARPSYNC")  # fmt: skip
+SASS_KEYS = ("regs", "stack", "LDL", "STL", "instructions", "HGMMA loop", "HGMMA", "MUFU", "FFMA", "FMUL", "FADD",
+             "BAR", "UTMALDG", "USETMAXREG", "WARPSYNC")  # fmt: skip
 
 
 def render_sass(rows: list[Row]) -> list[str]:
@@ -245,7 +245,9 @@ def render_sass(rows: list[Row]) -> list[str]:
         cells = [row.get("program", ""), row.get("case", ""), *[_cell(facts.get(k)) for k in SASS_KEYS]]
         lines.append("| " + " | ".join([*cells, row.get("status", "ok")]) + " |")
     lines += ["", "regs / stack: `cuobjdump -res-usage`; LDL / STL: local-memory loads and stores (spills); the rest: "
-              "instruction counts in the SASS (`cuobjdump -sass`)."]  # fmt: skip
+              "instruction counts in the SASS (`cuobjdump -sass`); HGMMA loop: the instructions of the first loop "
+              "around HGMMA (the key-block loop of attention, the first of two when the loop is split at the "
+              "diagonal; GEMM's K loop)."]  # fmt: skip
     return lines
 
 
@@ -485,6 +487,9 @@ def attention_cases(gpu: Gpu, table: Table, sass: list[tuple[str, str, Any]]) ->
                         tout = torch.empty_like(q)
                         peer_errs["Triton"] = _rel(triton_attention.attention(q, k, v, causal, tout), want)
                         peers["Triton"] = tf(gpu.ms(lambda: triton_attention.attention(q, k, v, causal, tout)))
+                        if not causal and (b, h, s) == gpu.sizes.attention[0]:
+                            sass.append((f"attention Triton tutorial d={d}", name,
+                                         triton_attention.launch(q, k, v, causal, tout)))  # fmt: skip
                     except Exception as exc:
                         peers["Triton"] = None
                         notes.append(f"Triton failed ({type(exc).__name__}: {str(exc)[:120]})")
@@ -582,6 +587,8 @@ def gemm_cases(gpu: Gpu, table: Table, sass: list[tuple[str, str, Any]]) -> None
                     tc = torch.empty(m, n, device="cuda", dtype=tdt)
                     terr = _rel(triton_matmul.matmul(a, bm, tc), want)
                     peers["Triton (tutorial)"] = tf(gpu.ms(lambda: triton_matmul.matmul(a, bm, tc)))
+                    if (m, n, k) == gpu.sizes.gemm[0] and dname == "f16":
+                        sass.append(("gemm Triton tutorial", f"{m}x{n}x{k} f16", triton_matmul.launch(a, bm, tc)))
                     notes.append(f"Triton rel err {terr:.1e}, pick {triton_matmul.matmul_kernel.best_config}")
                 except Exception as exc:
                     peers["Triton (tutorial)"] = None
@@ -816,14 +823,25 @@ def sass_cases(gpu: Gpu, table: Table, sass: list[tuple[str, str, Any]]) -> None
     import tempfile
 
     def case() -> list[Row]:
+        from bench.wgmma_overlap_bench import _key_loop
         from bench.whole_program_bench import _sass, loaded_image
 
         work = Path(tempfile.mkdtemp(prefix="issue24-sass-"))
-        out = []
-        for label, spec, loaded in sass:
-            facts = _sass(loaded_image(loaded.compiled, gpu.device), label, work)
-            out.append({"program": label, "case": spec, "facts": facts,
-                        "status": "ok" if "regs" in facts else f"failed: {facts}"})  # fmt: skip
+        out: list[Row] = []
+        for label, spec, source in sass:
+            try:  # a tile kernel as loaded (`.compiled`), or what Triton returned for its launch (`.asm`)
+                image = (
+                    bytes(source.asm["cubin"]) if hasattr(source, "asm") else loaded_image(source.compiled, gpu.device)
+                )
+                before = set((work / "sass").glob("*.sass"))
+                facts = _sass(image, label, work)
+                written = sorted(set((work / "sass").glob("*.sass")) - before)
+                with contextlib.suppress(Exception):  # the first loop around HGMMA: the key loop / the K loop
+                    facts["HGMMA loop"] = _key_loop(written[0].read_text())
+                status = "ok" if "regs" in facts else f"failed: {facts}"
+            except Exception as exc:
+                facts, status = {}, f"failed: {type(exc).__name__}: {str(exc)[:200]}"
+            out.append({"program": label, "case": spec, "facts": facts, "status": status})
         if not out:
             out.append({"program": "", "case": "", "status": "failed: no attention or GEMM kernel was compiled"})
         return out

@@ -86,7 +86,16 @@ FAKE: dict[str, Any] = {
             "section": "sass",
             "program": "attention plain + `fast_math` d=128",
             "case": "4x32x4096 d=128 non-causal",
-            "facts": {"regs": 168, "stack": 0, "LDL": 0, "STL": 0, "instructions": 2100, "HGMMA": 16, "MUFU": 130},
+            "facts": {
+                "regs": 168,
+                "stack": 0,
+                "LDL": 0,
+                "STL": 0,
+                "instructions": 2100,
+                "HGMMA loop": 595,
+                "HGMMA": 16,
+                "MUFU": 130,
+            },
             "status": "ok",
         },
     ],
@@ -152,7 +161,7 @@ def test_render_markdown() -> None:
     assert "`graph_on` replay" not in simt_head  # SIMT has no graph path: no empty column
     assert "met: 0.96x (eager; kernel only 0.99x)" in text
     assert (
-        "| attention plain + `fast_math` d=128 | 4x32x4096 d=128 non-causal | 168 | 0 | 0 | 0 | 2100 | 16 | 130 |"
+        "| attention plain + `fast_math` d=128 | 4x32x4096 d=128 non-causal | 168 | 0 | 0 | 0 | 2100 | 595 | 16 | 130 |"
         in text
     )
     assert "- 4096x4096x4096 f16 user path: `@tile.autotune(matmul_configs())`: tuner's pick 128x256x64" in text
