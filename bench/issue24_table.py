@@ -243,7 +243,7 @@ def render_sass(rows: list[Row]) -> list[str]:
     for row in rows:
         facts = row.get("facts", {})
         cells = [row.get("program", ""), row.get("case", ""), *[_cell(facts.get(k)) for k in SASS_KEYS]]
-        lines.append("| " + " | ".join([*cells, row.get("status", "ok")]) + " |")
+        lines.append("| " + " | ".join(str(c).replace("|", "/") for c in [*cells, row.get("status", "ok")]) + " |")
     lines += ["", "regs / stack: `cuobjdump -res-usage`; LDL / STL: local-memory loads and stores (spills); the rest: "
               "instruction counts in the SASS (`cuobjdump -sass`); HGMMA loop: the instructions of the first loop "
               "around HGMMA (the key-block loop of attention, the first of two when the loop is split at the "
