@@ -87,7 +87,15 @@ from mypy.nodes import (
     WhileStmt,
     WithStmt,
 )
-from mypy.patterns import AsPattern, MappingPattern, StarredPattern, ValuePattern
+from mypy.patterns import (
+    AsPattern,
+    ClassPattern,
+    MappingPattern,
+    Pattern,
+    SequencePattern,
+    StarredPattern,
+    ValuePattern,
+)
 from mypy.types import Instance, Type, TypeAliasType, UnionType, get_proper_type
 
 from mypy_plugin import resolve, tree
@@ -610,6 +618,14 @@ def _grown_lists(
     return appends, finals
 
 
+def _display_options(expr: Expression) -> list[Expression] | None:
+    """The container displays a conditional expression of displays may give (the CLI front end's rule)."""
+    if isinstance(expr, ConditionalExpr):
+        body, orelse = _display_options(expr.if_expr), _display_options(expr.else_expr)
+        return body + orelse if body is not None and orelse is not None else None
+    return [expr] if _display_items(expr) is not None else None
+
+
 def _nested_display(expr: Expression) -> tuple[Expression, ...] | None:
     """The items of a tuple/list display without starred items nested in a container display (the CLI's rule)."""
     if isinstance(expr, TupleExpr | ListExpr) and not any(isinstance(item, StarExpr) for item in expr.items):
@@ -886,8 +902,13 @@ class FunctionLowerer(calls.PlaceNaming):
             for name in names:
                 counts[name] = counts.get(name, 0) + 1
         excluded = set(unsure)
+        candidates: list[tuple[str, Expression]] = []
         for node in tree.walk_many(list(body)):
-            if isinstance(node, GlobalDecl | NonlocalDecl):
+            if isinstance(node, AssignmentStmt):
+                if len(node.lvalues) == 1 and isinstance(target := node.lvalues[0], NameExpr):
+                    if counts.get(target.name) == 1 and isinstance(node.rvalue, LambdaExpr | CallExpr):
+                        candidates.append((target.name, node.rvalue))
+            elif isinstance(node, GlobalDecl | NonlocalDecl):
                 excluded.update(node.names)
             elif isinstance(node, Import):
                 excluded.update(alias or module.split(".")[0] for module, alias in node.ids)
@@ -897,13 +918,9 @@ class FunctionLowerer(calls.PlaceNaming):
                 excluded.update(v.name for v in node.vars if v is not None)
             elif isinstance(node, FuncDef | Decorator | OverloadedFuncDef | ClassDef):
                 excluded.add(node.name)
-        for stmt in tree.walk_many(list(body)):
-            if not (isinstance(stmt, AssignmentStmt) and len(stmt.lvalues) == 1):
+        for name, value in candidates:
+            if name in excluded:
                 continue
-            target, value = stmt.lvalues[0], stmt.rvalue
-            if not isinstance(target, NameExpr) or counts.get(target.name) != 1 or target.name in excluded:
-                continue
-            name = target.name
             if isinstance(value, LambdaExpr):
                 self.named[name] = value
                 self.lambdas[id(value)] = name
@@ -932,25 +949,26 @@ class FunctionLowerer(calls.PlaceNaming):
         displays: dict[str, list[tuple[tuple[calls.ContainerKey, ...], bool] | None]] = {}
         inner: dict[str, list[dict[calls.ContainerKey, int]]] = {}  # per binding: nested display lengths by key
         for index, (names, value) in enumerate(pairs):
-            found = _display_items(value)
-            shape = (tuple(k for k, _ in found[0]), found[1]) if found is not None else None
-            if shape is None and (built := self.built_list(value)) is not None:
-                shape = (tuple(range(built[1])), False)
             star = starred.get(index) if starred is not None else None
             if star is not None:
                 displays.setdefault(star[0], []).append((tuple(range(star[1])), False))
-            for name in names:
-                if star is not None and name == star[0]:
-                    continue
-                if len(names) != 1 or "." in name:
-                    unsure.add(name)
-                else:
-                    displays.setdefault(name, []).append(shape)
-                    inner.setdefault(name, []).append(
-                        {k: len(sub) for k, item in found[0] if (sub := _nested_display(item)) is not None}
-                        if found is not None
-                        else {}
-                    )
+            for option in _display_options(value) or (value,):
+                found = _display_items(option)
+                shape = (tuple(k for k, _ in found[0]), found[1]) if found is not None else None
+                if shape is None and (built := self.built_list(option)) is not None:
+                    shape = (tuple(range(built[1])), False)
+                for name in names:
+                    if star is not None and name == star[0]:
+                        continue
+                    if len(names) != 1 or "." in name:
+                        unsure.add(name)
+                    else:
+                        displays.setdefault(name, []).append(shape)
+                        inner.setdefault(name, []).append(
+                            {k: len(sub) for k, item in found[0] if (sub := _nested_display(item)) is not None}
+                            if found is not None
+                            else {}
+                        )
         self.containers = {
             n: calls.find_inner(c, inner.get(n, []))
             for n, d in displays.items()
@@ -1109,6 +1127,10 @@ class FunctionLowerer(calls.PlaceNaming):
     def mark_device(self, place: ir.Place) -> None:
         """`place` holds a device value from here on (`calls.lower_call`: an op a helper returned with loans)."""
         self.device.add(place.key)
+
+    def is_device_text(self, text: str) -> bool:
+        """Whether the dotted place `text` (or the name it starts with) is device-like here."""
+        return text in self.device or text.split(".")[0] in self.device
 
     def is_device_place(self, expr: Expression) -> bool:
         text = tree.dotted(expr)
@@ -1271,14 +1293,16 @@ class FunctionLowerer(calls.PlaceNaming):
     def for_stmt(self, node: ForStmt) -> None:
         self.expr(node.expr)
         items = self.literal_items(node.expr)
-        elements = self.star_elements(node.expr) if items is None else None
+        elements = self.iterated_container(node.expr) if items is None else None
         if items is not None:
             # `for out, inp in ((x, x), (y, z)):` binds the target to one of the displayed items per iteration.
             arms = tuple(self.block(functools.partial(self.assign, [node.index], item)) for item in items)
             head = self.block(lambda: self.emit(ir.Branch(arms, span_of(node.index))))
         elif elements is not None:
             # `for part in parts:` of a container list of known length: its items in order, as a display's
-            arms = calls.bind_elements(self.target(node.index), elements, span_of(node.expr), self)
+            places, container, enumerated = elements
+            target = self.target(node.index)
+            arms = calls.bind_elements(target, places, span_of(node.expr), self, container, enumerated)
             head = self.block(lambda: self.emit(ir.Branch(arms, span_of(node.index))))
         else:
             shape, sources = self.iteration(node.expr)
@@ -1287,6 +1311,29 @@ class FunctionLowerer(calls.PlaceNaming):
         orelse = self.block(lambda: self.suite(node.else_body))
         unrolled = items is not None or elements is not None
         self.emit(ir.Loop(head, body, orelse, span_of(node.index), unrolled=unrolled))
+
+    def iterated_container(
+        self, expr: Expression
+    ) -> tuple[tuple[ir.Place, ...], calls.Container | None, bool] | None:
+        """The items a loop over a container list of known length takes, directly or through `enumerate(...)`
+        (the CLI front end's rule)."""
+        enumerated = (
+            isinstance(expr, CallExpr)
+            and self.builtin(expr.callee) == "enumerate"
+            and expr.arg_kinds[:1] == [ARG_POS]
+            and all(
+                kind == ARG_NAMED and name == "start"
+                for kind, name in zip(expr.arg_kinds[1:], expr.arg_names[1:], strict=True)
+            )
+        )
+        if enumerated:
+            assert isinstance(expr, CallExpr)
+            expr = expr.args[0]
+        elements = self.star_elements(expr)
+        if elements is None:
+            return None
+        container = self.containers.get(expr.name) if isinstance(expr, NameExpr) else None
+        return elements, container, enumerated
 
     def iteration(self, expr: Expression) -> tuple[str, list[ir.Place | None]]:
         """How a `for` loop takes items from `expr` (`calls.bind_iteration`): a place, or the builtin `zip` /
@@ -1360,9 +1407,16 @@ class FunctionLowerer(calls.PlaceNaming):
         failed_guards: list[ir.Op] = []
 
         def bind_pattern(p: Node) -> None:
+            captured = self.captures_of(p, node.subject) if isinstance(p, Pattern) else {}
             for sub in tree.walk(p):
                 if isinstance(sub, AsPattern) and sub.name is not None:
-                    self.bind_fresh(ir.Place(self.name(sub.name.name)), sub.name)
+                    source = captured.get(id(sub))
+                    place = ir.Place(self.name(sub.name.name))
+                    if source is not None:
+                        span = span_of(sub.name)
+                        self.emit(ir.Bind((place,), (ir.FromPlace(source, span),), span))
+                    else:
+                        self.bind_fresh(place, sub.name)
                 elif isinstance(sub, StarredPattern) and sub.capture is not None:
                     self.bind_fresh(ir.Place(self.name(sub.capture.name)), sub.capture)
                 elif isinstance(sub, ValuePattern):
@@ -1396,6 +1450,57 @@ class FunctionLowerer(calls.PlaceNaming):
         if not irrefutable:
             arms.append(tuple(failed_guards))
         self.emit(ir.Branch(tuple(arms), span_of(node.subject)))
+
+    def captures_of(self, pattern: Pattern, subject: Expression) -> dict[int, ir.Place]:
+        """The places the captures of a `match` pattern bind, by the capture pattern's id (the CLI front end's
+        `captures_of`)."""
+        out: dict[int, ir.Place] = {}
+        whole = self.place(subject)
+        items: list[ir.Place | None]
+        container = self.containers.get(subject.name) if isinstance(subject, NameExpr) else None
+        if container is not None:
+            assert isinstance(subject, NameExpr)
+            raw = subject.name
+            items = [calls.container_element(self.name(raw), raw, container, i) for i in range(len(container.keys))]
+        elif (display := self.literal_display(subject)) is not None:
+            container = calls.Container(tuple(range(len(display))), False)
+            items = [self.place(item) for item in display]
+        else:
+            items = []
+
+        def item(key: calls.ContainerKey, mapping: bool, after_star: bool = False) -> ir.Place | None:
+            found = calls.captured_item(container, key, mapping, after_star) if container is not None else None
+            return items[found] if found is not None else None
+
+        def visit(p: Pattern) -> None:
+            # `p` matches the subject as a whole
+            if isinstance(p, AsPattern):
+                if p.name is not None and whole is not None:
+                    out[id(p)] = whole  # `case x:`, `case (a, b) as pair:`
+                if p.pattern is not None:
+                    visit(p.pattern)
+                return
+            if isinstance(p, ClassPattern):
+                builtin = self.builtin(p.class_ref)
+                if builtin in ("tuple", "list", "dict") and len(p.positionals) == 1 and not p.keyword_keys:
+                    visit(p.positionals[0])
+                return
+            if isinstance(p, SequencePattern):
+                star = next((i for i, sub in enumerate(p.patterns) if isinstance(sub, StarredPattern)), None)
+                for position, sub in enumerate(p.patterns):
+                    if isinstance(sub, AsPattern) and sub.pattern is None and sub.name is not None:
+                        found = item(position, False, star is not None and position > star)
+                        if found is not None:
+                            out[id(sub)] = found
+            elif isinstance(p, MappingPattern):
+                for key, sub in zip(p.keys, p.values, strict=True):
+                    literal = _key_literal(key)
+                    bare = isinstance(sub, AsPattern) and sub.pattern is None and sub.name is not None
+                    if bare and literal is not None and (found := item(literal, True)) is not None:
+                        out[id(sub)] = found
+
+        visit(pattern)
+        return out
 
     def function_def(self, node: FuncDef | Decorator | OverloadedFuncDef) -> None:
         if isinstance(node, Decorator):
@@ -1487,6 +1592,15 @@ class FunctionLowerer(calls.PlaceNaming):
                 span = span_of(targets[0])
                 calls.assign_container(target, self.name(raw), raw, container, found[0], span, self, nested)
                 self.lengths[raw] = len(found[0])
+                return
+            if isinstance(value, ConditionalExpr) and _display_options(value) and isinstance(target, calls.PlaceTarget):
+                # `plan = (a, a) if inplace else (a, b)`: each arm binds the container's items as its display does
+                self.expr(value.cond)
+                arms = (
+                    self.block(functools.partial(self.assign, targets, value.if_expr)),
+                    self.block(functools.partial(self.assign, targets, value.else_expr)),
+                )
+                self.emit(ir.Branch(arms, span_of(value)))
                 return
             built = self.built_list(value)
             if built is not None and isinstance(target, calls.PlaceTarget):
@@ -1743,8 +1857,9 @@ class FunctionLowerer(calls.PlaceNaming):
         if items is not None and not names.isdisjoint(n for item in items for n in _item_roots(item)):
             items = None
         # a container list the comprehension's scope does not shadow (a later `for` may iterate an earlier target)
-        outer = isinstance(sequence, NameExpr) and self.name(sequence.name) == sequence.name
-        elements = self.star_elements(sequence) if items is None and outer else None
+        iterated = sequence.args[0] if isinstance(sequence, CallExpr) and sequence.args else sequence
+        outer = isinstance(iterated, NameExpr) and self.name(iterated.name) == iterated.name
+        elements = self.iterated_container(sequence) if items is None and outer else None
         shape, sources = self.iteration(sequence) if items is None and elements is None else ("", [])
         self.tmp += 1
         for raw in names:
@@ -1753,7 +1868,9 @@ class FunctionLowerer(calls.PlaceNaming):
             arms = tuple(self.block(functools.partial(self.assign, [target], item)) for item in items)
             head = self.block(lambda: self.emit(ir.Branch(arms, span_of(target))))
         elif elements is not None:
-            arms = calls.bind_elements(self.target(target), elements, span_of(sequence), self)
+            places, container, enumerated = elements
+            item_target = self.target(target)
+            arms = calls.bind_elements(item_target, places, span_of(sequence), self, container, enumerated)
             head = self.block(lambda: self.emit(ir.Branch(arms, span_of(target))))
         elif shape:
             head = self.block(lambda: calls.bind_iteration(self.target(target), shape, sources, self))
@@ -2142,12 +2259,10 @@ class FunctionLowerer(calls.PlaceNaming):
 
     def mapped_call(self, node: CallExpr) -> ir.Value | None:
         """`list(map(f, [x, y]))` of a lambda or a function the checker follows (the CLI's `mapped_call`)."""
-        if len(node.args) != 1 or node.arg_kinds[0] != ARG_POS or self.builtin(node.callee) not in (
-            callables.MAP_CONSUMERS
-        ):
+        inner = node.args[0] if len(node.args) == 1 and node.arg_kinds[0] == ARG_POS else None
+        if not (isinstance(inner, CallExpr) and len(inner.args) == 2 and self.builtin(inner.callee) == "map"):
             return None
-        inner = node.args[0]
-        if not (isinstance(inner, CallExpr) and self.builtin(inner.callee) == "map" and len(inner.args) == 2):
+        if self.builtin(node.callee) not in callables.MAP_CONSUMERS:
             return None
         if inner.arg_kinds != [ARG_POS, ARG_POS]:
             return None

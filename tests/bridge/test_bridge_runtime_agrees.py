@@ -95,6 +95,9 @@ PAIRS: dict[str, tuple[str, str]] = {
     "surface: comprehension items": (
         "e0502_comprehension_items_of_a_display", "clean_comprehension_items_of_a_display"
     ),
+    "surface: a helper's pending op under a rebound name": (
+        "e0499_helper_pending_op_name_rebound", "clean_helper_pending_op_name_rebound"
+    ),
     "surface: a nested function's pending op against captured items": (
         "e0502_nested_function_pending_op_against_captured_items",
         "clean_nested_function_pending_op_against_captured_items",
@@ -115,10 +118,17 @@ PAIRS: dict[str, tuple[str, str]] = {
     ),
     "fresh: a starred target's items": ("e0502_starred_target_items", "clean_starred_target_items"),
     "fresh: a display nested in a container display": ("e0502_nested_display_items", "clean_nested_display_items"),
+    "fresh: match captures bind the subject's items": (
+        "e0502_match_captures_subject_items", "clean_match_captures_subject_items"
+    ),
     "fresh: constructed fields": ("e0499_constructed_fields", "clean_constructed_fields"),
     "fresh: a pending op a constructor keeps": ("e0505_constructed_pending_op", "clean_constructed_pending_op"),
     "fresh: a property that is an attribute": ("e0502_property_attribute", "clean_property_attribute"),
     "fresh: unpacking through __iter__": ("e0502_iterated_attributes", "clean_iterated_attributes"),
+    "fresh: a method moves a receiver's attribute": ("e0382_method_moves_attribute", "clean_method_moves_attribute"),
+    "fresh: a pending op a method leaves on self": (
+        "e0505_pending_op_kept_by_method", "clean_pending_op_kept_by_method"
+    ),
     "fresh: functools.partial of a launch": ("e0502_partial_of_launch", "clean_partial_of_launch"),
     "fresh: map applies a callable per item": (
         "e0382_map_applies_callable_per_item", "clean_map_applies_callable_per_item"

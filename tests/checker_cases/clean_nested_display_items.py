@@ -31,3 +31,7 @@ def main() -> None:
     pairs = [[a, b], (c, b)]
     for buf in pairs[0]:
         vecadd.launch(prepared, stream, a, buf, c)
+    schedule = [(a, c), (b, c)]
+    for step, (src, dst) in enumerate(schedule):
+        vecadd.launch(prepared, stream, src, b, dst)
+        print(step)

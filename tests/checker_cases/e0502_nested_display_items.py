@@ -1,6 +1,7 @@
 """A tuple or list display nested in a container display (`cfg = {"inputs": (a, b), "output": a}`) keeps its
-items: `*cfg["inputs"]` maps them to the kernel's parameters one by one, `cfg["inputs"][1]` is `b`, and a `for`
-over `pairs[0]` runs once per item, so each launch below reads the buffer it writes."""
+items: `*cfg["inputs"]` maps them to the kernel's parameters one by one, `cfg["inputs"][1]` is `b`, a `for`
+over `pairs[0]` runs once per item, and `for step, (src, dst) in enumerate(schedule)` unpacks each nested pair,
+so each launch below reads the buffer it writes."""
 
 import numpy as np
 
@@ -32,3 +33,7 @@ def main() -> None:
     pairs = [[c, b], (a, b)]
     for buf in pairs[0]:
         vecadd.launch(prepared, stream, a, buf, c)  # expect: E0502
+    schedule = [(a, c), (c, c)]
+    for step, (src, dst) in enumerate(schedule):
+        vecadd.launch(prepared, stream, src, b, dst)  # expect: E0502
+        print(step)

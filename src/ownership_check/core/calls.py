@@ -718,6 +718,14 @@ def lower_call(call: Call[E], holder: ir.Place | None, sink: Lowering[E]) -> ir.
         apply_summary(call.summary, call.node, call.span, sink, holder)
         if holder is not None and call.summary.summary.returned_loans:
             _holds_op(holder, sink)
+    if holder is not None and (
+        (effects is not None and effects.returned_loans)
+        or (call.summary is not None and call.summary.summary.returned_loans)
+    ):
+        # the pending op the call returns: its loans last while it is reachable, as a `launch_async` op's do (not
+        # only while its name is live: `p = pending_add(...)` then `p = k.launch_async(...)` borrows under the old
+        # op's loans, seed 851 of the surface generator)
+        return ir.Fresh("op")
     return ir.Fresh()
 
 
@@ -1174,12 +1182,16 @@ def bind_target(target: Target[E], value: ir.Value, sink: Lowering[E]) -> None:
         sink.lower_expr(target.node)
 
 
-def _bind_parts(held: ir.Place, parts: tuple[tuple[tuple[str, ...], ir.Place], ...], span: Span, sink: Lowering[E]) -> None:
+def _bind_parts(
+    held: ir.Place, parts: tuple[tuple[tuple[str, ...], ir.Place], ...], span: Span, sink: Lowering[E]
+) -> None:
     """Bind what a new object is made of below the place it was just bound to (`Fresh.parts`): an op's value items
     (`p.$.$0`) or a constructed object's fields (`outs.lo`); a field's staging temporary is then dropped, so the
     object it held is reachable through the field alone (a pending op it is stays pending while the field does)."""
     for path, stage in parts:
-        shown = held.display if held.display is None or path[0].startswith(ir.VALUE_ATTR) else ".".join((held.display, *path))
+        shown = held.display
+        if shown is not None and not path[0].startswith(ir.VALUE_ATTR):
+            shown = ".".join((shown, *path))
         part = ir.Place(held.root, (*held.attrs, *path), shown)
         sink.emit(ir.Bind((part,), (ir.FromPlace(stage, span),), span))
     for _, stage in parts:
@@ -1356,6 +1368,21 @@ def nested(name: str, display: str, container: Container, literal: ContainerKey 
     return NestedContainer(place.root, place.text, Container(tuple(range(length)), False))
 
 
+def captured_item(
+    container: Container, key: ContainerKey, mapping_pattern: bool, after_star: bool = False
+) -> int | None:
+    """The item of a `match` subject a capture takes when the subject is a container or a display (`match plan:`
+    with `plan = (a, a) if f else (a, b)`): position `key` of a sequence pattern before any `*rest` (`case (src,
+    dst):` binds `src` to `plan[0]`), or literal `key` of a mapping pattern (`case {"out": o}:`); None when the
+    pattern's kind is not the subject's or the item is not known (after a `*rest` the positions depend on the
+    length)."""
+    if container.mapping != mapping_pattern or after_star:
+        return None
+    if mapping_pattern:
+        return container.keys.index(key) if key in container.keys else None
+    return key if isinstance(key, int) and 0 <= key < len(container.keys) else None
+
+
 @dataclass(frozen=True)
 class NestedContainer:
     """A nested sequence item of a container (`nested`): its place name, how diagnostics spell it, its items."""
@@ -1434,15 +1461,44 @@ _NO_SPAN: Final[Span] = Span(0, 0, 0, 0)
 
 
 def bind_elements(
-    target: Target[E], elements: Sequence[ir.Place], span: Span, sink: Lowering[E]
+    target: Target[E],
+    elements: Sequence[ir.Place],
+    span: Span,
+    sink: Lowering[E],
+    container: Container | None = None,
+    enumerated: bool = False,
 ) -> tuple[ir.Block, ...]:
     """The head arms of a loop over a container list of known length (`for part in parts:`, a comprehension's
     `for`): arm `i` binds the target to item `i`.  The loop is unrolled as one over a display (`ir.Loop.unrolled`):
     it runs once per item, in order, so moving `part` in the body moves each item once and a later `parts[0]`
-    reads a moved value."""
+    reads a moved value.  An item that is a nested display of the `container` (`Container.inner`) unpacks into
+    its own items (`for src, dst in schedule:` of `schedule = [(a, b), (b, b)]`); `enumerated`: the loop is over
+    `enumerate(...)` of the list, its target `i, item` (the index a new value)."""
+    inner = dict(container.inner) if container is not None else {}
+
+    def bind(index: int, element: ir.Place) -> None:
+        item_target = target
+        if enumerated:
+            if not isinstance(target, UnpackTarget) or target.starred or len(target.items) != 2:
+                bind_target(target, ir.Fresh(), sink)
+                return
+            bind_target(target.items[0], ir.Fresh(), sink)
+            item_target = target.items[1]
+        length = inner.get(index)
+        if (
+            length is not None
+            and isinstance(item_target, UnpackTarget)
+            and not item_target.starred
+            and len(item_target.items) == length
+        ):
+            for j, part in enumerate(item_target.items):
+                bind_target(part, ir.FromPlace(element_place(element.root, j, element.text), span), sink)
+            return
+        bind_target(item_target, ir.FromPlace(element, span), sink)
+
     return tuple(
-        sink.block(lambda e=element: bind_target(target, ir.FromPlace(e, span), sink))  # type: ignore[misc]
-        for element in elements
+        sink.block(lambda i=index, e=element: bind(i, e))  # type: ignore[misc]
+        for index, element in enumerate(elements)
     )
 
 

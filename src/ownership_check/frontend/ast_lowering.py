@@ -462,6 +462,15 @@ def _grown_lists(
     return appends, finals
 
 
+def _display_options(node: ast.expr) -> list[ast.expr] | None:
+    """The container displays a conditional expression of displays may give (`(a, a) if inplace else (a, b)`),
+    each a binding of a container name of its own (`calls.Container`); None for anything else."""
+    if isinstance(node, ast.IfExp):
+        body, orelse = _display_options(node.body), _display_options(node.orelse)
+        return body + orelse if body is not None and orelse is not None else None
+    return [node] if _display_items(node) is not None else None
+
+
 def _nested_display(node: ast.expr) -> tuple[ast.expr, ...] | None:
     """The items of a tuple/list display without starred items nested in a container display
     (`{"inputs": (a, b)}`), else None."""
@@ -1130,8 +1139,13 @@ class FunctionLowerer(calls.PlaceNaming):
             for name in names:
                 counts[name] = counts.get(name, 0) + 1
         excluded = set(unsure)
+        candidates: list[tuple[str, ast.expr]] = []
         for node in _walk(body):
-            if isinstance(node, _SCOPES) and not isinstance(node, ast.Lambda):
+            if isinstance(node, ast.Assign):
+                if len(node.targets) == 1 and isinstance(target := node.targets[0], ast.Name):
+                    if counts.get(target.id) == 1 and isinstance(node.value, ast.Lambda | ast.Call):
+                        candidates.append((target.id, node.value))
+            elif isinstance(node, _SCOPES) and not isinstance(node, ast.Lambda):
                 excluded.add(node.name)
             elif isinstance(node, ast.Global | ast.Nonlocal):
                 excluded.update(node.names)
@@ -1139,11 +1153,8 @@ class FunctionLowerer(calls.PlaceNaming):
                 excluded.update(a.asname or a.name.split(".")[0] for a in node.names)
             elif isinstance(node, ast.ExceptHandler) and node.name is not None:
                 excluded.add(node.name)
-        for stmt in _walk(body):
-            if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)):
-                continue
-            name, value = stmt.targets[0].id, stmt.value
-            if counts.get(name) != 1 or name in excluded:
+        for name, value in candidates:
+            if name in excluded:
                 continue
             if isinstance(value, ast.Lambda):
                 self.helpers[name] = self.ctx.lambda_function(value)
@@ -1173,25 +1184,26 @@ class FunctionLowerer(calls.PlaceNaming):
         displays: dict[str, list[tuple[tuple[calls.ContainerKey, ...], bool] | None]] = {}
         inner: dict[str, list[dict[calls.ContainerKey, int]]] = {}  # per binding: nested display lengths by key
         for index, (names, value) in enumerate(pairs):
-            found = _display_items(value)
-            shape = (tuple(k for k, _ in found[0]), found[1]) if found is not None else None
-            if shape is None and (built := self.built_list(value)) is not None:
-                shape = (tuple(range(built[1])), False)
             star = starred.get(index) if starred is not None else None
             if star is not None:
                 displays.setdefault(star[0], []).append((tuple(range(star[1])), False))
-            for name in names:
-                if star is not None and name == star[0]:
-                    continue
-                if len(names) != 1 or "." in name:
-                    unsure.add(name)
-                else:
-                    displays.setdefault(name, []).append(shape)
-                    inner.setdefault(name, []).append(
-                        {k: len(sub) for k, item in found[0] if (sub := _nested_display(item)) is not None}
-                        if found is not None
-                        else {}
-                    )
+            for option in _display_options(value) or (value,):
+                found = _display_items(option)
+                shape = (tuple(k for k, _ in found[0]), found[1]) if found is not None else None
+                if shape is None and (built := self.built_list(option)) is not None:
+                    shape = (tuple(range(built[1])), False)
+                for name in names:
+                    if star is not None and name == star[0]:
+                        continue
+                    if len(names) != 1 or "." in name:
+                        unsure.add(name)
+                    else:
+                        displays.setdefault(name, []).append(shape)
+                        inner.setdefault(name, []).append(
+                            {k: len(sub) for k, item in found[0] if (sub := _nested_display(item)) is not None}
+                            if found is not None
+                            else {}
+                        )
         self.containers = {
             n: calls.find_inner(c, inner.get(n, []))
             for n, d in displays.items()
@@ -1315,6 +1327,10 @@ class FunctionLowerer(calls.PlaceNaming):
     def mark_device(self, place: ir.Place) -> None:
         """`place` holds a device value from here on (`calls.lower_call`: an op a helper returned with loans)."""
         self.device.add(place.key)
+
+    def is_device_text(self, text: str) -> bool:
+        """Whether the dotted place `text` (or the name it starts with) is device-like here."""
+        return text in self.device or text.split(".")[0] in self.device
 
     def is_device_place(self, node: ast.AST) -> bool:
         text = dotted(node)
@@ -1557,14 +1573,16 @@ class FunctionLowerer(calls.PlaceNaming):
     def for_stmt(self, node: ast.For | ast.AsyncFor) -> None:
         self.expr(node.iter)
         items = self.literal_items(node.iter)
-        elements = self.star_elements(node.iter) if items is None else None
+        elements = self.iterated_container(node.iter) if items is None else None
         if items is not None:
             # `for out, inp in ((x, x), (y, z)):` binds the target to one of the displayed items per iteration.
             arms = tuple(self.block(functools.partial(self.assign, [node.target], item)) for item in items)
             head = self.block(lambda: self.emit(ir.Branch(arms, self.span(node.target))))
         elif elements is not None:
             # `for part in parts:` of a container list of known length: its items in order, as a display's
-            arms = calls.bind_elements(self.target(node.target), elements, self.span(node.iter), self)
+            places, container, enumerated = elements
+            target = self.target(node.target)
+            arms = calls.bind_elements(target, places, self.span(node.iter), self, container, enumerated)
             head = self.block(lambda: self.emit(ir.Branch(arms, self.span(node.target))))
         else:
             shape, sources = self.iteration(node.iter)
@@ -1573,6 +1591,27 @@ class FunctionLowerer(calls.PlaceNaming):
         orelse = self.else_block(node.orelse)
         unrolled = items is not None or elements is not None
         self.emit(ir.Loop(head, body, orelse, self.span(node.target), unrolled=unrolled))
+
+    def iterated_container(
+        self, node: ast.expr
+    ) -> tuple[tuple[ir.Place, ...], calls.Container | None, bool] | None:
+        """The items a loop over a container list of known length takes (`star_elements`), directly or through
+        `enumerate(...)`: their places, the container (for its nested displays) and whether enumerated."""
+        enumerated = (
+            isinstance(node, ast.Call)
+            and self.builtin(node.func) == "enumerate"
+            and len(node.args) == 1
+            and not isinstance(node.args[0], ast.Starred)
+            and all(k.arg == "start" for k in node.keywords)
+        )
+        if enumerated:
+            assert isinstance(node, ast.Call)
+            node = node.args[0]
+        elements = self.star_elements(node)
+        if elements is None:
+            return None
+        container = self.containers.get(node.id) if isinstance(node, ast.Name) else None
+        return elements, container, enumerated
 
     def iteration(self, node: ast.expr) -> tuple[str, list[ir.Place | None]]:
         """How a `for` loop takes items from `node` (`calls.bind_iteration`): a place, or the builtin `zip` /
@@ -1652,10 +1691,15 @@ class FunctionLowerer(calls.PlaceNaming):
         failed_guards: list[ir.Op] = []
 
         def bind_pattern(c: ast.match_case) -> None:
+            captured = self.captures_of(c.pattern, node.subject)
             for sub in _walk(c.pattern):
                 if isinstance(sub, ast.MatchAs | ast.MatchStar) and sub.name:
                     span = self.ctx.token_span(_Token(sub.name, sub, "match"))
-                    self.bind_fresh(ir.Place(self.name(sub.name)), span)
+                    source = captured.get(id(sub))
+                    if source is not None:
+                        self.emit(ir.Bind((ir.Place(self.name(sub.name)),), (ir.FromPlace(source, span),), span))
+                    else:
+                        self.bind_fresh(ir.Place(self.name(sub.name)), span)
                 elif isinstance(sub, ast.MatchValue):
                     self.expr(sub.value)
 
@@ -1683,6 +1727,59 @@ class FunctionLowerer(calls.PlaceNaming):
         if not irrefutable:
             arms.append(tuple(failed_guards))
         self.emit(ir.Branch(tuple(arms), self.span(node.subject)))
+
+    def captures_of(self, pattern: ast.pattern, subject: ast.expr) -> dict[int, ir.Place]:
+        """The places the captures of a `match` pattern bind (by the capture pattern's id): the subject itself for
+        `case ... as whole`, an item of a subject that is a container name or a display of places
+        (`calls.captured_item`) for a capture in a sequence or mapping pattern, through `tuple(...)` / `list(...)` /
+        `dict(...)` class patterns, which match the subject as a whole."""
+        out: dict[int, ir.Place] = {}
+        whole = self.place(subject)
+        items: list[ir.Place | None]
+        container = self.containers.get(subject.id) if isinstance(subject, ast.Name) else None
+        if container is not None:
+            assert isinstance(subject, ast.Name)
+            raw = subject.id
+            items = [calls.container_element(self.name(raw), raw, container, i) for i in range(len(container.keys))]
+        elif (display := self.literal_display(subject)) is not None:
+            container = calls.Container(tuple(range(len(display))), False)
+            items = [self.place(item) for item in display]
+        else:
+            items = []
+
+        def item(key: calls.ContainerKey, mapping: bool, after_star: bool = False) -> ir.Place | None:
+            found = calls.captured_item(container, key, mapping, after_star) if container is not None else None
+            return items[found] if found is not None else None
+
+        def visit(p: ast.pattern) -> None:
+            # `p` matches the subject as a whole
+            if isinstance(p, ast.MatchAs):
+                if p.name and whole is not None:
+                    out[id(p)] = whole  # `case x:`, `case (a, b) as pair:`
+                if p.pattern is not None:
+                    visit(p.pattern)
+                return
+            if isinstance(p, ast.MatchClass):
+                if self.builtin(p.cls) in ("tuple", "list", "dict") and len(p.patterns) == 1 and not p.kwd_patterns:
+                    visit(p.patterns[0])
+                return
+            if isinstance(p, ast.MatchSequence):
+                star = next((i for i, sub in enumerate(p.patterns) if isinstance(sub, ast.MatchStar)), None)
+                for position, sub in enumerate(p.patterns):
+                    if isinstance(sub, ast.MatchAs) and sub.pattern is None and sub.name:
+                        found = item(position, False, star is not None and position > star)
+                        if found is not None:
+                            out[id(sub)] = found
+            elif isinstance(p, ast.MatchMapping):
+                for key, sub in zip(p.keys, p.patterns, strict=True):
+                    literal = _key_literal(key)
+                    if isinstance(sub, ast.MatchAs) and sub.pattern is None and sub.name and literal is not None:
+                        found = item(literal, True)
+                        if found is not None:
+                            out[id(sub)] = found
+
+        visit(pattern)
+        return out
 
     def kind_of(self, node: FunctionNode) -> str:
         for dec in node.decorator_list:
@@ -1778,6 +1875,15 @@ class FunctionLowerer(calls.PlaceNaming):
                 span = self.span(targets[0])
                 calls.assign_container(target, self.name(raw), raw, container, found[0], span, self, nested)
                 self.lengths[raw] = len(found[0])
+                return
+            if isinstance(value, ast.IfExp) and _display_options(value) and isinstance(target, calls.PlaceTarget):
+                # `plan = (a, a) if inplace else (a, b)`: each arm binds the container's items as its display does
+                self.expr(value.test)
+                arms = (
+                    self.block(functools.partial(self.assign, targets, value.body)),
+                    self.block(functools.partial(self.assign, targets, value.orelse)),
+                )
+                self.emit(ir.Branch(arms, self.span(value)))
                 return
             built = self.built_list(value)
             if built is not None and isinstance(target, calls.PlaceTarget):
@@ -2037,8 +2143,9 @@ class FunctionLowerer(calls.PlaceNaming):
         if items is not None and not names.isdisjoint(n for item in items for n in _item_roots(item)):
             items = None
         # a container list the comprehension's scope does not shadow (a later `for` may iterate an earlier target)
-        outer = isinstance(comp.iter, ast.Name) and self.name(comp.iter.id) == comp.iter.id
-        elements = self.star_elements(comp.iter) if items is None and outer else None
+        iterated = comp.iter.args[0] if isinstance(comp.iter, ast.Call) and comp.iter.args else comp.iter
+        outer = isinstance(iterated, ast.Name) and self.name(iterated.id) == iterated.id
+        elements = self.iterated_container(comp.iter) if items is None and outer else None
         shape, sources = self.iteration(comp.iter) if items is None and elements is None else ("", [])
         self.tmp += 1
         for raw in names:
@@ -2047,7 +2154,9 @@ class FunctionLowerer(calls.PlaceNaming):
             arms = tuple(self.block(functools.partial(self.assign, [comp.target], item)) for item in items)
             head = self.block(lambda: self.emit(ir.Branch(arms, self.span(comp.target))))
         elif elements is not None:
-            arms = calls.bind_elements(self.target(comp.target), elements, self.span(comp.iter), self)
+            places, container, enumerated = elements
+            target = self.target(comp.target)
+            arms = calls.bind_elements(target, places, self.span(comp.iter), self, container, enumerated)
             head = self.block(lambda: self.emit(ir.Branch(arms, self.span(comp.target))))
         elif shape:
             head = self.block(lambda: calls.bind_iteration(self.target(comp.target), shape, sources, self))
@@ -2433,10 +2542,10 @@ class FunctionLowerer(calls.PlaceNaming):
         """`list(map(f, [x, y]))` (also `tuple`, `set`, `sorted`) of a lambda or a function the checker follows:
         the items are evaluated, then `f` runs on each in order, with its call summary (`callables.mapped_items`);
         None for any other call."""
-        if len(node.args) != 1 or self.builtin(node.func) not in callables.MAP_CONSUMERS:
+        inner = node.args[0] if len(node.args) == 1 else None
+        if not (isinstance(inner, ast.Call) and len(inner.args) == 2 and self.builtin(inner.func) == "map"):
             return None
-        inner = node.args[0]
-        if not (isinstance(inner, ast.Call) and self.builtin(inner.func) == "map" and len(inner.args) == 2):
+        if self.builtin(node.func) not in callables.MAP_CONSUMERS:
             return None
         if inner.keywords or any(isinstance(a, ast.Starred) for a in inner.args):
             return None

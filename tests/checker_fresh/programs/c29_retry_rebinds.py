@@ -1,6 +1,6 @@
 # fresh-expect: clean
-# fresh-known-false-alarm: cli,mypy exception edges are untyped: every call in the try body may raise into the handler
-# after its moves (sync_on raises no RuntimeError: only the explicit raise after the rebinding reaches it)
+# fresh-known-false-alarm: cli,mypy sound on the exceptional path: the launch moves x, y before sync_on runs it,
+# and sync_on can raise RuntimeError (a tile launch on a GPU: cuTensorMapEncodeTiled fails) into this handler
 """Retry around a launch: the try rebinds its inputs from the launch's value before it raises, so the except may reuse them."""
 import safekernels as sk
 from safekernels import tile

@@ -1,5 +1,4 @@
-# fresh-expect: E0502 at line 25
-# fresh-known-miss: cli,mypy capture patterns of `match` (`case (src, dst):`) bind new values, not the items of the subject's tuple display
+# fresh-expect: E0502 at line 24
 """A match on a (src, dst) plan: the in-place plan names one buffer twice."""
 import numpy as np
 import safekernels as sk

@@ -1,5 +1,4 @@
-# fresh-expect: E0502 at line 29
-# fresh-known-miss: cli,mypy nested for target (step, (src, dst)) over enumerate() of a list display of tuple displays
+# fresh-expect: E0502 at line 28
 """A three-stage smoothing schedule as (src, dst) pairs unpacked in the for target; the last pair repeats a buffer."""
 import numpy as np
 import safekernels as sk

@@ -1,0 +1,41 @@
+"""The captures of a `match` pattern bind the items of a subject that is a display or a name only ever bound to
+displays (also through a conditional expression of displays): `case (src, dst):` of
+`plan = (a, a) if inplace else (a, c)` may make `src` and `dst` one buffer, `case {"out": o}:` binds the dict's
+item, `case tuple((x, y)):` matches the tuple as a whole, so each launch below reads the buffer it writes."""
+
+import numpy as np
+
+import safekernels as sk
+from safekernels import simt
+from safekernels.dtypes import f32
+from safekernels.simt import DisjointSlice, Slice, thread
+
+
+@simt.kernel
+@simt.launch_contract(block=64)
+def vecadd(a: Slice[f32], b: Slice[f32], c: DisjointSlice[f32]) -> None:
+    idx = thread.index_1d()
+    i = idx.get()
+    if (o := c.get_mut(idx)) is not None:
+        o.set(a[i] + b[i])
+
+
+def main(inplace: bool = True) -> None:
+    dev = sk.Device.cpu()
+    stream = dev.new_stream()
+    prepared = vecadd.prepare(simt.LaunchConfig1D.for_len(64, block=64), dev)
+    a = sk.to_device(np.ones(64, np.float32), stream)
+    b = sk.to_device(np.ones(64, np.float32), stream)
+    c = sk.zeros(64, f32, stream)
+    plan = (a, a) if inplace else (a, c)
+    match plan:
+        case (src, dst):
+            vecadd.launch(prepared, stream, src, b, dst)  # expect: E0502
+    roles = {"inp": b, "out": b}
+    match roles:
+        case {"out": o, "inp": i}:
+            vecadd.launch(prepared, stream, i, a, o)  # expect: E0502
+    match (c, c):
+        case tuple((x, y)) as pair:
+            vecadd.launch(prepared, stream, x, b, y)  # expect: E0502
+            print(len(pair))
