@@ -1,5 +1,4 @@
-# fresh-expect: E0308 at line 39
-# fresh-known-miss: cli,mypy E0308 brand through a same-module helper returning a tuple of prepared launches, unpacked by the caller
+# fresh-expect: E0308 at line 38
 """A setup helper returns two prepared launches; the caller unpacks them in the opposite order."""
 import numpy as np
 import safekernels as sk
