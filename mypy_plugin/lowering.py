@@ -618,6 +618,17 @@ def _grown_lists(
     return appends, finals
 
 
+def _literal_subscripts(body: Sequence[Statement]) -> dict[str, list[calls.ContainerKey]]:
+    """The literal keys each name is subscripted with in `body`, in order of first use (the CLI's rule)."""
+    found: dict[str, list[calls.ContainerKey]] = {}
+    for node in tree.walk_many(list(body)):
+        if isinstance(node, IndexExpr) and isinstance(node.base, NameExpr):
+            key = _key_literal(node.index)
+            if key is not None and key not in (keys := found.setdefault(node.base.name, [])):
+                keys.append(key)
+    return found
+
+
 def _display_options(expr: Expression) -> list[Expression] | None:
     """The container displays a conditional expression of displays may give (the CLI front end's rule)."""
     if isinstance(expr, ConditionalExpr):
@@ -857,7 +868,7 @@ class FunctionLowerer(calls.PlaceNaming):
         for names, _ in pairs:
             self.local_names.update(n for n in names if "." not in n)
         self.find_callables(body, pairs, unsure)
-        self.find_containers(pairs, unsure, starred)
+        self.find_containers(pairs, unsure, starred, body)
         for name, lengths in finals.items():
             container = self.containers.get(name)
             if container is None or container.mapping:
@@ -942,10 +953,13 @@ class FunctionLowerer(calls.PlaceNaming):
         pairs: Sequence[tuple[list[str], Expression]],
         unsure: set[str],
         starred: Mapping[int, tuple[str, int]] | None = None,
+        body: Sequence[Statement] = (),
     ) -> None:
         """Names bound only by plain assignments of displays and never changed in place (`pair = (a, c)`,
         `bufs = {"out": c}`): `pair[1]` is `c`, `bufs["out"]` is `c` (`calls.Container`); also by a list
-        comprehension of known length, or as the starred target of unpacking a display (`starred`)."""
+        comprehension of known length, as the starred target of unpacking a display (`starred`), or by a dict
+        comprehension (new values under the literal keys `body` subscripts the name with; the CLI's rule)."""
+        subscripted: dict[str, list[calls.ContainerKey]] | None = None
         displays: dict[str, list[tuple[tuple[calls.ContainerKey, ...], bool] | None]] = {}
         inner: dict[str, list[dict[calls.ContainerKey, int]]] = {}  # per binding: nested display lengths by key
         for index, (names, value) in enumerate(pairs):
@@ -963,6 +977,11 @@ class FunctionLowerer(calls.PlaceNaming):
                     if len(names) != 1 or "." in name:
                         unsure.add(name)
                     else:
+                        if shape is None and isinstance(option, DictionaryComprehension):
+                            if subscripted is None:
+                                subscripted = _literal_subscripts(body)
+                            keys = subscripted.get(name)
+                            shape = (tuple(keys), True) if keys else None
                         displays.setdefault(name, []).append(shape)
                         inner.setdefault(name, []).append(
                             {k: len(sub) for k, item in found[0] if (sub := _nested_display(item)) is not None}
@@ -1592,6 +1611,13 @@ class FunctionLowerer(calls.PlaceNaming):
                 span = span_of(targets[0])
                 calls.assign_container(target, self.name(raw), raw, container, found[0], span, self, nested)
                 self.lengths[raw] = len(found[0])
+                return
+            if isinstance(value, DictionaryComprehension) and isinstance(target, calls.PlaceTarget):
+                # `bufs = {k: make(k) for k in names}`: new values under the keys the function reads
+                self.expr(value)
+                opened = self.containers[raw]
+                calls.assign_container(target, self.name(raw), raw, opened, (), span_of(targets[0]), self)
+                self.lengths[raw] = len(opened.keys)
                 return
             if isinstance(value, ConditionalExpr) and _display_options(value) and isinstance(target, calls.PlaceTarget):
                 # `plan = (a, a) if inplace else (a, b)`: each arm binds the container's items as its display does

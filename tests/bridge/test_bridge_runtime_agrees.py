@@ -121,6 +121,9 @@ PAIRS: dict[str, tuple[str, str]] = {
     "fresh: match captures bind the subject's items": (
         "e0502_match_captures_subject_items", "clean_match_captures_subject_items"
     ),
+    "fresh: literal keys of a comprehension-built dict": (
+        "e0502_dict_comprehension_literal_keys", "clean_dict_comprehension_literal_keys"
+    ),
     "fresh: constructed fields": ("e0499_constructed_fields", "clean_constructed_fields"),
     "fresh: a pending op a constructor keeps": ("e0505_constructed_pending_op", "clean_constructed_pending_op"),
     "fresh: a property that is an attribute": ("e0502_property_attribute", "clean_property_attribute"),

@@ -462,6 +462,17 @@ def _grown_lists(
     return appends, finals
 
 
+def _literal_subscripts(body: Sequence[ast.stmt]) -> dict[str, list[calls.ContainerKey]]:
+    """The literal keys each name is subscripted with in `body` (`bufs["hidden"]`), in order of first use."""
+    found: dict[str, list[calls.ContainerKey]] = {}
+    for node in _walk(body):
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
+            key = _key_literal(node.slice)
+            if key is not None and key not in (keys := found.setdefault(node.value.id, [])):
+                keys.append(key)
+    return found
+
+
 def _display_options(node: ast.expr) -> list[ast.expr] | None:
     """The container displays a conditional expression of displays may give (`(a, a) if inplace else (a, b)`),
     each a binding of a container name of its own (`calls.Container`); None for anything else."""
@@ -1086,7 +1097,7 @@ class FunctionLowerer(calls.PlaceNaming):
         for names, _ in pairs:
             self.local_names.update(n for n in names if "." not in n)
         self.find_callables(body, pairs, unsure)
-        self.find_containers(pairs, unsure, starred)
+        self.find_containers(pairs, unsure, starred, body)
         for name, lengths in finals.items():
             container = self.containers.get(name)
             if container is None or container.mapping:
@@ -1177,10 +1188,14 @@ class FunctionLowerer(calls.PlaceNaming):
         pairs: Sequence[tuple[list[str], ast.expr]],
         unsure: set[str],
         starred: Mapping[int, tuple[str, int]] | None = None,
+        body: Sequence[ast.stmt] = (),
     ) -> None:
         """Names bound only by plain assignments of displays and never changed in place (`pair = (a, c)`,
         `bufs = {"out": c}`): `pair[1]` is `c`, `bufs["out"]` is `c` (`calls.Container`); also by a list
-        comprehension of known length, or as the starred target of unpacking a display (`starred`)."""
+        comprehension of known length, as the starred target of unpacking a display (`starred`), or by a dict
+        comprehension, whose items are new values under the literal keys `body` subscripts the name with
+        (`bufs["hidden"]` twice is one object)."""
+        subscripted: dict[str, list[calls.ContainerKey]] | None = None
         displays: dict[str, list[tuple[tuple[calls.ContainerKey, ...], bool] | None]] = {}
         inner: dict[str, list[dict[calls.ContainerKey, int]]] = {}  # per binding: nested display lengths by key
         for index, (names, value) in enumerate(pairs):
@@ -1198,6 +1213,11 @@ class FunctionLowerer(calls.PlaceNaming):
                     if len(names) != 1 or "." in name:
                         unsure.add(name)
                     else:
+                        if shape is None and isinstance(option, ast.DictComp):
+                            if subscripted is None:
+                                subscripted = _literal_subscripts(body)
+                            keys = subscripted.get(name)
+                            shape = (tuple(keys), True) if keys else None
                         displays.setdefault(name, []).append(shape)
                         inner.setdefault(name, []).append(
                             {k: len(sub) for k, item in found[0] if (sub := _nested_display(item)) is not None}
@@ -1875,6 +1895,13 @@ class FunctionLowerer(calls.PlaceNaming):
                 span = self.span(targets[0])
                 calls.assign_container(target, self.name(raw), raw, container, found[0], span, self, nested)
                 self.lengths[raw] = len(found[0])
+                return
+            if isinstance(value, ast.DictComp) and isinstance(target, calls.PlaceTarget):
+                # `bufs = {k: make(k) for k in names}`: new values under the keys the function reads
+                self.expr(value)
+                opened = self.containers[raw]
+                calls.assign_container(target, self.name(raw), raw, opened, (), self.span(targets[0]), self)
+                self.lengths[raw] = len(opened.keys)
                 return
             if isinstance(value, ast.IfExp) and _display_options(value) and isinstance(target, calls.PlaceTarget):
                 # `plan = (a, a) if inplace else (a, b)`: each arm binds the container's items as its display does

@@ -1,5 +1,4 @@
-# fresh-expect: E0502 at line 26
-# fresh-known-miss: cli,mypy the same literal-key subscript (bufs["hidden"]) twice in one launch is one place even when the dict's items are unknown (built by a comprehension)
+# fresh-expect: E0502 at line 25
 """Named buffers made by a dict comprehension; the residual add writes into one of its inputs."""
 import numpy as np
 import safekernels as sk
