@@ -3,10 +3,11 @@
 Workloads: the repository's `examples/` (when it has Python files) and a generated project of about 20k lines that
 uses safekernels throughout (SIMT and tile kernels, prepared launches, async launches, partitions, `sync_on`,
 cross-module kernel imports, plus ordinary Python around them), and the same project with one ownership error in
-every host function (what reporting errors costs).  Each workload is checked cold (a fresh cache directory per run)
-with the same configuration twice, with and without `plugins = mypy_plugin`; the generated project is also
-re-checked incrementally after a one-line edit in one module (what saving a file costs in an editor).  The median
-of `--repeat` runs is reported.
+every host function (what reporting errors costs).  Each workload is checked cold (a fresh cache directory per
+run) with the same configuration twice, with and without `plugins = mypy_plugin`; the generated project is also
+re-checked incrementally after a one-line edit in one module (what saving a file costs in an editor), and, last,
+with a module that does not use safekernels added, re-checked after an edit of that module (what the plugin costs
+where it has nothing to analyse: loading it).  The median of `--repeat` runs is reported.
 
     .venv/bin/python bench/mypy_plugin_overhead.py [--repeat 3] [--lines 20000] [--out FILE]
 
@@ -195,6 +196,23 @@ def time_edit(config: Path, files: list[str], cwd: Path) -> float:
             target.write_text(original, encoding="utf-8")
 
 
+PLAIN_MODULE = "plain_helpers.py"
+
+
+def time_plain_edit(config: Path, files: list[str], cwd: Path) -> float:
+    """An incremental run after editing `PLAIN_MODULE`, a module of the project that does not use safekernels
+    (most modules of a real project): mypy re-checks it alone, and the plugin only loads."""
+    target = cwd / PLAIN_MODULE
+    original = target.read_text(encoding="utf-8")
+    with tempfile.TemporaryDirectory() as cache:
+        _run_mypy(config, files, cwd, cache)
+        try:
+            target.write_text(original.replace("len(out) > 64", "len(out) > 65", 1), "utf-8")
+            return _run_mypy(config, files, cwd, cache)
+        finally:
+            target.write_text(original, encoding="utf-8")
+
+
 def python_files(root: Path) -> list[str]:
     return sorted(str(p.relative_to(root)) for p in root.rglob("*.py") if "__pycache__" not in p.parts)
 
@@ -246,6 +264,13 @@ def main(argv: list[str] | None = None) -> int:
         rows.append(
             measure("generated project, re-check after editing one module", project, gen_files, configs,
                     args.repeat, time_edit)
+        )
+        # one module without safekernels added to the same project (after the rows above, which do not have it)
+        plain = "\n".join(PLAIN_FUNCTION.format(i="plain", j=j) for j in range(12))
+        (project / PLAIN_MODULE).write_text(f'"""Host helpers that do not use safekernels."""\n{plain}', "utf-8")
+        rows.append(
+            measure("generated project + one plain module, re-check after editing the plain one", project,
+                    python_files(project), configs, args.repeat, time_plain_edit)
         )
         with_errors = Path(tmp) / "generated-errors"
         generate_project(with_errors, args.lines, errors=True)

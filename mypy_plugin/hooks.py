@@ -9,16 +9,23 @@ Two jobs, both driven by the fullnames mypy hands to `get_*_hook`:
   (`typed_launch`).
 
 Hooks for names this plugin does not own return None, so other plugins in a chain keep working.
+
+Loading the plugin is cheap: this module needs only the ownership table and mypy's own classes to answer which
+names it hooks.  The analysis (the flow-IR lowering, the core, the typed launches: ~50 dataclasses to create,
+most of what importing the plugin cost) is imported the first time mypy asks about a safekernels call, so a mypy
+run (or a dmypy restart, or a re-check) over modules that never call safekernels does not pay for it.
 """
 
 from __future__ import annotations
 
 import functools
+import importlib
 from collections.abc import Callable
-from typing import TypeVar
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from mypy.errorcodes import ErrorCode
-from mypy.nodes import CallExpr, Context, Decorator, FuncDef, Import, IndexExpr, MypyFile
+from mypy.nodes import CallExpr, Context, Decorator, FuncDef, Import, IndexExpr, MypyFile, NameExpr, Var
 from mypy.options import Options
 from mypy.plugin import (
     CheckerPluginInterface,
@@ -30,10 +37,9 @@ from mypy.plugin import (
 )
 from mypy.types import FunctionLike, Type
 
-from mypy_plugin import resolve, typed_launch
+from mypy_plugin import resolve
 from mypy_plugin.fingerprint import fingerprint
 from mypy_plugin.mypy_internals import UnsupportedMypyError, scope_stack
-from mypy_plugin.reporting import report_caused_by
 from ownership_check.diagnostics import Diagnostic
 from safekernels.ownership_model import (
     MOVING_ARGUMENT_CALLS,
@@ -43,6 +49,26 @@ from safekernels.ownership_model import (
     WITNESS_CONSUMERS,
 )
 
+
+class _ImportedOnFirstUse:
+    """A module imported the first time one of its attributes is read (see the module docstring)."""
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+        self._module: ModuleType | None = None
+
+    def __getattr__(self, attr: str) -> Any:
+        if self._module is None:
+            self._module = importlib.import_module(self._name)
+        return getattr(self._module, attr)
+
+
+if TYPE_CHECKING:
+    from mypy_plugin import reporting, typed_launch
+else:
+    reporting = _ImportedOnFirstUse("mypy_plugin.reporting")
+    typed_launch = _ImportedOnFirstUse("mypy_plugin.typed_launch")
+
 #: Methods (of safekernels classes) whose calls can cause an ownership diagnostic.
 CAUSE_METHODS = frozenset(
     MOVING_METHODS | MOVING_ARGUMENT_CALLS | WITNESS_CONSUMERS | UNSAFE_OPERATIONS | set(SIMT_LAUNCH_METHODS)
@@ -50,6 +76,9 @@ CAUSE_METHODS = frozenset(
 )
 #: Module functions (by their public short name) whose calls can cause one.
 CAUSE_FUNCTIONS = frozenset(MOVING_ARGUMENT_CALLS | {"shared_array"})
+#: Calls that run a callable handed to them as a value (`ownership_check.core.callables`): a partial's call, and
+#: `map` (inside `list(...)`): what they run may move or borrow the caller's values where no safekernels call is.
+CALLABLE_VALUE_CALLS = frozenset({"functools.partial.__call__", "builtins.map"})
 
 
 def _short(fullname: str) -> str:
@@ -109,11 +138,19 @@ class SafeKernelsPlugin(Plugin):
         except (KeyError, AssertionError):
             return False
         node = symbol.node if symbol is not None else None
-        if isinstance(node, Decorator):  # a `@staticmethod` called on its class (`call_targets._static_method`)
-            return node.func.is_static and len(node.original_decorators) == 1
+        if isinstance(node, Var):
+            # a name bound to a lambda or to the function a factory returns (`lowering.find_callables`)
+            return True
+        if isinstance(node, Decorator):
+            if node.func.is_static:  # a `@staticmethod` called on its class (`call_targets._static_method`)
+                return len(node.original_decorators) == 1
+            # the module's own decorators, which may forward calls to it (`call_targets.forwards_calls` decides)
+            return all(isinstance(d, NameExpr) for d in node.original_decorators)
         return isinstance(node, FuncDef) and not node.is_decorated
 
     def _method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
+        if fullname in CALLABLE_VALUE_CALLS:
+            return _callable_value_method_hook
         if not resolve.is_safekernels(fullname):
             return functools.partial(_local_method_hook, fullname) if self._local_callee(fullname) else None
         short = _short(fullname)
@@ -144,6 +181,8 @@ class SafeKernelsPlugin(Plugin):
             return _typed(typed_launch.tile_constructor_return)
         if resolve.is_safekernels(fullname):
             return _function_report_hook
+        if fullname in CALLABLE_VALUE_CALLS:
+            return _nested_function_hook
         if self._local_callee(fullname):
             return functools.partial(_local_function_hook, fullname)
         if "." not in fullname:
@@ -200,7 +239,7 @@ def _typed_signature(hook: Callable[[MethodSigContext], FunctionLike]) -> Callab
 def _method_report_hook(ctx: MethodContext) -> Type:
     call = ctx.context
     if isinstance(call, CallExpr | IndexExpr):
-        caused = _guarded(ctx.api, call, lambda: report_caused_by(ctx.api, call))
+        caused = _guarded(ctx.api, call, lambda: reporting.report_caused_by(ctx.api, call))
         if isinstance(call, CallExpr) and not any(d.code == "E0308" for d in caused):
             _guarded(ctx.api, call, lambda: typed_launch.check_brand(ctx))
     return ctx.default_return_type
@@ -214,7 +253,7 @@ def _device_op_hook(method: str, ctx: MethodContext) -> Type:
 def _tile_call_hook(ctx: MethodContext) -> Type:
     call = ctx.context
     if isinstance(call, CallExpr):
-        _guarded(ctx.api, call, lambda: report_caused_by(ctx.api, call))
+        _guarded(ctx.api, call, lambda: reporting.report_caused_by(ctx.api, call))
     return _typed(typed_launch.tile_call_return)(ctx)
 
 
@@ -223,7 +262,7 @@ def _function_report_hook(ctx: FunctionContext) -> Type:
     if isinstance(call, CallExpr) and any(
         _short(name) in CAUSE_FUNCTIONS or _short(name) == "zip_ops" for name in resolve.names(call.callee, {})
     ):
-        _guarded(ctx.api, call, lambda: report_caused_by(ctx.api, call))
+        _guarded(ctx.api, call, lambda: reporting.report_caused_by(ctx.api, call))
     return ctx.default_return_type
 
 
@@ -247,14 +286,22 @@ def _report_local_call(api: CheckerPluginInterface, call: Context, callee: str) 
         and callee.startswith(module.fullname + ".")
         and _imports_safekernels(module)
     ):
-        _guarded(api, call, lambda: report_caused_by(api, call))
+        _guarded(api, call, lambda: reporting.report_caused_by(api, call))
 
 
 def _nested_function_hook(ctx: FunctionContext) -> Type:
     call = ctx.context
     module = scope_stack(ctx.api)[0]
     if isinstance(call, CallExpr) and isinstance(module, MypyFile) and _imports_safekernels(module):
-        _guarded(ctx.api, call, lambda: report_caused_by(ctx.api, call))
+        _guarded(ctx.api, call, lambda: reporting.report_caused_by(ctx.api, call))
+    return ctx.default_return_type
+
+
+def _callable_value_method_hook(ctx: MethodContext) -> Type:
+    call = ctx.context
+    module = scope_stack(ctx.api)[0]
+    if isinstance(call, CallExpr) and isinstance(module, MypyFile) and _imports_safekernels(module):
+        _guarded(ctx.api, call, lambda: reporting.report_caused_by(ctx.api, call))
     return ctx.default_return_type
 
 

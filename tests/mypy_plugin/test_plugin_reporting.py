@@ -135,6 +135,32 @@ def test_plugin_fingerprint_is_part_of_the_cache_key() -> None:
     assert isinstance(data, str) and len(data) == 16
 
 
+def test_loading_the_plugin_imports_no_analysis_until_a_safekernels_call_is_hooked() -> None:
+    """What mypy does before it checks a module (load the plugin, validate its cache, ask about non-safekernels
+    names) imports neither the lowering nor the core; the first safekernels hook does (mypy_plugin.hooks)."""
+    import subprocess
+    import sys
+
+    script = """
+import sys
+from mypy.options import Options
+from mypy_plugin import plugin
+analysis = ("ownership_check.core", "mypy_plugin.lowering", "mypy_plugin.reporting", "mypy_plugin.typed_launch")
+instance = plugin("2.4.1")(Options())
+instance.report_config_data(None)
+assert instance.get_method_hook("builtins.str.partition") is None
+assert instance.get_function_hook("builtins.print") is None
+print(sorted(m for m in analysis if m in sys.modules))
+assert instance.get_method_hook("safekernels.simt.kernel.SimtKernel.prepare") is not None
+print(sorted(m for m in analysis if m in sys.modules))
+"""
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=False)
+    assert proc.returncode == 0, proc.stderr
+    before, after = proc.stdout.splitlines()
+    assert before == "[]"
+    assert "mypy_plugin.typed_launch" in after and "ownership_check.core" in after
+
+
 KERNELS = """
 from typing import Annotated
 
