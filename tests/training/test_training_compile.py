@@ -84,7 +84,7 @@ def test_norm_backward_kernels_use_wide_loads() -> None:
     dx = _compile(
         ks.rms_bwd_dx,
         [
-            ("partition", BF16, (rows, n), (ks.rb, n)),
+            ("partition", BF16, (rows, n), (ks.rbx, n)),
             _tensor(BF16, (rows, n)),
             _tensor(BF16, (rows, n)),
             _tensor(BF16, (n,)),
