@@ -231,10 +231,12 @@ def _returned_calls(func: FuncItem) -> list[CallExpr | None]:
     ]
 
 
-def _bind_call(func: FuncItem, call: CallExpr) -> dict[str, Expression]:
-    """Parameter name -> argument expression, for the arguments a call binds plainly (no `*`/`**`)."""
+def _bind_call(func: FuncItem, call: CallExpr, method: bool = False) -> dict[str, Expression]:
+    """Parameter name -> argument expression, for the arguments a call binds plainly (no `*`/`**`); for a
+    `method` called on an instance, the first parameter is the receiver and binds no argument."""
     kinds = func.arg_kinds
     names = [arg.variable.name for arg, kind in zip(func.arguments, kinds, strict=False) if kind.is_positional()]
+    names = names[1 if method else 0 :]
     bound: dict[str, Expression] = {}
     for position, (arg, kind, keyword) in enumerate(zip(call.args, call.arg_kinds, call.arg_names, strict=True)):
         if kind in (ARG_STAR, ARG_STAR2):
@@ -2230,19 +2232,31 @@ class FunctionLowerer(calls.PlaceNaming):
                 prepared = calls.returned_prepared(brands, span_of(node), self)
                 if prepared is not None:
                     return prepared  # `prepared_for(vecadd, dev)` of `def prepared_for(k, dev): return k.prepare(...)`
+        if isinstance(func, MemberExpr) and isinstance(func.expr, NameExpr) and result == ir.Fresh():
+            if method is not None and method.receiver_kernel is None and not method.receiver_is_safekernels:
+                cls = receiver_class(self, func.expr.name)
+                found = self.ctx.classes.method(cls, func.name) if cls is not None else None
+                if found is not None:
+                    brands = [self.prepared_brand(c, found, node, True) for c in _returned_calls(found)]
+                    prepared = calls.returned_prepared(brands, span_of(node), self)
+                    if prepared is not None:
+                        return prepared  # `launcher.prepared(vecadd)` of a method returning `kernel.prepare(...)`
         return result
 
-    def prepared_brand(self, expr: Expression | None, helper: FuncItem, call: CallExpr) -> str | None:
-        """The kernel a helper's returned expression prepares a launch for (`calls.returned_prepared`, the CLI's
-        `prepared_brand`): `saxpy.prepare(...)` of a kernel of the module, or `kernel.prepare(...)` of a parameter
-        the helper never rebinds and `call` binds to a kernel; None for anything else."""
+    def prepared_brand(
+        self, expr: Expression | None, helper: FuncItem, call: CallExpr, method: bool = False
+    ) -> str | None:
+        """The kernel a helper's (or, with `method`, an instance method's) returned expression prepares a launch
+        for (`calls.returned_prepared`, the CLI's `prepared_brand`): `saxpy.prepare(...)` of a kernel of the
+        module, or `kernel.prepare(...)` of a parameter the helper never rebinds and `call` binds to a kernel;
+        None for anything else."""
         if not (isinstance(expr, CallExpr) and isinstance(expr.callee, MemberExpr)):
             return None
         if expr.callee.name != PREPARE_METHOD:
             return None
         target = expr.callee.expr
         if isinstance(target, NameExpr) and target.name in {arg.variable.name for arg in helper.arguments}:
-            passed = _bind_call(helper, call).get(target.name)
+            passed = _bind_call(helper, call, method).get(target.name)
             stored = _rebound_names(helper)
             kernel = self.ctx.kernel(passed) if passed is not None and target.name not in stored else None
         else:

@@ -1,6 +1,7 @@
-"""Prepared launches handed out by plain helpers of the module, each launched with the kernel it was prepared
-for: the tuple `make_launches` returns unpacked in its own order, `prepared_for` given the kernel that is then
-launched, and a helper that rebinds its kernel parameter (its result is not known to be the argument's)."""
+"""Prepared launches handed out by helpers of the module, each launched with the kernel it was prepared for: the
+tuple `make_launches` returns unpacked in its own order, `prepared_for` and the method `Launcher.prepared` given
+the kernel that is then launched, and a helper that rebinds its kernel parameter (its result is not known to be
+the argument's)."""
 
 from __future__ import annotations
 
@@ -45,6 +46,15 @@ def prepared_for_scale_when(flag: bool, kernel: Any, dev: sk.Device) -> simt.Pre
     return kernel.prepare(simt.LaunchConfig1D.for_len(32, block=32), dev)
 
 
+class Launcher:
+    def __init__(self, dev: sk.Device) -> None:
+        self.dev = dev
+        self.config = simt.LaunchConfig1D.for_len(32, block=32)
+
+    def prepared(self, kernel: Any) -> simt.PreparedLaunch[Any]:
+        return kernel.prepare(self.config, self.dev)
+
+
 def main(flag: bool) -> None:
     dev = sk.Device.cpu()
     stream = dev.new_stream()
@@ -57,3 +67,6 @@ def main(flag: bool) -> None:
     scale.launch(for_scale, stream, a, out)
     chosen = prepared_for_scale_when(True, vecadd, dev)
     scale.launch(chosen, stream, a, out)
+    launcher = Launcher(dev)
+    by_method = launcher.prepared(scale)
+    scale.launch(by_method, stream, a, out)

@@ -1,7 +1,7 @@
-"""Prepared launches handed out by plain helpers of the module: `make_launches` returns a tuple of them (the caller
-unpacks it in the wrong order), `prepared_for` prepares the kernel it is passed and `add_launch_for` always
-prepares `vecadd`.  The result is branded for the kernel each `return` prepares, so launching another kernel with
-it is refused (`BrandError` at run time)."""
+"""Prepared launches handed out by helpers of the module: `make_launches` returns a tuple of them (the caller
+unpacks it in the wrong order), `prepared_for` and the method `Launcher.prepared` prepare the kernel they are
+passed, and `add_launch_for` always prepares `vecadd`.  The result is branded for the kernel each `return`
+prepares, so launching another kernel with it is refused (`BrandError` at run time)."""
 
 from __future__ import annotations
 
@@ -44,6 +44,15 @@ def add_launch_for(dev: sk.Device) -> simt.PreparedLaunch[Any]:
     return vecadd.prepare(simt.LaunchConfig1D.for_len(32, block=32), dev)
 
 
+class Launcher:
+    def __init__(self, dev: sk.Device) -> None:
+        self.dev = dev
+        self.config = simt.LaunchConfig1D.for_len(32, block=32)
+
+    def prepared(self, kernel: Any) -> simt.PreparedLaunch[Any]:
+        return kernel.prepare(self.config, self.dev)
+
+
 def main(flag: bool) -> None:
     dev = sk.Device.cpu()
     stream = dev.new_stream()
@@ -55,3 +64,6 @@ def main(flag: bool) -> None:
     scale.launch(for_add, stream, a, out)  # expect: E0308
     fixed = add_launch_for(dev)
     scale.launch(fixed, stream, a, out)  # expect: E0308
+    launcher = Launcher(dev)
+    by_method = launcher.prepared(vecadd)
+    scale.launch(by_method, stream, a, out)  # expect: E0308

@@ -602,9 +602,10 @@ def _returned_calls(func: FunctionNode) -> list[ast.Call | None]:
     ]
 
 
-def _bind_call(func: FunctionNode, call: ast.Call) -> dict[str, ast.expr]:
-    """Parameter name -> argument expression, for the arguments a call binds plainly (no `*`/`**`)."""
-    names = [p.arg for p in (*func.args.posonlyargs, *func.args.args)]
+def _bind_call(func: FunctionNode, call: ast.Call, method: bool = False) -> dict[str, ast.expr]:
+    """Parameter name -> argument expression, for the arguments a call binds plainly (no `*`/`**`); for a
+    `method` called on an instance, the first parameter is the receiver and binds no argument."""
+    names = [p.arg for p in (*func.args.posonlyargs, *func.args.args)][1 if method else 0 :]
     bound: dict[str, ast.expr] = {}
     for position, arg in enumerate(call_args(call)):
         if arg.star:
@@ -2512,12 +2513,23 @@ class FunctionLowerer(calls.PlaceNaming):
                 prepared = calls.returned_prepared(brands, self.span(node), self)
                 if prepared is not None:
                     return prepared  # `prepared_for(vecadd, dev)` of `def prepared_for(k, dev): return k.prepare(...)`
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and result == ir.Fresh():
+            if method is not None and method.receiver_kernel is None and not method.receiver_is_safekernels:
+                cls = receiver_class(self, func.value.id)
+                found = self.ctx.classes.method(cls, func.attr) if cls is not None else None
+                if found is not None:
+                    brands = [self.prepared_brand(c, found, node, True) for c in _returned_calls(found)]
+                    prepared = calls.returned_prepared(brands, self.span(node), self)
+                    if prepared is not None:
+                        return prepared  # `launcher.prepared(vecadd)` of a method returning `kernel.prepare(...)`
         return result
 
-    def prepared_brand(self, node: ast.expr | None, helper: FunctionNode, call: ast.Call) -> str | None:
-        """The kernel a helper's returned expression prepares a launch for (`calls.returned_prepared`):
-        `saxpy.prepare(...)` of a kernel of the module, or `kernel.prepare(...)` of a parameter the helper never
-        rebinds and `call` binds to a kernel; None for anything else."""
+    def prepared_brand(
+        self, node: ast.expr | None, helper: FunctionNode, call: ast.Call, method: bool = False
+    ) -> str | None:
+        """The kernel a helper's (or, with `method`, an instance method's) returned expression prepares a launch
+        for (`calls.returned_prepared`): `saxpy.prepare(...)` of a kernel of the module, or `kernel.prepare(...)`
+        of a parameter the helper never rebinds and `call` binds to a kernel; None for anything else."""
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
             return None
         if node.func.attr != PREPARE_METHOD:
@@ -2527,7 +2539,7 @@ class FunctionLowerer(calls.PlaceNaming):
             stored = {
                 n.id for n in _walk(helper.body) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store | ast.Del)
             }
-            passed = _bind_call(helper, call).get(target.id)
+            passed = _bind_call(helper, call, method).get(target.id)
             kernel = self.kernel_of(passed) if passed is not None and target.id not in stored else None
         else:
             found = self.ctx.kernel(target)

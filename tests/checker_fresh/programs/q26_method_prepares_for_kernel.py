@@ -1,5 +1,4 @@
-# fresh-expect: E0308 at line 44
-# fresh-known-miss: cli,mypy E0308 brand of a method that prepares the kernel it is passed (launcher.prepared(vecadd))
+# fresh-expect: E0308 at line 43
 """A launcher object prepares whichever kernel it is given; the launch uses the one prepared for another kernel."""
 import numpy as np
 import safekernels as sk
