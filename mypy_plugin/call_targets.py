@@ -13,6 +13,9 @@ across hooks (dmypy re-checks edited modules in the same process).
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Iterator
+from collections.abc import Set as AbstractSet
 from typing import TYPE_CHECKING
 
 from mypy.nodes import (
@@ -20,6 +23,8 @@ from mypy.nodes import (
     ARG_NAMED_OPT,
     ARG_OPT,
     ARG_POS,
+    ARG_STAR,
+    ARG_STAR2,
     AssignmentExpr,
     AssignmentStmt,
     AwaitExpr,
@@ -27,10 +32,13 @@ from mypy.nodes import (
     ClassDef,
     Decorator,
     DelStmt,
+    DictionaryComprehension,
     Expression,
+    ExpressionStmt,
     ForStmt,
     FuncDef,
     FuncItem,
+    GeneratorExpr,
     Import,
     ImportAll,
     ImportFrom,
@@ -42,8 +50,10 @@ from mypy.nodes import (
     Node,
     OperatorAssignmentStmt,
     OverloadedFuncDef,
+    ReturnStmt,
     StarExpr,
     Statement,
+    StrExpr,
     TryStmt,
     TupleExpr,
     WithStmt,
@@ -53,8 +63,18 @@ from mypy.nodes import (
 
 from mypy_plugin import tree
 from ownership_check.core import calls
-from ownership_check.core.call_effects import AppliedSummary, CallSummary, SummaryMemo, bind_parameters
+from ownership_check.core.call_effects import (
+    AppliedSummary,
+    CallSummary,
+    GeneratedInit,
+    SummaryMemo,
+    bind_parameters,
+    field_summary,
+    with_receiver_moves,
+)
 from ownership_check.core.summarize import call_summary
+from ownership_check.diagnostics import Span
+from safekernels.ownership_model import MOVING_METHODS
 
 if TYPE_CHECKING:
     from mypy_plugin.lowering import FunctionLowerer
@@ -63,11 +83,72 @@ _POSITIONAL = (ARG_POS, ARG_OPT)
 _KEYWORD_ONLY = (ARG_NAMED, ARG_NAMED_OPT)
 
 
-def _runs_when_called(func: FuncItem) -> bool:
-    """A plain function whose body runs at the call (not `async def`, not a generator, not decorated)."""
-    if not isinstance(func, FuncDef) or func.is_decorated or func.is_coroutine or func.is_generator:
+def _runs_when_called(func: FuncItem, forwarded: AbstractSet[int] = frozenset()) -> bool:
+    """A plain function whose body runs at the call (not `async def`, not a generator), undecorated or wrapped
+    only by decorators of the module that forward every call to it (`forwarded`: ids of such functions)."""
+    if not isinstance(func, FuncDef | LambdaExpr) or func.is_coroutine or func.is_generator:
+        return False
+    if isinstance(func, FuncDef) and func.is_decorated and id(func) not in forwarded:
         return False
     return not any(isinstance(n, AwaitExpr | YieldExpr | YieldFromExpr) for n in tree.walk_many(func.body.body))
+
+
+def _is_wraps(decorator: Expression, wrapped: str) -> bool:
+    """`@functools.wraps(fn)` (or `@wraps(fn)`) of the wrapped function `fn` (the CLI's `_is_wraps`)."""
+    if not (isinstance(decorator, CallExpr) and len(decorator.args) == 1 and decorator.arg_kinds == [ARG_POS]):
+        return False
+    func, arg = decorator.callee, decorator.args[0]
+    named = (isinstance(func, NameExpr) and func.name == "wraps") or (
+        isinstance(func, MemberExpr) and func.name == "wraps" and isinstance(func.expr, NameExpr)
+        and func.expr.name == "functools"
+    )
+    return named and isinstance(arg, NameExpr) and arg.name == wrapped
+
+
+def forwards_calls(decorator: Node) -> bool:
+    """A decorator of this module whose wrapper hands every call on to the function it wraps, unchanged (the
+    CLI's `forwards_calls`: `def logged(fn)` returning `wrapper(*args, **kwargs)` that does `return fn(*args,
+    **kwargs)` once and nothing else with its arguments)."""
+    if not isinstance(decorator, FuncDef) or decorator.is_decorated:
+        return False
+    kinds = [a.kind for a in decorator.arguments]
+    if kinds != [ARG_POS]:
+        return False
+    wrapped = decorator.arguments[0].variable.name
+    wrappers: dict[str, FuncDef] = {}
+    for stmt in decorator.body.body:
+        if isinstance(stmt, FuncDef):
+            wrappers[stmt.name] = stmt
+        elif isinstance(stmt, Decorator):
+            if all(_is_wraps(d, wrapped) for d in stmt.original_decorators):
+                wrappers[stmt.name] = stmt.func
+    returned = {
+        r.expr.name if isinstance(r.expr, NameExpr) else ""
+        for r in tree.walk_many(decorator.body.body)
+        if isinstance(r, ReturnStmt)
+    }
+    if len(returned) != 1 or (name := returned.pop()) not in wrappers:
+        return False
+    wrapper = wrappers[name]
+    if [a.kind for a in wrapper.arguments] != [ARG_STAR, ARG_STAR2]:
+        return False
+    star, double = (a.variable.name for a in wrapper.arguments)
+    body = list(tree.walk_many(wrapper.body.body))
+    if wrapper.is_coroutine or wrapper.is_generator or any(isinstance(n, AwaitExpr | YieldExpr | YieldFromExpr)
+                                                           for n in body):
+        return False
+    calls_of = [
+        n for n in body if isinstance(n, CallExpr) and isinstance(n.callee, NameExpr) and n.callee.name == wrapped
+    ]
+    forwarded = [
+        r for r in body
+        if isinstance(r, ReturnStmt) and isinstance(call := r.expr, CallExpr) and call in calls_of
+        and call.arg_kinds == [ARG_STAR, ARG_STAR2]
+        and all(isinstance(a, NameExpr) for a in call.args)
+        and [a.name for a in call.args if isinstance(a, NameExpr)] == [star, double]
+    ]
+    mentions = [n for n in body if isinstance(n, NameExpr) and n.name in (star, double)]
+    return len(calls_of) == 1 and len(forwarded) == 1 and len(mentions) == 2
 
 
 class ModuleClasses:
@@ -81,14 +162,42 @@ class ModuleClasses:
         }
         self.memo = SummaryMemo()
         self._runs: dict[int, bool] = {}
+        self.generated: dict[int, GeneratedInit | None] = {}  # `generated_fields`, by class
         self._instances: dict[int, dict[str, ClassDef | None]] = {}
+        # the module's top-level decorators that forward every call to the function they wrap (`forwards_calls`)
+        self.forwarding = {d.name: d for d in module.defs if isinstance(d, FuncDef) and forwards_calls(d)}
+        self._forwarded: set[int] = set()
+        self._free: dict[int, list[str]] = {}
+
+    def free_names(self, callee: FuncItem) -> list[str]:
+        """`_module_names`, once per function."""
+        known = self._free.get(id(callee))
+        if known is None:
+            known = self._free[id(callee)] = _module_names(callee)
+        return known
 
     def runs_when_called(self, func: FuncItem) -> bool:
         """`_runs_when_called`, once per function (a call site asks again for every call of it)."""
         known = self._runs.get(id(func))
         if known is None:
-            known = self._runs[id(func)] = _runs_when_called(func)
+            known = self._runs[id(func)] = _runs_when_called(func, self._forwarded)
         return known
+
+    def plain(self, node: Node | None) -> FuncDef | None:
+        """The function a name defined by `node` calls: an undecorated function, or one whose decorators all
+        forward calls to it (the module's own, `forwards_calls`); else None."""
+        if isinstance(node, FuncDef):
+            return None if node.is_decorated else node
+        if not isinstance(node, Decorator) or not node.original_decorators:
+            return None
+        for dec in node.original_decorators:
+            forwarding = self.forwarding.get(dec.name) if isinstance(dec, NameExpr) else None
+            if forwarding is None or not isinstance(dec, NameExpr) or dec.node is not forwarding:
+                return None
+        if id(node.func) not in self._forwarded:
+            self._forwarded.add(id(node.func))
+            self._runs.pop(id(node.func), None)
+        return node.func
 
     def instances(self, body_owner: Node, body: list[Statement]) -> dict[str, ClassDef | None]:
         """`_instance_classes` of one body, walked once however many method calls it makes."""
@@ -96,6 +205,42 @@ class ModuleClasses:
         if known is None:
             known = self._instances[id(body_owner)] = _instance_classes(body, self)
         return known
+
+    @functools.cached_property
+    def with_views(self) -> bool:
+        """Whether some class of the module has a property or an `__iter__` read as a view of its attributes
+        (the CLI front end's `ModuleClasses.with_views`)."""
+        return any(_attribute_property(s) is not None or _iterated_attributes(s) is not None
+                   for cls in self.classes.values() for s in cls.defs.body)
+
+    def attribute_view(self, cls: ClassDef, name: str) -> tuple[str, ...] | None:
+        """The attribute path a `@property` `name` of `cls` returns from its receiver, when that is all it does
+        and nothing else binds `name` (the CLI front end's rule)."""
+        for current in self._chain(cls):
+            bound = [s for s in current.defs.body if _binds_name(s, name)]
+            if bound:
+                found = _attribute_property(bound[0]) if len(bound) == 1 else None
+                return found[1] if found is not None and found[0] == name else None
+        return None
+
+    def iterated(self, cls: ClassDef) -> tuple[tuple[str, ...], ...] | None:
+        """The attribute paths an `__iter__` of `cls` gives, in order (the CLI front end's rule)."""
+        for current in self._chain(cls):
+            bound = [s for s in current.defs.body if _binds_name(s, "__iter__")]
+            if bound:
+                return _iterated_attributes(bound[0]) if len(bound) == 1 else None
+        return None
+
+    def _chain(self, cls: ClassDef) -> Iterator[ClassDef]:
+        seen: set[str] = set()
+        current: ClassDef | None = cls
+        while current is not None and current.name not in seen:
+            seen.add(current.name)
+            yield current
+            bases = current.base_type_exprs + current.removed_base_type_exprs
+            if len(bases) != 1 or current.keywords or not isinstance(bases[0], NameExpr):
+                return
+            current = self.classes.get(bases[0].name)
 
     def method(self, cls: ClassDef, name: str) -> FuncDef | None:
         seen: set[str] = set()
@@ -111,12 +256,94 @@ class ModuleClasses:
                 ):
                     found = stmt
             if found is not None:
-                return found if isinstance(found, FuncDef) and self.runs_when_called(found) else None
+                plain = self.plain(found) if isinstance(found, FuncDef | Decorator) else None
+                return plain if plain is not None and self.runs_when_called(plain) else None
             bases = current.base_type_exprs + current.removed_base_type_exprs
             if len(bases) != 1 or current.keywords or not isinstance(bases[0], NameExpr):
                 return None
             current = self.classes.get(bases[0].name)
         return None
+
+
+def _binds_name(stmt: Statement, name: str) -> bool:
+    """Whether a statement of a class body binds `name` (a method, a property with its setter, an assignment)."""
+    if isinstance(stmt, FuncDef | Decorator | OverloadedFuncDef | ClassDef):
+        return stmt.name == name
+    if isinstance(stmt, AssignmentStmt):
+        return any(isinstance(t, NameExpr) and t.name == name for t in stmt.lvalues)
+    return False
+
+
+def _receiver_path(expr: Expression | None, receiver: str) -> tuple[str, ...] | None:
+    """`self.a.b` as `("a", "b")` when rooted at the parameter `receiver`."""
+    parts: list[str] = []
+    while isinstance(expr, MemberExpr):
+        parts.append(expr.name)
+        expr = expr.expr
+    if isinstance(expr, NameExpr) and expr.name == receiver and parts:
+        return tuple(reversed(parts))
+    return None
+
+
+def _only_statements(func: FuncDef) -> list[Statement]:
+    """A function's statements without its docstring."""
+    body = func.body.body
+    if body and isinstance(body[0], ExpressionStmt) and isinstance(body[0].expr, StrExpr):
+        body = body[1:]
+    return body
+
+
+def _receiver_param(func: FuncDef) -> str | None:
+    """The one parameter of a method taking only its receiver."""
+    if len(func.arguments) != 1 or func.arguments[0].kind != ARG_POS:
+        return None
+    return func.arguments[0].variable.name
+
+
+def _attribute_property(stmt: Statement) -> tuple[str, tuple[str, ...]] | None:
+    """`@property def name(self): return self.a.b` as `(name, ("a", "b"))`."""
+    if not isinstance(stmt, Decorator) or len(stmt.original_decorators) != 1:
+        return None
+    decorator = stmt.original_decorators[0]
+    receiver = _receiver_param(stmt.func)
+    if not (isinstance(decorator, NameExpr) and decorator.name == "property") or receiver is None:
+        return None
+    body = _only_statements(stmt.func)
+    if len(body) != 1 or not isinstance(body[0], ReturnStmt):
+        return None
+    path = _receiver_path(body[0].expr, receiver)
+    return (stmt.name, path) if path is not None else None
+
+
+def _iterated_attributes(stmt: Statement) -> tuple[tuple[str, ...], ...] | None:
+    """`def __iter__(self): return iter((self.a, self.b))` or `yield self.a` / `yield self.b` statements: the
+    receiver's attribute paths it gives, in order (the CLI front end's rule)."""
+    if not isinstance(stmt, FuncDef) or stmt.name != "__iter__" or stmt.is_decorated:
+        return None
+    receiver = _receiver_param(stmt)
+    body = _only_statements(stmt)
+    if receiver is None or not body:
+        return None
+    items: list[Expression | None] = []
+    if len(body) == 1 and isinstance(body[0], ReturnStmt):
+        value = body[0].expr
+        if not (
+            isinstance(value, CallExpr)
+            and isinstance(value.callee, NameExpr)
+            and value.callee.name == "iter"
+            and value.arg_kinds == [ARG_POS]
+            and isinstance(value.args[0], TupleExpr | ListExpr)
+        ):
+            return None
+        items = list(value.args[0].items)
+    elif all(isinstance(s, ExpressionStmt) and isinstance(s.expr, YieldExpr) for s in body):
+        items = [s.expr.expr for s in body if isinstance(s, ExpressionStmt) and isinstance(s.expr, YieldExpr)]
+    else:
+        return None
+    paths = tuple(_receiver_path(item, receiver) for item in items)
+    if not paths or any(p is None for p in paths):
+        return None
+    return tuple(p for p in paths if p is not None)
 
 
 def _stored(target: Expression) -> set[str]:
@@ -236,31 +463,170 @@ def _receiver_class(lowerer: FunctionLowerer, name: str, classes: ModuleClasses)
     return _bound_only_to_class(lowerer, name, classes)
 
 
+#: Decorators and bases that make a class's `__init__` from its annotated fields (the CLI front end's names).
+DATACLASS_DECORATOR = "dataclasses.dataclass"
+DATACLASS_FIELD = "dataclasses.field"
+NAMED_TUPLE_BASES = frozenset({"typing.NamedTuple", "typing_extensions.NamedTuple"})
+_KW_ONLY = "KW_ONLY"
+_OWN_INITIALIZERS = frozenset({"__init__", "__post_init__", "__new__"})
+
+
+def _keyword_flag(call: CallExpr, name: str) -> bool | str | None:
+    """A keyword argument of a call: its `True`/`False` literal, None when absent, `"?"` when it is no literal
+    (or `**kwargs` may give it)."""
+    for value, kind, keyword in zip(call.args, call.arg_kinds, call.arg_names, strict=True):
+        if kind == ARG_STAR2:
+            return "?"
+        if keyword == name:
+            if isinstance(value, NameExpr) and value.fullname in ("builtins.True", "builtins.False"):
+                return value.fullname == "builtins.True"
+            return "?"
+    return None
+
+
+def _user_written(cls: ClassDef, stmt: Node) -> bool:
+    """A statement the class's source has (mypy's dataclass plugin adds its generated `__init__` on the class's
+    own line, where no method can be written)."""
+    return stmt.line != cls.line
+
+
+def generated_fields(lowerer: FunctionLowerer, cls: ClassDef) -> GeneratedInit | None:
+    """The `__init__` that `@dataclass` or a `NamedTuple` base generates for `cls` (None: neither), by the CLI
+    front end's rules (`ownership_check.frontend.call_targets.generated_fields`), read off mypy's tree."""
+    names = lowerer.ctx.names
+    bases = cls.base_type_exprs + cls.removed_base_type_exprs
+    named_tuple = len(bases) == 1 and not cls.keywords and bool(NAMED_TUPLE_BASES.intersection(names(bases[0])))
+    decorator: Expression | None = None
+    for dec in cls.decorators:
+        if DATACLASS_DECORATOR in names(dec.callee if isinstance(dec, CallExpr) else dec):
+            decorator = dec
+    if decorator is None and not named_tuple:
+        return None
+    unfollowed = GeneratedInit(followed=False)
+    if decorator is not None and (bases or cls.keywords or len(cls.decorators) != 1):
+        return unfollowed
+    everything_keyword = False
+    if isinstance(decorator, CallExpr):
+        init, kw_only = _keyword_flag(decorator, "init"), _keyword_flag(decorator, "kw_only")
+        if any(kind != ARG_NAMED for kind in decorator.arg_kinds) or init not in (None, True) or kw_only == "?":
+            return unfollowed
+        everything_keyword = kw_only is True
+    positional: list[str] = []
+    keyword_only: list[str] = []
+    after_marker = False
+    for stmt in cls.defs.body:
+        if not _user_written(cls, stmt):
+            continue
+        if isinstance(stmt, FuncDef | Decorator | OverloadedFuncDef) and stmt.name in _OWN_INITIALIZERS:
+            return unfollowed
+        if not (
+            isinstance(stmt, AssignmentStmt)
+            and stmt.new_syntax
+            and len(stmt.lvalues) == 1
+            and isinstance(stmt.lvalues[0], NameExpr)
+        ):
+            continue
+        annotation = stmt.unanalyzed_type
+        head = getattr(annotation, "name", None)
+        head = head.rsplit(".", 1)[-1] if isinstance(head, str) else None
+        if head == _KW_ONLY and decorator is not None:
+            after_marker = True
+            continue
+        if head == "InitVar":
+            return unfollowed  # a parameter the generated `__init__` hands to `__post_init__`
+        if head == "ClassVar":
+            continue
+        keyword = everything_keyword or after_marker
+        value = stmt.rvalue
+        if isinstance(value, CallExpr) and decorator is not None and DATACLASS_FIELD in names(value.callee):
+            init_flag, kw_flag = _keyword_flag(value, "init"), _keyword_flag(value, "kw_only")
+            if init_flag == "?" or kw_flag == "?":
+                return unfollowed
+            if init_flag is False:
+                continue
+            keyword = keyword if kw_flag is None else bool(kw_flag)
+        (keyword_only if keyword else positional).append(stmt.lvalues[0].name)
+    return GeneratedInit(tuple(positional), tuple(keyword_only))
+
+
+def constructor_summary(
+    lowerer: FunctionLowerer, func: NameExpr, args: tuple[calls.Operand[Expression], ...]
+) -> AppliedSummary[Expression] | None:
+    """`Cls(...)` of a top-level class of this module: the summary of its initializer with the call's arguments
+    bound after the receiver, the new object (the CLI front end's `constructor_summary`)."""
+    classes = lowerer.ctx.classes
+    cls = classes.classes[func.name]
+    if func.node is not cls.info:
+        return None
+    if id(cls) not in classes.generated:
+        classes.generated[id(cls)] = generated_fields(lowerer, cls)
+    generated = classes.generated[id(cls)]
+    if generated is not None:
+        if not generated.followed:
+            return None
+        summary = field_summary(cls.name, [*generated.positional, *generated.keyword_only])
+        bound = bind_parameters(generated.positional, generated.keyword_only, args, None)
+        return AppliedSummary(summary, bound, True)
+    if cls.keywords or any(
+        isinstance(s, FuncDef | Decorator | OverloadedFuncDef) and s.name == "__new__" for s in cls.defs.body
+    ):
+        return None
+    init = classes.method(cls, "__init__")
+    if init is None:
+        return None
+    positional = [a.variable.name for a in init.arguments if a.kind in _POSITIONAL]
+    keyword_only = [a.variable.name for a in init.arguments if a.kind in _KEYWORD_ONLY]
+    if not positional:
+        return None
+    receiver = positional[0]
+
+    def compute() -> CallSummary | None:
+        plain = frozenset(p for p in (*positional, *keyword_only) if p != receiver)
+        unit = type(lowerer.unit)(init, "function", lambda: plain, None, f"{init.name} (call summary)")
+        function = type(lowerer)(lowerer.ctx, unit).lower()
+        return call_summary(function, [*positional, *keyword_only], receiver, init.name)
+
+    initializer = classes.memo.get(id(init), compute)
+    if initializer is None or initializer.empty:
+        return None
+    return AppliedSummary(initializer, bind_parameters(positional[1:], keyword_only, args, None), True)
+
+
+def receiver_class(lowerer: FunctionLowerer, name: str) -> ClassDef | None:
+    """The class of this module `name` is an instance of here, the rule method calls follow."""
+    return _receiver_class(lowerer, name, lowerer.ctx.classes)
+
+
 def applied_summary(
     lowerer: FunctionLowerer,
     node: CallExpr,
     method: calls.MethodCall[Expression] | None,
     args: tuple[calls.Operand[Expression], ...],
+    call_span: Span,
+    func: Expression | None = None,
 ) -> AppliedSummary[Expression] | None:
-    """The summary of the function or method `node` calls, with its parameters bound, when the checker sees it."""
+    """The summary of the function or method `node` calls (at `call_span`; `func`: what it calls, when not
+    `node.callee`: the target of a partial), with its parameters bound, when the checker sees it."""
     if lowerer.kernel_body:
         return None
-    func = node.callee
+    func = node.callee if func is None else func
     classes = lowerer.ctx.classes
     receiver: calls.Operand[Expression] | None = None
     nested = False
+    if isinstance(func, NameExpr) and func.name in classes.classes:
+        return constructor_summary(lowerer, func, args)
     if isinstance(func, NameExpr):
         found = lowerer.helper(func)
         if found is None or not classes.runs_when_called(found):
             return None
         callee = found
-        nested = id(found) in lowerer.helpers
+        nested = id(found) in lowerer.helpers or id(found) in lowerer.lambdas  # defined in the calling body
     elif isinstance(func, MemberExpr) and isinstance(func.expr, NameExpr) and method is not None:
         if method.receiver_kernel is not None or method.receiver_is_safekernels:
             return None
         static = _static_method(lowerer, func.expr, func.name, classes)
         if static is not None:
-            return _applied(lowerer, static, None, False, args)
+            return _applied(lowerer, static, None, False, args, call_span)
         cls = _receiver_class(lowerer, func.expr.name, classes)
         method_def = classes.method(cls, func.name) if cls is not None else None
         if method_def is None:
@@ -268,22 +634,79 @@ def applied_summary(
         callee, receiver = method_def, method.receiver
     else:
         return None
-    return _applied(lowerer, callee, receiver, nested, args)
+    return _applied(lowerer, callee, receiver, nested, args, call_span)
+
+
+def applied_callee(
+    lowerer: FunctionLowerer,
+    callee: FuncItem,
+    nested: bool,
+    args: tuple[calls.Operand[Expression], ...],
+    call_span: Span,
+) -> AppliedSummary[Expression] | None:
+    """The summary of the plain function `callee` (a lambda `map` applies), with `args` bound to its parameters."""
+    if lowerer.kernel_body:
+        return None
+    return _applied(lowerer, callee, None, nested, args, call_span, captures=nested)
+
+
+def _module_names(callee: FuncItem) -> list[str]:
+    """The names a function reads and never binds itself (the CLI's `_module_names`): in a function of the
+    module's top level, the module's names."""
+    params = {a.variable.name for a in callee.arguments}
+    loaded: dict[str, None] = {}
+    stored: set[str] = set()
+    for node in tree.walk_many(callee.body.body):
+        if isinstance(node, NameExpr):
+            loaded.setdefault(node.name, None)
+        elif isinstance(node, AssignmentStmt):
+            for lvalue in node.lvalues:
+                stored.update(_stored(lvalue))
+        elif isinstance(node, OperatorAssignmentStmt):
+            stored.update(_stored(node.lvalue))
+        elif isinstance(node, ForStmt):
+            stored.update(_stored(node.index))
+        elif isinstance(node, AssignmentExpr):
+            stored.update(_stored(node.target))
+        elif isinstance(node, DelStmt):
+            stored.update(_stored(node.expr))
+        elif isinstance(node, WithStmt):
+            for item in node.target:
+                if item is not None:
+                    stored.update(_stored(item))
+        elif isinstance(node, TryStmt):
+            stored.update(v.name for v in node.vars if v is not None)
+        elif isinstance(node, GeneratorExpr | DictionaryComprehension):
+            for index in node.indices:
+                stored.update(_stored(index))
+        elif isinstance(node, FuncDef | Decorator | OverloadedFuncDef | ClassDef):
+            stored.add(node.name)
+        elif isinstance(node, Import | ImportFrom | ImportAll):
+            stored.update(_imported(node))
+    return sorted(n for n in loaded if n not in params and n not in stored)
 
 
 def _applied(
     lowerer: FunctionLowerer,
-    callee: FuncDef,
+    callee: FuncItem,
     receiver: calls.Operand[Expression] | None,
     nested: bool,
     args: tuple[calls.Operand[Expression], ...],
+    call_span: Span,
+    captures: bool = False,
 ) -> AppliedSummary[Expression] | None:
-    """The summary of `callee`, with the call's operands bound to its parameters (`receiver` to the first)."""
+    """The summary of `callee`, with the call's operands bound to its parameters (`receiver` to the first) and,
+    with `captures` (or when the callee and the caller are both the module's top level), the names it reads without
+    binding them to the caller's places of those names (the CLI's `_applied`)."""
     classes = lowerer.ctx.classes
     positional = [a.variable.name for a in callee.arguments if a.kind in _POSITIONAL]
     keyword_only = [a.variable.name for a in callee.arguments if a.kind in _KEYWORD_ONLY]
     receiver_param = positional[0] if receiver is not None and positional else None
     device = frozenset(lowerer.device) if nested else frozenset()
+    # the names it reads are the caller's values: a function defined in the calling body applied by `map`, or one of
+    # the module's top level called there (a nested function's direct call applies its captures as `closures`)
+    captures = captures or (receiver is None and nested and isinstance(lowerer.unit.node, MypyFile))
+    free = classes.free_names(callee) if receiver is None else []
 
     def compute() -> CallSummary | None:
         # every parameter but the receiver counts as a device value (see `CallSummary`)
@@ -291,9 +714,47 @@ def _applied(
         outer = device | plain
         unit = type(lowerer.unit)(callee, "function", lambda: outer, None, f"{callee.name} (call summary)")
         function = type(lowerer)(lowerer.ctx, unit).lower()
-        return call_summary(function, [*positional, *keyword_only], receiver_param, callee.name)
+        params = [*positional, *keyword_only, *(n for n in free if n not in (*positional, *keyword_only))]
+        found = call_summary(function, params, receiver_param, callee.name)
+        if receiver_param is not None and _moves_receiver_attributes(callee, receiver_param):
+            # once more with the receiver's attributes as device values, for the moves only that makes
+            assumed = outer | {receiver_param}
+            unit = type(lowerer.unit)(callee, "function", lambda: assumed, None, f"{callee.name} (call summary)")
+            assuming = type(lowerer)(lowerer.ctx, unit).lower()
+            found = with_receiver_moves(found, call_summary(assuming, params, receiver_param, callee.name))
+        return found
 
     summary = classes.memo.get(id(callee), compute)
     if summary is None:
         return None
-    return AppliedSummary(summary, bind_parameters(positional, keyword_only, args, receiver))
+    bound = bind_parameters(positional, keyword_only, args, receiver)
+    if captures and not summary.empty:
+        taken = {name for name, _ in bound}
+        bound += tuple(
+            (name, calls.Operand(NameExpr(name), call_span, lowerer.dotted_place(name), name in lowerer.device))
+            for name in free
+            if name not in taken and name not in positional and name not in keyword_only
+        )
+    return AppliedSummary(summary, bound, device_paths=_device_paths(lowerer, receiver, summary))
+
+
+def _moves_receiver_attributes(func: FuncItem, receiver: str) -> bool:
+    """Whether a method calls a moving method on an attribute of its receiver (the CLI front end's rule)."""
+    for node in tree.walk_many(func.body.body):
+        if isinstance(node, CallExpr) and isinstance(node.callee, MemberExpr) and node.callee.name in MOVING_METHODS:
+            target = node.callee.expr
+            if isinstance(target, MemberExpr) and (tree.dotted(target) or "").split(".")[0] == receiver:
+                return True
+    return False
+
+
+def _device_paths(
+    lowerer: FunctionLowerer, receiver: calls.Operand[Expression] | None, summary: CallSummary
+) -> frozenset[tuple[str, ...]]:
+    """The receiver attribute paths of a summary's `assumed` moves that the caller knows are device values."""
+    text = tree.dotted(receiver.node) if receiver is not None else None
+    if text is None or not any(m.assumed for m in summary.moves):
+        return frozenset()
+    return frozenset(
+        m.path[1] for m in summary.moves if m.assumed and lowerer.is_device_text(".".join((text, *m.path[1])))
+    )

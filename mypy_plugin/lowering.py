@@ -2320,9 +2320,7 @@ class FunctionLowerer(calls.PlaceNaming):
         self.expr(inner.callee)
         self.expr(function)
         self.expr(items_node)
-        nested = isinstance(function, LambdaExpr) or id(callee) in self.helpers or (
-            isinstance(function, NameExpr) and function.name in self.named
-        )
+        nested = isinstance(function, LambdaExpr) or id(callee) in self.helpers or id(callee) in self.lambdas
         for item in items:
             applied = applied_callee(self, callee, nested, (item,), span_of(node))
             if applied is not None:

@@ -2581,7 +2581,7 @@ class FunctionLowerer(calls.PlaceNaming):
         """`list(map(f, [x, y]))` (also `tuple`, `set`, `sorted`) of a lambda or a function the checker follows:
         the items are evaluated, then `f` runs on each in order, with its call summary (`callables.mapped_items`);
         None for any other call."""
-        inner = node.args[0] if len(node.args) == 1 else None
+        inner = node.args[0] if len(node.args) == 1 and not node.keywords else None
         if not (isinstance(inner, ast.Call) and len(inner.args) == 2 and self.builtin(inner.func) == "map"):
             return None
         if self.builtin(node.func) not in callables.MAP_CONSUMERS:
@@ -2605,8 +2605,6 @@ class FunctionLowerer(calls.PlaceNaming):
         self.expr(inner.func)
         self.expr(function)
         self.expr(items_node)
-        for keyword in node.keywords:
-            self.expr(keyword.value)
         nested = isinstance(function, ast.Lambda) or (isinstance(function, ast.Name) and function.id in self.helpers)
         for item in items:
             applied = applied_callee(self, callee, nested, (item,), self.span(node))

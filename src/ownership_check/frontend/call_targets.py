@@ -1,24 +1,39 @@
 """Which function or method of this module a call runs (CLI front end), and its call summary.
 
 The rules are syntactic and the mypy plugin applies the same ones (`mypy_plugin/call_targets.py`), so both report
-the same: a callee is a plain (undecorated, non-async, non-generator) function of this module or of the calling
-body, called by its name; or a method of a class defined at the module's top level, called on a name that is
-`self` in one of that class's methods, a parameter annotated with the class, or a local name bound only by
-`name = Class(...)`; or a `@staticmethod` of such a class called on the class's name (`Ops.add_into(a, a, b)`).
-A method is looked up in the class's body, then along a chain of single bases that are such classes.  Anything
-else (calls through variables, callables from other modules, other decorated functions, `async def`, generators,
-constructors) stays an ordinary call: see docs/checker.md.
+the same: a callee is a plain (non-async, non-generator) function of this module or of the calling body, called
+by its name, undecorated or wrapped only by decorators of the module that forward the call (`forwards_calls`), or
+a lambda or a factory's function bound once to the name (`ast_lowering.find_callables`); or a method of a class
+defined at the module's top level, called on a name that is `self` in one of that class's methods, a parameter
+annotated with the class, or a local name bound only by `name = Class(...)`; or a `@staticmethod` of such a class
+called on the class's name (`Ops.add_into(a, a, b)`).  A method is looked up in the class's body, then along a
+chain of single bases that are such classes.  A function of the module's top level called there (or one `map`
+applies) reads the caller's values of the names it does not bind (`_module_names`).  Anything else (calls through
+other variables, callables from other modules, other decorated functions, `async def`, generators) stays an
+ordinary call: see docs/checker.md.
 """
 
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+import functools
+import re
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from ownership_check.core import calls
-from ownership_check.core.call_effects import AppliedSummary, CallSummary, SummaryMemo, bind_parameters
+from ownership_check.core.call_effects import (
+    AppliedSummary,
+    CallSummary,
+    GeneratedInit,
+    SummaryMemo,
+    bind_parameters,
+    field_summary,
+    with_receiver_moves,
+)
 from ownership_check.core.summarize import call_summary
+from ownership_check.diagnostics import Span
+from safekernels.ownership_model import MOVING_METHODS
 
 if TYPE_CHECKING:
     from ownership_check.frontend.ast_lowering import FunctionLowerer
@@ -36,11 +51,65 @@ def _walk_body(body: list[ast.stmt]) -> Iterator[ast.AST]:
             stack.extend(reversed(list(ast.iter_child_nodes(node))))
 
 
-def _runs_when_called(node: ast.AST) -> bool:
-    """A plain function whose body runs at the call (not `async def`, not a generator)."""
-    if not isinstance(node, ast.FunctionDef) or node.decorator_list:
+def _runs_when_called(node: ast.AST, forwarding: frozenset[str] = frozenset()) -> bool:
+    """A plain function whose body runs at the call (not `async def`, not a generator), undecorated or wrapped
+    only by decorators of the module that forward every call to it (`forwarding`, see `forwards_calls`)."""
+    if not isinstance(node, ast.FunctionDef):
+        return False
+    if any(not (isinstance(d, ast.Name) and d.id in forwarding) for d in node.decorator_list):
         return False
     return not any(isinstance(sub, ast.Yield | ast.YieldFrom | ast.Await) for sub in _walk_body(node.body))
+
+
+def _is_wraps(decorator: ast.expr, wrapped: str) -> bool:
+    """`@functools.wraps(fn)` (or `@wraps(fn)`) of the wrapped function `fn`: it copies names, runs nothing."""
+    if not (isinstance(decorator, ast.Call) and len(decorator.args) == 1 and not decorator.keywords):
+        return False
+    func, arg = decorator.func, decorator.args[0]
+    named = (isinstance(func, ast.Name) and func.id == "wraps") or (
+        isinstance(func, ast.Attribute) and func.attr == "wraps" and isinstance(func.value, ast.Name)
+        and func.value.id == "functools"
+    )
+    return named and isinstance(arg, ast.Name) and arg.id == wrapped
+
+
+def forwards_calls(decorator: ast.AST) -> bool:
+    """A decorator of this module whose wrapper hands every call on to the function it wraps, unchanged:
+    `def logged(fn)` defining `def wrapper(*args, **kwargs)` (optionally `@functools.wraps(fn)`) that does
+    `return fn(*args, **kwargs)` once and nothing else with `fn`'s arguments, and returning `wrapper` on every
+    path.  A function it decorates keeps its call summary; any other decorator hides what a call runs."""
+    if not isinstance(decorator, ast.FunctionDef) or decorator.decorator_list:
+        return False
+    args = decorator.args
+    if len(args.args) != 1 or args.posonlyargs or args.kwonlyargs or args.vararg or args.kwarg:
+        return False
+    wrapped = args.args[0].arg
+    wrappers = {s.name: s for s in decorator.body if isinstance(s, ast.FunctionDef)}
+    returned = {r.value.id if isinstance(r.value, ast.Name) else "" for r in _walk_body(decorator.body)
+                if isinstance(r, ast.Return)}
+    if len(returned) != 1 or (name := returned.pop()) not in wrappers:
+        return False
+    wrapper = wrappers[name]
+    params = wrapper.args
+    if params.args or params.posonlyargs or params.kwonlyargs or params.vararg is None or params.kwarg is None:
+        return False
+    if not all(_is_wraps(d, wrapped) for d in wrapper.decorator_list):
+        return False
+    star, double = params.vararg.arg, params.kwarg.arg
+    body = list(_walk_body(wrapper.body))
+    if any(isinstance(n, ast.Yield | ast.YieldFrom | ast.Await) for n in body):
+        return False
+    calls_of = [n for n in body if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == wrapped]
+    forwarded = [
+        r for r in body
+        if isinstance(r, ast.Return) and isinstance(call := r.value, ast.Call) and call in calls_of
+        and len(call.args) == 1 and isinstance(call.args[0], ast.Starred)
+        and isinstance(call.args[0].value, ast.Name) and call.args[0].value.id == star
+        and len(call.keywords) == 1 and call.keywords[0].arg is None
+        and isinstance(call.keywords[0].value, ast.Name) and call.keywords[0].value.id == double
+    ]
+    mentions = [n for n in body if isinstance(n, ast.Name) and n.id in (star, double)]
+    return len(calls_of) == 1 and len(forwarded) == 1 and len(mentions) == 2
 
 
 class ModuleClasses:
@@ -58,13 +127,70 @@ class ModuleClasses:
         self.memo = SummaryMemo()
         self._runs: dict[int, bool] = {}
         self._instances: dict[int, dict[str, ast.ClassDef | None]] = {}
+        self.generated: dict[int, GeneratedInit | None] = {}  # `generated_fields`, by class
+        # the module's top-level decorators that forward every call to the function they wrap (`forwards_calls`)
+        self.forwarding = frozenset(
+            s.name for s in module.body if isinstance(s, ast.FunctionDef) and forwards_calls(s)
+        )
+        self._free: dict[int, list[str]] = {}
+
+    def free_names(self, callee: ast.FunctionDef) -> list[str]:
+        """`_module_names`, once per function."""
+        known = self._free.get(id(callee))
+        if known is None:
+            known = self._free[id(callee)] = _module_names(callee)
+        return known
+
+    @functools.cached_property
+    def with_views(self) -> bool:
+        """Whether some class of the module has a property or an `__iter__` the checker reads as a view of its
+        own attributes (`attribute_view`, `iterated_attributes`): otherwise no place needs the class lookup."""
+        return any(_attribute_property(s) is not None or _iterated_attributes(s) is not None
+                   for cls in self.classes.values() for s in cls.body)
+
+    def attribute_view(self, cls: ast.ClassDef, name: str) -> tuple[str, ...] | None:
+        """The attribute path a `@property` `name` of `cls` (or of its chain of single bases) returns from its
+        receiver (`return self._out`), when that is all it does and nothing else of the class binds `name` (no
+        setter, no deleter): `obj.name` is then the place `obj._out`."""
+        for current in self._chain(cls):
+            bound = [s for s in current.body if _binds_name(s, name)]
+            if bound:
+                found = _attribute_property(bound[0]) if len(bound) == 1 else None
+                return found[1] if found is not None and found[0] == name else None
+        return None
+
+    def iterated(self, cls: ast.ClassDef) -> tuple[tuple[str, ...], ...] | None:
+        """The attribute paths, in order, an `__iter__` of `cls` (or of its chain of single bases) gives when it
+        only returns `iter((self.a, self.b))` or yields `self.a` then `self.b` (`a, b = pair`)."""
+        for current in self._chain(cls):
+            bound = [s for s in current.body if _binds_name(s, "__iter__")]
+            if bound:
+                return _iterated_attributes(bound[0]) if len(bound) == 1 else None
+        return None
+
+    def _chain(self, cls: ast.ClassDef) -> Iterator[ast.ClassDef]:
+        seen: set[str] = set()
+        current: ast.ClassDef | None = cls
+        while current is not None and current.name not in seen:
+            seen.add(current.name)
+            yield current
+            bases = current.bases
+            if len(bases) != 1 or current.keywords or not isinstance(bases[0], ast.Name):
+                return
+            current = self.classes.get(bases[0].id)
 
     def runs_when_called(self, node: ast.AST) -> bool:
         """`_runs_when_called`, once per function (a call site asks again for every call of it)."""
         known = self._runs.get(id(node))
         if known is None:
-            known = self._runs[id(node)] = _runs_when_called(node)
+            known = self._runs[id(node)] = _runs_when_called(node, self.forwarding)
         return known
+
+    def plain(self, node: ast.AST) -> bool:
+        """A function whose decorators (if any) all forward calls to it: its name calls its own body."""
+        return isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and all(
+            isinstance(d, ast.Name) and d.id in self.forwarding for d in node.decorator_list
+        )
 
     def instances(self, body_owner: ast.AST, body: list[ast.stmt]) -> dict[str, ast.ClassDef | None]:
         """`_instance_classes` of one body, walked once however many method calls it makes."""
@@ -94,6 +220,85 @@ class ModuleClasses:
                 return None
             current = self.classes.get(bases[0].id)
         return None
+
+
+def _binds_name(stmt: ast.stmt, name: str) -> bool:
+    """Whether a statement of a class body binds `name` (a method, a property's setter, an assignment)."""
+    if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        return stmt.name == name
+    if isinstance(stmt, ast.Assign):
+        return any(isinstance(t, ast.Name) and t.id == name for t in stmt.targets)
+    if isinstance(stmt, ast.AnnAssign):
+        return isinstance(stmt.target, ast.Name) and stmt.target.id == name
+    return False
+
+
+def _receiver_path(node: ast.expr | None, receiver: str) -> tuple[str, ...] | None:
+    """`self.a.b` as `("a", "b")` when rooted at the parameter `receiver`."""
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name) and node.id == receiver and parts:
+        return tuple(reversed(parts))
+    return None
+
+
+def _only_statements(func: ast.FunctionDef) -> list[ast.stmt]:
+    """A function's statements without its docstring."""
+    body = func.body
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+        body = body[1:]
+    return body
+
+
+def _receiver_param(func: ast.FunctionDef) -> str | None:
+    """The one parameter of a method taking only its receiver."""
+    args = func.args
+    if len(args.args) != 1 or args.posonlyargs or args.kwonlyargs or args.vararg or args.kwarg:
+        return None
+    return args.args[0].arg
+
+
+def _attribute_property(stmt: ast.stmt) -> tuple[str, tuple[str, ...]] | None:
+    """`@property def name(self): return self.a.b` as `(name, ("a", "b"))`."""
+    if not isinstance(stmt, ast.FunctionDef) or len(stmt.decorator_list) != 1:
+        return None
+    decorator = stmt.decorator_list[0]
+    receiver = _receiver_param(stmt)
+    if not (isinstance(decorator, ast.Name) and decorator.id == "property") or receiver is None:
+        return None
+    body = _only_statements(stmt)
+    if len(body) != 1 or not isinstance(body[0], ast.Return):
+        return None
+    path = _receiver_path(body[0].value, receiver)
+    return (stmt.name, path) if path is not None else None
+
+
+def _iterated_attributes(stmt: ast.stmt) -> tuple[tuple[str, ...], ...] | None:
+    """`def __iter__(self): return iter((self.a, self.b))` (a tuple or list display) or `yield self.a` /
+    `yield self.b` statements: the receiver's attribute paths it gives, in order."""
+    if not isinstance(stmt, ast.FunctionDef) or stmt.name != "__iter__" or stmt.decorator_list:
+        return None
+    receiver = _receiver_param(stmt)
+    body = _only_statements(stmt)
+    if receiver is None or not body:
+        return None
+    items: list[ast.expr | None] = []
+    if len(body) == 1 and isinstance(body[0], ast.Return):
+        value = body[0].value
+        if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "iter"
+                and len(value.args) == 1 and not value.keywords and isinstance(value.args[0], ast.Tuple | ast.List)):
+            return None
+        items = list(value.args[0].elts)
+    elif all(isinstance(s, ast.Expr) and isinstance(s.value, ast.Yield) for s in body):
+        items = [s.value.value for s in body if isinstance(s, ast.Expr) and isinstance(s.value, ast.Yield)]
+    else:
+        return None
+    paths = tuple(_receiver_path(item, receiver) for item in items)
+    if not paths or any(p is None for p in paths):
+        return None
+    return tuple(p for p in paths if p is not None)
 
 
 def _static_method(lowerer: FunctionLowerer, owner: str, name: str, classes: ModuleClasses) -> ast.FunctionDef | None:
@@ -202,18 +407,28 @@ def _receiver_class(lowerer: FunctionLowerer, name: str, classes: ModuleClasses)
     return _bound_only_to_class(lowerer, name, classes)
 
 
+def receiver_class(lowerer: FunctionLowerer, name: str) -> ast.ClassDef | None:
+    """The class of this module `name` is an instance of here (`self`, a parameter annotated with the class, a
+    name bound only by `name = Class(...)`), the rule method calls follow."""
+    return _receiver_class(lowerer, name, lowerer.ctx.classes)
+
+
 def applied_summary(
     lowerer: FunctionLowerer,
     node: ast.Call,
     method: calls.MethodCall[ast.expr] | None,
     args: tuple[calls.Operand[ast.expr], ...],
+    func: ast.expr | None = None,
 ) -> AppliedSummary[ast.expr] | None:
-    """The summary of the function or method `node` calls, with its parameters bound, when the checker sees it."""
+    """The summary of the function or method `node` calls (`func`: what it calls, when not `node.func`: the
+    target of a partial), with its parameters bound, when the checker sees it."""
     if lowerer.kernel_body:
         return None
-    func = node.func
+    func = node.func if func is None else func
     classes = lowerer.ctx.classes
     receiver: calls.Operand[ast.expr] | None = None
+    if isinstance(func, ast.Name) and func.id in classes.classes:
+        return constructor_summary(lowerer, func, args)
     if isinstance(func, ast.Name):
         callee = lowerer.helper(func.id)
         if callee is None or not classes.runs_when_called(callee):
@@ -225,7 +440,7 @@ def applied_summary(
         static = _static_method(lowerer, func.value.id, func.attr, classes)
         if static is not None:
             callee, nested = static, False
-            return _applied(lowerer, callee, None, nested, args)
+            return _applied(lowerer, callee, None, nested, args, lowerer.span(node))
         cls = _receiver_class(lowerer, func.value.id, classes)
         found = classes.method(cls, func.attr) if cls is not None else None
         if found is None:
@@ -233,7 +448,179 @@ def applied_summary(
         callee, receiver, nested = found, method.receiver, False
     else:
         return None
-    return _applied(lowerer, callee, receiver, nested, args)
+    return _applied(lowerer, callee, receiver, nested, args, lowerer.span(node))
+
+
+def applied_callee(
+    lowerer: FunctionLowerer,
+    callee: ast.FunctionDef,
+    nested: bool,
+    args: tuple[calls.Operand[ast.expr], ...],
+    call_span: Span,
+) -> AppliedSummary[ast.expr] | None:
+    """The summary of the plain function `callee` (a lambda `map` applies), with `args` bound to its parameters."""
+    if lowerer.kernel_body:
+        return None
+    return _applied(lowerer, callee, None, nested, args, call_span, captures=nested)
+
+
+def _module_names(callee: ast.FunctionDef) -> list[str]:
+    """The names a function reads and never binds itself: in a function of the module's top level, the module's
+    names (`scale(Z, X)` in `def run(): global Z, X ...`, or `lambda src: scale(z, src)`).  A name it binds (also
+    through `global`) is left out: what it refers to after the call is not the caller's value."""
+    params = {p.arg for p in (*callee.args.posonlyargs, *callee.args.args, *callee.args.kwonlyargs)}
+    params.update(p.arg for p in (callee.args.vararg, callee.args.kwarg) if p is not None)
+    loaded: dict[str, None] = {}
+    stored: set[str] = set()
+    for node in _walk_body(callee.body):
+        if isinstance(node, ast.Name):
+            if isinstance(node.ctx, ast.Load):
+                loaded.setdefault(node.id, None)
+            else:
+                stored.add(node.id)
+        elif isinstance(node, _SCOPES) and not isinstance(node, ast.Lambda):
+            stored.add(node.name)
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            stored.update(a.asname or a.name.split(".")[0] for a in node.names)
+        elif isinstance(node, ast.ExceptHandler) and node.name is not None:
+            stored.add(node.name)
+    return sorted(n for n in loaded if n not in params and n not in stored)
+
+
+#: Decorators and bases that make a class's `__init__` from its annotated fields (`GeneratedInit`).
+DATACLASS_DECORATOR = "dataclasses.dataclass"
+NAMED_TUPLE_BASES = frozenset({"typing.NamedTuple", "typing_extensions.NamedTuple"})
+DATACLASS_FIELD = "dataclasses.field"
+#: The annotation after which a dataclass's fields are keyword-only parameters.
+_KW_ONLY = "KW_ONLY"
+#: Methods that make a generated initializer do more than bind the fields.
+_OWN_INITIALIZERS = frozenset({"__init__", "__post_init__", "__new__"})
+
+
+def _annotation_head(annotation: ast.expr) -> str | None:
+    """The last name of an annotation's outermost type (`ClassVar` of `typing.ClassVar[int]`, also in a string)."""
+    node = annotation.value if isinstance(annotation, ast.Subscript) else annotation
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        head = re.match(r"\s*([\w.]+)", node.value)
+        return head.group(1).rsplit(".", 1)[-1] if head is not None else None
+    text = _dotted(node)
+    return text.rsplit(".", 1)[-1] if text is not None else None
+
+
+def _dotted(node: ast.AST) -> str | None:
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    return ".".join((node.id, *reversed(parts))) if isinstance(node, ast.Name) else None
+
+
+def _keyword_flag(call: ast.Call, name: str) -> bool | str | None:
+    """A keyword argument of a call: its `True`/`False` literal, None when absent, `"?"` when it is no literal
+    (or `**kwargs` may give it)."""
+    for keyword in call.keywords:
+        if keyword.arg is None:
+            return "?"
+        if keyword.arg == name:
+            value = keyword.value
+            return value.value if isinstance(value, ast.Constant) and isinstance(value.value, bool) else "?"
+    return None
+
+
+def generated_fields(cls: ast.ClassDef, qualify: Callable[[ast.AST], str | None]) -> GeneratedInit | None:
+    """The `__init__` that `@dataclass` or a `NamedTuple` base generates for `cls` (None: neither): its annotated
+    fields in order, without `ClassVar` ones and `field(init=False)` ones, keyword-only after `KW_ONLY` or with
+    `kw_only=True`; not followed for a class of another base or decorator, one whose initializer does more
+    (`InitVar`, `__post_init__`, `__new__`, its own `__init__`) or a flag that is no literal.  The mypy plugin
+    reads the same rules off its tree (`mypy_plugin.call_targets.generated_fields`)."""
+    named_tuple = len(cls.bases) == 1 and not cls.keywords and qualify(cls.bases[0]) in NAMED_TUPLE_BASES
+    decorator: ast.expr | None = None
+    for dec in cls.decorator_list:
+        if qualify(dec.func if isinstance(dec, ast.Call) else dec) == DATACLASS_DECORATOR:
+            decorator = dec
+    if decorator is None and not named_tuple:
+        return None
+    unfollowed = GeneratedInit(followed=False)
+    if decorator is not None and (cls.bases or cls.keywords or len(cls.decorator_list) != 1):
+        return unfollowed
+    everything_keyword = False
+    if isinstance(decorator, ast.Call):
+        init, kw_only = _keyword_flag(decorator, "init"), _keyword_flag(decorator, "kw_only")
+        if decorator.args or init not in (None, True) or kw_only == "?":
+            return unfollowed
+        everything_keyword = kw_only is True
+    positional: list[str] = []
+    keyword_only: list[str] = []
+    after_marker = False
+    for stmt in cls.body:
+        if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef) and stmt.name in _OWN_INITIALIZERS:
+            return unfollowed
+        if not (isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name)):
+            continue
+        head = _annotation_head(stmt.annotation)
+        if head == _KW_ONLY and decorator is not None:
+            after_marker = True
+            continue
+        if head == "InitVar":
+            return unfollowed  # a parameter the generated `__init__` hands to `__post_init__`
+        if head == "ClassVar":
+            continue
+        keyword = everything_keyword or after_marker
+        value = stmt.value
+        if isinstance(value, ast.Call) and decorator is not None and qualify(value.func) == DATACLASS_FIELD:
+            init_flag, kw_flag = _keyword_flag(value, "init"), _keyword_flag(value, "kw_only")
+            if init_flag == "?" or kw_flag == "?":
+                return unfollowed
+            if init_flag is False:
+                continue
+            keyword = keyword if kw_flag is None else bool(kw_flag)
+        (keyword_only if keyword else positional).append(stmt.target.id)
+    return GeneratedInit(tuple(positional), tuple(keyword_only))
+
+
+def constructor_summary(
+    lowerer: FunctionLowerer, func: ast.Name, args: tuple[calls.Operand[ast.expr], ...]
+) -> AppliedSummary[ast.expr] | None:
+    """`Cls(...)` of a top-level class of this module not shadowed here: the summary of its `__init__` (its own,
+    or one along a chain of single bases of this module, or the one `@dataclass` / `NamedTuple` generates), with
+    the call's arguments bound to its parameters after the receiver, which is the new object
+    (`AppliedSummary.constructs`).  None when the class builds its objects otherwise (`__new__`, a metaclass) or
+    its initializer binds nothing the checker follows."""
+    classes = lowerer.ctx.classes
+    cls = classes.classes[func.id]
+    if func.id in lowerer.local_names and lowerer.unit.kind != "module":
+        return None
+    if id(cls) not in classes.generated:
+        classes.generated[id(cls)] = generated_fields(cls, lowerer.ctx.qualify)
+    generated = classes.generated[id(cls)]
+    if generated is not None:
+        if not generated.followed:
+            return None
+        summary = field_summary(cls.name, [*generated.positional, *generated.keyword_only])
+        bound = bind_parameters(generated.positional, generated.keyword_only, args, None)
+        return AppliedSummary(summary, bound, True)
+    if cls.keywords or any(isinstance(s, ast.FunctionDef | ast.AsyncFunctionDef) and s.name == "__new__"
+                           for s in cls.body):
+        return None
+    init = classes.method(cls, "__init__")
+    if init is None:
+        return None
+    positional = [p.arg for p in (*init.args.posonlyargs, *init.args.args)]
+    keyword_only = [p.arg for p in init.args.kwonlyargs]
+    if not positional:
+        return None
+    receiver = positional[0]
+
+    def compute() -> CallSummary | None:
+        plain = frozenset(p for p in (*positional, *keyword_only) if p != receiver)
+        unit = type(lowerer.unit)(f"{init.name} (call summary)", init, "function", plain, {})
+        function = type(lowerer)(lowerer.ctx, unit).lower()
+        return call_summary(function, [*positional, *keyword_only], receiver, init.name)
+
+    initializer = classes.memo.get(id(init), compute)
+    if initializer is None or initializer.empty:
+        return None
+    return AppliedSummary(initializer, bind_parameters(positional[1:], keyword_only, args, None), True)
 
 
 def _applied(
@@ -242,8 +629,12 @@ def _applied(
     receiver: calls.Operand[ast.expr] | None,
     nested: bool,
     args: tuple[calls.Operand[ast.expr], ...],
+    call_span: Span | None = None,
+    captures: bool = False,
 ) -> AppliedSummary[ast.expr] | None:
-    """The summary of `callee`, with the call's operands bound to its parameters (`receiver` to the first)."""
+    """The summary of `callee`, with the call's operands bound to its parameters (`receiver` to the first) and,
+    with `captures` (or when the callee and the caller are both the module's top level), the names it reads without
+    binding them to the caller's places of those names (`_module_names`)."""
     classes = lowerer.ctx.classes
     assert isinstance(callee, ast.FunctionDef)
     positional = [p.arg for p in (*callee.args.posonlyargs, *callee.args.args)]
@@ -251,6 +642,10 @@ def _applied(
     receiver_param = positional[0] if receiver is not None and positional else None
     device = frozenset(lowerer.device) if nested else frozenset()
     kernels = dict(lowerer.kernels) if nested else {}
+    # the names it reads are the caller's values: a function defined in the calling body applied by `map`, or one of
+    # the module's top level called there (a nested function's direct call applies its captures as `closures`)
+    captures = captures or (receiver is None and nested and lowerer.unit.kind == "module")
+    free = classes.free_names(callee) if receiver is None else []
 
     def compute() -> CallSummary | None:
         # every parameter but the receiver counts as a device value (see `CallSummary`)
@@ -261,9 +656,49 @@ def _applied(
         name = f"{callee.name} (call summary)"
         unit = type(lowerer.unit)(name, callee, "function", device | plain, kernels, class_brands=brands)
         function = type(lowerer)(lowerer.ctx, unit).lower()
-        return call_summary(function, [*positional, *keyword_only], receiver_param, callee.name)
+        params = [*positional, *keyword_only, *(n for n in free if n not in (*positional, *keyword_only))]
+        found = call_summary(function, params, receiver_param, callee.name)
+        if receiver_param is not None and _moves_receiver_attributes(callee, receiver_param):
+            # once more with the receiver's attributes as device values, for the moves only that makes
+            outer = device | plain | {receiver_param}
+            unit = type(lowerer.unit)(name, callee, "function", outer, kernels, class_brands=brands)
+            assuming = type(lowerer)(lowerer.ctx, unit).lower()
+            found = with_receiver_moves(found, call_summary(assuming, params, receiver_param, callee.name))
+        return found
 
     summary = classes.memo.get(id(callee), compute)
     if summary is None:
         return None
-    return AppliedSummary(summary, bind_parameters(positional, keyword_only, args, receiver))
+    bound = bind_parameters(positional, keyword_only, args, receiver)
+    if captures and not summary.empty:
+        taken = {name for name, _ in bound}
+        span = call_span if call_span is not None else lowerer.span(callee)
+        bound += tuple(
+            (name, calls.Operand(ast.Name(name), span, lowerer.dotted_place(name), name in lowerer.device))
+            for name in free
+            if name not in taken and name not in positional and name not in keyword_only
+        )
+    return AppliedSummary(summary, bound, device_paths=_device_paths(lowerer, receiver, summary))
+
+
+def _moves_receiver_attributes(func: ast.FunctionDef, receiver: str) -> bool:
+    """Whether a method calls a moving method on an attribute of its receiver (`self.w.to(dev, s)`), which moves
+    only a device value (`call_effects.with_receiver_moves`)."""
+    for node in _walk_body(func.body):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in MOVING_METHODS:
+            target = node.func.value
+            if isinstance(target, ast.Attribute) and (_dotted(target) or "").split(".")[0] == receiver:
+                return True
+    return False
+
+
+def _device_paths(
+    lowerer: FunctionLowerer, receiver: calls.Operand[ast.expr] | None, summary: CallSummary
+) -> frozenset[tuple[str, ...]]:
+    """The receiver attribute paths of a summary's `assumed` moves that the caller knows are device values."""
+    text = _dotted(receiver.node) if receiver is not None else None
+    if text is None or not any(m.assumed for m in summary.moves):
+        return frozenset()
+    return frozenset(
+        m.path[1] for m in summary.moves if m.assumed and lowerer.is_device_text(".".join((text, *m.path[1])))
+    )

@@ -1,5 +1,4 @@
-# fresh-expect: E0502 at line 30
-# fresh-known-miss: cli,mypy `functools.partial(k.launch, prepared, stream)` called later is an ordinary call: the launch it makes is not seen
+# fresh-expect: E0502 at line 29
 """functools.partial binds the prepared launch and the stream; the second call adds in place."""
 from functools import partial
 

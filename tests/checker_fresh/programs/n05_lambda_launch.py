@@ -1,5 +1,4 @@
-# fresh-expect: E0502 at line 29
-# fresh-known-miss: cli,mypy a lambda bound to a name and called by that name carries no call summary (only plain `def` helpers do)
+# fresh-expect: E0502 at line 28
 """A lambda names the argument order once; one call passes the output as the left operand."""
 import numpy as np
 import safekernels as sk

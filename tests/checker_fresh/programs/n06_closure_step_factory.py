@@ -1,5 +1,4 @@
-# fresh-expect: E0382 at line 28
-# fresh-known-miss: cli,mypy a function returned by a factory (`step = make_step(stream)`) is an ordinary call: what it moves is not seen
+# fresh-expect: E0382 at line 27
 """A factory returns a step closure that runs the launch; the caller keeps using the tensors it passed in."""
 import safekernels as sk
 from safekernels import tile

@@ -1,5 +1,4 @@
-# fresh-expect: E0382 at line 42
-# fresh-known-miss: cli,mypy a function wrapped by the module's own decorator is an ordinary call (decorated functions carry no call summary)
+# fresh-expect: E0382 at line 41
 """A logging decorator of the user's own wraps a host step; the caller reads a tensor the step consumed."""
 import functools
 

@@ -1,5 +1,4 @@
-# fresh-expect: E0502 at line 27
-# fresh-known-miss: cli,mypy a launch through functools.partial(k.launch, prepared, stream) is an ordinary call of a runtime-built callable
+# fresh-expect: E0502 at line 26
 """A partial application of the launch, called with the output also as an input."""
 import functools
 import numpy as np

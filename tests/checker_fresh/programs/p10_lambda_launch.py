@@ -1,5 +1,4 @@
-# fresh-expect: E0502 at line 26
-# fresh-known-miss: cli,mypy a lambda bound to a name and called by that name is not followed as a nested function
+# fresh-expect: E0502 at line 25
 """A lambda wraps the launch; the call site passes the output twice."""
 import numpy as np
 import safekernels as sk

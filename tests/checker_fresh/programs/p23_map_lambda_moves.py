@@ -1,5 +1,4 @@
-# fresh-expect: E0382 at line 24
-# fresh-known-miss: cli,mypy a lambda applied per item by map() carries no call effects
+# fresh-expect: E0382 at line 23
 """Ops built with map over the same output partition: the second build reuses a moved value."""
 import numpy as np
 import safekernels as sk
