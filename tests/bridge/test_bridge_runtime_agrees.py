@@ -128,7 +128,9 @@ PAIRS: dict[str, tuple[str, str]] = {
     "fresh: a pending op a constructor keeps": ("e0505_constructed_pending_op", "clean_constructed_pending_op"),
     "fresh: a property that is an attribute": ("e0502_property_attribute", "clean_property_attribute"),
     "fresh: unpacking through __iter__": ("e0502_iterated_attributes", "clean_iterated_attributes"),
-    "fresh: a method moves a receiver's attribute": ("e0382_method_moves_attribute", "clean_method_moves_attribute"),
+    "fresh: a method moves a receiver's attribute": (
+        "e0382_method_moves_receiver_attribute", "clean_method_moves_receiver_attribute"
+    ),
     "fresh: a pending op a method leaves on self": (
         "e0505_pending_op_kept_by_method", "clean_pending_op_kept_by_method"
     ),

@@ -14,8 +14,8 @@ A summary speaks of *parameter paths*: a parameter name and an attribute path be
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Generic, TypeAlias, TypeVar
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Final, Generic, TypeAlias, TypeVar
 
 from ownership_check.core import ir
 from ownership_check.diagnostics import Span
@@ -36,6 +36,10 @@ class SummaryMove:
     path: ParamPath
     span: Span
     help: str | None
+    # only when the receiver's attribute is a device value: the callee moves it by a method that other libraries
+    # define too (`self.w.to(dev, s)`), so the caller applies it where it knows that place to be one
+    # (`AppliedSummary.device_paths`)
+    assumed: bool = False
 
 
 @dataclass(frozen=True)
@@ -57,19 +61,94 @@ class CallSummary:
     borrows: tuple[tuple[tuple[ParamPath, bool], ...], ...] = ()  # per call of the callee: (path, mutable)
     # what the op the callee returns still borrows (`return k.launch_async(prep, a, out)`): (path, mutable)
     returned_loans: tuple[tuple[ParamPath, bool], ...] = ()
+    # what a pending op the callee leaves in an attribute of a parameter (`self.pending = k.launch_async(prep,
+    # self.x, self.out)`) still borrows: (the attribute holding it, the borrowed path, mutable)
+    held_loans: tuple[tuple[ParamPath, ParamPath, bool], ...] = ()
 
     @property
     def empty(self) -> bool:
-        return not self.moves and not self.rebinds and not self.borrows and not self.returned_loans
+        return (
+            not self.moves and not self.rebinds and not self.borrows and not self.returned_loans
+            and not self.held_loans
+        )
 
 
 @dataclass(frozen=True)
 class AppliedSummary(Generic[E]):
     """A call's summary with the operands its parameters are bound to (parameters bound to no plain operand, such as
-    a `*args` splat or a default, are absent)."""
+    a `*args` splat or a default, are absent).  `constructs`: the call builds a new object of a class
+    (`Cls(a, b)`) and the summary is its initializer's, whose receiver is that new object (bound to no operand):
+    what the initializer binds on the receiver becomes the new object's fields (`constructed_fields`)."""
 
     summary: CallSummary
     bound: tuple[tuple[str, Operand[E]], ...]
+    constructs: bool = False
+    device_paths: frozenset[tuple[str, ...]] = frozenset()  # receiver attribute paths the caller knows are device
+
+
+def with_receiver_moves(known: CallSummary, assuming: CallSummary) -> CallSummary:
+    """`known` plus the moves of the receiver's attribute paths that `assuming` (the same callee's summary when
+    the receiver's attributes count as device values) has and `known` has not, marked `assumed`: a method's
+    `self.w.to(dev, s)` moves the caller's `m.w` where the caller knows `m.w` to be a device value."""
+    have = {(m.path, m.span) for m in known.moves}
+    extra = tuple(
+        SummaryMove(m.path, m.span, m.help, assumed=True)
+        for m in assuming.moves
+        if m.path[0] == known.receiver and m.path[1] and (m.path, m.span) not in have
+    )
+    return replace(known, moves=known.moves + extra) if extra else known
+
+
+#: The receiver parameter of an initializer a class does not spell out (a dataclass's or a NamedTuple's): no Python
+#: name, so no field can clash with it.
+GENERATED_RECEIVER: Final[str] = "$self"
+
+
+@dataclass(frozen=True)
+class GeneratedInit:
+    """The `__init__` `@dataclass` or a `NamedTuple` base generates for a class: its parameters (the fields, in
+    order), or `followed` False when the checker cannot tell them (an `InitVar`, a `__post_init__`, a base class,
+    a flag that is no literal): its calls are then ordinary calls, never another initializer's."""
+
+    positional: tuple[str, ...] = ()
+    keyword_only: tuple[str, ...] = ()
+    followed: bool = True
+
+
+def field_summary(name: str, fields: Sequence[str]) -> CallSummary:
+    """The summary of the `__init__` a dataclass or a NamedTuple generates: each field is bound to its argument
+    (`fields` are the generated parameters, which are the fields, in order)."""
+    rebinds = tuple(((GENERATED_RECEIVER, (f,)), (f, ())) for f in fields)
+    return CallSummary(name, rebinds=rebinds, receiver=GENERATED_RECEIVER)
+
+
+def constructed_fields(
+    applied: AppliedSummary[E], node: E, span: Span, sink: Lowering[E]
+) -> tuple[tuple[tuple[tuple[str, ...], ir.Place], ...], frozenset[tuple[str, ...]]]:
+    """The fields a constructor call gives its new object, each staged in a temporary now (the object is bound to
+    its place after the call returns: `ir.Fresh.parts`): an attribute path the initializer binds, on every path,
+    to an argument (or a path below one) aliases the operand the call bound that parameter to (the caller's own
+    object, a prepared launch with its brand, a pending op with its loans); one it binds to a new object keeps what
+    kind of object it is; anything else is a new value.  Also returns the paths bound to a device-like operand."""
+    summary = applied.summary
+    bound = dict(applied.bound)
+    moved = {m.path for m in summary.moves}
+    parts: list[tuple[tuple[str, ...], ir.Place]] = []
+    device: set[tuple[str, ...]] = set()
+    for (param, attrs), source in summary.rebinds:
+        if param != summary.receiver or not attrs:
+            continue
+        value: ir.Value = source if isinstance(source, ir.Fresh) else ir.Fresh()
+        if isinstance(source, tuple) and source not in moved and source[0] != summary.receiver:
+            operand = bound.get(source[0])
+            if operand is not None and operand.place is not None:
+                value = ir.FromPlace(_extend(operand.place, source[1]), span)
+                if operand.device:
+                    device.add(attrs)
+        stage = sink.temp(".".join(attrs))
+        sink.emit(ir.Bind((stage,), (value,), span), node)
+        parts.append((attrs, stage))
+    return tuple(parts), frozenset(device)
 
 
 def _extend(place: ir.Place, attrs: tuple[str, ...]) -> ir.Place:
@@ -115,13 +194,27 @@ def apply_summary(
             operand = bound.get(param)
             if found is not None and len(found) == 1 and operand is not None:
                 sink.emit(ir.Borrow(found[0], mutable, sink.next_group(), operand.span, holder), node)
+    for holding, (param, attrs), mutable in summary.held_loans:
+        # the op the callee stored there keeps them: the loans attach to it when the rebinds below bind it
+        found, held = targets(param, attrs, device_only=True), targets(*holding, device_only=False)
+        operand = bound.get(param)
+        if found is not None and len(found) == 1 and held is not None and len(held) == 1 and operand is not None:
+            sink.emit(ir.Borrow(found[0], mutable, sink.next_group(), operand.span, held[0]), node)
+            mark = getattr(sink, "mark_device", None)
+            if mark is not None:
+                mark(held[0])  # an op from here on: running it (`job.pending.sync_on(s)`) ends the loans
     sites: dict[ParamPath, list[SummaryMove]] = {}
     for move in summary.moves:
         sites.setdefault(move.path, []).append(move)
-    for path, moves in sites.items():
+    # in the callee's source order: a method that runs `self.pending` before moving `self.out` ends the loans first
+    for path, moves in sorted(sites.items(), key=lambda item: min((m.span.line, m.span.column) for m in item[1])):
         found = targets(*path, device_only=True)
         if not found:
             continue
+        if path[0] == summary.receiver and path[1] not in applied.device_paths:
+            moves = [m for m in moves if not m.assumed]
+            if not moves:
+                continue
 
         def act(place: ir.Place, ms: list[SummaryMove] = moves) -> None:
             # each site consumed the value on its own path through the callee: one move, at one of them

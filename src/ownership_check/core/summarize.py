@@ -40,6 +40,11 @@ def _path(obj: str, params: frozenset[str]) -> ParamPath | None:
     return parts[0], tuple(parts[1:])
 
 
+def _new_op(source: ParamPath | ir.Fresh | None) -> bool:
+    """Whether a rebind's source is a new pending op (`self.pending = k.launch_async(...)`)."""
+    return isinstance(source, ir.Fresh) and source.kind in ("op", "shared_op")
+
+
 def call_summary(
     function: ir.Function, params: Sequence[str], receiver: str | None = None, name: str | None = None
 ) -> CallSummary:
@@ -87,6 +92,17 @@ def call_summary(
         path = _path(loan.obj, wanted)
         if loan.holder_key == ir.RETURN_HOLDER and loan.holder_obj is None and path is not None:
             returned[path] = returned.get(path, False) or loan.mutable
+    # A pending op the callee leaves in an attribute of a parameter keeps its loans of the caller's values.
+    held: dict[tuple[ParamPath, ParamPath], bool] = {}
+    for loan in sorted(exit_state.loans, key=lambda ln: (ln.obj, ln.mutable)):
+        path = _path(loan.obj, wanted)
+        root, _, rest = loan.holder_key.partition(".")
+        if path is None or loan.holder_obj is None or root not in wanted or not rest or "$" in rest:
+            continue
+        if loan.holder_obj[0] == "@" or analysis.info(loan.holder_obj).kind not in ("op", "shared_op"):
+            continue
+        holding = ((root, tuple(rest.split("."))), path)
+        held[holding] = held.get(holding, False) or loan.mutable
     rebinds: dict[ParamPath, ParamPath | ir.Fresh | None] = {}
     unsure: set[ParamPath] = set()
     for world in exit_state.worlds:
@@ -118,4 +134,12 @@ def call_summary(
         receiver,
         tuple(tuple(group.items()) for _, group in sorted(groups.items())),
         tuple(sorted(returned.items())),
+        tuple(
+            sorted(
+                (holding, path, mutable)
+                for (holding, path), mutable in held.items()
+                # the attribute is bound to a new op on every path out (else the loans may be another object's)
+                if _new_op(rebinds.get(holding))
+            )
+        ),
     )

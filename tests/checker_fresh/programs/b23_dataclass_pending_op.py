@@ -1,5 +1,4 @@
-# fresh-expect: E0505 at line 34
-# fresh-known-miss: cli,mypy a pending op stored in `self.pending` by one method still borrows `self.out` in another method (loans are per function)
+# fresh-expect: E0505 at line 33
 """A dataclass keeps a pending async launch; a method moves the output away too early."""
 from dataclasses import dataclass, field
 from typing import Any

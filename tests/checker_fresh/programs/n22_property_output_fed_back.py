@@ -1,5 +1,4 @@
-# fresh-expect: E0502 at line 40
-# fresh-known-miss: cli,mypy a `@property` returning `self._out` is a new value at `layer.output`, not the attribute it returns
+# fresh-expect: E0502 at line 39
 """A layer exposes its output through a property; feeding it back in makes the launch read what it writes."""
 import numpy as np
 import safekernels as sk

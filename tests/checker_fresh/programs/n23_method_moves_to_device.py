@@ -1,5 +1,4 @@
-# fresh-expect: E0382 at line 35
-# fresh-known-miss: cli,mypy an attribute set by a constructor (`Model(sk.to_device(...))`) is not known to be a device value, so `self.w.to(...)` in a method moves nothing
+# fresh-expect: E0382 at line 34
 """A model's `to` method moves its weights to another device; the old model object is launched afterwards."""
 import numpy as np
 import safekernels as sk

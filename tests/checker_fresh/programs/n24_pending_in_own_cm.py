@@ -1,5 +1,4 @@
-# fresh-expect: E0505 at line 42
-# fresh-known-miss: cli,mypy an op passed to a constructor (`Pending(k.launch_async(...))`) loses its loans at the call (constructors are not followed)
+# fresh-expect: E0505 at line 41
 """A context manager of the user's own syncs a pending launch at the end of the block; the block moves its output."""
 import numpy as np
 import safekernels as sk

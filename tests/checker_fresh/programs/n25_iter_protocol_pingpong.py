@@ -1,5 +1,4 @@
-# fresh-expect: E0502 at line 37
-# fresh-known-miss: cli,mypy unpacking an object through its `__iter__` binds new values, not the attributes it iterates
+# fresh-expect: E0502 at line 36
 """A ping-pong pair unpacks through __iter__; after a swap written as two assignments both names are one buffer."""
 import numpy as np
 import safekernels as sk

@@ -1,5 +1,4 @@
-# fresh-expect: E0499 at line 36
-# fresh-known-miss: cli,mypy a dataclass constructor (`Outputs(lo=scratch, hi=scratch)`) is not followed: `outs.lo` and `outs.hi` are unknown values
+# fresh-expect: E0499 at line 35
 """A frozen dataclass bundles a launch's two outputs; both fields were given the same buffer."""
 from dataclasses import dataclass
 from typing import Any

@@ -1,5 +1,4 @@
-# fresh-expect: E0308 at line 48
-# fresh-known-miss: cli,mypy a prepared launch stored through a dataclass constructor keeps no brand (only `__init__` assignments of `kernel.prepare(...)` do)
+# fresh-expect: E0308 at line 47
 """A dataclass keeps one prepared launch per kernel; the saxpy launch is given the vecadd one."""
 from dataclasses import dataclass
 from typing import Any

@@ -1,5 +1,4 @@
-# fresh-expect: E0502 at line 34
-# fresh-known-miss: cli,mypy a @property returning an attribute is not followed (m.result is not known to be m.out)
+# fresh-expect: E0502 at line 33
 """A property exposes the output buffer under a second name."""
 import numpy as np
 import safekernels as sk

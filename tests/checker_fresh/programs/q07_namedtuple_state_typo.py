@@ -1,5 +1,4 @@
-# fresh-expect: E0502 at line 33
-# fresh-known-miss: cli,mypy typing.NamedTuple fields: state.cur / state.nxt of an instance built with keyword fields are not aliases of the arguments
+# fresh-expect: E0502 at line 32
 """Ping-pong state kept in a NamedTuple; the rebuild after each step repeats `nxt` instead of swapping."""
 from typing import NamedTuple
 
