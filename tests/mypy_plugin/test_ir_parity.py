@@ -70,6 +70,18 @@ IR_EXCEPTIONS: dict[Key, str] = {
     ("e0502_nested_function_captured_aliases.py", "inner", 39): TWO_LOWERINGS,
     ("e0502_nested_function_captured_aliases.py", "step", 35): TWO_LOWERINGS,
     ("e0502_then_chain_values_are_launch_buffers.py", "step", 46): TWO_LOWERINGS,
+    ("clean_nested_function_pending_op_against_captured_items.py", "main", 25): DEF_SPAN,
+    ("clean_nested_function_pending_op_against_captured_items.py", "item_pending", 36): TWO_LOWERINGS,
+    ("clean_nested_function_pending_op_against_captured_items.py", "name_pending", 41): TWO_LOWERINGS,
+    ("clean_nested_function_pending_op_against_captured_items.py", "param_pending", 47): TWO_LOWERINGS,
+    ("clean_nested_function_pending_op_against_captured_items.py", "step", 54): TWO_LOWERINGS,
+    ("e0502_nested_function_pending_op_against_captured_items.py", "main", 26): DEF_SPAN,
+    ("e0502_nested_function_pending_op_against_captured_items.py", "item_pending", 37): TWO_LOWERINGS,
+    ("e0502_nested_function_pending_op_against_captured_items.py", "name_pending", 42): TWO_LOWERINGS,
+    ("e0502_nested_function_pending_op_against_captured_items.py", "param_pending", 48): TWO_LOWERINGS,
+    ("e0502_nested_function_pending_op_against_captured_items.py", "step", 55): TWO_LOWERINGS,
+    ("clean_helper_pending_op_name_rebound.py", "main", 28): DEF_SPAN,
+    ("e0499_helper_pending_op_name_rebound.py", "main", 29): DEF_SPAN,
 }
 
 

@@ -75,6 +75,7 @@ class GroupBorrow:
     key: str
     mutable: bool
     node: int
+    held_by: str | None = None  # a nested function's pending op whose loan this replays (`ir.Borrow.held_by`)
 
 
 MAX_WORLDS = 8
@@ -906,6 +907,11 @@ class _Analysis:
         if s.group != op.group or any(nodes[gb.node].op is op for gb in s.borrows):
             # a new call (or this call again: an unrolled loop runs one call once per item)
             s.group, s.borrows = op.group, ()
+        if op.held_by is not None:
+            # a nested function's loan, replayed at its call for the launch that follows in this group: the
+            # nested function's analysis and its earlier launch's replay checked it
+            s.borrows = (*s.borrows, GroupBorrow(op.place.key, op.mutable, node.id, op.held_by))
+            return s
         self.check_use(s, node, op.place, op.span)
         objs = s.get(op.place.key)
         if self.reporting:
@@ -925,7 +931,7 @@ class _Analysis:
                 assert isinstance(first, ir.Borrow)
                 self.diagnostics.append(
                     messages.borrow_conflict(
-                        self.path, op.place.text, first.span, conflict.mutable, op.span, op.mutable
+                        self.path, op.place.text, first.span, conflict.mutable, op.span, op.mutable, conflict.held_by
                     )
                 )
             else:
@@ -1027,7 +1033,7 @@ def nonlocal_effects(function: ir.Function, names: Iterable[str], params: Iterab
     reads: dict[tuple[str, Span, bool], ir.Use | ir.Borrow | ir.CheckBrand | tuple[tuple[ir.Borrow, ...], ...]] = {}
     first: set[str] = set()
     params = tuple(params)
-    runs = _borrow_runs(graph, states, wanted, frozenset(params))
+    runs = _borrow_runs(analysis, states, wanted, frozenset(params))
     for node in graph.nodes:
         op, st = node.op, states[node.id]
         if st is not None and node.id in runs:
@@ -1106,7 +1112,7 @@ _MAX_BORROW_ARMS = 16
 
 
 def _borrow_runs(
-    graph: Graph, states: list[State | None], wanted: Sequence[str], params: frozenset[str] = frozenset()
+    analysis: _Analysis, states: list[State | None], wanted: Sequence[str], params: frozenset[str] = frozenset()
 ) -> dict[int, tuple[tuple[ir.Borrow, ...], ...]]:
     """A nested function's calls that borrow the caller's values, for its call sites (`nonlocal_effects`): per call
     (a run of borrows of one group, keyed by its first node), the ways its arguments may be the caller's values,
@@ -1115,7 +1121,10 @@ def _borrow_runs(
     reaches it (`w := a`, `a, b = b, a`, the values of an op it ran); at the call site, where the caller knows which
     of its names are one buffer, two arguments of one launch that are one buffer conflict (E0502).  A parameter's
     value `@param` counts too, in a call that also borrows a captured value (a call of parameters only is the call
-    summary's)."""
+    summary's).  Each way starts with the loans the nested function's own pending ops hold on the caller's values
+    when the call runs (`ir.Borrow.held_by`): `p = k.launch_async(prep, named["b"], ...)` then a launch writing `b`
+    conflicts at the call site, where `named["b"]` is known to be `b` (seed 421 of the surface generator)."""
+    graph = analysis.graph
     names = frozenset(wanted) | params
 
     def caller(obj: str) -> str | None:
@@ -1138,6 +1147,7 @@ def _borrow_runs(
     for run in groups:
         state = states[run[-1].id]
         assert state is not None
+        held = _held_loans(analysis, states[run[0].id], run[0], caller)
         arms: dict[tuple[ir.Borrow, ...], None] = {}
         for world in state.worlds:
             per_borrow: list[list[ir.Borrow]] = []
@@ -1147,15 +1157,37 @@ def _borrow_runs(
                 found = sorted({n for o in _world_get(world, op.place.key) if (n := caller(o)) is not None})
                 if found:
                     per_borrow.append(
-                        [ir.Borrow(ir.Place(n, (), op.place.text), op.mutable, op.group, op.span) for n in found]
+                        [
+                            ir.Borrow(ir.Place(n, (), op.place.text), op.mutable, op.group, op.span, None, op.held_by)
+                            for n in found
+                        ]
                     )
-            if not per_borrow or all(b.place.root in params for way in per_borrow for b in way):
+            if not per_borrow or (not held and all(b.place.root in params for way in per_borrow for b in way)):
                 continue
             for arm in itertools.islice(itertools.product(*per_borrow), _MAX_BORROW_ARMS):
-                arms.setdefault(tuple(arm))
+                arms.setdefault((*held, *arm))
         if arms:
             out[run[0].id] = tuple(itertools.islice(arms, _MAX_BORROW_ARMS))
     return out
+
+
+def _held_loans(
+    analysis: _Analysis, state: State | None, node: Node, caller: Callable[[str], str | None]
+) -> tuple[ir.Borrow, ...]:
+    """The loans the nested function's pending ops hold on the caller's values (whole values: a view's loan is
+    left to the nested function's own analysis) at `node`, as borrows replaying them (`ir.Borrow.held_by`)."""
+    if state is None or not state.loans:
+        return ()
+    out: dict[ir.Borrow, None] = {}
+    for loan in analysis.active_loans(state, node):
+        held_by = analysis.holder_text(loan)
+        name = caller(loan.obj)
+        if held_by is None or name is None or loan.holder_key == ir.RETURN_HOLDER:
+            continue
+        first = analysis.graph.nodes[loan.node].op
+        assert isinstance(first, ir.Borrow)
+        out.setdefault(ir.Borrow(ir.Place(name, (), loan.text), loan.mutable, first.group, first.span, None, held_by))
+    return tuple(out)
 
 
 def _dominators(graph: Graph) -> list[int]:

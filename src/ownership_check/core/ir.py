@@ -174,11 +174,16 @@ class View:
 
 @dataclass(frozen=True)
 class Borrow:
+    """`held_by`: this borrow replays, at a call of a nested function, a loan its pending op of that name holds
+    while one of its launches runs (`checker.nonlocal_effects`): it is recorded in its call's group, so the
+    launch's borrows are checked against it by the caller's knowledge of its values, and checks nothing itself."""
+
     place: Place
     mutable: bool
     group: int
     span: Span
     holder: Place | None = None
+    held_by: str | None = None
 
 
 @dataclass(frozen=True)
