@@ -719,7 +719,8 @@ def _applied(
         if receiver_param is not None and _moves_receiver_attributes(callee, receiver_param):
             # once more with the receiver's attributes as device values, for the moves only that makes
             assumed = outer | {receiver_param}
-            unit = type(lowerer.unit)(callee, "function", lambda: assumed, None, f"{callee.name} (call summary)")
+            again = f"{callee.name} (call summary, device attributes)"
+            unit = type(lowerer.unit)(callee, "function", lambda: assumed, None, again)
             assuming = type(lowerer)(lowerer.ctx, unit).lower()
             found = with_receiver_moves(found, call_summary(assuming, params, receiver_param, callee.name))
         return found

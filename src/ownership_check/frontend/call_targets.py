@@ -661,7 +661,8 @@ def _applied(
         if receiver_param is not None and _moves_receiver_attributes(callee, receiver_param):
             # once more with the receiver's attributes as device values, for the moves only that makes
             outer = device | plain | {receiver_param}
-            unit = type(lowerer.unit)(name, callee, "function", outer, kernels, class_brands=brands)
+            again = f"{callee.name} (call summary, device attributes)"
+            unit = type(lowerer.unit)(again, callee, "function", outer, kernels, class_brands=brands)
             assuming = type(lowerer)(lowerer.ctx, unit).lower()
             found = with_receiver_moves(found, call_summary(assuming, params, receiver_param, callee.name))
         return found
