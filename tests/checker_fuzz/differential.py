@@ -69,6 +69,9 @@ class Outcome:
     unrun_lines: set[int] = field(default_factory=set)  # lines that built an op collected unrun
     call_lines: dict[int, set[int]] = field(default_factory=dict)  # error line -> the calls that reached it
     executed: set[int] = field(default_factory=set)  # lines of the program some run executed
+    runs_executed: list[frozenset[int]] = field(default_factory=list)  # the lines each run executed, per run
+    # lines an exception passed through, caught or not: True where one was an ownership error
+    raised_lines: dict[int, bool] = field(default_factory=dict)
 
     @property
     def disagrees(self) -> bool:
@@ -165,9 +168,10 @@ def runtime_lines(path: Path) -> set[int]:
 
 
 @contextlib.contextmanager
-def _line_coverage(path: Path, lines: set[int] | None) -> Iterator[None]:
-    """Record into `lines` the lines of `path` that run (only that file's frames are traced line by line); nothing
-    is traced when `lines` is None."""
+def _line_coverage(path: Path, lines: set[int] | None, raised: dict[int, bool] | None = None) -> Iterator[None]:
+    """Record into `lines` the lines of `path` that run (only that file's frames are traced line by line), and into
+    `raised` those an exception passed through (raised there or by a call there), caught by the program or not:
+    True where one was an ownership error; nothing is traced when `lines` is None."""
     if lines is None:
         yield
         return
@@ -176,6 +180,9 @@ def _line_coverage(path: Path, lines: set[int] | None) -> Iterator[None]:
     def local(frame: FrameType, event: str, arg: Any) -> Any:
         if event == "line":
             lines.add(frame.f_lineno)
+        elif event == "exception" and raised is not None:
+            line = frame.f_lineno
+            raised[line] = raised.get(line, False) or issubclass(arg[0], RUNTIME_ERRORS)
         return local
 
     def tracer(frame: FrameType, event: str, arg: Any) -> Any:
@@ -193,12 +200,16 @@ def _line_coverage(path: Path, lines: set[int] | None) -> Iterator[None]:
 
 
 def run_program(
-    path: Path, executed: set[int] | None = None
+    path: Path,
+    executed: set[int] | None = None,
+    per_run: list[frozenset[int]] | None = None,
+    raised: dict[int, bool] | None = None,
 ) -> tuple[set[int], bool, set[int], dict[int, set[int]]]:
     """Run `main` of `path` over RUN_ARGUMENTS on the CPU executor: the lines that raised an ownership error,
     whether every run returned cleanly, the lines that built an op collected unrun, and the lines of the calls
     through which an ownership error raised in a helper of the program came; the lines that ran go into
-    `executed`."""
+    `executed`, each run's own lines into `per_run` (to tell whether two lines ever ran in one run), and the lines
+    an exception passed through into `raised` (one the program caught itself leaves its run clean)."""
     spec = importlib.util.spec_from_file_location(path.stem, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
@@ -214,8 +225,11 @@ def run_program(
         warnings.simplefilter("always")
         spec.loader.exec_module(module)
         for flag, k in RUN_ARGUMENTS:
+            ran: set[int] | None = None if executed is None else set()
+            if ran is not None and per_run is not None:
+                per_run.append(frozenset())
             try:
-                with _time_limit(RUN_SECONDS), _line_coverage(path, executed):
+                with _time_limit(RUN_SECONDS), _line_coverage(path, ran, raised):
                     module.main(flag, k)
             except RUNTIME_ERRORS as exc:
                 clean = False
@@ -229,6 +243,11 @@ def run_program(
                 raise
             except Exception:  # any other failure (a NameError, a kernel trap, ...) ends this run of the program
                 clean = False
+            finally:
+                if ran is not None and executed is not None:
+                    executed |= ran
+                    if per_run is not None:
+                        per_run[-1] = frozenset(ran)
         gc.collect()
     unrun = {
         w.lineno for w in caught if issubclass(w.category, UnusedDeviceOpWarning) and Path(w.filename) == path
@@ -298,7 +317,10 @@ def run_batch(
         try:
             for outcome, path in zip(outcomes, paths, strict=True):
                 outcome.runtime_lines, outcome.runs_clean, outcome.unrun_lines, calls = run_program(
-                    path, outcome.executed if trace_lines else None
+                    path,
+                    outcome.executed if trace_lines else None,
+                    outcome.runs_executed if trace_lines else None,
+                    outcome.raised_lines if trace_lines else None,
                 )
                 outcome.call_lines = calls
         finally:

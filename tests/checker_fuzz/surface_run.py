@@ -55,6 +55,103 @@ def unseen_reason(outcome: Outcome, line: int) -> str | None:
 _AWAITED_RUN = re.compile(r"^\s*asyncio\.run\(outer_awaited\d+\(\)\)")
 
 
+_NOTE_LINE = re.compile(r"\(line (\d+), column \d+\)")
+_NOTE_SPOT = re.compile(r"\(line (\d+), column (\d+)\)")
+_HEADER = re.compile(r"^\s*(?P<kind>if|elif|else|match|case|for|while|try|except|finally|with|def|async def)\b")
+_FLOW_CLASSES = {
+    "try": "an exception edge: the pairing site is in a `try` whose handler or `finally` path the runs never took",
+    "loop": "a loop: the pairing site is on a path of another iteration (loop exits and back edges joined)",
+    "branch": "uncorrelated branches: the pairing site and the reported line are on branches of one condition "
+    "(`flag`, `k`) no run takes together (paths joined)",
+}
+
+
+def _enclosing(lines: Sequence[str], line: int) -> list[str]:
+    """The kinds of the compound statements enclosing `line`, innermost first (`if`, `for`, `try`...; a `with
+    contextlib.suppress(...)` is `suppress`)."""
+    text = lines[line - 1] if 0 < line <= len(lines) else ""
+    indent = len(text) - len(text.lstrip())
+    out: list[str] = []
+    for number in range(line - 1, 0, -1):
+        header = lines[number - 1]
+        stripped = header.lstrip()
+        depth = len(header) - len(stripped)
+        if not stripped or depth >= indent:
+            continue
+        indent = depth
+        match = _HEADER.match(header)
+        if match is not None:
+            kind = match.group("kind")
+            out.append("suppress" if kind == "with" and "suppress(" in header else kind)
+        if depth == 0:
+            break
+    return out
+
+
+def _conservative_operand(text: str) -> bool:
+    """Whether `text` (from just before a reported column: the span of `(p or q)` starts inside its parentheses)
+    starts with a parenthesised `p or q` or `p if c else q`."""
+    text = text if text.startswith("(") else text[1:]
+    if not text.startswith("("):
+        return False
+    depth = 0
+    for end, char in enumerate(text):
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if depth == 0:
+            inner = text[1:end]
+            return " or " in inner or (" if " in inner and " else " in inner)
+    return False
+
+
+def false_alarm_class(outcome: Outcome, line: int, column: int, code: str) -> str:
+    """Why an error reported on a program that ran clean on every run is not shown wrong by the runs (a class),
+    from the lines the runs executed and the sites the diagnostic's notes name (the earlier move or borrow):
+
+    - the runtime did raise there (an ownership error: not a false alarm; or another error first), and the
+      program's own `except` caught it;
+    - the reported line never ran: a path none of the four runs took;
+    - a `launch_unchecked` (the runtime skips its checks), an operand `p or q` (either place);
+    - a loop's moved-in-previous-iteration report; a move in a `try` body or `with suppress` before its use;
+    - the pairing site never ran in a run that reached the reported line, by the compound statement between them
+      (a `try`, a loop, a branch);
+    - otherwise the runs did produce the reported history and raised nothing: a real false alarm (or a form the
+      analysis treats conservatively), listed apart."""
+    if outcome.raised_lines.get(line):
+        return "not a false alarm: the runtime raised an ownership error there and the program's `except` caught it"
+    if line in outcome.raised_lines:
+        return "the runtime raised another error there first (a shape or type error), caught by the program"
+    if line not in outcome.executed:
+        return "never ran: the reported line is on a path none of the four runs took"
+    notes = [n for (at, _, c, _), found in (outcome.cli_notes | outcome.plugin_notes).items()
+             if at == line and c == code for n in found]
+    if any("in previous iteration of loop" in note for note in notes):
+        return "a loop: a value moved on the back edge looks maybe-moved on the first pass (moved facts joined)"
+    lines = outcome.source.splitlines()
+    if code in ("E0499", "E0502") and ".launch_unchecked(" in lines[line - 1]:
+        return "`launch_unchecked`: the runtime checks no aliasing or pending loans there, the checker does (by design)"
+    spots = [(line, column)] + [(int(at), int(col)) for note in notes for at, col in _NOTE_SPOT.findall(note)]
+    if any(_conservative_operand(lines[at - 1][max(col - 2, 0):]) for at, col in spots if 0 < at <= len(lines)):
+        return "an operand `p or q` / `p if c else q`: either place, where the runtime took one"
+    sites = {int(n) for note in notes for n in _NOTE_LINE.findall(note)} - {line}
+    together = [ran for ran in outcome.runs_executed if line in ran]
+    if code == "E0382" and any(
+        kind in ("try", "suppress") for site in sites for kind in _enclosing(lines, site)[:1]
+    ) and any(sites & ran for ran in together):
+        return ("an exception edge: a call in a `try` body or `with contextlib.suppress` may raise after its moves, "
+                "leaving a moved value that the next statement uses")
+    if sites and not any(sites & ran for ran in together):
+        kinds = [kind for site in sorted(sites) for kind in _enclosing(lines, site)] + _enclosing(lines, line)
+        for kind, label in (("try", "try"), ("except", "try"), ("finally", "try")):
+            if kind in kinds:
+                return _FLOW_CLASSES[label]
+        if any(k in ("if", "elif", "else", "match", "case") for k in kinds):
+            return _FLOW_CLASSES["branch"]
+        if any(k in ("for", "while") for k in kinds):
+            return _FLOW_CLASSES["loop"]
+        return "the pairing site never ran with the reported line (other flow)"
+    return f"ran clean with its history: not explained by the paths the runs took ({code})"
+
+
 def statement_kind(source: str, line: int) -> str:
     """A short name for the statement on `line` (`vecadd.launch(`, `add(`, `print(`...), to classify reports."""
     lines = source.splitlines()
@@ -75,6 +172,8 @@ class SurfaceReport:
     unseen: Counter[str] = field(default_factory=Counter)  # misses in documented unseen forms, by reason
     false_alarms: Counter[str] = field(default_factory=Counter)
     false_alarm_examples: dict[str, Outcome] = field(default_factory=dict)
+    false_alarm_classes: Counter[str] = field(default_factory=Counter)  # by `false_alarm_class`
+    false_alarm_sites: list[tuple[str, int, str, str]] = field(default_factory=list)  # (program, line, code, class)
     disagreements: list[Outcome] = field(default_factory=list)
     disagreements_untyped: int = 0
     notes_mypy_hides: int = 0
@@ -99,11 +198,14 @@ class SurfaceReport:
                 self.misses.append((outcome, line))
             else:
                 self.unseen[reason] += 1
-        for line, _, code in sorted(outcome.false_alarms):
+        for line, column, code in sorted(outcome.false_alarms):
             ran = "ran clean" if line in outcome.executed else "never ran"
             key = f"{code} at `{statement_kind(outcome.source, line)}` ({ran})"
             self.false_alarms[key] += 1
             self.false_alarm_examples.setdefault(key, outcome)
+            why = false_alarm_class(outcome, line, column, code)
+            self.false_alarm_classes[why] += 1
+            self.false_alarm_sites.append((outcome.name, line, code, why))
         self.notes_mypy_hides += outcome.notes_mypy_hides
         if outcome.disagrees:
             if outcome.typed:
@@ -151,6 +253,8 @@ class SurfaceReport:
             + "".join(f"; {o.name}" for o in self.disagreements),
             f"candidate false alarms (an error on a program that ran clean): {sum(self.false_alarms.values())}",
             *(f"    {count:5}  {key}" for key, count in self.false_alarms.most_common()),
+            "candidate false alarms by class (`false_alarm_class`):",
+            *(f"    {count:5}  {why}" for why, count in self.false_alarm_classes.most_common()),
             f"ops collected unrun on a line without W0003: {self.unrun_without_w0003}; "
             f"programs with W0003 that ran clean with no op collected unrun: {self.w0003_runs_clean_no_warning}",
             f"table coverage (every entry at least {minimum} times):",
