@@ -38,6 +38,8 @@ TWO_LOWERINGS = "a nested function is lowered on its own and, for its call's eff
 #: mypy 2.x columns on a line with a non-ASCII character before the position are not character columns.
 NON_ASCII_COLUMNS = "mypy's columns after a non-ASCII identifier (`ﬁ = sk.zeros(...)`) are not character columns"
 IR_EXCEPTIONS: dict[Key, str] = {
+    ("clean_global_moved_in_function.py", "<module>", 1): DEF_SPAN,
+    ("e0382_global_moved_in_function.py", "<module>", 1): DEF_SPAN,
     ("clean_module_level_script.py", "<module>", 1): DEF_SPAN,
     ("e0382_module_level_script.py", "<module>", 1): DEF_SPAN,
     ("e0382_nested_function_captures_moved.py", "main", 16): DEF_SPAN,
