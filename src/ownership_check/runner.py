@@ -180,6 +180,7 @@ def analyze_source(
     import sys
 
     from ownership_check.frontend.ast_lowering import FileContext, lower_module
+    from ownership_check.frontend.free_brands import free_brand_mismatches
 
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 8000))
@@ -191,7 +192,11 @@ def analyze_source(
                 line = getattr(exc, "lineno", None) or 1
                 return [syntax_error(path, getattr(exc, "msg", None) or str(exc), Span(line, 1, line, 2))]
         ctx = FileContext(source, path, summary, index, tree)
-        return check_module(lower_module(ctx, tree))
+        found = check_module(lower_module(ctx, tree))
+        extra = free_brand_mismatches(ctx, tree, found)
+        if not extra:
+            return found
+        return sorted([*found, *extra], key=lambda d: (d.span.line, d.span.column, d.code))
     except (RecursionError, MemoryError):
         reason = "file too complex to analyse: its expressions are nested too deeply"
         return [not_analyzed(path, reason, Span(1, 1, 1, 2))]
