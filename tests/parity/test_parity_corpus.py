@@ -49,6 +49,7 @@ SCRIPTS = {
     "tests/checker_cases/clean_module_level_script.py",
     "tests/checker_cases/e0382_module_level_script.py",
     "tests/checker_cases/e0502_module_level_simt_launch.py",
+    "tests/checker_cases/e0382_global_moved_in_function.py",
 }
 
 
