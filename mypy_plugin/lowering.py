@@ -2171,9 +2171,12 @@ class FunctionLowerer(calls.PlaceNaming):
         partial_name = self.partial_names.get(id(node))
         if partial_name is not None:
             return self.bind_partial(node, partial_name)
-        mapped = self.mapped_call(node)
+        mapped = self.mapped_call(node, holder)
         if mapped is not None:
             return mapped
+        folded = self.higher_order_call(node, holder)
+        if folded is not None:
+            return folded
         func = node.callee
         partial = self.partials.get(func.name) if isinstance(func, NameExpr) else None
         if partial is not None:
@@ -2297,7 +2300,31 @@ class FunctionLowerer(calls.PlaceNaming):
             out.append(calls.Operand(arg, span, slot, device, keyword=keyword))
         return tuple(out)
 
-    def mapped_call(self, node: CallExpr) -> ir.Value | None:
+    def moving_callable(self, function: Expression) -> bool:
+        """Whether a callable value moves what it is called with (the CLI's `moving_callable`)."""
+        first_name = self.ctx.names(function)[:1]
+        function_name = first_name[0] if first_name and resolve.is_safekernels(first_name[0]) else None
+        return callables.moves_items(function_name, self.ctx.kernel(function))
+
+    def higher_order_call(self, node: CallExpr, holder: ir.Place | None) -> ir.Value | None:
+        """`functools.reduce(sk.zip, ops)` of a callable that moves its arguments (the CLI's
+        `higher_order_call`)."""
+        if not any(name in callables.HIGHER_ORDER_FUNCTIONS for name in self.ctx.names(node.callee)):
+            return None
+        if not 2 <= len(node.args) <= 3 or any(kind != ARG_POS for kind in node.arg_kinds):
+            return None
+        function, iterable, *initial = node.args
+        if not self.moving_callable(function):
+            return None
+        spread = self.operand(iterable, star=True).items
+        if spread is None:
+            return None
+        items = (*spread, *(self.operand(a) for a in initial))
+        return callables.apply_to_items(
+            node, span_of(node), (node.callee, function, iterable, *initial), items, holder, True, self
+        )
+
+    def mapped_call(self, node: CallExpr, holder: ir.Place | None = None) -> ir.Value | None:
         """`list(map(f, [x, y]))` of a lambda or a function the checker follows (the CLI's `mapped_call`)."""
         inner = node.args[0] if len(node.args) == 1 and node.arg_kinds[0] == ARG_POS else None
         if not (isinstance(inner, CallExpr) and len(inner.args) == 2 and self.builtin(inner.callee) == "map"):
@@ -2312,6 +2339,13 @@ class FunctionLowerer(calls.PlaceNaming):
             callee = function
         elif isinstance(function, NameExpr):
             callee = self.helper(function)
+        if callee is None and self.moving_callable(function):
+            # `list(map(scale, parts))` of a callable the ownership table knows (the CLI's rule)
+            spread = self.operand(items_node, star=True).items
+            if spread is None:
+                return None
+            evaluated = (node.callee, inner.callee, function, items_node)
+            return callables.apply_to_items(node, span_of(node), evaluated, spread, holder, False, self)
         display = self.literal_display(items_node)
         items = callables.mapped_items(None if display is None else [self.operand(item) for item in display])
         if callee is None or items is None or not self.ctx.classes.runs_when_called(callee):

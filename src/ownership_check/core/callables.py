@@ -11,6 +11,10 @@ of the same module"), and hands the core what the call runs:
                                       objects they were when `partial` ran are the ones a later call passes
     run(c, d)                         target(<slot 0>, c, d, k=<slot k>): `partial_arguments` merges them
     list(map(f, [x, y]))              f(x), then f(y): `mapped_items`
+    functools.reduce(sk.zip, ops)     a callable the ownership table knows (`sk.zip`, a tile kernel) run by a
+                                      higher-order function on the items of an iterable: each item the checker
+                                      knows (a display's, a container list's of known length) may be moved
+                                      (`apply_to_items`)
 
 A lambda bound to a name and a function a factory returns are plain functions to the call-summary machinery
 (`call_effects`); the front ends only resolve the name to their definition.
@@ -22,8 +26,10 @@ from collections.abc import Sequence
 from typing import Final, TypeVar
 
 from ownership_check.core import ir
-from ownership_check.core.calls import Lowering, Operand
+from ownership_check.core.calls import KernelSignature, Lowering, Operand
+from ownership_check.core.messages import move_help
 from ownership_check.diagnostics import Span
+from safekernels.ownership_model import MOVING_ARGUMENT_CALLS, launch_form
 
 E = TypeVar("E")
 
@@ -33,6 +39,11 @@ PARTIAL_FUNCTIONS: Final[frozenset[str]] = frozenset({"functools.partial"})
 #: Builtins that run `map`'s callable on every item before they return (a bare `map(...)` is lazy: nothing runs
 #: until something iterates it, so it is followed only inside one of these).
 MAP_CONSUMERS: Final[frozenset[str]] = frozenset({"list", "tuple", "set", "sorted"})
+
+#: Higher-order functions that call their callable argument (position 0) with the items of their iterable
+#: argument (position 1) before they return, by qualified name; `reduce`'s optional third argument (its initial
+#: value) is passed to the callable too.  `map` is lazy and followed only inside a `MAP_CONSUMERS` call.
+HIGHER_ORDER_FUNCTIONS: Final[frozenset[str]] = frozenset({"functools.reduce"})
 
 #: How a partial's slot is spelled: the name it is bound to, this marker, the slot's index (or keyword).  A `$`
 #: never appears in a Python name, so a slot is no user's place.
@@ -71,3 +82,37 @@ def mapped_items(items: Sequence[Operand[E]] | None) -> tuple[Operand[E], ...] |
     if items is None or any(item.star for item in items):
         return None
     return tuple(items)
+
+
+def moves_items(safekernels_function: str | None, kernel: KernelSignature | None) -> bool:
+    """Whether a callable value moves the device values it is called with, by the ownership table: a safekernels
+    function whose arguments move (`sk.zip`), or a kernel whose plain call launches it (a tile kernel takes
+    ownership of every argument)."""
+    if safekernels_function is not None and safekernels_function.rsplit(".", 1)[-1] in MOVING_ARGUMENT_CALLS:
+        return True
+    return kernel is not None and launch_form(kernel.track, kernel.autotuned, None) is not None
+
+
+def apply_to_items(
+    node: E,
+    span: Span,
+    evaluated: Sequence[E],
+    items: Sequence[Operand[E]],
+    holder: ir.Place | None,
+    op_result: bool,
+    sink: Lowering[E],
+) -> ir.Value:
+    """`functools.reduce(sk.zip, ops)`, `list(map(scale, parts))`: a callable that moves its arguments
+    (`moves_items`) run by a higher-order function on `items` (the iterable's items the checker knows, then any
+    initial value).  Which item meets which call depends on the fold, so each is conservatively moved by the call
+    (a device value: a place the checker does not know to be one is
+    only read with the iterable); the result, bound to `holder`, inherits the
+    moved ops' loans (a zipped op runs their pending work).  `evaluated` are the callee, the callable and the
+    iterable as written, lowered first.  The result is an op when `op_result` (`reduce(sk.zip, ...)` folds
+    into one op), else a new value (the list `map` built)."""
+    for part in evaluated:
+        sink.lower_expr(part)
+    for item in items:  # an item that is no place was evaluated with the iterable (a new value)
+        if item.place is not None and item.device:
+            sink.emit(ir.Move(item.place, item.span, move_help("combinator"), heir=holder), node)
+    return ir.Fresh("op") if op_result else ir.Fresh()

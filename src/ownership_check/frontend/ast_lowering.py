@@ -2455,9 +2455,12 @@ class FunctionLowerer(calls.PlaceNaming):
         partial_name = self.partial_names.get(id(node))
         if partial_name is not None:
             return self.bind_partial(node, partial_name)
-        mapped = self.mapped_call(node)
+        mapped = self.mapped_call(node, holder)
         if mapped is not None:
             return mapped
+        folded = self.higher_order_call(node, holder)
+        if folded is not None:
+            return folded
         func = node.func
         partial = self.partials.get(func.id) if isinstance(func, ast.Name) else None
         if partial is not None:
@@ -2577,7 +2580,32 @@ class FunctionLowerer(calls.PlaceNaming):
             out.append(calls.Operand(arg, span, slot, device, keyword=keyword))
         return tuple(out)
 
-    def mapped_call(self, node: ast.Call) -> ir.Value | None:
+    def moving_callable(self, function: ast.expr) -> bool:
+        """Whether a callable value moves what it is called with (`callables.moves_items`): `sk.zip`, a kernel."""
+        qualified = self.ctx.qualify(function)
+        function_name = qualified if qualified is not None and qualified.startswith("safekernels.") else None
+        return callables.moves_items(function_name, self.kernel_of(function))
+
+    def higher_order_call(self, node: ast.Call, holder: ir.Place | None) -> ir.Value | None:
+        """`functools.reduce(sk.zip, ops)` (`callables.HIGHER_ORDER_FUNCTIONS`) of a callable that moves its
+        arguments: each item the checker knows of the iterable (and the initial value) is moved by the call
+        (`callables.apply_to_items`); None for any other call."""
+        if self.ctx.qualify(node.func) not in callables.HIGHER_ORDER_FUNCTIONS:
+            return None
+        if node.keywords or not 2 <= len(node.args) <= 3 or any(isinstance(a, ast.Starred) for a in node.args):
+            return None
+        function, iterable, *initial = node.args
+        if not self.moving_callable(function):
+            return None
+        spread = self.operand(iterable, star=True).items
+        if spread is None:
+            return None
+        items = (*spread, *(self.operand(a) for a in initial))
+        return callables.apply_to_items(
+            node, self.span(node), (node.func, function, iterable, *initial), items, holder, True, self
+        )
+
+    def mapped_call(self, node: ast.Call, holder: ir.Place | None = None) -> ir.Value | None:
         """`list(map(f, [x, y]))` (also `tuple`, `set`, `sorted`) of a lambda or a function the checker follows:
         the items are evaluated, then `f` runs on each in order, with its call summary (`callables.mapped_items`);
         None for any other call."""
@@ -2595,6 +2623,13 @@ class FunctionLowerer(calls.PlaceNaming):
         elif isinstance(function, ast.Name):
             found = self.helper(function.id)
             callee = found if isinstance(found, ast.FunctionDef) else None
+        if callee is None and self.moving_callable(function):
+            # `list(map(scale, parts))` of a callable the ownership table knows: each known item is moved
+            spread = self.operand(items_node, star=True).items
+            if spread is None:
+                return None
+            evaluated = (node.func, inner.func, function, items_node)
+            return callables.apply_to_items(node, self.span(node), evaluated, spread, holder, False, self)
         display = self.literal_display(items_node)
         items = callables.mapped_items(
             None if display is None else [self.operand(item) for item in display]

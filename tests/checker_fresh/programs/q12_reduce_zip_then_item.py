@@ -1,5 +1,4 @@
-# fresh-expect: E0382 at line 22
-# fresh-known-miss: cli,mypy ops moved by a higher-order call (functools.reduce(sk.zip, ops)) out of a comprehension-built list; ops[0] used afterwards
+# fresh-expect: E0382 at line 21
 """functools.reduce folds a list of launches into one op with sk.zip; the code then syncs one of the folded ops."""
 import functools
 
