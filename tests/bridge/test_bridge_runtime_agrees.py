@@ -135,6 +135,9 @@ PAIRS: dict[str, tuple[str, str]] = {
         "e0505_pending_op_kept_by_method", "clean_pending_op_kept_by_method"
     ),
     "fresh: functools.partial of a launch": ("e0502_partial_of_launch", "clean_partial_of_launch"),
+    "parity: sync_on of an op the checker cannot name": (
+        "e0382_sync_on_of_op_the_checker_cannot_name", "clean_sync_on_of_op_the_checker_cannot_name"
+    ),
     "fresh: map applies a callable per item": (
         "e0382_map_applies_callable_per_item", "clean_map_applies_callable_per_item"
     ),

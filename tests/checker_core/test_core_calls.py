@@ -17,8 +17,8 @@ from ownership_check.diagnostics import Span
 
 Event = ir.Op | tuple[str, str]  # an IR op, or ("expr", node) where the front end lowered an ordinary expression
 
-LIBCST_LIKE = calls.Dialect(launch_move_events=True, distinct_methods_move_any_receiver=False)
-MYPY_LIKE = calls.Dialect(launch_move_events=False, distinct_methods_move_any_receiver=True)
+LIBCST_LIKE = calls.Dialect(launch_move_events=True)
+MYPY_LIKE = calls.Dialect(launch_move_events=False)
 
 
 def sp(col: int) -> Span:

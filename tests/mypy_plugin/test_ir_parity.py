@@ -39,10 +39,6 @@ TWO_LOWERINGS = "a nested function is lowered on its own and, for its call's eff
 #: Known IR differences whose diagnostics are identical in both front ends (`test_parity` compares them); each is
 #: a place where the front ends could still disagree on other code, listed in docs/checker-internals.md.
 MATCH_ARMS = "match arms with captures of a subject display: the ops inside the arms differ in shape or order"
-TYPED_SYNC = (
-    "`op.sync_on(...)` of an item of a comprehension-built list: mypy types the item as an op (a Move in the "
-    "plugin's IR), the CLI cannot (a Use)"
-)
 LAMBDA_IN_UNSAFE = "a lambda called inside an unsafe block: the plugin's IR carries 7 more ops for the lambda's call"
 NON_ASCII_COLUMNS = "mypy's columns after a non-ASCII identifier (`ﬁ = sk.zeros(...)`) are not character columns"
 IR_EXCEPTIONS: dict[Key, str] = {
@@ -97,7 +93,6 @@ IR_EXCEPTIONS: dict[Key, str] = {
     ("e0308_prepared_from_enclosing_scope.py", "captured", 46): DEF_SPAN,
     ("clean_match_captures_subject_items.py", "main", 21): MATCH_ARMS,
     ("e0502_match_captures_subject_items.py", "main", 23): MATCH_ARMS,
-    ("e0382_comprehension_built_list_items.py", "main", 21): TYPED_SYNC,
     ("clean_unchecked_launch_in_lambda_in_unsafe_block.py", "main", 28): LAMBDA_IN_UNSAFE,
 }
 

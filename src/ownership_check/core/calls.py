@@ -131,12 +131,9 @@ class Dialect:
     """Where the two front ends lowered differently before they shared this module (kept: no behaviour change).
 
     `launch_move_events`: the moves of one tile launch share an `event` (reported once together).
-    `distinct_methods_move_any_receiver`: `x.sync_on(...)` / `x.unpartition(...)` move `x` even when the pre-pass
-    does not know `x` to be a device value (the ownership table says they may).
     """
 
     launch_move_events: bool
-    distinct_methods_move_any_receiver: bool
 
 
 #: Every moved value is reported on its own, in both front ends: rustc reports a use after move once per set of
@@ -862,9 +859,10 @@ def _method_call(call: Call[E], method: MethodCall[E], holder: ir.Place | None, 
         _call_args(call, False, None, sink)
         sink.emit(ir.Use(receiver.place, receiver.span))
         return ir.FromPlace(receiver.place, call.span)
-    moving = name in MOVING_METHODS and (receiver.device or bool(receiver.choices))
-    if sink.dialect.distinct_methods_move_any_receiver and name in DISTINCT_MOVING_METHODS:
-        moving = True
+    # `x.sync_on(...)` / `x.unpartition(...)` move `x` whatever the pre-pass knows of it (the table's
+    # `DISTINCT_MOVING_METHODS`), in both front ends: mypy may type `x` as a DeviceOp where the CLI cannot name it
+    # (`op = helper(); op.sync_on(s)`, an item of a list of ops); a module class's own `sync_on` is its summary
+    moving = name in DISTINCT_MOVING_METHODS or (name in MOVING_METHODS and (receiver.device or bool(receiver.choices)))
     has_place = receiver.place is not None or bool(receiver.choices)
     if moving and not method.receiver_is_safekernels and (has_place or name in LOAN_INHERITING_METHODS):
         heir = holder if name in LOAN_INHERITING_METHODS else None

@@ -865,7 +865,7 @@ class _Scope:
 
 
 #: How this front end lowered before the core owned call lowering (see `calls.Dialect`).
-DIALECT = calls.Dialect(launch_move_events=calls.GROUP_LAUNCH_MOVES, distinct_methods_move_any_receiver=False)
+DIALECT = calls.Dialect(launch_move_events=calls.GROUP_LAUNCH_MOVES)
 
 #: Units whose bodies are kernel code (never host code): no host moves, launches or borrows happen there.
 KERNEL_UNIT_KINDS = ("simt", "tile", "device")
