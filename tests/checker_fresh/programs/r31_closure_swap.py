@@ -1,0 +1,40 @@
+# fresh-expect: clean
+"""Clean twin of the late-binding closure: the closure reads `acc` and `out` late, but the caller swaps the two
+distinct buffers between steps, so each step reads one and writes the other."""
+import numpy as np
+
+import safekernels as sk
+from safekernels import simt
+from safekernels.dtypes import f32
+from safekernels.simt import DisjointSlice, Slice, thread
+
+
+@simt.kernel
+@simt.launch_contract(block=64)
+def axpy(a: Slice[f32], b: Slice[f32], out: DisjointSlice[f32]) -> None:
+    idx = thread.index_1d()
+    i = idx.get()
+    if (o := out.get_mut(idx)) is not None:
+        o.set(a[i] * 2.0 + b[i])
+
+
+def main() -> None:
+    dev = sk.Device.cpu()
+    stream = dev.new_stream()
+    n = 64
+    prepared = axpy.prepare(simt.LaunchConfig1D.for_len(n, block=64), dev)
+    acc = sk.zeros(n, f32, stream)
+    ones = sk.to_device(np.ones(n, np.float32), stream)
+    out = sk.zeros(n, f32, stream)
+
+    def step() -> None:
+        axpy.launch(prepared, stream, acc, ones, out)
+
+    for _ in range(3):
+        step()
+        acc, out = out, acc
+    print(acc.to_numpy(stream)[:2])
+
+
+if __name__ == "__main__":
+    main()

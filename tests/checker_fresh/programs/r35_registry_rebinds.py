@@ -1,0 +1,54 @@
+# fresh-expect: clean
+"""Clean twin of the registry bug: every registered pass returns the input it was given along with its result,
+and the driver rebinds `x` from each pass before handing it to the next."""
+from collections.abc import Callable
+
+import safekernels as sk
+from safekernels import tile
+from safekernels.dtypes import f32
+from safekernels.tile import Partition, Tensor
+
+N = 256
+PASSES: dict[str, Callable] = {}
+
+
+def register(name: str):
+    def deco(fn: Callable) -> Callable:
+        PASSES[name] = fn
+        return fn
+    return deco
+
+
+@tile.kernel
+def double(z: Partition[f32], x: Tensor[f32]) -> None:
+    z.store(tile.load_like(x, z) * 2.0)
+
+
+@tile.kernel
+def negate(z: Partition[f32], x: Tensor[f32]) -> None:
+    z.store(-tile.load_like(x, z))
+
+
+@register("double")
+def run_double(stream, x):
+    out, x = double(tile.zeros((N,), f32).partition((64,)), x).sync_on(stream)
+    return out.unpartition(), x
+
+
+@register("negate")
+def run_negate(stream, x):
+    out, x = negate(tile.zeros((N,), f32).partition((64,)), x).sync_on(stream)
+    return out.unpartition(), x
+
+
+def main() -> None:
+    stream = sk.Device.cpu().new_stream()
+    x = tile.arange(N, f32)
+    results = {}
+    for name, fn in PASSES.items():
+        results[name], x = fn(stream, x)
+    print("results:", {k: v.to_numpy(stream)[1] for k, v in results.items()}, x.shape)
+
+
+if __name__ == "__main__":
+    main()
