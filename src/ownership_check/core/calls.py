@@ -669,6 +669,8 @@ def lower_call(call: Call[E], holder: ir.Place | None, sink: Lowering[E]) -> ir.
         return ir.Fresh("op")
     if call.summary is not None and call.summary.constructs:
         return _construct(call, call.summary, holder, sink)
+    if holder is not None and holder.root != ir.RETURN_HOLDER and call.summary is None and not call.nonlocal_effects:
+        return _opaque_call(call, holder, sink)
     if method is not None:
         _receiver(method.receiver, sink)
     else:
@@ -724,6 +726,37 @@ def lower_call(call: Call[E], holder: ir.Place | None, sink: Lowering[E]) -> ir.
         # op's loans, seed 851 of the surface generator)
         return ir.Fresh("op")
     return ir.Fresh()
+
+
+#: The path below an opaque call's result that keeps the pending op passed as its argument `i` (`_opaque_call`): no
+#: Python attribute is spelled so, and it is no value path (`ir.VALUE_ATTR`), so the op stays reachable through it.
+_KEPT_ARGUMENT: Final[str] = "<argument {}>"
+
+
+def _opaque_call(call: Call[E], holder: ir.Place, sink: Lowering[E]) -> ir.Value:
+    """A call the checker does not follow (another module's function, a decorated one: `@contextmanager`, a method
+    of an unknown receiver) whose result is bound to `holder`: nothing is known of what it does with its
+    arguments, so a pending op built in its argument list (`completes(k.launch_async(prepared, a, b, c), stream)`)
+    may be kept by what it returns and run later (a context manager syncing it on exit): the op is evaluated into
+    a temporary and kept below the result (`Fresh.parts`), its loans lasting while the result is reachable (a
+    `with` statement holds its context manager until the block is left, `lower_with`).  An op the call is known
+    to consume synchronously is the business of a call summary (a function of the module), not of this rule."""
+    method = call.method
+    if method is not None:
+        _receiver(method.receiver, sink)
+    else:
+        sink.lower_expr(call.callee)
+    parts: list[tuple[tuple[str, ...], ir.Place]] = []
+    for index, arg in enumerate(call.args):
+        if arg.place is not None or arg.star or arg.choices or arg.view is not None:
+            sink.lower_expr(arg.node)
+            continue
+        stage = sink.temp("argument")
+        value = sink.value(arg.node, stage)
+        if isinstance(value, ir.Fresh) and value.kind in MUST_USE_KINDS:
+            bind_target(PlaceTarget(stage, arg.span), value, sink)
+            parts.append(((_KEPT_ARGUMENT.format(index),), stage))
+    return ir.Fresh(parts=tuple(parts))
 
 
 def _construct(call: Call[E], applied: AppliedSummary[E], holder: ir.Place | None, sink: Lowering[E]) -> ir.Value:
@@ -1613,12 +1646,18 @@ def lower_with(items: Sequence[WithItem[E]], body: Callable[[], ir.Block], span:
             unsafe = True
             continue
         suppresses = suppresses or item.suppresses
-        if item.constructs:
+        if not item.suppresses:
             # the context manager lives until its `__exit__` has run: what it was built from (a pending op and
-            # its loans) stays reachable for the body, and no longer once the statement is left, however
+            # its loans: `Cls(op)` of a class the checker follows, an op built in the argument list of a call it
+            # does not follow, `_opaque_call`) stays reachable for the body, and no longer once the statement is
+            # left, however
             held = sink.temp("with")
-            bind_target(PlaceTarget(held, span), sink.value(item.node, held), sink)
-            released.append(ir.Del(held, span))
+            value = sink.value(item.node, held)
+            if item.constructs or (isinstance(value, ir.Fresh) and value.parts):
+                bind_target(PlaceTarget(held, span), value, sink)
+                released.append(ir.Del(held, span))
+            elif isinstance(value, ir.FromPlace):
+                sink.emit(ir.Use(value.source, value.span))  # `with lock:` reads `lock`
         else:
             sink.lower_expr(item.node)
         if item.target is not None:

@@ -1,5 +1,4 @@
-# fresh-expect: E0502 at line 39
-# fresh-known-miss: cli,mypy a launch_async op passed straight into a call (a context manager that syncs it on exit) keeps its loans at run time; the checker drops them at the call
+# fresh-expect: E0502 at line 38
 """A context manager runs a pending launch when its block ends; the block reads what that launch writes."""
 from contextlib import contextmanager
 
