@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterator
 from collections.abc import Set as AbstractSet
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from mypy.nodes import (
@@ -632,6 +633,16 @@ def applied_summary(
         if method_def is None:
             return None
         callee, receiver = method_def, method.receiver
+    elif isinstance(func, MemberExpr) and isinstance(func.expr, CallExpr) and method is not None:
+        # `Holder(a, c).run()`: a method of the object a followed constructor call builds right there
+        built = func.expr.callee
+        if not (isinstance(built, NameExpr) and built.name in classes.classes and lowerer.constructs(func.expr)):
+            return None
+        method_def = classes.method(classes.classes[built.name], func.name)
+        if method_def is None:
+            return None
+        applied = _applied(lowerer, method_def, method.receiver, False, args, call_span)
+        return replace(applied, built_receiver=built.name) if applied is not None else None
     else:
         return None
     return _applied(lowerer, callee, receiver, nested, args, call_span)

@@ -26,9 +26,7 @@ _STATEMENT = re.compile(r"^\s*(?:[\w, ().\[\]]+ = )?(?P<head>[\w.]+(?:\(|\[)?)")
 #: raises there, the checker stays silent by design.  A miss whose line (or the call that reached it) uses one of
 #: them (a pattern searched in the line) is counted apart from the real misses, by this reason.
 DOCUMENTED_UNSEEN: dict[str, str] = {
-    r"\bh\.[abc]\b": "an attribute of an object built by a call (`Bufs(a, b, c).a`)",
     r"\bmade\(": "a kernel returned by a kernel factory (`made = make_tile_kernel()`)",
-    r"\bHolder\d+\(.*\)\.run\(\)": "a method of a class holding buffers, called while the caller's op borrows them",
     r"\bawait awaited\d+\(": "an `async def` awaited from another nested function (not called by its name in `main`)",
 }
 

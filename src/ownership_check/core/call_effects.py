@@ -84,6 +84,9 @@ class AppliedSummary(Generic[E]):
     bound: tuple[tuple[str, Operand[E]], ...]
     constructs: bool = False
     device_paths: frozenset[tuple[str, ...]] = frozenset()  # receiver attribute paths the caller knows are device
+    # a method called on the object a constructor call of this class builds right there (`Holder(a, c).run()`):
+    # the object is held, with its fields, while the method runs (`calls.lower_call`)
+    built_receiver: str | None = None
 
 
 def with_receiver_moves(known: CallSummary, assuming: CallSummary) -> CallSummary:

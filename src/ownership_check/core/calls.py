@@ -671,7 +671,10 @@ def lower_call(call: Call[E], holder: ir.Place | None, sink: Lowering[E]) -> ir.
         return _construct(call, call.summary, holder, sink)
     if holder is not None and holder.root != ir.RETURN_HOLDER and call.summary is None and not call.nonlocal_effects:
         return _opaque_call(call, holder, sink)
-    if method is not None:
+    built: ir.Place | None = None
+    if method is not None and call.summary is not None and call.summary.built_receiver:
+        built, call = _build_receiver(call, method, call.summary, sink)
+    elif method is not None:
         _receiver(method.receiver, sink)
     else:
         sink.lower_expr(call.callee)
@@ -724,8 +727,26 @@ def lower_call(call: Call[E], holder: ir.Place | None, sink: Lowering[E]) -> ir.
         # the pending op the call returns: its loans last while it is reachable, as a `launch_async` op's do (not
         # only while its name is live: `p = pending_add(...)` then `p = k.launch_async(...)` borrows under the old
         # op's loans, seed 851 of the surface generator)
-        return ir.Fresh("op")
-    return ir.Fresh()
+        value: ir.Value = ir.Fresh("op")
+    else:
+        value = ir.Fresh()
+    if built is not None:
+        sink.emit(ir.Del(built, call.span), call.node)
+    return value
+
+
+def _build_receiver(
+    call: Call[E], method: MethodCall[E], applied: AppliedSummary[E], sink: Lowering[E]
+) -> tuple[ir.Place, Call[E]]:
+    """`Holder(a, c).run()`: the object the receiver's constructor call builds is held in a temporary, with the
+    fields its initializer binds (`_construct`), while the method runs; the method's summary applies to that
+    object as to a name bound by `h = Holder(a, c)` (the caller drops the temporary after the call)."""
+    held = sink.temp(f"{applied.built_receiver}(...)")  # `Holder(...).c` in a diagnostic
+    bind_target(PlaceTarget(held, method.receiver.span), sink.value(method.receiver.node, held), sink)
+    receiver = replace(method.receiver, place=held, view=None, choices=(), prelude=())
+    bound = tuple((name, receiver if op is method.receiver else op) for name, op in applied.bound)
+    summary = replace(applied, bound=bound, built_receiver=None)
+    return held, replace(call, method=replace(method, receiver=receiver), summary=summary)
 
 
 #: The path below an opaque call's result that keeps the pending op passed as its argument `i` (`_opaque_call`): no

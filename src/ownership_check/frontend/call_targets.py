@@ -19,6 +19,7 @@ import ast
 import functools
 import re
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ownership_check.core import calls
@@ -446,6 +447,16 @@ def applied_summary(
         if found is None:
             return None
         callee, receiver, nested = found, method.receiver, False
+    elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Call) and method is not None:
+        # `Holder(a, c).run()`: a method of the object a followed constructor call builds right there
+        built = func.value.func
+        if not (isinstance(built, ast.Name) and built.id in classes.classes and lowerer.constructs(func.value)):
+            return None
+        found = classes.method(classes.classes[built.id], func.attr)
+        if found is None:
+            return None
+        applied = _applied(lowerer, found, method.receiver, False, args, lowerer.span(node))
+        return replace(applied, built_receiver=built.id) if applied is not None else None
     else:
         return None
     return _applied(lowerer, callee, receiver, nested, args, lowerer.span(node))
