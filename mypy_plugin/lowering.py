@@ -694,6 +694,9 @@ class FunctionLowerer(calls.PlaceNaming):
         self.helpers: set[int] = set()  # ids of the functions defined in this body
         self.closures: dict[str, calls.NonlocalEffects] = {}  # nested functions that rebind or move `nonlocal`s
         self.containers: dict[str, calls.Container] = {}  # names only ever bound to displays (`calls.Container`)
+        # names bound once to a dict display of literal keys (`KERNELS = {"add": add}`): what a dict comprehension
+        # over `KERNELS.items()` iterates (`registry_comprehension`, the CLI's rule)
+        self.registries: dict[str, list[tuple[calls.ContainerKey, Expression]]] = {}
         # `args.append(c)` of a list display grown in one statement list: (name, first index, items)
         self.appends: dict[int, tuple[str, int, tuple[Expression, ...]]] = {}
         self.splat_lengths: dict[str, int] = {}  # the one length every binding of a container list ends with
@@ -964,6 +967,16 @@ class FunctionLowerer(calls.PlaceNaming):
         subscripted: dict[str, list[calls.ContainerKey]] | None = None
         displays: dict[str, list[tuple[tuple[calls.ContainerKey, ...], bool] | None]] = {}
         inner: dict[str, list[dict[calls.ContainerKey, int]]] = {}  # per binding: nested display lengths by key
+        bound: dict[str, int] = {}
+        for names, _ in pairs:
+            for n in names:
+                bound[n] = bound.get(n, 0) + 1
+        self.registries = {
+            names[0]: found[0]
+            for names, value in pairs
+            if len(names) == 1 and bound[names[0]] == 1 and names[0] not in unsure
+            and (found := _display_items(value)) is not None and found[1]
+        }
         for index, (names, value) in enumerate(pairs):
             star = starred.get(index) if starred is not None else None
             if star is not None:
@@ -979,6 +992,8 @@ class FunctionLowerer(calls.PlaceNaming):
                     if len(names) != 1 or "." in name:
                         unsure.add(name)
                     else:
+                        if shape is None and (registry := self.registry_comprehension(option)) is not None:
+                            shape = (tuple(key for key, _ in registry[1]), True)  # one item per registry key
                         if shape is None and isinstance(option, DictionaryComprehension):
                             if subscripted is None:
                                 subscripted = _literal_subscripts(body)
@@ -1614,6 +1629,18 @@ class FunctionLowerer(calls.PlaceNaming):
                 calls.assign_container(target, self.name(raw), raw, container, found[0], span, self, nested)
                 self.lengths[raw] = len(found[0])
                 return
+            registry = self.registry_comprehension(value)
+            if registry is not None and isinstance(target, calls.PlaceTarget):
+                # `preps = {n: k.prepare(...) for n, k in KERNELS.items()}`: item `n` is what the value evaluates
+                # to in the iteration over the registry's entry `n` (a prepared launch keeps its brand)
+                dict_comp, entries = registry
+                self.expr(dict_comp.sequences[0])
+                item = functools.partial(self.registry_item, dict_comp, entries)
+                span = span_of(targets[0])
+                keys = [key for key, _ in entries]
+                calls.assign_registry_dict(target, self.name(raw), raw, self.containers[raw], keys, item, span, self)
+                self.lengths[raw] = len(entries)
+                return
             if isinstance(value, DictionaryComprehension) and isinstance(target, calls.PlaceTarget):
                 # `bufs = {k: make(k) for k in names}`: new values under the keys the function reads
                 self.expr(value)
@@ -1662,6 +1689,76 @@ class FunctionLowerer(calls.PlaceNaming):
             self.lengths[star[0]] = star[1]
         shape = calls.Assignment(tuple(self.target(t) for t in targets), value, split, items, elements, stars)
         calls.lower_assignment(shape, self)
+
+    def registry_comprehension(
+        self, expr: Expression
+    ) -> tuple[DictionaryComprehension, list[tuple[calls.ContainerKey, Expression]]] | None:
+        """`{n: f(k) for n, k in REG.items()}` over a name bound once here to a dict display of literal keys (the
+        CLI front end's rule, `calls.assign_registry_dict`): the comprehension and REG's entries."""
+        if not isinstance(expr, DictionaryComprehension) or len(expr.indices) != 1:
+            return None
+        target, it = expr.indices[0], expr.sequences[0]
+        if expr.condlists[0] or expr.is_async[0] or not isinstance(target, TupleExpr) or len(target.items) != 2:
+            return None
+        key, value = target.items
+        if not (isinstance(key, NameExpr) and isinstance(value, NameExpr) and key.name != value.name):
+            return None
+        if not (isinstance(expr.key, NameExpr) and expr.key.name == key.name):
+            return None
+        if not (isinstance(it, CallExpr) and isinstance(it.callee, MemberExpr) and it.callee.name == "items"):
+            return None
+        if it.args or not isinstance(it.callee.expr, NameExpr):
+            return None
+        entries = self.registries.get(it.callee.expr.name)
+        if not entries or len(entries) > calls.MAX_CONTAINER_ITEMS:
+            return None
+        return expr, entries
+
+    def registry_item(
+        self, comp: DictionaryComprehension, entries: list[tuple[calls.ContainerKey, Expression]], index: int
+    ) -> ir.Value:
+        """Iteration `index` of a dict comprehension over a registry (`registry_comprehension`; the CLI's rule):
+        the value target is the registry's item there, a kernel when the item names one."""
+        target, it = comp.indices[0], comp.sequences[0]
+        assert isinstance(target, TupleExpr) and isinstance(it, CallExpr) and isinstance(it.callee, MemberExpr)
+        key_target, value_target = target.items
+        registry = it.callee.expr
+        assert isinstance(value_target, NameExpr) and isinstance(registry, NameExpr)
+        self.tmp += 1
+        renames = {raw: f"{raw}$c{self.tmp}" for raw in _target_names(target)}
+        var = value_target.node
+        kernel = self.kernel_decorator(entries[index][1])
+        shadowed = self.ctx.factory_vars.get(id(var)) if isinstance(var, Var) else None
+        self.renames.append(renames)
+        try:
+            self.bind(key_target, ir.Fresh())
+            container = self.containers.get(registry.name)
+            place = (
+                calls.container_element(self.name(registry.name), registry.name, container, index)
+                if container is not None and container.mapping and len(container.keys) == len(entries)
+                else None
+            )
+            self.bind(value_target, ir.FromPlace(place, span_of(it)) if place is not None else ir.Fresh())
+            if kernel is not None and isinstance(var, Var):
+                self.ctx.factory_vars[id(var)] = (var, kernel)
+            if comp.key is not None:
+                self.expr(comp.key)
+            return self.value(comp.value)
+        finally:
+            self.renames.pop()
+            if isinstance(var, Var):
+                if shadowed is not None:
+                    self.ctx.factory_vars[id(var)] = shadowed
+                else:
+                    self.ctx.factory_vars.pop(id(var), None)
+
+    def kernel_decorator(self, expr: Expression) -> Decorator | None:
+        """The kernel definition `expr` names (`FileContext.kernel`'s answer, as its decorated node), else None."""
+        node = expr.node if isinstance(expr, RefExpr) else None
+        if isinstance(node, Var):
+            made = self.ctx.factory_vars.get(id(node))
+            node = made[1] if made is not None and made[0] is node else self.ctx.kernel_aliases().get(node.fullname)
+        return node if isinstance(node, Decorator) and self.ctx.kernel(expr) is not None else None
 
     def built_item(self, comp: ListComprehension, items: tuple[Expression, ...] | None, index: int) -> ir.Value:
         """Iteration `index` of a comprehension building a container list (`built_list`; the CLI's rule)."""

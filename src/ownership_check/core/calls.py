@@ -1080,7 +1080,11 @@ def _launch(
     for index, arg in enumerate(leading):
         if index == form.prepared and (arg.place is not None or arg.choices) and method is not None:
             # the prepared launch, or each place it may be (`launches["add"]`, `p if flag else q`)
-            _each_choice(arg, functools.partial(_check_brand, call, kernel.name, method.name_span, sink), sink)
+            check = functools.partial(_check_brand, call, kernel.name, method.name_span, sink)
+            if _items_of_unknown_key(arg):
+                _check_brand_of_any(arg, check, sink)
+            else:
+                _each_choice(arg, check, sink)
         else:
             sink.lower_expr(arg.node)
     if form.unsafe and method is not None:
@@ -1095,6 +1099,32 @@ def _launch(
         return ir.Fresh(form.result)
     parts = tuple(((ir.VALUE_ATTR, f"{ir.VALUE_ATTR}{i}"), stage) for i, stage in enumerate(stages))
     return ir.Fresh(form.result, parts=parts)
+
+
+def _items_of_unknown_key(arg: Operand[E]) -> bool:
+    """`launches[key]` of a container and a key not known here: its choices are the items that one subscript may
+    read (each choice is the subscript itself), a set of objects rather than alternative paths (`p if flag else q`
+    has one choice per arm)."""
+    return len(arg.choices) > 1 and all(c.node is arg.choices[0].node and c.place is not None for c in arg.choices)
+
+
+def _check_brand_of_any(arg: Operand[E], check: Callable[[Operand[E]], None], sink: Lowering[E]) -> None:
+    """The brand check of `launches[key]` of a key not known here (`_items_of_unknown_key`): the subscript's value
+    is any of the items (a temporary bound to each in one `Branch` arm), so the launch is `E0308` only when no item
+    is its kernel's (the checker compares a kernel with every brand a place may hold)."""
+    for node in arg.prelude:
+        sink.lower_expr(node)
+    first = arg.choices[0].place
+    assert first is not None
+    shown = first.text.rsplit("[", 1)[0] + "[...]" if first.text.endswith("]") else first.text
+    tmp = sink.temp(shown)
+    arms = tuple(
+        sink.block(lambda c=choice: sink.emit(ir.Bind((tmp,), (ir.FromPlace(c.place, c.span),), arg.span)))  # type: ignore[misc]
+        for choice in arg.choices
+    )
+    sink.emit(ir.Branch(arms, arg.span))
+    check(replace(arg, place=tmp, choices=(), prelude=()))
+    sink.emit(ir.Del(tmp, arg.span), arg.node)
 
 
 def _check_brand(call: Call[E], kernel: str, callee_span: Span, sink: Lowering[E], arg: Operand[E]) -> None:
@@ -1631,6 +1661,26 @@ def assign_built_list(
     given: dict[ContainerKey, ir.Value] = {}
     for index in range(count):
         given[index] = item(index)
+    _bind_container(target, name, display, container, given, span, sink)
+
+
+def assign_registry_dict(
+    target: PlaceTarget,
+    name: str,
+    display: str,
+    container: Container,
+    keys: Sequence[ContainerKey],
+    item: Callable[[int], ir.Value],
+    span: Span,
+    sink: Lowering[E],
+) -> None:
+    """`name = {n: k.prepare(...) for n, k in REG.items()}` of a container name, `REG` a dict display of literal
+    keys bound once (a registry, `{"add": add, "scale": scale}`): the comprehension builds one item per registry
+    entry, under the entry's key (`keys`, REG's), what its value evaluates to in that iteration (`item(i)` lowers
+    it: the value target bound to the registry's item `i`), so `preps["add"]` is the launch `add` prepared, with
+    its brand, and `preps[name]` of a key not known here may be any of them (a launch is `E0308` only when none is
+    its kernel's)."""
+    given = {key: item(index) for index, key in enumerate(keys)}
     _bind_container(target, name, display, container, given, span, sink)
 
 

@@ -892,6 +892,9 @@ class FunctionLowerer(calls.PlaceNaming):
         self.helpers: dict[str, FunctionNode] = {}  # plain functions defined in this body
         self.closures: dict[str, calls.NonlocalEffects] = {}  # nested functions that rebind or move `nonlocal`s
         self.containers: dict[str, calls.Container] = {}  # names only ever bound to displays (`calls.Container`)
+        # names bound once to a dict display of literal keys (`KERNELS = {"add": add}`): what a dict comprehension
+        # over `KERNELS.items()` iterates (`registry_comprehension`)
+        self.registries: dict[str, list[tuple[calls.ContainerKey, ast.expr]]] = {}
         # `args.append(c)` of a list display grown in one statement list: (name, first index, items)
         self.appends: dict[int, tuple[str, int, tuple[ast.expr, ...]]] = {}
         self.splat_lengths: dict[str, int] = {}  # the one length every binding of a container list ends with
@@ -1199,6 +1202,16 @@ class FunctionLowerer(calls.PlaceNaming):
         subscripted: dict[str, list[calls.ContainerKey]] | None = None
         displays: dict[str, list[tuple[tuple[calls.ContainerKey, ...], bool] | None]] = {}
         inner: dict[str, list[dict[calls.ContainerKey, int]]] = {}  # per binding: nested display lengths by key
+        bound: dict[str, int] = {}
+        for names, _ in pairs:
+            for n in names:
+                bound[n] = bound.get(n, 0) + 1
+        self.registries = {
+            names[0]: found[0]
+            for names, value in pairs
+            if len(names) == 1 and bound[names[0]] == 1 and names[0] not in unsure
+            and (found := _display_items(value)) is not None and found[1]
+        }
         for index, (names, value) in enumerate(pairs):
             star = starred.get(index) if starred is not None else None
             if star is not None:
@@ -1214,6 +1227,8 @@ class FunctionLowerer(calls.PlaceNaming):
                     if len(names) != 1 or "." in name:
                         unsure.add(name)
                     else:
+                        if shape is None and (registry := self.registry_comprehension(option)) is not None:
+                            shape = (tuple(key for key, _ in registry[1]), True)  # one item per registry key
                         if shape is None and isinstance(option, ast.DictComp):
                             if subscripted is None:
                                 subscripted = _literal_subscripts(body)
@@ -1897,6 +1912,18 @@ class FunctionLowerer(calls.PlaceNaming):
                 calls.assign_container(target, self.name(raw), raw, container, found[0], span, self, nested)
                 self.lengths[raw] = len(found[0])
                 return
+            registry = self.registry_comprehension(value)
+            if registry is not None and isinstance(target, calls.PlaceTarget):
+                # `preps = {n: k.prepare(...) for n, k in KERNELS.items()}`: item `n` is what the value evaluates
+                # to in the iteration over the registry's entry `n` (a prepared launch keeps its brand)
+                dict_comp, entries = registry
+                self.expr(dict_comp.generators[0].iter)
+                item = functools.partial(self.registry_item, dict_comp, entries)
+                span = self.span(targets[0])
+                keys = [key for key, _ in entries]
+                calls.assign_registry_dict(target, self.name(raw), raw, self.containers[raw], keys, item, span, self)
+                self.lengths[raw] = len(entries)
+                return
             if isinstance(value, ast.DictComp) and isinstance(target, calls.PlaceTarget):
                 # `bufs = {k: make(k) for k in names}`: new values under the keys the function reads
                 self.expr(value)
@@ -1943,6 +1970,69 @@ class FunctionLowerer(calls.PlaceNaming):
             self.lengths[star[0]] = star[1]
         shape = calls.Assignment(tuple(self.target(t) for t in targets), value, split, items, elements, stars)
         calls.lower_assignment(shape, self)
+
+    def registry_comprehension(
+        self, node: ast.expr
+    ) -> tuple[ast.DictComp, list[tuple[calls.ContainerKey, ast.expr]]] | None:
+        """`{n: f(k) for n, k in REG.items()}` (one `for`, no `if`, the key its target's first name) over a name
+        bound once here to a dict display of literal keys (`self.registries`): the comprehension and REG's
+        entries, one item of the built dict per entry (`calls.assign_registry_dict`)."""
+        if not isinstance(node, ast.DictComp) or len(node.generators) != 1:
+            return None
+        comp = node.generators[0]
+        target, it = comp.target, comp.iter
+        if comp.ifs or comp.is_async or not isinstance(target, ast.Tuple) or len(target.elts) != 2:
+            return None
+        key, value = target.elts
+        if not (isinstance(key, ast.Name) and isinstance(value, ast.Name) and key.id != value.id):
+            return None
+        if not (isinstance(node.key, ast.Name) and node.key.id == key.id):
+            return None
+        if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and it.func.attr == "items"):
+            return None
+        if it.args or it.keywords or not isinstance(it.func.value, ast.Name):
+            return None
+        entries = self.registries.get(it.func.value.id)
+        if not entries or len(entries) > calls.MAX_CONTAINER_ITEMS:
+            return None
+        return node, entries
+
+    def registry_item(
+        self, node: ast.DictComp, entries: list[tuple[calls.ContainerKey, ast.expr]], index: int
+    ) -> ir.Value:
+        """Iteration `index` of a dict comprehension over a registry (`registry_comprehension`): its key target a
+        new value (the literal key), its value target the registry's item there (a kernel when the item names
+        one, so `k.prepare(...)` is branded), under the comprehension's renames; the item's value."""
+        comp = node.generators[0]
+        assert isinstance(comp.target, ast.Tuple) and isinstance(comp.iter, ast.Call)
+        key_target, value_target = comp.target.elts
+        assert isinstance(value_target, ast.Name) and isinstance(comp.iter.func, ast.Attribute)
+        registry = comp.iter.func.value
+        assert isinstance(registry, ast.Name)
+        self.tmp += 1
+        renames = {raw: f"{raw}$c{self.tmp}" for raw in _target_names(comp.target)}
+        kernel = self.kernel_of(entries[index][1])
+        shadowed = self.kernels.get(value_target.id)
+        self.renames.append(renames)
+        try:
+            self.bind(key_target, ir.Fresh())
+            container = self.containers.get(registry.id)
+            place = (
+                calls.container_element(self.name(registry.id), registry.id, container, index)
+                if container is not None and container.mapping and len(container.keys) == len(entries)
+                else None
+            )
+            self.bind(value_target, ir.FromPlace(place, self.span(comp.iter)) if place is not None else ir.Fresh())
+            if kernel is not None:
+                self.kernels[value_target.id] = kernel
+            self.expr(node.key)
+            return self.value(node.value)
+        finally:
+            self.renames.pop()
+            if shadowed is not None:
+                self.kernels[value_target.id] = shadowed
+            else:
+                self.kernels.pop(value_target.id, None)
 
     def built_item(self, node: ast.ListComp, items: tuple[ast.expr, ...] | None, index: int) -> ir.Value:
         """Iteration `index` of a comprehension building a container list (`built_list`): its target bound to the

@@ -1,5 +1,4 @@
-# fresh-expect: E0308 at line 38
-# fresh-known-miss: cli,mypy E0308 brand of prepared launches built by a dict comprehension over a {name: kernel} registry
+# fresh-expect: E0308 at line 37
 """Prepared launches built by a dict comprehension over a kernel registry; a copy-pasted key picks the wrong one."""
 import numpy as np
 import safekernels as sk
