@@ -184,6 +184,15 @@ class ModuleClasses:
             known = self._runs[id(func)] = _runs_when_called(func, self._forwarded)
         return known
 
+    def runs_when_awaited(self, func: FuncItem) -> bool:
+        """An `async def` of the module (not an async generator), undecorated or wrapped only by decorators that
+        forward its calls: awaiting a call of it runs its body there (the CLI's `runs_when_awaited`)."""
+        if not isinstance(func, FuncDef) or not func.is_coroutine or func.is_async_generator:
+            return False
+        if func.is_decorated and id(func) not in self._forwarded:
+            return False
+        return not any(isinstance(n, YieldExpr | YieldFromExpr) for n in tree.walk_many(func.body.body))
+
     def plain(self, node: Node | None) -> FuncDef | None:
         """The function a name defined by `node` calls: an undecorated function, or one whose decorators all
         forward calls to it (the module's own, `forwards_calls`); else None."""
@@ -618,7 +627,9 @@ def applied_summary(
         return constructor_summary(lowerer, func, args)
     if isinstance(func, NameExpr):
         found = lowerer.helper(func)
-        if found is None or not classes.runs_when_called(found):
+        if found is None or not (
+            classes.runs_when_called(found) or (id(node) in lowerer.awaited and classes.runs_when_awaited(found))
+        ):
             return None
         callee = found
         nested = id(found) in lowerer.helpers or id(found) in lowerer.lambdas  # defined in the calling body

@@ -32,6 +32,7 @@ from mypy.nodes import (
     AssertStmt,
     AssignmentExpr,
     AssignmentStmt,
+    AwaitExpr,
     Block,
     BreakStmt,
     BytesExpr,
@@ -692,6 +693,7 @@ class FunctionLowerer(calls.PlaceNaming):
         self.device: set[str] = set()
         self.origins: dict[Span, Node] = {}
         self.helpers: set[int] = set()  # ids of the functions defined in this body
+        self.awaited: set[int] = set()  # calls an `await` runs (the CLI's `awaited`)
         self.closures: dict[str, calls.NonlocalEffects] = {}  # nested functions that rebind or move `nonlocal`s
         self.containers: dict[str, calls.Container] = {}  # names only ever bound to displays (`calls.Container`)
         # names bound once to a dict display of literal keys (`KERNELS = {"add": add}`): what a dict comprehension
@@ -1798,6 +1800,8 @@ class FunctionLowerer(calls.PlaceNaming):
             orelse = self.block(lambda: self.emit(ir.Bind((tmp,), (self.value(no),), span_of(no))))
             self.emit(ir.Branch((body, orelse), span_of(expr.cond)))
             return ir.FromPlace(tmp, span_of(expr))
+        if isinstance(expr, AwaitExpr):
+            return self.awaited_value(expr, holder)
         choosing = isinstance(expr, IndexExpr | CallExpr) or (isinstance(expr, OpExpr) and expr.op in ("and", "or"))
         if choosing and not self.computed_index(expr):
             found = self.choices(expr, span_of(expr), 0)
@@ -1911,6 +1915,8 @@ class FunctionLowerer(calls.PlaceNaming):
                 self.expr(expr.expr)
         elif isinstance(expr, CallExpr):
             self.call(expr, None)
+        elif isinstance(expr, AwaitExpr):
+            self.awaited_value(expr, None)
         elif isinstance(expr, IndexExpr):
             self.subscript(expr)
         elif isinstance(expr, AssignmentExpr):
@@ -2396,6 +2402,24 @@ class FunctionLowerer(calls.PlaceNaming):
             device = self.is_device_place(arg) or self.expr_is_device(arg)
             out.append(calls.Operand(arg, span, slot, device, keyword=keyword))
         return tuple(out)
+
+    def awaited_value(self, node: AwaitExpr, holder: ir.Place | None) -> ir.Value:
+        """`await f(...)` runs the call here; `await asyncio.gather(f(a), g(b))` runs each coroutine in turn (the
+        CLI's `awaited_value`)."""
+        inner = node.expr
+        if not isinstance(inner, CallExpr):
+            self.expr(inner)
+            return ir.Fresh()
+        if (
+            any(name in callables.GATHER_FUNCTIONS for name in self.ctx.names(inner.callee))
+            and inner.args
+            and all(kind == ARG_POS for kind in inner.arg_kinds)
+        ):
+            self.expr(inner.callee)
+            self.awaited.update(id(a) for a in inner.args if isinstance(a, CallExpr))
+            return callables.lower_gathered([(a, span_of(a)) for a in inner.args], self)
+        self.awaited.add(id(inner))
+        return self.value(inner, holder)
 
     def moving_callable(self, function: Expression) -> bool:
         """Whether a callable value moves what it is called with (the CLI's `moving_callable`)."""

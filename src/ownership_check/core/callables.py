@@ -11,6 +11,9 @@ of the same module"), and hands the core what the call runs:
                                       objects they were when `partial` ran are the ones a later call passes
     run(c, d)                         target(<slot 0>, c, d, k=<slot k>): `partial_arguments` merges them
     list(map(f, [x, y]))              f(x), then f(y): `mapped_items`
+    await f(x)                        a call of an `async def` of the module that is awaited runs its body there:
+                                      it is a call of `f` (the front ends follow it as a plain function's)
+    await asyncio.gather(f(a), g(b))  each awaited in turn (`lower_gathered`)
     functools.reduce(sk.zip, ops)     a callable the ownership table knows (`sk.zip`, a tile kernel) run by a
                                       higher-order function on the items of an iterable: each item the checker
                                       knows (a display's, a container list's of known length) may be moved
@@ -26,7 +29,7 @@ from collections.abc import Sequence
 from typing import Final, TypeVar
 
 from ownership_check.core import ir
-from ownership_check.core.calls import KernelSignature, Lowering, Operand
+from ownership_check.core.calls import KernelSignature, Lowering, Operand, PlaceTarget, bind_target
 from ownership_check.core.messages import move_help
 from ownership_check.diagnostics import Span
 from safekernels.ownership_model import MOVING_ARGUMENT_CALLS, launch_form
@@ -44,6 +47,9 @@ MAP_CONSUMERS: Final[frozenset[str]] = frozenset({"list", "tuple", "set", "sorte
 #: argument (position 1) before they return, by qualified name; `reduce`'s optional third argument (its initial
 #: value) is passed to the callable too.  `map` is lazy and followed only inside a `MAP_CONSUMERS` call.
 HIGHER_ORDER_FUNCTIONS: Final[frozenset[str]] = frozenset({"functools.reduce"})
+
+#: `asyncio.gather(c1, c2, ...)`: awaited, it runs each coroutine it is given before it returns.
+GATHER_FUNCTIONS: Final[frozenset[str]] = frozenset({"asyncio.gather"})
 
 #: How a partial's slot is spelled: the name it is bound to, this marker, the slot's index (or keyword).  A `$`
 #: never appears in a Python name, so a slot is no user's place.
@@ -116,3 +122,20 @@ def apply_to_items(
         if item.place is not None and item.device:
             sink.emit(ir.Move(item.place, item.span, move_help("combinator"), heir=holder), node)
     return ir.Fresh("op") if op_result else ir.Fresh()
+
+
+def lower_gathered(coroutines: Sequence[tuple[E, Span]], sink: Lowering[E]) -> ir.Value:
+    """`await asyncio.gather(submit(p, a, c), submit(p, b, c))`: each coroutine runs, in turn as the checker sees
+    it (the event loop may interleave them at their own awaits, which only adds orders), each call lowered by the
+    front end as an awaited call (`sink.value`).  What each returns is held in a temporary until all have run, so a
+    pending op the first returns keeps its loans while the second launches (two ops writing `c` is E0499 there, as
+    the runtime raises).  The gathered list is a new value whose items the checker does not follow: the ops' loans
+    end with the statement (a later conflict with them is left to the runtime)."""
+    held: list[ir.Place] = []
+    for node, span in coroutines:
+        stage = sink.temp("awaited")
+        bind_target(PlaceTarget(stage, span), sink.value(node, stage), sink)
+        held.append(stage)
+    for stage in held:
+        sink.emit(ir.Del(stage, coroutines[-1][1]))
+    return ir.Fresh()

@@ -890,6 +890,7 @@ class FunctionLowerer(calls.PlaceNaming):
         self.device: set[str] = set(unit.outer_device)
         self.kernels: dict[str, KernelSummary] = dict(unit.outer_kernels)  # kernels defined in this body
         self.helpers: dict[str, FunctionNode] = {}  # plain functions defined in this body
+        self.awaited: set[int] = set()  # calls an `await` runs (a call of an `async def` of the module runs it)
         self.closures: dict[str, calls.NonlocalEffects] = {}  # nested functions that rebind or move `nonlocal`s
         self.containers: dict[str, calls.Container] = {}  # names only ever bound to displays (`calls.Container`)
         # names bound once to a dict display of literal keys (`KERNELS = {"add": add}`): what a dict comprehension
@@ -2077,6 +2078,8 @@ class FunctionLowerer(calls.PlaceNaming):
             )
             self.emit(ir.Branch((body, orelse), self.span(node.test)))
             return ir.FromPlace(tmp, self.span(node))
+        if isinstance(node, ast.Await):
+            return self.awaited_value(node, holder)
         if isinstance(node, ast.BoolOp | ast.Subscript | ast.Call) and not self.computed_index(node):
             found = self.choices(node, self.span(node), 0)
             if found is not None:
@@ -2195,6 +2198,8 @@ class FunctionLowerer(calls.PlaceNaming):
                 self.expr(node.value)  # type: ignore[attr-defined]
         elif t is ast.Call:
             self.call(node, None)  # type: ignore[arg-type]
+        elif t is ast.Await:
+            self.awaited_value(node, None)  # type: ignore[arg-type]
         elif t is ast.Subscript:
             self.subscript(node)  # type: ignore[arg-type]
         elif t is ast.NamedExpr:
@@ -2669,6 +2674,26 @@ class FunctionLowerer(calls.PlaceNaming):
             device = self.is_device_place(arg) or self.expr_is_device(arg)
             out.append(calls.Operand(arg, span, slot, device, keyword=keyword))
         return tuple(out)
+
+    def awaited_value(self, node: ast.Await, holder: ir.Place | None) -> ir.Value:
+        """`await f(...)`: the call runs here, so a call of an `async def` of the module is followed as a plain
+        function's (`call_targets.applied_summary` with the call in `awaited`); `await asyncio.gather(f(a), g(b))`
+        runs each coroutine in turn (`callables.lower_gathered`)."""
+        inner = node.value
+        if not isinstance(inner, ast.Call):
+            self.expr(inner)
+            return ir.Fresh()
+        if (
+            self.ctx.qualify(inner.func) in callables.GATHER_FUNCTIONS
+            and not inner.keywords
+            and inner.args
+            and not any(isinstance(a, ast.Starred) for a in inner.args)
+        ):
+            self.expr(inner.func)
+            self.awaited.update(id(a) for a in inner.args if isinstance(a, ast.Call))
+            return callables.lower_gathered([(a, self.span(a)) for a in inner.args], self)
+        self.awaited.add(id(inner))
+        return self.value(inner, holder)
 
     def moving_callable(self, function: ast.expr) -> bool:
         """Whether a callable value moves what it is called with (`callables.moves_items`): `sk.zip`, a kernel."""

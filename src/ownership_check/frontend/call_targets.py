@@ -135,7 +135,7 @@ class ModuleClasses:
         )
         self._free: dict[int, list[str]] = {}
 
-    def free_names(self, callee: ast.FunctionDef) -> list[str]:
+    def free_names(self, callee: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
         """`_module_names`, once per function."""
         known = self._free.get(id(callee))
         if known is None:
@@ -186,6 +186,15 @@ class ModuleClasses:
         if known is None:
             known = self._runs[id(node)] = _runs_when_called(node, self.forwarding)
         return known
+
+    def runs_when_awaited(self, node: ast.AST) -> bool:
+        """An `async def` of the module (not an async generator), undecorated or wrapped only by decorators that
+        forward its calls: awaiting a call of it runs its body there (`callables.lower_gathered`)."""
+        if not isinstance(node, ast.AsyncFunctionDef):
+            return False
+        if any(not (isinstance(d, ast.Name) and d.id in self.forwarding) for d in node.decorator_list):
+            return False
+        return not any(isinstance(sub, ast.Yield | ast.YieldFrom) for sub in _walk_body(node.body))
 
     def plain(self, node: ast.AST) -> bool:
         """A function whose decorators (if any) all forward calls to it: its name calls its own body."""
@@ -432,7 +441,9 @@ def applied_summary(
         return constructor_summary(lowerer, func, args)
     if isinstance(func, ast.Name):
         callee = lowerer.helper(func.id)
-        if callee is None or not classes.runs_when_called(callee):
+        if callee is None or not (
+            classes.runs_when_called(callee) or (id(node) in lowerer.awaited and classes.runs_when_awaited(callee))
+        ):
             return None
         nested = func.id in lowerer.helpers
     elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and method is not None:
@@ -475,7 +486,7 @@ def applied_callee(
     return _applied(lowerer, callee, None, nested, args, call_span, captures=nested)
 
 
-def _module_names(callee: ast.FunctionDef) -> list[str]:
+def _module_names(callee: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
     """The names a function reads and never binds itself: in a function of the module's top level, the module's
     names (`scale(Z, X)` in `def run(): global Z, X ...`, or `lambda src: scale(z, src)`).  A name it binds (also
     through `global`) is left out: what it refers to after the call is not the caller's value."""
@@ -647,7 +658,7 @@ def _applied(
     with `captures` (or when the callee and the caller are both the module's top level), the names it reads without
     binding them to the caller's places of those names (`_module_names`)."""
     classes = lowerer.ctx.classes
-    assert isinstance(callee, ast.FunctionDef)
+    assert isinstance(callee, ast.FunctionDef | ast.AsyncFunctionDef)  # an `async def` when awaited
     positional = [p.arg for p in (*callee.args.posonlyargs, *callee.args.args)]
     keyword_only = [p.arg for p in callee.args.kwonlyargs]
     receiver_param = positional[0] if receiver is not None and positional else None
@@ -693,7 +704,7 @@ def _applied(
     return AppliedSummary(summary, bound, device_paths=_device_paths(lowerer, receiver, summary))
 
 
-def _moves_receiver_attributes(func: ast.FunctionDef, receiver: str) -> bool:
+def _moves_receiver_attributes(func: ast.FunctionDef | ast.AsyncFunctionDef, receiver: str) -> bool:
     """Whether a method calls a moving method on an attribute of its receiver (`self.w.to(dev, s)`), which moves
     only a device value (`call_effects.with_receiver_moves`)."""
     for node in _walk_body(func.body):

@@ -1,5 +1,4 @@
-# fresh-expect: E0499 at line 31
-# fresh-known-miss: cli,mypy pending ops returned by an async def helper and collected by asyncio.gather: their loans are not seen at the caller
+# fresh-expect: E0499 at line 30
 """Two coroutines each submit an async launch into the same output buffer, gathered together."""
 import asyncio
 
