@@ -1844,6 +1844,12 @@ class FunctionLowerer(calls.PlaceNaming):
         """One item of a tuple a helper returns, for `calls.returned_tuple`: the caller's place a parameter was bound
         to, a local's name, a prepared launch with its brand, or None (the CLI's `returned_item`)."""
         if name is None:
+            view = self.view_shape(element)
+            base = view.base.root if view is not None and not view.base.attrs else None
+            if view is not None and base in passed and base in params:
+                place = self.place(passed[base])
+                if place is not None and base not in _rebound_names(helper):  # `return buf[: mid + 1], buf[mid:]`
+                    return calls.returned_view(view, place, self.is_device_place(passed[base]))
             brand = self.prepared_brand(element, helper, call)
             return ir.Fresh("prepared", brand=brand) if brand is not None else None
         if name in params:

@@ -35,7 +35,7 @@ import functools
 import itertools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Final, Generic, Protocol, TypeAlias, TypeVar
+from typing import Any, Final, Generic, Protocol, TypeAlias, TypeVar
 
 from ownership_check.core import ir
 from ownership_check.core.call_effects import AppliedSummary, apply_summary, constructed_fields
@@ -404,8 +404,19 @@ def returns_op(returned: Sequence[tuple[KernelSignature | None, str | None] | No
 
 #: One item of a tuple a helper returns (`returned_tuple`): the caller's place its parameter was bound to, a name
 #: local to the helper (items naming one local are one object), a prepared launch with its brand (`return
-#: saxpy.prepare(cfg, dev), ...`, see `returned_prepared`), or None for anything else (a new object).
-ReturnedItem: TypeAlias = "ir.Place | ir.Fresh | str | None"
+#: saxpy.prepare(cfg, dev), ...`, see `returned_prepared`), a view of a parameter's value (`returned_view`), or None
+#: for anything else (a new object).
+ReturnedItem: TypeAlias = "ir.Place | ir.Fresh | str | ViewCall[Any] | SliceView[Any] | None"
+
+
+def returned_view(view: ViewCall[E] | SliceView[E], base: ir.Place, base_device: bool) -> ViewCall[E] | SliceView[E]:
+    """An item `view` a helper returns (`return buf[: mid + 1], buf[mid:]`) of a parameter the call binds to the
+    caller's place `base`, as a view of `base` (`returned_tuple`).  Only integer literal bounds keep their meaning at
+    the caller (a symbol names one of the helper's own values): the others count as computed ones, so the view
+    overlaps everything of its base, as the same slice written inline with computed bounds does."""
+    if isinstance(view, ViewCall):
+        return ViewCall(base, base_device, (), tuple(b if type(b) is int else None for b in view.bounds))
+    return replace(view, base=base, base_device=base_device, parts=())
 
 
 def returned_prepared(brands: Sequence[str | None], span: Span, sink: Lowering[E]) -> ir.Value | None:
@@ -441,7 +452,12 @@ def returned_tuple(returns: Sequence[Sequence[ReturnedItem]], span: Span, sink: 
         for index, item in enumerate(items):
             part = ir.item_place(whole, index)
             value: ir.Value = ir.Fresh()
-            if isinstance(item, ir.Fresh):
+            if isinstance(item, ViewCall | SliceView):
+                found = view_region(item, sink)
+                if found is not None:
+                    sink.emit(ir.View(part, found[0], found[1], span))
+                    continue
+            elif isinstance(item, ir.Fresh):
                 value = item
             elif isinstance(item, ir.Place):
                 value = ir.FromPlace(item, span)
