@@ -107,7 +107,7 @@ from mypy_plugin.call_targets import (
     constructor_summary,
     receiver_class,
 )
-from ownership_check.core import callables, calls, ir
+from ownership_check.core import callables, calls, ir, stdlib_flow
 from ownership_check.core.call_effects import apply_summary
 from ownership_check.core.checker import nonlocal_effects
 from ownership_check.diagnostics import Span
@@ -788,6 +788,11 @@ class FunctionLowerer(calls.PlaceNaming):
             func = expr.callee
             if self.ctx.kernel(func) is not None or self.ctx.is_safekernels(func):
                 return True
+            if (flow := self.stdlib_flow_of(func)) is not None:
+                # `itertools.pairwise(stages)`, `max(pool)`: device items when its item operands hold them
+                positional = [a for a, k in zip(expr.args, expr.arg_kinds, strict=True) if k == ARG_POS]
+                taken = stdlib_flow.item_operands(flow, len(positional)) or ()
+                return any(self.expr_is_device(positional[i]) for i in taken)
             if isinstance(func, MemberExpr):
                 receiver = func.expr
                 return calls.method_result_is_device(
@@ -802,7 +807,15 @@ class FunctionLowerer(calls.PlaceNaming):
             return self.expr_is_device(expr.if_expr) or self.expr_is_device(expr.else_expr)
         if isinstance(expr, AssignmentExpr):
             return self.expr_is_device(expr.value)
+        if isinstance(expr, OpExpr) and expr.op == "+":  # `[first] + rest` of lists
+            return self.expr_is_device(expr.left) or self.expr_is_device(expr.right)
+        if isinstance(expr, ListComprehension):
+            return self.expr_is_device(expr.generator.left_expr)
         return False
+
+    def stdlib_flow_of(self, callee: Expression) -> stdlib_flow.StdlibFlow | None:
+        """The `stdlib_flow` entry of the callable a callee names (a builtin unless shadowed), else None."""
+        return next((f for n in self.ctx.names(callee) if (f := stdlib_flow.stdlib_flow(n)) is not None), None)
 
     def prepass(self, body: Sequence[Statement], func: FuncItem | None) -> None:
         self.appends, finals = _grown_lists(body, lambda v: built[1] if (built := self.built_list(v)) else None)
@@ -1344,7 +1357,7 @@ class FunctionLowerer(calls.PlaceNaming):
             head = self.block(lambda: self.emit(ir.Branch(arms, span_of(node.index))))
         else:
             shape, sources = self.iteration(node.expr)
-            head = self.block(lambda: calls.bind_iteration(self.target(node.index), shape, sources, self))
+            head = self.block(lambda: self.bind_iteration(self.target(node.index), shape, sources))
         body = self.block(lambda: self.suite(node.body))
         orelse = self.block(lambda: self.suite(node.else_body))
         unrolled = items is not None or elements is not None
@@ -1373,12 +1386,41 @@ class FunctionLowerer(calls.PlaceNaming):
         container = self.containers.get(expr.name) if isinstance(expr, NameExpr) else None
         return elements, container, enumerated
 
+    def bind_iteration(self, target: calls.Target[Expression], shape: str, sources: list[ir.Place | None]) -> None:
+        """Bind a `for` target for one iteration (the CLI's `bind_iteration`)."""
+        source = sources[0] if shape == "pairs" else None
+        if source is None or not stdlib_flow.bind_pairs(target, source, self):
+            calls.bind_iteration(target, shape if source is None else "", sources, self)
+
     def iteration(self, expr: Expression) -> tuple[str, list[ir.Place | None]]:
         """How a `for` loop takes items from `expr` (`calls.bind_iteration`): a place, or the builtin `zip` /
-        `enumerate` of places; ("", []) for anything else."""
+        `enumerate` of places, or adjacent pairs of a place's items (`itertools.pairwise(xs)`, `zip(xs[:-1],
+        xs[1:])`: "pairs"); ("", []) for anything else."""
         place = self.place(expr)
         if place is not None:
             return "each", [place]
+        if (
+            isinstance(expr, CallExpr)
+            and "itertools.pairwise" in self.ctx.names(expr.callee)
+            and expr.arg_kinds == [ARG_POS]
+            and (paired := self.place(expr.args[0])) is not None
+        ):
+            return "pairs", [paired]
+        if (
+            isinstance(expr, CallExpr)
+            and self.builtin(expr.callee) == "zip"
+            and all(
+                kind == ARG_POS or (kind == ARG_NAMED and name == "strict")
+                for kind, name in zip(expr.arg_kinds, expr.arg_names, strict=True)
+            )
+            and (
+                paired := stdlib_flow.adjacent_pairs(
+                    [self.slice_operand(a) for a, k in zip(expr.args, expr.arg_kinds, strict=True) if k == ARG_POS]
+                )
+            )
+            is not None
+        ):
+            return "pairs", [paired]
         if (
             isinstance(expr, CallExpr)
             and isinstance(expr.callee, NameExpr)
@@ -1394,6 +1436,18 @@ class FunctionLowerer(calls.PlaceNaming):
                 return "zip", [self.place(a) for a in positional]
             return "enumerate", [self.place(positional[0])]
         return "", []
+
+    def slice_operand(self, expr: Expression) -> stdlib_flow.SliceOperand | None:
+        """`xs`, `xs[1:]`, `xs[:-1]` of a place `xs` with literal bounds: the place and the bounds, else None."""
+        if isinstance(expr, IndexExpr) and isinstance(expr.index, SliceExpr) and expr.index.stride is None:
+            bounds = (expr.index.begin_index, expr.index.end_index)
+            literal = tuple(_int_literal(b) if b is not None else None for b in bounds)
+            base = self.place(expr.base)
+            if base is None or any(b is not None and v is None for b, v in zip(bounds, literal, strict=True)):
+                return None
+            return base, literal[0], literal[1]
+        place = self.place(expr)
+        return (place, None, None) if place is not None else None
 
     def try_stmt(self, node: TryStmt) -> None:
         body = self.block(lambda: self.suite(node.body))

@@ -92,6 +92,17 @@ def iteration_item(place: Place, site: int) -> Place:
     return Place(place.root, (*place.attrs, f"{ITEM_ATTR}{site}"), place.display)
 
 
+#: The mark ending a loop item's attribute whose previous item stays an object of its own for one more iteration
+#: (`paired_item`), so `for a, b in itertools.pairwise(xs)` tells the previous item (`a`) from older ones.
+PAIRED_MARK: Final[str] = "+"
+
+
+def paired_item(place: Place, site: int) -> Place:
+    """`place.$it<site>+`: as `iteration_item`, but when the next iteration's item is born the item before it is
+    kept apart from the older ones (the checker's summary of older items), as `a` of `pairwise` refers to it."""
+    return Place(place.root, (*place.attrs, f"{ITEM_ATTR}{site}{PAIRED_MARK}"), place.display)
+
+
 def is_value_path(place: Place) -> bool:
     """Whether `place` is a value path (`p.$`, `p.$.$1`) or an argument temporary staging one."""
     return (bool(place.attrs) and place.attrs[-1].startswith(VALUE_ATTR)) or place.root.startswith(

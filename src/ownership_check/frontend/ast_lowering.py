@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Final, Union
 
-from ownership_check.core import callables, calls, ir
+from ownership_check.core import callables, calls, ir, stdlib_flow
 from ownership_check.core.call_effects import apply_summary
 from ownership_check.core.checker import nonlocal_effects
 from ownership_check.diagnostics import Span
@@ -1026,6 +1026,10 @@ class FunctionLowerer(calls.PlaceNaming):
             if self.ctx.is_safekernels(func):  # unless its source says it returns host data (`-> bytes`)
                 qualified = self.ctx.qualify(func)
                 return qualified is None or not safekernels_returns_plain(qualified)
+            if (flow := stdlib_flow.stdlib_flow(self.stdlib_name(func))) is not None:
+                # `itertools.pairwise(stages)`, `max(pool)`: device items when its item operands hold them
+                taken = stdlib_flow.item_operands(flow, len(node.args)) or ()
+                return any(self.expr_is_device(node.args[i]) for i in taken)
             if isinstance(func, ast.Attribute):
                 receiver = func.value
                 return calls.method_result_is_device(
@@ -1040,7 +1044,19 @@ class FunctionLowerer(calls.PlaceNaming):
             return self.expr_is_device(node.body) or self.expr_is_device(node.orelse)
         if isinstance(node, ast.NamedExpr):
             return self.expr_is_device(node.value)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):  # `[first] + rest` of lists
+            return self.expr_is_device(node.left) or self.expr_is_device(node.right)
+        if isinstance(node, ast.ListComp):
+            return self.expr_is_device(node.elt)
         return False
+
+    def stdlib_name(self, func: ast.expr) -> str | None:
+        """The qualified name of a callee for `stdlib_flow` (`max` for an unshadowed builtin), else None."""
+        if isinstance(func, ast.Name):
+            return self.builtin(func) or (
+                found if (found := self.ctx.qualify(func)) is not None and "." in found else None
+            )
+        return self.ctx.qualify(func)
 
     def prepass(self, body: Sequence[ast.stmt], params: Sequence[ast.arg]) -> None:
         self.appends, finals = _grown_lists(body, lambda v: built[1] if (built := self.built_list(v)) else None)
@@ -1623,7 +1639,7 @@ class FunctionLowerer(calls.PlaceNaming):
             head = self.block(lambda: self.emit(ir.Branch(arms, self.span(node.target))))
         else:
             shape, sources = self.iteration(node.iter)
-            head = self.block(lambda: calls.bind_iteration(self.target(node.target), shape, sources, self))
+            head = self.block(lambda: self.bind_iteration(self.target(node.target), shape, sources))
         body = self.block(lambda: self.suite(node.body))
         orelse = self.else_block(node.orelse)
         unrolled = items is not None or elements is not None
@@ -1650,12 +1666,35 @@ class FunctionLowerer(calls.PlaceNaming):
         container = self.containers.get(node.id) if isinstance(node, ast.Name) else None
         return elements, container, enumerated
 
+    def bind_iteration(self, target: calls.Target[ast.expr], shape: str, sources: list[ir.Place | None]) -> None:
+        """Bind a `for` target for one iteration: adjacent pairs of a place's items (`stdlib_flow.bind_pairs`),
+        else `calls.bind_iteration`."""
+        source = sources[0] if shape == "pairs" else None
+        if source is None or not stdlib_flow.bind_pairs(target, source, self):
+            calls.bind_iteration(target, shape if source is None else "", sources, self)
+
     def iteration(self, node: ast.expr) -> tuple[str, list[ir.Place | None]]:
         """How a `for` loop takes items from `node` (`calls.bind_iteration`): a place, or the builtin `zip` /
-        `enumerate` of places; ("", []) for anything else."""
+        `enumerate` of places, or adjacent pairs of a place's items (`itertools.pairwise(xs)`, `zip(xs[:-1],
+        xs[1:])`: "pairs"); ("", []) for anything else."""
         place = self.place(node)
         if place is not None:
             return "each", [place]
+        if (
+            isinstance(node, ast.Call)
+            and self.ctx.qualify(node.func) == "itertools.pairwise"
+            and len(node.args) == 1
+            and not node.keywords
+            and (paired := self.place(node.args[0])) is not None
+        ):
+            return "pairs", [paired]
+        if (
+            isinstance(node, ast.Call)
+            and self.builtin(node.func) == "zip"
+            and all(k.arg == "strict" for k in node.keywords)
+            and (paired := stdlib_flow.adjacent_pairs([self.slice_operand(a) for a in node.args])) is not None
+        ):
+            return "pairs", [paired]
         if (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Name)
@@ -1670,6 +1709,18 @@ class FunctionLowerer(calls.PlaceNaming):
                 return "zip", [self.place(a) for a in node.args]
             return "enumerate", [self.place(node.args[0])]
         return "", []
+
+    def slice_operand(self, node: ast.expr) -> stdlib_flow.SliceOperand | None:
+        """`xs`, `xs[1:]`, `xs[:-1]` of a place `xs` with literal bounds: the place and the bounds, else None."""
+        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice) and node.slice.step is None:
+            bounds = (node.slice.lower, node.slice.upper)
+            literal = tuple(_int_literal(b) if b is not None else None for b in bounds)
+            base = self.place(node.value)
+            if base is None or any(b is not None and v is None for b, v in zip(bounds, literal, strict=True)):
+                return None
+            return base, literal[0], literal[1]
+        place = self.place(node) if not isinstance(node, ast.Starred) else None
+        return (place, None, None) if place is not None else None
 
     def else_block(self, body: Sequence[ast.stmt]) -> ir.Block:
         if not body:

@@ -1,5 +1,4 @@
-# fresh-expect: E0382 at line 22
-# fresh-known-miss: cli,mypy `for src, dst in itertools.pairwise(stages)` (also `zip(stages[:-1], stages[1:])`) binds new values: moving `dst` by `partition` is not seen as moving the next iteration's `src`
+# fresh-expect: E0382 at line 21
 """A multi-stage tile pipeline walks its stage tensors with itertools.pairwise; each stage's destination is
 partitioned (moved), and then read as the next stage's source."""
 import itertools

@@ -1,0 +1,154 @@
+"""Standard-library and builtin callables the checker follows: how a call's result relates to its operands.
+
+A value that goes through `max`, `next`, `itertools.cycle` or `dataclasses.replace` is still the caller's object
+at run time: `lo, hi = next(pool), next(pool)` of `pool = itertools.cycle([c])` is `c` twice, and the launcher
+refuses it.  A callable the checker does not know gives a new value (it cannot see what the call keeps), so each
+callable the checker follows is declared here once, as data, with the relation between its result and its
+operands; both front ends read this table (by the callable's qualified name, `max` for a builtin) and lower the
+call to the places it may give, in the core's terms (`calls.Choices`, `calls.bind_iteration`):
+
+    PICK     the result is one of the items of the iterable operand, or one of the positional operands when
+             several are given (`max(a, b)`); a `default` is one more choice        next, max, min, random.choice
+    ITEMS    the result holds (or iterates over) the items of its item operands, in some order; an item taken
+             from it is any of them                                                 iter, sorted, itertools.cycle
+    PAIRS    the result iterates over adjacent pairs of the operand's items         itertools.pairwise
+    ZIPPED   the result iterates over tuples of one item of each operand            zip
+
+Where the exact item is not known statically, the result may be any of the items: one `Branch` arm per item,
+as for `p if c else q`, so a launch is refused when any of them would be.  Anything else a call of a standard
+library function returns is a new value (docs/checker.md names that limit).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final, Literal, TypeVar
+
+from ownership_check.core import ir
+from ownership_check.core.calls import Lowering, PlaceTarget, Target, UnpackTarget
+
+E = TypeVar("E")
+
+Relation = Literal["pick", "items", "pairs", "zipped"]
+
+
+@dataclass(frozen=True)
+class StdlibFlow:
+    """How one callable's result relates to its operands.  `operands`: the positions of the operands whose items
+    flow into the result (None: every positional operand, `itertools.chain(xs, ys)`); `options`: keyword arguments
+    that leave the relation as it is (`sorted(pool, key=len)`); `default`: the position of a positional fallback
+    that is one more choice (`next(it, d)`)."""
+
+    relation: Relation
+    operands: tuple[int, ...] | None = (0,)
+    options: frozenset[str] = frozenset()
+    default: int | None = None
+
+
+_ORDERING: Final[frozenset[str]] = frozenset({"key", "reverse"})
+
+#: The table: qualified name (a builtin by its bare name) -> relation.  Anything not named here gives a new value.
+STDLIB_FLOWS: Final[dict[str, StdlibFlow]] = {
+    # one of the items (or, given several positional operands, one of them)
+    "next": StdlibFlow("pick", default=1),
+    "max": StdlibFlow("pick", options=frozenset({"key", "default"})),
+    "min": StdlibFlow("pick", options=frozenset({"key", "default"})),
+    "random.choice": StdlibFlow("pick"),
+    # the items themselves, kept or iterated over
+    "list": StdlibFlow("items"),
+    "tuple": StdlibFlow("items"),
+    "sorted": StdlibFlow("items", options=_ORDERING),
+    "reversed": StdlibFlow("items"),
+    "iter": StdlibFlow("items"),
+    "filter": StdlibFlow("items", operands=(1,)),
+    "itertools.cycle": StdlibFlow("items"),
+    "itertools.islice": StdlibFlow("items"),
+    "itertools.chain": StdlibFlow("items", operands=None),
+    "itertools.chain.from_iterable": StdlibFlow("items"),
+    # adjacent pairs of the items; tuples of one item of each operand
+    "itertools.pairwise": StdlibFlow("pairs"),
+    "zip": StdlibFlow("zipped", operands=None, options=frozenset({"strict"})),
+}
+
+
+def stdlib_flow(name: str | None) -> StdlibFlow | None:
+    """The table's entry for a callable's qualified name (`builtins.max` and `max` alike), else None."""
+    if name is None:
+        return None
+    return STDLIB_FLOWS.get(name.removeprefix("builtins."))
+
+
+def picks_item(name: str | None) -> StdlibFlow | None:
+    """The entry of a callable whose result is one of its operands' items (`PICK`), else None."""
+    found = stdlib_flow(name)
+    return found if found is not None and found.relation == "pick" else None
+
+
+def keeps_items(name: str | None) -> StdlibFlow | None:
+    """The entry of a callable whose result holds its operands' items (`ITEMS`), else None."""
+    found = stdlib_flow(name)
+    return found if found is not None and found.relation == "items" else None
+
+
+def item_operands(found: StdlibFlow, positional: int) -> tuple[int, ...] | None:
+    """The positions of the operands whose items flow into the result, for a call with `positional` positional
+    arguments; None when the call does not have them (`filter(pred)`)."""
+    picked = tuple(range(positional)) if found.operands is None else found.operands
+    return picked if picked and all(i < positional for i in picked) else None
+
+
+#: A `zip` operand seen as a slice of a place: (the place, the slice's lower bound, its upper bound), an omitted
+#: bound None; a plain place is `(place, None, None)`.
+SliceOperand = tuple[ir.Place, int | None, int | None]
+
+
+def adjacent_pairs(operands: Sequence[SliceOperand | None]) -> ir.Place | None:
+    """`zip(xs[:-1], xs[1:])` or `zip(xs, xs[1:])`: the place `xs` whose adjacent pairs the zip takes, as
+    `itertools.pairwise(xs)` does; None for any other zip."""
+    if len(operands) != 2:
+        return None
+    head, tail = operands
+    if head is None or tail is None:
+        return None
+    (first, lo0, hi0), (second, lo1, hi1) = head, tail
+    if first != second or lo0 not in (None, 0) or hi0 not in (None, -1) or lo1 != 1 or hi1 is not None:
+        return None
+    return first
+
+
+def bind_pairs(target: Target[E], source: ir.Place, sink: Lowering[E]) -> bool:
+    """Bind `for a, b in itertools.pairwise(xs)` for one iteration: `b` is the item this iteration takes from
+    `xs` (`ir.paired_item`, a new object each iteration) and `a` the item the previous iteration took, which
+    is what its `b` was: moving `b` in the body moves the next iteration's `a`.  The previous item is carried in
+    a temporary's value path (read without a use check, as the runtime hands the object on whatever happened to
+    it); the first iteration's `a` is a new value.  False (nothing emitted) for a target that is not two names."""
+    if not isinstance(target, UnpackTarget) or target.starred or len(target.items) != 2:
+        return False
+    first, second = target.items
+    if not all(isinstance(part, PlaceTarget) and part.root_span is None for part in (first, second)):
+        return False
+    assert isinstance(first, PlaceTarget) and isinstance(second, PlaceTarget)
+    carried = ir.value_place(sink.temp("previous item"))
+    item = ir.FromPlace(ir.paired_item(source, sink.next_group()), target.span)
+    sink.emit(
+        ir.Bind(
+            (first.place, second.place, carried),
+            (ir.FromPlace(carried, target.span), item, item),
+            target.span,
+        )
+    )
+    return True
+
+
+__all__ = [
+    "STDLIB_FLOWS",
+    "SliceOperand",
+    "StdlibFlow",
+    "adjacent_pairs",
+    "bind_pairs",
+    "item_operands",
+    "keeps_items",
+    "picks_item",
+    "stdlib_flow",
+]
