@@ -85,6 +85,9 @@ PAIRS: dict[str, tuple[str, str]] = {
     "surface: nested function's captured aliases": (
         "e0502_nested_function_captured_aliases", "clean_nested_function_captured_aliases"
     ),
+    "fresh r: a closure's capture rebound by the caller": (
+        "e0502_closure_capture_rebound_by_caller", "clean_closure_capture_rebound_by_caller"
+    ),
     "surface: a then chain's values": (
         "e0502_then_chain_values_are_launch_buffers", "clean_then_chain_values_are_launch_buffers"
     ),
@@ -209,6 +212,12 @@ def _markers(case: str) -> list[tuple[int, str]]:
     ]
 
 
+#: Error cases whose markers are at calls of a nested function (`ir.Borrow.call`): the runtime raises at the nested
+#: launch, one frame below the marked call.
+REPORTED_AT_CALL: frozenset[str] = frozenset(
+    {"e0502_nested_function_captured_aliases", "e0502_closure_capture_rebound_by_caller"}
+)
+
 ERROR_RUNS = [(label, pair[0], line, code) for label, pair in PAIRS.items() for line, code in _markers(pair[0])]
 
 
@@ -221,7 +230,13 @@ def test_each_error_case_raises_its_runtime_twin_at_the_marked_line(
         _run(path)
     frames = [entry for entry in excinfo.traceback if Path(str(entry.path)) == path]
     assert frames, f"{label}: raised outside the case\n{excinfo.getrepr()}"
-    assert frames[-1].lineno + 1 == line, f"{label}: raised at line {frames[-1].lineno + 1}, marked {line}"
+    lines = [frame.lineno + 1 for frame in frames]
+    if case in REPORTED_AT_CALL:
+        # the conflict the caller's names make between a nested function's captures: marked at the call, under
+        # which the nested launch raises
+        assert line in lines[:-1], f"{label}: raised under the calls at lines {lines[:-1]}, marked {line}"
+        return
+    assert lines[-1] == line, f"{label}: raised at line {lines[-1]}, marked {line}"
 
 
 @pytest.mark.parametrize(("label", "case"), [(label, pair[1]) for label, pair in PAIRS.items()], ids=list(PAIRS))

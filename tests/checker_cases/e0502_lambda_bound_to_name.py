@@ -1,8 +1,8 @@
 """A lambda bound to a name and called by that name is the nested function it is: its call applies what its body
 does to the arguments it is given (the launch borrows `lhs` and `rhs` shared and `out` mutably) and to the
-buffers it captures (`into_c` writes the captured `c`: as for a nested `def` called by its name, the conflict is
-reported at the launch inside it, where the runtime raises); one that runs a tile launch moves its arguments and
-what it captures."""
+buffers it captures (`into_c` writes the captured `c`: as for a nested `def` called by its name, the conflict the
+caller's argument makes with the capture is reported at the call); one that runs a tile launch moves its arguments
+and what it captures."""
 
 import numpy as np
 
@@ -37,8 +37,8 @@ def main() -> None:
     apply = lambda lhs, rhs, out: vecadd.launch(prepared, stream, lhs, rhs, out)  # noqa: E731
     apply(a, b, c)
     apply(c, b, c)  # expect: E0502
-    into_c = lambda src: vecadd.launch(prepared, stream, src, b, c)  # noqa: E731  # expect: E0502
-    into_c(c)
+    into_c = lambda src: vecadd.launch(prepared, stream, src, b, c)  # noqa: E731
+    into_c(c)  # expect: E0502
     z = tile.zeros((64,), f32).partition((64,)).sync_on(stream)
     x = tile.ones((64,), f32).sync_on(stream)
     double_x = lambda: scale(z, x).sync_on(stream)  # noqa: E731

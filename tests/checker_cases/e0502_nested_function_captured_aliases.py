@@ -1,7 +1,7 @@
 """A nested function (a plain `def` called directly, or an `async def` run by `asyncio.run(step())`) launches with
-names it captures from the enclosing function (and its parameters): which of them are one buffer is the enclosing
-function's knowledge (`bufs[2]` is `c`, `named["a"]` is `a`), so the call checks the nested launch's arguments
-against each other there (the runtime raises `AliasingError` at the nested launch)."""
+names it captures (and its parameters): which of them are one buffer is the enclosing function's knowledge (`bufs[2]`
+is `c`, `named["a"]` is `a`), so the call checks the nested launch's arguments against each other and reports the
+conflict at the call, as rustc reports a closure's captures (the runtime raises `AliasingError` under that call)."""
 
 import asyncio
 
@@ -34,15 +34,15 @@ def main(flag: bool = True) -> None:
 
     async def step() -> None:
         await asyncio.sleep(0)
-        vecadd.launch(prep, stream, bufs[2], b, c)  # expect: E0502
+        vecadd.launch(prep, stream, bufs[2], b, c)
 
     def inner() -> None:
         w = a if flag else b
-        vecadd.launch(prep, stream, b, w, named["a"])  # expect: E0502
+        vecadd.launch(prep, stream, b, w, named["a"])
 
     def launch_with(u: sk.DeviceBuffer, v: sk.DeviceBuffer) -> None:
-        vecadd.launch(prep, stream, u, v, c)  # expect: E0502
+        vecadd.launch(prep, stream, u, v, c)
 
-    asyncio.run(step())
-    inner()
-    launch_with(a, bufs[2])
+    asyncio.run(step())  # expect: E0502
+    inner()  # expect: E0502
+    launch_with(a, bufs[2])  # expect: E0502

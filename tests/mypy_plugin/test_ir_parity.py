@@ -67,6 +67,8 @@ IR_EXCEPTIONS: dict[Key, str] = {
     ("clean_nonlocal_rebound_to_caller_value.py", "main", 21): DEF_SPAN,
     ("clean_then_chain_values_are_launch_buffers.py", "main", 28): DEF_SPAN,
     ("e0502_nested_function_captured_aliases.py", "main", 25): DEF_SPAN,
+    ("clean_closure_capture_rebound_by_caller.py", "main", 22): DEF_SPAN,
+    ("e0502_closure_capture_rebound_by_caller.py", "main", 24): DEF_SPAN,
     ("e0502_nonlocal_rebound_to_caller_value.py", "main", 22): DEF_SPAN,
     ("e0502_then_chain_values_are_launch_buffers.py", "main", 29): DEF_SPAN,
     ("e0505_helper_returns_pending_op.py", "main", 29): DEF_SPAN,

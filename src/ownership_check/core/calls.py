@@ -505,6 +505,8 @@ class NonlocalEffects:
     # a rebound name that may be one of the caller's values or a view of one: per way (caller's name or None for a
     # new value, the view's region or None for the value itself)
     rebound_sources: tuple[tuple[ir.Place, tuple[tuple[str | None, ir.Region | None], ...]], ...] = ()
+    # the spans of the borrows of its calls that conflict in its own check already (reported there, not at the call)
+    inner_conflicts: frozenset[Span] = frozenset()
 
     @property
     def empty(self) -> bool:
@@ -704,7 +706,7 @@ def lower_call(call: Call[E], holder: ir.Place | None, sink: Lowering[E]) -> ir.
                 # a call of its own: its arguments checked against each other (one group) and the caller's loans;
                 # a parameter's value is the operand the call binds it to
                 number = sink.next_group()
-                ways = _nested_ways(read, number, effects.params, call.summary)
+                ways = _nested_ways(read, number, effects, call.summary, call.span)
 
                 def replay(way: tuple[ir.Borrow, ...]) -> None:
                     for borrow in way:
@@ -876,18 +878,25 @@ def _rebind_nonlocals(
 
 
 def _nested_ways(
-    ways: tuple[tuple[ir.Borrow, ...], ...], number: int, params: frozenset[str], summary: AppliedSummary[E] | None
+    ways: tuple[tuple[ir.Borrow, ...], ...],
+    number: int,
+    effects: NonlocalEffects,
+    summary: AppliedSummary[E] | None,
+    site: Span,
 ) -> list[tuple[ir.Borrow, ...]]:
     """A nested function's call's borrows of the caller's values (`checker.nonlocal_effects`), renumbered into the
     caller's group `number`, a borrow of a parameter's value as one of the operand the call binds it to (each place
-    the operand may be, one way each; none for an operand that is no place)."""
+    the operand may be, one way each; none for an operand that is no place).  Each is made at the call `site`
+    (`ir.Borrow.call`) unless the nested function's own check reports its conflict (`inner_conflicts`)."""
     bound = dict(summary.bound) if summary is not None else {}
+    params = effects.params
     out: list[tuple[ir.Borrow, ...]] = []
     for way in ways:
         options: list[list[ir.Borrow]] = []
         for b in way:
+            call = None if b.span in effects.inner_conflicts else site
             if b.place.root not in params:
-                options.append([ir.Borrow(b.place, b.mutable, number, b.span, None, b.held_by)])
+                options.append([ir.Borrow(b.place, b.mutable, number, b.span, None, b.held_by, call)])
                 continue
             operand = bound.get(b.place.root)
             if operand is None:
@@ -895,7 +904,7 @@ def _nested_ways(
             places = [operand.place] if operand.place is not None else [c.place for c in operand.choices if c.place]
             if places:
                 options.append([ir.Borrow(ir.Place(p.root, p.attrs, b.place.text), b.mutable, number, b.span, None,
-                                          b.held_by) for p in places if p is not None])
+                                          b.held_by, call) for p in places if p is not None])
         out.extend(itertools.islice(itertools.product(*options), 16))
     return list(dict.fromkeys(out))
 

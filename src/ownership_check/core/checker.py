@@ -931,9 +931,17 @@ class _Analysis:
             if conflict is not None:
                 first = self.graph.nodes[conflict.node].op
                 assert isinstance(first, ir.Borrow)
+                closure = _closure(op, first) if conflict.held_by is None else None
                 self.diagnostics.append(
                     messages.borrow_conflict(
-                        self.path, op.place.text, first.span, conflict.mutable, op.span, op.mutable, conflict.held_by
+                        self.path,
+                        op.place.text,
+                        first.span,
+                        conflict.mutable,
+                        op.span,
+                        op.mutable,
+                        conflict.held_by,
+                        closure=closure,
                     )
                 )
             else:
@@ -1035,7 +1043,8 @@ def nonlocal_effects(function: ir.Function, names: Iterable[str], params: Iterab
     reads: dict[tuple[str, Span, bool], ir.Use | ir.Borrow | ir.CheckBrand | tuple[tuple[ir.Borrow, ...], ...]] = {}
     first: set[str] = set()
     params = tuple(params)
-    runs = _borrow_runs(analysis, states, wanted, frozenset(params))
+    inner: set[Span] = set()
+    runs = _borrow_runs(analysis, states, wanted, frozenset(params), inner)
     for node in graph.nodes:
         op, st = node.op, states[node.id]
         if st is not None and node.id in runs:
@@ -1057,7 +1066,7 @@ def nonlocal_effects(function: ir.Function, names: Iterable[str], params: Iterab
             reads.setdefault((read.root, op.span, False), ir.Use(place, op.span))
         first.add(read.root)
     if exit_state is None:  # never returns
-        return NonlocalEffects(tuple(reads.values()), params=frozenset(params))
+        return NonlocalEffects(tuple(reads.values()), params=frozenset(params), inner_conflicts=frozenset(inner))
     rebound: list[ir.Place] = []
     moves: dict[Span, ir.Move] = {}
     places = [ir.Place(name) for name in wanted]  # alive together: the analysis memoises by `id(place)`
@@ -1084,6 +1093,7 @@ def nonlocal_effects(function: ir.Function, names: Iterable[str], params: Iterab
         frozenset(params),
         tuple(sorted(returned.items())),
         tuple(sources),
+        frozenset(inner),
     )
 
 
@@ -1114,7 +1124,11 @@ _MAX_BORROW_ARMS = 16
 
 
 def _borrow_runs(
-    analysis: _Analysis, states: list[State | None], wanted: Sequence[str], params: frozenset[str] = frozenset()
+    analysis: _Analysis,
+    states: list[State | None],
+    wanted: Sequence[str],
+    params: frozenset[str] = frozenset(),
+    inner: set[Span] | None = None,
 ) -> dict[int, tuple[tuple[ir.Borrow, ...], ...]]:
     """A nested function's calls that borrow the caller's values, for its call sites (`nonlocal_effects`): per call
     (a run of borrows of one group, keyed by its first node), the ways its arguments may be the caller's values,
@@ -1125,7 +1139,9 @@ def _borrow_runs(
     value `@param` counts too, in a call that also borrows a captured value (a call of parameters only is the call
     summary's).  Each way starts with the loans the nested function's own pending ops hold on the caller's values
     when the call runs (`ir.Borrow.held_by`): `p = k.launch_async(prep, named["b"], ...)` then a launch writing `b`
-    conflicts at the call site, where `named["b"]` is known to be `b` (seed 421 of the surface generator)."""
+    conflicts at the call site, where `named["b"]` is known to be `b` (seed 421 of the surface generator).  The spans
+    of the borrows of a call whose arguments conflict in the nested function's own check go to `inner`: that check
+    reports it, the call sites do not again."""
     graph = analysis.graph
     names = frozenset(wanted) | params
 
@@ -1151,6 +1167,8 @@ def _borrow_runs(
         assert state is not None
         held = _held_loans(analysis, states[run[0].id], run[0], caller)
         arms: dict[tuple[ir.Borrow, ...], None] = {}
+        if inner is not None and _conflicting_run(analysis, state, run):
+            inner.update(member.op.span for member in run)  # type: ignore[union-attr]
         for world in state.worlds:
             per_borrow: list[list[ir.Borrow]] = []
             for member in run:
@@ -1171,6 +1189,28 @@ def _borrow_runs(
         if arms:
             out[run[0].id] = tuple(itertools.islice(arms, _MAX_BORROW_ARMS))
     return out
+
+
+def _closure(op: ir.Borrow, first: ir.Borrow) -> tuple[Span, str, str] | None:
+    """A conflict between two arguments of a nested function's launch that the caller's bindings make, reported at
+    the call (`ir.Borrow.call`): the call, the first borrow's name in the nested function, the caller's name of the
+    value (`messages.borrow_conflict`).  None for any other conflict (a caller's pending op's loan is reported at
+    the nested function's launch, as the runtime raises there)."""
+    if op.call is None or first.call != op.call:
+        return None
+    caller = op.place.key if "$" not in op.place.key else op.place.text
+    return op.call, first.place.text, caller
+
+
+def _conflicting_run(analysis: _Analysis, state: State, run: Sequence[Node]) -> bool:
+    """Whether two borrows of one call (`run`), one of them mutable, overlap on some path of `state`."""
+    borrows = [member.op for member in run if isinstance(member.op, ir.Borrow)]
+    return any(
+        (a.mutable or b.mutable) and analysis.any_overlap(_world_get(w, a.place.key), _world_get(w, b.place.key))
+        for i, a in enumerate(borrows)
+        for b in borrows[i + 1 :]
+        for w in state.worlds
+    )
 
 
 def _held_loans(

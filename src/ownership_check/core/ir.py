@@ -187,7 +187,10 @@ class View:
 class Borrow:
     """`held_by`: this borrow replays, at a call of a nested function, a loan its pending op of that name holds
     while one of its launches runs (`checker.nonlocal_effects`): it is recorded in its call's group, so the
-    launch's borrows are checked against it by the caller's knowledge of its values, and checks nothing itself."""
+    launch's borrows are checked against it by the caller's knowledge of its values, and checks nothing itself.
+    `call`: this borrow replays, at that call of a nested function, one its launch takes of a caller's value (`span`
+    is where the nested function takes it): a conflict the caller's bindings make is reported at the call, the
+    nested function's uses as labels (the nested function's own check reports the conflicts it sees itself)."""
 
     place: Place
     mutable: bool
@@ -195,6 +198,7 @@ class Borrow:
     span: Span
     holder: Place | None = None
     held_by: str | None = None
+    call: Span | None = None
 
 
 @dataclass(frozen=True)

@@ -43,10 +43,18 @@ def borrow_conflict(
     first_held_by: str | None = None,
     later_use: Span | None = None,
     element_of: str | None = None,
+    closure: tuple[Span, str, str] | None = None,
 ) -> Diagnostic:
+    """E0502 / E0499.  `closure`: both borrows are ones a nested function's launch takes of the caller's values,
+    replayed at a call of it, where the caller's bindings make them conflict (`ir.Borrow.call`): (the call, the
+    first borrow's name in the nested function, the caller's name of the value); the call is the primary span, as
+    rustc reports a closure's captures where the closure is used, the message names the caller's value, and the
+    borrows inside are labelled as the nested function's uses."""
     notes: tuple[str, ...] = ()
     help_text: str | None = None
     extra: tuple[Label, ...] = (Label(later_use, "first borrow later used here"),) if later_use else ()
+    if closure is not None:
+        return _closure_conflict(path, name, first, first_mutable, second, second_mutable, closure)
     if element_of is not None:
         help_text = f"finish using `{element_of}` before taking another element of `{name}` with `get_mut`"
     if first_held_by is not None:
@@ -79,6 +87,44 @@ def borrow_conflict(
         ),
         notes=notes,
         help=help_text or "write the result into a separate buffer, or read from a copy",
+    )
+
+
+def _closure_conflict(
+    path: str,
+    name: str,
+    first: Span,
+    first_mutable: bool,
+    second: Span,
+    second_mutable: bool,
+    closure: tuple[Span, str, str],
+) -> Diagnostic:
+    call, first_name, caller_name = closure
+    second_kind = "mutable" if second_mutable else "immutable"
+    first_kind = "mutable" if first_mutable else "immutable"
+    twice = first_mutable and second_mutable
+    first_use, second_use = ("first", "second") if twice else (first_kind, second_kind)
+    labels = (
+        Label(first, f"{first_use} borrow occurs due to use of `{first_name}` in closure"),
+        Label(second, f"{second_use} borrow occurs due to use of `{name}` in closure"),
+        Label(call, "both borrows occur in this call", primary=True),
+    )
+    if twice:
+        return Diagnostic(
+            "E0499",
+            f"cannot borrow `{caller_name}` as mutable more than once at a time",
+            path,
+            call,
+            labels=labels,
+            help="pass a distinct buffer for each mutable parameter",
+        )
+    return Diagnostic(
+        "E0502",
+        f"cannot borrow `{caller_name}` as {second_kind} because it is also borrowed as {first_kind}",
+        path,
+        call,
+        labels=labels,
+        help="write the result into a separate buffer, or read from a copy",
     )
 
 

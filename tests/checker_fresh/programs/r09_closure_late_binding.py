@@ -1,5 +1,4 @@
-# fresh-expect: E0502 at line 36
-# fresh-known-false-alarm: cli,mypy wrong line: the conflict created by calling a closure after `acc = out` rebinds one of its captured names is reported at the launch inside the closure (line 32), not at the call `step()` that creates it (a nested function called with the buffers as arguments is reported at the call)
+# fresh-expect: E0502 at line 35
 """An accumulation step is a closure over `acc` and `out`; after the first step the caller carries the result
 forward with `acc = out`, and the closure, which reads its free variables late, now reads and writes one buffer."""
 import numpy as np
