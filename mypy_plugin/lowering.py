@@ -109,7 +109,7 @@ from mypy_plugin.call_targets import (
 )
 from ownership_check.core import callables, calls, ir, stdlib_flow
 from ownership_check.core.call_effects import apply_summary
-from ownership_check.core.checker import nonlocal_effects
+from ownership_check.core.checker import effect_names, nonlocal_effects
 from ownership_check.diagnostics import Span
 from safekernels.ownership_model import (
     ALIASING_FUNCTIONS,
@@ -307,6 +307,8 @@ class Unit:
     name: str | None = None  # the IR function's name, when not the definition's (a call summary's lowering)
     # For the effects of a call of a nested function: the enclosing function's containers it may read by item.
     outer_containers: Mapping[str, calls.Container] = field(default_factory=dict)
+    # ... and what calls of the enclosing function's other nested functions do (the CLI's `outer_closures`)
+    outer_closures: Mapping[str, calls.NonlocalEffects] = field(default_factory=dict)
 
 
 @dataclass
@@ -1059,14 +1061,15 @@ class FunctionLowerer(calls.PlaceNaming):
         unsure: set[str],
         made: Sequence[tuple[str, Var, FuncDef]],
     ) -> None:
-        """Names bound once, by a call of a kernel factory (`offset = make_offset_kernel()`): they are that
-        kernel (`calls.factory_kernel`, the CLI front end's rule)."""
+        """Names bound only by calls of kernel factories that all return one kernel: they are that kernel
+        (`calls.factory_kernel` over the bindings, the CLI front end's rule)."""
         counts: dict[str, int] = {}
         for names, _ in pairs:
             for name in names:
                 counts[name] = counts.get(name, 0) + 1
+        per_name: dict[str, list[tuple[Var, Decorator | None]]] = {}
         for name, var, factory in made:
-            if counts.get(name) != 1 or name in unsure:
+            if name in unsure:
                 continue
             returned: list[Decorator | None] = []
             for node in tree.walk_many(factory.body.body):
@@ -1077,9 +1080,12 @@ class FunctionLowerer(calls.PlaceNaming):
                         returned.append(kernel_def)
                     else:
                         returned.append(None)
-            kernel = calls.factory_kernel(returned)
+            per_name.setdefault(name, []).append((var, calls.factory_kernel(returned)))
+        for name, found in per_name.items():
+            kernel = calls.factory_kernel([k for _, k in found]) if len(found) == counts.get(name) else None
             if kernel is not None:
-                self.ctx.factory_vars[id(var)] = (var, kernel)
+                for var, _ in found:
+                    self.ctx.factory_vars[id(var)] = (var, kernel)
 
     def init_brands(self, func: FuncItem) -> None:
         """A method of a class whose `__init__` binds `self.attr = kernel.prepare(...)` in its own body, and no
@@ -1618,9 +1624,14 @@ class FunctionLowerer(calls.PlaceNaming):
             declared = [n for sub in tree.walk(func.body) if isinstance(sub, NonlocalDecl) for n in sub.names]
             if captured or declared:
                 device = frozenset(self.device)
-                unit = Unit(func, kind, lambda: device, None, outer_containers=self.containers)
+                # a sibling nested function it calls (or awaits) by name does what that one's call does
+                siblings = {n: self.closures[n] for n in captured if n in self.closures}
+                unit = Unit(
+                    func, kind, lambda: device, None, outer_containers=self.containers, outer_closures=siblings
+                )
+                inherited = [name for effects in siblings.values() for name in effect_names(effects)]
                 effects = nonlocal_effects(
-                    FunctionLowerer(self.ctx, unit).lower(), [*captured, *declared], list(_params(func))
+                    FunctionLowerer(self.ctx, unit).lower(), [*captured, *declared, *inherited], list(_params(func))
                 )
                 if not effects.empty:
                     self.closures[node.name] = effects
@@ -2375,7 +2386,7 @@ class FunctionLowerer(calls.PlaceNaming):
             method,
             self.ctx.refers_to(func, SHARED_ARRAY_CONSTRUCTOR),
             first_name[0] if first_name and resolve.is_safekernels(first_name[0]) else None,
-            self.closures.get(func.name) if isinstance(func, NameExpr) else None,
+            self.closure_of(func.name) if isinstance(func, NameExpr) else None,
             (
                 None
                 if shape_kernel is not None or (first_name and resolve.is_safekernels(first_name[0]))
@@ -2462,6 +2473,14 @@ class FunctionLowerer(calls.PlaceNaming):
             device = self.is_device_place(arg) or self.expr_is_device(arg)
             out.append(calls.Operand(arg, span, slot, device, keyword=keyword))
         return tuple(out)
+
+    def closure_of(self, name: str) -> calls.NonlocalEffects | None:
+        """What a call of the nested function `name` does to the caller's values: one defined in this body, or a
+        sibling defined in the enclosing body that no local binding shadows (the CLI's `closure_of`)."""
+        found = self.closures.get(name)
+        if found is None and name not in self.local_names:
+            found = self.unit.outer_closures.get(name)
+        return found
 
     def awaited_value(self, node: AwaitExpr, holder: ir.Place | None) -> ir.Value:
         """`await f(...)` runs the call here; `await asyncio.gather(f(a), g(b))` runs each coroutine in turn (the

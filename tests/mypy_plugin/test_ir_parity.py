@@ -96,6 +96,8 @@ IR_EXCEPTIONS: dict[Key, str] = {
     ("clean_match_captures_subject_items.py", "main", 21): MATCH_ARMS,
     ("e0502_match_captures_subject_items.py", "main", 23): MATCH_ARMS,
     ("clean_unchecked_launch_in_lambda_in_unsafe_block.py", "main", 28): LAMBDA_IN_UNSAFE,
+    ("clean_awaited_sibling_nested_function.py", "main", 18): DEF_SPAN,
+    ("e0382_awaited_sibling_nested_function.py", "main", 17): DEF_SPAN,
 }
 
 

@@ -1521,8 +1521,9 @@ def sequence_elements(name: str, display: str, container: Container) -> tuple[ir
 
 def factory_kernel(returned: Sequence[K | None]) -> K | None:
     """The kernel a *kernel factory* returns (`def make(): @simt.kernel def k(...): ...; return k`): the one
-    kernel every `return` of a plain function gives, else None.  A name bound once by a call of a factory is that
-    kernel at its call site (both front ends; `offset = make_offset_kernel()` then `offset.launch(...)`)."""
+    kernel every `return` of a plain function gives, else None.  A name bound only by calls of factories is the
+    one kernel every binding gives (this rule over the bindings), at its call sites (both front ends; `offset =
+    make_offset_kernel()` then `offset.launch(...)`, also with `offset` bound so again in a branch)."""
     if not returned or any(k is None for k in returned):
         return None
     first = returned[0]

@@ -1021,6 +1021,22 @@ class _Analysis:
         return states
 
 
+def effect_names(effects: NonlocalEffects) -> list[str]:
+    """The caller's names a call of a nested function reads, borrows, moves or rebinds (`nonlocal_effects`): a
+    sibling nested function calling it (`async def outer(): await inner()`, both defined in one function) does the
+    same to them, so they count among the names the sibling's own effects are computed for."""
+    found: dict[str, None] = {}
+    for read in effects.reads:
+        borrows = [b for way in read for b in way] if isinstance(read, tuple) else [read]
+        for op in borrows:
+            found.setdefault(op.place.root, None)
+    for place in (*effects.rebound, *(move.place for move in effects.moves), *(p for p, _ in effects.rebound_sources)):
+        found.setdefault(place.root, None)
+    for name, _ in effects.returned_loans:
+        found.setdefault(name, None)
+    return [name for name in found if name not in effects.params]
+
+
 def nonlocal_effects(function: ir.Function, names: Iterable[str], params: Iterable[str] = ()) -> NonlocalEffects:
     """What a call of the nested `function` does to `names`, the caller's values it captures and the names it
     declares `nonlocal` (each starts out as the caller's value, the unknown object `@name`): where it first reads

@@ -36,7 +36,7 @@ from typing import Any, Final, Union
 
 from ownership_check.core import callables, calls, ir, stdlib_flow
 from ownership_check.core.call_effects import apply_summary
-from ownership_check.core.checker import nonlocal_effects
+from ownership_check.core.checker import effect_names, nonlocal_effects
 from ownership_check.diagnostics import Span
 from ownership_check.frontend.call_targets import (
     ModuleClasses,
@@ -848,6 +848,8 @@ class Unit:
     class_aliases: tuple[tuple[str, str], ...] = ()
     # For the effects of a call of a nested function: the enclosing function's containers it may read by item.
     outer_containers: Mapping[str, calls.Container] = field(default_factory=dict)
+    # ... and what calls of the enclosing function's other nested functions do (`async def outer(): await inner()`)
+    outer_closures: Mapping[str, calls.NonlocalEffects] = field(default_factory=dict)
     span: Span | None = None  # where the IR function is, when not at `def name` (a lambda: `_lambda_function`)
 
 
@@ -1292,20 +1294,23 @@ class FunctionLowerer(calls.PlaceNaming):
         return None
 
     def find_factory_kernels(self, pairs: Sequence[tuple[list[str], ast.expr]], unsure: set[str]) -> None:
-        """Names bound once, by a call of a kernel factory (`offset = make_offset_kernel()`): they are that
-        kernel (`calls.factory_kernel`)."""
-        counts: dict[str, int] = {}
-        for names, _ in pairs:
-            for name in names:
-                counts[name] = counts.get(name, 0) + 1
+        """Names bound only by calls of kernel factories that all return one kernel (`offset =
+        make_offset_kernel()`, once or again in a branch or a loop): they are that kernel (`calls.factory_kernel`
+        over the bindings)."""
+        bindings: dict[str, list[KernelSummary | None]] = {}
         for names, value in pairs:
-            if len(names) != 1 or counts[names[0]] != 1 or names[0] in unsure or "." in names[0]:
-                continue
-            if isinstance(value, ast.Call) and isinstance(value.func, ast.Name):
+            kernel: KernelSummary | None = None
+            if len(names) == 1 and isinstance(value, ast.Call) and isinstance(value.func, ast.Name):
                 helper = self.helper(value.func.id)
                 kernel = self.factory_kernel(helper) if helper is not None else None
-                if kernel is not None:
-                    self.kernels[names[0]] = kernel
+            for name in names:
+                bindings.setdefault(name, []).append(kernel)
+        for name, kernels in bindings.items():
+            if name in unsure or "." in name:
+                continue
+            found = calls.factory_kernel(kernels)
+            if found is not None:
+                self.kernels[name] = found
 
     def factory_kernel(self, func: FunctionNode) -> KernelSummary | None:
         """The kernel a plain function returns on every `return`: a kernel defined in its own body, or None."""
@@ -1899,10 +1904,13 @@ class FunctionLowerer(calls.PlaceNaming):
             # a call of it may move the captured values, and rebind the names it declares `nonlocal`
             declared = [name for sub in _walk(node) if isinstance(sub, ast.Nonlocal) for name in sub.names]
             if captured or declared:
-                reader = replace(unit, outer_containers=self.containers)
+                # a sibling nested function it calls (or awaits) by name does what that one's call does
+                siblings = {n: self.closures[n] for n in captured if n in self.closures}
+                reader = replace(unit, outer_containers=self.containers, outer_closures=siblings)
                 params = [p.arg for p in _param_names(node.args)]
+                inherited = [name for effects in siblings.values() for name in effect_names(effects)]
                 effects = nonlocal_effects(
-                    FunctionLowerer(self.ctx, reader).lower(), [*captured, *declared], params
+                    FunctionLowerer(self.ctx, reader).lower(), [*captured, *declared, *inherited], params
                 )
                 if not effects.empty:
                     self.closures[unit.name] = effects
@@ -2647,7 +2655,7 @@ class FunctionLowerer(calls.PlaceNaming):
             method,
             qualified == SHARED_ARRAY_CONSTRUCTOR,
             qualified if qualified is not None and qualified.startswith("safekernels.") else None,
-            self.closures.get(func.id) if isinstance(func, ast.Name) else None,
+            self.closure_of(func.id) if isinstance(func, ast.Name) else None,
             (
                 None
                 if kernel is not None or is_safekernels_name(qualified or "")
@@ -2733,6 +2741,15 @@ class FunctionLowerer(calls.PlaceNaming):
             device = self.is_device_place(arg) or self.expr_is_device(arg)
             out.append(calls.Operand(arg, span, slot, device, keyword=keyword))
         return tuple(out)
+
+    def closure_of(self, name: str) -> calls.NonlocalEffects | None:
+        """What a call of the nested function `name` does to the caller's values: one defined in this body, or, in
+        a nested function, a sibling defined in the enclosing body (`Unit.outer_closures`) that no local binding
+        shadows."""
+        found = self.closures.get(name)
+        if found is None and name not in self.local_names:
+            found = self.unit.outer_closures.get(name)
+        return found
 
     def awaited_value(self, node: ast.Await, holder: ir.Place | None) -> ir.Value:
         """`await f(...)`: the call runs here, so a call of an `async def` of the module is followed as a plain
