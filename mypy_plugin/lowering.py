@@ -701,6 +701,8 @@ class FunctionLowerer(calls.PlaceNaming):
         # names bound once to a dict display of literal keys (`KERNELS = {"add": add}`): what a dict comprehension
         # over `KERNELS.items()` iterates (`registry_comprehension`, the CLI's rule)
         self.registries: dict[str, list[tuple[calls.ContainerKey, Expression]]] = {}
+        # names bound once to a call keeping its operands' items (`pool = itertools.cycle([c])`, the CLI's rule)
+        self.iterators: dict[str, CallExpr] = {}
         # `args.append(c)` of a list display grown in one statement list: (name, first index, items)
         self.appends: dict[int, tuple[str, int, tuple[Expression, ...]]] = {}
         self.splat_lengths: dict[str, int] = {}  # the one length every binding of a container list ends with
@@ -993,6 +995,12 @@ class FunctionLowerer(calls.PlaceNaming):
             for names, value in pairs
             if len(names) == 1 and bound[names[0]] == 1 and names[0] not in unsure
             and (found := _display_items(value)) is not None and found[1]
+        }
+        self.iterators = {
+            names[0]: value
+            for names, value in pairs
+            if len(names) == 1 and bound[names[0]] == 1 and names[0] not in unsure and isinstance(value, CallExpr)
+            and (flow := self.stdlib_flow_of(value.callee)) is not None and flow.relation == "items"
         }
         for index, (names, value) in enumerate(pairs):
             star = starred.get(index) if starred is not None else None
@@ -2257,13 +2265,28 @@ class FunctionLowerer(calls.PlaceNaming):
                 for i in range(len(container.keys))
             )
         if isinstance(expr, CallExpr):
-            if self.builtin(expr.callee) not in calls.ITEM_KEEPING_BUILTINS or expr.arg_kinds[:1] != [ARG_POS]:
+            # `sorted(pool, key=len)`, `itertools.cycle([c])`: a call keeping its operands' items (`stdlib_flow`)
+            flow = self.stdlib_flow_of(expr.callee)
+            if flow is None or flow.relation != "items" or any(k not in (ARG_POS, ARG_NAMED) for k in expr.arg_kinds):
                 return None
-            named = list(zip(expr.arg_kinds[1:], expr.arg_names[1:], strict=True))
-            if any(kind != ARG_NAMED or name not in ("key", "reverse") for kind, name in named):
+            positional = [a for a, k in zip(expr.args, expr.arg_kinds, strict=True) if k == ARG_POS]
+            if positional != expr.args[: len(positional)]:
                 return None
-            keywords = tuple(expr.args[1:])  # `sorted(pool, key=len)`
-            return calls.merge_choices(keywords, (self.item_choices(expr.args[0], span, depth + 1),))
+            taken = stdlib_flow.item_operands(flow, len(positional))
+            named = [
+                (n, a) for a, k, n in zip(expr.args, expr.arg_kinds, expr.arg_names, strict=True) if k == ARG_NAMED
+            ]
+            if taken is None or any(n not in flow.options for n, _ in named):
+                return None
+            parts = tuple(self.item_choices(positional[i], span, depth + 1) for i in taken)
+            if any(part is None for part in parts):
+                return None
+            others = (*(a for i, a in enumerate(positional) if i not in taken), *(a for _, a in named))
+            return calls.merge_choices(others, parts)
+        if isinstance(expr, NameExpr) and (kept := self.iterators.get(expr.name)) is not None:
+            # `next(pool)` of `pool = itertools.cycle([c])`: any item the call keeps
+            found = self.item_choices(kept, span, depth + 1)
+            return ((expr,), found[1]) if found is not None else None
         if isinstance(expr, NameExpr) and (container := self.containers.get(expr.name)) is not None:
             if container.mapping:  # iterating a dict gives its keys
                 return None
@@ -2276,7 +2299,7 @@ class FunctionLowerer(calls.PlaceNaming):
 
     def picked_items(self, expr: CallExpr, span: Span, depth: int) -> calls.Choices[Expression] | None:
         """`max(pool, key=len)`, `min(a, b)`, `next(iter(pool), a)`: one of the items or arguments
-        (`calls.ITEM_PICKING_BUILTINS`); `bufs.get("out", a)` of a mapping container: its item or the default."""
+        (`stdlib_flow`'s `pick` entries); `bufs.get("out", a)` of a mapping container: its item or the default."""
         callee = expr.callee
         if any(kind not in (ARG_POS, ARG_NAMED) for kind in expr.arg_kinds):
             return None
@@ -2300,15 +2323,17 @@ class FunctionLowerer(calls.PlaceNaming):
             )
             default = self._alternatives((), positional[1:], span, depth) if len(positional) == 2 else None
             return calls.merge_choices((), (stored, default))
-        builtin = self.builtin(callee)
-        if builtin not in calls.ITEM_PICKING_BUILTINS or not positional or positional != expr.args[: len(positional)]:
+        flow = self.stdlib_flow_of(callee)
+        if flow is None or flow.relation != "pick" or not positional or positional != expr.args[: len(positional)]:
+            return None
+        if any(n not in flow.options for n, _ in named):
             return None
         others = tuple(a for n, a in named if n != "default")
         fallback_node = next((a for n, a in named if n == "default"), None)
-        if builtin == "next":
-            if named or len(positional) > 2:
+        if flow.default is not None:  # `next(it, d)`: one iterable, a positional default
+            if len(positional) > flow.default + 1:
                 return None
-            fallback_node = positional[1] if len(positional) == 2 else None
+            fallback_node = positional[flow.default] if len(positional) > flow.default else None
             items = self.item_choices(positional[0], span, depth + 1)
         elif len(positional) == 1:
             items = self.item_choices(positional[0], span, depth + 1)

@@ -337,14 +337,6 @@ def view_choices(
     )
 
 
-#: Builtins whose result is one of the items of their one iterable argument, or one of their positional arguments
-#: when given several (`max(pool, key=len)`, `min(a, b)`, `next(iter(pool))`; a `default=` is one more choice).
-ITEM_PICKING_BUILTINS: Final[frozenset[str]] = frozenset({"max", "min", "next"})
-
-#: Builtins whose result holds the items of their one argument, in some order (`sorted(pool)[0]` is one of them).
-ITEM_KEEPING_BUILTINS: Final[frozenset[str]] = frozenset({"list", "tuple", "sorted", "reversed", "iter"})
-
-
 def merge_choices(prelude: Sequence[E], parts: Sequence[Choices[E] | None]) -> Choices[E] | None:
     """One expression's choices from several sources (`max(a, b, default=c)`): `prelude`, then each part's
     prelude in order; the places of all parts, each once.  None when no part has a place."""

@@ -898,6 +898,9 @@ class FunctionLowerer(calls.PlaceNaming):
         # names bound once to a dict display of literal keys (`KERNELS = {"add": add}`): what a dict comprehension
         # over `KERNELS.items()` iterates (`registry_comprehension`)
         self.registries: dict[str, list[tuple[calls.ContainerKey, ast.expr]]] = {}
+        # names bound once to a call keeping its operands' items (`pool = itertools.cycle([c])`, `stdlib_flow`):
+        # an item taken from the name (`next(pool)`) is any of them
+        self.iterators: dict[str, ast.Call] = {}
         # `args.append(c)` of a list display grown in one statement list: (name, first index, items)
         self.appends: dict[int, tuple[str, int, tuple[ast.expr, ...]]] = {}
         self.splat_lengths: dict[str, int] = {}  # the one length every binding of a container list ends with
@@ -1230,6 +1233,12 @@ class FunctionLowerer(calls.PlaceNaming):
             for names, value in pairs
             if len(names) == 1 and bound[names[0]] == 1 and names[0] not in unsure
             and (found := _display_items(value)) is not None and found[1]
+        }
+        self.iterators = {
+            names[0]: value
+            for names, value in pairs
+            if len(names) == 1 and bound[names[0]] == 1 and names[0] not in unsure and isinstance(value, ast.Call)
+            and stdlib_flow.keeps_items(self.stdlib_name(value.func)) is not None
         }
         for index, (names, value) in enumerate(pairs):
             star = starred.get(index) if starred is not None else None
@@ -2540,12 +2549,22 @@ class FunctionLowerer(calls.PlaceNaming):
                 for i in range(len(container.keys))
             )
         if isinstance(node, ast.Call):
-            if self.builtin(node.func) not in calls.ITEM_KEEPING_BUILTINS or len(node.args) != 1:
+            # `sorted(pool, key=len)`, `itertools.cycle([c])`: a call keeping its operands' items (`stdlib_flow`)
+            flow = stdlib_flow.keeps_items(self.stdlib_name(node.func))
+            if flow is None or any(isinstance(a, ast.Starred) for a in node.args):
                 return None
-            if isinstance(node.args[0], ast.Starred) or any(k.arg not in ("key", "reverse") for k in node.keywords):
+            taken = stdlib_flow.item_operands(flow, len(node.args))
+            if taken is None or any(k.arg not in flow.options for k in node.keywords):
                 return None
-            keywords = tuple(k.value for k in node.keywords)  # `sorted(pool, key=len)`
-            return calls.merge_choices(keywords, (self.item_choices(node.args[0], span, depth + 1),))
+            parts = tuple(self.item_choices(node.args[i], span, depth + 1) for i in taken)
+            if any(part is None for part in parts):
+                return None
+            others = (*(a for i, a in enumerate(node.args) if i not in taken), *(k.value for k in node.keywords))
+            return calls.merge_choices(others, parts)
+        if isinstance(node, ast.Name) and (kept := self.iterators.get(node.id)) is not None:
+            # `next(pool)` of `pool = itertools.cycle([c])`: any item the call keeps
+            found = self.item_choices(kept, span, depth + 1)
+            return ((node,), found[1]) if found is not None else None
         if isinstance(node, ast.Name) and (container := self.containers.get(node.id)) is not None:
             if container.mapping:  # iterating a dict gives its keys
                 return None
@@ -2558,7 +2577,7 @@ class FunctionLowerer(calls.PlaceNaming):
 
     def picked_items(self, node: ast.Call, span: Span, depth: int) -> calls.Choices[ast.expr] | None:
         """`max(pool, key=len)`, `min(a, b)`, `next(iter(pool), a)`: one of the items or arguments
-        (`calls.ITEM_PICKING_BUILTINS`); `bufs.get("out", a)` of a mapping container: its item or the default."""
+        (`stdlib_flow`'s `pick` entries); `bufs.get("out", a)` of a mapping container: its item or the default."""
         func = node.func
         if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
             return None
@@ -2578,15 +2597,15 @@ class FunctionLowerer(calls.PlaceNaming):
             )
             given = self._alternatives((), node.args[1:], span, depth) if len(node.args) == 2 else None
             return calls.merge_choices((), (stored, given))
-        builtin = self.builtin(func)
-        if builtin not in calls.ITEM_PICKING_BUILTINS or not node.args:
+        flow = stdlib_flow.picks_item(self.stdlib_name(func))
+        if flow is None or not node.args or any(k.arg not in flow.options for k in node.keywords):
             return None
         others = tuple(k.value for k in node.keywords if k.arg != "default")
         default = next((k.value for k in node.keywords if k.arg == "default"), None)
-        if builtin == "next":
-            if node.keywords or len(node.args) > 2:
+        if flow.default is not None:  # `next(it, d)`: one iterable, a positional default
+            if len(node.args) > flow.default + 1:
                 return None
-            default = node.args[1] if len(node.args) == 2 else None
+            default = node.args[flow.default] if len(node.args) > flow.default else None
             items = self.item_choices(node.args[0], span, depth + 1)
         elif len(node.args) == 1:
             items = self.item_choices(node.args[0], span, depth + 1)

@@ -1,5 +1,5 @@
 # fresh-expect: E0499 at line 38
-# fresh-known-miss: cli,mypy items drawn with `next()` from `itertools.cycle([...])` returned by a helper (also from `iter([c, c])`) are new values, so `lo, hi = next(pool), next(pool)` of a one-buffer pool are not seen to alias
+# fresh-known-miss: cli,mypy items drawn with `next()` from an `itertools.cycle` a helper returns over a list comprehension of unknown length are new values (the helper's result is a new value to the caller; `pool = itertools.cycle([c])` and `iter([c, c])` bound in the function itself are followed), so `lo, hi = next(pool), next(pool)` of a one-buffer pool are not seen to alias
 """Scratch buffers are handed out round-robin with itertools.cycle; with a one-slot pool both outputs of a split
 come from the same buffer."""
 import itertools
