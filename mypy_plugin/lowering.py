@@ -269,6 +269,15 @@ def span_of(node: Node) -> Span:
     return Span(line, column, end_line, end_column)
 
 
+def subject_span(subject: Expression) -> Span:
+    """Where a `match` subject is: a tuple display's items, from the first to the last (the CLI's rule: mypy
+    keeps no parentheses), else the expression's span."""
+    if isinstance(subject, TupleExpr) and subject.items:
+        first, last = span_of(subject.items[0]), span_of(subject.items[-1])
+        return Span(first.line, first.column, last.end_line, last.end_column)
+    return span_of(subject)
+
+
 def _view_base(expr: Expression) -> str | None:
     """The place a view expression views (`buf` of `buf.view(a, b)`, `buf.split_at(k)`, `buf[a:b]`), or whose
     partition it is (`t` of `t.partition(s)`), or None."""
@@ -1555,7 +1564,7 @@ class FunctionLowerer(calls.PlaceNaming):
                 irrefutable = True
         if not irrefutable:
             arms.append(tuple(failed_guards))
-        self.emit(ir.Branch(tuple(arms), span_of(node.subject)))
+        self.emit(ir.Branch(tuple(arms), subject_span(node.subject)))
 
     def captures_of(self, pattern: Pattern, subject: Expression) -> dict[int, ir.Place]:
         """The places the captures of a `match` pattern bind, by the capture pattern's id (the CLI front end's

@@ -1828,7 +1828,15 @@ class FunctionLowerer(calls.PlaceNaming):
                 irrefutable = True
         if not irrefutable:
             arms.append(tuple(failed_guards))
-        self.emit(ir.Branch(tuple(arms), self.span(node.subject)))
+        self.emit(ir.Branch(tuple(arms), self.subject_span(node.subject)))
+
+    def subject_span(self, subject: ast.expr) -> Span:
+        """Where a `match` subject is: a tuple display's items, from the first to the last (both front ends: mypy
+        keeps no parentheses, `match (a, c):` and `match a, c:` are one span), else the expression's span."""
+        if isinstance(subject, ast.Tuple) and subject.elts:
+            first, last = self.span(subject.elts[0]), self.span(subject.elts[-1])
+            return Span(first.line, first.column, last.end_line, last.end_column)
+        return self.span(subject)
 
     def captures_of(self, pattern: ast.pattern, subject: ast.expr) -> dict[int, ir.Place]:
         """The places the captures of a `match` pattern bind (by the capture pattern's id): the subject itself for
