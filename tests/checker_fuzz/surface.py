@@ -6,7 +6,9 @@ The grammar is the table crossed with expression forms and flow forms:
                  an unsafe operation)          -> one statement template that exercises it
       x expression form of each argument       -> plain, `p if flag else q`, `p or q`, `(w := p)`, `(p, q)[k % 2]`,
                                                   an attribute `h.p`, a container `bufs[i]` / `named["p"]`,
-                                                  a local helper returning a parameter `first_of(p, q)`
+                                                  a local helper returning a parameter `first_of(p, q)`,
+                                                  a standard-library call the checker's table follows
+                                                  (`next(itertools.cycle([p]))`, `dict(item=p)["item"]`...)
       x flow form around the statement         -> if/elif/else, for/while with break/continue/else,
                                                   try/except/else/finally, match with guards, with-blocks,
                                                   comprehensions (one launching per item), nested functions
@@ -40,6 +42,8 @@ Chooser = Callable[[Sequence[T]], T]
 
 HEADER = '''import asyncio
 import contextlib
+import itertools
+import random
 from dataclasses import dataclass
 from typing import Annotated, Any
 
@@ -221,6 +225,30 @@ EXPRESSION_FORMS: dict[str, str] = {
     "container-list": "bufs[{i}]",
     "container-dict": 'named["{p}"]',
     "helper": "first_of({p}, {q})",
+    "stdlib": "",  # a call of the standard library the checker follows (`STDLIB_TEMPLATES`, one per table entry)
+}
+
+#: One expression per entry of the checker's standard-library table (`ownership_check.core.stdlib_flow`) whose
+#: value at run time is the place `{p}` (or, where the call may give either, `{p}` or `{q}`): the generator checks
+#: the table's relations the day an entry lands (`test_every_stdlib_table_entry_has_a_template`).
+STDLIB_TEMPLATES: dict[str, str] = {
+    "next": "next(iter([{p}]), None)",
+    "max": "max({p}, {p}, key=id)",
+    "min": "min([{p}], key=id)",
+    "random.choice": "random.choice([{p}])",
+    "list": "list([{p}])[0]",
+    "tuple": "tuple(({p},))[0]",
+    "sorted": "sorted([{p}], key=id)[0]",
+    "reversed": "next(reversed([{p}]))",
+    "iter": "next(iter(({p}, {q})))",
+    "filter": "next(filter(lambda item: True, [{p}]))",
+    "itertools.cycle": "next(itertools.cycle([{p}]))",
+    "itertools.islice": "next(itertools.islice([{p}, {q}], 1))",
+    "itertools.chain": "next(itertools.chain([{p}], [{q}]))",
+    "itertools.chain.from_iterable": "next(itertools.chain.from_iterable([[{p}]]))",
+    "itertools.pairwise": "next(itertools.pairwise([{p}, {q}]))[0]",
+    "zip": "next(zip([{p}], [{q}]))[0]",
+    "dict": 'dict(item={p}, other={q})["item"]',
 }
 #: The forms that only make sense for the SIMT buffers `a`, `b`, `c` (the holder and containers hold them).
 _BUFFER_ONLY = frozenset({"attribute", "container-list", "container-dict"})
@@ -285,6 +313,10 @@ class _Gen:
             first = self.pick(VIEWS)
         second = self.pick(tuple(places))
         self.program.expressions[form] += 1
+        if form == "stdlib":
+            name = self.pick(tuple(STDLIB_TEMPLATES))
+            self.program.expressions[f"stdlib:{name}"] += 1
+            return STDLIB_TEMPLATES[name].format(p=first, q=second)
         return EXPRESSION_FORMS[form].format(p=first, q=second, i=BUFFERS.index(first) if first in BUFFERS else 0)
 
     def buffers(self) -> tuple[str, str, str]:
@@ -840,10 +872,15 @@ def programs(draw: st.DrawFn, statements: int = 6) -> Program:
     return generate(lambda options: draw(st.sampled_from(list(options))), statements)
 
 
+def expression_forms() -> list[str]:
+    """Every expression form the report counts: the forms, then each standard-library table entry's."""
+    return [*EXPRESSION_FORMS, *(f"stdlib:{name}" for name in STDLIB_TEMPLATES)]
+
+
 def coverage(programs: Sequence[Program]) -> tuple[Counter[str], Counter[str], Counter[str]]:
     """How often each table entry, expression form and flow form was generated."""
     entries: Counter[str] = Counter(dict.fromkeys(table_entries(), 0))
-    expressions: Counter[str] = Counter(dict.fromkeys(EXPRESSION_FORMS, 0))
+    expressions: Counter[str] = Counter(dict.fromkeys(expression_forms(), 0))
     flows: Counter[str] = Counter(dict.fromkeys(FLOW_FORMS, 0))
     for program in programs:
         entries.update(program.entries)

@@ -24,7 +24,15 @@ pytest.importorskip("mypy")
 from differential import Counts, describe, run_batch
 from plugin_cases import _warm_cache
 from programs import programs
-from surface import EXPRESSION_FORMS, FLOW_FORMS, TEMPLATES, coverage, random_program, table_entries
+from surface import (
+    FLOW_FORMS,
+    STDLIB_TEMPLATES,
+    TEMPLATES,
+    coverage,
+    expression_forms,
+    random_program,
+    table_entries,
+)
 from surface_run import SurfaceReport, run_surface
 
 BATCH = 12
@@ -76,9 +84,17 @@ def test_every_ownership_table_entry_has_a_template_and_is_generated() -> None:
     few hundred seeded programs every entry, expression form and flow form is generated at least 10 times."""
     assert set(TEMPLATES) == set(table_entries())
     entries, expressions, flows = coverage([random_program(seed) for seed in range(300)])
-    assert set(expressions) == set(EXPRESSION_FORMS) and set(flows) == set(FLOW_FORMS)
+    assert set(expressions) == set(expression_forms()) and set(flows) == set(FLOW_FORMS)
     under = {name: n for counts in (entries, expressions, flows) for name, n in counts.items() if n < 10}
     assert under == {}, under
+
+
+def test_every_stdlib_table_entry_has_a_template() -> None:
+    """The checker's standard-library table (what `next`, `itertools.cycle`, `zip`... give) is part of the grammar:
+    an entry without an expression template fails here the day it lands."""
+    from ownership_check.core.stdlib_flow import STDLIB_FLOWS
+
+    assert set(STDLIB_TEMPLATES) == set(STDLIB_FLOWS)
 
 
 def test_surface_programs_agree_and_cover_the_runtime(mypy_cache: Path, tmp_path: Path) -> None:
