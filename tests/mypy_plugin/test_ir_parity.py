@@ -38,7 +38,6 @@ TWO_LOWERINGS = "a nested function is lowered on its own and, for its call's eff
 #: mypy 2.x columns on a line with a non-ASCII character before the position are not character columns.
 #: Known IR differences whose diagnostics are identical in both front ends (`test_parity` compares them); each is
 #: a place where the front ends could still disagree on other code, listed in docs/checker-internals.md.
-LAMBDA_IN_UNSAFE = "a lambda called inside an unsafe block: the plugin's IR carries 7 more ops for the lambda's call"
 NON_ASCII_COLUMNS = "mypy's columns after a non-ASCII identifier (`ﬁ = sk.zeros(...)`) are not character columns"
 IR_EXCEPTIONS: dict[Key, str] = {
     ("clean_global_moved_in_function.py", "<module>", 1): DEF_SPAN,
@@ -92,7 +91,6 @@ IR_EXCEPTIONS: dict[Key, str] = {
     ("clean_prepared_from_enclosing_scope.py", "<module>", 1): DEF_SPAN,
     ("clean_prepared_from_enclosing_scope.py", "captured", 49): DEF_SPAN,
     ("e0308_prepared_from_enclosing_scope.py", "captured", 46): DEF_SPAN,
-    ("clean_unchecked_launch_in_lambda_in_unsafe_block.py", "main", 28): LAMBDA_IN_UNSAFE,
     ("clean_awaited_sibling_nested_function.py", "main", 18): DEF_SPAN,
     ("e0382_awaited_sibling_nested_function.py", "main", 17): DEF_SPAN,
 }

@@ -1178,8 +1178,10 @@ class FunctionLowerer(calls.PlaceNaming):
         excluded = set(unsure)
         candidates: list[tuple[str, ast.expr]] = []
         for node in _walk(body):
-            if isinstance(node, ast.Assign):
-                if len(node.targets) == 1 and isinstance(target := node.targets[0], ast.Name):
+            if isinstance(node, ast.Assign | ast.AnnAssign):
+                # `again: Callable[[], None] = lambda: ...` too (mypy's `AssignmentStmt` is either)
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                if len(targets) == 1 and isinstance(target := targets[0], ast.Name):
                     if counts.get(target.id) == 1 and isinstance(node.value, ast.Lambda | ast.Call):
                         candidates.append((target.id, node.value))
             elif isinstance(node, _SCOPES) and not isinstance(node, ast.Lambda):
