@@ -712,6 +712,8 @@ class FunctionLowerer(calls.PlaceNaming):
         self.registries: dict[str, list[tuple[calls.ContainerKey, Expression]]] = {}
         # names bound once to a call keeping its operands' items (`pool = itertools.cycle([c])`, the CLI's rule)
         self.iterators: dict[str, CallExpr] = {}
+        # names bound once to a tuple/list display of literals: the keys of `dict(zip(names, values))` (the CLI's)
+        self.key_lists: dict[str, Expression] = {}
         # `args.append(c)` of a list display grown in one statement list: (name, first index, items)
         self.appends: dict[int, tuple[str, int, tuple[Expression, ...]]] = {}
         self.splat_lengths: dict[str, int] = {}  # the one length every binding of a container list ends with
@@ -825,6 +827,44 @@ class FunctionLowerer(calls.PlaceNaming):
         if isinstance(expr, ListComprehension):
             return self.expr_is_device(expr.generator.left_expr)
         return False
+
+    def display_items(self, expr: Expression) -> tuple[list[tuple[calls.ContainerKey, Expression]], bool] | None:
+        """`_display_items`, and a `dict(...)` call whose entries are known (the CLI's `display_items`)."""
+        found = _display_items(expr)
+        if found is not None or not isinstance(expr, CallExpr):
+            return found
+        flow = self.stdlib_flow_of(expr.callee)
+        if flow is None or flow.relation != "mapping" or any(k not in (ARG_POS, ARG_NAMED) for k in expr.arg_kinds):
+            return None
+        positional = [a for a, k in zip(expr.args, expr.arg_kinds, strict=True) if k == ARG_POS]
+        named = [(n, a) for a, k, n in zip(expr.args, expr.arg_kinds, expr.arg_names, strict=True) if k == ARG_NAMED]
+        if len(positional) > 1:
+            return None
+        keys: list[calls.ContainerKey | None] | None = None
+        values: tuple[Expression, ...] | None = None
+        if positional and isinstance(arg := positional[0], DictExpr):
+            inner = _display_items(arg)  # `dict({"scale": a}, shift=b)`
+            if inner is None:
+                return None
+            keys, values = [k for k, _ in inner[0]], tuple(v for _, v in inner[0])
+        elif positional:
+            zipped = positional[0]
+            if (
+                not isinstance(zipped, CallExpr)
+                or self.builtin(zipped.callee) != "zip"
+                or zipped.arg_kinds.count(ARG_POS) != 2
+                or zipped.arg_kinds[:2] != [ARG_POS, ARG_POS]
+                or any(n != "strict" for n in zipped.arg_names[2:])
+            ):
+                return None
+            shown = zipped.args[0]
+            if isinstance(shown, NameExpr):
+                shown = self.key_lists.get(shown.name, shown)
+            listed = self.literal_display(shown)
+            keys = [_key_literal(k) for k in listed] if listed is not None else None
+            values = self.literal_display(zipped.args[1])
+        entries = stdlib_flow.dict_entries(named, keys, values)
+        return (entries, True) if entries is not None else None
 
     def stdlib_flow_of(self, callee: Expression) -> stdlib_flow.StdlibFlow | None:
         """The `stdlib_flow` entry of the callable a callee names (a builtin unless shadowed), else None."""
@@ -999,11 +1039,17 @@ class FunctionLowerer(calls.PlaceNaming):
         for names, _ in pairs:
             for n in names:
                 bound[n] = bound.get(n, 0) + 1
+        self.key_lists = {
+            names[0]: value
+            for names, value in pairs
+            if len(names) == 1 and bound[names[0]] == 1 and names[0] not in unsure
+            and isinstance(value, TupleExpr | ListExpr) and all(_key_literal(i) is not None for i in value.items)
+        }
         self.registries = {
             names[0]: found[0]
             for names, value in pairs
             if len(names) == 1 and bound[names[0]] == 1 and names[0] not in unsure
-            and (found := _display_items(value)) is not None and found[1]
+            and (found := self.display_items(value)) is not None and found[1]
         }
         self.iterators = {
             names[0]: value
@@ -1016,7 +1062,7 @@ class FunctionLowerer(calls.PlaceNaming):
             if star is not None:
                 displays.setdefault(star[0], []).append((tuple(range(star[1])), False))
             for option in _display_options(value) or (value,):
-                found = _display_items(option)
+                found = self.display_items(option)
                 shape = (tuple(k for k, _ in found[0]), found[1]) if found is not None else None
                 if shape is None and (built := self.built_list(option)) is not None:
                     shape = (tuple(range(built[1])), False)
@@ -1704,7 +1750,7 @@ class FunctionLowerer(calls.PlaceNaming):
     def assign(self, targets: Sequence[Expression], value: Expression) -> None:
         if len(targets) == 1 and isinstance(targets[0], NameExpr) and targets[0].name in self.containers:
             raw = targets[0].name
-            found = _display_items(value)
+            found = self.display_items(value)
             target = self.target(targets[0])
             if found is not None and isinstance(target, calls.PlaceTarget):
                 container = self.containers[raw]

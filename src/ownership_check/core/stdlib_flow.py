@@ -13,6 +13,8 @@ call to the places it may give, in the core's terms (`calls.Choices`, `calls.bin
              from it is any of them                                                 iter, sorted, itertools.cycle
     PAIRS    the result iterates over adjacent pairs of the operand's items         itertools.pairwise
     ZIPPED   the result iterates over tuples of one item of each operand            zip
+    MAPPING  a dict of the operands' entries: `dict(k=v)`, `dict(zip(keys, values))` of literal keys, `dict(d)`
+             of a dict display; bound to a name, it is a container as the dict display would be   dict
 
 Where the exact item is not known statically, the result may be any of the items: one `Branch` arm per item,
 as for `p if c else q`, so a launch is refused when any of them would be.  Anything else a call of a standard
@@ -26,11 +28,11 @@ from dataclasses import dataclass
 from typing import Final, Literal, TypeVar
 
 from ownership_check.core import ir
-from ownership_check.core.calls import Lowering, PlaceTarget, Target, UnpackTarget
+from ownership_check.core.calls import ContainerKey, Lowering, PlaceTarget, Target, UnpackTarget
 
 E = TypeVar("E")
 
-Relation = Literal["pick", "items", "pairs", "zipped"]
+Relation = Literal["pick", "items", "pairs", "zipped", "mapping"]
 
 
 @dataclass(frozen=True)
@@ -69,6 +71,8 @@ STDLIB_FLOWS: Final[dict[str, StdlibFlow]] = {
     # adjacent pairs of the items; tuples of one item of each operand
     "itertools.pairwise": StdlibFlow("pairs"),
     "zip": StdlibFlow("zipped", operands=None, options=frozenset({"strict"})),
+    # a dict of the operands' entries
+    "dict": StdlibFlow("mapping", operands=()),
 }
 
 
@@ -96,6 +100,31 @@ def item_operands(found: StdlibFlow, positional: int) -> tuple[int, ...] | None:
     arguments; None when the call does not have them (`filter(pred)`)."""
     picked = tuple(range(positional)) if found.operands is None else found.operands
     return picked if picked and all(i < positional for i in picked) else None
+
+
+def dict_entries(
+    keywords: Sequence[tuple[str | None, E]],
+    keys: Sequence[ContainerKey | None] | None,
+    values: Sequence[E] | None,
+) -> list[tuple[ContainerKey, E]] | None:
+    """The entries of `dict(...)` as a dict display's (`calls.Container` keys and item expressions), from what a
+    front end read of the call: its keyword arguments (`dict(scale=a, shift=b)`; a `**mapping` has no name: None),
+    and for `dict(zip(keys, values))` the literal keys (a display of literals, or a name bound once to one; None
+    when any is not a literal) and the value display's items.  A later entry under one key replaces the earlier
+    one, as at run time.  None when the entries are not all known, or there are none (`zip` of displays of
+    different lengths is followed only where the lengths agree)."""
+    entries: dict[ContainerKey, E] = {}
+    if keys is not None or values is not None:
+        if keys is None or values is None or any(k is None for k in keys) or len(keys) != len(values):
+            return None
+        for key, value in zip(keys, values, strict=True):
+            assert key is not None
+            entries[key] = value
+    for name, value in keywords:
+        if name is None:
+            return None
+        entries[name] = value
+    return list(entries.items()) if entries else None
 
 
 #: A `zip` operand seen as a slice of a place: (the place, the slice's lower bound, its upper bound), an omitted
@@ -147,6 +176,7 @@ __all__ = [
     "StdlibFlow",
     "adjacent_pairs",
     "bind_pairs",
+    "dict_entries",
     "item_operands",
     "keeps_items",
     "picks_item",

@@ -901,6 +901,9 @@ class FunctionLowerer(calls.PlaceNaming):
         # names bound once to a call keeping its operands' items (`pool = itertools.cycle([c])`, `stdlib_flow`):
         # an item taken from the name (`next(pool)`) is any of them
         self.iterators: dict[str, ast.Call] = {}
+        # names bound once to a tuple/list display of literals (`names = ["scale", "shift"]`): the keys of
+        # `dict(zip(names, values))` (`display_items`)
+        self.key_lists: dict[str, ast.expr] = {}
         # `args.append(c)` of a list display grown in one statement list: (name, first index, items)
         self.appends: dict[int, tuple[str, int, tuple[ast.expr, ...]]] = {}
         self.splat_lengths: dict[str, int] = {}  # the one length every binding of a container list ends with
@@ -1054,6 +1057,41 @@ class FunctionLowerer(calls.PlaceNaming):
         if isinstance(node, ast.ListComp):
             return self.expr_is_device(node.elt)
         return False
+
+    def display_items(self, node: ast.AST) -> tuple[list[tuple[calls.ContainerKey, ast.expr]], bool] | None:
+        """`_display_items`, and a `dict(...)` call whose entries are known (`stdlib_flow.dict_entries`):
+        `dict(scale=a, shift=b)`, `dict(zip(names, (a, b)))` of literal keys, `dict({"scale": a})`, as the dict
+        display of those entries."""
+        found = _display_items(node)
+        if found is not None or not isinstance(node, ast.Call) or len(node.args) > 1:
+            return found
+        flow = stdlib_flow.stdlib_flow(self.stdlib_name(node.func))
+        if flow is None or flow.relation != "mapping" or any(isinstance(a, ast.Starred) for a in node.args):
+            return None
+        keys: list[calls.ContainerKey | None] | None = None
+        values: tuple[ast.expr, ...] | None = None
+        if node.args and isinstance(arg := node.args[0], ast.Dict):
+            inner = _display_items(arg)  # `dict({"scale": a}, shift=b)`
+            if inner is None:
+                return None
+            keys, values = [k for k, _ in inner[0]], tuple(v for _, v in inner[0])
+        elif node.args:
+            zipped = node.args[0]
+            if (
+                not isinstance(zipped, ast.Call)
+                or self.builtin(zipped.func) != "zip"
+                or len(zipped.args) != 2
+                or any(k.arg != "strict" for k in zipped.keywords)
+            ):
+                return None
+            shown = zipped.args[0]
+            if isinstance(shown, ast.Name):
+                shown = self.key_lists.get(shown.id, shown)
+            listed = self.literal_display(shown)
+            keys = [_key_literal(k) for k in listed] if listed is not None else None
+            values = self.literal_display(zipped.args[1])
+        entries = stdlib_flow.dict_entries([(k.arg, k.value) for k in node.keywords], keys, values)
+        return (entries, True) if entries is not None else None
 
     def stdlib_name(self, func: ast.expr) -> str | None:
         """The qualified name of a callee for `stdlib_flow` (`max` for an unshadowed builtin), else None."""
@@ -1230,11 +1268,17 @@ class FunctionLowerer(calls.PlaceNaming):
         for names, _ in pairs:
             for n in names:
                 bound[n] = bound.get(n, 0) + 1
+        self.key_lists = {
+            names[0]: value
+            for names, value in pairs
+            if len(names) == 1 and bound[names[0]] == 1 and names[0] not in unsure
+            and isinstance(value, ast.Tuple | ast.List) and all(_key_literal(el) is not None for el in value.elts)
+        }
         self.registries = {
             names[0]: found[0]
             for names, value in pairs
             if len(names) == 1 and bound[names[0]] == 1 and names[0] not in unsure
-            and (found := _display_items(value)) is not None and found[1]
+            and (found := self.display_items(value)) is not None and found[1]
         }
         self.iterators = {
             names[0]: value
@@ -1247,7 +1291,7 @@ class FunctionLowerer(calls.PlaceNaming):
             if star is not None:
                 displays.setdefault(star[0], []).append((tuple(range(star[1])), False))
             for option in _display_options(value) or (value,):
-                found = _display_items(option)
+                found = self.display_items(option)
                 shape = (tuple(k for k, _ in found[0]), found[1]) if found is not None else None
                 if shape is None and (built := self.built_list(option)) is not None:
                     shape = (tuple(range(built[1])), False)
@@ -1982,7 +2026,7 @@ class FunctionLowerer(calls.PlaceNaming):
     def assign(self, targets: Sequence[ast.expr], value: ast.expr) -> None:
         if len(targets) == 1 and isinstance(targets[0], ast.Name) and targets[0].id in self.containers:
             raw = targets[0].id
-            found = _display_items(value)
+            found = self.display_items(value)
             target = self.target(targets[0])
             if found is not None and isinstance(target, calls.PlaceTarget):
                 container = self.containers[raw]

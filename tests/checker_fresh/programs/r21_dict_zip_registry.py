@@ -1,5 +1,4 @@
-# fresh-expect: E0308 at line 39
-# fresh-known-miss: cli,mypy a registry of prepared launches built with `dict(zip(names, (...)))` (also `dict(scale=..., shift=...)`) is not followed for brands; only dict displays are
+# fresh-expect: E0308 at line 38
 """Prepared launches are kept in a registry built with dict(zip(names, ...)); the names list and the kernels list
 are in different orders, so `scale` gets the launch prepared for `shift`."""
 import numpy as np
