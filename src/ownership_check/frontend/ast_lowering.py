@@ -45,6 +45,7 @@ from ownership_check.frontend.call_targets import (
     constructor_summary,
     receiver_class,
 )
+from ownership_check.frontend.inert_units import InertUnits
 from ownership_check.frontend.prescan import (
     FileSummary,
     KernelSummary,
@@ -2926,8 +2927,11 @@ def lower_module(ctx: FileContext, module: ast.Module) -> list[ir.Function]:
     """Every function of the module (nested ones included) plus its top level, as IR functions."""
     out: list[ir.Function] = []
     pending = [Unit("<module>", module, "module")]
+    inert = InertUnits(ctx.source, ctx.line_starts, module, ctx.summary, ctx.index)
     while pending:
         unit = pending.pop(0)
+        if inert.skips(unit):  # it would lower to nothing the core checks (`inert_units`)
+            continue
         lowerer = FunctionLowerer(ctx, unit)
         function = lowerer.lower()
         if lowerer.interesting:
