@@ -1742,6 +1742,8 @@ class FunctionLowerer(calls.PlaceNaming):
         if place is not None:
             root_span = span_of(expr.expr) if isinstance(expr, MemberExpr) else None
             return calls.PlaceTarget(place, span_of(expr), root_span)
+        if isinstance(expr, IndexExpr):
+            return calls.OtherTarget(expr, self.place(expr.base), span_of(expr))
         return calls.OtherTarget(expr)
 
     def bind(self, target: Expression, value: ir.Value) -> None:

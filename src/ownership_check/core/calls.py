@@ -552,9 +552,13 @@ class StarTarget(Generic[E]):
 
 @dataclass(frozen=True)
 class OtherTarget(Generic[E]):
-    """A subscript store or anything else: lowered as an ordinary expression."""
+    """A subscript store or anything else: lowered as an ordinary expression.  `container`: the place subscripted by
+    a subscript store (`jobs` of `jobs[k] = ...`), which keeps a pending op stored there (`store_into`), and where
+    the store is."""
 
     node: E
+    container: ir.Place | None = None
+    span: Span | None = None
 
 
 Target: TypeAlias = "PlaceTarget | UnpackTarget[E] | StarTarget[E] | OtherTarget[E]"
@@ -666,6 +670,18 @@ def lower_call(call: Call[E], holder: ir.Place | None, sink: Lowering[E]) -> ir.
         result = _method_call(call, method, holder, sink)
         if result is not None:
             return result
+    stored = _stored_argument(call, method) if method is not None and not sink.kernel_body else None
+    if method is not None and stored is not None and method.receiver.place is not None:
+        # `ops.append(k.launch_async(...))`: the receiver keeps the op (`store_into`); `jobs.pop(k)`: it keeps none
+        _receiver(method.receiver, sink)
+        for index, arg in enumerate(call.args):
+            if index == stored:
+                store_into(method.receiver.place, arg.node, arg.span, sink)
+            else:
+                sink.lower_expr(arg.node)
+        if stored < 0:
+            sink.emit(ir.Del(ir.stored_item(method.receiver.place), call.span), call.node)
+        return ir.Fresh()
     if call.shared_array:
         for arg in call.args:
             sink.lower_expr(arg.node)
@@ -688,6 +704,7 @@ def lower_call(call: Call[E], holder: ir.Place | None, sink: Lowering[E]) -> ir.
         _receiver(method.receiver, sink)
     else:
         sink.lower_expr(call.callee)
+    call, staged = _stage_stored_arguments(call, sink)
     _call_args(call, False, None, sink)
     effects = call.nonlocal_effects
     if effects is not None:
@@ -742,7 +759,41 @@ def lower_call(call: Call[E], holder: ir.Place | None, sink: Lowering[E]) -> ir.
         value = ir.Fresh()
     if built is not None:
         sink.emit(ir.Del(built, call.span), call.node)
+    for stage in staged:
+        sink.emit(ir.Del(stage, call.span), call.node)
     return value
+
+
+def _stage_stored_arguments(call: Call[E], sink: Lowering[E]) -> tuple[Call[E], list[ir.Place]]:
+    """A function or method of the module whose summary stores a parameter into a container (`self.jobs[name] =
+    op`: a rebind of a path below `ir.STORED_ATTR`), called with a pending op built in the argument list
+    (`sched.submit("axpy", k.launch_async(...))`): the argument is evaluated first into a temporary holding the op's
+    loans, so the rebind keeps the op below the caller's container (`store_into`, on the caller's side); the
+    temporary is dropped after the call.  Returns the call with those arguments replaced by their temporaries
+    (lowered no more) and the temporaries."""
+    applied = call.summary
+    if applied is None:
+        return call, []
+    names = {
+        source[0]
+        for target, source in applied.summary.rebinds
+        if target[1] and target[1][-1] == ir.STORED_ATTR and isinstance(source, tuple) and not source[1]
+    }
+    bound = dict(applied.bound)
+    replaced: dict[int, Operand[E]] = {}
+    for name in sorted(names):
+        operand = bound.get(name)
+        if operand is None or operand.place is not None or operand.star or operand.choices or operand.view:
+            continue
+        stage = sink.temp("argument")
+        bind_target(PlaceTarget(stage, operand.span), sink.value(operand.node, stage), sink)
+        replaced[id(operand)] = replace(operand, place=stage, device=True, prelude=())
+    if not replaced:
+        return call, []
+    args = tuple(arg for arg in call.args if id(arg) not in replaced)
+    summary = replace(applied, bound=tuple((n, replaced.get(id(op), op)) for n, op in applied.bound))
+    stages = [op.place for op in replaced.values() if op.place is not None]
+    return replace(call, args=args, summary=summary), stages
 
 
 def _build_receiver(
@@ -1344,6 +1395,11 @@ def lower_assignment(assignment: Assignment[E], sink: Lowering[E]) -> None:
             rest = [ir.Fresh() for _ in stars[len(collected) :]]
             sink.emit(ir.Bind(stars, (*collected, *rest), single.span))
         return
+    if isinstance(single, OtherTarget) and single.container is not None and single.span is not None:
+        # `jobs[k] = k.launch_async(...)` / `jobs[k] = op`: the container keeps the op
+        value = store_into(single.container, assignment.value, single.span, sink)
+        bind_target(single, value, sink)
+        return
     # the target holds a pending op's loans, whether a name or an attribute (`self.op = k.launch_async(...)`)
     holder = single.place if isinstance(single, PlaceTarget) else None
     if single is None:
@@ -1363,6 +1419,54 @@ def lower_assignment(assignment: Assignment[E], sink: Lowering[E]) -> None:
     if holder is not None and not holder.attrs and isinstance(single, PlaceTarget) and isinstance(value, ir.Fresh):
         if value.kind in MUST_USE_KINDS:
             sink.emit(ir.Produce(holder, single.span), assignment.value)
+
+
+#: Methods that store one of their arguments into their receiver (a list, dict or deque): the position of the
+#: stored argument.  A pending op stored so is kept by the receiver (`store_into`).  Methods that take items out
+#: (-1): the ops the receiver kept are no longer its own (`jobs.pop(k).sync_on(s)` runs one; the checker does not
+#: follow which, so none counts as kept from there on).
+STORING_METHODS: Final[dict[str, int]] = {
+    "append": 0,
+    "appendleft": 0,
+    "insert": 1,
+    "setdefault": 1,
+    "pop": -1,
+    "popitem": -1,
+    "popleft": -1,
+    "clear": -1,
+}
+
+
+def store_into(container: ir.Place, node: E, span: Span, sink: Lowering[E]) -> ir.Value:
+    """`node` evaluated as a value stored into `container` (`jobs[k] = node`, `ops.append(node)`): a pending op it
+    gives (`k.launch_async(...)` built right there, or the op a name refers to) is also bound below the container
+    (`ir.stored_item`), so its loans last while the container is live, as the runtime keeps them while the op is
+    reachable through it.  Any other value is bound there too and keeps nothing (only ops hold loans).  Returns the
+    value, for the store itself."""
+    kept = ir.stored_item(container)
+    value = sink.value(node, kept)
+    op = isinstance(value, ir.Fresh) and (value.kind in MUST_USE_KINDS or bool(value.parts))
+    if op or isinstance(value, ir.FromPlace):
+        bind_target(PlaceTarget(kept, span), value, sink)
+        return ir.FromPlace(kept, span)
+    return value
+
+
+def _stored_argument(call: Call[E], method: MethodCall[E]) -> int | None:
+    """The index of the argument `receiver.append(x)` (`STORING_METHODS`) stores into a receiver that is a place of
+    the caller's (not a safekernels value, not a module class's object, whose method has its own summary)."""
+    index = STORING_METHODS.get(method.name)
+    if (
+        index is None
+        or call.summary is not None
+        or method.receiver.place is None
+        or method.receiver_is_safekernels
+        or method.receiver_kernel is not None
+        or len(call.args) <= index
+        or (index >= 0 and any(arg.star or arg.keyword is not None for arg in call.args))
+    ):
+        return None
+    return index
 
 
 def _unpacked(target: UnpackTarget[E], count: int) -> list[int | None] | None:

@@ -215,6 +215,9 @@ _SKIP, _BIND, _VIEW, _DEL, _MOVE, _BORROW = range(6)
 #: The help of a move that runs an op (`sync_on`, `sync`).
 _RUN_HELP = messages.move_help("sync_on")
 
+#: The mark of a key below a container that keeps an op stored into it (`ir.STORED_ATTR`).
+_STORED = "." + ir.STORED_ATTR
+
 #: Keys that keep no object reachable (`reach`).
 _UNREACHING: tuple[str, ...] = (ir.ARGUMENT_TEMP_PREFIX,)
 
@@ -615,15 +618,19 @@ class _Analysis:
         index, bits = self._live
         return index, bits[node.id]
 
-    def active_loans(self, state: State, node: Node) -> list[Loan]:
+    def active_loans(self, state: State, node: Node, stored: bool = True) -> list[Loan]:
         """Loans in force at `node`: a pending DeviceOp's until it is consumed (or unreachable), a `get_mut`
-        result's while a live name refers to it (non-lexical lifetimes)."""
+        result's while a live name refers to it (non-lexical lifetimes).  An op a container keeps (`ir.STORED_ATTR`)
+        holds its loans while the container is live; `stored` False leaves those out (a borrow is not checked
+        against them: the ops a loop stores are one site's objects, `ops.append(k.launch_async(..., outs[i]))`,
+        which the checker cannot tell apart, so only a move of what they borrow is reported)."""
         if not state.loans:
             return []
         info = self.info
         held: set[str] = set()
         reachable: set[str] = set()
-        if all(ln.holder_obj is None or info(ln.holder_obj).kind in _OP_KINDS for ln in state.loans):
+        kept = any(_STORED in key for world in state.worlds for key in world)
+        if not kept and all(ln.holder_obj is None or info(ln.holder_obj).kind in _OP_KINDS for ln in state.loans):
             # Only DeviceOp holders (their loans last while reachable): liveness is not needed.
             for world in state.worlds:
                 for objs in world.values():
@@ -632,10 +639,12 @@ class _Analysis:
             index, live = self.live(node)
             for world in state.worlds:
                 for key, objs in world.items():
-                    reachable |= objs
                     bit = index.get(key.split(".", 1)[0])
-                    if bit is not None and live >> bit & 1:
+                    alive = bit is not None and live >> bit & 1
+                    if alive:
                         held |= objs
+                    if _STORED not in key or (alive and stored):
+                        reachable |= objs
         out = []
         for ln in state.loans:
             if ln.holder_obj is None:
@@ -945,7 +954,7 @@ class _Analysis:
                     )
                 )
             else:
-                for loan in self.active_loans(s, node):
+                for loan in self.active_loans(s, node, stored=False):
                     if (loan.mutable or op.mutable) and any(self.overlap(loan.obj, o) for o in objs):
                         first = self.graph.nodes[loan.node].op
                         assert isinstance(first, ir.Borrow)

@@ -103,6 +103,19 @@ def paired_item(place: Place, site: int) -> Place:
     return Place(place.root, (*place.attrs, f"{ITEM_ATTR}{site}{PAIRED_MARK}"), place.display)
 
 
+#: The attribute under a container place that keeps a pending op stored into it (`ops.append(op)`, `jobs[k] = op`,
+#: `calls.store_into`); no Python attribute is spelled so.  The op's loans last while the container's name is live
+#: (`checker`'s `active_loans`), not merely reachable: the code that runs stored ops (`for op in ops:
+#: op.sync_on(s)`, `jobs.pop(k).sync_on(s)`) reads the container, and the checker does not follow which item it
+#: takes.
+STORED_ATTR: Final[str] = "<stored>"
+
+
+def stored_item(container: Place) -> Place:
+    """`container.<stored>`: where an op stored into `container` is kept (`STORED_ATTR`)."""
+    return Place(container.root, (*container.attrs, STORED_ATTR), f"{container.text}[...]")
+
+
 def is_value_path(place: Place) -> bool:
     """Whether `place` is a value path (`p.$`, `p.$.$1`) or an argument temporary staging one."""
     return (bool(place.attrs) and place.attrs[-1].startswith(VALUE_ATTR)) or place.root.startswith(

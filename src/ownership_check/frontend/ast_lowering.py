@@ -2019,6 +2019,8 @@ class FunctionLowerer(calls.PlaceNaming):
         if place is not None:
             root_span = self.span(node.value) if isinstance(node, ast.Attribute) else None
             return calls.PlaceTarget(place, self.span(node), root_span)
+        if isinstance(node, ast.Subscript):
+            return calls.OtherTarget(node, self.place(node.value), self.span(node))
         return calls.OtherTarget(node)
 
     def bind(self, target: ast.expr, value: ir.Value) -> None:

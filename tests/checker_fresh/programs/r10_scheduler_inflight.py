@@ -1,5 +1,4 @@
-# fresh-expect: E0505 at line 52
-# fresh-known-miss: cli,mypy a launch_async op passed to a method that stores it in a container attribute (`self.inflight[name] = op`; also a local dict item or `ops.append(op)`) loses its loans, so `out.partition(...)` before the op runs is not E0505
+# fresh-expect: E0505 at line 51
 """A tiny scheduler keeps in-flight SIMT ops in a dict keyed by job name and drains them at the end; meanwhile
 the host moves a buffer an in-flight op still writes into the tile world."""
 from collections import OrderedDict
