@@ -105,6 +105,7 @@ from mypy_plugin.call_targets import (
     applied_callee,
     applied_summary,
     constructor_summary,
+    generated_fields,
     receiver_class,
 )
 from ownership_check.core import callables, calls, ir, stdlib_flow
@@ -1750,6 +1751,8 @@ class FunctionLowerer(calls.PlaceNaming):
         calls.bind_target(self.target(target), value, self)
 
     def assign(self, targets: Sequence[Expression], value: Expression) -> None:
+        if len(targets) == 1 and isinstance(value, CallExpr) and self.copied_fields(targets[0], value):
+            return
         if len(targets) == 1 and isinstance(targets[0], NameExpr) and targets[0].name in self.containers:
             raw = targets[0].name
             found = self.display_items(value)
@@ -1821,6 +1824,35 @@ class FunctionLowerer(calls.PlaceNaming):
             self.lengths[star[0]] = star[1]
         shape = calls.Assignment(tuple(self.target(t) for t in targets), value, split, items, elements, stars)
         calls.lower_assignment(shape, self)
+
+    def copied_fields(self, target: Expression, value: CallExpr) -> bool:
+        """`low = dataclasses.replace(step, dst=step.src)`, `clone = copy.copy(step)` of a name whose class is a
+        dataclass (or `NamedTuple`) of this module (the CLI's `copied_fields`, `stdlib_flow.bind_fields`)."""
+        flow = self.stdlib_flow_of(value.callee)
+        if flow is None or flow.relation != "fields" or value.arg_kinds[:1] != [ARG_POS]:
+            return False
+        if any(k != ARG_NAMED for k in value.arg_kinds[1:]) or (len(value.args) > 1 and not flow.replaces):
+            return False
+        copied = value.args[0]
+        if not isinstance(copied, NameExpr):
+            return False
+        cls = receiver_class(self, copied.name)
+        source = self.place(copied)
+        placed = self.target(target)
+        if cls is None or source is None or not isinstance(placed, calls.PlaceTarget):
+            return False
+        classes = self.ctx.classes
+        if id(cls) not in classes.generated:
+            classes.generated[id(cls)] = generated_fields(self, cls)
+        generated = classes.generated[id(cls)]
+        if generated is None or not generated.followed:
+            return False
+        fields = (*generated.positional, *generated.keyword_only)
+        replaced = [(n, a) for n, a in zip(value.arg_names[1:], value.args[1:], strict=True) if n is not None]
+        if len(replaced) != len(value.args) - 1 or any(name not in fields for name, _ in replaced):
+            return False
+        stdlib_flow.bind_fields(placed, source, fields, replaced, span_of(copied), self)
+        return True
 
     def registry_comprehension(
         self, expr: Expression

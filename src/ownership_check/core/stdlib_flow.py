@@ -13,6 +13,8 @@ call to the places it may give, in the core's terms (`calls.Choices`, `calls.bin
              from it is any of them                                                 iter, sorted, itertools.cycle
     PAIRS    the result iterates over adjacent pairs of the operand's items         itertools.pairwise
     ZIPPED   the result iterates over tuples of one item of each operand            zip
+    FIELDS   a new object of the operand's class whose fields are the operand's, except those the keywords
+             replace: bound to a name, each field refers to the object it names     dataclasses.replace, copy.copy
     MAPPING  a dict of the operands' entries: `dict(k=v)`, `dict(zip(keys, values))` of literal keys, `dict(d)`
              of a dict display; bound to a name, it is a container as the dict display would be   dict
 
@@ -29,10 +31,11 @@ from typing import Final, Literal, TypeVar
 
 from ownership_check.core import ir
 from ownership_check.core.calls import ContainerKey, Lowering, PlaceTarget, Target, UnpackTarget
+from ownership_check.diagnostics import Span
 
 E = TypeVar("E")
 
-Relation = Literal["pick", "items", "pairs", "zipped", "mapping"]
+Relation = Literal["pick", "items", "pairs", "zipped", "fields", "mapping"]
 
 
 @dataclass(frozen=True)
@@ -40,12 +43,14 @@ class StdlibFlow:
     """How one callable's result relates to its operands.  `operands`: the positions of the operands whose items
     flow into the result (None: every positional operand, `itertools.chain(xs, ys)`); `options`: keyword arguments
     that leave the relation as it is (`sorted(pool, key=len)`); `default`: the position of a positional fallback
-    that is one more choice (`next(it, d)`)."""
+    that is one more choice (`next(it, d)`); `replaces`: its keyword arguments replace fields of the operand
+    (`dataclasses.replace(step, dst=a)`)."""
 
     relation: Relation
     operands: tuple[int, ...] | None = (0,)
     options: frozenset[str] = frozenset()
     default: int | None = None
+    replaces: bool = False
 
 
 _ORDERING: Final[frozenset[str]] = frozenset({"key", "reverse"})
@@ -71,6 +76,9 @@ STDLIB_FLOWS: Final[dict[str, StdlibFlow]] = {
     # adjacent pairs of the items; tuples of one item of each operand
     "itertools.pairwise": StdlibFlow("pairs"),
     "zip": StdlibFlow("zipped", operands=None, options=frozenset({"strict"})),
+    # an object with the operand's fields, some replaced
+    "dataclasses.replace": StdlibFlow("fields", replaces=True),
+    "copy.copy": StdlibFlow("fields"),
     # a dict of the operands' entries
     "dict": StdlibFlow("mapping", operands=()),
 }
@@ -127,6 +135,32 @@ def dict_entries(
     return list(entries.items()) if entries else None
 
 
+def bind_fields(
+    target: PlaceTarget,
+    source: ir.Place,
+    fields: Sequence[str],
+    replaced: Sequence[tuple[str, E]],
+    span: Span,
+    sink: Lowering[E],
+) -> None:
+    """`target = dataclasses.replace(source, f=v)` (`copy.copy(source)`: nothing replaced) of an object whose class's
+    fields are `fields`: reads `source`, evaluates the replacements in order, then binds `target` to a new object
+    whose field `f` refers to what `source.f` refers to, or to the replacement; in one parallel `Bind`, so `step =
+    dataclasses.replace(step, dst=step.src)` reads the old fields before the name is rebound."""
+    sink.emit(ir.Use(source, span))
+    given = {name: sink.value(node, None) for name, node in replaced}
+    places = tuple(ir.Place(target.place.root, (*target.place.attrs, f), _field_text(target.place, f)) for f in fields)
+    values = tuple(
+        given.get(f) or ir.FromPlace(ir.Place(source.root, (*source.attrs, f), _field_text(source, f)), span)
+        for f in fields
+    )
+    sink.emit(ir.Bind((target.place, *places), (ir.Fresh(), *values), target.span))
+
+
+def _field_text(place: ir.Place, field: str) -> str | None:
+    return None if place.display is None else f"{place.display}.{field}"
+
+
 #: A `zip` operand seen as a slice of a place: (the place, the slice's lower bound, its upper bound), an omitted
 #: bound None; a plain place is `(place, None, None)`.
 SliceOperand = tuple[ir.Place, int | None, int | None]
@@ -175,6 +209,7 @@ __all__ = [
     "SliceOperand",
     "StdlibFlow",
     "adjacent_pairs",
+    "bind_fields",
     "bind_pairs",
     "dict_entries",
     "item_operands",

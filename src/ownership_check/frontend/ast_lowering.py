@@ -43,6 +43,7 @@ from ownership_check.frontend.call_targets import (
     applied_callee,
     applied_summary,
     constructor_summary,
+    generated_fields,
     receiver_class,
 )
 from ownership_check.frontend.inert_units import InertUnits
@@ -2027,6 +2028,8 @@ class FunctionLowerer(calls.PlaceNaming):
         calls.bind_target(self.target(target), value, self)
 
     def assign(self, targets: Sequence[ast.expr], value: ast.expr) -> None:
+        if len(targets) == 1 and isinstance(value, ast.Call) and self.copied_fields(targets[0], value):
+            return
         if len(targets) == 1 and isinstance(targets[0], ast.Name) and targets[0].id in self.containers:
             raw = targets[0].id
             found = self.display_items(value)
@@ -2096,6 +2099,33 @@ class FunctionLowerer(calls.PlaceNaming):
             self.lengths[star[0]] = star[1]
         shape = calls.Assignment(tuple(self.target(t) for t in targets), value, split, items, elements, stars)
         calls.lower_assignment(shape, self)
+
+    def copied_fields(self, target: ast.expr, value: ast.Call) -> bool:
+        """`low = dataclasses.replace(step, dst=step.src)`, `clone = copy.copy(step)` of a name whose class is a
+        dataclass (or `NamedTuple`) of this module with fields the checker follows: the new object's fields are
+        `step`'s, except those replaced (`stdlib_flow.bind_fields`).  False, lowering nothing, for anything else."""
+        flow = stdlib_flow.stdlib_flow(self.stdlib_name(value.func))
+        if flow is None or flow.relation != "fields" or len(value.args) != 1 or not isinstance(value.args[0], ast.Name):
+            return False
+        if (value.keywords and not flow.replaces) or any(k.arg is None for k in value.keywords):
+            return False
+        cls = receiver_class(self, value.args[0].id)
+        source = self.place(value.args[0])
+        placed = self.target(target)
+        if cls is None or source is None or not isinstance(placed, calls.PlaceTarget):
+            return False
+        classes = self.ctx.classes
+        if id(cls) not in classes.generated:
+            classes.generated[id(cls)] = generated_fields(cls, self.ctx.qualify)
+        generated = classes.generated[id(cls)]
+        if generated is None or not generated.followed:
+            return False
+        fields = (*generated.positional, *generated.keyword_only)
+        replaced = [(k.arg, k.value) for k in value.keywords if k.arg is not None]
+        if any(name not in fields for name, _ in replaced):
+            return False
+        stdlib_flow.bind_fields(placed, source, fields, replaced, self.span(value.args[0]), self)
+        return True
 
     def registry_comprehension(
         self, node: ast.expr
