@@ -176,3 +176,57 @@ def test_every_error_of_a_function_survives_rechecks_of_its_module(daemon: Daemo
     assert e0502_lines() == [19, 20]  # unchanged re-run
     _write(host, TWO_ERRORS.format(bump=333, second="sk.zeros(n, f32, stream)"))  # one error fixed
     assert e0502_lines() == [19]
+
+
+FORWARDING = textwrap.dedent(
+    """
+    import functools
+    from collections.abc import Callable
+    from typing import Any
+
+    import safekernels as sk
+    from safekernels import tile
+    from safekernels.dtypes import f32
+    from safekernels.tile import Partition, Tensor
+
+
+    @tile.kernel
+    def scale(z: Partition[f32], x: Tensor[f32]) -> None:
+        z.store(tile.load_like(x, z) * 2.0)
+
+
+    def logged(fn: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(fn)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            {wrapper_body}
+
+        return wrapper
+
+
+    @logged
+    def double(z: Any, x: Any, stream: sk.Stream) -> Any:
+        return scale(z, x).sync_on(stream)
+
+
+    def main() -> None:
+        stream = sk.Device.cpu().new_stream()
+        z = tile.zeros((64,), f32).partition((32,)).sync_on(stream)
+        x = tile.arange(64, f32).sync_on(stream)
+        z2, x2 = double(z, x, stream)
+        print(x.to_numpy(stream)[:4])
+    """
+)
+
+
+def test_an_edited_decorator_stops_and_starts_forwarding_calls(daemon: Daemon) -> None:
+    """The plugin reads which top-level decorators forward calls once per module tree (`_ModuleShape`): an edit
+    that makes the decorator stop forwarding its arguments (then forward them again) is seen by the next run."""
+    host = daemon.root / "host.py"
+    forwarding = FORWARDING.format(wrapper_body="return fn(*args, **kwargs)")
+    _write(host, forwarding)
+    assert "host.py:35:11: error: use of moved value: `x`  [E0382]" in daemon.run()
+    _write(host, FORWARDING.format(wrapper_body="return fn(args[0], tile.ones((64,), f32).sync_on(args[2]), args[2])"))
+    out = daemon.run()
+    assert "[E0382]" not in out, out
+    _write(host, forwarding)
+    assert daemon.run().count("[E0382]") == 1
