@@ -70,6 +70,7 @@ from ownership_check.core.call_effects import (
     GeneratedInit,
     SummaryMemo,
     bind_parameters,
+    dispatched,
     field_summary,
     with_receiver_moves,
 )
@@ -271,7 +272,18 @@ class ModuleClasses:
         """Whether some class of the module has a property or an `__iter__` read as a view of its attributes
         (the CLI front end's `ModuleClasses.with_views`)."""
         return any(_attribute_property(s) is not None or _iterated_attributes(s) is not None
+                   or _accessor_path(s) is not None
                    for cls in self.classes.values() for s in cls.defs.body)
+
+    def accessor(self, cls: ClassDef, name: str) -> tuple[str, ...] | None:
+        """The attribute path the method `name` of `cls` (an override first) returns from its receiver, when that
+        is all it does (the CLI front end's rule)."""
+        found = self.method(cls, name)
+        return _accessor_path(found) if found is not None else None
+
+    def subclasses(self, cls: ClassDef) -> list[ClassDef]:
+        """The module's classes whose chain of single bases reaches `cls` (not `cls` itself)."""
+        return [c for c in self.classes.values() if c is not cls and any(b is cls for b in self._chain(c))]
 
     def attribute_view(self, cls: ClassDef, name: str) -> tuple[str, ...] | None:
         """The attribute path a `@property` `name` of `cls` returns from its receiver, when that is all it does
@@ -373,6 +385,17 @@ def _attribute_property(stmt: Statement) -> tuple[str, tuple[str, ...]] | None:
         return None
     path = _receiver_path(body[0].expr, receiver)
     return (stmt.name, path) if path is not None else None
+
+
+def _accessor_path(stmt: Statement) -> tuple[str, ...] | None:
+    """`def target(self): return self.a.b` (undecorated, taking only its receiver) as `("a", "b")`."""
+    if not isinstance(stmt, FuncDef) or stmt.is_decorated:
+        return None
+    receiver = _receiver_param(stmt)
+    body = _only_statements(stmt)
+    if receiver is None or len(body) != 1 or not isinstance(body[0], ReturnStmt):
+        return None
+    return _receiver_path(body[0].expr, receiver)
 
 
 def _iterated_attributes(stmt: Statement) -> tuple[tuple[str, ...], ...] | None:
@@ -509,7 +532,9 @@ def _receiver_class(lowerer: FunctionLowerer, name: str, classes: ModuleClasses)
             and arguments[0].kind in _POSITIONAL
             and arguments[0].variable.name == name
         ):
-            return owner
+            # a summary for a receiver of a subclass: `self` is one of it (the overrides it runs are its own)
+            chosen = lowerer.unit.receiver_class
+            return classes.classes.get(chosen, owner) if chosen is not None else owner
         for arg in arguments:
             if arg.variable.name == name:
                 note = arg.type_annotation
@@ -647,9 +672,40 @@ def constructor_summary(
         return call_summary(function, [*positional, *keyword_only], receiver, init.name)
 
     initializer = classes.memo.get(id(init), compute)
+    if initializer is not None:
+        initializer = dispatched(initializer, initializer)  # its conflicts are its own check's
     if initializer is None or initializer.empty:
         return None
     return AppliedSummary(initializer, bind_parameters(positional[1:], keyword_only, args, None), True)
+
+
+def receiver_accessors(lowerer: FunctionLowerer, name: str, method: str) -> tuple[tuple[str, ...], ...] | None:
+    """The attribute paths `name.method()` may return from `name` (the CLI front end's rule): its class's
+    override when that class is exact, every override in the module when `name` is a parameter annotated with it."""
+    classes = lowerer.ctx.classes
+    cls = _receiver_class(lowerer, name, classes) if classes.with_views else None
+    if cls is None:
+        return None
+    candidates = [cls] if _exact_receiver(lowerer, name, classes) else [cls, *classes.subclasses(cls)]
+    paths = [classes.accessor(c, method) for c in candidates]
+    found = [p for p in paths if p is not None]
+    return tuple(dict.fromkeys(found)) if len(found) == len(paths) else None
+
+
+def _exact_receiver(lowerer: FunctionLowerer, name: str, classes: ModuleClasses) -> bool:
+    """Whether `name`'s class is exactly its object's: not a parameter annotated with it (the CLI's rule)."""
+    node = lowerer.unit.node
+    if not isinstance(node, FuncDef):
+        return True
+    arguments = node.arguments
+    if (
+        classes.owner.get(id(node)) is not None
+        and arguments
+        and arguments[0].kind in _POSITIONAL
+        and arguments[0].variable.name == name
+    ):
+        return not node.is_decorated
+    return all(a.variable.name != name for a in arguments if a.kind in (*_POSITIONAL, *_KEYWORD_ONLY))
 
 
 def receiver_class(lowerer: FunctionLowerer, name: str) -> ClassDef | None:
@@ -693,7 +749,22 @@ def applied_summary(
         method_def = classes.method(cls, func.name) if cls is not None else None
         if method_def is None:
             return None
-        callee, receiver = method_def, method.receiver
+        applied = _applied(lowerer, method_def, method.receiver, False, args, call_span, receiver_class=cls)
+        if applied is None or cls is None or _exact_receiver(lowerer, func.expr.name, classes):
+            return applied
+        # a parameter annotated with the class: its object may be one of any subclass, running its overrides
+        others: list[AppliedSummary[Expression]] = []
+        for sub in classes.subclasses(cls):
+            override = classes.method(sub, func.name)
+            other = (
+                _applied(lowerer, override, method.receiver, False, args, call_span, receiver_class=sub)
+                if override is not None
+                else None
+            )
+            if other is not None and other.summary != applied.summary and all(o.summary != other.summary
+                                                                             for o in others):
+                others.append(other)
+        return replace(applied, others=tuple(others)) if others else applied
     elif isinstance(func, MemberExpr) and isinstance(func.expr, CallExpr) and method is not None:
         # `Holder(a, c).run()`: a method of the object a followed constructor call builds right there
         built = func.expr.callee
@@ -702,7 +773,9 @@ def applied_summary(
         method_def = classes.method(classes.classes[built.name], func.name)
         if method_def is None:
             return None
-        applied = _applied(lowerer, method_def, method.receiver, False, args, call_span)
+        applied = _applied(
+            lowerer, method_def, method.receiver, False, args, call_span, receiver_class=classes.classes[built.name]
+        )
         return replace(applied, built_receiver=built.name) if applied is not None else None
     else:
         return None
@@ -766,10 +839,12 @@ def _applied(
     args: tuple[calls.Operand[Expression], ...],
     call_span: Span,
     captures: bool = False,
+    receiver_class: ClassDef | None = None,
 ) -> AppliedSummary[Expression] | None:
     """The summary of `callee`, with the call's operands bound to its parameters (`receiver` to the first) and,
     with `captures` (or when the callee and the caller are both the module's top level), the names it reads without
-    binding them to the caller's places of those names (the CLI's `_applied`)."""
+    binding them to the caller's places of those names; a method's for its receiver's class (`receiver_class`),
+    with the conflicts its own class's summary lacks (the CLI's `_applied`)."""
     classes = lowerer.ctx.classes
     positional = [a.variable.name for a in callee.arguments if a.kind in _POSITIONAL]
     keyword_only = [a.variable.name for a in callee.arguments if a.kind in _KEYWORD_ONLY]
@@ -780,11 +855,16 @@ def _applied(
     captures = captures or (receiver is None and nested and isinstance(lowerer.unit.node, MypyFile))
     free = classes.free_names(callee) if receiver is None else []
 
-    def compute() -> CallSummary | None:
+    owner = classes.owner.get(id(callee)) if receiver is not None else None
+    dispatch = receiver_class.name if receiver_class is not None and owner is not None else None
+
+    def compute(dispatch: str | None = dispatch) -> CallSummary | None:
         # every parameter but the receiver counts as a device value (see `CallSummary`)
         plain = frozenset(p for p in (*positional, *keyword_only) if p != receiver_param)
         outer = device | plain
-        unit = type(lowerer.unit)(callee, "function", lambda: outer, None, f"{callee.name} (call summary)")
+        unit = type(lowerer.unit)(
+            callee, "function", lambda: outer, None, f"{callee.name} (call summary)", receiver_class=dispatch
+        )
         function = type(lowerer)(lowerer.ctx, unit).lower()
         params = [*positional, *keyword_only, *(n for n in free if n not in (*positional, *keyword_only))]
         found = call_summary(function, params, receiver_param, callee.name)
@@ -792,14 +872,18 @@ def _applied(
             # once more with the receiver's attributes as device values, for the moves only that makes
             assumed = outer | {receiver_param}
             again = f"{callee.name} (call summary, device attributes)"
-            unit = type(lowerer.unit)(callee, "function", lambda: assumed, None, again)
+            unit = type(lowerer.unit)(callee, "function", lambda: assumed, None, again, receiver_class=dispatch)
             assuming = type(lowerer)(lowerer.ctx, unit).lower()
             found = with_receiver_moves(found, call_summary(assuming, params, receiver_param, callee.name))
         return found
 
-    summary = classes.memo.get(id(callee), compute)
-    if summary is None:
+    own = classes.memo.get(id(callee), lambda: compute(None))
+    summary = own if dispatch is None or owner is None or dispatch == owner.name else classes.memo.get(
+        (id(callee), dispatch), compute
+    )
+    if summary is None or own is None:
         return None
+    summary = dispatched(summary, own)
     bound = bind_parameters(positional, keyword_only, args, receiver)
     if captures and not summary.empty:
         taken = {name for name, _ in bound}

@@ -106,6 +106,7 @@ from mypy_plugin.call_targets import (
     applied_summary,
     constructor_summary,
     generated_fields,
+    receiver_accessors,
     receiver_class,
 )
 from ownership_check.core import callables, calls, ir, stdlib_flow
@@ -319,6 +320,9 @@ class Unit:
     outer_containers: Mapping[str, calls.Container] = field(default_factory=dict)
     # ... and what calls of the enclosing function's other nested functions do (the CLI's `outer_closures`)
     outer_closures: Mapping[str, calls.NonlocalEffects] = field(default_factory=dict)
+    # A method's summary for a call on an object of this class (a subclass of its own): `self` is one of it, so
+    # `self.target()` runs the subclass's override (`call_targets.receiver_class`)
+    receiver_class: str | None = None
 
 
 @dataclass
@@ -2300,6 +2304,16 @@ class FunctionLowerer(calls.PlaceNaming):
             # `t.as_buffer()`, the method form of `sk.as_buffer(t)`: the receiver's storage
             found = self._alternatives((), (expr.callee.expr,), span, depth)
             return ((expr,), found[1]) if found is not None else None
+        if (
+            isinstance(expr, CallExpr)
+            and isinstance(expr.callee, MemberExpr)
+            and isinstance(expr.callee.expr, NameExpr)
+            and not expr.args
+            and (receiver_place := self.place(expr.callee.expr)) is not None
+            and (paths := receiver_accessors(self, expr.callee.expr.name, expr.callee.name))
+        ):
+            # `stage.target()` of `def target(self): return self.out` (each override the receiver may run)
+            return calls.accessor_choices(expr, expr.callee.expr, receiver_place, paths, span)
         if isinstance(expr, CallExpr) and isinstance(expr.callee, NameExpr):
             helper = self.helper(expr.callee)
             if helper is None:

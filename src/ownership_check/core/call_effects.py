@@ -64,12 +64,16 @@ class CallSummary:
     # what a pending op the callee leaves in an attribute of a parameter (`self.pending = k.launch_async(prep,
     # self.x, self.out)`) still borrows: (the attribute holding it, the borrowed path, mutable)
     held_loans: tuple[tuple[ParamPath, ParamPath, bool], ...] = ()
+    # per call of the callee: the caller's values it borrows twice, once mutably (`(path, mutable)` as borrowed),
+    # a conflict inside the callee.  Its own check reports those; a summary for a receiver of a subclass whose
+    # override makes a new one carries it to the call (`dispatched`)
+    conflicts: tuple[tuple[tuple[ParamPath, bool], ...], ...] = ()
 
     @property
     def empty(self) -> bool:
         return (
             not self.moves and not self.rebinds and not self.borrows and not self.returned_loans
-            and not self.held_loans
+            and not self.held_loans and not self.conflicts
         )
 
 
@@ -87,6 +91,9 @@ class AppliedSummary(Generic[E]):
     # a method called on the object a constructor call of this class builds right there (`Holder(a, c).run()`):
     # the object is held, with its fields, while the method runs (`calls.lower_call`)
     built_receiver: str | None = None
+    # what the call may run instead, when the receiver's class is not known exactly (a parameter annotated with
+    # the class may be given an object of any subclass of the module): each other override's summary
+    others: tuple[AppliedSummary[E], ...] = ()
 
 
 def with_receiver_moves(known: CallSummary, assuming: CallSummary) -> CallSummary:
@@ -100,6 +107,17 @@ def with_receiver_moves(known: CallSummary, assuming: CallSummary) -> CallSummar
         if m.path[0] == known.receiver and m.path[1] and (m.path, m.span) not in have
     )
     return replace(known, moves=known.moves + extra) if extra else known
+
+
+def dispatched(summary: CallSummary, own: CallSummary) -> CallSummary:
+    """A method's summary for a receiver of some class (`summary`), with only the conflicts inside it that its
+    summary for an object of its own class (`own`) does not have: the method's own check reported those, while a
+    subclass's override (`self.target()` returning another attribute) makes new ones, which are the caller's, at
+    the call (rustc reports a conflict a call's arguments make at the call)."""
+    if summary is own or not summary.conflicts:
+        return replace(summary, conflicts=()) if summary.conflicts else summary
+    known = set(own.conflicts)
+    return replace(summary, conflicts=tuple(c for c in summary.conflicts if c not in known))
 
 
 #: The receiver parameter of an initializer a class does not spell out (a dataclass's or a NamedTuple's): no Python
@@ -168,6 +186,12 @@ def apply_summary(
     callee, at the arguments' spans), the loans of the op it returns (held by `holder`, what the call's result is
     bound to), its moves of them (with the callee's spans, so the note points inside it), then its rebinds of
     attribute paths (in parallel, reading the caller's values as they were before them)."""
+    if applied.others:
+        # one arm per override the receiver's object may run
+        ways = (replace(applied, others=()), *applied.others)
+        arms = tuple(sink.block(lambda w=way: apply_summary(w, node, span, sink, holder)) for way in ways)  # type: ignore[misc]
+        sink.emit(ir.Branch(arms, span))
+        return
     summary = applied.summary
     bound = dict(applied.bound)
 
@@ -185,6 +209,14 @@ def apply_summary(
 
     for group in summary.borrows:
         # one call of the callee borrowing the caller's values: a conflict is reported at the later argument
+        number = sink.next_group()
+        for (param, attrs), mutable in group:
+            found = targets(param, attrs, device_only=True)
+            operand = bound.get(param)
+            if found is not None and len(found) == 1 and operand is not None:
+                sink.emit(ir.Borrow(found[0], mutable, number, operand.span), node)
+    for group in summary.conflicts:
+        # the callee's call borrowing one of the caller's values twice (a subclass's override made it so)
         number = sink.next_group()
         for (param, attrs), mutable in group:
             found = targets(param, attrs, device_only=True)

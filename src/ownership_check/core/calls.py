@@ -326,6 +326,16 @@ def alternatives(
     return (tuple(before), tuple(out)) if out else None
 
 
+def accessor_choices(node: E, receiver: E, base: ir.Place, paths: Sequence[tuple[str, ...]], span: Span) -> Choices[E]:
+    """`stage.target()` of a method whose body is `return self.<path>` (each override of it the receiver's class
+    may run, `paths`): one of the receiver's attribute places, after reading the receiver."""
+    places = dict.fromkeys(
+        ir.Place(base.root, base.attrs + path, None if base.display is None else ".".join((base.display, *path)))
+        for path in paths
+    )
+    return (receiver,), tuple(Operand(node, span, place, True) for place in places)
+
+
 def view_choices(
     node: E, span: Span, base: Choices[E], args: tuple[E, ...], bounds: tuple[int | str | None, ...]
 ) -> Choices[E]:

@@ -77,6 +77,7 @@ def call_summary(
     # only may hang on a test of a parameter (`if pending is None: launch`), which the summary cannot tell.  One
     # path borrowed both ways conflicts inside the callee already (reported there): it counts as mutable once.
     groups: dict[int, dict[ParamPath, bool]] = {}
+    taken: dict[int, dict[ParamPath, list[bool]]] = {}  # every borrow, for the conflicts inside the callee
     for node in graph.nodes:
         op, st = node.op, states[node.id]
         if st is None or not isinstance(op, ir.Borrow) or not analysis.dominates(node.id, graph.exit):
@@ -86,6 +87,13 @@ def call_summary(
             if path is not None:
                 group = groups.setdefault(op.group, {})
                 group[path] = group.get(path, False) or op.mutable
+                taken.setdefault(op.group, {}).setdefault(path, []).append(op.mutable)
+    conflicts = tuple(
+        tuple((path, mutable) for path, modes in sorted(paths.items()) if len(modes) > 1 and any(modes)
+              for mutable in sorted(set(modes)) + ([True] if modes.count(True) > 1 else []))
+        for _, paths in sorted(taken.items())
+        if any(len(modes) > 1 and any(modes) for modes in paths.values())
+    )
     # The op the callee returns keeps its loans of the caller's values until the caller runs it.
     returned: dict[ParamPath, bool] = {}
     for loan in sorted(exit_state.loans, key=lambda ln: (ln.obj, ln.mutable)):
@@ -142,4 +150,5 @@ def call_summary(
                 if _new_op(rebinds.get(holding))
             )
         ),
+        conflicts,
     )

@@ -44,6 +44,7 @@ from ownership_check.frontend.call_targets import (
     applied_summary,
     constructor_summary,
     generated_fields,
+    receiver_accessors,
     receiver_class,
 )
 from ownership_check.frontend.inert_units import InertUnits
@@ -853,6 +854,9 @@ class Unit:
     # ... and what calls of the enclosing function's other nested functions do (`async def outer(): await inner()`)
     outer_closures: Mapping[str, calls.NonlocalEffects] = field(default_factory=dict)
     span: Span | None = None  # where the IR function is, when not at `def name` (a lambda: `_lambda_function`)
+    # A method's summary for a call on an object of this class (a subclass of its own): `self` is one of it, so
+    # `self.target()` runs the subclass's override (`call_targets.receiver_class`)
+    receiver_class: str | None = None
 
 
 def _lambda_function(node: ast.Lambda) -> ast.FunctionDef:
@@ -2581,6 +2585,17 @@ class FunctionLowerer(calls.PlaceNaming):
             # `t.as_buffer()`, the method form of `sk.as_buffer(t)`: the receiver's storage
             found = self._alternatives((), (node.func.value,), span, depth)
             return ((node,), found[1]) if found is not None else None
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and isinstance(node.func.value, ast.Name)
+            and not node.args
+            and not node.keywords
+            and (receiver_place := self.place(node.func.value)) is not None
+            and (paths := receiver_accessors(self, node.func.value.id, node.func.attr))
+        ):
+            # `stage.target()` of `def target(self): return self.out` (each override the receiver may run)
+            return calls.accessor_choices(node, node.func.value, receiver_place, paths, span)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
             helper = self.helper(node.func.id)
             if helper is None:

@@ -29,6 +29,7 @@ from ownership_check.core.call_effects import (
     GeneratedInit,
     SummaryMemo,
     bind_parameters,
+    dispatched,
     field_summary,
     with_receiver_moves,
 )
@@ -147,7 +148,19 @@ class ModuleClasses:
         """Whether some class of the module has a property or an `__iter__` the checker reads as a view of its
         own attributes (`attribute_view`, `iterated_attributes`): otherwise no place needs the class lookup."""
         return any(_attribute_property(s) is not None or _iterated_attributes(s) is not None
+                   or _accessor_path(s) is not None
                    for cls in self.classes.values() for s in cls.body)
+
+    def accessor(self, cls: ast.ClassDef, name: str) -> tuple[str, ...] | None:
+        """The attribute path the method `name` of `cls` (as `method` finds it: an override first) returns from
+        its receiver, when that is all it does (`def target(self): return self.out`): `obj.target()` is then the
+        place `obj.out`."""
+        found = self.method(cls, name)
+        return _accessor_path(found) if found is not None else None
+
+    def subclasses(self, cls: ast.ClassDef) -> list[ast.ClassDef]:
+        """The module's classes whose chain of single bases reaches `cls` (not `cls` itself)."""
+        return [c for c in self.classes.values() if c is not cls and any(b is cls for b in self._chain(c))]
 
     def attribute_view(self, cls: ast.ClassDef, name: str) -> tuple[str, ...] | None:
         """The attribute path a `@property` `name` of `cls` (or of its chain of single bases) returns from its
@@ -285,6 +298,17 @@ def _attribute_property(stmt: ast.stmt) -> tuple[str, tuple[str, ...]] | None:
     return (stmt.name, path) if path is not None else None
 
 
+def _accessor_path(stmt: ast.stmt) -> tuple[str, ...] | None:
+    """`def target(self): return self.a.b` (undecorated, taking only its receiver) as `("a", "b")`."""
+    if not isinstance(stmt, ast.FunctionDef) or stmt.decorator_list:
+        return None
+    receiver = _receiver_param(stmt)
+    body = _only_statements(stmt)
+    if receiver is None or len(body) != 1 or not isinstance(body[0], ast.Return):
+        return None
+    return _receiver_path(body[0].value, receiver)
+
+
 def _iterated_attributes(stmt: ast.stmt) -> tuple[tuple[str, ...], ...] | None:
     """`def __iter__(self): return iter((self.a, self.b))` (a tuple or list display) or `yield self.a` /
     `yield self.b` statements: the receiver's attribute paths it gives, in order."""
@@ -400,7 +424,9 @@ def _receiver_class(lowerer: FunctionLowerer, name: str, classes: ModuleClasses)
         positional = [*args.posonlyargs, *args.args]
         owner = classes.owner.get(id(node))
         if owner is not None and positional and positional[0].arg == name and not node.decorator_list:
-            return owner
+            # a summary for a receiver of a subclass: `self` is one of it (the overrides it runs are its own)
+            chosen = lowerer.unit.receiver_class
+            return classes.classes.get(chosen, owner) if chosen is not None else owner
         for param in [*positional, *args.kwonlyargs]:
             if param.arg == name:
                 note = param.annotation
@@ -415,6 +441,34 @@ def _receiver_class(lowerer: FunctionLowerer, name: str, classes: ModuleClasses)
         if args.kwarg is not None and args.kwarg.arg == name:
             return None
     return _bound_only_to_class(lowerer, name, classes)
+
+
+def receiver_accessors(lowerer: FunctionLowerer, name: str, method: str) -> tuple[tuple[str, ...], ...] | None:
+    """The attribute paths `name.method()` may return from `name` (`ModuleClasses.accessor`): the override its
+    class runs when that class is exact (`self`, a name bound only by `name = Class(...)`), and every override in
+    the module when it is not (a parameter annotated with the class may be given any subclass's object); None when
+    one of them is no accessor."""
+    classes = lowerer.ctx.classes
+    cls = _receiver_class(lowerer, name, classes) if classes.with_views else None
+    if cls is None:
+        return None
+    candidates = [cls] if _exact_receiver(lowerer, name, classes) else [cls, *classes.subclasses(cls)]
+    paths = [classes.accessor(c, method) for c in candidates]
+    found = [p for p in paths if p is not None]
+    return tuple(dict.fromkeys(found)) if len(found) == len(paths) else None
+
+
+def _exact_receiver(lowerer: FunctionLowerer, name: str, classes: ModuleClasses) -> bool:
+    """Whether `name`'s class (`_receiver_class`) is exactly its object's: not a parameter annotated with it
+    (`self` of a method is its own class's object, or the subclass's a summary is for)."""
+    node = lowerer.unit.node
+    if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+        return True
+    args = node.args
+    positional = [*args.posonlyargs, *args.args]
+    if classes.owner.get(id(node)) is not None and positional and positional[0].arg == name:
+        return not node.decorator_list
+    return all(p.arg != name for p in [*positional, *args.kwonlyargs])
 
 
 def receiver_class(lowerer: FunctionLowerer, name: str) -> ast.ClassDef | None:
@@ -457,7 +511,22 @@ def applied_summary(
         found = classes.method(cls, func.attr) if cls is not None else None
         if found is None:
             return None
-        callee, receiver, nested = found, method.receiver, False
+        applied = _applied(lowerer, found, method.receiver, False, args, lowerer.span(node), receiver_class=cls)
+        if applied is None or cls is None or _exact_receiver(lowerer, func.value.id, classes):
+            return applied
+        # a parameter annotated with the class: its object may be one of any subclass, running its overrides
+        others: list[AppliedSummary[ast.expr]] = []
+        for sub in classes.subclasses(cls):
+            override = classes.method(sub, func.attr)
+            other = (
+                _applied(lowerer, override, method.receiver, False, args, lowerer.span(node), receiver_class=sub)
+                if override is not None
+                else None
+            )
+            if other is not None and other.summary != applied.summary and all(o.summary != other.summary
+                                                                             for o in others):
+                others.append(other)
+        return replace(applied, others=tuple(others)) if others else applied
     elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Call) and method is not None:
         # `Holder(a, c).run()`: a method of the object a followed constructor call builds right there
         built = func.value.func
@@ -466,7 +535,9 @@ def applied_summary(
         found = classes.method(classes.classes[built.id], func.attr)
         if found is None:
             return None
-        applied = _applied(lowerer, found, method.receiver, False, args, lowerer.span(node))
+        applied = _applied(
+            lowerer, found, method.receiver, False, args, lowerer.span(node), receiver_class=classes.classes[built.id]
+        )
         return replace(applied, built_receiver=built.id) if applied is not None else None
     else:
         return None
@@ -640,6 +711,8 @@ def constructor_summary(
         return call_summary(function, [*positional, *keyword_only], receiver, init.name)
 
     initializer = classes.memo.get(id(init), compute)
+    if initializer is not None:
+        initializer = dispatched(initializer, initializer)  # its conflicts are its own check's
     if initializer is None or initializer.empty:
         return None
     return AppliedSummary(initializer, bind_parameters(positional[1:], keyword_only, args, None), True)
@@ -653,10 +726,13 @@ def _applied(
     args: tuple[calls.Operand[ast.expr], ...],
     call_span: Span | None = None,
     captures: bool = False,
+    receiver_class: ast.ClassDef | None = None,
 ) -> AppliedSummary[ast.expr] | None:
     """The summary of `callee`, with the call's operands bound to its parameters (`receiver` to the first) and,
     with `captures` (or when the callee and the caller are both the module's top level), the names it reads without
-    binding them to the caller's places of those names (`_module_names`)."""
+    binding them to the caller's places of those names (`_module_names`).  A method's summary is the one for its
+    receiver's class (`receiver_class`, a subclass of the method's own: the overrides `self.target()` runs are the
+    subclass's), with the conflicts inside it that its own class's summary lacks (`call_effects.dispatched`)."""
     classes = lowerer.ctx.classes
     assert isinstance(callee, ast.FunctionDef | ast.AsyncFunctionDef)  # an `async def` when awaited
     positional = [p.arg for p in (*callee.args.posonlyargs, *callee.args.args)]
@@ -669,14 +745,21 @@ def _applied(
     captures = captures or (receiver is None and nested and lowerer.unit.kind == "module")
     free = classes.free_names(callee) if receiver is None else []
 
-    def compute() -> CallSummary | None:
+    owner = classes.owner.get(id(callee)) if receiver is not None else None
+    dispatch = receiver_class.name if receiver_class is not None and owner is not None else None
+
+    def compute(dispatch: str | None = dispatch) -> CallSummary | None:
         # every parameter but the receiver counts as a device value (see `CallSummary`)
         plain = frozenset(p for p in (*positional, *keyword_only) if p != receiver_param)
-        owner = classes.owner.get(id(callee)) if receiver is not None else None
-        # a method starts, as when it is checked itself, with the prepared launches `__init__` stored on `self`
+        # a method starts, as when it is checked itself, with the prepared launches `__init__` stored on `self` and
+        # the attribute aliases it made (as the plugin's lowering of a method starts)
         brands = lowerer.init_brands(owner) if owner is not None and callee.name != "__init__" else {}
+        aliases = lowerer.init_aliases(owner) if owner is not None and callee.name != "__init__" else ()
         name = f"{callee.name} (call summary)"
-        unit = type(lowerer.unit)(name, callee, "function", device | plain, kernels, class_brands=brands)
+        unit = type(lowerer.unit)(
+            name, callee, "function", device | plain, kernels, class_brands=brands, class_aliases=aliases,
+            receiver_class=dispatch,
+        )
         function = type(lowerer)(lowerer.ctx, unit).lower()
         params = [*positional, *keyword_only, *(n for n in free if n not in (*positional, *keyword_only))]
         found = call_summary(function, params, receiver_param, callee.name)
@@ -684,14 +767,21 @@ def _applied(
             # once more with the receiver's attributes as device values, for the moves only that makes
             outer = device | plain | {receiver_param}
             again = f"{callee.name} (call summary, device attributes)"
-            unit = type(lowerer.unit)(again, callee, "function", outer, kernels, class_brands=brands)
+            unit = type(lowerer.unit)(
+                again, callee, "function", outer, kernels, class_brands=brands, class_aliases=aliases,
+                receiver_class=dispatch,
+            )
             assuming = type(lowerer)(lowerer.ctx, unit).lower()
             found = with_receiver_moves(found, call_summary(assuming, params, receiver_param, callee.name))
         return found
 
-    summary = classes.memo.get(id(callee), compute)
-    if summary is None:
+    own = classes.memo.get(id(callee), lambda: compute(None))
+    summary = own if dispatch is None or owner is None or dispatch == owner.name else classes.memo.get(
+        (id(callee), dispatch), compute
+    )
+    if summary is None or own is None:
         return None
+    summary = dispatched(summary, own)
     bound = bind_parameters(positional, keyword_only, args, receiver)
     if captures and not summary.empty:
         taken = {name for name, _ in bound}

@@ -1,5 +1,4 @@
-# fresh-expect: E0502 at line 45
-# fresh-known-miss: cli,mypy method dispatch: an inherited method calling self.target() on a subclass instance runs the subclass override, which returns another attribute (self.src)
+# fresh-expect: E0502 at line 44
 """A base stage launches into `self.target()`; the in-place subclass overrides it to return its input."""
 import numpy as np
 import safekernels as sk
