@@ -42,6 +42,8 @@ Chooser = Callable[[Sequence[T]], T]
 
 HEADER = '''import asyncio
 import contextlib
+import copy
+import dataclasses
 import itertools
 import random
 from dataclasses import dataclass
@@ -249,6 +251,8 @@ STDLIB_TEMPLATES: dict[str, str] = {
     "itertools.pairwise": "next(itertools.pairwise([{p}, {q}]))[0]",
     "zip": "next(zip([{p}], [{q}]))[0]",
     "dict": 'dict(item={p}, other={q})["item"]',
+    "dataclasses.replace": "dataclasses.replace(h, a={p}).a",
+    "copy.copy": "copy.copy(Bufs({p}, {q}, {q})).a",
 }
 #: The forms that only make sense for the SIMT buffers `a`, `b`, `c` (the holder and containers hold them).
 _BUFFER_ONLY = frozenset({"attribute", "container-list", "container-dict"})
@@ -295,6 +299,7 @@ class _Gen:
         self.program = Program("")
         self.local_kernel = False
         self.kernel_variants: list[str] = []
+        self.stdlib_turn: int | None = None
 
     def pick(self, options: Sequence[T]) -> T:
         return self.choose(options)  # type: ignore[return-value]
@@ -305,7 +310,7 @@ class _Gen:
     # --- arguments ------------------------------------------------------------------------------------------
 
     def arg(self, places: Sequence[str], allow_views: bool = False) -> str:
-        form = self.pick(tuple(EXPRESSION_FORMS))
+        form = self.pick((*EXPRESSION_FORMS, "stdlib"))  # twice as often: it stands for the table's many entries
         if form in _BUFFER_ONLY and not set(places) <= set(BUFFERS):
             form = "plain"
         first = self.pick(tuple(places))
@@ -314,7 +319,11 @@ class _Gen:
         second = self.pick(tuple(places))
         self.program.expressions[form] += 1
         if form == "stdlib":
-            name = self.pick(tuple(STDLIB_TEMPLATES))
+            # the entries in turn from a drawn start, so every one is generated about equally often
+            if self.stdlib_turn is None:
+                self.stdlib_turn = self.pick(range(len(STDLIB_TEMPLATES)))
+            name = tuple(STDLIB_TEMPLATES)[self.stdlib_turn % len(STDLIB_TEMPLATES)]
+            self.stdlib_turn += 1
             self.program.expressions[f"stdlib:{name}"] += 1
             return STDLIB_TEMPLATES[name].format(p=first, q=second)
         return EXPRESSION_FORMS[form].format(p=first, q=second, i=BUFFERS.index(first) if first in BUFFERS else 0)
