@@ -2381,7 +2381,11 @@ class FunctionLowerer(calls.PlaceNaming):
             ]
             if taken is None or any(n not in flow.options for n, _ in named):
                 return None
-            parts = tuple(self.item_choices(positional[i], span, depth + 1) for i in taken)
+            parts = tuple(
+                self._alternatives((), (positional[i],), span, depth) if flow.itself  # `itertools.repeat(c)`
+                else self.item_choices(positional[i], span, depth + 1)
+                for i in taken
+            )
             if any(part is None for part in parts):
                 return None
             others = (*(a for i, a in enumerate(positional) if i not in taken), *(a for _, a in named))

@@ -1,7 +1,7 @@
 """Items drawn from standard-library iterators over distinct buffers: `next(pool)` of `pool =
-itertools.cycle([c])` beside a `next` of another iterator over `d`, `random.choice([c])` beside `d`, and
-`next(itertools.islice([d], 1))`, `next(itertools.chain([c], [c]))`: the two outputs of each launch are two
-buffers."""
+itertools.cycle([c])` beside a `next` of another iterator over `d`, `itertools.repeat(src, 2)` as the input,
+`random.choice([c])` beside `d`, and `next(itertools.islice([d], 1))`, `next(itertools.chain([c], [c]))`: the two
+outputs of each launch are two buffers."""
 
 import itertools
 import random
@@ -36,6 +36,15 @@ def cycled(dev: sk.Device, stream: sk.Stream) -> None:
     split2.launch(prepared, stream, src, next(others), next(pool))
 
 
+def repeated(dev: sk.Device, stream: sk.Stream) -> None:
+    src = sk.to_device(np.arange(64, dtype=np.float32), stream)
+    c = sk.zeros(64, f32, stream)
+    d = sk.zeros(64, f32, stream)
+    inputs = itertools.repeat(src, 2)
+    split2.launch(split2.prepare(simt.LaunchConfig1D.for_len(64, block=64), dev), stream, next(inputs), c, d)
+    print(next(inputs).to_numpy(stream)[:2])
+
+
 def picked(dev: sk.Device, stream: sk.Stream) -> None:
     src = sk.to_device(np.arange(64, dtype=np.float32), stream)
     c = sk.zeros(64, f32, stream)
@@ -50,4 +59,5 @@ def picked(dev: sk.Device, stream: sk.Stream) -> None:
 if __name__ == "__main__":
     device = sk.Device.cpu()
     cycled(device, device.new_stream())
+    repeated(device, device.new_stream())
     picked(device, device.new_stream())

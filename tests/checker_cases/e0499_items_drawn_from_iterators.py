@@ -1,7 +1,8 @@
 """Items drawn from standard-library iterators are the caller's buffers: `next(pool)` of `pool =
-itertools.cycle([c])` is `c` every time, `next(it)` of `it = iter([c, c])` is `c` twice, and `random.choice([c])`,
-`next(itertools.islice([c], 1))`, `next(itertools.chain([c], [d]))` may each be `c`.  Two of them as the two
-outputs of one launch write one buffer twice."""
+itertools.cycle([c])` is `c` every time, `next(it)` of `it = iter([c, c])` is `c` twice, so is `next(pool)` of
+`pool = itertools.repeat(c, 2)`, and `random.choice([c])`, `next(itertools.islice([c], 1))`,
+`next(itertools.chain([c], [d]))` may each be `c`.  Two of them as the two outputs of one launch write one buffer
+twice."""
 
 import itertools
 import random
@@ -39,6 +40,15 @@ def iterated(dev: sk.Device, stream: sk.Stream) -> None:
     it = iter([c, c])
     lo = next(it)
     hi = next(it)
+    prepared = split2.prepare(simt.LaunchConfig1D.for_len(64, block=64), dev)
+    split2.launch(prepared, stream, src, lo, hi)  # expect: E0499
+
+
+def repeated(dev: sk.Device, stream: sk.Stream) -> None:
+    src = sk.to_device(np.arange(64, dtype=np.float32), stream)
+    c = sk.zeros(64, f32, stream)
+    pool = itertools.repeat(c, 2)
+    lo, hi = next(pool), next(pool)
     prepared = split2.prepare(simt.LaunchConfig1D.for_len(64, block=64), dev)
     split2.launch(prepared, stream, src, lo, hi)  # expect: E0499
 

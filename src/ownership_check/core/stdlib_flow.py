@@ -44,13 +44,15 @@ class StdlibFlow:
     flow into the result (None: every positional operand, `itertools.chain(xs, ys)`); `options`: keyword arguments
     that leave the relation as it is (`sorted(pool, key=len)`); `default`: the position of a positional fallback
     that is one more choice (`next(it, d)`); `replaces`: its keyword arguments replace fields of the operand
-    (`dataclasses.replace(step, dst=a)`)."""
+    (`dataclasses.replace(step, dst=a)`); `itself`: the item operands are the items themselves, not iterables of
+    them (`itertools.repeat(c)` hands out `c`)."""
 
     relation: Relation
     operands: tuple[int, ...] | None = (0,)
     options: frozenset[str] = frozenset()
     default: int | None = None
     replaces: bool = False
+    itself: bool = False
 
 
 _ORDERING: Final[frozenset[str]] = frozenset({"key", "reverse"})
@@ -73,6 +75,7 @@ STDLIB_FLOWS: Final[dict[str, StdlibFlow]] = {
     "itertools.islice": StdlibFlow("items"),
     "itertools.chain": StdlibFlow("items", operands=None),
     "itertools.chain.from_iterable": StdlibFlow("items"),
+    "itertools.repeat": StdlibFlow("items", options=frozenset({"times"}), itself=True),
     # adjacent pairs of the items; tuples of one item of each operand
     "itertools.pairwise": StdlibFlow("pairs"),
     "zip": StdlibFlow("zipped", operands=None, options=frozenset({"strict"})),

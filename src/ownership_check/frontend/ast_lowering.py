@@ -2658,7 +2658,11 @@ class FunctionLowerer(calls.PlaceNaming):
             taken = stdlib_flow.item_operands(flow, len(node.args))
             if taken is None or any(k.arg not in flow.options for k in node.keywords):
                 return None
-            parts = tuple(self.item_choices(node.args[i], span, depth + 1) for i in taken)
+            parts = tuple(
+                self._alternatives((), (node.args[i],), span, depth) if flow.itself  # `itertools.repeat(c)`
+                else self.item_choices(node.args[i], span, depth + 1)
+                for i in taken
+            )
             if any(part is None for part in parts):
                 return None
             others = (*(a for i, a in enumerate(node.args) if i not in taken), *(k.value for k in node.keywords))
