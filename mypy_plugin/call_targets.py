@@ -43,6 +43,7 @@ from mypy.nodes import (
     Import,
     ImportAll,
     ImportFrom,
+    IndexExpr,
     LambdaExpr,
     ListExpr,
     MemberExpr,
@@ -272,7 +273,7 @@ class ModuleClasses:
         """Whether some class of the module has a property or an `__iter__` read as a view of its attributes
         (the CLI front end's `ModuleClasses.with_views`)."""
         return any(_attribute_property(s) is not None or _iterated_attributes(s) is not None
-                   or _accessor_path(s) is not None
+                   or _accessor_path(s) is not None or _item_path(s) is not None
                    for cls in self.classes.values() for s in cls.defs.body)
 
     def accessor(self, cls: ClassDef, name: str) -> tuple[str, ...] | None:
@@ -280,6 +281,12 @@ class ModuleClasses:
         is all it does (the CLI front end's rule)."""
         found = self.method(cls, name)
         return _accessor_path(found) if found is not None else None
+
+    def item_accessor(self, cls: ClassDef) -> tuple[str, ...] | None:
+        """The attribute path whose item the `__getitem__` of `cls` returns, when that is all it does (the CLI
+        front end's rule)."""
+        found = self.method(cls, "__getitem__")
+        return _item_path(found) if found is not None else None
 
     def subclasses(self, cls: ClassDef) -> list[ClassDef]:
         """The module's classes whose chain of single bases reaches `cls` (not `cls` itself)."""
@@ -396,6 +403,22 @@ def _accessor_path(stmt: Statement) -> tuple[str, ...] | None:
     if receiver is None or len(body) != 1 or not isinstance(body[0], ReturnStmt):
         return None
     return _receiver_path(body[0].expr, receiver)
+
+
+def _item_path(stmt: Statement) -> tuple[str, ...] | None:
+    """`def __getitem__(self, key): return self.a.b[key]` (undecorated) as `("a", "b")`."""
+    if not isinstance(stmt, FuncDef) or stmt.is_decorated or stmt.name != "__getitem__":
+        return None
+    if len(stmt.arguments) != 2 or any(a.kind != ARG_POS for a in stmt.arguments):
+        return None
+    body = _only_statements(stmt)
+    if len(body) != 1 or not isinstance(body[0], ReturnStmt) or not isinstance(body[0].expr, IndexExpr):
+        return None
+    value = body[0].expr
+    key = stmt.arguments[1].variable.name
+    if not (isinstance(value.index, NameExpr) and value.index.name == key):
+        return None
+    return _receiver_path(value.base, stmt.arguments[0].variable.name)
 
 
 def _iterated_attributes(stmt: Statement) -> tuple[tuple[str, ...], ...] | None:
@@ -664,19 +687,22 @@ def constructor_summary(
     if not positional:
         return None
     receiver = positional[0]
+    # a `**kwargs` parameter: its dict's items are the objects passed by the keywords no other parameter takes
+    spread = [a.variable.name for a in init.arguments if a.kind == ARG_STAR2]
 
     def compute() -> CallSummary | None:
         plain = frozenset(p for p in (*positional, *keyword_only) if p != receiver)
         unit = type(lowerer.unit)(init, "function", lambda: plain, None, f"{init.name} (call summary)")
         function = type(lowerer)(lowerer.ctx, unit).lower()
-        return call_summary(function, [*positional, *keyword_only], receiver, init.name)
+        return call_summary(function, [*positional, *keyword_only, *spread], receiver, init.name)
 
     initializer = classes.memo.get(id(init), compute)
     if initializer is not None:
         initializer = dispatched(initializer, initializer)  # its conflicts are its own check's
     if initializer is None or initializer.empty:
         return None
-    return AppliedSummary(initializer, bind_parameters(positional[1:], keyword_only, args, None), True)
+    bound = bind_parameters(positional[1:], keyword_only, args, None, *spread)
+    return AppliedSummary(initializer, bound, True)
 
 
 def receiver_accessors(lowerer: FunctionLowerer, name: str, method: str) -> tuple[tuple[str, ...], ...] | None:
@@ -688,6 +714,18 @@ def receiver_accessors(lowerer: FunctionLowerer, name: str, method: str) -> tupl
         return None
     candidates = [cls] if _exact_receiver(lowerer, name, classes) else [cls, *classes.subclasses(cls)]
     paths = [classes.accessor(c, method) for c in candidates]
+    found = [p for p in paths if p is not None]
+    return tuple(dict.fromkeys(found)) if len(found) == len(paths) else None
+
+
+def receiver_items(lowerer: FunctionLowerer, name: str) -> tuple[tuple[str, ...], ...] | None:
+    """The attribute paths whose item `name[key]` may be (the CLI front end's rule)."""
+    classes = lowerer.ctx.classes
+    cls = _receiver_class(lowerer, name, classes) if classes.with_views else None
+    if cls is None:
+        return None
+    candidates = [cls] if _exact_receiver(lowerer, name, classes) else [cls, *classes.subclasses(cls)]
+    paths = [classes.item_accessor(c) for c in candidates]
     found = [p for p in paths if p is not None]
     return tuple(dict.fromkeys(found)) if len(found) == len(paths) else None
 

@@ -108,6 +108,7 @@ from mypy_plugin.call_targets import (
     generated_fields,
     receiver_accessors,
     receiver_class,
+    receiver_items,
 )
 from ownership_check.core import callables, calls, ir, stdlib_flow
 from ownership_check.core.call_effects import apply_summary
@@ -2255,6 +2256,15 @@ class FunctionLowerer(calls.PlaceNaming):
             return (expr,), (calls.Operand(expr.target, span, target, True),)
         if isinstance(expr, IndexExpr) and not isinstance(expr.index, SliceExpr | TupleExpr):
             index = expr.index
+            key = _key_literal(index)
+            if (
+                isinstance(key, str)
+                and isinstance(expr.base, NameExpr)
+                and (receiver_place := self.place(expr.base)) is not None
+                and (paths := receiver_items(self, expr.base.name))
+            ):
+                # `reg["y"]` of `def __getitem__(self, name): return self._bufs[name]`: the item of `reg._bufs`
+                return calls.accessor_choices(expr, expr.base, receiver_place, paths, span, key)
             literal = _int_literal(index)
             items = self.literal_display(expr.base)
             if items is not None:

@@ -160,15 +160,29 @@ def constructed_fields(
         if param != summary.receiver or not attrs:
             continue
         value: ir.Value = source if isinstance(source, ir.Fresh) else ir.Fresh()
+        items: list[tuple[str, Operand[E]]] = []
         if isinstance(source, tuple) and source not in moved and source[0] != summary.receiver:
             operand = bound.get(source[0])
             if operand is not None and operand.place is not None:
                 value = ir.FromPlace(_extend(operand.place, source[1]), span)
                 if operand.device:
                     device.add(attrs)
+            elif operand is None and not source[1]:
+                # the `**kwargs` dict itself (`self._bufs = bufs`): a new dict whose item under each keyword is
+                # the object the call passed by it (`bind_parameters`' `spread`)
+                prefix = source[0] + "."
+                items = [(name[len(prefix):], op) for name, op in applied.bound if name.startswith(prefix)]
         stage = sink.temp(".".join(attrs))
         sink.emit(ir.Bind((stage,), (value,), span), node)
         parts.append((attrs, stage))
+        for key, operand in items:
+            if operand.place is None:
+                continue
+            stage = sink.temp(".".join((*attrs, key)))
+            sink.emit(ir.Bind((stage,), (ir.FromPlace(operand.place, span),), span), node)
+            parts.append(((*attrs, key), stage))
+            if operand.device:
+                device.add((*attrs, key))
     return tuple(parts), frozenset(device)
 
 
@@ -328,9 +342,12 @@ def bind_parameters(
     keyword_only: Sequence[str],
     args: Sequence[Operand[E]],
     receiver: Operand[E] | None,
+    spread: str | None = None,
 ) -> tuple[tuple[str, Operand[E]], ...]:
     """Parameter name -> operand for a call's plainly bound arguments (a method's receiver binds the first
-    positional parameter; nothing after a `*args` splat binds by position; `**kwargs` binds nothing)."""
+    positional parameter; nothing after a `*args` splat binds by position; `**kwargs` binds nothing).  With
+    `spread`, the name of the callee's `**kwargs` parameter, a keyword no other parameter takes binds
+    `<spread>.<keyword>`: that dict's item (`Buffers(x=a, y=c)` of `def __init__(self, **bufs)`)."""
     names = list(positional)
     bound: dict[str, Operand[E]] = {}
     if receiver is not None:
@@ -346,6 +363,8 @@ def bind_parameters(
         if arg.keyword is not None:
             if arg.keyword in names or arg.keyword in keyword_only:
                 bound[arg.keyword] = arg
+            elif spread is not None:
+                bound[f"{spread}.{arg.keyword}"] = arg
         elif not splat and position < len(names):
             bound[names[position]] = arg
             position += 1

@@ -326,12 +326,20 @@ def alternatives(
     return (tuple(before), tuple(out)) if out else None
 
 
-def accessor_choices(node: E, receiver: E, base: ir.Place, paths: Sequence[tuple[str, ...]], span: Span) -> Choices[E]:
+def accessor_choices(
+    node: E, receiver: E, base: ir.Place, paths: Sequence[tuple[str, ...]], span: Span, key: str | None = None
+) -> Choices[E]:
     """`stage.target()` of a method whose body is `return self.<path>` (each override of it the receiver's class
-    may run, `paths`): one of the receiver's attribute places, after reading the receiver."""
+    may run, `paths`): one of the receiver's attribute places, after reading the receiver.  With `key`, `reg[key]`
+    of a `__getitem__` returning `self.<path>[name]`: the item under `key` there (spelled `reg["y"]`)."""
+
+    def shown(path: tuple[str, ...]) -> str | None:
+        if key is not None:
+            return f'{base.text}["{key}"]'
+        return None if base.display is None else ".".join((base.display, *path))
+
     places = dict.fromkeys(
-        ir.Place(base.root, base.attrs + path, None if base.display is None else ".".join((base.display, *path)))
-        for path in paths
+        ir.Place(base.root, base.attrs + path + ((key,) if key is not None else ()), shown(path)) for path in paths
     )
     return (receiver,), tuple(Operand(node, span, place, True) for place in places)
 

@@ -46,6 +46,7 @@ from ownership_check.frontend.call_targets import (
     generated_fields,
     receiver_accessors,
     receiver_class,
+    receiver_items,
 )
 from ownership_check.frontend.inert_units import InertUnits
 from ownership_check.frontend.prescan import (
@@ -2533,6 +2534,15 @@ class FunctionLowerer(calls.PlaceNaming):
             if len(items_in_brackets) != 1 or isinstance(items_in_brackets[0], ast.Slice):
                 return None
             index = items_in_brackets[0]
+            key = _key_literal(index)
+            if (
+                isinstance(key, str)
+                and isinstance(node.value, ast.Name)
+                and (receiver_place := self.place(node.value)) is not None
+                and (paths := receiver_items(self, node.value.id))
+            ):
+                # `reg["y"]` of `def __getitem__(self, name): return self._bufs[name]`: the item of `reg._bufs`
+                return calls.accessor_choices(node, node.value, receiver_place, paths, span, key)
             literal = _int_literal(index)
             items = self.literal_display(node.value)
             if items is not None:

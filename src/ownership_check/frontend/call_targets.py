@@ -148,7 +148,7 @@ class ModuleClasses:
         """Whether some class of the module has a property or an `__iter__` the checker reads as a view of its
         own attributes (`attribute_view`, `iterated_attributes`): otherwise no place needs the class lookup."""
         return any(_attribute_property(s) is not None or _iterated_attributes(s) is not None
-                   or _accessor_path(s) is not None
+                   or _accessor_path(s) is not None or _item_path(s) is not None
                    for cls in self.classes.values() for s in cls.body)
 
     def accessor(self, cls: ast.ClassDef, name: str) -> tuple[str, ...] | None:
@@ -157,6 +157,13 @@ class ModuleClasses:
         place `obj.out`."""
         found = self.method(cls, name)
         return _accessor_path(found) if found is not None else None
+
+    def item_accessor(self, cls: ast.ClassDef) -> tuple[str, ...] | None:
+        """The attribute path whose item the `__getitem__` of `cls` (as `method` finds it) returns, when that is
+        all it does (`def __getitem__(self, name): return self._bufs[name]`): `obj["y"]` is then the item under
+        `"y"` of `obj._bufs` (a `**kwargs` dict `__init__` stored there has one per keyword)."""
+        found = self.method(cls, "__getitem__")
+        return _item_path(found) if found is not None else None
 
     def subclasses(self, cls: ast.ClassDef) -> list[ast.ClassDef]:
         """The module's classes whose chain of single bases reaches `cls` (not `cls` itself)."""
@@ -309,6 +316,22 @@ def _accessor_path(stmt: ast.stmt) -> tuple[str, ...] | None:
     return _receiver_path(body[0].value, receiver)
 
 
+def _item_path(stmt: ast.stmt) -> tuple[str, ...] | None:
+    """`def __getitem__(self, key): return self.a.b[key]` (undecorated) as `("a", "b")`."""
+    if not isinstance(stmt, ast.FunctionDef) or stmt.decorator_list or stmt.name != "__getitem__":
+        return None
+    args = stmt.args
+    if len(args.args) != 2 or args.posonlyargs or args.kwonlyargs or args.vararg or args.kwarg:
+        return None
+    body = _only_statements(stmt)
+    if len(body) != 1 or not isinstance(body[0], ast.Return) or not isinstance(body[0].value, ast.Subscript):
+        return None
+    value = body[0].value
+    if not (isinstance(value.slice, ast.Name) and value.slice.id == args.args[1].arg):
+        return None
+    return _receiver_path(value.value, args.args[0].arg)
+
+
 def _iterated_attributes(stmt: ast.stmt) -> tuple[tuple[str, ...], ...] | None:
     """`def __iter__(self): return iter((self.a, self.b))` (a tuple or list display) or `yield self.a` /
     `yield self.b` statements: the receiver's attribute paths it gives, in order."""
@@ -454,6 +477,19 @@ def receiver_accessors(lowerer: FunctionLowerer, name: str, method: str) -> tupl
         return None
     candidates = [cls] if _exact_receiver(lowerer, name, classes) else [cls, *classes.subclasses(cls)]
     paths = [classes.accessor(c, method) for c in candidates]
+    found = [p for p in paths if p is not None]
+    return tuple(dict.fromkeys(found)) if len(found) == len(paths) else None
+
+
+def receiver_items(lowerer: FunctionLowerer, name: str) -> tuple[tuple[str, ...], ...] | None:
+    """The attribute paths whose item `name[key]` may be (`ModuleClasses.item_accessor`), by the rule of
+    `receiver_accessors`: each override of `__getitem__` the object may run; None when one is no such method."""
+    classes = lowerer.ctx.classes
+    cls = _receiver_class(lowerer, name, classes) if classes.with_views else None
+    if cls is None:
+        return None
+    candidates = [cls] if _exact_receiver(lowerer, name, classes) else [cls, *classes.subclasses(cls)]
+    paths = [classes.item_accessor(c) for c in candidates]
     found = [p for p in paths if p is not None]
     return tuple(dict.fromkeys(found)) if len(found) == len(paths) else None
 
@@ -703,19 +739,22 @@ def constructor_summary(
     if not positional:
         return None
     receiver = positional[0]
+    # a `**kwargs` parameter: its dict's items are the objects passed by the keywords no other parameter takes
+    spread = [init.args.kwarg.arg] if init.args.kwarg is not None else []
 
     def compute() -> CallSummary | None:
         plain = frozenset(p for p in (*positional, *keyword_only) if p != receiver)
         unit = type(lowerer.unit)(f"{init.name} (call summary)", init, "function", plain, {})
         function = type(lowerer)(lowerer.ctx, unit).lower()
-        return call_summary(function, [*positional, *keyword_only], receiver, init.name)
+        return call_summary(function, [*positional, *keyword_only, *spread], receiver, init.name)
 
     initializer = classes.memo.get(id(init), compute)
     if initializer is not None:
         initializer = dispatched(initializer, initializer)  # its conflicts are its own check's
     if initializer is None or initializer.empty:
         return None
-    return AppliedSummary(initializer, bind_parameters(positional[1:], keyword_only, args, None), True)
+    bound = bind_parameters(positional[1:], keyword_only, args, None, *spread)
+    return AppliedSummary(initializer, bound, True)
 
 
 def _applied(

@@ -1,5 +1,4 @@
-# fresh-expect: E0502 at line 33
-# fresh-known-miss: cli,mypy `reg["y"]` through a class's `__getitem__` is a new value, not the buffer the registry holds
+# fresh-expect: E0502 at line 32
 """A registry class looks buffers up by name through __getitem__; the output is looked up as an input too."""
 import numpy as np
 import safekernels as sk
