@@ -1994,6 +1994,14 @@ class FunctionLowerer(calls.PlaceNaming):
                     for items, elements in zip(returns, displays, strict=True)
                 ]
                 return calls.returned_tuple(shaped, span_of(expr), self)
+            returned = [r.expr for r in tree.walk(helper.body) if isinstance(r, ReturnStmt)] if helper else []
+            if helper is not None and returned and all(r is not None for r in returned):
+                passed = _bind_call(helper, expr)
+                params = {arg.variable.name for arg in helper.arguments}
+                views = [self.returned_item(None, r, params, passed, helper, expr) for r in returned if r is not None]
+                if calls.all_views(views):  # `def head(buf): return buf[:n]`
+                    self.call(expr, None)
+                    return calls.returned_views(views, span_of(expr), self)
         if isinstance(expr, CallExpr):
             return self.call(expr, holder)
         self.expr(expr)

@@ -88,6 +88,9 @@ PAIRS: dict[str, tuple[str, str]] = {
     "fresh r: a closure's capture rebound by the caller": (
         "e0502_closure_capture_rebound_by_caller", "clean_closure_capture_rebound_by_caller"
     ),
+    "fresh r: slices a helper returns": (
+        "e0499_helper_returns_overlapping_slices", "clean_helper_returns_disjoint_slices"
+    ),
     "fresh r: an op stored in a container": ("e0505_op_stored_in_container", "clean_op_stored_in_container"),
     "surface: a then chain's values": (
         "e0502_then_chain_values_are_launch_buffers", "clean_then_chain_values_are_launch_buffers"

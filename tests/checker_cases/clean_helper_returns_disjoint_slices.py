@@ -1,6 +1,6 @@
 """The clean twin of `e0499_helper_returns_overlapping_slices`: a helper returning slices of its parameter with
 literal bounds that do not overlap hands back two disjoint views of the caller's buffer, and a helper returning
-slices of a buffer it made itself hands back views of that new buffer."""
+slices of a buffer it made itself hands back views of that new buffer; so does a helper returning one slice."""
 
 import numpy as np
 
@@ -33,6 +33,10 @@ def fresh_halves(buf: sk.DeviceBuffer, stream: sk.Stream) -> tuple[sk.DeviceBuff
     return buf[:129], buf[128:]
 
 
+def upper(buf: sk.DeviceBuffer) -> sk.DeviceBuffer:
+    return buf[128:]
+
+
 def main() -> None:
     dev = sk.Device.cpu()
     stream = dev.new_stream()
@@ -45,4 +49,6 @@ def main() -> None:
     split2.launch(prepared, stream, src, lo, hi)
     first, _ = fresh_halves(packed, stream)
     split2.launch(prepared, stream, src, first, packed[128:])
+    top = upper(packed)
+    split2.launch(prepared, stream, src, packed[:128], top)
     print(packed.to_numpy(stream)[126:130])

@@ -1,6 +1,7 @@
 """A helper cuts its parameter into two slices and returns them (`return buf[: mid + 1], buf[mid:]`): the caller's
 halves are views of its buffer, and with computed bounds they may overlap, as the same slices written inline may:
-both as outputs of one launch is E0499 (the runtime refuses the overlapping ranges)."""
+both as outputs of one launch is E0499 (the runtime refuses the overlapping ranges).  A helper returning one slice
+(`return buf[n // 2 - 1 :]`) is a view of its argument too."""
 
 import numpy as np
 
@@ -29,6 +30,10 @@ def literal_halves(buf: sk.DeviceBuffer) -> tuple[sk.DeviceBuffer, sk.DeviceBuff
     return buf.view(0, 160), buf.view(128, 256)
 
 
+def upper(buf: sk.DeviceBuffer, n: int) -> sk.DeviceBuffer:
+    return buf[n // 2 - 1 :]
+
+
 def main() -> None:
     dev = sk.Device.cpu()
     stream = dev.new_stream()
@@ -39,3 +44,5 @@ def main() -> None:
     split2.launch(prepared, stream, src, head, tail)  # expect: E0499
     lo, hi = literal_halves(packed)
     split2.launch(prepared, stream, src, lo, hi)  # expect: E0499
+    top = upper(packed, 256)
+    split2.launch(prepared, stream, src, packed[:128], top)  # expect: E0499

@@ -35,7 +35,7 @@ import functools
 import itertools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Final, Generic, Protocol, TypeAlias, TypeVar
+from typing import Any, Final, Generic, Protocol, TypeAlias, TypeGuard, TypeVar
 
 from ownership_check.core import ir
 from ownership_check.core.call_effects import AppliedSummary, apply_summary, constructed_fields
@@ -427,6 +427,32 @@ def returned_view(view: ViewCall[E] | SliceView[E], base: ir.Place, base_device:
     if isinstance(view, ViewCall):
         return ViewCall(base, base_device, (), tuple(b if type(b) is int else None for b in view.bounds))
     return replace(view, base=base, base_device=base_device, parts=())
+
+
+def all_views(items: Sequence[ReturnedItem]) -> TypeGuard[Sequence[ViewCall[Any] | SliceView[Any]]]:
+    """Whether every `return` of a plain helper gives a view of a parameter (`returned_view`)."""
+    return bool(items) and all(isinstance(item, ViewCall | SliceView) for item in items)
+
+
+def returned_views(views: Sequence[ViewCall[Any] | SliceView[Any]], span: Span, sink: Lowering[E]) -> ir.Value:
+    """The value of a call of a plain helper whose every `return` gives a view of a parameter (`def head(buf):
+    return buf[: n + 1]`), after the call itself was lowered: a view of the caller's argument (one `Branch` arm per
+    `return` where there are several), as for the items of a returned tuple (`returned_tuple`), held in a value
+    path (`ir.value_place`) that keeps nothing reachable once the names bound from it are gone."""
+    tmp = ir.value_place(sink.temp("value"))
+
+    def arm(view: ViewCall[Any] | SliceView[Any]) -> None:
+        found = view_region(view, sink)
+        if found is None:
+            sink.emit(ir.Bind((tmp,), (ir.Fresh(),), span))
+        else:
+            sink.emit(ir.View(tmp, found[0], found[1], span))
+
+    if len(views) == 1:
+        arm(views[0])
+    else:
+        sink.emit(ir.Branch(tuple(sink.block(lambda v=v: arm(v)) for v in views), span))  # type: ignore[misc]
+    return ir.FromPlace(tmp, span)
 
 
 def returned_prepared(brands: Sequence[str | None], span: Span, sink: Lowering[E]) -> ir.Value | None:

@@ -2264,6 +2264,14 @@ class FunctionLowerer(calls.PlaceNaming):
                     for items, elements in zip(returns, displays, strict=True)
                 ]
                 return calls.returned_tuple(shaped, self.span(node), self)
+            returned = [r.value for r in _walk(helper.body) if isinstance(r, ast.Return)] if helper else []
+            if helper is not None and returned and all(r is not None for r in returned):
+                passed = _bind_call(helper, node)
+                params = {p.arg for p in _param_names(helper.args)}
+                views = [self.returned_item(None, r, params, passed, helper, node) for r in returned if r is not None]
+                if calls.all_views(views):  # `def head(buf): return buf[:n]`
+                    self.call(node, None)
+                    return calls.returned_views(views, self.span(node), self)
         if isinstance(node, ast.Call):
             return self.call(node, holder)
         self.expr(node)
