@@ -44,6 +44,7 @@ from mypy.nodes import (
     ImportAll,
     ImportFrom,
     IndexExpr,
+    IntExpr,
     LambdaExpr,
     ListExpr,
     MemberExpr,
@@ -53,6 +54,7 @@ from mypy.nodes import (
     OperatorAssignmentStmt,
     OverloadedFuncDef,
     ReturnStmt,
+    SliceExpr,
     StarExpr,
     Statement,
     StrExpr,
@@ -64,7 +66,7 @@ from mypy.nodes import (
 )
 
 from mypy_plugin import tree
-from ownership_check.core import calls
+from ownership_check.core import callables, calls
 from ownership_check.core.call_effects import (
     AppliedSummary,
     CallSummary,
@@ -75,6 +77,7 @@ from ownership_check.core.call_effects import (
     field_summary,
     with_receiver_moves,
 )
+from ownership_check.core.stdlib_flow import forwarding_decorator
 from ownership_check.core.summarize import call_summary
 from ownership_check.diagnostics import Span
 from safekernels.ownership_model import MOVING_METHODS
@@ -94,6 +97,14 @@ def _runs_when_called(func: FuncItem, forwarded: AbstractSet[int] = frozenset())
     if isinstance(func, FuncDef) and func.is_decorated and id(func) not in forwarded:
         return False
     return not any(isinstance(n, AwaitExpr | YieldExpr | YieldFromExpr) for n in tree.walk_many(func.body.body))
+
+
+def _stdlib_forwarding(decorator: Expression) -> bool:
+    """A standard-library decorator that forwards every call and returns its result (`@functools.cache`,
+    `@functools.lru_cache(maxsize=None)`: `stdlib_flow.FORWARDING_DECORATORS`, the CLI's `ModuleClasses.forwards`)."""
+    called = isinstance(decorator, CallExpr)
+    target = decorator.callee if isinstance(decorator, CallExpr) else decorator
+    return isinstance(target, NameExpr | MemberExpr) and forwarding_decorator(target.fullname, called)
 
 
 def _is_wraps(decorator: Expression, wrapped: str) -> bool:
@@ -253,6 +264,8 @@ class ModuleClasses:
         if not isinstance(node, Decorator) or not node.original_decorators:
             return None
         for dec in node.original_decorators:
+            if _stdlib_forwarding(dec):
+                continue
             forwarding = self.forwarding.get(dec.name) if isinstance(dec, NameExpr) else None
             if forwarding is None or not isinstance(dec, NameExpr) or dec.node is not forwarding:
                 return None
@@ -769,6 +782,12 @@ def applied_summary(
     nested = False
     if isinstance(func, NameExpr) and func.name in classes.classes:
         return constructor_summary(lowerer, func, args)
+    choices = function_choices(lowerer, func)
+    if choices is not None:
+        # `fn(x)` of `for fn in (run_a, run_b)`, `passes["a"](x)`: each function it may run, one arm each
+        return callables.any_of(
+            [_applied(lowerer, f, None, id(f) in lowerer.helpers, args, call_span) for f in choices]
+        )
     if isinstance(func, NameExpr):
         found = lowerer.helper(func)
         if found is None or not (
@@ -818,6 +837,23 @@ def applied_summary(
     else:
         return None
     return _applied(lowerer, callee, receiver, nested, args, call_span)
+
+
+def function_choices(lowerer: FunctionLowerer, func: Expression) -> tuple[FuncItem, ...] | None:
+    """The functions of the module a callable value may be (the CLI's `function_choices`): a name bound only to
+    them, or a subscript of a dict display of them (`callables.registry_choice`); None for anything else."""
+    if isinstance(func, NameExpr) and lowerer.helper(func) is None:
+        return lowerer.function_choices.get(func.name)
+    if isinstance(func, IndexExpr) and isinstance(func.base, NameExpr):
+        registry = lowerer.function_registries.get(func.base.name)
+        if registry is not None and not isinstance(func.index, SliceExpr):
+            key: object = None
+            if isinstance(func.index, StrExpr):
+                key = func.index.value
+            elif isinstance(func.index, IntExpr):
+                key = func.index.value
+            return callables.registry_choice(registry, key)
+    return None
 
 
 def applied_callee(

@@ -76,6 +76,7 @@ from mypy.nodes import (
     RefExpr,
     ReturnStmt,
     SetComprehension,
+    SetExpr,
     SliceExpr,
     StarExpr,
     Statement,
@@ -733,6 +734,10 @@ class FunctionLowerer(calls.PlaceNaming):
         self.partials: dict[str, CallExpr] = {}
         self.partial_names: dict[int, str] = {}
         self.slot_uses: dict[int, calls.Operand[Expression]] = {}  # a partial's bound argument, read from its slot
+        # names bound only to functions of the module, and names bound once to a dict display of them under literal
+        # keys: what a call through them may run (the CLI's `find_function_values`)
+        self.function_choices: dict[str, tuple[FuncItem, ...]] = {}
+        self.function_registries: dict[str, dict[object, FuncItem]] = {}
 
     # --- plumbing --------------------------------------------------------------------------------------------
 
@@ -947,6 +952,7 @@ class FunctionLowerer(calls.PlaceNaming):
         for names, _ in pairs:
             self.local_names.update(n for n in names if "." not in n)
         self.find_callables(body, pairs, unsure)
+        self.find_function_values(body, pairs, unsure | set(_params(func) if func is not None else ()))
         self.find_containers(pairs, unsure, starred, body)
         for name, lengths in finals.items():
             container = self.containers.get(name)
@@ -1026,6 +1032,53 @@ class FunctionLowerer(calls.PlaceNaming):
                 made = _returned_function(factory)
                 if made is not None:
                     self.named[name] = made
+
+    def function_value(self, expr: Expression) -> list[FuncItem | None] | None:
+        """The functions of the module an expression bound to a name may be (the CLI's `function_value`)."""
+        if isinstance(expr, ConditionalExpr):
+            body, orelse = self.function_value(expr.if_expr), self.function_value(expr.else_expr)
+            return None if body is None or orelse is None else body + orelse
+        if not isinstance(expr, NameExpr):
+            return None
+        found = self.helper(expr)
+        return [found if found is not None and self.ctx.classes.runs_when_called(found) else None]
+
+    def find_function_values(
+        self, body: Sequence[Statement], pairs: Sequence[tuple[list[str], Expression]], unsure: set[str]
+    ) -> None:
+        """Names bound only to functions of the module, and names bound once to a dict display of them under
+        literal keys (the CLI's `find_function_values`, `callables.bound_functions`)."""
+        loops = {id(n.expr) for n in tree.walk_many(list(body)) if isinstance(n, ForStmt) and not n.is_async}
+        bindings: dict[str, list[list[FuncItem | None] | None]] = {}
+        registries: dict[str, list[dict[object, FuncItem] | None]] = {}
+        for names, value in pairs:
+            options: list[FuncItem | None] | None = None
+            registry: dict[object, FuncItem] | None = None
+            if len(names) == 1 and id(value) in loops:
+                if isinstance(value, TupleExpr | ListExpr | SetExpr) and value.items:
+                    found = [self.function_value(e) for e in value.items]
+                    options = None if any(f is None or len(f) != 1 for f in found) else [f[0] for f in found if f]
+            elif len(names) == 1:
+                options = self.function_value(value)
+                if isinstance(value, DictExpr) and all(k is not None for k, _ in value.items):
+                    keys = [_key_literal(k) for k, _ in value.items]
+                    found = [self.function_value(v) for _, v in value.items]
+                    if all(k is not None for k in keys) and all(f is not None and len(f) == 1 for f in found):
+                        registry = callables.registry_functions(
+                            [(k, f[0]) for k, f in zip(keys, found, strict=True) if f]
+                        )
+            for name in names:
+                bindings.setdefault(name, []).append(options)
+                registries.setdefault(name, []).append(registry)
+        for name, options_list in bindings.items():
+            if name in unsure or "." in name or name in self.named:
+                continue
+            functions = callables.bound_functions(options_list)
+            if functions is not None:
+                self.function_choices[name] = functions
+            held = registries[name]
+            if len(held) == 1 and held[0] is not None:
+                self.function_registries[name] = held[0]
 
     def find_containers(
         self,

@@ -21,20 +21,30 @@ of the same module"), and hands the core what the call runs:
 
 A lambda bound to a name and a function a factory returns are plain functions to the call-summary machinery
 (`call_effects`); the front ends only resolve the name to their definition.
+
+A callable value that is one of a known set of functions of the module runs one of them at its call: `for fn in
+(run_a, run_b): fn(x)`, `fn = run_a if fast else run_b` (also bound in each branch of an `if`), `passes =
+{"a": run_a, "b": run_b}` then `passes["a"](x)`.  The front ends resolve each binding to its candidates
+(`bound_functions` over a name's bindings, `registry_functions` for a dict display of literal keys and
+`registry_choice` at its subscript); the call applies each candidate's summary, one `Branch` arm per candidate
+(`any_of`), as `p if c else q` is one arm per operand.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Final, TypeVar
 
 from ownership_check.core import ir
+from ownership_check.core.call_effects import AppliedSummary
 from ownership_check.core.calls import KernelSignature, Lowering, Operand, PlaceTarget, bind_target
 from ownership_check.core.messages import move_help
 from ownership_check.diagnostics import Span
 from safekernels.ownership_model import MOVING_ARGUMENT_CALLS, launch_form
 
 E = TypeVar("E")
+F = TypeVar("F")
 
 #: The qualified names of `functools.partial` (the one callable factory the checker follows).
 PARTIAL_FUNCTIONS: Final[frozenset[str]] = frozenset({"functools.partial"})
@@ -139,3 +149,55 @@ def lower_gathered(coroutines: Sequence[tuple[E, Span]], sink: Lowering[E]) -> i
     for stage in held:
         sink.emit(ir.Del(stage, coroutines[-1][1]))
     return ir.Fresh()
+
+
+def bound_functions(bindings: Sequence[Sequence[F | None] | None]) -> tuple[F, ...] | None:
+    """The functions of the module a name may refer to when it is bound only to them: each binding gives the
+    functions it may bind (one for `fn = run_a`, both operands of `run_a if c else run_b`, each item of the display
+    a `for fn in (run_a, run_b)` iterates; None for anything else, a None item for an item that is no such
+    function).  Their union in first-seen order, or None when some binding is not known to bind one."""
+    found: list[F] = []
+    if not bindings:
+        return None
+    for options in bindings:
+        if not options or any(option is None for option in options):
+            return None
+        for option in options:
+            if option is not None and all(option is not f for f in found):
+                found.append(option)
+    return tuple(found)
+
+
+def registry_functions(entries: Sequence[tuple[object, F | None]]) -> dict[object, F] | None:
+    """A dict display of literal keys whose every value is a function of the module (`{"a": run_a, "b":
+    run_b}`): key -> function (a later key replaces an earlier one, as the dict does), or None."""
+    if not entries or any(function is None for _, function in entries):
+        return None
+    return {key: function for key, function in entries if function is not None}
+
+
+def registry_choice(registry: dict[object, F], key: object | None) -> tuple[F, ...] | None:
+    """The functions `registry[key]` may be: the entry of a literal key, every entry's function when the key is
+    not known here (`passes[name]`); None for a literal key the display lacks (the runtime raises KeyError)."""
+    if key is None:
+        found: list[F] = []
+        for function in registry.values():
+            if all(function is not f for f in found):
+                found.append(function)
+        return tuple(found)
+    return (registry[key],) if key in registry else None
+
+
+def any_of(applied: Sequence[AppliedSummary[E] | None]) -> AppliedSummary[E] | None:
+    """The call of a callable value that is one of several functions (`bound_functions`): each candidate's summary
+    with the call's operands bound to its parameters, applied as one `Branch` arm each (`AppliedSummary.others`:
+    what the call may run instead).  None when some candidate's summary is not known (its call stays an ordinary
+    call, as a call of it by name would)."""
+    if not applied or any(a is None for a in applied):
+        return None
+    first, *rest = (a for a in applied if a is not None)
+    others: list[AppliedSummary[E]] = []
+    for other in rest:
+        if other.summary != first.summary and all(o.summary != other.summary for o in others):
+            others.append(other)
+    return replace(first, others=tuple(others)) if others else first

@@ -923,6 +923,11 @@ class FunctionLowerer(calls.PlaceNaming):
         self.partials: dict[str, ast.Call] = {}
         self.partial_names: dict[int, str] = {}
         self.slot_uses: dict[int, calls.Operand[ast.expr]] = {}  # a partial's bound argument, read from its slot
+        # names bound only to functions of the module (`for fn in (run_a, run_b)`), and names bound once to a dict
+        # display of them under literal keys (`passes = {"a": run_a}`): what a call through them may run
+        # (`find_function_values`, `callables.bound_functions`)
+        self.function_choices: dict[str, tuple[FunctionNode, ...]] = {}
+        self.function_registries: dict[str, dict[object, FunctionNode]] = {}
 
     # --- plumbing -------------------------------------------------------------------------------------------
 
@@ -1168,6 +1173,7 @@ class FunctionLowerer(calls.PlaceNaming):
         for names, _ in pairs:
             self.local_names.update(n for n in names if "." not in n)
         self.find_callables(body, pairs, unsure)
+        self.find_function_values(body, pairs, unsure | {p.arg for p in params})
         self.find_containers(pairs, unsure, starred, body)
         for name, lengths in finals.items():
             container = self.containers.get(name)
@@ -1255,6 +1261,57 @@ class FunctionLowerer(calls.PlaceNaming):
                 made = _returned_function(factory, self.ctx)
                 if made is not None:
                     self.made[name] = made
+
+    def function_value(self, node: ast.expr) -> list[FunctionNode | None] | None:
+        """The functions of the module an expression bound to a name may be (`callables.bound_functions`): the
+        function a name refers to, each operand of a conditional expression; None for anything else."""
+        if isinstance(node, ast.IfExp):
+            body, orelse = self.function_value(node.body), self.function_value(node.orelse)
+            return None if body is None or orelse is None else body + orelse
+        if not isinstance(node, ast.Name):
+            return None
+        found = self.helper(node.id)
+        return [found if found is not None and self.ctx.classes.runs_when_called(found) else None]
+
+    def find_function_values(
+        self, body: Sequence[ast.stmt], pairs: Sequence[tuple[list[str], ast.expr]], unsure: set[str]
+    ) -> None:
+        """Names bound only to functions of the module (`fn = run_a`, `fn = run_a if c else run_b`, `for fn in
+        (run_a, run_b)`), and names bound once to a dict display of them under literal keys (`passes = {"a":
+        run_a}`): a call through one runs one of them (`callables.bound_functions`, `registry_functions`)."""
+        loops = {id(n.iter) for n in _walk(body) if isinstance(n, ast.For)}
+        bindings: dict[str, list[list[FunctionNode | None] | None]] = {}
+        registries: dict[str, list[dict[object, FunctionNode] | None]] = {}
+        for names, value in pairs:
+            options: list[FunctionNode | None] | None = None
+            registry: dict[object, FunctionNode] | None = None
+            if len(names) == 1 and id(value) in loops:
+                if isinstance(value, ast.Tuple | ast.List | ast.Set) and value.elts:
+                    found = [self.function_value(e) for e in value.elts]
+                    options = None if any(f is None or len(f) != 1 for f in found) else [f[0] for f in found if f]
+            elif len(names) == 1:
+                options = self.function_value(value)
+                if isinstance(value, ast.Dict) and all(k is not None for k in value.keys):
+                    keys = [_key_literal(k) for k in value.keys]
+                    found = [self.function_value(v) for v in value.values]
+                    if all(k is not None for k in keys) and all(f is not None and len(f) == 1 for f in found):
+                        registry = callables.registry_functions(
+                            [(k, f[0]) for k, f in zip(keys, found, strict=True) if f]
+                        )
+            for name in names:
+                bindings.setdefault(name, []).append(options)
+                registries.setdefault(name, []).append(registry)
+        for name, options_list in bindings.items():
+            if name in unsure or "." in name or name in self.helpers or name in self.made:
+                continue
+            functions = callables.bound_functions(options_list)
+            if functions is not None:
+                self.function_choices[name] = tuple(
+                    f for f in functions if isinstance(f, ast.FunctionDef | ast.AsyncFunctionDef)
+                )
+            held = registries[name]
+            if len(held) == 1 and held[0] is not None:
+                self.function_registries[name] = held[0]
 
     def find_containers(
         self,

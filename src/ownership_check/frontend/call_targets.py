@@ -8,7 +8,8 @@ defined at the module's top level, called on a name that is `self` in one of tha
 annotated with the class, or a local name bound only by `name = Class(...)`; or a `@staticmethod` of such a class
 called on the class's name (`Ops.add_into(a, a, b)`).  A method is looked up in the class's body, then along a
 chain of single bases that are such classes.  A function of the module's top level called there (or one `map`
-applies) reads the caller's values of the names it does not bind (`_module_names`).  Anything else (calls through
+applies) reads the caller's values of the names it does not bind (`_module_names`).  A name or a dict display's
+entry bound only to such functions runs one of them (`function_choices`).  Anything else (calls through
 other variables, callables from other modules, other decorated functions, `async def`, generators) stays an
 ordinary call: see docs/checker.md.
 """
@@ -22,7 +23,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from ownership_check.core import calls
+from ownership_check.core import callables, calls
 from ownership_check.core.call_effects import (
     AppliedSummary,
     CallSummary,
@@ -33,6 +34,7 @@ from ownership_check.core.call_effects import (
     field_summary,
     with_receiver_moves,
 )
+from ownership_check.core.stdlib_flow import forwarding_decorator
 from ownership_check.core.summarize import call_summary
 from ownership_check.diagnostics import Span
 from safekernels.ownership_model import MOVING_METHODS
@@ -53,12 +55,12 @@ def _walk_body(body: list[ast.stmt]) -> Iterator[ast.AST]:
             stack.extend(reversed(list(ast.iter_child_nodes(node))))
 
 
-def _runs_when_called(node: ast.AST, forwarding: frozenset[str] = frozenset()) -> bool:
+def _runs_when_called(node: ast.AST, forwards: Callable[[ast.expr], bool] = lambda d: False) -> bool:
     """A plain function whose body runs at the call (not `async def`, not a generator), undecorated or wrapped
-    only by decorators of the module that forward every call to it (`forwarding`, see `forwards_calls`)."""
+    only by decorators that forward every call to it (`forwards`: `ModuleClasses.forwards`)."""
     if not isinstance(node, ast.FunctionDef):
         return False
-    if any(not (isinstance(d, ast.Name) and d.id in forwarding) for d in node.decorator_list):
+    if not all(forwards(d) for d in node.decorator_list):
         return False
     return not any(isinstance(sub, ast.Yield | ast.YieldFrom | ast.Await) for sub in _walk_body(node.body))
 
@@ -114,6 +116,25 @@ def forwards_calls(decorator: ast.AST) -> bool:
     return len(calls_of) == 1 and len(forwarded) == 1 and len(mentions) == 2
 
 
+def _imported_names(module: ast.Module) -> dict[str, str]:
+    """The names the module's top-level imports bind, with the qualified name each is bound to (`import functools
+    as ft`: `ft` -> `functools`; `from functools import cache`: `cache` -> `functools.cache`)."""
+    found: dict[str, str] = {}
+    for stmt in module.body:
+        if isinstance(stmt, ast.Import):
+            for alias in stmt.names:
+                if alias.asname is not None:
+                    found[alias.asname] = alias.name
+                else:
+                    head = alias.name.split(".", 1)[0]
+                    found[head] = head
+        elif isinstance(stmt, ast.ImportFrom) and stmt.module is not None and not stmt.level:
+            for alias in stmt.names:
+                if alias.name != "*":
+                    found[alias.asname or alias.name] = f"{stmt.module}.{alias.name}"
+    return found
+
+
 class ModuleClasses:
     """The module's top-level classes and the owner of each of their methods (built once per file)."""
 
@@ -134,6 +155,7 @@ class ModuleClasses:
         self.forwarding = frozenset(
             s.name for s in module.body if isinstance(s, ast.FunctionDef) and forwards_calls(s)
         )
+        self._imported = _imported_names(module)  # for the standard library's forwarding decorators
         self._free: dict[int, list[str]] = {}
 
     def free_names(self, callee: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
@@ -204,7 +226,7 @@ class ModuleClasses:
         """`_runs_when_called`, once per function (a call site asks again for every call of it)."""
         known = self._runs.get(id(node))
         if known is None:
-            known = self._runs[id(node)] = _runs_when_called(node, self.forwarding)
+            known = self._runs[id(node)] = _runs_when_called(node, self.forwards)
         return known
 
     def runs_when_awaited(self, node: ast.AST) -> bool:
@@ -212,14 +234,31 @@ class ModuleClasses:
         forward its calls: awaiting a call of it runs its body there (`callables.lower_gathered`)."""
         if not isinstance(node, ast.AsyncFunctionDef):
             return False
-        if any(not (isinstance(d, ast.Name) and d.id in self.forwarding) for d in node.decorator_list):
+        if not all(self.forwards(d) for d in node.decorator_list):
             return False
         return not any(isinstance(sub, ast.Yield | ast.YieldFrom) for sub in _walk_body(node.body))
+
+    def forwards(self, decorator: ast.expr) -> bool:
+        """A decorator that hands every call on to the function it wraps and returns its result: one of the
+        module's own (`forwards_calls`), or one of the standard library's (`stdlib_flow.FORWARDING_DECORATORS`:
+        `@functools.cache`, `@functools.lru_cache(maxsize=None)`), named through the module's imports."""
+        if isinstance(decorator, ast.Name) and decorator.id in self.forwarding:
+            return True
+        called = isinstance(decorator, ast.Call)
+        target = decorator.func if isinstance(decorator, ast.Call) else decorator
+        parts: list[str] = []
+        while isinstance(target, ast.Attribute):
+            parts.append(target.attr)
+            target = target.value
+        if not isinstance(target, ast.Name) or target.id not in self._imported:
+            return False
+        qualified = ".".join([self._imported[target.id], *reversed(parts)])
+        return forwarding_decorator(qualified, called)
 
     def plain(self, node: ast.AST) -> bool:
         """A function whose decorators (if any) all forward calls to it: its name calls its own body."""
         return isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and all(
-            isinstance(d, ast.Name) and d.id in self.forwarding for d in node.decorator_list
+            self.forwards(d) for d in node.decorator_list
         )
 
     def instances(self, body_owner: ast.AST, body: list[ast.stmt]) -> dict[str, ast.ClassDef | None]:
@@ -529,6 +568,11 @@ def applied_summary(
     receiver: calls.Operand[ast.expr] | None = None
     if isinstance(func, ast.Name) and func.id in classes.classes:
         return constructor_summary(lowerer, func, args)
+    choices = function_choices(lowerer, func)
+    if choices is not None:
+        # `fn(x)` of `for fn in (run_a, run_b)`, `passes["a"](x)`: each function it may run, one arm each
+        return callables.any_of([_applied(lowerer, f, None, f in lowerer.helpers.values(), args, lowerer.span(node))
+                                 for f in choices])
     if isinstance(func, ast.Name):
         callee = lowerer.helper(func.id)
         if callee is None or not (
@@ -578,6 +622,22 @@ def applied_summary(
     else:
         return None
     return _applied(lowerer, callee, receiver, nested, args, lowerer.span(node))
+
+
+def function_choices(lowerer: FunctionLowerer, func: ast.expr) -> tuple[ast.FunctionDef, ...] | None:
+    """The functions of the module a callable value may be (`FunctionLowerer.find_function_values`): a name bound
+    only to them, or a subscript of a dict display of them (`callables.registry_choice`); None for anything else."""
+    found: tuple[ast.FunctionDef | ast.AsyncFunctionDef, ...] | None = None
+    if isinstance(func, ast.Name) and lowerer.helper(func.id) is None:
+        found = lowerer.function_choices.get(func.id)
+    elif isinstance(func, ast.Subscript) and isinstance(func.value, ast.Name):
+        registry = lowerer.function_registries.get(func.value.id)
+        if registry is not None and not isinstance(func.slice, ast.Slice):
+            key = func.slice.value if isinstance(func.slice, ast.Constant) else None
+            found = callables.registry_choice(registry, key if type(key) in (str, int) else None)
+    if found is None or not all(isinstance(f, ast.FunctionDef) for f in found):
+        return None
+    return tuple(f for f in found if isinstance(f, ast.FunctionDef))
 
 
 def applied_callee(
