@@ -248,6 +248,7 @@ STDLIB_TEMPLATES: dict[str, str] = {
     "itertools.islice": "next(itertools.islice([{p}, {q}], 1))",
     "itertools.chain": "next(itertools.chain([{p}], [{q}]))",
     "itertools.chain.from_iterable": "next(itertools.chain.from_iterable([[{p}]]))",
+    "itertools.repeat": "next(itertools.repeat({p}, 2))",
     "itertools.pairwise": "next(itertools.pairwise([{p}, {q}]))[0]",
     "zip": "next(zip([{p}], [{q}]))[0]",
     "dict": 'dict(item={p}, other={q})["item"]',
