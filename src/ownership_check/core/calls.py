@@ -1190,13 +1190,16 @@ def _launch(
     positional = [a for a in call.args if a.keyword is None and not a.star]
     leading = positional[: form.leading] if not any(a.star for a in call.args[: form.leading]) else []
     for index, arg in enumerate(leading):
-        if index == form.prepared and (arg.place is not None or arg.choices) and method is not None:
-            # the prepared launch, or each place it may be (`launches["add"]`, `p if flag else q`)
+        if index == form.prepared and method is not None:
+            # the prepared launch, or each place it may be (`launches["add"]`, `p if flag else q`), or the value of
+            # the expression (`launch_for(n)`)
             check = functools.partial(_check_brand, call, kernel.name, method.name_span, sink)
             if _items_of_unknown_key(arg):
                 _check_brand_of_any(arg, check, sink)
-            else:
+            elif arg.place is not None or arg.choices:
                 _each_choice(arg, check, sink)
+            else:
+                check(arg)
         else:
             sink.lower_expr(arg.node)
     if form.unsafe and method is not None:
@@ -1242,8 +1245,17 @@ def _check_brand_of_any(arg: Operand[E], check: Callable[[Operand[E]], None], si
 def _check_brand(call: Call[E], kernel: str, callee_span: Span, sink: Lowering[E], arg: Operand[E]) -> None:
     if arg.place is not None:
         sink.emit(ir.CheckBrand(arg.place, kernel, arg.span, callee_span), call.node)
-    else:
-        sink.lower_expr(arg.node)
+        return
+    # a prepared launch passed straight from its call (`scale.launch(launch_for(n), ...)` of a helper returning
+    # `axpy.prepare(...)`): the brand is the call's value's, as when it is bound to a name first
+    value = sink.value(arg.node)
+    if isinstance(value, ir.FromPlace):
+        sink.emit(ir.CheckBrand(value.source, kernel, arg.span, callee_span), call.node)
+    elif isinstance(value, ir.Fresh) and value.brand is not None:
+        tmp = sink.temp("the prepared launch")
+        sink.emit(ir.Bind((tmp,), (value,), arg.span))
+        sink.emit(ir.CheckBrand(tmp, kernel, arg.span, callee_span), call.node)
+        sink.emit(ir.Del(tmp, arg.span), arg.node)
 
 
 def _launch_args(

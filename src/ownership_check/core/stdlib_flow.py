@@ -207,7 +207,26 @@ def bind_pairs(target: Target[E], source: ir.Place, sink: Lowering[E]) -> bool:
     return True
 
 
+#: Standard-library decorators whose wrapper returns what the function it wraps returns, so a call summary of the
+#: function applies at a call of the decorated name (as for the module's own decorators that forward every call,
+#: `call_targets.forwards_calls` in both front ends): `@functools.cache`, `@functools.lru_cache` and
+#: `@functools.lru_cache(maxsize=...)` memoise the result, so the body runs at the first call with given arguments
+#: and a later call returns the same object (the same prepared launch, with the same brand).  Following the body
+#: at every call over-approximates what a later call does (it runs nothing), never what it returns.
+FORWARDING_DECORATORS: Final = frozenset({"functools.cache", "functools.lru_cache"})
+#: Of those, the ones that may be called with options first and give the decorator (`@lru_cache(maxsize=None)`).
+CONFIGURED_FORWARDING_DECORATORS: Final = frozenset({"functools.lru_cache"})
+
+
+def forwarding_decorator(qualified: str | None, called: bool) -> bool:
+    """Whether a decorator whose (callee's, with `called`) qualified name is `qualified` forwards every call to the
+    function it wraps and returns its result (`FORWARDING_DECORATORS`)."""
+    return qualified in (CONFIGURED_FORWARDING_DECORATORS if called else FORWARDING_DECORATORS)
+
+
 __all__ = [
+    "CONFIGURED_FORWARDING_DECORATORS",
+    "FORWARDING_DECORATORS",
     "STDLIB_FLOWS",
     "SliceOperand",
     "StdlibFlow",
@@ -215,8 +234,17 @@ __all__ = [
     "bind_fields",
     "bind_pairs",
     "dict_entries",
+    "forwarding_decorator",
     "item_operands",
     "keeps_items",
     "picks_item",
     "stdlib_flow",
 ]
+
+
+def takes_next(name: str | None, positional: int, keywords: int) -> bool:
+    """Whether a call of `name` with these operands takes the next item of its one iterable operand (`next(it)`:
+    a `pick` entry with a positional default, given none), so a generator's call there runs its body to its
+    first `yield` (`callables.iterated_call`)."""
+    flow = picks_item(name)
+    return flow is not None and flow.default is not None and positional == 1 and keywords == 0

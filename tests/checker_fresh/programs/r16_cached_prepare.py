@@ -1,5 +1,4 @@
-# fresh-expect: E0308 at line 48
-# fresh-known-miss: cli,mypy a prepared launch returned by a `@functools.cache`-decorated helper is not branded (neither bound to a name nor, even for an undecorated helper, passed inline as `scale.launch(launch_for(n), ...)`)
+# fresh-expect: E0308 at line 47
 """Prepared launches are memoised per length with functools.cache; the cache is keyed only by length, so the
 `scale` step reuses the launch prepared for `axpy`."""
 import functools
