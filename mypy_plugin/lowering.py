@@ -88,7 +88,6 @@ from mypy.nodes import (
     Var,
     WhileStmt,
     WithStmt,
-    YieldExpr,
 )
 from mypy.patterns import (
     AsPattern,
@@ -713,7 +712,6 @@ class FunctionLowerer(calls.PlaceNaming):
         self.origins: dict[Span, Node] = {}
         self.helpers: set[int] = set()  # ids of the functions defined in this body
         self.awaited: set[int] = set()  # calls an `await` runs (the CLI's `awaited`)
-        self.iterated: set[int] = set()  # generator calls an item is taken from (the CLI's `iterated`)
         self.closures: dict[str, calls.NonlocalEffects] = {}  # nested functions that rebind or move `nonlocal`s
         self.containers: dict[str, calls.Container] = {}  # names only ever bound to displays (`calls.Container`)
         # names bound once to a dict display of literal keys (`KERNELS = {"add": add}`): what a dict comprehension
@@ -899,7 +897,7 @@ class FunctionLowerer(calls.PlaceNaming):
         mentioned: set[str] = set()
         unsure: set[str] = set()
         launched: list[CallExpr] = []
-        made: list[tuple[str, Var, FuncDef]] = []  # `name = factory()` candidates (`find_factory_kernels`)
+        made: list[tuple[str, Var, FuncDef | Decorator]] = []  # `name = factory()` / `name = kernel` candidates
         for node in tree.walk_many(list(body)):
             if isinstance(node, NameExpr):
                 mentioned.add(node.name)
@@ -930,6 +928,18 @@ class FunctionLowerer(calls.PlaceNaming):
                     and isinstance(node.rvalue.callee.node, FuncDef)
                 ):
                     made.append((lvalue.name, lvalue.node, node.rvalue.callee.node))
+                elif (
+                    len(node.lvalues) == 1
+                    and isinstance(lvalue, NameExpr)
+                    and isinstance(lvalue.node, Var)
+                    and isinstance(node.rvalue, NameExpr)
+                    and isinstance(node.rvalue.node, Decorator)
+                    and self.ctx.module.names.get(node.rvalue.name) is not None
+                    and self.ctx.module.names[node.rvalue.name].node is node.rvalue.node
+                    and self.ctx.kernel(node.rvalue) is not None
+                ):
+                    # `kernel = shift`: a local alias of a kernel of the module (the CLI's `find_factory_kernels`)
+                    made.append((lvalue.name, lvalue.node, node.rvalue.node))
                 names = [n for t in node.lvalues for n in _target_texts(t)]
                 if node.unanalyzed_type is not None and _type_is_device(node.type, self.ctx.module.fullname):
                     self.device.update(names)
@@ -966,7 +976,7 @@ class FunctionLowerer(calls.PlaceNaming):
                 bindings = sum(1 for names, _ in pairs if name in names)
                 if len(set(lengths)) == 1 and bindings == len(lengths):
                     self.splat_lengths[name] = longest
-        self.find_factory_kernels(pairs, unsure, made)
+        self.find_factory_kernels(pairs, unsure | set(_params(func) if func is not None else ()), made)
         for call in launched:
             # A place passed to a kernel is a device value (the launch refuses anything else).
             if self.launched_kernel(call.callee) is not None:
@@ -1183,10 +1193,11 @@ class FunctionLowerer(calls.PlaceNaming):
         self,
         pairs: Sequence[tuple[list[str], Expression]],
         unsure: set[str],
-        made: Sequence[tuple[str, Var, FuncDef]],
+        made: Sequence[tuple[str, Var, FuncDef | Decorator]],
     ) -> None:
-        """Names bound only by calls of kernel factories that all return one kernel: they are that kernel
-        (`calls.factory_kernel` over the bindings, the CLI front end's rule)."""
+        """Names bound only by calls of kernel factories that all return one kernel (or by the name of a kernel of
+        the module, `kernel = shift`): they are that kernel (`calls.factory_kernel` over the bindings, the CLI front
+        end's rule)."""
         counts: dict[str, int] = {}
         for names, _ in pairs:
             for name in names:
@@ -1194,6 +1205,9 @@ class FunctionLowerer(calls.PlaceNaming):
         per_name: dict[str, list[tuple[Var, Decorator | None]]] = {}
         for name, var, factory in made:
             if name in unsure:
+                continue
+            if isinstance(factory, Decorator):  # the kernel itself
+                per_name.setdefault(name, []).append((var, factory))
                 continue
             returned: list[Decorator | None] = []
             for node in tree.walk_many(factory.body.body):
@@ -1369,11 +1383,6 @@ class FunctionLowerer(calls.PlaceNaming):
         elif isinstance(node, ExpressionStmt) and isinstance(node.expr, CallExpr):
             call = node.expr
             calls.discard_result(self.call(call, None), call, span_of(call), tree.dotted(call.callee), self)
-        elif isinstance(node, ExpressionStmt) and isinstance(node.expr, YieldExpr) and isinstance(
-            node.expr.expr, CallExpr
-        ):
-            # `yield k.launch_async(...)`: the op's loans are the caller's where it takes the item
-            self.call(node.expr.expr, ir.Place(ir.RETURN_HOLDER))
         elif isinstance(node, ExpressionStmt):
             self.expr(node.expr)
         elif isinstance(node, AssignmentStmt):
@@ -1477,22 +1486,6 @@ class FunctionLowerer(calls.PlaceNaming):
         self.emit(ir.Loop(head, body, orelse, span_of(node.expr), infinite))
 
     def for_stmt(self, node: ForStmt) -> None:
-        generator = self.generator_call(node.expr)
-        if generator is not None and isinstance(node.index, NameExpr):
-            # `for op in gen(...)`: each iteration runs the generator's body to its next item (the CLI's rule)
-            taker = self.place(node.index)
-            assert taker is not None
-            self.iterated.add(id(generator))
-            index = node.index
-
-            def take() -> None:
-                self.bind(index, callables.iterated_call(self.call(generator, taker)))
-                self.suite(node.body)
-
-            head, body = self.block(lambda: None), self.block(take)
-            orelse = self.block(lambda: self.suite(node.else_body))
-            self.emit(ir.Loop(head, body, orelse, span_of(node.index)))
-            return
         self.expr(node.expr)
         items = self.literal_items(node.expr)
         elements = self.iterated_container(node.expr) if items is None else None
@@ -2567,23 +2560,7 @@ class FunctionLowerer(calls.PlaceNaming):
             return func
         return None
 
-    def generator_call(self, expr: Expression) -> CallExpr | None:
-        """`gen(...)` of a generator function of the module or of this body (the CLI's `generator_call`)."""
-        if not (isinstance(expr, CallExpr) and isinstance(expr.callee, NameExpr)):
-            return None
-        found = self.helper(expr.callee)
-        return expr if found is not None and self.ctx.classes.runs_when_iterated(found) else None
-
     def call(self, node: CallExpr, holder: ir.Place | None) -> ir.Value:
-        taken = node.arg_kinds == [ARG_POS] and any(
-            stdlib_flow.takes_next(n, 1, 0) for n in self.ctx.names(node.callee)
-        )
-        generator = self.generator_call(node.args[0]) if taken else None
-        if generator is not None:
-            # `next(gen(...))`: the generator's body runs to its first item, which the call gives (the CLI's rule)
-            self.expr(node.callee)
-            self.iterated.add(id(generator))
-            return callables.iterated_call(self.call(generator, holder))
         partial_name = self.partial_names.get(id(node))
         if partial_name is not None:
             return self.bind_partial(node, partial_name)
