@@ -256,6 +256,17 @@ class ModuleClasses:
             return False
         return not any(isinstance(n, YieldExpr | YieldFromExpr) for n in tree.walk_many(func.body.body))
 
+    def runs_when_iterated(self, func: FuncItem) -> bool:
+        """A generator function of the module (an async one too; no `yield from`), undecorated or wrapped only by
+        decorators that forward its calls: taking an item of a call of it runs its body there (the CLI's
+        `runs_when_iterated`)."""
+        if not isinstance(func, FuncDef):
+            return False
+        if func.is_decorated and id(func) not in self._forwarded:
+            return False
+        inner = list(tree.walk_many(func.body.body))
+        return any(isinstance(n, YieldExpr) for n in inner) and not any(isinstance(n, YieldFromExpr) for n in inner)
+
     def plain(self, node: Node | None) -> FuncDef | None:
         """The function a name defined by `node` calls: an undecorated function, or one whose decorators all
         forward calls to it (the module's own, `forwards_calls`); else None."""
@@ -791,7 +802,9 @@ def applied_summary(
     if isinstance(func, NameExpr):
         found = lowerer.helper(func)
         if found is None or not (
-            classes.runs_when_called(found) or (id(node) in lowerer.awaited and classes.runs_when_awaited(found))
+            classes.runs_when_called(found)
+            or (id(node) in lowerer.awaited and classes.runs_when_awaited(found))
+            or (id(node) in lowerer.iterated and classes.runs_when_iterated(found))
         ):
             return None
         callee = found

@@ -88,6 +88,7 @@ from mypy.nodes import (
     Var,
     WhileStmt,
     WithStmt,
+    YieldExpr,
 )
 from mypy.patterns import (
     AsPattern,
@@ -712,6 +713,7 @@ class FunctionLowerer(calls.PlaceNaming):
         self.origins: dict[Span, Node] = {}
         self.helpers: set[int] = set()  # ids of the functions defined in this body
         self.awaited: set[int] = set()  # calls an `await` runs (the CLI's `awaited`)
+        self.iterated: set[int] = set()  # generator calls an item is taken from (the CLI's `iterated`)
         self.closures: dict[str, calls.NonlocalEffects] = {}  # nested functions that rebind or move `nonlocal`s
         self.containers: dict[str, calls.Container] = {}  # names only ever bound to displays (`calls.Container`)
         # names bound once to a dict display of literal keys (`KERNELS = {"add": add}`): what a dict comprehension
@@ -1383,6 +1385,11 @@ class FunctionLowerer(calls.PlaceNaming):
         elif isinstance(node, ExpressionStmt) and isinstance(node.expr, CallExpr):
             call = node.expr
             calls.discard_result(self.call(call, None), call, span_of(call), tree.dotted(call.callee), self)
+        elif isinstance(node, ExpressionStmt) and isinstance(node.expr, YieldExpr) and isinstance(
+            node.expr.expr, CallExpr
+        ):
+            # `yield k.launch_async(...)`: the op's loans are the caller's where it takes the item
+            self.call(node.expr.expr, ir.Place(ir.RETURN_HOLDER))
         elif isinstance(node, ExpressionStmt):
             self.expr(node.expr)
         elif isinstance(node, AssignmentStmt):
@@ -1486,6 +1493,22 @@ class FunctionLowerer(calls.PlaceNaming):
         self.emit(ir.Loop(head, body, orelse, span_of(node.expr), infinite))
 
     def for_stmt(self, node: ForStmt) -> None:
+        generator = self.generator_call(node.expr)
+        if generator is not None and isinstance(node.index, NameExpr):
+            # `for op in gen(...)`: each iteration runs the generator's body to its next item (the CLI's rule)
+            taker = self.place(node.index)
+            assert taker is not None
+            self.iterated.add(id(generator))
+            index = node.index
+
+            def take() -> None:
+                self.bind(index, callables.iterated_call(self.call(generator, taker)))
+                self.suite(node.body)
+
+            head, body = self.block(lambda: None), self.block(take)
+            orelse = self.block(lambda: self.suite(node.else_body))
+            self.emit(ir.Loop(head, body, orelse, span_of(node.index)))
+            return
         self.expr(node.expr)
         items = self.literal_items(node.expr)
         elements = self.iterated_container(node.expr) if items is None else None
@@ -2560,7 +2583,23 @@ class FunctionLowerer(calls.PlaceNaming):
             return func
         return None
 
+    def generator_call(self, expr: Expression) -> CallExpr | None:
+        """`gen(...)` of a generator function of the module or of this body (the CLI's `generator_call`)."""
+        if not (isinstance(expr, CallExpr) and isinstance(expr.callee, NameExpr)):
+            return None
+        found = self.helper(expr.callee)
+        return expr if found is not None and self.ctx.classes.runs_when_iterated(found) else None
+
     def call(self, node: CallExpr, holder: ir.Place | None) -> ir.Value:
+        taken = node.arg_kinds == [ARG_POS] and any(
+            stdlib_flow.takes_next(n, 1, 0) for n in self.ctx.names(node.callee)
+        )
+        generator = self.generator_call(node.args[0]) if taken else None
+        if generator is not None:
+            # `next(gen(...))`: the generator's body runs to its first item, which the call gives (the CLI's rule)
+            self.expr(node.callee)
+            self.iterated.add(id(generator))
+            return callables.iterated_call(self.call(generator, holder))
         partial_name = self.partial_names.get(id(node))
         if partial_name is not None:
             return self.bind_partial(node, partial_name)

@@ -93,6 +93,8 @@ IR_EXCEPTIONS: dict[Key, str] = {
     ("e0308_prepared_from_enclosing_scope.py", "captured", 46): DEF_SPAN,
     ("clean_awaited_sibling_nested_function.py", "main", 18): DEF_SPAN,
     ("e0382_awaited_sibling_nested_function.py", "main", 17): DEF_SPAN,
+    ("clean_op_yielded_by_generator.py", "nested_generator", 60): DEF_SPAN,
+    ("e0505_op_yielded_by_generator.py", "nested_generator", 61): DEF_SPAN,
 }
 
 

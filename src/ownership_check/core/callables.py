@@ -201,3 +201,11 @@ def any_of(applied: Sequence[AppliedSummary[E] | None]) -> AppliedSummary[E] | N
         if other.summary != first.summary and all(o.summary != other.summary for o in others):
             others.append(other)
     return replace(first, others=tuple(others)) if others else first
+
+
+def iterated_call(value: ir.Value) -> ir.Value:
+    """An item taken from a call of a generator function of the module (`next(gen(a, c))`, `for op in gen(a,
+    c)`): the call was lowered as a call of the function run to its end, whose `yield`s give what a `return` gives
+    (a yielded `launch_async` op's loans are the summary's `returned_loans`, held by the name the item is bound
+    to), so the item is the value that call gives."""
+    return value

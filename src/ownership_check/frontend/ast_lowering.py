@@ -900,6 +900,7 @@ class FunctionLowerer(calls.PlaceNaming):
         self.kernels: dict[str, KernelSummary] = dict(unit.outer_kernels)  # kernels defined in this body
         self.helpers: dict[str, FunctionNode] = {}  # plain functions defined in this body
         self.awaited: set[int] = set()  # calls an `await` runs (a call of an `async def` of the module runs it)
+        self.iterated: set[int] = set()  # generator calls an item is taken from (`next(gen())`: its body runs)
         self.closures: dict[str, calls.NonlocalEffects] = {}  # nested functions that rebind or move `nonlocal`s
         self.containers: dict[str, calls.Container] = {}  # names only ever bound to displays (`calls.Container`)
         # names bound once to a dict display of literal keys (`KERNELS = {"add": add}`): what a dict comprehension
@@ -1578,6 +1579,9 @@ class FunctionLowerer(calls.PlaceNaming):
             elif isinstance(node.value, ast.Call):
                 call = node.value
                 calls.discard_result(self.call(call, None), call, self.span(call), dotted(call.func), self)
+            elif isinstance(node.value, ast.Yield) and isinstance(node.value.value, ast.Call):
+                # `yield k.launch_async(...)`: the op's loans are the caller's where it takes the item
+                self.call(node.value.value, ir.Place(ir.RETURN_HOLDER))
             else:
                 self.expr(node.value)
         elif isinstance(node, ast.Assign):
@@ -1753,6 +1757,21 @@ class FunctionLowerer(calls.PlaceNaming):
         self.emit(ir.Loop(head, body, orelse, self.span(node.test), infinite))
 
     def for_stmt(self, node: ast.For | ast.AsyncFor) -> None:
+        generator = self.generator_call(node.iter)
+        if generator is not None and isinstance(node.target, ast.Name):
+            # `for op in gen(...)`: each iteration runs the generator's body to its next item (an iteration that
+            # finds none leaves the loop holding nothing)
+            taker = self.place(node.target)
+            assert taker is not None
+            self.iterated.add(id(generator))
+
+            def take() -> None:
+                self.bind(node.target, callables.iterated_call(self.call(generator, taker)))
+                self.suite(node.body)
+
+            head, body = self.block(lambda: None), self.block(take)
+            self.emit(ir.Loop(head, body, self.else_block(node.orelse), self.span(node.target)))
+            return
         self.expr(node.iter)
         items = self.literal_items(node.iter)
         elements = self.iterated_container(node.iter) if items is None else None
@@ -2818,7 +2837,21 @@ class FunctionLowerer(calls.PlaceNaming):
             return None
         return self.ctx.functions.get(name)
 
+    def generator_call(self, node: ast.expr) -> ast.Call | None:
+        """`gen(...)` of a generator function of the module or of this body (`runs_when_iterated`), else None."""
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+            return None
+        found = self.helper(node.func.id)
+        return node if found is not None and self.ctx.classes.runs_when_iterated(found) else None
+
     def call(self, node: ast.Call, holder: ir.Place | None) -> ir.Value:
+        taken = stdlib_flow.takes_next(self.stdlib_name(node.func), len(node.args), len(node.keywords))
+        generator = self.generator_call(node.args[0]) if taken else None
+        if generator is not None:
+            # `next(gen(...))`: the generator's body runs to its first item, which the call gives
+            self.expr(node.func)
+            self.iterated.add(id(generator))
+            return callables.iterated_call(self.call(generator, holder))
         partial_name = self.partial_names.get(id(node))
         if partial_name is not None:
             return self.bind_partial(node, partial_name)

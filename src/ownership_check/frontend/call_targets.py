@@ -9,7 +9,8 @@ annotated with the class, or a local name bound only by `name = Class(...)`; or 
 called on the class's name (`Ops.add_into(a, a, b)`).  A method is looked up in the class's body, then along a
 chain of single bases that are such classes.  A function of the module's top level called there (or one `map`
 applies) reads the caller's values of the names it does not bind (`_module_names`).  A name or a dict display's
-entry bound only to such functions runs one of them (`function_choices`).  Anything else (calls through
+entry bound only to such functions runs one of them (`function_choices`); a generator function of the module runs
+where an item is taken from its call (`ModuleClasses.runs_when_iterated`).  Anything else (calls through
 other variables, callables from other modules, other decorated functions, `async def`, generators) stays an
 ordinary call: see docs/checker.md.
 """
@@ -237,6 +238,19 @@ class ModuleClasses:
         if not all(self.forwards(d) for d in node.decorator_list):
             return False
         return not any(isinstance(sub, ast.Yield | ast.YieldFrom) for sub in _walk_body(node.body))
+
+    def runs_when_iterated(self, node: ast.AST) -> bool:
+        """A generator function of the module (an async one too; no `yield from`), undecorated or wrapped only by
+        decorators that forward its calls: taking an item of a call of it (`next(gen(...))`, `for op in
+        gen(...)`, `async for op in agen(...)`) runs its body there (`callables.iterated_call`)."""
+        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            return False
+        if not all(self.forwards(d) for d in node.decorator_list):
+            return False
+        inner = list(_walk_body(node.body))
+        return any(isinstance(sub, ast.Yield) for sub in inner) and not any(
+            isinstance(sub, ast.YieldFrom) for sub in inner
+        )
 
     def forwards(self, decorator: ast.expr) -> bool:
         """A decorator that hands every call on to the function it wraps and returns its result: one of the
@@ -576,7 +590,9 @@ def applied_summary(
     if isinstance(func, ast.Name):
         callee = lowerer.helper(func.id)
         if callee is None or not (
-            classes.runs_when_called(callee) or (id(node) in lowerer.awaited and classes.runs_when_awaited(callee))
+            classes.runs_when_called(callee)
+            or (id(node) in lowerer.awaited and classes.runs_when_awaited(callee))
+            or (id(node) in lowerer.iterated and classes.runs_when_iterated(callee))
         ):
             return None
         nested = func.id in lowerer.helpers

@@ -1,0 +1,90 @@
+"""The clean twin of `e0505_op_yielded_by_generator`: each op a generator of the module yields runs before its
+output is partitioned, and a loop over the generator that runs every op leaves nothing borrowed."""
+
+import asyncio
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
+
+import numpy as np
+
+import safekernels as sk
+from safekernels import simt
+from safekernels.dtypes import f32
+from safekernels.simt import DisjointSlice, Slice, thread
+
+N = 128
+
+
+@simt.kernel
+@simt.launch_contract(block=64)
+def scale(a: Slice[f32], out: DisjointSlice[f32], k: float) -> None:
+    idx = thread.index_1d()
+    i = idx.get()
+    if (o := out.get_mut(idx)) is not None:
+        o.set(a[i] * k)
+
+
+def launches(prep: Any, a: sk.DeviceBuffer, c: sk.DeviceBuffer) -> Iterator[Any]:
+    yield scale.launch_async(prep, a, c, 2.0)
+
+
+async def pending_launches(prep: Any, a: sk.DeviceBuffer, c: sk.DeviceBuffer) -> AsyncIterator[Any]:
+    await asyncio.sleep(0)
+    yield scale.launch_async(prep, a, c, 2.0)
+
+
+def next_of_a_generator() -> None:
+    dev = sk.Device.cpu()
+    stream = dev.new_stream()
+    a = sk.to_device(np.ones(N, np.float32), stream)
+    c = sk.zeros(N, f32, stream)
+    prep = scale.prepare(simt.LaunchConfig1D.for_len(N, block=64), dev)
+    op = next(launches(prep, a, c))
+    op.sync_on(stream)
+    print(c.partition((64,)))
+
+
+def loop_over_a_generator() -> None:
+    dev = sk.Device.cpu()
+    stream = dev.new_stream()
+    a = sk.to_device(np.ones(N, np.float32), stream)
+    c = sk.zeros(N, f32, stream)
+    prep = scale.prepare(simt.LaunchConfig1D.for_len(N, block=64), dev)
+    for op in launches(prep, a, c):
+        op.sync_on(stream)
+    again = next(launches(prep, a, c))
+    again.sync_on(stream)
+    print(c.partition((64,)))
+
+
+def nested_generator() -> None:
+    dev = sk.Device.cpu()
+    stream = dev.new_stream()
+    a = sk.to_device(np.ones(N, np.float32), stream)
+    c = sk.zeros(N, f32, stream)
+    prep = scale.prepare(simt.LaunchConfig1D.for_len(N, block=64), dev)
+
+    def gen() -> Iterator[Any]:
+        yield scale.launch_async(prep, a, c, 2.0)
+
+    op = next(gen())
+    op.sync_on(stream)
+    print(c.partition((64,)))
+
+
+async def loop_over_an_async_generator() -> None:
+    dev = sk.Device.cpu()
+    stream = dev.new_stream()
+    a = sk.to_device(np.ones(N, np.float32), stream)
+    c = sk.zeros(N, f32, stream)
+    prep = scale.prepare(simt.LaunchConfig1D.for_len(N, block=64), dev)
+    async for op in pending_launches(prep, a, c):
+        op.sync_on(stream)
+    print(c.partition((64,)))
+
+
+if __name__ == "__main__":
+    next_of_a_generator()
+    loop_over_a_generator()
+    nested_generator()
+    asyncio.run(loop_over_an_async_generator())
