@@ -138,15 +138,19 @@ KERNEL_UNIT_KINDS = ("simt", "tile", "device")
 _CHOICE_DEPTH = 6
 
 
-def _returned_params(func: FuncItem) -> tuple[str, ...] | None:
+def _returned_params(func: FuncItem, yields: bool = False) -> tuple[str, ...] | None:
     """The parameters a plain function may return (`return y if c else x` -> `y, x`); None when some `return`
-    gives anything else (or none returns): then its result is a fresh value to the checker."""
+    gives anything else (or none returns): then its result is a fresh value to the checker.  With `yields`, the
+    parameters a generator may yield (the CLI's rule)."""
     params = {arg.variable.name for arg in func.arguments}
     found: list[str] = []
     returns = 0
     for node in tree.walk(func.body):
-        if not isinstance(node, ReturnStmt):
+        if yields and isinstance(node, ReturnStmt) and node.expr is not None:
+            return None
+        if not isinstance(node, YieldExpr if yields else ReturnStmt):
             continue
+        assert isinstance(node, YieldExpr | ReturnStmt)
         returns += 1
         stack: list[Expression | None] = [node.expr]
         while stack:
@@ -1645,10 +1649,30 @@ class FunctionLowerer(calls.PlaceNaming):
                 self.target(target) if target is not None else None,
                 isinstance(item, CallExpr) and self.ctx.refers_to(item.callee, calls.SUPPRESS_CONTEXT),
                 isinstance(item, CallExpr) and self.constructs(item),
+                self.entered(item) if target is not None else None,
             )
             for item, target in zip(node.expr, node.target, strict=True)
         ]
         calls.lower_with(items, lambda: self.block(lambda: self.suite(node.body)), span_of(node), self)
+
+    def entered(self, expr: Expression) -> Callable[[], ir.Value] | None:
+        """What `with lend(c) as lo:` binds `lo` to (the CLI's `entered`, `calls.entered_value`)."""
+        if not (isinstance(expr, CallExpr) and isinstance(expr.callee, NameExpr)):
+            return None
+        node = expr.callee.node
+        symbol = self.ctx.module.names.get(expr.callee.name)
+        if not isinstance(node, Decorator) or symbol is None or symbol.node is not node:
+            return None
+        if expr.callee.name in self.local_names or len(node.original_decorators) != 1:
+            return None
+        if not any(self.ctx.refers_to(node.original_decorators[0], n) for n in calls.CONTEXT_MANAGER_DECORATORS):
+            return None
+        yielded = _returned_params(node.func, yields=True)
+        if yielded is None:
+            return None
+        bound = _bind_call(node.func, expr)
+        picked = tuple(bound[name] for name in yielded if name in bound)
+        return calls.entered_value(self._alternatives((), picked, span_of(expr), 0), span_of(expr), self)
 
     def constructs(self, node: CallExpr) -> bool:
         """Whether `node` builds an object of a class whose initializer the checker follows (`Cls(...)`)."""

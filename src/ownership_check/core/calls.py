@@ -643,6 +643,9 @@ class WithItem(Generic[E]):
     target: Target[E] | None = None
     suppresses: bool = False  # `contextlib.suppress(...)`: the body is `try: ... except ...: pass`
     constructs: bool = False  # a constructor call the checker follows (`with Pending(op):`): held for the body
+    # what the `as` target is bound to, after the item was evaluated: one of the caller's values a
+    # `@contextlib.contextmanager` generator of the module yields (`entered_value`); else a new value
+    entered: Callable[[], ir.Value] | None = None
 
 
 # --- device-likeness --------------------------------------------------------------------------------------------
@@ -1910,7 +1913,7 @@ def lower_with(items: Sequence[WithItem[E]], body: Callable[[], ir.Block], span:
         else:
             sink.lower_expr(item.node)
         if item.target is not None:
-            bind_target(item.target, ir.Fresh(), sink)
+            bind_target(item.target, item.entered() if item.entered is not None else ir.Fresh(), sink)
     block = body()
     if suppresses:
         # Any operation of the body may raise, be swallowed, and continue after the `with` statement.
@@ -1922,3 +1925,18 @@ def lower_with(items: Sequence[WithItem[E]], body: Callable[[], ir.Block], span:
     else:
         for op in block:
             sink.emit(op)
+
+
+#: Decorators that make a generator function a context manager whose `__enter__` gives what the generator yields.
+CONTEXT_MANAGER_DECORATORS: Final[frozenset[str]] = frozenset({"contextlib.contextmanager"})
+
+
+def entered_value(found: Choices[E] | None, span: Span, sink: Lowering[E]) -> Callable[[], ir.Value] | None:
+    """The `as` target of `with lend(c) as lo:` of a `@contextlib.contextmanager` generator of the module whose
+    every `yield` gives a parameter (`yield b`, `yield a if c else b`: the front ends' yielded parameters, as a
+    helper's returned ones): one of the caller's arguments bound to them (`found`, each in one arm of a `Branch`, as
+    `bind_choices` does), so two items lending one buffer make the body's launch see it twice.  None when the
+    yielded values are not known: the target is a new value."""
+    if found is None:
+        return None
+    return lambda: bind_choices(((), found[1]), span, sink)

@@ -529,15 +529,19 @@ def _is_constant(node: ast.AST, value: object) -> bool:
     return isinstance(node, ast.Constant) and node.value is value
 
 
-def _returned_params(func: FunctionNode) -> tuple[str, ...] | None:
+def _returned_params(func: FunctionNode, yields: bool = False) -> tuple[str, ...] | None:
     """The parameters a plain function may return (`return y if c else x` -> `y, x`); None when some `return`
-    gives anything else (or none returns): then its result is a fresh value to the checker."""
+    gives anything else (or none returns): then its result is a fresh value to the checker.  With `yields`, the
+    parameters a generator may yield (a `@contextlib.contextmanager`'s `yield b`; a `return` of a value: None)."""
     params = {p.arg for p in _param_names(func.args)}
     found: list[str] = []
     returns = 0
     for node in _walk(func.body):
-        if not isinstance(node, ast.Return):
+        if yields and isinstance(node, ast.Return) and node.value is not None:
+            return None
+        if not isinstance(node, ast.Yield if yields else ast.Return):
             continue
+        assert isinstance(node, ast.Yield | ast.Return)
         returns += 1
         stack: list[ast.AST | None] = [node.value]
         while stack:
@@ -675,6 +679,7 @@ class FileContext:
         self._line_bytes: dict[int, bytes] = {}
         self.toplevel = {s.name for s in module.body if isinstance(s, _SCOPES) and not isinstance(s, ast.Lambda)}
         self.toplevel |= summary.kernels.keys()  # module-level kernel aliases (`fast_add = vecadd`) too
+        self.module = module
         # plain module-level functions (local helpers whose returned parameters an argument may evaluate to)
         self.classes = ModuleClasses(module)  # top-level classes, whose methods' call summaries apply at calls
         self.functions: dict[str, FunctionNode] = {
@@ -1906,10 +1911,29 @@ class FunctionLowerer(calls.PlaceNaming):
                 isinstance(item.context_expr, ast.Call)
                 and self.ctx.qualify(item.context_expr.func) == calls.SUPPRESS_CONTEXT,
                 isinstance(item.context_expr, ast.Call) and self.constructs(item.context_expr),
+                self.entered(item.context_expr) if item.optional_vars is not None else None,
             )
             for item in node.items
         ]
         calls.lower_with(items, lambda: self.block(lambda: self.suite(node.body)), self.span(node), self)
+
+    def entered(self, node: ast.expr) -> Callable[[], ir.Value] | None:
+        """What `with lend(c) as lo:` binds `lo` to (`calls.entered_value`): the argument bound to a parameter a
+        `@contextlib.contextmanager` generator of the module's top level yields on every `yield`, else None."""
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)) or node.func.id in self.local_names:
+            return None
+        name = node.func.id
+        func = next((s for s in self.ctx.module.body if isinstance(s, ast.FunctionDef) and s.name == name), None)
+        if func is None or len(func.decorator_list) != 1:
+            return None
+        if self.ctx.qualify(func.decorator_list[0]) not in calls.CONTEXT_MANAGER_DECORATORS:
+            return None
+        yielded = _returned_params(func, yields=True)
+        if yielded is None:
+            return None
+        bound = _bind_call(func, node)
+        picked = tuple(bound[name] for name in yielded if name in bound)
+        return calls.entered_value(self._alternatives((), picked, self.span(node), 0), self.span(node), self)
 
     def constructs(self, node: ast.Call) -> bool:
         """Whether `node` builds an object of a class whose initializer the checker follows (`Cls(...)`)."""

@@ -1,5 +1,5 @@
 # fresh-expect: E0499 at line 49
-# fresh-known-miss: cli,mypy the `as` target of a `@contextlib.contextmanager` method yielding a pool buffer is a new value (`with pool.borrow() as lo, pool.borrow() as hi`, also `with lend(c) as lo, lend(c) as hi`), so two lends of one buffer are not seen
+# fresh-known-miss: cli,mypy the pool's `@contextlib.contextmanager` method yields an item of `self._bufs` at a computed index (`self._bufs[self._depth % len(self._bufs)]`), a new value, so `with pool.borrow() as lo, pool.borrow() as hi` is not seen to lend one buffer twice; a module function yielding its parameter (`with lend(c) as lo, lend(c) as hi`) is followed
 """A scratch pool lends buffers through a contextlib.contextmanager; its slot index wraps around, so two nested
 borrows from a one-buffer pool lend the same buffer to both outputs of a split kernel."""
 import contextlib
