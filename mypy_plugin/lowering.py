@@ -714,6 +714,9 @@ class FunctionLowerer(calls.PlaceNaming):
         self.scopes: list[list[ir.Op]] = [[]]
         self.local_names: set[str] = set()
         self.device: set[str] = set()
+        # the device-like names each nested function or lambda inherits: this body's, as they stand where it is
+        # defined (the CLI's `Unit.outer_device`), read by `device_names` for a hook inside the nested body
+        self.def_device: dict[int, frozenset[str]] = {}
         self.origins: dict[Span, Node] = {}
         self.helpers: set[int] = set()  # ids of the functions defined in this body
         self.awaited: set[int] = set()  # calls an `await` runs (the CLI's `awaited`)
@@ -1801,6 +1804,7 @@ class FunctionLowerer(calls.PlaceNaming):
                     self.expr(arg.initializer)
             if self.unit.kind != "module":
                 captured = self.captures(func, set(_params(func)))
+            self.def_device[id(func)] = frozenset(self.device)
         self.bind_fresh(ir.Place(self.name(node.name)), node)
         self.closures.pop(node.name, None)
         kind = self.ctx.decorator_kind(node.original_decorators) if isinstance(node, Decorator) else "function"
@@ -2231,6 +2235,7 @@ class FunctionLowerer(calls.PlaceNaming):
             for arg in expr.arguments:
                 if arg.initializer is not None:
                     self.expr(arg.initializer)
+            self.def_device[id(expr)] = frozenset(self.device)
             captured = self.captures(expr, set(_params(expr)))
             name = self.lambdas.get(id(expr))
             if name is not None and captured and not isinstance(self.unit.node, MypyFile) and not self.kernel_body:
@@ -2859,9 +2864,19 @@ def lower(unit: Unit, ctx: FileContext) -> Lowered:
     return Lowered(function, lowerer.origins)
 
 
-def device_names(unit: Unit, ctx: FileContext) -> frozenset[str]:
-    """The device-like names a unit hands down to the functions nested in it (its prepass result)."""
+def device_names(unit: Unit, ctx: FileContext, nested: Node | None = None) -> frozenset[str]:
+    """The device-like names a unit hands down to `nested`, a function or lambda defined in its body: the names as
+    they stand where it is defined, after what the body's statements before it made device values (an object a
+    constructor call built with device fields, `h = Bufs(a, b, c)`; an op a helper returned), as the CLI hands
+    them down while it lowers the body.  Without `nested` (or where the lowering does not reach it), the prepass
+    result."""
     lowerer = FunctionLowerer(ctx, unit)
+    if nested is not None:
+        lowerer.lower()
+        found = lowerer.def_device.get(id(nested))
+        if found is not None:
+            return found
+        lowerer = FunctionLowerer(ctx, unit)
     node = unit.node
     if isinstance(node, MypyFile):
         lowerer.prepass(node.defs, None)

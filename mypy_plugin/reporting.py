@@ -110,7 +110,9 @@ def enclosing_unit(stack: Sequence[Node], ctx: FileContext) -> Unit | None:
         else:
             continue
         if entry is not stack[-1] and not all(isinstance(e, TypeInfo) for e in stack[stack.index(entry) + 1:]):
-            outer = functools.cache(functools.partial(device_names, unit, ctx))
+            child = stack[stack.index(entry) + 1]
+            nested = child if isinstance(child, FuncItem) else None
+            outer = functools.cache(functools.partial(device_names, unit, ctx, nested))
             candidates = _module_variables(entry) if isinstance(entry, MypyFile) else None
         parent = entry
     return unit
