@@ -92,6 +92,10 @@ PAIRS: dict[str, tuple[str, str]] = {
         "e0499_helper_returns_overlapping_slices", "clean_helper_returns_disjoint_slices"
     ),
     "fresh r: an op stored in a container": ("e0505_op_stored_in_container", "clean_op_stored_in_container"),
+    "fresh r: an op a generator yields": ("e0505_op_yielded_by_generator", "clean_op_yielded_by_generator"),
+    "fresh r: a context manager yielding its parameter": (
+        "e0499_contextmanager_yields_parameter", "clean_contextmanager_yields_parameter"
+    ),
     "surface: a then chain's values": (
         "e0502_then_chain_values_are_launch_buffers", "clean_then_chain_values_are_launch_buffers"
     ),

@@ -44,5 +44,9 @@ def two_items() -> None:
     print(c.to_numpy(stream)[:2])
 
 
-if __name__ == "__main__":
+def main() -> None:
     two_items()
+
+
+if __name__ == "__main__":
+    main()

@@ -51,6 +51,10 @@ def lent_and_itself() -> None:
         split2.launch(prepared, stream, src, lo, c)  # expect: E0499
 
 
-if __name__ == "__main__":
+def main() -> None:
     two_items()
     lent_and_itself()
+
+
+if __name__ == "__main__":
+    main()

@@ -85,8 +85,12 @@ async def loop_over_an_async_generator() -> None:
         break
 
 
-if __name__ == "__main__":
+def main() -> None:
     next_of_a_generator()
     loop_over_a_generator()
     nested_generator()
     asyncio.run(loop_over_an_async_generator())
+
+
+if __name__ == "__main__":
+    main()
