@@ -92,6 +92,9 @@ PAIRS: dict[str, tuple[str, str]] = {
         "e0499_helper_returns_overlapping_slices", "clean_helper_returns_disjoint_slices"
     ),
     "fresh r: an op stored in a container": ("e0505_op_stored_in_container", "clean_op_stored_in_container"),
+    "fresh r: a call through a function value": (
+        "e0382_call_through_function_value", "clean_call_through_function_value"
+    ),
     "fresh r: an op a generator yields": ("e0505_op_yielded_by_generator", "clean_op_yielded_by_generator"),
     "fresh r: a context manager yielding its parameter": (
         "e0499_contextmanager_yields_parameter", "clean_contextmanager_yields_parameter"
@@ -223,7 +226,11 @@ def _markers(case: str) -> list[tuple[int, str]]:
 #: Error cases whose markers are at calls of a nested function (`ir.Borrow.call`): the runtime raises at the nested
 #: launch, one frame below the marked call.
 REPORTED_AT_CALL: frozenset[str] = frozenset(
-    {"e0502_nested_function_captured_aliases", "e0502_closure_capture_rebound_by_caller"}
+    {
+        "e0502_nested_function_captured_aliases",
+        "e0502_closure_capture_rebound_by_caller",
+        "e0382_call_through_function_value",  # the function the value runs moves its argument into a launch
+    }
 )
 
 ERROR_RUNS = [(label, pair[0], line, code) for label, pair in PAIRS.items() for line, code in _markers(pair[0])]

@@ -66,7 +66,11 @@ def chosen_by_a_test() -> None:
     print(out.to_numpy(stream)[:2])
 
 
-if __name__ == "__main__":
+def main() -> None:
     each_of_a_display()
     entries_of_a_dict()
     chosen_by_a_test()
+
+
+if __name__ == "__main__":
+    main()
