@@ -113,7 +113,7 @@ from mypy_plugin.call_targets import (
     receiver_items,
 )
 from ownership_check.core import callables, calls, ir, stdlib_flow
-from ownership_check.core.call_effects import apply_summary
+from ownership_check.core.call_effects import GeneratedInit, apply_summary
 from ownership_check.core.checker import effect_names, nonlocal_effects
 from ownership_check.diagnostics import Span
 from safekernels.ownership_model import (
@@ -2420,6 +2420,9 @@ class FunctionLowerer(calls.PlaceNaming):
             return calls.merge_choices((index,), (self.item_choices(expr.base, span, depth + 1),))
         if isinstance(expr, CallExpr) and (picked_items := self.picked_items(expr, span, depth)) is not None:
             return picked_items
+        if isinstance(expr, MemberExpr) and isinstance(expr.expr, CallExpr):
+            # `copy.copy(Bufs(c, c, c)).a`, `dataclasses.replace(h, a=c).a`: the field of the object built there
+            return self.field_choices(expr.expr, expr.name, span, depth + 1)
         if (
             isinstance(expr, CallExpr)
             and isinstance(expr.callee, MemberExpr)
@@ -2470,6 +2473,58 @@ class FunctionLowerer(calls.PlaceNaming):
         self, prelude: tuple[Expression, ...], options: Sequence[Expression], span: Span, depth: int
     ) -> calls.Choices[Expression] | None:
         return calls.alternatives(prelude, options, span, depth, self.place, self.choices)
+
+    def field_choices(
+        self, expr: Expression, field: str, span: Span, depth: int
+    ) -> calls.Choices[Expression] | None:
+        """The places the attribute `field` of the object `expr` evaluates to may be, for an object the checker
+        sees built right there (the CLI's `field_choices`): a `fields` entry's call (`stdlib_flow.copied_field`),
+        a constructor call of a dataclass or `NamedTuple` of this module (`stdlib_flow.constructed_field`); of a
+        copy's operand also a name whose class is one."""
+        if depth > _CHOICE_DEPTH:
+            return None
+        if isinstance(expr, NameExpr):
+            cls = receiver_class(self, expr.name)
+            base = self.place(expr)
+            generated = self.generated_init(cls) if cls is not None else None
+            if base is None or generated is None or field not in (*generated.positional, *generated.keyword_only):
+                return None
+            return (expr,), (calls.Operand(expr, span, stdlib_flow.field_place(base, field), True),)
+        if not isinstance(expr, CallExpr) or any(k not in (ARG_POS, ARG_NAMED) for k in expr.arg_kinds):
+            return None
+        positional = [a for a, k in zip(expr.args, expr.arg_kinds, strict=True) if k == ARG_POS]
+        if positional != expr.args[: len(positional)]:
+            return None
+        keywords = [
+            (n, a) for a, k, n in zip(expr.args, expr.arg_kinds, expr.arg_names, strict=True)
+            if k == ARG_NAMED and n is not None
+        ]
+
+        def choose(option: Expression) -> calls.Choices[Expression] | None:
+            return self._alternatives((), (option,), span, depth)
+
+        flow = self.stdlib_flow_of(expr.callee)
+        if flow is not None and flow.relation == "fields":
+            if len(positional) != 1 or (keywords and not flow.replaces):
+                return None
+            return stdlib_flow.copied_field(
+                field, positional[0], keywords, lambda o, f: self.field_choices(o, f, span, depth + 1), choose
+            )
+        callee = expr.callee
+        if not (isinstance(callee, NameExpr) and callee.name in self.ctx.classes.classes and self.constructs(expr)):
+            return None
+        generated = self.generated_init(self.ctx.classes.classes[callee.name])
+        if generated is None:
+            return None
+        return stdlib_flow.constructed_field(field, generated, positional, keywords, choose)
+
+    def generated_init(self, cls: ClassDef) -> GeneratedInit | None:
+        """The followed `__init__` `@dataclass` / `NamedTuple` generates for `cls`, else None."""
+        classes = self.ctx.classes
+        if id(cls) not in classes.generated:
+            classes.generated[id(cls)] = generated_fields(self, cls)
+        generated = classes.generated[id(cls)]
+        return generated if generated is not None and generated.followed else None
 
     def computed_index(self, expr: Expression) -> bool:
         """`bufs[step % 2]` of a display or container name bound to a name: a new value (the CLI's rule)."""
@@ -2522,6 +2577,9 @@ class FunctionLowerer(calls.PlaceNaming):
                 return None
             parts = tuple(
                 self._alternatives((), (positional[i],), span, depth) if flow.itself  # `itertools.repeat(c)`
+                else stdlib_flow.flattened_items(  # `itertools.chain.from_iterable([[c], [a]])`
+                    self.literal_display(positional[i]), lambda item: self.item_choices(item, span, depth + 1)
+                ) if flow.flatten
                 else self.item_choices(positional[i], span, depth + 1)
                 for i in taken
             )

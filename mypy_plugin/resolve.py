@@ -32,6 +32,7 @@ from mypy.nodes import (
     MypyFile,
     NameExpr,
     RefExpr,
+    TypeInfo,
 )
 from mypy.types import CallableType, Instance, ProperType, Type, UnionType, get_proper_type
 from mypy.util import correct_relative_import
@@ -75,6 +76,10 @@ def public_name(expr: Expression, imports: dict[str, str]) -> str | None:
         base = expr.expr
         if isinstance(base, RefExpr) and isinstance(base.node, MypyFile):
             return f"{base.node.fullname}.{expr.name}"
+        if not fullname_of(expr) and isinstance(base, RefExpr) and isinstance(base.node, TypeInfo):
+            # `itertools.chain.from_iterable`: a class's attribute, which mypy leaves without a fullname
+            owner = public_name(base, imports)
+            return f"{owner}.{expr.name}" if owner else None
         return fullname_of(expr)
     if isinstance(expr, NameExpr):
         if isinstance(expr.node, MypyFile):

@@ -25,12 +25,21 @@ library function returns is a new value (docs/checker.md names that limit).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal, TypeVar
 
 from ownership_check.core import ir
-from ownership_check.core.calls import ContainerKey, Lowering, PlaceTarget, Target, UnpackTarget
+from ownership_check.core.call_effects import GeneratedInit
+from ownership_check.core.calls import (
+    Choices,
+    ContainerKey,
+    Lowering,
+    PlaceTarget,
+    Target,
+    UnpackTarget,
+    merge_choices,
+)
 from ownership_check.diagnostics import Span
 
 E = TypeVar("E")
@@ -45,7 +54,8 @@ class StdlibFlow:
     that leave the relation as it is (`sorted(pool, key=len)`); `default`: the position of a positional fallback
     that is one more choice (`next(it, d)`); `replaces`: its keyword arguments replace fields of the operand
     (`dataclasses.replace(step, dst=a)`); `itself`: the item operands are the items themselves, not iterables of
-    them (`itertools.repeat(c)` hands out `c`)."""
+    them (`itertools.repeat(c)` hands out `c`); `flatten`: the items are the items of the operand's items
+    (`itertools.chain.from_iterable([[c], [a]])` hands out `c` and `a`)."""
 
     relation: Relation
     operands: tuple[int, ...] | None = (0,)
@@ -53,6 +63,7 @@ class StdlibFlow:
     default: int | None = None
     replaces: bool = False
     itself: bool = False
+    flatten: bool = False
 
 
 _ORDERING: Final[frozenset[str]] = frozenset({"key", "reverse"})
@@ -74,7 +85,7 @@ STDLIB_FLOWS: Final[dict[str, StdlibFlow]] = {
     "itertools.cycle": StdlibFlow("items"),
     "itertools.islice": StdlibFlow("items"),
     "itertools.chain": StdlibFlow("items", operands=None),
-    "itertools.chain.from_iterable": StdlibFlow("items"),
+    "itertools.chain.from_iterable": StdlibFlow("items", flatten=True),
     "itertools.repeat": StdlibFlow("items", options=frozenset({"times"}), itself=True),
     # adjacent pairs of the items; tuples of one item of each operand
     "itertools.pairwise": StdlibFlow("pairs"),
@@ -158,6 +169,70 @@ def bind_fields(
         for f in fields
     )
     sink.emit(ir.Bind((target.place, *places), (ir.Fresh(), *values), target.span))
+
+
+def flattened_items(
+    display: Sequence[E] | None, item_choices: Callable[[E], Choices[E] | None]
+) -> Choices[E] | None:
+    """The places an item of `itertools.chain.from_iterable(display)` may be (a `flatten` entry): any item of any
+    of the display's items, each an iterable whose items the front end's `item_choices` knows (`[[c], pool]`).
+    None when the operand is no display or the items of one of its items are not known."""
+    if not display:
+        return None
+    parts = [item_choices(item) for item in display]
+    if any(part is None for part in parts):
+        return None
+    return merge_choices((), parts)
+
+
+def copied_field(
+    field: str,
+    operand: E,
+    replaced: Sequence[tuple[str, E]],
+    operand_field: Callable[[E, str], Choices[E] | None],
+    choose: Callable[[E], Choices[E] | None],
+) -> Choices[E] | None:
+    """The places `copy.copy(operand).field` / `dataclasses.replace(operand, f=v).field` (a `fields` entry's
+    result, not bound to a name: a launch's argument, a helper's) may be: the replacement given for `field`, else
+    what `operand`'s field is (`operand_field`: a name's attribute, a constructor call's argument, a nested copy's
+    field).  The operand and the other replacements are evaluated first.  None when the field is not known."""
+    given = dict(replaced)
+    others = tuple(value for name, value in replaced if name != field)
+    if field in given:
+        found = choose(given[field])
+        return None if found is None else ((operand, *others, *found[0]), found[1])
+    found = operand_field(operand, field)
+    return None if found is None else ((*found[0], *others), found[1])
+
+
+def constructed_field(
+    field: str,
+    generated: GeneratedInit,
+    positional: Sequence[E],
+    keywords: Sequence[tuple[str, E]],
+    choose: Callable[[E], Choices[E] | None],
+) -> Choices[E] | None:
+    """The places `Cls(a, b, c=c).field` (of a dataclass or `NamedTuple` of the module whose generated `__init__`
+    is `generated`) may be: the argument bound to the field; the other arguments are evaluated first.  None when
+    the initializer is not followed, the field takes its default, or the arguments do not fit."""
+    fields = (*generated.positional, *generated.keyword_only)
+    if not generated.followed or len(positional) > len(generated.positional):
+        return None
+    bound = dict(zip(generated.positional, positional, strict=False))
+    for name, value in keywords:
+        if name not in fields or name in bound:
+            return None
+        bound[name] = value
+    if field not in bound:
+        return None
+    found = choose(bound[field])
+    others = tuple(value for name, value in bound.items() if name != field)
+    return None if found is None else ((*others, *found[0]), found[1])
+
+
+def field_place(place: ir.Place, field: str) -> ir.Place:
+    """The place of the attribute `field` of the object at `place` (`h.a`)."""
+    return ir.Place(place.root, (*place.attrs, field), _field_text(place, field))
 
 
 def _field_text(place: ir.Place, field: str) -> str | None:

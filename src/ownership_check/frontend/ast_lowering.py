@@ -35,7 +35,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Final, Union
 
 from ownership_check.core import callables, calls, ir, stdlib_flow
-from ownership_check.core.call_effects import apply_summary
+from ownership_check.core.call_effects import GeneratedInit, apply_summary
 from ownership_check.core.checker import effect_names, nonlocal_effects
 from ownership_check.diagnostics import Span
 from ownership_check.frontend.call_targets import (
@@ -2682,6 +2682,9 @@ class FunctionLowerer(calls.PlaceNaming):
             return calls.merge_choices((index,), (self.item_choices(node.value, span, depth + 1),))
         if isinstance(node, ast.Call) and (picked_items := self.picked_items(node, span, depth)) is not None:
             return picked_items
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Call):
+            # `copy.copy(Bufs(c, c, c)).a`, `dataclasses.replace(h, a=c).a`: the field of the object built there
+            return self.field_choices(node.value, node.attr, span, depth + 1)
         if (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Attribute)
@@ -2737,6 +2740,52 @@ class FunctionLowerer(calls.PlaceNaming):
     ) -> calls.Choices[ast.expr] | None:
         return calls.alternatives(prelude, options, span, depth, self.place, self.choices)
 
+    def field_choices(self, node: ast.expr, field: str, span: Span, depth: int) -> calls.Choices[ast.expr] | None:
+        """The places the attribute `field` of the object `node` evaluates to may be, for an object the checker
+        sees built right there: a `fields` entry's call (`copy.copy(x)`, `dataclasses.replace(x, f=v)`;
+        `stdlib_flow.copied_field`), a constructor call of a dataclass or `NamedTuple` of this module
+        (`stdlib_flow.constructed_field`); of a copy's operand also a name whose class is one."""
+        if depth > _CHOICE_DEPTH:
+            return None
+        if isinstance(node, ast.Name):
+            cls = receiver_class(self, node.id)
+            base = self.place(node)
+            generated = self.generated_init(cls) if cls is not None else None
+            if base is None or generated is None or field not in (*generated.positional, *generated.keyword_only):
+                return None
+            return (node,), (calls.Operand(node, span, stdlib_flow.field_place(base, field), True),)
+        if not isinstance(node, ast.Call) or any(isinstance(a, ast.Starred) for a in node.args):
+            return None
+        if any(k.arg is None for k in node.keywords):
+            return None
+        keywords = [(k.arg, k.value) for k in node.keywords if k.arg is not None]
+
+        def choose(option: ast.expr) -> calls.Choices[ast.expr] | None:
+            return self._alternatives((), (option,), span, depth)
+
+        flow = stdlib_flow.stdlib_flow(self.stdlib_name(node.func))
+        if flow is not None and flow.relation == "fields":
+            if len(node.args) != 1 or (keywords and not flow.replaces):
+                return None
+            return stdlib_flow.copied_field(
+                field, node.args[0], keywords, lambda o, f: self.field_choices(o, f, span, depth + 1), choose
+            )
+        func = node.func
+        if not (isinstance(func, ast.Name) and func.id in self.ctx.classes.classes and self.constructs(node)):
+            return None
+        generated = self.generated_init(self.ctx.classes.classes[func.id])
+        if generated is None:
+            return None
+        return stdlib_flow.constructed_field(field, generated, node.args, keywords, choose)
+
+    def generated_init(self, cls: ast.ClassDef) -> GeneratedInit | None:
+        """The followed `__init__` `@dataclass` / `NamedTuple` generates for `cls`, else None."""
+        classes = self.ctx.classes
+        if id(cls) not in classes.generated:
+            classes.generated[id(cls)] = generated_fields(cls, self.ctx.qualify)
+        generated = classes.generated[id(cls)]
+        return generated if generated is not None and generated.followed else None
+
     def computed_index(self, node: ast.expr) -> bool:
         """`bufs[step % 2]` of a display or container name: as an argument it may be any item, but bound to a name
         (`src = bufs[i]; dst = bufs[j]`) it is a new value, as the indices usually differ (no report without
@@ -2783,6 +2832,9 @@ class FunctionLowerer(calls.PlaceNaming):
                 return None
             parts = tuple(
                 self._alternatives((), (node.args[i],), span, depth) if flow.itself  # `itertools.repeat(c)`
+                else stdlib_flow.flattened_items(  # `itertools.chain.from_iterable([[c], [a]])`
+                    self.literal_display(node.args[i]), lambda item: self.item_choices(item, span, depth + 1)
+                ) if flow.flatten
                 else self.item_choices(node.args[i], span, depth + 1)
                 for i in taken
             )
