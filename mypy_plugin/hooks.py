@@ -25,7 +25,19 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from mypy.errorcodes import ErrorCode
-from mypy.nodes import CallExpr, Context, Decorator, FuncDef, Import, IndexExpr, MypyFile, NameExpr, Var
+from mypy.nodes import (
+    CallExpr,
+    Context,
+    Decorator,
+    FuncDef,
+    Import,
+    IndexExpr,
+    MemberExpr,
+    MypyFile,
+    NameExpr,
+    RefExpr,
+    Var,
+)
 from mypy.options import Options
 from mypy.plugin import (
     CheckerPluginInterface,
@@ -35,9 +47,9 @@ from mypy.plugin import (
     Plugin,
     ReportConfigContext,
 )
-from mypy.types import FunctionLike, Type
+from mypy.types import AnyType, CallableType, FunctionLike, Type, get_proper_type
 
-from mypy_plugin import resolve
+from mypy_plugin import resolve, tree
 from mypy_plugin.fingerprint import fingerprint
 from mypy_plugin.mypy_internals import UnsupportedMypyError, scope_stack
 from ownership_check.diagnostics import Diagnostic
@@ -288,6 +300,45 @@ def _report_local_call(api: CheckerPluginInterface, call: Context, callee: str) 
         and _imports_safekernels(module)
     ):
         _guarded(api, call, lambda: reporting.report_caused_by(api, call))
+        node = call.callee.node if isinstance(call.callee, RefExpr) else None
+        func = node.func if isinstance(node, Decorator) else node
+        if isinstance(func, FuncDef) and unhooked_causes(func):
+            _guarded(api, call, lambda: _report_callee(api, func))
+
+
+def _report_callee(api: CheckerPluginInterface, func: FuncDef) -> list[Diagnostic]:
+    reporting.report_unhooked_callee(api, func)
+    return []
+
+
+#: `unhooked_causes` per function, with the body it was computed for (dmypy gives an edited function a new body).
+_UNHOOKED: dict[int, tuple[object, bool]] = {}
+
+
+def unhooked_causes(func: FuncDef) -> bool:
+    """Whether `func` holds a call of a method that can cause an ownership diagnostic (`CAUSE_METHODS`:
+    `kernel.launch_unchecked(...)`, `buf.partition(...)`) on a parameter mypy types as `Any` (unannotated, in a
+    function with annotations, or in an unannotated one): mypy calls no hook for a member call on `Any`, so such
+    a function is analysed from the hook of a call of it instead (`reporting.report_unhooked_callee`).  Read once
+    per function body."""
+    found = _UNHOOKED.get(id(func))
+    if found is not None and found[0] is func.body:
+        return found[1]
+    signature = func.type
+    untyped: set[int] = set()
+    for index, argument in enumerate(func.arguments):
+        declared = signature.arg_types[index] if isinstance(signature, CallableType) else None
+        if declared is None or isinstance(get_proper_type(declared), AnyType):
+            untyped.add(id(argument.variable))
+    result = bool(untyped) and any(
+        isinstance(n, CallExpr) and isinstance(n.callee, MemberExpr) and n.callee.name in CAUSE_METHODS
+        and isinstance(n.callee.expr, NameExpr) and id(n.callee.expr.node) in untyped
+        for n in tree.walk_many(func.body.body)
+    )
+    if len(_UNHOOKED) > 4096:
+        _UNHOOKED.clear()
+    _UNHOOKED[id(func)] = (func.body, result)
+    return result
 
 
 def _nested_function_hook(ctx: FunctionContext) -> Type:

@@ -34,7 +34,7 @@ import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from mypy.nodes import Context, FuncDef, FuncItem, LambdaExpr, MypyFile, Node, TypeInfo, Var
+from mypy.nodes import ClassDef, Context, Decorator, FuncDef, FuncItem, LambdaExpr, MypyFile, Node, TypeInfo, Var
 from mypy.plugin import CheckerPluginInterface
 
 from mypy_plugin import errorcodes, tree
@@ -59,8 +59,6 @@ def cause_span(diagnostic: Diagnostic) -> Span:
 def _decorator_kind(ctx: FileContext, func: FuncItem, parent: Node) -> str:
     if not isinstance(func, FuncDef) or not func.is_decorated:
         return "function"
-    from mypy.nodes import Decorator
-
     body: list[Node]
     if isinstance(parent, MypyFile):
         body = list(parent.defs)
@@ -278,20 +276,9 @@ def report_caused_by(api: CheckerPluginInterface, call: Node) -> list[Diagnostic
     target = _target(stack)
     if target is None:
         return []
-    body: object = target.defs if isinstance(target, MypyFile) else getattr(target, "body", None)
-    token = checking_pass(api)
-    analysed = PASS_CACHE.lookup(target, body, token)
+    analysed = _analysed(api, stack, target, module)
     if analysed is None:
-        ctx = FileContext(module, api.path)
-        unit = enclosing_unit(stack, ctx)
-        if unit is None:
-            return []
-        lowered = lower(unit, ctx)
-        diagnostics = CORE.get(lowered.function)
-        analysed = _Analysed(
-            target, body, token, lowered, diagnostics, unsuppressed(diagnostics, api.path)
-        )
-        PASS_CACHE.store(analysed)
+        return []
     # A hook reports every diagnostic of its unit that mypy has not kept yet in this pass, not only those its call
     # caused: the owning call's own hook may never fire (mypy does not check code it infers to be unreachable,
     # `if x is None` for an `x` typed without None, although the program runs it), or fire only while mypy
@@ -299,3 +286,46 @@ def report_caused_by(api: CheckerPluginInterface, call: Node) -> list[Diagnostic
     if analysed.pending:
         analysed.pending = [d for d in analysed.pending if not emit(api, d)]
     return caused_by(analysed.lowered, analysed.diagnostics, call)
+
+
+def report_unhooked_callee(api: CheckerPluginInterface, callee: FuncDef) -> None:
+    """Report the diagnostics of `callee`, a function (or a method of a class) at the top level of the module being
+    checked, from the hook of a call of it: `callee` holds a call that can cause one on a receiver mypy types as
+    `Any` (`hooks.unhooked_causes`: `kernel.launch_unchecked(...)` of an unannotated parameter), and mypy calls no
+    hook for a member call on `Any`, so no hook of its own may ever start its analysis.  The analysis is the one a
+    hook inside it would make (`PASS_CACHE`, so a second call of it in the same pass reports nothing again)."""
+    module = scope_stack(api)[0]
+    if not isinstance(module, MypyFile):
+        return
+    def holds(body: Sequence[Node]) -> bool:
+        return any(d is callee or (isinstance(d, Decorator) and d.func is callee) for d in body)
+
+    if holds(module.defs):
+        stack: list[Node] = [module, callee]
+    else:
+        owners = [d.info for d in module.defs if isinstance(d, ClassDef) and holds(d.defs.body)]
+        if len(owners) != 1:
+            return
+        stack = [module, owners[0], callee]
+    analysed = _analysed(api, stack, callee, module)
+    if analysed is not None and analysed.pending:
+        analysed.pending = [d for d in analysed.pending if not emit(api, d)]
+
+
+def _analysed(api: CheckerPluginInterface, stack: Sequence[Node], target: Node, module: MypyFile) -> _Analysed | None:
+    """The analysis of the unit `target` (the innermost function of `stack`, or the module) in this pass."""
+    body: object = target.defs if isinstance(target, MypyFile) else getattr(target, "body", None)
+    token = checking_pass(api)
+    analysed = PASS_CACHE.lookup(target, body, token)
+    if analysed is None:
+        ctx = FileContext(module, api.path)
+        unit = enclosing_unit(stack, ctx)
+        if unit is None:
+            return None
+        lowered = lower(unit, ctx)
+        diagnostics = CORE.get(lowered.function)
+        analysed = _Analysed(
+            target, body, token, lowered, diagnostics, unsuppressed(diagnostics, api.path)
+        )
+        PASS_CACHE.store(analysed)
+    return analysed

@@ -1,5 +1,4 @@
-# fresh-expect: E0133 at line 26
-# fresh-known-miss: mypy `kernel.launch_unchecked(...)` on an unannotated parameter `kernel` outside an unsafe block: the plugin sees `Any` and reports nothing (the CLI reports E0133)
+# fresh-expect: E0133 at line 25
 """A benchmark harness wraps `launch_unchecked` in a helper and calls it from inside `with simt.unsafe():`; the
 unsafe block does not extend into the helper."""
 import time
