@@ -2399,6 +2399,10 @@ class FunctionLowerer(calls.PlaceNaming):
             if items is not None:
                 picked = (items[literal],) if literal is not None and -len(items) <= literal < len(items) else items
                 return self._alternatives((expr.base, index), picked, span, depth)
+            shown = self.display_items(expr.base) if isinstance(expr.base, CallExpr | DictExpr) else None
+            if shown is not None and shown[1] and (entry := stdlib_flow.keyed_entry(shown[0], key)) is not None:
+                # `dict(item=c, other=a)["item"]`, `{"item": c}["item"]`: the entry under the key
+                return self._alternatives((*entry[0], index), entry[1], span, depth)
             if isinstance(expr.base, NameExpr) and expr.base.name in self.containers:
                 raw = expr.base.name
                 name = self.name(raw)

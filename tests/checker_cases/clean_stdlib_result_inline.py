@@ -1,7 +1,8 @@
 """Standard-library calls the checker follows, written inline as launch arguments, over buffers no pending op
 writes: `next(itertools.chain.from_iterable([[d], [d]]))`, `copy.copy(Bufs(d, c, c)).a`,
-`dataclasses.replace(Bufs(c, c, c), a=d).a`, `Bufs(d, c, c).a`, `copy.copy(h).b` of `h = Bufs(c, d, c)` and a
-helper's op over an item of a nested display of `d` are `d`, never the `c` the pending op writes."""
+`dataclasses.replace(Bufs(c, c, c), a=d).a`, `Bufs(d, c, c).a`, `copy.copy(h).b` of `h = Bufs(c, d, c)`,
+`dict(item=d, other=c)["item"]` and a helper's op over an item of a nested display of `d` are `d`, never the `c`
+the pending op writes."""
 
 import copy
 import dataclasses
@@ -46,6 +47,7 @@ def inline(dev: sk.Device, stream: sk.Stream) -> None:
     scale.launch(prepared, stream, src, copy.copy(Bufs(d, c, c)).a)
     scale.launch(prepared, stream, src, dataclasses.replace(Bufs(c, c, c), a=d).a)
     scale.launch(prepared, stream, src, Bufs(d, c, c).a)
+    scale.launch(prepared, stream, src, dict(item=d, other=c)["item"])
     h = Bufs(c, d, c)
     scale.launch(prepared, stream, src, copy.copy(h).b)
     p.sync_on(stream)

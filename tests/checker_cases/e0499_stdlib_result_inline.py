@@ -1,9 +1,9 @@
 """A standard-library call the checker follows, written inline where an argument is expected, is the caller's
 buffer as it is when bound to a name first: `next(itertools.chain.from_iterable([[c]]))` is an item of an inner
 display (`c`), `copy.copy(Bufs(c, d, d)).a` and `dataclasses.replace(Bufs(d, d, d), a=c).a` are the field of an
-object built right there (`c`), and so are `Bufs(c, d, d).a` itself and `copy.copy(h).b` of `h = Bufs(d, c, d)`.
-As a launch's output (or a helper's argument that the helper's pending op writes) while a pending op writes `c`,
-each borrows `c` mutably twice."""
+object built right there (`c`), and so are `Bufs(c, d, d).a` itself, `copy.copy(h).b` of `h = Bufs(d, c, d)` and
+`dict(item=c, other=d)["item"]`.  As a launch's output (or a helper's argument that the helper's pending op
+writes) while a pending op writes `c`, each borrows `c` mutably twice."""
 
 import copy
 import dataclasses
@@ -85,6 +85,16 @@ def constructed(dev: sk.Device, stream: sk.Stream) -> None:
     prepared = scale.prepare(simt.LaunchConfig1D.for_len(64, block=64), dev)
     p = scale.launch_async(prepared, src, c)
     scale.launch(prepared, stream, src, Bufs(c, d, d).a)  # expect: E0499
+    p.sync_on(stream)
+
+
+def keyed(dev: sk.Device, stream: sk.Stream) -> None:
+    src = sk.to_device(np.arange(64, dtype=np.float32), stream)
+    c = sk.zeros(64, f32, stream)
+    d = sk.zeros(64, f32, stream)
+    prepared = scale.prepare(simt.LaunchConfig1D.for_len(64, block=64), dev)
+    p = scale.launch_async(prepared, src, c)
+    scale.launch(prepared, stream, src, dict(item=c, other=d)["item"])  # expect: E0499
     p.sync_on(stream)
 
 

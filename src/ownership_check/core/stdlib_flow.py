@@ -230,6 +230,16 @@ def constructed_field(
     return None if found is None else ((*others, *found[0]), found[1])
 
 
+def keyed_entry(entries: Sequence[tuple[ContainerKey, E]], key: ContainerKey | None) -> tuple[list[E], list[E]] | None:
+    """`dict(item=c, other=a)["item"]` (a `mapping` entry's call, or a dict display, subscripted where it is
+    written): (the other entries' values, evaluated first; the values the subscript may be: the one under `key`,
+    any of them for a key not known here).  None for a literal key the entries lack (the runtime's `KeyError`)."""
+    chosen = [value for k, value in entries if key is None or k == key]
+    if not chosen:
+        return None
+    return [value for k, value in entries if key is not None and k != key], chosen
+
+
 def field_place(place: ir.Place, field: str) -> ir.Place:
     """The place of the attribute `field` of the object at `place` (`h.a`)."""
     return ir.Place(place.root, (*place.attrs, field), _field_text(place, field))

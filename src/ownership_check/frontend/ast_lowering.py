@@ -2661,6 +2661,10 @@ class FunctionLowerer(calls.PlaceNaming):
             if items is not None:
                 picked = (items[literal],) if literal is not None and -len(items) <= literal < len(items) else items
                 return self._alternatives((node.value, index), picked, span, depth)
+            shown = self.display_items(node.value) if isinstance(node.value, ast.Call | ast.Dict) else None
+            if shown is not None and shown[1] and (entry := stdlib_flow.keyed_entry(shown[0], key)) is not None:
+                # `dict(item=c, other=a)["item"]`, `{"item": c}["item"]`: the entry under the key
+                return self._alternatives((*entry[0], index), entry[1], span, depth)
             if isinstance(node.value, ast.Name) and node.value.id in self.containers:
                 raw = node.value.id
                 name = self.name(raw)
