@@ -849,7 +849,8 @@ def applied_summary(
         return replace(applied, built_receiver=built.name) if applied is not None else None
     else:
         return None
-    return _applied(lowerer, callee, receiver, nested, args, call_span)
+    applied = _applied(lowerer, callee, receiver, nested, args, call_span)
+    return callables.item_of_a_loop(applied) if id(node) in lowerer.loop_items else applied
 
 
 def function_choices(lowerer: FunctionLowerer, func: Expression) -> tuple[FuncItem, ...] | None:

@@ -721,6 +721,7 @@ class FunctionLowerer(calls.PlaceNaming):
         self.helpers: set[int] = set()  # ids of the functions defined in this body
         self.awaited: set[int] = set()  # calls an `await` runs (the CLI's `awaited`)
         self.iterated: set[int] = set()  # generator calls an item is taken from (the CLI's `iterated`)
+        self.loop_items: set[int] = set()  # of those, the ones a `for` takes every item of (the CLI's `loop_items`)
         self.closures: dict[str, calls.NonlocalEffects] = {}  # nested functions that rebind or move `nonlocal`s
         self.containers: dict[str, calls.Container] = {}  # names only ever bound to displays (`calls.Container`)
         # names bound once to a dict display of literal keys (`KERNELS = {"add": add}`): what a dict comprehension
@@ -1506,6 +1507,7 @@ class FunctionLowerer(calls.PlaceNaming):
             taker = self.place(node.index)
             assert taker is not None
             self.iterated.add(id(generator))
+            self.loop_items.add(id(generator))
             index = node.index
 
             def take() -> None:

@@ -203,6 +203,17 @@ def any_of(applied: Sequence[AppliedSummary[E] | None]) -> AppliedSummary[E] | N
     return replace(first, others=tuple(others)) if others else first
 
 
+def item_of_a_loop(applied: AppliedSummary[E] | None) -> AppliedSummary[E] | None:
+    """The summary of `gen(a, c)` in `for op in gen(a, c)`, applied at each iteration for the item it takes: the
+    generator's body runs once over the whole loop, not once per item, so what it moves of the caller's values is
+    not moved again per item (that reported E0382 at the `for` on the second iteration of a generator that moves
+    its parameters and rebinds its own names, a clean program); the item keeps the loans of the op it yields.  What
+    the generator moves is not followed (as for any call the checker does not follow)."""
+    if applied is None:
+        return None
+    return replace(applied, summary=replace(applied.summary, moves=()))
+
+
 def iterated_call(value: ir.Value) -> ir.Value:
     """An item taken from a call of a generator function of the module (`next(gen(a, c))`, `for op in gen(a,
     c)`): the call was lowered as a call of the function run to its end, whose `yield`s give what a `return` gives

@@ -906,6 +906,7 @@ class FunctionLowerer(calls.PlaceNaming):
         self.helpers: dict[str, FunctionNode] = {}  # plain functions defined in this body
         self.awaited: set[int] = set()  # calls an `await` runs (a call of an `async def` of the module runs it)
         self.iterated: set[int] = set()  # generator calls an item is taken from (`next(gen())`: its body runs)
+        self.loop_items: set[int] = set()  # of those, the ones a `for` takes every item of (`callables.item_of_a_loop`)
         self.closures: dict[str, calls.NonlocalEffects] = {}  # nested functions that rebind or move `nonlocal`s
         self.containers: dict[str, calls.Container] = {}  # names only ever bound to displays (`calls.Container`)
         # names bound once to a dict display of literal keys (`KERNELS = {"add": add}`): what a dict comprehension
@@ -1769,6 +1770,7 @@ class FunctionLowerer(calls.PlaceNaming):
             taker = self.place(node.target)
             assert taker is not None
             self.iterated.add(id(generator))
+            self.loop_items.add(id(generator))
 
             def take() -> None:
                 self.bind(node.target, callables.iterated_call(self.call(generator, taker)))

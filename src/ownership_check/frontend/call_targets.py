@@ -637,7 +637,8 @@ def applied_summary(
         return replace(applied, built_receiver=built.id) if applied is not None else None
     else:
         return None
-    return _applied(lowerer, callee, receiver, nested, args, lowerer.span(node))
+    applied = _applied(lowerer, callee, receiver, nested, args, lowerer.span(node))
+    return callables.item_of_a_loop(applied) if id(node) in lowerer.loop_items else applied
 
 
 def function_choices(lowerer: FunctionLowerer, func: ast.expr) -> tuple[ast.FunctionDef, ...] | None:
