@@ -2422,6 +2422,9 @@ class FunctionLowerer(calls.PlaceNaming):
                                   True)
                     for i in inner.container.indices(_key_literal(index))
                 )
+            tupled = self.tuple_component_choices(expr.base, literal, span, depth)
+            if tupled is not None:
+                return calls.merge_choices((index,), tupled)
             # `sorted(pool)[0]`, `list(pool)[i]`: any item of what the builtin keeps
             return calls.merge_choices((index,), (self.item_choices(expr.base, span, depth + 1),))
         if isinstance(expr, CallExpr) and (picked_items := self.picked_items(expr, span, depth)) is not None:
@@ -2546,6 +2549,43 @@ class FunctionLowerer(calls.PlaceNaming):
         if isinstance(callee, NameExpr) and callee.fullname == f"builtins.{callee.name}":
             return callee.name
         return None
+
+    def tuple_component_choices(
+        self, expr: Expression, index: int | None, span: Span, depth: int
+    ) -> tuple[calls.Choices[Expression] | None, ...] | None:
+        """`next(zip(xs, ys))[0]`, `next(itertools.pairwise(xs))[1]`: the items the component may be (the CLI's
+        `tuple_component_choices`), one part per operand it may come from; None for other forms."""
+        if not (isinstance(expr, CallExpr) and expr.args and isinstance(made := expr.args[0], CallExpr)):
+            return None
+        if any(k not in (ARG_POS, ARG_NAMED) for k in made.arg_kinds):
+            return None
+        positional = [a for a, k in zip(made.args, made.arg_kinds, strict=True) if k == ARG_POS]
+        if positional != made.args[: len(positional)]:
+            return None
+        taker = self.stdlib_flow_of(expr.callee)
+        takes = (
+            taker is not None and taker.relation == "pick" and taker.default is not None
+            and expr.arg_kinds == [ARG_POS]
+        )
+        operands = stdlib_flow.tuple_component_operands(
+            takes, self.stdlib_flow_of(made.callee), len(positional),
+            [n for n, k in zip(made.arg_names, made.arg_kinds, strict=True) if k == ARG_NAMED], index,
+        )
+        inner = self.stdlib_flow_of(made.callee)
+        if operands is None or inner is None:
+            return None
+        position = stdlib_flow.first_item_position(inner, index)
+
+        def first_or_any(operand: Expression) -> calls.Choices[Expression] | None:
+            items = self.literal_display(operand)
+            if items is not None and position is not None and position < len(items):
+                # `next(zip([c], [a]))[0]` is `c`: the first tuple holds each display's first item
+                rest = tuple(item for i, item in enumerate(items) if i != position)
+                return self._alternatives(rest, (items[position],), span, depth)
+            return self.item_choices(operand, span, depth + 1)
+
+        parts = tuple(first_or_any(positional[i]) for i in operands)
+        return parts if all(part is not None for part in parts) else None
 
     def item_choices(self, expr: Expression, span: Span, depth: int) -> calls.Choices[Expression] | None:
         """The places an item of the iterable `expr` may be: any item of a display or of a sequence container, of

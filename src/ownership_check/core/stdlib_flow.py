@@ -117,6 +117,30 @@ def keeps_items(name: str | None) -> StdlibFlow | None:
     return found if found is not None and found.relation == "items" else None
 
 
+def tuple_component_operands(
+    takes_next: bool, inner: StdlibFlow | None, positional: int, keywords: Sequence[str | None], index: int | None
+) -> tuple[int, ...] | None:
+    """`next(zip(xs, ys))[k]`, `next(itertools.pairwise(xs))[k]`: the item `next` takes is a tuple, and its `k`-th
+    component is an item of zip's `k`-th operand (of any operand, where `k` is no literal) or of pairwise's one
+    operand.  Returns those operands' positions in the inner call (its `positional` arguments, `keywords` the
+    names of its keyword arguments), or None for any other form."""
+    if not takes_next or inner is None or any(k not in inner.options for k in keywords):
+        return None
+    if inner.relation == "pairs":
+        return (0,) if positional == 1 else None
+    if inner.relation == "zipped" and positional:
+        return (index,) if index is not None and 0 <= index < positional else tuple(range(positional))
+    return None
+
+
+def first_item_position(inner: StdlibFlow, index: int | None) -> int | None:
+    """Which item of an operand display the `index`-th component of the FIRST tuple is (`next` takes the first):
+    zip's is item 0 of its operand, pairwise's first pair is items 0 and 1; None where it is not known."""
+    if inner.relation == "zipped":
+        return 0
+    return index if inner.relation == "pairs" and index in (0, 1) else None
+
+
 def item_operands(found: StdlibFlow, positional: int) -> tuple[int, ...] | None:
     """The positions of the operands whose items flow into the result, for a call with `positional` positional
     arguments; None when the call does not have them (`filter(pred)`)."""

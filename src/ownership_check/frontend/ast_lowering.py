@@ -2684,6 +2684,9 @@ class FunctionLowerer(calls.PlaceNaming):
                                   True)
                     for i in inner.container.indices(_key_literal(index))
                 )
+            tupled = self.tuple_component_choices(node.value, literal, span, depth)
+            if tupled is not None:
+                return calls.merge_choices((index,), tupled)
             # `sorted(pool)[0]`, `list(pool)[i]`: any item of what the builtin keeps
             return calls.merge_choices((index,), (self.item_choices(node.value, span, depth + 1),))
         if isinstance(node, ast.Call) and (picked_items := self.picked_items(node, span, depth)) is not None:
@@ -2861,6 +2864,36 @@ class FunctionLowerer(calls.PlaceNaming):
                 for i in range(len(container.keys))
             )
         return None
+
+    def tuple_component_choices(
+        self, node: ast.expr, index: int | None, span: Span, depth: int
+    ) -> tuple[calls.Choices[ast.expr] | None, ...] | None:
+        """`next(zip(xs, ys))[0]`, `next(itertools.pairwise(xs))[1]`: the items the component may be
+        (`stdlib_flow.tuple_component_operands`), one part per operand it may come from; None for other forms."""
+        if not (isinstance(node, ast.Call) and node.args and isinstance(made := node.args[0], ast.Call)):
+            return None
+        if any(isinstance(a, ast.Starred) for a in made.args) or any(k.arg is None for k in made.keywords):
+            return None
+        operands = stdlib_flow.tuple_component_operands(
+            stdlib_flow.takes_next(self.stdlib_name(node.func), len(node.args), len(node.keywords)),
+            stdlib_flow.stdlib_flow(self.stdlib_name(made.func)), len(made.args), [k.arg for k in made.keywords],
+            index,
+        )
+        inner = stdlib_flow.stdlib_flow(self.stdlib_name(made.func))
+        if operands is None or inner is None:
+            return None
+        position = stdlib_flow.first_item_position(inner, index)
+
+        def first_or_any(operand: ast.expr) -> calls.Choices[ast.expr] | None:
+            items = self.literal_display(operand)
+            if items is not None and position is not None and position < len(items):
+                # `next(zip([c], [a]))[0]` is `c`: the first tuple holds each display's first item
+                rest = tuple(item for i, item in enumerate(items) if i != position)
+                return self._alternatives(rest, (items[position],), span, depth)
+            return self.item_choices(operand, span, depth + 1)
+
+        parts = tuple(first_or_any(made.args[i]) for i in operands)
+        return parts if all(part is not None for part in parts) else None
 
     def picked_items(self, node: ast.Call, span: Span, depth: int) -> calls.Choices[ast.expr] | None:
         """`max(pool, key=len)`, `min(a, b)`, `next(iter(pool), a)`: one of the items or arguments

@@ -1,0 +1,49 @@
+"""An item of the tuple that `next` takes from `zip(...)` or `itertools.pairwise(...)`, subscripted inline where an
+argument is expected, is the caller's buffer: the first tuple holds each zipped display's first item
+(`next(zip([c], [d]))[0]` is `c`), and pairwise's first pair is the display's first two items
+(`next(itertools.pairwise([d, c]))[1]` is `c`).  As a launch's output while a pending op writes `c`, each borrows
+`c` mutably twice (the runtime raises `BorrowError` at each marked line)."""
+
+import itertools
+
+import numpy as np
+
+import safekernels as sk
+from safekernels import simt
+from safekernels.dtypes import f32
+from safekernels.simt import DisjointSlice, Slice, thread
+
+
+@simt.kernel
+@simt.launch_contract(block=64)
+def scale(src: Slice[f32], out: DisjointSlice[f32]) -> None:
+    i = thread.index_1d().get()
+    if (o := out.get_mut(thread.index_1d())) is not None:
+        o.set(src[i] * 2.0)
+
+
+def zipped(dev: sk.Device, stream: sk.Stream) -> None:
+    src = sk.to_device(np.arange(64, dtype=np.float32), stream)
+    c = sk.zeros(64, f32, stream)
+    d = sk.zeros(64, f32, stream)
+    prepared = scale.prepare(simt.LaunchConfig1D.for_len(64, block=64), dev)
+    p = scale.launch_async(prepared, src, c)
+    scale.launch(prepared, stream, src, next(zip([c], [d], strict=True))[0])  # expect: E0499
+    p.sync_on(stream)
+
+
+def paired(dev: sk.Device, stream: sk.Stream) -> None:
+    src = sk.to_device(np.arange(64, dtype=np.float32), stream)
+    c = sk.zeros(64, f32, stream)
+    d = sk.zeros(64, f32, stream)
+    prepared = scale.prepare(simt.LaunchConfig1D.for_len(64, block=64), dev)
+    p = scale.launch_async(prepared, src, c)
+    scale.launch(prepared, stream, src, next(itertools.pairwise([d, c]))[1])  # expect: E0499
+    p.sync_on(stream)
+
+
+def main() -> None:
+    dev = sk.Device.cpu()
+    stream = dev.new_stream()
+    zipped(dev, stream)
+    paired(dev, stream)
