@@ -564,6 +564,7 @@ class Workspace:
             diagnostics.extend(unit(i, words[i]))
         module_text = "".join(line for n, line in enumerate(lines, 1) if n not in inside)
         diagnostics.extend(unit(None, set(_WORD.findall(module_text))))
+        diagnostics.extend(_free_brands(rec.text, rec.path, summary, index, diagnostics))
         return diagnostics
 
     def _unit(
@@ -625,3 +626,21 @@ class Workspace:
     def index_for(self, path: str) -> ProjectIndex | None:
         """The index built by the last check of `path`'s project."""
         return self.last_index.get(self.project_of(path).root)
+
+
+def _free_brands(
+    text: str, path: str, summary: FileSummary, index: ProjectIndex, found: list[Diagnostic]
+) -> list[Diagnostic]:
+    """E0308 of a launch whose prepared launch a function reads from an enclosing scope (`frontend.free_brands`),
+    over the whole file: the binding (`add_launch = vecadd.prepare(...)` at module level) is on a line no function's
+    unit holds, so the per-unit analyses cannot see it.  Those `found` already holds are not repeated."""
+    if "prepare" not in text:
+        return []
+    from ownership_check.frontend.ast_lowering import FileContext
+    from ownership_check.frontend.free_brands import free_brand_mismatches
+
+    try:
+        tree = ast.parse(text, filename=path)
+    except (SyntaxError, ValueError):
+        return []
+    return free_brand_mismatches(FileContext(text, path, summary, index, tree), tree, found)
