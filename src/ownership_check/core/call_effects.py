@@ -94,6 +94,9 @@ class AppliedSummary(Generic[E]):
     # what the call may run instead, when the receiver's class is not known exactly (a parameter annotated with
     # the class may be given an object of any subclass of the module): each other override's summary
     others: tuple[AppliedSummary[E], ...] = ()
+    # the callee is wrapped by a decorator that may call it again with the same arguments (`@retry(3)`: a wrapper
+    # calling `fn(*args, **kwargs)` in a loop): the summary applies once, then maybe once more (`apply_summary`)
+    repeats: bool = False
 
 
 def with_receiver_moves(known: CallSummary, assuming: CallSummary) -> CallSummary:
@@ -206,14 +209,26 @@ def apply_summary(
         arms = tuple(sink.block(lambda w=way: apply_summary(w, node, span, sink, holder)) for way in ways)  # type: ignore[misc]
         sink.emit(ir.Branch(arms, span))
         return
+    if applied.repeats:
+        # the wrapper may run the callee again with the same objects: what the first run moved is used again
+        once = replace(applied, repeats=False)
+        apply_summary(once, node, span, sink, holder)
+        sink.emit(ir.Branch((sink.block(lambda: apply_summary(once, node, span, sink, holder)), ()), span))
+        return
     summary = applied.summary
     bound = dict(applied.bound)
 
-    def targets(param: str, attrs: tuple[str, ...], device_only: bool) -> list[ir.Place] | None:
+    def targets(
+        param: str, attrs: tuple[str, ...], device_only: bool, loan: bool = False
+    ) -> list[ir.Place] | None:
+        # `loan`: a borrow the callee's launch makes of a path below the parameter (`step.src` of
+        # `k.launch(p, s, step.src, step.dst)`): the launch tells that place is a device value, whatever the argument
+        # is (an object with attributes, `run_step(low, ...)`), so it applies to any argument that is a place
         operand = bound.get(param)
         if operand is None:
             return None
-        if device_only and param != summary.receiver and not (operand.device or operand.choices):
+        plain_object = loan and bool(attrs) and operand.place is not None
+        if device_only and param != summary.receiver and not (operand.device or operand.choices or plain_object):
             return None
         if operand.place is not None:
             return [_extend(operand.place, attrs)]
@@ -225,7 +240,7 @@ def apply_summary(
         # one call of the callee borrowing the caller's values: a conflict is reported at the later argument
         number = sink.next_group()
         for (param, attrs), mutable in group:
-            found = targets(param, attrs, device_only=True)
+            found = targets(param, attrs, device_only=True, loan=True)
             operand = bound.get(param)
             if found is not None and len(found) == 1 and operand is not None:
                 sink.emit(ir.Borrow(found[0], mutable, number, operand.span), node)
@@ -233,19 +248,19 @@ def apply_summary(
         # the callee's call borrowing one of the caller's values twice (a subclass's override made it so)
         number = sink.next_group()
         for (param, attrs), mutable in group:
-            found = targets(param, attrs, device_only=True)
+            found = targets(param, attrs, device_only=True, loan=True)
             operand = bound.get(param)
             if found is not None and len(found) == 1 and operand is not None:
                 sink.emit(ir.Borrow(found[0], mutable, number, operand.span), node)
     if holder is not None:
         for (param, attrs), mutable in summary.returned_loans:
-            found = targets(param, attrs, device_only=True)
+            found = targets(param, attrs, device_only=True, loan=True)
             operand = bound.get(param)
             if found is not None and len(found) == 1 and operand is not None:
                 sink.emit(ir.Borrow(found[0], mutable, sink.next_group(), operand.span, holder), node)
     for holding, (param, attrs), mutable in summary.held_loans:
         # the op the callee stored there keeps them: the loans attach to it when the rebinds below bind it
-        found, held = targets(param, attrs, device_only=True), targets(*holding, device_only=False)
+        found, held = targets(param, attrs, device_only=True, loan=True), targets(*holding, device_only=False)
         operand = bound.get(param)
         if found is not None and len(found) == 1 and held is not None and len(held) == 1 and operand is not None:
             sink.emit(ir.Borrow(found[0], mutable, sink.next_group(), operand.span, held[0]), node)

@@ -1,5 +1,4 @@
-# fresh-expect: E0502 at line 47
-# fresh-known-miss: cli,mypy the replaced instance is passed to a helper that launches its fields (`run_step(low_mem, ...)`): a helper's borrows of a parameter's attributes apply at the call only when the argument itself is a device value, so `low_mem.src` and `low_mem.dst` (one buffer since `dataclasses.replace(step, dst=step.src)`, which is followed) are not seen to alias there; launched in the function itself they are
+# fresh-expect: E0502 at line 46
 """A training step keeps its buffers in a frozen dataclass; a memory-saving variant is derived with
 `dataclasses.replace`, pointing the destination at the source."""
 import dataclasses
