@@ -10,6 +10,7 @@ of the calls that led to `line` (a helper function's launch raising for argument
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import json
 import os
@@ -53,7 +54,9 @@ def run_one(path: Path) -> dict[str, object]:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
-            namespace = runpy.run_path(str(path), run_name="__main__")
+            # what the program prints goes to stderr: stdout carries only this oracle's JSON lines
+            with contextlib.redirect_stdout(sys.stderr):
+                namespace = runpy.run_path(str(path), run_name="__main__")
             namespace.clear()
             del namespace
         except BaseException as exc:  # the program's own failure is the measurement
