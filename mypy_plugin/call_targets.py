@@ -60,6 +60,7 @@ from mypy.nodes import (
     StrExpr,
     TryStmt,
     TupleExpr,
+    WhileStmt,
     WithStmt,
     YieldExpr,
     YieldFromExpr,
@@ -123,8 +124,33 @@ def forwards_calls(decorator: Node) -> bool:
     """A decorator of this module whose wrapper hands every call on to the function it wraps, unchanged (the
     CLI's `forwards_calls`: `def logged(fn)` returning `wrapper(*args, **kwargs)` that does `return fn(*args,
     **kwargs)` once and nothing else with its arguments)."""
+    return forwarding_shape(decorator) != FORWARDS_NOT
+
+
+#: The CLI's `forwarding_shape` results: not forwarding; the wrapper calls once; its call is in a loop.
+FORWARDS_NOT, FORWARDS_ONCE, FORWARDS_AGAIN = 0, 1, 2
+
+
+def forwarding_factory(factory: Node) -> int:
+    """`def retry(times)` defining one forwarding decorator and returning it on every path (the CLI's
+    `forwarding_factory`): that decorator's `forwarding_shape`, else `FORWARDS_NOT`."""
+    if not isinstance(factory, FuncDef) or factory.is_decorated:
+        return FORWARDS_NOT
+    inner = {stmt.name: stmt for stmt in factory.body.body if isinstance(stmt, FuncDef)}
+    returned = {
+        r.expr.name if isinstance(r.expr, NameExpr) else ""
+        for r in tree.walk_many(factory.body.body)
+        if isinstance(r, ReturnStmt)
+    }
+    if len(returned) != 1 or (name := returned.pop()) not in inner:
+        return FORWARDS_NOT
+    return forwarding_shape(inner[name])
+
+
+def forwarding_shape(decorator: Node) -> int:
+    """`forwards_calls`, telling whether the wrapper's call of the function is in a loop (the CLI's)."""
     if not isinstance(decorator, FuncDef) or decorator.is_decorated:
-        return False
+        return FORWARDS_NOT
     kinds = [a.kind for a in decorator.arguments]
     if kinds != [ARG_POS]:
         return False
@@ -162,7 +188,12 @@ def forwards_calls(decorator: Node) -> bool:
         and [a.name for a in call.args if isinstance(a, NameExpr)] == [star, double]
     ]
     mentions = [n for n in body if isinstance(n, NameExpr) and n.name in (star, double)]
-    return len(calls_of) == 1 and len(forwarded) == 1 and len(mentions) == 2
+    if not (len(calls_of) == 1 and len(forwarded) == 1 and len(mentions) == 2):
+        return FORWARDS_NOT
+    looped = {
+        id(n) for loop in body if isinstance(loop, ForStmt | WhileStmt) for n in tree.walk_many(loop.body.body)
+    }
+    return FORWARDS_AGAIN if id(forwarded[0]) in looped else FORWARDS_ONCE
 
 
 class _ModuleShape:
@@ -187,7 +218,14 @@ class _ModuleShape:
         self.owner: dict[int, ClassDef] = {
             id(sub): cls for cls in self.classes.values() for sub in cls.defs.body if isinstance(sub, FuncDef)
         }
-        self.forwarding = {d.name: d for d in module.defs if isinstance(d, FuncDef) and forwards_calls(d)}
+        shapes = {d.name: (d, forwarding_shape(d)) for d in module.defs if isinstance(d, FuncDef)}
+        self.forwarding = {name: d for name, (d, shape) in shapes.items() if shape != FORWARDS_NOT}
+        # decorator factories (`@retry(3)`), and the decorators of either kind whose wrapper may call again
+        factories = {d.name: (d, forwarding_factory(d)) for d in module.defs if isinstance(d, FuncDef)}
+        self.factories = {name: d for name, (d, shape) in factories.items() if shape != FORWARDS_NOT}
+        self.again = frozenset(
+            name for name, (_, shape) in (*shapes.items(), *factories.items()) if shape == FORWARDS_AGAIN
+        )
 
     @staticmethod
     def _key(module: MypyFile) -> tuple[object, ...]:
@@ -228,9 +266,13 @@ class ModuleClasses:
         self._runs: dict[int, bool] = {}
         self.generated: dict[int, GeneratedInit | None] = {}  # `generated_fields`, by class
         self._instances: dict[int, dict[str, ClassDef | None]] = {}
+        self._loops: dict[int, dict[str, tuple[ClassDef, ...]]] = {}
         # the module's top-level decorators that forward every call to the function they wrap (`forwards_calls`)
         self.forwarding = shape.forwarding
+        self.factories = shape.factories
+        self.again = shape.again
         self._forwarded: set[int] = set()
+        self.repeated: set[int] = set()  # functions whose decorator may call them again (`AppliedSummary.repeats`)
         self._free: dict[int, list[str]] = {}
 
     def free_names(self, callee: FuncItem) -> list[str]:
@@ -274,12 +316,22 @@ class ModuleClasses:
             return None if node.is_decorated else node
         if not isinstance(node, Decorator) or not node.original_decorators:
             return None
+        again = False
         for dec in node.original_decorators:
             if _stdlib_forwarding(dec):
+                continue
+            if isinstance(dec, CallExpr) and isinstance(dec.callee, NameExpr):
+                factory = self.factories.get(dec.callee.name)
+                if factory is None or dec.callee.node is not factory:
+                    return None
+                again = again or dec.callee.name in self.again  # `@retry(3)`: the decorator the factory returns
                 continue
             forwarding = self.forwarding.get(dec.name) if isinstance(dec, NameExpr) else None
             if forwarding is None or not isinstance(dec, NameExpr) or dec.node is not forwarding:
                 return None
+            again = again or dec.name in self.again
+        if again:
+            self.repeated.add(id(node.func))
         if id(node.func) not in self._forwarded:
             self._forwarded.add(id(node.func))
             self._runs.pop(id(node.func), None)
@@ -290,6 +342,13 @@ class ModuleClasses:
         known = self._instances.get(id(body_owner))
         if known is None:
             known = self._instances[id(body_owner)] = _instance_classes(body, self)
+        return known
+
+    def loop_instances(self, body_owner: Node, body: list[Statement]) -> dict[str, tuple[ClassDef, ...]]:
+        """`_loop_classes` of one body, walked once."""
+        known = self._loops.get(id(body_owner))
+        if known is None:
+            known = self._loops[id(body_owner)] = _loop_classes(body, self)
         return known
 
     @functools.cached_property
@@ -551,6 +610,72 @@ def _instance_classes(body: list[Statement], classes: ModuleClasses) -> dict[str
     return {name: (None if name in poisoned else cls) for name, cls in found.items()}
 
 
+def _constructed_classes(expr: Expression | None, classes: ModuleClasses) -> tuple[ClassDef, ...] | None:
+    """The classes of a list or tuple display whose every item is `Class(...)` of a class of the module (the
+    CLI's `_constructed_classes`)."""
+    if not isinstance(expr, ListExpr | TupleExpr) or not expr.items:
+        return None
+    found: list[ClassDef] = []
+    for item in expr.items:
+        cls = (
+            classes.classes.get(item.callee.name)
+            if isinstance(item, CallExpr) and isinstance(item.callee, NameExpr)
+            else None
+        )
+        if cls is None:
+            return None
+        found.append(cls)
+    return tuple(dict.fromkeys(found))
+
+
+def _loop_classes(body: list[Statement], classes: ModuleClasses) -> dict[str, tuple[ClassDef, ...]]:
+    """The classes a name the body binds only as one `for`'s target over a display of constructor calls (or a
+    name bound only to one) may be an instance of (the CLI's `_loop_classes`)."""
+    count: dict[str, int] = {}
+    displays: dict[str, tuple[ClassDef, ...] | None] = {}
+    loops: list[tuple[str, Expression]] = []
+    for sub in tree.walk_many(body):
+        bound: set[str] = set()
+        if isinstance(sub, AssignmentStmt):
+            for t in sub.lvalues:
+                bound.update(_stored(t))
+            if len(sub.lvalues) == 1 and isinstance(sub.lvalues[0], NameExpr):
+                displays[sub.lvalues[0].name] = _constructed_classes(sub.rvalue, classes)
+        elif isinstance(sub, OperatorAssignmentStmt):
+            bound.update(_stored(sub.lvalue))
+        elif isinstance(sub, ForStmt):
+            bound.update(_stored(sub.index))
+            if isinstance(sub.index, NameExpr) and not sub.is_async:
+                loops.append((sub.index.name, sub.expr))
+        elif isinstance(sub, AssignmentExpr):
+            bound.update(_stored(sub.target))
+        elif isinstance(sub, DelStmt):
+            bound.update(_stored(sub.expr))
+        elif isinstance(sub, WithStmt):
+            for item in sub.target:
+                if item is not None:
+                    bound.update(_stored(item))
+        elif isinstance(sub, TryStmt):
+            bound.update(v.name for v in sub.vars if v is not None)
+        elif isinstance(sub, FuncDef | Decorator | OverloadedFuncDef | ClassDef):
+            bound.add(sub.name)
+        elif isinstance(sub, Import | ImportFrom | ImportAll):
+            bound.update(_imported(sub))
+        for name in bound:
+            count[name] = count.get(name, 0) + 1
+    found: dict[str, tuple[ClassDef, ...]] = {}
+    for name, iterable in loops:
+        if count.get(name) != 1:
+            continue
+        if isinstance(iterable, NameExpr):
+            each = displays.get(iterable.name) if count.get(iterable.name) == 1 else None
+        else:
+            each = _constructed_classes(iterable, classes)
+        if each is not None:
+            found[name] = each
+    return found
+
+
 def _bound_only_to_class(lowerer: FunctionLowerer, name: str, classes: ModuleClasses) -> ClassDef | None:
     if not classes.classes:
         return None  # no class of this module to be an instance of: no need to walk the body
@@ -729,6 +854,51 @@ def constructor_summary(
     return AppliedSummary(initializer, bound, True)
 
 
+def receiver_classes(lowerer: FunctionLowerer, name: str) -> tuple[ClassDef, ...] | None:
+    """The classes of this module whose methods a call on `name` may run here (the CLI's `receiver_classes`)."""
+    classes = lowerer.ctx.classes
+    cls = _receiver_class(lowerer, name, classes)
+    if cls is not None:
+        return (cls,) if _exact_receiver(lowerer, name, classes) else (cls, *classes.subclasses(cls))
+    node = lowerer.unit.node
+    if not classes.classes or isinstance(node, LambdaExpr):
+        return None
+    if isinstance(node, FuncDef) and any(a.variable.name == name for a in node.arguments):
+        return None
+    body = node.defs if isinstance(node, MypyFile) else node.body.body
+    return classes.loop_instances(node, list(body)).get(name)
+
+
+def _applied_method(
+    lowerer: FunctionLowerer,
+    name: str,
+    method: str,
+    receiver: calls.Operand[Expression],
+    args: tuple[calls.Operand[Expression], ...],
+    span: Span,
+) -> AppliedSummary[Expression] | None:
+    """The summary of `name.method(...)` (also `name(...)`, with `method` `__call__`) over every class
+    `receiver_classes` gives (the CLI's `_applied_method`)."""
+    candidates = receiver_classes(lowerer, name)
+    if not candidates:
+        return None
+    classes = lowerer.ctx.classes
+    found = classes.method(candidates[0], method)
+    if found is None:
+        return None
+    applied = _applied(lowerer, found, receiver, False, args, span, receiver_class=candidates[0])
+    if applied is None:
+        return None
+    others: list[AppliedSummary[Expression]] = []
+    for cls in candidates[1:]:
+        override = classes.method(cls, method)
+        other = _applied(lowerer, override, receiver, False, args, span, receiver_class=cls) if override else None
+        if other is not None and other.summary != applied.summary and all(o.summary != other.summary
+                                                                         for o in others):
+            others.append(other)
+    return replace(applied, others=tuple(others)) if others else applied
+
+
 def receiver_accessors(lowerer: FunctionLowerer, name: str, method: str) -> tuple[tuple[str, ...], ...] | None:
     """The attribute paths `name.method()` may return from `name` (the CLI front end's rule): its class's
     override when that class is exact, every override in the module when `name` is a parameter annotated with it."""
@@ -801,6 +971,10 @@ def applied_summary(
         )
     if isinstance(func, NameExpr):
         found = lowerer.helper(func)
+        if found is None and method is None:
+            # `scaler(b, b)` of an object of the module's class: its `__call__` runs, on that object
+            receiver = lowerer.operand(func, with_view=False)
+            return _applied_method(lowerer, func.name, "__call__", receiver, args, call_span)
         if found is None or not (
             classes.runs_when_called(found)
             or (id(node) in lowerer.awaited and classes.runs_when_awaited(found))
@@ -815,26 +989,8 @@ def applied_summary(
         static = _static_method(lowerer, func.expr, func.name, classes)
         if static is not None:
             return _applied(lowerer, static, None, False, args, call_span)
-        cls = _receiver_class(lowerer, func.expr.name, classes)
-        method_def = classes.method(cls, func.name) if cls is not None else None
-        if method_def is None:
-            return None
-        applied = _applied(lowerer, method_def, method.receiver, False, args, call_span, receiver_class=cls)
-        if applied is None or cls is None or _exact_receiver(lowerer, func.expr.name, classes):
-            return applied
         # a parameter annotated with the class: its object may be one of any subclass, running its overrides
-        others: list[AppliedSummary[Expression]] = []
-        for sub in classes.subclasses(cls):
-            override = classes.method(sub, func.name)
-            other = (
-                _applied(lowerer, override, method.receiver, False, args, call_span, receiver_class=sub)
-                if override is not None
-                else None
-            )
-            if other is not None and other.summary != applied.summary and all(o.summary != other.summary
-                                                                             for o in others):
-                others.append(other)
-        return replace(applied, others=tuple(others)) if others else applied
+        return _applied_method(lowerer, func.expr.name, func.name, method.receiver, args, call_span)
     elif isinstance(func, MemberExpr) and isinstance(func.expr, CallExpr) and method is not None:
         # `Holder(a, c).run()`: a method of the object a followed constructor call builds right there
         built = func.expr.callee
@@ -980,7 +1136,9 @@ def _applied(
             for name in free
             if name not in taken and name not in positional and name not in keyword_only
         )
-    return AppliedSummary(summary, bound, device_paths=_device_paths(lowerer, receiver, summary))
+    return AppliedSummary(
+        summary, bound, device_paths=_device_paths(lowerer, receiver, summary), repeats=id(callee) in classes.repeated
+    )
 
 
 def _moves_receiver_attributes(func: FuncItem, receiver: str) -> bool:

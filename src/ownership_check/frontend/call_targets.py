@@ -83,27 +83,51 @@ def forwards_calls(decorator: ast.AST) -> bool:
     `def logged(fn)` defining `def wrapper(*args, **kwargs)` (optionally `@functools.wraps(fn)`) that does
     `return fn(*args, **kwargs)` once and nothing else with `fn`'s arguments, and returning `wrapper` on every
     path.  A function it decorates keeps its call summary; any other decorator hides what a call runs."""
+    return forwarding_shape(decorator) != FORWARDS_NOT
+
+
+#: `forwarding_shape`: not a forwarding decorator; one whose wrapper calls the function once; one whose wrapper's
+#: call of it is in a loop (`for attempt in range(times): try: return fn(*args, **kwargs)`), so it may run again
+#: with the same arguments (`AppliedSummary.repeats`).
+FORWARDS_NOT, FORWARDS_ONCE, FORWARDS_AGAIN = 0, 1, 2
+
+
+def forwarding_factory(factory: ast.AST) -> int:
+    """`def retry(times)` that defines one decorator forwarding calls (`forwarding_shape`) and returns it on every
+    path: `@retry(3)` is that decorator.  Its `forwarding_shape`, else `FORWARDS_NOT`."""
+    if not isinstance(factory, ast.FunctionDef) or factory.decorator_list:
+        return FORWARDS_NOT
+    inner = {s.name: s for s in factory.body if isinstance(s, ast.FunctionDef)}
+    returned = {r.value.id if isinstance(r.value, ast.Name) else "" for r in _walk_body(factory.body)
+                if isinstance(r, ast.Return)}
+    if len(returned) != 1 or (name := returned.pop()) not in inner:
+        return FORWARDS_NOT
+    return forwarding_shape(inner[name])
+
+
+def forwarding_shape(decorator: ast.AST) -> int:
+    """`forwards_calls`, telling whether the wrapper's one call of the function is in a loop (`FORWARDS_AGAIN`)."""
     if not isinstance(decorator, ast.FunctionDef) or decorator.decorator_list:
-        return False
+        return FORWARDS_NOT
     args = decorator.args
     if len(args.args) != 1 or args.posonlyargs or args.kwonlyargs or args.vararg or args.kwarg:
-        return False
+        return FORWARDS_NOT
     wrapped = args.args[0].arg
     wrappers = {s.name: s for s in decorator.body if isinstance(s, ast.FunctionDef)}
     returned = {r.value.id if isinstance(r.value, ast.Name) else "" for r in _walk_body(decorator.body)
                 if isinstance(r, ast.Return)}
     if len(returned) != 1 or (name := returned.pop()) not in wrappers:
-        return False
+        return FORWARDS_NOT
     wrapper = wrappers[name]
     params = wrapper.args
     if params.args or params.posonlyargs or params.kwonlyargs or params.vararg is None or params.kwarg is None:
-        return False
+        return FORWARDS_NOT
     if not all(_is_wraps(d, wrapped) for d in wrapper.decorator_list):
-        return False
+        return FORWARDS_NOT
     star, double = params.vararg.arg, params.kwarg.arg
     body = list(_walk_body(wrapper.body))
     if any(isinstance(n, ast.Yield | ast.YieldFrom | ast.Await) for n in body):
-        return False
+        return FORWARDS_NOT
     calls_of = [n for n in body if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == wrapped]
     forwarded = [
         r for r in body
@@ -114,7 +138,10 @@ def forwards_calls(decorator: ast.AST) -> bool:
         and isinstance(call.keywords[0].value, ast.Name) and call.keywords[0].value.id == double
     ]
     mentions = [n for n in body if isinstance(n, ast.Name) and n.id in (star, double)]
-    return len(calls_of) == 1 and len(forwarded) == 1 and len(mentions) == 2
+    if not (len(calls_of) == 1 and len(forwarded) == 1 and len(mentions) == 2):
+        return FORWARDS_NOT
+    looped = {id(n) for loop in body if isinstance(loop, ast.For | ast.While) for n in _walk_body(loop.body)}
+    return FORWARDS_AGAIN if id(forwarded[0]) in looped else FORWARDS_ONCE
 
 
 def _imported_names(module: ast.Module) -> dict[str, str]:
@@ -151,11 +178,15 @@ class ModuleClasses:
         self.memo = SummaryMemo()
         self._runs: dict[int, bool] = {}
         self._instances: dict[int, dict[str, ast.ClassDef | None]] = {}
+        self._loops: dict[int, dict[str, tuple[ast.ClassDef, ...]]] = {}
         self.generated: dict[int, GeneratedInit | None] = {}  # `generated_fields`, by class
         # the module's top-level decorators that forward every call to the function they wrap (`forwards_calls`)
-        self.forwarding = frozenset(
-            s.name for s in module.body if isinstance(s, ast.FunctionDef) and forwards_calls(s)
-        )
+        shapes = {s.name: forwarding_shape(s) for s in module.body if isinstance(s, ast.FunctionDef)}
+        self.forwarding = frozenset(name for name, shape in shapes.items() if shape != FORWARDS_NOT)
+        # the decorator factories (`@retry(3)`), and the decorators of either kind whose wrapper may call again
+        factories = {s.name: forwarding_factory(s) for s in module.body if isinstance(s, ast.FunctionDef)}
+        self.factories = frozenset(name for name, shape in factories.items() if shape != FORWARDS_NOT)
+        self.again = frozenset(name for name, shape in (*shapes.items(), *factories.items()) if shape == FORWARDS_AGAIN)
         self._imported = _imported_names(module)  # for the standard library's forwarding decorators
         self._free: dict[int, list[str]] = {}
 
@@ -258,6 +289,9 @@ class ModuleClasses:
         `@functools.cache`, `@functools.lru_cache(maxsize=None)`), named through the module's imports."""
         if isinstance(decorator, ast.Name) and decorator.id in self.forwarding:
             return True
+        if isinstance(decorator, ast.Call) and isinstance(decorator.func, ast.Name):
+            if decorator.func.id in self.factories:
+                return True  # `@retry(3)`: the decorator the module's factory returns
         called = isinstance(decorator, ast.Call)
         target = decorator.func if isinstance(decorator, ast.Call) else decorator
         parts: list[str] = []
@@ -268,6 +302,15 @@ class ModuleClasses:
             return False
         qualified = ".".join([self._imported[target.id], *reversed(parts)])
         return forwarding_decorator(qualified, called)
+
+    def repeats(self, node: ast.AST) -> bool:
+        """A function wrapped by a forwarding decorator of the module whose wrapper may call it again with the same
+        arguments (`FORWARDS_AGAIN`: `@retry(3)`, `@retrying`)."""
+        return isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and any(
+            (d.func.id if isinstance(d, ast.Call) and isinstance(d.func, ast.Name) else getattr(d, "id", None))
+            in self.again
+            for d in node.decorator_list
+        )
 
     def plain(self, node: ast.AST) -> bool:
         """A function whose decorators (if any) all forward calls to it: its name calls its own body."""
@@ -280,6 +323,13 @@ class ModuleClasses:
         known = self._instances.get(id(body_owner))
         if known is None:
             known = self._instances[id(body_owner)] = _instance_classes(body, self)
+        return known
+
+    def loop_instances(self, body_owner: ast.AST, body: list[ast.stmt]) -> dict[str, tuple[ast.ClassDef, ...]]:
+        """`_loop_classes` of one body, walked once."""
+        known = self._loops.get(id(body_owner))
+        if known is None:
+            known = self._loops[id(body_owner)] = _loop_classes(body, self)
         return known
 
     def method(self, cls: ast.ClassDef, name: str) -> ast.FunctionDef | None:
@@ -465,6 +515,64 @@ def _instance_classes(body: list[ast.stmt], classes: ModuleClasses) -> dict[str,
     return {name: (None if name in poisoned else cls) for name, cls in found.items()}
 
 
+def _constructed_classes(node: ast.expr | None, classes: ModuleClasses) -> tuple[ast.ClassDef, ...] | None:
+    """The classes of a list or tuple display whose every item is `Class(...)` of a class of the module."""
+    if not isinstance(node, ast.List | ast.Tuple) or not node.elts:
+        return None
+    found: list[ast.ClassDef] = []
+    for item in node.elts:
+        cls = (
+            classes.classes.get(item.func.id)
+            if isinstance(item, ast.Call) and isinstance(item.func, ast.Name)
+            else None
+        )
+        if cls is None:
+            return None
+        found.append(cls)
+    return tuple(dict.fromkeys(found))
+
+
+def _loop_classes(body: list[ast.stmt], classes: ModuleClasses) -> dict[str, tuple[ast.ClassDef, ...]]:
+    """For every name the body binds only as the target of one `for` over a display of constructor calls of the
+    module's classes (`for stage in [Fresh(...), InPlace(...)]`, or over a name the body binds only to such a
+    display), the classes its object may be an instance of (each exactly)."""
+    count: dict[str, int] = {}
+    displays: dict[str, tuple[ast.ClassDef, ...] | None] = {}
+    loops: list[tuple[str, ast.expr]] = []
+    for sub in _walk_body(body):
+        bound: set[str] = set()
+        if isinstance(sub, ast.Assign | ast.AnnAssign):
+            targets = sub.targets if isinstance(sub, ast.Assign) else [sub.target]
+            for t in targets:
+                bound.update(_stored(t))
+            if len(targets) == 1 and isinstance(targets[0], ast.Name):
+                displays[targets[0].id] = _constructed_classes(sub.value, classes)
+        elif isinstance(sub, ast.AugAssign | ast.For | ast.AsyncFor | ast.NamedExpr | ast.Delete | ast.With):
+            for target in _binding_targets(sub):
+                bound.update(_stored(target))
+            if isinstance(sub, ast.For) and isinstance(sub.target, ast.Name):
+                loops.append((sub.target.id, sub.iter))
+        elif isinstance(sub, ast.ExceptHandler) and sub.name is not None:
+            bound.add(sub.name)
+        elif isinstance(sub, _SCOPES) and not isinstance(sub, ast.Lambda):
+            bound.add(sub.name)
+        elif isinstance(sub, ast.Import | ast.ImportFrom):
+            bound.update(a.asname or a.name.split(".")[0] for a in sub.names)
+        for name in bound:
+            count[name] = count.get(name, 0) + 1
+    found: dict[str, tuple[ast.ClassDef, ...]] = {}
+    for name, iterable in loops:
+        if count.get(name) != 1:
+            continue
+        if isinstance(iterable, ast.Name):
+            each = displays.get(iterable.id) if count.get(iterable.id) == 1 else None
+        else:
+            each = _constructed_classes(iterable, classes)
+        if each is not None:
+            found[name] = each
+    return found
+
+
 def _bound_only_to_class(lowerer: FunctionLowerer, name: str, classes: ModuleClasses) -> ast.ClassDef | None:
     """The class `name` is an instance of when this body binds it only by `name = Class(...)`."""
     if not classes.classes:
@@ -517,6 +625,60 @@ def _receiver_class(lowerer: FunctionLowerer, name: str, classes: ModuleClasses)
         if args.kwarg is not None and args.kwarg.arg == name:
             return None
     return _bound_only_to_class(lowerer, name, classes)
+
+
+def receiver_classes(lowerer: FunctionLowerer, name: str) -> tuple[ast.ClassDef, ...] | None:
+    """The classes of this module whose methods a call on `name` may run here: its class when that is exact
+    (`self`, a name bound only by `name = Class(...)`), that class and every subclass of the module when `name` is
+    a parameter annotated with it, and each class of a display a `for` takes `name` from (`_loop_classes`)."""
+    classes = lowerer.ctx.classes
+    cls = _receiver_class(lowerer, name, classes)
+    if cls is not None:
+        return (cls,) if _exact_receiver(lowerer, name, classes) else (cls, *classes.subclasses(cls))
+    if not classes.classes or name in _param_names_of(lowerer.unit.node):
+        return None
+    node = lowerer.unit.node
+    return classes.loop_instances(node, node.body).get(name)
+
+
+def _param_names_of(node: ast.AST) -> set[str]:
+    if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+        return set()
+    args = node.args
+    found = {p.arg for p in (*args.posonlyargs, *args.args, *args.kwonlyargs)}
+    found.update(p.arg for p in (args.vararg, args.kwarg) if p is not None)
+    return found
+
+
+def _applied_method(
+    lowerer: FunctionLowerer,
+    name: str,
+    method: str,
+    receiver: calls.Operand[ast.expr],
+    args: tuple[calls.Operand[ast.expr], ...],
+    span: Span,
+) -> AppliedSummary[ast.expr] | None:
+    """The summary of `name.method(...)` (also `name(...)`, with `method` `__call__`): the method of the first
+    class `receiver_classes` gives, with every other class's override it may run instead as `others` (the call
+    may run any of them)."""
+    candidates = receiver_classes(lowerer, name)
+    if not candidates:
+        return None
+    classes = lowerer.ctx.classes
+    found = classes.method(candidates[0], method)
+    if found is None:
+        return None
+    applied = _applied(lowerer, found, receiver, False, args, span, receiver_class=candidates[0])
+    if applied is None:
+        return None
+    others: list[AppliedSummary[ast.expr]] = []
+    for cls in candidates[1:]:
+        override = classes.method(cls, method)
+        other = _applied(lowerer, override, receiver, False, args, span, receiver_class=cls) if override else None
+        if other is not None and other.summary != applied.summary and all(o.summary != other.summary
+                                                                         for o in others):
+            others.append(other)
+    return replace(applied, others=tuple(others)) if others else applied
 
 
 def receiver_accessors(lowerer: FunctionLowerer, name: str, method: str) -> tuple[tuple[str, ...], ...] | None:
@@ -589,6 +751,10 @@ def applied_summary(
                                  for f in choices])
     if isinstance(func, ast.Name):
         callee = lowerer.helper(func.id)
+        if callee is None and method is None:
+            # `scaler(b, b)` of an object of the module's class: its `__call__` runs, on that object
+            receiver = lowerer.operand(func, with_view=False)
+            return _applied_method(lowerer, func.id, "__call__", receiver, args, lowerer.span(node))
         if callee is None or not (
             classes.runs_when_called(callee)
             or (id(node) in lowerer.awaited and classes.runs_when_awaited(callee))
@@ -603,26 +769,8 @@ def applied_summary(
         if static is not None:
             callee, nested = static, False
             return _applied(lowerer, callee, None, nested, args, lowerer.span(node))
-        cls = _receiver_class(lowerer, func.value.id, classes)
-        found = classes.method(cls, func.attr) if cls is not None else None
-        if found is None:
-            return None
-        applied = _applied(lowerer, found, method.receiver, False, args, lowerer.span(node), receiver_class=cls)
-        if applied is None or cls is None or _exact_receiver(lowerer, func.value.id, classes):
-            return applied
         # a parameter annotated with the class: its object may be one of any subclass, running its overrides
-        others: list[AppliedSummary[ast.expr]] = []
-        for sub in classes.subclasses(cls):
-            override = classes.method(sub, func.attr)
-            other = (
-                _applied(lowerer, override, method.receiver, False, args, lowerer.span(node), receiver_class=sub)
-                if override is not None
-                else None
-            )
-            if other is not None and other.summary != applied.summary and all(o.summary != other.summary
-                                                                             for o in others):
-                others.append(other)
-        return replace(applied, others=tuple(others)) if others else applied
+        return _applied_method(lowerer, func.value.id, func.attr, method.receiver, args, lowerer.span(node))
     elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Call) and method is not None:
         # `Holder(a, c).run()`: a method of the object a followed constructor call builds right there
         built = func.value.func
@@ -907,7 +1055,9 @@ def _applied(
             for name in free
             if name not in taken and name not in positional and name not in keyword_only
         )
-    return AppliedSummary(summary, bound, device_paths=_device_paths(lowerer, receiver, summary))
+    return AppliedSummary(
+        summary, bound, device_paths=_device_paths(lowerer, receiver, summary), repeats=classes.repeats(callee)
+    )
 
 
 def _moves_receiver_attributes(func: ast.FunctionDef | ast.AsyncFunctionDef, receiver: str) -> bool:

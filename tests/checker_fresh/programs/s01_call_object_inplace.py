@@ -1,5 +1,4 @@
-# fresh-expect: E0502 at line 39
-# fresh-known-miss: cli,mypy instance of a module class called as `scaler(b, b)`: its `__call__` is not followed
+# fresh-expect: E0502 at line 38
 """A scaler object with __call__ is reused for an in-place update: the same buffer is read and written."""
 
 import numpy as np

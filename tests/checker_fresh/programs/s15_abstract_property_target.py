@@ -1,5 +1,4 @@
-# fresh-expect: E0502 at line 62
-# fresh-known-miss: cli,mypy abstract `@property` overridden in subclasses; objects iterated from a list
+# fresh-expect: E0502 at line 61
 """An abstract base class declares the output as an abstract property; the in-place subclass returns its input from
 it."""
 from abc import ABC, abstractmethod
