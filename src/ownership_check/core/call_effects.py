@@ -236,28 +236,27 @@ def apply_summary(
             return [_extend(c.place, attrs) for c in operand.choices if c.place is not None]
         return None
 
+    def borrow(param: str, attrs: tuple[str, ...], mutable: bool, number: int, by: ir.Place | None = None) -> None:
+        # an argument that may be one of several places (`a if flag else c`, `(a, c)[k % 2]`, `pick(a, c)`) is
+        # borrowed as each of them, one `Branch` arm apiece in the call's group, as a direct launch's argument is
+        found = targets(param, attrs, device_only=True, loan=True)
+        operand = bound.get(param)
+        if found and operand is not None:
+            _each(found, lambda place: sink.emit(ir.Borrow(place, mutable, number, operand.span, by), node), span, sink)
+
     for group in summary.borrows:
         # one call of the callee borrowing the caller's values: a conflict is reported at the later argument
         number = sink.next_group()
         for (param, attrs), mutable in group:
-            found = targets(param, attrs, device_only=True, loan=True)
-            operand = bound.get(param)
-            if found is not None and len(found) == 1 and operand is not None:
-                sink.emit(ir.Borrow(found[0], mutable, number, operand.span), node)
+            borrow(param, attrs, mutable, number)
     for group in summary.conflicts:
         # the callee's call borrowing one of the caller's values twice (a subclass's override made it so)
         number = sink.next_group()
         for (param, attrs), mutable in group:
-            found = targets(param, attrs, device_only=True, loan=True)
-            operand = bound.get(param)
-            if found is not None and len(found) == 1 and operand is not None:
-                sink.emit(ir.Borrow(found[0], mutable, number, operand.span), node)
+            borrow(param, attrs, mutable, number)
     if holder is not None:
         for (param, attrs), mutable in summary.returned_loans:
-            found = targets(param, attrs, device_only=True, loan=True)
-            operand = bound.get(param)
-            if found is not None and len(found) == 1 and operand is not None:
-                sink.emit(ir.Borrow(found[0], mutable, sink.next_group(), operand.span, holder), node)
+            borrow(param, attrs, mutable, sink.next_group(), holder)
     for holding, (param, attrs), mutable in summary.held_loans:
         # the op the callee stored there keeps them: the loans attach to it when the rebinds below bind it
         found, held = targets(param, attrs, device_only=True, loan=True), targets(*holding, device_only=False)
