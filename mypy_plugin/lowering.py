@@ -2334,6 +2334,14 @@ class FunctionLowerer(calls.PlaceNaming):
     ) -> calls.Operand[Expression]:
         return calls.resolve_operand(self, expr, span_of, keyword, star, with_view)
 
+    def item_container(self, expr: Expression) -> ir.Place | None:
+        """The place `expr` is an item of (`d` of `d[k]`, `grid` of `grid[i][j]`), else None."""
+        if not isinstance(expr, IndexExpr):
+            return None
+        while isinstance(expr, IndexExpr):
+            expr = expr.base
+        return self.place(expr)
+
     # --- operands that are expressions over places ----------------------------------------------------------
 
     def star_elements(self, expr: Expression) -> tuple[ir.Place, ...] | None:
@@ -2755,6 +2763,7 @@ class FunctionLowerer(calls.PlaceNaming):
                 self.operand(receiver, with_view=False),
                 self.ctx.kernel(receiver),
                 self.ctx.is_safekernels(receiver),
+                self.item_container(receiver),
             )
         first_name = self.ctx.names(func)[:1]
         args = tuple(

@@ -522,6 +522,9 @@ class MethodCall(Generic[E]):
     receiver: Operand[E]
     receiver_kernel: KernelSignature | None = None
     receiver_is_safekernels: bool = False
+    # a receiver that is an item of a container place (`d[k].append(op)`, `grid[i][j].append(op)`): that place, which
+    # keeps what the item's storing method stores (`store_into`)
+    receiver_container: ir.Place | None = None
 
 
 @dataclass(frozen=True)
@@ -718,16 +721,18 @@ def lower_call(call: Call[E], holder: ir.Place | None, sink: Lowering[E]) -> ir.
         if result is not None:
             return result
     stored = _stored_argument(call, method) if method is not None and not sink.kernel_body else None
-    if method is not None and stored is not None and method.receiver.place is not None:
-        # `ops.append(k.launch_async(...))`: the receiver keeps the op (`store_into`); `jobs.pop(k)`: it keeps none
+    keeper = None if method is None else method.receiver.place or method.receiver_container
+    if method is not None and stored is not None and keeper is not None:
+        # `ops.append(k.launch_async(...))`: the receiver keeps the op (`store_into`); `jobs.pop(k)`: it keeps none.
+        # `d[k].append(op)`: the item is a list of `d`'s, so `d` keeps the op (as long as `d` refers to the item)
         _receiver(method.receiver, sink)
         for index, arg in enumerate(call.args):
             if index == stored:
-                store_into(method.receiver.place, arg.node, arg.span, sink)
+                store_into(keeper, arg.node, arg.span, sink)
             else:
                 sink.lower_expr(arg.node)
         if stored < 0:
-            sink.emit(ir.Del(ir.stored_item(method.receiver.place), call.span), call.node)
+            sink.emit(ir.Del(ir.stored_item(keeper), call.span), call.node)
         return ir.Fresh()
     if call.shared_array:
         for arg in call.args:
@@ -1518,7 +1523,7 @@ def _stored_argument(call: Call[E], method: MethodCall[E]) -> int | None:
     if (
         index is None
         or call.summary is not None
-        or method.receiver.place is None
+        or (method.receiver.place is None and method.receiver_container is None)
         or method.receiver_is_safekernels
         or method.receiver_kernel is not None
         or len(call.args) <= index

@@ -2590,6 +2590,14 @@ class FunctionLowerer(calls.PlaceNaming):
     ) -> calls.Operand[ast.expr]:
         return calls.resolve_operand(self, node, self.span, keyword, star, with_view)
 
+    def item_container(self, node: ast.expr) -> ir.Place | None:
+        """The place `node` is an item of (`d` of `d[k]`, `grid` of `grid[i][j]`), else None."""
+        if not isinstance(node, ast.Subscript):
+            return None
+        while isinstance(node, ast.Subscript):
+            node = node.value
+        return self.place(node)
+
     # --- operands that are expressions over places ----------------------------------------------------------
 
     def star_elements(self, node: ast.expr) -> tuple[ir.Place, ...] | None:
@@ -2990,6 +2998,7 @@ class FunctionLowerer(calls.PlaceNaming):
                 self.operand(receiver, with_view=False),
                 self.kernel_of(receiver),
                 self.ctx.is_safekernels(receiver),
+                self.item_container(receiver),
             )
         qualified = self.ctx.qualify(func)
         args = tuple(self.operand(a.value, a.keyword, bool(a.star)) for a in call_args(node))

@@ -1,5 +1,4 @@
-# fresh-expect: E0505 at line 38
-# fresh-known-miss: cli,mypy op appended to a defaultdict(list) item loses its loans (no E0505)
+# fresh-expect: E0505 at line 37
 """Pending launches are grouped per stream in a defaultdict and drained at the end; the output is partitioned for a
 tile stage before the drain."""
 from collections import defaultdict
