@@ -1,0 +1,51 @@
+# fresh-expect: clean
+"""A batch runner queues one async launch per request, each into its own output, and drains them all."""
+
+import numpy as np
+
+import safekernels as sk
+from safekernels import simt
+from safekernels.dtypes import f32
+from safekernels.simt import DisjointSlice, Slice, thread
+
+
+@simt.kernel
+@simt.launch_contract(block=128)
+def scale(x: Slice[f32], out: DisjointSlice[f32], alpha: f32) -> None:
+    idx = thread.index_1d()
+    i = idx.get()
+    if (o := out.get_mut(idx)) is not None:
+        o.set(alpha * x[i])
+
+
+class BatchRunner:
+    def __init__(self, n: int, dev, stream) -> None:
+        self.n = n
+        self.stream = stream
+        self.prep = scale.prepare(simt.LaunchConfig1D.for_len(n, block=128), dev)
+
+    def run(self, requests: dict) -> dict:
+        inflight = {}
+        outputs = {}
+        for name, (buf, gain) in requests.items():
+            outputs[name] = sk.zeros(self.n, f32, self.stream)
+            inflight[name] = scale.launch_async(self.prep, buf, outputs[name], gain)
+        for name in list(inflight):
+            inflight.pop(name).sync_on(self.stream)
+        return {name: out.to_numpy(self.stream) for name, out in outputs.items()}
+
+
+def main() -> None:
+    dev = sk.Device.cpu()
+    stream = dev.new_stream()
+    runner = BatchRunner(256, dev, stream)
+    requests = {
+        "a": (sk.to_device(np.ones(256, np.float32), stream), 2.0),
+        "b": (sk.to_device(np.arange(256, dtype=np.float32), stream), 0.5),
+    }
+    for name, values in runner.run(requests).items():
+        print(name, values[:3])
+
+
+if __name__ == "__main__":
+    main()
