@@ -545,9 +545,11 @@ def _stored(target: Expression) -> set[str]:
     return set()
 
 
-def _static_method(lowerer: FunctionLowerer, owner: NameExpr, name: str, classes: ModuleClasses) -> FuncDef | None:
+def _static_method(
+    lowerer: FunctionLowerer, owner: NameExpr, name: str, classes: ModuleClasses, kind: str = "staticmethod"
+) -> FuncDef | None:
     """`Class.name` of a top-level class not shadowed here, when its body defines `name` as a plain function whose
-    only decorator is `@staticmethod` (the CLI's rule)."""
+    only decorator is `@staticmethod` (`kind`; or `@classmethod`) (the CLI's rule)."""
     cls = classes.classes.get(owner.name)
     if cls is None or owner.node is not cls.info:
         return None
@@ -558,13 +560,27 @@ def _static_method(lowerer: FunctionLowerer, owner: NameExpr, name: str, classes
     if not isinstance(found, Decorator) or len(found.original_decorators) != 1:
         return None
     decorator = found.original_decorators[0]
-    if not (isinstance(decorator, NameExpr) and decorator.name == "staticmethod"):
+    if not (isinstance(decorator, NameExpr) and decorator.name == kind):
         return None
     func = found.func
     if func.is_coroutine or func.is_generator:
         return None
     suspends = any(isinstance(n, AwaitExpr | YieldExpr | YieldFromExpr) for n in tree.walk_many(func.body.body))
     return None if suspends else func
+
+
+def _plain_method(owner: NameExpr, name: str, classes: ModuleClasses) -> FuncDef | None:
+    """The undecorated method `name` of the top-level class `owner` (not shadowed here) that builds its objects
+    plainly (no metaclass, no `__new__`), found along its chain of bases of this module (the CLI's rule)."""
+    cls = classes.classes.get(owner.name)
+    if cls is None or owner.node is not cls.info or cls.keywords:
+        return None
+    if any(isinstance(s, FuncDef | Decorator | OverloadedFuncDef) and s.name == "__new__" for s in cls.defs.body):
+        return None
+    found = classes.method(cls, name)
+    if found is None or found.is_decorated or not found.arguments:
+        return None
+    return found
 
 
 def _instance_classes(body: list[Statement], classes: ModuleClasses) -> dict[str, ClassDef | None]:
@@ -986,16 +1002,34 @@ def applied_summary(
     elif isinstance(func, MemberExpr) and isinstance(func.expr, NameExpr) and method is not None:
         if method.receiver_kernel is not None or method.receiver_is_safekernels:
             return None
+        made = lowerer.generators.get(func.expr.name) if func.name in callables.SENDING_METHODS else None
+        if made is not None and len(args) == 1 and isinstance(made.callee, NameExpr):
+            # `gen.send(x)`: the body resumes with `x` as its `yield`'s value (`callables.sent_into`)
+            generator = lowerer.helper(made.callee)
+            if generator is None:
+                return None
+            nested_generator = id(generator) in lowerer.helpers or id(generator) in lowerer.lambdas
+            sent = _applied(lowerer, generator, None, nested_generator, (), call_span)
+            return callables.sent_into(sent, args[0])
         static = _static_method(lowerer, func.expr, func.name, classes)
         if static is not None:
             return _applied(lowerer, static, None, False, args, call_span)
+        built_by_class = _static_method(lowerer, func.expr, func.name, classes, "classmethod")
+        if built_by_class is not None:
+            # `Cls.build(a, b)` of a `@classmethod`: the class binds its first parameter, the arguments the rest
+            return _applied(lowerer, built_by_class, method.receiver, False, args, call_span)
         # a parameter annotated with the class: its object may be one of any subclass, running its overrides
         return _applied_method(lowerer, func.expr.name, func.name, method.receiver, args, call_span)
     elif isinstance(func, MemberExpr) and isinstance(func.expr, CallExpr) and method is not None:
         # `Holder(a, c).run()`: a method of the object a followed constructor call builds right there
         built = func.expr.callee
-        if not (isinstance(built, NameExpr) and built.name in classes.classes and lowerer.constructs(func.expr)):
+        if not (isinstance(built, NameExpr) and built.name in classes.classes):
             return None
+        if not lowerer.constructs(func.expr):
+            # `Runner().go(a, b)` of a class whose initializer binds nothing the checker follows: the method still
+            # runs with the caller's arguments (what it does to its receiver's fields is the new object's own)
+            plain = _plain_method(built, func.name, classes)
+            return _applied(lowerer, plain, method.receiver, False, args, call_span) if plain else None
         method_def = classes.method(classes.classes[built.name], func.name)
         if method_def is None:
             return None

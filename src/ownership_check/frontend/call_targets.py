@@ -461,9 +461,12 @@ def _iterated_attributes(stmt: ast.stmt) -> tuple[tuple[str, ...], ...] | None:
     return tuple(p for p in paths if p is not None)
 
 
-def _static_method(lowerer: FunctionLowerer, owner: str, name: str, classes: ModuleClasses) -> ast.FunctionDef | None:
+def _static_method(
+    lowerer: FunctionLowerer, owner: str, name: str, classes: ModuleClasses, kind: str = "staticmethod"
+) -> ast.FunctionDef | None:
     """`Class.name` of a top-level class not shadowed here, when its body defines `name` as a plain function
-    whose only decorator is `@staticmethod`: its body runs at the call, with no receiver."""
+    whose only decorator is `@staticmethod` (`kind`; or `@classmethod`, whose first parameter the class binds):
+    its body runs at the call, with no receiver."""
     cls = classes.classes.get(owner)
     if cls is None or (owner in lowerer.local_names and lowerer.unit.kind != "module"):
         return None
@@ -474,10 +477,24 @@ def _static_method(lowerer: FunctionLowerer, owner: str, name: str, classes: Mod
     if not isinstance(found, ast.FunctionDef) or len(found.decorator_list) != 1:
         return None
     decorator = found.decorator_list[0]
-    if not (isinstance(decorator, ast.Name) and decorator.id == "staticmethod"):
+    if not (isinstance(decorator, ast.Name) and decorator.id == kind):
         return None
     suspends = any(isinstance(sub, ast.Yield | ast.YieldFrom | ast.Await) for sub in _walk_body(found.body))
     return None if suspends else found
+
+
+def _plain_method(lowerer: FunctionLowerer, owner: str, name: str, classes: ModuleClasses) -> ast.FunctionDef | None:
+    """The undecorated method `name` of the top-level class `owner` (not shadowed here) that builds its objects
+    plainly (no metaclass, no `__new__`), found along its chain of bases of this module."""
+    cls = classes.classes.get(owner)
+    if cls is None or cls.keywords or (owner in lowerer.local_names and lowerer.unit.kind != "module"):
+        return None
+    if any(isinstance(s, ast.FunctionDef | ast.AsyncFunctionDef) and s.name == "__new__" for s in cls.body):
+        return None
+    found = classes.method(cls, name)
+    if found is None or found.decorator_list or not (found.args.posonlyargs or found.args.args):
+        return None
+    return found
 
 
 def _instance_classes(body: list[ast.stmt], classes: ModuleClasses) -> dict[str, ast.ClassDef | None]:
@@ -765,17 +782,34 @@ def applied_summary(
     elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and method is not None:
         if method.receiver_kernel is not None or method.receiver_is_safekernels:
             return None
+        made = lowerer.generators.get(func.value.id) if func.attr in callables.SENDING_METHODS else None
+        if made is not None and len(args) == 1 and isinstance(made.func, ast.Name):
+            # `gen.send(x)`: the body resumes with `x` as its `yield`'s value (`callables.sent_into`)
+            generator = lowerer.helper(made.func.id)
+            if generator is None:
+                return None
+            sent = _applied(lowerer, generator, None, made.func.id in lowerer.helpers, (), lowerer.span(node))
+            return callables.sent_into(sent, args[0])
         static = _static_method(lowerer, func.value.id, func.attr, classes)
         if static is not None:
             callee, nested = static, False
             return _applied(lowerer, callee, None, nested, args, lowerer.span(node))
+        built_by_class = _static_method(lowerer, func.value.id, func.attr, classes, "classmethod")
+        if built_by_class is not None:
+            # `Cls.build(a, b)` of a `@classmethod`: the class binds its first parameter, the arguments the rest
+            return _applied(lowerer, built_by_class, method.receiver, False, args, lowerer.span(node))
         # a parameter annotated with the class: its object may be one of any subclass, running its overrides
         return _applied_method(lowerer, func.value.id, func.attr, method.receiver, args, lowerer.span(node))
     elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Call) and method is not None:
         # `Holder(a, c).run()`: a method of the object a followed constructor call builds right there
         built = func.value.func
-        if not (isinstance(built, ast.Name) and built.id in classes.classes and lowerer.constructs(func.value)):
+        if not (isinstance(built, ast.Name) and built.id in classes.classes):
             return None
+        if not lowerer.constructs(func.value):
+            # `Runner().go(a, b)` of a class whose initializer binds nothing the checker follows: the method still
+            # runs with the caller's arguments (what it does to its receiver's fields is the new object's own)
+            plain = _plain_method(lowerer, built.id, func.attr, classes)
+            return _applied(lowerer, plain, method.receiver, False, args, lowerer.span(node)) if plain else None
         found = classes.method(classes.classes[built.id], func.attr)
         if found is None:
             return None
