@@ -854,6 +854,11 @@ class FunctionLowerer(calls.PlaceNaming):
         found = _display_items(expr)
         if found is not None or not isinstance(expr, CallExpr):
             return found
+        if any(n in calls.SEQUENCE_CONSTRUCTORS for n in self.ctx.names(expr.callee)):
+            # `deque([a, c])`: the list display's items (the CLI's rule)
+            if expr.arg_kinds != [ARG_POS] or not isinstance(expr.args[0], TupleExpr | ListExpr):
+                return None
+            return _display_items(expr.args[0])
         flow = self.stdlib_flow_of(expr.callee)
         if flow is None or flow.relation != "mapping" or any(k not in (ARG_POS, ARG_NAMED) for k in expr.arg_kinds):
             return None
@@ -2334,6 +2339,12 @@ class FunctionLowerer(calls.PlaceNaming):
     ) -> calls.Operand[Expression]:
         return calls.resolve_operand(self, expr, span_of, keyword, star, with_view)
 
+    def receiver_elements(self, expr: Expression) -> tuple[ir.Place, ...] | None:
+        """The element places of a name that is a sequence container bound here (the CLI's `receiver_elements`)."""
+        if not isinstance(expr, NameExpr) or expr.name not in self.containers:
+            return None
+        return calls.sequence_elements(self.name(expr.name), expr.name, self.containers[expr.name])
+
     def item_container(self, expr: Expression) -> ir.Place | None:
         """The place `expr` is an item of (`d` of `d[k]`, `grid` of `grid[i][j]`), else None."""
         if not isinstance(expr, IndexExpr):
@@ -2764,6 +2775,8 @@ class FunctionLowerer(calls.PlaceNaming):
                 self.ctx.kernel(receiver),
                 self.ctx.is_safekernels(receiver),
                 self.item_container(receiver),
+                self.receiver_elements(receiver),
+                _int_literal(node.args[0]) if node.args and node.arg_kinds[0] == ARG_POS else None,
             )
         first_name = self.ctx.names(func)[:1]
         args = tuple(

@@ -525,6 +525,10 @@ class MethodCall(Generic[E]):
     # a receiver that is an item of a container place (`d[k].append(op)`, `grid[i][j].append(op)`): that place, which
     # keeps what the item's storing method stores (`store_into`)
     receiver_container: ir.Place | None = None
+    # a receiver that is a sequence container of places (`ring = deque([a, c])`): its element places in order, and
+    # the call's first argument where it is an integer literal (`ring.rotate(1)`: `reordering_arms`)
+    receiver_elements: tuple[ir.Place, ...] | None = None
+    first_int: int | None = None
 
 
 @dataclass(frozen=True)
@@ -720,6 +724,27 @@ def lower_call(call: Call[E], holder: ir.Place | None, sink: Lowering[E]) -> ir.
         result = _method_call(call, method, holder, sink)
         if result is not None:
             return result
+    if method is not None and method.receiver_elements and not sink.kernel_body:
+        orders = reordering_arms(method.name, len(method.receiver_elements), len(call.args), method.first_int)
+        if orders is not None:
+            # `ring.rotate(1)`, `ring.reverse()`: each element place refers to the item the reordering moved there
+            _receiver(method.receiver, sink)
+            for arg in call.args:
+                sink.lower_expr(arg.node)
+            places = method.receiver_elements
+            blocks = tuple(
+                sink.block(
+                    lambda order=order: sink.emit(  # type: ignore[misc]
+                        ir.Bind(places, tuple(ir.FromPlace(places[i], call.span) for i in order), call.span)
+                    )
+                )
+                for order in orders
+            )
+            if len(blocks) == 1:
+                sink.emit(ir.Bind(places, tuple(ir.FromPlace(places[i], call.span) for i in orders[0]), call.span))
+            else:
+                sink.emit(ir.Branch(blocks, call.span))
+            return ir.Fresh()
     stored = _stored_argument(call, method) if method is not None and not sink.kernel_body else None
     keeper = None if method is None else method.receiver.place or method.receiver_container
     if method is not None and stored is not None and keeper is not None:
@@ -1546,6 +1571,29 @@ def _unpacked(target: UnpackTarget[E], count: int) -> list[int | None] | None:
     return [*range(star), None, *range(count - after, count)]
 
 
+#: Calls that build a sequence of their one operand's items in order: `deque([a, c])` is a container as the list
+#: display `[a, c]` is (by qualified name).
+SEQUENCE_CONSTRUCTORS: Final[frozenset[str]] = frozenset({"collections.deque"})
+
+#: Methods that reorder a sequence in place and keep its items (`deque.rotate`, `list.reverse`): the element places
+#: of a container of places are rebound to the items the reordering moves there (`reordering_arms`).
+REORDERING_METHODS: Final[frozenset[str]] = frozenset({"rotate", "reverse"})
+
+
+def reordering_arms(name: str, length: int, args: int, first_int: int | None) -> tuple[tuple[int, ...], ...] | None:
+    """The orders a reordering method may leave a sequence of `length` items in: for each arm, which old item each
+    position holds.  `rotate(k)` of a literal `k` (1 without an argument) moves item `i` to `(i + k) % length`; of a
+    computed `k`, any rotation (one arm each); `reverse()` reverses.  None for anything else."""
+    if name not in REORDERING_METHODS or length == 0:
+        return None
+    if name == "reverse":
+        return (tuple(range(length - 1, -1, -1)),) if args == 0 else None
+    if args > 1:
+        return None
+    steps = [1] if args == 0 else [first_int] if first_int is not None else list(range(length))
+    return tuple(tuple((i - k) % length for i in range(length)) for k in steps)
+
+
 #: A key of a container display: an index of a tuple/list display, a literal key of a dict display.
 ContainerKey: TypeAlias = "int | str"
 
@@ -1553,7 +1601,7 @@ ContainerKey: TypeAlias = "int | str"
 #: display bound (`bufs["out"] = c`, `bufs.update(...)`), so such a name is no container of places.
 MUTATING_CONTAINER_METHODS: Final[frozenset[str]] = frozenset(
     {
-        "append", "extend", "insert", "remove", "pop", "clear", "sort", "reverse",
+        "append", "extend", "insert", "remove", "pop", "clear", "sort", "appendleft", "extendleft", "popleft",
         "update", "setdefault", "popitem", "__setitem__", "__delitem__", "__iadd__", "__ior__",
     }
 )

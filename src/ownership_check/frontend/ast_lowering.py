@@ -1084,6 +1084,11 @@ class FunctionLowerer(calls.PlaceNaming):
         found = _display_items(node)
         if found is not None or not isinstance(node, ast.Call) or len(node.args) > 1:
             return found
+        if self.stdlib_name(node.func) in calls.SEQUENCE_CONSTRUCTORS:
+            # `deque([a, c])`: the list display's items
+            if node.keywords or not node.args or not isinstance(node.args[0], ast.Tuple | ast.List):
+                return None
+            return _display_items(node.args[0])
         flow = stdlib_flow.stdlib_flow(self.stdlib_name(node.func))
         if flow is None or flow.relation != "mapping" or any(isinstance(a, ast.Starred) for a in node.args):
             return None
@@ -2590,6 +2595,12 @@ class FunctionLowerer(calls.PlaceNaming):
     ) -> calls.Operand[ast.expr]:
         return calls.resolve_operand(self, node, self.span, keyword, star, with_view)
 
+    def receiver_elements(self, node: ast.expr) -> tuple[ir.Place, ...] | None:
+        """The element places of a name that is a sequence container bound here (`ring = deque([a, c])`)."""
+        if not isinstance(node, ast.Name) or node.id not in self.containers:
+            return None
+        return calls.sequence_elements(self.name(node.id), node.id, self.containers[node.id])
+
     def item_container(self, node: ast.expr) -> ir.Place | None:
         """The place `node` is an item of (`d` of `d[k]`, `grid` of `grid[i][j]`), else None."""
         if not isinstance(node, ast.Subscript):
@@ -2999,6 +3010,8 @@ class FunctionLowerer(calls.PlaceNaming):
                 self.kernel_of(receiver),
                 self.ctx.is_safekernels(receiver),
                 self.item_container(receiver),
+                self.receiver_elements(receiver),
+                _int_literal(node.args[0]) if node.args else None,
             )
         qualified = self.ctx.qualify(func)
         args = tuple(self.operand(a.value, a.keyword, bool(a.star)) for a in call_args(node))

@@ -1,5 +1,4 @@
-# fresh-expect: E0502 at line 31
-# fresh-known-miss: cli,mypy deque items around `ring.rotate(1)`: `ring[0]` and later `ring[1]` are one
+# fresh-expect: E0502 at line 30
 """Ping-pong smoothing over a deque of two buffers; the rotation happens before the destination is read, so both ends
 are one buffer."""
 from collections import deque
