@@ -16,6 +16,11 @@ The grammar is the table crossed with expression forms and flow forms:
                                                   awaited from another, a method of a class holding buffers,
                                                   helpers returning a tile op or a pending `launch_async` op,
                                                   a kernel defined in `main`
+      x call form reaching a launching function -> `CALL_FORMS`: a plain call, an object's `__call__`, static,
+                                                  class and instance methods, objects in a list, an `Enum`
+                                                  member's method, a forwarding decorator, `singledispatch`,
+                                                  `partial`, a dict of functions, a callback loop, `starmap`,
+                                                  `map`, a lambda forwarding `*args`, a returned closure
 
 `table_entries()` reads the table; `TEMPLATES` must have a template for every entry (a test fails the day an entry
 lands without one), and every generated program records which entries and forms it used, so the runner prints
@@ -44,6 +49,8 @@ HEADER = '''import asyncio
 import contextlib
 import copy
 import dataclasses
+import enum
+import functools
 import itertools
 import random
 from dataclasses import dataclass
@@ -159,6 +166,16 @@ def none_yet() -> Any:
     return None
 
 
+def passthrough(fn: Any) -> Any:
+    """A decorator whose wrapper calls the decorated function with the arguments it is given."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        return fn(*args, **kwargs)
+
+    return wrapper
+
+
 '''
 
 #: What `main` starts with: every place bound, a prepared launch, a holder of the buffers and containers of them.
@@ -258,11 +275,66 @@ STDLIB_TEMPLATES: dict[str, str] = {
 #: The forms that only make sense for the SIMT buffers `a`, `b`, `c` (the holder and containers hold them).
 _BUFFER_ONLY = frozenset({"attribute", "container-list", "container-dict"})
 
+#: How host code reaches a function that launches: each form defines a module-level callable (`{name}`, `{Name}`)
+#: whose body `{body}` launches with its parameters `u`, `v`, `w` (a SIMT launch, or a tile launch whose op it
+#: returns), and calls it from `main` with the caller's places (`{args}`, or `{a0}`, `{a1}`, `{a2}` one by one;
+#: `{assign}` binds the tile op).  A test of the runtime's moves and loans through Python's ways of calling.
+_PARAMS = "prep: Any, stream: Any, u: Any, v: Any, w: Any"
+_FUNCTION = f"def {{name}}({_PARAMS}) -> Any:\n    {{body}}"
+_CALLABLE_OBJECT = (
+    "class {Name}:\n    def __init__(self, prep: Any, stream: Any) -> None:\n        self.prep = prep\n"
+    "        self.stream = stream\n\n    def __call__(self, u: Any, v: Any, w: Any) -> Any:\n"
+    "        prep, stream = self.prep, self.stream\n        {body}"
+)
+CALL_FORMS: dict[str, tuple[str, str]] = {
+    "direct": (_FUNCTION, "{assign}{name}(prep, stream, {args})"),
+    "call-object": (_CALLABLE_OBJECT, "{assign}{Name}(prep, stream)({args})"),
+    "call-object-bound": (_CALLABLE_OBJECT, "runner = {Name}(prep, stream)\n{assign}runner({args})"),
+    "staticmethod": (
+        f"class {{Name}}:\n    @staticmethod\n    def go({_PARAMS}) -> Any:\n        {{body}}",
+        "{assign}{Name}.go(prep, stream, {args})",
+    ),
+    "classmethod": (
+        f"class {{Name}}:\n    @classmethod\n    def go(cls, {_PARAMS}) -> Any:\n        {{body}}",
+        "{assign}{Name}.go(prep, stream, {args})",
+    ),
+    "instance-method": (
+        f"class {{Name}}:\n    def go(self, {_PARAMS}) -> Any:\n        {{body}}",
+        "{assign}{Name}().go(prep, stream, {args})",
+    ),
+    "objects-in-list": (
+        f"class {{Name}}:\n    def go(self, {_PARAMS}) -> Any:\n        {{body}}",
+        "for obj in [{Name}()]:\n    {assign}obj.go(prep, stream, {args})",
+    ),
+    "enum-member": (
+        f"class {{Name}}(enum.Enum):\n    GO = 1\n\n    def go(self, {_PARAMS}) -> Any:\n        {{body}}",
+        "{assign}{Name}.GO.go(prep, stream, {args})",
+    ),
+    "decorated": (f"@passthrough\n{_FUNCTION}", "{assign}{name}(prep, stream, {args})"),
+    "singledispatch": (
+        f"@functools.singledispatch\ndef {{name}}({_PARAMS}) -> Any:\n    {{body}}\n\n\n"
+        "@{name}.register\ndef {name}_for_int(prep: int, stream: Any, u: Any, v: Any, w: Any) -> Any:\n"
+        "    return None",
+        "{assign}{name}(prep, stream, {args})",
+    ),
+    "partial": (_FUNCTION, "{assign}functools.partial({name}, prep, stream)({args})"),
+    "dict-dispatch": (_FUNCTION, '{assign}{{"go": {name}}}["go"](prep, stream, {args})'),
+    "callback-loop": (_FUNCTION, "for callback in [{name}]:\n    {assign}callback(prep, stream, {args})"),
+    "starmap": (_FUNCTION, "{assign}next(itertools.starmap({name}, [(prep, stream, {args})]))"),
+    "map": (_FUNCTION, "{assign}next(map({name}, [prep], [stream], [{a0}], [{a1}], [{a2}]))"),
+    "lambda": (_FUNCTION, "{assign}(lambda *args: {name}(*args))(prep, stream, {args})"),
+    "returned-closure": (
+        f"def make_{{name}}() -> Any:\n    def inner({_PARAMS}) -> Any:\n        {{body}}\n\n    return inner",
+        "{assign}make_{name}()(prep, stream, {args})",
+    ),
+}
+
 FLOW_FORMS = (
     "if", "elif", "for", "for-break", "for-continue-else", "while", "while-break-else", "try-except-else",
     "try-finally", "try-except-else-finally", "match-guard", "with-suppress", "with-nullcontext", "comprehension",
     "comprehension-loop", "nested-function", "nested-params", "async", "async-await", "method", "dataclass-method",
     "helper-op", "helper-pending", "local-kernel", "kernel-factory", "module-alias", "star-import",
+    *(f"call:{name}" for name in CALL_FORMS),
 )
 
 
@@ -515,8 +587,32 @@ class _Gen:
             else:
                 emit(depth, f"z, x, y = star_add(z, {self.arg(TENSORS)}, {self.arg(TENSORS)}).sync_on(stream)")
                 self.program.entries["launch:tile.__call__"] += 1
+        elif form.startswith("call:"):
+            self.indirect_call(depth, form.removeprefix("call:"))
         else:
             self.kernel_in_main(depth)
+
+    def indirect_call(self, depth: int, form: str) -> None:
+        """A launch reached through one of Python's ways of calling (`CALL_FORMS`): a SIMT launch of the caller's
+        buffers, or a tile launch whose op the callable returns (moving the caller's partition and tensors)."""
+        number = len(self.extra)
+        definition, call = CALL_FORMS[form]
+        if self.pick((True, False)):
+            args = self.buffers()
+            body, assign = "vecadd.launch(prep, stream, u, v, w)", ""
+            self.program.entries["launch:simt.launch"] += 1
+        else:
+            args = ("z", *self.tensors())
+            body, assign = "return add(u, v, w)", "op = "
+            self.program.entries["launch:tile.__call__"] += 1
+        names = {"name": f"reach{number}", "Name": f"Reach{number}"}
+        self.extra.append(definition.format(body=body, **names) + "\n")
+        text = call.format(assign=assign, args=", ".join(args), a0=args[0], a1=args[1], a2=args[2], **names)
+        for line in text.splitlines():
+            self.emit(depth, line)
+        if assign and self.pick((True, False)):
+            self.emit(depth, "if op is not None:")
+            self.emit(depth + 1, "z, x, y = op.sync_on(stream)")
 
     def method(self, depth: int, dataclass: bool = False) -> None:
         """A class holding buffers (a plain class, or a dataclass), one method of it generated over `self.a`,

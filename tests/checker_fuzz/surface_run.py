@@ -33,15 +33,12 @@ DOCUMENTED_UNSEEN: dict[str, str] = {}
 def unseen_reason(outcome: Outcome, line: int) -> str | None:
     """Why a missed runtime error at `line` is in a form the checker documents it does not follow, or None."""
     lines = outcome.source.splitlines()
-    main = next(i for i, text in enumerate(lines, 1) if text.startswith("def main("))
     candidates = [line, *sorted(outcome.call_lines.get(line, set()))]
     for number in candidates:
         text = lines[number - 1] if 0 < number <= len(lines) else ""
         for marker, reason in DOCUMENTED_UNSEEN.items():
             if re.search(marker, text):
                 return reason
-    if line < main:
-        return "a helper or method body, reached from `main` (calls of functions and methods)"
     return None
 
 
