@@ -1081,6 +1081,15 @@ class FunctionLowerer(calls.PlaceNaming):
         for names, value in pairs:
             options: list[FuncItem | None] | None = None
             registry: dict[object, FuncItem] | None = None
+            registered = self.registered_functions(value, len(names)) if id(value) in loops else None
+            if registered is not None:
+                # `for name, fn in PASSES.items()` of a registry of the module's functions (the CLI's rule)
+                for name in names[:-1]:
+                    bindings.setdefault(name, []).append(None)
+                    registries.setdefault(name, []).append(None)
+                bindings.setdefault(names[-1], []).append(list(registered))
+                registries.setdefault(names[-1], []).append(None)
+                continue
             if len(names) == 1 and id(value) in loops:
                 if isinstance(value, TupleExpr | ListExpr | SetExpr) and value.items:
                     found = [self.function_value(e) for e in value.items]
@@ -1660,6 +1669,8 @@ class FunctionLowerer(calls.PlaceNaming):
                 isinstance(item, CallExpr) and self.ctx.refers_to(item.callee, calls.SUPPRESS_CONTEXT),
                 isinstance(item, CallExpr) and self.constructs(item),
                 self.entered(item) if target is not None else None,
+                isinstance(item, CallExpr)
+                and any(self.ctx.refers_to(item.callee, name) for name in calls.EXIT_STACK_CONTEXTS),
             )
             for item, target in zip(node.expr, node.target, strict=True)
         ]

@@ -210,10 +210,19 @@ def apply_summary(
         sink.emit(ir.Branch(arms, span))
         return
     if applied.repeats:
-        # the wrapper may run the callee again with the same objects: what the first run moved is used again
+        # the wrapper may run the callee again with the same objects: it hands the arguments on again (a use of
+        # each, at the caller's argument: what the first run moved is E0382 there), and the second run borrows as
+        # the first did (what it moves, the first run moved already)
         once = replace(applied, repeats=False)
         apply_summary(once, node, span, sink, holder)
-        sink.emit(ir.Branch((sink.block(lambda: apply_summary(once, node, span, sink, holder)), ()), span))
+
+        def again() -> None:
+            for _, operand in applied.bound:
+                if operand.place is not None and not operand.star:
+                    sink.emit(ir.Use(operand.place, operand.span), node)
+            apply_summary(replace(once, summary=replace(once.summary, moves=())), node, span, sink, holder)
+
+        sink.emit(ir.Branch((sink.block(again), ()), span))
         return
     summary = applied.summary
     bound = dict(applied.bound)

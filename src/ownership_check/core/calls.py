@@ -64,6 +64,12 @@ E_contra = TypeVar("E_contra", contravariant=True)
 
 #: The context manager that swallows exceptions: `with suppress(E): body` is `try: body` / `except E: pass`.
 SUPPRESS_CONTEXT: Final[str] = "contextlib.suppress"
+#: Context managers that run, when their `with` statement is left, what the body registered with them:
+#: `stack.callback(f, *args)` calls `f(*args)` then, `stack.enter_context(cm)` exits `cm` then (`lower_with`).
+EXIT_STACK_CONTEXTS: Final[frozenset[str]] = frozenset({"contextlib.ExitStack", "contextlib.AsyncExitStack"})
+#: The exit stack's methods that register a callable with its arguments, and those that enter a context manager.
+EXIT_CALLBACK_METHODS: Final[frozenset[str]] = frozenset({"callback", "push_async_callback"})
+EXIT_ENTER_METHODS: Final[frozenset[str]] = frozenset({"enter_context", "enter_async_context"})
 
 #: Names that are constants, never places (`pending = None` binds a fresh object, it aliases nothing).
 CONSTANT_NAMES: Final[frozenset[str]] = frozenset({"None", "True", "False"})
@@ -102,6 +108,9 @@ class PlaceNaming:
         self.renames: list[dict[str, str]] = []
         self.group = 0
         self.tmp = 0
+        # the `as` names of the enclosing `with contextlib.ExitStack() as stack:` statements, each with the ops its
+        # registered callbacks and entered context managers run when the statement is left (`lower_with`)
+        self.exit_stacks: dict[tuple[str, tuple[str, ...]], list[ir.Op]] = {}
 
     def name(self, raw: str) -> str:
         """`raw` as the innermost rename in scope maps it."""
@@ -653,6 +662,7 @@ class WithItem(Generic[E]):
     # what the `as` target is bound to, after the item was evaluated: one of the caller's values a
     # `@contextlib.contextmanager` generator of the module yields (`entered_value`); else a new value
     entered: Callable[[], ir.Value] | None = None
+    exit_stack: bool = False  # `contextlib.ExitStack()`: what the body registers with it runs when the block is left
 
 
 # --- device-likeness --------------------------------------------------------------------------------------------
@@ -721,6 +731,9 @@ def lower_call(call: Call[E], holder: ir.Place | None, sink: Lowering[E]) -> ir.
             return _launch(call, form, kernel, None, holder, sink)
     method = call.method
     if method is not None and call.summary is None:  # a method of the user's own class is not the library's
+        deferred = _exit_stack_call(call, method, sink)
+        if deferred is not None:
+            return deferred
         result = _method_call(call, method, holder, sink)
         if result is not None:
             return result
@@ -1027,6 +1040,45 @@ def _nested_ways(
                                           b.held_by, call) for p in places if p is not None])
         out.extend(itertools.islice(itertools.product(*options), 16))
     return list(dict.fromkeys(out))
+
+
+def _exit_stack_call(call: Call[E], method: MethodCall[E], sink: Lowering[E]) -> ir.Value | None:
+    """`stack.callback(pending.sync_on, s)` / `stack.enter_context(cm)` of the `as` name of an enclosing `with
+    contextlib.ExitStack() as stack:`: the call is evaluated here, and what it registers runs when the statement is
+    left (`lower_with`): a callback that is a moving method of a place (`op.sync_on`, `t.unpartition`) moves that
+    place then, as the call `op.sync_on(s)` would; an entered context manager built from a pending op (`Cls(op)`
+    of a class the checker follows, an op built in the argument list of a call it does not follow) keeps it, and
+    its loans, until then.  None for any other call."""
+    receiver = method.receiver.place
+    stacks = getattr(sink, "exit_stacks", None)
+    if receiver is None or not stacks or sink.kernel_body:
+        return None
+    exits = stacks.get((receiver.root, receiver.attrs))
+    if exits is None:
+        return None
+    if method.name in EXIT_ENTER_METHODS and len(call.args) == 1 and not call.args[0].star:
+        _receiver(method.receiver, sink)
+        held = sink.temp("entered context")
+        value = sink.value(call.args[0].node, held)
+        if isinstance(value, ir.Fresh) and value.parts:
+            bind_target(PlaceTarget(held, call.span), value, sink)
+            exits.append(ir.Del(held, call.span))
+        elif isinstance(value, ir.FromPlace):
+            sink.emit(ir.Use(value.source, value.span))
+        return ir.Fresh()
+    if method.name not in EXIT_CALLBACK_METHODS or not call.args or call.args[0].star:
+        return None
+    _receiver(method.receiver, sink)
+    _call_args(call, False, None, sink)
+    target = call.args[0].place
+    if target is not None and target.attrs:
+        name = target.attrs[-1]
+        if name in DISTINCT_MOVING_METHODS or name in MOVING_METHODS:
+            shown = target.display.rsplit(".", 1)[0] if target.display else None
+            owner = ir.Place(target.root, target.attrs[:-1], shown)
+            kind = _RECEIVER_MOVE_KIND.get(name, "combinator")
+            exits.append(ir.Move(owner, call.args[0].span, move_help(kind)))
+    return ir.Fresh()
 
 
 def _method_call(call: Call[E], method: MethodCall[E], holder: ir.Place | None, sink: Lowering[E]) -> ir.Value | None:
@@ -1946,6 +1998,8 @@ def lower_with(items: Sequence[WithItem[E]], body: Callable[[], ir.Block], span:
     targets get fresh objects."""
     unsafe = suppresses = False
     released: list[ir.Op] = []
+    stacks: dict[tuple[str, tuple[str, ...]], list[ir.Op]] | None = getattr(sink, "exit_stacks", None)
+    registered: list[tuple[tuple[str, tuple[str, ...]], list[ir.Op] | None]] = []
     for item in items:
         if item.unsafe_context:
             unsafe = True
@@ -1967,7 +2021,18 @@ def lower_with(items: Sequence[WithItem[E]], body: Callable[[], ir.Block], span:
             sink.lower_expr(item.node)
         if item.target is not None:
             bind_target(item.target, item.entered() if item.entered is not None else ir.Fresh(), sink)
+            if item.exit_stack and stacks is not None and isinstance(item.target, PlaceTarget):
+                key = (item.target.place.root, item.target.place.attrs)
+                registered.append((key, stacks.get(key)))
+                stacks[key] = []
     block = body()
+    for key, outer in registered:
+        # the stack's callbacks and entered context managers run last-in first-out when it exits, before the
+        # items entered ahead of it exit (`released` runs in reverse)
+        assert stacks is not None
+        released.extend(stacks.pop(key))
+        if outer is not None:
+            stacks[key] = outer
     if suppresses:
         # Any operation of the body may raise, be swallowed, and continue after the `with` statement.
         block = (ir.Try(block, ((),), (), (), span),)

@@ -1919,6 +1919,8 @@ class FunctionLowerer(calls.PlaceNaming):
                 and self.ctx.qualify(item.context_expr.func) == calls.SUPPRESS_CONTEXT,
                 isinstance(item.context_expr, ast.Call) and self.constructs(item.context_expr),
                 self.entered(item.context_expr) if item.optional_vars is not None else None,
+                isinstance(item.context_expr, ast.Call)
+                and self.ctx.qualify(item.context_expr.func) in calls.EXIT_STACK_CONTEXTS,
             )
             for item in node.items
         ]

@@ -1,5 +1,4 @@
-# fresh-expect: E0382 at line 50
-# fresh-known-miss: cli,mypy module `@retry(3)` wrapper calls `fn(*args)` again with args the first try moved
+# fresh-expect: E0382 at line 49
 """A retry decorator re-invokes a tile step with the same arguments after a transient failure that happened after the
 launch moved them."""
 import functools

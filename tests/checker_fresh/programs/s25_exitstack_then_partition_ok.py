@@ -1,5 +1,4 @@
 # fresh-expect: clean
-# fresh-known-false-alarm: cli,mypy op given to `ExitStack.callback` keeps its loans after the block
 """An ExitStack syncs the pending launch on exit; the output is partitioned for the tile stage only after the block."""
 from contextlib import ExitStack
 
