@@ -29,6 +29,8 @@ from mypy.nodes import (
     ARG_POS,
     ARG_STAR,
     ARG_STAR2,
+    GDEF,
+    ArgKind,
     AssertStmt,
     AssignmentExpr,
     AssignmentStmt,
@@ -2769,6 +2771,9 @@ class FunctionLowerer(calls.PlaceNaming):
         mapped = self.mapped_call(node, holder)
         if mapped is not None:
             return mapped
+        spread = self.starmapped_call(node)
+        if spread is not None:
+            return spread
         folded = self.higher_order_call(node, holder)
         if folded is not None:
             return folded
@@ -2984,6 +2989,69 @@ class FunctionLowerer(calls.PlaceNaming):
             if applied is not None:
                 apply_summary(applied, node, span_of(node), self)
         return ir.Fresh()
+
+    def starmapped_call(self, node: CallExpr) -> ir.Value | None:
+        """`list(itertools.starmap(f, rows))` / `list(map(f, rows))` of a partial, a launch or a function of the
+        module, over known rows: one call `f(*row)` / `f(row)` per row at the consuming call (the CLI's
+        `starmapped_call`)."""
+        inner = node.args[0] if len(node.args) == 1 and node.arg_kinds[0] == ARG_POS else None
+        if not isinstance(inner, CallExpr) or self.builtin(node.callee) not in callables.MAP_CONSUMERS:
+            return None
+        spread = any(n in callables.STARMAP_FUNCTIONS for n in self.ctx.names(inner.callee))
+        if not (spread or self.builtin(inner.callee) == "map") or inner.arg_kinds != [ARG_POS, ARG_POS]:
+            return None
+        function, items = inner.args
+        if isinstance(function, NameExpr):
+            found = self.helper(function)
+            if function.name not in self.partials and not (
+                isinstance(found, FuncDef) and self.ctx.classes.runs_when_called(found)
+            ):
+                return None
+        elif not (isinstance(function, MemberExpr) and self.ctx.kernel(function.expr) is not None):
+            return None
+        rows = self.spread_arguments(items, spread, inner)
+        if rows is None:
+            return None
+        self.expr(node.callee)
+        self.expr(inner.callee)
+        self.expr(items)
+        for args, kinds in rows:
+            call = CallExpr(function, args, kinds, [None] * len(args))
+            call.set_line(inner)
+            self.expr(call)
+        return ir.Fresh()
+
+    def spread_arguments(
+        self, items: Expression, spread: bool, at: Expression
+    ) -> list[tuple[list[Expression], list[ArgKind]]] | None:
+        """The argument lists of the calls `starmapped_call` lowers, one per row (the CLI's `spread_arguments`)."""
+        display = self.literal_display(items)
+        if display is not None:
+            if spread:
+                inner = [self.literal_display(row) for row in display]
+                if any(row is None or any(self.place(e) is None for e in row) for row in inner):
+                    return None
+                return [(list(row), [ARG_POS] * len(row)) for row in inner if row is not None]
+            if any(self.place(row) is None for row in display):
+                return None
+            return [([row], [ARG_POS]) for row in display]
+        if not isinstance(items, NameExpr) or items.name not in self.containers or items.name not in self.lengths:
+            return None
+        container = self.containers[items.name]
+        if container.mapping:
+            return None
+        lengths = dict(container.inner)
+        rows = callables.spread_rows([lengths.get(i) for i in range(len(container.keys))], spread)
+        if rows is None:
+            return None
+        out: list[tuple[list[Expression], list[ArgKind]]] = []
+        for index, spreads in rows:
+            key = IntExpr(index)
+            key.set_line(at)
+            item = IndexExpr(items, key)
+            item.set_line(at)
+            out.append(([item], [ARG_STAR if spreads else ARG_POS]))
+        return out
 
     def launch_of(self, node: CallExpr | None) -> tuple[resolve.KernelInfo | None, str | None] | None:
         """`(kernel, method)` of a call that may launch (`k(...)`, `k.launch_async(...)`), for `calls.returns_op`."""

@@ -53,6 +53,21 @@ PARTIAL_FUNCTIONS: Final[frozenset[str]] = frozenset({"functools.partial"})
 #: until something iterates it, so it is followed only inside one of these).
 MAP_CONSUMERS: Final[frozenset[str]] = frozenset({"list", "tuple", "set", "sorted"})
 
+#: `itertools.starmap(f, rows)`: inside a `MAP_CONSUMERS` call it runs `f(*row)` for each row in order; `map(f, xs)`
+#: runs `f(x)`.  Where `f` is a partial, a launch (`k.launch`) or a function of the module and the rows are known (a
+#: display of names, or a sequence container bound here whose rows are displays), the front ends lower one call of
+#: `f` per row, at the consuming call, with the row's items spread (`spread_rows`).
+STARMAP_FUNCTIONS: Final[frozenset[str]] = frozenset({"itertools.starmap"})
+
+
+def spread_rows(lengths: Sequence[int | None], spread: bool) -> list[tuple[int, bool]] | None:
+    """The calls `list(itertools.starmap(f, rows))` (`spread`) / `list(map(f, rows))` runs: one per row, in order,
+    as (row index, spread the row's items); None when a row of a starmap is not a display of known length."""
+    if spread and any(length is None for length in lengths):
+        return None
+    return [(index, spread) for index in range(len(lengths))]
+
+
 #: Higher-order functions that call their callable argument (position 0) with the items of their iterable
 #: argument (position 1) before they return, by qualified name; `reduce`'s optional third argument (its initial
 #: value) is passed to the callable too.  `map` is lazy and followed only inside a `MAP_CONSUMERS` call.

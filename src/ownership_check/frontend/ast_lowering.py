@@ -2994,6 +2994,9 @@ class FunctionLowerer(calls.PlaceNaming):
         mapped = self.mapped_call(node, holder)
         if mapped is not None:
             return mapped
+        spread = self.starmapped_call(node)
+        if spread is not None:
+            return spread
         folded = self.higher_order_call(node, holder)
         if folded is not None:
             return folded
@@ -3214,6 +3217,70 @@ class FunctionLowerer(calls.PlaceNaming):
             if applied is not None:
                 apply_summary(applied, node, self.span(node), self)
         return ir.Fresh()
+
+    def starmapped_call(self, node: ast.Call) -> ir.Value | None:
+        """`list(itertools.starmap(f, rows))` / `list(map(f, rows))` (`callables.STARMAP_FUNCTIONS`) of a partial,
+        a launch (`k.launch`) or a function of the module, over a display of places or a sequence container bound
+        here: the consumer, the iterable and the rows are read, then one call `f(*row)` / `f(row)` per row, in
+        order, lowered as written at the consuming call (`callables.spread_rows`); None for any other call."""
+        inner = node.args[0] if len(node.args) == 1 and not node.keywords else None
+        if not isinstance(inner, ast.Call) or self.builtin(node.func) not in callables.MAP_CONSUMERS:
+            return None
+        spread = self.ctx.qualify(inner.func) in callables.STARMAP_FUNCTIONS
+        if not (spread or self.builtin(inner.func) == "map") or inner.keywords or len(inner.args) != 2:
+            return None
+        function, items = inner.args
+        if isinstance(function, ast.Name):
+            found = self.helper(function.id)
+            if function.id not in self.partials and not (
+                isinstance(found, ast.FunctionDef) and self.ctx.classes.runs_when_called(found)
+            ):
+                return None
+        elif not (isinstance(function, ast.Attribute) and self.ctx.kernel(function.value) is not None):
+            return None
+        rows = self.spread_arguments(items, spread, inner)
+        if rows is None:
+            return None
+        self.expr(node.func)
+        self.expr(inner.func)
+        self.expr(items)
+        for args in rows:
+            call = ast.copy_location(ast.Call(func=function, args=args, keywords=[]), inner)
+            self.expr(call)
+        return ir.Fresh()
+
+    def spread_arguments(self, items: ast.expr, spread: bool, at: ast.expr) -> list[list[ast.expr]] | None:
+        """The argument lists of the calls `starmapped_call` lowers, one per row of `items`: a display's rows (each
+        a display of places for a starmap, a place for a map), or `*rows[i]` / `rows[i]` of a sequence container
+        bound here (spelled at `at`, the starmap's call); None when the rows are not known."""
+        display = self.literal_display(items)
+        if display is not None:
+            if spread:
+                inner = [self.literal_display(row) for row in display]
+                if any(row is None or any(self.place(e) is None for e in row) for row in inner):
+                    return None
+                return [list(row) for row in inner if row is not None]
+            return None if any(self.place(row) is None for row in display) else [[row] for row in display]
+        if not isinstance(items, ast.Name) or items.id not in self.containers or items.id not in self.lengths:
+            return None
+        container = self.containers[items.id]
+        if container.mapping:
+            return None
+        lengths = dict(container.inner)
+        rows = callables.spread_rows([lengths.get(i) for i in range(len(container.keys))], spread)
+        if rows is None:
+            return None
+
+        def located(expr: ast.expr) -> ast.expr:
+            for sub in ast.walk(expr):
+                ast.copy_location(sub, at)
+            return expr
+
+        out: list[list[ast.expr]] = []
+        for index, spreads in rows:
+            item = ast.Subscript(ast.Name(items.id, ast.Load()), ast.Constant(index), ast.Load())
+            out.append([located(ast.Starred(item, ast.Load()) if spreads else item)])
+        return out
 
     def launch_of(self, node: ast.Call | None) -> tuple[KernelSummary | None, str | None] | None:
         """`(kernel, method)` of a call that may launch (`k(...)`, `k.launch_async(...)`), for `calls.returns_op`."""

@@ -1,5 +1,4 @@
-# fresh-expect: E0502 at line 32
-# fresh-known-miss: cli,mypy `list(itertools.starmap(partial(k.launch, prep, s), jobs))` not followed
+# fresh-expect: E0502 at line 31
 """A batch of vecadd jobs is run with itertools.starmap over a partial; the residual job accumulates into its own
 input."""
 import functools

@@ -1,0 +1,50 @@
+"""The look-alike of `e0502_starmap_over_launches`: every row reads one buffer and writes another."""
+
+import functools
+import itertools
+
+import numpy as np
+
+import safekernels as sk
+from safekernels import simt
+from safekernels.dtypes import f32
+from safekernels.simt import DisjointSlice, Slice, thread
+
+
+@simt.kernel
+@simt.launch_contract(block=64)
+def vecadd(a: Slice[f32], b: Slice[f32], c: DisjointSlice[f32]) -> None:
+    idx = thread.index_1d()
+    i = idx.get()
+    if (o := c.get_mut(idx)) is not None:
+        o.set(a[i] + b[i])
+
+
+def add_into(prepared: simt.PreparedLaunch, stream: sk.Stream, a: sk.DeviceBuffer, c: sk.DeviceBuffer) -> None:
+    vecadd.launch(prepared, stream, a, a, c)
+
+
+def partial_of_launch(dev: sk.Device, stream: sk.Stream, n: int) -> None:
+    x = sk.to_device(np.ones(n, np.float32), stream)
+    h = sk.zeros(n, f32, stream)
+    y = sk.zeros(n, f32, stream)
+    prepared = vecadd.prepare(simt.LaunchConfig1D.for_len(n, block=64), dev)
+    launch = functools.partial(vecadd.launch, prepared, stream)
+    jobs = [(x, x, h), (h, x, y)]
+    list(itertools.starmap(launch, jobs))
+    print(y.to_numpy(stream)[:2])
+
+
+def inline_rows(dev: sk.Device, stream: sk.Stream, n: int) -> None:
+    x = sk.to_device(np.ones(n, np.float32), stream)
+    y = sk.zeros(n, f32, stream)
+    z = sk.zeros(n, f32, stream)
+    prepared = vecadd.prepare(simt.LaunchConfig1D.for_len(n, block=64), dev)
+    run = functools.partial(add_into, prepared, stream)
+    list(itertools.starmap(run, [(x, y), (y, z)]))
+    print(z.to_numpy(stream)[:2])
+
+
+dev = sk.Device.cpu()
+partial_of_launch(dev, dev.new_stream(), 256)
+inline_rows(dev, dev.new_stream(), 256)
