@@ -269,6 +269,9 @@ def apply_summary(
     for holding, (param, attrs), mutable in summary.held_loans:
         # the op the callee stored there keeps them: the loans attach to it when the rebinds below bind it
         found, held = targets(param, attrs, device_only=True, loan=True), targets(*holding, device_only=False)
+        if held is None and applied.constructs and holder is not None and holding[0] == summary.receiver:
+            # `job = Job(a, c)` whose `__init__` stores `self.op = k.launch_async(...)`: the new object's field
+            held = [_extend(holder, holding[1])]
         operand = bound.get(param)
         if found is not None and len(found) == 1 and held is not None and len(held) == 1 and operand is not None:
             sink.emit(ir.Borrow(found[0], mutable, sink.next_group(), operand.span, held[0]), node)

@@ -927,7 +927,10 @@ def _opaque_call(call: Call[E], holder: ir.Place, sink: Lowering[E]) -> ir.Value
         value = sink.value(arg.node, stage)
         if isinstance(value, ir.Fresh) and value.kind in MUST_USE_KINDS:
             bind_target(PlaceTarget(stage, arg.span), value, sink)
-            parts.append(((_KEPT_ARGUMENT.format(index),), stage))
+            kept = _KEPT_ARGUMENT.format(index)
+            parts.append(((kept,), stage))
+            # and the object's fields, which keep what they refer to (the op its `__init__` stored) reachable
+            parts.extend(((kept, *path), ir.Place(stage.root, (*stage.attrs, *path))) for path, _ in value.parts)
     return ir.Fresh(parts=tuple(parts))
 
 
@@ -957,7 +960,7 @@ def _construct(call: Call[E], applied: AppliedSummary[E], holder: ir.Place | Non
         for name, op in applied.bound
     )
     applied = AppliedSummary(applied.summary, bound, True)
-    apply_summary(applied, call.node, call.span, sink)
+    apply_summary(applied, call.node, call.span, sink, holder)
     parts, device = constructed_fields(applied, call.node, call.span, sink)
     for stage in staged.values():
         sink.emit(ir.Del(stage, call.span), call.node)

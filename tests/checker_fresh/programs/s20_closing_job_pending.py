@@ -1,5 +1,4 @@
-# fresh-expect: E0505 at line 49
-# fresh-known-miss: cli,mypy `with closing(Job(...))` whose `__init__` stores a launch_async op
+# fresh-expect: E0505 at line 48
 """A job object is used with contextlib.closing so close() syncs its pending launch; inside, the output goes to a
 tile stage too early."""
 from contextlib import closing
