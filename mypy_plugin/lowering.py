@@ -2101,12 +2101,11 @@ class FunctionLowerer(calls.PlaceNaming):
                 return bound
         if isinstance(expr, ConditionalExpr):
             self.expr(expr.cond)
-            tmp = self.temp("value")
             yes, no = expr.if_expr, expr.else_expr
-            body = self.block(lambda: self.emit(ir.Bind((tmp,), (self.value(yes),), span_of(yes))))
-            orelse = self.block(lambda: self.emit(ir.Bind((tmp,), (self.value(no),), span_of(no))))
-            self.emit(ir.Branch((body, orelse), span_of(expr.cond)))
-            return ir.FromPlace(tmp, span_of(expr))
+            return calls.choose_value(
+                [(lambda: self.value(yes), span_of(yes)), (lambda: self.value(no), span_of(no))],
+                span_of(expr.cond), span_of(expr), self,
+            )
         if isinstance(expr, AwaitExpr):
             return self.awaited_value(expr, holder)
         choosing = isinstance(expr, IndexExpr | CallExpr) or (isinstance(expr, OpExpr) and expr.op in ("and", "or"))

@@ -394,13 +394,42 @@ def bind_choices(found: Choices[E], span: Span, sink: Lowering[E]) -> ir.Value:
 
     if len(options) == 1:
         return one(options[0])
+    return choose_value([(lambda o=option: one(o), span) for option in options], span, span, sink)  # type: ignore[misc]
+
+
+def _plain_new(value: ir.Value) -> bool:
+    return isinstance(value, ir.Fresh) and value == ir.Fresh()
+
+
+def choose_value(
+    arms: Sequence[tuple[Callable[[], ir.Value], Span]], test: Span, whole: Span, sink: Lowering[E]
+) -> ir.Value:
+    """The value of an expression that evaluates one of `arms` (`a if c else b`, `x or y`, `pair[i]`): each arm,
+    lowered in one arm of a `Branch`, binds a temporary to its value.  An arm whose value is a plain new value (an
+    item of a container the checker does not follow, `parts[i + 1] if c else parts[i]`) takes it from one object
+    born before the branch: a new object per arm would be born in one arm only, so at the join the previous
+    iteration's object of the other arm (moved, and still reached by the name the result was bound to) would be
+    one with this iteration's, and reading the result would be a use after move.  When every arm gives a plain new
+    value, the expression's value is one (no temporary)."""
     tmp = sink.temp("value")
-    arms = tuple(
-        sink.block(lambda o=option: sink.emit(ir.Bind((tmp,), (one(o),), span)))  # type: ignore[misc]
-        for option in options
+    built: list[tuple[ir.Block, ir.Value, Span]] = []
+    for build, span in arms:
+        got: list[ir.Value] = []
+        block = sink.block(lambda b=build, g=got: g.append(b()))  # type: ignore[misc]
+        built.append((block, got[0], span))
+    if all(_plain_new(value) for _, value, _ in built):
+        sink.emit(ir.Branch(tuple(block for block, _, _ in built), test))
+        return ir.Fresh()
+    new: ir.Place | None = None
+    if any(_plain_new(value) for _, value, _ in built):
+        new = sink.temp("value")
+        sink.emit(ir.Bind((new,), (ir.Fresh(),), whole))
+    blocks = tuple(
+        (*block, ir.Bind((tmp,), (ir.FromPlace(new, span) if new is not None and _plain_new(value) else value,), span))
+        for block, value, span in built
     )
-    sink.emit(ir.Branch(arms, span))
-    return ir.FromPlace(tmp, span)
+    sink.emit(ir.Branch(blocks, test))
+    return ir.FromPlace(tmp, whole)
 
 
 def returns_op(returned: Sequence[tuple[KernelSignature | None, str | None] | None]) -> bool:

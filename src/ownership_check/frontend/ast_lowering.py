@@ -2342,16 +2342,12 @@ class FunctionLowerer(calls.PlaceNaming):
                 return bound
         if isinstance(node, ast.IfExp):
             self.expr(node.test)
-            tmp = self.temp("value")
             body_node, else_node = node.body, node.orelse
-            body = self.block(
-                lambda: self.emit(ir.Bind((tmp,), (self.value(body_node),), self.span(body_node)))
+            return calls.choose_value(
+                [(lambda: self.value(body_node), self.span(body_node)),
+                 (lambda: self.value(else_node), self.span(else_node))],
+                self.span(node.test), self.span(node), self,
             )
-            orelse = self.block(
-                lambda: self.emit(ir.Bind((tmp,), (self.value(else_node),), self.span(else_node)))
-            )
-            self.emit(ir.Branch((body, orelse), self.span(node.test)))
-            return ir.FromPlace(tmp, self.span(node))
         if isinstance(node, ast.Await):
             return self.awaited_value(node, holder)
         if isinstance(node, ast.BoolOp | ast.Subscript | ast.Call) and not self.computed_index(node):
