@@ -115,6 +115,7 @@ from mypy_plugin.call_targets import (
     receiver_items,
 )
 from ownership_check.core import callables, calls, ir, stdlib_flow
+from ownership_check.core.bound_once import bound_once
 from ownership_check.core.call_effects import GeneratedInit, apply_summary
 from ownership_check.core.checker import effect_names, nonlocal_effects
 from ownership_check.diagnostics import Span
@@ -731,6 +732,7 @@ class FunctionLowerer(calls.PlaceNaming):
         self.registries: dict[str, list[tuple[calls.ContainerKey, Expression]]] = {}
         # names bound once to a call keeping its operands' items (`pool = itertools.cycle([c])`, the CLI's rule)
         self.iterators: dict[str, CallExpr] = {}
+        self.generators: dict[str, CallExpr] = {}  # names bound once to a generator call (`gen.send(x)`)
         # names bound once to a tuple/list display of literals: the keys of `dict(zip(names, values))` (the CLI's)
         self.key_lists: dict[str, Expression] = {}
         # `args.append(c)` of a list display grown in one statement list: (name, first index, items)
@@ -1154,6 +1156,7 @@ class FunctionLowerer(calls.PlaceNaming):
             if len(names) == 1 and bound[names[0]] == 1 and names[0] not in unsure and isinstance(value, CallExpr)
             and (flow := self.stdlib_flow_of(value.callee)) is not None and flow.relation == "items"
         }
+        self.generators = bound_once(pairs, unsure, self.generator_call)
         for index, (names, value) in enumerate(pairs):
             star = starred.get(index) if starred is not None else None
             if star is not None:
@@ -2108,6 +2111,9 @@ class FunctionLowerer(calls.PlaceNaming):
             )
         if isinstance(expr, AwaitExpr):
             return self.awaited_value(expr, holder)
+        if isinstance(expr, YieldExpr):
+            self.expr(expr)
+            return callables.received_value()
         choosing = isinstance(expr, IndexExpr | CallExpr) or (isinstance(expr, OpExpr) and expr.op in ("and", "or"))
         if choosing and not self.computed_index(expr):
             found = self.choices(expr, span_of(expr), 0)

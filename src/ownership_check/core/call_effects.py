@@ -28,6 +28,13 @@ E = TypeVar("E")
 #: A parameter and an attribute path below it: `("self", ("x",))` is `self.x`.
 ParamPath: TypeAlias = "tuple[str, tuple[str, ...]]"
 
+#: The `Fresh.kind` of the value a `yield` expression gives in a generator's body (`t = yield result`): what the
+#: caller sends in (`callables.received_value`).
+RECEIVED_KIND: Final[str] = "received"
+#: The parameter path a summary names a value sent into a generator by (`gen.send(x)`): what the body does to
+#: the objects its `yield` expressions give.  No Python name is spelled so.
+SENT_VALUE: Final[str] = "<sent>"
+
 
 @dataclass(frozen=True)
 class SummaryMove:

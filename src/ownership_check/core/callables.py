@@ -37,7 +37,7 @@ from dataclasses import replace
 from typing import Final, TypeVar
 
 from ownership_check.core import ir
-from ownership_check.core.call_effects import AppliedSummary
+from ownership_check.core.call_effects import RECEIVED_KIND, SENT_VALUE, AppliedSummary
 from ownership_check.core.calls import KernelSignature, Lowering, Operand, PlaceTarget, bind_target
 from ownership_check.core.messages import move_help
 from ownership_check.diagnostics import Span
@@ -235,3 +235,37 @@ def iterated_call(value: ir.Value) -> ir.Value:
     (a yielded `launch_async` op's loans are the summary's `returned_loans`, held by the name the item is bound
     to), so the item is the value that call gives."""
     return value
+
+
+#: The generator methods that send a value into the body, which resumes at its `yield` with it.
+SENDING_METHODS: Final[frozenset[str]] = frozenset({"send", "asend"})
+
+
+def received_value() -> ir.Value:
+    """The value of a `yield` expression in a generator's body (`t = yield result`): what the caller sends in, a
+    new object each time the body resumes (so a loop moving what it receives moves each value once), of the kind
+    `RECEIVED_KIND`: what the body does to such objects is what it does to a value sent in (`SENT_VALUE`)."""
+    return ir.Fresh(RECEIVED_KIND)
+
+
+def sent_into(applied: AppliedSummary[E] | None, sent: Operand[E]) -> AppliedSummary[E] | None:
+    """`gen.send(x)` of a name bound to a call of a generator function of the module: the body resumes with `x` as
+    the value of its `yield`, so what the body's summary does to `SENT_VALUE` (moves, borrows) is done to `x`; what
+    it does to its parameters happened at the generator's own call."""
+    if applied is None:
+        return None
+    summary = applied.summary
+
+    def sent_path(path: tuple[str, tuple[str, ...]]) -> bool:
+        return path[0] == SENT_VALUE
+
+    only = replace(
+        summary,
+        moves=tuple(m for m in summary.moves if sent_path(m.path)),
+        rebinds=(),
+        borrows=tuple(g for g in (tuple(b for b in group if sent_path(b[0])) for group in summary.borrows) if g),
+        returned_loans=(),
+        held_loans=(),
+        conflicts=(),
+    )
+    return replace(applied, summary=only, bound=((SENT_VALUE, sent),), others=())

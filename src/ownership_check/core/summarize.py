@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ownership_check.core import ir
-from ownership_check.core.call_effects import CallSummary, ParamPath, SummaryMove
+from ownership_check.core.call_effects import RECEIVED_KIND, SENT_VALUE, CallSummary, ParamPath, SummaryMove
 from ownership_check.core.cfg import build
 from ownership_check.core.checker import State, _Analysis, _setup
 
@@ -55,16 +55,41 @@ def call_summary(
     wanted = frozenset(params)
     graph = build(function)
     setup = _setup(graph, tuple(dict.fromkeys(params)))
-    if setup is None or not wanted:
+    receives = any(
+        isinstance(node.op, ir.Bind)
+        and any(isinstance(v, ir.Fresh) and v.kind == RECEIVED_KIND for v in node.op.values)
+        for node in graph.nodes
+    )
+    if setup is None or not (wanted or receives):
         return CallSummary(name, receiver=receiver)
     analysis = _SummaryAnalysis(function, graph, setup)
     analysis.params = wanted
     states = analysis.solve()
     exit_state = states[graph.exit]
+
+    def received(obj: str) -> ParamPath | None:
+        # an object a `yield` expression gave (`t = yield result`): the value the caller sends in (`gen.send(x)`)
+        return (SENT_VALUE, ()) if obj[0] != "@" and analysis.info(obj).kind == RECEIVED_KIND else None
+
+    # What the body moves of a value sent in, wherever it suspends next (a generator's `while True:` never returns):
+    # the moves of received objects at any point of the body
+    sent_moves: dict[tuple[int, int, int, int], SummaryMove] = {}
+    if receives:
+        for st in states:
+            for obj, sites in (st.moved.items() if st is not None else ()):
+                if received(obj) is None:
+                    continue
+                for site in sites:
+                    op = graph.nodes[site].op
+                    if isinstance(op, ir.Move):
+                        where = (op.span.line, op.span.column, op.span.end_line, op.span.end_column)
+                        sent_moves.setdefault(where, SummaryMove((SENT_VALUE, ()), op.span, op.help))
     if exit_state is None:  # never returns
-        return CallSummary(name, receiver=receiver)
-    moves: list[SummaryMove] = []
+        return CallSummary(name, tuple(sent_moves[k] for k in sorted(sent_moves)), receiver=receiver)
+    moves: list[SummaryMove] = [sent_moves[k] for k in sorted(sent_moves)]
     for obj in sorted(exit_state.moved):
+        if received(obj) is not None:
+            continue
         path = _path(obj, wanted)
         if path is None:
             continue
@@ -83,7 +108,7 @@ def call_summary(
         if st is None or not isinstance(op, ir.Borrow) or not analysis.dominates(node.id, graph.exit):
             continue
         for obj in sorted(st.get(op.place.key)):
-            path = _path(obj, wanted)
+            path = _path(obj, wanted) or received(obj)
             if path is not None:
                 group = groups.setdefault(op.group, {})
                 group[path] = group.get(path, False) or op.mutable

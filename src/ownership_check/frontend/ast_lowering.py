@@ -35,6 +35,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Final, Union
 
 from ownership_check.core import callables, calls, ir, stdlib_flow
+from ownership_check.core.bound_once import bound_once
 from ownership_check.core.call_effects import GeneratedInit, apply_summary
 from ownership_check.core.checker import effect_names, nonlocal_effects
 from ownership_check.diagnostics import Span
@@ -915,6 +916,7 @@ class FunctionLowerer(calls.PlaceNaming):
         # names bound once to a call keeping its operands' items (`pool = itertools.cycle([c])`, `stdlib_flow`):
         # an item taken from the name (`next(pool)`) is any of them
         self.iterators: dict[str, ast.Call] = {}
+        self.generators: dict[str, ast.Call] = {}  # names bound once to a generator call (`gen.send(x)`)
         # names bound once to a tuple/list display of literals (`names = ["scale", "shift"]`): the keys of
         # `dict(zip(names, values))` (`display_items`)
         self.key_lists: dict[str, ast.expr] = {}
@@ -1362,6 +1364,7 @@ class FunctionLowerer(calls.PlaceNaming):
             if len(names) == 1 and bound[names[0]] == 1 and names[0] not in unsure and isinstance(value, ast.Call)
             and stdlib_flow.keeps_items(self.stdlib_name(value.func)) is not None
         }
+        self.generators = bound_once(pairs, unsure, self.generator_call)
         for index, (names, value) in enumerate(pairs):
             star = starred.get(index) if starred is not None else None
             if star is not None:
@@ -2350,6 +2353,9 @@ class FunctionLowerer(calls.PlaceNaming):
             )
         if isinstance(node, ast.Await):
             return self.awaited_value(node, holder)
+        if isinstance(node, ast.Yield):
+            self.expr(node)
+            return callables.received_value()
         if isinstance(node, ast.BoolOp | ast.Subscript | ast.Call) and not self.computed_index(node):
             found = self.choices(node, self.span(node), 0)
             if found is not None:

@@ -1,5 +1,4 @@
-# fresh-expect: E0382 at line 32
-# fresh-known-miss: cli,mypy `gen.send(x)` to a generator whose body moves `x`; the caller then reads `x`
+# fresh-expect: E0382 at line 31
 """A coroutine-style generator receives tensors with send() and doubles them; the caller reads the sent tensor
 afterwards."""
 
