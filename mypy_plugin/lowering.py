@@ -1977,11 +1977,16 @@ class FunctionLowerer(calls.PlaceNaming):
         """`low = dataclasses.replace(step, dst=step.src)`, `clone = copy.copy(step)` of a name whose class is a
         dataclass (or `NamedTuple`) of this module (the CLI's `copied_fields`, `stdlib_flow.bind_fields`)."""
         flow = self.stdlib_flow_of(value.callee)
-        if flow is None or flow.relation != "fields" or value.arg_kinds[:1] != [ARG_POS]:
+        args, names, kinds = value.args, value.arg_names, value.arg_kinds
+        if isinstance(value.callee, MemberExpr) and ARG_POS not in kinds:
+            # `low = step._replace(dst=step.src)` of a `NamedTuple`: the receiver is the operand (the CLI's rule)
+            flow = stdlib_flow.FIELD_METHODS.get(value.callee.name)
+            args, names, kinds = [value.callee.expr, *args], [None, *names], [ARG_POS, *kinds]
+        if flow is None or flow.relation != "fields" or kinds[:1] != [ARG_POS]:
             return False
-        if any(k != ARG_NAMED for k in value.arg_kinds[1:]) or (len(value.args) > 1 and not flow.replaces):
+        if any(k != ARG_NAMED for k in kinds[1:]) or (len(args) > 1 and not flow.replaces):
             return False
-        copied = value.args[0]
+        copied = args[0]
         if not isinstance(copied, NameExpr):
             return False
         cls = receiver_class(self, copied.name)
@@ -1996,8 +2001,8 @@ class FunctionLowerer(calls.PlaceNaming):
         if generated is None or not generated.followed:
             return False
         fields = (*generated.positional, *generated.keyword_only)
-        replaced = [(n, a) for n, a in zip(value.arg_names[1:], value.args[1:], strict=True) if n is not None]
-        if len(replaced) != len(value.args) - 1 or any(name not in fields for name, _ in replaced):
+        replaced = [(n, a) for n, a in zip(names[1:], args[1:], strict=True) if n is not None]
+        if len(replaced) != len(args) - 1 or any(name not in fields for name, _ in replaced):
             return False
         stdlib_flow.bind_fields(placed, source, fields, replaced, span_of(copied), self)
         return True

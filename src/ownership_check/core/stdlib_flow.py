@@ -98,6 +98,11 @@ STDLIB_FLOWS: Final[dict[str, StdlibFlow]] = {
 }
 
 
+#: Methods the standard library gives a class of the module, with the receiver as the operand: a `NamedTuple`'s
+#: `_replace(f=v)` is `dataclasses.replace(receiver, f=v)` (both front ends' `copied_fields`).
+FIELD_METHODS: Final[dict[str, StdlibFlow]] = {"_replace": StdlibFlow("fields", replaces=True)}
+
+
 def stdlib_flow(name: str | None) -> StdlibFlow | None:
     """The table's entry for a callable's qualified name (`builtins.max` and `max` alike), else None."""
     if name is None:

@@ -2227,12 +2227,16 @@ class FunctionLowerer(calls.PlaceNaming):
         dataclass (or `NamedTuple`) of this module with fields the checker follows: the new object's fields are
         `step`'s, except those replaced (`stdlib_flow.bind_fields`).  False, lowering nothing, for anything else."""
         flow = stdlib_flow.stdlib_flow(self.stdlib_name(value.func))
-        if flow is None or flow.relation != "fields" or len(value.args) != 1 or not isinstance(value.args[0], ast.Name):
+        copied = value.args[0] if len(value.args) == 1 else None
+        if isinstance(value.func, ast.Attribute) and not value.args:
+            # `low = step._replace(dst=step.src)` of a `NamedTuple`: the receiver is the operand
+            flow, copied = stdlib_flow.FIELD_METHODS.get(value.func.attr), value.func.value
+        if flow is None or flow.relation != "fields" or not isinstance(copied, ast.Name):
             return False
         if (value.keywords and not flow.replaces) or any(k.arg is None for k in value.keywords):
             return False
-        cls = receiver_class(self, value.args[0].id)
-        source = self.place(value.args[0])
+        cls = receiver_class(self, copied.id)
+        source = self.place(copied)
         placed = self.target(target)
         if cls is None or source is None or not isinstance(placed, calls.PlaceTarget):
             return False
@@ -2246,7 +2250,7 @@ class FunctionLowerer(calls.PlaceNaming):
         replaced = [(k.arg, k.value) for k in value.keywords if k.arg is not None]
         if any(name not in fields for name, _ in replaced):
             return False
-        stdlib_flow.bind_fields(placed, source, fields, replaced, self.span(value.args[0]), self)
+        stdlib_flow.bind_fields(placed, source, fields, replaced, self.span(copied), self)
         return True
 
     def registry_comprehension(
