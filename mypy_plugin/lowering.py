@@ -343,6 +343,10 @@ class Lowered:
     origins: dict[Span, Node] = field(default_factory=dict)
 
 
+#: The names of the literals `calls.literal_kind` tells apart (mypy's tree spells them as names).
+_LITERAL_NAMES: dict[str, object] = {"None": None, "True": True, "False": False}
+
+
 class FileContext:
     """Name resolution for one module (mypy did the work; this only reads it through the module's imports)."""
 
@@ -358,6 +362,35 @@ class FileContext:
         # Local names bound once by a call of a kernel factory, by the id of their `Var` (`find_factory_kernels`).
         self.factory_vars: dict[int, tuple[Var, Decorator]] = {}
         self.classes = ModuleClasses(module)  # top-level classes, whose methods' call summaries apply at calls
+        self._declared: frozenset[str] | None = None
+
+    def declared(self) -> frozenset[str]:
+        """Names a `global`/`nonlocal` declaration, an import, an `except ... as`, a match capture, an augmented
+        assignment or a `def`/`class` anywhere in the module binds: no branch facts about them
+        (`calls.branch_tests`; the CLI front end's rule)."""
+        if self._declared is None:
+            names: set[str] = set()
+            for node in tree.walk(self.module, skip_scopes=False):
+                if isinstance(node, GlobalDecl | NonlocalDecl):
+                    names.update(node.names)
+                elif isinstance(node, Import):
+                    names.update((alias or name).split(".")[0] for name, alias in node.ids)
+                elif isinstance(node, ImportFrom):
+                    names.update(alias or name for name, alias in node.names)
+                elif isinstance(node, TryStmt):
+                    names.update(v.name for v in node.vars if v is not None)
+                elif isinstance(node, AsPattern | StarredPattern):
+                    name = node.name if isinstance(node, AsPattern) else node.capture
+                    if name is not None:
+                        names.add(name.name)
+                elif isinstance(node, MappingPattern) and node.rest is not None:
+                    names.add(node.rest.name)
+                elif isinstance(node, OperatorAssignmentStmt) and isinstance(node.lvalue, NameExpr):
+                    names.add(node.lvalue.name)  # `flag += 1` rebinds it without a `Bind`
+                elif isinstance(node, FuncDef | ClassDef | Decorator | OverloadedFuncDef):
+                    names.add(node.name)
+            self._declared = frozenset(names)
+        return self._declared
 
     def kernel(self, expr: Expression) -> resolve.KernelInfo | None:
         node = expr.node if isinstance(expr, RefExpr) else None
@@ -1490,11 +1523,32 @@ class FunctionLowerer(calls.PlaceNaming):
             orelse = self.block(lambda: self.if_stmt(node, index + 1))
         else:
             orelse = self.block(lambda: self.suite(node.else_body))
+        tested, form = self.condition_form(node.expr[index])
         if narrowed is not None:
             place, is_none = narrowed
             arm = calls.none_arm(place, span_of(node.expr[index]))
             body, orelse = ((arm, *body), orelse) if is_none else (body, (arm, *orelse))
-        self.emit(ir.Branch((body, orelse), span_of(node.expr[index])))
+            tested, form = place, "is None" if is_none else "is not None"
+        tests = calls.branch_tests(tested, form, self.testable(node.expr[index]))
+        self.emit(ir.Branch((body, orelse), span_of(node.expr[index]), tests))
+
+    def condition_form(self, test: Expression) -> tuple[ir.Place | None, str | None]:
+        """`if name:` / `if not name:`: the name's place and the form (`calls.branch_tests`), else (None, None)."""
+        if isinstance(test, NameExpr) and test.name not in _LITERAL_NAMES:
+            return self.place(test), "truthy"
+        if isinstance(test, UnaryExpr) and test.op == "not" and isinstance(test.expr, NameExpr):
+            if test.expr.name not in _LITERAL_NAMES:
+                return self.place(test.expr), "not"
+        return None, None
+
+    def testable(self, test: Expression) -> bool:
+        """Whether the name an `if` condition tests is one only this unit's own bindings change
+        (`calls.branch_tests`; the CLI front end's rule)."""
+        while isinstance(test, UnaryExpr | ComparisonExpr):
+            test = test.expr if isinstance(test, UnaryExpr) else test.operands[0]
+        if not isinstance(test, NameExpr) or test.name in self.ctx.declared():
+            return False
+        return isinstance(self.unit.node, MypyFile) or test.name in self.local_names
 
     def none_test(self, test: Expression) -> tuple[ir.Place, bool] | None:
         """`(place, True)` for `place is None`, `(place, False)` for `place is not None`, else None."""
@@ -2097,6 +2151,10 @@ class FunctionLowerer(calls.PlaceNaming):
         place = self.place(expr)
         if place is not None:
             return ir.FromPlace(place, span_of(expr))
+        if isinstance(expr, NameExpr) and expr.name in _LITERAL_NAMES:
+            literal = calls.literal_kind(_LITERAL_NAMES[expr.name])
+            if literal is not None:
+                return ir.Fresh(literal)
         if isinstance(expr, AssignmentExpr):
             inner = self.value(expr.value, self.place(expr.target))
             self.bind(expr.target, inner)

@@ -2021,6 +2021,39 @@ def none_arm(place: ir.Place, span: Span) -> ir.Op:
     return ir.Bind((place,), (ir.Fresh("none"),), span)
 
 
+#: What an `if` condition on a bare name says in its two arms (`branch_tests`), by the condition's form.
+_TEST_FORMS: Final[dict[str, tuple[str, str]]] = {
+    "is None": ("none", "some"),
+    "is not None": ("some", "none"),
+    "truthy": ("true", "false"),
+    "not": ("false", "true"),
+}
+
+
+def branch_tests(place: ir.Place | None, form: str | None, local: bool) -> tuple[ir.Test, ...]:
+    """The `Branch.tests` of `if name:` / `if not name:` / `if name is None:` / `if name is not None:` (`form`: a key
+    of `_TEST_FORMS`; the condition's shape as a front end read it, None for any other condition): what each arm
+    (body, else) may assume about `name`.  None for an attribute path, and unless `local`: the name is one only
+    the unit's own `Bind`s rebind (the front ends' `testable`: a module-level name, or a parameter or name the
+    function binds, that no `global`/`nonlocal` declaration, import, augmented assignment, `except ... as`, match
+    capture or `def`/`class` of the module binds); a free variable of a generator may change between two tests."""
+    if place is None or form is None or place.attrs or not local:
+        return ()
+    body, orelse = _TEST_FORMS[form]
+    return (ir.Test(place.root, body), ir.Test(place.root, orelse))
+
+
+def literal_kind(value: object) -> str | None:
+    """`Fresh.kind` of a literal `None` / `True` / `False` (`ir.LITERAL_KINDS`), or None."""
+    if value is None:
+        return ir.LITERAL_KINDS[0]
+    if value is True:
+        return ir.LITERAL_KINDS[1]
+    if value is False:
+        return ir.LITERAL_KINDS[2]
+    return None
+
+
 # --- unsafe blocks ----------------------------------------------------------------------------------------------
 
 

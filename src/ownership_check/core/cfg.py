@@ -13,6 +13,9 @@ handlers (or the exit), to the next enclosing `finally` of the same kind, to the
 value moved before a `return` inside `try` is moved in the `finally` that the return runs, and a value moved
 anywhere in the body is maybe-moved in the exceptional copy, without merging those paths into the fall-through
 one.  Copies of one source operation have the same span; `checker` reports each diagnostic once.
+
+An arm of a `Branch` with `tests` is entered through a node of its own (no operation) that `Graph.assume` maps to
+the arm's `ir.Test`: the checker refines the facts it keeps about the tested name there.
 """
 
 from __future__ import annotations
@@ -94,6 +97,8 @@ class Graph:
     nodes: list[Node]
     entry: int
     exit: int
+    # the entry node of a `Branch` arm -> what the arm's condition says there (`ir.Branch.tests`)
+    assume: dict[int, ir.Test] = field(default_factory=dict)
 
 
 class _Builder:
@@ -105,6 +110,7 @@ class _Builder:
         self.handlers: list[list[int]] = []
         self.finals: list[_FinallyCtx] = []
         self.exit = -1
+        self.assume: dict[int, ir.Test] = {}
 
     def new(self, op: SimpleOp | None) -> int:
         nodes = self.nodes
@@ -166,6 +172,14 @@ class _Builder:
             return [node]
         if isinstance(op, ir.Branch):
             ends: list[int] = []
+            if op.tests:
+                # each arm is entered through a node of its own that records what its condition says
+                for arm, test in zip(op.arms, op.tests, strict=True):
+                    entry = self.new(None)
+                    self.link(preds, entry)
+                    self.assume[entry] = test
+                    ends.extend(self.seq(arm, [entry]))
+                return ends
             for arm in op.arms:
                 ends.extend(self.seq(arm, preds))
             return ends
@@ -313,4 +327,4 @@ def build(function: ir.Function) -> Graph:
     b.exit = b.new(None)
     ends = b.seq(function.body, [entry])
     b.link(ends, b.exit)
-    return Graph(b.nodes, entry, b.exit)
+    return Graph(b.nodes, entry, b.exit, b.assume)

@@ -195,6 +195,78 @@ def _same(a: State, b: State) -> bool:
     return {w.key() for w in a.worlds} == {w.key() for w in b.worlds}
 
 
+#: Facts about tested local names one path knows: (name, fact) pairs, `ir.TEST_FACTS` or "const" (the name is bound
+#: to a literal None / True / False: its truthiness cannot change while it stays bound).
+Facts = frozenset[tuple[str, str]]
+_NO_FACTS: Facts = frozenset()
+#: Most sets of facts kept apart at one node (`_Analysis.solve_paths`).
+MAX_PATHS = 4
+#: What a name bound to a new object of a `Fresh.kind` is known to be.
+_KIND_FACTS: dict[str, tuple[str, ...]] = {
+    "literal_none": ("none", "false", "const"),
+    "none": ("none", "false", "const"),  # the `if x is None:` arm's rebinding (`calls.none_arm`)
+    "literal_true": ("some", "true", "const"),
+    "literal_false": ("some", "false", "const"),
+    "op": ("some",),
+    "shared_op": ("some",),
+}
+
+
+def _assume(facts: Facts, test: ir.Test) -> Facts | None:
+    """`facts` refined by entering an arm whose condition says `test`; None where they contradict it."""
+    name, fact = test.name, test.fact
+    known = {f for n, f in facts if n == name}
+    if fact == "none":
+        if "some" in known or "true" in known:
+            return None
+        add: tuple[str, ...] = ("none", "false", "const")
+    elif fact == "some":
+        if "none" in known:
+            return None
+        add = ("some",)
+    elif fact == "true":
+        if "false" in known:
+            return None
+        add = ("true",) if "const" in known else ()
+    else:
+        if "true" in known:
+            return None
+        add = ("false",) if "const" in known else ()
+    return facts.union((name, f) for f in add) if add else facts
+
+
+def _add_paths(
+    old: dict[Facts, State] | None, outs: dict[Facts, State], masks: dict[int, Facts], node: int
+) -> dict[Facts, State] | None:
+    """The paths before `node` once `outs` arrive there; None when nothing changed."""
+    mask = masks.get(node)
+    merged = dict(old) if old is not None else {}
+    changed = old is None
+    for facts, st in outs.items():
+        if mask is not None:
+            facts = facts & mask
+        prev = merged.get(facts)
+        if prev is None:
+            merged[facts] = st
+            changed = True
+        else:
+            joined = _join(prev, st)
+            if not _same(prev, joined):
+                merged[facts] = joined
+                changed = True
+    if not changed:
+        return None
+    if len(merged) > MAX_PATHS:
+        common = frozenset.intersection(*merged)
+        masks[node] = common
+        states = iter(merged.values())
+        joined = next(states)
+        for st in states:
+            joined = _join(joined, st)
+        merged = {common: joined}
+    return merged
+
+
 def _at_most(a: int | str | None, b: int | str) -> bool:
     """`a <= b` for two view bounds: integer literals compared, a symbol only equal to itself."""
     if type(a) is int and type(b) is int:
@@ -981,20 +1053,34 @@ class _Analysis:
 
     def run(self) -> list[Diagnostic]:
         nodes = self.graph.nodes
-        states = self.solve()
+        # per node, the states of the paths the branch facts keep apart (one state where no branch is tested)
+        paths: list[tuple[State, ...] | None]
+        if self.graph.assume:
+            paths = [None if p is None else tuple(p.values()) for p in self.solve_paths()]
+        else:
+            paths = [None if st is None else (st,) for st in self.solve()]
         self.reporting = True
         report = self.report
         for node in nodes:
-            st = states[node.id]
-            if st is not None:
+            sts = paths[node.id]
+            if sts:
                 if report[node.id]:
-                    self.step(st, node)
+                    for st in sts:
+                        self.step(st, node)
             elif node.op is not None and isinstance(node.op, ir.RequireUnsafe) and not node.unsafe:
                 self.diagnostics.append(messages.unsafe_required(self.path, node.op.operation, node.op.span))
         return self.diagnostics
 
     def solve(self) -> list[State | None]:
         """The fixed point: the state before each node (None where no path reaches it)."""
+        if self.graph.assume:
+            together: list[State | None] = []
+            for p in self.solve_paths():
+                joined: State | None = None
+                for one in (p or {}).values():
+                    joined = one if joined is None else _join(joined, one)
+                together.append(joined)
+            return together
         nodes = self.graph.nodes
         kinds = self.kind
         states: list[State | None] = [None] * len(nodes)
@@ -1028,6 +1114,81 @@ class _Analysis:
                     queued.add(succ)
                     heapq.heappush(heap, succ)
         return states
+
+    def fact_effects(self) -> dict[int, tuple[tuple[str, Facts], ...]]:
+        """Per node that rebinds or unbinds a name some branch tests: (name, the facts its new value gives)."""
+        tracked = {test.name for test in self.graph.assume.values()}
+        out: dict[int, tuple[tuple[str, Facts], ...]] = {}
+        for node in self.graph.nodes:
+            op = node.op
+            found: dict[str, Facts] = {}
+            if isinstance(op, ir.Bind):
+                for target, value in zip(op.targets, op.values, strict=False):
+                    if not target.attrs and target.root in tracked:
+                        kind = value.kind if isinstance(value, ir.Fresh) else None
+                        found[target.root] = frozenset((target.root, f) for f in _KIND_FACTS.get(kind or "", ()))
+            elif isinstance(op, ir.View | ir.Del):
+                place = op.target if isinstance(op, ir.View) else op.place
+                if not place.attrs and place.root in tracked:
+                    found[place.root] = _NO_FACTS
+            if found:
+                out[node.id] = tuple(found.items())
+        return out
+
+    def solve_paths(self) -> list[dict[Facts, State] | None]:
+        """The fixed point kept apart by branch facts (`Facts`): per node, the state of the paths that reach it
+        knowing each set of facts (None where no path reaches it).  An arm whose condition contradicts a path's
+        facts (`if double:` after `double = False`) is not entered by that path; paths with different facts are
+        joined only beyond `MAX_PATHS` per node (then to the facts they share, and from then on that node keeps
+        no other fact: the facts it keeps only shrink, so the fixed point is reached)."""
+        nodes = self.graph.nodes
+        kinds = self.kind
+        assume = self.graph.assume
+        effects = self.fact_effects()
+        paths: list[dict[Facts, State] | None] = [None] * len(nodes)
+        masks: dict[int, Facts] = {}
+        entry = self.graph.entry
+        paths[entry] = {_NO_FACTS: State((World(),), {}, frozenset(), -1, (), True)}
+        heap = [entry]
+        queued = {entry}
+        budget = 200 * MAX_PATHS * len(nodes) + 1000
+        transfers: list[Callable[[State, Node, Any], State]] = [
+            lambda st, node, op: st, self.bind, self.view, self.delete, self.move, self.borrow
+        ]
+        while heap and budget > 0:
+            budget -= 1
+            i = heapq.heappop(heap)
+            queued.discard(i)
+            here = paths[i]
+            assert here is not None
+            kind = kinds[i]
+            node = nodes[i]
+            test = assume.get(i)
+            effect = effects.get(i)
+            outs: dict[Facts, State] = {}
+            for facts, st in here.items():
+                if test is not None:
+                    entered = _assume(facts, test)
+                    if entered is None:
+                        continue  # this path's facts contradict the arm's condition: it never enters the arm
+                    facts = entered
+                out = st if kind == _SKIP else transfers[kind](st, node, node.op)
+                if effect is not None:
+                    gone = {name for name, _ in effect}
+                    facts = frozenset(f for f in facts if f[0] not in gone).union(*(new for _, new in effect))
+                prev = outs.get(facts)
+                outs[facts] = out if prev is None else _join(prev, out)
+            if not outs:
+                continue
+            for succ in node.succ:
+                merged = _add_paths(paths[succ], outs, masks, succ)
+                if merged is None:
+                    continue
+                paths[succ] = merged
+                if succ not in queued:
+                    queued.add(succ)
+                    heapq.heappush(heap, succ)
+        return paths
 
 
 def effect_names(effects: NonlocalEffects) -> list[str]:

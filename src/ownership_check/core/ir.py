@@ -287,10 +287,30 @@ class Continue:
     span: Span
 
 
+#: The facts an arm of a `Branch` may assume about a local name (`Test.fact`): bound to None, bound to something
+#: else, truthy, falsy.  A fact holds until the name is rebound (`checker` correlates branches with it).
+TEST_FACTS: Final = ("none", "some", "true", "false")
+
+#: `Fresh.kind` of a literal `None`, `True`, `False` (anything else a literal gives is a plain `value`): the checker
+#: knows the name it is bound to is None / not None and its truthiness, which cannot change while it stays bound.
+LITERAL_KINDS: Final = ("literal_none", "literal_true", "literal_false")
+
+
+@dataclass(frozen=True)
+class Test:
+    """What the arm of a `Branch` entered through it knows: the local `name` is None (`fact` "none"), is not None
+    ("some"), is truthy ("true") or falsy ("false") there (`if name is None:`, `if not name:`...).  Front ends emit
+    one only for a name no call can rebind (no `global`/`nonlocal` declaration of it in the module, no import)."""
+
+    name: str
+    fact: str
+
+
 @dataclass(frozen=True)
 class Branch:
     arms: tuple[Block, ...]
     span: Span
+    tests: tuple[Test, ...] = ()  # empty, or one per arm: what that arm's condition says on entry
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,11 @@ Paths ended by an exception are not reported (the op was interrupted, not forgot
 normally is a normal path for the ops built before its `try`.  At module level, falling off the end is not a
 drop (a module's globals outlive its top level).  `if op is None` arms (`ir.Fresh("none")`) hold no op.
 
+Branches on a name (`ir.Branch.tests`: `if flag:`, `if op is not None:`) are correlated as far as the values the
+name may have allow: a name bound to a literal `True` never enters the arm of `if not flag:`, so `flag = True`,
+`if flag: op = k(...)`, `if flag: op.sync_on(s)` drops nothing.  What each tested name may be (None, a literal
+True or False, another value) is kept in the state under `?name` until the name is rebound.
+
 The analysis is a small abstract interpreter over the structured IR (not the CFG of `checker`), because it needs
 to tell a normal exit from an exceptional one and to run `finally` blocks on the paths that leave through them.
 State: place key -> the `Produce` sites it may hold unconsumed, joined as "may" facts; loops run to a fixed point.
@@ -61,6 +66,29 @@ class _Drop:
     returned: bool
 
 
+#: The key prefix under which a state keeps what a name some branch tests (`ir.Branch.tests`) may be: negative
+#: "sites", one per kind of value (`_NONE`...); a name without such a key may be anything.
+_FACT = "?"
+_NONE, _TRUE, _FALSE, _SOME = -1, -2, -3, -4  # None, a literal True, a literal False, any other value but None
+_ANY: frozenset[int] = frozenset((_NONE, _TRUE, _FALSE, _SOME))
+#: What a name may be after a `Fresh` value of a kind is bound to it (any kind not listed: anything).
+_KIND_VALUES: dict[str, frozenset[int]] = {
+    "literal_none": frozenset((_NONE,)),
+    "none": frozenset((_NONE,)),
+    "literal_true": frozenset((_TRUE,)),
+    "literal_false": frozenset((_FALSE,)),
+    "op": frozenset((_SOME,)),
+    "shared_op": frozenset((_SOME,)),
+}
+#: What a name may be in the arm whose `ir.Test` says a fact (any other value's truthiness may change).
+_TEST_VALUES: dict[str, frozenset[int]] = {
+    "none": frozenset((_NONE,)),
+    "some": frozenset((_TRUE, _FALSE, _SOME)),
+    "true": frozenset((_TRUE, _SOME)),
+    "false": frozenset((_NONE, _FALSE, _SOME)),
+}
+
+
 def _join(states: list[Holders]) -> Holders | None:
     if not states:
         return None
@@ -69,11 +97,17 @@ def _join(states: list[Holders]) -> Holders | None:
         for key, sites in state.items():
             old = out.get(key)
             out[key] = sites if old is None else old | sites
+    if len(states) > 1:
+        for key in [k for k in out if k[0] == _FACT]:
+            if any(key not in state for state in states):
+                del out[key]  # anything on some path
     return out
 
 
 def _held(state: Holders) -> frozenset[int]:
-    return frozenset().union(*state.values()) if state else frozenset()
+    if not state:
+        return frozenset()
+    return frozenset().union(*(sites for key, sites in state.items() if key[0] != _FACT))
 
 
 def _contains_produce(block: ir.Block) -> bool:
@@ -95,6 +129,25 @@ def _contains_produce(block: ir.Block) -> bool:
     return False
 
 
+def _tested_names(block: ir.Block, found: set[str] | None = None) -> frozenset[str]:
+    """The names the `ir.Branch.tests` of `block` (nested blocks included) are about."""
+    out: set[str] = set() if found is None else found
+    for op in block:
+        if isinstance(op, ir.Branch):
+            out.update(test.name for test in op.tests)
+            for arm in op.arms:
+                _tested_names(arm, out)
+        elif isinstance(op, ir.Loop):
+            for part in (op.head, op.body, op.orelse):
+                _tested_names(part, out)
+        elif isinstance(op, ir.Try):
+            for part in (op.body, *op.handlers, op.orelse, op.finalbody):
+                _tested_names(part, out)
+        elif isinstance(op, ir.Unsafe):
+            _tested_names(op.body, out)
+    return frozenset(out)
+
+
 class _Interpreter:
     def __init__(self, function: ir.Function) -> None:
         self.function = function
@@ -106,6 +159,7 @@ class _Interpreter:
         self.finals: list[tuple[ir.Block, int]] = []  # enclosing `finally` blocks, with their loop depth
         self.loop_depth = 0
         self.tries: list[_TryBody] = []
+        self.tested = _tested_names(function.body)  # names some branch tests: what each may be is followed
 
     # --- facts ----------------------------------------------------------------------------------------------
 
@@ -158,6 +212,22 @@ class _Interpreter:
         lost = before - _held(out) - silent
         if lost:
             self.drop(frozenset(lost), op.span, returned=False)
+        if self.tested:
+            for target, value in zip(op.targets, op.values, strict=False):
+                if not target.attrs and target.root in self.tested:
+                    may = _KIND_VALUES.get(value.kind) if isinstance(value, ir.Fresh) else None
+                    if may is None:
+                        out.pop(_FACT + target.root, None)
+                    else:
+                        out[_FACT + target.root] = may
+        return out
+
+    def forget(self, state: Holders, place: ir.Place) -> Holders:
+        """`state` once `place` is unbound or rebound to something unknown (`del x`, a view bound to `x`)."""
+        if place.attrs or _FACT + place.root not in state:
+            return state
+        out = dict(state)
+        del out[_FACT + place.root]
         return out
 
     def exit(self, state: Holders, span: Span | None) -> None:
@@ -219,10 +289,12 @@ class _Interpreter:
             return _Flow(out)
         if isinstance(op, ir.Bind):
             return _Flow(self.bind(state, op))
-        if isinstance(op, ir.Use | ir.Move | ir.Borrow | ir.CheckBrand | ir.Del):
+        if isinstance(op, ir.Del):
+            return _Flow(self.forget(self.consume(state, op.place), op.place))
+        if isinstance(op, ir.Use | ir.Move | ir.Borrow | ir.CheckBrand):
             return _Flow(self.consume(state, op.place))
         if isinstance(op, ir.View):
-            return _Flow(self.consume(state, op.source))
+            return _Flow(self.forget(self.consume(state, op.source), op.target))
         if isinstance(op, ir.Return):
             self.exit(state, op.span)
             return _Flow(None)
@@ -234,6 +306,18 @@ class _Interpreter:
         if isinstance(op, ir.Continue):
             left = self.leave_loop(state)
             return _Flow(None, continues=[left] if left is not None else [])
+        if isinstance(op, ir.Branch) and op.tests:
+            arms = []
+            for arm, test in zip(op.arms, op.tests, strict=True):
+                key = _FACT + test.name
+                may = state.get(key, _ANY) & _TEST_VALUES[test.fact]
+                if may:  # else no value the name may have here enters this arm
+                    arms.append(self.block(arm, {**state, key: may}))
+            return _Flow(
+                _join([a.fall for a in arms if a.fall is not None]),
+                [s for a in arms for s in a.breaks],
+                [s for a in arms for s in a.continues],
+            )
         if isinstance(op, ir.Branch):
             arms = [self.block(arm, state) for arm in op.arms] or [_Flow(state)]
             return _Flow(

@@ -691,6 +691,29 @@ class FileContext:
         # per node (by id: every node lives as long as the tree this context belongs to)
         self._node_qualified: dict[int, str | None] = {}
         self._node_kernel: dict[int, tuple[str, KernelSummary] | None] = {}
+        self._declared: frozenset[str] | None = None
+
+    def declared(self) -> frozenset[str]:
+        """Names a `global`/`nonlocal` declaration, an import, an `except ... as`, a match capture, an augmented
+        assignment or a `def`/`class` anywhere in the module binds: no branch facts about them
+        (`calls.branch_tests`; the mypy plugin's rule is the same)."""
+        if self._declared is None:
+            names: set[str] = set()
+            for node in ast.walk(self.module):
+                if isinstance(node, ast.Global | ast.Nonlocal):
+                    names.update(node.names)
+                elif isinstance(node, ast.Import | ast.ImportFrom):
+                    names.update(a.asname or a.name.split(".")[0] for a in node.names)
+                elif isinstance(node, ast.ExceptHandler | ast.MatchAs | ast.MatchStar) and node.name is not None:
+                    names.add(node.name)
+                elif isinstance(node, ast.MatchMapping) and node.rest is not None:
+                    names.add(node.rest)
+                elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+                    names.add(node.target.id)  # `flag += 1` rebinds it without a `Bind`
+                elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                    names.add(node.name)
+            self._declared = frozenset(names)
+        return self._declared
 
     # `ast` columns are UTF-8 byte offsets into the line; diagnostics count characters.
     def _column(self, line: int, byte_col: int) -> int:
@@ -1742,11 +1765,32 @@ class FunctionLowerer(calls.PlaceNaming):
             self.expr(node.test)  # `x is None` only compares identities: it never reads a (moved) object
         body = self.block(lambda: self.suite(node.body))
         orelse = self.block(lambda: self.suite(node.orelse)) if node.orelse else ()
+        tested, form = self.condition_form(node.test)
         if narrowed is not None:
             place, is_none = narrowed
             arm = calls.none_arm(place, self.span(node.test))
             body, orelse = ((arm, *body), orelse) if is_none else (body, (arm, *orelse))
-        self.emit(ir.Branch((body, orelse), self.span(node.test)))
+            tested, form = place, "is None" if is_none else "is not None"
+        tests = calls.branch_tests(tested, form, self.testable(node.test))
+        self.emit(ir.Branch((body, orelse), self.span(node.test), tests))
+
+    def condition_form(self, test: ast.expr) -> tuple[ir.Place | None, str | None]:
+        """`if name:` / `if not name:`: the name's place and the form (`calls.branch_tests`), else (None, None)."""
+        if isinstance(test, ast.Name):
+            return self.place(test), "truthy"
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not) and isinstance(test.operand, ast.Name):
+            return self.place(test.operand), "not"
+        return None, None
+
+    def testable(self, test: ast.expr) -> bool:
+        """Whether the name an `if` condition tests is one only this unit's own bindings change
+        (`calls.branch_tests`): a module-level name, or a parameter or name the function binds, that nothing of
+        `FileContext.declared` binds."""
+        while isinstance(test, ast.UnaryOp | ast.Compare):
+            test = test.operand if isinstance(test, ast.UnaryOp) else test.left
+        if not isinstance(test, ast.Name) or test.id in self.ctx.declared():
+            return False
+        return isinstance(self.unit.node, ast.Module) or test.id in self.local_names
 
     def none_test(self, test: ast.expr) -> tuple[ir.Place, bool] | None:
         """`(place, True)` for `place is None`, `(place, False)` for `place is not None`, else None."""
@@ -2337,6 +2381,8 @@ class FunctionLowerer(calls.PlaceNaming):
         place = self.place(node)
         if place is not None:
             return ir.FromPlace(place, self.span(node))
+        if isinstance(node, ast.Constant) and (literal := calls.literal_kind(node.value)) is not None:
+            return ir.Fresh(literal)
         if isinstance(node, ast.NamedExpr):
             inner = self.value(node.value, self.place(node.target))
             self.bind(node.target, inner)

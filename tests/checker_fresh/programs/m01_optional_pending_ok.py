@@ -1,5 +1,4 @@
 # fresh-expect: clean
-# fresh-known-false-alarm: cli,mypy branches are not correlated: a value moved into an op bound only on one path (`pending = None; if ...: pending = scale(z, x)`) stays maybe-moved after `if pending is not None: z, x = pending.sync_on(s)` (rustc rejects this form too)
 """An op built only on one path, run later when present."""
 import numpy as np
 

@@ -1,5 +1,4 @@
 # fresh-expect: clean
-# fresh-known-false-alarm: cli,mypy branches are not correlated: two `if double:` statements on an unchanged flag are treated as independent (rustc rejects this form too)
 """The same flag decides the launch and the take-back."""
 import numpy as np
 
