@@ -60,6 +60,7 @@ from mypy.nodes import (
     StrExpr,
     TryStmt,
     TupleExpr,
+    Var,
     WhileStmt,
     WithStmt,
     YieldExpr,
@@ -892,10 +893,12 @@ def _applied_method(
     receiver: calls.Operand[Expression],
     args: tuple[calls.Operand[Expression], ...],
     span: Span,
+    candidates: tuple[ClassDef, ...] | None = None,
 ) -> AppliedSummary[Expression] | None:
     """The summary of `name.method(...)` (also `name(...)`, with `method` `__call__`) over every class
     `receiver_classes` gives (the CLI's `_applied_method`)."""
-    candidates = receiver_classes(lowerer, name)
+    if candidates is None:
+        candidates = receiver_classes(lowerer, name) or _classes_defining(lowerer, name, method, receiver)
     if not candidates:
         return None
     classes = lowerer.ctx.classes
@@ -913,6 +916,63 @@ def _applied_method(
                                                                          for o in others):
             others.append(other)
     return replace(applied, others=tuple(others)) if others else applied
+
+
+def _bound_by_import(module: MypyFile, name: str) -> bool:
+    """Whether the module's top level binds `name` by an import (a module, or a name another module defines)."""
+    symbol = module.names.get(name)
+    if symbol is None or symbol.node is None:
+        return False
+    node = symbol.node
+    if isinstance(node, MypyFile) or (isinstance(node, Var) and node.is_suppressed_import):
+        return True
+    return bool(node.fullname) and node.fullname != f"{module.fullname}.{name}"
+
+
+def _root_name(node: Expression) -> str | None:
+    """The name an attribute chain starts from (the CLI's `_root_name`)."""
+    while isinstance(node, MemberExpr):
+        node = node.expr
+    return node.name if isinstance(node, NameExpr) else None
+
+
+def _classes_defining(
+    lowerer: FunctionLowerer, name: str, method: str, receiver: calls.Operand[Expression]
+) -> tuple[ClassDef, ...]:
+    """The classes of the module whose `method` a call on `name`, an object of a class the checker does not know,
+    may run (the CLI's `_classes_defining`, `callables.dispatches_by_name`)."""
+    classes = lowerer.ctx.classes
+    if name in classes.classes or _bound_by_import(classes.module, name) or not callables.dispatches_by_name(
+        method, receiver
+    ):
+        return ()
+    found: dict[int, ClassDef] = {}
+    for cls in classes.classes.values():
+        definition = classes.method(cls, method)
+        if definition is not None:
+            found.setdefault(id(definition), cls)
+    return tuple(found.values())
+
+
+def receiver_property(
+    lowerer: FunctionLowerer, name: str, attr: str
+) -> tuple[tuple[tuple[str, ...], ...], bool] | None:
+    """What `name.attr` may be when `attr` is a property that only tests and returns (the CLI's
+    `receiver_property`)."""
+    classes = lowerer.ctx.classes
+    candidates = receiver_classes(lowerer, name) if classes.with_views else None
+    if not candidates:
+        return None
+    paths: list[tuple[str, ...]] = []
+    fresh = False
+    for cls in candidates:
+        found = classes.property_returns(cls, attr)
+        if found is None:
+            return None
+        paths.extend(found[0])
+        fresh = fresh or found[1]
+    unique = tuple(dict.fromkeys(paths))
+    return (unique, fresh) if len(unique) > 1 or fresh else None
 
 
 def receiver_accessors(lowerer: FunctionLowerer, name: str, method: str) -> tuple[tuple[str, ...], ...] | None:
@@ -1020,6 +1080,14 @@ def applied_summary(
             return _applied(lowerer, built_by_class, method.receiver, False, args, call_span)
         # a parameter annotated with the class: its object may be one of any subclass, running its overrides
         return _applied_method(lowerer, func.expr.name, func.name, method.receiver, args, call_span)
+    elif isinstance(func, MemberExpr) and isinstance(func.expr, MemberExpr) and method is not None:
+        # `self.norm.forward(x, out)`: a method of an object an attribute holds, whose class the checker does not
+        # track: the module's methods of that name (`callables.dispatches_by_name`)
+        root = _root_name(func.expr)
+        if root is None or method.receiver_kernel is not None or method.receiver_is_safekernels:
+            return None
+        defining = _classes_defining(lowerer, root, func.name, method.receiver)
+        return _applied_method(lowerer, root, func.name, method.receiver, args, call_span, defining)
     elif isinstance(func, MemberExpr) and isinstance(func.expr, CallExpr) and method is not None:
         # `Holder(a, c).run()`: a method of the object a followed constructor call builds right there
         built = func.expr.callee

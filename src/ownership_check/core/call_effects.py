@@ -237,13 +237,14 @@ def apply_summary(
     def targets(
         param: str, attrs: tuple[str, ...], device_only: bool, loan: bool = False
     ) -> list[ir.Place] | None:
-        # `loan`: a borrow the callee's launch makes of a path below the parameter (`step.src` of
+        # `loan`: a borrow the callee's launch makes of the parameter or a path below it (`step.src` of
         # `k.launch(p, s, step.src, step.dst)`): the launch tells that place is a device value, whatever the argument
-        # is (an object with attributes, `run_step(low, ...)`), so it applies to any argument that is a place
+        # is (an object with attributes, `run_step(low, ...)`, a parameter of the caller's own of unknown type), so it
+        # applies to any argument that is a place
         operand = bound.get(param)
         if operand is None:
             return None
-        plain_object = loan and bool(attrs) and operand.place is not None
+        plain_object = loan and operand.place is not None
         if device_only and param != summary.receiver and not (operand.device or operand.choices or plain_object):
             return None
         if operand.place is not None:

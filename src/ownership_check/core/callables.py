@@ -41,7 +41,18 @@ from ownership_check.core.call_effects import RECEIVED_KIND, SENT_VALUE, Applied
 from ownership_check.core.calls import KernelSignature, Lowering, Operand, PlaceTarget, bind_target
 from ownership_check.core.messages import move_help
 from ownership_check.diagnostics import Span
-from safekernels.ownership_model import MOVING_ARGUMENT_CALLS, launch_form
+from safekernels.ownership_model import (
+    ALIASING_METHODS,
+    BORROWING_METHODS,
+    LOAN_INHERITING_METHODS,
+    MOVING_ARGUMENT_CALLS,
+    MOVING_METHODS,
+    PREPARE_METHOD,
+    SIMT_LAUNCH_METHODS,
+    VALUE_FLOW_METHODS,
+    WITNESS_CONSUMERS,
+    launch_form,
+)
 
 E = TypeVar("E")
 F = TypeVar("F")
@@ -269,3 +280,23 @@ def sent_into(applied: AppliedSummary[E] | None, sent: Operand[E]) -> AppliedSum
         conflicts=(),
     )
     return replace(applied, summary=only, bound=((SENT_VALUE, sent),), others=())
+
+#: Method names the ownership table gives a meaning of its own (launches, moving, borrowing, loan-inheriting,
+#: value-flow and aliasing methods, `prepare`): a call of one means what the table says, never a method of the
+#: module found by its name (`dispatches_by_name`).
+TABLE_METHOD_NAMES: Final[frozenset[str]] = frozenset(
+    {*MOVING_METHODS, *BORROWING_METHODS, *LOAN_INHERITING_METHODS, *VALUE_FLOW_METHODS, *ALIASING_METHODS,
+     *SIMT_LAUNCH_METHODS, *WITNESS_CONSUMERS, PREPARE_METHOD}
+)
+
+
+def dispatches_by_name(method: str, receiver: Operand[E]) -> bool:
+    """Whether `obj.method(...)` on a receiver whose class the checker does not know (an unannotated parameter,
+    an item of an attribute's list, the result of a call) may run any method of that name the module's classes
+    define: Python dispatches by name at run time, so the checker applies each such method's summary, one
+    `Branch` arm apiece (`AppliedSummary.others`), the conservative reading of duck typing.  Never for a
+    safekernels value (its methods are the library's), a name the ownership table knows, or a dunder other than
+    `__call__` (`layer(x)` of an object whose class defines `__call__`)."""
+    if receiver.device or method in TABLE_METHOD_NAMES:
+        return False
+    return method == "__call__" or not method.startswith("__")

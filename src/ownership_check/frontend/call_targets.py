@@ -674,11 +674,13 @@ def _applied_method(
     receiver: calls.Operand[ast.expr],
     args: tuple[calls.Operand[ast.expr], ...],
     span: Span,
+    candidates: tuple[ast.ClassDef, ...] | None = None,
 ) -> AppliedSummary[ast.expr] | None:
     """The summary of `name.method(...)` (also `name(...)`, with `method` `__call__`): the method of the first
     class `receiver_classes` gives, with every other class's override it may run instead as `others` (the call
     may run any of them)."""
-    candidates = receiver_classes(lowerer, name)
+    if candidates is None:
+        candidates = receiver_classes(lowerer, name) or _classes_defining(lowerer, name, method, receiver)
     if not candidates:
         return None
     classes = lowerer.ctx.classes
@@ -696,6 +698,56 @@ def _applied_method(
                                                                          for o in others):
             others.append(other)
     return replace(applied, others=tuple(others)) if others else applied
+
+
+def _root_name(node: ast.expr) -> str | None:
+    """The name an attribute chain starts from (`self` of `self.norm`), or None when it starts elsewhere."""
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def _classes_defining(
+    lowerer: FunctionLowerer, name: str, method: str, receiver: calls.Operand[ast.expr]
+) -> tuple[ast.ClassDef, ...]:
+    """The classes of the module whose `method` a call on `name`, an object of a class the checker does not know,
+    may run (`callables.dispatches_by_name`): each top-level class that defines it (or inherits it from a class
+    of the module), one per definition; none when `name` is a class of the module or a name the file imports."""
+    classes = lowerer.ctx.classes
+    if name in classes.classes or name in lowerer.ctx.summary.imports or not callables.dispatches_by_name(
+        method, receiver
+    ):
+        return ()
+    found: dict[int, ast.ClassDef] = {}
+    for cls in classes.classes.values():
+        definition = classes.method(cls, method)
+        if definition is not None:
+            found.setdefault(id(definition), cls)
+    return tuple(found.values())
+
+
+def receiver_property(
+    lowerer: FunctionLowerer, name: str, attr: str
+) -> tuple[tuple[tuple[str, ...], ...], bool] | None:
+    """What `name.attr` may be when `attr` is a property of each class `receiver_classes` gives that only tests
+    and returns (`ModuleClasses.property_returns`) and one of them may give more than one attribute path or a new
+    value (`return self._scratch if self._scratch is not None else self.act`; `@cached_property` returning
+    `self.out` on one branch): the attribute paths of `name` it may be, and whether it may be a new value.  None
+    when some class has no such property, and for a property that is one attribute (`place` makes it that one)."""
+    classes = lowerer.ctx.classes
+    candidates = receiver_classes(lowerer, name) if classes.with_views else None
+    if not candidates:
+        return None
+    paths: list[tuple[str, ...]] = []
+    fresh = False
+    for cls in candidates:
+        found = classes.property_returns(cls, attr)
+        if found is None:
+            return None
+        paths.extend(found[0])
+        fresh = fresh or found[1]
+    unique = tuple(dict.fromkeys(paths))
+    return (unique, fresh) if len(unique) > 1 or fresh else None
 
 
 def receiver_accessors(lowerer: FunctionLowerer, name: str, method: str) -> tuple[tuple[str, ...], ...] | None:
@@ -800,6 +852,14 @@ def applied_summary(
             return _applied(lowerer, built_by_class, method.receiver, False, args, lowerer.span(node))
         # a parameter annotated with the class: its object may be one of any subclass, running its overrides
         return _applied_method(lowerer, func.value.id, func.attr, method.receiver, args, lowerer.span(node))
+    elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Attribute) and method is not None:
+        # `self.norm.forward(x, out)`: a method of an object an attribute holds, whose class the checker does not
+        # track: the module's methods of that name (`callables.dispatches_by_name`)
+        root = _root_name(func.value)
+        if root is None or method.receiver_kernel is not None or method.receiver_is_safekernels:
+            return None
+        defining = _classes_defining(lowerer, root, func.attr, method.receiver)
+        return _applied_method(lowerer, root, func.attr, method.receiver, args, lowerer.span(node), defining)
     elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Call) and method is not None:
         # `Holder(a, c).run()`: a method of the object a followed constructor call builds right there
         built = func.value.func
