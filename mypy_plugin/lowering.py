@@ -1463,6 +1463,8 @@ class FunctionLowerer(calls.PlaceNaming):
                 self.call(node.expr, ir.Place(ir.RETURN_HOLDER))  # a returned op's loans: the caller's
             elif node.expr is not None:
                 self.expr(node.expr)
+                if isinstance(node.expr, NameExpr) and (returned := self.place(node.expr)) is not None:
+                    calls.return_name(returned, span_of(node.expr), self)
             self.emit(ir.Return(span_of(node)))
         elif isinstance(node, RaiseStmt):
             if node.expr is not None:
@@ -1648,6 +1650,14 @@ class FunctionLowerer(calls.PlaceNaming):
         place = self.place(expr)
         if place is not None:
             return "each", [place]
+        if (
+            isinstance(expr, CallExpr)
+            and isinstance(expr.callee, MemberExpr)
+            and expr.callee.name in calls.VIEW_ITERATIONS
+            and not expr.args
+            and (viewed := self.place(expr.callee.expr)) is not None
+        ):
+            return calls.VIEW_ITERATIONS[expr.callee.name], [viewed]
         if (
             isinstance(expr, CallExpr)
             and "itertools.pairwise" in self.ctx.names(expr.callee)

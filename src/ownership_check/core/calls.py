@@ -1610,6 +1610,13 @@ STORING_METHODS: Final[dict[str, int]] = {
 }
 
 
+def return_name(place: ir.Place, span: Span, sink: Lowering[E]) -> None:
+    """`return op` of a name: the returned object is bound to the return holder (`ir.RETURN_HOLDER`), so a pending
+    op the name refers to (`op = k.launch_async(...)`, then `await asyncio.sleep(0)`, then `return op`) keeps its
+    loans for the caller (the summary's `returned_loans`), as `return k.launch_async(...)` does."""
+    sink.emit(ir.Bind((ir.Place(ir.RETURN_HOLDER),), (ir.FromPlace(place, span),), span))
+
+
 def store_into(container: ir.Place, node: E, span: Span, sink: Lowering[E]) -> ir.Value:
     """`node` evaluated as a value stored into `container` (`jobs[k] = node`, `ops.append(node)`): a pending op it
     gives (`k.launch_async(...)` built right there, or the op a name refers to) is also bound below the container
@@ -1825,6 +1832,13 @@ def factory_kernel(returned: Sequence[K | None]) -> K | None:
 #: How a `for` loop takes its items from its iterable: `for x in xs` ("each"), `for a, b in zip(xs, ys)`
 #: ("zip", builtin `zip` of places), `for i, x in enumerate(xs)` ("enumerate").
 ITERATION_SHAPES: Final[frozenset[str]] = frozenset({"each", "zip", "enumerate"})
+
+
+#: How a `for` loop takes items from a view method of a mapping place (`calls.bind_iteration` shapes): `d.values()`
+#: takes an item of `d` per iteration, `d.items()` a new key and an item of `d` (when unpacked into two targets),
+#: as `for v in d` / `enumerate(d)` do; so a loop running the ops stored in `d` (`for op in d.values():
+#: op.sync_on(s)`) runs items of `d` (the checker's `run_stored`).
+VIEW_ITERATIONS: Final[dict[str, str]] = {"values": "each", "items": "enumerate"}
 
 
 def bind_iteration(target: Target[E], shape: str, sources: Sequence[ir.Place | None], sink: Lowering[E]) -> None:

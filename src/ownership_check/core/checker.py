@@ -415,6 +415,8 @@ class _Analysis:
         self.graph = graph
         active = self.active = setup.active
         self._live: tuple[dict[str, int], list[int]] | None = None
+        self._choices: dict[int, tuple[int, Span]] | None = None
+        self._running_items: frozenset[str] | None = None
         self.objs: dict[str, ObjInfo] = {}
         self.chains: dict[str, tuple[str, ...]] = {}
         self.prefix_keys: dict[int, tuple[str, ...]] = {}  # by id() of an IR place (alive while this runs)
@@ -690,12 +692,11 @@ class _Analysis:
         index, bits = self._live
         return index, bits[node.id]
 
-    def active_loans(self, state: State, node: Node, stored: bool = True) -> list[Loan]:
+    def active_loans(self, state: State, node: Node) -> list[Loan]:
         """Loans in force at `node`: a pending DeviceOp's until it is consumed (or unreachable), a `get_mut`
         result's while a live name refers to it (non-lexical lifetimes).  An op a container keeps (`ir.STORED_ATTR`)
-        holds its loans while the container is live; `stored` False leaves those out (a borrow is not checked
-        against them: the ops a loop stores are one site's objects, `ops.append(k.launch_async(..., outs[i]))`,
-        which the checker cannot tell apart, so only a move of what they borrow is reported)."""
+        holds its loans while the container is live, until a loop over the container runs its items (`run_stored`)
+        or `pop`/`clear` drops them."""
         if not state.loans:
             return []
         info = self.info
@@ -715,7 +716,7 @@ class _Analysis:
                     alive = bit is not None and live >> bit & 1
                     if alive:
                         held |= objs
-                    if _STORED not in key or (alive and stored):
+                    if _STORED not in key or alive:
                         reachable |= objs
         out = []
         for ln in state.loans:
@@ -731,6 +732,24 @@ class _Analysis:
             # in set order, which varies with string hashing from run to run.
             out.sort(key=_loan_order)
         return out
+
+    def one_choice(self, a: int, b: int) -> bool:
+        """Whether borrows `a` and `b` are arms of one argument that may be any of several places (`outs[k]`
+        borrows one of `outs`'s items): a loop that stores the op of each iteration may take a different item
+        each time, so an op stored earlier is not known to hold the place this borrow takes."""
+        choices = self._choices
+        if choices is None:
+            by_site: dict[tuple[int, Span], set[str]] = {}
+            for n in self.graph.nodes:
+                if isinstance(n.op, ir.Borrow):
+                    by_site.setdefault((n.op.group, n.op.span), set()).add(n.op.place.key)
+            choices = self._choices = {
+                n.id: (n.op.group, n.op.span)
+                for n in self.graph.nodes
+                if isinstance(n.op, ir.Borrow) and len(by_site[n.op.group, n.op.span]) > 1
+            }
+        site = choices.get(a)
+        return site is not None and site == choices.get(b)
 
     def later_use(self, loan: Loan, after: Node) -> Span | None:
         """Where the holder of a loan is next mentioned in source order (rustc's "later used here")."""
@@ -832,6 +851,8 @@ class _Analysis:
             born: set[str] = set()
             for i in plan.derived:
                 item = plan.values[i]
+                if type(item) is tuple and len(item) == 3:
+                    self.run_stored(s, item)
                 if not isinstance(item, str):
                     for world in s.worlds:
                         born |= _plan_objs(world, item)
@@ -984,6 +1005,35 @@ class _Analysis:
                 )
         return s
 
+    def run_stored(self, s: State, item: tuple[str, str, str]) -> None:
+        """A loop takes `item` from a container and runs it (`for op in ops: op.sync_on(s)`, `[op.sync_on(s) for
+        op in jobs.values()]`: the item's name is moved): the ops stored in the container (`ir.STORED_ATTR`) are all
+        run by the loop, as far as the checker follows (it does not tell the items apart; a loop that takes no
+        item found the container empty), so their loans end where the loop takes its first item."""
+        running = self._running_items
+        if running is None:
+            named: dict[str, str] = {}
+            moved: set[str] = set()
+            for n in self.graph.nodes:
+                if isinstance(n.op, ir.Bind):
+                    for target, value in zip(n.op.targets, n.op.values, strict=True):
+                        source = value.source if isinstance(value, ir.FromPlace) else None
+                        if source is not None and source.attrs and source.attrs[-1].startswith(ir.ITEM_ATTR):
+                            named[source.attrs[-1]] = target.key
+                elif isinstance(n.op, ir.Move) and n.op.heir is None:
+                    moved.add(n.op.place.key)
+            running = self._running_items = frozenset(attr for attr, key in named.items() if key in moved)
+        if item[1][1:] not in running or not s.loans:
+            return
+        run: set[str] = set()
+        for world in s.worlds:
+            containers = _world_get(world, item[0])
+            for key, held in world.items():
+                if key.endswith(_STORED) and not _world_get(world, key[: -len(_STORED)]).isdisjoint(containers):
+                    run |= held
+        if run:
+            s.loans = frozenset(ln for ln in s.loans if ln.holder_obj not in run)
+
     def borrow(self, state: State, node: Node, op: ir.Borrow) -> State:
         s = state.derive()
         nodes = self.graph.nodes
@@ -1026,8 +1076,10 @@ class _Analysis:
                     )
                 )
             else:
-                for loan in self.active_loans(s, node, stored=False):
+                for loan in self.active_loans(s, node):
                     if (loan.mutable or op.mutable) and any(self.overlap(loan.obj, o) for o in objs):
+                        if _STORED in loan.holder_key and self.one_choice(loan.node, node.id):
+                            continue  # an earlier iteration's op may have taken another item (`outs[k]`)
                         first = self.graph.nodes[loan.node].op
                         assert isinstance(first, ir.Borrow)
                         self.diagnostics.append(

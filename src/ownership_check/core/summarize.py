@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from ownership_check.core import ir
 from ownership_check.core.call_effects import RECEIVED_KIND, SENT_VALUE, CallSummary, ParamPath, SummaryMove
-from ownership_check.core.cfg import build
+from ownership_check.core.cfg import Graph, build
 from ownership_check.core.checker import State, _Analysis, _setup
 
 
@@ -43,6 +43,29 @@ def _path(obj: str, params: frozenset[str]) -> ParamPath | None:
 def _new_op(source: ParamPath | ir.Fresh | None) -> bool:
     """Whether a rebind's source is a new pending op (`self.pending = k.launch_async(...)`)."""
     return isinstance(source, ir.Fresh) and source.kind in ("op", "shared_op")
+
+
+def _reported_moves(analysis: _Analysis, graph: Graph, states: Sequence[State | None]) -> frozenset[int]:
+    """The move sites the callee's own check reports a use of (E0382 there: `self.keys` moved in a loop's body and
+    used again by its next iteration).  A move is reported once, at the first use reached after it: the caller's
+    later use of the same value (`cache.snapshot()` after `cache.prefill(...)`) is that move again, so the summary
+    leaves such moves out."""
+    sites: set[int] = set()
+    for node in graph.nodes:
+        op, st = node.op, states[node.id]
+        if st is None or not st.moved:
+            continue
+        if isinstance(op, ir.Use):
+            places = [op.place] if op.place.root in analysis.active else []
+        elif isinstance(op, ir.Move | ir.Borrow | ir.CheckBrand):
+            places = [op.place]
+        elif isinstance(op, ir.View):
+            places = [op.source]
+        else:
+            continue
+        for place in places:
+            sites |= analysis.moved_sites(st, place)
+    return frozenset(sites)
 
 
 def call_summary(
@@ -87,13 +110,14 @@ def call_summary(
     if exit_state is None:  # never returns
         return CallSummary(name, tuple(sent_moves[k] for k in sorted(sent_moves)), receiver=receiver)
     moves: list[SummaryMove] = [sent_moves[k] for k in sorted(sent_moves)]
+    reported = _reported_moves(analysis, graph, states)
     for obj in sorted(exit_state.moved):
         if received(obj) is not None:
             continue
         path = _path(obj, wanted)
         if path is None:
             continue
-        for site in sorted(exit_state.moved[obj]):
+        for site in sorted(exit_state.moved[obj] - reported):
             op = graph.nodes[site].op
             if isinstance(op, ir.Move):
                 moves.append(SummaryMove(path, op.span, op.help))
@@ -120,10 +144,16 @@ def call_summary(
         if any(len(modes) > 1 and any(modes) for modes in paths.values())
     )
     # The op the callee returns keeps its loans of the caller's values until the caller runs it.
+    # (`return op` of a name: the ops the return holder refers to, `calls.return_name`)
     returned: dict[ParamPath, bool] = {}
+    returned_ops = {o for world in exit_state.worlds for o in world.get(ir.RETURN_HOLDER, ())}
     for loan in sorted(exit_state.loans, key=lambda ln: (ln.obj, ln.mutable)):
         path = _path(loan.obj, wanted)
-        if loan.holder_key == ir.RETURN_HOLDER and loan.holder_obj is None and path is not None:
+        if path is None:
+            continue
+        if (loan.holder_key == ir.RETURN_HOLDER and loan.holder_obj is None) or (
+            loan.holder_obj in returned_ops and analysis.info(loan.holder_obj).kind in ("op", "shared_op")
+        ):
             returned[path] = returned.get(path, False) or loan.mutable
     # A pending op the callee leaves in an attribute of a parameter keeps its loans of the caller's values.
     held: dict[tuple[ParamPath, ParamPath], bool] = {}

@@ -1634,6 +1634,8 @@ class FunctionLowerer(calls.PlaceNaming):
                 self.call(node.value, ir.Place(ir.RETURN_HOLDER))  # a returned op's loans: the caller's
             elif node.value is not None:
                 self.expr(node.value)
+                if isinstance(node.value, ast.Name) and (returned := self.place(node.value)) is not None:
+                    calls.return_name(returned, self.span(node.value), self)
             self.emit(ir.Return(self.span(node)))
         elif isinstance(node, ast.Raise):
             if node.exc is not None:
@@ -1887,6 +1889,15 @@ class FunctionLowerer(calls.PlaceNaming):
         place = self.place(node)
         if place is not None:
             return "each", [place]
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in calls.VIEW_ITERATIONS
+            and not node.args
+            and not node.keywords
+            and (viewed := self.place(node.func.value)) is not None
+        ):
+            return calls.VIEW_ITERATIONS[node.func.attr], [viewed]
         if (
             isinstance(node, ast.Call)
             and self.ctx.qualify(node.func) == "itertools.pairwise"

@@ -1,5 +1,5 @@
 # fresh-expect: E0382 at line 31
-# fresh-known-false-alarm: cli,mypy method's move of self.keys reported again at the caller's snapshot()
+# The method reports its own use of the moved `self.keys`; the caller's snapshot() is the same move.
 """Decode loop with a KV cache held in tile tensors: the append op runs, but its returned tensors are dropped."""
 
 import numpy as np

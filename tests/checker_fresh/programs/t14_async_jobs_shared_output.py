@@ -1,5 +1,5 @@
 # fresh-expect: E0499 at line 31
-# fresh-known-miss: cli,mypy loop storing launch_async ops in a dict, each writing `self.out`
+# A loop stores each launch_async op in a dict, every one writing `self.out`.
 """A batch runner queues one async launch per request, but every request writes the same output buffer."""
 
 import numpy as np

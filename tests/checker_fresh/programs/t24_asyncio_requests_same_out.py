@@ -1,5 +1,5 @@
 # fresh-expect: E0499 at line 37
-# fresh-known-miss: cli,mypy asyncio.gather of handlers that await before returning their pending op
+# Both gathered handlers await before returning the pending op that writes `response`.
 """An asyncio server handles two requests concurrently; both handlers were given the shared response buffer."""
 
 import asyncio
