@@ -1,7 +1,8 @@
 """The clean twin of `e0499_stored_ops_borrow_checked`: each request's stored op writes its own output; ops stored
 in a loop, each writing its own item (`outs[k]`), are run by a loop over the container (`for op in ops`,
 `for name, op in jobs.items()`, a comprehension over `jobs.values()`) or by `sk.zip(*ops)` before a launch writes
-those buffers again, while the container stays in use; a container cleared after its ops run takes new ops."""
+those buffers again, while the container stays in use (`sk.zip(*ops).sync_on(stream)` runs the ops it takes);
+a container cleared after its ops run takes new ops."""
 
 import numpy as np
 
@@ -80,6 +81,17 @@ def clear_then_reuse(dev: sk.Device, stream: sk.Stream, n: int) -> None:
     print(len(ops))
 
 
+def zip_then_rewrite(dev: sk.Device, stream: sk.Stream, n: int) -> None:
+    prep = scale.prepare(simt.LaunchConfig1D.for_len(n, block=64), dev)
+    src = sk.to_device(np.ones(n, np.float32), stream)
+    dst = sk.zeros(n, f32, stream)
+    ops = []
+    ops.append(scale.launch_async(prep, src, dst, 2.0))
+    sk.zip(*ops).sync_on(stream)
+    scale.launch(prep, stream, src, dst, 1.0)
+    print(len(ops))
+
+
 def main() -> None:
     dev = sk.Device.cpu()
     stream = dev.new_stream()
@@ -89,6 +101,7 @@ def main() -> None:
     print(len(runner.run({"a": (ones, 2.0), "b": (ramp, 0.5)})))
     run_then_rewrite(dev, stream, 64)
     clear_then_reuse(dev, stream, 64)
+    zip_then_rewrite(dev, stream, 64)
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@
 storing each request's op in a dict, every one writing the same output, is E0499 at the second iteration's launch;
 a launch writing a buffer a stored op reads is E0502; a launch writing the item a loop's stored op wrote (`outs[2]`
 of `for k in range(3)`) before the loop over the container runs them is E0499 (the runtime raises `BorrowError` at
-each marked line)."""
+each marked line); `sk.zip(*ops)` hands the stored ops' loans to the op it builds, until that op runs."""
 
 import numpy as np
 
@@ -59,6 +59,18 @@ def write_item_while_stored(dev: sk.Device, stream: sk.Stream, n: int) -> None:
         op.sync_on(stream)
 
 
+def zipped_while_stored(dev: sk.Device, stream: sk.Stream, n: int) -> None:
+    prep = scale.prepare(simt.LaunchConfig1D.for_len(n, block=64), dev)
+    src = sk.to_device(np.ones(n, np.float32), stream)
+    dst = sk.zeros(n, f32, stream)
+    ops = []
+    ops.append(scale.launch_async(prep, src, dst, 2.0))
+    both = sk.zip(*ops)
+    scale.launch(prep, stream, src, dst, 1.0)  # expect: E0499
+    both.sync_on(stream)
+    print(len(ops))
+
+
 def main() -> None:
     dev = sk.Device.cpu()
     stream = dev.new_stream()
@@ -68,6 +80,7 @@ def main() -> None:
     runner.run({"a": (ones, 2.0), "b": (ramp, 0.5)})
     read_while_stored(dev, stream, 64)
     write_item_while_stored(dev, stream, 64)
+    zipped_while_stored(dev, stream, 64)
 
 
 if __name__ == "__main__":

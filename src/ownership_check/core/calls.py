@@ -1267,6 +1267,14 @@ def _call_args(call: Call[E], move_places: bool, heir: ir.Place | None, sink: Lo
                 else:
                     sink.emit(ir.Use(place, item.span))
             continue
+        if move_places and arg.star and arg.items is None and arg.place is not None and arg.place.attrs[-1:] != (
+            ir.STORED_ATTR,
+        ):
+            # `sk.zip(*ops)` of a container: the ops stored in it (`store_into`) are consumed by the combinator,
+            # whose op carries their loans until it runs (`heir`)
+            sink.lower_expr(arg.node)
+            sink.emit(ir.Move(ir.stored_item(arg.place), arg.span, move_help("combinator"), heir=heir), call.node)
+            continue
         if move_places and ((arg.place is not None and arg.device) or arg.choices):
 
             def move(a: Operand[E]) -> None:
