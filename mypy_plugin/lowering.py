@@ -114,7 +114,7 @@ from mypy_plugin.call_targets import (
     receiver_class,
     receiver_items,
 )
-from ownership_check.core import callables, calls, ir, stdlib_flow
+from ownership_check.core import callables, calls, init_state, ir, stdlib_flow
 from ownership_check.core.bound_once import bound_once
 from ownership_check.core.call_effects import GeneratedInit, apply_summary
 from ownership_check.core.checker import effect_names, nonlocal_effects
@@ -1351,6 +1351,21 @@ class FunctionLowerer(calls.PlaceNaming):
                 # `__init__` made `self.attr` the object `self.source` is
                 place, origin = ir.Place(self.name(first.name), (attr,)), ir.Place(self.name(first.name), (source,))
                 self.emit(ir.Bind((place,), (ir.FromPlace(origin, span_of(first)),), span_of(first)))
+        if self.unit.name is None:  # checked itself, not a call summary's lowering (as the CLI's `init_facts`)
+            single = frozenset(attr for attr, count in stores.items() if count == 1)
+            facts = self.init_facts(cls, init, single)
+            for op in init_state.method_start(facts, self.name(first.name), span_of(first)):
+                self.emit(op)  # what `__init__` left on `self`: `.shared()` ops, moved objects
+
+    def init_facts(self, cls: ClassDef, init: FuncDef, single: frozenset[str]) -> init_state.InitFacts:
+        """What `__init__` leaves on `self` for the class's other methods (`init_state.init_facts`; the CLI's
+        `init_facts`): `__init__` lowered as it is checked itself, its attributes in `single`."""
+        memo = self.ctx.classes.memo.init_facts
+        if id(init) not in memo:
+            unit = Unit(init, "function", name=f"{cls.name}.__init__ (init facts)")
+            function = type(self)(self.ctx, unit).lower()
+            memo[id(init)] = init_state.init_facts(function, init.arguments[0].variable.name, single)
+        return memo[id(init)]
 
     def launched_kernel(self, func: Expression) -> resolve.KernelInfo | None:
         """The kernel a call's callee launches (`k(...)`, `k.launch(...)`, ...), or None."""

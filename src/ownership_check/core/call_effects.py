@@ -22,6 +22,7 @@ from ownership_check.diagnostics import Span
 
 if TYPE_CHECKING:
     from ownership_check.core.calls import Lowering, Operand
+    from ownership_check.core.init_state import InitFacts
 
 E = TypeVar("E")
 
@@ -351,6 +352,8 @@ class SummaryMemo:
         self.done: dict[object, CallSummary | None] = {}
         self.running: list[object] = []
         self.cyclic: set[object] = set()
+        # what each class's `__init__` leaves on `self` (`init_state.init_facts`), by the front end's key
+        self.init_facts: dict[object, InitFacts] = {}
 
     def get(self, key: object, compute: Callable[[], CallSummary | None]) -> CallSummary | None:
         if key in self.done:

@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Final, Union
 
-from ownership_check.core import callables, calls, ir, stdlib_flow
+from ownership_check.core import callables, calls, init_state, ir, stdlib_flow
 from ownership_check.core.bound_once import bound_once
 from ownership_check.core.call_effects import GeneratedInit, apply_summary
 from ownership_check.core.checker import effect_names, nonlocal_effects
@@ -879,6 +879,8 @@ class Unit:
     class_brands: Mapping[str, str] = field(default_factory=dict)
     # A method's class: `(a, b)` where `__init__` binds `self.a = self.b`, and nothing else binds either.
     class_aliases: tuple[tuple[str, str], ...] = ()
+    # A method's class: the `.shared()` ops and moved objects `__init__` leaves on `self` (`init_state`)
+    init_facts: init_state.InitFacts = init_state.NO_FACTS
     # For the effects of a call of a nested function: the enclosing function's containers it may read by item.
     outer_containers: Mapping[str, calls.Container] = field(default_factory=dict)
     # ... and what calls of the enclosing function's other nested functions do (`async def outer(): await inner()`)
@@ -1588,6 +1590,9 @@ class FunctionLowerer(calls.PlaceNaming):
                     span = self.ctx.token_span(_Token(receiver, node.args.args[0], "arg"))
                     place = ir.Place(self.name(receiver), (attr,))
                     self.emit(ir.Bind((place,), (ir.FromPlace(ir.Place(self.name(receiver), (source,)), span),), span))
+                span = self.ctx.token_span(_Token(receiver, node.args.args[0], "arg"))
+                for op in init_state.method_start(self.unit.init_facts, self.name(receiver), span):
+                    self.emit(op)  # what `__init__` left on `self` (see `init_facts`)
             self.suite(node.body)
 
         ops = self.block(lower_body)
@@ -1682,11 +1687,13 @@ class FunctionLowerer(calls.PlaceNaming):
                 self.expr(base.value if isinstance(base, ast.Starred) else base)
             brands = self.init_brands(node)
             aliases = self.init_aliases(node)
+            facts = self.init_facts(node)
             for sub in node.body:
                 if isinstance(sub, _FUNCTION_DEFS):
                     kept = brands if sub.name != "__init__" else {}
                     self.nested.append(Unit(f"{node.name}.{sub.name}", sub, self.kind_of(sub), class_brands=kept,
-                                            class_aliases=aliases if sub.name != "__init__" else ()))
+                                            class_aliases=aliases if sub.name != "__init__" else (),
+                                            init_facts=facts if sub.name != "__init__" else init_state.NO_FACTS))
                 else:
                     self.stmt(sub)
             self.bind_fresh(ir.Place(self.name(node.name)), self.ctx.def_name_span(node))
@@ -1721,6 +1728,24 @@ class FunctionLowerer(calls.PlaceNaming):
                     if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store | ast.Del):
                         stores[node.attr] = stores.get(node.attr, 0) + 1
         return {attr: kernel for attr, kernel in found.items() if kernel and stores.get(attr) == 1}
+
+    def init_facts(self, cls: ast.ClassDef) -> init_state.InitFacts:
+        """What the class's `__init__` leaves on `self` for its other methods (`init_state.init_facts`): `__init__`
+        lowered as it is checked itself, its attributes no method of the class binds otherwise."""
+        init = next((s for s in cls.body if isinstance(s, _FUNCTION_DEFS) and s.name == "__init__"), None)
+        if init is None or not init.args.args or not any(
+            isinstance(s, _FUNCTION_DEFS) and s.name != "__init__" for s in cls.body
+        ):
+            return init_state.NO_FACTS
+        function = FunctionLowerer(self.ctx, Unit(f"{cls.name}.__init__", init, self.kind_of(init))).lower()
+        stores: dict[str, int] = {}
+        for sub in cls.body:
+            if isinstance(sub, _FUNCTION_DEFS):
+                for node in _walk(sub, skip_scopes=False):
+                    if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store | ast.Del):
+                        stores[node.attr] = stores.get(node.attr, 0) + 1
+        single = frozenset(attr for attr, count in stores.items() if count == 1)
+        return init_state.init_facts(function, init.args.args[0].arg, single)
 
     def init_aliases(self, cls: ast.ClassDef) -> tuple[tuple[str, str], ...]:
         """Attribute pairs `(a, b)` where a class's `__init__` binds `self.a = self.b` in its own body after

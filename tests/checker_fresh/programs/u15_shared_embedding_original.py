@@ -1,5 +1,5 @@
 # fresh-expect: E0382 at line 32
-# fresh-known-miss: cli,mypy `.shared()` receiver moved in __init__, synced in a method (E0382 put at line 28)
+# (the `.shared()` receiver moved in __init__, synced in a later method)
 """A token embedding table shared read-only by two lookups (query and key paths) of a small encoder."""
 
 import numpy as np

@@ -1,5 +1,5 @@
 # fresh-expect: clean
-# fresh-known-false-alarm: cli,mypy `.shared()` op kept in an attribute by __init__ taken as moved by a launch
+# (a `.shared()` op kept in an attribute by __init__, launched twice in another method: clean)
 """A shared embedding table read by a query lookup and a tied-weights lookup in one launch."""
 
 import numpy as np

@@ -1,0 +1,89 @@
+"""What a class's `__init__` leaves on `self` that the class's other methods start knowing.
+
+Mypy reads an attribute's type from `__init__`, and the runtime runs every method on an object `__init__` built:
+a method of the class starts with what `__init__` made of `self`'s attributes, read from the core's own flow
+analysis of `__init__`'s IR (identically for both front ends) at its exit:
+
+- an attribute bound to a `.shared()` op on every path (`self.table = self.raw.shared()`): a launch that reads it
+  twice in another method does not move it;
+- an attribute whose object `__init__` moved on every path (`self.raw` above): a later method's use of it is a use
+  after move (`E0382`, the move labelled at its place in `__init__`).
+
+Only attributes nothing else in the class binds count (the front ends count the stores of each attribute name in the
+class's methods: `single`), as for the prepared launches and aliases `__init__` stores (`init_brands`)."""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass
+
+from ownership_check.core import ir
+from ownership_check.core.calls import SHARED_OP
+from ownership_check.core.cfg import build
+from ownership_check.core.checker import _Analysis, _setup
+from ownership_check.diagnostics import Span
+
+
+@dataclass(frozen=True)
+class InitFacts:
+    """`shared`: attributes bound to a `.shared()` op on every path out of `__init__`.  `moved`: attributes whose
+    object `__init__` moved on every path, with where (the move's span and help)."""
+
+    shared: tuple[str, ...] = ()
+    moved: tuple[tuple[str, Span, str | None], ...] = ()
+
+
+NO_FACTS = InitFacts()
+
+
+def init_facts(function: ir.Function, receiver: str, single: Collection[str]) -> InitFacts:
+    """The facts `__init__` (lowered as `function`, its receiver parameter named `receiver`) leaves on `self`'s
+    attributes in `single` (bound by nothing else in the class)."""
+    graph = build(function)
+    setup = _setup(graph, (receiver,))
+    if setup is None:
+        return NO_FACTS
+    analysis = _Analysis(function, graph, setup)
+    states = analysis.solve()
+    exit_state = states[graph.exit]
+    if exit_state is None or not exit_state.worlds:
+        return NO_FACTS
+    prefix = receiver + "."
+    keys = {k for w in exit_state.worlds for k in w if k.startswith(prefix) and "." not in k[len(prefix) :]}
+    shared: list[str] = []
+    moved: list[tuple[str, Span, str | None]] = []
+    for key in sorted(keys):
+        attr = key[len(prefix) :]
+        if attr not in single or "$" in attr or not all(key in w for w in exit_state.worlds):
+            continue
+        objs = exit_state.get(key)
+        if any(o[0] == "@" for o in objs):
+            continue  # the caller's value on some path
+        if all(analysis.info(o).kind == SHARED_OP for o in objs):
+            shared.append(attr)
+            continue
+        # moved on every path: each object's moves include a site every path out passes
+        where: tuple[Span, str | None] | None = None
+        for o in objs:
+            sites = [s for s in sorted(exit_state.moved.get(o, ())) if analysis.dominates(s, graph.exit)]
+            op = graph.nodes[sites[0]].op if sites else None
+            if not isinstance(op, ir.Move):
+                where = None
+                break
+            where = where or (op.span, op.help)
+        if where is not None:
+            moved.append((attr, *where))
+    return InitFacts(tuple(shared), tuple(moved))
+
+
+def method_start(facts: InitFacts, receiver: str, span: Span) -> tuple[ir.Op, ...]:
+    """The ops a method of the class starts with (`receiver`: the IR name of its first parameter, `span`: where
+    it is): each attribute as `__init__` left it."""
+    ops: list[ir.Op] = []
+    for attr in facts.shared:
+        ops.append(ir.Bind((ir.Place(receiver, (attr,)),), (ir.Fresh(SHARED_OP),), span))
+    for attr, where, help_text in facts.moved:
+        place = ir.Place(receiver, (attr,))
+        ops.append(ir.Bind((place,), (ir.Fresh(),), span))
+        ops.append(ir.Move(place, where, help_text))
+    return tuple(ops)
