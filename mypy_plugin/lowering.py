@@ -1167,28 +1167,22 @@ class FunctionLowerer(calls.PlaceNaming):
         subscripted: dict[str, list[calls.ContainerKey]] | None = None
         displays: dict[str, list[tuple[tuple[calls.ContainerKey, ...], bool] | None]] = {}
         inner: dict[str, list[dict[calls.ContainerKey, int]]] = {}  # per binding: nested display lengths by key
-        bound: dict[str, int] = {}
-        for names, _ in pairs:
-            for n in names:
-                bound[n] = bound.get(n, 0) + 1
-        self.key_lists = {
-            names[0]: value
-            for names, value in pairs
-            if len(names) == 1 and bound[names[0]] == 1 and names[0] not in unsure
-            and isinstance(value, TupleExpr | ListExpr) and all(_key_literal(i) is not None for i in value.items)
-        }
-        self.registries = {
-            names[0]: found[0]
-            for names, value in pairs
-            if len(names) == 1 and bound[names[0]] == 1 and names[0] not in unsure
-            and (found := self.display_items(value)) is not None and found[1]
-        }
-        self.iterators = {
-            names[0]: value
-            for names, value in pairs
-            if len(names) == 1 and bound[names[0]] == 1 and names[0] not in unsure and isinstance(value, CallExpr)
-            and (flow := self.stdlib_flow_of(value.callee)) is not None and flow.relation == "items"
-        }
+        def keyed_list(value: Expression) -> TupleExpr | ListExpr | None:
+            keyed = isinstance(value, TupleExpr | ListExpr) and all(_key_literal(i) is not None for i in value.items)
+            return value if keyed and isinstance(value, TupleExpr | ListExpr) else None
+
+        def display_registry(value: Expression) -> list[tuple[calls.ContainerKey, Expression]] | None:
+            found = self.display_items(value)
+            return found[0] if found is not None and found[1] else None
+
+        def kept_iterator(value: Expression) -> CallExpr | None:
+            flow = self.stdlib_flow_of(value.callee) if isinstance(value, CallExpr) else None
+            return value if isinstance(value, CallExpr) and flow is not None and flow.relation == "items" else None
+
+        # names bound once to a value of each kind (`bound_once`, the CLI's rule too)
+        self.key_lists = bound_once(pairs, unsure, keyed_list)
+        self.registries = bound_once(pairs, unsure, display_registry)
+        self.iterators = bound_once(pairs, unsure, kept_iterator)
         self.generators = bound_once(pairs, unsure, self.generator_call)
         for index, (names, value) in enumerate(pairs):
             star = starred.get(index) if starred is not None else None

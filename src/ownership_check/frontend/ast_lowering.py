@@ -1367,28 +1367,22 @@ class FunctionLowerer(calls.PlaceNaming):
         subscripted: dict[str, list[calls.ContainerKey]] | None = None
         displays: dict[str, list[tuple[tuple[calls.ContainerKey, ...], bool] | None]] = {}
         inner: dict[str, list[dict[calls.ContainerKey, int]]] = {}  # per binding: nested display lengths by key
-        bound: dict[str, int] = {}
-        for names, _ in pairs:
-            for n in names:
-                bound[n] = bound.get(n, 0) + 1
-        self.key_lists = {
-            names[0]: value
-            for names, value in pairs
-            if len(names) == 1 and bound[names[0]] == 1 and names[0] not in unsure
-            and isinstance(value, ast.Tuple | ast.List) and all(_key_literal(el) is not None for el in value.elts)
-        }
-        self.registries = {
-            names[0]: found[0]
-            for names, value in pairs
-            if len(names) == 1 and bound[names[0]] == 1 and names[0] not in unsure
-            and (found := self.display_items(value)) is not None and found[1]
-        }
-        self.iterators = {
-            names[0]: value
-            for names, value in pairs
-            if len(names) == 1 and bound[names[0]] == 1 and names[0] not in unsure and isinstance(value, ast.Call)
-            and stdlib_flow.keeps_items(self.stdlib_name(value.func)) is not None
-        }
+        def keyed_list(value: ast.expr) -> ast.Tuple | ast.List | None:
+            keyed = isinstance(value, ast.Tuple | ast.List) and all(_key_literal(el) is not None for el in value.elts)
+            return value if keyed and isinstance(value, ast.Tuple | ast.List) else None
+
+        def display_registry(value: ast.expr) -> list[tuple[calls.ContainerKey, ast.expr]] | None:
+            found = self.display_items(value)
+            return found[0] if found is not None and found[1] else None
+
+        def kept_iterator(value: ast.expr) -> ast.Call | None:
+            keeps = isinstance(value, ast.Call) and stdlib_flow.keeps_items(self.stdlib_name(value.func)) is not None
+            return value if keeps and isinstance(value, ast.Call) else None
+
+        # names bound once to a value of each kind (`bound_once`, the plugin's rule too)
+        self.key_lists = bound_once(pairs, unsure, keyed_list)
+        self.registries = bound_once(pairs, unsure, display_registry)
+        self.iterators = bound_once(pairs, unsure, kept_iterator)
         self.generators = bound_once(pairs, unsure, self.generator_call)
         for index, (names, value) in enumerate(pairs):
             star = starred.get(index) if starred is not None else None
