@@ -33,6 +33,7 @@ from mypy.nodes import (
     ClassDef,
     Decorator,
     DelStmt,
+    DictExpr,
     DictionaryComprehension,
     Expression,
     ExpressionStmt,
@@ -40,6 +41,7 @@ from mypy.nodes import (
     FuncDef,
     FuncItem,
     GeneratorExpr,
+    GlobalDecl,
     Import,
     ImportAll,
     ImportFrom,
@@ -156,6 +158,8 @@ def forwarding_shape(decorator: Node) -> int:
     if kinds != [ARG_POS]:
         return False
     wrapped = decorator.arguments[0].variable.name
+    if _returns_its_parameter(decorator, wrapped):
+        return FORWARDS_ONCE  # `def deco(fn): PASSES[name] = fn; return fn`: the decorated name is the function
     wrappers: dict[str, FuncDef] = {}
     for stmt in decorator.body.body:
         if isinstance(stmt, FuncDef):
@@ -195,6 +199,101 @@ def forwarding_shape(decorator: Node) -> int:
         id(n) for loop in body if isinstance(loop, ForStmt | WhileStmt) for n in tree.walk_many(loop.body.body)
     }
     return FORWARDS_AGAIN if id(forwarded[0]) in looped else FORWARDS_ONCE
+
+
+def _returns_its_parameter(decorator: FuncDef, param: str) -> bool:
+    """A decorator that hands back the function it is given, unchanged and uncalled (the CLI's
+    `_returns_its_parameter`)."""
+    body = list(tree.walk_many(decorator.body.body))
+    returns = [n for n in body if isinstance(n, ReturnStmt)]
+    return (
+        bool(decorator.body.body) and isinstance(decorator.body.body[-1], ReturnStmt)
+        and all(isinstance(r.expr, NameExpr) and r.expr.name == param for r in returns)
+        and not any(isinstance(n, YieldExpr | YieldFromExpr | AwaitExpr) for n in body)
+        and not any(isinstance(n, CallExpr) and isinstance(n.callee, NameExpr) and n.callee.name == param
+                    for n in body)
+        and not any(isinstance(n, AssignmentStmt) and any(isinstance(lv, NameExpr) and lv.name == param
+                                                          for lv in n.lvalues) for n in body)
+    )
+
+
+def _stored_into(node: Node) -> tuple[str, Expression] | None:
+    """A statement or call that stores a value into a container named by a module name (the CLI's `_stored_into`):
+    `R[k] = v`, `R.append(v)`, `R[k].append(v)`, `add`, `insert`, `setdefault` as `(R, v)`, else None."""
+    root: Expression
+    if isinstance(node, AssignmentStmt) and len(node.lvalues) == 1 and isinstance(node.lvalues[0], IndexExpr):
+        root = node.lvalues[0]
+        while isinstance(root, IndexExpr):
+            root = root.base
+        return (root.name, node.rvalue) if isinstance(root, NameExpr) else None
+    if isinstance(node, CallExpr) and isinstance(node.callee, MemberExpr) and all(k == ARG_POS for k in node.arg_kinds):
+        position = calls.STORING_METHODS.get(node.callee.name, 0 if node.callee.name == "add" else -1)
+        if position < 0 or len(node.args) <= position:
+            return None
+        root = node.callee.expr
+        while isinstance(root, IndexExpr):
+            root = root.base
+        return (root.name, node.args[position]) if isinstance(root, NameExpr) else None
+    return None
+
+
+def module_registries(module: MypyFile, classes: ModuleClasses) -> dict[str, tuple[FuncDef, ...]]:
+    """Module-level containers that hold only functions of the module (the CLI's `module_registries`), by name."""
+    functions: dict[str, FuncDef] = {}
+    for d in module.defs:
+        func = classes.plain(d) if isinstance(d, FuncDef | Decorator) else None
+        if func is not None:
+            functions[func.name] = func
+    bound: dict[str, int] = {}
+    empty: list[str] = []
+    for stmt in module.defs:
+        if isinstance(stmt, AssignmentStmt):
+            for target in stmt.lvalues:
+                if isinstance(target, NameExpr):
+                    bound[target.name] = bound.get(target.name, 0) + 1
+                    if (isinstance(stmt.rvalue, DictExpr) and not stmt.rvalue.items) or (
+                        isinstance(stmt.rvalue, ListExpr) and not stmt.rvalue.items
+                    ):
+                        empty.append(target.name)
+    decorated_stores: set[int] = set()
+    storing: dict[int, str] = {}  # an identity decorator (by id) -> the registry it stores its parameter into
+    for item in tree.walk(module, skip_scopes=False):
+        if not isinstance(item, FuncDef) or item.is_decorated or [a.kind for a in item.arguments] != [ARG_POS]:
+            continue
+        param = item.arguments[0].variable.name
+        if not _returns_its_parameter(item, param):
+            continue
+        held = set()
+        for node in tree.walk_many(item.body.body):
+            found = _stored_into(node)
+            if found is not None and isinstance(found[1], NameExpr) and found[1].name == param:
+                decorated_stores.add(id(node))
+                held.add(found[0])
+        if len(held) == 1:
+            storing[id(item)] = held.pop()
+    stores: list[tuple[str, FuncDef | None]] = []  # (registry, the function stored, None for anything else)
+    for node in tree.walk(module, skip_scopes=False):
+        if isinstance(node, GlobalDecl):
+            for name in node.names:
+                bound[name] = bound.get(name, 0) + 2  # rebound from a function: no registry
+        found = _stored_into(node)
+        if found is not None and id(node) not in decorated_stores:
+            stores.append((found[0], functions.get(found[1].name) if isinstance(found[1], NameExpr) else None))
+    decorators: dict[str, str] = {}  # a top-level decorator or decorator factory's name -> its registry
+    for stmt in module.defs:
+        if isinstance(stmt, FuncDef):
+            candidates: list[Node] = [stmt, *stmt.body.body]
+            for inner in candidates:
+                if isinstance(inner, FuncDef) and id(inner) in storing:
+                    decorators[stmt.name] = storing[id(inner)]
+    decorated: list[tuple[str, FuncDef | None]] = []
+    for stmt in module.defs:
+        if isinstance(stmt, Decorator):
+            for decorator in stmt.original_decorators:
+                callee = decorator.callee if isinstance(decorator, CallExpr) else decorator
+                if isinstance(callee, NameExpr) and callee.name in decorators:
+                    decorated.append((decorators[callee.name], classes.plain(stmt)))
+    return callables.registry_union([name for name in empty if bound.get(name) == 1], [*stores, *decorated])
 
 
 class _ModuleShape:

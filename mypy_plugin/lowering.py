@@ -110,6 +110,7 @@ from mypy_plugin.call_targets import (
     applied_summary,
     constructor_summary,
     generated_fields,
+    module_registries,
     receiver_accessors,
     receiver_class,
     receiver_items,
@@ -362,6 +363,7 @@ class FileContext:
         # Local names bound once by a call of a kernel factory, by the id of their `Var` (`find_factory_kernels`).
         self.factory_vars: dict[int, tuple[Var, Decorator]] = {}
         self.classes = ModuleClasses(module)  # top-level classes, whose methods' call summaries apply at calls
+        self._registries: dict[str, tuple[FuncDef, ...]] | None = None
         self._declared: frozenset[str] | None = None
 
     def declared(self) -> frozenset[str]:
@@ -391,6 +393,13 @@ class FileContext:
                     names.add(node.name)
             self._declared = frozenset(names)
         return self._declared
+
+    @property
+    def registries(self) -> dict[str, tuple[FuncDef, ...]]:
+        """The module's registries of functions (`call_targets.module_registries`), by name."""
+        if self._registries is None:
+            self._registries = module_registries(self.module, self.classes)
+        return self._registries
 
     def kernel(self, expr: Expression) -> resolve.KernelInfo | None:
         node = expr.node if isinstance(expr, RefExpr) else None
@@ -785,6 +794,9 @@ class FunctionLowerer(calls.PlaceNaming):
         # keys: what a call through them may run (the CLI's `find_function_values`)
         self.function_choices: dict[str, tuple[FuncItem, ...]] = {}
         self.function_registries: dict[str, dict[object, FuncItem]] = {}
+        # a `for` over a registry of the module's functions: the display it iterates like (`registry_items`)
+        self._registry_items: dict[int, tuple[Expression, ...]] = {}
+        self._registry_nodes: list[Expression] = []
 
     # --- plumbing --------------------------------------------------------------------------------------------
 
@@ -1106,6 +1118,52 @@ class FunctionLowerer(calls.PlaceNaming):
             return None
         found = self.helper(expr)
         return [found if found is not None and self.ctx.classes.runs_when_called(found) else None]
+
+    def registered_functions(self, expr: Expression, targets: int) -> tuple[FuncDef, ...] | None:
+        """The functions a `for` over a registry of the module takes its last target from (the CLI's
+        `registered_functions`)."""
+        method = None
+        if isinstance(expr, CallExpr) and isinstance(expr.callee, MemberExpr) and not expr.args:
+            method, expr = expr.callee.name, expr.callee.expr
+        if (
+            not isinstance(expr, NameExpr) or expr.name in self.local_names
+            or (method, targets) not in ((None, 1), ("values", 1), ("items", 2))
+        ):
+            return None
+        symbol = self.ctx.module.names.get(expr.name)
+        if symbol is None or symbol.node is not expr.node:
+            return None
+        return self.ctx.registries.get(expr.name)
+
+    def registry_items(self, expr: Expression, target: Expression) -> tuple[Expression, ...] | None:
+        """A `for` over a registry of the module's functions as the display of them it iterates like (the CLI's
+        `registry_items`), made once per loop and kept."""
+        made = self._registry_items.get(id(expr))
+        if made is not None:
+            return made
+        count = len(target.items) if isinstance(target, TupleExpr | ListExpr) else 1
+        functions = self.registered_functions(expr, count)
+        if functions is None or any(f.name in self.local_names for f in functions):
+            return None
+
+        def item(function: FuncDef) -> Expression:
+            name = NameExpr(function.name)
+            symbol = self.ctx.module.names.get(function.name)
+            name.node = symbol.node if symbol is not None else function
+            name.kind = GDEF
+            name.fullname = f"{self.ctx.module.fullname}.{function.name}"
+            name.set_line(expr)
+            if count == 1:
+                return name
+            key = StrExpr("")
+            key.set_line(expr)
+            pair = TupleExpr([key, name])
+            pair.set_line(expr)
+            return pair
+
+        made = self._registry_items[id(expr)] = tuple(item(f) for f in functions)
+        self._registry_nodes.append(expr)  # keeps `id(expr)` this loop's
+        return made
 
     def find_function_values(
         self, body: Sequence[Statement], pairs: Sequence[tuple[list[str], Expression]], unsure: set[str]
@@ -1604,6 +1662,8 @@ class FunctionLowerer(calls.PlaceNaming):
             return
         self.expr(node.expr)
         items = self.literal_items(node.expr)
+        if items is None:
+            items = self.registry_items(node.expr, node.index)
         elements = self.iterated_container(node.expr) if items is None else None
         if items is not None:
             # `for out, inp in ((x, x), (y, z)):` binds the target to one of the displayed items per iteration.

@@ -214,6 +214,21 @@ def registry_choice(registry: dict[object, F], key: object | None) -> tuple[F, .
     return (registry[key],) if key in registry else None
 
 
+def registry_union(names: Sequence[str], stores: Sequence[tuple[str, F | None]]) -> dict[str, tuple[F, ...]]:
+    """The module's registries of functions: each of `names` (a container bound once to an empty display) with what
+    is stored into it anywhere in the module (`stores`: the registry, the function stored or None for anything
+    else; a decorator that stores the function it is given counts once per function it decorates).  A registry
+    holds the union of its stores, in first-seen order; one store of anything else makes it no registry."""
+    found: dict[str, list[F]] = {}
+    unknown: set[str] = set()
+    for registry, function in stores:
+        if function is None:
+            unknown.add(registry)
+        elif all(function is not f for f in found.setdefault(registry, [])):
+            found[registry].append(function)
+    return {name: tuple(found[name]) for name in names if name not in unknown and found.get(name)}
+
+
 def any_of(applied: Sequence[AppliedSummary[E] | None]) -> AppliedSummary[E] | None:
     """The call of a callable value that is one of several functions (`bound_functions`): each candidate's summary
     with the call's operands bound to its parameters, applied as one `Branch` arm each (`AppliedSummary.others`:

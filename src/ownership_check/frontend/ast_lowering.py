@@ -45,6 +45,7 @@ from ownership_check.frontend.call_targets import (
     applied_summary,
     constructor_summary,
     generated_fields,
+    module_registries,
     receiver_accessors,
     receiver_class,
     receiver_items,
@@ -715,6 +716,11 @@ class FileContext:
             self._declared = frozenset(names)
         return self._declared
 
+    @functools.cached_property
+    def registries(self) -> dict[str, tuple[ast.FunctionDef, ...]]:
+        """The module's registries of functions (`call_targets.module_registries`), by name."""
+        return module_registries(self.module, self.classes)
+
     # `ast` columns are UTF-8 byte offsets into the line; diagnostics count characters.
     def _column(self, line: int, byte_col: int) -> int:
         if self.ascii:
@@ -962,6 +968,9 @@ class FunctionLowerer(calls.PlaceNaming):
         # (`find_function_values`, `callables.bound_functions`)
         self.function_choices: dict[str, tuple[FunctionNode, ...]] = {}
         self.function_registries: dict[str, dict[object, FunctionNode]] = {}
+        # a `for` over a registry of the module's functions: the display it iterates like (`registry_items`)
+        self._registry_items: dict[int, tuple[ast.expr, ...]] = {}
+        self._registry_nodes: list[ast.expr] = []
 
     # --- plumbing -------------------------------------------------------------------------------------------
 
@@ -1312,6 +1321,41 @@ class FunctionLowerer(calls.PlaceNaming):
         found = self.helper(node.id)
         return [found if found is not None and self.ctx.classes.runs_when_called(found) else None]
 
+    def registered_functions(self, node: ast.expr, targets: int) -> tuple[FunctionNode, ...] | None:
+        """The functions a `for` over a registry of the module takes its last target from: `for fn in PASSES`,
+        `PASSES.values()` (one target), `for name, fn in PASSES.items()` (two), of a module name no local binding
+        shadows (`FileContext.registries`); else None."""
+        method = None
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and not node.args:
+            method, node = node.func.attr, node.func.value
+        if not isinstance(node, ast.Name) or node.id in self.local_names or (method, targets) not in (
+            (None, 1), ("values", 1), ("items", 2)
+        ):
+            return None
+        return self.ctx.registries.get(node.id)
+
+    def registry_items(self, node: ast.expr, target: ast.expr) -> tuple[ast.expr, ...] | None:
+        """A `for` over a registry of the module's functions (`registered_functions`) as the display of them it
+        iterates like: `(run_a, run_b)`, or `(("", run_a), ("", run_b))` for `.items()` (the keys are no
+        places).  The nodes are made once per loop and kept, as the lowering keys nodes by identity."""
+        made = self._registry_items.get(id(node))
+        if made is not None:
+            return made
+        count = len(target.elts) if isinstance(target, ast.Tuple | ast.List) else 1
+        functions = self.registered_functions(node, count)
+        if functions is None or any(f.name in self.local_names for f in functions):
+            return None
+
+        def item(function: FunctionNode) -> ast.expr:
+            name = ast.copy_location(ast.Name(function.name, ast.Load()), node)
+            if count == 1:
+                return name
+            return ast.copy_location(ast.Tuple([ast.copy_location(ast.Constant(""), node), name], ast.Load()), node)
+
+        made = self._registry_items[id(node)] = tuple(item(f) for f in functions)
+        self._registry_nodes.append(node)  # keeps `id(node)` this loop's
+        return made
+
     def find_function_values(
         self, body: Sequence[ast.stmt], pairs: Sequence[tuple[list[str], ast.expr]], unsure: set[str]
     ) -> None:
@@ -1324,6 +1368,16 @@ class FunctionLowerer(calls.PlaceNaming):
         for names, value in pairs:
             options: list[FunctionNode | None] | None = None
             registry: dict[object, FunctionNode] | None = None
+            registered = self.registered_functions(value, len(names)) if id(value) in loops else None
+            if registered is not None:
+                # `for fn in PASSES.values()`, `for name, fn in PASSES.items()` of a registry of the module's
+                # functions (`call_targets.module_registries`): the item is one of them
+                for name in names[:-1]:
+                    bindings.setdefault(name, []).append(None)
+                    registries.setdefault(name, []).append(None)
+                bindings.setdefault(names[-1], []).append(list(registered))
+                registries.setdefault(names[-1], []).append(None)
+                continue
             if len(names) == 1 and id(value) in loops:
                 if isinstance(value, ast.Tuple | ast.List | ast.Set) and value.elts:
                     found = [self.function_value(e) for e in value.elts]
@@ -1854,6 +1908,8 @@ class FunctionLowerer(calls.PlaceNaming):
             return
         self.expr(node.iter)
         items = self.literal_items(node.iter)
+        if items is None:
+            items = self.registry_items(node.iter, node.target)
         elements = self.iterated_container(node.iter) if items is None else None
         if items is not None:
             # `for out, inp in ((x, x), (y, z)):` binds the target to one of the displayed items per iteration.

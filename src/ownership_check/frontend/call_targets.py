@@ -113,6 +113,8 @@ def forwarding_shape(decorator: ast.AST) -> int:
     if len(args.args) != 1 or args.posonlyargs or args.kwonlyargs or args.vararg or args.kwarg:
         return FORWARDS_NOT
     wrapped = args.args[0].arg
+    if _returns_its_parameter(decorator, wrapped):
+        return FORWARDS_ONCE  # `def deco(fn): PASSES[name] = fn; return fn`: the decorated name is the function
     wrappers = {s.name: s for s in decorator.body if isinstance(s, ast.FunctionDef)}
     returned = {r.value.id if isinstance(r.value, ast.Name) else "" for r in _walk_body(decorator.body)
                 if isinstance(r, ast.Return)}
@@ -142,6 +144,96 @@ def forwarding_shape(decorator: ast.AST) -> int:
         return FORWARDS_NOT
     looped = {id(n) for loop in body if isinstance(loop, ast.For | ast.While) for n in _walk_body(loop.body)}
     return FORWARDS_AGAIN if id(forwarded[0]) in looped else FORWARDS_ONCE
+
+
+def _returns_its_parameter(decorator: ast.FunctionDef, param: str) -> bool:
+    """A decorator that hands back the function it is given, unchanged and uncalled (`def deco(fn): PASSES[name] =
+    fn; return fn`): its last statement and every `return` give the parameter, which it neither calls nor rebinds."""
+    body = list(_walk_body(decorator.body))
+    returns = [n for n in body if isinstance(n, ast.Return)]
+    return (
+        bool(decorator.body) and isinstance(decorator.body[-1], ast.Return)
+        and all(isinstance(r.value, ast.Name) and r.value.id == param for r in returns)
+        and not any(isinstance(n, ast.Yield | ast.YieldFrom | ast.Await) for n in body)
+        and not any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == param for n in body)
+        and not any(isinstance(n, ast.Name) and n.id == param and isinstance(n.ctx, ast.Store) for n in body)
+    )
+
+
+def _stored_into(node: ast.AST) -> tuple[str, ast.expr] | None:
+    """A statement or call that stores a value into a container named by a module name: `R[k] = v`, `R.append(v)`,
+    `R[k].append(v)` (also `add`, `insert`'s second argument, `setdefault`'s second) as `(R, v)`, else None."""
+    if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Subscript):
+        root: ast.expr = node.targets[0]
+        while isinstance(root, ast.Subscript):
+            root = root.value
+        return (root.id, node.value) if isinstance(root, ast.Name) else None
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and not node.keywords:
+        position = calls.STORING_METHODS.get(node.func.attr, 0 if node.func.attr == "add" else -1)
+        if position < 0 or len(node.args) <= position:
+            return None
+        root = node.func.value
+        while isinstance(root, ast.Subscript):
+            root = root.value
+        return (root.id, node.args[position]) if isinstance(root, ast.Name) else None
+    return None
+
+
+def module_registries(module: ast.Module, classes: ModuleClasses) -> dict[str, tuple[ast.FunctionDef, ...]]:
+    """Module-level containers that hold only functions of the module (`callables.registry_union`): bound once at the
+    top level to an empty display, and everything stored into them anywhere in the module is a top-level function,
+    or the function a decorator hands back (`def deco(fn): PASSES[name] = fn; return fn`, also returned by a factory,
+    `@register("double")`): then each function decorated with it is stored there."""
+    functions = {s.name: s for s in module.body if isinstance(s, ast.FunctionDef) and classes.plain(s)}
+    bound: dict[str, int] = {}
+    empty: list[str] = []
+    for stmt in module.body:
+        if isinstance(stmt, ast.Assign | ast.AnnAssign) and stmt.value is not None:
+            for target in stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]:
+                if isinstance(target, ast.Name):
+                    bound[target.id] = bound.get(target.id, 0) + 1
+                    if (isinstance(stmt.value, ast.Dict) and not stmt.value.keys) or (
+                        isinstance(stmt.value, ast.List) and not stmt.value.elts
+                    ):
+                        empty.append(target.id)
+    decorated_stores: set[int] = set()
+    storing: dict[int, str] = {}  # an identity decorator (by id) -> the registry it stores its parameter into
+    for func in ast.walk(module):
+        if not isinstance(func, ast.FunctionDef) or len(func.args.args) != 1 or func.decorator_list:
+            continue
+        param = func.args.args[0].arg
+        if not _returns_its_parameter(func, param):
+            continue
+        held = set()
+        for node in _walk_body(func.body):
+            found = _stored_into(node)
+            if found is not None and isinstance(found[1], ast.Name) and found[1].id == param:
+                decorated_stores.add(id(node))
+                held.add(found[0])
+        if len(held) == 1:
+            storing[id(func)] = held.pop()
+    stores: list[tuple[str, ast.FunctionDef | None]] = []  # (registry, the function stored, None for anything else)
+    for node in ast.walk(module):
+        if isinstance(node, ast.Global):
+            for name in node.names:
+                bound[name] = bound.get(name, 0) + 2  # rebound from a function: no registry
+        found = _stored_into(node)
+        if found is not None and id(node) not in decorated_stores:
+            stores.append((found[0], functions.get(found[1].id) if isinstance(found[1], ast.Name) else None))
+    decorators: dict[str, str] = {}  # a top-level decorator or decorator factory's name -> its registry
+    for stmt in module.body:
+        if isinstance(stmt, ast.FunctionDef):
+            for func in (stmt, *stmt.body):
+                if isinstance(func, ast.FunctionDef) and id(func) in storing:
+                    decorators[stmt.name] = storing[id(func)]
+    decorated: list[tuple[str, ast.FunctionDef | None]] = []
+    for stmt in module.body:
+        if isinstance(stmt, ast.FunctionDef):
+            for decorator in stmt.decorator_list:
+                callee = decorator.func if isinstance(decorator, ast.Call) else decorator
+                if isinstance(callee, ast.Name) and callee.id in decorators:
+                    decorated.append((decorators[callee.id], stmt if classes.plain(stmt) else None))
+    return callables.registry_union([name for name in empty if bound.get(name) == 1], [*stores, *decorated])
 
 
 def _imported_names(module: ast.Module) -> dict[str, str]:

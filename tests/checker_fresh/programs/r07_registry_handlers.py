@@ -1,5 +1,4 @@
-# fresh-expect: E0382 at line 50
-# fresh-known-miss: cli,mypy a registry filled by a decorator (`PASSES[name] = fn` inside `register`, then `for name, fn in PASSES.items(): fn(stream, x)`) is not known to hold the module's functions; calls through a display, a dict display or a name bound to them are followed
+# fresh-expect: E0382 at line 49
 """Post-processing passes register themselves in a module-level registry with a decorator; the driver applies
 every registered pass to the same input tensor, but each pass moves it into its launch."""
 from collections.abc import Callable
