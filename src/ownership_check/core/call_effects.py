@@ -257,9 +257,13 @@ def apply_summary(
     def borrow(param: str, attrs: tuple[str, ...], mutable: bool, number: int, by: ir.Place | None = None) -> None:
         # an argument that may be one of several places (`a if flag else c`, `(a, c)[k % 2]`, `pick(a, c)`) is
         # borrowed as each of them, one `Branch` arm apiece in the call's group, as a direct launch's argument is
-        found = targets(param, attrs, device_only=True, loan=True)
+        found = targets(param, attrs, device_only=True, loan=True) or []
         operand = bound.get(param)
-        if found and operand is not None:
+        if operand is None:
+            return
+        if not attrs:
+            found = found + _view_temps(operand, sink)
+        if found:
             _each(found, lambda place: sink.emit(ir.Borrow(place, mutable, number, operand.span, by), node), span, sink)
 
     for group in summary.borrows:
@@ -326,6 +330,22 @@ def apply_summary(
         values.append(value)
     if places:
         sink.emit(ir.Bind(tuple(places), tuple(values), span), node)
+
+
+def _view_temps(operand: Operand[E], sink: Lowering[E]) -> list[ir.Place]:
+    """A temporary for each view an argument is or may be (`c[0:32]`, `c.view(0, n) if flag else d`), bound to its
+    region of the viewed buffer, as a direct launch's argument is: a helper's launch borrows that region."""
+    from ownership_check.core.calls import argument_temp, view_region  # `calls` imports this module
+
+    temps: list[ir.Place] = []
+    for option in (operand, *operand.choices):
+        if option.place is None and option.view is not None:
+            region = view_region(option.view, sink)
+            if region is not None:
+                temp = argument_temp(sink.temp(region[0].text))
+                sink.emit(ir.View(temp, region[0], region[1], option.span))
+                temps.append(temp)
+    return temps
 
 
 def _each(places: Sequence[ir.Place], act: Callable[[ir.Place], None], span: Span, sink: Lowering[E]) -> None:
