@@ -775,6 +775,8 @@ class FunctionLowerer(calls.PlaceNaming):
         # names bound once to a call keeping its operands' items (`pool = itertools.cycle([c])`, the CLI's rule)
         self.iterators: dict[str, CallExpr] = {}
         self.generators: dict[str, CallExpr] = {}  # names bound once to a generator call (`gen.send(x)`)
+        # `self.attr` holding a display of prepared launches `__init__` stored: attribute -> its item count
+        self.stored: dict[str, int] = {}
         # names bound once to a tuple/list display of literals: the keys of `dict(zip(names, values))` (the CLI's)
         self.key_lists: dict[str, Expression] = {}
         # `args.append(c)` of a list display grown in one statement list: (name, first index, items)
@@ -1403,11 +1405,47 @@ class FunctionLowerer(calls.PlaceNaming):
                 # `__init__` made `self.attr` the object `self.source` is
                 place, origin = ir.Place(self.name(first.name), (attr,)), ir.Place(self.name(first.name), (source,))
                 self.emit(ir.Bind((place,), (ir.FromPlace(origin, span_of(first)),), span_of(first)))
+        items: dict[str, tuple[str, ...]] = {}  # displays of prepared launches (the CLI's `init_items`)
+        for stmt in init.body.body:
+            if not (isinstance(stmt, AssignmentStmt) and len(stmt.lvalues) == 1):
+                continue
+            target, value = stmt.lvalues[0], stmt.rvalue
+            if not (isinstance(target, MemberExpr) and isinstance(target.expr, NameExpr)):
+                continue
+            values: list[Expression] = []
+            if isinstance(value, DictExpr) and all(k is not None for k, _ in value.items):
+                values = [v for _, v in value.items]
+            elif isinstance(value, ListExpr | TupleExpr):
+                values = list(value.items)
+            kernels = [
+                self.ctx.kernel(v.callee.expr)
+                if isinstance(v, CallExpr) and isinstance(v.callee, MemberExpr) and v.callee.name == PREPARE_METHOD
+                else None
+                for v in values
+            ]
+            if target.expr.name == receiver and values and all(k is not None for k in kernels):
+                items.setdefault(target.name, tuple(k.name for k in kernels if k is not None))
+        items = {attr: kernels for attr, kernels in items.items() if stores.get(attr) == 1}
+        self.stored = {attr: len(kernels) for attr, kernels in items.items()}
+        for op in init_state.stored_items(self.name(first.name), items, span_of(first)):
+            self.emit(op)
         if self.unit.name is None:  # checked itself, not a call summary's lowering (as the CLI's `init_facts`)
             single = frozenset(attr for attr, count in stores.items() if count == 1)
             facts = self.init_facts(cls, init, single)
             for op in init_state.method_start(facts, self.name(first.name), span_of(first)):
                 self.emit(op)  # what `__init__` left on `self`: `.shared()` ops, moved objects
+
+    def stored_items(self, expr: Expression) -> tuple[ir.Place, int] | None:
+        """`self.attr` in a method whose class's `__init__` stored a display of prepared launches there (the CLI's
+        `stored_items`): its place and how many items it has; else None."""
+        func = self.unit.node
+        if isinstance(func, MypyFile) or not func.arguments or not isinstance(expr, MemberExpr):
+            return None
+        count = self.stored.get(expr.name)
+        if count is None or not isinstance(expr.expr, NameExpr) or expr.expr.name != func.arguments[0].variable.name:
+            return None
+        place = self.place(expr)
+        return (place, count) if place is not None else None
 
     def init_facts(self, cls: ClassDef, init: FuncDef, single: frozenset[str]) -> init_state.InitFacts:
         """What `__init__` leaves on `self` for the class's other methods (`init_state.init_facts`; the CLI's
@@ -2575,6 +2613,10 @@ class FunctionLowerer(calls.PlaceNaming):
             ):
                 # `reg["y"]` of `def __getitem__(self, name): return self._bufs[name]`: the item of `reg._bufs`
                 return calls.accessor_choices(expr, expr.base, receiver_place, paths, span, key)
+            stored = self.stored_items(expr.base)
+            if stored is not None:
+                # `self.prepared[mode]` of a display of prepared launches `__init__` stored: any of its items
+                return init_state.item_choices(expr, expr.base, index, *stored, span)
             literal = _int_literal(index)
             items = self.literal_display(expr.base)
             if items is not None:

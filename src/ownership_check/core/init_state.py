@@ -9,16 +9,22 @@ analysis of `__init__`'s IR (identically for both front ends) at its exit:
 - an attribute whose object `__init__` moved on every path (`self.raw` above): a later method's use of it is a use
   after move (`E0382`, the move labelled at its place in `__init__`).
 
+- an attribute bound to a display whose every value is `kernel.prepare(...)` (`{Mode.SMOOTH: smooth.prepare(...),
+  Mode.EDGES: smooth.prepare(...)}`; the front ends find it in `__init__`'s own body, as a single prepared launch
+  `init_brands`): its items keep their brands, so `edges.launch(self.prepared[mode], ...)` in another method is
+  `E0308` when no item is `edges`'s, whatever the key (`stored_items`, `item_choices`).
+
 Only attributes nothing else in the class binds count (the front ends count the stores of each attribute name in the
 class's methods: `single`), as for the prepared launches and aliases `__init__` stores (`init_brands`)."""
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
+from typing import TypeVar
 
 from ownership_check.core import ir
-from ownership_check.core.calls import SHARED_OP
+from ownership_check.core.calls import SHARED_OP, Choices, Operand
 from ownership_check.core.cfg import build
 from ownership_check.core.checker import _Analysis, _setup
 from ownership_check.diagnostics import Span
@@ -34,6 +40,8 @@ class InitFacts:
 
 
 NO_FACTS = InitFacts()
+
+E = TypeVar("E")
 
 
 def init_facts(function: ir.Function, receiver: str, single: Collection[str]) -> InitFacts:
@@ -87,3 +95,23 @@ def method_start(facts: InitFacts, receiver: str, span: Span) -> tuple[ir.Op, ..
         ops.append(ir.Bind((place,), (ir.Fresh(),), span))
         ops.append(ir.Move(place, where, help_text))
     return tuple(ops)
+
+
+def item_places(base: ir.Place, count: int) -> tuple[ir.Place, ...]:
+    """The places of the items of a display of prepared launches `__init__` stored at `base` (`self.prepared`)."""
+    return tuple(ir.Place(base.root, (*base.attrs, f"[{i}]"), f"{base.text}[{i}]") for i in range(count))
+
+
+def stored_items(receiver: str, items: Mapping[str, tuple[str, ...]], span: Span) -> tuple[ir.Op, ...]:
+    """The ops a method starts with for the displays of prepared launches `__init__` stored (`items`: attribute ->
+    the kernel each item was prepared for, in order): each item place bound to its prepared launch."""
+    ops: list[ir.Op] = []
+    for attr, kernels in sorted(items.items()):
+        places = item_places(ir.Place(receiver, (attr,)), len(kernels))
+        ops.append(ir.Bind(places, tuple(ir.Fresh("prepared", brand=k) for k in kernels), span))
+    return tuple(ops)
+
+
+def item_choices(node: E, base_node: E, index: E, base: ir.Place, count: int, span: Span) -> Choices[E]:
+    """`self.prepared[key]` of such an attribute: any of its items (after reading the attribute and the key)."""
+    return (base_node, index), tuple(Operand(node, span, place, True) for place in item_places(base, count))

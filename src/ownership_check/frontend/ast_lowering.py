@@ -887,6 +887,8 @@ class Unit:
     class_aliases: tuple[tuple[str, str], ...] = ()
     # A method's class: the `.shared()` ops and moved objects `__init__` leaves on `self` (`init_state`)
     init_facts: init_state.InitFacts = init_state.NO_FACTS
+    # ... and its displays of prepared launches: attribute -> each item's kernel (`init_items`)
+    class_items: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     # For the effects of a call of a nested function: the enclosing function's containers it may read by item.
     outer_containers: Mapping[str, calls.Container] = field(default_factory=dict)
     # ... and what calls of the enclosing function's other nested functions do (`async def outer(): await inner()`)
@@ -1639,6 +1641,8 @@ class FunctionLowerer(calls.PlaceNaming):
                     place = ir.Place(self.name(receiver), (attr,))
                     self.emit(ir.Bind((place,), (ir.FromPlace(ir.Place(self.name(receiver), (source,)), span),), span))
                 span = self.ctx.token_span(_Token(receiver, node.args.args[0], "arg"))
+                for op in init_state.stored_items(self.name(receiver), self.unit.class_items, span):
+                    self.emit(op)  # the displays of prepared launches `__init__` stored (see `init_items`)
                 for op in init_state.method_start(self.unit.init_facts, self.name(receiver), span):
                     self.emit(op)  # what `__init__` left on `self` (see `init_facts`)
             self.suite(node.body)
@@ -1736,12 +1740,14 @@ class FunctionLowerer(calls.PlaceNaming):
             brands = self.init_brands(node)
             aliases = self.init_aliases(node)
             facts = self.init_facts(node)
+            stored = self.init_items(node)
             for sub in node.body:
                 if isinstance(sub, _FUNCTION_DEFS):
                     kept = brands if sub.name != "__init__" else {}
                     self.nested.append(Unit(f"{node.name}.{sub.name}", sub, self.kind_of(sub), class_brands=kept,
                                             class_aliases=aliases if sub.name != "__init__" else (),
-                                            init_facts=facts if sub.name != "__init__" else init_state.NO_FACTS))
+                                            init_facts=facts if sub.name != "__init__" else init_state.NO_FACTS,
+                                            class_items=stored if sub.name != "__init__" else {}))
                 else:
                     self.stmt(sub)
             self.bind_fresh(ir.Place(self.name(node.name)), self.ctx.def_name_span(node))
@@ -1794,6 +1800,58 @@ class FunctionLowerer(calls.PlaceNaming):
                         stores[node.attr] = stores.get(node.attr, 0) + 1
         single = frozenset(attr for attr, count in stores.items() if count == 1)
         return init_state.init_facts(function, init.args.args[0].arg, single)
+
+    def init_items(self, cls: ast.ClassDef) -> dict[str, tuple[str, ...]]:
+        """Attributes a class's `__init__` binds, in its own body, to a dict (or list, tuple) display whose every
+        value is `kernel.prepare(...)`, and no method of the class binds otherwise: each item's kernel, in order
+        (`init_state.stored_items`), as mypy types `self.prepared` from `__init__`."""
+        init = next((s for s in cls.body if isinstance(s, _FUNCTION_DEFS) and s.name == "__init__"), None)
+        if init is None or not init.args.args:
+            return {}
+        receiver = init.args.args[0].arg
+        found: dict[str, tuple[str, ...]] = {}
+        for stmt in init.body:
+            if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1):
+                continue
+            target, value = stmt.targets[0], stmt.value
+            if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)):
+                continue
+            values: list[ast.expr] = []
+            if isinstance(value, ast.Dict) and all(k is not None for k in value.keys):
+                values = value.values
+            elif isinstance(value, ast.List | ast.Tuple):
+                values = value.elts
+            kernels = [
+                self.kernel_of(v.func.value)
+                if isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute) and v.func.attr == PREPARE_METHOD
+                else None
+                for v in values
+            ]
+            if target.value.id == receiver and values and all(k is not None for k in kernels):
+                found.setdefault(target.attr, tuple(k.name for k in kernels if k is not None))
+        if not found:
+            return {}
+        stores: dict[str, int] = {}
+        for sub in cls.body:
+            if isinstance(sub, _FUNCTION_DEFS):
+                for node in _walk(sub, skip_scopes=False):
+                    if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store | ast.Del):
+                        stores[node.attr] = stores.get(node.attr, 0) + 1
+        return {attr: kernels for attr, kernels in found.items() if stores.get(attr) == 1}
+
+    def stored_items(self, node: ast.expr) -> tuple[ir.Place, int] | None:
+        """`self.attr` in a method whose class's `__init__` stored a display of prepared launches there
+        (`init_items`): its place and how many items it has; else None."""
+        func = self.unit.node
+        if isinstance(func, ast.Module) or not func.args.args:
+            return None
+        if not (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)):
+            return None
+        kernels = self.unit.class_items.get(node.attr)
+        if kernels is None or node.value.id != func.args.args[0].arg:
+            return None
+        place = self.place(node)
+        return (place, len(kernels)) if place is not None else None
 
     def init_aliases(self, cls: ast.ClassDef) -> tuple[tuple[str, str], ...]:
         """Attribute pairs `(a, b)` where a class's `__init__` binds `self.a = self.b` in its own body after
@@ -2817,6 +2875,10 @@ class FunctionLowerer(calls.PlaceNaming):
             ):
                 # `reg["y"]` of `def __getitem__(self, name): return self._bufs[name]`: the item of `reg._bufs`
                 return calls.accessor_choices(node, node.value, receiver_place, paths, span, key)
+            stored = self.stored_items(node.value)
+            if stored is not None:
+                # `self.prepared[mode]` of a display of prepared launches `__init__` stored: any of its items
+                return init_state.item_choices(node, node.value, index, *stored, span)
             literal = _int_literal(index)
             items = self.literal_display(node.value)
             if items is not None:

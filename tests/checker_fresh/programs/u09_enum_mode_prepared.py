@@ -1,5 +1,5 @@
 # fresh-expect: E0308 at line 52
-# fresh-known-miss: cli attribute dict of prepared launches keyed by Enum members, subscripted by a parameter
+# (a dict of prepared launches keyed by Enum members stored by __init__, subscripted by a parameter)
 """Edge-aware filter with an Enum mode: prepared launches are built once per mode and reused per frame."""
 
 from enum import Enum
