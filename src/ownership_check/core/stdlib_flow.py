@@ -327,7 +327,9 @@ def bind_pairs(target: Target[E], source: ir.Place, sink: Lowering[E]) -> bool:
 #: `@functools.lru_cache(maxsize=...)` memoise the result, so the body runs at the first call with given arguments
 #: and a later call returns the same object (the same prepared launch, with the same brand).  Following the body
 #: at every call over-approximates what a later call does (it runs nothing), never what it returns.
-FORWARDING_DECORATORS: Final = frozenset({"functools.cache", "functools.lru_cache"})
+#: `@functools.singledispatch` runs the function it wraps for every argument type no overload was registered for
+#: (an overload registered with `@name.register` runs instead for its type, and is not followed).
+FORWARDING_DECORATORS: Final = frozenset({"functools.cache", "functools.lru_cache", "functools.singledispatch"})
 #: Of those, the ones that may be called with options first and give the decorator (`@lru_cache(maxsize=None)`).
 CONFIGURED_FORWARDING_DECORATORS: Final = frozenset({"functools.lru_cache"})
 

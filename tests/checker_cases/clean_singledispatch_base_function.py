@@ -1,0 +1,43 @@
+"""A `@functools.singledispatch` function handed distinct input and output buffers: no aliasing launch."""
+
+import functools
+from typing import Any
+
+import numpy as np
+
+import safekernels as sk
+from safekernels import simt
+from safekernels.dtypes import f32
+from safekernels.simt import DisjointSlice, Slice, thread
+
+
+@simt.kernel
+@simt.launch_contract(block=64)
+def vecadd(a: Slice[f32], b: Slice[f32], c: DisjointSlice[f32]) -> None:
+    idx = thread.index_1d()
+    i = idx.get()
+    if (o := c.get_mut(idx)) is not None:
+        o.set(a[i] + b[i])
+
+
+@functools.singledispatch
+def step(prep: Any, stream: Any, u: Any, v: Any, w: Any) -> None:
+    vecadd.launch(prep, stream, u, v, w)
+
+
+@step.register
+def step_for_int(prep: int, stream: Any, u: Any, v: Any, w: Any) -> None:
+    return None
+
+
+def out_of_place(dev: sk.Device, stream: sk.Stream) -> None:
+    prep = vecadd.prepare(simt.LaunchConfig1D.for_len(64, block=64), dev)
+    a = sk.to_device(np.ones(64, np.float32), stream)
+    c = sk.zeros(64, f32, stream)
+    step(prep, stream, a, a, c)
+    print(c.to_numpy(stream)[:2])
+
+
+if __name__ == "__main__":
+    device = sk.Device.cpu()
+    out_of_place(device, device.new_stream())
