@@ -20,7 +20,7 @@ The grammar is the table crossed with expression forms and flow forms:
                                                   class and instance methods, objects in a list, an `Enum`
                                                   member's method, a forwarding decorator, `singledispatch`,
                                                   `partial`, a dict of functions, a callback loop, `starmap`,
-                                                  `map`, a lambda forwarding `*args`, a returned closure
+                                                  `map`, a lambda bound to a name, a returned closure
 
 `table_entries()` reads the table; `TEMPLATES` must have a template for every entry (a test fails the day an entry
 lands without one), and every generated program records which entries and forms it used, so the runner prints
@@ -317,17 +317,20 @@ CALL_FORMS: dict[str, tuple[str, str]] = {
         "    return None",
         "{assign}{name}(prep, stream, {args})",
     ),
-    "partial": (_FUNCTION, "{assign}functools.partial({name}, prep, stream)({args})"),
-    "dict-dispatch": (_FUNCTION, '{assign}{{"go": {name}}}["go"](prep, stream, {args})'),
+    "partial": (_FUNCTION, "run = functools.partial({name}, prep, stream)\n{assign}run({args})"),
+    "dict-dispatch": (_FUNCTION, 'handlers = {{"go": {name}}}\n{assign}handlers["go"](prep, stream, {args})'),
     "callback-loop": (_FUNCTION, "for callback in [{name}]:\n    {assign}callback(prep, stream, {args})"),
-    "starmap": (_FUNCTION, "{assign}next(itertools.starmap({name}, [(prep, stream, {args})]))"),
-    "map": (_FUNCTION, "{assign}next(map({name}, [prep], [stream], [{a0}], [{a1}], [{a2}]))"),
-    "lambda": (_FUNCTION, "{assign}(lambda *args: {name}(*args))(prep, stream, {args})"),
+    "starmap": (_FUNCTION, "{assign}list(itertools.starmap({name}, [(prep, stream, {args})]))[0]"),
+    "map": (_FUNCTION, "{assign}list(map(lambda w: {name}(prep, stream, {a0}, {a1}, w), [{a2}]))[0]"),
+    "lambda": (_FUNCTION, "run = lambda p, s, u, v, w: {name}(p, s, u, v, w)\n{assign}run(prep, stream, {args})"),
     "returned-closure": (
         f"def make_{{name}}() -> Any:\n    def inner({_PARAMS}) -> Any:\n        {{body}}\n\n    return inner",
-        "{assign}make_{name}()(prep, stream, {args})",
+        "made = make_{name}()\n{assign}made(prep, stream, {args})",
     ),
 }
+
+#: Call forms whose rows a consumer spreads into the calls (`list(itertools.starmap(f, rows))`): drawn as places.
+_PLACE_ROWS = frozenset({"starmap", "map"})
 
 FLOW_FORMS = (
     "if", "elif", "for", "for-break", "for-continue-else", "while", "while-break-else", "try-except-else",
@@ -597,12 +600,13 @@ class _Gen:
         buffers, or a tile launch whose op the callable returns (moving the caller's partition and tensors)."""
         number = len(self.extra)
         definition, call = CALL_FORMS[form]
+        plain = form in _PLACE_ROWS  # rows the consumer spreads are places (their expression forms are covered apart)
         if self.pick((True, False)):
-            args = self.buffers()
+            args = tuple(self.pick(BUFFERS) for _ in range(3)) if plain else self.buffers()
             body, assign = "vecadd.launch(prep, stream, u, v, w)", ""
             self.program.entries["launch:simt.launch"] += 1
         else:
-            args = ("z", *self.tensors())
+            args = ("z", *(self.pick(TENSORS) for _ in range(2))) if plain else ("z", *self.tensors())
             body, assign = "return add(u, v, w)", "op = "
             self.program.entries["launch:tile.__call__"] += 1
         names = {"name": f"reach{number}", "Name": f"Reach{number}"}
