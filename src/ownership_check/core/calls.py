@@ -111,6 +111,8 @@ class PlaceNaming:
         # the `as` names of the enclosing `with contextlib.ExitStack() as stack:` statements, each with the ops its
         # registered callbacks and entered context managers run when the statement is left (`lower_with`)
         self.exit_stacks: dict[tuple[str, tuple[str, ...]], list[ir.Op]] = {}
+        # the fields of a container's items built by constructor calls (`assign_container`), by item place key
+        self.element_fields: dict[str, tuple[tuple[str, ...], ...]] = {}
 
     def name(self, raw: str) -> str:
         """`raw` as the innermost rename in scope maps it."""
@@ -1917,6 +1919,14 @@ def bind_elements(
                 bind_target(part, ir.FromPlace(element_place(element.root, j, element.text), span), sink)
             return
         bind_target(item_target, ir.FromPlace(element, span), sink)
+        fields = getattr(sink, "element_fields", {}).get(element.key, ())
+        if isinstance(item_target, PlaceTarget) and fields:
+            # an item built by a constructor call (`[Stage("tone", c, c)]`): the target's fields are the item's
+            held = item_target.place
+            parts = tuple(ir.Place(held.root, (*held.attrs, *path)) for path in fields)
+            sink.emit(ir.Bind(parts, tuple(ir.FromPlace(ir.Place(element.root, (*element.attrs, *path),
+                                                                 f"{element.text}.{'.'.join(path)}"), span)
+                                           for path in fields), span))
 
     return tuple(
         sink.block(lambda i=index, e=element: bind(i, e))  # type: ignore[misc]
@@ -1950,8 +1960,16 @@ def assign_container(
             values = tuple(sink.value(item) for item in sub)
             nested_items.append((container_element(name, display, container, index), values))
         else:
-            given[key] = sink.value(node)
+            # held by its item place: a constructor call's object keeps its fields there (`[Stage(a, b)]`)
+            given[key] = sink.value(node, container_element(name, display, container, index))
     _bind_container(target, name, display, container, given, span, sink)
+    for key, value in given.items():
+        if isinstance(value, ir.Fresh) and value.parts:
+            element = container_element(name, display, container, container.keys.index(key))
+            _bind_parts(element, value.parts, span, sink)
+            fields = getattr(sink, "element_fields", None)
+            if fields is not None:  # what a loop over the container binds below its target (`bind_elements`)
+                fields[element.key] = tuple(path for path, _ in value.parts)
     for place, values in nested_items:
         elements = tuple(element_place(place.root, i, place.text) for i in range(len(values)))
         sink.emit(ir.Bind(elements, values, span))

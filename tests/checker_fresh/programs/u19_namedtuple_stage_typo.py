@@ -1,5 +1,5 @@
 # fresh-expect: E0502 at line 45
-# fresh-known-miss: cli,mypy for over a list display of NamedTuple stages, one built with one buffer twice
+# (a for over a list display of NamedTuple stages, one built with one buffer twice)
 """A three-stage image pipeline described as a list of NamedTuple stages (source buffer -> destination buffer)."""
 
 from typing import NamedTuple
