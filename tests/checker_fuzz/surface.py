@@ -278,7 +278,9 @@ _BUFFER_ONLY = frozenset({"attribute", "container-list", "container-dict"})
 #: How host code reaches a function that launches: each form defines a module-level callable (`{name}`, `{Name}`)
 #: whose body `{body}` launches with its parameters `u`, `v`, `w` (a SIMT launch, or a tile launch whose op it
 #: returns), and calls it from `main` with the caller's places (`{args}`, or `{a0}`, `{a1}`, `{a2}` one by one;
-#: `{assign}` binds the tile op).  A test of the runtime's moves and loans through Python's ways of calling.
+#: `{assign}` binds the tile op; a name a form binds is the callable's own, `run_{name}`: a name bound to two
+#: functions in one body is taken to be either at each call).  A test of the runtime's moves and loans through
+#: Python's ways of calling.
 _PARAMS = "prep: Any, stream: Any, u: Any, v: Any, w: Any"
 _FUNCTION = f"def {{name}}({_PARAMS}) -> Any:\n    {{body}}"
 _CALLABLE_OBJECT = (
@@ -289,7 +291,7 @@ _CALLABLE_OBJECT = (
 CALL_FORMS: dict[str, tuple[str, str]] = {
     "direct": (_FUNCTION, "{assign}{name}(prep, stream, {args})"),
     "call-object": (_CALLABLE_OBJECT, "{assign}{Name}(prep, stream)({args})"),
-    "call-object-bound": (_CALLABLE_OBJECT, "runner = {Name}(prep, stream)\n{assign}runner({args})"),
+    "call-object-bound": (_CALLABLE_OBJECT, "runner_{name} = {Name}(prep, stream)\n{assign}runner_{name}({args})"),
     "staticmethod": (
         f"class {{Name}}:\n    @staticmethod\n    def go({_PARAMS}) -> Any:\n        {{body}}",
         "{assign}{Name}.go(prep, stream, {args})",
@@ -317,15 +319,19 @@ CALL_FORMS: dict[str, tuple[str, str]] = {
         "    return None",
         "{assign}{name}(prep, stream, {args})",
     ),
-    "partial": (_FUNCTION, "run = functools.partial({name}, prep, stream)\n{assign}run({args})"),
-    "dict-dispatch": (_FUNCTION, 'handlers = {{"go": {name}}}\n{assign}handlers["go"](prep, stream, {args})'),
+    "partial": (_FUNCTION, "run_{name} = functools.partial({name}, prep, stream)\n{assign}run_{name}({args})"),
+    "dict-dispatch": (
+        _FUNCTION, 'handlers_{name} = {{"go": {name}}}\n{assign}handlers_{name}["go"](prep, stream, {args})'
+    ),
     "callback-loop": (_FUNCTION, "for callback in [{name}]:\n    {assign}callback(prep, stream, {args})"),
     "starmap": (_FUNCTION, "{assign}list(itertools.starmap({name}, [(prep, stream, {args})]))[0]"),
     "map": (_FUNCTION, "{assign}list(map(lambda w: {name}(prep, stream, {a0}, {a1}, w), [{a2}]))[0]"),
-    "lambda": (_FUNCTION, "run = lambda p, s, u, v, w: {name}(p, s, u, v, w)\n{assign}run(prep, stream, {args})"),
+    "lambda": (
+        _FUNCTION, "run_{name} = lambda p, s, u, v, w: {name}(p, s, u, v, w)\n{assign}run_{name}(prep, stream, {args})"
+    ),
     "returned-closure": (
         f"def make_{{name}}() -> Any:\n    def inner({_PARAMS}) -> Any:\n        {{body}}\n\n    return inner",
-        "made = make_{name}()\n{assign}made(prep, stream, {args})",
+        "made_{name} = make_{name}()\n{assign}made_{name}(prep, stream, {args})",
     ),
 }
 
