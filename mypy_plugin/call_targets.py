@@ -31,6 +31,7 @@ from mypy.nodes import (
     AwaitExpr,
     CallExpr,
     ClassDef,
+    ConditionalExpr,
     Decorator,
     DelStmt,
     DictExpr,
@@ -42,6 +43,7 @@ from mypy.nodes import (
     FuncItem,
     GeneratorExpr,
     GlobalDecl,
+    IfStmt,
     Import,
     ImportAll,
     ImportFrom,
@@ -54,7 +56,9 @@ from mypy.nodes import (
     NameExpr,
     Node,
     OperatorAssignmentStmt,
+    OpExpr,
     OverloadedFuncDef,
+    PassStmt,
     ReturnStmt,
     SliceExpr,
     StarExpr,
@@ -84,7 +88,7 @@ from ownership_check.core.call_effects import (
 from ownership_check.core.stdlib_flow import forwarding_decorator
 from ownership_check.core.summarize import call_summary
 from ownership_check.diagnostics import Span
-from safekernels.ownership_model import MOVING_METHODS
+from safekernels.ownership_model import MOVING_METHODS, SIMT_LAUNCH_METHODS
 
 if TYPE_CHECKING:
     from mypy_plugin.lowering import FunctionLowerer
@@ -444,6 +448,13 @@ class ModuleClasses:
             known = self._instances[id(body_owner)] = _instance_classes(body, self)
         return known
 
+    def super_method(self, func: Node, name: str) -> FuncDef | None:
+        """The method `super().name` runs inside `func`, a method of one of the module's classes (the CLI's
+        `super_method`)."""
+        owner = self.owner.get(id(func))
+        chain = list(self._chain(owner)) if owner is not None else []
+        return self.method(chain[1], name) if len(chain) > 1 else None
+
     def loop_instances(self, body_owner: Node, body: list[Statement]) -> dict[str, tuple[ClassDef, ...]]:
         """`_loop_classes` of one body, walked once."""
         known = self._loops.get(id(body_owner))
@@ -456,6 +467,7 @@ class ModuleClasses:
         """Whether some class of the module has a property or an `__iter__` read as a view of its attributes
         (the CLI front end's `ModuleClasses.with_views`)."""
         return any(_attribute_property(s) is not None or _iterated_attributes(s) is not None
+                   or _property_returns(s) is not None
                    or _accessor_path(s) is not None or _item_path(s) is not None
                    for cls in self.classes.values() for s in cls.defs.body)
 
@@ -483,6 +495,14 @@ class ModuleClasses:
             if bound:
                 found = _attribute_property(bound[0]) if len(bound) == 1 else None
                 return found[1] if found is not None and found[0] == name else None
+        return None
+
+    def property_returns(self, cls: ClassDef, name: str) -> tuple[tuple[tuple[str, ...], ...], bool] | None:
+        """What a property `name` of `cls` that only tests and returns gives (the CLI's `property_returns`)."""
+        for current in self._chain(cls):
+            bound = [s for s in current.defs.body if _binds_name(s, name)]
+            if bound:
+                return _property_returns(bound[0]) if len(bound) == 1 else None
         return None
 
     def iterated(self, cls: ClassDef) -> tuple[tuple[str, ...], ...] | None:
@@ -575,6 +595,81 @@ def _attribute_property(stmt: Statement) -> tuple[str, tuple[str, ...]] | None:
         return None
     path = _receiver_path(body[0].expr, receiver)
     return (stmt.name, path) if path is not None else None
+
+
+#: The decorators that make a method a read-only attribute computed from its receiver (the CLI's names).
+PROPERTY_DECORATORS = frozenset({"property", "cached_property", "functools.cached_property"})
+_HARMLESS_BUILTINS = frozenset({"len", "min", "max", "int", "float", "bool", "isinstance", "str", "range"})
+_OWNERSHIP_METHODS = MOVING_METHODS | SIMT_LAUNCH_METHODS | {"launch", "launch_async", "sync", "then", "prepare"}
+
+
+def _harmless(expr: Expression | None, receiver: str) -> bool:
+    """An expression that only reads (the CLI's `_harmless`)."""
+    if expr is None:
+        return True
+    for sub in tree.walk_many([expr]):
+        if isinstance(sub, AssignmentExpr | AwaitExpr | YieldExpr | YieldFromExpr | LambdaExpr):
+            return False
+        if isinstance(sub, CallExpr):
+            func = sub.callee
+            if isinstance(func, NameExpr):
+                if func.name not in _HARMLESS_BUILTINS:
+                    return False
+            elif isinstance(func, MemberExpr):
+                root = tree.dotted(func)
+                if root is None or root.split(".")[0] == receiver or func.name in _OWNERSHIP_METHODS:
+                    return False
+            else:
+                return False
+    return True
+
+
+def _property_returns(stmt: Statement) -> tuple[tuple[tuple[str, ...], ...], bool] | None:
+    """A `@property` (or `@functools.cached_property`) whose body only tests and returns: the receiver's
+    attribute paths its returns may give, and whether some return gives a new value (the CLI's
+    `_property_returns`)."""
+    if not isinstance(stmt, Decorator) or len(stmt.original_decorators) != 1:
+        return None
+    receiver = _receiver_param(stmt.func)
+    if tree.dotted(stmt.original_decorators[0]) not in PROPERTY_DECORATORS or receiver is None:
+        return None
+    paths: list[tuple[str, ...]] = []
+    fresh = False
+
+    def value(expr: Expression | None) -> bool:
+        nonlocal fresh
+        if isinstance(expr, ConditionalExpr):
+            return _harmless(expr.cond, receiver) and value(expr.if_expr) and value(expr.else_expr)
+        if isinstance(expr, OpExpr) and expr.op == "or":
+            return value(expr.left) and value(expr.right)
+        path = _receiver_path(expr, receiver)
+        if path is not None:
+            paths.append(path)
+            return True
+        if expr is not None and _harmless(expr, receiver):
+            fresh = True
+            return True
+        return False
+
+    def block(body: list[Statement]) -> bool:
+        for sub in body:
+            if isinstance(sub, ReturnStmt):
+                if not value(sub.expr):
+                    return False
+            elif isinstance(sub, IfStmt):
+                if not all(_harmless(test, receiver) for test in sub.expr):
+                    return False
+                if not all(block(b.body) for b in sub.body):
+                    return False
+                if sub.else_body is not None and not block(sub.else_body.body):
+                    return False
+            elif not isinstance(sub, PassStmt):
+                return False
+        return True
+
+    if not block(_only_statements(stmt.func)) or not paths:
+        return None
+    return tuple(dict.fromkeys(paths)), fresh
 
 
 def _accessor_path(stmt: Statement) -> tuple[str, ...] | None:

@@ -23,6 +23,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Final, TypeAlias
 
 from mypy.nodes import (
     ARG_NAMED,
@@ -83,6 +84,7 @@ from mypy.nodes import (
     StarExpr,
     Statement,
     StrExpr,
+    SuperExpr,
     TempNode,
     TryStmt,
     TupleExpr,
@@ -91,6 +93,7 @@ from mypy.nodes import (
     WhileStmt,
     WithStmt,
     YieldExpr,
+    YieldFromExpr,
 )
 from mypy.patterns import (
     AsPattern,
@@ -113,7 +116,9 @@ from mypy_plugin.call_targets import (
     module_registries,
     receiver_accessors,
     receiver_class,
+    receiver_classes,
     receiver_items,
+    receiver_property,
 )
 from ownership_check.core import callables, calls, init_state, ir, stdlib_flow
 from ownership_check.core.bound_once import bound_once
@@ -236,6 +241,25 @@ def _rebound_names(func: FuncItem) -> set[str]:
     return rebound
 
 
+def _binding_names(func: FuncItem) -> list[str]:
+    """`_rebound_names`, once per binding (a name bound twice is there twice)."""
+    bound: list[str] = []
+    for node in tree.walk(func.body):
+        if isinstance(node, AssignmentStmt):
+            bound.extend(n for lv in node.lvalues for n in _target_names(lv))
+        elif isinstance(node, OperatorAssignmentStmt | ForStmt | DelStmt | AssignmentExpr):
+            target = (
+                node.lvalue if isinstance(node, OperatorAssignmentStmt)
+                else node.index if isinstance(node, ForStmt)
+                else node.expr if isinstance(node, DelStmt)
+                else node.target
+            )
+            bound.extend(_target_names(target))
+        elif isinstance(node, WithStmt):
+            bound.extend(n for t in node.target if t is not None for n in _target_names(t))
+    return bound
+
+
 def _returned_calls(func: FuncItem) -> list[CallExpr | None]:
     """The value of each `return` of a plain function when it is a call (None for anything else)."""
     return [
@@ -243,6 +267,136 @@ def _returned_calls(func: FuncItem) -> list[CallExpr | None]:
         for node in tree.walk(func.body)
         if isinstance(node, ReturnStmt)
     ]
+
+
+def _returned_displays(func: FuncItem) -> list[tuple[list[tuple[calls.ContainerKey, Expression]], bool]] | None:
+    """The keyed items of each `return` of a plain function when every one is a display of one kind (the CLI's
+    `_returned_displays`): dict displays of literal keys or tuple/list displays of one length."""
+    if func.is_coroutine or any(isinstance(n, YieldExpr | YieldFromExpr) for n in tree.walk(func.body)):
+        return None
+    found: list[tuple[list[tuple[calls.ContainerKey, Expression]], bool]] = []
+    for node in tree.walk(func.body):
+        if isinstance(node, ReturnStmt):
+            shown = _display_items(node.expr) if node.expr is not None else None
+            if shown is None:
+                return None
+            found.append(shown)
+    if not found or len({mapping for _, mapping in found}) != 1:
+        return None
+    if not found[0][1] and len({len(items) for items, _ in found}) != 1:
+        return None
+    return found
+
+
+def _returned_name(func: FuncItem, node: Expression) -> str | None:
+    """How `_returned_tuples` names an item a function returns (the CLI's `_returned_name`)."""
+    if not isinstance(node, NameExpr):
+        return None
+    params = {arg.variable.name for arg in func.arguments}
+    return f"{node.name}$local" if node.name in _rebound_names(func) and node.name in params else node.name
+
+
+def _bound_once(func: FuncItem, name: str) -> Expression | None:
+    """The value of the one plain assignment that binds `name` in a function's body, when nothing else there binds
+    or deletes it (the CLI's `_bound_once`)."""
+    found: list[Expression] = []
+    for node in tree.walk(func.body):
+        if isinstance(node, AssignmentStmt):
+            bound = [n for lv in node.lvalues for n in _target_names(lv)]
+            if name in bound:
+                if len(node.lvalues) != 1 or not isinstance(node.lvalues[0], NameExpr):
+                    return None
+                found.append(node.rvalue)
+        elif isinstance(node, OperatorAssignmentStmt | ForStmt | DelStmt | AssignmentExpr | WithStmt):
+            target = (
+                [node.lvalue] if isinstance(node, OperatorAssignmentStmt)
+                else [node.index] if isinstance(node, ForStmt)
+                else [node.expr] if isinstance(node, DelStmt)
+                else [node.target] if isinstance(node, AssignmentExpr)
+                else [t for t in node.target if t is not None]
+            )
+            if any(name in _target_names(t) for t in target):
+                return None
+    return found[0] if len(found) == 1 else None
+
+
+def _options(expr: Expression) -> list[Expression]:
+    """The expressions a value may be: each arm of a conditional expression or operand of `and`/`or`."""
+    if isinstance(expr, ConditionalExpr):
+        return [*_options(expr.if_expr), *_options(expr.else_expr)]
+    if isinstance(expr, OpExpr) and expr.op in ("and", "or"):
+        return [*_options(expr.left), *_options(expr.right)]
+    return [expr]
+
+
+def _registry_form(expr: Expression | None) -> tuple[DictionaryComprehension, str] | None:
+    """`{n: f(k) for n, k in REG.items()}` (one `for`, no `if`, the key its target's first name; the CLI's
+    `_registry_form`): the comprehension and the registry's name."""
+    if not isinstance(expr, DictionaryComprehension) or len(expr.indices) != 1:
+        return None
+    target, it = expr.indices[0], expr.sequences[0]
+    if expr.condlists[0] or expr.is_async[0] or not isinstance(target, TupleExpr) or len(target.items) != 2:
+        return None
+    key, value = target.items
+    if not (isinstance(key, NameExpr) and isinstance(value, NameExpr) and key.name != value.name):
+        return None
+    if not (isinstance(expr.key, NameExpr) and expr.key.name == key.name):
+        return None
+    if not (isinstance(it, CallExpr) and isinstance(it.callee, MemberExpr) and it.callee.name == "items"):
+        return None
+    if it.args or not isinstance(it.callee.expr, NameExpr):
+        return None
+    return expr, it.callee.expr.name
+
+
+#: What a dict display's entries a name it is bound to stays: reading it (`REG.items()`, `REG.get(k)`).
+_REGISTRY_READS: Final[frozenset[str]] = frozenset({"items", "keys", "values", "get"})
+
+#: The items of each `return` of a helper's result, by key, each lowered when called (`returned_displays`).
+ReturnedEntries: TypeAlias = "list[tuple[calls.ContainerKey, Callable[[], calls.ReturnedItem]]]"
+
+
+def _registry_binding(body: Sequence[Statement], name: str) -> list[tuple[calls.ContainerKey, Expression]] | None:
+    """The entries of the dict display of literal keys one statement of `body` binds `name` to, when nothing below
+    binds it again, deletes it, declares it `global`/`nonlocal`, stores into it or calls a method of it but a
+    reading one (the CLI's `_registry_binding`)."""
+    found: list[tuple[calls.ContainerKey, Expression]] | None = None
+    for stmt in body:
+        if isinstance(stmt, AssignmentStmt) and any(isinstance(t, NameExpr) and t.name == name for t in stmt.lvalues):
+            shown = _display_items(stmt.rvalue) if len(stmt.lvalues) == 1 else None
+            if found is not None or shown is None or not shown[1]:
+                return None
+            found = shown[0]
+    if found is None:
+        return None
+    stores = 0
+    for node in tree.walk_many(body, skip_scopes=False):
+        targets: list[Expression] = []
+        if isinstance(node, AssignmentStmt):
+            targets = list(node.lvalues)
+        elif isinstance(node, OperatorAssignmentStmt):
+            targets = [node.lvalue]
+        elif isinstance(node, ForStmt):
+            targets = [node.index]
+        elif isinstance(node, DelStmt):
+            targets = [node.expr]
+        elif isinstance(node, WithStmt):
+            targets = [t for t in node.target if t is not None]
+        elif isinstance(node, AssignmentExpr):
+            targets = [node.target]
+        elif isinstance(node, GeneratorExpr | DictionaryComprehension):
+            targets = list(node.indices)
+        elif isinstance(node, GlobalDecl | NonlocalDecl) and name in node.names:
+            return None
+        elif isinstance(node, MemberExpr) and isinstance(node.expr, NameExpr) and node.expr.name == name:
+            if node.name not in _REGISTRY_READS:
+                return None
+        for target in (t for each in targets for t in _flat_targets(each)):
+            if isinstance(target, NameExpr) and target.name == name:
+                stores += 1
+            elif isinstance(target, IndexExpr) and isinstance(target.base, NameExpr) and target.base.name == name:
+                return None
+    return found if stores == 1 else None
 
 
 def _bind_call(func: FuncItem, call: CallExpr, method: bool = False) -> dict[str, Expression]:
@@ -838,6 +992,8 @@ class FunctionLowerer(calls.PlaceNaming):
                 if path is not None:
                     # `layer.output` of a property returning `self._out` is the place `layer._out`
                     return ir.Place(self.name(cur.name), (*path, *attrs[1:]), ".".join((cur.name, *attrs)))
+                if receiver_property(self, cur.name, attrs[0]) is not None:
+                    return None  # one of several places (`choices`)
             return self.dotted_place(cur.name, attrs)
         return None
 
@@ -1227,6 +1383,7 @@ class FunctionLowerer(calls.PlaceNaming):
         subscripted: dict[str, list[calls.ContainerKey]] | None = None
         displays: dict[str, list[tuple[tuple[calls.ContainerKey, ...], bool] | None]] = {}
         inner: dict[str, list[dict[calls.ContainerKey, int]]] = {}  # per binding: nested display lengths by key
+
         def keyed_list(value: Expression) -> TupleExpr | ListExpr | None:
             keyed = isinstance(value, TupleExpr | ListExpr) and all(_key_literal(i) is not None for i in value.items)
             return value if keyed and isinstance(value, TupleExpr | ListExpr) else None
@@ -1253,6 +1410,9 @@ class FunctionLowerer(calls.PlaceNaming):
                 shape = (tuple(k for k, _ in found[0]), found[1]) if found is not None else None
                 if shape is None and (built := self.built_list(option)) is not None:
                     shape = (tuple(range(built[1])), False)
+                if shape is None and (returned := self.returned_displays(option)) is not None:
+                    # `params = init_params(w)` of a helper returning `{"gamma": ..., "beta": ...}`
+                    shape = (tuple(dict.fromkeys(k for items in returned[0] for k, _ in items)), returned[1])
                 for name in names:
                     if star is not None and name == star[0]:
                         continue
@@ -2083,6 +2243,16 @@ class FunctionLowerer(calls.PlaceNaming):
                 calls.assign_container(target, self.name(raw), raw, container, found[0], span, self, nested)
                 self.lengths[raw] = len(found[0])
                 return
+            returned = self.returned_displays(value)
+            if returned is not None and isinstance(target, calls.PlaceTarget):
+                # `params = init_params(w)`: the items of the display each `return` of the helper gives
+                assert isinstance(value, CallExpr)
+                self.call(value, None)
+                given = [[(key, item()) for key, item in items] for items in returned[0]]
+                container = self.containers[raw]
+                calls.assign_returned_container(target, self.name(raw), raw, container, given, span_of(value), self)
+                self.lengths[raw] = len(container.keys)
+                return
             registry = self.registry_comprehension(value)
             if registry is not None and isinstance(target, calls.PlaceTarget):
                 # `preps = {n: k.prepare(...) for n, k in KERNELS.items()}`: item `n` is what the value evaluates
@@ -2181,26 +2351,13 @@ class FunctionLowerer(calls.PlaceNaming):
     def registry_comprehension(
         self, expr: Expression
     ) -> tuple[DictionaryComprehension, list[tuple[calls.ContainerKey, Expression]]] | None:
-        """`{n: f(k) for n, k in REG.items()}` over a name bound once here to a dict display of literal keys (the
-        CLI front end's rule, `calls.assign_registry_dict`): the comprehension and REG's entries."""
-        if not isinstance(expr, DictionaryComprehension) or len(expr.indices) != 1:
+        """`{n: f(k) for n, k in REG.items()}` (`_registry_form`) over a name bound once here to a dict display of
+        literal keys (the CLI front end's rule, `calls.assign_registry_dict`): the comprehension and REG's entries."""
+        form = _registry_form(expr)
+        entries = self.registries.get(form[1]) if form is not None else None
+        if form is None or not entries or len(entries) > calls.MAX_CONTAINER_ITEMS:
             return None
-        target, it = expr.indices[0], expr.sequences[0]
-        if expr.condlists[0] or expr.is_async[0] or not isinstance(target, TupleExpr) or len(target.items) != 2:
-            return None
-        key, value = target.items
-        if not (isinstance(key, NameExpr) and isinstance(value, NameExpr) and key.name != value.name):
-            return None
-        if not (isinstance(expr.key, NameExpr) and expr.key.name == key.name):
-            return None
-        if not (isinstance(it, CallExpr) and isinstance(it.callee, MemberExpr) and it.callee.name == "items"):
-            return None
-        if it.args or not isinstance(it.callee.expr, NameExpr):
-            return None
-        entries = self.registries.get(it.callee.expr.name)
-        if not entries or len(entries) > calls.MAX_CONTAINER_ITEMS:
-            return None
-        return expr, entries
+        return form[0], entries
 
     def registry_item(
         self, comp: DictionaryComprehension, entries: list[tuple[calls.ContainerKey, Expression]], index: int
@@ -2294,29 +2451,31 @@ class FunctionLowerer(calls.PlaceNaming):
         if isinstance(expr, YieldExpr):
             self.expr(expr)
             return callables.received_value()
-        choosing = isinstance(expr, IndexExpr | CallExpr) or (isinstance(expr, OpExpr) and expr.op in ("and", "or"))
+        choosing = isinstance(expr, IndexExpr | CallExpr | MemberExpr) or (
+            isinstance(expr, OpExpr) and expr.op in ("and", "or")
+        )
         if choosing and not self.computed_index(expr):
             found = self.choices(expr, span_of(expr), 0)
             if found is not None:
                 return calls.bind_choices(found, span_of(expr), self)
+        method_returns = self.method_returned_tuples(expr) if isinstance(expr, CallExpr) else None
+        if method_returns is not None and isinstance(expr, CallExpr):
+            # `lhs, rhs, out = mode.operands(x, bias, scratch)` of a method returning `x, bias, x` on one path
+            self.call(expr, None)
+            return calls.returned_tuple(method_returns, span_of(expr), self)
         if isinstance(expr, CallExpr) and isinstance(expr.callee, NameExpr):
             helper = self.helper(expr.callee)
             returns = _returned_tuples(helper) if helper is not None else None
             if helper is not None and returns is not None:
                 self.call(expr, None)
-                passed = _bind_call(helper, expr)
-                params = {arg.variable.name for arg in helper.arguments}
                 displays = [
                     r.expr.items
                     for r in tree.walk(helper.body)
                     if isinstance(r, ReturnStmt) and isinstance(r.expr, TupleExpr)
                 ]
                 shaped = [
-                    tuple(
-                        self.returned_item(n, element, params, passed, helper, expr)
-                        for n, element in zip(items, elements, strict=True)
-                    )
-                    for items, elements in zip(returns, displays, strict=True)
+                    tuple(self.returned_entry(element, helper, expr) for element in elements)
+                    for elements in displays
                 ]
                 return calls.returned_tuple(shaped, span_of(expr), self)
             returned = [r.expr for r in tree.walk(helper.body) if isinstance(r, ReturnStmt)] if helper else []
@@ -2327,10 +2486,180 @@ class FunctionLowerer(calls.PlaceNaming):
                 if calls.all_views(views):  # `def head(buf): return buf[:n]`
                     self.call(expr, None)
                     return calls.returned_views(views, span_of(expr), self)
+            placed = helper is not None and holder is not None and holder.root != ir.RETURN_HOLDER
+            built = self.returned_objects(helper, expr) if helper is not None and placed else None
+            if built is not None:
+                self.call(expr, None)
+                return calls.returned_object(built, span_of(expr), self)
         if isinstance(expr, CallExpr):
             return self.call(expr, holder)
         self.expr(expr)
         return ir.Fresh()
+
+    def returned_displays(self, expr: Expression) -> tuple[list[ReturnedEntries], bool] | None:
+        """`helper(...)` of a plain function whose every `return` is a display, or a dict comprehension over a
+        registry (the CLI's `returned_displays`)."""
+        if not (isinstance(expr, CallExpr) and isinstance(expr.callee, NameExpr)):
+            return None
+        helper = self.helper(expr.callee)
+        if helper is None:
+            return None
+        found = _returned_displays(helper)
+        if found is not None:
+            entry = self.returned_entry
+            arms: list[ReturnedEntries] = [
+                [(k, functools.partial(entry, item, helper, expr)) for k, item in items] for items, _ in found
+            ]
+            return arms, found[0][1]
+        registry = self.returned_registry(helper)
+        return ([registry], True) if registry is not None else None
+
+    def returned_registry(self, helper: FuncItem) -> ReturnedEntries | None:
+        """The items of the dict a helper returns when its one `return` is a dict comprehension over a registry
+        bound once in the helper or at the module's top level (the CLI's `returned_registry`)."""
+        returned = [r.expr for r in tree.walk(helper.body) if isinstance(r, ReturnStmt)]
+        if len(returned) != 1 or helper.is_coroutine:
+            return None
+        shape = _registry_form(returned[0])
+        if shape is None:
+            return None
+        registry = shape[1]
+        params = {arg.variable.name for arg in helper.arguments}
+        if registry in _rebound_names(helper) | params:
+            entries = _registry_binding(helper.body.body, registry)
+        else:
+            entries = _registry_binding(self.ctx.module.defs, registry)
+        if not entries or len(entries) > calls.MAX_CONTAINER_ITEMS:
+            return None
+        target = shape[0].indices[0]
+        assert isinstance(target, TupleExpr) and isinstance(target.items[1], NameExpr)
+        value = shape[0].value
+        prepares = (
+            isinstance(value, CallExpr) and isinstance(value.callee, MemberExpr) and value.callee.name == PREPARE_METHOD
+            and isinstance(value.callee.expr, NameExpr) and value.callee.expr.name == target.items[1].name
+        )
+
+        def item(entry: Expression) -> calls.ReturnedItem:
+            found = self.ctx.kernel(entry) if prepares else None
+            return ir.Fresh("prepared", brand=found.name) if found is not None else None
+
+        return [(key, functools.partial(item, entry)) for key, entry in entries]
+
+    def returned_entry(self, element: Expression, helper: FuncItem, call: CallExpr) -> calls.ReturnedItem:
+        """An item of a display or an argument of a constructor call a helper returns (the CLI's
+        `returned_entry`): a local bound once is what that binding may give (`calls.ReturnedLocal`)."""
+        passed = _bind_call(helper, call)
+        params = {arg.variable.name for arg in helper.arguments}
+        name = _returned_name(helper, element)
+        item = self.returned_item(name, element, params, passed, helper, call)
+        bound = _bound_once(helper, name) if name is not None and name not in params else None
+        if name is None or bound is None:
+            return item
+        options = tuple(
+            self.returned_item(_returned_name(helper, o), o, params, passed, helper, call) for o in _options(bound)
+        )
+        return calls.ReturnedLocal(name, options) if any(o is not None for o in options) else item
+
+    def returned_objects(
+        self, helper: FuncItem, call: CallExpr
+    ) -> list[tuple[list[calls.ReturnedItem], list[ir.Place], Callable[[], calls.FieldParts]]] | None:
+        """Each `return` of `helper` when every one is a constructor call of a class of this module whose
+        initializer the checker follows (the CLI's `returned_objects`)."""
+        returned = [r.expr for r in tree.walk(helper.body) if isinstance(r, ReturnStmt)]
+        if not returned or helper.is_coroutine:
+            return None
+        arms: list[tuple[list[calls.ReturnedItem], list[ir.Place], Callable[[], calls.FieldParts]]] = []
+        for value in returned:
+            if not (isinstance(value, CallExpr) and isinstance(value.callee, NameExpr)):
+                return None
+            if value.callee.name not in self.ctx.classes.classes:
+                return None
+            if any(kind in (ARG_STAR, ARG_STAR2) for kind in value.arg_kinds):
+                return None
+            items = [self.returned_entry(a, helper, call) for a in value.args]
+            stages = [self.temp(a.name if isinstance(a, NameExpr) else "value") for a in value.args]
+            operands = tuple(
+                calls.Operand(a, span_of(a), stage, keyword=keyword)
+                for a, stage, keyword in zip(value.args, stages, value.arg_names, strict=True)
+            )
+            applied = constructor_summary(self, value.callee, operands)
+            if applied is None:
+                return None
+            fields = functools.partial(calls.object_fields, applied, call, span_of(call), self)
+            arms.append((items, stages, fields))
+        return arms
+
+    def unpacked_attribute(self, method: FuncItem, name: str, receiver: str) -> tuple[str, ...] | None:
+        """The receiver's attribute path a method's local `name` is, when the body binds it once by unpacking
+        `super().m()` of a method returning that attribute of its own receiver there on every `return` (the CLI's
+        `unpacked_attribute`)."""
+        bound = _binding_names(method)
+        if bound.count(name) != 1 or receiver in bound:
+            return None
+        for stmt in tree.walk(method.body):
+            if not (isinstance(stmt, AssignmentStmt) and len(stmt.lvalues) == 1
+                    and isinstance(stmt.lvalues[0], TupleExpr)):
+                continue
+            names = [el.name if isinstance(el, NameExpr) else None for el in stmt.lvalues[0].items]
+            value = stmt.rvalue
+            if name not in names:
+                continue
+            if not (
+                isinstance(value, CallExpr) and not value.args and isinstance(value.callee, SuperExpr)
+                and not value.callee.call.args
+            ):
+                return None
+            inner = self.ctx.classes.super_method(method, value.callee.name)
+            if inner is None or not inner.arguments or _returned_tuples(inner) is None:
+                return None
+            own = inner.arguments[0].variable.name
+            index = names.index(name)
+            found: set[tuple[str, ...] | None] = set()
+            for ret in tree.walk(inner.body):
+                if isinstance(ret, ReturnStmt) and isinstance(ret.expr, TupleExpr):
+                    if len(ret.expr.items) != len(names):
+                        return None
+                    parts: list[str] = []
+                    cur: Expression = ret.expr.items[index]
+                    while isinstance(cur, MemberExpr):
+                        parts.append(cur.name)
+                        cur = cur.expr
+                    mine = isinstance(cur, NameExpr) and cur.name == own and parts
+                    found.add(tuple(reversed(parts)) if mine else None)
+            one = next(iter(found)) if len(found) == 1 else None
+            return one if own not in _rebound_names(inner) else None
+        return None
+
+    def method_returned_tuples(self, expr: CallExpr) -> list[tuple[calls.ReturnedItem, ...]] | None:
+        """`obj.method(...)` of a method of the module's classes whose every `return` is a tuple display of one
+        length: each `return`'s items, for each class `receiver_classes` gives (the CLI's
+        `method_returned_tuples`)."""
+        func = expr.callee
+        if not (isinstance(func, MemberExpr) and isinstance(func.expr, NameExpr)):
+            return None
+        candidates = receiver_classes(self, func.expr.name) if self.ctx.classes.classes else None
+        if not candidates:
+            return None
+        arms: list[tuple[calls.ReturnedItem, ...]] = []
+        for cls in candidates:
+            found = self.ctx.classes.method(cls, func.name)
+            returns = _returned_tuples(found) if found is not None else None
+            if found is None or returns is None or not found.arguments:
+                return None
+            receiver = found.arguments[0].variable.name
+            passed = _bind_call(found, expr, True)
+            params = {arg.variable.name for arg in found.arguments}
+            displays = [
+                r.expr.items
+                for r in tree.walk(found.body)
+                if isinstance(r, ReturnStmt) and isinstance(r.expr, TupleExpr)
+            ]
+            for items, elements in zip(returns, displays, strict=True):
+                arms.append(tuple(
+                    self.returned_item(n, element, params, passed, found, expr, (receiver, func.expr.name))
+                    for n, element in zip(items, elements, strict=True)
+                ))
+        return arms if len({len(a) for a in arms}) == 1 else None
 
     def returned_item(
         self,
@@ -2340,9 +2669,23 @@ class FunctionLowerer(calls.PlaceNaming):
         passed: dict[str, Expression],
         helper: FuncItem,
         call: CallExpr,
+        receiver: tuple[str, str] | None = None,
     ) -> calls.ReturnedItem:
         """One item of a tuple a helper returns, for `calls.returned_tuple`: the caller's place a parameter was bound
-        to, a local's name, a prepared launch with its brand, or None (the CLI's `returned_item`)."""
+        to, a local's name, a prepared launch with its brand, or None (the CLI's `returned_item`, also with a
+        method's `receiver`: `self.src` is `stage.src`)."""
+        if receiver is not None and (name is None or name == receiver[0]):
+            parts: list[str] = []
+            cur: Expression = element
+            while isinstance(cur, MemberExpr):
+                parts.append(cur.name)
+                cur = cur.expr
+            if isinstance(cur, NameExpr) and cur.name == receiver[0] and cur.name not in _rebound_names(helper):
+                return self.dotted_place(receiver[1], tuple(reversed(parts)))
+        if receiver is not None and name is not None and name not in params:
+            path = self.unpacked_attribute(helper, name, receiver[0])
+            if path is not None:  # `src, _ = super().buffers()` of `return self.src, self.dst`
+                return self.dotted_place(receiver[1], path)
         if name is None:
             view = self.view_shape(element)
             base = view.base.root if view is not None and not view.base.attrs else None
@@ -2593,6 +2936,16 @@ class FunctionLowerer(calls.PlaceNaming):
         `calls.Operand`); None when it is not an expression over places (as the libcst front end decides)."""
         if depth > _CHOICE_DEPTH:
             return None
+        if (
+            isinstance(expr, MemberExpr)
+            and isinstance(expr.expr, NameExpr)
+            and (receiver_place := self.place(expr.expr)) is not None
+            and (property_places := receiver_property(self, expr.expr.name, expr.name)) is not None
+        ):
+            # `layer.output` of a property returning `self._scratch if ... else self.act`: either attribute
+            return calls.accessor_choices(
+                expr, expr.expr, receiver_place, property_places[0], span, fresh=property_places[1]
+            )
         if isinstance(expr, ConditionalExpr):
             return self._alternatives((expr.cond,), (expr.if_expr, expr.else_expr), span, depth)
         if isinstance(expr, OpExpr) and expr.op in ("and", "or"):

@@ -338,11 +338,19 @@ def alternatives(
 
 
 def accessor_choices(
-    node: E, receiver: E, base: ir.Place, paths: Sequence[tuple[str, ...]], span: Span, key: str | None = None
+    node: E,
+    receiver: E,
+    base: ir.Place,
+    paths: Sequence[tuple[str, ...]],
+    span: Span,
+    key: str | None = None,
+    fresh: bool = False,
 ) -> Choices[E]:
     """`stage.target()` of a method whose body is `return self.<path>` (each override of it the receiver's class
     may run, `paths`): one of the receiver's attribute places, after reading the receiver.  With `key`, `reg[key]`
-    of a `__getitem__` returning `self.<path>[name]`: the item under `key` there (spelled `reg["y"]`)."""
+    of a `__getitem__` returning `self.<path>[name]`: the item under `key` there (spelled `reg["y"]`).  With
+    `fresh`, a property that may also return a new value (`@cached_property` returning `self.out` on one branch,
+    `sk.zeros(...)` on the other): a new value is one more option."""
 
     def shown(path: tuple[str, ...]) -> str | None:
         if key is not None:
@@ -352,7 +360,9 @@ def accessor_choices(
     places = dict.fromkeys(
         ir.Place(base.root, base.attrs + path + ((key,) if key is not None else ()), shown(path)) for path in paths
     )
-    return (receiver,), tuple(Operand(node, span, place, True) for place in places)
+    options = tuple(Operand(node, span, place, True) for place in places)
+    # a property returning a new value on some path (`return sk.zeros(...)`): that value is one more option
+    return (receiver,), options + ((Operand(receiver, span, None, True),) if fresh else ())
 
 
 def view_choices(
@@ -455,8 +465,18 @@ def returns_op(returned: Sequence[tuple[KernelSignature | None, str | None] | No
 #: One item of a tuple a helper returns (`returned_tuple`): the caller's place its parameter was bound to, a name
 #: local to the helper (items naming one local are one object), a prepared launch with its brand (`return
 #: saxpy.prepare(cfg, dev), ...`, see `returned_prepared`), a view of a parameter's value (`returned_view`), or None
-#: for anything else (a new object).
-ReturnedItem: TypeAlias = "ir.Place | ir.Fresh | str | ViewCall[Any] | SliceView[Any] | None"
+#: for anything else (a new object); or a local bound once to one of several of those (`ReturnedLocal`).
+ReturnedItem: TypeAlias = "ir.Place | ir.Fresh | str | ViewCall[Any] | SliceView[Any] | ReturnedLocal | None"
+
+
+@dataclass(frozen=True)
+class ReturnedLocal:
+    """An item a helper returns that names a local bound once to what the caller can name: `fwd =
+    k.prepare(...)` (a prepared launch with its brand), `tmp = src if low_memory else sk.zeros(...)` (the local
+    `src` or a new object: one `Branch` arm each).  Items naming the local are one object (`name`)."""
+
+    name: str
+    options: tuple[ReturnedItem, ...]
 
 
 def returned_view(view: ViewCall[E] | SliceView[E], base: ir.Place, base_device: bool) -> ViewCall[E] | SliceView[E]:
@@ -522,33 +542,147 @@ def returned_tuple(returns: Sequence[Sequence[ReturnedItem]], span: Span, sink: 
     binding the items of a temporary op value (`ir.item_place`), so `src, dst = make_pair(...)` unpacks into
     aliases of one object where that `return` named one local twice, or into the caller's own argument."""
     whole = ir.value_place(sink.temp("value"))
+    parts = [ir.item_place(whole, index) for index in range(max((len(items) for items in returns), default=0))]
+    _returned_arms([(items, parts) for items in returns], span, sink)
+    return ir.FromPlace(whole, span)
 
-    def arm(items: Sequence[ReturnedItem]) -> None:
-        first: dict[str, ir.Place] = {}
-        for index, item in enumerate(items):
-            part = ir.item_place(whole, index)
-            value: ir.Value = ir.Fresh()
-            if isinstance(item, ViewCall | SliceView):
-                found = view_region(item, sink)
-                if found is not None:
-                    sink.emit(ir.View(part, found[0], found[1], span))
-                    continue
-            elif isinstance(item, ir.Fresh):
-                value = item
+
+def bind_returned(items: Sequence[ReturnedItem], places: Sequence[ir.Place], span: Span, sink: Lowering[E]) -> None:
+    """Bind each of `places` to what the matching item of one `return` of a helper is at the caller (the one rule
+    for every structure a helper returns: a tuple's items, a dict display's entries, a constructed object's
+    fields): the caller's place a parameter was bound to, a view of one, a prepared launch with its brand, a new
+    object; items naming one local of the helper are one object (the first place it was bound to)."""
+    first: dict[str, ir.Place] = {}
+    later: list[tuple[ReturnedLocal, ir.Place]] = []
+    for item, part in zip(items, places, strict=True):
+        value: ir.Value = ir.Fresh()
+        if isinstance(item, ReturnedLocal):
+            later.append((item, part))  # after the locals it may be are bound
+            continue
+        if isinstance(item, ViewCall | SliceView):
+            found = view_region(item, sink)
+            if found is not None:
+                sink.emit(ir.View(part, found[0], found[1], span))
+                continue
+        elif isinstance(item, ir.Fresh):
+            value = item
+        elif isinstance(item, ir.Place):
+            value = ir.FromPlace(item, span)
+        elif isinstance(item, str):
+            if item in first:
+                value = ir.FromPlace(first[item], span)
+            else:
+                first[item] = part
+        sink.emit(ir.Bind((part,), (value,), span))
+    for local, part in later:
+        if local.name in first:
+            sink.emit(ir.Bind((part,), (ir.FromPlace(first[local.name], span),), span))
+            continue
+        first[local.name] = part
+
+        def option(item: ReturnedItem, part: ir.Place = part) -> None:
+            if isinstance(item, str) and item in first:
+                value: ir.Value = ir.FromPlace(first[item], span)
             elif isinstance(item, ir.Place):
                 value = ir.FromPlace(item, span)
-            elif isinstance(item, str):
-                if item in first:
-                    value = ir.FromPlace(first[item], span)
-                else:
-                    first[item] = part
+            else:
+                value = item if isinstance(item, ir.Fresh) else ir.Fresh()
             sink.emit(ir.Bind((part,), (value,), span))
 
-    if len(returns) == 1:
-        arm(returns[0])
-    else:
-        sink.emit(ir.Branch(tuple(sink.block(lambda r=r: arm(r)) for r in returns), span))  # type: ignore[misc]
-    return ir.FromPlace(whole, span)
+        if len(local.options) == 1:
+            option(local.options[0])
+        else:
+            sink.emit(ir.Branch(tuple(sink.block(functools.partial(option, o)) for o in local.options), span))
+
+
+def _returned_arms(
+    arms: Sequence[tuple[Sequence[ReturnedItem], Sequence[ir.Place]]], span: Span, sink: Lowering[E]
+) -> None:
+    """`bind_returned` for each `return` of a helper, one `Branch` arm apiece where there are several."""
+    if len(arms) == 1:
+        bind_returned(arms[0][0], arms[0][1][: len(arms[0][0])], span, sink)
+        return
+    blocks = tuple(
+        sink.block(lambda i=items, p=places: bind_returned(i, p[: len(i)], span, sink))  # type: ignore[misc]
+        for items, places in arms
+    )
+    sink.emit(ir.Branch(blocks, span))
+
+
+def assign_returned_container(
+    target: PlaceTarget,
+    name: str,
+    display: str,
+    container: Container,
+    returns: Sequence[Sequence[tuple[ContainerKey, ReturnedItem]]],
+    span: Span,
+    sink: Lowering[E],
+) -> None:
+    """`name = helper(...)` of a container name, the helper's every `return` a display (`return {"gamma":
+    tile.ones(...), "beta": tile.zeros(...)}`, `return a, b`; `returns`: each one's keyed items as
+    `bind_returned` reads them), after the call itself was lowered: the name is bound to a new container and its
+    item places to those items, so `name["gamma"]` twice is one object, and two keys holding one local (or one
+    parameter) of the helper are one object at the caller.  Keys a `return` lacks are new values."""
+    bind_target(target, ir.Fresh(), sink)
+    elements = [container_element(name, display, container, i) for i in range(len(container.keys))]
+    arms = []
+    for items in returns:
+        given = dict(items)
+        arms.append(([given.get(key) for key in container.keys], elements))
+    _returned_arms(arms, span, sink)
+
+
+#: The fields a constructor call gives its new object: (attribute path, the temporary staging its value).
+FieldParts: TypeAlias = "tuple[tuple[tuple[str, ...], ir.Place], ...]"
+
+
+def object_fields(applied: AppliedSummary[E], node: E, span: Span, sink: Lowering[E]) -> FieldParts:
+    """The fields `constructed_fields` gives the object of a constructor call a helper returns (its operands are
+    the temporaries `returned_object` staged the call's arguments in)."""
+    return constructed_fields(applied, node, span, sink)[0]
+
+
+def returned_object(
+    arms: Sequence[tuple[Sequence[ReturnedItem], Sequence[ir.Place], Callable[[], FieldParts]]],
+    span: Span,
+    sink: Lowering[E],
+) -> ir.Value:
+    """The value of `obj = helper(...)`, the helper's every `return` a constructor call of a class of the module
+    (`return Batch(features=feats, labels=..., workspace=feats)`), after the call itself was lowered: per
+    `return`, its arguments' items (`bind_returned`) staged in temporaries, and `fields()` the fields the
+    class's initializer gives the new object from them (`call_effects.constructed_fields`); the object is bound
+    with those fields (`ir.Fresh.parts`), so `obj.features` and `obj.workspace` are one object when the helper
+    passed one local to both.  With several `return`s, each field is staged once and each arm binds it."""
+    if len(arms) == 1:
+        items, stages, fields = arms[0]
+        bind_returned(items, stages, span, sink)
+        parts = fields()
+        for stage in stages:
+            sink.emit(ir.Del(stage, span))
+        return ir.Fresh("value", parts=parts)
+    shared: dict[tuple[str, ...], ir.Place] = {}
+    found: list[list[tuple[tuple[str, ...], ir.Place]]] = []
+    blocks = []
+    for items, stages, fields in arms:
+        got: list[tuple[tuple[str, ...], ir.Place]] = []
+
+        def build(i: Sequence[ReturnedItem] = items, s: Sequence[ir.Place] = stages,
+                  f: Callable[[], FieldParts] = fields,
+                  g: list[tuple[tuple[str, ...], ir.Place]] = got) -> None:
+            bind_returned(i, s, span, sink)
+            g.extend(f())
+            for path, stage in g:
+                if path not in shared:
+                    shared[path] = sink.temp(".".join(path))
+                sink.emit(ir.Bind((shared[path],), (ir.FromPlace(stage, span),), span))
+            for stage in s:
+                sink.emit(ir.Del(stage, span))
+
+        blocks.append(sink.block(build))
+        found.append(got)
+    sink.emit(ir.Branch(tuple(blocks), span))
+    common = set.intersection(*(set(path for path, _ in got) for got in found)) if found else set()
+    return ir.Fresh("value", parts=tuple((path, shared[path]) for path in sorted(common)))
 
 
 @dataclass(frozen=True)
@@ -900,15 +1034,25 @@ def _stage_stored_arguments(call: Call[E], sink: Lowering[E]) -> tuple[Call[E], 
         for target, source in applied.summary.rebinds
         if target[1] and target[1][-1] == ir.STORED_ATTR and isinstance(source, tuple) and not source[1]
     }
+    # a parameter whose fields the callee launches with (`k.launch(p, s, pair.src, pair.dst)`), handed an object
+    # built in the argument list (`run_pair(Pair(c, c), ...)`, `run(make_batch(...), ...)`): the object is bound to
+    # a temporary first, with the fields its constructor or the helper returning it gives it
+    effects = applied.summary
+    fields = {
+        path[0]
+        for group in (*effects.borrows, *effects.conflicts, tuple(effects.returned_loans))
+        for path, _ in group
+        if path[1] and path[0] != effects.receiver
+    }
     bound = dict(applied.bound)
     replaced: dict[int, Operand[E]] = {}
-    for name in sorted(names):
+    for name in sorted(names | fields):
         operand = bound.get(name)
         if operand is None or operand.place is not None or operand.star or operand.choices or operand.view:
             continue
-        stage = sink.temp("argument")
+        stage = sink.temp("argument" if name in names else name)  # shown as the callee's parameter (`pair.dst`)
         bind_target(PlaceTarget(stage, operand.span), sink.value(operand.node, stage), sink)
-        replaced[id(operand)] = replace(operand, place=stage, device=True, prelude=())
+        replaced[id(operand)] = replace(operand, place=stage, device=name in names, prelude=())
     if not replaced:
         return call, []
     args = tuple(arg for arg in call.args if id(arg) not in replaced)
@@ -956,7 +1100,9 @@ def _opaque_call(call: Call[E], holder: ir.Place, sink: Lowering[E]) -> ir.Value
             continue
         stage = sink.temp("argument")
         value = sink.value(arg.node, stage)
-        if isinstance(value, ir.Fresh) and value.kind in MUST_USE_KINDS:
+        # a pending op, or an object a constructor the checker follows built holding one (`closing(Job(...))` of a
+        # `Job` whose `__init__` stores `self.op = k.launch_async(...)`): the result may keep it
+        if isinstance(value, ir.Fresh) and (value.kind in MUST_USE_KINDS or value.parts):
             bind_target(PlaceTarget(stage, arg.span), value, sink)
             kept = _KEPT_ARGUMENT.format(index)
             parts.append(((kept,), stage))

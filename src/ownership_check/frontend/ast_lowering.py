@@ -32,7 +32,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Final, Union
+from typing import Any, Final, TypeAlias, Union
 
 from ownership_check.core import callables, calls, init_state, ir, stdlib_flow
 from ownership_check.core.bound_once import bound_once
@@ -48,7 +48,9 @@ from ownership_check.frontend.call_targets import (
     module_registries,
     receiver_accessors,
     receiver_class,
+    receiver_classes,
     receiver_items,
+    receiver_property,
 )
 from ownership_check.frontend.inert_units import InertUnits
 from ownership_check.frontend.prescan import (
@@ -603,6 +605,128 @@ def _returned_tuples(func: FunctionNode) -> list[tuple[str | None, ...]] | None:
     return [tuple(f"{n}$local" if n in rebound and n in params else n for n in items) for items in found]
 
 
+def _returned_displays(func: FunctionNode) -> list[tuple[list[tuple[calls.ContainerKey, ast.expr]], bool]] | None:
+    """The keyed items of each `return` of a plain function when every one is a display of one kind: dict
+    displays of literal keys (`return {"gamma": g, "beta": b}`) or tuple/list displays of one length; None
+    otherwise (a generator, a `return` of anything else, none returns)."""
+    if isinstance(func, ast.AsyncFunctionDef) or any(
+        isinstance(n, ast.Yield | ast.YieldFrom) for n in _walk(func.body)
+    ):
+        return None
+    found: list[tuple[list[tuple[calls.ContainerKey, ast.expr]], bool]] = []
+    for node in _walk(func.body):
+        if isinstance(node, ast.Return):
+            shown = _display_items(node.value) if node.value is not None else None
+            if shown is None:
+                return None
+            found.append(shown)
+    if not found or len({mapping for _, mapping in found}) != 1:
+        return None
+    if not found[0][1] and len({len(items) for items, _ in found}) != 1:
+        return None
+    return found
+
+
+def _returned_name(func: FunctionNode, node: ast.expr) -> str | None:
+    """How `_returned_tuples` names an item a function returns: a name (a parameter the body rebinds is a local
+    of its own, `x$local`), None for anything else."""
+    if not isinstance(node, ast.Name):
+        return None
+    rebound = {n.id for n in _walk(func.body) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store | ast.Del)}
+    params = {p.arg for p in _param_names(func.args)}
+    return f"{node.id}$local" if node.id in rebound and node.id in params else node.id
+
+
+#: What a dict display's entries a name it is bound to stays: reading it (`REG.items()`, `REG.get(k)`).
+_REGISTRY_READS: Final[frozenset[str]] = frozenset({"items", "keys", "values", "get"})
+
+#: The items of each `return` of a helper's result, by key, each lowered when called (`returned_displays`).
+ReturnedEntries: TypeAlias = "list[tuple[calls.ContainerKey, Callable[[], calls.ReturnedItem]]]"
+
+
+def _registry_binding(body: Sequence[ast.stmt], name: str) -> list[tuple[calls.ContainerKey, ast.expr]] | None:
+    """The entries of the dict display of literal keys one statement of `body` (a scope's statements) binds `name`
+    to, when nothing anywhere below binds it again, deletes it, declares it `global`/`nonlocal`, stores into it or
+    calls a method of it but a reading one (`_REGISTRY_READS`): a registry that keeps its entries."""
+    found: list[tuple[calls.ContainerKey, ast.expr]] | None = None
+    for stmt in body:
+        if isinstance(stmt, ast.Assign | ast.AnnAssign):
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+            if any(isinstance(t, ast.Name) and t.id == name for t in targets):
+                shown = _display_items(stmt.value) if stmt.value is not None and len(targets) == 1 else None
+                if found is not None or shown is None or not shown[1]:
+                    return None
+                found = shown[0]
+    if found is None:
+        return None
+    stores = 0
+    for node in _walk(body, skip_scopes=False):
+        if isinstance(node, ast.Name) and node.id == name and not isinstance(node.ctx, ast.Load):
+            stores += 1
+        elif isinstance(node, ast.Global | ast.Nonlocal) and name in node.names:
+            return None
+        elif isinstance(node, ast.Subscript | ast.Attribute) and isinstance(node.value, ast.Name):
+            if node.value.id != name:
+                continue
+            if not isinstance(node.ctx, ast.Load):
+                return None
+            if isinstance(node, ast.Attribute) and node.attr not in _REGISTRY_READS:
+                return None
+    return found if stores == 1 else None
+
+
+def _registry_form(node: ast.expr | None) -> tuple[ast.DictComp, str] | None:
+    """`{n: f(k) for n, k in REG.items()}` (one `for`, no `if`, the key its target's first name): the comprehension
+    and the registry's name."""
+    if not isinstance(node, ast.DictComp) or len(node.generators) != 1:
+        return None
+    comp = node.generators[0]
+    target, it = comp.target, comp.iter
+    if comp.ifs or comp.is_async or not isinstance(target, ast.Tuple) or len(target.elts) != 2:
+        return None
+    key, value = target.elts
+    if not (isinstance(key, ast.Name) and isinstance(value, ast.Name) and key.id != value.id):
+        return None
+    if not (isinstance(node.key, ast.Name) and node.key.id == key.id):
+        return None
+    if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and it.func.attr == "items"):
+        return None
+    if it.args or it.keywords or not isinstance(it.func.value, ast.Name):
+        return None
+    return node, it.func.value.id
+
+
+def _bound_once(func: FunctionNode, name: str) -> ast.expr | None:
+    """The value of the one plain assignment that binds `name` in a function's body (`tmp = a if c else b`), when
+    nothing else there binds or deletes it; else None."""
+    stores = [
+        n for n in _walk(func.body) if isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load)
+    ]
+    if len(stores) != 1:
+        return None
+    for node in _walk(func.body):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and node.targets[0] is stores[0]:
+            return node.value
+        if isinstance(node, ast.AnnAssign) and node.target is stores[0]:
+            return node.value
+    return None
+
+
+def _options(node: ast.expr) -> list[ast.expr]:
+    """The expressions a value may be: each arm of a conditional expression or operand of `and`/`or`."""
+    if isinstance(node, ast.IfExp):
+        return [*_options(node.body), *_options(node.orelse)]
+    if isinstance(node, ast.BoolOp):
+        return [o for value in node.values for o in _options(value)]
+    return [node]
+
+
+def _bound_names(func: FunctionNode) -> set[str]:
+    """The names a function binds: its parameters and what its body stores or deletes."""
+    stored = {n.id for n in _walk(func.body) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store | ast.Del)}
+    return stored | {p.arg for p in _param_names(func.args)}
+
+
 def _returned_calls(func: FunctionNode) -> list[ast.Call | None]:
     """The value of each `return` of a plain function when it is a call (None for anything else)."""
     return [
@@ -1014,6 +1138,8 @@ class FunctionLowerer(calls.PlaceNaming):
                 if path is not None:
                     # `layer.output` of a property returning `self._out` is the place `layer._out`
                     return ir.Place(self.name(cur.id), (*path, *attrs[1:]), ".".join((cur.id, *attrs)))
+                if receiver_property(self, cur.id, attrs[0]) is not None:
+                    return None  # one of several places (`choices`)
             return self.dotted_place(cur.id, attrs)
         return None
 
@@ -1423,6 +1549,7 @@ class FunctionLowerer(calls.PlaceNaming):
         subscripted: dict[str, list[calls.ContainerKey]] | None = None
         displays: dict[str, list[tuple[tuple[calls.ContainerKey, ...], bool] | None]] = {}
         inner: dict[str, list[dict[calls.ContainerKey, int]]] = {}  # per binding: nested display lengths by key
+
         def keyed_list(value: ast.expr) -> ast.Tuple | ast.List | None:
             keyed = isinstance(value, ast.Tuple | ast.List) and all(_key_literal(el) is not None for el in value.elts)
             return value if keyed and isinstance(value, ast.Tuple | ast.List) else None
@@ -1449,6 +1576,9 @@ class FunctionLowerer(calls.PlaceNaming):
                 shape = (tuple(k for k, _ in found[0]), found[1]) if found is not None else None
                 if shape is None and (built := self.built_list(option)) is not None:
                     shape = (tuple(range(built[1])), False)
+                if shape is None and (returned := self.returned_displays(option)) is not None:
+                    # `params = init_params(w)` of a helper returning `{"gamma": ..., "beta": ...}`
+                    shape = (tuple(dict.fromkeys(k for items in returned[0] for k, _ in items)), returned[1])
                 for name in names:
                     if star is not None and name == star[0]:
                         continue
@@ -2351,6 +2481,16 @@ class FunctionLowerer(calls.PlaceNaming):
                 calls.assign_container(target, self.name(raw), raw, container, found[0], span, self, nested)
                 self.lengths[raw] = len(found[0])
                 return
+            returned = self.returned_displays(value)
+            if returned is not None and isinstance(target, calls.PlaceTarget):
+                # `params = init_params(w)`: the items of the display each `return` of the helper gives
+                assert isinstance(value, ast.Call)
+                self.call(value, None)
+                given = [[(key, item()) for key, item in items] for items in returned[0]]
+                container = self.containers[raw]
+                calls.assign_returned_container(target, self.name(raw), raw, container, given, self.span(value), self)
+                self.lengths[raw] = len(container.keys)
+                return
             registry = self.registry_comprehension(value)
             if registry is not None and isinstance(target, calls.PlaceTarget):
                 # `preps = {n: k.prepare(...) for n, k in KERNELS.items()}`: item `n` is what the value evaluates
@@ -2444,28 +2584,14 @@ class FunctionLowerer(calls.PlaceNaming):
     def registry_comprehension(
         self, node: ast.expr
     ) -> tuple[ast.DictComp, list[tuple[calls.ContainerKey, ast.expr]]] | None:
-        """`{n: f(k) for n, k in REG.items()}` (one `for`, no `if`, the key its target's first name) over a name
-        bound once here to a dict display of literal keys (`self.registries`): the comprehension and REG's
-        entries, one item of the built dict per entry (`calls.assign_registry_dict`)."""
-        if not isinstance(node, ast.DictComp) or len(node.generators) != 1:
+        """`{n: f(k) for n, k in REG.items()}` (`_registry_form`) over a name bound once here to a dict display of
+        literal keys (`self.registries`): the comprehension and REG's entries, one item of the built dict per entry
+        (`calls.assign_registry_dict`)."""
+        form = _registry_form(node)
+        entries = self.registries.get(form[1]) if form is not None else None
+        if form is None or not entries or len(entries) > calls.MAX_CONTAINER_ITEMS:
             return None
-        comp = node.generators[0]
-        target, it = comp.target, comp.iter
-        if comp.ifs or comp.is_async or not isinstance(target, ast.Tuple) or len(target.elts) != 2:
-            return None
-        key, value = target.elts
-        if not (isinstance(key, ast.Name) and isinstance(value, ast.Name) and key.id != value.id):
-            return None
-        if not (isinstance(node.key, ast.Name) and node.key.id == key.id):
-            return None
-        if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and it.func.attr == "items"):
-            return None
-        if it.args or it.keywords or not isinstance(it.func.value, ast.Name):
-            return None
-        entries = self.registries.get(it.func.value.id)
-        if not entries or len(entries) > calls.MAX_CONTAINER_ITEMS:
-            return None
-        return node, entries
+        return form[0], entries
 
     def registry_item(
         self, node: ast.DictComp, entries: list[tuple[calls.ContainerKey, ast.expr]], index: int
@@ -2550,28 +2676,28 @@ class FunctionLowerer(calls.PlaceNaming):
         if isinstance(node, ast.Yield):
             self.expr(node)
             return callables.received_value()
-        if isinstance(node, ast.BoolOp | ast.Subscript | ast.Call) and not self.computed_index(node):
+        if isinstance(node, ast.BoolOp | ast.Subscript | ast.Call | ast.Attribute) and not self.computed_index(node):
             found = self.choices(node, self.span(node), 0)
             if found is not None:
                 return calls.bind_choices(found, self.span(node), self)
+        method_returns = self.method_returned_tuples(node) if isinstance(node, ast.Call) else None
+        if method_returns is not None and isinstance(node, ast.Call):
+            # `lhs, rhs, out = mode.operands(x, bias, scratch)` of a method returning `x, bias, x` on one path
+            self.call(node, None)
+            return calls.returned_tuple(method_returns, self.span(node), self)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
             helper = self.helper(node.func.id)
             returns = _returned_tuples(helper) if helper is not None else None
             if helper is not None and returns is not None:
                 self.call(node, None)
-                passed = _bind_call(helper, node)
-                params = {p.arg for p in _param_names(helper.args)}
                 displays = [
                     r.value.elts
                     for r in _walk(helper.body)
                     if isinstance(r, ast.Return) and isinstance(r.value, ast.Tuple)
                 ]
                 shaped = [
-                    tuple(
-                        self.returned_item(n, element, params, passed, helper, node)
-                        for n, element in zip(items, elements, strict=True)
-                    )
-                    for items, elements in zip(returns, displays, strict=True)
+                    tuple(self.returned_entry(element, helper, node) for element in elements)
+                    for elements in displays
                 ]
                 return calls.returned_tuple(shaped, self.span(node), self)
             returned = [r.value for r in _walk(helper.body) if isinstance(r, ast.Return)] if helper else []
@@ -2582,10 +2708,185 @@ class FunctionLowerer(calls.PlaceNaming):
                 if calls.all_views(views):  # `def head(buf): return buf[:n]`
                     self.call(node, None)
                     return calls.returned_views(views, self.span(node), self)
+            placed = helper is not None and holder is not None and holder.root != ir.RETURN_HOLDER
+            built = self.returned_objects(helper, node) if helper is not None and placed else None
+            if built is not None:
+                self.call(node, None)
+                return calls.returned_object(built, self.span(node), self)
         if isinstance(node, ast.Call):
             return self.call(node, holder)
         self.expr(node)
         return ir.Fresh()
+
+    def returned_displays(self, node: ast.expr) -> tuple[list[ReturnedEntries], bool] | None:
+        """`helper(...)` of a plain function whose every `return` is a display (`_returned_displays`), or a dict
+        comprehension over a registry (`returned_registry`): each `return`'s keyed items (what each is, lowered
+        when called) and whether they are a mapping's."""
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+            return None
+        helper = self.helper(node.func.id)
+        if helper is None:
+            return None
+        found = _returned_displays(helper)
+        if found is not None:
+            entry = self.returned_entry
+            arms: list[ReturnedEntries] = [
+                [(k, functools.partial(entry, item, helper, node)) for k, item in items] for items, _ in found
+            ]
+            return arms, found[0][1]
+        registry = self.returned_registry(helper)
+        return ([registry], True) if registry is not None else None
+
+    def returned_registry(self, helper: FunctionNode) -> ReturnedEntries | None:
+        """The items of the dict a helper returns when its one `return` is `{n: k.prepare(...) for n, k in
+        REG.items()}` (`registry_comprehension`'s form) over a registry `REG` bound once in the helper or, when the
+        helper binds no such name, at the module's top level (`_registry_binding`): one item per entry of REG,
+        under its key, a launch prepared for the kernel the entry names (else a new value)."""
+        returned = [r.value for r in _walk(helper.body) if isinstance(r, ast.Return)]
+        if len(returned) != 1 or isinstance(helper, ast.AsyncFunctionDef):
+            return None
+        shape = _registry_form(returned[0])
+        if shape is None:
+            return None
+        registry = shape[1]
+        if registry in _bound_names(helper):
+            entries = _registry_binding(helper.body, registry)
+        else:
+            entries = _registry_binding(self.ctx.module.body, registry)
+        if not entries or len(entries) > calls.MAX_CONTAINER_ITEMS:
+            return None
+        target = shape[0].generators[0].target
+        assert isinstance(target, ast.Tuple) and isinstance(target.elts[1], ast.Name)
+        value = shape[0].value
+        prepares = (
+            isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr == PREPARE_METHOD
+            and isinstance(value.func.value, ast.Name) and value.func.value.id == target.elts[1].id
+        )
+
+        def item(entry: ast.expr) -> calls.ReturnedItem:
+            found = self.ctx.kernel(entry) if prepares else None
+            return ir.Fresh("prepared", brand=found[1].name) if found is not None else None
+
+        return [(key, functools.partial(item, entry)) for key, entry in entries]
+
+    def returned_entry(self, element: ast.expr, helper: FunctionNode, call: ast.Call) -> calls.ReturnedItem:
+        """An item of a display or an argument of a constructor call a helper returns, for `calls.bind_returned`:
+        a local bound once to a prepared launch or to a choice (`tmp = src if low else sk.zeros(...)`) is what
+        that binding may give (`calls.ReturnedLocal`)."""
+        passed = _bind_call(helper, call)
+        params = {p.arg for p in _param_names(helper.args)}
+        name = _returned_name(helper, element)
+        item = self.returned_item(name, element, params, passed, helper, call)
+        bound = _bound_once(helper, name) if name is not None and name not in params else None
+        if name is None or bound is None:
+            return item
+        options = tuple(
+            self.returned_item(_returned_name(helper, o), o, params, passed, helper, call) for o in _options(bound)
+        )
+        return calls.ReturnedLocal(name, options) if any(o is not None for o in options) else item
+
+    def returned_objects(
+        self, helper: FunctionNode, call: ast.Call
+    ) -> list[tuple[list[calls.ReturnedItem], list[ir.Place], Callable[[], calls.FieldParts]]] | None:
+        """For `calls.returned_object`: each `return` of `helper` when every one is a constructor call of a class
+        of this module whose initializer the checker follows (`return Batch(features=feats, workspace=feats)`):
+        its arguments' items, the temporaries staging them, and the fields the initializer gives the object."""
+        returned = [r.value for r in _walk(helper.body) if isinstance(r, ast.Return)]
+        if not returned or isinstance(helper, ast.AsyncFunctionDef):
+            return None
+        arms: list[tuple[list[calls.ReturnedItem], list[ir.Place], Callable[[], calls.FieldParts]]] = []
+        for value in returned:
+            if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Name)):
+                return None
+            if value.func.id not in self.ctx.classes.classes or value.func.id in _bound_names(helper):
+                return None
+            args = call_args(value)
+            if any(a.star for a in args):
+                return None
+            items = [self.returned_entry(a.value, helper, call) for a in args]
+            stages = [self.temp(a.value.id if isinstance(a.value, ast.Name) else "value") for a in args]
+            operands = tuple(
+                calls.Operand(a.value, self.span(a.value), stage, keyword=a.keyword)
+                for a, stage in zip(args, stages, strict=True)
+            )
+            applied = constructor_summary(self, value.func, operands)
+            if applied is None:
+                return None
+            fields = functools.partial(calls.object_fields, applied, call, self.span(call), self)
+            arms.append((items, stages, fields))
+        return arms
+
+    def unpacked_attribute(self, method: FunctionNode, name: str, receiver: str) -> tuple[str, ...] | None:
+        """The receiver's attribute path a method's local `name` is, when the body binds it once, by unpacking
+        `super().m()` (no arguments) of a method whose every `return` is a tuple display giving there the same
+        attribute of its own receiver (`src, _ = super().buffers()` of `return self.src, self.dst`); else None."""
+        stores = [n for n in _walk(method.body) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)]
+        if [n.id for n in stores].count(name) != 1 or receiver in {n.id for n in stores}:
+            return None
+        for stmt in _walk(method.body):
+            if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Tuple)):
+                continue
+            names = [el.id if isinstance(el, ast.Name) else None for el in stmt.targets[0].elts]
+            value = stmt.value
+            if name not in names:
+                continue
+            if not (
+                isinstance(value, ast.Call) and not value.args and not value.keywords
+                and isinstance(value.func, ast.Attribute) and isinstance(value.func.value, ast.Call)
+                and isinstance(value.func.value.func, ast.Name) and value.func.value.func.id == "super"
+                and not value.func.value.args
+            ):
+                return None
+            inner = self.ctx.classes.super_method(method, value.func.attr)
+            if inner is None or not inner.args.args or _returned_tuples(inner) is None:
+                return None
+            own = inner.args.args[0].arg
+            index = names.index(name)
+            found: set[tuple[str, ...] | None] = set()
+            for ret in _walk(inner.body):
+                if isinstance(ret, ast.Return) and isinstance(ret.value, ast.Tuple):
+                    if len(ret.value.elts) != len(names):
+                        return None
+                    parts: list[str] = []
+                    cur: ast.expr = ret.value.elts[index]
+                    while isinstance(cur, ast.Attribute):
+                        parts.append(cur.attr)
+                        cur = cur.value
+                    mine = isinstance(cur, ast.Name) and cur.id == own and parts
+                    found.add(tuple(reversed(parts)) if mine else None)
+            stored = {n.id for n in _walk(inner.body) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+            one = next(iter(found)) if len(found) == 1 else None
+            return one if own not in stored else None
+        return None
+
+    def method_returned_tuples(self, node: ast.Call) -> list[tuple[calls.ReturnedItem, ...]] | None:
+        """`obj.method(...)` of a method of the module's classes (of each class `receiver_classes` gives) whose every
+        `return` is a tuple display of one length (`return x, bias, x`, `return self.src, self.dst`): each `return`'s
+        items (`returned_item`; an attribute of the receiver is the caller's place below `obj`), else None."""
+        func = node.func
+        if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)):
+            return None
+        candidates = receiver_classes(self, func.value.id) if self.ctx.classes.classes else None
+        if not candidates:
+            return None
+        arms: list[tuple[calls.ReturnedItem, ...]] = []
+        for cls in candidates:
+            found = self.ctx.classes.method(cls, func.attr)
+            returns = _returned_tuples(found) if found is not None else None
+            if found is None or returns is None or not found.args.args:
+                return None
+            receiver = found.args.args[0].arg
+            passed = _bind_call(found, node, True)
+            params = {p.arg for p in _param_names(found.args)}
+            displays = [
+                r.value.elts for r in _walk(found.body) if isinstance(r, ast.Return) and isinstance(r.value, ast.Tuple)
+            ]
+            for items, elements in zip(returns, displays, strict=True):
+                arms.append(tuple(
+                    self.returned_item(n, element, params, passed, found, node, (receiver, func.value.id))
+                    for n, element in zip(items, elements, strict=True)
+                ))
+        return arms if len({len(a) for a in arms}) == 1 else None
 
     def returned_item(
         self,
@@ -2595,9 +2896,25 @@ class FunctionLowerer(calls.PlaceNaming):
         passed: dict[str, ast.expr],
         helper: FunctionNode,
         call: ast.Call,
+        receiver: tuple[str, str] | None = None,
     ) -> calls.ReturnedItem:
         """One item of a tuple a helper returns, for `calls.returned_tuple`: the caller's place a parameter was bound
-        to, a local's name, a prepared launch with its brand, or None."""
+        to, a local's name, a prepared launch with its brand, or None.  With `receiver` (a method's receiver
+        parameter and the caller's place of its object), the receiver or an attribute path of it that the method
+        never rebinds its receiver before is that place (`self.src` is `stage.src`)."""
+        if receiver is not None and (name is None or name == receiver[0]):
+            parts: list[str] = []
+            cur: ast.expr = element
+            while isinstance(cur, ast.Attribute):
+                parts.append(cur.attr)
+                cur = cur.value
+            stored = {n.id for n in _walk(helper.body) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+            if isinstance(cur, ast.Name) and cur.id == receiver[0] and cur.id not in stored:
+                return self.dotted_place(receiver[1], tuple(reversed(parts)))
+        if receiver is not None and name is not None and name not in params:
+            path = self.unpacked_attribute(helper, name, receiver[0])
+            if path is not None:  # `src, _ = super().buffers()` of `return self.src, self.dst`
+                return self.dotted_place(receiver[1], path)
         if name is None:
             view = self.view_shape(element)
             base = view.base.root if view is not None and not view.base.attrs else None
@@ -2851,6 +3168,16 @@ class FunctionLowerer(calls.PlaceNaming):
         argument's own."""
         if depth > _CHOICE_DEPTH:
             return None
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and (receiver_place := self.place(node.value)) is not None
+            and (property_places := receiver_property(self, node.value.id, node.attr)) is not None
+        ):
+            # `layer.output` of a property returning `self._scratch if ... else self.act`: either attribute
+            return calls.accessor_choices(
+                node, node.value, receiver_place, property_places[0], span, fresh=property_places[1]
+            )
         if isinstance(node, ast.IfExp):
             return self._alternatives((node.test,), (node.body, node.orelse), span, depth)
         if isinstance(node, ast.BoolOp):

@@ -38,7 +38,7 @@ from ownership_check.core.call_effects import (
 from ownership_check.core.stdlib_flow import forwarding_decorator
 from ownership_check.core.summarize import call_summary
 from ownership_check.diagnostics import Span
-from safekernels.ownership_model import MOVING_METHODS
+from safekernels.ownership_model import MOVING_METHODS, SIMT_LAUNCH_METHODS
 
 if TYPE_CHECKING:
     from ownership_check.frontend.ast_lowering import FunctionLowerer
@@ -294,6 +294,7 @@ class ModuleClasses:
         """Whether some class of the module has a property or an `__iter__` the checker reads as a view of its
         own attributes (`attribute_view`, `iterated_attributes`): otherwise no place needs the class lookup."""
         return any(_attribute_property(s) is not None or _iterated_attributes(s) is not None
+                   or _property_returns(s) is not None
                    or _accessor_path(s) is not None or _item_path(s) is not None
                    for cls in self.classes.values() for s in cls.body)
 
@@ -324,6 +325,16 @@ class ModuleClasses:
             if bound:
                 found = _attribute_property(bound[0]) if len(bound) == 1 else None
                 return found[1] if found is not None and found[0] == name else None
+        return None
+
+    def property_returns(self, cls: ast.ClassDef, name: str) -> tuple[tuple[tuple[str, ...], ...], bool] | None:
+        """What a property `name` of `cls` (or of its chain of single bases) that only tests and returns gives
+        (`_property_returns`: its receiver's attribute paths, and whether a return gives a new value), when nothing
+        else of the class binds `name`."""
+        for current in self._chain(cls):
+            bound = [s for s in current.body if _binds_name(s, name)]
+            if bound:
+                return _property_returns(bound[0]) if len(bound) == 1 else None
         return None
 
     def iterated(self, cls: ast.ClassDef) -> tuple[tuple[str, ...], ...] | None:
@@ -417,6 +428,13 @@ class ModuleClasses:
             known = self._instances[id(body_owner)] = _instance_classes(body, self)
         return known
 
+    def super_method(self, func: ast.AST, name: str) -> ast.FunctionDef | None:
+        """The method `super().name` runs inside `func`, a method of one of the module's classes: `name` as the
+        class's single base (along the module's single bases) finds it."""
+        owner = self.owner.get(id(func))
+        chain = list(self._chain(owner)) if owner is not None else []
+        return self.method(chain[1], name) if len(chain) > 1 else None
+
     def loop_instances(self, body_owner: ast.AST, body: list[ast.stmt]) -> dict[str, tuple[ast.ClassDef, ...]]:
         """`_loop_classes` of one body, walked once."""
         known = self._loops.get(id(body_owner))
@@ -498,6 +516,79 @@ def _attribute_property(stmt: ast.stmt) -> tuple[str, tuple[str, ...]] | None:
         return None
     path = _receiver_path(body[0].value, receiver)
     return (stmt.name, path) if path is not None else None
+
+
+#: The decorators that make a method a read-only attribute computed from its receiver (`_property_returns`).
+PROPERTY_DECORATORS = frozenset({"property", "cached_property", "functools.cached_property"})
+#: Calls a property's tests and returned expressions may make (besides calls of another module's names).
+_HARMLESS_BUILTINS = frozenset({"len", "min", "max", "int", "float", "bool", "isinstance", "str", "range"})
+_OWNERSHIP_METHODS = MOVING_METHODS | SIMT_LAUNCH_METHODS | {"launch", "launch_async", "sync", "then", "prepare"}
+
+
+def _harmless(node: ast.expr | None, receiver: str) -> bool:
+    """An expression that only reads: its calls are of a builtin that reads or of another module's name
+    (`sk.zeros(self.n, f32, self.stream)`), none a method the ownership table knows or one of the receiver's."""
+    if node is None:
+        return True
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.NamedExpr | ast.Await | ast.Yield | ast.YieldFrom | ast.Lambda):
+            return False
+        if isinstance(sub, ast.Call):
+            func = sub.func
+            if isinstance(func, ast.Name):
+                if func.id not in _HARMLESS_BUILTINS:
+                    return False
+            elif isinstance(func, ast.Attribute):
+                root = _dotted(func)
+                if root is None or root.split(".")[0] == receiver or func.attr in _OWNERSHIP_METHODS:
+                    return False
+            else:
+                return False
+    return True
+
+
+def _property_returns(stmt: ast.stmt) -> tuple[tuple[tuple[str, ...], ...], bool] | None:
+    """A `@property` (or `@functools.cached_property`) `def name(self)` whose body only tests and returns (`if`
+    statements and `return`s): the receiver's attribute paths its returns may give (also through `a if c else b`
+    and `a or b`), and whether some return gives anything else (a new value); None for any other body."""
+    if not isinstance(stmt, ast.FunctionDef) or len(stmt.decorator_list) != 1:
+        return None
+    receiver = _receiver_param(stmt)
+    if _dotted(stmt.decorator_list[0]) not in PROPERTY_DECORATORS or receiver is None:
+        return None
+    paths: list[tuple[str, ...]] = []
+    fresh = False
+
+    def value(node: ast.expr | None) -> bool:
+        nonlocal fresh
+        if isinstance(node, ast.IfExp):
+            return _harmless(node.test, receiver) and value(node.body) and value(node.orelse)
+        if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or):
+            return all(value(v) for v in node.values)
+        path = _receiver_path(node, receiver)
+        if path is not None:
+            paths.append(path)
+            return True
+        if node is not None and _harmless(node, receiver):
+            fresh = True
+            return True
+        return False
+
+    def block(body: list[ast.stmt]) -> bool:
+        for sub in body:
+            if isinstance(sub, ast.Return):
+                if not value(sub.value):
+                    return False
+            elif isinstance(sub, ast.If):
+                if not (_harmless(sub.test, receiver) and block(sub.body) and block(sub.orelse)):
+                    return False
+            elif not isinstance(sub, ast.Pass):
+                return False
+        return True
+
+    if not block(_only_statements(stmt)) or not paths:
+        return None
+    return tuple(dict.fromkeys(paths)), fresh
 
 
 def _accessor_path(stmt: ast.stmt) -> tuple[str, ...] | None:

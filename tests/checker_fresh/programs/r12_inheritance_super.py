@@ -1,5 +1,4 @@
-# fresh-expect: E0502 at line 48
-# fresh-known-miss: cli,mypy a method returning a tuple display of self attributes (`return src, src` after `super().buffers()`), unpacked by `src, dst = self.buffers()` in another method, is not followed (a plain function returning a tuple display is; without the subclass too)
+# fresh-expect: E0502 at line 47
 """A Stage base class runs `scale` on the buffers its `buffers()` hook returns; an in-place subclass overrides
 the hook, calls super() and returns the source twice."""
 import numpy as np

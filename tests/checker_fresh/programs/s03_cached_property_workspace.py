@@ -1,5 +1,4 @@
-# fresh-expect: E0502 at line 38
-# fresh-known-miss: cli,mypy `@cached_property` returning `self.out` on one branch is not an alias of it
+# fresh-expect: E0502 at line 37
 """A layer caches its workspace with functools.cached_property, which falls back to the output buffer."""
 from functools import cached_property
 

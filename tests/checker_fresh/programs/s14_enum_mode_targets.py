@@ -1,5 +1,4 @@
-# fresh-expect: E0502 at line 39
-# fresh-known-miss: cli,mypy method of an `enum.Enum` member returning `x, bias, x`, unpacked
+# fresh-expect: E0502 at line 38
 """An Enum with behaviour chooses the launch operands; the IN_PLACE member hands back the input as the output."""
 import enum
 

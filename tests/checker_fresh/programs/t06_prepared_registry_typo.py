@@ -1,5 +1,5 @@
 # fresh-expect: E0308 at line 49
-# fresh-known-miss: cli,mypy dict of prepared launches returned by a helper (`build_launches(n, dev)`)
+# A helper returns a dict comprehension of prepared launches over a module-level registry.
 """An activation registry prepares each kernel once; the GELU layer picks the launch by the wrong key."""
 
 import numpy as np

@@ -1,5 +1,5 @@
 # fresh-expect: E0502 at line 48
-# fresh-known-miss: cli,mypy dataclass fields aliased in a helper's `return Batch(..., workspace=feats)`
+# A helper returns a dataclass whose two fields hold one buffer.
 """A dataclass batch carries its workspace; to save memory the loader hands the input buffer as workspace."""
 
 from dataclasses import dataclass

@@ -1,5 +1,5 @@
 # fresh-expect: E0382 at line 26
-# fresh-known-miss: cli,mypy same literal key twice of a dict returned by a helper (`init_params`)
+# A helper returns a dict of fresh tensors; the caller reads one key twice.
 """A LayerNorm-style affine step reads its parameters from a dict; `gamma` is passed where `beta` belongs."""
 
 import numpy as np

@@ -1,5 +1,5 @@
 # fresh-expect: E0502 at line 52
-# fresh-known-miss: cli,mypy helper-built @dataclass whose field is a conditional alias of another
+# A helper returns a dataclass whose field may be a conditional alias of another local.
 """Separable unsharp mask: a horizontal pass into `tmp`, a vertical-ish pass into `dst`, buffers kept in a plan."""
 
 from dataclasses import dataclass
