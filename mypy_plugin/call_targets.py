@@ -1123,6 +1123,17 @@ def _bound_by_import(module: MypyFile, name: str) -> bool:
     return bool(node.fullname) and node.fullname != f"{module.fullname}.{name}"
 
 
+def _enum_member_class(node: Expression, classes: ModuleClasses) -> tuple[ClassDef, ...]:
+    """`(Mode,)` for `Mode.FAST` of a class of the module derived from an enum base (the CLI's rule)."""
+    if not (isinstance(node, MemberExpr) and isinstance(node.expr, NameExpr)):
+        return ()
+    cls = classes.classes.get(node.expr.name)
+    bases = [b.name if isinstance(b, NameExpr | MemberExpr) else "" for b in (
+        cls.base_type_exprs + cls.removed_base_type_exprs if cls is not None else []
+    )]
+    return (cls,) if cls is not None and any(b in callables.ENUM_BASES for b in bases) else ()
+
+
 def _root_name(node: Expression) -> str | None:
     """The name an attribute chain starts from (the CLI's `_root_name`)."""
     while isinstance(node, MemberExpr):
@@ -1280,7 +1291,10 @@ def applied_summary(
         root = _root_name(func.expr)
         if root is None or method.receiver_kernel is not None or method.receiver_is_safekernels:
             return None
-        defining = _classes_defining(lowerer, root, func.name, method.receiver)
+        # (`Mode.FAST.run(x)` of an enum class's member runs that class's method)
+        defining = _enum_member_class(func.expr, classes) or _classes_defining(
+            lowerer, root, func.name, method.receiver
+        )
         return _applied_method(lowerer, root, func.name, method.receiver, args, call_span, defining)
     elif isinstance(func, MemberExpr) and isinstance(func.expr, CallExpr) and method is not None:
         # `Holder(a, c).run()`: a method of the object a followed constructor call builds right there

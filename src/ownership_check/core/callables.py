@@ -315,3 +315,8 @@ def dispatches_by_name(method: str, receiver: Operand[E]) -> bool:
     if receiver.device or method in TABLE_METHOD_NAMES:
         return False
     return method == "__call__" or not method.startswith("__")
+
+
+#: Base classes whose class attributes are instances of the class itself (`enum.Enum` members): `Mode.FAST.run(x)`
+#: runs the method `Mode` defines, on that member.  Matched by the base's last name (`Enum`, `enum.IntEnum`).
+ENUM_BASES: Final[frozenset[str]] = frozenset({"Enum", "IntEnum", "StrEnum", "Flag", "IntFlag"})

@@ -1384,10 +1384,12 @@ def _borrow_runs(
     names = frozenset(wanted) | params
 
     def caller(obj: str) -> str | None:
+        # `@h.b`: an attribute path below a captured name (`h.b` of the caller's `h = Bufs(a, b, c)`)
         name = obj[1:]
-        if obj[0] != "@" or "." in name:
+        if obj[0] != "@":
             return None
-        return name if name in names or name.split("$e", 1)[0] in names else None
+        root = name.split(".", 1)[0]
+        return name if root in names or root.split("$e", 1)[0] in names else None
 
     groups: list[list[Node]] = []
     for node in graph.nodes:
@@ -1416,7 +1418,7 @@ def _borrow_runs(
                 if found:
                     per_borrow.append(
                         [
-                            ir.Borrow(ir.Place(n, (), op.place.text), op.mutable, op.group, op.span, None, op.held_by)
+                            ir.Borrow(_dotted_place(n, op.place.text), op.mutable, op.group, op.span, None, op.held_by)
                             for n in found
                         ]
                     )
@@ -1427,6 +1429,12 @@ def _borrow_runs(
         if arms:
             out[run[0].id] = tuple(itertools.islice(arms, _MAX_BORROW_ARMS))
     return out
+
+
+def _dotted_place(name: str, display: str) -> ir.Place:
+    """The caller's place `name` spells (`h.b`: root `h`, attribute `b`), shown as the nested function spells it."""
+    root, *attrs = name.split(".")
+    return ir.Place(root, tuple(attrs), display)
 
 
 def _closure(op: ir.Borrow, first: ir.Borrow) -> tuple[Span, str, str] | None:

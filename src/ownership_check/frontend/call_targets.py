@@ -883,6 +883,18 @@ def _applied_method(
     return replace(applied, others=tuple(others)) if others else applied
 
 
+def _enum_member_class(node: ast.expr, classes: ModuleClasses) -> tuple[ast.ClassDef, ...]:
+    """`(Mode,)` for `Mode.FAST` of a class of the module derived from an enum base (`callables.ENUM_BASES`): its
+    members are instances of it, so `Mode.FAST.run(x)` runs `Mode.run`; `()` for anything else."""
+    if not (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)):
+        return ()
+    cls = classes.classes.get(node.value.id)
+    bases = [b.attr if isinstance(b, ast.Attribute) else b.id if isinstance(b, ast.Name) else "" for b in (
+        cls.bases if cls is not None else ()
+    )]
+    return (cls,) if cls is not None and any(b in callables.ENUM_BASES for b in bases) else ()
+
+
 def _root_name(node: ast.expr) -> str | None:
     """The name an attribute chain starts from (`self` of `self.norm`), or None when it starts elsewhere."""
     while isinstance(node, ast.Attribute):
@@ -1041,7 +1053,10 @@ def applied_summary(
         root = _root_name(func.value)
         if root is None or method.receiver_kernel is not None or method.receiver_is_safekernels:
             return None
-        defining = _classes_defining(lowerer, root, func.attr, method.receiver)
+        # (`Mode.FAST.run(x)` of an enum class's member runs that class's method)
+        defining = _enum_member_class(func.value, classes) or _classes_defining(
+            lowerer, root, func.attr, method.receiver
+        )
         return _applied_method(lowerer, root, func.attr, method.receiver, args, lowerer.span(node), defining)
     elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Call) and method is not None:
         # `Holder(a, c).run()`: a method of the object a followed constructor call builds right there

@@ -1,0 +1,43 @@
+"""A method called on a member of an enum class of the module, handed distinct input and output buffers: no
+aliasing launch."""
+
+import enum
+from typing import Any
+
+import numpy as np
+
+import safekernels as sk
+from safekernels import simt
+from safekernels.dtypes import f32
+from safekernels.simt import DisjointSlice, Slice, thread
+
+
+@simt.kernel
+@simt.launch_contract(block=64)
+def vecadd(a: Slice[f32], b: Slice[f32], c: DisjointSlice[f32]) -> None:
+    idx = thread.index_1d()
+    i = idx.get()
+    if (o := c.get_mut(idx)) is not None:
+        o.set(a[i] + b[i])
+
+
+class Mode(enum.Enum):
+    FAST = 1
+    SAFE = 2
+
+    def apply(self, prep: Any, stream: Any, u: Any, v: Any, w: Any) -> None:
+        vecadd.launch(prep, stream, u, v, w)
+
+
+def out_of_place(dev: sk.Device, stream: sk.Stream) -> None:
+    prep = vecadd.prepare(simt.LaunchConfig1D.for_len(64, block=64), dev)
+    a = sk.to_device(np.ones(64, np.float32), stream)
+    c = sk.zeros(64, f32, stream)
+    Mode.FAST.apply(prep, stream, a, a, c)
+    Mode.SAFE.apply(prep, stream, c, a, sk.zeros(64, f32, stream))
+    print(c.to_numpy(stream)[:2])
+
+
+if __name__ == "__main__":
+    device = sk.Device.cpu()
+    out_of_place(device, device.new_stream())
