@@ -1123,6 +1123,42 @@ def _bound_by_import(module: MypyFile, name: str) -> bool:
     return bool(node.fullname) and node.fullname != f"{module.fullname}.{name}"
 
 
+def _held_callable(
+    lowerer: FunctionLowerer, func: MemberExpr, name: str, args: tuple[calls.Operand[Expression], ...], span: Span
+) -> AppliedSummary[Expression] | None:
+    """`self.residual(x, out)` of an attribute holding a callable object (the CLI's `_held_callable`)."""
+    classes = lowerer.ctx.classes
+    candidates = receiver_classes(lowerer, name)
+    if not candidates:
+        return None
+    for cls in candidates:
+        chain = list(classes._chain(cls))
+        bases = chain[-1].base_type_exprs + chain[-1].removed_base_type_exprs
+        plain = len(bases) == 1 and isinstance(bases[0], NameExpr) and bases[0].fullname == "builtins.object"
+        if bases and not plain:
+            return None  # a base of another module may define it
+        if any(isinstance(s, FuncDef | Decorator | OverloadedFuncDef) and s.name == func.name for c in chain
+               for s in c.defs.body):
+            return None
+        if not any(func.name in _assigned_attributes(c) for c in chain):
+            return None
+    held = lowerer.operand(func, with_view=False)
+    defining = _classes_defining(lowerer, name, "__call__", held)
+    return _applied_method(lowerer, name, "__call__", held, args, span, defining)
+
+
+def _assigned_attributes(cls: ClassDef) -> set[str]:
+    """The attribute names an assignment in the class's methods binds (the CLI's `_assigned_attributes`)."""
+    out: set[str] = set()
+    for stmt in tree.walk_many(cls.defs.body, skip_scopes=False):
+        if isinstance(stmt, AssignmentStmt):
+            for target in stmt.lvalues:
+                for t in target.items if isinstance(target, TupleExpr | ListExpr) else [target]:
+                    if isinstance(t, MemberExpr):
+                        out.add(t.name)
+    return out
+
+
 def _enum_member_class(node: Expression, classes: ModuleClasses) -> tuple[ClassDef, ...]:
     """`(Mode,)` for `Mode.FAST` of a class of the module derived from an enum base (the CLI's rule)."""
     if not (isinstance(node, MemberExpr) and isinstance(node.expr, NameExpr)):
@@ -1284,7 +1320,10 @@ def applied_summary(
             # `Cls.build(a, b)` of a `@classmethod`: the class binds its first parameter, the arguments the rest
             return _applied(lowerer, built_by_class, method.receiver, False, args, call_span)
         # a parameter annotated with the class: its object may be one of any subclass, running its overrides
-        return _applied_method(lowerer, func.expr.name, func.name, method.receiver, args, call_span)
+        applied = _applied_method(lowerer, func.expr.name, func.name, method.receiver, args, call_span)
+        if applied is None:
+            applied = _held_callable(lowerer, func, func.expr.name, args, call_span)
+        return applied
     elif isinstance(func, MemberExpr) and isinstance(func.expr, MemberExpr) and method is not None:
         # `self.norm.forward(x, out)`: a method of an object an attribute holds, whose class the checker does not
         # track: the module's methods of that name (`callables.dispatches_by_name`)

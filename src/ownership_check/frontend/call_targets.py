@@ -883,6 +883,44 @@ def _applied_method(
     return replace(applied, others=tuple(others)) if others else applied
 
 
+def _held_callable(
+    lowerer: FunctionLowerer, func: ast.Attribute, name: str, args: tuple[calls.Operand[ast.expr], ...], span: Span
+) -> AppliedSummary[ast.expr] | None:
+    """`self.residual(x, out)` where the receiver's class (known, and known to its root) defines no method
+    `residual` but stores `self.residual = ...`: the attribute holds a callable object, whose class's `__call__`
+    runs (dispatch by name, `_classes_defining`)."""
+    classes = lowerer.ctx.classes
+    candidates = receiver_classes(lowerer, name)
+    if not candidates:
+        return None
+    for cls in candidates:
+        chain = list(classes._chain(cls))
+        if chain[-1].bases and not (len(chain[-1].bases) == 1 and _dotted(chain[-1].bases[0]) == "object"):
+            return None  # a base of another module may define it
+        if any(isinstance(s, ast.FunctionDef | ast.AsyncFunctionDef) and s.name == func.attr for c in chain
+               for s in c.body):
+            return None
+        if not any(func.attr in _assigned_attributes(c) for c in chain):
+            return None
+    held = lowerer.operand(func, with_view=False)
+    defining = _classes_defining(lowerer, name, "__call__", held)
+    return _applied_method(lowerer, name, "__call__", held, args, span, defining)
+
+
+def _assigned_attributes(cls: ast.ClassDef) -> set[str]:
+    """The attribute names an assignment in the class's methods binds (`self.residual = Residual(...)`)."""
+    out: set[str] = set()
+    for stmt in ast.walk(cls):
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target] if isinstance(
+            stmt, ast.AnnAssign
+        ) else []
+        for target in targets:
+            for t in target.elts if isinstance(target, ast.Tuple | ast.List) else [target]:
+                if isinstance(t, ast.Attribute):
+                    out.add(t.attr)
+    return out
+
+
 def _enum_member_class(node: ast.expr, classes: ModuleClasses) -> tuple[ast.ClassDef, ...]:
     """`(Mode,)` for `Mode.FAST` of a class of the module derived from an enum base (`callables.ENUM_BASES`): its
     members are instances of it, so `Mode.FAST.run(x)` runs `Mode.run`; `()` for anything else."""
@@ -1046,7 +1084,10 @@ def applied_summary(
             # `Cls.build(a, b)` of a `@classmethod`: the class binds its first parameter, the arguments the rest
             return _applied(lowerer, built_by_class, method.receiver, False, args, lowerer.span(node))
         # a parameter annotated with the class: its object may be one of any subclass, running its overrides
-        return _applied_method(lowerer, func.value.id, func.attr, method.receiver, args, lowerer.span(node))
+        applied = _applied_method(lowerer, func.value.id, func.attr, method.receiver, args, lowerer.span(node))
+        if applied is None:
+            applied = _held_callable(lowerer, func, func.value.id, args, lowerer.span(node))
+        return applied
     elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Attribute) and method is not None:
         # `self.norm.forward(x, out)`: a method of an object an attribute holds, whose class the checker does not
         # track: the module's methods of that name (`callables.dispatches_by_name`)

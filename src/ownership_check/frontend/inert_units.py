@@ -22,6 +22,7 @@ tree holds (strings and comments included, which only makes the test skip less).
 - every name a module-level statement binds to something other than a constant (kernel aliases, lambdas,
   partials, prepared launches, device values), and every function and class defined anywhere in the file (a call
   of one applies its call summary; a method's name reaches a class's summary through a receiver of unknown class);
+  in a file whose classes define `__call__`, every name read after a dot (an attribute may hold such an object);
 - the enclosing unit's device values and kernels, handed down with the unit (`Unit.outer_device`,
   `Unit.outer_kernels`).
 
@@ -162,6 +163,10 @@ class InertUnits:
                         module_bound.update(_stored_names(target))
             elif not isinstance(stmt, _DEFINITIONS):
                 module_bound.update(_stored_names(stmt))  # annotated, augmented, walrus, under control flow
+        if "__call__" in defined:
+            # an attribute may hold an object of a class of the file (`self.residual(x, out)` runs its `__call__`):
+            # every name read after a dot in the file counts
+            module_bound.update(_ATTRIBUTES.findall(source))
         non_safekernels = {n for n in foreign if not _is_safekernels(imports[n])}
         self.kernel_names = _KERNEL_TABLE_NAMES | defined | non_safekernels
         self.host_names = _TABLE_CLASSES | defined | foreign | module_bound

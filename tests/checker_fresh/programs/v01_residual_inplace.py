@@ -1,5 +1,5 @@
 # fresh-expect: E0502 at line 41
-# fresh-known-miss: cli,mypy callable-class instance in an attribute, called with self.scratch as input and output
+# fresh-note: found since: an attribute holding a callable object runs its class's `__call__`
 """One transformer block's residual path: module objects hold their prepared launches."""
 import numpy as np
 

@@ -1,0 +1,50 @@
+"""An attribute holding a callable object called like a method, handed distinct input and output buffers: no
+aliasing launch."""
+
+from typing import Any
+
+import numpy as np
+
+import safekernels as sk
+from safekernels import simt
+from safekernels.dtypes import f32
+from safekernels.simt import DisjointSlice, Slice, thread
+
+
+@simt.kernel
+@simt.launch_contract(block=64)
+def vecadd(a: Slice[f32], b: Slice[f32], c: DisjointSlice[f32]) -> None:
+    idx = thread.index_1d()
+    i = idx.get()
+    if (o := c.get_mut(idx)) is not None:
+        o.set(a[i] + b[i])
+
+
+class Residual:
+    def __init__(self, prep: Any, stream: Any) -> None:
+        self.prep = prep
+        self.stream = stream
+
+    def __call__(self, branch: Any, skip: Any, out: Any) -> None:
+        vecadd.launch(self.prep, self.stream, branch, skip, out)
+
+
+class Block:
+    def __init__(self, prep: Any, stream: Any) -> None:
+        self.attn_residual = Residual(prep, stream)
+        self.mlp_residual = Residual(prep, stream)
+        self.scratch = sk.zeros(64, f32, stream)
+
+    def forward(self, hidden: Any, attn_out: Any, mlp_out: Any, out: Any) -> Any:
+        self.attn_residual(attn_out, hidden, self.scratch)
+        self.mlp_residual(mlp_out, self.scratch, out)
+        return out
+
+
+if __name__ == "__main__":
+    device = sk.Device.cpu()
+    s = device.new_stream()
+    block = Block(vecadd.prepare(simt.LaunchConfig1D.for_len(64, block=64), device), s)
+    ones = sk.to_device(np.ones(64, np.float32), s)
+    out = block.forward(ones, sk.to_device(np.ones(64, np.float32), s), ones, sk.zeros(64, f32, s))
+    print(out.to_numpy(s)[:2])
