@@ -1335,6 +1335,14 @@ def applied_summary(
             lowerer, root, func.name, method.receiver
         )
         return _applied_method(lowerer, root, func.name, method.receiver, args, call_span, defining)
+    elif isinstance(func, CallExpr) and isinstance(func.callee, NameExpr) and func.callee.name in classes.classes:
+        # `Scaler(prep, s)(a, b)`: the `__call__` of the object a constructor call of the module builds right there
+        built_class = classes.classes[func.callee.name]
+        call_method = _plain_method(func.callee, "__call__", classes)
+        if call_method is None:
+            return None
+        receiver = lowerer.operand(func, with_view=False)
+        return _applied(lowerer, call_method, receiver, False, args, call_span, receiver_class=built_class)
     elif isinstance(func, MemberExpr) and isinstance(func.expr, CallExpr) and method is not None:
         # `Holder(a, c).run()`: a method of the object a followed constructor call builds right there
         built = func.expr.callee

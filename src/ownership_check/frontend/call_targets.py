@@ -1099,6 +1099,14 @@ def applied_summary(
             lowerer, root, func.attr, method.receiver
         )
         return _applied_method(lowerer, root, func.attr, method.receiver, args, lowerer.span(node), defining)
+    elif isinstance(func, ast.Call) and isinstance(func.func, ast.Name) and func.func.id in classes.classes:
+        # `Scaler(prep, s)(a, b)`: the `__call__` of the object a constructor call of the module builds right there
+        built_class = classes.classes[func.func.id]
+        call_method = _plain_method(lowerer, func.func.id, "__call__", classes)
+        if call_method is None:
+            return None
+        receiver = lowerer.operand(func, with_view=False)
+        return _applied(lowerer, call_method, receiver, False, args, lowerer.span(node), receiver_class=built_class)
     elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Call) and method is not None:
         # `Holder(a, c).run()`: a method of the object a followed constructor call builds right there
         built = func.value.func
