@@ -2656,7 +2656,7 @@ class FunctionLowerer(calls.PlaceNaming):
             ]
             for items, elements in zip(returns, displays, strict=True):
                 arms.append(tuple(
-                    self.returned_item(n, element, params, passed, found, expr, (receiver, func.expr.name))
+                    self.returned_item(n, element, params, passed, found, expr, (receiver, func.expr.name), cls)
                     for n, element in zip(items, elements, strict=True)
                 ))
         return arms if len({len(a) for a in arms}) == 1 else None
@@ -2670,10 +2670,11 @@ class FunctionLowerer(calls.PlaceNaming):
         helper: FuncItem,
         call: CallExpr,
         receiver: tuple[str, str] | None = None,
+        owner: ClassDef | None = None,
     ) -> calls.ReturnedItem:
         """One item of a tuple a helper returns, for `calls.returned_tuple`: the caller's place a parameter was bound
         to, a local's name, a prepared launch with its brand, or None (the CLI's `returned_item`, also with a
-        method's `receiver`: `self.src` is `stage.src`)."""
+        method's `receiver`: `self.src` is `stage.src`, and `self.packed[a:b]` a view of `cache.packed`)."""
         if receiver is not None and (name is None or name == receiver[0]):
             parts: list[str] = []
             cur: Expression = element
@@ -2682,6 +2683,10 @@ class FunctionLowerer(calls.PlaceNaming):
                 cur = cur.expr
             if isinstance(cur, NameExpr) and cur.name == receiver[0] and cur.name not in _rebound_names(helper):
                 return self.dotted_place(receiver[1], tuple(reversed(parts)))
+            if name is None and owner is not None and receiver[0] not in _rebound_names(helper):
+                view = self.receiver_view(element, receiver, owner)
+                if view is not None:  # `return self.packed[b : b + d], self.packed[...]` views `cache.packed`
+                    return view
         if receiver is not None and name is not None and name not in params:
             path = self.unpacked_attribute(helper, name, receiver[0])
             if path is not None:  # `src, _ = super().buffers()` of `return self.src, self.dst`
@@ -2698,6 +2703,56 @@ class FunctionLowerer(calls.PlaceNaming):
         if name in params:
             return self.place(passed[name]) if name in passed else None
         return name
+
+    def receiver_view(
+        self, element: Expression, receiver: tuple[str, str], owner: ClassDef
+    ) -> calls.ViewCall[Expression] | calls.SliceView[Expression] | None:
+        """An item a method returns that views an attribute path of its receiver, as the same view of the caller's
+        place below its object (the CLI's `receiver_view`)."""
+        if isinstance(element, IndexExpr) and isinstance(element.index, SliceExpr):
+            base = element.base
+        elif isinstance(element, CallExpr) and isinstance(element.callee, MemberExpr) and (
+            element.callee.name == calls.VIEW_METHOD
+        ):
+            base = element.callee.expr
+        else:
+            return None
+        parts: list[str] = []
+        while isinstance(base, MemberExpr):
+            parts.append(base.name)
+            base = base.expr
+        shape = (
+            self.view_shape(element) if isinstance(base, NameExpr) and base.name == receiver[0] and parts else None
+        )
+        if shape is None:
+            return None
+        attrs = tuple(reversed(parts))
+        text = ".".join((receiver[1], *attrs))
+        device = text in self.device or receiver[1] in self.device or self.binds_device(owner, attrs[0])
+        return calls.returned_view(shape, self.dotted_place(receiver[1], attrs), device)
+
+    def binds_device(self, owner: ClassDef, attr: str) -> bool:
+        """Whether a method of `owner` (or of its chain of single bases in the module) binds `self.<attr>` to a call
+        giving a device value (the CLI's `binds_device`)."""
+        seen: set[str] = set()
+        cls: ClassDef | None = owner
+        while cls is not None and cls.name not in seen:
+            seen.add(cls.name)
+            for stmt in cls.defs.body:
+                method = stmt.func if isinstance(stmt, Decorator) else stmt
+                if not isinstance(method, FuncDef) or not method.arguments:
+                    continue
+                me = method.arguments[0].variable.name
+                for node in tree.walk(method.body):
+                    if isinstance(node, AssignmentStmt) and isinstance(node.rvalue, CallExpr) and any(
+                        isinstance(t, MemberExpr) and t.name == attr and isinstance(t.expr, NameExpr)
+                        and t.expr.name == me for t in node.lvalues
+                    ) and self.expr_is_device(node.rvalue):
+                        return True
+            bases = cls.base_type_exprs + cls.removed_base_type_exprs
+            one = len(bases) == 1 and not cls.keywords and isinstance(bases[0], NameExpr)
+            cls = self.ctx.classes.classes.get(bases[0].name) if one and isinstance(bases[0], NameExpr) else None
+        return False
 
     def view_shape(self, expr: Expression) -> calls.ViewCall[Expression] | calls.SliceView[Expression] | None:
         """`c.view(a, b)` or `c[a:b]` of a place, described for the core (which decides whether it counts)."""

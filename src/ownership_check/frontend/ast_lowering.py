@@ -2883,7 +2883,7 @@ class FunctionLowerer(calls.PlaceNaming):
             ]
             for items, elements in zip(returns, displays, strict=True):
                 arms.append(tuple(
-                    self.returned_item(n, element, params, passed, found, node, (receiver, func.value.id))
+                    self.returned_item(n, element, params, passed, found, node, (receiver, func.value.id), cls)
                     for n, element in zip(items, elements, strict=True)
                 ))
         return arms if len({len(a) for a in arms}) == 1 else None
@@ -2897,11 +2897,13 @@ class FunctionLowerer(calls.PlaceNaming):
         helper: FunctionNode,
         call: ast.Call,
         receiver: tuple[str, str] | None = None,
+        owner: ast.ClassDef | None = None,
     ) -> calls.ReturnedItem:
         """One item of a tuple a helper returns, for `calls.returned_tuple`: the caller's place a parameter was bound
         to, a local's name, a prepared launch with its brand, or None.  With `receiver` (a method's receiver
         parameter and the caller's place of its object), the receiver or an attribute path of it that the method
-        never rebinds its receiver before is that place (`self.src` is `stage.src`)."""
+        never rebinds its receiver before is that place (`self.src` is `stage.src`), and a view of such a path a view
+        of that place (`receiver_view`; `owner` is the method's class)."""
         if receiver is not None and (name is None or name == receiver[0]):
             parts: list[str] = []
             cur: ast.expr = element
@@ -2911,6 +2913,10 @@ class FunctionLowerer(calls.PlaceNaming):
             stored = {n.id for n in _walk(helper.body) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
             if isinstance(cur, ast.Name) and cur.id == receiver[0] and cur.id not in stored:
                 return self.dotted_place(receiver[1], tuple(reversed(parts)))
+            if name is None and owner is not None and receiver[0] not in stored:
+                view = self.receiver_view(element, receiver, owner)
+                if view is not None:  # `return self.packed[b : b + d], self.packed[...]` views `cache.packed`
+                    return view
         if receiver is not None and name is not None and name not in params:
             path = self.unpacked_attribute(helper, name, receiver[0])
             if path is not None:  # `src, _ = super().buffers()` of `return self.src, self.dst`
@@ -2929,6 +2935,63 @@ class FunctionLowerer(calls.PlaceNaming):
         if name in params:
             return self.place(passed[name]) if name in passed else None
         return name
+
+    def receiver_view(
+        self, element: ast.expr, receiver: tuple[str, str], owner: ast.ClassDef
+    ) -> calls.ViewCall[ast.expr] | calls.SliceView[ast.expr] | None:
+        """An item a method returns that views an attribute path of its receiver (`self.packed[base : base + d]`,
+        `self.packed.view(0, d)`), as the same view of the caller's place below its object (`cache.packed`) with the
+        bounds `calls.returned_view` keeps (computed ones overlap everything of the base), so two such items of one
+        buffer passed as two outputs conflict as the runtime finds.  It views device memory where the caller's
+        place is a device value or the class binds the attribute to a new one (`self.packed = sk.zeros(...)`,
+        `binds_device`); else None."""
+        if isinstance(element, ast.Subscript) and isinstance(element.slice, ast.Slice):
+            base = element.value
+        elif isinstance(element, ast.Call) and isinstance(element.func, ast.Attribute) and (
+            element.func.attr == calls.VIEW_METHOD
+        ):
+            base = element.func.value
+        else:
+            return None
+        parts: list[str] = []
+        while isinstance(base, ast.Attribute):
+            parts.append(base.attr)
+            base = base.value
+        shape = self.view_shape(element) if isinstance(base, ast.Name) and base.id == receiver[0] and parts else None
+        if shape is None:
+            return None
+        attrs = tuple(reversed(parts))
+        text = ".".join((receiver[1], *attrs))
+        device = text in self.device or receiver[1] in self.device or self.binds_device(owner, attrs[0])
+        return calls.returned_view(shape, self.dotted_place(receiver[1], attrs), device)
+
+    def binds_device(self, owner: ast.ClassDef, attr: str) -> bool:
+        """Whether a method of `owner` (or of its chain of single bases in the module, whose methods run on its
+        instances too) binds `self.<attr>` to a call giving a device value (`self.packed = sk.zeros(...)`)."""
+        seen: set[str] = set()
+        cls: ast.ClassDef | None = owner
+        while cls is not None and cls.name not in seen:
+            seen.add(cls.name)
+            for method in cls.body:
+                if not isinstance(method, ast.FunctionDef | ast.AsyncFunctionDef) or not method.args.args:
+                    continue
+                me = method.args.args[0].arg
+                for node in _walk(method.body):
+                    if isinstance(node, ast.Assign):
+                        targets, value = list(node.targets), node.value
+                    elif isinstance(node, ast.AnnAssign) and node.value is not None:
+                        targets, value = [node.target], node.value
+                    else:
+                        continue
+                    if isinstance(value, ast.Call) and any(
+                        isinstance(t, ast.Attribute) and t.attr == attr and isinstance(t.value, ast.Name)
+                        and t.value.id == me for t in targets
+                    ) and self.expr_is_device(value):
+                        return True
+            bases = cls.bases
+            one = len(bases) == 1 and not cls.keywords and isinstance(bases[0], ast.Name)
+            cls = self.ctx.classes.classes.get(bases[0].id) if one and isinstance(bases[0], ast.Name) else None
+        return False
 
     def view_shape(self, node: ast.expr) -> calls.ViewCall[ast.expr] | calls.SliceView[ast.expr] | None:
         """`c.view(a, b)` or `c[a:b]` of a place, described for the core (which decides whether it counts)."""

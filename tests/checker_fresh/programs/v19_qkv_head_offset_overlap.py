@@ -1,5 +1,5 @@
 # fresh-expect: E0499 at line 46
-# fresh-known-miss: cli,mypy overlapping computed slices of self.packed returned as a tuple by a method
+# `slots` returns two overlapping computed slices of `self.packed`, passed as two outputs.
 """Transformer inference: K and V projections write into one packed KV cache buffer, per head."""
 import numpy as np
 
