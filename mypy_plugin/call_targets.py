@@ -31,6 +31,7 @@ from mypy.nodes import (
     AwaitExpr,
     CallExpr,
     ClassDef,
+    ComparisonExpr,
     ConditionalExpr,
     Decorator,
     DelStmt,
@@ -477,10 +478,10 @@ class ModuleClasses:
         found = self.method(cls, name)
         return _accessor_path(found) if found is not None else None
 
-    def item_accessor(self, cls: ClassDef) -> tuple[str, ...] | None:
-        """The attribute path whose item the `__getitem__` of `cls` returns, when that is all it does (the CLI
-        front end's rule)."""
-        found = self.method(cls, "__getitem__")
+    def item_accessor(self, cls: ClassDef, name: str = "__getitem__") -> tuple[str, ...] | None:
+        """The attribute path whose item the `__getitem__` of `cls` (or its method `name`) returns, when that is
+        all it does (the CLI front end's rule)."""
+        found = self.method(cls, name)
         return _item_path(found) if found is not None else None
 
     def subclasses(self, cls: ClassDef) -> list[ClassDef]:
@@ -684,19 +685,35 @@ def _accessor_path(stmt: Statement) -> tuple[str, ...] | None:
 
 
 def _item_path(stmt: Statement) -> tuple[str, ...] | None:
-    """`def __getitem__(self, key): return self.a.b[key]` (undecorated) as `("a", "b")`."""
-    if not isinstance(stmt, FuncDef) or stmt.is_decorated or stmt.name != "__getitem__":
+    """`def __getitem__(self, key): return self.a.b[key]` (undecorated) as `("a", "b")`; also any method of that
+    shape, and a memoizing one storing a new item under a missing key first (the CLI front end's rule)."""
+    if not isinstance(stmt, FuncDef) or stmt.is_decorated:
         return None
     if len(stmt.arguments) != 2 or any(a.kind != ARG_POS for a in stmt.arguments):
         return None
     body = _only_statements(stmt)
+    key, receiver = stmt.arguments[1].variable.name, stmt.arguments[0].variable.name
+    stored: tuple[str, ...] | None = None  # the memoizing store's path, which the return must read
+    if len(body) == 2 and isinstance(memo := body[0], IfStmt) and memo.else_body is None and len(memo.expr) == 1:
+        test, block = memo.expr[0], memo.body[0].body
+        if not (
+            isinstance(test, ComparisonExpr) and test.operators == ["not in"]
+            and isinstance(test.operands[0], NameExpr) and test.operands[0].name == key
+            and len(block) == 1 and isinstance(store := block[0], AssignmentStmt) and len(store.lvalues) == 1
+            and isinstance(target := store.lvalues[0], IndexExpr)
+            and isinstance(target.index, NameExpr) and target.index.name == key
+            and (stored := _receiver_path(test.operands[1], receiver)) is not None
+            and _receiver_path(target.base, receiver) == stored
+        ):
+            return None
+        body = body[1:]
     if len(body) != 1 or not isinstance(body[0], ReturnStmt) or not isinstance(body[0].expr, IndexExpr):
         return None
     value = body[0].expr
-    key = stmt.arguments[1].variable.name
     if not (isinstance(value.index, NameExpr) and value.index.name == key):
         return None
-    return _receiver_path(value.base, stmt.arguments[0].variable.name)
+    found = _receiver_path(value.base, receiver)
+    return found if stored is None or found == stored else None
 
 
 def _iterated_attributes(stmt: Statement) -> tuple[tuple[str, ...], ...] | None:
@@ -1229,14 +1246,16 @@ def receiver_accessors(lowerer: FunctionLowerer, name: str, method: str) -> tupl
     return tuple(dict.fromkeys(found)) if len(found) == len(paths) else None
 
 
-def receiver_items(lowerer: FunctionLowerer, name: str) -> tuple[tuple[str, ...], ...] | None:
-    """The attribute paths whose item `name[key]` may be (the CLI front end's rule)."""
+def receiver_items(
+    lowerer: FunctionLowerer, name: str, method: str = "__getitem__"
+) -> tuple[tuple[str, ...], ...] | None:
+    """The attribute paths whose item `name[key]` (or `name.method(key)`) may be (the CLI front end's rule)."""
     classes = lowerer.ctx.classes
     cls = _receiver_class(lowerer, name, classes) if classes.with_views else None
     if cls is None:
         return None
     candidates = [cls] if _exact_receiver(lowerer, name, classes) else [cls, *classes.subclasses(cls)]
-    paths = [classes.item_accessor(c) for c in candidates]
+    paths = [classes.item_accessor(c, method) for c in candidates]
     found = [p for p in paths if p is not None]
     return tuple(dict.fromkeys(found)) if len(found) == len(paths) else None
 

@@ -1054,6 +1054,10 @@ class FunctionLowerer(calls.PlaceNaming):
             return self.expr_is_device(expr.left) or self.expr_is_device(expr.right)
         if isinstance(expr, ListComprehension):
             return self.expr_is_device(expr.generator.left_expr)
+        if isinstance(expr, DictExpr):  # `{"u": buf}` (the CLI's rule)
+            return any(self.expr_is_device(v) for _, v in expr.items)
+        if isinstance(expr, DictionaryComprehension):
+            return self.expr_is_device(expr.value)
         return False
 
     def display_items(self, expr: Expression) -> tuple[list[tuple[calls.ContainerKey, Expression]], bool] | None:
@@ -1206,6 +1210,9 @@ class FunctionLowerer(calls.PlaceNaming):
                     text = tree.dotted(arg)
                     if text is not None and kind not in (ARG_STAR, ARG_STAR2):
                         self.device.add(text)
+                    elif kind not in (ARG_STAR, ARG_STAR2) and (base := _view_base(arg)) is not None:
+                        # `k(u.partition((128,)))`: what is viewed or partitioned inline is one too (the CLI's rule)
+                        self.device.add(base)
         candidates = self.unit.outer_candidates
         if candidates is None or (candidates and not candidates.isdisjoint(mentioned | self.local_names)):
             self.device.update(self.unit.outer_device())
@@ -3094,6 +3101,19 @@ class FunctionLowerer(calls.PlaceNaming):
         ):
             # `stage.target()` of `def target(self): return self.out` (each override the receiver may run)
             return calls.accessor_choices(expr, expr.callee.expr, receiver_place, paths, span)
+        if (
+            isinstance(expr, CallExpr)
+            and isinstance(expr.callee, MemberExpr)
+            and isinstance(expr.callee.expr, NameExpr)
+            and expr.arg_kinds == [ARG_POS]
+            and isinstance(key := _key_literal(expr.args[0]), str)
+            and (receiver_place := self.place(expr.callee.expr)) is not None
+            and (paths := receiver_items(self, expr.callee.expr.name, expr.callee.name))
+        ):
+            # `cache.get("user")` of `def get(self, key): return self._entries[key]` (memoizing or not): the item
+            return calls.accessor_choices(
+                expr, expr.callee.expr, receiver_place, paths, span, key, method=expr.callee.name
+            )
         if isinstance(expr, CallExpr) and isinstance(expr.callee, NameExpr):
             helper = self.helper(expr.callee)
             if helper is None:

@@ -345,16 +345,18 @@ def accessor_choices(
     span: Span,
     key: str | None = None,
     fresh: bool = False,
+    method: str | None = None,
 ) -> Choices[E]:
     """`stage.target()` of a method whose body is `return self.<path>` (each override of it the receiver's class
     may run, `paths`): one of the receiver's attribute places, after reading the receiver.  With `key`, `reg[key]`
-    of a `__getitem__` returning `self.<path>[name]`: the item under `key` there (spelled `reg["y"]`).  With
-    `fresh`, a property that may also return a new value (`@cached_property` returning `self.out` on one branch,
-    `sk.zeros(...)` on the other): a new value is one more option."""
+    of a `__getitem__` returning `self.<path>[name]`: the item under `key` there (spelled `reg["y"]`), or with
+    `method`, `cache.get(key)` of such a method (spelled `cache.get("y")`).  With `fresh`, a property that may also
+    return a new value (`@cached_property` returning `self.out` on one branch, `sk.zeros(...)` on the other): a
+    new value is one more option."""
 
     def shown(path: tuple[str, ...]) -> str | None:
         if key is not None:
-            return f'{base.text}["{key}"]'
+            return f'{base.text}.{method}("{key}")' if method is not None else f'{base.text}["{key}"]'
         return None if base.display is None else ".".join((base.display, *path))
 
     places = dict.fromkeys(

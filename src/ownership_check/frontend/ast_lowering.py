@@ -1239,6 +1239,10 @@ class FunctionLowerer(calls.PlaceNaming):
             return self.expr_is_device(node.left) or self.expr_is_device(node.right)
         if isinstance(node, ast.ListComp):
             return self.expr_is_device(node.elt)
+        if isinstance(node, ast.Dict):  # `{"u": buf}`: `u = entries["u"]` then `u.partition(...)` moves `buf`
+            return any(self.expr_is_device(v) for v in node.values)
+        if isinstance(node, ast.DictComp):
+            return self.expr_is_device(node.value)
         return False
 
     def display_items(self, node: ast.AST) -> tuple[list[tuple[calls.ContainerKey, ast.expr]], bool] | None:
@@ -1369,6 +1373,10 @@ class FunctionLowerer(calls.PlaceNaming):
                     text = dotted(arg.value)
                     if text is not None and not arg.star:
                         self.device.add(text)
+                    elif not arg.star and (base := _view_base(arg.value)) is not None:
+                        # `k(u.partition((128,)))`: what is viewed or partitioned inline is one too, as when the
+                        # view is bound first (`parts = u.partition(...)`, below)
+                        self.device.add(base)
         for _ in range(4):
             before = len(self.device)
             for names, value in pairs:
@@ -3342,6 +3350,20 @@ class FunctionLowerer(calls.PlaceNaming):
         ):
             # `stage.target()` of `def target(self): return self.out` (each override the receiver may run)
             return calls.accessor_choices(node, node.func.value, receiver_place, paths, span)
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and isinstance(node.func.value, ast.Name)
+            and len(node.args) == 1
+            and not node.keywords
+            and isinstance(key := _key_literal(node.args[0]), str)
+            and (receiver_place := self.place(node.func.value)) is not None
+            and (paths := receiver_items(self, node.func.value.id, node.func.attr))
+        ):
+            # `cache.get("user")` of `def get(self, key): return self._entries[key]` (memoizing or not): the item
+            return calls.accessor_choices(
+                node, node.func.value, receiver_place, paths, span, key, method=node.func.attr
+            )
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
             helper = self.helper(node.func.id)
             if helper is None:

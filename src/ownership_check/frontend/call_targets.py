@@ -305,11 +305,12 @@ class ModuleClasses:
         found = self.method(cls, name)
         return _accessor_path(found) if found is not None else None
 
-    def item_accessor(self, cls: ast.ClassDef) -> tuple[str, ...] | None:
+    def item_accessor(self, cls: ast.ClassDef, name: str = "__getitem__") -> tuple[str, ...] | None:
         """The attribute path whose item the `__getitem__` of `cls` (as `method` finds it) returns, when that is
         all it does (`def __getitem__(self, name): return self._bufs[name]`): `obj["y"]` is then the item under
-        `"y"` of `obj._bufs` (a `**kwargs` dict `__init__` stored there has one per keyword)."""
-        found = self.method(cls, "__getitem__")
+        `"y"` of `obj._bufs` (a `**kwargs` dict `__init__` stored there has one per keyword).  With `name`, the
+        method of that name (`obj.get("y")` of a keyed getter, `_item_path`)."""
+        found = self.method(cls, name)
         return _item_path(found) if found is not None else None
 
     def subclasses(self, cls: ast.ClassDef) -> list[ast.ClassDef]:
@@ -603,19 +604,38 @@ def _accessor_path(stmt: ast.stmt) -> tuple[str, ...] | None:
 
 
 def _item_path(stmt: ast.stmt) -> tuple[str, ...] | None:
-    """`def __getitem__(self, key): return self.a.b[key]` (undecorated) as `("a", "b")`."""
-    if not isinstance(stmt, ast.FunctionDef) or stmt.decorator_list or stmt.name != "__getitem__":
+    """`def __getitem__(self, key): return self.a.b[key]` (undecorated) as `("a", "b")`; also any method of that
+    shape (`def get(self, key)`), and a memoizing one that first stores a new item under a missing key (`if key
+    not in self.a.b: self.a.b[key] = sk.zeros(...)`): either way the call returns the object stored under its key,
+    the same one at each call with that key (what the store evaluates is not followed)."""
+    if not isinstance(stmt, ast.FunctionDef) or stmt.decorator_list:
         return None
     args = stmt.args
     if len(args.args) != 2 or args.posonlyargs or args.kwonlyargs or args.vararg or args.kwarg:
         return None
     body = _only_statements(stmt)
+    key, receiver = args.args[1].arg, args.args[0].arg
+    stored: tuple[str, ...] | None = None  # the memoizing store's path, which the return must read
+    if len(body) == 2 and isinstance(memo := body[0], ast.If) and not memo.orelse and len(memo.body) == 1:
+        test, store = memo.test, memo.body[0]
+        if not (
+            isinstance(test, ast.Compare) and isinstance(test.left, ast.Name) and test.left.id == key
+            and len(test.ops) == 1 and isinstance(test.ops[0], ast.NotIn)
+            and isinstance(store, ast.Assign) and len(store.targets) == 1
+            and isinstance(target := store.targets[0], ast.Subscript)
+            and isinstance(target.slice, ast.Name) and target.slice.id == key
+            and (stored := _receiver_path(test.comparators[0], receiver)) is not None
+            and _receiver_path(target.value, receiver) == stored
+        ):
+            return None
+        body = body[1:]
     if len(body) != 1 or not isinstance(body[0], ast.Return) or not isinstance(body[0].value, ast.Subscript):
         return None
     value = body[0].value
-    if not (isinstance(value.slice, ast.Name) and value.slice.id == args.args[1].arg):
+    if not (isinstance(value.slice, ast.Name) and value.slice.id == key):
         return None
-    return _receiver_path(value.value, args.args[0].arg)
+    found = _receiver_path(value.value, receiver)
+    return found if stored is None or found == stored else None
 
 
 def _iterated_attributes(stmt: ast.stmt) -> tuple[tuple[str, ...], ...] | None:
@@ -998,15 +1018,18 @@ def receiver_accessors(lowerer: FunctionLowerer, name: str, method: str) -> tupl
     return tuple(dict.fromkeys(found)) if len(found) == len(paths) else None
 
 
-def receiver_items(lowerer: FunctionLowerer, name: str) -> tuple[tuple[str, ...], ...] | None:
-    """The attribute paths whose item `name[key]` may be (`ModuleClasses.item_accessor`), by the rule of
-    `receiver_accessors`: each override of `__getitem__` the object may run; None when one is no such method."""
+def receiver_items(
+    lowerer: FunctionLowerer, name: str, method: str = "__getitem__"
+) -> tuple[tuple[str, ...], ...] | None:
+    """The attribute paths whose item `name[key]` (or `name.method(key)`) may be (`ModuleClasses.item_accessor`),
+    by the rule of `receiver_accessors`: each override of the method the object may run; None when one is no such
+    method."""
     classes = lowerer.ctx.classes
     cls = _receiver_class(lowerer, name, classes) if classes.with_views else None
     if cls is None:
         return None
     candidates = [cls] if _exact_receiver(lowerer, name, classes) else [cls, *classes.subclasses(cls)]
-    paths = [classes.item_accessor(c) for c in candidates]
+    paths = [classes.item_accessor(c, method) for c in candidates]
     found = [p for p in paths if p is not None]
     return tuple(dict.fromkeys(found)) if len(found) == len(paths) else None
 

@@ -1,5 +1,5 @@
 # fresh-expect: E0382 at line 47
-# fresh-known-miss: cli,mypy memoizing getter returning an item of a dict attribute filled by item assignment (return self._entries[key]); two get("user") calls return one buffer, moved by partition in between: each call result is a new value
+# fresh-note: found since: a keyed getter method (memoizing or not: `return self._entries[key]`) called with a literal key is the item stored under it
 """A feature cache hands out device buffers; one entry is later handed to a tile kernel."""
 import safekernels as sk
 from safekernels import simt, tile
