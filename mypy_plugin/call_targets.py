@@ -514,6 +514,18 @@ class ModuleClasses:
                 return _iterated_attributes(bound[0]) if len(bound) == 1 else None
         return None
 
+    def init_chain(self, cls: ClassDef) -> tuple[FuncDef, tuple[ClassDef, ...]] | None:
+        """The `__init__` an instance of `cls` runs, its own or the one it inherits along its chain of single bases
+        in the module (no decorator on the way), with that chain's known classes (the CLI's `init_chain`)."""
+        chain = tuple(self._chain(cls))
+        for current in chain:
+            init = next((d for d in current.defs.body if isinstance(d, FuncDef) and d.name == "__init__"), None)
+            if init is not None:
+                return init, chain
+            if current.decorators or any(_binds_name(s, "__init__") for s in current.defs.body):
+                return None
+        return None
+
     def _chain(self, cls: ClassDef) -> Iterator[ClassDef]:
         seen: set[str] = set()
         current: ClassDef | None = cls

@@ -1517,8 +1517,9 @@ class FunctionLowerer(calls.PlaceNaming):
             return
         if not func.arguments:
             return
-        init = next((d for d in cls.defs.body if isinstance(d, FuncDef) and d.name == "__init__"), None)
-        if init is None or not init.arguments:
+        inherited = self.ctx.classes.init_chain(cls)  # its own `__init__` or the one it inherits
+        init = inherited[0] if inherited is not None else None
+        if inherited is None or init is None or not init.arguments:
             return
         receiver = init.arguments[0].variable.name
         found: dict[str, str] = {}
@@ -1545,8 +1546,8 @@ class FunctionLowerer(calls.PlaceNaming):
                 if value.callee.name == PREPARE_METHOD:
                     kernel = self.ctx.kernel(value.callee.expr)
             found[target.name] = kernel.name if kernel is not None else ""
-        stores: dict[str, int] = {}
-        for sub in cls.defs.body:
+        stores: dict[str, int] = {}  # the binds of each attribute name by the methods of the class's chain
+        for sub in (s for current in inherited[1] for s in current.defs.body):
             method = sub.func if isinstance(sub, Decorator) else sub
             if isinstance(method, FuncDef):
                 for node in tree.walk(method, skip_scopes=False):
@@ -1618,11 +1619,12 @@ class FunctionLowerer(calls.PlaceNaming):
         """What `__init__` leaves on `self` for the class's other methods (`init_state.init_facts`; the CLI's
         `init_facts`): `__init__` lowered as it is checked itself, its attributes in `single`."""
         memo = self.ctx.classes.memo.init_facts
-        if id(init) not in memo:
+        key = (id(init), single)  # a subclass inheriting `__init__` may count other attributes bound once
+        if key not in memo:
             unit = Unit(init, "function", name=f"{cls.name}.__init__ (init facts)")
             function = type(self)(self.ctx, unit).lower()
-            memo[id(init)] = init_state.init_facts(function, init.arguments[0].variable.name, single)
-        return memo[id(init)]
+            memo[key] = init_state.init_facts(function, init.arguments[0].variable.name, single)
+        return memo[key]
 
     def launched_kernel(self, func: Expression) -> resolve.KernelInfo | None:
         """The kernel a call's callee launches (`k(...)`, `k.launch(...)`, ...), or None."""

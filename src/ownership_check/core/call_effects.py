@@ -38,6 +38,20 @@ SENT_VALUE: Final[str] = "<sent>"
 
 
 @dataclass(frozen=True)
+class SummaryBrandCheck:
+    """The callee launches `kernel` with the caller's value of `path` at `span` (inside the callee; `callee_span`:
+    the launch method's name there, `text`: how the callee spells the place).  Mypy types a parameter by its
+    annotation (a plain `PreparedLaunch`, a dataclass field of that type, has no brand), and the runtime checks the
+    brand when the callee launches: the caller's prepared launch of another kernel is `E0308` at that launch."""
+
+    path: ParamPath
+    kernel: str
+    span: Span
+    callee_span: Span
+    text: str
+
+
+@dataclass(frozen=True)
 class SummaryMove:
     """The callee may have consumed the caller's value of `path` at `span` (a position inside the callee)."""
 
@@ -76,12 +90,15 @@ class CallSummary:
     # a conflict inside the callee.  Its own check reports those; a summary for a receiver of a subclass whose
     # override makes a new one carries it to the call (`dispatched`)
     conflicts: tuple[tuple[tuple[ParamPath, bool], ...], ...] = ()
+    # the callee's launches with a prepared launch the caller passes (`square_bwd.launch(plan.bwd, ...)` of a
+    # parameter `plan`): the caller's value of that path must be branded for that kernel (`SummaryBrandCheck`)
+    brand_checks: tuple[SummaryBrandCheck, ...] = ()
 
     @property
     def empty(self) -> bool:
         return (
             not self.moves and not self.rebinds and not self.borrows and not self.returned_loans
-            and not self.held_loans and not self.conflicts
+            and not self.held_loans and not self.conflicts and not self.brand_checks
         )
 
 
@@ -291,6 +308,17 @@ def apply_summary(
             mark = getattr(sink, "mark_device", None)
             if mark is not None:
                 mark(held[0])  # an op from here on: running it (`job.pending.sync_on(s)`) ends the loans
+    for check in summary.brand_checks:
+        # at the callee's launch, spelled as there: the caller's prepared launch (or each it may be) must be the
+        # kernel's (a place the caller knows no brand of passes)
+        found = targets(*check.path, device_only=False)
+        if found:
+            _each(
+                [ir.Place(p.root, p.attrs, check.text) for p in found],
+                lambda place, c=check: sink.emit(ir.CheckBrand(place, c.kernel, c.span, c.callee_span), node),  # type: ignore[misc]
+                span,
+                sink,
+            )
     sites: dict[ParamPath, list[SummaryMove]] = {}
     for move in summary.moves:
         sites.setdefault(move.path, []).append(move)

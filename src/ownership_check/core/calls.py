@@ -1046,6 +1046,10 @@ def _stage_stored_arguments(call: Call[E], sink: Lowering[E]) -> tuple[Call[E], 
         for path, _ in group
         if path[1] and path[0] != effects.receiver
     }
+    # a parameter the callee launches with, or launches with a field of (`square_bwd.launch(plan.bwd, ...)`), handed
+    # a prepared launch or an object holding some built in the argument list (`step(make_plan(n, dev))`): the
+    # temporary keeps their brands for the callee's brand checks (`SummaryBrandCheck`)
+    fields |= {check.path[0] for check in effects.brand_checks if check.path[0] != effects.receiver}
     bound = dict(applied.bound)
     replaced: dict[int, Operand[E]] = {}
     for name in sorted(names | fields):

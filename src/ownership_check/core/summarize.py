@@ -11,7 +11,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ownership_check.core import ir
-from ownership_check.core.call_effects import RECEIVED_KIND, SENT_VALUE, CallSummary, ParamPath, SummaryMove
+from ownership_check.core.call_effects import (
+    RECEIVED_KIND,
+    SENT_VALUE,
+    CallSummary,
+    ParamPath,
+    SummaryBrandCheck,
+    SummaryMove,
+)
 from ownership_check.core.cfg import Graph, build
 from ownership_check.core.checker import State, _Analysis, _setup
 
@@ -68,6 +75,32 @@ def _reported_moves(analysis: _Analysis, graph: Graph, states: Sequence[State | 
     return frozenset(sites)
 
 
+def _brand_checks(
+    analysis: _Analysis, graph: Graph, states: Sequence[State | None], params: frozenset[str]
+) -> tuple[SummaryBrandCheck, ...]:
+    """The callee's launches with a caller's prepared launch (a parameter, or an attribute path of one the callee
+    has not bound: `square_bwd.launch(plan.bwd, ...)`), each the caller checks the brand of at the call.  A path
+    the callee launches with different kernels (a helper dispatching on another argument to the kernel the
+    prepared launch is for) is left out: which launch runs is not known at the call."""
+    found: dict[ParamPath, list[SummaryBrandCheck]] = {}
+    for node in graph.nodes:
+        op, st = node.op, states[node.id]
+        if st is None or not isinstance(op, ir.CheckBrand):
+            continue
+        for obj in sorted(st.get(op.place.key)):
+            path = _path(obj, params)
+            if path is not None:
+                found.setdefault(path, []).append(
+                    SummaryBrandCheck(path, op.kernel, op.span, op.callee_span, op.place.text)
+                )
+    return tuple(
+        check
+        for _, checks in sorted(found.items())
+        if len({c.kernel for c in checks}) == 1
+        for check in checks
+    )
+
+
 def call_summary(
     function: ir.Function, params: Sequence[str], receiver: str | None = None, name: str | None = None
 ) -> CallSummary:
@@ -107,8 +140,11 @@ def call_summary(
                     if isinstance(op, ir.Move):
                         where = (op.span.line, op.span.column, op.span.end_line, op.span.end_column)
                         sent_moves.setdefault(where, SummaryMove((SENT_VALUE, ()), op.span, op.help))
+    checks = _brand_checks(analysis, graph, states, wanted)
     if exit_state is None:  # never returns
-        return CallSummary(name, tuple(sent_moves[k] for k in sorted(sent_moves)), receiver=receiver)
+        return CallSummary(
+            name, tuple(sent_moves[k] for k in sorted(sent_moves)), receiver=receiver, brand_checks=checks
+        )
     moves: list[SummaryMove] = [sent_moves[k] for k in sorted(sent_moves)]
     reported = _reported_moves(analysis, graph, states)
     for obj in sorted(exit_state.moved):
@@ -206,4 +242,5 @@ def call_summary(
             )
         ),
         conflicts,
+        checks,
     )

@@ -1895,7 +1895,7 @@ class FunctionLowerer(calls.PlaceNaming):
         """Attributes a class's `__init__` binds, in its own body, to `kernel.prepare(...)` and no method of the
         class binds otherwise: the kernel each prepared launch is branded for (as mypy reads the attribute's type
         from `__init__`), so `vecsub.launch(self.add_launch, ...)` in another method is E0308."""
-        init = next((s for s in cls.body if isinstance(s, _FUNCTION_DEFS) and s.name == "__init__"), None)
+        init, stores = self.class_init(cls)
         if init is None or not init.args.args:
             return {}
         receiver = init.args.args[0].arg
@@ -1913,29 +1913,34 @@ class FunctionLowerer(calls.PlaceNaming):
                 if value.func.attr == PREPARE_METHOD:
                     kernel = self.kernel_of(value.func.value)
             found[target.attr] = kernel.name if kernel is not None else ""
-        stores: dict[str, int] = {}
-        for sub in cls.body:
-            if isinstance(sub, _FUNCTION_DEFS):
-                for node in _walk(sub, skip_scopes=False):
-                    if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store | ast.Del):
-                        stores[node.attr] = stores.get(node.attr, 0) + 1
         return {attr: kernel for attr, kernel in found.items() if kernel and stores.get(attr) == 1}
 
+    def class_init(self, cls: ast.ClassDef) -> tuple[ast.FunctionDef | ast.AsyncFunctionDef | None, dict[str, int]]:
+        """The `__init__` a class's instances run (`ModuleClasses.init_chain`: its own, or the one it inherits
+        along its chain of single bases), and how many times the methods of that chain bind each attribute name:
+        only an attribute bound once, there, keeps in the class's other methods what `__init__` stored."""
+        found = self.ctx.classes.init_chain(cls)
+        if found is None:
+            return None, {}
+        stores: dict[str, int] = {}
+        for current in found[1]:
+            for sub in current.body:
+                if isinstance(sub, _FUNCTION_DEFS):
+                    for node in _walk(sub, skip_scopes=False):
+                        if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store | ast.Del):
+                            stores[node.attr] = stores.get(node.attr, 0) + 1
+        return found[0], stores
+
     def init_facts(self, cls: ast.ClassDef) -> init_state.InitFacts:
-        """What the class's `__init__` leaves on `self` for its other methods (`init_state.init_facts`): `__init__`
-        lowered as it is checked itself, its attributes no method of the class binds otherwise."""
-        init = next((s for s in cls.body if isinstance(s, _FUNCTION_DEFS) and s.name == "__init__"), None)
+        """What the class's `__init__` (its own or an inherited one) leaves on `self` for its other methods
+        (`init_state.init_facts`): `__init__` lowered as it is checked itself, its attributes no method of the
+        class's chain binds otherwise."""
+        init, stores = self.class_init(cls)
         if init is None or not init.args.args or not any(
             isinstance(s, _FUNCTION_DEFS) and s.name != "__init__" for s in cls.body
         ):
             return init_state.NO_FACTS
         function = FunctionLowerer(self.ctx, Unit(f"{cls.name}.__init__", init, self.kind_of(init))).lower()
-        stores: dict[str, int] = {}
-        for sub in cls.body:
-            if isinstance(sub, _FUNCTION_DEFS):
-                for node in _walk(sub, skip_scopes=False):
-                    if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store | ast.Del):
-                        stores[node.attr] = stores.get(node.attr, 0) + 1
         single = frozenset(attr for attr, count in stores.items() if count == 1)
         return init_state.init_facts(function, init.args.args[0].arg, single)
 
@@ -1943,7 +1948,7 @@ class FunctionLowerer(calls.PlaceNaming):
         """Attributes a class's `__init__` binds, in its own body, to a dict (or list, tuple) display whose every
         value is `kernel.prepare(...)`, and no method of the class binds otherwise: each item's kernel, in order
         (`init_state.stored_items`), as mypy types `self.prepared` from `__init__`."""
-        init = next((s for s in cls.body if isinstance(s, _FUNCTION_DEFS) and s.name == "__init__"), None)
+        init, stores = self.class_init(cls)
         if init is None or not init.args.args:
             return {}
         receiver = init.args.args[0].arg
@@ -1969,12 +1974,6 @@ class FunctionLowerer(calls.PlaceNaming):
                 found.setdefault(target.attr, tuple(k.name for k in kernels if k is not None))
         if not found:
             return {}
-        stores: dict[str, int] = {}
-        for sub in cls.body:
-            if isinstance(sub, _FUNCTION_DEFS):
-                for node in _walk(sub, skip_scopes=False):
-                    if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store | ast.Del):
-                        stores[node.attr] = stores.get(node.attr, 0) + 1
         return {attr: kernels for attr, kernels in found.items() if stores.get(attr) == 1}
 
     def stored_items(self, node: ast.expr) -> tuple[ir.Place, int] | None:
@@ -1995,7 +1994,7 @@ class FunctionLowerer(calls.PlaceNaming):
         """Attribute pairs `(a, b)` where a class's `__init__` binds `self.a = self.b` in its own body after
         binding `self.b`, and no method binds `a` or `b` otherwise: in every other method `self.a` starts as the
         object `self.b` is (a ping-pong pair whose back buffer is the front one), as the constructor left them."""
-        init = next((s for s in cls.body if isinstance(s, _FUNCTION_DEFS) and s.name == "__init__"), None)
+        init, stores = self.class_init(cls)
         if init is None or not init.args.args:
             return ()
         receiver = init.args.args[0].arg
@@ -2019,12 +2018,6 @@ class FunctionLowerer(calls.PlaceNaming):
             bound.add(target.attr)
         if not found:
             return ()
-        stores: dict[str, int] = {}
-        for sub in cls.body:
-            if isinstance(sub, _FUNCTION_DEFS):
-                for node in _walk(sub, skip_scopes=False):
-                    if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store | ast.Del):
-                        stores[node.attr] = stores.get(node.attr, 0) + 1
         return tuple((a, b) for a, b in found if stores.get(a) == 1 and stores.get(b) == 1)
 
     def raise_at(self, node: ast.AST) -> None:

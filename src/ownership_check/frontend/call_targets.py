@@ -347,6 +347,24 @@ class ModuleClasses:
                 return _iterated_attributes(bound[0]) if len(bound) == 1 else None
         return None
 
+    def init_chain(
+        self, cls: ast.ClassDef
+    ) -> tuple[ast.FunctionDef | ast.AsyncFunctionDef, tuple[ast.ClassDef, ...]] | None:
+        """The `__init__` an instance of `cls` runs: its own, or, when it defines none, the one it inherits along
+        its chain of single bases in the module (no decorator on the way, as `@dataclass` writes an `__init__`);
+        with that chain's known classes, whose methods all run on the instance and may bind its attributes. A
+        subclass's methods then start with what the inherited `__init__` leaves on `self` (as mypy types
+        `self.prepared` in a subclass from its base's `__init__`)."""
+        chain = tuple(self._chain(cls))
+        for current in chain:
+            init = next((s for s in current.body if isinstance(s, ast.FunctionDef | ast.AsyncFunctionDef)
+                         and s.name == "__init__"), None)
+            if init is not None:
+                return init, chain
+            if current.decorator_list or any(_binds_name(s, "__init__") for s in current.body):
+                return None
+        return None
+
     def _chain(self, cls: ast.ClassDef) -> Iterator[ast.ClassDef]:
         seen: set[str] = set()
         current: ast.ClassDef | None = cls

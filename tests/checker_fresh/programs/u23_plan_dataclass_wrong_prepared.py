@@ -1,5 +1,5 @@
 # fresh-expect: E0308 at line 52
-# fresh-known-miss: cli,mypy helper-built @dataclass of PreparedLaunch fields passed as a parameter
+# fresh-note: found since: a helper's launch with a parameter's prepared launch (or a field of it) is brand-checked at each call
 """A forward/backward plan object holding prepared launches, built once per shape and reused per step."""
 
 from dataclasses import dataclass
