@@ -1728,7 +1728,7 @@ class FunctionLowerer(calls.PlaceNaming):
             self.expr(node.expr)
         elif isinstance(node, AssignmentStmt):
             if not isinstance(node.rvalue, TempNode):
-                self.assign(node.lvalues, node.rvalue)
+                self.assign_statement(node.lvalues, node.rvalue)
         elif isinstance(node, OperatorAssignmentStmt):
             self.expr(node.rvalue)
             self.expr(node.lvalue)
@@ -1791,22 +1791,44 @@ class FunctionLowerer(calls.PlaceNaming):
         # pass, global/nonlocal, imports, type aliases: nothing ownership-relevant
 
     def if_stmt(self, node: IfStmt, index: int) -> None:
-        narrowed = self.none_test(node.expr[index])
-        if narrowed is None:
-            self.expr(node.expr[index])  # `x is None` only compares identities: it never reads a (moved) object
-        body = self.block(lambda: self.suite(node.body[index]))
-        if index + 1 < len(node.expr):
-            orelse = self.block(lambda: self.if_stmt(node, index + 1))
+        orelse: Callable[[], None] = (
+            functools.partial(self.if_stmt, node, index + 1)
+            if index + 1 < len(node.expr)
+            else functools.partial(self.suite, node.else_body)
+        )
+        self.branch_on(node.expr[index], functools.partial(self.suite, node.body[index]), orelse)
+
+    def assign_statement(self, targets: Sequence[Expression], value: Expression) -> None:
+        """An assignment statement (annotated or not).  `x = a if c else b` is lowered as the `if c: x = a` /
+        `else: x = b` it means, so each arm binds the targets as a plain assignment does: a pending op made in one
+        arm is held by the target there (`pending = k.launch_async(...) if c else None`), and the arms' tests give
+        the path facts a later `if pending is not None:` / `if c:` correlates with (`checker.solve_paths`; the CLI
+        front end's rule)."""
+        if isinstance(value, ConditionalExpr):
+            self.branch_on(
+                value.cond,
+                functools.partial(self.assign_statement, targets, value.if_expr),
+                functools.partial(self.assign_statement, targets, value.else_expr),
+            )
         else:
-            orelse = self.block(lambda: self.suite(node.else_body))
-        tested, form = self.condition_form(node.expr[index])
+            self.assign(targets, value)
+
+    def branch_on(self, test: Expression, body_build: Callable[[], None], orelse_build: Callable[[], None]) -> None:
+        """A two-armed `Branch` on `test` (an `if` statement, a conditional assignment): the test is read unless
+        it only compares a name with None, and each arm knows what the test says on entry (`calls.branch_tests`)."""
+        narrowed = self.none_test(test)
+        if narrowed is None:
+            self.expr(test)  # `x is None` only compares identities: it never reads a (moved) object
+        body = self.block(body_build)
+        orelse = self.block(orelse_build)
+        tested, form = self.condition_form(test)
         if narrowed is not None:
             place, is_none = narrowed
-            arm = calls.none_arm(place, span_of(node.expr[index]))
+            arm = calls.none_arm(place, span_of(test))
             body, orelse = ((arm, *body), orelse) if is_none else (body, (arm, *orelse))
             tested, form = place, "is None" if is_none else "is not None"
-        tests = calls.branch_tests(tested, form, self.testable(node.expr[index]))
-        self.emit(ir.Branch((body, orelse), span_of(node.expr[index]), tests))
+        tests = calls.branch_tests(tested, form, self.testable(test))
+        self.emit(ir.Branch((body, orelse), span_of(test), tests))
 
     def condition_form(self, test: Expression) -> tuple[ir.Place | None, str | None]:
         """`if name:` / `if not name:`: the name's place and the form (`calls.branch_tests`), else (None, None)."""

@@ -300,14 +300,16 @@ def test_distinct_moving_methods_move_any_receiver_in_both_dialects() -> None:
         assert fe.events == [("expr", "s"), ir.Move(P("op"), sp(1), move_help("sync_on"))]
 
 
-def test_zip_method_moves_device_arguments_too() -> None:
+def test_zip_method_moves_every_place_argument() -> None:
+    """`zip` takes nothing but ops, so a place the front end cannot tell is device-like (`plain`, an op a helper
+    returned) is moved too; an argument that is no place (`f()`) is only evaluated."""
     fe = FakeFrontEnd()
     call = method_call(arg("a", 1), "zip", arg("b", 2), arg("plain", 3, device=False), expr("f()", 4))
     assert calls.lower_call(call, None, fe) == ir.Fresh("op")
     combinator = move_help("combinator")
     assert fe.events == [
         ir.Move(P("b"), sp(2), combinator),
-        ("expr", "plain"),
+        ir.Move(P("plain"), sp(3), combinator),
         ("expr", "f()"),
         ir.Move(P("a"), sp(1), combinator),
     ]

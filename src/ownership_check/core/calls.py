@@ -1406,9 +1406,11 @@ def _receiver(receiver: Operand[E], sink: Lowering[E]) -> None:
 
 
 def _call_args(call: Call[E], move_places: bool, heir: ir.Place | None, sink: Lowering[E]) -> None:
-    """Lower the arguments; with `move_places`, device-like places are moved (`a.zip(b)` consumes `b`, and the
-    zipped op inherits `b`'s loans through `heir`; `sk.zip(*ops)` of a container list of known length moves each
-    of its items)."""
+    """Lower the arguments; with `move_places` (a combinator taking ops, `MOVING_ARGUMENT_CALLS`), places are
+    moved (`a.zip(b)` consumes `b`, and the zipped op inherits `b`'s loans through `heir`; `sk.zip(*ops)` of a
+    container list of known length moves each of its items).  Every place is moved, device-like or not: the
+    runtime takes nothing but a `DeviceOp` there, so a name the pre-pass cannot tell is one (an op a helper
+    returned, an item of a dict a helper built) is one all the same."""
     for arg in call.args:
         if move_places and arg.star and arg.items is not None and arg.place is None:
             places = [(item.place, item) for item in arg.items if item.place is not None]
@@ -1416,10 +1418,7 @@ def _call_args(call: Call[E], move_places: bool, heir: ir.Place | None, sink: Lo
                 sink.lower_expr(arg.node)  # a display with items that are no places: evaluated as written
                 continue
             for place, item in places:
-                if item.device:
-                    sink.emit(ir.Move(place, item.span, move_help("combinator"), heir=heir), call.node)
-                else:
-                    sink.emit(ir.Use(place, item.span))
+                sink.emit(ir.Move(place, item.span, move_help("combinator"), heir=heir), call.node)
             continue
         if move_places and arg.star and arg.items is None and arg.place is not None and arg.place.attrs[-1:] != (
             ir.STORED_ATTR,
@@ -1429,7 +1428,7 @@ def _call_args(call: Call[E], move_places: bool, heir: ir.Place | None, sink: Lo
             sink.lower_expr(arg.node)
             sink.emit(ir.Move(ir.stored_item(arg.place), arg.span, move_help("combinator"), heir=heir), call.node)
             continue
-        if move_places and ((arg.place is not None and arg.device) or arg.choices):
+        if move_places and (arg.place is not None or arg.choices):
 
             def move(a: Operand[E]) -> None:
                 if a.place is not None:

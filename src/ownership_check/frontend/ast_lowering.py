@@ -1817,10 +1817,10 @@ class FunctionLowerer(calls.PlaceNaming):
             else:
                 self.expr(node.value)
         elif isinstance(node, ast.Assign):
-            self.assign(node.targets, node.value)
+            self.assign_statement(node.targets, node.value)
         elif isinstance(node, ast.AnnAssign):
             if node.value is not None:
-                self.assign([node.target], node.value)
+                self.assign_statement([node.target], node.value)
         elif isinstance(node, ast.AugAssign):
             self.expr(node.value)
             self.expr(node.target)
@@ -2024,19 +2024,38 @@ class FunctionLowerer(calls.PlaceNaming):
         self.emit(ir.Raise(self.span(node)))
 
     def if_stmt(self, node: ast.If) -> None:
-        narrowed = self.none_test(node.test)
+        self.branch_on(node.test, lambda: self.suite(node.body), lambda: self.suite(node.orelse))
+
+    def assign_statement(self, targets: Sequence[ast.expr], value: ast.expr) -> None:
+        """An assignment statement (annotated or not).  `x = a if c else b` is lowered as the `if c: x = a` /
+        `else: x = b` it means, so each arm binds the targets as a plain assignment does: a pending op made in one
+        arm is held by the target there (`pending = k.launch_async(...) if c else None`), and the arms' tests give
+        the path facts a later `if pending is not None:` / `if c:` correlates with (`checker.solve_paths`)."""
+        if isinstance(value, ast.IfExp):
+            self.branch_on(
+                value.test,
+                functools.partial(self.assign_statement, targets, value.body),
+                functools.partial(self.assign_statement, targets, value.orelse),
+            )
+        else:
+            self.assign(targets, value)
+
+    def branch_on(self, test: ast.expr, body_build: Callable[[], None], orelse_build: Callable[[], None]) -> None:
+        """A two-armed `Branch` on `test` (an `if` statement, a conditional assignment): the test is read unless
+        it only compares a name with None, and each arm knows what the test says on entry (`calls.branch_tests`)."""
+        narrowed = self.none_test(test)
         if narrowed is None:
-            self.expr(node.test)  # `x is None` only compares identities: it never reads a (moved) object
-        body = self.block(lambda: self.suite(node.body))
-        orelse = self.block(lambda: self.suite(node.orelse)) if node.orelse else ()
-        tested, form = self.condition_form(node.test)
+            self.expr(test)  # `x is None` only compares identities: it never reads a (moved) object
+        body = self.block(body_build)
+        orelse = self.block(orelse_build)
+        tested, form = self.condition_form(test)
         if narrowed is not None:
             place, is_none = narrowed
-            arm = calls.none_arm(place, self.span(node.test))
+            arm = calls.none_arm(place, self.span(test))
             body, orelse = ((arm, *body), orelse) if is_none else (body, (arm, *orelse))
             tested, form = place, "is None" if is_none else "is not None"
-        tests = calls.branch_tests(tested, form, self.testable(node.test))
-        self.emit(ir.Branch((body, orelse), self.span(node.test), tests))
+        tests = calls.branch_tests(tested, form, self.testable(test))
+        self.emit(ir.Branch((body, orelse), self.span(test), tests))
 
     def condition_form(self, test: ast.expr) -> tuple[ir.Place | None, str | None]:
         """`if name:` / `if not name:`: the name's place and the form (`calls.branch_tests`), else (None, None)."""

@@ -1,5 +1,5 @@
 # fresh-expect: E0505 at line 47
-# fresh-known-miss: cli,mypy launch_async op bound via `op if cfg else None`, its output moved into a tile launch
+# fresh-note: found since: an assignment of a conditional expression is lowered as the if/else it stands for (the op is held on the launching path)
 """Data augmentation: buffers come from a pool, a flip runs async, then the crop goes to a tile kernel."""
 import numpy as np
 

@@ -1,5 +1,5 @@
 # fresh-expect: E0382 at line 38
-# fresh-known-miss: cli,mypy sk.zip(q_op, k_op) of ops taken from a dict, then q_op.sync_on
+# fresh-note: found since: sk.zip moves every place argument (it takes only DeviceOps), device-like or not
 """Inference step: Q and K projections zipped into one op, then the caller still syncs Q alone."""
 import numpy as np
 
