@@ -301,6 +301,163 @@ def module_registries(module: MypyFile, classes: ModuleClasses) -> dict[str, tup
     return callables.registry_union([name for name in empty if bound.get(name) == 1], [*stores, *decorated])
 
 
+def _attribute_root(node: Expression) -> str | None:
+    """The attribute a store reaches below its subscripts (`self.hooks[k]` -> `hooks`), else None."""
+    while isinstance(node, IndexExpr):
+        node = node.base
+    return node.name if isinstance(node, MemberExpr) else None
+
+
+def _stored_attributes(target: Expression) -> Iterator[MemberExpr]:
+    """The attributes an assignment's (or `del`'s) target binds, inside tuple and starred targets too."""
+    if isinstance(target, MemberExpr):
+        yield target
+    elif isinstance(target, TupleExpr | ListExpr):
+        for item in target.items:
+            yield from _stored_attributes(item)
+    elif isinstance(target, StarExpr):
+        yield from _stored_attributes(target.expr)
+
+
+def _bound_targets(node: Node) -> Iterator[Node]:
+    """The targets a statement or expression binds or deletes (an assignment's, `for`'s, `del`'s, a walrus)."""
+    if isinstance(node, AssignmentStmt):
+        for lvalue in node.lvalues:
+            yield from tree.walk(lvalue)
+    elif isinstance(node, OperatorAssignmentStmt):
+        yield node.lvalue
+    elif isinstance(node, ForStmt):
+        yield from tree.walk(node.index)
+    elif isinstance(node, DelStmt):
+        yield from tree.walk(node.expr)
+    elif isinstance(node, AssignmentExpr):
+        yield node.target
+    elif isinstance(node, WithStmt):
+        for target in node.target:
+            if target is not None:
+                yield from tree.walk(target)
+
+
+def attribute_registries(module: MypyFile, classes: ModuleClasses) -> dict[tuple[str, str], tuple[FuncDef, ...]]:
+    """Attributes that hold only functions of the module, by (class, attribute) (the CLI's `attribute_registries`:
+    bound once by a display in a method of the class, every store into an attribute of that name a function of the
+    module or a parameter every call of the storing method passes one for)."""
+    functions: dict[str, FuncDef] = {}
+    for d in module.defs:
+        func = classes.plain(d) if isinstance(d, FuncDef | Decorator) else None
+        if func is not None:
+            functions[func.name] = func
+
+    def function(value: Expression) -> FuncDef | None:
+        return functions.get(value.name) if isinstance(value, NameExpr) else None
+
+    owners: dict[int, tuple[ClassDef, FuncDef]] = {}
+    for cls in classes.classes.values():
+        for sub in cls.defs.body:
+            method = sub.func if isinstance(sub, Decorator) else sub
+            if isinstance(method, FuncDef):
+                for node in tree.walk_many(method.body.body):
+                    owners[id(node)] = (cls, method)
+    bindings: list[tuple[str, str | None]] = []
+    stores: list[tuple[str, FuncDef | None]] = []
+    parameter_stores: list[tuple[str, str, int, str]] = []  # (attribute, method, position after self, parameter)
+    for node in tree.walk(module, skip_scopes=False):
+        targets: list[Expression] = []
+        if isinstance(node, AssignmentStmt):
+            targets = list(node.lvalues)
+        elif isinstance(node, OperatorAssignmentStmt):
+            targets = [node.lvalue]
+        elif isinstance(node, DelStmt):
+            targets = [node.expr]
+        for target in targets:
+            for element in _stored_attributes(target):
+                owner = owners.get(id(node))
+                value = node.rvalue if isinstance(node, AssignmentStmt) else None
+                params = [a.variable.name for a in owner[1].arguments if a.kind in (ARG_POS, ARG_OPT)] if owner else []
+                own = (
+                    owner is not None and target is element and isinstance(element.expr, NameExpr)
+                    and bool(params) and element.expr.name == params[0]
+                )
+                if own and isinstance(value, ListExpr | TupleExpr | DictExpr) and owner is not None:
+                    bindings.append((element.name, owner[0].name))
+                    items = [v for _, v in value.items] if isinstance(value, DictExpr) else list(value.items)
+                    stores.extend((element.name, function(item)) for item in items)
+                else:
+                    bindings.append((element.name, None))
+        found: tuple[str, list[Expression]] | None = None
+        if isinstance(node, AssignmentStmt) and len(node.lvalues) == 1 and isinstance(node.lvalues[0], IndexExpr):
+            attribute = _attribute_root(node.lvalues[0])
+            found = (attribute, [node.rvalue]) if attribute is not None else None
+        elif (
+            isinstance(node, CallExpr) and isinstance(node.callee, MemberExpr)
+            and all(k == ARG_POS for k in node.arg_kinds)
+        ):
+            attribute = _attribute_root(node.callee.expr)
+            position = calls.STORING_METHODS.get(node.callee.name, 0 if node.callee.name == "add" else -1)
+            if attribute is not None and node.callee.name == "extend" and len(node.args) == 1:
+                arg = node.args[0]
+                found = (attribute, list(arg.items) if isinstance(arg, ListExpr | TupleExpr) else [arg])
+            elif attribute is not None and 0 <= position < len(node.args):
+                found = (attribute, [node.args[position]])
+        if found is None:
+            continue
+        attribute, values = found
+        owner = owners.get(id(node))
+        params = [a.variable.name for a in owner[1].arguments if a.kind in (ARG_POS, ARG_OPT)] if owner else []
+        for value in values:
+            parameter = isinstance(value, NameExpr) and value.name in params[1:]
+            if function(value) is None and owner is not None and parameter and isinstance(value, NameExpr):
+                rebound = any(
+                    isinstance(t, NameExpr) and t.name == value.name
+                    for n in tree.walk_many(owner[1].body.body)
+                    for t in _bound_targets(n)
+                )
+                if not rebound and not owner[1].is_decorated and not owner[1].is_coroutine:
+                    parameter_stores.append((attribute, owner[1].name, params.index(value.name) - 1, value.name))
+                    continue
+            stores.append((attribute, function(value)))
+    if parameter_stores:
+        used: set[int] = set()  # `.method` nodes read as a call's callee or a decorator
+        passed: dict[str, list[tuple[CallExpr | None, FuncDef | None]]] = {}
+        for node in tree.walk(module, skip_scopes=False):
+            if isinstance(node, CallExpr) and isinstance(node.callee, MemberExpr):
+                used.add(id(node.callee))
+                passed.setdefault(node.callee.name, []).append((node, None))
+            elif isinstance(node, Decorator):
+                for decorator in node.original_decorators:
+                    if isinstance(decorator, MemberExpr):
+                        used.add(id(decorator))
+                        plain = classes.plain(node)
+                        passed.setdefault(decorator.name, []).append(
+                            (None, plain if plain is not None and plain in functions.values() else None)
+                        )
+        methods = {storing for _, storing, _, _ in parameter_stores}
+        escaped: set[str] = set()
+        for node in tree.walk(module, skip_scopes=False):
+            if isinstance(node, MemberExpr) and node.name in methods and id(node) not in used:
+                escaped.add(node.name)
+            elif isinstance(node, NameExpr) and node.name in methods:
+                escaped.add(node.name)
+        for attribute, storing, position, param in parameter_stores:
+            if storing in escaped:
+                stores.append((attribute, None))  # the method is passed around or shadowed: its callers unknown
+                continue
+            for call, decorated in passed.get(storing, []):
+                if call is None:
+                    stores.append((attribute, decorated))
+                    continue
+                kinds = call.arg_kinds
+                ordered = [(a, k) for a, k in zip(call.args, kinds, strict=True) if k in (ARG_POS, ARG_STAR)]
+                starred = any(k == ARG_STAR for _, k in ordered[: position + 1])
+                keyword = [a for a, k, n in zip(call.args, kinds, call.arg_names, strict=True)
+                           if k == ARG_NAMED and n == param]
+                given = ordered[position][0] if len(ordered) > position and not starred else None
+                value = given if given is not None else keyword[0] if keyword else None
+                if value is not None or starred or ARG_STAR2 in kinds:
+                    stores.append((attribute, function(value) if value is not None else None))
+    return callables.attribute_registry_union(bindings, stores)
+
+
 class _ModuleShape:
     """What `ModuleClasses` reads of a module's top level: its classes by name, each method's class, and the
     decorators that forward calls.  The plugin analyses one function at a time and used to rebuild this for each

@@ -111,6 +111,7 @@ from mypy_plugin.call_targets import (
     ModuleClasses,
     applied_callee,
     applied_summary,
+    attribute_registries,
     constructor_summary,
     generated_fields,
     module_registries,
@@ -518,6 +519,7 @@ class FileContext:
         self.factory_vars: dict[int, tuple[Var, Decorator]] = {}
         self.classes = ModuleClasses(module)  # top-level classes, whose methods' call summaries apply at calls
         self._registries: dict[str, tuple[FuncDef, ...]] | None = None
+        self._attribute_registries: dict[tuple[str, str], tuple[FuncDef, ...]] | None = None
         self._declared: frozenset[str] | None = None
 
     def declared(self) -> frozenset[str]:
@@ -547,6 +549,14 @@ class FileContext:
                     names.add(node.name)
             self._declared = frozenset(names)
         return self._declared
+
+    @property
+    def attribute_registries(self) -> dict[tuple[str, str], tuple[FuncDef, ...]]:
+        """The module's attributes holding only its functions (`call_targets.attribute_registries`), by (class,
+        attribute)."""
+        if self._attribute_registries is None:
+            self._attribute_registries = attribute_registries(self.module, self.classes)
+        return self._attribute_registries
 
     @property
     def registries(self) -> dict[str, tuple[FuncDef, ...]]:
@@ -945,6 +955,7 @@ class FunctionLowerer(calls.PlaceNaming):
         self.named: dict[str, FuncItem] = {}
         self.partials: dict[str, CallExpr] = {}
         self.partial_names: dict[int, str] = {}
+        self.partial_slots: dict[str, str] = {}  # a loop target taking partials: the list whose slots they use
         self.slot_uses: dict[int, calls.Operand[Expression]] = {}  # a partial's bound argument, read from its slot
         # names bound only to functions of the module, and names bound once to a dict display of them under literal
         # keys: what a call through them may run (the CLI's `find_function_values`)
@@ -1240,11 +1251,16 @@ class FunctionLowerer(calls.PlaceNaming):
                 counts[name] = counts.get(name, 0) + 1
         excluded = set(unsure)
         candidates: list[tuple[str, Expression]] = []
+        loops: list[tuple[callables.LoopTarget, callables.LoopSource]] = []
         for node in tree.walk_many(list(body)):
             if isinstance(node, AssignmentStmt):
                 if len(node.lvalues) == 1 and isinstance(target := node.lvalues[0], NameExpr):
-                    if counts.get(target.name) == 1 and isinstance(node.rvalue, LambdaExpr | CallExpr):
+                    if counts.get(target.name) == 1 and isinstance(
+                        node.rvalue, LambdaExpr | CallExpr | ListComprehension
+                    ):
                         candidates.append((target.name, node.rvalue))
+            elif isinstance(node, ForStmt):
+                loops.append((_loop_target(node.index), self.loop_source(node.expr)))
             elif isinstance(node, GlobalDecl | NonlocalDecl):
                 excluded.update(node.names)
             elif isinstance(node, Import):
@@ -1255,24 +1271,59 @@ class FunctionLowerer(calls.PlaceNaming):
                 excluded.update(v.name for v in node.vars if v is not None)
             elif isinstance(node, FuncDef | Decorator | OverloadedFuncDef | ClassDef):
                 excluded.add(node.name)
+        built: dict[str, CallExpr] = {}  # a list comprehension of partials: its element, by the list's name
         for name, value in candidates:
             if name in excluded:
                 continue
             if isinstance(value, LambdaExpr):
                 self.named[name] = value
                 self.lambdas[id(value)] = name
+            elif isinstance(value, ListComprehension):
+                element = value.generator.left_expr
+                if isinstance(element, CallExpr) and self.partial_call(element):
+                    built[name] = element
             elif not isinstance(value, CallExpr):
                 continue
-            elif any(resolve.matches(n, "functools.partial") for n in self.ctx.names(value.callee)):
-                if value.args and all(k in (ARG_POS, ARG_NAMED) for k in value.arg_kinds) and (
-                    value.arg_kinds[0] == ARG_POS
-                ):
-                    self.partials[name] = value
-                    self.partial_names[id(value)] = name
+            elif self.partial_call(value):
+                self.partials[name] = value
+                self.partial_names[id(value)] = name
             elif isinstance(value.callee, NameExpr) and (factory := self.helper(value.callee)) is not None:
                 made = _returned_function(factory)
                 if made is not None:
                     self.named[name] = made
+
+        def once(name: str) -> bool:
+            return counts.get(name) == 1 and name not in excluded and name not in self.partials
+
+        for name, (call, owner) in callables.partial_items(loops, built, once).items():
+            # a loop target taking the partials a list comprehension builds (the CLI's `find_callables`)
+            self.partials[name] = call
+            self.partial_slots[name] = owner
+            self.partial_names[id(call)] = owner
+
+    def partial_call(self, value: CallExpr) -> bool:
+        """A `functools.partial(target, ...)` call the checker follows (the CLI's `partial_call`)."""
+        return (
+            any(resolve.matches(n, "functools.partial") for n in self.ctx.names(value.callee))
+            and bool(value.args)
+            and all(k in (ARG_POS, ARG_NAMED) for k in value.arg_kinds)
+            and value.arg_kinds[0] == ARG_POS
+        )
+
+    def loop_source(self, expr: Expression) -> callables.LoopSource:
+        """What a `for` iterates, as `callables.item_sources` reads it (the CLI's `loop_source`)."""
+        if isinstance(expr, NameExpr):
+            return expr.name
+        if not isinstance(expr, CallExpr) or ARG_STAR in expr.arg_kinds or ARG_STAR2 in expr.arg_kinds:
+            return None
+        builtin = self.builtin(expr.callee)
+        positional = [a for a, k in zip(expr.args, expr.arg_kinds, strict=True) if k == ARG_POS]
+        names = [n for n, k in zip(expr.arg_names, expr.arg_kinds, strict=True) if k == ARG_NAMED]
+        if builtin == "zip" and all(n == "strict" for n in names):
+            return "zip", tuple(self.loop_source(a) for a in positional)
+        if builtin == "enumerate" and len(positional) == 1 and all(n == "start" for n in names):
+            return "enumerate", (self.loop_source(positional[0]),)
+        return None
 
     def function_value(self, expr: Expression) -> list[FuncItem | None] | None:
         """The functions of the module an expression bound to a name may be (the CLI's `function_value`)."""
@@ -1290,10 +1341,13 @@ class FunctionLowerer(calls.PlaceNaming):
         method = None
         if isinstance(expr, CallExpr) and isinstance(expr.callee, MemberExpr) and not expr.args:
             method, expr = expr.callee.name, expr.callee.expr
-        if (
-            not isinstance(expr, NameExpr) or expr.name in self.local_names
-            or (method, targets) not in ((None, 1), ("values", 1), ("items", 2))
-        ):
+        if (method, targets) not in ((None, 1), ("values", 1), ("items", 2)):
+            return None
+        if isinstance(expr, MemberExpr) and isinstance(expr.expr, NameExpr):
+            # `for hook in self.hooks` of an attribute registry of the receiver's class
+            cls = receiver_class(self, expr.expr.name)
+            return self.ctx.attribute_registries.get((cls.name, expr.name)) if cls is not None else None
+        if not isinstance(expr, NameExpr) or expr.name in self.local_names:
             return None
         symbol = self.ctx.module.names.get(expr.name)
         if symbol is None or symbol.node is not expr.node:
@@ -3532,7 +3586,7 @@ class FunctionLowerer(calls.PlaceNaming):
     def partial_operands(self, callee: NameExpr, partial: CallExpr) -> tuple[calls.Operand[Expression], ...]:
         """The bound arguments of the partial `callee` names, as operands naming its slots, read at the call (the
         CLI's `partial_operands`)."""
-        name, span = callee.name, span_of(callee)
+        name, span = self.partial_slots.get(callee.name, callee.name), span_of(callee)
         out: list[calls.Operand[Expression]] = []
         positional = [a for a, k in zip(partial.args[1:], partial.arg_kinds[1:], strict=True) if k == ARG_POS]
         pairs: list[tuple[int | str, str | None, Expression]] = [(i, None, a) for i, a in enumerate(positional)]
@@ -3729,3 +3783,12 @@ def device_names(unit: Unit, ctx: FileContext, nested: Node | None = None) -> fr
     else:
         lowerer.prepass(node.body.body, node)
     return frozenset(lowerer.device)
+
+
+def _loop_target(expr: Expression) -> callables.LoopTarget:
+    """A `for` target as `callables.item_sources` reads it (the CLI's `_loop_target`)."""
+    if isinstance(expr, NameExpr):
+        return expr.name
+    if isinstance(expr, TupleExpr | ListExpr):
+        return tuple(_loop_target(e) for e in expr.items)
+    return None

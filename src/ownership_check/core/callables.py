@@ -32,9 +32,9 @@ A callable value that is one of a known set of functions of the module runs one 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
-from typing import Final, TypeVar
+from typing import Final, TypeAlias, TypeVar
 
 from ownership_check.core import ir
 from ownership_check.core.call_effects import RECEIVED_KIND, SENT_VALUE, AppliedSummary
@@ -56,6 +56,7 @@ from safekernels.ownership_model import (
 
 E = TypeVar("E")
 F = TypeVar("F")
+P = TypeVar("P")
 
 #: The qualified names of `functools.partial` (the one callable factory the checker follows).
 PARTIAL_FUNCTIONS: Final[frozenset[str]] = frozenset({"functools.partial"})
@@ -103,6 +104,47 @@ def bind_partial(slots: Sequence[ir.Place], values: Sequence[ir.Value], span: Sp
     evaluated, in order, by the front end), so a later call passes those objects whatever `a` is rebound to."""
     if slots:
         sink.emit(ir.Bind(tuple(slots), tuple(values), span))
+
+
+#: A `for` target as the front ends describe it: a name, a tuple of targets, or None for anything else.
+LoopTarget: TypeAlias = str | tuple["LoopTarget", ...] | None
+#: A `for` loop's iterable as the front ends describe it: a name it iterates, `("zip", operands)` of the builtin
+#: `zip`, `("enumerate", (operand,))` of the builtin `enumerate`, or None for anything else.
+LoopSource: TypeAlias = str | tuple[str, tuple["LoopSource", ...]] | None
+
+
+def item_sources(target: LoopTarget, source: LoopSource) -> dict[str, str]:
+    """The names a `for` binds to an item of a name it iterates, with that name: `for step in steppers`, `for
+    step, grad in zip(steppers, grads)`, `for i, (step, grad) in enumerate(zip(steppers, grads))` bind `step` to
+    an item of `steppers`.  A call through such a target runs what the items are (`partial_items`)."""
+    if isinstance(source, str):
+        return {target: source} if isinstance(target, str) else {}
+    if source is None or not isinstance(target, tuple):
+        return {}
+    kind, operands = source
+    if kind == "enumerate" and len(target) == 2 and len(operands) == 1:
+        return item_sources(target[1], operands[0])
+    found: dict[str, str] = {}
+    if kind == "zip" and len(target) == len(operands):
+        for item, operand in zip(target, operands, strict=True):
+            found.update(item_sources(item, operand))
+    return found
+
+
+def partial_items(
+    loops: Sequence[tuple[LoopTarget, LoopSource]], built: Mapping[str, P], once: Callable[[str], bool]
+) -> dict[str, tuple[P, str]]:
+    """Loop targets that are partials: a name a `for` binds only there to an item of a name bound once to a list
+    comprehension of `functools.partial(target, ...)` calls (`built`: that name's partial call), taken directly or
+    through `zip`/`enumerate` (`item_sources`).  Each maps to the partial call and the name whose slots hold the
+    bound arguments: the comprehension evaluates them (`bind_partial` under the list's name, once per item), and a
+    call through the target passes them first, as a call through a name bound to the partial does."""
+    found: dict[str, tuple[P, str]] = {}
+    for target, source in loops:
+        for name, taken in item_sources(target, source).items():
+            if taken in built and once(name):
+                found[name] = (built[taken], taken)
+    return found
 
 
 def partial_arguments(bound: Sequence[Operand[E]], given: Sequence[Operand[E]]) -> tuple[Operand[E], ...]:
@@ -227,6 +269,29 @@ def registry_union(names: Sequence[str], stores: Sequence[tuple[str, F | None]])
         elif all(function is not f for f in found.setdefault(registry, [])):
             found[registry].append(function)
     return {name: tuple(found[name]) for name in names if name not in unknown and found.get(name)}
+
+
+def attribute_registry_union(
+    bindings: Sequence[tuple[str, str | None]], stores: Sequence[tuple[str, F | None]]
+) -> dict[tuple[str, str], tuple[F, ...]]:
+    """The module's attribute registries of functions (`self.hooks: list[Hook] = []` filled by
+    `self.hooks.append(hook)` in a method the module calls only with its functions): `bindings` is every binding of
+    an attribute of that name anywhere in the module, with the class whose method binds `self.<name>` to a display
+    (None for any other binding); `stores` what is put into an attribute of that name anywhere (the display's
+    items, `append`/`extend`/setitem values; a method parameter's store counts once per argument the module's calls
+    of that method pass, None for anything that is not a function of the module).  An attribute bound once, by a
+    display in a method of its class, holds the union of its stores as `registry_union` reads a module name:
+    a `for` over `self.hooks` then runs its body once per function, where one store of anything else makes the
+    attribute no registry (a registry filled from outside the module is never complete)."""
+    counts: dict[str, int] = {}
+    owners: dict[str, str] = {}
+    for attribute, owner in bindings:
+        counts[attribute] = counts.get(attribute, 0) + 1
+        if owner is not None:
+            owners[attribute] = owner
+    single = [attribute for attribute, count in counts.items() if count == 1 and attribute in owners]
+    found = registry_union(single, stores)
+    return {(owners[attribute], attribute): functions for attribute, functions in found.items()}
 
 
 def any_of(applied: Sequence[AppliedSummary[E] | None]) -> AppliedSummary[E] | None:

@@ -43,6 +43,7 @@ from ownership_check.frontend.call_targets import (
     ModuleClasses,
     applied_callee,
     applied_summary,
+    attribute_registries,
     constructor_summary,
     generated_fields,
     module_registries,
@@ -845,6 +846,12 @@ class FileContext:
         """The module's registries of functions (`call_targets.module_registries`), by name."""
         return module_registries(self.module, self.classes)
 
+    @functools.cached_property
+    def attribute_registries(self) -> dict[tuple[str, str], tuple[ast.FunctionDef, ...]]:
+        """The module's attributes holding only its functions (`call_targets.attribute_registries`), by (class,
+        attribute)."""
+        return attribute_registries(self.module, self.classes)
+
     # `ast` columns are UTF-8 byte offsets into the line; diagnostics count characters.
     def _column(self, line: int, byte_col: int) -> int:
         if self.ascii:
@@ -1088,6 +1095,7 @@ class FunctionLowerer(calls.PlaceNaming):
         self.made: dict[str, FunctionNode] = {}
         self.partials: dict[str, ast.Call] = {}
         self.partial_names: dict[int, str] = {}
+        self.partial_slots: dict[str, str] = {}  # a loop target taking partials: the list whose slots they use
         self.slot_uses: dict[int, calls.Operand[ast.expr]] = {}  # a partial's bound argument, read from its slot
         # names bound only to functions of the module (`for fn in (run_a, run_b)`), and names bound once to a dict
         # display of them under literal keys (`passes = {"a": run_a}`): what a call through them may run
@@ -1412,13 +1420,16 @@ class FunctionLowerer(calls.PlaceNaming):
                 counts[name] = counts.get(name, 0) + 1
         excluded = set(unsure)
         candidates: list[tuple[str, ast.expr]] = []
+        loops: list[tuple[callables.LoopTarget, callables.LoopSource]] = []
         for node in _walk(body):
             if isinstance(node, ast.Assign | ast.AnnAssign):
                 # `again: Callable[[], None] = lambda: ...` too (mypy's `AssignmentStmt` is either)
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
                 if len(targets) == 1 and isinstance(target := targets[0], ast.Name):
-                    if counts.get(target.id) == 1 and isinstance(node.value, ast.Lambda | ast.Call):
+                    if counts.get(target.id) == 1 and isinstance(node.value, ast.Lambda | ast.Call | ast.ListComp):
                         candidates.append((target.id, node.value))
+            elif isinstance(node, ast.For | ast.AsyncFor):
+                loops.append((_loop_target(node.target), self.loop_source(node.iter)))
             elif isinstance(node, _SCOPES) and not isinstance(node, ast.Lambda):
                 excluded.add(node.name)
             elif isinstance(node, ast.Global | ast.Nonlocal):
@@ -1427,24 +1438,58 @@ class FunctionLowerer(calls.PlaceNaming):
                 excluded.update(a.asname or a.name.split(".")[0] for a in node.names)
             elif isinstance(node, ast.ExceptHandler) and node.name is not None:
                 excluded.add(node.name)
+        built: dict[str, ast.Call] = {}  # a list comprehension of partials: its element, by the list's name
         for name, value in candidates:
             if name in excluded:
                 continue
             if isinstance(value, ast.Lambda):
                 self.helpers[name] = self.ctx.lambda_function(value)
                 self.lambdas[id(value)] = name
+            elif isinstance(value, ast.ListComp):
+                if isinstance(value.elt, ast.Call) and self.partial_call(value.elt):
+                    built[name] = value.elt
             elif not isinstance(value, ast.Call):
                 continue
-            elif self.ctx.qualify(value.func) in callables.PARTIAL_FUNCTIONS:
-                if value.args and not any(isinstance(a, ast.Starred) for a in value.args) and all(
-                    k.arg is not None for k in value.keywords
-                ):
-                    self.partials[name] = value
-                    self.partial_names[id(value)] = name
+            elif self.partial_call(value):
+                self.partials[name] = value
+                self.partial_names[id(value)] = name
             elif isinstance(value.func, ast.Name) and (factory := self.helper(value.func.id)) is not None:
                 made = _returned_function(factory, self.ctx)
                 if made is not None:
                     self.made[name] = made
+
+        def once(name: str) -> bool:
+            return counts.get(name) == 1 and name not in excluded and name not in self.partials
+
+        for name, (call, owner) in callables.partial_items(loops, built, once).items():
+            # `for i, (step, grad) in enumerate(zip(steppers, grads))` of `steppers = [partial(k.launch, ...) for
+            # ...]`: `step` is the partial, its bound arguments those the comprehension keeps under `steppers`
+            self.partials[name] = call
+            self.partial_slots[name] = owner
+            self.partial_names[id(call)] = owner
+
+    def partial_call(self, value: ast.Call) -> bool:
+        """A `functools.partial(target, ...)` call the checker follows: a target, no starred or `**` argument."""
+        return (
+            self.ctx.qualify(value.func) in callables.PARTIAL_FUNCTIONS
+            and bool(value.args)
+            and not any(isinstance(a, ast.Starred) for a in value.args)
+            and all(k.arg is not None for k in value.keywords)
+        )
+
+    def loop_source(self, node: ast.expr) -> callables.LoopSource:
+        """What a `for` iterates, as `callables.item_sources` reads it: a name, the builtin `zip` or `enumerate` of
+        such sources; None for anything else."""
+        if isinstance(node, ast.Name):
+            return node.id
+        if not isinstance(node, ast.Call) or any(isinstance(a, ast.Starred) for a in node.args):
+            return None
+        builtin = self.builtin(node.func)
+        if builtin == "zip" and all(k.arg == "strict" for k in node.keywords):
+            return "zip", tuple(self.loop_source(a) for a in node.args)
+        if builtin == "enumerate" and len(node.args) == 1 and all(k.arg == "start" for k in node.keywords):
+            return "enumerate", (self.loop_source(node.args[0]),)
+        return None
 
     def function_value(self, node: ast.expr) -> list[FunctionNode | None] | None:
         """The functions of the module an expression bound to a name may be (`callables.bound_functions`): the
@@ -1460,13 +1505,18 @@ class FunctionLowerer(calls.PlaceNaming):
     def registered_functions(self, node: ast.expr, targets: int) -> tuple[FunctionNode, ...] | None:
         """The functions a `for` over a registry of the module takes its last target from: `for fn in PASSES`,
         `PASSES.values()` (one target), `for name, fn in PASSES.items()` (two), of a module name no local binding
-        shadows (`FileContext.registries`); else None."""
+        shadows (`FileContext.registries`), or of an attribute registry of the receiver's class (`for hook in
+        self.hooks`, `FileContext.attribute_registries`); else None."""
         method = None
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and not node.args:
             method, node = node.func.attr, node.func.value
-        if not isinstance(node, ast.Name) or node.id in self.local_names or (method, targets) not in (
-            (None, 1), ("values", 1), ("items", 2)
-        ):
+        if (method, targets) not in ((None, 1), ("values", 1), ("items", 2)):
+            return None
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+            # `for hook in self.hooks` of an attribute registry of the receiver's class
+            cls = receiver_class(self, node.value.id)
+            return self.ctx.attribute_registries.get((cls.name, node.attr)) if cls is not None else None
+        if not isinstance(node, ast.Name) or node.id in self.local_names:
             return None
         return self.ctx.registries.get(node.id)
 
@@ -3736,7 +3786,7 @@ class FunctionLowerer(calls.PlaceNaming):
     def partial_operands(self, callee: ast.Name, partial: ast.Call) -> tuple[calls.Operand[ast.expr], ...]:
         """The bound arguments of the partial `callee` names, as operands naming its slots: read at the call, so a
         diagnostic about one points at the callee's name there (`run` of `run(c, b, c)`)."""
-        name, span = callee.id, self.span(callee)
+        name, span = self.partial_slots.get(callee.id, callee.id), self.span(callee)
         out: list[calls.Operand[ast.expr]] = []
         pairs: list[tuple[int | str, str | None, ast.expr]] = [(i, None, a) for i, a in enumerate(partial.args[1:])]
         pairs += [(k.arg, k.arg, k.value) for k in partial.keywords if k.arg is not None]
@@ -3932,3 +3982,12 @@ def lower_module(ctx: FileContext, module: ast.Module) -> list[ir.Function]:
             out.append(function)
         pending.extend(lowerer.nested)
     return out
+
+
+def _loop_target(node: ast.expr) -> callables.LoopTarget:
+    """A `for` target as `callables.item_sources` reads it: a name, a tuple of targets; None for anything else."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Tuple | ast.List):
+        return tuple(_loop_target(e) for e in node.elts)
+    return None

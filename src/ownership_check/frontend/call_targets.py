@@ -236,6 +236,125 @@ def module_registries(module: ast.Module, classes: ModuleClasses) -> dict[str, t
     return callables.registry_union([name for name in empty if bound.get(name) == 1], [*stores, *decorated])
 
 
+def _attribute_root(node: ast.expr) -> str | None:
+    """The attribute a store reaches below its subscripts (`self.hooks[k]` -> `hooks`), else None."""
+    while isinstance(node, ast.Subscript):
+        node = node.value
+    return node.attr if isinstance(node, ast.Attribute) else None
+
+
+def attribute_registries(
+    module: ast.Module, classes: ModuleClasses
+) -> dict[tuple[str, str], tuple[ast.FunctionDef, ...]]:
+    """Attributes that hold only functions of the module (`callables.attribute_registry_union`), by (class,
+    attribute): bound once, by `self.<attr> = []` (or `{}`, or a display of functions) in a method of the class, and
+    everything stored into an attribute of that name anywhere in the module (`x.<attr>.append(v)`, `.extend([...])`,
+    `x.<attr>[k] = v`) is a top-level function, or a parameter of the storing method that every call of that
+    method in the module (`runner.register_hook(fn)`, also `@runner.register_hook`) passes a top-level function
+    for.  The plugin's `attribute_registries` is the same rule over mypy's tree."""
+    functions = {s.name: s for s in module.body if isinstance(s, ast.FunctionDef) and classes.plain(s)}
+
+    def function(value: ast.expr) -> ast.FunctionDef | None:
+        return functions.get(value.id) if isinstance(value, ast.Name) else None
+
+    owners: dict[int, tuple[ast.ClassDef, ast.FunctionDef | ast.AsyncFunctionDef]] = {}
+    for cls in classes.classes.values():
+        for method in cls.body:
+            if isinstance(method, ast.FunctionDef | ast.AsyncFunctionDef):
+                for node in _walk_body(method.body):
+                    owners[id(node)] = (cls, method)
+    bindings: list[tuple[str, str | None]] = []
+    stores: list[tuple[str, ast.FunctionDef | None]] = []
+    parameter_stores: list[tuple[str, str, int, str]] = []  # (attribute, method, position after self, parameter)
+    for node in ast.walk(module):
+        targets: list[ast.expr] = []
+        if isinstance(node, ast.Assign):
+            targets = node.targets
+        elif isinstance(node, ast.AnnAssign | ast.AugAssign):
+            targets = [node.target] if not isinstance(node, ast.AnnAssign) or node.value is not None else []
+        elif isinstance(node, ast.Delete):
+            targets = node.targets
+        for target in targets:
+            for element in ast.walk(target):
+                if isinstance(element, ast.Attribute) and isinstance(element.ctx, ast.Store | ast.Del):
+                    owner = owners.get(id(node))
+                    value = node.value if isinstance(node, ast.Assign | ast.AnnAssign) else None
+                    params = _param_names_in_order(owner[1]) if owner is not None else []
+                    own = (
+                        owner is not None and target is element and isinstance(element.value, ast.Name)
+                        and bool(params) and element.value.id == params[0]
+                    )
+                    if own and isinstance(value, ast.List | ast.Tuple | ast.Dict) and owner is not None:
+                        bindings.append((element.attr, owner[0].name))
+                        items = value.values if isinstance(value, ast.Dict) else value.elts
+                        stores.extend((element.attr, function(item)) for item in items)
+                    else:
+                        bindings.append((element.attr, None))
+        found: tuple[str, list[ast.expr]] | None = None
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Subscript):
+            attribute = _attribute_root(node.targets[0])
+            found = (attribute, [node.value]) if attribute is not None else None
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and not node.keywords:
+            attribute = _attribute_root(node.func.value)
+            position = calls.STORING_METHODS.get(node.func.attr, 0 if node.func.attr == "add" else -1)
+            if attribute is not None and node.func.attr == "extend" and len(node.args) == 1:
+                value = node.args[0]
+                items = list(value.elts) if isinstance(value, ast.List | ast.Tuple) else [value]
+                found = (attribute, items)
+            elif attribute is not None and 0 <= position < len(node.args):
+                found = (attribute, [node.args[position]])
+        if found is None:
+            continue
+        attribute, values = found
+        owner = owners.get(id(node))
+        params = _param_names_in_order(owner[1]) if owner is not None else []
+        for value in values:
+            if function(value) is None and owner is not None and isinstance(value, ast.Name) and value.id in params[1:]:
+                rebound = any(isinstance(n, ast.Name) and n.id == value.id and isinstance(n.ctx, ast.Store | ast.Del)
+                              for n in _walk_body(owner[1].body))
+                if not rebound and isinstance(owner[1], ast.FunctionDef) and not owner[1].decorator_list:
+                    parameter_stores.append((attribute, owner[1].name, params.index(value.id) - 1, value.id))
+                    continue
+            stores.append((attribute, function(value)))
+    if parameter_stores:
+        used: dict[int, ast.AST] = {}  # `.method` nodes read as a call's callee or a decorator
+        passed: dict[str, list[tuple[ast.Call | None, ast.FunctionDef | None]]] = {}
+        for node in ast.walk(module):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+                used[id(node.func)] = node
+                passed.setdefault(node.func.attr, []).append((node, None))
+            elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                for decorator in node.decorator_list:
+                    if isinstance(decorator, ast.Attribute):
+                        used[id(decorator)] = node
+                        plain = node if isinstance(node, ast.FunctionDef) and node in functions.values() else None
+                        passed.setdefault(decorator.attr, []).append((None, plain))
+        methods = {storing for _, storing, _, _ in parameter_stores}
+        escaped = {n.attr for n in ast.walk(module) if isinstance(n, ast.Attribute) and n.attr in methods
+                   and id(n) not in used}
+        escaped.update(n.id for n in ast.walk(module) if isinstance(n, ast.Name) and n.id in methods)
+        for attribute, storing, position, param in parameter_stores:
+            if storing in escaped:
+                stores.append((attribute, None))  # the method is passed around or shadowed: its callers unknown
+                continue
+            for call, decorated in passed.get(storing, []):
+                if call is None:
+                    stores.append((attribute, decorated))
+                    continue
+                keyword = [k.value for k in call.keywords if k.arg == param]
+                starred = any(isinstance(a, ast.Starred) for a in call.args[: position + 1])
+                given = call.args[position] if len(call.args) > position and not starred else None
+                value = given if given is not None else keyword[0] if keyword else None
+                if value is not None or starred or any(k.arg is None for k in call.keywords):
+                    stores.append((attribute, function(value) if value is not None else None))
+    return callables.attribute_registry_union(bindings, stores)
+
+
+def _param_names_in_order(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
+    """A function's positional parameters, in order (a method's receiver first)."""
+    return [p.arg for p in (*node.args.posonlyargs, *node.args.args)]
+
+
 def _imported_names(module: ast.Module) -> dict[str, str]:
     """The names the module's top-level imports bind, with the qualified name each is bound to (`import functools
     as ft`: `ft` -> `functools`; `from functools import cache`: `cache` -> `functools.cache`)."""

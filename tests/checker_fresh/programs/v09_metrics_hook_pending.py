@@ -1,5 +1,5 @@
-# fresh-expect: E0502 at line 49
-# fresh-known-miss: cli,mypy hook from a list attribute called while a launch_async writing its arg is pending
+# fresh-expect: E0502 at line 38
+# fresh-note: found since: a loop over an attribute registry of functions (`self.hooks.append(hook)`) calls each
 """A metrics hook system: callbacks registered on a runner read the step's output buffer."""
 from collections.abc import Callable
 

@@ -1,5 +1,5 @@
 # fresh-expect: E0502 at line 44
-# fresh-known-miss: cli,mypy partial(kernel.launch) from a comprehension via enumerate(zip), state.buf twice
+# fresh-note: found since: a loop target taking the partials a list comprehension builds is one of them
 """Momentum optimizer: launches bound with functools.partial per parameter group."""
 import functools
 from dataclasses import dataclass
