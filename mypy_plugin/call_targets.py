@@ -83,7 +83,10 @@ from ownership_check.core.call_effects import (
     SummaryMemo,
     bind_parameters,
     dispatched,
+    factory_captures,
     field_summary,
+    star_count,
+    star_items,
     with_receiver_moves,
 )
 from ownership_check.core.stdlib_flow import forwarding_decorator
@@ -1550,8 +1553,43 @@ def applied_summary(
         return replace(applied, built_receiver=built.name) if applied is not None else None
     else:
         return None
-    applied = _applied(lowerer, callee, receiver, nested, args, call_span)
+    # a function a factory returned (`acc = make_acc(total)`): the factory's parameters it reads are the call's
+    captured = _factory_captures(lowerer, callee, func.name, call_span) if isinstance(func, NameExpr) else ()
+    applied = _applied(lowerer, callee, receiver, nested, args, call_span, captured=captured)
     return callables.item_of_a_loop(applied) if id(node) in lowerer.loop_items else applied
+
+
+def _factory_captures(
+    lowerer: FunctionLowerer, callee: FuncItem, name: str, span: Span
+) -> tuple[tuple[str, calls.Operand[Expression]], ...]:
+    """The factory parameters the function bound to `name` by a factory call of this body reads, bound to that
+    call's operands (the CLI's `_factory_captures`)."""
+    from mypy_plugin.lowering import _params, _stable_names  # it imports this module
+
+    call = lowerer.factory_calls.get(name)
+    if call is None or lowerer.named.get(name) is not callee or not isinstance(call.callee, NameExpr):
+        return ()
+    factory = lowerer.helper(call.callee)
+    if factory is None:
+        return ()
+    params = _params(factory)
+    kept = _stable_names(factory.body.body, params)  # a parameter the factory rebinds is not the call's operand
+    captured = {n for n in lowerer.ctx.classes.free_names(callee) if n in params and n in kept}
+    if not captured:
+        return ()
+    operands = tuple(
+        lowerer.operand(arg, keyword if kind == ARG_NAMED else None, kind in (ARG_STAR, ARG_STAR2))
+        for arg, kind, keyword in zip(call.args, call.arg_kinds, call.arg_names, strict=True)
+    )
+    positional = [a.variable.name for a in factory.arguments if a.kind in _POSITIONAL]
+    keyword_only = [a.variable.name for a in factory.arguments if a.kind in _KEYWORD_ONLY]
+    bound = bind_parameters(positional, keyword_only, operands, None)
+    return factory_captures(
+        bound,
+        captured,
+        lambda op: isinstance(op.node, NameExpr) and lowerer.view_bound(op.node) == op.node.name,
+        span,
+    )
 
 
 def function_choices(lowerer: FunctionLowerer, func: Expression) -> tuple[FuncItem, ...] | None:
@@ -1629,6 +1667,7 @@ def _applied(
     call_span: Span,
     captures: bool = False,
     receiver_class: ClassDef | None = None,
+    captured: tuple[tuple[str, calls.Operand[Expression]], ...] = (),
 ) -> AppliedSummary[Expression] | None:
     """The summary of `callee`, with the call's operands bound to its parameters (`receiver` to the first) and,
     with `captures` (or when the callee and the caller are both the module's top level), the names it reads without
@@ -1646,34 +1685,42 @@ def _applied(
 
     owner = classes.owner.get(id(callee)) if receiver is not None else None
     dispatch = receiver_class.name if receiver_class is not None and owner is not None else None
+    # the `*args` tuple's items, one parameter each, when the call tells how many (`call_effects.star_items`)
+    star = next((a.variable.name for a in callee.arguments if a.kind == ARG_STAR), None)
+    count = star_count(positional, args, receiver is not None) if star is not None else 0
+    items = star_items(star, count) if star is not None else ()
 
     def compute(dispatch: str | None = dispatch) -> CallSummary | None:
         # every parameter but the receiver counts as a device value (see `CallSummary`)
-        plain = frozenset(p for p in (*positional, *keyword_only) if p != receiver_param)
+        plain = frozenset(p for p in (*positional, *keyword_only, *items) if p != receiver_param)
         outer = device | plain
         unit = type(lowerer.unit)(
-            callee, "function", lambda: outer, None, f"{callee.name} (call summary)", receiver_class=dispatch
+            callee, "function", lambda: outer, None, f"{callee.name} (call summary)", receiver_class=dispatch,
+            star_items=count,
         )
         function = type(lowerer)(lowerer.ctx, unit).lower()
-        params = [*positional, *keyword_only, *(n for n in free if n not in (*positional, *keyword_only))]
+        params = [*positional, *keyword_only, *items, *(n for n in free if n not in (*positional, *keyword_only))]
         found = call_summary(function, params, receiver_param, callee.name)
         if receiver_param is not None and _moves_receiver_attributes(callee, receiver_param):
             # once more with the receiver's attributes as device values, for the moves only that makes
             assumed = outer | {receiver_param}
             again = f"{callee.name} (call summary, device attributes)"
-            unit = type(lowerer.unit)(callee, "function", lambda: assumed, None, again, receiver_class=dispatch)
+            unit = type(lowerer.unit)(
+                callee, "function", lambda: assumed, None, again, receiver_class=dispatch, star_items=count
+            )
             assuming = type(lowerer)(lowerer.ctx, unit).lower()
             found = with_receiver_moves(found, call_summary(assuming, params, receiver_param, callee.name))
         return found
 
-    own = classes.memo.get(id(callee), lambda: compute(None))
+    own = classes.memo.get((id(callee), count) if count else id(callee), lambda: compute(None))
     summary = own if dispatch is None or owner is None or dispatch == owner.name else classes.memo.get(
-        (id(callee), dispatch), compute
+        (id(callee), dispatch, count) if count else (id(callee), dispatch), compute
     )
     if summary is None or own is None:
         return None
     summary = dispatched(summary, own)
-    bound = bind_parameters(positional, keyword_only, args, receiver)
+    bound = bind_parameters(positional, keyword_only, args, receiver, star=star if count else None)
+    bound += captured  # `_factory_captures`: free names, never parameters
     if captures and not summary.empty:
         taken = {name for name, _ in bound}
         bound += tuple(

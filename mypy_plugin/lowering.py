@@ -489,6 +489,8 @@ class Unit:
     # A method's summary for a call on an object of this class (a subclass of its own): `self` is one of it, so
     # `self.target()` runs the subclass's override (`call_targets.receiver_class`)
     receiver_class: str | None = None
+    # A call summary's lowering for a call passing this many items to the `*args` parameter (the CLI's)
+    star_items: int = 0
 
 
 @dataclass
@@ -953,6 +955,7 @@ class FunctionLowerer(calls.PlaceNaming):
         # (and its name by the call's id)
         self.lambdas: dict[int, str] = {}
         self.named: dict[str, FuncItem] = {}
+        self.factory_calls: dict[str, CallExpr] = {}  # the factory call that made a function (`call_targets`)
         self.partials: dict[str, CallExpr] = {}
         self.partial_names: dict[int, str] = {}
         self.partial_slots: dict[str, str] = {}  # a loop target taking partials: the list whose slots they use
@@ -1213,6 +1216,13 @@ class FunctionLowerer(calls.PlaceNaming):
                 bindings = sum(1 for names, _ in pairs if name in names)
                 if len(set(lengths)) == 1 and bindings == len(lengths):
                     self.splat_lengths[name] = longest
+        star = next((a.variable.name for a in func.arguments if a.kind == ARG_STAR), None) if func else None
+        if self.unit.star_items and star is not None and star not in unsure and all(
+            star not in names for names, _ in pairs
+        ):
+            # the `*args` tuple of a call summary's call (`Unit.star_items`): `*args` and `args[i]` are its items
+            self.containers[star] = calls.Container(tuple(range(self.unit.star_items)), False)
+            self.splat_lengths[star] = self.lengths[star] = self.unit.star_items
         self.find_factory_kernels(pairs, unsure | set(_params(func) if func is not None else ()), made)
         for call in launched:
             # A place passed to a kernel is a device value (the launch refuses anything else).
@@ -1291,6 +1301,7 @@ class FunctionLowerer(calls.PlaceNaming):
                 made = _returned_function(factory)
                 if made is not None:
                     self.named[name] = made
+                    self.factory_calls[name] = value
 
         def once(name: str) -> bool:
             return counts.get(name) == 1 and name not in excluded and name not in self.partials

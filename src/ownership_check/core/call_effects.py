@@ -13,7 +13,7 @@ A summary speaks of *parameter paths*: a parameter name and an attribute path be
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Final, Generic, TypeAlias, TypeVar
 
@@ -422,18 +422,64 @@ class SummaryMemo:
         return found
 
 
+def star_count(positional: Sequence[str], args: Sequence[Operand[E]], receiver: bool) -> int:
+    """How many items the tuple of a callee's `*args` parameter holds at a call: the positional operands beyond
+    the ones its named positional parameters take (`receiver`: a method's receiver takes the first).  0 when a
+    splat at the call makes that unknown, or when there are none or more than a container follows: the summary
+    then knows nothing of the tuple's items."""
+    from ownership_check.core.calls import MAX_CONTAINER_ITEMS  # `calls` imports this module
+
+    plain = [a for a in args if a.keyword is None]
+    if any(a.star for a in plain):
+        return 0
+    extra = len(plain) - max(len(positional) - (1 if receiver else 0), 0)
+    return extra if 0 < extra <= MAX_CONTAINER_ITEMS else 0
+
+
+def star_items(star: str, count: int) -> tuple[str, ...]:
+    """The names a call summary gives the items of the `*args` parameter `star` of a call passing `count` of them
+    (`star_count`): the roots of the element places of the tuple `star` is in the callee's lowering
+    (`calls.element_place`: `bufs$e0`), so `k.launch(p, s, *bufs)` and `bufs[1]` there borrow the caller's
+    operands in order (an index the callee computes, any of them); `bind_parameters` binds them at the call."""
+    from ownership_check.core.calls import element_place  # `calls` imports this module
+
+    return tuple(element_place(star, i, star).root for i in range(count))
+
+
+def factory_captures(
+    factory: Sequence[tuple[str, Operand[E]]],
+    captured: Collection[str],
+    stable: Callable[[Operand[E]], bool],
+    span: Span,
+) -> tuple[tuple[str, Operand[E]], ...]:
+    """The parameters of a function factory that the function it returned reads (`captured`: names that function
+    never binds, the factory never rebinds), each bound to the operand the factory's call passed for it
+    (`factory`: `bind_parameters` of that call) when that is a name with one value wherever the caller reads it
+    (`stable`): the returned function holds that object at each of its calls (`acc = make_acc(total)`, then
+    `acc(x)` launches with the caller's `total`).  At `span`, the call's: its launch borrows them there."""
+    return tuple(
+        (name, replace(operand, span=span))
+        for name, operand in factory
+        if name in captured and operand.place is not None and not operand.place.attrs and stable(operand)
+    )
+
+
 def bind_parameters(
     positional: Sequence[str],
     keyword_only: Sequence[str],
     args: Sequence[Operand[E]],
     receiver: Operand[E] | None,
     spread: str | None = None,
+    star: str | None = None,
 ) -> tuple[tuple[str, Operand[E]], ...]:
     """Parameter name -> operand for a call's plainly bound arguments (a method's receiver binds the first
     positional parameter; nothing after a `*args` splat binds by position; `**kwargs` binds nothing).  With
     `spread`, the name of the callee's `**kwargs` parameter, a keyword no other parameter takes binds
-    `<spread>.<keyword>`: that dict's item (`Buffers(x=a, y=c)` of `def __init__(self, **bufs)`)."""
+    `<spread>.<keyword>`: that dict's item (`Buffers(x=a, y=c)` of `def __init__(self, **bufs)`).  With `star`,
+    the name of the callee's `*args` parameter, the positional operands after the named ones bind its items
+    (`star_items`), in order."""
     names = list(positional)
+    extra = list(star_items(star, star_count(positional, args, receiver is not None))) if star is not None else []
     bound: dict[str, Operand[E]] = {}
     if receiver is not None:
         if not names:
@@ -453,4 +499,6 @@ def bind_parameters(
         elif not splat and position < len(names):
             bound[names[position]] = arg
             position += 1
+        elif not splat and extra:
+            bound[extra.pop(0)] = arg
     return tuple(bound.items())

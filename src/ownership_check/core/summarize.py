@@ -38,11 +38,12 @@ class _SummaryAnalysis(_Analysis):
 
 
 def _path(obj: str, params: frozenset[str]) -> ParamPath | None:
-    """The parameter path whose caller's value `obj` is (`@self.x` -> `("self", ("x",))`), else None."""
-    if obj[0] != "@" or "$" in obj or "~" in obj:
+    """The parameter path whose caller's value `obj` is (`@self.x` -> `("self", ("x",))`), else None.  A
+    parameter's name may hold `$`: an item of a `*args` tuple (`call_effects.star_items`)."""
+    if obj[0] != "@" or "~" in obj:
         return None
     parts = obj[1:].split(".")
-    if parts[0] not in params:
+    if parts[0] not in params or any("$" in part for part in parts[1:]):
         return None
     return parts[0], tuple(parts[1:])
 

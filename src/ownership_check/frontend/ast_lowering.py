@@ -1028,6 +1028,9 @@ class Unit:
     # A method's summary for a call on an object of this class (a subclass of its own): `self` is one of it, so
     # `self.target()` runs the subclass's override (`call_targets.receiver_class`)
     receiver_class: str | None = None
+    # A call summary's lowering for a call passing this many items to the `*args` parameter: it is a tuple of
+    # that many items, each the caller's value (`call_effects.star_items`)
+    star_items: int = 0
 
 
 def _lambda_function(node: ast.Lambda) -> ast.FunctionDef:
@@ -1093,6 +1096,7 @@ class FunctionLowerer(calls.PlaceNaming):
         # function a factory of this module returns, a `functools.partial` call (and its name by the call's id)
         self.lambdas: dict[int, str] = {}
         self.made: dict[str, FunctionNode] = {}
+        self.factory_calls: dict[str, ast.Call] = {}  # the factory call that made each (`call_targets`' captures)
         self.partials: dict[str, ast.Call] = {}
         self.partial_names: dict[int, str] = {}
         self.partial_slots: dict[str, str] = {}  # a loop target taking partials: the list whose slots they use
@@ -1373,6 +1377,13 @@ class FunctionLowerer(calls.PlaceNaming):
                 bindings = sum(1 for names, _ in pairs if name in names)
                 if len(set(lengths)) == 1 and bindings == len(lengths):
                     self.splat_lengths[name] = longest
+        star = self.unit.node.args.vararg if not isinstance(self.unit.node, ast.Module) else None
+        if self.unit.star_items and star is not None and star.arg not in unsure and all(
+            star.arg not in names for names, _ in pairs
+        ):
+            # the `*args` tuple of a call summary's call (`Unit.star_items`): `*args` and `args[i]` are its items
+            self.containers[star.arg] = calls.Container(tuple(range(self.unit.star_items)), False)
+            self.splat_lengths[star.arg] = self.lengths[star.arg] = self.unit.star_items
         self.find_factory_kernels(pairs, unsure | {p.arg for p in params})  # a parameter is the caller's value
         for call in launched:
             # A place passed to a kernel is a device value (the launch refuses anything else).
@@ -1457,6 +1468,7 @@ class FunctionLowerer(calls.PlaceNaming):
                 made = _returned_function(factory, self.ctx)
                 if made is not None:
                     self.made[name] = made
+                    self.factory_calls[name] = value
 
         def once(name: str) -> bool:
             return counts.get(name) == 1 and name not in excluded and name not in self.partials

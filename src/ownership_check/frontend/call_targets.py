@@ -32,7 +32,10 @@ from ownership_check.core.call_effects import (
     SummaryMemo,
     bind_parameters,
     dispatched,
+    factory_captures,
     field_summary,
+    star_count,
+    star_items,
     with_receiver_moves,
 )
 from ownership_check.core.stdlib_flow import forwarding_decorator
@@ -1286,8 +1289,36 @@ def applied_summary(
         return replace(applied, built_receiver=built.id) if applied is not None else None
     else:
         return None
-    applied = _applied(lowerer, callee, receiver, nested, args, lowerer.span(node))
+    # a function a factory returned (`acc = make_acc(total)`): the factory's parameters it reads are the call's
+    captured = _factory_captures(lowerer, callee, func.id, lowerer.span(node)) if isinstance(func, ast.Name) else ()
+    applied = _applied(lowerer, callee, receiver, nested, args, lowerer.span(node), captured=captured)
     return callables.item_of_a_loop(applied) if id(node) in lowerer.loop_items else applied
+
+
+def _factory_captures(
+    lowerer: FunctionLowerer, callee: ast.AST, name: str, span: Span
+) -> tuple[tuple[str, calls.Operand[ast.expr]], ...]:
+    """The factory parameters the function bound to `name` by a factory call of this body reads, bound to that
+    call's operands (`call_effects.factory_captures`)."""
+    from ownership_check.frontend.ast_lowering import _param_names, _stable_names, call_args  # it imports this
+
+    call = lowerer.factory_calls.get(name)
+    if call is None or lowerer.made.get(name) is not callee or not isinstance(call.func, ast.Name):
+        return ()
+    factory = lowerer.helper(call.func.id)
+    if not isinstance(factory, ast.FunctionDef | ast.AsyncFunctionDef) or not isinstance(callee, ast.FunctionDef):
+        return ()
+    params = [p.arg for p in _param_names(factory.args)]
+    kept = _stable_names(factory.body, params)  # a parameter the factory rebinds is not the call's operand
+    captured = {n for n in lowerer.ctx.classes.free_names(callee) if n in params and n in kept}
+    if not captured:
+        return ()
+    positional = [p.arg for p in (*factory.args.posonlyargs, *factory.args.args)]
+    operands = tuple(lowerer.operand(a.value, a.keyword, bool(a.star)) for a in call_args(call))
+    bound = bind_parameters(positional, [p.arg for p in factory.args.kwonlyargs], operands, None)
+    return factory_captures(
+        bound, captured, lambda op: isinstance(op.node, ast.Name) and lowerer.view_bound(op.node) == op.node.id, span
+    )
 
 
 def function_choices(lowerer: FunctionLowerer, func: ast.expr) -> tuple[ast.FunctionDef, ...] | None:
@@ -1492,6 +1523,7 @@ def _applied(
     call_span: Span | None = None,
     captures: bool = False,
     receiver_class: ast.ClassDef | None = None,
+    captured: tuple[tuple[str, calls.Operand[ast.expr]], ...] = (),
 ) -> AppliedSummary[ast.expr] | None:
     """The summary of `callee`, with the call's operands bound to its parameters (`receiver` to the first) and,
     with `captures` (or when the callee and the caller are both the module's top level), the names it reads without
@@ -1512,10 +1544,14 @@ def _applied(
 
     owner = classes.owner.get(id(callee)) if receiver is not None else None
     dispatch = receiver_class.name if receiver_class is not None and owner is not None else None
+    # the `*args` tuple's items, one parameter each, when the call tells how many (`call_effects.star_items`)
+    star = callee.args.vararg.arg if callee.args.vararg is not None else None
+    count = star_count(positional, args, receiver is not None) if star is not None else 0
+    items = star_items(star, count) if star is not None else ()
 
     def compute(dispatch: str | None = dispatch) -> CallSummary | None:
         # every parameter but the receiver counts as a device value (see `CallSummary`)
-        plain = frozenset(p for p in (*positional, *keyword_only) if p != receiver_param)
+        plain = frozenset(p for p in (*positional, *keyword_only, *items) if p != receiver_param)
         # a method starts, as when it is checked itself, with the prepared launches `__init__` stored on `self` and
         # the attribute aliases it made (as the plugin's lowering of a method starts)
         brands = lowerer.init_brands(owner) if owner is not None and callee.name != "__init__" else {}
@@ -1523,10 +1559,10 @@ def _applied(
         name = f"{callee.name} (call summary)"
         unit = type(lowerer.unit)(
             name, callee, "function", device | plain, kernels, class_brands=brands, class_aliases=aliases,
-            receiver_class=dispatch,
+            receiver_class=dispatch, star_items=count,
         )
         function = type(lowerer)(lowerer.ctx, unit).lower()
-        params = [*positional, *keyword_only, *(n for n in free if n not in (*positional, *keyword_only))]
+        params = [*positional, *keyword_only, *items, *(n for n in free if n not in (*positional, *keyword_only))]
         found = call_summary(function, params, receiver_param, callee.name)
         if receiver_param is not None and _moves_receiver_attributes(callee, receiver_param):
             # once more with the receiver's attributes as device values, for the moves only that makes
@@ -1534,20 +1570,21 @@ def _applied(
             again = f"{callee.name} (call summary, device attributes)"
             unit = type(lowerer.unit)(
                 again, callee, "function", outer, kernels, class_brands=brands, class_aliases=aliases,
-                receiver_class=dispatch,
+                receiver_class=dispatch, star_items=count,
             )
             assuming = type(lowerer)(lowerer.ctx, unit).lower()
             found = with_receiver_moves(found, call_summary(assuming, params, receiver_param, callee.name))
         return found
 
-    own = classes.memo.get(id(callee), lambda: compute(None))
+    own = classes.memo.get((id(callee), count) if count else id(callee), lambda: compute(None))
     summary = own if dispatch is None or owner is None or dispatch == owner.name else classes.memo.get(
-        (id(callee), dispatch), compute
+        (id(callee), dispatch, count) if count else (id(callee), dispatch), compute
     )
     if summary is None or own is None:
         return None
     summary = dispatched(summary, own)
-    bound = bind_parameters(positional, keyword_only, args, receiver)
+    bound = bind_parameters(positional, keyword_only, args, receiver, star=star if count else None)
+    bound += captured  # `_factory_captures`: free names, never parameters
     if captures and not summary.empty:
         taken = {name for name, _ in bound}
         span = call_span if call_span is not None else lowerer.span(callee)

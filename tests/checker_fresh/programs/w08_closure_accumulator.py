@@ -1,5 +1,5 @@
 # fresh-expect: E0502 at line 41
-# fresh-known-miss: cli,mypy closure returned by a factory captures the factory parameter (make_accumulator(dev, stream, total) defines accumulate(grad, into) launching total, grad, into): accumulate(spare, running) with running passed as total is not mapped to the captured parameter
+# fresh-note: found since: a function a factory returns reads the factory call's arguments as its captured parameters
 """Gradient accumulation: a factory returns a closure that adds each micro-batch into a running sum."""
 import numpy as np
 
