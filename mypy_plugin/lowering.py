@@ -759,6 +759,17 @@ def _flat_targets(target: Expression) -> list[Expression]:
     return [target]
 
 
+def _values_receiver(expr: Expression) -> str | None:
+    """`name` of `name.values()` (no arguments), else None."""
+    if (
+        isinstance(expr, CallExpr) and not expr.args
+        and isinstance(expr.callee, MemberExpr) and expr.callee.name == "values"
+        and isinstance(expr.callee.expr, NameExpr)
+    ):
+        return expr.callee.expr.name
+    return None
+
+
 def _key_literal(expr: Expression | None) -> calls.ContainerKey | None:
     """A subscript's literal key: an integer (`pair[-1]`) or a string (`bufs["out"]`)."""
     if isinstance(expr, StrExpr):
@@ -3054,6 +3065,14 @@ class FunctionLowerer(calls.PlaceNaming):
         if inner is not None:
             return tuple(calls.container_element(inner.name, inner.display, inner.container, i)
                          for i in range(len(inner.container.keys)))
+        values = _values_receiver(expr)
+        if values is not None and values in self.registries:
+            # `*stages.values()` of a dict display bound once, lowering past it (the CLI's rule)
+            container = self.containers.get(values)
+            if container is None or not container.mapping or self.lengths.get(values) != len(container.keys):
+                return None
+            return tuple(calls.container_element(self.name(values), values, container, i)
+                         for i in range(len(container.keys)))
         if not isinstance(expr, NameExpr):
             return None
         raw = expr.name

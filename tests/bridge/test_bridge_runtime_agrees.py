@@ -162,6 +162,13 @@ PAIRS: dict[str, tuple[str, str]] = {
     "fresh v: slices a method returns of its receiver": (
         "e0499_method_returns_receiver_slices", "clean_method_returns_receiver_slices"
     ),
+    "fresh w: a dict item partitioned inline": (
+        "e0382_dict_item_partitioned_inline", "clean_dict_item_partitioned_inline"
+    ),
+    "fresh w: a memoizing getter's item": ("e0382_memoizing_getter_item", "clean_memoizing_getter_item"),
+    "fresh w: a splat of a dict's values into zip": (
+        "e0382_zip_splat_of_dict_values", "clean_zip_splat_of_dict_values"
+    ),
 }
 
 

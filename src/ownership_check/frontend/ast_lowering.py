@@ -513,6 +513,17 @@ def _starred_take(targets: Sequence[ast.expr], value: ast.expr) -> tuple[str, in
     return (stars[0].value.id, count) if count >= 0 else None
 
 
+def _values_receiver(node: ast.AST) -> str | None:
+    """`name` of `name.values()` (no arguments), else None."""
+    if (
+        isinstance(node, ast.Call) and not node.args and not node.keywords
+        and isinstance(node.func, ast.Attribute) and node.func.attr == "values"
+        and isinstance(node.func.value, ast.Name)
+    ):
+        return node.func.value.id
+    return None
+
+
 def _changed_container(node: ast.AST) -> str | None:
     """The name a statement or call changes in place, if it is a container's (`bufs["out"] = c`, `del
     bufs[0]`, `bufs += [c]`, `bufs.update(...)`)."""
@@ -3279,6 +3290,14 @@ class FunctionLowerer(calls.PlaceNaming):
         if inner is not None:
             return tuple(calls.container_element(inner.name, inner.display, inner.container, i)
                          for i in range(len(inner.container.keys)))
+        values = _values_receiver(node)
+        if values is not None and values in self.registries:
+            # `*stages.values()` of a dict display bound once, lowering past it: its items in display order
+            container = self.containers.get(values)
+            if container is None or not container.mapping or self.lengths.get(values) != len(container.keys):
+                return None
+            return tuple(calls.container_element(self.name(values), values, container, i)
+                         for i in range(len(container.keys)))
         if not isinstance(node, ast.Name):
             return None
         raw = node.id
