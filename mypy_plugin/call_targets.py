@@ -14,7 +14,7 @@ across hooks (dmypy re-checks edited modules in the same process).
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from collections.abc import Set as AbstractSet
 from dataclasses import replace
 from typing import TYPE_CHECKING, ClassVar
@@ -75,7 +75,7 @@ from mypy.nodes import (
 )
 
 from mypy_plugin import tree
-from ownership_check.core import callables, calls
+from ownership_check.core import callables, calls, class_order
 from ownership_check.core.call_effects import (
     AppliedSummary,
     CallSummary,
@@ -539,6 +539,7 @@ class ModuleClasses:
         self._forwarded: set[int] = set()
         self.repeated: set[int] = set()  # functions whose decorator may call them again (`AppliedSummary.repeats`)
         self._free: dict[int, list[str]] = {}
+        self._orders: dict[str, tuple[tuple[str, ...], bool]] = {}
 
     def free_names(self, callee: FuncItem) -> list[str]:
         """`_module_names`, once per function."""
@@ -614,7 +615,7 @@ class ModuleClasses:
         `super_method`)."""
         owner = self.owner.get(id(func))
         chain = list(self._chain(owner)) if owner is not None else []
-        return self.method(chain[1], name) if len(chain) > 1 else None
+        return self._lookup(chain[1:], name)
 
     def loop_instances(self, body_owner: Node, body: list[Statement]) -> dict[str, tuple[ClassDef, ...]]:
         """`_loop_classes` of one body, walked once."""
@@ -645,7 +646,7 @@ class ModuleClasses:
         return _item_path(found) if found is not None else None
 
     def subclasses(self, cls: ClassDef) -> list[ClassDef]:
-        """The module's classes whose chain of single bases reaches `cls` (not `cls` itself)."""
+        """The module's classes whose method resolution order reaches `cls` (not `cls` itself)."""
         return [c for c in self.classes.values() if c is not cls and any(b is cls for b in self._chain(c))]
 
     def attribute_view(self, cls: ClassDef, name: str) -> tuple[str, ...] | None:
@@ -675,7 +676,7 @@ class ModuleClasses:
         return None
 
     def init_chain(self, cls: ClassDef) -> tuple[FuncDef, tuple[ClassDef, ...]] | None:
-        """The `__init__` an instance of `cls` runs, its own or the one it inherits along its chain of single bases
+        """The `__init__` an instance of `cls` runs, its own or the one it inherits along its method resolution order
         in the module (no decorator on the way), with that chain's known classes (the CLI's `init_chain`)."""
         chain = tuple(self._chain(cls))
         for current in chain:
@@ -687,21 +688,40 @@ class ModuleClasses:
         return None
 
     def _chain(self, cls: ClassDef) -> Iterator[ClassDef]:
-        seen: set[str] = set()
-        current: ClassDef | None = cls
-        while current is not None and current.name not in seen:
-            seen.add(current.name)
-            yield current
-            bases = current.base_type_exprs + current.removed_base_type_exprs
-            if len(bases) != 1 or current.keywords or not isinstance(bases[0], NameExpr):
-                return
-            current = self.classes.get(bases[0].name)
+        """`cls`, then the module's classes along its method resolution order (the CLI's `_chain`)."""
+        yield cls
+        for name in self.order(cls)[0][1:]:
+            yield self.classes[name]
+
+    def order(self, cls: ClassDef) -> tuple[tuple[str, ...], bool]:
+        """The names of `cls`'s method resolution order the module defines, and whether that is all of it."""
+        known = self._orders.get(cls.name)
+        if known is None:
+            known = self._orders[cls.name] = class_order.linearized(cls.name, self._bases_of)
+        return known
+
+    def complete_chain(self, cls: ClassDef) -> list[ClassDef] | None:
+        """`_chain` when every class of the method resolution order is the module's (the CLI's)."""
+        return list(self._chain(cls)) if self.order(cls)[1] else None
+
+    def _bases_of(self, name: str) -> tuple[str, ...] | None:
+        cls = self.classes.get(name)
+        if cls is None:
+            return None
+        bases = [
+            b.name if isinstance(b, NameExpr) else class_order.UNKNOWN_BASE
+            for b in cls.base_type_exprs + cls.removed_base_type_exprs
+            if not (isinstance(b, NameExpr) and b.name == "object")
+        ]
+        unknown = bool(cls.keywords) or cls.metaclass is not None
+        return (*bases, class_order.UNKNOWN_BASE) if unknown else tuple(bases)
 
     def method(self, cls: ClassDef, name: str) -> FuncDef | None:
-        seen: set[str] = set()
-        current: ClassDef | None = cls
-        while current is not None and current.name not in seen:
-            seen.add(current.name)
+        """The method `name` an instance of `cls` runs (the CLI's `method`)."""
+        return self._lookup(self._chain(cls), name)
+
+    def _lookup(self, chain: Iterable[ClassDef], name: str) -> FuncDef | None:
+        for current in chain:
             found: Node | None = None
             for stmt in current.defs.body:
                 if isinstance(stmt, FuncDef | Decorator | OverloadedFuncDef) and stmt.name == name:
@@ -713,10 +733,6 @@ class ModuleClasses:
             if found is not None:
                 plain = self.plain(found) if isinstance(found, FuncDef | Decorator) else None
                 return plain if plain is not None and self.runs_when_called(plain) else None
-            bases = current.base_type_exprs + current.removed_base_type_exprs
-            if len(bases) != 1 or current.keywords or not isinstance(bases[0], NameExpr):
-                return None
-            current = self.classes.get(bases[0].name)
         return None
 
 
@@ -1321,10 +1337,8 @@ def _held_callable(
     if not candidates:
         return None
     for cls in candidates:
-        chain = list(classes._chain(cls))
-        bases = chain[-1].base_type_exprs + chain[-1].removed_base_type_exprs
-        plain = len(bases) == 1 and isinstance(bases[0], NameExpr) and bases[0].fullname == "builtins.object"
-        if bases and not plain:
+        chain = classes.complete_chain(cls)
+        if chain is None:
             return None  # a base of another module may define it
         if any(isinstance(s, FuncDef | Decorator | OverloadedFuncDef) and s.name == func.name for c in chain
                for s in c.defs.body):

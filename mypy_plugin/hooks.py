@@ -36,6 +36,7 @@ from mypy.nodes import (
     MypyFile,
     NameExpr,
     RefExpr,
+    TypeInfo,
     Var,
 )
 from mypy.options import Options
@@ -150,6 +151,12 @@ class SafeKernelsPlugin(Plugin):
             return False
         try:
             symbol = self.lookup_fully_qualified(fullname)
+            if symbol is None and "." in fullname:
+                # a method an instance inherits (`act.forward()` of `class InPlace(Mixin, Layer)`): mypy names it
+                # by the receiver's class, whose own names lack it; its method resolution order finds it
+                owner, name = fullname.rsplit(".", 1)
+                found = self.lookup_fully_qualified(owner)
+                symbol = found.node.get(name) if found is not None and isinstance(found.node, TypeInfo) else None
         except (KeyError, AssertionError):
             return False
         node = symbol.node if symbol is not None else None

@@ -6,8 +6,9 @@ by its name, undecorated or wrapped only by decorators of the module that forwar
 a lambda or a factory's function bound once to the name (`ast_lowering.find_callables`); or a method of a class
 defined at the module's top level, called on a name that is `self` in one of that class's methods, a parameter
 annotated with the class, or a local name bound only by `name = Class(...)`; or a `@staticmethod` of such a class
-called on the class's name (`Ops.add_into(a, a, b)`).  A method is looked up in the class's body, then along a
-chain of single bases that are such classes.  A function of the module's top level called there (or one `map`
+called on the class's name (`Ops.add_into(a, a, b)`).  A method is looked up along
+the class's method resolution order (`class_order`), up to a class of another module.  A function of
+the module's top level called there (or one `map`
 applies) reads the caller's values of the names it does not bind (`_module_names`).  A name or a dict display's
 entry bound only to such functions runs one of them (`function_choices`); a generator function of the module runs
 where an item is taken from its call (`ModuleClasses.runs_when_iterated`).  Anything else (calls through
@@ -20,11 +21,11 @@ from __future__ import annotations
 import ast
 import functools
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from ownership_check.core import callables, calls
+from ownership_check.core import callables, calls, class_order
 from ownership_check.core.call_effects import (
     AppliedSummary,
     CallSummary,
@@ -403,6 +404,7 @@ class ModuleClasses:
         self.again = frozenset(name for name, shape in (*shapes.items(), *factories.items()) if shape == FORWARDS_AGAIN)
         self._imported = _imported_names(module)  # for the standard library's forwarding decorators
         self._free: dict[int, list[str]] = {}
+        self._orders: dict[str, tuple[tuple[str, ...], bool]] = {}
 
     def free_names(self, callee: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
         """`_module_names`, once per function."""
@@ -436,11 +438,11 @@ class ModuleClasses:
         return _item_path(found) if found is not None else None
 
     def subclasses(self, cls: ast.ClassDef) -> list[ast.ClassDef]:
-        """The module's classes whose chain of single bases reaches `cls` (not `cls` itself)."""
+        """The module's classes whose method resolution order reaches `cls` (not `cls` itself)."""
         return [c for c in self.classes.values() if c is not cls and any(b is cls for b in self._chain(c))]
 
     def attribute_view(self, cls: ast.ClassDef, name: str) -> tuple[str, ...] | None:
-        """The attribute path a `@property` `name` of `cls` (or of its chain of single bases) returns from its
+        """The attribute path a `@property` `name` of `cls` (or of a class along its `_chain`) returns from its
         receiver (`return self._out`), when that is all it does and nothing else of the class binds `name` (no
         setter, no deleter): `obj.name` is then the place `obj._out`."""
         for current in self._chain(cls):
@@ -451,7 +453,7 @@ class ModuleClasses:
         return None
 
     def property_returns(self, cls: ast.ClassDef, name: str) -> tuple[tuple[tuple[str, ...], ...], bool] | None:
-        """What a property `name` of `cls` (or of its chain of single bases) that only tests and returns gives
+        """What a property `name` of `cls` (or of a class along its `_chain`) that only tests and returns gives
         (`_property_returns`: its receiver's attribute paths, and whether a return gives a new value), when nothing
         else of the class binds `name`."""
         for current in self._chain(cls):
@@ -461,7 +463,7 @@ class ModuleClasses:
         return None
 
     def iterated(self, cls: ast.ClassDef) -> tuple[tuple[str, ...], ...] | None:
-        """The attribute paths, in order, an `__iter__` of `cls` (or of its chain of single bases) gives when it
+        """The attribute paths, in order, an `__iter__` of `cls` (or of a class along its `_chain`) gives when it
         only returns `iter((self.a, self.b))` or yields `self.a` then `self.b` (`a, b = pair`)."""
         for current in self._chain(cls):
             bound = [s for s in current.body if _binds_name(s, "__iter__")]
@@ -473,7 +475,7 @@ class ModuleClasses:
         self, cls: ast.ClassDef
     ) -> tuple[ast.FunctionDef | ast.AsyncFunctionDef, tuple[ast.ClassDef, ...]] | None:
         """The `__init__` an instance of `cls` runs: its own, or, when it defines none, the one it inherits along
-        its chain of single bases in the module (no decorator on the way, as `@dataclass` writes an `__init__`);
+        its method resolution order in the module (no decorator on the way, as `@dataclass` writes an `__init__`);
         with that chain's known classes, whose methods all run on the instance and may bind its attributes. A
         subclass's methods then start with what the inherited `__init__` leaves on `self` (as mypy types
         `self.prepared` in a subclass from its base's `__init__`)."""
@@ -488,15 +490,34 @@ class ModuleClasses:
         return None
 
     def _chain(self, cls: ast.ClassDef) -> Iterator[ast.ClassDef]:
-        seen: set[str] = set()
-        current: ast.ClassDef | None = cls
-        while current is not None and current.name not in seen:
-            seen.add(current.name)
-            yield current
-            bases = current.bases
-            if len(bases) != 1 or current.keywords or not isinstance(bases[0], ast.Name):
-                return
-            current = self.classes.get(bases[0].id)
+        """`cls`, then the module's classes along its method resolution order, up to the first class the module
+        does not define (`class_order.linearized`)."""
+        yield cls
+        for name in self.order(cls)[0][1:]:
+            yield self.classes[name]
+
+    def order(self, cls: ast.ClassDef) -> tuple[tuple[str, ...], bool]:
+        """The names of `cls`'s method resolution order the module defines, and whether that is all of it."""
+        known = self._orders.get(cls.name)
+        if known is None:
+            known = self._orders[cls.name] = class_order.linearized(cls.name, self._bases_of)
+        return known
+
+    def complete_chain(self, cls: ast.ClassDef) -> list[ast.ClassDef] | None:
+        """`_chain` when every class of the method resolution order is the module's (no base of another module
+        may define a name the lookup misses), else None."""
+        return list(self._chain(cls)) if self.order(cls)[1] else None
+
+    def _bases_of(self, name: str) -> tuple[str, ...] | None:
+        cls = self.classes.get(name)
+        if cls is None:
+            return None
+        bases = [
+            b.id if isinstance(b, ast.Name) else class_order.UNKNOWN_BASE
+            for b in cls.bases
+            if not (isinstance(b, ast.Name) and b.id == "object")
+        ]
+        return (*bases, class_order.UNKNOWN_BASE) if cls.keywords else tuple(bases)
 
     def runs_when_called(self, node: ast.AST) -> bool:
         """`_runs_when_called`, once per function (a call site asks again for every call of it)."""
@@ -571,10 +592,10 @@ class ModuleClasses:
 
     def super_method(self, func: ast.AST, name: str) -> ast.FunctionDef | None:
         """The method `super().name` runs inside `func`, a method of one of the module's classes: `name` as the
-        class's single base (along the module's single bases) finds it."""
+        classes after the method's own class along its method resolution order find it."""
         owner = self.owner.get(id(func))
         chain = list(self._chain(owner)) if owner is not None else []
-        return self.method(chain[1], name) if len(chain) > 1 else None
+        return self._lookup(chain[1:], name)
 
     def loop_instances(self, body_owner: ast.AST, body: list[ast.stmt]) -> dict[str, tuple[ast.ClassDef, ...]]:
         """`_loop_classes` of one body, walked once."""
@@ -584,10 +605,12 @@ class ModuleClasses:
         return known
 
     def method(self, cls: ast.ClassDef, name: str) -> ast.FunctionDef | None:
-        seen: set[str] = set()
-        current: ast.ClassDef | None = cls
-        while current is not None and current.name not in seen:
-            seen.add(current.name)
+        """The method `name` an instance of `cls` runs (along its method resolution order), when it is a plain
+        function the checker follows."""
+        return self._lookup(self._chain(cls), name)
+
+    def _lookup(self, chain: Iterable[ast.ClassDef], name: str) -> ast.FunctionDef | None:
+        for current in chain:
             found: ast.AST | None = None
             for stmt in current.body:
                 if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef) and stmt.name == name:
@@ -599,10 +622,6 @@ class ModuleClasses:
                     found = stmt
             if found is not None:
                 return found if isinstance(found, ast.FunctionDef) and self.runs_when_called(found) else None
-            bases = current.bases
-            if len(bases) != 1 or current.keywords or not isinstance(bases[0], ast.Name):
-                return None
-            current = self.classes.get(bases[0].id)
         return None
 
 
@@ -1054,8 +1073,8 @@ def _held_callable(
     if not candidates:
         return None
     for cls in candidates:
-        chain = list(classes._chain(cls))
-        if chain[-1].bases and not (len(chain[-1].bases) == 1 and _dotted(chain[-1].bases[0]) == "object"):
+        chain = classes.complete_chain(cls)
+        if chain is None:
             return None  # a base of another module may define it
         if any(isinstance(s, ast.FunctionDef | ast.AsyncFunctionDef) and s.name == func.attr for c in chain
                for s in c.body):
@@ -1468,7 +1487,7 @@ def constructor_summary(
     lowerer: FunctionLowerer, func: ast.Name, args: tuple[calls.Operand[ast.expr], ...]
 ) -> AppliedSummary[ast.expr] | None:
     """`Cls(...)` of a top-level class of this module not shadowed here: the summary of its `__init__` (its own,
-    or one along a chain of single bases of this module, or the one `@dataclass` / `NamedTuple` generates), with
+    or one along its method resolution order in this module, or the one `@dataclass` / `NamedTuple` generates), with
     the call's arguments bound to its parameters after the receiver, which is the new object
     (`AppliedSummary.constructs`).  None when the class builds its objects otherwise (`__new__`, a metaclass) or
     its initializer binds nothing the checker follows."""

@@ -1,5 +1,5 @@
 # fresh-expect: E0502 at line 57
-# fresh-known-miss: cli,mypy method override from a mixin under multiple inheritance (class InPlaceGelu(InPlaceMixin, Layer)): the base forward() calls self.output(), which the MRO resolves to the mixin returning self.x; only single bases are followed
+# fresh-note: found since: a method is looked up along the class's method resolution order (a mixin's override)
 """Model layers as classes: a mixin makes activations write over their input to save memory."""
 import math
 
