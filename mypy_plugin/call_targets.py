@@ -209,6 +209,78 @@ def forwarding_shape(decorator: Node) -> int:
     return FORWARDS_AGAIN if id(forwarded[0]) in looped else FORWARDS_ONCE
 
 
+def forwarding_class_shape(cls: Node) -> int:
+    """A class used as a decorator that hands every call on to the function it wraps (the CLI's
+    `forwarding_class_shape`)."""
+    if not isinstance(cls, ClassDef) or cls.decorators or cls.base_type_exprs or cls.removed_base_type_exprs:
+        return FORWARDS_NOT
+    if cls.keywords or cls.metaclass is not None:
+        return FORWARDS_NOT
+    methods = {s.name: s for s in cls.defs.body if isinstance(s, FuncDef | Decorator | OverloadedFuncDef)}
+    init, call = methods.get("__init__"), methods.get("__call__")
+    if not isinstance(init, FuncDef) or not isinstance(call, FuncDef) or init.is_coroutine:
+        return FORWARDS_NOT
+    if [a.kind for a in init.arguments] != [ARG_POS, ARG_POS]:
+        return FORWARDS_NOT
+    me, wrapped = (a.variable.name for a in init.arguments)
+    init_body = list(tree.walk_many(init.body.body))
+    stores = [
+        t.name for stmt in init_body if isinstance(stmt, AssignmentStmt)
+        for t in stmt.lvalues if isinstance(t, MemberExpr) and isinstance(t.expr, NameExpr) and t.expr.name == me
+        and isinstance(stmt.rvalue, NameExpr) and stmt.rvalue.name == wrapped
+    ]
+    uses = [n for n in init_body if isinstance(n, NameExpr) and n.name == wrapped]
+    wrapping = [n for n in init_body if isinstance(n, CallExpr) and _callee_text(n.callee) in _UPDATE_WRAPPER]
+    if len(stores) != 1 or len(uses) != 1 + len(wrapping):
+        return FORWARDS_NOT
+    attr = stores[0]
+    stored_elsewhere = [
+        t for m in methods.values() if m is not init and isinstance(m, FuncDef)
+        for n in tree.walk_many(m.body.body) if isinstance(n, AssignmentStmt | OperatorAssignmentStmt)
+        for t in (n.lvalues if isinstance(n, AssignmentStmt) else [n.lvalue])
+        if isinstance(t, MemberExpr) and t.name == attr
+    ]
+    kinds = [a.kind for a in call.arguments]
+    if stored_elsewhere or kinds not in ([ARG_POS, ARG_STAR], [ARG_POS, ARG_STAR, ARG_STAR2]):
+        return FORWARDS_NOT
+    this, star = call.arguments[0].variable.name, call.arguments[1].variable.name
+    double = call.arguments[2].variable.name if len(kinds) == 3 else None
+    body = list(tree.walk_many(call.body.body))
+    if call.is_coroutine or call.is_generator or any(isinstance(n, AwaitExpr | YieldExpr | YieldFromExpr)
+                                                     for n in body):
+        return FORWARDS_NOT
+    calls_of = [
+        n for n in body if isinstance(n, CallExpr) and isinstance(n.callee, MemberExpr) and n.callee.name == attr
+        and isinstance(n.callee.expr, NameExpr) and n.callee.expr.name == this
+    ]
+    expected = [ARG_STAR] if double is None else [ARG_STAR, ARG_STAR2]
+    forwarded = [
+        r for r in body
+        if isinstance(r, ReturnStmt) and isinstance(c := r.expr, CallExpr) and c in calls_of
+        and c.arg_kinds == expected and all(isinstance(a, NameExpr) for a in c.args)
+        and [a.name for a in c.args if isinstance(a, NameExpr)] == [star, *([double] if double else [])]
+    ]
+    mentions = [n for n in body if isinstance(n, NameExpr) and n.name in (star, double)]
+    if not (len(calls_of) == 1 and len(forwarded) == 1 and len(mentions) == len(expected)):
+        return FORWARDS_NOT
+    looped = {
+        id(n) for loop in body if isinstance(loop, ForStmt | WhileStmt) for n in tree.walk_many(loop.body.body)
+    }
+    return FORWARDS_AGAIN if id(forwarded[0]) in looped else FORWARDS_ONCE
+
+
+#: The CLI's `_UPDATE_WRAPPER`.
+_UPDATE_WRAPPER = frozenset({"functools.update_wrapper", "update_wrapper"})
+
+
+def _callee_text(node: Expression) -> str | None:
+    if isinstance(node, NameExpr):
+        return node.name
+    if isinstance(node, MemberExpr) and isinstance(node.expr, NameExpr):
+        return f"{node.expr.name}.{node.name}"
+    return None
+
+
 def _returns_its_parameter(decorator: FuncDef, param: str) -> bool:
     """A decorator that hands back the function it is given, unchanged and uncalled (the CLI's
     `_returns_its_parameter`)."""
@@ -483,7 +555,10 @@ class _ModuleShape:
         self.owner: dict[int, ClassDef] = {
             id(sub): cls for cls in self.classes.values() for sub in cls.defs.body if isinstance(sub, FuncDef)
         }
-        shapes = {d.name: (d, forwarding_shape(d)) for d in module.defs if isinstance(d, FuncDef)}
+        shapes: dict[str, tuple[FuncDef | ClassDef, int]] = {
+            d.name: (d, forwarding_shape(d)) for d in module.defs if isinstance(d, FuncDef)
+        }
+        shapes.update((d.name, (d, forwarding_class_shape(d))) for d in module.defs if isinstance(d, ClassDef))
         self.forwarding = {name: d for name, (d, shape) in shapes.items() if shape != FORWARDS_NOT}
         # decorator factories (`@retry(3)`), and the decorators of either kind whose wrapper may call again
         factories = {d.name: (d, forwarding_factory(d)) for d in module.defs if isinstance(d, FuncDef)}
@@ -593,7 +668,8 @@ class ModuleClasses:
                 again = again or dec.callee.name in self.again  # `@retry(3)`: the decorator the factory returns
                 continue
             forwarding = self.forwarding.get(dec.name) if isinstance(dec, NameExpr) else None
-            if forwarding is None or not isinstance(dec, NameExpr) or dec.node is not forwarding:
+            defined = forwarding.info if isinstance(forwarding, ClassDef) else forwarding  # a class: its TypeInfo
+            if forwarding is None or not isinstance(dec, NameExpr) or dec.node is not defined:
                 return None
             again = again or dec.name in self.again
         if again:

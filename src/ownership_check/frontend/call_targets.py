@@ -150,6 +150,74 @@ def forwarding_shape(decorator: ast.AST) -> int:
     return FORWARDS_AGAIN if id(forwarded[0]) in looped else FORWARDS_ONCE
 
 
+def forwarding_class_shape(cls: ast.AST) -> int:
+    """A class used as a decorator that hands every call on to the function it wraps (`forwarding_shape`'s rule for
+    a class): `__init__(self, fn)` stores `fn` on one attribute (`self.fn = fn`, also `functools.update_wrapper(self,
+    fn)`) and nothing else reads it; `__call__(self, *args, **kwargs)` (or `*args` alone) returns `self.fn(*args,
+    **kwargs)` once and does nothing else with its arguments; no other method stores that attribute.  A function it
+    decorates keeps its call summary (`FORWARDS_AGAIN` when the call is in a loop)."""
+    if not isinstance(cls, ast.ClassDef) or cls.decorator_list or cls.bases or cls.keywords:
+        return FORWARDS_NOT
+    methods = {s.name: s for s in cls.body if isinstance(s, ast.FunctionDef | ast.AsyncFunctionDef)}
+    init, call = methods.get("__init__"), methods.get("__call__")
+    if not isinstance(init, ast.FunctionDef) or not isinstance(call, ast.FunctionDef):
+        return FORWARDS_NOT
+    if init.decorator_list or call.decorator_list:
+        return FORWARDS_NOT
+    params = init.args
+    if len(params.args) != 2 or params.posonlyargs or params.kwonlyargs or params.vararg or params.kwarg:
+        return FORWARDS_NOT
+    me, wrapped = params.args[0].arg, params.args[1].arg
+    stores = [
+        t.attr for stmt in _walk_body(init.body) if isinstance(stmt, ast.Assign)
+        for t in stmt.targets if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == me
+        and isinstance(stmt.value, ast.Name) and stmt.value.id == wrapped
+    ]
+    uses = [n for n in _walk_body(init.body) if isinstance(n, ast.Name) and n.id == wrapped]
+    wrapping = [n for n in _walk_body(init.body) if isinstance(n, ast.Call) and _dotted(n.func) in _UPDATE_WRAPPER]
+    if len(stores) != 1 or len(uses) != 1 + len(wrapping):
+        return FORWARDS_NOT
+    attr = stores[0]
+    stored_elsewhere = [
+        t for m in methods.values() if m is not init for n in _walk_body(m.body)
+        if isinstance(n, ast.Assign | ast.AugAssign | ast.AnnAssign)
+        for t in (n.targets if isinstance(n, ast.Assign) else [n.target])
+        if isinstance(t, ast.Attribute) and t.attr == attr
+    ]
+    args = call.args
+    if stored_elsewhere or len(args.args) != 1 or args.posonlyargs or args.kwonlyargs or args.vararg is None:
+        return FORWARDS_NOT
+    this, star = args.args[0].arg, args.vararg.arg
+    double = args.kwarg.arg if args.kwarg is not None else None
+    body = list(_walk_body(call.body))
+    if any(isinstance(n, ast.Yield | ast.YieldFrom | ast.Await) for n in body):
+        return FORWARDS_NOT
+    calls_of = [
+        n for n in body if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == attr
+        and isinstance(n.func.value, ast.Name) and n.func.value.id == this
+    ]
+    forwarded = [
+        r for r in body
+        if isinstance(r, ast.Return) and isinstance(c := r.value, ast.Call) and c in calls_of
+        and len(c.args) == 1 and isinstance(c.args[0], ast.Starred)
+        and isinstance(c.args[0].value, ast.Name) and c.args[0].value.id == star
+        and (
+            not c.keywords if double is None
+            else len(c.keywords) == 1 and c.keywords[0].arg is None
+            and isinstance(c.keywords[0].value, ast.Name) and c.keywords[0].value.id == double
+        )
+    ]
+    mentions = [n for n in body if isinstance(n, ast.Name) and n.id in (star, double)]
+    if not (len(calls_of) == 1 and len(forwarded) == 1 and len(mentions) == (1 if double is None else 2)):
+        return FORWARDS_NOT
+    looped = {id(n) for loop in body if isinstance(loop, ast.For | ast.While) for n in _walk_body(loop.body)}
+    return FORWARDS_AGAIN if id(forwarded[0]) in looped else FORWARDS_ONCE
+
+
+#: `functools.update_wrapper(self, fn)` in a class decorator's `__init__` copies names, and calls nothing.
+_UPDATE_WRAPPER = frozenset({"functools.update_wrapper", "update_wrapper"})
+
+
 def _returns_its_parameter(decorator: ast.FunctionDef, param: str) -> bool:
     """A decorator that hands back the function it is given, unchanged and uncalled (`def deco(fn): PASSES[name] =
     fn; return fn`): its last statement and every `return` give the parameter, which it neither calls nor rebinds."""
@@ -397,6 +465,7 @@ class ModuleClasses:
         self.generated: dict[int, GeneratedInit | None] = {}  # `generated_fields`, by class
         # the module's top-level decorators that forward every call to the function they wrap (`forwards_calls`)
         shapes = {s.name: forwarding_shape(s) for s in module.body if isinstance(s, ast.FunctionDef)}
+        shapes.update((s.name, forwarding_class_shape(s)) for s in module.body if isinstance(s, ast.ClassDef))
         self.forwarding = frozenset(name for name, shape in shapes.items() if shape != FORWARDS_NOT)
         # the decorator factories (`@retry(3)`), and the decorators of either kind whose wrapper may call again
         factories = {s.name: forwarding_factory(s) for s in module.body if isinstance(s, ast.FunctionDef)}

@@ -1,5 +1,5 @@
 # fresh-expect: E0382 at line 47
-# fresh-known-miss: cli,mypy class-based decorator (class profiled: __call__(self, *args, **kwargs): return self.fn(*args, **kwargs)) wrapping a function that moves its parameters into a tile launch: the wrapped call moves nothing, so the second call reading x is not E0382
+# fresh-note: found since: a class used as a decorator whose __call__ returns self.fn(*args, **kwargs) forwards the call
 """A profiler: a class-based decorator times each call of a tile job and forwards its arguments."""
 import time
 from typing import Any, Callable
