@@ -242,6 +242,23 @@ def _rebound_names(func: FuncItem) -> set[str]:
     return rebound
 
 
+def _stores_attributes(func: FuncItem) -> bool:
+    """Whether a function's own body binds or deletes any attribute (the CLI's `Store`/`Del` attributes)."""
+    for node in tree.walk(func.body):
+        targets: list[Expression] = []
+        if isinstance(node, AssignmentStmt):
+            targets = [t for lv in node.lvalues for t in _flat_targets(lv)]
+        elif isinstance(node, OperatorAssignmentStmt | DelStmt):
+            targets = _flat_targets(node.lvalue if isinstance(node, OperatorAssignmentStmt) else node.expr)
+        elif isinstance(node, ForStmt | AssignmentExpr):
+            targets = _flat_targets(node.index if isinstance(node, ForStmt) else node.target)
+        elif isinstance(node, WithStmt):
+            targets = [t for lv in node.target if lv is not None for t in _flat_targets(lv)]
+        if any(isinstance(t, MemberExpr) for t in targets):
+            return True
+    return False
+
+
 def _binding_names(func: FuncItem) -> list[str]:
     """`_rebound_names`, once per binding (a name bound twice is there twice)."""
     bound: list[str] = []
@@ -2424,19 +2441,10 @@ class FunctionLowerer(calls.PlaceNaming):
     def copied_fields(self, target: Expression, value: CallExpr) -> bool:
         """`low = dataclasses.replace(step, dst=step.src)`, `clone = copy.copy(step)` of a name whose class is a
         dataclass (or `NamedTuple`) of this module (the CLI's `copied_fields`, `stdlib_flow.bind_fields`)."""
-        flow = self.stdlib_flow_of(value.callee)
-        args, names, kinds = value.args, value.arg_names, value.arg_kinds
-        if isinstance(value.callee, MemberExpr) and ARG_POS not in kinds:
-            # `low = step._replace(dst=step.src)` of a `NamedTuple`: the receiver is the operand (the CLI's rule)
-            flow = stdlib_flow.FIELD_METHODS.get(value.callee.name)
-            args, names, kinds = [value.callee.expr, *args], [None, *names], [ARG_POS, *kinds]
-        if flow is None or flow.relation != "fields" or kinds[:1] != [ARG_POS]:
+        form = self.copy_form(value)
+        if form is None:
             return False
-        if any(k != ARG_NAMED for k in kinds[1:]) or (len(args) > 1 and not flow.replaces):
-            return False
-        copied = args[0]
-        if not isinstance(copied, NameExpr):
-            return False
+        copied, replaced = form
         cls = receiver_class(self, copied.name)
         source = self.place(copied)
         placed = self.target(target)
@@ -2449,11 +2457,77 @@ class FunctionLowerer(calls.PlaceNaming):
         if generated is None or not generated.followed:
             return False
         fields = (*generated.positional, *generated.keyword_only)
-        replaced = [(n, a) for n, a in zip(names[1:], args[1:], strict=True) if n is not None]
-        if len(replaced) != len(args) - 1 or any(name not in fields for name, _ in replaced):
+        if any(name not in fields for name, _ in replaced):
             return False
         stdlib_flow.bind_fields(placed, source, fields, replaced, span_of(copied), self)
         return True
+
+    def copy_form(self, value: CallExpr) -> tuple[NameExpr, list[tuple[str, Expression]]] | None:
+        """`dataclasses.replace(step, dst=step.src)`, `copy.copy(step)`, `step._replace(dst=step.src)` of a name:
+        the name copied and the replaced fields, else None (the CLI's `copy_form`)."""
+        flow = self.stdlib_flow_of(value.callee)
+        args, names, kinds = value.args, value.arg_names, value.arg_kinds
+        if isinstance(value.callee, MemberExpr) and ARG_POS not in kinds:
+            # `low = step._replace(dst=step.src)` of a `NamedTuple`: the receiver is the operand (the CLI's rule)
+            flow = stdlib_flow.FIELD_METHODS.get(value.callee.name)
+            args, names, kinds = [value.callee.expr, *args], [None, *names], [ARG_POS, *kinds]
+        if flow is None or flow.relation != "fields" or kinds[:1] != [ARG_POS]:
+            return None
+        if any(k != ARG_NAMED for k in kinds[1:]) or (len(args) > 1 and not flow.replaces):
+            return None
+        copied = args[0]
+        if not isinstance(copied, NameExpr):
+            return None
+        replaced = [(n, a) for n, a in zip(names[1:], args[1:], strict=True) if n is not None]
+        return (copied, replaced) if len(replaced) == len(args) - 1 else None
+
+    def returned_copy(
+        self, value: Expression | None, helper: FuncItem, call: CallExpr
+    ) -> tuple[list[calls.ReturnedItem], list[ir.Place], Callable[[], calls.FieldParts]] | None:
+        """For `calls.returned_object`: a `return` of `helper` copying a parameter's object (`return
+        plan._replace(dst=plan.src)`) that the call binds to a name of a dataclass (or `NamedTuple`) of this
+        module whose fields the checker follows (the CLI's `returned_copy`)."""
+        form = self.copy_form(value) if isinstance(value, CallExpr) else None
+        if form is None or _stores_attributes(helper):
+            return None
+        passed = _bind_call(helper, call)
+        params = {arg.variable.name for arg in helper.arguments}
+
+        def argument(node: Expression) -> NameExpr | None:
+            # the caller's name the call binds a parameter to, one the helper never rebinds
+            if not (isinstance(node, NameExpr) and _returned_name(helper, node) in params):
+                return None
+            found = passed.get(node.name)
+            return found if isinstance(found, NameExpr) else None
+
+        copied = argument(form[0])
+        source = self.place(copied) if copied is not None else None
+        cls = receiver_class(self, copied.name) if copied is not None else None
+        if source is None or cls is None:
+            return None
+        classes = self.ctx.classes
+        if id(cls) not in classes.generated:
+            classes.generated[id(cls)] = generated_fields(self, cls)
+        generated = classes.generated[id(cls)]
+        fields = (*generated.positional, *generated.keyword_only) if generated is not None else ()
+        given = dict(form[1])
+        if generated is None or not generated.followed or any(name not in fields for name in given):
+            return None
+
+        def item(expr: Expression) -> calls.ReturnedItem:
+            node, path = expr, list[str]()
+            while isinstance(node, MemberExpr):
+                path.insert(0, node.name)
+                node = node.expr
+            named = argument(node) if path else None
+            base = self.place(named) if named is not None else None
+            if base is not None:
+                return stdlib_flow.path_place(base, path)
+            return self.returned_entry(expr, helper, call)
+
+        items = [item(given[f]) if f in given else stdlib_flow.path_place(source, (f,)) for f in fields]
+        stages = [self.temp(f) for f in fields]
+        return items, stages, functools.partial(stdlib_flow.copied_parts, fields, stages, span_of(call), self)
 
     def registry_comprehension(
         self, expr: Expression
@@ -2677,6 +2751,10 @@ class FunctionLowerer(calls.PlaceNaming):
             return None
         arms: list[tuple[list[calls.ReturnedItem], list[ir.Place], Callable[[], calls.FieldParts]]] = []
         for value in returned:
+            copied = self.returned_copy(value, helper, call)
+            if copied is not None:  # `return plan._replace(dst=plan.src)` of a parameter
+                arms.append(copied)
+                continue
             if not (isinstance(value, CallExpr) and isinstance(value.callee, NameExpr)):
                 return None
             if value.callee.name not in self.ctx.classes.classes:

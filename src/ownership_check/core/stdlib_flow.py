@@ -200,6 +200,28 @@ def bind_fields(
     sink.emit(ir.Bind((target.place, *places), (ir.Fresh(), *values), target.span))
 
 
+def copied_parts(
+    fields: Sequence[str], stages: Sequence[ir.Place], span: Span, sink: Lowering[E]
+) -> tuple[tuple[tuple[str, ...], ir.Place], ...]:
+    """The fields of the copy a helper returns (`return plan._replace(dst=plan.src)`, `return
+    dataclasses.replace(plan, dst=plan.src)`, `return copy.copy(plan)` of a parameter), for
+    `calls.returned_object`: each field staged again from the temporary `calls.bind_returned` bound to the caller's
+    value of the argument's field or to the replacement, so `execute(in_place(plan), ...)` gets an object whose
+    `dst` is the caller's `plan.src` (as `bind_fields` binds the copy a name is bound to)."""
+    parts: list[tuple[tuple[str, ...], ir.Place]] = []
+    for field, stage in zip(fields, stages, strict=True):
+        part = sink.temp(field)
+        sink.emit(ir.Bind((part,), (ir.FromPlace(stage, span),), span))
+        parts.append(((field,), part))
+    return tuple(parts)
+
+
+def path_place(place: ir.Place, path: Sequence[str]) -> ir.Place:
+    """The place `place.a.b` of an attribute path below `place` (spelled below its display, if it has one)."""
+    display = None if place.display is None else ".".join((place.display, *path))
+    return ir.Place(place.root, (*place.attrs, *path), display)
+
+
 def flattened_items(
     display: Sequence[E] | None, item_choices: Callable[[E], Choices[E] | None]
 ) -> Choices[E] | None:

@@ -2647,15 +2647,10 @@ class FunctionLowerer(calls.PlaceNaming):
         """`low = dataclasses.replace(step, dst=step.src)`, `clone = copy.copy(step)` of a name whose class is a
         dataclass (or `NamedTuple`) of this module with fields the checker follows: the new object's fields are
         `step`'s, except those replaced (`stdlib_flow.bind_fields`).  False, lowering nothing, for anything else."""
-        flow = stdlib_flow.stdlib_flow(self.stdlib_name(value.func))
-        copied = value.args[0] if len(value.args) == 1 else None
-        if isinstance(value.func, ast.Attribute) and not value.args:
-            # `low = step._replace(dst=step.src)` of a `NamedTuple`: the receiver is the operand
-            flow, copied = stdlib_flow.FIELD_METHODS.get(value.func.attr), value.func.value
-        if flow is None or flow.relation != "fields" or not isinstance(copied, ast.Name):
+        form = self.copy_form(value)
+        if form is None:
             return False
-        if (value.keywords and not flow.replaces) or any(k.arg is None for k in value.keywords):
-            return False
+        copied = form[0]
         cls = receiver_class(self, copied.id)
         source = self.place(copied)
         placed = self.target(target)
@@ -2668,11 +2663,78 @@ class FunctionLowerer(calls.PlaceNaming):
         if generated is None or not generated.followed:
             return False
         fields = (*generated.positional, *generated.keyword_only)
-        replaced = [(k.arg, k.value) for k in value.keywords if k.arg is not None]
+        replaced = form[1]
         if any(name not in fields for name, _ in replaced):
             return False
         stdlib_flow.bind_fields(placed, source, fields, replaced, self.span(copied), self)
         return True
+
+    def copy_form(self, value: ast.Call) -> tuple[ast.Name, list[tuple[str, ast.expr]]] | None:
+        """`dataclasses.replace(step, dst=step.src)`, `copy.copy(step)`, `step._replace(dst=step.src)` (a `fields`
+        entry of `stdlib_flow`) of a name: the name copied and the replaced fields, else None."""
+        flow = stdlib_flow.stdlib_flow(self.stdlib_name(value.func))
+        copied = value.args[0] if len(value.args) == 1 else None
+        if isinstance(value.func, ast.Attribute) and not value.args:
+            # `low = step._replace(dst=step.src)` of a `NamedTuple`: the receiver is the operand
+            flow, copied = stdlib_flow.FIELD_METHODS.get(value.func.attr), value.func.value
+        if flow is None or flow.relation != "fields" or not isinstance(copied, ast.Name):
+            return None
+        if (value.keywords and not flow.replaces) or any(k.arg is None for k in value.keywords):
+            return None
+        return copied, [(k.arg, k.value) for k in value.keywords if k.arg is not None]
+
+    def returned_copy(
+        self, value: ast.expr, helper: FunctionNode, call: ast.Call
+    ) -> tuple[list[calls.ReturnedItem], list[ir.Place], Callable[[], calls.FieldParts]] | None:
+        """For `calls.returned_object`: a `return` of `helper` copying a parameter's object (`return
+        plan._replace(dst=plan.src)`, `dataclasses.replace(plan, ...)`, `copy.copy(plan)`; `copy_form`) that the
+        call binds to a name of a dataclass (or `NamedTuple`) of this module whose fields the checker follows (as
+        `copied_fields` reads `low = plan._replace(...)`): each field is the caller's value of that field of the
+        argument, or the replacement (a parameter's attribute path: the caller's place below its argument).  None
+        for anything else, or when the helper stores any attribute (the fields may no longer be the caller's)."""
+        form = self.copy_form(value) if isinstance(value, ast.Call) else None
+        if form is None or any(
+            isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Store | ast.Del) for n in _walk(helper.body)
+        ):
+            return None
+        passed = _bind_call(helper, call)
+        params = {p.arg for p in _param_names(helper.args)}
+
+        def argument(node: ast.expr) -> ast.Name | None:
+            # the caller's name the call binds a parameter to, one the helper never rebinds
+            if not (isinstance(node, ast.Name) and _returned_name(helper, node) in params):
+                return None
+            found = passed.get(node.id)
+            return found if isinstance(found, ast.Name) else None
+
+        copied = argument(form[0])
+        source = self.place(copied) if copied is not None else None
+        cls = receiver_class(self, copied.id) if copied is not None else None
+        if source is None or cls is None:
+            return None
+        classes = self.ctx.classes
+        if id(cls) not in classes.generated:
+            classes.generated[id(cls)] = generated_fields(cls, self.ctx.qualify)
+        generated = classes.generated[id(cls)]
+        fields = (*generated.positional, *generated.keyword_only) if generated is not None else ()
+        given = dict(form[1])
+        if generated is None or not generated.followed or any(name not in fields for name in given):
+            return None
+
+        def item(expr: ast.expr) -> calls.ReturnedItem:
+            node, path = expr, list[str]()
+            while isinstance(node, ast.Attribute):
+                path.insert(0, node.attr)
+                node = node.value
+            named = argument(node) if path else None
+            base = self.place(named) if named is not None else None
+            if base is not None:
+                return stdlib_flow.path_place(base, path)
+            return self.returned_entry(expr, helper, call)
+
+        items = [item(given[f]) if f in given else stdlib_flow.path_place(source, (f,)) for f in fields]
+        stages = [self.temp(f) for f in fields]
+        return items, stages, functools.partial(stdlib_flow.copied_parts, fields, stages, self.span(call), self)
 
     def registry_comprehension(
         self, node: ast.expr
@@ -2889,6 +2951,10 @@ class FunctionLowerer(calls.PlaceNaming):
             return None
         arms: list[tuple[list[calls.ReturnedItem], list[ir.Place], Callable[[], calls.FieldParts]]] = []
         for value in returned:
+            copied = self.returned_copy(value, helper, call) if value is not None else None
+            if copied is not None:  # `return plan._replace(dst=plan.src)` of a parameter
+                arms.append(copied)
+                continue
             if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Name)):
                 return None
             if value.func.id not in self.ctx.classes.classes or value.func.id in _bound_names(helper):

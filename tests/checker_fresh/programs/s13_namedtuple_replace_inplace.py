@@ -1,5 +1,5 @@
 # fresh-expect: E0502 at line 40
-# fresh-known-miss: cli,mypy namedtuple `plan._replace(dst=plan.src)` in a helper, passed to a helper
+# fresh-known-miss: cli,mypy a functional `namedtuple("Plan", [...])` declaration: its fields are not followed (a class-form NamedTuple's `_replace` returned by a helper is)
 """A namedtuple plan is turned into an in-place plan with _replace, which makes source and destination one buffer."""
 from collections import namedtuple
 
