@@ -1294,7 +1294,7 @@ class FunctionLowerer(calls.PlaceNaming):
             if isinstance(node, AssignmentStmt):
                 if len(node.lvalues) == 1 and isinstance(target := node.lvalues[0], NameExpr):
                     if counts.get(target.name) == 1 and isinstance(
-                        node.rvalue, LambdaExpr | CallExpr | ListComprehension
+                        node.rvalue, LambdaExpr | CallExpr | ListComprehension | IndexExpr | ListExpr | TupleExpr
                     ):
                         candidates.append((target.name, node.rvalue))
             elif isinstance(node, ForStmt):
@@ -1330,6 +1330,10 @@ class FunctionLowerer(calls.PlaceNaming):
                 if made is not None:
                     self.named[name] = made
                     self.factory_calls[name] = value
+        once_bound = {name: value for name, value in candidates if name not in excluded}
+        for name, value in once_bound.items():
+            if isinstance(value, IndexExpr) and name not in self.partials:
+                self.partial_of_item(name, value, once_bound)
 
         def once(name: str) -> bool:
             return counts.get(name) == 1 and name not in excluded and name not in self.partials
@@ -1339,6 +1343,40 @@ class FunctionLowerer(calls.PlaceNaming):
             self.partials[name] = call
             self.partial_slots[name] = owner
             self.partial_names[id(call)] = owner
+
+    def partial_of_item(self, name: str, value: IndexExpr, once_bound: Mapping[str, Expression]) -> None:
+        """`name = seq[i]` of a name bound once to a display of partials here, or to a call of a helper whose one
+        `return` is one: `name` is that item's partial (the CLI's `partial_of_item`)."""
+        seq, index = value.base, _int_literal(value.index)
+        source = once_bound.get(seq.name) if isinstance(seq, NameExpr) else None
+        items: list[Expression] = []
+        helper: FuncItem | None = None
+        if isinstance(source, ListExpr | TupleExpr):
+            items = source.items
+        elif isinstance(source, CallExpr) and isinstance(source.callee, NameExpr):
+            helper = self.helper(source.callee)
+            found = _returned_displays(helper) if helper is not None else None
+            if found is None or len(found) != 1 or found[0][1]:
+                return
+            items = [item for _, item in found[0][0]]
+        if isinstance(seq, NameExpr) and any(isinstance(item, StarExpr) for item in items):
+            return
+        taken = callables.partial_of_item(
+            [i if isinstance(i, CallExpr) and self.partial_call(i) else None for i in items], index
+        )
+        if taken is None or not isinstance(seq, NameExpr):
+            return
+        call, position = taken
+        if helper is not None:
+            root = (tree.dotted(call.args[0]) or "").split(".")[0]
+            if not root or root in _rebound_names(helper) | set(_params(helper)) or root in self.local_names:
+                return
+            self.partials[name] = call  # its slots, under `name`, are never bound here: objects of the helper's
+            return
+        owner = f"{seq.name}$e{position}"
+        self.partials[name] = call
+        self.partial_slots[name] = owner
+        self.partial_names[id(call)] = owner  # the display binds the item's slots where it is evaluated
 
     def partial_call(self, value: CallExpr) -> bool:
         """A `functools.partial(target, ...)` call the checker follows (the CLI's `partial_call`)."""

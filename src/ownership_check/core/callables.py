@@ -147,6 +147,19 @@ def partial_items(
     return found
 
 
+def partial_of_item(items: Sequence[P | None], index: int | None) -> tuple[P, int] | None:
+    """`name[index]` of a name bound once to a sequence display, or to the one display a helper of the module
+    returns, whose item there is a `functools.partial` call (`items`: each item's partial call, None for any other
+    item; `index`: a literal, negative from the end): that partial call and its position.  A name bound once to
+    it is the partial (`last = callbacks[-1]`, then `last(x, x)` runs the target with the bound arguments
+    first)."""
+    if index is None or not -len(items) <= index < len(items):
+        return None
+    position = index % len(items)
+    found = items[position]
+    return (found, position) if found is not None else None
+
+
 def partial_arguments(bound: Sequence[Operand[E]], given: Sequence[Operand[E]]) -> tuple[Operand[E], ...]:
     """The arguments a call of a partial passes to its target, as `functools.partial` builds them: the bound
     positional arguments, then the call's positional ones, then the bound keywords the call does not override,

@@ -1448,7 +1448,9 @@ class FunctionLowerer(calls.PlaceNaming):
                 # `again: Callable[[], None] = lambda: ...` too (mypy's `AssignmentStmt` is either)
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
                 if len(targets) == 1 and isinstance(target := targets[0], ast.Name):
-                    if counts.get(target.id) == 1 and isinstance(node.value, ast.Lambda | ast.Call | ast.ListComp):
+                    if counts.get(target.id) == 1 and isinstance(
+                        node.value, ast.Lambda | ast.Call | ast.ListComp | ast.Subscript | ast.List | ast.Tuple
+                    ):
                         candidates.append((target.id, node.value))
             elif isinstance(node, ast.For | ast.AsyncFor):
                 loops.append((_loop_target(node.target), self.loop_source(node.iter)))
@@ -1480,6 +1482,10 @@ class FunctionLowerer(calls.PlaceNaming):
                 if made is not None:
                     self.made[name] = made
                     self.factory_calls[name] = value
+        once_bound = {name: value for name, value in candidates if name not in excluded}
+        for name, value in once_bound.items():
+            if isinstance(value, ast.Subscript) and name not in self.partials:
+                self.partial_of_item(name, value, once_bound)
 
         def once(name: str) -> bool:
             return counts.get(name) == 1 and name not in excluded and name not in self.partials
@@ -1490,6 +1496,42 @@ class FunctionLowerer(calls.PlaceNaming):
             self.partials[name] = call
             self.partial_slots[name] = owner
             self.partial_names[id(call)] = owner
+
+    def partial_of_item(self, name: str, value: ast.Subscript, once_bound: Mapping[str, ast.expr]) -> None:
+        """`name = seq[i]` of a name `seq` bound once to a list/tuple display of partials here (`[partial(k.launch,
+        p, s)]`), or to a call of a helper whose one `return` is such a display (`callables.partial_of_item`): `name`
+        is that item's partial.  A display's item keeps its bound arguments in its own slots (`seq$e0`); a helper's
+        are the helper's objects, unknown here, and its target must be no name the helper binds."""
+        seq, index = value.value, _int_literal(value.slice)
+        source = once_bound.get(seq.id) if isinstance(seq, ast.Name) else None
+        items: list[ast.expr] = []
+        helper: FunctionNode | None = None
+        if isinstance(source, ast.List | ast.Tuple):
+            items = source.elts
+        elif isinstance(source, ast.Call) and isinstance(source.func, ast.Name):
+            helper = self.helper(source.func.id)
+            found = _returned_displays(helper) if helper is not None else None
+            if found is None or len(found) != 1 or found[0][1]:
+                return
+            items = [item for _, item in found[0][0]]
+        if isinstance(seq, ast.Name) and any(isinstance(item, ast.Starred) for item in items):
+            return
+        taken = callables.partial_of_item(
+            [i if isinstance(i, ast.Call) and self.partial_call(i) else None for i in items], index
+        )
+        if taken is None or not isinstance(seq, ast.Name):
+            return
+        call, position = taken
+        if helper is not None:
+            root = (dotted(call.args[0]) or "").split(".")[0]
+            if not root or root in _bound_names(helper) or root in self.local_names:
+                return
+            self.partials[name] = call  # its slots, under `name`, are never bound here: objects of the helper's
+            return
+        owner = f"{seq.id}$e{position}"
+        self.partials[name] = call
+        self.partial_slots[name] = owner
+        self.partial_names[id(call)] = owner  # the display binds the item's slots where it is evaluated
 
     def partial_call(self, value: ast.Call) -> bool:
         """A `functools.partial(target, ...)` call the checker follows: a target, no starred or `**` argument."""

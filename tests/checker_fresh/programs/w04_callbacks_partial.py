@@ -1,5 +1,5 @@
 # fresh-expect: E0502 at line 52
-# fresh-known-miss: cli,mypy functools.partial of a SIMT launch stored in a list display returned by a helper and called through an item (on_end = callbacks[-1]; on_end(w, w, 1.0)): a partial taken out of a container is not followed as a callable
+# fresh-note: found since: a name bound to an item of a display of partials (or of the one list a helper returns) is that partial
 """Training callbacks registered as functools.partial objects and run after each epoch."""
 from functools import partial
 
