@@ -2286,6 +2286,13 @@ class FunctionLowerer(calls.PlaceNaming):
                 builtin = self.builtin(p.class_ref)
                 if builtin in ("tuple", "list", "dict") and len(p.positionals) == 1 and not p.keyword_keys:
                     visit(p.positionals[0])
+                elif whole is not None and (attrs := self.class_pattern_attributes(p)) is not None:
+                    # `case St(x, dst=y):` binds `x` to `subject.src` and `y` to `subject.dst`
+                    for attr, sub in zip(attrs, (*p.positionals, *p.keyword_values), strict=True):
+                        if isinstance(sub, AsPattern) and sub.pattern is None and sub.name is not None:
+                            found = self.place(MemberExpr(subject, attr))
+                            if found is not None:
+                                out[id(sub)] = found
                 return
             if isinstance(p, SequencePattern):
                 star = next((i for i, sub in enumerate(p.patterns) if isinstance(sub, StarredPattern)), None)
@@ -2303,6 +2310,31 @@ class FunctionLowerer(calls.PlaceNaming):
 
         visit(pattern)
         return out
+
+    def class_pattern_attributes(self, p: ClassPattern) -> tuple[str, ...] | None:
+        """The subject's attribute each sub-pattern of a class pattern of one of the module's classes matches (the
+        CLI front end's `class_pattern_attributes`)."""
+        classes = self.ctx.classes
+        ref = p.class_ref
+        if not isinstance(ref, NameExpr) or ref.name not in classes.classes:
+            return None
+        cls = classes.classes[ref.name]
+        if ref.node is not cls.info:
+            return None
+        match_args: tuple[str, ...] | None = None
+        explicit = False
+        for stmt in cls.defs.body:
+            if not (isinstance(stmt, AssignmentStmt) and len(stmt.lvalues) == 1 and stmt.line != cls.line):
+                continue
+            target = stmt.lvalues[0]
+            if isinstance(target, NameExpr) and target.name == "__match_args__":
+                value = stmt.rvalue
+                explicit, match_args = True, None
+                if isinstance(value, TupleExpr) and all(isinstance(el, StrExpr) for el in value.items):
+                    match_args = tuple(el.value for el in value.items if isinstance(el, StrExpr))
+        if not explicit and (generated := self.generated_init(cls)) is not None:
+            match_args = generated.positional
+        return calls.class_pattern_attributes(match_args, len(p.positionals), p.keyword_keys)
 
     def function_def(self, node: FuncDef | Decorator | OverloadedFuncDef) -> None:
         if isinstance(node, Decorator):

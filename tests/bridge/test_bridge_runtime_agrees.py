@@ -169,6 +169,12 @@ PAIRS: dict[str, tuple[str, str]] = {
     "fresh w: a splat of a dict's values into zip": (
         "e0382_zip_splat_of_dict_values", "clean_zip_splat_of_dict_values"
     ),
+    "fresh x: captures of a class pattern": (
+        "e0502_match_class_pattern_captures", "clean_match_class_pattern_captures"
+    ),
+    "fresh x: a helper's launch beside a raise": (
+        "e0502_helper_launch_beside_raise", "clean_helper_launch_beside_raise"
+    ),
 }
 
 
@@ -241,6 +247,7 @@ REPORTED_AT_CALL: frozenset[str] = frozenset(
         "e0502_nested_function_captured_aliases",
         "e0502_closure_capture_rebound_by_caller",
         "e0382_call_through_function_value",  # the function the value runs moves its argument into a launch
+        "e0502_helper_launch_beside_raise",  # the helper launches its argument's two attributes
     }
 )
 

@@ -1950,6 +1950,21 @@ def captured_item(
     return key if isinstance(key, int) and 0 <= key < len(container.keys) else None
 
 
+def class_pattern_attributes(
+    match_args: Sequence[str] | None, positional: int, keywords: Sequence[str]
+) -> tuple[str, ...] | None:
+    """The attribute of the subject each sub-pattern of a class pattern (`case St(x, dst=y):`) matches, positional
+    sub-patterns first: Python reads positional ones off `St.__match_args__` in order (a dataclass's or NamedTuple's
+    generated one lists its positional fields) and keyword ones off the attribute they name, so a capture there is
+    bound to that attribute of the subject.  None when a positional one cannot be named (`match_args` unknown, or
+    fewer than the pattern has: the match raises `TypeError` then)."""
+    if positional == 0:
+        return tuple(keywords)
+    if match_args is None or positional > len(match_args):
+        return None
+    return (*match_args[:positional], *keywords)
+
+
 @dataclass(frozen=True)
 class NestedContainer:
     """A nested sequence item of a container (`nested`): its place name, how diagnostics spell it, its items."""

@@ -162,11 +162,18 @@ def call_summary(
     # as input and another as output conflicts when the caller passes one buffer to both).  A borrow on some paths
     # only may hang on a test of a parameter (`if pending is None: launch`), which the summary cannot tell.  One
     # path borrowed both ways conflicts inside the callee already (reported there): it counts as mutable once.
+    # A path that ends in a `raise` never returns to the caller (`case _: raise ValueError(...)` next to the arm
+    # that launches): "every path" means every path that returns.
+    returning = [
+        p for p in graph.nodes[graph.exit].pred if states[p] is not None and not isinstance(graph.nodes[p].op, ir.Raise)
+    ]
     groups: dict[int, dict[ParamPath, bool]] = {}
     taken: dict[int, dict[ParamPath, list[bool]]] = {}  # every borrow, for the conflicts inside the callee
     for node in graph.nodes:
         op, st = node.op, states[node.id]
-        if st is None or not isinstance(op, ir.Borrow) or not analysis.dominates(node.id, graph.exit):
+        if st is None or not isinstance(op, ir.Borrow) or not returning:
+            continue
+        if not all(analysis.dominates(node.id, p) for p in returning):
             continue
         for obj in sorted(st.get(op.place.key)):
             path = _path(obj, wanted) or received(obj)

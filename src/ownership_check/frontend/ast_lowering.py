@@ -2495,6 +2495,13 @@ class FunctionLowerer(calls.PlaceNaming):
             if isinstance(p, ast.MatchClass):
                 if self.builtin(p.cls) in ("tuple", "list", "dict") and len(p.patterns) == 1 and not p.kwd_patterns:
                     visit(p.patterns[0])
+                elif whole is not None and (attrs := self.class_pattern_attributes(p)) is not None:
+                    # `case St(x, dst=y):` binds `x` to `subject.src` and `y` to `subject.dst`
+                    for attr, sub in zip(attrs, (*p.patterns, *p.kwd_patterns), strict=True):
+                        if isinstance(sub, ast.MatchAs) and sub.pattern is None and sub.name:
+                            found = self.place(ast.Attribute(subject, attr, ast.Load()))
+                            if found is not None:
+                                out[id(sub)] = found
                 return
             if isinstance(p, ast.MatchSequence):
                 star = next((i for i, sub in enumerate(p.patterns) if isinstance(sub, ast.MatchStar)), None)
@@ -2513,6 +2520,35 @@ class FunctionLowerer(calls.PlaceNaming):
 
         visit(pattern)
         return out
+
+    def class_pattern_attributes(self, p: ast.MatchClass) -> tuple[str, ...] | None:
+        """The subject's attribute each sub-pattern of a class pattern of one of the module's classes matches
+        (`calls.class_pattern_attributes`): positional ones by the class's own `__match_args__` (a tuple of string
+        literals in its body, else the positional fields of the `__init__` `@dataclass` / `NamedTuple` generates).
+        None for a class of elsewhere, a local one, or positions that cannot be named."""
+        classes = self.ctx.classes
+        if not isinstance(p.cls, ast.Name) or p.cls.id not in classes.classes:
+            return None
+        if p.cls.id in self.local_names and self.unit.kind != "module":
+            return None
+        cls = classes.classes[p.cls.id]
+        match_args: tuple[str, ...] | None = None
+        explicit = False
+        for stmt in cls.body:
+            target = stmt.targets[0] if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 else None
+            if isinstance(stmt, ast.AnnAssign):
+                target = stmt.target
+            if isinstance(target, ast.Name) and target.id == "__match_args__":
+                assert isinstance(stmt, ast.Assign | ast.AnnAssign)
+                value = stmt.value
+                explicit, match_args = True, None
+                if isinstance(value, ast.Tuple) and all(
+                    isinstance(el, ast.Constant) and isinstance(el.value, str) for el in value.elts
+                ):
+                    match_args = tuple(str(el.value) for el in value.elts if isinstance(el, ast.Constant))
+        if not explicit and (generated := self.generated_init(cls)) is not None:
+            match_args = generated.positional
+        return calls.class_pattern_attributes(match_args, len(p.patterns), p.kwd_attrs)
 
     def kind_of(self, node: FunctionNode) -> str:
         for dec in node.decorator_list:

@@ -1,5 +1,5 @@
 # fresh-expect: E0502 at line 48
-# fresh-known-miss: cli,mypy match class pattern with keyword captures on a dataclass (case Stage(op="clamp", src=s, dst=d, arg=a): k.launch(prep, s_, s, d, a)): the captures are not bound to the subject fields, so Stage(..., clean, clean, ...) from the caller is not followed
+# fresh-note: found since: a class pattern's captures bind the subject's attributes (case Stage(src=s, dst=d): s is stage.src) and a helper's borrows count on every path that returns (case _: raise does not)
 """A stage runner: each stage is a dataclass, dispatched with a class pattern in a match statement."""
 from dataclasses import dataclass
 
