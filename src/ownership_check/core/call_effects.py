@@ -308,6 +308,9 @@ def apply_summary(
             mark = getattr(sink, "mark_device", None)
             if mark is not None:
                 mark(held[0])  # an op from here on: running it (`job.pending.sync_on(s)`) ends the loans
+                # the callee's launch lent it, so it is a device value (a launch refuses anything else), even one
+                # `__init__` made itself (`self.obs = sk.zeros(...)`): `env.obs.to(d1, s1)` then moves it
+                mark(found[0])
     for check in summary.brand_checks:
         # at the callee's launch, spelled as there: the caller's prepared launch (or each it may be) must be the
         # kernel's (a place the caller knows no brand of passes)

@@ -1,5 +1,5 @@
 # fresh-expect: E0505 at line 46
-# fresh-known-miss: cli,mypy object held in an attribute (self.env) whose method leaves a pending launch_async op on its own attribute (self.pending, borrowing self.obs); the caller method then moves self.env.obs with .to(dev, s) before self.env.wait()
+# fresh-note: found since: a pending launch_async op a method leaves on its receiver (self.pending) lends an attribute its __init__ made itself (self.obs = sk.zeros(...)) as a device value, so self.env.obs.to(...) after self.env.step_async(...) moves it while borrowed (E0505, both front ends)
 """An RL rollout: the environment steps asynchronously; the agent ships observations to a learner device."""
 import numpy as np
 
