@@ -971,6 +971,7 @@ class FunctionLowerer(calls.PlaceNaming):
         self.generators: dict[str, CallExpr] = {}  # names bound once to a generator call (`gen.send(x)`)
         # `self.attr` holding a display of prepared launches `__init__` stored: attribute -> its item count
         self.stored: dict[str, int] = {}
+        self.plain_stored: set[str] = set()  # those of them that are list (tuple) displays of other values
         # names bound once to a tuple/list display of literals: the keys of `dict(zip(names, values))` (the CLI's)
         self.key_lists: dict[str, Expression] = {}
         # `args.append(c)` of a list display grown in one statement list: (name, first index, items)
@@ -1724,8 +1725,14 @@ class FunctionLowerer(calls.PlaceNaming):
             ]
             if target.expr.name == receiver and values and all(k is not None for k in kernels):
                 items.setdefault(target.name, tuple(k.name for k in kernels if k is not None))
+            elif target.expr.name == receiver and isinstance(value, ListExpr | TupleExpr) and values and not any(
+                isinstance(v, StarExpr) for v in values
+            ):
+                # `self.fields = [a, b]`: a list (tuple) display, each item an object of its own in the other methods
+                items.setdefault(target.name, ("",) * len(values))
         items = {attr: kernels for attr, kernels in items.items() if stores.get(attr) == 1}
         self.stored = {attr: len(kernels) for attr, kernels in items.items()}
+        self.plain_stored = {attr for attr, kernels in items.items() if not any(kernels)}
         for op in init_state.stored_items(self.name(first.name), items, span_of(first)):
             self.emit(op)
         if self.unit.name is None:  # checked itself, not a call summary's lowering (as the CLI's `init_facts`)
@@ -3285,9 +3292,13 @@ class FunctionLowerer(calls.PlaceNaming):
                 # `reg["y"]` of `def __getitem__(self, name): return self._bufs[name]`: the item of `reg._bufs`
                 return calls.accessor_choices(expr, expr.base, receiver_place, paths, span, key)
             stored = self.stored_items(expr.base)
-            if stored is not None:
+            plain = isinstance(expr.base, MemberExpr) and expr.base.name in self.plain_stored
+            if stored is not None and (not plain or _int_literal(index) is not None):
                 # `self.prepared[mode]` of a display of prepared launches `__init__` stored: any of its items
-                return init_state.item_choices(expr, expr.base, index, *stored, span)
+                # (`self.fields[0]` of a list display of other values: the item the literal names; a computed index
+                # of one is not followed, `self.fields[i % 2]` and `self.fields[(i + 1) % 2]` being distinct)
+                literal = _int_literal(index) if plain else None
+                return init_state.item_choices(expr, expr.base, index, *stored, span, literal)
             literal = _int_literal(index)
             items = self.literal_display(expr.base)
             if items is not None:

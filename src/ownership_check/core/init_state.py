@@ -103,15 +103,23 @@ def item_places(base: ir.Place, count: int) -> tuple[ir.Place, ...]:
 
 
 def stored_items(receiver: str, items: Mapping[str, tuple[str, ...]], span: Span) -> tuple[ir.Op, ...]:
-    """The ops a method starts with for the displays of prepared launches `__init__` stored (`items`: attribute ->
-    the kernel each item was prepared for, in order): each item place bound to its prepared launch."""
+    """The ops a method starts with for the displays `__init__` stored (`items`: attribute -> the kernel each item
+    was prepared for, in order, "" for an item that is a plain name, `self.fields = [a, b]`): each item place bound
+    to its prepared launch, or to an object of its own (one object per item: two reads of one item, `self.fields[0]`
+    twice, are one object, as two reads of a local display's item are)."""
     ops: list[ir.Op] = []
     for attr, kernels in sorted(items.items()):
         places = item_places(ir.Place(receiver, (attr,)), len(kernels))
-        ops.append(ir.Bind(places, tuple(ir.Fresh("prepared", brand=k) for k in kernels), span))
+        ops.append(ir.Bind(places, tuple(ir.Fresh("prepared", brand=k) if k else ir.Fresh() for k in kernels), span))
     return tuple(ops)
 
 
-def item_choices(node: E, base_node: E, index: E, base: ir.Place, count: int, span: Span) -> Choices[E]:
-    """`self.prepared[key]` of such an attribute: any of its items (after reading the attribute and the key)."""
-    return (base_node, index), tuple(Operand(node, span, place, True) for place in item_places(base, count))
+def item_choices(
+    node: E, base_node: E, index: E, base: ir.Place, count: int, span: Span, literal: int | None = None
+) -> Choices[E]:
+    """`self.prepared[key]` of such an attribute: any of its items (after reading the attribute and the key), or
+    the one an integer literal index names in a list (tuple) display (`literal`: `self.fields[0]`)."""
+    places = item_places(base, count)
+    if literal is not None and -count <= literal < count:
+        places = (places[literal],)
+    return (base_node, index), tuple(Operand(node, span, place, True) for place in places)

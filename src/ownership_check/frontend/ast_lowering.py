@@ -2087,6 +2087,11 @@ class FunctionLowerer(calls.PlaceNaming):
             ]
             if target.value.id == receiver and values and all(k is not None for k in kernels):
                 found.setdefault(target.attr, tuple(k.name for k in kernels if k is not None))
+            elif target.value.id == receiver and isinstance(value, ast.List | ast.Tuple) and values and not any(
+                isinstance(v, ast.Starred) for v in values
+            ):
+                # `self.fields = [a, b]`: a list (tuple) display, each item an object of its own in the other methods
+                found.setdefault(target.attr, ("",) * len(values))
         if not found:
             return {}
         return {attr: kernels for attr, kernels in found.items() if stores.get(attr) == 1}
@@ -3511,9 +3516,13 @@ class FunctionLowerer(calls.PlaceNaming):
                 # `reg["y"]` of `def __getitem__(self, name): return self._bufs[name]`: the item of `reg._bufs`
                 return calls.accessor_choices(node, node.value, receiver_place, paths, span, key)
             stored = self.stored_items(node.value)
-            if stored is not None:
+            plain = isinstance(node.value, ast.Attribute) and not any(self.unit.class_items.get(node.value.attr, "k"))
+            if stored is not None and (not plain or _int_literal(index) is not None):
                 # `self.prepared[mode]` of a display of prepared launches `__init__` stored: any of its items
-                return init_state.item_choices(node, node.value, index, *stored, span)
+                # (`self.fields[0]` of a list display of other values: the item the literal names; a computed index
+                # of one is not followed, `self.fields[i % 2]` and `self.fields[(i + 1) % 2]` being distinct)
+                literal = _int_literal(index) if plain else None
+                return init_state.item_choices(node, node.value, index, *stored, span, literal)
             literal = _int_literal(index)
             items = self.literal_display(node.value)
             if items is not None:
