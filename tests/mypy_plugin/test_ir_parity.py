@@ -113,6 +113,9 @@ IR_EXCEPTIONS: dict[Key, str] = {
     ("e0502_attribute_registry_of_hooks.py", "<module>", 1): DEF_SPAN,
     ("clean_partial_items_of_comprehension.py", "<module>", 1): DEF_SPAN,
     ("e0502_partial_items_of_comprehension.py", "<module>", 1): DEF_SPAN,
+    ("clean_helper_returned_object_fields.py", "<module>", 1): DEF_SPAN,
+    ("e0502_helper_returned_object_fields.py", "<module>", 1): DEF_SPAN,
+    ("clean_object_built_and_called_inline.py", "<module>", 1): DEF_SPAN,
 }
 
 
