@@ -158,7 +158,6 @@ PAIRS: dict[str, tuple[str, str]] = {
     "fresh: a function factory's result": ("e0382_function_factory_result", "clean_function_factory_result"),
     "fresh: a forwarding decorator": ("e0382_forwarding_decorator", "clean_forwarding_decorator"),
     "fresh: a global moved in a function": ("e0382_global_moved_in_function", "clean_global_moved_in_function"),
-    "fresh v: ops stored per loop item": ("e0505_ops_stored_per_loop_item", "clean_ops_stored_per_loop_item"),
     "fresh v: slices a method returns of its receiver": (
         "e0499_method_returns_receiver_slices", "clean_method_returns_receiver_slices"
     ),

@@ -102,18 +102,8 @@ class World(dict[str, frozenset[str]]):
 
 
 def _world_get(world: World, key: str) -> frozenset[str]:
-    """The objects `key` refers to in `world`.  An attribute path no step bound (`req.out`) is the attribute of the
-    objects its prefix refers to (`<object of req>.out`), so two names of one object reach one attribute object and
-    the same path of two objects (a loop's items `requests[0]`, `requests[1]`) two; a path whose root was never
-    bound is the unknown object named after it (`@self.out`)."""
     found = world.get(key)
-    if found is not None:
-        return found
-    dot = key.rfind(".")
-    if dot < 0:
-        return frozenset(("@" + key,))
-    attr = key[dot:]
-    return frozenset(o + attr for o in _world_get(world, key[:dot]))
+    return found if found is not None else frozenset(("@" + key,))
 
 
 def _merge_worlds(worlds: Iterable[World]) -> tuple[World, ...]:
@@ -159,9 +149,13 @@ class State:
 
     def get(self, key: str) -> frozenset[str]:
         worlds = self.worlds
-        found = _world_get(worlds[0], key)
+        found = worlds[0].get(key)
+        if found is None:
+            found = frozenset(("@" + key,))
         for w in worlds[1:]:
-            more = _world_get(w, key)
+            more = w.get(key)
+            if more is None:
+                more = frozenset(("@" + key,))
             if more is not found and not more <= found:
                 found = found | more
         return found
@@ -593,16 +587,11 @@ class _Analysis:
         old = obj + "~"
         hit = False
         homes = self.homes.get(obj)
-        # its attribute objects (`<obj>.out`, `_world_get`) stay with it: the new object's attributes are new too
-        below = obj + "."
         for world in s.worlds:
             if homes is None:
                 for key, objs in world.items():
                     if obj in objs:
                         world[key] = (objs - {obj}) | {old}
-                        hit = True
-                    if any(_attribute_of(o, below) for o in objs):
-                        world[key] = frozenset(_renamed(o, obj, below) for o in world[key])
                         hit = True
             else:
                 # An object only ever lives in keys of its alias class: look there alone.
@@ -611,17 +600,15 @@ class _Analysis:
                     if found is not None and obj in found:
                         world[key] = (found - {obj}) | {old}
                         hit = True
-        if obj in s.moved or any(_attribute_of(o, below) for o in s.moved):
-            moved: dict[str, frozenset[int]] = {}
-            for o, sites in s.moved.items():
-                o = _renamed(o, obj, below)
-                moved[o] = moved.get(o, _NO_SITES) | sites
+        if obj in s.moved:
+            moved = dict(s.moved)
+            moved[old] = moved.get(old, _NO_SITES) | moved.pop(obj)
             s.moved = moved
             hit = True
-        if any(ln.obj == obj or ln.holder_obj == obj or _attribute_of(ln.obj, below) for ln in s.loans):
+        if any(loan.obj == obj or loan.holder_obj == obj for loan in s.loans):
             s.loans = frozenset(
                 Loan(
-                    _renamed(ln.obj, obj, below),
+                    old if ln.obj == obj else ln.obj,
                     ln.mutable,
                     ln.node,
                     ln.text,
@@ -889,10 +876,6 @@ class _Analysis:
                     if simple[j] and not s.loans:
                         world[keys[j]] = objs
                     else:
-                        if keys[j].endswith(_STORED):
-                            # a container keeps every op stored into it (one per item: `jobs[r.id] = ...` in a
-                            # loop), not only the last, until `pop`/`clear` (a `Del`) or a loop running them
-                            objs = objs | world.get(keys[j], _EMPTY)
                         self.assign(s, world, targets[j], objs)
         if plan.copies:
             for world in s.worlds:
@@ -941,12 +924,6 @@ class _Analysis:
             if obj.startswith("@"):
                 key = obj[1:]
                 return all(key not in w for w in worlds)
-            # an attribute object of a reachable object (`_world_get` of an attribute path no step bound)
-            base = obj
-            while (dot := base.rfind(".")) > 0:
-                base = base[:dot]
-                if base in reachable:
-                    return True
             return False
 
         if s.moved:
@@ -1552,19 +1529,6 @@ def _dominators(graph: Graph) -> list[int]:
 #: `(key, fresh object)`: what the key refers to, else the fresh object.
 _PlanValue = str | frozenset[str] | tuple[str, str] | tuple[str, str, str]
 _FRESH = ir.Fresh()
-
-
-def _attribute_of(obj: str, below: str) -> bool:
-    """Whether `obj` is an attribute object (`_world_get`) below the object `below` names (`"n3.0."`): not one of
-    its loop items, value paths or stored ops (`$...`, `<stored>`), which follow their own rules."""
-    return len(obj) > len(below) and obj.startswith(below) and obj[len(below)] not in "$<"
-
-
-def _renamed(obj: str, born: str, below: str) -> str:
-    """`obj` once the object `born` (whose attribute objects start with `below`) is renamed `born~` (`rebirth`)."""
-    if obj == born:
-        return born + "~"
-    return born + "~." + obj[len(below):] if _attribute_of(obj, below) else obj
 
 
 def _plan_objs(world: World, v: frozenset[str] | tuple[str, str] | tuple[str, str, str]) -> frozenset[str]:
