@@ -52,6 +52,11 @@ SCRIPTS = {
     "tests/checker_cases/e0382_module_level_script.py",
     "tests/checker_cases/e0502_module_level_simt_launch.py",
     "tests/checker_cases/e0382_global_moved_in_function.py",
+    "tests/checker_cases/e0382_class_decorator_forwards_call.py",
+    "tests/checker_cases/e0502_attribute_registry_of_hooks.py",
+    "tests/checker_cases/e0502_inherited_method_runs_subclass_override.py",
+    "tests/checker_cases/e0502_method_from_mixin_override.py",
+    "tests/checker_cases/e0502_partial_items_of_comprehension.py",
 }
 
 
