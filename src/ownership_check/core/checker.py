@@ -93,6 +93,9 @@ class World(dict[str, frozenset[str]]):
 
     _key: frozenset[tuple[str, frozenset[str]]] | None = None
     _reach: set[str] | None = None
+    #: This world is the union of more worlds than `MAX_WORLDS` (`_merge_worlds`): a state holding it joins every
+    #: world that arrives into it, so the state at a node only grows once it has been merged.
+    merged = False
 
     def key(self) -> frozenset[tuple[str, frozenset[str]]]:
         k = self._key
@@ -107,16 +110,30 @@ def _world_get(world: World, key: str) -> frozenset[str]:
 
 
 def _merge_worlds(worlds: Iterable[World]) -> tuple[World, ...]:
+    """The worlds of a join: each distinct one, or their union once there are more than `MAX_WORLDS` or one of
+    them is already such a union.  Keeping a union apart from worlds it covers would let a node's state go from
+    `(union,)` to `(union, w)` and back to `(union,)` as a loop is revisited: the fixed point would never settle."""
     unique: dict[frozenset[tuple[str, frozenset[str]]], World] = {}
+    was_merged = False
     for w in worlds:
         unique.setdefault(w.key(), w)
+        was_merged = was_merged or w.merged
     out = list(unique.values())
-    if len(out) <= MAX_WORLDS:
+    if (len(out) <= MAX_WORLDS and not was_merged) or len(out) == 1:
         return tuple(out)
-    merged = World()
-    keys: set[str] = set().union(*out)
-    for key in keys:
-        merged[key] = frozenset().union(*(_world_get(w, key) for w in out))
+    # The union, key by key, of what each world maps it to (a key a world lacks maps to its unknown object `@key`).
+    # Built world by world: most keys map to the same set in every world, which costs one identity test.
+    merged = World(out[0])
+    for w in out[1:]:
+        for key in merged.keys() - w.keys():
+            merged[key] = merged[key] | {"@" + key}
+        for key, value in w.items():
+            found = merged.get(key)
+            if found is None:
+                merged[key] = value | {"@" + key}
+            elif found is not value and not value <= found:
+                merged[key] = found | value
+    merged.merged = True
     return (merged,)
 
 
@@ -167,7 +184,10 @@ def _join(a: State, b: State) -> State:
         worlds = aw
     elif len(aw) == 1 and len(bw) == 1:
         wa, wb = aw[0], bw[0]
-        worlds = aw if wa is wb or wa.key() == wb.key() else (wa, wb)
+        if wa is wb or wa.key() == wb.key():
+            worlds = aw
+        else:
+            worlds = _merge_worlds((wa, wb)) if wa.merged or wb.merged else (wa, wb)
     else:
         worlds = _merge_worlds((*aw, *bw))
     if a.moved is b.moved or not b.moved:
@@ -922,8 +942,8 @@ class _Analysis:
             if obj in reachable:
                 return True
             if obj.startswith("@"):
-                key = obj[1:]
-                return all(key not in w for w in worlds)
+                key = obj[1:]  # a world without `key` maps it to `@key`: the object is alive on that path
+                return any(key not in w for w in worlds)
             return False
 
         if s.moved:
