@@ -962,6 +962,13 @@ class _Analysis:
             for key in [k for k in world if k.startswith(prefix)]:
                 del world[key]
         key = target.key
+        if key.endswith(_STORED):
+            # a container keeps every item stored into it (`ops.append(op1)`, then `ops.append(op2)`): the place
+            # of its stored items gains the new one; only a rebinding of the container or a taking method
+            # (`ops.clear()`, `ir.Del`) forgets them
+            held = world.get(key)
+            if held is not None:
+                objs = objs | held
         world[key] = objs
         if s.loans and any(ln.holder_obj is None and ln.holder_key == key for ln in s.loans):
             attached: set[Loan] = set()
