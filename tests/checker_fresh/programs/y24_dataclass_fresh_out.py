@@ -1,0 +1,61 @@
+# fresh-expect: clean
+"""Apply a bias-and-gain correction twice, each pass described by a dataclass job with its own output."""
+import dataclasses
+from collections import defaultdict
+from operator import attrgetter
+
+import numpy as np
+
+import safekernels as sk
+from safekernels import simt
+from safekernels.dtypes import f32
+from safekernels.simt import DisjointSlice, Slice, thread
+
+
+@simt.kernel
+@simt.launch_contract(block=128)
+def correct(raw: Slice[f32], bias: Slice[f32], out: DisjointSlice[f32], gain: f32) -> None:
+    idx = thread.index_1d()
+    i = idx.get()
+    if (o := out.get_mut(idx)) is not None:
+        o.set((raw[i] - bias[i]) * gain)
+
+
+@dataclasses.dataclass(frozen=True)
+class Job:
+    raw: sk.DeviceBuffer
+    bias: sk.DeviceBuffer
+    out: sk.DeviceBuffer
+    gain: float = 1.0
+
+
+io_of = attrgetter("raw", "bias", "out", "gain")
+
+
+def run(job: Job, prep: simt.PreparedLaunch, stream: sk.Stream) -> None:
+    correct.launch(prep, stream, *io_of(job))
+
+
+def main() -> None:
+    dev = sk.Device.default()
+    stream = dev.new_stream()
+    n = 1500
+    rng = np.random.default_rng(13)
+    raw_np = rng.uniform(10, 20, n).astype(np.float32)
+    bias_np = rng.uniform(0, 1, n).astype(np.float32)
+    prep = correct.prepare(simt.LaunchConfig1D.for_len(n, block=128), dev)
+    results: defaultdict[str, sk.DeviceBuffer] = defaultdict(lambda: sk.zeros(n, f32, stream))
+    job = Job(sk.to_device(raw_np, stream), sk.to_device(bias_np, stream), results["pass1"], gain=2.0)
+    run(job, prep, stream)
+    # second pass: recalibrate the corrected values into a new buffer, with a smaller gain
+    again = dataclasses.replace(job, raw=job.out, out=results["pass2"], gain=0.5)
+    run(again, prep, stream)
+    first = results["pass1"].to_numpy(stream)
+    second = results["pass2"].to_numpy(stream)
+    np.testing.assert_allclose(first, (raw_np - bias_np) * 2.0, rtol=1e-6)
+    np.testing.assert_allclose(second, (first - bias_np) * 0.5, rtol=1e-6)
+    print("corrected means", float(first.mean()), float(second.mean()))
+
+
+if __name__ == "__main__":
+    main()
