@@ -812,6 +812,33 @@ def _display_items(expr: Expression) -> tuple[list[tuple[calls.ContainerKey, Exp
     return None
 
 
+def _repeated_display(expr: Expression) -> calls.RepeatedDisplay[Expression] | None:
+    """A list/tuple built from displays by repetition by an integer and concatenation (`[c] * 3`, `3 * [c]`,
+    `[a] + [c] * 2`; `calls.RepeatedDisplay`; the CLI's `_repeated_display`), else None."""
+    if not isinstance(expr, OpExpr):
+        return None
+
+    def operand(part: Expression) -> calls.RepeatedDisplay[Expression] | None:
+        if isinstance(part, TupleExpr | ListExpr) and not any(isinstance(i, StarExpr) for i in part.items):
+            return calls.display_sequence(part.items)
+        return _repeated_display(part)
+
+    if expr.op == "*":
+        for sequence, count in ((expr.left, expr.right), (expr.right, expr.left)):
+            if isinstance(sequence, TupleExpr | ListExpr | OpExpr) and (found := operand(sequence)) is not None:
+                return calls.repeat_display(found, _int_literal(count))
+        return None
+    if expr.op == "+":
+        return calls.join_displays(operand(expr.left), operand(expr.right))
+    return None
+
+
+def _repeated_length(expr: Expression) -> int | None:
+    """The length of a counted `_repeated_display` (`[c] * 3`: 3), else None."""
+    found = _repeated_display(expr)
+    return len(found.order) if found is not None and found.counted else None
+
+
 def _grown_lists(
     body: Sequence[Statement], built_length: Callable[[Expression], int | None]
 ) -> tuple[dict[int, tuple[str, int, tuple[Expression, ...]]], dict[str, list[int]]]:
@@ -1151,7 +1178,9 @@ class FunctionLowerer(calls.PlaceNaming):
         return next((f for n in self.ctx.names(callee) if (f := stdlib_flow.stdlib_flow(n)) is not None), None)
 
     def prepass(self, body: Sequence[Statement], func: FuncItem | None) -> None:
-        self.appends, finals = _grown_lists(body, lambda v: built[1] if (built := self.built_list(v)) else None)
+        self.appends, finals = _grown_lists(
+            body, lambda v: built[1] if (built := self.built_list(v)) else _repeated_length(v)
+        )
         if func is not None:
             signature = func.type
             arg_types = getattr(signature, "arg_types", None)
@@ -1549,6 +1578,8 @@ class FunctionLowerer(calls.PlaceNaming):
                 shape = (tuple(k for k, _ in found[0]), found[1]) if found is not None else None
                 if shape is None and (built := self.built_list(option)) is not None:
                     shape = (tuple(range(built[1])), False)
+                if shape is None and (repeated := _repeated_display(option)) is not None:
+                    shape = (tuple(range(len(repeated.order))), False)  # `[c] * 3`: one item per index
                 if shape is None and (returned := self.returned_displays(option)) is not None:
                     # `params = init_params(w)` of a helper returning `{"gamma": ..., "beta": ...}`
                     shape = (tuple(dict.fromkeys(k for items in returned[0] for k, _ in items)), returned[1])
@@ -2038,9 +2069,9 @@ class FunctionLowerer(calls.PlaceNaming):
             head = self.block(lambda: self.emit(ir.Branch(arms, span_of(node.index))))
         elif elements is not None:
             # `for part in parts:` of a container list of known length: its items in order, as a display's
-            places, container, enumerated = elements
+            places, container, enumerated, paired = elements
             target = self.target(node.index)
-            arms = calls.bind_elements(target, places, span_of(node.expr), self, container, enumerated)
+            arms = calls.bind_elements(target, places, span_of(node.expr), self, container, enumerated, paired)
             head = self.block(lambda: self.emit(ir.Branch(arms, span_of(node.index))))
         else:
             shape, sources = self.iteration(node.expr)
@@ -2052,9 +2083,9 @@ class FunctionLowerer(calls.PlaceNaming):
 
     def iterated_container(
         self, expr: Expression
-    ) -> tuple[tuple[ir.Place, ...], calls.Container | None, bool] | None:
+    ) -> tuple[tuple[ir.Place, ...], calls.Container | None, bool, bool] | None:
         """The items a loop over a container list of known length takes, directly or through `enumerate(...)`
-        (the CLI front end's rule)."""
+        and/or `itertools.pairwise(...)` (the CLI front end's rule)."""
         enumerated = (
             isinstance(expr, CallExpr)
             and self.builtin(expr.callee) == "enumerate"
@@ -2067,11 +2098,21 @@ class FunctionLowerer(calls.PlaceNaming):
         if enumerated:
             assert isinstance(expr, CallExpr)
             expr = expr.args[0]
+        paired = (
+            isinstance(expr, CallExpr)
+            and (flow := self.stdlib_flow_of(expr.callee)) is not None
+            and flow.relation == "pairs"
+            and expr.arg_kinds == [ARG_POS]
+            and isinstance(expr.args[0], NameExpr)
+        )
+        if paired:
+            assert isinstance(expr, CallExpr)
+            expr = expr.args[0]
         elements = self.star_elements(expr)
-        if elements is None:
+        if elements is None or (paired and len(elements) < 2):
             return None
         container = self.containers.get(expr.name) if isinstance(expr, NameExpr) else None
-        return elements, container, enumerated
+        return elements, container, enumerated, paired
 
     def bind_iteration(self, target: calls.Target[Expression], shape: str, sources: list[ir.Place | None]) -> None:
         """Bind a `for` target for one iteration (the CLI's `bind_iteration`)."""
@@ -2443,6 +2484,16 @@ class FunctionLowerer(calls.PlaceNaming):
                 span = span_of(targets[0])
                 calls.assign_container(target, self.name(raw), raw, container, found[0], span, self, nested)
                 self.lengths[raw] = len(found[0])
+                return
+            repeated = _repeated_display(value)
+            if repeated is not None and isinstance(target, calls.PlaceTarget):
+                # `stages = [sk.zeros(...)] * 3`: every index holds the display item's one object
+                container = self.containers[raw]
+                calls.assign_repeated(target, self.name(raw), raw, container, repeated, span_of(targets[0]), self)
+                if repeated.counted:
+                    self.lengths[raw] = len(repeated.order)
+                else:
+                    self.lengths.pop(raw, None)
                 return
             returned = self.returned_displays(value)
             if returned is not None and isinstance(target, calls.PlaceTarget):
@@ -3166,9 +3217,11 @@ class FunctionLowerer(calls.PlaceNaming):
             arms = tuple(self.block(functools.partial(self.assign, [target], item)) for item in items)
             head = self.block(lambda: self.emit(ir.Branch(arms, span_of(target))))
         elif elements is not None:
-            places, container, enumerated = elements
+            places, container, enumerated, paired = elements
             item_target = self.target(target)
-            arms = calls.bind_elements(item_target, places, span_of(sequence), self, container, enumerated)
+            arms = calls.bind_elements(
+                item_target, places, span_of(sequence), self, container, enumerated, paired
+            )
             head = self.block(lambda: self.emit(ir.Branch(arms, span_of(target))))
         elif shape:
             head = self.block(lambda: calls.bind_iteration(self.target(target), shape, sources, self))

@@ -2057,14 +2057,37 @@ def bind_elements(
     sink: Lowering[E],
     container: Container | None = None,
     enumerated: bool = False,
+    paired: bool = False,
 ) -> tuple[ir.Block, ...]:
     """The head arms of a loop over a container list of known length (`for part in parts:`, a comprehension's
     `for`): arm `i` binds the target to item `i`.  The loop is unrolled as one over a display (`ir.Loop.unrolled`):
     it runs once per item, in order, so moving `part` in the body moves each item once and a later `parts[0]`
     reads a moved value.  An item that is a nested display of the `container` (`Container.inner`) unpacks into
     its own items (`for src, dst in schedule:` of `schedule = [(a, b), (b, b)]`); `enumerated`: the loop is over
-    `enumerate(...)` of the list, its target `i, item` (the index a new value)."""
+    `enumerate(...)` of the list, its target `i, item` (the index a new value); `paired`: the loop is over
+    `itertools.pairwise(...)` of the list (arm `i` binds a two-name target to items `i` and `i + 1`, so a list
+    repeating one object, `[c] * 3`, pairs `c` with itself, and moving the second moves the next arm's first)."""
     inner = dict(container.inner) if container is not None else {}
+
+    def bind_pair(index: int, element: ir.Place) -> None:
+        item_target = target
+        if enumerated:
+            if not isinstance(target, UnpackTarget) or target.starred or len(target.items) != 2:
+                bind_target(target, ir.Fresh(), sink)
+                return
+            bind_target(target.items[0], ir.Fresh(), sink)
+            item_target = target.items[1]
+        if not isinstance(item_target, UnpackTarget) or item_target.starred or len(item_target.items) != 2:
+            bind_target(item_target, ir.Fresh(), sink)
+            return
+        bind_target(item_target.items[0], ir.FromPlace(element, span), sink)
+        bind_target(item_target.items[1], ir.FromPlace(elements[index + 1], span), sink)
+
+    if paired:
+        return tuple(
+            sink.block(lambda i=index, e=element: bind_pair(i, e))  # type: ignore[misc]
+            for index, element in enumerate(elements[:-1])
+        )
 
     def bind(index: int, element: ir.Place) -> None:
         item_target = target
@@ -2186,6 +2209,72 @@ def assign_built_list(
     for index in range(count):
         given[index] = item(index)
     _bind_container(target, name, display, container, given, span, sink)
+
+
+@dataclass(frozen=True)
+class RepeatedDisplay(Generic[E]):
+    """A list or tuple built from displays by repetition and concatenation (`[c] * 3`, `3 * [c]`, `[a, b] * 2`,
+    `[a] + [c] * 3`): repetition copies references, so its items are the SAME objects as the displays' items.
+    `items`: the displays' items, each once, in evaluation order; `order`: item `i` of the result is
+    `items[order[i]]`.  `counted` False: repeated a number of times not known here (`[c] * n`), or more items than
+    a container keeps (`MAX_CONTAINER_ITEMS`): `order` is then the display's items once, and item `i` of the
+    result is `items[i % len(items)]` (`Container.indices` gives any item for an index past them)."""
+
+    items: tuple[E, ...]
+    order: tuple[int, ...]
+    counted: bool = True
+
+
+def display_sequence(items: Sequence[E]) -> RepeatedDisplay[E]:
+    """A plain tuple/list display's items as a `RepeatedDisplay` operand."""
+    return RepeatedDisplay(tuple(items), tuple(range(len(items))))
+
+
+def repeat_display(operand: RepeatedDisplay[E] | None, count: int | None) -> RepeatedDisplay[E] | None:
+    """`operand * count` (`count` an integer literal, None when it is not one).  None when the operand is not
+    known, or is itself of unknown count; a count not known here, or one giving more items than a container
+    keeps, gives the uncounted repetition (any item of the display may be at an index past them)."""
+    if operand is None or not operand.counted or not operand.order:
+        return None
+    if count is not None and len(operand.order) * max(count, 0) <= MAX_CONTAINER_ITEMS:
+        return RepeatedDisplay(operand.items, operand.order * max(count, 0))
+    return RepeatedDisplay(operand.items, operand.order, counted=False)
+
+
+def join_displays(left: RepeatedDisplay[E] | None, right: RepeatedDisplay[E] | None) -> RepeatedDisplay[E] | None:
+    """`left + right` of two counted display sequences: the left's items, then the right's (None otherwise, or
+    past `MAX_CONTAINER_ITEMS`)."""
+    if left is None or right is None or not left.counted or not right.counted:
+        return None
+    if len(left.order) + len(right.order) > MAX_CONTAINER_ITEMS:
+        return None
+    shift = len(left.items)
+    return RepeatedDisplay((*left.items, *right.items), (*left.order, *(shift + i for i in right.order)))
+
+
+def assign_repeated(
+    target: PlaceTarget,
+    name: str,
+    display: str,
+    container: Container,
+    repeated: RepeatedDisplay[E],
+    span: Span,
+    sink: Lowering[E],
+) -> None:
+    """`name = [c] * 3` / `name = [a] + [c] * 2` of a container name: each display item is evaluated once, in
+    order, and held by the first index it is at (as `assign_container` binds a display); every later index of
+    the same item is bound to that very object, so `name[0]` and `name[1]` of `[sk.zeros(...)] * 3` are one
+    buffer (a launch taking both is refused, as at run time)."""
+    first: dict[int, int] = {}
+    for index, which in enumerate(repeated.order):
+        first.setdefault(which, index)
+    items = [(container.keys[index], repeated.items[which]) for which, index in first.items()]
+    assign_container(target, name, display, container, items, span, sink)
+    again = [(index, first[which]) for index, which in enumerate(repeated.order) if first[which] != index]
+    if again:
+        targets = tuple(container_element(name, display, container, index) for index, _ in again)
+        values = tuple(ir.FromPlace(container_element(name, display, container, held), span) for _, held in again)
+        sink.emit(ir.Bind(targets, values, span))
 
 
 def assign_registry_dict(

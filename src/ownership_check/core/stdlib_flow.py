@@ -122,6 +122,12 @@ def keeps_items(name: str | None) -> StdlibFlow | None:
     return found if found is not None and found.relation == "items" else None
 
 
+def pairs_items(name: str | None) -> bool:
+    """Whether a callable gives the adjacent pairs of its operand's items (`PAIRS`, `itertools.pairwise`)."""
+    found = stdlib_flow(name)
+    return found is not None and found.relation == "pairs"
+
+
 def tuple_component_operands(
     takes_next: bool, inner: StdlibFlow | None, positional: int, keywords: Sequence[str | None], index: int | None
 ) -> tuple[int, ...] | None:

@@ -396,6 +396,34 @@ def _display_items(node: ast.AST) -> tuple[list[tuple[calls.ContainerKey, ast.ex
     return None
 
 
+def _repeated_display(node: ast.AST) -> calls.RepeatedDisplay[ast.expr] | None:
+    """A list/tuple built from displays by repetition by an integer and concatenation (`[c] * 3`, `3 * [c]`,
+    `[a] + [c] * 2`; `calls.RepeatedDisplay`: its items are the displays' own objects), else None (a plain
+    display is `_display_items`')."""
+    if not isinstance(node, ast.BinOp):
+        return None
+
+    def operand(part: ast.expr) -> calls.RepeatedDisplay[ast.expr] | None:
+        if isinstance(part, ast.Tuple | ast.List) and not any(isinstance(el, ast.Starred) for el in part.elts):
+            return calls.display_sequence(part.elts)
+        return _repeated_display(part)
+
+    if isinstance(node.op, ast.Mult):
+        for sequence, count in ((node.left, node.right), (node.right, node.left)):
+            if isinstance(sequence, ast.Tuple | ast.List | ast.BinOp) and (found := operand(sequence)) is not None:
+                return calls.repeat_display(found, _int_literal(count))
+        return None
+    if isinstance(node.op, ast.Add):
+        return calls.join_displays(operand(node.left), operand(node.right))
+    return None
+
+
+def _repeated_length(node: ast.expr) -> int | None:
+    """The length of a counted `_repeated_display` (`[c] * 3`: 3), else None."""
+    found = _repeated_display(node)
+    return len(found.order) if found is not None and found.counted else None
+
+
 def _grown_lists(
     body: Sequence[ast.stmt], built_length: Callable[[ast.expr], int | None]
 ) -> tuple[dict[int, tuple[str, int, tuple[ast.expr, ...]]], dict[str, list[int]]]:
@@ -1317,7 +1345,9 @@ class FunctionLowerer(calls.PlaceNaming):
         return self.ctx.qualify(func)
 
     def prepass(self, body: Sequence[ast.stmt], params: Sequence[ast.arg]) -> None:
-        self.appends, finals = _grown_lists(body, lambda v: built[1] if (built := self.built_list(v)) else None)
+        self.appends, finals = _grown_lists(
+            body, lambda v: built[1] if (built := self.built_list(v)) else _repeated_length(v)
+        )
         for param in params:
             self.local_names.add(param.arg)
             if self.annotation_is_device(param.annotation):
@@ -1699,6 +1729,8 @@ class FunctionLowerer(calls.PlaceNaming):
                 shape = (tuple(k for k, _ in found[0]), found[1]) if found is not None else None
                 if shape is None and (built := self.built_list(option)) is not None:
                     shape = (tuple(range(built[1])), False)
+                if shape is None and (repeated := _repeated_display(option)) is not None:
+                    shape = (tuple(range(len(repeated.order))), False)  # `[c] * 3`: one item per index
                 if shape is None and (returned := self.returned_displays(option)) is not None:
                     # `params = init_params(w)` of a helper returning `{"gamma": ..., "beta": ...}`
                     shape = (tuple(dict.fromkeys(k for items in returned[0] for k, _ in items)), returned[1])
@@ -2245,9 +2277,9 @@ class FunctionLowerer(calls.PlaceNaming):
             head = self.block(lambda: self.emit(ir.Branch(arms, self.span(node.target))))
         elif elements is not None:
             # `for part in parts:` of a container list of known length: its items in order, as a display's
-            places, container, enumerated = elements
+            places, container, enumerated, paired = elements
             target = self.target(node.target)
-            arms = calls.bind_elements(target, places, self.span(node.iter), self, container, enumerated)
+            arms = calls.bind_elements(target, places, self.span(node.iter), self, container, enumerated, paired)
             head = self.block(lambda: self.emit(ir.Branch(arms, self.span(node.target))))
         else:
             shape, sources = self.iteration(node.iter)
@@ -2259,9 +2291,10 @@ class FunctionLowerer(calls.PlaceNaming):
 
     def iterated_container(
         self, node: ast.expr
-    ) -> tuple[tuple[ir.Place, ...], calls.Container | None, bool] | None:
+    ) -> tuple[tuple[ir.Place, ...], calls.Container | None, bool, bool] | None:
         """The items a loop over a container list of known length takes (`star_elements`), directly or through
-        `enumerate(...)`: their places, the container (for its nested displays) and whether enumerated."""
+        `enumerate(...)` and/or `itertools.pairwise(...)`: their places, the container (for its nested displays),
+        whether enumerated and whether paired (`calls.bind_elements`)."""
         enumerated = (
             isinstance(node, ast.Call)
             and self.builtin(node.func) == "enumerate"
@@ -2272,11 +2305,21 @@ class FunctionLowerer(calls.PlaceNaming):
         if enumerated:
             assert isinstance(node, ast.Call)
             node = node.args[0]
+        paired = (
+            isinstance(node, ast.Call)
+            and stdlib_flow.pairs_items(self.stdlib_name(node.func))
+            and len(node.args) == 1
+            and not node.keywords
+            and isinstance(node.args[0], ast.Name)
+        )
+        if paired:
+            assert isinstance(node, ast.Call)
+            node = node.args[0]
         elements = self.star_elements(node)
-        if elements is None:
+        if elements is None or (paired and len(elements) < 2):
             return None
         container = self.containers.get(node.id) if isinstance(node, ast.Name) else None
-        return elements, container, enumerated
+        return elements, container, enumerated, paired
 
     def bind_iteration(self, target: calls.Target[ast.expr], shape: str, sources: list[ir.Place | None]) -> None:
         """Bind a `for` target for one iteration: adjacent pairs of a place's items (`stdlib_flow.bind_pairs`),
@@ -2656,6 +2699,16 @@ class FunctionLowerer(calls.PlaceNaming):
                 span = self.span(targets[0])
                 calls.assign_container(target, self.name(raw), raw, container, found[0], span, self, nested)
                 self.lengths[raw] = len(found[0])
+                return
+            repeated = _repeated_display(value)
+            if repeated is not None and isinstance(target, calls.PlaceTarget):
+                # `stages = [sk.zeros(...)] * 3`: every index holds the display item's one object
+                container = self.containers[raw]
+                calls.assign_repeated(target, self.name(raw), raw, container, repeated, self.span(targets[0]), self)
+                if repeated.counted:
+                    self.lengths[raw] = len(repeated.order)
+                else:
+                    self.lengths.pop(raw, None)
                 return
             returned = self.returned_displays(value)
             if returned is not None and isinstance(target, calls.PlaceTarget):
@@ -3385,9 +3438,9 @@ class FunctionLowerer(calls.PlaceNaming):
             arms = tuple(self.block(functools.partial(self.assign, [comp.target], item)) for item in items)
             head = self.block(lambda: self.emit(ir.Branch(arms, self.span(comp.target))))
         elif elements is not None:
-            places, container, enumerated = elements
+            places, container, enumerated, paired = elements
             target = self.target(comp.target)
-            arms = calls.bind_elements(target, places, self.span(comp.iter), self, container, enumerated)
+            arms = calls.bind_elements(target, places, self.span(comp.iter), self, container, enumerated, paired)
             head = self.block(lambda: self.emit(ir.Branch(arms, self.span(comp.target))))
         elif shape:
             head = self.block(lambda: calls.bind_iteration(self.target(comp.target), shape, sources, self))

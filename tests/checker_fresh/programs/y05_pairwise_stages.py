@@ -1,5 +1,5 @@
 # fresh-expect: E0502 at line 39
-# fresh-known-miss: cli,mypy [sk.zeros(...)] * 3 repeats one buffer; list repetition of a display is a new list of new values to the checker
+# fresh-note: found since: a list repeated by an integer literal ([c] * 3, [a] + [c] * 3) is a container of the display items themselves; pairwise over it pairs them
 """A three-stage activation pipeline (relu, square, clamp) chained through stage buffers."""
 from itertools import pairwise
 
