@@ -833,6 +833,24 @@ def _repeated_display(expr: Expression) -> calls.RepeatedDisplay[Expression] | N
     return None
 
 
+def _getter_value(value: Expression) -> CallExpr | None:
+    """A call that may make a getter (`getter_call` checks what it calls), for `bound_once`."""
+    return value if isinstance(value, CallExpr) and value.args else None
+
+
+@functools.lru_cache(maxsize=4)  # the modules being lowered now
+def _module_getters(module: MypyFile) -> dict[str, CallExpr]:
+    """Names the module's top level binds once, and nothing else binds (`_stable_names`), to a call that may make
+    a getter (`io_of = attrgetter("raw", "out")`; the CLI's `_module_getters`)."""
+    stable = _stable_names(module.defs, ())
+    pairs = [
+        ([stmt.lvalues[0].name], stmt.rvalue)
+        for stmt in module.defs
+        if isinstance(stmt, AssignmentStmt) and len(stmt.lvalues) == 1 and isinstance(stmt.lvalues[0], NameExpr)
+    ]
+    return {name: call for name, call in bound_once(pairs, (), _getter_value).items() if name in stable}
+
+
 def _repeated_length(expr: Expression) -> int | None:
     """The length of a counted `_repeated_display` (`[c] * 3`: 3), else None."""
     found = _repeated_display(expr)
@@ -995,6 +1013,7 @@ class FunctionLowerer(calls.PlaceNaming):
         self.registries: dict[str, list[tuple[calls.ContainerKey, Expression]]] = {}
         # names bound once to a call keeping its operands' items (`pool = itertools.cycle([c])`, the CLI's rule)
         self.iterators: dict[str, CallExpr] = {}
+        self.getters: dict[str, CallExpr] = {}  # names bound once here to a call that may make a getter
         self.generators: dict[str, CallExpr] = {}  # names bound once to a generator call (`gen.send(x)`)
         # `self.attr` holding a display of prepared launches `__init__` stored: attribute -> its item count
         self.stored: dict[str, int] = {}
@@ -1066,6 +1085,36 @@ class FunctionLowerer(calls.PlaceNaming):
                     return None  # one of several places (`choices`)
             return self.dotted_place(cur.name, attrs)
         return None
+
+    def getter_call(self, callee: Expression) -> tuple[tuple[calls.ContainerKey, ...], bool] | None:
+        """The names a getter callee gives (`stdlib_flow.getter_keys`): a direct call, or a name bound once to one
+        here or at the module's top level (the CLI's `getter_call`)."""
+        call: Expression | None = callee
+        if isinstance(callee, NameExpr):
+            call = self.getters.get(callee.name)
+            if call is None and callee.fullname == f"{self.ctx.module.fullname}.{callee.name}":
+                call = _module_getters(self.ctx.module).get(callee.name)
+        if not isinstance(call, CallExpr) or any(k != ARG_POS for k in call.arg_kinds):
+            return None
+        keys = [_key_literal(a) for a in call.args]
+        return next((k for n in self.ctx.names(call.callee) if (k := stdlib_flow.getter_keys(n, keys)) is not None),
+                    None)
+
+    def getter_places(self, expr: Expression) -> tuple[tuple[ir.Place, ...], bool] | None:
+        """`getter(operand)` on a place: the places it gives and whether a tuple of them (the CLI's rule)."""
+        if not isinstance(expr, CallExpr) or expr.arg_kinds != [ARG_POS]:
+            return None
+        operand = expr.args[0]
+        base = self.place(operand)
+        found = self.getter_call(expr.callee) if base is not None else None
+        if found is None or base is None:
+            return None
+        keys, attribute = found
+        container = None
+        if isinstance(operand, NameExpr) and (held := self.containers.get(operand.name)) is not None:
+            container = (self.name(operand.name), operand.name, held)
+        places = stdlib_flow.getter_places(keys, attribute, base, container)
+        return (places, len(keys) > 1) if places is not None else None
 
     def iterated_places(self, expr: Expression) -> tuple[ir.Place, ...] | None:
         """The places unpacking `expr` gives, in order, when it names an instance of a class whose `__iter__`
@@ -1569,6 +1618,7 @@ class FunctionLowerer(calls.PlaceNaming):
         self.registries = bound_once(pairs, unsure, display_registry)
         self.iterators = bound_once(pairs, unsure, kept_iterator)
         self.generators = bound_once(pairs, unsure, self.generator_call)
+        self.getters = bound_once(pairs, unsure, _getter_value)
         for index, (names, value) in enumerate(pairs):
             star = starred.get(index) if starred is not None else None
             if star is not None:
@@ -2559,6 +2609,8 @@ class FunctionLowerer(calls.PlaceNaming):
             elements = calls.sequence_elements(self.name(value.name), value.name, sequence)
         elif any(isinstance(t, TupleExpr | ListExpr) for t in targets):
             elements = self.iterated_places(value)
+            if elements is None and (got := self.getter_places(value)) is not None and got[1]:
+                elements = got[0]  # `src, dst = itemgetter("input", "output")(roles)`: the items themselves
         stars: tuple[ir.Place, ...] | None = None
         if (star := _starred_take(targets, value)) is not None and (rest := self.containers.get(star[0])):
             stars = calls.sequence_elements(self.name(star[0]), star[0], rest)
@@ -3273,6 +3325,9 @@ class FunctionLowerer(calls.PlaceNaming):
         if inner is not None:
             return tuple(calls.container_element(inner.name, inner.display, inner.container, i)
                          for i in range(len(inner.container.keys)))
+        got = self.getter_places(expr)
+        if got is not None and got[1]:
+            return got[0]  # `*attrgetter("raw", "out")(job)`: `job.raw`, `job.out`
         values = _values_receiver(expr)
         if values is not None and values in self.registries:
             # `*stages.values()` of a dict display bound once, lowering past it (the CLI's rule)
@@ -3385,6 +3440,9 @@ class FunctionLowerer(calls.PlaceNaming):
             return calls.merge_choices((index,), (self.item_choices(expr.base, span, depth + 1),))
         if isinstance(expr, CallExpr) and (picked_items := self.picked_items(expr, span, depth)) is not None:
             return picked_items
+        if isinstance(expr, CallExpr) and (got := self.getter_places(expr)) is not None and not got[1]:
+            # `attrgetter("out")(job)`, `get(bufs)` of `get = itemgetter(0)`: the attribute / item itself
+            return (expr.args[0],), (calls.Operand(expr, span, got[0][0], True),)
         if isinstance(expr, MemberExpr) and isinstance(expr.expr, CallExpr):
             # `copy.copy(Bufs(c, c, c)).a`, `dataclasses.replace(h, a=c).a`: the field of the object built there
             return self.field_choices(expr.expr, expr.name, span, depth + 1)

@@ -17,6 +17,10 @@ call to the places it may give, in the core's terms (`calls.Choices`, `calls.bin
              replace: bound to a name, each field refers to the object it names     dataclasses.replace, copy.copy
     MAPPING  a dict of the operands' entries: `dict(k=v)`, `dict(zip(keys, values))` of literal keys, `dict(d)`
              of a dict display; bound to a name, it is a container as the dict display would be   dict
+    GETTER   a callable that, called on one operand, gives the operand's attributes (`attribute`) or items
+             named by its literal operands themselves, a tuple of them when several are named: called directly
+             (`attrgetter("a")(obj)`) or through a name bound once to it (`g = itemgetter(0, 2); g(bufs)`)
+                                                               operator.attrgetter, operator.itemgetter
 
 Where the exact item is not known statically, the result may be any of the items: one `Branch` arm per item,
 as for `p if c else q`, so a launch is refused when any of them would be.  Anything else a call of a standard
@@ -33,18 +37,21 @@ from ownership_check.core import ir
 from ownership_check.core.call_effects import GeneratedInit
 from ownership_check.core.calls import (
     Choices,
+    Container,
     ContainerKey,
     Lowering,
     PlaceTarget,
     Target,
     UnpackTarget,
+    captured_item,
+    container_element,
     merge_choices,
 )
 from ownership_check.diagnostics import Span
 
 E = TypeVar("E")
 
-Relation = Literal["pick", "items", "pairs", "zipped", "fields", "mapping"]
+Relation = Literal["pick", "items", "pairs", "zipped", "fields", "mapping", "getter"]
 
 
 @dataclass(frozen=True)
@@ -64,6 +71,7 @@ class StdlibFlow:
     replaces: bool = False
     itself: bool = False
     flatten: bool = False
+    attribute: bool = False  # a `getter`'s names are attribute paths (`attrgetter("a.b")`), not item keys
 
 
 _ORDERING: Final[frozenset[str]] = frozenset({"key", "reverse"})
@@ -95,7 +103,49 @@ STDLIB_FLOWS: Final[dict[str, StdlibFlow]] = {
     "copy.copy": StdlibFlow("fields"),
     # a dict of the operands' entries
     "dict": StdlibFlow("mapping", operands=()),
+    # a getter of the named attributes / items of the object it is called on
+    "operator.attrgetter": StdlibFlow("getter", operands=None, attribute=True),
+    "operator.itemgetter": StdlibFlow("getter", operands=None),
 }
+
+
+def getter_keys(name: str | None, keys: Sequence[ContainerKey | None]) -> tuple[tuple[ContainerKey, ...], bool] | None:
+    """The names a getter call (`operator.attrgetter("raw", "out")`, `operator.itemgetter(0, "out")`, a `GETTER`
+    entry named `name`) gives, read from its operands' literals (`keys`, None for one that is not a literal), and
+    whether they are attribute paths; None for any other call, or an operand that is no literal of its kind."""
+    found = stdlib_flow(name)
+    if found is None or found.relation != "getter" or not keys or any(k is None for k in keys):
+        return None
+    if found.attribute and not all(isinstance(k, str) and all(k.split(".")) for k in keys):
+        return None
+    return tuple(k for k in keys if k is not None), found.attribute
+
+
+def getter_places(
+    keys: Sequence[ContainerKey],
+    attribute: bool,
+    operand: ir.Place,
+    container: tuple[str, str, Container] | None,
+) -> tuple[ir.Place, ...] | None:
+    """The places `getter(operand)` gives (`getter_keys`): each attribute path below the operand's place
+    (`attrgetter("out")(job)` is `job.out` itself), or each item of a container name (`container`: its place
+    name, how diagnostics spell it, its items) under a literal key (`itemgetter("input", "output")(roles)` of
+    `roles = {"input": a, "output": a}` is `a` twice).  None when an item is not known (no container, or a key it
+    lacks: the runtime's `KeyError` / `IndexError`)."""
+    if attribute:
+        return tuple(path_place(operand, str(key).split(".")) for key in keys)
+    if container is None:
+        return None
+    name, display, held = container
+    places: list[ir.Place] = []
+    for key in keys:
+        index = captured_item(held, key, held.mapping)
+        if index is None and not held.mapping and isinstance(key, int) and -len(held.keys) <= key < 0:
+            index = key % len(held.keys)
+        if index is None:
+            return None
+        places.append(container_element(name, display, held, index))
+    return tuple(places)
 
 
 #: Methods the standard library gives a class of the module, with the receiver as the operand: a `NamedTuple`'s

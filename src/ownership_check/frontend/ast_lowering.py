@@ -418,6 +418,29 @@ def _repeated_display(node: ast.AST) -> calls.RepeatedDisplay[ast.expr] | None:
     return None
 
 
+def _getter_value(value: ast.expr) -> ast.Call | None:
+    """A call that may make a getter (`operator.attrgetter(...)`; `getter_call` checks what it calls), for
+    `bound_once`."""
+    return value if isinstance(value, ast.Call) and value.args else None
+
+
+@functools.lru_cache(maxsize=4)  # the modules being lowered now (a run lowers one file's units together)
+def _module_getters_of(module: ast.Module) -> dict[str, ast.Call]:
+    stable = _stable_names(module.body, ())
+    pairs = [
+        ([stmt.targets[0].id], stmt.value)
+        for stmt in module.body
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
+    ]
+    return {name: call for name, call in bound_once(pairs, (), _getter_value).items() if name in stable}
+
+
+def _module_getters(module: ast.Module) -> dict[str, ast.Call]:
+    """Names the module's top level binds once, and nothing else binds (`_stable_names`), to a call that may make
+    a getter (`io_of = attrgetter("raw", "out")`), as a function of the module reads them."""
+    return _module_getters_of(module)
+
+
 def _repeated_length(node: ast.expr) -> int | None:
     """The length of a counted `_repeated_display` (`[c] * 3`: 3), else None."""
     found = _repeated_display(node)
@@ -1122,6 +1145,7 @@ class FunctionLowerer(calls.PlaceNaming):
         # names bound once to a call keeping its operands' items (`pool = itertools.cycle([c])`, `stdlib_flow`):
         # an item taken from the name (`next(pool)`) is any of them
         self.iterators: dict[str, ast.Call] = {}
+        self.getters: dict[str, ast.Call] = {}  # names bound once here to a call that may make a getter
         self.generators: dict[str, ast.Call] = {}  # names bound once to a generator call (`gen.send(x)`)
         # names bound once to a tuple/list display of literals (`names = ["scale", "shift"]`): the keys of
         # `dict(zip(names, values))` (`display_items`)
@@ -1193,6 +1217,36 @@ class FunctionLowerer(calls.PlaceNaming):
                     return None  # one of several places (`choices`)
             return self.dotted_place(cur.id, attrs)
         return None
+
+    def getter_call(self, func: ast.expr) -> tuple[tuple[calls.ContainerKey, ...], bool] | None:
+        """The names a getter callee gives (`stdlib_flow.getter_keys`): a direct call (`attrgetter("a", "b")` of
+        `attrgetter("a", "b")(job)`), or a name bound once to one, in this body or (not bound here) at the
+        module's top level (`io_of = attrgetter("raw", "out")`); else None."""
+        call: ast.expr | None = func
+        if isinstance(func, ast.Name):
+            call = self.getters.get(func.id)
+            if call is None and func.id not in self.local_names:
+                call = _module_getters(self.ctx.module).get(func.id)
+        if not isinstance(call, ast.Call) or call.keywords or any(isinstance(a, ast.Starred) for a in call.args):
+            return None
+        return stdlib_flow.getter_keys(self.stdlib_name(call.func), [_key_literal(a) for a in call.args])
+
+    def getter_places(self, node: ast.expr) -> tuple[tuple[ir.Place, ...], bool] | None:
+        """`getter(operand)` of a getter (`getter_call`) on a place: the places it gives
+        (`stdlib_flow.getter_places`) and whether it gives a tuple of them (several names); else None."""
+        if not isinstance(node, ast.Call) or len(node.args) != 1 or node.keywords:
+            return None
+        operand = node.args[0]
+        base = self.place(operand) if not isinstance(operand, ast.Starred) else None
+        found = self.getter_call(node.func) if base is not None else None
+        if found is None or base is None:
+            return None
+        keys, attribute = found
+        container = None
+        if isinstance(operand, ast.Name) and (held := self.containers.get(operand.id)) is not None:
+            container = (self.name(operand.id), operand.id, held)
+        places = stdlib_flow.getter_places(keys, attribute, base, container)
+        return (places, len(keys) > 1) if places is not None else None
 
     def iterated_places(self, node: ast.expr) -> tuple[ir.Place, ...] | None:
         """The places unpacking `node` gives, in order, when it names an instance of a class whose `__iter__`
@@ -1720,6 +1774,7 @@ class FunctionLowerer(calls.PlaceNaming):
         self.registries = bound_once(pairs, unsure, display_registry)
         self.iterators = bound_once(pairs, unsure, kept_iterator)
         self.generators = bound_once(pairs, unsure, self.generator_call)
+        self.getters = bound_once(pairs, unsure, _getter_value)
         for index, (names, value) in enumerate(pairs):
             star = starred.get(index) if starred is not None else None
             if star is not None:
@@ -2772,6 +2827,8 @@ class FunctionLowerer(calls.PlaceNaming):
             elements = calls.sequence_elements(self.name(value.id), value.id, sequence)
         elif any(isinstance(t, ast.Tuple | ast.List) for t in targets):
             elements = self.iterated_places(value)
+            if elements is None and (got := self.getter_places(value)) is not None and got[1]:
+                elements = got[0]  # `src, dst = itemgetter("input", "output")(roles)`: the items themselves
         stars: tuple[ir.Place, ...] | None = None
         if (star := _starred_take(targets, value)) is not None and (rest := self.containers.get(star[0])):
             stars = calls.sequence_elements(self.name(star[0]), star[0], rest)
@@ -3492,6 +3549,9 @@ class FunctionLowerer(calls.PlaceNaming):
         if inner is not None:
             return tuple(calls.container_element(inner.name, inner.display, inner.container, i)
                          for i in range(len(inner.container.keys)))
+        got = self.getter_places(node)
+        if got is not None and got[1]:
+            return got[0]  # `*attrgetter("raw", "out")(job)`: `job.raw`, `job.out`
         values = _values_receiver(node)
         if values is not None and values in self.registries:
             # `*stages.values()` of a dict display bound once, lowering past it: its items in display order
@@ -3609,6 +3669,9 @@ class FunctionLowerer(calls.PlaceNaming):
             return calls.merge_choices((index,), (self.item_choices(node.value, span, depth + 1),))
         if isinstance(node, ast.Call) and (picked_items := self.picked_items(node, span, depth)) is not None:
             return picked_items
+        if isinstance(node, ast.Call) and (got := self.getter_places(node)) is not None and not got[1]:
+            # `attrgetter("out")(job)`, `get(bufs)` of `get = itemgetter(0)`: the attribute / item itself
+            return (node.args[0],), (calls.Operand(node, span, got[0][0], True),)
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Call):
             # `copy.copy(Bufs(c, c, c)).a`, `dataclasses.replace(h, a=c).a`: the field of the object built there
             return self.field_choices(node.value, node.attr, span, depth + 1)

@@ -1,5 +1,5 @@
 # fresh-expect: E0502 at line 52
-# fresh-known-miss: cli,mypy dataclasses.replace(job, raw=job.out) then operator.attrgetter(...)(job) spread by * into a helper's launch: attrgetter's result is a new value
+# fresh-note: found since: operator.attrgetter(...)(obj), directly or through a name bound once at module level, gives the attributes themselves
 """Apply a bias-and-gain correction to sensor readings, described by a small dataclass job."""
 import dataclasses
 from operator import attrgetter
