@@ -2164,17 +2164,19 @@ class FunctionLowerer(calls.PlaceNaming):
         container = self.containers.get(expr.name) if isinstance(expr, NameExpr) else None
         return elements, container, enumerated, paired
 
-    def bind_iteration(self, target: calls.Target[Expression], shape: str, sources: list[ir.Place | None]) -> None:
+    def bind_iteration(
+        self, target: calls.Target[Expression], shape: str, sources: list[calls.IterationSource]
+    ) -> None:
         """Bind a `for` target for one iteration (the CLI's `bind_iteration`)."""
-        source = sources[0] if shape == "pairs" else None
+        source = sources[0] if shape == "pairs" and isinstance(sources[0], ir.Place) else None
         if source is None or not stdlib_flow.bind_pairs(target, source, self):
             calls.bind_iteration(target, shape if source is None else "", sources, self)
 
-    def iteration(self, expr: Expression) -> tuple[str, list[ir.Place | None]]:
-        """How a `for` loop takes items from `expr` (`calls.bind_iteration`): a place, or the builtin `zip` /
-        `enumerate` of places, or adjacent pairs of a place's items (`itertools.pairwise(xs)`, `zip(xs[:-1],
-        xs[1:])`: "pairs"); ("", []) for anything else."""
-        place = self.place(expr)
+    def iteration(self, expr: Expression) -> tuple[str, list[calls.IterationSource]]:
+        """How a `for` loop takes items from `expr` (`calls.bind_iteration`): a place or a recurring operand
+        (`iteration_source`), or the builtin `zip` / `enumerate` of them, or adjacent pairs of a place's items
+        (`itertools.pairwise(xs)`, `zip(xs[:-1], xs[1:])`: "pairs"); ("", []) for anything else."""
+        place = self.iteration_source(expr)
         if place is not None:
             return "each", [place]
         if (
@@ -2219,9 +2221,29 @@ class FunctionLowerer(calls.PlaceNaming):
         ):
             positional = [a for a, kind in zip(expr.args, expr.arg_kinds, strict=True) if kind == ARG_POS]
             if expr.callee.fullname == "builtins.zip":
-                return "zip", [self.place(a) for a in positional]
-            return "enumerate", [self.place(positional[0])]
+                return "zip", [self.iteration_source(a) for a in positional]
+            return "enumerate", [self.iteration_source(positional[0])]
         return "", []
+
+    def iteration_source(self, expr: Expression) -> calls.IterationSource:
+        """Where a `for` takes the items of the iterable operand `expr` (the CLI's `iteration_source`):
+        `itertools.cycle(xs)` / `itertools.repeat(x)` of a place, also through a name bound once to one, is a
+        `calls.Recurring` operand; else the place `expr` is, or None."""
+        call = self.iterators.get(expr.name) if isinstance(expr, NameExpr) else expr
+        if (
+            isinstance(call, CallExpr)
+            and call.arg_kinds[:1] == [ARG_POS]
+            and all(kind in (ARG_POS, ARG_NAMED) for kind in call.arg_kinds)
+        ):
+            positional = call.arg_kinds.count(ARG_POS)
+            keywords = [name for name, kind in zip(call.arg_names, call.arg_kinds, strict=True) if kind == ARG_NAMED]
+            found = next(
+                (f for n in self.ctx.names(call.callee) if (f := stdlib_flow.recurs(n, positional, keywords))), None
+            )
+            operand = self.place(call.args[0]) if found is not None else None
+            if found is not None and operand is not None:
+                return stdlib_flow.recurring_source(found, operand, span_of(call.args[0]), self)
+        return self.place(expr)
 
     def slice_operand(self, expr: Expression) -> stdlib_flow.SliceOperand | None:
         """`xs`, `xs[1:]`, `xs[:-1]` of a place `xs` with literal bounds: the place and the bounds, else None."""
@@ -2854,6 +2876,10 @@ class FunctionLowerer(calls.PlaceNaming):
                 return calls.returned_object(built, span_of(expr), self)
         if isinstance(expr, CallExpr):
             return self.call(expr, holder)
+        items = self.literal_display(expr)
+        stored = calls.stored_display([(i, span_of(i)) for i in items], holder, self) if items is not None else None
+        if stored is not None:  # `ops.append((k.launch_async(...), out))`: the container keeps the op too
+            return stored
         self.expr(expr)
         return ir.Fresh()
 

@@ -1793,6 +1793,23 @@ def store_into(container: ir.Place, node: E, span: Span, sink: Lowering[E]) -> i
     return value
 
 
+def stored_display(
+    items: Sequence[tuple[E, Span]], holder: ir.Place | None, sink: Lowering[E]
+) -> ir.Value | None:
+    """A tuple or list display (its `items`, each with its span) evaluated as a value stored into a container
+    (`holder` the container's `ir.stored_item`, as `store_into` lowers the stored value):
+    `pending.append((k.launch_async(...), out))` keeps the op inside the tuple reachable through the container, as
+    the runtime does, so each item is stored into the container as well (its loans last while the container is
+    live).  Returns the display's new value, or None when `holder` is no container's stored items (the front end
+    lowers the display as usual)."""
+    if holder is None or not holder.attrs or holder.attrs[-1] != ir.STORED_ATTR:
+        return None
+    container = ir.Place(holder.root, holder.attrs[:-1])
+    for item, span in items:
+        store_into(container, item, span, sink)
+    return ir.Fresh()
+
+
 def _stored_argument(call: Call[E], method: MethodCall[E]) -> int | None:
     """The index of the argument `receiver.append(x)` (`STORING_METHODS`) stores into a receiver that is a place of
     the caller's (not a safekernels value, not a module class's object, whose method has its own summary)."""
@@ -2017,12 +2034,34 @@ ITERATION_SHAPES: Final[frozenset[str]] = frozenset({"each", "zip", "enumerate"}
 VIEW_ITERATIONS: Final[dict[str, str]] = {"values": "each", "items": "enumerate"}
 
 
-def bind_iteration(target: Target[E], shape: str, sources: Sequence[ir.Place | None], sink: Lowering[E]) -> None:
+@dataclass(frozen=True)
+class Recurring:
+    """An iterable operand of a `for` whose items recur (a `stdlib_flow` entry with `recurs`): `itertools.cycle(xs)`
+    takes the items of the place `xs` round and round, `itertools.repeat(x)` (`itself`) hands out `x` itself each
+    time.  A later iteration's item may be (is, for `repeat`) an object an earlier iteration took, which a pending
+    op of that iteration may still borrow, or which it moved."""
+
+    place: ir.Place
+    itself: bool
+
+
+#: Where a `for` loop takes its items from, per iterable operand (`bind_iteration`): a place's items (a new object
+#: per iteration), a `Recurring` operand's, or None (not followed: a new value).
+IterationSource = ir.Place | Recurring | None
+
+
+def bind_iteration(target: Target[E], shape: str, sources: Sequence[IterationSource], sink: Lowering[E]) -> None:
     """Bind a `for` target to the item one iteration takes from each source place (`ir.iteration_item`): the
-    items `zip` pairs from one list are one object; anything not followed is a new value."""
+    items `zip` pairs from one list are one object; the items of a `Recurring` operand are one object over all
+    iterations (`ir.recurring_item`), or the operand itself (`itertools.repeat(x)`); anything not followed is a
+    new value."""
     site = sink.next_group()
 
-    def item(source: ir.Place | None) -> ir.Value:
+    def item(source: IterationSource) -> ir.Value:
+        if isinstance(source, Recurring):
+            if source.itself:
+                return ir.FromPlace(source.place, _NO_SPAN)
+            return ir.FromPlace(ir.recurring_item(source.place, site), _NO_SPAN)
         return ir.FromPlace(ir.iteration_item(source, site), _NO_SPAN) if source is not None else ir.Fresh()
 
     if shape == "each" and len(sources) == 1:

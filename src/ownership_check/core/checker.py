@@ -878,6 +878,8 @@ class _Analysis:
                         born |= _plan_objs(world, item)
             for obj in sorted(born):
                 if obj in objs_info:
+                    if obj.endswith(ir.RECURRING_MARK):
+                        continue  # the same object as an earlier iteration's item (`recurring_item`)
                     if obj.endswith(ir.PAIRED_MARK):
                         self.rebirth(s, obj + "~")  # the previous item stays apart from older ones (`paired_item`)
                     self.rebirth(s, obj)

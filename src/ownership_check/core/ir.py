@@ -103,6 +103,18 @@ def paired_item(place: Place, site: int) -> Place:
     return Place(place.root, (*place.attrs, f"{ITEM_ATTR}{site}{PAIRED_MARK}"), place.display)
 
 
+#: The mark ending a loop item's attribute whose items recur (`recurring_item`): `itertools.cycle(xs)` wraps around
+#: to the items it handed out before, so a later iteration's item may be the very object an earlier one took.
+RECURRING_MARK: Final[str] = "*"
+
+
+def recurring_item(place: Place, site: int) -> Place:
+    """`place.$it<site>*`: as `iteration_item`, but the item is one object over all iterations (the checker never
+    renames an older one apart), so a pending op of an earlier iteration still borrows this iteration's item and a
+    move in an earlier iteration moves it (the checker cannot count iterations against the number of items)."""
+    return Place(place.root, (*place.attrs, f"{ITEM_ATTR}{site}{RECURRING_MARK}"), place.display)
+
+
 #: The attribute under a container place that keeps a pending op stored into it (`ops.append(op)`, `jobs[k] = op`,
 #: `calls.store_into`); no Python attribute is spelled so.  The op's loans last while the container's name is live
 #: (`checker`'s `active_loans`), not merely reachable: the code that runs stored ops (`for op in ops:

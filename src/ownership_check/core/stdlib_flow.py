@@ -41,6 +41,7 @@ from ownership_check.core.calls import (
     ContainerKey,
     Lowering,
     PlaceTarget,
+    Recurring,
     Target,
     UnpackTarget,
     captured_item,
@@ -62,7 +63,9 @@ class StdlibFlow:
     that is one more choice (`next(it, d)`); `replaces`: its keyword arguments replace fields of the operand
     (`dataclasses.replace(step, dst=a)`); `itself`: the item operands are the items themselves, not iterables of
     them (`itertools.repeat(c)` hands out `c`); `flatten`: the items are the items of the operand's items
-    (`itertools.chain.from_iterable([[c], [a]])` hands out `c` and `a`)."""
+    (`itertools.chain.from_iterable([[c], [a]])` hands out `c` and `a`); `recurs`: it hands out the same items
+    again (`itertools.cycle` wraps around, `itertools.repeat` repeats), so a `for` over it takes in a later
+    iteration an object an earlier one took (`recurring_source`)."""
 
     relation: Relation
     operands: tuple[int, ...] | None = (0,)
@@ -72,6 +75,7 @@ class StdlibFlow:
     itself: bool = False
     flatten: bool = False
     attribute: bool = False  # a `getter`'s names are attribute paths (`attrgetter("a.b")`), not item keys
+    recurs: bool = False
 
 
 _ORDERING: Final[frozenset[str]] = frozenset({"key", "reverse"})
@@ -90,11 +94,11 @@ STDLIB_FLOWS: Final[dict[str, StdlibFlow]] = {
     "reversed": StdlibFlow("items"),
     "iter": StdlibFlow("items"),
     "filter": StdlibFlow("items", operands=(1,)),
-    "itertools.cycle": StdlibFlow("items"),
+    "itertools.cycle": StdlibFlow("items", recurs=True),
     "itertools.islice": StdlibFlow("items"),
     "itertools.chain": StdlibFlow("items", operands=None),
     "itertools.chain.from_iterable": StdlibFlow("items", flatten=True),
-    "itertools.repeat": StdlibFlow("items", options=frozenset({"times"}), itself=True),
+    "itertools.repeat": StdlibFlow("items", options=frozenset({"times"}), itself=True, recurs=True),
     # adjacent pairs of the items; tuples of one item of each operand
     "itertools.pairwise": StdlibFlow("pairs"),
     "zip": StdlibFlow("zipped", operands=None, options=frozenset({"strict"})),
@@ -200,6 +204,29 @@ def first_item_position(inner: StdlibFlow, index: int | None) -> int | None:
     if inner.relation == "zipped":
         return 0
     return index if inner.relation == "pairs" and index in (0, 1) else None
+
+
+def recurs(name: str | None, positional: int, keywords: Sequence[str | None]) -> StdlibFlow | None:
+    """The entry of a call whose items recur (`recurs`: `itertools.cycle(xs)`, `itertools.repeat(x)`,
+    `itertools.repeat(x, 3)`, `itertools.repeat(x, times=3)`), with one item operand first and nothing else but
+    the entry's options (`times`, also positional), else None."""
+    found = stdlib_flow(name)
+    if found is None or not found.recurs or any(k not in found.options for k in keywords):
+        return None
+    return found if positional == 1 or (positional == 2 and not keywords and "times" in found.options) else None
+
+
+def recurring_source(found: StdlibFlow, operand: ir.Place, span: Span, sink: Lowering[E]) -> Recurring:
+    """Where a `for` over `itertools.cycle(xs)` / `itertools.repeat(x)` (a `recurs` entry, `operand` the place of
+    its first argument) takes its items (`calls.bind_iteration`): the items of `xs`, one object over all
+    iterations; or `x` itself, staged once here, where the call is evaluated, into a temporary's value path that
+    each iteration reads without a use check (the iterator hands out the object whatever happened to it since:
+    a use after a move is reported where the body uses the item, as the runtime does)."""
+    if not found.itself:
+        return Recurring(operand, False)
+    staged = ir.value_place(sink.temp(operand.text))
+    sink.emit(ir.Bind((staged,), (ir.FromPlace(operand, span),), span))
+    return Recurring(staged, True)
 
 
 def item_operands(found: StdlibFlow, positional: int) -> tuple[int, ...] | None:
@@ -432,6 +459,8 @@ __all__ = [
     "item_operands",
     "keeps_items",
     "picks_item",
+    "recurring_source",
+    "recurs",
     "stdlib_flow",
 ]
 

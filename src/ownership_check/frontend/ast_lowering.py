@@ -2376,18 +2376,20 @@ class FunctionLowerer(calls.PlaceNaming):
         container = self.containers.get(node.id) if isinstance(node, ast.Name) else None
         return elements, container, enumerated, paired
 
-    def bind_iteration(self, target: calls.Target[ast.expr], shape: str, sources: list[ir.Place | None]) -> None:
+    def bind_iteration(
+        self, target: calls.Target[ast.expr], shape: str, sources: list[calls.IterationSource]
+    ) -> None:
         """Bind a `for` target for one iteration: adjacent pairs of a place's items (`stdlib_flow.bind_pairs`),
         else `calls.bind_iteration`."""
-        source = sources[0] if shape == "pairs" else None
+        source = sources[0] if shape == "pairs" and isinstance(sources[0], ir.Place) else None
         if source is None or not stdlib_flow.bind_pairs(target, source, self):
             calls.bind_iteration(target, shape if source is None else "", sources, self)
 
-    def iteration(self, node: ast.expr) -> tuple[str, list[ir.Place | None]]:
-        """How a `for` loop takes items from `node` (`calls.bind_iteration`): a place, or the builtin `zip` /
-        `enumerate` of places, or adjacent pairs of a place's items (`itertools.pairwise(xs)`, `zip(xs[:-1],
-        xs[1:])`: "pairs"); ("", []) for anything else."""
-        place = self.place(node)
+    def iteration(self, node: ast.expr) -> tuple[str, list[calls.IterationSource]]:
+        """How a `for` loop takes items from `node` (`calls.bind_iteration`): a place or a recurring operand
+        (`iteration_source`), or the builtin `zip` / `enumerate` of them, or adjacent pairs of a place's items
+        (`itertools.pairwise(xs)`, `zip(xs[:-1], xs[1:])`: "pairs"); ("", []) for anything else."""
+        place = self.iteration_source(node)
         if place is not None:
             return "each", [place]
         if (
@@ -2425,9 +2427,21 @@ class FunctionLowerer(calls.PlaceNaming):
             and node.args
         ):
             if node.func.id == "zip":
-                return "zip", [self.place(a) for a in node.args]
-            return "enumerate", [self.place(node.args[0])]
+                return "zip", [self.iteration_source(a) for a in node.args]
+            return "enumerate", [self.iteration_source(node.args[0])]
         return "", []
+
+    def iteration_source(self, node: ast.expr) -> calls.IterationSource:
+        """Where a `for` takes the items of the iterable operand `node`: `itertools.cycle(xs)` /
+        `itertools.repeat(x)` of a place, also through a name bound once to one (`pool = itertools.cycle(xs)`),
+        is a `calls.Recurring` operand (`stdlib_flow.recurring_source`); else the place `node` is, or None."""
+        call = self.iterators.get(node.id) if isinstance(node, ast.Name) else node
+        if isinstance(call, ast.Call) and call.args and not any(isinstance(a, ast.Starred) for a in call.args):
+            found = stdlib_flow.recurs(self.stdlib_name(call.func), len(call.args), [k.arg for k in call.keywords])
+            operand = self.place(call.args[0]) if found is not None else None
+            if found is not None and operand is not None:
+                return stdlib_flow.recurring_source(found, operand, self.span(call.args[0]), self)
+        return self.place(node)
 
     def slice_operand(self, node: ast.expr) -> stdlib_flow.SliceOperand | None:
         """`xs`, `xs[1:]`, `xs[:-1]` of a place `xs` with literal bounds: the place and the bounds, else None."""
@@ -3063,6 +3077,10 @@ class FunctionLowerer(calls.PlaceNaming):
                 return calls.returned_object(built, self.span(node), self)
         if isinstance(node, ast.Call):
             return self.call(node, holder)
+        items = self.literal_display(node)
+        stored = calls.stored_display([(i, self.span(i)) for i in items], holder, self) if items is not None else None
+        if stored is not None:  # `ops.append((k.launch_async(...), out))`: the container keeps the op too
+            return stored
         self.expr(node)
         return ir.Fresh()
 

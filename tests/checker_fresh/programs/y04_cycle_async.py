@@ -1,5 +1,5 @@
 # fresh-expect: E0499 at line 34
-# fresh-known-miss: cli,mypy zip(inputs, itertools.cycle(outputs)) with more inputs than outputs: the third launch_async reuses an output a pending op holds; the cycle's wrap-around is not followed
+# fresh-note: found since: a `for` over `zip(xs, itertools.cycle(outputs))` / `itertools.repeat(x)` takes one object for the recurring items over all iterations, and a tuple display stored into a list keeps the op inside it
 """Scale several input batches asynchronously, rotating through a small set of output buffers."""
 from itertools import cycle
 
