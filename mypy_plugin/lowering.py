@@ -125,6 +125,15 @@ from ownership_check.core import callables, calls, init_state, ir, stdlib_flow
 from ownership_check.core.bound_once import bound_once
 from ownership_check.core.call_effects import GeneratedInit, apply_summary
 from ownership_check.core.checker import effect_names, nonlocal_effects
+from ownership_check.core.memo import (
+    MemoKey,
+    MemoToken,
+    keyword_token,
+    literal_token,
+    memo_place,
+    memo_result,
+    memoizing_decorator,
+)
 from ownership_check.diagnostics import Span
 from safekernels.ownership_model import (
     ALIASING_FUNCTIONS,
@@ -3518,6 +3527,9 @@ class FunctionLowerer(calls.PlaceNaming):
             return calls.accessor_choices(
                 expr, expr.callee.expr, receiver_place, paths, span, key, method=expr.callee.name
             )
+        if isinstance(expr, CallExpr) and (memoized := self.memoized_call(expr)) is not None:
+            # `k(out, ones(64))` of a memoised `ones`: the object its cache keeps for those arguments (the CLI's)
+            return (expr,), (calls.Operand(expr, span, memo_place(*memoized, span_of(expr)), True),)
         if isinstance(expr, CallExpr) and isinstance(expr.callee, NameExpr):
             helper = self.helper(expr.callee)
             if helper is None:
@@ -3777,6 +3789,54 @@ class FunctionLowerer(calls.PlaceNaming):
         return expr if found is not None and self.ctx.classes.runs_when_iterated(found) else None
 
     def call(self, node: CallExpr, holder: ir.Place | None) -> ir.Value:
+        """What a call does and gives; a call of a memoised function gives the object its cache keeps for equal
+        arguments (`memo.memo_result`, the CLI's `call`)."""
+        memoized = self.memoized_call(node)
+        value = self.plain_call(node, holder)
+        if memoized is None:
+            return value
+        return memo_result(self.memo, memoized[0], memoized[1], value, span_of(node), self)
+
+    def memoized_call(self, node: CallExpr) -> tuple[str, MemoKey] | None:
+        """`ones(64)` / `ws.scratch(n)` of a function or method of the module whose outermost decorator is
+        `@functools.cache` / `@functools.lru_cache`: its name and the call's key (the CLI's `memoized_call`)."""
+        if self.kernel_body or id(node) in self.partial_names:
+            return None
+        func = node.callee
+        receiver: tuple[MemoToken, ...] = ()
+        decorated: Node | None = None
+        if isinstance(func, NameExpr) and func.name not in self.partials:
+            if self.helper(func) is None:
+                return None
+            decorated, name = func.node, func.name
+        elif isinstance(func, MemberExpr) and isinstance(func.expr, NameExpr):
+            cls = receiver_class(self, func.expr.name)
+            if cls is None or self.ctx.classes.method(cls, func.name) is None:
+                return None
+            symbol = cls.info.get(func.name)
+            decorated, name = (symbol.node if symbol is not None else None), f"{cls.name}.{func.name}"
+            receiver = (self.memo_token(func.expr),)
+        if not isinstance(decorated, Decorator) or not decorated.original_decorators:
+            return None
+        first = decorated.original_decorators[0]
+        target = first.callee if isinstance(first, CallExpr) else first
+        if not isinstance(target, RefExpr) or not memoizing_decorator(target.fullname, isinstance(first, CallExpr)):
+            return None
+        if any(kind in (ARG_STAR, ARG_STAR2) for kind in node.arg_kinds):
+            return name, (None,)
+        return name, receiver + tuple(
+            keyword_token(keyword if kind == ARG_NAMED else None, self.memo_token(arg))
+            for arg, kind, keyword in zip(node.args, node.arg_kinds, node.arg_names, strict=True)
+        )
+
+    def memo_token(self, expr: Expression) -> MemoToken:
+        """An argument's token in a memoised call's key (the CLI's `memo_token`)."""
+        if isinstance(expr, StrExpr | IntExpr):
+            return literal_token(expr.value)
+        bound = self.view_bound(expr) if isinstance(expr, NameExpr) else None
+        return bound if isinstance(bound, str) else None
+
+    def plain_call(self, node: CallExpr, holder: ir.Place | None) -> ir.Value:
         taken = node.arg_kinds == [ARG_POS] and any(
             stdlib_flow.takes_next(n, 1, 0) for n in self.ctx.names(node.callee)
         )

@@ -39,6 +39,7 @@ from typing import Any, Final, Generic, Protocol, TypeAlias, TypeGuard, TypeVar
 
 from ownership_check.core import ir
 from ownership_check.core.call_effects import AppliedSummary, apply_summary, constructed_fields
+from ownership_check.core.memo import MemoCalls
 from ownership_check.core.messages import move_help
 from ownership_check.diagnostics import Span
 from safekernels.ownership_model import (
@@ -113,6 +114,8 @@ class PlaceNaming:
         self.exit_stacks: dict[tuple[str, tuple[str, ...]], list[ir.Op]] = {}
         # the fields of a container's items built by constructor calls (`assign_container`), by item place key
         self.element_fields: dict[str, tuple[tuple[str, ...], ...]] = {}
+        # the calls of memoised functions lowered so far (`memo.memo_result`: equal arguments, one object)
+        self.memo = MemoCalls()
 
     def name(self, raw: str) -> str:
         """`raw` as the innermost rename in scope maps it."""

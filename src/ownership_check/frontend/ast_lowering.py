@@ -38,6 +38,15 @@ from ownership_check.core import callables, calls, init_state, ir, stdlib_flow
 from ownership_check.core.bound_once import bound_once
 from ownership_check.core.call_effects import GeneratedInit, apply_summary
 from ownership_check.core.checker import effect_names, nonlocal_effects
+from ownership_check.core.memo import (
+    MemoKey,
+    MemoToken,
+    keyword_token,
+    literal_token,
+    memo_place,
+    memo_result,
+    memoizing_decorator,
+)
 from ownership_check.diagnostics import Span
 from ownership_check.frontend.call_targets import (
     ModuleClasses,
@@ -3744,6 +3753,10 @@ class FunctionLowerer(calls.PlaceNaming):
             return calls.accessor_choices(
                 node, node.func.value, receiver_place, paths, span, key, method=node.func.attr
             )
+        if isinstance(node, ast.Call) and (memoized := self.memoized_call(node)) is not None:
+            # `k(out, ones(64))` of a memoised `ones`: the object its cache keeps for those arguments, after the
+            # call (`memo.memo_place`)
+            return (node,), (calls.Operand(node, span, memo_place(*memoized, self.span(node)), True),)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
             helper = self.helper(node.func.id)
             if helper is None:
@@ -3973,6 +3986,51 @@ class FunctionLowerer(calls.PlaceNaming):
         return node if found is not None and self.ctx.classes.runs_when_iterated(found) else None
 
     def call(self, node: ast.Call, holder: ir.Place | None) -> ir.Value:
+        """What a call does and gives; a call of a memoised function gives the object its cache keeps for equal
+        arguments (`memo.memo_result`)."""
+        memoized = self.memoized_call(node)
+        value = self.plain_call(node, holder)
+        if memoized is None:
+            return value
+        return memo_result(self.memo, memoized[0], memoized[1], value, self.span(node), self)
+
+    def memoized_call(self, node: ast.Call) -> tuple[str, MemoKey] | None:
+        """`ones(64)` / `ws.scratch(n)` of a function or method of the module whose outermost decorator is
+        `@functools.cache` / `@functools.lru_cache` (`memo.memoizing_decorator`): its name and the call's key (the
+        receiver's token first, `memo_token`), else None."""
+        if self.kernel_body or id(node) in self.partial_names:
+            return None
+        func = node.func
+        receiver: tuple[MemoToken, ...] = ()
+        found: ast.AST | None = None
+        if isinstance(func, ast.Name) and func.id not in self.partials:
+            found, name = self.helper(func.id), func.id
+        elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+            cls = receiver_class(self, func.value.id)
+            if cls is None:
+                return None
+            found, name = self.ctx.classes.method(cls, func.attr), f"{cls.name}.{func.attr}"
+            receiver = (self.memo_token(func.value),)
+        if not isinstance(found, ast.FunctionDef) or not found.decorator_list:
+            return None
+        first = found.decorator_list[0]
+        called = isinstance(first, ast.Call)
+        if not memoizing_decorator(self.ctx.qualify(first.func if isinstance(first, ast.Call) else first), called):
+            return None
+        args = call_args(node)
+        if any(a.star for a in args):
+            return name, (None,)
+        return name, receiver + tuple(keyword_token(a.keyword, self.memo_token(a.value)) for a in args)
+
+    def memo_token(self, node: ast.expr) -> MemoToken:
+        """An argument's token in a memoised call's key: a string or integer literal, or a name with one value in
+        this function (`view_bound`), else None."""
+        if isinstance(node, ast.Constant):
+            return literal_token(node.value)
+        bound = self.view_bound(node) if isinstance(node, ast.Name) else None
+        return bound if isinstance(bound, str) else None
+
+    def plain_call(self, node: ast.Call, holder: ir.Place | None) -> ir.Value:
         taken = stdlib_flow.takes_next(self.stdlib_name(node.func), len(node.args), len(node.keywords))
         generator = self.generator_call(node.args[0]) if taken else None
         if generator is not None:

@@ -1,5 +1,5 @@
 # fresh-expect: E0499 at line 39
-# fresh-known-miss: cli,mypy functools.lru_cache on a method returning sk.zeros(n, ...): two calls with equal arguments (ws.scratch(n) twice) return one buffer, passed as two DisjointSlice outputs
+# fresh-note: found since: calls of a memoised method (`@functools.lru_cache`) with equal arguments (a receiver and an argument each with one value in the function) give one object, so `ws.scratch(n)` twice is one buffer
 """Per-size scratch buffers are memoized so repeated calls do not allocate; a min/max pass needs two of them."""
 import functools
 
