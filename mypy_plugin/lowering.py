@@ -3660,6 +3660,9 @@ class FunctionLowerer(calls.PlaceNaming):
         items = self.literal_display(expr)
         if items is not None:
             return self._alternatives((), items, span, depth)
+        repeated = _repeated_display(expr)
+        if repeated is not None:  # `max([a, c] * n)`: any of the display's items, the very objects
+            return self._alternatives((), repeated.items, span, depth)
         if isinstance(expr, CallExpr) and isinstance(expr.callee, MemberExpr) and expr.callee.name == "values":
             receiver = expr.callee.expr
             if expr.args or not isinstance(receiver, NameExpr):

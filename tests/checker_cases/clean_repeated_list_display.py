@@ -34,8 +34,16 @@ def indexed(stream: sk.Stream, prepared: simt.PreparedLaunch, n: int) -> None:
     print(stages[1].to_numpy(stream)[0])
 
 
+def picked(stream: sk.Stream, prepared: simt.PreparedLaunch, n: int) -> None:
+    buf = sk.zeros(n, f32, stream)
+    src = sk.to_device(np.ones(n, np.float32), stream)
+    halve.launch(prepared, stream, next(iter([src] * n)), buf)
+    print(buf.to_numpy(stream)[0])
+
+
 if __name__ == "__main__":
     dev = sk.Device.cpu()
     launch = halve.prepare(simt.LaunchConfig1D.for_len(256, block=64), dev)
     chained(dev.new_stream(), launch, 256)
     indexed(dev.new_stream(), launch, 256)
+    picked(dev.new_stream(), launch, 256)

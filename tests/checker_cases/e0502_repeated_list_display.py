@@ -1,7 +1,7 @@
 """`[sk.zeros(...)] * 3` repeats ONE buffer three times (repetition copies references), as `[a] + [c] * 2`
 does: the stages a pipeline chains through are the same object, so `itertools.pairwise(stages)` pairs the
 buffer with itself and `stages[0], stages[1]` are one buffer, read and written by one launch (the runtime
-raises `AliasingError`)."""
+raises `AliasingError`); an item taken from `[buf] * n` (`next(iter(...))`) is `buf` itself."""
 
 import itertools
 
@@ -33,8 +33,14 @@ def indexed(stream: sk.Stream, prepared: simt.PreparedLaunch, n: int) -> None:
     halve.launch(prepared, stream, stages[0], stages[1])  # expect: E0502
 
 
+def picked(stream: sk.Stream, prepared: simt.PreparedLaunch, n: int) -> None:
+    buf = sk.zeros(n, f32, stream)
+    halve.launch(prepared, stream, next(iter([buf] * n)), buf)  # expect: E0502
+
+
 if __name__ == "__main__":
     dev = sk.Device.cpu()
     launch = halve.prepare(simt.LaunchConfig1D.for_len(256, block=64), dev)
     chained(dev.new_stream(), launch, 256)
     indexed(dev.new_stream(), launch, 256)
+    picked(dev.new_stream(), launch, 256)

@@ -3845,6 +3845,9 @@ class FunctionLowerer(calls.PlaceNaming):
         items = self.literal_display(node)
         if items is not None:
             return self._alternatives((), items, span, depth)
+        repeated = _repeated_display(node)
+        if repeated is not None:  # `max([a, c] * n)`: any of the display's items, the very objects
+            return self._alternatives((), repeated.items, span, depth)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "values":
             receiver = node.func.value
             if node.args or node.keywords or not isinstance(receiver, ast.Name):
