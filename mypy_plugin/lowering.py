@@ -133,6 +133,7 @@ from ownership_check.core.memo import (
     memo_place,
     memo_result,
     memoizing_decorator,
+    returns_shared,
 )
 from ownership_check.diagnostics import Span
 from safekernels.ownership_model import (
@@ -3798,11 +3799,24 @@ class FunctionLowerer(calls.PlaceNaming):
         value = self.plain_call(node, holder)
         if memoized is None:
             return value
-        return memo_result(self.memo, memoized[0], memoized[1], value, span_of(node), self)
+        return memo_result(self.memo, *memoized, value, span_of(node), self, self.memoized_shared(node))
 
     def memoized_call(self, node: CallExpr) -> tuple[str, MemoKey] | None:
         """`ones(64)` / `ws.scratch(n)` of a function or method of the module whose outermost decorator is
         `@functools.cache` / `@functools.lru_cache`: its name and the call's key (the CLI's `memoized_call`)."""
+        found = self.memoized_function(node)
+        return found[:2] if found is not None else None
+
+    def memoized_shared(self, node: CallExpr) -> bool:
+        """Whether the memoised function `node` calls returns a `.shared()` op at every `return` (the CLI's)."""
+        found = self.memoized_function(node)
+        returned = _returned_calls(found[2]) if found is not None else []
+        return returns_shared(
+            [c.callee.name if c is not None and isinstance(c.callee, MemberExpr) else None for c in returned]
+        )
+
+    def memoized_function(self, node: CallExpr) -> tuple[str, MemoKey, FuncItem] | None:
+        """`memoized_call`, with the memoised function's definition."""
         if self.kernel_body or id(node) in self.partial_names:
             return None
         func = node.callee
@@ -3826,11 +3840,11 @@ class FunctionLowerer(calls.PlaceNaming):
         if not isinstance(target, RefExpr) or not memoizing_decorator(target.fullname, isinstance(first, CallExpr)):
             return None
         if any(kind in (ARG_STAR, ARG_STAR2) for kind in node.arg_kinds):
-            return name, (None,)
+            return name, (None,), decorated.func
         return name, receiver + tuple(
             keyword_token(keyword if kind == ARG_NAMED else None, self.memo_token(arg))
             for arg, kind, keyword in zip(node.args, node.arg_kinds, node.arg_names, strict=True)
-        )
+        ), decorated.func
 
     def memo_token(self, expr: Expression) -> MemoToken:
         """An argument's token in a memoised call's key (the CLI's `memo_token`)."""

@@ -48,6 +48,11 @@ def ones_tensor(n: int) -> tile.Tensor:
     return tile.ones((n,), f32).sync_on(STREAM)
 
 
+@functools.cache
+def weights(n: int) -> sk.SharedDeviceOp[tile.Tensor]:
+    return tile.ones((n,), f32).shared()  # read by every launch it is passed to, never moved
+
+
 @lru_cache(maxsize=8)
 def scratch(role: str, n: int) -> sk.DeviceBuffer[f32]:
     return sk.zeros(n, f32, STREAM)
@@ -63,6 +68,14 @@ def scaled_twice() -> None:
     print(second.unpartition().to_numpy(STREAM)[:2])
 
 
+def scaled_by_shared() -> None:
+    out = tile.zeros((64,), f32).partition((32,))
+    (first, _) = scale(out, weights(64)).sync_on(STREAM)
+    out2 = tile.zeros((64,), f32).partition((32,))
+    (second, _) = scale(out2, weights(64)).sync_on(STREAM)
+    print(first.unpartition().to_numpy(STREAM)[:2], second.unpartition().to_numpy(STREAM)[:2])
+
+
 def envelope(prep: simt.PreparedLaunch) -> None:
     x = sk.zeros(64, f32, STREAM)
     lo = scratch("out", 64)
@@ -76,6 +89,7 @@ def doubled(prep: simt.PreparedLaunch) -> None:
 
 
 def main() -> None:
+    scaled_by_shared()
     scaled_twice()
     envelope(split.prepare(simt.LaunchConfig1D.for_len(64, block=32), DEV))
     doubled(double.prepare(simt.LaunchConfig1D.for_len(64, block=32), DEV))

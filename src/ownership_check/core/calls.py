@@ -39,6 +39,7 @@ from typing import Any, Final, Generic, Protocol, TypeAlias, TypeGuard, TypeVar
 
 from ownership_check.core import ir
 from ownership_check.core.call_effects import AppliedSummary, apply_summary, constructed_fields
+from ownership_check.core.memo import SHARED_OP as _MEMO_SHARED_OP
 from ownership_check.core.memo import MemoCalls
 from ownership_check.core.messages import move_help
 from ownership_check.diagnostics import Span
@@ -1341,7 +1342,7 @@ def _method_call(call: Call[E], method: MethodCall[E], holder: ir.Place | None, 
 
 
 #: The kind of a `.shared()` op's object: its consumers read it and never move it.
-SHARED_OP: Final[str] = "shared_op"
+SHARED_OP: Final[str] = _MEMO_SHARED_OP
 
 
 def _value_parts(

@@ -26,11 +26,13 @@ from __future__ import annotations
 import ast
 import hashlib
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ownership_check.core import ir
 from ownership_check.diagnostics import Span
+from safekernels.ownership_model import SHARED_RESULT_METHODS
 
 #: One argument of a memoised call: `=<repr>` for a literal, a name with one value in the function, or None.
 MemoToken = str | None
@@ -48,6 +50,9 @@ def memoizing_decorator(qualified: str | None, called: bool) -> bool:
     it wraps returns (`MEMOIZING_DECORATORS`)."""
     return qualified in (CONFIGURED_MEMOIZING_DECORATORS if called else MEMOIZING_DECORATORS)
 
+
+#: The kind of a `.shared()` op's object (`calls.SHARED_OP`, which imports this module).
+SHARED_OP = "shared_op"
 
 #: The root prefix of the place standing for the object a memoised function's cache keeps (`$m3`).
 MEMO_PREFIX = "$m"
@@ -139,14 +144,24 @@ def memo_place(function: str, key: MemoKey, span: Span) -> ir.Place:
     return ir.Place(f"{MEMO_PREFIX}{digest}{site}", (), _display(function, key))
 
 
+def returns_shared(returned_methods: Sequence[str | None]) -> bool:
+    """Whether every `return` of a memoised function gives a `.shared()` op (`returned_methods`: the method each
+    returned call calls, None for anything else): the one object its cache keeps is then read by every launch it
+    is passed to, never moved, as a `.shared()` op written at the call would be."""
+    return bool(returned_methods) and all(m is not None and m in SHARED_RESULT_METHODS for m in returned_methods)
+
+
 def memo_result(
-    memo: MemoCalls, function: str, key: MemoKey, value: ir.Value, span: Span, emit: _Emit
+    memo: MemoCalls, function: str, key: MemoKey, value: ir.Value, span: Span, emit: _Emit, shared: bool = False
 ) -> ir.Value:
     """The value of a call of the memoised `function` with `key`, after the call was lowered (`value`: what it
-    gives as a plain call): see the module docstring.  A lazy op (`ir.Fresh("op")`) keeps its value: its result
-    must be used where it is made (W0003), which a kept place would hide."""
+    gives as a plain call; with `shared`, `returns_shared`, a plain new value is a shared op): see the module
+    docstring.  A lazy op (`ir.Fresh("op")`) keeps its value: its result must be used where it is made (W0003),
+    which a kept place would hide."""
     if isinstance(value, ir.Fresh) and value.kind == "op":
         return value
+    if shared and value == ir.Fresh():
+        value = ir.Fresh(SHARED_OP)
     place = memo_place(function, key, span)
     if _exact(key) and any(k.function == function and k.key == key for k in memo.calls):
         return ir.FromPlace(place, span)
@@ -176,4 +191,5 @@ __all__ = [
     "memo_place",
     "memo_result",
     "memoizing_decorator",
+    "returns_shared",
 ]

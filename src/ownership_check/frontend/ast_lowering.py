@@ -46,6 +46,7 @@ from ownership_check.core.memo import (
     memo_place,
     memo_result,
     memoizing_decorator,
+    returns_shared,
 )
 from ownership_check.diagnostics import Span
 from ownership_check.frontend.call_targets import (
@@ -3995,12 +3996,26 @@ class FunctionLowerer(calls.PlaceNaming):
         value = self.plain_call(node, holder)
         if memoized is None:
             return value
-        return memo_result(self.memo, memoized[0], memoized[1], value, self.span(node), self)
+        return memo_result(self.memo, *memoized, value, self.span(node), self, self.memoized_shared(node))
 
     def memoized_call(self, node: ast.Call) -> tuple[str, MemoKey] | None:
         """`ones(64)` / `ws.scratch(n)` of a function or method of the module whose outermost decorator is
         `@functools.cache` / `@functools.lru_cache` (`memo.memoizing_decorator`): its name and the call's key (the
         receiver's token first, `memo_token`), else None."""
+        found = self.memoized_function(node)
+        return found[:2] if found is not None else None
+
+    def memoized_shared(self, node: ast.Call) -> bool:
+        """Whether the memoised function `node` calls returns a `.shared()` op at every `return`
+        (`memo.returns_shared`)."""
+        found = self.memoized_function(node)
+        returned = _returned_calls(found[2]) if found is not None else []
+        return returns_shared(
+            [c.func.attr if c is not None and isinstance(c.func, ast.Attribute) else None for c in returned]
+        )
+
+    def memoized_function(self, node: ast.Call) -> tuple[str, MemoKey, ast.FunctionDef] | None:
+        """`memoized_call`, with the memoised function's definition."""
         if self.kernel_body or id(node) in self.partial_names:
             return None
         func = node.func
@@ -4022,8 +4037,8 @@ class FunctionLowerer(calls.PlaceNaming):
             return None
         args = call_args(node)
         if any(a.star for a in args):
-            return name, (None,)
-        return name, receiver + tuple(keyword_token(a.keyword, self.memo_token(a.value)) for a in args)
+            return name, (None,), found
+        return name, receiver + tuple(keyword_token(a.keyword, self.memo_token(a.value)) for a in args), found
 
     def memo_token(self, node: ast.expr) -> MemoToken:
         """An argument's token in a memoised call's key: a string or integer literal, or a name with one value in
