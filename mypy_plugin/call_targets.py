@@ -751,6 +751,12 @@ class ModuleClasses:
                 return _iterated_attributes(bound[0]) if len(bound) == 1 else None
         return None
 
+    def own_iter(self, cls: ClassDef) -> bool:
+        """Whether `cls`, a class along its `_chain` or a subclass of the module defines `__iter__` (the CLI's
+        `own_iter`)."""
+        return any(_binds_name(s, "__iter__") and _user_written(c, s)
+                   for c in (*self._chain(cls), *self.subclasses(cls)) for s in c.defs.body)
+
     def init_chain(self, cls: ClassDef) -> tuple[FuncDef, tuple[ClassDef, ...]] | None:
         """The `__init__` an instance of `cls` runs, its own or the one it inherits along its method resolution order
         in the module (no decorator on the way), with that chain's known classes (the CLI's `init_chain`)."""
@@ -1295,7 +1301,7 @@ def generated_fields(lowerer: FunctionLowerer, cls: ClassDef) -> GeneratedInit |
                 continue
             keyword = keyword if kw_flag is None else bool(kw_flag)
         (keyword_only if keyword else positional).append(stmt.lvalues[0].name)
-    return GeneratedInit(tuple(positional), tuple(keyword_only))
+    return GeneratedInit(tuple(positional), tuple(keyword_only), iterated=named_tuple)
 
 
 def constructor_summary(

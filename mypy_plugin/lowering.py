@@ -123,7 +123,7 @@ from mypy_plugin.call_targets import (
 )
 from ownership_check.core import callables, calls, init_state, ir, stdlib_flow
 from ownership_check.core.bound_once import bound_once
-from ownership_check.core.call_effects import GeneratedInit, apply_summary
+from ownership_check.core.call_effects import GeneratedInit, apply_summary, iterated_fields
 from ownership_check.core.checker import effect_names, nonlocal_effects
 from ownership_check.core.memo import (
     MemoKey,
@@ -1128,11 +1128,17 @@ class FunctionLowerer(calls.PlaceNaming):
 
     def iterated_places(self, expr: Expression) -> tuple[ir.Place, ...] | None:
         """The places unpacking `expr` gives, in order, when it names an instance of a class whose `__iter__`
-        gives its own attributes (the CLI front end's rule)."""
-        if not (isinstance(expr, NameExpr) and self.ctx.classes.with_views):
+        gives its own attributes, or of a `NamedTuple` class of the module that defines no `__iter__` (its fields,
+        `call_effects.iterated_fields`): the CLI front end's rule."""
+        classes = self.ctx.classes
+        if not (isinstance(expr, NameExpr) and classes.classes):
             return None
         cls = receiver_class(self, expr.name)
-        paths = self.ctx.classes.iterated(cls) if cls is not None else None
+        if cls is None:
+            return None
+        paths = classes.iterated(cls) if classes.with_views else None
+        if paths is None and not classes.own_iter(cls):
+            paths = iterated_fields(self.generated_init(cls))
         return tuple(self.dotted_place(expr.name, path) for path in paths) if paths is not None else None
 
     def literal_items(self, expr: Expression) -> tuple[Expression, ...] | None:
@@ -3377,7 +3383,9 @@ class FunctionLowerer(calls.PlaceNaming):
         raw = expr.name
         length = self.splat_lengths.get(raw)
         container = self.containers.get(raw)
-        if container is None or length is None or self.lengths.get(raw) != length:
+        if container is None:
+            return self.iterated_places(expr)  # `*args` of a `NamedTuple` instance: its fields, in order
+        if length is None or self.lengths.get(raw) != length:
             return None
         return tuple(calls.container_element(self.name(raw), raw, container, i) for i in range(length))
 

@@ -162,6 +162,18 @@ class GeneratedInit:
     positional: tuple[str, ...] = ()
     keyword_only: tuple[str, ...] = ()
     followed: bool = True
+    # a `NamedTuple` base's (not `@dataclass`'s): the instance is a tuple of its fields (`iterated_fields`)
+    iterated: bool = False
+
+
+def iterated_fields(generated: GeneratedInit | None) -> tuple[tuple[str, ...], ...] | None:
+    """The attribute paths iterating an instance gives, in order, when its class is a `NamedTuple` of the module
+    whose initializer is followed: the instance is a tuple of its fields, so `k(*args)` passes them, `a, b = args`
+    unpacks them and `for t in args` takes them (each the object the field refers to, as `args.x` is).  None for a
+    `@dataclass` (its instances are not iterable: the runtime raises) or an initializer not followed."""
+    if generated is None or not generated.followed or not generated.iterated:
+        return None
+    return tuple((name,) for name in (*generated.positional, *generated.keyword_only))
 
 
 def field_summary(name: str, fields: Sequence[str]) -> CallSummary:

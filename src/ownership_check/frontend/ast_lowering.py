@@ -36,7 +36,7 @@ from typing import Any, Final, TypeAlias, Union
 
 from ownership_check.core import callables, calls, init_state, ir, stdlib_flow
 from ownership_check.core.bound_once import bound_once
-from ownership_check.core.call_effects import GeneratedInit, apply_summary
+from ownership_check.core.call_effects import GeneratedInit, apply_summary, iterated_fields
 from ownership_check.core.checker import effect_names, nonlocal_effects
 from ownership_check.core.memo import (
     MemoKey,
@@ -1260,11 +1260,17 @@ class FunctionLowerer(calls.PlaceNaming):
 
     def iterated_places(self, node: ast.expr) -> tuple[ir.Place, ...] | None:
         """The places unpacking `node` gives, in order, when it names an instance of a class whose `__iter__`
-        gives its own attributes (`src, dst = pair` of `return iter((self.front, self.back))`)."""
-        if not (isinstance(node, ast.Name) and self.ctx.classes.with_views):
+        gives its own attributes (`src, dst = pair` of `return iter((self.front, self.back))`), or of a
+        `NamedTuple` class of the module that defines no `__iter__`: its fields (`call_effects.iterated_fields`)."""
+        classes = self.ctx.classes
+        if not (isinstance(node, ast.Name) and classes.classes):
             return None
         cls = receiver_class(self, node.id)
-        paths = self.ctx.classes.iterated(cls) if cls is not None else None
+        if cls is None:
+            return None
+        paths = classes.iterated(cls) if classes.with_views else None
+        if paths is None and not classes.own_iter(cls):
+            paths = iterated_fields(self.generated_init(cls))
         return tuple(self.dotted_place(node.id, path) for path in paths) if paths is not None else None
 
     def literal_items(self, node: ast.AST) -> tuple[ast.expr, ...] | None:
@@ -3593,7 +3599,9 @@ class FunctionLowerer(calls.PlaceNaming):
         raw = node.id
         length = self.splat_lengths.get(raw)
         container = self.containers.get(raw)
-        if container is None or length is None or self.lengths.get(raw) != length:
+        if container is None:
+            return self.iterated_places(node)  # `*args` of a `NamedTuple` instance: its fields, in order
+        if length is None or self.lengths.get(raw) != length:
             return None
         return tuple(calls.container_element(self.name(raw), raw, container, i) for i in range(length))
 

@@ -540,6 +540,11 @@ class ModuleClasses:
                 return _iterated_attributes(bound[0]) if len(bound) == 1 else None
         return None
 
+    def own_iter(self, cls: ast.ClassDef) -> bool:
+        """Whether `cls`, a class along its `_chain` or a subclass of the module defines `__iter__`: iterating an
+        instance then runs it, not the iteration over its fields a `NamedTuple` gives (`iterated_fields`)."""
+        return any(_binds_name(s, "__iter__") for c in (*self._chain(cls), *self.subclasses(cls)) for s in c.body)
+
     def init_chain(
         self, cls: ast.ClassDef
     ) -> tuple[ast.FunctionDef | ast.AsyncFunctionDef, tuple[ast.ClassDef, ...]] | None:
@@ -1549,7 +1554,7 @@ def generated_fields(cls: ast.ClassDef, qualify: Callable[[ast.AST], str | None]
                 continue
             keyword = keyword if kw_flag is None else bool(kw_flag)
         (keyword_only if keyword else positional).append(stmt.target.id)
-    return GeneratedInit(tuple(positional), tuple(keyword_only))
+    return GeneratedInit(tuple(positional), tuple(keyword_only), iterated=named_tuple)
 
 
 def constructor_summary(

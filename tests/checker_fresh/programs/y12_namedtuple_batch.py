@@ -1,5 +1,5 @@
 # fresh-expect: E0382 at line 43
-# fresh-known-miss: cli,mypy add(*args) star-unpacks a NamedTuple's fields into a tile launch, moving args.x and args.y; moves through a starred NamedTuple are not followed
+# fresh-note: found since: a starred NamedTuple instance spreads its fields in declaration order (add(*args) moves args.x and args.y, which are x and y)
 """Compute both the sum and the product of two vectors, keeping launch arguments in a NamedTuple."""
 from typing import NamedTuple
 
