@@ -2069,7 +2069,8 @@ def bind_iteration(target: Target[E], shape: str, sources: Sequence[IterationSou
         return ir.FromPlace(ir.iteration_item(source, site), _NO_SPAN) if source is not None else ir.Fresh()
 
     if shape == "each" and len(sources) == 1:
-        bind_target(target, item(sources[0]), sink)
+        if not _bind_unpacked_item(target, sources[0], site, sink):
+            bind_target(target, item(sources[0]), sink)
         return
     if isinstance(target, UnpackTarget) and not target.starred:
         if shape == "zip" and len(target.items) == len(sources):
@@ -2085,9 +2086,36 @@ def bind_iteration(target: Target[E], shape: str, sources: Sequence[IterationSou
             return
         if shape == "enumerate" and len(target.items) == 2 and len(sources) == 1:
             bind_target(target.items[0], ir.Fresh(), sink)
-            bind_target(target.items[1], item(sources[0]), sink)
+            if not _bind_unpacked_item(target.items[1], sources[0], site, sink):
+                bind_target(target.items[1], item(sources[0]), sink)
             return
     bind_target(target, ir.Fresh(), sink)
+
+
+def _bind_unpacked_item(target: Target[E], source: IterationSource, site: int, sink: Lowering[E]) -> bool:
+    """`for op, out in pending` (also `for _, op in pending`, `(op, out)` of `enumerate(pending)` or
+    `jobs.items()`): each name the item of a place unpacks into is an item of the place of its own
+    (`ir.iteration_item` at a site per part: the analysis does not track tuple contents, so the parts stay apart),
+    not a new value: running the part that is an op (`op.sync_on(s)`) runs the ops stored in the container
+    (`calls.stored_display`, the checker's `run_stored`), as `for op in ops: op.sync_on(s)` does.  False when
+    `target` unpacks nothing, or the source is not a place (`bind_iteration` binds it)."""
+    if not isinstance(target, UnpackTarget) or target.starred or not isinstance(source, ir.Place):
+        return False
+    parts = [part for part in target.items if isinstance(part, PlaceTarget) and part.root_span is None]
+    if parts:
+        # one parallel binding: the parts one iteration takes are born together (spanned from the first name to
+        # the last, as both front ends span names alike, not parentheses)
+        values = tuple(
+            ir.FromPlace(ir.iteration_item(source, sink.next_group() if index else site), _NO_SPAN)
+            for index in range(len(parts))
+        )
+        first, last = parts[0].span, parts[-1].span
+        span = Span(first.line, first.column, last.end_line, last.end_column)
+        sink.emit(ir.Bind(tuple(part.place for part in parts), values, span))
+    for part in target.items:
+        if not (isinstance(part, PlaceTarget) and part.root_span is None):
+            bind_target(part, ir.Fresh(), sink)
+    return True
 
 
 _NO_SPAN: Final[Span] = Span(0, 0, 0, 0)

@@ -307,6 +307,10 @@ _SKIP, _BIND, _VIEW, _DEL, _MOVE, _BORROW = range(6)
 #: The help of a move that runs an op (`sync_on`, `sync`).
 _RUN_HELP = messages.move_help("sync_on")
 
+#: The helps of moves that move a buffer, not run an op (`run_stored`: `for op, out in pending:
+#: double(out.partition(...))` moves a part of an item that is no op, and runs none of the stored ops).
+_BUFFER_MOVE_HELPS = frozenset(messages.move_help(kind) for kind in ("partition", "unpartition", "to", "get_mut"))
+
 #: The mark of a key below a container that keeps an op stored into it (`ir.STORED_ATTR`).
 _STORED = "." + ir.STORED_ATTR
 
@@ -1036,7 +1040,8 @@ class _Analysis:
 
     def run_stored(self, s: State, item: tuple[str, str, str]) -> None:
         """A loop takes `item` from a container and runs it (`for op in ops: op.sync_on(s)`, `[op.sync_on(s) for
-        op in jobs.values()]`: the item's name is moved): the ops stored in the container (`ir.STORED_ATTR`) are all
+        op in jobs.values()]`, `for op, out in pending: op.sync_on(s)` of stored tuples: the item's name is moved, not
+        by a buffer's move, `partition`/`to`): the ops stored in the container (`ir.STORED_ATTR`) are all
         run by the loop, as far as the checker follows (it does not tell the items apart; a loop that takes no
         item found the container empty), so their loans end where the loop takes its first item."""
         running = self._running_items
@@ -1049,7 +1054,7 @@ class _Analysis:
                         source = value.source if isinstance(value, ir.FromPlace) else None
                         if source is not None and source.attrs and source.attrs[-1].startswith(ir.ITEM_ATTR):
                             named[source.attrs[-1]] = target.key
-                elif isinstance(n.op, ir.Move) and n.op.heir is None:
+                elif isinstance(n.op, ir.Move) and n.op.heir is None and n.op.help not in _BUFFER_MOVE_HELPS:
                     moved.add(n.op.place.key)
             running = self._running_items = frozenset(attr for attr, key in named.items() if key in moved)
         if item[1][1:] not in running or not s.loans:

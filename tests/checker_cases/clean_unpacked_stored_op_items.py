@@ -1,0 +1,86 @@
+"""Clean twin of e0499_unpacked_stored_op_items: a loop that unpacks the tuples a container keeps and runs the op
+item (`for op, out in pending: op.sync_on(stream)`, `for _, op in pending`, `(op, out)` of `enumerate(pending)` or
+of `jobs.items()`) runs the stored ops, as `for op in ops: op.sync_on(stream)` does, so writing or moving their
+output afterwards is clean, while the container is still read later."""
+
+import numpy as np
+
+import safekernels as sk
+from safekernels import simt, tile
+from safekernels.dtypes import f32
+from safekernels.simt import DisjointSlice, Slice, thread
+from safekernels.tile import Partition, Tensor
+
+
+@simt.kernel
+@simt.launch_contract(block=64)
+def axpy(a: Slice[f32], b: Slice[f32], out: DisjointSlice[f32]) -> None:
+    idx = thread.index_1d()
+    i = idx.get()
+    if (o := out.get_mut(idx)) is not None:
+        o.set(a[i] * 2.0 + b[i])
+
+
+@tile.kernel
+def double(z: Partition[f32], x: Tensor[f32]) -> None:
+    z.store(tile.load_like(x, z) * 2.0)
+
+
+def pairs(dev: sk.Device, stream: sk.Stream) -> None:
+    a = sk.to_device(np.ones(128, np.float32), stream)
+    c = sk.zeros(128, f32, stream)
+    prepared = axpy.prepare(simt.LaunchConfig1D.for_len(128, block=64), dev)
+    pending: list[tuple[sk.DeviceOp, sk.DeviceBuffer]] = []
+    pending.append((axpy.launch_async(prepared, a, a, c), c))
+    for op, _out in pending:
+        op.sync_on(stream)
+    axpy.launch(prepared, stream, a, a, c)
+    for _, out in pending:
+        print(out.to_numpy(stream)[:2])
+
+
+def second(dev: sk.Device, stream: sk.Stream) -> None:
+    a = sk.to_device(np.ones(128, np.float32), stream)
+    c = sk.zeros(128, f32, stream)
+    prepared = axpy.prepare(simt.LaunchConfig1D.for_len(128, block=64), dev)
+    pending: list[tuple[sk.DeviceBuffer, sk.DeviceOp]] = []
+    pending.append((c, axpy.launch_async(prepared, a, a, c)))
+    for _, op in pending:
+        op.sync_on(stream)
+    zc, _ = double(c.partition((64,)), tile.ones((128,), f32)).sync_on(stream)
+    print(len(pending), zc.unpartition().to_numpy(stream)[:2])
+
+
+def numbered(dev: sk.Device, stream: sk.Stream) -> None:
+    a = sk.to_device(np.ones(128, np.float32), stream)
+    c = sk.zeros(128, f32, stream)
+    prepared = axpy.prepare(simt.LaunchConfig1D.for_len(128, block=64), dev)
+    pending: list[tuple[sk.DeviceOp, sk.DeviceBuffer]] = []
+    pending.append((axpy.launch_async(prepared, a, a, c), c))
+    for _i, (op, _out) in enumerate(pending):
+        op.sync_on(stream)
+    zc, _ = double(c.partition((64,)), tile.ones((128,), f32)).sync_on(stream)
+    print(len(pending), zc.unpartition().to_numpy(stream)[:2])
+
+
+def keyed(dev: sk.Device, stream: sk.Stream) -> None:
+    a = sk.to_device(np.ones(128, np.float32), stream)
+    c = sk.zeros(128, f32, stream)
+    prepared = axpy.prepare(simt.LaunchConfig1D.for_len(128, block=64), dev)
+    jobs: dict[str, tuple[sk.DeviceOp, sk.DeviceBuffer]] = {}
+    jobs["c"] = (axpy.launch_async(prepared, a, a, c), c)
+    for _name, (op, _out) in jobs.items():
+        op.sync_on(stream)
+    zc, _ = double(c.partition((64,)), tile.ones((128,), f32)).sync_on(stream)
+    print(len(jobs), zc.unpartition().to_numpy(stream)[:2])
+
+
+def main() -> None:
+    dev = sk.Device.cpu()
+    stream = dev.new_stream()
+    for step in (pairs, second, numbered, keyed):
+        step(dev, stream)
+
+
+if __name__ == "__main__":
+    main()
