@@ -4125,13 +4125,44 @@ class FunctionLowerer(calls.PlaceNaming):
             return None
         function, iterable, *initial = node.args
         if not self.moving_callable(function):
-            return None
+            return self.folded_call(node)
         spread = self.operand(iterable, star=True).items
         if spread is None:
             return None
         items = (*spread, *(self.operand(a) for a in initial))
         return callables.apply_to_items(
             node, span_of(node), (node.callee, function, iterable, *initial), items, holder, True, self
+        )
+
+    def folded_call(self, node: CallExpr) -> ir.Value | None:
+        """`functools.reduce(f, items[, init])` of a lambda or a function of the module the checker follows: `acc =
+        f(acc, item)` per item, `f`'s call summary applied at each step (the CLI's `folded_call`)."""
+        found = next((f for n in self.ctx.names(node.callee)
+                      if (f := stdlib_flow.folds(n, len(node.args), 0)) is not None), None)
+        if found is None or any(kind != ARG_POS for kind in node.arg_kinds):
+            return None
+        function, iterable, *initial = node.args
+        callee: FuncItem | None = None
+        if isinstance(function, LambdaExpr):
+            callee = function
+        elif isinstance(function, NameExpr):
+            callee = self.helper(function)
+        if callee is None or not self.ctx.classes.runs_when_called(callee):
+            return None
+        nested = isinstance(function, LambdaExpr) or id(callee) in self.helpers or id(callee) in self.lambdas
+        span = span_of(node)
+        folded = callee
+
+        def step(acc: calls.Operand[Expression], item: calls.Operand[Expression]) -> None:
+            applied = applied_callee(self, folded, nested, (acc, item), span)
+            if applied is not None:
+                apply_summary(applied, node, span, self)
+
+        items = self.operand(iterable, star=True).items
+        source = self.iteration_source(iterable) if items is None else None
+        return stdlib_flow.lower_fold(
+            node, span, (node.callee, function, iterable, *initial), self.operand(initial[0]) if initial else None,
+            items, source, self.expr_is_device(iterable), step, self,
         )
 
     def mapped_call(self, node: CallExpr, holder: ir.Place | None = None) -> ir.Value | None:

@@ -21,6 +21,8 @@ call to the places it may give, in the core's terms (`calls.Choices`, `calls.bin
              named by its literal operands themselves, a tuple of them when several are named: called directly
              (`attrgetter("a")(obj)`) or through a name bound once to it (`g = itemgetter(0, 2); g(bufs)`)
                                                                operator.attrgetter, operator.itemgetter
+    FOLD     runs its callable operand as `acc = f(acc, item)` on each item of its iterable operand, in order, from
+             the initial value (`default`) or, without one, from the first item (`lower_fold`)   functools.reduce
 
 Where the exact item is not known statically, the result may be any of the items: one `Branch` arm per item,
 as for `p if c else q`, so a launch is refused when any of them would be.  Anything else a call of a standard
@@ -33,7 +35,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal, TypeVar
 
-from ownership_check.core import ir
+from ownership_check.core import calls, ir
 from ownership_check.core.call_effects import GeneratedInit
 from ownership_check.core.calls import (
     Choices,
@@ -52,7 +54,7 @@ from ownership_check.diagnostics import Span
 
 E = TypeVar("E")
 
-Relation = Literal["pick", "items", "pairs", "zipped", "fields", "mapping", "getter"]
+Relation = Literal["pick", "items", "pairs", "zipped", "fields", "mapping", "getter", "fold"]
 
 
 @dataclass(frozen=True)
@@ -110,6 +112,8 @@ STDLIB_FLOWS: Final[dict[str, StdlibFlow]] = {
     # a getter of the named attributes / items of the object it is called on
     "operator.attrgetter": StdlibFlow("getter", operands=None, attribute=True),
     "operator.itemgetter": StdlibFlow("getter", operands=None),
+    # the callable operand run on an accumulator and each item in turn
+    "functools.reduce": StdlibFlow("fold", operands=(1,), default=2),
 }
 
 
@@ -463,6 +467,75 @@ __all__ = [
     "recurs",
     "stdlib_flow",
 ]
+
+
+def folds(name: str | None, positional: int, keywords: int) -> StdlibFlow | None:
+    """The entry of a call that folds its iterable operand with its callable operand (`FOLD`:
+    `functools.reduce(f, items)`, `functools.reduce(f, items, init)`), given positional operands only, else None."""
+    found = stdlib_flow(name)
+    if found is None or found.relation != "fold" or keywords or found.default is None:
+        return None
+    return found if 2 <= positional <= found.default + 1 else None
+
+
+def lower_fold(
+    node: E,
+    span: Span,
+    evaluated: Sequence[E],
+    initial: calls.Operand[E] | None,
+    items: Sequence[calls.Operand[E]] | None,
+    source: calls.IterationSource,
+    item_device: bool,
+    step: Callable[[calls.Operand[E], calls.Operand[E]], None],
+    sink: Lowering[E],
+) -> ir.Value:
+    """`functools.reduce(f, items, init)` of a function `f` of the module: `evaluated` (the callee, `f`, the
+    iterable, the initial value) are read first, then `acc = f(acc, item)` runs for each item in order, from
+    `initial` (or, without one, from the first item); `step` applies `f`'s call summary to two operands as at an
+    ordinary call (the front end's `applied_callee`), so a helper that moves its accumulator (partition -> launch
+    -> `sync_on`, returning the new value) moves `init`.  Known `items` (a display's, a container list's of known
+    length) are unrolled in order.  Otherwise the iterable may be empty (`f` never runs) or hold any number of
+    items, taken from `source` as a `for` takes them (`calls.bind_iteration`; `item_device`: they are device
+    values): one `Branch` arm runs nothing, the other the first step and then a `Loop` of the others, so `init`
+    is moved on some path (a later use is E0382, as a maybe-moved value is).  Each later accumulator is what `f`
+    returned, a new value in a temporary (what `f` returns is not followed), and so is the fold's result."""
+    for part in evaluated:
+        sink.lower_expr(part)
+    acc = sink.temp("accumulator")
+    sink.emit(ir.Bind((acc,), (ir.Fresh(),), span))
+    first = initial if initial is not None else (items[0] if items else None)
+    carried = calls.Operand(node, span, acc, first.device if first is not None else item_device)
+
+    def accumulate(current: calls.Operand[E], item: calls.Operand[E]) -> None:
+        step(current, item)
+        sink.emit(ir.Bind((acc,), (ir.Fresh(),), span))
+
+    if items is not None:
+        ordered = [*([initial] if initial is not None else []), *items]
+        for index, item in enumerate(ordered[1:]):
+            accumulate(ordered[0] if index == 0 else carried, item)
+    else:
+        taken = sink.temp("item")
+        sink.emit(ir.Bind((taken,), (ir.Fresh(),), span))
+        each = calls.Operand(node, span, taken, item_device)
+
+        def take() -> None:
+            calls.bind_iteration(PlaceTarget(taken, span), "each", [source], sink)
+
+        def steps() -> None:
+            start = initial
+            if start is None:
+                take()
+                sink.emit(ir.Bind((acc,), (ir.FromPlace(taken, span),), span))
+                start = calls.Operand(node, span, acc, item_device)
+            take()
+            accumulate(start, each)
+            sink.emit(ir.Loop(sink.block(take), sink.block(lambda: accumulate(carried, each)), (), span))
+
+        sink.emit(ir.Branch((sink.block(steps), ()), span))
+        sink.emit(ir.Del(taken, span))
+    sink.emit(ir.Del(acc, span))
+    return ir.Fresh()
 
 
 def takes_next(name: str | None, positional: int, keywords: int) -> bool:

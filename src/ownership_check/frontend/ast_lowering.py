@@ -4306,13 +4306,44 @@ class FunctionLowerer(calls.PlaceNaming):
             return None
         function, iterable, *initial = node.args
         if not self.moving_callable(function):
-            return None
+            return self.folded_call(node)
         spread = self.operand(iterable, star=True).items
         if spread is None:
             return None
         items = (*spread, *(self.operand(a) for a in initial))
         return callables.apply_to_items(
             node, self.span(node), (node.func, function, iterable, *initial), items, holder, True, self
+        )
+
+    def folded_call(self, node: ast.Call) -> ir.Value | None:
+        """`functools.reduce(f, items[, init])` (a `fold` entry of `stdlib_flow`) of a lambda or a function of the
+        module the checker follows: `acc = f(acc, item)` per item, `f`'s call summary applied at each step as at
+        an ordinary call (`stdlib_flow.lower_fold`); None for any other call."""
+        found = stdlib_flow.folds(self.stdlib_name(node.func), len(node.args), len(node.keywords))
+        if found is None or any(isinstance(a, ast.Starred) for a in node.args):
+            return None
+        function, iterable, *initial = node.args
+        callee: ast.FunctionDef | None = None
+        if isinstance(function, ast.Lambda):
+            callee = self.ctx.lambda_function(function)
+        elif isinstance(function, ast.Name):
+            helper = self.helper(function.id)
+            callee = helper if isinstance(helper, ast.FunctionDef) else None
+        if callee is None or not self.ctx.classes.runs_when_called(callee):
+            return None
+        nested = isinstance(function, ast.Lambda) or (isinstance(function, ast.Name) and function.id in self.helpers)
+        span = self.span(node)
+
+        def step(acc: calls.Operand[ast.expr], item: calls.Operand[ast.expr]) -> None:
+            applied = applied_callee(self, callee, nested, (acc, item), span)
+            if applied is not None:
+                apply_summary(applied, node, span, self)
+
+        items = self.operand(iterable, star=True).items
+        source = self.iteration_source(iterable) if items is None else None
+        return stdlib_flow.lower_fold(
+            node, span, (node.func, function, iterable, *initial), self.operand(initial[0]) if initial else None,
+            items, source, self.expr_is_device(iterable), step, self,
         )
 
     def mapped_call(self, node: ast.Call, holder: ir.Place | None = None) -> ir.Value | None:

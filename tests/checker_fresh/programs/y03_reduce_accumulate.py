@@ -1,5 +1,5 @@
 # fresh-expect: E0382 at line 37
-# fresh-known-miss: cli,mypy functools.reduce over a helper that moves its accumulator (partition -> launch -> sync_on): reduce's calls of the helper are not followed, so the moved original is not known moved
+# fresh-note: found since: functools.reduce(f, items, init) of a function of the module runs acc = f(acc, item) per item with f's call summary, so the helper's move of its accumulator moves init (sum_frames moves total)
 """Sum a handful of sensor frames into one accumulator tensor with functools.reduce."""
 from functools import reduce
 
