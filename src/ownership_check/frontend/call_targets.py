@@ -474,6 +474,8 @@ class ModuleClasses:
         self._imported = _imported_names(module)  # for the standard library's forwarding decorators
         self._free: dict[int, list[str]] = {}
         self._orders: dict[str, tuple[tuple[str, ...], bool]] = {}
+        # classes whose name the module mentions only as a base of its class statements (`never_runs`)
+        self._base_only, self._super_calls = _base_only_classes(module, self.classes)
 
     def free_names(self, callee: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
         """`_module_names`, once per function."""
@@ -680,8 +682,31 @@ class ModuleClasses:
 
     def method(self, cls: ast.ClassDef, name: str) -> ast.FunctionDef | None:
         """The method `name` an instance of `cls` runs (along its method resolution order), when it is a plain
-        function the checker follows."""
+        function the checker follows (none where `cls`'s own `name` runs on no object: `never_runs`)."""
+        if self.never_runs(cls, name):
+            return None
         return self._lookup(self._chain(cls), name)
+
+    def never_runs(self, cls: ast.ClassDef, name: str) -> bool:
+        """Whether the method `name` `cls` defines itself runs on no object of the module: the module never builds
+        an object of exactly `cls` (its name is mentioned only as a base of the module's class statements) and
+        every subclass of the module overrides `name` (none reaches `cls`'s along its method resolution order, and
+        no `super().name` is written).  Its calls on `self` in `cls`'s other methods are then not followed there
+        (`self.target()` of a base whose `target` returns the input would otherwise conflict for objects that do
+        not exist); each subclass's objects are checked where its methods are called on them."""
+        if name.startswith("__") or cls.name not in self._base_only or name in self._super_calls:
+            return False
+        if not any(_binds_name(stmt, name) for stmt in cls.body):
+            return False
+        subclasses = self.subclasses(cls)
+        if not subclasses:
+            return False
+        for sub in subclasses:
+            first = next((c for c in self._chain(sub) if any(_binds_name(s, name) for s in c.body)), None)
+            if first is None or first is cls or not self.order(sub)[1]:
+                return False
+        return True
+
 
     def _lookup(self, chain: Iterable[ast.ClassDef], name: str) -> ast.FunctionDef | None:
         for current in chain:
@@ -697,6 +722,37 @@ class ModuleClasses:
             if found is not None:
                 return found if isinstance(found, ast.FunctionDef) and self.runs_when_called(found) else None
         return None
+
+
+def _base_only_classes(module: ast.Module, classes: dict[str, ast.ClassDef]) -> tuple[frozenset[str], frozenset[str]]:
+    """The module's classes whose name it mentions only as a base of its class statements (annotations aside: an
+    annotation builds no object), and the attribute names written after `super()` (`super().target()` runs the
+    base's method on a subclass's object)."""
+    bases = {id(b) for c in classes.values() for b in c.bases}
+    annotations: set[int] = set()
+    for node in ast.walk(module):
+        if isinstance(node, ast.arg | ast.AnnAssign) and node.annotation is not None:
+            annotations.update(id(n) for n in ast.walk(node.annotation))
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.returns is not None:
+            annotations.update(id(n) for n in ast.walk(node.returns))
+    mentioned: set[str] = set()
+    supers: set[str] = set()
+    for node in ast.walk(module):
+        if isinstance(node, ast.Name) and id(node) not in bases and id(node) not in annotations:
+            mentioned.add(node.id)
+        elif isinstance(node, ast.Attribute):
+            mentioned.add(node.attr)
+            if isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Name):
+                if node.value.func.id == "super":
+                    supers.add(node.attr)
+        elif isinstance(node, ast.alias):
+            mentioned.add(node.asname or node.name)
+        elif isinstance(node, ast.Global | ast.Nonlocal):
+            mentioned.update(node.names)
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            if classes.get(node.name) is not node:
+                mentioned.add(node.name)  # another definition of the name
+    return frozenset(name for name in classes if name not in mentioned), frozenset(supers)
 
 
 def _binds_name(stmt: ast.stmt, name: str) -> bool:
