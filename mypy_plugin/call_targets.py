@@ -829,7 +829,6 @@ class ModuleClasses:
                 return False
         return True
 
-
     def _lookup(self, chain: Iterable[ClassDef], name: str) -> FuncDef | None:
         for current in chain:
             found: Node | None = None

@@ -707,7 +707,6 @@ class ModuleClasses:
                 return False
         return True
 
-
     def _lookup(self, chain: Iterable[ast.ClassDef], name: str) -> ast.FunctionDef | None:
         for current in chain:
             found: ast.AST | None = None
