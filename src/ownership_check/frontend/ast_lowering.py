@@ -1152,7 +1152,6 @@ class Unit:
     shared_params: tuple[str, ...] = ()
 
 
-
 def _lambda_function(node: ast.Lambda) -> ast.FunctionDef:
     """A lambda as the function it is, `def <lambda>(args): return body`, lowered as any nested function: its body
     runs in its own frame, so an enclosing `with simt.unsafe():` does not cover it (the runtime agrees)."""
