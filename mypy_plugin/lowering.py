@@ -4002,6 +4002,9 @@ class FunctionLowerer(calls.PlaceNaming):
                 if shape_kernel is not None or (first_name and resolve.is_safekernels(first_name[0]))
                 else applied_summary(self, node, method, args, span_of(node), func)
             ),
+            container_flow=next(
+                (f for n in self.ctx.names(func) if (f := stdlib_flow.container_flow(n)) is not None), None
+            ),
         )
         self.slot_uses = slots
         try:

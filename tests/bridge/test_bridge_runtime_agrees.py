@@ -174,6 +174,7 @@ PAIRS: dict[str, tuple[str, str]] = {
     "fresh x: a helper's launch beside a raise": (
         "e0502_helper_launch_beside_raise", "clean_helper_launch_beside_raise"
     ),
+    "fresh x: an item taken out of a queue or a heap": ("e0502_container_taken_item", "clean_container_taken_item"),
 }
 
 

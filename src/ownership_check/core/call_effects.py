@@ -229,6 +229,9 @@ def constructed_fields(
 def _extend(place: ir.Place, attrs: tuple[str, ...]) -> ir.Place:
     if not attrs:
         return place
+    if attrs[-1] == ir.STORED_ATTR:
+        # the items a container keeps (a callee's `self.inbox.get()`): spelled `worker.inbox[...]`
+        return ir.stored_item(_extend(place, attrs[:-1]))
     display = None if place.display is None else ".".join((place.display, *attrs))
     return ir.Place(place.root, place.attrs + attrs, display)
 

@@ -692,6 +692,19 @@ def returned_object(
 
 
 @dataclass(frozen=True)
+class ContainerFlow:
+    """A function that stores into or takes from the container its operand `container` is (`heapq`'s heap list):
+    `stores` the position of the operand it stores (as `list.append` does, `store_into`), `takes` whether it
+    gives an item it takes out (`take_from`), `take_first` whether it takes before it stores (`heapreplace`
+    gives an item the heap held, `heappushpop` may give the one it was handed)."""
+
+    container: int = 0
+    stores: int | None = None
+    takes: bool = False
+    take_first: bool = False
+
+
+@dataclass(frozen=True)
 class MethodCall(Generic[E]):
     """The callee is `receiver.name`: `name_span` is the attribute name's span, `receiver_kernel` the kernel the
     receiver resolves to, `receiver_is_safekernels` whether the receiver is a safekernels module (`simt.zip(...)` is
@@ -753,6 +766,9 @@ class Call(Generic[E]):
     safekernels_function: str | None = None
     nonlocal_effects: NonlocalEffects | None = None
     summary: AppliedSummary[E] | None = None  # a function or method of this module the checker can see
+    # a standard-library function storing into / taking from its container operand (`heapq.heappush(heap, x)`,
+    # `heapq.heappop(heap)`: the front ends read `stdlib_flow.container_flow` by the callee's qualified name)
+    container_flow: ContainerFlow | None = None
 
 
 @dataclass(frozen=True)
@@ -901,6 +917,17 @@ def lower_call(call: Call[E], holder: ir.Place | None, sink: Lowering[E]) -> ir.
         if form is not None and not sink.kernel_body:
             return _launch(call, form, kernel, None, holder, sink)
     method = call.method
+    if call.container_flow is not None and not sink.kernel_body:
+        contained = _container_call(call, call.container_flow, sink)
+        if contained is not None:
+            return contained
+    taking = _taking_receiver(call, method) if method is not None and not sink.kernel_body else None
+    if method is not None and taking is not None:
+        # `q.get()`: one of the items stored into the queue (`take_from`)
+        _receiver(method.receiver, sink)
+        for arg in call.args:
+            sink.lower_expr(arg.node)
+        return take_from(taking, call.span)
     if method is not None and call.summary is None:  # a method of the user's own class is not the library's
         deferred = _exit_stack_call(call, method, sink)
         if deferred is not None:
@@ -937,7 +964,7 @@ def lower_call(call: Call[E], holder: ir.Place | None, sink: Lowering[E]) -> ir.
         _receiver(method.receiver, sink)
         for index, arg in enumerate(call.args):
             if index == stored:
-                store_into(keeper, arg.node, arg.span, sink)
+                store_into(keeper, arg.node, arg.span, sink, marks=method.name in _QUEUE_STORES)
             else:
                 sink.lower_expr(arg.node)
         if stored < 0:
@@ -1653,8 +1680,13 @@ def bind_target(target: Target[E], value: ir.Value, sink: Lowering[E]) -> None:
     except when unpacking an op's value (`a, b = op.sync_on(s)`): item `i` is the value's item `i`."""
     if isinstance(target, UnpackTarget):
         whole = value if isinstance(value, ir.FromPlace) and ir.is_value_path(value.source) else None
+        taken = _taken_container(value) if not target.starred else None
         for index, item in enumerate(target.items):
-            if whole is not None and not target.starred:
+            if taken is not None:
+                # `_, _, best = heapq.heappop(heap)`: each name takes its part of the stored displays (`take_from`)
+                source = ir.taken_item(taken, index, len(target.items))
+                bind_target(item, ir.FromPlace(source, target.span), sink)
+            elif whole is not None and not target.starred:
                 bind_target(item, ir.FromPlace(ir.item_place(whole.source, index), whole.span), sink)
             else:
                 bind_target(item, ir.Fresh(), sink)
@@ -1668,6 +1700,13 @@ def bind_target(target: Target[E], value: ir.Value, sink: Lowering[E]) -> None:
             _bind_parts(target.place, value.parts, target.span, sink)
     else:
         sink.lower_expr(target.node)
+
+
+def _taken_container(value: ir.Value) -> ir.Place | None:
+    """The container a whole item is taken from (`take_from`'s value), else None."""
+    if isinstance(value, ir.FromPlace) and value.source.attrs and value.source.attrs[-1] == ir.TAKEN_PREFIX + ">":
+        return ir.Place(value.source.root, value.source.attrs[:-1], value.source.display)
+    return None
 
 
 def _bind_parts(
@@ -1768,11 +1807,74 @@ STORING_METHODS: Final[dict[str, int]] = {
     "appendleft": 0,
     "insert": 1,
     "setdefault": 1,
+    "put": 0,  # queue.Queue / LifoQueue / PriorityQueue / SimpleQueue / asyncio.Queue
+    "put_nowait": 0,
     "pop": -1,
     "popitem": -1,
     "popleft": -1,
     "clear": -1,
 }
+
+
+#: The `STORING_METHODS` of a queue, whose items a taking method gives back (`TAKING_METHODS`).
+_QUEUE_STORES: Final[frozenset[str]] = frozenset({"put", "put_nowait"})
+
+#: Methods that give an item they take out of their receiver (a queue: `q.get()`, `q.get_nowait()`), called with
+#: no positional argument (`dict.get(k)` always has one) and no keyword but these: the result is one of the items
+#: stored into the receiver (`take_from`).
+TAKING_METHODS: Final[frozenset[str]] = frozenset({"get", "get_nowait"})
+_TAKING_KEYWORDS: Final[frozenset[str]] = frozenset({"block", "timeout"})
+
+
+def take_from(container: ir.Place, span: Span) -> ir.FromPlace:
+    """What a call taking an item out of `container` gives (`q.get()`, `heapq.heappop(heap)`): the item read from
+    `ir.taken_item(container)`, which the checker evaluates where the value is bound (an assignment's target, an
+    argument's temporary) to one of the stored items not known to be moved there; bound to an unpacking target of
+    `n` names, name `i` takes part `i` of the `n`-item displays stored (`bind_target`)."""
+    return ir.FromPlace(ir.taken_item(container), span)
+
+
+def _taking_receiver(call: Call[E], method: MethodCall[E]) -> ir.Place | None:
+    """The receiver place a `TAKING_METHODS` call (`q.get()`) takes an item out of, else None."""
+    if (
+        method.name not in TAKING_METHODS
+        or call.summary is not None
+        or method.receiver.place is None
+        or method.receiver_is_safekernels
+        or method.receiver_kernel is not None
+        or any(arg.keyword is None or arg.star or arg.keyword not in _TAKING_KEYWORDS for arg in call.args)
+    ):
+        return None
+    return method.receiver.place
+
+
+def _container_call(call: Call[E], flow: ContainerFlow, sink: Lowering[E]) -> ir.Value | None:
+    """`heapq.heappush(heap, x)` / `heapq.heappop(heap)` / `heappushpop` / `heapreplace` (`ContainerFlow`) of a
+    container place: its operands in order, the store (`store_into`), and the item it takes (`take_from`); None
+    (nothing lowered) for another form (a starred or keyword operand, a container that is no place)."""
+    needed = max(flow.container, -1 if flow.stores is None else flow.stores)
+    if len(call.args) <= needed or any(arg.star or arg.keyword is not None for arg in call.args):
+        return None
+    container = call.args[flow.container].place
+    if container is None:
+        return None
+    sink.lower_expr(call.callee)
+    taken: ir.Value | None = None
+    if flow.takes and flow.take_first and flow.stores is not None:
+        # `heapreplace`: the item is taken before the new one is pushed, so it is staged first
+        staged = sink.temp(container.text)
+        sink.emit(ir.Bind((staged,), (take_from(container, call.span),), call.span), call.node)
+        taken = ir.FromPlace(staged, call.span)
+    for index, arg in enumerate(call.args):
+        if index == flow.container:
+            sink.emit(ir.Use(container, arg.span), call.node)
+        elif index == flow.stores:
+            store_into(container, arg.node, arg.span, sink, marks=True)
+        else:
+            sink.lower_expr(arg.node)
+    if not flow.takes:
+        return ir.Fresh()
+    return taken if taken is not None else take_from(container, call.span)
 
 
 def return_name(place: ir.Place, span: Span, sink: Lowering[E]) -> None:
@@ -1782,19 +1884,48 @@ def return_name(place: ir.Place, span: Span, sink: Lowering[E]) -> None:
     sink.emit(ir.Bind((ir.Place(ir.RETURN_HOLDER),), (ir.FromPlace(place, span),), span))
 
 
-def store_into(container: ir.Place, node: E, span: Span, sink: Lowering[E]) -> ir.Value:
+def store_into(
+    container: ir.Place,
+    node: E,
+    span: Span,
+    sink: Lowering[E],
+    part: tuple[int, int] | None = None,
+    marks: bool = False,
+) -> ir.Value:
     """`node` evaluated as a value stored into `container` (`jobs[k] = node`, `ops.append(node)`): a pending op it
     gives (`k.launch_async(...)` built right there, or the op a name refers to) is also bound below the container
     (`ir.stored_item`), so its loans last while the container is live, as the runtime keeps them while the op is
     reachable through it.  Any other value is bound there too and keeps nothing (only ops hold loans).  Returns the
-    value, for the store itself."""
+    value, for the store itself.
+
+    For a taking call (`take_from`) unpacked into names, the value is also kept as its part: `part` (item `i` of
+    an `n`-item display, `stored_display`) at `ir.stored_part(container, i, n)`; with `marks` (a queue's or a
+    heap's store, `q.put(x)`), a value that is no display at the part `<stored *>`, after which no part is known
+    (a take gives any stored item), as for a display nested in a display."""
     kept = ir.stored_item(container)
     value = sink.value(node, kept)
+    display = value is _STORED_DISPLAY
+    where: ir.Place | None = None
+    if part is not None:
+        where = ir.stored_part(container, None, 0) if display else ir.stored_part(container, *part)
+    elif marks and not display:
+        where = ir.stored_part(container, None, 0)
     op = isinstance(value, ir.Fresh) and (value.kind in MUST_USE_KINDS or bool(value.parts))
     if op or isinstance(value, ir.FromPlace):
         bind_target(PlaceTarget(kept, span), value, sink)
+        if where is not None:
+            # a name's object is that part itself; an op built here is any of the items kept (its loans stay there)
+            source = value.source if isinstance(value, ir.FromPlace) else kept
+            sink.emit(ir.Bind((where,), (ir.FromPlace(source, span),), span))
         return ir.FromPlace(kept, span)
+    if where is not None:
+        sink.emit(ir.Bind((where,), (ir.Fresh(),), span))
     return value
+
+
+#: What `stored_display` gives (compared by identity): the stored value was a display, whose items `store_into`
+#: kept as parts.
+_STORED_DISPLAY: Final[ir.Fresh] = ir.Fresh()
 
 
 def stored_display(
@@ -1809,9 +1940,9 @@ def stored_display(
     if holder is None or not holder.attrs or holder.attrs[-1] != ir.STORED_ATTR:
         return None
     container = ir.Place(holder.root, holder.attrs[:-1])
-    for item, span in items:
-        store_into(container, item, span, sink)
-    return ir.Fresh()
+    for index, (item, span) in enumerate(items):
+        store_into(container, item, span, sink, (index, len(items)))
+    return _STORED_DISPLAY
 
 
 def _stored_argument(call: Call[E], method: MethodCall[E]) -> int | None:

@@ -441,6 +441,7 @@ class _Analysis:
         self._live: tuple[dict[str, int], list[int]] | None = None
         self._choices: dict[int, tuple[int, Span]] | None = None
         self._running_items: frozenset[str] | None = None
+        self.takes: set[int] = set()  # the `Bind`s staging what a taking call gives (`ir.taken_item`, `take`)
         self.objs: dict[str, ObjInfo] = {}
         self.chains: dict[str, tuple[str, ...]] = {}
         self.prefix_keys: dict[int, tuple[str, ...]] = {}  # by id() of an IR place (alive while this runs)
@@ -484,6 +485,8 @@ class _Analysis:
                 report.append(cls != _DEL)
 
     def plan_bind(self, node_id: int, op: ir.Bind) -> _BindPlan:
+        if len(op.values) == 1 and _taken_source(op.values[0]) is not None:
+            self.takes.add(node_id)
         active = self.active
         attr_roots = self.attr_roots
         fresh: list[tuple[str, ir.Fresh]] = []
@@ -842,6 +845,8 @@ class _Analysis:
         return s
 
     def bind(self, state: State, node: Node, op: ir.Bind) -> State:
+        if node.id in self.takes:
+            return self.take(state, node, op)
         s = state.derive()
         s.worlds = tuple(map(World, state.worlds))
         plan = self.bind_plans[node.id]
@@ -911,6 +916,73 @@ class _Analysis:
             self.collect(s)
         return s
 
+    def take(self, state: State, node: Node, op: ir.Bind) -> State:
+        """`target := container.<taken>` (`ir.taken_item`): a call took an item out of a container (`q.get()`,
+        `heapq.heappop(heap)`).  The item is one of those stored into it (`ir.stored_item`; for part `i` of an
+        `n`-name unpacking, part `i` of the `n`-item displays stored (`ir.stored_part`), and an object not known
+        here where something else was stored, or nothing known) that is not known to be moved here, and the
+        container forgets the moved ones.
+        Why not every stored item: the objects are allocation sites, so in a drain loop (`while q: b = q.get();
+        b.partition(...)`) the container still "may hold" the object the previous iteration took and moved; the
+        runtime never hands it out again.  The price: taking an item moved while still in the container (moved
+        through another name, then taken) is not reported.  No item left: a new object."""
+        value = op.values[0]
+        assert isinstance(value, ir.FromPlace)
+        found = _taken_source(value)
+        assert found is not None
+        container, part = found
+        stored_key = container + _STORED
+        prefix = container + "." + ir.STORED_PART_PREFIX
+        own_key = None if part is None else prefix + part + ">"
+        length = "" if part is None else "/" + part.split("/", 1)[1] + ">"
+
+        def candidates(world: World) -> frozenset[str]:
+            if own_key is None:
+                return _world_get(world, stored_key)
+            own = world.get(own_key)
+            if own is not None and stored_key in world and not any(
+                k.startswith(prefix) and not k.endswith(length) for k in world
+            ):
+                return own
+            # no display of this length stored, or something else too: that part may be an object not known here
+            return (own or _EMPTY) | {"@" + own_key}
+
+        s = state.derive()
+        s.worlds = tuple(map(World, state.worlds))
+        if s.moved:
+            # The moved items the container forgets are renamed apart (`rebirth`, as a loop's item of an earlier
+            # iteration is): the states of earlier iterations, where this take gave them unmoved, join with these
+            # without making this take's item look moved.
+            forgotten = {
+                o
+                for w in s.worlds
+                for objs in (candidates(w), *(w[k] for k in w if k == stored_key or k.startswith(prefix)))
+                for o in objs
+                if o in s.moved
+            }
+            for obj in sorted(forgotten):
+                self.rebirth(s, obj)
+        moved = s.moved
+        picks: list[frozenset[str]] = []
+        for world in s.worlds:
+            picks.append(frozenset(o for o in candidates(world) if o not in moved))
+            if moved:
+                for key in [k for k in world if k == stored_key or k.startswith(prefix)]:
+                    held = world[key]
+                    if any(o in moved for o in held):
+                        world[key] = frozenset(o for o in held if o not in moved)
+        fresh = f"n{node.id}.0"
+        if not all(picks):
+            if fresh in self.objs:
+                self.rebirth(s, fresh)
+            else:
+                self.objs[fresh] = ObjInfo()
+                self.homes[fresh] = None
+        for world, objs in zip(s.worlds, picks, strict=True):
+            self.assign(s, world, op.targets[0], objs or frozenset((fresh,)))
+        self.collect(s)
+        return s
+
     def view(self, state: State, node: Node, op: ir.View) -> State:
         self.check_use(state, node, op.source, op.span)
         s = state.derive()
@@ -968,13 +1040,14 @@ class _Analysis:
             for key in [k for k in world if k.startswith(prefix)]:
                 del world[key]
         key = target.key
-        if key.endswith(_STORED):
+        if key.endswith(_STORED) or (target.attrs and target.attrs[-1].startswith(ir.STORED_PART_PREFIX)):
             # a container keeps every item stored into it (`ops.append(op1)`, then `ops.append(op2)`): the place
             # of its stored items gains the new one; only a rebinding of the container or a taking method
             # (`ops.clear()`, `ir.Del`) forgets them
             held = world.get(key)
             if held is not None:
                 objs = objs | held
+            _share_stored(world, target, objs)
         world[key] = objs
         if s.loans and any(ln.holder_obj is None and ln.holder_key == key for ln in s.loans):
             attached: set[Loan] = set()
@@ -1572,6 +1645,37 @@ def _plan_objs(world: World, v: frozenset[str] | tuple[str, str] | tuple[str, st
         found = world.get(v[0])
         return found if found is not None else frozenset((v[1],))
     return v  # type: ignore[return-value]
+
+
+def _share_stored(world: World, target: ir.Place, objs: frozenset[str]) -> None:
+    """An item stored into a container (`inbox.put(out)`: `target` is `inbox.<stored>` or a part of it) is stored
+    into the object the container's place refers to, so every other name or attribute path referring to that object
+    (`worker.inbox` after `worker = Worker(inbox)`) holds it too: a method taking it out through `self.inbox` (its
+    summary's move of `self.inbox.<stored>`) consumes `out`.  Temporaries and value paths are left out."""
+    container = ".".join((target.root, *target.attrs[:-1]))
+    owners = world.get(container)
+    if not owners:
+        return
+    suffix = "." + target.attrs[-1]
+    for key, held in list(world.items()):
+        if key == container or "$" in key or "<" in key or held.isdisjoint(owners):
+            continue
+        alias = key + suffix
+        found = world.get(alias)
+        world[alias] = objs if found is None else found | objs
+
+
+def _taken_source(value: ir.Value) -> tuple[str, str | None] | None:
+    """For a value read from `container.<taken>` (`ir.taken_item`): the container's key and the part taken
+    (`"i/n"`, None for a whole item); None for any other value."""
+    if not isinstance(value, ir.FromPlace) or not value.source.attrs:
+        return None
+    last = value.source.attrs[-1]
+    if not last.startswith(ir.TAKEN_PREFIX):
+        return None
+    container = ".".join((value.source.root, *value.source.attrs[:-1]))
+    part = last[len(ir.TAKEN_PREFIX) : -1].strip()
+    return container, part or None
 
 
 def _copy_value_paths(world: World, source: str, target: str) -> None:

@@ -128,6 +128,32 @@ def stored_item(container: Place) -> Place:
     return Place(container.root, (*container.attrs, STORED_ATTR), f"{container.text}[...]")
 
 
+#: The attribute prefix of a part of the tuple (or list) displays stored into a container (`stored_part`) and of
+#: what a taking call reads (`taken_item`); no Python attribute is spelled so.
+STORED_PART_PREFIX: Final[str] = "<stored "
+TAKEN_PREFIX: Final[str] = "<taken"
+
+
+def stored_part(container: Place, index: int | None, length: int) -> Place:
+    """`container.<stored i/n>`: item `i` of each `n`-item display stored into `container` (`calls.stored_display`:
+    `heapq.heappush(heap, (score, i, beam))` stores `beam` there as part 2/3), kept beside `stored_item` so that a
+    taking call unpacked into `n` names (`_, _, best = heapq.heappop(heap)`) gives each name the part it held.
+    `index` None (`<stored *>`, `length` ignored): a stored value that is no display, after which no part is known
+    (a take then gives any stored item)."""
+    attr = f"{STORED_PART_PREFIX}*>" if index is None else f"{STORED_PART_PREFIX}{index}/{length}>"
+    return Place(container.root, (*container.attrs, attr), f"{container.text}[...]")
+
+
+def taken_item(container: Place, index: int | None = None, length: int = 0) -> Place:
+    """`container.<taken>` (`<taken i/n>`: part `i` of an `n`-item unpacking): what a call taking an item out of
+    `container` gives (`queue.get()`, `heapq.heappop(heap)`, `calls.take_from`).  Read only by a `Bind` staging
+    it in a temporary, which the checker evaluates specially (`checker`'s `take`): one of the items stored
+    (`stored_item`, or the parts `stored_part`) that is not known to be moved there, after which the container
+    forgets the moved ones; a new object when none is left."""
+    attr = TAKEN_PREFIX + (">" if index is None else f" {index}/{length}>")
+    return Place(container.root, (*container.attrs, attr), f"{container.text}[...]")
+
+
 def is_value_path(place: Place) -> bool:
     """Whether `place` is a value path (`p.$`, `p.$.$1`) or an argument temporary staging one."""
     return (bool(place.attrs) and place.attrs[-1].startswith(VALUE_ATTR)) or place.root.startswith(

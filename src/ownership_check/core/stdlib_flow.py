@@ -40,6 +40,7 @@ from ownership_check.core.call_effects import GeneratedInit
 from ownership_check.core.calls import (
     Choices,
     Container,
+    ContainerFlow,
     ContainerKey,
     Lowering,
     PlaceTarget,
@@ -115,6 +116,24 @@ STDLIB_FLOWS: Final[dict[str, StdlibFlow]] = {
     # the callable operand run on an accumulator and each item in turn
     "functools.reduce": StdlibFlow("fold", operands=(1,), default=2),
 }
+
+
+#: Functions that store into or take from the container (a heap list) their first operand is, by qualified name:
+#: what goes in comes back out (`heapq.heappush(heap, (score, i, beam)); _, _, best = heapq.heappop(heap)` gives
+#: `best` the object `beam` is).  The same for a queue's methods (`q.put(x)`, `q.get()` of `queue.Queue`,
+#: `LifoQueue`, `PriorityQueue`, `SimpleQueue`, `asyncio.Queue`): `calls.STORING_METHODS` / `calls.TAKING_METHODS`
+#: by method name.  `heapq.heapify(heap)` keeps the list's items, so it changes nothing the checker follows.
+CONTAINER_FLOWS: Final[dict[str, ContainerFlow]] = {
+    "heapq.heappush": ContainerFlow(stores=1),
+    "heapq.heappop": ContainerFlow(takes=True),
+    "heapq.heappushpop": ContainerFlow(stores=1, takes=True),
+    "heapq.heapreplace": ContainerFlow(stores=1, takes=True, take_first=True),
+}
+
+
+def container_flow(name: str | None) -> ContainerFlow | None:
+    """The `CONTAINER_FLOWS` entry of a callable's qualified name, else None."""
+    return None if name is None else CONTAINER_FLOWS.get(name)
 
 
 def getter_keys(name: str | None, keys: Sequence[ContainerKey | None]) -> tuple[tuple[ContainerKey, ...], bool] | None:
@@ -451,6 +470,7 @@ def forwarding_decorator(qualified: str | None, called: bool) -> bool:
 
 __all__ = [
     "CONFIGURED_FORWARDING_DECORATORS",
+    "CONTAINER_FLOWS",
     "FORWARDING_DECORATORS",
     "STDLIB_FLOWS",
     "SliceOperand",
@@ -458,6 +478,7 @@ __all__ = [
     "adjacent_pairs",
     "bind_fields",
     "bind_pairs",
+    "container_flow",
     "dict_entries",
     "forwarding_decorator",
     "item_operands",

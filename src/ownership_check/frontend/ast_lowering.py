@@ -4179,6 +4179,7 @@ class FunctionLowerer(calls.PlaceNaming):
                 if kernel is not None or is_safekernels_name(qualified or "")
                 else applied_summary(self, node, method, args, func)
             ),
+            container_flow=stdlib_flow.container_flow(self.stdlib_name(func)),
         )
         self.slot_uses = slots
         try:

@@ -1,5 +1,5 @@
 # fresh-expect: E0382 at line 40
-# fresh-known-miss: cli,mypy op stored in a tuple pushed on a heapq heap (heapq.heappush(heap, (score, i, beam0))) and popped (_, _, best = heapq.heappop(heap)), moved by a tile launch of best; the later launch of beam0 (the same object) is a use after move
+# fresh-known-miss: cli,mypy the heap is followed now (heapq.heappush(heap, (score, i, beam)) then _, _, best = heapq.heappop(heap) gives best the pushed beam: calls.take_from, golden e0502_container_taken_item), but the pushing loop `for i, (host, beam) in enumerate(zip(hosts, (beam0, beam1, beam2)))` binds beam to a new value (a display nested in zip inside enumerate is not followed as the loop's items), so beam0 is not known pushed
 """Beam search over candidate score tensors kept in a heap; the best beam is extended each round."""
 import heapq
 

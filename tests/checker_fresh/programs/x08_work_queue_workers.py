@@ -1,5 +1,5 @@
 # fresh-expect: E0505 at line 52
-# fresh-known-miss: cli,mypy buffer handed through queue.Queue (inbox.put(out); a method of another object does buf = self.inbox.get(); buf.partition(...)) while a launch_async op still writes out
+# fresh-known-miss: cli,mypy the queue hand-off is followed now (inbox.put(out) stores out into the queue object worker.inbox also refers to; buf = self.inbox.get(); buf.partition(...) moves it), but the E0505 is reported where the method moves it (line 37, as for any method moving a caller's buffer a pending op borrows: golden e0505_pending_op_kept_by_method), not at the call worker.work_one() this program marks
 """A work queue: the producer enqueues finished buffers, a worker object takes them and tiles them."""
 import queue
 
