@@ -128,6 +128,7 @@ from ownership_check.core.checker import effect_names, nonlocal_effects
 from ownership_check.core.memo import (
     MemoKey,
     MemoToken,
+    earlier_runs,
     keyword_token,
     literal_token,
     memo_place,
@@ -2002,6 +2003,8 @@ class FunctionLowerer(calls.PlaceNaming):
             self.suite(body)
 
         ops = self.block(lower_body)
+        if self.memo.first_binds and isinstance(node, FuncDef):
+            ops = earlier_runs(ops, self.memo, node.name, lambda: self.named_twice(node))
         name = self.unit.name or (node.name if isinstance(node, FuncDef) else "<lambda>")
         return ir.Function(name, ops, span_of(node), self.ctx.path)
 
@@ -3883,6 +3886,19 @@ class FunctionLowerer(calls.PlaceNaming):
         if memoized is None:
             return value
         return memo_result(self.memo, *memoized, value, span_of(node), self, self.memoized_shared(node))
+
+    def named_twice(self, node: FuncDef) -> bool:
+        """Whether `node` is a function of the module's top level that the module names at two places or more
+        (the CLI's `named_twice`)."""
+        symbol = self.ctx.module.names.get(node.name)
+        defined = symbol.node if symbol is not None else None
+        if defined is not node and not (isinstance(defined, Decorator) and defined.func is node):
+            return False
+        named = (
+            n for n in tree.walk_many(self.ctx.module.defs, skip_scopes=False)
+            if isinstance(n, NameExpr) and n.name == node.name and n.node is defined
+        )
+        return next(named, None) is not None and next(named, None) is not None
 
     def memoized_call(self, node: CallExpr) -> tuple[str, MemoKey] | None:
         """`ones(64)` / `ws.scratch(n)` of a function or method of the module whose outermost decorator is

@@ -1,6 +1,7 @@
 """The clean twin of e0382_memoized_call_same_object: a memoised function called with other arguments hands back
 another object (`ones_tensor(32)` after `ones_tensor(64)` was moved, `scratch("lo", 64)` and `scratch("hi", 64)`
-as the two outputs), and the buffer `scratch("in", 64)` gives is passed once as an input."""
+as the two outputs), the buffer `scratch("in", 64)` gives is passed once as an input, and `scaled_once`, which
+moves the tensor `ones_tensor(16)` keeps, runs once."""
 
 import functools
 from functools import lru_cache
@@ -74,6 +75,12 @@ def scaled_by_shared() -> None:
     print(first.unpartition().to_numpy(STREAM)[:2], second.unpartition().to_numpy(STREAM)[:2])
 
 
+def scaled_once() -> None:
+    out = tile.zeros((16,), f32).partition((16,))
+    (done, _) = scale(out, ones_tensor(16)).sync_on(STREAM)
+    print(done.unpartition().to_numpy(STREAM)[:2])
+
+
 def envelope(prep: simt.PreparedLaunch) -> None:
     x = sk.zeros(64, f32, STREAM)
     lo = scratch("lo", 64)
@@ -91,3 +98,4 @@ def main() -> None:
     scaled_twice()
     envelope(split.prepare(simt.LaunchConfig1D.for_len(64, block=32), DEV))
     doubled(double.prepare(simt.LaunchConfig1D.for_len(64, block=32), DEV))
+    scaled_once()

@@ -2,7 +2,9 @@
 whenever it is called again with the same arguments: after the first `ones_tensor(64)` was moved into a tile launch,
 the second call's result is that moved tensor (use after move); two `scratch("out", 64)` calls give one buffer, so
 passing both as `DisjointSlice` outputs borrows it mutably twice, and a `scratch("in", 64)` passed as an input and
-as the output is a shared and a mutable borrow of one buffer.  The runtime raises at each marked line."""
+as the output is a shared and a mutable borrow of one buffer.  `scaled_once`, called twice, moves the tensor
+`ones_tensor(16)` keeps into its launch: its second run gets the moved tensor.  A `.shared()` op the cache keeps is
+read by every launch, never moved.  The runtime raises at each marked line."""
 
 import functools
 from functools import lru_cache
@@ -76,6 +78,12 @@ def scaled_by_shared() -> None:
     print(first.unpartition().to_numpy(STREAM)[:2], second.unpartition().to_numpy(STREAM)[:2])
 
 
+def scaled_once() -> None:
+    out = tile.zeros((16,), f32).partition((16,))
+    (done, _) = scale(out, ones_tensor(16)).sync_on(STREAM)  # expect: E0382
+    print(done.unpartition().to_numpy(STREAM)[:2])
+
+
 def envelope(prep: simt.PreparedLaunch) -> None:
     x = sk.zeros(64, f32, STREAM)
     lo = scratch("out", 64)
@@ -93,3 +101,5 @@ def main() -> None:
     scaled_twice()
     envelope(split.prepare(simt.LaunchConfig1D.for_len(64, block=32), DEV))
     doubled(double.prepare(simt.LaunchConfig1D.for_len(64, block=32), DEV))
+    scaled_once()
+    scaled_once()

@@ -17,8 +17,8 @@ for the object the cache keeps (`memo_result`):
   any such earlier call of the function gave, or a new one: one `Branch` arm each, so a conflict or use after move
   is reported when one of them is that object (sound: the arguments may be equal at run time).
 
-Not followed: an earlier run of the calling function (a cached object moved by the previous call of the function
-that calls the memoised one), and a call in a loop, whose result is a new object at each iteration.
+A function that may run again (the module names it twice) and moves such an object gets it moved on its next run
+(`earlier_runs`).  Not followed: a call in a loop, whose result is a new object at each iteration.
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ from __future__ import annotations
 import ast
 import hashlib
 import json
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from ownership_check.core import ir
@@ -90,6 +90,9 @@ class MemoCalls:
     """The memoised calls one function body made so far, in lowering order (one per front end's unit)."""
 
     calls: list[_Kept] = field(default_factory=list)
+    # the `Bind` of each key's (or call site's) first call: where a later run of the function may find the cache's
+    # object already moved (`earlier_runs`)
+    first_binds: list[ir.Bind] = field(default_factory=list)
 
 
 def _exact(key: MemoKey) -> bool:
@@ -171,13 +174,111 @@ def memo_result(
         )
     )
     memo.calls.append(_Kept(function, key, place))
+    first = ir.Bind((place,), (value,), span)
+    memo.first_binds.append(first)
     if not earlier:
-        emit.emit(ir.Bind((place,), (value,), span))
+        emit.emit(first)
         return ir.FromPlace(place, span)
-    arms: list[ir.Block] = [(ir.Bind((place,), (value,), span),)]
+    arms: list[ir.Block] = [(first,)]
     arms.extend((ir.Bind((place,), (ir.FromPlace(source, span),), span),) for source in earlier)
     emit.emit(ir.Branch(tuple(arms), span))
     return ir.FromPlace(place, span)
+
+
+def earlier_runs(body: ir.Block, memo: MemoCalls, function: str, again: Callable[[], bool]) -> ir.Block:
+    """`body` of `function`, which may run again (`again()`, asked last as it reads the whole module: the module
+    names it at two places or more), where it moves an object a memoised call of it gave: a later run's call with
+    equal arguments gets that moved object from the cache.  The first call's `Bind` of such an object becomes a
+    `Branch`: the call's own value, or an object an earlier run moved where this run moves it (`Move` at that
+    span), so a use of it is E0382 (the runtime raises at the second run).  A place counts as that object when
+    every binding of it in the body is the object (`_moved_kept`); a `.shared()` op is never moved."""
+    if not memo.first_binds:
+        return body
+    moved = _moved_kept(body, {b.targets[0] for b in memo.first_binds})
+    if not moved or not again():
+        return body
+    firsts = {id(b) for b in memo.first_binds}
+
+    def rewrite(op: ir.Op) -> ir.Op:
+        if isinstance(op, ir.Bind) and id(op) in firsts and op.targets[0] in moved:
+            place, move = op.targets[0], moved[op.targets[0]]
+            kept = op.values[0] if isinstance(op.values[0], ir.Fresh) else ir.Fresh()
+            help = f"an earlier call of `{function}` moved the object the cache hands out again here"
+            before = (ir.Bind((place,), (kept,), op.span), ir.Move(place, move.span, help))
+            return ir.Branch(((op,), before), op.span)
+        if isinstance(op, ir.Branch):
+            return replace(op, arms=tuple(block(arm) for arm in op.arms))
+        if isinstance(op, ir.Loop):
+            return replace(op, head=block(op.head), body=block(op.body), orelse=block(op.orelse))
+        if isinstance(op, ir.Try):
+            return replace(
+                op,
+                body=block(op.body),
+                handlers=tuple(block(h) for h in op.handlers),
+                orelse=block(op.orelse),
+                finalbody=block(op.finalbody),
+            )
+        if isinstance(op, ir.Unsafe):
+            return replace(op, body=block(op.body))
+        return op
+
+    def block(ops: ir.Block) -> ir.Block:
+        return tuple(rewrite(op) for op in ops)
+
+    return block(body)
+
+
+def _ops(body: ir.Block) -> list[ir.Op]:
+    """Every operation of `body`, nested blocks included."""
+    out: list[ir.Op] = []
+    stack = list(body)
+    while stack:
+        op = stack.pop()
+        out.append(op)
+        if isinstance(op, ir.Branch):
+            for arm in op.arms:
+                stack.extend(arm)
+        elif isinstance(op, ir.Loop):
+            stack.extend((*op.head, *op.body, *op.orelse))
+        elif isinstance(op, ir.Try):
+            stack.extend((*op.body, *op.orelse, *op.finalbody))
+            for handler in op.handlers:
+                stack.extend(handler)
+        elif isinstance(op, ir.Unsafe):
+            stack.extend(op.body)
+    return out
+
+
+def _moved_kept(body: ir.Block, kept: set[ir.Place]) -> dict[ir.Place, ir.Move]:
+    """The kept places (`kept`) whose object `body` moves: by a `Move` of the place itself, or of a place every
+    binding of which (a `Bind` or `View` anywhere in the body, flow-insensitively) is such an object; the first
+    such move in source order for each."""
+    sources: dict[ir.Place, list[ir.Place | None]] = {}
+    moves: list[ir.Move] = []
+    for op in _ops(body):
+        if isinstance(op, ir.Bind):
+            for target, value in zip(op.targets, op.values, strict=False):
+                sources.setdefault(target, []).append(value.source if isinstance(value, ir.FromPlace) else None)
+        elif isinstance(op, ir.View):
+            sources.setdefault(op.target, []).append(op.source)
+        elif isinstance(op, ir.Move):
+            moves.append(op)
+    of: dict[ir.Place, frozenset[ir.Place]] = {place: frozenset((place,)) for place in kept}
+    changed = True
+    while changed:
+        changed = False
+        for target, found in sources.items():
+            if target in kept or not found or any(s is None or s not in of for s in found):
+                continue
+            union = frozenset().union(*(of[s] for s in found if s is not None))
+            if of.get(target) != union:
+                of[target] = union
+                changed = True
+    moved: dict[ir.Place, ir.Move] = {}
+    for move in sorted(moves, key=lambda m: (m.span.line, m.span.column)):
+        for place in sorted(of.get(move.place, frozenset()), key=lambda p: p.key):
+            moved.setdefault(place, move)
+    return moved
 
 
 __all__ = [
@@ -186,6 +287,7 @@ __all__ = [
     "MemoCalls",
     "MemoKey",
     "MemoToken",
+    "earlier_runs",
     "keyword_token",
     "literal_token",
     "memo_place",

@@ -41,6 +41,7 @@ from ownership_check.core.checker import effect_names, nonlocal_effects
 from ownership_check.core.memo import (
     MemoKey,
     MemoToken,
+    earlier_runs,
     keyword_token,
     literal_token,
     memo_place,
@@ -2059,7 +2060,20 @@ class FunctionLowerer(calls.PlaceNaming):
             self.suite(node.body)
 
         ops = self.block(lower_body)
+        if self.memo.first_binds:
+            ops = earlier_runs(ops, self.memo, node.name, lambda: self.named_twice(node))
         return ir.Function(self.unit.name, ops, self.unit.span or self.ctx.def_name_span(node), self.ctx.path)
+
+    def named_twice(self, node: ast.AST) -> bool:
+        """Whether `node` is a function of the module's top level that the module names at two places or more (two
+        calls, or a call and a reference): it may run again (`memo.earlier_runs`)."""
+        if not isinstance(node, _FUNCTION_DEFS) or self.ctx.functions.get(node.name) is not node:
+            return False
+        named = (
+            sub for sub in ast.walk(self.ctx.module) if isinstance(sub, ast.Name) and sub.id == node.name
+            and isinstance(sub.ctx, ast.Load)
+        )
+        return next(named, None) is not None and next(named, None) is not None
 
     # --- statements -----------------------------------------------------------------------------------------
 
