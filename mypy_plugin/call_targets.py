@@ -818,7 +818,7 @@ class ModuleClasses:
         base_only, supers = self._base_only
         if name.startswith("__") or cls.name not in base_only or name in supers:
             return False
-        if not any(_binds_name(stmt, name) for stmt in cls.defs.body):
+        if not any(_binds_name(stmt, name) for stmt in cls.defs.body) or not self._unregistered(cls):
             return False
         subclasses = self.subclasses(cls)
         if not subclasses:
@@ -828,6 +828,13 @@ class ModuleClasses:
             if first is None or first is cls or not self.order(sub)[1]:
                 return False
         return True
+
+    def _unregistered(self, cls: ClassDef) -> bool:
+        """No code but a mention of its name can get at the class object to build one (the CLI's `_unregistered`):
+        no class decorator, a method resolution order of the module's classes only, no `__init_subclass__`."""
+        if cls.decorators or not self.order(cls)[1]:
+            return False
+        return not any(_binds_name(s, "__init_subclass__") for c in self._chain(cls) for s in c.defs.body)
 
     def _lookup(self, chain: Iterable[ClassDef], name: str) -> FuncDef | None:
         for current in chain:
@@ -843,6 +850,13 @@ class ModuleClasses:
                 plain = self.plain(found) if isinstance(found, FuncDef | Decorator) else None
                 return plain if plain is not None and self.runs_when_called(plain) else None
         return None
+
+
+#: Names through which code reaches a class object without writing the class's name (`_base_only_classes`).
+_CLASS_REFLECTION = frozenset({
+    "__subclasses__", "__mro__", "__bases__", "__base__", "mro", "globals", "vars", "__dict__", "modules",
+    "import_module", "__import__",
+})
 
 
 def _base_only_classes(module: MypyFile, classes: dict[str, ClassDef]) -> tuple[frozenset[str], frozenset[str]]:
@@ -874,6 +888,8 @@ def _base_only_classes(module: MypyFile, classes: dict[str, ClassDef]) -> tuple[
         elif isinstance(node, FuncDef | ClassDef | Decorator | OverloadedFuncDef):
             if classes.get(node.name) is not node:
                 mentioned.add(node.name)  # another definition of the name
+    if mentioned & _CLASS_REFLECTION:  # `Base.__subclasses__()`, `Sub.__mro__[1]`: the classes without their names
+        return frozenset(), frozenset(supers)
     return frozenset(name for name in classes if name not in mentioned), frozenset(supers)
 
 

@@ -696,7 +696,7 @@ class ModuleClasses:
         not exist); each subclass's objects are checked where its methods are called on them."""
         if name.startswith("__") or cls.name not in self._base_only or name in self._super_calls:
             return False
-        if not any(_binds_name(stmt, name) for stmt in cls.body):
+        if not any(_binds_name(stmt, name) for stmt in cls.body) or not self._unregistered(cls):
             return False
         subclasses = self.subclasses(cls)
         if not subclasses:
@@ -706,6 +706,14 @@ class ModuleClasses:
             if first is None or first is cls or not self.order(sub)[1]:
                 return False
         return True
+
+    def _unregistered(self, cls: ast.ClassDef) -> bool:
+        """No code but a mention of its name can get at the class object to build one: no class decorator, a
+        method resolution order of the module's classes only (no metaclass, no base of another module) and no
+        `__init_subclass__` along it (either may register the class somewhere)."""
+        if cls.decorator_list or not self.order(cls)[1]:
+            return False
+        return not any(_binds_name(s, "__init_subclass__") for c in self._chain(cls) for s in c.body)
 
     def _lookup(self, chain: Iterable[ast.ClassDef], name: str) -> ast.FunctionDef | None:
         for current in chain:
@@ -721,6 +729,13 @@ class ModuleClasses:
             if found is not None:
                 return found if isinstance(found, ast.FunctionDef) and self.runs_when_called(found) else None
         return None
+
+
+#: Names through which code reaches a class object without writing the class's name (`_base_only_classes`).
+_CLASS_REFLECTION = frozenset({
+    "__subclasses__", "__mro__", "__bases__", "__base__", "mro", "globals", "vars", "__dict__", "modules",
+    "import_module", "__import__",
+})
 
 
 def _base_only_classes(module: ast.Module, classes: dict[str, ast.ClassDef]) -> tuple[frozenset[str], frozenset[str]]:
@@ -751,6 +766,8 @@ def _base_only_classes(module: ast.Module, classes: dict[str, ast.ClassDef]) -> 
         elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             if classes.get(node.name) is not node:
                 mentioned.add(node.name)  # another definition of the name
+    if mentioned & _CLASS_REFLECTION:  # `Base.__subclasses__()`, `Sub.__mro__[1]`: the classes without their names
+        return frozenset(), frozenset(supers)
     return frozenset(name for name in classes if name not in mentioned), frozenset(supers)
 
 
