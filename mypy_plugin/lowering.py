@@ -628,6 +628,9 @@ class FileContext:
                 )
                 found[node.callee.name].append(caller_facts.Mention(True, positions, keywords))
         for node in nodes:
+            if isinstance(node, NameExpr | MemberExpr) and node.name in caller_facts.REFLECTION:
+                for mentions in found.values():
+                    mentions.append(caller_facts.NOT_A_CALL)
             if isinstance(node, NameExpr) and node.name in found and id(node) not in callees:
                 found[node.name].append(caller_facts.NOT_A_CALL)
             elif isinstance(node, MemberExpr) and node.name in found:

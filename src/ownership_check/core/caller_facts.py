@@ -38,6 +38,12 @@ class Mention:
 
 NOT_A_CALL = Mention(False)
 
+#: Names through which code reaches a module's function without writing its name (`globals()["f"]`,
+#: `sys.modules[__name__]`, `vars(module)`): a module mentioning one may call any of its functions with anything.
+REFLECTION: frozenset[str] = frozenset(
+    {"globals", "vars", "locals", "__dict__", "modules", "import_module", "__import__"}
+)
+
 
 def shared_parameters(
     positional: Sequence[str], keyword_only: Sequence[str], mentions: Sequence[Mention]

@@ -954,6 +954,11 @@ class FileContext:
                 keywords = frozenset(k.arg for k in node.keywords if k.arg is not None and _shared_call(k.value))
                 found[node.func.id].append(caller_facts.Mention(True, positions, keywords))
         for node in ast.walk(self.module):
+            if isinstance(node, ast.Name | ast.Attribute) and (
+                node.id if isinstance(node, ast.Name) else node.attr
+            ) in caller_facts.REFLECTION:
+                for mentions in found.values():
+                    mentions.append(caller_facts.NOT_A_CALL)
             if isinstance(node, ast.Name) and node.id in found and id(node) not in callees:
                 found[node.id].append(caller_facts.NOT_A_CALL)
             elif isinstance(node, ast.Attribute) and node.attr in found:
