@@ -2971,6 +2971,12 @@ class FunctionLowerer(calls.PlaceNaming):
             if built is not None:
                 self.call(expr, None)
                 return calls.returned_object(built, span_of(expr), self)
+        comprehension = self.built_comprehension(expr)
+        stage = calls.comprehension_stage(holder, span_of(expr), self) if comprehension is not None else None
+        if comprehension is not None and stage is not None:
+            # `ops = [k.launch_async(...) for x in xs]`: the container keeps every op the comprehension built
+            self.comprehension(comprehension, stage)
+            return calls.kept_comprehension(stage)
         if isinstance(expr, CallExpr):
             return self.call(expr, holder)
         items = self.literal_display(expr)
@@ -2979,6 +2985,21 @@ class FunctionLowerer(calls.PlaceNaming):
             return stored
         self.expr(expr)
         return ir.Fresh()
+
+    def built_comprehension(
+        self, expr: Expression
+    ) -> GeneratorExpr | ListComprehension | SetComprehension | DictionaryComprehension | None:
+        """The comprehension that builds at once the container `expr` gives (the CLI's `built_comprehension`)."""
+        if isinstance(expr, ListComprehension | SetComprehension | DictionaryComprehension):
+            return expr
+        if (
+            isinstance(expr, CallExpr)
+            and self.builtin(expr.callee) in ("list", "tuple", "set")
+            and expr.arg_kinds == [ARG_POS]
+            and isinstance(expr.args[0], GeneratorExpr)
+        ):
+            return expr.args[0]
+        return None
 
     def returned_displays(self, expr: Expression) -> tuple[list[ReturnedEntries], bool] | None:
         """`helper(...)` of a plain function whose every `return` is a display, or a dict comprehension over a
@@ -3356,8 +3377,11 @@ class FunctionLowerer(calls.PlaceNaming):
             self.expr(index)
 
     def comprehension(
-        self, expr: GeneratorExpr | ListComprehension | SetComprehension | DictionaryComprehension
+        self,
+        expr: GeneratorExpr | ListComprehension | SetComprehension | DictionaryComprehension,
+        stage: ir.Place | None = None,
     ) -> None:
+        """`stage`: where the container the comprehension builds keeps each iteration's value (the CLI's)."""
         gen: GeneratorExpr | DictionaryComprehension = (
             expr.generator if isinstance(expr, ListComprehension | SetComprehension) else expr
         )
@@ -3365,11 +3389,17 @@ class FunctionLowerer(calls.PlaceNaming):
         renames: dict[str, str] = {}
         self.renames.append(renames)
         try:
-            self._comp_for(gen, 0, renames)
+            self._comp_for(gen, 0, renames, stage)
         finally:
             self.renames.pop()
 
-    def _comp_for(self, gen: GeneratorExpr | DictionaryComprehension, index: int, renames: dict[str, str]) -> None:
+    def _comp_for(
+        self,
+        gen: GeneratorExpr | DictionaryComprehension,
+        index: int,
+        renames: dict[str, str],
+        stage: ir.Place | None = None,
+    ) -> None:
         if index > 0:
             self.expr(gen.sequences[index])
         # the items it takes, as a `for` statement does (`for t in (a, b)`, `for t in parts`, `zip(xs, ys)`); an
@@ -3407,16 +3437,23 @@ class FunctionLowerer(calls.PlaceNaming):
             for cond in gen.condlists[index]:
                 self.expr(cond)
             if index + 1 < len(gen.indices):
-                self._comp_for(gen, index + 1, renames)
+                self._comp_for(gen, index + 1, renames, stage)
             elif isinstance(gen, DictionaryComprehension):
                 if gen.key is not None:
                     self.expr(gen.key)
-                self.expr(gen.value)
+                self.comprehension_item(gen.value, stage)
             else:
-                self.expr(gen.left_expr)
+                self.comprehension_item(gen.left_expr, stage)
 
         unrolled = items is not None or elements is not None
         self.emit(ir.Loop(head, self.block(body), (), span_of(target), unrolled=unrolled))
+
+    def comprehension_item(self, expr: Expression, stage: ir.Place | None) -> None:
+        """A comprehension's value per iteration (the CLI's `comprehension_item`)."""
+        if stage is not None:
+            calls.store_comprehension_item(stage, expr, span_of(expr), self)
+        else:
+            self.expr(expr)
 
     # --- calls: resolve, describe as a neutral shape, let the core decide (core/calls.py) ---------------------
 

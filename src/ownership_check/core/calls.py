@@ -1945,6 +1945,44 @@ def stored_display(
     return _STORED_DISPLAY
 
 
+def comprehension_stage(holder: ir.Place | None, span: Span, sink: Lowering[E]) -> ir.Place | None:
+    """Where a list, set or dict comprehension bound to `holder` (`ops = [k.launch_async(prepared, x, acc) for x
+    in inputs]`, `jobs = {n: k.launch_async(...) for ...}`) keeps what each iteration builds while it runs: a
+    temporary container, whose stored items (`ir.stored_item`, each iteration's value stored by
+    `store_comprehension_item`) become the built container's (`kept_comprehension`), as the runtime keeps every
+    op the comprehension built reachable through the container: their loans last while it is live, and running
+    its ops (`for op in ops: op.sync_on(s)`, `sk.zip(*ops)`) ends them, as for ops appended in a loop.  None when
+    nothing keeps the result under a name (a temporary, a return, a container's stored items: the comprehension
+    is lowered as usual)."""
+    if holder is None or holder.root.startswith("$") or ir.is_value_path(holder) or ir.STORED_ATTR in holder.attrs:
+        return None
+    stage = sink.temp(holder.text)
+    sink.emit(ir.Bind((ir.stored_item(stage),), (ir.Fresh(),), span))
+    return stage
+
+
+def store_comprehension_item(stage: ir.Place, node: E, span: Span, sink: Lowering[E]) -> None:
+    """One iteration's value of a comprehension staged at `stage` (`comprehension_stage`): a pending op it gives
+    (also inside a tuple display, `(k.launch_async(...), out)`: `stored_display`), or an object built holding one
+    (a field, a kept argument), is stored into the stage; anything else (a place, read as an expression statement
+    reads it; an op's value, `op.sync_on(s)`, which holds no loan) is evaluated and kept nowhere."""
+    kept = ir.stored_item(stage)
+    value = sink.value(node, kept)
+    if isinstance(value, ir.FromPlace):
+        if not ir.is_value_path(value.source):
+            sink.emit(ir.Use(value.source, value.span))
+    elif isinstance(value, ir.Fresh) and (
+        value.kind in MUST_USE_KINDS or any(not path[0].startswith(ir.VALUE_ATTR) for path, _ in value.parts)
+    ):
+        bind_target(PlaceTarget(kept, span), value, sink)
+
+
+def kept_comprehension(stage: ir.Place) -> ir.Value:
+    """The container a comprehension staged at `stage` builds: a new object whose stored items are the stage's
+    (bound below the target by `bind_target`, the stage then dropped)."""
+    return ir.Fresh(parts=(((ir.STORED_ATTR,), ir.stored_item(stage)),))
+
+
 def _stored_argument(call: Call[E], method: MethodCall[E]) -> int | None:
     """The index of the argument `receiver.append(x)` (`STORING_METHODS`) stores into a receiver that is a place of
     the caller's (not a safekernels value, not a module class's object, whose method has its own summary)."""

@@ -3172,6 +3172,12 @@ class FunctionLowerer(calls.PlaceNaming):
             if built is not None:
                 self.call(node, None)
                 return calls.returned_object(built, self.span(node), self)
+        comprehension = self.built_comprehension(node)
+        stage = calls.comprehension_stage(holder, self.span(node), self) if comprehension is not None else None
+        if comprehension is not None and stage is not None:
+            # `ops = [k.launch_async(...) for x in xs]`: the container keeps every op the comprehension built
+            self.comprehension(comprehension, stage)
+            return calls.kept_comprehension(stage)
         if isinstance(node, ast.Call):
             return self.call(node, holder)
         items = self.literal_display(node)
@@ -3180,6 +3186,24 @@ class FunctionLowerer(calls.PlaceNaming):
             return stored
         self.expr(node)
         return ir.Fresh()
+
+    def built_comprehension(
+        self, node: ast.expr
+    ) -> ast.ListComp | ast.SetComp | ast.DictComp | ast.GeneratorExp | None:
+        """The comprehension that builds at once the container `node` gives (`calls.comprehension_stage`): a list,
+        set or dict comprehension, or a generator expression given alone to builtin `list`, `tuple` or `set` (a
+        generator expression on its own runs nothing until it is iterated); else None."""
+        if isinstance(node, ast.ListComp | ast.SetComp | ast.DictComp):
+            return node
+        if (
+            isinstance(node, ast.Call)
+            and self.builtin(node.func) in ("list", "tuple", "set")
+            and len(node.args) == 1
+            and not node.keywords
+            and isinstance(node.args[0], ast.GeneratorExp)
+        ):
+            return node.args[0]
+        return None
 
     def returned_displays(self, node: ast.expr) -> tuple[list[ReturnedEntries], bool] | None:
         """`helper(...)` of a plain function whose every `return` is a display (`_returned_displays`), or a dict
@@ -3577,17 +3601,25 @@ class FunctionLowerer(calls.PlaceNaming):
             self.expr(node.value)
         self.expr(node.slice)
 
-    def comprehension(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp) -> None:
+    def comprehension(
+        self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp, stage: ir.Place | None = None
+    ) -> None:
+        """`stage`: where the container the comprehension builds keeps each iteration's value
+        (`calls.comprehension_stage`), or None when nothing keeps it."""
         self.expr(node.generators[0].iter)
         renames: dict[str, str] = {}
         self.renames.append(renames)
         try:
-            self._comp_for(node, 0, renames)
+            self._comp_for(node, 0, renames, stage)
         finally:
             self.renames.pop()
 
     def _comp_for(
-        self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp, index: int, renames: dict[str, str]
+        self,
+        node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp,
+        index: int,
+        renames: dict[str, str],
+        stage: ir.Place | None = None,
     ) -> None:
         comp = node.generators[index]
         if index:
@@ -3623,15 +3655,23 @@ class FunctionLowerer(calls.PlaceNaming):
             for cond in comp.ifs:
                 self.expr(cond)
             if index + 1 < len(node.generators):
-                self._comp_for(node, index + 1, renames)
+                self._comp_for(node, index + 1, renames, stage)
             elif isinstance(node, ast.DictComp):
                 self.expr(node.key)
-                self.expr(node.value)
+                self.comprehension_item(node.value, stage)
             else:
-                self.expr(node.elt)
+                self.comprehension_item(node.elt, stage)
 
         unrolled = items is not None or elements is not None
         self.emit(ir.Loop(head, self.block(body), (), self.span(comp.target), unrolled=unrolled))
+
+    def comprehension_item(self, node: ast.expr, stage: ir.Place | None) -> None:
+        """A comprehension's value per iteration: stored into `stage` (`calls.store_comprehension_item`) when the
+        container it builds is kept, else an expression."""
+        if stage is not None:
+            calls.store_comprehension_item(stage, node, self.span(node), self)
+        else:
+            self.expr(node)
 
     # --- calls: resolve, describe as a neutral shape, let the core decide (core/calls.py) --------------------
 
