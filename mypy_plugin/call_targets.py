@@ -56,7 +56,6 @@ from mypy.nodes import (
     MypyFile,
     NameExpr,
     Node,
-    NonlocalDecl,
     OperatorAssignmentStmt,
     OpExpr,
     OverloadedFuncDef,
@@ -66,7 +65,6 @@ from mypy.nodes import (
     StarExpr,
     Statement,
     StrExpr,
-    SuperExpr,
     TryStmt,
     TupleExpr,
     Var,
@@ -801,40 +799,8 @@ class ModuleClasses:
         return (*bases, class_order.UNKNOWN_BASE) if unknown else tuple(bases)
 
     def method(self, cls: ClassDef, name: str) -> FuncDef | None:
-        """The method `name` an instance of `cls` runs (the CLI's `method`; none where `never_runs`)."""
-        if self.never_runs(cls, name):
-            return None
+        """The method `name` an instance of `cls` runs (the CLI's `method`)."""
         return self._lookup(self._chain(cls), name)
-
-    @functools.cached_property
-    def _base_only(self) -> tuple[frozenset[str], frozenset[str]]:
-        """`_base_only_classes` of the module, once."""
-        return _base_only_classes(self.module, self.classes)
-
-    def never_runs(self, cls: ClassDef, name: str) -> bool:
-        """Whether the method `name` `cls` defines itself runs on no object of the module (the CLI's `never_runs`):
-        the module mentions `cls` only as a base of its class statements, and every subclass of the module
-        overrides `name` (no `super().name` written)."""
-        base_only, supers = self._base_only
-        if name.startswith("__") or cls.name not in base_only or name in supers:
-            return False
-        if not any(_binds_name(stmt, name) for stmt in cls.defs.body) or not self._unregistered(cls):
-            return False
-        subclasses = self.subclasses(cls)
-        if not subclasses:
-            return False
-        for sub in subclasses:
-            first = next((c for c in self._chain(sub) if any(_binds_name(s, name) for s in c.defs.body)), None)
-            if first is None or first is cls or not self.order(sub)[1]:
-                return False
-        return True
-
-    def _unregistered(self, cls: ClassDef) -> bool:
-        """No code but a mention of its name can get at the class object to build one (the CLI's `_unregistered`):
-        no class decorator, a method resolution order of the module's classes only, no `__init_subclass__`."""
-        if cls.decorators or not self.order(cls)[1]:
-            return False
-        return not any(_binds_name(s, "__init_subclass__") for c in self._chain(cls) for s in c.defs.body)
 
     def _lookup(self, chain: Iterable[ClassDef], name: str) -> FuncDef | None:
         for current in chain:
@@ -850,47 +816,6 @@ class ModuleClasses:
                 plain = self.plain(found) if isinstance(found, FuncDef | Decorator) else None
                 return plain if plain is not None and self.runs_when_called(plain) else None
         return None
-
-
-#: Names through which code reaches a class object without writing the class's name (`_base_only_classes`).
-_CLASS_REFLECTION = frozenset({
-    "__subclasses__", "__mro__", "__bases__", "__base__", "mro", "globals", "vars", "__dict__", "modules",
-    "import_module", "__import__",
-})
-
-
-def _base_only_classes(module: MypyFile, classes: dict[str, ClassDef]) -> tuple[frozenset[str], frozenset[str]]:
-    """The module's classes whose name it mentions only as a base of its class statements (mypy keeps annotations
-    out of the tree), and the method names written after `super()` (the CLI's `_base_only_classes`)."""
-    bases = {id(b) for c in classes.values() for b in (*c.base_type_exprs, *c.removed_base_type_exprs)}
-    nodes: list[Node] = []
-    for node in tree.walk(module, skip_scopes=False):
-        nodes.append(node)
-        if isinstance(node, FuncItem):  # default values (`arguments` is not walked)
-            for argument in node.arguments:
-                if argument.initializer is not None:
-                    nodes.extend(tree.walk(argument.initializer, skip_scopes=False))
-    mentioned: set[str] = set()
-    supers: set[str] = set()
-    for node in nodes:
-        if isinstance(node, NameExpr) and id(node) not in bases:
-            mentioned.add(node.name)
-        elif isinstance(node, MemberExpr):
-            mentioned.add(node.name)
-        elif isinstance(node, SuperExpr):
-            mentioned.add(node.name)
-            supers.add(node.name)
-        elif isinstance(node, Import | ImportFrom):
-            for name, alias in node.ids if isinstance(node, Import) else node.names:
-                mentioned.add(alias or name)
-        elif isinstance(node, GlobalDecl | NonlocalDecl):
-            mentioned.update(node.names)
-        elif isinstance(node, FuncDef | ClassDef | Decorator | OverloadedFuncDef):
-            if classes.get(node.name) is not node:
-                mentioned.add(node.name)  # another definition of the name
-    if mentioned & _CLASS_REFLECTION:  # `Base.__subclasses__()`, `Sub.__mro__[1]`: the classes without their names
-        return frozenset(), frozenset(supers)
-    return frozenset(name for name in classes if name not in mentioned), frozenset(supers)
 
 
 def _binds_name(stmt: Statement, name: str) -> bool:

@@ -121,7 +121,7 @@ from mypy_plugin.call_targets import (
     receiver_items,
     receiver_property,
 )
-from ownership_check.core import callables, caller_facts, calls, init_state, ir, stdlib_flow
+from ownership_check.core import callables, calls, init_state, ir, stdlib_flow
 from ownership_check.core.bound_once import bound_once
 from ownership_check.core.call_effects import GeneratedInit, apply_summary, iterated_fields
 from ownership_check.core.checker import effect_names, nonlocal_effects
@@ -496,16 +496,6 @@ def _no_outer() -> frozenset[str]:
     return frozenset()
 
 
-def _shared_call(expr: Expression) -> bool:
-    """`<expr>.shared()` written there (`caller_facts`: an argument a launch reads without moving it)."""
-    return (
-        isinstance(expr, CallExpr)
-        and isinstance(expr.callee, MemberExpr)
-        and expr.callee.name == caller_facts.SHARED_METHOD
-        and not expr.args
-    )
-
-
 @dataclass
 class Unit:
     """What to lower: a function (or lambda) body or a module's top level, and what its context knows.
@@ -597,57 +587,6 @@ class FileContext:
         if self._attribute_registries is None:
             self._attribute_registries = attribute_registries(self.module, self.classes)
         return self._attribute_registries
-
-    @functools.cached_property
-    def caller_mentions(self) -> dict[str, list[caller_facts.Mention]]:
-        """Each mention of an undecorated module-level function's name in the module (`caller_facts.Mention`; the
-        CLI's `caller_mentions`, by the same textual rule): the callee of a direct call, or anything else."""
-        defs = {d.name: d for d in self.module.defs if isinstance(d, FuncDef)}
-        found: dict[str, list[caller_facts.Mention]] = {name: [] for name in defs}
-        callees: set[int] = set()
-        nodes: list[Node] = []
-        for node in tree.walk(self.module, skip_scopes=False):
-            nodes.append(node)
-            if isinstance(node, FuncItem):  # default values (`arguments` is not walked)
-                for argument in node.arguments:
-                    if argument.initializer is not None:
-                        nodes.extend(tree.walk(argument.initializer, skip_scopes=False))
-        for node in nodes:
-            if isinstance(node, CallExpr) and isinstance(node.callee, NameExpr) and node.callee.name in found:
-                callees.add(id(node.callee))
-                if any(k in (ARG_STAR, ARG_STAR2) for k in node.arg_kinds):
-                    found[node.callee.name].append(caller_facts.NOT_A_CALL)
-                    continue
-                positions = frozenset(
-                    i for i, (a, k) in enumerate(zip(node.args, node.arg_kinds, strict=True))
-                    if k == ARG_POS and _shared_call(a)
-                )
-                keywords = frozenset(
-                    n for a, k, n in zip(node.args, node.arg_kinds, node.arg_names, strict=True)
-                    if k == ARG_NAMED and n is not None and _shared_call(a)
-                )
-                found[node.callee.name].append(caller_facts.Mention(True, positions, keywords))
-        for node in nodes:
-            if isinstance(node, NameExpr | MemberExpr) and node.name in caller_facts.REFLECTION:
-                for mentions in found.values():
-                    mentions.append(caller_facts.NOT_A_CALL)
-            if isinstance(node, NameExpr) and node.name in found and id(node) not in callees:
-                found[node.name].append(caller_facts.NOT_A_CALL)
-            elif isinstance(node, MemberExpr) and node.name in found:
-                found[node.name].append(caller_facts.NOT_A_CALL)  # `module.f`: may be called with anything
-            elif isinstance(node, GlobalDecl | NonlocalDecl):
-                for name in node.names:
-                    if name in found:
-                        found[name].append(caller_facts.NOT_A_CALL)
-            elif isinstance(node, Import | ImportFrom):
-                pairs = node.ids if isinstance(node, Import) else node.names
-                for name, alias in pairs:
-                    if (alias or name) in found:
-                        found[alias or name].append(caller_facts.NOT_A_CALL)
-            elif isinstance(node, FuncDef | ClassDef | Decorator | OverloadedFuncDef) and node.name in found:
-                if defs.get(node.name) is not node:
-                    found[node.name].append(caller_facts.NOT_A_CALL)  # another definition of the name
-        return found
 
     @property
     def registries(self) -> dict[str, tuple[FuncDef, ...]]:
@@ -1952,22 +1891,6 @@ class FunctionLowerer(calls.PlaceNaming):
                 place = ir.Place(self.name(arg.variable.name))
                 self.emit(ir.Bind((place,), (ir.Fresh("shared_array"),), span_of(arg.variable)))
 
-    def shared_at_every_call(self, func: FuncItem) -> None:
-        """A module-level function's own check: the parameters every call of it in the module passes a `.shared()`
-        op for (`caller_facts`; the CLI's `shared_params`) start bound to a shared op."""
-        if self.unit.name is not None or self.unit.kind != "function" or not isinstance(func, FuncDef):
-            return
-        if not any(d is func for d in self.ctx.module.defs if isinstance(d, FuncDef) and d.name == func.name):
-            return
-        positional = [a.variable.name for a in func.arguments if a.kind in (ARG_POS, ArgKind.ARG_OPT)]
-        keyword_only = [a.variable.name for a in func.arguments if a.kind in (ARG_NAMED, ArgKind.ARG_NAMED_OPT)]
-        mentions = self.ctx.caller_mentions.get(func.name, [])
-        shared = caller_facts.shared_parameters(positional, keyword_only, mentions)
-        for arg in func.arguments:
-            if arg.variable.name in shared:
-                place = ir.Place(self.name(arg.variable.name))
-                self.emit(ir.Bind((place,), (ir.Fresh(calls.SHARED_OP),), span_of(arg.variable)))
-
     def mark_device(self, place: ir.Place) -> None:
         """`place` holds a device value from here on (`calls.lower_call`: an op a helper returned with loans)."""
         self.device.add(place.key)
@@ -2001,7 +1924,6 @@ class FunctionLowerer(calls.PlaceNaming):
 
         def lower_body() -> None:
             self.shared_array_params(node)
-            self.shared_at_every_call(node)
             self.init_brands(node)
             self.suite(body)
 

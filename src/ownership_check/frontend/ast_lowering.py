@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Final, TypeAlias, Union
 
-from ownership_check.core import callables, caller_facts, calls, init_state, ir, stdlib_flow
+from ownership_check.core import callables, calls, init_state, ir, stdlib_flow
 from ownership_check.core.bound_once import bound_once
 from ownership_check.core.call_effects import GeneratedInit, apply_summary, iterated_fields
 from ownership_check.core.checker import effect_names, nonlocal_effects
@@ -307,17 +307,6 @@ def _param_names(args: ast.arguments) -> list[ast.arg]:
     if args.kwarg is not None:
         out.append(args.kwarg)
     return out
-
-
-def _shared_call(node: ast.expr) -> bool:
-    """`<expr>.shared()` written there (`caller_facts`: an argument a launch reads without moving it)."""
-    return (
-        isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Attribute)
-        and node.func.attr == caller_facts.SHARED_METHOD
-        and not node.args
-        and not node.keywords
-    )
 
 
 def _target_names(target: ast.AST) -> Iterator[str]:
@@ -936,44 +925,6 @@ class FileContext:
         attribute)."""
         return attribute_registries(self.module, self.classes)
 
-    @functools.cached_property
-    def caller_mentions(self) -> dict[str, list[caller_facts.Mention]]:
-        """Each mention of an undecorated module-level function's name in the module (`caller_facts.Mention`): the
-        callee of a direct call (with the positions and keywords where it passes a `.shared()` call written
-        there), or anything else (a reference, a rebinding, an attribute of that name, a call with a splat)."""
-        defs = {s.name: s for s in self.module.body if isinstance(s, _FUNCTION_DEFS) and not s.decorator_list}
-        found: dict[str, list[caller_facts.Mention]] = {name: [] for name in defs}
-        callees: set[int] = set()
-        for node in ast.walk(self.module):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in found:
-                callees.add(id(node.func))
-                if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
-                    found[node.func.id].append(caller_facts.NOT_A_CALL)
-                    continue
-                positions = frozenset(i for i, a in enumerate(node.args) if _shared_call(a))
-                keywords = frozenset(k.arg for k in node.keywords if k.arg is not None and _shared_call(k.value))
-                found[node.func.id].append(caller_facts.Mention(True, positions, keywords))
-        for node in ast.walk(self.module):
-            if isinstance(node, ast.Name | ast.Attribute) and (
-                node.id if isinstance(node, ast.Name) else node.attr
-            ) in caller_facts.REFLECTION:
-                for mentions in found.values():
-                    mentions.append(caller_facts.NOT_A_CALL)
-            if isinstance(node, ast.Name) and node.id in found and id(node) not in callees:
-                found[node.id].append(caller_facts.NOT_A_CALL)
-            elif isinstance(node, ast.Attribute) and node.attr in found:
-                found[node.attr].append(caller_facts.NOT_A_CALL)  # `module.f`: may be called with anything
-            elif isinstance(node, ast.Global | ast.Nonlocal):
-                for name in node.names:
-                    if name in found:
-                        found[name].append(caller_facts.NOT_A_CALL)
-            elif isinstance(node, ast.alias) and (node.asname or node.name) in found:
-                found[node.asname or node.name].append(caller_facts.NOT_A_CALL)
-            elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) and node.name in found:
-                if defs.get(node.name) is not node:
-                    found[node.name].append(caller_facts.NOT_A_CALL)  # another definition of the name
-        return found
-
     # `ast` columns are UTF-8 byte offsets into the line; diagnostics count characters.
     def _column(self, line: int, byte_col: int) -> int:
         if self.ascii:
@@ -1153,9 +1104,6 @@ class Unit:
     # A call summary's lowering for a call passing this many items to the `*args` parameter: it is a tuple of
     # that many items, each the caller's value (`call_effects.star_items`)
     star_items: int = 0
-    # A plain module-level function's own check: the parameters every call of it in the module passes a `.shared()`
-    # op for (`caller_facts`), bound to a shared op at its start
-    shared_params: tuple[str, ...] = ()
 
 
 def _lambda_function(node: ast.Lambda) -> ast.FunctionDef:
@@ -2037,14 +1985,6 @@ class FunctionLowerer(calls.PlaceNaming):
 
         def lower_body() -> None:
             self.shared_array_params(node)
-            for param in _param_names(node.args):
-                if param.arg in self.unit.shared_params:
-                    # every call of the function in the module passes a `.shared()` op here (`caller_facts`)
-                    span = self.ctx.token_span(_Token(param.arg, param, "arg"))
-                    if param.annotation is not None:  # `x: T`, as mypy spans the parameter
-                        end = self.span(param.annotation)
-                        span = Span(span.line, span.column, end.end_line, end.end_column)
-                    self.emit(ir.Bind((ir.Place(self.name(param.arg)),), (ir.Fresh(calls.SHARED_OP),), span))
             if node.args.args:
                 receiver = node.args.args[0].arg
                 for attr, kernel in sorted(self.unit.class_brands.items()):
@@ -2780,13 +2720,6 @@ class FunctionLowerer(calls.PlaceNaming):
             captured = self.captures(node, {p.arg for p in _param_names(node.args)})
         outer = frozenset(self.device)
         unit = Unit(node.name, node, self.kind_of(node), outer, self.kernels)
-        if self.unit.kind == "module" and unit.kind == "function" and not node.decorator_list:
-            args = node.args
-            unit.shared_params = caller_facts.shared_parameters(
-                [p.arg for p in (*args.posonlyargs, *args.args)],
-                [p.arg for p in args.kwonlyargs],
-                self.ctx.caller_mentions.get(node.name, []),
-            )
         self.nested.append(unit)
         self.bind_fresh(ir.Place(self.name(node.name)), self.ctx.def_name_span(node))
         self.closures.pop(unit.name, None)

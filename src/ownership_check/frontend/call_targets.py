@@ -474,8 +474,6 @@ class ModuleClasses:
         self._imported = _imported_names(module)  # for the standard library's forwarding decorators
         self._free: dict[int, list[str]] = {}
         self._orders: dict[str, tuple[tuple[str, ...], bool]] = {}
-        # classes whose name the module mentions only as a base of its class statements (`never_runs`)
-        self._base_only, self._super_calls = _base_only_classes(module, self.classes)
 
     def free_names(self, callee: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
         """`_module_names`, once per function."""
@@ -682,38 +680,8 @@ class ModuleClasses:
 
     def method(self, cls: ast.ClassDef, name: str) -> ast.FunctionDef | None:
         """The method `name` an instance of `cls` runs (along its method resolution order), when it is a plain
-        function the checker follows (none where `cls`'s own `name` runs on no object: `never_runs`)."""
-        if self.never_runs(cls, name):
-            return None
+        function the checker follows."""
         return self._lookup(self._chain(cls), name)
-
-    def never_runs(self, cls: ast.ClassDef, name: str) -> bool:
-        """Whether the method `name` `cls` defines itself runs on no object of the module: the module never builds
-        an object of exactly `cls` (its name is mentioned only as a base of the module's class statements) and
-        every subclass of the module overrides `name` (none reaches `cls`'s along its method resolution order, and
-        no `super().name` is written).  Its calls on `self` in `cls`'s other methods are then not followed there
-        (`self.target()` of a base whose `target` returns the input would otherwise conflict for objects that do
-        not exist); each subclass's objects are checked where its methods are called on them."""
-        if name.startswith("__") or cls.name not in self._base_only or name in self._super_calls:
-            return False
-        if not any(_binds_name(stmt, name) for stmt in cls.body) or not self._unregistered(cls):
-            return False
-        subclasses = self.subclasses(cls)
-        if not subclasses:
-            return False
-        for sub in subclasses:
-            first = next((c for c in self._chain(sub) if any(_binds_name(s, name) for s in c.body)), None)
-            if first is None or first is cls or not self.order(sub)[1]:
-                return False
-        return True
-
-    def _unregistered(self, cls: ast.ClassDef) -> bool:
-        """No code but a mention of its name can get at the class object to build one: no class decorator, a
-        method resolution order of the module's classes only (no metaclass, no base of another module) and no
-        `__init_subclass__` along it (either may register the class somewhere)."""
-        if cls.decorator_list or not self.order(cls)[1]:
-            return False
-        return not any(_binds_name(s, "__init_subclass__") for c in self._chain(cls) for s in c.body)
 
     def _lookup(self, chain: Iterable[ast.ClassDef], name: str) -> ast.FunctionDef | None:
         for current in chain:
@@ -729,46 +697,6 @@ class ModuleClasses:
             if found is not None:
                 return found if isinstance(found, ast.FunctionDef) and self.runs_when_called(found) else None
         return None
-
-
-#: Names through which code reaches a class object without writing the class's name (`_base_only_classes`).
-_CLASS_REFLECTION = frozenset({
-    "__subclasses__", "__mro__", "__bases__", "__base__", "mro", "globals", "vars", "__dict__", "modules",
-    "import_module", "__import__",
-})
-
-
-def _base_only_classes(module: ast.Module, classes: dict[str, ast.ClassDef]) -> tuple[frozenset[str], frozenset[str]]:
-    """The module's classes whose name it mentions only as a base of its class statements (annotations aside: an
-    annotation builds no object), and the attribute names written after `super()` (`super().target()` runs the
-    base's method on a subclass's object)."""
-    bases = {id(b) for c in classes.values() for b in c.bases}
-    annotations: set[int] = set()
-    for node in ast.walk(module):
-        if isinstance(node, ast.arg | ast.AnnAssign) and node.annotation is not None:
-            annotations.update(id(n) for n in ast.walk(node.annotation))
-        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.returns is not None:
-            annotations.update(id(n) for n in ast.walk(node.returns))
-    mentioned: set[str] = set()
-    supers: set[str] = set()
-    for node in ast.walk(module):
-        if isinstance(node, ast.Name) and id(node) not in bases and id(node) not in annotations:
-            mentioned.add(node.id)
-        elif isinstance(node, ast.Attribute):
-            mentioned.add(node.attr)
-            if isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Name):
-                if node.value.func.id == "super":
-                    supers.add(node.attr)
-        elif isinstance(node, ast.alias):
-            mentioned.add(node.asname or node.name)
-        elif isinstance(node, ast.Global | ast.Nonlocal):
-            mentioned.update(node.names)
-        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            if classes.get(node.name) is not node:
-                mentioned.add(node.name)  # another definition of the name
-    if mentioned & _CLASS_REFLECTION:  # `Base.__subclasses__()`, `Sub.__mro__[1]`: the classes without their names
-        return frozenset(), frozenset(supers)
-    return frozenset(name for name in classes if name not in mentioned), frozenset(supers)
 
 
 def _binds_name(stmt: ast.stmt, name: str) -> bool:
