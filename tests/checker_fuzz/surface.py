@@ -52,6 +52,7 @@ import dataclasses
 import enum
 import functools
 import itertools
+import operator
 import random
 from dataclasses import dataclass
 from typing import Annotated, Any
@@ -271,6 +272,12 @@ STDLIB_TEMPLATES: dict[str, str] = {
     "dict": 'dict(item={p}, other={q})["item"]',
     "dataclasses.replace": "dataclasses.replace(h, a={p}).a",
     "copy.copy": "copy.copy(Bufs({p}, {q}, {q})).a",
+    # the two getters over the program's holder and list of the SIMT buffers, the fold over a module helper: the
+    # checker follows these only for a name (a getter's operand) and gives a fold's result a new value, so each
+    # stands beside `{p}` in a display the expression takes item 0 of
+    "operator.attrgetter": '[{p}, operator.attrgetter("a")(h)][0]',
+    "operator.itemgetter": "[{p}, operator.itemgetter(0)(bufs)][0]",
+    "functools.reduce": "[{p}, functools.reduce(first_of, [{q}], {q})][0]",
 }
 #: The forms that only make sense for the SIMT buffers `a`, `b`, `c` (the holder and containers hold them).
 _BUFFER_ONLY = frozenset({"attribute", "container-list", "container-dict"})
