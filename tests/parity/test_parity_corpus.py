@@ -57,6 +57,8 @@ SCRIPTS = {
     "tests/checker_cases/e0502_inherited_method_runs_subclass_override.py",
     "tests/checker_cases/e0502_method_from_mixin_override.py",
     "tests/checker_cases/e0502_partial_items_of_comprehension.py",
+    "tests/checker_cases/e0382_namedtuple_fields_iterated.py",
+    "tests/checker_cases/e0382_reduce_helper_moves_accumulator.py",
 }
 
 
