@@ -19,6 +19,7 @@ _DESCRIPTIONS: Final[dict[str, str]] = {
     "E0505": "A value moved while a pending operation still borrows it",
     "E0133": "An operation that requires `with simt.unsafe():` used outside one",
     "E0308": "A prepared launch used with a kernel other than the one that prepared it",
+    "W0002": "Ownership not checked: the parser or the analysis gave up on this file or function",
     "W0003": "A lazy DeviceOp (a launch, a combinator) built and never run",
 }
 

@@ -314,3 +314,18 @@ def test_the_incremental_cache_replays_edits_and_fixes(tmp_path: Path, monkeypat
     assert seen == [], seen  # host.py came from the cache: replayed, not analysed again
     reported, raw = check(tmp_path, {"host.py": clean, "other.py": other})
     assert [r for r in reported if r.code == "E0502"] == [], raw
+
+
+def test_a_function_whose_analysis_did_not_converge_is_w0002(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The core's step budget spent before its fixed point settles: W0002 at the function, as in the CLI."""
+    from ownership_check.core import checker
+
+    monkeypatch.setattr(checker, "STEP_BUDGET_PER_NODE", 0)
+    monkeypatch.setattr(checker, "STEP_BUDGET_BASE", 0)
+    source = TILE.format(suffix="").replace("def main()", "def starved_main()")
+    reported, raw = check(tmp_path, {"prog.py": source})
+    found = [(r.line, r.code, r.message) for r in reported if r.code == "W0002"]
+    assert found == [
+        (12, "W0002", "ownership of this file was not checked: the analysis of `starved_main` stopped before it "
+         "converged (please report this file)")
+    ], raw

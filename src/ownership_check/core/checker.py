@@ -221,6 +221,11 @@ Facts = frozenset[tuple[str, str]]
 _NO_FACTS: Facts = frozenset()
 #: Most sets of facts kept apart at one node (`_Analysis.solve_paths`).
 MAX_PATHS = 4
+#: The fixed point's step budget: this many worklist steps per CFG node (per kept path in `solve_paths`), plus
+#: `STEP_BUDGET_BASE`.  The fixed point settles long before it on every program seen (the state at a node only
+#: grows); a function that still runs out is reported W0002 rather than trusted (`_Analysis.exhausted`).
+STEP_BUDGET_PER_NODE = 200
+STEP_BUDGET_BASE = 1000
 #: What a name bound to a new object of a `Fresh.kind` is known to be.
 _KIND_FACTS: dict[str, tuple[str, ...]] = {
     "literal_none": ("none", "false", "const"),
@@ -446,6 +451,8 @@ class _Analysis:
         self.chains: dict[str, tuple[str, ...]] = {}
         self.prefix_keys: dict[int, tuple[str, ...]] = {}  # by id() of an IR place (alive while this runs)
         self.diagnostics: list[Diagnostic] = []
+        #: The fixed point ran out of its step budget before it settled: its states are partial (unsound).
+        self.exhausted = False
         self.reported_moves: dict[frozenset[tuple[int, bool]], list[int]] = {}
         self._idom: list[int] | None = None
         self.reporting = False
@@ -1228,6 +1235,8 @@ class _Analysis:
                         self.step(st, node)
             elif node.op is not None and isinstance(node.op, ir.RequireUnsafe) and not node.unsafe:
                 self.diagnostics.append(messages.unsafe_required(self.path, node.op.operation, node.op.span))
+        if self.exhausted:
+            self.diagnostics.append(messages.analysis_unconverged(self.path, self.function.name, self.function.span))
         return self.diagnostics
 
     def solve(self) -> list[State | None]:
@@ -1246,7 +1255,7 @@ class _Analysis:
         states[self.graph.entry] = State((World(),), {}, frozenset(), -1, (), True)
         heap = [self.graph.entry]
         queued = {self.graph.entry}
-        budget = 200 * len(nodes) + 1000
+        budget = STEP_BUDGET_PER_NODE * len(nodes) + STEP_BUDGET_BASE
         # The fixed point's transfer functions, by node kind: `step` without the checks that only report.
         transfers: list[Callable[[State, Node, Any], State]] = [
             lambda st, node, op: st, self.bind, self.view, self.delete, self.move, self.borrow
@@ -1272,6 +1281,7 @@ class _Analysis:
                 if succ not in queued:
                     queued.add(succ)
                     heapq.heappush(heap, succ)
+        self.exhausted = self.exhausted or bool(heap)
         return states
 
     def fact_effects(self) -> dict[int, tuple[tuple[str, Facts], ...]]:
@@ -1310,7 +1320,7 @@ class _Analysis:
         paths[entry] = {_NO_FACTS: State((World(),), {}, frozenset(), -1, (), True)}
         heap = [entry]
         queued = {entry}
-        budget = 200 * MAX_PATHS * len(nodes) + 1000
+        budget = STEP_BUDGET_PER_NODE * MAX_PATHS * len(nodes) + STEP_BUDGET_BASE
         transfers: list[Callable[[State, Node, Any], State]] = [
             lambda st, node, op: st, self.bind, self.view, self.delete, self.move, self.borrow
         ]
@@ -1347,6 +1357,7 @@ class _Analysis:
                 if succ not in queued:
                     queued.add(succ)
                     heapq.heappush(heap, succ)
+        self.exhausted = self.exhausted or bool(heap)
         return paths
 
 

@@ -241,6 +241,14 @@ def not_analyzed(path: str, reason: str, span: Span) -> Diagnostic:
     )
 
 
+def analysis_unconverged(path: str, function: str, span: Span) -> Diagnostic:
+    """W0002 for one function whose fixed point ran out of its step budget: what it found is partial, so its
+    ownership is reported unchecked rather than silently trusted (the other diagnostics of the file stand)."""
+    return not_analyzed(
+        path, f"the analysis of `{function}` stopped before it converged (please report this file)", span
+    )
+
+
 #: W0003's note: why an unused `DeviceOp` is a bug (shared by both of its shapes).
 LAZY_NOTE = "a `DeviceOp` is lazy: its kernel runs only when `sync_on`, `sync` or `graph_on` consumes it"
 

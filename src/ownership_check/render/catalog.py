@@ -96,7 +96,8 @@ CODES: Final[dict[str, CodeInfo]] = {
             "not-analyzed",
             "A file that mentions safekernels was not checked: the parser rejects it or it is too complex.",
             "Python accepts the file, but the checker's parser does not, or it is over a size, nesting or "
-            "time limit. Rather than guess, the checker reports that the file's ownership is unchecked, so a "
+            "time limit, or one function's analysis ran out of its step budget before it converged (reported at "
+            "that function). Rather than guess, the checker reports that the file's ownership is unchecked, so a "
             "CI gate never silently skips it.",
         ),
         CodeInfo(
