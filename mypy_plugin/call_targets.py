@@ -1126,11 +1126,42 @@ def _constructed_classes(expr: Expression | None, classes: ModuleClasses) -> tup
     return tuple(dict.fromkeys(found))
 
 
+def _class_objects(expr: Expression | None, classes: ModuleClasses) -> tuple[ClassDef, ...] | None:
+    """The classes of a list or tuple display whose every item names a class of the module (the CLI's
+    `_class_objects`)."""
+    if not isinstance(expr, ListExpr | TupleExpr) or not expr.items:
+        return None
+    found = [classes.classes.get(item.name) if isinstance(item, NameExpr) else None for item in expr.items]
+    return tuple(dict.fromkeys(c for c in found if c is not None)) if all(found) else None
+
+
+def _loop_items(target: Expression, iterable: Expression) -> list[tuple[str, Expression]]:
+    """The names a `for` target takes from whole items of a display (the CLI's `_loop_items`: the name, or each
+    name of a tuple target over `zip(a, b)` or the second over `enumerate(a)`)."""
+    if isinstance(target, NameExpr):
+        return [(target.name, iterable)]
+    if not (isinstance(target, TupleExpr) and all(isinstance(t, NameExpr) for t in target.items)
+            and isinstance(iterable, CallExpr) and isinstance(iterable.callee, NameExpr)
+            and all(k == ARG_POS or n == "strict"
+                    for k, n in zip(iterable.arg_kinds, iterable.arg_names, strict=True))):
+        return []
+    names = [t.name for t in target.items if isinstance(t, NameExpr)]
+    positional = [a for a, k in zip(iterable.args, iterable.arg_kinds, strict=True) if k == ARG_POS]
+    if iterable.callee.name == "zip" and len(positional) == len(names):
+        return list(zip(names, positional, strict=True))
+    if iterable.callee.name == "enumerate" and len(positional) == 1 and len(names) == 2:
+        return [(names[1], positional[0])]
+    return []
+
+
 def _loop_classes(body: list[Statement], classes: ModuleClasses) -> dict[str, tuple[ClassDef, ...]]:
     """The classes a name the body binds only as one `for`'s target over a display of constructor calls (or a
-    name bound only to one) may be an instance of (the CLI's `_loop_classes`)."""
+    name bound only to one) may be an instance of, and a name bound only by `stage = kind(...)` of a `kind` one
+    `for` takes from a display of the module's classes (the CLI's `_loop_classes`)."""
     count: dict[str, int] = {}
     displays: dict[str, tuple[ClassDef, ...] | None] = {}
+    kinds: dict[str, tuple[ClassDef, ...] | None] = {}
+    made: list[tuple[str, str]] = []
     loops: list[tuple[str, Expression]] = []
     for sub in tree.walk_many(body):
         bound: set[str] = set()
@@ -1139,12 +1170,15 @@ def _loop_classes(body: list[Statement], classes: ModuleClasses) -> dict[str, tu
                 bound.update(_stored(t))
             if len(sub.lvalues) == 1 and isinstance(sub.lvalues[0], NameExpr):
                 displays[sub.lvalues[0].name] = _constructed_classes(sub.rvalue, classes)
+                kinds[sub.lvalues[0].name] = _class_objects(sub.rvalue, classes)
+                if isinstance(sub.rvalue, CallExpr) and isinstance(sub.rvalue.callee, NameExpr):
+                    made.append((sub.lvalues[0].name, sub.rvalue.callee.name))
         elif isinstance(sub, OperatorAssignmentStmt):
             bound.update(_stored(sub.lvalue))
         elif isinstance(sub, ForStmt):
             bound.update(_stored(sub.index))
-            if isinstance(sub.index, NameExpr) and not sub.is_async:
-                loops.append((sub.index.name, sub.expr))
+            if not sub.is_async:
+                loops.extend(_loop_items(sub.index, sub.expr))
         elif isinstance(sub, AssignmentExpr):
             bound.update(_stored(sub.target))
         elif isinstance(sub, DelStmt):
@@ -1162,15 +1196,23 @@ def _loop_classes(body: list[Statement], classes: ModuleClasses) -> dict[str, tu
         for name in bound:
             count[name] = count.get(name, 0) + 1
     found: dict[str, tuple[ClassDef, ...]] = {}
+    called: dict[str, tuple[ClassDef, ...]] = {}
     for name, iterable in loops:
         if count.get(name) != 1:
             continue
         if isinstance(iterable, NameExpr):
-            each = displays.get(iterable.name) if count.get(iterable.name) == 1 else None
+            once = count.get(iterable.name) == 1
+            each = displays.get(iterable.name) if once else None
+            kind = kinds.get(iterable.name) if once else None
         else:
-            each = _constructed_classes(iterable, classes)
+            each, kind = _constructed_classes(iterable, classes), _class_objects(iterable, classes)
         if each is not None:
             found[name] = each
+        if kind is not None:
+            called[name] = kind
+    for name, func in made:
+        if count.get(name) == 1 and func in called:
+            found[name] = called[func]
     return found
 
 

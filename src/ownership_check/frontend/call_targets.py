@@ -985,12 +985,44 @@ def _constructed_classes(node: ast.expr | None, classes: ModuleClasses) -> tuple
     return tuple(dict.fromkeys(found))
 
 
+def _class_objects(node: ast.expr | None, classes: ModuleClasses) -> tuple[ast.ClassDef, ...] | None:
+    """The classes of a list or tuple display whose every item names a class of the module (`[Fresh, InPlace]`):
+    the class objects a `for` over it takes, each called to make an object of exactly that class."""
+    if not isinstance(node, ast.List | ast.Tuple) or not node.elts:
+        return None
+    found = [classes.classes.get(item.id) if isinstance(item, ast.Name) else None for item in node.elts]
+    return tuple(dict.fromkeys(c for c in found if c is not None)) if all(found) else None
+
+
+def _loop_items(target: ast.expr, iterable: ast.expr) -> list[tuple[str, ast.expr]]:
+    """The names a `for` target takes from whole items of a display: the target name itself, or each name of a
+    tuple target over `zip(a, b)` (the name at position i takes `a`'s items when i is 0; `strict=` changes no item)
+    or `enumerate(a)` (the second name)."""
+    if isinstance(target, ast.Name):
+        return [(target.id, iterable)]
+    if not (isinstance(target, ast.Tuple) and all(isinstance(t, ast.Name) for t in target.elts)
+            and isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Name)
+            and all(k.arg == "strict" for k in iterable.keywords)
+            and not any(isinstance(a, ast.Starred) for a in iterable.args)):
+        return []
+    names = [t.id for t in target.elts if isinstance(t, ast.Name)]
+    if iterable.func.id == "zip" and len(iterable.args) == len(names):
+        return list(zip(names, iterable.args, strict=True))
+    if iterable.func.id == "enumerate" and len(iterable.args) == 1 and len(names) == 2:
+        return [(names[1], iterable.args[0])]
+    return []
+
+
 def _loop_classes(body: list[ast.stmt], classes: ModuleClasses) -> dict[str, tuple[ast.ClassDef, ...]]:
     """For every name the body binds only as the target of one `for` over a display of constructor calls of the
     module's classes (`for stage in [Fresh(...), InPlace(...)]`, or over a name the body binds only to such a
-    display), the classes its object may be an instance of (each exactly)."""
+    display), the classes its object may be an instance of (each exactly).  Also a name the body binds only by
+    `stage = kind(...)`, `kind` bound only by one `for` over a display of the module's classes themselves
+    (`for kind, bias in zip([Fresh, InPlace], biases)`): an object of each of them, each exactly."""
     count: dict[str, int] = {}
     displays: dict[str, tuple[ast.ClassDef, ...] | None] = {}
+    kinds: dict[str, tuple[ast.ClassDef, ...] | None] = {}
+    made: list[tuple[str, str]] = []
     loops: list[tuple[str, ast.expr]] = []
     for sub in _walk_body(body):
         bound: set[str] = set()
@@ -1000,11 +1032,14 @@ def _loop_classes(body: list[ast.stmt], classes: ModuleClasses) -> dict[str, tup
                 bound.update(_stored(t))
             if len(targets) == 1 and isinstance(targets[0], ast.Name):
                 displays[targets[0].id] = _constructed_classes(sub.value, classes)
+                kinds[targets[0].id] = _class_objects(sub.value, classes)
+                if isinstance(sub.value, ast.Call) and isinstance(sub.value.func, ast.Name):
+                    made.append((targets[0].id, sub.value.func.id))
         elif isinstance(sub, ast.AugAssign | ast.For | ast.AsyncFor | ast.NamedExpr | ast.Delete | ast.With):
             for target in _binding_targets(sub):
                 bound.update(_stored(target))
-            if isinstance(sub, ast.For) and isinstance(sub.target, ast.Name):
-                loops.append((sub.target.id, sub.iter))
+            if isinstance(sub, ast.For):
+                loops.extend(_loop_items(sub.target, sub.iter))
         elif isinstance(sub, ast.ExceptHandler) and sub.name is not None:
             bound.add(sub.name)
         elif isinstance(sub, _SCOPES) and not isinstance(sub, ast.Lambda):
@@ -1014,15 +1049,23 @@ def _loop_classes(body: list[ast.stmt], classes: ModuleClasses) -> dict[str, tup
         for name in bound:
             count[name] = count.get(name, 0) + 1
     found: dict[str, tuple[ast.ClassDef, ...]] = {}
+    called: dict[str, tuple[ast.ClassDef, ...]] = {}
     for name, iterable in loops:
         if count.get(name) != 1:
             continue
         if isinstance(iterable, ast.Name):
-            each = displays.get(iterable.id) if count.get(iterable.id) == 1 else None
+            once = count.get(iterable.id) == 1
+            each = displays.get(iterable.id) if once else None
+            kind = kinds.get(iterable.id) if once else None
         else:
-            each = _constructed_classes(iterable, classes)
+            each, kind = _constructed_classes(iterable, classes), _class_objects(iterable, classes)
         if each is not None:
             found[name] = each
+        if kind is not None:
+            called[name] = kind
+    for name, func in made:
+        if count.get(name) == 1 and func in called:
+            found[name] = called[func]
     return found
 
 

@@ -1,5 +1,5 @@
-# fresh-expect: E0502 at line 40
-# fresh-known-miss: cli,mypy a subclass overrides the `target` property to return self.src; the inherited run() launches with src as input and output
+# fresh-expect: E0502 at line 63
+# fresh-note: found since: an object made by calling a class a `for` takes from a display of the module's classes (`for kind, bias in zip(kinds, biases): stage = kind(...)`) may be an object of each, its overrides run (reported at the call stage.run, on the runtime's stack)
 """A tiny layer pipeline: each stage adds a bias vector to its input. The memory-saving
 variant of a stage writes its result over its input instead of a fresh buffer."""
 from __future__ import annotations
