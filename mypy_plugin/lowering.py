@@ -978,6 +978,15 @@ def _starred_take(targets: Sequence[Expression], value: Expression) -> tuple[str
     return (stars[0].expr.name, count) if count >= 0 else None
 
 
+def _ring_store(node: CallExpr) -> bool:
+    """`name.append(x)` / `name.appendleft(x)` (`calls.RING_STORES`): one positional argument, no keyword."""
+    return (
+        isinstance(node.callee, MemberExpr)
+        and node.callee.name in calls.RING_STORES
+        and node.arg_kinds == [ARG_POS]
+    )
+
+
 def _changed_container(node: Node) -> str | None:
     """The name a statement or call changes in place, if it is a container's (`bufs["out"] = c`, `del
     bufs[0]`, `bufs += [c]`, `bufs.update(...)`)."""
@@ -1024,6 +1033,7 @@ class FunctionLowerer(calls.PlaceNaming):
         self.registries: dict[str, list[tuple[calls.ContainerKey, Expression]]] = {}
         # names bound once to a call keeping its operands' items (`pool = itertools.cycle([c])`, the CLI's rule)
         self.iterators: dict[str, CallExpr] = {}
+        self.rings: set[str] = set()  # names bound once to a bounded deque as long as its display (`ring_call`)
         self.getters: dict[str, CallExpr] = {}  # names bound once here to a call that may make a getter
         self.generators: dict[str, CallExpr] = {}  # names bound once to a generator call (`gen.send(x)`)
         # `self.attr` holding a display of prepared launches `__init__` stored: attribute -> its item count
@@ -1202,8 +1212,13 @@ class FunctionLowerer(calls.PlaceNaming):
         if found is not None or not isinstance(expr, CallExpr):
             return found
         if any(n in calls.SEQUENCE_CONSTRUCTORS for n in self.ctx.names(expr.callee)):
-            # `deque([a, c])`: the list display's items (the CLI's rule)
-            if expr.arg_kinds != [ARG_POS] or not isinstance(expr.args[0], TupleExpr | ListExpr):
+            # `deque([a, c])`, `deque([a, c], maxlen=2)`: the list display's items (the CLI's rule)
+            if not expr.args or expr.arg_kinds[0] != ARG_POS or not isinstance(expr.args[0], TupleExpr | ListExpr):
+                return None
+            if any(kind != ARG_NAMED for kind in expr.arg_kinds[1:]):
+                return None
+            keywords = [(name, _int_literal(arg)) for arg, name in zip(expr.args[1:], expr.arg_names[1:], strict=True)]
+            if calls.deque_bound(len(expr.args[0].items), keywords) is None:
                 return None
             return _display_items(expr.args[0])
         flow = self.stdlib_flow_of(expr.callee)
@@ -1239,6 +1254,17 @@ class FunctionLowerer(calls.PlaceNaming):
         entries = stdlib_flow.dict_entries(named, keys, values)
         return (entries, True) if entries is not None else None
 
+    def ring_call(self, expr: Expression) -> CallExpr | None:
+        """`deque([a, c], maxlen=2)`: a bounded deque as long as its display (the CLI's `ring_call`), else None."""
+        if not (isinstance(expr, CallExpr) and expr.args and isinstance(expr.args[0], TupleExpr | ListExpr)):
+            return None
+        if expr.arg_kinds[0] != ARG_POS or any(kind != ARG_NAMED for kind in expr.arg_kinds[1:]):
+            return None
+        if not any(n in calls.SEQUENCE_CONSTRUCTORS for n in self.ctx.names(expr.callee)):
+            return None
+        keywords = [(name, _int_literal(arg)) for arg, name in zip(expr.args[1:], expr.arg_names[1:], strict=True)]
+        return expr if calls.deque_bound(len(expr.args[0].items), keywords) else None
+
     def stdlib_flow_of(self, callee: Expression) -> stdlib_flow.StdlibFlow | None:
         """The `stdlib_flow` entry of the callable a callee names (a builtin unless shadowed), else None."""
         return next((f for n in self.ctx.names(callee) if (f := stdlib_flow.stdlib_flow(n)) is not None), None)
@@ -1260,6 +1286,7 @@ class FunctionLowerer(calls.PlaceNaming):
         starred: dict[int, tuple[str, int]] = {}  # pair index -> `_starred_take` of its assignment
         mentioned: set[str] = set()
         unsure: set[str] = set()
+        ring_stores: set[str] = set()  # names `append`ed / `appendleft`ed to: a change in place unless a ring's
         launched: list[CallExpr] = []
         made: list[tuple[str, Var, FuncDef | Decorator]] = []  # `name = factory()` / `name = kernel` candidates
         for node in tree.walk_many(list(body)):
@@ -1268,7 +1295,10 @@ class FunctionLowerer(calls.PlaceNaming):
             elif isinstance(node, CallExpr):
                 launched.append(node)
                 if (changed := _changed_container(node)) is not None and id(node) not in self.appends:
-                    unsure.add(changed)
+                    if _ring_store(node):
+                        ring_stores.add(changed)
+                    else:
+                        unsure.add(changed)
             elif isinstance(node, OperatorAssignmentStmt):
                 unsure.update(_target_names(node.lvalue))
                 if (changed := _changed_container(node.lvalue)) is not None:
@@ -1327,6 +1357,9 @@ class FunctionLowerer(calls.PlaceNaming):
                     self.helpers.add(id(plain))  # wrapped by a decorator that forwards its calls
         for names, _ in pairs:
             self.local_names.update(n for n in names if "." not in n)
+        # `history.append(x)` of `history = deque([a, b], maxlen=2)` keeps it a container (the CLI's rule)
+        self.rings = set(bound_once(pairs, unsure, self.ring_call))
+        unsure.update(ring_stores - self.rings)
         self.find_callables(body, pairs, unsure)
         self.find_function_values(body, pairs, unsure | set(_params(func) if func is not None else ()))
         self.find_containers(pairs, unsure, starred, body)
@@ -3952,6 +3985,7 @@ class FunctionLowerer(calls.PlaceNaming):
                 self.item_container(receiver),
                 self.receiver_elements(receiver),
                 _int_literal(node.args[0]) if node.args and node.arg_kinds[0] == ARG_POS else None,
+                receiver_ring=isinstance(receiver, NameExpr) and receiver.name in self.rings,
             )
         first_name = self.ctx.names(func)[:1]
         args = tuple(

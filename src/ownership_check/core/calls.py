@@ -722,6 +722,9 @@ class MethodCall(Generic[E]):
     # the call's first argument where it is an integer literal (`ring.rotate(1)`: `reordering_arms`)
     receiver_elements: tuple[ir.Place, ...] | None = None
     first_int: int | None = None
+    # a receiver whose element places are those of a bounded deque as long as its display (`history =
+    # deque([a, b], maxlen=2)`): `append` / `appendleft` shift them (`ring_shift`)
+    receiver_ring: bool = False
 
 
 @dataclass(frozen=True)
@@ -962,13 +965,19 @@ def lower_call(call: Call[E], holder: ir.Place | None, sink: Lowering[E]) -> ir.
         # `ops.append(k.launch_async(...))`: the receiver keeps the op (`store_into`); `jobs.pop(k)`: it keeps none.
         # `d[k].append(op)`: the item is a list of `d`'s, so `d` keeps the op (as long as `d` refers to the item)
         _receiver(method.receiver, sink)
+        added: ir.Value | None = None
         for index, arg in enumerate(call.args):
             if index == stored:
-                store_into(keeper, arg.node, arg.span, sink, marks=method.name in _QUEUE_STORES)
+                added = store_into(keeper, arg.node, arg.span, sink, marks=method.name in _QUEUE_STORES)
+                if arg.place is not None:
+                    added = ir.FromPlace(arg.place, arg.span)
             else:
                 sink.lower_expr(arg.node)
         if stored < 0:
             sink.emit(ir.Del(ir.stored_item(keeper), call.span), call.node)
+        shifted = ring_shift(method, len(call.args), added, call.span)
+        if shifted is not None:
+            sink.emit(shifted, call.node)
         return ir.Fresh()
     if call.shared_array:
         for arg in call.args:
@@ -2034,6 +2043,39 @@ def reordering_arms(name: str, length: int, args: int, first_int: int | None) ->
         return None
     steps = [1] if args == 0 else [first_int] if first_int is not None else list(range(length))
     return tuple(tuple((i - k) % length for i in range(length)) for k in steps)
+
+
+#: The methods of a bounded deque that add one item at one end, dropping the one at the other end once it is full
+#: (`ring_shift`); of a container that is not such a deque, they change it in place (`MUTATING_CONTAINER_METHODS`).
+RING_STORES: Final[frozenset[str]] = frozenset({"append", "appendleft"})
+
+
+def deque_bound(items: int, keywords: Sequence[tuple[str | None, int | None]]) -> bool | None:
+    """How `deque(display, **keywords)` of a display of `items` items keeps them at their indices: False without a
+    keyword (unbounded: a container of places, `SEQUENCE_CONSTRUCTORS`), True for `maxlen=n` with `n` the
+    display's length (a ring: full from the start, so `append(x)` drops item 0 and `appendleft(x)` the last item,
+    `ring_shift`), None for any other form (a larger bound lets an append grow it, a smaller one drops items at
+    once: not followed as a container)."""
+    if not keywords:
+        return False
+    if items > 0 and len(keywords) == 1 and keywords[0] == ("maxlen", items):
+        return True
+    return None
+
+
+def ring_shift(method: MethodCall[E], args: int, added: ir.Value | None, span: Span) -> ir.Bind | None:
+    """`history.append(x)` / `history.appendleft(x)` of a ring (`MethodCall.receiver_ring`: `history =
+    deque([a, b], maxlen=2)`): the item at the other end is dropped and every other moves one index, so the
+    element places are rebound in one parallel `Bind` (`history[0]` is `b` and `history[1]` is `x` after
+    `append(x)`), as the runtime's deque does; `added` is what was stored (`store_into`).  None for another call."""
+    places = method.receiver_elements
+    if not method.receiver_ring or not places or method.name not in RING_STORES or args != 1 or added is None:
+        return None
+    if method.name == "append":
+        values = (*(ir.FromPlace(p, span) for p in places[1:]), added)
+    else:
+        values = (added, *(ir.FromPlace(p, span) for p in places[:-1]))
+    return ir.Bind(places, tuple(values), span)
 
 
 #: A key of a container display: an index of a tuple/list display, a literal key of a dict display.

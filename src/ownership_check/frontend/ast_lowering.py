@@ -586,6 +586,18 @@ def _values_receiver(node: ast.AST) -> str | None:
     return None
 
 
+def _ring_store(node: ast.AST) -> bool:
+    """`name.append(x)` / `name.appendleft(x)` (`calls.RING_STORES`): one positional argument, no keyword."""
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in calls.RING_STORES
+        and len(node.args) == 1
+        and not isinstance(node.args[0], ast.Starred)
+        and not node.keywords
+    )
+
+
 def _changed_container(node: ast.AST) -> str | None:
     """The name a statement or call changes in place, if it is a container's (`bufs["out"] = c`, `del
     bufs[0]`, `bufs += [c]`, `bufs.update(...)`)."""
@@ -1156,6 +1168,7 @@ class FunctionLowerer(calls.PlaceNaming):
         # names bound once to a call keeping its operands' items (`pool = itertools.cycle([c])`, `stdlib_flow`):
         # an item taken from the name (`next(pool)`) is any of them
         self.iterators: dict[str, ast.Call] = {}
+        self.rings: set[str] = set()  # names bound once to a bounded deque as long as its display (`ring_call`)
         self.getters: dict[str, ast.Call] = {}  # names bound once here to a call that may make a getter
         self.generators: dict[str, ast.Call] = {}  # names bound once to a generator call (`gen.send(x)`)
         # names bound once to a tuple/list display of literals (`names = ["scale", "shift"]`): the keys of
@@ -1375,10 +1388,11 @@ class FunctionLowerer(calls.PlaceNaming):
         if found is not None or not isinstance(node, ast.Call) or len(node.args) > 1:
             return found
         if self.stdlib_name(node.func) in calls.SEQUENCE_CONSTRUCTORS:
-            # `deque([a, c])`: the list display's items
-            if node.keywords or not node.args or not isinstance(node.args[0], ast.Tuple | ast.List):
+            # `deque([a, c])`, `deque([a, c], maxlen=2)`: the list display's items
+            if not node.args or not isinstance(node.args[0], ast.Tuple | ast.List):
                 return None
-            return _display_items(node.args[0])
+            keywords = [(k.arg, _int_literal(k.value)) for k in node.keywords]
+            return None if calls.deque_bound(len(node.args[0].elts), keywords) is None else _display_items(node.args[0])
         flow = stdlib_flow.stdlib_flow(self.stdlib_name(node.func))
         if flow is None or flow.relation != "mapping" or any(isinstance(a, ast.Starred) for a in node.args):
             return None
@@ -1407,6 +1421,15 @@ class FunctionLowerer(calls.PlaceNaming):
         entries = stdlib_flow.dict_entries([(k.arg, k.value) for k in node.keywords], keys, values)
         return (entries, True) if entries is not None else None
 
+    def ring_call(self, node: ast.expr) -> ast.Call | None:
+        """`deque([a, c], maxlen=2)`: a bounded deque as long as its display (`calls.deque_bound`), else None."""
+        if not (isinstance(node, ast.Call) and len(node.args) == 1 and isinstance(node.args[0], ast.Tuple | ast.List)):
+            return None
+        if self.stdlib_name(node.func) not in calls.SEQUENCE_CONSTRUCTORS:
+            return None
+        keywords = [(k.arg, _int_literal(k.value)) for k in node.keywords]
+        return node if calls.deque_bound(len(node.args[0].elts), keywords) else None
+
     def stdlib_name(self, func: ast.expr) -> str | None:
         """The qualified name of a callee for `stdlib_flow` (`max` for an unshadowed builtin), else None."""
         if isinstance(func, ast.Name):
@@ -1426,6 +1449,7 @@ class FunctionLowerer(calls.PlaceNaming):
         pairs: list[tuple[list[str], ast.expr]] = []
         starred: dict[int, tuple[str, int]] = {}  # pair index -> `_starred_take` of its assignment
         unsure: set[str] = set()
+        ring_stores: set[str] = set()  # names `append`ed / `appendleft`ed to: a change in place unless a ring's
         launched: list[ast.Call] = []
         for node in _walk(body):
             t = type(node)
@@ -1440,7 +1464,10 @@ class FunctionLowerer(calls.PlaceNaming):
             elif t is ast.Call:
                 launched.append(node)  # type: ignore[arg-type]
                 if (changed := _changed_container(node)) is not None and id(node) not in self.appends:
-                    unsure.add(changed)
+                    if _ring_store(node):
+                        ring_stores.add(changed)
+                    else:
+                        unsure.add(changed)
             elif t is ast.AnnAssign:
                 assert isinstance(node, ast.AnnAssign)
                 names = list(self._target_texts(node.target))
@@ -1476,6 +1503,9 @@ class FunctionLowerer(calls.PlaceNaming):
                         unsure.add(changed)
         for names, _ in pairs:
             self.local_names.update(n for n in names if "." not in n)
+        # `history.append(x)` of `history = deque([a, b], maxlen=2)` keeps it a container (`calls.ring_shift`)
+        self.rings = set(bound_once(pairs, unsure, self.ring_call))
+        unsure.update(ring_stores - self.rings)
         self.find_callables(body, pairs, unsure)
         self.find_function_values(body, pairs, unsure | {p.arg for p in params})
         self.find_containers(pairs, unsure, starred, body)
@@ -4147,6 +4177,7 @@ class FunctionLowerer(calls.PlaceNaming):
                 self.item_container(receiver),
                 self.receiver_elements(receiver),
                 _int_literal(node.args[0]) if node.args else None,
+                receiver_ring=isinstance(receiver, ast.Name) and receiver.id in self.rings,
             )
         qualified = self.ctx.qualify(func)
         args = tuple(self.operand(a.value, a.keyword, bool(a.star)) for a in call_args(node))

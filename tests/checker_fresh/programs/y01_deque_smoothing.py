@@ -1,5 +1,5 @@
 # fresh-expect: E0502 at line 37
-# fresh-known-miss: cli,mypy collections.deque(maxlen=2): an append drops the oldest item, so the next pass's source is the destination; bounded deques are not followed
+# fresh-note: found since: a bounded deque as long as its display (deque([a, b], maxlen=2)) is a container whose append drops item 0 and shifts the others (calls.ring_shift), so the next pass's source is the destination
 """Repeated 3-point smoothing of a signal, keeping the last two buffers in a bounded deque."""
 from collections import deque
 
