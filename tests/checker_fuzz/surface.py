@@ -51,6 +51,7 @@ import copy
 import dataclasses
 import enum
 import functools
+import heapq
 import itertools
 import operator
 import random
@@ -262,6 +263,8 @@ STDLIB_TEMPLATES: dict[str, str] = {
     "reversed": "next(reversed([{p}]))",
     "iter": "next(iter(({p}, {q})))",
     "filter": "next(filter(lambda item: True, [{p}]))",
+    "heapq.nsmallest": "heapq.nsmallest(1, [{p}], key=id)[0]",
+    "heapq.nlargest": "heapq.nlargest(2, [{p}, {p}], key=id)[0]",
     "itertools.cycle": "next(itertools.cycle([{p}]))",
     "itertools.islice": "next(itertools.islice([{p}, {q}], 1))",
     "itertools.chain": "next(itertools.chain([{p}], [{q}]))",

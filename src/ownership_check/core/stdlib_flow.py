@@ -10,7 +10,7 @@ call to the places it may give, in the core's terms (`calls.Choices`, `calls.bin
     PICK     the result is one of the items of the iterable operand, or one of the positional operands when
              several are given (`max(a, b)`); a `default` is one more choice        next, max, min, random.choice
     ITEMS    the result holds (or iterates over) the items of its item operands, in some order; an item taken
-             from it is any of them                                                 iter, sorted, itertools.cycle
+             from it is any of them                         iter, sorted, itertools.cycle, heapq.nsmallest
     PAIRS    the result iterates over adjacent pairs of the operand's items         itertools.pairwise
     ZIPPED   the result iterates over tuples of one item of each operand            zip
     FIELDS   a new object of the operand's class whose fields are the operand's, except those the keywords
@@ -97,6 +97,9 @@ STDLIB_FLOWS: Final[dict[str, StdlibFlow]] = {
     "reversed": StdlibFlow("items"),
     "iter": StdlibFlow("items"),
     "filter": StdlibFlow("items", operands=(1,)),
+    # the n smallest / largest items of the iterable operand: the objects themselves, not copies of them
+    "heapq.nsmallest": StdlibFlow("items", operands=(1,), options=frozenset({"key"})),
+    "heapq.nlargest": StdlibFlow("items", operands=(1,), options=frozenset({"key"})),
     "itertools.cycle": StdlibFlow("items", recurs=True),
     "itertools.islice": StdlibFlow("items"),
     "itertools.chain": StdlibFlow("items", operands=None),
