@@ -27,6 +27,7 @@ from typing import Final, TypeAlias
 
 from mypy.nodes import (
     ARG_NAMED,
+    ARG_OPT,
     ARG_POS,
     ARG_STAR,
     ARG_STAR2,
@@ -121,7 +122,7 @@ from mypy_plugin.call_targets import (
     receiver_items,
     receiver_property,
 )
-from ownership_check.core import callables, calls, init_state, ir, stdlib_flow
+from ownership_check.core import callables, calls, init_state, ir, parameter_defaults, stdlib_flow
 from ownership_check.core.bound_once import bound_once
 from ownership_check.core.call_effects import GeneratedInit, apply_summary, iterated_fields
 from ownership_check.core.checker import effect_names, nonlocal_effects
@@ -1027,6 +1028,7 @@ class FunctionLowerer(calls.PlaceNaming):
         self.iterated: set[int] = set()  # generator calls an item is taken from (the CLI's `iterated`)
         self.loop_items: set[int] = set()  # of those, the ones a `for` takes every item of (the CLI's `loop_items`)
         self.closures: dict[str, calls.NonlocalEffects] = {}  # nested functions that rebind or move `nonlocal`s
+        self.defaults: dict[str, parameter_defaults.ParameterDefaults] = {}  # their place defaults (the CLI's)
         self.containers: dict[str, calls.Container] = {}  # names only ever bound to displays (`calls.Container`)
         # names bound once to a dict display of literal keys (`KERNELS = {"add": add}`): what a dict comprehension
         # over `KERNELS.items()` iterates (`registry_comprehension`, the CLI's rule)
@@ -2528,6 +2530,9 @@ class FunctionLowerer(calls.PlaceNaming):
         self.bind_fresh(ir.Place(self.name(node.name)), node)
         self.closures.pop(node.name, None)
         kind = self.ctx.decorator_kind(node.original_decorators) if isinstance(node, Decorator) else "function"
+        self.defaults.pop(node.name, None)
+        if self.unit.kind != "module" and func is not None and kind == "function":
+            self.bind_defaults(node, func, kind)
         if self.unit.kind != "module" and func is not None and kind == "function":
             # a call of it may move the captured values, and rebind the names it declares `nonlocal`
             declared = [n for sub in tree.walk(func.body) if isinstance(sub, NonlocalDecl) for n in sub.names]
@@ -2544,6 +2549,30 @@ class FunctionLowerer(calls.PlaceNaming):
                 )
                 if not effects.empty:
                     self.closures[node.name] = effects
+
+    def bind_defaults(self, node: FuncDef | Decorator | OverloadedFuncDef, func: FuncItem, kind: str) -> None:
+        """A nested function's defaults that are places, kept in slots when the `def` runs (the CLI's
+        `bind_defaults`, `parameter_defaults`)."""
+        slots: dict[str, ir.Place] = {}
+        values: list[ir.Value] = []
+        for arg in func.arguments:
+            place = self.place(arg.initializer) if arg.initializer is not None else None
+            if arg.initializer is not None and place is not None:
+                slots[arg.variable.name] = parameter_defaults.default_slot(self.name(node.name), arg.variable.name)
+                values.append(ir.FromPlace(place, span_of(arg.initializer)))
+        if not slots:
+            return
+        self.emit(ir.Bind(tuple(slots.values()), tuple(values), span_of(node)))
+        device = frozenset(self.device)
+        unit = Unit(func, kind, lambda: device, None, outer_containers=self.containers)
+        found = parameter_defaults.read_defaults(
+            FunctionLowerer(self.ctx, unit).lower(),
+            slots,
+            [a.variable.name for a in func.arguments if a.kind in (ARG_POS, ARG_OPT)],
+            list(_params(func)),
+        )
+        if found is not None:
+            self.defaults[node.name] = found
 
     def captures(self, func: FuncItem, params: set[str]) -> list[str]:
         """A nested function or lambda reads the enclosing names it mentions: each counts as a use, here.  Returns
@@ -4008,7 +4037,7 @@ class FunctionLowerer(calls.PlaceNaming):
             method,
             self.ctx.refers_to(func, SHARED_ARRAY_CONSTRUCTOR),
             first_name[0] if first_name and resolve.is_safekernels(first_name[0]) else None,
-            self.closure_of(func.name) if isinstance(func, NameExpr) else None,
+            self.closure_of(func.name, args) if isinstance(func, NameExpr) else None,
             (
                 None
                 if shape_kernel is not None or (first_name and resolve.is_safekernels(first_name[0]))
@@ -4099,13 +4128,14 @@ class FunctionLowerer(calls.PlaceNaming):
             out.append(calls.Operand(arg, span, slot, device, keyword=keyword))
         return tuple(out)
 
-    def closure_of(self, name: str) -> calls.NonlocalEffects | None:
+    def closure_of(self, name: str, args: Sequence[calls.Operand[Expression]] = ()) -> calls.NonlocalEffects | None:
         """What a call of the nested function `name` does to the caller's values: one defined in this body, or a
-        sibling defined in the enclosing body that no local binding shadows (the CLI's `closure_of`)."""
+        sibling defined in the enclosing body that no local binding shadows; with `args`, also to the defaults the
+        call omits (the CLI's `closure_of`)."""
         found = self.closures.get(name)
         if found is None and name not in self.local_names:
             found = self.unit.outer_closures.get(name)
-        return found
+        return parameter_defaults.with_defaults(found, self.defaults.get(name), args)
 
     def awaited_value(self, node: AwaitExpr, holder: ir.Place | None) -> ir.Value:
         """`await f(...)` runs the call here; `await asyncio.gather(f(a), g(b))` runs each coroutine in turn (the

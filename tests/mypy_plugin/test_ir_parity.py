@@ -78,6 +78,8 @@ IR_EXCEPTIONS: dict[Key, str] = {
     ("clean_nested_function_launches_after_caller_sync.py", "main", 28): DEF_SPAN,
     ("clean_helper_returns_pending_op.py", "main", 28): DEF_SPAN,
     ("clean_nested_function_captured_aliases.py", "main", 24): DEF_SPAN,
+    ("e0382_parameter_default_keeps_moved_value.py", "main", 18): DEF_SPAN,
+    ("clean_parameter_default_keeps_moved_value.py", "main", 18): DEF_SPAN,
     ("clean_nonlocal_rebound_to_caller_value.py", "main", 21): DEF_SPAN,
     ("clean_then_chain_values_are_launch_buffers.py", "main", 28): DEF_SPAN,
     ("e0502_nested_function_captured_aliases.py", "main", 25): DEF_SPAN,

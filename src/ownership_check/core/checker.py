@@ -321,6 +321,8 @@ _STORED = "." + ir.STORED_ATTR
 
 #: Keys that keep no object reachable (`reach`).
 _UNREACHING: tuple[str, ...] = (ir.ARGUMENT_TEMP_PREFIX,)
+#: The mark ending the id a moved object takes (`_Analysis.moved_apart`).
+_MOVED_MARK = "!"
 
 #: Object kinds of DeviceOps (their loans last while the op is reachable); a shared op is never moved.
 _SHARED_OP = "shared_op"
@@ -615,10 +617,10 @@ class _Analysis:
             world._reach = found
         return found
 
-    def rebirth(self, s: State, obj: str) -> None:
-        """A new object is born at a site that already made one (a loop): older instances get a summary id.
-        `s` is a state private to the running step (its worlds are fresh copies)."""
-        old = obj + "~"
+    def rebirth(self, s: State, obj: str, old: str | None = None) -> None:
+        """A new object is born at a site that already made one (a loop): older instances get a summary id (or the
+        id `old`, `moved_apart`).  `s` is a state private to the running step (its worlds are fresh copies)."""
+        old = obj + "~" if old is None else old
         hit = False
         homes = self.homes.get(obj)
         for world in s.worlds:
@@ -921,6 +923,8 @@ class _Analysis:
                     _copy_value_paths(world, source, keys[j])
         if plan.touches or not s.clean:
             self.collect(s)
+        if s.moved:
+            self.moved_apart(s, state, keys)
         return s
 
     def take(self, state: State, node: Node, op: ir.Bind) -> State:
@@ -1117,6 +1121,36 @@ class _Analysis:
                     for ln in s.loans
                 )
         return s
+
+    def moved_apart(self, s: State, before: State, keys: Sequence[str]) -> None:
+        """A moved object a `Bind` unbinds from its target `keys` while a parameter default's slot still keeps it
+        (`ir.DEFAULT_SLOT_MARK`) gets an id of its own (`_MOVED_MARK`), in every world of `s`: `moved` is one "may"
+        fact for all paths, so a path where the object was not moved would otherwise see it moved once it joins
+        one where it was.  A loop that moves a value and rebinds its name (`parts = density.partition(...)` then
+        `density = parts.unpartition()`) after `def report(tag, field=density)` joins, at its head, the entry path
+        (`density` refers to the first object, unmoved) with the back edge (only the slot refers to it, moved):
+        without the id of its own, the first iteration's move looked like a use after move of `density`.
+        Renaming one object everywhere in one state changes nothing within it; only joins keep the two apart.
+        Only for a slot: done for every place keeping such an object (`keep = density`), the extra ids make more
+        distinct worlds, which `MAX_WORLDS` then merges, trading this false alarm for others.  Left as they are: a
+        caller's unknown object (`@x`), a view or an object a view of it refers to (its children name their
+        parent), an op, an object a loan names, and an id already apart (so the ids are bounded)."""
+        moved = s.moved
+        objs = {o for w in before.worlds for k in keys for o in w.get(k, _EMPTY) if o in moved}
+        if objs:
+            kept = {o for w in s.worlds for k, held in w.items() if ir.DEFAULT_SLOT_MARK in k for o in held}
+            objs &= kept
+        apart = [o for o in objs if o[0] != "@" and _MOVED_MARK not in o and len(self.chain(o)) == 1]
+        if not apart:
+            return
+        parents = {link for w in s.worlds for held in w.values() for o in held for link in self.chain(o)[:-1]}
+        held = {link for ln in s.loans for x in (ln.obj, ln.holder_obj) if x is not None for link in self.chain(x)}
+        apart = [o for o in apart if o not in parents and o not in held and self.info(o).kind not in _OP_KINDS]
+        if not apart:
+            return
+        s.worlds = tuple(map(World, s.worlds))
+        for obj in sorted(apart):
+            self.rebirth(s, obj, obj + _MOVED_MARK)
 
     def run_stored(self, s: State, item: tuple[str, str, str]) -> None:
         """A loop takes `item` from a container and runs it (`for op in ops: op.sync_on(s)`, `[op.sync_on(s) for

@@ -64,6 +64,11 @@ ARGUMENT_TEMP_PREFIX: Final[str] = "$a"
 RETURN_HOLDER: Final[str] = "$return"
 
 
+#: The mark inside the root of the slot keeping the object a nested function's parameter default was when its `def`
+#: ran (`report$dfield` for `def report(tag, field=density)`: `parameter_defaults.default_slot`).
+DEFAULT_SLOT_MARK: Final[str] = "$d"
+
+
 #: The attribute under a place holding an op that stands for the op's *value* (`p.$`), and the prefix of the
 #: attribute for item `i` of a tuple value (`p.$.$0`).  Value paths are bound only by the core (a launch's
 #: arguments after `p = k.launch_async(...)`, `sync_on`'s result); a value path that was never bound reads as

@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Final, TypeAlias, Union
 
-from ownership_check.core import callables, calls, init_state, ir, stdlib_flow
+from ownership_check.core import callables, calls, init_state, ir, parameter_defaults, stdlib_flow
 from ownership_check.core.bound_once import bound_once
 from ownership_check.core.call_effects import GeneratedInit, apply_summary, iterated_fields
 from ownership_check.core.checker import effect_names, nonlocal_effects
@@ -1161,6 +1161,7 @@ class FunctionLowerer(calls.PlaceNaming):
         self.iterated: set[int] = set()  # generator calls an item is taken from (`next(gen())`: its body runs)
         self.loop_items: set[int] = set()  # of those, the ones a `for` takes every item of (`callables.item_of_a_loop`)
         self.closures: dict[str, calls.NonlocalEffects] = {}  # nested functions that rebind or move `nonlocal`s
+        self.defaults: dict[str, parameter_defaults.ParameterDefaults] = {}  # nested functions' place defaults
         self.containers: dict[str, calls.Container] = {}  # names only ever bound to displays (`calls.Container`)
         # names bound once to a dict display of literal keys (`KERNELS = {"add": add}`): what a dict comprehension
         # over `KERNELS.items()` iterates (`registry_comprehension`)
@@ -2727,6 +2728,30 @@ class FunctionLowerer(calls.PlaceNaming):
             match_args = generated.positional
         return calls.class_pattern_attributes(match_args, len(p.patterns), p.kwd_attrs)
 
+    def bind_defaults(self, node: FunctionNode, unit: Unit) -> None:
+        """`def report(tag, field=density)` nested here: the function keeps the object each default that is a place
+        was when the `def` ran, in a slot (`parameter_defaults.default_slot`), and a call omitting the parameter
+        does to that object what the nested function does to the parameter (`closure_of`)."""
+        slots: dict[str, ir.Place] = {}
+        values: list[ir.Value] = []
+        for param, default in _params(node.args):
+            place = self.place(default) if default is not None else None
+            if default is not None and place is not None:
+                slots[param.arg] = parameter_defaults.default_slot(self.name(node.name), param.arg)
+                values.append(ir.FromPlace(place, self.span(default)))
+        if not slots:
+            return
+        self.emit(ir.Bind(tuple(slots.values()), tuple(values), self.ctx.def_name_span(node)))
+        reader = replace(unit, outer_containers=self.containers)
+        found = parameter_defaults.read_defaults(
+            FunctionLowerer(self.ctx, reader).lower(),
+            slots,
+            [p.arg for p in (*node.args.posonlyargs, *node.args.args)],
+            [p.arg for p in _param_names(node.args)],
+        )
+        if found is not None:
+            self.defaults[unit.name] = found
+
     def kind_of(self, node: FunctionNode) -> str:
         for dec in node.decorator_list:
             target = dec.func if isinstance(dec, ast.Call) else dec
@@ -2753,6 +2778,9 @@ class FunctionLowerer(calls.PlaceNaming):
         self.nested.append(unit)
         self.bind_fresh(ir.Place(self.name(node.name)), self.ctx.def_name_span(node))
         self.closures.pop(unit.name, None)
+        self.defaults.pop(unit.name, None)
+        if self.unit.kind != "module" and unit.kind == "function":
+            self.bind_defaults(node, unit)
         if self.unit.kind != "module" and unit.kind == "function":
             # a call of it may move the captured values, and rebind the names it declares `nonlocal`
             declared = [name for sub in _walk(node) if isinstance(sub, ast.Nonlocal) for name in sub.names]
@@ -4196,7 +4224,7 @@ class FunctionLowerer(calls.PlaceNaming):
             method,
             qualified == SHARED_ARRAY_CONSTRUCTOR,
             qualified if qualified is not None and qualified.startswith("safekernels.") else None,
-            self.closure_of(func.id) if isinstance(func, ast.Name) else None,
+            self.closure_of(func.id, args) if isinstance(func, ast.Name) else None,
             (
                 None
                 if kernel is not None or is_safekernels_name(qualified or "")
@@ -4284,14 +4312,14 @@ class FunctionLowerer(calls.PlaceNaming):
             out.append(calls.Operand(arg, span, slot, device, keyword=keyword))
         return tuple(out)
 
-    def closure_of(self, name: str) -> calls.NonlocalEffects | None:
+    def closure_of(self, name: str, args: Sequence[calls.Operand[ast.expr]] = ()) -> calls.NonlocalEffects | None:
         """What a call of the nested function `name` does to the caller's values: one defined in this body, or, in
         a nested function, a sibling defined in the enclosing body (`Unit.outer_closures`) that no local binding
-        shadows."""
+        shadows; with `args`, also to the defaults the call omits (`parameter_defaults.with_defaults`)."""
         found = self.closures.get(name)
         if found is None and name not in self.local_names:
             found = self.unit.outer_closures.get(name)
-        return found
+        return parameter_defaults.with_defaults(found, self.defaults.get(name), args)
 
     def awaited_value(self, node: ast.Await, holder: ir.Place | None) -> ir.Value:
         """`await f(...)`: the call runs here, so a call of an `async def` of the module is followed as a plain

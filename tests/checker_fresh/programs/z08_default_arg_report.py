@@ -1,5 +1,5 @@
 # fresh-expect: E0382 at line 37
-# fresh-known-miss: cli,mypy a nested function's parameter default (field=density) keeps the value partition later moves; defaults are not followed
+# fresh-note: found since: a nested function's parameter default that is a place keeps the object it was at the `def`; a call omitting the argument reads it (parameter_defaults)
 """1-D density decay simulation: each step partitions the density field, runs a tile
 kernel that damps it by the local velocity, and prints the total mass."""
 from __future__ import annotations
