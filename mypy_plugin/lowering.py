@@ -515,6 +515,8 @@ class Unit:
     outer_containers: Mapping[str, calls.Container] = field(default_factory=dict)
     # ... and what calls of the enclosing function's other nested functions do (the CLI's `outer_closures`)
     outer_closures: Mapping[str, calls.NonlocalEffects] = field(default_factory=dict)
+    # ... and the enclosing functions' local names (the CLI's `outer_names`)
+    outer_names: frozenset[str] = frozenset()
     # A method's summary for a call on an object of this class (a subclass of its own): `self` is one of it, so
     # `self.target()` runs the subclass's override (`call_targets.receiver_class`)
     receiver_class: str | None = None
@@ -2541,7 +2543,13 @@ class FunctionLowerer(calls.PlaceNaming):
                 # a sibling nested function it calls (or awaits) by name does what that one's call does
                 siblings = {n: self.closures[n] for n in captured if n in self.closures}
                 unit = Unit(
-                    func, kind, lambda: device, None, outer_containers=self.containers, outer_closures=siblings
+                    func,
+                    kind,
+                    lambda: device,
+                    None,
+                    outer_containers=self.containers,
+                    outer_closures=siblings,
+                    outer_names=self.enclosing_names(),
                 )
                 inherited = [name for effects in siblings.values() for name in effect_names(effects)]
                 effects = nonlocal_effects(
@@ -2574,6 +2582,11 @@ class FunctionLowerer(calls.PlaceNaming):
         if found is not None:
             self.defaults[node.name] = found
 
+    def enclosing_names(self) -> frozenset[str]:
+        """The local names of this function and of the functions it is nested in (`Unit.outer_names`, the CLI's
+        `enclosing_names`)."""
+        return self.unit.outer_names | self.local_names
+
     def captures(self, func: FuncItem, params: set[str]) -> list[str]:
         """A nested function or lambda reads the enclosing names it mentions: each counts as a use, here.  Returns
         those names as the nested body spells them."""
@@ -2582,6 +2595,10 @@ class FunctionLowerer(calls.PlaceNaming):
             if isinstance(sub, AssignmentStmt) and sub.unanalyzed_type is None:
                 for lvalue in sub.lvalues:
                     assigned.update(_target_names(lvalue))
+            elif isinstance(sub, FuncItem) and sub is not func:
+                # a scope nested in it binds its parameters: their mentions there are not the caller's names (the
+                # CLI's `captures`)
+                assigned.update(_params(sub))
         seen: set[str] = set()
         found: list[str] = []
         for sub in tree.walk(func.body, skip_scopes=False):
@@ -2594,7 +2611,9 @@ class FunctionLowerer(calls.PlaceNaming):
                 mentions.append((sub.name, span_of(sub)))
             for raw, span in mentions:
                 name = self.name(raw)
-                if raw in assigned or name in seen or (name == raw and raw not in self.local_names):
+                if raw in assigned or name in seen:
+                    continue
+                if name == raw and raw not in self.local_names and raw not in self.unit.outer_names:
                     continue
                 seen.add(name)
                 found.append(raw)
@@ -3337,7 +3356,14 @@ class FunctionLowerer(calls.PlaceNaming):
             if name is not None and captured and not isinstance(self.unit.node, MypyFile) and not self.kernel_body:
                 # bound once to `name` and called by it: a call moves what it captures, as a nested def's does
                 device = frozenset(self.device)
-                unit = Unit(expr, "function", lambda: device, None, outer_containers=self.containers)
+                unit = Unit(
+                    expr,
+                    "function",
+                    lambda: device,
+                    None,
+                    outer_containers=self.containers,
+                    outer_names=self.enclosing_names(),
+                )
                 effects = nonlocal_effects(FunctionLowerer(self.ctx, unit).lower(), captured, list(_params(expr)))
                 if not effects.empty:
                     self.closures[name] = effects

@@ -746,11 +746,23 @@ class NonlocalEffects:
     rebound_sources: tuple[tuple[ir.Place, tuple[tuple[str | None, ir.Region | None], ...]], ...] = ()
     # the spans of the borrows of its calls that conflict in its own check already (reported there, not at the call)
     inner_conflicts: frozenset[Span] = frozenset()
+    # a `nonlocal` name whose caller's value it moves and then binds to another value (`a = a.to(dev, stream)`,
+    # `z, x, y = add(z, x, y).sync_on(s)` in a loop): the name, whether that happens on every path out (else on
+    # some: the others leave the caller's value unmoved), and the moves.  Not among `moves`, which are those of
+    # what the name refers to at the exit (the new value)
+    entry_moves: tuple[tuple[ir.Place, bool, tuple[ir.Move, ...]], ...] = ()
 
     @property
     def empty(self) -> bool:
         """Whether a call of the nested function does nothing the caller must apply."""
-        return not (self.reads or self.rebound or self.moves or self.returned_loans or self.rebound_sources)
+        return not (
+            self.reads
+            or self.rebound
+            or self.moves
+            or self.returned_loans
+            or self.rebound_sources
+            or self.entry_moves
+        )
 
 
 @dataclass(frozen=True)
@@ -1033,6 +1045,7 @@ def lower_call(call: Call[E], holder: ir.Place | None, sink: Lowering[E]) -> ir.
                 sink.emit(ir.Borrow(ir.Place(name), mutable, sink.next_group(), call.span, holder), call.node)
             if effects.returned_loans:
                 _holds_op(holder, sink)
+        _move_entry_values(effects, call, sink)
         sources = dict(effects.rebound_sources)
         for place in effects.rebound:
             if place not in sources:
@@ -1200,6 +1213,27 @@ def _holds_op(holder: ir.Place, sink: Lowering[E]) -> None:
     mark = getattr(sink, "mark_device", None)
     if mark is not None:
         mark(holder)
+
+
+def _move_entry_values(effects: NonlocalEffects, call: Call[E], sink: Lowering[E]) -> None:
+    """The caller's values a nested function moves before it binds their `nonlocal` names to other values
+    (`NonlocalEffects.entry_moves`): moved at the call, so a pending op's loan on one is E0505 there and a use of
+    another name for it after the call is E0382.  Where that happens on some paths only (`for _ in range(k): a =
+    a.to(dev, s)`), one `Branch` arm moves the value and binds the name to a new one, the other leaves both: the
+    name is not the moved value on any path after the call (the rebinding that follows, `rebound` or
+    `rebound_sources`, says what it is where the function ran to its end)."""
+    for place, every_path, moves in effects.entry_moves:
+
+        def move(place: ir.Place = place, moves: tuple[ir.Move, ...] = moves, rebind: bool = not every_path) -> None:
+            for each in moves:
+                sink.emit(each, call.node)
+            if rebind:
+                sink.emit(ir.Bind((place,), (ir.Fresh(),), call.span), call.node)
+
+        if every_path:
+            move()
+        else:
+            sink.emit(ir.Branch((sink.block(move), sink.block(lambda: None)), call.span))
 
 
 def _rebind_nonlocals(

@@ -1404,7 +1404,12 @@ def effect_names(effects: NonlocalEffects) -> list[str]:
         borrows = [b for way in read for b in way] if isinstance(read, tuple) else [read]
         for op in borrows:
             found.setdefault(op.place.root, None)
-    for place in (*effects.rebound, *(move.place for move in effects.moves), *(p for p, _ in effects.rebound_sources)):
+    for place in (
+        *effects.rebound,
+        *(move.place for move in effects.moves),
+        *(p for p, _ in effects.rebound_sources),
+        *(p for p, _, _ in effects.entry_moves),
+    ):
         found.setdefault(place.root, None)
     for name, _ in effects.returned_loans:
         found.setdefault(name, None)
@@ -1435,6 +1440,8 @@ def nonlocal_effects(function: ir.Function, names: Iterable[str], params: Iterab
     params = tuple(params)
     inner: set[Span] = set()
     runs = _borrow_runs(analysis, states, wanted, frozenset(params), inner)
+    # the moves of a caller's value itself (its name still refers to it there), per name
+    entry_moves: dict[str, dict[Span, ir.Move]] = {}
     for node in graph.nodes:
         op, st = node.op, states[node.id]
         if st is not None and node.id in runs:
@@ -1447,6 +1454,8 @@ def nonlocal_effects(function: ir.Function, names: Iterable[str], params: Iterab
             continue
         if "@" + read.root not in st.get(read.root):
             continue
+        if isinstance(op, ir.Move):
+            entry_moves.setdefault(read.root, {}).setdefault(op.span, ir.Move(read, op.span, op.help))
         place = ir.Place(read.root)
         if isinstance(op, ir.Borrow) and not read.attrs:
             pass  # in `runs`, by the caller's values it may borrow
@@ -1471,6 +1480,17 @@ def nonlocal_effects(function: ir.Function, names: Iterable[str], params: Iterab
             op = graph.nodes[site].op
             assert isinstance(op, ir.Move)
             moves.setdefault(op.span, ir.Move(place, op.span, op.help))
+    # a caller's value moved where the name is bound to another value by the exit (the exit's moves above are what
+    # the name refers to there): replaced on every path when no path leaves the name the caller's value
+    replaced: list[tuple[ir.Place, bool, tuple[ir.Move, ...]]] = []
+    ways_of = {p.root: ways for p, ways in sources}
+    for name, place in zip(wanted, places, strict=True):
+        found = tuple(m for span, m in entry_moves.get(name, {}).items() if span not in moves)
+        if not found:
+            continue
+        ways = ways_of.get(name)
+        every_path = place in rebound or (ways is not None and (name, None) not in ways)
+        replaced.append((place, every_path, found))
     returned: dict[str, bool] = {}
     for loan in sorted(exit_state.loans, key=lambda ln: (ln.obj, ln.mutable)):
         name = loan.obj[1:]
@@ -1484,6 +1504,7 @@ def nonlocal_effects(function: ir.Function, names: Iterable[str], params: Iterab
         tuple(sorted(returned.items())),
         tuple(sources),
         frozenset(inner),
+        tuple(replaced),
     )
 
 

@@ -1109,6 +1109,9 @@ class Unit:
     outer_containers: Mapping[str, calls.Container] = field(default_factory=dict)
     # ... and what calls of the enclosing function's other nested functions do (`async def outer(): await inner()`)
     outer_closures: Mapping[str, calls.NonlocalEffects] = field(default_factory=dict)
+    # ... and the enclosing functions' local names: a function nested in this one that mentions one captures the
+    # caller's value too (`bufs` of `main`, read by a function nested in a nested function)
+    outer_names: frozenset[str] = frozenset()
     span: Span | None = None  # where the IR function is, when not at `def name` (a lambda: `_lambda_function`)
     # A method's summary for a call on an object of this class (a subclass of its own): `self` is one of it, so
     # `self.target()` runs the subclass's override (`call_targets.receiver_class`)
@@ -2787,7 +2790,9 @@ class FunctionLowerer(calls.PlaceNaming):
             if captured or declared:
                 # a sibling nested function it calls (or awaits) by name does what that one's call does
                 siblings = {n: self.closures[n] for n in captured if n in self.closures}
-                reader = replace(unit, outer_containers=self.containers, outer_closures=siblings)
+                reader = replace(
+                    unit, outer_containers=self.containers, outer_closures=siblings, outer_names=self.enclosing_names()
+                )
                 params = [p.arg for p in _param_names(node.args)]
                 inherited = [name for effects in siblings.values() for name in effect_names(effects)]
                 effects = nonlocal_effects(
@@ -2795,6 +2800,11 @@ class FunctionLowerer(calls.PlaceNaming):
                 )
                 if not effects.empty:
                     self.closures[unit.name] = effects
+
+    def enclosing_names(self) -> frozenset[str]:
+        """The local names of this function and of the functions it is nested in (`Unit.outer_names`): what a
+        function nested in it may capture from the caller of a call of it."""
+        return self.unit.outer_names | self.local_names
 
     def captures(self, node: FunctionNode | ast.Lambda, params: set[str]) -> list[str]:
         """A nested function or lambda reads the enclosing names it mentions: each counts as a use, here.  Returns
@@ -2804,6 +2814,10 @@ class FunctionLowerer(calls.PlaceNaming):
             if isinstance(sub, ast.Assign):
                 for target in sub.targets:
                     assigned.update(_target_names(target))
+            elif isinstance(sub, ast.Lambda | ast.FunctionDef | ast.AsyncFunctionDef) and sub is not node:
+                # a scope nested in it binds its parameters: their mentions there are not the caller's names
+                # (`run = lambda p, s: helper(p, s)` beside a pending op `p`), as the plugin reads them
+                assigned.update(arg.arg for arg in _param_names(sub.args))
         seen: set[str] = set()
         body: ast.AST | list[ast.stmt] = node.body
         # `nonlocal x` / `global x` declare a name, they do not read it (mypy's AST has no name node there)
@@ -2811,7 +2825,9 @@ class FunctionLowerer(calls.PlaceNaming):
         for token in _name_tokens(body):
             raw = token.name
             name = self.name(raw)
-            if raw in assigned or name in seen or (name == raw and raw not in self.local_names):
+            if token.kind in ("arg", "keyword") or raw in assigned or name in seen:
+                continue
+            if name == raw and raw not in self.local_names and raw not in self.unit.outer_names:
                 continue
             seen.add(name)
             found.append(raw)
@@ -3577,7 +3593,7 @@ class FunctionLowerer(calls.PlaceNaming):
                 if name is not None and captured and self.unit.kind != "module":
                     # bound once to `name` and called by it: a call moves what it captures, as a nested def's does
                     reader = Unit(name, self.ctx.lambda_function(node), "function", frozenset(self.device),
-                                  self.kernels, outer_containers=self.containers)
+                                  self.kernels, outer_containers=self.containers, outer_names=self.enclosing_names())
                     effects = nonlocal_effects(FunctionLowerer(self.ctx, reader).lower(), captured, params)
                     if not effects.empty:
                         self.closures[name] = effects

@@ -1,0 +1,39 @@
+"""A nested function binds a lambda whose parameter is spelled like the caller's op `p` (`lambda p, s: ...`): the
+lambda's `p` is its own parameter, not the caller's op: calling the nested function while `p` is pending launches
+with `c`, which `p` writes (the runtime raises `BorrowError` in the lambda), and `p` is used later at its
+`sync_on`, not in the lambda."""
+
+import safekernels as sk
+from safekernels import simt
+from safekernels.dtypes import f32
+from safekernels.simt import DisjointSlice, Slice, thread
+
+
+@simt.kernel
+@simt.launch_contract(block=64)
+def vecadd(a: Slice[f32], b: Slice[f32], c: DisjointSlice[f32]) -> None:
+    idx = thread.index_1d()
+    i = idx.get()
+    if (out := c.get_mut(idx)) is not None:
+        out.set(a[i] + b[i])
+
+
+def main() -> None:
+    dev = sk.Device.cpu()
+    stream = dev.new_stream()
+    prep = vecadd.prepare(simt.LaunchConfig1D.for_len(64, block=64), dev)
+    a = sk.zeros(64, f32, stream)
+    b = sk.zeros(64, f32, stream)
+    c = sk.zeros(64, f32, stream)
+    p = vecadd.launch_async(prep, a, b, c)
+
+    def inner() -> None:
+        run = lambda p, s: vecadd.launch(p, s, a, b, c)  # noqa: E731  # expect: E0499
+        run(prep, stream)
+
+    inner()
+    p.sync_on(stream)
+
+
+if __name__ == "__main__":
+    main()
