@@ -1037,6 +1037,8 @@ class FunctionLowerer(calls.PlaceNaming):
         self.registries: dict[str, list[tuple[calls.ContainerKey, Expression]]] = {}
         # names bound once to a call keeping its operands' items (`pool = itertools.cycle([c])`, the CLI's rule)
         self.iterators: dict[str, CallExpr] = {}
+        # names bound once to `defaultdict(lambda: buf)` and never changed in place: the factory's body (`buf`)
+        self.factories: dict[str, Expression] = {}
         self.rings: set[str] = set()  # names bound once to a bounded deque as long as its display (`ring_call`)
         self.getters: dict[str, CallExpr] = {}  # names bound once here to a call that may make a getter
         self.generators: dict[str, CallExpr] = {}  # names bound once to a generator call (`gen.send(x)`)
@@ -1257,6 +1259,18 @@ class FunctionLowerer(calls.PlaceNaming):
             values = self.literal_display(zipped.args[1])
         entries = stdlib_flow.dict_entries(named, keys, values)
         return (entries, True) if entries is not None else None
+
+    def factory_body(self, expr: Expression) -> Expression | None:
+        """`defaultdict(lambda: buf)`: its factory's body (the CLI's `factory_body`)."""
+        if not isinstance(expr, CallExpr) or any(kind != ARG_POS for kind in expr.arg_kinds):
+            return None
+        names = self.ctx.names(expr.callee)
+        if not any(stdlib_flow.factory_mapping(n, len(expr.args), 0) for n in names):
+            return None
+        factory = expr.args[0]
+        if not isinstance(factory, LambdaExpr) or factory.arguments:
+            return None
+        return factory.expr()
 
     def ring_call(self, expr: Expression) -> CallExpr | None:
         """`deque([a, c], maxlen=2)`: a bounded deque as long as its display (the CLI's `ring_call`), else None."""
@@ -1671,6 +1685,12 @@ class FunctionLowerer(calls.PlaceNaming):
         self.key_lists = bound_once(pairs, unsure, keyed_list)
         self.registries = bound_once(pairs, unsure, display_registry)
         self.iterators = bound_once(pairs, unsure, kept_iterator)
+        self.factories = {
+            name: body
+            for name, body in bound_once(pairs, unsure, self.factory_body).items()
+            # a name bound at most once here: the object the factory gives stays one
+            if isinstance(body, NameExpr) and sum(body.name in names for names, _ in pairs) <= 1
+        }
         self.generators = bound_once(pairs, unsure, self.generator_call)
         self.getters = bound_once(pairs, unsure, _getter_value)
         for index, (names, value) in enumerate(pairs):
@@ -3563,6 +3583,13 @@ class FunctionLowerer(calls.PlaceNaming):
         if isinstance(expr, IndexExpr) and not isinstance(expr.index, SliceExpr | TupleExpr):
             index = expr.index
             key = _key_literal(index)
+            if (
+                isinstance(expr.base, NameExpr)
+                and (body := self.factories.get(expr.base.name)) is not None
+                and (made := self.place(body)) is not None
+            ):
+                # `channels["left"]` of `channels = defaultdict(lambda: buf)`: every item is `buf` (the CLI's rule)
+                return (expr.base, index), (calls.Operand(expr, span, made, True),)
             if (
                 isinstance(key, str)
                 and isinstance(expr.base, NameExpr)

@@ -134,6 +134,19 @@ CONTAINER_FLOWS: Final[dict[str, ContainerFlow]] = {
 }
 
 
+#: Mappings that make an item by calling their factory for each key not stored yet (`collections.defaultdict`):
+#: bound once to `defaultdict(lambda: buf)` and never changed in place (nothing stored, deleted or popped), every
+#: item read by key is the object the factory's body names (`factory_mapping`), so `d["left"]` and `d["right"]`
+#: are one buffer.  A factory making a new object (`lambda: sk.zeros(...)`) gives new items, as before.
+FACTORY_MAPPINGS: Final[frozenset[str]] = frozenset({"collections.defaultdict"})
+
+
+def factory_mapping(name: str | None, positional: int, keywords: int) -> bool:
+    """Whether a call of the callable named `name` (qualified) with these operands is a mapping whose every item is
+    what its one positional operand, a factory, returns (`FACTORY_MAPPINGS`)."""
+    return name in FACTORY_MAPPINGS and positional == 1 and keywords == 0
+
+
 def container_flow(name: str | None) -> ContainerFlow | None:
     """The `CONTAINER_FLOWS` entry of a callable's qualified name, else None."""
     return None if name is None else CONTAINER_FLOWS.get(name)

@@ -1172,6 +1172,8 @@ class FunctionLowerer(calls.PlaceNaming):
         # names bound once to a call keeping its operands' items (`pool = itertools.cycle([c])`, `stdlib_flow`):
         # an item taken from the name (`next(pool)`) is any of them
         self.iterators: dict[str, ast.Call] = {}
+        # names bound once to `defaultdict(lambda: buf)` and never changed in place: the factory's body (`buf`)
+        self.factories: dict[str, ast.expr] = {}
         self.rings: set[str] = set()  # names bound once to a bounded deque as long as its display (`ring_call`)
         self.getters: dict[str, ast.Call] = {}  # names bound once here to a call that may make a getter
         self.generators: dict[str, ast.Call] = {}  # names bound once to a generator call (`gen.send(x)`)
@@ -1424,6 +1426,21 @@ class FunctionLowerer(calls.PlaceNaming):
             values = self.literal_display(zipped.args[1])
         entries = stdlib_flow.dict_entries([(k.arg, k.value) for k in node.keywords], keys, values)
         return (entries, True) if entries is not None else None
+
+    def factory_body(self, node: ast.expr) -> ast.expr | None:
+        """`defaultdict(lambda: buf)` (`stdlib_flow.factory_mapping`, a lambda without parameters): its body."""
+        if not isinstance(node, ast.Call) or any(isinstance(a, ast.Starred) for a in node.args):
+            return None
+        if not stdlib_flow.factory_mapping(self.stdlib_name(node.func), len(node.args), len(node.keywords)):
+            return None
+        factory = node.args[0]
+        arguments = factory.args if isinstance(factory, ast.Lambda) else None
+        if arguments is None or arguments.args or arguments.posonlyargs or arguments.kwonlyargs:
+            return None
+        if arguments.vararg is not None or arguments.kwarg is not None:
+            return None
+        assert isinstance(factory, ast.Lambda)
+        return factory.body
 
     def ring_call(self, node: ast.expr) -> ast.Call | None:
         """`deque([a, c], maxlen=2)`: a bounded deque as long as its display (`calls.deque_bound`), else None."""
@@ -1824,6 +1841,12 @@ class FunctionLowerer(calls.PlaceNaming):
         self.key_lists = bound_once(pairs, unsure, keyed_list)
         self.registries = bound_once(pairs, unsure, display_registry)
         self.iterators = bound_once(pairs, unsure, kept_iterator)
+        self.factories = {
+            name: body
+            for name, body in bound_once(pairs, unsure, self.factory_body).items()
+            # a name bound at most once here: the object the factory gives stays one
+            if isinstance(body, ast.Name) and sum(body.id in names for names, _ in pairs) <= 1
+        }
         self.generators = bound_once(pairs, unsure, self.generator_call)
         self.getters = bound_once(pairs, unsure, _getter_value)
         for index, (names, value) in enumerate(pairs):
@@ -3784,6 +3807,13 @@ class FunctionLowerer(calls.PlaceNaming):
                 return None
             index = items_in_brackets[0]
             key = _key_literal(index)
+            if (
+                isinstance(node.value, ast.Name)
+                and (body := self.factories.get(node.value.id)) is not None
+                and (made := self.place(body)) is not None
+            ):
+                # `channels["left"]` of `channels = defaultdict(lambda: buf)`: every item is `buf`
+                return (node.value, index), (calls.Operand(node, span, made, True),)
             if (
                 isinstance(key, str)
                 and isinstance(node.value, ast.Name)

@@ -1,5 +1,5 @@
 # fresh-expect: E0499 at line 39
-# fresh-known-miss: cli,mypy defaultdict(lambda: channel_buffer): every missing key gives the one captured buffer; items of a defaultdict built by a factory are new values
+# fresh-note: found since: every item of a defaultdict(lambda: buf) nothing is stored into is the buffer its factory names (stdlib_flow.FACTORY_MAPPINGS, factory_body in both front ends)
 """Deinterleave a stereo stream into left and right channels, with output buffers created on demand."""
 from collections import defaultdict
 
