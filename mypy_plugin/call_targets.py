@@ -1871,6 +1871,14 @@ def _applied(
     )
 
 
+def phase_summary(
+    lowerer: FunctionLowerer, phase: FuncItem, args: tuple[calls.Operand[Expression], ...], span: Span
+) -> AppliedSummary[Expression] | None:
+    """The summary of one part of a `@contextlib.contextmanager` generator of the module's top level, with a `with`
+    item's call operands bound to its parameters (the CLI's `phase_summary`)."""
+    return _applied(lowerer, phase, None, False, args, span)
+
+
 def _moves_receiver_attributes(func: FuncItem, receiver: str) -> bool:
     """Whether a method calls a moving method on an attribute of its receiver (the CLI front end's rule)."""
     for node in tree.walk_many(func.body.body):

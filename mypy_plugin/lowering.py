@@ -76,6 +76,7 @@ from mypy.nodes import (
     OperatorAssignmentStmt,
     OpExpr,
     OverloadedFuncDef,
+    PassStmt,
     RaiseStmt,
     RefExpr,
     ReturnStmt,
@@ -105,7 +106,7 @@ from mypy.patterns import (
     StarredPattern,
     ValuePattern,
 )
-from mypy.types import Instance, Type, TypeAliasType, UnionType, get_proper_type
+from mypy.types import FunctionLike, Instance, Type, TypeAliasType, UnionType, get_proper_type
 
 from mypy_plugin import resolve, tree
 from mypy_plugin.call_targets import (
@@ -116,6 +117,7 @@ from mypy_plugin.call_targets import (
     constructor_summary,
     generated_fields,
     module_registries,
+    phase_summary,
     receiver_accessors,
     receiver_class,
     receiver_classes,
@@ -232,6 +234,63 @@ def _returned_tuples(func: FuncItem) -> list[tuple[str | None, ...]] | None:
     rebound = _rebound_names(func)
     params = {arg.variable.name for arg in func.arguments}
     return [tuple(f"{n}$local" if n in rebound and n in params else n for n in items) for items in found]
+
+
+def _binds_names(node: Node) -> set[str]:
+    """The names one node binds (the CLI's stored names and `_binds_name`, for `with_alias`): assignment, `for`,
+    `with`, `del` and walrus targets, comprehension indices, `except ... as`, `match` captures, imports, `global` /
+    `nonlocal` declarations."""
+    targets: list[Expression] = []
+    if isinstance(node, AssignmentStmt):
+        targets = list(node.lvalues)
+    elif isinstance(node, OperatorAssignmentStmt):
+        targets = [node.lvalue]
+    elif isinstance(node, ForStmt):
+        targets = [node.index]
+    elif isinstance(node, DelStmt):
+        targets = [node.expr]
+    elif isinstance(node, AssignmentExpr):
+        targets = [node.target]
+    elif isinstance(node, WithStmt):
+        targets = [t for t in node.target if t is not None]
+    elif isinstance(node, GeneratorExpr | ListComprehension | SetComprehension | DictionaryComprehension):
+        gen = node.generator if isinstance(node, ListComprehension | SetComprehension) else node
+        targets = list(gen.indices)
+    elif isinstance(node, TryStmt):
+        return {v.name for v in node.vars if v is not None}
+    elif isinstance(node, AsPattern | StarredPattern):
+        found = node.name if isinstance(node, AsPattern) else node.capture
+        return {found.name} if found is not None else set()
+    elif isinstance(node, MappingPattern):
+        return {node.rest.name} if node.rest is not None else set()
+    elif isinstance(node, Import | ImportFrom):
+        pairs = node.ids if isinstance(node, Import) else node.names
+        return {(alias or name).split(".")[0] for name, alias in pairs}
+    elif isinstance(node, GlobalDecl | NonlocalDecl):
+        return set(node.names)
+    return {n for t in targets for n in _target_names(t)}
+
+
+def _is_yield_statement(stmt: Statement) -> bool:
+    """`yield x` as a statement (the CLI's `_is_yield_statement`)."""
+    return isinstance(stmt, ExpressionStmt) and isinstance(stmt.expr, YieldExpr)
+
+
+def _try_parts(stmt: Statement) -> tuple[list[Statement], list[Statement], list[Statement]] | None:
+    """A `try` statement's body, `else` and `finally` (the CLI's `_try_parts`), else None."""
+    if not isinstance(stmt, TryStmt):
+        return None
+    orelse = stmt.else_body.body if stmt.else_body is not None else []
+    final = stmt.finally_body.body if stmt.finally_body is not None else []
+    return stmt.body.body, orelse, final
+
+
+def _phase_def(func: FuncDef, body: list[Statement]) -> FuncDef:
+    """A function of `func`'s parameters whose body is one part of `func`'s body (the CLI's `_phase_def`)."""
+    typ = func.type if isinstance(func.type, FunctionLike) else None
+    made = FuncDef(func.name, func.arguments, Block(body or [PassStmt()]), typ)
+    made.set_line(func)
+    return made
 
 
 def _rebound_names(func: FuncItem) -> set[str]:
@@ -2177,7 +2236,9 @@ class FunctionLowerer(calls.PlaceNaming):
             index = node.index
 
             def take() -> None:
-                self.bind(index, callables.iterated_call(self.call(generator, taker)))
+                taken = self.call(generator, taker)
+                views = self.yielded_views(generator)
+                self.bind(index, callables.iterated_item(taken, views, span_of(generator), self))
                 self.suite(node.body)
 
             head, body = self.block(lambda: None), self.block(take)
@@ -2365,10 +2426,71 @@ class FunctionLowerer(calls.PlaceNaming):
                 self.entered(item) if target is not None else None,
                 isinstance(item, CallExpr)
                 and any(self.ctx.refers_to(item.callee, name) for name in calls.EXIT_STACK_CONTEXTS),
+                self.with_phases(item),
+                self.with_alias(item, target, node.body),
             )
             for item, target in zip(node.expr, node.target, strict=True)
         ]
         calls.lower_with(items, lambda: self.block(lambda: self.suite(node.body)), span_of(node), self)
+
+    def context_generator(self, expr: Expression) -> FuncDef | None:
+        """The `@contextlib.contextmanager` generator of the module's top level that `expr` calls (the CLI's
+        `context_generator`), else None."""
+        if not (isinstance(expr, CallExpr) and isinstance(expr.callee, NameExpr)):
+            return None
+        node = expr.callee.node
+        symbol = self.ctx.module.names.get(expr.callee.name)
+        if not isinstance(node, Decorator) or symbol is None or symbol.node is not node:
+            return None
+        if expr.callee.name in self.local_names or len(node.original_decorators) != 1:
+            return None
+        if not any(self.ctx.refers_to(node.original_decorators[0], n) for n in calls.CONTEXT_MANAGER_DECORATORS):
+            return None
+        return node.func
+
+    def with_phases(self, expr: Expression) -> tuple[Callable[[], None], Callable[[], None]] | None:
+        """What a `@contextlib.contextmanager` generator of the module with one `yield` does before it and after it,
+        applied when entering the item and leaving the block (the CLI's `with_phases`)."""
+        func = self.context_generator(expr) if not self.kernel_body else None
+        if func is None or not isinstance(expr, CallExpr):
+            return None
+        if sum(isinstance(n, YieldExpr | YieldFromExpr) for n in tree.walk(func.body)) != 1:
+            return None
+        classes = self.ctx.classes
+        built = classes.memo.phases.get(id(func))
+        if built is None:
+            split = calls.with_phases(func.body.body, _is_yield_statement, _try_parts)
+            if split is None:
+                return None
+            built = classes.memo.phases[id(func)] = (_phase_def(func, split[0]), _phase_def(func, split[1]))
+        args = tuple(
+            self.operand(arg, keyword if kind == ARG_NAMED else None, kind in (ARG_STAR, ARG_STAR2))
+            for arg, kind, keyword in zip(expr.args, expr.arg_kinds, expr.arg_names, strict=True)
+        )
+        span = span_of(expr)
+        applied = [phase_summary(self, phase, args, span) for phase in built if isinstance(phase, FuncDef)]
+        if len(applied) != 2 or applied[0] is None or applied[1] is None:
+            return None
+        entering, leaving = applied[0], applied[1]
+        return (
+            lambda: apply_summary(entering, expr, span, self),
+            lambda: apply_summary(leaving, expr, span, self),
+        )
+
+    def with_alias(self, expr: Expression, target: Expression | None, body: Block) -> tuple[str, str] | None:
+        """`with staged(pf) as ready:`: `ready` stands for `pf` in the block (the CLI's `with_alias`)."""
+        func = self.context_generator(expr)
+        if func is None or not isinstance(expr, CallExpr) or not isinstance(target, NameExpr):
+            return None
+        yielded = set(_returned_params(func, yields=True) or ())
+        arg = _bind_call(func, expr).get(next(iter(yielded))) if len(yielded) == 1 else None
+        if not isinstance(arg, NameExpr) or arg.name == target.name:
+            return None
+        names = {arg.name, target.name}
+        for sub in tree.walk(body, skip_scopes=False):
+            if isinstance(sub, FuncItem | ClassDef | Decorator) or _binds_names(sub) & names:
+                return None
+        return target.name, self.name(arg.name)
 
     def entered(self, expr: Expression) -> Callable[[], ir.Value] | None:
         """What `with lend(c) as lo:` binds `lo` to (the CLI's `entered`, `calls.entered_value`)."""
@@ -2665,6 +2787,8 @@ class FunctionLowerer(calls.PlaceNaming):
 
     def assign(self, targets: Sequence[Expression], value: Expression) -> None:
         if len(targets) == 1 and isinstance(value, CallExpr) and self.copied_fields(targets[0], value):
+            return
+        if self.taken_views(targets, value):
             return
         if len(targets) == 1 and isinstance(targets[0], NameExpr) and targets[0].name in self.containers:
             raw = targets[0].name
@@ -3955,6 +4079,60 @@ class FunctionLowerer(calls.PlaceNaming):
         found = self.helper(expr.callee)
         return expr if found is not None and self.ctx.classes.runs_when_iterated(found) else None
 
+    def yielded_views(self, generator: CallExpr) -> callables.YieldedViews | None:
+        """The views a generator call yields, when every `yield` gives a view of a parameter (the CLI's
+        `yielded_views`)."""
+        helper = self.helper(generator.callee) if isinstance(generator.callee, NameExpr) else None
+        if helper is None:
+            return None
+        yields = [n.expr for n in tree.walk(helper.body) if isinstance(n, YieldExpr)]
+        if not yields or any(y is None for y in yields):
+            return None
+        passed = _bind_call(helper, generator)
+        params = {arg.variable.name for arg in helper.arguments}
+        return callables.yielded_views(
+            [self.returned_item(None, y, params, passed, helper, generator) for y in yields if y is not None]
+        )
+
+    def taken_generator(self, expr: Expression) -> tuple[CallExpr, CallExpr | None] | None:
+        """`gen(...)` unpacked as it is, or through a call keeping its items (the CLI's `taken_generator`)."""
+        wrapper = None
+        if isinstance(expr, CallExpr) and self.generator_call(expr) is None:
+            flow = self.stdlib_flow_of(expr.callee)
+            positional = [a for a, k in zip(expr.args, expr.arg_kinds, strict=True) if k == ARG_POS]
+            if flow is None or flow.relation != "items" or flow.itself or flow.flatten or not positional:
+                return None
+            if any(k not in (ARG_POS, ARG_NAMED) for k in expr.arg_kinds) or expr.arg_kinds[0] != ARG_POS:
+                return None
+            if stdlib_flow.item_operands(flow, len(positional)) != (0,):
+                return None
+            wrapper, expr = expr, expr.args[0]
+        generator = self.generator_call(expr)
+        if generator is None or self.yielded_views(generator) is None:
+            return None
+        return generator, wrapper
+
+    def taken_views(self, targets: Sequence[Expression], value: Expression) -> bool:
+        """`left, right = itertools.islice(windows(buf, n), 2)`: each name a view of the caller's argument (the
+        CLI's `taken_views`, `callables.bind_taken_items`).  False, lowering nothing, for anything else."""
+        if len(targets) != 1 or not isinstance(targets[0], TupleExpr | ListExpr):
+            return False
+        taken = self.taken_generator(value)
+        if taken is None:
+            return False
+        generator, wrapper = taken
+        views = self.yielded_views(generator)
+        assert views is not None
+        if wrapper is not None:
+            self.expr(wrapper.callee)
+        self.iterated.add(id(generator))
+        self.call(generator, None)
+        if wrapper is not None:
+            for arg in wrapper.args[1:]:
+                self.expr(arg)
+        callables.bind_taken_items(self.target(targets[0]), views, span_of(value), self)
+        return True
+
     def call(self, node: CallExpr, holder: ir.Place | None) -> ir.Value:
         """What a call does and gives; a call of a memoised function gives the object its cache keeps for equal
         arguments (`memo.memo_result`, the CLI's `call`)."""
@@ -4038,7 +4216,8 @@ class FunctionLowerer(calls.PlaceNaming):
             # `next(gen(...))`: the generator's body runs to its first item, which the call gives (the CLI's rule)
             self.expr(node.callee)
             self.iterated.add(id(generator))
-            return callables.iterated_call(self.call(generator, holder))
+            item = self.call(generator, holder)
+            return callables.iterated_item(item, self.yielded_views(generator), span_of(node), self)
         partial_name = self.partial_names.get(id(node))
         if partial_name is not None:
             return self.bind_partial(node, partial_name)

@@ -420,6 +420,9 @@ class SummaryMemo:
         self.cyclic: set[object] = set()
         # what each class's `__init__` leaves on `self` (`init_state.init_facts`), by the front end's key
         self.init_facts: dict[object, InitFacts] = {}
+        # the two functions a front end builds of a `@contextlib.contextmanager` generator's body (`calls.with_phases`),
+        # by its key: kept here, alive as long as the summaries keyed by their ids
+        self.phases: dict[object, tuple[object, object]] = {}
 
     def get(self, key: object, compute: Callable[[], CallSummary | None]) -> CallSummary | None:
         if key in self.done:

@@ -34,11 +34,24 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
-from typing import Final, TypeAlias, TypeVar
+from typing import Any, Final, TypeAlias, TypeVar
 
 from ownership_check.core import ir
 from ownership_check.core.call_effects import RECEIVED_KIND, SENT_VALUE, AppliedSummary
-from ownership_check.core.calls import KernelSignature, Lowering, Operand, PlaceTarget, bind_target
+from ownership_check.core.calls import (
+    KernelSignature,
+    Lowering,
+    Operand,
+    PlaceTarget,
+    ReturnedItem,
+    SliceView,
+    Target,
+    UnpackTarget,
+    ViewCall,
+    all_views,
+    bind_target,
+    returned_views,
+)
 from ownership_check.core.messages import move_help
 from ownership_check.diagnostics import Span
 from safekernels.ownership_model import (
@@ -339,6 +352,45 @@ def iterated_call(value: ir.Value) -> ir.Value:
     (a yielded `launch_async` op's loans are the summary's `returned_loans`, held by the name the item is bound
     to), so the item is the value that call gives."""
     return value
+
+
+#: The views a generator function of the module yields at each of its `yield`s, when every one gives a view of
+#: a parameter (`yield buf.view(start, start + size)`), as `calls.returned_view` makes them at the call: views of
+#: the caller's arguments.
+YieldedViews: TypeAlias = "Sequence[ViewCall[Any] | SliceView[Any]]"
+
+
+def yielded_views(items: Sequence[ReturnedItem]) -> YieldedViews | None:
+    """The views a generator yields (`items`: what each `yield` gives, as the front ends read a `return`'s value,
+    `calls.returned_view`), when every `yield` gives one; else None (the item is the call's value,
+    `iterated_call`)."""
+    return items if all_views(items) else None
+
+
+def iterated_item(value: ir.Value, views: YieldedViews | None, span: Span, sink: Lowering[E]) -> ir.Value:
+    """An item taken from a call of a generator function of the module (`next(gen(buf))`, `for w in gen(buf)`),
+    after the call was lowered: where every `yield` gives a view of a parameter, a view of the caller's argument
+    (`calls.returned_views`: one `Branch` arm per `yield`; computed bounds overlap everything of the base), as the
+    runtime hands out views of that buffer; else the call's value (`iterated_call`)."""
+    if views:
+        return returned_views(views, span, sink)
+    return iterated_call(value)
+
+
+def bind_taken_items(target: Target[E], views: YieldedViews, span: Span, sink: Lowering[E]) -> None:
+    """`left, right = itertools.islice(windows(buf, n), 2)` / `a, b = windows(buf, n)` of a generator whose every
+    `yield` gives a view of a parameter: each name takes an item of its own, a view of the caller's argument
+    (`iterated_item`), so two of them passed as two outputs of one launch overlap (the runtime's aliasing check
+    refuses windows that share elements, and the checker cannot tell computed bounds apart).  A starred name gets
+    a new list, a nested unpacking new values."""
+    if not isinstance(target, UnpackTarget):
+        bind_target(target, returned_views(views, span, sink), sink)
+        return
+    for item in target.items:
+        if isinstance(item, PlaceTarget):
+            bind_target(item, returned_views(views, span, sink), sink)
+        else:
+            bind_target(item, ir.Fresh(), sink)
 
 
 #: The generator methods that send a value into the body, which resumes at its `yield` with it.

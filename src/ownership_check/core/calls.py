@@ -865,6 +865,14 @@ class WithItem(Generic[E]):
     # `@contextlib.contextmanager` generator of the module yields (`entered_value`); else a new value
     entered: Callable[[], ir.Value] | None = None
     exit_stack: bool = False  # `contextlib.ExitStack()`: what the body registers with it runs when the block is left
+    # a `@contextlib.contextmanager` generator of the module (`with_phases`): what its body does before its
+    # `yield` (emitted when the item is entered) and after it (when the block is left, however)
+    phases: tuple[Callable[[], None], Callable[[], None]] | None = None
+    # `with staged(pf) as ready:` of such a generator yielding its parameter bound to the plain name `pf`, neither
+    # name rebound in the block: (`ready` as written, the name `pf` is): `ready` is `pf` in the block, attribute
+    # paths included (`ready.staging` is `pf.staging`), so what a method called on either does to them is seen
+    # through both
+    renamed: tuple[str, str] | None = None
 
 
 # --- device-likeness --------------------------------------------------------------------------------------------
@@ -2693,6 +2701,11 @@ def lower_with(items: Sequence[WithItem[E]], body: Callable[[], ir.Block], span:
                 released.append(ir.Del(held, span))
             elif isinstance(value, ir.FromPlace):
                 sink.emit(ir.Use(value.source, value.span))  # `with lock:` reads `lock`
+            if item.phases is not None:
+                entering, leaving = item.phases
+                entering()
+                # one op (a one-armed `Branch`), so the exits' reversal below keeps its own order
+                released.append(ir.Branch((sink.block(leaving),), span))
         else:
             sink.lower_expr(item.node)
         if item.target is not None:
@@ -2701,7 +2714,13 @@ def lower_with(items: Sequence[WithItem[E]], body: Callable[[], ir.Block], span:
                 key = (item.target.place.root, item.target.place.attrs)
                 registered.append((key, stacks.get(key)))
                 stacks[key] = []
+    renames: list[dict[str, str]] | None = getattr(sink, "renames", None)
+    same = dict(item.renamed for item in items if item.renamed is not None)
+    if same and renames is not None:
+        renames.append(same)
     block = body()
+    if same and renames is not None:
+        renames.pop()
     for key, outer in registered:
         # the stack's callbacks and entered context managers run last-in first-out when it exits, before the
         # items entered ahead of it exit (`released` runs in reverse)
@@ -2723,6 +2742,37 @@ def lower_with(items: Sequence[WithItem[E]], body: Callable[[], ir.Block], span:
 
 #: Decorators that make a generator function a context manager whose `__enter__` gives what the generator yields.
 CONTEXT_MANAGER_DECORATORS: Final[frozenset[str]] = frozenset({"contextlib.contextmanager"})
+
+
+#: A statement of a front end's syntax tree (`with_phases`).
+S = TypeVar("S")
+
+
+def with_phases(
+    body: Sequence[S],
+    is_yield: Callable[[S], bool],
+    try_parts: Callable[[S], tuple[Sequence[S], Sequence[S], Sequence[S]] | None],
+) -> tuple[list[S], list[S]] | None:
+    """The statements of a `@contextlib.contextmanager` generator's `body` that run when a `with` statement enters
+    it and when its block is left, split at its one `yield` (the front end checks it has one): an expression
+    statement (`is_yield`) of the body, or of the body of a `try` statement of it (`try_parts`: its body, `else`
+    and `finally`), as in `try: yield x` / `finally: op.sync_on(s)`.  Entering runs what comes before the `yield`;
+    leaving runs the rest of that `try` body, its `else` and `finally`, then the statements after it (a block that
+    raises runs the `finally` too; the handlers are for what the block raises).  The front ends lower each part
+    as a function of the generator's parameters and apply its call summary at the `with` item and in the block's
+    `finally` (`WithItem.phases`), so a `launch_async` op the generator leaves pending on an attribute of an
+    argument across the `yield` holds its loans during the block.  None for other shapes."""
+    for index, stmt in enumerate(body):
+        if is_yield(stmt):
+            return list(body[:index]), list(body[index + 1 :])
+        parts = try_parts(stmt)
+        if parts is None:
+            continue
+        inner, orelse, final = parts
+        for at, sub in enumerate(inner):
+            if is_yield(sub):
+                return [*body[:index], *inner[:at]], [*inner[at + 1 :], *orelse, *final, *body[index + 1 :]]
+    return None
 
 
 def entered_value(found: Choices[E] | None, span: Span, sink: Lowering[E]) -> Callable[[], ir.Value] | None:

@@ -58,6 +58,7 @@ from ownership_check.frontend.call_targets import (
     constructor_summary,
     generated_fields,
     module_registries,
+    phase_summary,
     receiver_accessors,
     receiver_class,
     receiver_classes,
@@ -820,6 +821,39 @@ def _returned_calls(func: FunctionNode) -> list[ast.Call | None]:
         for node in _walk(func.body)
         if isinstance(node, ast.Return)
     ]
+
+
+def _binds_name(node: ast.AST) -> set[str]:
+    """The names a node other than a name binds (`except ... as e`, a `match` capture, an import, `global` /
+    `nonlocal` declarations), for `with_alias`."""
+    if isinstance(node, ast.ExceptHandler | ast.MatchAs | ast.MatchStar):
+        return {node.name} if node.name is not None else set()
+    if isinstance(node, ast.MatchMapping):
+        return {node.rest} if node.rest is not None else set()
+    if isinstance(node, ast.Import | ast.ImportFrom):
+        return {(a.asname or a.name).split(".")[0] for a in node.names}
+    if isinstance(node, ast.Global | ast.Nonlocal):
+        return set(node.names)
+    return set()
+
+
+def _is_yield_statement(stmt: ast.stmt) -> bool:
+    """`yield x` as a statement (`calls.with_phases`)."""
+    return isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Yield)
+
+
+def _try_parts(stmt: ast.stmt) -> tuple[list[ast.stmt], list[ast.stmt], list[ast.stmt]] | None:
+    """A `try` statement's body, `else` and `finally` (`calls.with_phases`), else None."""
+    return (stmt.body, stmt.orelse, stmt.finalbody) if isinstance(stmt, ast.Try) else None
+
+
+def _phase_def(func: ast.FunctionDef, body: list[ast.stmt]) -> ast.FunctionDef:
+    """A function of `func`'s parameters whose body is one part of `func`'s body (`calls.with_phases`), under its
+    name and at its place (its statements keep theirs)."""
+    made = ast.FunctionDef(
+        name=func.name, args=func.args, body=body or [ast.Pass()], decorator_list=[], returns=None
+    )
+    return ast.copy_location(made, func)
 
 
 def _bind_call(func: FunctionNode, call: ast.Call, method: bool = False) -> dict[str, ast.expr]:
@@ -2402,7 +2436,9 @@ class FunctionLowerer(calls.PlaceNaming):
             self.loop_items.add(id(generator))
 
             def take() -> None:
-                self.bind(node.target, callables.iterated_call(self.call(generator, taker)))
+                taken = self.call(generator, taker)
+                views = self.yielded_views(generator)
+                self.bind(node.target, callables.iterated_item(taken, views, self.span(generator), self))
                 self.suite(node.body)
 
             head, body = self.block(lambda: None), self.block(take)
@@ -2581,6 +2617,8 @@ class FunctionLowerer(calls.PlaceNaming):
                 self.entered(item.context_expr) if item.optional_vars is not None else None,
                 isinstance(item.context_expr, ast.Call)
                 and self.ctx.qualify(item.context_expr.func) in calls.EXIT_STACK_CONTEXTS,
+                self.with_phases(item.context_expr),
+                self.with_alias(item.context_expr, item.optional_vars, node.body),
             )
             for item in node.items
         ]
@@ -2603,6 +2641,64 @@ class FunctionLowerer(calls.PlaceNaming):
         bound = _bind_call(func, node)
         picked = tuple(bound[name] for name in yielded if name in bound)
         return calls.entered_value(self._alternatives((), picked, self.span(node), 0), self.span(node), self)
+
+    def context_generator(self, node: ast.expr) -> ast.FunctionDef | None:
+        """The `@contextlib.contextmanager` generator of the module's top level that `node` calls, else None."""
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)) or node.func.id in self.local_names:
+            return None
+        name = node.func.id
+        func = next((s for s in self.ctx.module.body if isinstance(s, ast.FunctionDef) and s.name == name), None)
+        if func is None or len(func.decorator_list) != 1:
+            return None
+        return func if self.ctx.qualify(func.decorator_list[0]) in calls.CONTEXT_MANAGER_DECORATORS else None
+
+    def with_phases(self, node: ast.expr) -> tuple[Callable[[], None], Callable[[], None]] | None:
+        """`with staged(pf, raw):` of a `@contextlib.contextmanager` generator of the module with one `yield`: what
+        its body does before the `yield` and after it (`calls.with_phases`), each lowered as a function of its
+        parameters whose summary is applied with the call's operands (`phase_summary`), when entering the item and
+        when leaving the block; else None."""
+        func = self.context_generator(node) if not self.kernel_body else None
+        if func is None or not isinstance(node, ast.Call):
+            return None
+        if sum(isinstance(n, ast.Yield | ast.YieldFrom) for n in _walk(func.body)) != 1:
+            return None
+        classes = self.ctx.classes
+        built = classes.memo.phases.get(id(func))
+        if built is None:
+            split = calls.with_phases(func.body, _is_yield_statement, _try_parts)
+            if split is None:
+                return None
+            built = classes.memo.phases[id(func)] = (_phase_def(func, split[0]), _phase_def(func, split[1]))
+        args = tuple(self.operand(a.value, a.keyword, bool(a.star)) for a in call_args(node))
+        span = self.span(node)
+        applied = [phase_summary(self, phase, args, span) for phase in built if isinstance(phase, ast.FunctionDef)]
+        if len(applied) != 2 or applied[0] is None or applied[1] is None:
+            return None
+        entering, leaving = applied[0], applied[1]
+        return (
+            lambda: apply_summary(entering, node, span, self),
+            lambda: apply_summary(leaving, node, span, self),
+        )
+
+    def with_alias(self, node: ast.expr, target: ast.expr | None, body: list[ast.stmt]) -> tuple[str, str] | None:
+        """`with staged(pf) as ready:` of a `@contextlib.contextmanager` generator of the module that yields one
+        parameter, bound to the plain name `pf`, the block binding neither name and defining no function, class
+        or lambda: `ready` stands for `pf` in the block (`calls.WithItem.renamed`); else None."""
+        func = self.context_generator(node)
+        if func is None or not isinstance(node, ast.Call) or not isinstance(target, ast.Name):
+            return None
+        yielded = set(_returned_params(func, yields=True) or ())
+        arg = _bind_call(func, node).get(next(iter(yielded))) if len(yielded) == 1 else None
+        if not isinstance(arg, ast.Name) or arg.id == target.id:
+            return None
+        names = {arg.id, target.id}
+        for sub in _walk(body, skip_scopes=False):
+            if isinstance(sub, _SCOPES) or (isinstance(sub, ast.Name) and not isinstance(sub.ctx, ast.Load)):
+                if not isinstance(sub, ast.Name) or sub.id in names:
+                    return None
+            elif _binds_name(sub) & names:
+                return None
+        return target.id, self.name(arg.id)
 
     def constructs(self, node: ast.Call) -> bool:
         """Whether `node` builds an object of a class whose initializer the checker follows (`Cls(...)`)."""
@@ -2884,6 +2980,8 @@ class FunctionLowerer(calls.PlaceNaming):
 
     def assign(self, targets: Sequence[ast.expr], value: ast.expr) -> None:
         if len(targets) == 1 and isinstance(value, ast.Call) and self.copied_fields(targets[0], value):
+            return
+        if self.taken_views(targets, value):
             return
         if len(targets) == 1 and isinstance(targets[0], ast.Name) and targets[0].id in self.containers:
             raw = targets[0].id
@@ -4155,6 +4253,61 @@ class FunctionLowerer(calls.PlaceNaming):
         found = self.helper(node.func.id)
         return node if found is not None and self.ctx.classes.runs_when_iterated(found) else None
 
+    def yielded_views(self, generator: ast.Call) -> callables.YieldedViews | None:
+        """The views a generator call (`generator_call`) yields, when every `yield` of its function gives a view of
+        a parameter (`yield buf.view(start, start + size)`, read as a `return` of it is: `returned_item`), else
+        None (`callables.yielded_views`)."""
+        helper = self.helper(generator.func.id) if isinstance(generator.func, ast.Name) else None
+        if helper is None:
+            return None
+        yields = [n.value for n in _walk(helper.body) if isinstance(n, ast.Yield)]
+        if not yields or any(y is None for y in yields):
+            return None
+        passed = _bind_call(helper, generator)
+        params = {p.arg for p in _param_names(helper.args)}
+        return callables.yielded_views(
+            [self.returned_item(None, y, params, passed, helper, generator) for y in yields if y is not None]
+        )
+
+    def taken_generator(self, node: ast.expr) -> tuple[ast.Call, ast.Call | None] | None:
+        """`gen(...)` unpacked as it is, or through a call keeping its items (`itertools.islice(gen(...), 2)`,
+        `list(gen(...))`: `stdlib_flow.keeps_items`, its first operand), of a generator function whose every
+        `yield` gives a view of a parameter (`yielded_views`): the generator call and the wrapping call."""
+        wrapper = None
+        if isinstance(node, ast.Call) and self.generator_call(node) is None:
+            flow = stdlib_flow.keeps_items(self.stdlib_name(node.func))
+            if flow is None or flow.itself or flow.flatten or not node.args or any(
+                isinstance(a, ast.Starred) for a in node.args
+            ) or any(k.arg is None for k in node.keywords) or stdlib_flow.item_operands(flow, len(node.args)) != (0,):
+                return None
+            wrapper, node = node, node.args[0]
+        generator = self.generator_call(node)
+        if generator is None or self.yielded_views(generator) is None:
+            return None
+        return generator, wrapper
+
+    def taken_views(self, targets: Sequence[ast.expr], value: ast.expr) -> bool:
+        """`left, right = itertools.islice(windows(buf, n), 2)` (`taken_generator`): the generator's body runs for
+        the items the unpacking takes, each a view of the caller's argument (`callables.bind_taken_items`).  False,
+        lowering nothing, for anything else."""
+        if len(targets) != 1 or not isinstance(targets[0], ast.Tuple | ast.List):
+            return False
+        taken = self.taken_generator(value)
+        if taken is None:
+            return False
+        generator, wrapper = taken
+        views = self.yielded_views(generator)
+        assert views is not None
+        if wrapper is not None:
+            self.expr(wrapper.func)
+        self.iterated.add(id(generator))
+        self.call(generator, None)
+        if wrapper is not None:
+            for arg in (*wrapper.args[1:], *(k.value for k in wrapper.keywords)):
+                self.expr(arg)
+        callables.bind_taken_items(self.target(targets[0]), views, self.span(value), self)
+        return True
+
     def call(self, node: ast.Call, holder: ir.Place | None) -> ir.Value:
         """What a call does and gives; a call of a memoised function gives the object its cache keeps for equal
         arguments (`memo.memo_result`)."""
@@ -4221,7 +4374,8 @@ class FunctionLowerer(calls.PlaceNaming):
             # `next(gen(...))`: the generator's body runs to its first item, which the call gives
             self.expr(node.func)
             self.iterated.add(id(generator))
-            return callables.iterated_call(self.call(generator, holder))
+            item = self.call(generator, holder)
+            return callables.iterated_item(item, self.yielded_views(generator), self.span(node), self)
         partial_name = self.partial_names.get(id(node))
         if partial_name is not None:
             return self.bind_partial(node, partial_name)

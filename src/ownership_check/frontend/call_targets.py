@@ -1734,6 +1734,14 @@ def _applied(
     )
 
 
+def phase_summary(
+    lowerer: FunctionLowerer, phase: ast.FunctionDef, args: tuple[calls.Operand[ast.expr], ...], span: Span
+) -> AppliedSummary[ast.expr] | None:
+    """The summary of one part of a `@contextlib.contextmanager` generator of the module's top level
+    (`calls.with_phases`: a function of its parameters), with a `with` item's call operands bound to them."""
+    return _applied(lowerer, phase, None, False, args, span)
+
+
 def _moves_receiver_attributes(func: ast.FunctionDef | ast.AsyncFunctionDef, receiver: str) -> bool:
     """Whether a method calls a moving method on an attribute of its receiver (`self.w.to(dev, s)`), which moves
     only a device value (`call_effects.with_receiver_moves`)."""

@@ -1,5 +1,5 @@
 # fresh-expect: E0505 at line 54
-# fresh-known-miss: cli,mypy a pending launch_async op held across a @contextmanager's with-block (synced in its finally) while the block partitions the borrowed buffer through a method
+# fresh-note: found since: a @contextmanager generator's body runs in two parts, before its yield when the with item is entered and after it when the block is left (its finally), and the as name of a yielded argument is that argument in the block (attribute paths included)
 """Double-buffered input pipeline: normalize raw frames with an async SIMT launch, then
 hand the staged frame to a tile kernel that squares it for an energy estimate."""
 from __future__ import annotations

@@ -1,5 +1,5 @@
 # fresh-expect: E0499 at line 52
-# fresh-known-miss: cli,mypy itertools.islice over a generator of buf.view(...) windows whose default halo makes two DisjointSlice outputs overlap
+# fresh-note: found since: an item taken from a generator function of the module whose every yield gives a view of a parameter (next, for, an unpacking through itertools.islice) is a view of the caller's argument
 """Split an interleaved stereo stream (L R L R ...) into one planar buffer holding the
 left channel in its first half and the right channel in its second half."""
 from __future__ import annotations
