@@ -1926,6 +1926,10 @@ class FunctionLowerer(calls.PlaceNaming):
             target, value = stmt.lvalues[0], stmt.rvalue
             if not (isinstance(target, MemberExpr) and isinstance(target.expr, NameExpr)):
                 continue
+            built = self.comprehension_kernels(value) if target.expr.name == receiver else None
+            if built is not None:  # `{mode: k.prepare(...) for mode, k in zip(Mode, (blur, sharpen))}`
+                items.setdefault(target.name, built)
+                continue
             values: list[Expression] = []
             if isinstance(value, DictExpr) and all(k is not None for k, _ in value.items):
                 values = [v for _, v in value.items]
@@ -1966,6 +1970,49 @@ class FunctionLowerer(calls.PlaceNaming):
             return None
         place = self.place(expr)
         return (place, count) if place is not None else None
+
+    def comprehension_kernels(self, expr: Expression) -> tuple[str, ...] | None:
+        """The kernels a dict or list comprehension of prepared launches builds items for, in order (the CLI's
+        `comprehension_kernels`, `init_state.comprehension_kernels`), else None."""
+        if isinstance(expr, DictionaryComprehension):
+            comp: DictionaryComprehension | GeneratorExpr = expr
+            element = expr.value
+        elif isinstance(expr, ListComprehension):
+            comp = expr.generator
+            element = comp.left_expr
+        else:
+            return None
+        if len(comp.sequences) != 1 or comp.condlists[0] or comp.is_async[0] or not (
+            isinstance(element, CallExpr)
+            and isinstance(element.callee, MemberExpr)
+            and element.callee.name == PREPARE_METHOD
+            and isinstance(element.callee.expr, NameExpr)
+        ):
+            return None
+        source, index = comp.sequences[0], comp.indices[0]
+        zipped = (
+            isinstance(source, CallExpr)
+            and all(k == ARG_POS or (k == ARG_NAMED and n == "strict") for k, n in zip(
+                source.arg_kinds, source.arg_names, strict=True
+            ))
+            and (flow := self.stdlib_flow_of(source.callee)) is not None
+            and flow.relation == "zipped"
+        )
+        operands = (
+            [a for a, k in zip(source.args, source.arg_kinds, strict=True) if k == ARG_POS]
+            if isinstance(source, CallExpr) and zipped
+            else [source]
+        )
+        targets = index.items if zipped and isinstance(index, TupleExpr) else [index]
+        names = [t.name if isinstance(t, NameExpr) else None for t in targets]
+
+        def kernels(operand: Expression) -> list[str | None] | None:
+            if not isinstance(operand, TupleExpr | ListExpr):
+                return None
+            found = [self.ctx.kernel(item) for item in operand.items]
+            return [k.name if k is not None else None for k in found]
+
+        return init_state.comprehension_kernels(names, [kernels(o) for o in operands], element.callee.expr.name)
 
     def init_facts(self, cls: ClassDef, init: FuncDef, single: frozenset[str]) -> init_state.InitFacts:
         """What `__init__` leaves on `self` for the class's other methods (`init_state.init_facts`; the CLI's

@@ -19,7 +19,7 @@ class's methods: `single`), as for the prepared launches and aliases `__init__` 
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -42,6 +42,7 @@ class InitFacts:
 NO_FACTS = InitFacts()
 
 E = TypeVar("E")
+K = TypeVar("K")
 
 
 def init_facts(function: ir.Function, receiver: str, single: Collection[str]) -> InitFacts:
@@ -95,6 +96,25 @@ def method_start(facts: InitFacts, receiver: str, span: Span) -> tuple[ir.Op, ..
         ops.append(ir.Bind((place,), (ir.Fresh(),), span))
         ops.append(ir.Move(place, where, help_text))
     return tuple(ops)
+
+
+def comprehension_kernels(
+    names: Sequence[str | None], operands: Sequence[Sequence[K | None] | None], kernel: str
+) -> tuple[K, ...] | None:
+    """The kernels of the prepared launches a comprehension `__init__` stores builds, one item per iteration, in
+    order: `{mode: k.prepare(...) for mode, k in zip(Mode, (blur, sharpen))}` (also `for k, mode in zip(...)`, `for
+    k in (blur, sharpen)`, a list comprehension), whose element is `kernel.prepare(...)` of one of its target
+    names (`names`: one per `zip` operand, or the one target; None for a target that is no name), the operand that
+    name takes its items from a display of kernels (`operands`: each one's items as kernels, None for an item or
+    an operand that is not one).  Each item keeps its kernel's brand (`stored_items`); a key not known here may
+    pick any of them, so a launch is `E0308` when none is its kernel's (`zip` stops at its shortest operand: items
+    past it are brands no launch can hold, which only makes the check more lenient).  None for other forms."""
+    if names.count(kernel) != 1 or len(names) != len(operands):
+        return None
+    items = operands[names.index(kernel)]
+    if not items or any(item is None for item in items):
+        return None
+    return tuple(item for item in items if item is not None)
 
 
 def item_places(base: ir.Place, count: int) -> tuple[ir.Place, ...]:

@@ -2282,6 +2282,10 @@ class FunctionLowerer(calls.PlaceNaming):
             target, value = stmt.targets[0], stmt.value
             if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)):
                 continue
+            built = self.comprehension_kernels(value) if target.value.id == receiver else None
+            if built is not None:  # `{mode: k.prepare(...) for mode, k in zip(Mode, (blur, sharpen))}`
+                found.setdefault(target.attr, built)
+                continue
             values: list[ast.expr] = []
             if isinstance(value, ast.Dict) and all(k is not None for k in value.keys):
                 values = value.values
@@ -2303,6 +2307,38 @@ class FunctionLowerer(calls.PlaceNaming):
         if not found:
             return {}
         return {attr: kernels for attr, kernels in found.items() if stores.get(attr) == 1}
+
+    def comprehension_kernels(self, node: ast.expr) -> tuple[str, ...] | None:
+        """The kernels a dict or list comprehension of prepared launches builds items for, in order
+        (`init_state.comprehension_kernels`), else None."""
+        if not isinstance(node, ast.DictComp | ast.ListComp) or len(node.generators) != 1:
+            return None
+        comp = node.generators[0]
+        element = node.value if isinstance(node, ast.DictComp) else node.elt
+        if comp.ifs or comp.is_async or not (
+            isinstance(element, ast.Call)
+            and isinstance(element.func, ast.Attribute)
+            and element.func.attr == PREPARE_METHOD
+            and isinstance(element.func.value, ast.Name)
+        ):
+            return None
+        source = comp.iter
+        zipped = (
+            isinstance(source, ast.Call)
+            and self.stdlib_name(source.func) == "zip"
+            and all(k.arg == "strict" for k in source.keywords)
+        )
+        operands = source.args if isinstance(source, ast.Call) and zipped else [source]
+        targets = comp.target.elts if zipped and isinstance(comp.target, ast.Tuple) else [comp.target]
+        names = [t.id if isinstance(t, ast.Name) else None for t in targets]
+
+        def kernels(operand: ast.expr) -> list[str | None] | None:
+            if not isinstance(operand, ast.Tuple | ast.List):
+                return None
+            found = [self.kernel_of(item) for item in operand.elts]
+            return [k.name if k is not None else None for k in found]
+
+        return init_state.comprehension_kernels(names, [kernels(o) for o in operands], element.func.value.id)
 
     def stored_items(self, node: ast.expr) -> tuple[ir.Place, int] | None:
         """`self.attr` in a method whose class's `__init__` stored a display of prepared launches there

@@ -1692,10 +1692,12 @@ def _applied(
         # the attribute aliases it made (as the plugin's lowering of a method starts)
         brands = lowerer.init_brands(owner) if owner is not None and callee.name != "__init__" else {}
         aliases = lowerer.init_aliases(owner) if owner is not None and callee.name != "__init__" else ()
+        # ... and the displays of prepared launches `__init__` stored (`init_items`), as the plugin's does
+        stored = lowerer.init_items(owner) if owner is not None and callee.name != "__init__" else {}
         name = f"{callee.name} (call summary)"
         unit = type(lowerer.unit)(
             name, callee, "function", device | plain, kernels, class_brands=brands, class_aliases=aliases,
-            receiver_class=dispatch, star_items=count,
+            receiver_class=dispatch, star_items=count, class_items=stored,
         )
         function = type(lowerer)(lowerer.ctx, unit).lower()
         params = [*positional, *keyword_only, *items, *(n for n in free if n not in (*positional, *keyword_only))]
