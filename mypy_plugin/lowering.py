@@ -2723,7 +2723,7 @@ class FunctionLowerer(calls.PlaceNaming):
         kind = self.ctx.decorator_kind(node.original_decorators) if isinstance(node, Decorator) else "function"
         self.defaults.pop(node.name, None)
         if self.unit.kind != "module" and func is not None and kind == "function":
-            self.bind_defaults(node, func, kind)
+            self.bind_defaults(node.name, func, kind, span_of(node))
         if self.unit.kind != "module" and func is not None and kind == "function":
             # a call of it may move the captured values, and rebind the names it declares `nonlocal`
             declared = [n for sub in tree.walk(func.body) if isinstance(sub, NonlocalDecl) for n in sub.names]
@@ -2747,19 +2747,19 @@ class FunctionLowerer(calls.PlaceNaming):
                 if not effects.empty:
                     self.closures[node.name] = effects
 
-    def bind_defaults(self, node: FuncDef | Decorator | OverloadedFuncDef, func: FuncItem, kind: str) -> None:
+    def bind_defaults(self, name: str, func: FuncItem, kind: str, span: Span) -> None:
         """A nested function's defaults that are places, kept in slots when the `def` runs (the CLI's
-        `bind_defaults`, `parameter_defaults`)."""
+        `bind_defaults`, `parameter_defaults`); `name` the function's, or a lambda's bound once to it."""
         slots: dict[str, ir.Place] = {}
         values: list[ir.Value] = []
         for arg in func.arguments:
             place = self.place(arg.initializer) if arg.initializer is not None else None
             if arg.initializer is not None and place is not None:
-                slots[arg.variable.name] = parameter_defaults.default_slot(self.name(node.name), arg.variable.name)
+                slots[arg.variable.name] = parameter_defaults.default_slot(self.name(name), arg.variable.name)
                 values.append(ir.FromPlace(place, span_of(arg.initializer)))
         if not slots:
             return
-        self.emit(ir.Bind(tuple(slots.values()), tuple(values), span_of(node)))
+        self.emit(ir.Bind(tuple(slots.values()), tuple(values), span))
         device = frozenset(self.device)
         unit = Unit(func, kind, lambda: device, None, outer_containers=self.containers)
         found = parameter_defaults.read_defaults(
@@ -2769,7 +2769,7 @@ class FunctionLowerer(calls.PlaceNaming):
             list(_params(func)),
         )
         if found is not None:
-            self.defaults[node.name] = found
+            self.defaults[name] = found
 
     def enclosing_names(self) -> frozenset[str]:
         """The local names of this function and of the functions it is nested in (`Unit.outer_names`, the CLI's
@@ -3079,8 +3079,11 @@ class FunctionLowerer(calls.PlaceNaming):
             node = made[1] if made is not None and made[0] is node else self.ctx.kernel_aliases().get(node.fullname)
         return node if isinstance(node, Decorator) and self.ctx.kernel(expr) is not None else None
 
-    def built_item(self, comp: ListComprehension, items: tuple[Expression, ...] | None, index: int) -> ir.Value:
-        """Iteration `index` of a comprehension building a container list (`built_list`; the CLI's rule)."""
+    def built_item(
+        self, comp: ListComprehension, items: tuple[Expression, ...] | None, index: int, holder: ir.Place | None
+    ) -> ir.Value:
+        """Iteration `index` of a comprehension building a container list (`built_list`; the CLI's rule), held by
+        the list's item place `holder`."""
         gen = comp.generator
         self.tmp += 1
         renames = {raw: f"{raw}$c{self.tmp}" for raw in _target_names(gen.indices[0])}
@@ -3090,7 +3093,7 @@ class FunctionLowerer(calls.PlaceNaming):
                 self.assign([gen.indices[0]], items[index])
             else:
                 self.bind(gen.indices[0], ir.Fresh())
-            return self.value(gen.left_expr)
+            return self.value(gen.left_expr, holder)
         finally:
             self.renames.pop()
 
@@ -3544,6 +3547,9 @@ class FunctionLowerer(calls.PlaceNaming):
             self.def_device[id(expr)] = frozenset(self.device)
             captured = self.captures(expr, set(_params(expr)))
             name = self.lambdas.get(id(expr))
+            if name is not None and not isinstance(self.unit.node, MypyFile) and not self.kernel_body:
+                self.defaults.pop(name, None)
+                self.bind_defaults(name, expr, "function", span_of(expr))  # `lambda field=density: ...`
             if name is not None and captured and not isinstance(self.unit.node, MypyFile) and not self.kernel_body:
                 # bound once to `name` and called by it: a call moves what it captures, as a nested def's does
                 device = frozenset(self.device)

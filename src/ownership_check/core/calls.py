@@ -2521,18 +2521,25 @@ def assign_built_list(
     display: str,
     container: Container,
     count: int,
-    item: Callable[[int], ir.Value],
+    item: Callable[[int, ir.Place | None], ir.Value],
     span: Span,
     sink: Lowering[E],
 ) -> None:
     """`name = [f(t) for t in (a, b)]` / `[k(...) for _ in range(3)]` of a container name: a comprehension with one
     `for` over an iterable of known length and no `if` builds a list of `count` items, item `i` what its element
-    evaluates to in iteration `i` (`item(i)` lowers that iteration: its target bound to the iterable's item `i`,
-    then the element), so `ops[0]` after `sk.zip(*ops)` is the op the zip consumed."""
+    evaluates to in iteration `i` (`item(i, holder)` lowers that iteration: its target bound to the iterable's
+    item `i`, then the element, held by the item place `holder` as a display's item is in `assign_container`, so
+    an op built there keeps its loans while the list is live), so `ops[0]` after `sk.zip(*ops)` is the op the zip
+    consumed."""
     given: dict[ContainerKey, ir.Value] = {}
     for index in range(count):
-        given[index] = item(index)
+        held = container.keys.index(index) if index in container.keys else None
+        given[index] = item(index, container_element(name, display, container, held) if held is not None else None)
     _bind_container(target, name, display, container, given, span, sink)
+    for key, value in given.items():
+        if isinstance(value, ir.Fresh) and value.parts and key in container.keys:
+            # an object built holding an op (`[Stage(k.launch_async(...)) for ...]`): its parts below the item
+            _bind_parts(container_element(name, display, container, container.keys.index(key)), value.parts, span, sink)
 
 
 @dataclass(frozen=True)

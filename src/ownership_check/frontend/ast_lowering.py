@@ -2886,20 +2886,21 @@ class FunctionLowerer(calls.PlaceNaming):
             match_args = generated.positional
         return calls.class_pattern_attributes(match_args, len(p.patterns), p.kwd_attrs)
 
-    def bind_defaults(self, node: FunctionNode, unit: Unit) -> None:
+    def bind_defaults(self, node: FunctionNode, unit: Unit, span: Span | None = None) -> None:
         """`def report(tag, field=density)` nested here: the function keeps the object each default that is a place
         was when the `def` ran, in a slot (`parameter_defaults.default_slot`), and a call omitting the parameter
-        does to that object what the nested function does to the parameter (`closure_of`)."""
+        does to that object what the nested function does to the parameter (`closure_of`).  A lambda bound once
+        to a name (`report = lambda tag, field=density: ...`, `unit` named by it, `span` the lambda's) alike."""
         slots: dict[str, ir.Place] = {}
         values: list[ir.Value] = []
         for param, default in _params(node.args):
             place = self.place(default) if default is not None else None
             if default is not None and place is not None:
-                slots[param.arg] = parameter_defaults.default_slot(self.name(node.name), param.arg)
+                slots[param.arg] = parameter_defaults.default_slot(self.name(unit.name), param.arg)
                 values.append(ir.FromPlace(place, self.span(default)))
         if not slots:
             return
-        self.emit(ir.Bind(tuple(slots.values()), tuple(values), self.ctx.def_name_span(node)))
+        self.emit(ir.Bind(tuple(slots.values()), tuple(values), span or self.ctx.def_name_span(node)))
         reader = replace(unit, outer_containers=self.containers)
         found = parameter_defaults.read_defaults(
             FunctionLowerer(self.ctx, reader).lower(),
@@ -3253,9 +3254,12 @@ class FunctionLowerer(calls.PlaceNaming):
             else:
                 self.kernels.pop(value_target.id, None)
 
-    def built_item(self, node: ast.ListComp, items: tuple[ast.expr, ...] | None, index: int) -> ir.Value:
+    def built_item(
+        self, node: ast.ListComp, items: tuple[ast.expr, ...] | None, index: int, holder: ir.Place | None
+    ) -> ir.Value:
         """Iteration `index` of a comprehension building a container list (`built_list`): its target bound to the
-        display's item `index` (a new value from `range`), under the comprehension's renames; the element's value."""
+        display's item `index` (a new value from `range`), under the comprehension's renames; the element's value,
+        held by the list's item place `holder` (an op built there keeps its loans)."""
         comp = node.generators[0]
         self.tmp += 1
         renames = {raw: f"{raw}$c{self.tmp}" for raw in _target_names(comp.target)}
@@ -3265,7 +3269,7 @@ class FunctionLowerer(calls.PlaceNaming):
                 self.assign([comp.target], items[index])
             else:
                 self.bind(comp.target, ir.Fresh())
-            return self.value(node.elt)
+            return self.value(node.elt, holder)
         finally:
             self.renames.pop()
 
@@ -3747,6 +3751,11 @@ class FunctionLowerer(calls.PlaceNaming):
                 self.nested.append(Unit("<lambda>", function, "function", frozenset(self.device), self.kernels,
                                         span=self.span(node)))
                 name = self.lambdas.get(id(node))
+                if name is not None and self.unit.kind != "module":
+                    self.defaults.pop(name, None)
+                    named = self.ctx.lambda_function(node)
+                    lowered = Unit(name, named, "function", frozenset(self.device), self.kernels)
+                    self.bind_defaults(named, lowered, self.span(node))  # `lambda field=density: ...`
                 if name is not None and captured and self.unit.kind != "module":
                     # bound once to `name` and called by it: a call moves what it captures, as a nested def's does
                     reader = Unit(name, self.ctx.lambda_function(node), "function", frozenset(self.device),

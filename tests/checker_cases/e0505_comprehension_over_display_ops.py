@@ -1,0 +1,69 @@
+"""Ops built by a comprehension over a tuple display (`ops = [fill.launch_async(prepared, h) for h in (hq, hk)]`,
+unrolled into one element per item) each borrow their item until they run: moving `hk` into a tile launch, or
+launching with `hk` read while the ops are pending, is an error (the runtime raises `BorrowError` at each marked
+line)."""
+
+import numpy as np
+
+import safekernels as sk
+from safekernels import simt, tile
+from safekernels.dtypes import f32
+from safekernels.simt import DisjointSlice, Slice, thread
+from safekernels.tile import Partition, Tensor
+
+
+@simt.kernel
+@simt.launch_contract(block=64)
+def fill(out: DisjointSlice[f32]) -> None:
+    idx = thread.index_1d()
+    if (o := out.get_mut(idx)) is not None:
+        o.set(1.0)
+
+
+@simt.kernel
+@simt.launch_contract(block=64)
+def axpy(a: Slice[f32], b: Slice[f32], out: DisjointSlice[f32]) -> None:
+    idx = thread.index_1d()
+    i = idx.get()
+    if (o := out.get_mut(idx)) is not None:
+        o.set(a[i] * 2.0 + b[i])
+
+
+@tile.kernel
+def double(z: Partition[f32], x: Tensor[f32]) -> None:
+    z.store(tile.load_like(x, z) * 2.0)
+
+
+def moved(prepared: simt.PreparedLaunch, stream: sk.Stream) -> None:
+    hq = sk.to_device(np.ones(128, np.float32), stream)
+    hk = sk.to_device(np.ones(128, np.float32), stream)
+    ops = [fill.launch_async(prepared, h) for h in (hq, hk)]
+    double(hk.partition((64,)), tile.ones((128,), f32)).sync_on(stream)  # expect: E0505
+    for op in ops:
+        op.sync_on(stream)
+
+
+def read(prepared: simt.PreparedLaunch, stream: sk.Stream) -> None:
+    summed = axpy.prepare(simt.LaunchConfig1D.for_len(128, block=64), stream.device)
+    hq = sk.to_device(np.ones(128, np.float32), stream)
+    hk = sk.to_device(np.ones(128, np.float32), stream)
+    out = sk.zeros(128, f32, stream)
+    ops = [fill.launch_async(prepared, h) for h in (hq, hk)]
+    axpy.launch(summed, stream, hk, hk, out)  # expect: E0502
+    for op in ops:
+        op.sync_on(stream)
+
+
+def main() -> None:
+    dev = sk.Device.cpu()
+    stream = dev.new_stream()
+    prepared = fill.prepare(simt.LaunchConfig1D.for_len(128, block=64), dev)
+    for step in (moved, read):
+        try:
+            step(prepared, stream)
+        except sk.BorrowError as err:
+            print("BorrowError:", err)
+
+
+if __name__ == "__main__":
+    main()
