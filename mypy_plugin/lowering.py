@@ -849,11 +849,11 @@ def _flat_targets(target: Expression) -> list[Expression]:
     return [target]
 
 
-def _values_receiver(expr: Expression) -> str | None:
-    """`name` of `name.values()` (no arguments), else None."""
+def _values_receiver(expr: Expression, method: str = "values") -> str | None:
+    """`name` of `name.values()` (`name.items()` with `method` "items"; no arguments), else None."""
     if (
         isinstance(expr, CallExpr) and not expr.args
-        and isinstance(expr.callee, MemberExpr) and expr.callee.name == "values"
+        and isinstance(expr.callee, MemberExpr) and expr.callee.name == method
         and isinstance(expr.callee.expr, NameExpr)
     ):
         return expr.callee.expr.name
@@ -1094,6 +1094,7 @@ class FunctionLowerer(calls.PlaceNaming):
         # names bound once to a dict display of literal keys (`KERNELS = {"add": add}`): what a dict comprehension
         # over `KERNELS.items()` iterates (`registry_comprehension`, the CLI's rule)
         self.registries: dict[str, list[tuple[calls.ContainerKey, Expression]]] = {}
+        self.ordered: set[str] = set()  # dict displays bound once, maybe stored into under their keys
         # names bound once to a call keeping its operands' items (`pool = itertools.cycle([c])`, the CLI's rule)
         self.iterators: dict[str, CallExpr] = {}
         # names bound once to `defaultdict(lambda: buf)` and never changed in place: the factory's body (`buf`)
@@ -1364,6 +1365,7 @@ class FunctionLowerer(calls.PlaceNaming):
         mentioned: set[str] = set()
         unsure: set[str] = set()
         ring_stores: set[str] = set()  # names `append`ed / `appendleft`ed to: a change in place unless a ring's
+        keyed: dict[str, list[calls.ContainerKey]] = {}  # names stored into under literal keys (`heads["k"] = v`)
         launched: list[CallExpr] = []
         made: list[tuple[str, Var, FuncDef | Decorator]] = []  # `name = factory()` / `name = kernel` candidates
         for node in tree.walk_many(list(body)):
@@ -1388,7 +1390,13 @@ class FunctionLowerer(calls.PlaceNaming):
             elif isinstance(node, AssignmentStmt):
                 for lvalue in node.lvalues:
                     if isinstance(lvalue, IndexExpr) and (changed := _changed_container(lvalue)) is not None:
-                        unsure.add(changed)
+                        key = _key_literal(lvalue.index)
+                        if key is not None and not isinstance(node.rvalue, CallExpr | AwaitExpr):
+                            # a strong update (`calls.stored_element`); a call's result may be a pending op (the
+                            # CLI's rule)
+                            keyed.setdefault(changed, []).append(key)
+                        else:
+                            unsure.add(changed)
                 lvalue = node.lvalues[0]
                 if (
                     len(node.lvalues) == 1
@@ -1434,12 +1442,16 @@ class FunctionLowerer(calls.PlaceNaming):
                     self.helpers.add(id(plain))  # wrapped by a decorator that forwards its calls
         for names, _ in pairs:
             self.local_names.update(n for n in names if "." not in n)
+        # a container changed only by literal-key stores stays one (`find_containers`, the CLI's rule)
+        changed_otherwise = unsure | ring_stores
+        unsure.update(keyed)
         # `history.append(x)` of `history = deque([a, b], maxlen=2)` keeps it a container (the CLI's rule)
         self.rings = set(bound_once(pairs, unsure, self.ring_call))
         unsure.update(ring_stores - self.rings)
+        stored = {name: keys for name, keys in keyed.items() if name not in changed_otherwise}
         self.find_callables(body, pairs, unsure)
         self.find_function_values(body, pairs, unsure | set(_params(func) if func is not None else ()))
-        self.find_containers(pairs, unsure, starred, body)
+        self.find_containers(pairs, unsure, starred, body, stored)
         for name, lengths in finals.items():
             container = self.containers.get(name)
             if container is None or container.mapping:
@@ -1719,11 +1731,15 @@ class FunctionLowerer(calls.PlaceNaming):
         unsure: set[str],
         starred: Mapping[int, tuple[str, int]] | None = None,
         body: Sequence[Statement] = (),
+        stored: Mapping[str, Sequence[calls.ContainerKey]] | None = None,
     ) -> None:
         """Names bound only by plain assignments of displays and never changed in place (`pair = (a, c)`,
         `bufs = {"out": c}`): `pair[1]` is `c`, `bufs["out"]` is `c` (`calls.Container`); also by a list
         comprehension of known length, as the starred target of unpacking a display (`starred`), or by a dict
-        comprehension (new values under the literal keys `body` subscripts the name with; the CLI's rule)."""
+        comprehension (new values under the literal keys `body` subscripts the name with; the CLI's rule).
+        `stored`: names changed only by literal-key stores, containers still when they hold those keys (the CLI's
+        rule, `calls.keeps_stores`)."""
+        kept = dict(stored or {})
         subscripted: dict[str, list[calls.ContainerKey]] | None = None
         displays: dict[str, list[tuple[tuple[calls.ContainerKey, ...], bool] | None]] = {}
         inner: dict[str, list[dict[calls.ContainerKey, int]]] = {}  # per binding: nested display lengths by key
@@ -1743,6 +1759,11 @@ class FunctionLowerer(calls.PlaceNaming):
         # names bound once to a value of each kind (`bound_once`, the CLI's rule too)
         self.key_lists = bound_once(pairs, unsure, keyed_list)
         self.registries = bound_once(pairs, unsure, display_registry)
+        # a dict display bound once whose items keep their order: also through literal-key stores (`mapping_items`),
+        # or a dict comprehension over literal keys (`comprehension_keys`)
+        self.ordered = set(bound_once(
+            pairs, unsure - kept.keys(), lambda v: display_registry(v) or self.comprehension_keys(v)
+        ))
         self.iterators = bound_once(pairs, unsure, kept_iterator)
         self.factories = {
             name: body
@@ -1771,9 +1792,12 @@ class FunctionLowerer(calls.PlaceNaming):
                         continue
                     if len(names) != 1 or "." in name:
                         unsure.add(name)
+                        kept.pop(name, None)
                     else:
                         if shape is None and (registry := self.registry_comprehension(option)) is not None:
                             shape = (tuple(key for key, _ in registry[1]), True)  # one item per registry key
+                        if shape is None and (in_order := self.comprehension_keys(option)) is not None:
+                            shape = (in_order, True)  # `{name: make(name) for name in "qkv"}`: its keys in order
                         if shape is None and isinstance(option, DictionaryComprehension):
                             if subscripted is None:
                                 subscripted = _literal_subscripts(body)
@@ -1788,12 +1812,31 @@ class FunctionLowerer(calls.PlaceNaming):
         self.containers = {
             n: calls.find_inner(c, inner.get(n, []))
             for n, d in displays.items()
-            if n not in unsure and (c := calls.find_container(d)) is not None
+            if (n not in unsure or n in kept) and (c := calls.find_container(d)) is not None
+            and calls.keeps_stores(c, kept.get(n, ()))
         }
         for name, container in self.unit.outer_containers.items():
             # a captured container (`bufs[2]` in a nested function): its items are the caller's values
             if name not in self.local_names and name not in unsure:
                 self.containers.setdefault(name, container)
+
+    def comprehension_keys(self, expr: Expression) -> tuple[calls.ContainerKey, ...] | None:
+        """The keys of a dict comprehension keyed by its one loop target over literal keys, without `if` (the CLI's
+        rule, `calls.comprehension_keys`); else None."""
+        if not isinstance(expr, DictionaryComprehension) or len(expr.sequences) != 1:
+            return None
+        target, source = expr.indices[0], expr.sequences[0]
+        if expr.condlists[0] or expr.is_async[0] or not isinstance(target, NameExpr):
+            return None
+        if isinstance(source, NameExpr):
+            source = self.key_lists.get(source.name, source)
+        iterated: list[calls.ContainerKey | None] | None = None
+        if isinstance(source, StrExpr):
+            iterated = list(source.value)
+        elif (items := self.literal_display(source)) is not None:
+            iterated = [_key_literal(item) for item in items]
+        keyed = isinstance(expr.key, NameExpr) and expr.key.name == target.name
+        return calls.comprehension_keys(keyed, iterated)
 
     def built_list(self, expr: Expression) -> tuple[ListComprehension, int, tuple[Expression, ...] | None] | None:
         """A list comprehension whose items can be named (the CLI front end's rule, `calls.assign_built_list`)."""
@@ -2342,6 +2385,11 @@ class FunctionLowerer(calls.PlaceNaming):
         if paired:
             assert isinstance(expr, CallExpr)
             expr = expr.args[0]
+        viewed = _values_receiver(expr, "items")
+        if viewed is not None:
+            # `for name, out in heads.items()`: a new key and item `i` per iteration (the CLI's rule)
+            found = self.mapping_items(viewed) if not enumerated and not paired else None
+            return (found, self.containers.get(viewed), True, False) if found is not None else None
         elements = self.star_elements(expr)
         if elements is None or (paired and len(elements) < 2):
             return None
@@ -2825,6 +2873,15 @@ class FunctionLowerer(calls.PlaceNaming):
         if place is not None:
             root_span = span_of(expr.expr) if isinstance(expr, MemberExpr) else None
             return calls.PlaceTarget(place, span_of(expr), root_span)
+        if (
+            isinstance(expr, IndexExpr)
+            and isinstance(expr.base, NameExpr)
+            and (container := self.containers.get(expr.base.name)) is not None
+            and (index := calls.stored_element(container, _key_literal(expr.index))) is not None
+        ):
+            # `heads["k"] = v` of a container: that item is `v` from here on (the CLI's rule)
+            raw = expr.base.name
+            return calls.PlaceTarget(calls.container_element(self.name(raw), raw, container, index), span_of(expr))
         if isinstance(expr, IndexExpr):
             return calls.OtherTarget(expr, self.place(expr.base), span_of(expr))
         return calls.OtherTarget(expr)
@@ -3619,7 +3676,10 @@ class FunctionLowerer(calls.PlaceNaming):
             items = None
         # a container list the comprehension's scope does not shadow (a later `for` may iterate an earlier target)
         iterated = sequence.args[0] if isinstance(sequence, CallExpr) and sequence.args else sequence
-        outer = isinstance(iterated, NameExpr) and self.name(iterated.name) == iterated.name
+        viewed = _values_receiver(iterated) or _values_receiver(iterated, "items")  # `heads.items()`
+        outer = (isinstance(iterated, NameExpr) and self.name(iterated.name) == iterated.name) or (
+            viewed is not None and self.name(viewed) == viewed
+        )
         elements = self.iterated_container(sequence) if items is None and outer else None
         shape, sources = self.iteration(sequence) if items is None and elements is None else ("", [])
         self.tmp += 1
@@ -3696,13 +3756,8 @@ class FunctionLowerer(calls.PlaceNaming):
         if got is not None and got[1]:
             return got[0]  # `*attrgetter("raw", "out")(job)`: `job.raw`, `job.out`
         values = _values_receiver(expr)
-        if values is not None and values in self.registries:
-            # `*stages.values()` of a dict display bound once, lowering past it (the CLI's rule)
-            container = self.containers.get(values)
-            if container is None or not container.mapping or self.lengths.get(values) != len(container.keys):
-                return None
-            return tuple(calls.container_element(self.name(values), values, container, i)
-                         for i in range(len(container.keys)))
+        if values is not None:
+            return self.mapping_items(values)
         if not isinstance(expr, NameExpr):
             return None
         raw = expr.name
@@ -3713,6 +3768,16 @@ class FunctionLowerer(calls.PlaceNaming):
         if length is None or self.lengths.get(raw) != length:
             return None
         return tuple(calls.container_element(self.name(raw), raw, container, i) for i in range(length))
+
+    def mapping_items(self, raw: str) -> tuple[ir.Place, ...] | None:
+        """The items of a dict display bound once to `raw` (`ordered`), lowering past it, in display order (the
+        CLI's rule: what `*stages.values()` spreads and `stages.items()` pairs with keys); else None."""
+        if raw not in self.ordered:
+            return None
+        container = self.containers.get(raw)
+        if container is None or not container.mapping or self.lengths.get(raw) != len(container.keys):
+            return None
+        return tuple(calls.container_element(self.name(raw), raw, container, i) for i in range(len(container.keys)))
 
     def nested_container(self, expr: Expression) -> calls.NestedContainer | None:
         """`cfg["inputs"]` of a container bound here whose item under that literal key is a nested sequence display

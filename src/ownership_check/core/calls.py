@@ -2182,6 +2182,41 @@ def find_container(displays: Sequence[tuple[tuple[ContainerKey, ...], bool] | No
     return Container(tuple(keys), mapping)
 
 
+def stored_element(container: Container, literal: ContainerKey | None) -> int | None:
+    """The item a store `name[literal] = value` replaces (a strong update, as the runtime does: from there on the
+    item under that key is the stored value, and the name stays a container): a mapping's literal key among its
+    keys, a sequence's literal index in range.  None for a computed key or a key the container does not hold (the
+    front ends then stop treating the name as a container: the store's item is not known)."""
+    if literal is None:
+        return None
+    if container.mapping:
+        return container.keys.index(literal) if literal in container.keys else None
+    if isinstance(literal, int) and -len(container.keys) <= literal < len(container.keys):
+        return literal % len(container.keys)
+    return None
+
+
+def comprehension_keys(
+    keyed_by_target: bool, iterated: Sequence[ContainerKey | None] | None
+) -> tuple[ContainerKey, ...] | None:
+    """The keys a dict comprehension over literal keys builds, in order (`{name: make(name) for name in "qkv"}`,
+    also over a tuple/list display of them): a mapping container whose keys and order are known, so `.items()` and
+    `.values()` of it take its items in order.  None unless the comprehension's key is its loop target itself
+    (`keyed_by_target`) and every item it iterates is a literal key (a repeated key keeps its first place)."""
+    if not keyed_by_target or iterated is None:
+        return None
+    known = [key for key in iterated if key is not None]
+    if len(known) != len(iterated):
+        return None
+    keys = tuple(dict.fromkeys(known))
+    return keys if 0 < len(keys) <= MAX_CONTAINER_ITEMS else None
+
+
+def keeps_stores(container: Container, literals: Sequence[ContainerKey]) -> bool:
+    """Whether `container` stays one with the literal-key stores `literals` into its name (`stored_element`)."""
+    return all(stored_element(container, literal) is not None for literal in literals)
+
+
 def find_inner(container: Container, bindings: Sequence[Mapping[ContainerKey, int]]) -> Container:
     """`container` with its nested sequence items (`Container.inner`), from each binding's display items that are
     tuple/list displays (key -> length): an item is one where every binding has a display of one length there."""

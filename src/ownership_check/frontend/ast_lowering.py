@@ -576,11 +576,11 @@ def _starred_take(targets: Sequence[ast.expr], value: ast.expr) -> tuple[str, in
     return (stars[0].value.id, count) if count >= 0 else None
 
 
-def _values_receiver(node: ast.AST) -> str | None:
-    """`name` of `name.values()` (no arguments), else None."""
+def _values_receiver(node: ast.AST, method: str = "values") -> str | None:
+    """`name` of `name.values()` (`name.items()` with `method` "items"; no arguments), else None."""
     if (
         isinstance(node, ast.Call) and not node.args and not node.keywords
-        and isinstance(node.func, ast.Attribute) and node.func.attr == "values"
+        and isinstance(node.func, ast.Attribute) and node.func.attr == method
         and isinstance(node.func.value, ast.Name)
     ):
         return node.func.value.id
@@ -1203,6 +1203,7 @@ class FunctionLowerer(calls.PlaceNaming):
         # names bound once to a dict display of literal keys (`KERNELS = {"add": add}`): what a dict comprehension
         # over `KERNELS.items()` iterates (`registry_comprehension`)
         self.registries: dict[str, list[tuple[calls.ContainerKey, ast.expr]]] = {}
+        self.ordered: set[str] = set()  # dict displays bound once, maybe stored into under their keys
         # names bound once to a call keeping its operands' items (`pool = itertools.cycle([c])`, `stdlib_flow`):
         # an item taken from the name (`next(pool)`) is any of them
         self.iterators: dict[str, ast.Call] = {}
@@ -1505,6 +1506,7 @@ class FunctionLowerer(calls.PlaceNaming):
         starred: dict[int, tuple[str, int]] = {}  # pair index -> `_starred_take` of its assignment
         unsure: set[str] = set()
         ring_stores: set[str] = set()  # names `append`ed / `appendleft`ed to: a change in place unless a ring's
+        keyed: dict[str, list[calls.ContainerKey]] = {}  # names stored into under literal keys (`heads["k"] = v`)
         launched: list[ast.Call] = []
         for node in _walk(body):
             t = type(node)
@@ -1513,9 +1515,16 @@ class FunctionLowerer(calls.PlaceNaming):
                 pairs.append((names, node.value))  # type: ignore[attr-defined]
                 if (taken := _starred_take(node.targets, node.value)) is not None:  # type: ignore[attr-defined]
                     starred[len(pairs) - 1] = taken
+                called = isinstance(node.value, ast.Call | ast.Await)  # type: ignore[attr-defined]
                 for target in node.targets:  # type: ignore[attr-defined]
                     if isinstance(target, ast.Subscript) and (changed := _changed_container(target)) is not None:
-                        unsure.add(changed)
+                        key = _key_literal(target.slice)
+                        if key is not None and not called:
+                            # a strong update (`calls.stored_element`); a call's result may be a pending op, which
+                            # code given the container runs as a stored item (`calls.store_into`)
+                            keyed.setdefault(changed, []).append(key)
+                        else:
+                            unsure.add(changed)
             elif t is ast.Call:
                 launched.append(node)  # type: ignore[arg-type]
                 if (changed := _changed_container(node)) is not None and id(node) not in self.appends:
@@ -1558,12 +1567,17 @@ class FunctionLowerer(calls.PlaceNaming):
                         unsure.add(changed)
         for names, _ in pairs:
             self.local_names.update(n for n in names if "." not in n)
+        # a container changed only by literal-key stores stays one (`find_containers`); any other rule reads it
+        # as changed in place
+        changed_otherwise = unsure | ring_stores
+        unsure.update(keyed)
         # `history.append(x)` of `history = deque([a, b], maxlen=2)` keeps it a container (`calls.ring_shift`)
         self.rings = set(bound_once(pairs, unsure, self.ring_call))
         unsure.update(ring_stores - self.rings)
+        stored = {name: keys for name, keys in keyed.items() if name not in changed_otherwise}
         self.find_callables(body, pairs, unsure)
         self.find_function_values(body, pairs, unsure | {p.arg for p in params})
-        self.find_containers(pairs, unsure, starred, body)
+        self.find_containers(pairs, unsure, starred, body, stored)
         for name, lengths in finals.items():
             container = self.containers.get(name)
             if container is None or container.mapping:
@@ -1849,12 +1863,16 @@ class FunctionLowerer(calls.PlaceNaming):
         unsure: set[str],
         starred: Mapping[int, tuple[str, int]] | None = None,
         body: Sequence[ast.stmt] = (),
+        stored: Mapping[str, Sequence[calls.ContainerKey]] | None = None,
     ) -> None:
         """Names bound only by plain assignments of displays and never changed in place (`pair = (a, c)`,
         `bufs = {"out": c}`): `pair[1]` is `c`, `bufs["out"]` is `c` (`calls.Container`); also by a list
         comprehension of known length, as the starred target of unpacking a display (`starred`), or by a dict
         comprehension, whose items are new values under the literal keys `body` subscripts the name with
-        (`bufs["hidden"]` twice is one object)."""
+        (`bufs["hidden"]` twice is one object).  `stored`: names (in `unsure`) changed only by stores under
+        literal keys (`heads["k"] = v`), which stay containers when they hold those keys (`calls.keeps_stores`):
+        each such store rebinds that item (`target`)."""
+        kept = dict(stored or {})
         subscripted: dict[str, list[calls.ContainerKey]] | None = None
         displays: dict[str, list[tuple[tuple[calls.ContainerKey, ...], bool] | None]] = {}
         inner: dict[str, list[dict[calls.ContainerKey, int]]] = {}  # per binding: nested display lengths by key
@@ -1874,6 +1892,11 @@ class FunctionLowerer(calls.PlaceNaming):
         # names bound once to a value of each kind (`bound_once`, the plugin's rule too)
         self.key_lists = bound_once(pairs, unsure, keyed_list)
         self.registries = bound_once(pairs, unsure, display_registry)
+        # a dict display bound once whose items keep their order: also through literal-key stores (`mapping_items`),
+        # or a dict comprehension over literal keys (`comprehension_keys`)
+        self.ordered = set(bound_once(
+            pairs, unsure - kept.keys(), lambda v: display_registry(v) or self.comprehension_keys(v)
+        ))
         self.iterators = bound_once(pairs, unsure, kept_iterator)
         self.factories = {
             name: body
@@ -1902,9 +1925,12 @@ class FunctionLowerer(calls.PlaceNaming):
                         continue
                     if len(names) != 1 or "." in name:
                         unsure.add(name)
+                        kept.pop(name, None)
                     else:
                         if shape is None and (registry := self.registry_comprehension(option)) is not None:
                             shape = (tuple(key for key, _ in registry[1]), True)  # one item per registry key
+                        if shape is None and (in_order := self.comprehension_keys(option)) is not None:
+                            shape = (in_order, True)  # `{name: make(name) for name in "qkv"}`: its keys in order
                         if shape is None and isinstance(option, ast.DictComp):
                             if subscripted is None:
                                 subscripted = _literal_subscripts(body)
@@ -1919,12 +1945,31 @@ class FunctionLowerer(calls.PlaceNaming):
         self.containers = {
             n: calls.find_inner(c, inner.get(n, []))
             for n, d in displays.items()
-            if n not in unsure and (c := calls.find_container(d)) is not None
+            if (n not in unsure or n in kept) and (c := calls.find_container(d)) is not None
+            and calls.keeps_stores(c, kept.get(n, ()))
         }
         for name, container in self.unit.outer_containers.items():
             # a captured container (`bufs[2]` in a nested function): its items are the caller's values
             if name not in self.local_names and name not in unsure:
                 self.containers.setdefault(name, container)
+
+    def comprehension_keys(self, node: ast.expr) -> tuple[calls.ContainerKey, ...] | None:
+        """The keys of a dict comprehension keyed by its one loop target over literal keys, without `if`: a string
+        literal's characters, a tuple/list display of key literals, or a name bound once to one (`key_lists`), in
+        order (`calls.comprehension_keys`); else None."""
+        if not isinstance(node, ast.DictComp) or len(node.generators) != 1:
+            return None
+        comp = node.generators[0]
+        if comp.ifs or comp.is_async or not isinstance(comp.target, ast.Name):
+            return None
+        source = self.key_lists.get(comp.iter.id, comp.iter) if isinstance(comp.iter, ast.Name) else comp.iter
+        iterated: list[calls.ContainerKey | None] | None = None
+        if isinstance(source, ast.Constant) and type(source.value) is str:
+            iterated = list(source.value)
+        elif (items := self.literal_display(source)) is not None:
+            iterated = [_key_literal(item) for item in items]
+        keyed = isinstance(node.key, ast.Name) and node.key.id == comp.target.id
+        return calls.comprehension_keys(keyed, iterated)
 
     def built_list(self, node: ast.expr) -> tuple[ast.ListComp, int, tuple[ast.expr, ...] | None] | None:
         """A list comprehension whose items can be named (`calls.assign_built_list`): one `for` and no `if` over a
@@ -2529,6 +2574,11 @@ class FunctionLowerer(calls.PlaceNaming):
         if paired:
             assert isinstance(node, ast.Call)
             node = node.args[0]
+        viewed = _values_receiver(node, "items")
+        if viewed is not None:
+            # `for name, out in heads.items()`: a new key and item `i` per iteration, as `.values()` gives item `i`
+            found = self.mapping_items(viewed) if not enumerated and not paired else None
+            return (found, self.containers.get(viewed), True, False) if found is not None else None
         elements = self.star_elements(node)
         if elements is None or (paired and len(elements) < 2):
             return None
@@ -3008,6 +3058,15 @@ class FunctionLowerer(calls.PlaceNaming):
         if place is not None:
             root_span = self.span(node.value) if isinstance(node, ast.Attribute) else None
             return calls.PlaceTarget(place, self.span(node), root_span)
+        if (
+            isinstance(node, ast.Subscript)
+            and isinstance(node.value, ast.Name)
+            and (container := self.containers.get(node.value.id)) is not None
+            and (index := calls.stored_element(container, _key_literal(node.slice))) is not None
+        ):
+            # `heads["k"] = v` of a container: that item is `v` from here on (`calls.stored_element`)
+            raw = node.value.id
+            return calls.PlaceTarget(calls.container_element(self.name(raw), raw, container, index), self.span(node))
         if isinstance(node, ast.Subscript):
             return calls.OtherTarget(node, self.place(node.value), self.span(node))
         return calls.OtherTarget(node)
@@ -3805,7 +3864,10 @@ class FunctionLowerer(calls.PlaceNaming):
             items = None
         # a container list the comprehension's scope does not shadow (a later `for` may iterate an earlier target)
         iterated = comp.iter.args[0] if isinstance(comp.iter, ast.Call) and comp.iter.args else comp.iter
-        outer = isinstance(iterated, ast.Name) and self.name(iterated.id) == iterated.id
+        viewed = _values_receiver(iterated) or _values_receiver(iterated, "items")  # `heads.items()`
+        outer = (isinstance(iterated, ast.Name) and self.name(iterated.id) == iterated.id) or (
+            viewed is not None and self.name(viewed) == viewed
+        )
         elements = self.iterated_container(comp.iter) if items is None and outer else None
         shape, sources = self.iteration(comp.iter) if items is None and elements is None else ("", [])
         self.tmp += 1
@@ -3881,13 +3943,8 @@ class FunctionLowerer(calls.PlaceNaming):
         if got is not None and got[1]:
             return got[0]  # `*attrgetter("raw", "out")(job)`: `job.raw`, `job.out`
         values = _values_receiver(node)
-        if values is not None and values in self.registries:
-            # `*stages.values()` of a dict display bound once, lowering past it: its items in display order
-            container = self.containers.get(values)
-            if container is None or not container.mapping or self.lengths.get(values) != len(container.keys):
-                return None
-            return tuple(calls.container_element(self.name(values), values, container, i)
-                         for i in range(len(container.keys)))
+        if values is not None:
+            return self.mapping_items(values)
         if not isinstance(node, ast.Name):
             return None
         raw = node.id
@@ -3898,6 +3955,16 @@ class FunctionLowerer(calls.PlaceNaming):
         if length is None or self.lengths.get(raw) != length:
             return None
         return tuple(calls.container_element(self.name(raw), raw, container, i) for i in range(length))
+
+    def mapping_items(self, raw: str) -> tuple[ir.Place, ...] | None:
+        """The items of a dict display bound once to `raw` (`ordered`), lowering past it, in display order (what
+        `*stages.values()` spreads and `stages.items()` pairs with keys); else None."""
+        if raw not in self.ordered:
+            return None
+        container = self.containers.get(raw)
+        if container is None or not container.mapping or self.lengths.get(raw) != len(container.keys):
+            return None
+        return tuple(calls.container_element(self.name(raw), raw, container, i) for i in range(len(container.keys)))
 
     def nested_container(self, node: ast.expr) -> calls.NestedContainer | None:
         """`cfg["inputs"]` of a container bound here whose item under that literal key is a nested sequence display

@@ -1,5 +1,5 @@
 # fresh-expect: E0505 at line 47
-# fresh-known-miss: cli,mypy launch_async ops built by a list comprehension, combined by sk.zip(*ops); a tile launch moves a buffer they borrow before the zipped op runs
+# fresh-note: found since: a dict comprehension keyed by its loop target over literal keys ("qkv") holds its items in key order, `.items()` of it pairs a new key with each item, and `heads["k"] = k_back` is a strong update of that item
 """Project one token's activations into query/key/value heads with async SIMT launches
 run as one zipped op, and compute a squared-norm statistic of the keys with a tile kernel."""
 from __future__ import annotations
