@@ -241,21 +241,8 @@ def _binds_names(node: Node) -> set[str]:
     `with`, `del` and walrus targets, comprehension indices, `except ... as`, `match` captures, imports, `global` /
     `nonlocal` declarations."""
     targets: list[Expression] = []
-    if isinstance(node, AssignmentStmt):
-        targets = list(node.lvalues)
-    elif isinstance(node, OperatorAssignmentStmt):
-        targets = [node.lvalue]
-    elif isinstance(node, ForStmt):
-        targets = [node.index]
-    elif isinstance(node, DelStmt):
-        targets = [node.expr]
-    elif isinstance(node, AssignmentExpr):
-        targets = [node.target]
-    elif isinstance(node, WithStmt):
-        targets = [t for t in node.target if t is not None]
-    elif isinstance(node, GeneratorExpr | ListComprehension | SetComprehension | DictionaryComprehension):
-        gen = node.generator if isinstance(node, ListComprehension | SetComprehension) else node
-        targets = list(gen.indices)
+    if isinstance(node, ListComprehension | SetComprehension):
+        targets = list(node.generator.indices)
     elif isinstance(node, TryStmt):
         return {v.name for v in node.vars if v is not None}
     elif isinstance(node, AsPattern | StarredPattern):
@@ -268,7 +255,30 @@ def _binds_names(node: Node) -> set[str]:
         return {(alias or name).split(".")[0] for name, alias in pairs}
     elif isinstance(node, GlobalDecl | NonlocalDecl):
         return set(node.names)
+    else:
+        targets = _stored_targets(node)
     return {n for t in targets for n in _target_names(t)}
+
+
+def _stored_targets(node: Node) -> list[Expression]:
+    """The target expressions one node stores to: assignment, augmented assignment, `for`, `del`, walrus and
+    `with` targets, and the indices of a generator expression or dict comprehension (a list or set comprehension's
+    are those of the generator expression it holds)."""
+    if isinstance(node, AssignmentStmt):
+        return list(node.lvalues)
+    if isinstance(node, OperatorAssignmentStmt):
+        return [node.lvalue]
+    if isinstance(node, ForStmt):
+        return [node.index]
+    if isinstance(node, DelStmt):
+        return [node.expr]
+    if isinstance(node, AssignmentExpr):
+        return [node.target]
+    if isinstance(node, WithStmt):
+        return [t for t in node.target if t is not None]
+    if isinstance(node, GeneratorExpr | DictionaryComprehension):
+        return list(node.indices)
+    return []
 
 
 def _is_yield_statement(stmt: Statement) -> bool:
@@ -460,27 +470,12 @@ def _registry_binding(body: Sequence[Statement], name: str) -> list[tuple[calls.
         return None
     stores = 0
     for node in tree.walk_many(body, skip_scopes=False):
-        targets: list[Expression] = []
-        if isinstance(node, AssignmentStmt):
-            targets = list(node.lvalues)
-        elif isinstance(node, OperatorAssignmentStmt):
-            targets = [node.lvalue]
-        elif isinstance(node, ForStmt):
-            targets = [node.index]
-        elif isinstance(node, DelStmt):
-            targets = [node.expr]
-        elif isinstance(node, WithStmt):
-            targets = [t for t in node.target if t is not None]
-        elif isinstance(node, AssignmentExpr):
-            targets = [node.target]
-        elif isinstance(node, GeneratorExpr | DictionaryComprehension):
-            targets = list(node.indices)
-        elif isinstance(node, GlobalDecl | NonlocalDecl) and name in node.names:
+        if isinstance(node, GlobalDecl | NonlocalDecl) and name in node.names:
             return None
-        elif isinstance(node, MemberExpr) and isinstance(node.expr, NameExpr) and node.expr.name == name:
+        if isinstance(node, MemberExpr) and isinstance(node.expr, NameExpr) and node.expr.name == name:
             if node.name not in _REGISTRY_READS:
                 return None
-        for target in (t for each in targets for t in _flat_targets(each)):
+        for target in (t for each in _stored_targets(node) for t in _flat_targets(each)):
             if isinstance(target, NameExpr) and target.name == name:
                 stores += 1
             elif isinstance(target, IndexExpr) and isinstance(target.base, NameExpr) and target.base.name == name:
