@@ -180,6 +180,7 @@ def analyze_source(
     import sys
 
     from ownership_check.frontend.ast_lowering import FileContext, lower_module
+    from ownership_check.frontend.ast_walk import forget_walks
     from ownership_check.frontend.free_brands import free_brand_mismatches
 
     limit = sys.getrecursionlimit()
@@ -201,6 +202,7 @@ def analyze_source(
         reason = "file too complex to analyse: its expressions are nested too deeply"
         return [not_analyzed(path, reason, Span(1, 1, 1, 2))]
     finally:
+        forget_walks()
         sys.setrecursionlimit(limit)
 
 

@@ -50,6 +50,7 @@ from ownership_check.core.memo import (
     returns_shared,
 )
 from ownership_check.diagnostics import Span
+from ownership_check.frontend.ast_walk import all_nodes, memoized_walk
 from ownership_check.frontend.call_targets import (
     ModuleClasses,
     applied_callee,
@@ -227,7 +228,14 @@ def _kids(node: ast.AST) -> list[ast.AST]:
 
 
 def _walk(roots: ast.AST | Sequence[ast.AST], skip_scopes: bool = True) -> Iterator[ast.AST]:
-    """Pre-order walk; with `skip_scopes`, nested functions, classes and lambdas are yielded, not entered."""
+    """Pre-order walk; with `skip_scopes`, nested functions, classes and lambdas are yielded, not entered (each
+    walk is done once per file: `ast_walk.memoized_walk`)."""
+    walker = "lowering-scope" if skip_scopes else "lowering-all"
+    return iter(memoized_walk(walker, roots, lambda: _walk_nodes(roots, skip_scopes)))
+
+
+def _walk_nodes(roots: ast.AST | Sequence[ast.AST], skip_scopes: bool) -> Iterator[ast.AST]:
+    """`_walk`, walking."""
     stack: list[ast.AST] = [roots] if isinstance(roots, ast.AST) else list(reversed(roots))
     top = roots
     scopes = _SCOPE_TYPES if skip_scopes else frozenset()
@@ -944,7 +952,7 @@ class FileContext:
         (`calls.branch_tests`; the mypy plugin's rule is the same)."""
         if self._declared is None:
             names: set[str] = set()
-            for node in ast.walk(self.module):
+            for node in all_nodes(self.module):
                 if isinstance(node, ast.Global | ast.Nonlocal):
                     names.update(node.names)
                 elif isinstance(node, ast.Import | ast.ImportFrom):
@@ -2151,7 +2159,7 @@ class FunctionLowerer(calls.PlaceNaming):
         if not isinstance(node, _FUNCTION_DEFS) or self.ctx.functions.get(node.name) is not node:
             return False
         named = (
-            sub for sub in ast.walk(self.ctx.module) if isinstance(sub, ast.Name) and sub.id == node.name
+            sub for sub in all_nodes(self.ctx.module) if isinstance(sub, ast.Name) and sub.id == node.name
             and isinstance(sub.ctx, ast.Load)
         )
         return next(named, None) is not None and next(named, None) is not None
@@ -4805,7 +4813,7 @@ class FunctionLowerer(calls.PlaceNaming):
             return None
 
         def located(expr: ast.expr) -> ast.expr:
-            for sub in ast.walk(expr):
+            for sub in all_nodes(expr):
                 ast.copy_location(sub, at)
             return expr
 

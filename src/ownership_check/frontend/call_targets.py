@@ -42,6 +42,7 @@ from ownership_check.core.call_effects import (
 from ownership_check.core.stdlib_flow import forwarding_decorator
 from ownership_check.core.summarize import call_summary
 from ownership_check.diagnostics import Span
+from ownership_check.frontend.ast_walk import all_nodes, memoized_walk
 from safekernels.ownership_model import MOVING_METHODS, SIMT_LAUNCH_METHODS
 
 if TYPE_CHECKING:
@@ -51,7 +52,13 @@ _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 
 
 def _walk_body(body: list[ast.stmt]) -> Iterator[ast.AST]:
-    """Every node of a body, not entering nested functions, classes or lambdas."""
+    """Every node of a body, not entering nested functions, classes or lambdas (once per file:
+    `ast_walk.memoized_walk`)."""
+    return iter(memoized_walk("call-targets-body", body, lambda: _body_walk(body)))
+
+
+def _body_walk(body: list[ast.stmt]) -> Iterator[ast.AST]:
+    """`_walk_body`, walking."""
     stack: list[ast.AST] = list(reversed(body))
     while stack:
         node = stack.pop()
@@ -270,7 +277,7 @@ def module_registries(module: ast.Module, classes: ModuleClasses) -> dict[str, t
                         empty.append(target.id)
     decorated_stores: set[int] = set()
     storing: dict[int, str] = {}  # an identity decorator (by id) -> the registry it stores its parameter into
-    for func in ast.walk(module):
+    for func in all_nodes(module):
         if not isinstance(func, ast.FunctionDef) or len(func.args.args) != 1 or func.decorator_list:
             continue
         param = func.args.args[0].arg
@@ -285,7 +292,7 @@ def module_registries(module: ast.Module, classes: ModuleClasses) -> dict[str, t
         if len(held) == 1:
             storing[id(func)] = held.pop()
     stores: list[tuple[str, ast.FunctionDef | None]] = []  # (registry, the function stored, None for anything else)
-    for node in ast.walk(module):
+    for node in all_nodes(module):
         if isinstance(node, ast.Global):
             for name in node.names:
                 bound[name] = bound.get(name, 0) + 2  # rebound from a function: no registry
@@ -338,7 +345,7 @@ def attribute_registries(
     bindings: list[tuple[str, str | None]] = []
     stores: list[tuple[str, ast.FunctionDef | None]] = []
     parameter_stores: list[tuple[str, str, int, str]] = []  # (attribute, method, position after self, parameter)
-    for node in ast.walk(module):
+    for node in all_nodes(module):
         targets: list[ast.expr] = []
         if isinstance(node, ast.Assign):
             targets = node.targets
@@ -347,7 +354,7 @@ def attribute_registries(
         elif isinstance(node, ast.Delete):
             targets = node.targets
         for target in targets:
-            for element in ast.walk(target):
+            for element in all_nodes(target):
                 if isinstance(element, ast.Attribute) and isinstance(element.ctx, ast.Store | ast.Del):
                     owner = owners.get(id(node))
                     value = node.value if isinstance(node, ast.Assign | ast.AnnAssign) else None
@@ -391,7 +398,7 @@ def attribute_registries(
     if parameter_stores:
         used: dict[int, ast.AST] = {}  # `.method` nodes read as a call's callee or a decorator
         passed: dict[str, list[tuple[ast.Call | None, ast.FunctionDef | None]]] = {}
-        for node in ast.walk(module):
+        for node in all_nodes(module):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
                 used[id(node.func)] = node
                 passed.setdefault(node.func.attr, []).append((node, None))
@@ -402,9 +409,9 @@ def attribute_registries(
                         plain = node if isinstance(node, ast.FunctionDef) and node in functions.values() else None
                         passed.setdefault(decorator.attr, []).append((None, plain))
         methods = {storing for _, storing, _, _ in parameter_stores}
-        escaped = {n.attr for n in ast.walk(module) if isinstance(n, ast.Attribute) and n.attr in methods
+        escaped = {n.attr for n in all_nodes(module) if isinstance(n, ast.Attribute) and n.attr in methods
                    and id(n) not in used}
-        escaped.update(n.id for n in ast.walk(module) if isinstance(n, ast.Name) and n.id in methods)
+        escaped.update(n.id for n in all_nodes(module) if isinstance(n, ast.Name) and n.id in methods)
         for attribute, storing, position, param in parameter_stores:
             if storing in escaped:
                 stores.append((attribute, None))  # the method is passed around or shadowed: its callers unknown
@@ -764,7 +771,7 @@ def _harmless(node: ast.expr | None, receiver: str) -> bool:
     (`sk.zeros(self.n, f32, self.stream)`), none a method the ownership table knows or one of the receiver's."""
     if node is None:
         return True
-    for sub in ast.walk(node):
+    for sub in all_nodes(node):
         if isinstance(sub, ast.NamedExpr | ast.Await | ast.Yield | ast.YieldFrom | ast.Lambda):
             return False
         if isinstance(sub, ast.Call):
@@ -1206,7 +1213,7 @@ def _held_callable(
 def _assigned_attributes(cls: ast.ClassDef) -> set[str]:
     """The attribute names an assignment in the class's methods binds (`self.residual = Residual(...)`)."""
     out: set[str] = set()
-    for stmt in ast.walk(cls):
+    for stmt in all_nodes(cls):
         targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target] if isinstance(
             stmt, ast.AnnAssign
         ) else []

@@ -26,6 +26,7 @@ from collections.abc import Iterator
 from ownership_check.core import messages
 from ownership_check.diagnostics import Diagnostic
 from ownership_check.frontend.ast_lowering import FileContext
+from ownership_check.frontend.ast_walk import all_nodes, memoized_walk
 
 _LAUNCH_METHODS = frozenset({"launch", "launch_async"})
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
@@ -34,7 +35,7 @@ _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 def _prepare_bindings(tree: ast.Module) -> dict[str, int]:
     """How many `name = x.prepare(...)` statements bind each name anywhere in the file (the cheap gate)."""
     found: dict[str, int] = {}
-    for node in ast.walk(tree):
+    for node in all_nodes(tree):
         if isinstance(node, ast.Assign | ast.AnnAssign) and _prepared_kernel_expr(node) is not None:
             target = node.targets[0] if isinstance(node, ast.Assign) else node.target
             if isinstance(target, ast.Name):
@@ -53,7 +54,13 @@ def _prepared_kernel_expr(stmt: ast.Assign | ast.AnnAssign) -> ast.expr | None:
 
 
 def _body_nodes(scope: ast.AST) -> Iterator[ast.AST]:
-    """The nodes of one scope's own code: nested functions, lambdas and classes are other scopes."""
+    """The nodes of one scope's own code: nested functions, lambdas and classes are other scopes (walked once per
+    file: `ast_walk.memoized_walk`)."""
+    return iter(memoized_walk("free-brands-scope", scope, lambda: _scope_walk(scope)))
+
+
+def _scope_walk(scope: ast.AST) -> Iterator[ast.AST]:
+    """`_body_nodes`, walking."""
     roots: list[ast.AST]
     if isinstance(scope, ast.Module):
         roots = list(scope.body)
@@ -96,8 +103,11 @@ def _binding_kernel(scope: ast.AST, name: str) -> ast.expr | None:
     return kernel if bindings == 1 else None
 
 
-def _rebound_by_declaration(tree: ast.Module, name: str) -> bool:
-    return any(isinstance(node, ast.Global | ast.Nonlocal) and name in node.names for node in ast.walk(tree))
+def _declared_names(tree: ast.Module) -> frozenset[str]:
+    """The names some `global` or `nonlocal` statement of the file declares (such a name may be rebound anywhere)."""
+    return frozenset(
+        name for node in all_nodes(tree) if isinstance(node, ast.Global | ast.Nonlocal) for name in node.names
+    )
 
 
 class _Scopes:
@@ -130,6 +140,7 @@ def free_brand_mismatches(ctx: FileContext, tree: ast.Module, already: list[Diag
     """E0308 of launches whose prepared launch is a name from an enclosing scope (see the module docstring), less
     those `already` holds (same code and position)."""
     candidates = {name for name, count in _prepare_bindings(tree).items() if count == 1}
+    candidates -= _declared_names(tree)
     if not candidates:
         return []
     try:
@@ -159,7 +170,7 @@ def _check_launch(
     if node.func.attr not in _LAUNCH_METHODS or not isinstance(node.args[0], ast.Name):
         return None
     name = node.args[0].id
-    if name not in candidates or _rebound_by_declaration(tree, name):
+    if name not in candidates:
         return None
     launched = ctx.kernel(node.func.value)
     if launched is None or launched[1].track != "simt" or launched[1].autotuned:

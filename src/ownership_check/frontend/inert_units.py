@@ -45,6 +45,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Protocol
 
+from ownership_check.frontend.ast_walk import all_nodes
 from ownership_check.frontend.prescan import FileSummary
 from ownership_check.frontend.project_index import ProjectIndex
 from safekernels import ownership_model
@@ -133,12 +134,12 @@ def _known(qualified: str, index: ProjectIndex) -> bool:
 def _is_constant(node: ast.expr) -> bool:
     """A literal of constants only (`1024`, `(16, 16)`, `-1`): it binds nothing the lowering follows."""
     return all(
-        not isinstance(n, ast.Name | ast.Call | ast.Attribute | ast.Lambda | ast.NamedExpr) for n in ast.walk(node)
+        not isinstance(n, ast.Name | ast.Call | ast.Attribute | ast.Lambda | ast.NamedExpr) for n in all_nodes(node)
     )
 
 
 def _stored_names(node: ast.AST) -> Iterable[str]:
-    for n in ast.walk(node):
+    for n in all_nodes(node):
         if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
             yield n.id
 
