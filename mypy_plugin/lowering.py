@@ -124,10 +124,13 @@ from mypy_plugin.call_targets import (
     receiver_items,
     receiver_property,
 )
+from mypy_plugin.computed_reads import dotted as computed_dotted
+from mypy_plugin.computed_reads import index_form, item_statement
 from ownership_check.core import callables, calls, init_state, ir, parameter_defaults, stdlib_flow
 from ownership_check.core.bound_once import bound_once
 from ownership_check.core.call_effects import GeneratedInit, apply_summary, iterated_fields
 from ownership_check.core.checker import effect_names, nonlocal_effects
+from ownership_check.core.computed_items import ComputedItems
 from ownership_check.core.memo import (
     MemoKey,
     MemoToken,
@@ -1073,6 +1076,7 @@ class FunctionLowerer(calls.PlaceNaming):
         self.kernel_body = unit.kind in KERNEL_UNIT_KINDS
         self.dialect = DIALECT
         self.scopes: list[list[ir.Op]] = [[]]
+        self.computed = ComputedItems()  # equal reads at computed indices (`core.computed_items`)
         self.local_names: set[str] = set()
         self.device: set[str] = set()
         # the device-like names each nested function or lambda inherits: this body's, as they stand where it is
@@ -2140,7 +2144,11 @@ class FunctionLowerer(calls.PlaceNaming):
         if body is None:
             return
         for stmt in body.body if isinstance(body, Block) else body:
-            self.stmt(stmt)
+            self.computed.begin(item_statement(stmt, self.builtin), self.scopes[-1])
+            try:
+                self.stmt(stmt)
+            finally:
+                self.computed.end()
 
     def stmt(self, node: Statement) -> None:
         grown = self.appends.get(id(node.expr)) if isinstance(node, ExpressionStmt) else None
@@ -3233,6 +3241,14 @@ class FunctionLowerer(calls.PlaceNaming):
         if stored is not None:  # `ops.append((k.launch_async(...), out))`: the container keeps the op too
             return stored
         self.expr(expr)
+        if isinstance(expr, IndexExpr) and (raw := computed_dotted(expr.base)) is not None:
+            container = self.place(expr.base)
+            form = index_form(expr.index, self.builtin)
+            read = self.computed.read(container, raw, form, id(expr), span_of(expr)) if container else None
+            if read is not None:  # `parts[i]` read again with `i` unchanged: the same object
+                if read[0] is not None:
+                    self.emit(read[0])
+                return read[1]
         return ir.Fresh()
 
     def built_comprehension(

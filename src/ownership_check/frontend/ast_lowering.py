@@ -38,6 +38,7 @@ from ownership_check.core import callables, calls, init_state, ir, parameter_def
 from ownership_check.core.bound_once import bound_once
 from ownership_check.core.call_effects import GeneratedInit, apply_summary, iterated_fields
 from ownership_check.core.checker import effect_names, nonlocal_effects
+from ownership_check.core.computed_items import ComputedItems
 from ownership_check.core.memo import (
     MemoKey,
     MemoToken,
@@ -66,6 +67,8 @@ from ownership_check.frontend.call_targets import (
     receiver_items,
     receiver_property,
 )
+from ownership_check.frontend.computed_reads import dotted as computed_dotted
+from ownership_check.frontend.computed_reads import index_form, item_statement
 from ownership_check.frontend.inert_units import InertUnits
 from ownership_check.frontend.prescan import (
     FileSummary,
@@ -1196,6 +1199,7 @@ class FunctionLowerer(calls.PlaceNaming):
         self.kernel_body = unit.kind in KERNEL_UNIT_KINDS
         self.dialect = DIALECT
         self.scopes: list[_Scope] = [_Scope()]
+        self.computed = ComputedItems()  # equal reads at computed indices (`core.computed_items`)
         self.nested: list[Unit] = []
         self.interesting = False
         self.local_names: set[str] = set()
@@ -2168,7 +2172,11 @@ class FunctionLowerer(calls.PlaceNaming):
 
     def suite(self, body: Sequence[ast.stmt]) -> None:
         for stmt in body:
-            self.stmt(stmt)
+            self.computed.begin(item_statement(stmt, self.builtin), self.scopes[-1])
+            try:
+                self.stmt(stmt)
+            finally:
+                self.computed.end()
 
     def stmt(self, node: ast.stmt) -> None:
         if isinstance(node, ast.Expr):
@@ -3420,6 +3428,14 @@ class FunctionLowerer(calls.PlaceNaming):
         if stored is not None:  # `ops.append((k.launch_async(...), out))`: the container keeps the op too
             return stored
         self.expr(node)
+        if isinstance(node, ast.Subscript) and (raw := computed_dotted(node.value)) is not None:
+            container = self.place(node.value)
+            form = index_form(node.slice, self.builtin)
+            read = self.computed.read(container, raw, form, id(node), self.span(node)) if container else None
+            if read is not None:  # `parts[i]` read again with `i` unchanged: the same object
+                if read[0] is not None:
+                    self.emit(read[0])
+                return read[1]
         return ir.Fresh()
 
     def built_comprehension(

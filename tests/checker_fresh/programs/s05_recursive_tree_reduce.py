@@ -1,5 +1,5 @@
 # fresh-expect: E0382 at line 23
-# fresh-known-miss: cli,mypy `right = parts[i + 1] if c else parts[i]`: same tensor twice; two reads of one item of a list the checker does not follow (`parts[i]` as `left` and as the else arm) are two new values (the conditional's wrong-line E0382 one line up is fixed: calls.choose_value)
+# fresh-note: found since: `parts[i]` read as `left` and again in the conditional's else arm, `i` and `parts` unchanged between, is one object (core.computed_items), both front ends, line 23
 """A recursive pairwise tree reduction of tile tensors pairs the last tensor with itself when the count is odd."""
 
 import safekernels as sk

@@ -1,5 +1,5 @@
 # fresh-expect: E0502 at line 34
-# fresh-known-miss: cli,mypy attribute bound in __init__ to a list display of two buffers (self.fields = [a, b]) read at two computed indices that are equal (self.fields[i % 2], self.fields[(i + 2) % 2]): an attribute subscript is a new value
+# fresh-note: found since: two reads of one container at indices equal by the affine rule (`self.fields[self.step_count % 2]`, `self.fields[(self.step_count + 2) % 2]`, nothing changing `self` between) are one object (core.computed_items), both front ends, line 34
 """A 1-D heat-equation solver that ping-pongs between two fields picked by step parity."""
 import numpy as np
 
