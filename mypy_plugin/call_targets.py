@@ -75,7 +75,7 @@ from mypy.nodes import (
 )
 
 from mypy_plugin import tree
-from ownership_check.core import callables, calls, class_order
+from ownership_check.core import callables, calls, class_order, ir
 from ownership_check.core.call_effects import (
     AppliedSummary,
     CallSummary,
@@ -85,6 +85,8 @@ from ownership_check.core.call_effects import (
     dispatched,
     factory_captures,
     field_summary,
+    spread_items,
+    spread_keywords,
     star_count,
     star_items,
     with_receiver_moves,
@@ -95,7 +97,7 @@ from ownership_check.diagnostics import Span
 from safekernels.ownership_model import MOVING_METHODS, SIMT_LAUNCH_METHODS
 
 if TYPE_CHECKING:
-    from mypy_plugin.lowering import FunctionLowerer
+    from mypy_plugin.lowering import FunctionLowerer, Unit
 
 _POSITIONAL = (ARG_POS, ARG_OPT)
 _KEYWORD_ONLY = (ARG_NAMED, ARG_NAMED_OPT)
@@ -1764,12 +1766,16 @@ def _module_names(callee: FuncItem) -> list[str]:
     """The names a function reads and never binds itself (the CLI's `_module_names`): in a function of the
     module's top level, the module's names."""
     params = {a.variable.name for a in callee.arguments}
-    loaded: dict[str, None] = {}
+    loaded = dict.fromkeys(node.name for node in tree.walk_many(callee.body.body) if isinstance(node, NameExpr))
+    stored = _bound_names(callee)
+    return sorted(n for n in loaded if n not in params and n not in stored)
+
+
+def _bound_names(callee: FuncItem) -> set[str]:
+    """The names a function's body binds (assigns, loops over, deletes, defines, imports), nested scopes' too."""
     stored: set[str] = set()
     for node in tree.walk_many(callee.body.body):
-        if isinstance(node, NameExpr):
-            loaded.setdefault(node.name, None)
-        elif isinstance(node, AssignmentStmt):
+        if isinstance(node, AssignmentStmt):
             for lvalue in node.lvalues:
                 stored.update(_stored(lvalue))
         elif isinstance(node, OperatorAssignmentStmt):
@@ -1793,7 +1799,26 @@ def _module_names(callee: FuncItem) -> list[str]:
             stored.add(node.name)
         elif isinstance(node, Import | ImportFrom | ImportAll):
             stored.update(_imported(node))
-    return sorted(n for n in loaded if n not in params and n not in stored)
+    return stored
+
+
+def _kernel_arguments(
+    lowerer: FunctionLowerer, callee: FuncItem, bound: Iterable[tuple[str, calls.Operand[Expression]]]
+) -> tuple[tuple[Var, Decorator], ...]:
+    """The parameters a call binds to a kernel of the module that the callee never binds itself (the CLI's
+    `_kernel_arguments`), as (the parameter's variable, the kernel's definition): while its call summary's body
+    is lowered, the parameter is known as that kernel (`FileContext.factory_vars`)."""
+    variables = {a.variable.name: a.variable for a in callee.arguments}
+    found = [
+        (variables[name], kernel)
+        for name, operand in bound
+        if name in variables and isinstance(operand.node, NameExpr) and not operand.star
+        and (kernel := lowerer.kernel_decorator(operand.node)) is not None
+    ]
+    if not found:
+        return ()
+    stored = _bound_names(callee)
+    return tuple((var, kernel) for var, kernel in found if var.name not in stored)
 
 
 def _applied(
@@ -1827,6 +1852,31 @@ def _applied(
     star = next((a.variable.name for a in callee.arguments if a.kind == ARG_STAR), None)
     count = star_count(positional, args, receiver is not None) if star is not None else 0
     items = star_items(star, count) if star is not None else ()
+    # ... and the `**kwargs` dict's items, one parameter each, by the keywords the call passes into it
+    spread = next((a.variable.name for a in callee.arguments if a.kind == ARG_STAR2), None)
+    keys = spread_keywords(positional, keyword_only, args) if spread is not None else ()
+    items += spread_items(spread, keys) if spread is not None else ()
+    bound = bind_parameters(
+        positional, keyword_only, args, receiver, star=star if count else None,
+        spread_keys=(spread, keys) if spread is not None and keys else None,
+    )
+    # ... and the parameters the call binds to a kernel of the module (`run(mix, ...)`): that kernel there
+    handed = _kernel_arguments(lowerer, callee, bound)
+    shape = (count, keys, tuple((v.name, k.fullname) for v, k in handed)) if keys or handed else count
+    made = lowerer.ctx.factory_vars
+
+    def lowered(unit: Unit) -> ir.Function:
+        """`unit`'s IR, with the handed kernels' parameters known as those kernels while it is lowered."""
+        before = {id(var): made.get(id(var)) for var, _ in handed}
+        made.update((id(var), (var, kernel)) for var, kernel in handed)
+        try:
+            return type(lowerer)(lowerer.ctx, unit).lower()
+        finally:
+            for key, shadowed in before.items():
+                if shadowed is None:
+                    made.pop(key, None)
+                else:
+                    made[key] = shadowed
 
     def compute(dispatch: str | None = dispatch) -> CallSummary | None:
         # every parameter but the receiver counts as a device value (see `CallSummary`)
@@ -1834,9 +1884,9 @@ def _applied(
         outer = device | plain
         unit = type(lowerer.unit)(
             callee, "function", lambda: outer, None, f"{callee.name} (call summary)", receiver_class=dispatch,
-            star_items=count,
+            star_items=count, spread_keys=keys,
         )
-        function = type(lowerer)(lowerer.ctx, unit).lower()
+        function = lowered(unit)
         params = [*positional, *keyword_only, *items, *(n for n in free if n not in (*positional, *keyword_only))]
         found = call_summary(function, params, receiver_param, callee.name)
         if receiver_param is not None and _moves_receiver_attributes(callee, receiver_param):
@@ -1844,20 +1894,20 @@ def _applied(
             assumed = outer | {receiver_param}
             again = f"{callee.name} (call summary, device attributes)"
             unit = type(lowerer.unit)(
-                callee, "function", lambda: assumed, None, again, receiver_class=dispatch, star_items=count
+                callee, "function", lambda: assumed, None, again, receiver_class=dispatch, star_items=count,
+                spread_keys=keys,
             )
-            assuming = type(lowerer)(lowerer.ctx, unit).lower()
+            assuming = lowered(unit)
             found = with_receiver_moves(found, call_summary(assuming, params, receiver_param, callee.name))
         return found
 
-    own = classes.memo.get((id(callee), count) if count else id(callee), lambda: compute(None))
+    own = classes.memo.get((id(callee), shape) if shape else id(callee), lambda: compute(None))
     summary = own if dispatch is None or owner is None or dispatch == owner.name else classes.memo.get(
-        (id(callee), dispatch, count) if count else (id(callee), dispatch), compute
+        (id(callee), dispatch, shape) if shape else (id(callee), dispatch), compute
     )
     if summary is None or own is None:
         return None
     summary = dispatched(summary, own)
-    bound = bind_parameters(positional, keyword_only, args, receiver, star=star if count else None)
     bound += captured  # `_factory_captures`: free names, never parameters
     if captures and not summary.empty:
         taken = {name for name, _ in bound}

@@ -579,6 +579,8 @@ class Unit:
     receiver_class: str | None = None
     # A call summary's lowering for a call passing this many items to the `*args` parameter (the CLI's)
     star_items: int = 0
+    # ... and passing these keywords into the `**kwargs` parameter (the CLI's `spread_keys`)
+    spread_keys: tuple[str, ...] = ()
 
 
 @dataclass
@@ -1093,6 +1095,7 @@ class FunctionLowerer(calls.PlaceNaming):
         # names bound once to a dict display of literal keys (`KERNELS = {"add": add}`): what a dict comprehension
         # over `KERNELS.items()` iterates (`registry_comprehension`, the CLI's rule)
         self.registries: dict[str, list[tuple[calls.ContainerKey, Expression]]] = {}
+        self.item_reads: dict[tuple[int, calls.ContainerKey], tuple[NameExpr, IndexExpr]] = {}  # `item_read`
         self.ordered: set[str] = set()  # dict displays bound once, maybe stored into under their keys
         # names bound once to a call keeping its operands' items (`pool = itertools.cycle([c])`, the CLI's rule)
         self.iterators: dict[str, CallExpr] = {}
@@ -1276,6 +1279,8 @@ class FunctionLowerer(calls.PlaceNaming):
         found = _display_items(expr)
         if found is not None or not isinstance(expr, CallExpr):
             return found
+        if any(stdlib_flow.chains_mappings(n) for n in self.ctx.names(expr.callee)):
+            return self.chained_items(expr)
         if any(n in calls.SEQUENCE_CONSTRUCTORS for n in self.ctx.names(expr.callee)):
             # `deque([a, c])`, `deque([a, c], maxlen=2)`: the list display's items (the CLI's rule)
             if not expr.args or expr.arg_kinds[0] != ARG_POS or not isinstance(expr.args[0], TupleExpr | ListExpr):
@@ -1318,6 +1323,38 @@ class FunctionLowerer(calls.PlaceNaming):
             values = self.literal_display(zipped.args[1])
         entries = stdlib_flow.dict_entries(named, keys, values)
         return (entries, True) if entries is not None else None
+
+    def chained_items(self, expr: CallExpr) -> tuple[list[tuple[calls.ContainerKey, Expression]], bool] | None:
+        """`ChainMap(m1, m2, ...)` of dict displays and names bound once to one: the dict display of the items its
+        lookups find, a name's item read as `name["key"]` (the CLI's `chained_items`)."""
+        if any(kind != ARG_POS for kind in expr.arg_kinds):
+            return None
+        maps: list[tuple[list[tuple[calls.ContainerKey, Expression]], bool] | None] = []
+        for arg in expr.args:
+            if isinstance(arg, DictExpr):
+                shown = _display_items(arg)
+                maps.append((shown[0], True) if shown is not None and shown[1] else None)
+            elif isinstance(arg, NameExpr) and (held := self.registries.get(arg.name)) is not None:
+                maps.append(([(key, self.item_read(arg, key)) for key, _ in held], False))
+            else:
+                maps.append(None)
+        entries = stdlib_flow.chained_entries(maps)
+        return (entries, True) if entries is not None else None
+
+    def item_read(self, name: NameExpr, key: calls.ContainerKey) -> IndexExpr:
+        """`name[key]`, spelled where `name` is (the CLI's `_item_read`): one node per name node and key, kept
+        while this body is lowered."""
+        found = self.item_reads.get((id(name), key))
+        if found is not None and found[0] is name:
+            return found[1]
+        base = NameExpr(name.name)
+        base.node, base.fullname, base.kind = name.node, name.fullname, name.kind
+        index: Expression = StrExpr(key) if isinstance(key, str) else IntExpr(key)
+        read = IndexExpr(base, index)
+        for node in (base, index, read):
+            node.set_line(name)
+        self.item_reads[(id(name), key)] = (name, read)
+        return read
 
     def factory_body(self, expr: Expression) -> Expression | None:
         """`defaultdict(lambda: buf)`: its factory's body (the CLI's `factory_body`)."""
@@ -1468,6 +1505,13 @@ class FunctionLowerer(calls.PlaceNaming):
             # the `*args` tuple of a call summary's call (`Unit.star_items`): `*args` and `args[i]` are its items
             self.containers[star] = calls.Container(tuple(range(self.unit.star_items)), False)
             self.splat_lengths[star] = self.lengths[star] = self.unit.star_items
+        spread = next((a.variable.name for a in func.arguments if a.kind == ARG_STAR2), None) if func else None
+        if self.unit.spread_keys and spread is not None and spread not in unsure and all(
+            spread not in names for names, _ in pairs
+        ):
+            # the `**kwargs` dict of a call summary's call (`Unit.spread_keys`): `kwargs["dry"]` is the item the
+            # caller passed as `dry=`
+            self.containers[spread] = calls.Container(self.unit.spread_keys, True)
         self.find_factory_kernels(pairs, unsure | set(_params(func) if func is not None else ()), made)
         for call in launched:
             # A place passed to a kernel is a device value (the launch refuses anything else).

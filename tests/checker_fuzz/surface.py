@@ -46,6 +46,7 @@ T = TypeVar("T")
 Chooser = Callable[[Sequence[T]], T]
 
 HEADER = '''import asyncio
+import collections
 import contextlib
 import copy
 import dataclasses
@@ -281,6 +282,8 @@ STDLIB_TEMPLATES: dict[str, str] = {
     "operator.attrgetter": '[{p}, operator.attrgetter("a")(h)][0]',
     "operator.itemgetter": "[{p}, operator.itemgetter(0)(bufs)][0]",
     "functools.reduce": "[{p}, functools.reduce(first_of, [{q}], {q})][0]",
+    # a lookup finds the item of the first map that has the key
+    "collections.ChainMap": 'collections.ChainMap({{"item": {p}}}, {{"other": {q}}})["item"]',
 }
 #: The forms that only make sense for the SIMT buffers `a`, `b`, `c` (the holder and containers hold them).
 _BUFFER_ONLY = frozenset({"attribute", "container-list", "container-dict"})

@@ -467,6 +467,33 @@ def star_items(star: str, count: int) -> tuple[str, ...]:
     return tuple(element_place(star, i, star).root for i in range(count))
 
 
+def spread_keywords(
+    positional: Sequence[str], keyword_only: Sequence[str], args: Sequence[Operand[E]]
+) -> tuple[str, ...]:
+    """The keywords a call passes into the callee's `**kwargs` parameter, in the order given: those no named
+    parameter takes (`run(mix, dry=a, out=a)` of `def run(kernel, **bufs)`: `dry`, `out`).  Empty when a splat at
+    the call (`**opts`) may pass others, or when there are none or more than a container follows: the summary then
+    knows nothing of the dict's items."""
+    from ownership_check.core.calls import MAX_CONTAINER_ITEMS  # `calls` imports this module
+
+    if any(a.star for a in args):
+        return ()
+    named = {*positional, *keyword_only}
+    keys = tuple(dict.fromkeys(a.keyword for a in args if a.keyword is not None and a.keyword not in named))
+    return keys if len(keys) <= MAX_CONTAINER_ITEMS else ()
+
+
+def spread_items(spread: str, keys: Sequence[str]) -> tuple[str, ...]:
+    """The names a call summary gives the items of the `**kwargs` parameter `spread` of a call passing the keywords
+    `keys` (`spread_keywords`): the roots of the element places of the mapping container `spread` is in the
+    callee's lowering (`calls.element_place`: `bufs$e0` for `bufs["dry"]`), so a launch with `bufs["dry"]` and
+    `bufs["out"]` there borrows the caller's operands passed as `dry=` and `out=`; `bind_parameters` binds them at
+    the call."""
+    from ownership_check.core.calls import element_place  # `calls` imports this module
+
+    return tuple(element_place(spread, i, spread, key).root for i, key in enumerate(keys))
+
+
 def factory_captures(
     factory: Sequence[tuple[str, Operand[E]]],
     captured: Collection[str],
@@ -492,14 +519,18 @@ def bind_parameters(
     receiver: Operand[E] | None,
     spread: str | None = None,
     star: str | None = None,
+    *,
+    spread_keys: tuple[str, tuple[str, ...]] | None = None,
 ) -> tuple[tuple[str, Operand[E]], ...]:
     """Parameter name -> operand for a call's plainly bound arguments (a method's receiver binds the first
     positional parameter; nothing after a `*args` splat binds by position; `**kwargs` binds nothing).  With
     `spread`, the name of the callee's `**kwargs` parameter, a keyword no other parameter takes binds
     `<spread>.<keyword>`: that dict's item (`Buffers(x=a, y=c)` of `def __init__(self, **bufs)`).  With `star`,
     the name of the callee's `*args` parameter, the positional operands after the named ones bind its items
-    (`star_items`), in order."""
+    (`star_items`), in order.  With `spread_keys`, the callee's `**kwargs` parameter and the keywords the call
+    passes into it (`spread_keywords`), such a keyword binds that dict's item (`spread_items`)."""
     names = list(positional)
+    spread_roots = dict(zip(spread_keys[1], spread_items(*spread_keys), strict=True)) if spread_keys else {}
     extra = list(star_items(star, star_count(positional, args, receiver is not None))) if star is not None else []
     bound: dict[str, Operand[E]] = {}
     if receiver is not None:
@@ -517,6 +548,8 @@ def bind_parameters(
                 bound[arg.keyword] = arg
             elif spread is not None:
                 bound[f"{spread}.{arg.keyword}"] = arg
+            elif arg.keyword in spread_roots:
+                bound[spread_roots[arg.keyword]] = arg
         elif not splat and position < len(names):
             bound[names[position]] = arg
             position += 1

@@ -23,6 +23,9 @@ call to the places it may give, in the core's terms (`calls.Choices`, `calls.bin
                                                                operator.attrgetter, operator.itemgetter
     FOLD     runs its callable operand as `acc = f(acc, item)` on each item of its iterable operand, in order, from
              the initial value (`default`) or, without one, from the first item (`lower_fold`)   functools.reduce
+    CHAINED  a mapping whose lookup under a key finds the item of the first of its operand mappings that has the
+             key (`chained_entries`): over dict displays and names of dict containers, the dict display of those
+             items, so `ChainMap({"name": "h"}, defaults)["bias"]` is `defaults["bias"]`   collections.ChainMap
 
 Where the exact item is not known statically, the result may be any of the items: one `Branch` arm per item,
 as for `p if c else q`, so a launch is refused when any of them would be.  Anything else a call of a standard
@@ -55,7 +58,7 @@ from ownership_check.diagnostics import Span
 
 E = TypeVar("E")
 
-Relation = Literal["pick", "items", "pairs", "zipped", "fields", "mapping", "getter", "fold"]
+Relation = Literal["pick", "items", "pairs", "zipped", "fields", "mapping", "getter", "fold", "chained"]
 
 
 @dataclass(frozen=True)
@@ -118,7 +121,37 @@ STDLIB_FLOWS: Final[dict[str, StdlibFlow]] = {
     "operator.itemgetter": StdlibFlow("getter", operands=None),
     # the callable operand run on an accumulator and each item in turn
     "functools.reduce": StdlibFlow("fold", operands=(1,), default=2),
+    # a lookup finds the first operand mapping's item under the key
+    "collections.ChainMap": StdlibFlow("chained", operands=None),
 }
+
+
+def chains_mappings(name: str | None) -> bool:
+    """Whether a callable's lookups go through its operand mappings in order (`CHAINED`, `collections.ChainMap`)."""
+    found = stdlib_flow(name)
+    return found is not None and found.relation == "chained"
+
+
+def chained_entries(
+    maps: Sequence[tuple[Sequence[tuple[ContainerKey, E]], bool] | None],
+) -> list[tuple[ContainerKey, E]] | None:
+    """The entries `ChainMap(m1, m2, ...)` looks up (a `chained` entry's call): under each key, the item of the first
+    map that has it, as the runtime's lookup finds it.  `maps`: each operand's entries and whether it is a display
+    (its items are evaluated where the chain is made) rather than a name of a dict container (its entries are
+    expressions reading that name's items: `defaults["bias"]`).  None when a map is not known, or when an item of
+    a display is shadowed by an earlier map's (it would be evaluated and never found: left to the general rule)."""
+    entries: dict[ContainerKey, E] = {}
+    for found in maps:
+        if found is None:
+            return None
+        items, display = found
+        for key, value in items:
+            if key in entries:
+                if display:
+                    return None
+                continue
+            entries[key] = value
+    return list(entries.items()) if entries else None
 
 
 #: Functions that store into or take from the container (a heap list) their first operand is, by qualified name:
@@ -494,6 +527,8 @@ __all__ = [
     "adjacent_pairs",
     "bind_fields",
     "bind_pairs",
+    "chained_entries",
+    "chains_mappings",
     "container_flow",
     "dict_entries",
     "forwarding_decorator",

@@ -441,6 +441,20 @@ def _repeated_display(node: ast.AST) -> calls.RepeatedDisplay[ast.expr] | None:
     return None
 
 
+def _item_read(name: ast.Name, key: calls.ContainerKey) -> ast.Subscript:
+    """`name[key]`, spelled where `name` is: how a `ChainMap` over a dict name reads its item (`chained_items`).
+    One node per name node and key, kept on the name node, so its id stays its own while the tree lives (caches
+    of the file's analysis are keyed by node ids)."""
+    reads: dict[calls.ContainerKey, ast.Subscript] = name.__dict__.setdefault("_item_reads", {})
+    found = reads.get(key)
+    if found is None:
+        found = ast.Subscript(ast.Name(name.id, ast.Load()), ast.Constant(key), ast.Load())
+        for sub in ast.walk(found):
+            ast.copy_location(sub, name)
+        reads[key] = found
+    return found
+
+
 def _getter_value(value: ast.expr) -> ast.Call | None:
     """A call that may make a getter (`operator.attrgetter(...)`; `getter_call` checks what it calls), for
     `bound_once`."""
@@ -1164,6 +1178,9 @@ class Unit:
     # A call summary's lowering for a call passing this many items to the `*args` parameter: it is a tuple of
     # that many items, each the caller's value (`call_effects.star_items`)
     star_items: int = 0
+    # ... and passing these keywords into the `**kwargs` parameter: it is a dict of those keys, each item the
+    # caller's value passed by it (`call_effects.spread_items`)
+    spread_keys: tuple[str, ...] = ()
 
 
 def _lambda_function(node: ast.Lambda) -> ast.FunctionDef:
@@ -1438,8 +1455,12 @@ class FunctionLowerer(calls.PlaceNaming):
         `dict(scale=a, shift=b)`, `dict(zip(names, (a, b)))` of literal keys, `dict({"scale": a})`, as the dict
         display of those entries."""
         found = _display_items(node)
-        if found is not None or not isinstance(node, ast.Call) or len(node.args) > 1:
+        if found is not None or not isinstance(node, ast.Call):
             return found
+        if stdlib_flow.chains_mappings(self.stdlib_name(node.func)):
+            return self.chained_items(node)
+        if len(node.args) > 1:
+            return None
         if self.stdlib_name(node.func) in calls.SEQUENCE_CONSTRUCTORS:
             # `deque([a, c])`, `deque([a, c], maxlen=2)`: the list display's items
             if not node.args or not isinstance(node.args[0], ast.Tuple | ast.List):
@@ -1472,6 +1493,24 @@ class FunctionLowerer(calls.PlaceNaming):
             keys = [_key_literal(k) for k in listed] if listed is not None else None
             values = self.literal_display(zipped.args[1])
         entries = stdlib_flow.dict_entries([(k.arg, k.value) for k in node.keywords], keys, values)
+        return (entries, True) if entries is not None else None
+
+    def chained_items(self, node: ast.Call) -> tuple[list[tuple[calls.ContainerKey, ast.expr]], bool] | None:
+        """`ChainMap(m1, m2, ...)` of dict displays and names bound once to one (`registries`): the dict display of
+        the items its lookups find (`stdlib_flow.chained_entries`), a name's item read as `name["key"]`
+        (`_item_read`), so `ChainMap({"name": "h"}, defaults)["bias"]` is `defaults["bias"]`; else None."""
+        if node.keywords or any(isinstance(a, ast.Starred) for a in node.args):
+            return None
+        maps: list[tuple[list[tuple[calls.ContainerKey, ast.expr]], bool] | None] = []
+        for arg in node.args:
+            if isinstance(arg, ast.Dict):
+                shown = _display_items(arg)
+                maps.append((shown[0], True) if shown is not None and shown[1] else None)
+            elif isinstance(arg, ast.Name) and (held := self.registries.get(arg.id)) is not None:
+                maps.append(([(key, _item_read(arg, key)) for key, _ in held], False))
+            else:
+                maps.append(None)
+        entries = stdlib_flow.chained_entries(maps)
         return (entries, True) if entries is not None else None
 
     def factory_body(self, node: ast.expr) -> ast.expr | None:
@@ -1607,6 +1646,13 @@ class FunctionLowerer(calls.PlaceNaming):
             # the `*args` tuple of a call summary's call (`Unit.star_items`): `*args` and `args[i]` are its items
             self.containers[star.arg] = calls.Container(tuple(range(self.unit.star_items)), False)
             self.splat_lengths[star.arg] = self.lengths[star.arg] = self.unit.star_items
+        spread = self.unit.node.args.kwarg if not isinstance(self.unit.node, ast.Module) else None
+        if self.unit.spread_keys and spread is not None and spread.arg not in unsure and all(
+            spread.arg not in names for names, _ in pairs
+        ):
+            # the `**kwargs` dict of a call summary's call (`Unit.spread_keys`): `kwargs["dry"]` is the item the
+            # caller passed as `dry=`, never changed here (a store into it, or a method call on it, is `unsure`)
+            self.containers[spread.arg] = calls.Container(self.unit.spread_keys, True)
         self.find_factory_kernels(pairs, unsure | {p.arg for p in params})  # a parameter is the caller's value
         for call in launched:
             # A place passed to a kernel is a device value (the launch refuses anything else).

@@ -35,6 +35,8 @@ from ownership_check.core.call_effects import (
     dispatched,
     factory_captures,
     field_summary,
+    spread_items,
+    spread_keywords,
     star_count,
     star_items,
     with_receiver_moves,
@@ -47,6 +49,7 @@ from safekernels.ownership_model import MOVING_METHODS, SIMT_LAUNCH_METHODS
 
 if TYPE_CHECKING:
     from ownership_check.frontend.ast_lowering import FunctionLowerer
+    from ownership_check.frontend.prescan import KernelSummary
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 
@@ -1691,6 +1694,18 @@ def _applied(
     star = callee.args.vararg.arg if callee.args.vararg is not None else None
     count = star_count(positional, args, receiver is not None) if star is not None else 0
     items = star_items(star, count) if star is not None else ()
+    # ... and the `**kwargs` dict's items, one parameter each, by the keywords the call passes into it
+    spread = callee.args.kwarg.arg if callee.args.kwarg is not None else None
+    keys = spread_keywords(positional, keyword_only, args) if spread is not None else ()
+    items += spread_items(spread, keys) if spread is not None else ()
+    bound = bind_parameters(
+        positional, keyword_only, args, receiver, star=star if count else None,
+        spread_keys=(spread, keys) if spread is not None and keys else None,
+    )
+    # ... and the parameters the call binds to a kernel of the module (`run(mix, ...)`): that kernel there
+    handed = _kernel_arguments(lowerer, callee, bound)
+    kernels.update(handed)
+    shape = (count, keys, tuple((name, kernel.name) for name, kernel in handed)) if keys or handed else count
 
     def compute(dispatch: str | None = dispatch) -> CallSummary | None:
         # every parameter but the receiver counts as a device value (see `CallSummary`)
@@ -1704,7 +1719,7 @@ def _applied(
         name = f"{callee.name} (call summary)"
         unit = type(lowerer.unit)(
             name, callee, "function", device | plain, kernels, class_brands=brands, class_aliases=aliases,
-            receiver_class=dispatch, star_items=count, class_items=stored,
+            receiver_class=dispatch, star_items=count, class_items=stored, spread_keys=keys,
         )
         function = type(lowerer)(lowerer.ctx, unit).lower()
         params = [*positional, *keyword_only, *items, *(n for n in free if n not in (*positional, *keyword_only))]
@@ -1715,20 +1730,19 @@ def _applied(
             again = f"{callee.name} (call summary, device attributes)"
             unit = type(lowerer.unit)(
                 again, callee, "function", outer, kernels, class_brands=brands, class_aliases=aliases,
-                receiver_class=dispatch, star_items=count,
+                receiver_class=dispatch, star_items=count, spread_keys=keys,
             )
             assuming = type(lowerer)(lowerer.ctx, unit).lower()
             found = with_receiver_moves(found, call_summary(assuming, params, receiver_param, callee.name))
         return found
 
-    own = classes.memo.get((id(callee), count) if count else id(callee), lambda: compute(None))
+    own = classes.memo.get((id(callee), shape) if shape else id(callee), lambda: compute(None))
     summary = own if dispatch is None or owner is None or dispatch == owner.name else classes.memo.get(
-        (id(callee), dispatch, count) if count else (id(callee), dispatch), compute
+        (id(callee), dispatch, shape) if shape else (id(callee), dispatch), compute
     )
     if summary is None or own is None:
         return None
     summary = dispatched(summary, own)
-    bound = bind_parameters(positional, keyword_only, args, receiver, star=star if count else None)
     bound += captured  # `_factory_captures`: free names, never parameters
     if captures and not summary.empty:
         taken = {name for name, _ in bound}
@@ -1749,6 +1763,29 @@ def phase_summary(
     """The summary of one part of a `@contextlib.contextmanager` generator of the module's top level
     (`calls.with_phases`: a function of its parameters), with a `with` item's call operands bound to them."""
     return _applied(lowerer, phase, None, False, args, span)
+
+
+def _kernel_arguments(
+    lowerer: FunctionLowerer,
+    callee: ast.FunctionDef | ast.AsyncFunctionDef,
+    bound: Iterable[tuple[str, calls.Operand[ast.expr]]],
+) -> tuple[tuple[str, KernelSummary], ...]:
+    """The parameters a call binds to a kernel (`run_effect(mix, ...)` of `def run_effect(kernel, ...)`, `mix` a
+    kernel of the module or of the calling body) that the callee never binds itself: its call summary's lowering
+    knows the parameter as that kernel (`Unit.outer_kernels`), so `kernel.launch(prep, s, a, b)` there is a launch
+    with the kernel's parameter modes and the caller's buffers conflicting in them are reported at the call."""
+    found = [
+        (name, kernel)
+        for name, operand in bound
+        if isinstance(operand.node, ast.Name) and not operand.star and "$" not in name
+        and (kernel := lowerer.kernel_of(operand.node)) is not None
+    ]
+    if not found:
+        return ()
+    stored = {
+        node.id for node in ast.walk(callee) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store | ast.Del)
+    }
+    return tuple((name, kernel) for name, kernel in found if name not in stored)
 
 
 def _moves_receiver_attributes(func: ast.FunctionDef | ast.AsyncFunctionDef, receiver: str) -> bool:

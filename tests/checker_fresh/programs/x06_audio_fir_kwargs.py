@@ -1,5 +1,5 @@
 # fresh-expect: E0502 at line 38
-# fresh-known-miss: cli,mypy **kwargs parameter of a helper subscripted with literal keys in a launch (kernel.launch(prep, s, bufs["dry"], bufs["wet"], bufs["out"])), the caller passing one buffer for two keywords (dry=mixed, out=mixed)
+# fresh-note: found since: a helper's **kwargs dict holds the caller's keyword arguments (bufs["dry"] is the dry= buffer) and a kernel handed to a helper launches as that kernel there (kernel.launch in run_effect), so dry=mixed, out=mixed conflict at the call
 """An audio effects chain: each effect is launched through one helper that takes its buffers by keyword."""
 from typing import Any
 

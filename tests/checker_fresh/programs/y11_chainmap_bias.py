@@ -1,5 +1,5 @@
 # fresh-expect: E0382 at line 35
-# fresh-known-miss: cli,mypy collections.ChainMap over one shared defaults dict: cfg['bias'] of two chain maps is the same tensor; ChainMap lookups give new values
+# fresh-known-miss: cli,mypy collections.ChainMap over one shared defaults dict: cfg['bias'] of two chain maps is the same tensor; a chain bound to a name is followed, but these chains are items of a list display iterated by zip (for cfg, act_np in zip(layer_cfgs, acts)): an item of a list display is no container
 """Two dense layers' bias-add steps configured through layered defaults (ChainMap)."""
 from collections import ChainMap
 
