@@ -1921,6 +1921,29 @@ def _applied(
     )
 
 
+def method_summaries(lowerer: FunctionLowerer, cls: ClassDef, span: Span) -> list[CallSummary]:
+    """The call summaries of a class's own methods but `__init__` (plain `def`s taking a receiver, no
+    `@staticmethod` / `@classmethod`; `span`: where the summaries are asked for): what each may do to `self`'s
+    attributes when it runs (`init_state.init_facts` reads which a method moves and binds anew; the CLI's
+    `method_summaries`)."""
+    found: list[CallSummary] = []
+    for sub in cls.defs.body:
+        method = sub.func if isinstance(sub, Decorator) else sub
+        if not isinstance(method, FuncDef) or method.name == "__init__" or method.is_coroutine:
+            continue
+        if method.is_static or method.is_class or not method.arguments:
+            continue
+        receiver = method.arguments[0].variable.name
+        if method.arguments[0].kind not in _POSITIONAL:
+            continue
+        node: Expression = NameExpr(receiver)
+        operand = calls.Operand(node, span, lowerer.dotted_place(receiver), False)
+        applied = _applied(lowerer, method, operand, False, (), span)
+        if applied is not None:
+            found.append(applied.summary)
+    return found
+
+
 def phase_summary(
     lowerer: FunctionLowerer, phase: FuncItem, args: tuple[calls.Operand[Expression], ...], span: Span
 ) -> AppliedSummary[Expression] | None:

@@ -116,6 +116,7 @@ from mypy_plugin.call_targets import (
     attribute_registries,
     constructor_summary,
     generated_fields,
+    method_summaries,
     module_registries,
     phase_summary,
     receiver_accessors,
@@ -503,6 +504,12 @@ def _bind_call(func: FuncItem, call: CallExpr, method: bool = False) -> dict[str
     return bound
 
 _LITERALS = (StrExpr, BytesExpr, IntExpr, FloatExpr, ComplexExpr, EllipsisExpr)
+
+
+def _attribute_device(lowerer: FunctionLowerer, receiver: str, attr: str) -> bool:
+    """Whether a method knows its receiver's attribute `attr` is a device value (`init_state.method_start`; the
+    CLI's `_attribute_device`)."""
+    return lowerer.is_device_text(f"{receiver}.{attr}")
 
 
 def span_of(node: Node) -> Span:
@@ -2042,8 +2049,9 @@ class FunctionLowerer(calls.PlaceNaming):
         if self.unit.name is None:  # checked itself, not a call summary's lowering (as the CLI's `init_facts`)
             single = frozenset(attr for attr, count in stores.items() if count == 1)
             facts = self.init_facts(cls, init, single)
-            for op in init_state.method_start(facts, self.name(first.name), span_of(first)):
-                self.emit(op)  # what `__init__` left on `self`: `.shared()` ops, moved objects
+            device = functools.partial(_attribute_device, self, first.name)
+            for op in init_state.method_start(facts, self.name(first.name), span_of(first), device):
+                self.emit(op)  # what `__init__` left on `self`: `.shared()` ops, moved objects, views
 
     def stored_items(self, expr: Expression) -> tuple[ir.Place, int] | None:
         """`self.attr` in a method whose class's `__init__` stored a display of prepared launches there (the CLI's
@@ -2104,11 +2112,15 @@ class FunctionLowerer(calls.PlaceNaming):
         """What `__init__` leaves on `self` for the class's other methods (`init_state.init_facts`; the CLI's
         `init_facts`): `__init__` lowered as it is checked itself, its attributes in `single`."""
         memo = self.ctx.classes.memo.init_facts
-        key = (id(init), single)  # a subclass inheriting `__init__` may count other attributes bound once
+        # a subclass inheriting `__init__` may count other attributes bound once, and has methods of its own
+        key = (id(init), id(cls), single)
         if key not in memo:
             unit = Unit(init, "function", name=f"{cls.name}.__init__ (init facts)")
             function = type(self)(self.ctx, unit).lower()
-            memo[key] = init_state.init_facts(function, init.arguments[0].variable.name, single)
+            span = span_of(init)
+            memo[key] = init_state.init_facts(
+                function, init.arguments[0].variable.name, single, lambda: method_summaries(self, cls, span)
+            )
         return memo[key]
 
     def launched_kernel(self, func: Expression) -> resolve.KernelInfo | None:

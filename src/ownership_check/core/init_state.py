@@ -14,29 +14,43 @@ analysis of `__init__`'s IR (identically for both front ends) at its exit:
   `init_brands`): its items keep their brands, so `edges.launch(self.prepared[mode], ...)` in another method is
   `E0308` when no item is `edges`'s, whatever the key (`stored_items`, `item_choices`).
 
+- an attribute bound to a view of another attribute, or to its very object (`self.lent = self.total.as_buffer()`,
+  `self.head = self.buf.view(0, 8)`): the runtime ends a view when its parent moves, so the relation is kept (the
+  method starts with `self.lent` a view of `self.total`: moving `self.total` there makes a later use of `self.lent`
+  `E0382`, or `E0505` while an op borrows it); and when another method of the class moves the base and binds it
+  anew (`acc = k(self.total.partition(...)); self.total = acc.unpartition()`, read from that method's call summary),
+  the view outlives its parent: a method may run after that one, so its use of `self.lent` is `E0382`, the move
+  labelled inside the other method (`stale`).
+
 Only attributes nothing else in the class binds count (the front ends count the stores of each attribute name in the
 class's methods: `single`), as for the prepared launches and aliases `__init__` stores (`init_brands`)."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
 from ownership_check.core import ir
+from ownership_check.core.call_effects import CallSummary
 from ownership_check.core.calls import SHARED_OP, Choices, Operand
 from ownership_check.core.cfg import build
-from ownership_check.core.checker import _Analysis, _setup
+from ownership_check.core.checker import State, _Analysis, _setup
 from ownership_check.diagnostics import Span
 
 
 @dataclass(frozen=True)
 class InitFacts:
     """`shared`: attributes bound to a `.shared()` op on every path out of `__init__`.  `moved`: attributes whose
-    object `__init__` moved on every path, with where (the move's span and help)."""
+    object `__init__` moved on every path, with where (the move's span and help).  `views` and `stale`: attributes
+    bound to a view (or the object) of another attribute, kept so (`views`) or moved by another method (`stale`)."""
 
     shared: tuple[str, ...] = ()
     moved: tuple[tuple[str, Span, str | None], ...] = ()
+    # `views`: (attribute, the attribute it is a view of, the view's region; None: the same object, `as_buffer`)
+    views: tuple[tuple[str, str, ir.Region | None], ...] = ()
+    # `stale`: (attribute, its base, where another method moves the base, help, whether that move is `assumed`)
+    stale: tuple[tuple[str, str, Span, str | None, bool], ...] = ()
 
 
 NO_FACTS = InitFacts()
@@ -45,9 +59,15 @@ E = TypeVar("E")
 K = TypeVar("K")
 
 
-def init_facts(function: ir.Function, receiver: str, single: Collection[str]) -> InitFacts:
+def init_facts(
+    function: ir.Function,
+    receiver: str,
+    single: Collection[str],
+    methods: Callable[[], Iterable[CallSummary]] = tuple,
+) -> InitFacts:
     """The facts `__init__` (lowered as `function`, its receiver parameter named `receiver`) leaves on `self`'s
-    attributes in `single` (bound by nothing else in the class)."""
+    attributes in `single` (bound by nothing else in the class).  `methods`: the call summaries of the class's other
+    methods, asked for only when an attribute is a view of one they may bind anew (`stale`)."""
     graph = build(function)
     setup = _setup(graph, (receiver,))
     if setup is None:
@@ -82,16 +102,111 @@ def init_facts(function: ir.Function, receiver: str, single: Collection[str]) ->
             where = where or (op.span, op.help)
         if where is not None:
             moved.append((attr, *where))
-    return InitFacts(tuple(shared), tuple(moved))
+    views, stale = _views(analysis, exit_state, prefix, keys, [a for a in single if a not in shared], moved, methods)
+    return InitFacts(tuple(shared), tuple(moved), views, stale)
 
 
-def method_start(facts: InitFacts, receiver: str, span: Span) -> tuple[ir.Op, ...]:
+def _views(
+    analysis: _Analysis,
+    exit_state: State,
+    prefix: str,
+    keys: Collection[str],
+    single: Collection[str],
+    moved: list[tuple[str, Span, str | None]],
+    methods: Callable[[], Iterable[CallSummary]],
+) -> tuple[tuple[tuple[str, str, ir.Region | None], ...], tuple[tuple[str, str, Span, str | None, bool], ...]]:
+    """The attributes in `single` that `__init__` left bound, on every path, to a view of another attribute's
+    object, or to that very object (`views`), kept in the other methods when nothing else binds the base; moved
+    there when `__init__` moved the base (appended to `moved`); `stale` when another method moves the base and binds
+    it anew (its call summary moves and rebinds it), so the view may outlive its parent by the time a method runs.
+    Among attributes that are one object, each is bound to the one whose name sorts first (no cycle)."""
+    attrs = sorted(k[len(prefix) :] for k in keys if "$" not in k)
+    done = {a for a, *_ in moved}
+    views: list[tuple[str, str, ir.Region | None]] = []
+    pending: list[tuple[str, str]] = []
+    for attr in attrs:
+        if attr not in single or attr in done:
+            continue
+        for base in attrs:
+            if base == attr:
+                continue
+            relation = _relation(analysis, exit_state, prefix + attr, prefix + base)
+            if relation is None or (relation[0] is None and base > attr and base in single):
+                continue
+            where = next(((span, text) for a, span, text in moved if a == base), None)
+            if where is not None:
+                moved.append((attr, *where))
+            elif base in single:
+                views.append((attr, base, _portable(relation[0])))
+            else:
+                pending.append((attr, base))
+            break
+    stale: list[tuple[str, str, Span, str | None, bool]] = []
+    if pending:
+        renewed: dict[str, tuple[Span, str | None, bool]] = {}
+        for summary in methods():
+            if summary.receiver is None:
+                continue
+            rebound = {path[1] for path, _ in summary.rebinds if path[0] == summary.receiver and len(path[1]) == 1}
+            for move in summary.moves:
+                if move.path[0] == summary.receiver and move.path[1] in rebound:
+                    renewed.setdefault(move.path[1][0], (move.span, move.help, move.assumed))
+        stale = [(attr, base, *renewed[base]) for attr, base in pending if base in renewed]
+    return tuple(views), tuple(stale)
+
+
+def _relation(analysis: _Analysis, state: State, key: str, base_key: str) -> tuple[ir.Region | None] | None:
+    """`(None,)` when `key` refers to the object `base_key` does on every path, `(region,)` when to a view of it
+    (one level: `base.view(0, 8)`, a half of `base.split_at(k)`), else None."""
+    found: tuple[ir.Region | None] | None = None
+    for world in state.worlds:
+        objs, bases = world.get(key), world.get(base_key)
+        if not objs or not bases:
+            return None
+        for obj in objs:
+            if obj[0] == "@" and obj not in bases:
+                return None
+            info = analysis.info(obj)
+            if obj in bases:
+                this: tuple[ir.Region | None] = (None,)
+            elif info.parent is not None and info.parent in bases and info.region is not None:
+                this = (info.region,)
+            else:
+                return None
+            if found is not None and found != this:
+                return None
+            found = this
+    return found
+
+
+def _portable(region: ir.Region | None) -> ir.Region | None:
+    """A region of `__init__`'s view as another method can state it: a bound that is a name of `__init__` means
+    nothing there (`Whole`), and the two halves of one `split_at` stay disjoint under a site no node of the method
+    has (a negative one)."""
+    if isinstance(region, ir.Range) and (isinstance(region.start, str) or isinstance(region.stop, str)):
+        return ir.Whole()
+    if isinstance(region, ir.Half):
+        return ir.Half(-1 - region.site, region.index)
+    return region
+
+
+def method_start(
+    facts: InitFacts, receiver: str, span: Span, device: Callable[[str], bool] = lambda attr: True
+) -> tuple[ir.Op, ...]:
     """The ops a method of the class starts with (`receiver`: the IR name of its first parameter, `span`: where
-    it is): each attribute as `__init__` left it."""
+    it is): each attribute as `__init__` left it.  `device`: whether the method knows an attribute is a device
+    value, for a `stale` base another method moves by a call other libraries define too (an `assumed` move)."""
     ops: list[ir.Op] = []
     for attr in facts.shared:
         ops.append(ir.Bind((ir.Place(receiver, (attr,)),), (ir.Fresh(SHARED_OP),), span))
-    for attr, where, help_text in facts.moved:
+    for attr, base, region in facts.views:
+        place, source = ir.Place(receiver, (attr,)), ir.Place(receiver, (base,))
+        if region is None:
+            ops.append(ir.Bind((place,), (ir.FromPlace(source, span),), span))
+        else:
+            ops.append(ir.View(place, source, region, span))
+    stale = [(attr, where, text) for attr, base, where, text, assumed in facts.stale if not assumed or device(base)]
+    for attr, where, help_text in (*facts.moved, *stale):
         place = ir.Place(receiver, (attr,))
         ops.append(ir.Bind((place,), (ir.Fresh(),), span))
         ops.append(ir.Move(place, where, help_text))

@@ -59,6 +59,7 @@ from ownership_check.frontend.call_targets import (
     attribute_registries,
     constructor_summary,
     generated_fields,
+    method_summaries,
     module_registries,
     phase_summary,
     receiver_accessors,
@@ -1183,6 +1184,11 @@ class Unit:
     spread_keys: tuple[str, ...] = ()
 
 
+def _attribute_device(lowerer: FunctionLowerer, receiver: str, attr: str) -> bool:
+    """Whether a method knows its receiver's attribute `attr` is a device value (`init_state.method_start`)."""
+    return lowerer.is_device_text(f"{receiver}.{attr}")
+
+
 def _lambda_function(node: ast.Lambda) -> ast.FunctionDef:
     """A lambda as the function it is, `def <lambda>(args): return body`, lowered as any nested function: its body
     runs in its own frame, so an enclosing `with simt.unsafe():` does not cover it (the runtime agrees)."""
@@ -2194,7 +2200,8 @@ class FunctionLowerer(calls.PlaceNaming):
                 span = self.ctx.token_span(_Token(receiver, node.args.args[0], "arg"))
                 for op in init_state.stored_items(self.name(receiver), self.unit.class_items, span):
                     self.emit(op)  # the displays of prepared launches `__init__` stored (see `init_items`)
-                for op in init_state.method_start(self.unit.init_facts, self.name(receiver), span):
+                device = functools.partial(_attribute_device, self, receiver)
+                for op in init_state.method_start(self.unit.init_facts, self.name(receiver), span, device):
                     self.emit(op)  # what `__init__` left on `self` (see `init_facts`)
             self.suite(node.body)
 
@@ -2372,7 +2379,7 @@ class FunctionLowerer(calls.PlaceNaming):
             return init_state.NO_FACTS
         function = FunctionLowerer(self.ctx, Unit(f"{cls.name}.__init__", init, self.kind_of(init))).lower()
         single = frozenset(attr for attr, count in stores.items() if count == 1)
-        return init_state.init_facts(function, init.args.args[0].arg, single)
+        return init_state.init_facts(function, init.args.args[0].arg, single, lambda: method_summaries(self, cls))
 
     def init_items(self, cls: ast.ClassDef) -> dict[str, tuple[str, ...]]:
         """Attributes a class's `__init__` binds, in its own body, to a dict (or list, tuple) display whose every

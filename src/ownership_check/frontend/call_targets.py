@@ -1757,6 +1757,26 @@ def _applied(
     )
 
 
+def method_summaries(lowerer: FunctionLowerer, cls: ast.ClassDef) -> list[CallSummary]:
+    """The call summaries of a class's own methods but `__init__` (plain `def`s taking a receiver, no
+    `@staticmethod` / `@classmethod`): what each may do to `self`'s attributes when it runs
+    (`init_state.init_facts` reads which of them a method moves and binds anew)."""
+    found: list[CallSummary] = []
+    for method in cls.body:
+        if not isinstance(method, ast.FunctionDef) or method.name == "__init__" or not method.args.args:
+            continue
+        if any(isinstance(d, ast.Name) and d.id in ("staticmethod", "classmethod") for d in method.decorator_list):
+            continue
+        receiver = method.args.args[0].arg
+        span = lowerer.span(method)
+        node: ast.expr = ast.Name(receiver)
+        operand = calls.Operand(node, span, lowerer.dotted_place(receiver), False)
+        applied = _applied(lowerer, method, operand, False, (), span)
+        if applied is not None:
+            found.append(applied.summary)
+    return found
+
+
 def phase_summary(
     lowerer: FunctionLowerer, phase: ast.FunctionDef, args: tuple[calls.Operand[ast.expr], ...], span: Span
 ) -> AppliedSummary[ast.expr] | None:

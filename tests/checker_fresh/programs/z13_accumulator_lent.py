@@ -1,5 +1,5 @@
 # fresh-expect: E0382 at line 49
-# fresh-known-miss: cli,mypy self.lent = self.total.as_buffer() cached in __init__; a method moves self.total into a tile launch, then self.lent is launched
+# fresh-note: found since: an attribute `__init__` binds to a view (or the object, `as_buffer()`) of another attribute keeps that relation, and is moved in every other method when a method moves the base and binds it anew
 """Running mean of a stream of gradient batches: a tile kernel accumulates the sum in
 place, and a SIMT kernel reads the running sum through an as_buffer handle to produce
 the mean."""
