@@ -142,6 +142,7 @@ from ownership_check.core.memo import (
     memo_result,
     memoizing_decorator,
     returns_shared,
+    runs_again,
 )
 from ownership_check.diagnostics import Span
 from safekernels.ownership_model import (
@@ -283,6 +284,29 @@ def _stored_targets(node: Node) -> list[Expression]:
     if isinstance(node, GeneratorExpr | DictionaryComprehension):
         return list(node.indices)
     return []
+
+
+def _stored_exprs(target: Expression) -> Iterator[Expression]:
+    """The expressions a store target binds (the items of a tuple or list target, a starred one's expression)."""
+    if isinstance(target, TupleExpr | ListExpr):
+        for item in target.items:
+            yield from _stored_exprs(item)
+    elif isinstance(target, StarExpr):
+        yield from _stored_exprs(target.expr)
+    else:
+        yield target
+
+
+def _repeated_parts(nodes: Sequence[Node]) -> Iterator[list[Node]]:
+    """The nodes that may run more than once per run of the code around them, one list per loop of `nodes` (the
+    CLI's `_repeated_parts`): a `for` / `while` body, a comprehension's element, conditions and inner iterables."""
+    for sub in nodes:
+        if isinstance(sub, ForStmt | WhileStmt):
+            yield list(tree.walk(sub.body, skip_scopes=False))
+        elif isinstance(sub, GeneratorExpr | DictionaryComprehension):
+            elts = [sub.key, sub.value] if isinstance(sub, DictionaryComprehension) else [sub.left_expr]
+            inner = [*sub.sequences[1:], *(c for conds in sub.condlists for c in conds)]
+            yield [n for part in (*elts, *inner) for n in tree.walk(part, skip_scopes=False)]
 
 
 def _is_yield_statement(stmt: Statement) -> bool:
@@ -2190,7 +2214,7 @@ class FunctionLowerer(calls.PlaceNaming):
 
         ops = self.block(lower_body)
         if self.memo.first_binds and isinstance(node, FuncDef):
-            ops = earlier_runs(ops, self.memo, node.name, lambda: self.named_twice(node))
+            ops = earlier_runs(ops, self.memo, node.name, lambda: self.runs_again(node))
         name = self.unit.name or (node.name if isinstance(node, FuncDef) else "<lambda>")
         return ir.Function(name, ops, span_of(node), self.ctx.path)
 
@@ -4327,18 +4351,26 @@ class FunctionLowerer(calls.PlaceNaming):
             return value
         return memo_result(self.memo, *memoized, value, span_of(node), self, self.memoized_shared(node))
 
-    def named_twice(self, node: FuncDef) -> bool:
-        """Whether `node` is a function of the module's top level that the module names at two places or more
-        (the CLI's `named_twice`)."""
+    def runs_again(self, node: FuncDef) -> bool:
+        """Whether `node`, a function of the module's top level or a method of one of its classes, may run again
+        (the CLI's `runs_again`)."""
         symbol = self.ctx.module.names.get(node.name)
         defined = symbol.node if symbol is not None else None
-        if defined is not node and not (isinstance(defined, Decorator) and defined.func is node):
+        nodes = list(tree.walk_many(self.ctx.module.defs, skip_scopes=False))
+        named: list[Expression]
+        if defined is node or (isinstance(defined, Decorator) and defined.func is node):
+            named = [n for n in nodes if isinstance(n, NameExpr) and n.name == node.name and n.node is defined]
+        elif any(
+            sub is node or (isinstance(sub, Decorator) and sub.func is node)
+            for cls in self.ctx.classes.classes.values() for sub in cls.defs.body
+        ):
+            stored = {id(t) for n in nodes for target in _stored_targets(n) for t in _stored_exprs(target)}
+            named = [n for n in nodes if isinstance(n, MemberExpr) and n.name == node.name and id(n) not in stored]
+        else:
             return False
-        named = (
-            n for n in tree.walk_many(self.ctx.module.defs, skip_scopes=False)
-            if isinstance(n, NameExpr) and n.name == node.name and n.node is defined
-        )
-        return next(named, None) is not None and next(named, None) is not None
+        if len(named) != 1:
+            return runs_again([False] * len(named))
+        return runs_again([any(named[0] in parts for parts in _repeated_parts(nodes))])
 
     def memoized_call(self, node: CallExpr) -> tuple[str, MemoKey] | None:
         """`ones(64)` / `ws.scratch(n)` of a function or method of the module whose outermost decorator is

@@ -162,6 +162,7 @@ PER_FUNCTION_GAPS = frozenset({
     "e0308_prepared_field_of_helper_argument.py",
     "e0308_prepared_from_cached_helper.py",
     "e0382_memoized_call_same_object.py",
+    "e0382_memoized_call_kept_across_runs.py",
     "e0382_forwarding_decorator.py",
     "e0382_class_decorator_forwards_call.py",
     "e0382_registry_filled_by_decorator.py",

@@ -17,8 +17,10 @@ for the object the cache keeps (`memo_result`):
   any such earlier call of the function gave, or a new one: one `Branch` arm each, so a conflict or use after move
   is reported when one of them is that object (sound: the arguments may be equal at run time).
 
-A function that may run again (the module names it twice) and moves such an object gets it moved on its next run
-(`earlier_runs`).  Not followed: a call in a loop, whose result is a new object at each iteration.
+A function that may run again (the module names it twice, or once inside a loop: `runs_again`) and moves such an
+object gets it moved on its next run (`earlier_runs`); the move is seen after the call's result is bound to its
+name, so the first use of the moved object is reported where the runtime raises.  A call in a loop whose key is
+not exact gives a new object at each iteration of one run.
 """
 
 from __future__ import annotations
@@ -185,6 +187,13 @@ def memo_result(
     return ir.FromPlace(place, span)
 
 
+def runs_again(repeated: Sequence[bool]) -> bool:
+    """Whether a function of the module may run again, from the places the module names it (`repeated`: for each,
+    whether it is inside a loop's body or a comprehension's repeated part, `for ep in range(2): ... f()`): named at
+    two places or more, or at one that repeats."""
+    return len(repeated) >= 2 or any(repeated)
+
+
 def earlier_runs(body: ir.Block, memo: MemoCalls, function: str, again: Callable[[], bool]) -> ir.Block:
     """`body` of `function`, which may run again (`again()`, asked last as it reads the whole module: the module
     names it at two places or more), where it moves an object a memoised call of it gave: a later run's call with
@@ -199,13 +208,24 @@ def earlier_runs(body: ir.Block, memo: MemoCalls, function: str, again: Callable
         return body
     firsts = {id(b) for b in memo.first_binds}
 
+    def earlier(op: ir.Op, named: ir.Op | None) -> ir.Op:
+        """The first call's `Bind` of a moved kept object, with `named` the `Bind` of the call's result to a name
+        right after it (`raw = cached(i)`, else None): that `Bind` runs in both arms before the move, since binding
+        the moved object to a name is no use of it (the runtime raises where the name is used)."""
+        assert isinstance(op, ir.Bind)
+        place, move = op.targets[0], moved[op.targets[0]]
+        kept = op.values[0] if isinstance(op.values[0], ir.Fresh) else ir.Fresh()
+        help = f"an earlier call of `{function}` moved the object the cache hands out again here"
+        after = (named,) if named is not None else ()
+        before = (ir.Bind((place,), (kept,), op.span), *after, ir.Move(place, move.span, help))
+        return ir.Branch(((op, *after), before), op.span)
+
+    def first(op: ir.Op) -> bool:
+        return isinstance(op, ir.Bind) and id(op) in firsts and op.targets[0] in moved
+
     def rewrite(op: ir.Op) -> ir.Op:
-        if isinstance(op, ir.Bind) and id(op) in firsts and op.targets[0] in moved:
-            place, move = op.targets[0], moved[op.targets[0]]
-            kept = op.values[0] if isinstance(op.values[0], ir.Fresh) else ir.Fresh()
-            help = f"an earlier call of `{function}` moved the object the cache hands out again here"
-            before = (ir.Bind((place,), (kept,), op.span), ir.Move(place, move.span, help))
-            return ir.Branch(((op,), before), op.span)
+        if first(op):
+            return earlier(op, None)
         if isinstance(op, ir.Branch):
             return replace(op, arms=tuple(block(arm) for arm in op.arms))
         if isinstance(op, ir.Loop):
@@ -223,9 +243,30 @@ def earlier_runs(body: ir.Block, memo: MemoCalls, function: str, again: Callable
         return op
 
     def block(ops: ir.Block) -> ir.Block:
-        return tuple(rewrite(op) for op in ops)
+        out: list[ir.Op] = []
+        i = 0
+        while i < len(ops):
+            op = ops[i]
+            named = ops[i + 1] if i + 1 < len(ops) else None
+            if first(op) and _names_result(named, op):
+                assert named is not None
+                out.append(earlier(op, named))
+                i += 2
+                continue
+            out.append(rewrite(op))
+            i += 1
+        return tuple(out)
 
     return block(body)
+
+
+def _names_result(named: ir.Op | None, first: ir.Op) -> bool:
+    """Whether `named` binds names to the object the kept place `first` binds, and to nothing else (`raw =
+    cached(i)` right after the call)."""
+    if not isinstance(named, ir.Bind) or not isinstance(first, ir.Bind):
+        return False
+    place = first.targets[0]
+    return all(isinstance(v, ir.FromPlace) and v.source == place for v in named.values) and place not in named.targets
 
 
 def _ops(body: ir.Block) -> list[ir.Op]:
@@ -294,4 +335,5 @@ __all__ = [
     "memo_result",
     "memoizing_decorator",
     "returns_shared",
+    "runs_again",
 ]

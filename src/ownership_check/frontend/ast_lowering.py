@@ -49,6 +49,7 @@ from ownership_check.core.memo import (
     memo_result,
     memoizing_decorator,
     returns_shared,
+    runs_again,
 )
 from ownership_check.diagnostics import Span
 from ownership_check.frontend.ast_walk import all_nodes, memoized_walk
@@ -297,6 +298,18 @@ def _name_tokens(roots: ast.AST | Sequence[ast.AST]) -> Iterator[_Token]:
         elif t is ast.MatchMapping and cur.rest:  # type: ignore[attr-defined]
             kids.append(_Token(cur.rest, cur, "match"))  # type: ignore[attr-defined]
         stack.extend(reversed(kids))
+
+
+def _repeated_parts(module: ast.Module) -> Iterator[list[ast.AST]]:
+    """The nodes that may run more than once per run of the code around them, one list per loop: a `for` /
+    `while` body, a comprehension's element, conditions and inner iterables (`FunctionLowerer.runs_again`)."""
+    for sub in all_nodes(module):
+        if isinstance(sub, ast.For | ast.AsyncFor | ast.While):
+            yield [n for stmt in sub.body for n in ast.walk(stmt)]
+        elif isinstance(sub, ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp):
+            elts = [sub.key, sub.value] if isinstance(sub, ast.DictComp) else [sub.elt]
+            inner = [g.iter for g in sub.generators[1:]] + [c for g in sub.generators for c in g.ifs]
+            yield [n for part in (*elts, *inner) for n in ast.walk(part)]
 
 
 def _params(args: ast.arguments, walk_order: bool = False) -> list[tuple[ast.arg, ast.expr | None]]:
@@ -2207,19 +2220,31 @@ class FunctionLowerer(calls.PlaceNaming):
 
         ops = self.block(lower_body)
         if self.memo.first_binds:
-            ops = earlier_runs(ops, self.memo, node.name, lambda: self.named_twice(node))
+            ops = earlier_runs(ops, self.memo, node.name, lambda: self.runs_again(node))
         return ir.Function(self.unit.name, ops, self.unit.span or self.ctx.def_name_span(node), self.ctx.path)
 
-    def named_twice(self, node: ast.AST) -> bool:
-        """Whether `node` is a function of the module's top level that the module names at two places or more (two
-        calls, or a call and a reference): it may run again (`memo.earlier_runs`)."""
-        if not isinstance(node, _FUNCTION_DEFS) or self.ctx.functions.get(node.name) is not node:
+    def runs_again(self, node: ast.AST) -> bool:
+        """Whether `node`, a function of the module's top level or a method of one of its classes, may run again
+        (`memo.runs_again`): the module names it (a method: any attribute of its name) at two places or more, or at
+        one inside a loop's body or a comprehension's repeated part (`memo.earlier_runs`)."""
+        if not isinstance(node, _FUNCTION_DEFS):
             return False
-        named = (
-            sub for sub in all_nodes(self.ctx.module) if isinstance(sub, ast.Name) and sub.id == node.name
-            and isinstance(sub.ctx, ast.Load)
-        )
-        return next(named, None) is not None and next(named, None) is not None
+        named: list[ast.expr]
+        if self.ctx.functions.get(node.name) is node:
+            named = [
+                sub for sub in all_nodes(self.ctx.module)
+                if isinstance(sub, ast.Name) and sub.id == node.name and isinstance(sub.ctx, ast.Load)
+            ]
+        elif id(node) in self.ctx.classes.owner:
+            named = [
+                sub for sub in all_nodes(self.ctx.module)
+                if isinstance(sub, ast.Attribute) and sub.attr == node.name and isinstance(sub.ctx, ast.Load)
+            ]
+        else:
+            return False
+        if len(named) != 1:
+            return runs_again([False] * len(named))
+        return runs_again([any(named[0] in parts for parts in _repeated_parts(self.ctx.module))])
 
     # --- statements -----------------------------------------------------------------------------------------
 

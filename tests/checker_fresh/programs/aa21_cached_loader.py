@@ -1,5 +1,5 @@
 # fresh-expect: E0382 at line 60
-# fresh-known-miss: cli,mypy functools.lru_cache on a method returns the same device buffer in the second epoch after a tile launch moved it (raised inside a generator method)
+# fresh-note: found since: a method (not only a top-level function) that may run again (its one call is in a loop) gets the object its lru_cache call kept, moved by an earlier run; the error is at the use of the name bound to it
 """Data loader with a device-side batch cache, for a two-epoch toy training loop.
 
 Batches are uploaded once and kept on the device (an LRU cache keyed by batch index). Each epoch squashes a batch

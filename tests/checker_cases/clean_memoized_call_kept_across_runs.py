@@ -1,0 +1,64 @@
+"""The clean twin of e0382_memoized_call_kept_across_runs: `Loader.epoch`, which moves the tensor `self.batch(i)`
+gives, runs once (a call in a loop of one run gets a new tensor for each `i`), and `refresh`, which moves the
+tensor `bias(8)` keeps, is called once."""
+
+import functools
+
+import numpy as np
+
+import safekernels as sk
+from safekernels import tile
+from safekernels.dtypes import f32
+from safekernels.tile import Partition, Tensor
+
+DEV = sk.Device.cpu()
+STREAM = DEV.new_stream()
+
+
+@tile.kernel
+def scale(out: Partition[f32], x: Tensor[f32]) -> None:
+    out.store(tile.load_like(x, out) * 2.0)
+
+
+@functools.lru_cache(maxsize=4)
+def bias(n: int) -> tile.Tensor:
+    return tile.ones((n,), f32).sync_on(STREAM)
+
+
+def refresh() -> float:
+    b = bias(8)
+    out = tile.zeros((8,), f32).partition((8,))
+    (out, _) = scale(out, b).sync_on(STREAM)
+    return float(out.unpartition().to_numpy(STREAM).sum())
+
+
+class Loader:
+    def __init__(self, data: np.ndarray) -> None:
+        self.data = data
+
+    @functools.lru_cache(maxsize=4)
+    def batch(self, i: int) -> tile.Tensor:
+        return tile.from_numpy(self.data[i * 8:(i + 1) * 8]).sync_on(STREAM)
+
+    def epoch(self) -> list[float]:
+        sums = []
+        for i in range(2):
+            raw = self.batch(i)
+            out = tile.zeros((8,), f32).partition((8,))
+            (out, _) = scale(out, raw).sync_on(STREAM)
+            sums.append(float(out.unpartition().to_numpy(STREAM).sum()))
+        return sums
+
+
+def main() -> None:
+    loader = Loader(np.arange(16, dtype=np.float32))
+    print(loader.epoch())
+
+
+def once() -> None:
+    print([refresh()])
+
+
+if __name__ == "__main__":
+    main()
+    once()
