@@ -127,7 +127,7 @@ from mypy_plugin.call_targets import (
 )
 from mypy_plugin.computed_reads import dotted as computed_dotted
 from mypy_plugin.computed_reads import index_form, item_statement
-from ownership_check.core import callables, calls, init_state, ir, parameter_defaults, stdlib_flow
+from ownership_check.core import callables, calls, init_state, ir, parameter_defaults, stdlib_flow, view_bounds
 from ownership_check.core.bound_once import bound_once
 from ownership_check.core.call_effects import GeneratedInit, apply_summary, iterated_fields
 from ownership_check.core.checker import effect_names, nonlocal_effects
@@ -644,6 +644,7 @@ class FileContext:
         self._registries: dict[str, tuple[FuncDef, ...]] | None = None
         self._attribute_registries: dict[tuple[str, str], tuple[FuncDef, ...]] | None = None
         self._declared: frozenset[str] | None = None
+        self.unfixed: frozenset[str] | None = None  # `_unfixed_attributes`, found when a view bound first asks
 
     def declared(self) -> frozenset[str]:
         """Names a `global`/`nonlocal` declaration, an import, an `except ... as`, a match capture, an augmented
@@ -811,6 +812,75 @@ def _int_literal(expr: Expression | None) -> int | None:
         inner = _int_literal(expr.expr)
         return -inner if inner is not None else None
     return None
+
+
+#: The arithmetic a view bound may use (`view_bounds.BoundForm`).
+_BOUND_OPERATORS: Final[dict[str, str]] = {"+": "add", "-": "sub", "*": "mul", "//": "floordiv", "%": "mod"}
+
+
+def _bound_form(expr: Expression) -> view_bounds.BoundForm | None:
+    """A view bound expression in the core's neutral form (the CLI's `_bound_form`)."""
+    if isinstance(expr, IntExpr):
+        return ("int", expr.value)
+    if isinstance(expr, NameExpr | MemberExpr):
+        parts: list[str] = []
+        cur: Expression = expr
+        while isinstance(cur, MemberExpr):
+            parts.append(cur.name)
+            cur = cur.expr
+        return ("name", ".".join((cur.name, *reversed(parts)))) if isinstance(cur, NameExpr) else None
+    if isinstance(expr, UnaryExpr) and expr.op == "-":
+        inner = _bound_form(expr.expr)
+        return ("neg", inner) if inner is not None else None
+    if isinstance(expr, OpExpr) and expr.op in _BOUND_OPERATORS:
+        left, right = _bound_form(expr.left), _bound_form(expr.right)
+        return (_BOUND_OPERATORS[expr.op], left, right) if left is not None and right is not None else None
+    return None
+
+
+def _stored_members(node: Node) -> Iterator[MemberExpr]:
+    """The attribute expressions a statement or comprehension stores to or deletes."""
+    targets: list[Expression] = []
+    if isinstance(node, AssignmentStmt):
+        targets = list(node.lvalues)
+    elif isinstance(node, OperatorAssignmentStmt):
+        targets = [node.lvalue]
+    elif isinstance(node, DelStmt):
+        targets = [node.expr]
+    elif isinstance(node, ForStmt):
+        targets = [node.index]
+    elif isinstance(node, WithStmt):
+        targets = [t for t in node.target if t is not None]
+    elif isinstance(node, GeneratorExpr | DictionaryComprehension):  # a list/set comprehension's is a child
+        targets = list(node.indices)
+    while targets:
+        target = targets.pop()
+        if isinstance(target, MemberExpr):
+            yield target
+        elif isinstance(target, TupleExpr | ListExpr):
+            targets.extend(target.items)
+        elif isinstance(target, StarExpr):
+            targets.append(target.expr)
+
+
+def _unfixed_attributes(module: MypyFile) -> frozenset[str]:
+    """Attribute names the module stores other than on the receiver of an `__init__`/`__post_init__`, or `*`
+    when it calls `setattr` (the CLI's `_unfixed_attributes`; kept on the file's context, `FileContext.unfixed`)."""
+    nodes = list(tree.walk(module, skip_scopes=False))
+    constructing: set[int] = set()
+    for node in nodes:
+        if isinstance(node, FuncDef) and node.name in ("__init__", "__post_init__") and node.arguments:
+            me = node.arguments[0].variable.name
+            constructing.update(
+                id(member) for sub in tree.walk(node, skip_scopes=False) for member in _stored_members(sub)
+                if isinstance(member.expr, NameExpr) and member.expr.name == me
+            )
+    unfixed: set[str] = set()
+    for node in nodes:
+        unfixed.update(member.name for member in _stored_members(node) if id(member) not in constructing)
+        if isinstance(node, NameExpr) and node.name in ("setattr", "delattr"):
+            unfixed.add("*")
+    return frozenset(unfixed)
 
 
 _LOOPS = (ForStmt, WhileStmt, GeneratorExpr, ListComprehension, SetComprehension, DictionaryComprehension)
@@ -3280,6 +3350,11 @@ class FunctionLowerer(calls.PlaceNaming):
             # `lhs, rhs, out = mode.operands(x, bias, scratch)` of a method returning `x, bias, x` on one path
             self.call(expr, None)
             return calls.returned_tuple(method_returns, span_of(expr), self)
+        method_views = self.method_returned_views(expr) if isinstance(expr, CallExpr) else None
+        if method_views is not None and calls.all_views(method_views) and isinstance(expr, CallExpr):
+            # `left = planar.channel(0)` of a method returning `self.buf[start:stop]`: a view of `planar.buf`
+            self.call(expr, None)
+            return calls.returned_views(method_views, span_of(expr), self)
         if isinstance(expr, CallExpr) and isinstance(expr.callee, NameExpr):
             helper = self.helper(expr.callee)
             returns = _returned_tuples(helper) if helper is not None else None
@@ -3484,6 +3559,31 @@ class FunctionLowerer(calls.PlaceNaming):
             return one if own not in _rebound_names(inner) else None
         return None
 
+    def method_returned_views(self, expr: CallExpr) -> Sequence[calls.ReturnedItem] | None:
+        """`obj.method(...)` of a method of the module's classes whose every `return` gives a view of an attribute
+        path of its receiver or of a parameter: each of those views at the caller (the CLI's
+        `method_returned_views`)."""
+        func = expr.callee
+        if not (isinstance(func, MemberExpr) and isinstance(func.expr, NameExpr)):
+            return None
+        candidates = receiver_classes(self, func.expr.name) if self.ctx.classes.classes else None
+        if not candidates:
+            return None
+        views: list[calls.ReturnedItem] = []
+        for cls in candidates:
+            found = self.ctx.classes.method(cls, func.name)
+            returned = [r.expr for r in tree.walk(found.body) if isinstance(r, ReturnStmt)] if found else []
+            if found is None or not found.arguments or not returned or found.is_generator or found.is_coroutine:
+                return None
+            receiver = (found.arguments[0].variable.name, func.expr.name)
+            passed = _bind_call(found, expr, True)
+            params = {arg.variable.name for arg in found.arguments}
+            for value in returned:
+                if value is None:
+                    return None
+                views.append(self.returned_item(None, value, params, passed, found, expr, receiver, cls))
+        return views if calls.all_views(views) else None
+
     def method_returned_tuples(self, expr: CallExpr) -> list[tuple[calls.ReturnedItem, ...]] | None:
         """`obj.method(...)` of a method of the module's classes whose every `return` is a tuple display of one
         length: each `return`'s items, for each class `receiver_classes` gives (the CLI's
@@ -3538,7 +3638,8 @@ class FunctionLowerer(calls.PlaceNaming):
             if isinstance(cur, NameExpr) and cur.name == receiver[0] and cur.name not in _rebound_names(helper):
                 return self.dotted_place(receiver[1], tuple(reversed(parts)))
             if name is None and owner is not None and receiver[0] not in _rebound_names(helper):
-                view = self.receiver_view(element, receiver, owner)
+                bounds = self.callee_bounds(element, helper, passed, receiver)
+                view = self.receiver_view(element, receiver, owner, bounds)
                 if view is not None:  # `return self.packed[b : b + d], self.packed[...]` views `cache.packed`
                     return view
         if receiver is not None and name is not None and name not in params:
@@ -3551,7 +3652,8 @@ class FunctionLowerer(calls.PlaceNaming):
             if view is not None and base in passed and base in params:
                 place = self.place(passed[base])
                 if place is not None and base not in _rebound_names(helper):  # `return buf[: mid + 1], buf[mid:]`
-                    return calls.returned_view(view, place, self.is_device_place(passed[base]))
+                    bounds = self.callee_bounds(element, helper, passed, None)
+                    return calls.returned_view(view, place, self.is_device_place(passed[base]), bounds)
             brand = self.prepared_brand(element, helper, call)
             return ir.Fresh("prepared", brand=brand) if brand is not None else None
         if name in params:
@@ -3559,10 +3661,14 @@ class FunctionLowerer(calls.PlaceNaming):
         return name
 
     def receiver_view(
-        self, element: Expression, receiver: tuple[str, str], owner: ClassDef
+        self,
+        element: Expression,
+        receiver: tuple[str, str],
+        owner: ClassDef,
+        bounds: tuple[int | str | None, int | str | None] | None = None,
     ) -> calls.ViewCall[Expression] | calls.SliceView[Expression] | None:
         """An item a method returns that views an attribute path of its receiver, as the same view of the caller's
-        place below its object (the CLI's `receiver_view`)."""
+        place below its object, with `bounds` (`callee_bounds`) where known (the CLI's `receiver_view`)."""
         if isinstance(element, IndexExpr) and isinstance(element.index, SliceExpr):
             base = element.base
         elif isinstance(element, CallExpr) and isinstance(element.callee, MemberExpr) and (
@@ -3583,7 +3689,7 @@ class FunctionLowerer(calls.PlaceNaming):
         attrs = tuple(reversed(parts))
         text = ".".join((receiver[1], *attrs))
         device = text in self.device or receiver[1] in self.device or self.binds_device(owner, attrs[0])
-        return calls.returned_view(shape, self.dotted_place(receiver[1], attrs), device)
+        return calls.returned_view(shape, self.dotted_place(receiver[1], attrs), device, bounds)
 
     def binds_device(self, owner: ClassDef, attr: str) -> bool:
         """Whether a method of `owner` (or of its chain of single bases in the module) binds `self.<attr>` to a call
@@ -3627,25 +3733,77 @@ class FunctionLowerer(calls.PlaceNaming):
                 self.is_device_place(expr.base),
                 parts,
                 sl.begin_index is not None,
-                _int_literal(sl.begin_index),
+                self.view_bound(sl.begin_index) if sl.begin_index is not None else None,
                 sl.end_index is not None,
-                _int_literal(sl.end_index),
+                self.view_bound(sl.end_index) if sl.end_index is not None else None,
                 sl.stride is not None,
             )
         return None
 
     def view_bound(self, expr: Expression) -> int | str | None:
-        """A bound of `c.view(a, b)`: an integer literal, or a symbol for a name with one value in this function
-        (`_stable_names`), else None."""
-        literal = _int_literal(expr)
-        if literal is not None or not isinstance(expr, NameExpr):
-            return literal
+        """A bound of `c.view(a, b)` or `c[a:b]`: an integer literal, or an affine expression over symbols (the
+        CLI's `view_bound`)."""
+        return view_bounds.bound_of(_bound_form(expr), lambda name: name if self.symbol(name) else None)
+
+    def symbol(self, name: str) -> bool:
+        """Whether a name or attribute path has one value wherever this function reads it (the CLI's `symbol`)."""
+        unit = self.unit.node
         if self.stable is None:
-            unit = self.unit.node
             self.stable = (
                 frozenset() if isinstance(unit, MypyFile) else _stable_names(unit.body.body, _params(unit))
             )
-        return expr.name if expr.name in self.stable else None
+        root, _, path = name.partition(".")
+        if root not in self.stable:
+            return False
+        if not path:
+            return True
+        if isinstance(unit, MypyFile) or (isinstance(unit, FuncDef) and unit.name in ("__init__", "__post_init__")):
+            return False
+        if self.ctx.unfixed is None:
+            self.ctx.unfixed = _unfixed_attributes(self.ctx.module)
+        unfixed = self.ctx.unfixed
+        return "*" not in unfixed and unfixed.isdisjoint(path.split("."))
+
+    def callee_bounds(
+        self,
+        element: Expression,
+        helper: FuncItem,
+        passed: dict[str, Expression],
+        receiver: tuple[str, str] | None,
+    ) -> tuple[int | str | None, int | str | None] | None:
+        """The start and stop of a view a helper returns in this caller's terms (the CLI's `callee_bounds`)."""
+        if isinstance(element, CallExpr) and len(element.args) == 2 and element.arg_kinds == [ARG_POS, ARG_POS]:
+            nodes: tuple[Expression | None, Expression | None] = (element.args[0], element.args[1])
+        elif isinstance(element, IndexExpr) and isinstance(element.index, SliceExpr):
+            nodes = (element.index.begin_index, element.index.end_index)
+        else:
+            return None
+        params = _params(helper)
+        stable = _stable_names(helper.body.body, params)
+        expanding: set[str] = set()
+
+        def resolve(name: str) -> int | str | None:
+            root, _, path = name.partition(".")
+            if root not in stable or root in expanding:
+                return None
+            if receiver is not None and root == receiver[0]:
+                outer = f"{receiver[1]}.{path}" if path else None
+                return outer if outer is not None and self.symbol(outer) else None
+            if path:
+                return None
+            if root in params:
+                return self.view_bound(passed[root]) if root in passed else None
+            value = _bound_once(helper, root)
+            if value is None:
+                return None
+            expanding.add(root)
+            try:
+                return view_bounds.bound_of(_bound_form(value), resolve)
+            finally:
+                expanding.discard(root)
+
+        lower, upper = (view_bounds.bound_of(_bound_form(n), resolve) if n is not None else None for n in nodes)
+        return lower, upper
 
     def delete(self, target: Expression) -> None:
         if isinstance(target, TupleExpr | ListExpr):

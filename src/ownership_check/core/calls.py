@@ -219,15 +219,16 @@ class ViewCall(Generic[E]):
 @dataclass(frozen=True)
 class SliceView(Generic[E]):
     """`base[lower:upper:step]` of a place: `parts` are the bounds given, in order; `lower`/`upper` their integer
-    literals (None where absent or not a literal)."""
+    literals or symbolic bounds (`view_bounds`: an affine expression over names with one value in the function),
+    None where absent or neither."""
 
     base: ir.Place
     base_device: bool
     parts: tuple[E, ...]
     lower_given: bool
-    lower: int | None
+    lower: int | str | None
     upper_given: bool
-    upper: int | None
+    upper: int | str | None
     step_given: bool
 
 
@@ -485,14 +486,27 @@ class ReturnedLocal:
     options: tuple[ReturnedItem, ...]
 
 
-def returned_view(view: ViewCall[E] | SliceView[E], base: ir.Place, base_device: bool) -> ViewCall[E] | SliceView[E]:
+def returned_view(
+    view: ViewCall[E] | SliceView[E],
+    base: ir.Place,
+    base_device: bool,
+    bounds: tuple[int | str | None, int | str | None] | None = None,
+) -> ViewCall[E] | SliceView[E]:
     """An item `view` a helper returns (`return buf[: mid + 1], buf[mid:]`) of a parameter the call binds to the
-    caller's place `base`, as a view of `base` (`returned_tuple`).  Only integer literal bounds keep their meaning at
-    the caller (a symbol names one of the helper's own values): the others count as computed ones, so the view
-    overlaps everything of its base, as the same slice written inline with computed bounds does."""
+    caller's place `base`, as a view of `base` (`returned_tuple`).  A symbol names one of the helper's own values,
+    so only `bounds` keep their meaning at the caller: the view's start and stop as the front end translated them
+    into the caller's terms (`view_bounds`: `channel(1)` of `return self.buf[c * self.n : c * self.n + self.n]`
+    is `[planar.n, 2 * planar.n)`), None where it could not; without them integer literal bounds are kept.  A
+    bound left None counts as a computed one, so the view overlaps everything of its base, as the same slice
+    written inline with computed bounds does."""
     if isinstance(view, ViewCall):
+        if bounds is not None and len(view.bounds) == 2:
+            return ViewCall(base, base_device, (), bounds)
         return ViewCall(base, base_device, (), tuple(b if type(b) is int else None for b in view.bounds))
-    return replace(view, base=base, base_device=base_device, parts=())
+    if bounds is not None:
+        return replace(view, base=base, base_device=base_device, parts=(), lower=bounds[0], upper=bounds[1])
+    lower, upper = (b if type(b) is int else None for b in (view.lower, view.upper))
+    return replace(view, base=base, base_device=base_device, parts=(), lower=lower, upper=upper)
 
 
 def all_views(items: Sequence[ReturnedItem]) -> TypeGuard[Sequence[ViewCall[Any] | SliceView[Any]]]:
@@ -903,9 +917,16 @@ def view_region(view: ViewCall[E] | SliceView[E], sink: Lowering[E]) -> tuple[ir
         sink.lower_expr(part)
     lo = 0 if not view.lower_given else view.lower
     hi = view.upper if view.upper_given else None
-    if not view.step_given and lo is not None and lo >= 0 and (not view.upper_given or (hi is not None and hi >= 0)):
+    if not view.step_given and _from_start(lo) and (not view.upper_given or _from_start(hi)):
+        assert lo is not None
         return view.base, ir.Range(lo, hi)
     return view.base, ir.Whole()
+
+
+def _from_start(bound: int | str | None) -> bool:
+    """Whether a slice bound counts from the start of its base: a literal at least 0, or a symbolic one (it may be
+    negative, but two equal ones land on the same element, all `view_bounds.at_most` relies on for them)."""
+    return isinstance(bound, str) or (type(bound) is int and bound >= 0)
 
 
 def argument_temp(temp: ir.Place) -> ir.Place:

@@ -42,7 +42,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ownership_check.core import ir, messages
+from ownership_check.core import ir, messages, view_bounds
 from ownership_check.core.calls import NonlocalEffects
 from ownership_check.core.cfg import Graph, Node, build
 from ownership_check.core.liveness import live_bits
@@ -292,16 +292,10 @@ def _add_paths(
     return merged
 
 
-def _at_most(a: int | str | None, b: int | str) -> bool:
-    """`a <= b` for two view bounds: integer literals compared, a symbol only equal to itself."""
-    if type(a) is int and type(b) is int:
-        return a <= b
-    return type(a) is str and a == b
-
-
 def _disjoint(r1: ir.Region | None, r2: ir.Region | None) -> bool:
     if isinstance(r1, ir.Range) and isinstance(r2, ir.Range):
-        return _at_most(r1.stop, r2.start) or _at_most(r2.stop, r1.start)
+        # integer bounds compared, symbolic ones when they are the same affine expression (`view_bounds`)
+        return view_bounds.at_most(r1.stop, r2.start) or view_bounds.at_most(r2.stop, r1.start)
     if isinstance(r1, ir.Half) and isinstance(r2, ir.Half):
         return r1.site == r2.site and r1.index != r2.index
     return False

@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Final, TypeAlias, Union
 
-from ownership_check.core import callables, calls, init_state, ir, parameter_defaults, stdlib_flow
+from ownership_check.core import callables, calls, init_state, ir, parameter_defaults, stdlib_flow, view_bounds
 from ownership_check.core.bound_once import bound_once
 from ownership_check.core.call_effects import GeneratedInit, apply_summary, iterated_fields
 from ownership_check.core.checker import effect_names, nonlocal_effects
@@ -363,6 +363,61 @@ def _int_literal(node: ast.AST | None) -> int | None:
         inner = _int_literal(node.operand)
         return -inner if inner is not None else None
     return None
+
+
+#: The arithmetic a view bound may use (`view_bounds.BoundForm`).
+_BOUND_OPERATORS: Final[dict[type[ast.operator], str]] = {
+    ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.FloorDiv: "floordiv", ast.Mod: "mod",
+}
+
+
+def _bound_form(node: ast.expr) -> view_bounds.BoundForm | None:
+    """A view bound expression in the core's neutral form: integer literals, names, attribute paths of a name,
+    `-x` and `+ - * // %`; None for anything else (a call, a subscript)."""
+    if isinstance(node, ast.Constant):
+        return ("int", node.value) if type(node.value) is int else None
+    if isinstance(node, ast.Name | ast.Attribute):
+        parts: list[str] = []
+        cur: ast.expr = node
+        while isinstance(cur, ast.Attribute):
+            parts.append(cur.attr)
+            cur = cur.value
+        return ("name", ".".join((cur.id, *reversed(parts)))) if isinstance(cur, ast.Name) else None
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = _bound_form(node.operand)
+        return ("neg", inner) if inner is not None else None
+    if isinstance(node, ast.BinOp) and type(node.op) in _BOUND_OPERATORS:
+        left, right = _bound_form(node.left), _bound_form(node.right)
+        return (_BOUND_OPERATORS[type(node.op)], left, right) if left is not None and right is not None else None
+    return None
+
+
+def _unfixed_attributes(module: ast.Module) -> frozenset[str]:
+    """Attribute names some statement of the module stores or deletes other than on the receiver of an
+    `__init__`/`__post_init__` (which run before anyone holds the object), or every name (`*`) when the module
+    calls `setattr`: an attribute path of a stable name is a view-bound symbol only when its attributes are not
+    among them (its value is then the one construction gave).  Kept on the module node (one walk per file)."""
+    known: frozenset[str] | None = getattr(module, "_sk_unfixed", None)
+    if known is not None:
+        return known
+    constructing: set[int] = set()
+    unfixed: set[str] = set()
+    nodes = all_nodes(module)
+    for node in nodes:
+        if isinstance(node, ast.FunctionDef) and node.name in ("__init__", "__post_init__") and node.args.args:
+            me = node.args.args[0].arg
+            constructing.update(
+                id(sub) for sub in all_nodes(node)
+                if isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name) and sub.value.id == me
+            )
+    for node in nodes:
+        if isinstance(node, ast.Attribute) and not isinstance(node.ctx, ast.Load) and id(node) not in constructing:
+            unfixed.add(node.attr)
+        elif isinstance(node, ast.Name) and node.id in ("setattr", "delattr"):
+            unfixed.add("*")
+    known = frozenset(unfixed)
+    module._sk_unfixed = known  # type: ignore[attr-defined]
+    return known
 
 
 _LOOPS: Final = (ast.For, ast.AsyncFor, ast.While, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
@@ -3465,6 +3520,11 @@ class FunctionLowerer(calls.PlaceNaming):
             # `lhs, rhs, out = mode.operands(x, bias, scratch)` of a method returning `x, bias, x` on one path
             self.call(node, None)
             return calls.returned_tuple(method_returns, self.span(node), self)
+        method_views = self.method_returned_views(node) if isinstance(node, ast.Call) else None
+        if method_views is not None and calls.all_views(method_views) and isinstance(node, ast.Call):
+            # `left = planar.channel(0)` of a method returning `self.buf[start:stop]`: a view of `planar.buf`
+            self.call(node, None)
+            return calls.returned_views(method_views, self.span(node), self)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
             helper = self.helper(node.func.id)
             returns = _returned_tuples(helper) if helper is not None else None
@@ -3679,6 +3739,34 @@ class FunctionLowerer(calls.PlaceNaming):
             return one if own not in stored else None
         return None
 
+    def method_returned_views(self, node: ast.Call) -> Sequence[calls.ReturnedItem] | None:
+        """`obj.method(...)` of a method of the module's classes (of each class `receiver_classes` gives) whose every
+        `return` gives a view of an attribute path of its receiver or of a parameter (`return self.buf[start :
+        stop]`): each of those views at the caller (`returned_item`, bounds in the caller's terms), for
+        `calls.returned_views`; else None."""
+        func = node.func
+        if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)):
+            return None
+        candidates = receiver_classes(self, func.value.id) if self.ctx.classes.classes else None
+        if not candidates:
+            return None
+        views: list[calls.ReturnedItem] = []
+        for cls in candidates:
+            found = self.ctx.classes.method(cls, func.attr)
+            returned = [r.value for r in _walk(found.body) if isinstance(r, ast.Return)] if found is not None else []
+            if found is None or not found.args.args or not returned or isinstance(found, ast.AsyncFunctionDef):
+                return None
+            if any(isinstance(n, ast.Yield | ast.YieldFrom) for n in _walk(found.body)):
+                return None  # a generator: the call gives the generator, not what it returns
+            receiver = (found.args.args[0].arg, func.value.id)
+            passed = _bind_call(found, node, True)
+            params = {p.arg for p in _param_names(found.args)}
+            for value in returned:
+                if value is None:
+                    return None
+                views.append(self.returned_item(None, value, params, passed, found, node, receiver, cls))
+        return views if calls.all_views(views) else None
+
     def method_returned_tuples(self, node: ast.Call) -> list[tuple[calls.ReturnedItem, ...]] | None:
         """`obj.method(...)` of a method of the module's classes (of each class `receiver_classes` gives) whose every
         `return` is a tuple display of one length (`return x, bias, x`, `return self.src, self.dst`): each `return`'s
@@ -3734,7 +3822,8 @@ class FunctionLowerer(calls.PlaceNaming):
             if isinstance(cur, ast.Name) and cur.id == receiver[0] and cur.id not in stored:
                 return self.dotted_place(receiver[1], tuple(reversed(parts)))
             if name is None and owner is not None and receiver[0] not in stored:
-                view = self.receiver_view(element, receiver, owner)
+                bounds = self.callee_bounds(element, helper, passed, receiver)
+                view = self.receiver_view(element, receiver, owner, bounds)
                 if view is not None:  # `return self.packed[b : b + d], self.packed[...]` views `cache.packed`
                     return view
         if receiver is not None and name is not None and name not in params:
@@ -3749,7 +3838,8 @@ class FunctionLowerer(calls.PlaceNaming):
                 rebound = {n.id for n in names if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
                 place = self.place(passed[base])
                 if place is not None and base not in rebound:  # `return buf[: mid + 1], buf[mid:]`
-                    return calls.returned_view(view, place, self.is_device_place(passed[base]))
+                    bounds = self.callee_bounds(element, helper, passed, None)
+                    return calls.returned_view(view, place, self.is_device_place(passed[base]), bounds)
             brand = self.prepared_brand(element, helper, call)
             return ir.Fresh("prepared", brand=brand) if brand is not None else None
         if name in params:
@@ -3757,14 +3847,18 @@ class FunctionLowerer(calls.PlaceNaming):
         return name
 
     def receiver_view(
-        self, element: ast.expr, receiver: tuple[str, str], owner: ast.ClassDef
+        self,
+        element: ast.expr,
+        receiver: tuple[str, str],
+        owner: ast.ClassDef,
+        bounds: tuple[int | str | None, int | str | None] | None = None,
     ) -> calls.ViewCall[ast.expr] | calls.SliceView[ast.expr] | None:
         """An item a method returns that views an attribute path of its receiver (`self.packed[base : base + d]`,
         `self.packed.view(0, d)`), as the same view of the caller's place below its object (`cache.packed`) with the
-        bounds `calls.returned_view` keeps (computed ones overlap everything of the base), so two such items of one
-        buffer passed as two outputs conflict as the runtime finds.  It views device memory where the caller's
-        place is a device value or the class binds the attribute to a new one (`self.packed = sk.zeros(...)`,
-        `binds_device`); else None."""
+        bounds `calls.returned_view` keeps (`bounds`: translated by `callee_bounds`; unknown ones overlap everything
+        of the base), so two such items of one buffer passed as two outputs conflict as the runtime finds.  It views
+        device memory where the caller's place is a device value or the class binds the attribute to a new one
+        (`self.packed = sk.zeros(...)`, `binds_device`); else None."""
         if isinstance(element, ast.Subscript) and isinstance(element.slice, ast.Slice):
             base = element.value
         elif isinstance(element, ast.Call) and isinstance(element.func, ast.Attribute) and (
@@ -3783,7 +3877,7 @@ class FunctionLowerer(calls.PlaceNaming):
         attrs = tuple(reversed(parts))
         text = ".".join((receiver[1], *attrs))
         device = text in self.device or receiver[1] in self.device or self.binds_device(owner, attrs[0])
-        return calls.returned_view(shape, self.dotted_place(receiver[1], attrs), device)
+        return calls.returned_view(shape, self.dotted_place(receiver[1], attrs), device, bounds)
 
     def binds_device(self, owner: ast.ClassDef, attr: str) -> bool:
         """Whether a method of `owner` (or of its chain of single bases in the module, whose methods run on its
@@ -3833,27 +3927,80 @@ class FunctionLowerer(calls.PlaceNaming):
                 self.is_device_place(node.value),
                 parts,
                 sl.lower is not None,
-                _int_literal(sl.lower),
+                self.view_bound(sl.lower) if sl.lower is not None else None,
                 sl.upper is not None,
-                _int_literal(sl.upper),
+                self.view_bound(sl.upper) if sl.upper is not None else None,
                 sl.step is not None,
             )
         return None
 
     def view_bound(self, node: ast.expr) -> int | str | None:
-        """A bound of `c.view(a, b)`: an integer literal, or a symbol for a name with one value in this function
-        (`_stable_names`), else None."""
-        literal = _int_literal(node)
-        if literal is not None or not isinstance(node, ast.Name):
-            return literal
+        """A bound of `c.view(a, b)` or `c[a:b]`: an integer literal, or an affine expression (`view_bounds`) over
+        symbols: names with one value in this function (`_stable_names`) and their attribute paths no statement of
+        the module stores (`symbol`); else None."""
+        return view_bounds.bound_of(_bound_form(node), lambda name: name if self.symbol(name) else None)
+
+    def symbol(self, name: str) -> bool:
+        """Whether a name or attribute path (`planar.frames`) has one value wherever this function reads it: a
+        stable name (`_stable_names`), and each attribute one the module stores only while constructing (not in a
+        constructor itself, which may store it between two reads)."""
+        unit = self.unit.node
         if self.stable is None:
-            unit = self.unit.node
             self.stable = (
                 frozenset()
                 if isinstance(unit, ast.Module)
                 else _stable_names(unit.body, [p.arg for p in _param_names(unit.args)])
             )
-        return node.id if node.id in self.stable else None
+        root, _, path = name.partition(".")
+        if root not in self.stable:
+            return False
+        if not path:
+            return True
+        if isinstance(unit, ast.Module) or unit.name in ("__init__", "__post_init__"):
+            return False
+        unfixed = _unfixed_attributes(self.ctx.module)
+        return "*" not in unfixed and unfixed.isdisjoint(path.split("."))
+
+    def callee_bounds(
+        self, element: ast.expr, helper: FunctionNode, passed: dict[str, ast.expr], receiver: tuple[str, str] | None
+    ) -> tuple[int | str | None, int | str | None] | None:
+        """The start and stop of a view a helper returns (`return self.buf[start : start + self.frames]`) in this
+        caller's terms (`calls.returned_view`), each None where unknown: a parameter never rebound is the bound of
+        its argument here, a local bound once outside any loop its value, `self.<path>` of a method's receiver
+        (`receiver`: its parameter and this caller's name of the object) the symbol `obj.<path>` when that is one
+        here (`symbol`)."""
+        if isinstance(element, ast.Call) and len(element.args) == 2 and not element.keywords:
+            nodes: tuple[ast.expr | None, ast.expr | None] = (element.args[0], element.args[1])
+        elif isinstance(element, ast.Subscript) and isinstance(element.slice, ast.Slice):
+            nodes = (element.slice.lower, element.slice.upper)
+        else:
+            return None
+        params = [p.arg for p in _param_names(helper.args)]
+        stable = _stable_names(helper.body, params)
+        expanding: set[str] = set()
+
+        def resolve(name: str) -> int | str | None:
+            root, _, path = name.partition(".")
+            if root not in stable or root in expanding:
+                return None
+            if receiver is not None and root == receiver[0]:
+                outer = f"{receiver[1]}.{path}" if path else None
+                return outer if outer is not None and self.symbol(outer) else None
+            if path:
+                return None
+            if root in params:
+                return self.view_bound(passed[root]) if root in passed else None
+            value = _bound_once(helper, root)
+            if value is None:
+                return None
+            expanding.add(root)
+            try:
+                return view_bounds.bound_of(_bound_form(value), resolve)
+            finally:
+                expanding.discard(root)
+
+        lower, upper = (view_bounds.bound_of(_bound_form(n), resolve) if n is not None else None for n in nodes)
+        return lower, upper
 
     def delete(self, target: ast.expr) -> None:
         if isinstance(target, ast.Tuple | ast.List):

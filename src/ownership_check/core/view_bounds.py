@@ -1,0 +1,149 @@
+"""Bounds of views compared symbolically: `buf[start : start + w]` and `buf[start + w :]` are disjoint whatever
+`start` and `w` are, `buf[c * n : c * n + n + 1]` of `c = 0` and `c = 1` overlap by one element.
+
+A view's region (`ir.Range`) keeps each bound as an integer, or as the canonical text of an affine expression
+`k1 * s1 + k2 * s2 + ... + c` over *symbols*: names with one value wherever the function reads them (see
+`ir.Range`), attribute paths of such a name that no statement of the module stores (`planar.frames`), and
+`s // k` / `s % k` of a symbol by a positive literal (kept whole: `n // 2` is one symbol).  A bound that is one
+symbol is that symbol's name, so regions of plain names read as before; the text is kept a string so every rule
+that treats a symbolic bound as "a name of this function" (`init_state._portable`) keeps doing so.
+
+Both front ends describe a bound expression in a neutral form (`BoundForm`) and say what each name in it is
+(`Resolve`: the symbol it is, or the bound it stands for at a call of a helper whose view the caller receives),
+and `bound_of` folds it.  `at_most` decides `a <= b` for the disjointness test: literals compare as integers, and
+two symbolic bounds only when their difference is identically 0, so they are the same number on every run.  A
+positive constant difference is not used: a slice bound may be negative and Python counts it from the end
+(`buf[0 : s - 1]` and `buf[s:]` overlap when `s` is 0), while equal numbers always land on the same element.
+Anything not provably ordered is not disjoint, as before (the views conflict).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Final, TypeAlias
+
+#: A bound of a view region: an integer, or the canonical text of an affine expression over symbols.
+Bound: TypeAlias = int | str
+
+#: A neutral bound expression, built by the front ends: `("int", 3)`, `("name", "start")` (a name or a dotted
+#: attribute path), `("add" | "sub" | "mul" | "floordiv" | "mod", left, right)`, `("neg", operand)`.
+BoundForm: TypeAlias = "tuple[str, int] | tuple[str, str] | tuple[str, BoundForm, BoundForm] | tuple[str, BoundForm]"
+
+#: What a name of a `BoundForm` is: the bound it stands for (a symbol's own name, or an argument's bound at a
+#: call), or None when it has no known value (the whole bound is then unknown).
+Resolve: TypeAlias = Callable[[str], "Bound | None"]
+
+#: The binary operators a `BoundForm` may use.
+OPERATORS: Final[frozenset[str]] = frozenset({"add", "sub", "mul", "floordiv", "mod"})
+
+_PLUS: Final[str] = " + "
+
+
+@dataclass(frozen=True)
+class _Affine:
+    """`sum(k * s for s, k in terms) + constant`, terms sorted by symbol, no zero coefficient."""
+
+    terms: tuple[tuple[str, int], ...]
+    constant: int
+
+    def bound(self) -> Bound:
+        """The canonical bound: an integer without symbols, a symbol's name for one symbol, else the text."""
+        if not self.terms:
+            return self.constant
+        pieces = [name if k == 1 else f"{k}*{name}" for name, k in self.terms]
+        if self.constant:
+            pieces.append(str(self.constant))
+        return _PLUS.join(pieces)
+
+
+def _combine(a: _Affine, b: _Affine, sign: int) -> _Affine:
+    terms = dict(a.terms)
+    for name, k in b.terms:
+        terms[name] = terms.get(name, 0) + sign * k
+    return _Affine(tuple(sorted((n, k) for n, k in terms.items() if k)), a.constant + sign * b.constant)
+
+
+def _scale(a: _Affine, factor: int) -> _Affine:
+    if factor == 0:
+        return _Affine((), 0)
+    return _Affine(tuple((n, k * factor) for n, k in a.terms), a.constant * factor)
+
+
+@lru_cache(maxsize=4096)
+def _parse(bound: Bound) -> _Affine:
+    """The affine expression a canonical bound is (the inverse of `_Affine.bound`)."""
+    if isinstance(bound, int):
+        return _Affine((), bound)
+    terms: dict[str, int] = {}
+    constant = 0
+    for piece in bound.split(_PLUS):
+        head, star, rest = piece.partition("*")
+        if _is_int(piece):
+            constant += int(piece)
+        elif star and _is_int(head):
+            terms[rest] = terms.get(rest, 0) + int(head)
+        else:
+            terms[piece] = terms.get(piece, 0) + 1
+    return _Affine(tuple(sorted((n, k) for n, k in terms.items() if k)), constant)
+
+
+def _is_int(text: str) -> bool:
+    return text.lstrip("-").isdigit()
+
+
+def _fold(form: BoundForm, resolve: Resolve, depth: int) -> _Affine | None:
+    if depth > 16:
+        return None
+    kind = form[0]
+    if kind == "int" and type(form[1]) is int:
+        return _Affine((), form[1])
+    if kind == "name" and isinstance(form[1], str):
+        found = resolve(form[1])
+        return None if found is None else _parse(found)
+    if kind == "neg" and len(form) == 2 and isinstance(form[1], tuple):
+        inner = _fold(form[1], resolve, depth + 1)
+        return None if inner is None else _scale(inner, -1)
+    if kind not in OPERATORS or len(form) != 3 or not isinstance(form[1], tuple) or not isinstance(form[2], tuple):
+        return None
+    left, right = _fold(form[1], resolve, depth + 1), _fold(form[2], resolve, depth + 1)
+    if left is None or right is None:
+        return None
+    if kind in ("add", "sub"):
+        return _combine(left, right, 1 if kind == "add" else -1)
+    if kind == "mul":
+        if left.terms and right.terms:
+            return None  # not affine
+        return _scale(right, left.constant) if not left.terms else _scale(left, right.constant)
+    # `//` and `%` by a positive literal: a constant folds; one symbol of coefficient 1 stays whole as a symbol
+    if right.terms or right.constant <= 0:
+        return None
+    if not left.terms:
+        value = left.constant // right.constant if kind == "floordiv" else left.constant % right.constant
+        return _Affine((), value)
+    if left.constant or len(left.terms) != 1 or left.terms[0][1] != 1:
+        return None
+    operator = "//" if kind == "floordiv" else "%"
+    return _Affine(((f"{left.terms[0][0]}{operator}{right.constant}", 1),), 0)
+
+
+def bound_of(form: BoundForm | None, resolve: Resolve) -> Bound | None:
+    """The canonical bound of a neutral bound expression whose names `resolve` knows; None when some name has no
+    known value or the expression is not affine (`a * b` of two symbols, `//` by a symbol)."""
+    if form is None:
+        return None
+    folded = _fold(form, resolve, 0)
+    return None if folded is None else folded.bound()
+
+
+def at_most(a: Bound | None, b: Bound | None) -> bool:
+    """Whether `a <= b` on every run, for the disjointness of two regions (`a` the stop of one, `b` the start of
+    the other; a stop None runs to the end of the base and precedes nothing): two integers compare, symbolic
+    bounds only when they are the same affine expression (see the module docstring for why not more)."""
+    if a is None or b is None:
+        return False
+    if type(a) is int and type(b) is int:
+        return a <= b
+    difference = _combine(_parse(b), _parse(a), -1)
+    return not difference.terms and difference.constant == 0
