@@ -129,7 +129,7 @@ from mypy_plugin.computed_reads import dotted as computed_dotted
 from mypy_plugin.computed_reads import index_form, item_statement
 from ownership_check.core import callables, calls, init_state, ir, parameter_defaults, stdlib_flow, view_bounds
 from ownership_check.core.bound_once import bound_once
-from ownership_check.core.call_effects import GeneratedInit, apply_summary, iterated_fields
+from ownership_check.core.call_effects import Gathered, GeneratedInit, apply_summary, iterated_fields
 from ownership_check.core.checker import effect_names, nonlocal_effects
 from ownership_check.core.computed_items import ComputedItems
 from ownership_check.core.memo import (
@@ -805,6 +805,11 @@ def _target_texts(target: Expression) -> Iterator[str]:
         yield from _target_texts(target.expr)
 
 
+def _zero_literal(expr: Expression) -> bool:
+    """A literal `0` or `0.0` (the CLI's `_zero_literal`)."""
+    return isinstance(expr, IntExpr | FloatExpr) and expr.value == 0
+
+
 def _int_literal(expr: Expression | None) -> int | None:
     if isinstance(expr, IntExpr):
         return expr.value
@@ -1188,6 +1193,7 @@ class FunctionLowerer(calls.PlaceNaming):
         self.origins: dict[Span, Node] = {}
         self.helpers: set[int] = set()  # ids of the functions defined in this body
         self.awaited: set[int] = set()  # calls an `await` runs (the CLI's `awaited`)
+        self.gathered: dict[int, Gathered[Expression]] = {}  # coroutines `asyncio.gather` runs (the CLI's)
         self.iterated: set[int] = set()  # generator calls an item is taken from (the CLI's `iterated`)
         self.loop_items: set[int] = set()  # of those, the ones a `for` takes every item of (the CLI's `loop_items`)
         self.closures: dict[str, calls.NonlocalEffects] = {}  # nested functions that rebind or move `nonlocal`s
@@ -4748,6 +4754,9 @@ class FunctionLowerer(calls.PlaceNaming):
         """`await f(...)` runs the call here; `await asyncio.gather(f(a), g(b))` runs each coroutine in turn (the
         CLI's `awaited_value`)."""
         inner = node.expr
+        called = self.ctx.names(inner.callee) if isinstance(inner, CallExpr) else ()
+        no_delay = isinstance(inner, CallExpr) and bool(inner.args) and _zero_literal(inner.args[0])
+        callables.suspend(called, no_delay, span_of(node), self)
         if not isinstance(inner, CallExpr):
             self.expr(inner)
             return ir.Fresh()

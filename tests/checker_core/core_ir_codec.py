@@ -16,7 +16,8 @@ _CLASSES: dict[str, type[Any]] = {
     cls.__name__: cls
     for cls in (
         ir.Place, ir.FromPlace, ir.Fresh, ir.Whole, ir.Range, ir.Half, ir.Bind, ir.View, ir.Borrow, ir.Move,
-        ir.Use, ir.Del, ir.CheckBrand, ir.RequireUnsafe, ir.Return, ir.Raise, ir.Break, ir.Continue, ir.Branch,
+        ir.Use, ir.Del, ir.CheckBrand, ir.RequireUnsafe, ir.Suspend, ir.Return,
+        ir.Raise, ir.Break, ir.Continue, ir.Branch,
         ir.Loop, ir.Try, ir.Unsafe, ir.Function,
     )
 }

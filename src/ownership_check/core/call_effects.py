@@ -52,6 +52,36 @@ class SummaryBrandCheck:
 
 
 @dataclass(frozen=True)
+class EffectTiming:
+    """When a callee's effect runs relative to its `await`s (`ir.Suspend`), for the coroutines `asyncio.gather` runs
+    together (`callables.lower_gathered`): `early`, on some path before the first `await` (the event loop runs the
+    coroutines given to `gather` up to their first `await` in turn); `late`, on some path after one; `ordered`, on
+    every path after one that may wait for another coroutine (an `asyncio.Event`, a queue): such an effect is not
+    counted as running while another coroutine is suspended.  A function without `await` does all early."""
+
+    early: bool = True
+    late: bool = False
+    ordered: bool = False
+
+    def __or__(self, other: EffectTiming) -> EffectTiming:
+        """Both effects, as one call's borrows: early or late if either is, ordered if both are."""
+        return EffectTiming(self.early or other.early, self.late or other.late, self.ordered and other.ordered)
+
+
+@dataclass(frozen=True)
+class SuspendedLoan:
+    """A callee's pending op still borrows the caller's value of `path` at one of its `await`s: `first`, at an
+    `await` no other precedes (while the coroutines `asyncio.gather` starts after it run up to their first
+    `await`); `long`, at one that gives the event loop more than a turn (not `asyncio.sleep(0)`), so the others
+    may run their later steps meanwhile."""
+
+    path: ParamPath
+    mutable: bool
+    first: bool
+    long: bool
+
+
+@dataclass(frozen=True)
 class SummaryMove:
     """The callee may have consumed the caller's value of `path` at `span` (a position inside the callee)."""
 
@@ -62,6 +92,8 @@ class SummaryMove:
     # define too (`self.w.to(dev, s)`), so the caller applies it where it knows that place to be one
     # (`AppliedSummary.device_paths`)
     assumed: bool = False
+    # when it runs relative to the callee's `await`s, for `asyncio.gather` (`callables.lower_gathered`)
+    timing: EffectTiming = EffectTiming()
 
 
 @dataclass(frozen=True)
@@ -93,12 +125,17 @@ class CallSummary:
     # the callee's launches with a prepared launch the caller passes (`square_bwd.launch(plan.bwd, ...)` of a
     # parameter `plan`): the caller's value of that path must be branded for that kernel (`SummaryBrandCheck`)
     brand_checks: tuple[SummaryBrandCheck, ...] = ()
+    # the caller's values a coroutine's pending ops still borrow at its `await`s: the coroutines `asyncio.gather`
+    # runs with it meet them (`callables.lower_gathered`)
+    suspended_loans: tuple[SuspendedLoan, ...] = ()
+    # when each call of `borrows` runs relative to the callee's `await`s (empty: `EffectTiming()` for each)
+    borrow_timings: tuple[EffectTiming, ...] = ()
 
     @property
     def empty(self) -> bool:
         return (
             not self.moves and not self.rebinds and not self.borrows and not self.returned_loans
-            and not self.held_loans and not self.conflicts and not self.brand_checks
+            and not self.held_loans and not self.conflicts and not self.brand_checks and not self.suspended_loans
         )
 
 
@@ -122,6 +159,24 @@ class AppliedSummary(Generic[E]):
     # the callee is wrapped by a decorator that may call it again with the same arguments (`@retry(3)`: a wrapper
     # calling `fn(*args, **kwargs)` in a loop): the summary applies once, then maybe once more (`apply_summary`)
     repeats: bool = False
+
+
+@dataclass
+class Gathered(Generic[E]):
+    """A coroutine `asyncio.gather` runs after others that may be suspended with pending ops
+    (`callables.lower_gathered`), keyed in the front end's `gathered` table by the coroutine's call: `device` are the
+    places those ops borrow (device values, whatever the caller knows of them: a launch took them), and `applied`
+    records the summary its call applies (`apply_summary`), so its effects can be checked against those loans."""
+
+    device: frozenset[str]
+    applied: AppliedSummary[E] | None = None
+
+
+def gathered_call(sink: Lowering[E], node: E) -> Gathered[E] | None:
+    """The `Gathered` record of the call `node` while `callables.lower_gathered` lowers it (a front end without a
+    `gathered` table: None)."""
+    table: dict[int, Gathered[E]] | None = getattr(sink, "gathered", None)
+    return None if table is None else table.get(id(node))
 
 
 def with_receiver_moves(known: CallSummary, assuming: CallSummary) -> CallSummary:
@@ -243,6 +298,9 @@ def apply_summary(
     callee, at the arguments' spans), the loans of the op it returns (held by `holder`, what the call's result is
     bound to), its moves of them (with the callee's spans, so the note points inside it), then its rebinds of
     attribute paths (in parallel, reading the caller's values as they were before them)."""
+    gathered = gathered_call(sink, node)
+    if gathered is not None and gathered.applied is None:
+        gathered.applied = applied  # a coroutine `asyncio.gather` runs: `callables.lower_gathered` checks it
     if applied.others:
         # one arm per override the receiver's object may run
         ways = (replace(applied, others=()), *applied.others)
@@ -278,7 +336,13 @@ def apply_summary(
         if operand is None:
             return None
         plain_object = loan and operand.place is not None
-        if device_only and param != summary.receiver and not (operand.device or operand.choices or plain_object):
+        # a place another coroutine's pending op borrows is a device value (`Gathered.device`)
+        lent = (
+            gathered is not None and operand.place is not None and _extend(operand.place, attrs).key in gathered.device
+        )
+        if device_only and param != summary.receiver and not (
+            operand.device or operand.choices or plain_object or lent
+        ):
             return None
         if operand.place is not None:
             return [_extend(operand.place, attrs)]

@@ -13,7 +13,8 @@ of the same module"), and hands the core what the call runs:
     list(map(f, [x, y]))              f(x), then f(y): `mapped_items`
     await f(x)                        a call of an `async def` of the module that is awaited runs its body there:
                                       it is a call of `f` (the front ends follow it as a plain function's)
-    await asyncio.gather(f(a), g(b))  each awaited in turn (`lower_gathered`)
+    await asyncio.gather(f(a), g(b))  each awaited in turn (`lower_gathered`), each checked against the loans
+                                      the earlier ones may leave pending at their own `await`s (`ir.Suspend`)
     functools.reduce(sk.zip, ops)     a callable the ownership table knows (`sk.zip`, a tile kernel) run by a
                                       higher-order function on the items of an iterable: each item the checker
                                       knows (a display's, a container list's of known length) may be moved
@@ -37,7 +38,14 @@ from dataclasses import replace
 from typing import Any, Final, TypeAlias, TypeVar
 
 from ownership_check.core import ir
-from ownership_check.core.call_effects import RECEIVED_KIND, SENT_VALUE, AppliedSummary
+from ownership_check.core.call_effects import (
+    RECEIVED_KIND,
+    SENT_VALUE,
+    AppliedSummary,
+    EffectTiming,
+    Gathered,
+    SuspendedLoan,
+)
 from ownership_check.core.calls import (
     KernelSignature,
     Lowering,
@@ -100,6 +108,18 @@ HIGHER_ORDER_FUNCTIONS: Final[frozenset[str]] = frozenset({"functools.reduce"})
 
 #: `asyncio.gather(c1, c2, ...)`: awaited, it runs each coroutine it is given before it returns.
 GATHER_FUNCTIONS: Final[frozenset[str]] = frozenset({"asyncio.gather"})
+
+#: Awaitables that only give the event loop a turn: awaiting one waits for no other coroutine (`ir.Suspend.waits`).
+YIELDING_AWAITABLES: Final[frozenset[str]] = frozenset({"asyncio.sleep"})
+
+
+def suspend(awaited: Sequence[str], no_delay: bool, span: Span, sink: Lowering[E]) -> None:
+    """`await x` in a coroutine: the event loop may run other coroutines here (`ir.Suspend`), before what `x` does;
+    `awaited` are the qualified names the awaited call may call (empty: not a call of a known function), and only
+    `asyncio.sleep` is known to wait for no other coroutine (any of the names: a front end may know the public one
+    and the defining one); `no_delay`: its first argument is a literal 0, so it gives the event loop one turn."""
+    waits = not any(name in YIELDING_AWAITABLES for name in awaited)
+    sink.emit(ir.Suspend(span, waits, not waits and no_delay))
 
 #: How a partial's slot is spelled: the name it is bound to, this marker, the slot's index (or keyword).  A `$`
 #: never appears in a Python name, so a slot is no user's place.
@@ -234,15 +254,117 @@ def lower_gathered(coroutines: Sequence[tuple[E, Span]], sink: Lowering[E]) -> i
     front end as an awaited call (`sink.value`).  What each returns is held in a temporary until all have run, so a
     pending op the first returns keeps its loans while the second launches (two ops writing `c` is E0499 there, as
     the runtime raises).  The gathered list is a new value whose items the checker does not follow: the ops' loans
-    end with the statement (a later conflict with them is left to the runtime)."""
+    end with the statement (a later conflict with them is left to the runtime).
+
+    The event loop runs each coroutine up to its first `await`, in turn, then resumes them as what they await
+    completes: an op an earlier coroutine left pending at an `await` (its summary's `suspended_loans`) may meet what
+    a later one does meanwhile.  So each coroutine runs while the earlier ones' suspended loans are held (by a
+    temporary, as a pending op holds them) on the places it moves or borrows so that it conflicts (`_meeting`): its
+    move of a place an earlier one's op still writes is E0505 at the move inside it, as the runtime raises there.
+    What it does before its first `await` meets the loans pending at the earlier ones' first `await`; what it does
+    after an `await` meets those pending across an `await` that is more than one turn of the loop (`asyncio.sleep(0)`
+    resumes the earlier coroutine first); what it does only after an `await` that may wait for another coroutine (an
+    `asyncio.Event`, a queue) is not counted (`EffectTiming`).  A later coroutine's suspended loans meet what an
+    earlier one did before they were taken: that is the order the checker already sees (E0382 at the later call for
+    a value the earlier one moved)."""
+    table: dict[int, Gathered[E]] | None = getattr(sink, "gathered", None)
     held: list[ir.Place] = []
+    lent: list[_Lent] = []  # the earlier coroutines' suspended loans, at their arguments
     for node, span in coroutines:
         stage = sink.temp("awaited")
-        bind_target(PlaceTarget(stage, span), sink.value(node, stage), sink)
+        if table is None:
+            bind_target(PlaceTarget(stage, span), sink.value(node, stage), sink)
+            held.append(stage)
+            continue
+        gathered: Gathered[E] = Gathered(frozenset(place.key for place, _, _ in lent))
+        table[id(node)] = gathered
+        try:
+            ops = sink.block(
+                lambda n=node, st=stage, sp=span: bind_target(PlaceTarget(st, sp), sink.value(n, st), sink)  # type: ignore[misc]
+            )
+        finally:
+            del table[id(node)]
+        applied = gathered.applied
+        meets = [] if applied is None else _meeting(lent, applied)
+        suspended = sink.temp("suspended") if meets else None
+        if suspended is not None:
+            for place, at, loan in meets:
+                sink.emit(ir.Borrow(place, loan.mutable, sink.next_group(), at, suspended))
+            sink.emit(ir.Bind((suspended,), (ir.Fresh("op"),), span))
+        for op in ops:
+            sink.emit(op)
+        if suspended is not None:
+            sink.emit(ir.Del(suspended, span))
+        if applied is not None:
+            lent.extend(_suspended_places(applied))
         held.append(stage)
     for stage in held:
         sink.emit(ir.Del(stage, coroutines[-1][1]))
     return ir.Fresh()
+
+
+def _summary_place(applied: AppliedSummary[E], param: str, attrs: tuple[str, ...]) -> tuple[ir.Place, Span] | None:
+    """The caller's place a summary's parameter path is at this call, with the argument's span (a plain place
+    argument only)."""
+    operand = dict(applied.bound).get(param)
+    if operand is None or operand.place is None or any("$" in a for a in attrs):
+        return None
+    place = operand.place
+    display = None if place.display is None else ".".join((place.display, *attrs))
+    return ir.Place(place.root, place.attrs + attrs, display), operand.span
+
+
+#: A loan an earlier gathered coroutine may leave pending at its `await`s: the caller's place, at the argument's
+#: span, with when it is pending (`SuspendedLoan`).
+_Lent: TypeAlias = "tuple[ir.Place, Span, SuspendedLoan]"
+
+
+def _suspended_places(applied: AppliedSummary[E]) -> list[_Lent]:
+    """The caller's places a gathered coroutine may leave borrowed at its `await`s (`suspended_loans`), except those
+    the op it returns keeps anyway (its stage in `lower_gathered` holds them)."""
+    summary = applied.summary
+    returned = {path for path, _ in summary.returned_loans}
+    found: list[_Lent] = []
+    for loan in summary.suspended_loans:
+        at = _summary_place(applied, *loan.path)
+        if at is not None and loan.path not in returned:
+            found.append((at[0], at[1], loan))
+    return found
+
+
+def _meeting(lent: Sequence[_Lent], applied: AppliedSummary[E]) -> list[_Lent]:
+    """The suspended loans (`lent`) a gathered coroutine's own effects conflict with: a move of the place (or a
+    place below or above it), a mutable borrow of it, or a shared one of a mutably lent place, run while that loan
+    may be pending: an effect before the coroutine's first `await` meets a loan pending at the earlier one's first
+    `await`, one after an `await` a loan pending across more than a turn of the loop; an `ordered` effect none
+    (`EffectTiming`)."""
+    summary = applied.summary
+    touched: list[tuple[str, bool, EffectTiming]] = []  # place key, exclusive (a move or a mutable borrow), when
+    for move in summary.moves:
+        at = _summary_place(applied, *move.path)
+        if at is not None:
+            touched.append((at[0].key, True, move.timing))
+    for index, group in enumerate(summary.borrows):
+        timing = summary.borrow_timings[index] if index < len(summary.borrow_timings) else EffectTiming()
+        for path, mutable in group:
+            at = _summary_place(applied, *path)
+            if at is not None:
+                touched.append((at[0].key, mutable, timing))
+
+    def overlaps(a: str, b: str) -> bool:
+        return a == b or a.startswith(b + ".") or b.startswith(a + ".")
+
+    def meets(loan: SuspendedLoan, timing: EffectTiming) -> bool:
+        return not timing.ordered and ((timing.early and loan.first) or (timing.late and loan.long))
+
+    return [
+        (place, at, loan)
+        for place, at, loan in lent
+        if any(
+            overlaps(place.key, key) and (exclusive or loan.mutable) and meets(loan, timing)
+            for key, exclusive, timing in touched
+        )
+    ]
 
 
 def bound_functions(bindings: Sequence[Sequence[F | None] | None]) -> tuple[F, ...] | None:

@@ -34,6 +34,7 @@ SimpleOp = (
     | ir.Produce
     | ir.CheckBrand
     | ir.RequireUnsafe
+    | ir.Suspend
     | ir.Return
     | ir.Raise
     | ir.Break
@@ -51,7 +52,9 @@ class Node:
     pred: list[int] = field(default_factory=list)
 
 # Operations that are one node, fall through, and are neither a jump nor the end of a path.
-_PLAIN = (ir.Bind, ir.View, ir.Borrow, ir.Move, ir.Use, ir.Del, ir.Produce, ir.CheckBrand, ir.RequireUnsafe)
+_PLAIN = (
+    ir.Bind, ir.View, ir.Borrow, ir.Move, ir.Use, ir.Del, ir.Produce, ir.CheckBrand, ir.RequireUnsafe, ir.Suspend
+)
 _PLAIN_TYPES: frozenset[type] = frozenset(_PLAIN)
 
 

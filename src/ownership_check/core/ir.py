@@ -14,6 +14,8 @@ evaluation order:
     Produce   a call made a lazy `DeviceOp` that must be used: bound to `target`, or dropped at once (an
               expression statement) when `target` is None (`must_use` checks it; W0003)
     CheckBrand / RequireUnsafe   E0308 and E0133 checks at one call
+    Suspend   an `await` of a coroutine: the event loop may run other coroutines there (`waits`: it may wait for
+              one of them, not just yield)
     Unsafe    a `with simt.unsafe():` body (unsafe-enter / unsafe-exit are its boundaries)
     Branch    one of several arms runs (if/elif/else, match, boolean short-circuit, conditional expressions)
     Loop      head (condition or iteration binding), body, else; `break`/`continue` target the innermost loop
@@ -311,6 +313,20 @@ class RequireUnsafe:
 
 
 @dataclass(frozen=True)
+class Suspend:
+    """An `await` in a coroutine's body: the event loop may run the other coroutines `asyncio.gather` runs with it
+    here, so a pending op's loans in force here meet what they do (`summarize`: `CallSummary.suspended_loans`).
+    `waits`: the awaitable may wait for another coroutine (an `asyncio.Event`, a queue, a task: anything but
+    `asyncio.sleep`), so what follows may be ordered after the others' effects.  `turn`: it only gives the event
+    loop one turn (`asyncio.sleep(0)`): the coroutine resumes before those that were suspended after it.  The
+    borrow analysis passes it by."""
+
+    span: Span
+    waits: bool = True
+    turn: bool = False
+
+
+@dataclass(frozen=True)
 class Return:
     span: Span
 
@@ -393,6 +409,7 @@ Op: TypeAlias = (
     | Produce
     | CheckBrand
     | RequireUnsafe
+    | Suspend
     | Return
     | Raise
     | Break

@@ -8,16 +8,18 @@ rebinds.  Facts about a caller's object are kept even once no name of the callee
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ownership_check.core import ir
 from ownership_check.core.call_effects import (
     RECEIVED_KIND,
     SENT_VALUE,
     CallSummary,
+    EffectTiming,
     ParamPath,
     SummaryBrandCheck,
     SummaryMove,
+    SuspendedLoan,
 )
 from ownership_check.core.cfg import Graph, build
 from ownership_check.core.checker import State, _Analysis, _setup
@@ -74,6 +76,58 @@ def _reported_moves(analysis: _Analysis, graph: Graph, states: Sequence[State | 
         for place in places:
             sites |= analysis.moved_sites(st, place)
     return frozenset(sites)
+
+
+def _reached(graph: Graph, starts: Sequence[int], stop: Callable[[ir.Suspend], bool]) -> set[int]:
+    """The nodes reached from `starts` by paths that go on past no `await` (`ir.Suspend`) `stop` accepts (such a
+    node is reached, not passed)."""
+    seen = set(starts)
+    work = list(starts)
+    while work:
+        node = graph.nodes[work.pop()]
+        if isinstance(node.op, ir.Suspend) and stop(node.op):
+            continue
+        for succ in node.succ:
+            if succ not in seen:
+                seen.add(succ)
+                work.append(succ)
+    return seen
+
+
+def _timings(graph: Graph) -> Callable[[int], EffectTiming]:
+    """When each node runs relative to the coroutine's `await`s (`EffectTiming`): `early` when some path from the
+    entry reaches it past no `await`, `late` when some path passes one, `ordered` when every path passes one that
+    may wait for another coroutine (`ir.Suspend.waits`: an `asyncio.Event`, a queue, a task)."""
+    suspends = [node.id for node in graph.nodes if isinstance(node.op, ir.Suspend)]
+    if not suspends:
+        return lambda _: EffectTiming()
+    early = _reached(graph, [graph.entry], lambda _: True)
+    late = _reached(graph, [s for n in suspends for s in graph.nodes[n].succ], lambda _: False)
+    unordered = _reached(graph, [graph.entry], lambda op: op.waits)
+    return lambda n: EffectTiming(n in early, n in late, n not in unordered)
+
+
+def _suspended_loans(
+    analysis: _Analysis, graph: Graph, states: Sequence[State | None], params: frozenset[str]
+) -> tuple[SuspendedLoan, ...]:
+    """The caller's values a pending op of the callee still borrows at one of its `await`s (`ir.Suspend`): a
+    coroutine suspended there leaves them borrowed while the event loop runs the others (`asyncio.gather`,
+    `callables.lower_gathered`).  A coroutine that syncs its ops before each `await` has none."""
+    firsts = _reached(graph, [graph.entry], lambda _: True)  # the `await`s no other one precedes on some path
+    found: dict[ParamPath, SuspendedLoan] = {}
+    for node in graph.nodes:
+        st = states[node.id]
+        if st is None or not isinstance(node.op, ir.Suspend) or not st.loans:
+            continue
+        for loan in analysis.active_loans(st, node):
+            path = _path(loan.obj, params)
+            if path is None:
+                continue
+            old = found.get(path, SuspendedLoan(path, False, False, False))
+            found[path] = SuspendedLoan(
+                path, old.mutable or loan.mutable, old.first or node.id in firsts, old.long or not node.op.turn
+            )
+    return tuple(found[path] for path in sorted(found))
 
 
 def _brand_checks(
@@ -148,6 +202,7 @@ def call_summary(
         )
     moves: list[SummaryMove] = [sent_moves[k] for k in sorted(sent_moves)]
     reported = _reported_moves(analysis, graph, states)
+    timing = _timings(graph)
     for obj in sorted(exit_state.moved):
         if received(obj) is not None:
             continue
@@ -157,7 +212,7 @@ def call_summary(
         for site in sorted(exit_state.moved[obj] - reported):
             op = graph.nodes[site].op
             if isinstance(op, ir.Move):
-                moves.append(SummaryMove(path, op.span, op.help))
+                moves.append(SummaryMove(path, op.span, op.help, timing=timing(site)))
     # The callee's calls that borrow the caller's values on every path through it (a helper handing one parameter
     # as input and another as output conflicts when the caller passes one buffer to both).  A borrow on some paths
     # only may hang on a test of a parameter (`if pending is None: launch`), which the summary cannot tell.  One
@@ -168,6 +223,7 @@ def call_summary(
         p for p in graph.nodes[graph.exit].pred if states[p] is not None and not isinstance(graph.nodes[p].op, ir.Raise)
     ]
     groups: dict[int, dict[ParamPath, bool]] = {}
+    timings: dict[int, EffectTiming] = {}  # when each group's borrows run (`_timings`)
     taken: dict[int, dict[ParamPath, list[bool]]] = {}  # every borrow, for the conflicts inside the callee
     for node in graph.nodes:
         op, st = node.op, states[node.id]
@@ -180,6 +236,7 @@ def call_summary(
             if path is not None:
                 group = groups.setdefault(op.group, {})
                 group[path] = group.get(path, False) or op.mutable
+                timings[op.group] = timings.get(op.group, EffectTiming(False, False, True)) | timing(node.id)
                 taken.setdefault(op.group, {}).setdefault(path, []).append(op.mutable)
     conflicts = tuple(
         tuple((path, mutable) for path, modes in sorted(paths.items()) if len(modes) > 1 and any(modes)
@@ -251,4 +308,6 @@ def call_summary(
         ),
         conflicts,
         checks,
+        _suspended_loans(analysis, graph, states, wanted),
+        tuple(timings[number] for number in sorted(groups)),
     )

@@ -36,7 +36,7 @@ from typing import Any, Final, TypeAlias, Union
 
 from ownership_check.core import callables, calls, init_state, ir, parameter_defaults, stdlib_flow, view_bounds
 from ownership_check.core.bound_once import bound_once
-from ownership_check.core.call_effects import GeneratedInit, apply_summary, iterated_fields
+from ownership_check.core.call_effects import Gathered, GeneratedInit, apply_summary, iterated_fields
 from ownership_check.core.checker import effect_names, nonlocal_effects
 from ownership_check.core.computed_items import ComputedItems
 from ownership_check.core.memo import (
@@ -354,6 +354,11 @@ def _item_roots(node: ast.AST) -> Iterator[str]:
     elif isinstance(node, ast.Tuple | ast.List):
         for item in node.elts:
             yield from _item_roots(item)
+
+
+def _zero_literal(node: ast.AST) -> bool:
+    """A literal `0` or `0.0` (`asyncio.sleep(0)`: one turn of the event loop, `callables.suspend`)."""
+    return isinstance(node, ast.Constant) and type(node.value) in (int, float) and node.value == 0
 
 
 def _int_literal(node: ast.AST | None) -> int | None:
@@ -1298,6 +1303,7 @@ class FunctionLowerer(calls.PlaceNaming):
         self.kernels: dict[str, KernelSummary] = dict(unit.outer_kernels)  # kernels defined in this body
         self.helpers: dict[str, FunctionNode] = {}  # plain functions defined in this body
         self.awaited: set[int] = set()  # calls an `await` runs (a call of an `async def` of the module runs it)
+        self.gathered: dict[int, Gathered[ast.expr]] = {}  # coroutines `asyncio.gather` runs (`lower_gathered`)
         self.iterated: set[int] = set()  # generator calls an item is taken from (`next(gen())`: its body runs)
         self.loop_items: set[int] = set()  # of those, the ones a `for` takes every item of (`callables.item_of_a_loop`)
         self.closures: dict[str, calls.NonlocalEffects] = {}  # nested functions that rebind or move `nonlocal`s
@@ -4885,8 +4891,12 @@ class FunctionLowerer(calls.PlaceNaming):
     def awaited_value(self, node: ast.Await, holder: ir.Place | None) -> ir.Value:
         """`await f(...)`: the call runs here, so a call of an `async def` of the module is followed as a plain
         function's (`call_targets.applied_summary` with the call in `awaited`); `await asyncio.gather(f(a), g(b))`
-        runs each coroutine in turn (`callables.lower_gathered`)."""
+        runs each coroutine in turn (`callables.lower_gathered`).  The coroutine may be suspended here
+        (`callables.suspend`)."""
         inner = node.value
+        qualified = self.ctx.qualify(inner.func) if isinstance(inner, ast.Call) else None
+        no_delay = isinstance(inner, ast.Call) and bool(inner.args) and _zero_literal(inner.args[0])
+        callables.suspend((qualified,) if qualified is not None else (), no_delay, self.span(node), self)
         if not isinstance(inner, ast.Call):
             self.expr(inner)
             return ir.Fresh()

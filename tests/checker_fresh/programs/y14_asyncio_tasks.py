@@ -1,5 +1,5 @@
 # fresh-expect: E0505 at line 41
-# fresh-known-miss: cli,mypy asyncio.gather of two coroutines: one task's launch_async is pending across an await while the other moves its output; interleaving of tasks is not followed
+# fresh-note: found since: asyncio.gather checks each coroutine against the loans the earlier ones leave pending at their awaits (compute's launch_async pending across its sleep meets reduce_blocks' move of out)
 """An asyncio pipeline: one task computes residuals on the device, another reduces them with a tile kernel."""
 import asyncio
 

@@ -1,5 +1,5 @@
 # fresh-expect: E0505 at line 44
-# fresh-known-miss: cli,mypy two coroutines under asyncio.gather: one calls .to() on a buffer while the other is suspended with its op pending
+# fresh-note: found since: asyncio.gather checks each coroutine against the loans the earlier ones leave pending at their awaits (compute's op pending across its sleep meets ship's .to() of shard.scaled)
 """Overlap compute and transfer with asyncio: one coroutine scales a gradient shard on
 the device, another ships the finished shard to the parameter-server device."""
 from __future__ import annotations
