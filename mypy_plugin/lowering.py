@@ -4937,6 +4937,7 @@ class FunctionLowerer(calls.PlaceNaming):
 
 def lower(unit: Unit, ctx: FileContext) -> Lowered:
     """The IR of one unit, with the origin of every cause operation."""
+    tree.forget_walks()
     lowerer = FunctionLowerer(ctx, unit)
     function = lowerer.lower()
     return Lowered(function, lowerer.origins)

@@ -144,8 +144,30 @@ def walk(node: Node, skip_scopes: bool = True) -> Iterator[Node]:
 
 
 def walk_many(nodes: Sequence[Node], skip_scopes: bool = True) -> Iterator[Node]:
-    """Pre-order walk of a statement list (a body): scopes among `nodes` themselves are not entered either."""
-    yield from _walk(list(nodes), skip_scopes)
+    """Pre-order walk of a statement list (a body): scopes among `nodes` themselves are not entered either.
+    Each walk is done once per lowering (`forget_walks`): the prepass and the finders of one unit, and every call
+    site of a helper, walk the same bodies again."""
+    roots = tuple(nodes)
+    key = (skip_scopes, tuple(map(id, roots)))
+    hit = _MEMO.get(key)
+    if hit is not None and len(hit[0]) == len(roots) and all(a is b for a, b in zip(hit[0], roots, strict=True)):
+        return iter(hit[1])
+    if len(_MEMO) >= _MEMO_LIMIT:
+        _MEMO.clear()
+    found = tuple(_walk(list(roots), skip_scopes))
+    _MEMO[key] = (roots, found)  # the roots are kept, so their ids cannot be reused while the entry lives
+    return iter(found)
+
+
+#: `walk_many` results of the lowering under way: (skip_scopes, ids of the roots) -> (the roots, the nodes).
+_MEMO: dict[tuple[bool, tuple[int, ...]], tuple[tuple[Node, ...], tuple[Node, ...]]] = {}
+_MEMO_LIMIT = 20_000
+
+
+def forget_walks() -> None:
+    """Drop remembered walks: called as each lowering starts, so a tree mypy changed in place since (the daemon
+    merges a re-parsed module into the old nodes) is walked afresh."""
+    _MEMO.clear()
 
 
 #: Node classes without children (checked by exact class first: most nodes a walk meets are names).
