@@ -131,7 +131,7 @@ from ownership_check.core import callables, calls, init_state, ir, parameter_def
 from ownership_check.core.bound_once import bound_once
 from ownership_check.core.call_effects import Gathered, GeneratedInit, apply_summary, iterated_fields
 from ownership_check.core.checker import effect_names, nonlocal_effects
-from ownership_check.core.computed_items import ComputedItems
+from ownership_check.core.computed_items import ComputedItems, one_place
 from ownership_check.core.memo import (
     MemoKey,
     MemoToken,
@@ -1211,6 +1211,7 @@ class FunctionLowerer(calls.PlaceNaming):
         self.rings: set[str] = set()  # names bound once to a bounded deque as long as its display (`ring_call`)
         self.getters: dict[str, CallExpr] = {}  # names bound once here to a call that may make a getter
         self.generators: dict[str, CallExpr] = {}  # names bound once to a generator call (`gen.send(x)`)
+        self.uniform: set[str] = set()  # names bound once to a display of one place (`uniform_display`)
         # `self.attr` holding a display of prepared launches `__init__` stored: attribute -> its item count
         self.stored: dict[str, int] = {}
         self.plain_stored: set[str] = set()  # those of them that are list (tuple) displays of other values
@@ -1923,6 +1924,8 @@ class FunctionLowerer(calls.PlaceNaming):
         }
         self.generators = bound_once(pairs, unsure, self.generator_call)
         self.getters = bound_once(pairs, unsure, _getter_value)
+        # a sequence display of one place bound once, never changed (`bufs = [buf, buf]`): any item is that place
+        self.uniform = set(bound_once(pairs, unsure, self.uniform_display))
         for index, (names, value) in enumerate(pairs):
             star = starred.get(index) if starred is not None else None
             if star is not None:
@@ -4262,12 +4265,27 @@ class FunctionLowerer(calls.PlaceNaming):
         return generated if generated is not None and generated.followed else None
 
     def computed_index(self, expr: Expression) -> bool:
-        """`bufs[step % 2]` of a display or container name bound to a name: a new value (the CLI's rule)."""
+        """`bufs[step % 2]` of a display or container name bound to a name: a new value (the CLI's rule); not when
+        every item is one place (`uniform`): then any index gives it."""
         if not isinstance(expr, IndexExpr) or _key_literal(expr.index) is not None:
+            return False
+        if isinstance(expr.base, NameExpr) and expr.base.name in self.uniform:
+            return False
+        shown = self.literal_display(expr.base)
+        if shown is not None and one_place([computed_dotted(item) for item in shown]) is not None:
             return False
         return self.literal_display(expr.base) is not None or (
             isinstance(expr.base, NameExpr) and expr.base.name in self.containers
         )
+
+    def uniform_display(self, expr: Expression) -> str | None:
+        """The one place every item of a sequence display is (`[buf, buf]`, `deque([buf, buf])`, `[buf] * 3`:
+        `computed_items.one_place`), else None (the CLI's rule)."""
+        found = self.display_items(expr)
+        if found is not None:
+            return None if found[1] else one_place([computed_dotted(item) for _, item in found[0]])
+        repeated = _repeated_display(expr)
+        return one_place([computed_dotted(item) for item in repeated.items]) if repeated is not None else None
 
     @staticmethod
     def builtin(callee: Expression) -> str | None:

@@ -24,6 +24,7 @@ of its assignment, so the slot is bound on every path that reaches a later read.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Final, TypeAlias
 
@@ -137,6 +138,15 @@ def render(form: IndexForm) -> str:
             right = f"({right})" if form[2][0] in ("add", "sub", "mul", "mod") else right
         return f"{left} {symbol} {right}"
     return "?"
+
+
+def one_place(items: Sequence[str | None]) -> str | None:
+    """The place every item of a display is (`[buf, buf]`, `deque([buf] * 3)`: the dotted text of each item, None
+    for an item that is no place), else None.  A container bound once to such a display and never changed in place
+    holds that one object at every index, so an item at any index, computed ones included, is it: the front ends
+    then read it as any item of the container (each a place bound to that object), which is exact here."""
+    first = items[0] if items else None
+    return first if first is not None and all(item == first for item in items) else None
 
 
 @dataclass(frozen=True)

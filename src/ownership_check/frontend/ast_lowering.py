@@ -38,7 +38,7 @@ from ownership_check.core import callables, calls, init_state, ir, parameter_def
 from ownership_check.core.bound_once import bound_once
 from ownership_check.core.call_effects import Gathered, GeneratedInit, apply_summary, iterated_fields
 from ownership_check.core.checker import effect_names, nonlocal_effects
-from ownership_check.core.computed_items import ComputedItems
+from ownership_check.core.computed_items import ComputedItems, one_place
 from ownership_check.core.memo import (
     MemoKey,
     MemoToken,
@@ -1321,6 +1321,7 @@ class FunctionLowerer(calls.PlaceNaming):
         self.rings: set[str] = set()  # names bound once to a bounded deque as long as its display (`ring_call`)
         self.getters: dict[str, ast.Call] = {}  # names bound once here to a call that may make a getter
         self.generators: dict[str, ast.Call] = {}  # names bound once to a generator call (`gen.send(x)`)
+        self.uniform: set[str] = set()  # names bound once to a display of one place (`uniform_display`)
         # names bound once to a tuple/list display of literals (`names = ["scale", "shift"]`): the keys of
         # `dict(zip(names, values))` (`display_items`)
         self.key_lists: dict[str, ast.expr] = {}
@@ -2044,6 +2045,8 @@ class FunctionLowerer(calls.PlaceNaming):
         }
         self.generators = bound_once(pairs, unsure, self.generator_call)
         self.getters = bound_once(pairs, unsure, _getter_value)
+        # a sequence display of one place bound once, never changed (`bufs = [buf, buf]`): any item is that place
+        self.uniform = set(bound_once(pairs, unsure, self.uniform_display))
         for index, (names, value) in enumerate(pairs):
             star = starred.get(index) if starred is not None else None
             if star is not None:
@@ -4456,12 +4459,26 @@ class FunctionLowerer(calls.PlaceNaming):
     def computed_index(self, node: ast.expr) -> bool:
         """`bufs[step % 2]` of a display or container name: as an argument it may be any item, but bound to a name
         (`src = bufs[i]; dst = bufs[j]`) it is a new value, as the indices usually differ (no report without
-        knowing them)."""
+        knowing them); not when every item is one place (`uniform`): then any index gives it."""
         if not isinstance(node, ast.Subscript) or _key_literal(node.slice) is not None:
+            return False
+        if isinstance(node.value, ast.Name) and node.value.id in self.uniform:
+            return False
+        shown = self.literal_display(node.value)
+        if shown is not None and one_place([computed_dotted(item) for item in shown]) is not None:
             return False
         return self.literal_display(node.value) is not None or (
             isinstance(node.value, ast.Name) and node.value.id in self.containers
         )
+
+    def uniform_display(self, node: ast.expr) -> str | None:
+        """The one place every item of a sequence display is (`[buf, buf]`, `deque([buf, buf])`, `[buf] * 3`:
+        `computed_items.one_place`), else None."""
+        found = self.display_items(node)
+        if found is not None:
+            return None if found[1] else one_place([computed_dotted(item) for _, item in found[0]])
+        repeated = _repeated_display(node)
+        return one_place([computed_dotted(item) for item in repeated.items]) if repeated is not None else None
 
     def builtin(self, func: ast.expr) -> str | None:
         """The builtin a callee names (`max`), unless a binding of this module or function shadows it."""
