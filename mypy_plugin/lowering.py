@@ -1030,6 +1030,39 @@ def _module_getters(module: MypyFile) -> dict[str, CallExpr]:
     return {name: call for name, call in bound_once(pairs, (), _getter_value).items() if name in stable}
 
 
+@functools.lru_cache(maxsize=4)  # the modules being lowered now
+def _module_key_tables(module: MypyFile) -> dict[str, Expression]:
+    """Names the module's top level binds once, and nothing else binds, to a tuple/list or dict display that no code
+    changes in place (the CLI's `_module_key_tables`): no store into, `del` of, or attribute of the name."""
+    stable = _stable_names(module.defs, ())
+    changed: set[str] = set()
+    for node in tree.walk_many(module.defs, skip_scopes=False):
+        if isinstance(node, MemberExpr) and isinstance(node.expr, NameExpr):
+            changed.add(node.expr.name)
+        targets: list[Expression] = []
+        if isinstance(node, AssignmentStmt):
+            targets = list(node.lvalues)
+        elif isinstance(node, OperatorAssignmentStmt):
+            targets = [node.lvalue]
+        elif isinstance(node, DelStmt):
+            targets = [node.expr]
+        while targets:
+            target = targets.pop()
+            if isinstance(target, TupleExpr | ListExpr):
+                targets.extend(target.items)
+            elif isinstance(target, StarExpr):
+                targets.append(target.expr)
+            elif isinstance(target, IndexExpr) and isinstance(target.base, NameExpr):
+                changed.add(target.base.name)
+    pairs = [
+        ([stmt.lvalues[0].name], stmt.rvalue)
+        for stmt in module.defs
+        if isinstance(stmt, AssignmentStmt) and len(stmt.lvalues) == 1 and isinstance(stmt.lvalues[0], NameExpr)
+    ]
+    shown = bound_once(pairs, (), lambda v: v if isinstance(v, TupleExpr | ListExpr | DictExpr) else None)
+    return {name: value for name, value in shown.items() if name in stable and name not in changed}
+
+
 def _repeated_length(expr: Expression) -> int | None:
     """The length of a counted `_repeated_display` (`[c] * 3`: 3), else None."""
     found = _repeated_display(expr)
@@ -1291,11 +1324,34 @@ class FunctionLowerer(calls.PlaceNaming):
             call = self.getters.get(callee.name)
             if call is None and callee.fullname == f"{self.ctx.module.fullname}.{callee.name}":
                 call = _module_getters(self.ctx.module).get(callee.name)
-        if not isinstance(call, CallExpr) or any(k != ARG_POS for k in call.arg_kinds):
+        if not isinstance(call, CallExpr) or any(k not in (ARG_POS, ARG_STAR) for k in call.arg_kinds):
             return None
-        keys = [_key_literal(a) for a in call.args]
+        keys: list[calls.ContainerKey | None] = []
+        for arg, kind in zip(call.args, call.arg_kinds, strict=True):
+            spread = self.spread_keys(arg) if kind == ARG_STAR else [_key_literal(arg)]
+            if spread is None:
+                return None
+            keys.extend(spread)
         return next((k for n in self.ctx.names(call.callee) if (k := stdlib_flow.getter_keys(n, keys)) is not None),
                     None)
+
+    def spread_keys(self, expr: Expression) -> list[calls.ContainerKey | None] | None:
+        """The keys `*expr` spreads into a getter's operands (the CLI's `spread_keys`)."""
+        shown: Expression | None = expr
+        tables = _module_key_tables(self.ctx.module)
+        module = self.ctx.module.fullname
+        if isinstance(expr, NameExpr):
+            shown = self.key_lists.get(expr.name)
+            if shown is None and expr.fullname == f"{module}.{expr.name}":
+                shown = tables.get(expr.name)
+        elif isinstance(expr, IndexExpr) and isinstance(expr.base, NameExpr):
+            base = expr.base
+            table = tables.get(base.name) if base.fullname == f"{module}.{base.name}" else None
+            entries = _display_items(table) if table is not None else None
+            key = _key_literal(expr.index)
+            shown = dict(entries[0]).get(key) if entries is not None and entries[1] and key is not None else None
+        listed = self.literal_display(shown) if shown is not None else None
+        return [_key_literal(k) for k in listed] if listed is not None else None
 
     def getter_places(self, expr: Expression) -> tuple[tuple[ir.Place, ...], bool] | None:
         """`getter(operand)` on a place: the places it gives and whether a tuple of them (the CLI's rule)."""

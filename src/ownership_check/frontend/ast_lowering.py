@@ -552,6 +552,28 @@ def _module_getters(module: ast.Module) -> dict[str, ast.Call]:
     return _module_getters_of(module)
 
 
+@functools.lru_cache(maxsize=4)  # the modules being lowered now
+def _module_key_tables(module: ast.Module) -> dict[str, ast.expr]:
+    """Names the module's top level binds once, and nothing else binds (`_stable_names`), to a tuple/list or dict
+    display that no code changes in place (no store into, `del` of, or attribute of the name: `ROLES = ("src",
+    "dst")`, `STEP_ROLES = {"assign": ("points", "labels")}`), for the keys a getter's `*` operand spreads
+    (`FunctionLowerer.spread_keys`)."""
+    stable = _stable_names(module.body, ())
+    changed = {
+        node.value.id
+        for node in ast.walk(module)
+        if isinstance(node, ast.Subscript | ast.Attribute) and isinstance(node.value, ast.Name)
+        and (isinstance(node, ast.Attribute) or not isinstance(node.ctx, ast.Load))
+    }
+    pairs = [
+        ([stmt.targets[0].id], stmt.value)
+        for stmt in module.body
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
+    ]
+    shown = bound_once(pairs, (), lambda v: v if isinstance(v, ast.Tuple | ast.List | ast.Dict) else None)
+    return {name: value for name, value in shown.items() if name in stable and name not in changed}
+
+
 def _repeated_length(node: ast.expr) -> int | None:
     """The length of a counted `_repeated_display` (`[c] * 3`: 3), else None."""
     found = _repeated_display(node)
@@ -1402,9 +1424,34 @@ class FunctionLowerer(calls.PlaceNaming):
             call = self.getters.get(func.id)
             if call is None and func.id not in self.local_names:
                 call = _module_getters(self.ctx.module).get(func.id)
-        if not isinstance(call, ast.Call) or call.keywords or any(isinstance(a, ast.Starred) for a in call.args):
+        if not isinstance(call, ast.Call) or call.keywords:
             return None
-        return stdlib_flow.getter_keys(self.stdlib_name(call.func), [_key_literal(a) for a in call.args])
+        keys: list[calls.ContainerKey | None] = []
+        for arg in call.args:
+            spread = self.spread_keys(arg.value) if isinstance(arg, ast.Starred) else [_key_literal(arg)]
+            if spread is None:
+                return None
+            keys.extend(spread)
+        return stdlib_flow.getter_keys(self.stdlib_name(call.func), keys)
+
+    def spread_keys(self, node: ast.expr) -> list[calls.ContainerKey | None] | None:
+        """The keys `*node` spreads into a getter's operands (`itemgetter(*ROLES)`): a tuple/list display's, of a
+        name bound once to one in this body (`key_lists`) or at the module's top level, or of the item under a
+        literal key of a module-level dict display of them (`*STEP_ROLES["assign"]`; `_module_key_tables`); None
+        where they are not known (a computed key: the runtime's choice)."""
+        shown: ast.expr | None = node
+        tables = _module_key_tables(self.ctx.module)
+        if isinstance(node, ast.Name):
+            shown = self.key_lists.get(node.id)
+            if shown is None and node.id not in self.local_names:
+                shown = tables.get(node.id)
+        elif isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
+            table = tables.get(node.value.id) if node.value.id not in self.local_names else None
+            entries = _display_items(table) if table is not None else None
+            key = _key_literal(node.slice)
+            shown = dict(entries[0]).get(key) if entries is not None and entries[1] and key is not None else None
+        listed = self.literal_display(shown) if shown is not None else None
+        return [_key_literal(k) for k in listed] if listed is not None else None
 
     def getter_places(self, node: ast.expr) -> tuple[tuple[ir.Place, ...], bool] | None:
         """`getter(operand)` of a getter (`getter_call`) on a place: the places it gives

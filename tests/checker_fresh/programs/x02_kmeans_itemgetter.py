@@ -1,5 +1,5 @@
 # fresh-expect: E0502 at line 55
-# fresh-known-miss: cli,mypy buffers picked from a dict by operator.itemgetter(*names)(state) splatted into a launch (pick = operator.itemgetter(*STEP_ROLES[name]); k.launch(prep, s, *pick(state)), names from a module-level dict of tuples of literal keys)
+# fresh-known-miss: cli,mypy buffers picked from a dict by operator.itemgetter(*names)(state) splatted into a launch (pick = operator.itemgetter(*STEP_ROLES[name]); k.launch(prep, s, *pick(state))): a splat of a table's tuple under a literal key is followed, but here the key is a parameter (any of the tuples) and state a parameter dict, whose items a helper's summary does not follow
 """One k-means update step; the buffers a step reads and writes are picked from a state dict by name."""
 import operator
 
