@@ -891,6 +891,48 @@ def _unfixed_attributes(module: MypyFile) -> frozenset[str]:
 _LOOPS = (ForStmt, WhileStmt, GeneratorExpr, ListComprehension, SetComprehension, DictionaryComprehension)
 
 
+def _task_calls(
+    body: Sequence[Statement], params: Sequence[str], names: Callable[[Expression], tuple[str, ...]]
+) -> dict[str, CallExpr]:
+    """The tasks a function body awaits once (the CLI's `_task_calls`): a name bound once by `name =
+    asyncio.create_task(f(...))` and read nowhere but in one `await name` outside any loop -> that coroutine call."""
+    stable = _stable_names(body, params)
+    made: dict[str, CallExpr] = {}
+    targets: set[int] = set()
+    reads: dict[str, int] = {}
+    awaited: dict[str, int] = {}
+    looped: set[int] = set()
+    nodes = list(tree.walk_many(list(body)))
+    for node in nodes:
+        if isinstance(node, ForStmt | WhileStmt):
+            inner = list(node.body.body) + (list(node.else_body.body) if node.else_body is not None else [])
+            looped.update(id(n) for n in tree.walk_many(inner))
+        elif isinstance(node, AssignmentStmt) and len(node.lvalues) == 1 and isinstance(node.lvalues[0], NameExpr):
+            targets.add(id(node.lvalues[0]))
+            value = node.rvalue
+            positional = [a for a, kind in zip(value.args, value.arg_kinds, strict=True) if kind == ARG_POS] if (
+                isinstance(value, CallExpr)
+            ) else []
+            if (
+                isinstance(value, CallExpr)
+                and len(positional) == 1
+                and value.arg_kinds[0] == ARG_POS
+                and isinstance(positional[0], CallExpr)
+                and any(name in callables.TASK_FUNCTIONS for name in names(value.callee))
+            ):
+                made[node.lvalues[0].name] = positional[0]
+        elif isinstance(node, AwaitExpr) and isinstance(node.expr, NameExpr) and id(node) not in looped:
+            awaited[node.expr.name] = awaited.get(node.expr.name, 0) + 1
+    for node in nodes:
+        if isinstance(node, NameExpr) and id(node) not in targets:
+            reads[node.name] = reads.get(node.name, 0) + 1
+    return {
+        name: call
+        for name, call in made.items()
+        if name in stable and reads.get(name) == 1 and awaited.get(name) == 1
+    }
+
+
 def _stable_names(body: Sequence[Statement], params: Sequence[str]) -> frozenset[str]:
     """Names with one value wherever a function reads them: a parameter never rebound, or a name bound exactly
     once (an assignment, an import, a `def`...) outside any loop or comprehension, never deleted nor declared
@@ -1227,6 +1269,7 @@ class FunctionLowerer(calls.PlaceNaming):
         self.helpers: set[int] = set()  # ids of the functions defined in this body
         self.awaited: set[int] = set()  # calls an `await` runs (the CLI's `awaited`)
         self.gathered: dict[int, Gathered[Expression]] = {}  # coroutines `asyncio.gather` runs (the CLI's)
+        self.tasks: dict[str, CallExpr] | None = None  # `_task_calls`, found at the first `await` of a name
         self.iterated: set[int] = set()  # generator calls an item is taken from (the CLI's `iterated`)
         self.loop_items: set[int] = set()  # of those, the ones a `for` takes every item of (the CLI's `loop_items`)
         self.closures: dict[str, calls.NonlocalEffects] = {}  # nested functions that rebind or move `nonlocal`s
@@ -4831,6 +4874,11 @@ class FunctionLowerer(calls.PlaceNaming):
         called = self.ctx.names(inner.callee) if isinstance(inner, CallExpr) else ()
         no_delay = isinstance(inner, CallExpr) and bool(inner.args) and _zero_literal(inner.args[0])
         callables.suspend(called, no_delay, span_of(node), self)
+        task = self.task_call(inner)
+        if task is not None:
+            # `await first` of `first = asyncio.create_task(submit(...))`: the coroutine's call runs here
+            self.awaited.add(id(task))
+            return callables.awaited_task(lambda: self.value(task, holder), span_of(task), span_of(node), self)
         if not isinstance(inner, CallExpr):
             self.expr(inner)
             return ir.Fresh()
@@ -4844,6 +4892,19 @@ class FunctionLowerer(calls.PlaceNaming):
             return callables.lower_gathered([(a, span_of(a)) for a in inner.args], self)
         self.awaited.add(id(inner))
         return self.value(inner, holder)
+
+    def task_call(self, expr: Expression) -> CallExpr | None:
+        """The coroutine call of the task `expr` names, when this function awaits it once (the CLI's)."""
+        if not isinstance(expr, NameExpr):
+            return None
+        if self.tasks is None:
+            unit = self.unit.node
+            self.tasks = (
+                {}
+                if isinstance(unit, MypyFile | LambdaExpr)
+                else _task_calls(unit.body.body, _params(unit), self.ctx.names)
+            )
+        return self.tasks.get(expr.name)
 
     def moving_callable(self, function: Expression) -> bool:
         """Whether a callable value moves what it is called with (the CLI's `moving_callable`)."""

@@ -34,7 +34,7 @@ A callable value that is one of a known set of functions of the module runs one 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import fields, is_dataclass, replace
 from typing import Any, Final, TypeAlias, TypeVar
 
 from ownership_check.core import ir
@@ -108,6 +108,10 @@ HIGHER_ORDER_FUNCTIONS: Final[frozenset[str]] = frozenset({"functools.reduce"})
 
 #: `asyncio.gather(c1, c2, ...)`: awaited, it runs each coroutine it is given before it returns.
 GATHER_FUNCTIONS: Final[frozenset[str]] = frozenset({"asyncio.gather"})
+
+#: `asyncio.create_task(coro)`, `asyncio.ensure_future(coro)`: the coroutine runs as a task, finished where the task
+#: is awaited (`awaited_task`).
+TASK_FUNCTIONS: Final[frozenset[str]] = frozenset({"asyncio.create_task", "asyncio.ensure_future"})
 
 #: Awaitables that only give the event loop a turn: awaiting one waits for no other coroutine (`ir.Suspend.waits`).
 YIELDING_AWAITABLES: Final[frozenset[str]] = frozenset({"asyncio.sleep"})
@@ -365,6 +369,35 @@ def _meeting(lent: Sequence[_Lent], applied: AppliedSummary[E]) -> list[_Lent]:
             for key, exclusive, timing in touched
         )
     ]
+
+
+def awaited_task(run: Callable[[], ir.Value], created: Span, span: Span, sink: Lowering[E]) -> ir.Value:
+    """`op = await task` of a name bound once to `asyncio.create_task(submit(p, a, c))` and read only there (the
+    front ends' `task_call`): the task's coroutine has run by the time the `await` returns, so its call is lowered
+    here as an awaited call (`run`), and what it gives is what the `await` gives (a pending op it returns lends its
+    buffers to `op`).  The task may have started earlier, at any `await` after `create_task`; the checker runs it
+    whole at its `await`, where the runtime's error surfaces in the awaiting coroutine: the ops' spans inside the
+    `create_task` call (`created`: the arguments' borrows) point at the `await` (`span`) instead."""
+    found: list[ir.Value] = []
+    ops = sink.block(lambda: found.append(run()))
+    for op in ops:
+        sink.emit(_respan(op, created, span))
+    return found[0] if found else ir.Fresh()
+
+
+def _respan(value: Any, within: Span, to: Span) -> Any:
+    """`value` (an op, and what it is made of) with every span inside `within` replaced by `to`."""
+    if isinstance(value, Span):
+        inside = (within.line, within.column) <= (value.line, value.column) and (value.end_line, value.end_column) <= (
+            within.end_line,
+            within.end_column,
+        )
+        return to if inside else value
+    if isinstance(value, tuple):
+        return tuple(_respan(item, within, to) for item in value)
+    if is_dataclass(value) and not isinstance(value, type):
+        return replace(value, **{f.name: _respan(getattr(value, f.name), within, to) for f in fields(value)})
+    return value
 
 
 def bound_functions(bindings: Sequence[Sequence[F | None] | None]) -> tuple[F, ...] | None:

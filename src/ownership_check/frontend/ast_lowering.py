@@ -428,6 +428,41 @@ def _unfixed_attributes(module: ast.Module) -> frozenset[str]:
 _LOOPS: Final = (ast.For, ast.AsyncFor, ast.While, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
 
+def _task_calls(
+    body: Sequence[ast.stmt], params: Sequence[str], qualify: Callable[[ast.expr], str | None]
+) -> dict[str, ast.Call]:
+    """The tasks a function body awaits once (`callables.awaited_task`): a name bound once (`_stable_names`) by
+    `name = asyncio.create_task(f(...))` (`callables.TASK_FUNCTIONS`, the coroutine call its one positional
+    argument) and read nowhere but in one `await name` outside any loop -> that coroutine call."""
+    stable = _stable_names(body, params)
+    made: dict[str, ast.Call] = {}
+    reads: dict[str, int] = {}
+    awaited: dict[str, int] = {}
+    looped: set[int] = set()
+    for node in _walk(body):
+        if isinstance(node, ast.For | ast.AsyncFor | ast.While):
+            looped.update(id(n) for n in _walk(node.body + node.orelse))
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+            reads[node.id] = reads.get(node.id, 0) + 1
+        elif isinstance(node, ast.Await) and isinstance(node.value, ast.Name) and id(node) not in looped:
+            awaited[node.value.id] = awaited.get(node.value.id, 0) + 1
+        elif (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+            and isinstance(node.value, ast.Call)
+            and len(node.value.args) == 1
+            and isinstance(node.value.args[0], ast.Call)
+            and qualify(node.value.func) in callables.TASK_FUNCTIONS
+        ):
+            made[node.targets[0].id] = node.value.args[0]
+    return {
+        name: call
+        for name, call in made.items()
+        if name in stable and reads.get(name) == 1 and awaited.get(name) == 1
+    }
+
+
 def _stable_names(body: Sequence[ast.stmt], params: Sequence[str]) -> frozenset[str]:
     """Names with one value wherever a function reads them: a parameter never rebound, or a name bound exactly
     once (an assignment, an import, a `def`...) outside any loop or comprehension, never deleted nor declared
@@ -1326,6 +1361,7 @@ class FunctionLowerer(calls.PlaceNaming):
         self.helpers: dict[str, FunctionNode] = {}  # plain functions defined in this body
         self.awaited: set[int] = set()  # calls an `await` runs (a call of an `async def` of the module runs it)
         self.gathered: dict[int, Gathered[ast.expr]] = {}  # coroutines `asyncio.gather` runs (`lower_gathered`)
+        self.tasks: dict[str, ast.Call] | None = None  # `_task_calls`, found at the first `await` of a name
         self.iterated: set[int] = set()  # generator calls an item is taken from (`next(gen())`: its body runs)
         self.loop_items: set[int] = set()  # of those, the ones a `for` takes every item of (`callables.item_of_a_loop`)
         self.closures: dict[str, calls.NonlocalEffects] = {}  # nested functions that rebind or move `nonlocal`s
@@ -4961,6 +4997,11 @@ class FunctionLowerer(calls.PlaceNaming):
         qualified = self.ctx.qualify(inner.func) if isinstance(inner, ast.Call) else None
         no_delay = isinstance(inner, ast.Call) and bool(inner.args) and _zero_literal(inner.args[0])
         callables.suspend((qualified,) if qualified is not None else (), no_delay, self.span(node), self)
+        task = self.task_call(inner)
+        if task is not None:
+            # `await first` of `first = asyncio.create_task(submit(...))`: the coroutine's call runs here
+            self.awaited.add(id(task))
+            return callables.awaited_task(lambda: self.value(task, holder), self.span(task), self.span(node), self)
         if not isinstance(inner, ast.Call):
             self.expr(inner)
             return ir.Fresh()
@@ -4975,6 +5016,19 @@ class FunctionLowerer(calls.PlaceNaming):
             return callables.lower_gathered([(a, self.span(a)) for a in inner.args], self)
         self.awaited.add(id(inner))
         return self.value(inner, holder)
+
+    def task_call(self, node: ast.expr) -> ast.Call | None:
+        """The coroutine call of the task `node` names, when this function awaits it once (`_task_calls`)."""
+        if not isinstance(node, ast.Name):
+            return None
+        if self.tasks is None:
+            unit = self.unit.node
+            self.tasks = (
+                {}
+                if isinstance(unit, ast.Module | ast.Lambda)
+                else _task_calls(unit.body, [p.arg for p in _param_names(unit.args)], self.ctx.qualify)
+            )
+        return self.tasks.get(node.id)
 
     def moving_callable(self, function: ast.expr) -> bool:
         """Whether a callable value moves what it is called with (`callables.moves_items`): `sk.zip`, a kernel."""

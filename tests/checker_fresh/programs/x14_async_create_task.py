@@ -1,5 +1,5 @@
 # fresh-expect: E0499 at line 37
-# fresh-known-miss: cli,mypy asyncio.create_task(submit(prep, x, out)) twice, then await first; await second: the module async def returning a launch_async op is not run at the await of its task, so the first op still borrowing out is not seen
+# fresh-note: found since: a name bound once to asyncio.create_task(<call of a module async def>) and awaited once runs that call at its await (callables.awaited_task): the op the first task returns still borrows out when the second task's launch writes it
 """An async batching front end: two requests are submitted concurrently as asyncio tasks."""
 import asyncio
 
