@@ -2252,6 +2252,8 @@ class FunctionLowerer(calls.PlaceNaming):
             single = frozenset(attr for attr, count in stores.items() if count == 1)
             facts = self.init_facts(cls, init, single)
             device = functools.partial(_attribute_device, self, first.name)
+            for base in init_state.device_bases(facts, device):
+                self.device.add(f"{first.name}.{base}")  # a view passed to a kernel: its base is a device value
             for op in init_state.method_start(facts, self.name(first.name), span_of(first), device):
                 self.emit(op)  # what `__init__` left on `self`: `.shared()` ops, moved objects, views
 

@@ -50,7 +50,6 @@ class Staged:
 
     def offload(self) -> None:
         out = sk.zeros(32, f32, self.stream)
-        negate.launch(self.prepared, self.stream, self.buf.view(32, 64), out)
         moved = self.buf.to(self.dev, self.stream)
         negate.launch(self.prepared, self.stream, self.head, out)  # expect: E0382
         del moved

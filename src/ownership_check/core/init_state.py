@@ -190,6 +190,15 @@ def _portable(region: ir.Region | None) -> ir.Region | None:
     return region
 
 
+def device_bases(facts: InitFacts, device: Callable[[str], bool]) -> tuple[str, ...]:
+    """The bases of the views (`views`, `stale`) that a method knows are device values (`device`: an attribute it
+    passes to a kernel, `self.head` of `launch(..., self.head, out)`, is one): the attribute a view shares storage with
+    is one too, as the front ends find for a local (`lower = buf.view(...)` passed to a kernel makes `buf` one), so
+    `self.buf.to(dev, s)` there moves it."""
+    pairs = [(attr, base) for attr, base, _ in facts.views] + [(attr, base) for attr, base, *_ in facts.stale]
+    return tuple(sorted({base for attr, base in pairs if device(attr)}))
+
+
 def method_start(
     facts: InitFacts, receiver: str, span: Span, device: Callable[[str], bool] = lambda attr: True
 ) -> tuple[ir.Op, ...]:

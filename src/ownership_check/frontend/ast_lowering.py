@@ -2361,6 +2361,8 @@ class FunctionLowerer(calls.PlaceNaming):
                 for op in init_state.stored_items(self.name(receiver), self.unit.class_items, span):
                     self.emit(op)  # the displays of prepared launches `__init__` stored (see `init_items`)
                 device = functools.partial(_attribute_device, self, receiver)
+                for base in init_state.device_bases(self.unit.init_facts, device):
+                    self.device.add(f"{receiver}.{base}")  # a view passed to a kernel: its base is a device value
                 for op in init_state.method_start(self.unit.init_facts, self.name(receiver), span, device):
                     self.emit(op)  # what `__init__` left on `self` (see `init_facts`)
             self.suite(node.body)
