@@ -1,5 +1,5 @@
-# fresh-expect: E0502 at line 42
-# fresh-known-miss: cli,mypy the property returning `self._scratch if self._scratch is not None else self.act` is followed now (either attribute), so the conflict is reported inside `forward` at its launch (line 32, where the runtime raises too), not at the call `layer.forward(...)` this header names: the method's own check sees it for every object of its class, whichever one `__init__` configured in place
+# fresh-expect: E0502 at line 32
+# fresh-note: the runtime raises at line 32, the launch inside `forward` (called from line 42 through line 47), where both front ends report it: the property returning `self._scratch if self._scratch is not None else self.act` is followed (either attribute); the header named the call line before
 """An activation layer exposes its output through a property; configured in-place, the property hands back the
 activation buffer itself, which the forward pass also reads."""
 import numpy as np

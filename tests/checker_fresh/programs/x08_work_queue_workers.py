@@ -1,5 +1,5 @@
-# fresh-expect: E0505 at line 52
-# fresh-known-miss: cli,mypy the queue hand-off is followed now (inbox.put(out) stores out into the queue object worker.inbox also refers to; buf = self.inbox.get(); buf.partition(...) moves it), but the E0505 is reported where the method moves it (line 37, as for any method moving a caller's buffer a pending op borrows: golden e0505_pending_op_kept_by_method), not at the call worker.work_one() this program marks
+# fresh-expect: E0505 at line 37
+# fresh-note: the runtime raises at line 37, where the worker method moves the buffer it took from its queue (called from line 52 through line 58), where both front ends report it: inbox.put(out) stores out into the queue object worker.inbox also refers to; the header named the call line before
 """A work queue: the producer enqueues finished buffers, a worker object takes them and tiles them."""
 import queue
 
