@@ -65,6 +65,8 @@ from mypy.nodes import (
     StarExpr,
     Statement,
     StrExpr,
+    SuperExpr,
+    TempNode,
     TryStmt,
     TupleExpr,
     Var,
@@ -98,6 +100,7 @@ from safekernels.ownership_model import MOVING_METHODS, SIMT_LAUNCH_METHODS
 
 if TYPE_CHECKING:
     from mypy_plugin.lowering import FunctionLowerer, Unit
+    from mypy_plugin.resolve import KernelInfo
 
 _POSITIONAL = (ARG_POS, ARG_OPT)
 _KEYWORD_ONLY = (ARG_NAMED, ARG_NAMED_OPT)
@@ -617,6 +620,7 @@ class ModuleClasses:
         self.repeated: set[int] = set()  # functions whose decorator may call them again (`AppliedSummary.repeats`)
         self._free: dict[int, list[str]] = {}
         self._orders: dict[str, tuple[tuple[str, ...], bool]] = {}
+        self._class_values: dict[tuple[str, str], Expression | None] = {}
 
     def free_names(self, callee: FuncItem) -> list[str]:
         """`_module_names`, once per function."""
@@ -688,12 +692,12 @@ class ModuleClasses:
             known = self._instances[id(body_owner)] = _instance_classes(body, self)
         return known
 
-    def super_method(self, func: Node, name: str) -> FuncDef | None:
-        """The method `super().name` runs inside `func`, a method of one of the module's classes (the CLI's
-        `super_method`)."""
+    def super_method(self, func: Node, name: str, receiver: ClassDef | None = None) -> FuncDef | None:
+        """The method `super().name` runs inside `func`, a method of one of the module's classes, for a receiver
+        of class `receiver` (else the method's own class; the CLI's `super_method`)."""
         owner = self.owner.get(id(func))
-        chain = list(self._chain(owner)) if owner is not None else []
-        return self._lookup(chain[1:], name)
+        chain = list(self._chain(receiver if receiver is not None else owner)) if owner is not None else []
+        return self._lookup(chain[chain.index(owner) + 1:], name) if owner in chain else None
 
     def loop_instances(self, body_owner: Node, body: list[Statement]) -> dict[str, tuple[ClassDef, ...]]:
         """`_loop_classes` of one body, walked once."""
@@ -804,6 +808,42 @@ class ModuleClasses:
         """The method `name` an instance of `cls` runs (the CLI's `method`)."""
         return self._lookup(self._chain(cls), name)
 
+    def class_value(self, cls: ClassDef, name: str) -> Expression | None:
+        """The expression `obj.name` reads for an object of `cls` that has no attribute `name` of its own (the
+        CLI's `class_value`)."""
+        key = (cls.name, name)
+        if key not in self._class_values:
+            self._class_values[key] = self._class_value(cls, name)
+        return self._class_values[key]
+
+    def _class_value(self, cls: ClassDef, name: str) -> Expression | None:
+        chain = self.complete_chain(cls)
+        if chain is None or name in self._stored_attributes or "setattr" in self._stored_attributes:
+            return None
+        for current in chain:
+            bindings = [s for s in current.defs.body if _class_body_binds(s, name)]
+            if not bindings:
+                continue
+            stmt = bindings[0]
+            if len(bindings) == 1 and isinstance(stmt, AssignmentStmt) and len(stmt.lvalues) == 1:
+                return stmt.rvalue if isinstance(stmt.lvalues[0], NameExpr) else None
+            return None
+        return None
+
+    @functools.cached_property
+    def _stored_attributes(self) -> frozenset[str]:
+        """The attribute names the module stores or deletes anywhere, and `setattr` when it names that function
+        (the CLI's `_stored_attributes`)."""
+        from mypy_plugin.lowering import _stored_targets  # it imports this module
+
+        found: set[str] = set()
+        for node in tree.walk_many(self.module.defs, skip_scopes=False):
+            if isinstance(node, NameExpr) and node.name == "setattr":
+                found.add("setattr")
+            for target in _stored_targets(node):
+                found |= _stored_members(target)
+        return frozenset(found)
+
     def _lookup(self, chain: Iterable[ClassDef], name: str) -> FuncDef | None:
         for current in chain:
             found: Node | None = None
@@ -818,6 +858,37 @@ class ModuleClasses:
                 plain = self.plain(found) if isinstance(found, FuncDef | Decorator) else None
                 return plain if plain is not None and self.runs_when_called(plain) else None
         return None
+
+
+def _class_body_binds(stmt: Statement, name: str) -> bool:
+    """Whether a statement of a class body binds `name` in the class's namespace (the CLI's `_class_body_binds`):
+    a bare annotation binds nothing."""
+    from mypy_plugin.lowering import _stored_targets  # it imports this module
+
+    if isinstance(stmt, AssignmentStmt) and isinstance(stmt.rvalue, TempNode) and stmt.rvalue.no_rhs:
+        return False
+    if _binds_name(stmt, name):
+        return True
+    if isinstance(stmt, FuncDef | Decorator | OverloadedFuncDef | ClassDef):
+        return False
+    if isinstance(stmt, Import):
+        return any((alias or module.split(".")[0]) == name for module, alias in stmt.ids)
+    if isinstance(stmt, ImportFrom):
+        return any((alias or imported) == name for imported, alias in stmt.names)
+    if isinstance(stmt, ImportAll):
+        return True
+    return any(name in _stored(t) for node in tree.walk(stmt) for t in _stored_targets(node))
+
+
+def _stored_members(target: Expression) -> set[str]:
+    """The attribute names an assignment target stores (`obj.kernel` of `obj.kernel, n = ...`)."""
+    if isinstance(target, MemberExpr):
+        return {target.name}
+    if isinstance(target, TupleExpr | ListExpr):
+        return set().union(*(_stored_members(e) for e in target.items)) if target.items else set()
+    if isinstance(target, StarExpr):
+        return _stored_members(target.expr)
+    return set()
 
 
 def _binds_name(stmt: Statement, name: str) -> bool:
@@ -1588,6 +1659,28 @@ def _exact_receiver(lowerer: FunctionLowerer, name: str, classes: ModuleClasses)
     return all(a.variable.name != name for a in arguments if a.kind in (*_POSITIONAL, *_KEYWORD_ONLY))
 
 
+def class_kernel(lowerer: FunctionLowerer, node: Expression) -> KernelInfo | None:
+    """The module's kernel `obj.kernel` is when every class a call on `obj` may run a method of reads that name
+    from one class body binding it to that kernel (`kernel = relu`; the CLI's `class_kernel`, with every subclass
+    for the receiver of a method checked on its own)."""
+    classes = lowerer.ctx.classes
+    if not (isinstance(node, MemberExpr) and isinstance(node.expr, NameExpr)) or not classes.classes:
+        return None
+    candidates = receiver_classes(lowerer, node.expr.name)
+    if not candidates:
+        return None
+    method = lowerer.unit.node
+    if isinstance(method, FuncDef) and lowerer.unit.receiver_class is None and id(method) in classes.owner:
+        param = method.arguments[0] if method.arguments else None
+        if param is not None and param.kind in _POSITIONAL and param.variable.name == node.expr.name:
+            candidates = (*candidates, *classes.subclasses(candidates[0]))
+    values = [classes.class_value(cls, node.name) for cls in candidates]
+    first = values[0]
+    if first is None or any(v is not first for v in values):
+        return None
+    return lowerer.ctx.kernel(first)
+
+
 def receiver_class(lowerer: FunctionLowerer, name: str) -> ClassDef | None:
     """The class of this module `name` is an instance of here, the rule method calls follow."""
     return _receiver_class(lowerer, name, lowerer.ctx.classes)
@@ -1674,6 +1767,9 @@ def applied_summary(
             return None
         receiver = lowerer.operand(func, with_view=False)
         return _applied(lowerer, call_method, receiver, False, args, call_span, receiver_class=built_class)
+    elif isinstance(func, SuperExpr) and not func.call.args:
+        # `super().forward(x)` in a method: the next class's method, run on this method's own receiver
+        return _super_applied(lowerer, func.name, args, func.call)
     elif isinstance(func, MemberExpr) and isinstance(func.expr, CallExpr) and method is not None:
         # `Holder(a, c).run()`: a method of the object a followed constructor call builds right there
         built = func.expr.callee
@@ -1697,6 +1793,30 @@ def applied_summary(
     captured = _factory_captures(lowerer, callee, func.name, call_span) if isinstance(func, NameExpr) else ()
     applied = _applied(lowerer, callee, receiver, nested, args, call_span, captured=captured)
     return callables.item_of_a_loop(applied) if id(node) in lowerer.loop_items else applied
+
+
+def _super_applied(
+    lowerer: FunctionLowerer, name: str, args: tuple[calls.Operand[Expression], ...], call: CallExpr
+) -> AppliedSummary[Expression] | None:
+    """The summary of `super().name(...)` (`call`: the `super()` call) in an undecorated method of the module's
+    classes, run on this method's receiver and dispatching on its class (the CLI's `_super_applied`)."""
+    from mypy_plugin.lowering import span_of  # it imports this module
+
+    node = lowerer.unit.node
+    classes = lowerer.ctx.classes
+    if not isinstance(node, FuncDef) or classes.owner.get(id(node)) is None or node.is_decorated:
+        return None
+    if not node.arguments or node.arguments[0].kind not in _POSITIONAL:
+        return None
+    receiver = node.arguments[0].variable.name
+    cls = _receiver_class(lowerer, receiver, classes)
+    found = classes.super_method(node, name, cls)
+    if found is None or cls is None:
+        return None
+    span = span_of(call)
+    node_of: Expression = NameExpr(receiver)
+    operand = calls.Operand(node_of, span, lowerer.dotted_place(receiver), False)
+    return _applied(lowerer, found, operand, False, args, span, receiver_class=cls)
 
 
 def _factory_captures(

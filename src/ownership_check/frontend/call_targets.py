@@ -484,6 +484,8 @@ class ModuleClasses:
         self._imported = _imported_names(module)  # for the standard library's forwarding decorators
         self._free: dict[int, list[str]] = {}
         self._orders: dict[str, tuple[tuple[str, ...], bool]] = {}
+        self._module = module
+        self._class_values: dict[tuple[str, str], ast.expr | None] = {}
 
     def free_names(self, callee: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
         """`_module_names`, once per function."""
@@ -674,12 +676,13 @@ class ModuleClasses:
             known = self._instances[id(body_owner)] = _instance_classes(body, self)
         return known
 
-    def super_method(self, func: ast.AST, name: str) -> ast.FunctionDef | None:
+    def super_method(self, func: ast.AST, name: str, receiver: ast.ClassDef | None = None) -> ast.FunctionDef | None:
         """The method `super().name` runs inside `func`, a method of one of the module's classes: `name` as the
-        classes after the method's own class along its method resolution order find it."""
+        classes after the method's own class along the method resolution order of the receiver's class
+        (`receiver`, a subclass the method runs for; else the method's own class) find it."""
         owner = self.owner.get(id(func))
-        chain = list(self._chain(owner)) if owner is not None else []
-        return self._lookup(chain[1:], name)
+        chain = list(self._chain(receiver if receiver is not None else owner)) if owner is not None else []
+        return self._lookup(chain[chain.index(owner) + 1:], name) if owner in chain else None
 
     def loop_instances(self, body_owner: ast.AST, body: list[ast.stmt]) -> dict[str, tuple[ast.ClassDef, ...]]:
         """`_loop_classes` of one body, walked once."""
@@ -692,6 +695,43 @@ class ModuleClasses:
         """The method `name` an instance of `cls` runs (along its method resolution order), when it is a plain
         function the checker follows."""
         return self._lookup(self._chain(cls), name)
+
+    def class_value(self, cls: ast.ClassDef, name: str) -> ast.expr | None:
+        """The expression `obj.name` reads for an object of `cls` that has no attribute `name` of its own: the one
+        assignment `name = value` of the first class along its method resolution order whose body binds `name`
+        (an annotation without a value binds nothing), when every class of that order is the module's and nothing
+        in the module stores or deletes an attribute `name` (`obj.kernel = ...` would shadow it) or calls
+        `setattr`; else None."""
+        key = (cls.name, name)
+        if key not in self._class_values:
+            self._class_values[key] = self._class_value(cls, name)
+        return self._class_values[key]
+
+    def _class_value(self, cls: ast.ClassDef, name: str) -> ast.expr | None:
+        chain = self.complete_chain(cls)
+        if chain is None or name in self._stored_attributes or "setattr" in self._stored_attributes:
+            return None
+        for current in chain:
+            bindings = [s for s in current.body if _class_body_binds(s, name)]
+            if not bindings:
+                continue
+            stmt = bindings[0]
+            if len(bindings) == 1 and isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+                return stmt.value if isinstance(stmt.targets[0], ast.Name) else None
+            if len(bindings) == 1 and isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+                return stmt.value
+            return None
+        return None
+
+    @functools.cached_property
+    def _stored_attributes(self) -> frozenset[str]:
+        """The attribute names the module stores or deletes anywhere (`obj.kernel = k`), and `setattr` when it
+        names that function."""
+        found = {n.attr for n in all_nodes(self._module) if isinstance(n, ast.Attribute)
+                 and isinstance(n.ctx, ast.Store | ast.Del)}
+        if any(isinstance(n, ast.Name) and n.id == "setattr" for n in all_nodes(self._module)):
+            found.add("setattr")
+        return frozenset(found)
 
     def _lookup(self, chain: Iterable[ast.ClassDef], name: str) -> ast.FunctionDef | None:
         for current in chain:
@@ -707,6 +747,20 @@ class ModuleClasses:
             if found is not None:
                 return found if isinstance(found, ast.FunctionDef) and self.runs_when_called(found) else None
         return None
+
+
+def _class_body_binds(stmt: ast.stmt, name: str) -> bool:
+    """Whether a statement of a class body binds `name` in the class's namespace: a definition, an assignment
+    with a value (a bare annotation binds nothing), or any other statement storing, deleting or importing it."""
+    if isinstance(stmt, ast.AnnAssign) and stmt.value is None:
+        return False
+    if _binds_name(stmt, name):
+        return True
+    if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        return False
+    if isinstance(stmt, ast.Import | ast.ImportFrom):
+        return any((a.asname or a.name.split(".")[0]) == name for a in stmt.names)
+    return any(isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load) for n in ast.walk(stmt))
 
 
 def _binds_name(stmt: ast.stmt, name: str) -> bool:
@@ -1333,6 +1387,32 @@ def _exact_receiver(lowerer: FunctionLowerer, name: str, classes: ModuleClasses)
     return all(p.arg != name for p in [*positional, *args.kwonlyargs])
 
 
+def class_kernel(lowerer: FunctionLowerer, node: ast.expr) -> KernelSummary | None:
+    """The module's kernel `obj.kernel` is when every class a call on `obj` may run a method of
+    (`receiver_classes`) reads that name from one class body binding it to that kernel (`kernel = relu`,
+    `ModuleClasses.class_value`): `self.kernel.launch(...)` in a method a subclass inherits launches the kernel of
+    the receiver's class (a call summary dispatching on a subclass has that class's).  A method checked on its own
+    may run for an object of any subclass (whose `__init__` may prepare a launch for `self.kernel` too): there,
+    its receiver's classes are its own and every subclass."""
+    classes = lowerer.ctx.classes
+    if not (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)) or not classes.classes:
+        return None
+    candidates = receiver_classes(lowerer, node.value.id)
+    if not candidates:
+        return None
+    method = lowerer.unit.node
+    if isinstance(method, ast.FunctionDef | ast.AsyncFunctionDef) and lowerer.unit.receiver_class is None:
+        positional = [*method.args.posonlyargs, *method.args.args]
+        if classes.owner.get(id(method)) is not None and positional and positional[0].arg == node.value.id:
+            candidates = (*candidates, *classes.subclasses(candidates[0]))
+    values = [classes.class_value(cls, node.attr) for cls in candidates]
+    first = values[0]
+    if first is None or any(v is not first for v in values):
+        return None
+    found = lowerer.ctx.kernel(first)
+    return found[1] if found is not None else None
+
+
 def receiver_class(lowerer: FunctionLowerer, name: str) -> ast.ClassDef | None:
     """The class of this module `name` is an instance of here (`self`, a parameter annotated with the class, a
     name bound only by `name = Class(...)`), the rule method calls follow."""
@@ -1416,6 +1496,9 @@ def applied_summary(
             return None
         receiver = lowerer.operand(func, with_view=False)
         return _applied(lowerer, call_method, receiver, False, args, lowerer.span(node), receiver_class=built_class)
+    elif isinstance(func, ast.Attribute) and _plain_super(func.value):
+        # `super().forward(x)` in a method: the next class's method, run on this method's own receiver
+        return _super_applied(lowerer, func.attr, args, lowerer.span(func.value))
     elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Call) and method is not None:
         # `Holder(a, c).run()`: a method of the object a followed constructor call builds right there
         built = func.value.func
@@ -1439,6 +1522,38 @@ def applied_summary(
     captured = _factory_captures(lowerer, callee, func.id, lowerer.span(node)) if isinstance(func, ast.Name) else ()
     applied = _applied(lowerer, callee, receiver, nested, args, lowerer.span(node), captured=captured)
     return callables.item_of_a_loop(applied) if id(node) in lowerer.loop_items else applied
+
+
+def _plain_super(node: ast.expr) -> bool:
+    """`super()`, without arguments."""
+    return (
+        isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "super"
+        and not node.args and not node.keywords
+    )
+
+
+def _super_applied(
+    lowerer: FunctionLowerer, name: str, args: tuple[calls.Operand[ast.expr], ...], span: Span
+) -> AppliedSummary[ast.expr] | None:
+    """The summary of `super().name(...)` (`span`: the `super()` call's) in an undecorated method of the module's
+    classes: the method the classes after the method's own class find along the receiver's method resolution
+    order, with this method's receiver bound to its first parameter and dispatching on the receiver's class, so
+    the attributes this method bound on `self` before the call (`self._out = x`) are the ones it launches with,
+    and its `self.output` runs the receiver class's override."""
+    node = lowerer.unit.node
+    classes = lowerer.ctx.classes
+    if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) or classes.owner.get(id(node)) is None:
+        return None
+    positional = [*node.args.posonlyargs, *node.args.args]
+    if not positional or node.decorator_list:
+        return None
+    receiver = positional[0].arg
+    cls = _receiver_class(lowerer, receiver, classes)
+    found = classes.super_method(node, name, cls)
+    if found is None or cls is None:
+        return None
+    operand: calls.Operand[ast.expr] = calls.Operand(ast.Name(receiver), span, lowerer.dotted_place(receiver), False)
+    return _applied(lowerer, found, operand, False, args, span, receiver_class=cls)
 
 
 def _factory_captures(

@@ -1,5 +1,5 @@
-# fresh-expect: E0502 at line 57
-# fresh-known-miss: cli,mypy a subclass __init__ sets self._out = x; the inherited forward writes through a property returning self._out while reading x
+# fresh-expect: E0502 at line 81
+# fresh-note: found since: `super().forward(x)` runs the base class's method on the receiver (with the `self._out = x` just stored) and the class-body kernel of the receiver's class (`kernel = relu`), so its launch writing through `self.output` while reading `x` is E0502 at the call (the runtime raises inside, at line 57)
 """A tiny sequential MLP-style block built from elementwise SIMT layers.
 
 Layers own their output buffers; `Sequential` feeds each layer the previous one's output. A memory-saving
