@@ -1743,6 +1743,10 @@ def applied_summary(
         if built_by_class is not None:
             # `Cls.build(a, b)` of a `@classmethod`: the class binds its first parameter, the arguments the rest
             return _applied(lowerer, built_by_class, method.receiver, False, args, call_span)
+        unbound = _plain_method(func.expr, func.name, classes)
+        if unbound is not None and args and not args[0].star and args[0].keyword is None:
+            # `Layer.forward(self, x)`: the class's method run on the object the call passes first
+            return _unbound_applied(lowerer, classes.classes[func.expr.name], unbound, args, call_span)
         # a parameter annotated with the class: its object may be one of any subclass, running its overrides
         applied = _applied_method(lowerer, func.expr.name, func.name, method.receiver, args, call_span)
         if applied is None:
@@ -1817,6 +1821,24 @@ def _super_applied(
     node_of: Expression = NameExpr(receiver)
     operand = calls.Operand(node_of, span, lowerer.dotted_place(receiver), False)
     return _applied(lowerer, found, operand, False, args, span, receiver_class=cls)
+
+
+def _unbound_applied(
+    lowerer: FunctionLowerer,
+    cls: ClassDef,
+    found: FuncDef,
+    args: tuple[calls.Operand[Expression], ...],
+    span: Span,
+) -> AppliedSummary[Expression] | None:
+    """The summary of `Class.method(obj, ...)` of a plain method, run on `obj` (the CLI's `_unbound_applied`)."""
+    classes = lowerer.ctx.classes
+    first = args[0]
+    dispatch = cls
+    if isinstance(first.node, NameExpr):
+        candidates = receiver_classes(lowerer, first.node.name)
+        if candidates and len(candidates) == 1 and (candidates[0] is cls or candidates[0] in classes.subclasses(cls)):
+            dispatch = candidates[0]
+    return _applied(lowerer, found, first, False, args[1:], span, receiver_class=dispatch)
 
 
 def _factory_captures(

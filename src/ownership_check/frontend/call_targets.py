@@ -1472,6 +1472,10 @@ def applied_summary(
         if built_by_class is not None:
             # `Cls.build(a, b)` of a `@classmethod`: the class binds its first parameter, the arguments the rest
             return _applied(lowerer, built_by_class, method.receiver, False, args, lowerer.span(node))
+        unbound = _plain_method(lowerer, func.value.id, func.attr, classes)
+        if unbound is not None and args and not args[0].star and args[0].keyword is None:
+            # `Layer.forward(self, x)`: the class's method run on the object the call passes first
+            return _unbound_applied(lowerer, classes.classes[func.value.id], unbound, args, lowerer.span(node))
         # a parameter annotated with the class: its object may be one of any subclass, running its overrides
         applied = _applied_method(lowerer, func.value.id, func.attr, method.receiver, args, lowerer.span(node))
         if applied is None:
@@ -1554,6 +1558,27 @@ def _super_applied(
         return None
     operand: calls.Operand[ast.expr] = calls.Operand(ast.Name(receiver), span, lowerer.dotted_place(receiver), False)
     return _applied(lowerer, found, operand, False, args, span, receiver_class=cls)
+
+
+def _unbound_applied(
+    lowerer: FunctionLowerer,
+    cls: ast.ClassDef,
+    found: ast.FunctionDef,
+    args: tuple[calls.Operand[ast.expr], ...],
+    span: Span,
+) -> AppliedSummary[ast.expr] | None:
+    """The summary of `Class.method(obj, ...)` of a plain method (`found`, as `Class` finds it): run on `obj`, the
+    call's first argument bound to the receiver parameter, dispatching on `obj`'s class when that is exactly one
+    class, `Class` or one of its subclasses (`self` of a subclass's method: `Layer.forward(self, x)` in an override
+    runs the base's `forward` with this object's overrides and attributes), else on `Class`."""
+    classes = lowerer.ctx.classes
+    first = args[0]
+    dispatch = cls
+    if isinstance(first.node, ast.Name):
+        candidates = receiver_classes(lowerer, first.node.id)
+        if candidates and len(candidates) == 1 and (candidates[0] is cls or candidates[0] in classes.subclasses(cls)):
+            dispatch = candidates[0]
+    return _applied(lowerer, found, first, False, args[1:], span, receiver_class=dispatch)
 
 
 def _factory_captures(
