@@ -775,6 +775,52 @@ class ModuleClasses:
                 return None
         return None
 
+    def factory_method(self, cls: ClassDef, name: str) -> FuncDef | None:
+        """The `@classmethod` `name` along `cls`'s method resolution order whose every `return` is `cls(...)` of its
+        own first parameter, never rebound (the CLI's `factory_method`)."""
+        found: Node | None = None
+        for current in self._chain(cls):
+            for stmt in current.defs.body:
+                if isinstance(stmt, FuncDef | Decorator | OverloadedFuncDef) and stmt.name == name:
+                    found = stmt
+                elif isinstance(stmt, AssignmentStmt) and any(
+                    isinstance(t, NameExpr) and t.name == name for t in stmt.lvalues
+                ):
+                    found = stmt
+            if found is not None:
+                break
+        if not isinstance(found, Decorator) or len(found.original_decorators) != 1:
+            return None
+        decorator = found.original_decorators[0]
+        func = found.func
+        if not (isinstance(decorator, NameExpr) and decorator.name == "classmethod") or not func.arguments:
+            return None
+        if func.is_generator or func.is_coroutine:
+            return None
+        me = func.arguments[0].variable.name
+        inner = list(tree.walk_many(func.body.body))
+        returned = [n.expr for n in inner if isinstance(n, ReturnStmt)]
+        stored: set[str] = set()
+        for n in inner:
+            if isinstance(n, AssignmentStmt):
+                stored.update(*(_stored(t) for t in n.lvalues))
+            elif isinstance(n, OperatorAssignmentStmt):
+                stored.update(_stored(n.lvalue))
+            elif isinstance(n, ForStmt):
+                stored.update(_stored(n.index))
+            elif isinstance(n, AssignmentExpr):
+                stored.update(_stored(n.target))
+            elif isinstance(n, DelStmt):
+                stored.update(_stored(n.expr))
+            elif isinstance(n, WithStmt):
+                stored.update(*(_stored(t) for t in n.target if t is not None))
+        if not returned or me in stored:
+            return None
+        made = all(
+            isinstance(v, CallExpr) and isinstance(v.callee, NameExpr) and v.callee.name == me for v in returned
+        )
+        return func if made else None
+
     def _chain(self, cls: ClassDef) -> Iterator[ClassDef]:
         """`cls`, then the module's classes along its method resolution order (the CLI's `_chain`)."""
         yield cls
@@ -1151,6 +1197,13 @@ def _instance_classes(body: list[Statement], classes: ModuleClasses) -> dict[str
                 if len(sub.lvalues) == 1 and isinstance(value, CallExpr) and isinstance(value.callee, NameExpr)
                 else None
             )
+            if (
+                len(sub.lvalues) == 1 and isinstance(value, CallExpr) and isinstance(value.callee, MemberExpr)
+                and isinstance(value.callee.expr, NameExpr)
+                and (owner := classes.classes.get(value.callee.expr.name)) is not None
+                and classes.factory_method(owner, value.callee.name) is not None
+            ):
+                cls = owner  # `planar = Planar.allocate(n, stream)` of a classmethod returning `cls(...)`
             for t in sub.lvalues:
                 if isinstance(t, NameExpr):
                     previous = found.get(t.name)

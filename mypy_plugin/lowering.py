@@ -1299,6 +1299,7 @@ class FunctionLowerer(calls.PlaceNaming):
         self.splat_lengths: dict[str, int] = {}  # the one length every binding of a container list ends with
         self.lengths: dict[str, int] = {}  # a container list's length where lowering is now (display + appends)
         self.stable: frozenset[str] | None = None  # `_stable_names`, found when a view bound first asks
+        self.constants: dict[str, int] = {}  # names an unrolled iteration binds to a number (`unpacked_comprehension`)
         # callables bound once to a name in this body (`find_callables`): a lambda's name by the lambda's id, the
         # function a name calls (a lambda, or what a factory of this module returns), a `functools.partial` call
         # (and its name by the call's id)
@@ -3158,6 +3159,8 @@ class FunctionLowerer(calls.PlaceNaming):
             return
         if self.taken_views(targets, value):
             return
+        if self.unpacked_comprehension(targets, value):
+            return
         if len(targets) == 1 and isinstance(targets[0], NameExpr) and targets[0].name in self.containers:
             raw = targets[0].name
             found = self.display_items(value)
@@ -3804,12 +3807,18 @@ class FunctionLowerer(calls.PlaceNaming):
 
     def binds_device(self, owner: ClassDef, attr: str) -> bool:
         """Whether a method of `owner` (or of its chain of single bases in the module) binds `self.<attr>` to a call
-        giving a device value (the CLI's `binds_device`)."""
+        giving a device value, or its body declares the attribute with a device type (the CLI's `binds_device`)."""
         seen: set[str] = set()
         cls: ClassDef | None = owner
         while cls is not None and cls.name not in seen:
             seen.add(cls.name)
             for stmt in cls.defs.body:
+                if (
+                    isinstance(stmt, AssignmentStmt) and stmt.unanalyzed_type is not None and len(stmt.lvalues) == 1
+                    and isinstance(stmt.lvalues[0], NameExpr) and stmt.lvalues[0].name == attr
+                    and _type_is_device(stmt.type, self.ctx.module.fullname)
+                ):
+                    return True  # a field declared with a device type (`buf: sk.DeviceBuffer` of a dataclass)
                 method = stmt.func if isinstance(stmt, Decorator) else stmt
                 if not isinstance(method, FuncDef) or not method.arguments:
                     continue
@@ -3854,7 +3863,13 @@ class FunctionLowerer(calls.PlaceNaming):
     def view_bound(self, expr: Expression) -> int | str | None:
         """A bound of `c.view(a, b)` or `c[a:b]`: an integer literal, or an affine expression over symbols (the
         CLI's `view_bound`)."""
-        return view_bounds.bound_of(_bound_form(expr), lambda name: name if self.symbol(name) else None)
+        return view_bounds.bound_of(_bound_form(expr), self.known_bound)
+
+    def known_bound(self, name: str) -> int | str | None:
+        """What a name of a view bound is here (the CLI's `known_bound`)."""
+        if name in self.constants:
+            return self.constants[name]
+        return name if self.symbol(name) else None
 
     def symbol(self, name: str) -> bool:
         """Whether a name or attribute path has one value wherever this function reads it (the CLI's `symbol`)."""
@@ -4604,6 +4619,56 @@ class FunctionLowerer(calls.PlaceNaming):
         if generator is None or self.yielded_views(generator) is None:
             return None
         return generator, wrapper
+
+    def unpacked_comprehension(self, targets: Sequence[Expression], value: Expression) -> bool:
+        """`left, right = (planar.channel(c) for c in range(2))` (also a list comprehension) unpacked into as many
+        plain names as it gives items: each name is what the element gives in its iteration (the CLI's
+        `unpacked_comprehension`)."""
+        if len(targets) != 1 or not isinstance(targets[0], TupleExpr | ListExpr):
+            return False
+        names = targets[0].items
+        if not names or not all(isinstance(n, NameExpr) for n in names):
+            return False
+        gen = value.generator if isinstance(value, ListComprehension) else value
+        if not isinstance(gen, GeneratorExpr) or len(gen.indices) != 1:
+            return False
+        loop, sequence = gen.indices[0], gen.sequences[0]
+        if gen.condlists[0] or gen.is_async[0] or not isinstance(loop, NameExpr):
+            return False
+        items = self.literal_display(sequence)
+        numbers: list[int] | None = None
+        if items is None and isinstance(sequence, CallExpr) and self.builtin(sequence.callee) == "range":
+            bounds = [_int_literal(a) for a in sequence.args]
+            if all(kind == ARG_POS for kind in sequence.arg_kinds) and calls.range_length(bounds) is not None:
+                numbers = list(range(*[b for b in bounds if b is not None]))
+        count = len(items) if items is not None else len(numbers) if numbers is not None else -1
+        bound = {n.name for n in names if isinstance(n, NameExpr)}
+        read = {n.name for n in tree.walk(gen, skip_scopes=False) if isinstance(n, NameExpr)}
+        if count != len(names) or not bound.isdisjoint(read) or loop.name in bound:
+            return False
+        if items is not None and loop.name in {n for item in items for n in _item_roots(item)}:
+            return False
+        self.expr(sequence)
+        for index, name in enumerate(names):
+            self.tmp += 1
+            self.renames.append({loop.name: f"{loop.name}$c{self.tmp}"})
+            known = self.constants.pop(loop.name, None)
+            try:
+                if items is not None:
+                    self.assign([loop], items[index])
+                    if (number := _int_literal(items[index])) is not None:
+                        self.constants[loop.name] = number  # `for c in (1, 0)`
+                else:
+                    assert numbers is not None
+                    self.bind(loop, ir.Fresh())
+                    self.constants[loop.name] = numbers[index]
+                self.assign([name], gen.left_expr)
+            finally:
+                self.renames.pop()
+                self.constants.pop(loop.name, None)
+                if known is not None:
+                    self.constants[loop.name] = known
+        return True
 
     def taken_views(self, targets: Sequence[Expression], value: Expression) -> bool:
         """`left, right = itertools.islice(windows(buf, n), 2)`: each name a view of the caller's argument (the

@@ -1389,6 +1389,7 @@ class FunctionLowerer(calls.PlaceNaming):
         self.splat_lengths: dict[str, int] = {}  # the one length every binding of a container list ends with
         self.lengths: dict[str, int] = {}  # a container list's length where lowering is now (display + appends)
         self.stable: frozenset[str] | None = None  # `_stable_names`, found when a view bound first asks
+        self.constants: dict[str, int] = {}  # names an unrolled iteration binds to a number (`unpacked_comprehension`)
         # callables bound once to a name in this body (`find_callables`): a lambda's name by the lambda's id, a
         # function a factory of this module returns, a `functools.partial` call (and its name by the call's id)
         self.lambdas: dict[int, str] = {}
@@ -3323,6 +3324,8 @@ class FunctionLowerer(calls.PlaceNaming):
             return
         if self.taken_views(targets, value):
             return
+        if self.unpacked_comprehension(targets, value):
+            return
         if len(targets) == 1 and isinstance(targets[0], ast.Name) and targets[0].id in self.containers:
             raw = targets[0].id
             found = self.display_items(value)
@@ -3976,12 +3979,18 @@ class FunctionLowerer(calls.PlaceNaming):
 
     def binds_device(self, owner: ast.ClassDef, attr: str) -> bool:
         """Whether a method of `owner` (or of its chain of single bases in the module, whose methods run on its
-        instances too) binds `self.<attr>` to a call giving a device value (`self.packed = sk.zeros(...)`)."""
+        instances too) binds `self.<attr>` to a call giving a device value (`self.packed = sk.zeros(...)`), or its
+        body declares the attribute with a device type (`buf: sk.DeviceBuffer`)."""
         seen: set[str] = set()
         cls: ast.ClassDef | None = owner
         while cls is not None and cls.name not in seen:
             seen.add(cls.name)
             for method in cls.body:
+                if (
+                    isinstance(method, ast.AnnAssign) and isinstance(method.target, ast.Name)
+                    and method.target.id == attr and self.annotation_is_device(method.annotation)
+                ):
+                    return True  # a field declared with a device type (`buf: sk.DeviceBuffer` of a dataclass)
                 if not isinstance(method, ast.FunctionDef | ast.AsyncFunctionDef) or not method.args.args:
                     continue
                 me = method.args.args[0].arg
@@ -4033,7 +4042,14 @@ class FunctionLowerer(calls.PlaceNaming):
         """A bound of `c.view(a, b)` or `c[a:b]`: an integer literal, or an affine expression (`view_bounds`) over
         symbols: names with one value in this function (`_stable_names`) and their attribute paths no statement of
         the module stores (`symbol`); else None."""
-        return view_bounds.bound_of(_bound_form(node), lambda name: name if self.symbol(name) else None)
+        return view_bounds.bound_of(_bound_form(node), self.known_bound)
+
+    def known_bound(self, name: str) -> int | str | None:
+        """What a name of a view bound is here: the number an unrolled iteration binds it to (`constants`), itself
+        when it is a symbol (`symbol`), else None."""
+        if name in self.constants:
+            return self.constants[name]
+        return name if self.symbol(name) else None
 
     def symbol(self, name: str) -> bool:
         """Whether a name or attribute path (`planar.frames`) has one value wherever this function reads it: a
@@ -4755,6 +4771,59 @@ class FunctionLowerer(calls.PlaceNaming):
         if generator is None or self.yielded_views(generator) is None:
             return None
         return generator, wrapper
+
+    def unpacked_comprehension(self, targets: Sequence[ast.expr], value: ast.expr) -> bool:
+        """`left, right = (planar.channel(c) for c in range(2))` (also a list comprehension): one `for` of a plain
+        name over a tuple/list display or `range` of integer literals, no `if`, unpacked into as many plain names as
+        it gives items.  The unpacking runs every iteration before it binds, so each name is what the element gives
+        in its iteration: the loop name bound to the display's item, or to its number from `range` (a known number
+        for view bounds, `constants`), under the comprehension's renames.  The element must not read the names
+        being bound (binding them one by one is then the same).  False, lowering nothing, for anything else."""
+        if len(targets) != 1 or not isinstance(targets[0], ast.Tuple | ast.List):
+            return False
+        names = targets[0].elts
+        if not names or not all(isinstance(n, ast.Name) for n in names):
+            return False
+        if not isinstance(value, ast.GeneratorExp | ast.ListComp) or len(value.generators) != 1:
+            return False
+        comp = value.generators[0]
+        loop = comp.target
+        if comp.ifs or comp.is_async or not isinstance(loop, ast.Name):
+            return False
+        items = self.literal_display(comp.iter)
+        numbers: list[int] | None = None
+        if items is None and isinstance(comp.iter, ast.Call) and self.builtin(comp.iter.func) == "range":
+            bounds = [_int_literal(a) for a in comp.iter.args]
+            if not comp.iter.keywords and calls.range_length(bounds) is not None:
+                numbers = list(range(*[b for b in bounds if b is not None]))
+        count = len(items) if items is not None else len(numbers) if numbers is not None else -1
+        bound = {n.id for n in names if isinstance(n, ast.Name)}
+        read = {n.id for n in _walk(value, False) if isinstance(n, ast.Name)}
+        if count != len(names) or not bound.isdisjoint(read) or loop.id in bound:
+            return False
+        if items is not None and loop.id in {n for item in items for n in _item_roots(item)}:
+            return False
+        self.expr(comp.iter)
+        for index, name in enumerate(names):
+            self.tmp += 1
+            self.renames.append({loop.id: f"{loop.id}$c{self.tmp}"})
+            known = self.constants.pop(loop.id, None)
+            try:
+                if items is not None:
+                    self.assign([loop], items[index])
+                    if (number := _int_literal(items[index])) is not None:
+                        self.constants[loop.id] = number  # `for c in (1, 0)`
+                else:
+                    assert numbers is not None
+                    self.bind(loop, ir.Fresh())
+                    self.constants[loop.id] = numbers[index]
+                self.assign([name], value.elt)
+            finally:
+                self.renames.pop()
+                self.constants.pop(loop.id, None)
+                if known is not None:
+                    self.constants[loop.id] = known
+        return True
 
     def taken_views(self, targets: Sequence[ast.expr], value: ast.expr) -> bool:
         """`left, right = itertools.islice(windows(buf, n), 2)` (`taken_generator`): the generator's body runs for

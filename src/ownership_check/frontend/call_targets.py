@@ -575,6 +575,37 @@ class ModuleClasses:
                 return None
         return None
 
+    def factory_method(self, cls: ast.ClassDef, name: str) -> ast.FunctionDef | None:
+        """The `@classmethod` `name` along `cls`'s method resolution order when its every `return` is `cls(...)` of
+        its own first parameter, which it never rebinds (`def allocate(cls, n): return cls(sk.zeros(n), n)`):
+        `Class.name(...)` makes an object of `Class` exactly, as `Class(...)` does; else None."""
+        found: ast.AST | None = None
+        for current in self._chain(cls):
+            for stmt in current.body:
+                if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.Assign | ast.AnnAssign) and (
+                    getattr(stmt, "name", None) == name or any(
+                        isinstance(t, ast.Name) and t.id == name
+                        for t in (stmt.targets if isinstance(stmt, ast.Assign) else [getattr(stmt, "target", None)])
+                    )
+                ):
+                    found = stmt
+            if found is not None:
+                break
+        if not isinstance(found, ast.FunctionDef) or not found.args.args:
+            return None
+        decorators = found.decorator_list
+        if len(decorators) != 1 or not (isinstance(decorators[0], ast.Name) and decorators[0].id == "classmethod"):
+            return None
+        me = found.args.args[0].arg
+        inner = list(_walk_body(found.body))
+        returned = [n.value for n in inner if isinstance(n, ast.Return)]
+        if not returned or any(isinstance(n, ast.Yield | ast.YieldFrom) for n in inner):
+            return None
+        if any(isinstance(n, ast.Name) and n.id == me and not isinstance(n.ctx, ast.Load) for n in inner):
+            return None
+        made = all(isinstance(v, ast.Call) and isinstance(v.func, ast.Name) and v.func.id == me for v in returned)
+        return found if made else None
+
     def _chain(self, cls: ast.ClassDef) -> Iterator[ast.ClassDef]:
         """`cls`, then the module's classes along its method resolution order, up to the first class the module
         does not define (`class_order.linearized`)."""
@@ -1011,6 +1042,13 @@ def _instance_classes(body: list[ast.stmt], classes: ModuleClasses) -> dict[str,
                 if len(targets) == 1 and isinstance(value, ast.Call) and isinstance(value.func, ast.Name)
                 else None
             )
+            if (
+                len(targets) == 1 and isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
+                and isinstance(value.func.value, ast.Name)
+                and (owner := classes.classes.get(value.func.value.id)) is not None
+                and classes.factory_method(owner, value.func.attr) is not None
+            ):
+                cls = owner  # `planar = Planar.allocate(n, stream)` of a classmethod returning `cls(...)`
             for t in targets:
                 if isinstance(t, ast.Name):
                     previous = found.get(t.id)
