@@ -416,6 +416,53 @@ def _returned_displays(func: FuncItem) -> list[tuple[list[tuple[calls.ContainerK
     return found
 
 
+def _built_return(func: FuncItem) -> tuple[str, list[tuple[calls.ContainerKey, Expression]]] | None:
+    """A plain function whose one `return`, its last statement, returns a local name one statement of its body
+    binds to a dict display of literal keys and later statements of its body only store into under literal keys,
+    the name read nowhere but under literal keys: the name and the steps that built it (the CLI's
+    `_built_return`, `calls.built_entries`)."""
+    body = func.body.body
+    if func.is_coroutine or not body or not isinstance(body[-1], ReturnStmt):
+        return None
+    returned = body[-1].expr
+    if not isinstance(returned, NameExpr) or returned.name in {arg.variable.name for arg in func.arguments}:
+        return None
+    name = returned.name
+    if sum(isinstance(n, ReturnStmt) for n in tree.walk(func.body)) != 1 or any(
+        isinstance(n, YieldExpr | YieldFromExpr | GlobalDecl | NonlocalDecl) for n in tree.walk(func.body)
+    ):
+        return None
+    steps: list[tuple[calls.ContainerKey, Expression]] | None = None
+    allowed: set[int] = {id(returned)}
+    stored: set[int] = set()  # subscripts stored into or deleted anywhere (`_stored_targets`)
+    for node in tree.walk(func.body, skip_scopes=False):
+        for target in _stored_targets(node):
+            stored.update(id(e) for e in _stored_exprs(target))
+    for stmt in body[:-1]:
+        if not (isinstance(stmt, AssignmentStmt) and len(stmt.lvalues) == 1):
+            continue
+        target = stmt.lvalues[0]
+        if steps is None and isinstance(target, NameExpr) and target.name == name:
+            shown = _display_items(stmt.rvalue)
+            if shown is None or not shown[1]:
+                return None
+            steps = list(shown[0])
+            allowed.add(id(target))
+        elif steps is not None and isinstance(target, IndexExpr) and isinstance(target.base, NameExpr):
+            key = _key_literal(target.index)
+            if target.base.name == name and key is not None:
+                steps.append((key, stmt.rvalue))
+                allowed.add(id(target.base))
+    if steps is None:
+        return None
+    for node in tree.walk(func.body, skip_scopes=False):
+        if isinstance(node, IndexExpr) and id(node) not in stored and _key_literal(node.index) is not None:
+            allowed.add(id(node.base))  # a read under a literal key
+        elif isinstance(node, NameExpr) and node.name == name and id(node) not in allowed:
+            return None
+    return name, steps
+
+
 def _returned_name(func: FuncItem, node: Expression) -> str | None:
     """How `_returned_tuples` names an item a function returns (the CLI's `_returned_name`)."""
     if not isinstance(node, NameExpr):
@@ -2066,8 +2113,8 @@ class FunctionLowerer(calls.PlaceNaming):
         self.containers = {
             n: calls.find_inner(c, inner.get(n, []))
             for n, d in displays.items()
-            if (n not in unsure or n in kept) and (c := calls.find_container(d)) is not None
-            and calls.keeps_stores(c, kept.get(n, ()))
+            if (n not in unsure or n in kept) and (plain := calls.find_container(d)) is not None
+            and (c := calls.with_stores(plain, kept.get(n, ()))) is not None
         }
         for name, container in self.unit.outer_containers.items():
             # a captured container (`bufs[2]` in a nested function): its items are the caller's values
@@ -3550,6 +3597,19 @@ class FunctionLowerer(calls.PlaceNaming):
                 [(k, functools.partial(entry, item, helper, expr)) for k, item in items] for items, _ in found
             ]
             return arms, found[0][1]
+        built = _built_return(helper)
+        if built is not None:
+            # `return roles` of a dict a display and literal-key stores built (the CLI's rule)
+            entries = calls.built_entries(
+                built[0],
+                built[1],
+                _options,
+                lambda arm: _key_literal(arm.index)
+                if isinstance(arm, IndexExpr) and isinstance(arm.base, NameExpr) and arm.base.name == built[0]
+                else None,
+                lambda arm: self.returned_entry(arm, helper, expr),
+            )
+            return ([entries], True) if entries is not None else None
         registry = self.returned_registry(helper)
         return ([registry], True) if registry is not None else None
 

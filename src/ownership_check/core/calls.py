@@ -652,6 +652,42 @@ def assign_returned_container(
     _returned_arms(arms, span, sink)
 
 
+def built_entries(
+    name: str,
+    steps: Sequence[tuple[ContainerKey, E]],
+    options: Callable[[E], Sequence[E]],
+    item_key: Callable[[E], ContainerKey | None],
+    entry: Callable[[E], ReturnedItem],
+) -> list[tuple[ContainerKey, Callable[[], ReturnedItem]]] | None:
+    """The keyed items of the dict a helper returns by name (`return roles`) when it built it by a display and
+    then stores under literal keys, in order (`steps`: the display's items, then each store's key and value),
+    for `assign_returned_container`: each key's last value, a local of its own (`ReturnedLocal`), whose options
+    are its value's arms (`options`), an arm reading the dict under a key it then holds (`item_key`) being that
+    item (`roles["output"] = roles["input"] if inplace else sk.zeros(...)`: the output item may be the input's
+    object), any other arm what `entry` makes of it.  A store under a key the display lacks adds that key, as the
+    runtime does.  None when it has too many keys."""
+    current: dict[ContainerKey, str] = {}  # each key's item so far: the local its last step binds
+    last: dict[ContainerKey, tuple[str, E, dict[ContainerKey, str]]] = {}  # and that step's value, what it reads
+    for step, (key, value) in enumerate(steps):
+        last[key] = (f"{name}$built{step}", value, dict(current))
+        current[key] = last[key][0]
+    if not 0 < len(last) <= MAX_CONTAINER_ITEMS:
+        return None
+
+    def item(local: str, value: E, before: Mapping[ContainerKey, str]) -> ReturnedItem:
+        arms: list[ReturnedItem] = []
+        for arm in options(value):
+            read = item_key(arm)
+            if read is not None and read in before:
+                arms.append(before[read])  # the item the dict held under that key (one object)
+                continue
+            given = entry(arm)
+            arms.extend(given.options if isinstance(given, ReturnedLocal) else (given,))
+        return ReturnedLocal(local, tuple(arms))
+
+    return [(key, functools.partial(item, *found)) for key, found in last.items()]
+
+
 #: The fields a constructor call gives its new object: (attribute path, the temporary staging its value).
 FieldParts: TypeAlias = "tuple[tuple[tuple[str, ...], ir.Place], ...]"
 
@@ -2236,6 +2272,17 @@ def comprehension_keys(
 def keeps_stores(container: Container, literals: Sequence[ContainerKey]) -> bool:
     """Whether `container` stays one with the literal-key stores `literals` into its name (`stored_element`)."""
     return all(stored_element(container, literal) is not None for literal in literals)
+
+
+def with_stores(container: Container, literals: Sequence[ContainerKey]) -> Container | None:
+    """`container` with the literal-key stores `literals` into its name (`stored_element`): a mapping gains each key
+    its displays lack, after theirs in store order (`roles["output"] = ...` adds the item the runtime adds, a read of
+    it before the store being the KeyError the runtime raises); a sequence keeps its length, each index in range.
+    None when it stops being one (an index out of range, too many keys)."""
+    if not container.mapping:
+        return container if keeps_stores(container, literals) else None
+    keys = tuple(dict.fromkeys((*container.keys, *literals)))
+    return replace(container, keys=keys) if len(keys) <= MAX_CONTAINER_ITEMS else None
 
 
 def find_inner(container: Container, bindings: Sequence[Mapping[ContainerKey, int]]) -> Container:

@@ -871,6 +871,52 @@ def _returned_displays(func: FunctionNode) -> list[tuple[list[tuple[calls.Contai
     return found
 
 
+def _built_return(func: FunctionNode) -> tuple[str, list[tuple[calls.ContainerKey, ast.expr]]] | None:
+    """A plain function whose one `return`, its last statement, returns a local name (`return roles`) that one
+    statement of its body binds to a dict display of literal keys and later statements of its body only store into
+    under literal keys (`roles["output"] = ...`), the name read nowhere but under literal keys: the name and the
+    steps that built it (the display's items, then each store's key and value; `calls.built_entries`).  None
+    otherwise (a store inside a branch or loop, any other use of the name, which may change it)."""
+    if isinstance(func, ast.AsyncFunctionDef) or not func.body or not isinstance(func.body[-1], ast.Return):
+        return None
+    returned = func.body[-1].value
+    if not isinstance(returned, ast.Name) or returned.id in {p.arg for p in _param_names(func.args)}:
+        return None
+    name = returned.id
+    if sum(isinstance(n, ast.Return) for n in _walk(func.body)) != 1 or any(
+        isinstance(n, ast.Yield | ast.YieldFrom | ast.Global | ast.Nonlocal) for n in _walk(func.body)
+    ):
+        return None
+    steps: list[tuple[calls.ContainerKey, ast.expr]] | None = None
+    allowed: set[int] = {id(returned)}
+    for stmt in func.body[:-1]:
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+            target, value = stmt.targets[0], stmt.value
+        elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+            target, value = stmt.target, stmt.value
+        else:
+            continue
+        if steps is None and isinstance(target, ast.Name) and target.id == name:
+            shown = _display_items(value)
+            if shown is None or not shown[1]:
+                return None
+            steps = list(shown[0])
+            allowed.add(id(target))
+        elif steps is not None and isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
+            key = _key_literal(target.slice)
+            if target.value.id == name and key is not None:
+                steps.append((key, value))
+                allowed.add(id(target.value))
+    if steps is None:
+        return None
+    for node in _walk(func.body, skip_scopes=False):
+        if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load) and _key_literal(node.slice) is not None:
+            allowed.add(id(node.value))  # a read under a literal key
+        elif isinstance(node, ast.Name) and node.id == name and id(node) not in allowed:
+            return None
+    return name, steps
+
+
 def _returned_name(func: FunctionNode, node: ast.expr) -> str | None:
     """How `_returned_tuples` names an item a function returns: a name (a parameter the body rebinds is a local
     of its own, `x$local`), None for anything else."""
@@ -2171,8 +2217,8 @@ class FunctionLowerer(calls.PlaceNaming):
         self.containers = {
             n: calls.find_inner(c, inner.get(n, []))
             for n, d in displays.items()
-            if (n not in unsure or n in kept) and (c := calls.find_container(d)) is not None
-            and calls.keeps_stores(c, kept.get(n, ()))
+            if (n not in unsure or n in kept) and (plain := calls.find_container(d)) is not None
+            and (c := calls.with_stores(plain, kept.get(n, ()))) is not None
         }
         for name, container in self.unit.outer_containers.items():
             # a captured container (`bufs[2]` in a nested function): its items are the caller's values
@@ -3708,6 +3754,19 @@ class FunctionLowerer(calls.PlaceNaming):
                 [(k, functools.partial(entry, item, helper, node)) for k, item in items] for items, _ in found
             ]
             return arms, found[0][1]
+        built = _built_return(helper)
+        if built is not None:
+            # `return roles` of a dict a display and literal-key stores built: each key's last value
+            entries = calls.built_entries(
+                built[0],
+                built[1],
+                _options,
+                lambda arm: _key_literal(arm.slice)
+                if isinstance(arm, ast.Subscript) and isinstance(arm.value, ast.Name) and arm.value.id == built[0]
+                else None,
+                lambda arm: self.returned_entry(arm, helper, node),
+            )
+            return ([entries], True) if entries is not None else None
         registry = self.returned_registry(helper)
         return ([registry], True) if registry is not None else None
 

@@ -1,5 +1,5 @@
 # fresh-expect: E0502 at line 36
-# fresh-known-miss: cli,mypy `operator.itemgetter("input", "output")(roles)` of a helper-built dict
+# fresh-note: found since: a helper returning a dict by name that a display and literal-key stores built (a new key added) gives the caller its items
 """Buffer roles are looked up with operator.itemgetter; in-place mode rebinds the output role to the input buffer."""
 import operator
 
