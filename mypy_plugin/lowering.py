@@ -463,6 +463,38 @@ def _built_return(func: FuncItem) -> tuple[str, list[tuple[calls.ContainerKey, E
     return name, steps
 
 
+def _loop_targets(body: Sequence[Statement], builtin: Callable[[Expression], str | None]) -> dict[str, str]:
+    """Names bound only by one `for` statement of `body` to the items of a name it iterates directly, through
+    `enumerate(name)` or as one operand of `zip(...)` (the CLI's `_loop_targets`): target -> iterated name."""
+    found: dict[str, str] = {}
+    stores: dict[str, int] = {}
+    for node in tree.walk_many(list(body)):
+        for stored in _stored_targets(node):
+            for part in _stored_exprs(stored):
+                if isinstance(part, NameExpr):
+                    stores[part.name] = stores.get(part.name, 0) + 1
+        if isinstance(node, TryStmt):
+            for var in node.vars:
+                if var is not None:
+                    stores[var.name] = stores.get(var.name, 0) + 2  # `except E as name` binds (and deletes) it
+        if not isinstance(node, ForStmt) or node.is_async:
+            continue
+        it, target = node.expr, node.index
+        pairs: list[tuple[Expression, Expression]] = [(target, it)]
+        if isinstance(it, CallExpr) and all(kind in (ARG_POS, ARG_NAMED) for kind in it.arg_kinds):
+            unpacked = target.items if isinstance(target, TupleExpr) else []
+            positional = [arg for arg, kind in zip(it.args, it.arg_kinds, strict=True) if kind == ARG_POS]
+            keywords = {name for name in it.arg_names if name is not None}  # `zip(xs, ys, strict=True)`
+            if builtin(it.callee) == "enumerate" and len(it.args) == 1 and not keywords and len(unpacked) == 2:
+                pairs = [(unpacked[1], it.args[0])]
+            elif builtin(it.callee) == "zip" and keywords <= {"strict"} and 0 < len(unpacked) == len(positional):
+                pairs = list(zip(unpacked, positional, strict=True))
+        for named, iterated in pairs:
+            if isinstance(named, NameExpr) and isinstance(iterated, NameExpr):
+                found[named.name] = iterated.name
+    return {target: listed for target, listed in found.items() if stores.get(target) == 1}
+
+
 def _returned_name(func: FuncItem, node: Expression) -> str | None:
     """How `_returned_tuples` names an item a function returns (the CLI's `_returned_name`)."""
     if not isinstance(node, NameExpr):
@@ -1336,6 +1368,9 @@ class FunctionLowerer(calls.PlaceNaming):
         self.getters: dict[str, CallExpr] = {}  # names bound once here to a call that may make a getter
         self.generators: dict[str, CallExpr] = {}  # names bound once to a generator call (`gen.send(x)`)
         self.uniform: set[str] = set()  # names bound once to a display of one place (`uniform_display`)
+        # names a `for` binds to the items of a list display of mappings sharing a registry's item under a key: that
+        # key's read (the CLI's rule, `shared_item_reads`)
+        self.loop_item_reads: dict[str, dict[calls.ContainerKey, Expression]] = {}
         # `self.attr` holding a display of prepared launches `__init__` stored: attribute -> its item count
         self.stored: dict[str, int] = {}
         self.plain_stored: set[str] = set()  # those of them that are list (tuple) displays of other values
@@ -2074,6 +2109,10 @@ class FunctionLowerer(calls.PlaceNaming):
         self.getters = bound_once(pairs, unsure, _getter_value)
         # a sequence display of one place bound once, never changed (`bufs = [buf, buf]`): any item is that place
         self.uniform = set(bound_once(pairs, unsure, self.uniform_display))
+        shared = bound_once(pairs, unsure, self.shared_item_reads)
+        self.loop_item_reads = {
+            target: shared[listed] for target, listed in _loop_targets(body, self.builtin).items() if listed in shared
+        }
         for index, (names, value) in enumerate(pairs):
             star = starred.get(index) if starred is not None else None
             if star is not None:
@@ -2120,6 +2159,29 @@ class FunctionLowerer(calls.PlaceNaming):
             # a captured container (`bufs[2]` in a nested function): its items are the caller's values
             if name not in self.local_names and name not in unsure:
                 self.containers.setdefault(name, container)
+
+    def shared_item_reads(self, expr: Expression) -> dict[calls.ContainerKey, Expression] | None:
+        """A list/tuple display whose items are all mappings, by each key whose item in every one reads one
+        registry under that key: that read (the CLI's `shared_item_reads`); None when no key is so shared."""
+        if not isinstance(expr, ListExpr | TupleExpr) or not expr.items:
+            return None
+        per_item: list[dict[calls.ContainerKey, Expression]] = []
+        for item in expr.items:
+            shown = self.display_items(item) if not isinstance(item, StarExpr) else None
+            if shown is None or not shown[1]:
+                return None
+            per_item.append(dict(shown[0]))
+        shared: dict[calls.ContainerKey, Expression] = {}
+        for key, read in per_item[0].items():
+            reads = [entries.get(key) for entries in per_item]
+            registry = {
+                r.base.name if isinstance(r, IndexExpr) and isinstance(r.base, NameExpr)
+                and _key_literal(r.index) == key and r.base.name in self.registries else None
+                for r in reads
+            }
+            if len(registry) == 1 and None not in registry:
+                shared[key] = read
+        return shared or None
 
     def comprehension_keys(self, expr: Expression) -> tuple[calls.ContainerKey, ...] | None:
         """The keys of a dict comprehension keyed by its one loop target over literal keys, without `if` (the CLI's
@@ -4292,6 +4354,13 @@ class FunctionLowerer(calls.PlaceNaming):
             if shown is not None and shown[1] and (entry := stdlib_flow.keyed_entry(shown[0], key)) is not None:
                 # `dict(item=c, other=a)["item"]`, `{"item": c}["item"]`: the entry under the key
                 return self._alternatives((*entry[0], index), entry[1], span, depth)
+            if (
+                isinstance(expr.base, NameExpr)
+                and self.name(expr.base.name) == expr.base.name
+                and (read := self.loop_item_reads.get(expr.base.name, {}).get(key)) is not None  # type: ignore[arg-type]
+            ):
+                # `cfg["bias"]` of `for cfg in layer_cfgs` whose every item reads `defaults["bias"]` (the CLI's rule)
+                return self._alternatives((expr.base, index), (read,), span, depth)
             if isinstance(expr.base, NameExpr) and expr.base.name in self.containers:
                 raw = expr.base.name
                 name = self.name(raw)

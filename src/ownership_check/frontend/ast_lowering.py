@@ -917,6 +917,34 @@ def _built_return(func: FunctionNode) -> tuple[str, list[tuple[calls.ContainerKe
     return name, steps
 
 
+def _loop_targets(body: Sequence[ast.stmt], builtin: Callable[[ast.expr], str | None]) -> dict[str, str]:
+    """Names bound only by one `for` statement of `body` (no other store or `del` there) to the items of a name
+    it iterates directly, through `enumerate(name)` or as one operand of `zip(...)` (the builtins, `builtin`):
+    target -> iterated name."""
+    found: dict[str, str] = {}
+    stores: dict[str, int] = {}
+    for node in _walk(body):
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            stores[node.id] = stores.get(node.id, 0) + 1
+        elif isinstance(node, ast.ExceptHandler) and node.name is not None:
+            stores[node.name] = stores.get(node.name, 0) + 2  # `except E as name` binds (and deletes) it
+        if not isinstance(node, ast.For):
+            continue
+        it, target = node.iter, node.target
+        pairs: list[tuple[ast.expr, ast.expr]] = [(target, it)]
+        if isinstance(it, ast.Call) and not any(isinstance(a, ast.Starred) for a in it.args):
+            unpacked = target.elts if isinstance(target, ast.Tuple) else []
+            zipped = all(k.arg == "strict" for k in it.keywords)  # `zip(xs, ys, strict=True)`
+            if builtin(it.func) == "enumerate" and len(it.args) == 1 and len(unpacked) == 2 and not it.keywords:
+                pairs = [(unpacked[1], it.args[0])]
+            elif builtin(it.func) == "zip" and zipped and unpacked and len(unpacked) == len(it.args):
+                pairs = list(zip(unpacked, it.args, strict=True))
+        for named, iterated in pairs:
+            if isinstance(named, ast.Name) and isinstance(iterated, ast.Name):
+                found[named.id] = iterated.id
+    return {target: listed for target, listed in found.items() if stores.get(target) == 1}
+
+
 def _returned_name(func: FunctionNode, node: ast.expr) -> str | None:
     """How `_returned_tuples` names an item a function returns: a name (a parameter the body rebinds is a local
     of its own, `x$local`), None for anything else."""
@@ -1427,6 +1455,9 @@ class FunctionLowerer(calls.PlaceNaming):
         self.getters: dict[str, ast.Call] = {}  # names bound once here to a call that may make a getter
         self.generators: dict[str, ast.Call] = {}  # names bound once to a generator call (`gen.send(x)`)
         self.uniform: set[str] = set()  # names bound once to a display of one place (`uniform_display`)
+        # names a `for` binds to the items of a list display of mappings, each holding one registry's item under a
+        # key: that key's read (`cfg["bias"]` of `for cfg in [ChainMap(..., defaults), ...]`; `shared_item_read`)
+        self.loop_item_reads: dict[str, dict[calls.ContainerKey, ast.expr]] = {}
         # names bound once to a tuple/list display of literals (`names = ["scale", "shift"]`): the keys of
         # `dict(zip(names, values))` (`display_items`)
         self.key_lists: dict[str, ast.expr] = {}
@@ -2178,6 +2209,10 @@ class FunctionLowerer(calls.PlaceNaming):
         self.getters = bound_once(pairs, unsure, _getter_value)
         # a sequence display of one place bound once, never changed (`bufs = [buf, buf]`): any item is that place
         self.uniform = set(bound_once(pairs, unsure, self.uniform_display))
+        shared = bound_once(pairs, unsure, self.shared_item_reads)
+        self.loop_item_reads = {
+            target: shared[listed] for target, listed in _loop_targets(body, self.builtin).items() if listed in shared
+        }
         for index, (names, value) in enumerate(pairs):
             star = starred.get(index) if starred is not None else None
             if star is not None:
@@ -2224,6 +2259,31 @@ class FunctionLowerer(calls.PlaceNaming):
             # a captured container (`bufs[2]` in a nested function): its items are the caller's values
             if name not in self.local_names and name not in unsure:
                 self.containers.setdefault(name, container)
+
+    def shared_item_reads(self, node: ast.expr) -> dict[calls.ContainerKey, ast.expr] | None:
+        """A list/tuple display whose items are all mappings (dict displays, `ChainMap(...)`: `display_items`),
+        by each key whose item in every one reads one registry (`registries`, never changed) under that key: that
+        read (`ChainMap({"name": "h1"}, defaults)` and `ChainMap({"name": "h2"}, defaults)` both give `defaults["bias"]`
+        under "bias"), what any item of the list gives there; None when no key is so shared."""
+        if not isinstance(node, ast.List | ast.Tuple) or not node.elts:
+            return None
+        per_item: list[dict[calls.ContainerKey, ast.expr]] = []
+        for item in node.elts:
+            shown = self.display_items(item) if not isinstance(item, ast.Starred) else None
+            if shown is None or not shown[1]:
+                return None
+            per_item.append(dict(shown[0]))
+        shared: dict[calls.ContainerKey, ast.expr] = {}
+        for key, read in per_item[0].items():
+            reads = [entries.get(key) for entries in per_item]
+            registry = {
+                r.value.id if isinstance(r, ast.Subscript) and isinstance(r.value, ast.Name)
+                and _key_literal(r.slice) == key and r.value.id in self.registries else None
+                for r in reads
+            }
+            if len(registry) == 1 and None not in registry:
+                shared[key] = read
+        return shared or None
 
     def comprehension_keys(self, node: ast.expr) -> tuple[calls.ContainerKey, ...] | None:
         """The keys of a dict comprehension keyed by its one loop target over literal keys, without `if`: a string
@@ -4468,6 +4528,13 @@ class FunctionLowerer(calls.PlaceNaming):
             if shown is not None and shown[1] and (entry := stdlib_flow.keyed_entry(shown[0], key)) is not None:
                 # `dict(item=c, other=a)["item"]`, `{"item": c}["item"]`: the entry under the key
                 return self._alternatives((*entry[0], index), entry[1], span, depth)
+            if (
+                isinstance(node.value, ast.Name)
+                and self.name(node.value.id) == node.value.id
+                and (read := self.loop_item_reads.get(node.value.id, {}).get(key)) is not None  # type: ignore[arg-type]
+            ):
+                # `cfg["bias"]` of `for cfg in layer_cfgs` whose every item reads `defaults["bias"]` there
+                return self._alternatives((node.value, index), (read,), span, depth)
             if isinstance(node.value, ast.Name) and node.value.id in self.containers:
                 raw = node.value.id
                 name = self.name(raw)

@@ -1,5 +1,5 @@
 # fresh-expect: E0382 at line 35
-# fresh-known-miss: cli,mypy collections.ChainMap over one shared defaults dict: cfg['bias'] of two chain maps is the same tensor; a chain bound to a name is followed, but these chains are items of a list display iterated by zip (for cfg, act_np in zip(layer_cfgs, acts)): an item of a list display is no container
+# fresh-note: found since: a for over a list display of mappings (through zip) reads, under a key every item takes from one registry (ChainMap(..., defaults)), that registry's item: cfg['bias'] is defaults['bias'] in each iteration
 """Two dense layers' bias-add steps configured through layered defaults (ChainMap)."""
 from collections import ChainMap
 
