@@ -2316,8 +2316,10 @@ class FunctionLowerer(calls.PlaceNaming):
                         if isinstance(lvalue, MemberExpr):
                             stores[lvalue.name] = stores.get(lvalue.name, 0) + 1
         first = func.arguments[0].variable
+        # (not for a receiver of a subclass: its kernels may be others; the CLI's rule in `_applied`)
+        subclass = self.unit.receiver_class not in (None, cls.name)
         for attr, brand in sorted(found.items()):
-            if brand and stores.get(attr) == 1:
+            if brand and stores.get(attr) == 1 and not subclass:
                 place = ir.Place(self.name(first.name), (attr,))
                 self.emit(ir.Bind((place,), (ir.Fresh("prepared", brand=brand),), span_of(first)))
         for attr, source in aliases:

@@ -161,6 +161,7 @@ def _equivalence_cases() -> list[Path]:
 PER_FUNCTION_GAPS = frozenset({
     "e0308_helper_returned_prepared_dict.py",
     "e0308_prepared_field_of_helper_argument.py",
+    "e0308_subclass_kernel_with_base_prepared_launch.py",
     "e0308_prepared_from_cached_helper.py",
     "e0382_memoized_call_same_object.py",
     "e0382_memoized_call_kept_across_runs.py",

@@ -1890,7 +1890,9 @@ def _applied(
         plain = frozenset(p for p in (*positional, *keyword_only, *items) if p != receiver_param)
         # a method starts, as when it is checked itself, with the prepared launches `__init__` stored on `self` and
         # the attribute aliases it made (as the plugin's lowering of a method starts)
-        brands = lowerer.init_brands(owner) if owner is not None and callee.name != "__init__" else {}
+        # (not for a receiver of a subclass: its kernels may be others, so its launches check the caller's brands)
+        own_class = dispatch is None or (owner is not None and dispatch == owner.name)
+        brands = lowerer.init_brands(owner) if owner is not None and own_class and callee.name != "__init__" else {}
         aliases = lowerer.init_aliases(owner) if owner is not None and callee.name != "__init__" else ()
         # ... and the displays of prepared launches `__init__` stored (`init_items`), as the plugin's does
         stored = lowerer.init_items(owner) if owner is not None and callee.name != "__init__" else {}
