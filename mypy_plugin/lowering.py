@@ -2544,6 +2544,15 @@ class FunctionLowerer(calls.PlaceNaming):
         ):
             # `yield k.launch_async(...)`: the op's loans are the caller's where it takes the item
             self.call(node.expr.expr, ir.Place(ir.RETURN_HOLDER))
+        elif (
+            isinstance(node, ExpressionStmt)
+            and isinstance(node.expr, YieldExpr)
+            and isinstance(node.expr.expr, TupleExpr)
+            and not any(isinstance(e, StarExpr) for e in node.expr.expr.items)
+        ):
+            # `yield out, k.launch_async(...)`: what each part is, for the caller's loop unpacking the item
+            parts = [functools.partial(self.value, e) for e in node.expr.expr.items]
+            calls.yield_parts(parts, span_of(node.expr), self)
         elif isinstance(node, ExpressionStmt):
             self.expr(node.expr)
         elif isinstance(node, AssignmentStmt):
@@ -2693,9 +2702,11 @@ class FunctionLowerer(calls.PlaceNaming):
 
     def for_stmt(self, node: ForStmt) -> None:
         generator = self.generator_call(node.expr)
-        if generator is not None and isinstance(node.index, NameExpr):
-            # `for op in gen(...)`: each iteration runs the generator's body to its next item (the CLI's rule)
-            taker = self.place(node.index)
+        unpacked = isinstance(node.index, TupleExpr) and all(isinstance(e, NameExpr) for e in node.index.items)
+        if generator is not None and (isinstance(node.index, NameExpr) or unpacked):
+            # `for op in gen(...)`: each iteration runs the generator's body to its next item (the CLI's rule);
+            # `for out, op in gen(...)` unpacks it (`callables.unpack_yielded`)
+            taker = self.place(node.index) if isinstance(node.index, NameExpr) else self.temp("item")
             assert taker is not None
             self.iterated.add(id(generator))
             self.loop_items.add(id(generator))
@@ -2703,6 +2714,10 @@ class FunctionLowerer(calls.PlaceNaming):
 
             def take() -> None:
                 taken = self.call(generator, taker)
+                if unpacked:
+                    callables.unpack_yielded(self.target(index), taken, span_of(index), self)
+                    self.suite(node.body)
+                    return
                 views = self.yielded_views(generator)
                 self.bind(index, callables.iterated_item(taken, views, span_of(generator), self))
                 self.suite(node.body)

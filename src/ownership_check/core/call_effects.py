@@ -82,6 +82,19 @@ class SuspendedLoan:
 
 
 @dataclass(frozen=True)
+class YieldedPart:
+    """Part `index` of the tuple a generator yields at every `yield` of a tuple (`yield out, k.launch_async(prep,
+    a, b, out)` over `for a, b, out in jobs`): `source`, the caller's value it is, when the same on every path (a
+    parameter path, or an item of a parameter's items: an attribute `$it<n>` of the callee's loop `n`, one item
+    per loop the caller's application renames apart, `yielded_value`); `loans`, what an op there still borrows of
+    the caller's values (paths of the same form)."""
+
+    index: int
+    source: ParamPath | None
+    loans: tuple[tuple[ParamPath, bool], ...] = ()
+
+
+@dataclass(frozen=True)
 class SummaryMove:
     """The callee may have consumed the caller's value of `path` at `span` (a position inside the callee)."""
 
@@ -130,12 +143,15 @@ class CallSummary:
     suspended_loans: tuple[SuspendedLoan, ...] = ()
     # when each call of `borrows` runs relative to the callee's `await`s (empty: `EffectTiming()` for each)
     borrow_timings: tuple[EffectTiming, ...] = ()
+    # the parts of the tuples a generator yields (`YieldedPart`), for the caller's loop unpacking its items
+    yielded_parts: tuple[YieldedPart, ...] = ()
 
     @property
     def empty(self) -> bool:
         return (
             not self.moves and not self.rebinds and not self.borrows and not self.returned_loans
             and not self.held_loans and not self.conflicts and not self.brand_checks and not self.suspended_loans
+            and not self.yielded_parts
         )
 
 

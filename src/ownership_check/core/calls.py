@@ -1122,14 +1122,18 @@ def lower_call(call: Call[E], holder: ir.Place | None, sink: Lowering[E]) -> ir.
         apply_summary(call.summary, call.node, call.span, sink, holder)
         if holder is not None and call.summary.summary.returned_loans:
             _holds_op(holder, sink)
-    if holder is not None and (
+    if holder is not None and call.summary is not None and call.summary.summary.yielded_parts and not (
+        call.summary.summary.returned_loans  # a generator yielding an op alone elsewhere: the op's loans win
+    ):
+        value: ir.Value = _yielded_value(call.summary, call.span, call.node, sink)
+    elif holder is not None and (
         (effects is not None and effects.returned_loans)
         or (call.summary is not None and call.summary.summary.returned_loans)
     ):
         # the pending op the call returns: its loans last while it is reachable, as a `launch_async` op's do (not
         # only while its name is live: `p = pending_add(...)` then `p = k.launch_async(...)` borrows under the old
         # op's loans, seed 851 of the surface generator)
-        value: ir.Value = ir.Fresh("op")
+        value = ir.Fresh("op")
     else:
         value = ir.Fresh()
     if built is not None:
@@ -1278,6 +1282,79 @@ def _holds_op(holder: ir.Place, sink: Lowering[E]) -> None:
     mark = getattr(sink, "mark_device", None)
     if mark is not None:
         mark(holder)
+
+
+def yield_parts(values: Sequence[Callable[[ir.Place], ir.Value]], span: Span, sink: Lowering[E]) -> None:
+    """`yield out, k.launch_async(prep, a, b, out)` as a statement of a generator: part `i` (`values[i]`, given
+    the place it is bound to, so a call's op holds its loans there) is bound to `ir.yielded_part(i)`, where the
+    callee's summary reads what it is (`CallSummary.yielded_parts`) and the caller's loop finds it again
+    (`_yielded_value`)."""
+    for index, value in enumerate(values):
+        holder = ir.yielded_part(index)
+        bind_target(PlaceTarget(holder, span), value(holder), sink)
+
+
+#: How the temporary holding a yielded tuple's op part is spelled (`_yielded_value`): the name the caller's loop
+#: binds it to inherits its loans (`callables.unpack_yielded`), so a diagnostic names that name.
+YIELDED_OP: Final[str] = "yielded op"
+
+
+def _yielded_value(applied: AppliedSummary[E], span: Span, node: E, sink: Lowering[E]) -> ir.Value:
+    """The item a loop takes from a generator of the module whose every `yield` gives a tuple
+    (`CallSummary.yielded_parts`), when the call's item is bound to a place (`for out, pending in launches(prep,
+    jobs)`): part `i` is the value path `item.$.$i` (`ir.item_place`), so unpacking the item binds each name to its
+    part (`bind_target`).  A part that is the caller's value of a parameter path is that place; one that is an
+    item of a parameter's items (`for a, b, out in jobs: yield out, ...`) is an item of the caller's argument
+    (`ir.iteration_item`, a new loop site per callee loop, so the item a part is and the item the part's op
+    borrows are one object); a part an op is holds its loans of those places (a pending op, bound in a
+    temporary first so its loans attach: `_bind_parts`).  A part the summary cannot name is a new value."""
+    bound = dict(applied.bound)
+    sites: dict[str, int] = {}
+    staged: dict[tuple[str, tuple[str, ...]], ir.Place] = {}
+
+    def place_of(path: tuple[str, tuple[str, ...]]) -> ir.Place | None:
+        operand = bound.get(path[0])
+        if operand is None or operand.place is None or operand.star:
+            return None
+        attrs: list[str] = []
+        for attr in path[1]:
+            if attr.startswith(ir.ITEM_ATTR):
+                if attr not in sites:
+                    sites[attr] = sink.next_group()
+                attr = f"{ir.ITEM_ATTR}{sites[attr]}"
+            attrs.append(attr)
+        found = ir.Place(operand.place.root, (*operand.place.attrs, *attrs), operand.place.display)
+        if len(attrs) == len(path[1]) and not any(a.startswith(ir.ITEM_ATTR) for a in attrs):
+            return found
+        # an item of an item: one object, read once into a temporary (each read of `xs.$it<n>` is the item of
+        # that read, the checker's loop items)
+        if path not in staged:
+            shown = f"{operand.place.text}[...]"
+            staged[path] = sink.temp(shown)
+            sink.emit(ir.Bind((staged[path],), (ir.FromPlace(found, span),), span), node)
+        return staged[path]
+
+    parts: list[tuple[tuple[str, ...], ir.Place]] = []
+    for part in applied.summary.yielded_parts:
+        stage = sink.temp(YIELDED_OP if part.source is None and part.loans else "item")
+        source = place_of(part.source) if part.source is not None else None
+        if source is not None:
+            sink.emit(ir.Bind((stage,), (ir.FromPlace(source, span),), span), node)
+            if any(path == part.source for other in applied.summary.yielded_parts for path, _ in other.loans):
+                _holds_op(stage, sink)  # a launch borrowed it: a device value (its name too, `unpack_yielded`)
+        elif part.loans:
+            for path, mutable in part.loans:
+                lent = place_of(path)
+                if lent is not None:
+                    sink.emit(ir.Borrow(lent, mutable, sink.next_group(), span, stage), node)
+            sink.emit(ir.Bind((stage,), (ir.Fresh("op"),), span), node)
+            _holds_op(stage, sink)
+        else:
+            sink.emit(ir.Bind((stage,), (ir.Fresh(),), span), node)
+        parts.append(((ir.VALUE_ATTR, f"{ir.VALUE_ATTR}{part.index}"), stage))
+    for temp in staged.values():
+        sink.emit(ir.Del(temp, span), node)
+    return ir.Fresh("value", parts=tuple(parts))
 
 
 def _move_entry_values(effects: NonlocalEffects, call: Call[E], sink: Lowering[E]) -> None:

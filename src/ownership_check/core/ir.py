@@ -66,6 +66,18 @@ ARGUMENT_TEMP_PREFIX: Final[str] = "$a"
 RETURN_HOLDER: Final[str] = "$return"
 
 
+#: The root prefix of the holder of part `i` of a tuple a generator yields (`yield out, k.launch_async(...)`:
+#: `$yield0`, `$yield1`, `yielded_part`): what each part is (a parameter's value or an item of one) and what an op
+#: there still borrows are the caller's where it takes the item (`CallSummary.yielded_parts`).  A root of its
+#: own, never a path below another (an op held there stays reachable, so its loans last until the exit).
+YIELD_PART: Final[str] = "$yield"
+
+
+def yielded_part(index: int) -> Place:
+    """`$yield<index>`: the holder of part `index` of a yielded tuple (`YIELD_PART`)."""
+    return Place(f"{YIELD_PART}{index}")
+
+
 #: The mark inside the root of the slot keeping the object a nested function's parameter default was when its `def`
 #: ran (`report$dfield` for `def report(tag, field=density)`: `parameter_defaults.default_slot`).
 DEFAULT_SLOT_MARK: Final[str] = "$d"

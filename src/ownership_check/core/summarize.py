@@ -20,6 +20,7 @@ from ownership_check.core.call_effects import (
     SummaryBrandCheck,
     SummaryMove,
     SuspendedLoan,
+    YieldedPart,
 )
 from ownership_check.core.cfg import Graph, build
 from ownership_check.core.checker import State, _Analysis, _setup
@@ -48,6 +49,60 @@ def _path(obj: str, params: frozenset[str]) -> ParamPath | None:
     if parts[0] not in params or any("$" in part for part in parts[1:]):
         return None
     return parts[0], tuple(parts[1:])
+
+
+def _element_path(obj: str, params: frozenset[str]) -> ParamPath | None:
+    """As `_path`, but an attribute may also be an item of a loop of the callee over the caller's value there
+    (`@jobs.$it5`: the item the loop at site 5 took from the caller's `jobs`, `ir.ITEM_ATTR`), for the parts of a
+    yielded tuple (`_yielded_parts`)."""
+    if obj[0] != "@" or "~" in obj:
+        return None
+    parts = obj[1:].split(".")
+    if parts[0] not in params:
+        return None
+    for part in parts[1:]:
+        if "$" in part and not (part.startswith(ir.ITEM_ATTR) and part[len(ir.ITEM_ATTR) :].isdigit()):
+            return None
+    return parts[0], tuple(parts[1:])
+
+
+def _yielded_parts(
+    analysis: _Analysis, graph: Graph, states: Sequence[State | None], params: frozenset[str]
+) -> tuple[YieldedPart, ...]:
+    """What each part of the tuples a generator yields is (`YieldedPart`), read where it yields: the front ends
+    bind part `i` of `yield out, k.launch_async(...)` to `ir.yielded_part(i)` (an op's loans held there); a
+    part bound to different caller values at different `yield`s names none, and its loans are all of theirs.
+    Empty unless the parts bound are numbered 0 to n - 1."""
+    found: dict[int, tuple[set[ParamPath | None], dict[ParamPath, bool]]] = {}
+    for node in graph.nodes:
+        op, st = node.op, states[node.id]
+        if st is None or not isinstance(op, ir.Bind):
+            continue
+        for target in op.targets:
+            root = target.root
+            if target.attrs or not (root.startswith(ir.YIELD_PART) and root[len(ir.YIELD_PART) :].isdigit()):
+                continue
+            index = int(root[len(ir.YIELD_PART) :])
+            sources, loans = found.setdefault(index, (set(), {}))
+            # read at the bind itself (its own state: after it, a loop's head may join paths that never bound it)
+            value = op.values[op.targets.index(target)]
+            objs = st.get(value.source.key) if isinstance(value, ir.FromPlace) else frozenset()
+            sources.update(_element_path(obj, params) for obj in objs)
+            if not objs:
+                sources.add(None)  # a new value (a call's op holds its loans under the target's key)
+            for loan in st.loans:
+                if (loan.holder_obj is not None and loan.holder_obj in objs) or (
+                    loan.holder_obj is None and loan.holder_key == target.key
+                ):
+                    path = _element_path(loan.obj, params)
+                    if path is not None:
+                        loans[path] = loans.get(path, False) or loan.mutable
+    parts = []
+    for index in sorted(found):
+        sources, loans = found[index]
+        source = next(iter(sources)) if len(sources) == 1 else None
+        parts.append(YieldedPart(index, source, tuple(sorted(loans.items())) if source is None else ()))
+    return tuple(parts) if parts and sorted(found) == list(range(len(found))) else ()
 
 
 def _new_op(source: ParamPath | ir.Fresh | None) -> bool:
@@ -310,4 +365,5 @@ def call_summary(
         checks,
         _suspended_loans(analysis, graph, states, wanted),
         tuple(timings[number] for number in sorted(groups)),
+        _yielded_parts(analysis, graph, states, wanted),
     )

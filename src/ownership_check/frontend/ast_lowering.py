@@ -2533,6 +2533,14 @@ class FunctionLowerer(calls.PlaceNaming):
             elif isinstance(node.value, ast.Yield) and isinstance(node.value.value, ast.Call):
                 # `yield k.launch_async(...)`: the op's loans are the caller's where it takes the item
                 self.call(node.value.value, ir.Place(ir.RETURN_HOLDER))
+            elif (
+                isinstance(node.value, ast.Yield)
+                and isinstance(node.value.value, ast.Tuple)
+                and not any(isinstance(e, ast.Starred) for e in node.value.value.elts)
+            ):
+                # `yield out, k.launch_async(...)`: what each part is, for the caller's loop unpacking the item
+                parts = [functools.partial(self.value, e) for e in node.value.value.elts]
+                calls.yield_parts(parts, self.span(node.value), self)
             else:
                 self.expr(node.value)
         elif isinstance(node, ast.Assign):
@@ -2859,16 +2867,23 @@ class FunctionLowerer(calls.PlaceNaming):
 
     def for_stmt(self, node: ast.For | ast.AsyncFor) -> None:
         generator = self.generator_call(node.iter)
-        if generator is not None and isinstance(node.target, ast.Name):
+        unpacked = isinstance(node.target, ast.Tuple) and all(isinstance(e, ast.Name) for e in node.target.elts)
+        if generator is not None and (isinstance(node.target, ast.Name) or unpacked):
             # `for op in gen(...)`: each iteration runs the generator's body to its next item (an iteration that
-            # finds none leaves the loop holding nothing)
-            taker = self.place(node.target)
+            # finds none leaves the loop holding nothing); `for out, op in gen(...)` unpacks it
+            # (`callables.unpack_yielded`)
+            taker = self.place(node.target) if isinstance(node.target, ast.Name) else self.temp("item")
             assert taker is not None
             self.iterated.add(id(generator))
             self.loop_items.add(id(generator))
 
             def take() -> None:
                 taken = self.call(generator, taker)
+                if unpacked:
+                    span = self.span(node.target)
+                    callables.unpack_yielded(self.target(node.target), taken, span, self)
+                    self.suite(node.body)
+                    return
                 views = self.yielded_views(generator)
                 self.bind(node.target, callables.iterated_item(taken, views, self.span(generator), self))
                 self.suite(node.body)

@@ -1,5 +1,5 @@
 # fresh-expect: E0505 at line 42
-# fresh-known-miss: cli,mypy an async generator yielding a tuple of an item of its parameter and a pending op (`yield out, axpy.launch_async(...)` over `for a, b, out in jobs`, taken by `async for out, pending in launches(...)`) is not followed; a generator function's yielded op (`next(gen())`, `for op in gen()`) keeps its loans
+# fresh-note: found since: a generator yielding tuples gives its parts to `async for out, pending in ...`
 """An async generator yields (output, pending op) pairs; the `async for` body partitions the output for the tile
 stage before awaiting the op."""
 import asyncio
