@@ -117,10 +117,10 @@ def test_launch_checks_the_brand_then_borrows_by_parameter_mode() -> None:
     assert fe.events == [
         ir.CheckBrand(P("prep"), "vecadd", sp(1), sp(90)),
         ("expr", "stream()"),
+        ("expr", "n"),  # every argument is evaluated before the launch borrows any
         ir.Borrow(P("x"), False, 1, sp(3)),
         ir.Borrow(P("y"), False, 1, sp(4)),
         ir.Borrow(P("out"), True, 1, sp(5)),
-        ("expr", "n"),
     ]
     assert all(origin == "CALL" for op, origin in fe.origins if not isinstance(op, ir.View))
 
@@ -136,8 +136,8 @@ def test_launch_async_borrows_are_held_by_the_bound_op_and_simt_launches_take_no
         ir.CheckBrand(P("prep"), "vecadd", sp(1), sp(90)),
         # `launch_async(prepared, *args)` takes no keyword arguments (the runtime raises TypeError): no borrow
         ("expr", "out"),
+        ("expr", "rest"),  # `*rest`: unknown parameters, an ordinary expression, evaluated before any borrow
         ir.Borrow(P("x"), False, 1, sp(3), P("op")),  # first positional after `prepared`: parameter `a`
-        ("expr", "rest"),  # `*rest`: unknown parameters, an ordinary expression
     ]
 
 
@@ -238,8 +238,8 @@ def test_tile_launch_moves_its_tensor_arguments_as_one_event() -> None:
     assert calls.lower_call(tile_call(arg("z", 1), expr("ones()", 2), arg("y", 3)), None, fe) == ir.Fresh("op")
     help_text = move_help("launch")
     assert fe.events == [
+        ("expr", "ones()"),  # every argument is evaluated before the launch moves any
         ir.Move(P("z"), sp(1), help_text, event=1),
-        ("expr", "ones()"),
         ir.Move(P("y"), sp(3), help_text, event=1),
     ]
 

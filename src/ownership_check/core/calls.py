@@ -257,6 +257,7 @@ class Operand(Generic[E]):
     choices: tuple[Operand[E], ...] = ()
     prelude: tuple[E, ...] = ()
     items: tuple[Operand[E], ...] | None = None
+    evaluated: bool = False  # a launch argument lowered before the launch takes its arguments (`_evaluated_first`)
 
 
 
@@ -1780,10 +1781,10 @@ def _launch_args(
     tail_index = {id(a): len(names) - len(tail) + j for j, a in enumerate(tail)}
     position = 0
     seen_splat = False
+    taken: list[tuple[Operand[E], str]] = []  # each argument that is not a splat, with its parameter's mode
     for arg in flat:
         if arg.star:
             seen_splat = True
-            sink.lower_expr(arg.node)
             continue
         if arg.keyword is not None:
             mode = modes.get(arg.keyword, ParamMode.VALUE.value) if form.keywords else ParamMode.VALUE.value
@@ -1795,11 +1796,42 @@ def _launch_args(
         else:
             mode = modes.get(names[position], ParamMode.VALUE.value) if position < len(names) else ParamMode.VALUE
             position += 1
+        taken.append((arg, mode))
+    # Python evaluates every argument before the launch takes any of them (`add(z, y, first_of(x, y))` reads `y`
+    # in `first_of` before the launch moves it): what only evaluates (a splat, a call, a scalar, a condition, an
+    # index) is lowered first, in order, and the moves and borrows follow
+    mode_of = {id(arg): mode for arg, mode in taken}
+    evaluated = {id(arg): _evaluated_first(arg, mode_of.get(id(arg)), sink) for arg in flat}
+    for arg, mode in taken:
         stage = None
         if stages is not None:
             stage = argument_temp(sink.temp(arg.place.text if arg.place is not None else "value"))
             stages.append(stage)
-        _launch_arg(call, arg, mode, group, holder, sink, stage)
+        _launch_arg(call, evaluated[id(arg)], mode, group, holder, sink, stage)
+
+
+def _evaluated_first(arg: Operand[E], mode: str | None, sink: Lowering[E]) -> Operand[E]:
+    """Lower what evaluating `arg` does before the launch takes its place (a `*args` operand, an argument of a
+    parameter the launch neither moves nor borrows, a choice's prelude, an expression that names no place); the
+    operand left to take, with nothing more to evaluate (`Operand.evaluated`).  `mode`: its parameter's mode
+    (None for a splat)."""
+    if arg.star:
+        sink.lower_expr(arg.node)
+        return arg
+    taking = mode in (ParamMode.MOVE.value, ParamMode.SHARED.value, ParamMode.MUT.value)
+    if not taking or (arg.place is None and arg.view is None and not arg.choices):
+        sink.lower_expr(arg.node)
+        return replace(arg, evaluated=True)
+    if arg.choices:
+        for node in arg.prelude:
+            sink.lower_expr(node)
+        return replace(arg, prelude=())
+    return arg
+
+
+def _lower_unless_evaluated(a: Operand[E], sink: Lowering[E]) -> None:
+    if not a.evaluated:
+        sink.lower_expr(a.node)
 
 
 def _strongest(modes: Iterable[str]) -> str:
@@ -1831,7 +1863,7 @@ def _launch_arg(
                 event = group if sink.dialect.launch_move_events else -1
                 sink.emit(ir.Move(a.place, a.span, move_help("launch"), event=event), call.node)
             else:
-                sink.lower_expr(a.node)
+                _lower_unless_evaluated(a, sink)
             staged(a.place)
 
         _each_choice(arg, move, sink)
@@ -1848,12 +1880,12 @@ def _launch_arg(
             if place is not None:
                 sink.emit(ir.Borrow(place, mode == ParamMode.MUT.value, group, a.span, holder), call.node)
             else:
-                sink.lower_expr(a.node)
+                _lower_unless_evaluated(a, sink)
             staged(place)
 
         _each_choice(arg, borrow, sink)
         return
-    sink.lower_expr(arg.node)
+    _lower_unless_evaluated(arg, sink)
     staged(None)
 
 
