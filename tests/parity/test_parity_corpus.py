@@ -59,6 +59,10 @@ SCRIPTS = {
     "tests/checker_cases/e0502_partial_items_of_comprehension.py",
     "tests/checker_cases/e0382_namedtuple_fields_iterated.py",
     "tests/checker_cases/e0382_reduce_helper_moves_accumulator.py",
+    "tests/checker_cases/e0308_subclass_kernel_with_base_prepared_launch.py",
+    "tests/checker_cases/e0502_base_method_called_on_receiver.py",
+    "tests/checker_cases/e0502_class_body_kernel_of_subclass.py",
+    "tests/checker_cases/e0502_super_method_runs_on_receiver.py",
 }
 
 
