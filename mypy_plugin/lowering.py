@@ -925,27 +925,10 @@ def _bound_form(expr: Expression) -> view_bounds.BoundForm | None:
 
 def _stored_members(node: Node) -> Iterator[MemberExpr]:
     """The attribute expressions a statement or comprehension stores to or deletes."""
-    targets: list[Expression] = []
-    if isinstance(node, AssignmentStmt):
-        targets = list(node.lvalues)
-    elif isinstance(node, OperatorAssignmentStmt):
-        targets = [node.lvalue]
-    elif isinstance(node, DelStmt):
-        targets = [node.expr]
-    elif isinstance(node, ForStmt):
-        targets = [node.index]
-    elif isinstance(node, WithStmt):
-        targets = [t for t in node.target if t is not None]
-    elif isinstance(node, GeneratorExpr | DictionaryComprehension):  # a list/set comprehension's is a child
-        targets = list(node.indices)
-    while targets:
-        target = targets.pop()
-        if isinstance(target, MemberExpr):
-            yield target
-        elif isinstance(target, TupleExpr | ListExpr):
-            targets.extend(target.items)
-        elif isinstance(target, StarExpr):
-            targets.append(target.expr)
+    for target in _stored_targets(node):
+        for stored in _stored_exprs(target):
+            if isinstance(stored, MemberExpr):
+                yield stored
 
 
 def _unfixed_attributes(module: MypyFile) -> frozenset[str]:
