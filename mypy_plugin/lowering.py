@@ -4027,31 +4027,21 @@ class FunctionLowerer(calls.PlaceNaming):
         else:
             return None
         params = _params(helper)
-        stable = _stable_names(helper.body.body, params)
-        expanding: set[str] = set()
 
-        def resolve(name: str) -> int | str | None:
-            root, _, path = name.partition(".")
-            if root not in stable or root in expanding:
-                return None
-            if receiver is not None and root == receiver[0]:
-                outer = f"{receiver[1]}.{path}" if path else None
-                return outer if outer is not None and self.symbol(outer) else None
-            if path:
-                return None
-            if root in params:
-                return self.view_bound(passed[root]) if root in passed else None
-            value = _bound_once(helper, root)
-            if value is None:
-                return None
-            expanding.add(root)
-            try:
-                return view_bounds.bound_of(_bound_form(value), resolve)
-            finally:
-                expanding.discard(root)
+        def local_form(name: str) -> view_bounds.BoundForm | None:
+            value = _bound_once(helper, name)
+            return None if value is None else _bound_form(value)
 
-        lower, upper = (view_bounds.bound_of(_bound_form(n), resolve) if n is not None else None for n in nodes)
-        return lower, upper
+        names = view_bounds.HelperNames(
+            stable=_stable_names(helper.body.body, params),
+            params=frozenset(params),
+            receiver=receiver,
+            symbol=self.symbol,
+            argument_bound=lambda name: self.view_bound(passed[name]) if name in passed else None,
+            local_form=local_form,
+        )
+        start, stop = (None if n is None else _bound_form(n) for n in nodes)
+        return view_bounds.in_caller((start, stop), names)
 
     def delete(self, target: Expression) -> None:
         if isinstance(target, TupleExpr | ListExpr):

@@ -147,3 +147,54 @@ def at_most(a: Bound | None, b: Bound | None) -> bool:
         return a <= b
     difference = _combine(_parse(b), _parse(a), -1)
     return not difference.terms and difference.constant == 0
+
+
+@dataclass(frozen=True)
+class HelperNames:
+    """What the names of a helper returning a view are, to read its bounds in a caller's terms (`in_caller`).
+
+    `stable`: the helper's names with one value wherever it reads them; `params`: its parameters; `receiver`:
+    the helper's receiver parameter and the caller's name of that object, for a method; `symbol`: whether a
+    caller's name is a symbol there (`obj.frames` of an object no statement of the module stores to);
+    `argument_bound`: the caller's bound of the argument passed for a parameter (None when none was passed or
+    its bound is unknown); `local_form`: the bound form of the value a local is bound to once (None otherwise).
+    Each front end fills it from its own tree; the resolution itself is this one function for both."""
+
+    stable: frozenset[str]
+    params: frozenset[str]
+    receiver: tuple[str, str] | None
+    symbol: Callable[[str], bool]
+    argument_bound: Callable[[str], Bound | None]
+    local_form: Callable[[str], BoundForm | None]
+
+
+def in_caller(
+    forms: tuple[BoundForm | None, BoundForm | None], names: HelperNames
+) -> tuple[Bound | None, Bound | None]:
+    """The start and stop of a view a helper returns (`return self.buf[start : start + self.frames]`), in the
+    caller's terms, each None where unknown: a parameter never rebound is the bound of its argument, a local bound
+    once its value (expanded once: a name whose value mentions itself is unknown), `self.<path>` of a method's
+    receiver the caller's `obj.<path>` when that is a symbol there."""
+    expanding: set[str] = set()
+
+    def resolve(name: str) -> Bound | None:
+        root, _, path = name.partition(".")
+        if root not in names.stable or root in expanding:
+            return None
+        if names.receiver is not None and root == names.receiver[0]:
+            outer = f"{names.receiver[1]}.{path}" if path else None
+            return outer if outer is not None and names.symbol(outer) else None
+        if path:
+            return None
+        if root in names.params:
+            return names.argument_bound(root)
+        form = names.local_form(root)
+        if form is None:
+            return None
+        expanding.add(root)
+        try:
+            return bound_of(form, resolve)
+        finally:
+            expanding.discard(root)
+
+    return bound_of(forms[0], resolve), bound_of(forms[1], resolve)
