@@ -45,7 +45,7 @@ from typing import Any
 from ownership_check.core import ir, messages, view_bounds
 from ownership_check.core.calls import NonlocalEffects
 from ownership_check.core.cfg import Graph, Node, build
-from ownership_check.core.liveness import live_bits
+from ownership_check.core.liveness import live_bits_around
 from ownership_check.diagnostics import Diagnostic, Span
 
 
@@ -96,6 +96,9 @@ class World(dict[str, frozenset[str]]):
     #: This world is the union of more worlds than `MAX_WORLDS` (`_merge_worlds`): a state holding it joins every
     #: world that arrives into it, so the state at a node only grows once it has been merged.
     merged = False
+    #: The objects moved on the paths this world stands for (`State.moved` says where, for every path at once): a
+    #: use reads a moved object only in a world that maps its place to an object moved in that same world.
+    gone: frozenset[str] = frozenset()
 
     def key(self) -> frozenset[tuple[str, frozenset[str]]]:
         k = self._key
@@ -104,27 +107,74 @@ class World(dict[str, frozenset[str]]):
         return k
 
 
+def _copy_world(world: World) -> World:
+    """A copy of `world` to change in the running step (its points-to map and its moved objects)."""
+    copy = World(world)
+    if world.gone:
+        copy.gone = world.gone
+    return copy
+
+
+def _with_gone(world: World, gone: frozenset[str]) -> World:
+    """`world` with `gone` added to its moved objects: the join of two paths with the same points-to map."""
+    if gone <= world.gone:
+        return world
+    copy = _copy_world(world)
+    copy.merged = world.merged
+    copy.gone = world.gone | gone
+    return copy
+
+
 def _world_get(world: World, key: str) -> frozenset[str]:
     found = world.get(key)
     return found if found is not None else frozenset(("@" + key,))
 
 
-def _merge_worlds(worlds: Iterable[World]) -> tuple[World, ...]:
+#: Whether a place key may still be read (its root name is live before the node the worlds arrive at).
+Live = Callable[[str], bool]
+
+
+def _live_key(world: World, live: Live) -> frozenset[tuple[str, frozenset[str]]]:
+    """What tells `world` apart from others at a join: its live places, except what containers may hold (a
+    container's items are a "may" set already; keeping a world per set of items a loop stored so far multiplies
+    worlds without telling any read apart)."""
+    return frozenset((k, v) for k, v in world.items() if live(k) and ".<" not in k)
+
+
+def _merge_worlds(worlds: Iterable[World], live: Live | None = None) -> tuple[World, ...]:
     """The worlds of a join: each distinct one, or their union once there are more than `MAX_WORLDS` or one of
     them is already such a union.  Keeping a union apart from worlds it covers would let a node's state go from
-    `(union,)` to `(union, w)` and back to `(union,)` as a loop is revisited: the fixed point would never settle."""
+    `(union,)` to `(union, w)` and back to `(union,)` as a loop is revisited: the fixed point would never settle.
+    With `live`, worlds that map every live key alike are one world (`_union`): they differ only in places no
+    later step reads, so keeping them apart would spend the `MAX_WORLDS` bound on nothing (a loop that rebinds
+    its names each iteration makes a new world per iteration otherwise, until the bound merges them all)."""
     unique: dict[frozenset[tuple[str, frozenset[str]]], World] = {}
     was_merged = False
     for w in worlds:
-        unique.setdefault(w.key(), w)
+        k = w.key() if live is None else _live_key(w, live)
+        found = unique.setdefault(k, w)
+        if found is not w:
+            unique[k] = _union((found, w)) if live is not None and found.key() != w.key() else _with_gone(found, w.gone)
         was_merged = was_merged or w.merged
     out = list(unique.values())
     if (len(out) <= MAX_WORLDS and not was_merged) or len(out) == 1:
         return tuple(out)
-    # The union, key by key, of what each world maps it to (a key a world lacks maps to its unknown object `@key`).
-    # Built world by world: most keys map to the same set in every world, which costs one identity test.
-    merged = World(out[0])
+    merged = _union(out)
+    merged.merged = True
+    return (merged,)
+
+
+def _union(worlds: Sequence[World]) -> World:
+    """The union, key by key, of what each world maps it to (a key a world lacks maps to its unknown object
+    `@key`), and of the objects each moved.  Built world by world: most keys map to the same set in every world,
+    which costs one identity test."""
+    out = worlds
+    merged = _copy_world(out[0])
+    merged.merged = out[0].merged
     for w in out[1:]:
+        merged.merged = merged.merged or w.merged
+        if w.gone:
+            merged.gone = merged.gone | w.gone
         for key in merged.keys() - w.keys():
             merged[key] = merged[key] | {"@" + key}
         for key, value in w.items():
@@ -133,14 +183,15 @@ def _merge_worlds(worlds: Iterable[World]) -> tuple[World, ...]:
                 merged[key] = value | {"@" + key}
             elif found is not value and not value <= found:
                 merged[key] = found | value
-    merged.merged = True
-    return (merged,)
+    return merged
 
 
 class State:
     """Alias facts are kept per path ("worlds": one points-to map per distinct path history, up to a bound);
-    moves and loans are "may" facts joined across paths.  Immutable once built: never mutate a state (or its
-    `moved` dict, or its worlds) that another node may hold."""
+    moves and loans are "may" facts joined across paths (`moved`: where each object may have been moved), and each
+    world also names the objects moved on its own paths (`World.gone`), so a use is a use after move only where
+    one path both moved the object and still reaches it through the place read.  Immutable once built: never
+    mutate a state (or its `moved` dict, or its worlds) that another node may hold."""
 
     __slots__ = ("borrows", "clean", "group", "loans", "moved", "worlds")
 
@@ -178,18 +229,18 @@ class State:
         return found
 
 
-def _join(a: State, b: State) -> State:
+def _join(a: State, b: State, live: Live | None = None) -> State:
     aw, bw = a.worlds, b.worlds
     if aw is bw:
         worlds = aw
     elif len(aw) == 1 and len(bw) == 1:
         wa, wb = aw[0], bw[0]
         if wa is wb or wa.key() == wb.key():
-            worlds = aw
+            worlds = aw if wb.gone <= wa.gone else (_with_gone(wa, wb.gone),)
         else:
-            worlds = _merge_worlds((wa, wb)) if wa.merged or wb.merged else (wa, wb)
+            worlds = _merge_worlds((wa, wb), live) if wa.merged or wb.merged or live is not None else (wa, wb)
     else:
-        worlds = _merge_worlds((*aw, *bw))
+        worlds = _merge_worlds((*aw, *bw), live)
     if a.moved is b.moved or not b.moved:
         moved = a.moved
     else:
@@ -212,7 +263,7 @@ def _same(a: State, b: State) -> bool:
         return False
     if a.worlds is b.worlds:
         return True
-    return {w.key() for w in a.worlds} == {w.key() for w in b.worlds}
+    return {(w.key(), w.gone) for w in a.worlds} == {(w.key(), w.gone) for w in b.worlds}
 
 
 #: Facts about tested local names one path knows: (name, fact) pairs, `ir.TEST_FACTS` or "const" (the name is bound
@@ -261,7 +312,7 @@ def _assume(facts: Facts, test: ir.Test) -> Facts | None:
 
 
 def _add_paths(
-    old: dict[Facts, State] | None, outs: dict[Facts, State], masks: dict[int, Facts], node: int
+    old: dict[Facts, State] | None, outs: dict[Facts, State], masks: dict[int, Facts], node: int, live: Live
 ) -> dict[Facts, State] | None:
     """The paths before `node` once `outs` arrive there; None when nothing changed."""
     mask = masks.get(node)
@@ -275,7 +326,7 @@ def _add_paths(
             merged[facts] = st
             changed = True
         else:
-            joined = _join(prev, st)
+            joined = _join(prev, st, live)
             if not _same(prev, joined):
                 merged[facts] = joined
                 changed = True
@@ -287,7 +338,7 @@ def _add_paths(
         states = iter(merged.values())
         joined = next(states)
         for st in states:
-            joined = _join(joined, st)
+            joined = _join(joined, st, live)
         merged = {common: joined}
     return merged
 
@@ -440,6 +491,7 @@ class _Analysis:
         self.graph = graph
         active = self.active = setup.active
         self._live: tuple[dict[str, int], list[int]] | None = None
+        self._live_in: tuple[dict[str, int], list[int]] | None = None
         self._choices: dict[int, tuple[int, Span]] | None = None
         self._running_items: frozenset[str] | None = None
         self.takes: set[int] = set()  # the `Bind`s staging what a taking call gives (`ir.taken_item`, `take`)
@@ -630,6 +682,8 @@ class _Analysis:
                     if found is not None and obj in found:
                         world[key] = (found - {obj}) | {old}
                         hit = True
+            if obj in world.gone:
+                world.gone = (world.gone - {obj}) | {old}
         if obj in s.moved:
             moved = dict(s.moved)
             moved[old] = moved.get(old, _NO_SITES) | moved.pop(obj)
@@ -663,15 +717,20 @@ class _Analysis:
             self.prefix_keys[id(place)] = keys
         sites: set[int] = set()
         chains = self.chains
-        for key in keys:
-            for obj in state.get(key):
-                c = chains.get(obj)
-                if c is None:
-                    c = self.chain(obj)
-                for link in c:
-                    found = moved.get(link)
-                    if found:
-                        sites |= found
+        for world in state.worlds:
+            gone = world.gone
+            if not gone:
+                continue  # nothing was moved on this world's paths
+            for key in keys:
+                for obj in _world_get(world, key):
+                    c = chains.get(obj)
+                    if c is None:
+                        c = self.chain(obj)
+                    for link in c:
+                        if link in gone:
+                            found = moved.get(link)
+                            if found:
+                                sites |= found
         return frozenset(sites)
 
     def check_use(self, state: State, node: Node, place: ir.Place, span: Span) -> bool:
@@ -718,9 +777,28 @@ class _Analysis:
 
     def live(self, node: Node) -> tuple[dict[str, int], int]:
         if self._live is None:
-            self._live = live_bits(self.graph)
+            self.compute_liveness()
+        assert self._live is not None
         index, bits = self._live
         return index, bits[node.id]
+
+    def compute_liveness(self) -> None:
+        index, out, inn = live_bits_around(self.graph)
+        self._live, self._live_in = (index, out), (index, inn)
+
+    def live_before(self, node_id: int) -> Live:
+        """Whether a place key may be read at node `node_id` or after it (its root name is live there)."""
+        if self._live_in is None:
+            self.compute_liveness()
+        assert self._live_in is not None
+        index, inn = self._live_in
+        bits = inn[node_id]
+
+        def live(key: str) -> bool:
+            bit = index.get(key.partition(".")[0])
+            return bit is not None and bool(bits >> bit & 1)
+
+        return live
 
     def active_loans(self, state: State, node: Node) -> list[Loan]:
         """Loans in force at `node`: a pending DeviceOp's until it is consumed (or unreachable), a `get_mut`
@@ -840,7 +918,7 @@ class _Analysis:
 
     def delete(self, state: State, node: Node, op: ir.Del) -> State:
         s = state.derive()
-        s.worlds = tuple(map(World, s.worlds))
+        s.worlds = tuple(map(_copy_world, s.worlds))
         for world in s.worlds:
             self.assign(s, world, op.place, _EMPTY)
         if op.place.root in self.active or not s.clean:
@@ -851,7 +929,7 @@ class _Analysis:
         if node.id in self.takes:
             return self.take(state, node, op)
         s = state.derive()
-        s.worlds = tuple(map(World, state.worlds))
+        s.worlds = tuple(map(_copy_world, state.worlds))
         plan = self.bind_plans[node.id]
         objs_info = self.objs
         if self.reporting and plan.checks:
@@ -953,7 +1031,7 @@ class _Analysis:
             return (own or _EMPTY) | {"@" + own_key}
 
         s = state.derive()
-        s.worlds = tuple(map(World, state.worlds))
+        s.worlds = tuple(map(_copy_world, state.worlds))
         if s.moved:
             # The moved items the container forgets are renamed apart (`rebirth`, as a loop's item of an earlier
             # iteration is): the states of earlier iterations, where this take gave them unmoved, join with these
@@ -991,7 +1069,7 @@ class _Analysis:
     def view(self, state: State, node: Node, op: ir.View) -> State:
         self.check_use(state, node, op.source, op.span)
         s = state.derive()
-        s.worlds = tuple(map(World, s.worlds))
+        s.worlds = tuple(map(_copy_world, s.worlds))
         prefix = f"v{node.id}:"
         for world in s.worlds:
             views: set[str] = set()
@@ -1104,6 +1182,10 @@ class _Analysis:
             if obj[0] == "@":
                 s.clean = False
         s.moved = moved
+        if objs:
+            # each path moves what the place refers to on it
+            key = op.place.key
+            s.worlds = tuple(_with_gone(world, _world_get(world, key) & objs) for world in s.worlds)
         if s.loans:
             heir = op.heir
             if heir is None:
@@ -1142,7 +1224,7 @@ class _Analysis:
         apart = [o for o in apart if o not in parents and o not in held and self.info(o).kind not in _OP_KINDS]
         if not apart:
             return
-        s.worlds = tuple(map(World, s.worlds))
+        s.worlds = tuple(map(_copy_world, s.worlds))
         for obj in sorted(apart):
             self.rebirth(s, obj, obj + _MOVED_MARK)
 
@@ -1302,7 +1384,7 @@ class _Analysis:
                 if old is None:
                     states[succ] = out
                 else:
-                    new = _join(old, out)
+                    new = _join(old, out, self.live_before(succ))
                     if _same(old, new):
                         continue
                     states[succ] = new
@@ -1378,7 +1460,7 @@ class _Analysis:
             if not outs:
                 continue
             for succ in node.succ:
-                merged = _add_paths(paths[succ], outs, masks, succ)
+                merged = _add_paths(paths[succ], outs, masks, succ, self.live_before(succ))
                 if merged is None:
                     continue
                 paths[succ] = merged

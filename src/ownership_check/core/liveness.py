@@ -33,6 +33,13 @@ def _uses_and_defs(op: SimpleOp | None) -> tuple[tuple[str, ...], tuple[str, ...
 
 def live_bits(graph: Graph) -> tuple[dict[str, int], list[int]]:
     """`(index, out)`: bit `index[name]` of `out[node id]` is set when `name` may be read after the node."""
+    index, out, _ = live_bits_around(graph)
+    return index, out
+
+
+def live_bits_around(graph: Graph) -> tuple[dict[str, int], list[int], list[int]]:
+    """`(index, out, inn)`: `live_bits`, and bit `index[name]` of `inn[node id]` set when `name` may be read at
+    the node or after it (what the state before the node can still be asked about)."""
     index: dict[str, int] = {}
     n = len(graph.nodes)
     gen = [0] * n
@@ -68,7 +75,7 @@ def live_bits(graph: Graph) -> tuple[dict[str, int], list[int]]:
                 if p not in pending:
                     pending.add(p)
                     work.append(p)
-    return index, out
+    return index, out, inn
 
 
 def live_out(graph: Graph) -> list[frozenset[str]]:
