@@ -110,6 +110,27 @@ class SummaryMove:
 
 
 @dataclass(frozen=True)
+class StoredOp:
+    """A pending op a method leaves in a dict (list, deque) attribute of its receiver (`self.inflight[rid] =
+    k.launch_async(prep, x, out)`): `attr` the attribute, `loans` what it still borrows of the objects the method
+    leaves in the receiver's containers too (`StoredItems.items`): (the item's index, mutable, where it borrows)."""
+
+    attr: str
+    loans: tuple[tuple[int, bool, Span], ...]
+
+
+@dataclass(frozen=True)
+class StoredItems:
+    """What a method leaves in its receiver's container attributes that another method may meet there (a method may
+    run after another): `items`, the attribute holding each new object it stores (`self.slots[rid] = out`), one per
+    object, and `ops`, the pending ops it stores beside them that borrow them.  Only items such an op borrows count
+    (any other stored object is a new value wherever it is read again, as before)."""
+
+    items: tuple[str, ...]
+    ops: tuple[StoredOp, ...]
+
+
+@dataclass(frozen=True)
 class CallSummary:
     """What one call of `function` does to the caller's values.
 
@@ -145,6 +166,10 @@ class CallSummary:
     borrow_timings: tuple[EffectTiming, ...] = ()
     # the parts of the tuples a generator yields (`YieldedPart`), for the caller's loop unpacking its items
     yielded_parts: tuple[YieldedPart, ...] = ()
+    # what a method leaves in its receiver's container attributes: pending ops borrowing the objects stored beside
+    # them (`StoredItems`), which every method of the class starts with (`init_state.method_start`); not a call's
+    # effect (the caller applies none of it)
+    stored: StoredItems | None = None
 
     @property
     def empty(self) -> bool:

@@ -1051,8 +1051,18 @@ def lower_call(call: Call[E], holder: ir.Place | None, sink: Lowering[E]) -> ir.
                     added = ir.FromPlace(arg.place, arg.span)
             else:
                 sink.lower_expr(arg.node)
+        taken: ir.Value | None = None
+        if stored < 0 and _takes_attribute_item(method.name, keeper, holder):
+            # `slot = self.slots.pop(rid)`: one of the items stored into the attribute (`take_from`), taken before
+            # the container forgets them
+            assert holder is not None
+            item = ir.FromPlace(ir.taken_item(keeper, stored_only=True), call.span)
+            sink.emit(ir.Bind((holder,), (item,), call.span), call.node)
+            taken = ir.FromPlace(holder, call.span)
         if stored < 0:
             sink.emit(ir.Del(ir.stored_item(keeper), call.span), call.node)
+        if taken is not None:
+            return taken
         shifted = ring_shift(method, len(call.args), added, call.span)
         if shifted is not None:
             sink.emit(shifted, call.node)
@@ -2198,6 +2208,25 @@ def kept_comprehension(stage: ir.Place) -> ir.Value:
     """The container a comprehension staged at `stage` builds: a new object whose stored items are the stage's
     (bound below the target by `bind_target`, the stage then dropped)."""
     return ir.Fresh(parts=(((ir.STORED_ATTR,), ir.stored_item(stage)),))
+
+
+#: The methods taking out, and giving, one item of a container held in an attribute (`self.slots.pop(rid)`).
+_ATTRIBUTE_TAKES: Final[frozenset[str]] = frozenset({"pop"})
+
+
+def _takes_attribute_item(name: str, keeper: ir.Place, holder: ir.Place | None) -> bool:
+    """Whether `name` called on `keeper` gives an item stored into it, bound to the name `holder`: `pop` of a
+    container held in an attribute (`slot = self.slots.pop(rid)`), which may be any object stored into it, here or,
+    in a method, by another method of the class (`init_state.method_start`), not a new value.  A local container's
+    `pop` keeps giving a new value (its items under literal keys are followed by `Container`)."""
+    return (
+        name in _ATTRIBUTE_TAKES
+        and bool(keeper.attrs)
+        and ir.STORED_ATTR not in keeper.attrs
+        and holder is not None
+        and not holder.attrs
+        and not holder.root.startswith("$")
+    )
 
 
 def _stored_argument(call: Call[E], method: MethodCall[E]) -> int | None:

@@ -919,8 +919,13 @@ class _Analysis:
     def delete(self, state: State, node: Node, op: ir.Del) -> State:
         s = state.derive()
         s.worlds = tuple(map(_copy_world, s.worlds))
+        stored = op.place.key.endswith(_STORED)
         for world in s.worlds:
             self.assign(s, world, op.place, _EMPTY)
+            if stored:
+                # a taking method (`jobs.pop(k)`, `ops.clear()`): the container forgets what was stored (`assign`
+                # only ever adds to a container's stored items)
+                world[op.place.key] = _EMPTY
         if op.place.root in self.active or not s.clean:
             self.collect(s)
         return s
@@ -1014,12 +1019,19 @@ class _Analysis:
         found = _taken_source(value)
         assert found is not None
         container, part = found
+        # `stored_only` (`ir.TAKEN_STORED_ONLY`): what this function never saw stored is a new object, not the
+        # caller's stored items (a summary's move of them would hit every item at once, at each call)
+        stored_only = part == _STORED_ONLY_PART
+        if stored_only:
+            part = None
         stored_key = container + _STORED
         prefix = container + "." + ir.STORED_PART_PREFIX
         own_key = None if part is None else prefix + part + ">"
         length = "" if part is None else "/" + part.split("/", 1)[1] + ">"
 
         def candidates(world: World) -> frozenset[str]:
+            if stored_only:
+                return world.get(stored_key, _EMPTY)
             if own_key is None:
                 return _world_get(world, stored_key)
             own = world.get(own_key)
@@ -1805,6 +1817,10 @@ def _share_stored(world: World, target: ir.Place, objs: frozenset[str]) -> None:
         alias = key + suffix
         found = world.get(alias)
         world[alias] = objs if found is None else found | objs
+
+
+#: The part `_taken_source` reads from `ir.TAKEN_STORED_ONLY`.
+_STORED_ONLY_PART = ir.TAKEN_STORED_ONLY[len(ir.TAKEN_PREFIX) : -1].strip()
 
 
 def _taken_source(value: ir.Value) -> tuple[str, str | None] | None:

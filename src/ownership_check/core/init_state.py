@@ -28,11 +28,11 @@ class's methods: `single`), as for the prepared launches and aliases `__init__` 
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TypeVar
 
 from ownership_check.core import ir
-from ownership_check.core.call_effects import CallSummary
+from ownership_check.core.call_effects import CallSummary, StoredItems
 from ownership_check.core.calls import SHARED_OP, Choices, Operand
 from ownership_check.core.cfg import build
 from ownership_check.core.checker import State, _Analysis, _setup
@@ -51,6 +51,9 @@ class InitFacts:
     views: tuple[tuple[str, str, ir.Region | None], ...] = ()
     # `stale`: (attribute, its base, where another method moves the base, help, whether that move is `assumed`)
     stale: tuple[tuple[str, str, Span, str | None, bool], ...] = ()
+    # `stored`: what the class's methods leave in `self`'s container attributes (`StoredItems`): pending ops that
+    # borrow objects stored beside them, which a method may meet there (another method, or itself, ran before)
+    stored: tuple[StoredItems, ...] = ()
 
 
 NO_FACTS = InitFacts()
@@ -67,7 +70,20 @@ def init_facts(
 ) -> InitFacts:
     """The facts `__init__` (lowered as `function`, its receiver parameter named `receiver`) leaves on `self`'s
     attributes in `single` (bound by nothing else in the class).  `methods`: the call summaries of the class's other
-    methods, asked for only when an attribute is a view of one they may bind anew (`stale`)."""
+    methods, asked for when an attribute is a view of one they may bind anew (`stale`), and for what they leave in
+    `self`'s containers (`stored`: a method may run after any of them)."""
+    own = _own_facts(function, receiver, single, methods)
+    stored = tuple(dict.fromkeys(s.stored for s in methods() if s.stored is not None))
+    return replace(own, stored=stored) if stored else own
+
+
+def _own_facts(
+    function: ir.Function,
+    receiver: str,
+    single: Collection[str],
+    methods: Callable[[], Iterable[CallSummary]],
+) -> InitFacts:
+    """`init_facts` but `stored`: what `__init__`'s own exit state says."""
     graph = build(function)
     setup = _setup(graph, (receiver,))
     if setup is None:
@@ -219,7 +235,31 @@ def method_start(
         place = ir.Place(receiver, (attr,))
         ops.append(ir.Bind((place,), (ir.Fresh(),), span))
         ops.append(ir.Move(place, where, help_text))
+    for number, stored in enumerate(facts.stored):
+        ops.extend(_stored_start(stored, receiver, number, span))
     return tuple(ops)
+
+
+def _stored_start(stored: StoredItems, receiver: str, number: int, span: Span) -> list[ir.Op]:
+    """What one method left in `self`'s containers (`StoredItems`, the `number`th of the class's), as a method
+    starts with it: each object a new one stored into its attribute (`ir.stored_item`, which gains it), each op a
+    new one stored into its own, borrowing those objects at the spans where that method's launch borrowed them (in
+    a borrow group of its own, negative so no call of the method has it), so a move of an item taken back out
+    (`self.slots.pop(rid).partition(...)`) while the op is kept is `E0505`, as the runtime's `BorrowError`."""
+    ops: list[ir.Op] = []
+    temps = [ir.Place(f"$stored{number}_{i}", (), f"{receiver}.{attr}[...]") for i, attr in enumerate(stored.items)]
+    for temp in temps:
+        ops.append(ir.Bind((temp,), (ir.Fresh(),), span))
+    for index, op in enumerate(stored.ops):
+        holder = ir.stored_item(ir.Place(receiver, (op.attr,)))
+        group = -1 - 1000 * number - index
+        for item, mutable, where in op.loans:
+            ops.append(ir.Borrow(temps[item], mutable, group, where, holder))
+        ops.append(ir.Bind((holder,), (ir.Fresh("op"),), span))
+    for attr, temp in zip(stored.items, temps, strict=True):
+        ops.append(ir.Bind((ir.stored_item(ir.Place(receiver, (attr,))),), (ir.FromPlace(temp, span),), span))
+        ops.append(ir.Del(temp, span))
+    return ops
 
 
 def comprehension_kernels(

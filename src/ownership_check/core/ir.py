@@ -163,13 +163,18 @@ def stored_part(container: Place, index: int | None, length: int) -> Place:
     return Place(container.root, (*container.attrs, attr), f"{container.text}[...]")
 
 
-def taken_item(container: Place, index: int | None = None, length: int = 0) -> Place:
+#: The attribute `taken_item(..., stored_only=True)` reads: only what was stored here is known (`calls`' `pop` of an
+#: attribute's container), and a container whose stored items this function never saw gives a new object.
+TAKEN_STORED_ONLY: Final[str] = TAKEN_PREFIX + " stored>"
+
+
+def taken_item(container: Place, index: int | None = None, length: int = 0, stored_only: bool = False) -> Place:
     """`container.<taken>` (`<taken i/n>`: part `i` of an `n`-item unpacking): what a call taking an item out of
     `container` gives (`queue.get()`, `heapq.heappop(heap)`, `calls.take_from`).  Read only by a `Bind` staging
     it in a temporary, which the checker evaluates specially (`checker`'s `take`): one of the items stored
     (`stored_item`, or the parts `stored_part`) that is not known to be moved there, after which the container
     forgets the moved ones; a new object when none is left."""
-    attr = TAKEN_PREFIX + (">" if index is None else f" {index}/{length}>")
+    attr = TAKEN_STORED_ONLY if stored_only else TAKEN_PREFIX + (">" if index is None else f" {index}/{length}>")
     return Place(container.root, (*container.attrs, attr), f"{container.text}[...]")
 
 

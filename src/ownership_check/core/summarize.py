@@ -17,6 +17,8 @@ from ownership_check.core.call_effects import (
     CallSummary,
     EffectTiming,
     ParamPath,
+    StoredItems,
+    StoredOp,
     SummaryBrandCheck,
     SummaryMove,
     SuspendedLoan,
@@ -24,6 +26,7 @@ from ownership_check.core.call_effects import (
 )
 from ownership_check.core.cfg import Graph, build
 from ownership_check.core.checker import State, _Analysis, _setup
+from ownership_check.diagnostics import Span
 
 
 class _SummaryAnalysis(_Analysis):
@@ -103,6 +106,45 @@ def _yielded_parts(
         source = next(iter(sources)) if len(sources) == 1 else None
         parts.append(YieldedPart(index, source, tuple(sorted(loans.items())) if source is None else ()))
     return tuple(parts) if parts and sorted(found) == list(range(len(found))) else ()
+
+
+#: The mark of a key below a container that keeps what is stored into it (`ir.STORED_ATTR`).
+_STORED = "." + ir.STORED_ATTR
+
+
+def _stored_items(analysis: _Analysis, graph: Graph, exit_state: State, receiver: str) -> StoredItems | None:
+    """What the method leaves in its receiver's container attributes (`StoredItems`), read at its exit: the new
+    objects bound below `self.<attr>.<stored>` (`calls.store_into`) that a pending op also kept there borrows
+    (`self.slots[rid] = out` beside `self.inflight[rid] = k.launch_async(prep, x, out)`).  None when there is none."""
+    prefix = receiver + "."
+    stored: dict[str, str] = {}  # new object -> the attribute holding it
+    for world in exit_state.worlds:
+        for key, objs in sorted(world.items()):
+            attr = key[len(prefix) : -len(_STORED)]
+            if not key.startswith(prefix) or not key.endswith(_STORED) or not attr or "." in attr or "$" in attr:
+                continue
+            for obj in sorted(objs):
+                if obj[0] != "@":
+                    stored.setdefault(obj, attr)
+    items: dict[str, int] = {}
+    ops: dict[str, list[tuple[int, bool, Span]]] = {}
+    for loan in sorted(exit_state.loans, key=lambda ln: (ln.holder_obj or "", ln.obj, ln.mutable, ln.node)):
+        holder = loan.holder_obj
+        if holder is None or holder not in stored or loan.obj not in stored or loan.obj == holder:
+            continue
+        if analysis.info(holder).kind not in ("op", "shared_op"):
+            continue
+        borrow = graph.nodes[loan.node].op
+        if not isinstance(borrow, ir.Borrow):
+            continue
+        index = items.setdefault(loan.obj, len(items))
+        ops.setdefault(holder, []).append((index, loan.mutable, borrow.span))
+    if not ops:
+        return None
+    return StoredItems(
+        tuple(stored[obj] for obj in items),
+        tuple(StoredOp(stored[holder], tuple(dict.fromkeys(loans))) for holder, loans in ops.items()),
+    )
 
 
 def _new_op(source: ParamPath | ir.Fresh | None) -> bool:
@@ -366,4 +408,5 @@ def call_summary(
         _suspended_loans(analysis, graph, states, wanted),
         tuple(timings[number] for number in sorted(groups)),
         _yielded_parts(analysis, graph, states, wanted),
+        _stored_items(analysis, graph, exit_state, receiver) if receiver is not None else None,
     )

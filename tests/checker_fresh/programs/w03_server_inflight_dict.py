@@ -1,5 +1,5 @@
 # fresh-expect: E0505 at line 42
-# fresh-known-miss: cli,mypy buffer taken back out of a dict attribute filled by item assignment in another method (self.slots[rid] = out; later slot = self.slots.pop(rid); slot.partition(...)) while self.inflight[rid] holds the pending launch_async op borrowing it: the popped item is a new value
+# (fixed: a buffer taken back out of a dict attribute that another method filled, while an op it stored beside it borrows it)
 """An inference server keeps one pending launch per request and recycles output slots."""
 import numpy as np
 
