@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -313,6 +313,14 @@ _BUFFER_MOVE_HELPS = frozenset(messages.move_help(kind) for kind in ("partition"
 #: The mark of a key below a container that keeps an op stored into it (`ir.STORED_ATTR`).
 _STORED = "." + ir.STORED_ATTR
 
+#: The mark of a key below a container that keeps the objects stored into it more than once (`ir.STORED_AGAIN_ATTR`).
+_STORED_AGAIN = "." + ir.STORED_AGAIN_ATTR
+#: The mark of a key below a container that keeps the objects a take gave (`_Analysis.take`): storing one again puts
+#: it back, it is not held twice.
+_GIVEN = ".<given>"
+#: The mark of a container's copy made before a `heapreplace` stores into it (`ir.REPLACED_ATTR`).
+_REPLACED = "." + ir.REPLACED_ATTR
+
 #: Keys that keep no object reachable (`reach`).
 _UNREACHING: tuple[str, ...] = (ir.ARGUMENT_TEMP_PREFIX,)
 #: The mark ending the id a moved object takes (`_Analysis.moved_apart`).
@@ -498,6 +506,7 @@ class _Analysis:
         simple: list[bool] = []
         copies: list[tuple[int, str]] = []
         derived: list[int] = []
+        stored_copies: list[tuple[str, str]] = []
         checks = touches = False
         targets = op.targets
         for i, v in enumerate(op.values):
@@ -522,6 +531,8 @@ class _Analysis:
                 values.append(source.key if source.attrs else root)
                 if root in active:
                     checks = True
+                if source.attrs[-1:] == (ir.STORED_ATTR,) and targets[i].attrs[-1:] == (ir.STORED_ATTR,):
+                    stored_copies.append((source.key[: -len(_STORED)], targets[i].key[: -len(_STORED)]))
             else:
                 assert isinstance(v, ir.Fresh)
                 obj = f"n{node_id}.{i}"
@@ -553,6 +564,7 @@ class _Analysis:
             checks or touches,
             tuple(copies),
             tuple(derived),
+            tuple(stored_copies),
         )
 
     # --- objects --------------------------------------------------------------------------------------------
@@ -915,6 +927,10 @@ class _Analysis:
             for world in s.worlds:
                 for j, source in plan.copies:
                     _copy_value_paths(world, source, keys[j])
+        if plan.stored_copies:
+            for world in s.worlds:
+                for source, target in plan.stored_copies:
+                    _copy_stored_parts(world, source, target)
         if plan.touches or not s.clean:
             self.collect(s)
         if s.moved:
@@ -926,7 +942,8 @@ class _Analysis:
         `heapq.heappop(heap)`).  The item is one of those stored into it (`ir.stored_item`; for part `i` of an
         `n`-name unpacking, part `i` of the `n`-item displays stored (`ir.stored_part`), and an object not known
         here where something else was stored, or nothing known) that is not known to be moved here, and the
-        container forgets the moved ones.
+        container forgets the moved ones; except an object stored into it more than once (`ir.STORED_AGAIN_ATTR`:
+        one `mask` pushed with every job), which a later take may give again, moved or not.
         Why not every stored item: the objects are allocation sites, so in a drain loop (`while q: b = q.get();
         b.partition(...)`) the container still "may hold" the object the previous iteration took and moved; the
         runtime never hands it out again.  The price: taking an item moved while still in the container (moved
@@ -952,6 +969,15 @@ class _Analysis:
             # no display of this length stored, or something else too: that part may be an object not known here
             return (own or _EMPTY) | {"@" + own_key}
 
+        again_key, given_key = container + _STORED_AGAIN, container + _GIVEN
+
+        def spent(world: World, moved: Mapping[str, object]) -> Callable[[str], bool]:
+            # an item a take gave (on some path: `moved` too is one fact for all paths) and then moved, held once:
+            # the runtime never hands it out again
+            given = frozenset().union(*(w.get(given_key, _EMPTY) for w in s.worlds))
+            again = world.get(again_key, _EMPTY)
+            return lambda o: o in moved and o in given and o not in again
+
         s = state.derive()
         s.worlds = tuple(map(World, state.worlds))
         if s.moved:
@@ -962,20 +988,26 @@ class _Analysis:
                 o
                 for w in s.worlds
                 for objs in (candidates(w), *(w[k] for k in w if k == stored_key or k.startswith(prefix)))
-                for o in objs
-                if o in s.moved
+                for o in filter(spent(w, s.moved), objs)
             }
             for obj in sorted(forgotten):
                 self.rebirth(s, obj)
         moved = s.moved
         picks: list[frozenset[str]] = []
         for world in s.worlds:
-            picks.append(frozenset(o for o in candidates(world) if o not in moved))
+            gone = spent(world, moved)
+            picks.append(frozenset(o for o in candidates(world) if not gone(o)))
             if moved:
                 for key in [k for k in world if k == stored_key or k.startswith(prefix)]:
                     held = world[key]
-                    if any(o in moved for o in held):
-                        world[key] = frozenset(o for o in held if o not in moved)
+                    if any(map(gone, held)):
+                        world[key] = frozenset(o for o in held if not gone(o))
+            if picks[-1]:
+                world[given_key] = world.get(given_key, _EMPTY) | picks[-1]
+                if container.endswith(_REPLACED):
+                    # a take from the copy a `heapreplace` made (`ir.replaced_items`) is one from the container
+                    owner = container[: -len(_REPLACED)] + _GIVEN
+                    world[owner] = world.get(owner, _EMPTY) | picks[-1]
         fresh = f"n{node.id}.0"
         if not all(picks):
             if fresh in self.objs:
@@ -1051,6 +1083,15 @@ class _Analysis:
             # (`ops.clear()`, `ir.Del`) forgets them
             held = world.get(key)
             if held is not None:
+                again = objs & held if key.endswith(_STORED) else _EMPTY
+                if again:
+                    # an object stored a second time (`calls.store_into`): a take may give it again; one a take
+                    # gave is being put back (`heappush(heap, (prio + 1, i, item))` of a popped `item`), not twice
+                    container = key[: -len(_STORED)]
+                    again -= world.get(container + _GIVEN, _EMPTY)
+                if again:
+                    many = container + _STORED_AGAIN
+                    world[many] = world.get(many, _EMPTY) | again
                 objs = objs | held
             _share_stored(world, target, objs)
         world[key] = objs
@@ -1725,6 +1766,22 @@ def _share_stored(world: World, target: ir.Place, objs: frozenset[str]) -> None:
         world[alias] = objs if found is None else found | objs
 
 
+#: What `_copy_stored_parts` copies with a container's stored items.
+_COPIED_WITH_ITEMS: tuple[str, ...] = (ir.STORED_PART_PREFIX, ir.STORED_AGAIN_ATTR, _GIVEN[1:])
+
+
+def _copy_stored_parts(world: World, source: str, target: str) -> None:
+    """`target.<stored> := source.<stored>` (`calls.lower_assignment` of a `selects` call, a `heapreplace`'s copy):
+    the parts stored with the items (`ir.stored_part`), the objects stored more than once (`ir.STORED_AGAIN_ATTR`)
+    and those a take gave are the target's too, so a take from the new list gives the parts a take from the old one
+    would, and not an item the old one gave and saw moved."""
+    prefix = source + "."
+    for key, held in list(world.items()):
+        if key.startswith(prefix) and key[len(prefix) :].startswith(_COPIED_WITH_ITEMS):
+            copied = target + key[len(source) :]
+            world[copied] = world.get(copied, _EMPTY) | held
+
+
 def _taken_source(value: ir.Value) -> tuple[str, str | None] | None:
     """For a value read from `container.<taken>` (`ir.taken_item`): the container's key and the part taken
     (`"i/n"`, None for a whole item); None for any other value."""
@@ -1760,6 +1817,9 @@ class _BindPlan:
     touches: bool  # reads or writes an active place (so it can make a moved object unreachable)
     copies: tuple[tuple[int, str], ...] = ()  # (target index, source key): op value paths copied below the target
     derived: tuple[int, ...] = ()  # values that are loop items (`ir.ITEM_ATTR`)
+    # (source container key, target container key): a container's stored items bound from another's
+    # (`leaders = heapq.nsmallest(3, heap)`): the parts stored with them are copied too (`_copy_stored_parts`)
+    stored_copies: tuple[tuple[str, str], ...] = ()
 
 
 def check_function(function: ir.Function) -> list[Diagnostic]:
