@@ -941,13 +941,14 @@ class _Analysis:
         """`target := container.<taken>` (`ir.taken_item`): a call took an item out of a container (`q.get()`,
         `heapq.heappop(heap)`).  The item is one of those stored into it (`ir.stored_item`; for part `i` of an
         `n`-name unpacking, part `i` of the `n`-item displays stored (`ir.stored_part`), and an object not known
-        here where something else was stored, or nothing known) that is not known to be moved here, and the
-        container forgets the moved ones; except an object stored into it more than once (`ir.STORED_AGAIN_ATTR`:
-        one `mask` pushed with every job), which a later take may give again, moved or not.
+        here where something else was stored, or nothing known) except one an earlier take from this container
+        gave and that was then moved (spent), which the container forgets; an object stored into it more than once
+        (`ir.STORED_AGAIN_ATTR`: one `mask` pushed with every job) is never spent, a later take may give it again.
         Why not every stored item: the objects are allocation sites, so in a drain loop (`while q: b = q.get();
         b.partition(...)`) the container still "may hold" the object the previous iteration took and moved; the
-        runtime never hands it out again.  The price: taking an item moved while still in the container (moved
-        through another name, then taken) is not reported.  No item left: a new object."""
+        runtime never hands it out again.  An item moved while still in the container (through another name, or
+        through a copy of the container's tuples: a leaderboard `heapq.nsmallest` made) is no take's gift, so it is
+        a moved candidate and its use is reported.  No item left: a new object."""
         value = op.values[0]
         assert isinstance(value, ir.FromPlace)
         found = _taken_source(value)
@@ -971,12 +972,16 @@ class _Analysis:
 
         again_key, given_key = container + _STORED_AGAIN, container + _GIVEN
 
-        def spent(world: World, moved: Mapping[str, object]) -> Callable[[str], bool]:
+        def spender(moved: Mapping[str, object]) -> Callable[[World], Callable[[str], bool]]:
             # an item a take gave (on some path: `moved` too is one fact for all paths) and then moved, held once:
-            # the runtime never hands it out again
+            # the runtime never hands it out again (what this take gives is not given yet)
             given = frozenset().union(*(w.get(given_key, _EMPTY) for w in s.worlds))
-            again = world.get(again_key, _EMPTY)
-            return lambda o: o in moved and o in given and o not in again
+
+            def spent(world: World) -> Callable[[str], bool]:
+                again = world.get(again_key, _EMPTY)
+                return lambda o: o in moved and o in given and o not in again
+
+            return spent
 
         s = state.derive()
         s.worlds = tuple(map(World, state.worlds))
@@ -984,18 +989,20 @@ class _Analysis:
             # The moved items the container forgets are renamed apart (`rebirth`, as a loop's item of an earlier
             # iteration is): the states of earlier iterations, where this take gave them unmoved, join with these
             # without making this take's item look moved.
+            spent = spender(s.moved)
             forgotten = {
                 o
                 for w in s.worlds
                 for objs in (candidates(w), *(w[k] for k in w if k == stored_key or k.startswith(prefix)))
-                for o in filter(spent(w, s.moved), objs)
+                for o in filter(spent(w), objs)
             }
             for obj in sorted(forgotten):
                 self.rebirth(s, obj)
         moved = s.moved
+        spent = spender(moved)  # after the renaming
         picks: list[frozenset[str]] = []
         for world in s.worlds:
-            gone = spent(world, moved)
+            gone = spent(world)
             picks.append(frozenset(o for o in candidates(world) if not gone(o)))
             if moved:
                 for key in [k for k in world if k == stored_key or k.startswith(prefix)]:
