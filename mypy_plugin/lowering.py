@@ -2713,24 +2713,73 @@ class FunctionLowerer(calls.PlaceNaming):
         items = self.literal_items(node.expr)
         if items is None:
             items = self.registry_items(node.expr, node.index)
-        elements = self.iterated_container(node.expr) if items is None else None
+        shown = self.display_loop(node.expr) if items is None else None
+        arms = None if shown is None else calls.display_loop_arms(self.target(node.index), *shown, self)
+        elements = self.iterated_container(node.expr) if items is None and arms is None else None
         if items is not None:
             # `for out, inp in ((x, x), (y, z)):` binds the target to one of the displayed items per iteration.
-            arms = tuple(self.block(functools.partial(self.assign, [node.index], item)) for item in items)
-            head = self.block(lambda: self.emit(ir.Branch(arms, span_of(node.index))))
+            literal_arms = tuple(self.block(functools.partial(self.assign, [node.index], item)) for item in items)
+            head = self.block(lambda: self.emit(ir.Branch(literal_arms, span_of(node.index))))
+        elif arms is not None:
+            # `for i, (host, beam) in enumerate(zip(hosts, (b0, b1)))`: item `k` of the display per iteration
+            display_arms = arms
+            head = self.block(lambda: self.emit(ir.Branch(display_arms, span_of(node.index))))
         elif elements is not None:
             # `for part in parts:` of a container list of known length: its items in order, as a display's
             places, container, enumerated, paired = elements
             target = self.target(node.index)
             arms = calls.bind_elements(target, places, span_of(node.expr), self, container, enumerated, paired)
             head = self.block(lambda: self.emit(ir.Branch(arms, span_of(node.index))))
+        elif (selected := self.selected_loop(node.expr)) is not None:
+            # `for _, i, beam in leaders` of `leaders = heapq.nsmallest(3, heap)`: each item taken once
+            source, enumerated = selected
+            span = span_of(node.expr)
+            head = self.block(
+                lambda: calls.bind_selected_iteration(self.target(node.index), source, enumerated, span, self)
+            )
         else:
             shape, sources = self.iteration(node.expr)
             head = self.block(lambda: self.bind_iteration(self.target(node.index), shape, sources))
         body = self.block(lambda: self.suite(node.body))
         orelse = self.block(lambda: self.suite(node.else_body))
-        unrolled = items is not None or elements is not None
+        unrolled = items is not None or arms is not None or elements is not None
         self.emit(ir.Loop(head, body, orelse, span_of(node.index), unrolled=unrolled))
+
+    def display_loop(
+        self, expr: Expression
+    ) -> tuple[bool, list[calls.DisplayOperand[Expression]] | None, tuple[Expression, ...]] | None:
+        """A loop over `enumerate(display)`, or `zip(...)` (also inside `enumerate`) with a display among its
+        operands, for `calls.display_loop_arms` (the CLI's `display_loop`)."""
+        enumerated = (
+            isinstance(expr, CallExpr)
+            and self.builtin(expr.callee) == "enumerate"
+            and expr.arg_kinds[:1] == [ARG_POS]
+            and all(
+                kind == ARG_NAMED and name == "start"
+                for kind, name in zip(expr.arg_kinds[1:], expr.arg_names[1:], strict=True)
+            )
+        )
+        if enumerated:
+            assert isinstance(expr, CallExpr)
+            expr = expr.args[0]
+        if (
+            isinstance(expr, CallExpr)
+            and self.builtin(expr.callee) == "zip"
+            and ARG_POS in expr.arg_kinds
+            and all(
+                kind == ARG_POS or (kind == ARG_NAMED and name == "strict")
+                for kind, name in zip(expr.arg_kinds, expr.arg_names, strict=True)
+            )
+        ):
+            operands: list[calls.DisplayOperand[Expression]] = []
+            for arg, kind in zip(expr.args, expr.arg_kinds, strict=True):
+                if kind == ARG_POS:
+                    shown = self.literal_items(arg)
+                    operands.append(shown if shown is not None else self.iteration_source(arg))
+            displays = [operand for operand in operands if isinstance(operand, tuple)]
+            return (enumerated, operands, min(displays, key=len)) if displays else None
+        shown = self.literal_items(expr) if enumerated else None
+        return None if shown is None else (True, None, shown)
 
     def iterated_container(
         self, expr: Expression
@@ -3361,8 +3410,39 @@ class FunctionLowerer(calls.PlaceNaming):
         if (star := _starred_take(targets, value)) is not None and (rest := self.containers.get(star[0])):
             stars = calls.sequence_elements(self.name(star[0]), star[0], rest)
             self.lengths[star[0]] = star[1]
-        shape = calls.Assignment(tuple(self.target(t) for t in targets), value, split, items, elements, stars)
+        selects = self.selected_container(value)
+        shape = calls.Assignment(tuple(self.target(t) for t in targets), value, split, items, elements, stars, selects)
         calls.lower_assignment(shape, self)
+
+    def selected_container(self, value: Expression) -> ir.Place | None:
+        """The container place whose items a call makes a new list of (the CLI's `selected_container`)."""
+        if not isinstance(value, CallExpr) or any(kind not in (ARG_POS, ARG_NAMED) for kind in value.arg_kinds):
+            return None
+        positional = [a for a, kind in zip(value.args, value.arg_kinds, strict=True) if kind == ARG_POS]
+        keywords = [n for n, kind in zip(value.arg_names, value.arg_kinds, strict=True) if kind == ARG_NAMED]
+        found = (stdlib_flow.selected_operand(n, len(positional), keywords) for n in self.ctx.names(value.callee))
+        position = next((p for p in found if p is not None), None)
+        return None if position is None else self.place(positional[position])
+
+    def selected_loop(self, expr: Expression) -> tuple[ir.Place, bool] | None:
+        """A loop over a name bound once to a list a call made of a container's items, or over `enumerate` of it
+        (the CLI's `selected_loop`)."""
+        enumerated = (
+            isinstance(expr, CallExpr)
+            and self.builtin(expr.callee) == "enumerate"
+            and expr.arg_kinds[:1] == [ARG_POS]
+            and all(
+                kind == ARG_NAMED and name == "start"
+                for kind, name in zip(expr.arg_kinds[1:], expr.arg_names[1:], strict=True)
+            )
+        )
+        if enumerated:
+            assert isinstance(expr, CallExpr)
+            expr = expr.args[0]
+        if not isinstance(expr, NameExpr) or (call := self.iterators.get(expr.name)) is None:
+            return None
+        place = self.place(expr) if self.selected_container(call) is not None else None
+        return None if place is None else (place, enumerated)
 
     def copied_fields(self, target: Expression, value: CallExpr) -> bool:
         """`low = dataclasses.replace(step, dst=step.src)`, `clone = copy.copy(step)` of a name whose class is a

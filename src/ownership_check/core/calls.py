@@ -901,6 +901,9 @@ class Assignment(Generic[E]):
     items: tuple[E, ...] | None = None
     elements: tuple[ir.Place, ...] | None = None
     star_elements: tuple[ir.Place, ...] | None = None
+    # the value is a new list of the items of this container place (`stdlib_flow.selected_operand`:
+    # `leaders = heapq.nsmallest(3, heap)`): what was stored into it is stored into the target too
+    selects: ir.Place | None = None
 
 
 @dataclass(frozen=True)
@@ -2020,6 +2023,12 @@ def lower_assignment(assignment: Assignment[E], sink: Lowering[E]) -> None:
     value = sink.value(assignment.value, holder)
     for target in targets:
         bind_target(target, value, sink)  # a target given the new object also gets what it is made of
+    if holder is not None and assignment.selects is not None:
+        # `leaders = heapq.nsmallest(3, heap)`: the new list holds the heap's stored tuples (the checker copies
+        # their parts with the stored items)
+        span = single.span if isinstance(single, PlaceTarget) else _NO_SPAN
+        selected = ir.FromPlace(ir.stored_item(assignment.selects), span)
+        sink.emit(ir.Bind((ir.stored_item(holder),), (selected,), span))
     if holder is not None and not holder.attrs and isinstance(single, PlaceTarget) and isinstance(value, ir.Fresh):
         if value.kind in MUST_USE_KINDS:
             sink.emit(ir.Produce(holder, single.span), assignment.value)
@@ -2088,10 +2097,13 @@ def _container_call(call: Call[E], flow: ContainerFlow, sink: Lowering[E]) -> ir
     sink.lower_expr(call.callee)
     taken: ir.Value | None = None
     if flow.takes and flow.take_first and flow.stores is not None:
-        # `heapreplace`: the item is taken before the new one is pushed, so it is staged first
-        staged = sink.temp(container.text)
-        sink.emit(ir.Bind((staged,), (take_from(container, call.span),), call.span), call.node)
-        taken = ir.FromPlace(staged, call.span)
+        # `heapreplace`: the item is taken before the new one is pushed, so it is taken from a copy of the stored
+        # items made first (`ir.replaced_items`: what the copy gives counts as given by the container), which
+        # keeps the parts an unpacking target takes (`_, _, got = heapq.heapreplace(heap, item)`)
+        snapshot = ir.replaced_items(container)
+        held = ir.FromPlace(ir.stored_item(container), call.span)
+        sink.emit(ir.Bind((ir.stored_item(snapshot),), (held,), call.span), call.node)
+        taken = take_from(snapshot, call.span)
     for index, arg in enumerate(call.args):
         if index == flow.container:
             sink.emit(ir.Use(container, arg.span), call.node)
@@ -2586,6 +2598,23 @@ def bind_iteration(target: Target[E], shape: str, sources: Sequence[IterationSou
     bind_target(target, ir.Fresh(), sink)
 
 
+def bind_selected_iteration(
+    target: Target[E], source: ir.Place, enumerated: bool, span: Span, sink: Lowering[E]
+) -> None:
+    """Bind a `for` target for one iteration over a list a `selects` call made of a container's items (`for rank,
+    (score, i, beam) in enumerate(leaders)` of `leaders = heapq.nsmallest(3, heap)`): the item is taken from the
+    list as a heap's pop takes it (`take_from`: one of the tuples stored, each part any object stored as that part,
+    an item this loop took and moved not given again), so a tensor moved through an item popped from the heap
+    (`best`) is the moved object when the loop reads it.  `enumerated`: the index `enumerate` adds is new."""
+    if enumerated:
+        if not isinstance(target, UnpackTarget) or target.starred or len(target.items) != 2:
+            bind_target(target, ir.Fresh(), sink)
+            return
+        bind_target(target.items[0], ir.Fresh(), sink)
+        target = target.items[1]
+    bind_target(target, take_from(source, span), sink)
+
+
 def _bind_unpacked_item(target: Target[E], source: IterationSource, site: int, sink: Lowering[E]) -> bool:
     """`for op, out in pending` (also `for _, op in pending`, `(op, out)` of `enumerate(pending)` or
     `jobs.items()`): each name the item of a place unpacks into is an item of the place of its own
@@ -2686,6 +2715,58 @@ def bind_elements(
         sink.block(lambda i=index, e=element: bind(i, e))  # type: ignore[misc]
         for index, element in enumerate(elements)
     )
+
+
+#: One operand of a loop over `zip(...)` / `enumerate(...)` with a display among them (`display_loop_arms`): a
+#: display's item nodes, or where the loop takes the items of any other operand (`bind_iteration`'s source).
+DisplayOperand = tuple[E, ...] | IterationSource
+
+
+def display_loop_arms(
+    target: Target[E],
+    enumerated: bool,
+    operands: Sequence[DisplayOperand[E]] | None,
+    display: tuple[E, ...],
+    sink: Lowering[E],
+) -> tuple[ir.Block, ...] | None:
+    """The head arms of a loop over `enumerate(display)`, `zip(xs, display)` or `enumerate(zip(xs, display))` of a
+    tuple or list display (`for i, (host, beam) in enumerate(zip(hosts, (beam0, beam1, beam2)))`): arm `k` binds
+    the target to item `k` of each display, as a loop over the display itself does (`ir.Loop.unrolled`: in order,
+    once per item), so the part a display operand gives is that item's object, not a new value.  `operands`: the
+    zip's operands (None: no zip, the loop is over `display` itself, through `enumerate`); a non-display operand's
+    part is the item the loop takes from it (`ir.iteration_item`, a new value where it is no place); `display`: the
+    shortest display, whose length is the number of arms.  The index `enumerate` adds is a new value.  None (nothing
+    emitted) when the target does not unpack so (a starred target, a name for a zip's tuple)."""
+    item_target: Target[E] = target
+    if enumerated:
+        if not isinstance(target, UnpackTarget) or target.starred or len(target.items) != 2:
+            return None
+        item_target = target.items[1]
+    if operands is not None and (
+        not isinstance(item_target, UnpackTarget) or item_target.starred or len(item_target.items) != len(operands)
+    ):
+        return None
+    site = sink.next_group()
+
+    def part(operand: DisplayOperand[E], index: int) -> ir.Value:
+        if isinstance(operand, tuple):
+            return sink.value(operand[index])
+        if isinstance(operand, Recurring) or operand is None:
+            return ir.Fresh()
+        return ir.FromPlace(ir.iteration_item(operand, site), _NO_SPAN)
+
+    def bind(index: int) -> None:
+        if enumerated:
+            assert isinstance(target, UnpackTarget)
+            bind_target(target.items[0], ir.Fresh(), sink)
+        if operands is None:
+            bind_target(item_target, sink.value(display[index]), sink)
+            return
+        assert isinstance(item_target, UnpackTarget)
+        for sub, operand in zip(item_target.items, operands, strict=True):
+            bind_target(sub, part(operand, index), sink)
+
+    return tuple(sink.block(lambda i=index: bind(i)) for index in range(len(display)))  # type: ignore[misc]
 
 
 def assign_container(

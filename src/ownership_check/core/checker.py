@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -364,6 +364,14 @@ _BUFFER_MOVE_HELPS = frozenset(messages.move_help(kind) for kind in ("partition"
 #: The mark of a key below a container that keeps an op stored into it (`ir.STORED_ATTR`).
 _STORED = "." + ir.STORED_ATTR
 
+#: The mark of a key below a container that keeps the objects stored into it more than once (`ir.STORED_AGAIN_ATTR`).
+_STORED_AGAIN = "." + ir.STORED_AGAIN_ATTR
+#: The mark of a key below a container that keeps the objects a take gave (`_Analysis.take`): storing one again puts
+#: it back, it is not held twice.
+_GIVEN = ".<given>"
+#: The mark of a container's copy made before a `heapreplace` stores into it (`ir.REPLACED_ATTR`).
+_REPLACED = "." + ir.REPLACED_ATTR
+
 #: Keys that keep no object reachable (`reach`).
 _UNREACHING: tuple[str, ...] = (ir.ARGUMENT_TEMP_PREFIX,)
 #: The mark ending the id a moved object takes (`_Analysis.moved_apart`).
@@ -550,6 +558,7 @@ class _Analysis:
         simple: list[bool] = []
         copies: list[tuple[int, str]] = []
         derived: list[int] = []
+        stored_copies: list[tuple[str, str]] = []
         checks = touches = False
         targets = op.targets
         for i, v in enumerate(op.values):
@@ -574,6 +583,8 @@ class _Analysis:
                 values.append(source.key if source.attrs else root)
                 if root in active:
                     checks = True
+                if source.attrs[-1:] == (ir.STORED_ATTR,) and targets[i].attrs[-1:] == (ir.STORED_ATTR,):
+                    stored_copies.append((source.key[: -len(_STORED)], targets[i].key[: -len(_STORED)]))
             else:
                 assert isinstance(v, ir.Fresh)
                 obj = f"n{node_id}.{i}"
@@ -605,6 +616,7 @@ class _Analysis:
             checks or touches,
             tuple(copies),
             tuple(derived),
+            tuple(stored_copies),
         )
 
     # --- objects --------------------------------------------------------------------------------------------
@@ -998,6 +1010,10 @@ class _Analysis:
             for world in s.worlds:
                 for j, source in plan.copies:
                     _copy_value_paths(world, source, keys[j])
+        if plan.stored_copies:
+            for world in s.worlds:
+                for source, target in plan.stored_copies:
+                    _copy_stored_parts(world, source, target)
         if plan.touches or not s.clean:
             self.collect(s)
         if s.moved:
@@ -1008,12 +1024,14 @@ class _Analysis:
         """`target := container.<taken>` (`ir.taken_item`): a call took an item out of a container (`q.get()`,
         `heapq.heappop(heap)`).  The item is one of those stored into it (`ir.stored_item`; for part `i` of an
         `n`-name unpacking, part `i` of the `n`-item displays stored (`ir.stored_part`), and an object not known
-        here where something else was stored, or nothing known) that is not known to be moved here, and the
-        container forgets the moved ones.
+        here where something else was stored, or nothing known) except one an earlier take from this container
+        gave and that was then moved (spent), which the container forgets; an object stored into it more than once
+        (`ir.STORED_AGAIN_ATTR`: one `mask` pushed with every job) is never spent, a later take may give it again.
         Why not every stored item: the objects are allocation sites, so in a drain loop (`while q: b = q.get();
         b.partition(...)`) the container still "may hold" the object the previous iteration took and moved; the
-        runtime never hands it out again.  The price: taking an item moved while still in the container (moved
-        through another name, then taken) is not reported.  No item left: a new object."""
+        runtime never hands it out again.  An item moved while still in the container (through another name, or
+        through a copy of the container's tuples: a leaderboard `heapq.nsmallest` made) is no take's gift, so it is
+        a moved candidate and its use is reported.  No item left: a new object."""
         value = op.values[0]
         assert isinstance(value, ir.FromPlace)
         found = _taken_source(value)
@@ -1042,30 +1060,51 @@ class _Analysis:
             # no display of this length stored, or something else too: that part may be an object not known here
             return (own or _EMPTY) | {"@" + own_key}
 
+        again_key, given_key = container + _STORED_AGAIN, container + _GIVEN
+
+        def spender(moved: Mapping[str, object]) -> Callable[[World], Callable[[str], bool]]:
+            # an item a take gave (on some path: `moved` too is one fact for all paths) and then moved, held once:
+            # the runtime never hands it out again (what this take gives is not given yet)
+            given = frozenset().union(*(w.get(given_key, _EMPTY) for w in s.worlds))
+
+            def spent(world: World) -> Callable[[str], bool]:
+                again = world.get(again_key, _EMPTY)
+                return lambda o: o in moved and o in given and o not in again
+
+            return spent
+
         s = state.derive()
         s.worlds = tuple(map(_copy_world, state.worlds))
         if s.moved:
             # The moved items the container forgets are renamed apart (`rebirth`, as a loop's item of an earlier
             # iteration is): the states of earlier iterations, where this take gave them unmoved, join with these
             # without making this take's item look moved.
+            spent = spender(s.moved)
             forgotten = {
                 o
                 for w in s.worlds
                 for objs in (candidates(w), *(w[k] for k in w if k == stored_key or k.startswith(prefix)))
-                for o in objs
-                if o in s.moved
+                for o in filter(spent(w), objs)
             }
             for obj in sorted(forgotten):
                 self.rebirth(s, obj)
         moved = s.moved
+        spent = spender(moved)  # after the renaming
         picks: list[frozenset[str]] = []
         for world in s.worlds:
-            picks.append(frozenset(o for o in candidates(world) if o not in moved))
+            gone = spent(world)
+            picks.append(frozenset(o for o in candidates(world) if not gone(o)))
             if moved:
                 for key in [k for k in world if k == stored_key or k.startswith(prefix)]:
                     held = world[key]
-                    if any(o in moved for o in held):
-                        world[key] = frozenset(o for o in held if o not in moved)
+                    if any(map(gone, held)):
+                        world[key] = frozenset(o for o in held if not gone(o))
+            if picks[-1]:
+                world[given_key] = world.get(given_key, _EMPTY) | picks[-1]
+                if container.endswith(_REPLACED):
+                    # a take from the copy a `heapreplace` made (`ir.replaced_items`) is one from the container
+                    owner = container[: -len(_REPLACED)] + _GIVEN
+                    world[owner] = world.get(owner, _EMPTY) | picks[-1]
         fresh = f"n{node.id}.0"
         if not all(picks):
             if fresh in self.objs:
@@ -1141,6 +1180,15 @@ class _Analysis:
             # (`ops.clear()`, `ir.Del`) forgets them
             held = world.get(key)
             if held is not None:
+                again = objs & held if key.endswith(_STORED) else _EMPTY
+                if again:
+                    # an object stored a second time (`calls.store_into`): a take may give it again; one a take
+                    # gave is being put back (`heappush(heap, (prio + 1, i, item))` of a popped `item`), not twice
+                    container = key[: -len(_STORED)]
+                    again -= world.get(container + _GIVEN, _EMPTY)
+                if again:
+                    many = container + _STORED_AGAIN
+                    world[many] = world.get(many, _EMPTY) | again
                 objs = objs | held
             _share_stored(world, target, objs)
         world[key] = objs
@@ -1823,6 +1871,22 @@ def _share_stored(world: World, target: ir.Place, objs: frozenset[str]) -> None:
 _STORED_ONLY_PART = ir.TAKEN_STORED_ONLY[len(ir.TAKEN_PREFIX) : -1].strip()
 
 
+#: What `_copy_stored_parts` copies with a container's stored items.
+_COPIED_WITH_ITEMS: tuple[str, ...] = (ir.STORED_PART_PREFIX, ir.STORED_AGAIN_ATTR, _GIVEN[1:])
+
+
+def _copy_stored_parts(world: World, source: str, target: str) -> None:
+    """`target.<stored> := source.<stored>` (`calls.lower_assignment` of a `selects` call, a `heapreplace`'s copy):
+    the parts stored with the items (`ir.stored_part`), the objects stored more than once (`ir.STORED_AGAIN_ATTR`)
+    and those a take gave are the target's too, so a take from the new list gives the parts a take from the old one
+    would, and not an item the old one gave and saw moved."""
+    prefix = source + "."
+    for key, held in list(world.items()):
+        if key.startswith(prefix) and key[len(prefix) :].startswith(_COPIED_WITH_ITEMS):
+            copied = target + key[len(source) :]
+            world[copied] = world.get(copied, _EMPTY) | held
+
+
 def _taken_source(value: ir.Value) -> tuple[str, str | None] | None:
     """For a value read from `container.<taken>` (`ir.taken_item`): the container's key and the part taken
     (`"i/n"`, None for a whole item); None for any other value."""
@@ -1858,6 +1922,9 @@ class _BindPlan:
     touches: bool  # reads or writes an active place (so it can make a moved object unreachable)
     copies: tuple[tuple[int, str], ...] = ()  # (target index, source key): op value paths copied below the target
     derived: tuple[int, ...] = ()  # values that are loop items (`ir.ITEM_ATTR`)
+    # (source container key, target container key): a container's stored items bound from another's
+    # (`leaders = heapq.nsmallest(3, heap)`): the parts stored with them are copied too (`_copy_stored_parts`)
+    stored_copies: tuple[tuple[str, str], ...] = ()
 
 
 def check_function(function: ir.Function) -> list[Diagnostic]:

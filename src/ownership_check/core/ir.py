@@ -153,6 +153,24 @@ STORED_PART_PREFIX: Final[str] = "<stored "
 TAKEN_PREFIX: Final[str] = "<taken"
 
 
+#: The attribute under a container place that keeps the objects stored into it more than once (`calls.store_into`
+#: of one object twice: `heapq.heappush(heap, (score, i, mask))` in a loop of a `mask` made before it, or two
+#: displays holding it): a call taking an item out (`taken_item`) may give such an object again after a take gave
+#: it and it was moved, so the checker's take keeps it a candidate (no Python attribute is spelled so).
+STORED_AGAIN_ATTR: Final[str] = "<again>"
+
+
+#: The attribute under a container place whose stored items are a copy of the container's made before a call that
+#: takes an item out before it stores one (`heapq.heapreplace(heap, item)`: `calls.replaced_items`); a take from it
+#: is a take from the container (the checker records what it gave there too).  No Python attribute is spelled so.
+REPLACED_ATTR: Final[str] = "<replaced>"
+
+
+def replaced_items(container: Place) -> Place:
+    """`container.<replaced>` (`REPLACED_ATTR`): the items `container` held before a `heapreplace` stored its own."""
+    return Place(container.root, (*container.attrs, REPLACED_ATTR), container.display)
+
+
 def stored_part(container: Place, index: int | None, length: int) -> Place:
     """`container.<stored i/n>`: item `i` of each `n`-item display stored into `container` (`calls.stored_display`:
     `heapq.heappush(heap, (score, i, beam))` stores `beam` there as part 2/3), kept beside `stored_item` so that a

@@ -82,6 +82,10 @@ class StdlibFlow:
     flatten: bool = False
     attribute: bool = False  # a `getter`'s names are attribute paths (`attrgetter("a.b")`), not item keys
     recurs: bool = False
+    # a new list of the item operand's items: the tuples a heap's pushes stored into the operand are stored into
+    # the result too (`leaders = heapq.nsmallest(3, heap)` holds the pushed tensors themselves, not copies), and a
+    # loop over a name bound once to it takes each item once (`selected_operand`, `calls.bind_selected_iteration`)
+    selects: bool = False
 
 
 _ORDERING: Final[frozenset[str]] = frozenset({"key", "reverse"})
@@ -96,13 +100,13 @@ STDLIB_FLOWS: Final[dict[str, StdlibFlow]] = {
     # the items themselves, kept or iterated over
     "list": StdlibFlow("items"),
     "tuple": StdlibFlow("items"),
-    "sorted": StdlibFlow("items", options=_ORDERING),
+    "sorted": StdlibFlow("items", options=_ORDERING, selects=True),
     "reversed": StdlibFlow("items"),
     "iter": StdlibFlow("items"),
     "filter": StdlibFlow("items", operands=(1,)),
     # the n smallest / largest items of the iterable operand: the objects themselves, not copies of them
-    "heapq.nsmallest": StdlibFlow("items", operands=(1,), options=frozenset({"key"})),
-    "heapq.nlargest": StdlibFlow("items", operands=(1,), options=frozenset({"key"})),
+    "heapq.nsmallest": StdlibFlow("items", operands=(1,), options=frozenset({"key"}), selects=True),
+    "heapq.nlargest": StdlibFlow("items", operands=(1,), options=frozenset({"key"}), selects=True),
     "itertools.cycle": StdlibFlow("items", recurs=True),
     "itertools.islice": StdlibFlow("items"),
     "itertools.chain": StdlibFlow("items", operands=None),
@@ -124,6 +128,17 @@ STDLIB_FLOWS: Final[dict[str, StdlibFlow]] = {
     # a lookup finds the first operand mapping's item under the key
     "collections.ChainMap": StdlibFlow("chained", operands=None),
 }
+
+
+def selected_operand(name: str | None, positional: int, keywords: Sequence[str | None]) -> int | None:
+    """The position of the operand whose items a call of `name` (qualified) makes a new list of (a `selects`
+    entry: `heapq.nsmallest(3, heap)`, `sorted(heap)`), given `positional` positional operands and keyword
+    operands named `keywords`; None for any other call (or other operands: `filter(pred)`, an unknown keyword)."""
+    found = keeps_items(name)
+    if found is None or not found.selects or any(k not in found.options for k in keywords):
+        return None
+    taken = item_operands(found, positional)
+    return taken[0] if taken is not None and len(taken) == 1 else None
 
 
 def chains_mappings(name: str | None) -> bool:
@@ -537,6 +552,7 @@ __all__ = [
     "picks_item",
     "recurring_source",
     "recurs",
+    "selected_operand",
     "stdlib_flow",
 ]
 

@@ -2895,24 +2895,69 @@ class FunctionLowerer(calls.PlaceNaming):
         items = self.literal_items(node.iter)
         if items is None:
             items = self.registry_items(node.iter, node.target)
-        elements = self.iterated_container(node.iter) if items is None else None
+        shown = self.display_loop(node.iter) if items is None else None
+        arms = None if shown is None else calls.display_loop_arms(self.target(node.target), *shown, self)
+        elements = self.iterated_container(node.iter) if items is None and arms is None else None
         if items is not None:
             # `for out, inp in ((x, x), (y, z)):` binds the target to one of the displayed items per iteration.
-            arms = tuple(self.block(functools.partial(self.assign, [node.target], item)) for item in items)
-            head = self.block(lambda: self.emit(ir.Branch(arms, self.span(node.target))))
+            literal_arms = tuple(self.block(functools.partial(self.assign, [node.target], item)) for item in items)
+            head = self.block(lambda: self.emit(ir.Branch(literal_arms, self.span(node.target))))
+        elif arms is not None:
+            # `for i, (host, beam) in enumerate(zip(hosts, (b0, b1)))`: item `k` of the display per iteration
+            display_arms = arms
+            head = self.block(lambda: self.emit(ir.Branch(display_arms, self.span(node.target))))
         elif elements is not None:
             # `for part in parts:` of a container list of known length: its items in order, as a display's
             places, container, enumerated, paired = elements
             target = self.target(node.target)
             arms = calls.bind_elements(target, places, self.span(node.iter), self, container, enumerated, paired)
             head = self.block(lambda: self.emit(ir.Branch(arms, self.span(node.target))))
+        elif (selected := self.selected_loop(node.iter)) is not None:
+            # `for _, i, beam in leaders` of `leaders = heapq.nsmallest(3, heap)`: each item taken once
+            source, enumerated = selected
+            span = self.span(node.iter)
+            head = self.block(
+                lambda: calls.bind_selected_iteration(self.target(node.target), source, enumerated, span, self)
+            )
         else:
             shape, sources = self.iteration(node.iter)
             head = self.block(lambda: self.bind_iteration(self.target(node.target), shape, sources))
         body = self.block(lambda: self.suite(node.body))
         orelse = self.else_block(node.orelse)
-        unrolled = items is not None or elements is not None
+        unrolled = items is not None or arms is not None or elements is not None
         self.emit(ir.Loop(head, body, orelse, self.span(node.target), unrolled=unrolled))
+
+    def display_loop(
+        self, node: ast.expr
+    ) -> tuple[bool, list[calls.DisplayOperand[ast.expr]] | None, tuple[ast.expr, ...]] | None:
+        """A loop over `enumerate(display)`, or `zip(...)` (also inside `enumerate`) with a display among its
+        operands, for `calls.display_loop_arms`: whether enumerated, the zip's operands (None: no zip), the
+        shortest display; None for any other iterable."""
+        enumerated = (
+            isinstance(node, ast.Call)
+            and self.builtin(node.func) == "enumerate"
+            and len(node.args) == 1
+            and not isinstance(node.args[0], ast.Starred)
+            and all(k.arg == "start" for k in node.keywords)
+        )
+        if enumerated:
+            assert isinstance(node, ast.Call)
+            node = node.args[0]
+        if (
+            isinstance(node, ast.Call)
+            and self.builtin(node.func) == "zip"
+            and node.args
+            and all(k.arg == "strict" for k in node.keywords)
+            and not any(isinstance(a, ast.Starred) for a in node.args)
+        ):
+            operands: list[calls.DisplayOperand[ast.expr]] = []
+            for arg in node.args:
+                shown = self.literal_items(arg)
+                operands.append(shown if shown is not None else self.iteration_source(arg))
+            displays = [operand for operand in operands if isinstance(operand, tuple)]
+            return (enumerated, operands, min(displays, key=len)) if displays else None
+        shown = self.literal_items(node) if enumerated else None
+        return None if shown is None else (True, None, shown)
 
     def iterated_container(
         self, node: ast.expr
@@ -3536,8 +3581,36 @@ class FunctionLowerer(calls.PlaceNaming):
         if (star := _starred_take(targets, value)) is not None and (rest := self.containers.get(star[0])):
             stars = calls.sequence_elements(self.name(star[0]), star[0], rest)
             self.lengths[star[0]] = star[1]
-        shape = calls.Assignment(tuple(self.target(t) for t in targets), value, split, items, elements, stars)
+        selects = self.selected_container(value)
+        shape = calls.Assignment(tuple(self.target(t) for t in targets), value, split, items, elements, stars, selects)
         calls.lower_assignment(shape, self)
+
+    def selected_container(self, value: ast.expr) -> ir.Place | None:
+        """The container place whose items a call makes a new list of (`heapq.nsmallest(3, heap)`:
+        `stdlib_flow.selected_operand`), else None."""
+        if not isinstance(value, ast.Call) or any(isinstance(a, ast.Starred) for a in value.args):
+            return None
+        keywords = [k.arg for k in value.keywords]
+        position = stdlib_flow.selected_operand(self.stdlib_name(value.func), len(value.args), keywords)
+        return None if position is None else self.place(value.args[position])
+
+    def selected_loop(self, node: ast.expr) -> tuple[ir.Place, bool] | None:
+        """A loop over a name bound once to a list a call made of a container's items (`leaders` of `leaders =
+        heapq.nsmallest(3, heap)`), or over `enumerate` of it: the name's place and whether enumerated
+        (`calls.bind_selected_iteration`); else None."""
+        enumerated = (
+            isinstance(node, ast.Call)
+            and self.builtin(node.func) == "enumerate"
+            and len(node.args) == 1
+            and all(k.arg == "start" for k in node.keywords)
+        )
+        if enumerated:
+            assert isinstance(node, ast.Call)
+            node = node.args[0]
+        if not isinstance(node, ast.Name) or (call := self.iterators.get(node.id)) is None:
+            return None
+        place = self.place(node) if self.selected_container(call) is not None else None
+        return None if place is None else (place, enumerated)
 
     def copied_fields(self, target: ast.expr, value: ast.Call) -> bool:
         """`low = dataclasses.replace(step, dst=step.src)`, `clone = copy.copy(step)` of a name whose class is a

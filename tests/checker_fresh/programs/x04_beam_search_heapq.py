@@ -1,5 +1,5 @@
 # fresh-expect: E0382 at line 40
-# fresh-known-miss: cli,mypy the heap is followed now (heapq.heappush(heap, (score, i, beam)) then _, _, best = heapq.heappop(heap) gives best the pushed beam: calls.take_from, golden e0502_container_taken_item), but the pushing loop `for i, (host, beam) in enumerate(zip(hosts, (beam0, beam1, beam2)))` binds beam to a new value (a display nested in zip inside enumerate is not followed as the loop's items), so beam0 is not known pushed
+# (fixed: a loop over enumerate(zip(xs, display)) binds each part to the display's item, calls.display_loop_arms)
 """Beam search over candidate score tensors kept in a heap; the best beam is extended each round."""
 import heapq
 

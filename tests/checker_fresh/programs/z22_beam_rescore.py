@@ -1,5 +1,5 @@
 # fresh-expect: E0382 at line 49
-# fresh-known-miss: cli,mypy heapq.nsmallest copies the heap's tuples, not their tensors: the popped best is moved by a tile launch, then the leaderboard reads it
+# (fixed: heapq.nsmallest holds the heap's tuples: a loop over it takes the pushed tensors, calls.bind_selected_iteration)
 """Beam rescoring: candidate score vectors live on the device in a min-heap keyed by
 negative score; the best candidate is popped and sharpened by a tile kernel, then the
 leaderboard captured before rescoring is printed."""
