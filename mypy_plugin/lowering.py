@@ -4942,6 +4942,7 @@ class FunctionLowerer(calls.PlaceNaming):
                 self.receiver_elements(receiver),
                 _int_literal(node.args[0]) if node.args and node.arg_kinds[0] == ARG_POS else None,
                 receiver_ring=isinstance(receiver, NameExpr) and receiver.name in self.rings,
+                receiver_peeked=isinstance(receiver, MemberExpr) and receiver.name in self.ctx.classes.peeked,
             )
         first_name = self.ctx.names(func)[:1]
         args = tuple(

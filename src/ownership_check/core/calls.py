@@ -363,7 +363,7 @@ def accessor_choices(
     def shown(path: tuple[str, ...]) -> str | None:
         if key is not None:
             return f'{base.text}.{method}("{key}")' if method is not None else f'{base.text}["{key}"]'
-        return None if base.display is None else ".".join((base.display, *path))
+        return None if base.display is None else shown_path(base.display, path)
 
     places = dict.fromkeys(
         ir.Place(base.root, base.attrs + path + ((key,) if key is not None else ()), shown(path)) for path in paths
@@ -776,6 +776,9 @@ class MethodCall(Generic[E]):
     # a receiver whose element places are those of a bounded deque as long as its display (`history =
     # deque([a, b], maxlen=2)`): `append` / `appendleft` shift them (`ring_shift`)
     receiver_ring: bool = False
+    # a receiver that is an attribute path some accessor of the module peeks at (`def acquire(self): return
+    # self.free[0]` of a deque attribute, `peeked_path`): a call changing it in place forgets its peeked items
+    receiver_peeked: bool = False
 
 
 @dataclass(frozen=True)
@@ -990,8 +993,76 @@ def lower_call(call: Call[E], holder: ir.Place | None, sink: Lowering[E]) -> ir.
 
     `holder` is the place the result is bound to, if any: a `launch_async` DeviceOp or a `get_mut` element holds
     its loans while that place refers to it, and an op built from a pending one (`pending.then(f)`) inherits
-    its loans.
+    its loans.  A call changing a peeked deque in place (`self.free.popleft()`, `MethodCall.receiver_peeked`)
+    then gives its peeked items new objects (`forget_peeked`).
     """
+    value = _lower_call(call, holder, sink)
+    method = call.method
+    if (
+        method is not None
+        and method.receiver_peeked
+        and call.summary is None
+        and method.receiver.place is not None
+        and method.name in PEEK_CHANGING_METHODS
+        and not sink.kernel_body
+    ):
+        sink.emit(forget_peeked(method.receiver.place, call.span), call.node)
+    return value
+
+
+#: The most items at the front of a deque the checker follows as peeked places (`peeked_path`): `self.free[0]`
+#: to `self.free[3]`; a read at a larger index is a new value, as before.
+MAX_PEEKED: Final[int] = 4
+
+#: The attribute prefix of a peeked item of a deque place (`self.free.<item 0>`, shown `self.free[0]`); no Python
+#: attribute is spelled so.
+PEEKED_PREFIX: Final[str] = "<item "
+
+
+def peeked_attr(index: int) -> str | None:
+    """The attribute of item `index` of a deque place (`peeked_path`), or None past `MAX_PEEKED` or below 0 (a
+    negative index names the same item as some non-negative one only once the length is known)."""
+    return f"{PEEKED_PREFIX}{index}>" if 0 <= index < MAX_PEEKED else None
+
+
+def peeked_path(path: Sequence[str], index: int | None) -> tuple[str, ...] | None:
+    """The attribute path of item `index` of the deque at receiver path `path`, for a method reading it without
+    changing the deque (`def acquire(self): return self.free[0]`, the front ends' accessors): `obj.acquire()` is
+    the place `obj.free.<item 0>`, so two calls with nothing changing the deque in between give one object, as the
+    runtime does (a peek, not a `popleft()`).  None for an index not followed (`peeked_attr`)."""
+    attr = None if index is None else peeked_attr(index)
+    return None if attr is None else (*path, attr)
+
+
+def shown_path(display: str, path: Sequence[str]) -> str:
+    """How diagnostics spell a receiver's attribute path (`pool.free[0]` for `pool.free.<item 0>`)."""
+    text = display
+    for attr in path:
+        text += f"[{attr[len(PEEKED_PREFIX):-1]}]" if attr.startswith(PEEKED_PREFIX) else f".{attr}"
+    return text
+
+
+#: The methods that change a deque in place, after which its peeked items (`peeked_path`) are other objects: the
+#: container methods (`MUTATING_CONTAINER_METHODS`) and the reorderings (`REORDERING_METHODS`).
+PEEK_CHANGING_METHODS: Final[frozenset[str]] = frozenset(
+    {"append", "extend", "insert", "remove", "pop", "clear", "appendleft", "extendleft", "popleft", "rotate",
+     "reverse", "__setitem__", "__delitem__", "__iadd__"}
+)
+
+
+def forget_peeked(place: ir.Place, span: Span) -> ir.Bind:
+    """The deque at `place` changed in place (`self.free.rotate(-1)`, `MethodCall.receiver_peeked`): each of its
+    peeked items (`peeked_path`) is bound to a new object of its own, so a peek before the change and one after it
+    are two objects (unless the change is not known to the caller: a summary carries these binds as rebinds of the
+    receiver's paths, so `pool.rotate()` of a method doing it is seen at the caller too)."""
+    places = tuple(
+        ir.Place(place.root, (*place.attrs, f"{PEEKED_PREFIX}{i}>"), f"{place.text}[{i}]") for i in range(MAX_PEEKED)
+    )
+    return ir.Bind(places, tuple(ir.Fresh() for _ in places), span)
+
+
+def _lower_call(call: Call[E], holder: ir.Place | None, sink: Lowering[E]) -> ir.Value:
+    """`lower_call` before what a change of a peeked deque does after the call."""
     kernel = call.kernel
     if kernel is not None:
         form = launch_form(kernel.track, kernel.autotuned, None)
