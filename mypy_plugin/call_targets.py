@@ -1087,7 +1087,8 @@ def _accessor_path(stmt: Statement, deques: frozenset[str] = frozenset()) -> tup
     body = _only_statements(stmt)
     if receiver is None or len(body) != 1 or not isinstance(body[0], ReturnStmt):
         return None if receiver is None or not deques else _peek_path(body, receiver, deques)
-    return _receiver_path(body[0].expr, receiver)
+    found = _receiver_path(body[0].expr, receiver)
+    return found if found is not None or not deques else _peek_path(body, receiver, deques)
 
 
 def _peek_path(body: list[Statement], receiver: str, deques: frozenset[str]) -> tuple[str, ...] | None:

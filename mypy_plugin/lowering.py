@@ -1385,6 +1385,11 @@ class FunctionLowerer(calls.PlaceNaming):
 
     # --- plumbing --------------------------------------------------------------------------------------------
 
+
+    @property
+    def peeked(self) -> frozenset[str]:
+        """The attribute names an accessor of the module peeks at (`calls.peeked_path`, `ModuleClasses.peeked`)."""
+        return self.ctx.classes.peeked
     def emit(self, op: ir.Op, origin: Node | None = None) -> None:
         if origin is not None:
             span = getattr(op, "span", None)
@@ -4942,7 +4947,6 @@ class FunctionLowerer(calls.PlaceNaming):
                 self.receiver_elements(receiver),
                 _int_literal(node.args[0]) if node.args and node.arg_kinds[0] == ARG_POS else None,
                 receiver_ring=isinstance(receiver, NameExpr) and receiver.name in self.rings,
-                receiver_peeked=isinstance(receiver, MemberExpr) and receiver.name in self.ctx.classes.peeked,
             )
         first_name = self.ctx.names(func)[:1]
         args = tuple(

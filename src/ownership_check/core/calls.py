@@ -182,6 +182,9 @@ class Lowering(Protocol[E_contra]):
     @property
     def dialect(self) -> Dialect: ...
 
+    @property
+    def peeked(self) -> frozenset[str]: ...  # attribute names an accessor of the module peeks at (`peeked_path`)
+
     def emit(self, op: ir.Op, origin: E_contra | None = None, /) -> None:
         """Append `op`; `origin` is the call expression that caused it (the mypy plugin reports by it)."""
 
@@ -776,9 +779,6 @@ class MethodCall(Generic[E]):
     # a receiver whose element places are those of a bounded deque as long as its display (`history =
     # deque([a, b], maxlen=2)`): `append` / `appendleft` shift them (`ring_shift`)
     receiver_ring: bool = False
-    # a receiver that is an attribute path some accessor of the module peeks at (`def acquire(self): return
-    # self.free[0]` of a deque attribute, `peeked_path`): a call changing it in place forgets its peeked items
-    receiver_peeked: bool = False
 
 
 @dataclass(frozen=True)
@@ -1000,14 +1000,19 @@ def lower_call(call: Call[E], holder: ir.Place | None, sink: Lowering[E]) -> ir.
     method = call.method
     if (
         method is not None
-        and method.receiver_peeked
         and call.summary is None
-        and method.receiver.place is not None
         and method.name in PEEK_CHANGING_METHODS
-        and not sink.kernel_body
+        and (place := method.receiver.place) is not None
+        and is_peeked(place, sink)
     ):
-        sink.emit(forget_peeked(method.receiver.place, call.span), call.node)
+        sink.emit(forget_peeked(place, call.span), call.node)
     return value
+
+
+def is_peeked(place: ir.Place, sink: Lowering[E]) -> bool:
+    """Whether `place` is an attribute path ending in an attribute some accessor of the module peeks at
+    (`Lowering.peeked`, `peeked_path`): changing it in place or binding it anew forgets its peeked items."""
+    return bool(place.attrs) and place.attrs[-1] in sink.peeked and not sink.kernel_body
 
 
 #: The most items at the front of a deque the checker follows as peeked places (`peeked_path`): `self.free[0]`
@@ -1051,7 +1056,8 @@ PEEK_CHANGING_METHODS: Final[frozenset[str]] = frozenset(
 
 
 def forget_peeked(place: ir.Place, span: Span) -> ir.Bind:
-    """The deque at `place` changed in place (`self.free.rotate(-1)`, `MethodCall.receiver_peeked`): each of its
+    """The deque at `place` changed in place (`self.free.rotate(-1)`) or was bound anew (`self.free = deque(...)`,
+    `self.free[0] = buf`: `is_peeked`): each of its
     peeked items (`peeked_path`) is bound to a new object of its own, so a peek before the change and one after it
     are two objects (unless the change is not known to the caller: a summary carries these binds as rebinds of the
     receiver's paths, so `pool.rotate()` of a method doing it is seen at the caller too)."""
@@ -1986,8 +1992,13 @@ def bind_target(target: Target[E], value: ir.Value, sink: Lowering[E]) -> None:
         sink.emit(ir.Bind((target.place,), (value,), target.span))
         if isinstance(value, ir.Fresh) and value.parts:
             _bind_parts(target.place, value.parts, target.span, sink)
+        if is_peeked(target.place, sink):  # `self.free = deque(...)`: a peek after it is another object
+            sink.emit(forget_peeked(target.place, target.span))
     else:
         sink.lower_expr(target.node)
+        if isinstance(target, OtherTarget) and target.container is not None and target.span is not None:
+            if is_peeked(target.container, sink):  # `self.free[0] = buf`
+                sink.emit(forget_peeked(target.container, target.span))
 
 
 def _taken_container(value: ir.Value) -> ir.Place | None:

@@ -1487,6 +1487,11 @@ class FunctionLowerer(calls.PlaceNaming):
 
     # --- plumbing -------------------------------------------------------------------------------------------
 
+
+    @property
+    def peeked(self) -> frozenset[str]:
+        """The attribute names an accessor of the module peeks at (`calls.peeked_path`, `ModuleClasses.peeked`)."""
+        return self.ctx.classes.peeked
     def emit(self, op: ir.Op, origin: ast.AST | None = None) -> None:
         """Append `op` (`origin`, the causing call, matters only to the mypy plugin's reporting)."""
         if isinstance(op, _INTERESTING):
@@ -5086,7 +5091,6 @@ class FunctionLowerer(calls.PlaceNaming):
                 self.receiver_elements(receiver),
                 _int_literal(node.args[0]) if node.args else None,
                 receiver_ring=isinstance(receiver, ast.Name) and receiver.id in self.rings,
-                receiver_peeked=isinstance(receiver, ast.Attribute) and receiver.attr in self.ctx.classes.peeked,
             )
         qualified = self.ctx.qualify(func)
         args = tuple(self.operand(a.value, a.keyword, bool(a.star)) for a in call_args(node))

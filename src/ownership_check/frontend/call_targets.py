@@ -947,7 +947,8 @@ def _accessor_path(stmt: ast.stmt, deques: frozenset[str] = frozenset()) -> tupl
     body = _only_statements(stmt)
     if receiver is None or len(body) != 1 or not isinstance(body[0], ast.Return):
         return None if receiver is None or not deques else _peek_path(body, receiver, deques)
-    return _receiver_path(body[0].value, receiver)
+    found = _receiver_path(body[0].value, receiver)
+    return found if found is not None or not deques else _peek_path(body, receiver, deques)
 
 
 def _peek_path(body: list[ast.stmt], receiver: str, deques: frozenset[str]) -> tuple[str, ...] | None:
