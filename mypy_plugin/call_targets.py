@@ -60,6 +60,7 @@ from mypy.nodes import (
     OpExpr,
     OverloadedFuncDef,
     PassStmt,
+    RaiseStmt,
     ReturnStmt,
     SliceExpr,
     StarExpr,
@@ -621,6 +622,7 @@ class ModuleClasses:
         self._free: dict[int, list[str]] = {}
         self._orders: dict[str, tuple[tuple[str, ...], bool]] = {}
         self._class_values: dict[tuple[str, str], Expression | None] = {}
+        self._deques: dict[int, frozenset[str]] = {}
 
     def free_names(self, callee: FuncItem) -> list[str]:
         """`_module_names`, once per function."""
@@ -712,14 +714,28 @@ class ModuleClasses:
         (the CLI front end's `ModuleClasses.with_views`)."""
         return any(_attribute_property(s) is not None or _iterated_attributes(s) is not None
                    or _property_returns(s) is not None
-                   or _accessor_path(s) is not None or _item_path(s) is not None
+                   or _accessor_path(s, self.deques(cls)) is not None or _item_path(s) is not None
                    for cls in self.classes.values() for s in cls.defs.body)
 
     def accessor(self, cls: ClassDef, name: str) -> tuple[str, ...] | None:
         """The attribute path the method `name` of `cls` (an override first) returns from its receiver, when that
         is all it does (the CLI front end's rule)."""
         found = self.method(cls, name)
-        return _accessor_path(found) if found is not None else None
+        return _accessor_path(found, self.deques(self.owner.get(id(found), cls))) if found is not None else None
+
+    def deques(self, cls: ClassDef) -> frozenset[str]:
+        """`_deque_attributes` of a class, computed once."""
+        return self._deques.setdefault(id(cls), _deque_attributes(cls))
+
+    @functools.cached_property
+    def peeked(self) -> frozenset[str]:
+        """The attribute names some accessor of the module peeks at (the CLI front end's `peeked`)."""
+        return frozenset(
+            path[-2]
+            for cls in self.classes.values()
+            for s in cls.defs.body
+            if (path := _accessor_path(s, self.deques(cls))) is not None and path[-1].startswith(calls.PEEKED_PREFIX)
+        )
 
     def item_accessor(self, cls: ClassDef, name: str = "__getitem__") -> tuple[str, ...] | None:
         """The attribute path whose item the `__getitem__` of `cls` (or its method `name`) returns, when that is
@@ -1062,15 +1078,65 @@ def _property_returns(stmt: Statement) -> tuple[tuple[tuple[str, ...], ...], boo
     return tuple(dict.fromkeys(paths)), fresh
 
 
-def _accessor_path(stmt: Statement) -> tuple[str, ...] | None:
-    """`def target(self): return self.a.b` (undecorated, taking only its receiver) as `("a", "b")`."""
+def _accessor_path(stmt: Statement, deques: frozenset[str] = frozenset()) -> tuple[str, ...] | None:
+    """`def target(self): return self.a.b` (undecorated, taking only its receiver) as `("a", "b")`; also a peek at
+    a deque attribute at a literal index after raising guards, through one name (the CLI front end's rule)."""
     if not isinstance(stmt, FuncDef) or stmt.is_decorated:
         return None
     receiver = _receiver_param(stmt)
     body = _only_statements(stmt)
     if receiver is None or len(body) != 1 or not isinstance(body[0], ReturnStmt):
+        return None if receiver is None or not deques else _peek_path(body, receiver, deques)
+    found = _receiver_path(body[0].expr, receiver)
+    return found if found is not None or not deques else _peek_path(body, receiver, deques)
+
+
+def _peek_path(body: list[Statement], receiver: str, deques: frozenset[str]) -> tuple[str, ...] | None:
+    """The peeked path a method body of guards, a binding and a return gives (the CLI front end's `_peek_path`)."""
+    if not body or not isinstance(body[-1], ReturnStmt):
         return None
-    return _receiver_path(body[0].expr, receiver)
+    returned, guards = body[-1].expr, body[:-1]
+    if (
+        isinstance(returned, NameExpr)
+        and guards
+        and isinstance(bound := guards[-1], AssignmentStmt)
+        and len(bound.lvalues) == 1
+        and isinstance(bound.lvalues[0], NameExpr)
+        and bound.lvalues[0].name == returned.name
+    ):
+        returned, guards = bound.rvalue, guards[:-1]
+    if not all(
+        isinstance(g, IfStmt) and g.else_body is None and len(g.expr) == 1 and _harmless(g.expr[0], receiver)
+        and all(isinstance(r, RaiseStmt) for r in g.body[0].body)
+        for g in guards
+    ):
+        return None
+    if not isinstance(returned, IndexExpr) or not isinstance(returned.index, IntExpr):
+        return None
+    base = _receiver_path(returned.base, receiver)
+    if base is None or base[-1] not in deques:
+        return None
+    return calls.peeked_path(base, returned.index.value)
+
+
+def _deque_attributes(cls: ClassDef) -> frozenset[str]:
+    """The attributes a method of `cls` binds on its receiver to a `deque(...)` call (the CLI's rule)."""
+    found: set[str] = set()
+    for method in cls.defs.body:
+        func = method.func if isinstance(method, Decorator) else method
+        if not isinstance(func, FuncDef) or not func.arguments:
+            continue
+        receiver = func.arguments[0].variable.name
+        for node in tree.walk(func.body):
+            if not isinstance(node, AssignmentStmt) or not isinstance(node.rvalue, CallExpr):
+                continue
+            if tree.dotted(node.rvalue.callee) not in ("deque", "collections.deque"):
+                continue
+            for target in node.lvalues:
+                path = _receiver_path(target, receiver)
+                if path is not None and len(path) == 1:
+                    found.add(path[0])
+    return frozenset(found)
 
 
 def _item_path(stmt: Statement) -> tuple[str, ...] | None:

@@ -1385,6 +1385,11 @@ class FunctionLowerer(calls.PlaceNaming):
 
     # --- plumbing --------------------------------------------------------------------------------------------
 
+
+    @property
+    def peeked(self) -> frozenset[str]:
+        """The attribute names an accessor of the module peeks at (`calls.peeked_path`, `ModuleClasses.peeked`)."""
+        return self.ctx.classes.peeked
     def emit(self, op: ir.Op, origin: Node | None = None) -> None:
         if origin is not None:
             span = getattr(op, "span", None)

@@ -33,6 +33,7 @@ def P(name: str) -> ir.Place:
 class FakeFrontEnd:
     kernel_body: bool = False
     dialect: calls.Dialect = LIBCST_LIKE
+    peeked: frozenset[str] = frozenset()
     events: list[Event] = field(default_factory=list)
     origins: list[tuple[ir.Op, str | None]] = field(default_factory=list)
     group: int = 0

@@ -182,6 +182,9 @@ class Lowering(Protocol[E_contra]):
     @property
     def dialect(self) -> Dialect: ...
 
+    @property
+    def peeked(self) -> frozenset[str]: ...  # attribute names an accessor of the module peeks at (`peeked_path`)
+
     def emit(self, op: ir.Op, origin: E_contra | None = None, /) -> None:
         """Append `op`; `origin` is the call expression that caused it (the mypy plugin reports by it)."""
 
@@ -363,7 +366,7 @@ def accessor_choices(
     def shown(path: tuple[str, ...]) -> str | None:
         if key is not None:
             return f'{base.text}.{method}("{key}")' if method is not None else f'{base.text}["{key}"]'
-        return None if base.display is None else ".".join((base.display, *path))
+        return None if base.display is None else shown_path(base.display, path)
 
     places = dict.fromkeys(
         ir.Place(base.root, base.attrs + path + ((key,) if key is not None else ()), shown(path)) for path in paths
@@ -993,8 +996,82 @@ def lower_call(call: Call[E], holder: ir.Place | None, sink: Lowering[E]) -> ir.
 
     `holder` is the place the result is bound to, if any: a `launch_async` DeviceOp or a `get_mut` element holds
     its loans while that place refers to it, and an op built from a pending one (`pending.then(f)`) inherits
-    its loans.
+    its loans.  A call changing a peeked deque in place (`self.free.popleft()`, `MethodCall.receiver_peeked`)
+    then gives its peeked items new objects (`forget_peeked`).
     """
+    value = _lower_call(call, holder, sink)
+    method = call.method
+    if (
+        method is not None
+        and call.summary is None
+        and method.name in PEEK_CHANGING_METHODS
+        and (place := method.receiver.place) is not None
+        and is_peeked(place, sink)
+    ):
+        sink.emit(forget_peeked(place, call.span), call.node)
+    return value
+
+
+def is_peeked(place: ir.Place, sink: Lowering[E]) -> bool:
+    """Whether `place` is an attribute path ending in an attribute some accessor of the module peeks at
+    (`Lowering.peeked`, `peeked_path`): changing it in place or binding it anew forgets its peeked items."""
+    return bool(place.attrs) and place.attrs[-1] in sink.peeked and not sink.kernel_body
+
+
+#: The most items at the front of a deque the checker follows as peeked places (`peeked_path`): `self.free[0]`
+#: to `self.free[3]`; a read at a larger index is a new value, as before.
+MAX_PEEKED: Final[int] = 4
+
+#: The attribute prefix of a peeked item of a deque place (`self.free.<item 0>`, shown `self.free[0]`); no Python
+#: attribute is spelled so.
+PEEKED_PREFIX: Final[str] = "<item "
+
+
+def peeked_attr(index: int) -> str | None:
+    """The attribute of item `index` of a deque place (`peeked_path`), or None past `MAX_PEEKED` or below 0 (a
+    negative index names the same item as some non-negative one only once the length is known)."""
+    return f"{PEEKED_PREFIX}{index}>" if 0 <= index < MAX_PEEKED else None
+
+
+def peeked_path(path: Sequence[str], index: int | None) -> tuple[str, ...] | None:
+    """The attribute path of item `index` of the deque at receiver path `path`, for a method reading it without
+    changing the deque (`def acquire(self): return self.free[0]`, the front ends' accessors): `obj.acquire()` is
+    the place `obj.free.<item 0>`, so two calls with nothing changing the deque in between give one object, as the
+    runtime does (a peek, not a `popleft()`).  None for an index not followed (`peeked_attr`)."""
+    attr = None if index is None else peeked_attr(index)
+    return None if attr is None else (*path, attr)
+
+
+def shown_path(display: str, path: Sequence[str]) -> str:
+    """How diagnostics spell a receiver's attribute path (`pool.free[0]` for `pool.free.<item 0>`)."""
+    text = display
+    for attr in path:
+        text += f"[{attr[len(PEEKED_PREFIX):-1]}]" if attr.startswith(PEEKED_PREFIX) else f".{attr}"
+    return text
+
+
+#: The methods that change a deque in place, after which its peeked items (`peeked_path`) are other objects: the
+#: container methods (`MUTATING_CONTAINER_METHODS`) and the reorderings (`REORDERING_METHODS`).
+PEEK_CHANGING_METHODS: Final[frozenset[str]] = frozenset(
+    {"append", "extend", "insert", "remove", "pop", "clear", "appendleft", "extendleft", "popleft", "rotate",
+     "reverse", "__setitem__", "__delitem__", "__iadd__"}
+)
+
+
+def forget_peeked(place: ir.Place, span: Span) -> ir.Bind:
+    """The deque at `place` changed in place (`self.free.rotate(-1)`) or was bound anew (`self.free = deque(...)`,
+    `self.free[0] = buf`: `is_peeked`): each of its
+    peeked items (`peeked_path`) is bound to a new object of its own, so a peek before the change and one after it
+    are two objects (unless the change is not known to the caller: a summary carries these binds as rebinds of the
+    receiver's paths, so `pool.rotate()` of a method doing it is seen at the caller too)."""
+    places = tuple(
+        ir.Place(place.root, (*place.attrs, f"{PEEKED_PREFIX}{i}>"), f"{place.text}[{i}]") for i in range(MAX_PEEKED)
+    )
+    return ir.Bind(places, tuple(ir.Fresh() for _ in places), span)
+
+
+def _lower_call(call: Call[E], holder: ir.Place | None, sink: Lowering[E]) -> ir.Value:
+    """`lower_call` before what a change of a peeked deque does after the call."""
     kernel = call.kernel
     if kernel is not None:
         form = launch_form(kernel.track, kernel.autotuned, None)
@@ -1928,8 +2005,13 @@ def bind_target(target: Target[E], value: ir.Value, sink: Lowering[E]) -> None:
         sink.emit(ir.Bind((target.place,), (value,), target.span))
         if isinstance(value, ir.Fresh) and value.parts:
             _bind_parts(target.place, value.parts, target.span, sink)
+        if is_peeked(target.place, sink):  # `self.free = deque(...)`: a peek after it is another object
+            sink.emit(forget_peeked(target.place, target.span))
     else:
         sink.lower_expr(target.node)
+        if isinstance(target, OtherTarget) and target.container is not None and target.span is not None:
+            if is_peeked(target.container, sink):  # `self.free[0] = buf`
+                sink.emit(forget_peeked(target.container, target.span))
 
 
 def _taken_container(value: ir.Value) -> ir.Place | None:

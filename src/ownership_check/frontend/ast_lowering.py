@@ -1487,6 +1487,11 @@ class FunctionLowerer(calls.PlaceNaming):
 
     # --- plumbing -------------------------------------------------------------------------------------------
 
+
+    @property
+    def peeked(self) -> frozenset[str]:
+        """The attribute names an accessor of the module peeks at (`calls.peeked_path`, `ModuleClasses.peeked`)."""
+        return self.ctx.classes.peeked
     def emit(self, op: ir.Op, origin: ast.AST | None = None) -> None:
         """Append `op` (`origin`, the causing call, matters only to the mypy plugin's reporting)."""
         if isinstance(op, _INTERESTING):

@@ -486,6 +486,7 @@ class ModuleClasses:
         self._orders: dict[str, tuple[tuple[str, ...], bool]] = {}
         self._module = module
         self._class_values: dict[tuple[str, str], ast.expr | None] = {}
+        self._deques: dict[int, frozenset[str]] = {}
 
     def free_names(self, callee: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
         """`_module_names`, once per function."""
@@ -500,7 +501,7 @@ class ModuleClasses:
         own attributes (`attribute_view`, `iterated_attributes`): otherwise no place needs the class lookup."""
         return any(_attribute_property(s) is not None or _iterated_attributes(s) is not None
                    or _property_returns(s) is not None
-                   or _accessor_path(s) is not None or _item_path(s) is not None
+                   or _accessor_path(s, self.deques(cls)) is not None or _item_path(s) is not None
                    for cls in self.classes.values() for s in cls.body)
 
     def accessor(self, cls: ast.ClassDef, name: str) -> tuple[str, ...] | None:
@@ -508,7 +509,22 @@ class ModuleClasses:
         its receiver, when that is all it does (`def target(self): return self.out`): `obj.target()` is then the
         place `obj.out`."""
         found = self.method(cls, name)
-        return _accessor_path(found) if found is not None else None
+        return _accessor_path(found, self.deques(self.owner.get(id(found), cls))) if found is not None else None
+
+    def deques(self, cls: ast.ClassDef) -> frozenset[str]:
+        """`_deque_attributes` of a class, computed once."""
+        return self._deques.setdefault(id(cls), _deque_attributes(cls))
+
+    @functools.cached_property
+    def peeked(self) -> frozenset[str]:
+        """The attribute names some accessor of the module peeks at (`calls.peeked_path`): a method call changing
+        a place ending in one of them forgets its peeked items (`calls.MethodCall.receiver_peeked`)."""
+        return frozenset(
+            path[-2]
+            for cls in self.classes.values()
+            for s in cls.body
+            if (path := _accessor_path(s, self.deques(cls))) is not None and path[-1].startswith(calls.PEEKED_PREFIX)
+        )
 
     def item_accessor(self, cls: ast.ClassDef, name: str = "__getitem__") -> tuple[str, ...] | None:
         """The attribute path whose item the `__getitem__` of `cls` (as `method` finds it) returns, when that is
@@ -920,15 +936,69 @@ def _property_returns(stmt: ast.stmt) -> tuple[tuple[tuple[str, ...], ...], bool
     return tuple(dict.fromkeys(paths)), fresh
 
 
-def _accessor_path(stmt: ast.stmt) -> tuple[str, ...] | None:
-    """`def target(self): return self.a.b` (undecorated, taking only its receiver) as `("a", "b")`."""
+def _accessor_path(stmt: ast.stmt, deques: frozenset[str] = frozenset()) -> tuple[str, ...] | None:
+    """`def target(self): return self.a.b` (undecorated, taking only its receiver) as `("a", "b")`.  Also a peek
+    at a deque attribute (`deques`, `_deque_attributes`) at a literal index (`return self.free[0]`:
+    `calls.peeked_path`), after guards that only raise (`if not self.free: raise ...`), through one name bound to
+    it right before the return (`buf = self.free[0]; return buf`)."""
     if not isinstance(stmt, ast.FunctionDef) or stmt.decorator_list:
         return None
     receiver = _receiver_param(stmt)
     body = _only_statements(stmt)
     if receiver is None or len(body) != 1 or not isinstance(body[0], ast.Return):
+        return None if receiver is None or not deques else _peek_path(body, receiver, deques)
+    found = _receiver_path(body[0].value, receiver)
+    return found if found is not None or not deques else _peek_path(body, receiver, deques)
+
+
+def _peek_path(body: list[ast.stmt], receiver: str, deques: frozenset[str]) -> tuple[str, ...] | None:
+    """The peeked path a method body of guards, a binding and a return gives (`_accessor_path`), else None."""
+    if not body or not isinstance(body[-1], ast.Return):
         return None
-    return _receiver_path(body[0].value, receiver)
+    returned, guards = body[-1].value, body[:-1]
+    if (
+        isinstance(returned, ast.Name)
+        and guards
+        and isinstance(bound := guards[-1], ast.Assign)
+        and len(bound.targets) == 1
+        and isinstance(bound.targets[0], ast.Name)
+        and bound.targets[0].id == returned.id
+    ):
+        returned, guards = bound.value, guards[:-1]
+    if not all(
+        isinstance(g, ast.If) and not g.orelse and _harmless(g.test, receiver)
+        and all(isinstance(r, ast.Raise) for r in g.body)
+        for g in guards
+    ):
+        return None
+    if not isinstance(returned, ast.Subscript) or not isinstance(returned.slice, ast.Constant):
+        return None
+    base = _receiver_path(returned.value, receiver)
+    index = returned.slice.value
+    if base is None or base[-1] not in deques or type(index) is not int:
+        return None
+    return calls.peeked_path(base, index)
+
+
+def _deque_attributes(cls: ast.ClassDef) -> frozenset[str]:
+    """The attributes a method of `cls` binds on its receiver to a `deque(...)` call (`self.free = deque(...)`,
+    also annotated, `collections.deque(...)`): the deques whose items an accessor may peek at (`_accessor_path`)."""
+    found: set[str] = set()
+    for method in cls.body:
+        if not isinstance(method, ast.FunctionDef | ast.AsyncFunctionDef) or not method.args.args:
+            continue
+        receiver = method.args.args[0].arg
+        for node in ast.walk(method):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(
+                node, ast.AnnAssign) else []
+            value = node.value if isinstance(node, ast.Assign | ast.AnnAssign) else None
+            if not (isinstance(value, ast.Call) and _dotted(value.func) in ("deque", "collections.deque")):
+                continue
+            for target in targets:
+                path = _receiver_path(target, receiver)
+                if path is not None and len(path) == 1:
+                    found.add(path[0])
+    return frozenset(found)
 
 
 def _item_path(stmt: ast.stmt) -> tuple[str, ...] | None:

@@ -1,5 +1,5 @@
 # fresh-expect: E0499 at line 58
-# fresh-known-miss: cli,mypy BufferPool.acquire peeks at self.free[0] of a deque attribute instead of popleft(): two acquires give the same buffer
+# fresh-note: found since: a peek at the front of a deque attribute (`return self.free[0]`, calls.peeked_path) is the place `pool.free[0]` until the deque changes, so two acquires give one buffer
 """Software radio front end: split interleaved IQ samples into I and Q channels.
 
 Output buffers come from a small pool so that a streaming receiver does not allocate per frame; each frame is
