@@ -193,7 +193,10 @@ def _returned_params(func: FuncItem, yields: bool = False) -> tuple[str, ...] | 
                 stack.extend((value.right, value.left))
             else:
                 return None
-    return tuple(dict.fromkeys(found)) if returns else None
+    if not returns:
+        return None
+    # a parameter the body binds again may be returned as that new value (the CLI's rule)
+    return None if _rebound_names(func).intersection(found) else tuple(dict.fromkeys(found))
 
 
 def _returned_function(func: FuncItem) -> FuncItem | None:
@@ -2750,12 +2753,9 @@ class FunctionLowerer(calls.PlaceNaming):
         unrolled = items is not None or arms is not None or elements is not None
         self.emit(ir.Loop(head, body, orelse, span_of(node.index), unrolled=unrolled))
 
-    def display_loop(
-        self, expr: Expression
-    ) -> tuple[bool, list[calls.DisplayOperand[Expression]] | None, tuple[Expression, ...]] | None:
-        """A loop over `enumerate(display)`, or `zip(...)` (also inside `enumerate`) with a display among its
-        operands, for `calls.display_loop_arms` (the CLI's `display_loop`)."""
-        enumerated = (
+    def enumerated(self, expr: Expression) -> Expression | None:
+        """The iterable of `enumerate(iterable)` (`start=` allowed), else None (the CLI's `enumerated`)."""
+        if (
             isinstance(expr, CallExpr)
             and self.builtin(expr.callee) == "enumerate"
             and expr.arg_kinds[:1] == [ARG_POS]
@@ -2763,10 +2763,18 @@ class FunctionLowerer(calls.PlaceNaming):
                 kind == ARG_NAMED and name == "start"
                 for kind, name in zip(expr.arg_kinds[1:], expr.arg_names[1:], strict=True)
             )
-        )
-        if enumerated:
-            assert isinstance(expr, CallExpr)
-            expr = expr.args[0]
+        ):
+            return expr.args[0]
+        return None
+
+    def display_loop(
+        self, expr: Expression
+    ) -> tuple[bool, list[calls.DisplayOperand[Expression]] | None, tuple[Expression, ...]] | None:
+        """A loop over `enumerate(display)`, or `zip(...)` (also inside `enumerate`) with a display among its
+        operands, for `calls.display_loop_arms` (the CLI's `display_loop`)."""
+        inner = self.enumerated(expr)
+        enumerated = inner is not None
+        expr = expr if inner is None else inner
         if (
             isinstance(expr, CallExpr)
             and self.builtin(expr.callee) == "zip"
@@ -2791,18 +2799,9 @@ class FunctionLowerer(calls.PlaceNaming):
     ) -> tuple[tuple[ir.Place, ...], calls.Container | None, bool, bool] | None:
         """The items a loop over a container list of known length takes, directly or through `enumerate(...)`
         and/or `itertools.pairwise(...)` (the CLI front end's rule)."""
-        enumerated = (
-            isinstance(expr, CallExpr)
-            and self.builtin(expr.callee) == "enumerate"
-            and expr.arg_kinds[:1] == [ARG_POS]
-            and all(
-                kind == ARG_NAMED and name == "start"
-                for kind, name in zip(expr.arg_kinds[1:], expr.arg_names[1:], strict=True)
-            )
-        )
-        if enumerated:
-            assert isinstance(expr, CallExpr)
-            expr = expr.args[0]
+        inner = self.enumerated(expr)
+        enumerated = inner is not None
+        expr = expr if inner is None else inner
         paired = (
             isinstance(expr, CallExpr)
             and (flow := self.stdlib_flow_of(expr.callee)) is not None
@@ -3432,18 +3431,9 @@ class FunctionLowerer(calls.PlaceNaming):
     def selected_loop(self, expr: Expression) -> tuple[ir.Place, bool] | None:
         """A loop over a name bound once to a list a call made of a container's items, or over `enumerate` of it
         (the CLI's `selected_loop`)."""
-        enumerated = (
-            isinstance(expr, CallExpr)
-            and self.builtin(expr.callee) == "enumerate"
-            and expr.arg_kinds[:1] == [ARG_POS]
-            and all(
-                kind == ARG_NAMED and name == "start"
-                for kind, name in zip(expr.arg_kinds[1:], expr.arg_names[1:], strict=True)
-            )
-        )
-        if enumerated:
-            assert isinstance(expr, CallExpr)
-            expr = expr.args[0]
+        inner = self.enumerated(expr)
+        enumerated = inner is not None
+        expr = expr if inner is None else inner
         if not isinstance(expr, NameExpr) or (call := self.iterators.get(expr.name)) is None:
             return None
         place = self.place(expr) if self.selected_container(call) is not None else None

@@ -779,8 +779,10 @@ def _is_constant(node: ast.AST, value: object) -> bool:
 
 def _returned_params(func: FunctionNode, yields: bool = False) -> tuple[str, ...] | None:
     """The parameters a plain function may return (`return y if c else x` -> `y, x`); None when some `return`
-    gives anything else (or none returns): then its result is a fresh value to the checker.  With `yields`, the
-    parameters a generator may yield (a `@contextlib.contextmanager`'s `yield b`; a `return` of a value: None)."""
+    gives anything else (or none returns), or a returned parameter is bound again in the body (`x = out` in a
+    loop, then `return x`: the caller's argument or the new value): then its result is a fresh value to the
+    checker.  With `yields`, the parameters a generator may yield (a `@contextlib.contextmanager`'s `yield b`; a
+    `return` of a value: None)."""
     params = {p.arg for p in _param_names(func.args)}
     found: list[str] = []
     returns = 0
@@ -803,7 +805,11 @@ def _returned_params(func: FunctionNode, yields: bool = False) -> tuple[str, ...
                 stack.extend((right, left))
             else:
                 return None
-    return tuple(dict.fromkeys(found)) if returns else None
+    if not returns:
+        return None
+    # a parameter the body binds again may be returned as that new value: not the caller's argument then
+    rebound = {n.id for n in _walk(func.body) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store | ast.Del)}
+    return None if rebound.intersection(found) else tuple(dict.fromkeys(found))
 
 
 def _returned_function(func: FunctionNode, ctx: FileContext) -> ast.FunctionDef | None:
@@ -2932,22 +2938,27 @@ class FunctionLowerer(calls.PlaceNaming):
         unrolled = items is not None or arms is not None or elements is not None
         self.emit(ir.Loop(head, body, orelse, self.span(node.target), unrolled=unrolled))
 
+    def enumerated(self, node: ast.expr) -> ast.expr | None:
+        """The iterable of `enumerate(iterable)` (`start=` allowed), else None."""
+        if (
+            isinstance(node, ast.Call)
+            and self.builtin(node.func) == "enumerate"
+            and len(node.args) == 1
+            and not isinstance(node.args[0], ast.Starred)
+            and all(k.arg == "start" for k in node.keywords)
+        ):
+            return node.args[0]
+        return None
+
     def display_loop(
         self, node: ast.expr
     ) -> tuple[bool, list[calls.DisplayOperand[ast.expr]] | None, tuple[ast.expr, ...]] | None:
         """A loop over `enumerate(display)`, or `zip(...)` (also inside `enumerate`) with a display among its
         operands, for `calls.display_loop_arms`: whether enumerated, the zip's operands (None: no zip), the
         shortest display; None for any other iterable."""
-        enumerated = (
-            isinstance(node, ast.Call)
-            and self.builtin(node.func) == "enumerate"
-            and len(node.args) == 1
-            and not isinstance(node.args[0], ast.Starred)
-            and all(k.arg == "start" for k in node.keywords)
-        )
-        if enumerated:
-            assert isinstance(node, ast.Call)
-            node = node.args[0]
+        inner = self.enumerated(node)
+        enumerated = inner is not None
+        node = node if inner is None else inner
         if (
             isinstance(node, ast.Call)
             and self.builtin(node.func) == "zip"
@@ -2970,16 +2981,9 @@ class FunctionLowerer(calls.PlaceNaming):
         """The items a loop over a container list of known length takes (`star_elements`), directly or through
         `enumerate(...)` and/or `itertools.pairwise(...)`: their places, the container (for its nested displays),
         whether enumerated and whether paired (`calls.bind_elements`)."""
-        enumerated = (
-            isinstance(node, ast.Call)
-            and self.builtin(node.func) == "enumerate"
-            and len(node.args) == 1
-            and not isinstance(node.args[0], ast.Starred)
-            and all(k.arg == "start" for k in node.keywords)
-        )
-        if enumerated:
-            assert isinstance(node, ast.Call)
-            node = node.args[0]
+        inner = self.enumerated(node)
+        enumerated = inner is not None
+        node = node if inner is None else inner
         paired = (
             isinstance(node, ast.Call)
             and stdlib_flow.pairs_items(self.stdlib_name(node.func))
@@ -3603,15 +3607,9 @@ class FunctionLowerer(calls.PlaceNaming):
         """A loop over a name bound once to a list a call made of a container's items (`leaders` of `leaders =
         heapq.nsmallest(3, heap)`), or over `enumerate` of it: the name's place and whether enumerated
         (`calls.bind_selected_iteration`); else None."""
-        enumerated = (
-            isinstance(node, ast.Call)
-            and self.builtin(node.func) == "enumerate"
-            and len(node.args) == 1
-            and all(k.arg == "start" for k in node.keywords)
-        )
-        if enumerated:
-            assert isinstance(node, ast.Call)
-            node = node.args[0]
+        inner = self.enumerated(node)
+        enumerated = inner is not None
+        node = node if inner is None else inner
         if not isinstance(node, ast.Name) or (call := self.iterators.get(node.id)) is None:
             return None
         place = self.place(node) if self.selected_container(call) is not None else None
