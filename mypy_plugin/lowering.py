@@ -2957,12 +2957,7 @@ class FunctionLowerer(calls.PlaceNaming):
         )
 
     def with_alias(self, expr: Expression, target: Expression | None, body: Block) -> tuple[str, str] | None:
-        """`with staged(pf) as ready:`: `ready` stands for `pf` in the block (the CLI's `with_alias`), as `p` for `pf`
-        in `with pf as p:` of a class-based context manager whose `__enter__` returns itself."""
-        if isinstance(expr, NameExpr) and isinstance(target, NameExpr) and expr.name != target.name:
-            if self.with_methods(expr, target, body) is None:
-                return None
-            return target.name, self.name(expr.name)
+        """`with staged(pf) as ready:`: `ready` stands for `pf` in the block (the CLI's `with_alias`)."""
         func = self.context_generator(expr)
         if func is None or not isinstance(expr, CallExpr) or not isinstance(target, NameExpr):
             return None
@@ -2975,7 +2970,7 @@ class FunctionLowerer(calls.PlaceNaming):
     def with_methods(
         self, expr: Expression, target: Expression | None, body: Block
     ) -> tuple[Callable[[ir.Place], None], Callable[[ir.Place], None]] | None:
-        """`with Prefetcher(raw) as pf:` / `with pf:` / `with pf as p:` of a class-based context manager of the
+        """`with Prefetcher(raw) as pf:` / `with pf:` of a class-based context manager of the
         module whose `__enter__` returns itself: its `__enter__` and `__exit__` summaries, applied to the object's
         place (the CLI's `with_methods`, `calls.WithItem.methods`)."""
         if self.kernel_body or not (target is None or isinstance(target, NameExpr)):
@@ -2983,7 +2978,7 @@ class FunctionLowerer(calls.PlaceNaming):
         names = {target.name} if target is not None else set()
         if isinstance(expr, CallExpr) and isinstance(expr.callee, NameExpr) and self.constructs(expr):
             candidates: tuple[ClassDef, ...] | None = (self.ctx.classes.classes[expr.callee.name],)
-        elif isinstance(expr, NameExpr):
+        elif isinstance(expr, NameExpr) and target is None:
             candidates = receiver_classes(self, expr.name)
             names.add(expr.name)
         else:

@@ -3003,8 +3003,8 @@ def _enter_object(
 ) -> None:
     """Enter a class-based context manager whose `__enter__` returns its receiver (`WithItem.methods`): the object
     is the `as` target's (`with Prefetcher(raw) as pf:` binds `pf` to what the constructor builds, so `pf.staged` is
-    the object `__init__` stored there: the checker keeps attributes by place), or the named object's (`with pf:`,
-    `with pf as p:`: `p` is `pf` in the block, `WithItem.renamed`), or else one held for the block only; its
+    the object `__init__` stored there: the checker keeps attributes by place), or the named object's (`with pf:`),
+    or else one held for the block only; its
     `__enter__` summary applies to that place now (a `launch_async` op it leaves in `self.op` holds its loans from
     here), its `__exit__` summary when the block is left, however (`released`, ahead of the items entered
     earlier).  The front ends give `methods` only when neither the target nor the named object is rebound in the

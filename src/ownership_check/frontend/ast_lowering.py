@@ -3151,8 +3151,8 @@ class FunctionLowerer(calls.PlaceNaming):
     def with_methods(
         self, node: ast.expr, target: ast.expr | None, body: list[ast.stmt]
     ) -> tuple[Callable[[ir.Place], None], Callable[[ir.Place], None]] | None:
-        """`with Prefetcher(raw) as pf:` of a constructor call the checker follows, or `with pf:` / `with pf as p:`
-        of an object whose classes `receiver_classes` knows, when each has an `__enter__` returning its receiver
+        """`with Prefetcher(raw) as pf:` of a constructor call the checker follows, or `with pf:` of an object whose
+        classes `receiver_classes` knows, when each has an `__enter__` returning its receiver
         and an `__exit__`: their summaries, applied to the object's place (`context_methods`,
         `calls.WithItem.methods`); None when the target is not a plain name or the block may rebind it or `pf`
         (`_block_keeps`: the place would no longer be the object's when `__exit__` runs)."""
@@ -3161,7 +3161,7 @@ class FunctionLowerer(calls.PlaceNaming):
         names = {target.id} if target is not None else set()
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and self.constructs(node):
             candidates: tuple[ast.ClassDef, ...] | None = (self.ctx.classes.classes[node.func.id],)
-        elif isinstance(node, ast.Name):
+        elif isinstance(node, ast.Name) and target is None:
             candidates = receiver_classes(self, node.id)
             names.add(node.id)
         else:
@@ -3174,11 +3174,6 @@ class FunctionLowerer(calls.PlaceNaming):
         """`with staged(pf) as ready:` of a `@contextlib.contextmanager` generator of the module that yields one
         parameter, bound to the plain name `pf`, the block binding neither name and defining no function, class
         or lambda: `ready` stands for `pf` in the block (`calls.WithItem.renamed`); else None."""
-        if isinstance(node, ast.Name) and isinstance(target, ast.Name) and node.id != target.id:
-            # `with pf as p:` of a class-based context manager whose `__enter__` returns itself
-            if self.with_methods(node, target, body) is None:
-                return None
-            return target.id, self.name(node.id)
         func = self.context_generator(node)
         if func is None or not isinstance(node, ast.Call) or not isinstance(target, ast.Name):
             return None
