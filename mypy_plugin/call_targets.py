@@ -14,7 +14,7 @@ across hooks (dmypy re-checks edited modules in the same process).
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from collections.abc import Set as AbstractSet
 from dataclasses import replace
 from typing import TYPE_CHECKING, ClassVar
@@ -84,6 +84,7 @@ from ownership_check.core.call_effects import (
     CallSummary,
     GeneratedInit,
     SummaryMemo,
+    apply_summary,
     bind_parameters,
     dispatched,
     factory_captures,
@@ -2203,6 +2204,52 @@ def method_summaries(lowerer: FunctionLowerer, cls: ClassDef, span: Span) -> lis
         if applied is not None:
             found.append(applied.summary)
     return found
+
+
+def context_methods(
+    lowerer: FunctionLowerer, candidates: tuple[ClassDef, ...] | None, node: Expression, span: Span
+) -> tuple[Callable[[ir.Place], None], Callable[[ir.Place], None]] | None:
+    """What applies the `__enter__` and `__exit__` call summaries of a class-based context manager of the module
+    to the object's place, when every class of `candidates` has both and its `__enter__` returns its receiver (the
+    CLI's `context_methods`, `calls.WithItem.methods`); else None."""
+    if not candidates:
+        return None
+    classes = lowerer.ctx.classes
+    for cls in candidates:
+        enter = classes.method(cls, "__enter__")
+        if enter is None or classes.method(cls, "__exit__") is None or not _returns_receiver(enter):
+            return None
+    found = candidates
+
+    def run(method: str) -> Callable[[ir.Place], None]:
+        def apply(place: ir.Place) -> None:
+            receiver = calls.Operand(node, span, place)
+            applied = _applied_method(lowerer, place.root, method, receiver, (), span, found)
+            if applied is not None:
+                apply_summary(applied, node, span, lowerer)
+
+        return apply
+
+    return run("__enter__"), run("__exit__")
+
+
+def _returns_receiver(method: FuncDef) -> bool:
+    """Whether `method` gives back its receiver on every path (the CLI's `_returns_receiver`)."""
+    from mypy_plugin.lowering import _binds_names  # it imports this module
+
+    params = [a.variable.name for a in method.arguments if a.kind in _POSITIONAL]
+    body = method.body.body
+    if not params or not body or not isinstance(body[-1], ReturnStmt):
+        return False
+    receiver = params[0]
+    for node in tree.walk_many(body):
+        if isinstance(node, YieldExpr | YieldFromExpr):
+            return False
+        if isinstance(node, ReturnStmt) and not (isinstance(node.expr, NameExpr) and node.expr.name == receiver):
+            return False
+        if receiver in _binds_names(node):
+            return False
+    return True
 
 
 def phase_summary(

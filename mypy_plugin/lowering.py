@@ -116,6 +116,7 @@ from mypy_plugin.call_targets import (
     attribute_registries,
     class_kernel,
     constructor_summary,
+    context_methods,
     generated_fields,
     method_summaries,
     module_registries,
@@ -267,6 +268,14 @@ def _binds_names(node: Node) -> set[str]:
     else:
         targets = _stored_targets(node)
     return {n for t in targets for n in _target_names(t)}
+
+
+def _block_keeps(body: Block, names: set[str]) -> bool:
+    """Whether a `with` block leaves each of `names` bound to what it was at its start (the CLI's `_block_keeps`)."""
+    for sub in tree.walk(body, skip_scopes=False):
+        if isinstance(sub, FuncItem | ClassDef | Decorator) or _binds_names(sub) & names:
+            return False
+    return True
 
 
 def _stored_targets(node: Node) -> list[Expression]:
@@ -2950,6 +2959,7 @@ class FunctionLowerer(calls.PlaceNaming):
                 and any(self.ctx.refers_to(item.callee, name) for name in calls.EXIT_STACK_CONTEXTS),
                 self.with_phases(item),
                 self.with_alias(item, target, node.body),
+                self.with_methods(item, target, node.body) if not node.is_async else None,
             )
             for item, target in zip(node.expr, node.target, strict=True)
         ]
@@ -3006,13 +3016,29 @@ class FunctionLowerer(calls.PlaceNaming):
             return None
         yielded = set(_returned_params(func, yields=True) or ())
         arg = _bind_call(func, expr).get(next(iter(yielded))) if len(yielded) == 1 else None
-        if not isinstance(arg, NameExpr) or arg.name == target.name:
+        if not isinstance(arg, NameExpr) or arg.name == target.name or not _block_keeps(body, {arg.name, target.name}):
             return None
-        names = {arg.name, target.name}
-        for sub in tree.walk(body, skip_scopes=False):
-            if isinstance(sub, FuncItem | ClassDef | Decorator) or _binds_names(sub) & names:
-                return None
         return target.name, self.name(arg.name)
+
+    def with_methods(
+        self, expr: Expression, target: Expression | None, body: Block
+    ) -> tuple[Callable[[ir.Place], None], Callable[[ir.Place], None]] | None:
+        """`with Prefetcher(raw) as pf:` / `with pf:` of a class-based context manager of the
+        module whose `__enter__` returns itself: its `__enter__` and `__exit__` summaries, applied to the object's
+        place (the CLI's `with_methods`, `calls.WithItem.methods`)."""
+        if self.kernel_body or not (target is None or isinstance(target, NameExpr)):
+            return None
+        names = {target.name} if target is not None else set()
+        if isinstance(expr, CallExpr) and isinstance(expr.callee, NameExpr) and self.constructs(expr):
+            candidates: tuple[ClassDef, ...] | None = (self.ctx.classes.classes[expr.callee.name],)
+        elif isinstance(expr, NameExpr) and target is None:
+            candidates = receiver_classes(self, expr.name)
+            names.add(expr.name)
+        else:
+            return None
+        if not candidates or not _block_keeps(body, names):
+            return None
+        return context_methods(self, candidates, expr, span_of(expr))
 
     def entered(self, expr: Expression) -> Callable[[], ir.Value] | None:
         """What `with lend(c) as lo:` binds `lo` to (the CLI's `entered`, `calls.entered_value`)."""

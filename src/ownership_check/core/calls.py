@@ -930,6 +930,12 @@ class WithItem(Generic[E]):
     # paths included (`ready.staging` is `pf.staging`), so what a method called on either does to them is seen
     # through both
     renamed: tuple[str, str] | None = None
+    # a class-based context manager of the module whose `__enter__` returns its receiver on every path (`with
+    # Prefetcher(raw) as pf:` of a constructor call the checker follows, `with pf:` of an object of such a class):
+    # its `__enter__` and `__exit__` call summaries, each applied to the object held for the block (the place given)
+    # when the item is entered and when the block is left, however (`lower_with`); the `as` target is that object,
+    # so what `__init__` stored (`pf.staged`) and what `__enter__` left pending on it (`self.op`) are the body's
+    methods: tuple[Callable[[ir.Place], None], Callable[[ir.Place], None]] | None = None
 
 
 # --- device-likeness --------------------------------------------------------------------------------------------
@@ -3107,6 +3113,10 @@ def lower_with(items: Sequence[WithItem[E]], body: Callable[[], ir.Block], span:
             # left, however
             held = sink.temp("with")
             value = sink.value(item.node, held)
+            if item.methods is not None:
+                # a class-based context manager whose `__enter__` returns itself (`WithItem.methods`)
+                _enter_object(item, value, held, span, sink, released)
+                continue
             if item.constructs or (isinstance(value, ir.Fresh) and value.parts):
                 bind_target(PlaceTarget(held, span), value, sink)
                 released.append(ir.Del(held, span))
@@ -3149,6 +3159,38 @@ def lower_with(items: Sequence[WithItem[E]], body: Callable[[], ir.Block], span:
     else:
         for op in block:
             sink.emit(op)
+
+
+def _enter_object(
+    item: WithItem[E], value: ir.Value, held: ir.Place, span: Span, sink: Lowering[E], released: list[ir.Op]
+) -> None:
+    """Enter a class-based context manager whose `__enter__` returns its receiver (`WithItem.methods`): the object
+    is the `as` target's (`with Prefetcher(raw) as pf:` binds `pf` to what the constructor builds, so `pf.staged` is
+    the object `__init__` stored there: the checker keeps attributes by place), or the named object's (`with pf:`),
+    or else one held for the block only; its
+    `__enter__` summary applies to that place now (a `launch_async` op it leaves in `self.op` holds its loans from
+    here), its `__exit__` summary when the block is left, however (`released`, ahead of the items entered
+    earlier).  The front ends give `methods` only when neither the target nor the named object is rebound in the
+    block, so the place is the object's throughout."""
+    assert item.methods is not None
+    enter, leave = item.methods
+    if isinstance(value, ir.FromPlace):
+        sink.emit(ir.Use(value.source, value.span))  # `with pf:` reads `pf`
+        place = value.source
+        if item.target is not None:
+            bind_target(item.target, ir.FromPlace(place, value.span), sink)
+    elif isinstance(item.target, PlaceTarget):
+        bind_target(item.target, value, sink)
+        place = item.target.place
+    else:
+        bind_target(PlaceTarget(held, span), value, sink)
+        released.append(ir.Del(held, span))
+        place = held
+        if item.target is not None:
+            bind_target(item.target, ir.Fresh(), sink)
+    enter(place)
+    # one op (a one-armed `Branch`), so the exits' reversal in `lower_with` keeps its own order
+    released.append(ir.Branch((sink.block(lambda: leave(place)),), span))
 
 
 #: Decorators that make a generator function a context manager whose `__enter__` gives what the generator yields.

@@ -60,6 +60,7 @@ from ownership_check.frontend.call_targets import (
     attribute_registries,
     class_kernel,
     constructor_summary,
+    context_methods,
     generated_fields,
     method_summaries,
     module_registries,
@@ -1072,6 +1073,19 @@ def _binds_name(node: ast.AST) -> set[str]:
     if isinstance(node, ast.Global | ast.Nonlocal):
         return set(node.names)
     return set()
+
+
+def _block_keeps(body: list[ast.stmt], names: set[str]) -> bool:
+    """Whether a `with` block leaves each of `names` bound to what it was at its start: it binds none of them and
+    defines no function, class or lambda (which might rebind one with `nonlocal`), for `with_alias` and
+    `with_methods`."""
+    for sub in _walk(body, skip_scopes=False):
+        if isinstance(sub, _SCOPES) or (isinstance(sub, ast.Name) and not isinstance(sub.ctx, ast.Load)):
+            if not isinstance(sub, ast.Name) or sub.id in names:
+                return False
+        elif _binds_name(sub) & names:
+            return False
+    return True
 
 
 def _is_yield_statement(stmt: ast.stmt) -> bool:
@@ -3125,6 +3139,8 @@ class FunctionLowerer(calls.PlaceNaming):
                 and self.ctx.qualify(item.context_expr.func) in calls.EXIT_STACK_CONTEXTS,
                 self.with_phases(item.context_expr),
                 self.with_alias(item.context_expr, item.optional_vars, node.body),
+                self.with_methods(item.context_expr, item.optional_vars, node.body)
+                if isinstance(node, ast.With) else None,
             )
             for item in node.items
         ]
@@ -3186,6 +3202,28 @@ class FunctionLowerer(calls.PlaceNaming):
             lambda: apply_summary(leaving, node, span, self),
         )
 
+    def with_methods(
+        self, node: ast.expr, target: ast.expr | None, body: list[ast.stmt]
+    ) -> tuple[Callable[[ir.Place], None], Callable[[ir.Place], None]] | None:
+        """`with Prefetcher(raw) as pf:` of a constructor call the checker follows, or `with pf:` of an object whose
+        classes `receiver_classes` knows, when each has an `__enter__` returning its receiver
+        and an `__exit__`: their summaries, applied to the object's place (`context_methods`,
+        `calls.WithItem.methods`); None when the target is not a plain name or the block may rebind it or `pf`
+        (`_block_keeps`: the place would no longer be the object's when `__exit__` runs)."""
+        if self.kernel_body or not (target is None or isinstance(target, ast.Name)):
+            return None
+        names = {target.id} if target is not None else set()
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and self.constructs(node):
+            candidates: tuple[ast.ClassDef, ...] | None = (self.ctx.classes.classes[node.func.id],)
+        elif isinstance(node, ast.Name) and target is None:
+            candidates = receiver_classes(self, node.id)
+            names.add(node.id)
+        else:
+            return None
+        if not candidates or not _block_keeps(body, names):
+            return None
+        return context_methods(self, candidates, node, self.span(node))
+
     def with_alias(self, node: ast.expr, target: ast.expr | None, body: list[ast.stmt]) -> tuple[str, str] | None:
         """`with staged(pf) as ready:` of a `@contextlib.contextmanager` generator of the module that yields one
         parameter, bound to the plain name `pf`, the block binding neither name and defining no function, class
@@ -3195,15 +3233,8 @@ class FunctionLowerer(calls.PlaceNaming):
             return None
         yielded = set(_returned_params(func, yields=True) or ())
         arg = _bind_call(func, node).get(next(iter(yielded))) if len(yielded) == 1 else None
-        if not isinstance(arg, ast.Name) or arg.id == target.id:
+        if not isinstance(arg, ast.Name) or arg.id == target.id or not _block_keeps(body, {arg.id, target.id}):
             return None
-        names = {arg.id, target.id}
-        for sub in _walk(body, skip_scopes=False):
-            if isinstance(sub, _SCOPES) or (isinstance(sub, ast.Name) and not isinstance(sub.ctx, ast.Load)):
-                if not isinstance(sub, ast.Name) or sub.id in names:
-                    return None
-            elif _binds_name(sub) & names:
-                return None
         return target.id, self.name(arg.id)
 
     def constructs(self, node: ast.Call) -> bool:

@@ -25,12 +25,13 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from ownership_check.core import callables, calls, class_order
+from ownership_check.core import callables, calls, class_order, ir
 from ownership_check.core.call_effects import (
     AppliedSummary,
     CallSummary,
     GeneratedInit,
     SummaryMemo,
+    apply_summary,
     bind_parameters,
     dispatched,
     factory_captures,
@@ -2025,6 +2026,53 @@ def method_summaries(lowerer: FunctionLowerer, cls: ast.ClassDef) -> list[CallSu
         if applied is not None:
             found.append(applied.summary)
     return found
+
+
+def context_methods(
+    lowerer: FunctionLowerer, candidates: tuple[ast.ClassDef, ...] | None, node: ast.expr, span: Span
+) -> tuple[Callable[[ir.Place], None], Callable[[ir.Place], None]] | None:
+    """`with Prefetcher(raw) as pf:` / `with pf:` of an object of one of `candidates` (the classes of the module its
+    methods may be, `receiver_classes`), each of which has an `__enter__` returning its receiver on every path
+    (`_returns_receiver`) and an `__exit__`, both plain methods of the module: what applies each one's call summary
+    to the object a `with` statement holds for its block, given its place (`calls.WithItem.methods`); None
+    otherwise (the target is then a new value, as for any context manager the checker does not follow)."""
+    if not candidates:
+        return None
+    classes = lowerer.ctx.classes
+    for cls in candidates:
+        enter = classes.method(cls, "__enter__")
+        if enter is None or classes.method(cls, "__exit__") is None or not _returns_receiver(enter):
+            return None
+    found = candidates
+
+    def run(method: str) -> Callable[[ir.Place], None]:
+        def apply(place: ir.Place) -> None:
+            receiver = calls.Operand(node, span, place)
+            applied = _applied_method(lowerer, place.root, method, receiver, (), span, found)
+            if applied is not None:
+                apply_summary(applied, node, span, lowerer)
+
+        return apply
+
+    return run("__enter__"), run("__exit__")
+
+
+def _returns_receiver(method: ast.FunctionDef) -> bool:
+    """Whether `method` gives back its receiver on every path (`return self` ends its body, every `return` is one,
+    it never rebinds the name, it is no generator): the object `with C(...) as t:` binds `t` to is then the
+    context manager itself."""
+    params = [*method.args.posonlyargs, *method.args.args]
+    if method.decorator_list or not params or not method.body or not isinstance(method.body[-1], ast.Return):
+        return False
+    receiver = params[0].arg
+    for node in _walk_body(method.body):
+        if isinstance(node, ast.Yield | ast.YieldFrom):
+            return False
+        if isinstance(node, ast.Return) and not (isinstance(node.value, ast.Name) and node.value.id == receiver):
+            return False
+        if isinstance(node, ast.Name) and node.id == receiver and not isinstance(node.ctx, ast.Load):
+            return False
+    return True
 
 
 def phase_summary(

@@ -1,5 +1,5 @@
 # fresh-expect: E0505 at line 55
-# fresh-known-miss: cli,mypy a class-based context manager (__enter__ starts launch_async into self.staged, __exit__ syncs): __enter__/__exit__ are not followed, and `as pf` is a new value, so the borrow is missed and pf.staged is taken for the moved object of the previous iteration (E0382 reported instead of E0505)
+# (fixed: class-based context manager, __enter__ returning self and __exit__ are followed)
 """Data loader with a class-based prefetch context manager feeding a tile normalisation kernel."""
 from __future__ import annotations
 

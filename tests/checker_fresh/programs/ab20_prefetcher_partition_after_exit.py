@@ -1,5 +1,5 @@
 # fresh-expect: clean
-# fresh-known-false-alarm: cli,mypy a class-based context manager bound by `with Prefetcher(...) as pf` in a loop: `as pf` is a new value whose attributes are unknown objects named by place, so pf.staged partitioned in the previous iteration looks moved
+# (fixed: class-based context manager, __enter__ returning self and __exit__ are followed)
 """Data loader with a class-based prefetch context manager feeding a tile normalisation kernel."""
 from __future__ import annotations
 
