@@ -1583,10 +1583,15 @@ class FunctionLowerer(calls.PlaceNaming):
                 return None
             return _display_items(expr.args[0])
         flow = self.stdlib_flow_of(expr.callee)
-        if flow is None or flow.relation != "mapping" or any(k not in (ARG_POS, ARG_NAMED) for k in expr.arg_kinds):
+        if any(k not in (ARG_POS, ARG_NAMED) for k in expr.arg_kinds):
             return None
         positional = [a for a, k in zip(expr.args, expr.arg_kinds, strict=True) if k == ARG_POS]
         named = [(n, a) for a, k, n in zip(expr.args, expr.arg_kinds, expr.arg_names, strict=True) if k == ARG_NAMED]
+        filled = stdlib_flow.filled_entries(flow, positional, len(named))
+        if filled is not None:  # `dict.fromkeys(ids, buf)`: every key's value is `buf` (the CLI's rule)
+            return filled, True
+        if flow is None or flow.relation != "mapping":
+            return None
         if len(positional) > 1:
             return None
         keys: list[calls.ContainerKey | None] | None = None
@@ -2890,8 +2895,35 @@ class FunctionLowerer(calls.PlaceNaming):
             positional = [a for a, kind in zip(expr.args, expr.arg_kinds, strict=True) if kind == ARG_POS]
             if expr.callee.fullname == "builtins.zip":
                 return "zip", [self.iteration_source(a) for a in positional]
+            if (zipped := self.zipped_call(positional[0])) is not None:
+                shape, sources = self.iteration(zipped)  # `enumerate(zip(xs, ys))` (the CLI's rule)
+                if shape == "zip":
+                    return "enumerate zip", sources
             return "enumerate", [self.iteration_source(positional[0])]
+        if (zipped := self.zipped_call(expr)) is not None:
+            # `itertools.zip_longest(xs, ys, fillvalue=h)`: each part an item of its operand or the fill (the CLI's)
+            found = self.stdlib_flow_of(zipped.callee)
+            named = [(n, a) for a, k, n in zip(zipped.args, zipped.arg_kinds, zipped.arg_names, strict=True)
+                     if k == ARG_NAMED]
+            fill = stdlib_flow.padded_fill(found, named)
+            if found is not None and found.padded:
+                place = self.place(fill) if fill is not None else None
+                sources = [self.iteration_source(a) for a, k in zip(zipped.args, zipped.arg_kinds, strict=True)
+                           if k == ARG_POS]
+                return "zip", stdlib_flow.padded_sources(found, sources, place, span_of(fill or zipped), self)
         return "", []
+
+    def zipped_call(self, expr: Expression) -> CallExpr | None:
+        """`expr` when it is a call a `for` takes tuples from (the CLI's `zipped_call`), else None."""
+        if not isinstance(expr, CallExpr) or any(k not in (ARG_POS, ARG_NAMED) for k in expr.arg_kinds):
+            return None
+        positional = expr.arg_kinds.count(ARG_POS)
+        if expr.arg_kinds[:positional] != [ARG_POS] * positional:
+            return None
+        keywords = [n for n, k in zip(expr.arg_names, expr.arg_kinds, strict=True) if k == ARG_NAMED]
+        names = self.ctx.names(expr.callee)
+        found = any(stdlib_flow.zipped_iteration(n, positional, keywords) is not None for n in names)
+        return expr if found else None
 
     def iteration_source(self, expr: Expression) -> calls.IterationSource:
         """Where a `for` takes the items of the iterable operand `expr` (the CLI's `iteration_source`):
@@ -4656,14 +4688,16 @@ class FunctionLowerer(calls.PlaceNaming):
         if operands is None or inner is None:
             return None
         position = stdlib_flow.first_item_position(inner, index)
+        fill = stdlib_flow.padded_fill(
+            inner, [(n, a) for a, k, n in zip(made.args, made.arg_kinds, made.arg_names, strict=True) if k == ARG_NAMED]
+        )
 
         def first_or_any(operand: Expression) -> calls.Choices[Expression] | None:
-            items = self.literal_display(operand)
-            if items is not None and position is not None and position < len(items):
-                # `next(zip([c], [a]))[0]` is `c`: the first tuple holds each display's first item
-                rest = tuple(item for i, item in enumerate(items) if i != position)
-                return self._alternatives(rest, (items[position],), span, depth)
-            return self.item_choices(operand, span, depth + 1)
+            return stdlib_flow.first_component(
+                inner, position, self.literal_display(operand), fill,
+                lambda rest, options: self._alternatives(rest, options, span, depth),
+                lambda: self.item_choices(operand, span, depth + 1),
+            )
 
         parts = tuple(first_or_any(positional[i]) for i in operands)
         return parts if all(part is not None for part in parts) else None

@@ -273,6 +273,8 @@ STDLIB_TEMPLATES: dict[str, str] = {
     "itertools.repeat": "next(itertools.repeat({p}, 2))",
     "itertools.pairwise": "next(itertools.pairwise([{p}, {q}]))[0]",
     "zip": "next(zip([{p}], [{q}]))[0]",
+    # the first tuple's part of an empty display is the fillvalue itself
+    "itertools.zip_longest": "next(itertools.zip_longest([], [{q}], fillvalue={p}))[0]",
     "dict": 'dict(item={p}, other={q})["item"]',
     "dataclasses.replace": "dataclasses.replace(h, a={p}).a",
     "copy.copy": "copy.copy(Bufs({p}, {q}, {q})).a",
@@ -284,6 +286,8 @@ STDLIB_TEMPLATES: dict[str, str] = {
     "functools.reduce": "[{p}, functools.reduce(first_of, [{q}], {q})][0]",
     # a lookup finds the item of the first map that has the key
     "collections.ChainMap": 'collections.ChainMap({{"item": {p}}}, {{"other": {q}}})["item"]',
+    # every key's value is the one value operand
+    "dict.fromkeys": 'dict.fromkeys(["item", "other"], {p})["other"]',
 }
 #: The forms that only make sense for the SIMT buffers `a`, `b`, `c` (the holder and containers hold them).
 _BUFFER_ONLY = frozenset({"attribute", "container-list", "container-dict"})

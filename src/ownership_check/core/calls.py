@@ -2427,6 +2427,11 @@ MUTATING_CONTAINER_METHODS: Final[frozenset[str]] = frozenset(
     }
 )
 
+#: The one key of a mapping whose every value is one object (`dict.fromkeys(ids, buf)`, a `filled` entry of
+#: `stdlib_flow`): a lookup under any key finds its item (`Container.indices` gives a one-item container's item for
+#: any key; `stdlib_flow.keyed_entry`, `captured_item` match it).  No literal of a program is spelled so.
+FILLED_KEY: Final[str] = "<any key>"
+
 #: The most items a container of places keeps (a wider display's items are new values).
 MAX_CONTAINER_ITEMS: Final[int] = 16
 
@@ -2561,6 +2566,8 @@ def captured_item(
     if container.mapping != mapping_pattern or after_star:
         return None
     if mapping_pattern:
+        if container.keys == (FILLED_KEY,):
+            return 0
         return container.keys.index(key) if key in container.keys else None
     return key if isinstance(key, int) and 0 <= key < len(container.keys) else None
 
@@ -2592,7 +2599,7 @@ class NestedContainer:
 def element_place(name: str, index: int, display: str, key: ContainerKey | None = None) -> ir.Place:
     """The place of item `index` of a container name (`pair[1]` of `pair = (a, c)`, `bufs["out"]` of a dict
     display, whose `key` the display names)."""
-    shown = f"{display}[{index if key is None else repr(key)}]"
+    shown = f"{display}[{index if key is None else '...' if key == FILLED_KEY else repr(key)}]"
     return ir.Place(f"{name}$e{index}", (), shown)
 
 
@@ -2621,8 +2628,9 @@ def factory_kernel(returned: Sequence[K | None]) -> K | None:
 
 
 #: How a `for` loop takes its items from its iterable: `for x in xs` ("each"), `for a, b in zip(xs, ys)`
-#: ("zip", builtin `zip` of places), `for i, x in enumerate(xs)` ("enumerate").
-ITERATION_SHAPES: Final[frozenset[str]] = frozenset({"each", "zip", "enumerate"})
+#: ("zip", builtin `zip` of places, `itertools.zip_longest` of `Padded` ones), `for i, x in enumerate(xs)`
+#: ("enumerate"), `for i, (a, b) in enumerate(zip(xs, ys))` ("enumerate zip").
+ITERATION_SHAPES: Final[frozenset[str]] = frozenset({"each", "zip", "enumerate", "enumerate zip"})
 
 
 #: How a `for` loop takes items from a view method of a mapping place (`calls.bind_iteration` shapes): `d.values()`
@@ -2643,9 +2651,22 @@ class Recurring:
     itself: bool
 
 
+@dataclass(frozen=True)
+class Padded:
+    """An operand of `itertools.zip_longest` (a `stdlib_flow` entry with `padded`) in a `for`: its part of a tuple
+    is an item of `source`, or, once it runs out, the `fillvalue` operand itself (`fill`, staged where the call is
+    evaluated as `itertools.repeat(x)`'s operand is: a `Recurring` one), or None (a new value) without one."""
+
+    source: ir.Place | Recurring | None
+    fill: Recurring | None
+
+
 #: Where a `for` loop takes its items from, per iterable operand (`bind_iteration`): a place's items (a new object
-#: per iteration), a `Recurring` operand's, or None (not followed: a new value).
-IterationSource = ir.Place | Recurring | None
+#: per iteration), a `Recurring` operand's, a `Padded` one's, or None (not followed: a new value).
+IterationSource = ir.Place | Recurring | Padded | None
+
+#: The most operands of a padded zip whose fill combinations `bind_iteration` spells out (`2**n - 1` arms).
+MAX_PADDED_OPERANDS: Final[int] = 4
 
 
 def bind_iteration(target: Target[E], shape: str, sources: Sequence[IterationSource], sink: Lowering[E]) -> None:
@@ -2656,6 +2677,8 @@ def bind_iteration(target: Target[E], shape: str, sources: Sequence[IterationSou
     site = sink.next_group()
 
     def item(source: IterationSource) -> ir.Value:
+        if isinstance(source, Padded):
+            return item(source.source)
         if isinstance(source, Recurring):
             if source.itself:
                 return ir.FromPlace(source.place, _NO_SPAN)
@@ -2677,6 +2700,11 @@ def bind_iteration(target: Target[E], shape: str, sources: Sequence[IterationSou
             for part, source in zip(target.items, sources, strict=True):
                 if part not in places:
                     bind_target(part, item(source), sink)
+            _bind_padding(target.items, sources, target.span, sink)
+            return
+        if shape == "enumerate zip" and len(target.items) == 2:
+            bind_target(target.items[0], ir.Fresh(), sink)
+            bind_iteration(target.items[1], "zip", sources, sink)
             return
         if shape == "enumerate" and len(target.items) == 2 and len(sources) == 1:
             bind_target(target.items[0], ir.Fresh(), sink)
@@ -2701,6 +2729,34 @@ def bind_selected_iteration(
         bind_target(target.items[0], ir.Fresh(), sink)
         target = target.items[1]
     bind_target(target, take_from(source, span), sink)
+
+
+def _bind_padding(
+    parts: Sequence[Target[E]], sources: Sequence[IterationSource], span: Span, sink: Lowering[E]
+) -> None:
+    """After `for a, b in itertools.zip_longest(xs, ys, fillvalue=h)` bound each name to its operand's item: any of
+    the operands may have run out (their lengths are not known), so one `Branch` arm per set of them rebinds their
+    names to the fill (`Padded.fill`), one arm keeps the items; never all at once (the tuples stop when the longest
+    operand runs out), so `h` read as one part is not also the other part the launch writes."""
+    padded = [i for i, source in enumerate(sources) if isinstance(source, Padded)]
+    if not padded or len(sources) > MAX_PADDED_OPERANDS:
+        return
+    arms: list[ir.Block] = [()]
+    for count in range(1, len(padded) + 1):
+        for chosen in itertools.combinations(padded, count):
+            if len(chosen) == len(sources):
+                continue
+
+            def pad(chosen: tuple[int, ...] = chosen) -> None:
+                for index in chosen:
+                    fill = sources[index]
+                    assert isinstance(fill, Padded)
+                    value: ir.Value = ir.FromPlace(fill.fill.place, _NO_SPAN) if fill.fill is not None else ir.Fresh()
+                    bind_target(parts[index], value, sink)
+
+            arms.append(sink.block(pad))
+    if len(arms) > 1:
+        sink.emit(ir.Branch(tuple(arms), span))
 
 
 def _bind_unpacked_item(target: Target[E], source: IterationSource, site: int, sink: Lowering[E]) -> bool:
@@ -2839,8 +2895,8 @@ def display_loop_arms(
     def part(operand: DisplayOperand[E], index: int) -> ir.Value:
         if isinstance(operand, tuple):
             return sink.value(operand[index])
-        if isinstance(operand, Recurring) or operand is None:
-            return ir.Fresh()
+        if isinstance(operand, Recurring | Padded) or operand is None:
+            return ir.Fresh()  # a padded operand is a zip_longest's, never one of the zip this loop is over
         return ir.FromPlace(ir.iteration_item(operand, site), _NO_SPAN)
 
     def bind(index: int) -> None:

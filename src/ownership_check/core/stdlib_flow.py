@@ -13,6 +13,8 @@ call to the places it may give, in the core's terms (`calls.Choices`, `calls.bin
              from it is any of them                         iter, sorted, itertools.cycle, heapq.nsmallest
     PAIRS    the result iterates over adjacent pairs of the operand's items         itertools.pairwise
     ZIPPED   the result iterates over tuples of one item of each operand            zip
+             (`padded`: once an operand runs out, its part of a tuple is the `fillvalue` operand itself, None
+             without one, until the longest runs out: `calls.Padded`)               itertools.zip_longest
     FIELDS   a new object of the operand's class whose fields are the operand's, except those the keywords
              replace: bound to a name, each field refers to the object it names     dataclasses.replace, copy.copy
     MAPPING  a dict of the operands' entries: `dict(k=v)`, `dict(zip(keys, values))` of literal keys, `dict(d)`
@@ -26,6 +28,9 @@ call to the places it may give, in the core's terms (`calls.Choices`, `calls.bin
     CHAINED  a mapping whose lookup under a key finds the item of the first of its operand mappings that has the
              key (`chained_entries`): over dict displays and names of dict containers, the dict display of those
              items, so `ChainMap({"name": "h"}, defaults)["bias"]` is `defaults["bias"]`   collections.ChainMap
+    FILLED   a dict whose every value is its value operand itself, evaluated once (`filled_entries`: one entry under
+             `calls.FILLED_KEY`, which a lookup under any key finds), so `dict.fromkeys(ids, sk.zeros(n))` gives
+             every key one buffer                                                   dict.fromkeys
 
 Where the exact item is not known statically, the result may be any of the items: one `Branch` arm per item,
 as for `p if c else q`, so a launch is refused when any of them would be.  Anything else a call of a standard
@@ -41,6 +46,7 @@ from typing import Final, Literal, TypeVar
 from ownership_check.core import calls, ir
 from ownership_check.core.call_effects import GeneratedInit
 from ownership_check.core.calls import (
+    FILLED_KEY,
     Choices,
     Container,
     ContainerFlow,
@@ -58,7 +64,9 @@ from ownership_check.diagnostics import Span
 
 E = TypeVar("E")
 
-Relation = Literal["pick", "items", "pairs", "zipped", "fields", "mapping", "getter", "fold", "chained"]
+Relation = Literal[
+    "pick", "items", "pairs", "zipped", "fields", "mapping", "getter", "fold", "chained", "filled"
+]
 
 
 @dataclass(frozen=True)
@@ -71,7 +79,8 @@ class StdlibFlow:
     them (`itertools.repeat(c)` hands out `c`); `flatten`: the items are the items of the operand's items
     (`itertools.chain.from_iterable([[c], [a]])` hands out `c` and `a`); `recurs`: it hands out the same items
     again (`itertools.cycle` wraps around, `itertools.repeat` repeats), so a `for` over it takes in a later
-    iteration an object an earlier one took (`recurring_source`)."""
+    iteration an object an earlier one took (`recurring_source`); `padded`: a `zipped` entry whose tuples go on
+    to the longest operand, the shorter ones' parts being the `fillvalue` keyword operand (None without one)."""
 
     relation: Relation
     operands: tuple[int, ...] | None = (0,)
@@ -86,6 +95,7 @@ class StdlibFlow:
     # the result too (`leaders = heapq.nsmallest(3, heap)` holds the pushed tensors themselves, not copies), and a
     # loop over a name bound once to it takes each item once (`selected_operand`, `calls.bind_selected_iteration`)
     selects: bool = False
+    padded: bool = False
 
 
 _ORDERING: Final[frozenset[str]] = frozenset({"key", "reverse"})
@@ -115,6 +125,7 @@ STDLIB_FLOWS: Final[dict[str, StdlibFlow]] = {
     # adjacent pairs of the items; tuples of one item of each operand
     "itertools.pairwise": StdlibFlow("pairs"),
     "zip": StdlibFlow("zipped", operands=None, options=frozenset({"strict"})),
+    "itertools.zip_longest": StdlibFlow("zipped", operands=None, options=frozenset({"fillvalue"}), padded=True),
     # an object with the operand's fields, some replaced
     "dataclasses.replace": StdlibFlow("fields", replaces=True),
     "copy.copy": StdlibFlow("fields"),
@@ -127,6 +138,8 @@ STDLIB_FLOWS: Final[dict[str, StdlibFlow]] = {
     "functools.reduce": StdlibFlow("fold", operands=(1,), default=2),
     # a lookup finds the first operand mapping's item under the key
     "collections.ChainMap": StdlibFlow("chained", operands=None),
+    # every value of the dict is the value operand itself (evaluated once)
+    "dict.fromkeys": StdlibFlow("filled", operands=(1,)),
 }
 
 
@@ -139,6 +152,19 @@ def selected_operand(name: str | None, positional: int, keywords: Sequence[str |
         return None
     taken = item_operands(found, positional)
     return taken[0] if taken is not None and len(taken) == 1 else None
+
+
+def filled_entries(
+    found: StdlibFlow | None, positional: Sequence[E], keywords: int
+) -> list[tuple[ContainerKey, E]] | None:
+    """The entries of `dict.fromkeys(keys, value)` (a `filled` entry's call) as a dict display's: one item, the value
+    operand evaluated once, under `calls.FILLED_KEY`, which a lookup under any key finds, so a container name bound
+    to it gives one object for `outputs[rid]` whatever `rid` is.  None for any other call (`dict.fromkeys(keys)`
+    fills with None: new values).  The keys operand is read by the call and gives no item."""
+    if found is None or found.relation != "filled" or keywords or found.operands is None:
+        return None
+    index = found.operands[0]
+    return [(FILLED_KEY, positional[index])] if len(positional) == index + 1 else None
 
 
 def chains_mappings(name: str | None) -> bool:
@@ -293,6 +319,48 @@ def first_item_position(inner: StdlibFlow, index: int | None) -> int | None:
     return index if inner.relation == "pairs" and index in (0, 1) else None
 
 
+def first_component(
+    inner: StdlibFlow,
+    position: int | None,
+    items: Sequence[E] | None,
+    fill: E | None,
+    alternatives: Callable[[tuple[E, ...], tuple[E, ...]], Choices[E] | None],
+    any_item: Callable[[], Choices[E] | None],
+) -> Choices[E] | None:
+    """The places a component of the first tuple of `next(zip(...))` / `next(itertools.zip_longest(...))` may be,
+    for one operand: its item `position` where the operand is a display (`items`) that long, else any of its items
+    (`any_item`); of a `padded` entry also the `fillvalue` operand (`fill`, None when not given: the part is then
+    None, no place), the only choice for an empty display and one more for an operand of unknown length.
+    `alternatives(prelude, options)` is the front end's: the places the options may be, after the prelude.  None
+    when no place is known (the component is then a new value, as for any call not followed)."""
+    length = None if items is None else len(items)
+    may_item = not inner.padded or length is None or length > 0
+    may_fill = inner.padded and (length is None or length == 0)
+    given = () if fill is None else (fill,)
+    if not may_item:
+        return alternatives((), given) if given else None
+    if items is not None and position is not None and position < len(items):
+        # `next(zip([c], [a]))[0]` is `c`: the first tuple holds each display's first item
+        rest = tuple(item for i, item in enumerate(items) if i != position)
+        found = alternatives((*rest, *(() if may_fill else given)), (items[position],))
+    else:
+        found = any_item()
+        if found is not None and given and not may_fill:
+            found = merge_choices(given, [found])
+    if not may_fill or not given:
+        return found
+    # an item not known is a new value: the fill is still one of the places the part may be
+    return merge_choices((), [found, alternatives((), given)])
+
+
+def padded_fill(found: StdlibFlow | None, keywords: Sequence[tuple[str | None, E]]) -> E | None:
+    """The `fillvalue` operand of a `padded` entry's call (`itertools.zip_longest(xs, ys, fillvalue=h)`), else
+    None (no padding, or None pads)."""
+    if found is None or not found.padded:
+        return None
+    return next((value for name, value in keywords if name == "fillvalue"), None)
+
+
 def recurs(name: str | None, positional: int, keywords: Sequence[str | None]) -> StdlibFlow | None:
     """The entry of a call whose items recur (`recurs`: `itertools.cycle(xs)`, `itertools.repeat(x)`,
     `itertools.repeat(x, 3)`, `itertools.repeat(x, times=3)`), with one item operand first and nothing else but
@@ -314,6 +382,38 @@ def recurring_source(found: StdlibFlow, operand: ir.Place, span: Span, sink: Low
     staged = ir.value_place(sink.temp(operand.text))
     sink.emit(ir.Bind((staged,), (ir.FromPlace(operand, span),), span))
     return Recurring(staged, True)
+
+
+def zipped_iteration(
+    name: str | None, positional: int, keywords: Sequence[str | None]
+) -> StdlibFlow | None:
+    """The entry of a call a `for` takes tuples of one item of each operand from (`zipped`: `zip(xs, ys)`,
+    `itertools.zip_longest(xs, ys, fillvalue=h)`), with positional operands and the entry's options only."""
+    found = stdlib_flow(name)
+    if found is None or found.relation != "zipped" or not positional:
+        return None
+    return found if all(k in found.options for k in keywords) else None
+
+
+def padded_sources(
+    found: StdlibFlow,
+    sources: Sequence[calls.IterationSource],
+    fill: ir.Place | None,
+    span: Span,
+    sink: Lowering[E],
+) -> list[calls.IterationSource]:
+    """The operands of a `for` over a `zipped` call (`zipped_iteration`): as they are for `zip`; for a `padded`
+    one (`itertools.zip_longest`) each a `calls.Padded` source whose fill is the `fillvalue` operand's place
+    (`fill`), staged here, where the call is evaluated, as `itertools.repeat(h)` stages `h` (`recurring_source`):
+    the iterator hands out that object whatever happened to the name since.  No place (None pads, or an
+    expression): the fill is a new value."""
+    if not found.padded:
+        return list(sources)
+    staged = None if fill is None else recurring_source(_ITSELF, fill, span, sink)
+    return [calls.Padded(s if not isinstance(s, calls.Padded) else s.source, staged) for s in sources]
+
+
+_ITSELF: Final[StdlibFlow] = StdlibFlow("items", itself=True)
 
 
 def item_operands(found: StdlibFlow, positional: int) -> tuple[int, ...] | None:
@@ -455,10 +555,10 @@ def keyed_entry(entries: Sequence[tuple[ContainerKey, E]], key: ContainerKey | N
     """`dict(item=c, other=a)["item"]` (a `mapping` entry's call, or a dict display, subscripted where it is
     written): (the other entries' values, evaluated first; the values the subscript may be: the one under `key`,
     any of them for a key not known here).  None for a literal key the entries lack (the runtime's `KeyError`)."""
-    chosen = [value for k, value in entries if key is None or k == key]
+    chosen = [value for k, value in entries if key is None or k in (key, FILLED_KEY)]
     if not chosen:
         return None
-    return [value for k, value in entries if key is not None and k != key], chosen
+    return [value for k, value in entries if key is not None and k not in (key, FILLED_KEY)], chosen
 
 
 def field_place(place: ir.Place, field: str) -> ir.Place:

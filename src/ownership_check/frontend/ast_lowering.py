@@ -1727,6 +1727,10 @@ class FunctionLowerer(calls.PlaceNaming):
             return found
         if stdlib_flow.chains_mappings(self.stdlib_name(node.func)):
             return self.chained_items(node)
+        if not any(isinstance(a, ast.Starred) for a in node.args) and (filled := stdlib_flow.filled_entries(
+            stdlib_flow.stdlib_flow(self.stdlib_name(node.func)), node.args, len(node.keywords)
+        )) is not None:
+            return filled, True  # `dict.fromkeys(ids, buf)`: every key's value is `buf`
         if len(node.args) > 1:
             return None
         if self.stdlib_name(node.func) in calls.SEQUENCE_CONSTRUCTORS:
@@ -3071,8 +3075,28 @@ class FunctionLowerer(calls.PlaceNaming):
         ):
             if node.func.id == "zip":
                 return "zip", [self.iteration_source(a) for a in node.args]
+            if (zipped := self.zipped_call(node.args[0])) is not None:
+                shape, sources = self.iteration(zipped)  # `enumerate(zip(xs, ys))`
+                if shape == "zip":
+                    return "enumerate zip", sources
             return "enumerate", [self.iteration_source(node.args[0])]
+        if (zipped := self.zipped_call(node)) is not None:
+            # `itertools.zip_longest(xs, ys, fillvalue=h)`: each part an item of its operand or the fill
+            found = stdlib_flow.stdlib_flow(self.stdlib_name(zipped.func))
+            fill = stdlib_flow.padded_fill(found, [(k.arg, k.value) for k in zipped.keywords])
+            if found is not None and found.padded:
+                place = self.place(fill) if fill is not None else None
+                sources = [self.iteration_source(a) for a in zipped.args]
+                return "zip", stdlib_flow.padded_sources(found, sources, place, self.span(fill or zipped), self)
         return "", []
+
+    def zipped_call(self, node: ast.expr) -> ast.Call | None:
+        """`node` when it is a call a `for` takes tuples from (`stdlib_flow.zipped_iteration`), else None."""
+        if not isinstance(node, ast.Call) or any(isinstance(a, ast.Starred) for a in node.args):
+            return None
+        keywords = [k.arg for k in node.keywords]
+        found = stdlib_flow.zipped_iteration(self.stdlib_name(node.func), len(node.args), keywords)
+        return node if found is not None else None
 
     def iteration_source(self, node: ast.expr) -> calls.IterationSource:
         """Where a `for` takes the items of the iterable operand `node`: `itertools.cycle(xs)` /
@@ -4901,14 +4925,14 @@ class FunctionLowerer(calls.PlaceNaming):
         if operands is None or inner is None:
             return None
         position = stdlib_flow.first_item_position(inner, index)
+        fill = stdlib_flow.padded_fill(inner, [(k.arg, k.value) for k in made.keywords])
 
         def first_or_any(operand: ast.expr) -> calls.Choices[ast.expr] | None:
-            items = self.literal_display(operand)
-            if items is not None and position is not None and position < len(items):
-                # `next(zip([c], [a]))[0]` is `c`: the first tuple holds each display's first item
-                rest = tuple(item for i, item in enumerate(items) if i != position)
-                return self._alternatives(rest, (items[position],), span, depth)
-            return self.item_choices(operand, span, depth + 1)
+            return stdlib_flow.first_component(
+                inner, position, self.literal_display(operand), fill,
+                lambda rest, options: self._alternatives(rest, options, span, depth),
+                lambda: self.item_choices(operand, span, depth + 1),
+            )
 
         parts = tuple(first_or_any(made.args[i]) for i in operands)
         return parts if all(part is not None for part in parts) else None

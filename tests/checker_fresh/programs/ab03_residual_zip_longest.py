@@ -1,5 +1,5 @@
 # fresh-expect: E0502 at line 37
-# fresh-known-miss: cli,mypy itertools.zip_longest(..., fillvalue=h) pads with h itself: zip_longest and its fillvalue are not in the stdlib table
+# (fixed: itertools.zip_longest pads with the fillvalue itself: out may be h on the last head)
 """Parallel residual heads: each head adds its branch to the shared residual stream into its own output."""
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 # fresh-expect: E0499 at line 38
-# fresh-known-miss: cli,mypy dict.fromkeys(keys, sk.zeros(...)) gives every key the same buffer: dict.fromkeys is not in the stdlib table
+# (fixed: dict.fromkeys gives every key the one value object: two pending launches write one buffer)
 """Batch inference scheduler: launch one async activation job per request, then collect them all."""
 from __future__ import annotations
 
