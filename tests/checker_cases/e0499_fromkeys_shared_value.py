@@ -39,7 +39,10 @@ def main() -> None:
     stream = dev.new_stream()
     src = sk.to_device(np.arange(64, dtype=np.float32), stream)
     prepared = scale.prepare(simt.LaunchConfig1D.for_len(64, block=64), dev)
-    for run in (lambda: submit_all(["a", "b"], src, prepared, stream), lambda: inline(src, prepared, stream)):
+    for run in (
+        lambda: submit_all(["a", "b"], src, prepared, stream),
+        lambda: inline(src, prepared, stream),
+    ):
         try:
             run()
         except sk.BorrowError as err:

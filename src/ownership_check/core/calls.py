@@ -1998,7 +1998,7 @@ def bind_target(target: Target[E], value: ir.Value, sink: Lowering[E]) -> None:
             if taken is not None:
                 # `_, _, best = heapq.heappop(heap)`: each name takes its part of the stored displays (`take_from`)
                 source = ir.taken_item(taken, index, len(target.items))
-                bind_target(item, ir.FromPlace(source, target.span), sink)
+                bind_target(item, ir.FromPlace(source, _items_span(target)), sink)
             elif whole is not None and not target.starred:
                 bind_target(item, ir.FromPlace(ir.item_place(whole.source, index), whole.span), sink)
             else:
@@ -2018,6 +2018,15 @@ def bind_target(target: Target[E], value: ir.Value, sink: Lowering[E]) -> None:
         if isinstance(target, OtherTarget) and target.container is not None and target.span is not None:
             if is_peeked(target.container, sink):  # `self.free[0] = buf`
                 sink.emit(forget_peeked(target.container, target.span))
+
+
+def _items_span(target: UnpackTarget[E]) -> Span:
+    """An unpacking target's span from its first item to its last: the same in both front ends (mypy's span of a
+    parenthesized target `(_, i, beam)` includes the parentheses, Python's `ast` does not)."""
+    first, last = target.items[0], target.items[-1]
+    if isinstance(first, StarTarget) or isinstance(last, StarTarget) or first.span is None or last.span is None:
+        return target.span
+    return Span(first.span.line, first.span.column, last.span.end_line, last.span.end_column)
 
 
 def _taken_container(value: ir.Value) -> ir.Place | None:
@@ -2696,11 +2705,11 @@ def bind_iteration(target: Target[E], shape: str, sources: Sequence[IterationSou
             if places:
                 pairs = zip(target.items, sources, strict=True)
                 values = tuple(item(source) for part, source in pairs if part in places)
-                sink.emit(ir.Bind(tuple(p.place for p in places), values, target.span))
+                sink.emit(ir.Bind(tuple(p.place for p in places), values, _items_span(target)))
             for part, source in zip(target.items, sources, strict=True):
                 if part not in places:
                     bind_target(part, item(source), sink)
-            _bind_padding(target.items, sources, target.span, sink)
+            _bind_padding(target.items, sources, _items_span(target), sink)
             return
         if shape == "enumerate zip" and len(target.items) == 2:
             bind_target(target.items[0], ir.Fresh(), sink)
