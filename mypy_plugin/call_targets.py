@@ -1213,7 +1213,7 @@ def _stored(target: Expression) -> set[str]:
     return set()
 
 
-def _static_method(
+def static_method(
     lowerer: FunctionLowerer, owner: NameExpr, name: str, classes: ModuleClasses, kind: str = "staticmethod"
 ) -> FuncDef | None:
     """`Class.name` of a top-level class not shadowed here, when its body defines `name` as a plain function whose
@@ -1856,10 +1856,10 @@ def applied_summary(
             nested_generator = id(generator) in lowerer.helpers or id(generator) in lowerer.lambdas
             sent = _applied(lowerer, generator, None, nested_generator, (), call_span)
             return callables.sent_into(sent, args[0])
-        static = _static_method(lowerer, func.expr, func.name, classes)
+        static = static_method(lowerer, func.expr, func.name, classes)
         if static is not None:
             return _applied(lowerer, static, None, False, args, call_span)
-        built_by_class = _static_method(lowerer, func.expr, func.name, classes, "classmethod")
+        built_by_class = static_method(lowerer, func.expr, func.name, classes, "classmethod")
         if built_by_class is not None:
             # `Cls.build(a, b)` of a `@classmethod`: the class binds its first parameter, the arguments the rest
             return _applied(lowerer, built_by_class, method.receiver, False, args, call_span)

@@ -126,6 +126,7 @@ from mypy_plugin.call_targets import (
     receiver_classes,
     receiver_items,
     receiver_property,
+    static_method,
 )
 from mypy_plugin.computed_reads import dotted as computed_dotted
 from mypy_plugin.computed_reads import index_form, item_statement
@@ -605,10 +606,11 @@ def _registry_binding(body: Sequence[Statement], name: str) -> list[tuple[calls.
 
 def _bind_call(func: FuncItem, call: CallExpr, method: bool = False) -> dict[str, Expression]:
     """Parameter name -> argument expression, for the arguments a call binds plainly (no `*`/`**`); for a
-    `method` called on an instance, the first parameter is the receiver and binds no argument."""
+    `method` called on an instance, the first parameter is the receiver and binds no argument, and neither does a
+    `@classmethod`'s (the CLI's `_bind_call`)."""
     kinds = func.arg_kinds
     names = [arg.variable.name for arg, kind in zip(func.arguments, kinds, strict=False) if kind.is_positional()]
-    names = names[1 if method else 0 :]
+    names = names[1 if method or func.is_class else 0 :]
     bound: dict[str, Expression] = {}
     for position, (arg, kind, keyword) in enumerate(zip(call.args, call.arg_kinds, call.arg_names, strict=True)):
         if kind in (ARG_STAR, ARG_STAR2):
@@ -3739,6 +3741,13 @@ class FunctionLowerer(calls.PlaceNaming):
             if built is not None:
                 self.call(expr, None)
                 return calls.returned_object(built, span_of(expr), self)
+        factory = self.class_factory(expr) if holder is not None and holder.root != ir.RETURN_HOLDER else None
+        if factory is not None:
+            # `track = Track.mono(n, s)` of a `@classmethod` returning `cls(left=buf, right=buf)`
+            built = self.returned_objects(factory[0], expr, factory[1])
+            if built is not None:
+                self.call(expr, None)
+                return calls.returned_object(built, span_of(expr), self)
         comprehension = self.built_comprehension(expr)
         stage = calls.comprehension_stage(holder, span_of(expr), self) if comprehension is not None else None
         if comprehension is not None and stage is not None:
@@ -3854,14 +3863,30 @@ class FunctionLowerer(calls.PlaceNaming):
         )
         return calls.ReturnedLocal(name, options) if any(o is not None for o in options) else item
 
+    def class_factory(self, call: Expression) -> tuple[FuncItem, NameExpr] | None:
+        """`Cls.name(...)` of a `@classmethod` or `@staticmethod` of a top-level class of this module: the method
+        and the name of the class the call names (the CLI's `class_factory`)."""
+        if not (isinstance(call, CallExpr) and isinstance(call.callee, MemberExpr)):
+            return None
+        owner = call.callee.expr
+        if not isinstance(owner, NameExpr) or owner.name not in self.ctx.classes.classes:
+            return None
+        for kind in ("classmethod", "staticmethod"):
+            found = static_method(self, owner, call.callee.name, self.ctx.classes, kind)
+            if found is not None:
+                return found, owner
+        return None
+
     def returned_objects(
-        self, helper: FuncItem, call: CallExpr
+        self, helper: FuncItem, call: CallExpr, made_by: NameExpr | None = None
     ) -> list[tuple[list[calls.ReturnedItem], list[ir.Place], Callable[[], calls.FieldParts]]] | None:
         """Each `return` of `helper` when every one is a constructor call of a class of this module whose
-        initializer the checker follows (the CLI's `returned_objects`)."""
+        initializer the checker follows; `made_by`: the class a `@classmethod` is called on, which `cls(...)` of
+        its first parameter builds (the CLI's `returned_objects`)."""
         returned = [r.expr for r in tree.walk(helper.body) if isinstance(r, ReturnStmt)]
         if not returned or helper.is_coroutine:
             return None
+        own = helper.arguments[0].variable.name if made_by is not None and helper.is_class and helper.arguments else None
         arms: list[tuple[list[calls.ReturnedItem], list[ir.Place], Callable[[], calls.FieldParts]]] = []
         for value in returned:
             copied = self.returned_copy(value, helper, call)
@@ -3870,7 +3895,12 @@ class FunctionLowerer(calls.PlaceNaming):
                 continue
             if not (isinstance(value, CallExpr) and isinstance(value.callee, NameExpr)):
                 return None
-            if value.callee.name not in self.ctx.classes.classes:
+            made = value.callee
+            if own is not None and made.name == own and made_by is not None:
+                if own in _binding_names(helper):
+                    return None  # `cls = ...` in the body: not the class any more
+                made = made_by
+            elif made.name not in self.ctx.classes.classes:
                 return None
             if any(kind in (ARG_STAR, ARG_STAR2) for kind in value.arg_kinds):
                 return None
@@ -3880,7 +3910,7 @@ class FunctionLowerer(calls.PlaceNaming):
                 calls.Operand(a, span_of(a), stage, keyword=keyword)
                 for a, stage, keyword in zip(value.args, stages, value.arg_names, strict=True)
             )
-            applied = constructor_summary(self, value.callee, operands)
+            applied = constructor_summary(self, made, operands)
             if applied is None:
                 return None
             fields = functools.partial(calls.object_fields, applied, call, span_of(call), self)
@@ -4026,7 +4056,11 @@ class FunctionLowerer(calls.PlaceNaming):
             brand = self.prepared_brand(element, helper, call)
             return ir.Fresh("prepared", brand=brand) if brand is not None else None
         if name in params:
-            return self.place(passed[name]) if name in passed else None
+            if name not in passed:
+                return None
+            # an argument the caller cannot name (`shared(sk.zeros(n))`): one new object for every item naming it
+            place = self.place(passed[name])
+            return place if place is not None else name
         return name
 
     def receiver_view(

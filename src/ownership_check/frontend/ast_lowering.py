@@ -70,6 +70,7 @@ from ownership_check.frontend.call_targets import (
     receiver_classes,
     receiver_items,
     receiver_property,
+    static_method,
 )
 from ownership_check.frontend.computed_reads import dotted as computed_dotted
 from ownership_check.frontend.computed_reads import index_form, item_statement
@@ -1109,8 +1110,10 @@ def _phase_def(func: ast.FunctionDef, body: list[ast.stmt]) -> ast.FunctionDef:
 
 def _bind_call(func: FunctionNode, call: ast.Call, method: bool = False) -> dict[str, ast.expr]:
     """Parameter name -> argument expression, for the arguments a call binds plainly (no `*`/`**`); for a
-    `method` called on an instance, the first parameter is the receiver and binds no argument."""
-    names = [p.arg for p in (*func.args.posonlyargs, *func.args.args)][1 if method else 0 :]
+    `method` called on an instance, the first parameter is the receiver and binds no argument, and neither does a
+    `@classmethod`'s (the class binds it, however the call names the method)."""
+    skipped = 1 if method or _is_classmethod(func) else 0
+    names = [p.arg for p in (*func.args.posonlyargs, *func.args.args)][skipped:]
     bound: dict[str, ast.expr] = {}
     for position, arg in enumerate(call_args(call)):
         if arg.star:
@@ -1120,6 +1123,11 @@ def _bind_call(func: FunctionNode, call: ast.Call, method: bool = False) -> dict
         elif position < len(names):
             bound[names[position]] = arg.value
     return bound
+
+
+def _is_classmethod(func: FunctionNode) -> bool:
+    """Whether `func` is decorated `@classmethod` (its first parameter is the class, bound by no argument)."""
+    return any(isinstance(d, ast.Name) and d.id == "classmethod" for d in func.decorator_list)
 
 
 def _binary(node: ast.BoolOp) -> tuple[ast.expr, ast.expr]:
@@ -3903,6 +3911,13 @@ class FunctionLowerer(calls.PlaceNaming):
             if built is not None:
                 self.call(node, None)
                 return calls.returned_object(built, self.span(node), self)
+        factory = self.class_factory(node) if holder is not None and holder.root != ir.RETURN_HOLDER else None
+        if factory is not None:
+            # `track = Track.mono(n, s)` of a `@classmethod` returning `cls(left=buf, right=buf)`
+            built = self.returned_objects(factory[0], node, factory[1])
+            if built is not None:
+                self.call(node, None)
+                return calls.returned_object(built, self.span(node), self)
         comprehension = self.built_comprehension(node)
         stage = calls.comprehension_stage(holder, self.span(node), self) if comprehension is not None else None
         if comprehension is not None and stage is not None:
@@ -4024,15 +4039,34 @@ class FunctionLowerer(calls.PlaceNaming):
         )
         return calls.ReturnedLocal(name, options) if any(o is not None for o in options) else item
 
+    def class_factory(self, call: ast.expr) -> tuple[FunctionNode, ast.Name] | None:
+        """`Cls.name(...)` of a `@classmethod` or `@staticmethod` of a top-level class of this module (the one its
+        call's effects run, `call_targets.static_method`): the method and the name of the class the call names,
+        which a classmethod's first parameter is bound to."""
+        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)):
+            return None
+        owner = call.func.value
+        if not isinstance(owner, ast.Name) or owner.id not in self.ctx.classes.classes:
+            return None
+        for kind in ("classmethod", "staticmethod"):
+            found = static_method(self, owner.id, call.func.attr, self.ctx.classes, kind)
+            if found is not None:
+                return found, owner
+        return None
+
     def returned_objects(
-        self, helper: FunctionNode, call: ast.Call
+        self, helper: FunctionNode, call: ast.Call, made_by: ast.Name | None = None
     ) -> list[tuple[list[calls.ReturnedItem], list[ir.Place], Callable[[], calls.FieldParts]]] | None:
         """For `calls.returned_object`: each `return` of `helper` when every one is a constructor call of a class
         of this module whose initializer the checker follows (`return Batch(features=feats, workspace=feats)`):
-        its arguments' items, the temporaries staging them, and the fields the initializer gives the object."""
+        its arguments' items, the temporaries staging them, and the fields the initializer gives the object.
+        `made_by`: the class a `@classmethod` helper is called on, which `cls(...)` of its first parameter builds
+        (`Track.mono(n, s)` of `return cls(left=buf, right=buf)`)."""
         returned = [r.value for r in _walk(helper.body) if isinstance(r, ast.Return)]
         if not returned or isinstance(helper, ast.AsyncFunctionDef):
             return None
+        own = helper.args.args[0].arg if made_by is not None and _is_classmethod(helper) and helper.args.args else None
+        bound_names = _bound_names(helper)
         arms: list[tuple[list[calls.ReturnedItem], list[ir.Place], Callable[[], calls.FieldParts]]] = []
         for value in returned:
             copied = self.returned_copy(value, helper, call) if value is not None else None
@@ -4041,7 +4075,13 @@ class FunctionLowerer(calls.PlaceNaming):
                 continue
             if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Name)):
                 return None
-            if value.func.id not in self.ctx.classes.classes or value.func.id in _bound_names(helper):
+            made = value.func
+            if own is not None and made.id == own and made_by is not None:
+                stored = {n.id for n in _walk(helper.body) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+                if own in stored:
+                    return None  # `cls = ...` in the body: not the class any more
+                made = made_by
+            elif made.id not in self.ctx.classes.classes or made.id in bound_names:
                 return None
             args = call_args(value)
             if any(a.star for a in args):
@@ -4052,7 +4092,7 @@ class FunctionLowerer(calls.PlaceNaming):
                 calls.Operand(a.value, self.span(a.value), stage, keyword=a.keyword)
                 for a, stage in zip(args, stages, strict=True)
             )
-            applied = constructor_summary(self, value.func, operands)
+            applied = constructor_summary(self, made, operands)
             if applied is None:
                 return None
             fields = functools.partial(calls.object_fields, applied, call, self.span(call), self)
@@ -4206,7 +4246,11 @@ class FunctionLowerer(calls.PlaceNaming):
             brand = self.prepared_brand(element, helper, call)
             return ir.Fresh("prepared", brand=brand) if brand is not None else None
         if name in params:
-            return self.place(passed[name]) if name in passed else None
+            if name not in passed:
+                return None
+            # an argument the caller cannot name (`shared(sk.zeros(n))`): one new object for every item naming it
+            place = self.place(passed[name])
+            return place if place is not None else name
         return name
 
     def receiver_view(

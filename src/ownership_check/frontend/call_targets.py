@@ -1063,7 +1063,7 @@ def _iterated_attributes(stmt: ast.stmt) -> tuple[tuple[str, ...], ...] | None:
     return tuple(p for p in paths if p is not None)
 
 
-def _static_method(
+def static_method(
     lowerer: FunctionLowerer, owner: str, name: str, classes: ModuleClasses, kind: str = "staticmethod"
 ) -> ast.FunctionDef | None:
     """`Class.name` of a top-level class not shadowed here, when its body defines `name` as a plain function
@@ -1573,11 +1573,11 @@ def applied_summary(
                 return None
             sent = _applied(lowerer, generator, None, made.func.id in lowerer.helpers, (), lowerer.span(node))
             return callables.sent_into(sent, args[0])
-        static = _static_method(lowerer, func.value.id, func.attr, classes)
+        static = static_method(lowerer, func.value.id, func.attr, classes)
         if static is not None:
             callee, nested = static, False
             return _applied(lowerer, callee, None, nested, args, lowerer.span(node))
-        built_by_class = _static_method(lowerer, func.value.id, func.attr, classes, "classmethod")
+        built_by_class = static_method(lowerer, func.value.id, func.attr, classes, "classmethod")
         if built_by_class is not None:
             # `Cls.build(a, b)` of a `@classmethod`: the class binds its first parameter, the arguments the rest
             return _applied(lowerer, built_by_class, method.receiver, False, args, lowerer.span(node))

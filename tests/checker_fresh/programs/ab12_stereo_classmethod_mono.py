@@ -1,5 +1,5 @@
 # fresh-expect: E0499 at line 51
-# fresh-known-miss: cli,mypy a @classmethod alternate constructor (cls(left=buf, right=buf)) returning a dataclass whose two fields are one buffer: the classmethod's result is a new value
+# (fixed: a @classmethod alternate constructor returning cls(left=buf, right=buf) gives the fields of the object it builds)
 """Audio decoder: split interleaved PCM into left/right channels, with a mono fallback for single-channel files."""
 from __future__ import annotations
 
