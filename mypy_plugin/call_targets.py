@@ -1289,8 +1289,15 @@ def _instance_classes(body: list[Statement], classes: ModuleClasses) -> dict[str
         elif isinstance(sub, DelStmt):
             poisoned.update(_stored(sub.expr))
         elif isinstance(sub, WithStmt):
-            for item in sub.target:
-                if item is not None:
+            for expr, item in zip(sub.expr, sub.target, strict=True):
+                entered = _entered_class(expr, classes) if not sub.is_async else None
+                if entered is not None and isinstance(item, NameExpr):
+                    # `with Overlap(s) as ov:` of an `__enter__` returning its receiver (the CLI's rule)
+                    previous = found.get(item.name)
+                    if previous is not None and previous.name != entered.name:
+                        poisoned.add(item.name)
+                    found[item.name] = entered
+                elif item is not None:
                     poisoned.update(_stored(item))
         elif isinstance(sub, TryStmt):
             poisoned.update(v.name for v in sub.vars if v is not None)
@@ -1299,6 +1306,20 @@ def _instance_classes(body: list[Statement], classes: ModuleClasses) -> dict[str
         elif isinstance(sub, Import | ImportFrom | ImportAll):
             poisoned.update(_imported(sub))
     return {name: (None if name in poisoned else cls) for name, cls in found.items()}
+
+
+def _entered_class(expr: Expression, classes: ModuleClasses) -> ClassDef | None:
+    """The class of `Class(...)` whose `__enter__` gives back its receiver and which has an `__exit__` (the CLI's
+    `_entered_class`)."""
+    if not (isinstance(expr, CallExpr) and isinstance(expr.callee, NameExpr)):
+        return None
+    cls = classes.classes.get(expr.callee.name)
+    if cls is None:
+        return None
+    enter = classes.method(cls, "__enter__")
+    if enter is None or classes.method(cls, "__exit__") is None or not _returns_receiver(enter):
+        return None
+    return cls
 
 
 def _constructed_classes(expr: Expression | None, classes: ModuleClasses) -> tuple[ClassDef, ...] | None:

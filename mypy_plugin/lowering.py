@@ -1694,6 +1694,9 @@ class FunctionLowerer(calls.PlaceNaming):
                 annotated = func.arguments[index].type_annotation is not None
                 if annotated and _type_is_device(typ, self.ctx.module.fullname):
                     self.device.add(param)
+                elif annotated and (holder := self.type_class(typ)) is not None:
+                    # `def step(param: Param)`: its fields declared with device types (the CLI's `field_devices`)
+                    self.device.update(self.field_devices(holder, param))
         pairs: list[tuple[list[str], Expression]] = []
         starred: dict[int, tuple[str, int]] = {}  # pair index -> `_starred_take` of its assignment
         mentioned: set[str] = set()
@@ -4094,6 +4097,37 @@ class FunctionLowerer(calls.PlaceNaming):
         device = text in self.device or receiver[1] in self.device or self.binds_device(owner, attrs[0])
         return calls.returned_view(shape, self.dotted_place(receiver[1], attrs), device, bounds)
 
+    def type_class(self, typ: Type | None) -> ClassDef | None:
+        """The class of the module a type is an instance of (`Grad`), else None (the CLI's `annotation_class`)."""
+        proper = get_proper_type(typ) if typ is not None else None
+        if not isinstance(proper, Instance):
+            return None
+        cls = self.ctx.classes.classes.get(proper.type.name)
+        return cls if cls is not None and cls.info is proper.type else None
+
+    def field_devices(self, owner: ClassDef, prefix: str, depth: int = 0) -> Iterator[str]:
+        """The attribute paths below `prefix`, an object of `owner`, that its class body (or its chain of single
+        bases in the module) declares with a device type, also through fields of another class of the module,
+        three levels deep at most (the CLI's `field_devices`)."""
+        seen: set[str] = set()
+        cls: ClassDef | None = owner
+        while cls is not None and cls.name not in seen:
+            seen.add(cls.name)
+            for stmt in cls.defs.body:
+                if not (
+                    isinstance(stmt, AssignmentStmt) and stmt.unanalyzed_type is not None and len(stmt.lvalues) == 1
+                    and isinstance(stmt.lvalues[0], NameExpr)
+                ):
+                    continue
+                path = f"{prefix}.{stmt.lvalues[0].name}"
+                if _type_is_device(stmt.type, self.ctx.module.fullname):
+                    yield path
+                elif depth < 2 and (inner := self.type_class(stmt.type)) is not None:
+                    yield from self.field_devices(inner, path, depth + 1)
+            bases = cls.base_type_exprs + cls.removed_base_type_exprs
+            one = len(bases) == 1 and not cls.keywords and isinstance(bases[0], NameExpr)
+            cls = self.ctx.classes.classes.get(bases[0].name) if one and isinstance(bases[0], NameExpr) else None
+
     def binds_device(self, owner: ClassDef, attr: str) -> bool:
         """Whether a method of `owner` (or of its chain of single bases in the module) binds `self.<attr>` to a call
         giving a device value, or its body declares the attribute with a device type (the CLI's `binds_device`)."""
@@ -5295,18 +5329,24 @@ class FunctionLowerer(calls.PlaceNaming):
             return None
         function, iterable, *initial = node.args
         callee: FuncItem | None = None
-        if isinstance(function, LambdaExpr):
-            callee = function
-        elif isinstance(function, NameExpr):
-            callee = self.helper(function)
+        target, bound = function, ()
+        if isinstance(function, CallExpr) and self.partial_call(function) and all(
+            kind == ARG_POS for kind in function.arg_kinds
+        ):
+            # `functools.reduce(functools.partial(fold, stream), items, init)` (the CLI's rule)
+            target, bound = function.args[0], tuple(self.operand(a) for a in function.args[1:])
+        if isinstance(target, LambdaExpr):
+            callee = target
+        elif isinstance(target, NameExpr):
+            callee = self.helper(target)
         if callee is None or not self.ctx.classes.runs_when_called(callee):
             return None
-        nested = isinstance(function, LambdaExpr) or id(callee) in self.helpers or id(callee) in self.lambdas
+        nested = isinstance(target, LambdaExpr) or id(callee) in self.helpers or id(callee) in self.lambdas
         span = span_of(node)
         folded = callee
 
         def step(acc: calls.Operand[Expression], item: calls.Operand[Expression]) -> None:
-            applied = applied_callee(self, folded, nested, (acc, item), span)
+            applied = applied_callee(self, folded, nested, (*bound, acc, item), span)
             if applied is not None:
                 apply_summary(applied, node, span, self)
 

@@ -170,13 +170,18 @@ class CallSummary:
     # them (`StoredItems`), which every method of the class starts with (`init_state.method_start`); not a call's
     # effect (the caller applies none of it)
     stored: StoredItems | None = None
+    # the containers below parameters whose stored items a taking method of the callee forgets (`self.ops.pop(0)`,
+    # `ops.clear()`): the caller forgets them too at the call, as it does for the same call written in its own body
+    # (an op taken out is run or kept elsewhere), so a method draining `self.ops` ends the loans of the ops the
+    # caller's `submit` calls stored there
+    cleared: tuple[ParamPath, ...] = ()
 
     @property
     def empty(self) -> bool:
         return (
             not self.moves and not self.rebinds and not self.borrows and not self.returned_loans
             and not self.held_loans and not self.conflicts and not self.brand_checks and not self.suspended_loans
-            and not self.yielded_parts
+            and not self.yielded_parts and not self.cleared
         )
 
 
@@ -465,6 +470,10 @@ def apply_summary(
                 sink.emit(ir.Branch(arms, span))
 
         _each(found, act, span, sink)
+    for path in summary.cleared:
+        found = targets(*path, device_only=False)
+        if found is not None and len(found) == 1:
+            sink.emit(ir.Del(ir.stored_item(found[0]), span), node)
     moved = {m.path for m in summary.moves}
     places: list[ir.Place] = []
     values: list[ir.Value] = []

@@ -3254,8 +3254,15 @@ def _enter_object(
         if item.target is not None:
             bind_target(item.target, ir.Fresh(), sink)
     enter(place)
+
+    def leaving() -> None:
+        # the statement holds the object until its `__exit__` has run: what its containers keep (pending ops
+        # `submit` stored in `self.ops`) keeps its loans to the end of the block, read or not in the body
+        sink.emit(ir.Use(place, span))
+        leave(place)
+
     # one op (a one-armed `Branch`), so the exits' reversal in `lower_with` keeps its own order
-    released.append(ir.Branch((sink.block(lambda: leave(place)),), span))
+    released.append(ir.Branch((sink.block(leaving),), span))
 
 
 #: Decorators that make a generator function a context manager whose `__enter__` gives what the generator yields.

@@ -99,6 +99,11 @@ class World(dict[str, frozenset[str]]):
     #: The objects moved on the paths this world stands for (`State.moved` says where, for every path at once): a
     #: use reads a moved object only in a world that maps its place to an object moved in that same world.
     gone: frozenset[str] = frozenset()
+    #: The loans made on the paths this world stands for, as (borrow node, object, mutable) (`State.loans` holds
+    #: the loans of every path at once): a loan conflicts with a borrow or a move only in a world that made it, so a
+    #: swap `cur, nxt = nxt, cur` in a loop never makes one path's loan of `nxt` conflict with another's read of
+    #: `cur`.
+    lent: frozenset[tuple[int, str, bool]] = frozenset()
 
     def key(self) -> frozenset[tuple[str, frozenset[str]]]:
         k = self._key
@@ -112,16 +117,22 @@ def _copy_world(world: World) -> World:
     copy = World(world)
     if world.gone:
         copy.gone = world.gone
+    if world.lent:
+        copy.lent = world.lent
     return copy
 
 
-def _with_gone(world: World, gone: frozenset[str]) -> World:
-    """`world` with `gone` added to its moved objects: the join of two paths with the same points-to map."""
-    if gone <= world.gone:
+def _with_gone(
+    world: World, gone: frozenset[str], lent: frozenset[tuple[int, str, bool]] = frozenset()
+) -> World:
+    """`world` with `gone` added to its moved objects and `lent` to its loans: the join of two paths with the same
+    points-to map."""
+    if gone <= world.gone and lent <= world.lent:
         return world
     copy = _copy_world(world)
     copy.merged = world.merged
     copy.gone = world.gone | gone
+    copy.lent = world.lent | lent
     return copy
 
 
@@ -154,7 +165,9 @@ def _merge_worlds(worlds: Iterable[World], live: Live | None = None) -> tuple[Wo
         k = w.key() if live is None else _live_key(w, live)
         found = unique.setdefault(k, w)
         if found is not w:
-            unique[k] = _union((found, w)) if live is not None and found.key() != w.key() else _with_gone(found, w.gone)
+            unique[k] = (
+                _union((found, w)) if live is not None and found.key() != w.key() else _with_gone(found, w.gone, w.lent)
+            )
         was_merged = was_merged or w.merged
     out = list(unique.values())
     if (len(out) <= MAX_WORLDS and not was_merged) or len(out) == 1:
@@ -175,6 +188,8 @@ def _union(worlds: Sequence[World]) -> World:
         merged.merged = merged.merged or w.merged
         if w.gone:
             merged.gone = merged.gone | w.gone
+        if w.lent:
+            merged.lent = merged.lent | w.lent
         for key in merged.keys() - w.keys():
             merged[key] = merged[key] | {"@" + key}
         for key, value in w.items():
@@ -236,7 +251,7 @@ def _join(a: State, b: State, live: Live | None = None) -> State:
     elif len(aw) == 1 and len(bw) == 1:
         wa, wb = aw[0], bw[0]
         if wa is wb or wa.key() == wb.key():
-            worlds = aw if wb.gone <= wa.gone else (_with_gone(wa, wb.gone),)
+            worlds = aw if wb.gone <= wa.gone and wb.lent <= wa.lent else (_with_gone(wa, wb.gone, wb.lent),)
         else:
             worlds = _merge_worlds((wa, wb), live) if wa.merged or wb.merged or live is not None else (wa, wb)
     else:
@@ -263,7 +278,7 @@ def _same(a: State, b: State) -> bool:
         return False
     if a.worlds is b.worlds:
         return True
-    return {(w.key(), w.gone) for w in a.worlds} == {(w.key(), w.gone) for w in b.worlds}
+    return {(w.key(), w.gone, w.lent) for w in a.worlds} == {(w.key(), w.gone, w.lent) for w in b.worlds}
 
 
 #: Facts about tested local names one path knows: (name, fact) pairs, `ir.TEST_FACTS` or "const" (the name is bound
@@ -696,6 +711,8 @@ class _Analysis:
                         hit = True
             if obj in world.gone:
                 world.gone = (world.gone - {obj}) | {old}
+            if world.lent and any(entry[1] == obj for entry in world.lent):
+                world.lent = frozenset((n, old if o == obj else o, m) for n, o, m in world.lent)
         if obj in s.moved:
             moved = dict(s.moved)
             moved[old] = moved.get(old, _NO_SITES) | moved.pop(obj)
@@ -1208,7 +1225,7 @@ class _Analysis:
             for loan in self.active_loans(state, node):
                 if loan.holder_obj in objs:
                     continue
-                if any(self.overlap(loan.obj, o) for o in objs):
+                if any(self.overlap(loan.obj, o) for o in self.lent_objects(state, loan, op.place.key)):
                     borrow_op = self.graph.nodes[loan.node].op
                     assert isinstance(borrow_op, ir.Borrow)
                     self.diagnostics.append(
@@ -1361,7 +1378,9 @@ class _Analysis:
                 )
             else:
                 for loan in self.active_loans(s, node):
-                    if (loan.mutable or op.mutable) and any(self.overlap(loan.obj, o) for o in objs):
+                    if (loan.mutable or op.mutable) and any(
+                        self.overlap(loan.obj, o) for o in self.lent_objects(s, loan, op.place.key)
+                    ):
                         if _STORED in loan.holder_key and self.one_choice(loan.node, node.id):
                             continue  # an earlier iteration's op may have taken another item (`outs[k]`)
                         first = self.graph.nodes[loan.node].op
@@ -1383,7 +1402,38 @@ class _Analysis:
         s.borrows = (*s.borrows, GroupBorrow(op.place.key, op.mutable, node.id))
         if op.holder is not None:
             s.loans = s.loans | {Loan(o, op.mutable, node.id, op.place.text, op.holder.key, None) for o in objs}
+            s.worlds = self.lend(s, node.id, op.place.key, op.mutable)
         return s
+
+    def lend(self, s: State, node: int, key: str, mutable: bool) -> tuple[World, ...]:
+        """Each world with the loans the borrow at `node` of `key` makes on its own paths (`World.lent`).  The
+        entries of loans that ended (no longer in `s.loans`) are dropped first: the same borrow in the next
+        iteration of a loop may take another object on this path (`cur, nxt = nxt, cur`)."""
+        alive = {(ln.node, ln.obj, ln.mutable) for ln in s.loans}
+        out = []
+        for world in s.worlds:
+            made = frozenset((node, o, mutable) for o in _world_get(world, key))
+            kept = frozenset(entry for entry in world.lent if entry in alive) if world.lent else world.lent
+            lent = kept | made
+            if lent == world.lent:
+                out.append(world)
+                continue
+            copy = _copy_world(world)
+            copy.merged = world.merged
+            copy.lent = lent
+            out.append(copy)
+        return tuple(out)
+
+    def lent_objects(self, s: State, loan: Loan, key: str) -> frozenset[str]:
+        """The objects `key` may refer to in the worlds that made `loan` (every world when none records it)."""
+        entry = (loan.node, loan.obj, loan.mutable)
+        worlds = [w for w in s.worlds if entry in w.lent]
+        if not worlds or len(worlds) == len(s.worlds):
+            return s.get(key)
+        found: frozenset[str] = frozenset()
+        for world in worlds:
+            found = found | _world_get(world, key)
+        return found
 
     # --- driver ---------------------------------------------------------------------------------------------
 

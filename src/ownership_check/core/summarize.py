@@ -409,4 +409,19 @@ def call_summary(
         tuple(timings[number] for number in sorted(groups)),
         _yielded_parts(analysis, graph, states, wanted),
         _stored_items(analysis, graph, exit_state, receiver) if receiver is not None else None,
+        _cleared(graph, states, wanted),
     )
+
+
+def _cleared(graph: Graph, states: Sequence[State | None], wanted: frozenset[str]) -> tuple[ParamPath, ...]:
+    """The containers below parameters whose stored items a taking method the callee reaches forgets (an `ir.Del`
+    of `<path>.<stored>`: `self.ops.pop(0)`, `ops.clear()`), in order."""
+    found: dict[ParamPath, None] = {}
+    for node in graph.nodes:
+        op = node.op
+        if not isinstance(op, ir.Del) or states[node.id] is None:
+            continue
+        place = op.place
+        if place.root in wanted and place.attrs and place.attrs[-1] == ir.STORED_ATTR and "$" not in place.key:
+            found[(place.root, place.attrs[:-1])] = None
+    return tuple(found)

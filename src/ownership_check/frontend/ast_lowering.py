@@ -1833,6 +1833,9 @@ class FunctionLowerer(calls.PlaceNaming):
             self.local_names.add(param.arg)
             if self.annotation_is_device(param.annotation):
                 self.device.add(param.arg)
+            elif (holder := self.annotation_class(param.annotation)) is not None:
+                # `def step(param: Param)`: `param.grad.values` of fields declared `grad: Grad`, `values: Tensor`
+                self.device.update(self.field_devices(holder, param.arg))
         pairs: list[tuple[list[str], ast.expr]] = []
         starred: dict[int, tuple[str, int]] = {}  # pair index -> `_starred_take` of its assignment
         unsure: set[str] = set()
@@ -4286,6 +4289,34 @@ class FunctionLowerer(calls.PlaceNaming):
         device = text in self.device or receiver[1] in self.device or self.binds_device(owner, attrs[0])
         return calls.returned_view(shape, self.dotted_place(receiver[1], attrs), device, bounds)
 
+    def annotation_class(self, annotation: ast.expr | None) -> ast.ClassDef | None:
+        """The class of the module an annotation names by itself (`Grad`, `"Grad"`), else None."""
+        name = annotation.id if isinstance(annotation, ast.Name) else None
+        if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+            name = annotation.value
+        return self.ctx.classes.classes.get(name) if name is not None else None
+
+    def field_devices(self, owner: ast.ClassDef, prefix: str, depth: int = 0) -> Iterator[str]:
+        """The attribute paths below `prefix`, an object of `owner` (a class of the module), that its class body (or
+        one of its chain of single bases in the module) declares with a device type (`values: tile.Tensor` of a
+        dataclass), also through fields declared with another class of the module (`grad: Grad`), three levels
+        deep at most: a parameter annotated with the class holds device values there, as `self` does."""
+        seen: set[str] = set()
+        cls: ast.ClassDef | None = owner
+        while cls is not None and cls.name not in seen:
+            seen.add(cls.name)
+            for stmt in cls.body:
+                if not (isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name)):
+                    continue
+                path = f"{prefix}.{stmt.target.id}"
+                if self.annotation_is_device(stmt.annotation):
+                    yield path
+                elif depth < 2 and (inner := self.annotation_class(stmt.annotation)) is not None:
+                    yield from self.field_devices(inner, path, depth + 1)
+            bases = cls.bases
+            one = len(bases) == 1 and not cls.keywords and isinstance(bases[0], ast.Name)
+            cls = self.ctx.classes.classes.get(bases[0].id) if one and isinstance(bases[0], ast.Name) else None
+
     def binds_device(self, owner: ast.ClassDef, attr: str) -> bool:
         """Whether a method of `owner` (or of its chain of single bases in the module, whose methods run on its
         instances too) binds `self.<attr>` to a call giving a device value (`self.packed = sk.zeros(...)`), or its
@@ -5442,18 +5473,22 @@ class FunctionLowerer(calls.PlaceNaming):
             return None
         function, iterable, *initial = node.args
         callee: ast.FunctionDef | None = None
-        if isinstance(function, ast.Lambda):
-            callee = self.ctx.lambda_function(function)
-        elif isinstance(function, ast.Name):
-            helper = self.helper(function.id)
+        target, bound = function, ()
+        if isinstance(function, ast.Call) and self.partial_call(function) and not function.keywords:
+            # `functools.reduce(functools.partial(fold, stream), items, init)`: `fold(stream, acc, item)` per item
+            target, bound = function.args[0], tuple(self.operand(a) for a in function.args[1:])
+        if isinstance(target, ast.Lambda):
+            callee = self.ctx.lambda_function(target)
+        elif isinstance(target, ast.Name):
+            helper = self.helper(target.id)
             callee = helper if isinstance(helper, ast.FunctionDef) else None
         if callee is None or not self.ctx.classes.runs_when_called(callee):
             return None
-        nested = isinstance(function, ast.Lambda) or (isinstance(function, ast.Name) and function.id in self.helpers)
+        nested = isinstance(target, ast.Lambda) or (isinstance(target, ast.Name) and target.id in self.helpers)
         span = self.span(node)
 
         def step(acc: calls.Operand[ast.expr], item: calls.Operand[ast.expr]) -> None:
-            applied = applied_callee(self, callee, nested, (acc, item), span)
+            applied = applied_callee(self, callee, nested, (*bound, acc, item), span)
             if applied is not None:
                 apply_summary(applied, node, span, self)
 

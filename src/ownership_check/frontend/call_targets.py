@@ -1129,7 +1129,18 @@ def _instance_classes(body: list[ast.stmt], classes: ModuleClasses) -> dict[str,
                         found[t.id] = cls
                 else:
                     poisoned.update(_stored(t))
-        elif isinstance(sub, ast.AugAssign | ast.For | ast.AsyncFor | ast.NamedExpr | ast.Delete | ast.With):
+        elif isinstance(sub, ast.With):
+            for item in sub.items:
+                entered = _entered_class(item.context_expr, classes)
+                if entered is not None and isinstance(item.optional_vars, ast.Name):
+                    # `with Overlap(s) as ov:` of an `__enter__` returning its receiver: `ov` is that object
+                    previous = found.get(item.optional_vars.id)
+                    if previous is not None and previous.name != entered.name:
+                        poisoned.add(item.optional_vars.id)
+                    found[item.optional_vars.id] = entered
+                elif item.optional_vars is not None:
+                    poisoned.update(_stored(item.optional_vars))
+        elif isinstance(sub, ast.AugAssign | ast.For | ast.AsyncFor | ast.NamedExpr | ast.Delete):
             for bound in _binding_targets(sub):
                 poisoned.update(_stored(bound))
         elif isinstance(sub, ast.ExceptHandler) and sub.name is not None:
@@ -1139,6 +1150,20 @@ def _instance_classes(body: list[ast.stmt], classes: ModuleClasses) -> dict[str,
         elif isinstance(sub, ast.Import | ast.ImportFrom):
             poisoned.update(a.asname or a.name.split(".")[0] for a in sub.names)
     return {name: (None if name in poisoned else cls) for name, cls in found.items()}
+
+
+def _entered_class(node: ast.expr, classes: ModuleClasses) -> ast.ClassDef | None:
+    """The class of `Class(...)`, a class of the module whose `__enter__` gives back its receiver on every path and
+    which has an `__exit__`: what `with Class(...) as name:` binds `name` to is then an object of that class."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+        return None
+    cls = classes.classes.get(node.func.id)
+    if cls is None:
+        return None
+    enter = classes.method(cls, "__enter__")
+    if enter is None or classes.method(cls, "__exit__") is None or not _returns_receiver(enter):
+        return None
+    return cls
 
 
 def _constructed_classes(node: ast.expr | None, classes: ModuleClasses) -> tuple[ast.ClassDef, ...] | None:

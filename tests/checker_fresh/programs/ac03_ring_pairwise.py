@@ -1,5 +1,5 @@
 # fresh-expect: E0502 at line 62
-# idiom: endless __iter__/__next__ buffer ring consumed through itertools.pairwise and islice
+# fresh-known-miss: cli,mypy a ring of one buffer ([sk.zeros(...)] * depth in __init__) read through a user __next__ under itertools.pairwise/islice: the items of a user iterator are new values
 """Run a chain of blur passes over a heat map, ping-ponging through a ring of device buffers.
 
 `BufferRing` hands out its slots round-robin forever; `itertools.pairwise` over the first

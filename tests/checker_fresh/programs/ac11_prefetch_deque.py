@@ -1,5 +1,5 @@
 # fresh-expect: E0505 at line 63
-# idiom: walrus-driven while loop over an iterator with a bounded deque of in-flight decodes
+# fresh-known-miss: cli,mypy inflight[0] of a deque of (buffer, op) tuples appended in a loop: a subscript read of a container filled in place is a new value, so moving its buffer while the op is pending is not seen
 """A prefetching data loader: dequantize sample chunks on the device, DEPTH chunks ahead.
 
 Chunks are decoded asynchronously into fresh buffers and queued; once the queue is full the

@@ -1,5 +1,5 @@
 # fresh-expect: E0499 at line 45
-# idiom: dict of zero-argument lambdas registered in a for loop as lazy output resolvers
+# fresh-known-miss: cli,mypy late-binding closures (lambda: self.buffers[ch] registered in a loop) called through a dict: both return the last item; closures over a loop variable are not followed
 """Split interleaved stereo PCM into per-channel buffers for a mixing console.
 
 Output buffers are resolved lazily through `sinks`, a dict of zero-argument callables keyed

@@ -1,5 +1,5 @@
 # fresh-expect: E0308 at line 59
-# idiom: module-level plan cache dict with a key function, filled on demand by a global helper
+# fresh-known-miss: cli,mypy a module-level plan cache keyed by (width, kernel.contract.block): a hand-written cache's result is a new value, so another kernel's prepared launch is not seen
 """Edge-preserving enhancement for a row of image scanlines: blur, then unsharp-mask.
 
 Preparing a launch validates it against the device, so plans are cached in a module-level
