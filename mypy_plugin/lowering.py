@@ -3745,7 +3745,7 @@ class FunctionLowerer(calls.PlaceNaming):
                 self.call(expr, None)
                 return calls.returned_object(built, span_of(expr), self)
         factory = self.class_factory(expr) if holder is not None and holder.root != ir.RETURN_HOLDER else None
-        if factory is not None:
+        if factory is not None and isinstance(expr, CallExpr):
             # `track = Track.mono(n, s)` of a `@classmethod` returning `cls(left=buf, right=buf)`
             built = self.returned_objects(factory[0], expr, factory[1])
             if built is not None:
@@ -3889,7 +3889,8 @@ class FunctionLowerer(calls.PlaceNaming):
         returned = [r.expr for r in tree.walk(helper.body) if isinstance(r, ReturnStmt)]
         if not returned or helper.is_coroutine:
             return None
-        own = helper.arguments[0].variable.name if made_by is not None and helper.is_class and helper.arguments else None
+        classmethod = made_by is not None and helper.is_class and bool(helper.arguments)
+        own = helper.arguments[0].variable.name if classmethod else None
         arms: list[tuple[list[calls.ReturnedItem], list[ir.Place], Callable[[], calls.FieldParts]]] = []
         for value in returned:
             copied = self.returned_copy(value, helper, call)
@@ -5329,7 +5330,8 @@ class FunctionLowerer(calls.PlaceNaming):
             return None
         function, iterable, *initial = node.args
         callee: FuncItem | None = None
-        target, bound = function, ()
+        target: Expression = function
+        bound: tuple[calls.Operand[Expression], ...] = ()
         if isinstance(function, CallExpr) and self.partial_call(function) and all(
             kind == ARG_POS for kind in function.arg_kinds
         ):

@@ -3915,7 +3915,7 @@ class FunctionLowerer(calls.PlaceNaming):
                 self.call(node, None)
                 return calls.returned_object(built, self.span(node), self)
         factory = self.class_factory(node) if holder is not None and holder.root != ir.RETURN_HOLDER else None
-        if factory is not None:
+        if factory is not None and isinstance(node, ast.Call):
             # `track = Track.mono(n, s)` of a `@classmethod` returning `cls(left=buf, right=buf)`
             built = self.returned_objects(factory[0], node, factory[1])
             if built is not None:
@@ -4080,8 +4080,8 @@ class FunctionLowerer(calls.PlaceNaming):
                 return None
             made = value.func
             if own is not None and made.id == own and made_by is not None:
-                stored = {n.id for n in _walk(helper.body) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
-                if own in stored:
+                names = _walk(helper.body)
+                if own in {n.id for n in names if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}:
                     return None  # `cls = ...` in the body: not the class any more
                 made = made_by
             elif made.id not in self.ctx.classes.classes or made.id in bound_names:
@@ -5473,7 +5473,8 @@ class FunctionLowerer(calls.PlaceNaming):
             return None
         function, iterable, *initial = node.args
         callee: ast.FunctionDef | None = None
-        target, bound = function, ()
+        target: ast.expr = function
+        bound: tuple[calls.Operand[ast.expr], ...] = ()
         if isinstance(function, ast.Call) and self.partial_call(function) and not function.keywords:
             # `functools.reduce(functools.partial(fold, stream), items, init)`: `fold(stream, acc, item)` per item
             target, bound = function.args[0], tuple(self.operand(a) for a in function.args[1:])
