@@ -1675,6 +1675,16 @@ class FunctionLowerer(calls.PlaceNaming):
         keywords = [(name, _int_literal(arg)) for arg, name in zip(expr.args[1:], expr.arg_names[1:], strict=True)]
         return expr if calls.deque_bound(len(expr.args[0].items), keywords) else None
 
+    def namespace(self, call: CallExpr) -> tuple[str, GeneratedInit] | None:
+        """The qualified name of a `namespace` entry `call` builds an object of with keywords only
+        (`types.SimpleNamespace(src=a, dst=a)`), with the initializer `stdlib_flow.namespace_init` gives it (the
+        CLI's `namespace`)."""
+        positional = sum(1 for kind in call.arg_kinds if kind == ARG_POS)
+        keywords = [n if k == ARG_NAMED else None for n, k in zip(call.arg_names, call.arg_kinds, strict=True)
+                    if k != ARG_POS]
+        return next(((n, g) for n in self.ctx.names(call.callee)
+                     if (g := stdlib_flow.namespace_init(n, positional, keywords)) is not None), None)
+
     def stdlib_flow_of(self, callee: Expression) -> stdlib_flow.StdlibFlow | None:
         """The `stdlib_flow` entry of the callable a callee names (a builtin unless shadowed), else None."""
         return next((f for n in self.ctx.names(callee) if (f := stdlib_flow.stdlib_flow(n)) is not None), None)
@@ -3858,7 +3868,7 @@ class FunctionLowerer(calls.PlaceNaming):
         self, helper: FuncItem, call: CallExpr
     ) -> list[tuple[list[calls.ReturnedItem], list[ir.Place], Callable[[], calls.FieldParts]]] | None:
         """Each `return` of `helper` when every one is a constructor call of a class of this module whose
-        initializer the checker follows (the CLI's `returned_objects`)."""
+        initializer the checker follows, or of a `namespace` entry (the CLI's `returned_objects`)."""
         returned = [r.expr for r in tree.walk(helper.body) if isinstance(r, ReturnStmt)]
         if not returned or helper.is_coroutine:
             return None
@@ -3868,9 +3878,12 @@ class FunctionLowerer(calls.PlaceNaming):
             if copied is not None:  # `return plan._replace(dst=plan.src)` of a parameter
                 arms.append(copied)
                 continue
-            if not (isinstance(value, CallExpr) and isinstance(value.callee, NameExpr)):
+            if not isinstance(value, CallExpr):
                 return None
-            if value.callee.name not in self.ctx.classes.classes:
+            callee = value.callee
+            # `return SimpleNamespace(src=frame, dst=dst)`: its fields are its keywords (`stdlib_flow.namespace_init`)
+            namespace = self.namespace(value)
+            if namespace is None and not (isinstance(callee, NameExpr) and callee.name in self.ctx.classes.classes):
                 return None
             if any(kind in (ARG_STAR, ARG_STAR2) for kind in value.arg_kinds):
                 return None
@@ -3880,7 +3893,11 @@ class FunctionLowerer(calls.PlaceNaming):
                 calls.Operand(a, span_of(a), stage, keyword=keyword)
                 for a, stage, keyword in zip(value.args, stages, value.arg_names, strict=True)
             )
-            applied = constructor_summary(self, value.callee, operands)
+            if namespace is not None:
+                applied = stdlib_flow.namespace_summary(namespace[0], operands)
+            else:
+                assert isinstance(callee, NameExpr)
+                applied = constructor_summary(self, callee, operands)
             if applied is None:
                 return None
             fields = functools.partial(calls.object_fields, applied, call, span_of(call), self)
@@ -4586,8 +4603,8 @@ class FunctionLowerer(calls.PlaceNaming):
     ) -> calls.Choices[Expression] | None:
         """The places the attribute `field` of the object `expr` evaluates to may be, for an object the checker
         sees built right there (the CLI's `field_choices`): a `fields` entry's call (`stdlib_flow.copied_field`),
-        a constructor call of a dataclass or `NamedTuple` of this module (`stdlib_flow.constructed_field`); of a
-        copy's operand also a name whose class is one."""
+        a constructor call of a dataclass or `NamedTuple` of this module or of a `namespace` entry
+        (`stdlib_flow.constructed_field`); of a copy's operand also a name whose class is one."""
         if depth > _CHOICE_DEPTH:
             return None
         if isinstance(expr, NameExpr):
@@ -4618,6 +4635,9 @@ class FunctionLowerer(calls.PlaceNaming):
                 field, positional[0], keywords, lambda o, f: self.field_choices(o, f, span, depth + 1), choose
             )
         callee = expr.callee
+        namespace = self.namespace(expr)
+        if namespace is not None:  # `SimpleNamespace(src=c, dst=c).dst`: the keyword's operand
+            return stdlib_flow.constructed_field(field, namespace[1], (), keywords, choose)
         if not (isinstance(callee, NameExpr) and callee.name in self.ctx.classes.classes and self.constructs(expr)):
             return None
         generated = self.generated_init(self.ctx.classes.classes[callee.name])

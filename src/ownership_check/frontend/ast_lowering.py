@@ -1809,6 +1809,13 @@ class FunctionLowerer(calls.PlaceNaming):
         keywords = [(k.arg, _int_literal(k.value)) for k in node.keywords]
         return node if calls.deque_bound(len(node.args[0].elts), keywords) else None
 
+    def namespace(self, call: ast.Call) -> tuple[str, GeneratedInit] | None:
+        """The qualified name of a `namespace` entry `call` builds an object of with keywords only
+        (`types.SimpleNamespace(src=a, dst=a)`), with the initializer `stdlib_flow.namespace_init` gives it."""
+        name = self.stdlib_name(call.func)
+        generated = stdlib_flow.namespace_init(name, len(call.args), [k.arg for k in call.keywords])
+        return None if generated is None or name is None else (name, generated)
+
     def stdlib_name(self, func: ast.expr) -> str | None:
         """The qualified name of a callee for `stdlib_flow` (`max` for an unshadowed builtin), else None."""
         if isinstance(func, ast.Name):
@@ -4028,8 +4035,9 @@ class FunctionLowerer(calls.PlaceNaming):
         self, helper: FunctionNode, call: ast.Call
     ) -> list[tuple[list[calls.ReturnedItem], list[ir.Place], Callable[[], calls.FieldParts]]] | None:
         """For `calls.returned_object`: each `return` of `helper` when every one is a constructor call of a class
-        of this module whose initializer the checker follows (`return Batch(features=feats, workspace=feats)`):
-        its arguments' items, the temporaries staging them, and the fields the initializer gives the object."""
+        of this module whose initializer the checker follows (`return Batch(features=feats, workspace=feats)`) or
+        of a `namespace` entry (`return SimpleNamespace(src=frame, dst=frame)`): its arguments' items, the
+        temporaries staging them, and the fields the initializer gives the object."""
         returned = [r.value for r in _walk(helper.body) if isinstance(r, ast.Return)]
         if not returned or isinstance(helper, ast.AsyncFunctionDef):
             return None
@@ -4039,9 +4047,14 @@ class FunctionLowerer(calls.PlaceNaming):
             if copied is not None:  # `return plan._replace(dst=plan.src)` of a parameter
                 arms.append(copied)
                 continue
-            if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Name)):
+            if not isinstance(value, ast.Call):
                 return None
-            if value.func.id not in self.ctx.classes.classes or value.func.id in _bound_names(helper):
+            func = value.func
+            if isinstance(func, ast.Name) and func.id in _bound_names(helper):
+                return None
+            # `return SimpleNamespace(src=frame, dst=dst)`: its fields are its keywords (`stdlib_flow.namespace_init`)
+            namespace = self.namespace(value)
+            if namespace is None and not (isinstance(func, ast.Name) and func.id in self.ctx.classes.classes):
                 return None
             args = call_args(value)
             if any(a.star for a in args):
@@ -4052,7 +4065,11 @@ class FunctionLowerer(calls.PlaceNaming):
                 calls.Operand(a.value, self.span(a.value), stage, keyword=a.keyword)
                 for a, stage in zip(args, stages, strict=True)
             )
-            applied = constructor_summary(self, value.func, operands)
+            if namespace is not None:
+                applied = stdlib_flow.namespace_summary(namespace[0], operands)
+            else:
+                assert isinstance(func, ast.Name)
+                applied = constructor_summary(self, func, operands)
             if applied is None:
                 return None
             fields = functools.partial(calls.object_fields, applied, call, self.span(call), self)
@@ -4777,8 +4794,8 @@ class FunctionLowerer(calls.PlaceNaming):
     def field_choices(self, node: ast.expr, field: str, span: Span, depth: int) -> calls.Choices[ast.expr] | None:
         """The places the attribute `field` of the object `node` evaluates to may be, for an object the checker
         sees built right there: a `fields` entry's call (`copy.copy(x)`, `dataclasses.replace(x, f=v)`;
-        `stdlib_flow.copied_field`), a constructor call of a dataclass or `NamedTuple` of this module
-        (`stdlib_flow.constructed_field`); of a copy's operand also a name whose class is one."""
+        `stdlib_flow.copied_field`), a constructor call of a dataclass or `NamedTuple` of this module or of a
+        `namespace` entry (`stdlib_flow.constructed_field`); of a copy's operand also a name whose class is one."""
         if depth > _CHOICE_DEPTH:
             return None
         if isinstance(node, ast.Name):
@@ -4805,6 +4822,9 @@ class FunctionLowerer(calls.PlaceNaming):
                 field, node.args[0], keywords, lambda o, f: self.field_choices(o, f, span, depth + 1), choose
             )
         func = node.func
+        namespace = self.namespace(node)
+        if namespace is not None:  # `SimpleNamespace(src=c, dst=c).dst`: the keyword's operand
+            return stdlib_flow.constructed_field(field, namespace[1], (), keywords, choose)
         if not (isinstance(func, ast.Name) and func.id in self.ctx.classes.classes and self.constructs(node)):
             return None
         generated = self.generated_init(self.ctx.classes.classes[func.id])
