@@ -95,7 +95,7 @@ from ownership_check.core.call_effects import (
     star_items,
     with_receiver_moves,
 )
-from ownership_check.core.stdlib_flow import forwarding_decorator
+from ownership_check.core.stdlib_flow import forwarding_decorator, namespace_summary
 from ownership_check.core.summarize import call_summary
 from ownership_check.diagnostics import Span
 from safekernels.ownership_model import MOVING_METHODS, SIMT_LAUNCH_METHODS
@@ -1845,6 +1845,9 @@ def applied_summary(
     nested = False
     if isinstance(func, NameExpr) and func.name in classes.classes:
         return constructor_summary(lowerer, func, args)
+    namespace = next((n for name in lowerer.ctx.names(func) if (n := namespace_summary(name, args)) is not None), None)
+    if namespace is not None:  # `SimpleNamespace(src=a, dst=a)`: a constructor call whose fields are its keywords
+        return namespace
     choices = function_choices(lowerer, func)
     if choices is not None:
         # `fn(x)` of `for fn in (run_a, run_b)`, `passes["a"](x)`: each function it may run, one arm each

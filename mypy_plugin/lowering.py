@@ -1677,6 +1677,16 @@ class FunctionLowerer(calls.PlaceNaming):
         keywords = [(name, _int_literal(arg)) for arg, name in zip(expr.args[1:], expr.arg_names[1:], strict=True)]
         return expr if calls.deque_bound(len(expr.args[0].items), keywords) else None
 
+    def namespace(self, call: CallExpr) -> tuple[str, GeneratedInit] | None:
+        """The qualified name of a `namespace` entry `call` builds an object of with keywords only
+        (`types.SimpleNamespace(src=a, dst=a)`), with the initializer `stdlib_flow.namespace_init` gives it (the
+        CLI's `namespace`)."""
+        positional = sum(1 for kind in call.arg_kinds if kind == ARG_POS)
+        keywords = [n if k == ARG_NAMED else None for n, k in zip(call.arg_names, call.arg_kinds, strict=True)
+                    if k != ARG_POS]
+        return next(((n, g) for n in self.ctx.names(call.callee)
+                     if (g := stdlib_flow.namespace_init(n, positional, keywords)) is not None), None)
+
     def stdlib_flow_of(self, callee: Expression) -> stdlib_flow.StdlibFlow | None:
         """The `stdlib_flow` entry of the callable a callee names (a builtin unless shadowed), else None."""
         return next((f for n in self.ctx.names(callee) if (f := stdlib_flow.stdlib_flow(n)) is not None), None)
@@ -3884,8 +3894,8 @@ class FunctionLowerer(calls.PlaceNaming):
         self, helper: FuncItem, call: CallExpr, made_by: NameExpr | None = None
     ) -> list[tuple[list[calls.ReturnedItem], list[ir.Place], Callable[[], calls.FieldParts]]] | None:
         """Each `return` of `helper` when every one is a constructor call of a class of this module whose
-        initializer the checker follows; `made_by`: the class a `@classmethod` is called on, which `cls(...)` of
-        its first parameter builds (the CLI's `returned_objects`)."""
+        initializer the checker follows, or of a `namespace` entry; `made_by`: the class a `@classmethod` is called
+        on, which `cls(...)` of its first parameter builds (the CLI's `returned_objects`)."""
         returned = [r.expr for r in tree.walk(helper.body) if isinstance(r, ReturnStmt)]
         if not returned or helper.is_coroutine:
             return None
@@ -3897,14 +3907,21 @@ class FunctionLowerer(calls.PlaceNaming):
             if copied is not None:  # `return plan._replace(dst=plan.src)` of a parameter
                 arms.append(copied)
                 continue
-            if not (isinstance(value, CallExpr) and isinstance(value.callee, NameExpr)):
+            if not isinstance(value, CallExpr):
                 return None
-            made = value.callee
-            if own is not None and made.name == own and made_by is not None:
+            callee = value.callee
+            made: NameExpr | None = None
+            namespace = None
+            if isinstance(callee, NameExpr) and own is not None and made_by is not None and callee.name == own:
                 if own in _binding_names(helper):
                     return None  # `cls = ...` in the body: not the class any more
                 made = made_by
-            elif made.name not in self.ctx.classes.classes:
+            else:
+                # `return SimpleNamespace(src=frame, dst=dst)`: its keywords are its fields (`namespace_init`)
+                namespace = self.namespace(value)
+                if namespace is None and isinstance(callee, NameExpr) and callee.name in self.ctx.classes.classes:
+                    made = callee
+            if namespace is None and made is None:
                 return None
             if any(kind in (ARG_STAR, ARG_STAR2) for kind in value.arg_kinds):
                 return None
@@ -3914,7 +3931,11 @@ class FunctionLowerer(calls.PlaceNaming):
                 calls.Operand(a, span_of(a), stage, keyword=keyword)
                 for a, stage, keyword in zip(value.args, stages, value.arg_names, strict=True)
             )
-            applied = constructor_summary(self, made, operands)
+            if namespace is not None:
+                applied = stdlib_flow.namespace_summary(namespace[0], operands)
+            else:
+                assert made is not None
+                applied = constructor_summary(self, made, operands)
             if applied is None:
                 return None
             fields = functools.partial(calls.object_fields, applied, call, span_of(call), self)
@@ -4655,8 +4676,8 @@ class FunctionLowerer(calls.PlaceNaming):
     ) -> calls.Choices[Expression] | None:
         """The places the attribute `field` of the object `expr` evaluates to may be, for an object the checker
         sees built right there (the CLI's `field_choices`): a `fields` entry's call (`stdlib_flow.copied_field`),
-        a constructor call of a dataclass or `NamedTuple` of this module (`stdlib_flow.constructed_field`); of a
-        copy's operand also a name whose class is one."""
+        a constructor call of a dataclass or `NamedTuple` of this module or of a `namespace` entry
+        (`stdlib_flow.constructed_field`); of a copy's operand also a name whose class is one."""
         if depth > _CHOICE_DEPTH:
             return None
         if isinstance(expr, NameExpr):
@@ -4687,6 +4708,9 @@ class FunctionLowerer(calls.PlaceNaming):
                 field, positional[0], keywords, lambda o, f: self.field_choices(o, f, span, depth + 1), choose
             )
         callee = expr.callee
+        namespace = self.namespace(expr)
+        if namespace is not None:  # `SimpleNamespace(src=c, dst=c).dst`: the keyword's operand
+            return stdlib_flow.constructed_field(field, namespace[1], (), keywords, choose)
         if not (isinstance(callee, NameExpr) and callee.name in self.ctx.classes.classes and self.constructs(expr)):
             return None
         generated = self.generated_init(self.ctx.classes.classes[callee.name])

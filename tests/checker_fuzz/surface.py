@@ -45,7 +45,8 @@ from safekernels import ownership_model as model
 T = TypeVar("T")
 Chooser = Callable[[Sequence[T]], T]
 
-HEADER = '''import asyncio
+HEADER = '''import argparse
+import asyncio
 import collections
 import contextlib
 import copy
@@ -56,6 +57,7 @@ import heapq
 import itertools
 import operator
 import random
+import types
 from dataclasses import dataclass
 from typing import Annotated, Any
 
@@ -288,6 +290,9 @@ STDLIB_TEMPLATES: dict[str, str] = {
     "collections.ChainMap": 'collections.ChainMap({{"item": {p}}}, {{"other": {q}}})["item"]',
     # every key's value is the one value operand
     "dict.fromkeys": 'dict.fromkeys(["item", "other"], {p})["other"]',
+    # an object whose fields are the keyword operands
+    "types.SimpleNamespace": "types.SimpleNamespace(item={p}, other={q}).item",
+    "argparse.Namespace": "argparse.Namespace(other={q}, item={p}).item",
 }
 #: The forms that only make sense for the SIMT buffers `a`, `b`, `c` (the holder and containers hold them).
 _BUFFER_ONLY = frozenset({"attribute", "container-list", "container-dict"})

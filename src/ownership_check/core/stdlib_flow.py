@@ -31,6 +31,9 @@ call to the places it may give, in the core's terms (`calls.Choices`, `calls.bin
     FILLED   a dict whose every value is its value operand itself, evaluated once (`filled_entries`: one entry under
              `calls.FILLED_KEY`, which a lookup under any key finds), so `dict.fromkeys(ids, sk.zeros(n))` gives
              every key one buffer                                                   dict.fromkeys
+    NAMESPACE a new object whose attributes are exactly its keyword operands, each the object passed by it, as the
+             `__init__` a dataclass of keyword-only fields generates (`namespace_summary`): followed as the module's
+             dataclass constructor calls are           types.SimpleNamespace, argparse.Namespace
 
 Where the exact item is not known statically, the result may be any of the items: one `Branch` arm per item,
 as for `p if c else q`, so a launch is refused when any of them would be.  Anything else a call of a standard
@@ -44,7 +47,7 @@ from dataclasses import dataclass
 from typing import Final, Literal, TypeVar
 
 from ownership_check.core import calls, ir
-from ownership_check.core.call_effects import GeneratedInit
+from ownership_check.core.call_effects import AppliedSummary, GeneratedInit, bind_parameters, field_summary
 from ownership_check.core.calls import (
     FILLED_KEY,
     Choices,
@@ -65,7 +68,7 @@ from ownership_check.diagnostics import Span
 E = TypeVar("E")
 
 Relation = Literal[
-    "pick", "items", "pairs", "zipped", "fields", "mapping", "getter", "fold", "chained", "filled"
+    "pick", "items", "pairs", "zipped", "fields", "mapping", "getter", "fold", "chained", "filled", "namespace"
 ]
 
 
@@ -140,7 +143,36 @@ STDLIB_FLOWS: Final[dict[str, StdlibFlow]] = {
     "collections.ChainMap": StdlibFlow("chained", operands=None),
     # every value of the dict is the value operand itself (evaluated once)
     "dict.fromkeys": StdlibFlow("filled", operands=(1,)),
+    # a new object with one attribute per keyword operand, bound to the object passed by it
+    "types.SimpleNamespace": StdlibFlow("namespace", operands=()),
+    "argparse.Namespace": StdlibFlow("namespace", operands=()),
 }
+
+
+def namespace_init(name: str | None, positional: int, keywords: Sequence[str | None]) -> GeneratedInit | None:
+    """The initializer of `types.SimpleNamespace(src=a, dst=a)` (a `namespace` entry's call, `name` qualified) as the
+    one a dataclass of keyword-only fields generates: its fields are exactly the call's keywords (`keywords`, None
+    for a `**` splat), so `ns.src` and `ns.dst` are the objects passed.  None for any other call, one with a
+    positional operand (`SimpleNamespace(mapping)`: its keys are not known here) or a `**` splat."""
+    found = stdlib_flow(name)
+    if found is None or found.relation != "namespace" or positional or any(k is None for k in keywords):
+        return None
+    return GeneratedInit(keyword_only=tuple(k for k in keywords if k is not None))
+
+
+def namespace_summary(name: str | None, args: Sequence[calls.Operand[E]]) -> AppliedSummary[E] | None:
+    """The constructor call `namespace_init` follows, with its operands (`args`) bound to its fields: the summary
+    of the generated initializer (`call_effects.field_summary`), building the new object
+    (`AppliedSummary.constructs`), so a front end lowers it as a dataclass constructor call of the module."""
+    generated = namespace_init(
+        name,
+        sum(1 for a in args if a.keyword is None and not a.star),
+        [None if a.star else a.keyword for a in args],
+    )
+    if generated is None or name is None:
+        return None
+    summary = field_summary(name.rsplit(".", 1)[-1], generated.keyword_only)
+    return AppliedSummary(summary, bind_parameters((), generated.keyword_only, args, None), True)
 
 
 def selected_operand(name: str | None, positional: int, keywords: Sequence[str | None]) -> int | None:

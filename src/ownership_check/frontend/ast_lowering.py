@@ -1817,6 +1817,13 @@ class FunctionLowerer(calls.PlaceNaming):
         keywords = [(k.arg, _int_literal(k.value)) for k in node.keywords]
         return node if calls.deque_bound(len(node.args[0].elts), keywords) else None
 
+    def namespace(self, call: ast.Call) -> tuple[str, GeneratedInit] | None:
+        """The qualified name of a `namespace` entry `call` builds an object of with keywords only
+        (`types.SimpleNamespace(src=a, dst=a)`), with the initializer `stdlib_flow.namespace_init` gives it."""
+        name = self.stdlib_name(call.func)
+        generated = stdlib_flow.namespace_init(name, len(call.args), [k.arg for k in call.keywords])
+        return None if generated is None or name is None else (name, generated)
+
     def stdlib_name(self, func: ast.expr) -> str | None:
         """The qualified name of a callee for `stdlib_flow` (`max` for an unshadowed builtin), else None."""
         if isinstance(func, ast.Name):
@@ -4061,14 +4068,16 @@ class FunctionLowerer(calls.PlaceNaming):
         self, helper: FunctionNode, call: ast.Call, made_by: ast.Name | None = None
     ) -> list[tuple[list[calls.ReturnedItem], list[ir.Place], Callable[[], calls.FieldParts]]] | None:
         """For `calls.returned_object`: each `return` of `helper` when every one is a constructor call of a class
-        of this module whose initializer the checker follows (`return Batch(features=feats, workspace=feats)`):
-        its arguments' items, the temporaries staging them, and the fields the initializer gives the object.
-        `made_by`: the class a `@classmethod` helper is called on, which `cls(...)` of its first parameter builds
-        (`Track.mono(n, s)` of `return cls(left=buf, right=buf)`)."""
+        of this module whose initializer the checker follows (`return Batch(features=feats, workspace=feats)`) or
+        of a `namespace` entry (`return SimpleNamespace(src=frame, dst=frame)`): its arguments' items, the
+        temporaries staging them, and the fields the initializer gives the object.  `made_by`: the class a
+        `@classmethod` helper is called on, which `cls(...)` of its first parameter builds (`Track.mono(n, s)` of
+        `return cls(left=buf, right=buf)`)."""
         returned = [r.value for r in _walk(helper.body) if isinstance(r, ast.Return)]
         if not returned or isinstance(helper, ast.AsyncFunctionDef):
             return None
-        own = helper.args.args[0].arg if made_by is not None and _is_classmethod(helper) and helper.args.args else None
+        classmethod = made_by is not None and _is_classmethod(helper) and bool(helper.args.args)
+        own = helper.args.args[0].arg if classmethod else None
         bound_names = _bound_names(helper)
         arms: list[tuple[list[calls.ReturnedItem], list[ir.Place], Callable[[], calls.FieldParts]]] = []
         for value in returned:
@@ -4076,15 +4085,24 @@ class FunctionLowerer(calls.PlaceNaming):
             if copied is not None:  # `return plan._replace(dst=plan.src)` of a parameter
                 arms.append(copied)
                 continue
-            if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Name)):
+            if not isinstance(value, ast.Call):
                 return None
-            made = value.func
-            if own is not None and made.id == own and made_by is not None:
+            func = value.func
+            made: ast.Name | None = None
+            namespace = None
+            if isinstance(func, ast.Name) and own is not None and made_by is not None and func.id == own:
                 names = _walk(helper.body)
                 if own in {n.id for n in names if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}:
                     return None  # `cls = ...` in the body: not the class any more
                 made = made_by
-            elif made.id not in self.ctx.classes.classes or made.id in bound_names:
+            elif isinstance(func, ast.Name) and func.id in bound_names:
+                return None
+            else:
+                # `return SimpleNamespace(src=frame, dst=dst)`: its keywords are its fields (`namespace_init`)
+                namespace = self.namespace(value)
+                if namespace is None and isinstance(func, ast.Name) and func.id in self.ctx.classes.classes:
+                    made = func
+            if namespace is None and made is None:
                 return None
             args = call_args(value)
             if any(a.star for a in args):
@@ -4095,7 +4113,11 @@ class FunctionLowerer(calls.PlaceNaming):
                 calls.Operand(a.value, self.span(a.value), stage, keyword=a.keyword)
                 for a, stage in zip(args, stages, strict=True)
             )
-            applied = constructor_summary(self, made, operands)
+            if namespace is not None:
+                applied = stdlib_flow.namespace_summary(namespace[0], operands)
+            else:
+                assert made is not None
+                applied = constructor_summary(self, made, operands)
             if applied is None:
                 return None
             fields = functools.partial(calls.object_fields, applied, call, self.span(call), self)
@@ -4852,8 +4874,8 @@ class FunctionLowerer(calls.PlaceNaming):
     def field_choices(self, node: ast.expr, field: str, span: Span, depth: int) -> calls.Choices[ast.expr] | None:
         """The places the attribute `field` of the object `node` evaluates to may be, for an object the checker
         sees built right there: a `fields` entry's call (`copy.copy(x)`, `dataclasses.replace(x, f=v)`;
-        `stdlib_flow.copied_field`), a constructor call of a dataclass or `NamedTuple` of this module
-        (`stdlib_flow.constructed_field`); of a copy's operand also a name whose class is one."""
+        `stdlib_flow.copied_field`), a constructor call of a dataclass or `NamedTuple` of this module or of a
+        `namespace` entry (`stdlib_flow.constructed_field`); of a copy's operand also a name whose class is one."""
         if depth > _CHOICE_DEPTH:
             return None
         if isinstance(node, ast.Name):
@@ -4880,6 +4902,9 @@ class FunctionLowerer(calls.PlaceNaming):
                 field, node.args[0], keywords, lambda o, f: self.field_choices(o, f, span, depth + 1), choose
             )
         func = node.func
+        namespace = self.namespace(node)
+        if namespace is not None:  # `SimpleNamespace(src=c, dst=c).dst`: the keyword's operand
+            return stdlib_flow.constructed_field(field, namespace[1], (), keywords, choose)
         if not (isinstance(func, ast.Name) and func.id in self.ctx.classes.classes and self.constructs(node)):
             return None
         generated = self.generated_init(self.ctx.classes.classes[func.id])

@@ -42,7 +42,7 @@ from ownership_check.core.call_effects import (
     star_items,
     with_receiver_moves,
 )
-from ownership_check.core.stdlib_flow import forwarding_decorator
+from ownership_check.core.stdlib_flow import forwarding_decorator, namespace_summary
 from ownership_check.core.summarize import call_summary
 from ownership_check.diagnostics import Span
 from ownership_check.frontend.ast_walk import all_nodes, memoized_walk
@@ -1569,6 +1569,9 @@ def applied_summary(
     receiver: calls.Operand[ast.expr] | None = None
     if isinstance(func, ast.Name) and func.id in classes.classes:
         return constructor_summary(lowerer, func, args)
+    namespace = namespace_summary(lowerer.stdlib_name(func), args)
+    if namespace is not None:  # `SimpleNamespace(src=a, dst=a)`: a constructor call whose fields are its keywords
+        return namespace
     choices = function_choices(lowerer, func)
     if choices is not None:
         # `fn(x)` of `for fn in (run_a, run_b)`, `passes["a"](x)`: each function it may run, one arm each

@@ -1,5 +1,5 @@
-# fresh-expect: E0502 at line 42
-# fresh-known-miss: cli,mypy a types.SimpleNamespace built by a helper whose default argument (inplace=True) makes src and dst one buffer: SimpleNamespace fields and defaults chosen by a literal argument are not followed
+# fresh-expect: E0502 at line 58
+# (fixed: types.SimpleNamespace fields are followed; the conflict ws.src/ws.dst is the argument's, at the call)
 """HDR tonemapping stage of a small image pipeline, with a per-frame workspace."""
 from __future__ import annotations
 
