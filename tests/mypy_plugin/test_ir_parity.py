@@ -196,7 +196,7 @@ def lowered(
         return function
 
     monkeypatch_module.setattr(mypy_lowering.FunctionLowerer, "lower", record_lower)
-    monkeypatch_module.setattr(PASS_CACHE, "enabled", True)
+    monkeypatch_module.setattr(PASS_CACHE, "enabled", False)
     cache = tmp_path_factory.mktemp("ir-parity") / "cache"
     shutil.copytree(_warm_cache(), cache)
     config = write_config(cache.parent, cache)
