@@ -27,8 +27,10 @@ setup: $(STAMP)
 demo: $(STAMP)
 	$(PY) -m safekernels demo
 
+# One worker per core; --dist loadfile keeps each test file on one worker, so a file's module-scoped fixtures
+# (a corpus lowered once, a compiled kernel) are built once, as in a serial run.
 test: $(STAMP)
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n auto --dist loadfile
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check src mypy_plugin tests bench examples

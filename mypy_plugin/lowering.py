@@ -2529,7 +2529,13 @@ class FunctionLowerer(calls.PlaceNaming):
         if self.memo.first_binds and isinstance(node, FuncDef):
             ops = earlier_runs(ops, self.memo, node.name, lambda: self.runs_again(node))
         name = self.unit.name or (node.name if isinstance(node, FuncDef) else "<lambda>")
-        return ir.Function(name, ops, span_of(node), self.ctx.path)
+        escaping = frozenset(
+            declared
+            for sub in tree.walk(node.body)
+            if isinstance(sub, GlobalDecl | NonlocalDecl)
+            for declared in sub.names
+        )
+        return ir.Function(name, ops, span_of(node), self.ctx.path, escaping)
 
     # --- statements ------------------------------------------------------------------------------------------
 

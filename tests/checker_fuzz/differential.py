@@ -16,7 +16,9 @@ mypy cannot type a call, no hook fires there, and that is mypy's limit, not a di
 
 from __future__ import annotations
 
+import ast
 import contextlib
+import functools
 import gc
 import importlib.util
 import io
@@ -233,7 +235,7 @@ def run_program(
                     module.main(flag, k)
             except RUNTIME_ERRORS as exc:
                 clean = False
-                frames = [f for f in traceback.extract_tb(exc.__traceback__) if Path(f.filename) == path]
+                frames = _root_error_frames(exc, path)
                 if frames and frames[-1].lineno is not None:
                     found.add(frames[-1].lineno)
                     # raised inside a helper of the program: the call in `main` is where a checker reports it
@@ -253,6 +255,35 @@ def run_program(
         w.lineno for w in caught if issubclass(w.category, UnusedDeviceOpWarning) and Path(w.filename) == path
     }
     return found, clean, unrun, calls
+
+
+def _root_error_frames(exc: BaseException, path: Path) -> list[traceback.FrameSummary]:
+    """The frames of `path` an ownership error came through, attributed to the error that started it: one raised
+    by a `finally` block while an earlier ownership error was propagating (its `__context__`) is a consequence of
+    that earlier error (the cleanup touches what the failed statement had moved), and the earlier line is the one
+    a checker reports; Python would show both, "During handling of the above exception"."""
+    while True:
+        frames = [f for f in traceback.extract_tb(exc.__traceback__) if Path(f.filename) == path]
+        earlier = exc.__context__
+        if not (
+            frames
+            and frames[-1].lineno in _finally_lines(path.read_text())
+            and isinstance(earlier, RUNTIME_ERRORS)
+            and not exc.__suppress_context__
+        ):
+            return frames
+        exc = earlier
+
+
+@functools.cache
+def _finally_lines(source: str) -> frozenset[int]:
+    """The lines of the `finally` blocks of a program's `source`."""
+    lines: set[int] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Try | ast.TryStar):
+            for statement in node.finalbody:
+                lines.update(range(statement.lineno, (statement.end_lineno or statement.lineno) + 1))
+    return frozenset(lines)
 
 
 def run_batch(

@@ -990,9 +990,9 @@ class _Analysis:
                 else:
                     objs_info[obj] = ObjInfo(kind=value.kind, brand=value.brand)
         keys, simple = plan.keys, plan.simple
+        born: set[str] = {obj for obj, _ in plan.fresh}
         if plan.derived:
             # a loop item is born at this site each iteration: an older one (the previous item) is renamed
-            born: set[str] = set()
             for i in plan.derived:
                 item = plan.values[i]
                 if type(item) is tuple and len(item) == 3:
@@ -1035,7 +1035,32 @@ class _Analysis:
             self.collect(s)
         if s.moved:
             self.moved_apart(s, state, keys)
+        if s.loans or s.moved:
+            self.attributes_apart(s, op, born)
         return s
+
+    def attributes_apart(self, s: State, op: ir.Bind, born: set[str]) -> None:
+        """A name rebound to an object born here (a new value, a loop's next item) no longer reaches the attributes
+        of the object it named: an attribute the checker never saw bound is the unknown object `@name.attr`,
+        named by its access path, so without this the next item's `p.out` would be the previous item's, and a
+        pending op's loan on it (`for p in layers: ops.append(k.launch_async(prep, p.w, p.out))`) would conflict
+        with the next launch.  The loans and moves naming such an object move to its summary id (`rebirth`), the
+        same way the loop's items themselves are kept apart (each is reborn here, its older instances renamed); a
+        name rebound to anything else (`p = q`, `p = p`, a recurring item) keeps its attributes."""
+        roots = {t.root for t in op.targets if not t.attrs and not t.root.startswith(_UNREACHING)}
+        if not roots:
+            return
+        named = {ln.obj for ln in s.loans} | {ln.holder_obj for ln in s.loans if ln.holder_obj} | set(s.moved)
+        for root in sorted(roots):
+            prefix = "@" + root + "."
+            stale = sorted(o for o in named if o.startswith(prefix) and not o.endswith("~"))
+            if not stale:
+                continue
+            new = s.get(root)
+            if not new <= born or any(o.endswith(ir.RECURRING_MARK) for o in new):
+                continue
+            for obj in stale:
+                self.rebirth(s, obj)
 
     def take(self, state: State, node: Node, op: ir.Bind) -> State:
         """`target := container.<taken>` (`ir.taken_item`): a call took an item out of a container (`q.get()`,

@@ -459,12 +459,16 @@ Block: TypeAlias = tuple[Op, ...]
 
 @dataclass(frozen=True)
 class Function:
-    """One unit of analysis: a function body or a module's top-level statements."""
+    """One unit of analysis: a function body or a module's top-level statements.
+
+    `escaping` names the function's `global` / `nonlocal` declarations: a value bound to one of them outlives
+    the call, so leaving the function does not drop it (see `must_use`)."""
 
     name: str
     body: Block
     span: Span
     path: str = "<string>"
+    escaping: frozenset[str] = frozenset()
 
 
 def block(ops: Sequence[Op]) -> Block:

@@ -17,7 +17,9 @@ attribute (`self.op = add(...)`) or unpacking it is an escape too: only plain na
 
 Paths ended by an exception are not reported (the op was interrupted, not forgotten); a handler that returns
 normally is a normal path for the ops built before its `try`.  At module level, falling off the end is not a
-drop (a module's globals outlive its top level).  `if op is None` arms (`ir.Fresh("none")`) hold no op.
+drop (a module's globals outlive its top level), and neither is leaving a function while a name it declares
+`global` or `nonlocal` holds the op (`ir.Function.escaping`): the enclosing scope consumes it later.
+`if op is None` arms (`ir.Fresh("none")`) hold no op.
 
 Branches on a name (`ir.Branch.tests`: `if flag:`, `if op is not None:`) are correlated as far as the values the
 name may have allow: a name bound to a literal `True` never enters the arm of `if not flag:`, so `flag = True`,
@@ -31,12 +33,16 @@ State: place key -> the `Produce` sites it may hold unconsumed, joined as "may" 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from ownership_check.core import ir, messages
 from ownership_check.diagnostics import Diagnostic, Span
 
 Holders = dict[str, frozenset[int]]
+
+#: Where the name a place key starts with ends (`op` in `op`, `op.attr`, `op$e0`).
+_ROOT_END = re.compile(r"[.$]")
 
 #: Fixed-point rounds of one loop before the analysis settles for what it has (a may-analysis only grows).
 MAX_ROUNDS = 64
@@ -234,6 +240,9 @@ class _Interpreter:
         """A normal exit of the function (a `return` at `span`, or the end): every op still held is dropped."""
         if self.module:
             return
+        if self.function.escaping:  # a `global`/`nonlocal` name outlives the call: what it holds is not dropped
+            escaping = self.function.escaping
+            state = {key: held for key, held in state.items() if _ROOT_END.split(key, 1)[0] not in escaping}
         left = self.through_finals(state, 0)
         if left is not None and (held := _held(left)):
             self.drop(held, span, returned=span is not None)

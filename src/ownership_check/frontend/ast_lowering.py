@@ -2525,7 +2525,11 @@ class FunctionLowerer(calls.PlaceNaming):
         ops = self.block(lower_body)
         if self.memo.first_binds:
             ops = earlier_runs(ops, self.memo, node.name, lambda: self.runs_again(node))
-        return ir.Function(self.unit.name, ops, self.unit.span or self.ctx.def_name_span(node), self.ctx.path)
+        escaping = frozenset(
+            name for sub in _walk(node.body) if isinstance(sub, ast.Global | ast.Nonlocal) for name in sub.names
+        )
+        span = self.unit.span or self.ctx.def_name_span(node)
+        return ir.Function(self.unit.name, ops, span, self.ctx.path, escaping)
 
     def runs_again(self, node: ast.AST) -> bool:
         """Whether `node`, a function of the module's top level or a method of one of its classes, may run again
