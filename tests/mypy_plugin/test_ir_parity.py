@@ -146,6 +146,8 @@ IR_EXCEPTIONS: dict[Key, str] = {
     ("clean_nested_lambda_parameter_named_like_caller_op.py", "inner", 30): TWO_LOWERINGS,
     ("e0499_nested_lambda_parameter_named_like_caller_op.py", "main", 21): DEF_SPAN,
     ("e0499_nested_lambda_parameter_named_like_caller_op.py", "inner", 30): TWO_LOWERINGS,
+    ("clean_w0003_op_bound_to_nonlocal.py", "deferred", 27): DEF_SPAN,
+    ("w0003_op_bound_to_local_of_nested_function.py", "deferred", 17): DEF_SPAN,
 }
 
 

@@ -2293,6 +2293,9 @@ def comprehension_stage(holder: ir.Place | None, span: Span, sink: Lowering[E]) 
     if holder is None or holder.root.startswith("$") or ir.is_value_path(holder) or ir.STORED_ATTR in holder.attrs:
         return None
     stage = sink.temp(holder.text)
+    # a new container each time the comprehension runs (in a loop, the temporary's name is reused): what an earlier
+    # run stored, or an unknown object a join gave the name, is not among its items
+    sink.emit(ir.Bind((stage,), (ir.Fresh(),), span))
     sink.emit(ir.Bind((ir.stored_item(stage),), (ir.Fresh(),), span))
     return stage
 

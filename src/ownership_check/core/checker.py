@@ -165,9 +165,10 @@ def _merge_worlds(worlds: Iterable[World], live: Live | None = None) -> tuple[Wo
         k = w.key() if live is None else _live_key(w, live)
         found = unique.setdefault(k, w)
         if found is not w:
-            unique[k] = (
-                _union((found, w)) if live is not None and found.key() != w.key() else _with_gone(found, w.gone, w.lent)
-            )
+            if live is not None and found.key() != w.key():
+                unique[k] = _union((_live_gone(found, live), _live_gone(w, live)))
+            else:
+                unique[k] = _with_gone(found, w.gone, w.lent)
         was_merged = was_merged or w.merged
     out = list(unique.values())
     if (len(out) <= MAX_WORLDS and not was_merged) or len(out) == 1:
@@ -175,6 +176,27 @@ def _merge_worlds(worlds: Iterable[World], live: Live | None = None) -> tuple[Wo
     merged = _union(out)
     merged.merged = True
     return (merged,)
+
+
+def _live_gone(world: World, live: Live) -> World:
+    """`world` with its moved objects narrowed to those a live place may still reach (itself or through a view of
+    it, `v<node>:<base>`), before it is merged with a world that maps the live places alike.  An allocation site
+    names every object it makes, so the op a comprehension built in the previous iteration of an outer loop (moved
+    by `sk.zip(*ops)`, still held by the dead `ops`) and the one it builds now share a name: merged with the state
+    where the new one is held, the old one's move would make the new one look moved.  What no live place reaches
+    is never read again on this world's paths; unknown objects (`@key`) are kept, a later read of an absent key
+    reaches them."""
+    gone = world.gone
+    if not gone:
+        return world
+    held = {o for key, objs in world.items() if live(key) for o in objs}
+    keep = frozenset(g for g in gone if g[0] == "@" or g in held or any(o.endswith(":" + g) for o in held))
+    if keep == gone:
+        return world
+    copy = _copy_world(world)
+    copy.merged = world.merged
+    copy.gone = keep
+    return copy
 
 
 def _union(worlds: Sequence[World]) -> World:
