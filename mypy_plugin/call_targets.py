@@ -401,7 +401,7 @@ def _stored_attributes(target: Expression) -> Iterator[MemberExpr]:
         yield from _stored_attributes(target.expr)
 
 
-def _bound_targets(node: Node) -> Iterator[Node]:
+def bound_targets(node: Node) -> Iterator[Node]:
     """The targets a statement or expression binds or deletes (an assignment's, `for`'s, `del`'s, a walrus)."""
     if isinstance(node, AssignmentStmt):
         for lvalue in node.lvalues:
@@ -492,7 +492,7 @@ def attribute_registries(module: MypyFile, classes: ModuleClasses) -> dict[tuple
                 rebound = any(
                     isinstance(t, NameExpr) and t.name == value.name
                     for n in tree.walk_many(owner[1].body.body)
-                    for t in _bound_targets(n)
+                    for t in bound_targets(n)
                 )
                 if not rebound and not owner[1].is_decorated and not owner[1].is_coroutine:
                     parameter_stores.append((attribute, owner[1].name, params.index(value.name) - 1, value.name))
@@ -2203,7 +2203,8 @@ def _applied(
             if name not in taken and name not in positional and name not in keyword_only
         )
     return AppliedSummary(
-        summary, bound, device_paths=_device_paths(lowerer, receiver, summary), repeats=id(callee) in classes.repeated
+        summary, bound, device_paths=_device_paths(lowerer, receiver, summary), repeats=id(callee) in classes.repeated,
+        returns_op=lowerer.returns_op(callee),
     )
 
 

@@ -114,6 +114,7 @@ from mypy_plugin.call_targets import (
     applied_callee,
     applied_summary,
     attribute_registries,
+    bound_targets,
     class_kernel,
     constructor_summary,
     context_methods,
@@ -399,6 +400,23 @@ def _binding_names(func: FuncItem) -> list[str]:
         elif isinstance(node, WithStmt):
             bound.extend(n for t in node.target if t is not None for n in _target_names(t))
     return bound
+
+
+def _rebinding_declarations(body: Sequence[Statement]) -> set[str]:
+    """The names a `global`/`nonlocal` declaration of a scope's `body` names that the scope (or a scope nested in
+    it) also assigns, loops over, deletes or binds by a walrus or a comprehension (the CLI's
+    `_rebinding_declarations`), for `FileContext.declared`."""
+    declared = {n for node in tree.walk_many(body) if isinstance(node, GlobalDecl | NonlocalDecl) for n in node.names}
+    if not declared:
+        return set()
+    stored: set[str] = set()
+    for node in tree.walk_many(body, skip_scopes=False):
+        if isinstance(node, GeneratorExpr | DictionaryComprehension):
+            targets: Iterable[Node] = (t for index in node.indices for t in tree.walk(index))
+        else:
+            targets = bound_targets(node)
+        stored.update(t.name for t in targets if isinstance(t, NameExpr))
+    return declared & stored
 
 
 def _returned_calls(func: FuncItem) -> list[CallExpr | None]:
@@ -741,15 +759,17 @@ class FileContext:
         self.unfixed: frozenset[str] | None = None  # `_unfixed_attributes`, found when a view bound first asks
 
     def declared(self) -> frozenset[str]:
-        """Names a `global`/`nonlocal` declaration, an import, an `except ... as`, a match capture, an augmented
-        assignment or a `def`/`class` anywhere in the module binds: no branch facts about them
-        (`calls.branch_tests`; the CLI front end's rule)."""
+        """Names a `global`/`nonlocal` declaration of a scope that rebinds them, an import, an `except ... as`, a
+        match capture, an augmented assignment or a `def`/`class` anywhere in the module binds: no branch facts
+        about them (`calls.branch_tests`; the CLI front end's rule)."""
         if self._declared is None:
-            names: set[str] = set()
+            names: set[str] = set(_rebinding_declarations(self.module.defs))
             for node in tree.walk(self.module, skip_scopes=False):
-                if isinstance(node, GlobalDecl | NonlocalDecl):
-                    names.update(node.names)
-                elif isinstance(node, Import):
+                if isinstance(node, FuncItem):
+                    names.update(_rebinding_declarations(node.body.body))
+                elif isinstance(node, ClassDef):
+                    names.update(_rebinding_declarations(node.defs.body))
+                if isinstance(node, Import):
                     names.update((alias or name).split(".")[0] for name, alias in node.ids)
                 elif isinstance(node, ImportFrom):
                     names.update(alias or name for name, alias in node.names)
@@ -5203,10 +5223,10 @@ class FunctionLowerer(calls.PlaceNaming):
             result = calls.lower_call(shape, holder, self)
         finally:
             self.slot_uses = {}
-        if isinstance(func, NameExpr) and shape.summary is not None and isinstance(result, ir.Fresh):
-            helper = self.helper(func)
-            if helper is not None and calls.returns_op([self.launch_of(c) for c in _returned_calls(helper)]):
-                return ir.Fresh("op")  # `doubled(z, x)` of `def doubled(z, x): return scale(z, x)`
+        if shape.summary is not None and shape.summary.returns_op and isinstance(result, ir.Fresh):
+            # `doubled(z, x)` of `def doubled(z, x): return scale(z, x)`, and as much for a method, a
+            # `@classmethod` or an object's `__call__` whose every `return` launches (the CLI's)
+            return ir.Fresh("op")
         if isinstance(func, NameExpr) and partial is None and result == ir.Fresh():
             helper = self.helper(func)
             if helper is not None and self.ctx.classes.runs_when_called(helper):
@@ -5488,6 +5508,10 @@ class FunctionLowerer(calls.PlaceNaming):
             item.set_line(at)
             out.append(([item], [ARG_STAR if spreads else ARG_POS]))
         return out
+
+    def returns_op(self, callee: FuncItem) -> bool:
+        """Whether every `return` of `callee` gives a lazy op (`calls.returns_op`), for `AppliedSummary.returns_op`."""
+        return calls.returns_op([self.launch_of(c) for c in _returned_calls(callee)])
 
     def launch_of(self, node: CallExpr | None) -> tuple[resolve.KernelInfo | None, str | None] | None:
         """`(kernel, method)` of a call that may launch (`k(...)`, `k.launch_async(...)`), for `calls.returns_op`."""

@@ -205,6 +205,10 @@ class AppliedSummary(Generic[E]):
     # the callee is wrapped by a decorator that may call it again with the same arguments (`@retry(3)`: a wrapper
     # calling `fn(*args, **kwargs)` in a loop): the summary applies once, then maybe once more (`apply_summary`)
     repeats: bool = False
+    # every `return` of the callee gives a launch whose result is an op holding no loans (`calls.returns_op`): the
+    # call's result is that op (one that must be used), whatever kind of callable ran it (a helper, a method, a
+    # `@classmethod`, an object's `__call__`)
+    returns_op: bool = False
 
 
 @dataclass

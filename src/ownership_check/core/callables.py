@@ -488,7 +488,8 @@ def any_of(applied: Sequence[AppliedSummary[E] | None]) -> AppliedSummary[E] | N
     for other in rest:
         if other.summary != first.summary and all(o.summary != other.summary for o in others):
             others.append(other)
-    return replace(first, others=tuple(others)) if others else first
+    returns_op = all(a is not None and a.returns_op for a in applied)  # the result is an op whichever one runs
+    return replace(first, others=tuple(others), returns_op=returns_op)
 
 
 def item_of_a_loop(applied: AppliedSummary[E] | None) -> AppliedSummary[E] | None:

@@ -1053,6 +1053,20 @@ def _bound_names(func: FunctionNode) -> set[str]:
     return stored | {p.arg for p in _param_names(func.args)}
 
 
+def _rebinding_declarations(scope: ast.Module | ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> set[str]:
+    """The names a `global`/`nonlocal` declaration of `scope` names that `scope` (or a scope nested in it) also
+    stores or deletes, for `FileContext.declared`: the other binding forms (imports, `except ... as`, match
+    captures, `def`/`class`) are counted wherever they are."""
+    declared = {n for node in _walk(scope.body) if isinstance(node, ast.Global | ast.Nonlocal) for n in node.names}
+    if not declared:
+        return set()
+    stored = {
+        n.id for n in _walk(scope.body, skip_scopes=False)
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store | ast.Del)
+    }
+    return declared & stored
+
+
 def _returned_calls(func: FunctionNode) -> list[ast.Call | None]:
     """The value of each `return` of a plain function when it is a call (None for anything else)."""
     return [
@@ -1198,15 +1212,16 @@ class FileContext:
         self._declared: frozenset[str] | None = None
 
     def declared(self) -> frozenset[str]:
-        """Names a `global`/`nonlocal` declaration, an import, an `except ... as`, a match capture, an augmented
-        assignment or a `def`/`class` anywhere in the module binds: no branch facts about them
-        (`calls.branch_tests`; the mypy plugin's rule is the same)."""
+        """Names a `global`/`nonlocal` declaration of a scope that rebinds them, an import, an `except ... as`, a
+        match capture, an augmented assignment or a `def`/`class` anywhere in the module binds: no branch facts
+        about them (`calls.branch_tests`; the mypy plugin's rule is the same).  A declaration whose scope only
+        reads the name (`nonlocal op` in a step that never assigns `op`) changes nothing the caller tests."""
         if self._declared is None:
-            names: set[str] = set()
+            names: set[str] = set(_rebinding_declarations(self.module))
             for node in all_nodes(self.module):
-                if isinstance(node, ast.Global | ast.Nonlocal):
-                    names.update(node.names)
-                elif isinstance(node, ast.Import | ast.ImportFrom):
+                if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                    names.update(_rebinding_declarations(node))
+                if isinstance(node, ast.Import | ast.ImportFrom):
                     names.update(a.asname or a.name.split(".")[0] for a in node.names)
                 elif isinstance(node, ast.ExceptHandler | ast.MatchAs | ast.MatchStar) and node.name is not None:
                     names.add(node.name)
@@ -5342,10 +5357,10 @@ class FunctionLowerer(calls.PlaceNaming):
             result = calls.lower_call(shape, holder, self)
         finally:
             self.slot_uses = {}
-        if isinstance(func, ast.Name) and shape.summary is not None and isinstance(result, ir.Fresh):
-            helper = self.helper(func.id)
-            if helper is not None and calls.returns_op([self.launch_of(c) for c in _returned_calls(helper)]):
-                return ir.Fresh("op")  # `doubled(z, x)` of `def doubled(z, x): return scale(z, x)`
+        if shape.summary is not None and shape.summary.returns_op and isinstance(result, ir.Fresh):
+            # `doubled(z, x)` of `def doubled(z, x): return scale(z, x)`, and as much for a method, a
+            # `@classmethod` or an object's `__call__` whose every `return` launches
+            return ir.Fresh("op")
         if isinstance(func, ast.Name) and partial is None and result == ir.Fresh():
             helper = self.helper(func.id)
             if helper is not None and self.ctx.classes.runs_when_called(helper):
@@ -5634,6 +5649,10 @@ class FunctionLowerer(calls.PlaceNaming):
             item = ast.Subscript(ast.Name(items.id, ast.Load()), ast.Constant(index), ast.Load())
             out.append([located(ast.Starred(item, ast.Load()) if spreads else item)])
         return out
+
+    def returns_op(self, callee: FunctionNode) -> bool:
+        """Whether every `return` of `callee` gives a lazy op (`calls.returns_op`), for `AppliedSummary.returns_op`."""
+        return calls.returns_op([self.launch_of(c) for c in _returned_calls(callee)])
 
     def launch_of(self, node: ast.Call | None) -> tuple[KernelSummary | None, str | None] | None:
         """`(kernel, method)` of a call that may launch (`k(...)`, `k.launch_async(...)`), for `calls.returns_op`."""
