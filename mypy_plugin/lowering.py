@@ -131,7 +131,16 @@ from mypy_plugin.call_targets import (
 )
 from mypy_plugin.computed_reads import dotted as computed_dotted
 from mypy_plugin.computed_reads import index_form, item_statement
-from ownership_check.core import callables, calls, init_state, ir, parameter_defaults, stdlib_flow, view_bounds
+from ownership_check.core import (
+    callables,
+    calls,
+    init_state,
+    ir,
+    parameter_defaults,
+    reentry,
+    stdlib_flow,
+    view_bounds,
+)
 from ownership_check.core.bound_once import bound_once
 from ownership_check.core.call_effects import Gathered, GeneratedInit, apply_summary, iterated_fields
 from ownership_check.core.checker import effect_names, nonlocal_effects
@@ -417,6 +426,31 @@ def _rebinding_declarations(body: Sequence[Statement]) -> set[str]:
             targets = bound_targets(node)
         stored.update(t.name for t in targets if isinstance(t, NameExpr))
     return declared & stored
+
+
+def _kept_by_closures(node: FuncItem) -> frozenset[str]:
+    """The names of `node` that a function nested in it declares `nonlocal` and lets escape (the CLI's
+    `_kept_by_closures`)."""
+    return frozenset(
+        name
+        for nested in tree.walk(node.body)
+        if isinstance(nested, FuncDef | Decorator)
+        for func in ([nested.func] if isinstance(nested, Decorator) else [nested])
+        if _escapes(func, node)
+        for sub in tree.walk(func.body)
+        if isinstance(sub, NonlocalDecl)
+        for name in sub.names
+    )
+
+
+def _escapes(node: FuncDef, enclosing: FuncItem) -> bool:
+    """Whether the nested function `node` may be called where `enclosing` cannot see it: it is decorated, or
+    `enclosing` mentions its name other than as the callee of a call (the CLI's `_escapes`)."""
+    if node.is_decorated:
+        return True
+    nodes = list(tree.walk(enclosing.body, skip_scopes=False))
+    callees = {id(sub.callee) for sub in nodes if isinstance(sub, CallExpr)}
+    return any(isinstance(sub, NameExpr) and sub.name == node.name and id(sub) not in callees for sub in nodes)
 
 
 def _returned_calls(func: FuncItem) -> list[CallExpr | None]:
@@ -724,6 +758,8 @@ class Unit:
     star_items: int = 0
     # ... and passing these keywords into the `**kwargs` parameter (the CLI's `spread_keys`)
     spread_keys: tuple[str, ...] = ()
+    # A function nested in another: the enclosing function, which may let it escape (the CLI's `enclosing`)
+    enclosing: FuncItem | None = None
 
 
 @dataclass
@@ -2554,8 +2590,19 @@ class FunctionLowerer(calls.PlaceNaming):
             for sub in tree.walk(node.body)
             if isinstance(sub, GlobalDecl | NonlocalDecl)
             for declared in sub.names
-        )
-        return ir.Function(name, ops, span_of(node), self.ctx.path, escaping)
+        ) | _kept_by_closures(node)
+        return self.with_earlier_call(ir.Function(name, ops, span_of(node), self.ctx.path, escaping), node)
+
+    def with_earlier_call(self, function: ir.Function, node: FuncItem) -> ir.Function:
+        """`function`, the IR of `node`, as checked when `node` is a function nested in another that lets it escape
+        (`_escapes`): after an earlier call of it (the CLI's `with_earlier_call`, `reentry`)."""
+        enclosing = self.unit.enclosing
+        declared = [name for sub in tree.walk(node.body) if isinstance(sub, NonlocalDecl) for name in sub.names]
+        if enclosing is None or not isinstance(node, FuncDef) or not declared or not _escapes(node, enclosing):
+            return function
+        effects = nonlocal_effects(function, declared, list(_params(node)))
+        first = reentry.earlier_call(effects, declared, node.name, self.temp)
+        return function if first is None else replace(function, body=(first, *function.body))
 
     # --- statements ------------------------------------------------------------------------------------------
 

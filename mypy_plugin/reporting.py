@@ -104,7 +104,8 @@ def enclosing_unit(stack: Sequence[Node], ctx: FileContext) -> Unit | None:
         elif isinstance(entry, LambdaExpr) and unit.kind in KERNEL_UNIT_KINDS:
             return None  # kernel code has no lambdas the CLI lowers
         elif isinstance(entry, FuncItem):
-            unit = Unit(entry, _decorator_kind(ctx, entry, parent), outer, candidates)
+            enclosing = parent if isinstance(parent, FuncItem) else None  # a nested function (`reentry`)
+            unit = Unit(entry, _decorator_kind(ctx, entry, parent), outer, candidates, enclosing=enclosing)
         else:
             continue
         if entry is not stack[-1] and not all(isinstance(e, TypeInfo) for e in stack[stack.index(entry) + 1:]):

@@ -365,7 +365,7 @@ FLOW_FORMS = (
     "try-finally", "try-except-else-finally", "match-guard", "with-suppress", "with-nullcontext", "comprehension",
     "comprehension-loop", "nested-function", "nested-params", "async", "async-await", "method", "dataclass-method",
     "helper-op", "helper-pending", "local-kernel", "kernel-factory", "module-alias", "star-import",
-    *(f"call:{name}" for name in CALL_FORMS),
+    "escaping-closure", *(f"call:{name}" for name in CALL_FORMS),
 )
 
 
@@ -618,10 +618,34 @@ class _Gen:
             else:
                 emit(depth, f"z, x, y = star_add(z, {self.arg(TENSORS)}, {self.arg(TENSORS)}).sync_on(stream)")
                 self.program.entries["launch:tile.__call__"] += 1
+        elif form == "escaping-closure":
+            self.escaping_closure(depth)
         elif form.startswith("call:"):
             self.indirect_call(depth, form.removeprefix("call:"))
         else:
             self.kernel_in_main(depth)
+
+    def escaping_closure(self, depth: int) -> None:
+        """A closure factory of the module whose closure keeps its own tile tensors in `nonlocal` names and runs a
+        tile launch on them at each call, taking all of them back or dropping one (`_`); `main` calls it `k` times
+        through the name it is bound to, so a dropped one is read moved by the second call."""
+        number = len(self.extra)
+        launch = self.pick(("add", "tuned_tile", "star_add"))
+        kept = self.pick(("zs, xs, ys", "zs, xs, ys", "zs, xs, _", "zs, _, ys", "_, xs, ys"))
+        self.extra.append(
+            f"def make_closure{number}(stream: Any) -> Any:\n"
+            "    zs = tile.zeros((64,), f32).partition((16,))\n"
+            "    xs = tile.ones((64,), f32)\n"
+            "    ys = tile.ones((64,), f32)\n\n"
+            "    def step() -> None:\n"
+            "        nonlocal zs, xs, ys\n"
+            f"        {kept} = {launch}(zs, xs, ys).sync_on(stream)\n\n"
+            "    return step\n"
+        )
+        self.emit(depth, f"closure{number} = make_closure{number}(stream)")
+        self.emit(depth, "for _ in range(k):")
+        self.emit(depth + 1, f"closure{number}()")
+        self.program.entries["launch:tile.__call__" if launch != "tuned_tile" else "launch:tile.autotune.__call__"] += 1
 
     def indirect_call(self, depth: int, form: str) -> None:
         """A launch reached through one of Python's ways of calling (`CALL_FORMS`): a SIMT launch of the caller's

@@ -1190,6 +1190,11 @@ def _lower_call(call: Call[E], holder: ir.Place | None, sink: Lowering[E]) -> ir
 
                 def replay(way: tuple[ir.Borrow, ...]) -> None:
                     for borrow in way:
+                        if borrow.region is not None:
+                            # a view the nested function took of the caller's value: take it here, then borrow it
+                            view = sink.temp(borrow.place.text)
+                            sink.emit(ir.View(view, borrow.place, borrow.region, borrow.span), call.node)
+                            borrow = replace(borrow, place=view, region=None)
                         sink.emit(borrow, call.node)
 
                 if len(ways) <= 1:
@@ -1528,7 +1533,7 @@ def _nested_ways(
         for b in way:
             call = None if b.span in effects.inner_conflicts else site
             if b.place.root not in params:
-                options.append([ir.Borrow(b.place, b.mutable, number, b.span, None, b.held_by, call)])
+                options.append([ir.Borrow(b.place, b.mutable, number, b.span, None, b.held_by, call, b.region)])
                 continue
             operand = bound.get(b.place.root)
             if operand is None:
@@ -1536,7 +1541,7 @@ def _nested_ways(
             places = [operand.place] if operand.place is not None else [c.place for c in operand.choices if c.place]
             if places:
                 options.append([ir.Borrow(ir.Place(p.root, p.attrs, b.place.text), b.mutable, number, b.span, None,
-                                          b.held_by, call) for p in places if p is not None])
+                                          b.held_by, call, b.region) for p in places if p is not None])
         out.extend(itertools.islice(itertools.product(*options), 16))
     return list(dict.fromkeys(out))
 

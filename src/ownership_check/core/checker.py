@@ -1797,6 +1797,17 @@ def _borrow_runs(
         root = name.split(".", 1)[0]
         return name if root in names or root.split("$e", 1)[0] in names else None
 
+    def caller_view(obj: str) -> tuple[str, ir.Region | None] | None:
+        # a caller's value, or a view the nested function took of one (`c = a.view(32, 64)`: that region of `a`)
+        name = caller(obj)
+        if name is not None:
+            return name, None
+        info = analysis.objs.get(obj)
+        if info is None or info.region is None or info.parent is None:
+            return None
+        base = caller(info.parent)
+        return (base, info.region) if base is not None else None
+
     groups: list[list[Node]] = []
     for node in graph.nodes:
         op = node.op
@@ -1820,12 +1831,16 @@ def _borrow_runs(
             for member in run:
                 op = member.op
                 assert isinstance(op, ir.Borrow)
-                found = sorted({n for o in _world_get(world, op.place.key) if (n := caller(o)) is not None})
+                found = sorted(
+                    {f for o in _world_get(world, op.place.key) if (f := caller_view(o)) is not None},
+                    key=lambda item: (item[0], repr(item[1])),
+                )
                 if found:
                     per_borrow.append(
                         [
-                            ir.Borrow(_dotted_place(n, op.place.text), op.mutable, op.group, op.span, None, op.held_by)
-                            for n in found
+                            ir.Borrow(_dotted_place(n, op.place.text), op.mutable, op.group, op.span, None, op.held_by,
+                                      region=region)
+                            for n, region in found
                         ]
                     )
             if not per_borrow or (not held and all(b.place.root in params for way in per_borrow for b in way)):

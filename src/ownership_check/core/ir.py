@@ -283,7 +283,9 @@ class Borrow:
     launch's borrows are checked against it by the caller's knowledge of its values, and checks nothing itself.
     `call`: this borrow replays, at that call of a nested function, one its launch takes of a caller's value (`span`
     is where the nested function takes it): a conflict the caller's bindings make is reported at the call, the
-    nested function's uses as labels (the nested function's own check reports the conflicts it sees itself)."""
+    nested function's uses as labels (the nested function's own check reports the conflicts it sees itself).
+    `region`: such a replayed borrow takes a view of the caller's value, that region of it (`c = a.view(32, 64)`
+    in the nested function): the call site takes the view of `place` first, then borrows it."""
 
     place: Place
     mutable: bool
@@ -292,6 +294,7 @@ class Borrow:
     holder: Place | None = None
     held_by: str | None = None
     call: Span | None = None
+    region: Region | None = None
 
 
 @dataclass(frozen=True)

@@ -34,7 +34,16 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Final, TypeAlias, Union
 
-from ownership_check.core import callables, calls, init_state, ir, parameter_defaults, stdlib_flow, view_bounds
+from ownership_check.core import (
+    callables,
+    calls,
+    init_state,
+    ir,
+    parameter_defaults,
+    reentry,
+    stdlib_flow,
+    view_bounds,
+)
 from ownership_check.core.bound_once import bound_once
 from ownership_check.core.call_effects import Gathered, GeneratedInit, apply_summary, iterated_fields
 from ownership_check.core.checker import effect_names, nonlocal_effects
@@ -1067,6 +1076,30 @@ def _rebinding_declarations(scope: ast.Module | ast.FunctionDef | ast.AsyncFunct
     return declared & stored
 
 
+def _kept_by_closures(node: FunctionNode) -> frozenset[str]:
+    """The names of `node` that a function nested in it declares `nonlocal` and lets escape (`_escapes`): what they
+    hold outlives the call, which the escaped function may read later (`ir.Function.escaping`)."""
+    return frozenset(
+        name
+        for nested in _walk(node.body)
+        if isinstance(nested, _FUNCTION_DEFS) and _escapes(nested, node)
+        for sub in _walk(nested.body)
+        if isinstance(sub, ast.Nonlocal)
+        for name in sub.names
+    )
+
+
+def _escapes(node: FunctionNode, enclosing: FunctionNode) -> bool:
+    """Whether the nested function `node` may be called where `enclosing`, the function it is defined in, cannot
+    see it: it is decorated, or `enclosing` mentions its name other than as the callee of a call (`return step`,
+    `hooks.append(step)`, `map(step, xs)`, `step.__name__ = ...`); the mypy plugin's rule is the same."""
+    if node.decorator_list:
+        return True
+    nodes = list(_walk(enclosing.body, skip_scopes=False))
+    callees = {id(sub.func) for sub in nodes if isinstance(sub, ast.Call)}
+    return any(isinstance(sub, ast.Name) and sub.id == node.name and id(sub) not in callees for sub in nodes)
+
+
 def _returned_calls(func: FunctionNode) -> list[ast.Call | None]:
     """The value of each `return` of a plain function when it is a call (None for anything else)."""
     return [
@@ -1430,6 +1463,8 @@ class Unit:
     # ... and passing these keywords into the `**kwargs` parameter: it is a dict of those keys, each item the
     # caller's value passed by it (`call_effects.spread_items`)
     spread_keys: tuple[str, ...] = ()
+    # A function nested in another: the enclosing function, which may let it escape (`reentry`)
+    enclosing: FunctionNode | None = None
 
 
 def _attribute_device(lowerer: FunctionLowerer, receiver: str, attr: str) -> bool:
@@ -2542,9 +2577,20 @@ class FunctionLowerer(calls.PlaceNaming):
             ops = earlier_runs(ops, self.memo, node.name, lambda: self.runs_again(node))
         escaping = frozenset(
             name for sub in _walk(node.body) if isinstance(sub, ast.Global | ast.Nonlocal) for name in sub.names
-        )
+        ) | _kept_by_closures(node)
         span = self.unit.span or self.ctx.def_name_span(node)
-        return ir.Function(self.unit.name, ops, span, self.ctx.path, escaping)
+        return self.with_earlier_call(ir.Function(self.unit.name, ops, span, self.ctx.path, escaping), node)
+
+    def with_earlier_call(self, function: ir.Function, node: FunctionNode) -> ir.Function:
+        """`function`, the IR of `node`, as checked when `node` is a function nested in another that lets it escape
+        (`_escapes`): after an earlier call of it, which may have left its `nonlocal` names moved (`reentry`)."""
+        enclosing = self.unit.enclosing
+        declared = [name for sub in _walk(node.body) if isinstance(sub, ast.Nonlocal) for name in sub.names]
+        if enclosing is None or not declared or not _escapes(node, enclosing):
+            return function
+        effects = nonlocal_effects(function, declared, [p.arg for p in _param_names(node.args)])
+        first = reentry.earlier_call(effects, declared, node.name, self.temp)
+        return function if first is None else replace(function, body=(first, *function.body))
 
     def runs_again(self, node: ast.AST) -> bool:
         """Whether `node`, a function of the module's top level or a method of one of its classes, may run again
@@ -3495,7 +3541,8 @@ class FunctionLowerer(calls.PlaceNaming):
         if self.unit.kind != "module":
             captured = self.captures(node, {p.arg for p in _param_names(node.args)})
         outer = frozenset(self.device)
-        unit = Unit(node.name, node, self.kind_of(node), outer, self.kernels)
+        enclosing = self.unit.node if isinstance(self.unit.node, _FUNCTION_DEFS) else None
+        unit = Unit(node.name, node, self.kind_of(node), outer, self.kernels, enclosing=enclosing)
         self.nested.append(unit)
         self.bind_fresh(ir.Place(self.name(node.name)), self.ctx.def_name_span(node))
         self.closures.pop(unit.name, None)
@@ -3509,7 +3556,8 @@ class FunctionLowerer(calls.PlaceNaming):
                 # a sibling nested function it calls (or awaits) by name does what that one's call does
                 siblings = {n: self.closures[n] for n in captured if n in self.closures}
                 reader = replace(
-                    unit, outer_containers=self.containers, outer_closures=siblings, outer_names=self.enclosing_names()
+                    unit, outer_containers=self.containers, outer_closures=siblings, outer_names=self.enclosing_names(),
+                    enclosing=None,
                 )
                 params = [p.arg for p in _param_names(node.args)]
                 inherited = [name for effects in siblings.values() for name in effect_names(effects)]
