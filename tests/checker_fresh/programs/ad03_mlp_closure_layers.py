@@ -1,5 +1,5 @@
 # fresh-expect: E0382 at line 44
-# fresh-known-miss: cli,mypy a closure factory with `nonlocal` state folded by `functools.reduce`: the bias the tile launch moved and `sync_on` handed back is discarded (`_`), the next batch uses the moved tensor through the closure's state
+# idiom: a closure factory with `nonlocal` state folded by `functools.reduce` (found since the eighteenth session: a closure that escapes is checked as if it had run before)
 """A tiny element-wise "MLP" run over several batches.
 
 Each layer is a closure produced by `make_layer`: it owns its weight and bias tensors on
