@@ -433,11 +433,11 @@ def _kept_by_closures(node: FuncItem) -> frozenset[str]:
     `_kept_by_closures`)."""
     return frozenset(
         name
-        for nested in tree.walk(node.body)
+        for nested in tree.walk_many(node.body.body)
         if isinstance(nested, FuncDef | Decorator)
         for func in ([nested.func] if isinstance(nested, Decorator) else [nested])
         if _escapes(func, node)
-        for sub in tree.walk(func.body)
+        for sub in tree.walk_many(func.body.body)
         if isinstance(sub, NonlocalDecl)
         for name in sub.names
     )
@@ -448,7 +448,7 @@ def _escapes(node: FuncDef, enclosing: FuncItem) -> bool:
     `enclosing` mentions its name other than as the callee of a call (the CLI's `_escapes`)."""
     if node.is_decorated:
         return True
-    nodes = list(tree.walk(enclosing.body, skip_scopes=False))
+    nodes = list(tree.walk_many(enclosing.body.body, skip_scopes=False))
     callees = {id(sub.callee) for sub in nodes if isinstance(sub, CallExpr)}
     return any(isinstance(sub, NameExpr) and sub.name == node.name and id(sub) not in callees for sub in nodes)
 
@@ -2597,7 +2597,8 @@ class FunctionLowerer(calls.PlaceNaming):
         """`function`, the IR of `node`, as checked when `node` is a function nested in another that lets it escape
         (`_escapes`): after an earlier call of it (the CLI's `with_earlier_call`, `reentry`)."""
         enclosing = self.unit.enclosing
-        declared = [name for sub in tree.walk(node.body) if isinstance(sub, NonlocalDecl) for name in sub.names]
+        body = node.body.body
+        declared = [name for sub in tree.walk_many(body) if isinstance(sub, NonlocalDecl) for name in sub.names]
         if enclosing is None or not isinstance(node, FuncDef) or not declared or not _escapes(node, enclosing):
             return function
         effects = nonlocal_effects(function, declared, list(_params(node)))

@@ -541,6 +541,9 @@ class _Analysis:
         self._running_items: frozenset[str] | None = None
         self.takes: set[int] = set()  # the `Bind`s staging what a taking call gives (`ir.taken_item`, `take`)
         self.objs: dict[str, ObjInfo] = {}
+        #: Objects that took over a pending op's loans through a consuming call (`ir.Move.heir`: the result of
+        #: `op.first().partition(...)`), whatever kind their binding gave them: pending ops too (`_held_loans`)
+        self.heirs: set[str] = set()
         self.chains: dict[str, tuple[str, ...]] = {}
         self.prefix_keys: dict[int, tuple[str, ...]] = {}  # by id() of an IR place (alive while this runs)
         self.diagnostics: list[Diagnostic] = []
@@ -1261,6 +1264,7 @@ class _Analysis:
             for ln in s.loans:
                 if ln.holder_obj is None and ln.holder_key == key:
                     attached.update(Loan(ln.obj, ln.mutable, ln.node, ln.text, ln.holder_key, o) for o in objs)
+                    self.heirs.update(objs)
                 else:
                     attached.add(ln)
             s.loans = frozenset(attached)
@@ -1890,6 +1894,8 @@ def _held_loans(
     out: dict[ir.Borrow, None] = {}
     for loan in analysis.active_loans(state, node):
         held_by = analysis.holder_text(loan)
+        if held_by is None and loan.holder_obj in analysis.heirs:
+            held_by = loan.holder_key  # an op a consuming call built of another (`q = p.first().partition(...)`)
         name = caller(loan.obj)
         if held_by is None or name is None or loan.holder_key == ir.RETURN_HOLDER:
             continue
