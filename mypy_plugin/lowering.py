@@ -3361,6 +3361,7 @@ class FunctionLowerer(calls.PlaceNaming):
                     outer_containers=self.containers,
                     outer_closures=siblings,
                     outer_names=self.enclosing_names(),
+                    enclosing=self.unit.node if isinstance(self.unit.node, FuncItem) else None,
                 )
                 inherited = [name for effects in siblings.values() for name in effect_names(effects)]
                 effects = nonlocal_effects(

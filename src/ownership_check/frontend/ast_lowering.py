@@ -3556,8 +3556,7 @@ class FunctionLowerer(calls.PlaceNaming):
                 # a sibling nested function it calls (or awaits) by name does what that one's call does
                 siblings = {n: self.closures[n] for n in captured if n in self.closures}
                 reader = replace(
-                    unit, outer_containers=self.containers, outer_closures=siblings, outer_names=self.enclosing_names(),
-                    enclosing=None,
+                    unit, outer_containers=self.containers, outer_closures=siblings, outer_names=self.enclosing_names()
                 )
                 params = [p.arg for p in _param_names(node.args)]
                 inherited = [name for effects in siblings.values() for name in effect_names(effects)]
