@@ -973,6 +973,30 @@ def _int_literal(expr: Expression | None) -> int | None:
 _BOUND_OPERATORS: Final[dict[str, str]] = {"+": "add", "-": "sub", "*": "mul", "//": "floordiv", "%": "mod"}
 
 
+def _count_text(expr: Expression) -> str | None:
+    """A name, an attribute path or `len(path)` as text (the CLI's `_count_text`), else None."""
+    if isinstance(expr, CallExpr) and isinstance(expr.callee, NameExpr) and expr.callee.name == "len" and (
+        len(expr.args) == 1 and expr.arg_kinds == [ARG_POS]
+    ):
+        inner = tree.dotted(expr.args[0])
+        return None if inner is None else f"len({inner})"
+    return tree.dotted(expr)
+
+
+def _offset_form(expr: Expression) -> calls.OffsetForm | None:
+    """`x`, `x + 1`, `1 + x`, `x - 1` of a `_count_text` operand (the CLI's `_offset_form`), else None."""
+    if isinstance(expr, OpExpr) and expr.op in ("+", "-"):
+        if isinstance(expr.right, IntExpr):
+            text = _count_text(expr.left)
+            return None if text is None else (text, expr.right.value if expr.op == "+" else -expr.right.value)
+        if expr.op == "+" and isinstance(expr.left, IntExpr):
+            text = _count_text(expr.right)
+            return None if text is None else (text, expr.left.value)
+        return None
+    text = _count_text(expr)
+    return None if text is None else (text, 0)
+
+
 def _bound_form(expr: Expression) -> view_bounds.BoundForm | None:
     """A view bound expression in the core's neutral form (the CLI's `_bound_form`)."""
     if isinstance(expr, IntExpr):
@@ -1405,6 +1429,9 @@ class FunctionLowerer(calls.PlaceNaming):
         self.tasks: dict[str, CallExpr] | None = None  # `_task_calls`, found at the first `await` of a name
         self.iterated: set[int] = set()  # generator calls an item is taken from (the CLI's `iterated`)
         self.loop_items: set[int] = set()  # of those, the ones a `for` takes every item of (the CLI's `loop_items`)
+        # the enclosing `for i in range(n)` loops and the indices an `if` tested (the CLI's `counted_loops`)
+        self.counted_loops: list[tuple[str, str]] = []
+        self.tested_indices: set[str] = set()
         self.closures: dict[str, calls.NonlocalEffects] = {}  # nested functions that rebind or move `nonlocal`s
         self.defaults: dict[str, parameter_defaults.ParameterDefaults] = {}  # their place defaults (the CLI's)
         self.containers: dict[str, calls.Container] = {}  # names only ever bound to displays (`calls.Container`)
@@ -2632,7 +2659,7 @@ class FunctionLowerer(calls.PlaceNaming):
             self.lengths[raw] = first + len(items)
         elif isinstance(node, ExpressionStmt) and isinstance(node.expr, CallExpr):
             call = node.expr
-            calls.discard_result(self.call(call, None), call, span_of(call), tree.dotted(call.callee), self)
+            calls.discard_result(self.call(call, None), call, span_of(call), tree.callee_text(call.callee), self)
         elif isinstance(node, ExpressionStmt) and isinstance(node.expr, YieldExpr) and isinstance(
             node.expr.expr, CallExpr
         ):
@@ -2658,6 +2685,10 @@ class FunctionLowerer(calls.PlaceNaming):
         elif isinstance(node, ReturnStmt):
             if isinstance(node.expr, CallExpr):
                 self.call(node.expr, ir.Place(ir.RETURN_HOLDER))  # a returned op's loans: the caller's
+            elif isinstance(node.expr, TupleExpr) and not any(isinstance(e, StarExpr) for e in node.expr.items):
+                # `return staged, k.launch_async(prep, x, staged)`: what each part is, for the caller
+                parts = [functools.partial(self.value, e) for e in node.expr.items]
+                calls.yield_parts(parts, span_of(node.expr), self, returned=True)
             elif node.expr is not None:
                 self.expr(node.expr)
                 if isinstance(node.expr, NameExpr) and (returned := self.place(node.expr)) is not None:
@@ -2750,8 +2781,57 @@ class FunctionLowerer(calls.PlaceNaming):
             arm = calls.none_arm(place, span_of(test))
             body, orelse = ((arm, *body), orelse) if is_none else (body, (arm, *orelse))
             tested, form = place, "is None" if is_none else "is not None"
-        tests = calls.branch_tests(tested, form, self.testable(test))
+        tests = calls.branch_tests(tested, form, self.testable(test)) or self.iteration_tests(test)
         self.emit(ir.Branch((body, orelse), span_of(test), tests))
+
+    def iteration_tests(self, test: Expression) -> tuple[ir.Test, ...]:
+        """`if i + 1 < n:` in `for i in range(n):` (the CLI's `iteration_tests`), else ()."""
+        if not self.counted_loops or not isinstance(test, ComparisonExpr) or len(test.operators) != 1:
+            return ()
+        left, right = _offset_form(test.operands[0]), _offset_form(test.operands[1])
+        if left is None or right is None:
+            return ()
+        tests = calls.iteration_tests(test.operators[0], left, right, self.counted_loops)
+        if tests is None:
+            return ()
+        self.tested_indices.add(tests[0].name)
+        return tests
+
+    def counted_loop(self, node: ForStmt) -> tuple[str, str] | None:
+        """`for i in range(n):` / `for i, x in enumerate(xs):` whose body binds neither `i` nor what `n` reads, nor
+        changes `xs` in place (the CLI's `counted_loop`)."""
+        index_expr, loop = node.index, node.expr
+        if not isinstance(loop, CallExpr) or not isinstance(loop.callee, NameExpr) or any(
+            kind != ARG_POS for kind in loop.arg_kinds
+        ):
+            return None
+        text: str | None = None
+        if loop.callee.name == "range" and isinstance(index_expr, NameExpr):
+            args = loop.args
+            if len(args) == 1 or (len(args) == 2 and isinstance(args[0], IntExpr) and args[0].value == 0):
+                text = _count_text(args[-1])
+            index = index_expr.name
+        elif loop.callee.name == "enumerate" and len(loop.args) == 1 and isinstance(index_expr, TupleExpr) and (
+            len(index_expr.items) == 2 and isinstance(index_expr.items[0], NameExpr)
+        ):
+            inner = tree.dotted(loop.args[0])
+            text = None if inner is None else f"len({inner})"
+            index = index_expr.items[0].name
+        else:
+            return None
+        if text is None:
+            return None
+        roots = {text.removeprefix("len(").removesuffix(")").split(".")[0], index}
+        for inner_node in tree.walk_many(node.body.body, skip_scopes=False):
+            for target in bound_targets(inner_node):
+                if isinstance(target, NameExpr) and target.name in roots:
+                    return None
+            if (
+                isinstance(inner_node, CallExpr) and isinstance(inner_node.callee, MemberExpr)
+                and inner_node.callee.name in calls.MUTATING_CONTAINER_METHODS and text.startswith("len(")
+            ):
+                return None  # the counted container may change length
+        return index, text
 
     def condition_form(self, test: Expression) -> tuple[ir.Place | None, str | None]:
         """`if name:` / `if not name:`: the name's place and the form (`calls.branch_tests`), else (None, None)."""
@@ -2851,10 +2931,19 @@ class FunctionLowerer(calls.PlaceNaming):
         else:
             shape, sources = self.iteration(node.expr)
             head = self.block(lambda: self.bind_iteration(self.target(node.index), shape, sources))
+        counted = self.counted_loop(node)
+        if counted is not None:
+            self.counted_loops.append(counted)
         body = self.block(lambda: self.suite(node.body))
+        more = None
+        if counted is not None:
+            self.counted_loops.pop()
+            if counted[0] in self.tested_indices:
+                self.tested_indices.discard(counted[0])
+                more = counted[0]
         orelse = self.block(lambda: self.suite(node.else_body))
         unrolled = items is not None or arms is not None or elements is not None
-        self.emit(ir.Loop(head, body, orelse, span_of(node.index), unrolled=unrolled))
+        self.emit(ir.Loop(head, body, orelse, span_of(node.index), unrolled=unrolled, more=more))
 
     def enumerated(self, expr: Expression) -> Expression | None:
         """The iterable of `enumerate(iterable)` (`start=` allowed), else None (the CLI's `enumerated`)."""
@@ -3794,7 +3883,9 @@ class FunctionLowerer(calls.PlaceNaming):
         method_returns = self.method_returned_tuples(expr) if isinstance(expr, CallExpr) else None
         if method_returns is not None and isinstance(expr, CallExpr):
             # `lhs, rhs, out = mode.operands(x, bias, scratch)` of a method returning `x, bias, x` on one path
-            self.call(expr, None)
+            lowered = self.call(expr, None)
+            if calls.returned_parts_value(lowered):
+                return lowered  # `return staged, k.launch_async(prep, x, staged)`: its parts, an op's loans kept
             return calls.returned_tuple(method_returns, span_of(expr), self)
         method_views = self.method_returned_views(expr) if isinstance(expr, CallExpr) else None
         if method_views is not None and calls.all_views(method_views) and isinstance(expr, CallExpr):
@@ -3805,7 +3896,9 @@ class FunctionLowerer(calls.PlaceNaming):
             helper = self.helper(expr.callee)
             returns = _returned_tuples(helper) if helper is not None else None
             if helper is not None and returns is not None:
-                self.call(expr, None)
+                lowered = self.call(expr, None)
+                if calls.returned_parts_value(lowered):
+                    return lowered  # `return staged, k.launch_async(prep, x, staged)`: its parts, loans kept
                 displays = [
                     r.expr.items
                     for r in tree.walk(helper.body)

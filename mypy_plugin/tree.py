@@ -201,3 +201,15 @@ def dotted(expr: Node) -> str | None:
         parts.append(expr.name)
         return ".".join(reversed(parts))
     return None
+
+
+def callee_text(expr: Node) -> str | None:
+    """How a message names a callee: `Runner.build`, or `Runner().launch` with a call in the chain as `()`; None
+    for anything else (a subscript, a lambda)."""
+    if isinstance(expr, CallExpr):
+        inner = callee_text(expr.callee)
+        return None if inner is None else inner + "()"
+    if isinstance(expr, MemberExpr):
+        base = callee_text(expr.expr)
+        return None if base is None else f"{base}.{expr.name}"
+    return expr.name if isinstance(expr, NameExpr) else None

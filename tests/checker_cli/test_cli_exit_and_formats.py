@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from cli_samples import NOT_SAFEKERNELS, SIMT_BAD, TILE_BAD, TILE_CLEAN, write
 
+from ownership_check.api import check_paths
 from ownership_check.cli import main
 
 
@@ -128,3 +129,12 @@ def test_jobs_gives_same_result(project: Path, capsys: pytest.CaptureFixture[str
     parallel = json.loads(capsys.readouterr().out)
     assert serial == parallel
     assert len(serial["diagnostics"]) == 6
+
+
+def test_w0003_message_names_a_callee_reached_through_a_call() -> None:
+    """`Runner().launch(...)` dropped as a statement: the warning names the callee as written, `()` included."""
+    case = Path(__file__).parents[1] / "checker_cases" / "w0003_op_returned_by_method_dropped.py"
+    messages = {d.line: d.message for d in check_paths([str(case)], use_cache=False).diagnostics}
+    dropped = {line: text for line, text in messages.items() if "DeviceOp" in text}
+    assert any("`Runner().launch`" in text for text in dropped.values()), dropped
+    assert any("`Runner.build`" in text for text in dropped.values()), dropped

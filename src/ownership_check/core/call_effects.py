@@ -91,6 +91,8 @@ class YieldedPart:
 
     index: int
     source: ParamPath | None
+    # a path whose root is a part's holder (`ir.yielded_part(j)`, `ir.returned_part(j)`, no attributes) is part `j`
+    # of the same tuple: `return staged, k.launch_async(prep, x, staged)` lends the new buffer it returns beside it
     loans: tuple[tuple[ParamPath, bool], ...] = ()
 
 
@@ -175,13 +177,17 @@ class CallSummary:
     # (an op taken out is run or kept elsewhere), so a method draining `self.ops` ends the loans of the ops the
     # caller's `submit` calls stored there
     cleared: tuple[ParamPath, ...] = ()
+    # the parts of the tuple a function returns at every `return` (`YieldedPart`), when one is a pending op that
+    # still borrows something (`return staged, k.launch_async(prep, x, staged)`): the caller's value of the call
+    # is that tuple, its op part holding those loans (`calls._yielded_value`)
+    returned_parts: tuple[YieldedPart, ...] = ()
 
     @property
     def empty(self) -> bool:
         return (
             not self.moves and not self.rebinds and not self.borrows and not self.returned_loans
             and not self.held_loans and not self.conflicts and not self.brand_checks and not self.suspended_loans
-            and not self.yielded_parts and not self.cleared
+            and not self.yielded_parts and not self.cleared and not self.returned_parts
         )
 
 

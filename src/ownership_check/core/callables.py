@@ -47,7 +47,6 @@ from ownership_check.core.call_effects import (
     SuspendedLoan,
 )
 from ownership_check.core.calls import (
-    YIELDED_OP,
     KernelSignature,
     Lowering,
     Operand,
@@ -60,6 +59,7 @@ from ownership_check.core.calls import (
     all_views,
     bind_target,
     returned_views,
+    unpack_parts,
 )
 from ownership_check.core.messages import move_help
 from ownership_check.diagnostics import Span
@@ -554,28 +554,12 @@ def unpack_yielded(target: Target[E], value: ir.Value, span: Span, sink: Lowerin
     """`for out, pending in launches(prep, jobs)` of a generator function of the module: `value` is the item the
     call gives (lowered with a temporary as its place, so a generator yielding tuples gives the temporaries
     holding its parts, `calls.yield_parts`, as `value.parts` under `$.$<i>`); each name of the target takes its
-    part, then the temporaries are dropped (the op a part is stays reachable through its name, its loans
-    lasting).  A part the summary does not name, or an item that is no tuple the checker follows, is a new
-    value, as before."""
+    part (`calls.unpack_parts`).  A part the summary does not name, or an item that is no tuple the checker
+    follows, is a new value, as before."""
     if not (isinstance(target, UnpackTarget) and not target.starred and isinstance(value, ir.Fresh)):
         bind_target(target, value, sink)
         return
-    staged = dict(value.parts)
-    for index, item in enumerate(target.items):
-        stage = staged.get((ir.VALUE_ATTR, f"{ir.VALUE_ATTR}{index}"))
-        if stage is not None and stage.display == YIELDED_OP and isinstance(item, PlaceTarget):
-            # the op's loans pass to the name (a new op there), as a consuming call's op inherits them
-            sink.emit(ir.Move(stage, span, heir=item.place))
-            bind_target(item, ir.Fresh("op"), sink)
-            continue
-        bind_target(item, ir.FromPlace(stage, span) if stage is not None else ir.Fresh(), sink)
-        device = getattr(sink, "is_device_text", None)
-        mark = getattr(sink, "mark_device", None)
-        if stage is not None and isinstance(item, PlaceTarget) and device is not None and mark is not None:
-            if device(stage.key):
-                mark(item.place)  # the buffer a yielded op borrows: `out.partition(...)` moves it
-    for stage in staged.values():
-        sink.emit(ir.Del(stage, span))
+    unpack_parts(target, value, span, sink)
 
 
 #: The generator methods that send a value into the body, which resumes at its `yield` with it.

@@ -38,7 +38,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Final, Generic, Protocol, TypeAlias, TypeGuard, TypeVar
 
 from ownership_check.core import ir
-from ownership_check.core.call_effects import AppliedSummary, apply_summary, constructed_fields
+from ownership_check.core.call_effects import AppliedSummary, YieldedPart, apply_summary, constructed_fields
 from ownership_check.core.memo import SHARED_OP as _MEMO_SHARED_OP
 from ownership_check.core.memo import MemoCalls
 from ownership_check.core.messages import move_help
@@ -1228,6 +1228,9 @@ def _lower_call(call: Call[E], holder: ir.Place | None, sink: Lowering[E]) -> ir
         call.summary.summary.returned_loans  # a generator yielding an op alone elsewhere: the op's loans win
     ):
         value: ir.Value = _yielded_value(call.summary, call.span, call.node, sink)
+    elif call.summary is not None and call.summary.summary.returned_parts:
+        # `staged, pending = start(i)` of `return staged, k.launch_async(prep, x, staged)`: the tuple's parts
+        value = _yielded_value(call.summary, call.span, call.node, sink, call.summary.summary.returned_parts)
     elif holder is not None and (
         (effects is not None and effects.returned_loans)
         or (call.summary is not None and call.summary.summary.returned_loans)
@@ -1386,13 +1389,16 @@ def _holds_op(holder: ir.Place, sink: Lowering[E]) -> None:
         mark(holder)
 
 
-def yield_parts(values: Sequence[Callable[[ir.Place], ir.Value]], span: Span, sink: Lowering[E]) -> None:
+def yield_parts(
+    values: Sequence[Callable[[ir.Place], ir.Value]], span: Span, sink: Lowering[E], returned: bool = False
+) -> None:
     """`yield out, k.launch_async(prep, a, b, out)` as a statement of a generator: part `i` (`values[i]`, given
     the place it is bound to, so a call's op holds its loans there) is bound to `ir.yielded_part(i)`, where the
     callee's summary reads what it is (`CallSummary.yielded_parts`) and the caller's loop finds it again
-    (`_yielded_value`)."""
+    (`_yielded_value`).  With `returned`, the parts of `return out, k.launch_async(...)` (`ir.returned_part`,
+    `CallSummary.returned_parts`)."""
     for index, value in enumerate(values):
-        holder = ir.yielded_part(index)
+        holder = ir.returned_part(index) if returned else ir.yielded_part(index)
         bind_target(PlaceTarget(holder, span), value(holder), sink)
 
 
@@ -1401,7 +1407,13 @@ def yield_parts(values: Sequence[Callable[[ir.Place], ir.Value]], span: Span, si
 YIELDED_OP: Final[str] = "yielded op"
 
 
-def _yielded_value(applied: AppliedSummary[E], span: Span, node: E, sink: Lowering[E]) -> ir.Value:
+def _yielded_value(
+    applied: AppliedSummary[E],
+    span: Span,
+    node: E,
+    sink: Lowering[E],
+    described: tuple[YieldedPart, ...] | None = None,
+) -> ir.Value:
     """The item a loop takes from a generator of the module whose every `yield` gives a tuple
     (`CallSummary.yielded_parts`), when the call's item is bound to a place (`for out, pending in launches(prep,
     jobs)`): part `i` is the value path `item.$.$i` (`ir.item_place`), so unpacking the item binds each name to its
@@ -1409,12 +1421,21 @@ def _yielded_value(applied: AppliedSummary[E], span: Span, node: E, sink: Loweri
     item of a parameter's items (`for a, b, out in jobs: yield out, ...`) is an item of the caller's argument
     (`ir.iteration_item`, a new loop site per callee loop, so the item a part is and the item the part's op
     borrows are one object); a part an op is holds its loans of those places (a pending op, bound in a
-    temporary first so its loans attach: `_bind_parts`).  A part the summary cannot name is a new value."""
+    temporary first so its loans attach: `_bind_parts`), or of another part of the same tuple (a new buffer the
+    op writes).  A part the summary cannot name is a new value.  `described`: the parts of a returned tuple
+    instead (`CallSummary.returned_parts`)."""
     bound = dict(applied.bound)
     sites: dict[str, int] = {}
     staged: dict[tuple[str, tuple[str, ...]], ir.Place] = {}
+    described_parts = applied.summary.yielded_parts if described is None else described
+    stages = {part.index: sink.temp(YIELDED_OP if part.source is None and part.loans else "item")
+              for part in described_parts}
 
     def place_of(path: tuple[str, tuple[str, ...]]) -> ir.Place | None:
+        root = path[0]
+        for prefix in (ir.YIELD_PART, ir.RETURN_PART):
+            if root.startswith(prefix) and root[len(prefix) :].isdigit() and not path[1]:
+                return stages.get(int(root[len(prefix) :]))  # a sibling part of the same tuple
         operand = bound.get(path[0])
         if operand is None or operand.place is None or operand.star:
             return None
@@ -1437,12 +1458,18 @@ def _yielded_value(applied: AppliedSummary[E], span: Span, node: E, sink: Loweri
         return staged[path]
 
     parts: list[tuple[tuple[str, ...], ir.Place]] = []
-    for part in applied.summary.yielded_parts:
-        stage = sink.temp(YIELDED_OP if part.source is None and part.loans else "item")
+    # the parts no op is first, so an op part's loans of a sibling part find it bound
+    for part in sorted(described_parts, key=lambda p: p.source is None and bool(p.loans)):
+        stage = stages[part.index]
         source = place_of(part.source) if part.source is not None else None
+        lent_sibling = any(
+            path[0] in (f"{ir.YIELD_PART}{part.index}", f"{ir.RETURN_PART}{part.index}") and not path[1]
+            for other in described_parts
+            for path, _ in other.loans
+        )
         if source is not None:
             sink.emit(ir.Bind((stage,), (ir.FromPlace(source, span),), span), node)
-            if any(path == part.source for other in applied.summary.yielded_parts for path, _ in other.loans):
+            if lent_sibling or any(path == part.source for other in described_parts for path, _ in other.loans):
                 _holds_op(stage, sink)  # a launch borrowed it: a device value (its name too, `unpack_yielded`)
         elif part.loans:
             for path, mutable in part.loans:
@@ -1453,7 +1480,10 @@ def _yielded_value(applied: AppliedSummary[E], span: Span, node: E, sink: Loweri
             _holds_op(stage, sink)
         else:
             sink.emit(ir.Bind((stage,), (ir.Fresh(),), span), node)
+            if lent_sibling:
+                _holds_op(stage, sink)  # a new buffer a launch of the callee writes: a device value
         parts.append(((ir.VALUE_ATTR, f"{ir.VALUE_ATTR}{part.index}"), stage))
+    parts.sort(key=lambda item: int(item[0][1][len(ir.VALUE_ATTR) :]))
     for temp in staged.values():
         sink.emit(ir.Del(temp, span), node)
     return ir.Fresh("value", parts=tuple(parts))
@@ -1621,11 +1651,16 @@ def _method_call(call: Call[E], method: MethodCall[E], holder: ir.Place | None, 
     has_place = receiver.place is not None or bool(receiver.choices)
     if moving and not method.receiver_is_safekernels and (has_place or name in LOAN_INHERITING_METHODS):
         heir = holder if name in LOAN_INHERITING_METHODS else None
+        chained = None
         if not has_place:
             # `pending.then(f).first()`: the inner op's loans pass through to what the chain is bound to
-            sink.value(receiver.node, heir)
+            chained = sink.value(receiver.node, heir)
         _call_args(call, name in MOVING_ARGUMENT_CALLS, heir, sink)
         kind = _RECEIVER_MOVE_KIND.get(name, "combinator")
+        if isinstance(chained, ir.Fresh) and chained.kind in MUST_USE_KINDS and name in LOAN_INHERITING_METHODS:
+            # `k(out, x).first().unpartition()`: `DeviceOp.partition` / `unpartition` of an op are lazy too, an op
+            # that must be run (W0003), not the tensor they give once it runs
+            kind = "combinator"
         parts = _value_parts(call, name, receiver.place, holder, sink)
         if has_place:
             _each_choice(
@@ -1993,9 +2028,45 @@ def _launch_arg(
 # --- assignment -------------------------------------------------------------------------------------------------
 
 
+def returned_parts_value(value: ir.Value) -> bool:
+    """Whether `value` is the tuple a call of a function with `CallSummary.returned_parts` gives (`_yielded_value`):
+    a new value made of parts `$.$0`, `$.$1`..., each a staging temporary."""
+    return (
+        isinstance(value, ir.Fresh) and value.kind == "value" and bool(value.parts)
+        and all(path == (ir.VALUE_ATTR, f"{ir.VALUE_ATTR}{i}") for i, (path, _) in enumerate(value.parts))
+    )
+
+
+def unpack_parts(target: UnpackTarget[E], value: ir.Fresh, span: Span, sink: Lowering[E]) -> None:
+    """`out, pending = value` of a tuple whose parts are staging temporaries (`_yielded_value`: a generator's item,
+    a returned tuple): each name of the target takes its part, then the temporaries are dropped (the op a part is
+    stays reachable through its name, its loans lasting).  A part the value does not have is a new value."""
+    staged = dict(value.parts)
+    for index, item in enumerate(target.items):
+        stage = staged.get((ir.VALUE_ATTR, f"{ir.VALUE_ATTR}{index}"))
+        if stage is not None and stage.display == YIELDED_OP and isinstance(item, PlaceTarget):
+            # the op's loans pass to the name (a new op there), as a consuming call's op inherits them
+            sink.emit(ir.Move(stage, span, heir=item.place))
+            bind_target(item, ir.Fresh("op"), sink)
+            continue
+        bind_target(item, ir.FromPlace(stage, span) if stage is not None else ir.Fresh(), sink)
+        device = getattr(sink, "is_device_text", None)
+        mark = getattr(sink, "mark_device", None)
+        if stage is not None and isinstance(item, PlaceTarget) and device is not None and mark is not None:
+            if device(stage.key):
+                mark(item.place)  # the buffer an op of the tuple borrows: `out.partition(...)` moves it
+    for stage in staged.values():
+        sink.emit(ir.Del(stage, span))
+
+
 def bind_target(target: Target[E], value: ir.Value, sink: Lowering[E]) -> None:
     """`target := value`; unpacked items each get a fresh object (the analysis does not track tuple contents),
-    except when unpacking an op's value (`a, b = op.sync_on(s)`): item `i` is the value's item `i`."""
+    except when unpacking an op's value (`a, b = op.sync_on(s)`): item `i` is the value's item `i`, and a tuple a
+    call returns whose parts are known (`returned_parts_value`): item `i` is part `i`."""
+    if isinstance(target, UnpackTarget) and not target.starred and returned_parts_value(value):
+        assert isinstance(value, ir.Fresh)
+        unpack_parts(target, value, target.span, sink)
+        return
     if isinstance(target, UnpackTarget):
         whole = value if isinstance(value, ir.FromPlace) and ir.is_value_path(value.source) else None
         taken = _taken_container(value) if not target.starred else None
@@ -3150,6 +3221,45 @@ def branch_tests(place: ir.Place | None, form: str | None, local: bool) -> tuple
         return ()
     body, orelse = _TEST_FORMS[form]
     return (ir.Test(place.root, body), ir.Test(place.root, orelse))
+
+
+#: One side of a comparison `iteration_tests` reads: the text of a name, an attribute path or `len(path)` (as a
+#: front end spells it), and the integer literal added to it (`i + 1` is `("i", 1)`, `n - 1` is `("n", -1)`).
+OffsetForm = tuple[str, int]
+
+#: `i OP n + d` of a loop index `i` over `range(n)` (so `0 <= i <= n - 1`), by (OP, d): what the body and the
+#: `else` of an `if` on it say about whether another iteration follows.
+_ITERATION_ARMS: Final[dict[tuple[str, int], tuple[str, str]]] = {
+    ("<", -1): ("more", "last"),
+    ("!=", -1): ("more", "last"),
+    ("<=", -2): ("more", "last"),
+    ("==", -1): ("last", "more"),
+    (">=", -1): ("last", "more"),
+    (">", -2): ("last", "more"),
+}
+_MIRRORED: Final[dict[str, str]] = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "==": "==", "!=": "!="}
+
+
+def iteration_tests(
+    op: str, left: OffsetForm, right: OffsetForm, counted: Sequence[tuple[str, str]]
+) -> tuple[ir.Test, ir.Test] | None:
+    """The `Branch.tests` of `if i + 1 < n:` (any equivalent comparison of the two) inside `for i in range(n):` or
+    `for i, x in enumerate(xs):` (`n` is then `len(xs)`), `counted` the enclosing such loops, innermost last, as
+    (index, count text), each one whose body rebinds neither the index nor what the count reads (the front end's
+    check): the arm where no iteration follows assumes "last", the other "more", and the loop enters its next
+    iteration only where "more" may hold (`ir.Loop.more`).  So `if i + 1 < n: nxt = prefetch(i + 1)` followed by
+    a use of `nxt` in the next iteration does not pair the last iteration's `else` with a next one.  None for any
+    other comparison."""
+    for index, count in reversed(counted):
+        if left[0] == index and right[0] == count:
+            cmp, delta = op, right[1] - left[1]
+        elif right[0] == index and left[0] == count:
+            cmp, delta = _MIRRORED.get(op, ""), left[1] - right[1]
+        else:
+            continue
+        arms = _ITERATION_ARMS.get((cmp, delta))
+        return None if arms is None else (ir.Test(index, arms[0]), ir.Test(index, arms[1]))
+    return None
 
 
 def literal_kind(value: object) -> str | None:

@@ -62,6 +62,10 @@ _PLAIN_TYPES: frozenset[type] = frozenset(_PLAIN)
 class _LoopCtx:
     header: int
     breaks: list[int] = field(default_factory=list)
+    # where the next iteration is entered from (the header, or a node assuming "more" of `ir.Loop.more`)
+    again: int = -1
+    # with `ir.Loop.more`: the node assuming "last", through which the end of the body leaves the loop
+    done: int = -1
 
 
 @dataclass
@@ -191,17 +195,27 @@ class _Builder:
         if isinstance(op, ir.Loop):
             header = self.new(None)
             self.link(preds, header)
-            ctx = _LoopCtx(header)
+            ctx = _LoopCtx(header, again=header)
             self.loops.append(ctx)
             outer = self.headers
             self.headers = (*outer, header)
             self.nodes[header].loops = self.headers
+            if op.more is not None:
+                # the next iteration runs only where this one is not the last, and the last one leaves the loop
+                # (`ir.Loop.more`)
+                ctx.again, ctx.done = self.new(None), self.new(None)
+                self.assume[ctx.again] = ir.Test(op.more, "more")
+                self.assume[ctx.done] = ir.Test(op.more, "last")
+                self.link([ctx.again], header)
             head_ends = self.seq(op.head, [header])
             body_ends = self.seq(op.body, head_ends)
-            self.link(body_ends, header)
+            self.link(body_ends, ctx.again)
+            if op.more is not None:
+                self.link(body_ends, ctx.done)
             self.loops.pop()
             self.headers = outer
-            else_ends = [] if op.infinite else self.seq(op.orelse, head_ends)
+            leaving = head_ends if op.more is None else [*head_ends, ctx.done]
+            else_ends = [] if op.infinite else self.seq(op.orelse, leaving)
             return else_ends + ctx.breaks
         if isinstance(op, ir.Try):
             if op.finalbody:
@@ -281,7 +295,9 @@ class _Builder:
         if final is not None and final.loop_depth == len(self.loops):
             (final.continues if continuing else final.breaks).extend(sources)
         elif continuing:
-            self.link(sources, self.loops[-1].header)
+            self.link(sources, self.loops[-1].again)
+            if self.loops[-1].done >= 0:
+                self.link(sources, self.loops[-1].done)
         else:
             self.loops[-1].breaks.extend(sources)
 

@@ -78,6 +78,16 @@ def yielded_part(index: int) -> Place:
     return Place(f"{YIELD_PART}{index}")
 
 
+#: The root prefix of the holder of part `i` of a tuple a function returns (`return staged, k.launch_async(prep,
+#: x, staged)`: `$rpart0`, `$rpart1`, `returned_part`), read as `YIELD_PART`'s are (`CallSummary.returned_parts`).
+RETURN_PART: Final[str] = "$rpart"
+
+
+def returned_part(index: int) -> Place:
+    """`$rpart<index>`: the holder of part `index` of a returned tuple (`RETURN_PART`)."""
+    return Place(f"{RETURN_PART}{index}")
+
+
 #: The mark inside the root of the slot keeping the object a nested function's parameter default was when its `def`
 #: ran (`report$dfield` for `def report(tag, field=density)`: `parameter_defaults.default_slot`).
 DEFAULT_SLOT_MARK: Final[str] = "$d"
@@ -420,6 +430,10 @@ class Loop:
     # `for x in (a, b):` over a display: `head` is one `Branch` whose arms bind the items in order, and iteration
     # i takes arm i (the analysis may unroll it; `continue` goes on to the next item)
     unrolled: bool = False
+    # `for i in range(n):` whose body tests whether this is the last iteration (`if i + 1 < n:`, `calls.
+    # iteration_tests`): the name `i`, whose facts "more" / "last" those arms assume; the next iteration is entered
+    # only where "more" may hold (the head rebinds `i`, which forgets them)
+    more: str | None = None
 
 
 @dataclass(frozen=True)

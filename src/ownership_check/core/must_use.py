@@ -72,6 +72,10 @@ class _Drop:
     returned: bool
 
 
+#: The roots holding the parts of a yielded or returned tuple (`ir.yielded_part`, `ir.returned_part`): the caller
+#: gets what they hold.
+_PART_HOLDERS = (ir.YIELD_PART, ir.RETURN_PART)
+
 #: The key prefix under which a state keeps what a name some branch tests (`ir.Branch.tests`) may be: negative
 #: "sites", one per kind of value (`_NONE`...); a name without such a key may be anything.
 _FACT = "?"
@@ -164,6 +168,8 @@ class _Interpreter:
         self.discarded: list[ir.Produce] = []
         self.finals: list[tuple[ir.Block, int]] = []  # enclosing `finally` blocks, with their loop depth
         self.loop_depth = 0
+        # per loop index of an `ir.Loop.more`, which of its iteration facts the body is interpreted under
+        self.iteration: dict[str, str] = {}
         self.tries: list[_TryBody] = []
         self.tested = _tested_names(function.body)  # names some branch tests: what each may be is followed
 
@@ -198,7 +204,8 @@ class _Interpreter:
         values: list[frozenset[int]] = []
         for target, value in zip(op.targets, op.values, strict=False):
             if isinstance(value, ir.FromPlace):
-                if target.attrs:  # stored into an object: it escapes
+                if target.attrs or target.root.startswith(_PART_HOLDERS):
+                    # stored into an object, or a part of a yielded / returned tuple: it escapes
                     state = self.consume(state, value.source)
                     values.append(frozenset())
                 else:
@@ -318,6 +325,10 @@ class _Interpreter:
         if isinstance(op, ir.Branch) and op.tests:
             arms = []
             for arm, test in zip(op.arms, op.tests, strict=True):
+                if test.fact not in _TEST_VALUES:  # whether a loop's iteration is its last (`ir.Loop.more`)
+                    if self.iteration.get(test.name, test.fact) == test.fact:
+                        arms.append(self.block(arm, state))
+                    continue
                 key = _FACT + test.name
                 may = state.get(key, _ANY) & _TEST_VALUES[test.fact]
                 if may:  # else no value the name may have here enters this arm
@@ -352,23 +363,42 @@ class _Interpreter:
         try:
             for _ in range(MAX_ROUNDS):
                 head = self.block(op.head, head_in)
-                body = self.block(op.body, head.fall) if head.fall is not None else _Flow(None)
+                body = self.body(op, head.fall, "more")
                 back = _join([*([body.fall] if body.fall is not None else []), *body.continues])
                 widened = _join([head_in, back]) if back is not None else head_in
                 assert widened is not None
                 if widened == head_in:
                     break
                 head_in = widened
+            breaks = list(body.breaks)
+            if op.more is not None:
+                # the loop is left after an iteration its body knows to be the last
+                last = self.body(op, head.fall, "last")
+                back = _join([*([last.fall] if last.fall is not None else []), *last.continues])
+                breaks.extend(last.breaks)
             after = self.block(op.head, back) if back is not None else head
         finally:
             self.loop_depth -= 1
-        exits = list(body.breaks)
+        exits = breaks
         if not op.infinite and after.fall is not None:
             orelse = self.block(op.orelse, after.fall)
             if orelse.fall is not None:
                 exits.append(orelse.fall)
             return _Flow(_join(exits), orelse.breaks, orelse.continues)
         return _Flow(_join(exits))
+
+    def body(self, op: ir.Loop, state: Holders | None, fact: str) -> _Flow:
+        """A loop's body from `state`, where it tests whether its iteration is the last (`ir.Loop.more`) under
+        `fact`: "more" for the iterations the loop comes back around from, "last" for the one it leaves after."""
+        if state is None:
+            return _Flow(None)
+        if op.more is None:
+            return self.block(op.body, state)
+        self.iteration[op.more] = fact
+        try:
+            return self.block(op.body, state)
+        finally:
+            del self.iteration[op.more]
 
     def try_(self, op: ir.Try, state: Holders) -> _Flow:
         if op.finalbody:

@@ -69,23 +69,39 @@ def _element_path(obj: str, params: frozenset[str]) -> ParamPath | None:
     return parts[0], tuple(parts[1:])
 
 
-def _yielded_parts(
+def _returned_parts(
     analysis: _Analysis, graph: Graph, states: Sequence[State | None], params: frozenset[str]
+) -> tuple[YieldedPart, ...]:
+    """The parts of the tuple every `return` gives (`CallSummary.returned_parts`), read as a generator's yielded
+    parts are; only when some part is an op that still borrows something (else the call is what it was: a new
+    value, or the parameter a helper returns)."""
+    parts = _yielded_parts(analysis, graph, states, params, ir.RETURN_PART)
+    return parts if any(part.loans for part in parts) else ()
+
+
+def _yielded_parts(
+    analysis: _Analysis,
+    graph: Graph,
+    states: Sequence[State | None],
+    params: frozenset[str],
+    prefix: str = ir.YIELD_PART,
 ) -> tuple[YieldedPart, ...]:
     """What each part of the tuples a generator yields is (`YieldedPart`), read where it yields: the front ends
     bind part `i` of `yield out, k.launch_async(...)` to `ir.yielded_part(i)` (an op's loans held there); a
     part bound to different caller values at different `yield`s names none, and its loans are all of theirs.
     Empty unless the parts bound are numbered 0 to n - 1."""
     found: dict[int, tuple[set[ParamPath | None], dict[ParamPath, bool]]] = {}
+    binds: list[tuple[int, State, ir.Place, frozenset[str]]] = []
+    part_of: dict[str, int] = {}  # an object a part is bound to -> that part (a sibling an op part may borrow)
     for node in graph.nodes:
         op, st = node.op, states[node.id]
         if st is None or not isinstance(op, ir.Bind):
             continue
         for target in op.targets:
             root = target.root
-            if target.attrs or not (root.startswith(ir.YIELD_PART) and root[len(ir.YIELD_PART) :].isdigit()):
+            if target.attrs or not (root.startswith(prefix) and root[len(prefix) :].isdigit()):
                 continue
-            index = int(root[len(ir.YIELD_PART) :])
+            index = int(root[len(prefix) :])
             sources, loans = found.setdefault(index, (set(), {}))
             # read at the bind itself (its own state: after it, a loop's head may join paths that never bound it)
             value = op.values[op.targets.index(target)]
@@ -93,13 +109,20 @@ def _yielded_parts(
             sources.update(_element_path(obj, params) for obj in objs)
             if not objs:
                 sources.add(None)  # a new value (a call's op holds its loans under the target's key)
-            for loan in st.loans:
-                if (loan.holder_obj is not None and loan.holder_obj in objs) or (
-                    loan.holder_obj is None and loan.holder_key == target.key
-                ):
-                    path = _element_path(loan.obj, params)
-                    if path is not None:
-                        loans[path] = loans.get(path, False) or loan.mutable
+            for obj in objs:
+                if obj[0] != "@":
+                    part_of.setdefault(obj, index)
+            binds.append((index, st, target, objs))
+    for index, st, target, objs in binds:
+        loans = found[index][1]
+        for loan in st.loans:
+            if (loan.holder_obj is not None and loan.holder_obj in objs) or (
+                loan.holder_obj is None and loan.holder_key == target.key
+            ):
+                sibling = part_of.get(loan.obj)
+                path = (f"{prefix}{sibling}", ()) if sibling is not None else _element_path(loan.obj, params)
+                if path is not None:
+                    loans[path] = loans.get(path, False) or loan.mutable
     parts = []
     for index in sorted(found):
         sources, loans = found[index]
@@ -410,6 +433,7 @@ def call_summary(
         _yielded_parts(analysis, graph, states, wanted),
         _stored_items(analysis, graph, exit_state, receiver) if receiver is not None else None,
         _cleared(graph, states, wanted),
+        _returned_parts(analysis, graph, states, wanted),
     )
 
 

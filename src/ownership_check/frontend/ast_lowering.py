@@ -141,6 +141,50 @@ def dotted(node: ast.AST) -> str | None:
     return None
 
 
+#: Comparison operators as `calls.iteration_tests` spells them.
+_COMPARISONS: dict[type[ast.cmpop], str] = {
+    ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!=",
+}
+
+
+def _count_text(node: ast.expr) -> str | None:
+    """A name, an attribute path or `len(path)` as text (`calls.OffsetForm`), else None."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len" and (
+        len(node.args) == 1 and not node.keywords
+    ):
+        inner = dotted(node.args[0])
+        return None if inner is None else f"len({inner})"
+    return dotted(node)
+
+
+def _offset_form(node: ast.expr) -> calls.OffsetForm | None:
+    """`x`, `x + 1`, `1 + x`, `x - 1` of a `_count_text` operand: (its text, the integer added), else None."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add | ast.Sub):
+        left, right = node.left, node.right
+        if isinstance(right, ast.Constant) and type(right.value) is int:
+            text = _count_text(left)
+            sign = 1 if isinstance(node.op, ast.Add) else -1
+            return None if text is None else (text, sign * right.value)
+        if isinstance(node.op, ast.Add) and isinstance(left, ast.Constant) and type(left.value) is int:
+            text = _count_text(right)
+            return None if text is None else (text, left.value)
+        return None
+    text = _count_text(node)
+    return None if text is None else (text, 0)
+
+
+def callee_text(node: ast.expr) -> str | None:
+    """How a message names a callee: `Runner.build`, or `Runner().launch` with a call in the chain as `()`; None
+    for anything else (a subscript, a lambda)."""
+    if isinstance(node, ast.Call):
+        inner = callee_text(node.func)
+        return None if inner is None else inner + "()"
+    if isinstance(node, ast.Attribute):
+        base = callee_text(node.value)
+        return None if base is None else f"{base}.{node.attr}"
+    return node.id if isinstance(node, ast.Name) else None
+
+
 # --- children in the order the analysis visits them ---------------------------------------------------------
 
 _SKIPPED_FIELDS = frozenset({"ctx", "op", "ops", "type_comment", "kind", "is_async", "conversion", "level"})
@@ -1517,6 +1561,10 @@ class FunctionLowerer(calls.PlaceNaming):
         self.tasks: dict[str, ast.Call] | None = None  # `_task_calls`, found at the first `await` of a name
         self.iterated: set[int] = set()  # generator calls an item is taken from (`next(gen())`: its body runs)
         self.loop_items: set[int] = set()  # of those, the ones a `for` takes every item of (`callables.item_of_a_loop`)
+        # the enclosing `for i in range(n)` loops (index, count text: `calls.iteration_tests`), innermost last, and
+        # the indices an `if` of their bodies tested (their `ir.Loop.more`)
+        self.counted_loops: list[tuple[str, str]] = []
+        self.tested_indices: set[str] = set()
         self.closures: dict[str, calls.NonlocalEffects] = {}  # nested functions that rebind or move `nonlocal`s
         self.defaults: dict[str, parameter_defaults.ParameterDefaults] = {}  # nested functions' place defaults
         self.containers: dict[str, calls.Container] = {}  # names only ever bound to displays (`calls.Container`)
@@ -2641,7 +2689,7 @@ class FunctionLowerer(calls.PlaceNaming):
                 self.lengths[raw] = first + len(items)
             elif isinstance(node.value, ast.Call):
                 call = node.value
-                calls.discard_result(self.call(call, None), call, self.span(call), dotted(call.func), self)
+                calls.discard_result(self.call(call, None), call, self.span(call), callee_text(call.func), self)
             elif isinstance(node.value, ast.Yield) and isinstance(node.value.value, ast.Call):
                 # `yield k.launch_async(...)`: the op's loans are the caller's where it takes the item
                 self.call(node.value.value, ir.Place(ir.RETURN_HOLDER))
@@ -2666,6 +2714,10 @@ class FunctionLowerer(calls.PlaceNaming):
         elif isinstance(node, ast.Return):
             if isinstance(node.value, ast.Call):
                 self.call(node.value, ir.Place(ir.RETURN_HOLDER))  # a returned op's loans: the caller's
+            elif isinstance(node.value, ast.Tuple) and not any(isinstance(e, ast.Starred) for e in node.value.elts):
+                # `return staged, k.launch_async(prep, x, staged)`: what each part is, for the caller
+                parts = [functools.partial(self.value, e) for e in node.value.elts]
+                calls.yield_parts(parts, self.span(node.value), self, returned=True)
             elif node.value is not None:
                 self.expr(node.value)
                 if isinstance(node.value, ast.Name) and (returned := self.place(node.value)) is not None:
@@ -2934,8 +2986,56 @@ class FunctionLowerer(calls.PlaceNaming):
             arm = calls.none_arm(place, self.span(test))
             body, orelse = ((arm, *body), orelse) if is_none else (body, (arm, *orelse))
             tested, form = place, "is None" if is_none else "is not None"
-        tests = calls.branch_tests(tested, form, self.testable(test))
+        tests = calls.branch_tests(tested, form, self.testable(test)) or self.iteration_tests(test)
         self.emit(ir.Branch((body, orelse), self.span(test), tests))
+
+    def iteration_tests(self, test: ast.expr) -> tuple[ir.Test, ...]:
+        """`if i + 1 < n:` in `for i in range(n):` (`calls.iteration_tests`), else ()."""
+        if not self.counted_loops or not isinstance(test, ast.Compare) or len(test.ops) != 1:
+            return ()
+        op = _COMPARISONS.get(type(test.ops[0]))
+        left, right = _offset_form(test.left), _offset_form(test.comparators[0])
+        if op is None or left is None or right is None:
+            return ()
+        tests = calls.iteration_tests(op, left, right, self.counted_loops)
+        if tests is None:
+            return ()
+        self.tested_indices.add(tests[0].name)
+        return tests
+
+    def counted_loop(self, node: ast.For | ast.AsyncFor) -> tuple[str, str] | None:
+        """`for i in range(n):` / `range(0, n)` / `for i, x in enumerate(xs):` (`n` is `len(xs)`), `n` a name, an
+        attribute path or `len(path)`, whose body binds neither `i` nor what `n` reads, nor changes `xs` in place:
+        (index, count text) for `calls.iteration_tests`, else None."""
+        target, loop = node.target, node.iter
+        if not isinstance(loop, ast.Call) or not isinstance(loop.func, ast.Name) or loop.keywords:
+            return None
+        count: ast.expr | None = None
+        if loop.func.id == "range" and isinstance(target, ast.Name):
+            args = loop.args
+            if len(args) == 1 or (len(args) == 2 and _is_constant(args[0], 0)):
+                count = args[-1]
+            index = target.id
+        elif loop.func.id == "enumerate" and len(loop.args) == 1 and isinstance(target, ast.Tuple) and (
+            len(target.elts) == 2 and isinstance(target.elts[0], ast.Name)
+        ):
+            count = ast.Call(ast.Name("len", ast.Load()), [loop.args[0]], [])
+            index = target.elts[0].id
+        else:
+            return None
+        text = _count_text(count) if count is not None else None
+        if text is None:
+            return None
+        roots = {text.removeprefix("len(").removesuffix(")").split(".")[0], index}
+        for inner in ast.walk(ast.Module(node.body, [])):
+            if isinstance(inner, ast.Name) and isinstance(inner.ctx, ast.Store | ast.Del) and inner.id in roots:
+                return None
+            if (
+                isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute)
+                and inner.func.attr in calls.MUTATING_CONTAINER_METHODS and text.startswith("len(")
+            ):
+                return None  # the counted container may change length
+        return index, text
 
     def condition_form(self, test: ast.expr) -> tuple[ir.Place | None, str | None]:
         """`if name:` / `if not name:`: the name's place and the form (`calls.branch_tests`), else (None, None)."""
@@ -3034,10 +3134,19 @@ class FunctionLowerer(calls.PlaceNaming):
         else:
             shape, sources = self.iteration(node.iter)
             head = self.block(lambda: self.bind_iteration(self.target(node.target), shape, sources))
+        counted = self.counted_loop(node)
+        if counted is not None:
+            self.counted_loops.append(counted)
         body = self.block(lambda: self.suite(node.body))
+        more = None
+        if counted is not None:
+            self.counted_loops.pop()
+            if counted[0] in self.tested_indices:
+                self.tested_indices.discard(counted[0])
+                more = counted[0]
         orelse = self.else_block(node.orelse)
         unrolled = items is not None or arms is not None or elements is not None
-        self.emit(ir.Loop(head, body, orelse, self.span(node.target), unrolled=unrolled))
+        self.emit(ir.Loop(head, body, orelse, self.span(node.target), unrolled=unrolled, more=more))
 
     def enumerated(self, node: ast.expr) -> ast.expr | None:
         """The iterable of `enumerate(iterable)` (`start=` allowed), else None."""
@@ -3952,7 +4061,9 @@ class FunctionLowerer(calls.PlaceNaming):
         method_returns = self.method_returned_tuples(node) if isinstance(node, ast.Call) else None
         if method_returns is not None and isinstance(node, ast.Call):
             # `lhs, rhs, out = mode.operands(x, bias, scratch)` of a method returning `x, bias, x` on one path
-            self.call(node, None)
+            lowered = self.call(node, None)
+            if calls.returned_parts_value(lowered):
+                return lowered  # `return staged, k.launch_async(prep, x, staged)`: its parts, an op's loans kept
             return calls.returned_tuple(method_returns, self.span(node), self)
         method_views = self.method_returned_views(node) if isinstance(node, ast.Call) else None
         if method_views is not None and calls.all_views(method_views) and isinstance(node, ast.Call):
@@ -3963,7 +4074,9 @@ class FunctionLowerer(calls.PlaceNaming):
             helper = self.helper(node.func.id)
             returns = _returned_tuples(helper) if helper is not None else None
             if helper is not None and returns is not None:
-                self.call(node, None)
+                lowered = self.call(node, None)
+                if calls.returned_parts_value(lowered):
+                    return lowered  # `return staged, k.launch_async(prep, x, staged)`: its parts, loans kept
                 displays = [
                     r.value.elts
                     for r in _walk(helper.body)

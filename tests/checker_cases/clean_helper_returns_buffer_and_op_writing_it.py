@@ -1,0 +1,61 @@
+"""The clean twin of `e0505_helper_returns_buffer_and_op_writing_it`: the caller runs the op a helper (or a
+method) returns beside the buffer it writes before it moves that buffer into a tile partition."""
+
+import numpy as np
+
+import safekernels as sk
+from safekernels import simt
+from safekernels.dtypes import f32
+from safekernels.simt import DisjointSlice, Slice, thread
+
+
+@simt.kernel
+@simt.launch_contract(block=64)
+def decode(raw: Slice[f32], pixels: DisjointSlice[f32]) -> None:
+    idx = thread.index_1d()
+    i = idx.get()
+    if (o := pixels.get_mut(idx)) is not None:
+        o.set(raw[i] * f32(0.5))
+
+
+def start(prepared: simt.PreparedLaunch, raw: sk.DeviceBuffer, stream: sk.Stream) -> tuple[sk.DeviceBuffer, sk.DeviceOp]:
+    staged = sk.zeros(64, f32, stream)
+    pending = decode.launch_async(prepared, raw, staged)
+    return staged, pending
+
+
+class Loader:
+    def __init__(self, prepared: simt.PreparedLaunch, stream: sk.Stream) -> None:
+        self.prepared = prepared
+        self.stream = stream
+
+    def begin(self, raw: sk.DeviceBuffer) -> tuple[sk.DeviceBuffer, sk.DeviceOp]:
+        staged = sk.zeros(64, f32, self.stream)
+        return staged, decode.launch_async(self.prepared, raw, staged)
+
+
+def run(prepared: simt.PreparedLaunch, raw: sk.DeviceBuffer, stream: sk.Stream) -> None:
+    staged, pending = start(prepared, raw, stream)
+    pending.sync_on(stream)
+    parts = staged.partition((16,))
+    print(parts.unpartition().to_numpy(stream)[:2])
+
+
+def run_method(loader: Loader, raw: sk.DeviceBuffer) -> None:
+    staged, pending = loader.begin(raw)
+    pending.sync_on(loader.stream)
+    parts = staged.partition((16,))
+    print(parts.unpartition().to_numpy(loader.stream)[:2])
+
+
+def main() -> None:
+    dev = sk.Device.cpu()
+    stream = dev.new_stream()
+    prepared = decode.prepare(simt.LaunchConfig1D.for_len(64, block=64), dev)
+    raw = sk.to_device(np.ones(64, np.float32), stream)
+    run(prepared, raw, stream)
+    run_method(Loader(prepared, stream), raw)
+
+
+if __name__ == "__main__":
+    main()
