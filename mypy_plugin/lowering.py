@@ -109,6 +109,7 @@ from mypy.patterns import (
 from mypy.types import FunctionLike, Instance, Type, TypeAliasType, UnionType, get_proper_type
 
 from mypy_plugin import resolve, tree
+from mypy_plugin.bump_shape import bump_buffer, bump_events
 from mypy_plugin.call_targets import (
     ModuleClasses,
     applied_callee,
@@ -142,6 +143,7 @@ from ownership_check.core import (
     view_bounds,
 )
 from ownership_check.core.bound_once import bound_once
+from ownership_check.core.bump_alloc import bump_sequences
 from ownership_check.core.call_effects import Gathered, GeneratedInit, apply_summary, iterated_fields
 from ownership_check.core.checker import effect_names, nonlocal_effects
 from ownership_check.core.computed_items import ComputedItems, one_place
@@ -1432,6 +1434,7 @@ class FunctionLowerer(calls.PlaceNaming):
         # the enclosing `for i in range(n)` loops and the indices an `if` tested (the CLI's `counted_loops`)
         self.counted_loops: list[tuple[str, str]] = []
         self.tested_indices: set[str] = set()
+        self._bump_calls: dict[int, tuple[ir.Place, int, int]] | None = None  # `bump_calls`
         self.closures: dict[str, calls.NonlocalEffects] = {}  # nested functions that rebind or move `nonlocal`s
         self.defaults: dict[str, parameter_defaults.ParameterDefaults] = {}  # their place defaults (the CLI's)
         self.containers: dict[str, calls.Container] = {}  # names only ever bound to displays (`calls.Container`)
@@ -3887,6 +3890,11 @@ class FunctionLowerer(calls.PlaceNaming):
             if calls.returned_parts_value(lowered):
                 return lowered  # `return staged, k.launch_async(prep, x, staged)`: its parts, an op's loans kept
             return calls.returned_tuple(method_returns, span_of(expr), self)
+        bump = self.bump_calls().get(id(expr)) if isinstance(expr, CallExpr) else None
+        if bump is not None and isinstance(expr, CallExpr):
+            # `image = arena.alloc(h, w)` of a bump allocator: a view no other call of its run overlaps
+            self.call(expr, None)
+            return calls.bump_view(*bump, span_of(expr), self, self.bump_sites)
         method_views = self.method_returned_views(expr) if isinstance(expr, CallExpr) else None
         if method_views is not None and calls.all_views(method_views) and isinstance(expr, CallExpr):
             # `left = planar.channel(0)` of a method returning `self.buf[start:stop]`: a view of `planar.buf`
@@ -4150,6 +4158,33 @@ class FunctionLowerer(calls.PlaceNaming):
             one = next(iter(found)) if len(found) == 1 else None
             return one if own not in _rebound_names(inner) else None
         return None
+
+    def bump_calls(self) -> dict[int, tuple[ir.Place, int, int]]:
+        """The calls of bump-allocator methods in this unit, by id (the CLI's `bump_calls`)."""
+        if self._bump_calls is not None:
+            return self._bump_calls
+        buffers: dict[int, tuple[str, tuple[str, ...]]] = {}
+
+        def receiver(call: CallExpr) -> str | None:
+            func = call.callee
+            if not (isinstance(func, MemberExpr) and isinstance(func.expr, NameExpr)):
+                return None
+            name = func.expr.name
+            candidates = receiver_classes(self, name) if name not in self.ctx.declared() else None
+            methods = [self.ctx.classes.method(cls, func.name) for cls in candidates or ()]
+            found = {bump_buffer(m) for m in methods}
+            if len(found) != 1 or (buffer := found.pop()) is None:
+                return None
+            buffers[id(call)] = (name, buffer)
+            return name
+
+        node = self.unit.node
+        body = list(node.defs) if isinstance(node, MypyFile) else list(node.body.body)
+        runs = bump_sequences(bump_events(body, receiver)) if self.ctx.classes.classes and body else {}
+        self._bump_calls = {
+            call: (self.dotted_place(*buffers[call]), run, index) for call, (run, index) in runs.items()
+        }
+        return self._bump_calls
 
     def method_returned_views(self, expr: CallExpr) -> Sequence[calls.ReturnedItem] | None:
         """`obj.method(...)` of a method of the module's classes whose every `return` gives a view of an attribute

@@ -162,6 +162,12 @@ def pending_add(prep: Any, a: Any, b: Any, c: Any) -> Any:
     return vecadd.launch_async(prep, a, b, c)
 
 
+def start_pending(prep: Any, stream: Any, a: Any, b: Any) -> Any:
+    """A helper returning a new buffer and the pending `launch_async` op writing it: the op keeps borrowing it."""
+    out = sk.zeros(64, f32, stream)
+    return out, vecadd.launch_async(prep, a, b, out)
+
+
 def keep(values: Any) -> Any:
     """A `then` callback handing back the values it is given (the launch's own buffers)."""
     return values
@@ -365,7 +371,14 @@ FLOW_FORMS = (
     "try-finally", "try-except-else-finally", "match-guard", "with-suppress", "with-nullcontext", "comprehension",
     "comprehension-loop", "nested-function", "nested-params", "async", "async-await", "method", "dataclass-method",
     "helper-op", "helper-pending", "local-kernel", "kernel-factory", "module-alias", "star-import",
-    "escaping-closure", *(f"call:{name}" for name in CALL_FORMS),
+    "escaping-closure", "prefetch-loop", "returned-pending", *(f"call:{name}" for name in CALL_FORMS),
+)
+
+#: The tests of `prefetch-loop` on its index `i` of `range(k)`, and whether the body's arm is the one with a next
+#: iteration (`i < k` is always true: the last iteration starts an op that never runs).
+_PREFETCH_TESTS = (
+    ("i + 1 < k", True), ("i < k - 1", True), ("i != k - 1", True), ("i == k - 1", False), ("i + 1 >= k", False),
+    ("i < k", True),
 )
 
 
@@ -620,10 +633,50 @@ class _Gen:
                 self.program.entries["launch:tile.__call__"] += 1
         elif form == "escaping-closure":
             self.escaping_closure(depth)
+        elif form == "prefetch-loop":
+            self.prefetch_loop(depth)
+        elif form == "returned-pending":
+            # a helper returns a new buffer beside the pending op writing it; the buffer is used before or after
+            # the op runs
+            first, second = self.arg(("a", "b")), self.arg(BUFFERS, True)
+            emit(depth, f"got, pending = start_pending(prep, stream, {first}, {second})")
+            self.program.entries["launch:simt.launch_async"] += 1
+            early = self.pick((True, False))
+            if not early:
+                emit(depth, "pending.sync_on(stream)")
+            use = self.pick((
+                "print(got.partition((16,)).unpartition().to_numpy(stream)[:1])",
+                f"vecadd.launch(prep, stream, {self.arg(('a', 'b'))}, got, c)",
+            ))
+            emit(depth, use)
+            if early:
+                emit(depth, "pending.sync_on(stream)")
         elif form.startswith("call:"):
             self.indirect_call(depth, form.removeprefix("call:"))
         else:
             self.kernel_in_main(depth)
+
+    def prefetch_loop(self, depth: int) -> None:
+        """A double-buffered loop over `range(k)`: each iteration runs the pending op, then starts the next one
+        unless the iteration is the last (`_PREFETCH_TESTS`, some written the other way round, one always true),
+        maybe runs it once more after the loop (a use of the op the last iteration ran)."""
+        first, second, third = self.buffers()
+        test, more = self.pick(_PREFETCH_TESTS)
+        self.emit(depth, f"pre = vecadd.launch_async(prep, {first}, {second}, {third})")
+        self.emit(depth, "for i in range(k):")
+        self.emit(depth + 1, "pre.sync_on(stream)")
+        self.emit(depth + 1, f"if {test}:")
+        start = f"pre = vecadd.launch_async(prep, {first}, {second}, {third})"
+        if more:
+            self.emit(depth + 2, start)
+        else:
+            self.emit(depth + 2, "print(i)")
+            self.emit(depth + 1, "else:")
+            self.emit(depth + 2, start)
+        self.simple(depth + 1)
+        if self.pick((False, False, True)):
+            self.emit(depth, "pre.sync_on(stream)")
+        self.program.entries["launch:simt.launch_async"] += 2
 
     def escaping_closure(self, depth: int) -> None:
         """A closure factory of the module whose closure keeps its own tile tensors in `nonlocal` names and runs a

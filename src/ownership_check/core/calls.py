@@ -117,6 +117,8 @@ class PlaceNaming:
         self.element_fields: dict[str, tuple[tuple[str, ...], ...]] = {}
         # the calls of memoised functions lowered so far (`memo.memo_result`: equal arguments, one object)
         self.memo = MemoCalls()
+        # the split site of each run of bump-allocator calls (`bump_view`)
+        self.bump_sites: dict[int, int] = {}
 
     def name(self, raw: str) -> str:
         """`raw` as the innermost rename in scope maps it."""
@@ -536,6 +538,19 @@ def returned_views(views: Sequence[ViewCall[Any] | SliceView[Any]], span: Span, 
         arm(views[0])
     else:
         sink.emit(ir.Branch(tuple(sink.block(lambda v=v: arm(v)) for v in views), span))  # type: ignore[misc]
+    return ir.FromPlace(tmp, span)
+
+
+def bump_view(
+    base: ir.Place, run: int, index: int, span: Span, sink: Lowering[E], sites: dict[int, int]
+) -> ir.Value:
+    """The value of the call `index` of run `run` of a bump allocator (`bump_alloc`): a view of the receiver's
+    buffer `base` that no other index of the run overlaps, after the call itself was lowered.  The run's site is
+    numbered once per function (`sites`: `PlaceNaming.bump_sites`)."""
+    if run not in sites:
+        sites[run] = sink.next_group()
+    tmp = ir.value_place(sink.temp("value"))
+    sink.emit(ir.View(tmp, base, ir.Half(sites[run], index), span))
     return ir.FromPlace(tmp, span)
 
 

@@ -559,9 +559,6 @@ class _Analysis:
         #: The fixed point ran out of its step budget before it settled: its states are partial (unsound).
         self.exhausted = False
         self.reported_moves: dict[frozenset[tuple[int, bool]], list[int]] = {}
-        # every E0382 reported: its diagnostic, use node, move sites, and whether each site is reached only through
-        # a loop's back edge (`after_loop_reports`)
-        self.move_reports: list[tuple[Diagnostic, int, frozenset[int], bool]] = []
         self._idom: list[int] | None = None
         self.reporting = False
         self.attr_roots = setup.attr_roots
@@ -822,45 +819,8 @@ class _Analysis:
                     assert isinstance(op, ir.Move)
                     moves.append((op.span, site >= node.id, op.inside))
                     help_text = help_text or op.help
-                diagnostic = messages.use_after_move(self.path, place.text, span, moves, help_text)
-                self.diagnostics.append(diagnostic)
-                self.move_reports.append((diagnostic, node.id, frozenset(sites), all(back for _, back in events)))
+                self.diagnostics.append(messages.use_after_move(self.path, place.text, span, moves, help_text))
         return True
-
-    def after_loop_reports(self) -> set[int]:
-        """The E0382 reports (ids of their diagnostics) at a use after a loop of a value the loop moves, where the
-        same moves are also reported at a use inside the loop reached through its back edge ("in previous
-        iteration of loop"): the runtime reaches the in-loop use on the loop's second iteration, before the loop
-        can exit, so it raises there (unless the loop runs once), and the use after the loop is the same bug seen
-        again.  rustc likewise reports one use per set of moves."""
-        nodes = self.graph.nodes
-        dropped: set[int] = set()
-        for later, at, sites, back in self.move_reports:
-            if back:
-                continue
-            for _, inner, same, inner_back in self.move_reports:
-                if not inner_back or same != sites:
-                    continue
-                loops = [h for h in nodes[inner].loops if all(h in nodes[site].loops for site in sites)]
-                if any(h not in nodes[at].loops and not self.reaches_avoiding(sites, at, h) for h in loops):
-                    dropped.add(id(later))
-                    break
-        return dropped
-
-    def reaches_avoiding(self, sources: frozenset[int], target: int, avoided: int) -> bool:
-        """Whether a path from one of `sources` reaches `target` without passing node `avoided` (a loop's header:
-        a `break` after the move leaves the loop in the same iteration, so the use after it comes first)."""
-        nodes = self.graph.nodes
-        seen = set(sources)
-        todo = list(sources)
-        while todo:
-            for nxt in nodes[todo.pop()].succ:
-                if nxt == target:
-                    return True
-                if nxt != avoided and nxt not in seen:
-                    seen.add(nxt)
-                    todo.append(nxt)
-        return False
 
     def dominates(self, a: int, b: int) -> bool:
         """Whether every path from the entry to node `b` passes node `a` (computed once, on first need)."""
@@ -1555,9 +1515,6 @@ class _Analysis:
                         self.step(st, node)
             elif node.op is not None and isinstance(node.op, ir.RequireUnsafe) and not node.unsafe:
                 self.diagnostics.append(messages.unsafe_required(self.path, node.op.operation, node.op.span))
-        if self.move_reports:
-            dropped = self.after_loop_reports()
-            self.diagnostics = [d for d in self.diagnostics if id(d) not in dropped]
         if self.exhausted:
             self.diagnostics.append(messages.analysis_unconverged(self.path, self.function.name, self.function.span))
         return self.diagnostics

@@ -259,7 +259,9 @@ class Range:
 
 @dataclass(frozen=True)
 class Half:
-    """One half (`index` 0 or 1) of the `split_at` evaluated at `site`; the two halves are disjoint."""
+    """One half (`index` 0 or 1) of the `split_at` evaluated at `site`; the two halves are disjoint.  Also part
+    `index` of a run of a bump allocator's calls (`bump_alloc`): parts of one site with different indices are
+    disjoint."""
 
     site: int
     index: int

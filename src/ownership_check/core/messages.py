@@ -25,8 +25,13 @@ def _moved_label(in_loop: bool, inside: str | None) -> str:
 def use_after_move(
     path: str, name: str, use: Span, moves: Sequence[tuple[Span, bool, str | None]], help_text: str | None
 ) -> Diagnostic:
-    """E0382; each move is (where, reached through a loop's back edge, the called function it happened in)."""
-    labels = [Label(span, _moved_label(in_loop, inside)) for span, in_loop, inside in moves]
+    """E0382; each move is (where, reached through a loop's back edge, the called function it happened in).  One
+    label per place in the source: a move reached two ways (directly, and replayed at a call of the function it
+    is in) is labelled as it is first listed."""
+    labels: list[Label] = []
+    for span, in_loop, inside in moves:
+        if all(label.span != span for label in labels):
+            labels.append(Label(span, _moved_label(in_loop, inside)))
     labels.append(Label(use, USED_AFTER_MOVE, primary=True))
     return Diagnostic(
         "E0382", f"use of moved value: `{name}`", path, use, labels=tuple(labels), help=help_text

@@ -45,6 +45,7 @@ from ownership_check.core import (
     view_bounds,
 )
 from ownership_check.core.bound_once import bound_once
+from ownership_check.core.bump_alloc import bump_sequences
 from ownership_check.core.call_effects import Gathered, GeneratedInit, apply_summary, iterated_fields
 from ownership_check.core.checker import effect_names, nonlocal_effects
 from ownership_check.core.computed_items import ComputedItems, one_place
@@ -62,6 +63,7 @@ from ownership_check.core.memo import (
 )
 from ownership_check.diagnostics import Span
 from ownership_check.frontend.ast_walk import all_nodes, memoized_walk
+from ownership_check.frontend.bump_shape import bump_buffer, bump_events
 from ownership_check.frontend.call_targets import (
     ModuleClasses,
     applied_callee,
@@ -1565,6 +1567,7 @@ class FunctionLowerer(calls.PlaceNaming):
         # the indices an `if` of their bodies tested (their `ir.Loop.more`)
         self.counted_loops: list[tuple[str, str]] = []
         self.tested_indices: set[str] = set()
+        self._bump_calls: dict[int, tuple[ir.Place, int, int]] | None = None  # `bump_calls`
         self.closures: dict[str, calls.NonlocalEffects] = {}  # nested functions that rebind or move `nonlocal`s
         self.defaults: dict[str, parameter_defaults.ParameterDefaults] = {}  # nested functions' place defaults
         self.containers: dict[str, calls.Container] = {}  # names only ever bound to displays (`calls.Container`)
@@ -4065,6 +4068,11 @@ class FunctionLowerer(calls.PlaceNaming):
             if calls.returned_parts_value(lowered):
                 return lowered  # `return staged, k.launch_async(prep, x, staged)`: its parts, an op's loans kept
             return calls.returned_tuple(method_returns, self.span(node), self)
+        bump = self.bump_calls().get(id(node)) if isinstance(node, ast.Call) else None
+        if bump is not None and isinstance(node, ast.Call):
+            # `image = arena.alloc(h, w)` of a bump allocator: a view no other call of its run overlaps
+            self.call(node, None)
+            return calls.bump_view(*bump, self.span(node), self, self.bump_sites)
         method_views = self.method_returned_views(node) if isinstance(node, ast.Call) else None
         if method_views is not None and calls.all_views(method_views) and isinstance(node, ast.Call):
             # `left = planar.channel(0)` of a method returning `self.buf[start:stop]`: a view of `planar.buf`
@@ -4345,6 +4353,34 @@ class FunctionLowerer(calls.PlaceNaming):
             one = next(iter(found)) if len(found) == 1 else None
             return one if own not in stored else None
         return None
+
+    def bump_calls(self) -> dict[int, tuple[ir.Place, int, int]]:
+        """The calls of bump-allocator methods in this unit (`core.bump_alloc`), by id: the receiver's buffer place,
+        the call's run and its index in it (computed once per unit)."""
+        if self._bump_calls is not None:
+            return self._bump_calls
+        buffers: dict[int, tuple[str, tuple[str, ...]]] = {}
+
+        def receiver(call: ast.Call) -> str | None:
+            func = call.func
+            if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)):
+                return None
+            name = func.value.id
+            candidates = receiver_classes(self, name) if name not in self.ctx.declared() else None
+            methods = [self.ctx.classes.method(cls, func.attr) for cls in candidates or ()]
+            found = {bump_buffer(m) if m is not None else None for m in methods}
+            if len(found) != 1 or (buffer := found.pop()) is None:
+                return None
+            buffers[id(call)] = (name, buffer)
+            return name
+
+        node = self.unit.node
+        body = node.body if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Module) else []
+        runs = bump_sequences(bump_events(body, receiver)) if self.ctx.classes.classes and body else {}
+        self._bump_calls = {
+            call: (self.dotted_place(*buffers[call]), run, index) for call, (run, index) in runs.items()
+        }
+        return self._bump_calls
 
     def method_returned_views(self, node: ast.Call) -> Sequence[calls.ReturnedItem] | None:
         """`obj.method(...)` of a method of the module's classes (of each class `receiver_classes` gives) whose every

@@ -1,0 +1,158 @@
+"""The mypy plugin's side of `core.bump_alloc` (the CLI's `frontend.bump_shape`, on mypy's tree): which methods
+are bump allocators, and the mentions of their receivers in a function body, in source order."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+from mypy.nodes import (
+    AssignmentStmt,
+    CallExpr,
+    DictionaryComprehension,
+    ForStmt,
+    FuncDef,
+    GeneratorExpr,
+    IndexExpr,
+    IntExpr,
+    ListComprehension,
+    MemberExpr,
+    NameExpr,
+    Node,
+    OperatorAssignmentStmt,
+    OpExpr,
+    ReturnStmt,
+    SetComprehension,
+    SliceExpr,
+    Statement,
+    WhileStmt,
+)
+
+from mypy_plugin import tree
+from mypy_plugin.call_targets import bound_targets
+from ownership_check.core.bump_alloc import BumpEvent
+
+_LOOPS = (ForStmt, WhileStmt, ListComprehension, SetComprehension, DictionaryComprehension, GeneratorExpr)
+
+
+def _receiver_path(node: Node, receiver: str) -> tuple[str, ...] | None:
+    """`self.a.b` as `("a", "b")` for the receiver's name `self`, else None."""
+    parts: list[str] = []
+    while isinstance(node, MemberExpr):
+        parts.append(node.name)
+        node = node.expr
+    if isinstance(node, NameExpr) and node.name == receiver and parts:
+        return tuple(reversed(parts))
+    return None
+
+
+def _text(expr: Node) -> str | None:
+    """A size expression as comparable text (names, integers, arithmetic, attributes, calls), else None."""
+    if isinstance(expr, NameExpr):
+        return expr.name
+    if isinstance(expr, IntExpr):
+        return str(expr.value)
+    if isinstance(expr, MemberExpr):
+        inner = _text(expr.expr)
+        return None if inner is None else f"{inner}.{expr.name}"
+    if isinstance(expr, OpExpr):
+        left, right = _text(expr.left), _text(expr.right)
+        return None if left is None or right is None else f"({left} {expr.op} {right})"
+    if isinstance(expr, CallExpr):
+        parts = [_text(expr.callee), *(_text(a) for a in expr.args)]
+        return None if any(p is None for p in parts) else f"{parts[0]}({', '.join(p or '' for p in parts[1:])})"
+    return None
+
+
+def bump_buffer(func: FuncDef | None) -> tuple[str, ...] | None:
+    """The attribute path of the buffer a bump-allocator method hands out slices of, else None (the CLI's
+    `bump_buffer`)."""
+    if func is None or func.is_coroutine or func.is_generator or not func.arguments:
+        return None
+    receiver = func.arguments[0].variable.name
+    body = func.body.body
+    last = body[-1] if body else None
+    if not isinstance(last, ReturnStmt) or sum(isinstance(n, ReturnStmt) for n in tree.walk(func.body)) != 1:
+        return None
+    value = last.expr
+    if not (isinstance(value, IndexExpr) and isinstance(value.index, SliceExpr) and value.index.stride is None):
+        return None
+    buffer = _receiver_path(value.base, receiver)
+    lower, upper = value.index.begin_index, value.index.end_index
+    if buffer is None or not isinstance(lower, NameExpr) or not (
+        isinstance(upper, OpExpr) and upper.op == "+" and isinstance(upper.left, NameExpr)
+        and upper.left.name == lower.name
+    ):
+        return None
+    start, size = lower.name, _text(upper.right)
+    if size is None:
+        return None
+    cursor: tuple[str, ...] | None = None
+    taken = advanced = -1
+    for index, stmt in enumerate(body):
+        if isinstance(stmt, AssignmentStmt) and len(stmt.lvalues) == 1 and isinstance(stmt.lvalues[0], NameExpr) and (
+            stmt.lvalues[0].name == start
+        ):
+            cursor, taken = _receiver_path(stmt.rvalue, receiver), index
+        elif isinstance(stmt, OperatorAssignmentStmt) and stmt.op == "+" and _text(stmt.rvalue) == size:
+            found = _receiver_path(stmt.lvalue, receiver)
+            advanced = index if found is not None and found == cursor else advanced
+        elif isinstance(stmt, AssignmentStmt) and len(stmt.lvalues) == 1 and isinstance(stmt.rvalue, OpExpr) and (
+            stmt.rvalue.op == "+" and isinstance(stmt.rvalue.left, NameExpr)
+            and stmt.rvalue.left.name == start and _text(stmt.rvalue.right) == size
+        ):
+            found = _receiver_path(stmt.lvalues[0], receiver)
+            advanced = index if found is not None and found == cursor else advanced
+    if cursor is None or not 0 <= taken < advanced:
+        return None
+    stores: dict[str, int] = {}
+    cursor_stores = 0
+    for node in tree.walk(func.body, skip_scopes=False):
+        for target in bound_targets(node):
+            if isinstance(target, NameExpr):
+                stores[target.name] = stores.get(target.name, 0) + 1
+            elif isinstance(target, MemberExpr):
+                cursor_stores += _receiver_path(target, receiver) == cursor
+    params = {arg.variable.name for arg in func.arguments}
+    names = {n.name for n in tree.walk(upper.right) if isinstance(n, NameExpr)}
+    if stores.get(start) != 1 or cursor_stores != 1 or receiver in stores:
+        return None
+    if any(stores.get(name, 0) > (0 if name in params else 1) for name in names):
+        return None
+    return buffer
+
+
+def bump_events(body: list[Statement], bump_receiver: Callable[[CallExpr], str | None]) -> list[BumpEvent]:
+    """The bump calls of a function body and every other mention of their receivers, in source order, with the
+    loops around each (the CLI's `bump_events`)."""
+    calls: dict[int, str] = {}
+    found: list[tuple[tuple[int, int], Node, tuple[int, ...]]] = []
+    nested: set[str] = set()
+    for node, loops, inner in _nodes(list(body), (), False):
+        if isinstance(node, CallExpr) and not inner and (receiver := bump_receiver(node)) is not None:
+            assert isinstance(node.callee, MemberExpr)
+            calls[id(node.callee.expr)] = receiver
+            found.append(((node.line, node.column), node, loops))
+        elif isinstance(node, NameExpr):
+            if inner:
+                nested.add(node.name)
+            else:
+                found.append(((node.line, node.column), node, loops))
+    receivers = set(calls.values()) - nested
+    events: list[BumpEvent] = []
+    for _, node, loops in sorted(found, key=lambda item: item[0]):
+        if isinstance(node, CallExpr):
+            assert isinstance(node.callee, MemberExpr)
+            receiver = calls[id(node.callee.expr)]
+            if receiver in receivers:
+                events.append(BumpEvent(receiver, id(node), loops))
+        elif isinstance(node, NameExpr) and node.name in receivers and id(node) not in calls:
+            events.append(BumpEvent(node.name, None, loops))
+    return events
+
+
+def _nodes(nodes: list[Node], loops: tuple[int, ...], inner: bool) -> Iterator[tuple[Node, tuple[int, ...], bool]]:
+    for node in nodes:
+        yield node, loops, inner
+        around = (*loops, id(node)) if isinstance(node, _LOOPS) else loops
+        yield from _nodes(list(tree.children(node)), around, inner or isinstance(node, tree.SCOPES))
+
