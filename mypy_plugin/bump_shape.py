@@ -29,6 +29,7 @@ from mypy.nodes import (
 
 from mypy_plugin import tree
 from mypy_plugin.call_targets import bound_targets
+from mypy_plugin.memo_shape import stored_names
 from ownership_check.core.bump_alloc import BumpEvent
 
 _LOOPS = (ForStmt, WhileStmt, ListComprehension, SetComprehension, DictionaryComprehension, GeneratorExpr)
@@ -105,12 +106,12 @@ def bump_buffer(func: FuncDef | None) -> tuple[str, ...] | None:
     if cursor is None or not 0 <= taken < advanced:
         return None
     stores: dict[str, int] = {}
+    for name in stored_names(func):
+        stores[name] = stores.get(name, 0) + 1
     cursor_stores = 0
     for node in tree.walk(func.body, skip_scopes=False):
         for target in bound_targets(node):
-            if isinstance(target, NameExpr):
-                stores[target.name] = stores.get(target.name, 0) + 1
-            elif isinstance(target, MemberExpr):
+            if isinstance(target, MemberExpr):
                 cursor_stores += _receiver_path(target, receiver) == cursor
     params = {arg.variable.name for arg in func.arguments}
     names = {n.name for n in tree.walk(upper.right) if isinstance(n, NameExpr)}

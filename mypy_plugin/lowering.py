@@ -132,6 +132,7 @@ from mypy_plugin.call_targets import (
 )
 from mypy_plugin.computed_reads import dotted as computed_dotted
 from mypy_plugin.computed_reads import index_form, item_statement
+from mypy_plugin.memo_shape import MemoParams, memo_params
 from ownership_check.core import (
     callables,
     calls,
@@ -795,6 +796,24 @@ class FileContext:
         self._attribute_registries: dict[tuple[str, str], tuple[FuncDef, ...]] | None = None
         self._declared: frozenset[str] | None = None
         self.unfixed: frozenset[str] | None = None  # `_unfixed_attributes`, found when a view bound first asks
+        self._memo_params: dict[tuple[int, bool], MemoParams | None] = {}  # `memo_params`
+        self._module_bound: set[str] | None = None
+
+    def memo_params(self, func: FuncDef, method: bool) -> MemoParams | None:
+        """`memo_shape.memo_params` of a function of the module (once per function; the CLI's `memo_params`)."""
+        key = (id(func), method)
+        if key not in self._memo_params:
+            if self._module_bound is None:
+                self._module_bound = {
+                    n.name
+                    for stmt in self.module.defs
+                    if isinstance(stmt, AssignmentStmt)
+                    for lvalue in stmt.lvalues
+                    for n in tree.walk(lvalue)
+                    if isinstance(n, NameExpr)
+                }
+            self._memo_params[key] = memo_params(func, method, self._module_bound)
+        return self._memo_params[key]
 
     def declared(self) -> frozenset[str]:
         """Names a `global`/`nonlocal` declaration of a scope that rebinds them, an import, an `except ... as`, a
@@ -5303,6 +5322,16 @@ class FunctionLowerer(calls.PlaceNaming):
             symbol = cls.info.get(func.name)
             decorated, name = (symbol.node if symbol is not None else None), f"{cls.name}.{func.name}"
             receiver = (self.memo_token(func.expr),)
+        if isinstance(decorated, FuncDef):
+            # a hand-written cache keyed by some of its parameters (`memo_shape`): their tokens key the call
+            shape = self.ctx.memo_params(decorated, bool(receiver))
+            if shape is None:
+                return None
+            keyed, exact = shape
+            if not exact:
+                return name, (*receiver, None), decorated
+            bound = _bind_call(decorated, node, bool(receiver))
+            return name, receiver + tuple(self.memo_token(bound[p]) if p in bound else None for p in keyed), decorated
         if not isinstance(decorated, Decorator) or not decorated.original_decorators:
             return None
         first = decorated.original_decorators[0]

@@ -546,6 +546,9 @@ class _Analysis:
         active = self.active = setup.active
         self._live: tuple[dict[str, int], list[int]] | None = None
         self._live_in: tuple[dict[str, int], list[int]] | None = None
+        # names the caller reads after the function returns (a nested function's `nonlocal` names, a summary's
+        # parameters): live at the exit, so a join never forgets what they refer to, nor that it was moved
+        self.exit_live: tuple[str, ...] = ()
         self._choices: dict[int, tuple[int, Span]] | None = None
         self._running_items: frozenset[str] | None = None
         self.takes: set[int] = set()  # the `Bind`s staging what a taking call gives (`ir.taken_item`, `take`)
@@ -846,7 +849,7 @@ class _Analysis:
         return index, bits[node.id]
 
     def compute_liveness(self) -> None:
-        index, out, inn = live_bits_around(self.graph)
+        index, out, inn = live_bits_around(self.graph, self.exit_live)
         self._live, self._live_in = (index, out), (index, inn)
 
     def live_before(self, node_id: int) -> Live:
@@ -1677,6 +1680,7 @@ def nonlocal_effects(function: ir.Function, names: Iterable[str], params: Iterab
     if setup is None or not wanted:
         return NonlocalEffects()
     analysis = _Analysis(function, graph, setup)
+    analysis.exit_live = wanted
     states = analysis.solve()
     exit_state = states[graph.exit]
     # In node order: the first read of each caller's value, and every borrow of one and brand check on one (the

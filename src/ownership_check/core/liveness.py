@@ -11,6 +11,8 @@ operations per node.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ownership_check.core import ir
 from ownership_check.core.cfg import Graph, SimpleOp
 
@@ -37,13 +39,16 @@ def live_bits(graph: Graph) -> tuple[dict[str, int], list[int]]:
     return index, out
 
 
-def live_bits_around(graph: Graph) -> tuple[dict[str, int], list[int], list[int]]:
+def live_bits_around(graph: Graph, exit_live: Sequence[str] = ()) -> tuple[dict[str, int], list[int], list[int]]:
     """`(index, out, inn)`: `live_bits`, and bit `index[name]` of `inn[node id]` set when `name` may be read at
-    the node or after it (what the state before the node can still be asked about)."""
+    the node or after it (what the state before the node can still be asked about).  `exit_live`: names read
+    after the function returns (its caller's values a nested function rebinds), live at the exit."""
     index: dict[str, int] = {}
     n = len(graph.nodes)
     gen = [0] * n
     keep = [-1] * n  # the complement of the node's definitions
+    for name in exit_live:
+        gen[graph.exit] |= 1 << index.setdefault(name, len(index))
     for node in graph.nodes:
         uses, defs = _uses_and_defs(node.op)
         if not uses and not defs:

@@ -86,6 +86,7 @@ from ownership_check.frontend.call_targets import (
 from ownership_check.frontend.computed_reads import dotted as computed_dotted
 from ownership_check.frontend.computed_reads import index_form, item_statement
 from ownership_check.frontend.inert_units import InertUnits
+from ownership_check.frontend.memo_shape import MemoParams, memo_params
 from ownership_check.frontend.prescan import (
     FileSummary,
     KernelSummary,
@@ -1280,6 +1281,8 @@ class FileContext:
         self.module = module
         # plain module-level functions (local helpers whose returned parameters an argument may evaluate to)
         self.classes = ModuleClasses(module)  # top-level classes, whose methods' call summaries apply at calls
+        self._memo_params: dict[tuple[int, bool], MemoParams | None] = {}  # `memo_params`
+        self._module_bound: set[str] | None = None
         self.functions: dict[str, FunctionNode] = {
             s.name: s for s in module.body if isinstance(s, _FUNCTION_DEFS) and self.classes.plain(s)
         }
@@ -1289,6 +1292,22 @@ class FileContext:
         self._node_qualified: dict[int, str | None] = {}
         self._node_kernel: dict[int, tuple[str, KernelSummary] | None] = {}
         self._declared: frozenset[str] | None = None
+
+    def memo_params(self, func: ast.FunctionDef, method: bool) -> MemoParams | None:
+        """`memo_shape.memo_params` of a function of the module (once per function)."""
+        key = (id(func), method)
+        if key not in self._memo_params:
+            if self._module_bound is None:
+                self._module_bound = {
+                    n.id
+                    for stmt in self.module.body
+                    if isinstance(stmt, ast.Assign | ast.AnnAssign)
+                    for t in (stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target])
+                    for n in ast.walk(t)
+                    if isinstance(n, ast.Name)
+                }
+            self._memo_params[key] = memo_params(func, method, self._module_bound)
+        return self._memo_params[key]
 
     def declared(self) -> frozenset[str]:
         """Names a `global`/`nonlocal` declaration of a scope that rebinds them, an import, an `except ... as`, a
@@ -5464,8 +5483,18 @@ class FunctionLowerer(calls.PlaceNaming):
                 return None
             found, name = self.ctx.classes.method(cls, func.attr), f"{cls.name}.{func.attr}"
             receiver = (self.memo_token(func.value),)
-        if not isinstance(found, ast.FunctionDef) or not found.decorator_list:
+        if not isinstance(found, ast.FunctionDef):
             return None
+        if not found.decorator_list:
+            # a hand-written cache keyed by some of its parameters (`memo_shape`): their tokens key the call
+            shape = self.ctx.memo_params(found, bool(receiver))
+            if shape is None:
+                return None
+            keyed, exact = shape
+            if not exact:
+                return name, (*receiver, None), found
+            bound = _bind_call(found, node, bool(receiver))
+            return name, receiver + tuple(self.memo_token(bound[p]) if p in bound else None for p in keyed), found
         first = found.decorator_list[0]
         called = isinstance(first, ast.Call)
         if not memoizing_decorator(self.ctx.qualify(first.func if isinstance(first, ast.Call) else first), called):

@@ -1,5 +1,5 @@
 # fresh-expect: E0502 at line 52
-# fresh-known-miss: cli,mypy a memoizing helper keeping buffers in a mutable default dict keyed by length only (role ignored): a hand-written cache's result is a new value at every call (only functools.cache/lru_cache are followed)
+# idiom: a memoizing helper keeping buffers in a mutable default dict keyed by length only (role ignored)
 """A tiny audio filter bank: each band smooths the signal a different number of times.
 
 Device scratch buffers are expensive to allocate per band, so `scratch()` memoizes them in

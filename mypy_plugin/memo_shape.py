@@ -1,0 +1,181 @@
+"""Hand-written caches on mypy's tree (the CLI's `frontend.memo_shape`): a function or method keeping what it
+returns in a container that outlives the call, under a key made of some of its parameters."""
+
+from __future__ import annotations
+
+from mypy.nodes import (
+    AssignmentExpr,
+    AssignmentStmt,
+    ComparisonExpr,
+    DelStmt,
+    DictExpr,
+    DictionaryComprehension,
+    ExpressionStmt,
+    ForStmt,
+    FuncDef,
+    GeneratorExpr,
+    IfStmt,
+    IndexExpr,
+    ListExpr,
+    MemberExpr,
+    NameExpr,
+    Node,
+    OperatorAssignmentStmt,
+    ReturnStmt,
+    StarExpr,
+    Statement,
+    StrExpr,
+    TupleExpr,
+    WithStmt,
+)
+
+from mypy_plugin import tree
+
+#: A hand-written cache's key: the parameters it is made of, in order, and whether it is exactly them.
+MemoParams = tuple[tuple[str, ...], bool]
+
+
+def _store_of(node: Node, receiver: str | None) -> str | None:
+    """The text of a cache container expression: a name, or `self.a.b` of the receiver; else None."""
+    if isinstance(node, NameExpr):
+        return node.name
+    parts: list[str] = []
+    while isinstance(node, MemberExpr):
+        parts.append(node.name)
+        node = node.expr
+    if isinstance(node, NameExpr) and node.name == receiver and parts:
+        return ".".join((node.name, *reversed(parts)))
+    return None
+
+
+def _same(a: Node, b: Node) -> bool:
+    """Structural equality of two key expressions (names, attributes, tuples, calls of those)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, NameExpr) and isinstance(b, NameExpr):
+        return a.name == b.name
+    if isinstance(a, MemberExpr) and isinstance(b, MemberExpr):
+        return a.name == b.name and _same(a.expr, b.expr)
+    if isinstance(a, TupleExpr) and isinstance(b, TupleExpr):
+        return len(a.items) == len(b.items) and all(_same(x, y) for x, y in zip(a.items, b.items, strict=True))
+    return False
+
+
+def _lookup(node: Node | None, key: Node, receiver: str | None) -> str | None:
+    if isinstance(node, IndexExpr) and _same(node.index, key):
+        return _store_of(node.base, receiver)
+    return None
+
+
+def _stored(stmt: Statement, key: Node, store: str, receiver: str | None) -> Node | None:
+    if isinstance(stmt, AssignmentStmt) and len(stmt.lvalues) == 1 and _lookup(stmt.lvalues[0], key, receiver) == store:
+        return stmt.rvalue
+    return None
+
+
+def memo_params(func: FuncDef, method: bool, module_names: set[str]) -> MemoParams | None:
+    """The key parameters of a hand-written cache, else None (the CLI's `memo_params`)."""
+    if func.is_coroutine or func.is_generator:
+        return None
+    params = [arg.variable.name for arg in func.arguments]
+    receiver = params[0] if method and params else None
+    body = list(func.body.body)
+    if body and isinstance(body[0], ExpressionStmt) and isinstance(body[0].expr, StrExpr):
+        body = body[1:]
+    locals_bound: dict[str, Node] = {}
+    index = 0
+    while index < len(body) and isinstance(stmt := body[index], AssignmentStmt) and len(stmt.lvalues) == 1 and (
+        isinstance(stmt.lvalues[0], NameExpr)
+    ):
+        locals_bound[stmt.lvalues[0].name] = stmt.rvalue
+        index += 1
+    rest = body[index:]
+    if len(rest) < 2 or not isinstance(rest[0], IfStmt) or rest[0].else_body is not None or len(rest[0].expr) != 1:
+        return None
+    test = rest[0].expr[0]
+    if not (isinstance(test, ComparisonExpr) and len(test.operators) == 1 and test.operators[0] in ("in", "not in")):
+        return None
+    key, store = test.operands[0], _store_of(test.operands[1], receiver)
+    if store is None:
+        return None
+    guarded, tail = rest[0].body[0].body, rest[1:]
+    if test.operators[0] == "not in":
+        if len(tail) != 1 or not isinstance(tail[0], ReturnStmt) or tail[0].expr is None:
+            return None
+        if _lookup(tail[0].expr, key, receiver) != store or _stored(guarded[-1], key, store, receiver) is None:
+            return None
+    else:
+        if len(guarded) != 1 or not isinstance(guarded[0], ReturnStmt):
+            return None
+        if _lookup(guarded[0].expr, key, receiver) != store or len(tail) < 2:
+            return None
+        value = _stored(tail[-2], key, store, receiver)
+        last = tail[-1]
+        if not isinstance(value, NameExpr) or not isinstance(last, ReturnStmt) or not isinstance(last.expr, NameExpr):
+            return None
+        if last.expr.name != value.name:
+            return None
+    if not _persistent(store, func, receiver, module_names):
+        return None
+    return _key_params(key, params, receiver, locals_bound)
+
+
+def stored_names(func: FuncDef) -> list[str]:
+    """The names a function body binds or deletes, once per binding (`x[i] = v` and `x.a = v` bind no name), as
+    the CLI counts `ast.Name` nodes in a store or delete context."""
+    found: list[str] = []
+
+    def names(target: Node) -> None:
+        if isinstance(target, NameExpr):
+            found.append(target.name)
+        elif isinstance(target, TupleExpr | ListExpr):
+            for item in target.items:
+                names(item)
+        elif isinstance(target, StarExpr):
+            names(target.expr)
+
+    for node in tree.walk(func.body, skip_scopes=False):
+        for root in _target_roots(node):
+            names(root)
+    return found
+
+
+def _target_roots(node: Node) -> list[Node]:
+    if isinstance(node, AssignmentStmt):
+        return list(node.lvalues)
+    if isinstance(node, OperatorAssignmentStmt):
+        return [node.lvalue]
+    if isinstance(node, ForStmt):
+        return [node.index]
+    if isinstance(node, DelStmt):
+        return [node.expr]
+    if isinstance(node, AssignmentExpr):
+        return [node.target]
+    if isinstance(node, WithStmt):
+        return [t for t in node.target if t is not None]
+    if isinstance(node, GeneratorExpr | DictionaryComprehension):
+        return list(node.indices)
+    return []
+
+
+def _persistent(store: str, func: FuncDef, receiver: str | None, module_names: set[str]) -> bool:
+    if receiver is not None and store.startswith(receiver + "."):
+        return True
+    bound = set(stored_names(func))
+    if store in module_names and store not in bound:
+        return True
+    for arg in func.arguments:
+        if arg.variable.name == store and isinstance(arg.initializer, DictExpr) and not arg.initializer.items:
+            return True
+    return False
+
+
+def _key_params(key: Node, params: list[str], receiver: str | None, locals_bound: dict[str, Node]) -> MemoParams:
+    if isinstance(key, NameExpr) and key.name in locals_bound:
+        key = locals_bound[key.name]
+    items = list(key.items) if isinstance(key, TupleExpr) else [key]
+    plain = [i.name for i in items if isinstance(i, NameExpr) and i.name in params and i.name != receiver]
+    if len(plain) == len(items):
+        return tuple(plain), True
+    read = [n.name for n in tree.walk(key) if isinstance(n, NameExpr) and n.name in params and n.name != receiver]
+    return tuple(dict.fromkeys(read)), False

@@ -1,0 +1,156 @@
+"""Hand-written caches, as the `ast` front end sees them: a function or method that keeps what it returns in a
+container that outlives the call, under a key made of some of its parameters, and returns the kept object when
+the key is there already.  Its calls are memoised calls (`core.memo`), keyed by those parameters only: two calls
+that agree on them give one object, whatever the other arguments (`scratch(n, role="in")` and `scratch(n,
+role="out")` of a cache keyed by `n` alone hand back one buffer).
+
+The shapes (after an optional docstring and plain statements binding locals the key is computed from):
+
+- `if KEY not in STORE: ...; STORE[KEY] = value` then `return STORE[KEY]`;
+- `if KEY in STORE: return STORE[KEY]`, then statements ending `STORE[KEY] = v` and `return v`.
+
+`STORE` is a module-level name, a parameter whose default is a dict display (a mutable default) or an attribute
+path of the receiver.  The key is *exact* when `KEY` is a parameter or a tuple of parameters (directly, or through
+a local bound once to one): the call's tokens for those parameters key it.  Any other key (a helper's result, an
+attribute of a parameter) reads parameters in ways the checker does not compare: any two calls may share an
+object, a `None` token.
+"""
+
+from __future__ import annotations
+
+import ast
+
+#: A hand-written cache's key: the parameters it is made of, in order, and whether it is exactly them.
+MemoParams = tuple[tuple[str, ...], bool]
+
+
+def _body(func: ast.FunctionDef) -> list[ast.stmt]:
+    body = list(func.body)
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+        body = body[1:]
+    return body
+
+
+def _store_of(node: ast.expr, receiver: str | None) -> str | None:
+    """The text of a cache container expression: a name, or `self.a.b` of the receiver; else None."""
+    if isinstance(node, ast.Name):
+        return node.id
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name) and node.id == receiver and parts:
+        return ".".join((node.id, *reversed(parts)))
+    return None
+
+
+def _lookup(node: ast.expr, key: str, receiver: str | None) -> str | None:
+    """`STORE[KEY]` with the key's dump `key`: the store's text."""
+    if isinstance(node, ast.Subscript) and ast.dump(node.slice) == key:
+        return _store_of(node.value, receiver)
+    return None
+
+
+def _membership(test: ast.expr, receiver: str | None) -> tuple[ast.expr, str, bool] | None:
+    """`KEY in STORE` / `KEY not in STORE`: (the key, the store's text, negated)."""
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.In | ast.NotIn)):
+        return None
+    store = _store_of(test.comparators[0], receiver)
+    if store is None or not _simple_key(test.left):
+        return None
+    return test.left, store, isinstance(test.ops[0], ast.NotIn)
+
+
+def _simple_key(node: ast.expr) -> bool:
+    """A key made of names, attribute paths and tuples of them (what both front ends compare alike)."""
+    if isinstance(node, ast.Tuple):
+        return all(_simple_key(item) for item in node.elts)
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return isinstance(node, ast.Name)
+
+
+def _stored(stmt: ast.stmt, key: str, store: str, receiver: str | None) -> ast.expr | None:
+    """`STORE[KEY] = value`: the value, else None."""
+    if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and _lookup(stmt.targets[0], key, receiver) == store:
+        return stmt.value
+    return None
+
+
+def memo_params(
+    func: ast.FunctionDef | ast.AsyncFunctionDef, method: bool, module_names: set[str]
+) -> MemoParams | None:
+    """The key parameters of a hand-written cache (`MemoParams`), else None.  `method`: the first parameter is
+    the receiver; `module_names`: the names the module binds at its top level."""
+    if isinstance(func, ast.AsyncFunctionDef) or func.decorator_list:
+        return None
+    args = func.args
+    params = [a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)]
+    receiver = params[0] if method and params else None
+    body = _body(func)
+    locals_bound: dict[str, ast.expr] = {}
+    index = 0
+    while index < len(body) and isinstance(stmt := body[index], ast.Assign) and len(stmt.targets) == 1 and (
+        isinstance(stmt.targets[0], ast.Name)
+    ):
+        locals_bound[stmt.targets[0].id] = stmt.value
+        index += 1
+    rest = body[index:]
+    if len(rest) < 2 or not isinstance(rest[0], ast.If) or rest[0].orelse:
+        return None
+    found = _membership(rest[0].test, receiver)
+    if found is None:
+        return None
+    key_node, store, negated = found
+    key = ast.dump(key_node)
+    guarded, tail = rest[0].body, rest[1:]
+    if negated:
+        # `if KEY not in STORE: ...; STORE[KEY] = v` then `return STORE[KEY]`
+        if len(tail) != 1 or not isinstance(tail[0], ast.Return) or tail[0].value is None:
+            return None
+        if _lookup(tail[0].value, key, receiver) != store or _stored(guarded[-1], key, store, receiver) is None:
+            return None
+    else:
+        # `if KEY in STORE: return STORE[KEY]`, then `...; STORE[KEY] = v; return v`
+        if len(guarded) != 1 or not isinstance(guarded[0], ast.Return) or guarded[0].value is None:
+            return None
+        if _lookup(guarded[0].value, key, receiver) != store or len(tail) < 2:
+            return None
+        value = _stored(tail[-2], key, store, receiver)
+        last = tail[-1]
+        if value is None or not isinstance(last, ast.Return) or last.value is None:
+            return None
+        if ast.dump(last.value) != ast.dump(value) or not isinstance(value, ast.Name):
+            return None
+    if not _persistent(store, func, receiver, module_names):
+        return None
+    return _key_params(key_node, params, receiver, locals_bound)
+
+
+def _persistent(store: str, func: ast.FunctionDef, receiver: str | None, module_names: set[str]) -> bool:
+    """Whether the container outlives a call: the receiver's attribute, a module-level name the function does not
+    bind, or a parameter whose default is a dict display."""
+    if receiver is not None and store.startswith(receiver + "."):
+        return True
+    bound = {n.id for n in ast.walk(func) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    if store in module_names and store not in bound:
+        return True
+    args = func.args
+    positional = [*args.posonlyargs, *args.args]
+    for param, default in zip(positional[len(positional) - len(args.defaults):], args.defaults, strict=True):
+        if param.arg == store and isinstance(default, ast.Dict) and not default.keys:
+            return True
+    return False
+
+
+def _key_params(
+    key: ast.expr, params: list[str], receiver: str | None, locals_bound: dict[str, ast.expr]
+) -> MemoParams | None:
+    if isinstance(key, ast.Name) and key.id in locals_bound:
+        key = locals_bound[key.id]
+    items = key.elts if isinstance(key, ast.Tuple) else [key]
+    plain = [item.id for item in items if isinstance(item, ast.Name) and item.id in params and item.id != receiver]
+    if len(plain) == len(items):
+        return tuple(plain), True
+    read = [n.id for n in ast.walk(key) if isinstance(n, ast.Name) and n.id in params and n.id != receiver]
+    return tuple(dict.fromkeys(read)), False

@@ -1,0 +1,46 @@
+"""A nested function binds a `nonlocal` name to the op a helper returns and runs it (behind an `is not None`
+test that cannot fail); after the call the caller's name refers to that op, already run: running it again is a
+use after move (the join of the nested function's two arms must not forget it was moved)."""
+
+from typing import Any
+
+import safekernels as sk
+from safekernels import tile
+from safekernels.dtypes import f32
+from safekernels.tile import Partition, Tensor
+
+
+@tile.kernel
+def add(z: Partition[f32], x: Tensor[f32], y: Tensor[f32]) -> None:
+    z.store(tile.load_like(x, z) + tile.load_like(y, z))
+
+
+def none_yet() -> Any:
+    return None
+
+
+def make(z: Any, x: Any, y: Any) -> Any:
+    return add(z, x, y)
+
+
+def main() -> None:
+    stream = sk.Device.cpu().new_stream()
+    z = tile.zeros((64,), f32).partition((16,)).sync_on(stream)
+    x = tile.ones((64,), f32).sync_on(stream)
+    y = tile.ones((64,), f32).sync_on(stream)
+    op: sk.DeviceOp[Any] | None = none_yet()
+
+    def step() -> None:
+        nonlocal x, y, z, op
+        op = make(z, x, y)
+        if op is not None:
+            z, x, y = op.sync_on(stream)
+
+    step()
+    if op is not None:
+        z, x, y = op.sync_on(stream)  # expect: E0382
+    print("ran")
+
+
+if __name__ == "__main__":
+    main()
