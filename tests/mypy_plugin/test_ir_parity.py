@@ -147,6 +147,8 @@ IR_EXCEPTIONS: dict[Key, str] = {
     ("e0499_nested_lambda_parameter_named_like_caller_op.py", "main", 21): DEF_SPAN,
     ("e0499_nested_lambda_parameter_named_like_caller_op.py", "inner", 30): TWO_LOWERINGS,
     ("clean_w0003_op_bound_to_nonlocal.py", "deferred", 27): DEF_SPAN,
+    ("clean_nested_function_runs_op_bound_to_nonlocal.py", "main", 25): DEF_SPAN,
+    ("e0382_nested_function_runs_op_bound_to_nonlocal.py", "main", 26): DEF_SPAN,
     ("w0003_op_bound_to_local_of_nested_function.py", "deferred", 17): DEF_SPAN,
     ("clean_nonlocal_declared_but_only_read.py", "run", 18): DEF_SPAN,
     ("e0382_nonlocal_rebound_before_none_test.py", "run", 19): DEF_SPAN,
