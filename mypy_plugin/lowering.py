@@ -132,6 +132,7 @@ from mypy_plugin.call_targets import (
 )
 from mypy_plugin.computed_reads import dotted as computed_dotted
 from mypy_plugin.computed_reads import index_form, item_statement
+from mypy_plugin.kernel_choices import KernelTable, kernel_tables, name_choices, subscript_choices
 from mypy_plugin.memo_shape import MemoParams, memo_params
 from ownership_check.core import (
     callables,
@@ -798,6 +799,15 @@ class FileContext:
         self.unfixed: frozenset[str] | None = None  # `_unfixed_attributes`, found when a view bound first asks
         self._memo_params: dict[tuple[int, bool], MemoParams | None] = {}  # `memo_params`
         self._module_bound: set[str] | None = None
+        # the kernel a launch on a receiver chosen among several is lowered for, by the receiver's id
+        self.forced_kernels: dict[int, resolve.KernelInfo] = {}
+        self._kernel_tables: dict[str, KernelTable] | None = None  # `kernel_tables`
+
+    def kernel_tables(self) -> dict[str, KernelTable]:
+        """The module's dict displays of kernels (`kernel_choices.kernel_tables`), by name (once per module)."""
+        if self._kernel_tables is None:
+            self._kernel_tables = kernel_tables(self.module, self.kernel)
+        return self._kernel_tables
 
     def memo_params(self, func: FuncDef, method: bool) -> MemoParams | None:
         """`memo_shape.memo_params` of a function of the module (once per function; the CLI's `memo_params`)."""
@@ -861,6 +871,9 @@ class FileContext:
         return self._registries
 
     def kernel(self, expr: Expression) -> resolve.KernelInfo | None:
+        forced = self.forced_kernels.get(id(expr)) if self.forced_kernels else None
+        if forced is not None:
+            return forced  # a launch on a receiver chosen among several, lowered for this kernel
         node = expr.node if isinstance(expr, RefExpr) else None
         if isinstance(node, Var):
             made = self.factory_vars.get(id(node))
@@ -1454,6 +1467,7 @@ class FunctionLowerer(calls.PlaceNaming):
         self.counted_loops: list[tuple[str, str]] = []
         self.tested_indices: set[str] = set()
         self._bump_calls: dict[int, tuple[ir.Place, int, int]] | None = None  # `bump_calls`
+        self._kernel_names: dict[str, tuple[resolve.KernelInfo, ...]] | None = None  # `kernel_choices`
         self.closures: dict[str, calls.NonlocalEffects] = {}  # nested functions that rebind or move `nonlocal`s
         self.defaults: dict[str, parameter_defaults.ParameterDefaults] = {}  # their place defaults (the CLI's)
         self.containers: dict[str, calls.Container] = {}  # names only ever bound to displays (`calls.Container`)
@@ -4178,6 +4192,22 @@ class FunctionLowerer(calls.PlaceNaming):
             return one if own not in _rebound_names(inner) else None
         return None
 
+    def kernel_choices(self, node: Expression) -> tuple[resolve.KernelInfo, ...]:
+        """The kernels a launch's receiver may be when it is chosen from a collection (the CLI's)."""
+        tables = self.ctx.kernel_tables()
+        if not tables and not isinstance(node, NameExpr):
+            return ()
+        local = set(self.local_names) if not isinstance(self.unit.node, MypyFile) else set()
+        if isinstance(node, IndexExpr):
+            return subscript_choices(node, tables, local)
+        if not isinstance(node, NameExpr):
+            return ()
+        if self._kernel_names is None:
+            unit = self.unit.node
+            body = list(unit.defs) if isinstance(unit, MypyFile) else list(unit.body.body)
+            self._kernel_names = name_choices(body, tables, local, self.ctx.kernel)
+        return self._kernel_names.get(node.name, ())
+
     def bump_calls(self) -> dict[int, tuple[ir.Place, int, int]]:
         """The calls of bump-allocator methods in this unit, by id (the CLI's `bump_calls`)."""
         if self._bump_calls is not None:
@@ -5382,11 +5412,24 @@ class FunctionLowerer(calls.PlaceNaming):
         method: calls.MethodCall[Expression] | None = None
         if isinstance(func, MemberExpr):
             receiver = func.expr
+            receiver_kernel = self.ctx.kernel(receiver) or class_kernel(self, receiver)
+            if receiver_kernel is None and func.name in calls.KERNEL_CHOICE_METHODS and not self.kernel_body:
+                choices = self.kernel_choices(receiver)
+                if choices:
+                    # `KERNELS[name].launch(...)`: once per kernel the receiver may be (the CLI's)
+                    def one(chosen: resolve.KernelInfo, held: ir.Place) -> ir.Value:
+                        self.ctx.forced_kernels[id(receiver)] = chosen
+                        try:
+                            return self.plain_call(node, held)
+                        finally:
+                            del self.ctx.forced_kernels[id(receiver)]
+
+                    return calls.kernel_choice(choices, one, holder, span_of(node), self)
             method = calls.MethodCall(
                 func.name,
                 attr_span(func),
                 self.operand(receiver, with_view=False),
-                self.ctx.kernel(receiver) or class_kernel(self, receiver),
+                receiver_kernel,
                 self.ctx.is_safekernels(receiver),
                 self.item_container(receiver),
                 self.receiver_elements(receiver),

@@ -135,12 +135,13 @@ def stored_names(func: FuncDef) -> list[str]:
             names(target.expr)
 
     for node in tree.walk(func.body, skip_scopes=False):
-        for root in _target_roots(node):
+        for root in target_roots(node):
             names(root)
     return found
 
 
-def _target_roots(node: Node) -> list[Node]:
+def target_roots(node: Node) -> list[Node]:
+    """The targets a statement or expression binds (its roots: an assignment's lvalues, a `for`'s index...)."""
     if isinstance(node, AssignmentStmt):
         return list(node.lvalues)
     if isinstance(node, OperatorAssignmentStmt):

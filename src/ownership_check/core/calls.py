@@ -541,6 +541,29 @@ def returned_views(views: Sequence[ViewCall[Any] | SliceView[Any]], span: Span, 
     return ir.FromPlace(tmp, span)
 
 
+#: The methods of a kernel a receiver chosen among several kernels is lowered once per kernel for (`kernel_choice`).
+KERNEL_CHOICE_METHODS: Final[frozenset[str]] = frozenset({"launch", "launch_async", "launch_unchecked", PREPARE_METHOD})
+
+
+def kernel_choice(
+    kernels: Sequence[K],
+    lower_one: Callable[[K, ir.Place], ir.Value],
+    holder: ir.Place | None,
+    span: Span,
+    sink: Lowering[E],
+) -> ir.Value:
+    """A kernel method called on a receiver that may be any of `kernels` (`KERNELS[name].launch(...)`, a loop over
+    a display of kernels): one `Branch` arm per kernel, each lowering the call with that kernel (`lower_one`, its
+    result bound to the call's holder there), so each kernel's signature and brand is checked on its own path."""
+    target = holder if holder is not None else sink.temp("value")
+
+    def arm(kernel: K) -> None:
+        bind_target(PlaceTarget(target, span), lower_one(kernel, target), sink)
+
+    sink.emit(ir.Branch(tuple(sink.block(lambda k=k: arm(k)) for k in kernels), span))  # type: ignore[misc]
+    return ir.FromPlace(target, span)
+
+
 def bump_view(
     base: ir.Place, run: int, index: int, span: Span, sink: Lowering[E], sites: dict[int, int]
 ) -> ir.Value:

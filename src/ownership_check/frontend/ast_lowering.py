@@ -86,6 +86,7 @@ from ownership_check.frontend.call_targets import (
 from ownership_check.frontend.computed_reads import dotted as computed_dotted
 from ownership_check.frontend.computed_reads import index_form, item_statement
 from ownership_check.frontend.inert_units import InertUnits
+from ownership_check.frontend.kernel_choices import KernelTable, kernel_tables, name_choices, subscript_choices
 from ownership_check.frontend.memo_shape import MemoParams, memo_params
 from ownership_check.frontend.prescan import (
     FileSummary,
@@ -1283,6 +1284,7 @@ class FileContext:
         self.classes = ModuleClasses(module)  # top-level classes, whose methods' call summaries apply at calls
         self._memo_params: dict[tuple[int, bool], MemoParams | None] = {}  # `memo_params`
         self._module_bound: set[str] | None = None
+        self._kernel_tables: dict[str, KernelTable] | None = None  # `kernel_tables`
         self.functions: dict[str, FunctionNode] = {
             s.name: s for s in module.body if isinstance(s, _FUNCTION_DEFS) and self.classes.plain(s)
         }
@@ -1292,6 +1294,16 @@ class FileContext:
         self._node_qualified: dict[int, str | None] = {}
         self._node_kernel: dict[int, tuple[str, KernelSummary] | None] = {}
         self._declared: frozenset[str] | None = None
+
+    def kernel_tables(self) -> dict[str, KernelTable]:
+        """The module's dict displays of kernels (`kernel_choices.kernel_tables`), by name (once per file)."""
+        if self._kernel_tables is None:
+            def kernel_of(node: ast.expr) -> KernelSummary | None:
+                found = self.kernel(node)
+                return found[1] if found is not None else None
+
+            self._kernel_tables = kernel_tables(self.module, kernel_of)
+        return self._kernel_tables
 
     def memo_params(self, func: ast.FunctionDef, method: bool) -> MemoParams | None:
         """`memo_shape.memo_params` of a function of the module (once per function)."""
@@ -1587,6 +1599,9 @@ class FunctionLowerer(calls.PlaceNaming):
         self.counted_loops: list[tuple[str, str]] = []
         self.tested_indices: set[str] = set()
         self._bump_calls: dict[int, tuple[ir.Place, int, int]] | None = None  # `bump_calls`
+        # the kernel a launch on a receiver chosen among several is lowered for, by the receiver's id
+        self.forced_kernels: dict[int, KernelSummary] = {}
+        self._kernel_names: dict[str, tuple[KernelSummary, ...]] | None = None  # `kernel_choices`
         self.closures: dict[str, calls.NonlocalEffects] = {}  # nested functions that rebind or move `nonlocal`s
         self.defaults: dict[str, parameter_defaults.ParameterDefaults] = {}  # nested functions' place defaults
         self.containers: dict[str, calls.Container] = {}  # names only ever bound to displays (`calls.Container`)
@@ -2548,7 +2563,11 @@ class FunctionLowerer(calls.PlaceNaming):
         return None
 
     def kernel_of(self, node: ast.AST) -> KernelSummary | None:
-        """The kernel `node` names: one defined in this function (or an enclosing one), or a module's."""
+        """The kernel `node` names: one defined in this function (or an enclosing one), or a module's (or the one
+        a launch on a receiver chosen among several is being lowered for, `kernel_choices`)."""
+        forced = self.forced_kernels.get(id(node)) if self.forced_kernels else None
+        if forced is not None:
+            return forced
         if isinstance(node, ast.Name):
             local = self.kernels.get(node.id)
             if local is not None:
@@ -4373,6 +4392,27 @@ class FunctionLowerer(calls.PlaceNaming):
             return one if own not in stored else None
         return None
 
+    def kernel_choices(self, node: ast.expr) -> tuple[KernelSummary, ...]:
+        """The kernels a launch's receiver may be when it is chosen from a collection (`kernel_choices` module)."""
+        tables = self.ctx.kernel_tables()
+        if not tables and not isinstance(node, ast.Name):
+            return ()
+        local = set(self.local_names) if self.unit.kind != "module" else set()
+        if isinstance(node, ast.Subscript):
+            return subscript_choices(node, tables, local)
+        if not isinstance(node, ast.Name):
+            return ()
+        if self._kernel_names is None:
+            unit = self.unit.node
+            body = unit.body if isinstance(unit, ast.FunctionDef | ast.AsyncFunctionDef | ast.Module) else []
+            self._kernel_names = name_choices(body, tables, local, self.module_kernel)
+        return self._kernel_names.get(node.id, ())
+
+    def module_kernel(self, node: ast.expr) -> KernelSummary | None:
+        """A kernel of the module (or an import) a name in a display names."""
+        found = self.ctx.kernel(node)
+        return found[1] if found is not None else None
+
     def bump_calls(self) -> dict[int, tuple[ir.Place, int, int]]:
         """The calls of bump-allocator methods in this unit (`core.bump_alloc`), by id: the receiver's buffer place,
         the call's run and its index in it (computed once per unit)."""
@@ -5541,11 +5581,24 @@ class FunctionLowerer(calls.PlaceNaming):
         method: calls.MethodCall[ast.expr] | None = None
         if isinstance(func, ast.Attribute):
             receiver = func.value
+            receiver_kernel = self.kernel_of(receiver) or class_kernel(self, receiver)
+            if receiver_kernel is None and func.attr in calls.KERNEL_CHOICE_METHODS and not self.kernel_body:
+                choices = self.kernel_choices(receiver)
+                if choices:
+                    # `KERNELS[name].launch(...)`: once per kernel the receiver may be
+                    def one(chosen: KernelSummary, held: ir.Place) -> ir.Value:
+                        self.forced_kernels[id(receiver)] = chosen
+                        try:
+                            return self.plain_call(node, held)
+                        finally:
+                            del self.forced_kernels[id(receiver)]
+
+                    return calls.kernel_choice(choices, one, holder, self.span(node), self)
             method = calls.MethodCall(
                 func.attr,
                 self.ctx.attr_span(func),
                 self.operand(receiver, with_view=False),
-                self.kernel_of(receiver) or class_kernel(self, receiver),
+                receiver_kernel,
                 self.ctx.is_safekernels(receiver),
                 self.item_container(receiver),
                 self.receiver_elements(receiver),

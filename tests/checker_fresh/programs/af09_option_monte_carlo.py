@@ -1,5 +1,5 @@
 # fresh-expect: E0308 at line 92
-# fresh-known-miss: cli,mypy a kernel and its prepared launch looked up in two registries under one computed key (`PAYOFFS[option.kind]`, `self.prepared[option.kind]`), one entry prepared for another kernel: the two lookups are not paired by key
+# idiom: kernels and prepared launches in two registries looked up under one computed key; one entry prepared for another kernel
 """Monte Carlo prices of European options under geometric Brownian motion.
 
 One set of standard normal draws is shared by every contract; each payoff kernel turns a draw
