@@ -66,8 +66,8 @@ def kernel_tables(module: MypyFile, kernel_of: Callable[[Expression], KernelInfo
             stored = [node.lvalue]
         elif isinstance(node, DelStmt):
             stored = [node.expr]
-        for target in stored:
-            for part in tree.walk(target):
+        for lvalue in stored:
+            for part in tree.walk(lvalue):
                 if isinstance(part, IndexExpr) and isinstance(part.base, NameExpr):
                     changed.add(part.base.name)
         if isinstance(node, MemberExpr) and isinstance(node.expr, NameExpr) and node.name not in _READING:

@@ -25,12 +25,15 @@ def kernel_tables(
     bound: dict[str, int] = {}
     displays: dict[str, ast.Dict] = {}
     for stmt in module.body:
-        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target] if isinstance(
-            stmt, ast.AnnAssign) and stmt.value is not None else []
+        if isinstance(stmt, ast.Assign):
+            targets, value = stmt.targets, stmt.value
+        elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+            targets, value = [stmt.target], stmt.value
+        else:
+            continue
         for target in targets:
             if isinstance(target, ast.Name):
                 bound[target.id] = bound.get(target.id, 0) + 1
-                value = stmt.value
                 if isinstance(value, ast.Dict) and value.keys:
                     displays[target.id] = value
     changed: set[str] = set()
