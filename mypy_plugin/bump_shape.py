@@ -28,22 +28,11 @@ from mypy.nodes import (
 )
 
 from mypy_plugin import tree
-from mypy_plugin.call_targets import bound_targets
+from mypy_plugin.call_targets import bound_targets, receiver_path
 from mypy_plugin.memo_shape import stored_names
 from ownership_check.core.bump_alloc import BumpEvent
 
 _LOOPS = (ForStmt, WhileStmt, ListComprehension, SetComprehension, DictionaryComprehension, GeneratorExpr)
-
-
-def _receiver_path(node: Node, receiver: str) -> tuple[str, ...] | None:
-    """`self.a.b` as `("a", "b")` for the receiver's name `self`, else None."""
-    parts: list[str] = []
-    while isinstance(node, MemberExpr):
-        parts.append(node.name)
-        node = node.expr
-    if isinstance(node, NameExpr) and node.name == receiver and parts:
-        return tuple(reversed(parts))
-    return None
 
 
 def _text(expr: Node) -> str | None:
@@ -77,7 +66,7 @@ def bump_buffer(func: FuncDef | None) -> tuple[str, ...] | None:
     value = last.expr
     if not (isinstance(value, IndexExpr) and isinstance(value.index, SliceExpr) and value.index.stride is None):
         return None
-    buffer = _receiver_path(value.base, receiver)
+    buffer = receiver_path(value.base, receiver)
     lower, upper = value.index.begin_index, value.index.end_index
     if buffer is None or not isinstance(lower, NameExpr) or not (
         isinstance(upper, OpExpr) and upper.op == "+" and isinstance(upper.left, NameExpr)
@@ -93,15 +82,15 @@ def bump_buffer(func: FuncDef | None) -> tuple[str, ...] | None:
         if isinstance(stmt, AssignmentStmt) and len(stmt.lvalues) == 1 and isinstance(stmt.lvalues[0], NameExpr) and (
             stmt.lvalues[0].name == start
         ):
-            cursor, taken = _receiver_path(stmt.rvalue, receiver), index
+            cursor, taken = receiver_path(stmt.rvalue, receiver), index
         elif isinstance(stmt, OperatorAssignmentStmt) and stmt.op == "+" and _text(stmt.rvalue) == size:
-            found = _receiver_path(stmt.lvalue, receiver)
+            found = receiver_path(stmt.lvalue, receiver)
             advanced = index if found is not None and found == cursor else advanced
         elif isinstance(stmt, AssignmentStmt) and len(stmt.lvalues) == 1 and isinstance(stmt.rvalue, OpExpr) and (
             stmt.rvalue.op == "+" and isinstance(stmt.rvalue.left, NameExpr)
             and stmt.rvalue.left.name == start and _text(stmt.rvalue.right) == size
         ):
-            found = _receiver_path(stmt.lvalues[0], receiver)
+            found = receiver_path(stmt.lvalues[0], receiver)
             advanced = index if found is not None and found == cursor else advanced
     if cursor is None or not 0 <= taken < advanced:
         return None
@@ -112,7 +101,7 @@ def bump_buffer(func: FuncDef | None) -> tuple[str, ...] | None:
     for node in tree.walk(func.body, skip_scopes=False):
         for target in bound_targets(node):
             if isinstance(target, MemberExpr):
-                cursor_stores += _receiver_path(target, receiver) == cursor
+                cursor_stores += receiver_path(target, receiver) == cursor
     params = {arg.variable.name for arg in func.arguments}
     names = {n.name for n in tree.walk(upper.right) if isinstance(n, NameExpr)}
     if stores.get(start) != 1 or cursor_stores != 1 or receiver in stores:

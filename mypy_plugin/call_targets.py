@@ -897,13 +897,12 @@ class ModuleClasses:
     def _stored_attributes(self) -> frozenset[str]:
         """The attribute names the module stores or deletes anywhere, and `setattr` when it names that function
         (the CLI's `_stored_attributes`)."""
-        from mypy_plugin.lowering import _stored_targets  # it imports this module
 
         found: set[str] = set()
         for node in tree.walk_many(self.module.defs, skip_scopes=False):
             if isinstance(node, NameExpr) and node.name == "setattr":
                 found.add("setattr")
-            for target in _stored_targets(node):
+            for target in tree.stored_targets(node):
                 found |= _stored_members(target)
         return frozenset(found)
 
@@ -926,7 +925,6 @@ class ModuleClasses:
 def _class_body_binds(stmt: Statement, name: str) -> bool:
     """Whether a statement of a class body binds `name` in the class's namespace (the CLI's `_class_body_binds`):
     a bare annotation binds nothing."""
-    from mypy_plugin.lowering import _stored_targets  # it imports this module
 
     if isinstance(stmt, AssignmentStmt) and isinstance(stmt.rvalue, TempNode) and stmt.rvalue.no_rhs:
         return False
@@ -940,7 +938,7 @@ def _class_body_binds(stmt: Statement, name: str) -> bool:
         return any((alias or imported) == name for imported, alias in stmt.names)
     if isinstance(stmt, ImportAll):
         return True
-    return any(name in _stored(t) for node in tree.walk(stmt) for t in _stored_targets(node))
+    return any(name in _stored(t) for node in tree.walk(stmt) for t in tree.stored_targets(node))
 
 
 def _stored_members(target: Expression) -> set[str]:
@@ -963,7 +961,7 @@ def _binds_name(stmt: Statement, name: str) -> bool:
     return False
 
 
-def _receiver_path(expr: Expression | None, receiver: str) -> tuple[str, ...] | None:
+def receiver_path(expr: Expression | None, receiver: str) -> tuple[str, ...] | None:
     """`self.a.b` as `("a", "b")` when rooted at the parameter `receiver`."""
     parts: list[str] = []
     while isinstance(expr, MemberExpr):
@@ -1000,7 +998,7 @@ def _attribute_property(stmt: Statement) -> tuple[str, tuple[str, ...]] | None:
     body = _only_statements(stmt.func)
     if len(body) != 1 or not isinstance(body[0], ReturnStmt):
         return None
-    path = _receiver_path(body[0].expr, receiver)
+    path = receiver_path(body[0].expr, receiver)
     return (stmt.name, path) if path is not None else None
 
 
@@ -1049,7 +1047,7 @@ def _property_returns(stmt: Statement) -> tuple[tuple[tuple[str, ...], ...], boo
             return _harmless(expr.cond, receiver) and value(expr.if_expr) and value(expr.else_expr)
         if isinstance(expr, OpExpr) and expr.op == "or":
             return value(expr.left) and value(expr.right)
-        path = _receiver_path(expr, receiver)
+        path = receiver_path(expr, receiver)
         if path is not None:
             paths.append(path)
             return True
@@ -1088,7 +1086,7 @@ def _accessor_path(stmt: Statement, deques: frozenset[str] = frozenset()) -> tup
     body = _only_statements(stmt)
     if receiver is None or len(body) != 1 or not isinstance(body[0], ReturnStmt):
         return None if receiver is None or not deques else _peek_path(body, receiver, deques)
-    found = _receiver_path(body[0].expr, receiver)
+    found = receiver_path(body[0].expr, receiver)
     return found if found is not None or not deques else _peek_path(body, receiver, deques)
 
 
@@ -1114,7 +1112,7 @@ def _peek_path(body: list[Statement], receiver: str, deques: frozenset[str]) -> 
         return None
     if not isinstance(returned, IndexExpr) or not isinstance(returned.index, IntExpr):
         return None
-    base = _receiver_path(returned.base, receiver)
+    base = receiver_path(returned.base, receiver)
     if base is None or base[-1] not in deques:
         return None
     return calls.peeked_path(base, returned.index.value)
@@ -1134,7 +1132,7 @@ def _deque_attributes(cls: ClassDef) -> frozenset[str]:
             if tree.dotted(node.rvalue.callee) not in ("deque", "collections.deque"):
                 continue
             for target in node.lvalues:
-                path = _receiver_path(target, receiver)
+                path = receiver_path(target, receiver)
                 if path is not None and len(path) == 1:
                     found.add(path[0])
     return frozenset(found)
@@ -1158,8 +1156,8 @@ def _item_path(stmt: Statement) -> tuple[str, ...] | None:
             and len(block) == 1 and isinstance(store := block[0], AssignmentStmt) and len(store.lvalues) == 1
             and isinstance(target := store.lvalues[0], IndexExpr)
             and isinstance(target.index, NameExpr) and target.index.name == key
-            and (stored := _receiver_path(test.operands[1], receiver)) is not None
-            and _receiver_path(target.base, receiver) == stored
+            and (stored := receiver_path(test.operands[1], receiver)) is not None
+            and receiver_path(target.base, receiver) == stored
         ):
             return None
         body = body[1:]
@@ -1168,7 +1166,7 @@ def _item_path(stmt: Statement) -> tuple[str, ...] | None:
     value = body[0].expr
     if not (isinstance(value.index, NameExpr) and value.index.name == key):
         return None
-    found = _receiver_path(value.base, receiver)
+    found = receiver_path(value.base, receiver)
     return found if stored is None or found == stored else None
 
 
@@ -1197,7 +1195,7 @@ def _iterated_attributes(stmt: Statement) -> tuple[tuple[str, ...], ...] | None:
         items = [s.expr.expr for s in body if isinstance(s, ExpressionStmt) and isinstance(s.expr, YieldExpr)]
     else:
         return None
-    paths = tuple(_receiver_path(item, receiver) for item in items)
+    paths = tuple(receiver_path(item, receiver) for item in items)
     if not paths or any(p is None for p in paths):
         return None
     return tuple(p for p in paths if p is not None)

@@ -30,7 +30,6 @@ from mypy.nodes import (
 )
 
 from mypy_plugin import tree
-from mypy_plugin.memo_shape import target_roots
 from mypy_plugin.resolve import KernelInfo
 
 #: A dict display of kernels: each literal key's kernel, in order.
@@ -120,7 +119,7 @@ def name_choices(
             recognised[target.name] = recognised.get(target.name, 0) + 1
 
     for node in tree.walk_many(body):
-        for root in target_roots(node):
+        for root in tree.stored_targets(node):
             for name in _names(root):
                 stores[name] = stores.get(name, 0) + 1
         if isinstance(node, AssignmentStmt) and len(node.lvalues) == 1:

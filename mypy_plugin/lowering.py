@@ -281,7 +281,7 @@ def _binds_names(node: Node) -> set[str]:
     elif isinstance(node, GlobalDecl | NonlocalDecl):
         return set(node.names)
     else:
-        targets = _stored_targets(node)
+        targets = tree.stored_targets(node)
     return {n for t in targets for n in _target_names(t)}
 
 
@@ -291,27 +291,6 @@ def _block_keeps(body: Block, names: set[str]) -> bool:
         if isinstance(sub, FuncItem | ClassDef | Decorator) or _binds_names(sub) & names:
             return False
     return True
-
-
-def _stored_targets(node: Node) -> list[Expression]:
-    """The target expressions one node stores to: assignment, augmented assignment, `for`, `del`, walrus and
-    `with` targets, and the indices of a generator expression or dict comprehension (a list or set comprehension's
-    are those of the generator expression it holds)."""
-    if isinstance(node, AssignmentStmt):
-        return list(node.lvalues)
-    if isinstance(node, OperatorAssignmentStmt):
-        return [node.lvalue]
-    if isinstance(node, ForStmt):
-        return [node.index]
-    if isinstance(node, DelStmt):
-        return [node.expr]
-    if isinstance(node, AssignmentExpr):
-        return [node.target]
-    if isinstance(node, WithStmt):
-        return [t for t in node.target if t is not None]
-    if isinstance(node, GeneratorExpr | DictionaryComprehension):
-        return list(node.indices)
-    return []
 
 
 def _stored_exprs(target: Expression) -> Iterator[Expression]:
@@ -503,9 +482,9 @@ def _built_return(func: FuncItem) -> tuple[str, list[tuple[calls.ContainerKey, E
         return None
     steps: list[tuple[calls.ContainerKey, Expression]] | None = None
     allowed: set[int] = {id(returned)}
-    stored: set[int] = set()  # subscripts stored into or deleted anywhere (`_stored_targets`)
+    stored: set[int] = set()  # subscripts stored into or deleted anywhere (`tree.stored_targets`)
     for node in tree.walk(func.body, skip_scopes=False):
-        for target in _stored_targets(node):
+        for target in tree.stored_targets(node):
             stored.update(id(e) for e in _stored_exprs(target))
     for stmt in body[:-1]:
         if not (isinstance(stmt, AssignmentStmt) and len(stmt.lvalues) == 1):
@@ -538,7 +517,7 @@ def _loop_targets(body: Sequence[Statement], builtin: Callable[[Expression], str
     found: dict[str, str] = {}
     stores: dict[str, int] = {}
     for node in tree.walk_many(list(body)):
-        for stored in _stored_targets(node):
+        for stored in tree.stored_targets(node):
             for part in _stored_exprs(stored):
                 if isinstance(part, NameExpr):
                     stores[part.name] = stores.get(part.name, 0) + 1
@@ -652,7 +631,7 @@ def _registry_binding(body: Sequence[Statement], name: str) -> list[tuple[calls.
         if isinstance(node, MemberExpr) and isinstance(node.expr, NameExpr) and node.expr.name == name:
             if node.name not in _REGISTRY_READS:
                 return None
-        for target in (t for each in _stored_targets(node) for t in _flat_targets(each)):
+        for target in (t for each in tree.stored_targets(node) for t in _flat_targets(each)):
             if isinstance(target, NameExpr) and target.name == name:
                 stores += 1
             elif isinstance(target, IndexExpr) and isinstance(target.base, NameExpr) and target.base.name == name:
@@ -1053,7 +1032,7 @@ def _bound_form(expr: Expression) -> view_bounds.BoundForm | None:
 
 def _stored_members(node: Node) -> Iterator[MemberExpr]:
     """The attribute expressions a statement or comprehension stores to or deletes."""
-    for target in _stored_targets(node):
+    for target in tree.stored_targets(node):
         for stored in _stored_exprs(target):
             if isinstance(stored, MemberExpr):
                 yield stored
@@ -5312,7 +5291,7 @@ class FunctionLowerer(calls.PlaceNaming):
             sub is node or (isinstance(sub, Decorator) and sub.func is node)
             for cls in self.ctx.classes.classes.values() for sub in cls.defs.body
         ):
-            stored = {id(t) for n in nodes for target in _stored_targets(n) for t in _stored_exprs(target)}
+            stored = {id(t) for n in nodes for target in tree.stored_targets(n) for t in _stored_exprs(target)}
             named = [n for n in nodes if isinstance(n, MemberExpr) and n.name == node.name and id(n) not in stored]
         else:
             return False

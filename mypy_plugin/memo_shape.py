@@ -4,29 +4,22 @@ returns in a container that outlives the call, under a key made of some of its p
 from __future__ import annotations
 
 from mypy.nodes import (
-    AssignmentExpr,
     AssignmentStmt,
     ComparisonExpr,
-    DelStmt,
     DictExpr,
-    DictionaryComprehension,
     ExpressionStmt,
-    ForStmt,
     FuncDef,
-    GeneratorExpr,
     IfStmt,
     IndexExpr,
     ListExpr,
     MemberExpr,
     NameExpr,
     Node,
-    OperatorAssignmentStmt,
     ReturnStmt,
     StarExpr,
     Statement,
     StrExpr,
     TupleExpr,
-    WithStmt,
 )
 
 from mypy_plugin import tree
@@ -135,28 +128,9 @@ def stored_names(func: FuncDef) -> list[str]:
             names(target.expr)
 
     for node in tree.walk(func.body, skip_scopes=False):
-        for root in target_roots(node):
+        for root in tree.stored_targets(node):
             names(root)
     return found
-
-
-def target_roots(node: Node) -> list[Node]:
-    """The targets a statement or expression binds (its roots: an assignment's lvalues, a `for`'s index...)."""
-    if isinstance(node, AssignmentStmt):
-        return list(node.lvalues)
-    if isinstance(node, OperatorAssignmentStmt):
-        return [node.lvalue]
-    if isinstance(node, ForStmt):
-        return [node.index]
-    if isinstance(node, DelStmt):
-        return [node.expr]
-    if isinstance(node, AssignmentExpr):
-        return [node.target]
-    if isinstance(node, WithStmt):
-        return [t for t in node.target if t is not None]
-    if isinstance(node, GeneratorExpr | DictionaryComprehension):
-        return list(node.indices)
-    return []
 
 
 def _persistent(store: str, func: FuncDef, receiver: str | None, module_names: set[str]) -> bool:

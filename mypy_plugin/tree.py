@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from mypy.nodes import (
+    AssignmentExpr,
     AssignmentStmt,
     Block,
     BreakStmt,
@@ -22,11 +23,14 @@ from mypy.nodes import (
     ComparisonExpr,
     ContinueStmt,
     Decorator,
+    DelStmt,
+    DictionaryComprehension,
     Expression,
     ExpressionStmt,
     FloatExpr,
     ForStmt,
     FuncDef,
+    GeneratorExpr,
     IfStmt,
     IndexExpr,
     IntExpr,
@@ -35,6 +39,7 @@ from mypy.nodes import (
     MemberExpr,
     NameExpr,
     Node,
+    OperatorAssignmentStmt,
     OpExpr,
     OverloadedFuncDef,
     PassStmt,
@@ -43,6 +48,7 @@ from mypy.nodes import (
     StrExpr,
     TupleExpr,
     WhileStmt,
+    WithStmt,
 )
 from mypy.patterns import Pattern
 
@@ -213,3 +219,24 @@ def callee_text(expr: Node) -> str | None:
         base = callee_text(expr.expr)
         return None if base is None else f"{base}.{expr.name}"
     return expr.name if isinstance(expr, NameExpr) else None
+
+
+def stored_targets(node: Node) -> list[Expression]:
+    """The target expressions one node stores to: assignment, augmented assignment, `for`, `del`, walrus and
+    `with` targets, and the indices of a generator expression or dict comprehension (a list or set comprehension's
+    are those of the generator expression it holds)."""
+    if isinstance(node, AssignmentStmt):
+        return list(node.lvalues)
+    if isinstance(node, OperatorAssignmentStmt):
+        return [node.lvalue]
+    if isinstance(node, ForStmt):
+        return [node.index]
+    if isinstance(node, DelStmt):
+        return [node.expr]
+    if isinstance(node, AssignmentExpr):
+        return [node.target]
+    if isinstance(node, WithStmt):
+        return [t for t in node.target if t is not None]
+    if isinstance(node, GeneratorExpr | DictionaryComprehension):
+        return list(node.indices)
+    return []

@@ -7,20 +7,10 @@ import ast
 from collections.abc import Callable, Iterator
 
 from ownership_check.core.bump_alloc import BumpEvent
+from ownership_check.frontend.call_targets import receiver_path
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 _LOOPS = (ast.For, ast.AsyncFor, ast.While, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
-
-
-def _receiver_path(node: ast.expr, receiver: str) -> tuple[str, ...] | None:
-    """`self.a.b` as `("a", "b")` for the receiver's name `self`, else None."""
-    parts: list[str] = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if isinstance(node, ast.Name) and node.id == receiver and parts:
-        return tuple(reversed(parts))
-    return None
 
 
 def bump_buffer(func: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...] | None:
@@ -38,7 +28,7 @@ def bump_buffer(func: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...]
     value = last.value
     if not (isinstance(value, ast.Subscript) and isinstance(value.slice, ast.Slice) and value.slice.step is None):
         return None
-    buffer = _receiver_path(value.value, receiver)
+    buffer = receiver_path(value.value, receiver)
     lower, upper = value.slice.lower, value.slice.upper
     if buffer is None or not isinstance(lower, ast.Name) or not (
         isinstance(upper, ast.BinOp) and isinstance(upper.op, ast.Add)
@@ -52,15 +42,15 @@ def bump_buffer(func: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...]
         if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) and (
             stmt.targets[0].id == start
         ):
-            cursor, taken = _receiver_path(stmt.value, receiver), index
+            cursor, taken = receiver_path(stmt.value, receiver), index
         elif isinstance(stmt, ast.AugAssign) and isinstance(stmt.op, ast.Add) and ast.dump(stmt.value) == size:
-            found = _receiver_path(stmt.target, receiver)
+            found = receiver_path(stmt.target, receiver)
             advanced = index if found is not None and found == cursor else advanced
         elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.value, ast.BinOp) and (
             isinstance(stmt.value.op, ast.Add) and isinstance(stmt.value.left, ast.Name)
             and stmt.value.left.id == start and ast.dump(stmt.value.right) == size
         ):
-            found = _receiver_path(stmt.targets[0], receiver)
+            found = receiver_path(stmt.targets[0], receiver)
             advanced = index if found is not None and found == cursor else advanced
     if cursor is None or not 0 <= taken < advanced:
         return None
@@ -70,7 +60,7 @@ def bump_buffer(func: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...]
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store | ast.Del):
             stores[node.id] = stores.get(node.id, 0) + 1
         elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store | ast.Del):
-            cursor_stores += _receiver_path(node, receiver) == cursor
+            cursor_stores += receiver_path(node, receiver) == cursor
     params = {a.arg for a in (*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs)}
     names = {n.id for n in ast.walk(upper.right) if isinstance(n, ast.Name)}
     if stores.get(start) != 1 or cursor_stores != 1 or receiver in stores:

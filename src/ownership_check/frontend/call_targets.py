@@ -822,7 +822,7 @@ def _binds_name(stmt: ast.stmt, name: str) -> bool:
     return False
 
 
-def _receiver_path(node: ast.expr | None, receiver: str) -> tuple[str, ...] | None:
+def receiver_path(node: ast.expr | None, receiver: str) -> tuple[str, ...] | None:
     """`self.a.b` as `("a", "b")` when rooted at the parameter `receiver`."""
     parts: list[str] = []
     while isinstance(node, ast.Attribute):
@@ -860,7 +860,7 @@ def _attribute_property(stmt: ast.stmt) -> tuple[str, tuple[str, ...]] | None:
     body = _only_statements(stmt)
     if len(body) != 1 or not isinstance(body[0], ast.Return):
         return None
-    path = _receiver_path(body[0].value, receiver)
+    path = receiver_path(body[0].value, receiver)
     return (stmt.name, path) if path is not None else None
 
 
@@ -911,7 +911,7 @@ def _property_returns(stmt: ast.stmt) -> tuple[tuple[tuple[str, ...], ...], bool
             return _harmless(node.test, receiver) and value(node.body) and value(node.orelse)
         if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or):
             return all(value(v) for v in node.values)
-        path = _receiver_path(node, receiver)
+        path = receiver_path(node, receiver)
         if path is not None:
             paths.append(path)
             return True
@@ -948,7 +948,7 @@ def _accessor_path(stmt: ast.stmt, deques: frozenset[str] = frozenset()) -> tupl
     body = _only_statements(stmt)
     if receiver is None or len(body) != 1 or not isinstance(body[0], ast.Return):
         return None if receiver is None or not deques else _peek_path(body, receiver, deques)
-    found = _receiver_path(body[0].value, receiver)
+    found = receiver_path(body[0].value, receiver)
     return found if found is not None or not deques else _peek_path(body, receiver, deques)
 
 
@@ -974,7 +974,7 @@ def _peek_path(body: list[ast.stmt], receiver: str, deques: frozenset[str]) -> t
         return None
     if not isinstance(returned, ast.Subscript) or not isinstance(returned.slice, ast.Constant):
         return None
-    base = _receiver_path(returned.value, receiver)
+    base = receiver_path(returned.value, receiver)
     index = returned.slice.value
     if base is None or base[-1] not in deques or type(index) is not int:
         return None
@@ -996,7 +996,7 @@ def _deque_attributes(cls: ast.ClassDef) -> frozenset[str]:
             if not (isinstance(value, ast.Call) and _dotted(value.func) in ("deque", "collections.deque")):
                 continue
             for target in targets:
-                path = _receiver_path(target, receiver)
+                path = receiver_path(target, receiver)
                 if path is not None and len(path) == 1:
                     found.add(path[0])
     return frozenset(found)
@@ -1023,8 +1023,8 @@ def _item_path(stmt: ast.stmt) -> tuple[str, ...] | None:
             and isinstance(store, ast.Assign) and len(store.targets) == 1
             and isinstance(target := store.targets[0], ast.Subscript)
             and isinstance(target.slice, ast.Name) and target.slice.id == key
-            and (stored := _receiver_path(test.comparators[0], receiver)) is not None
-            and _receiver_path(target.value, receiver) == stored
+            and (stored := receiver_path(test.comparators[0], receiver)) is not None
+            and receiver_path(target.value, receiver) == stored
         ):
             return None
         body = body[1:]
@@ -1033,7 +1033,7 @@ def _item_path(stmt: ast.stmt) -> tuple[str, ...] | None:
     value = body[0].value
     if not (isinstance(value.slice, ast.Name) and value.slice.id == key):
         return None
-    found = _receiver_path(value.value, receiver)
+    found = receiver_path(value.value, receiver)
     return found if stored is None or found == stored else None
 
 
@@ -1057,7 +1057,7 @@ def _iterated_attributes(stmt: ast.stmt) -> tuple[tuple[str, ...], ...] | None:
         items = [s.value.value for s in body if isinstance(s, ast.Expr) and isinstance(s.value, ast.Yield)]
     else:
         return None
-    paths = tuple(_receiver_path(item, receiver) for item in items)
+    paths = tuple(receiver_path(item, receiver) for item in items)
     if not paths or any(p is None for p in paths):
         return None
     return tuple(p for p in paths if p is not None)
