@@ -1734,6 +1734,19 @@ def _classes_defining(
     return tuple(found.values())
 
 
+def held_object_method(lowerer: FunctionLowerer, func: MemberExpr) -> tuple[ClassDef, FuncDef] | None:
+    """`self.workspace.get` of an object an attribute holds: the one class defining the method and its definition
+    (the CLI's `held_object_method`)."""
+    root = _root_name(func.expr)
+    classes = lowerer.ctx.classes
+    if root is None or root in classes.classes or _bound_by_import(classes.module, root):
+        return None
+    if not callables.dispatched_method_name(func.name):
+        return None
+    found = {id(d): (cls, d) for cls in classes.classes.values() if (d := classes.method(cls, func.name)) is not None}
+    return next(iter(found.values())) if len(found) == 1 else None
+
+
 def receiver_property(
     lowerer: FunctionLowerer, name: str, attr: str
 ) -> tuple[tuple[tuple[str, ...], ...], bool] | None:

@@ -120,6 +120,7 @@ from mypy_plugin.call_targets import (
     constructor_summary,
     context_methods,
     generated_fields,
+    held_object_method,
     method_summaries,
     module_registries,
     phase_summary,
@@ -5331,6 +5332,12 @@ class FunctionLowerer(calls.PlaceNaming):
             symbol = cls.info.get(func.name)
             decorated, name = (symbol.node if symbol is not None else None), f"{cls.name}.{func.name}"
             receiver = (self.memo_token(func.expr),)
+        elif isinstance(func, MemberExpr) and isinstance(func.expr, MemberExpr):
+            # `self.workspace.get(n)` of an object an attribute holds (the CLI's)
+            held = held_object_method(self, func)
+            if held is None:
+                return None
+            decorated, name, receiver = held[1], f"{held[0].name}.{func.name}", (None,)
         if isinstance(decorated, FuncDef):
             # a hand-written cache keyed by some of its parameters (`memo_shape`): their tokens key the call
             shape = self.ctx.memo_params(decorated, bool(receiver))

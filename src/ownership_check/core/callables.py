@@ -611,7 +611,13 @@ def dispatches_by_name(method: str, receiver: Operand[E]) -> bool:
     `Branch` arm apiece (`AppliedSummary.others`), the conservative reading of duck typing.  Never for a
     safekernels value (its methods are the library's), a name the ownership table knows, or a dunder other than
     `__call__` (`layer(x)` of an object whose class defines `__call__`)."""
-    if receiver.device or method in TABLE_METHOD_NAMES:
+    return not receiver.device and dispatched_method_name(method)
+
+
+def dispatched_method_name(method: str) -> bool:
+    """The name half of `dispatches_by_name`: a method name the module's classes may answer (not one the ownership
+    table knows, not a dunder other than `__call__`)."""
+    if method in TABLE_METHOD_NAMES:
         return False
     return method == "__call__" or not method.startswith("__")
 

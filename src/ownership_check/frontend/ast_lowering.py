@@ -73,6 +73,7 @@ from ownership_check.frontend.call_targets import (
     constructor_summary,
     context_methods,
     generated_fields,
+    held_object_method,
     method_summaries,
     module_registries,
     phase_summary,
@@ -5523,6 +5524,13 @@ class FunctionLowerer(calls.PlaceNaming):
                 return None
             found, name = self.ctx.classes.method(cls, func.attr), f"{cls.name}.{func.attr}"
             receiver = (self.memo_token(func.value),)
+        elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Attribute):
+            # `self.workspace.get(n)` of an object an attribute holds: the one class defining the method, on a
+            # receiver the key cannot name (two such calls may be on one object)
+            held = held_object_method(self, func)
+            if held is None:
+                return None
+            found, name, receiver = held[1], f"{held[0].name}.{func.attr}", (None,)
         if not isinstance(found, ast.FunctionDef):
             return None
         if not found.decorator_list:

@@ -1453,6 +1453,19 @@ def _classes_defining(
     return tuple(found.values())
 
 
+def held_object_method(lowerer: FunctionLowerer, func: ast.Attribute) -> tuple[ast.ClassDef, ast.FunctionDef] | None:
+    """`self.workspace.get` of an object an attribute holds: the one class of the module defining the method and its
+    definition, when exactly one does (the by-name dispatch `_classes_defining` follows), else None."""
+    root = _root_name(func.value)
+    classes = lowerer.ctx.classes
+    if root is None or root in classes.classes or root in lowerer.ctx.summary.imports:
+        return None
+    if not callables.dispatched_method_name(func.attr):
+        return None
+    found = {id(d): (cls, d) for cls in classes.classes.values() if (d := classes.method(cls, func.attr)) is not None}
+    return next(iter(found.values())) if len(found) == 1 else None
+
+
 def receiver_property(
     lowerer: FunctionLowerer, name: str, attr: str
 ) -> tuple[tuple[tuple[str, ...], ...], bool] | None:

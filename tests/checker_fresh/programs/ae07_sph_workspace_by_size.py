@@ -1,5 +1,5 @@
 # fresh-expect: E0499 at line 88
-# fresh-known-miss: cli,mypy a hand-written cache method called on an attribute of the receiver (`self.workspace.get("density", self.n)`, keyed by `n` only): memoised calls are followed on a name's methods only
+# idiom: a hand-written cache method called on an attribute of the receiver (`self.workspace.get("density", self.n)`, keyed by `n` only) (found since the twentieth session: a hand-written cache method on an object an attribute holds)
 """A toy 1-D smoothed-particle hydrodynamics step.
 
 Particles on a line carry a position and a velocity.  Each step estimates every particle's density
