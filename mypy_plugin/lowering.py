@@ -331,12 +331,40 @@ def _try_parts(stmt: Statement) -> tuple[list[Statement], list[Statement], list[
     return stmt.body.body, orelse, final
 
 
-def _phase_def(func: FuncDef, body: list[Statement]) -> FuncDef:
-    """A function of `func`'s parameters whose body is one part of `func`'s body (the CLI's `_phase_def`)."""
+def _phase_def(func: FuncDef, body: list[Statement], after: list[Statement] | None = None) -> FuncDef:
+    """A function of `func`'s parameters whose body is one part of `func`'s body (the CLI's `_phase_def`: the part
+    before the `yield` returns what it keeps across it for `after`)."""
+    kept = _kept_across_yield(func, body, after) if after is not None else []
+    if kept:
+        value: Expression = kept[0] if len(kept) == 1 else TupleExpr(list(kept))
+        value.set_line(body[-1] if body else func)
+        returned = ReturnStmt(value)
+        returned.set_line(body[-1] if body else func)
+        body = [*body, returned]
     typ = func.type if isinstance(func.type, FunctionLike) else None
     made = FuncDef(func.name, func.arguments, Block(body or [PassStmt()]), typ)
     made.set_line(func)
     return made
+
+
+def _kept_across_yield(func: FuncDef, before: list[Statement], after: list[Statement]) -> list[NameExpr]:
+    """The locals `before` binds to a call's result that `after` reads (the CLI's `_kept_across_yield`), as the
+    name expressions `after` reads them by, in name order."""
+    params = {a.variable.name for a in func.arguments}
+    bound = {
+        lv.name
+        for stmt in before
+        for node in tree.walk(stmt)
+        if isinstance(node, AssignmentStmt) and isinstance(node.rvalue, CallExpr)
+        for lv in node.lvalues
+        if isinstance(lv, NameExpr)
+    }
+    read: dict[str, NameExpr] = {}
+    for stmt in after:
+        for node in tree.walk(stmt):
+            if isinstance(node, NameExpr) and node.name in bound and node.name not in params:
+                read.setdefault(node.name, node)
+    return [read[name] for name in sorted(read)]
 
 
 def _rebound_names(func: FuncItem) -> set[str]:
@@ -3206,7 +3234,7 @@ class FunctionLowerer(calls.PlaceNaming):
             return None
         return node.func
 
-    def with_phases(self, expr: Expression) -> tuple[Callable[[], None], Callable[[], None]] | None:
+    def with_phases(self, expr: Expression) -> tuple[Callable[[ir.Place], None], Callable[[], None]] | None:
         """What a `@contextlib.contextmanager` generator of the module with one `yield` does before it and after it,
         applied when entering the item and leaving the block (the CLI's `with_phases`)."""
         func = self.context_generator(expr) if not self.kernel_body else None
@@ -3220,7 +3248,7 @@ class FunctionLowerer(calls.PlaceNaming):
             split = calls.with_phases(func.body.body, _is_yield_statement, _try_parts)
             if split is None:
                 return None
-            built = classes.memo.phases[id(func)] = (_phase_def(func, split[0]), _phase_def(func, split[1]))
+            built = classes.memo.phases[id(func)] = (_phase_def(func, split[0], split[1]), _phase_def(func, split[1]))
         args = tuple(
             self.operand(arg, keyword if kind == ARG_NAMED else None, kind in (ARG_STAR, ARG_STAR2))
             for arg, kind, keyword in zip(expr.args, expr.arg_kinds, expr.arg_names, strict=True)
@@ -3231,7 +3259,7 @@ class FunctionLowerer(calls.PlaceNaming):
             return None
         entering, leaving = applied[0], applied[1]
         return (
-            lambda: apply_summary(entering, expr, span, self),
+            lambda kept: apply_summary(entering, expr, span, self, kept),
             lambda: apply_summary(leaving, expr, span, self),
         )
 

@@ -961,8 +961,9 @@ class WithItem(Generic[E]):
     entered: Callable[[], ir.Value] | None = None
     exit_stack: bool = False  # `contextlib.ExitStack()`: what the body registers with it runs when the block is left
     # a `@contextlib.contextmanager` generator of the module (`with_phases`): what its body does before its
-    # `yield` (emitted when the item is entered) and after it (when the block is left, however)
-    phases: tuple[Callable[[], None], Callable[[], None]] | None = None
+    # `yield` (emitted when the item is entered, given the place that holds for the block what it keeps across the
+    # `yield`) and after it (when the block is left, however)
+    phases: tuple[Callable[[ir.Place], None], Callable[[], None]] | None = None
     # `with staged(pf) as ready:` of such a generator yielding its parameter bound to the plain name `pf`, neither
     # name rebound in the block: (`ready` as written, the name `pf` is): `ready` is `pf` in the block, attribute
     # paths included (`ready.staging` is `pf.staging`), so what a method called on either does to them is seen
@@ -3345,7 +3346,12 @@ def lower_with(items: Sequence[WithItem[E]], body: Callable[[], ir.Block], span:
                 sink.emit(ir.Use(value.source, value.span))  # `with lock:` reads `lock`
             if item.phases is not None:
                 entering, leaving = item.phases
-                entering()
+                # what the generator keeps in its locals across the `yield` (an op it syncs after it) is held for
+                # the block: its loans last until the rest of the body has run
+                kept = sink.temp("with")
+                entering(kept)
+                sink.emit(ir.Bind((kept,), (ir.Fresh("op"),), span))
+                released.append(ir.Del(kept, span))
                 # one op (a one-armed `Branch`), so the exits' reversal below keeps its own order
                 released.append(ir.Branch((sink.block(leaving),), span))
         else:

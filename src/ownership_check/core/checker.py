@@ -939,7 +939,15 @@ class _Analysis:
         return None
 
     def holder_text(self, loan: Loan) -> str | None:
-        return loan.holder_key if loan.holder_obj and self.info(loan.holder_obj).kind in _OP_KINDS else None
+        """The name of the op holding `loan`, for a help text; None for a place the user never named (a `with`
+        statement's hold on what its context manager keeps)."""
+        if not self.op_held(loan):
+            return None
+        return None if loan.holder_key.startswith("$") else loan.holder_key
+
+    def op_held(self, loan: Loan) -> bool:
+        """Whether a pending op holds `loan` (not an element guard of `get_mut`)."""
+        return loan.holder_obj is not None and loan.holder_obj != "" and self.info(loan.holder_obj).kind in _OP_KINDS
 
     # --- transfer -------------------------------------------------------------------------------------------
 
@@ -1458,7 +1466,7 @@ class _Analysis:
                                 op.mutable,
                                 self.holder_text(loan),
                                 self.later_use(loan, node),
-                                None if self.holder_text(loan) else loan.holder_key,
+                                None if self.op_held(loan) else loan.holder_key,
                             )
                         )
                         break

@@ -1195,13 +1195,37 @@ def _try_parts(stmt: ast.stmt) -> tuple[list[ast.stmt], list[ast.stmt], list[ast
     return (stmt.body, stmt.orelse, stmt.finalbody) if isinstance(stmt, ast.Try) else None
 
 
-def _phase_def(func: ast.FunctionDef, body: list[ast.stmt]) -> ast.FunctionDef:
+def _phase_def(func: ast.FunctionDef, body: list[ast.stmt], after: list[ast.stmt] | None = None) -> ast.FunctionDef:
     """A function of `func`'s parameters whose body is one part of `func`'s body (`calls.with_phases`), under its
-    name and at its place (its statements keep theirs)."""
+    name and at its place (its statements keep theirs).  For the part before the `yield` (`after`: the part after
+    it), what it keeps across the `yield` is returned: the locals it binds to a call's result that `after` reads
+    (`op = k.launch_async(...)` synced in the `finally`), so the `with` statement holds their loans for its block."""
+    kept = sorted(_kept_across_yield(func, body, after)) if after is not None else []
+    if kept:
+        names: list[ast.expr] = [ast.Name(name, ast.Load()) for name in kept]
+        value: ast.expr = names[0] if len(names) == 1 else ast.Tuple(names, ast.Load())
+        body = [*body, ast.Return(value)]
+        for node in ast.walk(body[-1]):
+            ast.copy_location(node, body[-2] if len(body) > 1 else func)
     made = ast.FunctionDef(
         name=func.name, args=func.args, body=body or [ast.Pass()], decorator_list=[], returns=None
     )
     return ast.copy_location(made, func)
+
+
+def _kept_across_yield(func: ast.FunctionDef, before: list[ast.stmt], after: list[ast.stmt]) -> set[str]:
+    """The locals `before` binds to a call's result (`op = k.launch_async(...)`) that `after` reads."""
+    params = {a.arg for a in (*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs)}
+    bound = {
+        t.id
+        for stmt in before
+        for node in ast.walk(stmt)
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
+        for t in node.targets
+        if isinstance(t, ast.Name)
+    }
+    read = {n.id for stmt in after for n in ast.walk(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    return (bound & read) - params
 
 
 def _bind_call(func: FunctionNode, call: ast.Call, method: bool = False) -> dict[str, ast.expr]:
@@ -3432,7 +3456,7 @@ class FunctionLowerer(calls.PlaceNaming):
             return None
         return func if self.ctx.qualify(func.decorator_list[0]) in calls.CONTEXT_MANAGER_DECORATORS else None
 
-    def with_phases(self, node: ast.expr) -> tuple[Callable[[], None], Callable[[], None]] | None:
+    def with_phases(self, node: ast.expr) -> tuple[Callable[[ir.Place], None], Callable[[], None]] | None:
         """`with staged(pf, raw):` of a `@contextlib.contextmanager` generator of the module with one `yield`: what
         its body does before the `yield` and after it (`calls.with_phases`), each lowered as a function of its
         parameters whose summary is applied with the call's operands (`phase_summary`), when entering the item and
@@ -3448,7 +3472,7 @@ class FunctionLowerer(calls.PlaceNaming):
             split = calls.with_phases(func.body, _is_yield_statement, _try_parts)
             if split is None:
                 return None
-            built = classes.memo.phases[id(func)] = (_phase_def(func, split[0]), _phase_def(func, split[1]))
+            built = classes.memo.phases[id(func)] = (_phase_def(func, split[0], split[1]), _phase_def(func, split[1]))
         args = tuple(self.operand(a.value, a.keyword, bool(a.star)) for a in call_args(node))
         span = self.span(node)
         applied = [phase_summary(self, phase, args, span) for phase in built if isinstance(phase, ast.FunctionDef)]
@@ -3456,7 +3480,7 @@ class FunctionLowerer(calls.PlaceNaming):
             return None
         entering, leaving = applied[0], applied[1]
         return (
-            lambda: apply_summary(entering, node, span, self),
+            lambda kept: apply_summary(entering, node, span, self, kept),
             lambda: apply_summary(leaving, node, span, self),
         )
 
