@@ -133,6 +133,7 @@ from mypy_plugin.call_targets import (
 )
 from mypy_plugin.computed_reads import dotted as computed_dotted
 from mypy_plugin.computed_reads import index_form, item_statement
+from mypy_plugin.item_changes import EVERY, changed_items
 from mypy_plugin.kernel_choices import KernelTable, kernel_tables, name_choices, subscript_choices
 from mypy_plugin.memo_shape import MemoParams, memo_params
 from ownership_check.core import (
@@ -1207,6 +1208,28 @@ def _values_receiver(expr: Expression, method: str = "values") -> str | None:
     return None
 
 
+def _literal_keys(expr: Expression) -> tuple[calls.ContainerKey, ...] | None:
+    """The keys of a dict display when every one is a string or integer literal (the CLI's `_literal_keys`)."""
+    if not isinstance(expr, DictExpr) or not expr.items:
+        return None
+    keys = [_key_literal(k) if k is not None else None for k, _ in expr.items]
+    return tuple(k for k in keys if k is not None) if all(k is not None for k in keys) else None
+
+
+def _arm_read(expr: IndexExpr, arm: Expression) -> IndexExpr:
+    """`expr`'s container read under one arm of its conditional key (the CLI's `_arm_read`)."""
+    reads: dict[int, IndexExpr] = _ARM_READS.setdefault(id(expr), {})
+    if id(arm) not in reads:
+        read = IndexExpr(expr.base, arm)
+        read.set_line(expr)
+        reads[id(arm)] = read
+    return reads[id(arm)]
+
+
+#: The synthetic reads `_arm_read` made, per subscript node (mypy nodes take no new attributes).
+_ARM_READS: dict[int, dict[int, IndexExpr]] = {}
+
+
 def _key_literal(expr: Expression | None) -> calls.ContainerKey | None:
     """A subscript's literal key: an integer (`pair[-1]`) or a string (`bufs["out"]`)."""
     if isinstance(expr, StrExpr):
@@ -1498,6 +1521,7 @@ class FunctionLowerer(calls.PlaceNaming):
         # `self.attr` holding a display of prepared launches `__init__` stored: attribute -> its item count
         self.stored: dict[str, int] = {}
         self.plain_stored: set[str] = set()  # those of them that are list (tuple) displays of other values
+        self.stored_keys: dict[str, tuple[object, ...]] = {}  # the keys of those that are dict displays
         # names bound once to a tuple/list display of literals: the keys of `dict(zip(names, values))` (the CLI's)
         self.key_lists: dict[str, Expression] = {}
         # `args.append(c)` of a list display grown in one statement list: (name, first index, items)
@@ -2475,6 +2499,7 @@ class FunctionLowerer(calls.PlaceNaming):
                 place, origin = ir.Place(self.name(first.name), (attr,)), ir.Place(self.name(first.name), (source,))
                 self.emit(ir.Bind((place,), (ir.FromPlace(origin, span_of(first)),), span_of(first)))
         items: dict[str, tuple[str, ...]] = {}  # displays of prepared launches (the CLI's `init_items`)
+        keys: dict[str, tuple[object, ...]] = {}  # the keys of the dict displays among them (`init_item_keys`)
         for stmt in init.body.body:
             if not (isinstance(stmt, AssignmentStmt) and len(stmt.lvalues) == 1):
                 continue
@@ -2503,10 +2528,23 @@ class FunctionLowerer(calls.PlaceNaming):
             ):
                 # `self.fields = [a, b]`: a list (tuple) display, each item an object of its own in the other methods
                 items.setdefault(target.name, ("",) * len(values))
+            elif target.expr.name == receiver and values and _literal_keys(value) is not None:
+                # `self.buffers = {"counts": a, "freqs": b}`: a dict display under literal keys, the same
+                items.setdefault(target.name, ("",) * len(values))
+            if target.expr.name == receiver and isinstance(value, DictExpr | DictionaryComprehension):
+                keys.setdefault(target.name, _literal_keys(value) or ())
         items = {attr: kernels for attr, kernels in items.items() if stores.get(attr) == 1}
+        # (but those whose container this method may change: `item_changes`)
+        methods = {
+            m.name: m for d in cls.defs.body if isinstance(m := (d.func if isinstance(d, Decorator) else d), FuncDef)
+        }
+        changed = changed_items(func, first.name, methods)
+        items = {attr: kernels for attr, kernels in items.items() if attr not in changed and EVERY not in changed}
         self.stored = {attr: len(kernels) for attr, kernels in items.items()}
         self.plain_stored = {attr for attr, kernels in items.items() if not any(kernels)}
-        for op in init_state.stored_items(self.name(first.name), items, span_of(first)):
+        self.stored_keys = {attr: found_keys for attr, found_keys in keys.items() if attr in items}
+        # (a call summary's lowering keeps the items of displays of other values the receiver's paths, as the CLI's)
+        for op in init_state.stored_items(self.name(first.name), items, span_of(first), self.unit.name is None):
             self.emit(op)
         if self.unit.name is None:  # checked itself, not a call summary's lowering (as the CLI's `init_facts`)
             single = frozenset(attr for attr, count in stores.items() if count == 1)
@@ -4795,6 +4833,14 @@ class FunctionLowerer(calls.PlaceNaming):
         if isinstance(expr, IndexExpr) and not isinstance(expr.index, SliceExpr | TupleExpr):
             index = expr.index
             key = _key_literal(index)
+            if isinstance(index, ConditionalExpr):
+                # `bufs["a" if flag else "b"]`: the item under either key (the CLI's rule)
+                arms = (_arm_read(expr, index.if_expr), _arm_read(expr, index.else_expr))
+                return self._alternatives((index.cond,), arms, span, depth)
+            if isinstance(index, OpExpr) and index.op in ("and", "or"):
+                # `bufs[into or "freqs"]`
+                arms = (_arm_read(expr, index.left), _arm_read(expr, index.right))
+                return self._alternatives((index.left,), arms, span, depth)
             if (
                 isinstance(expr.base, NameExpr)
                 and (body := self.factories.get(expr.base.name)) is not None
@@ -4811,13 +4857,15 @@ class FunctionLowerer(calls.PlaceNaming):
                 # `reg["y"]` of `def __getitem__(self, name): return self._bufs[name]`: the item of `reg._bufs`
                 return calls.accessor_choices(expr, expr.base, receiver_place, paths, span, key)
             stored = self.stored_items(expr.base)
-            plain = isinstance(expr.base, MemberExpr) and expr.base.name in self.plain_stored
-            if stored is not None and (not plain or _int_literal(index) is not None):
+            if stored is not None and isinstance(expr.base, MemberExpr):
                 # `self.prepared[mode]` of a display of prepared launches `__init__` stored: any of its items
-                # (`self.fields[0]` of a list display of other values: the item the literal names; a computed index
-                # of one is not followed, `self.fields[i % 2]` and `self.fields[(i + 1) % 2]` being distinct)
-                literal = _int_literal(index) if plain else None
-                return init_state.item_choices(expr, expr.base, index, *stored, span, literal)
+                # (`self.fields[0]`, `self.buffers["freqs"]`: the item the literal names; the CLI's rule)
+                attr = expr.base.name
+                followed, position = init_state.item_position(
+                    self.stored_keys.get(attr), attr in self.plain_stored, key, _int_literal(index), stored[1]
+                )
+                if followed:
+                    return init_state.item_choices(expr, expr.base, index, *stored, span, position)
             literal = _int_literal(index)
             items = self.literal_display(expr.base)
             if items is not None:

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import TypeVar
+from typing import Final, TypeVar
 
 from ownership_check.core import ir
 from ownership_check.core.call_effects import CallSummary, StoredItems
@@ -281,18 +281,47 @@ def comprehension_kernels(
     return tuple(item for item in items if item is not None)
 
 
+#: Methods of a list or dict that read it and change nothing: a method calling only these on `self.attr` keeps the
+#: items `__init__` stored there (`item_position`); any other method call on it, a store or `del` under a key, or
+#: the container handed on as a value makes its items unknown in that method (`ItemUse`).
+READING_METHODS: Final[frozenset[str]] = frozenset({"get", "keys", "values", "items", "copy", "count", "index"})
+
+
+def item_position(
+    keys: Sequence[object] | None, plain: bool, key: object, int_literal: int | None, count: int
+) -> tuple[bool, int | None]:
+    """Which item `self.attr[key]` reads of a display `__init__` stored (`count` items; `keys`: a dict display's
+    literal keys in order, None for a list or tuple display): (whether the read is followed at all, the position
+    it names or None for any item).  A display of prepared launches is followed under any key (any item when the
+    key is not one of its literals); a display of other values only under a literal key it has (a list's integer
+    index, negative ones counted from its end; a dict's key), each item one object of its own."""
+    if keys is not None:
+        position = keys.index(key) if key is not None and key in keys else None
+    elif int_literal is not None and -count <= int_literal < count:
+        position = int_literal % count
+    else:
+        position = None
+    if plain:
+        return position is not None, position
+    return True, position
+
+
 def item_places(base: ir.Place, count: int) -> tuple[ir.Place, ...]:
     """The places of the items of a display of prepared launches `__init__` stored at `base` (`self.prepared`)."""
     return tuple(ir.Place(base.root, (*base.attrs, f"[{i}]"), f"{base.text}[{i}]") for i in range(count))
 
 
-def stored_items(receiver: str, items: Mapping[str, tuple[str, ...]], span: Span) -> tuple[ir.Op, ...]:
+def stored_items(
+    receiver: str, items: Mapping[str, tuple[str, ...]], span: Span, plain: bool = True
+) -> tuple[ir.Op, ...]:
     """The ops a method starts with for the displays `__init__` stored (`items`: attribute -> the kernel each item
     was prepared for, in order, "" for an item that is a plain name, `self.fields = [a, b]`): each item place bound
     to its prepared launch, or to an object of its own (one object per item: two reads of one item, `self.fields[0]`
     twice, are one object, as two reads of a local display's item are)."""
     ops: list[ir.Op] = []
     for attr, kernels in sorted(items.items()):
+        if not plain and not any(kernels):
+            continue  # (a call summary's lowering: the items stay the receiver's, as the caller knows them)
         places = item_places(ir.Place(receiver, (attr,)), len(kernels))
         ops.append(ir.Bind(places, tuple(ir.Fresh("prepared", brand=k) if k else ir.Fresh() for k in kernels), span))
     return tuple(ops)

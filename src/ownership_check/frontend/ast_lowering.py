@@ -87,6 +87,7 @@ from ownership_check.frontend.call_targets import (
 from ownership_check.frontend.computed_reads import dotted as computed_dotted
 from ownership_check.frontend.computed_reads import index_form, item_statement
 from ownership_check.frontend.inert_units import InertUnits
+from ownership_check.frontend.item_changes import EVERY, changed_items
 from ownership_check.frontend.kernel_choices import KernelTable, kernel_tables, name_choices, subscript_choices
 from ownership_check.frontend.memo_shape import MemoParams, memo_params
 from ownership_check.frontend.prescan import (
@@ -562,6 +563,31 @@ def _stable_names(body: Sequence[ast.stmt], params: Sequence[str]) -> frozenset[
         inner = in_loop or isinstance(node, _LOOPS)
         stack.extend((child, inner) for child in ast.iter_child_nodes(node))
     return frozenset(n for n, c in counts.items() if c == 1 and n not in unstable)
+
+
+def _one_assignment(stmt: ast.stmt) -> tuple[ast.expr, ast.expr] | None:
+    """The target and value of `target = value` (also annotated: `self.bufs: dict[str, Buffer] = {...}`)."""
+    if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+        return stmt.targets[0], stmt.value
+    if isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+        return stmt.target, stmt.value
+    return None
+
+
+def _literal_keys(node: ast.expr) -> tuple[calls.ContainerKey, ...] | None:
+    """The keys of a dict display when every one is a string or integer literal, in order; else None."""
+    if not isinstance(node, ast.Dict) or not node.keys:
+        return None
+    keys = [_key_literal(k) for k in node.keys]
+    return tuple(k for k in keys if k is not None) if all(k is not None for k in keys) else None
+
+
+def _arm_read(node: ast.Subscript, arm: ast.expr) -> ast.Subscript:
+    """`node`'s container read under one arm of its conditional key (kept on `node`, one node per arm)."""
+    reads: dict[int, ast.Subscript] = node.__dict__.setdefault("_sk_arm_reads", {})
+    if id(arm) not in reads:
+        reads[id(arm)] = ast.copy_location(ast.Subscript(node.value, arm, ast.Load()), node)
+    return reads[id(arm)]
 
 
 def _key_literal(node: ast.AST | None) -> calls.ContainerKey | None:
@@ -1548,6 +1574,11 @@ class Unit:
     init_facts: init_state.InitFacts = init_state.NO_FACTS
     # ... and its displays of prepared launches: attribute -> each item's kernel (`init_items`)
     class_items: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # the keys of those that are dict displays (`init_item_keys`)
+    class_item_keys: Mapping[str, tuple[object, ...]] = field(default_factory=dict)
+    # lowered for a call summary: the items of displays of other values stay the receiver's paths, so a method
+    # returning `self.buffers["freqs"]` gives the caller's item (`init_state.stored_items`)
+    summarizing: bool = False
     # For the effects of a call of a nested function: the enclosing function's containers it may read by item.
     outer_containers: Mapping[str, calls.Container] = field(default_factory=dict)
     # ... and what calls of the enclosing function's other nested functions do (`async def outer(): await inner()`)
@@ -2677,7 +2708,8 @@ class FunctionLowerer(calls.PlaceNaming):
                     place = ir.Place(self.name(receiver), (attr,))
                     self.emit(ir.Bind((place,), (ir.FromPlace(ir.Place(self.name(receiver), (source,)), span),), span))
                 span = self.ctx.token_span(_Token(receiver, node.args.args[0], "arg"))
-                for op in init_state.stored_items(self.name(receiver), self.unit.class_items, span):
+                items = self.unit.class_items
+                for op in init_state.stored_items(self.name(receiver), items, span, not self.unit.summarizing):
                     self.emit(op)  # the displays of prepared launches `__init__` stored (see `init_items`)
                 device = functools.partial(_attribute_device, self, receiver)
                 for base in init_state.device_bases(self.unit.init_facts, device):
@@ -2836,13 +2868,16 @@ class FunctionLowerer(calls.PlaceNaming):
             aliases = self.init_aliases(node)
             facts = self.init_facts(node)
             stored = self.init_items(node)
+            keys = self.init_item_keys(node, stored)
             for sub in node.body:
                 if isinstance(sub, _FUNCTION_DEFS):
                     kept = brands if sub.name != "__init__" else {}
                     self.nested.append(Unit(f"{node.name}.{sub.name}", sub, self.kind_of(sub), class_brands=kept,
                                             class_aliases=aliases if sub.name != "__init__" else (),
                                             init_facts=facts if sub.name != "__init__" else init_state.NO_FACTS,
-                                            class_items=stored if sub.name != "__init__" else {}))
+                                            class_items=self.method_items(stored, sub) if sub.name != "__init__"
+                                            else {},
+                                            class_item_keys=keys))
                 else:
                     self.stmt(sub)
             self.bind_fresh(ir.Place(self.name(node.name)), self.ctx.def_name_span(node))
@@ -2911,9 +2946,10 @@ class FunctionLowerer(calls.PlaceNaming):
         receiver = init.args.args[0].arg
         found: dict[str, tuple[str, ...]] = {}
         for stmt in init.body:
-            if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1):
+            assigned = _one_assignment(stmt)
+            if assigned is None:
                 continue
-            target, value = stmt.targets[0], stmt.value
+            target, value = assigned
             if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)):
                 continue
             built = self.comprehension_kernels(value) if target.value.id == receiver else None
@@ -2938,9 +2974,42 @@ class FunctionLowerer(calls.PlaceNaming):
             ):
                 # `self.fields = [a, b]`: a list (tuple) display, each item an object of its own in the other methods
                 found.setdefault(target.attr, ("",) * len(values))
+            elif target.value.id == receiver and values and _literal_keys(value) is not None:
+                # `self.buffers = {"counts": a, "freqs": b}`: a dict display under literal keys, the same
+                found.setdefault(target.attr, ("",) * len(values))
         if not found:
             return {}
         return {attr: kernels for attr, kernels in found.items() if stores.get(attr) == 1}
+
+    def init_item_keys(self, cls: ast.ClassDef, items: Mapping[str, tuple[str, ...]]) -> dict[str, tuple[object, ...]]:
+        """The keys of the dict displays among `items` (`init_items`), in order: their literal keys, or none for a
+        display of prepared launches under keys that are not all literals (any of its items under any key)."""
+        init, _ = self.class_init(cls)
+        found: dict[str, tuple[object, ...]] = {}
+        if init is None:
+            return found
+        for stmt in init.body:
+            assigned = _one_assignment(stmt)
+            if assigned is None:
+                continue
+            target, value = assigned
+            if isinstance(target, ast.Attribute) and target.attr in items and target.attr not in found:
+                if isinstance(value, ast.Dict | ast.DictComp):
+                    found[target.attr] = _literal_keys(value) or ()
+        return found
+
+    def method_items(
+        self, items: Mapping[str, tuple[str, ...]], method: ast.FunctionDef | ast.AsyncFunctionDef
+    ) -> dict[str, tuple[str, ...]]:
+        """`items` (`init_items`) but those whose container `method` may change (`item_changes.changed_items`)."""
+        if not items or not method.args.args:
+            return {}
+        owner = self.ctx.classes.owner.get(id(method))
+        methods = {m.name: m for m in owner.body if isinstance(m, _FUNCTION_DEFS)} if owner is not None else {}
+        changed = changed_items(method, method.args.args[0].arg, methods)
+        if EVERY in changed:
+            return {}
+        return {attr: kernels for attr, kernels in items.items() if attr not in changed}
 
     def comprehension_kernels(self, node: ast.expr) -> tuple[str, ...] | None:
         """The kernels a dict or list comprehension of prepared launches builds items for, in order
@@ -5028,6 +5097,12 @@ class FunctionLowerer(calls.PlaceNaming):
                 return None
             index = items_in_brackets[0]
             key = _key_literal(index)
+            if isinstance(index, ast.IfExp | ast.BoolOp) and not isinstance(node.slice, ast.Tuple):
+                # `bufs[into or "freqs"]`, `bufs["a" if flag else "b"]`: the item under either key
+                tests, arms = ((index.test,), (index.body, index.orelse)) if isinstance(index, ast.IfExp) else (
+                    (_binary(index)[0],), _binary(index)
+                )
+                return self._alternatives(tests, [_arm_read(node, arm) for arm in arms], span, depth)
             if (
                 isinstance(node.value, ast.Name)
                 and (body := self.factories.get(node.value.id)) is not None
@@ -5044,13 +5119,18 @@ class FunctionLowerer(calls.PlaceNaming):
                 # `reg["y"]` of `def __getitem__(self, name): return self._bufs[name]`: the item of `reg._bufs`
                 return calls.accessor_choices(node, node.value, receiver_place, paths, span, key)
             stored = self.stored_items(node.value)
-            plain = isinstance(node.value, ast.Attribute) and not any(self.unit.class_items.get(node.value.attr, "k"))
-            if stored is not None and (not plain or _int_literal(index) is not None):
+            if stored is not None and isinstance(node.value, ast.Attribute):
                 # `self.prepared[mode]` of a display of prepared launches `__init__` stored: any of its items
-                # (`self.fields[0]` of a list display of other values: the item the literal names; a computed index
-                # of one is not followed, `self.fields[i % 2]` and `self.fields[(i + 1) % 2]` being distinct)
-                literal = _int_literal(index) if plain else None
-                return init_state.item_choices(node, node.value, index, *stored, span, literal)
+                # (`self.fields[0]`, `self.buffers["freqs"]` of a display of other values: the item the literal
+                # names; a computed index of one is not followed, `self.fields[i % 2]` and `self.fields[(i + 1) %
+                # 2]` being distinct)
+                attr = node.value.attr
+                followed, position = init_state.item_position(
+                    self.unit.class_item_keys.get(attr), not any(self.unit.class_items.get(attr, "k")), key,
+                    _int_literal(index), stored[1],
+                )
+                if followed:
+                    return init_state.item_choices(node, node.value, index, *stored, span, position)
             literal = _int_literal(index)
             items = self.literal_display(node.value)
             if items is not None:

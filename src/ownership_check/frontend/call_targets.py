@@ -2008,10 +2008,12 @@ def _applied(
         aliases = lowerer.init_aliases(owner) if owner is not None and callee.name != "__init__" else ()
         # ... and the displays of prepared launches `__init__` stored (`init_items`), as the plugin's does
         stored = lowerer.init_items(owner) if owner is not None and callee.name != "__init__" else {}
+        item_keys = lowerer.init_item_keys(owner, stored) if stored and owner is not None else {}
         name = f"{callee.name} (call summary)"
         unit = type(lowerer.unit)(
             name, callee, "function", device | plain, kernels, class_brands=brands, class_aliases=aliases,
-            receiver_class=dispatch, star_items=count, class_items=stored, spread_keys=keys,
+            receiver_class=dispatch, star_items=count, class_items=lowerer.method_items(stored, callee),
+            class_item_keys=item_keys, spread_keys=keys, summarizing=True,
         )
         function = type(lowerer)(lowerer.ctx, unit).lower()
         params = [*positional, *keyword_only, *items, *(n for n in free if n not in (*positional, *keyword_only))]

@@ -1,0 +1,85 @@
+"""Which of the receiver's containers a method may change the items of (the CLI's `frontend.item_changes`, read
+off mypy's tree)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Final
+
+from mypy.nodes import (
+    CallExpr,
+    ComparisonExpr,
+    DictionaryComprehension,
+    Expression,
+    ForStmt,
+    FuncDef,
+    GeneratorExpr,
+    IndexExpr,
+    ListExpr,
+    MemberExpr,
+    NameExpr,
+    Node,
+    StarExpr,
+    TupleExpr,
+)
+
+from mypy_plugin import tree
+from ownership_check.core.init_state import READING_METHODS
+
+#: What `changed_items` gives when the receiver itself is handed on (the CLI's `EVERY`).
+EVERY: Final[str] = "*"
+
+#: Builtins that read a container they are given and change nothing in it (the CLI's).
+_READING_BUILTINS = frozenset({"len", "isinstance", "bool", "repr", "str", "print", "sorted", "any", "all"})
+
+
+def changed_items(
+    method: FuncDef, receiver: str, methods: Mapping[str, FuncDef], seen: frozenset[str] = frozenset()
+) -> frozenset[str]:
+    """The attributes of `receiver` whose items `method` may change (the CLI's `changed_items`)."""
+    parents: dict[int, Node] = {}
+    stored: set[int] = set()
+    nodes = list(tree.walk(method, skip_scopes=False))
+    for node in nodes:
+        for child in tree.children(node):
+            parents[id(child)] = node
+        for target in tree.stored_targets(node):
+            stored.update(id(t) for t in _flat(target))
+    changed: set[str] = set()
+    for node in nodes:
+        parent = parents.get(id(node))
+        if isinstance(node, NameExpr) and node.name == receiver and not (
+            isinstance(parent, MemberExpr) and parent.expr is node
+        ) and id(node) not in stored:
+            changed.add(EVERY)  # `register(self)`, `other = self`
+        if not (isinstance(node, MemberExpr) and isinstance(node.expr, NameExpr) and node.expr.name == receiver):
+            continue
+        called = methods.get(node.name) if isinstance(parent, CallExpr) and parent.callee is node else None
+        if called is not None and node.name not in seen and called.arguments:
+            changed |= changed_items(called, called.arguments[0].variable.name, methods, seen | {node.name})
+        elif id(node) in stored or not _reads_only(node, parent, stored):
+            changed.add(node.name)
+    return frozenset(changed)
+
+
+def _flat(target: Expression) -> Iterator[Expression]:
+    yield target
+    if isinstance(target, TupleExpr | ListExpr):
+        for item in target.items:
+            yield from _flat(item)
+    elif isinstance(target, StarExpr):
+        yield from _flat(target.expr)
+
+
+def _reads_only(node: MemberExpr, parent: Node | None, stored: set[int]) -> bool:
+    if isinstance(parent, IndexExpr) and parent.base is node:
+        return id(parent) not in stored
+    if isinstance(parent, MemberExpr) and parent.expr is node:
+        return parent.name in READING_METHODS
+    if isinstance(parent, CallExpr) and any(a is node for a in parent.args):
+        return isinstance(parent.callee, NameExpr) and parent.callee.name in _READING_BUILTINS
+    if isinstance(parent, ForStmt):
+        return parent.expr is node
+    if isinstance(parent, GeneratorExpr | DictionaryComprehension):
+        return any(s is node for s in parent.sequences)
+    return isinstance(parent, ComparisonExpr)

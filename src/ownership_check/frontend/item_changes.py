@@ -1,0 +1,65 @@
+"""Which of the receiver's containers a method may change the items of (the CLI's side; the mypy plugin reads the
+same off its own tree: `mypy_plugin.item_changes`).
+
+A method starts with the items of the displays `__init__` stored on `self` as objects of their own, one per item
+(`init_state.stored_items`), so `self.buffers["freqs"]` read twice is one buffer.  That holds only while nothing in
+the method changes those items: a store or `del` under a key, a method other than the reading ones
+(`init_state.READING_METHODS`) called on the container, or the container handed on as a value (to a call, to a
+name, returned), after which another object may sit under the key.  Such a container's items are new values in
+that method, as before the rule existed.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Mapping
+from typing import Final
+
+from ownership_check.core.init_state import READING_METHODS
+
+#: Builtins that read a container they are given and change nothing in it.
+_READING_BUILTINS = frozenset({"len", "isinstance", "bool", "repr", "str", "print", "sorted", "any", "all"})
+
+
+#: What `changed_items` gives when the receiver itself is handed on (`register(self)`): every attribute may change.
+EVERY: Final[str] = "*"
+
+FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
+
+
+def changed_items(
+    method: FunctionNode, receiver: str, methods: Mapping[str, FunctionNode], seen: frozenset[str] = frozenset()
+) -> frozenset[str]:
+    """The attributes of `receiver` whose items `method` may change (see the module docstring), also through the
+    methods of its class it calls on the receiver (`methods`, by name: `self.rotate()` swapping two items), or
+    `EVERY` when it hands the receiver itself on."""
+    parents: dict[int, ast.AST] = {}
+    changed: set[str] = set()
+    for node in ast.walk(method):
+        for child in ast.iter_child_nodes(node):
+            parents[id(child)] = node
+    for node in ast.walk(method):
+        parent = parents.get(id(node))
+        if isinstance(node, ast.Name) and node.id == receiver and not isinstance(parent, ast.Attribute):
+            changed.add(EVERY)  # `register(self)`, `other = self`
+        if not (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == receiver):
+            continue
+        called = methods.get(node.attr) if isinstance(parent, ast.Call) and parent.func is node else None
+        if called is not None and node.attr not in seen and called.args.args:
+            changed |= changed_items(called, called.args.args[0].arg, methods, seen | {node.attr})
+        elif isinstance(node.ctx, ast.Store | ast.Del) or not _reads_only(node, parent):
+            changed.add(node.attr)
+    return frozenset(changed)
+
+
+def _reads_only(node: ast.Attribute, parent: ast.AST | None) -> bool:
+    if isinstance(parent, ast.Subscript) and parent.value is node:
+        return isinstance(parent.ctx, ast.Load)
+    if isinstance(parent, ast.Attribute) and parent.value is node:
+        return parent.attr in READING_METHODS
+    if isinstance(parent, ast.Call) and node in parent.args:
+        return isinstance(parent.func, ast.Name) and parent.func.id in _READING_BUILTINS
+    if isinstance(parent, ast.Compare | ast.For | ast.comprehension):
+        return not (isinstance(parent, ast.For) and parent.target is node)
+    return False
+
