@@ -338,7 +338,8 @@ def _phase_def(func: FuncDef, body: list[Statement], after: list[Statement] | No
     kept = _kept_across_yield(func, body, after) if after is not None else []
     if kept:
         value: Expression = kept[0] if len(kept) == 1 else TupleExpr(list(kept))
-        value.set_line(body[-1] if body else func)
+        if len(kept) > 1:  # (a new node; the names are `after`'s own, whose positions stay theirs)
+            value.set_line(body[-1] if body else func)
         returned = ReturnStmt(value)
         returned.set_line(body[-1] if body else func)
         body = [*body, returned]

@@ -514,7 +514,10 @@ class ModuleClasses:
 
     def deques(self, cls: ast.ClassDef) -> frozenset[str]:
         """`_deque_attributes` of a class, computed once."""
-        return self._deques.setdefault(id(cls), _deque_attributes(cls))
+        found = self._deques.get(id(cls))
+        if found is None:
+            found = self._deques[id(cls)] = _deque_attributes(cls)
+        return found
 
     @functools.cached_property
     def peeked(self) -> frozenset[str]:
