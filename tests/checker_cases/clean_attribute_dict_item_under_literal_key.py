@@ -36,6 +36,14 @@ class Profile:
         scale.launch(self.prepared, self.stream, src, dst, 0.5)
         return dst.to_numpy(self.stream)
 
+    def staging(self) -> sk.DeviceBuffer:
+        self.buffers["freqs"].copy_from_numpy(np.ones(N, np.float32), self.stream)
+        return self.buffers["freqs"]
+
+    def rescale(self) -> None:
+        src = self.staging()
+        scale.launch(self.prepared, self.stream, src, self.buffers["counts"], 2.0)
+
     def refresh(self) -> None:
         old = self.buffers["freqs"]
         self.buffers["freqs"] = sk.zeros(N, f32, self.stream)
@@ -46,6 +54,7 @@ def main() -> None:
     dev = sk.Device.cpu()
     profile = Profile(dev, dev.new_stream())
     profile.refresh()
+    profile.rescale()
     print(profile.normalize()[:4])
 
 

@@ -1,7 +1,8 @@
 """A dict display of buffers that `__init__` stores on `self` under literal keys is one object per key in the
 other methods: `self.buffers["freqs"]` read twice is one buffer, also through a conditional key
-(`self.buffers[into or "freqs"]` may be the item under `"freqs"`), so a launch reading one and writing the other
-is E0502, as the runtime's `AliasingError` says when `into` is None."""
+(`self.buffers[into or "freqs"]` may be the item under `"freqs"`) and through a method returning it
+(`self.staging()`), so a launch reading one and writing the other is E0502, as the runtime's `AliasingError` says
+when `into` is None."""
 
 import numpy as np
 
@@ -36,6 +37,14 @@ class Profile:
         dst = self.buffers[into or "freqs"]
         scale.launch(self.prepared, self.stream, src, dst, 0.5)  # expect: E0502
         return dst.to_numpy(self.stream)
+
+    def staging(self) -> sk.DeviceBuffer:
+        self.buffers["freqs"].copy_from_numpy(np.ones(N, np.float32), self.stream)
+        return self.buffers["freqs"]
+
+    def rescale(self) -> None:
+        src = self.staging()
+        scale.launch(self.prepared, self.stream, src, self.buffers["freqs"], 2.0)  # expect: E0502
 
     def twice(self) -> None:
         scale.launch(self.prepared, self.stream, self.buffers["counts"], self.buffers["counts"], 2.0)  # expect: E0502

@@ -565,6 +565,11 @@ def _stable_names(body: Sequence[ast.stmt], params: Sequence[str]) -> frozenset[
     return frozenset(n for n, c in counts.items() if c == 1 and n not in unstable)
 
 
+def _int_literal_value(key: calls.ContainerKey) -> int | None:
+    """`key` when it is an integer (a list display's index), else None."""
+    return key if isinstance(key, int) else None
+
+
 def _one_assignment(stmt: ast.stmt) -> tuple[ast.expr, ast.expr] | None:
     """The target and value of `target = value` (also annotated: `self.bufs: dict[str, Buffer] = {...}`)."""
     if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
@@ -5228,6 +5233,9 @@ class FunctionLowerer(calls.PlaceNaming):
             return calls.accessor_choices(
                 node, node.func.value, receiver_place, paths, span, key, method=node.func.attr
             )
+        if isinstance(node, ast.Call) and (item := self.returned_receiver_item(node)) is not None:
+            # `self.staging()` of a method whose every `return` is `self.buffers["freqs"]`: that item, after the call
+            return (node,), (calls.Operand(node, span, item, True),)
         if isinstance(node, ast.Call) and (memoized := self.memoized_call(node)) is not None:
             # `k(out, ones(64))` of a memoised `ones`: the object its cache keeps for those arguments, after the
             # call (`memo.memo_place`)
@@ -5249,6 +5257,43 @@ class FunctionLowerer(calls.PlaceNaming):
         self, prelude: tuple[ast.expr, ...], options: Sequence[ast.expr], span: Span, depth: int
     ) -> calls.Choices[ast.expr] | None:
         return calls.alternatives(prelude, options, span, depth, self.place, self.choices)
+
+    def returned_receiver_item(self, node: ast.Call) -> ir.Place | None:
+        """`self.staging()` in a method, of a method of its class (`receiver_class` exact) whose every `return`
+        gives one item under a literal key of a display `__init__` stored (`return self.buffers["freqs"]`) and that
+        changes none of that container's items (`method_items`): the item's place here; else None."""
+        func = node.func
+        if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)) or not self.unit.class_items:
+            return None
+        cls = receiver_class(self, func.value.id)
+        method = self.ctx.classes.method(cls, func.attr) if cls is not None else None
+        if method is None or not method.args.args or _is_classmethod(method) or method.decorator_list:
+            return None
+        receiver = method.args.args[0].arg
+        returns = [n for n in _walk(method.body) if isinstance(n, ast.Return)]
+        reads = {
+            (r.value.value.attr, _key_literal(r.value.slice))
+            for r in returns
+            if isinstance(r.value, ast.Subscript)
+            and isinstance(r.value.value, ast.Attribute)
+            and isinstance(r.value.value.value, ast.Name)
+            and r.value.value.value.id == receiver
+        }
+        if len(reads) != 1 or len(returns) != sum(1 for r in returns if isinstance(r.value, ast.Subscript)):
+            return None
+        attr, key = next(iter(reads))
+        if key is None or attr not in self.method_items(self.unit.class_items, method):
+            return None
+        stored = self.stored_items(ast.Attribute(func.value, attr, ast.Load()))
+        if stored is None:
+            return None
+        followed, position = init_state.item_position(
+            self.unit.class_item_keys.get(attr), not any(self.unit.class_items.get(attr, "k")), key,
+            _int_literal_value(key), stored[1],
+        )
+        if not followed or position is None:
+            return None
+        return init_state.item_places(*stored)[position]
 
     def field_choices(self, node: ast.expr, field: str, span: Span, depth: int) -> calls.Choices[ast.expr] | None:
         """The places the attribute `field` of the object `node` evaluates to may be, for an object the checker
