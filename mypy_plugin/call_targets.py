@@ -609,6 +609,8 @@ class ModuleClasses:
         shape = _ModuleShape.of(module)
         self.classes: dict[str, ClassDef] = shape.classes
         self.owner: dict[int, ClassDef] = shape.owner
+        # each method's own item changes and the methods it calls on its receiver (`item_changes.changed_items`)
+        self.item_changes: dict[int, tuple[frozenset[str], frozenset[str]]] = {}
         self.memo = SummaryMemo()
         self._runs: dict[int, bool] = {}
         self.generated: dict[int, GeneratedInit | None] = {}  # `generated_fields`, by class

@@ -34,9 +34,29 @@ _READING_BUILTINS = frozenset({"len", "isinstance", "bool", "repr", "str", "prin
 
 
 def changed_items(
-    method: FuncDef, receiver: str, methods: Mapping[str, FuncDef], seen: frozenset[str] = frozenset()
+    method: FuncDef, methods: Mapping[str, FuncDef], memo: dict[int, tuple[frozenset[str], frozenset[str]]]
 ) -> frozenset[str]:
-    """The attributes of `receiver` whose items `method` may change (the CLI's `changed_items`)."""
+    """The attributes of its receiver whose items `method` may change (the CLI's `changed_items`)."""
+    changed: set[str] = set()
+    seen: set[int] = set()
+    stack = [method]
+    while stack:
+        current = stack.pop()
+        if id(current) in seen or not current.arguments:
+            continue
+        seen.add(id(current))
+        if id(current) not in memo:
+            memo[id(current)] = _own_changes(current, current.arguments[0].variable.name, methods)
+        own, called = memo[id(current)]
+        changed |= own
+        stack.extend(methods[name] for name in called)
+    return frozenset(changed)
+
+
+def _own_changes(
+    method: FuncDef, receiver: str, methods: Mapping[str, FuncDef]
+) -> tuple[frozenset[str], frozenset[str]]:
+    """What `method`'s own body changes and the methods of its class it calls on `receiver` (the CLI's)."""
     parents: dict[int, Node] = {}
     stored: set[int] = set()
     nodes = list(tree.walk(method, skip_scopes=False))
@@ -46,6 +66,7 @@ def changed_items(
         for target in tree.stored_targets(node):
             stored.update(id(t) for t in _flat(target))
     changed: set[str] = set()
+    called: set[str] = set()
     for node in nodes:
         parent = parents.get(id(node))
         if isinstance(node, NameExpr) and node.name == receiver and not (
@@ -54,12 +75,11 @@ def changed_items(
             changed.add(EVERY)  # `register(self)`, `other = self`
         if not (isinstance(node, MemberExpr) and isinstance(node.expr, NameExpr) and node.expr.name == receiver):
             continue
-        called = methods.get(node.name) if isinstance(parent, CallExpr) and parent.callee is node else None
-        if called is not None and node.name not in seen and called.arguments:
-            changed |= changed_items(called, called.arguments[0].variable.name, methods, seen | {node.name})
+        if node.name in methods and isinstance(parent, CallExpr) and parent.callee is node:
+            called.add(node.name)
         elif id(node) in stored or not _reads_only(node, parent, stored):
             changed.add(node.name)
-    return frozenset(changed)
+    return frozenset(changed), frozenset(called)
 
 
 def _flat(target: Expression) -> Iterator[Expression]:

@@ -2536,11 +2536,14 @@ class FunctionLowerer(calls.PlaceNaming):
                 keys.setdefault(target.name, _literal_keys(value) or ())
         items = {attr: kernels for attr, kernels in items.items() if stores.get(attr) == 1}
         # (but those whose container this method may change: `item_changes`)
-        methods = {
-            m.name: m for d in cls.defs.body if isinstance(m := (d.func if isinstance(d, Decorator) else d), FuncDef)
-        }
-        changed = changed_items(func, first.name, methods)
-        items = {attr: kernels for attr, kernels in items.items() if attr not in changed and EVERY not in changed}
+        if items:
+            methods = {
+                m.name: m
+                for d in cls.defs.body
+                if isinstance(m := (d.func if isinstance(d, Decorator) else d), FuncDef)
+            }
+            changed = changed_items(func, methods, self.ctx.classes.item_changes)
+            items = {attr: kernels for attr, kernels in items.items() if attr not in changed and EVERY not in changed}
         self.stored = {attr: len(kernels) for attr, kernels in items.items()}
         self.plain_stored = {attr for attr, kernels in items.items() if not any(kernels)}
         self.stored_keys = {attr: found_keys for attr, found_keys in keys.items() if attr in items}
@@ -5005,7 +5008,7 @@ class FunctionLowerer(calls.PlaceNaming):
         methods = {
             m.name: m for d in owner.defs.body if isinstance(m := (d.func if isinstance(d, Decorator) else d), FuncDef)
         } if isinstance(owner, ClassDef) else {}
-        changed = changed_items(method, receiver, methods)
+        changed = changed_items(method, methods, self.ctx.classes.item_changes)
         if key is None or attr in changed or EVERY in changed:
             return None
         read = MemberExpr(func.expr, attr)

@@ -371,7 +371,8 @@ FLOW_FORMS = (
     "try-finally", "try-except-else-finally", "match-guard", "with-suppress", "with-nullcontext", "comprehension",
     "comprehension-loop", "nested-function", "nested-params", "async", "async-await", "method", "dataclass-method",
     "helper-op", "helper-pending", "local-kernel", "kernel-factory", "module-alias", "star-import",
-    "escaping-closure", "prefetch-loop", "returned-pending", *(f"call:{name}" for name in CALL_FORMS),
+    "escaping-closure", "prefetch-loop", "returned-pending", "context-pending", "attribute-items",
+    *(f"call:{name}" for name in CALL_FORMS),
 )
 
 #: The tests of `prefetch-loop` on its index `i` of `range(k)`, and whether the body's arm is the one with a next
@@ -651,6 +652,10 @@ class _Gen:
             emit(depth, use)
             if early:
                 emit(depth, "pending.sync_on(stream)")
+        elif form == "context-pending":
+            self.context_pending(depth)
+        elif form == "attribute-items":
+            self.attribute_items(depth)
         elif form.startswith("call:"):
             self.indirect_call(depth, form.removeprefix("call:"))
         else:
@@ -677,6 +682,57 @@ class _Gen:
         if self.pick((False, False, True)):
             self.emit(depth, "pre.sync_on(stream)")
         self.program.entries["launch:simt.launch_async"] += 2
+
+    def context_pending(self, depth: int) -> None:
+        """A `@contextlib.contextmanager` generator of the module keeps a `launch_async` op in a local across its
+        `yield` (of the op's output) and runs it in its `finally`; the `with` block reads, partitions or launches
+        with the yielded buffer while the op is pending."""
+        number = len(self.extra)
+        self.extra.append(
+            "@contextlib.contextmanager\n"
+            f"def holding{number}(prep: Any, u: Any, v: Any, w: Any, stream: Any) -> Any:\n"
+            "    op = vecadd.launch_async(prep, u, v, w)\n"
+            "    try:\n"
+            "        yield w\n"
+            "    finally:\n"
+            "        op.sync_on(stream)\n"
+        )
+        first, second, third = self.buffers()
+        self.emit(depth, f"with holding{number}(prep, {first}, {second}, {third}, stream) as held:")
+        self.emit(depth + 1, self.pick((
+            "print(len(held))",
+            "print(held.partition((16,)).unpartition().to_numpy(stream)[:1])",
+            f"vecadd.launch(prep, stream, {self.arg(BUFFERS)}, held, {self.arg(('a', 'b', 'c'))})",
+        )))
+        self.program.entries["launch:simt.launch_async"] += 1
+
+    def attribute_items(self, depth: int) -> None:
+        """A class whose `__init__` stores a dict display of its own buffers under literal keys; a method launches
+        with items read under literal keys, a conditional key, and through a method returning one item."""
+        name = f"Items{len(self.extra)}"
+        first, second, third = (self.pick(("a", "b", "c")) for _ in range(3))
+        other = self.pick(("a", "b", "c"))
+        key = self.pick((f'"{second}"', f'"{second}" if flag else "{other}"', f'key or "{second}"'))
+        read = self.pick(("self.pick()", f'self.bufs["{first}"]'))
+        self.extra.append(
+            f"class {name}:\n"
+            "    def __init__(self, prep: Any, stream: Any) -> None:\n"
+            "        self.prep = prep\n"
+            "        self.stream = stream\n"
+            "        self.bufs: dict[str, Any] = {\n"
+            '            "a": sk.zeros(64, f32, stream),\n'
+            '            "b": sk.zeros(64, f32, stream),\n'
+            '            "c": sk.zeros(64, f32, stream),\n'
+            "        }\n\n"
+            "    def pick(self) -> Any:\n"
+            f'        return self.bufs["{first}"]\n\n'
+            "    def run(self, flag: bool, key: str | None) -> None:\n"
+            f"        got = {read}\n"
+            f'        vecadd.launch(self.prep, self.stream, got, self.bufs[{key}], self.bufs["{third}"])\n'
+        )
+        flag = self.pick(("True", "False"))
+        self.emit(depth, f"{name}(prep, stream).run({flag}, {self.pick(('None', repr(other)))})")
+        self.program.entries["launch:simt.launch"] += 1
 
     def escaping_closure(self, depth: int) -> None:
         """A closure factory of the module whose closure keeps its own tile tensors in `nonlocal` names and runs a

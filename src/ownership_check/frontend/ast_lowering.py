@@ -3009,9 +3009,10 @@ class FunctionLowerer(calls.PlaceNaming):
         """`items` (`init_items`) but those whose container `method` may change (`item_changes.changed_items`)."""
         if not items or not method.args.args:
             return {}
-        owner = self.ctx.classes.owner.get(id(method))
+        classes = self.ctx.classes
+        owner = classes.owner.get(id(method))
         methods = {m.name: m for m in owner.body if isinstance(m, _FUNCTION_DEFS)} if owner is not None else {}
-        changed = changed_items(method, method.args.args[0].arg, methods)
+        changed = changed_items(method, methods, classes.item_changes)
         if EVERY in changed:
             return {}
         return {attr: kernels for attr, kernels in items.items() if attr not in changed}

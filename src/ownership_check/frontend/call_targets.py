@@ -463,6 +463,8 @@ class ModuleClasses:
     def __init__(self, module: ast.Module) -> None:
         self.classes: dict[str, ast.ClassDef] = {}
         self.owner: dict[int, ast.ClassDef] = {}
+        # each method's own item changes and the methods it calls on its receiver (`item_changes.changed_items`)
+        self.item_changes: dict[int, tuple[frozenset[str], frozenset[str]]] = {}
         for stmt in module.body:
             if isinstance(stmt, ast.ClassDef):
                 self.classes[stmt.name] = stmt

@@ -28,13 +28,38 @@ FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
 
 
 def changed_items(
-    method: FunctionNode, receiver: str, methods: Mapping[str, FunctionNode], seen: frozenset[str] = frozenset()
+    method: FunctionNode,
+    methods: Mapping[str, FunctionNode],
+    memo: dict[int, tuple[frozenset[str], frozenset[str]]],
 ) -> frozenset[str]:
-    """The attributes of `receiver` whose items `method` may change (see the module docstring), also through the
+    """The attributes of its receiver whose items `method` may change (see the module docstring), also through the
     methods of its class it calls on the receiver (`methods`, by name: `self.rotate()` swapping two items), or
-    `EVERY` when it hands the receiver itself on."""
+    `EVERY` when it hands the receiver itself on.  `memo` keeps each method's own changes and calls (by node id,
+    for one module's lowering)."""
+    changed: set[str] = set()
+    seen: set[int] = set()
+    stack = [method]
+    while stack:
+        current = stack.pop()
+        if id(current) in seen or not current.args.args:
+            continue
+        seen.add(id(current))
+        if id(current) not in memo:
+            memo[id(current)] = _own_changes(current, current.args.args[0].arg, methods)
+        own, called = memo[id(current)]
+        changed |= own
+        stack.extend(methods[name] for name in called)
+    return frozenset(changed)
+
+
+def _own_changes(
+    method: FunctionNode, receiver: str, methods: Mapping[str, FunctionNode]
+) -> tuple[frozenset[str], frozenset[str]]:
+    """What `method`'s own body changes (`changed_items`) and the names of the class's methods it calls on
+    `receiver`."""
     parents: dict[int, ast.AST] = {}
     changed: set[str] = set()
+    called: set[str] = set()
     for node in ast.walk(method):
         for child in ast.iter_child_nodes(node):
             parents[id(child)] = node
@@ -44,12 +69,11 @@ def changed_items(
             changed.add(EVERY)  # `register(self)`, `other = self`
         if not (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == receiver):
             continue
-        called = methods.get(node.attr) if isinstance(parent, ast.Call) and parent.func is node else None
-        if called is not None and node.attr not in seen and called.args.args:
-            changed |= changed_items(called, called.args.args[0].arg, methods, seen | {node.attr})
+        if node.attr in methods and isinstance(parent, ast.Call) and parent.func is node:
+            called.add(node.attr)
         elif isinstance(node.ctx, ast.Store | ast.Del) or not _reads_only(node, parent):
             changed.add(node.attr)
-    return frozenset(changed)
+    return frozenset(changed), frozenset(called)
 
 
 def _reads_only(node: ast.Attribute, parent: ast.AST | None) -> bool:
