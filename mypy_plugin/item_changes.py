@@ -24,6 +24,7 @@ from mypy.nodes import (
 )
 
 from mypy_plugin import tree
+from ownership_check.core import init_state
 from ownership_check.core.init_state import READING_METHODS
 
 #: What `changed_items` gives when the receiver itself is handed on (the CLI's `EVERY`).
@@ -34,23 +35,13 @@ _READING_BUILTINS = frozenset({"len", "isinstance", "bool", "repr", "str", "prin
 
 
 def changed_items(
-    method: FuncDef, methods: Mapping[str, FuncDef], memo: dict[int, tuple[frozenset[str], frozenset[str]]]
+    method: FuncDef, methods: Mapping[str, FuncDef], memo: dict[int, init_state.OwnChanges]
 ) -> frozenset[str]:
     """The attributes of its receiver whose items `method` may change (the CLI's `changed_items`)."""
-    changed: set[str] = set()
-    seen: set[int] = set()
-    stack = [method]
-    while stack:
-        current = stack.pop()
-        if id(current) in seen or not current.arguments:
-            continue
-        seen.add(id(current))
-        if id(current) not in memo:
-            memo[id(current)] = _own_changes(current, current.arguments[0].variable.name, methods)
-        own, called = memo[id(current)]
-        changed |= own
-        stack.extend(methods[name] for name in called)
-    return frozenset(changed)
+    return init_state.changed_items(
+        method, methods, memo,
+        lambda m: _own_changes(m, m.arguments[0].variable.name, methods) if m.arguments else None,
+    )
 
 
 def _own_changes(

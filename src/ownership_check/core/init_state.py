@@ -287,6 +287,35 @@ def comprehension_kernels(
 READING_METHODS: Final[frozenset[str]] = frozenset({"get", "keys", "values", "items", "copy", "count", "index"})
 
 
+#: A method's own item changes and the names of its class's methods it calls on its receiver (`changed_items`).
+OwnChanges = tuple[frozenset[str], frozenset[str]]
+
+
+def changed_items(
+    method: K, methods: Mapping[str, K], memo: dict[int, OwnChanges], own: Callable[[K], OwnChanges | None]
+) -> frozenset[str]:
+    """The attributes of its receiver whose items `method` may change: its own changes (`own`, read off a front
+    end's tree: None for a function without a receiver) and those of the methods of its class (`methods`, by name)
+    it calls on its receiver, transitively, each method's read once per module (`memo`, by node id)."""
+    changed: set[str] = set()
+    seen: set[int] = set()
+    stack = [method]
+    while stack:
+        current = stack.pop()
+        if id(current) in seen:
+            continue
+        seen.add(id(current))
+        if id(current) not in memo:
+            found = own(current)
+            if found is None:
+                continue
+            memo[id(current)] = found
+        changes, called = memo[id(current)]
+        changed |= changes
+        stack.extend(methods[name] for name in called if name in methods)
+    return frozenset(changed)
+
+
 def item_position(
     keys: Sequence[object] | None, plain: bool, key: object, int_literal: int | None, count: int
 ) -> tuple[bool, int | None]:

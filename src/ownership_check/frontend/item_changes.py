@@ -15,6 +15,7 @@ import ast
 from collections.abc import Mapping
 from typing import Final
 
+from ownership_check.core import init_state
 from ownership_check.core.init_state import READING_METHODS
 
 #: Builtins that read a container they are given and change nothing in it.
@@ -28,28 +29,14 @@ FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
 
 
 def changed_items(
-    method: FunctionNode,
-    methods: Mapping[str, FunctionNode],
-    memo: dict[int, tuple[frozenset[str], frozenset[str]]],
+    method: FunctionNode, methods: Mapping[str, FunctionNode], memo: dict[int, init_state.OwnChanges]
 ) -> frozenset[str]:
     """The attributes of its receiver whose items `method` may change (see the module docstring), also through the
     methods of its class it calls on the receiver (`methods`, by name: `self.rotate()` swapping two items), or
-    `EVERY` when it hands the receiver itself on.  `memo` keeps each method's own changes and calls (by node id,
-    for one module's lowering)."""
-    changed: set[str] = set()
-    seen: set[int] = set()
-    stack = [method]
-    while stack:
-        current = stack.pop()
-        if id(current) in seen or not current.args.args:
-            continue
-        seen.add(id(current))
-        if id(current) not in memo:
-            memo[id(current)] = _own_changes(current, current.args.args[0].arg, methods)
-        own, called = memo[id(current)]
-        changed |= own
-        stack.extend(methods[name] for name in called)
-    return frozenset(changed)
+    `EVERY` when it hands the receiver itself on (`init_state.changed_items`)."""
+    return init_state.changed_items(
+        method, methods, memo, lambda m: _own_changes(m, m.args.args[0].arg, methods) if m.args.args else None
+    )
 
 
 def _own_changes(
