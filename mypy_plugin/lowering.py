@@ -4866,7 +4866,7 @@ class FunctionLowerer(calls.PlaceNaming):
                 # (`self.fields[0]`, `self.buffers["freqs"]`: the item the literal names; the CLI's rule)
                 attr = expr.base.name
                 followed, position = init_state.item_position(
-                    self.stored_keys.get(attr), attr in self.plain_stored, key, _int_literal(index), stored[1]
+                    self.stored_keys.get(attr), attr in self.plain_stored, key, stored[1]
                 )
                 if followed:
                     return init_state.item_choices(expr, expr.base, index, *stored, span, position)
@@ -5017,8 +5017,7 @@ class FunctionLowerer(calls.PlaceNaming):
         if stored is None:
             return None
         followed, position = init_state.item_position(
-            self.stored_keys.get(attr), attr in self.plain_stored, key, key if isinstance(key, int) else None,
-            stored[1],
+            self.stored_keys.get(attr), attr in self.plain_stored, key, stored[1]
         )
         if not followed or position is None:
             return None

@@ -316,9 +316,7 @@ def changed_items(
     return frozenset(changed)
 
 
-def item_position(
-    keys: Sequence[object] | None, plain: bool, key: object, int_literal: int | None, count: int
-) -> tuple[bool, int | None]:
+def item_position(keys: Sequence[object] | None, plain: bool, key: object, count: int) -> tuple[bool, int | None]:
     """Which item `self.attr[key]` reads of a display `__init__` stored (`count` items; `keys`: a dict display's
     literal keys in order, None for a list or tuple display): (whether the read is followed at all, the position
     it names or None for any item).  A display of prepared launches is followed under any key (any item when the
@@ -326,8 +324,8 @@ def item_position(
     index, negative ones counted from its end; a dict's key), each item one object of its own."""
     if keys is not None:
         position = keys.index(key) if key is not None and key in keys else None
-    elif int_literal is not None and -count <= int_literal < count:
-        position = int_literal % count
+    elif isinstance(key, int) and not isinstance(key, bool) and -count <= key < count:
+        position = key % count
     else:
         position = None
     if plain:

@@ -565,11 +565,6 @@ def _stable_names(body: Sequence[ast.stmt], params: Sequence[str]) -> frozenset[
     return frozenset(n for n, c in counts.items() if c == 1 and n not in unstable)
 
 
-def _int_literal_value(key: calls.ContainerKey) -> int | None:
-    """`key` when it is an integer (a list display's index), else None."""
-    return key if isinstance(key, int) else None
-
-
 def _one_assignment(stmt: ast.stmt) -> tuple[ast.expr, ast.expr] | None:
     """The target and value of `target = value` (also annotated: `self.bufs: dict[str, Buffer] = {...}`)."""
     if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
@@ -5133,7 +5128,7 @@ class FunctionLowerer(calls.PlaceNaming):
                 attr = node.value.attr
                 followed, position = init_state.item_position(
                     self.unit.class_item_keys.get(attr), not any(self.unit.class_items.get(attr, "k")), key,
-                    _int_literal(index), stored[1],
+                    stored[1],
                 )
                 if followed:
                     return init_state.item_choices(node, node.value, index, *stored, span, position)
@@ -5290,7 +5285,7 @@ class FunctionLowerer(calls.PlaceNaming):
             return None
         followed, position = init_state.item_position(
             self.unit.class_item_keys.get(attr), not any(self.unit.class_items.get(attr, "k")), key,
-            _int_literal_value(key), stored[1],
+            stored[1],
         )
         if not followed or position is None:
             return None
