@@ -108,7 +108,7 @@ from mypy.patterns import (
 )
 from mypy.types import FunctionLike, Instance, Type, TypeAliasType, UnionType, get_proper_type
 
-from mypy_plugin import resolve, tree
+from mypy_plugin import keyed_mentions, resolve, tree
 from mypy_plugin.bump_shape import bump_buffer, bump_events
 from mypy_plugin.call_targets import (
     ModuleClasses,
@@ -141,6 +141,7 @@ from ownership_check.core import (
     calls,
     init_state,
     ir,
+    keyed_items,
     parameter_defaults,
     reentry,
     stdlib_flow,
@@ -1484,6 +1485,10 @@ class FunctionLowerer(calls.PlaceNaming):
         self.scopes: list[list[ir.Op]] = [[]]
         self.computed = ComputedItems()  # equal reads at computed indices (`core.computed_items`)
         self.local_names: set[str] = set()
+        # the literal keys read under, by container (`keyed_mentions.read_keys`), and the names whose items are
+        # never kept by key (globals, names nested functions use): the CLI's
+        self.keyed_reads: dict[str, frozenset[calls.ContainerKey]] = {}
+        self.keyed_blocked: frozenset[str] = frozenset()
         self.device: set[str] = set()
         # the device-like names each nested function or lambda inherits: this body's, as they stand where it is
         # defined (the CLI's `Unit.outer_device`), read by `device_names` for a hook inside the nested body
@@ -2682,6 +2687,9 @@ class FunctionLowerer(calls.PlaceNaming):
 
     def lower(self) -> ir.Function:
         node = self.unit.node
+        statements = node.defs if isinstance(node, MypyFile) else node.body.body
+        self.keyed_reads = keyed_mentions.read_keys(statements)
+        self.keyed_blocked = keyed_mentions.captured_names(statements)
         if isinstance(node, MypyFile):
             self.prepass(node.defs, None)
             ops = self.block(lambda: self.suite(node.defs))
@@ -2725,10 +2733,26 @@ class FunctionLowerer(calls.PlaceNaming):
             return
         for stmt in body.body if isinstance(body, Block) else body:
             self.computed.begin(item_statement(stmt, self.builtin), self.scopes[-1])
+            forget = self.forgotten_items(stmt)
+            before = keyed_mentions.compound(stmt)
+            if before:
+                for op in forget:
+                    self.emit(op)
             try:
                 self.stmt(stmt)
             finally:
                 self.computed.end()
+            if not before:
+                for op in forget:
+                    self.emit(op)
+
+    def forgotten_items(self, stmt: Statement) -> tuple[ir.Bind, ...]:
+        """The items under literal keys `stmt` may change (`keyed_items.forgotten`, the CLI's rule)."""
+        if not self.keyed_reads:
+            return ()
+        return keyed_items.forgotten(
+            keyed_mentions.mentions(stmt, self.builtin), self.keyed_reads, self.dotted_place, span_of(stmt)
+        )
 
     def stmt(self, node: Statement) -> None:
         grown = self.appends.get(id(node.expr)) if isinstance(node, ExpressionStmt) else None
@@ -3633,7 +3657,10 @@ class FunctionLowerer(calls.PlaceNaming):
             raw = expr.base.name
             return calls.PlaceTarget(calls.container_element(self.name(raw), raw, container, index), span_of(expr))
         if isinstance(expr, IndexExpr):
-            return calls.OtherTarget(expr, self.place(expr.base), span_of(expr))
+            # `bufs["a"] = v` of a container the checker knows no items of: that item is `v` from here on
+            key = _key_literal(expr.index)
+            item = self.keyed_item(expr.base, key) if key is not None else None
+            return calls.OtherTarget(expr, self.place(expr.base), span_of(expr), item)
         return calls.OtherTarget(expr)
 
     def bind(self, target: Expression, value: ir.Value) -> None:
@@ -4808,6 +4835,19 @@ class FunctionLowerer(calls.PlaceNaming):
             return tuple(expr.items)
         return None
 
+    def keyed_item(self, container: Expression, key: calls.ContainerKey) -> ir.Place | None:
+        """`keyed_items.keyed_item` of a container that is a name or an attribute path the checker knows no
+        items of (the CLI's rule)."""
+        if isinstance(container, NameExpr) and container.name in self.containers:
+            return None
+        root = container
+        while isinstance(root, MemberExpr):
+            root = root.expr
+        if not isinstance(root, NameExpr) or root.name not in self.local_names or root.name in self.keyed_blocked:
+            return None  # a global, or a name a nested function may change later
+        place = self.place(container)
+        return keyed_items.keyed_item(place, key) if place is not None else None
+
     def choices(
         self, expr: Expression, span: Span, depth: int
     ) -> tuple[tuple[Expression, ...], tuple[calls.Operand[Expression], ...]] | None:
@@ -4907,7 +4947,11 @@ class FunctionLowerer(calls.PlaceNaming):
             if tupled is not None:
                 return calls.merge_choices((index,), tupled)
             # `sorted(pool)[0]`, `list(pool)[i]`: any item of what the builtin keeps
-            return calls.merge_choices((index,), (self.item_choices(expr.base, span, depth + 1),))
+            kept = calls.merge_choices((index,), (self.item_choices(expr.base, span, depth + 1),))
+            if kept is None and key is not None and (item := self.keyed_item(expr.base, key)) is not None:
+                # `bufs["a"]` of a parameter, of `self.bufs` filled in a loop: the one object under that key
+                return (expr.base, index), (calls.Operand(expr, span, item, True),)
+            return kept
         if isinstance(expr, CallExpr) and (picked_items := self.picked_items(expr, span, depth)) is not None:
             return picked_items
         if isinstance(expr, CallExpr) and (got := self.getter_places(expr)) is not None and not got[1]:

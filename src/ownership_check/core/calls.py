@@ -913,6 +913,9 @@ class OtherTarget(Generic[E]):
     node: E
     container: ir.Place | None = None
     span: Span | None = None
+    # the item under the store's literal key of a container the checker knows no items of (`keyed_items`): what
+    # was stored is that item from here on (a pending op stays the container's: the item is then a new object)
+    item: ir.Place | None = None
 
 
 Target: TypeAlias = "PlaceTarget | UnpackTarget[E] | StarTarget[E] | OtherTarget[E]"
@@ -2133,6 +2136,8 @@ def bind_target(target: Target[E], value: ir.Value, sink: Lowering[E]) -> None:
         if isinstance(target, OtherTarget) and target.container is not None and target.span is not None:
             if is_peeked(target.container, sink):  # `self.free[0] = buf`
                 sink.emit(forget_peeked(target.container, target.span))
+            if target.item is not None:  # `state["x"], _ = k(state["x"]).sync_on(s)`: the item is rebound
+                sink.emit(ir.Bind((target.item,), (value,), target.span))
 
 
 def _items_span(target: UnpackTarget[E]) -> Span:
@@ -2216,8 +2221,8 @@ def lower_assignment(assignment: Assignment[E], sink: Lowering[E]) -> None:
         return
     if isinstance(single, OtherTarget) and single.container is not None and single.span is not None:
         # `jobs[k] = k.launch_async(...)` / `jobs[k] = op`: the container keeps the op
-        value = store_into(single.container, assignment.value, single.span, sink)
-        bind_target(single, value, sink)
+        value = store_into(single.container, assignment.value, single.span, sink, item=single.item)
+        bind_target(replace(single, item=None), value, sink)
         return
     # the target holds a pending op's loans, whether a name or an attribute (`self.op = k.launch_async(...)`)
     holder = single.place if isinstance(single, PlaceTarget) else None
@@ -2342,6 +2347,7 @@ def store_into(
     sink: Lowering[E],
     part: tuple[int, int] | None = None,
     marks: bool = False,
+    item: ir.Place | None = None,
 ) -> ir.Value:
     """`node` evaluated as a value stored into `container` (`jobs[k] = node`, `ops.append(node)`): a pending op it
     gives (`k.launch_async(...)` built right there, or the op a name refers to) is also bound below the container
@@ -2362,6 +2368,8 @@ def store_into(
     elif marks and not display:
         where = ir.stored_part(container, None, 0)
     op = isinstance(value, ir.Fresh) and (value.kind in MUST_USE_KINDS or bool(value.parts))
+    if item is not None:  # the item under a literal key (`OtherTarget.item`); a pending op stays the container's
+        sink.emit(ir.Bind((item,), (ir.Fresh() if op else value,), span))
     if op or isinstance(value, ir.FromPlace):
         bind_target(PlaceTarget(kept, span), value, sink)
         if where is not None:

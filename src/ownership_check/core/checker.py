@@ -1081,17 +1081,19 @@ class _Analysis:
         if s.moved:
             self.moved_apart(s, state, keys)
         if s.loans or s.moved:
-            self.attributes_apart(s, op, born)
+            self.attributes_apart(s, op, born, state)
         return s
 
-    def attributes_apart(self, s: State, op: ir.Bind, born: set[str]) -> None:
+    def attributes_apart(self, s: State, op: ir.Bind, born: set[str], before: State) -> None:
         """A name rebound to an object born here (a new value, a loop's next item) no longer reaches the attributes
         of the object it named: an attribute the checker never saw bound is the unknown object `@name.attr`,
         named by its access path, so without this the next item's `p.out` would be the previous item's, and a
         pending op's loan on it (`for p in layers: ops.append(k.launch_async(prep, p.w, p.out))`) would conflict
         with the next launch.  The loans and moves naming such an object move to its summary id (`rebirth`), the
-        same way the loop's items themselves are kept apart (each is reborn here, its older instances renamed); a
-        name rebound to anything else (`p = q`, `p = p`, a recurring item) keeps its attributes."""
+        same way the loop's items themselves are kept apart (each is reborn here, its older instances renamed).  So
+        does a name rebound to known objects none of which it named before (`cfg` of a loop unrolled over a display
+        of dicts, taking `layers[0]` then `layers[1]`: `cfg["bias"]` is each one's item); a name rebound to what it
+        may have named (`p = p`, a recurring item) or to an unknown object keeps its attributes."""
         roots = {t.root for t in op.targets if not t.attrs and not t.root.startswith(_UNREACHING)}
         if not roots:
             return
@@ -1102,7 +1104,9 @@ class _Analysis:
             if not stale:
                 continue
             new = s.get(root)
-            if not new <= born or any(o.endswith(ir.RECURRING_MARK) for o in new):
+            if any(o.endswith(ir.RECURRING_MARK) for o in new):
+                continue
+            if not new <= born and (any(o[0] == "@" for o in new) or not new.isdisjoint(before.get(root))):
                 continue
             for obj in stale:
                 self.rebirth(s, obj)

@@ -48,7 +48,10 @@ class Place:
 
     @property
     def text(self) -> str:
-        return self.display if self.display is not None else self.key
+        if self.display is not None:
+            return self.display
+        # an item under a literal key (`keyed_items`) is spelled as the subscript it is: `book['shocks']`
+        return "".join((self.root, *(a if a.startswith("[") else f".{a}" for a in self.attrs)))
 
     @classmethod
     def parse(cls, dotted: str) -> Place:

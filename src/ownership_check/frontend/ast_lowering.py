@@ -39,6 +39,7 @@ from ownership_check.core import (
     calls,
     init_state,
     ir,
+    keyed_items,
     parameter_defaults,
     reentry,
     stdlib_flow,
@@ -62,6 +63,7 @@ from ownership_check.core.memo import (
     runs_again,
 )
 from ownership_check.diagnostics import Span
+from ownership_check.frontend import keyed_mentions
 from ownership_check.frontend.ast_walk import all_nodes, memoized_walk
 from ownership_check.frontend.bump_shape import bump_buffer, bump_events
 from ownership_check.frontend.call_targets import (
@@ -1642,6 +1644,10 @@ class FunctionLowerer(calls.PlaceNaming):
         self.nested: list[Unit] = []
         self.interesting = False
         self.local_names: set[str] = set()
+        # the literal keys read under, by container (`keyed_mentions.read_keys`), and the names whose items are
+        # never kept by key (globals, names nested functions use)
+        self.keyed_reads: dict[str, frozenset[calls.ContainerKey]] = {}
+        self.keyed_blocked: frozenset[str] = frozenset()
         self.device: set[str] = set(unit.outer_device)
         self.kernels: dict[str, KernelSummary] = dict(unit.outer_kernels)  # kernels defined in this body
         self.helpers: dict[str, FunctionNode] = {}  # plain functions defined in this body
@@ -2687,6 +2693,8 @@ class FunctionLowerer(calls.PlaceNaming):
 
     def lower(self) -> ir.Function:
         node = self.unit.node
+        self.keyed_reads = keyed_mentions.read_keys(node.body)
+        self.keyed_blocked = keyed_mentions.captured_names(node.body)
         if isinstance(node, ast.Module):
             self.prepass(node.body, ())
             ops = self.block(lambda: self.suite(node.body))
@@ -2766,10 +2774,28 @@ class FunctionLowerer(calls.PlaceNaming):
     def suite(self, body: Sequence[ast.stmt]) -> None:
         for stmt in body:
             self.computed.begin(item_statement(stmt, self.builtin), self.scopes[-1])
+            forget = self.forgotten_items(stmt)
+            before = keyed_mentions.compound(stmt)
+            if before:
+                for op in forget:
+                    self.emit(op)
             try:
                 self.stmt(stmt)
             finally:
                 self.computed.end()
+            if not before:
+                for op in forget:
+                    self.emit(op)
+
+    def forgotten_items(self, stmt: ast.stmt) -> tuple[ir.Bind, ...]:
+        """The items under literal keys `stmt` may change (`keyed_items.forgotten`): rebound to new objects after
+        it (a compound statement: before its body)."""
+        if not self.keyed_reads:
+            return ()
+        return keyed_items.forgotten(
+            keyed_mentions.mentions(stmt, self.builtin), self.keyed_reads,
+            self.dotted_place, self.span(stmt),
+        )
 
     def stmt(self, node: ast.stmt) -> None:
         if isinstance(node, ast.Expr):
@@ -3872,7 +3898,10 @@ class FunctionLowerer(calls.PlaceNaming):
             raw = node.value.id
             return calls.PlaceTarget(calls.container_element(self.name(raw), raw, container, index), self.span(node))
         if isinstance(node, ast.Subscript):
-            return calls.OtherTarget(node, self.place(node.value), self.span(node))
+            # `bufs["a"] = v` of a container the checker knows no items of: that item is `v` from here on
+            key = _key_literal(node.slice)
+            item = self.keyed_item(node.value, key) if key is not None else None
+            return calls.OtherTarget(node, self.place(node.value), self.span(node), item)
         return calls.OtherTarget(node)
 
     def bind(self, target: ast.expr, value: ir.Value) -> None:
@@ -5002,6 +5031,19 @@ class FunctionLowerer(calls.PlaceNaming):
             return None
         return calls.sequence_elements(self.name(node.id), node.id, self.containers[node.id])
 
+    def keyed_item(self, container: ast.expr, key: calls.ContainerKey) -> ir.Place | None:
+        """`keyed_items.keyed_item` of a container that is a name or an attribute path the checker knows no
+        items of (not a display bound here: those have element places)."""
+        if isinstance(container, ast.Name) and container.id in self.containers:
+            return None
+        root = container
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        if not isinstance(root, ast.Name) or root.id not in self.local_names or root.id in self.keyed_blocked:
+            return None  # a global, or a name a nested function may change later
+        place = self.place(container)
+        return keyed_items.keyed_item(place, key) if place is not None else None
+
     def item_container(self, node: ast.expr) -> ir.Place | None:
         """The place `node` is an item of (`d` of `d[k]`, `grid` of `grid[i][j]`), else None."""
         if not isinstance(node, ast.Subscript):
@@ -5169,7 +5211,11 @@ class FunctionLowerer(calls.PlaceNaming):
             if tupled is not None:
                 return calls.merge_choices((index,), tupled)
             # `sorted(pool)[0]`, `list(pool)[i]`: any item of what the builtin keeps
-            return calls.merge_choices((index,), (self.item_choices(node.value, span, depth + 1),))
+            kept = calls.merge_choices((index,), (self.item_choices(node.value, span, depth + 1),))
+            if kept is None and key is not None and (item := self.keyed_item(node.value, key)) is not None:
+                # `bufs["a"]` of a parameter, of `self.bufs` filled in a loop: the one object under that key
+                return (node.value, index), (calls.Operand(node, span, item, True),)
+            return kept
         if isinstance(node, ast.Call) and (picked_items := self.picked_items(node, span, depth)) is not None:
             return picked_items
         if isinstance(node, ast.Call) and (got := self.getter_places(node)) is not None and not got[1]:

@@ -1,0 +1,242 @@
+"""What a statement does with the places it names, read off mypy's tree for `core.keyed_items` (the CLI reads the
+same off Python's `ast`: `ownership_check.frontend.keyed_mentions`).
+
+A place is only read (`bufs["a"]`, `bufs.get(k)`, `len(bufs)`, an attribute of it), is an assignment target, or is
+handed on (a call argument, the receiver of another method, a store under a computed key, an alias taken).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from mypy.nodes import (
+    AssertStmt,
+    AssertTypeExpr,
+    AssignmentExpr,
+    AssignmentStmt,
+    AwaitExpr,
+    Block,
+    CallExpr,
+    CastExpr,
+    ConditionalExpr,
+    Decorator,
+    DelStmt,
+    DictExpr,
+    DictionaryComprehension,
+    Expression,
+    ExpressionStmt,
+    ForStmt,
+    FuncDef,
+    GeneratorExpr,
+    GlobalDecl,
+    IfStmt,
+    IndexExpr,
+    IntExpr,
+    LambdaExpr,
+    ListComprehension,
+    ListExpr,
+    MatchStmt,
+    MemberExpr,
+    NameExpr,
+    Node,
+    NonlocalDecl,
+    OperatorAssignmentStmt,
+    OpExpr,
+    OverloadedFuncDef,
+    RaiseStmt,
+    ReturnStmt,
+    SetComprehension,
+    SetExpr,
+    StarExpr,
+    Statement,
+    StrExpr,
+    TempNode,
+    TryStmt,
+    TupleExpr,
+    UnaryExpr,
+    WhileStmt,
+    WithStmt,
+    YieldExpr,
+    YieldFromExpr,
+)
+
+from mypy_plugin import tree
+from ownership_check.core.keyed_items import BOUND, HANDED, READ, READING_BUILTINS, READING_METHODS, Mention
+
+#: The lowering's builtin lookup: the builtin a callee names, or None (shadowed or not a builtin).
+Builtin = Callable[[Expression], "str | None"]
+
+_FUNCTIONS = (FuncDef, Decorator, OverloadedFuncDef, LambdaExpr)
+
+
+def _key(expr: Node) -> int | str | None:
+    if isinstance(expr, StrExpr):
+        return expr.value
+    if isinstance(expr, IntExpr):
+        return expr.value
+    if isinstance(expr, UnaryExpr) and expr.op == "-" and isinstance(expr.expr, IntExpr):
+        return -expr.expr.value
+    return None
+
+
+def read_keys(body: Sequence[Statement]) -> dict[str, frozenset[int | str]]:
+    """The literal keys this body reads or stores under, by container dotted text (`{"bufs": {"a", "b"}}`)."""
+    found: dict[str, set[int | str]] = {}
+    for node in tree.walk_many(body):
+        if isinstance(node, IndexExpr) and (key := _key(node.index)) is not None:
+            text = tree.dotted(node.base)
+            if text is not None:
+                found.setdefault(text, set()).add(key)
+    return {text: frozenset(keys) for text, keys in found.items()}
+
+
+def captured_names(body: Sequence[Statement]) -> frozenset[str]:
+    """Names a nested function or lambda of this body refers to (calling it later may change what they hold), and
+    names it declares `global` or `nonlocal`."""
+    names: set[str] = set()
+    for node in tree.walk_many(body):
+        if isinstance(node, GlobalDecl | NonlocalDecl):
+            names.update(node.names)
+        if isinstance(node, _FUNCTIONS):
+            inner = node.func if isinstance(node, Decorator) else node
+            blocks: list[Node] = []
+            if isinstance(inner, OverloadedFuncDef):
+                blocks = [item.func.body if isinstance(item, Decorator) else item.body for item in inner.items]
+            elif isinstance(inner, FuncDef | LambdaExpr):
+                blocks = [inner.body]
+            for block in blocks:
+                names.update(sub.name for sub in tree.walk(block, skip_scopes=False) if isinstance(sub, NameExpr))
+    return frozenset(names)
+
+
+class _Mentions:
+    def __init__(self, builtin: Builtin) -> None:
+        self.builtin = builtin
+        self.found: list[Mention] = []
+
+    def uses(self, node: Node | None, how: str) -> None:
+        """`node` evaluated where its value is used `how` (read, or handed on)."""
+        if node is None or isinstance(node, TempNode):
+            return
+        text = tree.dotted(node)
+        if text is not None:
+            self.found.append(Mention(text, how))
+        elif isinstance(node, MemberExpr):
+            self.uses(node.expr, READ)
+        elif isinstance(node, IndexExpr):
+            self.uses(node.base, READ)
+            self.uses(node.index, READ)
+        elif isinstance(node, CallExpr):
+            self.call(node)
+        elif isinstance(node, ConditionalExpr):
+            self.uses(node.cond, READ)
+            self.uses(node.if_expr, how)
+            self.uses(node.else_expr, how)
+        elif isinstance(node, OpExpr) and node.op in ("and", "or"):
+            self.uses(node.left, how)
+            self.uses(node.right, how)
+        elif isinstance(node, TupleExpr | ListExpr | SetExpr):
+            for item in node.items:
+                self.uses(item, how)
+        elif isinstance(node, StarExpr):
+            self.uses(node.expr, how)
+        elif isinstance(node, DictExpr):
+            keys = [key for key, _ in node.items if key is not None]
+            for child in (*keys, *(value for _, value in node.items)):
+                self.uses(child, how)
+        elif isinstance(node, AssignmentExpr):
+            self.target(node.target)
+            self.uses(node.value, HANDED)
+        elif isinstance(node, LambdaExpr):
+            self.uses(node.expr(), HANDED)
+        elif isinstance(node, AwaitExpr | YieldExpr | YieldFromExpr | CastExpr | AssertTypeExpr):
+            self.uses(node.expr, HANDED)
+        elif isinstance(node, ListComprehension | SetComprehension):
+            self.uses(node.generator, how)
+        elif isinstance(node, GeneratorExpr | DictionaryComprehension):
+            for index, sequence, conditions in zip(node.indices, node.sequences, node.condlists, strict=True):
+                self.target(index)
+                self.uses(sequence, READ)
+                for test in conditions:
+                    self.uses(test, READ)
+            parts = (node.key, node.value) if isinstance(node, DictionaryComprehension) else (node.left_expr,)
+            for part in parts:
+                self.uses(part, HANDED)
+        else:  # comparisons, arithmetic, slices: their operands are only read
+            for operand in tree.children(node):
+                self.uses(operand, READ)
+
+    def target(self, node: Node | None, deleting: bool = False) -> None:
+        """An assignment (or `del`) target, as the CLI reads one."""
+        if node is None:
+            return
+        text = tree.dotted(node)
+        if text is not None:
+            self.found.append(Mention(text, BOUND))
+        elif isinstance(node, IndexExpr):
+            self.uses(node.base, READ if _key(node.index) is not None and not deleting else HANDED)
+            self.uses(node.index, READ)
+        elif isinstance(node, TupleExpr | ListExpr):
+            for item in node.items:
+                self.target(item, deleting)
+        elif isinstance(node, StarExpr):
+            self.target(node.expr, deleting)
+        elif isinstance(node, MemberExpr):
+            self.uses(node.expr, READ)
+
+    def call(self, node: CallExpr) -> None:
+        callee = node.callee
+        how = READ if self.builtin(callee) in READING_BUILTINS else HANDED
+        if isinstance(callee, MemberExpr) and isinstance(callee.expr, StrExpr):
+            how = READ  # `"{}".format(x)` (an f-string, as mypy reads it), `", ".join(names)`
+        if isinstance(callee, MemberExpr):
+            self.uses(callee.expr, READ if callee.name in READING_METHODS else HANDED)
+        else:
+            self.uses(callee, READ)
+        for arg in node.args:
+            self.uses(arg, how)
+
+    def statement(self, node: Statement) -> None:
+        if isinstance(node, AssignmentStmt):
+            for target in node.lvalues:
+                self.target(target)
+            self.uses(node.rvalue, HANDED)
+        elif isinstance(node, OperatorAssignmentStmt):
+            self.target(node.lvalue)
+            self.uses(node.rvalue, HANDED)
+        elif isinstance(node, ReturnStmt):
+            self.uses(node.expr, HANDED)
+        elif isinstance(node, DelStmt):
+            self.target(node.expr, deleting=True)
+        elif isinstance(node, ExpressionStmt):
+            self.uses(node.expr, READ)
+        elif isinstance(node, IfStmt | WhileStmt):
+            for test in node.expr if isinstance(node, IfStmt) else [node.expr]:
+                self.uses(test, READ)
+        elif isinstance(node, ForStmt):
+            self.target(node.index)
+            self.uses(node.expr, READ)
+        elif isinstance(node, WithStmt):
+            for context, bound in zip(node.expr, node.target, strict=True):
+                self.uses(context, HANDED)
+                self.target(bound)
+        elif isinstance(node, MatchStmt):
+            self.uses(node.subject, READ)
+        elif isinstance(node, RaiseStmt):
+            self.uses(node.expr, READ)
+            self.uses(node.from_expr, READ)
+        elif isinstance(node, AssertStmt):
+            self.uses(node.expr, READ)
+            self.uses(node.msg, READ)
+
+
+def mentions(node: Statement, builtin: Builtin) -> list[Mention]:
+    """The places `node` names and how (`keyed_items.Mention`); for a compound statement, those of its header."""
+    walker = _Mentions(builtin)
+    walker.statement(node)
+    return walker.found
+
+
+def compound(node: Statement) -> bool:
+    """Whether `node` has a body of its own (its header's changes come before the body runs)."""
+    return isinstance(node, IfStmt | WhileStmt | ForStmt | WithStmt | MatchStmt | TryStmt | Block)

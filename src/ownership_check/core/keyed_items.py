@@ -1,0 +1,102 @@
+"""Items under a literal key of a container the checker did not see built: one object per key.
+
+`bufs["a"]` of a parameter `bufs`, of `self.bufs` filled in a loop, or of a dict a helper returned is an object
+the checker cannot name by what was stored there, but two reads of the same container under the same literal key,
+with nothing in between that could have changed the container, are the same object, as the runtime sees them:
+`k.launch(p, s, bufs["a"], bufs["a"])` is an aliasing error, and a tile launch moving `state["x"]` in a loop
+moves it again on the next iteration.  Each such item is the place `bufs.[<key>]`: a path below the container's
+place, so everything the core does for attribute paths applies (a parameter's item is the caller's object, a
+store `bufs["a"] = v` rebinds it, rebinding `bufs` forgets it, a callee's summary exports its moves).
+
+What could change the container's items without a store the front end sees is forgotten: a statement that hands
+the container (or an object it is reached from: `self` of `self.bufs`) to anything else, calls a method of it
+other than the reading ones, stores under a key that is not a literal or deletes an item rebinds every item this
+function reads under a literal key to a new object (`forgotten`).  The front ends say what a statement does with
+each place it names (`Mention`); this module decides.  Keys are integer or string literals; reads under other keys
+stay new values (`computed_items` relates equal computed indices).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Final
+
+from ownership_check.core import ir
+from ownership_check.diagnostics import Span
+
+#: Methods of a dict or list that only read it: calling one changes none of its items.
+READING_METHODS: Final[frozenset[str]] = frozenset(
+    {"get", "keys", "values", "items", "copy", "count", "index", "__getitem__", "__contains__", "__len__"}
+)
+
+#: Builtins that only read an argument (`len(bufs)`, `print(bufs)`).
+READING_BUILTINS: Final[frozenset[str]] = frozenset(
+    {"len", "print", "repr", "str", "isinstance", "sorted", "list", "tuple", "set", "iter", "enumerate", "id",
+     "bool", "hash", "type", "any", "all", "min", "max", "sum", "zip", "reversed", "dict", "format"}
+)
+
+
+def segment(key: int | str) -> str | None:
+    """The path segment of the item under `key` (`['a']`, `[0]`), or None for a key whose spelling would not stay
+    one segment of a dotted path (it holds `.` or `$`)."""
+    if isinstance(key, bool):
+        return None
+    shown = f"[{key!r}]"
+    return None if "." in shown or "$" in shown else shown
+
+
+def keyed_item(container: ir.Place, key: int | str) -> ir.Place | None:
+    """The place of the item under literal `key` of the container at `container` (`bufs.['a']`)."""
+    part = segment(key)
+    if part is None:
+        return None
+    return ir.Place(container.root, (*container.attrs, part), f"{container.text}[{key!r}]")
+
+
+def is_item_segment(part: str) -> bool:
+    """Whether a path segment is an item's (`keyed_item`), not an attribute's."""
+    return part.startswith("[")
+
+
+#: How a statement names a place (`Mention.how`).
+READ: Final[str] = "read"
+BOUND: Final[str] = "bound"
+HANDED: Final[str] = "handed"
+
+
+@dataclass(frozen=True)
+class Mention:
+    """A place a statement names, and how: `"read"` (reading it, an item under a literal key of it, an attribute
+    of it, a reading method or a reading builtin's argument: nothing changes), `"bound"` (a whole-name or attribute
+    assignment target: the core forgets its paths), or `"handed"` (anything else: a call argument, the receiver of
+    another method, a store under a computed key, a `del` of an item, an alias taken)."""
+
+    dotted: str
+    how: str
+
+
+def forgotten(
+    mentions: Iterable[Mention],
+    read_keys: Mapping[str, frozenset[int | str]],
+    place_of: Callable[[str, tuple[str, ...]], ir.Place],
+    span: Span,
+) -> tuple[ir.Bind, ...]:
+    """The rebinds to emit for a statement: every item this function reads under a literal key (`read_keys`: the
+    container's dotted text -> its keys) of a container the statement handed on, or reached through a handed
+    object (`self` handed on hands `self.bufs` too), becomes a new object.  `place_of` is the front end's place of
+    a root name and attributes (`PlaceNaming.dotted_place`: renames applied)."""
+    handed = {m.dotted for m in mentions if m.how == HANDED}
+    if not handed:
+        return ()
+    binds: list[ir.Bind] = []
+    for dotted in sorted(read_keys):
+        if not any(dotted == h or dotted.startswith(h + ".") for h in handed):
+            continue
+        root, *attrs = dotted.split(".")
+        container = place_of(root, tuple(attrs))
+        for key in sorted(read_keys[dotted], key=repr):
+            item = keyed_item(container, key)
+            if item is not None:
+                binds.append(ir.Bind((item,), (ir.Fresh(),), span))
+    return tuple(binds)

@@ -1,0 +1,203 @@
+"""What a statement does with the places it names, read off Python's `ast` for `core.keyed_items`.
+
+The core keeps one object per literal key of a container it did not see built (`bufs["a"]` of a parameter) and
+forgets those items after a statement that may change them; this module tells, per statement, which places are
+only read (`bufs["a"]`, `bufs.get(k)`, `len(bufs)`, an attribute of them), which are assignment targets, and which
+are handed on (a call argument, the receiver of another method, a store under a computed key, an alias taken).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable, Iterator, Sequence
+
+from ownership_check.core.keyed_items import BOUND, HANDED, READ, READING_BUILTINS, READING_METHODS, Mention
+
+#: The front end's builtin lookup: the builtin a callee names, or None (shadowed or not a builtin).
+Builtin = Callable[[ast.expr], "str | None"]
+
+_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+
+
+def _dotted(node: ast.AST) -> str | None:
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    return ".".join((node.id, *reversed(parts)))
+
+
+def _key(node: ast.expr) -> int | str | None:
+    if isinstance(node, ast.Constant) and isinstance(node.value, int | str) and not isinstance(node.value, bool):
+        return node.value
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant):
+        value = node.operand.value
+        return -value if type(value) is int else None
+    return None
+
+
+def _own_nodes(body: Sequence[ast.AST]) -> Iterator[ast.AST]:
+    """Every node of `body`, not descending into nested functions or classes (their own units)."""
+    stack = list(reversed(body))
+    while stack:
+        node = stack.pop()
+        yield node
+        if isinstance(node, (*_FUNCTIONS, ast.ClassDef)):
+            continue
+        stack.extend(reversed(list(ast.iter_child_nodes(node))))
+
+
+def read_keys(body: Sequence[ast.stmt]) -> dict[str, frozenset[int | str]]:
+    """The literal keys this body reads or stores under, by container dotted text (`{"bufs": {"a", "b"}}`)."""
+    found: dict[str, set[int | str]] = {}
+    for node in _own_nodes(body):
+        if isinstance(node, ast.Subscript) and (key := _key(node.slice)) is not None:
+            text = _dotted(node.value)
+            if text is not None:
+                found.setdefault(text, set()).add(key)
+    return {text: frozenset(keys) for text, keys in found.items()}
+
+
+def captured_names(body: Sequence[ast.stmt]) -> frozenset[str]:
+    """Names a nested function or lambda of this body refers to (calling it later may change what they hold), and
+    names it declares `global` or `nonlocal`."""
+    names: set[str] = set()
+    for node in _own_nodes(body):
+        if isinstance(node, ast.Global | ast.Nonlocal):
+            names.update(node.names)
+        if isinstance(node, _FUNCTIONS):
+            inner: Sequence[ast.AST] = [node.body] if isinstance(node, ast.Lambda) else node.body
+            names.update(sub.id for part in inner for sub in ast.walk(part) if isinstance(sub, ast.Name))
+    return frozenset(names)
+
+
+class _Mentions:
+    def __init__(self, builtin: Builtin) -> None:
+        self.builtin = builtin
+        self.found: list[Mention] = []
+
+    def uses(self, node: ast.AST | None, how: str) -> None:
+        """`node` evaluated where its value is used `how` (read, or handed on)."""
+        if node is None:
+            return
+        text = _dotted(node)
+        if text is not None:
+            self.found.append(Mention(text, how))
+        elif isinstance(node, ast.Attribute):
+            self.uses(node.value, READ)
+        elif isinstance(node, ast.Subscript):
+            self.uses(node.value, READ)
+            self.uses(node.slice, READ)
+        elif isinstance(node, ast.Call):
+            self.call(node)
+        elif isinstance(node, ast.IfExp):
+            self.uses(node.test, READ)
+            self.uses(node.body, how)
+            self.uses(node.orelse, how)
+        elif isinstance(node, ast.BoolOp | ast.Tuple | ast.List | ast.Set):
+            for child in node.values if isinstance(node, ast.BoolOp) else node.elts:
+                self.uses(child, how)
+        elif isinstance(node, ast.Starred):
+            self.uses(node.value, how)
+        elif isinstance(node, ast.Dict):
+            for entry in (*node.keys, *node.values):
+                self.uses(entry, how)
+        elif isinstance(node, ast.NamedExpr):
+            self.target(node.target)
+            self.uses(node.value, HANDED)
+        elif isinstance(node, ast.Lambda | ast.Await | ast.Yield | ast.YieldFrom):
+            self.uses(node.body if isinstance(node, ast.Lambda) else node.value, HANDED)
+        elif isinstance(node, ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp):
+            for generator in node.generators:
+                self.target(generator.target)
+                self.uses(generator.iter, READ)
+                for test in generator.ifs:
+                    self.uses(test, READ)
+            for part in (node.key, node.value) if isinstance(node, ast.DictComp) else (node.elt,):
+                self.uses(part, HANDED)
+        else:  # comparisons, arithmetic, f-strings, slices: their operands are only read
+            for operand in ast.iter_child_nodes(node):
+                self.uses(operand, READ)
+
+    def target(self, node: ast.AST | None, deleting: bool = False) -> None:
+        """An assignment (or `del`) target: a name or attribute is rebound (the core forgets its paths itself); a
+        store under a literal key only reads its container (the item is rebound), any other store or `del`
+        of an item hands the container on."""
+        if node is None:
+            return
+        text = _dotted(node)
+        if text is not None:
+            self.found.append(Mention(text, BOUND))
+        elif isinstance(node, ast.Subscript):
+            self.uses(node.value, READ if _key(node.slice) is not None and not deleting else HANDED)
+            self.uses(node.slice, READ)
+        elif isinstance(node, ast.Tuple | ast.List):
+            for item in node.elts:
+                self.target(item, deleting)
+        elif isinstance(node, ast.Starred):
+            self.target(node.value, deleting)
+        elif isinstance(node, ast.Attribute):
+            self.uses(node.value, READ)
+
+    def call(self, node: ast.Call) -> None:
+        func = node.func
+        how = READ if self.builtin(func) in READING_BUILTINS else HANDED
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Constant):
+            how = READ  # `"{}".format(x)`, `", ".join(names)`: a method of a literal reads its arguments
+        if isinstance(func, ast.Attribute):
+            self.uses(func.value, READ if func.attr in READING_METHODS else HANDED)
+        else:
+            self.uses(func, READ)
+        for arg in node.args:
+            self.uses(arg, how)
+        for keyword in node.keywords:
+            self.uses(keyword.value, how)
+
+    def statement(self, node: ast.stmt) -> None:
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                self.target(target)
+            self.uses(node.value, HANDED)
+        elif isinstance(node, ast.AnnAssign | ast.AugAssign):
+            self.target(node.target)
+            self.uses(node.value, HANDED)
+        elif isinstance(node, ast.Return):
+            self.uses(node.value, HANDED)
+        elif isinstance(node, ast.Delete):
+            for target in node.targets:
+                self.target(target, deleting=True)
+        elif isinstance(node, ast.Expr):
+            self.uses(node.value, READ)
+        elif isinstance(node, ast.If | ast.While):
+            self.uses(node.test, READ)
+        elif isinstance(node, ast.For | ast.AsyncFor):
+            self.target(node.target)
+            self.uses(node.iter, READ)
+        elif isinstance(node, ast.With | ast.AsyncWith):
+            for item in node.items:
+                self.uses(item.context_expr, HANDED)
+                self.target(item.optional_vars)
+        elif isinstance(node, ast.Match):
+            self.uses(node.subject, READ)
+        elif isinstance(node, ast.Raise):
+            self.uses(node.exc, READ)
+            self.uses(node.cause, READ)
+        elif isinstance(node, ast.Assert):
+            self.uses(node.test, READ)
+            self.uses(node.msg, READ)
+
+
+def mentions(node: ast.stmt, builtin: Builtin) -> list[Mention]:
+    """The places `node` names and how (`keyed_items.Mention`); for a compound statement, those of its header."""
+    walker = _Mentions(builtin)
+    walker.statement(node)
+    return walker.found
+
+
+def compound(node: ast.stmt) -> bool:
+    """Whether `node` has a body of its own (its header's changes come before the body runs)."""
+    return isinstance(
+        node, ast.If | ast.While | ast.For | ast.AsyncFor | ast.With | ast.AsyncWith | ast.Match | ast.Try
+    )
