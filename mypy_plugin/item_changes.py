@@ -24,14 +24,12 @@ from mypy.nodes import (
 )
 
 from mypy_plugin import tree
-from ownership_check.core import init_state
-from ownership_check.core.init_state import READING_METHODS
+from ownership_check.core import init_state, keyed_items
+from ownership_check.core.keyed_items import READING_METHODS
 
 #: What `changed_items` gives when the receiver itself is handed on (the CLI's `EVERY`).
 EVERY: Final[str] = "*"
 
-#: Builtins that read a container they are given and change nothing in it (the CLI's).
-_READING_BUILTINS = frozenset({"len", "isinstance", "bool", "repr", "str", "print", "sorted", "any", "all"})
 
 
 def changed_items(
@@ -88,7 +86,8 @@ def _reads_only(node: MemberExpr, parent: Node | None, stored: set[int]) -> bool
     if isinstance(parent, MemberExpr) and parent.expr is node:
         return parent.name in READING_METHODS
     if isinstance(parent, CallExpr) and any(a is node for a in parent.args):
-        return isinstance(parent.callee, NameExpr) and parent.callee.name in _READING_BUILTINS
+        callee = parent.callee.name if isinstance(parent.callee, NameExpr) else tree.dotted(parent.callee)
+        return keyed_items.reading_call(callee)
     if isinstance(parent, ForStmt):
         return parent.expr is node
     if isinstance(parent, GeneratorExpr | DictionaryComprehension):

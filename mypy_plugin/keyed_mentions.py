@@ -61,7 +61,7 @@ from mypy.nodes import (
 )
 
 from mypy_plugin import tree
-from ownership_check.core.keyed_items import BOUND, HANDED, READ, READING_BUILTINS, READING_METHODS, Mention
+from ownership_check.core.keyed_items import BOUND, HANDED, READ, READING_METHODS, Mention, reading_call
 
 #: The lowering's builtin lookup: the builtin a callee names, or None (shadowed or not a builtin).
 Builtin = Callable[[Expression], "str | None"]
@@ -186,7 +186,8 @@ class _Mentions:
 
     def call(self, node: CallExpr) -> None:
         callee = node.callee
-        how = READ if self.builtin(callee) in READING_BUILTINS else HANDED
+        name = self.builtin(callee) if isinstance(callee, NameExpr) else tree.dotted(callee)
+        how = READ if reading_call(name) else HANDED
         if isinstance(callee, MemberExpr) and isinstance(callee.expr, StrExpr):
             how = READ  # `"{}".format(x)` (an f-string, as mypy reads it), `", ".join(names)`
         if isinstance(callee, MemberExpr):

@@ -2516,6 +2516,11 @@ class FunctionLowerer(calls.PlaceNaming):
             if built is not None:  # `{mode: k.prepare(...) for mode, k in zip(Mode, (blur, sharpen))}`
                 items.setdefault(target.name, built)
                 continue
+            if target.expr.name == receiver and self.uniform_container(value):
+                # `self.scratch = [buf] * 2`, `dict.fromkeys(names, buf)`: one object under every key (the CLI's)
+                items.setdefault(target.name, ("",))
+                keys.setdefault(target.name, init_state.UNIFORM_KEYS)
+                continue
             values: list[Expression] = []
             if isinstance(value, DictExpr) and all(k is not None for k, _ in value.items):
                 values = [v for _, v in value.items]
@@ -2799,6 +2804,9 @@ class FunctionLowerer(calls.PlaceNaming):
                 # `return staged, k.launch_async(prep, x, staged)`: what each part is, for the caller
                 parts = [functools.partial(self.value, e) for e in node.expr.items]
                 calls.yield_parts(parts, span_of(node.expr), self, returned=True)
+            elif isinstance(node.expr, ListComprehension | SetComprehension | DictionaryComprehension):
+                # `return [k.launch_async(p, x, out) for ...]`: each op is pending while the next one is built
+                self.value(node.expr, ir.Place(ir.RETURN_HOLDER))
             elif node.expr is not None:
                 self.expr(node.expr)
                 if isinstance(node.expr, NameExpr) and (returned := self.place(node.expr)) is not None:
@@ -4905,11 +4913,10 @@ class FunctionLowerer(calls.PlaceNaming):
                 # `self.prepared[mode]` of a display of prepared launches `__init__` stored: any of its items
                 # (`self.fields[0]`, `self.buffers["freqs"]`: the item the literal names; the CLI's rule)
                 attr = expr.base.name
-                followed, position = init_state.item_position(
-                    self.stored_keys.get(attr), attr in self.plain_stored, key, stored[1]
-                )
+                keys = self.stored_keys.get(attr)
+                followed, position = init_state.item_position(keys, attr in self.plain_stored, key, stored[1])
                 if followed:
-                    return init_state.item_choices(expr, expr.base, index, *stored, span, position)
+                    return init_state.item_choices(expr, expr.base, index, *stored, span, position, keys)
             literal = _int_literal(index)
             items = self.literal_display(expr.base)
             if items is not None:
@@ -5141,6 +5148,16 @@ class FunctionLowerer(calls.PlaceNaming):
             isinstance(expr.base, NameExpr) and expr.base.name in self.containers
         )
 
+    def uniform_container(self, expr: Expression) -> bool:
+        """Whether `expr` builds a container whose every item is one object (`init_state.uniform_container`)."""
+        found = self.display_items(expr)
+        if found is not None:
+            keys, items = [k for k, _ in found[0]], [computed_dotted(item) for _, item in found[0]]
+            return init_state.uniform_container(found[1], keys, items)
+        repeated = _repeated_display(expr)
+        places = [computed_dotted(item) for item in repeated.items] if repeated is not None else []
+        return repeated is not None and init_state.uniform_container(None, (), places)
+
     def uniform_display(self, expr: Expression) -> str | None:
         """The one place every item of a sequence display is (`[buf, buf]`, `deque([buf, buf])`, `[buf] * 3`:
         `computed_items.one_place`), else None (the CLI's rule)."""
@@ -5204,6 +5221,15 @@ class FunctionLowerer(calls.PlaceNaming):
         items = self.literal_display(expr)
         if items is not None:
             return self._alternatives((), items, span, depth)
+        stored = self.stored_items(expr)
+        if (
+            stored is not None
+            and isinstance(expr, MemberExpr)
+            and self.stored_keys.get(expr.name) == init_state.UNIFORM_KEYS
+        ):
+            # `itertools.cycle(self.scratch)` of `self.scratch = [buf] * 2`: every item is the one object
+            whole: Expression = expr
+            return (whole,), init_state.item_choices(whole, whole, whole, *stored, span, 0, init_state.UNIFORM_KEYS)[1]
         repeated = _repeated_display(expr)
         if repeated is not None:  # `max([a, c] * n)`: any of the display's items, the very objects
             return self._alternatives((), repeated.items, span, depth)

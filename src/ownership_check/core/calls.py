@@ -2410,10 +2410,13 @@ def comprehension_stage(holder: ir.Place | None, span: Span, sink: Lowering[E]) 
     temporary container, whose stored items (`ir.stored_item`, each iteration's value stored by
     `store_comprehension_item`) become the built container's (`kept_comprehension`), as the runtime keeps every
     op the comprehension built reachable through the container: their loans last while it is live, and running
-    its ops (`for op in ops: op.sync_on(s)`, `sk.zip(*ops)`) ends them, as for ops appended in a loop.  None when
-    nothing keeps the result under a name (a temporary, a return, a container's stored items: the comprehension
-    is lowered as usual)."""
-    if holder is None or holder.root.startswith("$") or ir.is_value_path(holder) or ir.STORED_ATTR in holder.attrs:
+    its ops (`for op in ops: op.sync_on(s)`, `sk.zip(*ops)`) ends them, as for ops appended in a loop.  A returned
+    comprehension (`return [k.launch_async(p, x, out) for ...]`) is staged too: each iteration's op is pending
+    while the next is built.  None when nothing keeps the result under a name (a temporary, a container's stored
+    items: the comprehension is lowered as usual)."""
+    if holder is None or ir.is_value_path(holder) or ir.STORED_ATTR in holder.attrs:
+        return None
+    if holder.root.startswith("$") and holder.root != ir.RETURN_HOLDER:
         return None
     stage = sink.temp(holder.text)
     # a new container each time the comprehension runs (in a loop, the temporary's name is reused): what an earlier

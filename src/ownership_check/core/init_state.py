@@ -33,7 +33,7 @@ from typing import Final, TypeVar
 
 from ownership_check.core import ir
 from ownership_check.core.call_effects import CallSummary, StoredItems
-from ownership_check.core.calls import SHARED_OP, Choices, Operand
+from ownership_check.core.calls import FILLED_KEY, SHARED_OP, Choices, Operand
 from ownership_check.core.cfg import build
 from ownership_check.core.checker import State, _Analysis, _setup
 from ownership_check.diagnostics import Span
@@ -281,12 +281,6 @@ def comprehension_kernels(
     return tuple(item for item in items if item is not None)
 
 
-#: Methods of a list or dict that read it and change nothing: a method calling only these on `self.attr` keeps the
-#: items `__init__` stored there (`item_position`); any other method call on it, a store or `del` under a key, or
-#: the container handed on as a value makes its items unknown in that method (`ItemUse`).
-READING_METHODS: Final[frozenset[str]] = frozenset({"get", "keys", "values", "items", "copy", "count", "index"})
-
-
 #: A method's own item changes and the names of its class's methods it calls on its receiver (`changed_items`).
 OwnChanges = tuple[frozenset[str], frozenset[str]]
 
@@ -316,12 +310,32 @@ def changed_items(
     return frozenset(changed)
 
 
+#: The keys `init_item_keys` gives a container `__init__` stored whose every item is one object (`[buf] * 2`,
+#: `[buf, buf]`, `dict.fromkeys(names, buf)`): one item, read under any key and by any iteration.
+UNIFORM_KEYS: Final[tuple[object, ...]] = (FILLED_KEY,)
+
+
+def uniform_container(mapping: bool | None, keys: Sequence[object], places: Sequence[str | None]) -> bool:
+    """Whether a container display is one object under every key: a mapping filled with one value
+    (`dict.fromkeys(names, buf)`: its one key `FILLED_KEY`), or a sequence whose items are all one place
+    (`[buf, buf]`: `places`, each item's dotted text or None) or a repetition of a one-item display (`[buf] * 2`,
+    `[sk.zeros(n)] * 2`: `mapping` None, one item)."""
+    if mapping:
+        return tuple(keys) == UNIFORM_KEYS
+    if mapping is None:
+        return len(places) == 1 or (len(places) > 1 and places[0] is not None and len(set(places)) == 1)
+    return len(places) > 1 and places[0] is not None and len(set(places)) == 1
+
+
 def item_position(keys: Sequence[object] | None, plain: bool, key: object, count: int) -> tuple[bool, int | None]:
     """Which item `self.attr[key]` reads of a display `__init__` stored (`count` items; `keys`: a dict display's
     literal keys in order, None for a list or tuple display): (whether the read is followed at all, the position
     it names or None for any item).  A display of prepared launches is followed under any key (any item when the
     key is not one of its literals); a display of other values only under a literal key it has (a list's integer
-    index, negative ones counted from its end; a dict's key), each item one object of its own."""
+    index, negative ones counted from its end; a dict's key), each item one object of its own.  A container whose
+    every item is one object (`UNIFORM_KEYS`) gives that item under any key, computed ones too."""
+    if keys is not None and tuple(keys) == UNIFORM_KEYS:
+        return True, 0
     if keys is not None:
         position = keys.index(key) if key is not None and key in keys else None
     elif isinstance(key, int) and not isinstance(key, bool) and -count <= key < count:
@@ -355,11 +369,21 @@ def stored_items(
 
 
 def item_choices(
-    node: E, base_node: E, index: E, base: ir.Place, count: int, span: Span, literal: int | None = None
+    node: E,
+    base_node: E,
+    index: E,
+    base: ir.Place,
+    count: int,
+    span: Span,
+    literal: int | None = None,
+    keys: Sequence[object] | None = None,
 ) -> Choices[E]:
     """`self.prepared[key]` of such an attribute: any of its items (after reading the attribute and the key), or
-    the one an integer literal index names in a list (tuple) display (`literal`: `self.fields[0]`)."""
+    the one an integer literal index names in a list (tuple) display (`literal`: `self.fields[0]`).  The one item
+    of a container whose every item is one object (`keys` `UNIFORM_KEYS`) is spelled `self.outputs[...]`."""
     places = item_places(base, count)
     if literal is not None and -count <= literal < count:
         places = (places[literal],)
+    if keys is not None and tuple(keys) == UNIFORM_KEYS:
+        places = tuple(ir.Place(p.root, p.attrs, f"{base.text}[...]") for p in places)
     return (base_node, index), tuple(Operand(node, span, place, True) for place in places)

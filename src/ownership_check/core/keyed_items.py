@@ -30,11 +30,22 @@ READING_METHODS: Final[frozenset[str]] = frozenset(
     {"get", "keys", "values", "items", "copy", "count", "index", "__getitem__", "__contains__", "__len__"}
 )
 
-#: Builtins that only read an argument (`len(bufs)`, `print(bufs)`).
-READING_BUILTINS: Final[frozenset[str]] = frozenset(
-    {"len", "print", "repr", "str", "isinstance", "sorted", "list", "tuple", "set", "iter", "enumerate", "id",
-     "bool", "hash", "type", "any", "all", "min", "max", "sum", "zip", "reversed", "dict", "format"}
+#: Builtins, and stdlib functions by their dotted name, that only read a container they are given (`len(bufs)`,
+#: `itertools.cycle(self.scratch)`): its items stay what they were.
+READING_CALLS: Final[frozenset[str]] = frozenset(
+    {
+        "len", "print", "repr", "str", "isinstance", "sorted", "list", "tuple", "set", "iter", "enumerate", "id",
+        "bool", "hash", "type", "any", "all", "min", "max", "sum", "zip", "reversed", "dict", "format", "next",
+        "itertools.cycle", "itertools.islice", "itertools.chain", "itertools.pairwise", "itertools.zip_longest",
+        "itertools.product", "itertools.combinations", "itertools.permutations", "itertools.repeat",
+    }
 )
+
+
+def reading_call(callee: str | None) -> bool:
+    """Whether a call of `callee` (a builtin's name, or the dotted text of a stdlib function) only reads the
+    containers it is given."""
+    return callee in READING_CALLS
 
 
 def segment(key: int | str) -> str | None:

@@ -2842,6 +2842,9 @@ class FunctionLowerer(calls.PlaceNaming):
                 # `return staged, k.launch_async(prep, x, staged)`: what each part is, for the caller
                 parts = [functools.partial(self.value, e) for e in node.value.elts]
                 calls.yield_parts(parts, self.span(node.value), self, returned=True)
+            elif isinstance(node.value, ast.ListComp | ast.SetComp | ast.DictComp):
+                # `return [k.launch_async(p, x, out) for ...]`: each op is pending while the next one is built
+                self.value(node.value, ir.Place(ir.RETURN_HOLDER))
             elif node.value is not None:
                 self.expr(node.value)
                 if isinstance(node.value, ast.Name) and (returned := self.place(node.value)) is not None:
@@ -2982,6 +2985,10 @@ class FunctionLowerer(calls.PlaceNaming):
             if built is not None:  # `{mode: k.prepare(...) for mode, k in zip(Mode, (blur, sharpen))}`
                 found.setdefault(target.attr, built)
                 continue
+            if target.value.id == receiver and self.uniform_container(value):
+                # `self.scratch = [buf] * 2`, `dict.fromkeys(names, buf)`: one object under every key
+                found.setdefault(target.attr, ("",))
+                continue
             values: list[ast.expr] = []
             if isinstance(value, ast.Dict) and all(k is not None for k in value.keys):
                 values = value.values
@@ -3020,7 +3027,9 @@ class FunctionLowerer(calls.PlaceNaming):
                 continue
             target, value = assigned
             if isinstance(target, ast.Attribute) and target.attr in items and target.attr not in found:
-                if isinstance(value, ast.Dict | ast.DictComp):
+                if self.uniform_container(value):
+                    found[target.attr] = init_state.UNIFORM_KEYS
+                elif isinstance(value, ast.Dict | ast.DictComp):
                     found[target.attr] = _literal_keys(value) or ()
         return found
 
@@ -5168,12 +5177,12 @@ class FunctionLowerer(calls.PlaceNaming):
                 # names; a computed index of one is not followed, `self.fields[i % 2]` and `self.fields[(i + 1) %
                 # 2]` being distinct)
                 attr = node.value.attr
+                keys = self.unit.class_item_keys.get(attr)
                 followed, position = init_state.item_position(
-                    self.unit.class_item_keys.get(attr), not any(self.unit.class_items.get(attr, "k")), key,
-                    stored[1],
+                    keys, not any(self.unit.class_items.get(attr, "k")), key, stored[1]
                 )
                 if followed:
-                    return init_state.item_choices(node, node.value, index, *stored, span, position)
+                    return init_state.item_choices(node, node.value, index, *stored, span, position, keys)
             literal = _int_literal(index)
             items = self.literal_display(node.value)
             if items is not None:
@@ -5401,6 +5410,16 @@ class FunctionLowerer(calls.PlaceNaming):
             isinstance(node.value, ast.Name) and node.value.id in self.containers
         )
 
+    def uniform_container(self, node: ast.expr) -> bool:
+        """Whether `node` builds a container whose every item is one object (`init_state.uniform_container`)."""
+        found = self.display_items(node)
+        if found is not None:
+            keys, items = [k for k, _ in found[0]], [computed_dotted(item) for _, item in found[0]]
+            return init_state.uniform_container(found[1], keys, items)
+        repeated = _repeated_display(node)
+        places = [computed_dotted(item) for item in repeated.items] if repeated is not None else []
+        return repeated is not None and init_state.uniform_container(None, (), places)
+
     def uniform_display(self, node: ast.expr) -> str | None:
         """The one place every item of a sequence display is (`[buf, buf]`, `deque([buf, buf])`, `[buf] * 3`:
         `computed_items.one_place`), else None."""
@@ -5424,6 +5443,15 @@ class FunctionLowerer(calls.PlaceNaming):
         items = self.literal_display(node)
         if items is not None:
             return self._alternatives((), items, span, depth)
+        stored = self.stored_items(node)
+        if (
+            stored is not None
+            and isinstance(node, ast.Attribute)
+            and self.unit.class_item_keys.get(node.attr) == init_state.UNIFORM_KEYS
+        ):
+            # `itertools.cycle(self.scratch)` of `self.scratch = [buf] * 2`: every item is the one object
+            whole: ast.expr = node
+            return (whole,), init_state.item_choices(whole, whole, whole, *stored, span, 0, init_state.UNIFORM_KEYS)[1]
         repeated = _repeated_display(node)
         if repeated is not None:  # `max([a, c] * n)`: any of the display's items, the very objects
             return self._alternatives((), repeated.items, span, depth)

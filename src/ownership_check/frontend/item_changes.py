@@ -15,12 +15,9 @@ import ast
 from collections.abc import Mapping
 from typing import Final
 
-from ownership_check.core import init_state
-from ownership_check.core.init_state import READING_METHODS
-
-#: Builtins that read a container they are given and change nothing in it.
-_READING_BUILTINS = frozenset({"len", "isinstance", "bool", "repr", "str", "print", "sorted", "any", "all"})
-
+from ownership_check.core import init_state, keyed_items
+from ownership_check.core.keyed_items import READING_METHODS
+from ownership_check.frontend.computed_reads import dotted
 
 #: What `changed_items` gives when the receiver itself is handed on (`register(self)`): every attribute may change.
 EVERY: Final[str] = "*"
@@ -69,7 +66,8 @@ def _reads_only(node: ast.Attribute, parent: ast.AST | None) -> bool:
     if isinstance(parent, ast.Attribute) and parent.value is node:
         return parent.attr in READING_METHODS
     if isinstance(parent, ast.Call) and node in parent.args:
-        return isinstance(parent.func, ast.Name) and parent.func.id in _READING_BUILTINS
+        callee = parent.func.id if isinstance(parent.func, ast.Name) else dotted(parent.func)
+        return keyed_items.reading_call(callee)
     if isinstance(parent, ast.Compare | ast.For | ast.comprehension):
         return not (isinstance(parent, ast.For) and parent.target is node)
     return False

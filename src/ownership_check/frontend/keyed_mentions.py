@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable, Iterator, Sequence
 
-from ownership_check.core.keyed_items import BOUND, HANDED, READ, READING_BUILTINS, READING_METHODS, Mention
+from ownership_check.core.keyed_items import BOUND, HANDED, READ, READING_METHODS, Mention, reading_call
 
 #: The front end's builtin lookup: the builtin a callee names, or None (shadowed or not a builtin).
 Builtin = Callable[[ast.expr], "str | None"]
@@ -143,7 +143,7 @@ class _Mentions:
 
     def call(self, node: ast.Call) -> None:
         func = node.func
-        how = READ if self.builtin(func) in READING_BUILTINS else HANDED
+        how = READ if reading_call(self.builtin(func) if isinstance(func, ast.Name) else _dotted(func)) else HANDED
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Constant):
             how = READ  # `"{}".format(x)`, `", ".join(names)`: a method of a literal reads its arguments
         if isinstance(func, ast.Attribute):
