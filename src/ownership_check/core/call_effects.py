@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Final, Generic, TypeAlias, TypeVar
 
 from ownership_check.core import ir
+from ownership_check.core.messages import MOVE_HELP
 from ownership_check.diagnostics import Span
 
 if TYPE_CHECKING:
@@ -347,6 +348,10 @@ def _extend(place: ir.Place, attrs: tuple[str, ...]) -> ir.Place:
     return ir.Place(place.root, place.attrs + attrs, display)
 
 
+#: The help of a move by a launch (a tile kernel's argument) or `sync_on`.
+_LAUNCH_MOVE_HELP: Final[str] = MOVE_HELP["launch"]
+
+
 def apply_summary(
     applied: AppliedSummary[E], node: E, span: Span, sink: Lowering[E], holder: ir.Place | None = None
 ) -> None:
@@ -462,7 +467,11 @@ def apply_summary(
         sites.setdefault(move.path, []).append(move)
     # in the callee's source order: a method that runs `self.pending` before moving `self.out` ends the loans first
     for path, moves in sorted(sites.items(), key=lambda item: min((m.span.line, m.span.column) for m in item[1])):
-        found = targets(*path, device_only=True)
+        # a path below a parameter that the callee's launch moved (`double(out, sw.pos)`) is a device value, as a
+        # launch's loan tells (`targets`' `loan`): the move applies to any argument that is a place (`mv(sw, s)` of a
+        # dataclass holding tensors)
+        launched = bool(path[1]) and all(m.help == _LAUNCH_MOVE_HELP for m in moves)
+        found = targets(*path, device_only=True, loan=launched)
         if not found:
             continue
         if path[0] == summary.receiver and path[1] not in applied.device_paths:

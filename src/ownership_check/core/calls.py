@@ -2092,11 +2092,8 @@ def unpack_parts(target: UnpackTarget[E], value: ir.Fresh, span: Span, sink: Low
             bind_target(item, ir.Fresh("op"), sink)
             continue
         bind_target(item, ir.FromPlace(stage, span) if stage is not None else ir.Fresh(), sink)
-        device = getattr(sink, "is_device_text", None)
-        mark = getattr(sink, "mark_device", None)
-        if stage is not None and isinstance(item, PlaceTarget) and device is not None and mark is not None:
-            if device(stage.key):
-                mark(item.place)  # the buffer an op of the tuple borrows: `out.partition(...)` moves it
+        if stage is not None and isinstance(item, PlaceTarget):
+            _mark_device_from(stage, item.place, sink)  # the buffer an op of the tuple borrows
     for stage in staged.values():
         sink.emit(ir.Del(stage, span))
 
@@ -2110,7 +2107,11 @@ def bind_target(target: Target[E], value: ir.Value, sink: Lowering[E]) -> None:
         unpack_parts(target, value, target.span, sink)
         return
     if isinstance(target, UnpackTarget):
-        whole = value if isinstance(value, ir.FromPlace) and ir.is_value_path(value.source) else None
+        # unpacking a place unpacks its value's items: parts a call's returned tuple gave it (`for out, op in jobs`
+        # of `jobs = [pricer.start(x, k) for k in (1.0, 2.0)]`); a value path never bound is a new object
+        whole = value if isinstance(value, ir.FromPlace) and ir.is_value_path(value.source) else (
+            ir.FromPlace(ir.value_place(value.source), value.span) if isinstance(value, ir.FromPlace) else None
+        )
         taken = _taken_container(value) if not target.starred else None
         for index, item in enumerate(target.items):
             if taken is not None:
@@ -2118,7 +2119,10 @@ def bind_target(target: Target[E], value: ir.Value, sink: Lowering[E]) -> None:
                 source = ir.taken_item(taken, index, len(target.items))
                 bind_target(item, ir.FromPlace(source, _items_span(target)), sink)
             elif whole is not None and not target.starred:
-                bind_target(item, ir.FromPlace(ir.item_place(whole.source, index), whole.span), sink)
+                source = ir.item_place(whole.source, index)
+                bind_target(item, ir.FromPlace(source, whole.span), sink)
+                if isinstance(item, PlaceTarget):
+                    _mark_device_from(source, item.place, sink)
             else:
                 bind_target(item, ir.Fresh(), sink)
     elif isinstance(target, StarTarget):
@@ -2156,6 +2160,15 @@ def _taken_container(value: ir.Value) -> ir.Place | None:
     return None
 
 
+def _mark_device_from(source: ir.Place, target: ir.Place, sink: Lowering[E]) -> None:
+    """`target` now refers to what `source` does: a device value there is one here (the buffer an op of a stored
+    tuple borrows: `out.partition(...)` of `for out, op in jobs` moves it)."""
+    device = getattr(sink, "is_device_text", None)
+    mark = getattr(sink, "mark_device", None)
+    if device is not None and mark is not None and device(source.key):
+        mark(target)
+
+
 def _bind_parts(
     held: ir.Place, parts: tuple[tuple[tuple[str, ...], ir.Place], ...], span: Span, sink: Lowering[E]
 ) -> None:
@@ -2167,7 +2180,13 @@ def _bind_parts(
         if shown is not None and not path[0].startswith(ir.VALUE_ATTR):
             shown = ".".join((shown, *path))
         part = ir.Place(held.root, (*held.attrs, *path), shown)
-        sink.emit(ir.Bind((part,), (ir.FromPlace(stage, span),), span))
+        if stage.display == YIELDED_OP:
+            # the pending op part of a returned tuple: its loans pass to the part (`unpack_parts`)
+            sink.emit(ir.Move(stage, span, heir=part))
+            sink.emit(ir.Bind((part,), (ir.Fresh("op"),), span))
+        else:
+            sink.emit(ir.Bind((part,), (ir.FromPlace(stage, span),), span))
+        _mark_device_from(stage, part, sink)
     for _, stage in parts:
         if not stage.root.startswith(ir.ARGUMENT_TEMP_PREFIX):
             sink.emit(ir.Del(stage, span))
@@ -2433,13 +2452,37 @@ def store_comprehension_item(stage: ir.Place, node: E, span: Span, sink: Lowerin
     reads it; an op's value, `op.sync_on(s)`, which holds no loan) is evaluated and kept nowhere."""
     kept = ir.stored_item(stage)
     value = sink.value(node, kept)
-    if isinstance(value, ir.FromPlace):
+    if returned_parts_value(value):
+        assert isinstance(value, ir.Fresh)
+        store_parts(stage, value, span, sink)
+    elif isinstance(value, ir.FromPlace):
         if not ir.is_value_path(value.source):
             sink.emit(ir.Use(value.source, value.span))
     elif isinstance(value, ir.Fresh) and (
         value.kind in MUST_USE_KINDS or any(not path[0].startswith(ir.VALUE_ATTR) for path, _ in value.parts)
     ):
         bind_target(PlaceTarget(kept, span), value, sink)
+
+
+def store_parts(container: ir.Place, value: ir.Fresh, span: Span, sink: Lowering[E]) -> None:
+    """A tuple a call returns whose parts are staging temporaries (`returned_parts_value`: `pricer.start(x, k)`
+    returning `payoffs, k.launch_async(..., payoffs)`) stored into a container (`[pricer.start(x, k) for k in
+    strikes]`): each part is kept as the container's part `i` of `n`, as `stored_display` keeps a display's items,
+    and an op among them passes its loans to the container's stored items (they last while it is live, until a
+    loop takes the op out and runs it); the temporaries are then dropped."""
+    staged = dict(value.parts)
+    kept = ir.stored_item(container)
+    for index in range(len(staged)):
+        stage = staged[(ir.VALUE_ATTR, f"{ir.VALUE_ATTR}{index}")]
+        where = ir.stored_part(container, index, len(staged))
+        if stage.display == YIELDED_OP:
+            sink.emit(ir.Move(stage, span, heir=kept))
+            bind_target(PlaceTarget(kept, span), ir.Fresh("op"), sink)
+            sink.emit(ir.Bind((where,), (ir.FromPlace(kept, span),), span))
+        else:
+            sink.emit(ir.Bind((where,), (ir.FromPlace(stage, span),), span))
+    for stage in staged.values():
+        sink.emit(ir.Del(stage, span))
 
 
 def kept_comprehension(stage: ir.Place) -> ir.Value:

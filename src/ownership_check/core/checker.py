@@ -437,7 +437,7 @@ class _Setup:
     root an alias or view connects to one of them), for each root that shares objects with another the roots of
     its alias class, the roots some attribute path starts with, and each node's class."""
 
-    __slots__ = ("active", "alias_class", "attr_roots", "classes")
+    __slots__ = ("active", "alias_class", "alias_suffixes", "attr_roots", "classes", "partners")
 
     def __init__(
         self,
@@ -445,11 +445,17 @@ class _Setup:
         alias_class: dict[str, frozenset[str]],
         attr_roots: set[str],
         classes: list[int],
+        alias_suffixes: dict[str, tuple[str, ...]] | None = None,
+        partners: dict[str, tuple[str, ...]] | None = None,
     ) -> None:
         self.active = active
         self.alias_class = alias_class
         self.attr_roots = attr_roots
         self.classes = classes
+        # names bound to another name (`t = sw`), with the attribute paths (`.pos`) read below them: `t.pos` is
+        # `sw.pos` while both name one object (`_Analysis.alias_paths`); and each such name's partners
+        self.alias_suffixes = alias_suffixes or {}
+        self.partners = partners or {}
 
 
 def _setup(graph: Graph, keep: Iterable[str] = ()) -> _Setup | None:
@@ -470,7 +476,14 @@ def _setup(graph: Graph, keep: Iterable[str] = ()) -> _Setup | None:
 
     seeds: list[str] = []
     attr_roots: set[str] = set()
+    suffixes: dict[str, set[str]] = {}
+    pairs: list[tuple[str, str]] = []
     classes: list[int] = []
+
+    def note(place: ir.Place) -> None:
+        if place.attrs and not any(a[0] in "$<" for a in place.attrs):
+            suffixes.setdefault(place.root, set()).add("." + ".".join(place.attrs))
+
     append = classes.append
     reportable = False
     shared_arrays = False
@@ -488,14 +501,19 @@ def _setup(graph: Graph, keep: Iterable[str] = ()) -> _Setup | None:
             for target, value in zip(op.targets, op.values, strict=False):
                 if isinstance(value, ir.FromPlace):
                     union(target.root, value.source.root)
+                    note(value.source)
+                    if not target.attrs and not value.source.attrs and target.root != value.source.root:
+                        pairs.append((target.root, value.source.root))
                 elif value.kind == "shared_array":
                     shared_arrays = True
             for target in op.targets:
                 if target.attrs:
                     attr_roots.add(target.root)
+                    note(target)
         elif t is Use:
             assert isinstance(op, ir.Use)
             append(_USE)
+            note(op.place)
             if op.element:
                 element_uses = True
                 seeds.append(op.place.root)
@@ -515,6 +533,7 @@ def _setup(graph: Graph, keep: Iterable[str] = ()) -> _Setup | None:
             append(_MOVE if t is Move else _BORROW if t is Borrow else _REPORT)
             reportable = True
             seeds.append(op.place.root)
+            note(op.place)
             if isinstance(op, ir.Borrow) and op.holder is not None:
                 seeds.append(op.holder.root)
             if isinstance(op, ir.Move) and op.heir is not None:
@@ -535,7 +554,19 @@ def _setup(graph: Graph, keep: Iterable[str] = ()) -> _Setup | None:
     for n in linked:
         members.setdefault(find(n), set()).add(n)
     alias_class = {n: frozenset(members[find(n)]) for n in linked}
-    return _Setup(frozenset(n for n in names if find(n) in roots), alias_class, attr_roots, classes)
+    alias_suffixes: dict[str, tuple[str, ...]] = {}
+    partners: dict[str, set[str]] = {}
+    for target, source in pairs:
+        if target in suffixes or source in suffixes:
+            alias_suffixes[target] = tuple(sorted(suffixes.get(target, ())))
+            partners.setdefault(target, set()).add(source)
+            partners.setdefault(source, set()).add(target)
+            attr_roots.add(target)  # its paths are bound now: rebinding the name forgets them (`assign`)
+    return _Setup(
+        frozenset(n for n in names if find(n) in roots), alias_class, attr_roots, classes,
+        {t: found for t, found in alias_suffixes.items() if found},
+        {name: tuple(sorted(found)) for name, found in partners.items()},
+    )
 
 
 class _Analysis:
@@ -565,6 +596,8 @@ class _Analysis:
         self._idom: list[int] | None = None
         self.reporting = False
         self.attr_roots = setup.attr_roots
+        self.alias_suffixes = setup.alias_suffixes
+        self.partners = setup.partners
         # Per node: how the fixed point transfers it, whether the reporting pass must revisit it, and for a
         # `Bind` its precomputed shape.
         self.kind: list[int] = []
@@ -649,14 +682,26 @@ class _Analysis:
                 else:
                     roots = self.alias_class.get(root) or frozenset((root,))
                     self.homes[obj] = homes[root] = None if roots & attr_roots else tuple(roots)
-        for t in targets:
+        aliases: list[tuple[int, str]] = []
+        shared: list[int] = []
+        for j, t in enumerate(targets):
             root = t.root
             if t.attrs:
                 keys.append(t.key)
                 simple.append(False)
+                if root in self.partners and not any(a[0] in "$<" for a in t.attrs):
+                    shared.append(j)
             else:
                 keys.append(root)
                 simple.append(root not in attr_roots)
+                value = op.values[j] if j < len(op.values) else None
+                if (
+                    root in self.alias_suffixes
+                    and isinstance(value, ir.FromPlace)
+                    and not value.source.attrs
+                    and value.source.root != root
+                ):
+                    aliases.append((j, value.source.root))
             if root in active:
                 touches = True
         return _BindPlan(
@@ -669,6 +714,8 @@ class _Analysis:
             tuple(copies),
             tuple(derived),
             tuple(stored_copies),
+            tuple(aliases),
+            tuple(shared),
         )
 
     # --- objects --------------------------------------------------------------------------------------------
@@ -714,8 +761,13 @@ class _Analysis:
             found = set()
             chains = self.chains
             for key, objs in world.items():
-                if key.startswith(_UNREACHING) or ".$" in key:
-                    continue  # a call argument's temporary, an op's value path: no later read depends on them
+                if key.startswith(_UNREACHING):
+                    continue  # a call argument's temporary: no later read depends on it
+                if ".$" in key:
+                    # an op's value path: no later read depends on its values, but a pending op a returned tuple
+                    # kept there (`calls.store_parts`, `_bind_parts`) is taken out by unpacking it
+                    found.update(o for o in objs if self.info(o).kind in _OP_KINDS)
+                    continue
                 for obj in objs:
                     c = chains.get(obj)
                     if c is None:
@@ -1072,6 +1124,8 @@ class _Analysis:
             for world in s.worlds:
                 for j, source in plan.copies:
                     _copy_value_paths(world, source, keys[j])
+        if plan.aliases or plan.shared_paths:
+            self.alias_paths(s, op, plan)
         if plan.stored_copies:
             for world in s.worlds:
                 for source, target in plan.stored_copies:
@@ -1083,6 +1137,28 @@ class _Analysis:
         if s.loans or s.moved:
             self.attributes_apart(s, op, born, state)
         return s
+
+    def alias_paths(self, s: State, op: ir.Bind, plan: _BindPlan) -> None:
+        """Attribute paths follow the object, not the name: after `t = sw`, `t.pos` is whatever `sw.pos` is (an
+        unknown object keeps its name `@sw.pos`), so a move through one name is seen through the other
+        (`tightest = swarm`, then a helper moves `swarm.pos`: `tightest.pos` is moved); and a path bound through
+        one of two names that name one object is bound through the other too (`sw.pos = new` then `t.pos` is the
+        new object)."""
+        for world in s.worlds:
+            for j, source in plan.aliases:
+                target = plan.keys[j]
+                for suffix in self.alias_suffixes.get(target, ()):
+                    world[target + suffix] = _world_get(world, source + suffix)
+            for j in plan.shared_paths:
+                bound = op.targets[j]
+                mine = world.get(bound.root)
+                if not mine:
+                    continue
+                suffix = plan.keys[j][len(bound.root) :]
+                objs = world.get(plan.keys[j], _EMPTY)
+                for partner in self.partners.get(bound.root, ()):
+                    if world.get(partner) == mine:
+                        world[partner + suffix] = objs
 
     def attributes_apart(self, s: State, op: ir.Bind, born: set[str], before: State) -> None:
         """A name rebound to an object born here (a new value, a loop's next item) no longer reaches the attributes
@@ -2068,6 +2144,10 @@ class _BindPlan:
     # (source container key, target container key): a container's stored items bound from another's
     # (`leaders = heapq.nsmallest(3, heap)`): the parts stored with them are copied too (`_copy_stored_parts`)
     stored_copies: tuple[tuple[str, str], ...] = ()
+    # (target index, source root): a name bound to another name whose attribute paths it then shares
+    # (`_Analysis.alias_paths`); and the targets that are attribute paths of a name sharing them with others
+    aliases: tuple[tuple[int, str], ...] = ()
+    shared_paths: tuple[int, ...] = ()
 
 
 def check_function(function: ir.Function) -> list[Diagnostic]:

@@ -1,5 +1,5 @@
 # fresh-expect: E0502 at line 75
-# fresh-known-miss: cli,mypy a `deque(maxlen=3)` window filled by `append` in a method; the output taken from `window[0]` after the append is still in the window: items of a deque filled in place are new values
+# fresh-note: found since: an item under a literal key of a container the checker did not see built (`self.window[0]`, `self.window[2]`) is one object per key until a statement may change it (`self.window.append(ac)` forgets them), so `spare` read after the append is `self.window[0]` (core keyed_items)
 """Three-hour rolling AC output of a solar farm, panel by panel.
 
 Every hour a tile kernel turns irradiance and cell temperature into per-panel AC power

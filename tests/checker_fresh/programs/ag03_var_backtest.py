@@ -1,5 +1,5 @@
 # fresh-expect: E0382 at line 40
-# fresh-known-miss: cli,mypy a dict parameter's item under a literal key (`book["shocks"]`) moved by a tile launch in a helper a loop calls again: items of a parameter's dict are new values
+# fresh-note: found since: a parameter's item under a literal key (`book["shocks"]`) is one object per key (core keyed_items), so the helper's tile launch moving it again when the loop calls it a second time is E0382
 from __future__ import annotations
 
 import numpy as np

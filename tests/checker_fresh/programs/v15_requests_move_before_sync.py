@@ -1,5 +1,5 @@
 # fresh-expect: E0505 at line 45
-# fresh-known-miss: cli,mypy launch_async ops stored in a dict per list item: E0505 missed, false E0499 at 43
+# fresh-note: found since: a callee's launch moving a path below its parameter applies to any argument that is a place (a dataclass request), and a loop item rebound to other known objects no longer keeps the previous one's unknown paths (the false E0499 at 43 is gone)
 """Async request handling: each request launches its kernel async; results are post-processed in tiles."""
 from dataclasses import dataclass
 
