@@ -556,12 +556,12 @@ def _setup(graph: Graph, keep: Iterable[str] = ()) -> _Setup | None:
     alias_class = {n: frozenset(members[find(n)]) for n in linked}
     alias_suffixes: dict[str, tuple[str, ...]] = {}
     partners: dict[str, set[str]] = {}
-    for target, source in pairs:
-        if target in suffixes or source in suffixes:
-            alias_suffixes[target] = tuple(sorted(suffixes.get(target, ())))
-            partners.setdefault(target, set()).add(source)
-            partners.setdefault(source, set()).add(target)
-            attr_roots.add(target)  # its paths are bound now: rebinding the name forgets them (`assign`)
+    for alias, origin in pairs:
+        if alias in suffixes or origin in suffixes:
+            alias_suffixes[alias] = tuple(sorted(suffixes.get(alias, ())))
+            partners.setdefault(alias, set()).add(origin)
+            partners.setdefault(origin, set()).add(alias)
+            attr_roots.add(alias)  # its paths are bound now: rebinding the name forgets them (`assign`)
     return _Setup(
         frozenset(n for n in names if find(n) in roots), alias_class, attr_roots, classes,
         {t: found for t, found in alias_suffixes.items() if found},
