@@ -1488,7 +1488,7 @@ class FunctionLowerer(calls.PlaceNaming):
         # the literal keys read under, by container (`keyed_mentions.read_keys`), and the names whose items are
         # never kept by key (globals, names nested functions use): the CLI's
         self.keyed_reads: dict[str, frozenset[calls.ContainerKey]] = {}
-        self.keyed_blocked: frozenset[str] = frozenset()
+        self._keyed_blocked: frozenset[str] | None = None  # `keyed_blocked`, found when a keyed item first asks
         self.device: set[str] = set()
         # the device-like names each nested function or lambda inherits: this body's, as they stand where it is
         # defined (the CLI's `Unit.outer_device`), read by `device_names` for a hook inside the nested body
@@ -2694,7 +2694,6 @@ class FunctionLowerer(calls.PlaceNaming):
         node = self.unit.node
         statements = node.defs if isinstance(node, MypyFile) else node.body.body
         self.keyed_reads = keyed_mentions.read_keys(statements)
-        self.keyed_blocked = keyed_mentions.captured_names(statements)
         if isinstance(node, MypyFile):
             self.prepass(node.defs, None)
             ops = self.block(lambda: self.suite(node.defs))
@@ -4843,6 +4842,14 @@ class FunctionLowerer(calls.PlaceNaming):
             return tuple(expr.items)
         return None
 
+    def keyed_blocked(self) -> frozenset[str]:
+        """The names whose items are never kept by key (the CLI's `keyed_blocked`)."""
+        if self._keyed_blocked is None:
+            node = self.unit.node
+            statements = node.defs if isinstance(node, MypyFile) else node.body.body
+            self._keyed_blocked = keyed_mentions.captured_names(statements)
+        return self._keyed_blocked
+
     def keyed_item(self, container: Expression, key: calls.ContainerKey) -> ir.Place | None:
         """`keyed_items.keyed_item` of a container that is a name or an attribute path the checker knows no
         items of (the CLI's rule)."""
@@ -4851,7 +4858,7 @@ class FunctionLowerer(calls.PlaceNaming):
         root = container
         while isinstance(root, MemberExpr):
             root = root.expr
-        if not isinstance(root, NameExpr) or root.name not in self.local_names or root.name in self.keyed_blocked:
+        if not isinstance(root, NameExpr) or root.name not in self.local_names or root.name in self.keyed_blocked():
             return None  # a global, or a name a nested function may change later
         place = self.place(container)
         return keyed_items.keyed_item(place, key) if place is not None else None

@@ -372,6 +372,7 @@ FLOW_FORMS = (
     "comprehension-loop", "nested-function", "nested-params", "async", "async-await", "method", "dataclass-method",
     "helper-op", "helper-pending", "local-kernel", "kernel-factory", "module-alias", "star-import",
     "escaping-closure", "prefetch-loop", "returned-pending", "context-pending", "attribute-items",
+    "keyed-items", "uniform-attribute", "name-alias", "stored-pending-pairs",
     *(f"call:{name}" for name in CALL_FORMS),
 )
 
@@ -656,6 +657,14 @@ class _Gen:
             self.context_pending(depth)
         elif form == "attribute-items":
             self.attribute_items(depth)
+        elif form == "keyed-items":
+            self.keyed_items(depth)
+        elif form == "uniform-attribute":
+            self.uniform_attribute(depth)
+        elif form == "name-alias":
+            self.name_alias(depth)
+        elif form == "stored-pending-pairs":
+            self.stored_pending_pairs(depth)
         elif form.startswith("call:"):
             self.indirect_call(depth, form.removeprefix("call:"))
         else:
@@ -733,6 +742,103 @@ class _Gen:
         flag = self.pick(("True", "False"))
         self.emit(depth, f"{name}(prep, stream).run({flag}, {self.pick(('None', repr(other)))})")
         self.program.entries["launch:simt.launch"] += 1
+
+    def keyed_items(self, depth: int) -> None:
+        """A helper taking a dict of new buffers (or tile tensors) it reads under literal keys: one item read twice
+        in one launch, an item read before a store under a literal key, or a tile tensor item moved in a loop that
+        takes it back into the dict or not."""
+        number = len(self.extra)
+        if self.pick((True, False)):
+            first, second, third = (self.pick(("a", "b", "c")) for _ in range(3))
+            stored = self.pick(("", "a", "b", "c"))
+            store = f'    bufs["{stored}"] = sk.zeros(64, f32, stream)\n' if stored else ""
+            self.extra.append(
+                f"def keyed{number}(bufs: Any, prep: Any, stream: Any) -> None:\n"
+                f'    first = bufs["{first}"]\n'
+                f"{store}"
+                f'    vecadd.launch(prep, stream, first, bufs["{second}"], bufs["{third}"])\n'
+            )
+            made = ", ".join(f'"{k}": sk.zeros(64, f32, stream)' for k in ("a", "b", "c"))
+            self.emit(depth, f"keyed{number}({{{made}}}, prep, stream)")
+            self.program.entries["launch:simt.launch"] += 1
+            return
+        kept = self.pick(('state["x"]', "_x"))
+        self.extra.append(
+            f"def keyed{number}(state: Any, stream: Any) -> None:\n"
+            "    for _ in range(2):\n"
+            "        out = tile.zeros((64,), f32).partition((16,))\n"
+            f'        out, {kept}, _y = add(out, state["x"], state["y"]).sync_on(stream)\n'
+        )
+        made = ", ".join(f'"{k}": tile.ones((64,), f32).sync_on(stream)' for k in ("x", "y"))
+        self.emit(depth, f"keyed{number}({{{made}}}, stream)")
+        self.program.entries["launch:tile.__call__"] += 1
+
+    def uniform_attribute(self, depth: int) -> None:
+        """A class whose `__init__` stores a list of scratch buffers, one object repeated or one per item, and a
+        method launching on two of its items (read under literal indices, or handed out by `itertools.cycle`)."""
+        name = f"Scratch{len(self.extra)}"
+        made = self.pick((
+            "[sk.zeros(64, f32, stream)] * 2",
+            "[sk.zeros(64, f32, stream) for _ in range(2)]",
+            "dict.fromkeys((0, 1), sk.zeros(64, f32, stream))",
+            "{0: sk.zeros(64, f32, stream), 1: sk.zeros(64, f32, stream)}",
+        ))
+        if made.startswith("dict") or made.startswith("{"):
+            run = (
+                "    def run(self, src: Any) -> None:\n"
+                "        vecadd.launch(self.prep, self.stream, src, self.scratch[0], self.scratch[1])\n"
+            )
+        else:
+            run = self.pick((
+                "    def run(self, src: Any) -> None:\n"
+                "        vecadd.launch(self.prep, self.stream, src, self.scratch[0], self.scratch[1])\n",
+                "    def run(self, src: Any) -> None:\n"
+                "        ring = itertools.cycle(self.scratch)\n"
+                "        for _ in range(2):\n"
+                "            dst = next(ring)\n"
+                "            vecadd.launch(self.prep, self.stream, src, src, dst)\n"
+                "            src = dst\n",
+            ))
+        self.extra.append(
+            f"class {name}:\n"
+            "    def __init__(self, prep: Any, stream: Any) -> None:\n"
+            "        self.prep = prep\n"
+            "        self.stream = stream\n"
+            f"        self.scratch = {made}\n\n"
+            f"{run}"
+        )
+        self.emit(depth, f"{name}(prep, stream).run(sk.zeros(64, f32, stream))")
+        self.program.entries["launch:simt.launch"] += 1
+
+    def name_alias(self, depth: int) -> None:
+        """A name bound to the buffer holder `h` (or a new holder of the tile tensors): a launch through both names,
+        or a tile launch moving a field through one name and a read of it through the other."""
+        if self.pick((True, False)):
+            self.emit(depth, "g = h")
+            fields = [f"{self.pick(('g', 'h'))}.{self.pick(('a', 'b', 'c'))}" for _ in range(3)]
+            self.emit(depth, f"vecadd.launch(prep, stream, {', '.join(fields)})")
+            self.program.entries["launch:simt.launch"] += 1
+            return
+        made = "tile.zeros((64,), f32).partition((16,)), tile.ones((64,), f32).sync_on(stream), " + (
+            "tile.ones((64,), f32).sync_on(stream)"
+        )
+        self.emit(depth, f"held = Bufs({made})")
+        self.emit(depth, "other = held")
+        moved = self.pick(("held", "other"))
+        self.emit(depth, f"_z, _b, _c = add({moved}.a, {moved}.b, {moved}.c).sync_on(stream)")
+        self.emit(depth, f"print({self.pick(('held', 'other'))}.{self.pick(('b', 'c'))}.to_numpy(stream)[:1])")
+        self.program.entries["launch:tile.__call__"] += 1
+
+    def stored_pending_pairs(self, depth: int) -> None:
+        """`start_pending` (a new buffer and the pending op writing it) called per item of a comprehension over a
+        display; a loop (or an index) unpacks each pair and uses the buffer before or after running its op."""
+        self.emit(depth, "pairs = [start_pending(prep, stream, a, b) for _ in (0, 1)]")
+        self.program.entries["launch:simt.launch_async"] += 1
+        use = "print(got.partition((16,)).unpartition().to_numpy(stream)[:1])"
+        self.emit(depth, "for got, pending in pairs:")
+        early = self.pick((True, False))
+        self.emit(depth + 1, use if early else "pending.sync_on(stream)")
+        self.emit(depth + 1, "pending.sync_on(stream)" if early else use)
 
     def escaping_closure(self, depth: int) -> None:
         """A closure factory of the module whose closure keeps its own tile tensors in `nonlocal` names and runs a

@@ -1647,7 +1647,7 @@ class FunctionLowerer(calls.PlaceNaming):
         # the literal keys read under, by container (`keyed_mentions.read_keys`), and the names whose items are
         # never kept by key (globals, names nested functions use)
         self.keyed_reads: dict[str, frozenset[calls.ContainerKey]] = {}
-        self.keyed_blocked: frozenset[str] = frozenset()
+        self._keyed_blocked: frozenset[str] | None = None  # `keyed_blocked`, found when a keyed item first asks
         self.device: set[str] = set(unit.outer_device)
         self.kernels: dict[str, KernelSummary] = dict(unit.outer_kernels)  # kernels defined in this body
         self.helpers: dict[str, FunctionNode] = {}  # plain functions defined in this body
@@ -2693,8 +2693,7 @@ class FunctionLowerer(calls.PlaceNaming):
 
     def lower(self) -> ir.Function:
         node = self.unit.node
-        self.keyed_reads = keyed_mentions.read_keys(node.body)
-        self.keyed_blocked = keyed_mentions.captured_names(node.body)
+        self.keyed_reads = keyed_mentions.read_keys(_walk(node.body))
         if isinstance(node, ast.Module):
             self.prepass(node.body, ())
             ops = self.block(lambda: self.suite(node.body))
@@ -5040,6 +5039,14 @@ class FunctionLowerer(calls.PlaceNaming):
             return None
         return calls.sequence_elements(self.name(node.id), node.id, self.containers[node.id])
 
+    def keyed_blocked(self) -> frozenset[str]:
+        """The names whose items are never kept by key: globals, names nested functions use
+        (`keyed_mentions.captured_names`)."""
+        if self._keyed_blocked is None:
+            body = self.unit.node.body
+            self._keyed_blocked = keyed_mentions.captured_names(_walk(body))
+        return self._keyed_blocked
+
     def keyed_item(self, container: ast.expr, key: calls.ContainerKey) -> ir.Place | None:
         """`keyed_items.keyed_item` of a container that is a name or an attribute path the checker knows no
         items of (not a display bound here: those have element places)."""
@@ -5048,7 +5055,7 @@ class FunctionLowerer(calls.PlaceNaming):
         root = container
         while isinstance(root, ast.Attribute):
             root = root.value
-        if not isinstance(root, ast.Name) or root.id not in self.local_names or root.id in self.keyed_blocked:
+        if not isinstance(root, ast.Name) or root.id not in self.local_names or root.id in self.keyed_blocked():
             return None  # a global, or a name a nested function may change later
         place = self.place(container)
         return keyed_items.keyed_item(place, key) if place is not None else None

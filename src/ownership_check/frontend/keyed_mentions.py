@@ -9,9 +9,10 @@ are handed on (a call argument, the receiver of another method, a store under a 
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from ownership_check.core.keyed_items import BOUND, HANDED, READ, READING_METHODS, Mention, reading_call
+from ownership_check.frontend.ast_walk import walk
 
 #: The front end's builtin lookup: the builtin a callee names, or None (shadowed or not a builtin).
 Builtin = Callable[[ast.expr], "str | None"]
@@ -38,38 +39,28 @@ def _key(node: ast.expr) -> int | str | None:
     return None
 
 
-def _own_nodes(body: Sequence[ast.AST]) -> Iterator[ast.AST]:
-    """Every node of `body`, not descending into nested functions or classes (their own units)."""
-    stack = list(reversed(body))
-    while stack:
-        node = stack.pop()
-        yield node
-        if isinstance(node, (*_FUNCTIONS, ast.ClassDef)):
-            continue
-        stack.extend(reversed(list(ast.iter_child_nodes(node))))
-
-
-def read_keys(body: Sequence[ast.stmt]) -> dict[str, frozenset[int | str]]:
-    """The literal keys this body reads or stores under, by container dotted text (`{"bufs": {"a", "b"}}`)."""
+def read_keys(nodes: Iterable[ast.AST]) -> dict[str, frozenset[int | str]]:
+    """The literal keys a body reads or stores under, by container dotted text (`{"bufs": {"a", "b"}}`): `nodes`
+    are the body's own nodes (nested functions and classes not entered)."""
     found: dict[str, set[int | str]] = {}
-    for node in _own_nodes(body):
-        if isinstance(node, ast.Subscript) and (key := _key(node.slice)) is not None:
+    for node in nodes:
+        if type(node) is ast.Subscript and (key := _key(node.slice)) is not None:
             text = _dotted(node.value)
             if text is not None:
                 found.setdefault(text, set()).add(key)
     return {text: frozenset(keys) for text, keys in found.items()}
 
 
-def captured_names(body: Sequence[ast.stmt]) -> frozenset[str]:
-    """Names a nested function or lambda of this body refers to (calling it later may change what they hold), and
-    names it declares `global` or `nonlocal`."""
+def captured_names(nodes: Iterable[ast.AST]) -> frozenset[str]:
+    """Names a nested function or lambda of a body refers to (calling it later may change what they hold), and
+    names it declares `global` or `nonlocal`: `nodes` are the body's own nodes."""
     names: set[str] = set()
-    for node in _own_nodes(body):
+    for node in nodes:
         if isinstance(node, ast.Global | ast.Nonlocal):
             names.update(node.names)
-        if isinstance(node, _FUNCTIONS):
+        elif isinstance(node, _FUNCTIONS):
             inner: Sequence[ast.AST] = [node.body] if isinstance(node, ast.Lambda) else node.body
-            names.update(sub.id for part in inner for sub in ast.walk(part) if isinstance(sub, ast.Name))
+            names.update(sub.id for part in inner for sub in walk(part) if type(sub) is ast.Name)
     return frozenset(names)
 
 
