@@ -13,21 +13,12 @@ from collections.abc import Callable, Iterable, Sequence
 
 from ownership_check.core.keyed_items import BOUND, HANDED, READ, READING_METHODS, Mention, reading_call
 from ownership_check.frontend.ast_walk import walk
+from ownership_check.frontend.computed_reads import dotted as _dotted
 
 #: The front end's builtin lookup: the builtin a callee names, or None (shadowed or not a builtin).
 Builtin = Callable[[ast.expr], "str | None"]
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
-
-
-def _dotted(node: ast.AST) -> str | None:
-    parts: list[str] = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
-        return None
-    return ".".join((node.id, *reversed(parts)))
 
 
 def _key(node: ast.expr) -> int | str | None:
@@ -73,7 +64,7 @@ class _Mentions:
         """`node` evaluated where its value is used `how` (read, or handed on)."""
         if node is None:
             return
-        text = _dotted(node)
+        text = _dotted(node) if isinstance(node, ast.expr) else None
         if text is not None:
             self.found.append(Mention(text, how))
         elif isinstance(node, ast.Attribute):
@@ -118,7 +109,7 @@ class _Mentions:
         of an item hands the container on."""
         if node is None:
             return
-        text = _dotted(node)
+        text = _dotted(node) if isinstance(node, ast.expr) else None
         if text is not None:
             self.found.append(Mention(text, BOUND))
         elif isinstance(node, ast.Subscript):
