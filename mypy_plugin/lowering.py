@@ -187,10 +187,13 @@ KERNEL_UNIT_KINDS = ("simt", "tile", "device")
 _CHOICE_DEPTH = 6
 
 
-def _returned_params(func: FuncItem, yields: bool = False) -> tuple[str, ...] | None:
+def _returned_params(
+    func: FuncItem, yields: bool = False, allocates: Callable[[Expression], bool] | None = None
+) -> tuple[str, ...] | None:
     """The parameters a plain function may return (`return y if c else x` -> `y, x`); None when some `return`
     gives anything else (or none returns): then its result is a fresh value to the checker.  With `yields`, the
-    parameters a generator may yield (the CLI's rule)."""
+    parameters a generator may yield; with `allocates`, a `return` of a new buffer adds `calls.NEW_VALUE` (the
+    CLI's rule)."""
     params = {arg.variable.name for arg in func.arguments}
     found: list[str] = []
     returns = 0
@@ -210,6 +213,8 @@ def _returned_params(func: FuncItem, yields: bool = False) -> tuple[str, ...] | 
                 stack.extend((value.else_expr, value.if_expr))
             elif isinstance(value, OpExpr) and value.op in ("and", "or"):
                 stack.extend((value.right, value.left))
+            elif allocates is not None and value is not None and allocates(value):
+                found.append(calls.NEW_VALUE)
             else:
                 return None
     if not returns:
@@ -1485,6 +1490,7 @@ class FunctionLowerer(calls.PlaceNaming):
         self.scopes: list[list[ir.Op]] = [[]]
         self.computed = ComputedItems()  # equal reads at computed indices (`core.computed_items`)
         self.local_names: set[str] = set()
+        self.host_arrays: set[str] = set()  # names bound once to a numpy call (the CLI's)
         # the literal keys read under, by container (`keyed_mentions.read_keys`), and the names whose items are
         # never kept by key (globals, names nested functions use): the CLI's
         self.keyed_reads: dict[str, frozenset[calls.ContainerKey]] = {}
@@ -1562,6 +1568,8 @@ class FunctionLowerer(calls.PlaceNaming):
         """The attribute names an accessor of the module peeks at (`calls.peeked_path`, `ModuleClasses.peeked`)."""
         return self.ctx.classes.peeked
     def emit(self, op: ir.Op, origin: Node | None = None) -> None:
+        if type(op) is ir.Use and self.host_arrays and self.is_host_array(op.place):
+            return  # a read of a numpy array is no use to check (the CLI's `emit`)
         if origin is not None:
             span = getattr(op, "span", None)
             if isinstance(span, Span):
@@ -2063,6 +2071,11 @@ class FunctionLowerer(calls.PlaceNaming):
         for name, value in once_bound.items():
             if isinstance(value, IndexExpr) and name not in self.partials:
                 self.partial_of_item(name, value, once_bound)
+        self.host_arrays = {
+            name for name, value in once_bound.items()
+            if isinstance(value, CallExpr) and isinstance(value.callee, RefExpr)
+            and value.callee.fullname.startswith("numpy.")
+        }
 
         def once(name: str) -> bool:
             return counts.get(name) == 1 and name not in excluded and name not in self.partials
@@ -2667,6 +2680,10 @@ class FunctionLowerer(calls.PlaceNaming):
             ):
                 place = ir.Place(self.name(arg.variable.name))
                 self.emit(ir.Bind((place,), (ir.Fresh("shared_array"),), span_of(arg.variable)))
+
+    def is_host_array(self, place: ir.Place) -> bool:
+        """Whether `place` is a name bound once to a numpy call here (`counts = np.zeros(n, np.int32)`)."""
+        return not place.attrs and place.root in self.host_arrays
 
     def mark_device(self, place: ir.Place) -> None:
         """`place` holds a device value from here on (`calls.lower_call`: an op a helper returned with loans)."""
@@ -5030,14 +5047,25 @@ class FunctionLowerer(calls.PlaceNaming):
             helper = self.helper(expr.callee)
             if helper is None:
                 return None
-            returned = _returned_params(helper)
+            returned = _returned_params(helper, allocates=self.allocates)
             if returned is None:
                 return None
             bound = _bind_call(helper, expr)
             picked = tuple(bound[name] for name in returned if name in bound)
-            found = self._alternatives((), picked, span, depth)
-            return ((expr,), found[1]) if found is not None else None
+            found = self._alternatives((), picked, span, depth) if picked else ((), ())
+            if found is None:
+                return None
+            # `output_buffer(src, cfg)` returning `src` or `sk.zeros(...)` (the CLI's rule)
+            call_node: Expression = expr
+            new = (calls.Operand(call_node, span, None, True),) if calls.NEW_VALUE in returned else ()
+            return (expr,), found[1] + new
         return None
+
+    def allocates(self, expr: Expression) -> bool:
+        """Whether `expr` is a call making a new buffer or tensor (the CLI's `allocates`)."""
+        if not isinstance(expr, CallExpr) or not isinstance(expr.callee, RefExpr):
+            return False
+        return calls.allocating(expr.callee.fullname)
 
     def returned_receiver_item(self, expr: CallExpr) -> ir.Place | None:
         """`self.staging()` of a method returning one item of a display `__init__` stored (the CLI's

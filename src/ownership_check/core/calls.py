@@ -2608,6 +2608,25 @@ MUTATING_CONTAINER_METHODS: Final[frozenset[str]] = frozenset(
     }
 )
 
+#: Functions of safekernels whose every call makes a new buffer or tensor (`sk.zeros(n, f32, s)`,
+#: `tile.from_numpy(a)`): a helper returning one of them or a parameter gives the argument or a new object.
+ALLOCATING_FUNCTIONS: Final[frozenset[str]] = frozenset(
+    {"zeros", "empty", "ones", "full", "to_device", "zeros_like", "empty_like", "ones_like", "from_numpy", "arange"}
+)
+
+#: What a helper's returned parameters include when one of its `return`s gives a new buffer (no name is spelled so).
+NEW_VALUE: Final[str] = "<new>"
+
+
+def allocating(qualified: str | None) -> bool:
+    """Whether a callee's qualified name (`safekernels.runtime.buffer.zeros`) is one of `ALLOCATING_FUNCTIONS`."""
+    return (
+        qualified is not None
+        and qualified.startswith("safekernels.")
+        and qualified.rsplit(".", 1)[-1] in ALLOCATING_FUNCTIONS
+    )
+
+
 #: The one key of a mapping whose every value is one object (`dict.fromkeys(ids, buf)`, a `filled` entry of
 #: `stdlib_flow`): a lookup under any key finds its item (`Container.indices` gives a one-item container's item for
 #: any key; `stdlib_flow.keyed_entry`, `captured_item` match it).  No literal of a program is spelled so.
@@ -3411,7 +3430,11 @@ def lower_with(items: Sequence[WithItem[E]], body: Callable[[], ir.Block], span:
         else:
             sink.lower_expr(item.node)
         if item.target is not None:
-            bind_target(item.target, item.entered() if item.entered is not None else ir.Fresh(), sink)
+            entered = item.entered() if item.entered is not None else ir.Fresh()
+            bind_target(item.target, entered, sink)
+            if isinstance(entered, ir.FromPlace) and isinstance(item.target, PlaceTarget):
+                # the caller's buffer a generator yields: a device value through the `as` name too
+                _mark_device_from(entered.source, item.target.place, sink)
             if item.exit_stack and stacks is not None and isinstance(item.target, PlaceTarget):
                 key = (item.target.place.root, item.target.place.attrs)
                 registered.append((key, stacks.get(key)))

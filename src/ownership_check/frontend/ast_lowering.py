@@ -865,12 +865,16 @@ def _is_constant(node: ast.AST, value: object) -> bool:
     return isinstance(node, ast.Constant) and node.value is value
 
 
-def _returned_params(func: FunctionNode, yields: bool = False) -> tuple[str, ...] | None:
+def _returned_params(
+    func: FunctionNode, yields: bool = False, allocates: Callable[[ast.expr], bool] | None = None
+) -> tuple[str, ...] | None:
     """The parameters a plain function may return (`return y if c else x` -> `y, x`); None when some `return`
     gives anything else (or none returns), or a returned parameter is bound again in the body (`x = out` in a
     loop, then `return x`: the caller's argument or the new value): then its result is a fresh value to the
     checker.  With `yields`, the parameters a generator may yield (a `@contextlib.contextmanager`'s `yield b`; a
-    `return` of a value: None)."""
+    `return` of a value: None).  With `allocates`, a `return` of a new buffer it recognises (`return sk.zeros(n,
+    f32, s)`) is allowed too and adds `calls.NEW_VALUE` to the result: the call gives the caller's argument or a new
+    buffer."""
     params = {p.arg for p in _param_names(func.args)}
     found: list[str] = []
     returns = 0
@@ -891,6 +895,8 @@ def _returned_params(func: FunctionNode, yields: bool = False) -> tuple[str, ...
             elif isinstance(value, ast.BoolOp):
                 left, right = _binary(value)
                 stack.extend((right, left))
+            elif allocates is not None and isinstance(value, ast.expr) and allocates(value):
+                found.append(calls.NEW_VALUE)
             else:
                 return None
     if not returns:
@@ -1644,6 +1650,7 @@ class FunctionLowerer(calls.PlaceNaming):
         self.nested: list[Unit] = []
         self.interesting = False
         self.local_names: set[str] = set()
+        self.host_arrays: set[str] = set()  # names bound once to a numpy call (`counts = np.zeros(n, np.int32)`)
         # the literal keys read under, by container (`keyed_mentions.read_keys`), and the names whose items are
         # never kept by key (globals, names nested functions use)
         self.keyed_reads: dict[str, frozenset[calls.ContainerKey]] = {}
@@ -1718,7 +1725,11 @@ class FunctionLowerer(calls.PlaceNaming):
         """The attribute names an accessor of the module peeks at (`calls.peeked_path`, `ModuleClasses.peeked`)."""
         return self.ctx.classes.peeked
     def emit(self, op: ir.Op, origin: ast.AST | None = None) -> None:
-        """Append `op` (`origin`, the causing call, matters only to the mypy plugin's reporting)."""
+        """Append `op` (`origin`, the causing call, matters only to the mypy plugin's reporting).  A read of a numpy
+        array is no use to check (`is_host_array`): the runtime never refuses one, even after a buffer wrapping
+        its memory (`sk.as_buffer(counts)`) moved."""
+        if type(op) is ir.Use and self.host_arrays and self.is_host_array(op.place):
+            return
         if isinstance(op, _INTERESTING):
             self.interesting = True
         self.scopes[-1].ops.append(op)
@@ -2231,6 +2242,10 @@ class FunctionLowerer(calls.PlaceNaming):
         for name, value in once_bound.items():
             if isinstance(value, ast.Subscript) and name not in self.partials:
                 self.partial_of_item(name, value, once_bound)
+        self.host_arrays = {
+            name for name, value in once_bound.items()
+            if isinstance(value, ast.Call) and (self.ctx.qualify(value.func) or "").startswith("numpy.")
+        }
 
         def once(name: str) -> bool:
             return counts.get(name) == 1 and name not in excluded and name not in self.partials
@@ -2668,6 +2683,10 @@ class FunctionLowerer(calls.PlaceNaming):
                 yield from self._target_texts(el)
         elif isinstance(target, ast.Starred):
             yield from self._target_texts(target.value)
+
+    def is_host_array(self, place: ir.Place) -> bool:
+        """Whether `place` is a name bound once to a numpy call here (`counts = np.zeros(n, np.int32)`)."""
+        return not place.attrs and place.root in self.host_arrays
 
     def mark_device(self, place: ir.Place) -> None:
         """`place` holds a device value from here on (`calls.lower_call`: an op a helper returned with loans)."""
@@ -5302,13 +5321,18 @@ class FunctionLowerer(calls.PlaceNaming):
             helper = self.helper(node.func.id)
             if helper is None:
                 return None
-            returned = _returned_params(helper)
+            returned = _returned_params(helper, allocates=self.allocates)
             if returned is None:
                 return None
             bound = _bind_call(helper, node)
             picked = tuple(bound[name] for name in returned if name in bound)
-            found = self._alternatives((), picked, span, depth)
-            return ((node,), found[1]) if found is not None else None
+            found = self._alternatives((), picked, span, depth) if picked else ((), ())
+            if found is None:
+                return None
+            # `output_buffer(src, cfg)` returning `src` or `sk.zeros(...)`: either the argument or a new buffer
+            call_node: ast.expr = node
+            new = (calls.Operand(call_node, span, None, True),) if calls.NEW_VALUE in returned else ()
+            return (node,), found[1] + new
         return None
 
     def _alternatives(
@@ -5576,6 +5600,13 @@ class FunctionLowerer(calls.PlaceNaming):
             items = self._alternatives((), node.args, span, depth)
         fallback = self._alternatives((), (default,), span, depth) if default is not None else None
         return calls.merge_choices(others, (items, fallback))
+
+    def allocates(self, node: ast.expr) -> bool:
+        """Whether `node` is a call making a new buffer or tensor (`calls.ALLOCATING_FUNCTIONS`: `sk.zeros(...)`)."""
+        if not isinstance(node, ast.Call):
+            return False
+        qualified = self.ctx.qualify(node.func)
+        return calls.allocating(qualified)
 
     def aliasing_index(self, func: ast.expr) -> int | None:
         """Which argument a safekernels function's result aliases (`sk.as_buffer(t)` is `t`), or None."""

@@ -1,0 +1,33 @@
+"""Clean twin of e0382_buffer_wrapping_numpy_array_moved: only the numpy array is read after the launch moved its
+buffer.
+
+(`sk.as_buffer(counts)` of a numpy array wraps its memory: the buffer is what a launch borrows or moves, and the
+array stays a numpy array the runtime never checks, so reading the array after a tile launch moved the buffer is
+fine, while using the moved buffer again is E0382 (as the runtime's `UseAfterMoveError` says.)"""
+
+import numpy as np
+
+import safekernels as sk
+from safekernels import tile
+from safekernels.dtypes import f32
+from safekernels.tile import Partition, Tensor
+
+N = 64
+
+
+@tile.kernel
+def accumulate(out: Partition[f32], x: Tensor[f32]) -> None:
+    out.store(tile.load_like(x, out) * 2.0)
+
+
+def main() -> None:
+    stream = sk.Device.cpu().new_stream()
+    counts = np.ones(N, np.float32)
+    wrapped = sk.as_buffer(counts)
+    out, _x = accumulate(tile.zeros((N,), f32).partition((32,)), wrapped).sync_on(stream)
+    print(float(counts.sum()), out.unpartition().to_numpy(stream)[:2])
+    print(counts[:2])
+
+
+if __name__ == "__main__":
+    main()
