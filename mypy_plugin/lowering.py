@@ -2710,7 +2710,7 @@ class FunctionLowerer(calls.PlaceNaming):
     def lower(self) -> ir.Function:
         node = self.unit.node
         statements = node.defs if isinstance(node, MypyFile) else node.body.body
-        self.keyed_reads = keyed_mentions.read_keys(statements)
+        self.keyed_reads = {} if self.kernel_body else keyed_mentions.read_keys(statements)
         if isinstance(node, MypyFile):
             self.prepass(node.defs, None)
             ops = self.block(lambda: self.suite(node.defs))
@@ -4870,8 +4870,8 @@ class FunctionLowerer(calls.PlaceNaming):
     def keyed_item(self, container: Expression, key: calls.ContainerKey) -> ir.Place | None:
         """`keyed_items.keyed_item` of a container that is a name or an attribute path the checker knows no
         items of (the CLI's rule)."""
-        if isinstance(container, NameExpr) and container.name in self.containers:
-            return None
+        if self.kernel_body or (isinstance(container, NameExpr) and container.name in self.containers):
+            return None  # kernel code: `buf[0]` of a shared array is an element access, not a host item
         root = container
         while isinstance(root, MemberExpr):
             root = root.expr

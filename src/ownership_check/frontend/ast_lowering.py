@@ -2712,7 +2712,7 @@ class FunctionLowerer(calls.PlaceNaming):
 
     def lower(self) -> ir.Function:
         node = self.unit.node
-        self.keyed_reads = keyed_mentions.read_keys(_walk(node.body))
+        self.keyed_reads = {} if self.kernel_body else keyed_mentions.read_keys(_walk(node.body))
         if isinstance(node, ast.Module):
             self.prepass(node.body, ())
             ops = self.block(lambda: self.suite(node.body))
@@ -5069,8 +5069,8 @@ class FunctionLowerer(calls.PlaceNaming):
     def keyed_item(self, container: ast.expr, key: calls.ContainerKey) -> ir.Place | None:
         """`keyed_items.keyed_item` of a container that is a name or an attribute path the checker knows no
         items of (not a display bound here: those have element places)."""
-        if isinstance(container, ast.Name) and container.id in self.containers:
-            return None
+        if self.kernel_body or (isinstance(container, ast.Name) and container.id in self.containers):
+            return None  # kernel code: `buf[0]` of a shared array is an element access, not a host item
         root = container
         while isinstance(root, ast.Attribute):
             root = root.value
