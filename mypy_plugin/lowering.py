@@ -1204,6 +1204,14 @@ def _flat_targets(target: Expression) -> list[Expression]:
     return [target]
 
 
+def _display_length(expr: Expression) -> int | None:
+    """How many items a tuple/list display without starred items holds (a loop over it runs exactly that many
+    times), else None."""
+    if isinstance(expr, TupleExpr | ListExpr) and expr.items and not any(isinstance(e, StarExpr) for e in expr.items):
+        return len(expr.items)
+    return None
+
+
 def _values_receiver(expr: Expression, method: str = "values") -> str | None:
     """`name` of `name.values()` (`name.items()` with `method` "items"; no arguments), else None."""
     if (
@@ -3041,6 +3049,7 @@ class FunctionLowerer(calls.PlaceNaming):
         shown = self.display_loop(node.expr) if items is None else None
         arms = None if shown is None else calls.display_loop_arms(self.target(node.index), *shown, self)
         elements = self.iterated_container(node.expr) if items is None and arms is None else None
+        copies: int | None = None
         if items is not None:
             # `for out, inp in ((x, x), (y, z)):` binds the target to one of the displayed items per iteration.
             literal_arms = tuple(self.block(functools.partial(self.assign, [node.index], item)) for item in items)
@@ -3064,7 +3073,16 @@ class FunctionLowerer(calls.PlaceNaming):
             )
         else:
             shape, sources = self.iteration(node.expr)
-            head = self.block(lambda: self.bind_iteration(self.target(node.index), shape, sources))
+            copies = _display_length(node.expr)
+            if copies is not None:
+                # `for stage in [Stage(), Stage()]:` runs its body exactly once per displayed item
+                repeated = tuple(
+                    self.block(lambda: self.bind_iteration(self.target(node.index), shape, sources))
+                    for _ in range(copies)
+                )
+                head = self.block(lambda: self.emit(ir.Branch(repeated, span_of(node.index))))
+            else:
+                head = self.block(lambda: self.bind_iteration(self.target(node.index), shape, sources))
         counted = self.counted_loop(node)
         if counted is not None:
             self.counted_loops.append(counted)
@@ -3076,7 +3094,7 @@ class FunctionLowerer(calls.PlaceNaming):
                 self.tested_indices.discard(counted[0])
                 more = counted[0]
         orelse = self.block(lambda: self.suite(node.else_body))
-        unrolled = items is not None or arms is not None or elements is not None
+        unrolled = items is not None or arms is not None or elements is not None or copies is not None
         self.emit(ir.Loop(head, body, orelse, span_of(node.index), unrolled=unrolled, more=more))
 
     def enumerated(self, expr: Expression) -> Expression | None:

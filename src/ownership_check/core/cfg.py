@@ -99,6 +99,15 @@ def _size(block: ir.Block) -> int:
     return total
 
 
+def unrollable(op: ir.Loop) -> bool:
+    """Whether a loop is analysed as its body once per item, in order (`ir.Loop.unrolled`, within the budget):
+    every analysis of the function must agree on it, so that each sees the same paths."""
+    head = op.head
+    if not op.unrolled or len(head) != 1 or not isinstance(head[0], ir.Branch):
+        return False
+    return len(head[0].arms) * (_size(op.body) + 1) <= _UNROLL_BUDGET
+
+
 @dataclass
 class Graph:
     nodes: list[Node]
@@ -190,7 +199,7 @@ class _Builder:
             for arm in op.arms:
                 ends.extend(self.seq(arm, preds))
             return ends
-        if isinstance(op, ir.Loop) and op.unrolled and self._unrollable(op):
+        if isinstance(op, ir.Loop) and unrollable(op):
             return self.unrolled(op, preds)
         if isinstance(op, ir.Loop):
             header = self.new(None)
@@ -260,12 +269,6 @@ class _Builder:
             self.leave_loop([node], continuing=True)
             return []
         return [node]
-
-    def _unrollable(self, op: ir.Loop) -> bool:
-        head = op.head
-        if len(head) != 1 or not isinstance(head[0], ir.Branch):
-            return False
-        return len(head[0].arms) * (_size(op.body) + 1) <= _UNROLL_BUDGET
 
     def unrolled(self, op: ir.Loop, preds: list[int]) -> list[int]:
         """`for x in (a, b): body` as `x = a; body; x = b; body` (`continue` goes on to the next item, `break`

@@ -36,7 +36,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ownership_check.core import ir, messages
+from ownership_check.core import cfg, ir, messages
 from ownership_check.diagnostics import Diagnostic, Span
 
 Holders = dict[str, frozenset[int]]
@@ -346,12 +346,36 @@ class _Interpreter:
                 [s for a in arms for s in a.continues],
             )
         if isinstance(op, ir.Loop):
-            return self.loop(op, state)
+            return self.unrolled(op, state) if cfg.unrollable(op) and op.more is None else self.loop(op, state)
         if isinstance(op, ir.Try):
             return self.try_(op, state)
         if isinstance(op, ir.Unsafe):
             return self.block(op.body, state)
         return _Flow(state)  # CheckBrand-free checks: RequireUnsafe
+
+    def unrolled(self, op: ir.Loop, entry: Holders) -> _Flow:
+        """A loop over a display, once per item in order (`cfg.unrollable`): a loop over one item runs its body
+        once, so an op its body binds and the code after the loop runs is not dropped by a second iteration."""
+        branch = op.head[0]
+        assert isinstance(branch, ir.Branch)
+        self.loop_depth += 1
+        breaks: list[Holders] = []
+        state: Holders | None = entry
+        try:
+            for arm in branch.arms:
+                if state is None:
+                    break
+                bound = self.block(arm, state)
+                body = self.body(op, bound.fall, "more")
+                breaks.extend(body.breaks)
+                state = _join([*([body.fall] if body.fall is not None else []), *body.continues])
+        finally:
+            self.loop_depth -= 1
+        if state is None or op.infinite:
+            return _Flow(_join(breaks))
+        orelse = self.block(op.orelse, state)
+        exits = [*breaks, *([orelse.fall] if orelse.fall is not None else [])]
+        return _Flow(_join(exits), orelse.breaks, orelse.continues)
 
     def loop(self, op: ir.Loop, entry: Holders) -> _Flow:
         """A loop to a fixed point.  Its exit is taken after at least one iteration when the body can come back

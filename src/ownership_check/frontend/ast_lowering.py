@@ -821,6 +821,14 @@ def _starred_take(targets: Sequence[ast.expr], value: ast.expr) -> tuple[str, in
     return (stars[0].value.id, count) if count >= 0 else None
 
 
+def _display_length(node: ast.expr) -> int | None:
+    """How many items a tuple/list display without starred items holds (a loop over it runs exactly that many
+    times), else None."""
+    if isinstance(node, ast.Tuple | ast.List) and node.elts and not any(isinstance(e, ast.Starred) for e in node.elts):
+        return len(node.elts)
+    return None
+
+
 def _values_receiver(node: ast.AST, method: str = "values") -> str | None:
     """`name` of `name.values()` (`name.items()` with `method` "items"; no arguments), else None."""
     if (
@@ -3299,6 +3307,7 @@ class FunctionLowerer(calls.PlaceNaming):
         shown = self.display_loop(node.iter) if items is None else None
         arms = None if shown is None else calls.display_loop_arms(self.target(node.target), *shown, self)
         elements = self.iterated_container(node.iter) if items is None and arms is None else None
+        copies: int | None = None
         if items is not None:
             # `for out, inp in ((x, x), (y, z)):` binds the target to one of the displayed items per iteration.
             literal_arms = tuple(self.block(functools.partial(self.assign, [node.target], item)) for item in items)
@@ -3322,7 +3331,16 @@ class FunctionLowerer(calls.PlaceNaming):
             )
         else:
             shape, sources = self.iteration(node.iter)
-            head = self.block(lambda: self.bind_iteration(self.target(node.target), shape, sources))
+            copies = _display_length(node.iter)
+            if copies is not None:
+                # `for stage in [Stage(), Stage()]:` runs its body exactly once per displayed item
+                repeated = tuple(
+                    self.block(lambda: self.bind_iteration(self.target(node.target), shape, sources))
+                    for _ in range(copies)
+                )
+                head = self.block(lambda: self.emit(ir.Branch(repeated, self.span(node.target))))
+            else:
+                head = self.block(lambda: self.bind_iteration(self.target(node.target), shape, sources))
         counted = self.counted_loop(node)
         if counted is not None:
             self.counted_loops.append(counted)
@@ -3334,7 +3352,7 @@ class FunctionLowerer(calls.PlaceNaming):
                 self.tested_indices.discard(counted[0])
                 more = counted[0]
         orelse = self.else_block(node.orelse)
-        unrolled = items is not None or arms is not None or elements is not None
+        unrolled = items is not None or arms is not None or elements is not None or copies is not None
         self.emit(ir.Loop(head, body, orelse, self.span(node.target), unrolled=unrolled, more=more))
 
     def enumerated(self, node: ast.expr) -> ast.expr | None:
