@@ -143,6 +143,7 @@ from ownership_check.core import (
     ir,
     keyed_items,
     parameter_defaults,
+    raising_lines,
     reentry,
     stdlib_flow,
     view_bounds,
@@ -1971,7 +1972,7 @@ class FunctionLowerer(calls.PlaceNaming):
         stored = {name: keys for name, keys in keyed.items() if name not in changed_otherwise}
         self.find_callables(body, pairs, unsure)
         self.find_function_values(body, pairs, unsure | set(_params(func) if func is not None else ()))
-        self.find_containers(pairs, unsure, starred, body, stored)
+        self.find_containers(pairs, unsure, starred, body, stored, finals)
         for name, lengths in finals.items():
             container = self.containers.get(name)
             if container is None or container.mapping:
@@ -2264,14 +2265,16 @@ class FunctionLowerer(calls.PlaceNaming):
         starred: Mapping[int, tuple[str, int]] | None = None,
         body: Sequence[Statement] = (),
         stored: Mapping[str, Sequence[calls.ContainerKey]] | None = None,
+        grown: Mapping[str, Sequence[int]] | None = None,
     ) -> None:
         """Names bound only by plain assignments of displays and never changed in place (`pair = (a, c)`,
         `bufs = {"out": c}`): `pair[1]` is `c`, `bufs["out"]` is `c` (`calls.Container`); also by a list
         comprehension of known length, as the starred target of unpacking a display (`starred`), or by a dict
         comprehension (new values under the literal keys `body` subscripts the name with; the CLI's rule).
         `stored`: names changed only by literal-key stores, containers still when they hold those keys (the CLI's
-        rule, `calls.keeps_stores`)."""
+        rule, `calls.keeps_stores`).  `grown`: the lengths lists reach by appends (`calls.find_container`)."""
         kept = dict(stored or {})
+        grown = grown or {}
         subscripted: dict[str, list[calls.ContainerKey]] | None = None
         displays: dict[str, list[tuple[tuple[calls.ContainerKey, ...], bool] | None]] = {}
         inner: dict[str, list[dict[calls.ContainerKey, int]]] = {}  # per binding: nested display lengths by key
@@ -2350,7 +2353,7 @@ class FunctionLowerer(calls.PlaceNaming):
         self.containers = {
             n: calls.find_inner(c, inner.get(n, []))
             for n, d in displays.items()
-            if (n not in unsure or n in kept) and (plain := calls.find_container(d)) is not None
+            if (n not in unsure or n in kept) and (plain := calls.find_container(d, grown.get(n, ()))) is not None
             and (c := calls.with_stores(plain, kept.get(n, ()))) is not None
         }
         for name, container in self.unit.outer_containers.items():
@@ -2722,7 +2725,7 @@ class FunctionLowerer(calls.PlaceNaming):
         if isinstance(node, MypyFile):
             self.prepass(node.defs, None)
             ops = self.block(lambda: self.suite(node.defs))
-            return ir.Function("<module>", ops, Span(1, 1, 1, 2), self.ctx.path)
+            return ir.Function("<module>", ops, Span(1, 1, 1, 2), self.ctx.path, calls=self.call_extents(node.defs))
         body = node.body.body
         self.prepass(body, node)
 
@@ -2741,7 +2744,23 @@ class FunctionLowerer(calls.PlaceNaming):
             if isinstance(sub, GlobalDecl | NonlocalDecl)
             for declared in sub.names
         ) | _kept_by_closures(node)
-        return self.with_earlier_call(ir.Function(name, ops, span_of(node), self.ctx.path, escaping), node)
+        calls = self.call_extents(body)
+        return self.with_earlier_call(ir.Function(name, ops, span_of(node), self.ctx.path, escaping, calls), node)
+
+    def call_extents(self, body: Sequence[Statement]) -> tuple[raising_lines.CallExtent, ...]:
+        """The host calls of `body` written over several lines, and the calls inside them, for reporting on the
+        line a traceback names (`raising_lines`, the CLI's rule); none in kernel code."""
+        if self.kernel_body:
+            return ()
+        found: list[raising_lines.CallExtent] = []
+        for node in tree.walk_many(body):
+            if isinstance(node, CallExpr) and node.end_line is not None and node.end_line > node.line:
+                for inner in tree.walk(node, skip_scopes=False):
+                    if isinstance(inner, CallExpr):
+                        attribute = inner.callee.name if isinstance(inner.callee, MemberExpr) else None
+                        raising = raising_lines.callee_part(span_of(inner.callee), attribute)
+                        found.append(raising_lines.CallExtent(span_of(inner), raising))
+        return tuple(sorted(set(found)))
 
     def with_earlier_call(self, function: ir.Function, node: FuncItem) -> ir.Function:
         """`function`, the IR of `node`, as checked when `node` is a function nested in another that lets it escape

@@ -372,7 +372,7 @@ FLOW_FORMS = (
     "comprehension-loop", "nested-function", "nested-params", "async", "async-await", "method", "dataclass-method",
     "helper-op", "helper-pending", "local-kernel", "kernel-factory", "module-alias", "star-import",
     "escaping-closure", "prefetch-loop", "returned-pending", "context-pending", "attribute-items",
-    "keyed-items", "uniform-attribute", "name-alias", "stored-pending-pairs",
+    "keyed-items", "uniform-attribute", "name-alias", "stored-pending-pairs", "appended-list", "display-objects",
     *(f"call:{name}" for name in CALL_FORMS),
 )
 
@@ -665,6 +665,10 @@ class _Gen:
             self.name_alias(depth)
         elif form == "stored-pending-pairs":
             self.stored_pending_pairs(depth)
+        elif form == "appended-list":
+            self.appended_list(depth)
+        elif form == "display-objects":
+            self.display_objects(depth)
         elif form.startswith("call:"):
             self.indirect_call(depth, form.removeprefix("call:"))
         else:
@@ -827,6 +831,26 @@ class _Gen:
         moved = self.pick(("held", "other"))
         self.emit(depth, f"_z, _b, _c = add({moved}.a, {moved}.b, {moved}.c).sync_on(stream)")
         self.emit(depth, f"print({self.pick(('held', 'other'))}.{self.pick(('b', 'c'))}.to_numpy(stream)[:1])")
+        self.program.entries["launch:tile.__call__"] += 1
+
+    def appended_list(self, depth: int) -> None:
+        """An empty list grown by `append` statements, then a loop over it launching each item with buffers that
+        may be among the appended ones."""
+        self.emit(depth, "grown = []")
+        for _ in range(self.pick((1, 2, 3))):
+            self.emit(depth, f"grown.append({self.pick(BUFFERS)})")
+        self.emit(depth, "for t in grown:")
+        self.emit(depth + 1, f"vecadd.launch(prep, stream, t, {self.arg(BUFFERS)}, {self.arg(BUFFERS)})")
+        self.program.entries["launch:simt.launch"] += 1
+
+    def display_objects(self, depth: int) -> None:
+        """A loop over a display of one or two new objects (not names) whose body moves the tile tensors into a
+        launch, rebinding them from `sync_on` or not."""
+        items = ", ".join("Bufs(a, b, c)" for _ in range(self.pick((1, 2))))
+        self.emit(depth, f"for held in [{items}]:")
+        self.emit(depth + 1, "print(held.a)")
+        rebind = self.pick(("z, x, y", "_z, _x, _y"))
+        self.emit(depth + 1, f"{rebind} = add(z, {self.arg(TENSORS)}, {self.arg(TENSORS)}).sync_on(stream)")
         self.program.entries["launch:tile.__call__"] += 1
 
     def stored_pending_pairs(self, depth: int) -> None:

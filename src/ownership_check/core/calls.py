@@ -2660,10 +2660,13 @@ class Container:
         return list(range(len(self.keys)))
 
 
-def find_container(displays: Sequence[tuple[tuple[ContainerKey, ...], bool] | None]) -> Container | None:
+def find_container(
+    displays: Sequence[tuple[tuple[ContainerKey, ...], bool] | None], grown: Sequence[int] = ()
+) -> Container | None:
     """The container a name is, from each of its bindings' display keys and kind (None: a binding that is not a
     display); None when it is no container (a binding that is no display, sequences and mappings mixed, no item,
-    too many items)."""
+    too many items).  `grown`: the lengths a list's bindings reach through `append`/`extend` statements that follow
+    them in one statement list (`bufs = []`, `bufs.append(a)`: one item)."""
     present = [d for d in displays if d is not None]
     if not present or len(present) != len(displays):
         return None
@@ -2676,7 +2679,7 @@ def find_container(displays: Sequence[tuple[tuple[ContainerKey, ...], bool] | No
         for display_keys, _ in present:
             keys.extend(k for k in display_keys if k not in keys)
     else:
-        keys = list(range(max(len(display_keys) for display_keys, _ in present)))
+        keys = list(range(max(*(len(display_keys) for display_keys, _ in present), *grown, 0)))
     if not 0 < len(keys) <= MAX_CONTAINER_ITEMS:
         return None
     return Container(tuple(keys), mapping)

@@ -41,6 +41,7 @@ from ownership_check.core import (
     ir,
     keyed_items,
     parameter_defaults,
+    raising_lines,
     reentry,
     stdlib_flow,
     view_bounds,
@@ -2134,7 +2135,7 @@ class FunctionLowerer(calls.PlaceNaming):
         stored = {name: keys for name, keys in keyed.items() if name not in changed_otherwise}
         self.find_callables(body, pairs, unsure)
         self.find_function_values(body, pairs, unsure | {p.arg for p in params})
-        self.find_containers(pairs, unsure, starred, body, stored)
+        self.find_containers(pairs, unsure, starred, body, stored, finals)
         for name, lengths in finals.items():
             container = self.containers.get(name)
             if container is None or container.mapping:
@@ -2432,6 +2433,7 @@ class FunctionLowerer(calls.PlaceNaming):
         starred: Mapping[int, tuple[str, int]] | None = None,
         body: Sequence[ast.stmt] = (),
         stored: Mapping[str, Sequence[calls.ContainerKey]] | None = None,
+        grown: Mapping[str, Sequence[int]] | None = None,
     ) -> None:
         """Names bound only by plain assignments of displays and never changed in place (`pair = (a, c)`,
         `bufs = {"out": c}`): `pair[1]` is `c`, `bufs["out"]` is `c` (`calls.Container`); also by a list
@@ -2439,8 +2441,10 @@ class FunctionLowerer(calls.PlaceNaming):
         comprehension, whose items are new values under the literal keys `body` subscripts the name with
         (`bufs["hidden"]` twice is one object).  `stored`: names (in `unsure`) changed only by stores under
         literal keys (`heads["k"] = v`), which stay containers when they hold those keys (`calls.keeps_stores`):
-        each such store rebinds that item (`target`)."""
+        each such store rebinds that item (`target`).  `grown`: the lengths lists reach by appends
+        (`calls.find_container`)."""
         kept = dict(stored or {})
+        grown = grown or {}
         subscripted: dict[str, list[calls.ContainerKey]] | None = None
         displays: dict[str, list[tuple[tuple[calls.ContainerKey, ...], bool] | None]] = {}
         inner: dict[str, list[dict[calls.ContainerKey, int]]] = {}  # per binding: nested display lengths by key
@@ -2519,7 +2523,7 @@ class FunctionLowerer(calls.PlaceNaming):
         self.containers = {
             n: calls.find_inner(c, inner.get(n, []))
             for n, d in displays.items()
-            if (n not in unsure or n in kept) and (plain := calls.find_container(d)) is not None
+            if (n not in unsure or n in kept) and (plain := calls.find_container(d, grown.get(n, ()))) is not None
             and (c := calls.with_stores(plain, kept.get(n, ()))) is not None
         }
         for name, container in self.unit.outer_containers.items():
@@ -2724,7 +2728,8 @@ class FunctionLowerer(calls.PlaceNaming):
         if isinstance(node, ast.Module):
             self.prepass(node.body, ())
             ops = self.block(lambda: self.suite(node.body))
-            return ir.Function(self.unit.name, ops, Span(1, 1, 1, 2), self.ctx.path)
+            calls = self.call_extents(node.body)
+            return ir.Function(self.unit.name, ops, Span(1, 1, 1, 2), self.ctx.path, calls=calls)
         self.prepass(node.body, _param_names(node.args))
 
         def lower_body() -> None:
@@ -2759,7 +2764,24 @@ class FunctionLowerer(calls.PlaceNaming):
             name for sub in _walk(node.body) if isinstance(sub, ast.Global | ast.Nonlocal) for name in sub.names
         ) | _kept_by_closures(node)
         span = self.unit.span or self.ctx.def_name_span(node)
-        return self.with_earlier_call(ir.Function(self.unit.name, ops, span, self.ctx.path, escaping), node)
+        calls = self.call_extents(node.body)
+        return self.with_earlier_call(ir.Function(self.unit.name, ops, span, self.ctx.path, escaping, calls), node)
+
+    def call_extents(self, body: Sequence[ast.stmt]) -> tuple[raising_lines.CallExtent, ...]:
+        """The host calls of `body` written over several lines, and the calls inside them, for reporting on the
+        line a traceback names (`raising_lines`); none in kernel code, whose errors the compiler reports where
+        they are."""
+        if self.kernel_body:
+            return ()
+        found: list[raising_lines.CallExtent] = []
+        for node in _walk(body):
+            if isinstance(node, ast.Call) and node.end_lineno is not None and node.end_lineno > node.lineno:
+                for inner in ast.walk(node):
+                    if isinstance(inner, ast.Call):
+                        attribute = inner.func.attr if isinstance(inner.func, ast.Attribute) else None
+                        raising = raising_lines.callee_part(self.ctx.span(inner.func), attribute)
+                        found.append(raising_lines.CallExtent(self.ctx.span(inner), raising))
+        return tuple(sorted(set(found)))
 
     def with_earlier_call(self, function: ir.Function, node: FunctionNode) -> ir.Function:
         """`function`, the IR of `node`, as checked when `node` is a function nested in another that lets it escape

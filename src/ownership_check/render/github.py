@@ -52,8 +52,8 @@ def annotation(diag: Diagnostic) -> str:
         )
     )
     lines = [diag.message]
-    for label in diag.labels:
-        if not label.primary and label.message:
+    for label in diag.related_labels():
+        if label.message:
             lines.append(f"{label.span.line}:{label.span.column}: {label.message}")
     lines.extend(f"note: {note}" for note in diag.notes)
     if diag.help:

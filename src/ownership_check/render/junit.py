@@ -24,8 +24,8 @@ def _xml_text(text: str) -> str:
 
 def _failure_text(diag: Diagnostic) -> str:
     lines = [f"{diag.path}:{diag.span.line}:{diag.span.column}: {diag.code} {diag.message}"]
-    for label in diag.labels:
-        if not label.primary and label.message:
+    for label in diag.related_labels():
+        if label.message:
             lines.append(f"  {label.span.line}:{label.span.column}: {label.message}")
     lines.extend(f"  note: {note}" for note in diag.notes)
     if diag.help:

@@ -85,9 +85,7 @@ def _result(diag: Diagnostic, rule_index: int) -> dict[str, Any]:
         "locations": [_physical(diag.path, diag.span)],
     }
     related: list[dict[str, Any]] = []
-    for label in diag.labels:
-        if label.primary:
-            continue
+    for label in diag.related_labels():
         entry: dict[str, Any] = {"id": len(related), **_physical(diag.path, label.span)}
         if label.message:
             entry["message"] = {"text": label.message}

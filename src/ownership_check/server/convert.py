@@ -43,8 +43,8 @@ def to_lsp(doc: TextDocument, diag: Diagnostic) -> types.Diagnostic:
     here = types.Location(doc.uri, primary)
     related = [
         types.DiagnosticRelatedInformation(types.Location(doc.uri, to_range(doc, lb.span)), lb.message)
-        for lb in diag.labels
-        if not lb.primary and lb.message
+        for lb in diag.related_labels()
+        if lb.message
     ]
     related += [types.DiagnosticRelatedInformation(here, f"note: {note}") for note in diag.notes]
     if diag.help:
