@@ -2812,7 +2812,7 @@ class FunctionLowerer(calls.PlaceNaming):
             targets = tuple(
                 calls.container_element(self.name(raw), raw, self.containers[raw], first + i) for i in range(len(items))
             )
-            values = tuple(self.value(item) for item in items)
+            values = tuple(self.value(item, target) for item, target in zip(items, targets, strict=True))
             self.emit(ir.Bind(targets, values, span_of(node.expr)))
             self.lengths[raw] = first + len(items)
         elif isinstance(node, ExpressionStmt) and isinstance(node.expr, CallExpr):
@@ -2931,8 +2931,8 @@ class FunctionLowerer(calls.PlaceNaming):
     def branch_on(self, test: Expression, body_build: Callable[[], None], orelse_build: Callable[[], None]) -> None:
         """A two-armed `Branch` on `test` (an `if` statement, a conditional assignment): the test is read unless
         it only compares a name with None, and each arm knows what the test says on entry (`calls.branch_tests`)."""
-        narrowed = self.none_test(test)
-        if narrowed is None:
+        narrowed = self.none_test(test, attributes=True)
+        if narrowed is None or narrowed[0].attrs:
             self.expr(test)  # `x is None` only compares identities: it never reads a (moved) object
         body = self.block(body_build)
         orelse = self.block(orelse_build)
@@ -3012,15 +3012,16 @@ class FunctionLowerer(calls.PlaceNaming):
             return False
         return isinstance(self.unit.node, MypyFile) or test.name in self.local_names
 
-    def none_test(self, test: Expression) -> tuple[ir.Place, bool] | None:
-        """`(place, True)` for `place is None`, `(place, False)` for `place is not None`, else None."""
+    def none_test(self, test: Expression, attributes: bool = False) -> tuple[ir.Place, bool] | None:
+        """`(place, True)` for `place is None`, `(place, False)` for `place is not None`, else None; an attribute
+        path only with `attributes` (the CLI's)."""
         if not isinstance(test, ComparisonExpr) or len(test.operators) != 1:
             return None
         left, right = test.operands
         if not (isinstance(right, NameExpr) and right.name == "None"):
             return None
         place = self.place(left)
-        if place is None or place.attrs:
+        if place is None or (place.attrs and not attributes):
             return None
         if test.operators[0] == "is":
             return place, True
@@ -5543,8 +5544,24 @@ class FunctionLowerer(calls.PlaceNaming):
         memoized = self.memoized_call(node)
         value = self.plain_call(node, holder)
         if memoized is None:
-            return value
+            return ir.Fresh(calls.SHARED_OP) if value == ir.Fresh() and self.returns_shared_op(node) else value
         return memo_result(self.memo, *memoized, value, span_of(node), self, self.memoized_shared(node))
+
+    def returns_shared_op(self, node: CallExpr) -> bool:
+        """Whether `node` calls a function of the module, or a method of a receiver of known class, whose every
+        `return` gives a `.shared()` op (the CLI's `returns_shared_op`)."""
+        func = node.callee
+        found: FuncItem | None = None
+        if isinstance(func, NameExpr) and func.name not in self.partials:
+            found = self.helper(func)
+        elif isinstance(func, MemberExpr) and isinstance(func.expr, NameExpr):
+            cls = receiver_class(self, func.expr.name)
+            found = self.ctx.classes.method(cls, func.name) if cls is not None else None
+        if not isinstance(found, FuncDef):
+            return False
+        return returns_shared(
+            [c.callee.name if c is not None and isinstance(c.callee, MemberExpr) else None for c in _returned_calls(found)]
+        )
 
     def runs_again(self, node: FuncDef) -> bool:
         """Whether `node`, a function of the module's top level or a method of one of its classes, may run again

@@ -110,6 +110,9 @@ class SummaryMove:
     assumed: bool = False
     # when it runs relative to the callee's `await`s, for `asyncio.gather` (`callables.lower_gathered`)
     timing: EffectTiming = EffectTiming()
+    # written before every borrow of the caller's values in the callee (`self.pending.sync_on(s)` ahead of a
+    # launch with `self.out`): the caller applies it before those borrows, so the op it runs lends nothing to them
+    early: bool = False
 
 
 @dataclass(frozen=True)
@@ -423,6 +426,41 @@ def apply_summary(
         if found:
             _each(found, lambda place: sink.emit(ir.Borrow(place, mutable, number, operand.span, by), node), span, sink)
 
+    sites: dict[ParamPath, list[SummaryMove]] = {}
+    for move in summary.moves:
+        sites.setdefault(move.path, []).append(move)
+
+    def apply_moves(early: bool) -> None:
+        # in the callee's source order: a method that runs `self.pending` before moving `self.out` ends the loans
+        # first
+        for path, all_moves in sorted(sites.items(), key=lambda item: min((m.span.line, m.span.column) for m in item[1])):
+            moves = [m for m in all_moves if m.early == early]
+            if not moves:
+                continue
+            # a path below a parameter that the callee's launch moved (`double(out, sw.pos)`) is a device value, as
+            # a launch's loan tells (`targets`' `loan`): the move applies to any argument that is a place (`mv(sw,
+            # s)` of a dataclass holding tensors)
+            launched = bool(path[1]) and all(m.help == _LAUNCH_MOVE_HELP for m in moves)
+            found = targets(*path, device_only=True, loan=launched)
+            if not found:
+                continue
+            if path[0] == summary.receiver and path[1] not in applied.device_paths:
+                moves = [m for m in moves if not m.assumed]
+                if not moves:
+                    continue
+
+            def act(place: ir.Place, ms: list[SummaryMove] = moves) -> None:
+                # each site consumed the value on its own path through the callee: one move, at one of them
+                emit = [ir.Move(place, m.span, m.help, inside=summary.function) for m in ms]
+                if len(emit) == 1:
+                    sink.emit(emit[0], node)
+                else:
+                    arms = tuple(sink.block(lambda m=m: sink.emit(m, node)) for m in emit)  # type: ignore[misc]
+                    sink.emit(ir.Branch(arms, span))
+
+            _each(found, act, span, sink)
+
+    apply_moves(early=True)
     for group in summary.borrows:
         # one call of the callee borrowing the caller's values: a conflict is reported at the later argument
         number = sink.next_group()
@@ -462,33 +500,7 @@ def apply_summary(
                 span,
                 sink,
             )
-    sites: dict[ParamPath, list[SummaryMove]] = {}
-    for move in summary.moves:
-        sites.setdefault(move.path, []).append(move)
-    # in the callee's source order: a method that runs `self.pending` before moving `self.out` ends the loans first
-    for path, moves in sorted(sites.items(), key=lambda item: min((m.span.line, m.span.column) for m in item[1])):
-        # a path below a parameter that the callee's launch moved (`double(out, sw.pos)`) is a device value, as a
-        # launch's loan tells (`targets`' `loan`): the move applies to any argument that is a place (`mv(sw, s)` of a
-        # dataclass holding tensors)
-        launched = bool(path[1]) and all(m.help == _LAUNCH_MOVE_HELP for m in moves)
-        found = targets(*path, device_only=True, loan=launched)
-        if not found:
-            continue
-        if path[0] == summary.receiver and path[1] not in applied.device_paths:
-            moves = [m for m in moves if not m.assumed]
-            if not moves:
-                continue
-
-        def act(place: ir.Place, ms: list[SummaryMove] = moves) -> None:
-            # each site consumed the value on its own path through the callee: one move, at one of them
-            emit = [ir.Move(place, m.span, m.help, inside=summary.function) for m in ms]
-            if len(emit) == 1:
-                sink.emit(emit[0], node)
-            else:
-                arms = tuple(sink.block(lambda m=m: sink.emit(m, node)) for m in emit)  # type: ignore[misc]
-                sink.emit(ir.Branch(arms, span))
-
-        _each(found, act, span, sink)
+    apply_moves(early=False)
     for path in summary.cleared:
         found = targets(*path, device_only=False)
         if found is not None and len(found) == 1:

@@ -780,11 +780,23 @@ class _Analysis:
         return found
 
     def rebirth(self, s: State, obj: str, old: str | None = None) -> None:
-        """A new object is born at a site that already made one (a loop): older instances get a summary id (or the
-        id `old`, `moved_apart`).  `s` is a state private to the running step (its worlds are fresh copies)."""
-        old = obj + "~" if old is None else old
+        """A new object is born at a site that already made one (a loop): the previous instance gets the id
+        `obj~` and the ones before it the summary id `obj~~` (or the previous one gets the id `old`,
+        `moved_apart`).  Two generations keep ping-pong buffers apart: `cur, nxt = nxt, cur` after `nxt` was
+        rebound from a launch each iteration holds this iteration's object and the last one's, while the one moved
+        two iterations ago is only in the summary.  `s` is a state private to the running step (its worlds are
+        fresh copies)."""
+        if old is None:
+            if not obj.endswith("~"):
+                self._rename(s, obj + "~", obj + "~~", obj)
+            old = obj + "~"
+        self._rename(s, obj, old, obj)
+
+    def _rename(self, s: State, obj: str, old: str, base: str) -> None:
+        """Every mention of the object `obj` in `s` becomes one of `old` (merged with what `old` had); `base`: the
+        object whose alias class `obj` lives in (`homes`)."""
         hit = False
-        homes = self.homes.get(obj)
+        homes = self.homes.get(base)
         for world in s.worlds:
             if homes is None:
                 for key, objs in world.items():
@@ -1102,7 +1114,7 @@ class _Analysis:
                     if obj.endswith(ir.RECURRING_MARK):
                         continue  # the same object as an earlier iteration's item (`recurring_item`)
                     if obj.endswith(ir.PAIRED_MARK):
-                        self.rebirth(s, obj + "~")  # the previous item stays apart from older ones (`paired_item`)
+                        self.rebirth(s, obj + "~", obj + "~~")  # the previous item stays apart from older ones
                     self.rebirth(s, obj)
                 else:
                     objs_info[obj] = ObjInfo()

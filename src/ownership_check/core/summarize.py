@@ -9,6 +9,7 @@ rebinds.  Facts about a caller's object are kept even once no name of the callee
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 from ownership_check.core import ir
 from ownership_check.core.call_effects import (
@@ -321,6 +322,7 @@ def call_summary(
             name, tuple(sent_moves[k] for k in sorted(sent_moves)), receiver=receiver, brand_checks=checks
         )
     moves: list[SummaryMove] = [sent_moves[k] for k in sorted(sent_moves)]
+    move_sites: list[int | None] = [None] * len(moves)
     reported = _reported_moves(analysis, graph, states)
     timing = _timings(graph)
     for obj in sorted(exit_state.moved):
@@ -333,6 +335,7 @@ def call_summary(
             op = graph.nodes[site].op
             if isinstance(op, ir.Move):
                 moves.append(SummaryMove(path, op.span, op.help, timing=timing(site)))
+                move_sites.append(site)
     # The callee's calls that borrow the caller's values on every path through it (a helper handing one parameter
     # as input and another as output conflicts when the caller passes one buffer to both).  A borrow on some paths
     # only may hang on a test of a parameter (`if pending is None: launch`), which the summary cannot tell.  One
@@ -358,6 +361,14 @@ def call_summary(
                 group[path] = group.get(path, False) or op.mutable
                 timings[op.group] = timings.get(op.group, EffectTiming(False, False, True)) | timing(node.id)
                 taken.setdefault(op.group, {}).setdefault(path, []).append(op.mutable)
+    # a move no borrow the summary keeps can reach runs before them all: first at the caller too (`SummaryMove.early`)
+    kept_borrows = [n.id for n in graph.nodes if isinstance(n.op, ir.Borrow) and n.op.group in groups]
+    if kept_borrows:
+        after = _reached(graph, [s for n in kept_borrows for s in graph.nodes[n].succ], lambda _: False)
+        moves = [
+            replace(m, early=True) if site is not None and site not in after else m
+            for m, site in zip(moves, move_sites, strict=True)
+        ]
     conflicts = tuple(
         tuple((path, mutable) for path, modes in sorted(paths.items()) if len(modes) > 1 and any(modes)
               for mutable in sorted(set(modes)) + ([True] if modes.count(True) > 1 else []))

@@ -727,20 +727,24 @@ def _grown_lists(
         current: dict[str, int] = {}
         fixed: set[str] = set()  # bound to a tuple display: it has no `append`
         for stmt in stmts:
+            # `ops = [a]`, also annotated (`ops: list[DeviceOp] = []`, one statement to mypy)
+            displayed = (
+                stmt.targets[0] if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
+                else stmt.target if isinstance(stmt, ast.AnnAssign) else None
+            )
+            value = stmt.value if isinstance(stmt, ast.Assign | ast.AnnAssign) else None
             if (
-                isinstance(stmt, ast.Assign)
-                and len(stmt.targets) == 1
-                and isinstance(stmt.targets[0], ast.Name)
-                and isinstance(stmt.value, ast.List | ast.Tuple)
-                and not any(isinstance(el, ast.Starred) for el in stmt.value.elts)
+                isinstance(displayed, ast.Name)
+                and isinstance(value, ast.List | ast.Tuple)
+                and not any(isinstance(el, ast.Starred) for el in value.elts)
             ):
-                if stmt.targets[0].id in current:
-                    finals.setdefault(stmt.targets[0].id, []).append(current[stmt.targets[0].id])
-                current[stmt.targets[0].id] = len(stmt.value.elts)
-                if isinstance(stmt.value, ast.Tuple):
-                    fixed.add(stmt.targets[0].id)
+                if displayed.id in current:
+                    finals.setdefault(displayed.id, []).append(current[displayed.id])
+                current[displayed.id] = len(value.elts)
+                if isinstance(value, ast.Tuple):
+                    fixed.add(displayed.id)
                 else:
-                    fixed.discard(stmt.targets[0].id)
+                    fixed.discard(displayed.id)
                 continue
             taken = _starred_take(stmt.targets, stmt.value) if isinstance(stmt, ast.Assign) else None
             if (
@@ -2856,7 +2860,7 @@ class FunctionLowerer(calls.PlaceNaming):
                     calls.container_element(self.name(raw), raw, self.containers[raw], first + i)
                     for i in range(len(items))
                 )
-                values = tuple(self.value(item) for item in items)
+                values = tuple(self.value(item, target) for item, target in zip(items, targets, strict=True))
                 self.emit(ir.Bind(targets, values, self.span(node.value)))
                 self.lengths[raw] = first + len(items)
             elif isinstance(node.value, ast.Call):
@@ -3194,8 +3198,8 @@ class FunctionLowerer(calls.PlaceNaming):
     def branch_on(self, test: ast.expr, body_build: Callable[[], None], orelse_build: Callable[[], None]) -> None:
         """A two-armed `Branch` on `test` (an `if` statement, a conditional assignment): the test is read unless
         it only compares a name with None, and each arm knows what the test says on entry (`calls.branch_tests`)."""
-        narrowed = self.none_test(test)
-        if narrowed is None:
+        narrowed = self.none_test(test, attributes=True)
+        if narrowed is None or narrowed[0].attrs:
             self.expr(test)  # `x is None` only compares identities: it never reads a (moved) object
         body = self.block(body_build)
         orelse = self.block(orelse_build)
@@ -3274,14 +3278,15 @@ class FunctionLowerer(calls.PlaceNaming):
             return False
         return isinstance(self.unit.node, ast.Module) or test.id in self.local_names
 
-    def none_test(self, test: ast.expr) -> tuple[ir.Place, bool] | None:
-        """`(place, True)` for `place is None`, `(place, False)` for `place is not None`, else None."""
+    def none_test(self, test: ast.expr, attributes: bool = False) -> tuple[ir.Place, bool] | None:
+        """`(place, True)` for `place is None`, `(place, False)` for `place is not None`, else None; an attribute
+        path (`self.op is not None`) only with `attributes`: its arm knows it is None, no later test does."""
         if not isinstance(test, ast.Compare) or len(test.ops) != 1:
             return None
         if not _is_constant(test.comparators[0], None):
             return None
         place = self.place(test.left)
-        if place is None or place.attrs:
+        if place is None or (place.attrs and not attributes):
             return None
         if isinstance(test.ops[0], ast.Is):
             return place, True
@@ -5787,8 +5792,25 @@ class FunctionLowerer(calls.PlaceNaming):
         memoized = self.memoized_call(node)
         value = self.plain_call(node, holder)
         if memoized is None:
-            return value
+            return ir.Fresh(calls.SHARED_OP) if value == ir.Fresh() and self.returns_shared_op(node) else value
         return memo_result(self.memo, *memoized, value, self.span(node), self, self.memoized_shared(node))
+
+    def returns_shared_op(self, node: ast.Call) -> bool:
+        """Whether `node` calls a function of the module, or a method of a receiver of known class, whose every
+        `return` gives a `.shared()` op (`memo.returns_shared`): launches read what it gives, never move it."""
+        func = node.func
+        found: ast.AST | None = None
+        if isinstance(func, ast.Name) and func.id not in self.partials:
+            found = self.helper(func.id)
+        elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+            cls = receiver_class(self, func.value.id)
+            found = self.ctx.classes.method(cls, func.attr) if cls is not None else None
+        if not isinstance(found, ast.FunctionDef):
+            return False
+        return returns_shared([
+            c.func.attr if c is not None and isinstance(c.func, ast.Attribute) else None
+            for c in _returned_calls(found)
+        ])
 
     def memoized_call(self, node: ast.Call) -> tuple[str, MemoKey] | None:
         """`ones(64)` / `ws.scratch(n)` of a function or method of the module whose outermost decorator is

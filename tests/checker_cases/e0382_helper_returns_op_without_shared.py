@@ -1,0 +1,40 @@
+"""The error twin of `clean_helper_returns_shared_op`: the helper returns the op's first value without
+`.shared()`, a lazy op the first launch takes, so the second iteration passes a moved value (E0382, as the
+runtime's `UseAfterMoveError` says)."""
+
+from typing import Any
+
+import safekernels as sk
+from safekernels import tile
+from safekernels.dtypes import f32
+from safekernels.tile import Partition, Tensor
+
+N = 64
+
+
+@tile.kernel
+def fill(out: Partition[f32], x: Tensor[f32]) -> None:
+    out.store(tile.load_like(x, out) * 3.0)
+
+
+@tile.kernel
+def add(z: Partition[f32], x: Tensor[f32], y: Tensor[f32]) -> None:
+    z.store(tile.load_like(x, z) + tile.load_like(y, z))
+
+
+def rates() -> Any:
+    op = fill(tile.zeros((N,), f32).partition((16,)), tile.ones((N,), f32))
+    return op.first().unpartition()
+
+
+def main() -> None:
+    stream = sk.Device.cpu().new_stream()
+    k = rates()
+    x = tile.ones((N,), f32)
+    for _ in range(2):
+        z, x, _k = add(tile.zeros((N,), f32).partition((16,)), x, k).sync_on(stream)  # expect: E0382
+        print(z.unpartition().to_numpy(stream)[:2])
+
+
+if __name__ == "__main__":
+    main()
