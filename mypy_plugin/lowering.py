@@ -1412,6 +1412,8 @@ def _grown_lists(
                 items = (call.args[0],)
             elif callee.name == "extend" and (display := _display_items(call.args[0])) is not None and not display[1]:
                 items = tuple(item for _, item in display[0])
+            if items is not None and any(isinstance(i, TupleExpr | ListExpr | DictExpr | SetExpr) for i in items):
+                items = None  # the CLI's rule: a display item is followed as a stored item (`calls.store_into`)
             if items is not None:
                 appends[id(call)] = (name, current[name], items)
                 current[name] += len(items)
@@ -5560,7 +5562,10 @@ class FunctionLowerer(calls.PlaceNaming):
         if not isinstance(found, FuncDef):
             return False
         return returns_shared(
-            [c.callee.name if c is not None and isinstance(c.callee, MemberExpr) else None for c in _returned_calls(found)]
+            [
+                c.callee.name if c is not None and isinstance(c.callee, MemberExpr) else None
+                for c in _returned_calls(found)
+            ]
         )
 
     def runs_again(self, node: FuncDef) -> bool:

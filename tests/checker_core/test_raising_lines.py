@@ -39,14 +39,18 @@ def _run(tmp_path: Path, body: str, capsys: pytest.CaptureFixture[str]) -> str:
 def test_an_argument_on_its_own_line_is_reported_at_the_callee(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    out = _run(tmp_path, "    print(add(\n        tile.zeros((64,), f32).partition((16,)),\n        x,\n        y,\n    ))\n", capsys)
+    body = "    print(add(\n        tile.zeros((64,), f32).partition((16,)),\n        x,\n        y,\n    ))\n"
+    out = _run(tmp_path, body, capsys)
     assert "prog.py:16:11: E0382" in out, out
 
 
 def test_a_suppression_on_the_argument_line_still_covers_it(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    body = "    print(add(\n        tile.zeros((64,), f32).partition((16,)),\n        x,  # ownership: ignore[E0382]\n        y,\n    ))\n"
+    body = (
+        "    print(add(\n        tile.zeros((64,), f32).partition((16,)),\n"
+        "        x,  # ownership: ignore[E0382]\n        y,\n    ))\n"
+    )
     out = _run(tmp_path, body, capsys)
     assert "E0382" not in out and "W0001" not in out, out
 

@@ -433,7 +433,8 @@ def apply_summary(
     def apply_moves(early: bool) -> None:
         # in the callee's source order: a method that runs `self.pending` before moving `self.out` ends the loans
         # first
-        for path, all_moves in sorted(sites.items(), key=lambda item: min((m.span.line, m.span.column) for m in item[1])):
+        ordered = sorted(sites.items(), key=lambda item: min((m.span.line, m.span.column) for m in item[1]))
+        for path, all_moves in ordered:
             moves = [m for m in all_moves if m.early == early]
             if not moves:
                 continue

@@ -776,6 +776,10 @@ def _grown_lists(
                 items = (call.args[0],)
             elif func.attr == "extend" and (display := _display_items(call.args[0])) is not None and not display[1]:
                 items = tuple(item for _, item in display[0])
+            if items is not None and any(isinstance(i, ast.Tuple | ast.List | ast.Dict | ast.Set) for i in items):
+                # `pending.append((op, out))`: followed as a stored item (`calls.store_into`), which keeps the op
+                # inside the display pending, not as a grown list's item
+                items = None
             if items is not None:
                 appends[id(call)] = (name, current[name], items)
                 current[name] += len(items)
