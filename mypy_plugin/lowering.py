@@ -143,7 +143,6 @@ from ownership_check.core import (
     ir,
     keyed_items,
     parameter_defaults,
-    raising_lines,
     reentry,
     stdlib_flow,
     view_bounds,
@@ -2727,7 +2726,7 @@ class FunctionLowerer(calls.PlaceNaming):
         if isinstance(node, MypyFile):
             self.prepass(node.defs, None)
             ops = self.block(lambda: self.suite(node.defs))
-            return ir.Function("<module>", ops, Span(1, 1, 1, 2), self.ctx.path, calls=self.call_extents(node.defs))
+            return ir.Function("<module>", ops, Span(1, 1, 1, 2), self.ctx.path)
         body = node.body.body
         self.prepass(body, node)
 
@@ -2746,23 +2745,7 @@ class FunctionLowerer(calls.PlaceNaming):
             if isinstance(sub, GlobalDecl | NonlocalDecl)
             for declared in sub.names
         ) | _kept_by_closures(node)
-        calls = self.call_extents(body)
-        return self.with_earlier_call(ir.Function(name, ops, span_of(node), self.ctx.path, escaping, calls), node)
-
-    def call_extents(self, body: Sequence[Statement]) -> tuple[raising_lines.CallExtent, ...]:
-        """The host calls of `body` written over several lines, and the calls inside them, for reporting on the
-        line a traceback names (`raising_lines`, the CLI's rule); none in kernel code."""
-        if self.kernel_body:
-            return ()
-        found: list[raising_lines.CallExtent] = []
-        for node in tree.walk_many(body):
-            if isinstance(node, CallExpr) and node.end_line is not None and node.end_line > node.line:
-                for inner in tree.walk(node, skip_scopes=False):
-                    if isinstance(inner, CallExpr):
-                        attribute = inner.callee.name if isinstance(inner.callee, MemberExpr) else None
-                        raising = raising_lines.callee_part(span_of(inner.callee), attribute)
-                        found.append(raising_lines.CallExtent(span_of(inner), raising))
-        return tuple(sorted(set(found)))
+        return self.with_earlier_call(ir.Function(name, ops, span_of(node), self.ctx.path, escaping), node)
 
     def with_earlier_call(self, function: ir.Function, node: FuncItem) -> ir.Function:
         """`function`, the IR of `node`, as checked when `node` is a function nested in another that lets it escape

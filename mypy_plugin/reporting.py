@@ -40,7 +40,7 @@ from mypy.plugin import CheckerPluginInterface
 from mypy_plugin import errorcodes, tree
 from mypy_plugin.lowering import KERNEL_UNIT_KINDS, FileContext, Lowered, Unit, device_names, lower
 from mypy_plugin.mypy_internals import checking_pass, recorded_messages, scope_stack
-from ownership_check.core import check_function, ir, raising_lines
+from ownership_check.core import check_function, ir
 from ownership_check.core.messages import is_move_label
 from ownership_check.diagnostics import Diagnostic, Span
 from ownership_check.source_files import SourceReadError, decode_source, read_source
@@ -53,7 +53,7 @@ def cause_span(diagnostic: Diagnostic) -> Span:
         moves = [lb.span for lb in diagnostic.labels if not lb.primary and is_move_label(lb.message)]
         if moves:
             return min(moves)
-    return raising_lines.operation_span(diagnostic)
+    return diagnostic.span
 
 
 def _decorator_kind(ctx: FileContext, func: FuncItem, parent: Node) -> str:
@@ -171,10 +171,7 @@ def unsuppressed(diagnostics: Sequence[Diagnostic], path: str) -> list[Diagnosti
         by_line.setdefault(sup.line, set()).update(sup.codes)
     return [
         d for d in diagnostics
-        if not any(
-            (codes := by_line.get(line)) and (d.code in codes or WILDCARD in codes)
-            for line in raising_lines.reported_lines(d)
-        )
+        if not ((codes := by_line.get(d.span.line)) and (d.code in codes or WILDCARD in codes))
     ]
 
 

@@ -74,8 +74,8 @@ class Diagnostic:
         return (Label(self.span, "", primary=True), *self.labels)
 
     def related_labels(self) -> tuple[Label, ...]:
-        """The labels other than the one at the reported span: the secondary ones, and the argument of a
-        diagnostic reported on its call's line (`core.raising_lines`), a second primary label."""
+        """The labels other than the primary one at the reported span, which every format but the text window
+        lists as related locations."""
         return tuple(label for label in self.labels if not (label.primary and label.span == self.span))
 
     def sort_key(self) -> tuple[str, int, int, str]:

@@ -13,7 +13,6 @@ import tokenize
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ownership_check.core import raising_lines
 from ownership_check.core.messages import unused_suppression
 from ownership_check.diagnostics import Diagnostic, Span
 
@@ -67,7 +66,7 @@ def apply_suppressions(
     kept: list[Diagnostic] = []
     for diag in diagnostics:
         hit = False
-        for sup in (s for line in sorted(raising_lines.reported_lines(diag)) for s in by_line.get(line, [])):
+        for sup in by_line.get(diag.span.line, []):
             if diag.code in sup.codes:
                 used.add((sup.line, diag.code))
                 hit = True

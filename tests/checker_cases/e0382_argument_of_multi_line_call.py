@@ -1,7 +1,7 @@
-"""A launch written over several lines (as black formats a long one) raises from its callee's line: Python's
-traceback names `add(`, not the line of the argument the error is about.  The checker reports there too, and
-keeps the argument underlined as a second primary label, so a CI gate shows the error on the line the runtime's
-`UseAfterMoveError` names.  The first launch moves `x`; the second, spread over four lines, passes it again."""
+"""A launch written over several lines (as black formats a long one): the primary span is the offending argument
+on its own line, as rustc and mypy point at an argument, although Python's traceback for the runtime's
+`UseAfterMoveError` names the callee's line (`add(`).  The first launch moves `x`; the second, spread over four
+lines, passes it again."""
 
 import safekernels as sk
 from safekernels import tile
@@ -21,9 +21,9 @@ def main() -> None:
     x = tile.ones((N,), f32)
     y = tile.ones((N,), f32)
     first, _x, y = add(tile.zeros((N,), f32).partition((16,)), x, y).sync_on(stream)
-    second, _, _ = add(  # expect: E0382
+    second, _, _ = add(
         tile.zeros((N,), f32).partition((16,)),
-        x,
+        x,  # expect: E0382
         y,
     ).sync_on(stream)
     print(first.unpartition().to_numpy(stream)[:2], second.unpartition().to_numpy(stream)[:2])

@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from ownership_check.core import ir, raising_lines
+from ownership_check.core import ir
 from ownership_check.diagnostics import Diagnostic, Label, Severity, Span
 
 _CLASSES: dict[str, type[Any]] = {
@@ -18,7 +18,7 @@ _CLASSES: dict[str, type[Any]] = {
         ir.Place, ir.FromPlace, ir.Fresh, ir.Whole, ir.Range, ir.Half, ir.Bind, ir.View, ir.Borrow, ir.Move,
         ir.Use, ir.Del, ir.CheckBrand, ir.RequireUnsafe, ir.Suspend, ir.Return,
         ir.Raise, ir.Break, ir.Continue, ir.Branch,
-        ir.Loop, ir.Try, ir.Unsafe, ir.Function, raising_lines.CallExtent,
+        ir.Loop, ir.Try, ir.Unsafe, ir.Function,
     )
 }
 
@@ -43,7 +43,7 @@ def encode(value: object) -> Any:
 
 
 def _span_field(cls: type[Any], name: str) -> bool:
-    return name in ("span", "callee_span", "whole", "raising")
+    return name in ("span", "callee_span")
 
 
 def decode(data: Any) -> Any:

@@ -42,7 +42,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ownership_check.core import ir, messages, raising_lines, view_bounds
+from ownership_check.core import ir, messages, view_bounds
 from ownership_check.core.calls import NonlocalEffects
 from ownership_check.core.cfg import Graph, Node, build
 from ownership_check.core.liveness import live_bits_around
@@ -2169,8 +2169,6 @@ def check_function(function: ir.Function) -> list[Diagnostic]:
     if setup is None:
         return []
     diagnostics = _Analysis(function, graph, setup).run()
-    if function.calls:
-        diagnostics = [raising_lines.at_raising_line(d, function.calls) for d in diagnostics]
     # A `finally` block is built once per way of leaving its `try` (cfg.py): its copies report once.  And one
     # message is reported once per line, at its first column (`f(a, a)` after a pending mutable borrow of `a`):
     # mypy shows each message once per line, and both front ends must report the same diagnostics.

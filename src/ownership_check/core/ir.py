@@ -31,7 +31,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final, TypeAlias
 
-from ownership_check.core.raising_lines import CallExtent
 from ownership_check.diagnostics import Span
 
 
@@ -492,8 +491,6 @@ class Function:
     span: Span
     path: str = "<string>"
     escaping: frozenset[str] = frozenset()
-    # the host calls written over several lines, with the calls inside them (`raising_lines`); empty in kernels
-    calls: tuple[CallExtent, ...] = ()
 
 
 def block(ops: Sequence[Op]) -> Block:

@@ -41,7 +41,6 @@ from ownership_check.core import (
     ir,
     keyed_items,
     parameter_defaults,
-    raising_lines,
     reentry,
     stdlib_flow,
     view_bounds,
@@ -2736,8 +2735,7 @@ class FunctionLowerer(calls.PlaceNaming):
         if isinstance(node, ast.Module):
             self.prepass(node.body, ())
             ops = self.block(lambda: self.suite(node.body))
-            calls = self.call_extents(node.body)
-            return ir.Function(self.unit.name, ops, Span(1, 1, 1, 2), self.ctx.path, calls=calls)
+            return ir.Function(self.unit.name, ops, Span(1, 1, 1, 2), self.ctx.path)
         self.prepass(node.body, _param_names(node.args))
 
         def lower_body() -> None:
@@ -2772,24 +2770,7 @@ class FunctionLowerer(calls.PlaceNaming):
             name for sub in _walk(node.body) if isinstance(sub, ast.Global | ast.Nonlocal) for name in sub.names
         ) | _kept_by_closures(node)
         span = self.unit.span or self.ctx.def_name_span(node)
-        calls = self.call_extents(node.body)
-        return self.with_earlier_call(ir.Function(self.unit.name, ops, span, self.ctx.path, escaping, calls), node)
-
-    def call_extents(self, body: Sequence[ast.stmt]) -> tuple[raising_lines.CallExtent, ...]:
-        """The host calls of `body` written over several lines, and the calls inside them, for reporting on the
-        line a traceback names (`raising_lines`); none in kernel code, whose errors the compiler reports where
-        they are."""
-        if self.kernel_body:
-            return ()
-        found: list[raising_lines.CallExtent] = []
-        for node in _walk(body):
-            if isinstance(node, ast.Call) and node.end_lineno is not None and node.end_lineno > node.lineno:
-                for inner in ast.walk(node):
-                    if isinstance(inner, ast.Call):
-                        attribute = inner.func.attr if isinstance(inner.func, ast.Attribute) else None
-                        raising = raising_lines.callee_part(self.ctx.span(inner.func), attribute)
-                        found.append(raising_lines.CallExtent(self.ctx.span(inner), raising))
-        return tuple(sorted(set(found)))
+        return self.with_earlier_call(ir.Function(self.unit.name, ops, span, self.ctx.path, escaping), node)
 
     def with_earlier_call(self, function: ir.Function, node: FunctionNode) -> ir.Function:
         """`function`, the IR of `node`, as checked when `node` is a function nested in another that lets it escape

@@ -1,5 +1,5 @@
 # fresh-expect: E0505 at line 80
-# fresh-note: found (twenty-second session): the launch spans lines 80-82 and the E0505 about its argument `corrected` on line 81 is reported on line 80, the line the runtime's traceback names
+# fresh-known-miss: cli,mypy the E0505 is reported at the argument `corrected` of a launch whose call spans lines 80-82 (false E0505 at line 81); the runtime's traceback names the call's first line
 """Gyro calibration and complementary-filter fusion for a batch of IMU samples.
 
 The raw gyro rates are bias- and scale-corrected on the SIMT track; the corrected rates are then blended

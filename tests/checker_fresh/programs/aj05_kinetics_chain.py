@@ -1,5 +1,5 @@
 # fresh-expect: E0382 at line 60
-# fresh-note: Consecutive reaction A->B->C integrated per reactor cell with tile kernels; the time loop unpacks the launch's handed-back tuple but drops the second rate-constant tensor into `_`, so the next iteration launches with the moved `k2`.
+# fresh-known-miss: cli,mypy the launch spans lines 60-61 and the E0382 is reported at its argument `k2` on line 61 (false E0382 at line 61), while the runtime's traceback names the call's first line
 from __future__ import annotations
 
 import numpy as np
