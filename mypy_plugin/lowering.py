@@ -482,6 +482,13 @@ def _returned_calls(func: FuncItem) -> list[CallExpr | None]:
     ]
 
 
+def _gives_shared_op(func: FuncItem) -> bool:
+    """Whether every `return` of `func` gives a `.shared()` op (the CLI's `_gives_shared_op`)."""
+    return returns_shared(
+        [c.callee.name if c is not None and isinstance(c.callee, MemberExpr) else None for c in _returned_calls(func)]
+    )
+
+
 def _returned_displays(func: FuncItem) -> list[tuple[list[tuple[calls.ContainerKey, Expression]], bool]] | None:
     """The keyed items of each `return` of a plain function when every one is a display of one kind (the CLI's
     `_returned_displays`): dict displays of literal keys or tuple/list displays of one length."""
@@ -4454,6 +4461,10 @@ class FunctionLowerer(calls.PlaceNaming):
                 if place is not None and base not in _rebound_names(helper):  # `return buf[: mid + 1], buf[mid:]`
                     bounds = self.callee_bounds(element, helper, passed, None)
                     return calls.returned_view(view, place, self.is_device_place(passed[base]), bounds)
+            if isinstance(element, CallExpr) and isinstance(element.callee, MemberExpr) and returns_shared(
+                [element.callee.name]
+            ):
+                return ir.Fresh(calls.SHARED_OP)  # a `.shared()` op the caller's launches read (the CLI's)
             brand = self.prepared_brand(element, helper, call)
             return ir.Fresh("prepared", brand=brand) if brand is not None else None
         if name in params:
@@ -5542,14 +5553,7 @@ class FunctionLowerer(calls.PlaceNaming):
         elif isinstance(func, MemberExpr) and isinstance(func.expr, NameExpr):
             cls = receiver_class(self, func.expr.name)
             found = self.ctx.classes.method(cls, func.name) if cls is not None else None
-        if not isinstance(found, FuncDef):
-            return False
-        return returns_shared(
-            [
-                c.callee.name if c is not None and isinstance(c.callee, MemberExpr) else None
-                for c in _returned_calls(found)
-            ]
-        )
+        return isinstance(found, FuncDef) and _gives_shared_op(found)
 
     def runs_again(self, node: FuncDef) -> bool:
         """Whether `node`, a function of the module's top level or a method of one of its classes, may run again
@@ -5581,10 +5585,7 @@ class FunctionLowerer(calls.PlaceNaming):
     def memoized_shared(self, node: CallExpr) -> bool:
         """Whether the memoised function `node` calls returns a `.shared()` op at every `return` (the CLI's)."""
         found = self.memoized_function(node)
-        returned = _returned_calls(found[2]) if found is not None else []
-        return returns_shared(
-            [c.callee.name if c is not None and isinstance(c.callee, MemberExpr) else None for c in returned]
-        )
+        return found is not None and _gives_shared_op(found[2])
 
     def memoized_function(self, node: CallExpr) -> tuple[str, MemoKey, FuncItem] | None:
         """`memoized_call`, with the memoised function's definition."""

@@ -453,7 +453,7 @@ class _Setup:
         self.attr_roots = attr_roots
         self.classes = classes
         # names bound to another name (`t = sw`), with the attribute paths (`.pos`) read below them: `t.pos` is
-        # `sw.pos` while both name one object (`_Analysis.alias_paths`); and each such name's partners
+        # `sw.pos` while both name one object (`_Analysis.bind`, `shared_alias_paths`); and each such name's partners
         self.alias_suffixes = alias_suffixes or {}
         self.partners = partners or {}
 
@@ -478,6 +478,7 @@ def _setup(graph: Graph, keep: Iterable[str] = ()) -> _Setup | None:
     attr_roots: set[str] = set()
     suffixes: dict[str, set[str]] = {}
     pairs: list[tuple[str, str]] = []
+    links: list[tuple[ir.Place, str]] = []  # (target, source key): a place bound to another place's object
     classes: list[int] = []
 
     def note(place: ir.Place) -> None:
@@ -504,6 +505,8 @@ def _setup(graph: Graph, keep: Iterable[str] = ()) -> _Setup | None:
                     note(value.source)
                     if not target.attrs and not value.source.attrs and target.root != value.source.root:
                         pairs.append((target.root, value.source.root))
+                    if _plain_path(target) and _plain_path(value.source) and target.key != value.source.key:
+                        links.append((target, value.source.key))
                 elif value.kind == "shared_array":
                     shared_arrays = True
             for target in op.targets:
@@ -554,19 +557,47 @@ def _setup(graph: Graph, keep: Iterable[str] = ()) -> _Setup | None:
     for n in linked:
         members.setdefault(find(n), set()).add(n)
     alias_class = {n: frozenset(members[find(n)]) for n in linked}
-    alias_suffixes: dict[str, tuple[str, ...]] = {}
     partners: dict[str, set[str]] = {}
     for alias, origin in pairs:
         if alias in suffixes or origin in suffixes:
-            alias_suffixes[alias] = tuple(sorted(suffixes.get(alias, ())))
             partners.setdefault(alias, set()).add(origin)
             partners.setdefault(origin, set()).add(alias)
             attr_roots.add(alias)  # its paths are bound now: rebinding the name forgets them (`assign`)
+    alias_suffixes = _alias_suffixes(links, suffixes)
+    attr_roots.update(key for key in alias_suffixes if "." not in key)
     return _Setup(
         frozenset(n for n in names if find(n) in roots), alias_class, attr_roots, classes,
-        {t: found for t, found in alias_suffixes.items() if found},
+        alias_suffixes,
         {name: tuple(sorted(found)) for name, found in partners.items()},
     )
+
+
+def _plain_path(place: ir.Place) -> bool:
+    """A name or attribute path of one, not a temporary's value path, an item or a stored mark (`$`, `<`)."""
+    return not place.attrs or not any(a[0] in "$<" for a in place.attrs)
+
+
+def _alias_suffixes(links: list[tuple[ir.Place, str]], suffixes: dict[str, set[str]]) -> dict[str, tuple[str, ...]]:
+    """For each place bound to another place's object (`t = sw`, `st.cal = cal` of a constructor, through the
+    temporaries staging an argument), the attribute paths (`.pos`) to copy from the source when it is bound: those
+    read below it, and those any place later bound from it needs (`$t1 = cal`, `st.cal = $t1`, then `st.cal.dark`
+    is read: `$t1.dark` must be `cal.dark`), to a fixed point."""
+    needed: dict[str, set[str]] = {}
+    for target, _ in links:
+        if target.key not in needed:
+            head = "".join("." + a for a in target.attrs) + "."
+            below = suffixes.get(target.root, ())
+            needed[target.key] = {path[len(head) - 1 :] for path in below if path.startswith(head)}
+    changed = True
+    while changed:
+        changed = False
+        for target, source in links:
+            found = needed.get(source)
+            wanted = needed[target.key]
+            if found is not None and not wanted <= found:
+                found |= wanted
+                changed = True
+    return {key: tuple(sorted(found)) for key, found in needed.items() if found}
 
 
 class _Analysis:
@@ -694,14 +725,14 @@ class _Analysis:
             else:
                 keys.append(root)
                 simple.append(root not in attr_roots)
-                value = op.values[j] if j < len(op.values) else None
-                if (
-                    root in self.alias_suffixes
-                    and isinstance(value, ir.FromPlace)
-                    and not value.source.attrs
-                    and value.source.root != root
-                ):
-                    aliases.append((j, value.source.root))
+            value = op.values[j] if j < len(op.values) else None
+            if (
+                keys[j] in self.alias_suffixes
+                and isinstance(value, ir.FromPlace)
+                and _plain_path(value.source)
+                and value.source.key != keys[j]
+            ):
+                aliases.append((j, value.source.key))
             if root in active:
                 touches = True
         return _BindPlan(
@@ -1113,12 +1144,16 @@ class _Analysis:
                 if obj in objs_info:
                     if obj.endswith(ir.RECURRING_MARK):
                         continue  # the same object as an earlier iteration's item (`recurring_item`)
-                    if obj.endswith(ir.PAIRED_MARK):
-                        self.rebirth(s, obj + "~", obj + "~~")  # the previous item stays apart from older ones
-                    self.rebirth(s, obj)
+                    self.rebirth(s, obj)  # a paired item's previous instance stays apart from older ones too
                 else:
                     objs_info[obj] = ObjInfo()
                     self.homes[obj] = None
+        # the aliased paths' objects are read before any target is bound (`a.x, a.y = a.y, a.x` swaps them)
+        aliased = [
+            [(keys[j] + suffix, _world_get(world, source + suffix))
+             for j, source in plan.aliases for suffix in self.alias_suffixes.get(keys[j], ())]
+            for world in s.worlds
+        ] if plan.aliases else None
         if len(keys) == 1 and simple[0] and not s.loans:
             key, v = keys[0], plan.values[0]
             for world in s.worlds:
@@ -1136,8 +1171,11 @@ class _Analysis:
             for world in s.worlds:
                 for j, source in plan.copies:
                     _copy_value_paths(world, source, keys[j])
-        if plan.aliases or plan.shared_paths:
-            self.alias_paths(s, op, plan)
+        if aliased is not None:
+            for world, paths in zip(s.worlds, aliased, strict=True):
+                world.update(paths)
+        if plan.shared_paths:
+            self.shared_alias_paths(s, op, plan)
         if plan.stored_copies:
             for world in s.worlds:
                 for source, target in plan.stored_copies:
@@ -1150,17 +1188,13 @@ class _Analysis:
             self.attributes_apart(s, op, born, state)
         return s
 
-    def alias_paths(self, s: State, op: ir.Bind, plan: _BindPlan) -> None:
-        """Attribute paths follow the object, not the name: after `t = sw`, `t.pos` is whatever `sw.pos` is (an
-        unknown object keeps its name `@sw.pos`), so a move through one name is seen through the other
-        (`tightest = swarm`, then a helper moves `swarm.pos`: `tightest.pos` is moved); and a path bound through
-        one of two names that name one object is bound through the other too (`sw.pos = new` then `t.pos` is the
-        new object)."""
+    def shared_alias_paths(self, s: State, op: ir.Bind, plan: _BindPlan) -> None:
+        """Attribute paths follow the object, not the name.  After `t = sw`, `t.pos` is whatever `sw.pos` is (an
+        unknown object keeps its name `@sw.pos`; `bind` copies those paths), so a move through one name is seen
+        through the other (`tightest = swarm`, then a helper moves `swarm.pos`: `tightest.pos` is moved); and here,
+        a path bound through one of two names that name one object is bound through the other too (`sw.pos = new`
+        then `t.pos` is the new object)."""
         for world in s.worlds:
-            for j, source in plan.aliases:
-                target = plan.keys[j]
-                for suffix in self.alias_suffixes.get(target, ()):
-                    world[target + suffix] = _world_get(world, source + suffix)
             for j in plan.shared_paths:
                 bound = op.targets[j]
                 mine = world.get(bound.root)
@@ -2156,8 +2190,9 @@ class _BindPlan:
     # (source container key, target container key): a container's stored items bound from another's
     # (`leaders = heapq.nsmallest(3, heap)`): the parts stored with them are copied too (`_copy_stored_parts`)
     stored_copies: tuple[tuple[str, str], ...] = ()
-    # (target index, source root): a name bound to another name whose attribute paths it then shares
-    # (`_Analysis.alias_paths`); and the targets that are attribute paths of a name sharing them with others
+    # (target index, source key): a place bound to another place whose attribute paths it then shares
+    # (`_Analysis.bind`, `_alias_suffixes`); and the targets that are attribute paths of a name sharing them with
+    # others (`shared_alias_paths`)
     aliases: tuple[tuple[int, str], ...] = ()
     shared_paths: tuple[int, ...] = ()
 

@@ -371,9 +371,14 @@ class _Interpreter:
                 state = _join([*([body.fall] if body.fall is not None else []), *body.continues])
         finally:
             self.loop_depth -= 1
-        if state is None or op.infinite:
+        return self.leave(op, breaks, state)
+
+    def leave(self, op: ir.Loop, breaks: list[Holders], ended: Holders | None) -> _Flow:
+        """How a loop is left: by its breaks, and (unless it never ends) by its `else` run from `ended`, the state
+        its last iteration's test leaves it in."""
+        if ended is None or op.infinite:
             return _Flow(_join(breaks))
-        orelse = self.block(op.orelse, state)
+        orelse = self.block(op.orelse, ended)
         exits = [*breaks, *([orelse.fall] if orelse.fall is not None else [])]
         return _Flow(_join(exits), orelse.breaks, orelse.continues)
 
@@ -403,13 +408,7 @@ class _Interpreter:
             after = self.block(op.head, back) if back is not None else head
         finally:
             self.loop_depth -= 1
-        exits = breaks
-        if not op.infinite and after.fall is not None:
-            orelse = self.block(op.orelse, after.fall)
-            if orelse.fall is not None:
-                exits.append(orelse.fall)
-            return _Flow(_join(exits), orelse.breaks, orelse.continues)
-        return _Flow(_join(exits))
+        return self.leave(op, breaks, after.fall)
 
     def body(self, op: ir.Loop, state: Holders | None, fact: str) -> _Flow:
         """A loop's body from `state`, where it tests whether its iteration is the last (`ir.Loop.more`) under

@@ -1208,6 +1208,14 @@ def _returned_calls(func: FunctionNode) -> list[ast.Call | None]:
     ]
 
 
+def _gives_shared_op(func: FunctionNode) -> bool:
+    """Whether every `return` of `func` gives a `.shared()` op (`memo.returns_shared`): launches read what it
+    gives, never move it."""
+    return returns_shared(
+        [c.func.attr if c is not None and isinstance(c.func, ast.Attribute) else None for c in _returned_calls(func)]
+    )
+
+
 def _binds_name(node: ast.AST) -> set[str]:
     """The names a node other than a name binds (`except ... as e`, a `match` capture, an import, `global` /
     `nonlocal` declarations), for `with_alias`."""
@@ -4723,6 +4731,10 @@ class FunctionLowerer(calls.PlaceNaming):
                 if place is not None and base not in rebound:  # `return buf[: mid + 1], buf[mid:]`
                     bounds = self.callee_bounds(element, helper, passed, None)
                     return calls.returned_view(view, place, self.is_device_place(passed[base]), bounds)
+            if isinstance(element, ast.Call) and isinstance(element.func, ast.Attribute) and returns_shared(
+                [element.func.attr]
+            ):
+                return ir.Fresh(calls.SHARED_OP)  # `return Calibration(dark.shared(), ...)`: launches read the field
             brand = self.prepared_brand(element, helper, call)
             return ir.Fresh("prepared", brand=brand) if brand is not None else None
         if name in params:
@@ -5790,12 +5802,7 @@ class FunctionLowerer(calls.PlaceNaming):
         elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
             cls = receiver_class(self, func.value.id)
             found = self.ctx.classes.method(cls, func.attr) if cls is not None else None
-        if not isinstance(found, ast.FunctionDef):
-            return False
-        return returns_shared([
-            c.func.attr if c is not None and isinstance(c.func, ast.Attribute) else None
-            for c in _returned_calls(found)
-        ])
+        return isinstance(found, ast.FunctionDef) and _gives_shared_op(found)
 
     def memoized_call(self, node: ast.Call) -> tuple[str, MemoKey] | None:
         """`ones(64)` / `ws.scratch(n)` of a function or method of the module whose outermost decorator is
@@ -5808,10 +5815,7 @@ class FunctionLowerer(calls.PlaceNaming):
         """Whether the memoised function `node` calls returns a `.shared()` op at every `return`
         (`memo.returns_shared`)."""
         found = self.memoized_function(node)
-        returned = _returned_calls(found[2]) if found is not None else []
-        return returns_shared(
-            [c.func.attr if c is not None and isinstance(c.func, ast.Attribute) else None for c in returned]
-        )
+        return found is not None and _gives_shared_op(found[2])
 
     def memoized_function(self, node: ast.Call) -> tuple[str, MemoKey, ast.FunctionDef] | None:
         """`memoized_call`, with the memoised function's definition."""

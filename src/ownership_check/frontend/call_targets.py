@@ -2052,7 +2052,7 @@ def _applied(
             if name not in taken and name not in positional and name not in keyword_only
         )
     return AppliedSummary(
-        summary, bound, device_paths=_device_paths(lowerer, receiver, summary), repeats=classes.repeats(callee),
+        summary, bound, device_paths=_device_paths(lowerer, receiver, summary, receiver_class or owner), repeats=classes.repeats(callee),
         returns_op=lowerer.returns_op(callee),
     )
 
@@ -2167,12 +2167,22 @@ def _moves_receiver_attributes(func: ast.FunctionDef | ast.AsyncFunctionDef, rec
 
 
 def _device_paths(
-    lowerer: FunctionLowerer, receiver: calls.Operand[ast.expr] | None, summary: CallSummary
+    lowerer: FunctionLowerer,
+    receiver: calls.Operand[ast.expr] | None,
+    summary: CallSummary,
+    cls: ast.ClassDef | None = None,
 ) -> frozenset[tuple[str, ...]]:
-    """The receiver attribute paths of a summary's `assumed` moves that the caller knows are device values."""
+    """The receiver attribute paths of a summary's `assumed` moves that the caller knows are device values: a
+    device place here, or an attribute the receiver's class `cls` binds to a new device value (`self.soc =
+    sk.to_device(...)`, `binds_device`), whatever the caller did to the object since."""
     text = _dotted(receiver.node) if receiver is not None else None
     if text is None or not any(m.assumed for m in summary.moves):
         return frozenset()
     return frozenset(
-        m.path[1] for m in summary.moves if m.assumed and lowerer.is_device_text(".".join((text, *m.path[1])))
+        m.path[1]
+        for m in summary.moves
+        if m.assumed and (
+            lowerer.is_device_text(".".join((text, *m.path[1])))
+            or (cls is not None and len(m.path[1]) == 1 and lowerer.binds_device(cls, m.path[1][0]))
+        )
     )
