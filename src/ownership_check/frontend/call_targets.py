@@ -2052,7 +2052,10 @@ def _applied(
             if name not in taken and name not in positional and name not in keyword_only
         )
     return AppliedSummary(
-        summary, bound, device_paths=_device_paths(lowerer, receiver, summary, receiver_class or owner), repeats=classes.repeats(callee),
+        summary,
+        bound,
+        device_paths=_device_paths(lowerer, receiver, summary, receiver_class or owner),
+        repeats=classes.repeats(callee),
         returns_op=lowerer.returns_op(callee),
     )
 
