@@ -4147,7 +4147,7 @@ class FunctionLowerer(calls.PlaceNaming):
         helper = self.helper(expr.callee)
         if helper is None:
             return None
-        found = _returned_displays(helper)
+        found = _returned_displays(helper) or self.returned_filled(helper)
         if found is not None:
             entry = self.returned_entry
             arms: list[ReturnedEntries] = [
@@ -4169,6 +4169,16 @@ class FunctionLowerer(calls.PlaceNaming):
             return ([entries], True) if entries is not None else None
         registry = self.returned_registry(helper)
         return ([registry], True) if registry is not None else None
+
+    def returned_filled(
+        self, helper: FuncItem
+    ) -> list[tuple[list[tuple[calls.ContainerKey, Expression]], bool]] | None:
+        """A helper whose one `return` is `dict.fromkeys(names, value)`: one object under every key (the CLI's)."""
+        returned = [r.expr for r in tree.walk(helper.body) if isinstance(r, ReturnStmt)]
+        if len(returned) != 1 or returned[0] is None or helper.is_coroutine:
+            return None
+        shown = self.display_items(returned[0]) if isinstance(returned[0], CallExpr) else None
+        return [shown] if shown is not None and [k for k, _ in shown[0]] == [calls.FILLED_KEY] else None
 
     def returned_registry(self, helper: FuncItem) -> ReturnedEntries | None:
         """The items of the dict a helper returns when its one `return` is a dict comprehension over a registry

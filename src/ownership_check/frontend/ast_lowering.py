@@ -4392,7 +4392,7 @@ class FunctionLowerer(calls.PlaceNaming):
         helper = self.helper(node.func.id)
         if helper is None:
             return None
-        found = _returned_displays(helper)
+        found = _returned_displays(helper) or self.returned_filled(helper)
         if found is not None:
             entry = self.returned_entry
             arms: list[ReturnedEntries] = [
@@ -4414,6 +4414,17 @@ class FunctionLowerer(calls.PlaceNaming):
             return ([entries], True) if entries is not None else None
         registry = self.returned_registry(helper)
         return ([registry], True) if registry is not None else None
+
+    def returned_filled(
+        self, helper: FunctionNode
+    ) -> list[tuple[list[tuple[calls.ContainerKey, ast.expr]], bool]] | None:
+        """A helper whose one `return` is `dict.fromkeys(names, sk.zeros(...))` (`stdlib_flow.filled_entries`): the
+        dict of one object under every key, as `_returned_displays` gives a display's items."""
+        returned = [r.value for r in _walk(helper.body) if isinstance(r, ast.Return)]
+        if len(returned) != 1 or returned[0] is None or isinstance(helper, ast.AsyncFunctionDef):
+            return None
+        shown = self.display_items(returned[0]) if isinstance(returned[0], ast.Call) else None
+        return [shown] if shown is not None and [k for k, _ in shown[0]] == [calls.FILLED_KEY] else None
 
     def returned_registry(self, helper: FunctionNode) -> ReturnedEntries | None:
         """The items of the dict a helper returns when its one `return` is `{n: k.prepare(...) for n, k in
