@@ -17,7 +17,7 @@ import functools
 from collections.abc import Callable, Iterable, Iterator
 from collections.abc import Set as AbstractSet
 from dataclasses import replace
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, Final
 
 from mypy.nodes import (
     ARG_NAMED,
@@ -70,6 +70,7 @@ from mypy.nodes import (
     TempNode,
     TryStmt,
     TupleExpr,
+    UnaryExpr,
     Var,
     WhileStmt,
     WithStmt,
@@ -625,7 +626,7 @@ class ModuleClasses:
         self._free: dict[int, list[str]] = {}
         self._orders: dict[str, tuple[tuple[str, ...], bool]] = {}
         self._class_values: dict[tuple[str, str], Expression | None] = {}
-        self._deques: dict[int, frozenset[str]] = {}
+        self._sequences: dict[int, frozenset[str]] = {}
 
     def free_names(self, callee: FuncItem) -> list[str]:
         """`_module_names`, once per function."""
@@ -717,20 +718,25 @@ class ModuleClasses:
         (the CLI front end's `ModuleClasses.with_views`)."""
         return any(_attribute_property(s) is not None or _iterated_attributes(s) is not None
                    or _property_returns(s) is not None
-                   or _accessor_path(s, self.deques(cls)) is not None or _item_path(s) is not None
+                   or _accessor_path(s, self.sequences(cls)) is not None or _item_path(s) is not None
                    for cls in self.classes.values() for s in cls.defs.body)
 
     def accessor(self, cls: ClassDef, name: str) -> tuple[str, ...] | None:
         """The attribute path the method `name` of `cls` (an override first) returns from its receiver, when that
         is all it does (the CLI front end's rule)."""
         found = self.method(cls, name)
-        return _accessor_path(found, self.deques(self.owner.get(id(found), cls))) if found is not None else None
+        return _accessor_path(found, self.sequences(self.owner.get(id(found), cls))) if found is not None else None
 
-    def deques(self, cls: ClassDef) -> frozenset[str]:
-        """`_deque_attributes` of a class, computed once."""
-        found = self._deques.get(id(cls))
+    def accessor_makes_new(self, cls: ClassDef, name: str) -> bool:
+        """Whether the accessor `name` of `cls` may return a new value instead (the CLI's)."""
+        found = self.method(cls, name)
+        return found is not None and _peek_makes_new(found, self.sequences(self.owner.get(id(found), cls)))
+
+    def sequences(self, cls: ClassDef) -> frozenset[str]:
+        """`_sequence_attributes` of a class, computed once."""
+        found = self._sequences.get(id(cls))
         if found is None:
-            found = self._deques[id(cls)] = _deque_attributes(cls)
+            found = self._sequences[id(cls)] = _sequence_attributes(cls)
         return found
 
     @functools.cached_property
@@ -740,7 +746,7 @@ class ModuleClasses:
             path[-2]
             for cls in self.classes.values()
             for s in cls.defs.body
-            if (path := _accessor_path(s, self.deques(cls))) is not None and path[-1].startswith(calls.PEEKED_PREFIX)
+            if (path := _accessor_path(s, self.sequences(cls))) is not None and path[-1].startswith(calls.PEEKED_PREFIX)
         )
 
     def item_accessor(self, cls: ClassDef, name: str = "__getitem__") -> tuple[str, ...] | None:
@@ -1082,20 +1088,30 @@ def _property_returns(stmt: Statement) -> tuple[tuple[tuple[str, ...], ...], boo
     return tuple(dict.fromkeys(paths)), fresh
 
 
-def _accessor_path(stmt: Statement, deques: frozenset[str] = frozenset()) -> tuple[str, ...] | None:
+def _accessor_path(stmt: Statement, sequences: frozenset[str] = frozenset()) -> tuple[str, ...] | None:
     """`def target(self): return self.a.b` (undecorated, taking only its receiver) as `("a", "b")`; also a peek at
-    a deque attribute at a literal index after raising guards, through one name (the CLI front end's rule)."""
+    a deque or list attribute at a literal index after guards that raise or return a new value, through one name
+    (the CLI front end's rule)."""
     if not isinstance(stmt, FuncDef) or stmt.is_decorated:
         return None
     receiver = _receiver_param(stmt)
     body = _only_statements(stmt)
     if receiver is None or len(body) != 1 or not isinstance(body[0], ReturnStmt):
-        return None if receiver is None or not deques else _peek_path(body, receiver, deques)
+        return None if receiver is None or not sequences else _peek_path(body, receiver, sequences)
     found = receiver_path(body[0].expr, receiver)
-    return found if found is not None or not deques else _peek_path(body, receiver, deques)
+    return found if found is not None or not sequences else _peek_path(body, receiver, sequences)
 
 
-def _peek_path(body: list[Statement], receiver: str, deques: frozenset[str]) -> tuple[str, ...] | None:
+def _peek_makes_new(stmt: Statement, sequences: frozenset[str]) -> bool:
+    """Whether a peeking accessor returns a new value from one of its guards (the CLI's `_peek_makes_new`)."""
+    if not isinstance(stmt, FuncDef) or _accessor_path(stmt, sequences) is None:
+        return False
+    return any(
+        isinstance(g, IfStmt) and isinstance(g.body[0].body[-1], ReturnStmt) for g in _only_statements(stmt)[:-1]
+    )
+
+
+def _peek_path(body: list[Statement], receiver: str, sequences: frozenset[str]) -> tuple[str, ...] | None:
     """The peeked path a method body of guards, a binding and a return gives (the CLI front end's `_peek_path`)."""
     if not body or not isinstance(body[-1], ReturnStmt):
         return None
@@ -1109,32 +1125,67 @@ def _peek_path(body: list[Statement], receiver: str, deques: frozenset[str]) -> 
         and bound.lvalues[0].name == returned.name
     ):
         returned, guards = bound.rvalue, guards[:-1]
-    if not all(
-        isinstance(g, IfStmt) and g.else_body is None and len(g.expr) == 1 and _harmless(g.expr[0], receiver)
-        and all(isinstance(r, RaiseStmt) for r in g.body[0].body)
-        for g in guards
-    ):
+    for g in guards:
+        if not (isinstance(g, IfStmt) and g.else_body is None and len(g.expr) == 1 and _harmless(g.expr[0], receiver)):
+            return None
+        block = g.body[0].body
+        if len(block) != 1:
+            return None
+        made = block[0].expr if isinstance(block[0], ReturnStmt) else None
+        if not isinstance(block[0], RaiseStmt) and not (isinstance(made, CallExpr) and _harmless(made, receiver)):
+            return None
+    if not isinstance(returned, IndexExpr):
         return None
-    if not isinstance(returned, IndexExpr) or not isinstance(returned.index, IntExpr):
-        return None
+    index = _index_literal(returned.index)
     base = receiver_path(returned.base, receiver)
-    if base is None or base[-1] not in deques:
+    if base is None or base[-1] not in sequences or index is None:
         return None
-    return calls.peeked_path(base, returned.index.value)
+    return calls.peeked_path(base, index)
 
 
-def _deque_attributes(cls: ClassDef) -> frozenset[str]:
-    """The attributes a method of `cls` binds on its receiver to a `deque(...)` call (the CLI's rule)."""
+def _index_literal(expr: Expression) -> int | None:
+    """An integer literal index, negative ones included (the CLI's `_index_literal`)."""
+    if isinstance(expr, UnaryExpr) and expr.op == "-":
+        inner = _index_literal(expr.expr)
+        return -inner if inner is not None else None
+    return expr.value if isinstance(expr, IntExpr) else None
+
+
+#: Calls that make a new, empty sequence a peek may read once it is filled (the CLI's).
+_SEQUENCE_FACTORIES: Final[frozenset[str]] = frozenset({"deque", "collections.deque", "list"})
+
+
+def _sequence_attributes(cls: ClassDef) -> frozenset[str]:
+    """The attributes a method of `cls` binds on its receiver to a `deque(...)` call or a new list, and the fields
+    its body declares with such a default (the CLI's rule)."""
+
+    def new_sequence(value: Expression) -> bool:
+        if isinstance(value, ListExpr):
+            return not value.items
+        if not isinstance(value, CallExpr):
+            return False
+        name = tree.dotted(value.callee)
+        if name in _SEQUENCE_FACTORIES:
+            return name != "list" or not value.args
+        return name in ("field", "dataclasses.field") and any(
+            keyword == "default_factory" and tree.dotted(arg) in _SEQUENCE_FACTORIES
+            for arg, keyword in zip(value.args, value.arg_names, strict=True)
+        )
+
     found: set[str] = set()
+    for stmt in cls.defs.body:
+        if (
+            isinstance(stmt, AssignmentStmt) and len(stmt.lvalues) == 1 and isinstance(stmt.lvalues[0], NameExpr)
+            and new_sequence(stmt.rvalue)
+        ):
+            found.add(stmt.lvalues[0].name)  # a dataclass field
     for method in cls.defs.body:
         func = method.func if isinstance(method, Decorator) else method
         if not isinstance(func, FuncDef) or not func.arguments:
             continue
         receiver = func.arguments[0].variable.name
         for node in tree.walk(func.body):
-            if not isinstance(node, AssignmentStmt) or not isinstance(node.rvalue, CallExpr):
-                continue
-            if tree.dotted(node.rvalue.callee) not in ("deque", "collections.deque"):
+            if not isinstance(node, AssignmentStmt) or not new_sequence(node.rvalue):
                 continue
             for target in node.lvalues:
                 path = receiver_path(target, receiver)
@@ -1773,17 +1824,36 @@ def receiver_property(
     return (unique, fresh) if len(unique) > 1 or fresh else None
 
 
-def receiver_accessors(lowerer: FunctionLowerer, name: str, method: str) -> tuple[tuple[str, ...], ...] | None:
+def receiver_accessors(
+    lowerer: FunctionLowerer, name: str, method: str
+) -> tuple[tuple[tuple[str, ...], ...], bool] | None:
     """The attribute paths `name.method()` may return from `name` (the CLI front end's rule): its class's
-    override when that class is exact, every override in the module when `name` is a parameter annotated with it."""
+    override when that class is exact, every override in the module when `name` is a parameter annotated with it;
+    and whether one may return a new value instead."""
     classes = lowerer.ctx.classes
     cls = _receiver_class(lowerer, name, classes) if classes.with_views else None
     if cls is None:
         return None
     candidates = [cls] if _exact_receiver(lowerer, name, classes) else [cls, *classes.subclasses(cls)]
+    return _accessors_of(classes, candidates, method)
+
+
+def held_accessors(
+    lowerer: FunctionLowerer, func: MemberExpr
+) -> tuple[tuple[tuple[str, ...], ...], bool] | None:
+    """`receiver_accessors` for a method of an object an attribute holds (the CLI's `held_accessors`)."""
+    held = held_object_method(lowerer, func) if lowerer.ctx.classes.with_views else None
+    return _accessors_of(lowerer.ctx.classes, [held[0]], func.name) if held is not None else None
+
+
+def _accessors_of(
+    classes: ModuleClasses, candidates: list[ClassDef], method: str
+) -> tuple[tuple[tuple[str, ...], ...], bool] | None:
     paths = [classes.accessor(c, method) for c in candidates]
     found = [p for p in paths if p is not None]
-    return tuple(dict.fromkeys(found)) if len(found) == len(paths) else None
+    if len(found) != len(paths):
+        return None
+    return tuple(dict.fromkeys(found)), any(classes.accessor_makes_new(c, method) for c in candidates)
 
 
 def receiver_items(

@@ -120,6 +120,7 @@ from mypy_plugin.call_targets import (
     constructor_summary,
     context_methods,
     generated_fields,
+    held_accessors,
     held_object_method,
     method_summaries,
     module_registries,
@@ -5064,10 +5065,24 @@ class FunctionLowerer(calls.PlaceNaming):
             and isinstance(expr.callee.expr, NameExpr)
             and not expr.args
             and (receiver_place := self.place(expr.callee.expr)) is not None
-            and (paths := receiver_accessors(self, expr.callee.expr.name, expr.callee.name))
+            and (accessors := receiver_accessors(self, expr.callee.expr.name, expr.callee.name))
         ):
             # `stage.target()` of `def target(self): return self.out` (each override the receiver may run)
-            return calls.accessor_choices(expr, expr.callee.expr, receiver_place, paths, span)
+            return calls.accessor_choices(
+                expr, expr.callee.expr, receiver_place, accessors[0], span, fresh=accessors[1]
+            )
+        if (
+            isinstance(expr, CallExpr)
+            and isinstance(expr.callee, MemberExpr)
+            and isinstance(expr.callee.expr, MemberExpr)
+            and not expr.args
+            and (receiver_place := self.place(expr.callee.expr)) is not None
+            and (accessors := held_accessors(self, expr.callee))
+        ):
+            # `self.pool.acquire()` of a peeking accessor on an object an attribute holds (the CLI's)
+            return calls.accessor_choices(
+                expr, expr.callee.expr, receiver_place, accessors[0], span, fresh=accessors[1]
+            )
         if (
             isinstance(expr, CallExpr)
             and isinstance(expr.callee, MemberExpr)

@@ -373,6 +373,7 @@ FLOW_FORMS = (
     "helper-op", "helper-pending", "local-kernel", "kernel-factory", "module-alias", "star-import",
     "escaping-closure", "prefetch-loop", "returned-pending", "context-pending", "attribute-items",
     "keyed-items", "uniform-attribute", "name-alias", "stored-pending-pairs", "appended-list", "display-objects",
+    "attribute-alias", "pool-peek",
     *(f"call:{name}" for name in CALL_FORMS),
 )
 
@@ -669,6 +670,10 @@ class _Gen:
             self.appended_list(depth)
         elif form == "display-objects":
             self.display_objects(depth)
+        elif form == "attribute-alias":
+            self.attribute_alias(depth)
+        elif form == "pool-peek":
+            self.pool_peek(depth)
         elif form.startswith("call:"):
             self.indirect_call(depth, form.removeprefix("call:"))
         else:
@@ -852,6 +857,57 @@ class _Gen:
         rebind = self.pick(("z, x, y", "_z, _x, _y"))
         self.emit(depth + 1, f"{rebind} = add(z, {self.arg(TENSORS)}, {self.arg(TENSORS)}).sync_on(stream)")
         self.program.entries["launch:tile.__call__"] += 1
+
+    def attribute_alias(self, depth: int) -> None:
+        """A holder of the tile tensors stored by a constructor in another object (`Outer(held)` keeping it in
+        `self.inner`), maybe reached through a local bound to that attribute: a tile launch moving the fields
+        through one spelling, then a read of one field through another."""
+        name = f"Outer{len(self.extra)}"
+        self.extra.append(f"class {name}:\n    def __init__(self, inner: Any) -> None:\n        self.inner = inner\n")
+        made = "tile.zeros((64,), f32).partition((16,)), tile.ones((64,), f32).sync_on(stream), " + (
+            "tile.ones((64,), f32).sync_on(stream)"
+        )
+        self.emit(depth, f"held = Bufs({made})")
+        self.emit(depth, f"outer = {name}(held)")
+        spellings = ["held", "outer.inner"]
+        if self.pick((True, False)):
+            self.emit(depth, "inner = outer.inner")
+            spellings.append("inner")
+        moved = self.pick(spellings)
+        self.emit(depth, f"_z, _b, _c = add({moved}.a, {moved}.b, {moved}.c).sync_on(stream)")
+        self.emit(depth, f"print({self.pick(spellings)}.{self.pick(('b', 'c'))}.to_numpy(stream)[:1])")
+        self.program.entries["launch:tile.__call__"] += 1
+
+    def pool_peek(self, depth: int) -> None:
+        """A pool of scratch buffers in a list whose `acquire` pops or peeks at the last item (a new buffer while
+        the list is empty), held by another object or not: two acquires launched as output and input, maybe with
+        a release between them."""
+        name = f"Pool{len(self.extra)}"
+        taken = self.pick(("self.free.pop()", "self.free[-1]"))
+        self.extra.append(
+            f"class {name}:\n"
+            "    def __init__(self, stream: Any) -> None:\n"
+            "        self.stream = stream\n"
+            "        self.free: list[Any] = []\n\n"
+            "    def acquire(self) -> Any:\n"
+            "        if not self.free:\n"
+            "            return sk.zeros(64, f32, self.stream)\n"
+            f"        return {taken}\n\n"
+            "    def release(self, buf: Any) -> None:\n"
+            "        self.free.append(buf)\n"
+        )
+        self.emit(depth, f"pool = Bufs({name}(stream), None, None)")
+        for _ in range(self.pick((1, 2))):
+            self.emit(depth, "pool.a.release(sk.zeros(64, f32, stream))")
+        held = self.pick(("pool.a", "direct"))
+        if held == "direct":
+            self.emit(depth, "direct = pool.a")
+        self.emit(depth, f"first = {held}.acquire()")
+        if self.pick((False, True)):
+            self.emit(depth, f"{held}.release(sk.zeros(64, f32, stream))")
+        self.emit(depth, f"second = {held}.acquire()")
+        self.emit(depth, f"vecadd.launch(prep, stream, {self.arg(BUFFERS)}, first, second)")
+        self.program.entries["launch:simt.launch"] += 1
 
     def stored_pending_pairs(self, depth: int) -> None:
         """`start_pending` (a new buffer and the pending op writing it) called per item of a comprehension over a

@@ -1075,10 +1075,16 @@ MAX_PEEKED: Final[int] = 4
 PEEKED_PREFIX: Final[str] = "<item "
 
 
+#: The items a peek may read (`peeked_attr`): the first `MAX_PEEKED` and the last.  A negative index names the same
+#: item as some non-negative one only once the length is known, so `[-1]` is an item of its own: two peeks at it
+#: with nothing changing the sequence between are one object, as the runtime finds; `[-1]` and `[0]` are kept apart.
+PEEKED_INDICES: Final[tuple[int, ...]] = (*range(MAX_PEEKED), -1)
+
+
 def peeked_attr(index: int) -> str | None:
-    """The attribute of item `index` of a deque place (`peeked_path`), or None past `MAX_PEEKED` or below 0 (a
-    negative index names the same item as some non-negative one only once the length is known)."""
-    return f"{PEEKED_PREFIX}{index}>" if 0 <= index < MAX_PEEKED else None
+    """The attribute of item `index` of a deque or list place (`peeked_path`), or None for an index not followed
+    (`PEEKED_INDICES`)."""
+    return f"{PEEKED_PREFIX}{index}>" if index in PEEKED_INDICES else None
 
 
 def peeked_path(path: Sequence[str], index: int | None) -> tuple[str, ...] | None:
@@ -1102,7 +1108,7 @@ def shown_path(display: str, path: Sequence[str]) -> str:
 #: container methods (`MUTATING_CONTAINER_METHODS`) and the reorderings (`REORDERING_METHODS`).
 PEEK_CHANGING_METHODS: Final[frozenset[str]] = frozenset(
     {"append", "extend", "insert", "remove", "pop", "clear", "appendleft", "extendleft", "popleft", "rotate",
-     "reverse", "__setitem__", "__delitem__", "__iadd__"}
+     "reverse", "sort", "__setitem__", "__delitem__", "__iadd__"}
 )
 
 
@@ -1113,7 +1119,7 @@ def forget_peeked(place: ir.Place, span: Span) -> ir.Bind:
     are two objects (unless the change is not known to the caller: a summary carries these binds as rebinds of the
     receiver's paths, so `pool.rotate()` of a method doing it is seen at the caller too)."""
     places = tuple(
-        ir.Place(place.root, (*place.attrs, f"{PEEKED_PREFIX}{i}>"), f"{place.text}[{i}]") for i in range(MAX_PEEKED)
+        ir.Place(place.root, (*place.attrs, f"{PEEKED_PREFIX}{i}>"), f"{place.text}[{i}]") for i in PEEKED_INDICES
     )
     return ir.Bind(places, tuple(ir.Fresh() for _ in places), span)
 

@@ -75,6 +75,7 @@ from ownership_check.frontend.call_targets import (
     constructor_summary,
     context_methods,
     generated_fields,
+    held_accessors,
     held_object_method,
     method_summaries,
     module_registries,
@@ -5345,10 +5346,21 @@ class FunctionLowerer(calls.PlaceNaming):
             and not node.args
             and not node.keywords
             and (receiver_place := self.place(node.func.value)) is not None
-            and (paths := receiver_accessors(self, node.func.value.id, node.func.attr))
+            and (accessors := receiver_accessors(self, node.func.value.id, node.func.attr))
         ):
             # `stage.target()` of `def target(self): return self.out` (each override the receiver may run)
-            return calls.accessor_choices(node, node.func.value, receiver_place, paths, span)
+            return calls.accessor_choices(node, node.func.value, receiver_place, accessors[0], span, fresh=accessors[1])
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and isinstance(node.func.value, ast.Attribute)
+            and not node.args
+            and not node.keywords
+            and (receiver_place := self.place(node.func.value)) is not None
+            and (accessors := held_accessors(self, node.func))
+        ):
+            # `self.pool.acquire()` of `def acquire(self): return self.free[-1]` on an object an attribute holds
+            return calls.accessor_choices(node, node.func.value, receiver_place, accessors[0], span, fresh=accessors[1])
         if (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Attribute)

@@ -23,7 +23,7 @@ import functools
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from ownership_check.core import callables, calls, class_order, ir
 from ownership_check.core.call_effects import (
@@ -489,7 +489,7 @@ class ModuleClasses:
         self._orders: dict[str, tuple[tuple[str, ...], bool]] = {}
         self._module = module
         self._class_values: dict[tuple[str, str], ast.expr | None] = {}
-        self._deques: dict[int, frozenset[str]] = {}
+        self._sequences: dict[int, frozenset[str]] = {}
 
     def free_names(self, callee: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
         """`_module_names`, once per function."""
@@ -504,7 +504,7 @@ class ModuleClasses:
         own attributes (`attribute_view`, `iterated_attributes`): otherwise no place needs the class lookup."""
         return any(_attribute_property(s) is not None or _iterated_attributes(s) is not None
                    or _property_returns(s) is not None
-                   or _accessor_path(s, self.deques(cls)) is not None or _item_path(s) is not None
+                   or _accessor_path(s, self.sequences(cls)) is not None or _item_path(s) is not None
                    for cls in self.classes.values() for s in cls.body)
 
     def accessor(self, cls: ast.ClassDef, name: str) -> tuple[str, ...] | None:
@@ -512,13 +512,18 @@ class ModuleClasses:
         its receiver, when that is all it does (`def target(self): return self.out`): `obj.target()` is then the
         place `obj.out`."""
         found = self.method(cls, name)
-        return _accessor_path(found, self.deques(self.owner.get(id(found), cls))) if found is not None else None
+        return _accessor_path(found, self.sequences(self.owner.get(id(found), cls))) if found is not None else None
 
-    def deques(self, cls: ast.ClassDef) -> frozenset[str]:
-        """`_deque_attributes` of a class, computed once."""
-        found = self._deques.get(id(cls))
+    def accessor_makes_new(self, cls: ast.ClassDef, name: str) -> bool:
+        """Whether the accessor `name` of `cls` (`accessor`) may return a new value instead (`_peek_makes_new`)."""
+        found = self.method(cls, name)
+        return found is not None and _peek_makes_new(found, self.sequences(self.owner.get(id(found), cls)))
+
+    def sequences(self, cls: ast.ClassDef) -> frozenset[str]:
+        """`_sequence_attributes` of a class, computed once."""
+        found = self._sequences.get(id(cls))
         if found is None:
-            found = self._deques[id(cls)] = _deque_attributes(cls)
+            found = self._sequences[id(cls)] = _sequence_attributes(cls)
         return found
 
     @functools.cached_property
@@ -529,7 +534,7 @@ class ModuleClasses:
             path[-2]
             for cls in self.classes.values()
             for s in cls.body
-            if (path := _accessor_path(s, self.deques(cls))) is not None and path[-1].startswith(calls.PEEKED_PREFIX)
+            if (path := _accessor_path(s, self.sequences(cls))) is not None and path[-1].startswith(calls.PEEKED_PREFIX)
         )
 
     def item_accessor(self, cls: ast.ClassDef, name: str = "__getitem__") -> tuple[str, ...] | None:
@@ -942,23 +947,35 @@ def _property_returns(stmt: ast.stmt) -> tuple[tuple[tuple[str, ...], ...], bool
     return tuple(dict.fromkeys(paths)), fresh
 
 
-def _accessor_path(stmt: ast.stmt, deques: frozenset[str] = frozenset()) -> tuple[str, ...] | None:
+def _accessor_path(stmt: ast.stmt, sequences: frozenset[str] = frozenset()) -> tuple[str, ...] | None:
     """`def target(self): return self.a.b` (undecorated, taking only its receiver) as `("a", "b")`.  Also a peek
-    at a deque attribute (`deques`, `_deque_attributes`) at a literal index (`return self.free[0]`:
-    `calls.peeked_path`), after guards that only raise (`if not self.free: raise ...`), through one name bound to
-    it right before the return (`buf = self.free[0]; return buf`)."""
+    at a deque or list attribute (`sequences`, `_sequence_attributes`) at a literal index (`return self.free[0]`,
+    `self.free[-1]`: `calls.peeked_path`), after guards that raise or return a new value (`if not self.free:
+    return sk.zeros(...)`, `_peek_makes_new`), through one name bound to it right before the return (`buf =
+    self.free[0]; return buf`)."""
     if not isinstance(stmt, ast.FunctionDef) or stmt.decorator_list:
         return None
     receiver = _receiver_param(stmt)
     body = _only_statements(stmt)
     if receiver is None or len(body) != 1 or not isinstance(body[0], ast.Return):
-        return None if receiver is None or not deques else _peek_path(body, receiver, deques)
+        return None if receiver is None or not sequences else _peek_path(body, receiver, sequences)
     found = receiver_path(body[0].value, receiver)
-    return found if found is not None or not deques else _peek_path(body, receiver, deques)
+    return found if found is not None or not sequences else _peek_path(body, receiver, sequences)
 
 
-def _peek_path(body: list[ast.stmt], receiver: str, deques: frozenset[str]) -> tuple[str, ...] | None:
-    """The peeked path a method body of guards, a binding and a return gives (`_accessor_path`), else None."""
+def _peek_makes_new(stmt: ast.stmt, sequences: frozenset[str]) -> bool:
+    """Whether an accessor peeking at a sequence (`_accessor_path`) returns a new value from one of its guards
+    (`if not self.free: return sk.zeros(...)`): its call is then that item or a new value."""
+    receiver = _receiver_param(stmt) if isinstance(stmt, ast.FunctionDef) else None
+    if receiver is None or not isinstance(stmt, ast.FunctionDef) or _accessor_path(stmt, sequences) is None:
+        return False
+    return any(isinstance(g, ast.If) and isinstance(g.body[-1], ast.Return) for g in _only_statements(stmt)[:-1])
+
+
+def _peek_path(body: list[ast.stmt], receiver: str, sequences: frozenset[str]) -> tuple[str, ...] | None:
+    """The peeked path a method body of guards, a binding and a return gives (`_accessor_path`), else None.  A
+    guard is an `if` with no `else` whose test only reads and whose body raises, or returns a new value that only
+    reads to be made (`return sk.zeros(self.n, f32, self.stream)`)."""
     if not body or not isinstance(body[-1], ast.Return):
         return None
     returned, guards = body[-1].value, body[:-1]
@@ -972,24 +989,58 @@ def _peek_path(body: list[ast.stmt], receiver: str, deques: frozenset[str]) -> t
     ):
         returned, guards = bound.value, guards[:-1]
     if not all(
-        isinstance(g, ast.If) and not g.orelse and _harmless(g.test, receiver)
-        and all(isinstance(r, ast.Raise) for r in g.body)
+        isinstance(g, ast.If) and not g.orelse and _harmless(g.test, receiver) and len(g.body) == 1
+        and (
+            isinstance(g.body[0], ast.Raise)
+            or (isinstance(g.body[0], ast.Return) and isinstance(g.body[0].value, ast.Call)
+                and _harmless(g.body[0].value, receiver))
+        )
         for g in guards
     ):
         return None
-    if not isinstance(returned, ast.Subscript) or not isinstance(returned.slice, ast.Constant):
+    if not isinstance(returned, ast.Subscript):
         return None
+    index = _index_literal(returned.slice)
     base = receiver_path(returned.value, receiver)
-    index = returned.slice.value
-    if base is None or base[-1] not in deques or type(index) is not int:
+    if base is None or base[-1] not in sequences or index is None:
         return None
     return calls.peeked_path(base, index)
 
 
-def _deque_attributes(cls: ast.ClassDef) -> frozenset[str]:
+def _index_literal(node: ast.expr) -> int | None:
+    """An integer literal index, negative ones included (`-1` is a unary minus of `1` in the tree)."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = _index_literal(node.operand)
+        return -inner if inner is not None else None
+    return node.value if isinstance(node, ast.Constant) and type(node.value) is int else None
+
+
+#: Calls that make a new, empty sequence a peek may read once it is filled (`_sequence_attributes`).
+_SEQUENCE_FACTORIES: Final[frozenset[str]] = frozenset({"deque", "collections.deque", "list"})
+
+
+def _sequence_attributes(cls: ast.ClassDef) -> frozenset[str]:
     """The attributes a method of `cls` binds on its receiver to a `deque(...)` call (`self.free = deque(...)`,
-    also annotated, `collections.deque(...)`): the deques whose items an accessor may peek at (`_accessor_path`)."""
+    also annotated, `collections.deque(...)`) or to a new list (`[]`, `list()`), and the fields its body declares
+    with such a default (`free: list[Buf] = field(default_factory=list)`): the sequences whose items an accessor
+    may peek at (`_accessor_path`).  A list bound to a display of items is left to the rules for stored items."""
+
+    def new_sequence(value: ast.expr | None) -> bool:
+        if isinstance(value, ast.List):
+            return not value.elts
+        if not isinstance(value, ast.Call):
+            return False
+        name = _dotted(value.func)
+        if name in _SEQUENCE_FACTORIES:
+            return name != "list" or not value.args
+        return name in ("field", "dataclasses.field") and any(
+            k.arg == "default_factory" and _dotted(k.value) in _SEQUENCE_FACTORIES for k in value.keywords
+        )
+
     found: set[str] = set()
+    for stmt in cls.body:
+        if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and new_sequence(stmt.value):
+            found.add(stmt.target.id)  # a dataclass field
     for method in cls.body:
         if not isinstance(method, ast.FunctionDef | ast.AsyncFunctionDef) or not method.args.args:
             continue
@@ -998,7 +1049,7 @@ def _deque_attributes(cls: ast.ClassDef) -> frozenset[str]:
             targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(
                 node, ast.AnnAssign) else []
             value = node.value if isinstance(node, ast.Assign | ast.AnnAssign) else None
-            if not (isinstance(value, ast.Call) and _dotted(value.func) in ("deque", "collections.deque")):
+            if not new_sequence(value):
                 continue
             for target in targets:
                 path = receiver_path(target, receiver)
@@ -1495,19 +1546,38 @@ def receiver_property(
     return (unique, fresh) if len(unique) > 1 or fresh else None
 
 
-def receiver_accessors(lowerer: FunctionLowerer, name: str, method: str) -> tuple[tuple[str, ...], ...] | None:
+def receiver_accessors(
+    lowerer: FunctionLowerer, name: str, method: str
+) -> tuple[tuple[tuple[str, ...], ...], bool] | None:
     """The attribute paths `name.method()` may return from `name` (`ModuleClasses.accessor`): the override its
     class runs when that class is exact (`self`, a name bound only by `name = Class(...)`), and every override in
-    the module when it is not (a parameter annotated with the class may be given any subclass's object); None when
-    one of them is no accessor."""
+    the module when it is not (a parameter annotated with the class may be given any subclass's object); and
+    whether one of them may return a new value instead (`accessor_makes_new`).  None when one is no accessor."""
     classes = lowerer.ctx.classes
     cls = _receiver_class(lowerer, name, classes) if classes.with_views else None
     if cls is None:
         return None
     candidates = [cls] if _exact_receiver(lowerer, name, classes) else [cls, *classes.subclasses(cls)]
+    return _accessors_of(classes, candidates, method)
+
+
+def held_accessors(
+    lowerer: FunctionLowerer, func: ast.Attribute
+) -> tuple[tuple[tuple[str, ...], ...], bool] | None:
+    """`receiver_accessors` for `self.pool.acquire()`, a method of an object an attribute holds: the accessor of
+    the one class of the module defining the method (`held_object_method`)."""
+    held = held_object_method(lowerer, func) if lowerer.ctx.classes.with_views else None
+    return _accessors_of(lowerer.ctx.classes, [held[0]], func.attr) if held is not None else None
+
+
+def _accessors_of(
+    classes: ModuleClasses, candidates: list[ast.ClassDef], method: str
+) -> tuple[tuple[tuple[str, ...], ...], bool] | None:
     paths = [classes.accessor(c, method) for c in candidates]
     found = [p for p in paths if p is not None]
-    return tuple(dict.fromkeys(found)) if len(found) == len(paths) else None
+    if len(found) != len(paths):
+        return None
+    return tuple(dict.fromkeys(found)), any(classes.accessor_makes_new(c, method) for c in candidates)
 
 
 def receiver_items(
