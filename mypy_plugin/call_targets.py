@@ -1841,7 +1841,8 @@ def receiver_accessors(
 def held_accessors(
     lowerer: FunctionLowerer, func: MemberExpr
 ) -> tuple[tuple[tuple[str, ...], ...], bool] | None:
-    """`receiver_accessors` for a method of an object an attribute holds (the CLI's `held_accessors`)."""
+    """`receiver_accessors` for a method of an object an attribute holds, or of a name whose class is not known
+    (the CLI's `held_accessors`)."""
     held = held_object_method(lowerer, func) if lowerer.ctx.classes.with_views else None
     return _accessors_of(lowerer.ctx.classes, [held[0]], func.name) if held is not None else None
 

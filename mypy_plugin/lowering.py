@@ -5065,9 +5065,13 @@ class FunctionLowerer(calls.PlaceNaming):
             and isinstance(expr.callee.expr, NameExpr)
             and not expr.args
             and (receiver_place := self.place(expr.callee.expr)) is not None
-            and (accessors := receiver_accessors(self, expr.callee.expr.name, expr.callee.name))
+            and (
+                accessors := receiver_accessors(self, expr.callee.expr.name, expr.callee.name)
+                or held_accessors(self, expr.callee)
+            )
         ):
-            # `stage.target()` of `def target(self): return self.out` (each override the receiver may run)
+            # `stage.target()` of `def target(self): return self.out` (each override the receiver may run; the
+            # one class defining it where the receiver's class is not known)
             return calls.accessor_choices(
                 expr, expr.callee.expr, receiver_place, accessors[0], span, fresh=accessors[1]
             )

@@ -5346,9 +5346,13 @@ class FunctionLowerer(calls.PlaceNaming):
             and not node.args
             and not node.keywords
             and (receiver_place := self.place(node.func.value)) is not None
-            and (accessors := receiver_accessors(self, node.func.value.id, node.func.attr))
+            and (
+                accessors := receiver_accessors(self, node.func.value.id, node.func.attr)
+                or held_accessors(self, node.func)
+            )
         ):
-            # `stage.target()` of `def target(self): return self.out` (each override the receiver may run)
+            # `stage.target()` of `def target(self): return self.out` (each override the receiver may run; the
+            # one class defining it where the receiver's class is not known)
             return calls.accessor_choices(node, node.func.value, receiver_place, accessors[0], span, fresh=accessors[1])
         if (
             isinstance(node, ast.Call)

@@ -1564,8 +1564,9 @@ def receiver_accessors(
 def held_accessors(
     lowerer: FunctionLowerer, func: ast.Attribute
 ) -> tuple[tuple[tuple[str, ...], ...], bool] | None:
-    """`receiver_accessors` for `self.pool.acquire()`, a method of an object an attribute holds: the accessor of
-    the one class of the module defining the method (`held_object_method`)."""
+    """`receiver_accessors` for `self.pool.acquire()`, a method of an object an attribute holds, or of a name whose
+    class is not known here: the accessor of the one class of the module defining the method (`held_object_method`,
+    the by-name dispatch calls follow)."""
     held = held_object_method(lowerer, func) if lowerer.ctx.classes.with_views else None
     return _accessors_of(lowerer.ctx.classes, [held[0]], func.attr) if held is not None else None
 
