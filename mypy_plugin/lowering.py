@@ -1513,6 +1513,7 @@ class FunctionLowerer(calls.PlaceNaming):
         # never kept by key (globals, names nested functions use): the CLI's
         self.keyed_reads: dict[str, frozenset[calls.ContainerKey]] = {}
         self._keyed_blocked: frozenset[str] | None = None  # `keyed_blocked`, found when a keyed item first asks
+        self._stored_subscripts: frozenset[int] | None = None  # `stored_subscript`, found when first asked
         self.device: set[str] = set()
         # the device-like names each nested function or lambda inherits: this body's, as they stand where it is
         # defined (the CLI's `Unit.outer_device`), read by `device_names` for a hook inside the nested body
@@ -4747,6 +4748,13 @@ class FunctionLowerer(calls.PlaceNaming):
                 self.expr(item)
         else:
             self.expr(index)
+        key = _key_literal(index)
+        if self.kernel_body or self.stored_subscript(expr):
+            return
+        if not self.use(expr, origin=expr) and key is not None:
+            kept = self.keyed_item(expr.base, key)
+            if kept is not None:  # the item kept under a literal key is read (the CLI's)
+                self.emit(ir.Use(kept, span_of(expr)), expr)
 
     def comprehension(
         self,
@@ -4911,6 +4919,20 @@ class FunctionLowerer(calls.PlaceNaming):
             statements = node.defs if isinstance(node, MypyFile) else node.body.body
             self._keyed_blocked = keyed_mentions.captured_names(statements)
         return self._keyed_blocked
+
+    def stored_subscript(self, expr: IndexExpr) -> bool:
+        """Whether `expr` is a store target of this body (an assignment's, `del`'s, `for`'s...): what the CLI
+        reads off the node's `ctx`."""
+        if self._stored_subscripts is None:
+            node = self.unit.node
+            statements = node.defs if isinstance(node, MypyFile) else node.body.body
+            self._stored_subscripts = frozenset(
+                id(t)
+                for n in tree.walk_many(statements, skip_scopes=False)
+                for target in tree.stored_targets(n)
+                for t in _stored_exprs(target)
+            )
+        return id(expr) in self._stored_subscripts
 
     def keyed_item(self, container: Expression, key: calls.ContainerKey) -> ir.Place | None:
         """`keyed_items.keyed_item` of a container that is a name or an attribute path the checker knows no

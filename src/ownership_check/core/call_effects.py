@@ -185,13 +185,17 @@ class CallSummary:
     # still borrows something (`return staged, k.launch_async(prep, x, staged)`): the caller's value of the call
     # is that tuple, its op part holding those loans (`calls._yielded_value`)
     returned_parts: tuple[YieldedPart, ...] = ()
+    # the attribute paths `rebinds` binds to a new object that the callee then moved, on every path (`self.mask =
+    # tile.ones(...)`, then a launch taking `self.mask`): the caller's place holds a moved object after the call,
+    # so a later use of it (in the caller or in another method) is a use after move, labelled inside the callee
+    moved_rebinds: tuple[SummaryMove, ...] = ()
 
     @property
     def empty(self) -> bool:
         return (
             not self.moves and not self.rebinds and not self.borrows and not self.returned_loans
             and not self.held_loans and not self.conflicts and not self.brand_checks and not self.suspended_loans
-            and not self.yielded_parts and not self.cleared and not self.returned_parts
+            and not self.yielded_parts and not self.cleared and not self.returned_parts and not self.moved_rebinds
         )
 
 
@@ -438,10 +442,10 @@ def apply_summary(
             moves = [m for m in all_moves if m.early == early]
             if not moves:
                 continue
-            # a path below a parameter that the callee's launch moved (`double(out, sw.pos)`) is a device value, as
-            # a launch's loan tells (`targets`' `loan`): the move applies to any argument that is a place (`mv(sw,
-            # s)` of a dataclass holding tensors)
-            launched = bool(path[1]) and all(m.help == _LAUNCH_MOVE_HELP for m in moves)
+            # a parameter (or a path below one) that the callee's launch moved (`double(out, sw.pos)`, `stage(k,
+            # s, self.mask)`) is a device value, as a launch's loan tells (`targets`' `loan`): the move applies to
+            # any argument that is a place (`mv(sw, s)` of a dataclass holding tensors)
+            launched = all(m.help == _LAUNCH_MOVE_HELP for m in moves)
             found = targets(*path, device_only=True, loan=launched)
             if not found:
                 continue
@@ -522,6 +526,10 @@ def apply_summary(
         values.append(value)
     if places:
         sink.emit(ir.Bind(tuple(places), tuple(values), span), node)
+    for move in summary.moved_rebinds:
+        found = targets(*move.path, device_only=False)
+        if found is not None and len(found) == 1:
+            sink.emit(ir.Move(found[0], move.span, move.help, inside=summary.function), node)
 
 
 def _view_temps(operand: Operand[E], sink: Lowering[E]) -> list[ir.Place]:

@@ -1725,9 +1725,17 @@ def _method_call(call: Call[E], method: MethodCall[E], holder: ir.Place | None, 
         if name in SHARED_RESULT_METHODS:
             return ir.Fresh(SHARED_OP, parts=parts)
         return ir.Fresh("op" if kind == "combinator" else "value", parts=parts)
-    if name == "to_numpy" and receiver.place is not None:
+    if name == "to_numpy" and (receiver.place is not None or receiver.choices):
+        # a read of the buffer (of each place it may be: `self.layers["mask"].to_numpy(s)`, `(a or b).to_numpy(s)`)
         _call_args(call, False, None, sink)
-        sink.emit(ir.Borrow(receiver.place, False, sink.next_group(), receiver.span), call.node)
+        group = sink.next_group()
+        _each_choice(
+            receiver,
+            lambda r: sink.emit(ir.Borrow(r.place, False, group, r.span), call.node)
+            if r.place is not None
+            else sink.lower_expr(r.node),
+            sink,
+        )
         return ir.Fresh()
     if name in SHARED_RESULT_METHODS and not method.receiver_is_safekernels:
         # `t.shared()` of a value not known to be a safekernels value (an unannotated parameter): nothing is

@@ -1546,18 +1546,15 @@ class _Analysis:
         self.check_use(s, node, op.place, op.span)
         objs = s.get(op.place.key)
         if self.reporting:
-            conflict = next(
-                (
-                    gb
-                    for gb in s.borrows
-                    if (gb.mutable or op.mutable)
-                    and any(
-                        self.any_overlap(_world_get(w, gb.key), _world_get(w, op.place.key)) for w in s.worlds
-                    )
-                ),
-                None,
-            )
-            if conflict is not None:
+            # the first earlier argument of each kind it conflicts with: an argument that may be both an input and
+            # an output of the launch is E0502 and E0499 (in a loop, one iteration may meet one, the next the other)
+            conflicts = {
+                gb.mutable: gb
+                for gb in reversed(s.borrows)
+                if (gb.mutable or op.mutable)
+                and any(self.any_overlap(_world_get(w, gb.key), _world_get(w, op.place.key)) for w in s.worlds)
+            }
+            for conflict in sorted(conflicts.values(), key=lambda gb: gb.node):
                 first = self.graph.nodes[conflict.node].op
                 assert isinstance(first, ir.Borrow)
                 closure = _closure(op, first) if conflict.held_by is None else None
@@ -1573,7 +1570,7 @@ class _Analysis:
                         closure=closure,
                     )
                 )
-            else:
+            if not conflicts:
                 for loan in self.active_loans(s, node):
                     if (loan.mutable or op.mutable) and any(
                         self.overlap(loan.obj, o) for o in self.lent_objects(s, loan, op.place.key)

@@ -422,6 +422,7 @@ def call_summary(
     for target, source in list(rebinds.items()):
         if isinstance(source, tuple) and not all(".".join((target[0], *target[1])) in w for w in exit_state.worlds):
             rebinds[target] = None
+    moved_rebinds = _moved_rebinds(graph, exit_state, rebinds)
     return CallSummary(
         name,
         tuple(moves),
@@ -445,7 +446,35 @@ def call_summary(
         _stored_items(analysis, graph, exit_state, receiver) if receiver is not None else None,
         _cleared(graph, states, wanted),
         _returned_parts(analysis, graph, states, wanted),
+        moved_rebinds,
     )
+
+
+def _moved_rebinds(
+    graph: Graph, exit_state: State, rebinds: dict[ParamPath, ParamPath | ir.Fresh | None]
+) -> tuple[SummaryMove, ...]:
+    """The paths the callee binds to a new object that it moved on every path to its exit
+    (`CallSummary.moved_rebinds`), each with the first move of it in the callee's order."""
+    found: list[SummaryMove] = []
+    for target, source in sorted(rebinds.items(), key=lambda item: item[0]):
+        if not isinstance(source, ir.Fresh):
+            continue
+        key = ".".join((target[0], *target[1]))
+        held = [world.get(key) for world in exit_state.worlds]
+        if not held or any(not objs for objs in held):
+            continue
+        sites: set[int] = set()
+        for objs in held:
+            assert objs is not None
+            if any(o[0] == "@" or o not in exit_state.moved for o in objs):
+                break
+            sites.update(site for o in objs for site in exit_state.moved[o])
+        else:
+            moves = [op for site in sorted(sites) if isinstance(op := graph.nodes[site].op, ir.Move)]
+            if moves:
+                first = min(moves, key=lambda m: (m.span.line, m.span.column))
+                found.append(SummaryMove(target, first.span, first.help))
+    return tuple(found)
 
 
 def _cleared(graph: Graph, states: Sequence[State | None], wanted: frozenset[str]) -> tuple[ParamPath, ...]:

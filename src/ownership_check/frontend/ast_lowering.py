@@ -5023,6 +5023,13 @@ class FunctionLowerer(calls.PlaceNaming):
         if not self.use(node.value, element=True):
             self.expr(node.value)
         self.expr(node.slice)
+        key = _key_literal(node.slice)
+        if self.kernel_body or not isinstance(node.ctx, ast.Load):
+            return
+        if not self.use(node) and key is not None:
+            item = self.keyed_item(node.value, key)
+            if item is not None:  # `layers["mask"].to_numpy(s)`: the item the checker keeps under that key is read
+                self.emit(ir.Use(item, self.span(node)))
 
     def comprehension(
         self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp, stage: ir.Place | None = None
