@@ -917,6 +917,23 @@ class ModuleClasses:
                 found |= _stored_members(target)
         return frozenset(found)
 
+    def getter(self, cls: ClassDef, name: str) -> FuncDef | None:
+        """The getter of a `@property` `name` an instance of `cls` reads, decorated `@property` alone (the CLI's
+        `getter`; a property with a setter is an overloaded definition whose first item is the getter)."""
+        for current in self._chain(cls):
+            bindings = [stmt for stmt in current.defs.body if _class_body_binds(stmt, name)]
+            if not bindings:
+                continue
+            first: Node = bindings[0]
+            if isinstance(first, OverloadedFuncDef) and first.items:
+                first = first.items[0]
+            if not isinstance(first, Decorator) or len(first.original_decorators) != 1:
+                return None
+            decorator = first.original_decorators[0]
+            plain = isinstance(decorator, NameExpr) and decorator.name == "property"
+            return first.func if plain else None
+        return None
+
     def _lookup(self, chain: Iterable[ClassDef], name: str) -> FuncDef | None:
         for current in chain:
             found: Node | None = None
@@ -1718,6 +1735,21 @@ def _bound_by_import(module: MypyFile, name: str) -> bool:
     if isinstance(node, MypyFile) or (isinstance(node, Var) and node.is_suppressed_import):
         return True
     return bool(node.fullname) and node.fullname != f"{module.fullname}.{name}"
+
+
+def property_summary(lowerer: FunctionLowerer, node: MemberExpr) -> AppliedSummary[Expression] | None:
+    """The summary of the getter a read of a `@property` runs (the CLI's `property_summary`)."""
+    from mypy_plugin.lowering import span_of  # it imports this module
+
+    classes = lowerer.ctx.classes
+    if lowerer.kernel_body or not classes.classes or not isinstance(node.expr, NameExpr):
+        return None
+    candidates = receiver_classes(lowerer, node.expr.name)
+    getter = classes.getter(candidates[0], node.name) if candidates else None
+    if getter is None or candidates is None:
+        return None
+    receiver = lowerer.operand(node.expr, with_view=False)
+    return _applied(lowerer, getter, receiver, False, (), span_of(node), receiver_class=candidates[0])
 
 
 def _held_callable(

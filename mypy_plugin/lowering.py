@@ -125,6 +125,7 @@ from mypy_plugin.call_targets import (
     method_summaries,
     module_registries,
     phase_summary,
+    property_summary,
     receiver_accessors,
     receiver_class,
     receiver_classes,
@@ -1513,7 +1514,7 @@ class FunctionLowerer(calls.PlaceNaming):
         # never kept by key (globals, names nested functions use): the CLI's
         self.keyed_reads: dict[str, frozenset[calls.ContainerKey]] = {}
         self._keyed_blocked: frozenset[str] | None = None  # `keyed_blocked`, found when a keyed item first asks
-        self._stored_subscripts: frozenset[int] | None = None  # `stored_subscript`, found when first asked
+        self._stored_targets: frozenset[int] | None = None  # `stored_target`, found when first asked
         self.device: set[str] = set()
         # the device-like names each nested function or lambda inherits: this body's, as they stand where it is
         # defined (the CLI's `Unit.outer_device`), read by `device_names` for a hook inside the nested body
@@ -4013,6 +4014,8 @@ class FunctionLowerer(calls.PlaceNaming):
 
     def value(self, expr: Expression, holder: ir.Place | None = None) -> ir.Value:
         """Lower an expression whose result is bound to a name: an alias, a view or a fresh object."""
+        if isinstance(expr, MemberExpr):
+            self.property_read(expr)
         place = self.place(expr)
         if place is not None:
             return ir.FromPlace(place, span_of(expr))
@@ -4685,8 +4688,19 @@ class FunctionLowerer(calls.PlaceNaming):
         self.emit(ir.Use(place, span_of(expr), element=element), origin)
         return True
 
+    def property_read(self, expr: MemberExpr) -> None:
+        """A read of a `@property` whose getter does something the checker follows runs the getter there (the
+        CLI's `property_read`); a store target is no read."""
+        if self.stored_target(expr):
+            return
+        applied = property_summary(self, expr)
+        if applied is not None and not applied.summary.empty:
+            apply_summary(applied, expr, span_of(expr), self)
+
     def expr(self, expr: Expression) -> None:
         if isinstance(expr, NameExpr | MemberExpr):
+            if isinstance(expr, MemberExpr):
+                self.property_read(expr)
             if not self.use(expr) and isinstance(expr, MemberExpr):
                 self.expr(expr.expr)
         elif isinstance(expr, CallExpr):
@@ -4749,7 +4763,7 @@ class FunctionLowerer(calls.PlaceNaming):
         else:
             self.expr(index)
         key = _key_literal(index)
-        if self.kernel_body or self.stored_subscript(expr):
+        if self.kernel_body or self.stored_target(expr):
             return
         if not self.use(expr, origin=expr) and key is not None:
             kept = self.keyed_item(expr.base, key)
@@ -4920,19 +4934,19 @@ class FunctionLowerer(calls.PlaceNaming):
             self._keyed_blocked = keyed_mentions.captured_names(statements)
         return self._keyed_blocked
 
-    def stored_subscript(self, expr: IndexExpr) -> bool:
+    def stored_target(self, expr: IndexExpr | MemberExpr) -> bool:
         """Whether `expr` is a store target of this body (an assignment's, `del`'s, `for`'s...): what the CLI
         reads off the node's `ctx`."""
-        if self._stored_subscripts is None:
+        if self._stored_targets is None:
             node = self.unit.node
             statements = node.defs if isinstance(node, MypyFile) else node.body.body
-            self._stored_subscripts = frozenset(
+            self._stored_targets = frozenset(
                 id(t)
                 for n in tree.walk_many(statements, skip_scopes=False)
                 for target in tree.stored_targets(n)
                 for t in _stored_exprs(target)
             )
-        return id(expr) in self._stored_subscripts
+        return id(expr) in self._stored_targets
 
     def keyed_item(self, container: Expression, key: calls.ContainerKey) -> ir.Place | None:
         """`keyed_items.keyed_item` of a container that is a name or an attribute path the checker knows no

@@ -80,6 +80,7 @@ from ownership_check.frontend.call_targets import (
     method_summaries,
     module_registries,
     phase_summary,
+    property_summary,
     receiver_accessors,
     receiver_class,
     receiver_classes,
@@ -4257,6 +4258,8 @@ class FunctionLowerer(calls.PlaceNaming):
 
     def value(self, node: ast.expr, holder: ir.Place | None = None) -> ir.Value:
         """Lower an expression whose result is bound to a name: an alias, a view or a fresh object."""
+        if isinstance(node, ast.Attribute):
+            self.property_read(node)
         place = self.place(node)
         if place is not None:
             return ir.FromPlace(place, self.span(node))
@@ -4969,6 +4972,8 @@ class FunctionLowerer(calls.PlaceNaming):
         if t is ast.Constant:
             return
         if t is ast.Name or t is ast.Attribute:
+            if t is ast.Attribute:
+                self.property_read(node)  # type: ignore[arg-type]
             if not self.use(node) and t is ast.Attribute:  # type: ignore[arg-type]
                 self.expr(node.value)  # type: ignore[attr-defined]
         elif t is ast.Call:
@@ -5018,6 +5023,15 @@ class FunctionLowerer(calls.PlaceNaming):
         else:
             for child in _kids(node):
                 self.expr(child)
+
+    def property_read(self, node: ast.Attribute) -> None:
+        """`farm.total_power` of a `@property` whose getter does something the checker follows (a launch, a move):
+        the getter runs there (`property_summary`)."""
+        if not isinstance(node.ctx, ast.Load):
+            return
+        applied = property_summary(self, node)
+        if applied is not None and not applied.summary.empty:
+            apply_summary(applied, node, self.span(node), self)
 
     def subscript(self, node: ast.Subscript) -> None:
         if not self.use(node.value, element=True):

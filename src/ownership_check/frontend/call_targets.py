@@ -791,6 +791,19 @@ class ModuleClasses:
             found.add("setattr")
         return frozenset(found)
 
+    def getter(self, cls: ast.ClassDef, name: str) -> ast.FunctionDef | None:
+        """The getter of a `@property` `name` an instance of `cls` reads (the first class along its method
+        resolution order whose body binds `name`), when that binding is a function decorated `@property` alone."""
+        for current in self._chain(cls):
+            bindings = [stmt for stmt in current.body if _class_body_binds(stmt, name)]
+            if not bindings:
+                continue
+            first = bindings[0]
+            decorators = first.decorator_list if isinstance(first, ast.FunctionDef) else []
+            plain = len(decorators) == 1 and isinstance(decorators[0], ast.Name) and decorators[0].id == "property"
+            return first if plain and isinstance(first, ast.FunctionDef) else None
+        return None
+
     def _lookup(self, chain: Iterable[ast.ClassDef], name: str) -> ast.FunctionDef | None:
         for current in chain:
             found: ast.AST | None = None
@@ -1431,6 +1444,21 @@ def _applied_method(
                                                                          for o in others):
             others.append(other)
     return replace(applied, others=tuple(others)) if others else applied
+
+
+def property_summary(lowerer: FunctionLowerer, node: ast.Attribute) -> AppliedSummary[ast.expr] | None:
+    """The summary of the getter `farm.total_power` runs, a `@property` of the class of `farm` (`receiver_classes`,
+    the first one: `ModuleClasses.getter`): reading the attribute calls it, so its launches, borrows and moves
+    happen there, as a call of a method would."""
+    classes = lowerer.ctx.classes
+    if lowerer.kernel_body or not classes.classes or not isinstance(node.value, ast.Name):
+        return None
+    candidates = receiver_classes(lowerer, node.value.id)
+    getter = classes.getter(candidates[0], node.attr) if candidates else None
+    if getter is None or candidates is None:
+        return None
+    receiver = lowerer.operand(node.value, with_view=False)
+    return _applied(lowerer, getter, receiver, False, (), lowerer.span(node), receiver_class=candidates[0])
 
 
 def _held_callable(
