@@ -626,6 +626,7 @@ class ModuleClasses:
         self._free: dict[int, list[str]] = {}
         self._orders: dict[str, tuple[tuple[str, ...], bool]] = {}
         self._class_values: dict[tuple[str, str], Expression | None] = {}
+        self._getters: dict[tuple[int, str], FuncDef | None] = {}
         self._sequences: dict[int, frozenset[str]] = {}
 
     def free_names(self, callee: FuncItem) -> list[str]:
@@ -917,9 +918,25 @@ class ModuleClasses:
                 found |= _stored_members(target)
         return frozenset(found)
 
+    @functools.cached_property
+    def has_getters(self) -> bool:
+        """Whether some class of the module defines a `@property` (the CLI's)."""
+        return any(
+            (isinstance(stmt, Decorator) and stmt.func.is_property)
+            or (isinstance(stmt, OverloadedFuncDef) and stmt.is_property)
+            for cls in self.classes.values()
+            for stmt in cls.defs.body
+        )
+
     def getter(self, cls: ClassDef, name: str) -> FuncDef | None:
         """The getter of a `@property` `name` an instance of `cls` reads, decorated `@property` alone (the CLI's
         `getter`; a property with a setter is an overloaded definition whose first item is the getter)."""
+        key = (id(cls), name)
+        if key not in self._getters:
+            self._getters[key] = self._getter(cls, name)
+        return self._getters[key]
+
+    def _getter(self, cls: ClassDef, name: str) -> FuncDef | None:
         for current in self._chain(cls):
             bindings = [stmt for stmt in current.defs.body if _class_body_binds(stmt, name)]
             if not bindings:
@@ -1742,7 +1759,7 @@ def property_summary(lowerer: FunctionLowerer, node: MemberExpr) -> AppliedSumma
     from mypy_plugin.lowering import span_of  # it imports this module
 
     classes = lowerer.ctx.classes
-    if lowerer.kernel_body or not classes.classes or not isinstance(node.expr, NameExpr):
+    if lowerer.kernel_body or not classes.has_getters or not isinstance(node.expr, NameExpr):
         return None
     candidates = receiver_classes(lowerer, node.expr.name)
     getter = classes.getter(candidates[0], node.name) if candidates else None

@@ -489,6 +489,7 @@ class ModuleClasses:
         self._orders: dict[str, tuple[tuple[str, ...], bool]] = {}
         self._module = module
         self._class_values: dict[tuple[str, str], ast.expr | None] = {}
+        self._getters: dict[tuple[int, str], ast.FunctionDef | None] = {}
         self._sequences: dict[int, frozenset[str]] = {}
 
     def free_names(self, callee: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
@@ -791,9 +792,25 @@ class ModuleClasses:
             found.add("setattr")
         return frozenset(found)
 
+    @functools.cached_property
+    def has_getters(self) -> bool:
+        """Whether some class of the module defines a `@property` (else no attribute read runs a getter)."""
+        return any(
+            isinstance(stmt, ast.FunctionDef)
+            and any(isinstance(d, ast.Name) and d.id == "property" for d in stmt.decorator_list)
+            for cls in self.classes.values()
+            for stmt in cls.body
+        )
+
     def getter(self, cls: ast.ClassDef, name: str) -> ast.FunctionDef | None:
         """The getter of a `@property` `name` an instance of `cls` reads (the first class along its method
         resolution order whose body binds `name`), when that binding is a function decorated `@property` alone."""
+        key = (id(cls), name)
+        if key not in self._getters:
+            self._getters[key] = self._getter(cls, name)
+        return self._getters[key]
+
+    def _getter(self, cls: ast.ClassDef, name: str) -> ast.FunctionDef | None:
         for current in self._chain(cls):
             bindings = [stmt for stmt in current.body if _class_body_binds(stmt, name)]
             if not bindings:
@@ -1451,7 +1468,7 @@ def property_summary(lowerer: FunctionLowerer, node: ast.Attribute) -> AppliedSu
     the first one: `ModuleClasses.getter`): reading the attribute calls it, so its launches, borrows and moves
     happen there, as a call of a method would."""
     classes = lowerer.ctx.classes
-    if lowerer.kernel_body or not classes.classes or not isinstance(node.value, ast.Name):
+    if lowerer.kernel_body or not classes.has_getters or not isinstance(node.value, ast.Name):
         return None
     candidates = receiver_classes(lowerer, node.value.id)
     getter = classes.getter(candidates[0], node.attr) if candidates else None
