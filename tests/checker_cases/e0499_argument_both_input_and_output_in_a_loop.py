@@ -1,7 +1,6 @@
-"""A scratch cache keyed by length alone (`scratch(n)`) gives one buffer for two outputs: the first iteration
-passes it as both outputs (E0499, what the runtime raises), and after the swap the next iteration would pass it
-as an input and an output too (E0502): an argument that may be both an input and another output of one launch is
-reported for each."""
+"""One buffer bound to two names (`came = out`) is passed as two outputs: the first iteration passes it as both
+(E0499, what the runtime raises), and after the swap the next iteration would pass it as an input and an output
+too (E0502): an argument that may be both an input and another output of one launch is reported with each code."""
 
 import numpy as np
 
@@ -11,13 +10,6 @@ from safekernels.dtypes import f32
 from safekernels.simt import DisjointSlice, Slice, thread
 
 N = 64
-_POOL: dict[int, sk.DeviceBuffer] = {}
-
-
-def scratch(n: int, stream: sk.Stream) -> sk.DeviceBuffer:
-    if n not in _POOL:
-        _POOL[n] = sk.zeros(n, f32, stream)
-    return _POOL[n]
 
 
 @simt.kernel
@@ -37,8 +29,8 @@ def main() -> None:
     prepared = relax.prepare(simt.LaunchConfig1D.for_len(N, block=32), dev)
     cost = sk.to_device(np.ones(N, np.float32), stream)
     dist = sk.zeros(N, f32, stream)
-    out = scratch(N, stream)
-    came = scratch(N, stream)
+    out = sk.zeros(N, f32, stream)
+    came = out
     for _ in range(3):
         relax.launch(prepared, stream, cost, dist, out, came)  # expect: E0499, E0502
         dist, out = out, dist

@@ -18,7 +18,7 @@ import pytest
 PROGRAMS = scoring.load_programs()
 FRONT_ENDS = ("cli", "mypy")
 #: A false report a known gap's text names, allowed beside it (`test_known_miss_reports_nothing_elsewhere`).
-_NAMED_FALSE = re.compile(r"false (E\d{4}) at (?:line )?(\d+)")
+_NAMED_FALSE = re.compile(r"false ([EW]\d{4}) at (?:line )?(\d+)")
 
 
 @cache
