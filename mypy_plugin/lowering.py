@@ -1562,6 +1562,7 @@ class FunctionLowerer(calls.PlaceNaming):
         self.lengths: dict[str, int] = {}  # a container list's length where lowering is now (display + appends)
         self.stable: frozenset[str] | None = None  # `_stable_names`, found when a view bound first asks
         self.constants: dict[str, int] = {}  # names an unrolled iteration binds to a number (`unpacked_comprehension`)
+        self.literal_keys: dict[str, calls.ContainerKey] = {}  # names an unrolled iteration binds to a literal key
         # callables bound once to a name in this body (`find_callables`): a lambda's name by the lambda's id, the
         # function a name calls (a lambda, or what a factory of this module returns), a `functools.partial` call
         # (and its name by the call's id)
@@ -1572,6 +1573,7 @@ class FunctionLowerer(calls.PlaceNaming):
         self.partial_names: dict[int, str] = {}
         self.partial_slots: dict[str, str] = {}  # a loop target taking partials: the list whose slots they use
         self.slot_uses: dict[int, calls.Operand[Expression]] = {}  # a partial's bound argument, read from its slot
+        self.read_properties: set[int] = set()  # attribute operands of the call being lowered, getters already run
         # names bound only to functions of the module, and names bound once to a dict display of them under literal
         # keys: what a call through them may run (the CLI's `find_function_values`)
         self.function_choices: dict[str, tuple[FuncItem, ...]] = {}
@@ -4003,14 +4005,22 @@ class FunctionLowerer(calls.PlaceNaming):
         self.tmp += 1
         renames = {raw: f"{raw}$c{self.tmp}" for raw in _target_names(gen.indices[0])}
         self.renames.append(renames)
+        target = gen.indices[0]
+        key = _key_literal(items[index]) if items is not None and isinstance(target, NameExpr) else None
+        if key is not None:
+            assert isinstance(target, NameExpr)
+            self.literal_keys[target.name] = key  # the CLI's `literal_keys`
         try:
             if items is not None:
-                self.assign([gen.indices[0]], items[index])
+                self.assign([target], items[index])
             else:
-                self.bind(gen.indices[0], ir.Fresh())
+                self.bind(target, ir.Fresh())
             return self.value(gen.left_expr, holder)
         finally:
             self.renames.pop()
+            if key is not None:
+                assert isinstance(target, NameExpr)
+                del self.literal_keys[target.name]
 
     def value(self, expr: Expression, holder: ir.Place | None = None) -> ir.Value:
         """Lower an expression whose result is bound to a name: an alias, a view or a fresh object."""
@@ -4691,11 +4701,29 @@ class FunctionLowerer(calls.PlaceNaming):
     def property_read(self, expr: MemberExpr) -> None:
         """A read of a `@property` whose getter does something the checker follows runs the getter there (the
         CLI's `property_read`); a store target is no read."""
-        if self.stored_target(expr):
+        if self.stored_target(expr) or id(expr) in self.read_properties:
             return
         applied = property_summary(self, expr)
         if applied is not None and not applied.summary.empty:
             apply_summary(applied, expr, span_of(expr), self)
+
+    def index_key(self, index: Expression) -> calls.ContainerKey | None:
+        """A subscript's key when it is known here (the CLI's `index_key`)."""
+        if isinstance(index, NameExpr):
+            return self.literal_keys.get(index.name)
+        return _key_literal(index)
+
+    def read_operand_properties(self, operands: list[calls.Operand[Expression]]) -> list[int]:
+        """Run the getters of the call's operands read through a `@property`, before the call (the CLI's
+        `read_operand_properties`)."""
+        read: list[int] = []
+        for operand in operands:
+            node = operand.node
+            if operand.place is not None and isinstance(node, MemberExpr) and id(node) not in self.read_properties:
+                self.property_read(node)
+                self.read_properties.add(id(node))
+                read.append(id(node))
+        return read
 
     def expr(self, expr: Expression) -> None:
         if isinstance(expr, NameExpr | MemberExpr):
@@ -5044,7 +5072,7 @@ class FunctionLowerer(calls.PlaceNaming):
                 container = self.containers[raw]
                 elements: tuple[calls.Operand[Expression], ...] = tuple(
                     calls.Operand(expr, span, calls.container_element(name, raw, container, i), True)
-                    for i in container.indices(_key_literal(index))
+                    for i in container.indices(self.index_key(index))
                 )
                 return (expr.base, index), elements
             inner = self.nested_container(expr.base)
@@ -5792,10 +5820,12 @@ class FunctionLowerer(calls.PlaceNaming):
             ),
         )
         self.slot_uses = slots
+        read = self.read_operand_properties([*([method.receiver] if method is not None else []), *args])
         try:
             result = calls.lower_call(shape, holder, self)
         finally:
             self.slot_uses = {}
+            self.read_properties.difference_update(read)
         if shape.summary is not None and shape.summary.returns_op and isinstance(result, ir.Fresh):
             # `doubled(z, x)` of `def doubled(z, x): return scale(z, x)`, and as much for a method, a
             # `@classmethod` or an object's `__call__` whose every `return` launches (the CLI's)

@@ -3217,7 +3217,17 @@ def assign_built_list(
     given: dict[ContainerKey, ir.Value] = {}
     for index in range(count):
         held = container.keys.index(index) if index in container.keys else None
-        given[index] = item(index, container_element(name, display, container, held) if held is not None else None)
+        place = container_element(name, display, container, held) if held is not None else None
+        value = item(index, place)
+        if place is not None and isinstance(value, ir.Fresh) and value.kind in ("op", SHARED_OP):
+            # the op iteration `index` built holds its loans from here, as a loop appending it would: the next
+            # iteration's launch conflicts with them (`[k.launch_async(p, x[n], out[n]) for n in ("a", "b")]` of
+            # one `out` buffer under both keys)
+            sink.emit(ir.Bind((place,), (value,), span))
+            if value.parts:
+                _bind_parts(place, value.parts, span, sink)
+            value = ir.FromPlace(place, span)
+        given[index] = value
     _bind_container(target, name, display, container, given, span, sink)
     for key, value in given.items():
         if isinstance(value, ir.Fresh) and value.parts and key in container.keys:

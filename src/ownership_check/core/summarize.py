@@ -356,7 +356,10 @@ def call_summary(
             continue
         for obj in sorted(st.get(op.place.key)):
             path = _path(obj, wanted) or received(obj)
-            if path is not None:
+            # an object the callee may have moved by here is borrowed only on the paths that did not move it, the
+            # place holding another object on the others (`if pending: self.x = self.x.sync_on(s)`, then a launch
+            # of `self.x`): the caller, which applies the move and the borrow on one path, must not see both
+            if path is not None and obj not in st.moved:
                 group = groups.setdefault(op.group, {})
                 group[path] = group.get(path, False) or op.mutable
                 timings[op.group] = timings.get(op.group, EffectTiming(False, False, True)) | timing(node.id)

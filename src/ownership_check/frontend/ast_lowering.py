@@ -1725,6 +1725,7 @@ class FunctionLowerer(calls.PlaceNaming):
         self.lengths: dict[str, int] = {}  # a container list's length where lowering is now (display + appends)
         self.stable: frozenset[str] | None = None  # `_stable_names`, found when a view bound first asks
         self.constants: dict[str, int] = {}  # names an unrolled iteration binds to a number (`unpacked_comprehension`)
+        self.literal_keys: dict[str, calls.ContainerKey] = {}  # names an unrolled iteration binds to a literal key
         # callables bound once to a name in this body (`find_callables`): a lambda's name by the lambda's id, a
         # function a factory of this module returns, a `functools.partial` call (and its name by the call's id)
         self.lambdas: dict[int, str] = {}
@@ -1734,6 +1735,7 @@ class FunctionLowerer(calls.PlaceNaming):
         self.partial_names: dict[int, str] = {}
         self.partial_slots: dict[str, str] = {}  # a loop target taking partials: the list whose slots they use
         self.slot_uses: dict[int, calls.Operand[ast.expr]] = {}  # a partial's bound argument, read from its slot
+        self.read_properties: set[int] = set()  # attribute operands of the call being lowered, getters already run
         # names bound only to functions of the module (`for fn in (run_a, run_b)`), and names bound once to a dict
         # display of them under literal keys (`passes = {"a": run_a}`): what a call through them may run
         # (`find_function_values`, `callables.bound_functions`)
@@ -4247,6 +4249,10 @@ class FunctionLowerer(calls.PlaceNaming):
         self.tmp += 1
         renames = {raw: f"{raw}$c{self.tmp}" for raw in _target_names(comp.target)}
         self.renames.append(renames)
+        key = _key_literal(items[index]) if items is not None and isinstance(comp.target, ast.Name) else None
+        if key is not None:
+            assert isinstance(comp.target, ast.Name)
+            self.literal_keys[comp.target.id] = key  # `energy[lead]` of `for lead in ("I", "II")` is `energy["I"]`
         try:
             if items is not None:
                 self.assign([comp.target], items[index])
@@ -4255,6 +4261,9 @@ class FunctionLowerer(calls.PlaceNaming):
             return self.value(node.elt, holder)
         finally:
             self.renames.pop()
+            if key is not None:
+                assert isinstance(comp.target, ast.Name)
+                del self.literal_keys[comp.target.id]
 
     def value(self, node: ast.expr, holder: ir.Place | None = None) -> ir.Value:
         """Lower an expression whose result is bound to a name: an alias, a view or a fresh object."""
@@ -5027,11 +5036,31 @@ class FunctionLowerer(calls.PlaceNaming):
     def property_read(self, node: ast.Attribute) -> None:
         """`farm.total_power` of a `@property` whose getter does something the checker follows (a launch, a move):
         the getter runs there (`property_summary`)."""
-        if not isinstance(node.ctx, ast.Load):
+        if not isinstance(node.ctx, ast.Load) or id(node) in self.read_properties:
             return
         applied = property_summary(self, node)
         if applied is not None and not applied.summary.empty:
             apply_summary(applied, node, self.span(node), self)
+
+    def index_key(self, index: ast.expr) -> calls.ContainerKey | None:
+        """A subscript's key when it is known here: a literal, or a name an unrolled iteration over a display
+        binds to one (`literal_keys`)."""
+        if isinstance(index, ast.Name):
+            return self.literal_keys.get(index.id)
+        return _key_literal(index)
+
+    def read_operand_properties(self, operands: list[calls.Operand[ast.expr]]) -> list[int]:
+        """Run the getters of the call's operands that are places read through a `@property`
+        (`k.launch(p, s, farm.view, out)`), in argument order and before the call, as Python evaluates them; the
+        operands' ids, so that the call's own lowering of one as an expression does not run its getter again."""
+        read: list[int] = []
+        for operand in operands:
+            node = operand.node
+            if operand.place is not None and isinstance(node, ast.Attribute) and id(node) not in self.read_properties:
+                self.property_read(node)
+                self.read_properties.add(id(node))
+                read.append(id(node))
+        return read
 
     def subscript(self, node: ast.Subscript) -> None:
         if not self.use(node.value, element=True):
@@ -5306,7 +5335,7 @@ class FunctionLowerer(calls.PlaceNaming):
                 container = self.containers[raw]
                 elements: tuple[calls.Operand[ast.expr], ...] = tuple(
                     calls.Operand(node, span, calls.container_element(name, raw, container, i), True)
-                    for i in container.indices(_key_literal(index))
+                    for i in container.indices(self.index_key(index))
                 )
                 return (node.value, index), elements
             inner = self.nested_container(node.value)
@@ -5995,10 +6024,12 @@ class FunctionLowerer(calls.PlaceNaming):
             container_flow=stdlib_flow.container_flow(self.stdlib_name(func)),
         )
         self.slot_uses = slots
+        read = self.read_operand_properties([*([method.receiver] if method is not None else []), *args])
         try:
             result = calls.lower_call(shape, holder, self)
         finally:
             self.slot_uses = {}
+            self.read_properties.difference_update(read)
         if shape.summary is not None and shape.summary.returns_op and isinstance(result, ir.Fresh):
             # `doubled(z, x)` of `def doubled(z, x): return scale(z, x)`, and as much for a method, a
             # `@classmethod` or an object's `__call__` whose every `return` launches
