@@ -1254,6 +1254,28 @@ def _arm_read(expr: IndexExpr, arm: Expression) -> IndexExpr:
 _ARM_READS: dict[int, dict[int, IndexExpr]] = {}
 
 
+def _attribute_stores(classes: Sequence[ClassDef]) -> dict[str, int]:
+    """How many times the methods of `classes` (a class and its bases) bind each attribute name, any receiver's."""
+    stores: dict[str, int] = {}
+    for sub in (s for current in classes for s in current.defs.body):
+        method = sub.func if isinstance(sub, Decorator) else sub
+        if isinstance(method, FuncDef):
+            for node in tree.walk(method, skip_scopes=False):
+                lvalues: list[Expression] = []
+                if isinstance(node, AssignmentStmt):
+                    lvalues = [t for lv in node.lvalues for t in _flat_targets(lv)]
+                elif isinstance(node, OperatorAssignmentStmt | DelStmt):
+                    lvalues = _flat_targets(node.lvalue if isinstance(node, OperatorAssignmentStmt) else node.expr)
+                elif isinstance(node, ForStmt | AssignmentExpr):
+                    lvalues = _flat_targets(node.index if isinstance(node, ForStmt) else node.target)
+                elif isinstance(node, WithStmt):
+                    lvalues = [t for lv in node.target if lv is not None for t in _flat_targets(lv)]
+                for lvalue in lvalues:
+                    if isinstance(lvalue, MemberExpr):
+                        stores[lvalue.name] = stores.get(lvalue.name, 0) + 1
+    return stores
+
+
 def _key_literal(expr: Expression | None) -> calls.ContainerKey | None:
     """A subscript's literal key: an integer (`pair[-1]`) or a string (`bufs["out"]`)."""
     if isinstance(expr, StrExpr):
@@ -2479,9 +2501,10 @@ class FunctionLowerer(calls.PlaceNaming):
         method binds `attr` otherwise: `self.attr` starts as that prepared launch (the CLI front end's rule)."""
         info = getattr(func, "info", None)
         cls = getattr(info, "defn", None)
-        if not isinstance(func, FuncDef) or func.name == "__init__" or not isinstance(cls, ClassDef):
+        if not isinstance(func, FuncDef) or not isinstance(cls, ClassDef) or not func.arguments:
             return
-        if not func.arguments:
+        if func.name == "__init__":
+            self.own_uniform_items(func, cls)
             return
         inherited = self.ctx.classes.init_chain(cls)  # its own `__init__` or the one it inherits
         init = inherited[0] if inherited is not None else None
@@ -2512,23 +2535,7 @@ class FunctionLowerer(calls.PlaceNaming):
                 if value.callee.name == PREPARE_METHOD:
                     kernel = self.ctx.kernel(value.callee.expr)
             found[target.name] = kernel.name if kernel is not None else ""
-        stores: dict[str, int] = {}  # the binds of each attribute name by the methods of the class's chain
-        for sub in (s for current in inherited[1] for s in current.defs.body):
-            method = sub.func if isinstance(sub, Decorator) else sub
-            if isinstance(method, FuncDef):
-                for node in tree.walk(method, skip_scopes=False):
-                    lvalues: list[Expression] = []
-                    if isinstance(node, AssignmentStmt):
-                        lvalues = [t for lv in node.lvalues for t in _flat_targets(lv)]
-                    elif isinstance(node, OperatorAssignmentStmt | DelStmt):
-                        lvalues = _flat_targets(node.lvalue if isinstance(node, OperatorAssignmentStmt) else node.expr)
-                    elif isinstance(node, ForStmt | AssignmentExpr):
-                        lvalues = _flat_targets(node.index if isinstance(node, ForStmt) else node.target)
-                    elif isinstance(node, WithStmt):
-                        lvalues = [t for lv in node.target if lv is not None for t in _flat_targets(lv)]
-                    for lvalue in lvalues:
-                        if isinstance(lvalue, MemberExpr):
-                            stores[lvalue.name] = stores.get(lvalue.name, 0) + 1
+        stores = _attribute_stores(inherited[1])  # the binds of each attribute name by the class chain's methods
         first = func.arguments[0].variable
         # (not for a receiver of a subclass: its kernels may be others; the CLI's rule in `_applied`)
         subclass = self.unit.receiver_class not in (None, cls.name)
@@ -2605,6 +2612,39 @@ class FunctionLowerer(calls.PlaceNaming):
                 self.device.add(f"{first.name}.{base}")  # a view passed to a kernel: its base is a device value
             for op in init_state.method_start(facts, self.name(first.name), span_of(first), device):
                 self.emit(op)  # what `__init__` left on `self`: `.shared()` ops, moved objects, views
+
+    def own_uniform_items(self, init: FuncDef, cls: ClassDef) -> None:
+        """`__init__` reads the containers it stores whose every item is one object as the class's other methods
+        do (the CLI's `init_state.uniform_items`); its assignment binds the one item (`bind_uniform_item`)."""
+        inherited = self.ctx.classes.init_chain(cls)
+        stores = _attribute_stores(inherited[1]) if inherited is not None else {}
+        receiver = init.arguments[0].variable.name
+        for stmt in init.body.body:
+            if not (isinstance(stmt, AssignmentStmt) and len(stmt.lvalues) == 1):
+                continue
+            target = stmt.lvalues[0]
+            if not (isinstance(target, MemberExpr) and isinstance(target.expr, NameExpr)):
+                continue
+            if target.expr.name == receiver and stores.get(target.name) == 1 and self.uniform_container(stmt.rvalue):
+                self.stored.setdefault(target.name, 1)
+                self.plain_stored.add(target.name)
+                self.stored_keys.setdefault(target.name, init_state.UNIFORM_KEYS)
+
+    def bind_uniform_item(self, target: Expression, value: Expression) -> None:
+        """`self.energy = dict.fromkeys(LEADS, buf)` in `__init__`: its one item place is `buf` (the CLI's
+        `bind_uniform_item`)."""
+        func = self.unit.node
+        if isinstance(func, MypyFile) or func.name != "__init__":
+            return
+        if self.stored_items(target) is None:
+            return
+        item = self.uniform_item(value)
+        base = self.place(target)
+        if item is None or base is None:
+            return
+        source = self.place(item)
+        filled = ir.FromPlace(source, span_of(item)) if source is not None else ir.Fresh()
+        self.emit(ir.Bind(init_state.item_places(base, 1), (filled,), span_of(target)))
 
     def stored_items(self, expr: Expression) -> tuple[ir.Place, int] | None:
         """`self.attr` in a method whose class's `__init__` stored a display of prepared launches there (the CLI's
@@ -2924,6 +2964,8 @@ class FunctionLowerer(calls.PlaceNaming):
             )
         else:
             self.assign(targets, value)
+            if len(targets) == 1:
+                self.bind_uniform_item(targets[0], value)
 
     def branch_on(self, test: Expression, body_build: Callable[[], None], orelse_build: Callable[[], None]) -> None:
         """A two-armed `Branch` on `test` (an `if` statement, a conditional assignment): the test is read unless
@@ -5319,6 +5361,16 @@ class FunctionLowerer(calls.PlaceNaming):
         repeated = _repeated_display(expr)
         places = [computed_dotted(item) for item in repeated.items] if repeated is not None else []
         return repeated is not None and init_state.uniform_container(None, (), places)
+
+    def uniform_item(self, expr: Expression) -> Expression | None:
+        """The one expression whose object every item of a `uniform_container` is, else None (the CLI's)."""
+        if not self.uniform_container(expr):
+            return None
+        found = self.display_items(expr)
+        if found is not None:
+            return found[0][0][1] if found[0] else None
+        repeated = _repeated_display(expr)
+        return repeated.items[0] if repeated is not None and repeated.items else None
 
     def uniform_display(self, expr: Expression) -> str | None:
         """The one place every item of a sequence display is (`[buf, buf]`, `deque([buf, buf])`, `[buf] * 3`:

@@ -1387,6 +1387,7 @@ class _Analysis:
             for key in [k for k in world if k.startswith(prefix)]:
                 del world[key]
         key = target.key
+        bound = objs  # what this binding stores: a loan waiting for its holder attaches to these only
         if key.endswith(_STORED) or (target.attrs and target.attrs[-1].startswith(ir.STORED_PART_PREFIX)):
             # a container keeps every item stored into it (`ops.append(op1)`, then `ops.append(op2)`): the place
             # of its stored items gains the new one; only a rebinding of the container or a taking method
@@ -1409,8 +1410,9 @@ class _Analysis:
             attached: set[Loan] = set()
             for ln in s.loans:
                 if ln.holder_obj is None and ln.holder_key == key:
-                    attached.update(Loan(ln.obj, ln.mutable, ln.node, ln.text, ln.holder_key, o) for o in objs)
-                    self.heirs.update(objs)
+                    # (not to the items a container already kept: the op just stored holds the loan)
+                    attached.update(Loan(ln.obj, ln.mutable, ln.node, ln.text, ln.holder_key, o) for o in bound)
+                    self.heirs.update(bound)
                 else:
                     attached.add(ln)
             s.loans = frozenset(attached)

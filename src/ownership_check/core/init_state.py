@@ -352,6 +352,15 @@ def item_places(base: ir.Place, count: int) -> tuple[ir.Place, ...]:
     return tuple(ir.Place(base.root, (*base.attrs, f"[{i}]"), f"{base.text}[{i}]") for i in range(count))
 
 
+def uniform_items(
+    items: Mapping[str, tuple[str, ...]], keys: Mapping[str, tuple[object, ...]]
+) -> dict[str, tuple[str, ...]]:
+    """Of the items `__init__` stores (`items`, their keys `keys`), the containers whose every item is one object
+    (`UNIFORM_KEYS`: `dict.fromkeys(names, buf)`, `[buf] * 2`): `__init__` itself reads them as its other methods
+    do, its assignment binding the one item (the front ends' `bind_uniform_item`)."""
+    return {attr: kernels for attr, kernels in items.items() if tuple(keys.get(attr, ())) == UNIFORM_KEYS}
+
+
 def stored_items(
     receiver: str, items: Mapping[str, tuple[str, ...]], span: Span, plain: bool = True
 ) -> tuple[ir.Op, ...]:

@@ -2765,7 +2765,7 @@ class FunctionLowerer(calls.PlaceNaming):
                     place = ir.Place(self.name(receiver), (attr,))
                     self.emit(ir.Bind((place,), (ir.FromPlace(ir.Place(self.name(receiver), (source,)), span),), span))
                 span = self.ctx.token_span(_Token(receiver, node.args.args[0], "arg"))
-                items = self.unit.class_items
+                items = self.unit.class_items if node.name != "__init__" else {}  # `__init__` binds its own
                 for op in init_state.stored_items(self.name(receiver), items, span, not self.unit.summarizing):
                     self.emit(op)  # the displays of prepared launches `__init__` stored (see `init_items`)
                 device = functools.partial(_attribute_device, self, receiver)
@@ -2954,7 +2954,7 @@ class FunctionLowerer(calls.PlaceNaming):
                                             class_aliases=aliases if sub.name != "__init__" else (),
                                             init_facts=facts if sub.name != "__init__" else init_state.NO_FACTS,
                                             class_items=self.method_items(stored, sub) if sub.name != "__init__"
-                                            else {},
+                                            else init_state.uniform_items(stored, keys),
                                             class_item_keys=keys))
                 else:
                     self.stmt(sub)
@@ -3191,6 +3191,25 @@ class FunctionLowerer(calls.PlaceNaming):
             )
         else:
             self.assign(targets, value)
+            if len(targets) == 1:
+                self.bind_uniform_item(targets[0], value)
+
+    def bind_uniform_item(self, target: ast.expr, value: ast.expr) -> None:
+        """`self.energy = dict.fromkeys(LEADS, buf)` in `__init__`, a container whose every item is one object that
+        the method goes on to read (`init_state.uniform_items`): its one item place is `buf` (a new object for an
+        expression that is no place), so `self.energy["I"]` and `self.energy["II"]` there are one buffer, as in the
+        class's other methods."""
+        if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)):
+            return
+        if target.attr not in self.unit.class_items or self.stored_items(target) is None:
+            return
+        item = self.uniform_item(value)
+        base = self.place(target)
+        if item is None or base is None:
+            return
+        source = self.place(item)
+        filled = ir.FromPlace(source, self.span(item)) if source is not None else ir.Fresh()
+        self.emit(ir.Bind(init_state.item_places(base, 1), (filled,), self.span(target)))
 
     def branch_on(self, test: ast.expr, body_build: Callable[[], None], orelse_build: Callable[[], None]) -> None:
         """A two-armed `Branch` on `test` (an `if` statement, a conditional assignment): the test is read unless
@@ -5569,6 +5588,16 @@ class FunctionLowerer(calls.PlaceNaming):
         repeated = _repeated_display(node)
         places = [computed_dotted(item) for item in repeated.items] if repeated is not None else []
         return repeated is not None and init_state.uniform_container(None, (), places)
+
+    def uniform_item(self, node: ast.expr) -> ast.expr | None:
+        """The one expression whose object every item of a `uniform_container` is, else None."""
+        if not self.uniform_container(node):
+            return None
+        found = self.display_items(node)
+        if found is not None:
+            return found[0][0][1] if found[0] else None
+        repeated = _repeated_display(node)
+        return repeated.items[0] if repeated is not None and repeated.items else None
 
     def uniform_display(self, node: ast.expr) -> str | None:
         """The one place every item of a sequence display is (`[buf, buf]`, `deque([buf, buf])`, `[buf] * 3`:
