@@ -108,7 +108,7 @@ from mypy.patterns import (
 )
 from mypy.types import FunctionLike, Instance, Type, TypeAliasType, UnionType, get_proper_type
 
-from mypy_plugin import keyed_mentions, resolve, tree
+from mypy_plugin import keyed_mentions, resolve, static_iterables, tree
 from mypy_plugin.bump_shape import bump_buffer, bump_events
 from mypy_plugin.call_targets import (
     ModuleClasses,
@@ -146,6 +146,7 @@ from ownership_check.core import (
     keyed_items,
     parameter_defaults,
     reentry,
+    static_rows,
     stdlib_flow,
     view_bounds,
 )
@@ -827,6 +828,24 @@ class FileContext:
         # the kernel a launch on a receiver chosen among several is lowered for, by the receiver's id
         self.forced_kernels: dict[int, resolve.KernelInfo] = {}
         self._kernel_tables: dict[str, KernelTable] | None = None  # `kernel_tables`
+        self._module_tables: dict[str, Expression] | None = None  # `module_tables`
+        self._changed_attributes: frozenset[str] | None = None
+        self._class_tables: dict[int, dict[str, Expression]] = {}  # `class_tables`, by class
+
+    def module_tables(self) -> dict[str, Expression]:
+        """The module's top-level displays bound once and never changed (`static_iterables.module_tables`)."""
+        if self._module_tables is None:
+            self._module_tables = static_iterables.module_tables(self.module, _stable_names(self.module.defs, ()))
+        return self._module_tables
+
+    def class_tables(self, cls: ClassDef) -> dict[str, Expression]:
+        """A class body's displays bound once and never changed (`static_iterables.class_tables`), once per class."""
+        if self._changed_attributes is None:
+            self._changed_attributes = static_iterables.changed_attributes(self.module)
+        found = self._class_tables.get(id(cls))
+        if found is None:
+            found = self._class_tables[id(cls)] = static_iterables.class_tables(cls, self._changed_attributes)
+        return found
 
     def kernel_tables(self) -> dict[str, KernelTable]:
         """The module's dict displays of kernels (`kernel_choices.kernel_tables`), by name (once per module)."""
@@ -2371,7 +2390,7 @@ class FunctionLowerer(calls.PlaceNaming):
                         kept.pop(name, None)
                     else:
                         if shape is None and (registry := self.registry_comprehension(option)) is not None:
-                            shape = (tuple(key for key, _ in registry[1]), True)  # one item per registry key
+                            shape = (tuple(registry[1]), True)  # one item per registry key
                         if shape is None and (in_order := self.comprehension_keys(option)) is not None:
                             shape = (in_order, True)  # `{name: make(name) for name in "qkv"}`: its keys in order
                         if shape is None and isinstance(option, DictionaryComprehension):
@@ -2550,15 +2569,18 @@ class FunctionLowerer(calls.PlaceNaming):
                 self.emit(ir.Bind((place,), (ir.FromPlace(origin, span_of(first)),), span_of(first)))
         items: dict[str, tuple[str, ...]] = {}  # displays of prepared launches (the CLI's `init_items`)
         keys: dict[str, tuple[object, ...]] = {}  # the keys of the dict displays among them (`init_item_keys`)
+        scope = self.init_scope(cls, init)
         for stmt in init.body.body:
             if not (isinstance(stmt, AssignmentStmt) and len(stmt.lvalues) == 1):
                 continue
             target, value = stmt.lvalues[0], stmt.rvalue
             if not (isinstance(target, MemberExpr) and isinstance(target.expr, NameExpr)):
                 continue
-            built = self.comprehension_kernels(value) if target.expr.name == receiver else None
+            built = self.comprehension_kernels(value, scope) if target.expr.name == receiver else None
             if built is not None:  # `{mode: k.prepare(...) for mode, k in zip(Mode, (blur, sharpen))}`
                 items.setdefault(target.name, built)
+                static = static_iterables.dict_comprehension(scope, value)
+                keys.setdefault(target.name, static.keys if static is not None else ())
                 continue
             if target.expr.name == receiver and self.uniform_container(value):
                 # `self.scratch = [buf] * 2`, `dict.fromkeys(names, buf)`: one object under every key (the CLI's)
@@ -2587,7 +2609,8 @@ class FunctionLowerer(calls.PlaceNaming):
                 # `self.buffers = {"counts": a, "freqs": b}`: a dict display under literal keys, the same
                 items.setdefault(target.name, ("",) * len(values))
             if target.expr.name == receiver and isinstance(value, DictExpr | DictionaryComprehension):
-                keys.setdefault(target.name, _literal_keys(value) or ())
+                static = static_iterables.dict_comprehension(scope, value)
+                keys.setdefault(target.name, _literal_keys(value) or (static.keys if static is not None else ()))
         items = {attr: kernels for attr, kernels in items.items() if stores.get(attr) == 1}
         # (but those whose container this method may change: `item_changes`)
         if items:
@@ -2658,9 +2681,26 @@ class FunctionLowerer(calls.PlaceNaming):
         place = self.place(expr)
         return (place, count) if place is not None else None
 
-    def comprehension_kernels(self, expr: Expression) -> tuple[str, ...] | None:
+    def init_scope(self, cls: ClassDef, init: FuncItem) -> static_iterables.Scope:
+        """Where `__init__` reads an iterable (the CLI's `init_scope`)."""
+        receiver = init.arguments[0].variable.name if init.arguments else None
+        return static_iterables.Scope(
+            self.ctx, _rebound_names(init) | set(_params(init)), {}, {}, self.builtin,
+            lambda name: cls if name == receiver else None,
+        )
+
+    def comprehension_kernels(self, expr: Expression, scope: static_iterables.Scope) -> tuple[str, ...] | None:
         """The kernels a dict or list comprehension of prepared launches builds items for, in order (the CLI's
         `comprehension_kernels`, `init_state.comprehension_kernels`), else None."""
+        static = static_iterables.dict_comprehension(scope, expr)
+        value = expr.value if isinstance(expr, DictionaryComprehension) else None
+        if static is not None and isinstance(value, CallExpr) and isinstance(value.callee, MemberExpr) and (
+            value.callee.name == PREPARE_METHOD and isinstance(value.callee.expr, NameExpr)
+        ):
+            receiver = value.callee.expr.name
+            found = [self.ctx.kernel(b[receiver]) if receiver in b else None for b in static.bindings]
+            if all(k is not None for k in found):
+                return tuple(k.name for k in found if k is not None)
         if isinstance(expr, DictionaryComprehension):
             comp: DictionaryComprehension | GeneratorExpr = expr
             element = expr.value
@@ -3809,13 +3849,11 @@ class FunctionLowerer(calls.PlaceNaming):
             if registry is not None and isinstance(target, calls.PlaceTarget):
                 # `preps = {n: k.prepare(...) for n, k in KERNELS.items()}`: item `n` is what the value evaluates
                 # to in the iteration over the registry's entry `n` (a prepared launch keeps its brand)
-                dict_comp, entries = registry
+                dict_comp, keys, item = registry
                 self.expr(dict_comp.sequences[0])
-                item = functools.partial(self.registry_item, dict_comp, entries)
                 span = span_of(targets[0])
-                keys = [key for key, _ in entries]
                 calls.assign_registry_dict(target, self.name(raw), raw, self.containers[raw], keys, item, span, self)
-                self.lengths[raw] = len(entries)
+                self.lengths[raw] = len(keys)
                 return
             if isinstance(value, DictionaryComprehension) and isinstance(target, calls.PlaceTarget):
                 # `bufs = {k: make(k) for k in names}`: new values under the keys the function reads
@@ -3983,14 +4021,56 @@ class FunctionLowerer(calls.PlaceNaming):
 
     def registry_comprehension(
         self, expr: Expression
-    ) -> tuple[DictionaryComprehension, list[tuple[calls.ContainerKey, Expression]]] | None:
+    ) -> tuple[DictionaryComprehension, list[calls.ContainerKey], Callable[[int], ir.Value]] | None:
         """`{n: f(k) for n, k in REG.items()}` (`_registry_form`) over a name bound once here to a dict display of
-        literal keys (the CLI front end's rule, `calls.assign_registry_dict`): the comprehension and REG's entries."""
+        literal keys, or a dict comprehension over an iterable the source lists (the CLI front end's rule,
+        `calls.assign_registry_dict`): the comprehension, its keys and what lowers iteration `i`."""
         form = _registry_form(expr)
         entries = self.registries.get(form[1]) if form is not None else None
-        if form is None or not entries or len(entries) > calls.MAX_CONTAINER_ITEMS:
+        if form is not None and entries and len(entries) <= calls.MAX_CONTAINER_ITEMS:
+            return form[0], [key for key, _ in entries], functools.partial(self.registry_item, form[0], entries)
+        static = static_iterables.dict_comprehension(static_iterables.scope_of(self), expr)
+        if static is None or not isinstance(static.node, DictionaryComprehension):
             return None
-        return form[0], entries
+        return static.node, list(static.keys), functools.partial(self.static_item, static)
+
+    def static_item(self, static: static_rows.StaticComprehension[Expression], index: int) -> ir.Value:
+        """Iteration `index` of a dict comprehension over an iterable the source lists (the CLI's `static_item`):
+        each target name bound to the item it takes there, a kernel's name keeping its kernel."""
+        comp = static.node
+        assert isinstance(comp, DictionaryComprehension)
+        target, it = comp.indices[0], comp.sequences[0]
+        self.tmp += 1
+        renames = {raw: f"{raw}$c{self.tmp}" for raw in _target_names(target)}
+        bindings = static.bindings[index]
+        names = target.items if isinstance(target, TupleExpr | ListExpr) else [target]
+        shadowed: list[tuple[Var, tuple[Var, Decorator] | None]] = []
+        self.renames.append(renames)
+        try:
+            for name in names:
+                if not isinstance(name, NameExpr) or name.name not in bindings:
+                    continue
+                item = bindings[name.name]
+                source = None if isinstance(item, StrExpr | IntExpr) else self.place(item)
+                self.bind(name, ir.FromPlace(source, span_of(it)) if source is not None else ir.Fresh())
+                var = name.node
+                kernel = self.kernel_decorator(item)
+                if isinstance(var, Var):
+                    shadowed.append((var, self.ctx.factory_vars.get(id(var))))
+                    if kernel is not None:
+                        self.ctx.factory_vars[id(var)] = (var, kernel)
+                    else:
+                        self.ctx.factory_vars.pop(id(var), None)
+            if comp.key is not None:
+                self.expr(comp.key)
+            return self.value(comp.value)
+        finally:
+            self.renames.pop()
+            for var, kept in shadowed:
+                if kept is not None:
+                    self.ctx.factory_vars[id(var)] = kept
+                else:
+                    self.ctx.factory_vars.pop(id(var), None)
 
     def registry_item(
         self, comp: DictionaryComprehension, entries: list[tuple[calls.ContainerKey, Expression]], index: int

@@ -42,6 +42,7 @@ from ownership_check.core import (
     keyed_items,
     parameter_defaults,
     reentry,
+    static_rows,
     stdlib_flow,
     view_bounds,
 )
@@ -63,7 +64,7 @@ from ownership_check.core.memo import (
     runs_again,
 )
 from ownership_check.diagnostics import Span
-from ownership_check.frontend import keyed_mentions
+from ownership_check.frontend import keyed_mentions, static_iterables
 from ownership_check.frontend.ast_walk import all_nodes, memoized_walk
 from ownership_check.frontend.bump_shape import bump_buffer, bump_events
 from ownership_check.frontend.call_targets import (
@@ -1352,6 +1353,7 @@ class FileContext:
 
     def __init__(self, source: str, path: str, summary: FileSummary, index: ProjectIndex, module: ast.Module):
         self.path = path
+        self._class_tables: dict[int, dict[str, ast.expr]] = {}
         self.summary = summary
         self.index = index
         self.source = source
@@ -1433,6 +1435,23 @@ class FileContext:
     def registries(self) -> dict[str, tuple[ast.FunctionDef, ...]]:
         """The module's registries of functions (`call_targets.module_registries`), by name."""
         return module_registries(self.module, self.classes)
+
+    @functools.cached_property
+    def module_tables(self) -> dict[str, ast.expr]:
+        """The module's top-level displays bound once and never changed (`static_iterables.module_tables`)."""
+        return static_iterables.module_tables(self.module, _stable_names(self.module.body, ()))
+
+    @functools.cached_property
+    def changed_attributes(self) -> frozenset[str]:
+        """Attribute names the module may change (`static_iterables.changed_attributes`)."""
+        return static_iterables.changed_attributes(self.module)
+
+    def class_tables(self, cls: ast.ClassDef) -> dict[str, ast.expr]:
+        """A class body's displays bound once and never changed (`static_iterables.class_tables`), once per class."""
+        found = self._class_tables.get(id(cls))
+        if found is None:
+            found = self._class_tables[id(cls)] = static_iterables.class_tables(cls, self.changed_attributes)
+        return found
 
     @functools.cached_property
     def attribute_registries(self) -> dict[tuple[str, str], tuple[ast.FunctionDef, ...]]:
@@ -2525,7 +2544,7 @@ class FunctionLowerer(calls.PlaceNaming):
                         kept.pop(name, None)
                     else:
                         if shape is None and (registry := self.registry_comprehension(option)) is not None:
-                            shape = (tuple(key for key, _ in registry[1]), True)  # one item per registry key
+                            shape = (tuple(registry[1]), True)  # one item per registry key
                         if shape is None and (in_order := self.comprehension_keys(option)) is not None:
                             shape = (in_order, True)  # `{name: make(name) for name in "qkv"}`: its keys in order
                         if shape is None and isinstance(option, ast.DictComp):
@@ -3023,6 +3042,7 @@ class FunctionLowerer(calls.PlaceNaming):
             return {}
         receiver = init.args.args[0].arg
         found: dict[str, tuple[str, ...]] = {}
+        scope = self.init_scope(cls, init)
         for stmt in init.body:
             assigned = _one_assignment(stmt)
             if assigned is None:
@@ -3030,7 +3050,7 @@ class FunctionLowerer(calls.PlaceNaming):
             target, value = assigned
             if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)):
                 continue
-            built = self.comprehension_kernels(value) if target.value.id == receiver else None
+            built = self.comprehension_kernels(value, scope) if target.value.id == receiver else None
             if built is not None:  # `{mode: k.prepare(...) for mode, k in zip(Mode, (blur, sharpen))}`
                 found.setdefault(target.attr, built)
                 continue
@@ -3079,8 +3099,17 @@ class FunctionLowerer(calls.PlaceNaming):
                 if self.uniform_container(value):
                     found[target.attr] = init_state.UNIFORM_KEYS
                 elif isinstance(value, ast.Dict | ast.DictComp):
-                    found[target.attr] = _literal_keys(value) or ()
+                    static = static_iterables.dict_comprehension(self.init_scope(cls, init), value)
+                    found[target.attr] = _literal_keys(value) or (static.keys if static is not None else ())
         return found
+
+    def init_scope(self, cls: ast.ClassDef, init: FunctionNode) -> static_iterables.Scope:
+        """Where `__init__` reads an iterable: the module's tables and its class's (`self.KERNELS`), its own
+        names not followed."""
+        receiver = init.args.args[0].arg if init.args.args else None
+        return static_iterables.Scope(
+            self.ctx, _bound_names(init), {}, {}, self.builtin, lambda name: cls if name == receiver else None
+        )
 
     def method_items(
         self, items: Mapping[str, tuple[str, ...]], method: ast.FunctionDef | ast.AsyncFunctionDef
@@ -3096,11 +3125,21 @@ class FunctionLowerer(calls.PlaceNaming):
             return {}
         return {attr: kernels for attr, kernels in items.items() if attr not in changed}
 
-    def comprehension_kernels(self, node: ast.expr) -> tuple[str, ...] | None:
+    def comprehension_kernels(self, node: ast.expr, scope: static_iterables.Scope) -> tuple[str, ...] | None:
         """The kernels a dict or list comprehension of prepared launches builds items for, in order
-        (`init_state.comprehension_kernels`), else None."""
+        (`init_state.comprehension_kernels`; a dict comprehension over tables the source lists,
+        `static_iterables.dict_comprehension`: each key's kernel), else None."""
         if not isinstance(node, ast.DictComp | ast.ListComp) or len(node.generators) != 1:
             return None
+        static = static_iterables.dict_comprehension(scope, node)
+        value = node.value if isinstance(node, ast.DictComp) else None
+        if static is not None and isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and (
+            value.func.attr == PREPARE_METHOD and isinstance(value.func.value, ast.Name)
+        ):
+            receiver = value.func.value.id
+            found = [self.kernel_of(b[receiver]) if receiver in b else None for b in static.bindings]
+            if all(k is not None for k in found):
+                return tuple(k.name for k in found if k is not None)
         comp = node.generators[0]
         element = node.value if isinstance(node, ast.DictComp) else node.elt
         if comp.ifs or comp.is_async or not (
@@ -4037,13 +4076,11 @@ class FunctionLowerer(calls.PlaceNaming):
             if registry is not None and isinstance(target, calls.PlaceTarget):
                 # `preps = {n: k.prepare(...) for n, k in KERNELS.items()}`: item `n` is what the value evaluates
                 # to in the iteration over the registry's entry `n` (a prepared launch keeps its brand)
-                dict_comp, entries = registry
+                dict_comp, keys, item = registry
                 self.expr(dict_comp.generators[0].iter)
-                item = functools.partial(self.registry_item, dict_comp, entries)
                 span = self.span(targets[0])
-                keys = [key for key, _ in entries]
                 calls.assign_registry_dict(target, self.name(raw), raw, self.containers[raw], keys, item, span, self)
-                self.lengths[raw] = len(entries)
+                self.lengths[raw] = len(keys)
                 return
             if isinstance(value, ast.DictComp) and isinstance(target, calls.PlaceTarget):
                 # `bufs = {k: make(k) for k in names}`: new values under the keys the function reads
@@ -4211,15 +4248,54 @@ class FunctionLowerer(calls.PlaceNaming):
 
     def registry_comprehension(
         self, node: ast.expr
-    ) -> tuple[ast.DictComp, list[tuple[calls.ContainerKey, ast.expr]]] | None:
+    ) -> tuple[ast.DictComp, list[calls.ContainerKey], Callable[[int], ir.Value]] | None:
         """`{n: f(k) for n, k in REG.items()}` (`_registry_form`) over a name bound once here to a dict display of
-        literal keys (`self.registries`): the comprehension and REG's entries, one item of the built dict per entry
-        (`calls.assign_registry_dict`)."""
+        literal keys (`self.registries`), or a dict comprehension over an iterable the source lists
+        (`static_iterables.dict_comprehension`: `zip(NAMES, KERNELS)` of tables): the comprehension, the built
+        dict's keys, one per iteration, and what lowers iteration `i` (`calls.assign_registry_dict`)."""
         form = _registry_form(node)
         entries = self.registries.get(form[1]) if form is not None else None
-        if form is None or not entries or len(entries) > calls.MAX_CONTAINER_ITEMS:
+        if form is not None and entries and len(entries) <= calls.MAX_CONTAINER_ITEMS:
+            return form[0], [key for key, _ in entries], functools.partial(self.registry_item, form[0], entries)
+        static = static_iterables.dict_comprehension(static_iterables.scope_of(self), node)
+        if static is None or not isinstance(static.node, ast.DictComp):
             return None
-        return form[0], entries
+        return static.node, list(static.keys), functools.partial(self.static_item, static)
+
+    def static_item(self, static: static_rows.StaticComprehension[ast.expr], index: int) -> ir.Value:
+        """Iteration `index` of a dict comprehension over an iterable the source lists: each target name bound to
+        the item it takes there (the object a place names, else a new value; a kernel's name keeps its kernel, so
+        `k.prepare(...)` is branded), under the comprehension's renames; the value's value."""
+        node = static.node
+        assert isinstance(node, ast.DictComp)
+        comp = node.generators[0]
+        self.tmp += 1
+        renames = {raw: f"{raw}$c{self.tmp}" for raw in _target_names(comp.target)}
+        bindings = static.bindings[index]
+        shadowed = {name: self.kernels.get(name) for name in bindings}
+        self.renames.append(renames)
+        try:
+            targets = comp.target.elts if isinstance(comp.target, ast.Tuple | ast.List) else [comp.target]
+            for target in targets:
+                if not isinstance(target, ast.Name) or target.id not in bindings:
+                    continue
+                item = bindings[target.id]
+                source = None if isinstance(item, ast.Constant) else self.place(item)
+                self.bind(target, ir.FromPlace(source, self.span(comp.iter)) if source is not None else ir.Fresh())
+                kernel = self.kernel_of(item)
+                if kernel is not None:
+                    self.kernels[target.id] = kernel
+                else:
+                    self.kernels.pop(target.id, None)
+            self.expr(node.key)
+            return self.value(node.value)
+        finally:
+            self.renames.pop()
+            for name, kernel in shadowed.items():
+                if kernel is not None:
+                    self.kernels[name] = kernel
+                else:
+                    self.kernels.pop(name, None)
 
     def registry_item(
         self, node: ast.DictComp, entries: list[tuple[calls.ContainerKey, ast.expr]], index: int
@@ -4468,7 +4544,7 @@ class FunctionLowerer(calls.PlaceNaming):
             return None
         shape = _registry_form(returned[0])
         if shape is None:
-            return None
+            return self.returned_static(helper, returned[0])
         registry = shape[1]
         if registry in _bound_names(helper):
             entries = _registry_binding(helper.body, registry)
@@ -4489,6 +4565,27 @@ class FunctionLowerer(calls.PlaceNaming):
             return ir.Fresh("prepared", brand=found[1].name) if found is not None else None
 
         return [(key, functools.partial(item, entry)) for key, entry in entries]
+
+    def returned_static(self, helper: FunctionNode, returned: ast.expr | None) -> ReturnedEntries | None:
+        """`return {n: k.prepare(...) for n, k in zip(sorted(REG), REG.values())}` over tables of the module
+        (`static_iterables.dict_comprehension`, the helper's own names not followed): one item per iteration,
+        under its key, a launch prepared for the kernel that iteration's `k` names (else a new value)."""
+        scope = static_iterables.Scope(self.ctx, _bound_names(helper), {}, {}, self.builtin, lambda _name: None)
+        static = static_iterables.dict_comprehension(scope, returned)
+        if static is None or not isinstance(returned, ast.DictComp):
+            return None
+        value = returned.value
+        prepared = (
+            isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr == PREPARE_METHOD
+            and isinstance(value.func.value, ast.Name)
+        )
+        receiver = value.func.value.id if prepared else None  # type: ignore[attr-defined]
+
+        def item(binding: dict[str, ast.expr]) -> calls.ReturnedItem:
+            found = self.ctx.kernel(binding[receiver]) if receiver is not None and receiver in binding else None
+            return ir.Fresh("prepared", brand=found[1].name) if found is not None else None
+
+        return [(key, functools.partial(item, b)) for key, b in zip(static.keys, static.bindings, strict=True)]
 
     def returned_entry(self, element: ast.expr, helper: FunctionNode, call: ast.Call) -> calls.ReturnedItem:
         """An item of a display or an argument of a constructor call a helper returns, for `calls.bind_returned`:

@@ -1,5 +1,5 @@
 # fresh-expect: E0308 at line 78
-# fresh-known-miss: cli,mypy prepared launches built by a dict comprehension over `zip(self.STAGE_NAMES, self.KERNELS)`, two class-level tuples whose orders differ: which kernel each name was prepared for is not followed
+# fresh-known-false-alarm: cli,mypy E0308 at line 79 too: the stages swapped between the two class tables make a second mismatched launch, which the runtime never reaches (it raises at line 78)
 # fresh-note: pulse-Doppler radar pipeline class that prepares its stages by zipping a name tuple with a kernel tuple; a clutter-cancel stage was inserted at different positions in the two tuples, so the MTI kernel is launched with the launch prepared for the Hann window.
 from __future__ import annotations
 import math
