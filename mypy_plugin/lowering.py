@@ -137,7 +137,7 @@ from mypy_plugin.computed_reads import dotted as computed_dotted
 from mypy_plugin.computed_reads import index_form, item_statement
 from mypy_plugin.item_changes import EVERY, changed_items
 from mypy_plugin.kernel_choices import KernelTable, kernel_tables, name_choices, subscript_choices
-from mypy_plugin.memo_shape import MemoParams, memo_params
+from mypy_plugin.memo_shape import MemoParams, cached_value, memo_params
 from ownership_check.core import (
     callables,
     calls,
@@ -829,13 +829,20 @@ class FileContext:
         self.forced_kernels: dict[int, resolve.KernelInfo] = {}
         self._kernel_tables: dict[str, KernelTable] | None = None  # `kernel_tables`
         self._module_tables: dict[str, Expression] | None = None  # `module_tables`
+        self._module_stable: frozenset[str] | None = None  # `module_stable`
         self._changed_attributes: frozenset[str] | None = None
         self._class_tables: dict[int, dict[str, Expression]] = {}  # `class_tables`, by class
+
+    def module_stable(self) -> frozenset[str]:
+        """The names the module binds once and nothing rebinds (the CLI's `module_stable`)."""
+        if self._module_stable is None:
+            self._module_stable = _stable_names(self.module.defs, ())
+        return self._module_stable
 
     def module_tables(self) -> dict[str, Expression]:
         """The module's top-level displays bound once and never changed (`static_iterables.module_tables`)."""
         if self._module_tables is None:
-            self._module_tables = static_iterables.module_tables(self.module, _stable_names(self.module.defs, ()))
+            self._module_tables = static_iterables.module_tables(self.module, self.module_stable())
         return self._module_tables
 
     def class_tables(self, cls: ClassDef) -> dict[str, Expression]:
@@ -857,17 +864,29 @@ class FileContext:
         """`memo_shape.memo_params` of a function of the module (once per function; the CLI's `memo_params`)."""
         key = (id(func), method)
         if key not in self._memo_params:
-            if self._module_bound is None:
-                self._module_bound = {
-                    n.name
-                    for stmt in self.module.defs
-                    if isinstance(stmt, AssignmentStmt)
-                    for lvalue in stmt.lvalues
-                    for n in tree.walk(lvalue)
-                    if isinstance(n, NameExpr)
-                }
-            self._memo_params[key] = memo_params(func, method, self._module_bound)
+            self._memo_params[key] = memo_params(func, method, self.module_bound())
         return self._memo_params[key]
+
+    def module_bound(self) -> set[str]:
+        """The names the module's top-level assignments bind (the CLI's `module_bound`)."""
+        if self._module_bound is None:
+            self._module_bound = {
+                n.name
+                for stmt in self.module.defs
+                if isinstance(stmt, AssignmentStmt)
+                for lvalue in stmt.lvalues
+                for n in tree.walk(lvalue)
+                if isinstance(n, NameExpr)
+            }
+        return self._module_bound
+
+    def returned_calls(self, func: FuncItem, method: bool) -> list[CallExpr | None]:
+        """The calls a function's `return`s give; of a hand-written cache, the call it stores on a miss (the CLI's
+        `returned_calls`)."""
+        if isinstance(func, FuncDef) and self.memo_params(func, method) is not None:
+            stored = cached_value(func, method, self.module_bound())
+            return [stored if isinstance(stored, CallExpr) else None]
+        return _returned_calls(func)
 
     def declared(self) -> frozenset[str]:
         """Names a `global`/`nonlocal` declaration of a scope that rebinds them, an import, an `except ... as`, a
@@ -5864,6 +5883,8 @@ class FunctionLowerer(calls.PlaceNaming):
         if isinstance(expr, StrExpr | IntExpr):
             return literal_token(expr.value)
         bound = self.view_bound(expr) if isinstance(expr, NameExpr) else None
+        if bound is None and isinstance(expr, NameExpr) and expr.name not in self.local_names:
+            return expr.name if expr.name in self.ctx.module_stable() else None  # the CLI's module constant
         return bound if isinstance(bound, str) else None
 
     def plain_call(self, node: CallExpr, holder: ir.Place | None) -> ir.Value:
@@ -5965,7 +5986,7 @@ class FunctionLowerer(calls.PlaceNaming):
         if isinstance(func, NameExpr) and partial is None and result == ir.Fresh():
             helper = self.helper(func)
             if helper is not None and self.ctx.classes.runs_when_called(helper):
-                brands = [self.prepared_brand(c, helper, node) for c in _returned_calls(helper)]
+                brands = [self.prepared_brand(c, helper, node) for c in self.ctx.returned_calls(helper, False)]
                 prepared = calls.returned_prepared(brands, span_of(node), self)
                 if prepared is not None:
                     return prepared  # `prepared_for(vecadd, dev)` of `def prepared_for(k, dev): return k.prepare(...)`
@@ -5974,7 +5995,7 @@ class FunctionLowerer(calls.PlaceNaming):
                 cls = receiver_class(self, func.expr.name)
                 found = self.ctx.classes.method(cls, func.name) if cls is not None else None
                 if found is not None:
-                    brands = [self.prepared_brand(c, found, node, True) for c in _returned_calls(found)]
+                    brands = [self.prepared_brand(c, found, node, True) for c in self.ctx.returned_calls(found, True)]
                     prepared = calls.returned_prepared(brands, span_of(node), self)
                     if prepared is not None:
                         return prepared  # `launcher.prepared(vecadd)` of a method returning `kernel.prepare(...)`

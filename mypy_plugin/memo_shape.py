@@ -4,13 +4,19 @@ returns in a container that outlives the call, under a key made of some of its p
 from __future__ import annotations
 
 from mypy.nodes import (
+    ARG_NAMED,
+    ARG_POS,
     AssignmentStmt,
+    CallExpr,
     ComparisonExpr,
     DictExpr,
+    Expression,
     ExpressionStmt,
+    FloatExpr,
     FuncDef,
     IfStmt,
     IndexExpr,
+    IntExpr,
     ListExpr,
     MemberExpr,
     NameExpr,
@@ -68,6 +74,17 @@ def _stored(stmt: Statement, key: Node, store: str, receiver: str | None) -> Nod
 
 def memo_params(func: FuncDef, method: bool, module_names: set[str]) -> MemoParams | None:
     """The key parameters of a hand-written cache, else None (the CLI's `memo_params`)."""
+    found = _memo_shape(func, method, module_names)
+    return found[0] if found is not None else None
+
+
+def cached_value(func: FuncDef, method: bool, module_names: set[str]) -> Node | None:
+    """What a hand-written cache stores on a miss (the CLI's `cached_value`)."""
+    found = _memo_shape(func, method, module_names)
+    return found[1] if found is not None else None
+
+
+def _memo_shape(func: FuncDef, method: bool, module_names: set[str]) -> tuple[MemoParams, Node | None] | None:
     if func.is_coroutine or func.is_generator:
         return None
     params = [arg.variable.name for arg in func.arguments]
@@ -95,7 +112,8 @@ def memo_params(func: FuncDef, method: bool, module_names: set[str]) -> MemoPara
     if test.operators[0] == "not in":
         if len(tail) != 1 or not isinstance(tail[0], ReturnStmt) or tail[0].expr is None:
             return None
-        if _lookup(tail[0].expr, key, receiver) != store or _stored(guarded[-1], key, store, receiver) is None:
+        stored = _stored(guarded[-1], key, store, receiver)
+        if _lookup(tail[0].expr, key, receiver) != store or stored is None:
             return None
     else:
         if len(guarded) != 1 or not isinstance(guarded[0], ReturnStmt):
@@ -108,9 +126,15 @@ def memo_params(func: FuncDef, method: bool, module_names: set[str]) -> MemoPara
             return None
         if last.expr.name != value.name:
             return None
+        made = [
+            stmt.rvalue for stmt in tail[:-2]
+            if isinstance(stmt, AssignmentStmt) and len(stmt.lvalues) == 1
+            and isinstance(stmt.lvalues[0], NameExpr) and stmt.lvalues[0].name == value.name
+        ]
+        stored = made[0] if len(made) == 1 else None
     if not _persistent(store, func, receiver, module_names):
         return None
-    return _key_params(key, params, receiver, locals_bound)
+    return _key_params(key, params, receiver, locals_bound, set(stored_names(func))), stored
 
 
 def stored_names(func: FuncDef) -> list[str]:
@@ -145,12 +169,32 @@ def _persistent(store: str, func: FuncDef, receiver: str | None, module_names: s
     return False
 
 
-def _key_params(key: Node, params: list[str], receiver: str | None, locals_bound: dict[str, Node]) -> MemoParams:
+def _key_params(
+    key: Node, params: list[str], receiver: str | None, locals_bound: dict[str, Node], bound: set[str]
+) -> MemoParams:
     if isinstance(key, NameExpr) and key.name in locals_bound:
         key = locals_bound[key.name]
     items = list(key.items) if isinstance(key, TupleExpr) else [key]
     plain = [i.name for i in items if isinstance(i, NameExpr) and i.name in params and i.name != receiver]
-    if len(plain) == len(items):
-        return tuple(plain), True
     read = [n.name for n in tree.walk(key) if isinstance(n, NameExpr) and n.name in params and n.name != receiver]
+    if len(plain) == len(items) or _made_from(key, params, receiver, bound):
+        return tuple(dict.fromkeys(read)), True
     return tuple(dict.fromkeys(read)), False
+
+
+def _made_from(key: Node, params: list[str], receiver: str | None, bound: set[str]) -> bool:
+    """The CLI's `_made_from`: a call of a function of the module's names whose arguments are parameters,
+    literals and module names."""
+    if not isinstance(key, CallExpr):
+        return False
+    func: Expression = key.callee
+    while isinstance(func, MemberExpr):
+        func = func.expr
+    if not isinstance(func, NameExpr) or func.name in params or func.name in bound:
+        return False
+    for arg, kind in zip(key.args, key.arg_kinds, strict=True):
+        if kind not in (ARG_POS, ARG_NAMED) or not isinstance(arg, StrExpr | IntExpr | FloatExpr | NameExpr):
+            return False
+        if isinstance(arg, NameExpr) and (arg.name == receiver or (arg.name in bound and arg.name not in params)):
+            return False
+    return any(isinstance(arg, NameExpr) and arg.name in params for arg in key.args)

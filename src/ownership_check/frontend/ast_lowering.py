@@ -94,7 +94,7 @@ from ownership_check.frontend.computed_reads import index_form, item_statement
 from ownership_check.frontend.inert_units import InertUnits
 from ownership_check.frontend.item_changes import EVERY, changed_items
 from ownership_check.frontend.kernel_choices import KernelTable, kernel_tables, name_choices, subscript_choices
-from ownership_check.frontend.memo_shape import MemoParams, memo_params
+from ownership_check.frontend.memo_shape import MemoParams, cached_value, memo_params
 from ownership_check.frontend.prescan import (
     FileSummary,
     KernelSummary,
@@ -1396,17 +1396,29 @@ class FileContext:
         """`memo_shape.memo_params` of a function of the module (once per function)."""
         key = (id(func), method)
         if key not in self._memo_params:
-            if self._module_bound is None:
-                self._module_bound = {
-                    n.id
-                    for stmt in self.module.body
-                    if isinstance(stmt, ast.Assign | ast.AnnAssign)
-                    for t in (stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target])
-                    for n in ast.walk(t)
-                    if isinstance(n, ast.Name)
-                }
-            self._memo_params[key] = memo_params(func, method, self._module_bound)
+            self._memo_params[key] = memo_params(func, method, self.module_bound())
         return self._memo_params[key]
+
+    def module_bound(self) -> set[str]:
+        """The names the module's top-level assignments bind (hand-written caches keep objects in them)."""
+        if self._module_bound is None:
+            self._module_bound = {
+                n.id
+                for stmt in self.module.body
+                if isinstance(stmt, ast.Assign | ast.AnnAssign)
+                for t in (stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target])
+                for n in ast.walk(t)
+                if isinstance(n, ast.Name)
+            }
+        return self._module_bound
+
+    def returned_calls(self, func: FunctionNode, method: bool) -> list[ast.Call | None]:
+        """The calls a function's `return`s give (`_returned_calls`); of a hand-written cache, the call it stores
+        on a miss, which its first call for a key returns (`memo_shape.cached_value`)."""
+        if isinstance(func, ast.FunctionDef) and self.memo_params(func, method) is not None:
+            stored = cached_value(func, method, self.module_bound())
+            return [stored if isinstance(stored, ast.Call) else None]
+        return _returned_calls(func)
 
     def declared(self) -> frozenset[str]:
         """Names a `global`/`nonlocal` declaration of a scope that rebinds them, an import, an `except ... as`, a
@@ -1437,9 +1449,14 @@ class FileContext:
         return module_registries(self.module, self.classes)
 
     @functools.cached_property
+    def module_stable(self) -> frozenset[str]:
+        """The names the module binds once and nothing rebinds (`_stable_names` of its top level)."""
+        return _stable_names(self.module.body, ())
+
+    @functools.cached_property
     def module_tables(self) -> dict[str, ast.expr]:
         """The module's top-level displays bound once and never changed (`static_iterables.module_tables`)."""
-        return static_iterables.module_tables(self.module, _stable_names(self.module.body, ()))
+        return static_iterables.module_tables(self.module, self.module_stable)
 
     @functools.cached_property
     def changed_attributes(self) -> frozenset[str]:
@@ -6069,6 +6086,9 @@ class FunctionLowerer(calls.PlaceNaming):
         if isinstance(node, ast.Constant):
             return literal_token(node.value)
         bound = self.view_bound(node) if isinstance(node, ast.Name) else None
+        if bound is None and isinstance(node, ast.Name) and node.id not in self.local_names:
+            # a name the module binds once and this function never binds (`N = 64`): one value everywhere
+            return node.id if node.id in self.ctx.module_stable else None
         return bound if isinstance(bound, str) else None
 
     def plain_call(self, node: ast.Call, holder: ir.Place | None) -> ir.Value:
@@ -6163,7 +6183,7 @@ class FunctionLowerer(calls.PlaceNaming):
         if isinstance(func, ast.Name) and partial is None and result == ir.Fresh():
             helper = self.helper(func.id)
             if helper is not None and self.ctx.classes.runs_when_called(helper):
-                brands = [self.prepared_brand(c, helper, node) for c in _returned_calls(helper)]
+                brands = [self.prepared_brand(c, helper, node) for c in self.ctx.returned_calls(helper, False)]
                 prepared = calls.returned_prepared(brands, self.span(node), self)
                 if prepared is not None:
                     return prepared  # `prepared_for(vecadd, dev)` of `def prepared_for(k, dev): return k.prepare(...)`
@@ -6172,7 +6192,7 @@ class FunctionLowerer(calls.PlaceNaming):
                 cls = receiver_class(self, func.value.id)
                 found = self.ctx.classes.method(cls, func.attr) if cls is not None else None
                 if found is not None:
-                    brands = [self.prepared_brand(c, found, node, True) for c in _returned_calls(found)]
+                    brands = [self.prepared_brand(c, found, node, True) for c in self.ctx.returned_calls(found, True)]
                     prepared = calls.returned_prepared(brands, self.span(node), self)
                     if prepared is not None:
                         return prepared  # `launcher.prepared(vecadd)` of a method returning `kernel.prepare(...)`

@@ -11,9 +11,10 @@ The shapes (after an optional docstring and plain statements binding locals the 
 
 `STORE` is a module-level name, a parameter whose default is a dict display (a mutable default) or an attribute
 path of the receiver.  The key is *exact* when `KEY` is a parameter or a tuple of parameters (directly, or through
-a local bound once to one): the call's tokens for those parameters key it.  Any other key (a helper's result, an
-attribute of a parameter) reads parameters in ways the checker does not compare: any two calls may share an
-object, a `None` token.
+a local bound once to one), or a call of a function of the module's names whose arguments are parameters, literals
+and module names (`cfg = LaunchConfig1D.for_len(n, block=BLOCK)`): the call's tokens for those parameters key it.
+Any other key (a helper's result, an attribute of a parameter) reads parameters in ways the checker does not
+compare: any two calls may share an object, a `None` token.
 """
 
 from __future__ import annotations
@@ -82,6 +83,23 @@ def memo_params(
 ) -> MemoParams | None:
     """The key parameters of a hand-written cache (`MemoParams`), else None.  `method`: the first parameter is
     the receiver; `module_names`: the names the module binds at its top level."""
+    found = _memo_shape(func, method, module_names)
+    return found[0] if found is not None else None
+
+
+def cached_value(
+    func: ast.FunctionDef | ast.AsyncFunctionDef, method: bool, module_names: set[str]
+) -> ast.expr | None:
+    """What a hand-written cache stores on a miss (`store[key] = kernel.prepare(cfg, dev)`; of the second shape,
+    the value of the one assignment binding the returned name), which is what its first call for a key returns:
+    a launch prepared for the kernel the call passes keeps that kernel's brand."""
+    found = _memo_shape(func, method, module_names)
+    return found[1] if found is not None else None
+
+
+def _memo_shape(
+    func: ast.FunctionDef | ast.AsyncFunctionDef, method: bool, module_names: set[str]
+) -> tuple[MemoParams, ast.expr | None] | None:
     if isinstance(func, ast.AsyncFunctionDef) or func.decorator_list:
         return None
     args = func.args
@@ -108,7 +126,8 @@ def memo_params(
         # `if KEY not in STORE: ...; STORE[KEY] = v` then `return STORE[KEY]`
         if len(tail) != 1 or not isinstance(tail[0], ast.Return) or tail[0].value is None:
             return None
-        if _lookup(tail[0].value, key, receiver) != store or _stored(guarded[-1], key, store, receiver) is None:
+        stored = _stored(guarded[-1], key, store, receiver)
+        if _lookup(tail[0].value, key, receiver) != store or stored is None:
             return None
     else:
         # `if KEY in STORE: return STORE[KEY]`, then `...; STORE[KEY] = v; return v`
@@ -122,9 +141,16 @@ def memo_params(
             return None
         if ast.dump(last.value) != ast.dump(value) or not isinstance(value, ast.Name):
             return None
+        made = [
+            stmt.value for stmt in tail[:-2]
+            if isinstance(stmt, ast.Assign) and [ast.dump(t) for t in stmt.targets] == [ast.dump(value)]
+        ]
+        stored = made[0] if len(made) == 1 else None
     if not _persistent(store, func, receiver, module_names):
         return None
-    return _key_params(key_node, params, receiver, locals_bound)
+    bound = {n.id for n in ast.walk(func) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    params_found = _key_params(key_node, params, receiver, locals_bound, bound)
+    return (params_found, stored) if params_found is not None else None
 
 
 def _persistent(store: str, func: ast.FunctionDef, receiver: str | None, module_names: set[str]) -> bool:
@@ -144,13 +170,33 @@ def _persistent(store: str, func: ast.FunctionDef, receiver: str | None, module_
 
 
 def _key_params(
-    key: ast.expr, params: list[str], receiver: str | None, locals_bound: dict[str, ast.expr]
+    key: ast.expr, params: list[str], receiver: str | None, locals_bound: dict[str, ast.expr], bound: set[str]
 ) -> MemoParams | None:
     if isinstance(key, ast.Name) and key.id in locals_bound:
         key = locals_bound[key.id]
     items = key.elts if isinstance(key, ast.Tuple) else [key]
     plain = [item.id for item in items if isinstance(item, ast.Name) and item.id in params and item.id != receiver]
-    if len(plain) == len(items):
-        return tuple(plain), True
     read = [n.id for n in ast.walk(key) if isinstance(n, ast.Name) and n.id in params and n.id != receiver]
+    if len(plain) == len(items) or _made_from(key, params, receiver, bound):
+        return tuple(dict.fromkeys(read)), True
     return tuple(dict.fromkeys(read)), False
+
+
+def _made_from(key: ast.expr, params: list[str], receiver: str | None, bound: set[str]) -> bool:
+    """`LaunchConfig1D.for_len(n, block=BLOCK)`: a call of a function of the module's names (no parameter's
+    method) whose arguments are parameters, literals and names the function does not bind (`bound`): a key the
+    same arguments make again, so calls agreeing on those parameters share the cached object, as an exact key's
+    do."""
+    if not isinstance(key, ast.Call):
+        return False
+    func = key.func
+    while isinstance(func, ast.Attribute):
+        func = func.value
+    if not isinstance(func, ast.Name) or func.id in params or func.id in bound:
+        return False
+    for arg in (*key.args, *(k.value for k in key.keywords)):
+        if isinstance(arg, ast.Starred) or not (isinstance(arg, ast.Constant | ast.Name)):
+            return False
+        if isinstance(arg, ast.Name) and (arg.id == receiver or (arg.id in bound and arg.id not in params)):
+            return False
+    return any(isinstance(arg, ast.Name) and arg.id in params for arg in (*key.args, *(k.value for k in key.keywords)))
