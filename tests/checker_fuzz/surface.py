@@ -373,7 +373,7 @@ FLOW_FORMS = (
     "helper-op", "helper-pending", "local-kernel", "kernel-factory", "module-alias", "star-import",
     "escaping-closure", "prefetch-loop", "returned-pending", "context-pending", "attribute-items",
     "keyed-items", "uniform-attribute", "name-alias", "stored-pending-pairs", "appended-list", "display-objects",
-    "attribute-alias", "pool-peek",
+    "attribute-alias", "pool-peek", "kernel-table", "plan-cache",
     *(f"call:{name}" for name in CALL_FORMS),
 )
 
@@ -674,6 +674,10 @@ class _Gen:
             self.attribute_alias(depth)
         elif form == "pool-peek":
             self.pool_peek(depth)
+        elif form == "kernel-table":
+            self.kernel_table(depth)
+        elif form == "plan-cache":
+            self.plan_cache(depth)
         elif form.startswith("call:"):
             self.indirect_call(depth, form.removeprefix("call:"))
         else:
@@ -908,6 +912,50 @@ class _Gen:
         self.emit(depth, f"second = {held}.acquire()")
         self.emit(depth, f"vecadd.launch(prep, stream, {self.arg(BUFFERS)}, first, second)")
         self.program.entries["launch:simt.launch"] += 1
+
+    def kernel_table(self, depth: int) -> None:
+        """Launches prepared by a dict comprehension over tables of names and kernels (class-level tuples zipped in
+        `__init__`, a module-level registry's sorted keys zipped with its values, or its `items()`), in the same
+        order or not: `vecmul` launches what the table keeps under `"mul"`."""
+        name = f"Table{len(self.extra)}"
+        kernels = self.pick(("vecadd, vecmul", "vecmul, vecadd"))
+        source = self.pick(("zip(self.NAMES, self.KERNELS)", "zip(sorted(self.REG), self.REG.values())",
+                            "self.REG.items()"))
+        registry = self.pick(('{"add": vecadd, "mul": vecmul}', '{"mul": vecadd, "add": vecmul}'))
+        self.extra.append(
+            f"class {name}:\n"
+            '    NAMES = ("add", "mul")\n'
+            f"    KERNELS = ({kernels})\n"
+            f"    REG = {registry}\n\n"
+            "    def __init__(self, cfg: Any, dev: Any) -> None:\n"
+            f"        self.prepared = {{n: k.prepare(cfg, dev) for n, k in {source}}}\n"
+        )
+        self.emit(depth, f"table = {name}(cfg, dev)")
+        first, second, third = self.buffers()
+        self.emit(depth, f"vecmul.launch(table.prepared[\"mul\"], stream, {first}, {second}, {third})")
+        self.program.entries["launch:simt.launch"] += 1
+        self.program.entries[f"brand:{model.PREPARE_METHOD}"] += 1
+
+    def plan_cache(self, depth: int) -> None:
+        """A hand-written cache of prepared launches keyed by the configuration alone (a call over a parameter) or
+        by the kernel's name too: `vecmul` launches what the cache gives after `vecadd` filled it, or first."""
+        name = f"plans{len(self.extra)}"
+        key = self.pick(("simt.LaunchConfig1D.for_len(n, block=64)", "(kernel.name, n)"))
+        self.extra.append(
+            f"_{name}: dict[Any, Any] = {{}}\n\n\n"
+            f"def {name}(kernel: Any, n: int, dev: Any) -> Any:\n"
+            f"    key = {key}\n"
+            f"    if key not in _{name}:\n"
+            f"        _{name}[key] = kernel.prepare(simt.LaunchConfig1D.for_len(n, block=64), dev)\n"
+            f"    return _{name}[key]\n"
+        )
+        first, second, third = self.buffers()
+        if self.pick((True, False)):
+            self.emit(depth, f"vecadd.launch({name}(vecadd, 64, dev), stream, {first}, {second}, {third})")
+            self.program.entries["launch:simt.launch"] += 1
+        self.emit(depth, f"vecmul.launch({name}(vecmul, 64, dev), stream, {first}, {second}, {third})")
+        self.program.entries["launch:simt.launch"] += 1
+        self.program.entries[f"brand:{model.PREPARE_METHOD}"] += 1
 
     def stored_pending_pairs(self, depth: int) -> None:
         """`start_pending` (a new buffer and the pending op writing it) called per item of a comprehension over a
