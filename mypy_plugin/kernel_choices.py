@@ -31,6 +31,8 @@ from mypy.nodes import (
 
 from mypy_plugin import tree
 from mypy_plugin.resolve import KernelInfo
+from ownership_check.core import static_rows
+from ownership_check.core.static_rows import Row
 
 #: A dict display of kernels: each literal key's kernel, in order.
 KernelTable = dict[object, KernelInfo]
@@ -106,9 +108,10 @@ def name_choices(
     tables: dict[str, KernelTable],
     local: set[str],
     kernel_of: Callable[[Expression], KernelInfo | None],
+    rows_of: Callable[[Expression], list[Row[Expression]] | None] = lambda _expr: None,
 ) -> dict[str, tuple[KernelInfo, ...]]:
     """The names of a function body bound only to kernels chosen from a table or a display (the CLI's
-    `name_choices`)."""
+    `name_choices`, with a `for` over an iterable the source lists, `rows_of`)."""
     found: dict[str, list[KernelInfo]] = {}
     stores: dict[str, int] = {}
     recognised: dict[str, int] = {}
@@ -132,12 +135,30 @@ def name_choices(
             else:
                 bind(target, subscript_choices(value, tables, local))
         elif isinstance(node, ForStmt):
-            bind(node.index, _iterated_kernels(node.expr, tables, local, kernel_of))
+            kernels = _iterated_kernels(node.expr, tables, local, kernel_of)
+            rows = rows_of(node.expr) if not kernels else None
+            if rows:
+                for name, listed in static_rows.column_kernels(
+                    _target_names(node.index), rows, _display_items, kernel_of
+                ).items():
+                    bind(NameExpr(name), _unique(listed))
+            else:
+                bind(node.index, kernels)
     return {
         name: _unique(kernels)
         for name, kernels in found.items()
         if stores.get(name) == recognised.get(name)
     }
+
+
+def _target_names(target: Expression) -> list[str | None]:
+    if isinstance(target, TupleExpr | ListExpr):
+        return [e.name if isinstance(e, NameExpr) else None for e in target.items]
+    return [target.name if isinstance(target, NameExpr) else None]
+
+
+def _display_items(expr: Expression) -> list[Expression] | None:
+    return list(expr.items) if isinstance(expr, TupleExpr | ListExpr) else None
 
 
 def _names(target: Node) -> list[str]:

@@ -1766,6 +1766,21 @@ class FunctionLowerer(calls.PlaceNaming):
             return None
         return tuple(expr.items) if all(self._plain_item(item) for item in expr.items) else None
 
+    def table_items(self, expr: Expression) -> tuple[Expression, ...] | None:
+        """What a `for` over an iterable the source lists takes, each item as the display it unpacks (the CLI's
+        `table_items`)."""
+        rows = static_iterables.iteration(static_iterables.scope_of(self), expr)
+        if not rows or len(rows) > calls.MAX_CONTAINER_ITEMS:
+            return None
+        items: list[Expression] = []
+        for row in rows:
+            item = row[0] if len(row) == 1 else TupleExpr(list(row))
+            for part in (item, *(item.items if isinstance(item, TupleExpr) else ())):
+                if part.line < 0:
+                    part.set_line(expr)  # a key `sorted` gave, a row `zip` made: at the iterable
+            items.append(item)
+        return tuple(items) if all(self._plain_item(item) for item in items) else None
+
     def _plain_item(self, expr: Expression) -> bool:
         if isinstance(expr, TupleExpr | ListExpr):
             return all(self._plain_item(item) for item in expr.items)
@@ -3164,6 +3179,8 @@ class FunctionLowerer(calls.PlaceNaming):
         items = self.literal_items(node.expr)
         if items is None:
             items = self.registry_items(node.expr, node.index)
+        if items is None:
+            items = self.table_items(node.expr)
         shown = self.display_loop(node.expr) if items is None else None
         arms = None if shown is None else calls.display_loop_arms(self.target(node.index), *shown, self)
         elements = self.iterated_container(node.expr) if items is None and arms is None else None
@@ -4502,7 +4519,10 @@ class FunctionLowerer(calls.PlaceNaming):
         if self._kernel_names is None:
             unit = self.unit.node
             body = list(unit.defs) if isinstance(unit, MypyFile) else list(unit.body.body)
-            self._kernel_names = name_choices(body, tables, local, self.ctx.kernel)
+            scope = static_iterables.scope_of(self)
+            self._kernel_names = name_choices(
+                body, tables, local, self.ctx.kernel, functools.partial(static_iterables.iteration, scope)
+            )
         return self._kernel_names.get(node.name, ())
 
     def bump_calls(self) -> dict[int, tuple[ir.Place, int, int]]:

@@ -16,6 +16,7 @@ from typing import Generic, TypeVar
 from ownership_check.core.calls import MAX_CONTAINER_ITEMS, ContainerKey
 
 E = TypeVar("E")
+K = TypeVar("K")
 Row = tuple[E, ...]
 
 #: Builtins whose result iterates as their one operand does, reordered or not.
@@ -95,3 +96,22 @@ def comprehension(
         return None
     bindings = tuple({name: item for name, item in zip(names, row, strict=True) if name is not None} for row in rows)
     return StaticComprehension(node, tuple(k for k in keys if k is not None), bindings)
+
+
+def column_kernels(
+    names: Sequence[str | None], rows: Sequence[Row[E]], unpack: Callable[[E], Sequence[E] | None],
+    kernel_of: Callable[[E], K | None],
+) -> dict[str, list[K]]:
+    """`for name, kernel in ROWS` over listed rows: each target name every row binds to a kernel, with those
+    kernels in order (a name some row binds to anything else is left out)."""
+    found: dict[str, list[K]] = {}
+    unpacked = [tuple(unpack(row[0]) or row) if len(names) > 1 and len(row) == 1 else row for row in rows]
+    if not unpacked or any(len(row) != len(names) for row in unpacked):
+        return found
+    for position, name in enumerate(names):
+        if name is None:
+            continue
+        kernels = [kernel_of(row[position]) for row in unpacked]
+        if all(k is not None for k in kernels):
+            found[name] = [k for k in kernels if k is not None]
+    return found

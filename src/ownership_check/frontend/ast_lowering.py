@@ -1914,6 +1914,22 @@ class FunctionLowerer(calls.PlaceNaming):
             return None
         return items if all(self._plain_item(item) for item in items) else None
 
+    def table_items(self, node: ast.expr) -> tuple[ast.expr, ...] | None:
+        """What a `for` over an iterable the source lists takes (`static_iterables.iteration`: `for name, k in
+        self.GRADIENTS`, `zip(NAMES, KERNELS)` of tables), each item as the display it unpacks, when every item is
+        a display of places and literals (`_plain_item`); else None."""
+        rows = static_iterables.iteration(static_iterables.scope_of(self), node)
+        if not rows or len(rows) > calls.MAX_CONTAINER_ITEMS:
+            return None
+        items: list[ast.expr] = []
+        for row in rows:
+            item = row[0] if len(row) == 1 else ast.Tuple(list(row), ast.Load())
+            for part in ast.walk(item):
+                if "lineno" not in part._attributes or not hasattr(part, "lineno"):
+                    ast.copy_location(part, node)  # a key `sorted` gave, a row `zip` made: at the iterable
+            items.append(item)
+        return tuple(items) if all(self._plain_item(item) for item in items) else None
+
     def _plain_item(self, node: ast.AST) -> bool:
         if isinstance(node, ast.Tuple | ast.List):
             return all(not isinstance(el, ast.Starred) and self._plain_item(el) for el in node.elts)
@@ -3403,6 +3419,8 @@ class FunctionLowerer(calls.PlaceNaming):
         items = self.literal_items(node.iter)
         if items is None:
             items = self.registry_items(node.iter, node.target)
+        if items is None:
+            items = self.table_items(node.iter)
         shown = self.display_loop(node.iter) if items is None else None
         arms = None if shown is None else calls.display_loop_arms(self.target(node.target), *shown, self)
         elements = self.iterated_container(node.iter) if items is None and arms is None else None
@@ -4751,7 +4769,10 @@ class FunctionLowerer(calls.PlaceNaming):
         if self._kernel_names is None:
             unit = self.unit.node
             body = unit.body if isinstance(unit, ast.FunctionDef | ast.AsyncFunctionDef | ast.Module) else []
-            self._kernel_names = name_choices(body, tables, local, self.module_kernel)
+            scope = static_iterables.scope_of(self)
+            self._kernel_names = name_choices(
+                body, tables, local, self.module_kernel, functools.partial(static_iterables.iteration, scope)
+            )
         return self._kernel_names.get(node.id, ())
 
     def module_kernel(self, node: ast.expr) -> KernelSummary | None:

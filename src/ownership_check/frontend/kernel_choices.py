@@ -9,6 +9,8 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable, Iterable, Iterator
 
+from ownership_check.core import static_rows
+from ownership_check.core.static_rows import Row
 from ownership_check.frontend.prescan import KernelSummary
 
 #: A dict display of kernels: each literal key's kernel, in order.
@@ -79,10 +81,12 @@ def name_choices(
     tables: dict[str, KernelTable],
     local: set[str],
     kernel_of: Callable[[ast.expr], KernelSummary | None],
+    rows_of: Callable[[ast.expr], list[Row[ast.expr]] | None] = lambda _node: None,
 ) -> dict[str, tuple[KernelSummary, ...]]:
     """The names of a function body bound only to kernels chosen from a table or a display (each binding's kernels
     together): `kernel = KERNELS[name]`, `kernel, prep = KERNELS[k], PREPARED[k]`, `for kernel in (double, triple)`,
-    `for kernel in KERNELS.values()`."""
+    `for kernel in KERNELS.values()`, and a `for` over an iterable the source lists (`rows_of`,
+    `static_iterables.iteration`: `for name, kernel in self.GRADIENTS`)."""
     found: dict[str, list[KernelSummary]] = {}
     stores: dict[str, int] = {}
     recognised: dict[str, int] = {}
@@ -103,7 +107,15 @@ def name_choices(
             else:
                 bind(target, subscript_choices(value, tables, local))
         elif isinstance(node, ast.For | ast.AsyncFor):
-            bind(node.target, _iterated_kernels(node.iter, tables, local, kernel_of))
+            kernels = _iterated_kernels(node.iter, tables, local, kernel_of)
+            rows = rows_of(node.iter) if not kernels else None
+            if rows:
+                for name, listed in static_rows.column_kernels(
+                    _target_names(node.target), rows, _display_items, kernel_of
+                ).items():
+                    bind(ast.Name(name), _unique(listed))
+            else:
+                bind(node.target, kernels)
     return {
         name: _unique(kernels)
         for name, kernels in found.items()
@@ -127,6 +139,16 @@ def _iterated_kernels(
         table = tables.get(node.func.value.id)
         return _unique(table.values()) if table is not None else ()
     return ()
+
+
+def _target_names(target: ast.expr) -> list[str | None]:
+    if isinstance(target, ast.Tuple | ast.List):
+        return [e.id if isinstance(e, ast.Name) else None for e in target.elts]
+    return [target.id if isinstance(target, ast.Name) else None]
+
+
+def _display_items(node: ast.expr) -> list[ast.expr] | None:
+    return list(node.elts) if isinstance(node, ast.Tuple | ast.List) else None
 
 
 def _unique(kernels: Iterable[KernelSummary]) -> tuple[KernelSummary, ...]:
