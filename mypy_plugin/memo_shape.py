@@ -14,6 +14,7 @@ from mypy.nodes import (
     ExpressionStmt,
     FloatExpr,
     FuncDef,
+    GlobalDecl,
     IfStmt,
     IndexExpr,
     IntExpr,
@@ -21,11 +22,14 @@ from mypy.nodes import (
     MemberExpr,
     NameExpr,
     Node,
+    NonlocalDecl,
     ReturnStmt,
     StarExpr,
     Statement,
     StrExpr,
     TupleExpr,
+    YieldExpr,
+    YieldFromExpr,
 )
 
 from mypy_plugin import tree
@@ -64,6 +68,30 @@ def _lookup(node: Node | None, key: Node, receiver: str | None) -> str | None:
     if isinstance(node, IndexExpr) and _same(node.index, key):
         return _store_of(node.base, receiver)
     return None
+
+
+def _bookkeeping(stmt: Statement, store: str, receiver: str | None, names: set[str]) -> bool:
+    """A statement beside a cache's store that leaves the cache and its key alone (the CLI's `_bookkeeping`)."""
+    own = isinstance(stmt, AssignmentStmt) and len(stmt.lvalues) == 1 and isinstance(stmt.lvalues[0], IndexExpr)
+    for node in tree.walk(stmt, skip_scopes=False):
+        if isinstance(node, ReturnStmt | YieldExpr | YieldFromExpr | GlobalDecl | NonlocalDecl):
+            return False
+        for target in tree.stored_targets(node):
+            for flat in _flat(target):
+                if isinstance(flat, NameExpr) and flat.name in names:
+                    return False
+                base = flat.base if isinstance(flat, IndexExpr) else flat
+                if _store_of(base, receiver) == store and not (isinstance(flat, IndexExpr) and own):
+                    return False
+    return True
+
+
+def _flat(target: Node) -> list[Node]:
+    if isinstance(target, TupleExpr | ListExpr):
+        return [leaf for item in target.items for leaf in _flat(item)]
+    if isinstance(target, StarExpr):
+        return _flat(target.expr)
+    return [target]
 
 
 def _stored(stmt: Statement, key: Node, store: str, receiver: str | None) -> Node | None:
@@ -110,10 +138,15 @@ def _memo_shape(func: FuncDef, method: bool, module_names: set[str]) -> tuple[Me
         return None
     guarded, tail = rest[0].body[0].body, rest[1:]
     if test.operators[0] == "not in":
-        if len(tail) != 1 or not isinstance(tail[0], ReturnStmt) or tail[0].expr is None:
+        last_stmt = tail[-1]
+        if not isinstance(last_stmt, ReturnStmt) or last_stmt.expr is None:
             return None
-        stored = _stored(guarded[-1], key, store, receiver)
-        if _lookup(tail[0].expr, key, receiver) != store or stored is None:
+        kept = [value for stmt in guarded if (value := _stored(stmt, key, store, receiver)) is not None]
+        stored = kept[0] if len(kept) == 1 else None
+        if _lookup(last_stmt.expr, key, receiver) != store or stored is None:
+            return None
+        names = {n.name for n in tree.walk(key) if isinstance(n, NameExpr)}
+        if not all(_bookkeeping(stmt, store, receiver, names) for stmt in (*guarded, *tail[:-1])):
             return None
     else:
         if len(guarded) != 1 or not isinstance(guarded[0], ReturnStmt):

@@ -6,7 +6,8 @@ role="out")` of a cache keyed by `n` alone hand back one buffer).
 
 The shapes (after an optional docstring and plain statements binding locals the key is computed from):
 
-- `if KEY not in STORE: ...; STORE[KEY] = value` then `return STORE[KEY]`;
+- `if KEY not in STORE: ...; STORE[KEY] = value; ...` then `...; return STORE[KEY]` (the other statements leave
+  the store and the key's names alone: counters, logs, `self.roles[key].append(role)`);
 - `if KEY in STORE: return STORE[KEY]`, then statements ending `STORE[KEY] = v` and `return v`.
 
 `STORE` is a module-level name, a parameter whose default is a dict display (a mutable default) or an attribute
@@ -71,6 +72,27 @@ def _simple_key(node: ast.expr) -> bool:
     return isinstance(node, ast.Name)
 
 
+def _bookkeeping(stmt: ast.stmt, store: str, receiver: str | None, names: set[str]) -> bool:
+    """A statement beside a cache's store that leaves the cache and its key alone: no `return`, no `yield`, no
+    binding of a name the key reads, no store into, `del` of or rebinding of the store (its one store counts as
+    such a statement: `STORE[KEY] = v`)."""
+    for node in ast.walk(stmt):
+        if isinstance(node, ast.Return | ast.Yield | ast.YieldFrom | ast.Global | ast.Nonlocal):
+            return False
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load) and node.id in names:
+            return False
+        if isinstance(node, ast.Subscript | ast.Attribute | ast.Name) and not isinstance(node.ctx, ast.Load):
+            target = node.value if isinstance(node, ast.Subscript) else node
+            if _store_of(target, receiver) == store and not (isinstance(node, ast.Subscript) and _is_store(stmt)):
+                return False
+    return True
+
+
+def _is_store(stmt: ast.stmt) -> bool:
+    """`STORE[KEY] = value`, the cache's own store (`_stored` tells which key)."""
+    return isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Subscript)
+
+
 def _stored(stmt: ast.stmt, key: str, store: str, receiver: str | None) -> ast.expr | None:
     """`STORE[KEY] = value`: the value, else None."""
     if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and _lookup(stmt.targets[0], key, receiver) == store:
@@ -123,11 +145,16 @@ def _memo_shape(
     key = ast.dump(key_node)
     guarded, tail = rest[0].body, rest[1:]
     if negated:
-        # `if KEY not in STORE: ...; STORE[KEY] = v` then `return STORE[KEY]`
-        if len(tail) != 1 or not isinstance(tail[0], ast.Return) or tail[0].value is None:
+        # `if KEY not in STORE: ...; STORE[KEY] = v; ...` then `...; return STORE[KEY]` (the statements besides
+        # the store neither return nor bind the key's names or the store: bookkeeping, `self.hits[key] += 1`)
+        if not isinstance(tail[-1], ast.Return) or tail[-1].value is None:
             return None
-        stored = _stored(guarded[-1], key, store, receiver)
-        if _lookup(tail[0].value, key, receiver) != store or stored is None:
+        kept = [value for stmt in guarded if (value := _stored(stmt, key, store, receiver)) is not None]
+        stored = kept[0] if len(kept) == 1 else None
+        if _lookup(tail[-1].value, key, receiver) != store or stored is None:
+            return None
+        names = {n.id for n in ast.walk(key_node) if isinstance(n, ast.Name)}
+        if not all(_bookkeeping(stmt, store, receiver, names) for stmt in (*guarded, *tail[:-1])):
             return None
     else:
         # `if KEY in STORE: return STORE[KEY]`, then `...; STORE[KEY] = v; return v`
