@@ -830,6 +830,7 @@ class FileContext:
         self._kernel_tables: dict[str, KernelTable] | None = None  # `kernel_tables`
         self._module_tables: dict[str, Expression] | None = None  # `module_tables`
         self._module_stable: frozenset[str] | None = None  # `module_stable`
+        self._module_numbers: dict[str, int] | None = None  # `module_numbers`
         self._changed_attributes: frozenset[str] | None = None
         self._class_tables: dict[int, dict[str, Expression]] = {}  # `class_tables`, by class
 
@@ -838,6 +839,19 @@ class FileContext:
         if self._module_stable is None:
             self._module_stable = _stable_names(self.module.defs, ())
         return self._module_stable
+
+    def module_numbers(self) -> dict[str, int]:
+        """The integer constants of the module (the CLI's `module_numbers`)."""
+        if self._module_numbers is None:
+            found: dict[str, int] = {}
+            stable = self.module_stable()
+            for stmt in self.module.defs:
+                if isinstance(stmt, AssignmentStmt) and len(stmt.lvalues) == 1:
+                    target, number = stmt.lvalues[0], _int_literal(stmt.rvalue)
+                    if isinstance(target, NameExpr) and number is not None and target.name in stable:
+                        found[target.name] = number
+            self._module_numbers = found
+        return self._module_numbers
 
     def module_tables(self) -> dict[str, Expression]:
         """The module's top-level displays bound once and never changed (`static_iterables.module_tables`)."""
@@ -4787,6 +4801,8 @@ class FunctionLowerer(calls.PlaceNaming):
         """What a name of a view bound is here (the CLI's `known_bound`)."""
         if name in self.constants:
             return self.constants[name]
+        if name not in self.local_names and name in self.ctx.module_numbers():
+            return self.ctx.module_numbers()[name]  # the CLI's module integer constant
         return name if self.symbol(name) else None
 
     def symbol(self, name: str) -> bool:

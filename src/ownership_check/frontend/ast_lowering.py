@@ -1454,6 +1454,21 @@ class FileContext:
         return _stable_names(self.module.body, ())
 
     @functools.cached_property
+    def module_numbers(self) -> dict[str, int]:
+        """The integer constants of the module: names its top level binds once (`module_stable`) to an integer
+        literal (`HEADER = 1`), which a view bound reads as that number."""
+        found: dict[str, int] = {}
+        for stmt in self.module.body:
+            target = stmt.targets[0] if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 else (
+                stmt.target if isinstance(stmt, ast.AnnAssign) else None
+            )
+            value = stmt.value if isinstance(stmt, ast.Assign | ast.AnnAssign) else None
+            number = _int_literal(value) if value is not None else None
+            if isinstance(target, ast.Name) and number is not None and target.id in self.module_stable:
+                found[target.id] = number
+        return found
+
+    @functools.cached_property
     def module_tables(self) -> dict[str, ast.expr]:
         """The module's top-level displays bound once and never changed (`static_iterables.module_tables`)."""
         return static_iterables.module_tables(self.module, self.module_stable)
@@ -5056,6 +5071,8 @@ class FunctionLowerer(calls.PlaceNaming):
         when it is a symbol (`symbol`), else None."""
         if name in self.constants:
             return self.constants[name]
+        if name not in self.local_names and name in self.ctx.module_numbers:
+            return self.ctx.module_numbers[name]  # `HEADER = 1` at the module's top level
         return name if self.symbol(name) else None
 
     def symbol(self, name: str) -> bool:
