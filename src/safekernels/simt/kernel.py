@@ -164,6 +164,7 @@ class SimtKernel:
     def __init__(self, fn: Callable[..., None], *, unchecked_indexing: bool = False) -> None:
         self.py_function = fn
         self.name: str = fn.__name__
+        self.__name__ = fn.__name__  # declared for type checkers (`k.__name__` keys registries of kernels)
         functools.update_wrapper(self, fn)
         self.unchecked_indexing = unchecked_indexing
         if fn.__name__ == "<lambda>":
