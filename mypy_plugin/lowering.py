@@ -400,19 +400,7 @@ def _rebound_names(func: FuncItem) -> set[str]:
 
 def _stores_attributes(func: FuncItem) -> bool:
     """Whether a function's own body binds or deletes any attribute (the CLI's `Store`/`Del` attributes)."""
-    for node in tree.walk(func.body):
-        targets: list[Expression] = []
-        if isinstance(node, AssignmentStmt):
-            targets = [t for lv in node.lvalues for t in _flat_targets(lv)]
-        elif isinstance(node, OperatorAssignmentStmt | DelStmt):
-            targets = _flat_targets(node.lvalue if isinstance(node, OperatorAssignmentStmt) else node.expr)
-        elif isinstance(node, ForStmt | AssignmentExpr):
-            targets = _flat_targets(node.index if isinstance(node, ForStmt) else node.target)
-        elif isinstance(node, WithStmt):
-            targets = [t for lv in node.target if lv is not None for t in _flat_targets(lv)]
-        if any(isinstance(t, MemberExpr) for t in targets):
-            return True
-    return False
+    return any(isinstance(t, MemberExpr) for node in tree.walk(func.body) for t in tree.stored_leaves(node))
 
 
 def _binding_names(func: FuncItem) -> list[str]:
@@ -678,7 +666,7 @@ def _registry_binding(body: Sequence[Statement], name: str) -> list[tuple[calls.
         if isinstance(node, MemberExpr) and isinstance(node.expr, NameExpr) and node.expr.name == name:
             if node.name not in _REGISTRY_READS:
                 return None
-        for target in (t for each in tree.stored_targets(node) for t in _flat_targets(each)):
+        for target in (t for each in tree.stored_targets(node) for t in tree.flat_targets(each)):
             if isinstance(target, NameExpr) and target.name == name:
                 stores += 1
             elif isinstance(target, IndexExpr) and isinstance(target.base, NameExpr) and target.base.name == name:
@@ -1256,15 +1244,6 @@ def _stable_names(body: Sequence[Statement], params: Sequence[str]) -> frozenset
     return frozenset(n for n, c in counts.items() if c == 1 and n not in unstable)
 
 
-def _flat_targets(target: Expression) -> list[Expression]:
-    """The targets an assignment target binds, through tuple/list/star targets."""
-    if isinstance(target, TupleExpr | ListExpr):
-        return [t for item in target.items for t in _flat_targets(item)]
-    if isinstance(target, StarExpr):
-        return _flat_targets(target.expr)
-    return [target]
-
-
 def _display_length(expr: Expression) -> int | None:
     """How many items a tuple/list display without starred items holds (a loop over it runs exactly that many
     times), else None."""
@@ -1313,16 +1292,7 @@ def _attribute_stores(classes: Sequence[ClassDef]) -> dict[str, int]:
         method = sub.func if isinstance(sub, Decorator) else sub
         if isinstance(method, FuncDef):
             for node in tree.walk(method, skip_scopes=False):
-                lvalues: list[Expression] = []
-                if isinstance(node, AssignmentStmt):
-                    lvalues = [t for lv in node.lvalues for t in _flat_targets(lv)]
-                elif isinstance(node, OperatorAssignmentStmt | DelStmt):
-                    lvalues = _flat_targets(node.lvalue if isinstance(node, OperatorAssignmentStmt) else node.expr)
-                elif isinstance(node, ForStmt | AssignmentExpr):
-                    lvalues = _flat_targets(node.index if isinstance(node, ForStmt) else node.target)
-                elif isinstance(node, WithStmt):
-                    lvalues = [t for lv in node.target if lv is not None for t in _flat_targets(lv)]
-                for lvalue in lvalues:
+                for lvalue in tree.stored_leaves(node):
                     if isinstance(lvalue, MemberExpr):
                         stores[lvalue.name] = stores.get(lvalue.name, 0) + 1
     return stores

@@ -76,22 +76,13 @@ def _bookkeeping(stmt: Statement, store: str, receiver: str | None, names: set[s
     for node in tree.walk(stmt, skip_scopes=False):
         if isinstance(node, ReturnStmt | YieldExpr | YieldFromExpr | GlobalDecl | NonlocalDecl):
             return False
-        for target in tree.stored_targets(node):
-            for flat in _flat(target):
-                if isinstance(flat, NameExpr) and flat.name in names:
-                    return False
-                base = flat.base if isinstance(flat, IndexExpr) else flat
-                if _store_of(base, receiver) == store and not (isinstance(flat, IndexExpr) and own):
-                    return False
+        for flat in tree.stored_leaves(node):
+            if isinstance(flat, NameExpr) and flat.name in names:
+                return False
+            base = flat.base if isinstance(flat, IndexExpr) else flat
+            if _store_of(base, receiver) == store and not (isinstance(flat, IndexExpr) and own):
+                return False
     return True
-
-
-def _flat(target: Node) -> list[Node]:
-    if isinstance(target, TupleExpr | ListExpr):
-        return [leaf for item in target.items for leaf in _flat(item)]
-    if isinstance(target, StarExpr):
-        return _flat(target.expr)
-    return [target]
 
 
 def _stored(stmt: Statement, key: Node, store: str, receiver: str | None) -> Node | None:

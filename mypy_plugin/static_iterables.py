@@ -30,7 +30,6 @@ from mypy.nodes import (
     MemberExpr,
     MypyFile,
     NameExpr,
-    Node,
     StarExpr,
     StrExpr,
     TupleExpr,
@@ -97,28 +96,13 @@ def _dict_entries(expr: Expression | None) -> list[tuple[calls.ContainerKey, Exp
     return [(k, v) for k, (_, v) in zip(keys, expr.items, strict=True) if k is not None]
 
 
-def _stores(node: Node) -> list[Expression]:
-    """The targets a statement stores or deletes, flattened."""
-    targets = tree.stored_targets(node)
-    flat: list[Expression] = []
-    while targets:
-        target = targets.pop()
-        if isinstance(target, TupleExpr | ListExpr):
-            targets.extend(target.items)
-        elif isinstance(target, StarExpr):
-            targets.append(target.expr)
-        else:
-            flat.append(target)
-    return flat
-
-
 def module_tables(module: MypyFile, stable: AbstractSet[str]) -> dict[str, Expression]:
     """The CLI's `module_tables`."""
     changed: set[str] = set()
     for node in tree.walk_many(module.defs, skip_scopes=False):
         if isinstance(node, MemberExpr) and isinstance(node.expr, NameExpr) and node.name not in READS:
             changed.add(node.expr.name)
-        for target in _stores(node):
+        for target in tree.stored_leaves(node):
             if isinstance(target, IndexExpr) and isinstance(target.base, NameExpr):
                 changed.add(target.base.name)
     found: dict[str, Expression] = {}
@@ -134,7 +118,7 @@ def changed_attributes(module: MypyFile) -> frozenset[str]:
     """The CLI's `changed_attributes`."""
     found: set[str] = set()
     for node in tree.walk_many(module.defs, skip_scopes=False):
-        for target in _stores(node):
+        for target in tree.stored_leaves(node):
             if isinstance(target, MemberExpr):
                 found.add(target.name)
             elif isinstance(target, IndexExpr) and isinstance(target.base, MemberExpr):

@@ -44,6 +44,7 @@ from mypy.nodes import (
     OverloadedFuncDef,
     PassStmt,
     ReturnStmt,
+    StarExpr,
     Statement,
     StrExpr,
     TupleExpr,
@@ -240,3 +241,17 @@ def stored_targets(node: Node) -> list[Expression]:
     if isinstance(node, GeneratorExpr | DictionaryComprehension):
         return list(node.indices)
     return []
+
+
+def flat_targets(target: Expression) -> list[Expression]:
+    """The targets an assignment target binds, through tuple/list/star targets."""
+    if isinstance(target, TupleExpr | ListExpr):
+        return [t for item in target.items for t in flat_targets(item)]
+    if isinstance(target, StarExpr):
+        return flat_targets(target.expr)
+    return [target]
+
+
+def stored_leaves(node: Node) -> list[Expression]:
+    """`stored_targets` of one node, each flattened (`flat_targets`): the names, attributes and subscripts it binds."""
+    return [leaf for root in stored_targets(node) for leaf in flat_targets(root)]
