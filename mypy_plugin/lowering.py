@@ -2541,7 +2541,8 @@ class FunctionLowerer(calls.PlaceNaming):
         if not isinstance(func, FuncDef) or not isinstance(cls, ClassDef) or not func.arguments:
             return
         if func.name == "__init__":
-            self.own_uniform_items(func, cls)
+            if self.unit.name is None:  # checked itself (a call summary's lowering binds no items, as the CLI's)
+                self.own_uniform_items(func, cls)
             return
         inherited = self.ctx.classes.init_chain(cls)  # its own `__init__` or the one it inherits
         init = inherited[0] if inherited is not None else None
@@ -5889,9 +5890,11 @@ class FunctionLowerer(calls.PlaceNaming):
         if isinstance(expr, StrExpr | IntExpr):
             return literal_token(expr.value)
         bound = self.view_bound(expr) if isinstance(expr, NameExpr) else None
+        if isinstance(bound, int):
+            return literal_token(bound)  # the CLI's module integer constant
         if bound is None and isinstance(expr, NameExpr) and expr.name not in self.local_names:
             return expr.name if expr.name in self.ctx.module_stable() else None  # the CLI's module constant
-        return bound if isinstance(bound, str) else None
+        return bound
 
     def plain_call(self, node: CallExpr, holder: ir.Place | None) -> ir.Value:
         taken = node.arg_kinds == [ARG_POS] and any(

@@ -6124,10 +6124,12 @@ class FunctionLowerer(calls.PlaceNaming):
         if isinstance(node, ast.Constant):
             return literal_token(node.value)
         bound = self.view_bound(node) if isinstance(node, ast.Name) else None
+        if isinstance(bound, int):
+            return literal_token(bound)  # a module's integer constant (`N = 64`), as the literal
         if bound is None and isinstance(node, ast.Name) and node.id not in self.local_names:
-            # a name the module binds once and this function never binds (`N = 64`): one value everywhere
+            # a name the module binds once and this function never binds: one value everywhere
             return node.id if node.id in self.ctx.module_stable else None
-        return bound if isinstance(bound, str) else None
+        return bound
 
     def plain_call(self, node: ast.Call, holder: ir.Place | None) -> ir.Value:
         taken = stdlib_flow.takes_next(self.stdlib_name(node.func), len(node.args), len(node.keywords))

@@ -12,8 +12,8 @@ what did not change:
 
 A unit is a small module: its own lines, the full text of the plain top-level functions it can reach by name
 (the lowering reads a helper's body to see which parameter it returns) and of the classes it names (what a method
-does to its arguments is applied at the call), a one-line stub for the other top-level
-names it uses, in file order; its diagnostics are mapped back to file lines and only those on its own lines are
+does to its arguments is applied at the call), the top-level constants it names (`HEADER = 1`, a table of
+kernels), a one-line stub for the other top-level names it uses, in file order; its diagnostics are mapped back to file lines and only those on its own lines are
 kept.  The lowering works function by function, so the result is the whole-file analysis's (tests compare the
 two on every single-file checker case, before and after edits inside each function); typing inside one function
 of a 1,000-line file re-lowers that function's unit only.
@@ -73,6 +73,9 @@ class TopLevel:
     stub: tuple[str, ...]  # the lines standing in for it where its body is not needed
     plain: bool  # a class or an undecorated function: the lowering may read its body (a helper returning a
     # parameter; what a function or a method does to its arguments, applied at the call)
+    # a top-level name bound to a literal or a display of literals and names (`HEADER = 1`, `STAGES = (("a", k),)`):
+    # `stub` is the statement itself, which a unit naming it includes (a view bound, a table of kernels)
+    constant: bool = False
 
 
 @dataclass
@@ -123,10 +126,38 @@ def relevant_import(modules: Iterable[str], relevant: set[str]) -> bool:
     return False
 
 
+def _static_value(node: ast.expr) -> bool:
+    """A literal, or a tuple/list/set/dict display of literals, names, attribute paths and such displays."""
+    if isinstance(node, ast.Constant | ast.Name):
+        return True
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
+        return isinstance(node.operand, ast.Constant)
+    if isinstance(node, ast.Attribute):
+        return _static_value(node.value)
+    if isinstance(node, ast.Tuple | ast.List | ast.Set):
+        return all(_static_value(e) for e in node.elts)
+    if isinstance(node, ast.Dict):
+        return all(k is not None and _static_value(k) for k in node.keys) and all(_static_value(v) for v in node.values)
+    return False
+
+
+def _constant(node: ast.stmt) -> tuple[str, ast.expr] | None:
+    """`NAME = value` / `NAME: T = value` at the top level with a `_static_value`: the name and the value."""
+    if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+        return (node.targets[0].id, node.value) if _static_value(node.value) else None
+    if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value is not None:
+        return (node.target.id, node.value) if _static_value(node.value) else None
+    return None
+
+
 def top_level(body: Sequence[ast.stmt], offset: int = 0) -> list[TopLevel]:
-    """The `def`/`class` statements of a module body (lines shifted by `offset`)."""
+    """The `def`/`class` statements of a module body and its constants (`_constant`), lines shifted by `offset`."""
     out: list[TopLevel] = []
     for node in body:
+        constant = _constant(node)
+        if constant is not None:
+            end = (node.end_lineno or node.lineno) + offset
+            out.append(TopLevel(node.lineno + offset, end, constant[0], (ast.unparse(node) + "\n",), False, True))
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             start = min([d.lineno for d in node.decorator_list] + [node.lineno])
             stub: tuple[str, ...]
@@ -514,6 +545,7 @@ class Workspace:
         plain = {c.name: i for i, c in enumerate(chunks) if c.plain}
         named = {c.name: i for i, c in enumerate(chunks)}
         words = [set(_WORD.findall(t)) for t in texts]
+        constants = {c.name: i for i, c in enumerate(chunks) if c.constant}
         base = _salt_of(rec.summary.to_json())
         salt = json.dumps([rec.path, base, sorted(named), salt], sort_keys=True)
         summary = rec.summary
@@ -533,6 +565,12 @@ class Workspace:
             return full, names
 
         def unit(own: int | None, found: set[str]) -> list[Diagnostic]:
+            todo = [constants[n] for n in found if n in constants]
+            found = set(found)
+            while todo:  # the constants a unit names, and what their displays name in turn
+                more = words[todo.pop()] - found
+                found |= more
+                todo.extend(constants[n] for n in more if n in constants)
             full, names = reached(found)
             out: list[str] = []
             origin: list[int] = []
@@ -561,7 +599,8 @@ class Workspace:
         inside: set[int] = set()
         for i, c in enumerate(chunks):
             inside.update(range(c.start, c.end + 1))
-            diagnostics.extend(unit(i, words[i]))
+            if not c.constant:  # a constant's statement lowers to nothing the core reports
+                diagnostics.extend(unit(i, words[i]))
         module_text = "".join(line for n, line in enumerate(lines, 1) if n not in inside)
         diagnostics.extend(unit(None, set(_WORD.findall(module_text))))
         diagnostics.extend(_free_brands(rec.text, rec.path, summary, index, diagnostics))
