@@ -10,13 +10,13 @@ what did not change:
     relevant reported file --one unit per top-level def/class, one for the rest--> libcst lowering + core,
         cached by the unit's text and what it reads (summary, top-level names, the index without line numbers)
 
-A unit is a small module: its own lines, the full text of the plain top-level functions it can reach by name
-(the lowering reads a helper's body to see which parameter it returns) and of the classes it names (what a method
-does to its arguments is applied at the call), the top-level constants it names (`HEADER = 1`, a table of
-kernels), a one-line stub for the other top-level names it uses, in file order; its diagnostics are mapped back
-to file lines and only those on its own lines are kept.  The lowering works function by function, so the result is the whole-file analysis's (tests compare the
-two on every single-file checker case, before and after edits inside each function); typing inside one function
-of a 1,000-line file re-lowers that function's unit only.
+A unit is a small module: its own lines, the full text of the plain top-level functions it can reach by name (the
+lowering reads a helper's body to see which parameter it returns) and of the classes it names (what a method does to
+its arguments is applied at the call), the top-level constants it names (`HEADER = 1`, a table of kernels), a
+one-line stub for the other top-level names it uses, in file order; its diagnostics are mapped back to file lines
+and only those on its own lines are kept. The lowering works function by function, so the result is the whole-file
+analysis's (tests compare the two on every single-file checker case, before and after edits inside each function);
+typing inside one function of a 1,000-line file re-lowers that function's unit only.
 
 Reporting follows `runner.run`: a file that cannot involve safekernels gets nothing, a syntax error is E0001, a
 file over the complexity limits is W0002, `select`/`ignore`, `per-file-ignores` and suppression comments apply
