@@ -1543,6 +1543,13 @@ def _params(func: FuncItem) -> list[str]:
     return [arg.variable.name for arg in func.arguments]
 
 
+def _annotated_device(func: FuncItem, index: int, module: str) -> bool:
+    """Whether the function's parameter at `index` is annotated with a device type (`buf: sk.DeviceBuffer`)."""
+    arg_types = getattr(func.type, "arg_types", None)
+    typ = arg_types[index] if arg_types is not None and index < len(arg_types) else None
+    return func.arguments[index].type_annotation is not None and _type_is_device(typ, module)
+
+
 class FunctionLowerer(calls.PlaceNaming):
     def __init__(self, ctx: FileContext, unit: Unit) -> None:
         super().__init__()
@@ -1942,13 +1949,12 @@ class FunctionLowerer(calls.PlaceNaming):
             body, lambda v: built[1] if (built := self.built_list(v)) else _repeated_length(v)
         )
         if func is not None:
-            signature = func.type
-            arg_types = getattr(signature, "arg_types", None)
+            arg_types = getattr(func.type, "arg_types", None)
             for index, param in enumerate(_params(func)):
                 self.local_names.add(param)
                 typ = arg_types[index] if arg_types is not None and index < len(arg_types) else None
                 annotated = func.arguments[index].type_annotation is not None
-                if annotated and _type_is_device(typ, self.ctx.module.fullname):
+                if _annotated_device(func, index, self.ctx.module.fullname):
                     self.device.add(param)
                 elif annotated and (holder := self.type_class(typ)) is not None:
                     # `def step(param: Param)`: its fields declared with device types (the CLI's `field_devices`)
@@ -4369,19 +4375,30 @@ class FunctionLowerer(calls.PlaceNaming):
 
         return [(key, functools.partial(item, entry)) for key, entry in entries]
 
-    def returned_entry(self, element: Expression, helper: FuncItem, call: CallExpr) -> calls.ReturnedItem:
+    def returned_entry(
+        self,
+        element: Expression,
+        helper: FuncItem,
+        call: CallExpr,
+        receiver: tuple[str, str] | None = None,
+        owner: ClassDef | None = None,
+    ) -> calls.ReturnedItem:
         """An item of a display or an argument of a constructor call a helper returns (the CLI's
-        `returned_entry`): a local bound once is what that binding may give (`calls.ReturnedLocal`)."""
-        passed = _bind_call(helper, call)
+        `returned_entry`): a local bound once is what that binding may give (`calls.ReturnedLocal`); with
+        `receiver` and `owner` the helper is a method called on the caller's object."""
+        passed = _bind_call(helper, call, receiver is not None)
         params = {arg.variable.name for arg in helper.arguments}
         name = _returned_name(helper, element)
-        item = self.returned_item(name, element, params, passed, helper, call)
-        bound = _bound_once(helper, name) if name is not None and name not in params else None
+
+        def item_of(node: Expression, named: str | None) -> calls.ReturnedItem:
+            return self.returned_item(named, node, params, passed, helper, call, receiver, owner)
+
+        item = item_of(element, name)
+        skipped = receiver[0] if receiver is not None else None
+        bound = _bound_once(helper, name) if name is not None and name not in params and name != skipped else None
         if name is None or bound is None:
             return item
-        options = tuple(
-            self.returned_item(_returned_name(helper, o), o, params, passed, helper, call) for o in _options(bound)
-        )
+        options = tuple(item_of(o, _returned_name(helper, o)) for o in _options(bound))
         return calls.ReturnedLocal(name, options) if any(o is not None for o in options) else item
 
     def class_factory(self, call: Expression) -> tuple[FuncItem, NameExpr] | None:
@@ -4579,17 +4596,14 @@ class FunctionLowerer(calls.PlaceNaming):
             if found is None or returns is None or not found.arguments:
                 return None
             receiver = found.arguments[0].variable.name
-            passed = _bind_call(found, expr, True)
-            params = {arg.variable.name for arg in found.arguments}
             displays = [
                 r.expr.items
                 for r in tree.walk(found.body)
                 if isinstance(r, ReturnStmt) and isinstance(r.expr, TupleExpr)
             ]
-            for items, elements in zip(returns, displays, strict=True):
+            for elements in displays:
                 arms.append(tuple(
-                    self.returned_item(n, element, params, passed, found, expr, (receiver, func.expr.name), cls)
-                    for n, element in zip(items, elements, strict=True)
+                    self.returned_entry(element, found, expr, (receiver, func.expr.name), cls) for element in elements
                 ))
         return arms if len({len(a) for a in arms}) == 1 else None
 
@@ -4630,8 +4644,10 @@ class FunctionLowerer(calls.PlaceNaming):
             if view is not None and base in passed and base in params:
                 place = self.place(passed[base])
                 if place is not None and base not in _rebound_names(helper):  # `return buf[: mid + 1], buf[mid:]`
-                    bounds = self.callee_bounds(element, helper, passed, None)
-                    return calls.returned_view(view, place, self.is_device_place(passed[base]), bounds)
+                    bounds = self.callee_bounds(element, helper, passed, receiver)
+                    index = _params(helper).index(base)
+                    device = _annotated_device(helper, index, self.ctx.module.fullname)
+                    return calls.returned_view(view, place, device or self.is_device_place(passed[base]), bounds)
             if isinstance(element, CallExpr) and isinstance(element.callee, MemberExpr) and returns_shared(
                 [element.callee.name]
             ):
@@ -4810,6 +4826,7 @@ class FunctionLowerer(calls.PlaceNaming):
         else:
             return None
         params = _params(helper)
+        bound = _rebound_names(helper)
 
         def local_form(name: str) -> view_bounds.BoundForm | None:
             value = _bound_once(helper, name)
@@ -4822,6 +4839,7 @@ class FunctionLowerer(calls.PlaceNaming):
             symbol=self.symbol,
             argument_bound=lambda name: self.view_bound(passed[name]) if name in passed else None,
             local_form=local_form,
+            module_number=lambda name: None if name in bound else self.ctx.module_numbers().get(name),
         )
         start, stop = (None if n is None else _bound_form(n) for n in nodes)
         return view_bounds.in_caller((start, stop), names)

@@ -643,6 +643,10 @@ def bind_returned(items: Sequence[ReturnedItem], places: Sequence[ir.Place], spa
         first[local.name] = part
 
         def option(item: ReturnedItem, part: ir.Place = part) -> None:
+            found = view_region(item, sink) if isinstance(item, ViewCall | SliceView) else None
+            if found is not None:  # `re = buf.view(0, n)` ... `return re, im`: a view of the caller's argument
+                sink.emit(ir.View(part, found[0], found[1], span))
+                return
             if isinstance(item, str) and item in first:
                 value: ir.Value = ir.FromPlace(first[item], span)
             elif isinstance(item, ir.Place):

@@ -157,7 +157,9 @@ class HelperNames:
     the helper's receiver parameter and the caller's name of that object, for a method; `symbol`: whether a
     caller's name is a symbol there (`obj.frames` of an object no statement of the module stores to);
     `argument_bound`: the caller's bound of the argument passed for a parameter (None when none was passed or
-    its bound is unknown); `local_form`: the bound form of the value a local is bound to once (None otherwise).
+    its bound is unknown); `local_form`: the bound form of the value a local is bound to once (None otherwise);
+    `module_number`: the value of a module integer constant the helper reads (`HEADER = 1`), None for any other
+    name (one the helper binds itself included).
     Each front end fills it from its own tree; the resolution itself is this one function for both."""
 
     stable: frozenset[str]
@@ -166,6 +168,7 @@ class HelperNames:
     symbol: Callable[[str], bool]
     argument_bound: Callable[[str], Bound | None]
     local_form: Callable[[str], BoundForm | None]
+    module_number: Callable[[str], int | None]
 
 
 def in_caller(
@@ -174,11 +177,13 @@ def in_caller(
     """The start and stop of a view a helper returns (`return self.buf[start : start + self.frames]`), in the
     caller's terms, each None where unknown: a parameter never rebound is the bound of its argument, a local bound
     once its value (expanded once: a name whose value mentions itself is unknown), `self.<path>` of a method's
-    receiver the caller's `obj.<path>` when that is a symbol there."""
+    receiver the caller's `obj.<path>` when that is a symbol there, a module integer constant its value."""
     expanding: set[str] = set()
 
     def resolve(name: str) -> Bound | None:
         root, _, path = name.partition(".")
+        if not path and root not in names.stable and root not in names.params:
+            return names.module_number(root)
         if root not in names.stable or root in expanding:
             return None
         if names.receiver is not None and root == names.receiver[0]:

@@ -4637,20 +4637,31 @@ class FunctionLowerer(calls.PlaceNaming):
 
         return [(key, functools.partial(item, b)) for key, b in zip(static.keys, static.bindings, strict=True)]
 
-    def returned_entry(self, element: ast.expr, helper: FunctionNode, call: ast.Call) -> calls.ReturnedItem:
+    def returned_entry(
+        self,
+        element: ast.expr,
+        helper: FunctionNode,
+        call: ast.Call,
+        receiver: tuple[str, str] | None = None,
+        owner: ast.ClassDef | None = None,
+    ) -> calls.ReturnedItem:
         """An item of a display or an argument of a constructor call a helper returns, for `calls.bind_returned`:
-        a local bound once to a prepared launch or to a choice (`tmp = src if low else sk.zeros(...)`) is what
-        that binding may give (`calls.ReturnedLocal`)."""
-        passed = _bind_call(helper, call)
+        a local bound once to a prepared launch, a view (`re = buf.view(0, n)` ... `return re, im`) or a choice
+        (`tmp = src if low else sk.zeros(...)`) is what that binding may give (`calls.ReturnedLocal`). With
+        `receiver` and `owner` the helper is a method called on the caller's object (`returned_item`)."""
+        passed = _bind_call(helper, call, receiver is not None)
         params = {p.arg for p in _param_names(helper.args)}
         name = _returned_name(helper, element)
-        item = self.returned_item(name, element, params, passed, helper, call)
-        bound = _bound_once(helper, name) if name is not None and name not in params else None
+
+        def item_of(node: ast.expr, named: str | None) -> calls.ReturnedItem:
+            return self.returned_item(named, node, params, passed, helper, call, receiver, owner)
+
+        item = item_of(element, name)
+        skipped = receiver[0] if receiver is not None else None
+        bound = _bound_once(helper, name) if name is not None and name not in params and name != skipped else None
         if name is None or bound is None:
             return item
-        options = tuple(
-            self.returned_item(_returned_name(helper, o), o, params, passed, helper, call) for o in _options(bound)
-        )
+        options = tuple(item_of(o, _returned_name(helper, o)) for o in _options(bound))
         return calls.ReturnedLocal(name, options) if any(o is not None for o in options) else item
 
     def class_factory(self, call: ast.expr) -> tuple[FunctionNode, ast.Name] | None:
@@ -4868,15 +4879,12 @@ class FunctionLowerer(calls.PlaceNaming):
             if found is None or returns is None or not found.args.args:
                 return None
             receiver = found.args.args[0].arg
-            passed = _bind_call(found, node, True)
-            params = {p.arg for p in _param_names(found.args)}
             displays = [
                 r.value.elts for r in _walk(found.body) if isinstance(r, ast.Return) and isinstance(r.value, ast.Tuple)
             ]
-            for items, elements in zip(returns, displays, strict=True):
+            for elements in displays:
                 arms.append(tuple(
-                    self.returned_item(n, element, params, passed, found, node, (receiver, func.value.id), cls)
-                    for n, element in zip(items, elements, strict=True)
+                    self.returned_entry(element, found, node, (receiver, func.value.id), cls) for element in elements
                 ))
         return arms if len({len(a) for a in arms}) == 1 else None
 
@@ -4922,8 +4930,11 @@ class FunctionLowerer(calls.PlaceNaming):
                 rebound = {n.id for n in names if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
                 place = self.place(passed[base])
                 if place is not None and base not in rebound:  # `return buf[: mid + 1], buf[mid:]`
-                    bounds = self.callee_bounds(element, helper, passed, None)
-                    return calls.returned_view(view, place, self.is_device_place(passed[base]), bounds)
+                    bounds = self.callee_bounds(element, helper, passed, receiver)
+                    # a device value at the caller, or one the helper declares (`buf: sk.DeviceBuffer`)
+                    declared = next(p.annotation for p in _param_names(helper.args) if p.arg == base)
+                    device = self.annotation_is_device(declared) or self.is_device_place(passed[base])
+                    return calls.returned_view(view, place, device, bounds)
             if isinstance(element, ast.Call) and isinstance(element.func, ast.Attribute) and returns_shared(
                 [element.func.attr]
             ):
@@ -5111,6 +5122,7 @@ class FunctionLowerer(calls.PlaceNaming):
         else:
             return None
         params = [p.arg for p in _param_names(helper.args)]
+        bound = {n.id for n in _walk(helper.body) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
 
         def local_form(name: str) -> view_bounds.BoundForm | None:
             value = _bound_once(helper, name)
@@ -5123,6 +5135,7 @@ class FunctionLowerer(calls.PlaceNaming):
             symbol=self.symbol,
             argument_bound=lambda name: self.view_bound(passed[name]) if name in passed else None,
             local_form=local_form,
+            module_number=lambda name: None if name in bound else self.ctx.module_numbers.get(name),
         )
         start, stop = (None if n is None else _bound_form(n) for n in nodes)
         return view_bounds.in_caller((start, stop), names)
