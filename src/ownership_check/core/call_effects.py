@@ -413,7 +413,8 @@ def apply_summary(
         ):
             return None
         if operand.place is not None:
-            return [_extend(operand.place, attrs)]
+            # a path below the caller's item of a container (`bufs["out"]` of a callee given `bufs`) is that item
+            return [sink.keyed_element(_extend(operand.place, attrs))]
         if operand.choices and not attrs:
             return [_extend(c.place, attrs) for c in operand.choices if c.place is not None]
         return None

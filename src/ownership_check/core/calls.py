@@ -37,7 +37,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Final, Generic, Protocol, TypeAlias, TypeGuard, TypeVar
 
-from ownership_check.core import ir
+from ownership_check.core import ir, keyed_items
 from ownership_check.core.call_effects import AppliedSummary, YieldedPart, apply_summary, constructed_fields
 from ownership_check.core.memo import SHARED_OP as _MEMO_SHARED_OP
 from ownership_check.core.memo import MemoCalls
@@ -119,6 +119,8 @@ class PlaceNaming:
         self.memo = MemoCalls()
         # the split site of each run of bump-allocator calls (`bump_view`)
         self.bump_sites: dict[int, int] = {}
+        # names only ever bound to displays (`Container`); each front end fills it in its prepass
+        self.containers: dict[str, Container] = {}
 
     def name(self, raw: str) -> str:
         """`raw` as the innermost rename in scope maps it."""
@@ -133,6 +135,27 @@ class PlaceNaming:
         if renamed == root:
             return ir.Place(renamed, attrs, None)
         return ir.Place(renamed, attrs, ".".join((root, *attrs)))
+
+    def keyed_element(self, place: ir.Place) -> ir.Place:
+        """`place` with its first segment, an item under a literal key of a container name of this function,
+        resolved to that item's element place (`bufs.['out']` is `bufs$e1` of `bufs = {"lhs": a, "out": c}`): a
+        callee's effect on the item of its parameter lands on the caller's item; else `place` itself."""
+        if not place.attrs or not keyed_items.is_item_segment(place.attrs[0]):
+            return place
+        key = keyed_items.segment_key(place.attrs[0])
+        for raw, container in self.containers.items():
+            if self.name(raw) != place.root:
+                continue
+            if container.mapping:
+                index = container.keys.index(key) if key in container.keys else None
+            else:
+                index = key if type(key) is int and 0 <= key < len(container.keys) else None
+            if index is None:
+                return place
+            element = container_element(place.root, raw, container, index)
+            rest = place.attrs[1:]
+            return ir.Place(element.root, rest, ".".join((element.text, *rest)) if rest else element.display)
+        return place
 
     def temp(self, display: str) -> ir.Place:
         self.tmp += 1
@@ -201,6 +224,10 @@ class Lowering(Protocol[E_contra]):
 
     def temp(self, display: str) -> ir.Place:
         """A new temporary place that diagnostics spell `display`."""
+
+    def keyed_element(self, place: ir.Place) -> ir.Place:
+        """`place`, its first segment an item under a literal key of a container name resolved to that item
+        (`PlaceNaming.keyed_element`)."""
 
     def block(self, build: Callable[[], None], /) -> ir.Block:
         """The operations `build` emits, collected as a block (for the arms of a `Branch`)."""

@@ -18,6 +18,8 @@ stay new values (`computed_items` relates equal computed indices).
 
 from __future__ import annotations
 
+import ast
+
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Final
@@ -63,6 +65,17 @@ def keyed_item(container: ir.Place, key: int | str) -> ir.Place | None:
     if part is None:
         return None
     return ir.Place(container.root, (*container.attrs, part), f"{container.text}[{key!r}]")
+
+
+def segment_key(part: str) -> int | str | None:
+    """The literal key an item's path segment names (`['a']` -> `"a"`, `[0]` -> `0`), None for another segment."""
+    if not is_item_segment(part):
+        return None
+    try:
+        key = ast.literal_eval(part[1:-1])
+    except (ValueError, SyntaxError):
+        return None
+    return key if isinstance(key, int | str) and not isinstance(key, bool) else None
 
 
 def is_item_segment(part: str) -> bool:
