@@ -110,8 +110,9 @@ def captured_names(body: Sequence[Statement]) -> frozenset[str]:
 
 
 class _Mentions:
-    def __init__(self, builtin: Builtin) -> None:
+    def __init__(self, builtin: Builtin, reading: Callable[[CallExpr], bool] | None = None) -> None:
         self.builtin = builtin
+        self.reading = reading  # whether a call of a method of the module's classes only reads its receiver
         self.found: list[Mention] = []
 
     def uses(self, node: Node | None, how: str) -> None:
@@ -191,7 +192,8 @@ class _Mentions:
         if isinstance(callee, MemberExpr) and isinstance(callee.expr, StrExpr):
             how = READ  # `"{}".format(x)` (an f-string, as mypy reads it), `", ".join(names)`
         if isinstance(callee, MemberExpr):
-            self.uses(callee.expr, READ if callee.name in READING_METHODS else HANDED)
+            reads = callee.name in READING_METHODS or (self.reading is not None and self.reading(node))
+            self.uses(callee.expr, READ if reads else HANDED)
         else:
             self.uses(callee, READ)
         for arg in node.args:
@@ -231,9 +233,12 @@ class _Mentions:
             self.uses(node.msg, READ)
 
 
-def mentions(node: Statement, builtin: Builtin) -> list[Mention]:
-    """The places `node` names and how (`keyed_items.Mention`); for a compound statement, those of its header."""
-    walker = _Mentions(builtin)
+def mentions(
+    node: Statement, builtin: Builtin, reading: Callable[[CallExpr], bool] | None = None
+) -> list[Mention]:
+    """The places `node` names and how (`keyed_items.Mention`); for a compound statement, those of its header.
+    `reading`: whether a method call only reads its receiver (a method of the module that stores nothing)."""
+    walker = _Mentions(builtin, reading)
     walker.statement(node)
     return walker.found
 

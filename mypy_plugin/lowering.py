@@ -190,6 +190,70 @@ KERNEL_UNIT_KINDS = ("simt", "tile", "device")
 _CHOICE_DEPTH = 6
 
 
+def _substituted(value: Expression, names: Mapping[str, Expression], at: Expression) -> Expression | None:
+    """`value`, a place expression of a callee, with the callee's names replaced by the caller's expressions and
+    the caller's location (the CLI's `_substituted`)."""
+    made: Expression
+    if isinstance(value, NameExpr):
+        return names.get(value.name)
+    if isinstance(value, MemberExpr):
+        base = _substituted(value.expr, names, at)
+        if base is None:
+            return None
+        made = MemberExpr(base, value.name)
+    elif isinstance(value, IndexExpr):
+        base = _substituted(value.base, names, at)
+        key = value.index
+        literal = isinstance(key, StrExpr | IntExpr)
+        index = key if literal else _substituted(key, names, at) if isinstance(key, NameExpr) else None
+        if base is None or index is None:
+            return None
+        made = IndexExpr(base, index)
+    else:
+        return None
+    made.set_line(at)
+    return made
+
+
+def _reads_only(func: FuncItem) -> bool:
+    """Whether a function body changes nothing outside its own names (the CLI's `_reads_only`)."""
+    if func.is_coroutine:
+        return False
+    for node in tree.walk(func.body):
+        if isinstance(node, CallExpr | DelStmt | GlobalDecl | NonlocalDecl | YieldExpr | YieldFromExpr | AwaitExpr):
+            return False
+        if isinstance(node, AssignmentStmt | OperatorAssignmentStmt):
+            targets = node.lvalues if isinstance(node, AssignmentStmt) else [node.lvalue]
+            if any(_stores_into(t) for t in targets):
+                return False
+    return True
+
+
+def _stores_into(target: Expression) -> bool:
+    """Whether an assignment target stores into an attribute or an item (not only names)."""
+    if isinstance(target, TupleExpr | ListExpr):
+        return any(_stores_into(t) for t in target.items)
+    if isinstance(target, StarExpr):
+        return _stores_into(target.expr)
+    return isinstance(target, MemberExpr | IndexExpr)
+
+
+def _pure_argument(expr: Expression) -> bool:
+    """Whether evaluating `expr` again has no effect (the CLI's `_pure_argument`)."""
+    while isinstance(expr, MemberExpr):
+        expr = expr.expr
+    return isinstance(expr, NameExpr | StrExpr | IntExpr | FloatExpr)
+
+
+def _return_arms(value: Expression) -> list[Expression]:
+    """The expressions a `return` may give (the CLI's `_return_arms`)."""
+    if isinstance(value, ConditionalExpr):
+        return [*_return_arms(value.if_expr), *_return_arms(value.else_expr)]
+    if isinstance(value, OpExpr) and value.op in ("and", "or"):
+        return [*_return_arms(value.left), *_return_arms(value.right)]
+    return [value]
+
+
 def _returned_params(
     func: FuncItem, yields: bool = False, allocates: Callable[[Expression], bool] | None = None
 ) -> tuple[str, ...] | None:
@@ -1680,6 +1744,8 @@ class FunctionLowerer(calls.PlaceNaming):
                     return ir.Place(self.name(cur.name), (*path, *attrs[1:]), ".".join((cur.name, *attrs)))
                 if receiver_property(self, cur.name, attrs[0]) is not None:
                     return None  # one of several places (`choices`)
+            if len(attrs) == 1 and self.ctx.classes.has_getters and self.inlined_returns(expr) is not None:
+                return None  # a property returning `self._launches["demand"]` (the CLI's `choices`)
             return self.dotted_place(cur.name, attrs)
         return None
 
@@ -2901,8 +2967,18 @@ class FunctionLowerer(calls.PlaceNaming):
         if not self.keyed_reads:
             return ()
         return keyed_items.forgotten(
-            keyed_mentions.mentions(stmt, self.builtin), self.keyed_reads, self.dotted_place, span_of(stmt)
+            keyed_mentions.mentions(stmt, self.builtin, self.reading_method), self.keyed_reads, self.dotted_place,
+            span_of(stmt),
         )
+
+    def reading_method(self, call: CallExpr) -> bool:
+        """Whether `obj.method(...)` runs only methods of the module that change nothing (the CLI's)."""
+        callee = call.callee
+        if not (isinstance(callee, MemberExpr) and isinstance(callee.expr, NameExpr)) or not self.ctx.classes.classes:
+            return False
+        candidates = receiver_classes(self, callee.expr.name)
+        methods = [self.ctx.classes.method(cls, callee.name) for cls in candidates or ()]
+        return bool(methods) and all(m is not None and _reads_only(m) for m in methods)
 
     def stmt(self, node: Statement) -> None:
         grown = self.appends.get(id(node.expr)) if isinstance(node, ExpressionStmt) else None
@@ -5352,6 +5428,9 @@ class FunctionLowerer(calls.PlaceNaming):
             call_node: Expression = expr
             new = (calls.Operand(call_node, span, None, True),) if calls.NEW_VALUE in returned else ()
             return (expr,), found[1] + new
+        if isinstance(expr, CallExpr | MemberExpr):
+            # `self._output_for(name)` of a method returning `self.raw[name]` or `self.clean[name]` (the CLI's)
+            return self.inlined_choices(expr, span, depth)
         return None
 
     def allocates(self, expr: Expression) -> bool:
@@ -5359,6 +5438,65 @@ class FunctionLowerer(calls.PlaceNaming):
         if not isinstance(expr, CallExpr) or not isinstance(expr.callee, RefExpr):
             return False
         return calls.allocating(expr.callee.fullname)
+
+    def inlined_returns(self, expr: Expression) -> list[Expression | None] | None:
+        """What `obj.method(args)` or a property read `obj.prop` gives, each `return`'s place expression over the
+        receiver and parameters read by the caller (the CLI's `inlined_returns`)."""
+        if isinstance(expr, CallExpr) and isinstance(expr.callee, MemberExpr) and isinstance(expr.callee.expr, NameExpr):
+            receiver, name, call = expr.callee.expr, expr.callee.name, expr
+        elif isinstance(expr, MemberExpr) and isinstance(expr.expr, NameExpr):
+            receiver, name, call = expr.expr, expr.name, None
+        else:
+            return None
+        classes = self.ctx.classes
+        candidates = receiver_classes(self, receiver.name) if classes.classes else None
+        if not candidates:
+            return None
+        out: list[Expression | None] = []
+        for cls in candidates:
+            func = classes.method(cls, name) if call is not None else classes.getter(cls, name)
+            if func is None or not func.arguments or (call is not None and func.is_decorated):
+                return None
+            if any(isinstance(n, YieldExpr | YieldFromExpr | AwaitExpr) for n in tree.walk(func.body)):
+                return None
+            names: dict[str, Expression] = {func.arguments[0].variable.name: receiver}
+            if call is not None:
+                names.update((p, a) for p, a in _bind_call(func, call, True).items() if _pure_argument(a))
+            for bound in _rebound_names(func):
+                names.pop(bound, None)
+            returns = [n for n in tree.walk(func.body) if isinstance(n, ReturnStmt)]
+            if not returns:
+                return None
+            for ret in returns:
+                if ret.expr is None:
+                    return None
+                for arm in _return_arms(ret.expr):
+                    made = _substituted(arm, names, expr)
+                    if made is None and not self.allocates(arm):
+                        return None
+                    out.append(made)
+        return out
+
+    def inlined_choices(self, expr: Expression, span: Span, depth: int) -> calls.Choices[Expression] | None:
+        """The places `obj.method(args)` / `obj.prop` may be by `inlined_returns` (the CLI's `inlined_choices`)."""
+        inlined = self.inlined_returns(expr)
+        if inlined is None or all(e is None for e in inlined):
+            return None
+        options: list[calls.Operand[Expression]] = []
+        for made in inlined:
+            if made is None:
+                options.append(calls.Operand(expr, span, None, True))
+                continue
+            found = self.choices(made, span, depth + 1)
+            if found is not None:
+                options.extend(found[1])
+                continue
+            place = self.place(made)
+            if place is None:
+                return None
+            options.append(calls.Operand(made, span, place, True))
+        prelude: Expression = expr if isinstance(expr, CallExpr) else expr.expr  # type: ignore[attr-defined]
+        return (prelude,), tuple(options)
 
     def returned_receiver_item(self, expr: CallExpr) -> ir.Place | None:
         """`self.staging()` of a method returning one item of a display `__init__` stored (the CLI's

@@ -884,6 +884,60 @@ def _is_constant(node: ast.AST, value: object) -> bool:
     return isinstance(node, ast.Constant) and node.value is value
 
 
+def _substituted(value: ast.expr, names: Mapping[str, ast.expr], at: ast.AST) -> ast.expr | None:
+    """`value`, a place expression of a callee (a name, attributes of one, an item under a literal key or under a
+    name), with the callee's names replaced by the caller's expressions (`names`) and the caller's location (`at`);
+    None for any other expression, or a name `names` lacks."""
+    made: ast.expr
+    if isinstance(value, ast.Name):
+        found = names.get(value.id)
+        return None if found is None else found
+    if isinstance(value, ast.Attribute):
+        base = _substituted(value.value, names, at)
+        if base is None:
+            return None
+        made = ast.Attribute(base, value.attr, ast.Load())
+    elif isinstance(value, ast.Subscript):
+        base = _substituted(value.value, names, at)
+        key = value.slice
+        literal = isinstance(key, ast.Constant) and type(key.value) in (int, str)
+        index = key if literal else _substituted(key, names, at) if isinstance(key, ast.Name) else None
+        if base is None or index is None:
+            return None
+        made = ast.Subscript(base, index, ast.Load())
+    else:
+        return None
+    return ast.copy_location(made, at)
+
+
+def _reads_only(func: FunctionNode) -> bool:
+    """Whether a function body changes nothing outside its own names: no call, no store into an attribute or an
+    item, no `del`, `global`, `nonlocal`, `yield` or `await` (`if name in self.inplace: return self.raw[name]`)."""
+    for node in _walk(func.body):
+        if isinstance(node, ast.Call | ast.Delete | ast.Global | ast.Nonlocal | ast.Yield | ast.YieldFrom | ast.Await):
+            return False
+        if isinstance(node, ast.Attribute | ast.Subscript) and not isinstance(node.ctx, ast.Load):
+            return False
+    return not isinstance(func, ast.AsyncFunctionDef)
+
+
+def _pure_argument(node: ast.expr) -> bool:
+    """Whether evaluating `node` again has no effect: a name, a literal, or attributes of a name."""
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return isinstance(node, ast.Name | ast.Constant)
+
+
+def _return_arms(value: ast.expr) -> list[ast.expr]:
+    """The expressions a `return` may give (`a if c else b` and `a or b` give either operand)."""
+    if isinstance(value, ast.IfExp):
+        return [*_return_arms(value.body), *_return_arms(value.orelse)]
+    if isinstance(value, ast.BoolOp):
+        left, right = _binary(value)
+        return [*_return_arms(left), *_return_arms(right)]
+    return [value]
+
+
 def _returned_params(
     func: FunctionNode, yields: bool = False, allocates: Callable[[ast.expr], bool] | None = None
 ) -> tuple[str, ...] | None:
@@ -1847,6 +1901,8 @@ class FunctionLowerer(calls.PlaceNaming):
                     return ir.Place(self.name(cur.id), (*path, *attrs[1:]), ".".join((cur.id, *attrs)))
                 if receiver_property(self, cur.id, attrs[0]) is not None:
                     return None  # one of several places (`choices`)
+            if len(attrs) == 1 and self.ctx.classes.has_getters and self.inlined_returns(node) is not None:
+                return None  # `pen.demand_launch` of a property returning `self._launches["demand"]` (`choices`)
             return self.dotted_place(cur.id, attrs)
         return None
 
@@ -2909,9 +2965,19 @@ class FunctionLowerer(calls.PlaceNaming):
         if not self.keyed_reads:
             return ()
         return keyed_items.forgotten(
-            keyed_mentions.mentions(stmt, self.builtin), self.keyed_reads,
+            keyed_mentions.mentions(stmt, self.builtin, self.reading_method), self.keyed_reads,
             self.dotted_place, self.span(stmt),
         )
+
+    def reading_method(self, call: ast.Call) -> bool:
+        """Whether `obj.method(...)` runs, for each class the receiver may be, a method of the module that changes
+        nothing (`_reads_only`): its receiver's items stay what they were."""
+        func = call.func
+        if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)) or not self.ctx.classes.classes:
+            return False
+        candidates = receiver_classes(self, func.value.id)
+        methods = [self.ctx.classes.method(cls, func.attr) for cls in candidates or ()]
+        return bool(methods) and all(m is not None and _reads_only(m) for m in methods)
 
     def stmt(self, node: ast.stmt) -> None:
         if isinstance(node, ast.Expr):
@@ -5636,12 +5702,82 @@ class FunctionLowerer(calls.PlaceNaming):
             call_node: ast.expr = node
             new = (calls.Operand(call_node, span, None, True),) if calls.NEW_VALUE in returned else ()
             return (node,), found[1] + new
+        if isinstance(node, ast.Call | ast.Attribute):
+            # `self._output_for(name)` of a method returning `self.raw[name]` or `self.clean[name]`
+            return self.inlined_choices(node, span, depth)
         return None
 
     def _alternatives(
         self, prelude: tuple[ast.expr, ...], options: Sequence[ast.expr], span: Span, depth: int
     ) -> calls.Choices[ast.expr] | None:
         return calls.alternatives(prelude, options, span, depth, self.place, self.choices)
+
+    def inlined_returns(self, node: ast.expr) -> list[ast.expr | None] | None:
+        """What `obj.method(args)` or a property read `obj.prop` gives, for a method (a getter) of each class the
+        receiver may be (`receiver_classes`) whose every `return` gives a place expression over its receiver and
+        parameters (`return self.raw[name]`, `return self._launches["demand"]`, `return self.a if c else b`) or a
+        new buffer (`sk.zeros(...)`, None here): each such expression with the receiver and the parameters
+        replaced by the caller's object and arguments, read by the caller after the call, so the result is the
+        caller's own place.  None when some `return` gives anything else, a parameter it needs is rebound or not
+        passed plainly, or an argument has effects of its own."""
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name):
+            receiver, name, call = node.func.value, node.func.attr, node
+        elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+            receiver, name, call = node.value, node.attr, None
+        else:
+            return None
+        classes = self.ctx.classes
+        candidates = receiver_classes(self, receiver.id) if classes.classes else None
+        if not candidates:
+            return None
+        out: list[ast.expr | None] = []
+        for cls in candidates:
+            func = classes.method(cls, name) if call is not None else classes.getter(cls, name)
+            if func is None or not func.args.args or (call is not None and func.decorator_list):
+                return None
+            if any(isinstance(n, ast.Yield | ast.YieldFrom | ast.Await) for n in _walk(func.body)):
+                return None
+            names: dict[str, ast.expr] = {func.args.args[0].arg: receiver}
+            if call is not None:
+                names.update((p, a) for p, a in _bind_call(func, call, True).items() if _pure_argument(a))
+            rebound = {n.id for n in _walk(func.body) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+            for bound in rebound:
+                names.pop(bound, None)
+            returns = [n for n in _walk(func.body) if isinstance(n, ast.Return)]
+            if not returns:
+                return None
+            for ret in returns:
+                if ret.value is None:
+                    return None
+                for arm in _return_arms(ret.value):
+                    made = _substituted(arm, names, node)
+                    if made is None and not self.allocates(arm):
+                        return None
+                    out.append(made)
+        return out
+
+    def inlined_choices(self, node: ast.expr, span: Span, depth: int) -> calls.Choices[ast.expr] | None:
+        """The places `obj.method(args)` / `obj.prop` may be by `inlined_returns` (a new value for a `return` of a
+        new buffer), after the call (or the receiver's read); None where that does not apply or some expression
+        names no place here."""
+        inlined = self.inlined_returns(node)
+        if inlined is None or all(e is None for e in inlined):
+            return None
+        options: list[calls.Operand[ast.expr]] = []
+        for made in inlined:
+            if made is None:
+                options.append(calls.Operand(node, span, None, True))
+                continue
+            found = self.choices(made, span, depth + 1)
+            if found is not None:
+                options.extend(found[1])
+                continue
+            place = self.place(made)
+            if place is None:
+                return None
+            options.append(calls.Operand(made, span, place, True))
+        prelude: ast.expr = node if isinstance(node, ast.Call) else node.value  # type: ignore[attr-defined]
+        return (prelude,), tuple(options)
 
     def returned_receiver_item(self, node: ast.Call) -> ir.Place | None:
         """`self.staging()` in a method, of a method of its class (`receiver_class` exact) whose every `return`

@@ -56,8 +56,9 @@ def captured_names(nodes: Iterable[ast.AST]) -> frozenset[str]:
 
 
 class _Mentions:
-    def __init__(self, builtin: Builtin) -> None:
+    def __init__(self, builtin: Builtin, reading: Callable[[ast.Call], bool] | None = None) -> None:
         self.builtin = builtin
+        self.reading = reading  # whether a call of a method of the module's classes only reads its receiver
         self.found: list[Mention] = []
 
     def uses(self, node: ast.AST | None, how: str) -> None:
@@ -129,7 +130,8 @@ class _Mentions:
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Constant):
             how = READ  # `"{}".format(x)`, `", ".join(names)`: a method of a literal reads its arguments
         if isinstance(func, ast.Attribute):
-            self.uses(func.value, READ if func.attr in READING_METHODS else HANDED)
+            reads = func.attr in READING_METHODS or (self.reading is not None and self.reading(node))
+            self.uses(func.value, READ if reads else HANDED)
         else:
             self.uses(func, READ)
         for arg in node.args:
@@ -171,9 +173,12 @@ class _Mentions:
             self.uses(node.msg, READ)
 
 
-def mentions(node: ast.stmt, builtin: Builtin) -> list[Mention]:
-    """The places `node` names and how (`keyed_items.Mention`); for a compound statement, those of its header."""
-    walker = _Mentions(builtin)
+def mentions(
+    node: ast.stmt, builtin: Builtin, reading: Callable[[ast.Call], bool] | None = None
+) -> list[Mention]:
+    """The places `node` names and how (`keyed_items.Mention`); for a compound statement, those of its header.
+    `reading`: whether a method call only reads its receiver (a method of the module that stores nothing)."""
+    walker = _Mentions(builtin, reading)
     walker.statement(node)
     return walker.found
 
