@@ -61,7 +61,7 @@ from mypy.nodes import (
 )
 
 from mypy_plugin import tree
-from ownership_check.core.keyed_items import BOUND, HANDED, READ, READING_METHODS, Mention, reading_call
+from ownership_check.core.keyed_items import BOUND, HANDED, READ, READING_METHODS, Mention, param_key, reading_call
 
 #: The lowering's builtin lookup: the builtin a callee names, or None (shadowed or not a builtin).
 Builtin = Callable[[Expression], "str | None"]
@@ -69,7 +69,10 @@ Builtin = Callable[[Expression], "str | None"]
 _FUNCTIONS = (FuncDef, Decorator, OverloadedFuncDef, LambdaExpr)
 
 
-def _key(expr: Node) -> int | str | None:
+def _key(expr: Node, params: frozenset[str] = frozenset()) -> int | str | None:
+    """A subscript's literal key, or `keyed_items.param_key` of a parameter in `params` (the CLI's `_key`)."""
+    if isinstance(expr, NameExpr) and expr.name in params:
+        return param_key(expr.name)
     if isinstance(expr, StrExpr):
         return expr.value
     if isinstance(expr, IntExpr):
@@ -79,11 +82,12 @@ def _key(expr: Node) -> int | str | None:
     return None
 
 
-def read_keys(body: Sequence[Statement]) -> dict[str, frozenset[int | str]]:
-    """The literal keys this body reads or stores under, by container dotted text (`{"bufs": {"a", "b"}}`)."""
+def read_keys(body: Sequence[Statement], params: frozenset[str] = frozenset()) -> dict[str, frozenset[int | str]]:
+    """The literal keys this body reads or stores under, by container dotted text (`{"bufs": {"a", "b"}}`); a
+    parameter in `params` is a key too (the CLI's)."""
     found: dict[str, set[int | str]] = {}
     for node in tree.walk_many(body):
-        if isinstance(node, IndexExpr) and (key := _key(node.index)) is not None:
+        if isinstance(node, IndexExpr) and (key := _key(node.index, params)) is not None:
             text = tree.dotted(node.base)
             if text is not None:
                 found.setdefault(text, set()).add(key)
@@ -110,9 +114,15 @@ def captured_names(body: Sequence[Statement]) -> frozenset[str]:
 
 
 class _Mentions:
-    def __init__(self, builtin: Builtin, reading: Callable[[CallExpr], bool] | None = None) -> None:
+    def __init__(
+        self,
+        builtin: Builtin,
+        reading: Callable[[CallExpr], frozenset[str] | None] | None = None,
+        params: frozenset[str] = frozenset(),
+    ) -> None:
         self.builtin = builtin
-        self.reading = reading  # whether a call of a method of the module's classes only reads its receiver
+        self.params = params  # parameters never rebound: a store under one is a store under one key
+        self.reading = reading  # the receiver's attributes a method of the module's classes may change, if known
         self.found: list[Mention] = []
 
     def uses(self, node: Node | None, how: str) -> None:
@@ -175,7 +185,7 @@ class _Mentions:
         if text is not None:
             self.found.append(Mention(text, BOUND))
         elif isinstance(node, IndexExpr):
-            self.uses(node.base, READ if _key(node.index) is not None and not deleting else HANDED)
+            self.uses(node.base, READ if _key(node.index, self.params) is not None and not deleting else HANDED)
             self.uses(node.index, READ)
         elif isinstance(node, TupleExpr | ListExpr):
             for item in node.items:
@@ -192,8 +202,11 @@ class _Mentions:
         if isinstance(callee, MemberExpr) and isinstance(callee.expr, StrExpr):
             how = READ  # `"{}".format(x)` (an f-string, as mypy reads it), `", ".join(names)`
         if isinstance(callee, MemberExpr):
-            reads = callee.name in READING_METHODS or (self.reading is not None and self.reading(node))
-            self.uses(callee.expr, READ if reads else HANDED)
+            changed = self.reading(node) if self.reading is not None else None
+            self.uses(callee.expr, READ if callee.name in READING_METHODS or changed is not None else HANDED)
+            receiver = tree.dotted(callee.expr) if changed else None
+            if receiver is not None:  # a method storing into some attributes of its receiver only (the CLI's)
+                self.found.extend(Mention(f"{receiver}.{attr}", HANDED) for attr in sorted(changed or ()))
         else:
             self.uses(callee, READ)
         for arg in node.args:
@@ -234,11 +247,14 @@ class _Mentions:
 
 
 def mentions(
-    node: Statement, builtin: Builtin, reading: Callable[[CallExpr], bool] | None = None
+    node: Statement,
+    builtin: Builtin,
+    reading: Callable[[CallExpr], frozenset[str] | None] | None = None,
+    params: frozenset[str] = frozenset(),
 ) -> list[Mention]:
-    """The places `node` names and how (`keyed_items.Mention`); for a compound statement, those of its header.
-    `reading`: whether a method call only reads its receiver (a method of the module that stores nothing)."""
-    walker = _Mentions(builtin, reading)
+    """The places `node` names and how (`keyed_items.Mention`); for a compound statement, those of its header
+    (the CLI's `mentions`)."""
+    walker = _Mentions(builtin, reading, params)
     walker.statement(node)
     return walker.found
 

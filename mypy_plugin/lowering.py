@@ -215,27 +215,43 @@ def _substituted(value: Expression, names: Mapping[str, Expression], at: Express
     return made
 
 
-def _reads_only(func: FuncItem) -> bool:
-    """Whether a function body changes nothing outside its own names (the CLI's `_reads_only`)."""
-    if func.is_coroutine:
-        return False
+def _receiver_changes(func: FuncItem, allocates: Callable[[Expression], bool]) -> frozenset[str] | None:
+    """The attributes of its receiver a method may change (the CLI's `_receiver_changes`)."""
+    if func.is_coroutine or not func.arguments:
+        return None
+    receiver = func.arguments[0].variable.name
+    changed: set[str] = set()
     for node in tree.walk(func.body):
-        if isinstance(node, CallExpr | DelStmt | GlobalDecl | NonlocalDecl | YieldExpr | YieldFromExpr | AwaitExpr):
-            return False
+        if isinstance(node, CallExpr) and not allocates(node):
+            return None
+        if isinstance(node, DelStmt | GlobalDecl | NonlocalDecl | YieldExpr | YieldFromExpr | AwaitExpr):
+            return None
         if isinstance(node, AssignmentStmt | OperatorAssignmentStmt):
             targets = node.lvalues if isinstance(node, AssignmentStmt) else [node.lvalue]
-            if any(_stores_into(t) for t in targets):
-                return False
-    return True
+            for target in _flat_stores(targets):
+                path: list[str] = []
+                cur: Expression = target
+                while isinstance(cur, MemberExpr | IndexExpr):
+                    if isinstance(cur, MemberExpr):
+                        path.append(cur.name)
+                    cur = cur.expr if isinstance(cur, MemberExpr) else cur.base
+                if not (isinstance(cur, NameExpr) and cur.name == receiver and path):
+                    return None
+                changed.add(path[-1])
+    return frozenset(changed)
 
 
-def _stores_into(target: Expression) -> bool:
-    """Whether an assignment target stores into an attribute or an item (not only names)."""
-    if isinstance(target, TupleExpr | ListExpr):
-        return any(_stores_into(t) for t in target.items)
-    if isinstance(target, StarExpr):
-        return _stores_into(target.expr)
-    return isinstance(target, MemberExpr | IndexExpr)
+def _flat_stores(targets: Sequence[Expression]) -> list[Expression]:
+    """The attribute and item stores among assignment targets (tuple and starred targets flattened)."""
+    out: list[Expression] = []
+    for target in targets:
+        if isinstance(target, TupleExpr | ListExpr):
+            out.extend(_flat_stores(target.items))
+        elif isinstance(target, StarExpr):
+            out.extend(_flat_stores([target.expr]))
+        elif isinstance(target, MemberExpr | IndexExpr):
+            out.append(target)
+    return out
 
 
 def _pure_argument(expr: Expression) -> bool:
@@ -2905,7 +2921,7 @@ class FunctionLowerer(calls.PlaceNaming):
     def lower(self) -> ir.Function:
         node = self.unit.node
         statements = node.defs if isinstance(node, MypyFile) else node.body.body
-        self.keyed_reads = {} if self.kernel_body else keyed_mentions.read_keys(statements)
+        self.keyed_reads = {} if self.kernel_body else keyed_mentions.read_keys(statements, self.stable_params)
         if isinstance(node, MypyFile):
             self.prepass(node.defs, None)
             ops = self.block(lambda: self.suite(node.defs))
@@ -2967,18 +2983,23 @@ class FunctionLowerer(calls.PlaceNaming):
         if not self.keyed_reads:
             return ()
         return keyed_items.forgotten(
-            keyed_mentions.mentions(stmt, self.builtin, self.reading_method), self.keyed_reads, self.dotted_place,
-            span_of(stmt),
+            keyed_mentions.mentions(stmt, self.builtin, self.reading_method, self.stable_params), self.keyed_reads,
+            self.dotted_place, span_of(stmt),
         )
 
-    def reading_method(self, call: CallExpr) -> bool:
-        """Whether `obj.method(...)` runs only methods of the module that change nothing (the CLI's)."""
+    def reading_method(self, call: CallExpr) -> frozenset[str] | None:
+        """The receiver's attributes `obj.method(...)` may change, when that is all (the CLI's)."""
         callee = call.callee
         if not (isinstance(callee, MemberExpr) and isinstance(callee.expr, NameExpr)) or not self.ctx.classes.classes:
-            return False
-        candidates = receiver_classes(self, callee.expr.name)
-        methods = [self.ctx.classes.method(cls, callee.name) for cls in candidates or ()]
-        return bool(methods) and all(m is not None and _reads_only(m) for m in methods)
+            return None
+        changed: set[str] = set()
+        for cls in receiver_classes(self, callee.expr.name) or ():
+            method = self.ctx.classes.method(cls, callee.name)
+            found = _receiver_changes(method, self.allocates) if method is not None else None
+            if found is None:
+                return None
+            changed |= found
+        return frozenset(changed) if changed or receiver_classes(self, callee.expr.name) else None
 
     def stmt(self, node: Statement) -> None:
         grown = self.appends.get(id(node.expr)) if isinstance(node, ExpressionStmt) else None
@@ -3903,6 +3924,8 @@ class FunctionLowerer(calls.PlaceNaming):
         if isinstance(expr, IndexExpr):
             # `bufs["a"] = v` of a container the checker knows no items of: that item is `v` from here on
             key = _key_literal(expr.index)
+            if key is None:
+                key = self.param_item_key(expr.index)
             item = self.keyed_item(expr.base, key) if key is not None else None
             return calls.OtherTarget(expr, self.place(expr.base), span_of(expr), item)
         return calls.OtherTarget(expr)
@@ -4949,6 +4972,25 @@ class FunctionLowerer(calls.PlaceNaming):
         if applied is not None and not applied.summary.empty:
             apply_summary(applied, expr, span_of(expr), self)
 
+    @functools.cached_property
+    def stable_params(self) -> frozenset[str]:
+        """The parameters this function never rebinds or deletes (the CLI's `stable_params`)."""
+        node = self.unit.node
+        if isinstance(node, MypyFile) or self.kernel_body:
+            return frozenset()
+        rebound = _rebound_names(node)
+        return frozenset(p for p in _params(node) if p not in rebound)
+
+    def param_item_key(self, index: Expression) -> str | None:
+        """`keyed_items.param_key` of a subscript's key that is a parameter never rebound (the CLI's)."""
+        if isinstance(index, NameExpr) and index.name in self.stable_params and self.name(index.name) == index.name:
+            return keyed_items.param_key(index.name)
+        return None
+
+    def operand_key(self, node: Expression) -> calls.ContainerKey | None:
+        key = self.index_key(node)
+        return key if key is not None else self.param_item_key(node)
+
     def index_key(self, index: Expression) -> calls.ContainerKey | None:
         """A subscript's key when it is known here (the CLI's `index_key`)."""
         if isinstance(index, NameExpr):
@@ -5033,6 +5075,8 @@ class FunctionLowerer(calls.PlaceNaming):
         else:
             self.expr(index)
         key = _key_literal(index)
+        if key is None:
+            key = self.param_item_key(index)
         if self.kernel_body or self.stored_target(expr):
             return
         if not self.use(expr, origin=expr) and key is not None:
@@ -5330,6 +5374,8 @@ class FunctionLowerer(calls.PlaceNaming):
                 return calls.merge_choices((index,), tupled)
             # `sorted(pool)[0]`, `list(pool)[i]`: any item of what the builtin keeps
             kept = calls.merge_choices((index,), (self.item_choices(expr.base, span, depth + 1),))
+            if key is None:
+                key = self.param_item_key(index)  # `layers[key]` of a parameter `key` (the CLI's)
             if kept is None and key is not None and (item := self.keyed_item(expr.base, key)) is not None:
                 # `bufs["a"]` of a parameter, of `self.bufs` filled in a loop: the one object under that key
                 return (expr.base, index), (calls.Operand(expr, span, item, True),)
@@ -5442,8 +5488,9 @@ class FunctionLowerer(calls.PlaceNaming):
     def inlined_returns(self, expr: Expression) -> list[Expression | None] | None:
         """What `obj.method(args)` or a property read `obj.prop` gives, each `return`'s place expression over the
         receiver and parameters read by the caller (the CLI's `inlined_returns`)."""
-        if isinstance(expr, CallExpr) and isinstance(expr.callee, MemberExpr) and isinstance(expr.callee.expr, NameExpr):
-            receiver, name, call = expr.callee.expr, expr.callee.name, expr
+        callee = expr.callee if isinstance(expr, CallExpr) else None
+        if isinstance(expr, CallExpr) and isinstance(callee, MemberExpr) and isinstance(callee.expr, NameExpr):
+            receiver, name, call = callee.expr, callee.name, expr
         elif isinstance(expr, MemberExpr) and isinstance(expr.expr, NameExpr):
             receiver, name, call = expr.expr, expr.name, None
         else:

@@ -17,7 +17,7 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Final, Generic, TypeAlias, TypeVar
 
-from ownership_check.core import ir
+from ownership_check.core import ir, keyed_items
 from ownership_check.core.messages import MOVE_HELP
 from ownership_check.diagnostics import Span
 
@@ -393,6 +393,23 @@ def apply_summary(
     summary = applied.summary
     bound = dict(applied.bound)
 
+    def keyed_path(attrs: tuple[str, ...]) -> tuple[str, ...] | None:
+        # an item under the callee's parameter `key` (`bufs[key]`, `keyed_items.param_key`) is the caller's item
+        # under the key it passed: a literal (`segment(layers, "enamel")`), or a parameter of its own
+        out: list[str] = []
+        for attr in attrs:
+            name = keyed_items.param_of(keyed_items.segment_key(attr))
+            if name is None:
+                out.append(attr)
+                continue
+            given = bound.get(name)
+            key = sink.operand_key(given.node) if given is not None else None
+            part = keyed_items.segment(key) if key is not None else None
+            if part is None:
+                return None
+            out.append(part)
+        return tuple(out)
+
     def targets(
         param: str, attrs: tuple[str, ...], device_only: bool, loan: bool = False
     ) -> list[ir.Place] | None:
@@ -413,8 +430,11 @@ def apply_summary(
         ):
             return None
         if operand.place is not None:
+            path = keyed_path(attrs)
+            if path is None:
+                return None  # `bufs[key]` of the callee's parameter `key`, given a key the caller cannot name
             # a path below the caller's item of a container (`bufs["out"]` of a callee given `bufs`) is that item
-            return [sink.keyed_element(_extend(operand.place, attrs))]
+            return [sink.keyed_element(_extend(operand.place, path))]
         if operand.choices and not attrs:
             return [_extend(c.place, attrs) for c in operand.choices if c.place is not None]
         return None

@@ -229,6 +229,11 @@ class Lowering(Protocol[E_contra]):
         """`place`, its first segment an item under a literal key of a container name resolved to that item
         (`PlaceNaming.keyed_element`)."""
 
+    def operand_key(self, node: E_contra, /) -> ContainerKey | None:
+        """The key an argument gives when it is used as one (`bufs[key]` in the callee): a literal, a name an
+        unrolled iteration binds to one, or a parameter of this function it never rebinds (`keyed_items.param_key`);
+        else None."""
+
     def block(self, build: Callable[[], None], /) -> ir.Block:
         """The operations `build` emits, collected as a block (for the arms of a `Branch`)."""
 

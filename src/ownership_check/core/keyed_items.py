@@ -19,7 +19,6 @@ stay new values (`computed_items` relates equal computed indices).
 from __future__ import annotations
 
 import ast
-
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Final
@@ -50,6 +49,22 @@ def reading_call(callee: str | None) -> bool:
     return callee in READING_CALLS
 
 
+#: How a key that is a parameter of the function is spelled as a `ContainerKey` (`param_key`): `bufs[key]` of a
+#: parameter `key` the body never rebinds is one object per key, as `bufs["a"]` is, and a caller passing a literal
+#: for `key` names its own item under that literal (`call_effects`).  No source string starts so.
+PARAM_KEY_PREFIX: Final[str] = "\x00="
+
+
+def param_key(name: str) -> str:
+    """The key of `bufs[name]` for a parameter `name` the function never rebinds."""
+    return PARAM_KEY_PREFIX + name
+
+
+def param_of(key: int | str | None) -> str | None:
+    """The parameter a `param_key` names, None for any other key."""
+    return key[len(PARAM_KEY_PREFIX):] if isinstance(key, str) and key.startswith(PARAM_KEY_PREFIX) else None
+
+
 def segment(key: int | str) -> str | None:
     """The path segment of the item under `key` (`['a']`, `[0]`), or None for a key whose spelling would not stay
     one segment of a dotted path (it holds `.` or `$`)."""
@@ -64,7 +79,9 @@ def keyed_item(container: ir.Place, key: int | str) -> ir.Place | None:
     part = segment(key)
     if part is None:
         return None
-    return ir.Place(container.root, (*container.attrs, part), f"{container.text}[{key!r}]")
+    name = param_of(key)
+    shown = f"{container.text}[{key!r}]" if name is None else f"{container.text}[{name}]"
+    return ir.Place(container.root, (*container.attrs, part), shown)
 
 
 def segment_key(part: str) -> int | str | None:

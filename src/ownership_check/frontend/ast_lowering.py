@@ -910,15 +910,31 @@ def _substituted(value: ast.expr, names: Mapping[str, ast.expr], at: ast.AST) ->
     return ast.copy_location(made, at)
 
 
-def _reads_only(func: FunctionNode) -> bool:
-    """Whether a function body changes nothing outside its own names: no call, no store into an attribute or an
-    item, no `del`, `global`, `nonlocal`, `yield` or `await` (`if name in self.inplace: return self.raw[name]`)."""
+def _receiver_changes(func: FunctionNode, allocates: Callable[[ast.expr], bool]) -> frozenset[str] | None:
+    """The attributes of its receiver a method may change: those it stores into or under (`self.top = ...`,
+    `self.clean[name] = sk.zeros(...)`); None when it may change anything else: a call other than one making a new
+    buffer (`allocates`), a store into anything but its receiver's attributes, `del`, `global`, `nonlocal`,
+    `yield`, `await`."""
+    if isinstance(func, ast.AsyncFunctionDef) or not func.args.args:
+        return None
+    receiver = func.args.args[0].arg
+    changed: set[str] = set()
     for node in _walk(func.body):
-        if isinstance(node, ast.Call | ast.Delete | ast.Global | ast.Nonlocal | ast.Yield | ast.YieldFrom | ast.Await):
-            return False
+        if isinstance(node, ast.Call) and not allocates(node):
+            return None
+        if isinstance(node, ast.Delete | ast.Global | ast.Nonlocal | ast.Yield | ast.YieldFrom | ast.Await):
+            return None
         if isinstance(node, ast.Attribute | ast.Subscript) and not isinstance(node.ctx, ast.Load):
-            return False
-    return not isinstance(func, ast.AsyncFunctionDef)
+            path: list[str] = []
+            cur: ast.expr = node
+            while isinstance(cur, ast.Attribute | ast.Subscript):
+                if isinstance(cur, ast.Attribute):
+                    path.append(cur.attr)
+                cur = cur.value
+            if not (isinstance(cur, ast.Name) and cur.id == receiver and path):
+                return None
+            changed.add(path[-1])
+    return frozenset(changed)
 
 
 def _pure_argument(node: ast.expr) -> bool:
@@ -1901,7 +1917,8 @@ class FunctionLowerer(calls.PlaceNaming):
                     return ir.Place(self.name(cur.id), (*path, *attrs[1:]), ".".join((cur.id, *attrs)))
                 if receiver_property(self, cur.id, attrs[0]) is not None:
                     return None  # one of several places (`choices`)
-            if len(attrs) == 1 and self.ctx.classes.has_getters and self.inlined_returns(node) is not None:
+            getter = len(attrs) == 1 and isinstance(node, ast.Attribute) and self.ctx.classes.has_getters
+            if getter and self.inlined_returns(node) is not None:  # type: ignore[arg-type]
                 return None  # `pen.demand_launch` of a property returning `self._launches["demand"]` (`choices`)
             return self.dotted_place(cur.id, attrs)
         return None
@@ -2866,7 +2883,7 @@ class FunctionLowerer(calls.PlaceNaming):
 
     def lower(self) -> ir.Function:
         node = self.unit.node
-        self.keyed_reads = {} if self.kernel_body else keyed_mentions.read_keys(_walk(node.body))
+        self.keyed_reads = {} if self.kernel_body else keyed_mentions.read_keys(_walk(node.body), self.stable_params)
         if isinstance(node, ast.Module):
             self.prepass(node.body, ())
             ops = self.block(lambda: self.suite(node.body))
@@ -2965,19 +2982,24 @@ class FunctionLowerer(calls.PlaceNaming):
         if not self.keyed_reads:
             return ()
         return keyed_items.forgotten(
-            keyed_mentions.mentions(stmt, self.builtin, self.reading_method), self.keyed_reads,
+            keyed_mentions.mentions(stmt, self.builtin, self.reading_method, self.stable_params), self.keyed_reads,
             self.dotted_place, self.span(stmt),
         )
 
-    def reading_method(self, call: ast.Call) -> bool:
-        """Whether `obj.method(...)` runs, for each class the receiver may be, a method of the module that changes
-        nothing (`_reads_only`): its receiver's items stay what they were."""
+    def reading_method(self, call: ast.Call) -> frozenset[str] | None:
+        """The receiver's attributes `obj.method(...)` may change, for each class the receiver may be, when that
+        is all it may change (`_receiver_changes`): the receiver's other items stay what they were; else None."""
         func = call.func
         if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)) or not self.ctx.classes.classes:
-            return False
-        candidates = receiver_classes(self, func.value.id)
-        methods = [self.ctx.classes.method(cls, func.attr) for cls in candidates or ()]
-        return bool(methods) and all(m is not None and _reads_only(m) for m in methods)
+            return None
+        changed: set[str] = set()
+        for cls in receiver_classes(self, func.value.id) or ():
+            method = self.ctx.classes.method(cls, func.attr)
+            found = _receiver_changes(method, self.allocates) if method is not None else None
+            if found is None:
+                return None
+            changed |= found
+        return frozenset(changed) if changed or receiver_classes(self, func.value.id) else None
 
     def stmt(self, node: ast.stmt) -> None:
         if isinstance(node, ast.Expr):
@@ -4143,6 +4165,8 @@ class FunctionLowerer(calls.PlaceNaming):
         if isinstance(node, ast.Subscript):
             # `bufs["a"] = v` of a container the checker knows no items of: that item is `v` from here on
             key = _key_literal(node.slice)
+            if key is None:
+                key = self.param_item_key(node.slice)
             item = self.keyed_item(node.value, key) if key is not None else None
             return calls.OtherTarget(node, self.place(node.value), self.span(node), item)
         return calls.OtherTarget(node)
@@ -5292,6 +5316,25 @@ class FunctionLowerer(calls.PlaceNaming):
         if applied is not None and not applied.summary.empty:
             apply_summary(applied, node, self.span(node), self)
 
+    @functools.cached_property
+    def stable_params(self) -> frozenset[str]:
+        """The parameters this function never rebinds or deletes: `bufs[key]` of one is an item under one key."""
+        node = self.unit.node
+        if isinstance(node, ast.Module) or self.kernel_body:
+            return frozenset()
+        rebound = {n.id for n in _walk(node.body) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+        return frozenset(p.arg for p in _param_names(node.args) if p.arg not in rebound)
+
+    def param_item_key(self, index: ast.expr) -> str | None:
+        """`keyed_items.param_key` of a subscript's key that is a parameter never rebound (`bufs[key]`), else None."""
+        if isinstance(index, ast.Name) and index.id in self.stable_params and self.name(index.id) == index.id:
+            return keyed_items.param_key(index.id)
+        return None
+
+    def operand_key(self, node: ast.expr) -> calls.ContainerKey | None:
+        key = self.index_key(node)
+        return key if key is not None else self.param_item_key(node)
+
     def index_key(self, index: ast.expr) -> calls.ContainerKey | None:
         """A subscript's key when it is known here: a literal, or a name an unrolled iteration over a display
         binds to one (`literal_keys`)."""
@@ -5317,6 +5360,8 @@ class FunctionLowerer(calls.PlaceNaming):
             self.expr(node.value)
         self.expr(node.slice)
         key = _key_literal(node.slice)
+        if key is None:
+            key = self.param_item_key(node.slice)
         if self.kernel_body or not isinstance(node.ctx, ast.Load):
             return
         if not self.use(node) and key is not None:
@@ -5601,6 +5646,8 @@ class FunctionLowerer(calls.PlaceNaming):
                 return calls.merge_choices((index,), tupled)
             # `sorted(pool)[0]`, `list(pool)[i]`: any item of what the builtin keeps
             kept = calls.merge_choices((index,), (self.item_choices(node.value, span, depth + 1),))
+            if key is None:
+                key = self.param_item_key(index)  # `layers[key]` of a parameter `key`: one object per key too
             if kept is None and key is not None and (item := self.keyed_item(node.value, key)) is not None:
                 # `bufs["a"]` of a parameter, of `self.bufs` filled in a loop: the one object under that key
                 return (node.value, index), (calls.Operand(node, span, item, True),)
@@ -5720,8 +5767,9 @@ class FunctionLowerer(calls.PlaceNaming):
         replaced by the caller's object and arguments, read by the caller after the call, so the result is the
         caller's own place.  None when some `return` gives anything else, a parameter it needs is rebound or not
         passed plainly, or an argument has effects of its own."""
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name):
-            receiver, name, call = node.func.value, node.func.attr, node
+        callee = node.func if isinstance(node, ast.Call) else None
+        if isinstance(node, ast.Call) and isinstance(callee, ast.Attribute) and isinstance(callee.value, ast.Name):
+            receiver, name, call = callee.value, callee.attr, node
         elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
             receiver, name, call = node.value, node.attr, None
         else:
@@ -5732,9 +5780,10 @@ class FunctionLowerer(calls.PlaceNaming):
             return None
         out: list[ast.expr | None] = []
         for cls in candidates:
-            func = classes.method(cls, name) if call is not None else classes.getter(cls, name)
-            if func is None or not func.args.args or (call is not None and func.decorator_list):
+            method = classes.method(cls, name) if call is not None else classes.getter(cls, name)
+            if method is None or not method.args.args or (call is not None and method.decorator_list):
                 return None
+            func: FunctionNode = method
             if any(isinstance(n, ast.Yield | ast.YieldFrom | ast.Await) for n in _walk(func.body)):
                 return None
             names: dict[str, ast.expr] = {func.args.args[0].arg: receiver}

@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable, Iterable, Sequence
 
-from ownership_check.core.keyed_items import BOUND, HANDED, READ, READING_METHODS, Mention, reading_call
+from ownership_check.core.keyed_items import BOUND, HANDED, READ, READING_METHODS, Mention, param_key, reading_call
 from ownership_check.frontend.ast_walk import walk
 from ownership_check.frontend.computed_reads import dotted as _dotted
 
@@ -21,7 +21,10 @@ Builtin = Callable[[ast.expr], "str | None"]
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 
 
-def _key(node: ast.expr) -> int | str | None:
+def _key(node: ast.expr, params: frozenset[str] = frozenset()) -> int | str | None:
+    """A subscript's literal key, or `keyed_items.param_key` of a parameter in `params` (never rebound)."""
+    if isinstance(node, ast.Name) and node.id in params:
+        return param_key(node.id)
     if isinstance(node, ast.Constant) and isinstance(node.value, int | str) and not isinstance(node.value, bool):
         return node.value
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant):
@@ -30,12 +33,12 @@ def _key(node: ast.expr) -> int | str | None:
     return None
 
 
-def read_keys(nodes: Iterable[ast.AST]) -> dict[str, frozenset[int | str]]:
+def read_keys(nodes: Iterable[ast.AST], params: frozenset[str] = frozenset()) -> dict[str, frozenset[int | str]]:
     """The literal keys a body reads or stores under, by container dotted text (`{"bufs": {"a", "b"}}`): `nodes`
-    are the body's own nodes (nested functions and classes not entered)."""
+    are the body's own nodes (nested functions and classes not entered); a parameter in `params` is a key too."""
     found: dict[str, set[int | str]] = {}
     for node in nodes:
-        if type(node) is ast.Subscript and (key := _key(node.slice)) is not None:
+        if type(node) is ast.Subscript and (key := _key(node.slice, params)) is not None:
             text = _dotted(node.value)
             if text is not None:
                 found.setdefault(text, set()).add(key)
@@ -56,9 +59,15 @@ def captured_names(nodes: Iterable[ast.AST]) -> frozenset[str]:
 
 
 class _Mentions:
-    def __init__(self, builtin: Builtin, reading: Callable[[ast.Call], bool] | None = None) -> None:
+    def __init__(
+        self,
+        builtin: Builtin,
+        reading: Callable[[ast.Call], frozenset[str] | None] | None = None,
+        params: frozenset[str] = frozenset(),
+    ) -> None:
         self.builtin = builtin
-        self.reading = reading  # whether a call of a method of the module's classes only reads its receiver
+        self.params = params  # parameters never rebound: a store under one is a store under one key
+        self.reading = reading  # the receiver's attributes a method of the module's classes may change, if known
         self.found: list[Mention] = []
 
     def uses(self, node: ast.AST | None, how: str) -> None:
@@ -114,7 +123,7 @@ class _Mentions:
         if text is not None:
             self.found.append(Mention(text, BOUND))
         elif isinstance(node, ast.Subscript):
-            self.uses(node.value, READ if _key(node.slice) is not None and not deleting else HANDED)
+            self.uses(node.value, READ if _key(node.slice, self.params) is not None and not deleting else HANDED)
             self.uses(node.slice, READ)
         elif isinstance(node, ast.Tuple | ast.List):
             for item in node.elts:
@@ -130,8 +139,11 @@ class _Mentions:
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Constant):
             how = READ  # `"{}".format(x)`, `", ".join(names)`: a method of a literal reads its arguments
         if isinstance(func, ast.Attribute):
-            reads = func.attr in READING_METHODS or (self.reading is not None and self.reading(node))
-            self.uses(func.value, READ if reads else HANDED)
+            changed = self.reading(node) if self.reading is not None else None
+            self.uses(func.value, READ if func.attr in READING_METHODS or changed is not None else HANDED)
+            receiver = _dotted(func.value) if changed else None
+            if receiver is not None:  # `self._output_for(name)` storing into `self.clean[name]` only
+                self.found.extend(Mention(f"{receiver}.{attr}", HANDED) for attr in sorted(changed or ()))
         else:
             self.uses(func, READ)
         for arg in node.args:
@@ -174,11 +186,15 @@ class _Mentions:
 
 
 def mentions(
-    node: ast.stmt, builtin: Builtin, reading: Callable[[ast.Call], bool] | None = None
+    node: ast.stmt,
+    builtin: Builtin,
+    reading: Callable[[ast.Call], frozenset[str] | None] | None = None,
+    params: frozenset[str] = frozenset(),
 ) -> list[Mention]:
     """The places `node` names and how (`keyed_items.Mention`); for a compound statement, those of its header.
-    `reading`: whether a method call only reads its receiver (a method of the module that stores nothing)."""
-    walker = _Mentions(builtin, reading)
+    `reading`: the receiver's attributes a method call may change (None: anything);
+    `params`: the parameters never rebound, each a key (`keyed_items.param_key`)."""
+    walker = _Mentions(builtin, reading, params)
     walker.statement(node)
     return walker.found
 
