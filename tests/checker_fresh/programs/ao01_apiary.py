@@ -1,8 +1,8 @@
 # fresh-expect: E0502 at line 75
-# fresh-known-miss: cli,mypy a method returning `self.raw[name]` (an item under its parameter, a computed key at the caller) bound to `out`, then a launch reading `self.raw[name]` again: reads under a computed key are related only when both are bound to names, in one block, with no call between them
 # fresh-note: Hive telemetry de-drift: the weight SensorSpec asks for inplace=True, so _output_for returns self.raw[name] and correct() launches remove_drift with the same buffer as Slice input and DisjointSlice output (aliasing hidden behind a dict attribute and a helper method).
 """Apiary telemetry: remove sensor drift from hive channels and flag likely swarms."""
 from dataclasses import dataclass
+
 import numpy as np
 
 import safekernels as sk
