@@ -63,10 +63,14 @@ def run_one(path: Path) -> dict[str, object]:
             code = _code_of(exc)
             summary = traceback.extract_tb(exc.__traceback__)
             lines = _lines_in(summary, real)
+            own = [f for f in summary if os.path.realpath(f.filename) == real and f.lineno is not None]
             result.update(
                 code=code or f"crash:{type(exc).__name__}",
                 line=lines[-1] if lines else None,
                 calls=lines[:-1],
+                # the lines of the statement that raised: a launch written over several lines raises at its first
+                # line, while a checker names the offending argument's own line
+                span=[own[-1].lineno, own[-1].end_lineno or own[-1].lineno] if own else None,
                 detail=str(exc).splitlines()[0][:300] if str(exc) else type(exc).__name__,
             )
             del exc

@@ -99,8 +99,9 @@ def run_mypy(folder: Path = PROGRAMS) -> dict[str, set[Finding]]:
 def run_oracle(programs: list[Program]) -> dict[str, Finding | None]:
     """The runtime's verdict on each program (one process for all): file name -> (code, line) or None.
 
-    The line is where the runtime raised, or the expected line when that is a call on the failing stack: a
-    conflict made by the arguments of a call into a helper is the caller's, as rustc reports it at the call."""
+    The line is where the runtime raised, or the expected line when that is a call on the failing stack (a
+    conflict made by the arguments of a call into a helper is the caller's, as rustc reports it at the call) or
+    another line of the statement that raised (an argument's own line in a launch written over several lines)."""
     proc = subprocess.run(
         [sys.executable, str(Path(__file__).parent / "fresh_oracle.py"), *(str(p.path) for p in programs)],
         capture_output=True, text=True, cwd=ROOT, check=False, env={**_env(), "SAFEKERNELS_DEVICE": "cpu"},
@@ -115,6 +116,9 @@ def run_oracle(programs: list[Program]) -> dict[str, Finding | None]:
             expected = expected_by_name.get(name)
             if expected is not None and expected[0] == row["code"] and expected[1] in row.get("calls", []):
                 verdicts[name] = expected  # raised inside a helper for the arguments this call passed
+            span = row.get("span")
+            if expected is not None and expected[0] == row["code"] and span and span[0] <= expected[1] <= span[1]:
+                verdicts[name] = expected  # the argument's line of a launch written over several lines
     return verdicts
 
 

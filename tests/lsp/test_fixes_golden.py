@@ -179,6 +179,7 @@ PER_FUNCTION_GAPS = frozenset({
     "e0505_pending_op_kept_by_method.py",
     "e0505_gathered_coroutine_moves_pending_output.py",
     "e0502_helper_built_dict_new_key.py",
+    "e0308_helper_launches_item_of_dict_argument.py",
 })
 
 

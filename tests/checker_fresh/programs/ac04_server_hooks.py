@@ -1,5 +1,5 @@
 # fresh-expect: E0502 at line 58
-# fresh-known-miss: cli,mypy hooks registered by a decorator factory into a module dict and run by name with a ctx dict: the hook's launch of ctx['scores'] while a pending op writes it is not followed through the registry
+# fresh-known-miss: cli,mypy reported as false E0502 at line 75, the caller's `fn(ctx)` handing the dict to the hook, where the runtime names the hook's launch of ctx['scores'] at line 58 (a callee's borrow of the caller's item is reported at the caller's argument)
 """A toy inference server step: score a batch of feature vectors, then run the registered hooks.
 
 The scoring kernel is launched asynchronously so the host can prepare the response while the
