@@ -4006,6 +4006,8 @@ class FunctionLowerer(calls.PlaceNaming):
                 calls.assign_built_list(target, self.name(raw), raw, self.containers[raw], count, item, span, self)
                 self.lengths[raw] = count
                 return
+        if len(targets) == 1 and isinstance(targets[0], MemberExpr) and self.keyed_display(targets[0], value):
+            return
         split: calls.SplitAt[Expression] | None = None
         items: tuple[Expression, ...] | None = None
         if (
@@ -4032,6 +4034,32 @@ class FunctionLowerer(calls.PlaceNaming):
         selects = self.selected_container(value)
         shape = calls.Assignment(tuple(self.target(t) for t in targets), value, split, items, elements, stars, selects)
         calls.lower_assignment(shape, self)
+
+    def keyed_display(self, target: MemberExpr, value: Expression) -> bool:
+        """`obj.bufs = {"inp": a, "out": b}` of literal keys, or a dict comprehension over a table the source
+        lists: its items are kept under their keys (the CLI's `keyed_display`)."""
+        if self.kernel_body:
+            return False
+        registry = self.registry_comprehension(value) if isinstance(value, DictionaryComprehension) else None
+        if registry is not None:
+            keys: list[calls.ContainerKey | None] = list(registry[1])
+            lowered: list[Callable[[], ir.Value]] = [functools.partial(registry[2], i) for i in range(len(keys))]
+        elif isinstance(value, DictExpr) and value.items:
+            keys = [_key_literal(k) if k is not None else None for k, _ in value.items]
+            lowered = [functools.partial(self.value, v) for _, v in value.items]
+        else:
+            return False
+        places = [self.keyed_item(target, k) if k is not None else None for k in keys]
+        if any(p is None for p in places) or len(set(keys)) != len(keys):
+            return False
+        shape = self.target(target)
+        if not isinstance(shape, calls.PlaceTarget):
+            return False
+        if registry is not None:
+            self.expr(registry[0].sequences[0])
+        items = [(p, f) for p, f in zip(places, lowered, strict=True) if p is not None]
+        calls.assign_keyed_items(shape, items, span_of(target), self)
+        return True
 
     def selected_container(self, value: Expression) -> ir.Place | None:
         """The container place whose items a call makes a new list of (the CLI's `selected_container`)."""

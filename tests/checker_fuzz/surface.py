@@ -373,7 +373,7 @@ FLOW_FORMS = (
     "helper-op", "helper-pending", "local-kernel", "kernel-factory", "module-alias", "star-import",
     "escaping-closure", "prefetch-loop", "returned-pending", "context-pending", "attribute-items",
     "keyed-items", "uniform-attribute", "name-alias", "stored-pending-pairs", "appended-list", "display-objects",
-    "attribute-alias", "pool-peek", "kernel-table", "plan-cache",
+    "attribute-alias", "pool-peek", "kernel-table", "plan-cache", "keyed-argument", "accessor-item",
     *(f"call:{name}" for name in CALL_FORMS),
 )
 
@@ -678,6 +678,10 @@ class _Gen:
             self.kernel_table(depth)
         elif form == "plan-cache":
             self.plan_cache(depth)
+        elif form == "keyed-argument":
+            self.keyed_argument(depth)
+        elif form == "accessor-item":
+            self.accessor_item(depth)
         elif form.startswith("call:"):
             self.indirect_call(depth, form.removeprefix("call:"))
         else:
@@ -954,6 +958,52 @@ class _Gen:
             self.emit(depth, f"vecadd.launch({name}(vecadd, 64, dev), stream, {first}, {second}, {third})")
             self.program.entries["launch:simt.launch"] += 1
         self.emit(depth, f"vecmul.launch({name}(vecmul, 64, dev), stream, {first}, {second}, {third})")
+        self.program.entries["launch:simt.launch"] += 1
+        self.program.entries[f"brand:{model.PREPARE_METHOD}"] += 1
+
+    def keyed_argument(self, depth: int) -> None:
+        """A helper given a dict of tile tensors and a key moves the item under that key parameter and takes it back
+        into the dict or drops it; `main` passes a literal key, then launches with both items of its dict."""
+        number = len(self.extra)
+        kept = self.pick(("state[key]", "_x"))
+        self.extra.append(
+            f"def keyedarg{number}(state: Any, key: Any, stream: Any) -> None:\n"
+            "    out = tile.zeros((64,), f32).partition((16,))\n"
+            f'    out, {kept}, state["y"] = add(out, state[key], state["y"]).sync_on(stream)\n'
+        )
+        made = ", ".join(f'"{k}": tile.ones((64,), f32).sync_on(stream)' for k in ("x", "y"))
+        self.emit(depth, f"state{number} = {{{made}}}")
+        self.emit(depth, f'keyedarg{number}(state{number}, "x", stream)')
+        self.emit(depth, f"out{number} = tile.zeros((64,), f32).partition((16,))")
+        items = f'state{number}["x"], state{number}["y"]'
+        self.emit(depth, f"out{number}, _, _ = add(out{number}, {items}).sync_on(stream)")
+        self.program.entries["launch:tile.__call__"] += 2
+
+    def accessor_item(self, depth: int) -> None:
+        """A class keeping a dict display of buffers and one of prepared launches, read back through a property or a
+        method returning an item (under a literal key, or under its key parameter): a launch with the item another
+        accessor also gives (E0502 / E0499), or with the launch prepared for another kernel (E0308)."""
+        name = f"Holder{len(self.extra)}"
+        shown = self.pick(('"inp"', '"out"'))
+        prepared = self.pick(('"add"', '"mul"'))
+        self.extra.append(
+            f"class {name}:\n"
+            "    def __init__(self, cfg: Any, dev: Any, stream: Any) -> None:\n"
+            '        self.bufs = {"inp": sk.zeros(64, f32, stream), "out": sk.zeros(64, f32, stream)}\n'
+            '        self.plans = {"add": vecadd.prepare(cfg, dev), "mul": vecmul.prepare(cfg, dev)}\n\n'
+            "    @property\n"
+            "    def target(self) -> Any:\n"
+            f"        return self.bufs[{shown}]\n\n"
+            "    @property\n"
+            "    def mul_plan(self) -> Any:\n"
+            f"        return self.plans[{prepared}]\n\n"
+            "    def get(self, name: str) -> Any:\n"
+            '        return self.bufs[name] if name in self.bufs else self.bufs["inp"]\n'
+        )
+        self.emit(depth, f"held = {name}(cfg, dev, stream)")
+        source = self.pick(('held.get("inp")', 'held.bufs["inp"]', "held.target"))
+        target = self.pick(("held.target", 'held.get("out")'))
+        self.emit(depth, f"vecmul.launch(held.mul_plan, stream, {source}, {self.arg(('a', 'b'))}, {target})")
         self.program.entries["launch:simt.launch"] += 1
         self.program.entries[f"brand:{model.PREPARE_METHOD}"] += 1
 

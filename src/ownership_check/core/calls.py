@@ -3166,6 +3166,20 @@ def display_loop_arms(
     return tuple(sink.block(lambda i=index: bind(i)) for index in range(len(display)))  # type: ignore[misc]
 
 
+def assign_keyed_items(
+    target: PlaceTarget, items: Sequence[tuple[ir.Place, Callable[[], ir.Value]]], span: Span, sink: Lowering[E]
+) -> None:
+    """`obj.bufs = {"inp": a, "out": k.prepare(...)}` (an attribute, or a name the checker keeps no element places
+    for): each item is evaluated in order (`items`: the item place under its literal key, `keyed_items.keyed_item`,
+    and how to lower its value), the target is bound to the new container, and each item place to what its item
+    evaluated to, so a later `obj.bufs["out"]` here, or of the object a constructor built (`ir.Fresh.parts` of
+    the initializer's summary), is that object with its brand."""
+    values = [(place, value()) for place, value in items]
+    bind_target(target, ir.Fresh(), sink)
+    for place, value in values:
+        sink.emit(ir.Bind((place,), (value,), span))
+
+
 def assign_container(
     target: PlaceTarget,
     name: str,

@@ -4247,6 +4247,8 @@ class FunctionLowerer(calls.PlaceNaming):
                 calls.assign_built_list(target, self.name(raw), raw, self.containers[raw], count, item, span, self)
                 self.lengths[raw] = count
                 return
+        if len(targets) == 1 and isinstance(targets[0], ast.Attribute) and self.keyed_display(targets[0], value):
+            return
         split: calls.SplitAt[ast.expr] | None = None
         items: tuple[ast.expr, ...] | None = None
         method = value.func.attr if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) else None
@@ -4271,6 +4273,33 @@ class FunctionLowerer(calls.PlaceNaming):
         selects = self.selected_container(value)
         shape = calls.Assignment(tuple(self.target(t) for t in targets), value, split, items, elements, stars, selects)
         calls.lower_assignment(shape, self)
+
+    def keyed_display(self, target: ast.Attribute, value: ast.expr) -> bool:
+        """`obj.bufs = {"inp": a, "out": b}` of literal keys: its items are kept under their keys
+        (`calls.assign_keyed_items`); False (nothing lowered) for any other value or a target the checker keeps no
+        items of."""
+        if self.kernel_body:
+            return False
+        registry = self.registry_comprehension(value) if isinstance(value, ast.DictComp) else None
+        if registry is not None:
+            keys: list[calls.ContainerKey | None] = list(registry[1])
+            lowered: list[Callable[[], ir.Value]] = [functools.partial(registry[2], i) for i in range(len(keys))]
+        elif isinstance(value, ast.Dict) and value.keys:
+            keys = [_key_literal(k) if k is not None else None for k in value.keys]
+            lowered = [functools.partial(self.value, v) for v in value.values]
+        else:
+            return False
+        places = [self.keyed_item(target, k) if k is not None else None for k in keys]
+        if any(p is None for p in places) or len(set(keys)) != len(keys):
+            return False
+        shape = self.target(target)
+        if not isinstance(shape, calls.PlaceTarget):
+            return False
+        if registry is not None:
+            self.expr(registry[0].generators[0].iter)
+        items = [(p, f) for p, f in zip(places, lowered, strict=True) if p is not None]
+        calls.assign_keyed_items(shape, items, self.span(target), self)
+        return True
 
     def selected_container(self, value: ast.expr) -> ir.Place | None:
         """The container place whose items a call makes a new list of (`heapq.nsmallest(3, heap)`:
