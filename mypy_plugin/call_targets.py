@@ -936,6 +936,16 @@ class ModuleClasses:
             self._getters[key] = self._getter(cls, name)
         return self._getters[key]
 
+    def plain_getter(self, cls: ClassDef, name: str) -> FuncDef | None:
+        """`getter`, when nothing else of the class binds `name` (the CLI's `plain_getter`: a property with a
+        setter is an overloaded definition here)."""
+        for current in self._chain(cls):
+            bound = [s for s in current.defs.body if _class_body_binds(s, name)]
+            if bound:
+                single = len(bound) == 1 and not isinstance(bound[0], OverloadedFuncDef)
+                return self.getter(cls, name) if single else None
+        return None
+
     def _getter(self, cls: ClassDef, name: str) -> FuncDef | None:
         for current in self._chain(cls):
             bindings = [stmt for stmt in current.defs.body if _class_body_binds(stmt, name)]

@@ -5529,7 +5529,7 @@ class FunctionLowerer(calls.PlaceNaming):
             return None
         out: list[Expression | None] = []
         for cls in candidates:
-            func = classes.method(cls, name) if call is not None else classes.getter(cls, name)
+            func = classes.method(cls, name) if call is not None else classes.plain_getter(cls, name)
             if func is None or not func.arguments or (call is not None and func.is_decorated):
                 return None
             if any(isinstance(n, YieldExpr | YieldFromExpr | AwaitExpr) for n in tree.walk(func.body)):

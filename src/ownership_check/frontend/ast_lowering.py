@@ -5809,7 +5809,7 @@ class FunctionLowerer(calls.PlaceNaming):
             return None
         out: list[ast.expr | None] = []
         for cls in candidates:
-            method = classes.method(cls, name) if call is not None else classes.getter(cls, name)
+            method = classes.method(cls, name) if call is not None else classes.plain_getter(cls, name)
             if method is None or not method.args.args or (call is not None and method.decorator_list):
                 return None
             func: FunctionNode = method

@@ -810,6 +810,15 @@ class ModuleClasses:
             self._getters[key] = self._getter(cls, name)
         return self._getters[key]
 
+    def plain_getter(self, cls: ast.ClassDef, name: str) -> ast.FunctionDef | None:
+        """`getter`, when nothing else of the class binds `name` (no setter, no deleter): reading the property then
+        always runs that getter on the object's own attributes."""
+        for current in self._chain(cls):
+            bound = [s for s in current.body if _class_body_binds(s, name)]
+            if bound:
+                return self.getter(cls, name) if len(bound) == 1 else None
+        return None
+
     def _getter(self, cls: ast.ClassDef, name: str) -> ast.FunctionDef | None:
         for current in self._chain(cls):
             bindings = [stmt for stmt in current.body if _class_body_binds(stmt, name)]
