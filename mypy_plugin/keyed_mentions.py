@@ -114,14 +114,8 @@ def captured_names(body: Sequence[Statement]) -> frozenset[str]:
 
 
 class _Mentions:
-    def __init__(
-        self,
-        builtin: Builtin,
-        reading: Callable[[CallExpr], frozenset[str] | None] | None = None,
-        params: frozenset[str] = frozenset(),
-    ) -> None:
+    def __init__(self, builtin: Builtin, reading: Callable[[CallExpr], frozenset[str] | None] | None = None) -> None:
         self.builtin = builtin
-        self.params = params  # parameters never rebound: a store under one is a store under one key
         self.reading = reading  # the receiver's attributes a method of the module's classes may change, if known
         self.found: list[Mention] = []
 
@@ -185,7 +179,7 @@ class _Mentions:
         if text is not None:
             self.found.append(Mention(text, BOUND))
         elif isinstance(node, IndexExpr):
-            self.uses(node.base, READ if _key(node.index, self.params) is not None and not deleting else HANDED)
+            self.uses(node.base, READ if _key(node.index) is not None and not deleting else HANDED)
             self.uses(node.index, READ)
         elif isinstance(node, TupleExpr | ListExpr):
             for item in node.items:
@@ -247,14 +241,11 @@ class _Mentions:
 
 
 def mentions(
-    node: Statement,
-    builtin: Builtin,
-    reading: Callable[[CallExpr], frozenset[str] | None] | None = None,
-    params: frozenset[str] = frozenset(),
+    node: Statement, builtin: Builtin, reading: Callable[[CallExpr], frozenset[str] | None] | None = None
 ) -> list[Mention]:
     """The places `node` names and how (`keyed_items.Mention`); for a compound statement, those of its header
     (the CLI's `mentions`)."""
-    walker = _Mentions(builtin, reading, params)
+    walker = _Mentions(builtin, reading)
     walker.statement(node)
     return walker.found
 

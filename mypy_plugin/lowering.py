@@ -2983,7 +2983,7 @@ class FunctionLowerer(calls.PlaceNaming):
         if not self.keyed_reads:
             return ()
         return keyed_items.forgotten(
-            keyed_mentions.mentions(stmt, self.builtin, self.reading_method, self.stable_params), self.keyed_reads,
+            keyed_mentions.mentions(stmt, self.builtin, self.reading_method), self.keyed_reads,
             self.dotted_place, span_of(stmt),
         )
 
@@ -3923,9 +3923,7 @@ class FunctionLowerer(calls.PlaceNaming):
             return calls.PlaceTarget(calls.container_element(self.name(raw), raw, container, index), span_of(expr))
         if isinstance(expr, IndexExpr):
             # `bufs["a"] = v` of a container the checker knows no items of: that item is `v` from here on
-            key = _key_literal(expr.index)
-            if key is None:
-                key = self.param_item_key(expr.index)
+            key = _key_literal(expr.index)  # a parameter key stores as a computed one (the CLI's rule)
             item = self.keyed_item(expr.base, key) if key is not None else None
             return calls.OtherTarget(expr, self.place(expr.base), span_of(expr), item)
         return calls.OtherTarget(expr)
@@ -5534,6 +5532,8 @@ class FunctionLowerer(calls.PlaceNaming):
                 return None
             if any(isinstance(n, YieldExpr | YieldFromExpr | AwaitExpr) for n in tree.walk(func.body)):
                 return None
+            if call is None and _receiver_changes(func, self.allocates) != frozenset():
+                return None  # a getter with effects of its own runs them when read (the CLI's rule)
             names: dict[str, Expression] = {func.arguments[0].variable.name: receiver}
             if call is not None:
                 names.update((p, a) for p, a in _bind_call(func, call, True).items() if _pure_argument(a))

@@ -2982,7 +2982,7 @@ class FunctionLowerer(calls.PlaceNaming):
         if not self.keyed_reads:
             return ()
         return keyed_items.forgotten(
-            keyed_mentions.mentions(stmt, self.builtin, self.reading_method, self.stable_params), self.keyed_reads,
+            keyed_mentions.mentions(stmt, self.builtin, self.reading_method), self.keyed_reads,
             self.dotted_place, self.span(stmt),
         )
 
@@ -4164,9 +4164,9 @@ class FunctionLowerer(calls.PlaceNaming):
             return calls.PlaceTarget(calls.container_element(self.name(raw), raw, container, index), self.span(node))
         if isinstance(node, ast.Subscript):
             # `bufs["a"] = v` of a container the checker knows no items of: that item is `v` from here on
+            # (a store under a parameter key is a store under a computed one: code iterating the container's
+            # values may run what it stores, `self.inflight[name] = op`, so the container keeps it)
             key = _key_literal(node.slice)
-            if key is None:
-                key = self.param_item_key(node.slice)
             item = self.keyed_item(node.value, key) if key is not None else None
             return calls.OtherTarget(node, self.place(node.value), self.span(node), item)
         return calls.OtherTarget(node)
@@ -5815,6 +5815,8 @@ class FunctionLowerer(calls.PlaceNaming):
             func: FunctionNode = method
             if any(isinstance(n, ast.Yield | ast.YieldFrom | ast.Await) for n in _walk(func.body)):
                 return None
+            if call is None and _receiver_changes(func, self.allocates) != frozenset():
+                return None  # a getter with effects of its own runs them when read (`read_operand_properties`)
             names: dict[str, ast.expr] = {func.args.args[0].arg: receiver}
             if call is not None:
                 names.update((p, a) for p, a in _bind_call(func, call, True).items() if _pure_argument(a))

@@ -59,14 +59,8 @@ def captured_names(nodes: Iterable[ast.AST]) -> frozenset[str]:
 
 
 class _Mentions:
-    def __init__(
-        self,
-        builtin: Builtin,
-        reading: Callable[[ast.Call], frozenset[str] | None] | None = None,
-        params: frozenset[str] = frozenset(),
-    ) -> None:
+    def __init__(self, builtin: Builtin, reading: Callable[[ast.Call], frozenset[str] | None] | None = None) -> None:
         self.builtin = builtin
-        self.params = params  # parameters never rebound: a store under one is a store under one key
         self.reading = reading  # the receiver's attributes a method of the module's classes may change, if known
         self.found: list[Mention] = []
 
@@ -123,7 +117,7 @@ class _Mentions:
         if text is not None:
             self.found.append(Mention(text, BOUND))
         elif isinstance(node, ast.Subscript):
-            self.uses(node.value, READ if _key(node.slice, self.params) is not None and not deleting else HANDED)
+            self.uses(node.value, READ if _key(node.slice) is not None and not deleting else HANDED)
             self.uses(node.slice, READ)
         elif isinstance(node, ast.Tuple | ast.List):
             for item in node.elts:
@@ -186,15 +180,11 @@ class _Mentions:
 
 
 def mentions(
-    node: ast.stmt,
-    builtin: Builtin,
-    reading: Callable[[ast.Call], frozenset[str] | None] | None = None,
-    params: frozenset[str] = frozenset(),
+    node: ast.stmt, builtin: Builtin, reading: Callable[[ast.Call], frozenset[str] | None] | None = None
 ) -> list[Mention]:
     """The places `node` names and how (`keyed_items.Mention`); for a compound statement, those of its header.
-    `reading`: the receiver's attributes a method call may change (None: anything);
-    `params`: the parameters never rebound, each a key (`keyed_items.param_key`)."""
-    walker = _Mentions(builtin, reading, params)
+    `reading`: the receiver's attributes a method call may change (None: anything)."""
+    walker = _Mentions(builtin, reading)
     walker.statement(node)
     return walker.found
 
