@@ -261,15 +261,6 @@ def _pure_argument(expr: Expression) -> bool:
     return isinstance(expr, NameExpr | StrExpr | IntExpr | FloatExpr)
 
 
-def _return_arms(value: Expression) -> list[Expression]:
-    """The expressions a `return` may give (the CLI's `_return_arms`)."""
-    if isinstance(value, ConditionalExpr):
-        return [*_return_arms(value.if_expr), *_return_arms(value.else_expr)]
-    if isinstance(value, OpExpr) and value.op in ("and", "or"):
-        return [*_return_arms(value.left), *_return_arms(value.right)]
-    return [value]
-
-
 def _returned_params(
     func: FuncItem, yields: bool = False, allocates: Callable[[Expression], bool] | None = None
 ) -> tuple[str, ...] | None:
@@ -5545,7 +5536,7 @@ class FunctionLowerer(calls.PlaceNaming):
             for ret in returns:
                 if ret.expr is None:
                     return None
-                for arm in _return_arms(ret.expr):
+                for arm in _options(ret.expr):
                     made = _substituted(arm, names, expr)
                     if made is None and not self.allocates(arm):
                         return None

@@ -944,16 +944,6 @@ def _pure_argument(node: ast.expr) -> bool:
     return isinstance(node, ast.Name | ast.Constant)
 
 
-def _return_arms(value: ast.expr) -> list[ast.expr]:
-    """The expressions a `return` may give (`a if c else b` and `a or b` give either operand)."""
-    if isinstance(value, ast.IfExp):
-        return [*_return_arms(value.body), *_return_arms(value.orelse)]
-    if isinstance(value, ast.BoolOp):
-        left, right = _binary(value)
-        return [*_return_arms(left), *_return_arms(right)]
-    return [value]
-
-
 def _returned_params(
     func: FunctionNode, yields: bool = False, allocates: Callable[[ast.expr], bool] | None = None
 ) -> tuple[str, ...] | None:
@@ -5829,7 +5819,7 @@ class FunctionLowerer(calls.PlaceNaming):
             for ret in returns:
                 if ret.value is None:
                     return None
-                for arm in _return_arms(ret.value):
+                for arm in _options(ret.value):
                     made = _substituted(arm, names, node)
                     if made is None and not self.allocates(arm):
                         return None
