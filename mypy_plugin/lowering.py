@@ -2983,14 +2983,17 @@ class FunctionLowerer(calls.PlaceNaming):
         callee = call.callee
         if not (isinstance(callee, MemberExpr) and isinstance(callee.expr, NameExpr)) or not self.ctx.classes.classes:
             return None
+        candidates = receiver_classes(self, callee.expr.name)
+        if not candidates:
+            return None
         changed: set[str] = set()
-        for cls in receiver_classes(self, callee.expr.name) or ():
+        for cls in candidates:
             method = self.ctx.classes.method(cls, callee.name)
             found = _receiver_changes(method, self.allocates) if method is not None else None
             if found is None:
                 return None
             changed |= found
-        return frozenset(changed) if changed or receiver_classes(self, callee.expr.name) else None
+        return frozenset(changed)
 
     def stmt(self, node: Statement) -> None:
         grown = self.appends.get(id(node.expr)) if isinstance(node, ExpressionStmt) else None

@@ -890,8 +890,7 @@ def _substituted(value: ast.expr, names: Mapping[str, ast.expr], at: ast.AST) ->
     None for any other expression, or a name `names` lacks."""
     made: ast.expr
     if isinstance(value, ast.Name):
-        found = names.get(value.id)
-        return None if found is None else found
+        return names.get(value.id)
     if isinstance(value, ast.Attribute):
         base = _substituted(value.value, names, at)
         if base is None:
@@ -2982,14 +2981,17 @@ class FunctionLowerer(calls.PlaceNaming):
         func = call.func
         if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)) or not self.ctx.classes.classes:
             return None
+        candidates = receiver_classes(self, func.value.id)
+        if not candidates:
+            return None
         changed: set[str] = set()
-        for cls in receiver_classes(self, func.value.id) or ():
+        for cls in candidates:
             method = self.ctx.classes.method(cls, func.attr)
             found = _receiver_changes(method, self.allocates) if method is not None else None
             if found is None:
                 return None
             changed |= found
-        return frozenset(changed) if changed or receiver_classes(self, func.value.id) else None
+        return frozenset(changed)
 
     def stmt(self, node: ast.stmt) -> None:
         if isinstance(node, ast.Expr):
