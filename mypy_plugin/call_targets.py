@@ -16,7 +16,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Iterable, Iterator
 from collections.abc import Set as AbstractSet
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, ClassVar, Final
 
 from mypy.nodes import (
@@ -29,6 +29,7 @@ from mypy.nodes import (
     AssignmentExpr,
     AssignmentStmt,
     AwaitExpr,
+    Block,
     CallExpr,
     ClassDef,
     ComparisonExpr,
@@ -52,10 +53,13 @@ from mypy.nodes import (
     IntExpr,
     LambdaExpr,
     ListExpr,
+    Lvalue,
+    MatchStmt,
     MemberExpr,
     MypyFile,
     NameExpr,
     Node,
+    NonlocalDecl,
     OperatorAssignmentStmt,
     OpExpr,
     OverloadedFuncDef,
@@ -77,9 +81,10 @@ from mypy.nodes import (
     YieldExpr,
     YieldFromExpr,
 )
+from mypy.patterns import AsPattern, MappingPattern, Pattern, StarredPattern
 
 from mypy_plugin import tree
-from ownership_check.core import callables, calls, class_order, ir
+from ownership_check.core import callables, calls, class_order, ir, reaching
 from ownership_check.core.call_effects import (
     AppliedSummary,
     CallSummary,
@@ -616,6 +621,7 @@ class ModuleClasses:
         self._runs: dict[int, bool] = {}
         self.generated: dict[int, GeneratedInit | None] = {}  # `generated_fields`, by class
         self._instances: dict[int, dict[str, ClassDef | None]] = {}
+        self._bindings: dict[int, BindingIndex] = {}
         self._loops: dict[int, dict[str, tuple[ClassDef, ...]]] = {}
         # the module's top-level decorators that forward every call to the function they wrap (`forwards_calls`)
         self.forwarding = shape.forwarding
@@ -628,6 +634,14 @@ class ModuleClasses:
         self._class_values: dict[tuple[str, str], Expression | None] = {}
         self._getters: dict[tuple[int, str], FuncDef | None] = {}
         self._sequences: dict[int, frozenset[str]] = {}
+
+    @functools.cached_property
+    def method_names(self) -> frozenset[str]:
+        """The names of every method the module's classes define (the CLI's `method_names`)."""
+        return frozenset(
+            s.name for cls in self.classes.values() for s in cls.defs.body
+            if isinstance(s, FuncDef | Decorator | OverloadedFuncDef)
+        )
 
     def free_names(self, callee: FuncItem) -> list[str]:
         """`_module_names`, once per function."""
@@ -697,6 +711,13 @@ class ModuleClasses:
         known = self._instances.get(id(body_owner))
         if known is None:
             known = self._instances[id(body_owner)] = _instance_classes(body, self)
+        return known
+
+    def binding_index(self, body_owner: Node, body: list[Statement]) -> BindingIndex:
+        """`_binding_index` of one body, built once."""
+        known = self._bindings.get(id(body_owner))
+        if known is None:
+            known = self._bindings[id(body_owner)] = _binding_index(body, self)
         return known
 
     def super_method(self, func: Node, name: str, receiver: ClassDef | None = None) -> FuncDef | None:
@@ -1349,6 +1370,136 @@ def _plain_method(owner: NameExpr, name: str, classes: ModuleClasses) -> FuncDef
     return found
 
 
+def _assigned_class(lvalues: list[Lvalue], value: Expression, classes: ModuleClasses) -> ClassDef | None:
+    """The class of the module whose object `name = value` binds (the CLI's `_assigned_class`)."""
+    if len(lvalues) != 1 or not isinstance(value, CallExpr):
+        return None
+    if isinstance(value.callee, NameExpr):
+        return classes.classes.get(value.callee.name)
+    if (
+        isinstance(value.callee, MemberExpr)
+        and isinstance(value.callee.expr, NameExpr)
+        and (owner := classes.classes.get(value.callee.expr.name)) is not None
+        and classes.factory_method(owner, value.callee.name) is not None
+    ):
+        return owner
+    return None
+
+
+@dataclass(frozen=True)
+class BindingIndex:
+    """Where a body binds each name, for `reaching.reaching` (the CLI's `BindingIndex`)."""
+
+    paths: dict[int, reaching.Path]
+    bindings: dict[str, list[tuple[reaching.Path, ClassDef | None]]]
+    loops: frozenset[reaching.Path]
+
+
+def _binding_index(body: list[Statement], classes: ModuleClasses) -> BindingIndex:
+    """The `BindingIndex` of a function's body (the CLI's `_binding_index`)."""
+    paths: dict[int, reaching.Path] = {}
+    bindings: dict[str, list[tuple[reaching.Path, ClassDef | None]]] = {}
+    loops: set[reaching.Path] = set()
+
+    def visit(stmts: list[Statement], prefix: reaching.Path, block: int) -> None:
+        for index, stmt in enumerate(stmts):
+            path = (*prefix, (block, index))
+            paths[id(stmt)] = path
+            for name, cls in _statement_bindings(stmt, classes):
+                bindings.setdefault(name, []).append((path, cls))
+            if isinstance(stmt, ForStmt | WhileStmt):
+                loops.add(path)
+            if isinstance(stmt, FuncDef | Decorator | OverloadedFuncDef | ClassDef):
+                continue
+            for number, child, caught in _statement_blocks(stmt):
+                if caught is not None:  # `except E as caught:` binds at the start of its handler
+                    bindings.setdefault(caught, []).append(((*path, (number, -1)), None))
+                visit(child.body, path, number)
+
+    visit(body, (), 0)
+    return BindingIndex(paths, bindings, frozenset(loops))
+
+
+def _statement_blocks(stmt: Statement) -> list[tuple[int, Block, str | None]]:
+    """The blocks of a compound statement numbered as the CLI's `_statement_blocks` numbers Python's statement
+    lists (an `if`'s body 0 and `else` 1; a `try`'s body 0, handlers 1.., `else`, `finally`), each with the name
+    its `except` binds."""
+    out: list[tuple[int, Block, str | None]] = []
+    if isinstance(stmt, IfStmt):
+        out.extend((i, b, None) for i, b in enumerate(stmt.body))
+        if stmt.else_body is not None:
+            out.append((len(stmt.body), stmt.else_body, None))
+    elif isinstance(stmt, ForStmt | WhileStmt):
+        out.append((0, stmt.body, None))
+        if stmt.else_body is not None:
+            out.append((1, stmt.else_body, None))
+    elif isinstance(stmt, WithStmt):
+        out.append((0, stmt.body, None))
+    elif isinstance(stmt, TryStmt):
+        out.append((0, stmt.body, None))
+        handlers = enumerate(zip(stmt.handlers, stmt.vars, strict=True))
+        out.extend((1 + i, b, v.name if v is not None else None) for i, (b, v) in handlers)
+        if stmt.else_body is not None:
+            out.append((1 + len(stmt.handlers), stmt.else_body, None))
+        if stmt.finally_body is not None:
+            out.append((2 + len(stmt.handlers), stmt.finally_body, None))
+    elif isinstance(stmt, MatchStmt):
+        out.extend((i, b, None) for i, b in enumerate(stmt.bodies))
+    elif isinstance(stmt, Block):
+        out.append((0, stmt, None))
+    return out
+
+
+def _statement_bindings(stmt: Statement, classes: ModuleClasses) -> list[tuple[str, ClassDef | None]]:
+    """The names `stmt` itself binds, each with its class (the CLI's `_statement_bindings`)."""
+    out: list[tuple[str, ClassDef | None]] = []
+    if isinstance(stmt, AssignmentStmt):
+        cls = _assigned_class(stmt.lvalues, stmt.rvalue, classes)
+        for target in stmt.lvalues:
+            out.extend((name, cls if isinstance(target, NameExpr) else None) for name in sorted(_stored(target)))
+    elif isinstance(stmt, WithStmt):
+        for expr, item in zip(stmt.expr, stmt.target, strict=True):
+            if item is None:
+                continue
+            entered = _entered_class(expr, classes) if isinstance(item, NameExpr) and not stmt.is_async else None
+            out.extend((name, entered) for name in sorted(_stored(item)))
+    elif isinstance(stmt, OperatorAssignmentStmt):
+        out.extend((name, None) for name in sorted(_stored(stmt.lvalue)))
+    elif isinstance(stmt, ForStmt):
+        out.extend((name, None) for name in sorted(_stored(stmt.index)))
+    elif isinstance(stmt, DelStmt):
+        out.extend((name, None) for name in sorted(_stored(stmt.expr)))
+    elif isinstance(stmt, FuncDef | Decorator | OverloadedFuncDef | ClassDef):
+        out.append((stmt.name, None))
+    elif isinstance(stmt, Import | ImportFrom | ImportAll):
+        out.extend((name, None) for name in sorted(_imported(stmt)))
+    elif isinstance(stmt, GlobalDecl | NonlocalDecl):
+        out.extend((name, None) for name in stmt.names)
+    elif isinstance(stmt, MatchStmt):
+        for pattern in stmt.patterns:
+            out.extend((name, None) for name in sorted(_pattern_names(pattern)))
+    for child in tree.children(stmt):
+        if isinstance(child, Block | Statement):
+            continue
+        for node in tree.walk(child):
+            if isinstance(node, AssignmentExpr) and isinstance(node.target, NameExpr):
+                out.append((node.target.name, None))
+    return out
+
+
+def _pattern_names(pattern: Pattern) -> set[str]:
+    """The names a `match` pattern captures (the CLI's `_pattern_names`)."""
+    found: set[str] = set()
+    for node in tree.walk(pattern):
+        if isinstance(node, AsPattern) and node.name is not None:
+            found.add(node.name.name)
+        elif isinstance(node, StarredPattern) and node.capture is not None:
+            found.add(node.capture.name)
+        elif isinstance(node, MappingPattern) and node.rest is not None:
+            found.add(node.rest.name)
+    return found
+
+
 def _instance_classes(body: list[Statement], classes: ModuleClasses) -> dict[str, ClassDef | None]:
     """For every name the body binds, the class it is an instance of when the body binds it only by
     `name = Class(...)` (one class), else None: one walk answers every name."""
@@ -1356,19 +1507,7 @@ def _instance_classes(body: list[Statement], classes: ModuleClasses) -> dict[str
     poisoned: set[str] = set()
     for sub in tree.walk_many(body):
         if isinstance(sub, AssignmentStmt):
-            value = sub.rvalue
-            cls = (
-                classes.classes.get(value.callee.name)
-                if len(sub.lvalues) == 1 and isinstance(value, CallExpr) and isinstance(value.callee, NameExpr)
-                else None
-            )
-            if (
-                len(sub.lvalues) == 1 and isinstance(value, CallExpr) and isinstance(value.callee, MemberExpr)
-                and isinstance(value.callee.expr, NameExpr)
-                and (owner := classes.classes.get(value.callee.expr.name)) is not None
-                and classes.factory_method(owner, value.callee.name) is not None
-            ):
-                cls = owner  # `planar = Planar.allocate(n, stream)` of a classmethod returning `cls(...)`
+            cls = _assigned_class(sub.lvalues, sub.rvalue, classes)
             for t in sub.lvalues:
                 if isinstance(t, NameExpr):
                     previous = found.get(t.name)
@@ -1532,8 +1671,15 @@ def _bound_only_to_class(lowerer: FunctionLowerer, name: str, classes: ModuleCla
     if not classes.classes:
         return None  # no class of this module to be an instance of: no need to walk the body
     node = lowerer.unit.node
-    body = node.defs if isinstance(node, MypyFile) else node.body.body
-    return classes.instances(node, list(body)).get(name)
+    body = list(node.defs if isinstance(node, MypyFile) else node.body.body)
+    found = classes.instances(node, body).get(name)
+    statement = lowerer.current_statement
+    if found is not None or statement is None:
+        return found
+    index = classes.binding_index(node, body)
+    use = index.paths.get(id(statement))
+    bindings = index.bindings.get(name)
+    return reaching.reaching(bindings, use, index.loops) if use is not None and bindings else None
 
 
 def _imported(node: Import | ImportFrom | ImportAll) -> set[str]:

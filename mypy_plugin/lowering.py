@@ -1356,6 +1356,16 @@ def _arm_read(expr: IndexExpr, arm: Expression) -> IndexExpr:
 _ARM_READS: dict[int, dict[int, IndexExpr]] = {}
 
 
+def _get_read(expr: CallExpr, mapping: Expression, key: Expression) -> IndexExpr:
+    """`mapping[key]`, the item `mapping.get(key, ...)` reads when the key is there (the CLI's `_get_read`)."""
+    reads = _ARM_READS.setdefault(id(expr), {})
+    if id(key) not in reads:
+        read = IndexExpr(mapping, key)
+        read.set_line(expr)
+        reads[id(key)] = read
+    return reads[id(key)]
+
+
 def _attribute_stores(classes: Sequence[ClassDef]) -> dict[str, int]:
     """How many times the methods of `classes` (a class and its bases) bind each attribute name, any receiver's."""
     stores: dict[str, int] = {}
@@ -1627,6 +1637,8 @@ class FunctionLowerer(calls.PlaceNaming):
         self.ctx = ctx
         self.unit = unit
         self.kernel_body = unit.kind in KERNEL_UNIT_KINDS
+        #: The statement of this body being lowered (`suite`), where a name's class is read (`receiver_classes`).
+        self.current_statement: Statement | None = None
         self.dialect = DIALECT
         self.scopes: list[list[ir.Op]] = [[]]
         self.computed = ComputedItems()  # equal reads at computed indices (`core.computed_items`)
@@ -2954,7 +2966,9 @@ class FunctionLowerer(calls.PlaceNaming):
     def suite(self, body: Sequence[Statement] | Block | None) -> None:
         if body is None:
             return
+        outer = self.current_statement
         for stmt in body.body if isinstance(body, Block) else body:
+            self.current_statement = stmt
             self.computed.begin(item_statement(stmt, self.builtin), self.scopes[-1])
             forget = self.forgotten_items(stmt)
             before = keyed_mentions.compound(stmt)
@@ -2965,9 +2979,11 @@ class FunctionLowerer(calls.PlaceNaming):
                 self.stmt(stmt)
             finally:
                 self.computed.end()
+                self.current_statement = stmt
             if not before:
                 for op in forget:
                     self.emit(op)
+        self.current_statement = outer
 
     def forgotten_items(self, stmt: Statement) -> tuple[ir.Bind, ...]:
         """The items under literal keys `stmt` may change (`keyed_items.forgotten`, the CLI's rule)."""
@@ -5400,6 +5416,9 @@ class FunctionLowerer(calls.PlaceNaming):
                 # `bufs["a"]` of a parameter, of `self.bufs` filled in a loop: the one object under that key
                 return (expr.base, index), (calls.Operand(expr, span, item, True),)
             return kept
+        if isinstance(expr, CallExpr) and (got_options := self.mapping_get(expr)) is not None:
+            # `d.get(k, fallback)`: the item under `k` or the fallback (the CLI's rule)
+            return self._alternatives((), got_options, span, depth)
         if isinstance(expr, CallExpr) and (picked_items := self.picked_items(expr, span, depth)) is not None:
             return picked_items
         if isinstance(expr, CallExpr) and (got := self.getter_places(expr)) is not None and not got[1]:
@@ -5505,6 +5524,32 @@ class FunctionLowerer(calls.PlaceNaming):
             return False
         return calls.allocating(expr.callee.fullname)
 
+    def mapping_get(self, expr: CallExpr, local: bool = True) -> tuple[Expression, ...] | None:
+        """What `d.get(k, fallback)` may give (the CLI's `mapping_get`)."""
+        callee = expr.callee
+        if not isinstance(callee, MemberExpr) or callee.name != calls.MAPPING_GET:
+            return None
+        if not 1 <= len(expr.args) <= 2 or any(kind != ARG_POS for kind in expr.arg_kinds):
+            return None
+        if self.kernel_body or calls.MAPPING_GET in self.ctx.classes.method_names:
+            return None
+        present = None
+        key = _key_literal(expr.args[0])
+        if local and isinstance(callee.expr, NameExpr) and key is not None:
+            container = self.containers.get(callee.expr.name)
+            if container is not None and container.mapping:
+                present = key in container.keys
+        fallback = expr.args[1] if len(expr.args) == 2 else None
+        return calls.mapping_get_options(_get_read(expr, callee.expr, expr.args[0]), fallback, present)
+
+    def returned_options(self, expr: Expression) -> list[Expression]:
+        """The expressions a callee's returned `expr` may be (the CLI's `returned_options`)."""
+        out: list[Expression] = []
+        for arm in _options(expr):
+            got = self.mapping_get(arm, local=False) if isinstance(arm, CallExpr) else None
+            out.extend(arm for option in got for arm in self.returned_options(option)) if got else out.append(arm)
+        return out
+
     def inlined_returns(self, expr: Expression) -> list[Expression | None] | None:
         """What `obj.method(args)` or a property read `obj.prop` gives, each `return`'s place expression over the
         receiver and parameters read by the caller (the CLI's `inlined_returns`)."""
@@ -5539,7 +5584,7 @@ class FunctionLowerer(calls.PlaceNaming):
             for ret in returns:
                 if ret.expr is None:
                     return None
-                for arm in _options(ret.expr):
+                for arm in self.returned_options(ret.expr):
                     made = _substituted(arm, names, expr)
                     if made is None and not self.allocates(arm):
                         return None

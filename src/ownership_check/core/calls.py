@@ -380,6 +380,24 @@ def alternatives(
     return (tuple(before), tuple(out)) if out else None
 
 
+#: The method of a mapping that reads the item under a key, or a fallback where the key is missing (`dict.get`).
+MAPPING_GET: Final[str] = "get"
+
+
+def mapping_get_options(read: E, fallback: E | None, present: bool | None) -> tuple[E, ...]:
+    """The expressions `d.get(k, fallback)` may evaluate to: the item `d[k]` (`read`, the front end's subscript
+    read) or `fallback`, whichever the data picks; the checker keeps both, as for `d[k] if k in d else fallback`
+    (a launch writing the result while reading the fallback conflicts on the path where the key is missing).
+    Only the item when the key is known to be there (`present`: a local dict display holding that literal key),
+    only the fallback when it is known not to be.  `d.get(k)` without a fallback is the item (or None, which
+    holds nothing)."""
+    if fallback is None or present:
+        return (read,)
+    if present is False:
+        return (fallback,)
+    return (read, fallback)
+
+
 def accessor_choices(
     node: E,
     receiver: E,

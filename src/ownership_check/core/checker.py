@@ -618,6 +618,10 @@ class _Analysis:
         #: Objects that took over a pending op's loans through a consuming call (`ir.Move.heir`: the result of
         #: `op.first().partition(...)`), whatever kind their binding gave them: pending ops too (`_held_loans`)
         self.heirs: set[str] = set()
+        #: A loop's item of a container (`ir.ITEM_ATTR`, reborn each iteration) -> the objects stored into that
+        #: container (`ir.STORED_ATTR`) when an iteration took it: the item is one of them, so moving it while a
+        #: pending op borrows one of them is E0505 (`move`), as the runtime's `BorrowError` says
+        self.members: dict[str, frozenset[str]] = {}
         self.chains: dict[str, tuple[str, ...]] = {}
         self.prefix_keys: dict[int, tuple[str, ...]] = {}  # by id() of an IR place (alive while this runs)
         self.diagnostics: list[Diagnostic] = []
@@ -1137,6 +1141,7 @@ class _Analysis:
                 item = plan.values[i]
                 if type(item) is tuple and len(item) == 3:
                     self.run_stored(s, item)
+                    self.note_members(s, item[0], item[1])
                 if not isinstance(item, str):
                     for world in s.worlds:
                         born |= _plan_objs(world, item)
@@ -1417,6 +1422,27 @@ class _Analysis:
                     attached.add(ln)
             s.loans = frozenset(attached)
 
+    def note_members(self, s: State, container: str, suffix: str) -> None:
+        """Record what a loop item of `container` (`suffix`: its `ir.ITEM_ATTR`) may be (`members`): the objects
+        stored into the container, in every world, without the pending ops among them (those are run by the
+        loop, `run_stored`)."""
+        members = self.members
+        for world in s.worlds:
+            stored = _world_get(world, container + _STORED)
+            if not stored:
+                continue
+            stored = frozenset(o for o in stored if self.info(o).kind not in _OP_KINDS)
+            for obj in _world_get(world, container):
+                item = obj + suffix
+                members[item] = members.get(item, _EMPTY) | stored
+
+    def with_members(self, objs: frozenset[str]) -> frozenset[str]:
+        """`objs` and the stored objects a loop item among them may be (`members`)."""
+        if not self.members:
+            return objs
+        extra = [self.members[o] for o in objs if o in self.members]
+        return objs.union(*extra) if extra else objs
+
     def move(self, state: State, node: Node, op: ir.Move) -> State:
         already = self.check_use(state, node, op.place, op.span)
         objs = state.get(op.place.key)
@@ -1424,7 +1450,8 @@ class _Analysis:
             for loan in self.active_loans(state, node):
                 if loan.holder_obj in objs:
                     continue
-                if any(self.overlap(loan.obj, o) for o in self.lent_objects(state, loan, op.place.key)):
+                lent = self.with_members(self.lent_objects(state, loan, op.place.key))
+                if any(self.overlap(loan.obj, o) for o in lent):
                     borrow_op = self.graph.nodes[loan.node].op
                     assert isinstance(borrow_op, ir.Borrow)
                     self.diagnostics.append(

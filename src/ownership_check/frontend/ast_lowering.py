@@ -595,6 +595,14 @@ def _arm_read(node: ast.Subscript, arm: ast.expr) -> ast.Subscript:
     return reads[id(arm)]
 
 
+def _get_read(node: ast.Call, mapping: ast.expr, key: ast.expr) -> ast.Subscript:
+    """`mapping[key]`, the item `mapping.get(key, ...)` reads when the key is there (kept on `node`)."""
+    read: ast.Subscript | None = node.__dict__.get("_sk_get_read")
+    if read is None:
+        read = node.__dict__["_sk_get_read"] = ast.copy_location(ast.Subscript(mapping, key, ast.Load()), node)
+    return read
+
+
 def _key_literal(node: ast.AST | None) -> calls.ContainerKey | None:
     """A subscript's literal key: an integer (`pair[-1]`) or a string (`bufs["out"]`)."""
     if isinstance(node, ast.Constant) and type(node.value) is str:
@@ -1780,6 +1788,8 @@ class FunctionLowerer(calls.PlaceNaming):
         self.ctx = ctx
         self.unit = unit
         self.kernel_body = unit.kind in KERNEL_UNIT_KINDS
+        #: The statement of this body being lowered (`suite`), where a name's class is read (`receiver_classes`).
+        self.current_statement: ast.stmt | None = None
         self.dialect = DIALECT
         self.scopes: list[_Scope] = [_Scope()]
         self.computed = ComputedItems()  # equal reads at computed indices (`core.computed_items`)
@@ -2950,7 +2960,9 @@ class FunctionLowerer(calls.PlaceNaming):
     # --- statements -----------------------------------------------------------------------------------------
 
     def suite(self, body: Sequence[ast.stmt]) -> None:
+        outer = self.current_statement
         for stmt in body:
+            self.current_statement = stmt
             self.computed.begin(item_statement(stmt, self.builtin), self.scopes[-1])
             forget = self.forgotten_items(stmt)
             before = keyed_mentions.compound(stmt)
@@ -2961,9 +2973,11 @@ class FunctionLowerer(calls.PlaceNaming):
                 self.stmt(stmt)
             finally:
                 self.computed.end()
+                self.current_statement = stmt
             if not before:
                 for op in forget:
                     self.emit(op)
+        self.current_statement = outer
 
     def forgotten_items(self, stmt: ast.stmt) -> tuple[ir.Bind, ...]:
         """The items under literal keys `stmt` may change (`keyed_items.forgotten`): rebound to new objects after
@@ -5673,6 +5687,9 @@ class FunctionLowerer(calls.PlaceNaming):
                 # `bufs["a"]` of a parameter, of `self.bufs` filled in a loop: the one object under that key
                 return (node.value, index), (calls.Operand(node, span, item, True),)
             return kept
+        if isinstance(node, ast.Call) and (got_options := self.mapping_get(node)) is not None:
+            # `d.get(k, fallback)`: the item under `k` or the fallback, whichever the data picks
+            return self._alternatives((), got_options, span, depth)
         if isinstance(node, ast.Call) and (picked_items := self.picked_items(node, span, depth)) is not None:
             return picked_items
         if isinstance(node, ast.Call) and (got := self.getter_places(node)) is not None and not got[1]:
@@ -5775,10 +5792,40 @@ class FunctionLowerer(calls.PlaceNaming):
             return self.inlined_choices(node, span, depth)
         return None
 
+    def mapping_get(self, node: ast.Call, local: bool = True) -> tuple[ast.expr, ...] | None:
+        """What `d.get(k, fallback)` may give (`calls.mapping_get_options`), for `choices`; None for any other
+        call, and wherever a class of the module defines a `get` of its own (its object may be the receiver).
+        `local`: the call is this function's own (not a callee's returned expression), so a name `d` is one of
+        its local dict displays."""
+        func = node.func
+        if not isinstance(func, ast.Attribute) or func.attr != calls.MAPPING_GET or node.keywords:
+            return None
+        if not 1 <= len(node.args) <= 2 or any(isinstance(a, ast.Starred) for a in node.args):
+            return None
+        if self.kernel_body or calls.MAPPING_GET in self.ctx.classes.method_names:
+            return None
+        present = None
+        key = _key_literal(node.args[0])
+        if local and isinstance(func.value, ast.Name) and key is not None:
+            container = self.containers.get(func.value.id)
+            if container is not None and container.mapping:
+                present = key in container.keys
+        fallback = node.args[1] if len(node.args) == 2 else None
+        return calls.mapping_get_options(_get_read(node, func.value, node.args[0]), fallback, present)
+
     def _alternatives(
         self, prelude: tuple[ast.expr, ...], options: Sequence[ast.expr], span: Span, depth: int
     ) -> calls.Choices[ast.expr] | None:
         return calls.alternatives(prelude, options, span, depth, self.place, self.choices)
+
+    def returned_options(self, node: ast.expr) -> list[ast.expr]:
+        """The expressions a callee's returned `node` may be (`_options`), a `d.get(k, fallback)` among them read
+        as its item or its fallback (`mapping_get`)."""
+        out: list[ast.expr] = []
+        for arm in _options(node):
+            got = self.mapping_get(arm, local=False) if isinstance(arm, ast.Call) else None
+            out.extend(arm for option in got for arm in self.returned_options(option)) if got else out.append(arm)
+        return out
 
     def inlined_returns(self, node: ast.expr) -> list[ast.expr | None] | None:
         """What `obj.method(args)` or a property read `obj.prop` gives, for a method (a getter) of each class the
@@ -5821,7 +5868,7 @@ class FunctionLowerer(calls.PlaceNaming):
             for ret in returns:
                 if ret.value is None:
                     return None
-                for arm in _options(ret.value):
+                for arm in self.returned_options(ret.value):
                     made = _substituted(arm, names, node)
                     if made is None and not self.allocates(arm):
                         return None

@@ -21,11 +21,11 @@ from __future__ import annotations
 import ast
 import functools
 import re
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import replace
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Final
 
-from ownership_check.core import callables, calls, class_order, ir
+from ownership_check.core import callables, calls, class_order, ir, reaching
 from ownership_check.core.call_effects import (
     AppliedSummary,
     CallSummary,
@@ -474,6 +474,7 @@ class ModuleClasses:
         self.memo = SummaryMemo()
         self._runs: dict[int, bool] = {}
         self._instances: dict[int, dict[str, ast.ClassDef | None]] = {}
+        self._bindings: dict[int, BindingIndex] = {}
         self._loops: dict[int, dict[str, tuple[ast.ClassDef, ...]]] = {}
         self.generated: dict[int, GeneratedInit | None] = {}  # `generated_fields`, by class
         # the module's top-level decorators that forward every call to the function they wrap (`forwards_calls`)
@@ -491,6 +492,15 @@ class ModuleClasses:
         self._class_values: dict[tuple[str, str], ast.expr | None] = {}
         self._getters: dict[tuple[int, str], ast.FunctionDef | None] = {}
         self._sequences: dict[int, frozenset[str]] = {}
+
+    @functools.cached_property
+    def method_names(self) -> frozenset[str]:
+        """The names of every method the module's classes define: `obj.get(k, default)` is read as `dict.get`
+        only where no class of the module could be running a `get` of its own."""
+        return frozenset(
+            s.name for cls in self.classes.values() for s in cls.body
+            if isinstance(s, ast.FunctionDef | ast.AsyncFunctionDef)
+        )
 
     def free_names(self, callee: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
         """`_module_names`, once per function."""
@@ -733,6 +743,13 @@ class ModuleClasses:
         known = self._instances.get(id(body_owner))
         if known is None:
             known = self._instances[id(body_owner)] = _instance_classes(body, self)
+        return known
+
+    def binding_index(self, body_owner: ast.AST, body: list[ast.stmt]) -> BindingIndex:
+        """`_binding_index` of one body, built once."""
+        known = self._bindings.get(id(body_owner))
+        if known is None:
+            known = self._bindings[id(body_owner)] = _binding_index(body, self)
         return known
 
     def super_method(self, func: ast.AST, name: str, receiver: ast.ClassDef | None = None) -> ast.FunctionDef | None:
@@ -1194,6 +1211,118 @@ def _plain_method(lowerer: FunctionLowerer, owner: str, name: str, classes: Modu
     return found
 
 
+def _assigned_class(targets: Sequence[ast.expr], value: ast.expr | None, classes: ModuleClasses) -> ast.ClassDef | None:
+    """The class of the module whose object `name = value` binds (one target): `Class(...)`, or a classmethod
+    returning `cls(...)` (`planar = Planar.allocate(n, stream)`); else None."""
+    if len(targets) != 1 or not isinstance(value, ast.Call):
+        return None
+    if isinstance(value.func, ast.Name):
+        return classes.classes.get(value.func.id)
+    if (
+        isinstance(value.func, ast.Attribute)
+        and isinstance(value.func.value, ast.Name)
+        and (owner := classes.classes.get(value.func.value.id)) is not None
+        and classes.factory_method(owner, value.func.attr) is not None
+    ):
+        return owner
+    return None
+
+
+@dataclass(frozen=True)
+class BindingIndex:
+    """Where a body binds each name, for `reaching.reaching`: each statement's path (by `id`), each name's bindings
+    (its path, and the class of the module the binding makes an object of, or None), the loops' paths."""
+
+    paths: dict[int, reaching.Path]
+    bindings: dict[str, list[tuple[reaching.Path, ast.ClassDef | None]]]
+    loops: frozenset[reaching.Path]
+
+
+def _binding_index(body: list[ast.stmt], classes: ModuleClasses) -> BindingIndex:
+    """The `BindingIndex` of a function's body (not entering nested functions and classes)."""
+    paths: dict[int, reaching.Path] = {}
+    bindings: dict[str, list[tuple[reaching.Path, ast.ClassDef | None]]] = {}
+    loops: set[reaching.Path] = set()
+
+    def visit(stmts: list[ast.stmt], prefix: reaching.Path, block: int) -> None:
+        for index, stmt in enumerate(stmts):
+            path = (*prefix, (block, index))
+            paths[id(stmt)] = path
+            for name, cls in _statement_bindings(stmt, classes):
+                bindings.setdefault(name, []).append((path, cls))
+            if isinstance(stmt, ast.For | ast.AsyncFor | ast.While):
+                loops.add(path)
+            if isinstance(stmt, _SCOPES):
+                continue
+            for number, (child, caught) in enumerate(_statement_blocks(stmt)):
+                if caught is not None:  # `except E as caught:` binds at the start of its handler
+                    bindings.setdefault(caught, []).append(((*path, (number, -1)), None))
+                visit(child, path, number)
+
+    visit(body, (), 0)
+    return BindingIndex(paths, bindings, frozenset(loops))
+
+
+def _statement_blocks(stmt: ast.stmt) -> Iterator[tuple[list[ast.stmt], str | None]]:
+    """The statement lists of a compound statement in source order, each with the name its `except` binds."""
+    for field in stmt._fields:
+        value = getattr(stmt, field, None)
+        if field in ("body", "orelse", "finalbody") and isinstance(value, list):
+            yield value, None
+        elif field == "handlers" and isinstance(value, list):
+            for handler in value:
+                yield handler.body, handler.name
+        elif field == "cases" and isinstance(value, list):
+            for case in value:
+                yield case.body, None
+
+
+def _statement_bindings(stmt: ast.stmt, classes: ModuleClasses) -> list[tuple[str, ast.ClassDef | None]]:
+    """The names `stmt` itself binds (not the statements nested in it), each with the class of the module whose
+    object it binds (`_assigned_class`, a `with Class(...) as name:` entering its receiver) or None."""
+    out: list[tuple[str, ast.ClassDef | None]] = []
+    if isinstance(stmt, ast.Assign | ast.AnnAssign):
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+        cls = _assigned_class(targets, stmt.value, classes)
+        for target in targets:
+            out.extend((name, cls if isinstance(target, ast.Name) else None) for name in sorted(_stored(target)))
+    elif isinstance(stmt, ast.With | ast.AsyncWith):
+        for item in stmt.items:
+            if item.optional_vars is None:
+                continue
+            entered = _entered_class(item.context_expr, classes) if isinstance(item.optional_vars, ast.Name) else None
+            out.extend((name, entered) for name in sorted(_stored(item.optional_vars)))
+    elif isinstance(stmt, ast.AugAssign | ast.For | ast.AsyncFor | ast.Delete):
+        out.extend((name, None) for bound in _binding_targets(stmt) for name in sorted(_stored(bound)))
+    elif isinstance(stmt, _SCOPES) and not isinstance(stmt, ast.Lambda):
+        out.append((stmt.name, None))
+    elif isinstance(stmt, ast.Import | ast.ImportFrom):
+        out.extend((a.asname or a.name.split(".")[0], None) for a in stmt.names)
+    elif isinstance(stmt, ast.Global | ast.Nonlocal):
+        out.extend((name, None) for name in stmt.names)
+    elif isinstance(stmt, ast.Match):
+        for case in stmt.cases:
+            out.extend((name, None) for name in sorted(_pattern_names(case.pattern)))
+    for child in ast.iter_child_nodes(stmt):
+        if isinstance(child, ast.stmt | ast.ExceptHandler | ast.match_case):
+            continue
+        for node in ast.walk(child):
+            if isinstance(node, ast.NamedExpr) and isinstance(node.target, ast.Name):
+                out.append((node.target.id, None))
+    return out
+
+
+def _pattern_names(pattern: ast.pattern) -> set[str]:
+    """The names a `match` pattern captures."""
+    found: set[str] = set()
+    for node in ast.walk(pattern):
+        if isinstance(node, ast.MatchAs | ast.MatchStar) and node.name is not None:
+            found.add(node.name)
+        elif isinstance(node, ast.MatchMapping) and node.rest is not None:
+            found.add(node.rest)
+    return found
+
+
 def _instance_classes(body: list[ast.stmt], classes: ModuleClasses) -> dict[str, ast.ClassDef | None]:
     """For every name the body binds, the class it is an instance of when the body binds it only by
     `name = Class(...)` (one class), else None: one walk answers every name."""
@@ -1202,19 +1331,7 @@ def _instance_classes(body: list[ast.stmt], classes: ModuleClasses) -> dict[str,
     for sub in _walk_body(body):
         if isinstance(sub, ast.Assign | ast.AnnAssign):
             targets = sub.targets if isinstance(sub, ast.Assign) else [sub.target]
-            value = sub.value
-            cls = (
-                classes.classes.get(value.func.id)
-                if len(targets) == 1 and isinstance(value, ast.Call) and isinstance(value.func, ast.Name)
-                else None
-            )
-            if (
-                len(targets) == 1 and isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
-                and isinstance(value.func.value, ast.Name)
-                and (owner := classes.classes.get(value.func.value.id)) is not None
-                and classes.factory_method(owner, value.func.attr) is not None
-            ):
-                cls = owner  # `planar = Planar.allocate(n, stream)` of a classmethod returning `cls(...)`
+            cls = _assigned_class(targets, sub.value, classes)
             for t in targets:
                 if isinstance(t, ast.Name):
                     previous = found.get(t.id)
@@ -1363,11 +1480,20 @@ def _loop_classes(body: list[ast.stmt], classes: ModuleClasses) -> dict[str, tup
 
 
 def _bound_only_to_class(lowerer: FunctionLowerer, name: str, classes: ModuleClasses) -> ast.ClassDef | None:
-    """The class `name` is an instance of when this body binds it only by `name = Class(...)`."""
+    """The class `name` is an instance of when this body binds it only by `name = Class(...)`, or where the
+    statement being lowered is reached only by such a binding (`reaching.reaching`: `held = Holder(...)` before
+    a later `with ... as held:`)."""
     if not classes.classes:
         return None  # no class of this module to be an instance of: no need to walk the body
     node = lowerer.unit.node
-    return classes.instances(node, node.body).get(name)
+    found = classes.instances(node, node.body).get(name)
+    statement = lowerer.current_statement
+    if found is not None or statement is None:
+        return found
+    index = classes.binding_index(node, node.body)
+    use = index.paths.get(id(statement))
+    bindings = index.bindings.get(name)
+    return reaching.reaching(bindings, use, index.loops) if use is not None and bindings else None
 
 
 def _binding_targets(node: ast.AST) -> list[ast.AST]:

@@ -1,5 +1,5 @@
 # fresh-expect: E0502 at line 72
-# fresh-known-miss: cli,mypy a bus looked up with `dict.get(name, fallback)` on a dict attribute, the fallback being the master bus: the result of `get` with a default is a new value
+# fresh-known-miss: cli,mypy buses a method adds to a local session's dict under computed keys in a loop, read back with `dict.get(name, self.buses["master"])`: items of a dict filled under computed keys are new values, so the master fallback of both arguments is not one object (a `get` fallback of a followed item is followed)
 """Mix a small multitrack session down to a master bus on the device.
 
 Every track is scaled by its fader and summed into its group bus; the buses are then sent

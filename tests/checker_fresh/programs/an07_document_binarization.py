@@ -1,5 +1,5 @@
 # fresh-expect: E0502 at line 116
-# fresh-known-miss: cli,mypy the output plane is `self.bufs.get(stage.output, self.bufs[stage.inputs[0]])` with keys from a table of `Stage` records: whether the fallback (the stage's input) is taken depends on data the checker does not compare
+# fresh-known-miss: cli,mypy the output plane is `self.bufs.get(stage.output, self.bufs[stage.inputs[0]])` with keys read from a table of `Stage` records: the items under those computed keys are not followed (a `get` whose key and fallback are followed places is read as either)
 # fresh-note: OCR preprocessing (Sauvola binarization): the despeckle stage names its output plane "cleaned" while the allocated plane is "clean", so `target()`'s dict.get fallback hands back the stage's own input and despeckle reads and writes the ink plane.
 from __future__ import annotations
 from dataclasses import dataclass
