@@ -2499,7 +2499,7 @@ def _applied(
         bound,
         device_paths=_device_paths(lowerer, receiver, summary, receiver_class or owner),
         repeats=id(callee) in classes.repeated,
-        returns_op=lowerer.returns_op(callee),
+        returns_op=lowerer.returns_op(callee) or summary.returns_op,
     )
 
 

@@ -3051,7 +3051,8 @@ class FunctionLowerer(calls.PlaceNaming):
             self.expr(node.lvalue)
         elif isinstance(node, ReturnStmt):
             if isinstance(node.expr, CallExpr):
-                self.call(node.expr, ir.Place(ir.RETURN_HOLDER))  # a returned op's loans: the caller's
+                result = self.call(node.expr, ir.Place(ir.RETURN_HOLDER))  # a returned op's loans: the caller's
+                calls.returned_result(result, span_of(node.expr), self)
             elif isinstance(node.expr, TupleExpr) and not any(isinstance(e, StarExpr) for e in node.expr.items):
                 # `return staged, k.launch_async(prep, x, staged)`: what each part is, for the caller
                 parts = [functools.partial(self.value, e) for e in node.expr.items]

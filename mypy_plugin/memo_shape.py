@@ -85,6 +85,13 @@ def _bookkeeping(stmt: Statement, store: str, receiver: str | None, names: set[s
     return True
 
 
+def _stores_into(stmt: Statement, store: str, receiver: str | None) -> bool:
+    """`STORE[...] = value` of the cache's store (the CLI's `_stores_into`)."""
+    if not (isinstance(stmt, AssignmentStmt) and len(stmt.lvalues) == 1 and isinstance(stmt.lvalues[0], IndexExpr)):
+        return False
+    return _store_of(stmt.lvalues[0].base, receiver) == store
+
+
 def _stored(stmt: Statement, key: Node, store: str, receiver: str | None) -> Node | None:
     if isinstance(stmt, AssignmentStmt) and len(stmt.lvalues) == 1 and _lookup(stmt.lvalues[0], key, receiver) == store:
         return stmt.rvalue
@@ -112,11 +119,13 @@ def _memo_shape(func: FuncDef, method: bool, module_names: set[str]) -> tuple[Me
     if body and isinstance(body[0], ExpressionStmt) and isinstance(body[0].expr, StrExpr):
         body = body[1:]
     locals_bound: dict[str, Node] = {}
+    before: list[Statement] = []  # bookkeeping ahead of the lookup (the CLI's rule)
     index = 0
-    while index < len(body) and isinstance(stmt := body[index], AssignmentStmt) and len(stmt.lvalues) == 1 and (
-        isinstance(stmt.lvalues[0], NameExpr)
-    ):
-        locals_bound[stmt.lvalues[0].name] = stmt.rvalue
+    while index < len(body) and not isinstance(stmt := body[index], IfStmt):
+        if isinstance(stmt, AssignmentStmt) and len(stmt.lvalues) == 1 and isinstance(stmt.lvalues[0], NameExpr):
+            locals_bound[stmt.lvalues[0].name] = stmt.rvalue
+        else:
+            before.append(stmt)
         index += 1
     rest = body[index:]
     if len(rest) < 2 or not isinstance(rest[0], IfStmt) or rest[0].else_body is not None or len(rest[0].expr) != 1:
@@ -126,6 +135,10 @@ def _memo_shape(func: FuncDef, method: bool, module_names: set[str]) -> tuple[Me
         return None
     key, store = test.operands[0], _store_of(test.operands[1], receiver)
     if store is None:
+        return None
+    key_names = {n.name for n in tree.walk(key) if isinstance(n, NameExpr)}
+    if not all(_bookkeeping(stmt, store, receiver, key_names) and not _stores_into(stmt, store, receiver)
+               for stmt in before):
         return None
     guarded, tail = rest[0].body[0].body, rest[1:]
     if test.operators[0] == "not in":

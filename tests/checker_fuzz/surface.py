@@ -255,6 +255,9 @@ EXPRESSION_FORMS: dict[str, str] = {
     "container-list": "bufs[{i}]",
     "container-dict": 'named["{p}"]',
     "helper": "first_of({p}, {q})",
+    # `dict.get` of a dict display that has the key (the item) or lacks it (the fallback)
+    "mapping-get": 'named.get("{p}", {q})',
+    "mapping-get-fallback": 'named.get("absent", {p})',
     "stdlib": "",  # a call of the standard library the checker follows (`STDLIB_TEMPLATES`, one per table entry)
 }
 
@@ -301,7 +304,7 @@ STDLIB_TEMPLATES: dict[str, str] = {
     "argparse.Namespace": "argparse.Namespace(other={q}, item={p}).item",
 }
 #: The forms that only make sense for the SIMT buffers `a`, `b`, `c` (the holder and containers hold them).
-_BUFFER_ONLY = frozenset({"attribute", "container-list", "container-dict"})
+_BUFFER_ONLY = frozenset({"attribute", "container-list", "container-dict", "mapping-get", "mapping-get-fallback"})
 
 #: How host code reaches a function that launches: each form defines a module-level callable (`{name}`, `{Name}`)
 #: whose body `{body}` launches with its parameters `u`, `v`, `w` (a SIMT launch, or a tile launch whose op it
@@ -374,6 +377,7 @@ FLOW_FORMS = (
     "escaping-closure", "prefetch-loop", "returned-pending", "context-pending", "attribute-items",
     "keyed-items", "uniform-attribute", "name-alias", "stored-pending-pairs", "appended-list", "display-objects",
     "attribute-alias", "pool-peek", "kernel-table", "plan-cache", "keyed-argument", "accessor-item",
+    "filled-containers",
     *(f"call:{name}" for name in CALL_FORMS),
 )
 
@@ -682,6 +686,8 @@ class _Gen:
             self.keyed_argument(depth)
         elif form == "accessor-item":
             self.accessor_item(depth)
+        elif form == "filled-containers":
+            self.filled_containers(depth)
         elif form.startswith("call:"):
             self.indirect_call(depth, form.removeprefix("call:"))
         else:
@@ -855,6 +861,33 @@ class _Gen:
         self.emit(depth, "for t in grown:")
         self.emit(depth + 1, f"vecadd.launch(prep, stream, t, {self.arg(BUFFERS)}, {self.arg(BUFFERS)})")
         self.program.entries["launch:simt.launch"] += 1
+
+    def filled_containers(self, depth: int) -> None:
+        """New buffers and the pending `launch_async` ops writing them stored in two containers in a loop (appended
+        to lists, or stored under the loop's key in dicts), then a loop over the buffers moving each into a tile
+        launch, with the ops run before that loop or only after it (a pending op still borrows the moved buffer)."""
+        n = len(self.extra) + len(self.lines)
+        keyed = self.pick((False, True))
+        self.emit(depth, f"ops{n}: Any = {{}}" if keyed else f"ops{n}: Any = []")
+        self.emit(depth, f"outs{n}: Any = {{}}" if keyed else f"outs{n}: Any = []")
+        self.emit(depth, f"for j{n} in range(2):")
+        self.emit(depth + 1, f"made{n} = sk.zeros(64, f32, stream)")
+        start = f"vecadd.launch_async(prep, {self.arg(('a', 'b'))}, {self.arg(('a', 'b'))}, made{n})"
+        self.emit(depth + 1, f"ops{n}[j{n}] = {start}" if keyed else f"ops{n}.append({start})")
+        self.emit(depth + 1, f"outs{n}[j{n}] = made{n}" if keyed else f"outs{n}.append(made{n})")
+        run = f"for op{n} in ops{n}.values():" if keyed else f"for op{n} in ops{n}:"
+        early = self.pick((False, True))
+        if early:
+            self.emit(depth, run)
+            self.emit(depth + 1, f"op{n}.sync_on(stream)")
+        self.emit(depth, f"for buf{n} in outs{n}.values():" if keyed else f"for buf{n} in outs{n}:")
+        moved = f"add(tile.zeros((64,), f32).partition((16,)), buf{n}, tile.ones((64,), f32))"
+        self.emit(depth + 1, f"{moved}.sync_on(stream)")
+        if not early:
+            self.emit(depth, run)
+            self.emit(depth + 1, f"op{n}.sync_on(stream)")
+        self.program.entries["launch:simt.launch_async"] += 1
+        self.program.entries["launch:tile.__call__"] += 1
 
     def display_objects(self, depth: int) -> None:
         """A loop over a display of one or two new objects (not names) whose body moves the tile tensors into a

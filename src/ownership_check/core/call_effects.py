@@ -189,6 +189,9 @@ class CallSummary:
     # tile.ones(...)`, then a launch taking `self.mask`): the caller's place holds a moved object after the call,
     # so a later use of it (in the caller or in another method) is a use after move, labelled inside the callee
     moved_rebinds: tuple[SummaryMove, ...] = ()
+    # every `return` gives a new lazy op (`calls.returned_result`: `return sk.zip(p, q)`, `return op.first()`, a
+    # launch): the call's result must be used (W0003 where the caller drops it), as a launch's
+    returns_op: bool = False
 
     @property
     def empty(self) -> bool:

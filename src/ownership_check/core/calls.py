@@ -2420,6 +2420,14 @@ def _container_call(call: Call[E], flow: ContainerFlow, sink: Lowering[E]) -> ir
     return taken if taken is not None else take_from(container, call.span)
 
 
+def returned_result(result: ir.Value, span: Span, sink: Lowering[E]) -> None:
+    """`return <call>` whose call made a lazy op (a launch, `sk.zip(...)`, `op.then(f)`, `op.first()`): the op is
+    bound to `ir.RETURNED_OP`, where the summary reads that every `return` gives an op that must be used
+    (`CallSummary.returns_op`: dropping the call's result is W0003 at the caller, as for a launch)."""
+    if isinstance(result, ir.Fresh) and result.kind == "op":
+        sink.emit(ir.Bind((ir.Place(ir.RETURNED_OP),), (result,), span))
+
+
 def return_name(place: ir.Place, span: Span, sink: Lowering[E]) -> None:
     """`return op` of a name: the returned object is bound to the return holder (`ir.RETURN_HOLDER`), so a pending
     op the name refers to (`op = k.launch_async(...)`, then `await asyncio.sleep(0)`, then `return op`) keeps its

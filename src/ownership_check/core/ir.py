@@ -69,6 +69,12 @@ ARGUMENT_TEMP_PREFIX: Final[str] = "$a"
 RETURN_HOLDER: Final[str] = "$return"
 
 
+#: Where a function's `return <call>` binds the lazy op the call made (`calls.returned_result`): its kind tells the
+#: summary whether every `return` gives a new op (`call_effects.CallSummary.returns_op`).  The op's loans stay
+#: with `RETURN_HOLDER`; nothing else reads this place.
+RETURNED_OP: Final[str] = "$returned op"
+
+
 #: The root prefix of the holder of part `i` of a tuple a generator yields (`yield out, k.launch_async(...)`:
 #: `$yield0`, `$yield1`, `yielded_part`): what each part is (a parameter's value or an item of one) and what an op
 #: there still borrows are the caller's where it takes the item (`CallSummary.yielded_parts`).  A root of its

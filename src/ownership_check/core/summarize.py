@@ -293,6 +293,11 @@ def call_summary(
         for node in graph.nodes
     )
     if setup is None or not (wanted or receives):
+        if setup is not None and _binds_returned_op(graph):
+            # a function of no parameters whose result may be a new op (`def job(): return sk.zip(...)`)
+            analysis = _SummaryAnalysis(function, graph, setup)
+            analysis.params = wanted
+            return CallSummary(name, receiver=receiver, returns_op=_returns_op(analysis, graph, analysis.solve()))
         return CallSummary(name, receiver=receiver)
     analysis = _SummaryAnalysis(function, graph, setup)
     analysis.params = wanted
@@ -450,7 +455,33 @@ def call_summary(
         _cleared(graph, states, wanted),
         _returned_parts(analysis, graph, states, wanted),
         moved_rebinds,
+        _returns_op(analysis, graph, states),
     )
+
+
+def _binds_returned_op(graph: Graph) -> bool:
+    """Whether some `return` of the function gives a new lazy op (`calls.returned_result`)."""
+    return any(
+        isinstance(n.op, ir.Bind) and any(t.root == ir.RETURNED_OP for t in n.op.targets) for n in graph.nodes
+    )
+
+
+def _returns_op(analysis: _Analysis, graph: Graph, states: Sequence[State | None]) -> bool:
+    """Whether every path that returns gives a new lazy op (`CallSummary.returns_op`): `return <call>` of a call
+    that made one (`ir.RETURNED_OP`) or `return name` of a name holding one (`ir.RETURN_HOLDER`), in every world."""
+    returning = [
+        p for p in graph.nodes[graph.exit].pred if states[p] is not None and not isinstance(graph.nodes[p].op, ir.Raise)
+    ]
+    if not returning:
+        return False
+    for pred in returning:
+        state = states[pred]
+        assert state is not None
+        for world in state.worlds:
+            objs = world.get(ir.RETURNED_OP, frozenset()) | world.get(ir.RETURN_HOLDER, frozenset())
+            if not objs or any(o[0] == "@" or analysis.info(o).kind != "op" for o in objs):
+                return False
+    return True
 
 
 def _moved_rebinds(

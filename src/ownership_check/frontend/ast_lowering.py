@@ -3047,7 +3047,8 @@ class FunctionLowerer(calls.PlaceNaming):
             self.expr(node.target)
         elif isinstance(node, ast.Return):
             if isinstance(node.value, ast.Call):
-                self.call(node.value, ir.Place(ir.RETURN_HOLDER))  # a returned op's loans: the caller's
+                result = self.call(node.value, ir.Place(ir.RETURN_HOLDER))  # a returned op's loans: the caller's
+                calls.returned_result(result, self.span(node.value), self)
             elif isinstance(node.value, ast.Tuple) and not any(isinstance(e, ast.Starred) for e in node.value.elts):
                 # `return staged, k.launch_async(prep, x, staged)`: what each part is, for the caller
                 parts = [functools.partial(self.value, e) for e in node.value.elts]

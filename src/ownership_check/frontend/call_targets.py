@@ -2307,7 +2307,7 @@ def _applied(
         bound,
         device_paths=_device_paths(lowerer, receiver, summary, receiver_class or owner),
         repeats=classes.repeats(callee),
-        returns_op=lowerer.returns_op(callee),
+        returns_op=lowerer.returns_op(callee) or summary.returns_op,
     )
 
 

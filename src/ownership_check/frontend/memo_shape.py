@@ -93,6 +93,13 @@ def _is_store(stmt: ast.stmt) -> bool:
     return isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Subscript)
 
 
+def _stores_into(stmt: ast.stmt, store: str, receiver: str | None) -> bool:
+    """`STORE[...] = value` of the cache's store (ahead of its lookup, no bookkeeping)."""
+    if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Subscript)):
+        return False
+    return _store_of(stmt.targets[0].value, receiver) == store
+
+
 def _stored(stmt: ast.stmt, key: str, store: str, receiver: str | None) -> ast.expr | None:
     """`STORE[KEY] = value`: the value, else None."""
     if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and _lookup(stmt.targets[0], key, receiver) == store:
@@ -129,11 +136,13 @@ def _memo_shape(
     receiver = params[0] if method and params else None
     body = _body(func)
     locals_bound: dict[str, ast.expr] = {}
+    before: list[ast.stmt] = []  # bookkeeping ahead of the lookup (`self.requests[role] += 1`), checked below
     index = 0
-    while index < len(body) and isinstance(stmt := body[index], ast.Assign) and len(stmt.targets) == 1 and (
-        isinstance(stmt.targets[0], ast.Name)
-    ):
-        locals_bound[stmt.targets[0].id] = stmt.value
+    while index < len(body) and not isinstance(stmt := body[index], ast.If):
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+            locals_bound[stmt.targets[0].id] = stmt.value
+        else:
+            before.append(stmt)
         index += 1
     rest = body[index:]
     if len(rest) < 2 or not isinstance(rest[0], ast.If) or rest[0].orelse:
@@ -143,6 +152,10 @@ def _memo_shape(
         return None
     key_node, store, negated = found
     key = ast.dump(key_node)
+    key_names = {n.id for n in ast.walk(key_node) if isinstance(n, ast.Name)}
+    if not all(_bookkeeping(stmt, store, receiver, key_names) and not _stores_into(stmt, store, receiver)
+               for stmt in before):
+        return None
     guarded, tail = rest[0].body, rest[1:]
     if negated:
         # `if KEY not in STORE: ...; STORE[KEY] = v; ...` then `...; return STORE[KEY]` (the statements besides

@@ -1,7 +1,7 @@
 # fresh-expect: E0499 at line 80
-# fresh-known-miss: cli,mypy a workspace class whose `buffer(role, n)` caches by length only (the role is just counted): both roles get one cached buffer; a hand-written cache's result is a new value (like ad01/ae07)
 # fresh-note: Intraday VWAP bands for several symbols with a two-output SIMT kernel; bug: `Workspace.buffer` caches by length only (the role is just counted), so `upper` and `lower` in `bands_for` are the same buffer and the launch at line 80 borrows it mutably twice.
 """Intraday VWAP bands: upper and lower bands around the volume-weighted average price per tick.
+
 Band buffers come from a small workspace so repeated sessions of the same length reuse device memory.
 """
 
