@@ -2979,7 +2979,6 @@ class FunctionLowerer(calls.PlaceNaming):
                 self.stmt(stmt)
             finally:
                 self.computed.end()
-                self.current_statement = stmt
             if not before:
                 for op in forget:
                     self.emit(op)
@@ -5548,7 +5547,11 @@ class FunctionLowerer(calls.PlaceNaming):
         out: list[Expression] = []
         for arm in _options(expr):
             got = self.mapping_get(arm, local=False) if isinstance(arm, CallExpr) else None
-            out.extend(arm for option in got for arm in self.returned_options(option)) if got else out.append(arm)
+            if got is None:
+                out.append(arm)
+                continue
+            for option in got:
+                out.extend(self.returned_options(option))
         return out
 
     def inlined_returns(self, expr: Expression) -> list[Expression | None] | None:
