@@ -2500,6 +2500,7 @@ def _applied(
         device_paths=_device_paths(lowerer, receiver, summary, receiver_class or owner),
         repeats=id(callee) in classes.repeated,
         returns_op=lowerer.returns_op(callee) or summary.returns_op,
+        op_built=summary.op_built if summary.returns_op else lowerer.returned_op_site(callee),
     )
 
 

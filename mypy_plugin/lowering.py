@@ -152,7 +152,7 @@ from ownership_check.core import (
 )
 from ownership_check.core.bound_once import bound_once
 from ownership_check.core.bump_alloc import bump_sequences
-from ownership_check.core.call_effects import Gathered, GeneratedInit, apply_summary, iterated_fields
+from ownership_check.core.call_effects import Gathered, GeneratedInit, apply_summary, iterated_fields, one_line_site
 from ownership_check.core.checker import effect_names, nonlocal_effects
 from ownership_check.core.computed_items import ComputedItems, one_place
 from ownership_check.core.memo import (
@@ -176,6 +176,7 @@ from safekernels.ownership_model import (
     PREPARE_METHOD,
     SHARED_ARRAY_ANNOTATIONS,
     SHARED_ARRAY_CONSTRUCTOR,
+    SHARED_OP_ANNOTATIONS,
     UNSAFE_CONTEXT,
     launch_form,
 )
@@ -205,7 +206,8 @@ def _substituted(value: Expression, names: Mapping[str, Expression], at: Express
         base = _substituted(value.base, names, at)
         key = value.index
         literal = isinstance(key, StrExpr | IntExpr)
-        index = key if literal else _substituted(key, names, at) if isinstance(key, NameExpr) else None
+        # a key read from a name or its attributes (`self.settings.key`) is the caller's same read
+        index = key if literal else _substituted(key, names, at) if isinstance(key, NameExpr | MemberExpr) else None
         if base is None or index is None:
             return None
         made = IndexExpr(base, index)
@@ -1886,7 +1888,9 @@ class FunctionLowerer(calls.PlaceNaming):
                 return calls.method_result_is_device(
                     func.name, self.ctx.kernel(receiver) is not None, lambda: self.expr_is_device(receiver)
                 )
-            return False
+            # `with lend(bufs[2]) as lo:` of a context manager yielding its parameter: `lo` is that argument
+            entered = self.entered_arguments(expr)
+            return entered is not None and any(self.expr_is_device(arg) for arg in entered)
         if isinstance(expr, IndexExpr):
             return self.expr_is_device(expr.base)
         if isinstance(expr, TupleExpr | ListExpr):
@@ -2878,22 +2882,23 @@ class FunctionLowerer(calls.PlaceNaming):
         return None
 
     def shared_array_params(self, func: FuncItem) -> None:
-        """Kernel code: a parameter annotated `SharedArray[T]` is a shared array (element access needs unsafe)."""
-        if not self.kernel_body:
-            return
+        """Kernel code: a parameter annotated `SharedArray[T]` is a shared array (element access needs unsafe).
+        Host code: one annotated `SharedDeviceOp` is a shared op (the CLI's `shared_array_params`)."""
         arg_types = getattr(func.type, "arg_types", None)
         if arg_types is None:
             return
+        names = SHARED_ARRAY_ANNOTATIONS if self.kernel_body else SHARED_OP_ANNOTATIONS
         for index, arg in enumerate(func.arguments):
             typ = get_proper_type(arg_types[index]) if index < len(arg_types) else None
             if (
                 arg.type_annotation is not None
                 and isinstance(typ, Instance)
-                and typ.type.name in SHARED_ARRAY_ANNOTATIONS
+                and typ.type.name in names
                 and resolve.is_safekernels(typ.type.fullname)
             ):
                 place = ir.Place(self.name(arg.variable.name))
-                self.emit(ir.Bind((place,), (ir.Fresh("shared_array"),), span_of(arg.variable)))
+                kind = "shared_array" if self.kernel_body else "shared_op"
+                self.emit(ir.Bind((place,), (ir.Fresh(kind),), span_of(arg.variable)))
 
     def is_host_array(self, place: ir.Place) -> bool:
         """Whether `place` is a name bound once to a numpy call here (`counts = np.zeros(n, np.int32)`)."""
@@ -3637,6 +3642,14 @@ class FunctionLowerer(calls.PlaceNaming):
 
     def entered(self, expr: Expression) -> Callable[[], ir.Value] | None:
         """What `with lend(c) as lo:` binds `lo` to (the CLI's `entered`, `calls.entered_value`)."""
+        picked = self.entered_arguments(expr)
+        if picked is None:
+            return None
+        return calls.entered_value(self._alternatives((), picked, span_of(expr), 0), span_of(expr), self)
+
+    def entered_arguments(self, expr: Expression) -> tuple[Expression, ...] | None:
+        """The arguments of `lend(c)` bound to the parameters a `@contextlib.contextmanager` generator of the
+        module's top level yields on every `yield` (the CLI's `entered_arguments`), else None."""
         if not (isinstance(expr, CallExpr) and isinstance(expr.callee, NameExpr)):
             return None
         node = expr.callee.node
@@ -3651,8 +3664,7 @@ class FunctionLowerer(calls.PlaceNaming):
         if yielded is None:
             return None
         bound = _bind_call(node.func, expr)
-        picked = tuple(bound[name] for name in yielded if name in bound)
-        return calls.entered_value(self._alternatives((), picked, span_of(expr), 0), span_of(expr), self)
+        return tuple(bound[name] for name in yielded if name in bound)
 
     def constructs(self, node: CallExpr) -> bool:
         """Whether `node` builds an object of a class whose initializer the checker follows (`Cls(...)`)."""
@@ -5609,10 +5621,11 @@ class FunctionLowerer(calls.PlaceNaming):
             if found is not None:
                 options.extend(found[1])
                 continue
-            place = self.place(made)
-            if place is None:
-                return None
-            options.append(calls.Operand(made, span, place, True))
+            # an item under a key the checker does not follow (`self.bufs[self.settings.key]`) is only evaluated,
+            # as an option of a conditional expression is (`calls.alternatives`)
+            options.append(calls.Operand(made, span, self.place(made), True))
+        if all(o.place is None for o in options):
+            return None
         prelude: Expression = expr if isinstance(expr, CallExpr) else expr.expr  # type: ignore[attr-defined]
         return (prelude,), tuple(options)
 
@@ -6265,7 +6278,7 @@ class FunctionLowerer(calls.PlaceNaming):
         if shape.summary is not None and shape.summary.returns_op and isinstance(result, ir.Fresh):
             # `doubled(z, x)` of `def doubled(z, x): return scale(z, x)`, and as much for a method, a
             # `@classmethod` or an object's `__call__` whose every `return` launches (the CLI's)
-            return ir.Fresh("op")
+            return ir.Fresh("op", built=shape.summary.op_built)
         if isinstance(func, NameExpr) and partial is None and result == ir.Fresh():
             helper = self.helper(func)
             if helper is not None and self.ctx.classes.runs_when_called(helper):
@@ -6551,6 +6564,10 @@ class FunctionLowerer(calls.PlaceNaming):
     def returns_op(self, callee: FuncItem) -> bool:
         """Whether every `return` of `callee` gives a lazy op (`calls.returns_op`), for `AppliedSummary.returns_op`."""
         return calls.returns_op([self.launch_of(c) for c in _returned_calls(callee)])
+
+    def returned_op_site(self, callee: FuncItem) -> Span | None:
+        """Where `callee` builds the op its `return`s give, when that is one line (`AppliedSummary.op_built`)."""
+        return one_line_site([span_of(c) if c is not None else None for c in _returned_calls(callee)])
 
     def launch_of(self, node: CallExpr | None) -> tuple[resolve.KernelInfo | None, str | None] | None:
         """`(kernel, method)` of a call that may launch (`k(...)`, `k.launch_async(...)`), for `calls.returns_op`."""

@@ -171,6 +171,10 @@ ALIASING_METHODS: Final[frozenset[str]] = frozenset({"as_buffer"})
 #: parameter annotated `SharedArray[T]` is one).
 SHARED_ARRAY_ANNOTATIONS: Final[frozenset[str]] = frozenset({"SharedArray"})
 
+#: Host-side classes whose values are *shared* ops (`SharedDeviceOp`): a parameter annotated so is read by every
+#: launch it is given to and never moved, as the result of `.shared()` is (`SHARED_RESULT_METHODS`).
+SHARED_OP_ANNOTATIONS: Final[frozenset[str]] = frozenset({"SharedDeviceOp"})
+
 #: Operations that require a lexically enclosing `with simt.unsafe():` (E0133).
 UNSAFE_OPERATIONS: Final[frozenset[str]] = frozenset({"shared_array", "get_unchecked_mut", "launch_unchecked"})
 

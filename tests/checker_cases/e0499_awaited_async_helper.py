@@ -22,7 +22,7 @@ def vecadd(a: Slice[f32], b: Slice[f32], c: DisjointSlice[f32]) -> None:
 
 
 async def submit(prepared: simt.PreparedLaunch, x: sk.DeviceBuffer[f32], out: sk.DeviceBuffer[f32]) -> sk.DeviceOp:
-    return vecadd.launch_async(prepared, x, x, out)
+    return vecadd.launch_async(prepared, x, x, out)  # expect: E0499
 
 
 async def run(dev: sk.Device, stream: sk.Stream) -> None:
@@ -31,7 +31,7 @@ async def run(dev: sk.Device, stream: sk.Stream) -> None:
     b = sk.to_device(np.full(128, 2.0, np.float32), stream)
     c = sk.zeros(128, f32, stream)
     d = sk.zeros(128, f32, stream)
-    ops = await asyncio.gather(submit(prepared, a, c), submit(prepared, b, c))  # expect: E0499
+    ops = await asyncio.gather(submit(prepared, a, c), submit(prepared, b, c))
     for pending in ops:
         pending.sync_on(stream)
     op = await submit(prepared, a, d)

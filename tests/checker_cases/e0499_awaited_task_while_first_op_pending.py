@@ -23,7 +23,7 @@ def embed(tokens: Slice[f32], out: DisjointSlice[f32]) -> None:
 
 async def submit(prepared: simt.PreparedLaunch, tokens: sk.DeviceBuffer, out: sk.DeviceBuffer) -> sk.DeviceOp:
     await asyncio.sleep(0)
-    return embed.launch_async(prepared, tokens, out)
+    return embed.launch_async(prepared, tokens, out)  # expect: E0499
 
 
 async def serve(dev: sk.Device, stream: sk.Stream) -> None:
@@ -34,7 +34,7 @@ async def serve(dev: sk.Device, stream: sk.Stream) -> None:
     first = asyncio.create_task(submit(prepared, a, out))
     second = asyncio.create_task(submit(prepared, b, out))
     op_a = await first
-    op_b = await second  # expect: E0499
+    op_b = await second
     for op in (op_a, op_b):
         op.sync_on(stream)
 

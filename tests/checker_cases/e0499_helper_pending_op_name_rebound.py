@@ -23,7 +23,7 @@ def vecadd(a: Slice[f32], b: Slice[f32], c: DisjointSlice[f32]) -> None:
 
 
 def pending_add(prep: Any, a: Any, b: Any, c: Any) -> Any:
-    return vecadd.launch_async(prep, a, b, c)
+    return vecadd.launch_async(prep, a, b, c)  # expect: W0003
 
 
 def main(flag: bool = True) -> None:
@@ -37,12 +37,12 @@ def main(flag: bool = True) -> None:
     bufs = [a, b, c]
 
     def pending_into_d() -> Any:
-        return vecadd.launch_async(prep, a, b, d)
+        return vecadd.launch_async(prep, a, b, d)  # expect: W0003
 
-    p = pending_add(prep, b, a, c)  # expect: W0003
+    p = pending_add(prep, b, a, c)
     p = vecadd.launch_async(prep, bufs[1], a, c)  # expect: E0499
     p.sync_on(stream)
-    q = pending_into_d()  # expect: W0003
+    q = pending_into_d()
     if flag:
         q = vecadd.launch_async(prep, a, a, d)  # expect: E0499
     q.sync_on(stream)

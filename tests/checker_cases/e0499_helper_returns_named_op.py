@@ -24,13 +24,13 @@ def scale(x: Slice[f32], out: DisjointSlice[f32], alpha: f32) -> None:
 
 
 async def handle(prep: simt.PreparedLaunch, request: sk.DeviceBuffer, response: sk.DeviceBuffer) -> sk.DeviceOp:
-    op = scale.launch_async(prep, request, response, 2.0)
+    op = scale.launch_async(prep, request, response, 2.0)  # expect: E0499
     await asyncio.sleep(0)
     return op
 
 
 def submit(prep: simt.PreparedLaunch, x: sk.DeviceBuffer, out: sk.DeviceBuffer) -> sk.DeviceOp:
-    op = scale.launch_async(prep, x, out, 0.5)
+    op = scale.launch_async(prep, x, out, 0.5)  # expect: E0499
     return op
 
 
@@ -39,7 +39,7 @@ async def serve(dev: sk.Device, stream: sk.Stream, n: int) -> None:
     req_a = sk.to_device(np.ones(n, np.float32), stream)
     req_b = sk.to_device(np.full(n, 3.0, np.float32), stream)
     response = sk.zeros(n, f32, stream)
-    ops = await asyncio.gather(handle(prep, req_a, response), handle(prep, req_b, response))  # expect: E0499
+    ops = await asyncio.gather(handle(prep, req_a, response), handle(prep, req_b, response))
     for op in ops:
         op.sync_on(stream)
 
@@ -49,7 +49,7 @@ def twice(dev: sk.Device, stream: sk.Stream, n: int) -> None:
     x = sk.to_device(np.ones(n, np.float32), stream)
     out = sk.zeros(n, f32, stream)
     first = submit(prep, x, out)
-    second = submit(prep, x, out)  # expect: E0499
+    second = submit(prep, x, out)
     first.sync_on(stream)
     second.sync_on(stream)
 

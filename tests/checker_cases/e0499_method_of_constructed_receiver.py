@@ -28,7 +28,7 @@ class Holder:
         self.stream = stream
 
     def run(self) -> None:
-        vecadd.launch(self.prep, self.stream, self.a, self.b, self.c)
+        vecadd.launch(self.prep, self.stream, self.a, self.b, self.c)  # expect: E0499, E0502
 
 
 def main() -> None:
@@ -40,8 +40,8 @@ def main() -> None:
     c = sk.zeros(64, f32, stream)
     d = sk.zeros(64, f32, stream)
     op = vecadd.launch_async(prep, a, b, c)
-    Holder(a, b, c, prep, stream).run()  # expect: E0499
+    Holder(a, b, c, prep, stream).run()
     op.sync_on(stream)
     op = vecadd.launch_async(prep, a, b, c)
-    Holder(c, b, d, prep, stream).run()  # expect: E0502
+    Holder(c, b, d, prep, stream).run()
     op.sync_on(stream)

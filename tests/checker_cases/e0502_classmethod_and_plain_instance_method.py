@@ -24,26 +24,26 @@ def axpy(a: Slice[f32], b: Slice[f32], out: DisjointSlice[f32]) -> None:
 class Ops:
     @classmethod
     def scaled(cls, prep: Any, stream: Any, src: Any, bias: Any, dst: Any) -> None:
-        axpy.launch(prep, stream, src, bias, dst)
+        axpy.launch(prep, stream, src, bias, dst)  # expect: E0502
 
 
 class Runner:
     def step(self, prep: Any, stream: Any, src: Any, bias: Any, dst: Any) -> None:
-        axpy.launch(prep, stream, src, bias, dst)
+        axpy.launch(prep, stream, src, bias, dst)  # expect: E0502
 
 
 def through_classmethod(dev: sk.Device, stream: sk.Stream) -> None:
     prep = axpy.prepare(simt.LaunchConfig1D.for_len(64, block=64), dev)
     x = sk.to_device(np.ones(64, np.float32), stream)
     bias = sk.zeros(64, f32, stream)
-    Ops.scaled(prep, stream, x, bias, x)  # expect: E0502
+    Ops.scaled(prep, stream, x, bias, x)
 
 
 def through_new_object(dev: sk.Device, stream: sk.Stream) -> None:
     prep = axpy.prepare(simt.LaunchConfig1D.for_len(64, block=64), dev)
     x = sk.to_device(np.ones(64, np.float32), stream)
     bias = sk.zeros(64, f32, stream)
-    Runner().step(prep, stream, x, bias, x)  # expect: E0502
+    Runner().step(prep, stream, x, bias, x)
 
 
 if __name__ == "__main__":

@@ -27,14 +27,14 @@ class Mode(enum.Enum):
     SAFE = 2
 
     def apply(self, prep: Any, stream: Any, u: Any, v: Any, w: Any) -> None:
-        vecadd.launch(prep, stream, u, v, w)
+        vecadd.launch(prep, stream, u, v, w)  # expect: E0502
 
 
 def in_place(dev: sk.Device, stream: sk.Stream) -> None:
     prep = vecadd.prepare(simt.LaunchConfig1D.for_len(64, block=64), dev)
     a = sk.to_device(np.ones(64, np.float32), stream)
     c = sk.zeros(64, f32, stream)
-    Mode.FAST.apply(prep, stream, a, c, c)  # expect: E0502
+    Mode.FAST.apply(prep, stream, a, c, c)
 
 
 if __name__ == "__main__":

@@ -23,7 +23,7 @@ def vecadd(a: Slice[f32], b: Slice[f32], c: DisjointSlice[f32]) -> None:
 
 
 def step(prep: Any, stream: Any, u: Any, v: Any, w: Any) -> None:
-    vecadd.launch(prep, stream, u, v, w)
+    vecadd.launch(prep, stream, u, v, w)  # expect: E0502
 
 
 def subscript_choice(dev: sk.Device, stream: sk.Stream, k: int) -> None:
@@ -31,7 +31,7 @@ def subscript_choice(dev: sk.Device, stream: sk.Stream, k: int) -> None:
     a = sk.to_device(np.ones(64, np.float32), stream)
     b = sk.zeros(64, f32, stream)
     c = sk.zeros(64, f32, stream)
-    step(prep, stream, a, b, (b, c)[k % 2])  # expect: E0502
+    step(prep, stream, a, b, (b, c)[k % 2])
 
 
 def conditional_choice(dev: sk.Device, stream: sk.Stream, flag: bool) -> None:
@@ -39,7 +39,7 @@ def conditional_choice(dev: sk.Device, stream: sk.Stream, flag: bool) -> None:
     a = sk.to_device(np.ones(64, np.float32), stream)
     b = sk.zeros(64, f32, stream)
     c = sk.zeros(64, f32, stream)
-    step(prep, stream, a if flag else c, b, c)  # expect: E0502
+    step(prep, stream, a if flag else c, b, c)
 
 
 if __name__ == "__main__":

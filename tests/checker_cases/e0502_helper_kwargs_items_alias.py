@@ -22,7 +22,7 @@ def scale(src: Slice[f32], dst: DisjointSlice[f32]) -> None:
 
 
 def run_scale(prepared: PreparedLaunch[Any], stream: sk.Stream, **bufs: sk.DeviceBuffer[f32]) -> None:
-    scale.launch(prepared, stream, bufs["src"], bufs["dst"])
+    scale.launch(prepared, stream, bufs["src"], bufs["dst"])  # expect: E0502
 
 
 def main() -> None:
@@ -32,7 +32,7 @@ def main() -> None:
     out = sk.zeros(64, f32, stream)
     p = scale.prepare(simt.LaunchConfig1D.for_len(64, block=32), dev)
     run_scale(p, stream, src=a, dst=out)
-    run_scale(p, stream, src=out, dst=out)  # expect: E0502
+    run_scale(p, stream, src=out, dst=out)
 
 
 if __name__ == "__main__":

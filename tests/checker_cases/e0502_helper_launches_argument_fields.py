@@ -36,11 +36,11 @@ class Pair:
 
 
 def run_step(step: StepBuffers, prepared: simt.PreparedLaunch, stream: sk.Stream) -> None:
-    axpy.launch(prepared, stream, step.src, step.bias, step.dst)
+    axpy.launch(prepared, stream, step.src, step.bias, step.dst)  # expect: E0502
 
 
 def run_pair(pair: Pair, prepared: simt.PreparedLaunch, stream: sk.Stream) -> None:
-    axpy.launch(prepared, stream, pair.x, pair.x, pair.y)
+    axpy.launch(prepared, stream, pair.x, pair.x, pair.y)  # expect: E0502
 
 
 def replaced(dev: sk.Device, stream: sk.Stream) -> None:
@@ -52,14 +52,14 @@ def replaced(dev: sk.Device, stream: sk.Stream) -> None:
     prepared = axpy.prepare(simt.LaunchConfig1D.for_len(64, block=64), dev)
     run_step(step, prepared, stream)
     low = dataclasses.replace(step, dst=step.src)
-    run_step(low, prepared, stream)  # expect: E0502
+    run_step(low, prepared, stream)
 
 
 def plain_object(dev: sk.Device, stream: sk.Stream) -> None:
     c = sk.zeros(64, f32, stream)
     prepared = axpy.prepare(simt.LaunchConfig1D.for_len(64, block=64), dev)
     pair = Pair(c, c)
-    run_pair(pair, prepared, stream)  # expect: E0502
+    run_pair(pair, prepared, stream)
 
 
 if __name__ == "__main__":

@@ -22,7 +22,7 @@ def vecadd(a: Slice[f32], b: Slice[f32], c: DisjointSlice[f32]) -> None:
 
 def add_into(*, lhs: sk.DeviceBuffer[f32], rhs: sk.DeviceBuffer[f32], out: sk.DeviceBuffer[f32],
              prepared: PreparedLaunch[Any], stream: sk.Stream) -> None:
-    vecadd.launch(prepared, stream, lhs, rhs, out)
+    vecadd.launch(prepared, stream, lhs, rhs, out)  # expect: E0502
 
 
 def main() -> None:
@@ -31,4 +31,4 @@ def main() -> None:
     a = sk.to_device(np.ones(64, np.float32), stream)
     out = sk.zeros(64, f32, stream)
     p = vecadd.prepare(simt.LaunchConfig1D.for_len(64, block=32), dev)
-    add_into(lhs=a, rhs=out, out=out, prepared=p, stream=stream)  # expect: E0502
+    add_into(lhs=a, rhs=out, out=out, prepared=p, stream=stream)

@@ -22,21 +22,21 @@ def vecadd(a: Slice[f32], b: Slice[f32], c: DisjointSlice[f32]) -> None:
 
 
 def step(prep: Any, stream: Any, u: Any, v: Any, w: Any) -> None:
-    vecadd.launch(prep, stream, u, v, w)
+    vecadd.launch(prep, stream, u, v, w)  # expect: E0502
 
 
 def slice_and_item(dev: sk.Device, stream: sk.Stream, k: int) -> None:
     prep = vecadd.prepare(simt.LaunchConfig1D.for_len(64, block=64), dev)
     b = sk.to_device(np.ones(64, np.float32), stream)
     c = sk.zeros(64, f32, stream)
-    step(prep, stream, c[0:32], b, (c, c)[k % 2])  # expect: E0502
+    step(prep, stream, c[0:32], b, (c, c)[k % 2])
 
 
 def overlapping_views(dev: sk.Device, stream: sk.Stream) -> None:
     prep = vecadd.prepare(simt.LaunchConfig1D.for_len(64, block=64), dev)
     b = sk.to_device(np.ones(64, np.float32), stream)
     c = sk.zeros(64, f32, stream)
-    step(prep, stream, c.view(0, 32), b, c.view(16, 48))  # expect: E0502
+    step(prep, stream, c.view(0, 32), b, c.view(16, 48))
 
 
 if __name__ == "__main__":

@@ -40,14 +40,14 @@ class Stepper:
         scale.launch(self.prep, self.stream, self.f, self.u, 0.5)
 
     def clamp(self) -> None:
-        scale.launch(self.prep, self.stream, self.mask, self.u, 1.0)
+        scale.launch(self.prep, self.stream, self.mask, self.u, 1.0)  # expect: E0502
 
 
 def main() -> None:
     stepper = Stepper(sk.Device.cpu())
     for _ in range(3):
         stepper.begin()
-        stepper.clamp()  # expect: E0502
+        stepper.clamp()
         stepper.finish()
     print(stepper.u.to_numpy(stepper.stream)[:2])
 

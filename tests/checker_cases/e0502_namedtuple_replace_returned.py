@@ -33,7 +33,7 @@ def in_place(plan: Plan) -> Plan:
 
 
 def execute(plan: Plan, prepared: PreparedLaunch, stream: sk.Stream) -> None:
-    scale.launch(prepared, stream, plan.src, plan.dst, plan.alpha)
+    scale.launch(prepared, stream, plan.src, plan.dst, plan.alpha)  # expect: E0502
 
 
 def main() -> None:
@@ -43,4 +43,4 @@ def main() -> None:
     plan = Plan(sk.to_device(np.ones(n, np.float32), stream), sk.zeros(n, f32, stream), 2.0)
     prepared = scale.prepare(simt.LaunchConfig1D.for_len(n, block=64), dev)
     execute(plan, prepared, stream)
-    execute(in_place(plan), prepared, stream)  # expect: E0502
+    execute(in_place(plan), prepared, stream)

@@ -26,14 +26,14 @@ class Scaler:
         self.stream = stream
 
     def __call__(self, src: Any, bias: Any, dst: Any) -> None:
-        vecadd.launch(self.prep, self.stream, src, bias, dst)
+        vecadd.launch(self.prep, self.stream, src, bias, dst)  # expect: E0502
 
 
 def run(dev: sk.Device, stream: sk.Stream) -> None:
     prep = vecadd.prepare(simt.LaunchConfig1D.for_len(64, block=64), dev)
     x = sk.to_device(np.ones(64, np.float32), stream)
     bias = sk.zeros(64, f32, stream)
-    Scaler(prep, stream)(x, bias, x)  # expect: E0502
+    Scaler(prep, stream)(x, bias, x)
 
 
 if __name__ == "__main__":

@@ -31,11 +31,11 @@ io_of = attrgetter("raw", "out")
 
 
 def spread(stream: sk.Stream, prepared: simt.PreparedLaunch, job: Job) -> None:
-    copy.launch(prepared, stream, *io_of(job))
+    copy.launch(prepared, stream, *io_of(job))  # expect: E0502
 
 
 def direct(stream: sk.Stream, prepared: simt.PreparedLaunch, job: Job) -> None:
-    copy.launch(prepared, stream, attrgetter("raw")(job), attrgetter("out")(job))
+    copy.launch(prepared, stream, attrgetter("raw")(job), attrgetter("out")(job))  # expect: E0502
 
 
 def items(stream: sk.Stream, prepared: simt.PreparedLaunch, a: sk.DeviceBuffer) -> None:
@@ -49,6 +49,6 @@ if __name__ == "__main__":
     stream = dev.new_stream()
     launch = copy.prepare(simt.LaunchConfig1D.for_len(64, block=64), dev)
     buf = sk.zeros(64, f32, stream)
-    spread(stream, launch, Job(buf, buf))  # expect: E0502
-    direct(stream, launch, Job(buf, buf))  # expect: E0502
+    spread(stream, launch, Job(buf, buf))
+    direct(stream, launch, Job(buf, buf))
     items(stream, launch, buf)

@@ -40,7 +40,7 @@ class Farm:
 
     @property
     def power_view(self) -> sk.DeviceBuffer:
-        scale.launch(self.prepared, self.stream, self.deficit, self.power, 2.0)
+        scale.launch(self.prepared, self.stream, self.deficit, self.power, 2.0)  # expect: E0502
         return self.power
 
 
@@ -48,7 +48,7 @@ def main() -> None:
     farm = Farm(sk.Device.cpu())
     farm.start()
     out = sk.zeros(N, f32, farm.stream)
-    scale.launch(farm.prepared, farm.stream, farm.power_view, out, 1.0)  # expect: E0502
+    scale.launch(farm.prepared, farm.stream, farm.power_view, out, 1.0)
     farm.finish()
 
 

@@ -20,11 +20,11 @@ def relu(x: Slice[f32], out: DisjointSlice[f32]) -> None:
 
 
 def run(prep: simt.PreparedLaunch, stream: sk.Stream, *bufs: sk.DeviceBuffer[f32]) -> None:
-    relu.launch(prep, stream, *bufs)
+    relu.launch(prep, stream, *bufs)  # expect: E0502
 
 
 def run_items(prep: simt.PreparedLaunch, stream: sk.Stream, *bufs: sk.DeviceBuffer[f32]) -> None:
-    relu.launch(prep, stream, bufs[0], bufs[1])
+    relu.launch(prep, stream, bufs[0], bufs[1])  # expect: E0502
 
 
 def main() -> None:
@@ -35,8 +35,8 @@ def main() -> None:
     y = sk.zeros(32, f32, stream)
     run(prep, stream, x, y)
     run_items(prep, stream, y, x)
-    run_items(prep, stream, x, x)  # expect: E0502
-    run(prep, stream, x, x)  # expect: E0502
+    run_items(prep, stream, x, x)
+    run(prep, stream, x, x)
 
 
 if __name__ == "__main__":

@@ -23,7 +23,7 @@ def vecadd(a: Slice[f32], b: Slice[f32], c: DisjointSlice[f32]) -> None:
 
 
 def add_into(prepared: simt.PreparedLaunch, stream: sk.Stream, a: sk.DeviceBuffer, c: sk.DeviceBuffer) -> None:
-    vecadd.launch(prepared, stream, a, a, c)
+    vecadd.launch(prepared, stream, a, a, c)  # expect: E0502
 
 
 def partial_of_launch(dev: sk.Device, stream: sk.Stream, n: int) -> None:
@@ -40,4 +40,4 @@ def inline_rows(dev: sk.Device, stream: sk.Stream, n: int) -> None:
     y = sk.zeros(n, f32, stream)
     prepared = vecadd.prepare(simt.LaunchConfig1D.for_len(n, block=64), dev)
     run = functools.partial(add_into, prepared, stream)
-    list(itertools.starmap(run, [(x, y), (y, y)]))  # expect: E0502
+    list(itertools.starmap(run, [(x, y), (y, y)]))

@@ -27,12 +27,12 @@ prepared = vecadd.prepare(simt.LaunchConfig1D.for_len(64, block=64), dev)
 class Ops:
     @staticmethod
     def add_into(out: sk.DeviceBuffer[f32], lhs: sk.DeviceBuffer[f32], rhs: sk.DeviceBuffer[f32]) -> None:
-        vecadd.launch(prepared, stream, lhs, rhs, out)
+        vecadd.launch(prepared, stream, lhs, rhs, out)  # expect: E0502
 
 
 def main() -> None:
     a = sk.to_device(np.ones(64, np.float32), stream)
     b = sk.to_device(np.ones(64, np.float32), stream)
-    Ops.add_into(b, a, b)  # expect: E0502
+    Ops.add_into(b, a, b)
     Ops.add_into(a, a, b)  # expect: E0502
 

@@ -1,6 +1,6 @@
 """A same-module helper that builds a tile launch's op and returns it: the caller's call is that op, so dropping it
-as a bare statement (or binding it and never running it) is W0003 at the caller's statement, where the value is
-dropped (the runtime's `UnusedDeviceOpWarning` names the line inside the helper that built it)."""
+as a bare statement (or binding it and never running it) is W0003 at the line inside the helper that built it, the
+line the runtime's `UnusedDeviceOpWarning` names, labelled with the caller's statement that drops it."""
 
 from typing import Any
 
@@ -16,11 +16,11 @@ def scale(z: Partition[f32], x: Tensor[f32]) -> None:
 
 
 def doubled(z: Partition[f32], x: Tensor[f32]) -> Any:  # the op its launch builds
-    return scale(z, x)
+    return scale(z, x)  # expect: W0003
 
 
 def main() -> None:
     stream = sk.Device.cpu().new_stream()
     x = tile.ones((128,), f32).sync_on(stream)
     z = tile.zeros((128,), f32).partition((64,)).sync_on(stream)
-    doubled(z, x)  # expect: W0003
+    doubled(z, x)

@@ -1,7 +1,7 @@
 """A helper or method whose every `return` gives an op built by a combinator (`sk.zip(...)`, `op.then(f)`,
 `op.first()`) or a name holding one returns a lazy op too: dropping the call's result (a bare statement, or a name
-rebound before it runs) never runs it, W0003 at the caller (the runtime's `UnusedDeviceOpWarning` names the line
-inside the helper that built it)."""
+rebound before it runs) never runs it: W0003 at the line inside the helper that built it (the line the runtime's
+`UnusedDeviceOpWarning` names), labelled with the caller's statement or binding that drops it."""
 
 from typing import Any
 
@@ -21,21 +21,22 @@ def add(z: Partition[f32], x: Tensor[f32], y: Tensor[f32]) -> None:
 def both(n: int) -> Any:
     first = add(tile.zeros((n,), f32).partition((64,)), tile.ones((n,), f32), tile.ones((n,), f32))
     second = add(tile.zeros((n,), f32).partition((64,)), tile.ones((n,), f32), tile.ones((n,), f32))
-    return sk.zip(first.then(lambda v: v[0].unpartition()), second.first().unpartition())
+    return sk.zip(first.then(lambda v: v[0].unpartition()), second.first().unpartition())  # expect: W0003
 
 
 class Monitor:
     def job(self, n: int) -> Any:
-        op = add(tile.zeros((n,), f32).partition((64,)), tile.ones((n,), f32), tile.ones((n,), f32)).first()
+        ones = tile.ones((n,), f32)
+        op = add(tile.zeros((n,), f32).partition((64,)), ones, tile.ones((n,), f32)).first()  # expect: W0003
         return op
 
 
 def main() -> None:
     stream = sk.Device.cpu().new_stream()
-    both(N)  # expect: W0003
+    both(N)
     monitor = Monitor()
     for n in (N, 2 * N):
-        job = monitor.job(n)  # expect: W0003
+        job = monitor.job(n)
         if n > N:
             continue
         print(job.sync_on(stream).unpartition().to_numpy(stream)[:2])

@@ -1,6 +1,6 @@
 """The twin of `clean_op_returned_by_method_or_call_object`: an op a method, a `@classmethod` or an object's
-`__call__` returns, dropped as a bare statement, is never run: W0003 at the caller's statement, as for a plain
-helper (the runtime's `UnusedDeviceOpWarning` names the line inside the method that built it)."""
+`__call__` returns, dropped as a bare statement, is never run: W0003 at the line inside the method that built it
+(the line the runtime's `UnusedDeviceOpWarning` names), labelled with the caller's statement, as for a plain helper."""
 
 from typing import Any
 
@@ -17,16 +17,16 @@ def add(z: Partition[f32], x: Tensor[f32], y: Tensor[f32]) -> None:
 
 class Runner:
     def launch(self, z: Any, x: Any, y: Any) -> Any:
-        return add(z, x, y)
+        return add(z, x, y)  # expect: W0003
 
     @classmethod
     def build(cls, z: Any, x: Any, y: Any) -> Any:
-        return add(z, x, y)
+        return add(z, x, y)  # expect: W0003
 
 
 class Step:
     def __call__(self, z: Any, x: Any, y: Any) -> Any:
-        return add(z, x, y)
+        return add(z, x, y)  # expect: W0003
 
 
 def main() -> None:
@@ -34,12 +34,12 @@ def main() -> None:
     z = tile.zeros((128,), f32).partition((64,)).sync_on(stream)
     x = tile.ones((128,), f32).sync_on(stream)
     y = tile.ones((128,), f32).sync_on(stream)
-    Runner().launch(z, x, y)  # expect: W0003
+    Runner().launch(z, x, y)
     z2 = tile.zeros((128,), f32).partition((64,)).sync_on(stream)
     x2 = tile.ones((128,), f32).sync_on(stream)
     y2 = tile.ones((128,), f32).sync_on(stream)
-    Runner.build(z2, x2, y2)  # expect: W0003
+    Runner.build(z2, x2, y2)
     z3 = tile.zeros((128,), f32).partition((64,)).sync_on(stream)
     x3 = tile.ones((128,), f32).sync_on(stream)
     y3 = tile.ones((128,), f32).sync_on(stream)
-    Step()(z3, x3, y3)  # expect: W0003
+    Step()(z3, x3, y3)

@@ -174,6 +174,7 @@ PER_FUNCTION_GAPS = frozenset({
     "e0505_contextmanager_op_pending_across_yield.py",
     "e0505_contextmanager_local_op_across_yield.py",
     "e0505_contextmanager_yields_borrowed_argument.py",
+    "e0505_contextmanager_yields_list_item.py",
     "e0502_singledispatch_base_function.py",
     "e0502_subclass_override_dispatch.py",
     "e0505_pending_op_kept_by_method.py",

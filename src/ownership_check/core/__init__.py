@@ -25,21 +25,26 @@ def check_module(functions: Iterable[ir.Function]) -> list[Diagnostic]:
     first one's, as `check_function` already does within one function.  Two that suggest different fixes (their
     `help:` differs: two causes of one message) stay two diagnostics; mypy prints both helps under the message.
     """
+    return merge_per_line(d for function in functions for d in check_function(function))
+
+
+def merge_per_line(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
+    """`diagnostics` of several analyses of one file, each message once per line (`check_module`): a later one's
+    secondary labels and notes join the first one's.  The language server merges its per-function units' so."""
     merged: dict[tuple[str, int, str, str | None], Diagnostic] = {}
-    for function in functions:
-        for d in check_function(function):
-            key = (d.code, d.span.line, d.message, d.help)
-            first = merged.get(key)
-            if first is None:
-                merged[key] = d
-                continue
-            if (d.span.column, d.span.end_line, d.span.end_column) < (
-                first.span.column, first.span.end_line, first.span.end_column
-            ):
-                first, d = d, first
-            labels = (*first.labels, *(lb for lb in d.labels if not lb.primary and lb not in first.labels))
-            notes = (*first.notes, *(n for n in d.notes if n not in first.notes))
-            merged[key] = dataclasses.replace(first, labels=labels, notes=notes)
+    for d in diagnostics:
+        key = (d.code, d.span.line, d.message, d.help)
+        first = merged.get(key)
+        if first is None:
+            merged[key] = d
+            continue
+        if (d.span.column, d.span.end_line, d.span.end_column) < (
+            first.span.column, first.span.end_line, first.span.end_column
+        ):
+            first, d = d, first
+        labels = (*first.labels, *(lb for lb in d.labels if not lb.primary and lb not in first.labels))
+        notes = (*first.notes, *(n for n in d.notes if n not in first.notes))
+        merged[key] = dataclasses.replace(first, labels=labels, notes=notes)
     return sorted(merged.values(), key=lambda d: (d.span.line, d.span.column, d.code))
 
 
@@ -52,4 +57,4 @@ def check_function(function: ir.Function) -> list[Diagnostic]:
     return sorted([*found, *unused], key=lambda d: (d.span.line, d.span.column, d.code))
 
 
-__all__ = ["check_function", "check_module", "check_must_use", "check_ownership", "ir"]
+__all__ = ["check_function", "check_module", "check_must_use", "check_ownership", "ir", "merge_per_line"]

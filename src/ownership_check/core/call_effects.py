@@ -192,6 +192,12 @@ class CallSummary:
     # every `return` gives a new lazy op (`calls.returned_result`: `return sk.zip(p, q)`, `return op.first()`, a
     # launch): the call's result must be used (W0003 where the caller drops it), as a launch's
     returns_op: bool = False
+    # ... and where the callee built that op, when every `return` gives one built on one line (the line the
+    # runtime's unused-op warning names: W0003 is reported there, with the caller's drop as a label)
+    op_built: Span | None = None
+    # where the callee takes each of `borrows` (per call, in the same order): its launch's argument, where a conflict
+    # the caller's values make is reported (`ir.Borrow.inside`); empty when not known
+    borrow_sites: tuple[tuple[Span, ...], ...] = ()
 
     @property
     def empty(self) -> bool:
@@ -226,6 +232,7 @@ class AppliedSummary(Generic[E]):
     # call's result is that op (one that must be used), whatever kind of callable ran it (a helper, a method, a
     # `@classmethod`, an object's `__call__`)
     returns_op: bool = False
+    op_built: Span | None = None  # where the callee built that op (`CallSummary.op_built`)
 
 
 @dataclass
@@ -237,6 +244,14 @@ class Gathered(Generic[E]):
 
     device: frozenset[str]
     applied: AppliedSummary[E] | None = None
+
+
+def one_line_site(sites: Collection[Span | None]) -> Span | None:
+    """The first of `sites` when they are all known and on one line (`CallSummary.op_built`: where a helper built
+    the op it returns, wherever it returns from), else None (the caller's line is reported instead)."""
+    if not sites or None in sites or len({s.line for s in sites if s is not None}) != 1:
+        return None
+    return min(s for s in sites if s is not None)
 
 
 def gathered_call(sink: Lowering[E], node: E) -> Gathered[E] | None:
@@ -442,7 +457,14 @@ def apply_summary(
             return [_extend(c.place, attrs) for c in operand.choices if c.place is not None]
         return None
 
-    def borrow(param: str, attrs: tuple[str, ...], mutable: bool, number: int, by: ir.Place | None = None) -> None:
+    def borrow(
+        param: str,
+        attrs: tuple[str, ...],
+        mutable: bool,
+        number: int,
+        by: ir.Place | None = None,
+        inside: Span | None = None,
+    ) -> None:
         # an argument that may be one of several places (`a if flag else c`, `(a, c)[k % 2]`, `pick(a, c)`) is
         # borrowed as each of them, one `Branch` arm apiece in the call's group, as a direct launch's argument is
         found = targets(param, attrs, device_only=True, loan=True) or []
@@ -452,7 +474,14 @@ def apply_summary(
         if not attrs:
             found = found + _view_temps(operand, sink)
         if found:
-            _each(found, lambda place: sink.emit(ir.Borrow(place, mutable, number, operand.span, by), node), span, sink)
+            _each(
+                found,
+                lambda place: sink.emit(
+                    ir.Borrow(place, mutable, number, operand.span, by, inside=inside), node
+                ),
+                span,
+                sink,
+            )
 
     sites: dict[ParamPath, list[SummaryMove]] = {}
     for move in summary.moves:
@@ -490,11 +519,18 @@ def apply_summary(
             _each(found, act, span, sink)
 
     apply_moves(early=True)
+    # where the callee takes each of the caller's values (`CallSummary.borrow_sites`): a conflict is reported at
+    # the later argument, inside the callee where it names its launch's argument; the loans of an op it returns
+    # or keeps are taken there too
+    inside: dict[ParamPath, Span] = {}
+    for group, sites_of in zip(summary.borrows, summary.borrow_sites, strict=False):
+        for ((param, attrs), _), site in zip(group, sites_of, strict=False):
+            inside.setdefault((param, attrs), site)
     for group in summary.borrows:
-        # one call of the callee borrowing the caller's values: a conflict is reported at the later argument
+        # one call of the callee borrowing the caller's values
         number = sink.next_group()
         for (param, attrs), mutable in group:
-            borrow(param, attrs, mutable, number)
+            borrow(param, attrs, mutable, number, inside=inside.get((param, attrs)))
     for group in summary.conflicts:
         # the callee's call borrowing one of the caller's values twice (a subclass's override made it so)
         number = sink.next_group()
@@ -502,7 +538,7 @@ def apply_summary(
             borrow(param, attrs, mutable, number)
     if holder is not None:
         for (param, attrs), mutable in summary.returned_loans:
-            borrow(param, attrs, mutable, sink.next_group(), holder)
+            borrow(param, attrs, mutable, sink.next_group(), holder, inside.get((param, attrs)))
     for holding, (param, attrs), mutable in summary.held_loans:
         # the op the callee stored there keeps them: the loans attach to it when the rebinds below bind it
         found, held = targets(param, attrs, device_only=True, loan=True), targets(*holding, device_only=False)

@@ -489,7 +489,9 @@ def any_of(applied: Sequence[AppliedSummary[E] | None]) -> AppliedSummary[E] | N
         if other.summary != first.summary and all(o.summary != other.summary for o in others):
             others.append(other)
     returns_op = all(a is not None and a.returns_op for a in applied)  # the result is an op whichever one runs
-    return replace(first, others=tuple(others), returns_op=returns_op)
+    built = {a.op_built for a in applied if a is not None}
+    op_built = built.pop() if returns_op and len(built) == 1 else None  # ... built on one line whichever one runs
+    return replace(first, others=tuple(others), returns_op=returns_op, op_built=op_built)
 
 
 def item_of_a_loop(applied: AppliedSummary[E] | None) -> AppliedSummary[E] | None:

@@ -2335,7 +2335,7 @@ def lower_assignment(assignment: Assignment[E], sink: Lowering[E]) -> None:
         sink.emit(ir.Bind((ir.stored_item(holder),), (selected,), span))
     if holder is not None and not holder.attrs and isinstance(single, PlaceTarget) and isinstance(value, ir.Fresh):
         if value.kind in MUST_USE_KINDS:
-            sink.emit(ir.Produce(holder, single.span), assignment.value)
+            sink.emit(ir.Produce(holder, single.span, built=value.built), assignment.value)
 
 
 #: Methods that store one of their arguments into their receiver (a list, dict or deque): the position of the
@@ -3405,7 +3405,7 @@ MUST_USE_KINDS: Final[frozenset[str]] = frozenset({"op", "shared_op"})
 def discard_result(result: ir.Value, call: E, span: Span, callee: str | None, sink: Lowering[E]) -> None:
     """An expression statement dropped the result of `call`: a lazy `DeviceOp` dropped unrun is W0003."""
     if isinstance(result, ir.Fresh) and result.kind in MUST_USE_KINDS:
-        sink.emit(ir.Produce(None, span, callee), call)
+        sink.emit(ir.Produce(None, span, callee, result.built), call)
 
 
 def none_arm(place: ir.Place, span: Span) -> ir.Op:

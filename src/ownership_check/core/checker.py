@@ -1584,6 +1584,8 @@ class _Analysis:
                 and any(self.any_overlap(_world_get(w, gb.key), _world_get(w, op.place.key)) for w in s.worlds)
             }
             for conflict in sorted(conflicts.values(), key=lambda gb: gb.node):
+                if self.reported_inside(op):
+                    break
                 first = self.graph.nodes[conflict.node].op
                 assert isinstance(first, ir.Borrow)
                 closure = _closure(op, first) if conflict.held_by is None else None
@@ -1597,6 +1599,7 @@ class _Analysis:
                         op.mutable,
                         conflict.held_by,
                         closure=closure,
+                        inside=self.unreported(op.inside),
                     )
                 )
             if not conflicts:
@@ -1606,6 +1609,8 @@ class _Analysis:
                     ):
                         if _STORED in loan.holder_key and self.one_choice(loan.node, node.id):
                             continue  # an earlier iteration's op may have taken another item (`outs[k]`)
+                        if self.reported_inside(op):
+                            break
                         first = self.graph.nodes[loan.node].op
                         assert isinstance(first, ir.Borrow)
                         self.diagnostics.append(
@@ -1619,6 +1624,7 @@ class _Analysis:
                                 self.holder_text(loan),
                                 self.later_use(loan, node),
                                 None if self.op_held(loan) else loan.holder_key,
+                                inside=self.unreported(op.inside),
                             )
                         )
                         break
@@ -1627,6 +1633,21 @@ class _Analysis:
             s.loans = s.loans | {Loan(o, op.mutable, node.id, op.place.text, op.holder.key, None) for o in objs}
             s.worlds = self.lend(s, node.id, op.place.key, op.mutable)
         return s
+
+    def unreported(self, inside: Span | None) -> Span | None:
+        """`inside` (`ir.Borrow.inside`) unless a diagnostic is already reported there: another call of the same
+        function conflicting at the same argument inside it is then reported at its own call's argument, so every
+        conflicting call is shown (as rustc shows each), the first where the runtime raises."""
+        if inside is None or any(d.span == inside for d in self.diagnostics):
+            return None
+        return inside
+
+    def reported_inside(self, op: ir.Borrow) -> bool:
+        """Whether a conflict of this borrow's call is already reported inside its callee (`ir.Borrow.inside`):
+        one call conflicting twice there (its launch's loans, and the op it returns keeping them) is one error."""
+        return op.inside is not None and any(
+            d.span == op.inside and any(label.span == op.span for label in d.labels) for d in self.diagnostics
+        )
 
     def lend(self, s: State, node: int, key: str, mutable: bool) -> tuple[World, ...]:
         """Each world with the loans the borrow at `node` of `key` makes on its own paths (`World.lent`).  The

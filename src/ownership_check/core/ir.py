@@ -238,11 +238,14 @@ class Fresh:
     """A new object: a call result, a literal.  `kind` names special objects (`prepared`, `shared_array`,
     `op`).  `parts`: for an op whose value is known to hold objects (a `launch_async` op's value is the tuple of
     its arguments), `(path, source)` pairs: after the op is bound to a place `h`, the value path `h.<path>` (see
-    `value_place`) aliases the argument temporary `source`."""
+    `value_place`) aliases the argument temporary `source`.  `built`: for an op a helper of the same file built and
+    returned, where it built it (`call_effects.CallSummary.op_built`: the line the runtime's unused-op warning
+    names, where W0003 is reported)."""
 
     kind: str = "value"
     brand: str | None = None
     parts: tuple[tuple[tuple[str, ...], Place], ...] = ()
+    built: Span | None = None
 
 
 Value: TypeAlias = FromPlace | Fresh
@@ -306,7 +309,10 @@ class Borrow:
     is where the nested function takes it): a conflict the caller's bindings make is reported at the call, the
     nested function's uses as labels (the nested function's own check reports the conflicts it sees itself).
     `region`: such a replayed borrow takes a view of the caller's value, that region of it (`c = a.view(32, 64)`
-    in the nested function): the call site takes the view of `place` first, then borrows it."""
+    in the nested function): the call site takes the view of `place` first, then borrows it.  `inside`: this
+    borrow applies a call summary's borrow (`span` is the call's argument) that the callee, a function of the same
+    file, takes at `inside` (its launch's argument): a conflict is reported there, where the runtime raises it, with
+    the call's argument as a label (as a summary's moves are, `Move.inside`)."""
 
     place: Place
     mutable: bool
@@ -316,6 +322,7 @@ class Borrow:
     held_by: str | None = None
     call: Span | None = None
     region: Region | None = None
+    inside: Span | None = None
 
 
 @dataclass(frozen=True)
@@ -348,11 +355,13 @@ class Del:
 @dataclass(frozen=True)
 class Produce:
     """A call produced a lazy `DeviceOp` that must be run: it is bound to `target` (the `Bind` of `target` comes
-    just before), or, with `target` None, dropped unused at once.  `what` names the callee for the message."""
+    just before), or, with `target` None, dropped unused at once.  `what` names the callee for the message;
+    `built`: where a helper of the same file built the op it returned (`Fresh.built`), else None (built here)."""
 
     target: Place | None
     span: Span
     what: str | None = None
+    built: Span | None = None
 
 
 @dataclass(frozen=True)

@@ -49,17 +49,24 @@ def borrow_conflict(
     later_use: Span | None = None,
     element_of: str | None = None,
     closure: tuple[Span, str, str] | None = None,
+    inside: Span | None = None,
 ) -> Diagnostic:
     """E0502 / E0499.  `closure`: both borrows are ones a nested function's launch takes of the caller's values,
     replayed at a call of it, where the caller's bindings make them conflict (`ir.Borrow.call`): (the call, the
     first borrow's name in the nested function, the caller's name of the value); the call is the primary span, as
     rustc reports a closure's captures where the closure is used, the message names the caller's value, and the
-    borrows inside are labelled as the nested function's uses."""
+    borrows inside are labelled as the nested function's uses.  `inside`: the second borrow is one a called
+    function of the file takes there (`ir.Borrow.inside`): the primary span, where the runtime raises, with the
+    call's argument (`second`) as a label."""
     notes: tuple[str, ...] = ()
     help_text: str | None = None
     extra: tuple[Label, ...] = (Label(later_use, "first borrow later used here"),) if later_use else ()
     if closure is not None:
         return _closure_conflict(path, name, first, first_mutable, second, second_mutable, closure)
+    through: tuple[Label, ...] = ()
+    if inside is not None and inside != second:
+        through = (Label(second, "borrowed by this call"),)
+        second = inside
     if element_of is not None:
         help_text = f"finish using `{element_of}` before taking another element of `{name}` with `get_mut`"
     if first_held_by is not None:
@@ -74,6 +81,7 @@ def borrow_conflict(
             labels=(
                 Label(first, "first mutable borrow occurs here"),
                 Label(second, "second mutable borrow occurs here", primary=True),
+                *through,
                 *extra,
             ),
             notes=notes,
@@ -88,6 +96,7 @@ def borrow_conflict(
         labels=(
             Label(first, f"{first_kind} borrow occurs here"),
             Label(second, f"{second_kind} borrow occurs here", primary=True),
+            *through,
             *(Label(lb.span, f"{first_kind} borrow later used here") for lb in extra),
         ),
         notes=notes,
@@ -258,25 +267,40 @@ def analysis_unconverged(path: str, function: str, span: Span) -> Diagnostic:
 LAZY_NOTE = "a `DeviceOp` is lazy: its kernel runs only when `sync_on`, `sync` or `graph_on` consumes it"
 
 
-def unused_device_op(path: str, span: Span, callee: str | None) -> Diagnostic:
-    """W0003, an expression statement: `add(z, x, y)` alone builds an operation and drops it."""
+def unused_device_op(path: str, span: Span, callee: str | None, built: Span | None = None) -> Diagnostic:
+    """W0003, an expression statement: `add(z, x, y)` alone builds an operation and drops it.  `built`: where a
+    helper of the file built the op its call returned; the warning goes there (where the runtime's unused-op
+    warning points), labelled with the statement that dropped it."""
     what = f"returned by `{callee}` " if callee else ""
+    labels: tuple[Label, ...] = (Label(span, "this operation never runs", primary=True),)
+    if built is not None:
+        returner = f" (`{callee}` returns it)" if callee else ""
+        labels = (
+            Label(built, "this operation is built here and never runs", primary=True),
+            Label(span, f"the result of this call is dropped here{returner}"),
+        )
     return Diagnostic(
         "W0003",
         f"unused `DeviceOp` {what}that must be used",
         path,
-        span,
+        built if built is not None else span,
         severity=Severity.WARNING,
-        labels=(Label(span, "this operation never runs", primary=True),),
+        labels=labels,
         notes=(LAZY_NOTE,),
         help="run it with `.sync_on(stream)`, or chain it into an operation that runs (`then`, `zip`)",
     )
 
 
-def device_op_dropped(path: str, name: str, span: Span, drop: Span | None, returned: bool) -> Diagnostic:
+def device_op_dropped(
+    path: str, name: str, span: Span, drop: Span | None, returned: bool, built: Span | None = None
+) -> Diagnostic:
     """W0003, a binding: the `DeviceOp` bound to `name` at `span` is dropped on some path without being run
-    (`drop`: the reassignment or `return` that drops it; None when the function ends there)."""
-    labels = [Label(span, f"`{name}` holds a lazy operation from here", primary=True)]
+    (`drop`: the reassignment or `return` that drops it; None when the function ends there).  `built`: where a
+    helper of the file built the op its call returned; the warning goes there (where the runtime's unused-op
+    warning points), labelled with the binding."""
+    labels = [Label(span, f"`{name}` holds a lazy operation from here", primary=built is None)]
+    if built is not None:
+        labels.insert(0, Label(built, "this operation is built here and never runs", primary=True))
     if drop is not None:
         labels.append(
             Label(drop, "the function returns here without running it" if returned else "reassigned here before it ran")
@@ -285,7 +309,7 @@ def device_op_dropped(path: str, name: str, span: Span, drop: Span | None, retur
         "W0003",
         f"unused `DeviceOp` that must be used: `{name}` is dropped without being run",
         path,
-        span,
+        built if built is not None else span,
         severity=Severity.WARNING,
         labels=tuple(labels),
         notes=(

@@ -465,13 +465,15 @@ class _Interpreter:
         for op in self.discarded:
             if op.span not in seen:
                 seen.add(op.span)
-                out.append(messages.unused_device_op(path, op.span, op.what))
+                out.append(messages.unused_device_op(path, op.span, op.what, op.built))
         for site, dropped in sorted(self.drops.items()):
             op = self.produced[site]
             if op.target is None or op.span in seen:
                 continue
             seen.add(op.span)
-            out.append(messages.device_op_dropped(path, op.target.text, op.span, dropped.span, dropped.returned))
+            out.append(
+                messages.device_op_dropped(path, op.target.text, op.span, dropped.span, dropped.returned, op.built)
+            )
         return sorted(out, key=lambda d: (d.span.line, d.span.column))
 
 

@@ -24,6 +24,7 @@ from ownership_check.core.call_effects import (
     SummaryMove,
     SuspendedLoan,
     YieldedPart,
+    one_line_site,
 )
 from ownership_check.core.cfg import Graph, build
 from ownership_check.core.checker import State, _Analysis, _setup
@@ -297,7 +298,8 @@ def call_summary(
             # a function of no parameters whose result may be a new op (`def job(): return sk.zip(...)`)
             analysis = _SummaryAnalysis(function, graph, setup)
             analysis.params = wanted
-            return CallSummary(name, receiver=receiver, returns_op=_returns_op(analysis, graph, analysis.solve()))
+            returns, built = _returns_op(analysis, graph, analysis.solve())
+            return CallSummary(name, receiver=receiver, returns_op=returns, op_built=built)
         return CallSummary(name, receiver=receiver)
     analysis = _SummaryAnalysis(function, graph, setup)
     analysis.params = wanted
@@ -351,6 +353,7 @@ def call_summary(
         p for p in graph.nodes[graph.exit].pred if states[p] is not None and not isinstance(graph.nodes[p].op, ir.Raise)
     ]
     groups: dict[int, dict[ParamPath, bool]] = {}
+    group_sites: dict[int, dict[ParamPath, Span]] = {}  # where the callee takes each (`CallSummary.borrow_sites`)
     timings: dict[int, EffectTiming] = {}  # when each group's borrows run (`_timings`)
     taken: dict[int, dict[ParamPath, list[bool]]] = {}  # every borrow, for the conflicts inside the callee
     for node in graph.nodes:
@@ -367,6 +370,7 @@ def call_summary(
             if path is not None and obj not in st.moved:
                 group = groups.setdefault(op.group, {})
                 group[path] = group.get(path, False) or op.mutable
+                group_sites.setdefault(op.group, {}).setdefault(path, op.inside or op.span)
                 timings[op.group] = timings.get(op.group, EffectTiming(False, False, True)) | timing(node.id)
                 taken.setdefault(op.group, {}).setdefault(path, []).append(op.mutable)
     # a move no borrow the summary keeps can reach runs before them all: first at the caller too (`SummaryMove.early`)
@@ -455,7 +459,8 @@ def call_summary(
         _cleared(graph, states, wanted),
         _returned_parts(analysis, graph, states, wanted),
         moved_rebinds,
-        _returns_op(analysis, graph, states),
+        *_returns_op(analysis, graph, states),
+        tuple(tuple(group_sites[number][path] for path in group) for number, group in sorted(groups.items())),
     )
 
 
@@ -466,22 +471,38 @@ def _binds_returned_op(graph: Graph) -> bool:
     )
 
 
-def _returns_op(analysis: _Analysis, graph: Graph, states: Sequence[State | None]) -> bool:
+def _returns_op(analysis: _Analysis, graph: Graph, states: Sequence[State | None]) -> tuple[bool, Span | None]:
     """Whether every path that returns gives a new lazy op (`CallSummary.returns_op`): `return <call>` of a call
-    that made one (`ir.RETURNED_OP`) or `return name` of a name holding one (`ir.RETURN_HOLDER`), in every world."""
+    that made one (`ir.RETURNED_OP`) or `return name` of a name holding one (`ir.RETURN_HOLDER`), in every world;
+    and where those ops were built when that is one line (`CallSummary.op_built`), else None."""
     returning = [
         p for p in graph.nodes[graph.exit].pred if states[p] is not None and not isinstance(graph.nodes[p].op, ir.Raise)
     ]
     if not returning:
-        return False
+        return False, None
+    sites: set[Span | None] = set()
     for pred in returning:
         state = states[pred]
         assert state is not None
         for world in state.worlds:
             objs = world.get(ir.RETURNED_OP, frozenset()) | world.get(ir.RETURN_HOLDER, frozenset())
             if not objs or any(o[0] == "@" or analysis.info(o).kind != "op" for o in objs):
-                return False
-    return True
+                return False, None
+            sites.update(_built_at(graph, o) for o in objs)
+    return True, one_line_site(sites)
+
+
+def _built_at(graph: Graph, obj: str) -> Span | None:
+    """Where the new op `obj` (`n<node>.<index>`, made by the `Bind` of that node) was built: the span of that
+    binding, or where a helper it called built it (`ir.Fresh.built`); None for an object made otherwise."""
+    node, _, index = obj[1:].partition(".")
+    if obj[0] != "n" or not node.isdigit() or not index.isdigit() or int(node) >= len(graph.nodes):
+        return None
+    op = graph.nodes[int(node)].op
+    if not isinstance(op, ir.Bind) or int(index) >= len(op.values):
+        return None
+    value = op.values[int(index)]
+    return value.built if isinstance(value, ir.Fresh) and value.built is not None else op.span
 
 
 def _moved_rebinds(

@@ -48,7 +48,7 @@ from ownership_check.core import (
 )
 from ownership_check.core.bound_once import bound_once
 from ownership_check.core.bump_alloc import bump_sequences
-from ownership_check.core.call_effects import Gathered, GeneratedInit, apply_summary, iterated_fields
+from ownership_check.core.call_effects import Gathered, GeneratedInit, apply_summary, iterated_fields, one_line_site
 from ownership_check.core.checker import effect_names, nonlocal_effects
 from ownership_check.core.computed_items import ComputedItems, one_place
 from ownership_check.core.memo import (
@@ -110,6 +110,7 @@ from safekernels.ownership_model import (
     PREPARE_METHOD,
     SHARED_ARRAY_ANNOTATIONS,
     SHARED_ARRAY_CONSTRUCTOR,
+    SHARED_OP_ANNOTATIONS,
     UNSAFE_CONTEXT,
     launch_form,
 )
@@ -894,8 +895,8 @@ def _is_constant(node: ast.AST, value: object) -> bool:
 
 def _substituted(value: ast.expr, names: Mapping[str, ast.expr], at: ast.AST) -> ast.expr | None:
     """`value`, a place expression of a callee (a name, attributes of one, an item under a literal key or under a
-    name), with the callee's names replaced by the caller's expressions (`names`) and the caller's location (`at`);
-    None for any other expression, or a name `names` lacks."""
+    name or an attribute path), with the callee's names replaced by the caller's expressions (`names`) and the
+    caller's location (`at`); None for any other expression, or a name `names` lacks."""
     made: ast.expr
     if isinstance(value, ast.Name):
         return names.get(value.id)
@@ -908,7 +909,8 @@ def _substituted(value: ast.expr, names: Mapping[str, ast.expr], at: ast.AST) ->
         base = _substituted(value.value, names, at)
         key = value.slice
         literal = isinstance(key, ast.Constant) and type(key.value) in (int, str)
-        index = key if literal else _substituted(key, names, at) if isinstance(key, ast.Name) else None
+        # a key read from a name or its attributes (`self.settings.key`) is the caller's same read
+        index = key if literal else _substituted(key, names, at) if isinstance(key, ast.Name | ast.Attribute) else None
         if base is None or index is None:
             return None
         made = ast.Subscript(base, index, ast.Load())
@@ -1439,6 +1441,7 @@ class FileContext:
         self._memo_params: dict[tuple[int, bool], MemoParams | None] = {}  # `memo_params`
         self._module_bound: set[str] | None = None
         self._kernel_tables: dict[str, KernelTable] | None = None  # `kernel_tables`
+        self._context_generators: dict[str, ast.FunctionDef] | None = None  # `context_generators`
         self.functions: dict[str, FunctionNode] = {
             s.name: s for s in module.body if isinstance(s, _FUNCTION_DEFS) and self.classes.plain(s)
         }
@@ -1448,6 +1451,17 @@ class FileContext:
         self._node_qualified: dict[int, str | None] = {}
         self._node_kernel: dict[int, tuple[str, KernelSummary] | None] = {}
         self._declared: frozenset[str] | None = None
+
+    def context_generators(self) -> dict[str, ast.FunctionDef]:
+        """The module's top-level generators decorated `@contextlib.contextmanager` (alone), by name."""
+        if self._context_generators is None:
+            self._context_generators = {
+                s.name: s
+                for s in self.module.body
+                if isinstance(s, ast.FunctionDef) and len(s.decorator_list) == 1
+                and self.qualify(s.decorator_list[0]) in calls.CONTEXT_MANAGER_DECORATORS
+            }
+        return self._context_generators
 
     def kernel_tables(self) -> dict[str, KernelTable]:
         """The module's dict displays of kernels (`kernel_choices.kernel_tables`), by name (once per file)."""
@@ -2082,7 +2096,9 @@ class FunctionLowerer(calls.PlaceNaming):
                 return calls.method_result_is_device(
                     func.attr, self.kernel_of(receiver) is not None, lambda: self.expr_is_device(receiver)
                 )
-            return False
+            # `with lend(bufs[2]) as lo:` of a context manager yielding its parameter: `lo` is that argument
+            entered = self.entered_arguments(node)
+            return entered is not None and any(self.expr_is_device(arg) for arg in entered)
         if isinstance(node, ast.Subscript):
             return self.expr_is_device(node.value)
         if isinstance(node, ast.Tuple | ast.List):
@@ -2825,9 +2841,9 @@ class FunctionLowerer(calls.PlaceNaming):
         return found[1] if found is not None else None
 
     def shared_array_params(self, node: FunctionNode) -> None:
-        """Kernel code: a parameter annotated `SharedArray[T]` is a shared array (element access needs unsafe)."""
-        if not self.kernel_body:
-            return
+        """Kernel code: a parameter annotated `SharedArray[T]` is a shared array (element access needs unsafe).
+        Host code: one annotated `SharedDeviceOp` is a shared op (launches read it, never move it)."""
+        names = SHARED_ARRAY_ANNOTATIONS if self.kernel_body else SHARED_OP_ANNOTATIONS
         for param in _param_names(node.args):
             annotation = param.annotation
             if annotation is None:
@@ -2835,13 +2851,16 @@ class FunctionLowerer(calls.PlaceNaming):
             head = annotation.value if isinstance(annotation, ast.Subscript) else annotation
             name = dotted(head)
             qualified = self.ctx.qualify(head) if name is not None else None
-            if name is not None and (qualified or name).rsplit(".", 1)[-1] in SHARED_ARRAY_ANNOTATIONS:
-                place = ir.Place(self.name(param.arg))
-                start = self.ctx.token_span(_Token(param.arg, param, "arg"))
-                end = self.span(annotation)  # `buf: SharedArray[T]`
-                span = Span(start.line, start.column, end.end_line, end.end_column)
-                self.emit(ir.Bind((place,), (ir.Fresh("shared_array"),), span))
-                self.interesting = True  # its element accesses may need unsafe
+            if name is None or (qualified or name).rsplit(".", 1)[-1] not in names:
+                continue
+            if not self.kernel_body and (qualified is None or not qualified.startswith("safekernels.")):
+                continue  # another library's class of that name
+            place = ir.Place(self.name(param.arg))
+            start = self.ctx.token_span(_Token(param.arg, param, "arg"))
+            end = self.span(annotation)  # `buf: SharedArray[T]`
+            span = Span(start.line, start.column, end.end_line, end.end_column)
+            self.emit(ir.Bind((place,), (ir.Fresh("shared_array" if self.kernel_body else "shared_op"),), span))
+            self.interesting = True  # its element accesses may need unsafe; launches do not move it
 
     def _target_texts(self, target: ast.AST) -> Iterator[str]:
         if isinstance(target, ast.Name | ast.Attribute):
@@ -3798,20 +3817,22 @@ class FunctionLowerer(calls.PlaceNaming):
     def entered(self, node: ast.expr) -> Callable[[], ir.Value] | None:
         """What `with lend(c) as lo:` binds `lo` to (`calls.entered_value`): the argument bound to a parameter a
         `@contextlib.contextmanager` generator of the module's top level yields on every `yield`, else None."""
+        picked = self.entered_arguments(node)
+        if picked is None:
+            return None
+        return calls.entered_value(self._alternatives((), picked, self.span(node), 0), self.span(node), self)
+
+    def entered_arguments(self, node: ast.expr) -> tuple[ast.expr, ...] | None:
+        """The arguments of `lend(c)` bound to the parameters a `@contextlib.contextmanager` generator of the
+        module's top level yields on every `yield` (what `with lend(c) as lo:` binds `lo` to), else None."""
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)) or node.func.id in self.local_names:
             return None
-        name = node.func.id
-        func = next((s for s in self.ctx.module.body if isinstance(s, ast.FunctionDef) and s.name == name), None)
-        if func is None or len(func.decorator_list) != 1:
-            return None
-        if self.ctx.qualify(func.decorator_list[0]) not in calls.CONTEXT_MANAGER_DECORATORS:
-            return None
-        yielded = _returned_params(func, yields=True)
-        if yielded is None:
+        func = self.ctx.context_generators().get(node.func.id)
+        yielded = _returned_params(func, yields=True) if func is not None else None
+        if func is None or yielded is None:
             return None
         bound = _bind_call(func, node)
-        picked = tuple(bound[name] for name in yielded if name in bound)
-        return calls.entered_value(self._alternatives((), picked, self.span(node), 0), self.span(node), self)
+        return tuple(bound[name] for name in yielded if name in bound)
 
     def context_generator(self, node: ast.expr) -> ast.FunctionDef | None:
         """The `@contextlib.contextmanager` generator of the module's top level that `node` calls, else None."""
@@ -5895,10 +5916,11 @@ class FunctionLowerer(calls.PlaceNaming):
             if found is not None:
                 options.extend(found[1])
                 continue
-            place = self.place(made)
-            if place is None:
-                return None
-            options.append(calls.Operand(made, span, place, True))
+            # an item under a key the checker does not follow (`self.bufs[self.settings.key]`) is only evaluated,
+            # as an option of a conditional expression is (`calls.alternatives`)
+            options.append(calls.Operand(made, span, self.place(made), True))
+        if all(o.place is None for o in options):
+            return None
         prelude: ast.expr = node if isinstance(node, ast.Call) else node.value  # type: ignore[attr-defined]
         return (prelude,), tuple(options)
 
@@ -6491,7 +6513,7 @@ class FunctionLowerer(calls.PlaceNaming):
         if shape.summary is not None and shape.summary.returns_op and isinstance(result, ir.Fresh):
             # `doubled(z, x)` of `def doubled(z, x): return scale(z, x)`, and as much for a method, a
             # `@classmethod` or an object's `__call__` whose every `return` launches
-            return ir.Fresh("op")
+            return ir.Fresh("op", built=shape.summary.op_built)
         if isinstance(func, ast.Name) and partial is None and result == ir.Fresh():
             helper = self.helper(func.id)
             if helper is not None and self.ctx.classes.runs_when_called(helper):
@@ -6784,6 +6806,10 @@ class FunctionLowerer(calls.PlaceNaming):
     def returns_op(self, callee: FunctionNode) -> bool:
         """Whether every `return` of `callee` gives a lazy op (`calls.returns_op`), for `AppliedSummary.returns_op`."""
         return calls.returns_op([self.launch_of(c) for c in _returned_calls(callee)])
+
+    def returned_op_site(self, callee: FunctionNode) -> Span | None:
+        """Where `callee` builds the op its `return`s give, when that is one line (`AppliedSummary.op_built`)."""
+        return one_line_site([self.span(c) if c is not None else None for c in _returned_calls(callee)])
 
     def launch_of(self, node: ast.Call | None) -> tuple[KernelSummary | None, str | None] | None:
         """`(kernel, method)` of a call that may launch (`k(...)`, `k.launch_async(...)`), for `calls.returns_op`."""

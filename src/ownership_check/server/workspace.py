@@ -37,6 +37,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 from ownership_check.config import Config, ConfigError, load_config
+from ownership_check.core import merge_per_line
 from ownership_check.core.messages import not_analyzed, syntax_error
 from ownership_check.diagnostics import Diagnostic, Label, Span
 from ownership_check.discovery import DEFAULT_EXCLUDES, gitignore_patterns, is_excluded, project_context
@@ -101,6 +102,24 @@ class Project:
     files: list[str] = field(default_factory=list)
     patterns: tuple[str, ...] = ()
     validated: float = 0.0  # when every file's stat was last compared (monotonic clock)
+
+
+def _belongs(diagnostic: Diagnostic, mine: list[bool]) -> bool:
+    """Whether the unit whose own lines are `mine` reports `diagnostic`: its primary span is on one of them, or it
+    is one this unit found inside a function it calls (a W0003 of an op a helper built, a conflict the caller's
+    values make at a helper's launch: the primary span is inside the callee, a label on this unit's call), which
+    the callee's own unit cannot find."""
+
+    def own(line: int) -> bool:
+        return 1 <= line <= len(mine) and mine[line - 1]
+
+    if own(diagnostic.span.line):
+        return True
+    return diagnostic.code in _FOUND_BY_CALLERS and any(own(label.span.line) for label in diagnostic.labels)
+
+
+#: The codes a caller's analysis reports inside a function it calls (`_belongs`).
+_FOUND_BY_CALLERS = frozenset({"W0003", "E0499", "E0502"})
 
 
 def _remap(diag: Diagnostic, line_of: Callable[[int], int]) -> Diagnostic:
@@ -603,6 +622,8 @@ class Workspace:
                 diagnostics.extend(unit(i, words[i]))
         module_text = "".join(line for n, line in enumerate(lines, 1) if n not in inside)
         diagnostics.extend(unit(None, set(_WORD.findall(module_text))))
+        # one message once per line, as the whole file's analysis gives it (two callers' conflicts inside one callee)
+        diagnostics = merge_per_line(diagnostics)
         diagnostics.extend(_free_brands(rec.text, rec.path, summary, index, diagnostics))
         return diagnostics
 
@@ -634,7 +655,7 @@ class Workspace:
         found = self._chunks.get(key)
         if found is None:
             raw = analyze_source(source, path, index, replace(summary, local_kernels=unit_local))
-            found = [d for d in raw if 1 <= d.span.line <= len(mine) and mine[d.span.line - 1]]
+            found = [d for d in raw if _belongs(d, mine)]
             self._chunks[key] = found
             if len(self._chunks) > CHUNK_CACHE_SIZE:
                 self._chunks.popitem(last=False)

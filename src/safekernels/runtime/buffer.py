@@ -336,6 +336,7 @@ class DeviceBuffer(Movable, Generic[T]):
         """Copy to a new host array (waits for the stream).  bf16 comes back as float32 holding bf16
         values."""
         self._check_alive("to_numpy")
+        ensure_readable(self, "to_numpy")
         stream = stream if stream is not None else self.device.default_stream
         host = np.empty(self.length, dtype=self.dtype.storage)
         if self.nbytes:
@@ -416,22 +417,47 @@ def ensure_not_borrowed(buffer: DeviceBuffer[Any], operation: str, owner: object
     is exclusive, so a shared borrow blocks it as much as a mutable one.  The records live in
     `simt.borrows`; when that module was never imported no SIMT op can be pending, so nothing is imported here.
     """
+    h = _pending_borrow(buffer, writes_only=False)
+    if h is not None:
+        shown = _name_in_user_frame(owner if owner is not None else buffer) or "the value"
+        kind = "mutably" if h.mutable else "shared"
+        raise BorrowError(
+            f"cannot move out of `{shown}` because it is borrowed (E0505): the pending "
+            f"`{h.kernel}.launch_async` borrows it ({kind}) as argument `{h.param}`; consume that DeviceOp "
+            f"with `sync_on`/`sync` before moving `{shown}` into `{operation}`"
+        )
+
+
+def ensure_readable(buffer: DeviceBuffer[Any], operation: str, owner: object = None) -> None:
+    """Raise the runtime E0502 when a pending `launch_async` writes any of `buffer`'s memory: reading it on the
+    host (`to_numpy`) would copy what the kernel has not written yet, a read racing the pending write (the
+    checker's shared borrow of `to_numpy` against the op's mutable loan).  A pending op that only reads it is
+    no conflict.  `owner`: the value read when that is not `buffer` itself (a tile tensor), for the message."""
+    h = _pending_borrow(buffer, writes_only=True)
+    if h is not None:
+        shown = _name_in_user_frame(owner if owner is not None else buffer) or "the value"
+        raise BorrowError(
+            f"cannot borrow `{shown}` as immutable because it is also borrowed as mutable (E0502): the pending "
+            f"`{h.kernel}.launch_async` writes it as argument `{h.param}`; consume that DeviceOp with "
+            f"`sync_on`/`sync` before reading `{shown}` with `{operation}`"
+        )
+
+
+def _pending_borrow(buffer: DeviceBuffer[Any], writes_only: bool) -> Any:
+    """The first pending `launch_async` record (`simt.borrows.HeldBorrow`) over any of `buffer`'s memory (only
+    the mutable ones with `writes_only`), or None.  When `simt.borrows` was never imported no SIMT op can be
+    pending, so nothing is imported here."""
     borrows = sys.modules.get("safekernels.simt.borrows")
     if borrows is None or buffer.nbytes == 0:
-        return
+        return None
     held = borrows.pending_records()
     if not held:
-        return
+        return None
     start, end = buffer.ptr, buffer.ptr + buffer.nbytes
     for h in list(held):
-        if h.device is buffer.device and start < h.end and h.start < end:
-            shown = _name_in_user_frame(owner if owner is not None else buffer) or "the value"
-            kind = "mutably" if h.mutable else "shared"
-            raise BorrowError(
-                f"cannot move out of `{shown}` because it is borrowed (E0505): the pending "
-                f"`{h.kernel}.launch_async` borrows it ({kind}) as argument `{h.param}`; consume that DeviceOp "
-                f"with `sync_on`/`sync` before moving `{shown}` into `{operation}`"
-            )
+        if h.device is buffer.device and start < h.end and h.start < end and (h.mutable or not writes_only):
+            return h
+    return None
 
 
 def _host_storage(array: npt.NDArray[Any], dtype: DType) -> npt.NDArray[Any]:

@@ -30,7 +30,7 @@ import numpy.typing as npt
 
 from safekernels.dtypes import DType, dtype_class
 from safekernels.errors import BorrowError, ShapeError
-from safekernels.runtime.buffer import DeviceBuffer, ensure_not_borrowed
+from safekernels.runtime.buffer import DeviceBuffer, ensure_not_borrowed, ensure_readable
 from safekernels.runtime.device import Device, Stream
 from safekernels.runtime.device_op import SHARED_PARTITION_MESSAGE
 from safekernels.runtime.ownership import Movable, frame_locals
@@ -205,6 +205,7 @@ class _Owned(Movable):
     def to_numpy(self, stream: Stream | None = None) -> npt.NDArray[Any]:
         """Wait for `stream` and copy the whole tensor to a new host array (borrows; does not move)."""
         self._check_alive("to_numpy")
+        ensure_readable(self._buffer, "to_numpy", self)
         return self._buffer.to_numpy(stream).reshape(self._shape)
 
 

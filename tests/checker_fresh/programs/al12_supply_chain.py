@@ -1,8 +1,8 @@
 # fresh-expect: W0003 at line 43
-# fresh-known-miss: cli,mypy reported as false W0003 at line 49, where the caller binds the op a helper built at line 43 (the line the runtime's warning names)
 # fresh-note: supply-chain week loop that eagerly builds an expedite (rush order) tile launch from an inventory snapshot every week but only runs it in weeks with stockouts, so in quiet weeks the lazy op is rebound and dropped without ever running.
 from __future__ import annotations
 import numpy as np
+
 
 import safekernels as sk
 from safekernels import tile

@@ -1,8 +1,8 @@
 # fresh-expect: W0003 at line 69
-# fresh-known-miss: cli,mypy reported as false W0003 at line 74, the caller's binding of the op a helper method built with `sk.zip(...)` at line 69 (the line the runtime's warning names; the checker reports where the caller drops it, as rustc does)
 # fresh-note: Brewery fermentation monitoring: the per-tank zipped attenuation/alarm job is built before the conditioning-stage `continue`, so the job of a conditioning tank is dropped unrun when `job` is rebound.
 from __future__ import annotations
 from dataclasses import dataclass
+
 
 import numpy as np
 

@@ -1,9 +1,9 @@
 # fresh-expect: W0003 at line 42
-# fresh-known-miss: cli,mypy reported as false W0003 at line 47, the caller's statement that drops the op a helper method built at line 42 (the line the runtime's warning names; the checker reports where the op is dropped, as rustc does)
-# fresh-note: Coral reef DHW: prime() calls self.hotspots(...) as a bare statement to 'warm up' the kernel, but that method only returns a lazy tile op, which is dropped unrun (the runtime's UnusedDeviceOpWarning names the builder line 42 inside hotspots(); the checker reports the dropping call statement).
+# fresh-note: Coral reef DHW: prime() calls self.hotspots(...) as a bare statement to 'warm up' the kernel, but that method only returns a lazy tile op, which is dropped unrun (the runtime's UnusedDeviceOpWarning names the builder line 42 inside hotspots(); the checker reports it there too, with the dropping call statement as a label).
 """Coral reef watch: daily sea-surface temperature -> HotSpots -> Degree Heating Weeks per reef pixel."""
 import time
 import numpy as np
+
 
 import safekernels as sk
 from safekernels import tile

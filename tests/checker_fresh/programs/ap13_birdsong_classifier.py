@@ -1,12 +1,12 @@
 # fresh-expect: W0003 at line 56
-# fresh-known-miss: cli,mypy reported as false W0003 at line 59, the caller's statement that drops the op a helper method built at line 56 (the line the runtime's warning names; the checker reports where the op is dropped, as rustc does)
-# fresh-note: Bird-song classifier on field recordings; `classify` builds the scoring op through a helper method and returns early for silent clips without running it (the runtime's UnusedDeviceOpWarning names the launch line 56 inside `_scores_op`; the docs put W0003 at the caller's binding, line 59).
+# fresh-note: Bird-song classifier on field recordings; `classify` builds the scoring op through a helper method and returns early for silent clips without running it (the runtime's UnusedDeviceOpWarning names the launch line 56 inside `_scores_op`; the checker reports it there too, labelled with the caller's binding at line 59).
 """Score field-recorder clips against per-species band templates; skip silent clips."""
 from __future__ import annotations
 import functools
 from collections import Counter
 from dataclasses import dataclass
 from typing import Iterator
+
 
 import numpy as np
 import safekernels as sk
