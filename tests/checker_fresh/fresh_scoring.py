@@ -99,9 +99,10 @@ def run_mypy(folder: Path = PROGRAMS) -> dict[str, set[Finding]]:
 def run_oracle(programs: list[Program]) -> dict[str, Finding | None]:
     """The runtime's verdict on each program (one process for all): file name -> (code, line) or None.
 
-    The line is where the runtime raised, or the expected line when that is a call on the failing stack (a
-    conflict made by the arguments of a call into a helper is the caller's, as rustc reports it at the call) or
-    another line of the statement that raised (an argument's own line in a launch written over several lines)."""
+    The line is where the runtime raised, or the expected line when that is a call on the failing stack (the
+    convention of the older programs, whose conflicts made by a call's arguments inside a helper were put at the
+    call; the checker now reports them where the runtime raises) or another line of the statement that raised
+    (an argument's own line in a launch written over several lines)."""
     proc = subprocess.run(
         [sys.executable, str(Path(__file__).parent / "fresh_oracle.py"), *(str(p.path) for p in programs)],
         capture_output=True, text=True, cwd=ROOT, check=False, env={**_env(), "SAFEKERNELS_DEVICE": "cpu"},

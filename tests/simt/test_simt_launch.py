@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import safekernels as sk
-from safekernels import simt
+from safekernels import simt, tile
 from safekernels.dtypes import f32, f64, u32
 from safekernels.errors import AliasingError, BorrowError, BrandError, UnsafeOperationError
 from safekernels.simt import AtomicSlice, DisjointSlice, LaunchContractError, Slice, thread
@@ -234,7 +234,12 @@ def test_launch_async_runs_at_sync_and_holds_borrows() -> None:
     stream = DEV.new_stream()
     a, b, c = ones(16), ones(16), sk.zeros(16, f32)
     op = add.launch_async(add.prepare(simt.LaunchConfig1D(1, 64), DEV), a, b, c)
-    np.testing.assert_array_equal(c.to_numpy(), np.zeros(16, np.float32))  # lazy: nothing ran yet
+    np.testing.assert_array_equal(c.host_view(), np.zeros(16, np.float32))  # lazy: nothing ran yet
+    with pytest.raises(
+        BorrowError, match=r"cannot borrow `c` as immutable because it is also borrowed as mutable \(E0502\)"
+    ):
+        c.to_numpy()  # the pending op writes `c`: the copy would miss what it has not written yet
+    np.testing.assert_array_equal(a.to_numpy(), np.ones(16, np.float32))  # `a` is only read: reading it is fine
     scale_prepared = scale.prepare(simt.LaunchConfig1D(1, 64), DEV)
     with pytest.raises(
         BorrowError, match=r"cannot borrow `x` as mutable because it is also borrowed as immutable"
@@ -247,6 +252,16 @@ def test_launch_async_runs_at_sync_and_holds_borrows() -> None:
     np.testing.assert_array_equal(c.to_numpy(), np.full(16, 2, np.float32))
     scale.launch(scale_prepared, stream, c, 2.0)  # released after sync
     np.testing.assert_array_equal(c.to_numpy(), np.full(16, 4, np.float32))
+
+
+def test_reading_a_tensor_a_pending_op_writes_through_as_buffer_is_e0502() -> None:
+    stream = DEV.new_stream()
+    t = tile.zeros((16,), f32, device=DEV).sync_on(stream)
+    op = add.launch_async(add.prepare(simt.LaunchConfig1D(1, 64), DEV), ones(16), ones(16), t.as_buffer())
+    with pytest.raises(BorrowError, match=r"cannot borrow `t` as immutable .*\(E0502\)"):
+        t.to_numpy(stream)
+    op.sync_on(stream)
+    np.testing.assert_array_equal(t.to_numpy(stream), np.full(16, 2, np.float32))
 
 
 def test_dropped_async_op_releases_its_borrows() -> None:

@@ -1,4 +1,4 @@
-# fresh-expect: E0502 at line 73
+# fresh-expect: E0502 at line 58
 # the second plate.step() (line 73) launches with self.prev and self.cur after swap() made them one buffer (the runtime raises inside step, line 58, called from 73)
 """1-D heat diffusion on a rod, double-buffered.
 

@@ -1,4 +1,4 @@
-# fresh-expect: E0502 at line 81
+# fresh-expect: E0502 at line 57
 # fresh-note: found since: `super().forward(x)` runs the base class's method on the receiver (with the `self._out = x` just stored) and the class-body kernel of the receiver's class (`kernel = relu`), so its launch writing through `self.output` while reading `x` is E0502 at the call (the runtime raises inside, at line 57)
 """A tiny sequential MLP-style block built from elementwise SIMT layers.
 

@@ -1,4 +1,4 @@
-# fresh-expect: E0502 at line 58
+# fresh-expect: E0502 at line 42
 # (fixed: types.SimpleNamespace fields are followed; the conflict ws.src/ws.dst is the argument's, at the call)
 """HDR tonemapping stage of a small image pipeline, with a per-frame workspace."""
 from __future__ import annotations

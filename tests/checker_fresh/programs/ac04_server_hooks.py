@@ -1,6 +1,6 @@
 # fresh-expect: E0502 at line 58
-# fresh-known-miss: cli,mypy reported as false E0502 at line 75, the caller's `fn(ctx)` handing the dict to the hook, where the runtime names the hook's launch of ctx['scores'] at line 58 (a callee's borrow of the caller's item is reported at the caller's argument)
 """A toy inference server step: score a batch of feature vectors, then run the registered hooks.
+
 
 The scoring kernel is launched asynchronously so the host can prepare the response while the
 device works; hooks registered with `@hook(...)` post-process the scores.

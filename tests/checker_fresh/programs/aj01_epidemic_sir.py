@@ -1,4 +1,4 @@
-# fresh-expect: E0502 at line 86
+# fresh-expect: E0502 at line 63
 # fresh-note: SIR epidemic over a ring of regions with ping-pong state buffers held on a class; the swap method has a typo (`self.inf, self.inf_next = self.inf_next, self.inf_next`) so the next step reads and writes the same infected buffer.
 from __future__ import annotations
 

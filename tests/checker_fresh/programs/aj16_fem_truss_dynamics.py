@@ -1,4 +1,4 @@
-# fresh-expect: E0502 at line 90
+# fresh-expect: E0502 at line 71
 # fresh-note: Explicit dynamics of a 1-D truss whose class starts the internal-force kernel asynchronously and keeps the op in an attribute; the driver applies the support constraints (an in-place write of the displacements) while that op, which reads the displacements, is still pending.
 from __future__ import annotations
 

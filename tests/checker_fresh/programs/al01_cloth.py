@@ -1,4 +1,4 @@
-# fresh-expect: E0502 at line 83
+# fresh-expect: E0502 at line 67
 # fresh-note: mass-spring cloth with Verlet integration over three rotating position buffers; the rotation forgets to recycle `prev` into `nxt`, so on the second step the output buffer is the current positions being read.
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-# fresh-expect: E0502 at line 91
+# fresh-expect: E0502 at line 75
 # fresh-note: wind-farm yield estimate with a Jensen wake model started as a launch_async op kept on the farm object; a summary method reads the total_power property, which launches the power-curve kernel on the deficit buffer while the wake op still writes it.
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-# fresh-expect: E0502 at line 29
+# fresh-expect: E0502 at line 23
 """A wrapper with keyword arguments passes the output as an input."""
 import numpy as np
 

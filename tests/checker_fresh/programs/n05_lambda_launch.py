@@ -1,4 +1,4 @@
-# fresh-expect: E0502 at line 28
+# fresh-expect: E0502 at line 23
 """A lambda names the argument order once; one call passes the output as the left operand."""
 import numpy as np
 import safekernels as sk

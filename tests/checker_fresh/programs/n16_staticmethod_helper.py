@@ -1,4 +1,4 @@
-# fresh-expect: E0502 at line 33
+# fresh-expect: E0502 at line 28
 """A namespace class of static helpers; the caller passes one buffer as input and output."""
 import numpy as np
 import safekernels as sk

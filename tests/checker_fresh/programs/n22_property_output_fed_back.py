@@ -1,4 +1,4 @@
-# fresh-expect: E0502 at line 39
+# fresh-expect: E0502 at line 30
 """A layer exposes its output through a property; feeding it back in makes the launch read what it writes."""
 import numpy as np
 import safekernels as sk

@@ -1,4 +1,4 @@
-# fresh-expect: E0502 at line 25
+# fresh-expect: E0502 at line 24
 """A lambda wraps the launch; the call site passes the output twice."""
 import numpy as np
 import safekernels as sk

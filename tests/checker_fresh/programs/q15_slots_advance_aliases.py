@@ -1,4 +1,4 @@
-# fresh-expect: E0502 at line 43
+# fresh-expect: E0502 at line 29
 """A __slots__ ring buffer whose `advance` moves `dst` into `src` but forgets to give `dst` another buffer."""
 import numpy as np
 import safekernels as sk

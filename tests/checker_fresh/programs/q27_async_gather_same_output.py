@@ -1,4 +1,4 @@
-# fresh-expect: E0499 at line 30
+# fresh-expect: E0499 at line 22
 """Two coroutines each submit an async launch into the same output buffer, gathered together."""
 import asyncio
 

@@ -1,4 +1,4 @@
-# fresh-expect: E0502 at line 46
+# fresh-expect: E0502 at line 31
 """A training step keeps its buffers in a frozen dataclass; a memory-saving variant is derived with
 `dataclasses.replace`, pointing the destination at the source."""
 import dataclasses

@@ -1,4 +1,4 @@
-# fresh-expect: E0499 at line 53
+# fresh-expect: E0499 at line 42
 """An Overlapper starts an async launch in one method and stores the pending op on `self`; a fix-up method, called
 before `finish`, writes the same output buffer with a synchronous launch."""
 import numpy as np

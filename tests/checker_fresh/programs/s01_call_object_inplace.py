@@ -1,4 +1,4 @@
-# fresh-expect: E0502 at line 38
+# fresh-expect: E0502 at line 30
 """A scaler object with __call__ is reused for an in-place update: the same buffer is read and written."""
 
 import numpy as np

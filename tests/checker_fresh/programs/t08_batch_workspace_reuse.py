@@ -1,4 +1,4 @@
-# fresh-expect: E0502 at line 48
+# fresh-expect: E0502 at line 37
 # A helper returns a dataclass whose two fields hold one buffer.
 """A dataclass batch carries its workspace; to save memory the loader hands the input buffer as workspace."""
 

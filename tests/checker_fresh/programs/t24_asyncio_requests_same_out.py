@@ -1,4 +1,4 @@
-# fresh-expect: E0499 at line 37
+# fresh-expect: E0499 at line 25
 # Both gathered handlers await before returning the pending op that writes `response`.
 """An asyncio server handles two requests concurrently; both handlers were given the shared response buffer."""
 

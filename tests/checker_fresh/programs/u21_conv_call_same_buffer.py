@@ -1,4 +1,4 @@
-# fresh-expect: E0502 at line 46
+# fresh-expect: E0502 at line 35
 """A 1-D convolution layer written as a callable object, applied to a stack of feature maps."""
 
 import numpy as np

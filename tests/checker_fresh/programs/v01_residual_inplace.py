@@ -1,4 +1,4 @@
-# fresh-expect: E0502 at line 41
+# fresh-expect: E0502 at line 28
 # fresh-note: found since: an attribute holding a callable object runs its class's `__call__`
 """One transformer block's residual path: module objects hold their prepared launches."""
 import numpy as np

@@ -1,4 +1,4 @@
-# fresh-expect: E0502 at line 43
+# fresh-expect: E0502 at line 35
 # fresh-note: -
 """Particle simulation with double-buffered positions; the swap after each step is the ported line."""
 import numpy as np

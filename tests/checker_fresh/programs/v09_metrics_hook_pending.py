@@ -1,4 +1,4 @@
-# fresh-expect: E0502 at line 38
+# fresh-expect: E0502 at line 49
 # fresh-note: found since: a loop over an attribute registry of functions (`self.hooks.append(hook)`) calls each
 """A metrics hook system: callbacks registered on a runner read the step's output buffer."""
 from collections.abc import Callable

@@ -1,4 +1,4 @@
-# fresh-expect: E0502 at line 41
+# fresh-expect: E0502 at line 25
 # fresh-note: found since: a function a factory returns reads the factory call's arguments as its captured parameters
 """Gradient accumulation: a factory returns a closure that adds each micro-batch into a running sum."""
 import numpy as np

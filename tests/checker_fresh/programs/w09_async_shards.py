@@ -1,4 +1,4 @@
-# fresh-expect: E0499 at line 34
+# fresh-expect: E0499 at line 24
 """An async worker submits one launch per shard and awaits them together at the end."""
 import asyncio
 

@@ -1,4 +1,4 @@
-# fresh-expect: E0502 at line 39
+# fresh-expect: E0502 at line 23
 # fresh-note: found since: a helper's `*args` tuple holds the call's extra positional arguments, in order
 """An autotuned saxpy behind a thin wrapper that forwards its buffers with *args."""
 import numpy as np

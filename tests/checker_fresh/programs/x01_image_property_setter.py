@@ -1,4 +1,4 @@
-# fresh-expect: E0502 at line 49
+# fresh-expect: E0502 at line 35
 """An image pipeline: a Frame keeps its pixels and a target buffer that a property setter can redirect."""
 import numpy as np
 

@@ -1,4 +1,4 @@
-# fresh-expect: E0502 at line 38
+# fresh-expect: E0502 at line 24
 # fresh-note: found since: a helper's **kwargs dict holds the caller's keyword arguments (bufs["dry"] is the dry= buffer) and a kernel handed to a helper launches as that kernel there (kernel.launch in run_effect), so dry=mixed, out=mixed conflict at the call
 """An audio effects chain: each effect is launched through one helper that takes its buffers by keyword."""
 from typing import Any

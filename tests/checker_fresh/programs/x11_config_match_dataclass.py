@@ -1,4 +1,4 @@
-# fresh-expect: E0502 at line 48
+# fresh-expect: E0502 at line 34
 # fresh-note: found since: a class pattern's captures bind the subject's attributes (case Stage(src=s, dst=d): s is stage.src) and a helper's borrows count on every path that returns (case _: raise does not)
 """A stage runner: each stage is a dataclass, dispatched with a class pattern in a match statement."""
 from dataclasses import dataclass

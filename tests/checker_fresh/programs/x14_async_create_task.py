@@ -1,4 +1,4 @@
-# fresh-expect: E0499 at line 37
+# fresh-expect: E0499 at line 25
 # fresh-note: found since: a name bound once to asyncio.create_task(<call of a module async def>) and awaited once runs that call at its await (callables.awaited_task): the op the first task returns still borrows out when the second task's launch writes it
 """An async batching front end: two requests are submitted concurrently as asyncio tasks."""
 import asyncio

@@ -1,4 +1,4 @@
-# fresh-expect: E0502 at line 52
+# fresh-expect: E0502 at line 36
 # fresh-note: found since: operator.attrgetter(...)(obj), directly or through a name bound once at module level, gives the attributes themselves
 """Apply a bias-and-gain correction to sensor readings, described by a small dataclass job."""
 import dataclasses
