@@ -547,7 +547,8 @@ def apply_summary(
             held = [_extend(holder, holding[1])]
         operand = bound.get(param)
         if found is not None and len(found) == 1 and held is not None and len(held) == 1 and operand is not None:
-            sink.emit(ir.Borrow(found[0], mutable, sink.next_group(), operand.span, held[0]), node)
+            at = inside.get((param, attrs))
+            sink.emit(ir.Borrow(found[0], mutable, sink.next_group(), operand.span, held[0], inside=at), node)
             mark = getattr(sink, "mark_device", None)
             if mark is not None:
                 mark(held[0])  # an op from here on: running it (`job.pending.sync_on(s)`) ends the loans

@@ -1,5 +1,5 @@
-# fresh-expect: E0502 at line 75
-# fresh-known-false-alarm: cli,mypy E0499 at line 77: the second checkpoint_async while the first copy op (writing snapshot) is pending is a true conflict, but the runtime never gets there: trainer.step() at line 75 raises first (inside step, line 56)
+# fresh-expect: E0502 at line 56
+# fresh-known-false-alarm: cli,mypy E0499 at line 60: the second checkpoint_async while the first copy op (writing snapshot) is pending is a true conflict (reported inside checkpoint_async, labelled with the call at line 77), but the runtime never gets there: trainer.step() at line 75 raises first (inside step, line 56)
 """SGD on a toy quadratic with asynchronous weight checkpoints.
 
 The trainer ping-pongs its weights between two device buffers. Every other step it starts an asynchronous copy of
