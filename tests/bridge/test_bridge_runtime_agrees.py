@@ -247,7 +247,6 @@ REPORTED_AT_CALL: frozenset[str] = frozenset(
         "e0502_nested_function_captured_aliases",
         "e0502_closure_capture_rebound_by_caller",
         "e0382_call_through_function_value",  # the function the value runs moves its argument into a launch
-        "e0502_helper_launch_beside_raise",  # the helper launches its argument's two attributes
     }
 )
 
