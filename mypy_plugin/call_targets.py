@@ -1977,6 +1977,16 @@ def _root_name(node: Expression) -> str | None:
     return node.name if isinstance(node, NameExpr) else None
 
 
+def called_classes(lowerer: FunctionLowerer, receiver: NameExpr, method: str) -> tuple[ClassDef, ...] | None:
+    """The classes whose `method` `receiver.method(...)` may run, as a call there dispatches (`_applied_method`):
+    the receiver's classes where they are known, else each class of the module defining the method."""
+    found = receiver_classes(lowerer, receiver.name)
+    if found:
+        return found
+    operand = lowerer.operand(receiver, with_view=False)
+    return _classes_defining(lowerer, receiver.name, method, operand) or None
+
+
 def _classes_defining(
     lowerer: FunctionLowerer, name: str, method: str, receiver: calls.Operand[Expression]
 ) -> tuple[ClassDef, ...]:
@@ -2214,7 +2224,7 @@ def applied_summary(
         # `Holder(a, c).run()`: a method of the object a followed constructor call builds right there
         built = func.expr.callee
         if not (isinstance(built, NameExpr) and built.name in classes.classes):
-            return None
+            return _method_on_choices(lowerer, method, func.name, args, call_span)
         if not lowerer.constructs(func.expr):
             # `Runner().go(a, b)` of a class whose initializer binds nothing the checker follows: the method still
             # runs with the caller's arguments (what it does to its receiver's fields is the new object's own)
@@ -2227,12 +2237,39 @@ def applied_summary(
             lowerer, method_def, method.receiver, False, args, call_span, receiver_class=classes.classes[built.name]
         )
         return replace(applied, built_receiver=built.name) if applied is not None else None
+    elif isinstance(func, MemberExpr) and method is not None:
+        # `(a if hot else b).flush()`: the method of each object the receiver may be
+        return _method_on_choices(lowerer, method, func.name, args, call_span)
     else:
         return None
     # a function a factory returned (`acc = make_acc(total)`): the factory's parameters it reads are the call's
     captured = _factory_captures(lowerer, callee, func.name, call_span) if isinstance(func, NameExpr) else ()
     applied = _applied(lowerer, callee, receiver, nested, args, call_span, captured=captured)
     return callables.item_of_a_loop(applied) if id(node) in lowerer.loop_items else applied
+
+
+def _method_on_choices(
+    lowerer: FunctionLowerer,
+    method: calls.MethodCall[Expression],
+    name: str,
+    args: tuple[calls.Operand[Expression], ...],
+    span: Span,
+) -> AppliedSummary[Expression] | None:
+    """`guard.upload(t, h).start()` of a method giving back its receiver (the receiver's `choices`): `start` as
+    called on each object the receiver expression may be (`callables.on_each_receiver`), each dispatched as a call
+    on a name or an attribute path is."""
+    if method.receiver_kernel is not None or method.receiver_is_safekernels:
+        return None
+
+    def on(option: calls.Operand[Expression]) -> AppliedSummary[Expression] | None:
+        receiver = lowerer.operand(option.node, with_view=False)  # (a choice is device-like by default)
+        if receiver.place is None:
+            return None
+        root = receiver.place.root
+        defining = _classes_defining(lowerer, root, name, receiver) if receiver.place.attrs else None
+        return _applied_method(lowerer, root, name, receiver, args, span, defining)
+
+    return callables.on_each_receiver(method.receiver, on)
 
 
 def _super_applied(

@@ -116,6 +116,7 @@ from mypy_plugin.call_targets import (
     applied_summary,
     attribute_registries,
     bound_targets,
+    called_classes,
     class_kernel,
     constructor_summary,
     context_methods,
@@ -2952,7 +2953,10 @@ class FunctionLowerer(calls.PlaceNaming):
             if isinstance(sub, GlobalDecl | NonlocalDecl)
             for declared in sub.names
         ) | _kept_by_closures(node)
-        return self.with_earlier_call(ir.Function(name, ops, span_of(node), self.ctx.path, escaping), node)
+        params = set(_params(node))
+        declared_device = frozenset(text for text in self.device if text.split(".")[0] in params)
+        function = ir.Function(name, ops, span_of(node), self.ctx.path, escaping, declared_device)
+        return self.with_earlier_call(function, node)
 
     def with_earlier_call(self, function: ir.Function, node: FuncItem) -> ir.Function:
         """`function`, the IR of `node`, as checked when `node` is a function nested in another that lets it escape
@@ -3174,6 +3178,24 @@ class FunctionLowerer(calls.PlaceNaming):
         self.tested_indices.add(tests[0].name)
         return tests
 
+    @functools.cached_property
+    def new_collection_names(self) -> frozenset[str]:
+        """The local names this function binds only by assigning a display or a comprehension (the CLI's
+        `new_collection_names`)."""
+        node = self.unit.node
+        if isinstance(node, MypyFile) or self.kernel_body:
+            return frozenset()
+        fresh: set[str] = set()
+        other: set[str] = set(_params(node))
+        displays = (ListExpr, DictExpr, SetExpr, ListComprehension, DictionaryComprehension, SetComprehension)
+        for sub in tree.walk_many(node.body.body):
+            single = isinstance(sub, AssignmentStmt) and len(sub.lvalues) == 1 and isinstance(sub.lvalues[0], NameExpr)
+            for target in bound_targets(sub):
+                if isinstance(target, NameExpr):
+                    new = single and isinstance(sub, AssignmentStmt) and isinstance(sub.rvalue, displays)
+                    (fresh if new else other).add(target.name)
+        return frozenset(fresh - other)
+
     def counted_loop(self, node: ForStmt) -> tuple[str, str] | None:
         """`for i in range(n):` / `for i, x in enumerate(xs):` whose body binds neither `i` nor what `n` reads, nor
         changes `xs` in place (the CLI's `counted_loop`)."""
@@ -3206,6 +3228,7 @@ class FunctionLowerer(calls.PlaceNaming):
             if (
                 isinstance(inner_node, CallExpr) and isinstance(inner_node.callee, MemberExpr)
                 and inner_node.callee.name in calls.MUTATING_CONTAINER_METHODS and text.startswith("len(")
+                and calls.may_be_counted(tree.dotted(inner_node.callee.expr), text, self.new_collection_names)
             ):
                 return None  # the counted container may change length
         return index, text
@@ -3248,7 +3271,13 @@ class FunctionLowerer(calls.PlaceNaming):
     def while_stmt(self, node: WhileStmt) -> None:
         head = self.block(lambda: self.expr(node.expr))
         body = self.block(lambda: self.suite(node.body))
-        orelse = self.block(lambda: self.suite(node.else_body))
+        drained = None if self.kernel_body else self.place(node.expr)
+
+        def fall_out() -> None:
+            calls.drained_by_loop(drained, span_of(node.expr), self)
+            self.suite(node.else_body)
+
+        orelse = self.block(fall_out)
         infinite = isinstance(node.expr, NameExpr) and node.expr.name == "True"
         self.emit(ir.Loop(head, body, orelse, span_of(node.expr), infinite))
 
@@ -5577,7 +5606,10 @@ class FunctionLowerer(calls.PlaceNaming):
         else:
             return None
         classes = self.ctx.classes
-        candidates = receiver_classes(self, receiver.name) if classes.classes else None
+        if not classes.classes:
+            return None
+        # a getter runs on the receiver's class; a call as it dispatches (by name where the class is not known)
+        candidates = called_classes(self, receiver, name) if call is not None else receiver_classes(self, receiver.name)
         if not candidates:
             return None
         out: list[Expression | None] = []

@@ -26,13 +26,13 @@ class Stage:
         print(out.unpartition().to_numpy(self.stream)[:2])
 
     def report(self) -> None:
-        print(self.mask.to_numpy(self.stream)[:2])
+        print(self.mask.to_numpy(self.stream)[:2])  # expect: E0382
 
 
 def main() -> None:
     stage = Stage(sk.Device.cpu().new_stream())
     stage.run()
-    stage.report()  # expect: E0382
+    stage.report()
 
 
 if __name__ == "__main__":

@@ -177,11 +177,8 @@ PER_FUNCTION_GAPS = frozenset({
     "e0505_contextmanager_yields_list_item.py",
     "e0502_singledispatch_base_function.py",
     "e0502_subclass_override_dispatch.py",
-    "e0505_pending_op_kept_by_method.py",
-    "e0505_gathered_coroutine_moves_pending_output.py",
     "e0502_helper_built_dict_new_key.py",
     "e0308_helper_launches_item_of_dict_argument.py",
-    "e0505_loop_moves_stored_item_while_op_borrows.py",
 })
 
 

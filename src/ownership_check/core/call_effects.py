@@ -113,6 +113,9 @@ class SummaryMove:
     # written before every borrow of the caller's values in the callee (`self.pending.sync_on(s)` ahead of a
     # launch with `self.out`): the caller applies it before those borrows, so the op it runs lends nothing to them
     early: bool = False
+    # the callee's annotations declare the moved path a device value (`ir.Function.declared_device`): the move
+    # applies to the caller's argument whatever the caller knows of it, as a launch's does
+    declared: bool = False
 
 
 @dataclass(frozen=True)
@@ -198,6 +201,10 @@ class CallSummary:
     # where the callee takes each of `borrows` (per call, in the same order): its launch's argument, where a conflict
     # the caller's values make is reported (`ir.Borrow.inside`); empty when not known
     borrow_sites: tuple[tuple[Span, ...], ...] = ()
+    # the new object a method returns that a pending op it keeps in one of its receiver's container attributes still
+    # borrows (`energy = sk.zeros(...)`, `self.pending.append(k.launch_async(prep, x, energy))`, `return energy`):
+    # (that attribute, mutable, where the op borrows it); the caller's result is borrowed by the op kept there
+    returned_held: tuple[tuple[str, bool, Span], ...] = ()
 
     @property
     def empty(self) -> bool:
@@ -205,6 +212,7 @@ class CallSummary:
             not self.moves and not self.rebinds and not self.borrows and not self.returned_loans
             and not self.held_loans and not self.conflicts and not self.brand_checks and not self.suspended_loans
             and not self.yielded_parts and not self.cleared and not self.returned_parts and not self.moved_rebinds
+            and not self.returned_held
         )
 
 
@@ -341,7 +349,7 @@ def constructed_fields(
         if isinstance(source, tuple) and source not in moved and source[0] != summary.receiver:
             operand = bound.get(source[0])
             if operand is not None and operand.place is not None:
-                value = ir.FromPlace(_extend(operand.place, source[1]), span)
+                value = ir.FromPlace(extend_place(operand.place, source[1]), span)
                 if operand.device:
                     device.add(attrs)
             elif operand is None and not source[1]:
@@ -363,12 +371,13 @@ def constructed_fields(
     return tuple(parts), frozenset(device)
 
 
-def _extend(place: ir.Place, attrs: tuple[str, ...]) -> ir.Place:
+def extend_place(place: ir.Place, attrs: tuple[str, ...]) -> ir.Place:
+    """`place` with `attrs` below it, spelled after its own spelling (a last `ir.STORED_ATTR` as `[...]`)."""
     if not attrs:
         return place
     if attrs[-1] == ir.STORED_ATTR:
         # the items a container keeps (a callee's `self.inbox.get()`): spelled `worker.inbox[...]`
-        return ir.stored_item(_extend(place, attrs[:-1]))
+        return ir.stored_item(extend_place(place, attrs[:-1]))
     display = None if place.display is None else ".".join((place.display, *attrs))
     return ir.Place(place.root, place.attrs + attrs, display)
 
@@ -441,7 +450,9 @@ def apply_summary(
         plain_object = loan and operand.place is not None
         # a place another coroutine's pending op borrows is a device value (`Gathered.device`)
         lent = (
-            gathered is not None and operand.place is not None and _extend(operand.place, attrs).key in gathered.device
+            gathered is not None
+            and operand.place is not None
+            and extend_place(operand.place, attrs).key in gathered.device
         )
         if device_only and param != summary.receiver and not (
             operand.device or operand.choices or plain_object or lent
@@ -452,9 +463,9 @@ def apply_summary(
             if path is None:
                 return None  # `bufs[key]` of the callee's parameter `key`, given a key the caller cannot name
             # a path below the caller's item of a container (`bufs["out"]` of a callee given `bufs`) is that item
-            return [sink.keyed_element(_extend(operand.place, path))]
+            return [sink.keyed_element(extend_place(operand.place, path))]
         if operand.choices and not attrs:
-            return [_extend(c.place, attrs) for c in operand.choices if c.place is not None]
+            return [extend_place(c.place, attrs) for c in operand.choices if c.place is not None]
         return None
 
     def borrow(
@@ -498,7 +509,7 @@ def apply_summary(
             # a parameter (or a path below one) that the callee's launch moved (`double(out, sw.pos)`, `stage(k,
             # s, self.mask)`) is a device value, as a launch's loan tells (`targets`' `loan`): the move applies to
             # any argument that is a place (`mv(sw, s)` of a dataclass holding tensors)
-            launched = all(m.help == _LAUNCH_MOVE_HELP for m in moves)
+            launched = all(m.help == _LAUNCH_MOVE_HELP or m.declared for m in moves)
             found = targets(*path, device_only=True, loan=launched)
             if not found:
                 continue
@@ -544,11 +555,14 @@ def apply_summary(
         found, held = targets(param, attrs, device_only=True, loan=True), targets(*holding, device_only=False)
         if held is None and applied.constructs and holder is not None and holding[0] == summary.receiver:
             # `job = Job(a, c)` whose `__init__` stores `self.op = k.launch_async(...)`: the new object's field
-            held = [_extend(holder, holding[1])]
+            held = [extend_place(holder, holding[1])]
         operand = bound.get(param)
         if found is not None and len(found) == 1 and held is not None and len(held) == 1 and operand is not None:
             at = inside.get((param, attrs))
             sink.emit(ir.Borrow(found[0], mutable, sink.next_group(), operand.span, held[0], inside=at), node)
+            if holding[1][-1] == ir.STORED_ATTR:
+                # one more op among the container's stored items (`desk.pending.append(op)`)
+                sink.emit(ir.Bind((held[0],), (ir.Fresh("op"),), span), node)
             mark = getattr(sink, "mark_device", None)
             if mark is not None:
                 mark(held[0])  # an op from here on: running it (`job.pending.sync_on(s)`) ends the loans

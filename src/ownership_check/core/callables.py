@@ -476,6 +476,19 @@ def attribute_registry_union(
     return {(owners[attribute], attribute): functions for attribute, functions in found.items()}
 
 
+def on_each_receiver(
+    receiver: Operand[E], method_of: Callable[[Operand[E]], AppliedSummary[E] | None]
+) -> AppliedSummary[E] | None:
+    """A method called on an expression over places (`guard.upload(t, h).start()` of a method that gives back its
+    receiver, `(a if hot else b).flush()`): the method as called on each object the receiver may evaluate to
+    (`Operand.choices`), one arm each (`any_of`); None when the receiver has no choices or one of them is no place
+    (a new object: its method's effects on its own fields are nobody else's)."""
+    options = receiver.choices
+    if not options or any(o.place is None for o in options):
+        return None
+    return any_of([method_of(option) for option in options])
+
+
 def any_of(applied: Sequence[AppliedSummary[E] | None]) -> AppliedSummary[E] | None:
     """The call of a callable value that is one of several functions (`bound_functions`): each candidate's summary
     with the call's operands bound to its parameters, applied as one `Branch` arm each (`AppliedSummary.others`:

@@ -33,12 +33,18 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Final, Generic, Protocol, TypeAlias, TypeGuard, TypeVar
 
 from ownership_check.core import ir, keyed_items
-from ownership_check.core.call_effects import AppliedSummary, YieldedPart, apply_summary, constructed_fields
+from ownership_check.core.call_effects import (
+    AppliedSummary,
+    YieldedPart,
+    apply_summary,
+    constructed_fields,
+    extend_place,
+)
 from ownership_check.core.memo import SHARED_OP as _MEMO_SHARED_OP
 from ownership_check.core.memo import MemoCalls
 from ownership_check.core.messages import move_help
@@ -1341,6 +1347,9 @@ def _lower_call(call: Call[E], holder: ir.Place | None, sink: Lowering[E]) -> ir
         # only while its name is live: `p = pending_add(...)` then `p = k.launch_async(...)` borrows under the old
         # op's loans, seed 851 of the surface generator)
         value = ir.Fresh("op")
+    elif holder is not None and call.summary is not None and call.summary.summary.returned_held:
+        # `energy = self.calibrate(raw)` of a method keeping an op that writes the buffer it returns
+        value = _held_result(call.summary, call.span, call.node, sink)
     else:
         value = ir.Fresh()
     if built is not None:
@@ -1348,6 +1357,24 @@ def _lower_call(call: Call[E], holder: ir.Place | None, sink: Lowering[E]) -> ir
     for stage in staged:
         sink.emit(ir.Del(stage, call.span), call.node)
     return value
+
+
+def _held_result(applied: AppliedSummary[E], span: Span, node: E, sink: Lowering[E]) -> ir.Value:
+    """The new object a method returns while a pending op it keeps in its receiver's container attribute borrows it
+    (`CallSummary.returned_held`): a temporary bound to a new object, borrowed by an op stored below the caller's
+    receiver's attribute there (`ir.stored_item`, as `store_into` keeps one), so moving the result before that op
+    runs (`self.flush()` taking the ops out and running them) is `E0505`, as the runtime's `BorrowError`."""
+    summary = applied.summary
+    receiver = dict(applied.bound).get(summary.receiver) if summary.receiver is not None else None
+    if receiver is None or receiver.place is None:
+        return ir.Fresh()
+    result = sink.temp("returned buffer")
+    sink.emit(ir.Bind((result,), (ir.Fresh(),), span), node)
+    for attr, mutable, where in summary.returned_held:
+        kept = extend_place(receiver.place, (attr, ir.STORED_ATTR))
+        sink.emit(ir.Borrow(result, mutable, sink.next_group(), where, kept), node)
+        sink.emit(ir.Bind((kept,), (ir.Fresh("op"),), span), node)
+    return ir.FromPlace(result, span)
 
 
 def _stage_stored_arguments(call: Call[E], sink: Lowering[E]) -> tuple[Call[E], list[ir.Place]]:
@@ -2435,6 +2462,15 @@ def return_name(place: ir.Place, span: Span, sink: Lowering[E]) -> None:
     sink.emit(ir.Bind((ir.Place(ir.RETURN_HOLDER),), (ir.FromPlace(place, span),), span))
 
 
+def drained_by_loop(test: ir.Place | None, span: Span, sink: Lowering[E]) -> None:
+    """`while pending:` over a container place falls out through its test only once the container is empty
+    (`pending.pop(0).sync_on(stream)` in the body took every op out): the loop's `else` path starts with what the
+    container kept forgotten, as `pending.clear()` forgets it (`ir.stored_item`), so the loans of those ops end
+    there and not on the paths that leave by `break`."""
+    if test is not None:
+        sink.emit(ir.Del(ir.stored_item(test), span))
+
+
 def store_into(
     container: ir.Place,
     node: E,
@@ -3453,6 +3489,18 @@ _ITERATION_ARMS: Final[dict[tuple[str, int], tuple[str, str]]] = {
     (">", -2): ("last", "more"),
 }
 _MIRRORED: Final[dict[str, str]] = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "==": "==", "!=": "!="}
+
+
+def may_be_counted(receiver: str | None, count: str, displays: Collection[str]) -> bool:
+    """Whether a mutating method's receiver (`self.checked` of `self.checked.append(x)`, as a dotted path; None for
+    any other expression) may be the container a counted loop's `len(...)` reads (`count`), so the loop's count may
+    change: the same path, a plain name (it may alias it: `xs = sites`) unless the function only ever binds it to
+    displays (`displays`: `alerts = []` is a list of its own), or anything that is no path.  Another attribute
+    path (`self.checked` against `len(sites)`) is another list."""
+    counted = count.removeprefix("len(").removesuffix(")")
+    if receiver is None or receiver == counted:
+        return True
+    return "." not in receiver and receiver not in displays
 
 
 def iteration_tests(

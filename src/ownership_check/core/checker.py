@@ -898,7 +898,11 @@ class _Analysis:
                                 sites |= found
         return frozenset(sites)
 
-    def check_use(self, state: State, node: Node, place: ir.Place, span: Span) -> bool:
+    def check_use(
+        self, state: State, node: Node, place: ir.Place, span: Span, inside: Span | None = None
+    ) -> bool:
+        """Whether `place` may be moved here, reporting E0382 once per set of moves (at `inside`, a called
+        function's launch argument taking it, when given: where the runtime raises)."""
         if not state.moved:
             return False
         sites = self.moved_sites(state, place)
@@ -912,7 +916,7 @@ class _Analysis:
             # (then that one would have raised first at runtime): uses in two arms of a branch are both reported.
             events = frozenset((self.event_of(site), site >= node.id) for site in sites)
             reported = self.reported_moves.setdefault(events, [])
-            if not any(self.dominates(r, node.id) for r in reported):
+            if not any(self.dominates(r, node.id) for r in reported) and not self.reported_at(inside, span):
                 reported.append(node.id)
                 moves = []
                 help_text = None
@@ -921,7 +925,9 @@ class _Analysis:
                     assert isinstance(op, ir.Move)
                     moves.append((op.span, site >= node.id, op.inside))
                     help_text = help_text or op.help
-                self.diagnostics.append(messages.use_after_move(self.path, place.text, span, moves, help_text))
+                self.diagnostics.append(
+                    messages.use_after_move(self.path, place.text, span, moves, help_text, self.unreported(inside))
+                )
         return True
 
     def dominates(self, a: int, b: int) -> bool:
@@ -1572,7 +1578,7 @@ class _Analysis:
             # nested function's analysis and its earlier launch's replay checked it
             s.borrows = (*s.borrows, GroupBorrow(op.place.key, op.mutable, node.id, op.held_by))
             return s
-        self.check_use(s, node, op.place, op.span)
+        self.check_use(s, node, op.place, op.span, op.inside)
         objs = s.get(op.place.key)
         if self.reporting:
             # the first earlier argument of each kind it conflicts with: an argument that may be both an input and
@@ -1645,8 +1651,13 @@ class _Analysis:
     def reported_inside(self, op: ir.Borrow) -> bool:
         """Whether a conflict of this borrow's call is already reported inside its callee (`ir.Borrow.inside`):
         one call conflicting twice there (its launch's loans, and the op it returns keeping them) is one error."""
-        return op.inside is not None and any(
-            d.span == op.inside and any(label.span == op.span for label in d.labels) for d in self.diagnostics
+        return self.reported_at(op.inside, op.span)
+
+    def reported_at(self, inside: Span | None, call: Span) -> bool:
+        """Whether a diagnostic is already reported at `inside` (a called function's launch argument) for the
+        caller's argument `call`: the same call met again (an unrolled loop's next item) is not reported twice."""
+        return inside is not None and any(
+            d.span == inside and any(label.span == call for label in d.labels) for d in self.diagnostics
         )
 
     def lend(self, s: State, node: int, key: str, mutable: bool) -> tuple[World, ...]:
@@ -1672,6 +1683,12 @@ class _Analysis:
         """The objects `key` may refer to in the worlds that made `loan` (every world when none records it)."""
         entry = (loan.node, loan.obj, loan.mutable)
         worlds = [w for w in s.worlds if entry in w.lent]
+        holder = loan.holder_obj
+        if worlds and holder is not None and self.info(holder).kind in _OP_KINDS:
+            # a pending op holds its loans only where it is still kept: a world whose op was run or dropped (`flush`
+            # took it out of `self.pending`) has none, whatever other worlds still keep
+            holding = [w for w in worlds if any(holder in objs for objs in w.values())]
+            worlds = holding or worlds
         if not worlds or len(worlds) == len(s.worlds):
             return s.get(key)
         found: frozenset[str] = frozenset()

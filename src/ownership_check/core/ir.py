@@ -506,6 +506,10 @@ class Function:
     span: Span
     path: str = "<string>"
     escaping: frozenset[str] = frozenset()
+    # the parameters and attribute paths below them the function's annotations declare device values (`act:
+    # Act` of a class declaring `durations: sk.DeviceBuffer` declares `act.durations`): a move of one is the
+    # caller's value's whatever the caller knows of it (`SummaryMove.declared`)
+    declared_device: frozenset[str] = frozenset()
 
 
 def block(ops: Sequence[Op]) -> Block:

@@ -23,15 +23,25 @@ def _moved_label(in_loop: bool, inside: str | None) -> str:
 
 
 def use_after_move(
-    path: str, name: str, use: Span, moves: Sequence[tuple[Span, bool, str | None]], help_text: str | None
+    path: str,
+    name: str,
+    use: Span,
+    moves: Sequence[tuple[Span, bool, str | None]],
+    help_text: str | None,
+    inside: Span | None = None,
 ) -> Diagnostic:
     """E0382; each move is (where, reached through a loop's back edge, the called function it happened in).  One
     label per place in the source: a move reached two ways (directly, and replayed at a call of the function it
-    is in) is labelled as it is first listed."""
+    is in) is labelled as it is first listed.  `inside`: the use is a called function's launch argument there
+    (`ir.Borrow.inside`): the primary span, where the runtime raises, with the call's argument (`use`) as a
+    label."""
     labels: list[Label] = []
-    for span, in_loop, inside in moves:
+    for span, in_loop, moved_in in moves:
         if all(label.span != span for label in labels):
-            labels.append(Label(span, _moved_label(in_loop, inside)))
+            labels.append(Label(span, _moved_label(in_loop, moved_in)))
+    if inside is not None and inside != use:
+        labels.append(Label(use, "used by this call"))
+        use = inside
     labels.append(Label(use, USED_AFTER_MOVE, primary=True))
     return Diagnostic(
         "E0382", f"use of moved value: `{name}`", path, use, labels=tuple(labels), help=help_text

@@ -172,6 +172,44 @@ def _stored_items(analysis: _Analysis, graph: Graph, exit_state: State, receiver
     )
 
 
+def _returned_held(
+    analysis: _Analysis, graph: Graph, exit_state: State, receiver: str
+) -> tuple[tuple[str, bool, Span], ...]:
+    """What a pending op the method keeps in one of its receiver's container attributes still borrows of the new
+    object it returns (`CallSummary.returned_held`), read at its exit: the loans on an object some `return` gives
+    (`ir.RETURN_HOLDER`) held by an op stored below `self.<attr>` (`calls.store_into`)."""
+    returned = {o for world in exit_state.worlds for o in world.get(ir.RETURN_HOLDER, ()) if o[0] != "@"}
+    if not returned:
+        return ()
+    prefix = receiver + "."
+    found: dict[tuple[str, bool, Span], None] = {}
+    for loan in sorted(exit_state.loans, key=lambda ln: (ln.obj, ln.mutable, ln.node)):
+        attr = loan.holder_key[len(prefix) : -len(_STORED)]
+        if loan.obj not in returned or not loan.holder_key.startswith(prefix) or not loan.holder_key.endswith(_STORED):
+            continue
+        if not attr or "." in attr or "$" in attr or loan.holder_obj is None:
+            continue
+        borrow = graph.nodes[loan.node].op
+        if analysis.info(loan.holder_obj).kind in ("op", "shared_op") and isinstance(borrow, ir.Borrow):
+            found[(attr, loan.mutable, borrow.span)] = None
+    return tuple(found)
+
+
+def _stored_holders(exit_state: State, params: frozenset[str]) -> dict[str, set[ParamPath]]:
+    """The containers below parameters each new object is stored into at the exit (`self.pending.append(op)` keeps
+    `op` below `self.pending.<stored>`, `calls.store_into`): object -> those containers' stored-items paths."""
+    found: dict[str, set[ParamPath]] = {}
+    for world in exit_state.worlds:
+        for key, objs in world.items():
+            root, _, rest = key.partition(".")
+            if root not in params or not rest.endswith(_STORED) or "$" in rest:
+                continue
+            for obj in objs:
+                if obj[0] != "@":
+                    found.setdefault(obj, set()).add((root, tuple(rest.split("."))))
+    return found
+
+
 def _new_op(source: ParamPath | ir.Fresh | None) -> bool:
     """Whether a rebind's source is a new pending op (`self.pending = k.launch_async(...)`)."""
     return isinstance(source, ir.Fresh) and source.kind in ("op", "shared_op")
@@ -341,7 +379,8 @@ def call_summary(
         for site in sorted(exit_state.moved[obj] - reported):
             op = graph.nodes[site].op
             if isinstance(op, ir.Move):
-                moves.append(SummaryMove(path, op.span, op.help, timing=timing(site)))
+                declared = ".".join((path[0], *path[1])) in function.declared_device
+                moves.append(SummaryMove(path, op.span, op.help, timing=timing(site), declared=declared))
                 move_sites.append(site)
     # The callee's calls that borrow the caller's values on every path through it (a helper handing one parameter
     # as input and another as output conflicts when the caller passes one buffer to both).  A borrow on some paths
@@ -401,15 +440,19 @@ def call_summary(
             returned[path] = returned.get(path, False) or loan.mutable
     # A pending op the callee leaves in an attribute of a parameter keeps its loans of the caller's values.
     held: dict[tuple[ParamPath, ParamPath], bool] = {}
+    kept_in = _stored_holders(exit_state, wanted)
     for loan in sorted(exit_state.loans, key=lambda ln: (ln.obj, ln.mutable)):
         path = _path(loan.obj, wanted)
+        if path is None or loan.holder_obj is None or loan.holder_obj[0] == "@":
+            continue
+        if analysis.info(loan.holder_obj).kind not in ("op", "shared_op"):
+            continue
         root, _, rest = loan.holder_key.partition(".")
-        if path is None or loan.holder_obj is None or root not in wanted or not rest or "$" in rest:
-            continue
-        if loan.holder_obj[0] == "@" or analysis.info(loan.holder_obj).kind not in ("op", "shared_op"):
-            continue
-        holding = ((root, tuple(rest.split("."))), path)
-        held[holding] = held.get(holding, False) or loan.mutable
+        holdings = list(kept_in.get(loan.holder_obj, ()))
+        if root in wanted and rest and "$" not in rest:
+            holdings.append((root, tuple(rest.split("."))))
+        for holding in holdings:
+            held[(holding, path)] = held.get((holding, path), False) or loan.mutable
     rebinds: dict[ParamPath, ParamPath | ir.Fresh | None] = {}
     unsure: set[ParamPath] = set()
     for world in exit_state.worlds:
@@ -446,8 +489,9 @@ def call_summary(
             sorted(
                 (holding, path, mutable)
                 for (holding, path), mutable in held.items()
-                # the attribute is bound to a new op on every path out (else the loans may be another object's)
-                if _new_op(rebinds.get(holding))
+                # the attribute is bound to a new op on every path out (else the loans may be another object's), or
+                # is a container's stored items (`self.pending.append(op)`), which keep every op stored there
+                if holding[1][-1] == ir.STORED_ATTR or _new_op(rebinds.get(holding))
             )
         ),
         conflicts,
@@ -461,6 +505,7 @@ def call_summary(
         moved_rebinds,
         *_returns_op(analysis, graph, states),
         tuple(tuple(group_sites[number][path] for path in group) for number, group in sorted(groups.items())),
+        _returned_held(analysis, graph, exit_state, receiver) if receiver is not None else (),
     )
 
 

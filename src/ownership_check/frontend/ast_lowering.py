@@ -72,6 +72,7 @@ from ownership_check.frontend.call_targets import (
     applied_callee,
     applied_summary,
     attribute_registries,
+    called_classes,
     class_kernel,
     constructor_summary,
     context_methods,
@@ -2940,7 +2941,10 @@ class FunctionLowerer(calls.PlaceNaming):
             name for sub in _walk(node.body) if isinstance(sub, ast.Global | ast.Nonlocal) for name in sub.names
         ) | _kept_by_closures(node)
         span = self.unit.span or self.ctx.def_name_span(node)
-        return self.with_earlier_call(ir.Function(self.unit.name, ops, span, self.ctx.path, escaping), node)
+        params = {p.arg for p in _param_names(node.args)}
+        declared = frozenset(text for text in self.device if text.split(".")[0] in params)
+        function = ir.Function(self.unit.name, ops, span, self.ctx.path, escaping, declared)
+        return self.with_earlier_call(function, node)
 
     def with_earlier_call(self, function: ir.Function, node: FunctionNode) -> ir.Function:
         """`function`, the IR of `node`, as checked when `node` is a function nested in another that lets it escape
@@ -3442,6 +3446,37 @@ class FunctionLowerer(calls.PlaceNaming):
         self.tested_indices.add(tests[0].name)
         return tests
 
+    @functools.cached_property
+    def new_collection_names(self) -> frozenset[str]:
+        """The local names this function binds only by assigning a display or a comprehension (`alerts = []`,
+        `seen: dict[str, int] = {}`), never a parameter: each holds a collection of its own, so appending to it
+        changes no other name's list (`calls.may_be_counted`)."""
+        node = self.unit.node
+        if isinstance(node, ast.Module) or self.kernel_body:
+            return frozenset()
+        fresh: set[str] = set()
+        other: set[str] = {p.arg for p in _param_names(node.args)}
+        handled: set[int] = set()
+        for sub in _walk(node.body):
+            targets: list[ast.expr] = []
+            value: ast.expr | None = None
+            if isinstance(sub, ast.Assign):
+                targets, value = sub.targets, sub.value
+            elif isinstance(sub, ast.AnnAssign) and sub.value is not None:
+                targets, value = [sub.target], sub.value
+            for target in targets:
+                if isinstance(target, ast.Name):
+                    handled.add(id(target))
+                    new = len(targets) == 1 and isinstance(
+                        value, ast.List | ast.Dict | ast.Set | ast.ListComp | ast.DictComp | ast.SetComp
+                    )
+                    (fresh if new else other).add(target.id)
+                else:  # (as the mypy plugin reads a target: every name in it)
+                    other.update(n.id for n in ast.walk(target) if isinstance(n, ast.Name))
+            if isinstance(sub, ast.Name) and not isinstance(sub.ctx, ast.Load) and id(sub) not in handled:
+                other.add(sub.id)  # a `for` target, `with ... as`, a walrus, an unpacking, `del`
+        return frozenset(fresh - other)
+
     def counted_loop(self, node: ast.For | ast.AsyncFor) -> tuple[str, str] | None:
         """`for i in range(n):` / `range(0, n)` / `for i, x in enumerate(xs):` (`n` is `len(xs)`), `n` a name, an
         attribute path or `len(path)`, whose body binds neither `i` nor what `n` reads, nor changes `xs` in place:
@@ -3472,6 +3507,7 @@ class FunctionLowerer(calls.PlaceNaming):
             if (
                 isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute)
                 and inner.func.attr in calls.MUTATING_CONTAINER_METHODS and text.startswith("len(")
+                and calls.may_be_counted(dotted(inner.func.value), text, self.new_collection_names)
             ):
                 return None  # the counted container may change length
         return index, text
@@ -3513,7 +3549,13 @@ class FunctionLowerer(calls.PlaceNaming):
     def while_stmt(self, node: ast.While) -> None:
         head = self.block(lambda: self.expr(node.test))
         body = self.block(lambda: self.suite(node.body))
-        orelse = self.else_block(node.orelse)
+        drained = None if self.kernel_body else self.place(node.test)
+
+        def fall_out() -> None:
+            calls.drained_by_loop(drained, self.span(node.test), self)
+            self.suite(node.orelse)
+
+        orelse = self.block(fall_out) if drained is not None else self.else_block(node.orelse)
         infinite = _is_constant(node.test, True)
         self.emit(ir.Loop(head, body, orelse, self.span(node.test), infinite))
 
@@ -5868,7 +5910,10 @@ class FunctionLowerer(calls.PlaceNaming):
         else:
             return None
         classes = self.ctx.classes
-        candidates = receiver_classes(self, receiver.id) if classes.classes else None
+        if not classes.classes:
+            return None
+        # a getter runs on the receiver's class; a call as it dispatches (by name where the class is not known)
+        candidates = called_classes(self, receiver, name) if call is not None else receiver_classes(self, receiver.id)
         if not candidates:
             return None
         out: list[ast.expr | None] = []

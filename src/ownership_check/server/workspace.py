@@ -107,8 +107,8 @@ class Project:
 def _belongs(diagnostic: Diagnostic, mine: list[bool]) -> bool:
     """Whether the unit whose own lines are `mine` reports `diagnostic`: its primary span is on one of them, or it
     is one this unit found inside a function it calls (a W0003 of an op a helper built, a conflict the caller's
-    values make at a helper's launch: the primary span is inside the callee, a label on this unit's call), which
-    the callee's own unit cannot find."""
+    values make at a helper's launch, a use or move there of a value this unit moved or lent: the primary span is
+    inside the callee, a label on this unit's lines), which the callee's own unit cannot find."""
 
     def own(line: int) -> bool:
         return 1 <= line <= len(mine) and mine[line - 1]
@@ -119,7 +119,7 @@ def _belongs(diagnostic: Diagnostic, mine: list[bool]) -> bool:
 
 
 #: The codes a caller's analysis reports inside a function it calls (`_belongs`).
-_FOUND_BY_CALLERS = frozenset({"W0003", "E0499", "E0502"})
+_FOUND_BY_CALLERS = frozenset({"W0003", "E0382", "E0499", "E0502", "E0505"})
 
 
 def _remap(diag: Diagnostic, line_of: Callable[[int], int]) -> Diagnostic:
