@@ -1653,6 +1653,9 @@ class FunctionLowerer(calls.PlaceNaming):
         self._keyed_blocked: frozenset[str] | None = None  # `keyed_blocked`, found when a keyed item first asks
         self._stored_targets: frozenset[int] | None = None  # `stored_target`, found when first asked
         self.device: set[str] = set()
+        # the parameters (and paths below them) the function's annotations declare device values
+        # (`ir.Function.declared_device`)
+        self.declared_device: set[str] = set()
         # the device-like names each nested function or lambda inherits: this body's, as they stand where it is
         # defined (the CLI's `Unit.outer_device`), read by `device_names` for a hook inside the nested body
         self.def_device: dict[int, frozenset[str]] = {}
@@ -2046,9 +2049,12 @@ class FunctionLowerer(calls.PlaceNaming):
                 annotated = func.arguments[index].type_annotation is not None
                 if _annotated_device(func, index, self.ctx.module.fullname):
                     self.device.add(param)
+                    self.declared_device.add(param)
                 elif annotated and (holder := self.type_class(typ)) is not None:
                     # `def step(param: Param)`: its fields declared with device types (the CLI's `field_devices`)
-                    self.device.update(self.field_devices(holder, param))
+                    fields = tuple(self.field_devices(holder, param))
+                    self.device.update(fields)
+                    self.declared_device.update(fields)
         pairs: list[tuple[list[str], Expression]] = []
         starred: dict[int, tuple[str, int]] = {}  # pair index -> `_starred_take` of its assignment
         mentioned: set[str] = set()
@@ -2953,9 +2959,7 @@ class FunctionLowerer(calls.PlaceNaming):
             if isinstance(sub, GlobalDecl | NonlocalDecl)
             for declared in sub.names
         ) | _kept_by_closures(node)
-        params = set(_params(node))
-        declared_device = frozenset(text for text in self.device if text.split(".")[0] in params)
-        function = ir.Function(name, ops, span_of(node), self.ctx.path, escaping, declared_device)
+        function = ir.Function(name, ops, span_of(node), self.ctx.path, escaping, frozenset(self.declared_device))
         return self.with_earlier_call(function, node)
 
     def with_earlier_call(self, function: ir.Function, node: FuncItem) -> ir.Function:

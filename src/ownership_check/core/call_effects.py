@@ -205,6 +205,9 @@ class CallSummary:
     # borrows (`energy = sk.zeros(...)`, `self.pending.append(k.launch_async(prep, x, energy))`, `return energy`):
     # (that attribute, mutable, where the op borrows it); the caller's result is borrowed by the op kept there
     returned_held: tuple[tuple[str, bool, Span], ...] = ()
+    # the containers of `cleared` the callee forgets before any borrow the summary keeps (`self.flush()` ahead of
+    # `self.particles.to_numpy(...)`): the caller forgets them before those borrows too
+    cleared_early: tuple[ParamPath, ...] = ()
 
     @property
     def empty(self) -> bool:
@@ -212,7 +215,7 @@ class CallSummary:
             not self.moves and not self.rebinds and not self.borrows and not self.returned_loans
             and not self.held_loans and not self.conflicts and not self.brand_checks and not self.suspended_loans
             and not self.yielded_parts and not self.cleared and not self.returned_parts and not self.moved_rebinds
-            and not self.returned_held
+            and not self.returned_held and not self.cleared_early
         )
 
 
@@ -529,7 +532,15 @@ def apply_summary(
 
             _each(found, act, span, sink)
 
+    def forget_stored(paths: tuple[ParamPath, ...]) -> None:
+        # the callee took every op out of these containers (`while self.ops: self.ops.pop(0).sync_on(s)`)
+        for path in paths:
+            found = targets(*path, device_only=False)
+            if found is not None and len(found) == 1:
+                sink.emit(ir.Del(ir.stored_item(found[0]), span), node)
+
     apply_moves(early=True)
+    forget_stored(summary.cleared_early)
     # where the callee takes each of the caller's values (`CallSummary.borrow_sites`): a conflict is reported at
     # the later argument, inside the callee where it names its launch's argument; the loans of an op it returns
     # or keeps are taken there too
@@ -581,10 +592,7 @@ def apply_summary(
                 sink,
             )
     apply_moves(early=False)
-    for path in summary.cleared:
-        found = targets(*path, device_only=False)
-        if found is not None and len(found) == 1:
-            sink.emit(ir.Del(ir.stored_item(found[0]), span), node)
+    forget_stored(summary.cleared)
     moved = {m.path for m in summary.moves}
     places: list[ir.Place] = []
     values: list[ir.Value] = []

@@ -581,7 +581,8 @@ def returned_views(views: Sequence[ViewCall[Any] | SliceView[Any]], span: Span, 
     return buf[: n + 1]`), after the call itself was lowered: a view of the caller's argument (one `Branch` arm per
     `return` where there are several), as for the items of a returned tuple (`returned_tuple`), held in a value
     path (`ir.value_place`) that keeps nothing reachable once the names bound from it are gone."""
-    tmp = ir.value_place(sink.temp("value"))
+    bases = {view.base.text for view in views}
+    tmp = ir.value_place(sink.temp(bases.pop() if len(bases) == 1 else "value"))  # named as a view's own temporary
 
     def arm(view: ViewCall[Any] | SliceView[Any]) -> None:
         found = view_region(view, sink)
@@ -2092,6 +2093,15 @@ def _evaluated_first(arg: Operand[E], mode: str | None, sink: Lowering[E]) -> Op
         sink.lower_expr(arg.node)
         return arg
     taking = mode in (ParamMode.MOVE.value, ParamMode.SHARED.value, ParamMode.MUT.value)
+    if taking and mode != ParamMode.MOVE.value and arg.place is None and arg.view is None and not arg.choices:
+        # `k.launch(p, s, arena.tension(), arena.sag())` of methods returning views of one buffer: the call's value
+        # is what the launch borrows, as for `t = arena.tension()` passed by name
+        value = sink.value(arg.node)
+        if not isinstance(value, ir.FromPlace):
+            return replace(arg, evaluated=True)
+        temp = argument_temp(sink.temp(value.source.text))
+        sink.emit(ir.Bind((temp,), (value,), arg.span))
+        return replace(arg, place=temp, evaluated=True)
     if not taking or (arg.place is None and arg.view is None and not arg.choices):
         sink.lower_expr(arg.node)
         return replace(arg, evaluated=True)

@@ -414,8 +414,12 @@ def call_summary(
                 taken.setdefault(op.group, {}).setdefault(path, []).append(op.mutable)
     # a move no borrow the summary keeps can reach runs before them all: first at the caller too (`SummaryMove.early`)
     kept_borrows = [n.id for n in graph.nodes if isinstance(n.op, ir.Borrow) and n.op.group in groups]
+    cleared = _cleared(graph, states, wanted)
+    cleared_early: tuple[ParamPath, ...] = ()
     if kept_borrows:
         after = _reached(graph, [s for n in kept_borrows for s in graph.nodes[n].succ], lambda _: False)
+        # ... and so does forgetting a container's stored ops (`self.flush()` before `self.particles.to_numpy(...)`)
+        cleared_early = tuple(path for path, sites in cleared.items() if not sites & after)
         moves = [
             replace(m, early=True) if site is not None and site not in after else m
             for m, site in zip(moves, move_sites, strict=True)
@@ -500,12 +504,13 @@ def call_summary(
         tuple(timings[number] for number in sorted(groups)),
         _yielded_parts(analysis, graph, states, wanted),
         _stored_items(analysis, graph, exit_state, receiver) if receiver is not None else None,
-        _cleared(graph, states, wanted),
+        tuple(path for path in cleared if path not in cleared_early),
         _returned_parts(analysis, graph, states, wanted),
         moved_rebinds,
         *_returns_op(analysis, graph, states),
         tuple(tuple(group_sites[number][path] for path in group) for number, group in sorted(groups.items())),
         _returned_held(analysis, graph, exit_state, receiver) if receiver is not None else (),
+        cleared_early,
     )
 
 
@@ -577,15 +582,15 @@ def _moved_rebinds(
     return tuple(found)
 
 
-def _cleared(graph: Graph, states: Sequence[State | None], wanted: frozenset[str]) -> tuple[ParamPath, ...]:
+def _cleared(graph: Graph, states: Sequence[State | None], wanted: frozenset[str]) -> dict[ParamPath, set[int]]:
     """The containers below parameters whose stored items a taking method the callee reaches forgets (an `ir.Del`
-    of `<path>.<stored>`: `self.ops.pop(0)`, `ops.clear()`), in order."""
-    found: dict[ParamPath, None] = {}
+    of `<path>.<stored>`: `self.ops.pop(0)`, `ops.clear()`), in order, each with the nodes that forget them."""
+    found: dict[ParamPath, set[int]] = {}
     for node in graph.nodes:
         op = node.op
         if not isinstance(op, ir.Del) or states[node.id] is None:
             continue
         place = op.place
         if place.root in wanted and place.attrs and place.attrs[-1] == ir.STORED_ATTR and "$" not in place.key:
-            found[(place.root, place.attrs[:-1])] = None
-    return tuple(found)
+            found.setdefault((place.root, place.attrs[:-1]), set()).add(node.id)
+    return found

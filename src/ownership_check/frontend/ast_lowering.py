@@ -1817,6 +1817,9 @@ class FunctionLowerer(calls.PlaceNaming):
         self.keyed_reads: dict[str, frozenset[calls.ContainerKey]] = {}
         self._keyed_blocked: frozenset[str] | None = None  # `keyed_blocked`, found when a keyed item first asks
         self.device: set[str] = set(unit.outer_device)
+        # the parameters (and paths below them) the function's annotations declare device values
+        # (`ir.Function.declared_device`)
+        self.declared_device: set[str] = set()
         self.kernels: dict[str, KernelSummary] = dict(unit.outer_kernels)  # kernels defined in this body
         self.helpers: dict[str, FunctionNode] = {}  # plain functions defined in this body
         self.awaited: set[int] = set()  # calls an `await` runs (a call of an `async def` of the module runs it)
@@ -2232,9 +2235,12 @@ class FunctionLowerer(calls.PlaceNaming):
             self.local_names.add(param.arg)
             if self.annotation_is_device(param.annotation):
                 self.device.add(param.arg)
+                self.declared_device.add(param.arg)
             elif (holder := self.annotation_class(param.annotation)) is not None:
                 # `def step(param: Param)`: `param.grad.values` of fields declared `grad: Grad`, `values: Tensor`
-                self.device.update(self.field_devices(holder, param.arg))
+                fields = tuple(self.field_devices(holder, param.arg))
+                self.device.update(fields)
+                self.declared_device.update(fields)
         pairs: list[tuple[list[str], ast.expr]] = []
         starred: dict[int, tuple[str, int]] = {}  # pair index -> `_starred_take` of its assignment
         unsure: set[str] = set()
@@ -2941,9 +2947,7 @@ class FunctionLowerer(calls.PlaceNaming):
             name for sub in _walk(node.body) if isinstance(sub, ast.Global | ast.Nonlocal) for name in sub.names
         ) | _kept_by_closures(node)
         span = self.unit.span or self.ctx.def_name_span(node)
-        params = {p.arg for p in _param_names(node.args)}
-        declared = frozenset(text for text in self.device if text.split(".")[0] in params)
-        function = ir.Function(self.unit.name, ops, span, self.ctx.path, escaping, declared)
+        function = ir.Function(self.unit.name, ops, span, self.ctx.path, escaping, frozenset(self.declared_device))
         return self.with_earlier_call(function, node)
 
     def with_earlier_call(self, function: ir.Function, node: FunctionNode) -> ir.Function:

@@ -1,6 +1,6 @@
 # fresh-expect: E0505 at line 66
-# fresh-known-miss: cli,mypy launch_async ops reading x.as_buffer() kept by a stats hook object; the next tile layer moves x before collect() syncs them
 """Activation monitoring for a stack of tile layers.
+
 
 While the network runs, an `ActivationStats` hook squares each layer's input into its own buffer with an
 asynchronous SIMT launch (so monitoring overlaps compute); `collect()` waits for all of them and reports the RMS.

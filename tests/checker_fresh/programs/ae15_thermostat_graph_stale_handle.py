@@ -1,4 +1,4 @@
-# fresh-expect: E0382 at line 55
+# fresh-expect: E0382 at line 46
 # idiom: tile launch captured once with graph_on and replayed per tick; readings use the handle that was moved into the graph
 """Simulate a building's room temperatures relaxing toward their thermostat setpoints.
 

@@ -1,4 +1,4 @@
-# fresh-expect: E0382 at line 93
+# fresh-expect: E0382 at line 71
 # fresh-note: a damped particle simulation keeps the state object of peak compression from an earlier loop iteration, but that state's tensors were moved into the following step's launches, so reporting it later uses moved values.
 """Damped harmonic particle swarm, integrated with symplectic Euler on the tile track.
 

@@ -1,5 +1,5 @@
-# fresh-expect: E0382 at line 91
-# fresh-known-false-alarm: cli,mypy false E0382 at line 94: a use of the moved buffer after the loop, which the runtime never reaches once line 91 raises (a cascade of the same bug)
+# fresh-expect: E0382 at line 53
+# fresh-known-false-alarm: cli,mypy false E0382 at line 94: a use of the moved buffer after the loop, which the runtime never reaches once line 53 (inside `snapshot`, reached from line 91) raises (a cascade of the same bug)
 # fresh-note: Per-cell battery state-of-charge estimator whose snapshot() hands the live SoC buffer to a balancing planner on a second device with buf.to(), which moves it (unlike torch's .to), so the next estimator step launches the moved buffer.
 from __future__ import annotations
 import numpy as np

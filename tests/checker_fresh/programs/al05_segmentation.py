@@ -1,4 +1,4 @@
-# fresh-expect: E0382 at line 76
+# fresh-expect: E0382 at line 67
 # fresh-note: threshold-then-boundary segmentation of a synthetic cell image with a generic stage helper that keeps only each stage's output; the boundary stage moves the mask tensor held in the layers dict, and the later area measurement reads that stale dict entry.
 from __future__ import annotations
 

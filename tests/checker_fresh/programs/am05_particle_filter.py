@@ -1,9 +1,9 @@
 # fresh-expect: E0505 at line 83
-# fresh-known-miss: cli,mypy a predict op chained with `.then(lambda: ...launch_async(...))` queued in a deque attribute and flushed by another method; the resampling tile launch in `step()` moves `self.particles` before the flush: loans of ops kept in a deque across methods are not followed
 # fresh-note: 1-D robot localisation particle filter with chained predict-then-weigh launch_async ops queued in a deque; the step decides to resample from the previous step's effective sample size before flushing, so the tile gather moves the particle buffer the queued op still borrows.
 from __future__ import annotations
 import math
 from collections import deque
+
 
 import numpy as np
 

@@ -1,8 +1,8 @@
 # fresh-expect: E0505 at line 75
-# fresh-known-miss: cli,mypy a method returns a new buffer and leaves a `launch_async` op writing it in `self.pending`; the caller's tile launch moves the buffer before `flush()`: loans of an op an attribute list keeps on a returned object are not followed
 # fresh-note: Particle-physics calorimeter reconstruction with a calibrate-ahead loop: `flush()` sits at the end of the iteration instead of the top, so the event's calibrate launch_async (kept in the builder's pending list) still borrows the energy buffer when the tower kernel moves it.
 from __future__ import annotations
 from dataclasses import dataclass, field
+
 
 import numpy as np
 

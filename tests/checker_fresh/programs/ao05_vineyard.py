@@ -1,9 +1,9 @@
 # fresh-expect: E0505 at line 68
-# fresh-known-miss: cli,mypy a `launch_async` op a method parks in `self.pending`, then another method moves the buffer the op borrows (attribute ops across methods, like am05/am11)
 # fresh-note: Vineyard frost guard: start() keeps the dew_point launch_async op pending in self.pending, and plan_fans() (another method) moves self.dew into the fan_demand tile launch without calling self.wait() first.
 """Vineyard frost protection: dew points per vine-row sensor, then which wind machines to start."""
 import math
 import numpy as np
+
 
 import safekernels as sk
 from safekernels import simt, tile
