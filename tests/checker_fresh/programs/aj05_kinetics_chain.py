@@ -1,6 +1,6 @@
-# fresh-expect: E0382 at line 60
-# fresh-known-miss: cli,mypy the launch spans lines 60-61 and the E0382 is reported at its argument `k2` on line 61 (false E0382 at line 61), while the runtime's traceback names the call's first line
+# fresh-expect: E0382 at line 61
 from __future__ import annotations
+
 
 import numpy as np
 

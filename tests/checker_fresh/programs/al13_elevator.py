@@ -1,8 +1,8 @@
-# fresh-expect: E0499 at line 80
-# fresh-known-miss: cli,mypy an arena rounding its next offset down hands out overlapping views; the checker reports false E0499 at line 81, the argument's line of the call written over two lines (only because it cannot tell any arena of this shape apart, al14)
+# fresh-expect: E0499 at line 81
 # fresh-note: elevator dispatcher that scores every hall call against every car and carves its two output vectors out of one scratch arena; the arena rounds the next offset down to the alignment instead of up, so the second output view overlaps the first and the launch gets two mutable borrows of the same memory.
 from __future__ import annotations
 from dataclasses import dataclass
+
 
 import numpy as np
 
