@@ -570,10 +570,10 @@ def apply_summary(
         operand = bound.get(param)
         if found is not None and len(found) == 1 and held is not None and len(held) == 1 and operand is not None:
             at = inside.get((param, attrs))
-            sink.emit(ir.Borrow(found[0], mutable, sink.next_group(), operand.span, held[0], inside=at), node)
-            if holding[1][-1] == ir.STORED_ATTR:
-                # one more op among the container's stored items (`desk.pending.append(op)`)
-                sink.emit(ir.Bind((held[0],), (ir.Fresh("op"),), span), node)
+            loan = ir.Borrow(found[0], mutable, sink.next_group(), operand.span, held[0], inside=at)
+            # an attribute's op borrows it; a container's stored items gain one more (`desk.pending.append(op)`)
+            for op in ir.keep_op(held[0], [loan], span) if holding[1][-1] == ir.STORED_ATTR else [loan]:
+                sink.emit(op, node)
             mark = getattr(sink, "mark_device", None)
             if mark is not None:
                 mark(held[0])  # an op from here on: running it (`job.pending.sync_on(s)`) ends the loans

@@ -1373,8 +1373,8 @@ def _held_result(applied: AppliedSummary[E], span: Span, node: E, sink: Lowering
     sink.emit(ir.Bind((result,), (ir.Fresh(),), span), node)
     for attr, mutable, where in summary.returned_held:
         kept = extend_place(receiver.place, (attr, ir.STORED_ATTR))
-        sink.emit(ir.Borrow(result, mutable, sink.next_group(), where, kept), node)
-        sink.emit(ir.Bind((kept,), (ir.Fresh("op"),), span), node)
+        for op in ir.keep_op(kept, [ir.Borrow(result, mutable, sink.next_group(), where)], span):
+            sink.emit(op, node)
     return ir.FromPlace(result, span)
 
 

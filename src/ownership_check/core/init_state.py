@@ -253,9 +253,8 @@ def _stored_start(stored: StoredItems, receiver: str, number: int, span: Span) -
     for index, op in enumerate(stored.ops):
         holder = ir.stored_item(ir.Place(receiver, (op.attr,)))
         group = -1 - 1000 * number - index
-        for item, mutable, where in op.loans:
-            ops.append(ir.Borrow(temps[item], mutable, group, where, holder))
-        ops.append(ir.Bind((holder,), (ir.Fresh("op"),), span))
+        loans = [ir.Borrow(temps[item], mutable, group, where) for item, mutable, where in op.loans]
+        ops.extend(ir.keep_op(holder, loans, span))
     for attr, temp in zip(stored.items, temps, strict=True):
         ops.append(ir.Bind((ir.stored_item(ir.Place(receiver, (attr,))),), (ir.FromPlace(temp, span),), span))
         ops.append(ir.Del(temp, span))

@@ -28,7 +28,7 @@ Every node carries the `Span` the diagnostics point at; the core never looks at 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final, TypeAlias
 
 from ownership_check.diagnostics import Span
@@ -164,6 +164,14 @@ STORED_ATTR: Final[str] = "<stored>"
 def stored_item(container: Place) -> Place:
     """`container.<stored>`: where an op stored into `container` is kept (`STORED_ATTR`)."""
     return Place(container.root, (*container.attrs, STORED_ATTR), f"{container.text}[...]")
+
+
+def keep_op(holder: Place, loans: Sequence[Borrow], span: Span) -> list[Op]:
+    """One more pending op among a container's stored items (`holder`, a `stored_item`), taking `loans` first:
+    each borrow is held by that op (its `holder`), so the loans end only when the ops stored there are taken out
+    and run.  The one way a call's summary (`returned_held`, `held_loans`) and a method's start (`stored`) keep an
+    op in a container."""
+    return [*(replace(loan, holder=holder) for loan in loans), Bind((holder,), (Fresh("op"),), span)]
 
 
 #: The attribute prefix of a part of the tuple (or list) displays stored into a container (`stored_part`) and of
