@@ -949,6 +949,22 @@ class ModuleClasses:
             for stmt in cls.defs.body
         )
 
+    @functools.cached_property
+    def view_getter_names(self) -> frozenset[str]:
+        """The names of the `@property` getters whose every `return` is written as a view (the CLI's)."""
+        found: set[str] = set()
+        for cls in self.classes.values():
+            for stmt in cls.defs.body:
+                if not (isinstance(stmt, Decorator) and len(stmt.original_decorators) == 1):
+                    continue
+                decorator = stmt.original_decorators[0]
+                if not (isinstance(decorator, NameExpr) and decorator.name == "property"):
+                    continue
+                returned = [r.expr for r in tree.walk_many(stmt.func.body.body) if isinstance(r, ReturnStmt)]
+                if returned and all(_written_as_view(value) for value in returned):
+                    found.add(stmt.func.name)
+        return frozenset(found)
+
     def getter(self, cls: ClassDef, name: str) -> FuncDef | None:
         """The getter of a `@property` `name` an instance of `cls` reads, decorated `@property` alone (the CLI's
         `getter`; a property with a setter is an overloaded definition whose first item is the getter)."""
@@ -2016,6 +2032,44 @@ def held_object_method(lowerer: FunctionLowerer, func: MemberExpr) -> tuple[Clas
         return None
     found = {id(d): (cls, d) for cls in classes.classes.values() if (d := classes.method(cls, func.name)) is not None}
     return next(iter(found.values())) if len(found) == 1 else None
+
+
+def _written_as_view(node: Expression | None) -> bool:
+    """Whether an expression is spelled as a view of something (the CLI's `_written_as_view`)."""
+    if isinstance(node, IndexExpr):
+        return isinstance(node.index, SliceExpr)
+    return isinstance(node, CallExpr) and isinstance(node.callee, MemberExpr) and node.callee.name == calls.VIEW_METHOD
+
+
+def view_receiver_classes(
+    lowerer: FunctionLowerer, func: MemberExpr, getter: bool
+) -> tuple[str, tuple[ClassDef, ...]] | None:
+    """Who answers `obj.name(...)` (or, with `getter`, the read `obj.name` of a `@property`) when following the
+    views it returns: this caller's spelling of `obj` and the classes whose method or getter may run (the CLI's
+    `view_receiver_classes`)."""
+    classes = lowerer.ctx.classes
+    if not classes.classes or (getter and func.name not in classes.view_getter_names):
+        return None
+    if isinstance(func.expr, NameExpr):
+        candidates = receiver_classes(lowerer, func.expr.name)
+        return (func.expr.name, candidates) if candidates else None
+    parts: list[str] = []
+    cur: Expression = func.expr
+    while isinstance(cur, MemberExpr):
+        parts.append(cur.name)
+        cur = cur.expr
+    if not isinstance(cur, NameExpr) or cur.name in classes.classes or _bound_by_import(classes.module, cur.name):
+        return None
+    if not getter and not callables.dispatched_method_name(func.name):
+        return None
+    defining = {
+        id(found): cls
+        for cls in classes.classes.values()
+        if (found := classes.plain_getter(cls, func.name) if getter else classes.method(cls, func.name)) is not None
+    }
+    if len(defining) != 1:
+        return None
+    return ".".join((cur.name, *reversed(parts))), tuple(defining.values())
 
 
 def receiver_property(

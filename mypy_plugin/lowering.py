@@ -23,7 +23,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Final, TypeAlias
+from typing import Any, Final, TypeAlias
 
 from mypy.nodes import (
     ARG_NAMED,
@@ -133,6 +133,7 @@ from mypy_plugin.call_targets import (
     receiver_items,
     receiver_property,
     static_method,
+    view_receiver_classes,
 )
 from mypy_plugin.computed_reads import dotted as computed_dotted
 from mypy_plugin.computed_reads import index_form, item_statement
@@ -1714,6 +1715,7 @@ class FunctionLowerer(calls.PlaceNaming):
         self.partial_slots: dict[str, str] = {}  # a loop target taking partials: the list whose slots they use
         self.slot_uses: dict[int, calls.Operand[Expression]] = {}  # a partial's bound argument, read from its slot
         self.read_properties: set[int] = set()  # attribute operands of the call being lowered, getters already run
+        self.getter_calls: dict[int, CallExpr] = {}  # `getter_call_node`, by the read's node
         # names bound only to functions of the module, and names bound once to a dict display of them under literal
         # keys: what a call through them may run (the CLI's `find_function_values`)
         self.function_choices: dict[str, tuple[FuncItem, ...]] = {}
@@ -1771,6 +1773,8 @@ class FunctionLowerer(calls.PlaceNaming):
                     return None  # one of several places (`choices`)
             if len(attrs) == 1 and self.ctx.classes.has_getters and self.inlined_returns(expr) is not None:
                 return None  # a property returning `self._launches["demand"]` (the CLI's `choices`)
+            if isinstance(expr, MemberExpr) and self.getter_views(expr) is not None:
+                return None  # a property returning a view: no place of its own (`value`)
             return self.dotted_place(cur.name, attrs)
         return None
 
@@ -4355,6 +4359,9 @@ class FunctionLowerer(calls.PlaceNaming):
         """Lower an expression whose result is bound to a name: an alias, a view or a fresh object."""
         if isinstance(expr, MemberExpr):
             self.property_read(expr)
+            getter_views = self.getter_views(expr)
+            if getter_views is not None:  # `arena.tension` of a property returning `self.buf.view(a, b)`
+                return calls.returned_views(getter_views, span_of(expr), self)
         place = self.place(expr)
         if place is not None:
             return ir.FromPlace(place, span_of(expr))
@@ -4734,30 +4741,51 @@ class FunctionLowerer(calls.PlaceNaming):
         }
         return self._bump_calls
 
-    def method_returned_views(self, expr: CallExpr) -> Sequence[calls.ReturnedItem] | None:
-        """`obj.method(...)` of a method of the module's classes whose every `return` gives a view of an attribute
-        path of its receiver or of a parameter: each of those views at the caller (the CLI's
-        `method_returned_views`)."""
-        func = expr.callee
-        if not (isinstance(func, MemberExpr) and isinstance(func.expr, NameExpr)):
+    def method_returned_views(self, expr: CallExpr | MemberExpr) -> Sequence[calls.ReturnedItem] | None:
+        """`obj.method(...)` of a method of the module's classes (`view_receiver_classes`: `obj` a name or an
+        attribute path of one) whose every `return` gives a view of an attribute path of its receiver or of a
+        parameter: each of those views at the caller; the read `obj.name` of a `@property` getter doing the same is
+        a call of it with no arguments (the CLI's `method_returned_views`)."""
+        getter = isinstance(expr, MemberExpr)
+        func = expr if isinstance(expr, MemberExpr) else expr.callee
+        found_receiver = view_receiver_classes(self, func, getter) if isinstance(func, MemberExpr) else None
+        if found_receiver is None or not isinstance(func, MemberExpr):
             return None
-        candidates = receiver_classes(self, func.expr.name) if self.ctx.classes.classes else None
-        if not candidates:
-            return None
+        text, candidates = found_receiver
+        call = self.getter_call_node(expr) if isinstance(expr, MemberExpr) else expr
         views: list[calls.ReturnedItem] = []
         for cls in candidates:
-            found = self.ctx.classes.method(cls, func.name)
+            classes = self.ctx.classes
+            found = classes.plain_getter(cls, func.name) if getter else classes.method(cls, func.name)
             returned = [r.expr for r in tree.walk(found.body) if isinstance(r, ReturnStmt)] if found else []
             if found is None or not found.arguments or not returned or found.is_generator or found.is_coroutine:
                 return None
-            receiver = (found.arguments[0].variable.name, func.expr.name)
-            passed = _bind_call(found, expr, True)
+            receiver = (found.arguments[0].variable.name, text)
+            passed = _bind_call(found, call, True)
             params = {arg.variable.name for arg in found.arguments}
             for value in returned:
                 if value is None:
                     return None
-                views.append(self.returned_item(None, value, params, passed, found, expr, receiver, cls))
+                views.append(self.returned_item(None, value, params, passed, found, call, receiver, cls))
         return views if calls.all_views(views) else None
+
+    def getter_views(self, expr: MemberExpr) -> Sequence[calls.ViewCall[Any] | calls.SliceView[Any]] | None:
+        """`method_returned_views` of a property read (`arena.tension`), when every view is known (the CLI's)."""
+        if expr.name not in self.ctx.classes.view_getter_names:
+            return None
+        views = self.method_returned_views(expr)
+        if views is None or not calls.all_views(views):
+            return None
+        return views
+
+    def getter_call_node(self, expr: MemberExpr) -> CallExpr:
+        """The call `expr()` with no arguments standing for a property read (the CLI's `getter_call_node`)."""
+        made = self.getter_calls.get(id(expr))
+        if made is None:
+            made = CallExpr(expr, [], [], [])
+            made.set_line(expr)
+            self.getter_calls[id(expr)] = made
+        return made
 
     def method_returned_tuples(self, expr: CallExpr) -> list[tuple[calls.ReturnedItem, ...]] | None:
         """`obj.method(...)` of a method of the module's classes whose every `return` is a tuple display of one
@@ -5273,6 +5301,8 @@ class FunctionLowerer(calls.PlaceNaming):
     def star_elements(self, expr: Expression) -> tuple[ir.Place, ...] | None:
         """The element places a `*name` splat of a container list spreads, in order, where its length is known
         here, or of a nested display item of a container bound here (the CLI front end's rule)."""
+        if isinstance(expr, GeneratorExpr | ListComprehension):
+            return self.comprehension_places(expr.generator if isinstance(expr, ListComprehension) else expr)
         inner = self.nested_container(expr)
         if inner is not None:
             return tuple(calls.container_element(inner.name, inner.display, inner.container, i)
@@ -5293,6 +5323,38 @@ class FunctionLowerer(calls.PlaceNaming):
         if length is None or self.lengths.get(raw) != length:
             return None
         return tuple(calls.container_element(self.name(raw), raw, container, i) for i in range(length))
+
+    def comprehension_places(self, expr: GeneratorExpr) -> tuple[ir.Place, ...] | None:
+        """The places a splat of a comprehension spreads (`*(outs[p] for p in PHASES)`), one per literal of the
+        iterable the source lists (the CLI's `comprehension_places`); else None."""
+        if len(expr.sequences) != 1 or any(expr.condlists) or any(expr.is_async):
+            return None
+        target = expr.indices[0]
+        if not isinstance(target, NameExpr):
+            return None
+        items = static_iterables.sequence(static_iterables.scope_of(self), expr.sequences[0])
+        keys = [_key_literal(item) for item in items] if items is not None else []
+        if not keys or any(key is None for key in keys):
+            return None
+        places = []
+        shadowed = self.literal_keys.get(target.name)
+        try:
+            for key in keys:
+                assert key is not None
+                self.literal_keys[target.name] = key
+                element = self.operand(expr.left_expr)
+                plain = all(isinstance(n, NameExpr | StrExpr | IntExpr) for n in element.prelude)
+                if element.place is None and len(element.choices) == 1 and plain:
+                    element = element.choices[0]
+                if element.place is None or element.choices:
+                    return None
+                places.append(element.place)
+        finally:
+            if shadowed is None:
+                self.literal_keys.pop(target.name, None)
+            else:
+                self.literal_keys[target.name] = shadowed
+        return tuple(places)
 
     def mapping_items(self, raw: str) -> tuple[ir.Place, ...] | None:
         """The items of a dict display bound once to `raw` (`ordered`), lowering past it, in display order (the
@@ -6168,23 +6230,41 @@ class FunctionLowerer(calls.PlaceNaming):
         func = node.callee
         receiver: tuple[MemoToken, ...] = ()
         decorated: Node | None = None
+        owner: ClassDef | None = None
         if isinstance(func, NameExpr) and func.name not in self.partials:
             if self.helper(func) is None:
                 return None
             decorated, name = func.node, func.name
         elif isinstance(func, MemberExpr) and isinstance(func.expr, NameExpr):
-            cls = receiver_class(self, func.expr.name)
-            if cls is None or self.ctx.classes.method(cls, func.name) is None:
+            owner = receiver_class(self, func.expr.name)
+            if owner is None or self.ctx.classes.method(owner, func.name) is None:
                 return None
-            symbol = cls.info.get(func.name)
-            decorated, name = (symbol.node if symbol is not None else None), f"{cls.name}.{func.name}"
+            symbol = owner.info.get(func.name)
+            decorated, name = (symbol.node if symbol is not None else None), f"{owner.name}.{func.name}"
             receiver = (self.memo_token(func.expr),)
         elif isinstance(func, MemberExpr) and isinstance(func.expr, MemberExpr):
             # `self.workspace.get(n)` of an object an attribute holds (the CLI's)
             held = held_object_method(self, func)
             if held is None:
                 return None
-            decorated, name, receiver = held[1], f"{held[0].name}.{func.name}", (None,)
+            owner, decorated, name, receiver = held[0], held[1], f"{held[0].name}.{func.name}", (None,)
+        if decorated is None:
+            return None
+        keyed = self.memo_key(decorated, name, receiver, node, self.memo_token)
+        if keyed is not None or not isinstance(decorated, FuncDef):
+            return keyed
+        return self.forwarded_memo(decorated, owner, receiver, node)
+
+    def memo_key(
+        self,
+        decorated: Node | None,
+        name: str,
+        receiver: tuple[MemoToken, ...],
+        node: CallExpr,
+        token: Callable[[Expression], MemoToken],
+    ) -> tuple[str, MemoKey, FuncItem] | None:
+        """The key of the call `node` of `decorated` when that is memoised, each argument's token given by
+        `token` (the CLI's `memo_key`)."""
         if isinstance(decorated, FuncDef):
             # a hand-written cache keyed by some of its parameters (`memo_shape`): their tokens key the call
             shape = self.ctx.memo_params(decorated, bool(receiver))
@@ -6194,7 +6274,7 @@ class FunctionLowerer(calls.PlaceNaming):
             if not exact:
                 return name, (*receiver, None), decorated
             bound = _bind_call(decorated, node, bool(receiver))
-            return name, receiver + tuple(self.memo_token(bound[p]) if p in bound else None for p in keyed), decorated
+            return name, receiver + tuple(token(bound[p]) if p in bound else None for p in keyed), decorated
         if not isinstance(decorated, Decorator) or not decorated.original_decorators:
             return None
         first = decorated.original_decorators[0]
@@ -6204,9 +6284,44 @@ class FunctionLowerer(calls.PlaceNaming):
         if any(kind in (ARG_STAR, ARG_STAR2) for kind in node.arg_kinds):
             return name, (None,), decorated.func
         return name, receiver + tuple(
-            keyword_token(keyword if kind == ARG_NAMED else None, self.memo_token(arg))
+            keyword_token(keyword if kind == ARG_NAMED else None, token(arg))
             for arg, kind, keyword in zip(node.args, node.arg_kinds, node.arg_names, strict=True)
         ), decorated.func
+
+    def forwarded_memo(
+        self, found: FuncDef, owner: ClassDef | None, receiver: tuple[MemoToken, ...], node: CallExpr
+    ) -> tuple[str, MemoKey, FuncItem] | None:
+        """A function whose body only returns a call of a memoised one: that memoised call, its key in this
+        caller's terms (the CLI's `forwarded_memo`)."""
+        body = found.body.body
+        if body and isinstance(body[0], ExpressionStmt) and isinstance(body[0].expr, StrExpr):
+            body = body[1:]
+        if len(body) != 1 or not isinstance(body[0], ReturnStmt) or not isinstance(body[0].expr, CallExpr):
+            return None
+        inner = body[0].expr
+        passed = _bind_call(found, node, bool(receiver))
+        me = found.arguments[0].variable.name if receiver and found.arguments else None
+
+        def token(expr: Expression) -> MemoToken:
+            if isinstance(expr, StrExpr | IntExpr):
+                return literal_token(expr.value)
+            if isinstance(expr, NameExpr) and expr.name != me and expr.name in passed:
+                return self.memo_token(passed[expr.name])
+            return None
+
+        callee = inner.callee
+        target: Node | None = None
+        if isinstance(callee, MemberExpr) and isinstance(callee.expr, NameExpr) and callee.expr.name == me:
+            if owner is not None and self.ctx.classes.method(owner, callee.name) is not None:
+                symbol = owner.info.get(callee.name)
+                target, name, inner_receiver = (symbol.node if symbol is not None else None), owner.name, receiver
+                name = f"{name}.{callee.name}"
+        elif isinstance(callee, NameExpr) and callee.name not in {a.variable.name for a in found.arguments}:
+            if self.helper(callee) is not None:
+                target, name, inner_receiver = callee.node, callee.name, ()
+        if target is None or target is found:
+            return None
+        return self.memo_key(target, name, inner_receiver, inner, token)
 
     def memo_token(self, expr: Expression) -> MemoToken:
         """An argument's token in a memoised call's key (the CLI's `memo_token`)."""

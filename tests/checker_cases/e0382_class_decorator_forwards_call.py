@@ -1,5 +1,6 @@
 """A class used as a decorator whose `__call__` hands the call on (`return self.fn(*args, **kwargs)`): calling the
-decorated function runs its body, so the tile launch inside moves `x` and the second call uses a moved value."""
+decorated function runs its body, so the tile launch inside moves `x` and the second call uses a moved value: reported at that launch, inside the
+function, where the runtime raises (the second call is a label)."""
 import time
 from collections.abc import Callable
 from typing import Any
@@ -32,14 +33,14 @@ class timed:
 
 @timed
 def triple(z: sk.DeviceOp, x: sk.DeviceOp, stream: sk.Stream) -> Any:
-    return scale(z, x).sync_on(stream)
+    return scale(z, x).sync_on(stream)  # expect: E0382
 
 
 def main() -> None:
     stream = sk.Device.cpu().new_stream()
     x = tile.from_numpy(np.arange(128, dtype=np.float32))
     z, x_back = triple(tile.zeros((128,), f32).partition((64,)), x, stream)
-    z2, _ = triple(tile.zeros((128,), f32).partition((64,)), x, stream)  # expect: E0382
+    z2, _ = triple(tile.zeros((128,), f32).partition((64,)), x, stream)
     print(z.unpartition().to_numpy(stream)[:2], z2.unpartition().to_numpy(stream)[:2], x_back)
 
 

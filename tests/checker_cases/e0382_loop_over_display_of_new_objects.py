@@ -1,6 +1,7 @@
 """A loop over a list or tuple display runs its body exactly once per displayed item, even when the items are new
 objects (`for stage in [Stage(), Stage()]:`) rather than names: with two items the second iteration passes tensors
-the first one moved into a lazy tile launch (E0382, as the runtime's `UseAfterMoveError` says); with one item
+the first one moved into a lazy tile launch (E0382 at that launch inside `build`, where the runtime's
+`UseAfterMoveError` is raised); with one item
 (`clean_loop_over_display_of_new_objects`) nothing is used after its move, and the op bound in the body is run
 after the loop."""
 
@@ -21,7 +22,7 @@ def add(z: Partition[f32], x: Tensor[f32], y: Tensor[f32]) -> None:
 
 class Stage:
     def build(self, z: Any, x: Any, y: Any) -> Any:
-        return add(z, x, y)
+        return add(z, x, y)  # expect: E0382@col=20, E0382@col=23, E0382@col=26
 
 
 def main() -> None:
@@ -30,7 +31,7 @@ def main() -> None:
     x = tile.ones((N,), f32)
     y = tile.ones((N,), f32)
     for stage in [Stage(), Stage()]:
-        op = stage.build(z, x, y)  # expect: E0382@col=26, E0382@col=29, E0382@col=32
+        op = stage.build(z, x, y)
         out, _x, _y = op.sync_on(stream)
         print(out.unpartition().to_numpy(stream)[:2])
 

@@ -639,6 +639,30 @@ def _each(places: Sequence[ir.Place], act: Callable[[ir.Place], None], span: Spa
     sink.emit(ir.Branch(arms, span))
 
 
+def argument_sites(applied: AppliedSummary[E]) -> dict[int, Span]:
+    """Where the callee first takes each argument the call binds to a parameter (by the operand's `id`): the
+    earliest, in the callee's source, of its launches' arguments that borrow or move the parameter or a path below
+    it (`CallSummary.borrow_sites`, `SummaryMove.span`).  Handing a moved value to the function is no error by itself
+    in Python; the runtime raises there, so a use after move of the argument is reported there (`ir.Use.inside`).
+    None known when the call may run another function instead (`others`): the runtime may raise in that one."""
+    if applied.others:
+        return {}
+    summary = applied.summary
+    found: dict[str, Span] = {}
+
+    def note(param: str, site: Span) -> None:
+        earlier = found.get(param)
+        if earlier is None or (site.line, site.column) < (earlier.line, earlier.column):
+            found[param] = site
+
+    for group, sites in zip(summary.borrows, summary.borrow_sites, strict=False):
+        for ((param, _), _), site in zip(group, sites, strict=False):
+            note(param, site)
+    for move in summary.moves:
+        note(move.path[0], move.span)
+    return {id(operand): found[name] for name, operand in applied.bound if name in found}
+
+
 #: How many summaries may be computed inside one another (a helper calling a helper ...): deeper calls get none.
 MAX_NESTING = 12
 

@@ -42,6 +42,7 @@ from ownership_check.core.call_effects import (
     AppliedSummary,
     YieldedPart,
     apply_summary,
+    argument_sites,
     constructed_fields,
     extend_place,
 )
@@ -136,7 +137,11 @@ class PlaceNaming:
         return raw
 
     def dotted_place(self, root: str, attrs: tuple[str, ...] = ()) -> ir.Place:
-        """The place `root.attr1.attr2...`; the display keeps the source spelling when `root` was renamed."""
+        """The place `root.attr1.attr2...`; the display keeps the source spelling when `root` was renamed.  `root`
+        may itself be a dotted path (`self.arena`, the caller's spelling of a method's receiver a field holds)."""
+        if "." in root:
+            first, *rest = root.split(".")
+            root, attrs = first, (*rest, *attrs)
         renamed = self.name(root)
         if renamed == root:
             return ir.Place(renamed, attrs, None)
@@ -1901,7 +1906,9 @@ def _call_args(call: Call[E], move_places: bool, heir: ir.Place | None, sink: Lo
     moved (`a.zip(b)` consumes `b`, and the zipped op inherits `b`'s loans through `heir`; `sk.zip(*ops)` of a
     container list of known length moves each of its items).  Every place is moved, device-like or not: the
     runtime takes nothing but a `DeviceOp` there, so a name the pre-pass cannot tell is one (an op a helper
-    returned, an item of a dict a helper built) is one all the same."""
+    returned, an item of a dict a helper built) is one all the same.  A name handed to a function of the file whose
+    launch takes it is used there (`argument_sites`: a use after move is reported inside, where the runtime raises)."""
+    sites = argument_sites(call.summary) if call.summary is not None and not move_places else {}
     for arg in call.args:
         if move_places and arg.star and arg.items is not None and arg.place is None:
             places = [(item.place, item) for item in arg.items if item.place is not None]
@@ -1928,6 +1935,8 @@ def _call_args(call: Call[E], move_places: bool, heir: ir.Place | None, sink: Lo
                     sink.lower_expr(a.node)
 
             _each_choice(arg, move, sink)
+        elif (site := sites.get(id(arg))) is not None and arg.place is not None and not arg.place.attrs:
+            sink.emit(ir.Use(arg.place, arg.span, inside=site), call.node)
         else:
             sink.lower_expr(arg.node)
 

@@ -1064,7 +1064,7 @@ class _Analysis:
         if isinstance(op, ir.Use):
             if op.place.root not in active:
                 return state
-            self.check_use(state, node, op.place, op.span)
+            self.check_use(state, node, op.place, op.span, op.inside)
             if op.element and not node.unsafe and self.reporting:
                 if any(self.info(o).kind == "shared_array" for o in state.get(op.place.key)):
                     self.diagnostics.append(messages.unsafe_required(self.path, "shared_array", op.span))

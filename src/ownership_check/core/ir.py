@@ -348,10 +348,15 @@ class Move:
 
 @dataclass(frozen=True)
 class Use:
+    """`inside`: this use hands `place` to a function of the same file (a call's argument) whose launch takes it
+    there (`call_effects.argument_sites`): a use after move is reported at that launch's argument, where the
+    runtime raises, with the call's argument as a label (as `Borrow.inside`)."""
+
     place: Place
     span: Span
     element: bool = False  # an element access `a[i]` (matters for shared arrays)
     help: str | None = None
+    inside: Span | None = None
 
 
 @dataclass(frozen=True)

@@ -89,6 +89,7 @@ from ownership_check.frontend.call_targets import (
     receiver_items,
     receiver_property,
     static_method,
+    view_receiver_classes,
 )
 from ownership_check.frontend.computed_reads import dotted as computed_dotted
 from ownership_check.frontend.computed_reads import index_form, item_statement
@@ -1359,6 +1360,11 @@ def _kept_across_yield(func: ast.FunctionDef, before: list[ast.stmt], after: lis
     return (bound & read) - params
 
 
+def _is_docstring(stmt: ast.stmt) -> bool:
+    """Whether a body's statement is a string literal standing alone (a docstring)."""
+    return isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, str)
+
+
 def _bind_call(func: FunctionNode, call: ast.Call, method: bool = False) -> dict[str, ast.expr]:
     """Parameter name -> argument expression, for the arguments a call binds plainly (no `*`/`**`); for a
     `method` called on an instance, the first parameter is the receiver and binds no argument, and neither does a
@@ -1874,6 +1880,7 @@ class FunctionLowerer(calls.PlaceNaming):
         self.partial_slots: dict[str, str] = {}  # a loop target taking partials: the list whose slots they use
         self.slot_uses: dict[int, calls.Operand[ast.expr]] = {}  # a partial's bound argument, read from its slot
         self.read_properties: set[int] = set()  # attribute operands of the call being lowered, getters already run
+        self.getter_calls: dict[int, ast.Call] = {}  # `getter_call_node`, by the read's node
         # names bound only to functions of the module (`for fn in (run_a, run_b)`), and names bound once to a dict
         # display of them under literal keys (`passes = {"a": run_a}`): what a call through them may run
         # (`find_function_values`, `callables.bound_functions`)
@@ -1937,6 +1944,8 @@ class FunctionLowerer(calls.PlaceNaming):
             getter = len(attrs) == 1 and isinstance(node, ast.Attribute) and self.ctx.classes.has_getters
             if getter and self.inlined_returns(node) is not None:  # type: ignore[arg-type]
                 return None  # `pen.demand_launch` of a property returning `self._launches["demand"]` (`choices`)
+            if isinstance(node, ast.Attribute) and self.getter_views(node) is not None:
+                return None  # `self.arena.tension` of a property returning a view: no place of its own (`value`)
             return self.dotted_place(cur.id, attrs)
         return None
 
@@ -4606,6 +4615,9 @@ class FunctionLowerer(calls.PlaceNaming):
         """Lower an expression whose result is bound to a name: an alias, a view or a fresh object."""
         if isinstance(node, ast.Attribute):
             self.property_read(node)
+            getter_views = self.getter_views(node)
+            if getter_views is not None:  # `arena.tension` of a property returning `self.buf.view(a, b)`
+                return calls.returned_views(getter_views, self.span(node), self)
         place = self.place(node)
         if place is not None:
             return ir.FromPlace(place, self.span(node))
@@ -5026,33 +5038,56 @@ class FunctionLowerer(calls.PlaceNaming):
         }
         return self._bump_calls
 
-    def method_returned_views(self, node: ast.Call) -> Sequence[calls.ReturnedItem] | None:
-        """`obj.method(...)` of a method of the module's classes (of each class `receiver_classes` gives) whose every
-        `return` gives a view of an attribute path of its receiver or of a parameter (`return self.buf[start :
-        stop]`): each of those views at the caller (`returned_item`, bounds in the caller's terms), for
-        `calls.returned_views`; else None."""
-        func = node.func
-        if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)):
+    def method_returned_views(self, node: ast.Call | ast.Attribute) -> Sequence[calls.ReturnedItem] | None:
+        """`obj.method(...)` of a method of the module's classes (`view_receiver_classes`: `obj` a name or an
+        attribute path of one) whose every `return` gives a view of an attribute path of its receiver or of a
+        parameter (`return self.buf[start : stop]`): each of those views at the caller (`returned_item`, bounds in
+        the caller's terms), for `calls.returned_views`; else None.  The read `obj.name` of a `@property` getter
+        doing the same is a call of it with no arguments (`getter_call_node`)."""
+        getter = isinstance(node, ast.Attribute)
+        func = node if isinstance(node, ast.Attribute) else node.func
+        if isinstance(node, ast.Attribute) and not isinstance(node.ctx, ast.Load):
             return None
-        candidates = receiver_classes(self, func.value.id) if self.ctx.classes.classes else None
-        if not candidates:
+        found_receiver = view_receiver_classes(self, func, getter) if isinstance(func, ast.Attribute) else None
+        if found_receiver is None or not isinstance(func, ast.Attribute):
             return None
+        text, candidates = found_receiver
+        call = self.getter_call_node(node) if isinstance(node, ast.Attribute) else node
         views: list[calls.ReturnedItem] = []
         for cls in candidates:
-            found = self.ctx.classes.method(cls, func.attr)
+            classes = self.ctx.classes
+            found = classes.plain_getter(cls, func.attr) if getter else classes.method(cls, func.attr)
             returned = [r.value for r in _walk(found.body) if isinstance(r, ast.Return)] if found is not None else []
             if found is None or not found.args.args or not returned or isinstance(found, ast.AsyncFunctionDef):
                 return None
             if any(isinstance(n, ast.Yield | ast.YieldFrom) for n in _walk(found.body)):
                 return None  # a generator: the call gives the generator, not what it returns
-            receiver = (found.args.args[0].arg, func.value.id)
-            passed = _bind_call(found, node, True)
+            receiver = (found.args.args[0].arg, text)
+            passed = _bind_call(found, call, True)
             params = {p.arg for p in _param_names(found.args)}
             for value in returned:
                 if value is None:
                     return None
-                views.append(self.returned_item(None, value, params, passed, found, node, receiver, cls))
+                views.append(self.returned_item(None, value, params, passed, found, call, receiver, cls))
         return views if calls.all_views(views) else None
+
+    def getter_views(self, node: ast.Attribute) -> Sequence[calls.ViewCall[Any] | calls.SliceView[Any]] | None:
+        """`method_returned_views` of a property read (`arena.tension`), when every view is known; else None."""
+        if not (isinstance(node.ctx, ast.Load) and node.attr in self.ctx.classes.view_getter_names):
+            return None
+        views = self.method_returned_views(node)
+        if views is None or not calls.all_views(views):
+            return None
+        return views
+
+    def getter_call_node(self, node: ast.Attribute) -> ast.Call:
+        """The call `node()` with no arguments, standing for the read `obj.name` of a `@property` (its getter runs
+        as that call); made once per read, kept on it, so one source expression always yields the same node."""
+        made = self.getter_calls.get(id(node))
+        if made is None:
+            made = ast.copy_location(ast.Call(func=node, args=[], keywords=[]), node)
+            self.getter_calls[id(node)] = made
+        return made
 
     def method_returned_tuples(self, node: ast.Call) -> list[tuple[calls.ReturnedItem, ...]] | None:
         """`obj.method(...)` of a method of the module's classes (of each class `receiver_classes` gives) whose every
@@ -5594,6 +5629,8 @@ class FunctionLowerer(calls.PlaceNaming):
         """The element places a `*name` splat of a container list spreads, in order, where its length is known
         here: every binding ends with that length and lowering has reached it (`args = [a, b]; args.append(a)`); or
         of a nested display item of a container bound here (`*cfg["inputs"]` of `cfg = {"inputs": (a, b)}`)."""
+        if isinstance(node, ast.GeneratorExp | ast.ListComp):
+            return self.comprehension_places(node)
         inner = self.nested_container(node)
         if inner is not None:
             return tuple(calls.container_element(inner.name, inner.display, inner.container, i)
@@ -5614,6 +5651,39 @@ class FunctionLowerer(calls.PlaceNaming):
         if length is None or self.lengths.get(raw) != length:
             return None
         return tuple(calls.container_element(self.name(raw), raw, container, i) for i in range(length))
+
+    def comprehension_places(self, node: ast.GeneratorExp | ast.ListComp) -> tuple[ir.Place, ...] | None:
+        """The places a splat of a comprehension spreads (`*(outs[p] for p in PHASES)`): one `for` and no `if` over
+        an iterable the source lists (`static_iterables.sequence`) of string or integer literals, its element one
+        place for each, with the target that literal (`outs["viable"]`, `outs["dormant"]`); else None."""
+        if len(node.generators) != 1:
+            return None
+        comp = node.generators[0]
+        if comp.ifs or comp.is_async or not isinstance(comp.target, ast.Name):
+            return None
+        items = static_iterables.sequence(static_iterables.scope_of(self), comp.iter)
+        keys = [_key_literal(item) for item in items] if items is not None else []
+        if not keys or any(key is None for key in keys):
+            return None
+        target, places = comp.target.id, []
+        shadowed = self.literal_keys.get(target)
+        try:
+            for key in keys:
+                assert key is not None
+                self.literal_keys[target] = key
+                element = self.operand(node.elt)
+                plain = all(isinstance(n, ast.Name | ast.Constant) for n in element.prelude)  # `outs`, `p`
+                if element.place is None and len(element.choices) == 1 and plain:
+                    element = element.choices[0]
+                if element.place is None or element.choices:
+                    return None
+                places.append(element.place)
+        finally:
+            if shadowed is None:
+                self.literal_keys.pop(target, None)
+            else:
+                self.literal_keys[target] = shadowed
+        return tuple(places)
 
     def mapping_items(self, raw: str) -> tuple[ir.Place, ...] | None:
         """The items of a dict display bound once to `raw` (`ordered`), lowering past it, in display order (what
@@ -6425,13 +6495,14 @@ class FunctionLowerer(calls.PlaceNaming):
         func = node.func
         receiver: tuple[MemoToken, ...] = ()
         found: ast.AST | None = None
+        owner: ast.ClassDef | None = None
         if isinstance(func, ast.Name) and func.id not in self.partials:
             found, name = self.helper(func.id), func.id
         elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
-            cls = receiver_class(self, func.value.id)
-            if cls is None:
+            owner = receiver_class(self, func.value.id)
+            if owner is None:
                 return None
-            found, name = self.ctx.classes.method(cls, func.attr), f"{cls.name}.{func.attr}"
+            found, name = self.ctx.classes.method(owner, func.attr), f"{owner.name}.{func.attr}"
             receiver = (self.memo_token(func.value),)
         elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Attribute):
             # `self.workspace.get(n)` of an object an attribute holds: the one class defining the method, on a
@@ -6439,9 +6510,24 @@ class FunctionLowerer(calls.PlaceNaming):
             held = held_object_method(self, func)
             if held is None:
                 return None
-            found, name, receiver = held[1], f"{held[0].name}.{func.attr}", (None,)
+            owner, found, name, receiver = held[0], held[1], f"{held[0].name}.{func.attr}", (None,)
         if not isinstance(found, ast.FunctionDef):
             return None
+        keyed = self.memo_key(found, name, receiver, node, self.memo_token)
+        if keyed is not None or found.decorator_list:
+            return keyed
+        return self.forwarded_memo(found, owner, receiver, node)
+
+    def memo_key(
+        self,
+        found: ast.FunctionDef,
+        name: str,
+        receiver: tuple[MemoToken, ...],
+        node: ast.Call,
+        token: Callable[[ast.expr], MemoToken],
+    ) -> tuple[str, MemoKey, ast.FunctionDef] | None:
+        """The key of the call `node` of `found` when that is memoised (decorated, or a hand-written cache), each
+        argument's token given by `token`; else None."""
         if not found.decorator_list:
             # a hand-written cache keyed by some of its parameters (`memo_shape`): their tokens key the call
             shape = self.ctx.memo_params(found, bool(receiver))
@@ -6451,7 +6537,7 @@ class FunctionLowerer(calls.PlaceNaming):
             if not exact:
                 return name, (*receiver, None), found
             bound = _bind_call(found, node, bool(receiver))
-            return name, receiver + tuple(self.memo_token(bound[p]) if p in bound else None for p in keyed), found
+            return name, receiver + tuple(token(bound[p]) if p in bound else None for p in keyed), found
         first = found.decorator_list[0]
         called = isinstance(first, ast.Call)
         if not memoizing_decorator(self.ctx.qualify(first.func if isinstance(first, ast.Call) else first), called):
@@ -6459,7 +6545,40 @@ class FunctionLowerer(calls.PlaceNaming):
         args = call_args(node)
         if any(a.star for a in args):
             return name, (None,), found
-        return name, receiver + tuple(keyword_token(a.keyword, self.memo_token(a.value)) for a in args), found
+        return name, receiver + tuple(keyword_token(a.keyword, token(a.value)) for a in args), found
+
+    def forwarded_memo(
+        self, found: ast.FunctionDef, owner: ast.ClassDef | None, receiver: tuple[MemoToken, ...], node: ast.Call
+    ) -> tuple[str, MemoKey, ast.FunctionDef] | None:
+        """A function whose body only returns a call of a memoised one (`def drive_trace(self): return
+        self._buffer(self.samples)`, a method of the same object, or a function of the module): calling it gives
+        what that call's cache keeps, so it is that memoised call, its key in this caller's terms (a literal, or a
+        parameter the wrapper never rebinds, as the caller's argument's token; anything else unknown)."""
+        body = found.body[1:] if _is_docstring(found.body[0]) else found.body
+        if len(body) != 1 or not isinstance(body[0], ast.Return) or not isinstance(body[0].value, ast.Call):
+            return None
+        inner = body[0].value
+        passed = _bind_call(found, node, bool(receiver))
+        me = found.args.args[0].arg if receiver and found.args.args else None
+
+        def token(expr: ast.expr) -> MemoToken:
+            if isinstance(expr, ast.Constant):
+                return literal_token(expr.value)
+            if isinstance(expr, ast.Name) and expr.id != me and expr.id in passed:
+                return self.memo_token(passed[expr.id])
+            return None
+
+        callee = inner.func
+        target: ast.AST | None = None
+        if isinstance(callee, ast.Attribute) and isinstance(callee.value, ast.Name) and callee.value.id == me:
+            if owner is not None:
+                target, name, inner_receiver = self.ctx.classes.method(owner, callee.attr), owner.name, receiver
+                name = f"{name}.{callee.attr}"
+        elif isinstance(callee, ast.Name) and callee.id not in {p.arg for p in _param_names(found.args)}:
+            target, name, inner_receiver = self.helper(callee.id), callee.id, ()
+        if not isinstance(target, ast.FunctionDef) or target is found:
+            return None
+        return self.memo_key(target, name, inner_receiver, inner, token)
 
     def memo_token(self, node: ast.expr) -> MemoToken:
         """An argument's token in a memoised call's key: a string or integer literal, or a name with one value in

@@ -819,6 +819,21 @@ class ModuleClasses:
             for stmt in cls.body
         )
 
+    @functools.cached_property
+    def view_getter_names(self) -> frozenset[str]:
+        """The names of the `@property` getters of the module's classes whose every `return` is written as a view
+        (`return self.buf.view(HEADER, HEADER + self.n)`, `return self.buf[a:b]`): the cheap test before a read of
+        such a name is followed as the views it gives (`view_receiver_classes`)."""
+        found: set[str] = set()
+        for cls in self.classes.values():
+            for stmt in cls.body:
+                if not isinstance(stmt, ast.FunctionDef) or [ast.dump(d) for d in stmt.decorator_list] != [_PROPERTY]:
+                    continue
+                returned = [r.value for r in all_nodes(stmt) if isinstance(r, ast.Return)]
+                if returned and all(_written_as_view(value) for value in returned):
+                    found.add(stmt.name)
+        return frozenset(found)
+
     def getter(self, cls: ast.ClassDef, name: str) -> ast.FunctionDef | None:
         """The getter of a `@property` `name` an instance of `cls` reads (the first class along its method
         resolution order whose body binds `name`), when that binding is a function decorated `@property` alone."""
@@ -1710,6 +1725,50 @@ def held_object_method(lowerer: FunctionLowerer, func: ast.Attribute) -> tuple[a
         return None
     found = {id(d): (cls, d) for cls in classes.classes.values() if (d := classes.method(cls, func.attr)) is not None}
     return next(iter(found.values())) if len(found) == 1 else None
+
+
+_PROPERTY: Final[str] = ast.dump(ast.Name("property", ast.Load()))
+
+
+def _written_as_view(node: ast.expr | None) -> bool:
+    """Whether an expression is spelled as a view of something (`x[a:b]`, `x.view(a, b)`)."""
+    if isinstance(node, ast.Subscript):
+        return isinstance(node.slice, ast.Slice)
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == calls.VIEW_METHOD
+
+
+def view_receiver_classes(
+    lowerer: FunctionLowerer, func: ast.Attribute, getter: bool
+) -> tuple[str, tuple[ast.ClassDef, ...]] | None:
+    """Who answers `obj.name(...)` (or, with `getter`, the read `obj.name` of a `@property`) when following the
+    views it returns (`method_returned_views`): this caller's spelling of `obj` and the classes whose method (or
+    getter) may run.  `obj` a name: each class `receiver_classes` gives.  `obj` an attribute path of a name
+    (`self.arena.tension`, an object a field holds): the one class of the module defining `name`, as a call on an
+    object of unknown class dispatches by name (`held_object_method`); none when several do.  A getter must be a
+    plain `@property` (`ModuleClasses.plain_getter`: no setter) of a name `view_getter_names` lists."""
+    classes = lowerer.ctx.classes
+    if not classes.classes or (getter and func.attr not in classes.view_getter_names):
+        return None
+    if isinstance(func.value, ast.Name):
+        candidates = receiver_classes(lowerer, func.value.id)
+        return (func.value.id, candidates) if candidates else None
+    parts: list[str] = []
+    cur: ast.expr = func.value
+    while isinstance(cur, ast.Attribute):
+        parts.append(cur.attr)
+        cur = cur.value
+    if not isinstance(cur, ast.Name) or cur.id in classes.classes or cur.id in lowerer.ctx.summary.imports:
+        return None
+    if not getter and not callables.dispatched_method_name(func.attr):
+        return None
+    defining = {
+        id(found): cls
+        for cls in classes.classes.values()
+        if (found := classes.plain_getter(cls, func.attr) if getter else classes.method(cls, func.attr)) is not None
+    }
+    if len(defining) != 1:
+        return None
+    return ".".join((cur.id, *reversed(parts))), tuple(defining.values())
 
 
 def receiver_property(

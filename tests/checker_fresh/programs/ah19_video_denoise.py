@@ -1,4 +1,4 @@
-# fresh-expect: E0382 at line 60
+# fresh-expect: E0382 at line 42
 # fresh-note: a video denoiser binds the dark-frame tensor into a functools.partial once, and every call passes that same handle to a tile launch that moves it, so the second frame's launch uses the moved dark frame.
 """Fixed-pattern noise removal for a stream of video frames, on the tile track.
 

@@ -1,4 +1,4 @@
-# fresh-expect: E0382 at line 38
+# fresh-expect: E0382 at line 26
 """A flaky submission is retried with `contextlib.suppress` inside a for/else loop; the failed attempt already
 moved the tensors into its launch, so the retry passes moved values."""
 import contextlib

@@ -1,4 +1,4 @@
-# fresh-expect: E0382 at line 30
+# fresh-expect: E0382 at line 24
 """Wave equation stepper: the new field is partitioned for the update kernel, and a boundary probe reads it."""
 
 import numpy as np

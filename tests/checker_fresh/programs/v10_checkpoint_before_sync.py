@@ -1,4 +1,4 @@
-# fresh-expect: E0382 at line 30
+# fresh-expect: E0382 at line 18
 # fresh-note: -
 """Checkpoint helper: snapshot the weights to host arrays every few steps of a tile update."""
 import numpy as np

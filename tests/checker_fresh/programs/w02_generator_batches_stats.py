@@ -1,4 +1,4 @@
-# fresh-expect: E0382 at line 46
+# fresh-expect: E0382 at line 28
 """A data pipeline: a generator yields tile batches, a stats object peeks at each one."""
 import numpy as np
 

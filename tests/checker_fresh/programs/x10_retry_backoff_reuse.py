@@ -1,4 +1,4 @@
-# fresh-expect: E0382 at line 40
+# fresh-expect: E0382 at line 23
 """A retry-with-backoff wrapper around a tile job; a simulated timeout makes the first attempt fail."""
 import time
 

@@ -1,4 +1,4 @@
-# fresh-expect: E0382 at line 47
+# fresh-expect: E0382 at line 36
 # fresh-note: found since: a class used as a decorator whose __call__ returns self.fn(*args, **kwargs) forwards the call
 """A profiler: a class-based decorator times each call of a tile job and forwards its arguments."""
 import time
