@@ -115,4 +115,11 @@ def item_statement(node: Statement, builtin: Builtin) -> ItemStatement:
     if not all(isinstance(t, NameExpr) for t in targets) or not _calm(value, builtin):
         return DISTURBING
     stored = frozenset(t.name for t in targets if isinstance(t, NameExpr))
-    return ItemStatement(True, stored, id(value) if isinstance(value, IndexExpr) else None)
+    return ItemStatement(True, stored, frozenset(_subscript_arms(value)))
+
+
+def _subscript_arms(node: Expression) -> list[int]:
+    """The subscripts a value may be, by node (the CLI's `_subscript_arms`)."""
+    if isinstance(node, ConditionalExpr):
+        return [*_subscript_arms(node.if_expr), *_subscript_arms(node.else_expr)]
+    return [id(node)] if isinstance(node, IndexExpr) else []

@@ -1716,6 +1716,8 @@ class FunctionLowerer(calls.PlaceNaming):
         self.slot_uses: dict[int, calls.Operand[Expression]] = {}  # a partial's bound argument, read from its slot
         self.read_properties: set[int] = set()  # attribute operands of the call being lowered, getters already run
         self.getter_calls: dict[int, CallExpr] = {}  # `getter_call_node`, by the read's node
+        self.spread_items: dict[int, tuple[Expression, ...] | None] = {}  # `spread_display`, by the display's node
+        self.spread_subscripts: set[int] = set()  # the items `spread_display` made
         # names bound only to functions of the module, and names bound once to a dict display of them under literal
         # keys: what a call through them may run (the CLI's `find_function_values`)
         self.function_choices: dict[str, tuple[FuncItem, ...]] = {}
@@ -1850,7 +1852,36 @@ class FunctionLowerer(calls.PlaceNaming):
         """The elements of a tuple/list display of places and literals (`((x, y), (y, x))`), else None."""
         if not isinstance(expr, TupleExpr | ListExpr) or not expr.items:
             return None
-        return tuple(expr.items) if all(self._plain_item(item) for item in expr.items) else None
+        items: tuple[Expression, ...] | None = tuple(expr.items)
+        if any(isinstance(item, StarExpr) for item in expr.items):
+            items = self.spread_display(expr)
+        return items if items is not None and all(self._plain_item(item) for item in items) else None
+
+    def spread_display(self, expr: TupleExpr | ListExpr) -> tuple[Expression, ...] | None:
+        """A display with starred names of container lists of known length, each splat written out as its items
+        (the CLI's `spread_display`)."""
+        if id(expr) in self.spread_items:
+            return self.spread_items[id(expr)]
+        items: list[Expression] = []
+        found: tuple[Expression, ...] | None = None
+        for element in expr.items:
+            if not isinstance(element, StarExpr):
+                items.append(element)
+                continue
+            spread = self.star_elements(element.expr) if isinstance(element.expr, NameExpr) else None
+            if spread is None:
+                break
+            for index in range(len(spread)):
+                number = IntExpr(index)
+                number.set_line(element)
+                item = IndexExpr(element.expr, number)
+                item.set_line(element)
+                self.spread_subscripts.add(id(item))
+                items.append(item)
+        else:
+            found = tuple(items)
+        self.spread_items[id(expr)] = found
+        return found
 
     def table_items(self, expr: Expression) -> tuple[Expression, ...] | None:
         """What a `for` over an iterable the source lists takes, each item as the display it unpacks (the CLI's
@@ -1872,7 +1903,7 @@ class FunctionLowerer(calls.PlaceNaming):
             return all(self._plain_item(item) for item in expr.items)
         if isinstance(expr, NameExpr | MemberExpr):
             return self.place(expr) is not None or isinstance(expr, NameExpr)
-        return isinstance(expr, StrExpr | IntExpr | FloatExpr | BytesExpr)
+        return isinstance(expr, StrExpr | IntExpr | FloatExpr | BytesExpr) or id(expr) in self.spread_subscripts
 
     # --- device-likeness (a cheap flow-insensitive pre-pass) -----------------------------------------------
 

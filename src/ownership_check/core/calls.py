@@ -3185,9 +3185,9 @@ def bind_elements(
             # an item built by a constructor call (`[Stage("tone", c, c)]`): the target's fields are the item's
             held = item_target.place
             parts = tuple(ir.Place(held.root, (*held.attrs, *path)) for path in fields)
-            sink.emit(ir.Bind(parts, tuple(ir.FromPlace(ir.Place(element.root, (*element.attrs, *path),
-                                                                 f"{element.text}.{'.'.join(path)}"), span)
-                                           for path in fields), span))
+            sources = [ir.Place(element.root, (*element.attrs, *path), f"{element.text}.{'.'.join(path)}")
+                       for path in fields]
+            sink.emit(ir.Bind(parts, tuple(ir.FromPlace(source, span, carried=True) for source in sources), span))
 
     return tuple(
         sink.block(lambda i=index, e=element: bind(i, e))  # type: ignore[misc]

@@ -1121,7 +1121,7 @@ class _Analysis:
             active = self.active
             for i, value in enumerate(op.values):
                 if isinstance(value, ir.FromPlace) and type(plan.values[i]) is not tuple:
-                    if value.source.root in active:
+                    if value.source.root in active and not value.carried:
                         self.check_use(s, node, value.source, value.span)
                 elif i in plan.derived:
                     pass  # a loop item: born below

@@ -153,12 +153,13 @@ def one_place(items: Sequence[str | None]) -> str | None:
 class ItemStatement:
     """What a front end tells about one statement before lowering it: whether it is a plain assignment to names
     that can disturb no computed read (`calm`: only pure builtin calls, no `await`/`yield`/walrus/comprehension),
-    the names it assigns (`stored`), and the node of its value when that value is a subscript (`created`: a
-    first read there binds a slot every later path has)."""
+    the names it assigns (`stored`), and the nodes of its value that are subscripts: the value itself, or an arm of
+    a conditional expression it is (`created`: a first read there binds a slot later equal reads share; on a path
+    through another arm the slot is bound to nothing, so a later read there aliases no earlier one)."""
 
     calm: bool
     stored: frozenset[str] = frozenset()
-    created: int | None = None
+    created: frozenset[int] = frozenset()
 
 
 #: A statement that may change anything: every read known so far is forgotten.
@@ -222,7 +223,7 @@ class ComputedItems:
         found = self._entries.get((raw, key.text))
         if found is not None and found.scope is frame.scope:
             return None, ir.FromPlace(found.slot, span)
-        if frame.statement.created != node:
+        if node not in frame.statement.created:
             return None
         slot = ir.Place(f"{SLOT_PREFIX}{self._count}", (), f"{container.text}[{render(form)}]")
         self._count += 1

@@ -235,10 +235,13 @@ def is_value_path(place: Place) -> bool:
 
 @dataclass(frozen=True)
 class FromPlace:
-    """The target aliases whatever `source` refers to (`d = c`)."""
+    """The target aliases whatever `source` refers to (`d = c`).  `carried`: the binding reads nothing at run time
+    (a loop item's fields, carried over with the item the loop target is bound to), so a moved `source` is no use
+    here; the target's own later use is."""
 
     source: Place
     span: Span
+    carried: bool = False
 
 
 @dataclass(frozen=True)

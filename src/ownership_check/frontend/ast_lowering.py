@@ -1881,6 +1881,8 @@ class FunctionLowerer(calls.PlaceNaming):
         self.slot_uses: dict[int, calls.Operand[ast.expr]] = {}  # a partial's bound argument, read from its slot
         self.read_properties: set[int] = set()  # attribute operands of the call being lowered, getters already run
         self.getter_calls: dict[int, ast.Call] = {}  # `getter_call_node`, by the read's node
+        self.spread_items: dict[int, tuple[ast.expr, ...] | None] = {}  # `spread_display`, by the display's node
+        self.spread_subscripts: set[int] = set()  # the items `spread_display` made
         # names bound only to functions of the module (`for fn in (run_a, run_b)`), and names bound once to a dict
         # display of them under literal keys (`passes = {"a": run_a}`): what a call through them may run
         # (`find_function_values`, `callables.bound_functions`)
@@ -2023,10 +2025,35 @@ class FunctionLowerer(calls.PlaceNaming):
         """The elements of a tuple/list display of places and literals (`((x, y), (y, x))`), else None."""
         if not isinstance(node, ast.Tuple | ast.List) or not node.elts:
             return None
-        items = tuple(node.elts)
-        if any(isinstance(el, ast.Starred) for el in items):
-            return None
-        return items if all(self._plain_item(item) for item in items) else None
+        items: tuple[ast.expr, ...] | None = tuple(node.elts)
+        if any(isinstance(el, ast.Starred) for el in node.elts):
+            items = self.spread_display(node)
+        return items if items is not None and all(self._plain_item(item) for item in items) else None
+
+    def spread_display(self, node: ast.Tuple | ast.List) -> tuple[ast.expr, ...] | None:
+        """A display with starred names of container lists of known length (`[*enrolled, unknown]`), each splat
+        written out as its items (`enrolled[0]`, `enrolled[1]`: nodes made once per display, at the splat); else
+        None."""
+        if id(node) in self.spread_items:
+            return self.spread_items[id(node)]
+        items: list[ast.expr] = []
+        found: tuple[ast.expr, ...] | None = None
+        for element in node.elts:
+            if not isinstance(element, ast.Starred):
+                items.append(element)
+                continue
+            spread = self.star_elements(element.value) if isinstance(element.value, ast.Name) else None
+            if spread is None:
+                break
+            for index in range(len(spread)):
+                item = ast.copy_location(ast.Subscript(element.value, ast.Constant(index), ast.Load()), element)
+                ast.copy_location(item.slice, element)
+                self.spread_subscripts.add(id(item))
+                items.append(item)
+        else:
+            found = tuple(items)
+        self.spread_items[id(node)] = found
+        return found
 
     def table_items(self, node: ast.expr) -> tuple[ast.expr, ...] | None:
         """What a `for` over an iterable the source lists takes (`static_iterables.iteration`: `for name, k in
@@ -2047,7 +2074,7 @@ class FunctionLowerer(calls.PlaceNaming):
     def _plain_item(self, node: ast.AST) -> bool:
         if isinstance(node, ast.Tuple | ast.List):
             return all(not isinstance(el, ast.Starred) and self._plain_item(el) for el in node.elts)
-        if isinstance(node, ast.Name):
+        if isinstance(node, ast.Name) or id(node) in self.spread_subscripts:
             return True
         if isinstance(node, ast.Attribute):
             return self.place(node) is not None

@@ -92,4 +92,12 @@ def item_statement(node: ast.stmt, builtin: Builtin) -> ItemStatement:
     if not all(isinstance(t, ast.Name) for t in targets) or not _calm(value, builtin):
         return DISTURBING
     stored = frozenset(t.id for t in targets if isinstance(t, ast.Name))
-    return ItemStatement(True, stored, id(value) if isinstance(value, ast.Subscript) else None)
+    return ItemStatement(True, stored, frozenset(_subscript_arms(value)))
+
+
+def _subscript_arms(node: ast.expr) -> list[int]:
+    """The subscripts a value may be, by node: itself, or an arm of a conditional expression (`raw if p == 0 else
+    bufs[(p - 1) % 2]`), nested ones too."""
+    if isinstance(node, ast.IfExp):
+        return [*_subscript_arms(node.body), *_subscript_arms(node.orelse)]
+    return [id(node)] if isinstance(node, ast.Subscript) else []
