@@ -77,7 +77,20 @@ class Outcome:
 
     @property
     def disagrees(self) -> bool:
-        return self.cli != self.plugin or bool(_notes_diff(self))
+        return self.cli_as_mypy_prints != self.plugin or bool(_notes_diff(self))
+
+    @property
+    def cli_as_mypy_prints(self) -> set[Row]:
+        """The CLI's rows as mypy would print the same diagnostics: mypy prints a message repeated on one line once,
+        at its first column (`add(z, x, x)` using a moved `x` twice, with two different `help:` lines: the CLI
+        keeps two diagnostics, mypy shows the second one's notes under the first)."""
+        first: dict[tuple[int, str, str], int] = {}
+        for line, column, code, message in self.cli_notes:
+            key = (line, code, message)
+            first[key] = min(first.get(key, column), column)
+        hidden = {(line, column, code) for (line, column, code, message) in self.cli_notes
+                  if column != first[(line, code, message)]}
+        return self.cli - hidden
 
     @property
     def notes_mypy_hides(self) -> int:
@@ -380,8 +393,8 @@ def _plugin_notes(reported: Sequence[Reported]) -> dict[str, Notes]:
 def describe(outcome: Outcome) -> str:
     numbered = "\n".join(f"{i:3} {text}" for i, text in enumerate(outcome.source.splitlines(), 1))
     return (
-        f"{outcome.name}: cli-only={sorted(outcome.cli - outcome.plugin)} "
-        f"plugin-only={sorted(outcome.plugin - outcome.cli)} runtime={sorted(outcome.runtime_lines)} "
+        f"{outcome.name}: cli-only={sorted(outcome.cli_as_mypy_prints - outcome.plugin)} "
+        f"plugin-only={sorted(outcome.plugin - outcome.cli_as_mypy_prints)} runtime={sorted(outcome.runtime_lines)} "
         f"missed={sorted(outcome.missed_runtime_lines)} typed={outcome.typed} internal={outcome.internal_errors}\n"
         f"notes differ: {_notes_diff(outcome)}\n"
         f"{numbered}"

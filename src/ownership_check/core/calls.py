@@ -909,6 +909,10 @@ class NonlocalEffects:
     # some: the others leave the caller's value unmoved), and the moves.  Not among `moves`, which are those of
     # what the name refers to at the exit (the new value)
     entry_moves: tuple[tuple[ir.Place, bool, tuple[ir.Move, ...]], ...] = ()
+    # a `nonlocal` name it binds on every path to a pending op that still borrows caller's values at its exit
+    # (`nonlocal p; p = k.launch_async(prep, a, b, c)`): (that name, the lent name, mutable); the caller's name
+    # then holds such an op, and its loans last until it runs
+    held_loans: tuple[tuple[str, str, bool], ...] = ()
 
     @property
     def empty(self) -> bool:
@@ -920,6 +924,7 @@ class NonlocalEffects:
             or self.returned_loans
             or self.rebound_sources
             or self.entry_moves
+            or self.held_loans
         )
 
 
@@ -1332,6 +1337,7 @@ def _lower_call(call: Call[E], holder: ir.Place | None, sink: Lowering[E]) -> ir
             if place not in sources:
                 sink.emit(ir.Bind((place,), (ir.Fresh(),), call.span), call.node)
         _rebind_nonlocals(effects.rebound_sources, call, sink)
+        _hold_nonlocal_loans(effects.held_loans, call, sink)
         for move in effects.moves:
             sink.emit(move, call.node)
     if call.summary is not None:
@@ -1643,6 +1649,21 @@ def _move_entry_values(effects: NonlocalEffects, call: Call[E], sink: Lowering[E
             move()
         else:
             sink.emit(ir.Branch((sink.block(move), sink.block(lambda: None)), call.span))
+
+
+def _hold_nonlocal_loans(held: tuple[tuple[str, str, bool], ...], call: Call[E], sink: Lowering[E]) -> None:
+    """The pending ops a call of a nested function leaves in the caller's names (`NonlocalEffects.held_loans`): each
+    such name is bound to a new op borrowing the caller's values it lends, so a launch writing one of them before
+    the op runs conflicts, as the runtime's `BorrowError` says."""
+    holders: dict[str, list[tuple[str, bool]]] = {}
+    for holder, lent, mutable in held:
+        holders.setdefault(holder, []).append((lent, mutable))
+    for holder, loans in holders.items():
+        place, number = ir.Place(holder), sink.next_group()
+        borrows = [ir.Borrow(ir.Place(lent), mutable, number, call.span) for lent, mutable in loans]
+        for op in ir.keep_op(place, borrows, call.span):
+            sink.emit(op, call.node)
+        _holds_op(place, sink)
 
 
 def _rebind_nonlocals(

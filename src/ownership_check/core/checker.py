@@ -1940,10 +1940,15 @@ def nonlocal_effects(function: ir.Function, names: Iterable[str], params: Iterab
         every_path = place in rebound or (ways is not None and (name, None) not in ways)
         replaced.append((place, every_path, found))
     returned: dict[str, bool] = {}
+    held: dict[tuple[str, str], bool] = {}  # (the nonlocal holding a pending op, the lent name) -> mutable
     for loan in sorted(exit_state.loans, key=lambda ln: (ln.obj, ln.mutable)):
         name = loan.obj[1:]
         if loan.holder_key == ir.RETURN_HOLDER and loan.holder_obj is None and name in wanted:
             returned[name] = returned.get(name, False) or loan.mutable
+        elif loan.obj.startswith("@") and _caller_name(name, wanted) and loan.holder_key != name and any(
+            loan.holder_key == p.root and not p.attrs for p in rebound
+        ):
+            held[(loan.holder_key, name)] = held.get((loan.holder_key, name), False) or loan.mutable
     return NonlocalEffects(
         tuple(reads.values()),
         tuple(rebound),
@@ -1953,7 +1958,14 @@ def nonlocal_effects(function: ir.Function, names: Iterable[str], params: Iterab
         tuple(sources),
         frozenset(inner),
         tuple(replaced),
+        tuple((holder, name, mutable) for (holder, name), mutable in sorted(held.items())),
     )
+
+
+def _caller_name(name: str, wanted: Sequence[str]) -> bool:
+    """Whether `name` is one of the caller's names a nested function sees: one it captures, or an item of a container
+    display it captures (`named$e2` of `named["c"]`, `calls.element_place`)."""
+    return name in wanted or ("$e" in name and name.rsplit("$e", 1)[0] in wanted)
 
 
 def _rebound_ways(

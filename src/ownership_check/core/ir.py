@@ -167,10 +167,11 @@ def stored_item(container: Place) -> Place:
 
 
 def keep_op(holder: Place, loans: Sequence[Borrow], span: Span) -> list[Op]:
-    """One more pending op among a container's stored items (`holder`, a `stored_item`), taking `loans` first:
-    each borrow is held by that op (its `holder`), so the loans end only when the ops stored there are taken out
-    and run.  The one way a call's summary (`returned_held`, `held_loans`) and a method's start (`stored`) keep an
-    op in a container."""
+    """A new pending op bound to `holder`, taking `loans` first: each borrow is held by that op (its `holder`; the
+    loans attach to the object the next bind of `holder` makes), so they end only when the op runs.  For a
+    container's stored items (`holder` a `stored_item`) the op is one more of them, ending when the ops stored there
+    are taken out and run.  The one way a call's summary (`returned_held`, `held_loans`), a method's start
+    (`stored`) and a nested function's `nonlocal` op (`NonlocalEffects.held_loans`) keep an op."""
     return [*(replace(loan, holder=holder) for loan in loans), Bind((holder,), (Fresh("op"),), span)]
 
 
