@@ -1383,6 +1383,37 @@ def _attribute_stores(classes: Sequence[ClassDef]) -> dict[str, int]:
     return stores
 
 
+def _stores_on(func: FuncItem, receiver: str) -> bool:
+    """Whether `func` assigns or deletes an attribute of its `receiver` parameter (the CLI's `_stores_on`)."""
+    for node in tree.walk(func.body):
+        targets: list[Expression] = []
+        if isinstance(node, AssignmentStmt):
+            targets = list(node.lvalues)
+        elif isinstance(node, OperatorAssignmentStmt):
+            targets = [node.lvalue]
+        elif isinstance(node, DelStmt):
+            targets = [node.expr]
+        elif isinstance(node, ForStmt):
+            targets = [node.index]
+        elif isinstance(node, WithStmt):
+            targets = [t for t in node.target if t is not None]
+        while targets:
+            target = targets.pop()
+            if isinstance(target, TupleExpr | ListExpr):
+                targets.extend(target.items)
+            elif isinstance(target, StarExpr):
+                targets.append(target.expr)
+            elif isinstance(target, MemberExpr) and _root_of(target) == receiver:
+                return True
+    return False
+
+
+def _root_of(expr: Expression) -> str | None:
+    while isinstance(expr, MemberExpr | IndexExpr):
+        expr = expr.expr if isinstance(expr, MemberExpr) else expr.base
+    return expr.name if isinstance(expr, NameExpr) else None
+
+
 def _key_literal(expr: Expression | None) -> calls.ContainerKey | None:
     """A subscript's literal key: an integer (`pair[-1]`) or a string (`bufs["out"]`)."""
     if isinstance(expr, StrExpr):
@@ -4791,6 +4822,8 @@ class FunctionLowerer(calls.PlaceNaming):
             returned = [r.expr for r in tree.walk(found.body) if isinstance(r, ReturnStmt)] if found else []
             if found is None or not found.arguments or not returned or found.is_generator or found.is_coroutine:
                 return None
+            if (getter or "." in text) and _stores_on(found, found.arguments[0].variable.name):
+                return None  # `self.top = stop` of an allocator an attribute holds (the CLI's)
             receiver = (found.arguments[0].variable.name, text)
             passed = _bind_call(found, call, True)
             params = {arg.variable.name for arg in found.arguments}

@@ -1360,6 +1360,20 @@ def _kept_across_yield(func: ast.FunctionDef, before: list[ast.stmt], after: lis
     return (bound & read) - params
 
 
+def _stores_on(func: FunctionNode, receiver: str) -> bool:
+    """Whether `func` assigns or deletes an attribute of its `receiver` parameter (`self.top = stop`)."""
+    return any(
+        isinstance(n, ast.Attribute) and not isinstance(n.ctx, ast.Load) and _root_name_of(n) == receiver
+        for n in _walk(func.body)
+    )
+
+
+def _root_name_of(node: ast.expr) -> str | None:
+    while isinstance(node, ast.Attribute | ast.Subscript):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else None
+
+
 def _is_docstring(stmt: ast.stmt) -> bool:
     """Whether a body's statement is a string literal standing alone (a docstring)."""
     return isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, str)
@@ -5089,6 +5103,8 @@ class FunctionLowerer(calls.PlaceNaming):
                 return None
             if any(isinstance(n, ast.Yield | ast.YieldFrom) for n in _walk(found.body)):
                 return None  # a generator: the call gives the generator, not what it returns
+            if (getter or "." in text) and _stores_on(found, found.args.args[0].arg):
+                return None  # `self.top = stop` of an allocator an attribute holds: its bounds change between calls
             receiver = (found.args.args[0].arg, text)
             passed = _bind_call(found, call, True)
             params = {p.arg for p in _param_names(found.args)}

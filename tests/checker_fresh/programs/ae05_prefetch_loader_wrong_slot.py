@@ -1,5 +1,5 @@
 # fresh-expect: E0505 at line 54
-# fresh-known-false-alarm: cli,mypy false E0382 at 64: the last iteration standardizes the buffer the previous one already moved (a real use after move the runtime never reaches: it stops at the E0505 at line 54)
+# fresh-known-false-alarm: cli,mypy false E0382 at 54, inside `_standardize` where its partition would raise: the last iteration standardizes the buffer the previous one already moved (a real use after move the runtime never reaches: it stops at the E0505 there first)
 """A double-buffered image batch loader.
 
 Raw uint8 batches sit on the device.  A SIMT kernel decodes a batch into float32 pixels

@@ -1,4 +1,4 @@
-# fresh-expect: E0382 at line 70
+# fresh-expect: E0382 at line 54
 # fresh-known-false-alarm: cli,mypy false E0382 at line 72: a second use of the moved histogram after the loop, which the runtime never reaches once line 69 raises (a cascade of the same bug)
 # fresh-note: Leaky integrate-and-fire network of two populations that share one AtomicTensor spike-count histogram; the per-population helper takes the histogram back from the launch only into its own local, so the caller's loop passes the moved histogram to the second population's launch.
 from __future__ import annotations
