@@ -1385,27 +1385,11 @@ def _attribute_stores(classes: Sequence[ClassDef]) -> dict[str, int]:
 
 def _stores_on(func: FuncItem, receiver: str) -> bool:
     """Whether `func` assigns or deletes an attribute of its `receiver` parameter (the CLI's `_stores_on`)."""
-    for node in tree.walk(func.body):
-        targets: list[Expression] = []
-        if isinstance(node, AssignmentStmt):
-            targets = list(node.lvalues)
-        elif isinstance(node, OperatorAssignmentStmt):
-            targets = [node.lvalue]
-        elif isinstance(node, DelStmt):
-            targets = [node.expr]
-        elif isinstance(node, ForStmt):
-            targets = [node.index]
-        elif isinstance(node, WithStmt):
-            targets = [t for t in node.target if t is not None]
-        while targets:
-            target = targets.pop()
-            if isinstance(target, TupleExpr | ListExpr):
-                targets.extend(target.items)
-            elif isinstance(target, StarExpr):
-                targets.append(target.expr)
-            elif isinstance(target, MemberExpr) and _root_of(target) == receiver:
-                return True
-    return False
+    return any(
+        isinstance(leaf, MemberExpr) and _root_of(leaf) == receiver
+        for node in tree.walk(func.body)
+        for leaf in tree.stored_leaves(node)
+    )
 
 
 def _root_of(expr: Expression) -> str | None:
