@@ -2,8 +2,8 @@
 `for` binds to each item of a display of them, an entry of a dict display of them under literal keys, a name bound
 to either of them by a conditional expression.  Each function moves its argument into a tile launch, so a second
 call through the value (or a use after it) uses a moved value.  A call that runs one known function is reported
-at that function's launch, where the runtime raises (`passes["negate"](stream, x)`: inside `run_negate`); a call
-that may run either is reported at the call."""
+at that function's launch, where the runtime raises (`passes["negate"](stream, x)`: inside `run_negate_pass`); a
+call that may run either is reported at the call."""
 
 import sys
 from typing import Any
@@ -32,7 +32,13 @@ def run_double(stream: sk.Stream, x: Tensor[f32]) -> Any:
 
 
 def run_negate(stream: sk.Stream, x: Tensor[f32]) -> Any:
-    out, _ = negate(tile.zeros((N,), f32).partition((64,)), x).sync_on(stream)  # expect: E0382
+    out, _ = negate(tile.zeros((N,), f32).partition((64,)), x).sync_on(stream)
+    return out.unpartition()
+
+
+def run_negate_pass(stream: sk.Stream, x: Tensor[f32]) -> Any:
+    out = tile.zeros((N,), f32).partition((64,))
+    out, _ = negate(out, x).sync_on(stream)  # expect: E0382
     return out.unpartition()
 
 
@@ -47,7 +53,7 @@ def entries_of_a_dict() -> None:
     stream = sk.Device.cpu().new_stream()
     x = tile.arange(N, f32).sync_on(stream)
     print(x.to_numpy(stream)[:2])
-    passes = {"double": run_double, "negate": run_negate}
+    passes = {"double": run_double, "negate": run_negate_pass}
     passes["double"](stream, x)
     passes["negate"](stream, x)
 

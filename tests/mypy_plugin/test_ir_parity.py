@@ -146,6 +146,8 @@ IR_EXCEPTIONS: dict[Key, str] = {
     ("clean_w0003_op_bound_to_nonlocal.py", "deferred", 27): DEF_SPAN,
     ("clean_nested_function_runs_op_bound_to_nonlocal.py", "main", 25): DEF_SPAN,
     ("e0382_nested_function_runs_op_bound_to_nonlocal.py", "main", 26): DEF_SPAN,
+    ("clean_nonlocal_op_keeps_its_loans.py", "main", 21): DEF_SPAN,
+    ("e0499_nonlocal_op_keeps_its_loans.py", "main", 22): DEF_SPAN,
     ("w0003_op_bound_to_local_of_nested_function.py", "deferred", 17): DEF_SPAN,
     ("clean_nonlocal_declared_but_only_read.py", "run", 18): DEF_SPAN,
     ("e0382_nonlocal_rebound_before_none_test.py", "run", 19): DEF_SPAN,
