@@ -2747,6 +2747,7 @@ class FunctionLowerer(calls.PlaceNaming):
             target, value = stmt.lvalues[0], stmt.rvalue
             if not (isinstance(target, MemberExpr) and isinstance(target.expr, NameExpr)):
                 continue
+            value = self.returned_container(cls, receiver, value)
             built = self.comprehension_kernels(value, scope) if target.expr.name == receiver else None
             if built is not None:  # `{mode: k.prepare(...) for mode, k in zip(Mode, (blur, sharpen))}`
                 items.setdefault(target.name, built)
@@ -2806,6 +2807,27 @@ class FunctionLowerer(calls.PlaceNaming):
                 self.device.add(f"{first.name}.{base}")  # a view passed to a kernel: its base is a device value
             for op in init_state.method_start(facts, self.name(first.name), span_of(first), device):
                 self.emit(op)  # what `__init__` left on `self`: `.shared()` ops, moved objects, views
+
+    def returned_container(self, cls: ClassDef, receiver: str, value: Expression) -> Expression:
+        """What `__init__` stores when it stores what a method of its class returns (`self.outputs =
+        self._allocate_outputs()`, the CLI's `returned_container`): the container a method's one `return`, its last
+        statement, gives when its every item is one object or it is a display of prepared launches; else `value`."""
+        callee = value.callee if isinstance(value, CallExpr) else None
+        if not (isinstance(callee, MemberExpr) and isinstance(callee.expr, NameExpr) and callee.expr.name == receiver):
+            return value
+        method = self.ctx.classes.method(cls, callee.name)
+        body = method.body.body if method is not None else []
+        if method is None or method.is_decorated or not body or not isinstance(body[-1], ReturnStmt):
+            return value
+        returned = body[-1].expr
+        if returned is None or sum(isinstance(n, ReturnStmt) for n in tree.walk(method.body)) != 1:
+            return value
+        items = [v for _, v in returned.items] if isinstance(returned, DictExpr) else getattr(returned, "items", [])
+        prepared = isinstance(returned, DictExpr | ListExpr | TupleExpr) and bool(items) and all(
+            isinstance(v, CallExpr) and isinstance(v.callee, MemberExpr) and v.callee.name == PREPARE_METHOD
+            for v in items
+        )
+        return returned if prepared or self.uniform_container(returned) else value
 
     def own_uniform_items(self, init: FuncDef, cls: ClassDef) -> None:
         """`__init__` reads the containers it stores whose every item is one object as the class's other methods
@@ -5391,7 +5413,7 @@ class FunctionLowerer(calls.PlaceNaming):
                 assert key is not None
                 self.literal_keys[target.name] = key
                 element = self.operand(expr.left_expr)
-                plain = all(isinstance(n, NameExpr | StrExpr | IntExpr) for n in element.prelude)
+                plain = all(_pure_argument(n) for n in element.prelude)  # `self.outs`, `p`
                 if element.place is None and len(element.choices) == 1 and plain:
                     element = element.choices[0]
                 if element.place is None or element.choices:

@@ -3269,6 +3269,7 @@ class FunctionLowerer(calls.PlaceNaming):
             target, value = assigned
             if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)):
                 continue
+            value = self.returned_container(cls, receiver, value)
             built = self.comprehension_kernels(value, scope) if target.value.id == receiver else None
             if built is not None:  # `{mode: k.prepare(...) for mode, k in zip(Mode, (blur, sharpen))}`
                 found.setdefault(target.attr, built)
@@ -3315,12 +3316,35 @@ class FunctionLowerer(calls.PlaceNaming):
                 continue
             target, value = assigned
             if isinstance(target, ast.Attribute) and target.attr in items and target.attr not in found:
+                if init.args.args:
+                    value = self.returned_container(cls, init.args.args[0].arg, value)
                 if self.uniform_container(value):
                     found[target.attr] = init_state.UNIFORM_KEYS
                 elif isinstance(value, ast.Dict | ast.DictComp):
                     static = static_iterables.dict_comprehension(self.init_scope(cls, init), value)
                     found[target.attr] = _literal_keys(value) or (static.keys if static is not None else ())
         return found
+
+    def returned_container(self, cls: ast.ClassDef, receiver: str, value: ast.expr) -> ast.expr:
+        """What `__init__` stores when it stores what a method of its class returns (`self.outputs =
+        self._allocate_outputs()`): a method whose one `return`, its last statement, returns a container whose every
+        item is one object (`dict.fromkeys(PHASES, buf)`, `[buf] * 2`) or a display of prepared launches gives that
+        container, as if `__init__` had written it; any other `value` is itself."""
+        func = value.func if isinstance(value, ast.Call) else None
+        if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == receiver):
+            return value
+        method = self.ctx.classes.method(cls, func.attr)
+        if method is None or method.decorator_list or not method.body or not isinstance(method.body[-1], ast.Return):
+            return value
+        returned = method.body[-1].value
+        if returned is None or sum(isinstance(n, ast.Return) for n in _walk(method.body)) != 1:
+            return value
+        items = returned.values if isinstance(returned, ast.Dict) else getattr(returned, "elts", [])
+        prepared = isinstance(returned, ast.Dict | ast.List | ast.Tuple) and bool(items) and all(
+            isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute) and v.func.attr == PREPARE_METHOD
+            for v in items
+        )
+        return returned if prepared or self.uniform_container(returned) else value
 
     def init_scope(self, cls: ast.ClassDef, init: FunctionNode) -> static_iterables.Scope:
         """Where `__init__` reads an iterable: the module's tables and its class's (`self.KERNELS`), its own
@@ -5715,7 +5739,7 @@ class FunctionLowerer(calls.PlaceNaming):
                 assert key is not None
                 self.literal_keys[target] = key
                 element = self.operand(node.elt)
-                plain = all(isinstance(n, ast.Name | ast.Constant) for n in element.prelude)  # `outs`, `p`
+                plain = all(_pure_argument(n) for n in element.prelude)  # `outs`, `self.outs`, `p`
                 if element.place is None and len(element.choices) == 1 and plain:
                     element = element.choices[0]
                 if element.place is None or element.choices:

@@ -1,8 +1,8 @@
 # fresh-expect: E0499 at line 52
-# fresh-known-miss: cli,mypy a dict `dict.fromkeys(PHASES, buf)` a helper method builds and `__init__` stores in an attribute, spread as `*(self.outputs[p] for p in PHASES)`: every value is one buffer, not followed
 # fresh-note: Seed bank germination triage that sorts accessions into viable and dormant score buffers; the output dict is built with dict.fromkeys around one allocation, so both mutable outputs of the classify launch are the same buffer.
 """Seed bank: classify stored accessions from a germination test into viable and dormant lots."""
 from __future__ import annotations
+
 
 import numpy as np
 
