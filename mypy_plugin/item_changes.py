@@ -19,6 +19,7 @@ from mypy.nodes import (
     MemberExpr,
     NameExpr,
     Node,
+    ReturnStmt,
     StarExpr,
     TupleExpr,
 )
@@ -60,8 +61,8 @@ def _own_changes(
         parent = parents.get(id(node))
         if isinstance(node, NameExpr) and node.name == receiver and not (
             isinstance(parent, MemberExpr) and parent.expr is node
-        ) and id(node) not in stored:
-            changed.add(EVERY)  # `register(self)`, `other = self`
+        ) and id(node) not in stored and not isinstance(parent, ReturnStmt):
+            changed.add(EVERY)  # `register(self)`, `other = self` (not `return self`: the method is over then)
         if not (isinstance(node, MemberExpr) and isinstance(node.expr, NameExpr) and node.expr.name == receiver):
             continue
         if node.name in methods and isinstance(parent, CallExpr) and parent.callee is node:

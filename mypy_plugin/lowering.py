@@ -206,16 +206,34 @@ def _substituted(value: Expression, names: Mapping[str, Expression], at: Express
         made = MemberExpr(base, value.name)
     elif isinstance(value, IndexExpr):
         base = _substituted(value.base, names, at)
-        key = value.index
-        literal = isinstance(key, StrExpr | IntExpr)
-        # a key read from a name or its attributes (`self.settings.key`) is the caller's same read
-        index = key if literal else _substituted(key, names, at) if isinstance(key, NameExpr | MemberExpr) else None
+        index = _substituted_key(value.index, names, at)
         if base is None or index is None:
             return None
         made = IndexExpr(base, index)
     else:
         return None
     made.set_line(at)
+    return made
+
+
+def _substituted_key(key: Expression, names: Mapping[str, Expression], at: Expression) -> Expression | None:
+    """A callee's item key in the caller's terms (the CLI's `_substituted_key`): literals as they are, names and
+    their attributes the caller's reads, arithmetic over them the same arithmetic."""
+    if isinstance(key, StrExpr | IntExpr):
+        return key
+    if isinstance(key, NameExpr | MemberExpr):
+        return _substituted(key, names, at)
+    made: Expression | None
+    if isinstance(key, OpExpr) and key.op not in ("and", "or"):
+        left, right = _substituted_key(key.left, names, at), _substituted_key(key.right, names, at)
+        made = OpExpr(key.op, left, right) if left is not None and right is not None else None
+    elif isinstance(key, UnaryExpr):
+        operand = _substituted_key(key.expr, names, at)
+        made = UnaryExpr(key.op, operand) if operand is not None else None
+    else:
+        return None
+    if made is not None:
+        made.set_line(at)
     return made
 
 

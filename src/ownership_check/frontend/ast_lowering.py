@@ -909,16 +909,32 @@ def _substituted(value: ast.expr, names: Mapping[str, ast.expr], at: ast.AST) ->
         made = ast.Attribute(base, value.attr, ast.Load())
     elif isinstance(value, ast.Subscript):
         base = _substituted(value.value, names, at)
-        key = value.slice
-        literal = isinstance(key, ast.Constant) and type(key.value) in (int, str)
-        # a key read from a name or its attributes (`self.settings.key`) is the caller's same read
-        index = key if literal else _substituted(key, names, at) if isinstance(key, ast.Name | ast.Attribute) else None
+        index = _substituted_key(value.slice, names, at)
         if base is None or index is None:
             return None
         made = ast.Subscript(base, index, ast.Load())
     else:
         return None
     return ast.copy_location(made, at)
+
+
+def _substituted_key(key: ast.expr, names: Mapping[str, ast.expr], at: ast.AST) -> ast.expr | None:
+    """A callee's item key in the caller's terms (`_substituted`): a string or integer literal as it is; a key read
+    from a name or its attributes (`self.settings.key`) the caller's same read; arithmetic over such keys
+    (`(self._tick + 1) % 2`) the same arithmetic over the caller's reads; None for anything else."""
+    if isinstance(key, ast.Constant):
+        return key if type(key.value) in (int, str) else None
+    if isinstance(key, ast.Name | ast.Attribute):
+        return _substituted(key, names, at)
+    if isinstance(key, ast.BinOp):
+        left, right = _substituted_key(key.left, names, at), _substituted_key(key.right, names, at)
+        made: ast.expr | None = ast.BinOp(left, key.op, right) if left is not None and right is not None else None
+    elif isinstance(key, ast.UnaryOp):
+        operand = _substituted_key(key.operand, names, at)
+        made = ast.UnaryOp(key.op, operand) if operand is not None else None
+    else:
+        return None
+    return ast.copy_location(made, at) if made is not None else None
 
 
 def _receiver_changes(func: FunctionNode, allocates: Callable[[ast.expr], bool]) -> frozenset[str] | None:

@@ -49,8 +49,8 @@ def _own_changes(
             parents[id(child)] = node
     for node in ast.walk(method):
         parent = parents.get(id(node))
-        if isinstance(node, ast.Name) and node.id == receiver and not isinstance(parent, ast.Attribute):
-            changed.add(EVERY)  # `register(self)`, `other = self`
+        if isinstance(node, ast.Name) and node.id == receiver and not isinstance(parent, ast.Attribute | ast.Return):
+            changed.add(EVERY)  # `register(self)`, `other = self` (not `return self`: the method is over then)
         if not (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == receiver):
             continue
         if node.attr in methods and isinstance(parent, ast.Call) and parent.func is node:

@@ -1,5 +1,4 @@
 # fresh-expect: E0502 at line 68
-# fresh-known-miss: cli,mypy the ping-pong pair is `[sk.zeros(...)] * 2` stored in an attribute by `__init__` and read through properties at computed indices: a repeated display's items are one object only for local names, not for attributes
 # fresh-note: Ice-rink resurfacing thermal model; the ping-pong scratch pair is built as `[sk.zeros(...)] * 2`, so both slots are one buffer and the relax step reads and writes it.
 """Ice-sheet temperature relaxation after a Zamboni flood pass."""
 import numpy as np
@@ -10,6 +9,7 @@ from safekernels.simt import DisjointSlice, Slice, thread
 LANES = 8     # cross-rink sensor lanes
 CELLS = 64    # cells per lane
 ALPHA = 0.2   # diffusion number of one relaxation pass
+
 
 
 @simt.kernel
