@@ -1933,12 +1933,24 @@ def property_summary(lowerer: FunctionLowerer, node: MemberExpr) -> AppliedSumma
     classes = lowerer.ctx.classes
     if lowerer.kernel_body or not classes.has_getters or not isinstance(node.expr, NameExpr):
         return None
-    candidates = receiver_classes(lowerer, node.expr.name)
+    candidates = receiver_classes(lowerer, node.expr.name) or _getter_classes(lowerer, node.expr, node.name)
     getter = classes.getter(candidates[0], node.name) if candidates else None
     if getter is None or candidates is None:
         return None
     receiver = lowerer.operand(node.expr, with_view=False)
     return _applied(lowerer, getter, receiver, False, (), span_of(node), receiver_class=candidates[0])
+
+
+def _getter_classes(lowerer: FunctionLowerer, receiver: NameExpr, attr: str) -> tuple[ClassDef, ...]:
+    """The one class of the module defining a `@property` `attr`, for a read on an object of a class the checker
+    does not know (the CLI's `_getter_classes`)."""
+    classes = lowerer.ctx.classes
+    if receiver.name in classes.classes or _bound_by_import(classes.module, receiver.name):
+        return ()
+    defining = [cls for cls in classes.classes.values() if classes.getter(cls, attr) is not None]
+    if len(defining) != 1 or not callables.dispatches_by_name(attr, lowerer.operand(receiver)):
+        return ()
+    return (defining[0],)
 
 
 def _held_callable(

@@ -6143,7 +6143,10 @@ class FunctionLowerer(calls.PlaceNaming):
         if id(func) in self.helpers:
             return func
         symbol = self.ctx.module.names.get(func.name)
-        if symbol is not None and symbol.node is node and func.name not in self.local_names:
+        # (defined here: a function the module imports, `from dataclasses import replace`, is another module's,
+        # which the CLI does not see either, and whose tree mypy may have loaded from its cache without a body)
+        own = func.fullname == f"{self.ctx.module.fullname}.{func.name}"
+        if symbol is not None and symbol.node is node and func.name not in self.local_names and own:
             return func
         return None
 

@@ -329,3 +329,42 @@ def test_a_function_whose_analysis_did_not_converge_is_w0002(tmp_path: Path, mon
         (12, "W0002", "ownership of this file was not checked: the analysis of `starved_main` stopped before it "
          "converged (please report this file)")
     ], raw
+
+
+IMPORTED_CALL = """
+from dataclasses import dataclass, replace
+
+import safekernels as sk
+from safekernels import tile
+from safekernels.dtypes import f32
+from safekernels.tile import Partition, Tensor
+
+
+@tile.kernel
+def add(z: Partition[f32], x: Tensor[f32], y: Tensor[f32]) -> None:
+    z.store(tile.load_like(x, z) + tile.load_like(y, z))
+
+
+@dataclass(frozen=True)
+class State:
+    x: Tensor[f32]
+
+
+def renewed(state: State, stream: sk.Stream) -> State:
+    return replace(state, x=tile.full((64,), 2.0, f32).sync_on(stream))
+
+
+def main() -> None:
+    stream = sk.Device(0).new_stream()
+    state = renewed(State(tile.ones((64,), f32).sync_on(stream)), stream)
+    y = tile.ones((64,), f32).sync_on(stream)
+    z, x, y = add(tile.zeros((64,), f32).partition((16,)), state.x, y).sync_on(stream)
+    print(state.x)
+"""
+
+
+def test_a_function_the_module_imports_is_not_read_as_its_own(tmp_path: Path) -> None:
+    """`replace` of `from dataclasses import replace` is another module's function, whose tree mypy loads from its
+    cache without a body: the plugin must not read it as a helper of the module (the CLI cannot see it either)."""
+    reported, raw = check(tmp_path, {"host.py": IMPORTED_CALL})
+    assert [(r.line, r.code) for r in reported if r.code is not None] == [(28, "E0382")], raw

@@ -1620,12 +1620,26 @@ def property_summary(lowerer: FunctionLowerer, node: ast.Attribute) -> AppliedSu
     classes = lowerer.ctx.classes
     if lowerer.kernel_body or not classes.has_getters or not isinstance(node.value, ast.Name):
         return None
-    candidates = receiver_classes(lowerer, node.value.id)
+    candidates = receiver_classes(lowerer, node.value.id) or _getter_classes(lowerer, node.value.id, node.attr)
     getter = classes.getter(candidates[0], node.attr) if candidates else None
     if getter is None or candidates is None:
         return None
     receiver = lowerer.operand(node.value, with_view=False)
     return _applied(lowerer, getter, receiver, False, (), lowerer.span(node), receiver_class=candidates[0])
+
+
+def _getter_classes(lowerer: FunctionLowerer, name: str, attr: str) -> tuple[ast.ClassDef, ...]:
+    """The class whose getter `name.attr` runs on an object of a class the checker does not know (a name a loop
+    rebinds to a helper's result): the one class of the module defining a `@property` `attr`, as a method call on
+    such an object dispatches by name (`_classes_defining`); none when several classes define it, or the receiver is
+    a class, an imported name or a device value."""
+    classes = lowerer.ctx.classes
+    if name in classes.classes or name in lowerer.ctx.summary.imports:
+        return ()
+    defining = [cls for cls in classes.classes.values() if classes.getter(cls, attr) is not None]
+    if len(defining) != 1 or not callables.dispatches_by_name(attr, lowerer.operand(ast.Name(name, ast.Load()))):
+        return ()
+    return (defining[0],)
 
 
 def _held_callable(
