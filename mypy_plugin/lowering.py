@@ -5386,6 +5386,16 @@ class FunctionLowerer(calls.PlaceNaming):
 
     # --- operands that are expressions over places ----------------------------------------------------------
 
+    def values_place(self, expr: Expression) -> ir.Place | None:
+        """The container `ops.values()` (no arguments) reads, for a splat of it into a combinator (the CLI's
+        `values_place`)."""
+        if not (isinstance(expr, CallExpr) and not expr.args):
+            return None
+        callee = expr.callee
+        if not (isinstance(callee, MemberExpr) and callee.name == "values"):
+            return None
+        return self.place(callee.expr) if isinstance(callee.expr, NameExpr | MemberExpr) else None
+
     def star_elements(self, expr: Expression) -> tuple[ir.Place, ...] | None:
         """The element places a `*name` splat of a container list spreads, in order, where its length is known
         here, or of a nested display item of a container bound here (the CLI front end's rule)."""

@@ -1939,13 +1939,17 @@ def _call_args(call: Call[E], move_places: bool, heir: ir.Place | None, sink: Lo
             for place, item in places:
                 sink.emit(ir.Move(place, item.span, move_help("combinator"), heir=heir), call.node)
             continue
-        if move_places and arg.star and arg.items is None and arg.place is not None and arg.place.attrs[-1:] != (
+        spread = arg.place
+        if move_places and arg.star and arg.items is None and spread is None:
+            values_of = getattr(sink, "values_place", None)
+            spread = values_of(arg.node) if values_of is not None else None  # `*ops.values()` spreads `ops`'s
+        if move_places and arg.star and arg.items is None and spread is not None and spread.attrs[-1:] != (
             ir.STORED_ATTR,
         ):
             # `sk.zip(*ops)` of a container: the ops stored in it (`store_into`) are consumed by the combinator,
             # whose op carries their loans until it runs (`heir`)
             sink.lower_expr(arg.node)
-            sink.emit(ir.Move(ir.stored_item(arg.place), arg.span, move_help("combinator"), heir=heir), call.node)
+            sink.emit(ir.Move(ir.stored_item(spread), arg.span, move_help("combinator"), heir=heir), call.node)
             continue
         if move_places and (arg.place is not None or arg.choices):
 

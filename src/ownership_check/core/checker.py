@@ -906,6 +906,10 @@ class _Analysis:
         if not state.moved:
             return False
         sites = self.moved_sites(state, place)
+        if not sites and place.attrs and place.attrs[-1].startswith("["):
+            # `ops["rose"]` of a container whose stored ops a combinator consumed (`sk.zip(*ops.values())`): every
+            # item it held is moved, this one too (the stored ops are one place, `ir.STORED_ATTR`)
+            sites = self.moved_sites(state, ir.stored_item(ir.Place(place.root, place.attrs[:-1])))
         if not sites:
             return False
         if self.reporting:
@@ -1065,6 +1069,10 @@ class _Analysis:
             if op.place.root not in active:
                 return state
             self.check_use(state, node, op.place, op.span, op.inside)
+            if op.element:
+                # an item read of a container whose stored ops a combinator consumed (`sk.zip(*ops)`): the item is
+                # one of those ops, moved (`_consumed_item`)
+                self.check_use(state, node, ir.stored_item(op.place), op.span, op.inside)
             if op.element and not node.unsafe and self.reporting:
                 if any(self.info(o).kind == "shared_array" for o in state.get(op.place.key)):
                     self.diagnostics.append(messages.unsafe_required(self.path, "shared_array", op.span))

@@ -5708,6 +5708,16 @@ class FunctionLowerer(calls.PlaceNaming):
 
     # --- operands that are expressions over places ----------------------------------------------------------
 
+    def values_place(self, node: ast.expr) -> ir.Place | None:
+        """The container `ops.values()` (no arguments) reads, a name or an attribute path, for a splat of it into a
+        combinator (`sk.zip(*self.panes.values())` consumes the ops `self.panes` keeps); else None."""
+        if not (isinstance(node, ast.Call) and not node.args and not node.keywords):
+            return None
+        func = node.func
+        if not (isinstance(func, ast.Attribute) and func.attr == "values"):
+            return None
+        return self.place(func.value) if isinstance(func.value, ast.Name | ast.Attribute) else None
+
     def star_elements(self, node: ast.expr) -> tuple[ir.Place, ...] | None:
         """The element places a `*name` splat of a container list spreads, in order, where its length is known
         here: every binding ends with that length and lowering has reached it (`args = [a, b]; args.append(a)`); or
