@@ -1125,6 +1125,50 @@ def _item_roots(expr: Expression) -> Iterator[str]:
             yield from _item_roots(item)
 
 
+def _loop_target_names(target: Expression) -> list[str]:
+    """The names a `for` target binds as a whole or by plain unpacking (the CLI's `_loop_target_names`)."""
+    if isinstance(target, NameExpr):
+        return [target.name]
+    if isinstance(target, TupleExpr | ListExpr):
+        return [name for item in target.items for name in _loop_target_names(item)]
+    return []
+
+
+def _loop_keys(func: FuncItem) -> frozenset[str]:
+    """The names `func` binds only as the target of one `for` statement of its own body (the CLI's `loop_keys`):
+    bound nowhere else (a comprehension's targets are its own scope's), not parameters, not `global`/`nonlocal`."""
+    targets: dict[str, int] = {}
+    bound: dict[str, int] = {}
+    declared: set[str] = set()
+
+    def count(names: Iterable[str]) -> None:
+        for name in names:
+            bound[name] = bound.get(name, 0) + 1
+
+    for node in tree.walk(func.body):
+        if isinstance(node, ForStmt):
+            for name in _loop_target_names(node.index):
+                targets[name] = targets.get(name, 0) + 1
+            count(_target_names(node.index))
+        elif isinstance(node, AssignmentStmt):
+            count(n for lv in node.lvalues for n in _target_names(lv))
+        elif isinstance(node, OperatorAssignmentStmt):
+            count(_target_names(node.lvalue))
+        elif isinstance(node, DelStmt):
+            count(_target_names(node.expr))
+        elif isinstance(node, AssignmentExpr):
+            count(_target_names(node.target))
+        elif isinstance(node, WithStmt):
+            count(n for t in node.target if t is not None for n in _target_names(t))
+        elif isinstance(node, GlobalDecl | NonlocalDecl):
+            declared.update(node.names)
+    params = set(_params(func))
+    return frozenset(
+        name for name, number in targets.items()
+        if number == 1 and bound.get(name) == 1 and name not in params and name not in declared
+    )
+
+
 def _target_names(target: Expression) -> Iterator[str]:
     if isinstance(target, NameExpr):
         yield target.name
@@ -3026,7 +3070,7 @@ class FunctionLowerer(calls.PlaceNaming):
     def lower(self) -> ir.Function:
         node = self.unit.node
         statements = node.defs if isinstance(node, MypyFile) else node.body.body
-        self.keyed_reads = {} if self.kernel_body else keyed_mentions.read_keys(statements, self.stable_params)
+        self.keyed_reads = {} if self.kernel_body else keyed_mentions.read_keys(statements, self.key_names)
         if isinstance(node, MypyFile):
             self.prepass(node.defs, None)
             ops = self.block(lambda: self.suite(node.defs))
@@ -3455,6 +3499,10 @@ class FunctionLowerer(calls.PlaceNaming):
                 self.tested_indices.discard(counted[0])
                 more = counted[0]
         orelse = self.block(lambda: self.suite(node.else_body))
+        for name in _loop_target_names(node.index):
+            if name in self.loop_keys:
+                # the items the body names under the target are the next key's: new objects (the CLI's)
+                head = (*head, *keyed_items.renewed(name, body, span_of(node.index)))
         unrolled = items is not None or arms is not None or elements is not None or copies is not None
         self.emit(ir.Loop(head, body, orelse, span_of(node.index), unrolled=unrolled, more=more))
 
@@ -5178,9 +5226,23 @@ class FunctionLowerer(calls.PlaceNaming):
         rebound = _rebound_names(node)
         return frozenset(p for p in _params(node) if p not in rebound)
 
+    @functools.cached_property
+    def loop_keys(self) -> frozenset[str]:
+        """The names this function binds only as the target of one `for` statement (the CLI's `loop_keys`)."""
+        node = self.unit.node
+        if isinstance(node, MypyFile) or self.kernel_body:
+            return frozenset()
+        return _loop_keys(node)
+
+    @functools.cached_property
+    def key_names(self) -> frozenset[str]:
+        """The names a subscript's key may be that name one item (the CLI's `key_names`)."""
+        return self.stable_params | self.loop_keys
+
     def param_item_key(self, index: Expression) -> str | None:
-        """`keyed_items.param_key` of a subscript's key that is a parameter never rebound (the CLI's)."""
-        if isinstance(index, NameExpr) and index.name in self.stable_params and self.name(index.name) == index.name:
+        """`keyed_items.param_key` of a subscript's key that is a parameter never rebound or a loop's target (the
+        CLI's)."""
+        if isinstance(index, NameExpr) and index.name in self.key_names and self.name(index.name) == index.name:
             return keyed_items.param_key(index.name)
         return None
 

@@ -426,6 +426,8 @@ _MOVED_MARK = "!"
 #: Object kinds of DeviceOps (their loans last while the op is reachable); a shared op is never moved.
 _SHARED_OP = "shared_op"
 _OP_KINDS = frozenset({"op", _SHARED_OP})
+#: The help of a combinator's move of the ops a container keeps (`calls._call_args`: `sk.zip(*ops)`).
+_COMBINATOR_HELP = messages.move_help("combinator")
 
 
 _USE, _OTHER, _REPORT = 6, 7, 8  # setup-only node classes: a `Use`, an op that never reports, one that always does
@@ -909,7 +911,7 @@ class _Analysis:
         if not sites and place.attrs and place.attrs[-1].startswith("["):
             # `ops["rose"]` of a container whose stored ops a combinator consumed (`sk.zip(*ops.values())`): every
             # item it held is moved, this one too (the stored ops are one place, `ir.STORED_ATTR`)
-            sites = self.moved_sites(state, ir.stored_item(ir.Place(place.root, place.attrs[:-1])))
+            sites = self.consumed_sites(state, ir.Place(place.root, place.attrs[:-1]))
         if not sites:
             return False
         if self.reporting:
@@ -933,6 +935,18 @@ class _Analysis:
                     messages.use_after_move(self.path, place.text, span, moves, help_text, self.unreported(inside))
                 )
         return True
+
+    def consumed_sites(self, state: State, container: ir.Place) -> frozenset[int]:
+        """Where a combinator consumed every op `container` keeps stored (`sk.zip(*ops)`: a move of its
+        `ir.STORED_ATTR` place), on some path reaching here; not where a stored buffer was moved by a launch (a loop
+        storing back what it moved, `weights[model] = w`, replaces the items one by one)."""
+        if not state.moved:
+            return _NO_SITES
+        nodes = self.graph.nodes
+        return frozenset(
+            site for site in self.moved_sites(state, ir.stored_item(container))
+            if isinstance(op := nodes[site].op, ir.Move) and op.help == _COMBINATOR_HELP
+        )
 
     def dominates(self, a: int, b: int) -> bool:
         """Whether every path from the entry to node `b` passes node `a` (computed once, on first need)."""
@@ -1069,9 +1083,9 @@ class _Analysis:
             if op.place.root not in active:
                 return state
             self.check_use(state, node, op.place, op.span, op.inside)
-            if op.element:
+            if op.element and self.consumed_sites(state, op.place):
                 # an item read of a container whose stored ops a combinator consumed (`sk.zip(*ops)`): the item is
-                # one of those ops, moved (`_consumed_item`)
+                # one of those ops, moved
                 self.check_use(state, node, ir.stored_item(op.place), op.span, op.inside)
             if op.element and not node.unsafe and self.reporting:
                 if any(self.info(o).kind == "shared_array" for o in state.get(op.place.key)):

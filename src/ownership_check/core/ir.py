@@ -50,8 +50,9 @@ class Place:
     def text(self) -> str:
         if self.display is not None:
             return self.display
-        # an item under a literal key (`keyed_items`) is spelled as the subscript it is: `book['shocks']`
-        return "".join((self.root, *(a if a.startswith("[") else f".{a}" for a in self.attrs)))
+        # an item under a literal key (`keyed_items`) is spelled as the subscript it is: `book['shocks']`; under a
+        # name (`keyed_items.param_key`, spelled `['\x00=axis']` in a path) as that name: `centered[axis]`
+        return "".join((self.root, *(_shown_item(a) if a.startswith("[") else f".{a}" for a in self.attrs)))
 
     @classmethod
     def parse(cls, dotted: str) -> Place:
@@ -80,6 +81,17 @@ RETURNED_OP: Final[str] = "$returned op"
 #: there still borrows are the caller's where it takes the item (`CallSummary.yielded_parts`).  A root of its
 #: own, never a path below another (an op held there stays reachable, so its loans last until the exit).
 YIELD_PART: Final[str] = "$yield"
+
+
+#: How a path segment of an item under a name key begins (`keyed_items.segment` of a `param_key`).
+_NAME_ITEM = "['\\x00="
+
+
+def _shown_item(segment: str) -> str:
+    """An item segment as its subscript is written: `['a']` as is, one under a name key as `[axis]`."""
+    if segment.startswith(_NAME_ITEM) and segment.endswith("']"):
+        return f"[{segment[len(_NAME_ITEM):-2]}]"
+    return segment
 
 
 def yielded_part(index: int) -> Place:

@@ -117,6 +117,44 @@ class Mention:
     how: str
 
 
+def renewed(name: str, body: ir.Block, span: Span) -> tuple[ir.Bind, ...]:
+    """The rebinds to emit where a loop binds its target `name` anew (`for axis in readings:`): every item under it
+    (`param_key`) the loop's `body` names, its own reads (`self.centered[axis]`) and those a called function's
+    summary made the caller's (`self.submit(axis, ...)` borrowing `self.centered[axis]`), becomes a new object, as
+    the next iteration takes another key: what one iteration did to its item (a pending op borrowing it) is not the
+    next one's."""
+    part = segment(param_key(name))
+    found: dict[str, ir.Place] = {}
+
+    def visit(ops: ir.Block) -> None:
+        for op in ops:
+            if isinstance(op, ir.Branch):
+                for arm in op.arms:
+                    visit(arm)
+            elif isinstance(op, ir.Loop):
+                visit(op.head)
+                visit(op.body)
+                visit(op.orelse)
+            elif isinstance(op, ir.Try):
+                for block in (op.body, *op.handlers, op.orelse, op.finalbody):
+                    visit(block)
+            elif isinstance(op, ir.Unsafe):
+                visit(op.body)
+            else:
+                places: tuple[ir.Place | None, ...] = (getattr(op, "place", None),)
+                if isinstance(op, ir.Bind):
+                    sources = (v.source for v in op.values if isinstance(v, ir.FromPlace))
+                    places = (*op.targets, *sources)
+                for place in places:
+                    if place is not None and part in place.attrs:
+                        attrs = place.attrs[: place.attrs.index(part) + 1]
+                        item = ir.Place(place.root, attrs)
+                        found.setdefault(item.key, item)
+
+    visit(body)
+    return tuple(ir.Bind((found[key],), (ir.Fresh(),), span) for key in sorted(found))
+
+
 def forgotten(
     mentions: Iterable[Mention],
     read_keys: Mapping[str, frozenset[int | str]],

@@ -964,6 +964,15 @@ def _receiver_changes(func: FunctionNode, allocates: Callable[[ast.expr], bool])
     return frozenset(changed)
 
 
+def _loop_target_names(target: ast.expr) -> list[str]:
+    """The names a `for` target binds as a whole or by plain unpacking (`axis`, `axis, samples`), in order."""
+    if isinstance(target, ast.Name):
+        return [target.id]
+    if isinstance(target, ast.Tuple | ast.List):
+        return [name for element in target.elts for name in _loop_target_names(element)]
+    return []
+
+
 def _pure_argument(node: ast.expr) -> bool:
     """Whether evaluating `node` again has no effect: a name, a literal, or attributes of a name."""
     while isinstance(node, ast.Attribute):
@@ -2974,7 +2983,7 @@ class FunctionLowerer(calls.PlaceNaming):
 
     def lower(self) -> ir.Function:
         node = self.unit.node
-        self.keyed_reads = {} if self.kernel_body else keyed_mentions.read_keys(_walk(node.body), self.stable_params)
+        self.keyed_reads = {} if self.kernel_body else keyed_mentions.read_keys(_walk(node.body), self.key_names)
         if isinstance(node, ast.Module):
             self.prepass(node.body, ())
             ops = self.block(lambda: self.suite(node.body))
@@ -3733,6 +3742,10 @@ class FunctionLowerer(calls.PlaceNaming):
                 self.tested_indices.discard(counted[0])
                 more = counted[0]
         orelse = self.else_block(node.orelse)
+        for name in _loop_target_names(node.target):
+            if name in self.loop_keys:
+                # the items the body names under the target (`self.centered[axis]`) are the next key's: new objects
+                head = (*head, *keyed_items.renewed(name, body, self.span(node.target)))
         unrolled = items is not None or arms is not None or elements is not None or copies is not None
         self.emit(ir.Loop(head, body, orelse, self.span(node.target), unrolled=unrolled, more=more))
 
@@ -5545,9 +5558,43 @@ class FunctionLowerer(calls.PlaceNaming):
         rebound = {n.id for n in _walk(node.body) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
         return frozenset(p.arg for p in _param_names(node.args) if p.arg not in rebound)
 
+    @functools.cached_property
+    def loop_keys(self) -> frozenset[str]:
+        """The names this function binds only as the target of one `for` statement (`for axis in readings:`): within
+        an iteration `bufs[axis]` is an item under one key, as under a parameter, renewed at each iteration
+        (`keyed_items.renewed`)."""
+        node = self.unit.node
+        if isinstance(node, ast.Module) or self.kernel_body:
+            return frozenset()
+        targets: dict[str, int] = {}
+        bound: dict[str, int] = {}
+        declared: set[str] = set()
+        own_scope: set[int] = set()  # a comprehension's targets are its own scope's (`for axis in Axis` in one)
+        for sub in _walk(node.body):
+            if isinstance(sub, ast.comprehension):
+                own_scope.update(id(n) for n in ast.walk(sub.target))
+            if isinstance(sub, ast.For | ast.AsyncFor):
+                for name in _loop_target_names(sub.target):
+                    targets[name] = targets.get(name, 0) + 1
+            elif isinstance(sub, ast.Name) and not isinstance(sub.ctx, ast.Load) and id(sub) not in own_scope:
+                bound[sub.id] = bound.get(sub.id, 0) + 1
+            elif isinstance(sub, ast.Global | ast.Nonlocal):
+                declared.update(sub.names)
+        params = {p.arg for p in _param_names(node.args)}
+        return frozenset(
+            name for name, count in targets.items()
+            if count == 1 and bound.get(name) == 1 and name not in params and name not in declared
+        )
+
+    @functools.cached_property
+    def key_names(self) -> frozenset[str]:
+        """The names a subscript's key may be that name one item (`stable_params`, `loop_keys`)."""
+        return self.stable_params | self.loop_keys
+
     def param_item_key(self, index: ast.expr) -> str | None:
-        """`keyed_items.param_key` of a subscript's key that is a parameter never rebound (`bufs[key]`), else None."""
-        if isinstance(index, ast.Name) and index.id in self.stable_params and self.name(index.id) == index.id:
+        """`keyed_items.param_key` of a subscript's key that is a parameter never rebound (`bufs[key]`) or a loop's
+        target (`key_names`), else None."""
+        if isinstance(index, ast.Name) and index.id in self.key_names and self.name(index.id) == index.id:
             return keyed_items.param_key(index.id)
         return None
 
