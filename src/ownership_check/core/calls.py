@@ -2510,9 +2510,11 @@ def drained_by_loop(test: ir.Place | None, span: Span, sink: Lowering[E]) -> Non
     """`while pending:` over a container place falls out through its test only once the container is empty
     (`pending.pop(0).sync_on(stream)` in the body took every op out): the loop's `else` path starts with what the
     container kept forgotten, as `pending.clear()` forgets it (`ir.stored_item`), so the loans of those ops end
-    there and not on the paths that leave by `break`."""
+    there and not on the paths that leave by `break`; so do the parts of the tuples it kept (`pending.append((name,
+    op))`, `ir.stored_part`: the part of any index, which the checker's `delete` reads as every part)."""
     if test is not None:
         sink.emit(ir.Del(ir.stored_item(test), span))
+        sink.emit(ir.Del(ir.stored_part(test, None, 0), span))
 
 
 def store_into(

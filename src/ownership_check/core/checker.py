@@ -426,6 +426,8 @@ _MOVED_MARK = "!"
 #: Object kinds of DeviceOps (their loans last while the op is reachable); a shared op is never moved.
 _SHARED_OP = "shared_op"
 _OP_KINDS = frozenset({"op", _SHARED_OP})
+#: The key ending of the part of any index of the tuples a container keeps (`ir.stored_part(c, None, 0)`).
+_ANY_PART = "." + ir.stored_part(ir.Place("c"), None, 0).attrs[-1]
 #: The help of a combinator's move of the ops a container keeps (`calls._call_args`: `sk.zip(*ops)`).
 _COMBINATOR_HELP = messages.move_help("combinator")
 
@@ -1121,12 +1123,17 @@ class _Analysis:
         s = state.derive()
         s.worlds = tuple(map(_copy_world, s.worlds))
         stored = op.place.key.endswith(_STORED)
+        # `while pending:` fell out (`calls.drained_by_loop`): the parts of every tuple the container kept are gone
+        parts = op.place.key[: -len(_ANY_PART)] + "." + ir.STORED_PART_PREFIX if op.place.key.endswith(_ANY_PART) else None
         for world in s.worlds:
             self.assign(s, world, op.place, _EMPTY)
             if stored:
                 # a taking method (`jobs.pop(k)`, `ops.clear()`): the container forgets what was stored (`assign`
                 # only ever adds to a container's stored items)
                 world[op.place.key] = _EMPTY
+            if parts is not None:
+                for key in [k for k in world if k.startswith(parts)]:
+                    world[key] = _EMPTY
         if op.place.root in self.active or not s.clean:
             self.collect(s)
         return s
