@@ -1124,7 +1124,8 @@ class _Analysis:
         s.worlds = tuple(map(_copy_world, s.worlds))
         stored = op.place.key.endswith(_STORED)
         # `while pending:` fell out (`calls.drained_by_loop`): the parts of every tuple the container kept are gone
-        parts = op.place.key[: -len(_ANY_PART)] + "." + ir.STORED_PART_PREFIX if op.place.key.endswith(_ANY_PART) else None
+        key = op.place.key
+        parts = key[: -len(_ANY_PART)] + "." + ir.STORED_PART_PREFIX if key.endswith(_ANY_PART) else None
         for world in s.worlds:
             self.assign(s, world, op.place, _EMPTY)
             if stored:
