@@ -1125,6 +1125,18 @@ def _item_roots(expr: Expression) -> Iterator[str]:
             yield from _item_roots(item)
 
 
+def _setdefault_parts(expr: Expression) -> tuple[Expression, Expression, Expression] | None:
+    """(container, key, default) of `container.setdefault(key, default)` (the CLI's `_setdefault_parts`)."""
+    if not (isinstance(expr, CallExpr) and isinstance(expr.callee, MemberExpr) and expr.callee.name == "setdefault"):
+        return None
+    if len(expr.args) != 2 or any(kind != ARG_POS for kind in expr.arg_kinds):
+        return None
+    container: Expression = expr.callee.expr
+    while isinstance(container, MemberExpr):
+        container = container.expr
+    return (expr.callee.expr, expr.args[0], expr.args[1]) if isinstance(container, NameExpr) else None
+
+
 def _loop_target_names(target: Expression) -> list[str]:
     """The names a `for` target binds as a whole or by plain unpacking (the CLI's `_loop_target_names`)."""
     if isinstance(target, NameExpr):
@@ -4124,8 +4136,24 @@ class FunctionLowerer(calls.PlaceNaming):
     def bind(self, target: Expression, value: ir.Value) -> None:
         calls.bind_target(self.target(target), value, self)
 
+    def set_default(self, target: NameExpr, value: Expression) -> bool:
+        """`trace = self.traces.setdefault(name, Factory(...))`: the default or the item already held, one arm each
+        (the CLI's `set_default`)."""
+        parts = _setdefault_parts(value) if not self.kernel_body else None
+        if parts is None or self.place(parts[0]) is None:
+            return False
+        container, key, default = parts
+        read = IndexExpr(container, key)
+        read.set_line(value)
+        built = self.block(lambda: self.assign([target], default))
+        kept = self.block(lambda: self.assign([target], read))
+        self.emit(ir.Branch((built, kept), span_of(value)))
+        return True
+
     def assign(self, targets: Sequence[Expression], value: Expression) -> None:
         if len(targets) == 1 and isinstance(value, CallExpr) and self.copied_fields(targets[0], value):
+            return
+        if len(targets) == 1 and isinstance(targets[0], NameExpr) and self.set_default(targets[0], value):
             return
         if self.taken_views(targets, value):
             return

@@ -964,6 +964,19 @@ def _receiver_changes(func: FunctionNode, allocates: Callable[[ast.expr], bool])
     return frozenset(changed)
 
 
+def _setdefault_parts(node: ast.expr) -> tuple[ast.expr, ast.expr, ast.expr] | None:
+    """(container, key, default) of `container.setdefault(key, default)` (two positional arguments, no keyword), the
+    container a name or an attribute path; else None."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "setdefault"):
+        return None
+    if len(node.args) != 2 or node.keywords or any(isinstance(a, ast.Starred) for a in node.args):
+        return None
+    container = node.func.value
+    while isinstance(container, ast.Attribute):
+        container = container.value
+    return (node.func.value, node.args[0], node.args[1]) if isinstance(container, ast.Name) else None
+
+
 def _loop_target_names(target: ast.expr) -> list[str]:
     """The names a `for` target binds as a whole or by plain unpacking (`axis`, `axis, samples`), in order."""
     if isinstance(target, ast.Name):
@@ -4350,8 +4363,24 @@ class FunctionLowerer(calls.PlaceNaming):
     def bind(self, target: ast.expr, value: ir.Value) -> None:
         calls.bind_target(self.target(target), value, self)
 
+    def set_default(self, target: ast.Name, value: ast.expr) -> bool:
+        """`trace = self.traces.setdefault(name, FlightTrace.allocate(n, s))`: the name is bound to the default (the
+        object it builds, with its fields: `allocate` may give one buffer as two of them) or to the item the container
+        already holds under the key, one arm each; False for any other assignment."""
+        parts = _setdefault_parts(value) if not self.kernel_body else None
+        if parts is None or self.place(parts[0]) is None:
+            return False
+        container, key, default = parts
+        read = ast.copy_location(ast.Subscript(container, key, ast.Load()), value)
+        built = self.block(lambda: self.assign([target], default))
+        kept = self.block(lambda: self.assign([target], read))
+        self.emit(ir.Branch((built, kept), self.span(value)))
+        return True
+
     def assign(self, targets: Sequence[ast.expr], value: ast.expr) -> None:
         if len(targets) == 1 and isinstance(value, ast.Call) and self.copied_fields(targets[0], value):
+            return
+        if len(targets) == 1 and isinstance(targets[0], ast.Name) and self.set_default(targets[0], value):
             return
         if self.taken_views(targets, value):
             return
