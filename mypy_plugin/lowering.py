@@ -4604,6 +4604,16 @@ class FunctionLowerer(calls.PlaceNaming):
                     return calls.returned_views(views, span_of(expr), self)
             placed = helper is not None and holder is not None and holder.root != ir.RETURN_HOLDER
             built = self.returned_objects(helper, expr) if helper is not None and placed else None
+            memoized = self.memoized_call(expr) if built is not None else None
+            if built is not None and memoized is not None:
+                # a memoised helper returning a constructed object: the kept object, with its fields (the CLI's)
+                self.plain_call(expr, None)
+                span = span_of(expr)
+                staged = self.temp("value")
+                calls.bind_target(calls.PlaceTarget(staged, span), calls.returned_object(built, span, self), self)
+                kept = memo_result(self.memo, *memoized, ir.FromPlace(staged, span), span, self)
+                self.emit(ir.Del(staged, span))
+                return kept
             if built is not None:
                 self.call(expr, None)
                 return calls.returned_object(built, span_of(expr), self)
@@ -5789,7 +5799,11 @@ class FunctionLowerer(calls.PlaceNaming):
         if isinstance(expr, CallExpr) and (item := self.returned_receiver_item(expr)) is not None:
             # `self.staging()` of a method whose every `return` is `self.buffers["freqs"]` (the CLI's rule)
             return (expr,), (calls.Operand(expr, span, item, True),)
-        if isinstance(expr, CallExpr) and (memoized := self.memoized_call(expr)) is not None:
+        if (
+            isinstance(expr, CallExpr)
+            and (memoized := self.memoized_call(expr)) is not None
+            and not self.memoized_object(expr)
+        ):
             # `k(out, ones(64))` of a memoised `ones`: the object its cache keeps for those arguments (the CLI's)
             return (expr,), (calls.Operand(expr, span, memo_place(*memoized, span_of(expr)), True),)
         if isinstance(expr, CallExpr) and isinstance(expr.callee, NameExpr):
@@ -6402,6 +6416,14 @@ class FunctionLowerer(calls.PlaceNaming):
         if len(named) != 1:
             return runs_again([False] * len(named))
         return runs_again([any(named[0] in parts for parts in _repeated_parts(nodes))])
+
+    def memoized_object(self, expr: CallExpr) -> bool:
+        """Whether `expr` calls a memoised helper whose every `return` builds an object of a class the checker
+        follows (the CLI's `memoized_object`)."""
+        if not isinstance(expr.callee, NameExpr):
+            return False
+        helper = self.helper(expr.callee)
+        return helper is not None and self.returned_objects(helper, expr) is not None
 
     def memoized_call(self, node: CallExpr) -> tuple[str, MemoKey] | None:
         """`ones(64)` / `ws.scratch(n)` of a function or method of the module whose outermost decorator is

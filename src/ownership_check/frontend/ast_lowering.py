@@ -4817,6 +4817,17 @@ class FunctionLowerer(calls.PlaceNaming):
                     return calls.returned_views(views, self.span(node), self)
             placed = helper is not None and holder is not None and holder.root != ir.RETURN_HOLDER
             built = self.returned_objects(helper, node) if helper is not None and placed else None
+            memoized = self.memoized_call(node) if built is not None else None
+            if built is not None and memoized is not None:
+                # `plans = plans_for(n, dev)` of a memoised helper returning `Plans(a.prepare(...), ...)`: the object
+                # its cache keeps (`memo.memo_result`), with the fields the first call gave it
+                self.plain_call(node, None)
+                span = self.span(node)
+                staged = self.temp("value")
+                calls.bind_target(calls.PlaceTarget(staged, span), calls.returned_object(built, span, self), self)
+                kept = memo_result(self.memo, *memoized, ir.FromPlace(staged, span), span, self)
+                self.emit(ir.Del(staged, span))
+                return kept
             if built is not None:
                 self.call(node, None)
                 return calls.returned_object(built, self.span(node), self)
@@ -6073,7 +6084,11 @@ class FunctionLowerer(calls.PlaceNaming):
         if isinstance(node, ast.Call) and (item := self.returned_receiver_item(node)) is not None:
             # `self.staging()` of a method whose every `return` is `self.buffers["freqs"]`: that item, after the call
             return (node,), (calls.Operand(node, span, item, True),)
-        if isinstance(node, ast.Call) and (memoized := self.memoized_call(node)) is not None:
+        if (
+            isinstance(node, ast.Call)
+            and (memoized := self.memoized_call(node)) is not None
+            and not self.memoized_object(node)
+        ):
             # `k(out, ones(64))` of a memoised `ones`: the object its cache keeps for those arguments, after the
             # call (`memo.memo_place`)
             return (node,), (calls.Operand(node, span, memo_place(*memoized, self.span(node)), True),)
@@ -6643,6 +6658,15 @@ class FunctionLowerer(calls.PlaceNaming):
             cls = receiver_class(self, func.value.id)
             found = self.ctx.classes.method(cls, func.attr) if cls is not None else None
         return isinstance(found, ast.FunctionDef) and _gives_shared_op(found)
+
+    def memoized_object(self, node: ast.Call) -> bool:
+        """Whether `node` calls a memoised helper of the module whose every `return` builds an object of a class the
+        checker follows (`returned_objects`): its value is bound with those fields (`value`), not read as a bare
+        kept object."""
+        if not isinstance(node.func, ast.Name):
+            return False
+        helper = self.helper(node.func.id)
+        return helper is not None and self.returned_objects(helper, node) is not None
 
     def memoized_call(self, node: ast.Call) -> tuple[str, MemoKey] | None:
         """`ones(64)` / `ws.scratch(n)` of a function or method of the module whose outermost decorator is

@@ -1,0 +1,54 @@
+"""A `@functools.cache` helper that returns a `NamedTuple` of prepared launches (`Plans(lift.prepare(...),
+drag.prepare(...))`, positionally, in the wrong order) gives the object its cache keeps, with the fields the first
+call built: launching `drag` with `plans.drag` uses the launch prepared for `lift`, E0308."""
+
+import functools
+from typing import NamedTuple
+
+import safekernels as sk
+from safekernels import simt
+from safekernels.dtypes import f32
+from safekernels.simt import DisjointSlice, Slice, thread
+
+
+@simt.kernel
+@simt.launch_contract(block=32)
+def drag(speed: Slice[f32], force: DisjointSlice[f32]) -> None:
+    i = thread.index_1d().get()
+    if (o := force.get_mut(thread.index_1d())) is not None:
+        o.set(speed[i] * speed[i])
+
+
+@simt.kernel
+@simt.launch_contract(block=32)
+def lift(speed: Slice[f32], force: DisjointSlice[f32]) -> None:
+    i = thread.index_1d().get()
+    if (o := force.get_mut(thread.index_1d())) is not None:
+        o.set(speed[i] * f32(0.5))
+
+
+class Plans(NamedTuple):
+    drag: simt.PreparedLaunch
+    lift: simt.PreparedLaunch
+
+
+@functools.cache
+def plans_for(n: int, dev: sk.Device) -> Plans:
+    cfg = simt.LaunchConfig1D.for_len(n, block=32)
+    return Plans(lift.prepare(cfg, dev), drag.prepare(cfg, dev))
+
+
+def deviation(speed: sk.DeviceBuffer, dev: sk.Device, stream: sk.Stream) -> None:
+    plans = plans_for(64, dev)
+    side = sk.zeros(64, f32, stream)
+    drag.launch(plans.drag, stream, speed, side)  # expect: E0308
+
+
+def main() -> None:
+    dev = sk.Device.cpu()
+    stream = dev.new_stream()
+    deviation(sk.zeros(64, f32, stream), dev, stream)
+
+
+if __name__ == "__main__":
+    main()
