@@ -1,7 +1,7 @@
 # fresh-expect: E0382 at line 31
-# fresh-known-miss: cli,mypy sk.zip(*stages.values()) over a dict of tile-launch ops (built in a loop inside a helper) moves every op; stages["head"].sync_on afterwards is not seen: a *splat of dict.values() is not mapped to the items
 """A pipeline keeps its stage ops by name, runs them as one batch, then re-reads one stage."""
 import numpy as np
+
 
 import safekernels as sk
 from safekernels import tile
