@@ -3514,7 +3514,7 @@ class FunctionLowerer(calls.PlaceNaming):
         for name in _loop_target_names(node.index):
             if name in self.loop_keys:
                 # the items the body names under the target are the next key's: new objects (the CLI's)
-                head = (*head, *keyed_items.renewed(name, body, span_of(node.index)))
+                head = keyed_items.renewed_head(head, name, body, span_of(node.index))
         unrolled = items is not None or arms is not None or elements is not None or copies is not None
         self.emit(ir.Loop(head, body, orelse, span_of(node.index), unrolled=unrolled, more=more))
 

@@ -73,25 +73,8 @@ def init_facts(
     methods, asked for when an attribute is a view of one they may bind anew (`stale`), and for what they leave in
     `self`'s containers (`stored`: a method may run after any of them)."""
     own = _own_facts(function, receiver, single, methods)
-    summaries = list(methods())
-    # a container some method empties (`drain`: `while self.pending: self.pending.pop(0).sync_on(s)`) is the
-    # program's to drain before it reads the items: its ops are not assumed pending at every method's start (a
-    # caller calling the methods in the wrong order is still checked there, through their summaries)
-    drained = {
-        path[1][0] for s in summaries for path in s.cleared if path[0] == s.receiver and len(path[1]) == 1
-    }
-    kept = (_undrained(s.stored, drained) for s in summaries if s.stored is not None)
-    stored = tuple(dict.fromkeys(k for k in kept if k is not None))
+    stored = tuple(dict.fromkeys(s.stored for s in methods() if s.stored is not None))
     return replace(own, stored=stored) if stored else own
-
-
-def _undrained(stored: StoredItems, drained: Collection[str]) -> StoredItems | None:
-    """`stored` without the ops kept in a container some method of the class empties (`init_facts`); None when no
-    op is left."""
-    ops = tuple(op for op in stored.ops if op.attr not in drained)
-    if not ops:
-        return None
-    return stored if len(ops) == len(stored.ops) else replace(stored, ops=ops)
 
 
 def _own_facts(

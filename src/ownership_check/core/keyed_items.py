@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final
 
 from ownership_check.core import ir
@@ -153,6 +153,18 @@ def renewed(name: str, body: ir.Block, span: Span) -> tuple[ir.Bind, ...]:
 
     visit(body)
     return tuple(ir.Bind((found[key],), (ir.Fresh(),), span) for key in sorted(found))
+
+
+def renewed_head(head: ir.Block, name: str, body: ir.Block, span: Span) -> ir.Block:
+    """A loop's `head` followed by the rebinds `renewed` gives for its target `name`: inside each arm of a head
+    that is one `Branch` (a loop unrolled over a display or a table, `ir.Loop.unrolled`, whose head must stay one
+    `Branch`), else after it."""
+    renew = renewed(name, body, span)
+    if not renew:
+        return head
+    if len(head) == 1 and isinstance(head[0], ir.Branch):
+        return (replace(head[0], arms=tuple((*arm, *renew) for arm in head[0].arms)),)
+    return (*head, *renew)
 
 
 def forgotten(

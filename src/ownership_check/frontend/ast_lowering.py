@@ -3758,7 +3758,7 @@ class FunctionLowerer(calls.PlaceNaming):
         for name in _loop_target_names(node.target):
             if name in self.loop_keys:
                 # the items the body names under the target (`self.centered[axis]`) are the next key's: new objects
-                head = (*head, *keyed_items.renewed(name, body, self.span(node.target)))
+                head = keyed_items.renewed_head(head, name, body, self.span(node.target))
         unrolled = items is not None or arms is not None or elements is not None or copies is not None
         self.emit(ir.Loop(head, body, orelse, self.span(node.target), unrolled=unrolled, more=more))
 
