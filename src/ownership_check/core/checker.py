@@ -1133,8 +1133,8 @@ class _Analysis:
                 # only ever adds to a container's stored items)
                 world[op.place.key] = _EMPTY
             if parts is not None:
-                for key in [k for k in world if k.startswith(parts)]:
-                    world[key] = _EMPTY
+                for part in [k for k in world if k.startswith(parts)]:
+                    world[part] = _EMPTY
         if op.place.root in self.active or not s.clean:
             self.collect(s)
         return s
