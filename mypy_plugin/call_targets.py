@@ -101,6 +101,7 @@ from ownership_check.core.call_effects import (
     star_items,
     with_receiver_moves,
 )
+from ownership_check.core.identity_memo import IdentityMemo
 from ownership_check.core.stdlib_flow import forwarding_decorator, namespace_summary
 from ownership_check.core.summarize import call_summary
 from ownership_check.diagnostics import Span
@@ -618,22 +619,22 @@ class ModuleClasses:
         # each method's own item changes and the methods it calls on its receiver (`item_changes.changed_items`)
         self.item_changes: dict[int, tuple[frozenset[str], frozenset[str]]] = {}
         self.memo = SummaryMemo()
-        self._runs: dict[int, bool] = {}
+        self._runs: IdentityMemo[Node, bool] = IdentityMemo()
         self.generated: dict[int, GeneratedInit | None] = {}  # `generated_fields`, by class
-        self._instances: dict[int, dict[str, ClassDef | None]] = {}
-        self._bindings: dict[int, BindingIndex] = {}
-        self._loops: dict[int, dict[str, tuple[ClassDef, ...]]] = {}
+        self._instances: IdentityMemo[Node, dict[str, ClassDef | None]] = IdentityMemo()
+        self._bindings: IdentityMemo[Node, BindingIndex] = IdentityMemo()
+        self._loops: IdentityMemo[Node, dict[str, tuple[ClassDef, ...]]] = IdentityMemo()
         # the module's top-level decorators that forward every call to the function they wrap (`forwards_calls`)
         self.forwarding = shape.forwarding
         self.factories = shape.factories
         self.again = shape.again
         self._forwarded: set[int] = set()
         self.repeated: set[int] = set()  # functions whose decorator may call them again (`AppliedSummary.repeats`)
-        self._free: dict[int, list[str]] = {}
+        self._free: IdentityMemo[Node, list[str]] = IdentityMemo()
         self._orders: dict[str, tuple[tuple[str, ...], bool]] = {}
         self._class_values: dict[tuple[str, str], Expression | None] = {}
         self._getters: dict[tuple[int, str], FuncDef | None] = {}
-        self._sequences: dict[int, frozenset[str]] = {}
+        self._sequences: IdentityMemo[Node, frozenset[str]] = IdentityMemo()
 
     @functools.cached_property
     def method_names(self) -> frozenset[str]:
@@ -645,16 +646,16 @@ class ModuleClasses:
 
     def free_names(self, callee: FuncItem) -> list[str]:
         """`_module_names`, once per function."""
-        known = self._free.get(id(callee))
+        known = self._free.get(callee)
         if known is None:
-            known = self._free[id(callee)] = _module_names(callee)
+            known = self._free[callee] = _module_names(callee)
         return known
 
     def runs_when_called(self, func: FuncItem) -> bool:
         """`_runs_when_called`, once per function (a call site asks again for every call of it)."""
-        known = self._runs.get(id(func))
+        known = self._runs.get(func)
         if known is None:
-            known = self._runs[id(func)] = _runs_when_called(func, self._forwarded)
+            known = self._runs[func] = _runs_when_called(func, self._forwarded)
         return known
 
     def runs_when_awaited(self, func: FuncItem) -> bool:
@@ -703,21 +704,21 @@ class ModuleClasses:
             self.repeated.add(id(node.func))
         if id(node.func) not in self._forwarded:
             self._forwarded.add(id(node.func))
-            self._runs.pop(id(node.func), None)
+            self._runs.pop(node.func)
         return node.func
 
     def instances(self, body_owner: Node, body: list[Statement]) -> dict[str, ClassDef | None]:
         """`_instance_classes` of one body, walked once however many method calls it makes."""
-        known = self._instances.get(id(body_owner))
+        known = self._instances.get(body_owner)
         if known is None:
-            known = self._instances[id(body_owner)] = _instance_classes(body, self)
+            known = self._instances[body_owner] = _instance_classes(body, self)
         return known
 
     def binding_index(self, body_owner: Node, body: list[Statement]) -> BindingIndex:
         """`_binding_index` of one body, built once."""
-        known = self._bindings.get(id(body_owner))
+        known = self._bindings.get(body_owner)
         if known is None:
-            known = self._bindings[id(body_owner)] = _binding_index(body, self)
+            known = self._bindings[body_owner] = _binding_index(body, self)
         return known
 
     def super_method(self, func: Node, name: str, receiver: ClassDef | None = None) -> FuncDef | None:
@@ -729,9 +730,9 @@ class ModuleClasses:
 
     def loop_instances(self, body_owner: Node, body: list[Statement]) -> dict[str, tuple[ClassDef, ...]]:
         """`_loop_classes` of one body, walked once."""
-        known = self._loops.get(id(body_owner))
+        known = self._loops.get(body_owner)
         if known is None:
-            known = self._loops[id(body_owner)] = _loop_classes(body, self)
+            known = self._loops[body_owner] = _loop_classes(body, self)
         return known
 
     @functools.cached_property
@@ -756,9 +757,9 @@ class ModuleClasses:
 
     def sequences(self, cls: ClassDef) -> frozenset[str]:
         """`_sequence_attributes` of a class, computed once."""
-        found = self._sequences.get(id(cls))
+        found = self._sequences.get(cls)
         if found is None:
-            found = self._sequences[id(cls)] = _sequence_attributes(cls)
+            found = self._sequences[cls] = _sequence_attributes(cls)
         return found
 
     @functools.cached_property

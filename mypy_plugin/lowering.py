@@ -157,6 +157,7 @@ from ownership_check.core.bump_alloc import bump_sequences
 from ownership_check.core.call_effects import Gathered, GeneratedInit, apply_summary, iterated_fields, one_line_site
 from ownership_check.core.checker import effect_names, nonlocal_effects
 from ownership_check.core.computed_items import ComputedItems, one_place
+from ownership_check.core.identity_memo import IdentityMemo
 from ownership_check.core.memo import (
     MemoKey,
     MemoToken,
@@ -913,7 +914,7 @@ class FileContext:
         self._module_stable: frozenset[str] | None = None  # `module_stable`
         self._module_numbers: dict[str, int] | None = None  # `module_numbers`
         self._changed_attributes: frozenset[str] | None = None
-        self._class_tables: dict[int, dict[str, Expression]] = {}  # `class_tables`, by class
+        self._class_tables: IdentityMemo[Node, dict[str, Expression]] = IdentityMemo()  # `class_tables`, by class
 
     def module_stable(self) -> frozenset[str]:
         """The names the module binds once and nothing rebinds (the CLI's `module_stable`)."""
@@ -944,9 +945,9 @@ class FileContext:
         """A class body's displays bound once and never changed (`static_iterables.class_tables`), once per class."""
         if self._changed_attributes is None:
             self._changed_attributes = static_iterables.changed_attributes(self.module)
-        found = self._class_tables.get(id(cls))
+        found = self._class_tables.get(cls)
         if found is None:
-            found = self._class_tables[id(cls)] = static_iterables.class_tables(cls, self._changed_attributes)
+            found = self._class_tables[cls] = static_iterables.class_tables(cls, self._changed_attributes)
         return found
 
     def kernel_tables(self) -> dict[str, KernelTable]:
@@ -1812,7 +1813,7 @@ class FunctionLowerer(calls.PlaceNaming):
         self.function_choices: dict[str, tuple[FuncItem, ...]] = {}
         self.function_registries: dict[str, dict[object, FuncItem]] = {}
         # a `for` over a registry of the module's functions: the display it iterates like (`registry_items`)
-        self._registry_items: dict[int, tuple[Expression, ...]] = {}
+        self._registry_items: IdentityMemo[Node, tuple[Expression, ...]] = IdentityMemo()
         self._registry_nodes: list[Expression] = []
 
     # --- plumbing --------------------------------------------------------------------------------------------
@@ -2483,7 +2484,7 @@ class FunctionLowerer(calls.PlaceNaming):
     def registry_items(self, expr: Expression, target: Expression) -> tuple[Expression, ...] | None:
         """A `for` over a registry of the module's functions as the display of them it iterates like (the CLI's
         `registry_items`), made once per loop and kept."""
-        made = self._registry_items.get(id(expr))
+        made = self._registry_items.get(expr)
         if made is not None:
             return made
         count = len(target.items) if isinstance(target, TupleExpr | ListExpr) else 1
@@ -2506,7 +2507,7 @@ class FunctionLowerer(calls.PlaceNaming):
             pair.set_line(expr)
             return pair
 
-        made = self._registry_items[id(expr)] = tuple(item(f) for f in functions)
+        made = self._registry_items[expr] = tuple(item(f) for f in functions)
         self._registry_nodes.append(expr)  # keeps `id(expr)` this loop's
         return made
 

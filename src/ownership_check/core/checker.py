@@ -627,7 +627,9 @@ class _Analysis:
         #: pending op borrows one of them is E0505 (`move`), as the runtime's `BorrowError` says
         self.members: dict[str, frozenset[str]] = {}
         self.chains: dict[str, tuple[str, ...]] = {}
-        self.prefix_keys: dict[int, tuple[str, ...]] = {}  # by id() of an IR place (alive while this runs)
+        # by id() of a place, kept with the place: a place built during the analysis (not one of the IR's) may be
+        # freed and its id reused by another, which must not read the first one's keys
+        self.prefix_keys: dict[int, tuple[ir.Place, tuple[str, ...]]] = {}
         self.diagnostics: list[Diagnostic] = []
         #: The fixed point ran out of its step budget before it settled: its states are partial (unsound).
         self.exhausted = False
@@ -880,10 +882,12 @@ class _Analysis:
         moved = state.moved
         if not moved:
             return _NO_SITES
-        keys = self.prefix_keys.get(id(place))
-        if keys is None:
+        hit = self.prefix_keys.get(id(place))
+        if hit is not None and hit[0] is place:
+            keys = hit[1]
+        else:
             keys = (place.root, *(".".join((place.root, *place.attrs[: i + 1])) for i in range(len(place.attrs))))
-            self.prefix_keys[id(place)] = keys
+            self.prefix_keys[id(place)] = (place, keys)
         sites: set[int] = set()
         chains = self.chains
         for world in state.worlds:

@@ -51,6 +51,7 @@ from ownership_check.core.bump_alloc import bump_sequences
 from ownership_check.core.call_effects import Gathered, GeneratedInit, apply_summary, iterated_fields, one_line_site
 from ownership_check.core.checker import effect_names, nonlocal_effects
 from ownership_check.core.computed_items import ComputedItems, one_place
+from ownership_check.core.identity_memo import IdentityMemo
 from ownership_check.core.memo import (
     MemoKey,
     MemoToken,
@@ -1481,7 +1482,7 @@ class FileContext:
 
     def __init__(self, source: str, path: str, summary: FileSummary, index: ProjectIndex, module: ast.Module):
         self.path = path
-        self._class_tables: dict[int, dict[str, ast.expr]] = {}
+        self._class_tables: IdentityMemo[ast.AST, dict[str, ast.expr]] = IdentityMemo()
         self.summary = summary
         self.index = index
         self.source = source
@@ -1504,11 +1505,11 @@ class FileContext:
         self.functions: dict[str, FunctionNode] = {
             s.name: s for s in module.body if isinstance(s, _FUNCTION_DEFS) and self.classes.plain(s)
         }
-        self._lambda_defs: dict[int, ast.FunctionDef] = {}
+        self._lambda_defs: IdentityMemo[ast.AST, ast.FunctionDef] = IdentityMemo()
         self._qualified: dict[str, str] = {}
         # per node (by id: every node lives as long as the tree this context belongs to)
-        self._node_qualified: dict[int, str | None] = {}
-        self._node_kernel: dict[int, tuple[str, KernelSummary] | None] = {}
+        self._node_qualified: IdentityMemo[ast.AST, str | None] = IdentityMemo()
+        self._node_kernel: IdentityMemo[ast.AST, tuple[str, KernelSummary] | None] = IdentityMemo()
         self._declared: frozenset[str] | None = None
 
     def context_generators(self) -> dict[str, ast.FunctionDef]:
@@ -1620,9 +1621,9 @@ class FileContext:
 
     def class_tables(self, cls: ast.ClassDef) -> dict[str, ast.expr]:
         """A class body's displays bound once and never changed (`static_iterables.class_tables`), once per class."""
-        found = self._class_tables.get(id(cls))
+        found = self._class_tables.get(cls)
         if found is None:
-            found = self._class_tables[id(cls)] = static_iterables.class_tables(cls, self.changed_attributes)
+            found = self._class_tables[cls] = static_iterables.class_tables(cls, self.changed_attributes)
         return found
 
     @functools.cached_property
@@ -1739,14 +1740,12 @@ class FileContext:
         return self.token_span(_Token(node.name, node, "def"))
 
     def qualify(self, node: ast.AST) -> str | None:
-        key = id(node)
-        try:
-            return self._node_qualified[key]
-        except KeyError:
-            pass
+        hit = self._node_qualified.entry(node)
+        if hit is not None:
+            return hit[1]
         name = dotted(node)
         found = self.qualify_text(name) if name is not None else None
-        self._node_qualified[key] = found
+        self._node_qualified[node] = found
         return found
 
     def qualify_text(self, name: str) -> str:
@@ -1761,20 +1760,18 @@ class FileContext:
 
     def lambda_function(self, node: ast.Lambda) -> ast.FunctionDef:
         """`_lambda_function(node)`, one per lambda: a call summary is memoised by its function's node."""
-        found = self._lambda_defs.get(id(node))
+        found = self._lambda_defs.get(node)
         if found is None:
-            found = self._lambda_defs[id(node)] = _lambda_function(node)
+            found = self._lambda_defs[node] = _lambda_function(node)
         return found
 
     def kernel(self, node: ast.AST) -> tuple[str, KernelSummary] | None:
-        key = id(node)
-        try:
-            return self._node_kernel[key]
-        except KeyError:
-            pass
+        hit = self._node_kernel.entry(node)
+        if hit is not None:
+            return hit[1]
         qualified = self.qualify(node)
         found = self.index.kernel(qualified) if qualified else None
-        self._node_kernel[key] = found
+        self._node_kernel[node] = found
         return found
 
     def is_safekernels(self, node: ast.AST) -> bool:
@@ -1941,7 +1938,7 @@ class FunctionLowerer(calls.PlaceNaming):
         self.function_choices: dict[str, tuple[FunctionNode, ...]] = {}
         self.function_registries: dict[str, dict[object, FunctionNode]] = {}
         # a `for` over a registry of the module's functions: the display it iterates like (`registry_items`)
-        self._registry_items: dict[int, tuple[ast.expr, ...]] = {}
+        self._registry_items: IdentityMemo[ast.AST, tuple[ast.expr, ...]] = IdentityMemo()
         self._registry_nodes: list[ast.expr] = []
 
     # --- plumbing -------------------------------------------------------------------------------------------
@@ -2627,7 +2624,7 @@ class FunctionLowerer(calls.PlaceNaming):
         """A `for` over a registry of the module's functions (`registered_functions`) as the display of them it
         iterates like: `(run_a, run_b)`, or `(("", run_a), ("", run_b))` for `.items()` (the keys are no
         places).  The nodes are made once per loop and kept, as the lowering keys nodes by identity."""
-        made = self._registry_items.get(id(node))
+        made = self._registry_items.get(node)
         if made is not None:
             return made
         count = len(target.elts) if isinstance(target, ast.Tuple | ast.List) else 1
@@ -2641,7 +2638,7 @@ class FunctionLowerer(calls.PlaceNaming):
                 return name
             return ast.copy_location(ast.Tuple([ast.copy_location(ast.Constant(""), node), name], ast.Load()), node)
 
-        made = self._registry_items[id(node)] = tuple(item(f) for f in functions)
+        made = self._registry_items[node] = tuple(item(f) for f in functions)
         self._registry_nodes.append(node)  # keeps `id(node)` this loop's
         return made
 

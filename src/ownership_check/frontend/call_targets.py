@@ -42,6 +42,7 @@ from ownership_check.core.call_effects import (
     star_items,
     with_receiver_moves,
 )
+from ownership_check.core.identity_memo import IdentityMemo
 from ownership_check.core.stdlib_flow import forwarding_decorator, namespace_summary
 from ownership_check.core.summarize import call_summary
 from ownership_check.diagnostics import Span
@@ -472,10 +473,10 @@ class ModuleClasses:
                     if isinstance(sub, ast.FunctionDef | ast.AsyncFunctionDef):
                         self.owner[id(sub)] = stmt
         self.memo = SummaryMemo()
-        self._runs: dict[int, bool] = {}
-        self._instances: dict[int, dict[str, ast.ClassDef | None]] = {}
-        self._bindings: dict[int, BindingIndex] = {}
-        self._loops: dict[int, dict[str, tuple[ast.ClassDef, ...]]] = {}
+        self._runs: IdentityMemo[ast.AST, bool] = IdentityMemo()
+        self._instances: IdentityMemo[ast.AST, dict[str, ast.ClassDef | None]] = IdentityMemo()
+        self._bindings: IdentityMemo[ast.AST, BindingIndex] = IdentityMemo()
+        self._loops: IdentityMemo[ast.AST, dict[str, tuple[ast.ClassDef, ...]]] = IdentityMemo()
         self.generated: dict[int, GeneratedInit | None] = {}  # `generated_fields`, by class
         # the module's top-level decorators that forward every call to the function they wrap (`forwards_calls`)
         shapes = {s.name: forwarding_shape(s) for s in module.body if isinstance(s, ast.FunctionDef)}
@@ -486,12 +487,12 @@ class ModuleClasses:
         self.factories = frozenset(name for name, shape in factories.items() if shape != FORWARDS_NOT)
         self.again = frozenset(name for name, shape in (*shapes.items(), *factories.items()) if shape == FORWARDS_AGAIN)
         self._imported = _imported_names(module)  # for the standard library's forwarding decorators
-        self._free: dict[int, list[str]] = {}
+        self._free: IdentityMemo[ast.AST, list[str]] = IdentityMemo()
         self._orders: dict[str, tuple[tuple[str, ...], bool]] = {}
         self._module = module
         self._class_values: dict[tuple[str, str], ast.expr | None] = {}
         self._getters: dict[tuple[int, str], ast.FunctionDef | None] = {}
-        self._sequences: dict[int, frozenset[str]] = {}
+        self._sequences: IdentityMemo[ast.AST, frozenset[str]] = IdentityMemo()
 
     @functools.cached_property
     def method_names(self) -> frozenset[str]:
@@ -504,9 +505,9 @@ class ModuleClasses:
 
     def free_names(self, callee: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
         """`_module_names`, once per function."""
-        known = self._free.get(id(callee))
+        known = self._free.get(callee)
         if known is None:
-            known = self._free[id(callee)] = _module_names(callee)
+            known = self._free[callee] = _module_names(callee)
         return known
 
     @functools.cached_property
@@ -532,9 +533,9 @@ class ModuleClasses:
 
     def sequences(self, cls: ast.ClassDef) -> frozenset[str]:
         """`_sequence_attributes` of a class, computed once."""
-        found = self._sequences.get(id(cls))
+        found = self._sequences.get(cls)
         if found is None:
-            found = self._sequences[id(cls)] = _sequence_attributes(cls)
+            found = self._sequences[cls] = _sequence_attributes(cls)
         return found
 
     @functools.cached_property
@@ -676,9 +677,9 @@ class ModuleClasses:
 
     def runs_when_called(self, node: ast.AST) -> bool:
         """`_runs_when_called`, once per function (a call site asks again for every call of it)."""
-        known = self._runs.get(id(node))
+        known = self._runs.get(node)
         if known is None:
-            known = self._runs[id(node)] = _runs_when_called(node, self.forwards)
+            known = self._runs[node] = _runs_when_called(node, self.forwards)
         return known
 
     def runs_when_awaited(self, node: ast.AST) -> bool:
@@ -740,16 +741,16 @@ class ModuleClasses:
 
     def instances(self, body_owner: ast.AST, body: list[ast.stmt]) -> dict[str, ast.ClassDef | None]:
         """`_instance_classes` of one body, walked once however many method calls it makes."""
-        known = self._instances.get(id(body_owner))
+        known = self._instances.get(body_owner)
         if known is None:
-            known = self._instances[id(body_owner)] = _instance_classes(body, self)
+            known = self._instances[body_owner] = _instance_classes(body, self)
         return known
 
     def binding_index(self, body_owner: ast.AST, body: list[ast.stmt]) -> BindingIndex:
         """`_binding_index` of one body, built once."""
-        known = self._bindings.get(id(body_owner))
+        known = self._bindings.get(body_owner)
         if known is None:
-            known = self._bindings[id(body_owner)] = _binding_index(body, self)
+            known = self._bindings[body_owner] = _binding_index(body, self)
         return known
 
     def super_method(self, func: ast.AST, name: str, receiver: ast.ClassDef | None = None) -> ast.FunctionDef | None:
@@ -762,9 +763,9 @@ class ModuleClasses:
 
     def loop_instances(self, body_owner: ast.AST, body: list[ast.stmt]) -> dict[str, tuple[ast.ClassDef, ...]]:
         """`_loop_classes` of one body, walked once."""
-        known = self._loops.get(id(body_owner))
+        known = self._loops.get(body_owner)
         if known is None:
-            known = self._loops[id(body_owner)] = _loop_classes(body, self)
+            known = self._loops[body_owner] = _loop_classes(body, self)
         return known
 
     def method(self, cls: ast.ClassDef, name: str) -> ast.FunctionDef | None:
