@@ -184,6 +184,9 @@ from safekernels.ownership_model import (
     launch_form,
 )
 
+#: Statements that are one step for the exception edges inside a `try` or `with` body (`ir.step`).
+_STEP_STATEMENTS = (ExpressionStmt, AssignmentStmt, OperatorAssignmentStmt)
+
 #: How this front end lowered before the core owned call lowering (see `calls.Dialect`).
 DIALECT = calls.Dialect(launch_move_events=calls.GROUP_LAUNCH_MOVES)
 
@@ -1792,6 +1795,7 @@ class FunctionLowerer(calls.PlaceNaming):
         self.splat_lengths: dict[str, int] = {}  # the one length every binding of a container list ends with
         self.lengths: dict[str, int] = {}  # a container list's length where lowering is now (display + appends)
         self.stable: frozenset[str] | None = None  # `_stable_names`, found when a view bound first asks
+        self.stepping = 0  # inside a `try` or `with` body (`guarded_suite`)
         self.constants: dict[str, int] = {}  # names an unrolled iteration binds to a number (`unpacked_comprehension`)
         self.literal_keys: dict[str, calls.ContainerKey] = {}  # names an unrolled iteration binds to a literal key
         # callables bound once to a name in this body (`find_callables`): a lambda's name by the lambda's id, the
@@ -3136,13 +3140,25 @@ class FunctionLowerer(calls.PlaceNaming):
                 for op in forget:
                     self.emit(op)
             try:
-                self.stmt(stmt)
+                if self.stepping and isinstance(stmt, _STEP_STATEMENTS):
+                    for stepped in ir.step(self.block(functools.partial(self.stmt, stmt)), span_of(stmt)):
+                        self.emit(stepped)
+                else:
+                    self.stmt(stmt)
             finally:
                 self.computed.end()
             if not before:
                 for op in forget:
                     self.emit(op)
         self.current_statement = outer
+
+    def guarded_suite(self, body: Sequence[Statement] | Block | None) -> None:
+        """The body of a `try` or `with`: each simple statement one step (the CLI's `guarded_suite`)."""
+        self.stepping += 1
+        try:
+            self.suite(body)
+        finally:
+            self.stepping -= 1
 
     def forgotten_items(self, stmt: Statement) -> tuple[ir.Bind, ...]:
         """The items under literal keys `stmt` may change (`keyed_items.forgotten`, the CLI's rule)."""
@@ -3710,7 +3726,7 @@ class FunctionLowerer(calls.PlaceNaming):
         return (place, None, None) if place is not None else None
 
     def try_stmt(self, node: TryStmt) -> None:
-        body = self.block(lambda: self.suite(node.body))
+        body = self.block(lambda: self.guarded_suite(node.body))
         handlers: list[ir.Block] = []
         for typ, var, handler in zip(node.types, node.vars, node.handlers, strict=True):
 
@@ -3747,7 +3763,7 @@ class FunctionLowerer(calls.PlaceNaming):
             )
             for item, target in zip(node.expr, node.target, strict=True)
         ]
-        calls.lower_with(items, lambda: self.block(lambda: self.suite(node.body)), span_of(node), self)
+        calls.lower_with(items, lambda: self.block(lambda: self.guarded_suite(node.body)), span_of(node), self)
 
     def context_generator(self, expr: Expression) -> FuncDef | None:
         """The `@contextlib.contextmanager` generator of the module's top level that `expr` calls (the CLI's

@@ -5,13 +5,14 @@ after a move" and "the move happened later in the loop body" are both comparison
 records whether it lies lexically inside `with simt.unsafe():` (unsafe is lexical, never inherited through
 calls) and which loops enclose it.
 
-Exceptions: every operation inside a `try` body may raise, so it gets an edge to each handler, and so does the
-point before the body's first operation.  A `finally` block is built once per way of leaving the `try` that
-actually occurs (falling through, an exception escaping the body, a handler or the `else`, `return`, `break`,
-`continue`), and each copy continues where that way of leaving goes: after the statement, to the enclosing
-handlers (or the exit), to the next enclosing `finally` of the same kind, to the loop's exit or header.  So a
-value moved before a `return` inside `try` is moved in the `finally` that the return runs, and a value moved
-anywhere in the body is maybe-moved in the exceptional copy, without merging those paths into the fall-through
+Exceptions: every operation inside a `try` body may raise, so it gets an edge to each handler, and so does the point
+before the body's first operation; the operations of one statement (`ir.step`, an atomic `Branch`) are one step:
+only its last ones get the edges (a launch refuses before it moves anything). A `finally` block is built once per
+way of leaving the `try` that actually occurs (falling through, an exception escaping the body, a handler or the
+`else`, `return`, `break`, `continue`), and each copy continues where that way of leaving goes: after the statement,
+to the enclosing handlers (or the exit), to the next enclosing `finally` of the same kind, to the loop's exit or
+header. So a value moved before a `return` inside `try` is moved in the `finally` that the return runs, and a value
+moved anywhere in the body is maybe-moved in the exceptional copy, without merging those paths into the fall-through
 one.  Copies of one source operation have the same span; `checker` reports each diagnostic once.
 
 An arm of a `Branch` with `tests` is entered through a node of its own (no operation) that `Graph.assume` maps to
@@ -124,6 +125,9 @@ class _Builder:
         self.loops: list[_LoopCtx] = []
         self.headers: tuple[int, ...] = ()  # the headers of `loops`, innermost last
         self.handlers: list[list[int]] = []
+        # inside a statement's step (`atomic`): the depth of `handlers` whose innermost list gets no edges from
+        # plain operations; -1 outside any step
+        self.quiet = -1
         self.finals: list[_FinallyCtx] = []
         self.exit = -1
         self.assume: dict[int, ir.Test] = {}
@@ -154,7 +158,7 @@ class _Builder:
         nodes = self.nodes
         unsafe = self.unsafe_depth > 0
         headers = self.headers
-        handlers = self.handlers[-1] if self.handlers else None
+        handlers = self.handlers[-1] if self.handlers and self.quiet != len(self.handlers) else None
         plain = _PLAIN_TYPES
         for op in body:
             if type(op) not in plain:
@@ -182,10 +186,12 @@ class _Builder:
         if isinstance(op, _PLAIN):
             node = self.new(op)
             self.link(preds, node)
-            if self.handlers:
+            if self.handlers and self.quiet != len(self.handlers):
                 for h in self.handlers[-1]:
                     self.link1(node, h)
             return [node]
+        if isinstance(op, ir.Branch) and op.atomic:
+            return self.atomic(op.arms[0], preds)
         if isinstance(op, ir.Branch):
             ends: list[int] = []
             if op.tests:
@@ -269,6 +275,21 @@ class _Builder:
             self.leave_loop([node], continuing=True)
             return []
         return [node]
+
+    def atomic(self, body: ir.Block, preds: list[int]) -> list[int]:
+        """One statement's operations (`ir.step`): no edge to the enclosing handlers from inside it (a `try`
+        nested in it keeps its own), then one from each of its ends, where the statement is done."""
+        outer = self.quiet
+        self.quiet = len(self.handlers)
+        try:
+            ends = self.seq(body, preds)
+        finally:
+            self.quiet = outer
+        if self.handlers and self.quiet != len(self.handlers):
+            for end in ends:
+                for h in self.handlers[-1]:
+                    self.link1(end, h)
+        return ends
 
     def unrolled(self, op: ir.Loop, preds: list[int]) -> list[int]:
         """`for x in (a, b): body` as `x = a; body; x = b; body` (`continue` goes on to the next item, `break`

@@ -467,6 +467,20 @@ class Branch:
     arms: tuple[Block, ...]
     span: Span
     tests: tuple[Test, ...] = ()  # empty, or one per arm: what that arm's condition says on entry
+    # one arm, the operations of one statement inside a `try` body (`step`): an exception the statement raises
+    # leaves from before it or after it, never from between its moves and the rebinding of its targets
+    atomic: bool = False
+
+
+def step(ops: Block, span: Span) -> Block:
+    """The operations of one simple statement of a `try` (or `with`) body, as one step for the exception edges.
+
+    A launch checks its arguments before it takes ownership of them, and refuses with nothing moved; a method
+    of the module that moves `self.rh` and stores the launch's result back does both or raises first.  So an
+    `except`/`finally` (or a context manager's `__exit__`) sees the state before the statement or after it:
+    `z, x = scale(z, x).sync_on(s)` in a `try` leaves `z` bound on every way out.  A statement of one operation
+    needs no wrapping."""
+    return (Branch((ops,), span, atomic=True),) if len(ops) > 1 else ops
 
 
 @dataclass(frozen=True)

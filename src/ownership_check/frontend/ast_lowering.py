@@ -1851,6 +1851,9 @@ _CHOICE_DEPTH = 6
 
 _INTERESTING = (ir.Move, ir.Borrow, ir.CheckBrand, ir.RequireUnsafe, ir.Produce)
 
+#: Statements that are one step for the exception edges inside a `try` or `with` body (`ir.step`).
+_STEP_STATEMENTS = (ast.Expr, ast.Assign, ast.AugAssign, ast.AnnAssign)
+
 
 class FunctionLowerer(calls.PlaceNaming):
     def __init__(self, ctx: FileContext, unit: Unit) -> None:
@@ -1917,6 +1920,7 @@ class FunctionLowerer(calls.PlaceNaming):
         self.splat_lengths: dict[str, int] = {}  # the one length every binding of a container list ends with
         self.lengths: dict[str, int] = {}  # a container list's length where lowering is now (display + appends)
         self.stable: frozenset[str] | None = None  # `_stable_names`, found when a view bound first asks
+        self.stepping = 0  # inside a `try` or `with` body (`guarded_suite`)
         self.constants: dict[str, int] = {}  # names an unrolled iteration binds to a number (`unpacked_comprehension`)
         self.literal_keys: dict[str, calls.ContainerKey] = {}  # names an unrolled iteration binds to a literal key
         # callables bound once to a name in this body (`find_callables`): a lambda's name by the lambda's id, a
@@ -3082,13 +3086,25 @@ class FunctionLowerer(calls.PlaceNaming):
                 for op in forget:
                     self.emit(op)
             try:
-                self.stmt(stmt)
+                if self.stepping and isinstance(stmt, _STEP_STATEMENTS):
+                    for stepped in ir.step(self.block(functools.partial(self.stmt, stmt)), self.span(stmt)):
+                        self.emit(stepped)
+                else:
+                    self.stmt(stmt)
             finally:
                 self.computed.end()
             if not before:
                 for op in forget:
                     self.emit(op)
         self.current_statement = outer
+
+    def guarded_suite(self, body: Sequence[ast.stmt]) -> None:
+        """The body of a `try` or `with`: each simple statement one step for the exception edges (`ir.step`)."""
+        self.stepping += 1
+        try:
+            self.suite(body)
+        finally:
+            self.stepping -= 1
 
     def forgotten_items(self, stmt: ast.stmt) -> tuple[ir.Bind, ...]:
         """The items under literal keys `stmt` may change (`keyed_items.forgotten`): rebound to new objects after
@@ -3931,7 +3947,7 @@ class FunctionLowerer(calls.PlaceNaming):
         return self.block(lambda: self.suite(body))
 
     def try_stmt(self, node: ast.Try) -> None:
-        body = self.block(lambda: self.suite(node.body))
+        body = self.block(lambda: self.guarded_suite(node.body))
         handlers: list[ir.Block] = []
         for handler in node.handlers:
 
@@ -3971,7 +3987,7 @@ class FunctionLowerer(calls.PlaceNaming):
             )
             for item in node.items
         ]
-        calls.lower_with(items, lambda: self.block(lambda: self.suite(node.body)), self.span(node), self)
+        calls.lower_with(items, lambda: self.block(lambda: self.guarded_suite(node.body)), self.span(node), self)
 
     def entered(self, node: ast.expr) -> Callable[[], ir.Value] | None:
         """What `with lend(c) as lo:` binds `lo` to (`calls.entered_value`): the argument bound to a parameter a
