@@ -174,6 +174,7 @@ from ownership_check.diagnostics import Span
 from safekernels.ownership_model import (
     ALIASING_FUNCTIONS,
     ALIASING_METHODS,
+    CALLBACK_METHODS,
     DEVICE_ANNOTATIONS,
     DEVICE_DECORATOR,
     PREPARE_METHOD,
@@ -916,6 +917,7 @@ class FileContext:
         self._module_tables: dict[str, Expression] | None = None  # `module_tables`
         self._module_stable: frozenset[str] | None = None  # `module_stable`
         self._module_numbers: dict[str, int] | None = None  # `module_numbers`
+        self._raising: frozenset[str] | None = None  # `raising_functions`
         self._changed_attributes: frozenset[str] | None = None
         self._class_tables: IdentityMemo[Node, dict[str, Expression]] = IdentityMemo()  # `class_tables`, by class
 
@@ -924,6 +926,16 @@ class FileContext:
         if self._module_stable is None:
             self._module_stable = _stable_names(self.module.defs, ())
         return self._module_stable
+
+    def raising_functions(self) -> frozenset[str]:
+        """The names of the module's functions and methods whose body raises or asserts (the CLI's)."""
+        if self._raising is None:
+            self._raising = frozenset(
+                node.name for node in tree.walk(self.module, skip_scopes=False)
+                if isinstance(node, FuncDef)
+                and any(isinstance(n, RaiseStmt | AssertStmt) for n in tree.walk(node, skip_scopes=False))
+            )
+        return self._raising
 
     def module_numbers(self) -> dict[str, int]:
         """The integer constants of the module (the CLI's `module_numbers`)."""
@@ -3140,7 +3152,7 @@ class FunctionLowerer(calls.PlaceNaming):
                 for op in forget:
                     self.emit(op)
             try:
-                if self.stepping and isinstance(stmt, _STEP_STATEMENTS):
+                if self.stepping and isinstance(stmt, _STEP_STATEMENTS) and self.one_step(stmt):
                     for stepped in ir.step(self.block(functools.partial(self.stmt, stmt)), span_of(stmt)):
                         self.emit(stepped)
                 else:
@@ -3151,6 +3163,17 @@ class FunctionLowerer(calls.PlaceNaming):
                 for op in forget:
                     self.emit(op)
         self.current_statement = outer
+
+    def one_step(self, stmt: Statement) -> bool:
+        """Whether `stmt` is one step for the exception edges (the CLI's `one_step`)."""
+        raising = self.ctx.raising_functions()
+        for node in tree.walk(stmt):
+            if isinstance(node, CallExpr):
+                callee = node.callee
+                name = callee.name if isinstance(callee, NameExpr | MemberExpr) else None
+                if name in CALLBACK_METHODS or name in raising:
+                    return False
+        return True
 
     def guarded_suite(self, body: Sequence[Statement] | Block | None) -> None:
         """The body of a `try` or `with`: each simple statement one step (the CLI's `guarded_suite`)."""

@@ -139,6 +139,10 @@ LOAN_INHERITING_METHODS: Final[frozenset[str]] = frozenset(
     {"then", "zip", "first", "partition", "unpartition", "shared"}
 )
 
+#: Methods whose argument is the user's code, which `sync_on` runs after the chain's launches took their arguments
+#: (`op.then(check)`): an exception it raises leaves those arguments moved.
+CALLBACK_METHODS: Final[frozenset[str]] = frozenset({"then"})
+
 #: Methods whose result is a *shared* op: consumers read it and never move it (`SharedDeviceOp`): a launch, a
 #: `sync_on`, a second launch may all use it.
 SHARED_RESULT_METHODS: Final[frozenset[str]] = frozenset({"shared"})

@@ -691,7 +691,9 @@ def bind_returned(items: Sequence[ReturnedItem], places: Sequence[ir.Place], spa
         elif isinstance(item, ir.Fresh):
             value = item
         elif isinstance(item, ir.Place):
-            value = ir.FromPlace(item, span)
+            # the caller's object the helper hands back: the call reads nothing of it (a moved one is reported at
+            # the helper's `return` and at the caller's next use, not at the call)
+            value = ir.FromPlace(item, span, carried=True)
         elif isinstance(item, str):
             if item in first:
                 value = ir.FromPlace(first[item], span)
@@ -712,7 +714,7 @@ def bind_returned(items: Sequence[ReturnedItem], places: Sequence[ir.Place], spa
             if isinstance(item, str) and item in first:
                 value: ir.Value = ir.FromPlace(first[item], span)
             elif isinstance(item, ir.Place):
-                value = ir.FromPlace(item, span)
+                value = ir.FromPlace(item, span, carried=True)
             else:
                 value = item if isinstance(item, ir.Fresh) else ir.Fresh()
             sink.emit(ir.Bind((part,), (value,), span))
@@ -1609,7 +1611,9 @@ def _yielded_value(
             for path, _ in other.loans
         )
         if source is not None:
-            sink.emit(ir.Bind((stage,), (ir.FromPlace(source, span),), span), node)
+            # the object the callee handed back: the call reads nothing of the caller's here (a moved one is
+            # reported where the callee returned it, and where the caller uses it next)
+            sink.emit(ir.Bind((stage,), (ir.FromPlace(source, span, carried=True),), span), node)
             if lent_sibling or any(path == part.source for other in described_parts for path, _ in other.loans):
                 _holds_op(stage, sink)  # a launch borrowed it: a device value (its name too, `unpack_yielded`)
         elif part.loans:

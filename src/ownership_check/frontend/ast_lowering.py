@@ -109,6 +109,7 @@ from ownership_check.frontend.project_index import ProjectIndex
 from safekernels.ownership_model import (
     ALIASING_FUNCTIONS,
     ALIASING_METHODS,
+    CALLBACK_METHODS,
     DEVICE_ANNOTATIONS,
     PREPARE_METHOD,
     SHARED_ARRAY_ANNOTATIONS,
@@ -1593,6 +1594,16 @@ class FileContext:
     def module_stable(self) -> frozenset[str]:
         """The names the module binds once and nothing rebinds (`_stable_names` of its top level)."""
         return _stable_names(self.module.body, ())
+
+    @functools.cached_property
+    def raising_functions(self) -> frozenset[str]:
+        """The names of the module's functions and methods whose body has a `raise` or an `assert`: a call of one
+        may raise after the launches it made took their arguments (`FunctionLowerer.one_step`)."""
+        return frozenset(
+            node.name for node in ast.walk(self.module)
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+            and any(isinstance(n, ast.Raise | ast.Assert) for n in ast.walk(node))
+        )
 
     @functools.cached_property
     def module_numbers(self) -> dict[str, int]:
@@ -3086,7 +3097,7 @@ class FunctionLowerer(calls.PlaceNaming):
                 for op in forget:
                     self.emit(op)
             try:
-                if self.stepping and isinstance(stmt, _STEP_STATEMENTS):
+                if self.stepping and isinstance(stmt, _STEP_STATEMENTS) and self.one_step(stmt):
                     for stepped in ir.step(self.block(functools.partial(self.stmt, stmt)), self.span(stmt)):
                         self.emit(stepped)
                 else:
@@ -3097,6 +3108,21 @@ class FunctionLowerer(calls.PlaceNaming):
                 for op in forget:
                     self.emit(op)
         self.current_statement = outer
+
+    def one_step(self, stmt: ast.stmt) -> bool:
+        """Whether an exception `stmt` raises leaves it before its launches took anything or after it rebound its
+        targets (`ir.step`): it calls no `then` (whose callback runs inside `sync_on`, after the launch moved its
+        arguments) and no function or method of the module that raises on purpose (`raising_functions`: it may
+        raise after its own launch).  A launch refuses before it takes its arguments; a failure of the device
+        itself inside `sync_on` is not modelled."""
+        raising = self.ctx.raising_functions
+        for node in ast.walk(stmt):
+            if isinstance(node, ast.Call):
+                func = node.func
+                name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+                if name in CALLBACK_METHODS or name in raising:
+                    return False
+        return True
 
     def guarded_suite(self, body: Sequence[ast.stmt]) -> None:
         """The body of a `try` or `with`: each simple statement one step for the exception edges (`ir.step`)."""
