@@ -1,5 +1,5 @@
 # fresh-expect: clean
-# fresh-known-false-alarm: cli,mypy sound on the exceptional path: the launch moves x, y before sync_on runs it,
+# (once a known false alarm, sound only on the exceptional path: the launch moves x, y before sync_on runs it,
 # and sync_on can raise RuntimeError (a tile launch on a GPU: cuTensorMapEncodeTiled fails) into this handler
 """Retry around a launch: the try rebinds its inputs from the launch's value before it raises, so the except may reuse them."""
 import safekernels as sk

@@ -1,11 +1,11 @@
 # fresh-expect: clean
-# fresh-known-false-alarm: cli,mypy exception edges: a finally block sees the state where the try's launch moved `z` before `sync_on` could raise and rebind it (sound for that path; the program never raises)
 """The launch hands the partition back before the finally block reads it."""
 import numpy as np
 import safekernels as sk
 from safekernels import tile
 from safekernels.dtypes import f32
 from safekernels.tile import Partition, Tensor
+
 
 
 @tile.kernel
