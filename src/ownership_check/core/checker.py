@@ -1248,7 +1248,8 @@ class _Analysis:
                 suffix = plan.keys[j][len(bound.root) :]
                 objs = world.get(plan.keys[j], _EMPTY)
                 for partner in self.partners.get(bound.root, ()):
-                    if world.get(partner) == mine:
+                    # (a parameter's own object is absent from the world until rebound: its unknown object `@a`)
+                    if _world_get(world, partner) == mine:
                         world[partner + suffix] = objs
 
     def attributes_apart(self, s: State, op: ir.Bind, born: set[str], before: State) -> None:
