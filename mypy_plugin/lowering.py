@@ -2193,7 +2193,7 @@ class FunctionLowerer(calls.PlaceNaming):
                     self.declared_device.add(param)
                 elif annotated and (holder := self.type_class(typ)) is not None:
                     # `def step(param: Param)`: its fields declared with device types (the CLI's `field_devices`)
-                    fields = tuple(self.field_devices(holder, param))
+                    fields = (*self.field_devices(holder, param), *self.method_devices(holder, param))
                     self.device.update(fields)
                     self.declared_device.update(fields)
         pairs: list[tuple[list[str], Expression]] = []
@@ -5145,6 +5145,22 @@ class FunctionLowerer(calls.PlaceNaming):
             bases = cls.base_type_exprs + cls.removed_base_type_exprs
             one = len(bases) == 1 and not cls.keywords and isinstance(bases[0], NameExpr)
             cls = self.ctx.classes.classes.get(bases[0].name) if one and isinstance(bases[0], NameExpr) else None
+
+    def method_devices(self, owner: ClassDef, prefix: str) -> Iterator[str]:
+        """The attribute paths below `prefix` that a method of `owner` binds to a device value (the CLI's)."""
+        names: set[str] = set()
+        for stmt in owner.defs.body:
+            method = stmt.func if isinstance(stmt, Decorator) else stmt
+            if isinstance(method, FuncDef) and method.arguments:
+                me = method.arguments[0].variable.name
+                names.update(
+                    t.name for node in tree.walk(method.body) if isinstance(node, AssignmentStmt)
+                    for t in node.lvalues
+                    if isinstance(t, MemberExpr) and isinstance(t.expr, NameExpr) and t.expr.name == me
+                )
+        for name in sorted(names):
+            if self.binds_device(owner, name):
+                yield f"{prefix}.{name}"
 
     def binds_device(self, owner: ClassDef, attr: str) -> bool:
         """Whether a method of `owner` (or of its chain of single bases in the module) binds `self.<attr>` to a call

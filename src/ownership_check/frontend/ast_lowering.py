@@ -2338,7 +2338,7 @@ class FunctionLowerer(calls.PlaceNaming):
                 self.declared_device.add(param.arg)
             elif (holder := self.annotation_class(param.annotation)) is not None:
                 # `def step(param: Param)`: `param.grad.values` of fields declared `grad: Grad`, `values: Tensor`
-                fields = tuple(self.field_devices(holder, param.arg))
+                fields = (*self.field_devices(holder, param.arg), *self.method_devices(holder, param.arg))
                 self.device.update(fields)
                 self.declared_device.update(fields)
         pairs: list[tuple[list[str], ast.expr]] = []
@@ -5411,6 +5411,23 @@ class FunctionLowerer(calls.PlaceNaming):
             bases = cls.bases
             one = len(bases) == 1 and not cls.keywords and isinstance(bases[0], ast.Name)
             cls = self.ctx.classes.classes.get(bases[0].id) if one and isinstance(bases[0], ast.Name) else None
+
+    def method_devices(self, owner: ast.ClassDef, prefix: str) -> Iterator[str]:
+        """The attribute paths below `prefix`, an object of `owner`, that a method of its class binds to a device
+        value (`self.moisture = sk.to_device(...)` in `__init__`: `binds_device`): a parameter annotated with the
+        class holds device values there too, so a helper's `session.moisture.partition(...)` moves the caller's."""
+        names: set[str] = set()
+        for method in owner.body:
+            if isinstance(method, ast.FunctionDef | ast.AsyncFunctionDef) and method.args.args:
+                me = method.args.args[0].arg
+                names.update(
+                    t.attr for node in _walk(method.body) if isinstance(node, ast.Assign | ast.AnnAssign)
+                    for t in (node.targets if isinstance(node, ast.Assign) else [node.target])
+                    if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == me
+                )
+        for name in sorted(names):
+            if self.binds_device(owner, name):
+                yield f"{prefix}.{name}"
 
     def binds_device(self, owner: ast.ClassDef, attr: str) -> bool:
         """Whether a method of `owner` (or of its chain of single bases in the module, whose methods run on its
