@@ -905,6 +905,21 @@ class ModuleClasses:
         """The method `name` an instance of `cls` runs (the CLI's `method`)."""
         return self._lookup(self._chain(cls), name)
 
+    def definition(self, cls: ClassDef, name: str) -> Node | None:
+        """The statement that defines `name` for an instance of `cls`, a decorated method too (the CLI's)."""
+        for current in self._chain(cls):
+            found: Node | None = None
+            for stmt in current.defs.body:
+                if isinstance(stmt, FuncDef | Decorator | OverloadedFuncDef | ClassDef) and stmt.name == name:
+                    found = stmt
+                elif isinstance(stmt, AssignmentStmt) and any(
+                    isinstance(t, NameExpr) and t.name == name for t in stmt.lvalues
+                ):
+                    found = stmt
+            if found is not None:
+                return found
+        return None
+
     def class_value(self, cls: ClassDef, name: str) -> Expression | None:
         """The expression `obj.name` reads for an object of `cls` that has no attribute `name` of its own (the
         CLI's `class_value`)."""

@@ -111,6 +111,7 @@ from mypy.types import FunctionLike, Instance, Type, TypeAliasType, UnionType, g
 from mypy_plugin import keyed_mentions, resolve, static_iterables, tree
 from mypy_plugin.bump_shape import bump_buffer, bump_events
 from mypy_plugin.call_targets import (
+    PROPERTY_DECORATORS,
     ModuleClasses,
     applied_callee,
     applied_summary,
@@ -918,6 +919,7 @@ class FileContext:
         self._module_stable: frozenset[str] | None = None  # `module_stable`
         self._module_numbers: dict[str, int] | None = None  # `module_numbers`
         self._raising: frozenset[str] | None = None  # `raising_functions`
+        self._shared_getters: dict[str, tuple[Decorator, ...]] | None = None  # `shared_getters`
         self._changed_attributes: frozenset[str] | None = None
         self._class_tables: IdentityMemo[Node, dict[str, Expression]] = IdentityMemo()  # `class_tables`, by class
 
@@ -926,6 +928,22 @@ class FileContext:
         if self._module_stable is None:
             self._module_stable = _stable_names(self.module.defs, ())
         return self._module_stable
+
+    def shared_getters(self) -> dict[str, tuple[Decorator, ...]]:
+        """For each property name, the module's getters of that name giving a `.shared()` op at every `return`
+        (the CLI's `shared_getters`)."""
+        if self._shared_getters is None:
+            found: dict[str, list[Decorator]] = {}
+            for cls in self.classes.classes.values():
+                for stmt in cls.defs.body:
+                    if (
+                        isinstance(stmt, Decorator) and len(stmt.original_decorators) == 1
+                        and tree.dotted(stmt.original_decorators[0]) in PROPERTY_DECORATORS
+                        and _gives_shared_op(stmt.func)
+                    ):
+                        found.setdefault(stmt.name, []).append(stmt)
+            self._shared_getters = {name: tuple(getters) for name, getters in found.items()}
+        return self._shared_getters
 
     def raising_functions(self) -> frozenset[str]:
         """The names of the module's functions and methods whose body raises or asserts (the CLI's)."""
@@ -1883,8 +1901,22 @@ class FunctionLowerer(calls.PlaceNaming):
                 return None  # a property returning `self._launches["demand"]` (the CLI's `choices`)
             if isinstance(expr, MemberExpr) and self.getter_views(expr) is not None:
                 return None  # a property returning a view: no place of its own (`value`)
+            if len(attrs) == 1 and attrs[0] in self.ctx.shared_getters() and self.shared_getter_read(expr):
+                return None  # a property giving a `.shared()` op: a shared op (`value`)
             return self.dotted_place(cur.name, attrs)
         return None
+
+    def shared_getter_read(self, expr: Expression) -> bool:
+        """Whether `expr` reads a property giving a `.shared()` op on every class its receiver may be (the CLI's
+        `shared_getter_read`)."""
+        if not (isinstance(expr, MemberExpr) and isinstance(expr.expr, NameExpr)):
+            return False
+        getters = self.ctx.shared_getters().get(expr.name)
+        candidates = receiver_classes(self, expr.expr.name) if getters else None
+        if not candidates or getters is None:
+            return False
+        classes = self.ctx.classes
+        return all(any(g is classes.definition(cls, expr.name) for g in getters) for cls in candidates)
 
     def getter_call(self, callee: Expression) -> tuple[tuple[calls.ContainerKey, ...], bool] | None:
         """The names a getter callee gives (`stdlib_flow.getter_keys`): a direct call, or a name bound once to one
@@ -4560,6 +4592,9 @@ class FunctionLowerer(calls.PlaceNaming):
     def value(self, expr: Expression, holder: ir.Place | None = None) -> ir.Value:
         """Lower an expression whose result is bound to a name: an alias, a view or a fresh object."""
         if isinstance(expr, MemberExpr):
+            if expr.name in self.ctx.shared_getters() and self.shared_getter_read(expr):
+                self.expr(expr.expr)
+                return ir.Fresh(calls.SHARED_OP)
             self.property_read(expr)
             getter_views = self.getter_views(expr)
             if getter_views is not None:  # `arena.tension` of a property returning `self.buf.view(a, b)`

@@ -69,6 +69,7 @@ from ownership_check.frontend import keyed_mentions, static_iterables
 from ownership_check.frontend.ast_walk import all_nodes, memoized_walk
 from ownership_check.frontend.bump_shape import bump_buffer, bump_events
 from ownership_check.frontend.call_targets import (
+    PROPERTY_DECORATORS,
     ModuleClasses,
     applied_callee,
     applied_summary,
@@ -1596,6 +1597,21 @@ class FileContext:
         return _stable_names(self.module.body, ())
 
     @functools.cached_property
+    def shared_getters(self) -> dict[str, tuple[ast.FunctionDef, ...]]:
+        """For each property name, the module's `@property` / `@cached_property` getters of that name that give a
+        `.shared()` op at every `return` (`_gives_shared_op`): a read of one is a shared op (launches read it,
+        never move it), a new one per read or the cached one."""
+        found: dict[str, list[ast.FunctionDef]] = {}
+        for cls in self.classes.classes.values():
+            for stmt in cls.body:
+                if (
+                    isinstance(stmt, ast.FunctionDef) and len(stmt.decorator_list) == 1
+                    and dotted(stmt.decorator_list[0]) in PROPERTY_DECORATORS and _gives_shared_op(stmt)
+                ):
+                    found.setdefault(stmt.name, []).append(stmt)
+        return {name: tuple(getters) for name, getters in found.items()}
+
+    @functools.cached_property
     def raising_functions(self) -> frozenset[str]:
         """The names of the module's functions and methods whose body has a `raise` or an `assert`: a call of one
         may raise after the launches it made took their arguments (`FunctionLowerer.one_step`)."""
@@ -2012,8 +2028,23 @@ class FunctionLowerer(calls.PlaceNaming):
                 return None  # `pen.demand_launch` of a property returning `self._launches["demand"]` (`choices`)
             if isinstance(node, ast.Attribute) and self.getter_views(node) is not None:
                 return None  # `self.arena.tension` of a property returning a view: no place of its own (`value`)
+            if len(attrs) == 1 and attrs[0] in self.ctx.shared_getters and self.shared_getter_read(node):
+                return None  # `antenna.gain` of a property giving a `.shared()` op: a shared op (`value`)
             return self.dotted_place(cur.id, attrs)
         return None
+
+    def shared_getter_read(self, node: ast.AST) -> bool:
+        """Whether `node` reads `name.attr` where every class the receiver may be (`receiver_classes`) runs a
+        property `attr` giving a `.shared()` op (`FileContext.shared_getters`)."""
+        if not (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)):
+            return False
+        getters = self.ctx.shared_getters.get(node.attr)
+        candidates = receiver_classes(self, node.value.id) if getters else None
+        if not candidates or getters is None:
+            return False
+        classes = self.ctx.classes
+        # the getter each class runs (its own or an inherited one) must be one of them
+        return all(any(g is classes.definition(cls, node.attr) for g in getters) for cls in candidates)
 
     def getter_call(self, func: ast.expr) -> tuple[tuple[calls.ContainerKey, ...], bool] | None:
         """The names a getter callee gives (`stdlib_flow.getter_keys`): a direct call (`attrgetter("a", "b")` of
@@ -4776,6 +4807,9 @@ class FunctionLowerer(calls.PlaceNaming):
     def value(self, node: ast.expr, holder: ir.Place | None = None) -> ir.Value:
         """Lower an expression whose result is bound to a name: an alias, a view or a fresh object."""
         if isinstance(node, ast.Attribute):
+            if node.attr in self.ctx.shared_getters and self.shared_getter_read(node):
+                self.expr(node.value)
+                return ir.Fresh(calls.SHARED_OP)
             self.property_read(node)
             getter_views = self.getter_views(node)
             if getter_views is not None:  # `arena.tension` of a property returning `self.buf.view(a, b)`

@@ -773,6 +773,23 @@ class ModuleClasses:
         function the checker follows."""
         return self._lookup(self._chain(cls), name)
 
+    def definition(self, cls: ast.ClassDef, name: str) -> ast.AST | None:
+        """The statement that defines `name` for an instance of `cls`: the first class along its method resolution
+        order whose body defines or binds it (a decorated method too: a property's getter)."""
+        for current in self._chain(cls):
+            found: ast.AST | None = None
+            for stmt in current.body:
+                if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) and stmt.name == name:
+                    found = stmt
+                elif isinstance(stmt, ast.Assign | ast.AnnAssign) and any(
+                    isinstance(t, ast.Name) and t.id == name
+                    for t in (stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target])
+                ):
+                    found = stmt
+            if found is not None:
+                return found
+        return None
+
     def class_value(self, cls: ast.ClassDef, name: str) -> ast.expr | None:
         """The expression `obj.name` reads for an object of `cls` that has no attribute `name` of its own: the one
         assignment `name = value` of the first class along its method resolution order whose body binds `name`
