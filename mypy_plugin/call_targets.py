@@ -2693,11 +2693,15 @@ def _returns_receiver(method: FuncDef) -> bool:
 
 
 def phase_summary(
-    lowerer: FunctionLowerer, phase: FuncItem, args: tuple[calls.Operand[Expression], ...], span: Span
+    lowerer: FunctionLowerer,
+    phase: FuncItem,
+    args: tuple[calls.Operand[Expression], ...],
+    span: Span,
+    receiver: calls.Operand[Expression] | None = None,
 ) -> AppliedSummary[Expression] | None:
-    """The summary of one part of a `@contextlib.contextmanager` generator of the module's top level, with a `with`
-    item's call operands bound to its parameters (the CLI's `phase_summary`)."""
-    return _applied(lowerer, phase, None, False, args, span)
+    """The summary of one part of a `@contextlib.contextmanager` generator of the module, with a `with` item's
+    call operands bound to its parameters, a method's `receiver` to its first (the CLI's `phase_summary`)."""
+    return _applied(lowerer, phase, receiver, False, args, span)
 
 
 def _moves_receiver_attributes(func: FuncItem, receiver: str) -> bool:

@@ -3821,8 +3821,10 @@ class FunctionLowerer(calls.PlaceNaming):
         calls.lower_with(items, lambda: self.block(lambda: self.guarded_suite(node.body)), span_of(node), self)
 
     def context_generator(self, expr: Expression) -> FuncDef | None:
-        """The `@contextlib.contextmanager` generator of the module's top level that `expr` calls (the CLI's
-        `context_generator`), else None."""
+        """The `@contextlib.contextmanager` generator of the module that `expr` calls, a function of its top level
+        or a method (the CLI's `context_generator`), else None."""
+        if isinstance(expr, CallExpr) and isinstance(expr.callee, MemberExpr):
+            return self.context_method(expr.callee)
         if not (isinstance(expr, CallExpr) and isinstance(expr.callee, NameExpr)):
             return None
         node = expr.callee.node
@@ -3834,6 +3836,22 @@ class FunctionLowerer(calls.PlaceNaming):
         if not any(self.ctx.refers_to(node.original_decorators[0], n) for n in calls.CONTEXT_MANAGER_DECORATORS):
             return None
         return node.func
+
+    def context_method(self, callee: MemberExpr) -> FuncDef | None:
+        """The `@contextlib.contextmanager` method `name.method` runs for every class the receiver may be (the
+        CLI's `context_method`), else None."""
+        if not isinstance(callee.expr, NameExpr) or self.kernel_body:
+            return None
+        candidates = receiver_classes(self, callee.expr.name)
+        if not candidates:
+            return None
+        found = {id(d): d for cls in candidates if (d := self.ctx.classes.definition(cls, callee.name)) is not None}
+        method = next(iter(found.values())) if len(found) == 1 else None
+        if not isinstance(method, Decorator) or len(method.original_decorators) != 1:
+            return None
+        if not any(self.ctx.refers_to(method.original_decorators[0], n) for n in calls.CONTEXT_MANAGER_DECORATORS):
+            return None
+        return method.func
 
     def with_phases(self, expr: Expression) -> tuple[Callable[[ir.Place], None], Callable[[], None]] | None:
         """What a `@contextlib.contextmanager` generator of the module with one `yield` does before it and after it,
@@ -3855,7 +3873,11 @@ class FunctionLowerer(calls.PlaceNaming):
             for arg, kind, keyword in zip(expr.args, expr.arg_kinds, expr.arg_names, strict=True)
         )
         span = span_of(expr)
-        applied = [phase_summary(self, phase, args, span) for phase in built if isinstance(phase, FuncDef)]
+        # a method's receiver binds its first parameter (the CLI's)
+        receiver = self.operand(expr.callee.expr, None, False) if isinstance(expr.callee, MemberExpr) else None
+        applied = [
+            phase_summary(self, phase, args, span, receiver) for phase in built if isinstance(phase, FuncDef)
+        ]
         if len(applied) != 2 or applied[0] is None or applied[1] is None:
             return None
         entering, leaving = applied[0], applied[1]
@@ -3870,7 +3892,8 @@ class FunctionLowerer(calls.PlaceNaming):
         if func is None or not isinstance(expr, CallExpr) or not isinstance(target, NameExpr):
             return None
         yielded = set(_returned_params(func, yields=True) or ())
-        arg = _bind_call(func, expr).get(next(iter(yielded))) if len(yielded) == 1 else None
+        method = isinstance(expr.callee, MemberExpr)
+        arg = _bind_call(func, expr, method=method).get(next(iter(yielded))) if len(yielded) == 1 else None
         if not isinstance(arg, NameExpr) or arg.name == target.name or not _block_keeps(body, {arg.name, target.name}):
             return None
         return target.name, self.name(arg.name)
@@ -3904,21 +3927,12 @@ class FunctionLowerer(calls.PlaceNaming):
 
     def entered_arguments(self, expr: Expression) -> tuple[Expression, ...] | None:
         """The arguments of `lend(c)` bound to the parameters a `@contextlib.contextmanager` generator of the
-        module's top level yields on every `yield` (the CLI's `entered_arguments`), else None."""
-        if not (isinstance(expr, CallExpr) and isinstance(expr.callee, NameExpr)):
+        module yields on every `yield` (the CLI's `entered_arguments`), else None."""
+        func = self.context_generator(expr)
+        yielded = _returned_params(func, yields=True) if func is not None else None
+        if func is None or yielded is None or not isinstance(expr, CallExpr):
             return None
-        node = expr.callee.node
-        symbol = self.ctx.module.names.get(expr.callee.name)
-        if not isinstance(node, Decorator) or symbol is None or symbol.node is not node:
-            return None
-        if expr.callee.name in self.local_names or len(node.original_decorators) != 1:
-            return None
-        if not any(self.ctx.refers_to(node.original_decorators[0], n) for n in calls.CONTEXT_MANAGER_DECORATORS):
-            return None
-        yielded = _returned_params(node.func, yields=True)
-        if yielded is None:
-            return None
-        bound = _bind_call(node.func, expr)
+        bound = _bind_call(func, expr, method=isinstance(expr.callee, MemberExpr))
         return tuple(bound[name] for name in yielded if name in bound)
 
     def constructs(self, node: CallExpr) -> bool:

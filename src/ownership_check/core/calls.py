@@ -3625,9 +3625,12 @@ def lower_with(items: Sequence[WithItem[E]], body: Callable[[], ir.Block], span:
                 kept = sink.temp("with")
                 entering(kept)
                 sink.emit(ir.Bind((kept,), (ir.Fresh("op"),), span))
-                released.append(ir.Del(kept, span))
                 # one op (a one-armed `Branch`), so the exits' reversal below keeps its own order
                 released.append(ir.Branch((sink.block(leaving),), span))
+                # ... after the kept op is given up: the part after the `yield` syncs it first (in its `finally`),
+                # then reads what the op wrote (`section.load.to_numpy(s)`); an order inside that part is the
+                # generator's own analysis to check
+                released.append(ir.Del(kept, span))
         else:
             sink.lower_expr(item.node)
         if item.target is not None:

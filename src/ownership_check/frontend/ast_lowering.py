@@ -4055,26 +4055,45 @@ class FunctionLowerer(calls.PlaceNaming):
         return calls.entered_value(self._alternatives((), picked, self.span(node), 0), self.span(node), self)
 
     def entered_arguments(self, node: ast.expr) -> tuple[ast.expr, ...] | None:
-        """The arguments of `lend(c)` bound to the parameters a `@contextlib.contextmanager` generator of the
-        module's top level yields on every `yield` (what `with lend(c) as lo:` binds `lo` to), else None."""
-        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)) or node.func.id in self.local_names:
-            return None
-        func = self.ctx.context_generators().get(node.func.id)
+        """The arguments of `lend(c)` (or `pool.lend(c)`) bound to the parameters a `@contextlib.contextmanager`
+        generator of the module yields on every `yield` (what `with lend(c) as lo:` binds `lo` to), else None."""
+        func = self.context_generator(node)
         yielded = _returned_params(func, yields=True) if func is not None else None
-        if func is None or yielded is None:
+        if func is None or yielded is None or not isinstance(node, ast.Call):
             return None
-        bound = _bind_call(func, node)
+        bound = _bind_call(func, node, method=isinstance(node.func, ast.Attribute))
         return tuple(bound[name] for name in yielded if name in bound)
 
     def context_generator(self, node: ast.expr) -> ast.FunctionDef | None:
-        """The `@contextlib.contextmanager` generator of the module's top level that `node` calls, else None."""
+        """The `@contextlib.contextmanager` generator of the module that `node` calls: a function of its top level
+        (`lend(c)`), or a method every class the receiver may be runs (`surveyor.survey(section)`,
+        `context_method`), else None."""
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            return self.context_method(node.func)
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)) or node.func.id in self.local_names:
             return None
         name = node.func.id
         func = next((s for s in self.ctx.module.body if isinstance(s, ast.FunctionDef) and s.name == name), None)
-        if func is None or len(func.decorator_list) != 1:
+        return func if func is not None and self.context_decorated(func) else None
+
+    def context_decorated(self, func: ast.AST) -> bool:
+        """Whether `func` is a function decorated `@contextlib.contextmanager` alone."""
+        return (
+            isinstance(func, ast.FunctionDef) and len(func.decorator_list) == 1
+            and self.ctx.qualify(func.decorator_list[0]) in calls.CONTEXT_MANAGER_DECORATORS
+        )
+
+    def context_method(self, func: ast.Attribute) -> ast.FunctionDef | None:
+        """The `@contextlib.contextmanager` method `name.method` runs: the same definition for every class the
+        receiver may be (`receiver_classes`), else None."""
+        if not isinstance(func.value, ast.Name) or self.kernel_body:
             return None
-        return func if self.ctx.qualify(func.decorator_list[0]) in calls.CONTEXT_MANAGER_DECORATORS else None
+        candidates = receiver_classes(self, func.value.id)
+        if not candidates:
+            return None
+        found = {id(d): d for cls in candidates if (d := self.ctx.classes.definition(cls, func.attr)) is not None}
+        method = next(iter(found.values())) if len(found) == 1 and len(found) else None
+        return method if isinstance(method, ast.FunctionDef) and self.context_decorated(method) else None
 
     def with_phases(self, node: ast.expr) -> tuple[Callable[[ir.Place], None], Callable[[], None]] | None:
         """`with staged(pf, raw):` of a `@contextlib.contextmanager` generator of the module with one `yield`: what
@@ -4095,7 +4114,11 @@ class FunctionLowerer(calls.PlaceNaming):
             built = classes.memo.phases[id(func)] = (_phase_def(func, split[0], split[1]), _phase_def(func, split[1]))
         args = tuple(self.operand(a.value, a.keyword, bool(a.star)) for a in call_args(node))
         span = self.span(node)
-        applied = [phase_summary(self, phase, args, span) for phase in built if isinstance(phase, ast.FunctionDef)]
+        # a method's receiver binds its first parameter (`surveyor.survey(section)`: `self` is `surveyor`)
+        receiver = self.operand(node.func.value, None, False) if isinstance(node.func, ast.Attribute) else None
+        applied = [
+            phase_summary(self, phase, args, span, receiver) for phase in built if isinstance(phase, ast.FunctionDef)
+        ]
         if len(applied) != 2 or applied[0] is None or applied[1] is None:
             return None
         entering, leaving = applied[0], applied[1]
@@ -4134,7 +4157,8 @@ class FunctionLowerer(calls.PlaceNaming):
         if func is None or not isinstance(node, ast.Call) or not isinstance(target, ast.Name):
             return None
         yielded = set(_returned_params(func, yields=True) or ())
-        arg = _bind_call(func, node).get(next(iter(yielded))) if len(yielded) == 1 else None
+        method = isinstance(node.func, ast.Attribute)
+        arg = _bind_call(func, node, method=method).get(next(iter(yielded))) if len(yielded) == 1 else None
         if not isinstance(arg, ast.Name) or arg.id == target.id or not _block_keeps(body, {arg.id, target.id}):
             return None
         return target.id, self.name(arg.id)

@@ -2508,11 +2508,16 @@ def _returns_receiver(method: ast.FunctionDef) -> bool:
 
 
 def phase_summary(
-    lowerer: FunctionLowerer, phase: ast.FunctionDef, args: tuple[calls.Operand[ast.expr], ...], span: Span
+    lowerer: FunctionLowerer,
+    phase: ast.FunctionDef,
+    args: tuple[calls.Operand[ast.expr], ...],
+    span: Span,
+    receiver: calls.Operand[ast.expr] | None = None,
 ) -> AppliedSummary[ast.expr] | None:
-    """The summary of one part of a `@contextlib.contextmanager` generator of the module's top level
-    (`calls.with_phases`: a function of its parameters), with a `with` item's call operands bound to them."""
-    return _applied(lowerer, phase, None, False, args, span)
+    """The summary of one part of a `@contextlib.contextmanager` generator of the module (`calls.with_phases`: a
+    function of its parameters), with a `with` item's call operands bound to them (a method's `receiver` to its
+    first one)."""
+    return _applied(lowerer, phase, receiver, False, args, span)
 
 
 def _kernel_arguments(
