@@ -1279,6 +1279,40 @@ def _offset_form(expr: Expression) -> calls.OffsetForm | None:
     return None if text is None else (text, 0)
 
 
+def _counter_locals(unit: Node, body: Sequence[Statement], counter: str) -> dict[str, tuple[Expression, int]]:
+    """The names a counting loop's body binds once at its top level, bound nowhere else in `unit` (the CLI's
+    `_counter_locals`)."""
+    stores: dict[str, int] = {}
+    for n in tree.walk(unit, skip_scopes=False):
+        for t in bound_targets(n):
+            if isinstance(t, NameExpr):
+                stores[t.name] = stores.get(t.name, 0) + 1
+        if isinstance(n, GlobalDecl | NonlocalDecl):
+            for declared in n.names:
+                stores[declared] = 2
+        extra: list[Node] = []
+        if isinstance(n, WithStmt):
+            extra = [t for t in n.target if t is not None]
+        elif isinstance(n, GeneratorExpr | DictionaryComprehension):
+            extra = list(n.indices)
+        for lvalue in extra:
+            for t in tree.walk(lvalue):
+                if isinstance(t, NameExpr):
+                    stores[t.name] = stores.get(t.name, 0) + 1
+    found: dict[str, tuple[Expression, int]] = {}
+    for stmt in body:
+        if not isinstance(stmt, AssignmentStmt) or len(stmt.lvalues) != 1:
+            continue
+        target, value = stmt.lvalues[0], stmt.rvalue
+        pairs: list[tuple[Expression, Expression]] = [(target, value)]
+        if isinstance(target, TupleExpr) and isinstance(value, TupleExpr) and len(target.items) == len(value.items):
+            pairs = list(zip(target.items, value.items, strict=True))
+        for t, v in pairs:
+            if isinstance(t, NameExpr) and t.name != counter and stores.get(t.name) == 1:
+                found[t.name] = (v, stmt.line)
+    return found
+
+
 def _bound_form(expr: Expression) -> view_bounds.BoundForm | None:
     """A view bound expression in the core's neutral form (the CLI's `_bound_form`)."""
     if isinstance(expr, IntExpr):
@@ -1826,6 +1860,9 @@ class FunctionLowerer(calls.PlaceNaming):
         self.lengths: dict[str, int] = {}  # a container list's length where lowering is now (display + appends)
         self.stable: frozenset[str] | None = None  # `_stable_names`, found when a view bound first asks
         self.stepping = 0  # inside a `try` or `with` body (`guarded_suite`)
+        self.loop_nesting = 0  # loops enclosing what is being lowered (`counted_body`)
+        self.loop_counter: tuple[str, int] | None = None  # the counting loop whose body is lowered (the CLI's)
+        self.counter_locals: dict[str, tuple[Expression, int]] = {}
         self.constants: dict[str, int] = {}  # names an unrolled iteration binds to a number (`unpacked_comprehension`)
         self.literal_keys: dict[str, calls.ContainerKey] = {}  # names an unrolled iteration binds to a literal key
         # callables bound once to a name in this body (`find_callables`): a lambda's name by the lambda's id, the
@@ -3418,6 +3455,53 @@ class FunctionLowerer(calls.PlaceNaming):
                     (fresh if new else other).add(target.name)
         return frozenset(fresh - other)
 
+    def counted_body(self, node: ForStmt | None, lower: Callable[[], ir.Block]) -> ir.Block:
+        """Lower a loop's body with its counter known to view bounds there (the CLI's `counted_body`)."""
+        counter = self.counting_loop(node) if node is not None and not self.loop_nesting else None
+        outer = self.loop_counter, self.counter_locals
+        if counter is not None and node is not None:
+            self.loop_counter = counter
+            self.counter_locals = _counter_locals(self.unit.node, node.body.body, counter[0])
+        self.loop_nesting += 1
+        try:
+            return lower()
+        finally:
+            self.loop_nesting -= 1
+            self.loop_counter, self.counter_locals = outer
+
+    def counting_loop(self, node: ForStmt) -> tuple[str, int] | None:
+        """A counting loop's counter and step (the CLI's `counting_loop`), else None."""
+        if self.kernel_body or node.is_async or not isinstance(node.expr, CallExpr):
+            return None
+        call, target = node.expr, node.index
+        callee = self.builtin(call.callee)
+        if any(kind not in (ARG_POS, ARG_NAMED) for kind in call.arg_kinds):
+            return None
+        positional = [a for a, k in zip(call.args, call.arg_kinds, strict=True) if k == ARG_POS]
+        named = [(n, a) for a, k, n in zip(call.args, call.arg_kinds, call.arg_names, strict=True) if k == ARG_NAMED]
+        step = 1
+        if callee == "range" and isinstance(target, NameExpr) and 1 <= len(positional) <= 3 and not named:
+            name = target.name
+            start = _int_literal(positional[0]) if len(positional) >= 2 else 0
+            step = _int_literal(positional[2]) or 0 if len(positional) == 3 else 1
+        elif (
+            callee == "enumerate" and isinstance(target, TupleExpr) and len(target.items) == 2
+            and isinstance(target.items[0], NameExpr) and 1 <= len(positional) + len(named) <= 2
+        ):
+            name = target.items[0].name
+            given = [*positional[1:], *(a for n, a in named if n == "start")]
+            if len(given) != len(positional) - 1 + len(named):
+                return None
+            start = _int_literal(given[0]) if given else 0
+        else:
+            return None
+        if start is None or start < 0 or step < 1:
+            return None
+        for inner in tree.walk_many(node.body.body, skip_scopes=False):
+            if any(isinstance(t, NameExpr) and t.name == name for t in bound_targets(inner)):
+                return None
+        return name, step
+
     def counted_loop(self, node: ForStmt) -> tuple[str, str] | None:
         """`for i in range(n):` / `for i, x in enumerate(xs):` whose body binds neither `i` nor what `n` reads, nor
         changes `xs` in place (the CLI's `counted_loop`)."""
@@ -3492,7 +3576,7 @@ class FunctionLowerer(calls.PlaceNaming):
 
     def while_stmt(self, node: WhileStmt) -> None:
         head = self.block(lambda: self.expr(node.expr))
-        body = self.block(lambda: self.suite(node.body))
+        body = self.counted_body(None, lambda: self.block(lambda: self.suite(node.body)))
         drained = None if self.kernel_body else self.place(node.expr)
 
         def fall_out() -> None:
@@ -3575,7 +3659,7 @@ class FunctionLowerer(calls.PlaceNaming):
         counted = self.counted_loop(node)
         if counted is not None:
             self.counted_loops.append(counted)
-        body = self.block(lambda: self.suite(node.body))
+        body = self.counted_body(node, lambda: self.block(lambda: self.suite(node.body)))
         more = None
         if counted is not None:
             self.counted_loops.pop()
@@ -5275,6 +5359,13 @@ class FunctionLowerer(calls.PlaceNaming):
         """What a name of a view bound is here (the CLI's `known_bound`)."""
         if name in self.constants:
             return self.constants[name]
+        if self.loop_counter is not None:
+            if name == self.loop_counter[0]:
+                return name  # this iteration's value of the counting loop's counter (the CLI's)
+            derived = self.counter_locals.get(name)
+            statement = self.current_statement
+            if derived is not None and statement is not None and statement.line > derived[1]:
+                return view_bounds.bound_of(_bound_form(derived[0]), self.known_bound)
         if name not in self.local_names and name in self.ctx.module_numbers():
             return self.ctx.module_numbers()[name]  # the CLI's module integer constant
         return name if self.symbol(name) else None

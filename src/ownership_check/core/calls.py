@@ -37,7 +37,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Final, Generic, Protocol, TypeAlias, TypeGuard, TypeVar
 
-from ownership_check.core import ir, keyed_items
+from ownership_check.core import ir, keyed_items, view_bounds
 from ownership_check.core.call_effects import (
     AppliedSummary,
     YieldedPart,
@@ -1075,7 +1075,7 @@ def view_region(view: ViewCall[E] | SliceView[E], sink: Lowering[E]) -> tuple[ir
             sink.lower_expr(arg)
         bounds = view.bounds
         if len(bounds) == 2 and bounds[0] is not None and bounds[1] is not None:
-            return view.base, ir.Range(bounds[0], bounds[1])
+            return view.base, _counted_range(bounds[0], bounds[1], sink)
         return view.base, ir.Whole()
     for part in view.parts:
         sink.lower_expr(part)
@@ -1083,8 +1083,18 @@ def view_region(view: ViewCall[E] | SliceView[E], sink: Lowering[E]) -> tuple[ir
     hi = view.upper if view.upper_given else None
     if not view.step_given and _from_start(lo) and (not view.upper_given or _from_start(hi)):
         assert lo is not None
-        return view.base, ir.Range(lo, hi)
+        return view.base, _counted_range(lo, hi, sink)
     return view.base, ir.Whole()
+
+
+def _counted_range(start: int | str, stop: int | str | None, sink: Lowering[E]) -> ir.Range:
+    """`ir.Range(start, stop)`, with the counting loop's counter the front end is lowering the body of
+    (`loop_counter`: its name and step) when the bounds read it (`view_bounds.counted`)."""
+    counter: tuple[str, int] | None = getattr(sink, "loop_counter", None)
+    if counter is None or (type(start) is int and (stop is None or type(stop) is int)):
+        return ir.Range(start, stop)
+    mentions, strided = view_bounds.counted(start, stop, *counter)
+    return ir.Range(start, stop, counter[0], strided) if mentions else ir.Range(start, stop)
 
 
 def _from_start(bound: int | str | None) -> bool:

@@ -389,6 +389,30 @@ def _add_paths(
     return merged
 
 
+def _counted_binds(graph: Graph) -> dict[int, frozenset[str]]:
+    """For `_Analysis.counted_binds`: each Bind node of a loop counter some view's region reads, with those views'
+    object prefixes."""
+    sites: dict[str, set[str]] = {}
+    for node in graph.nodes:
+        op = node.op
+        if isinstance(op, ir.View) and isinstance(op.region, ir.Range) and op.region.counter is not None:
+            sites.setdefault(op.region.counter, set()).add(f"v{node.id}:")
+    if not sites:
+        return {}
+    found: dict[int, frozenset[str]] = {}
+    for node in graph.nodes:
+        op = node.op
+        if isinstance(op, ir.Bind):
+            hit = [p for t in op.targets if not t.attrs and t.root in sites for p in sites[t.root]]
+            if hit:
+                found[node.id] = frozenset(hit)
+    return found
+
+
+def _counted(region: ir.Region | None) -> bool:
+    return isinstance(region, ir.Range) and region.counter is not None
+
+
 def _disjoint(r1: ir.Region | None, r2: ir.Region | None) -> bool:
     if isinstance(r1, ir.Range) and isinstance(r2, ir.Range):
         # integer bounds compared, symbolic ones when they are the same affine expression (`view_bounds`)
@@ -635,6 +659,9 @@ class _Analysis:
         self.exhausted = False
         self.reported_moves: dict[frozenset[tuple[int, bool]], list[int]] = {}
         self._idom: list[int] | None = None
+        # the Bind nodes that bind a counting loop's counter -> the prefixes (`v<node>:`) of the View nodes whose
+        # region reads that counter (`renew_counted`)
+        self.counted_binds = _counted_binds(graph)
         self.reporting = False
         self.attr_roots = setup.attr_roots
         self.alias_suffixes = setup.alias_suffixes
@@ -790,7 +817,46 @@ class _Analysis:
             k += 1
         if k == len(ca) or k == len(cb):
             return True
-        return not _disjoint(self.info(ca[k]).region, self.info(cb[k]).region)
+        ra, rb = self.info(ca[k]).region, self.info(cb[k]).region
+        if _counted(ra) or _counted(rb):
+            # a view over a loop's counter: one taken in an earlier iteration (`renew_counted` renamed it
+            # `v<node>:<parent>~`) is compared with another only as the same site moving past itself
+            # (`ir.Range.strided`); views of this iteration compare as symbols
+            x, y = ca[k], cb[k]
+            parent = ca[k - 1] if k else ""
+            older_x, older_y = x[x.find(":") + 1 :] != parent, y[y.find(":") + 1 :] != parent
+            if older_x or older_y:
+                return not (x != y and self.same_view(x, y) and isinstance(ra, ir.Range) and ra.strided)
+        return not _disjoint(ra, rb)
+
+    def same_view(self, x: str, y: str) -> bool:
+        """Whether the view objects `x` and `y` (`v<node>:...`) were taken by one source operation (one node, or
+        copies of it: `cfg` builds a loop over a display once per item)."""
+        nx, ny = x[1 : x.find(":")], y[1 : y.find(":")]
+        if not (nx.isdigit() and ny.isdigit()):
+            return False
+        nodes = self.graph.nodes
+        return nx == ny or nodes[int(nx)].op is nodes[int(ny)].op
+
+    def renew_counted(self, state: State, sites: frozenset[str]) -> State:
+        """A loop's head binds its counter again: the views taken over the counter so far (objects of the View
+        nodes `sites`, named `v<node>:...`) are of an earlier iteration, renamed apart (`rebirth`) from the ones
+        this iteration takes."""
+        found: set[str] = set()
+        for world in state.worlds:
+            for objs in world.values():
+                found.update(o for o in objs if o[0] == "v" and not o.endswith("~") and o[: o.find(":") + 1] in sites)
+        found.update(
+            ln.obj for ln in state.loans
+            if ln.obj[0] == "v" and not ln.obj.endswith("~") and ln.obj[: ln.obj.find(":") + 1] in sites
+        )
+        if not found:
+            return state
+        s = state.derive()
+        s.worlds = tuple(map(_copy_world, state.worlds))
+        for obj in sorted(found):
+            self.rebirth(s, obj)
+        return s
 
     def any_overlap(self, xs: frozenset[str], ys: frozenset[str]) -> bool:
         return any(self.overlap(x, y) for x in xs for y in ys)
@@ -1144,6 +1210,8 @@ class _Analysis:
         return s
 
     def bind(self, state: State, node: Node, op: ir.Bind) -> State:
+        if self.counted_binds and (sites := self.counted_binds.get(node.id)):
+            state = self.renew_counted(state, sites)
         if node.id in self.takes:
             return self.take(state, node, op)
         s = state.derive()

@@ -287,10 +287,19 @@ class Whole:
 class Range:
     """`[start, stop)` (`stop` None = to the end).  A bound is an integer literal or a *symbol*: a name the front
     end knows has one value wherever the function reads it (bound once, outside any loop), so `view(0, h)` and
-    `view(h, n)` of the same `h` are disjoint whatever `h` is."""
+    `view(h, n)` of the same `h` are disjoint whatever `h` is.
+
+    Or, inside the body of a counting loop that no other loop of the function encloses (`for k in range(n)`,
+    `for k, x in enumerate(xs)`), the loop's `counter`: one value per iteration, a new one each time the head binds
+    it, so regions over it compare as symbols within one iteration only (the checker keeps an earlier iteration's
+    views apart, `checker._Analysis.renew_counted`).  `strided`: the region moves past itself from one iteration to
+    the next (`buf.view(k * w, k * w + w)`: `view_bounds.counted`), so two iterations' views of this site are
+    disjoint."""
 
     start: int | str
     stop: int | str | None
+    counter: str | None = None
+    strided: bool = False
 
 
 @dataclass(frozen=True)

@@ -48,6 +48,10 @@ class _Affine:
     terms: tuple[tuple[str, int], ...]
     constant: int
 
+    def bound_names(self) -> frozenset[str]:
+        """The symbols the expression reads."""
+        return frozenset(name for name, _ in self.terms)
+
     def bound(self) -> Bound:
         """The canonical bound: an integer without symbols, a symbol's name for one symbol, else the text."""
         if not self.terms:
@@ -147,6 +151,22 @@ def at_most(a: Bound | None, b: Bound | None) -> bool:
         return a <= b
     difference = _combine(_parse(b), _parse(a), -1)
     return not difference.terms and difference.constant == 0
+
+
+def counted(start: Bound, stop: Bound | None, counter: str, step: int) -> tuple[bool, bool]:
+    """Whether the region `[start, stop)` reads a loop's `counter` (a name that takes the values `c0, c0 + step,
+    ...`, `c0 >= 0`, `step >= 1`), and whether it is *strided*: `start = a * counter + b1`, `stop = a * counter +
+    b2` with nothing else symbolic, `a > 0`, `b1 >= 0` and `b2 - b1 <= a * step`, so the region of one iteration
+    ends at or before the next iteration's begins (`buf.view(k * 32, k * 32 + 32)`, `buf[k * n : (k + 1) * n]` of a
+    literal `n`): two iterations' regions never overlap, and none counts from the end of the base."""
+    if stop is None:
+        return counter in _parse(start).bound_names(), False
+    lo, hi = _parse(start), _parse(stop)
+    mentions = counter in lo.bound_names() or counter in hi.bound_names()
+    if not mentions or len(lo.terms) != 1 or lo.terms != hi.terms or lo.terms[0][0] != counter:
+        return mentions, False
+    coefficient = lo.terms[0][1]
+    return True, coefficient > 0 and lo.constant >= 0 and hi.constant - lo.constant <= coefficient * step
 
 
 @dataclass(frozen=True)

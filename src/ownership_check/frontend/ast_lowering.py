@@ -536,6 +536,31 @@ def _task_calls(
     }
 
 
+def _counter_locals(unit: ast.AST, body: Sequence[ast.stmt], counter: str) -> dict[str, tuple[ast.expr, int]]:
+    """The names a counting loop's `body` binds at its top level (`lo = k * n`, `lo, hi = k * n, (k + 1) * n`), each
+    bound nowhere else in the function `unit`: name -> (the expression, its statement's line).  Read after that
+    statement, in the same iteration, a name is that expression of this iteration's counter."""
+    stores: dict[str, int] = {}
+    for n in ast.walk(unit):
+        if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load):
+            stores[n.id] = stores.get(n.id, 0) + 1
+        elif isinstance(n, ast.Global | ast.Nonlocal):
+            for declared in n.names:
+                stores[declared] = 2
+    found: dict[str, tuple[ast.expr, int]] = {}
+    for stmt in body:
+        if not isinstance(stmt, ast.Assign) or len(stmt.targets) != 1:
+            continue
+        target, value = stmt.targets[0], stmt.value
+        pairs: list[tuple[ast.expr, ast.expr]] = [(target, value)]
+        if isinstance(target, ast.Tuple) and isinstance(value, ast.Tuple) and len(target.elts) == len(value.elts):
+            pairs = list(zip(target.elts, value.elts, strict=True))
+        for t, v in pairs:
+            if isinstance(t, ast.Name) and t.id != counter and stores.get(t.id) == 1:
+                found[t.id] = (v, stmt.lineno)
+    return found
+
+
 def _stable_names(body: Sequence[ast.stmt], params: Sequence[str]) -> frozenset[str]:
     """Names with one value wherever a function reads them: a parameter never rebound, or a name bound exactly
     once (an assignment, an import, a `def`...) outside any loop or comprehension, never deleted nor declared
@@ -1948,6 +1973,11 @@ class FunctionLowerer(calls.PlaceNaming):
         self.lengths: dict[str, int] = {}  # a container list's length where lowering is now (display + appends)
         self.stable: frozenset[str] | None = None  # `_stable_names`, found when a view bound first asks
         self.stepping = 0  # inside a `try` or `with` body (`guarded_suite`)
+        self.loop_nesting = 0  # loops enclosing what is being lowered (`counted_body`)
+        # the counting loop whose body is being lowered (`counting_loop`), and the locals that body binds once to
+        # an expression of its counter (`_counter_locals`)
+        self.loop_counter: tuple[str, int] | None = None
+        self.counter_locals: dict[str, tuple[ast.expr, int]] = {}
         self.constants: dict[str, int] = {}  # names an unrolled iteration binds to a number (`unpacked_comprehension`)
         self.literal_keys: dict[str, calls.ContainerKey] = {}  # names an unrolled iteration binds to a literal key
         # callables bound once to a name in this body (`find_callables`): a lambda's name by the lambda's id, a
@@ -3663,6 +3693,56 @@ class FunctionLowerer(calls.PlaceNaming):
                 other.add(sub.id)  # a `for` target, `with ... as`, a walrus, an unpacking, `del`
         return frozenset(fresh - other)
 
+    def counted_body(self, node: ast.For | ast.AsyncFor | None, lower: Callable[[], ir.Block]) -> ir.Block:
+        """Lower a loop's body (`lower`), with the loop's counter known to view bounds there (`loop_counter`) when
+        `node` is a counting loop no other loop of this function encloses (`counting_loop`)."""
+        counter = self.counting_loop(node) if node is not None and not self.loop_nesting else None
+        outer = self.loop_counter, self.counter_locals
+        if counter is not None:
+            self.loop_counter = counter
+            self.counter_locals = _counter_locals(self.unit.node, node.body if node is not None else [], counter[0])
+        self.loop_nesting += 1
+        try:
+            return lower()
+        finally:
+            self.loop_nesting -= 1
+            self.loop_counter, self.counter_locals = outer
+
+    def counting_loop(self, node: ast.For | ast.AsyncFor) -> tuple[str, int] | None:
+        """`for k in range(n)` (`range(start, n)`, `range(start, n, step)` of literal `start >= 0` and `step >= 1`)
+        or `for k, x in enumerate(xs)` (a literal `start >= 0`) whose body never binds `k`: the counter and its
+        step (`ir.Range.counter`), else None."""
+        if self.kernel_body or isinstance(node, ast.AsyncFor) or not isinstance(node.iter, ast.Call):
+            return None
+        call, target = node.iter, node.target
+        callee = self.builtin(call.func)
+        args = call.args
+        if any(isinstance(a, ast.Starred) for a in args):
+            return None
+        step = 1
+        if callee == "range" and isinstance(target, ast.Name) and 1 <= len(args) <= 3 and not call.keywords:
+            name = target.id
+            start = _int_literal(args[0]) if len(args) >= 2 else 0
+            step = _int_literal(args[2]) or 0 if len(args) == 3 else 1
+        elif (
+            callee == "enumerate" and isinstance(target, ast.Tuple) and len(target.elts) == 2
+            and isinstance(target.elts[0], ast.Name) and 1 <= len(args) + len(call.keywords) <= 2
+        ):
+            name = target.elts[0].id
+            given = [*args[1:], *(k.value for k in call.keywords if k.arg == "start")]
+            if len(given) != len(args) - 1 + len(call.keywords):
+                return None
+            start = _int_literal(given[0]) if given else 0
+        else:
+            return None
+        if start is None or start < 0 or step < 1:
+            return None
+        stored = any(
+            isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load)
+            for stmt in node.body for n in ast.walk(stmt)
+        )
+        return None if stored else (name, step)
+
     def counted_loop(self, node: ast.For | ast.AsyncFor) -> tuple[str, str] | None:
         """`for i in range(n):` / `range(0, n)` / `for i, x in enumerate(xs):` (`n` is `len(xs)`), `n` a name, an
         attribute path or `len(path)`, whose body binds neither `i` nor what `n` reads, nor changes `xs` in place:
@@ -3734,7 +3814,7 @@ class FunctionLowerer(calls.PlaceNaming):
 
     def while_stmt(self, node: ast.While) -> None:
         head = self.block(lambda: self.expr(node.test))
-        body = self.block(lambda: self.suite(node.body))
+        body = self.counted_body(None, lambda: self.block(lambda: self.suite(node.body)))
         drained = None if self.kernel_body else self.place(node.test)
 
         def fall_out() -> None:
@@ -3817,7 +3897,7 @@ class FunctionLowerer(calls.PlaceNaming):
         counted = self.counted_loop(node)
         if counted is not None:
             self.counted_loops.append(counted)
-        body = self.block(lambda: self.suite(node.body))
+        body = self.counted_body(node, lambda: self.block(lambda: self.suite(node.body)))
         more = None
         if counted is not None:
             self.counted_loops.pop()
@@ -5559,6 +5639,14 @@ class FunctionLowerer(calls.PlaceNaming):
         when it is a symbol (`symbol`), else None."""
         if name in self.constants:
             return self.constants[name]
+        if self.loop_counter is not None:
+            if name == self.loop_counter[0]:
+                return name  # this iteration's value of the counting loop's counter (`ir.Range.counter`)
+            derived = self.counter_locals.get(name)
+            statement = self.current_statement
+            if derived is not None and statement is not None and statement.lineno > derived[1]:
+                # `lo, hi = k * n, (k + 1) * n` at the top of the body, before the view: its value this iteration
+                return view_bounds.bound_of(_bound_form(derived[0]), self.known_bound)
         if name not in self.local_names and name in self.ctx.module_numbers:
             return self.ctx.module_numbers[name]  # `HEADER = 1` at the module's top level
         return name if self.symbol(name) else None
