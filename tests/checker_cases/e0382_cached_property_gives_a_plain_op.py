@@ -34,4 +34,5 @@ def process(antenna: Antenna) -> None:
     out, _ = scale(out, antenna.gain).sync_on(antenna.stream)  # expect: E0382
 
 
-process(Antenna(sk.Device.cpu().new_stream()))
+if __name__ == "__main__":
+    process(Antenna(sk.Device.cpu().new_stream()))

@@ -36,5 +36,6 @@ def fresh(stream: sk.Stream) -> Team:
     return Team(tile.zeros((64,), f32).partition((32,)).sync_on(stream), tile.ones((64,), f32).sync_on(stream))
 
 
-s = sk.Device.cpu().new_stream()
-run(fresh(s), fresh(s), s)
+if __name__ == "__main__":
+    s = sk.Device.cpu().new_stream()
+    run(fresh(s), fresh(s), s)

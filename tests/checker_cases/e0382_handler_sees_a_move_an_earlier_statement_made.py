@@ -27,4 +27,5 @@ def run(stream: sk.Stream, budget: int) -> float:
     return float(flat.to_numpy(stream).sum())
 
 
-print(run(sk.Device.cpu().new_stream(), 0))
+if __name__ == "__main__":
+    print(run(sk.Device.cpu().new_stream(), 0))

@@ -64,4 +64,5 @@ def main() -> None:
     print(sec.notes)
 
 
-main()
+if __name__ == "__main__":
+    main()

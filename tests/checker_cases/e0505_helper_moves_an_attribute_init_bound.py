@@ -49,5 +49,6 @@ def cure_in_press(session: PressSession, keep: float) -> float:
     return float(parts.unpartition().to_numpy(session.stream).mean())
 
 
-with PressSession(sk.Device.cpu()) as press:
-    print(cure_in_press(press, 0.9))
+if __name__ == "__main__":
+    with PressSession(sk.Device.cpu()) as press:
+        print(cure_in_press(press, 0.9))
