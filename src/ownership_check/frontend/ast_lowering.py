@@ -4172,7 +4172,7 @@ class FunctionLowerer(calls.PlaceNaming):
         if not candidates:
             return None
         found = {id(d): d for cls in candidates if (d := self.ctx.classes.definition(cls, func.attr)) is not None}
-        method = next(iter(found.values())) if len(found) == 1 and len(found) else None
+        method = next(iter(found.values())) if len(found) == 1 else None
         return method if isinstance(method, ast.FunctionDef) and self.context_decorated(method) else None
 
     def with_phases(self, node: ast.expr) -> tuple[Callable[[ir.Place], None], Callable[[], None]] | None:
