@@ -2180,7 +2180,8 @@ def _exact_receiver(lowerer: FunctionLowerer, name: str, classes: ModuleClasses)
         and arguments[0].kind in _POSITIONAL
         and arguments[0].variable.name == name
     ):
-        return not node.is_decorated
+        # checked on its own, a method may run for an object of any subclass, whose overrides `self.m()` runs
+        return not node.is_decorated and lowerer.unit.receiver_class is not None
     return all(a.variable.name != name for a in arguments if a.kind in (*_POSITIONAL, *_KEYWORD_ONLY))
 
 

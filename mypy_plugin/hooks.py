@@ -22,7 +22,7 @@ import functools
 import importlib
 from collections.abc import Callable
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from mypy.errorcodes import ErrorCode
 from mypy.nodes import (
@@ -106,6 +106,10 @@ def _class_name(fullname: str) -> str:
     return parts[-2] if len(parts) >= 2 else ""
 
 
+#: Decorators making a generator a context manager, whose `with` statements a unit's analysis follows.
+_CONTEXT_MANAGERS: Final[frozenset[str]] = frozenset({"contextlib.contextmanager", "contextlib.asynccontextmanager"})
+
+
 class SafeKernelsPlugin(Plugin):
     """`plugins = ["mypy_plugin"]`: ownership diagnostics and typed launches for safekernels code."""
 
@@ -166,8 +170,12 @@ class SafeKernelsPlugin(Plugin):
         if isinstance(node, Decorator):
             if node.func.is_static:  # a `@staticmethod` called on its class (`call_targets._static_method`)
                 return len(node.original_decorators) == 1
-            # the module's own decorators, which may forward calls to it (`call_targets.forwards_calls` decides)
-            return all(isinstance(d, NameExpr) for d in node.original_decorators)
+            # the module's own decorators, which may forward calls to it (`call_targets.forwards_calls` decides);
+            # a `@contextlib.contextmanager` generator, whose `with` the unit's analysis follows (`entered`)
+            return all(
+                isinstance(d, NameExpr) or (isinstance(d, RefExpr) and d.fullname in _CONTEXT_MANAGERS)
+                for d in node.original_decorators
+            )
         return isinstance(node, FuncDef) and not node.is_decorated
 
     def _method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:

@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterable
 from mypy.nodes import (
     AssignmentStmt,
     CallExpr,
+    ConditionalExpr,
     DelStmt,
     DictExpr,
     Expression,
@@ -24,6 +25,7 @@ from mypy.nodes import (
     NonlocalDecl,
     OperatorAssignmentStmt,
     SliceExpr,
+    StarExpr,
     Statement,
     StrExpr,
     TupleExpr,
@@ -103,6 +105,34 @@ def subscript_choices(node: Node, tables: dict[str, KernelTable], local: set[str
     return _unique(table.values())
 
 
+def value_choices(
+    node: Expression,
+    tables: dict[str, KernelTable],
+    local: set[str],
+    kernel_of: Callable[[Expression], KernelInfo | None],
+) -> tuple[KernelInfo, ...]:
+    """The kernels an assigned value may be (the CLI's `value_choices`): a table's item, a kernel's own name, or a
+    conditional expression whose arms are such."""
+    if isinstance(node, ConditionalExpr):
+        body = value_choices(node.if_expr, tables, local, kernel_of)
+        orelse = value_choices(node.else_expr, tables, local, kernel_of)
+        return _unique((*body, *orelse)) if body and orelse else ()
+    if isinstance(node, NameExpr):
+        kernel = kernel_of(node) if node.name not in local else None
+        return (kernel,) if kernel is not None else ()
+    return subscript_choices(node, tables, local)
+
+
+def _tuple_arms(node: Expression, length: int) -> list[list[Expression]] | None:
+    """The items of each tuple display a value may be (the CLI's `_tuple_arms`)."""
+    if isinstance(node, ConditionalExpr):
+        body, orelse = _tuple_arms(node.if_expr, length), _tuple_arms(node.else_expr, length)
+        return body + orelse if body is not None and orelse is not None else None
+    if isinstance(node, TupleExpr) and len(node.items) == length:
+        return None if any(isinstance(e, StarExpr) for e in node.items) else [list(node.items)]
+    return None
+
+
 def name_choices(
     body: list[Statement],
     tables: dict[str, KernelTable],
@@ -127,13 +157,13 @@ def name_choices(
                 stores[name] = stores.get(name, 0) + 1
         if isinstance(node, AssignmentStmt) and len(node.lvalues) == 1:
             target, value = node.lvalues[0], node.rvalue
-            if isinstance(target, TupleExpr) and isinstance(value, TupleExpr) and len(target.items) == len(
-                value.items
-            ):
-                for t, v in zip(target.items, value.items, strict=True):
-                    bind(t, subscript_choices(v, tables, local))
+            arms = _tuple_arms(value, len(target.items)) if isinstance(target, TupleExpr) else None
+            if isinstance(target, TupleExpr) and arms is not None:
+                for index, t in enumerate(target.items):
+                    each = [value_choices(arm[index], tables, local, kernel_of) for arm in arms]
+                    bind(t, _unique(k for one in each for k in one) if all(each) else ())
             else:
-                bind(target, subscript_choices(value, tables, local))
+                bind(target, value_choices(value, tables, local, kernel_of))
         elif isinstance(node, ForStmt):
             kernels = _iterated_kernels(node.expr, tables, local, kernel_of)
             rows = rows_of(node.expr) if not kernels else None

@@ -106,7 +106,7 @@ from mypy.patterns import (
     StarredPattern,
     ValuePattern,
 )
-from mypy.types import FunctionLike, Instance, Type, TypeAliasType, UnionType, get_proper_type
+from mypy.types import FunctionLike, Instance, TupleType, Type, TypeAliasType, UnionType, get_proper_type
 
 from mypy_plugin import keyed_mentions, resolve, static_iterables, tree
 from mypy_plugin.bump_shape import bump_buffer, bump_events
@@ -282,6 +282,42 @@ def _flat_stores(targets: Sequence[Expression]) -> list[Expression]:
     return out
 
 
+def _literal_value(expr: Expression) -> bool:
+    """Whether `expr` is a literal (the CLI's `ast.Constant`): a string, number, `...`, `None`, `True`, `False`."""
+    return isinstance(expr, _LITERALS) or (isinstance(expr, NameExpr) and expr.name in calls.CONSTANT_NAMES)
+
+
+def _constant_defaults(func: FuncItem) -> list[tuple[str, Expression]]:
+    """The parameters whose default is a literal, with that default (the CLI's `_constant_defaults`)."""
+    return [
+        (arg.variable.name, arg.initializer)
+        for arg in func.arguments
+        if arg.initializer is not None and _literal_value(arg.initializer)
+    ]
+
+
+def _dead_none_returns(func: FuncItem, names: Mapping[str, Expression]) -> set[int]:
+    """The `return`s a top-level `if param is None: return ...` guard makes unreachable for a call passing a name
+    for the parameter (the CLI's `_dead_none_returns`)."""
+    dead: set[int] = set()
+    for stmt in func.body.body:
+        if not (isinstance(stmt, IfStmt) and stmt.else_body is None and len(stmt.body) == 1):
+            continue
+        test, block = stmt.expr[0], stmt.body[0]
+        if len(block.body) != 1 or not isinstance(block.body[0], ReturnStmt) or len(stmt.expr) != 1:
+            continue
+        if not (isinstance(test, ComparisonExpr) and test.operators == ["is"]):
+            continue
+        if not isinstance(test.operands[0], NameExpr):
+            continue
+        right = test.operands[1]
+        passed = names.get(test.operands[0].name)
+        if isinstance(right, NameExpr) and right.name == "None" and passed is not None and _pure_argument(passed):
+            if not _literal_value(passed):
+                dead.add(id(block.body[0]))
+    return dead
+
+
 def _pure_argument(expr: Expression) -> bool:
     """Whether evaluating `expr` again has no effect (the CLI's `_pure_argument`)."""
     while isinstance(expr, MemberExpr):
@@ -351,15 +387,88 @@ def _returned_function(func: FuncItem) -> FuncItem | None:
     return found
 
 
+_CONSTRUCTION_METHODS: Final[frozenset[str]] = frozenset({"__init__", "__post_init__", "__new__"})
+
+
+def throwing_names(module: MypyFile) -> frozenset[str] | None:
+    """The CLI's `throwing_names`, read from mypy's tree of the module."""
+    nodes = list(tree.walk(module, skip_scopes=False))
+    owners: dict[int, str] = {}
+    for cls in nodes:
+        if isinstance(cls, ClassDef):
+            for stmt in cls.defs.body:
+                func = stmt.func if isinstance(stmt, Decorator) else stmt
+                if isinstance(func, FuncDef):
+                    owners[id(func)] = cls.name
+    functions = [n for n in nodes if isinstance(n, FuncDef)]
+    inside = {id(f): list(tree.walk(f, skip_scopes=False)) for f in functions}
+    mentioned = {id(f): {name for _, name in _named_mentions(f)} for f in functions}
+    raising = {id(f) for f in functions if any(isinstance(n, RaiseStmt) for n in inside[id(f)])}
+    found: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for func in functions:
+            if id(func) in raising or mentioned[id(func)] & found:
+                names = {func.name}
+                if func.name in _CONSTRUCTION_METHODS and id(func) in owners:
+                    names.add(owners[id(func)])
+                if not names <= found:
+                    found |= names
+                    changed = True
+    for func in functions:
+        if func.name not in found:
+            continue
+        dunder = func.name.startswith("__") and func.name.endswith("__")
+        if (dunder and func.name not in _CONSTRUCTION_METHODS) or any(
+            isinstance(n, YieldExpr | YieldFromExpr) for n in inside[id(func)]
+        ):
+            return None
+    callees = {id(n.callee) for n in nodes if isinstance(n, CallExpr)}
+    for node, name in _named_mentions(module):
+        if name in found and id(node) not in callees:
+            return None  # called where it is not named
+    return frozenset(found)
+
+
+def _named_mentions(root: Node) -> Iterator[tuple[Node, str]]:
+    """The names and attribute names read below `root`, except a parameter of the function it is read in (the
+    CLI's `_named_mentions`)."""
+    stack: list[tuple[Node, frozenset[str]]] = [(root, frozenset())]
+    while stack:
+        node, params = stack.pop()
+        if isinstance(node, FuncItem):
+            params = frozenset(arg.variable.name for arg in node.arguments)
+        elif isinstance(node, NameExpr) and node.name not in params:
+            yield node, node.name
+        elif isinstance(node, MemberExpr):
+            yield node, node.name
+        stack.extend((child, params) for child in tree.children(node))
+
+
+def _returned_values(func: FuncItem) -> list[Expression | None]:
+    """What the `return`s of `func` may give, a conditional expression's arms apart (the CLI's
+    `_returned_values`): `return (hi, lo) if flip else (lo, hi)` gives both tuples (None: a bare `return`)."""
+    found: list[Expression | None] = []
+    for node in tree.walk(func.body):
+        if not isinstance(node, ReturnStmt):
+            continue
+        stack: list[Expression | None] = [node.expr]
+        while stack:
+            value = stack.pop()
+            if isinstance(value, ConditionalExpr):
+                stack.extend((value.else_expr, value.if_expr))
+            else:
+                found.append(value)
+    return found
+
+
 def _returned_tuples(func: FuncItem) -> list[tuple[str | None, ...]] | None:
     """The items of each `return` of a plain function when every one is a tuple display of the same length
     without starred items (`return x, x` / `return x, y`): each item's name, None for anything but a name; None
     when some `return` is no such display (or none returns)."""
     found: list[tuple[str | None, ...]] = []
-    for node in tree.walk(func.body):
-        if not isinstance(node, ReturnStmt):
-            continue
-        value = node.expr
+    for value in _returned_values(func):
         if not isinstance(value, TupleExpr) or any(isinstance(el, StarExpr) for el in value.items):
             return None
         found.append(tuple(el.name if isinstance(el, NameExpr) else None for el in value.items))
@@ -585,12 +694,11 @@ def _returned_displays(func: FuncItem) -> list[tuple[list[tuple[calls.ContainerK
     if func.is_coroutine or any(isinstance(n, YieldExpr | YieldFromExpr) for n in tree.walk(func.body)):
         return None
     found: list[tuple[list[tuple[calls.ContainerKey, Expression]], bool]] = []
-    for node in tree.walk(func.body):
-        if isinstance(node, ReturnStmt):
-            shown = _display_items(node.expr) if node.expr is not None else None
-            if shown is None:
-                return None
-            found.append(shown)
+    for value in _returned_values(func):
+        shown = _display_items(value) if value is not None else None
+        if shown is None:
+            return None
+        found.append(shown)
     if not found or len({mapping for _, mapping in found}) != 1:
         return None
     if not found[0][1] and len({len(items) for items, _ in found}) != 1:
@@ -919,6 +1027,7 @@ class FileContext:
         self._module_stable: frozenset[str] | None = None  # `module_stable`
         self._module_numbers: dict[str, int] | None = None  # `module_numbers`
         self._raising: frozenset[str] | None = None  # `raising_functions`
+        self._throwing: tuple[frozenset[str] | None] | None = None  # `throwing_names`
         self._shared_getters: dict[str, tuple[Decorator, ...]] | None = None  # `shared_getters`
         self._changed_attributes: frozenset[str] | None = None
         self._class_tables: IdentityMemo[Node, dict[str, Expression]] = IdentityMemo()  # `class_tables`, by class
@@ -944,6 +1053,13 @@ class FileContext:
                         found.setdefault(stmt.name, []).append(stmt)
             self._shared_getters = {name: tuple(getters) for name, getters in found.items()}
         return self._shared_getters
+
+    def throwing_names(self) -> frozenset[str] | None:
+        """The names of the module's functions that may raise an exception of a class of the module (the CLI's
+        `throwing_names`)."""
+        if self._throwing is None:
+            self._throwing = (throwing_names(self.module),)
+        return self._throwing[0]
 
     def raising_functions(self) -> frozenset[str]:
         """The names of the module's functions and methods whose body raises or asserts (the CLI's)."""
@@ -1860,6 +1976,7 @@ class FunctionLowerer(calls.PlaceNaming):
         self.lengths: dict[str, int] = {}  # a container list's length where lowering is now (display + appends)
         self.stable: frozenset[str] | None = None  # `_stable_names`, found when a view bound first asks
         self.stepping = 0  # inside a `try` or `with` body (`guarded_suite`)
+        self.narrow = False  # that body's handlers catch only the module's exception classes (`narrow_handlers`)
         self.loop_nesting = 0  # loops enclosing what is being lowered (`counted_body`)
         self.loop_counter: tuple[str, int] | None = None  # the counting loop whose body is lowered (the CLI's)
         self.counter_locals: dict[str, tuple[Expression, int]] = {}
@@ -3222,7 +3339,8 @@ class FunctionLowerer(calls.PlaceNaming):
                     self.emit(op)
             try:
                 if self.stepping and isinstance(stmt, _STEP_STATEMENTS) and self.one_step(stmt):
-                    for stepped in ir.step(self.block(functools.partial(self.stmt, stmt)), span_of(stmt)):
+                    caught = not self.narrow or self.raises_caught(stmt)
+                    for stepped in ir.step(self.block(functools.partial(self.stmt, stmt)), span_of(stmt), caught):
                         self.emit(stepped)
                 else:
                     self.stmt(stmt)
@@ -3244,13 +3362,38 @@ class FunctionLowerer(calls.PlaceNaming):
                     return False
         return True
 
-    def guarded_suite(self, body: Sequence[Statement] | Block | None) -> None:
+    def guarded_suite(self, body: Sequence[Statement] | Block | None, narrow: bool = False) -> None:
         """The body of a `try` or `with`: each simple statement one step (the CLI's `guarded_suite`)."""
         self.stepping += 1
+        outer = self.narrow
+        self.narrow = narrow
         try:
             self.suite(body)
         finally:
             self.stepping -= 1
+            self.narrow = outer
+
+    def narrow_handlers(self, node: TryStmt) -> bool:
+        """Whether every handler of `node` names only exception classes of this module (the CLI's)."""
+        if not node.types or getattr(node, "is_star", False) or self.ctx.throwing_names() is None:
+            return False
+        classes = self.ctx.classes.classes
+        for caught in node.types:
+            names = caught.items if isinstance(caught, TupleExpr) else [caught] if caught is not None else []
+            if not names or not all(
+                isinstance(n, NameExpr) and n.name in classes and n.name not in self.local_names for n in names
+            ):
+                return False
+        return True
+
+    def raises_caught(self, stmt: Statement) -> bool:
+        """Whether `stmt` may raise an exception of a class of the module (the CLI's `raises_caught`)."""
+        throwing = self.ctx.throwing_names()
+        if throwing is None:
+            return True
+        return any(
+            isinstance(n, NameExpr | MemberExpr) and n.name in throwing for n in tree.walk(stmt, skip_scopes=False)
+        )
 
     def forgotten_items(self, stmt: Statement) -> tuple[ir.Bind, ...]:
         """The items under literal keys `stmt` may change (`keyed_items.forgotten`, the CLI's rule)."""
@@ -3865,7 +4008,8 @@ class FunctionLowerer(calls.PlaceNaming):
         return (place, None, None) if place is not None else None
 
     def try_stmt(self, node: TryStmt) -> None:
-        body = self.block(lambda: self.guarded_suite(node.body))
+        narrow = self.narrow_handlers(node)
+        body = self.block(lambda: self.guarded_suite(node.body, narrow))
         handlers: list[ir.Block] = []
         for typ, var, handler in zip(node.types, node.vars, node.handlers, strict=True):
 
@@ -4757,17 +4901,13 @@ class FunctionLowerer(calls.PlaceNaming):
                 lowered = self.call(expr, None)
                 if calls.returned_parts_value(lowered):
                     return lowered  # `return staged, k.launch_async(prep, x, staged)`: its parts, loans kept
-                displays = [
-                    r.expr.items
-                    for r in tree.walk(helper.body)
-                    if isinstance(r, ReturnStmt) and isinstance(r.expr, TupleExpr)
-                ]
+                displays = [r.items for r in _returned_values(helper) if isinstance(r, TupleExpr)]
                 shaped = [
                     tuple(self.returned_entry(element, helper, expr) for element in elements)
                     for elements in displays
                 ]
                 return calls.returned_tuple(shaped, span_of(expr), self)
-            returned = [r.expr for r in tree.walk(helper.body) if isinstance(r, ReturnStmt)] if helper else []
+            returned = _returned_values(helper) if helper else []
             if helper is not None and returned and all(r is not None for r in returned):
                 passed = _bind_call(helper, expr)
                 params = {arg.variable.name for arg in helper.arguments}
@@ -4953,7 +5093,7 @@ class FunctionLowerer(calls.PlaceNaming):
         """Each `return` of `helper` when every one is a constructor call of a class of this module whose
         initializer the checker follows, or of a `namespace` entry; `made_by`: the class a `@classmethod` is called
         on, which `cls(...)` of its first parameter builds (the CLI's `returned_objects`)."""
-        returned = [r.expr for r in tree.walk(helper.body) if isinstance(r, ReturnStmt)]
+        returned = _returned_values(helper)
         if not returned or helper.is_coroutine:
             return None
         classmethod = made_by is not None and helper.is_class and bool(helper.arguments)
@@ -5102,7 +5242,7 @@ class FunctionLowerer(calls.PlaceNaming):
         for cls in candidates:
             classes = self.ctx.classes
             found = classes.plain_getter(cls, func.name) if getter else classes.method(cls, func.name)
-            returned = [r.expr for r in tree.walk(found.body) if isinstance(r, ReturnStmt)] if found else []
+            returned = _returned_values(found) if found else []
             if found is None or not found.arguments or not returned or found.is_generator or found.is_coroutine:
                 return None
             if (getter or "." in text) and _stores_on(found, found.arguments[0].variable.name):
@@ -5151,11 +5291,7 @@ class FunctionLowerer(calls.PlaceNaming):
             if found is None or returns is None or not found.arguments:
                 return None
             receiver = found.arguments[0].variable.name
-            displays = [
-                r.expr.items
-                for r in tree.walk(found.body)
-                if isinstance(r, ReturnStmt) and isinstance(r.expr, TupleExpr)
-            ]
+            displays = [r.items for r in _returned_values(found) if isinstance(r, TupleExpr)]
             for elements in displays:
                 arms.append(tuple(
                     self.returned_entry(element, found, expr, (receiver, func.expr.name), cls) for element in elements
@@ -5212,8 +5348,10 @@ class FunctionLowerer(calls.PlaceNaming):
         if name in params:
             if name not in passed:
                 return None
-            # an argument the caller cannot name (`shared(sk.zeros(n))`): one new object for every item naming it
-            place = self.place(passed[name])
+            # an argument the caller cannot name (`shared(sk.zeros(n))`): one new object for every item naming it;
+            # `(w := c)` is `w` once the call evaluated it
+            argument = passed[name]
+            place = self.place(argument.target if isinstance(argument, AssignmentExpr) else argument)
             return place if place is not None else name
         return name
 
@@ -5251,6 +5389,8 @@ class FunctionLowerer(calls.PlaceNaming):
     def type_class(self, typ: Type | None) -> ClassDef | None:
         """The class of the module a type is an instance of (`Grad`), else None (the CLI's `annotation_class`)."""
         proper = get_proper_type(typ) if typ is not None else None
+        if isinstance(proper, TupleType):
+            proper = proper.partial_fallback  # a `NamedTuple` class: its instances are typed as tuples
         if not isinstance(proper, Instance):
             return None
         cls = self.ctx.classes.classes.get(proper.type.name)
@@ -6008,7 +6148,7 @@ class FunctionLowerer(calls.PlaceNaming):
                 return None
             returned = _returned_params(helper, allocates=self.allocates)
             if returned is None:
-                return None
+                return self.inlined_choices(expr, span, depth)  # `return core.widths` or `return out`
             bound = _bind_call(helper, expr)
             picked = tuple(bound[name] for name in returned if name in bound)
             found = self._alternatives((), picked, span, depth) if picked else ((), ())
@@ -6063,6 +6203,15 @@ class FunctionLowerer(calls.PlaceNaming):
         """What `obj.method(args)` or a property read `obj.prop` gives, each `return`'s place expression over the
         receiver and parameters read by the caller (the CLI's `inlined_returns`)."""
         callee = expr.callee if isinstance(expr, CallExpr) else None
+        if isinstance(expr, CallExpr) and isinstance(callee, NameExpr):
+            helper = self.helper(callee)
+            if helper is None or helper.is_class or (isinstance(helper, FuncDef) and helper.is_decorated):
+                return None
+            passed = _bind_call(helper, expr)
+            plain = {p: a for p, a in passed.items() if _pure_argument(a)}
+            if not any(kind in (ARG_STAR, ARG_STAR2) for kind in expr.arg_kinds):
+                plain.update((p, d) for p, d in _constant_defaults(helper) if p not in passed)
+            return self.substituted_returns(helper, plain, expr)
         if isinstance(expr, CallExpr) and isinstance(callee, MemberExpr) and isinstance(callee.expr, NameExpr):
             receiver, name, call = callee.expr, callee.name, expr
         elif isinstance(expr, MemberExpr) and isinstance(expr.expr, NameExpr):
@@ -6088,19 +6237,31 @@ class FunctionLowerer(calls.PlaceNaming):
             names: dict[str, Expression] = {func.arguments[0].variable.name: receiver}
             if call is not None:
                 names.update((p, a) for p, a in _bind_call(func, call, True).items() if _pure_argument(a))
-            for bound in _rebound_names(func):
-                names.pop(bound, None)
-            returns = [n for n in tree.walk(func.body) if isinstance(n, ReturnStmt)]
-            if not returns:
+            found = self.substituted_returns(func, names, expr)
+            if found is None:
                 return None
-            for ret in returns:
-                if ret.expr is None:
+            out.extend(found)
+        return out
+
+    def substituted_returns(
+        self, func: FuncItem, names: dict[str, Expression], expr: Expression
+    ) -> list[Expression | None] | None:
+        """What each `return` of `func` gives in the caller's terms (the CLI's `substituted_returns`)."""
+        for bound in _rebound_names(func):
+            names.pop(bound, None)
+        dead = _dead_none_returns(func, names)
+        returns = [n for n in tree.walk(func.body) if isinstance(n, ReturnStmt) and id(n) not in dead]
+        if not returns:
+            return None
+        out: list[Expression | None] = []
+        for ret in returns:
+            if ret.expr is None:
+                return None
+            for arm in self.returned_options(ret.expr):
+                made = _substituted(arm, names, expr)
+                if made is None and not self.allocates(arm):
                     return None
-                for arm in self.returned_options(ret.expr):
-                    made = _substituted(arm, names, expr)
-                    if made is None and not self.allocates(arm):
-                        return None
-                    out.append(made)
+                out.append(made)
         return out
 
     def inlined_choices(self, expr: Expression, span: Span, depth: int) -> calls.Choices[Expression] | None:

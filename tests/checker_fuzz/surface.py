@@ -377,7 +377,7 @@ FLOW_FORMS = (
     "escaping-closure", "prefetch-loop", "returned-pending", "context-pending", "attribute-items",
     "keyed-items", "uniform-attribute", "name-alias", "stored-pending-pairs", "appended-list", "display-objects",
     "attribute-alias", "pool-peek", "kernel-table", "plan-cache", "keyed-argument", "accessor-item",
-    "filled-containers",
+    "filled-containers", "kernel-choice", "returned-pair",
     *(f"call:{name}" for name in CALL_FORMS),
 )
 
@@ -688,6 +688,10 @@ class _Gen:
             self.accessor_item(depth)
         elif form == "filled-containers":
             self.filled_containers(depth)
+        elif form == "kernel-choice":
+            self.kernel_choice(depth)
+        elif form == "returned-pair":
+            self.returned_pair(depth)
         elif form.startswith("call:"):
             self.indirect_call(depth, form.removeprefix("call:"))
         else:
@@ -972,6 +976,75 @@ class _Gen:
         self.emit(depth, f"vecmul.launch(table.prepared[\"mul\"], stream, {first}, {second}, {third})")
         self.program.entries["launch:simt.launch"] += 1
         self.program.entries[f"brand:{model.PREPARE_METHOD}"] += 1
+
+    def kernel_choice(self, depth: int) -> None:
+        """A kernel and a prepared launch picked together (a conditional expression of pairs or of kernels, or the
+        arms of an `if`), sometimes the launch prepared for the other kernel, then launched through the name."""
+        plan = self.pick(("prep", "prep_mul"))
+        spelling = self.pick(("pairs", "kernels", "if"))
+        if spelling == "pairs":
+            self.emit(depth, f"kern, plan = (vecadd, prep) if flag else (vecmul, {plan})")
+        elif spelling == "kernels":
+            self.emit(depth, "kern = vecmul if flag else vecadd")
+            self.emit(depth, f"plan = {self.pick(('prep_mul if flag else prep', plan))}")
+        else:
+            self.emit(depth, "if k % 2:")
+            self.emit(depth + 1, f"kern, plan = vecmul, {plan}")
+            self.emit(depth, "else:")
+            self.emit(depth + 1, "kern, plan = vecadd, prep")
+        first, second, third = self.buffers()
+        self.emit(depth, f"kern.launch(plan, stream, {first}, {second}, {third})")
+        self.program.entries["launch:simt.launch"] += 1
+        self.program.entries[f"brand:{model.PREPARE_METHOD}"] += 1
+
+    def returned_pair(self, depth: int) -> None:
+        """A helper returns two places, or two views of one buffer, in an order its conditional expression picks
+        (`return (u, v) if flip else (v, u)`); the caller unpacks them into a launch's input and output."""
+        name = f"pair{len(self.extra)}"
+        shape = self.pick(("places", "views", "buffer-and-view", "default-out"))
+        if shape == "buffer-and-view":
+            # a new buffer beside views of it: the whole and a half overlap, the two halves do not
+            self.extra.append(
+                f"def {name}(stream: Any) -> Any:\n"
+                "    buf = sk.zeros(64, f32, stream)\n"
+                "    return buf, buf.view(0, 32), buf.view(32, 64)\n"
+            )
+            self.emit(depth, f"whole, lo, hi = {name}(stream)")
+            first, second = self.pick((("lo", "hi"), ("hi", "lo"), ("whole", "hi"), ("lo", "whole")))
+            self.emit(depth, f"vecadd.launch(prep, stream, {first}, {self.arg(BUFFERS)}, {second})")
+            self.program.entries["launch:simt.launch"] += 1
+            return
+        if shape == "default-out":
+            # a helper giving the caller's `h.a` unless it is passed an output buffer
+            self.extra.append(
+                f"def {name}(held: Any, out: Any = None) -> Any:\n"
+                "    if out is None:\n"
+                "        return held.a\n"
+                "    return out\n"
+            )
+            call = self.pick((f"{name}(h)", f"{name}(h, {self.arg(BUFFERS)})"))
+            self.emit(depth, f"dst = {call}")
+            self.emit(depth, f"vecadd.launch(prep, stream, {self.pick(('h.a', 'b'))}, {self.arg(BUFFERS)}, dst)")
+            self.program.entries["launch:simt.launch"] += 1
+            return
+        if shape == "places":
+            self.extra.append(
+                f"def {name}(u: Any, v: Any, flip: bool) -> Any:\n"
+                "    return (v, u) if flip else (u, v)\n"
+            )
+            call = f"{name}({self.arg(BUFFERS)}, {self.arg(BUFFERS)}, flag)"
+        else:
+            width = self.pick(("32", "40"))  # halves, or a first view reaching into the second
+            self.extra.append(
+                f"def {name}(buf: Any, flip: bool) -> Any:\n"
+                f"    lo = buf.view(0, {width})\n"
+                "    hi = buf.view(32, 64)\n"
+                "    return (hi, lo) if flip else (lo, hi)\n"
+            )
+            call = f"{name}({self.pick(('a', 'c'))}, flag)"
+        self.emit(depth, f"src, dst = {call}")
+        self.emit(depth, f"vecadd.launch(prep, stream, src, {self.arg(BUFFERS)}, dst)")
+        self.program.entries["launch:simt.launch"] += 1
 
     def plan_cache(self, depth: int) -> None:
         """A hand-written cache of prepared launches keyed by the configuration alone (a call over a parameter) or

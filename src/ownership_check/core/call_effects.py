@@ -95,6 +95,9 @@ class YieldedPart:
     # a path whose root is a part's holder (`ir.yielded_part(j)`, `ir.returned_part(j)`, no attributes) is part `j`
     # of the same tuple: `return staged, k.launch_async(prep, x, staged)` lends the new buffer it returns beside it
     loans: tuple[tuple[ParamPath, bool], ...] = ()
+    # a new object that is a view of another part's new object: that part, and the view's region when it is
+    # literal (`return buf, buf.view(8, 72)`), else `ir.Whole` (the callee's own symbols mean nothing to a caller)
+    view_of: tuple[int, ir.Region] | None = None
 
 
 @dataclass(frozen=True)

@@ -1611,8 +1611,8 @@ def _yielded_value(
         return staged[path]
 
     parts: list[tuple[tuple[str, ...], ir.Place]] = []
-    # the parts no op is first, so an op part's loans of a sibling part find it bound
-    for part in sorted(described_parts, key=lambda p: p.source is None and bool(p.loans)):
+    # the parts no op is first, so an op part's loans of a sibling part find it bound; a view after its base
+    for part in sorted(described_parts, key=lambda p: (p.source is None and bool(p.loans), p.view_of is not None)):
         stage = stages[part.index]
         source = place_of(part.source) if part.source is not None else None
         lent_sibling = any(
@@ -1626,6 +1626,10 @@ def _yielded_value(
             sink.emit(ir.Bind((stage,), (ir.FromPlace(source, span, carried=True),), span), node)
             if lent_sibling or any(path == part.source for other in described_parts for path, _ in other.loans):
                 _holds_op(stage, sink)  # a launch borrowed it: a device value (its name too, `unpack_yielded`)
+        elif part.view_of is not None and not part.loans:
+            # `return buf, buf.view(8, 72)`: a view of the sibling part's new buffer
+            base, region = part.view_of
+            sink.emit(ir.View(stage, stages[base], region, span), node)
         elif part.loans:
             for path, mutable in part.loans:
                 lent = place_of(path)

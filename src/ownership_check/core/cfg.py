@@ -125,6 +125,9 @@ class _Builder:
         self.loops: list[_LoopCtx] = []
         self.headers: tuple[int, ...] = ()  # the headers of `loops`, innermost last
         self.handlers: list[list[int]] = []
+        # per `handlers` level: where an exception its handlers do not catch goes (a step that is not `caught`):
+        # the `finally` (its entry for exceptions), or the handlers enclosing a `try` without one
+        self.escapes: list[list[int]] = []
         # inside a statement's step (`atomic`): the depth of `handlers` whose innermost list gets no edges from
         # plain operations; -1 outside any step
         self.quiet = -1
@@ -191,7 +194,7 @@ class _Builder:
                     self.link1(node, h)
             return [node]
         if isinstance(op, ir.Branch) and op.atomic:
-            return self.atomic(op.arms[0], preds)
+            return self.atomic(op.arms[0], preds, op.caught)
         if isinstance(op, ir.Branch):
             ends: list[int] = []
             if op.tests:
@@ -240,9 +243,11 @@ class _Builder:
             self.link(preds, start)
             for h in handler_entries:
                 self.link([start], h)
+            self.escapes.append(list(self.handlers[-1]) if self.handlers else [])
             self.handlers.append(handler_entries)
             body_ends = self.seq(op.body, [start])
             self.handlers.pop()
+            self.escapes.pop()
             ends = self.seq(op.orelse, body_ends)
             for entry, handler in zip(handler_entries, op.handlers, strict=True):
                 ends.extend(self.seq(handler, [entry]))
@@ -276,9 +281,10 @@ class _Builder:
             return []
         return [node]
 
-    def atomic(self, body: ir.Block, preds: list[int]) -> list[int]:
+    def atomic(self, body: ir.Block, preds: list[int], caught: bool = True) -> list[int]:
         """One statement's operations (`ir.step`): no edge to the enclosing handlers from inside it (a `try`
-        nested in it keeps its own), then one from each of its ends, where the statement is done."""
+        nested in it keeps its own), then one from each of its ends, where the statement is done (to the
+        `escapes` only, when the handlers cannot catch what it raises)."""
         outer = self.quiet
         self.quiet = len(self.handlers)
         try:
@@ -286,8 +292,9 @@ class _Builder:
         finally:
             self.quiet = outer
         if self.handlers and self.quiet != len(self.handlers):
+            targets = self.handlers[-1] if caught or not self.escapes else self.escapes[-1]
             for end in ends:
-                for h in self.handlers[-1]:
+                for h in targets:
                     self.link1(end, h)
         return ends
 
@@ -336,6 +343,7 @@ class _Builder:
             self.link([start], h)
         ctx = _FinallyCtx(len(self.loops))
         self.finals.append(ctx)
+        self.escapes.append([raised])
         self.handlers.append([*handler_entries, raised])
         body_ends = self.seq(op.body, [start])
         self.handlers[-1] = [*outer_handlers, raised]
@@ -343,6 +351,7 @@ class _Builder:
         for entry, handler in zip(handler_entries, op.handlers, strict=True):
             ends.extend(self.seq(handler, [entry]))
         self.handlers.pop()
+        self.escapes.pop()
         self.finals.pop()
         ends = self.seq(op.finalbody, ends)
         if self.nodes[raised].pred:

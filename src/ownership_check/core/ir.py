@@ -479,16 +479,24 @@ class Branch:
     # one arm, the operations of one statement inside a `try` body (`step`): an exception the statement raises
     # leaves from before it or after it, never from between its moves and the rebinding of its targets
     atomic: bool = False
+    # of an `atomic` step: whether the innermost `try`'s handlers may catch what it raises; False when they catch
+    # only exception classes of the module and the statement calls nothing that raises one (`step`'s `caught`)
+    caught: bool = True
 
 
-def step(ops: Block, span: Span) -> Block:
+def step(ops: Block, span: Span, caught: bool = True) -> Block:
     """The operations of one simple statement of a `try` (or `with`) body, as one step for the exception edges.
 
     A launch checks its arguments before it takes ownership of them, and refuses with nothing moved; a method
     of the module that moves `self.rh` and stores the launch's result back does both or raises first.  So an
     `except`/`finally` (or a context manager's `__exit__`) sees the state before the statement or after it:
     `z, x = scale(z, x).sync_on(s)` in a `try` leaves `z` bound on every way out.  A statement of one operation
-    needs no wrapping."""
+    needs no wrapping, unless `caught` is False: a `try` whose handlers catch only the module's own exception
+    classes (`except ThinPaint:`) catches nothing from a statement that cannot raise one (no `raise` there and no
+    call of a function of the module that may), so its exceptions only pass through the `finally`, or the enclosing
+    handlers."""
+    if not caught:
+        return (Branch((ops,), span, atomic=True, caught=False),) if ops else ops
     return (Branch((ops,), span, atomic=True),) if len(ops) > 1 else ops
 
 

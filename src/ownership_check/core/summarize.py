@@ -78,7 +78,7 @@ def _returned_parts(
     parts are; only when some part is an op that still borrows something (else the call is what it was: a new
     value, or the parameter a helper returns)."""
     parts = _yielded_parts(analysis, graph, states, params, ir.RETURN_PART)
-    return parts if any(part.loans for part in parts) else ()
+    return parts if any(part.loans or part.view_of is not None for part in parts) else ()
 
 
 def _yielded_parts(
@@ -125,12 +125,45 @@ def _yielded_parts(
                 path = (f"{prefix}{sibling}", ()) if sibling is not None else _element_path(loan.obj, params)
                 if path is not None:
                     loans[path] = loans.get(path, False) or loan.mutable
+    views = _sibling_views(analysis, binds, part_of)
     parts = []
     for index in sorted(found):
         sources, loans = found[index]
         source = next(iter(sources)) if len(sources) == 1 else None
-        parts.append(YieldedPart(index, source, tuple(sorted(loans.items())) if source is None else ()))
+        parts.append(YieldedPart(
+            index, source, tuple(sorted(loans.items())) if source is None else (),
+            views.get(index) if source is None else None,
+        ))
     return tuple(parts) if parts and sorted(found) == list(range(len(found))) else ()
+
+
+def _sibling_views(
+    analysis: _Analysis, binds: Sequence[tuple[int, State, ir.Place, frozenset[str]]], part_of: dict[str, int]
+) -> dict[int, tuple[int, ir.Region]]:
+    """The parts whose every object, at every bind, is a view of one other part's new object (`YieldedPart.
+    view_of`): `return buf, buf.view(guard, guard + n)` gives its caller a buffer and a view of it."""
+    found: dict[int, set[tuple[int, ir.Region] | None]] = {}
+    for index, _, _, objs in binds:
+        seen = found.setdefault(index, set())
+        if not objs:
+            seen.add(None)
+        for obj in objs:
+            info = analysis.info(obj)
+            parent = info.parent
+            sibling = part_of.get(parent) if parent is not None else None
+            if obj[0] == "@" or sibling is None or sibling == index or info.region is None:
+                seen.add(None)
+                continue
+            region = info.region
+            literal = isinstance(region, ir.Range) and isinstance(region.start, int) and (
+                region.stop is None or isinstance(region.stop, int)) and region.counter is None
+            seen.add((sibling, region if literal else ir.Whole()))
+    views: dict[int, tuple[int, ir.Region]] = {}
+    for index, seen in found.items():
+        one = next(iter(seen)) if len(seen) == 1 else None
+        if one is not None:
+            views[index] = one
+    return views
 
 
 #: The mark of a key below a container that keeps what is stored into it (`ir.STORED_ATTR`).

@@ -1014,6 +1014,36 @@ def _loop_target_names(target: ast.expr) -> list[str]:
     return []
 
 
+def _dead_none_returns(func: FunctionNode, names: Mapping[str, ast.expr]) -> set[int]:
+    """The `return`s a call cannot reach because a guard of the function's top level tests a parameter the caller
+    passed a name for against None: `if out is None: return core.widths` of `index_buffer(core, s, out=buf)`
+    (the caller's own object is no None; a literal None is, so the guard's `return` stays)."""
+    dead: set[int] = set()
+    for stmt in func.body:
+        if not (isinstance(stmt, ast.If) and not stmt.orelse and len(stmt.body) == 1):
+            continue
+        test, ret = stmt.test, stmt.body[0]
+        if not (isinstance(ret, ast.Return) and isinstance(test, ast.Compare) and len(test.ops) == 1):
+            continue
+        if not (isinstance(test.ops[0], ast.Is) and isinstance(test.left, ast.Name)):
+            continue
+        right = test.comparators[0]
+        passed = names.get(test.left.id)
+        if isinstance(right, ast.Constant) and right.value is None and passed is not None and _pure_argument(passed):
+            if not isinstance(passed, ast.Constant):
+                dead.add(id(ret))
+    return dead
+
+
+def _constant_defaults(args: ast.arguments) -> list[tuple[str, ast.expr]]:
+    """The parameters whose default is a literal (`out=None`), with that default: what a call that does not pass
+    them binds."""
+    positional = [*args.posonlyargs, *args.args]
+    found = [(p.arg, d) for p, d in zip(positional[len(positional) - len(args.defaults):], args.defaults, strict=True)]
+    found.extend((p.arg, d) for p, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d is not None)
+    return [(name, default) for name, default in found if isinstance(default, ast.Constant)]
+
+
 def _pure_argument(node: ast.expr) -> bool:
     """Whether evaluating `node` again has no effect: a name, a literal, or attributes of a name."""
     while isinstance(node, ast.Attribute):
@@ -1085,15 +1115,85 @@ def _returned_function(func: FunctionNode, ctx: FileContext) -> ast.FunctionDef 
     return found
 
 
+_CONSTRUCTION_METHODS: Final[frozenset[str]] = frozenset({"__init__", "__post_init__", "__new__"})
+
+
+def throwing_names(module: ast.Module) -> frozenset[str] | None:
+    """`FileContext.throwing_names`, read from the module's tree."""
+    owners: dict[int, str] = {}
+    for cls in ast.walk(module):
+        if isinstance(cls, ast.ClassDef):
+            for stmt in cls.body:
+                if isinstance(stmt, _FUNCTION_DEFS):
+                    owners[id(stmt)] = cls.name
+    functions = [n for n in ast.walk(module) if isinstance(n, _FUNCTION_DEFS)]
+    mentioned = {id(func): {name for _, name in _named_mentions(func)} for func in functions}
+    found: set[str] = set()
+    raising = [f for f in functions if any(isinstance(n, ast.Raise) for n in ast.walk(f))]
+    changed = True
+    while changed:
+        changed = False
+        for func in functions:
+            if func in raising or mentioned[id(func)] & found:
+                names = {func.name}
+                if func.name in _CONSTRUCTION_METHODS and id(func) in owners:
+                    names.add(owners[id(func)])
+                if not names <= found:
+                    found |= names
+                    changed = True
+    for func in functions:
+        if func.name not in found:
+            continue
+        dunder = func.name.startswith("__") and func.name.endswith("__")
+        if (dunder and func.name not in _CONSTRUCTION_METHODS) or any(
+            isinstance(n, ast.Yield | ast.YieldFrom) for n in ast.walk(func)
+        ):
+            return None
+    callees = {id(n.func) for n in ast.walk(module) if isinstance(n, ast.Call)}
+    for node, name in _named_mentions(module):
+        if name in found and id(node) not in callees:
+            return None  # `self.on_fail = retry_policy`, `sorted(xs, key=check)`: called where it is not named
+    return frozenset(found)
+
+
+def _named_mentions(root: ast.AST) -> Iterator[tuple[ast.AST, str]]:
+    """The names and attribute names read below `root`, except a name that is a parameter of the function it is
+    read in (`def opacity(paint)` reading `paint` names no function `paint`)."""
+    stack: list[tuple[ast.AST, frozenset[str]]] = [(root, frozenset())]
+    while stack:
+        node, params = stack.pop()
+        if isinstance(node, (*_FUNCTION_DEFS, ast.Lambda)):
+            params = frozenset(p.arg for p in _param_names(node.args))
+        elif isinstance(node, ast.Name) and node.id not in params:
+            yield node, node.id
+        elif isinstance(node, ast.Attribute):
+            yield node, node.attr
+        stack.extend((child, params) for child in ast.iter_child_nodes(node))
+
+
+def _returned_values(func: FunctionNode) -> list[ast.expr | None]:
+    """What the `return`s of `func` may give, a conditional expression's arms apart: `return (hi, lo) if flip else
+    (lo, hi)` gives both tuples, as `if flip: return hi, lo` then `return lo, hi` would (None: a bare `return`)."""
+    found: list[ast.expr | None] = []
+    for node in _walk(func.body):
+        if not isinstance(node, ast.Return):
+            continue
+        stack: list[ast.expr | None] = [node.value]
+        while stack:
+            value = stack.pop()
+            if isinstance(value, ast.IfExp):
+                stack.extend((value.orelse, value.body))
+            else:
+                found.append(value)
+    return found
+
+
 def _returned_tuples(func: FunctionNode) -> list[tuple[str | None, ...]] | None:
     """The items of each `return` of a plain function when every one is a tuple display of the same length
     without starred items (`return x, x` / `return x, y`): each item's name, None for anything but a name; None
     when some `return` is no such display (or none returns)."""
     found: list[tuple[str | None, ...]] = []
-    for node in _walk(func.body):
-        if not isinstance(node, ast.Return):
-            continue
-        value = node.value
+    for value in _returned_values(func):
         if not isinstance(value, ast.Tuple) or any(isinstance(el, ast.Starred) for el in value.elts):
             return None
         found.append(tuple(el.id if isinstance(el, ast.Name) else None for el in value.elts))
@@ -1114,12 +1214,11 @@ def _returned_displays(func: FunctionNode) -> list[tuple[list[tuple[calls.Contai
     ):
         return None
     found: list[tuple[list[tuple[calls.ContainerKey, ast.expr]], bool]] = []
-    for node in _walk(func.body):
-        if isinstance(node, ast.Return):
-            shown = _display_items(node.value) if node.value is not None else None
-            if shown is None:
-                return None
-            found.append(shown)
+    for value in _returned_values(func):
+        shown = _display_items(value) if value is not None else None
+        if shown is None:
+            return None
+        found.append(shown)
     if not found or len({mapping for _, mapping in found}) != 1:
         return None
     if not found[0][1] and len({len(items) for items, _ in found}) != 1:
@@ -1647,6 +1746,15 @@ class FileContext:
         )
 
     @functools.cached_property
+    def throwing_names(self) -> frozenset[str] | None:
+        """The names of the module's functions and methods that may raise an exception of a class of the module
+        (`narrow_handlers`): those whose body has a `raise`, and, to a fixed point, those that mention one by name
+        (a call `f(...)`, `obj.f(...)`; a class whose `__init__` or `__post_init__` may raise counts by its own
+        name).  None when such a function may run without being named at a call: a generator (run by `next`), an
+        operator or another special method, a name read other than as a call's callee (a callback stored away)."""
+        return throwing_names(self.module)
+
+    @functools.cached_property
     def module_numbers(self) -> dict[str, int]:
         """The integer constants of the module: names its top level binds once (`module_stable`) to an integer
         literal (`HEADER = 1`), which a view bound reads as that number."""
@@ -1973,6 +2081,7 @@ class FunctionLowerer(calls.PlaceNaming):
         self.lengths: dict[str, int] = {}  # a container list's length where lowering is now (display + appends)
         self.stable: frozenset[str] | None = None  # `_stable_names`, found when a view bound first asks
         self.stepping = 0  # inside a `try` or `with` body (`guarded_suite`)
+        self.narrow = False  # that body's handlers catch only the module's exception classes (`narrow_handlers`)
         self.loop_nesting = 0  # loops enclosing what is being lowered (`counted_body`)
         # the counting loop whose body is being lowered (`counting_loop`), and the locals that body binds once to
         # an expression of its counter (`_counter_locals`)
@@ -3159,7 +3268,8 @@ class FunctionLowerer(calls.PlaceNaming):
                     self.emit(op)
             try:
                 if self.stepping and isinstance(stmt, _STEP_STATEMENTS) and self.one_step(stmt):
-                    for stepped in ir.step(self.block(functools.partial(self.stmt, stmt)), self.span(stmt)):
+                    caught = not self.narrow or self.raises_caught(stmt)
+                    for stepped in ir.step(self.block(functools.partial(self.stmt, stmt)), self.span(stmt), caught):
                         self.emit(stepped)
                 else:
                     self.stmt(stmt)
@@ -3185,13 +3295,44 @@ class FunctionLowerer(calls.PlaceNaming):
                     return False
         return True
 
-    def guarded_suite(self, body: Sequence[ast.stmt]) -> None:
-        """The body of a `try` or `with`: each simple statement one step for the exception edges (`ir.step`)."""
+    def guarded_suite(self, body: Sequence[ast.stmt], narrow: bool = False) -> None:
+        """The body of a `try` or `with`: each simple statement one step for the exception edges (`ir.step`).
+        `narrow`: the `try`'s handlers catch only exception classes of the module (`narrow_handlers`)."""
         self.stepping += 1
+        outer = self.narrow
+        self.narrow = narrow
         try:
             self.suite(body)
         finally:
             self.stepping -= 1
+            self.narrow = outer
+
+    def narrow_handlers(self, node: ast.Try) -> bool:
+        """Whether every handler of `node` names only exception classes defined in this module (`except
+        ThinPaint:`), which nothing but the module's own code raises, and the module's functions that may raise
+        one are known by name (`FileContext.throwing_names`)."""
+        if not node.handlers or self.ctx.throwing_names is None:
+            return False
+        classes = self.ctx.classes.classes
+        for handler in node.handlers:
+            caught = handler.type
+            names = caught.elts if isinstance(caught, ast.Tuple) else [caught] if caught is not None else []
+            if not names or not all(isinstance(n, ast.Name) and n.id in classes and n.id not in self.local_names
+                                    for n in names):
+                return False
+        return True
+
+    def raises_caught(self, stmt: ast.stmt) -> bool:
+        """Whether `stmt` may raise an exception of a class of the module: it names a function that may
+        (`FileContext.throwing_names`)."""
+        throwing = self.ctx.throwing_names
+        if throwing is None:
+            return True
+        for node in ast.walk(stmt):
+            name = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else None
+            if name in throwing:
+                return True
+        return False
 
     def forgotten_items(self, stmt: ast.stmt) -> tuple[ir.Bind, ...]:
         """The items under literal keys `stmt` may change (`keyed_items.forgotten`): rebound to new objects after
@@ -4084,7 +4225,8 @@ class FunctionLowerer(calls.PlaceNaming):
         return self.block(lambda: self.suite(body))
 
     def try_stmt(self, node: ast.Try) -> None:
-        body = self.block(lambda: self.guarded_suite(node.body))
+        narrow = isinstance(node, ast.Try) and self.narrow_handlers(node)
+        body = self.block(lambda: self.guarded_suite(node.body, narrow))
         handlers: list[ir.Block] = []
         for handler in node.handlers:
 
@@ -4974,17 +5116,13 @@ class FunctionLowerer(calls.PlaceNaming):
                 lowered = self.call(node, None)
                 if calls.returned_parts_value(lowered):
                     return lowered  # `return staged, k.launch_async(prep, x, staged)`: its parts, loans kept
-                displays = [
-                    r.value.elts
-                    for r in _walk(helper.body)
-                    if isinstance(r, ast.Return) and isinstance(r.value, ast.Tuple)
-                ]
+                displays = [r.elts for r in _returned_values(helper) if isinstance(r, ast.Tuple)]
                 shaped = [
                     tuple(self.returned_entry(element, helper, node) for element in elements)
                     for elements in displays
                 ]
                 return calls.returned_tuple(shaped, self.span(node), self)
-            returned = [r.value for r in _walk(helper.body) if isinstance(r, ast.Return)] if helper else []
+            returned = _returned_values(helper) if helper else []
             if helper is not None and returned and all(r is not None for r in returned):
                 passed = _bind_call(helper, node)
                 params = {p.arg for p in _param_names(helper.args)}
@@ -5203,7 +5341,7 @@ class FunctionLowerer(calls.PlaceNaming):
         temporaries staging them, and the fields the initializer gives the object.  `made_by`: the class a
         `@classmethod` helper is called on, which `cls(...)` of its first parameter builds (`Track.mono(n, s)` of
         `return cls(left=buf, right=buf)`)."""
-        returned = [r.value for r in _walk(helper.body) if isinstance(r, ast.Return)]
+        returned = _returned_values(helper)
         if not returned or isinstance(helper, ast.AsyncFunctionDef):
             return None
         classmethod = made_by is not None and _is_classmethod(helper) and bool(helper.args.args)
@@ -5368,7 +5506,7 @@ class FunctionLowerer(calls.PlaceNaming):
         for cls in candidates:
             classes = self.ctx.classes
             found = classes.plain_getter(cls, func.attr) if getter else classes.method(cls, func.attr)
-            returned = [r.value for r in _walk(found.body) if isinstance(r, ast.Return)] if found is not None else []
+            returned = _returned_values(found) if found is not None else []
             if found is None or not found.args.args or not returned or isinstance(found, ast.AsyncFunctionDef):
                 return None
             if any(isinstance(n, ast.Yield | ast.YieldFrom) for n in _walk(found.body)):
@@ -5419,9 +5557,7 @@ class FunctionLowerer(calls.PlaceNaming):
             if found is None or returns is None or not found.args.args:
                 return None
             receiver = found.args.args[0].arg
-            displays = [
-                r.value.elts for r in _walk(found.body) if isinstance(r, ast.Return) and isinstance(r.value, ast.Tuple)
-            ]
+            displays = [r.elts for r in _returned_values(found) if isinstance(r, ast.Tuple)]
             for elements in displays:
                 arms.append(tuple(
                     self.returned_entry(element, found, node, (receiver, func.value.id), cls) for element in elements
@@ -5484,8 +5620,10 @@ class FunctionLowerer(calls.PlaceNaming):
         if name in params:
             if name not in passed:
                 return None
-            # an argument the caller cannot name (`shared(sk.zeros(n))`): one new object for every item naming it
-            place = self.place(passed[name])
+            # an argument the caller cannot name (`shared(sk.zeros(n))`): one new object for every item naming it;
+            # `(w := c)` is `w` once the call evaluated it
+            argument = passed[name]
+            place = self.place(argument.target if isinstance(argument, ast.NamedExpr) else argument)
             return place if place is not None else name
         return name
 
@@ -6300,7 +6438,7 @@ class FunctionLowerer(calls.PlaceNaming):
                 return None
             returned = _returned_params(helper, allocates=self.allocates)
             if returned is None:
-                return None
+                return self.inlined_choices(node, span, depth)  # `return core.widths` or `return out`
             bound = _bind_call(helper, node)
             picked = tuple(bound[name] for name in returned if name in bound)
             found = self._alternatives((), picked, span, depth) if picked else ((), ())
@@ -6363,6 +6501,16 @@ class FunctionLowerer(calls.PlaceNaming):
         caller's own place.  None when some `return` gives anything else, a parameter it needs is rebound or not
         passed plainly, or an argument has effects of its own."""
         callee = node.func if isinstance(node, ast.Call) else None
+        if isinstance(node, ast.Call) and isinstance(callee, ast.Name):
+            # `dest = index_buffer(core, stream)` of `if out is None: return core.widths; return out`
+            helper = self.helper(callee.id)
+            if helper is None or _is_classmethod(helper) or helper.decorator_list:
+                return None
+            passed = _bind_call(helper, node)
+            plain = {p: a for p, a in passed.items() if _pure_argument(a)}
+            if not any(isinstance(a, ast.Starred) for a in node.args) and not any(k.arg is None for k in node.keywords):
+                plain.update((p, d) for p, d in _constant_defaults(helper.args) if p not in passed)
+            return self.substituted_returns(helper, plain, node)
         if isinstance(node, ast.Call) and isinstance(callee, ast.Attribute) and isinstance(callee.value, ast.Name):
             receiver, name, call = callee.value, callee.attr, node
         elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
@@ -6389,20 +6537,34 @@ class FunctionLowerer(calls.PlaceNaming):
             names: dict[str, ast.expr] = {func.args.args[0].arg: receiver}
             if call is not None:
                 names.update((p, a) for p, a in _bind_call(func, call, True).items() if _pure_argument(a))
-            rebound = {n.id for n in _walk(func.body) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
-            for bound in rebound:
-                names.pop(bound, None)
-            returns = [n for n in _walk(func.body) if isinstance(n, ast.Return)]
-            if not returns:
+            found = self.substituted_returns(func, names, node)
+            if found is None:
                 return None
-            for ret in returns:
-                if ret.value is None:
+            out.extend(found)
+        return out
+
+    def substituted_returns(
+        self, func: FunctionNode, names: dict[str, ast.expr], node: ast.expr
+    ) -> list[ast.expr | None] | None:
+        """For `inlined_returns`: what each `return` of `func` gives in the caller's terms (`names`: the callee's
+        parameters -> the caller's expressions; a name the body binds again is dropped), None for a new buffer;
+        None when some `return` gives anything else."""
+        rebound = {n.id for n in _walk(func.body) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+        for bound in rebound:
+            names.pop(bound, None)
+        dead = _dead_none_returns(func, names)
+        returns = [n for n in _walk(func.body) if isinstance(n, ast.Return) and id(n) not in dead]
+        if not returns:
+            return None
+        out: list[ast.expr | None] = []
+        for ret in returns:
+            if ret.value is None:
+                return None
+            for arm in self.returned_options(ret.value):
+                made = _substituted(arm, names, node)
+                if made is None and not self.allocates(arm):
                     return None
-                for arm in self.returned_options(ret.value):
-                    made = _substituted(arm, names, node)
-                    if made is None and not self.allocates(arm):
-                        return None
-                    out.append(made)
+                out.append(made)
         return out
 
     def inlined_choices(self, node: ast.expr, span: Span, depth: int) -> calls.Choices[ast.expr] | None:

@@ -1887,7 +1887,8 @@ def _exact_receiver(lowerer: FunctionLowerer, name: str, classes: ModuleClasses)
     args = node.args
     positional = [*args.posonlyargs, *args.args]
     if classes.owner.get(id(node)) is not None and positional and positional[0].arg == name:
-        return not node.decorator_list
+        # checked on its own, a method may run for an object of any subclass, whose overrides `self.m()` runs
+        return not node.decorator_list and lowerer.unit.receiver_class is not None
     return all(p.arg != name for p in [*positional, *args.kwonlyargs])
 
 

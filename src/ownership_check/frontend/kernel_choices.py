@@ -76,6 +76,36 @@ def subscript_choices(node: ast.expr, tables: dict[str, KernelTable], local: set
     return _unique(table.values())
 
 
+def value_choices(
+    node: ast.expr,
+    tables: dict[str, KernelTable],
+    local: set[str],
+    kernel_of: Callable[[ast.expr], KernelSummary | None],
+) -> tuple[KernelSummary, ...]:
+    """The kernels an assigned value may be: `TABLE[key]` (`subscript_choices`), a kernel's own name (`kernel =
+    harmonic`, not a local), or a conditional expression whose arms are such (`pluck if bass else damp`); ()
+    for anything else."""
+    if isinstance(node, ast.IfExp):
+        body = value_choices(node.body, tables, local, kernel_of)
+        orelse = value_choices(node.orelse, tables, local, kernel_of)
+        return _unique((*body, *orelse)) if body and orelse else ()
+    if isinstance(node, ast.Name):
+        kernel = kernel_of(node) if node.id not in local else None
+        return (kernel,) if kernel is not None else ()
+    return subscript_choices(node, tables, local)
+
+
+def _tuple_arms(node: ast.expr, length: int) -> list[list[ast.expr]] | None:
+    """The items of each tuple display a value may be, `length` long each (a display, or a conditional
+    expression whose every arm is one); else None."""
+    if isinstance(node, ast.IfExp):
+        body, orelse = _tuple_arms(node.body, length), _tuple_arms(node.orelse, length)
+        return body + orelse if body is not None and orelse is not None else None
+    if isinstance(node, ast.Tuple) and len(node.elts) == length:
+        return None if any(isinstance(e, ast.Starred) for e in node.elts) else [list(node.elts)]
+    return None
+
+
 def name_choices(
     body: list[ast.stmt],
     tables: dict[str, KernelTable],
@@ -83,9 +113,10 @@ def name_choices(
     kernel_of: Callable[[ast.expr], KernelSummary | None],
     rows_of: Callable[[ast.expr], list[Row[ast.expr]] | None] = lambda _node: None,
 ) -> dict[str, tuple[KernelSummary, ...]]:
-    """The names of a function body bound only to kernels chosen from a table or a display (each binding's kernels
-    together): `kernel = KERNELS[name]`, `kernel, prep = KERNELS[k], PREPARED[k]`, `for kernel in (double, triple)`,
-    `for kernel in KERNELS.values()`, and a `for` over an iterable the source lists (`rows_of`,
+    """The names of a function body bound only to kernels chosen from a table or a display, or named (each
+    binding's kernels together, `value_choices`): `kernel = KERNELS[name]`, `kernel = pluck if bass else damp`,
+    `kernel, prep = KERNELS[k], PREPARED[k]`, `for kernel in (double, triple)`, `for kernel in KERNELS.values()`,
+    and a `for` over an iterable the source lists (`rows_of`,
     `static_iterables.iteration`: `for name, kernel in self.GRADIENTS`)."""
     found: dict[str, list[KernelSummary]] = {}
     stores: dict[str, int] = {}
@@ -101,11 +132,14 @@ def name_choices(
             stores[node.id] = stores.get(node.id, 0) + 1
         if isinstance(node, ast.Assign) and len(node.targets) == 1:
             target, value = node.targets[0], node.value
-            if isinstance(target, ast.Tuple) and isinstance(value, ast.Tuple) and len(target.elts) == len(value.elts):
-                for t, v in zip(target.elts, value.elts, strict=True):
-                    bind(t, subscript_choices(v, tables, local))
+            arms = _tuple_arms(value, len(target.elts)) if isinstance(target, ast.Tuple) else None
+            if isinstance(target, ast.Tuple) and arms is not None:
+                # `kernel, prep = (pluck, plans["pluck"]) if bass else (damp, plans["damp"])`: each item's arms
+                for index, t in enumerate(target.elts):
+                    each = [value_choices(arm[index], tables, local, kernel_of) for arm in arms]
+                    bind(t, _unique(k for one in each for k in one) if all(each) else ())
             else:
-                bind(target, subscript_choices(value, tables, local))
+                bind(target, value_choices(value, tables, local, kernel_of))
         elif isinstance(node, ast.For | ast.AsyncFor):
             kernels = _iterated_kernels(node.iter, tables, local, kernel_of)
             rows = rows_of(node.iter) if not kernels else None

@@ -1,10 +1,10 @@
 # fresh-expect: E0502 at line 82
-# fresh-known-miss: cli,mypy a ghost-cell view one element past its level, returned through three helper layers: views returned through nested helpers are not compared
 # fresh-note: Steps heat conduction through yurt wall layers with both time levels as views of one buffer; _halves() gives the current level a ghost cell (view(0, CELLS + 1)) that overlaps the first cell of the next level, so the launch reads and writes overlapping memory.
 """Yurt insulation: 1-D heat conduction through canvas and felt wall layers on a winter night."""
 from __future__ import annotations
 import abc
 from typing import NamedTuple
+
 
 import numpy as np
 import safekernels as sk

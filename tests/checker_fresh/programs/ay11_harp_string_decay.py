@@ -1,5 +1,4 @@
 # fresh-expect: E0308 at line 99
-# fresh-known-miss: cli,mypy a kernel and a prepared launch picked per arm of a match statement with guards over an itertools.cycle score, the launch looked up under a literal key: E0308 in a guarded match arm
 # fresh-note: Harp articulations pick kernel and prepared launch in a match statement, and the guarded `harmonic` arm copy-pastes plans["pluck"], so `harmonic.launch` gets a PreparedLaunch branded for `pluck`.
 """Concert harp: amplitude decay of the strings under a scripted sequence of articulations.
 Pluck, damp and harmonic articulations are three kernels with their own launch contracts;
@@ -7,6 +6,7 @@ their prepared launches are built once into a plan table and a round-robin over 
 bars picks kernel and plan per articulation with a match statement.
 """
 from __future__ import annotations
+
 
 import itertools
 
