@@ -2605,7 +2605,10 @@ def _applied(
     )
     if summary is None or own is None:
         return None
-    summary = dispatched(summary, own)
+    covered = dispatch is not None and owner is not None and (
+        dispatch == owner.name or any(c.name == dispatch for c in classes.subclasses(owner))
+    )
+    summary = dispatched(summary, own, covered)
     bound += captured  # `_factory_captures`: free names, never parameters
     if captures and not summary.empty:
         taken = {name for name, _ in bound}

@@ -1,11 +1,11 @@
 # fresh-expect: E0502 at line 30
-# fresh-known-false-alarm: cli,mypy false E0502 at 44 as well: the call of the base method on the subclass's object reports the conflict its summary meets, beside the report inside the base method (which may run the override)
 """A base stage launches into `self.target()`; the in-place subclass overrides it to return its input."""
 import numpy as np
 import safekernels as sk
 from safekernels import simt
 from safekernels.dtypes import f32
 from safekernels.simt import DisjointSlice, Slice, thread
+
 
 @simt.kernel
 @simt.launch_contract(block=64)

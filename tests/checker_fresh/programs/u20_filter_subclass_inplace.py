@@ -1,7 +1,7 @@
 # fresh-expect: E0502 at line 34
-# fresh-known-false-alarm: cli,mypy false E0502 at 48 as well: the call of the base method on the subclass's object reports the conflict its summary meets, beside the report inside the base method (which may run the override)
 """A small filter hierarchy: the base class launches from `self.src` into `self.target()`; a subclass saves memory."""
 import numpy as np
+
 
 import safekernels as sk
 from safekernels import simt
