@@ -151,6 +151,7 @@ from ownership_check.core import (
     reentry,
     static_rows,
     stdlib_flow,
+    throwing,
     view_bounds,
 )
 from ownership_check.core.bound_once import bound_once
@@ -387,11 +388,8 @@ def _returned_function(func: FuncItem) -> FuncItem | None:
     return found
 
 
-_CONSTRUCTION_METHODS: Final[frozenset[str]] = frozenset({"__init__", "__post_init__", "__new__"})
-
-
 def throwing_names(module: MypyFile) -> frozenset[str] | None:
-    """The CLI's `throwing_names`, read from mypy's tree of the module."""
+    """The CLI's `throwing_names`, read from mypy's tree of the module (`throwing.throwing_names`)."""
     nodes = list(tree.walk(module, skip_scopes=False))
     owners: dict[int, str] = {}
     for cls in nodes:
@@ -400,35 +398,18 @@ def throwing_names(module: MypyFile) -> frozenset[str] | None:
                 func = stmt.func if isinstance(stmt, Decorator) else stmt
                 if isinstance(func, FuncDef):
                     owners[id(func)] = cls.name
-    functions = [n for n in nodes if isinstance(n, FuncDef)]
-    inside = {id(f): list(tree.walk(f, skip_scopes=False)) for f in functions}
-    mentioned = {id(f): {name for _, name in _named_mentions(f)} for f in functions}
-    raising = {id(f) for f in functions if any(isinstance(n, RaiseStmt) for n in inside[id(f)])}
-    found: set[str] = set()
-    changed = True
-    while changed:
-        changed = False
-        for func in functions:
-            if id(func) in raising or mentioned[id(func)] & found:
-                names = {func.name}
-                if func.name in _CONSTRUCTION_METHODS and id(func) in owners:
-                    names.add(owners[id(func)])
-                if not names <= found:
-                    found |= names
-                    changed = True
-    for func in functions:
-        if func.name not in found:
-            continue
-        dunder = func.name.startswith("__") and func.name.endswith("__")
-        if (dunder and func.name not in _CONSTRUCTION_METHODS) or any(
-            isinstance(n, YieldExpr | YieldFromExpr) for n in inside[id(func)]
-        ):
-            return None
+    facts = []
+    for node in nodes:
+        if isinstance(node, FuncDef):
+            inside = list(tree.walk(node, skip_scopes=False))
+            facts.append(throwing.FunctionFacts(
+                node.name, owners.get(id(node)),
+                any(isinstance(n, RaiseStmt) for n in inside),
+                any(isinstance(n, YieldExpr | YieldFromExpr) for n in inside),
+                frozenset(name for _, name in _named_mentions(node)),
+            ))
     callees = {id(n.callee) for n in nodes if isinstance(n, CallExpr)}
-    for node, name in _named_mentions(module):
-        if name in found and id(node) not in callees:
-            return None  # called where it is not named
-    return frozenset(found)
+    return throwing.throwing_names(facts, ((name, id(node) in callees) for node, name in _named_mentions(module)))
 
 
 def _named_mentions(root: Node) -> Iterator[tuple[Node, str]]:

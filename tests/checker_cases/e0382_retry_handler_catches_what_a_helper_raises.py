@@ -49,8 +49,8 @@ def paint(base: Tensor[f32], pigment: Tensor[f32], stream: sk.Stream) -> float:
 
 def main() -> None:
     stream = sk.Device.cpu().new_stream()
-    base = tile.from_numpy(np.ones(64, np.float32))
-    pigment = tile.from_numpy(np.full(64, 0.5, np.float32))
+    base = tile.from_numpy(np.ones(64, np.float32)).sync_on(stream)
+    pigment = tile.from_numpy(np.full(64, 0.5, np.float32)).sync_on(stream)
     print(paint(base, pigment, stream))
 
 

@@ -44,6 +44,7 @@ from ownership_check.core import (
     reentry,
     static_rows,
     stdlib_flow,
+    throwing,
     view_bounds,
 )
 from ownership_check.core.bound_once import bound_once
@@ -1115,45 +1116,25 @@ def _returned_function(func: FunctionNode, ctx: FileContext) -> ast.FunctionDef 
     return found
 
 
-_CONSTRUCTION_METHODS: Final[frozenset[str]] = frozenset({"__init__", "__post_init__", "__new__"})
-
-
 def throwing_names(module: ast.Module) -> frozenset[str] | None:
-    """`FileContext.throwing_names`, read from the module's tree."""
+    """`FileContext.throwing_names`, read from the module's tree (`throwing.throwing_names`)."""
     owners: dict[int, str] = {}
     for cls in ast.walk(module):
         if isinstance(cls, ast.ClassDef):
             for stmt in cls.body:
                 if isinstance(stmt, _FUNCTION_DEFS):
                     owners[id(stmt)] = cls.name
-    functions = [n for n in ast.walk(module) if isinstance(n, _FUNCTION_DEFS)]
-    mentioned = {id(func): {name for _, name in _named_mentions(func)} for func in functions}
-    found: set[str] = set()
-    raising = [f for f in functions if any(isinstance(n, ast.Raise) for n in ast.walk(f))]
-    changed = True
-    while changed:
-        changed = False
-        for func in functions:
-            if func in raising or mentioned[id(func)] & found:
-                names = {func.name}
-                if func.name in _CONSTRUCTION_METHODS and id(func) in owners:
-                    names.add(owners[id(func)])
-                if not names <= found:
-                    found |= names
-                    changed = True
-    for func in functions:
-        if func.name not in found:
-            continue
-        dunder = func.name.startswith("__") and func.name.endswith("__")
-        if (dunder and func.name not in _CONSTRUCTION_METHODS) or any(
-            isinstance(n, ast.Yield | ast.YieldFrom) for n in ast.walk(func)
-        ):
-            return None
+    facts = [
+        throwing.FunctionFacts(
+            func.name, owners.get(id(func)),
+            any(isinstance(n, ast.Raise) for n in ast.walk(func)),
+            any(isinstance(n, ast.Yield | ast.YieldFrom) for n in ast.walk(func)),
+            frozenset(name for _, name in _named_mentions(func)),
+        )
+        for func in ast.walk(module) if isinstance(func, _FUNCTION_DEFS)
+    ]
     callees = {id(n.func) for n in ast.walk(module) if isinstance(n, ast.Call)}
-    for node, name in _named_mentions(module):
-        if name in found and id(node) not in callees:
-            return None  # `self.on_fail = retry_policy`, `sorted(xs, key=check)`: called where it is not named
-    return frozenset(found)
+    return throwing.throwing_names(facts, ((name, id(node) in callees) for node, name in _named_mentions(module)))
 
 
 def _named_mentions(root: ast.AST) -> Iterator[tuple[ast.AST, str]]:
