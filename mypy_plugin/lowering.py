@@ -1009,6 +1009,7 @@ class FileContext:
         self._module_numbers: dict[str, int] | None = None  # `module_numbers`
         self._raising: frozenset[str] | None = None  # `raising_functions`
         self._throwing: tuple[frozenset[str] | None] | None = None  # `throwing_names`
+        self._handed_out: frozenset[str] | None = None  # `exceptions_handed_out`
         self._shared_getters: dict[str, tuple[Decorator, ...]] | None = None  # `shared_getters`
         self._changed_attributes: frozenset[str] | None = None
         self._class_tables: IdentityMemo[Node, dict[str, Expression]] = IdentityMemo()  # `class_tables`, by class
@@ -1034,6 +1035,27 @@ class FileContext:
                         found.setdefault(stmt.name, []).append(stmt)
             self._shared_getters = {name: tuple(getters) for name, getters in found.items()}
         return self._shared_getters
+
+    def exceptions_handed_out(self) -> frozenset[str]:
+        """The module's class names read other than where a `raise` raises one, an `except` names one or a class
+        statement derives from one (the CLI's `exceptions_handed_out`)."""
+        if self._handed_out is None:
+            allowed: set[int] = set()
+            nodes = list(tree.walk(self.module, skip_scopes=False))
+            for node in nodes:
+                if isinstance(node, RaiseStmt) and node.expr is not None:
+                    allowed.add(id(node.expr.callee if isinstance(node.expr, CallExpr) else node.expr))
+                elif isinstance(node, TryStmt):
+                    for t in node.types:
+                        if t is not None:
+                            allowed.update(id(e) for e in (t.items if isinstance(t, TupleExpr) else [t]))
+                elif isinstance(node, ClassDef):
+                    allowed.update(id(b) for b in node.base_type_exprs + node.removed_base_type_exprs)
+            names = self.classes.classes
+            self._handed_out = frozenset(
+                n.name for n in nodes if isinstance(n, NameExpr) and n.name in names and id(n) not in allowed
+            )
+        return self._handed_out
 
     def throwing_names(self) -> frozenset[str] | None:
         """The names of the module's functions that may raise an exception of a class of the module (the CLI's
@@ -3359,13 +3381,19 @@ class FunctionLowerer(calls.PlaceNaming):
         if not node.types or getattr(node, "is_star", False) or self.ctx.throwing_names() is None:
             return False
         classes = self.ctx.classes.classes
+        caught_classes: list[ClassDef] = []
         for caught in node.types:
             names = caught.items if isinstance(caught, TupleExpr) else [caught] if caught is not None else []
             if not names or not all(
                 isinstance(n, NameExpr) and n.name in classes and n.name not in self.local_names for n in names
             ):
                 return False
-        return True
+            caught_classes.extend(classes[n.name] for n in names if isinstance(n, NameExpr))
+        handed = self.ctx.exceptions_handed_out()
+        return not any(
+            c.name in handed or any(sub.name in handed for sub in self.ctx.classes.subclasses(c))
+            for c in caught_classes
+        )
 
     def raises_caught(self, stmt: Statement) -> bool:
         """Whether `stmt` may raise an exception of a class of the module (the CLI's `raises_caught`)."""

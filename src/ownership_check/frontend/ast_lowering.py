@@ -1727,6 +1727,34 @@ class FileContext:
         )
 
     @functools.cached_property
+    def exceptions_handed_out(self) -> frozenset[str]:
+        """The module's class names read other than where a `raise` raises one (`raise C(...)`, `raise C`), an
+        `except` names one or a class statement derives from one: a class passed as a value (`validate(x,
+        error=C)`) may be raised by code that never names it (`narrow_handlers`)."""
+        allowed: set[int] = set()
+        for node in ast.walk(self.module):
+            if isinstance(node, ast.Raise) and node.exc is not None:
+                allowed.add(id(node.exc.func if isinstance(node.exc, ast.Call) else node.exc))
+            elif isinstance(node, ast.ExceptHandler) and node.type is not None:
+                allowed.update(id(t) for t in (node.type.elts if isinstance(node.type, ast.Tuple) else [node.type]))
+            elif isinstance(node, ast.ClassDef):
+                allowed.update(id(b) for b in node.bases)
+            # an annotation names a type, never a value (mypy's tree keeps no name there)
+            annotations: list[ast.expr | None] = []
+            if isinstance(node, ast.arg | ast.AnnAssign):
+                annotations.append(node.annotation)
+            elif isinstance(node, _FUNCTION_DEFS):
+                annotations.append(node.returns)
+            for annotation in annotations:
+                if annotation is not None:
+                    allowed.update(id(n) for n in ast.walk(annotation))
+        names = self.classes.classes
+        return frozenset(
+            node.id for node in ast.walk(self.module)
+            if isinstance(node, ast.Name) and node.id in names and id(node) not in allowed
+        )
+
+    @functools.cached_property
     def throwing_names(self) -> frozenset[str] | None:
         """The names of the module's functions and methods that may raise an exception of a class of the module
         (`narrow_handlers`): those whose body has a `raise`, and, to a fixed point, those that mention one by name
@@ -3295,13 +3323,20 @@ class FunctionLowerer(calls.PlaceNaming):
         if not node.handlers or self.ctx.throwing_names is None:
             return False
         classes = self.ctx.classes.classes
+        caught_classes: list[ast.ClassDef] = []
         for handler in node.handlers:
             caught = handler.type
             names = caught.elts if isinstance(caught, ast.Tuple) else [caught] if caught is not None else []
             if not names or not all(isinstance(n, ast.Name) and n.id in classes and n.id not in self.local_names
                                     for n in names):
                 return False
-        return True
+            caught_classes.extend(classes[n.id] for n in names if isinstance(n, ast.Name))
+        # the class (or a subclass it catches) handed to other code as a value could be raised there
+        handed = self.ctx.exceptions_handed_out
+        return not any(
+            c.name in handed or any(sub.name in handed for sub in self.ctx.classes.subclasses(c))
+            for c in caught_classes
+        )
 
     def raises_caught(self, stmt: ast.stmt) -> bool:
         """Whether `stmt` may raise an exception of a class of the module: it names a function that may
