@@ -2180,8 +2180,7 @@ def _exact_receiver(lowerer: FunctionLowerer, name: str, classes: ModuleClasses)
         and arguments[0].kind in _POSITIONAL
         and arguments[0].variable.name == name
     ):
-        # checked on its own, a method may run for an object of any subclass, whose overrides `self.m()` runs
-        return not node.is_decorated and lowerer.unit.receiver_class is not None
+        return not node.is_decorated
     return all(a.variable.name != name for a in arguments if a.kind in (*_POSITIONAL, *_KEYWORD_ONLY))
 
 
@@ -2605,10 +2604,7 @@ def _applied(
     )
     if summary is None or own is None:
         return None
-    covered = dispatch is not None and owner is not None and (
-        dispatch == owner.name or any(c.name == dispatch for c in classes.subclasses(owner))
-    )
-    summary = dispatched(summary, own, covered)
+    summary = dispatched(summary, own)
     bound += captured  # `_factory_captures`: free names, never parameters
     if captures and not summary.empty:
         taken = {name for name, _ in bound}

@@ -2,8 +2,8 @@
 its parameters are the call's arguments and an attribute of its receiver is the caller's attribute of the object.
 An `enum.Enum` member's method returning `x, bias, x` on one path makes the unpacked output the input (E0502 at
 the launch); so does a method returning `self.src, self.src`, and an override returning twice the item its
-`super()` call gave (`src, _ = super().buffers()`: `self.src`), for an object of the subclass (E0502 at the
-inherited `run`'s launch, where the runtime raises: `self.buffers()` there may run the override)."""
+`super()` call gave (`src, _ = super().buffers()`: `self.src`), called on an object of the subclass (E0502 at the
+call, as the inherited `run` launches with it)."""
 
 import enum
 from typing import Any
@@ -55,7 +55,7 @@ class Stage:
 
     def run(self, prepared: Any, stream: Any) -> None:
         src, dst = self.buffers()
-        vecadd.launch(prepared, stream, src, self.bias, dst)  # expect: E0502
+        vecadd.launch(prepared, stream, src, self.bias, dst)
 
 
 class InPlaceStage(Stage):
@@ -81,7 +81,7 @@ def main() -> None:
     vecadd.launch(prepared, stream, src, b, dst)  # expect: E0502
 
     stage = InPlaceStage(x, bias, sk.zeros(64, f32, stream))
-    stage.run(prepared, stream)
+    stage.run(prepared, stream)  # expect: E0502
 
 
 if __name__ == "__main__":

@@ -288,15 +288,11 @@ def with_receiver_moves(known: CallSummary, assuming: CallSummary) -> CallSummar
     return replace(known, moves=known.moves + extra) if extra else known
 
 
-def dispatched(summary: CallSummary, own: CallSummary, covered: bool = False) -> CallSummary:
+def dispatched(summary: CallSummary, own: CallSummary) -> CallSummary:
     """A method's summary for a receiver of some class (`summary`), with only the conflicts inside it that its
     summary for an object of its own class (`own`) does not have: the method's own check reported those, while a
     subclass's override (`self.target()` returning another attribute) makes new ones, which are the caller's, at
-    the call.  `covered`: the receiver's class is one the method's own check already runs it for (its own class or
-    a subclass of the module: `self.target()` there may run any override), so that check reports every conflict
-    inside it, where the runtime raises, and the call adds none."""
-    if covered and summary.conflicts:
-        return replace(summary, conflicts=())
+    the call (rustc reports a conflict a call's arguments make at the call)."""
     if summary is own or not summary.conflicts:
         return replace(summary, conflicts=()) if summary.conflicts else summary
     known = set(own.conflicts)

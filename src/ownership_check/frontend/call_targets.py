@@ -1887,8 +1887,7 @@ def _exact_receiver(lowerer: FunctionLowerer, name: str, classes: ModuleClasses)
     args = node.args
     positional = [*args.posonlyargs, *args.args]
     if classes.owner.get(id(node)) is not None and positional and positional[0].arg == name:
-        # checked on its own, a method may run for an object of any subclass, whose overrides `self.m()` runs
-        return not node.decorator_list and lowerer.unit.receiver_class is not None
+        return not node.decorator_list
     return all(p.arg != name for p in [*positional, *args.kwonlyargs])
 
 
@@ -2421,10 +2420,7 @@ def _applied(
     )
     if summary is None or own is None:
         return None
-    covered = dispatch is not None and owner is not None and (
-        dispatch == owner.name or any(c.name == dispatch for c in classes.subclasses(owner))
-    )
-    summary = dispatched(summary, own, covered)
+    summary = dispatched(summary, own)
     bound += captured  # `_factory_captures`: free names, never parameters
     if captures and not summary.empty:
         taken = {name for name, _ in bound}

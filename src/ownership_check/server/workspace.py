@@ -77,9 +77,6 @@ class TopLevel:
     # a top-level name bound to a literal or a display of literals and names (`HEADER = 1`, `STAGES = (("a", k),)`):
     # `stub` is the statement itself, which a unit naming it includes (a view bound, a table of kernels)
     constant: bool = False
-    # a class's base classes as its header names them (`class Lustre(Polisher)`: `("Polisher",)`): a method of a
-    # base may run a subclass's override, so a base's unit holds its subclasses' text (`_subclass_names`)
-    bases: tuple[str, ...] = ()
 
 
 @dataclass
@@ -192,27 +189,8 @@ def top_level(body: Sequence[ast.stmt], offset: int = 0) -> list[TopLevel]:
                     stub = ("@_\n", *stub)
             plain = isinstance(node, ast.ClassDef) or not node.decorator_list
             end = (node.end_lineno or node.lineno) + offset
-            bases = tuple(
-                b.id if isinstance(b, ast.Name) else b.attr
-                for b in (node.bases if isinstance(node, ast.ClassDef) else ())
-                if isinstance(b, ast.Name | ast.Attribute)
-            )
-            out.append(TopLevel(start + offset, end, node.name, stub, plain, bases=bases))
+            out.append(TopLevel(start + offset, end, node.name, stub, plain))
     return out
-
-
-def _subclass_names(chunks: Sequence[TopLevel], name: str) -> set[str]:
-    """The top-level classes of the file that derive from the class `name`, directly or through others of them: a
-    method of `name` checked on its own may run for an object of any of them (their overrides)."""
-    found: set[str] = set()
-    todo = [name]
-    while todo:
-        base = todo.pop()
-        for c in chunks:
-            if base in c.bases and c.name not in found and c.name != name:
-                found.add(c.name)
-                todo.append(c.name)
-    return found
 
 
 def _lines(text: str) -> list[str]:
@@ -608,8 +586,6 @@ class Workspace:
         def unit(own: int | None, found: set[str]) -> list[Diagnostic]:
             todo = [constants[n] for n in found if n in constants]
             found = set(found)
-            if own is not None:
-                found |= _subclass_names(chunks, chunks[own].name)  # their overrides run for `self.m()`
             while todo:  # the constants a unit names, and what their displays name in turn
                 more = words[todo.pop()] - found
                 found |= more

@@ -1,8 +1,8 @@
 # fresh-expect: E0505 at line 71
+# fresh-known-miss: cli,mypy a base method keeps a launch_async op pending while it calls self.inspect(...), which a subclass overrides with a tile launch moving the borrowed buffer: a method's own check runs it for its own class only, and a call's summary does not report the conflicts inside it
 # fresh-note: Grinds pounamu pieces with a launch_async op kept in Polisher.inflight and inspects them; the LustrePolisher override of inspect() partitions piece.surface for its tile lustre kernel before calling super().inspect(), which is where the pending grind op is settled, so the buffer is moved while still mutably borrowed.
 """Pounamu (greenstone) carving studio: grinds each piece's surface, then inspects lustre before it is bound."""
 from __future__ import annotations
-
 from dataclasses import dataclass
 
 import numpy as np

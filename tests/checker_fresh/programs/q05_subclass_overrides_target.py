@@ -1,4 +1,4 @@
-# fresh-expect: E0502 at line 30
+# fresh-expect: E0502 at line 44
 """A base stage launches into `self.target()`; the in-place subclass overrides it to return its input."""
 import numpy as np
 import safekernels as sk

@@ -1,4 +1,4 @@
-# fresh-expect: E0502 at line 32
+# fresh-expect: E0502 at line 47
 """A Stage base class runs `scale` on the buffers its `buffers()` hook returns; an in-place subclass overrides
 the hook, calls super() and returns the source twice."""
 import numpy as np

@@ -1,7 +1,7 @@
-# fresh-expect: E0502 at line 34
+# fresh-expect: E0502 at line 48
 """A small filter hierarchy: the base class launches from `self.src` into `self.target()`; a subclass saves memory."""
-import numpy as np
 
+import numpy as np
 
 import safekernels as sk
 from safekernels import simt

@@ -1,4 +1,4 @@
-# fresh-expect: E0502 at line 36
+# fresh-expect: E0502 at line 57
 # fresh-note: found since: a method is looked up along the class's method resolution order (a mixin's override)
 """Model layers as classes: a mixin makes activations write over their input to save memory."""
 import math
