@@ -2241,6 +2241,8 @@ def applied_summary(
     if isinstance(func, NameExpr):
         found = lowerer.helper(func)
         if found is None and method is None:
+            if func.fullname.startswith("builtins."):
+                return None  # `sorted(self.names)`: Python's own function, never an object of the module's class
             # `scaler(b, b)` of an object of the module's class: its `__call__` runs, on that object
             receiver = lowerer.operand(func, with_view=False)
             return _applied_method(lowerer, func.name, "__call__", receiver, args, call_span)

@@ -105,6 +105,18 @@ def subscript_choices(node: Node, tables: dict[str, KernelTable], local: set[str
     return _unique(table.values())
 
 
+def keyed_rows(
+    node: Expression, tables: dict[str, KernelTable], local: set[str]
+) -> tuple[str, tuple[tuple[object, KernelInfo], ...]] | None:
+    """`TABLE[name]` of a name: the name and each of the table's keys with its kernel (the CLI's `keyed_rows`)."""
+    if not (isinstance(node, IndexExpr) and isinstance(node.base, NameExpr) and isinstance(node.index, NameExpr)):
+        return None
+    table = tables.get(node.base.name)
+    if table is None or node.base.name in local or len(table) < 2:
+        return None
+    return node.index.name, tuple(table.items())
+
+
 def value_choices(
     node: Expression,
     tables: dict[str, KernelTable],

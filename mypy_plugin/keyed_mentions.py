@@ -18,6 +18,7 @@ from mypy.nodes import (
     Block,
     CallExpr,
     CastExpr,
+    ClassDef,
     ConditionalExpr,
     Decorator,
     DelStmt,
@@ -27,9 +28,12 @@ from mypy.nodes import (
     ExpressionStmt,
     ForStmt,
     FuncDef,
+    FuncItem,
     GeneratorExpr,
     GlobalDecl,
     IfStmt,
+    Import,
+    ImportFrom,
     IndexExpr,
     IntExpr,
     LambdaExpr,
@@ -103,14 +107,40 @@ def captured_names(body: Sequence[Statement]) -> frozenset[str]:
             names.update(node.names)
         if isinstance(node, _FUNCTIONS):
             inner = node.func if isinstance(node, Decorator) else node
-            blocks: list[Node] = []
+            funcs: list[FuncItem] = []
             if isinstance(inner, OverloadedFuncDef):
-                blocks = [item.func.body if isinstance(item, Decorator) else item.body for item in inner.items]
+                funcs = [item.func if isinstance(item, Decorator) else item for item in inner.items]
             elif isinstance(inner, FuncDef | LambdaExpr):
-                blocks = [inner.body]
-            for block in blocks:
-                names.update(sub.name for sub in tree.walk(block, skip_scopes=False) if isinstance(sub, NameExpr))
+                funcs = [inner]
+            for func in funcs:
+                own = _own_locals(func)
+                names.update(
+                    sub.name for sub in tree.walk(func.body, skip_scopes=False)
+                    if isinstance(sub, NameExpr) and sub.name not in own
+                )
     return frozenset(names)
+
+
+def _own_locals(func: FuncItem) -> frozenset[str]:
+    """The names local to the nested function `func` itself: its parameters and what its own body binds (not
+    declared `nonlocal`/`global`); a mention of one there is never the caller's name.  A comprehension's targets
+    are its own scope's: not counted (the CLI's `_own_locals`)."""
+    found = {arg.variable.name for arg in func.arguments}
+    declared: set[str] = set()
+    for node in tree.walk(func.body):
+        if isinstance(node, GlobalDecl | NonlocalDecl):
+            declared.update(node.names)
+        elif isinstance(node, TryStmt):
+            found.update(v.name for v in node.vars if v is not None)
+        elif isinstance(node, Import):
+            found.update((alias or name).split(".")[0] for name, alias in node.ids)
+        elif isinstance(node, ImportFrom):
+            found.update(alias or name for name, alias in node.names)
+        elif isinstance(node, FuncDef | Decorator | OverloadedFuncDef | ClassDef) and node is not func:
+            found.add(node.name)
+        elif not isinstance(node, GeneratorExpr | DictionaryComprehension):
+            found.update(leaf.name for leaf in tree.stored_leaves(node) if isinstance(leaf, NameExpr))
+    return frozenset(found - declared)
 
 
 class _Mentions:

@@ -139,7 +139,7 @@ from mypy_plugin.call_targets import (
 from mypy_plugin.computed_reads import dotted as computed_dotted
 from mypy_plugin.computed_reads import index_form, item_statement
 from mypy_plugin.item_changes import EVERY, changed_items
-from mypy_plugin.kernel_choices import KernelTable, kernel_tables, name_choices, subscript_choices
+from mypy_plugin.kernel_choices import KernelTable, kernel_tables, keyed_rows, name_choices, subscript_choices
 from mypy_plugin.memo_shape import MemoParams, cached_value, memo_params
 from ownership_check.core import (
     callables,
@@ -313,8 +313,8 @@ def _dead_none_returns(func: FuncItem, names: Mapping[str, Expression]) -> set[i
             continue
         right = test.operands[1]
         passed = names.get(test.operands[0].name)
-        if isinstance(right, NameExpr) and right.name == "None" and passed is not None and _pure_argument(passed):
-            if not _literal_value(passed):
+        if isinstance(right, NameExpr) and right.name == "None" and passed is not None and _reevaluable(passed):
+            if not _literal_value(passed) and not _may_be_none(passed):
                 dead.add(id(block.body[0]))
     return dead
 
@@ -324,6 +324,38 @@ def _pure_argument(expr: Expression) -> bool:
     while isinstance(expr, MemberExpr):
         expr = expr.expr
     return isinstance(expr, NameExpr | StrExpr | IntExpr | FloatExpr)
+
+
+def _reevaluable(expr: Expression) -> bool:
+    """Whether reading `expr` again after a call gives the same objects (the CLI's `_reevaluable`)."""
+    if _pure_argument(expr):
+        return True
+    if isinstance(expr, OpExpr):
+        return _reevaluable(expr.left) and _reevaluable(expr.right)
+    if isinstance(expr, ConditionalExpr):
+        return _reevaluable(expr.cond) and _reevaluable(expr.if_expr) and _reevaluable(expr.else_expr)
+    if isinstance(expr, UnaryExpr):
+        return _reevaluable(expr.expr)
+    if isinstance(expr, ComparisonExpr):
+        return all(_reevaluable(o) for o in expr.operands)
+    if isinstance(expr, IndexExpr):
+        return _reevaluable(expr.base) and _reevaluable(expr.index)
+    if isinstance(expr, TupleExpr):
+        return all(_reevaluable(e) for e in expr.items)
+    return False
+
+
+def _may_be_none(expr: Expression) -> bool:
+    """Whether a `_reevaluable` argument may evaluate to a literal `None` (the CLI's `_may_be_none`)."""
+    if isinstance(expr, NameExpr):
+        return expr.name == "None"
+    if isinstance(expr, OpExpr) and expr.op in ("and", "or"):
+        return _may_be_none(expr.left) or _may_be_none(expr.right)
+    if isinstance(expr, ConditionalExpr):
+        return _may_be_none(expr.if_expr) or _may_be_none(expr.else_expr)
+    if isinstance(expr, IndexExpr) and isinstance(expr.base, TupleExpr):
+        return any(_may_be_none(e) for e in expr.base.items)
+    return False
 
 
 def _returned_params(
@@ -3476,6 +3508,10 @@ class FunctionLowerer(calls.PlaceNaming):
                 # `return staged, k.launch_async(prep, x, staged)`: what each part is, for the caller
                 parts = [functools.partial(self.value, e) for e in node.expr.items]
                 calls.yield_parts(parts, span_of(node.expr), self, returned=True)
+            elif node.expr is not None and (repeated := _repeated_display(node.expr)) and repeated.counted:
+                # `return [sk.zeros(...)] * 2`: the parts repeat one object (`calls.repeated_parts`)
+                calls.yield_parts(calls.repeated_parts(repeated, self.value, span_of(node.expr)),
+                                  span_of(node.expr), self, returned=True)
             elif isinstance(node.expr, ListComprehension | SetComprehension | DictionaryComprehension):
                 # `return [k.launch_async(p, x, out) for ...]`: each op is pending while the next one is built
                 self.value(node.expr, ir.Place(ir.RETURN_HOLDER))
@@ -4399,6 +4435,12 @@ class FunctionLowerer(calls.PlaceNaming):
             if isinstance(sub, AssignmentStmt) and sub.unanalyzed_type is None:
                 for lvalue in sub.lvalues:
                     assigned.update(_target_names(lvalue))
+            elif isinstance(sub, WithStmt | ForStmt | OperatorAssignmentStmt | AssignmentExpr):
+                # `with hold(...) as held:` binds the nested function's own `held` (the CLI's `captures`)
+                for target in tree.stored_targets(sub):
+                    assigned.update(_target_names(target))
+            elif isinstance(sub, TryStmt):
+                assigned.update(v.name for v in sub.vars if v is not None)
             elif isinstance(sub, FuncItem) and sub is not func:
                 # a scope nested in it binds its parameters: their mentions there are not the caller's names (the
                 # CLI's `captures`)
@@ -4574,7 +4616,11 @@ class FunctionLowerer(calls.PlaceNaming):
             stars = calls.sequence_elements(self.name(star[0]), star[0], rest)
             self.lengths[star[0]] = star[1]
         selects = self.selected_container(value)
-        shape = calls.Assignment(tuple(self.target(t) for t in targets), value, split, items, elements, stars, selects)
+        unpacked = len(targets) == 1 and isinstance(targets[0], TupleExpr | ListExpr)
+        repeated = _repeated_display(value) if unpacked else None
+        shape = calls.Assignment(
+            tuple(self.target(t) for t in targets), value, split, items, elements, stars, selects, repeated
+        )
         calls.lower_assignment(shape, self)
 
     def keyed_display(self, target: MemberExpr, value: Expression) -> bool:
@@ -5207,6 +5253,18 @@ class FunctionLowerer(calls.PlaceNaming):
                 body, tables, local, self.ctx.kernel, functools.partial(static_iterables.iteration, scope)
             )
         return self._kernel_names.get(node.name, ())
+
+    def keyed_kernel_rows(
+        self, node: Expression
+    ) -> tuple[str, tuple[tuple[calls.ContainerKey, resolve.KernelInfo], ...]] | None:
+        """`kernel_choices.keyed_rows` of a launch's receiver `TABLE[name]` (the CLI's `keyed_kernel_rows`)."""
+        local = set(self.local_names) if not isinstance(self.unit.node, MypyFile) else set()
+        found = keyed_rows(node, self.ctx.kernel_tables(), local)
+        if found is None:
+            return None
+        name, rows = found
+        arms = calls.keyed_arms(rows, self.literal_keys.get(name))
+        return (name, arms) if arms is not None else None
 
     def bump_calls(self) -> dict[int, tuple[ir.Place, int, int]]:
         """The calls of bump-allocator methods in this unit, by id (the CLI's `bump_calls`)."""
@@ -6217,7 +6275,7 @@ class FunctionLowerer(calls.PlaceNaming):
             if helper is None or helper.is_class or (isinstance(helper, FuncDef) and helper.is_decorated):
                 return None
             passed = _bind_call(helper, expr)
-            plain = {p: a for p, a in passed.items() if _pure_argument(a)}
+            plain = {p: a for p, a in passed.items() if _reevaluable(a)}
             if not any(kind in (ARG_STAR, ARG_STAR2) for kind in expr.arg_kinds):
                 plain.update((p, d) for p, d in _constant_defaults(helper) if p not in passed)
             return self.substituted_returns(helper, plain, expr)
@@ -6245,7 +6303,7 @@ class FunctionLowerer(calls.PlaceNaming):
                 return None  # a getter with effects of its own runs them when read (the CLI's rule)
             names: dict[str, Expression] = {func.arguments[0].variable.name: receiver}
             if call is not None:
-                names.update((p, a) for p, a in _bind_call(func, call, True).items() if _pure_argument(a))
+                names.update((p, a) for p, a in _bind_call(func, call, True).items() if _reevaluable(a))
             found = self.substituted_returns(func, names, expr)
             if found is None:
                 return None
@@ -6946,6 +7004,25 @@ class FunctionLowerer(calls.PlaceNaming):
             receiver_kernel = self.ctx.kernel(receiver) or class_kernel(self, receiver)
             if receiver_kernel is None and func.name in calls.KERNEL_CHOICE_METHODS and not self.kernel_body:
                 choices = self.kernel_choices(receiver)
+                keyed = self.keyed_kernel_rows(receiver) if choices else None
+                if keyed is not None:
+                    # `KERNELS[name].launch(PREPARED[name], ...)`: once per key, `name` standing for that key
+                    key_name, rows = keyed
+
+                    def one_key(row: tuple[calls.ContainerKey, resolve.KernelInfo], held: ir.Place) -> ir.Value:
+                        shadowed = self.literal_keys.get(key_name)
+                        self.literal_keys[key_name] = row[0]
+                        self.ctx.forced_kernels[id(receiver)] = row[1]
+                        try:
+                            return self.plain_call(node, held)
+                        finally:
+                            del self.ctx.forced_kernels[id(receiver)]
+                            if shadowed is None:
+                                del self.literal_keys[key_name]
+                            else:
+                                self.literal_keys[key_name] = shadowed
+
+                    return calls.kernel_choice(rows, one_key, holder, span_of(node), self)
                 if choices:
                     # `KERNELS[name].launch(...)`: once per kernel the receiver may be (the CLI's)
                     def one(chosen: resolve.KernelInfo, held: ir.Place) -> ir.Value:

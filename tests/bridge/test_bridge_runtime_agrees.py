@@ -18,7 +18,7 @@ from types import ModuleType
 
 import pytest
 
-from safekernels.errors import AliasingError, BorrowError, UnsafeOperationError, UseAfterMoveError
+from safekernels.errors import AliasingError, BorrowError, BrandError, UnsafeOperationError, UseAfterMoveError
 
 CASES = Path(__file__).resolve().parents[1] / "checker_cases"
 MARKER = re.compile(r"#\s*expect:\s*(E\d{4})")
@@ -31,6 +31,7 @@ TWINS: dict[str, type[Exception] | tuple[type[Exception], ...]] = {
     "E0382": UseAfterMoveError,
     "E0505": BorrowError,
     "E0133": UnsafeOperationError,
+    "E0308": BrandError,
 }
 
 #: Class -> (error case, clean twin); a directory case runs its `host.py`.
@@ -175,6 +176,32 @@ PAIRS: dict[str, tuple[str, str]] = {
         "e0502_helper_launch_beside_raise", "clean_helper_launch_beside_raise"
     ),
     "fresh x: an item taken out of a queue or a heap": ("e0502_container_taken_item", "clean_container_taken_item"),
+    "generator: builtins beside a callable object": (
+        "e0382_callable_object_beside_builtins", "clean_builtin_calls_beside_a_callable_object"
+    ),
+    "generator: a nested function's own names": (
+        "e0382_nested_function_moves_the_callers_value", "clean_nested_function_binds_its_own_names"
+    ),
+    "generator: a property read beside a nested function's own name": (
+        "e0502_property_read_beside_a_nested_functions_own_name",
+        "clean_property_reads_beside_a_nested_functions_own_name",
+    ),
+    "fresh bb: a repetition unpacked": (
+        "e0499_unpacked_repetition_of_one_buffer", "clean_unpacked_displays_of_two_buffers"
+    ),
+    "fresh: a kernel table and prepared launches under one key": (
+        "e0308_kernel_table_and_prepared_launches_under_one_key",
+        "clean_kernel_table_and_prepared_launches_under_one_key",
+    ),
+    "generator: a helper returning an operator argument": (
+        "e0502_helper_returns_an_operator_argument", "clean_helper_returns_an_operator_argument"
+    ),
+    "fresh bb: pending ops on each loop item's field": (
+        "e0499_pending_ops_of_one_loop_items_field", "clean_pending_ops_of_each_loop_items_field"
+    ),
+    "fresh bb: fields of states a method keeps": (
+        "e0502_field_of_a_state_a_method_keeps_aliased", "clean_swapped_fields_of_states_a_method_keeps"
+    ),
 }
 
 

@@ -166,6 +166,10 @@ IR_EXCEPTIONS: dict[Key, str] = {
     ("clean_fields_a_helper_rebinds_through_a_loop_alias.py", "<module>", 1): DEF_SPAN,
     ("clean_helper_moves_an_attribute_init_bound.py", "<module>", 1): DEF_SPAN,
     ("e0505_helper_moves_an_attribute_init_bound.py", "<module>", 1): DEF_SPAN,
+    ("clean_nested_function_binds_its_own_names.py", "main", 25): DEF_SPAN,
+    ("e0382_nested_function_moves_the_callers_value.py", "main", 24): DEF_SPAN,
+    ("clean_property_reads_beside_a_nested_functions_own_name.py", "main", 34): DEF_SPAN,
+    ("e0502_property_read_beside_a_nested_functions_own_name.py", "main", 30): DEF_SPAN,
 }
 
 

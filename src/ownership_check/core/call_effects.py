@@ -98,6 +98,8 @@ class YieldedPart:
     # a new object that is a view of another part's new object: that part, and the view's region when it is
     # literal (`return buf, buf.view(8, 72)`), else `ir.Whole` (the callee's own symbols mean nothing to a caller)
     view_of: tuple[int, ir.Region] | None = None
+    # the very object an earlier part is, on every path (`return [sk.zeros(...)] * 2`): that part
+    same_as: int | None = None
 
 
 @dataclass(frozen=True)

@@ -626,6 +626,20 @@ def kernel_choice(
     return ir.FromPlace(target, span)
 
 
+def keyed_arms(
+    rows: Sequence[tuple[object, K]], known: ContainerKey | None
+) -> tuple[tuple[ContainerKey, K], ...] | None:
+    """The arms of a launch `TABLE[name].launch(...)` lowered once per key (`kernel_choices.keyed_rows`): each of
+    the table's keys (all literals a container is keyed by, else None) with its kernel; of a name an unrolled
+    iteration binds to one key (`known`), that key's arm alone.  None when no arm is left."""
+    keyed = tuple((key, kernel) for key, kernel in rows if isinstance(key, str | int) and not isinstance(key, bool))
+    if len(keyed) != len(rows):
+        return None
+    if known is not None:
+        keyed = tuple(row for row in keyed if row[0] == known)
+    return keyed or None
+
+
 def bump_view(
     base: ir.Place, run: int, index: int, span: Span, sink: Lowering[E], sites: dict[int, int]
 ) -> ir.Value:
@@ -1021,6 +1035,8 @@ class Assignment(Generic[E]):
     # the value is a new list of the items of this container place (`stdlib_flow.selected_operand`:
     # `leaders = heapq.nsmallest(3, heap)`): what was stored into it is stored into the target too
     selects: ir.Place | None = None
+    # the value repeats displays (`m, v = [sk.zeros(...)] * 2`): the targets it unpacks into share the objects
+    repeated: RepeatedDisplay[E] | None = None
 
 
 @dataclass(frozen=True)
@@ -1555,6 +1571,24 @@ def yield_parts(
         bind_target(PlaceTarget(holder, span), value(holder), sink)
 
 
+def repeated_parts(
+    repeated: RepeatedDisplay[E], value: Callable[[E, ir.Place], ir.Value], span: Span
+) -> list[Callable[[ir.Place], ir.Value]]:
+    """The parts of `return [sk.zeros(...)] * 2` / `return [a, b] * 2` (a counted repetition) for `yield_parts`:
+    the first index an item is at evaluates it (`value(item, holder)`); every later index of the same item is that
+    very part (repetition copies references), so a caller unpacking `m, v = pair(...)` gets one buffer twice."""
+    first: dict[int, int] = {}
+    parts: list[Callable[[ir.Place], ir.Value]] = []
+    for index, which in enumerate(repeated.order):
+        if which in first:
+            held = ir.returned_part(first[which])
+            parts.append(lambda _holder, held=held: ir.FromPlace(held, span))  # type: ignore[misc]
+        else:
+            first[which] = index
+            parts.append(functools.partial(value, repeated.items[which]))
+    return parts
+
+
 #: How the temporary holding a yielded tuple's op part is spelled (`_yielded_value`): the name the caller's loop
 #: binds it to inherits its loans (`callables.unpack_yielded`), so a diagnostic names that name.
 YIELDED_OP: Final[str] = "yielded op"
@@ -1612,8 +1646,15 @@ def _yielded_value(
 
     parts: list[tuple[tuple[str, ...], ir.Place]] = []
     # the parts no op is first, so an op part's loans of a sibling part find it bound; a view after its base
-    for part in sorted(described_parts, key=lambda p: (p.source is None and bool(p.loans), p.view_of is not None)):
+    order = sorted(described_parts, key=lambda p: (p.same_as is not None, p.source is None and bool(p.loans),
+                                                    p.view_of is not None))
+    for part in order:
         stage = stages[part.index]
+        if part.same_as is not None:
+            # `m, v = pair(...)` of `return [sk.zeros(...)] * 2`: the very object of the earlier part
+            sink.emit(ir.Bind((stage,), (ir.FromPlace(stages[part.same_as], span),), span), node)
+            parts.append(((ir.VALUE_ATTR, f"{ir.VALUE_ATTR}{part.index}"), stage))
+            continue
         source = place_of(part.source) if part.source is not None else None
         lent_sibling = any(
             path[0] in (f"{ir.YIELD_PART}{part.index}", f"{ir.RETURN_PART}{part.index}") and not path[1]
@@ -2365,6 +2406,9 @@ def lower_assignment(assignment: Assignment[E], sink: Lowering[E]) -> None:
             else:
                 bind_target(item, ir.Fresh(), sink)
         return
+    if isinstance(single, UnpackTarget) and assignment.repeated is not None:
+        if _unpack_repeated(single, assignment.repeated, sink):
+            return
     items = assignment.items
     elements = assignment.elements
     count = len(items) if items is not None else len(elements) if elements is not None else None
@@ -2701,6 +2745,42 @@ def _stored_argument(call: Call[E], method: MethodCall[E]) -> int | None:
     ):
         return None
     return index
+
+
+def _unpack_repeated(target: UnpackTarget[E], repeated: RepeatedDisplay[E], sink: Lowering[E]) -> bool:
+    """`m, v = [sk.zeros(...)] * 2`, `a, b, c, d = [x, y] * n`: each display item is evaluated once, in order, and
+    every target whose index the repetition fills with that item is bound to that very object (repetition copies
+    references), so `m` and `v` are one buffer.  Of a repetition whose count is not known here, item `i` is
+    `items[i % len(items)]` when the unpacking succeeds at all.  False (nothing lowered) for a starred target or a
+    length that cannot unpack."""
+    if target.starred or not repeated.items:
+        return False
+    count = len(target.items)
+    order = repeated.order if repeated.counted else tuple(i % len(repeated.items) for i in range(count))
+    if len(order) != count:
+        return False
+    span = target.span
+    held: list[ir.Value] = []
+    temps: list[ir.Place] = []
+    for item in repeated.items:
+        value = sink.value(item)
+        if isinstance(value, ir.FromPlace):
+            held.append(value)
+            continue
+        tmp = sink.temp("the repeated item")
+        sink.emit(ir.Bind((tmp,), (value,), span))
+        temps.append(tmp)
+        held.append(ir.FromPlace(tmp, span))
+    places = [item.place if isinstance(item, PlaceTarget) else None for item in target.items]
+    pairs = [(p, held[which]) for p, which in zip(places, order, strict=True) if p is not None]
+    if pairs:
+        sink.emit(ir.Bind(tuple(p for p, _ in pairs), tuple(v for _, v in pairs), span))
+    for place, part in zip(places, target.items, strict=True):
+        if place is None:
+            bind_target(part, ir.Fresh(), sink)
+    for tmp in temps:
+        sink.emit(ir.Del(tmp, span))
+    return True
 
 
 def _unpacked(target: UnpackTarget[E], count: int) -> list[int | None] | None:

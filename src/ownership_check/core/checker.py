@@ -591,6 +591,9 @@ def _setup(graph: Graph, keep: Iterable[str] = ()) -> _Setup | None:
             partners.setdefault(alias, set()).add(origin)
             partners.setdefault(origin, set()).add(alias)
             attr_roots.add(alias)  # its paths are bound now: rebinding the name forgets them (`assign`)
+            # the origin's paths may be written through the alias (`st = $t`, then `st.m, st.n = st.n, st.m`):
+            # rebinding the origin to a new object (the next iteration's call) forgets them too
+            attr_roots.add(origin)
     alias_suffixes = _alias_suffixes(links, suffixes)
     attr_roots.update(key for key in alias_suffixes if "." not in key)
     return _Setup(
@@ -1217,6 +1220,8 @@ class _Analysis:
         s = state.derive()
         s.worlds = tuple(map(_copy_world, state.worlds))
         plan = self.bind_plans[node.id]
+        if s.loans or s.moved:
+            self.unknown_parts_apart(s, plan.keys)
         objs_info = self.objs
         if self.reporting and plan.checks:
             # Checks and rebirths interleave in value order, exactly as the values are evaluated.
@@ -1300,6 +1305,18 @@ class _Analysis:
         if s.loans or s.moved:
             self.attributes_apart(s, op, born, state)
         return s
+
+    def unknown_parts_apart(self, s: State, keys: Sequence[str]) -> None:
+        """Rebinding a place gives its attribute paths new objects: the unknown object a path below it stood for
+        (`@p.spare`, named by the path) is the old object's part, so a loan or a move of it stays with that old
+        part (renamed `@p.spare~`) instead of meeting the new object's part of the same name (`p =
+        self.params[name]` in a loop, each iteration's `p.spare` another buffer)."""
+        prefixes = tuple("@" + key + "." for key in keys)
+        stale = {ln.obj for ln in s.loans if ln.obj.startswith(prefixes)}
+        stale.update(obj for obj in s.moved if obj.startswith(prefixes))
+        for obj in sorted(stale):
+            if not obj.endswith("~"):
+                self._rename(s, obj, obj + "~", obj)
 
     def shared_alias_paths(self, s: State, op: ir.Bind, plan: _BindPlan) -> None:
         """Attribute paths follow the object, not the name.  After `t = sw`, `t.pos` is whatever `sw.pos` is (an

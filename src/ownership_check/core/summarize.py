@@ -78,7 +78,8 @@ def _returned_parts(
     parts are; only when some part is an op that still borrows something (else the call is what it was: a new
     value, or the parameter a helper returns)."""
     parts = _yielded_parts(analysis, graph, states, params, ir.RETURN_PART)
-    return parts if any(part.loans or part.view_of is not None for part in parts) else ()
+    kept = any(part.loans or part.view_of is not None or part.same_as is not None for part in parts)
+    return parts if kept else ()
 
 
 def _yielded_parts(
@@ -95,6 +96,7 @@ def _yielded_parts(
     found: dict[int, tuple[set[ParamPath | None], dict[ParamPath, bool]]] = {}
     binds: list[tuple[int, State, ir.Place, frozenset[str]]] = []
     part_of: dict[str, int] = {}  # an object a part is bound to -> that part (a sibling an op part may borrow)
+    born: dict[str, int] = {}  # a new object a part's own value made -> that part (`_same_parts`)
     for node in graph.nodes:
         op, st = node.op, states[node.id]
         if st is None or not isinstance(op, ir.Bind):
@@ -114,6 +116,8 @@ def _yielded_parts(
             for obj in objs:
                 if obj[0] != "@":
                     part_of.setdefault(obj, index)
+            if isinstance(value, ir.Fresh):
+                born.setdefault(f"n{node.id}.{op.targets.index(target)}", index)  # the new object (`bind`)
             binds.append((index, st, target, objs))
     for index, st, target, objs in binds:
         loans = found[index][1]
@@ -126,6 +130,7 @@ def _yielded_parts(
                 if path is not None:
                     loans[path] = loans.get(path, False) or loan.mutable
     views = _sibling_views(analysis, binds, part_of)
+    same = _same_parts(binds, born)
     parts = []
     for index in sorted(found):
         sources, loans = found[index]
@@ -133,8 +138,25 @@ def _yielded_parts(
         parts.append(YieldedPart(
             index, source, tuple(sorted(loans.items())) if source is None else (),
             views.get(index) if source is None else None,
+            same.get(index) if source is None else None,
         ))
     return tuple(parts) if parts and sorted(found) == list(range(len(found))) else ()
+
+
+def _same_parts(
+    binds: Sequence[tuple[int, State, ir.Place, frozenset[str]]], born: dict[str, int]
+) -> dict[int, int]:
+    """The parts that are, at every bind, the very new object an earlier part's own value made
+    (`return [sk.zeros(...)] * 2`): part -> that earlier part.  A part that is a name's object (`return fwd, fwd`)
+    is not one: the front ends follow returned names themselves (a prepared launch keeps its brand there)."""
+    found: dict[int, int | None] = {}
+    for index, _state, _target, objs in binds:
+        earlier = {born.get(obj) for obj in objs}
+        same = next(iter(earlier)) if objs and len(earlier) == 1 else None
+        if same is not None and same >= index:
+            same = None
+        found[index] = same if found.get(index, same) == same else None
+    return {index: same for index, same in found.items() if same is not None}
 
 
 def _sibling_views(

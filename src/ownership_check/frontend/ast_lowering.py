@@ -98,7 +98,13 @@ from ownership_check.frontend.computed_reads import dotted as computed_dotted
 from ownership_check.frontend.computed_reads import index_form, item_statement
 from ownership_check.frontend.inert_units import InertUnits
 from ownership_check.frontend.item_changes import EVERY, changed_items
-from ownership_check.frontend.kernel_choices import KernelTable, kernel_tables, name_choices, subscript_choices
+from ownership_check.frontend.kernel_choices import (
+    KernelTable,
+    kernel_tables,
+    keyed_rows,
+    name_choices,
+    subscript_choices,
+)
 from ownership_check.frontend.memo_shape import MemoParams, cached_value, memo_params
 from ownership_check.frontend.prescan import (
     FileSummary,
@@ -417,6 +423,15 @@ def _target_names(target: ast.AST) -> Iterator[str]:
             yield from _target_names(el)
     elif isinstance(target, ast.Starred):
         yield from _target_names(target.value)
+
+
+def _local_targets(
+    node: ast.With | ast.AsyncWith | ast.For | ast.AsyncFor | ast.AugAssign | ast.NamedExpr,
+) -> list[ast.expr]:
+    """The targets a `with`, `for`, augmented assignment or walrus binds in the scope it runs in."""
+    if isinstance(node, ast.With | ast.AsyncWith):
+        return [item.optional_vars for item in node.items if item.optional_vars is not None]
+    return [node.target]
 
 
 def _item_roots(node: ast.AST) -> Iterator[str]:
@@ -1030,10 +1045,47 @@ def _dead_none_returns(func: FunctionNode, names: Mapping[str, ast.expr]) -> set
             continue
         right = test.comparators[0]
         passed = names.get(test.left.id)
-        if isinstance(right, ast.Constant) and right.value is None and passed is not None and _pure_argument(passed):
-            if not isinstance(passed, ast.Constant):
+        if isinstance(right, ast.Constant) and right.value is None and passed is not None and _reevaluable(passed):
+            if not isinstance(passed, ast.Constant) and not _may_be_none(passed):
                 dead.add(id(ret))
     return dead
+
+
+def _reevaluable(node: ast.expr) -> bool:
+    """Whether reading `node` again after a call gives the same objects (a helper's returned parameter is read as
+    the caller's argument expression, `substituted_returns`): `_pure_argument`'s names, literals and attributes,
+    and operators, conditional expressions, subscripts and tuple displays of such (`c or a`, `a if flag else b`,
+    `(a, c)[k % 2]`); a call, a walrus or a comprehension is not."""
+    if _pure_argument(node):
+        return True
+    if isinstance(node, ast.BoolOp):
+        return all(_reevaluable(v) for v in node.values)
+    if isinstance(node, ast.IfExp):
+        return _reevaluable(node.test) and _reevaluable(node.body) and _reevaluable(node.orelse)
+    if isinstance(node, ast.BinOp):
+        return _reevaluable(node.left) and _reevaluable(node.right)
+    if isinstance(node, ast.UnaryOp):
+        return _reevaluable(node.operand)
+    if isinstance(node, ast.Compare):
+        return _reevaluable(node.left) and all(_reevaluable(c) for c in node.comparators)
+    if isinstance(node, ast.Subscript):
+        return _reevaluable(node.value) and _reevaluable(node.slice)
+    if isinstance(node, ast.Tuple):
+        return all(_reevaluable(e) for e in node.elts)
+    return False
+
+
+def _may_be_none(node: ast.expr) -> bool:
+    """Whether a `_reevaluable` argument may evaluate to a literal `None` (`out if flag else None`)."""
+    if isinstance(node, ast.Constant):
+        return node.value is None
+    if isinstance(node, ast.BoolOp):
+        return any(_may_be_none(v) for v in node.values)
+    if isinstance(node, ast.IfExp):
+        return _may_be_none(node.body) or _may_be_none(node.orelse)
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Tuple):
+        return any(_may_be_none(e) for e in node.value.elts)
+    return False
 
 
 def _constant_defaults(args: ast.arguments) -> list[tuple[str, ast.expr]]:
@@ -3424,6 +3476,10 @@ class FunctionLowerer(calls.PlaceNaming):
                 # `return staged, k.launch_async(prep, x, staged)`: what each part is, for the caller
                 parts = [functools.partial(self.value, e) for e in node.value.elts]
                 calls.yield_parts(parts, self.span(node.value), self, returned=True)
+            elif node.value is not None and (repeated := _repeated_display(node.value)) and repeated.counted:
+                # `return [sk.zeros(...)] * 2`: the parts repeat one object (`calls.repeated_parts`)
+                calls.yield_parts(calls.repeated_parts(repeated, self.value, self.span(node.value)),
+                                  self.span(node.value), self, returned=True)
             elif isinstance(node.value, ast.ListComp | ast.SetComp | ast.DictComp):
                 # `return [k.launch_async(p, x, out) for ...]`: each op is pending while the next one is built
                 self.value(node.value, ir.Place(ir.RETURN_HOLDER))
@@ -4636,6 +4692,13 @@ class FunctionLowerer(calls.PlaceNaming):
             if isinstance(sub, ast.Assign):
                 for target in sub.targets:
                     assigned.update(_target_names(target))
+            elif isinstance(sub, ast.With | ast.AsyncWith | ast.For | ast.AsyncFor | ast.AugAssign | ast.NamedExpr):
+                # `with hold(...) as held:` binds the nested function's own `held`, not the caller's (as a `for`,
+                # an augmented assignment or a walrus does), as the plugin reads it
+                for target in _local_targets(sub):
+                    assigned.update(_target_names(target))
+            elif isinstance(sub, ast.ExceptHandler) and sub.name is not None:
+                assigned.add(sub.name)
             elif isinstance(sub, ast.Lambda | ast.FunctionDef | ast.AsyncFunctionDef) and sub is not node:
                 # a scope nested in it binds its parameters: their mentions there are not the caller's names
                 # (`run = lambda p, s: helper(p, s)` beside a pending op `p`), as the plugin reads them
@@ -4808,7 +4871,11 @@ class FunctionLowerer(calls.PlaceNaming):
             stars = calls.sequence_elements(self.name(star[0]), star[0], rest)
             self.lengths[star[0]] = star[1]
         selects = self.selected_container(value)
-        shape = calls.Assignment(tuple(self.target(t) for t in targets), value, split, items, elements, stars, selects)
+        unpacked = len(targets) == 1 and isinstance(targets[0], ast.Tuple | ast.List)
+        repeated = _repeated_display(value) if unpacked else None
+        shape = calls.Assignment(
+            tuple(self.target(t) for t in targets), value, split, items, elements, stars, selects, repeated
+        )
         calls.lower_assignment(shape, self)
 
     def keyed_display(self, target: ast.Attribute, value: ast.expr) -> bool:
@@ -5469,6 +5536,19 @@ class FunctionLowerer(calls.PlaceNaming):
                 body, tables, local, self.module_kernel, functools.partial(static_iterables.iteration, scope)
             )
         return self._kernel_names.get(node.id, ())
+
+    def keyed_kernel_rows(
+        self, node: ast.expr
+    ) -> tuple[str, tuple[tuple[calls.ContainerKey, KernelSummary], ...]] | None:
+        """`kernel_choices.keyed_rows` of a launch's receiver `TABLE[name]`, each key a literal the checker keys
+        containers by; of a name an unrolled iteration binds to a key (`literal_keys`), that key's row alone."""
+        local = set(self.local_names) if self.unit.kind != "module" else set()
+        found = keyed_rows(node, self.ctx.kernel_tables(), local)
+        if found is None:
+            return None
+        name, rows = found
+        arms = calls.keyed_arms(rows, self.literal_keys.get(name))
+        return (name, arms) if arms is not None else None
 
     def module_kernel(self, node: ast.expr) -> KernelSummary | None:
         """A kernel of the module (or an import) a name in a display names."""
@@ -6523,7 +6603,7 @@ class FunctionLowerer(calls.PlaceNaming):
             if helper is None or _is_classmethod(helper) or helper.decorator_list:
                 return None
             passed = _bind_call(helper, node)
-            plain = {p: a for p, a in passed.items() if _pure_argument(a)}
+            plain = {p: a for p, a in passed.items() if _reevaluable(a)}
             if not any(isinstance(a, ast.Starred) for a in node.args) and not any(k.arg is None for k in node.keywords):
                 plain.update((p, d) for p, d in _constant_defaults(helper.args) if p not in passed)
             return self.substituted_returns(helper, plain, node)
@@ -6552,7 +6632,7 @@ class FunctionLowerer(calls.PlaceNaming):
                 return None  # a getter with effects of its own runs them when read (`read_operand_properties`)
             names: dict[str, ast.expr] = {func.args.args[0].arg: receiver}
             if call is not None:
-                names.update((p, a) for p, a in _bind_call(func, call, True).items() if _pure_argument(a))
+                names.update((p, a) for p, a in _bind_call(func, call, True).items() if _reevaluable(a))
             found = self.substituted_returns(func, names, node)
             if found is None:
                 return None
@@ -7198,6 +7278,25 @@ class FunctionLowerer(calls.PlaceNaming):
             receiver_kernel = self.kernel_of(receiver) or class_kernel(self, receiver)
             if receiver_kernel is None and func.attr in calls.KERNEL_CHOICE_METHODS and not self.kernel_body:
                 choices = self.kernel_choices(receiver)
+                keyed = self.keyed_kernel_rows(receiver) if choices else None
+                if keyed is not None:
+                    # `KERNELS[name].launch(PREPARED[name], ...)`: once per key, `name` standing for that key
+                    key_name, rows = keyed
+
+                    def one_key(row: tuple[calls.ContainerKey, KernelSummary], held: ir.Place) -> ir.Value:
+                        shadowed = self.literal_keys.get(key_name)
+                        self.literal_keys[key_name] = row[0]
+                        self.forced_kernels[id(receiver)] = row[1]
+                        try:
+                            return self.plain_call(node, held)
+                        finally:
+                            del self.forced_kernels[id(receiver)]
+                            if shadowed is None:
+                                del self.literal_keys[key_name]
+                            else:
+                                self.literal_keys[key_name] = shadowed
+
+                    return calls.kernel_choice(rows, one_key, holder, self.span(node), self)
                 if choices:
                     # `KERNELS[name].launch(...)`: once per kernel the receiver may be
                     def one(chosen: KernelSummary, held: ir.Place) -> ir.Value:

@@ -19,6 +19,7 @@ ordinary call: see docs/checker.md.
 from __future__ import annotations
 
 import ast
+import builtins
 import functools
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -1727,6 +1728,23 @@ def called_classes(lowerer: FunctionLowerer, receiver: ast.Name, method: str) ->
     return _classes_defining(lowerer, receiver.id, method, operand) or None
 
 
+def _builtin_reference(lowerer: FunctionLowerer, name: str) -> bool:
+    """Whether `name` can only be Python's builtin of that name (`sorted`, `print`, `zip`): no function, class,
+    import or assignment of the module, nor the function or those it is nested in, binds it.  mypy resolves such a
+    name to `builtins` itself; the CLI must not read it as an object whose `__call__` may run."""
+    ctx = lowerer.ctx
+    return (
+        name in _BUILTIN_NAMES
+        and name not in lowerer.enclosing_names()
+        and name not in ctx.toplevel
+        and name not in ctx.module_bound()
+        and name not in ctx.summary.imports
+    )
+
+
+_BUILTIN_NAMES: Final[frozenset[str]] = frozenset(vars(builtins))
+
+
 def _classes_defining(
     lowerer: FunctionLowerer, name: str, method: str, receiver: calls.Operand[ast.expr]
 ) -> tuple[ast.ClassDef, ...]:
@@ -1950,6 +1968,8 @@ def applied_summary(
     if isinstance(func, ast.Name):
         callee = lowerer.helper(func.id)
         if callee is None and method is None:
+            if _builtin_reference(lowerer, func.id):
+                return None  # `sorted(self.names)`: Python's own function, never an object of the module's class
             # `scaler(b, b)` of an object of the module's class: its `__call__` runs, on that object
             receiver = lowerer.operand(func, with_view=False)
             return _applied_method(lowerer, func.id, "__call__", receiver, args, lowerer.span(node))

@@ -76,6 +76,21 @@ def subscript_choices(node: ast.expr, tables: dict[str, KernelTable], local: set
     return _unique(table.values())
 
 
+def keyed_rows(
+    node: ast.expr, tables: dict[str, KernelTable], local: set[str]
+) -> tuple[str, tuple[tuple[object, KernelSummary], ...]] | None:
+    """`TABLE[name]` of a name (not a literal key): the name and each of the table's keys with its kernel.  A
+    launch `TABLE[name].launch(PREPARED[name], ...)` reads both under the one key the name holds, so it is lowered
+    once per key with the name standing for that key (`static_rows.keyed_arms`), pairing each kernel with the
+    prepared launch under its own key; else None."""
+    if not (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and isinstance(node.slice, ast.Name)):
+        return None
+    table = tables.get(node.value.id)
+    if table is None or node.value.id in local or len(table) < 2:
+        return None
+    return node.slice.id, tuple(table.items())
+
+
 def value_choices(
     node: ast.expr,
     tables: dict[str, KernelTable],

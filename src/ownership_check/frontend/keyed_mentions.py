@@ -54,8 +54,41 @@ def captured_names(nodes: Iterable[ast.AST]) -> frozenset[str]:
             names.update(node.names)
         elif isinstance(node, _FUNCTIONS):
             inner: Sequence[ast.AST] = [node.body] if isinstance(node, ast.Lambda) else node.body
-            names.update(sub.id for part in inner for sub in walk(part) if type(sub) is ast.Name)
+            own = _own_locals(node)
+            names.update(sub.id for part in inner for sub in walk(part) if type(sub) is ast.Name and sub.id not in own)
     return frozenset(names)
+
+
+def _own_locals(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> frozenset[str]:
+    """The names local to the nested function `node` itself: its parameters and what its own body binds (not
+    declared `nonlocal`/`global`).  Python makes such a name local throughout the function, so a mention of it
+    there (`held = 3` in a nested function beside the caller's `held`) is never the caller's name.  A
+    comprehension's targets are its own scope's, not the function's: not counted."""
+    args = node.args
+    found = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg) if a is not None}
+    if isinstance(node, ast.Lambda):
+        return frozenset(found)
+    declared: set[str] = set()
+    in_comprehension: set[int] = set()
+    todo: list[ast.AST] = list(node.body)
+    while todo:
+        sub = todo.pop()
+        if isinstance(sub, ast.comprehension):
+            in_comprehension.update(id(n) for n in ast.walk(sub.target))
+        if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store | ast.Del) and id(sub) not in in_comprehension:
+            found.add(sub.id)
+        elif isinstance(sub, ast.Global | ast.Nonlocal):
+            declared.update(sub.names)
+        elif isinstance(sub, ast.ExceptHandler) and sub.name is not None:
+            found.add(sub.name)
+        elif isinstance(sub, ast.Import | ast.ImportFrom):
+            found.update((a.asname or a.name).split(".")[0] for a in sub.names)
+        if isinstance(sub, (*_FUNCTIONS, ast.ClassDef)):
+            if not isinstance(sub, ast.Lambda):
+                found.add(sub.name)
+            continue  # a scope nested in it: its own names are not this function's
+        todo.extend(reversed(list(ast.iter_child_nodes(sub))))
+    return frozenset(found - declared)
 
 
 class _Mentions:
