@@ -122,7 +122,6 @@ IR_EXCEPTIONS: dict[Key, str] = {
     ("e0502_helper_returned_object_fields.py", "<module>", 1): DEF_SPAN,
     ("clean_simple_namespace_fields.py", "<module>", 1): DEF_SPAN,
     ("e0502_simple_namespace_fields.py", "<module>", 1): DEF_SPAN,
-    ("clean_object_built_and_called_inline.py", "<module>", 1): DEF_SPAN,
     ("clean_reduce_helper_moves_accumulator.py", "nested", 36): DEF_SPAN,
     ("e0382_reduce_helper_moves_accumulator.py", "nested", 37): DEF_SPAN,
     ("clean_nonlocal_entry_value_moved_then_rebound.py", "always", 20): DEF_SPAN,
