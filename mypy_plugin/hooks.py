@@ -193,7 +193,7 @@ class SafeKernelsPlugin(Plugin):
         if short in CAUSE_METHODS:
             return _method_report_hook
         if short == "prepare" and _class_name(fullname) == "SimtKernel":
-            return _typed(typed_launch.prepare_return)
+            return _starting_analysis(_typed(typed_launch.prepare_return))
         return None
 
     def _method_signature_hook(self, fullname: str) -> Callable[[MethodSigContext], FunctionLike] | None:
@@ -208,7 +208,7 @@ class SafeKernelsPlugin(Plugin):
 
     def _function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
         if fullname.startswith("safekernels.tile.") and _short(fullname) in typed_launch.TILE_CONSTRUCTORS:
-            return _typed(typed_launch.tile_constructor_return)
+            return _starting_analysis(_typed(typed_launch.tile_constructor_return))
         if resolve.is_safekernels(fullname):
             return _function_report_hook
         if fullname in CALLABLE_VALUE_CALLS:
@@ -289,11 +289,53 @@ def _tile_call_hook(ctx: MethodContext) -> Type:
 
 def _function_report_hook(ctx: FunctionContext) -> Type:
     call = ctx.context
-    if isinstance(call, CallExpr) and any(
-        _short(name) in CAUSE_FUNCTIONS or _short(name) == "zip_ops" for name in resolve.names(call.callee, {})
+    if isinstance(call, CallExpr) and (
+        any(_short(name) in CAUSE_FUNCTIONS or _short(name) == "zip_ops" for name in resolve.names(call.callee, {}))
+        or calls_any_typed_helper(ctx.api)
     ):
         _guarded(ctx.api, call, lambda: reporting.report_caused_by(ctx.api, call))
     return ctx.default_return_type
+
+
+def _starting_analysis(hook: Callable[[Ctx], Type]) -> Callable[[Ctx], Type]:
+    """A typing hook of a safekernels call (`kernel.prepare(...)`, `tile.zeros(...)`) that also runs the unit's
+    analysis where the unit calls a helper mypy hands no hook (`calls_any_typed_helper`)."""
+
+    def run(ctx: Ctx) -> Type:
+        call = ctx.context
+        if isinstance(call, CallExpr) and calls_any_typed_helper(ctx.api):
+            _guarded(ctx.api, call, lambda: reporting.report_caused_by(ctx.api, call))
+        return hook(ctx)
+
+    return run
+
+
+#: `calls_any_typed_helper` per unit, with the body it was computed for.
+_ANY_TYPED_CALLS: dict[int, tuple[object, bool]] = {}
+
+
+def calls_any_typed_helper(api: CheckerPluginInterface) -> bool:
+    """Whether the unit being checked calls a function of its module that mypy types as `Any` (`@logged def
+    run(...)` of a decorator declared `def logged(fn: Any) -> Any`): mypy calls no hook for a call on `Any`, so
+    that call, whose summary may move or borrow the unit's values (a forwarding decorator keeps it), never starts
+    the unit's analysis; a safekernels call of the unit that needs no analysis of its own starts it instead.  Read
+    once per unit body."""
+    unit = scope_stack(api)[-1]
+    body = unit.defs if isinstance(unit, MypyFile) else getattr(unit, "body", None)
+    found = _ANY_TYPED_CALLS.get(id(unit))
+    if found is not None and found[0] is body:
+        return found[1]
+    statements = unit.defs if isinstance(unit, MypyFile) else unit.body.body if isinstance(unit, FuncDef) else []
+    result = any(
+        isinstance(n, CallExpr) and isinstance(n.callee, NameExpr) and isinstance(d := n.callee.node, Decorator)
+        and not resolve.is_safekernels(d.fullname)
+        and (d.var.type is None or isinstance(get_proper_type(d.var.type), AnyType))
+        for n in tree.walk_many(statements)
+    )
+    if len(_ANY_TYPED_CALLS) > 4096:
+        _ANY_TYPED_CALLS.clear()
+    _ANY_TYPED_CALLS[id(unit)] = (body, result)
+    return result
 
 
 def _imports_safekernels(module: MypyFile) -> bool:

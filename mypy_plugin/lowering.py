@@ -297,7 +297,9 @@ def _constant_defaults(func: FuncItem) -> list[tuple[str, Expression]]:
     ]
 
 
-def _dead_none_returns(func: FuncItem, names: Mapping[str, Expression]) -> set[int]:
+def _dead_none_returns(
+    func: FuncItem, names: Mapping[str, Expression], never_none: Callable[[Expression], bool]
+) -> set[int]:
     """The `return`s a top-level `if param is None: return ...` guard makes unreachable for a call passing a name
     for the parameter (the CLI's `_dead_none_returns`)."""
     dead: set[int] = set()
@@ -313,9 +315,8 @@ def _dead_none_returns(func: FuncItem, names: Mapping[str, Expression]) -> set[i
             continue
         right = test.operands[1]
         passed = names.get(test.operands[0].name)
-        if isinstance(right, NameExpr) and right.name == "None" and passed is not None and _reevaluable(passed):
-            if not _literal_value(passed) and not _may_be_none(passed):
-                dead.add(id(block.body[0]))
+        if isinstance(right, NameExpr) and right.name == "None" and passed is not None and never_none(passed):
+            dead.add(id(block.body[0]))
     return dead
 
 
@@ -5419,7 +5420,8 @@ class FunctionLowerer(calls.PlaceNaming):
             # `(w := c)` is `w` once the call evaluated it
             argument = passed[name]
             place = self.place(argument.target if isinstance(argument, AssignmentExpr) else argument)
-            return place if place is not None else name
+            found = self.choices(argument, span_of(argument), 0) if place is None else None
+            return calls.returned_argument(name, place, [o.place for o in found[1]] if found is not None else [])
         return name
 
     def receiver_view(
@@ -6275,7 +6277,7 @@ class FunctionLowerer(calls.PlaceNaming):
             if helper is None or helper.is_class or (isinstance(helper, FuncDef) and helper.is_decorated):
                 return None
             passed = _bind_call(helper, expr)
-            plain = {p: a for p, a in passed.items() if _reevaluable(a)}
+            plain = {p: a for p, a in passed.items() if self.substitutable(a)}
             if not any(kind in (ARG_STAR, ARG_STAR2) for kind in expr.arg_kinds):
                 plain.update((p, d) for p, d in _constant_defaults(helper) if p not in passed)
             return self.substituted_returns(helper, plain, expr)
@@ -6303,12 +6305,38 @@ class FunctionLowerer(calls.PlaceNaming):
                 return None  # a getter with effects of its own runs them when read (the CLI's rule)
             names: dict[str, Expression] = {func.arguments[0].variable.name: receiver}
             if call is not None:
-                names.update((p, a) for p, a in _bind_call(func, call, True).items() if _reevaluable(a))
+                names.update((p, a) for p, a in _bind_call(func, call, True).items() if self.substitutable(a))
             found = self.substituted_returns(func, names, expr)
             if found is None:
                 return None
             out.extend(found)
         return out
+
+    def substitutable(self, expr: Expression) -> bool:
+        """Whether a helper's argument may stand for its parameter in the caller's reading of what the helper
+        returns (the CLI's `substitutable`)."""
+        if _reevaluable(expr):
+            return True
+        if not isinstance(expr, CallExpr) or any(kind in (ARG_STAR, ARG_STAR2) for kind in expr.arg_kinds):
+            return False
+        if not all(self.substitutable(a) for a in expr.args):
+            return False
+        if self.mapping_get(expr) is not None:
+            return True
+        inlined = self.inlined_returns(expr)
+        return inlined is not None and all(made is not None for made in inlined)
+
+    def never_none(self, expr: Expression) -> bool:
+        """Whether a `substitutable` argument cannot be None (the CLI's `never_none`)."""
+        if _reevaluable(expr):
+            return not _literal_value(expr) and not _may_be_none(expr)
+        if not isinstance(expr, CallExpr):
+            return False
+        options = self.mapping_get(expr)
+        if options is not None:
+            return len(expr.args) == 2 and all(self.never_none(o) for o in options)
+        inlined = self.inlined_returns(expr)
+        return inlined is not None and all(made is None or self.never_none(made) for made in inlined)
 
     def substituted_returns(
         self, func: FuncItem, names: dict[str, Expression], expr: Expression
@@ -6316,7 +6344,7 @@ class FunctionLowerer(calls.PlaceNaming):
         """What each `return` of `func` gives in the caller's terms (the CLI's `substituted_returns`)."""
         for bound in _rebound_names(func):
             names.pop(bound, None)
-        dead = _dead_none_returns(func, names)
+        dead = _dead_none_returns(func, names, self.never_none)
         returns = [n for n in tree.walk(func.body) if isinstance(n, ReturnStmt) and id(n) not in dead]
         if not returns:
             return None

@@ -202,6 +202,12 @@ PAIRS: dict[str, tuple[str, str]] = {
     "fresh bb: fields of states a method keeps": (
         "e0502_field_of_a_state_a_method_keeps_aliased", "clean_swapped_fields_of_states_a_method_keeps"
     ),
+    "generator: a helper wrapped by an untyped decorator": (
+        "e0502_helper_wrapped_by_an_untyped_decorator", "clean_helper_wrapped_by_an_untyped_decorator"
+    ),
+    "generator: a helper returning parts of call arguments": (
+        "e0502_helper_returns_parts_of_call_arguments", "clean_helper_returns_parts_of_call_arguments"
+    ),
 }
 
 

@@ -553,6 +553,18 @@ class ReturnedLocal:
     options: tuple[ReturnedItem, ...]
 
 
+def returned_argument(name: str, place: ir.Place | None, options: Sequence[ir.Place | None]) -> ReturnedItem:
+    """An item a helper returns that is its parameter `name`, at a caller that passed an argument: the caller's
+    place the argument names, else one of the places it may evaluate to (`options`, `Operand.choices`: `first_of(a,
+    b)`, `d.get(k, a)`, `a if flag else b`; one `Branch` arm each, a new object for an option naming none), else
+    `name`, one new object for every item naming it (`shared(sk.zeros(n))`)."""
+    if place is not None:
+        return place
+    if any(option is not None for option in options):
+        return ReturnedLocal(name, tuple(option if option is not None else ir.Fresh() for option in options))
+    return name
+
+
 def returned_view(
     view: ViewCall[E] | SliceView[E],
     base: ir.Place,

@@ -1030,10 +1030,13 @@ def _loop_target_names(target: ast.expr) -> list[str]:
     return []
 
 
-def _dead_none_returns(func: FunctionNode, names: Mapping[str, ast.expr]) -> set[int]:
+def _dead_none_returns(
+    func: FunctionNode, names: Mapping[str, ast.expr], never_none: Callable[[ast.expr], bool]
+) -> set[int]:
     """The `return`s a call cannot reach because a guard of the function's top level tests a parameter the caller
     passed a name for against None: `if out is None: return core.widths` of `index_buffer(core, s, out=buf)`
-    (the caller's own object is no None; a literal None is, so the guard's `return` stays)."""
+    (the caller's own object is no None; a literal None is, so the guard's `return` stays; `never_none` says which
+    arguments cannot be None)."""
     dead: set[int] = set()
     for stmt in func.body:
         if not (isinstance(stmt, ast.If) and not stmt.orelse and len(stmt.body) == 1):
@@ -1045,9 +1048,8 @@ def _dead_none_returns(func: FunctionNode, names: Mapping[str, ast.expr]) -> set
             continue
         right = test.comparators[0]
         passed = names.get(test.left.id)
-        if isinstance(right, ast.Constant) and right.value is None and passed is not None and _reevaluable(passed):
-            if not isinstance(passed, ast.Constant) and not _may_be_none(passed):
-                dead.add(id(ret))
+        if isinstance(right, ast.Constant) and right.value is None and passed is not None and never_none(passed):
+            dead.add(id(ret))
     return dead
 
 
@@ -5720,7 +5722,8 @@ class FunctionLowerer(calls.PlaceNaming):
             # `(w := c)` is `w` once the call evaluated it
             argument = passed[name]
             place = self.place(argument.target if isinstance(argument, ast.NamedExpr) else argument)
-            return place if place is not None else name
+            found = self.choices(argument, self.span(argument), 0) if place is None else None
+            return calls.returned_argument(name, place, [o.place for o in found[1]] if found is not None else [])
         return name
 
     def receiver_view(
@@ -6603,7 +6606,7 @@ class FunctionLowerer(calls.PlaceNaming):
             if helper is None or _is_classmethod(helper) or helper.decorator_list:
                 return None
             passed = _bind_call(helper, node)
-            plain = {p: a for p, a in passed.items() if _reevaluable(a)}
+            plain = {p: a for p, a in passed.items() if self.substitutable(a)}
             if not any(isinstance(a, ast.Starred) for a in node.args) and not any(k.arg is None for k in node.keywords):
                 plain.update((p, d) for p, d in _constant_defaults(helper.args) if p not in passed)
             return self.substituted_returns(helper, plain, node)
@@ -6632,12 +6635,44 @@ class FunctionLowerer(calls.PlaceNaming):
                 return None  # a getter with effects of its own runs them when read (`read_operand_properties`)
             names: dict[str, ast.expr] = {func.args.args[0].arg: receiver}
             if call is not None:
-                names.update((p, a) for p, a in _bind_call(func, call, True).items() if _reevaluable(a))
+                names.update((p, a) for p, a in _bind_call(func, call, True).items() if self.substitutable(a))
             found = self.substituted_returns(func, names, node)
             if found is None:
                 return None
             out.extend(found)
         return out
+
+    def substitutable(self, node: ast.expr) -> bool:
+        """Whether a helper's argument may stand for its parameter in the caller's reading of what the helper
+        returns (`substituted_returns`): a `_reevaluable` expression, or a call that gives one of the caller's own
+        places whatever runs it (`d.get(k, fallback)`, a helper returning a parameter: `first_of(a, b)`) over such
+        arguments; a call that may give a new value (`sk.zeros(...)`, `pool.pop()`) is not."""
+        if _reevaluable(node):
+            return True
+        if not isinstance(node, ast.Call) or any(isinstance(a, ast.Starred) for a in node.args):
+            return False
+        if not all(self.substitutable(a) for a in node.args) or any(
+            k.arg is None or not self.substitutable(k.value) for k in node.keywords
+        ):
+            return False
+        if self.mapping_get(node) is not None:
+            return True
+        inlined = self.inlined_returns(node)
+        return inlined is not None and all(made is not None for made in inlined)
+
+    def never_none(self, node: ast.expr) -> bool:
+        """Whether a `substitutable` argument cannot be None: the caller's object (not a literal, no operand a
+        literal None: `_may_be_none`), `d.get(k, fallback)` of such a fallback, or a helper's call whose every
+        `return` gives such an expression or a new buffer."""
+        if _reevaluable(node):
+            return not isinstance(node, ast.Constant) and not _may_be_none(node)
+        if not isinstance(node, ast.Call):
+            return False
+        options = self.mapping_get(node)
+        if options is not None:
+            return len(node.args) == 2 and all(self.never_none(o) for o in options)
+        inlined = self.inlined_returns(node)
+        return inlined is not None and all(made is None or self.never_none(made) for made in inlined)
 
     def substituted_returns(
         self, func: FunctionNode, names: dict[str, ast.expr], node: ast.expr
@@ -6648,7 +6683,7 @@ class FunctionLowerer(calls.PlaceNaming):
         rebound = {n.id for n in _walk(func.body) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
         for bound in rebound:
             names.pop(bound, None)
-        dead = _dead_none_returns(func, names)
+        dead = _dead_none_returns(func, names, self.never_none)
         returns = [n for n in _walk(func.body) if isinstance(n, ast.Return) and id(n) not in dead]
         if not returns:
             return None
