@@ -9,6 +9,7 @@ from mypy.nodes import (
     AssignmentStmt,
     CallExpr,
     DictionaryComprehension,
+    Expression,
     ForStmt,
     FuncDef,
     GeneratorExpr,
@@ -68,6 +69,9 @@ def bump_buffer(func: FuncDef | None) -> tuple[str, ...] | None:
         return None
     buffer = receiver_path(value.base, receiver)
     lower, upper = value.index.begin_index, value.index.end_index
+    stop = _stop_local(body, upper)
+    if stop is not None:  # `stop = start + size`, `self.top = stop`, `return self.buf[start:stop]` (the CLI's)
+        upper = stop[1]
     if buffer is None or not isinstance(lower, NameExpr) or not (
         isinstance(upper, OpExpr) and upper.op == "+" and isinstance(upper.left, NameExpr)
         and upper.left.name == lower.name
@@ -86,9 +90,10 @@ def bump_buffer(func: FuncDef | None) -> tuple[str, ...] | None:
         elif isinstance(stmt, OperatorAssignmentStmt) and stmt.op == "+" and _text(stmt.rvalue) == size:
             found = receiver_path(stmt.lvalue, receiver)
             advanced = index if found is not None and found == cursor else advanced
-        elif isinstance(stmt, AssignmentStmt) and len(stmt.lvalues) == 1 and isinstance(stmt.rvalue, OpExpr) and (
-            stmt.rvalue.op == "+" and isinstance(stmt.rvalue.left, NameExpr)
-            and stmt.rvalue.left.name == start and _text(stmt.rvalue.right) == size
+        elif isinstance(stmt, AssignmentStmt) and len(stmt.lvalues) == 1 and (
+            (isinstance(stmt.rvalue, OpExpr) and stmt.rvalue.op == "+" and isinstance(stmt.rvalue.left, NameExpr)
+            and stmt.rvalue.left.name == start and _text(stmt.rvalue.right) == size)
+            or (stop is not None and isinstance(stmt.rvalue, NameExpr) and stmt.rvalue.name == stop[0])
         ):
             found = receiver_path(stmt.lvalues[0], receiver)
             advanced = index if found is not None and found == cursor else advanced
@@ -106,9 +111,26 @@ def bump_buffer(func: FuncDef | None) -> tuple[str, ...] | None:
     names = {n.name for n in tree.walk(upper.right) if isinstance(n, NameExpr)}
     if stores.get(start) != 1 or cursor_stores != 1 or receiver in stores:
         return None
+    if stop is not None and stores.get(stop[0]) != 1:
+        return None
     if any(stores.get(name, 0) > (0 if name in params else 1) for name in names):
         return None
     return buffer
+
+
+def _stop_local(body: list[Statement], upper: Expression | None) -> tuple[str, Expression] | None:
+    """`stop` and its value `start + size` when the slice's upper bound is a local `stop` that one plain assignment
+    of the body's top level binds to a sum (the CLI's `_stop_local`)."""
+    if not isinstance(upper, NameExpr):
+        return None
+    found = [
+        s.rvalue for s in body
+        if isinstance(s, AssignmentStmt) and len(s.lvalues) == 1 and isinstance(s.lvalues[0], NameExpr)
+        and s.lvalues[0].name == upper.name
+    ]
+    if len(found) != 1 or not (isinstance(found[0], OpExpr) and found[0].op == "+"):
+        return None
+    return upper.name, found[0]
 
 
 def bump_events(body: list[Statement], bump_receiver: Callable[[CallExpr], str | None]) -> list[BumpEvent]:

@@ -2250,6 +2250,9 @@ class FunctionLowerer(calls.PlaceNaming):
                 positional = [a for a, k in zip(expr.args, expr.arg_kinds, strict=True) if k == ARG_POS]
                 taken = stdlib_flow.item_operands(flow, len(positional)) or ()
                 return any(self.expr_is_device(positional[i]) for i in taken)
+            got = self.mapping_get(expr, local=False) if isinstance(func, MemberExpr) else None
+            if got is not None:  # `bufs.get("c", c)`: its item or its fallback (the CLI's rule)
+                return any(self.expr_is_device(option) for option in got)
             if isinstance(func, MemberExpr):
                 receiver = func.expr
                 return calls.method_result_is_device(
@@ -5313,8 +5316,10 @@ class FunctionLowerer(calls.PlaceNaming):
             returned = _returned_values(found) if found else []
             if found is None or not found.arguments or not returned or found.is_generator or found.is_coroutine:
                 return None
-            if (getter or "." in text) and _stores_on(found, found.arguments[0].variable.name):
-                return None  # `self.top = stop` of an allocator an attribute holds (the CLI's)
+            if _stores_on(found, found.arguments[0].variable.name) and (
+                getter or ("." in text and bump_buffer(found))
+            ):
+                return None  # a bump allocator an attribute holds: disjoint views (the CLI's rule)
             receiver = (found.arguments[0].variable.name, text)
             passed = _bind_call(found, call, True)
             params = {arg.variable.name for arg in found.arguments}
@@ -6319,12 +6324,15 @@ class FunctionLowerer(calls.PlaceNaming):
             return True
         if not isinstance(expr, CallExpr) or any(kind in (ARG_STAR, ARG_STAR2) for kind in expr.arg_kinds):
             return False
-        if not all(self.substitutable(a) for a in expr.args):
-            return False
-        if self.mapping_get(expr) is not None:
-            return True
-        inlined = self.inlined_returns(expr)
-        return inlined is not None and all(made is not None for made in inlined)
+        if all(self.substitutable(a) for a in expr.args):
+            if self.mapping_get(expr) is not None:
+                return True
+            inlined = self.inlined_returns(expr)
+            if inlined is not None:
+                return all(made is not None for made in inlined)
+        # any other call the checker resolves to the caller's places only (the CLI's rule)
+        found = self.choices(expr, span_of(expr), 0)
+        return found is not None and bool(found[1]) and all(o.place is not None for o in found[1])
 
     def never_none(self, expr: Expression) -> bool:
         """Whether a `substitutable` argument cannot be None (the CLI's `never_none`)."""
@@ -6336,7 +6344,11 @@ class FunctionLowerer(calls.PlaceNaming):
         if options is not None:
             return len(expr.args) == 2 and all(self.never_none(o) for o in options)
         inlined = self.inlined_returns(expr)
-        return inlined is not None and all(made is None or self.never_none(made) for made in inlined)
+        if inlined is not None:
+            # a `return` of a new buffer (None here) may also be a call the checker cannot follow, giving None
+            return all(made is not None and self.never_none(made) for made in inlined)
+        found = self.choices(expr, span_of(expr), 0)  # `next(itertools.repeat(a, 2))`: the caller's places only
+        return found is not None and bool(found[1]) and all(o.place is not None for o in found[1])
 
     def substituted_returns(
         self, func: FuncItem, names: dict[str, Expression], expr: Expression
@@ -6349,15 +6361,19 @@ class FunctionLowerer(calls.PlaceNaming):
         if not returns:
             return None
         out: list[Expression | None] = []
+        opaque = False
         for ret in returns:
             if ret.expr is None:
                 return None
             for arm in self.returned_options(ret.expr):
                 made = _substituted(arm, names, expr)
                 if made is None and not self.allocates(arm):
-                    return None
+                    if not isinstance(arm, CallExpr):
+                        return None
+                    opaque = True  # `bucket.pop() if bucket else like`: a value the caller cannot name, read new
                 out.append(made)
-        return out
+        # a call the checker cannot follow is a new value beside a place some other `return` gives
+        return None if opaque and all(made is None for made in out) else out
 
     def inlined_choices(self, expr: Expression, span: Span, depth: int) -> calls.Choices[Expression] | None:
         """The places `obj.method(args)` / `obj.prop` may be by `inlined_returns` (the CLI's `inlined_choices`)."""

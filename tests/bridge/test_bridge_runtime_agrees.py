@@ -202,6 +202,19 @@ PAIRS: dict[str, tuple[str, str]] = {
     "fresh bb: fields of states a method keeps": (
         "e0502_field_of_a_state_a_method_keeps_aliased", "clean_swapped_fields_of_states_a_method_keeps"
     ),
+    "fresh bc: an allocator an attribute holds": (
+        "e0499_allocator_an_attribute_holds_hands_out_overlapping_views", "clean_bump_allocator_an_attribute_holds"
+    ),
+    "fresh bc: a pending op kept beside a new buffer": (
+        "e0505_pending_op_kept_beside_a_new_buffer_across_methods",
+        "clean_pending_op_kept_beside_a_new_buffer_run_first",
+    ),
+    "generator: call arguments through dict.get and next": (
+        "e0502_call_arguments_through_dict_get_and_next", "clean_call_arguments_through_dict_get_and_next"
+    ),
+    "fresh bd: a pool handing back its argument": (
+        "e0502_pool_hands_back_its_argument", "clean_pool_hands_back_a_new_buffer"
+    ),
     "generator: a helper wrapped by an untyped decorator": (
         "e0502_helper_wrapped_by_an_untyped_decorator", "clean_helper_wrapped_by_an_untyped_decorator"
     ),

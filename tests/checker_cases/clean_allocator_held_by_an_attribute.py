@@ -1,7 +1,7 @@
-"""An allocator an attribute holds (`self.arena.alloc(n)`) whose method moves its own offset (`self.top = stop`)
-hands out views whose bounds change from call to call: they are not followed as views of `self.arena.buf` (their
-bounds, read in the caller's terms, would look equal), so two allocations passed as a launch's two outputs are
-fine, as they are at run time."""
+"""An allocator an attribute holds (`self.arena.alloc(n)`) whose method moves its own offset by what it hands
+out (`stop = start + size`, `self.top = stop`, `return self.buf[start:stop]`) is a bump allocator: each call hands
+out the slice after the last one, so two allocations passed as a launch's two outputs are fine, as they are at run
+time."""
 
 import safekernels as sk
 from safekernels import simt

@@ -41,7 +41,7 @@ def pick(held: Bufs, out: Any = None) -> Any:
     return out
 
 
-def main(flip: bool) -> None:
+def run(flip: bool) -> None:
     dev = sk.Device.cpu()
     stream = dev.new_stream()
     prep = vecadd.prepare(simt.LaunchConfig1D.for_len(64, block=64), dev)
@@ -54,6 +54,10 @@ def main(flip: bool) -> None:
     vecadd.launch(prep, stream, a, b, out)
 
 
+def main() -> None:
+    run(False)
+    run(True)
+
+
 if __name__ == "__main__":
-    main(False)
-    main(True)
+    main()

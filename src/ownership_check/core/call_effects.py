@@ -13,7 +13,7 @@ A summary speaks of *parameter paths*: a parameter name and an attribute path be
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Final, Generic, TypeAlias, TypeVar
 
@@ -213,6 +213,11 @@ class CallSummary:
     # the containers of `cleared` the callee forgets before any borrow the summary keeps (`self.flush()` ahead of
     # `self.particles.to_numpy(...)`): the caller forgets them before those borrows too
     cleared_early: tuple[ParamPath, ...] = ()
+    # what a pending op the callee leaves in an attribute of a parameter still borrows of the new objects it binds
+    # below a parameter (`self.window = sk.to_device(...)`, `self.pending = k.launch_async(prep, self.window,
+    # out)`): (the attribute holding the op, the attribute holding the new object, mutable); applied once the
+    # caller's places are rebound (`rebinds`)
+    held_new_loans: tuple[tuple[ParamPath, ParamPath, bool], ...] = ()
 
     @property
     def empty(self) -> bool:
@@ -220,7 +225,7 @@ class CallSummary:
             not self.moves and not self.rebinds and not self.borrows and not self.returned_loans
             and not self.held_loans and not self.conflicts and not self.brand_checks and not self.suspended_loans
             and not self.yielded_parts and not self.cleared and not self.returned_parts and not self.moved_rebinds
-            and not self.returned_held and not self.cleared_early
+            and not self.returned_held and not self.cleared_early and not self.held_new_loans
         )
 
 
@@ -599,25 +604,51 @@ def apply_summary(
     apply_moves(early=False)
     forget_stored(summary.cleared)
     moved = {m.path for m in summary.moves}
-    places: list[ir.Place] = []
-    values: list[ir.Value] = []
-    for target, source in summary.rebinds:
-        found = targets(*target, device_only=False)
-        if found is None or len(found) != 1:
-            continue
-        value: ir.Value = source if isinstance(source, ir.Fresh) else ir.Fresh()
-        if isinstance(source, tuple) and source not in moved:
-            origin = targets(*source, device_only=False)
-            if origin is not None and len(origin) == 1:
-                value = ir.FromPlace(origin[0], span)
-        places.append(found[0])
-        values.append(value)
-    if places:
-        sink.emit(ir.Bind(tuple(places), tuple(values), span), node)
+    # the holders of `held_new_loans` are bound last: the loans on the new objects bound first attach to the op
+    # bound there (as `held_loans` do)
+    holders = {holding for holding, _, _ in summary.held_new_loans}
+    for stage in (False, True):
+        places: list[ir.Place] = []
+        values: list[ir.Value] = []
+        for target, source in summary.rebinds:
+            found = targets(*target, device_only=False)
+            if found is None or len(found) != 1 or (target in holders) != stage:
+                continue
+            value: ir.Value = source if isinstance(source, ir.Fresh) else ir.Fresh()
+            if isinstance(source, tuple) and source not in moved:
+                origin = targets(*source, device_only=False)
+                if origin is not None and len(origin) == 1:
+                    value = ir.FromPlace(origin[0], span)
+            places.append(found[0])
+            values.append(value)
+        if places:
+            sink.emit(ir.Bind(tuple(places), tuple(values), span), node)
+        if not stage:
+            _held_new_loans(summary, bound, targets, sink, node)
     for move in summary.moved_rebinds:
         found = targets(*move.path, device_only=False)
         if found is not None and len(found) == 1:
             sink.emit(ir.Move(found[0], move.span, move.help, inside=summary.function), node)
+
+
+def _held_new_loans(
+    summary: CallSummary,
+    bound: Mapping[str, Operand[E]],
+    targets: Callable[..., list[ir.Place] | None],
+    sink: Lowering[E],
+    node: E,
+) -> None:
+    """The loans a pending op the callee stored below a parameter keeps on the new objects it bound below one
+    (`CallSummary.held_new_loans`), on the caller's places once the new objects are bound there."""
+    for holding, (param, attrs), mutable in summary.held_new_loans:
+        found, held = targets(param, attrs, device_only=False), targets(*holding, device_only=False)
+        operand = bound.get(param)
+        if found is not None and len(found) == 1 and held is not None and len(held) == 1 and operand is not None:
+            sink.emit(ir.Borrow(found[0], mutable, sink.next_group(), operand.span, held[0]), node)
+            mark = getattr(sink, "mark_device", None)
+            if mark is not None:
+                mark(held[0])  # an op from here on: running it ends the loan (as for `held_loans`)
+                mark(found[0])
 
 
 def _view_temps(operand: Operand[E], sink: Lowering[E]) -> list[ir.Place]:

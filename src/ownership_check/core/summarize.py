@@ -499,10 +499,21 @@ def call_summary(
             returned[path] = returned.get(path, False) or loan.mutable
     # A pending op the callee leaves in an attribute of a parameter keeps its loans of the caller's values.
     held: dict[tuple[ParamPath, ParamPath], bool] = {}
+    held_new: dict[tuple[ParamPath, ParamPath], bool] = {}  # loans of new objects left below a parameter
     kept_in = _stored_holders(exit_state, wanted)
+    left_at = _left_at(exit_state, wanted)
     for loan in sorted(exit_state.loans, key=lambda ln: (ln.obj, ln.mutable)):
         path = _path(loan.obj, wanted)
-        if path is None or loan.holder_obj is None or loan.holder_obj[0] == "@":
+        if loan.holder_obj is None or loan.holder_obj[0] == "@":
+            continue
+        if path is None:
+            path = left_at.get(loan.obj)
+            if path is None or loan.holder_obj[0] == "@" or analysis.info(loan.holder_obj).kind != "op":
+                continue
+            root, _, rest = loan.holder_key.partition(".")
+            if root in wanted and rest and "$" not in rest and ir.STORED_ATTR not in rest.split("."):
+                holding: ParamPath = (root, tuple(rest.split(".")))
+                held_new[(holding, path)] = held_new.get((holding, path), False) or loan.mutable
             continue
         if analysis.info(loan.holder_obj).kind not in ("op", "shared_op"):
             continue
@@ -566,7 +577,33 @@ def call_summary(
         tuple(tuple(group_sites[number][path] for path in group) for number, group in sorted(groups.items())),
         _returned_held(analysis, graph, exit_state, receiver) if receiver is not None else (),
         cleared_early,
+        held_new_loans=tuple(
+            sorted(
+                (holding, path, mutable)
+                for (holding, path), mutable in held_new.items()
+                if _new_op(rebinds.get(holding)) and isinstance(rebinds.get(path), ir.Fresh)
+            )
+        ),
     )
+
+
+def _left_at(exit_state: State, wanted: frozenset[str]) -> dict[str, ParamPath]:
+    """The new objects the function leaves below a parameter on every path out (`self.window = sk.zeros(...)`):
+    each with that attribute path, when it is the only object there and held nowhere else below a parameter."""
+    seen: dict[str, set[ParamPath]] = {}
+    for world in exit_state.worlds:
+        for key, objs in world.items():
+            root, _, rest = key.partition(".")
+            if not rest or root not in wanted or "$" in key or len(objs) != 1 or ir.STORED_ATTR in rest.split("."):
+                continue  # a container's stored items keep their loans by `StoredItems`
+            for obj in objs:
+                if obj[0] != "@":
+                    seen.setdefault(obj, set()).add((root, tuple(rest.split("."))))
+    return {
+        obj: next(iter(paths))
+        for obj, paths in seen.items()
+        if len(paths) == 1 and all(obj in w.get(".".join((p[0], *p[1])), ()) for w in exit_state.worlds for p in paths)
+    }
 
 
 def _binds_returned_op(graph: Graph) -> bool:

@@ -2428,6 +2428,9 @@ class FunctionLowerer(calls.PlaceNaming):
                 # `itertools.pairwise(stages)`, `max(pool)`: device items when its item operands hold them
                 taken = stdlib_flow.item_operands(flow, len(node.args)) or ()
                 return any(self.expr_is_device(node.args[i]) for i in taken)
+            got = self.mapping_get(node, local=False) if isinstance(func, ast.Attribute) else None
+            if got is not None:  # `bufs.get("c", c)`: its item or its fallback
+                return any(self.expr_is_device(option) for option in got)
             if isinstance(func, ast.Attribute):
                 receiver = func.value
                 return calls.method_result_is_device(
@@ -5609,8 +5612,11 @@ class FunctionLowerer(calls.PlaceNaming):
                 return None
             if any(isinstance(n, ast.Yield | ast.YieldFrom) for n in _walk(found.body)):
                 return None  # a generator: the call gives the generator, not what it returns
-            if (getter or "." in text) and _stores_on(found, found.args.args[0].arg):
-                return None  # `self.top = stop` of an allocator an attribute holds: its bounds change between calls
+            if _stores_on(found, found.args.args[0].arg) and (getter or ("." in text and bump_buffer(found))):
+                # `self.top += n` of a bump allocator an attribute holds: its calls hand out disjoint views (as
+                # `bump_calls` finds for a name); any other method moving its bounds gives views of the buffer
+                # whose bounds the caller cannot compare, taken to overlap (`pool.alloc(n)` handing out `n + 1`)
+                return None
             receiver = (found.args.args[0].arg, text)
             passed = _bind_call(found, call, True)
             params = {p.arg for p in _param_names(found.args)}
@@ -6651,14 +6657,17 @@ class FunctionLowerer(calls.PlaceNaming):
             return True
         if not isinstance(node, ast.Call) or any(isinstance(a, ast.Starred) for a in node.args):
             return False
-        if not all(self.substitutable(a) for a in node.args) or any(
-            k.arg is None or not self.substitutable(k.value) for k in node.keywords
+        if all(self.substitutable(a) for a in node.args) and all(
+            k.arg is not None and self.substitutable(k.value) for k in node.keywords
         ):
-            return False
-        if self.mapping_get(node) is not None:
-            return True
-        inlined = self.inlined_returns(node)
-        return inlined is not None and all(made is not None for made in inlined)
+            if self.mapping_get(node) is not None:
+                return True
+            inlined = self.inlined_returns(node)
+            if inlined is not None:
+                return all(made is not None for made in inlined)
+        # any other call the checker resolves to the caller's places only (`next(itertools.repeat(a, 2))`)
+        found = self.choices(node, self.span(node), 0)
+        return found is not None and bool(found[1]) and all(o.place is not None for o in found[1])
 
     def never_none(self, node: ast.expr) -> bool:
         """Whether a `substitutable` argument cannot be None: the caller's object (not a literal, no operand a
@@ -6672,7 +6681,11 @@ class FunctionLowerer(calls.PlaceNaming):
         if options is not None:
             return len(node.args) == 2 and all(self.never_none(o) for o in options)
         inlined = self.inlined_returns(node)
-        return inlined is not None and all(made is None or self.never_none(made) for made in inlined)
+        if inlined is not None:
+            # a `return` of a new buffer (None here) may also be a call the checker cannot follow, giving None
+            return all(made is not None and self.never_none(made) for made in inlined)
+        found = self.choices(node, self.span(node), 0)  # `next(itertools.repeat(a, 2))`: the caller's places only
+        return found is not None and bool(found[1]) and all(o.place is not None for o in found[1])
 
     def substituted_returns(
         self, func: FunctionNode, names: dict[str, ast.expr], node: ast.expr
@@ -6688,15 +6701,19 @@ class FunctionLowerer(calls.PlaceNaming):
         if not returns:
             return None
         out: list[ast.expr | None] = []
+        opaque = False
         for ret in returns:
             if ret.value is None:
                 return None
             for arm in self.returned_options(ret.value):
                 made = _substituted(arm, names, node)
                 if made is None and not self.allocates(arm):
-                    return None
+                    if not isinstance(arm, ast.Call):
+                        return None
+                    opaque = True  # `bucket.pop() if bucket else like`: a value the caller cannot name, read new
                 out.append(made)
-        return out
+        # a call the checker cannot follow is a new value beside a place some other `return` gives
+        return None if opaque and all(made is None for made in out) else out
 
     def inlined_choices(self, node: ast.expr, span: Span, depth: int) -> calls.Choices[ast.expr] | None:
         """The places `obj.method(args)` / `obj.prop` may be by `inlined_returns` (a new value for a `return` of a

@@ -30,6 +30,9 @@ def bump_buffer(func: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...]
         return None
     buffer = receiver_path(value.value, receiver)
     lower, upper = value.slice.lower, value.slice.upper
+    stop = _stop_local(body, upper)
+    if stop is not None:  # `stop = start + size`, `self.top = stop`, `return self.buf[start:stop]`
+        upper = stop[1]
     if buffer is None or not isinstance(lower, ast.Name) or not (
         isinstance(upper, ast.BinOp) and isinstance(upper.op, ast.Add)
         and isinstance(upper.left, ast.Name) and upper.left.id == lower.id
@@ -46,9 +49,11 @@ def bump_buffer(func: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...]
         elif isinstance(stmt, ast.AugAssign) and isinstance(stmt.op, ast.Add) and ast.dump(stmt.value) == size:
             found = receiver_path(stmt.target, receiver)
             advanced = index if found is not None and found == cursor else advanced
-        elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.value, ast.BinOp) and (
-            isinstance(stmt.value.op, ast.Add) and isinstance(stmt.value.left, ast.Name)
-            and stmt.value.left.id == start and ast.dump(stmt.value.right) == size
+        elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and (
+            (isinstance(stmt.value, ast.BinOp) and isinstance(stmt.value.op, ast.Add)
+            and isinstance(stmt.value.left, ast.Name) and stmt.value.left.id == start
+            and ast.dump(stmt.value.right) == size)
+            or (stop is not None and isinstance(stmt.value, ast.Name) and stmt.value.id == stop[0])
         ):
             found = receiver_path(stmt.targets[0], receiver)
             advanced = index if found is not None and found == cursor else advanced
@@ -64,6 +69,8 @@ def bump_buffer(func: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...]
     params = {a.arg for a in (*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs)}
     names = {n.id for n in ast.walk(upper.right) if isinstance(n, ast.Name)}
     if stores.get(start) != 1 or cursor_stores != 1 or receiver in stores:
+        return None
+    if stop is not None and stores.get(stop[0]) != 1:
         return None
     if any(stores.get(name, 0) > (0 if name in params else 1) for name in names):
         return None
@@ -109,3 +116,18 @@ def _nodes(
         yield node, loops, inner
         around = (*loops, id(node)) if isinstance(node, _LOOPS) else loops
         yield from _nodes(list(ast.iter_child_nodes(node)), around, inner or isinstance(node, _SCOPES))
+
+
+def _stop_local(body: list[ast.stmt], upper: ast.expr | None) -> tuple[str, ast.expr] | None:
+    """`stop` and its value `start + size` when the slice's upper bound is a local `stop` that one plain assignment
+    of the body's top level binds to a sum, else None."""
+    if not isinstance(upper, ast.Name):
+        return None
+    found = [
+        s.value for s in body
+        if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name)
+        and s.targets[0].id == upper.id
+    ]
+    if len(found) != 1 or not (isinstance(found[0], ast.BinOp) and isinstance(found[0].op, ast.Add)):
+        return None
+    return upper.id, found[0]
