@@ -183,6 +183,7 @@ PER_FUNCTION_GAPS = frozenset({
     "e0502_helper_built_dict_new_key.py",
     "e0308_helper_launches_item_of_dict_argument.py",
     "e0502_helper_wrapped_by_an_untyped_decorator.py",
+    "e0502_call_arguments_through_dict_get_and_next.py",
 })
 
 
