@@ -6331,8 +6331,7 @@ class FunctionLowerer(calls.PlaceNaming):
             if inlined is not None:
                 return all(made is not None for made in inlined)
         # any other call the checker resolves to the caller's places only (the CLI's rule)
-        found = self.choices(expr, span_of(expr), 0)
-        return found is not None and bool(found[1]) and all(o.place is not None for o in found[1])
+        return calls.only_places(self.choices(expr, span_of(expr), 0))
 
     def never_none(self, expr: Expression) -> bool:
         """Whether a `substitutable` argument cannot be None (the CLI's `never_none`)."""
@@ -6347,8 +6346,7 @@ class FunctionLowerer(calls.PlaceNaming):
         if inlined is not None:
             # a `return` of a new buffer (None here) may also be a call the checker cannot follow, giving None
             return all(made is not None and self.never_none(made) for made in inlined)
-        found = self.choices(expr, span_of(expr), 0)  # `next(itertools.repeat(a, 2))`: the caller's places only
-        return found is not None and bool(found[1]) and all(o.place is not None for o in found[1])
+        return calls.only_places(self.choices(expr, span_of(expr), 0))  # `next(itertools.repeat(a, 2))`
 
     def substituted_returns(
         self, func: FuncItem, names: dict[str, Expression], expr: Expression

@@ -553,6 +553,12 @@ class ReturnedLocal:
     options: tuple[ReturnedItem, ...]
 
 
+def only_places(found: Choices[E] | None) -> bool:
+    """Whether an expression's `choices` name the caller's places only (`next(itertools.repeat(a, 2))`, `first_of(a,
+    b)`): no option a new value, so reading it again after a call gives one of those places, never None."""
+    return found is not None and bool(found[1]) and all(option.place is not None for option in found[1])
+
+
 def returned_argument(name: str, place: ir.Place | None, options: Sequence[ir.Place | None]) -> ReturnedItem:
     """An item a helper returns that is its parameter `name`, at a caller that passed an argument: the caller's
     place the argument names, else one of the places it may evaluate to (`options`, `Operand.choices`: `first_of(a,

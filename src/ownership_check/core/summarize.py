@@ -508,11 +508,8 @@ def call_summary(
             continue
         if path is None:
             path = left_at.get(loan.obj)
-            if path is None or loan.holder_obj[0] == "@" or analysis.info(loan.holder_obj).kind != "op":
-                continue
-            root, _, rest = loan.holder_key.partition(".")
-            if root in wanted and rest and "$" not in rest and ir.STORED_ATTR not in rest.split("."):
-                holding: ParamPath = (root, tuple(rest.split(".")))
+            holding = _attribute_path(loan.holder_key, wanted)
+            if path is not None and holding is not None and analysis.info(loan.holder_obj).kind == "op":
                 held_new[(holding, path)] = held_new.get((holding, path), False) or loan.mutable
             continue
         if analysis.info(loan.holder_obj).kind not in ("op", "shared_op"):
@@ -593,17 +590,26 @@ def _left_at(exit_state: State, wanted: frozenset[str]) -> dict[str, ParamPath]:
     seen: dict[str, set[ParamPath]] = {}
     for world in exit_state.worlds:
         for key, objs in world.items():
-            root, _, rest = key.partition(".")
-            if not rest or root not in wanted or "$" in key or len(objs) != 1 or ir.STORED_ATTR in rest.split("."):
-                continue  # a container's stored items keep their loans by `StoredItems`
+            path = _attribute_path(key, wanted) if "$" not in key else None
+            if path is None or len(objs) != 1:
+                continue
             for obj in objs:
                 if obj[0] != "@":
-                    seen.setdefault(obj, set()).add((root, tuple(rest.split("."))))
+                    seen.setdefault(obj, set()).add(path)
     return {
         obj: next(iter(paths))
         for obj, paths in seen.items()
         if len(paths) == 1 and all(obj in w.get(".".join((p[0], *p[1])), ()) for w in exit_state.worlds for p in paths)
     }
+
+
+def _attribute_path(key: str, wanted: frozenset[str]) -> ParamPath | None:
+    """The attribute path below a parameter a place key spells (`self.window`), else None: a plain name, a part
+    (`$`) or a container's stored items (`<stored>`, whose loans `StoredItems` keeps)."""
+    root, _, rest = key.partition(".")
+    if not rest or root not in wanted or "$" in rest or ir.STORED_ATTR in rest.split("."):
+        return None
+    return root, tuple(rest.split("."))
 
 
 def _binds_returned_op(graph: Graph) -> bool:

@@ -6666,13 +6666,12 @@ class FunctionLowerer(calls.PlaceNaming):
             if inlined is not None:
                 return all(made is not None for made in inlined)
         # any other call the checker resolves to the caller's places only (`next(itertools.repeat(a, 2))`)
-        found = self.choices(node, self.span(node), 0)
-        return found is not None and bool(found[1]) and all(o.place is not None for o in found[1])
+        return calls.only_places(self.choices(node, self.span(node), 0))
 
     def never_none(self, node: ast.expr) -> bool:
         """Whether a `substitutable` argument cannot be None: the caller's object (not a literal, no operand a
-        literal None: `_may_be_none`), `d.get(k, fallback)` of such a fallback, or a helper's call whose every
-        `return` gives such an expression or a new buffer."""
+        literal None: `_may_be_none`), `d.get(k, fallback)` of such a fallback, a helper's call whose every `return`
+        gives such an expression, or a call resolved to the caller's places only (`calls.only_places`)."""
         if _reevaluable(node):
             return not isinstance(node, ast.Constant) and not _may_be_none(node)
         if not isinstance(node, ast.Call):
@@ -6684,8 +6683,7 @@ class FunctionLowerer(calls.PlaceNaming):
         if inlined is not None:
             # a `return` of a new buffer (None here) may also be a call the checker cannot follow, giving None
             return all(made is not None and self.never_none(made) for made in inlined)
-        found = self.choices(node, self.span(node), 0)  # `next(itertools.repeat(a, 2))`: the caller's places only
-        return found is not None and bool(found[1]) and all(o.place is not None for o in found[1])
+        return calls.only_places(self.choices(node, self.span(node), 0))  # `next(itertools.repeat(a, 2))`
 
     def substituted_returns(
         self, func: FunctionNode, names: dict[str, ast.expr], node: ast.expr
