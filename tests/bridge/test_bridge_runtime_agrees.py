@@ -221,6 +221,9 @@ PAIRS: dict[str, tuple[str, str]] = {
     "generator: a helper returning parts of call arguments": (
         "e0502_helper_returns_parts_of_call_arguments", "clean_helper_returns_parts_of_call_arguments"
     ),
+    "fresh bd: items of a list a loop appended a moved handle to": (
+        "e0382_item_of_a_list_a_loop_appended_a_moved_handle_to", "clean_item_of_a_list_a_loop_appended_a_copy_to"
+    ),
 }
 
 

@@ -653,6 +653,9 @@ class _Analysis:
         #: container (`ir.STORED_ATTR`) when an iteration took it: the item is one of them, so moving it while a
         #: pending op borrows one of them is E0505 (`move`), as the runtime's `BorrowError` says
         self.members: dict[str, frozenset[str]] = {}
+        #: ... and those of them stored whole (`hist.append(x)`, not as a part of a display: `(op, out)`): reading
+        #: the item reads one of them, so a use after one was moved through another name is E0382 (`moved_members`)
+        self.whole_members: dict[str, frozenset[str]] = {}
         self.chains: dict[str, tuple[str, ...]] = {}
         # by id() of a place, kept with the place: a place built during the analysis (not one of the IR's) may be
         # freed and its id reused by another, which must not read the first one's keys
@@ -964,7 +967,8 @@ class _Analysis:
             if not gone:
                 continue  # nothing was moved on this world's paths
             for key in keys:
-                for obj in _world_get(world, key):
+                objs = _world_get(world, key)
+                for obj in objs:
                     c = chains.get(obj)
                     if c is None:
                         c = self.chain(obj)
@@ -973,7 +977,28 @@ class _Analysis:
                             found = moved.get(link)
                             if found:
                                 sites |= found
+                if self.whole_members:
+                    sites |= self.moved_members(objs, gone, moved)
         return frozenset(sites)
+
+    def moved_members(
+        self, objs: frozenset[str], gone: frozenset[str], moved: Mapping[str, frozenset[int]]
+    ) -> set[int]:
+        """Where a buffer stored whole into a container (`hist.append(x)`) that a loop item among `objs` may be
+        (`whole_members`) was moved since, through the name that stored it (`x.partition(...)`): the container
+        still holds that handle, so reading the item reads a moved value.  A combinator consuming the stored ops
+        (`sk.zip(*ops.values())`) is left to `consumed_sites`: a loop over a dict's keys reads no item."""
+        sites: set[int] = set()
+        nodes = self.graph.nodes
+        for obj in objs:
+            for member in self.whole_members.get(obj, _EMPTY):
+                for link in self.chain(member):
+                    if link in gone:
+                        sites.update(
+                            site for site in moved.get(link, _NO_SITES)
+                            if not (isinstance(op := nodes[site].op, ir.Move) and op.help == _COMBINATOR_HELP)
+                        )
+        return sites
 
     def check_use(
         self, state: State, node: Node, place: ir.Place, span: Span, inside: Span | None = None
@@ -1552,15 +1577,20 @@ class _Analysis:
         """Record what a loop item of `container` (`suffix`: its `ir.ITEM_ATTR`) may be (`members`): the objects
         stored into the container, in every world, without the pending ops among them (those are run by the
         loop, `run_stored`)."""
-        members = self.members
+        members, whole_members = self.members, self.whole_members
+        prefix = container + "." + ir.STORED_PART_PREFIX
         for world in s.worlds:
             stored = _world_get(world, container + _STORED)
             if not stored:
                 continue
             stored = frozenset(o for o in stored if self.info(o).kind not in _OP_KINDS)
+            parts = [objs for key, objs in world.items() if key.startswith(prefix)]
+            whole = stored.difference(*parts) if parts else stored
             for obj in _world_get(world, container):
                 item = obj + suffix
                 members[item] = members.get(item, _EMPTY) | stored
+                if whole:
+                    whole_members[item] = whole_members.get(item, _EMPTY) | whole
 
     def with_members(self, objs: frozenset[str]) -> frozenset[str]:
         """`objs` and the stored objects a loop item among them may be (`members`)."""

@@ -1,7 +1,7 @@
 # fresh-expect: E0382 at line 64
-# fresh-known-miss: cli,mypy a tensor appended to a trajectory list each step and moved by the next steps: the items of a list a loop fills by append are new values, so reading them later is not a use of the moved tensors
 # fresh-note: A 1-D softened self-gravity n-body integrator in the tile track appends the live position tensor to a trajectory list instead of a host copy, so the energy diagnostic after the run reads handles that later kick-drift launches already moved.
 """Leapfrog n-body on a line (a toy sheet model), tile kernels; diagnostics on the host."""
+
 import numpy as np
 import safekernels as sk
 from safekernels import tile
