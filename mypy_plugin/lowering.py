@@ -3671,11 +3671,12 @@ class FunctionLowerer(calls.PlaceNaming):
             return None
         positional = [a for a, k in zip(call.args, call.arg_kinds, strict=True) if k == ARG_POS]
         named = [(n, a) for a, k, n in zip(call.args, call.arg_kinds, call.arg_names, strict=True) if k == ARG_NAMED]
-        step = 1
         if callee == "range" and isinstance(target, NameExpr) and 1 <= len(positional) <= 3 and not named:
             name = target.name
             start = _int_literal(positional[0]) if len(positional) >= 2 else 0
-            step = _int_literal(positional[2]) or 0 if len(positional) == 3 else 1
+            stop = _int_literal(positional[1] if len(positional) >= 2 else positional[0])
+            given_step = _int_literal(positional[2]) if len(positional) == 3 else 1
+            step = view_bounds.range_counter_step(start, stop, given_step)
         elif (
             callee == "enumerate" and isinstance(target, TupleExpr) and len(target.items) == 2
             and isinstance(target.items[0], NameExpr) and 1 <= len(positional) + len(named) <= 2
@@ -3685,9 +3686,10 @@ class FunctionLowerer(calls.PlaceNaming):
             if len(given) != len(positional) - 1 + len(named):
                 return None
             start = _int_literal(given[0]) if given else 0
+            step = view_bounds.range_counter_step(start, None, 1)
         else:
             return None
-        if start is None or start < 0 or step < 1:
+        if step is None:
             return None
         for inner in tree.walk_many(node.body.body, skip_scopes=False):
             if any(isinstance(t, NameExpr) and t.name == name for t in bound_targets(inner)):

@@ -221,6 +221,18 @@ PAIRS: dict[str, tuple[str, str]] = {
     "generator: a helper returning parts of call arguments": (
         "e0502_helper_returns_parts_of_call_arguments", "clean_helper_returns_parts_of_call_arguments"
     ),
+    "fresh be: frames of a packed history down a descending counter": (
+        "e0502_frames_of_a_packed_history_offset_by_the_wrong_stride",
+        "clean_frames_of_a_packed_history_offset_by_the_stride",
+    ),
+    "fresh be: ping-pong attributes a method swaps around a pending op": (
+        "e0505_ping_pong_attribute_a_method_moves_while_an_op_reads_it",
+        "clean_ping_pong_attributes_a_method_swaps_around_a_pending_op",
+    ),
+    "fresh be: an attribute a method moves and rebinds only on some paths": (
+        "e0382_attribute_a_method_moves_and_rebinds_only_on_some_paths",
+        "clean_attribute_a_method_moves_and_rebinds_on_every_path",
+    ),
     "fresh bd: items of a list a loop appended a moved handle to": (
         "e0382_item_of_a_list_a_loop_appended_a_moved_handle_to", "clean_item_of_a_list_a_loop_appended_a_copy_to"
     ),

@@ -218,6 +218,10 @@ class CallSummary:
     # out)`): (the attribute holding the op, the attribute holding the new object, mutable); applied once the
     # caller's places are rebound (`rebinds`)
     held_new_loans: tuple[tuple[ParamPath, ParamPath, bool], ...] = ()
+    # the paths of `rebinds` bound to a new object on some paths out of the callee but left, on others, holding the
+    # caller's object the callee moved (`self.ret` moved by a launch, rebound only `if training:`): the caller's
+    # place may still be the moved object after the call, so its next use (the next call's launch) is E0382
+    kept_moved: tuple[ParamPath, ...] = ()
 
     @property
     def empty(self) -> bool:
@@ -226,6 +230,7 @@ class CallSummary:
             and not self.held_loans and not self.conflicts and not self.brand_checks and not self.suspended_loans
             and not self.yielded_parts and not self.cleared and not self.returned_parts and not self.moved_rebinds
             and not self.returned_held and not self.cleared_early and not self.held_new_loans
+            and not self.kept_moved
         )
 
 
@@ -610,6 +615,7 @@ def apply_summary(
     for stage in (False, True):
         places: list[ir.Place] = []
         values: list[ir.Value] = []
+        kept: list[tuple[ir.Place, ir.Value]] = []
         for target, source in summary.rebinds:
             found = targets(*target, device_only=False)
             if found is None or len(found) != 1 or (target in holders) != stage:
@@ -619,10 +625,17 @@ def apply_summary(
                 origin = targets(*source, device_only=False)
                 if origin is not None and len(origin) == 1:
                     value = ir.FromPlace(origin[0], span)
+            if target in summary.kept_moved:
+                kept.append((found[0], value))
+                continue
             places.append(found[0])
             values.append(value)
         if places:
             sink.emit(ir.Bind(tuple(places), tuple(values), span), node)
+        for place, value in kept:
+            # rebound on some of the callee's paths; on the others the place keeps the moved object
+            bind = sink.block(lambda p=place, v=value: sink.emit(ir.Bind((p,), (v,), span), node))  # type: ignore[misc]
+            sink.emit(ir.Branch((bind, sink.block(lambda: None)), span))
         if not stage:
             _held_new_loans(summary, bound, targets, sink, node)
     for move in summary.moved_rebinds:

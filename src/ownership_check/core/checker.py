@@ -1786,8 +1786,9 @@ class _Analysis:
                         break
         s.borrows = (*s.borrows, GroupBorrow(op.place.key, op.mutable, node.id))
         if op.holder is not None:
+            alive = {(ln.node, ln.obj, ln.mutable) for ln in s.loans}
             s.loans = s.loans | {Loan(o, op.mutable, node.id, op.place.text, op.holder.key, None) for o in objs}
-            s.worlds = self.lend(s, node.id, op.place.key, op.mutable)
+            s.worlds = self.lend(s, node.id, op.place.key, op.mutable, alive)
         return s
 
     def unreported(self, inside: Span | None) -> Span | None:
@@ -1810,11 +1811,13 @@ class _Analysis:
             d.span == inside and any(label.span == call for label in d.labels) for d in self.diagnostics
         )
 
-    def lend(self, s: State, node: int, key: str, mutable: bool) -> tuple[World, ...]:
+    def lend(
+        self, s: State, node: int, key: str, mutable: bool, alive: set[tuple[int, str, bool]]
+    ) -> tuple[World, ...]:
         """Each world with the loans the borrow at `node` of `key` makes on its own paths (`World.lent`).  The
-        entries of loans that ended (no longer in `s.loans`) are dropped first: the same borrow in the next
-        iteration of a loop may take another object on this path (`cur, nxt = nxt, cur`)."""
-        alive = {(ln.node, ln.obj, ln.mutable) for ln in s.loans}
+        entries of loans that ended before this borrow (not in `alive`, the loans of the state it starts from) are
+        dropped first: the same borrow in the next iteration of a loop may take another object on this path (`cur,
+        nxt = nxt, cur`), and the entry another world's path makes here anew is that world's, not this one's."""
         out = []
         for world in s.worlds:
             made = frozenset((node, o, mutable) for o in _world_get(world, key))

@@ -27,7 +27,7 @@ from ownership_check.core.call_effects import (
     one_line_site,
 )
 from ownership_check.core.cfg import Graph, build
-from ownership_check.core.checker import State, _Analysis, _setup
+from ownership_check.core.checker import State, _Analysis, _setup, _world_get
 from ownership_check.diagnostics import Span
 
 
@@ -396,6 +396,8 @@ def call_summary(
         return CallSummary(name, receiver=receiver)
     analysis = _SummaryAnalysis(function, graph, setup)
     analysis.params = wanted
+    # the caller reads its values after the call: paths that leave them differently stay apart to the exit
+    analysis.exit_live = tuple(sorted(wanted))
     states = analysis.solve()
     exit_state = states[graph.exit]
 
@@ -545,6 +547,7 @@ def call_summary(
         if isinstance(source, tuple) and not all(".".join((target[0], *target[1])) in w for w in exit_state.worlds):
             rebinds[target] = None
     moved_rebinds = _moved_rebinds(graph, exit_state, rebinds)
+    kept_moved = _kept_moved(exit_state, rebinds)
     return CallSummary(
         name,
         tuple(moves),
@@ -581,7 +584,25 @@ def call_summary(
                 if _new_op(rebinds.get(holding)) and isinstance(rebinds.get(path), ir.Fresh)
             )
         ),
+        kept_moved=kept_moved,
     )
+
+
+def _kept_moved(exit_state: State, rebinds: dict[ParamPath, ParamPath | ir.Fresh | None]) -> tuple[ParamPath, ...]:
+    """The paths `rebinds` binds to a new object on some paths out while others leave the caller's object there
+    after moving it (`CallSummary.kept_moved`: `x = self.ret.partition(...)`, then `self.ret = ...` only `if
+    training:`)."""
+    found: list[ParamPath] = []
+    for target, source in sorted(rebinds.items(), key=lambda item: item[0]):
+        if isinstance(source, tuple):
+            continue
+        key = ".".join((target[0], *target[1]))
+        unknown = "@" + key
+        # a world whose place holds the caller's object alone (a union of paths, where some rebound it, says
+        # nothing of which path moved it)
+        if any(unknown in world.gone and _world_get(world, key) == {unknown} for world in exit_state.worlds):
+            found.append(target)
+    return tuple(found)
 
 
 def _left_at(exit_state: State, wanted: frozenset[str]) -> dict[str, ParamPath]:

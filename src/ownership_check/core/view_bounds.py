@@ -1,9 +1,10 @@
 """Bounds of views compared symbolically: `buf[start : start + w]` and `buf[start + w :]` are disjoint whatever
 `start` and `w` are, `buf[c * n : c * n + n + 1]` of `c = 0` and `c = 1` overlap by one element.
 
-A view's region (`ir.Range`) keeps each bound as an integer, or as the canonical text of an affine expression
-`k1 * s1 + k2 * s2 + ... + c` over *symbols*: names with one value wherever the function reads them (see
-`ir.Range`), attribute paths of such a name that no statement of the module stores (`planar.frames`), and
+A view's region (`ir.Range`) keeps each bound as an integer, or as the canonical text of a polynomial
+`k1 * t1 + k2 * t2 + ... + c` whose terms are *symbols* or products of up to three of them (`k*stride`, so
+`(k - 1) * stride + stride` is `k * stride`).  Symbols are names with one value wherever the function reads them
+(see `ir.Range`), attribute paths of such a name that no statement of the module stores (`planar.frames`), and
 `s // k` / `s % k` of a symbol by a positive literal (kept whole: `n // 2` is one symbol).  A bound that is one
 symbol is that symbol's name, so regions of plain names read as before; the text is kept a string so every rule
 that treats a symbolic bound as "a name of this function" (`init_state._portable`) keeps doing so.
@@ -24,7 +25,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final, TypeAlias
 
-#: A bound of a view region: an integer, or the canonical text of an affine expression over symbols.
+#: A bound of a view region: an integer, or the canonical text of a polynomial over symbols (module docstring).
 Bound: TypeAlias = int | str
 
 #: A neutral bound expression, built by the front ends: `("int", 3)`, `("name", "start")` (a name or a dotted
@@ -39,6 +40,10 @@ Resolve: TypeAlias = Callable[[str], "Bound | None"]
 OPERATORS: Final[frozenset[str]] = frozenset({"add", "sub", "mul", "floordiv", "mod"})
 
 _PLUS: Final[str] = " + "
+#: Joins the symbols of a product term (`k*stride`), sorted, so equal products have one text.
+_TIMES: Final[str] = "*"
+#: The most symbols one product term may multiply: a bound is a number of elements, low-degree in practice.
+_MAX_DEGREE: Final[int] = 3
 
 
 @dataclass(frozen=True)
@@ -49,8 +54,8 @@ class _Affine:
     constant: int
 
     def bound_names(self) -> frozenset[str]:
-        """The symbols the expression reads."""
-        return frozenset(name for name, _ in self.terms)
+        """The symbols the expression reads (each factor of a product term)."""
+        return frozenset(factor for name, _ in self.terms for factor in name.split(_TIMES))
 
     def bound(self) -> Bound:
         """The canonical bound: an integer without symbols, a symbol's name for one symbol, else the text."""
@@ -77,7 +82,7 @@ def _scale(a: _Affine, factor: int) -> _Affine:
 
 @lru_cache(maxsize=4096)
 def _parse(bound: Bound) -> _Affine:
-    """The affine expression a canonical bound is (the inverse of `_Affine.bound`)."""
+    """The polynomial a canonical bound is (the inverse of `_Affine.bound`)."""
     if isinstance(bound, int):
         return _Affine((), bound)
     terms: dict[str, int] = {}
@@ -118,7 +123,7 @@ def _fold(form: BoundForm, resolve: Resolve, depth: int) -> _Affine | None:
         return _combine(left, right, 1 if kind == "add" else -1)
     if kind == "mul":
         if left.terms and right.terms:
-            return None  # not affine
+            return _product(left, right)
         return _scale(right, left.constant) if not left.terms else _scale(left, right.constant)
     # `//` and `%` by a positive literal: a constant folds; one symbol of coefficient 1 stays whole as a symbol
     if right.terms or right.constant <= 0:
@@ -132,9 +137,30 @@ def _fold(form: BoundForm, resolve: Resolve, depth: int) -> _Affine | None:
     return _Affine(((f"{left.terms[0][0]}{operator}{right.constant}", 1),), 0)
 
 
+def _product(a: _Affine, b: _Affine) -> _Affine | None:
+    """`a * b` expanded into product terms (`(k - 1) * s` is `k*s - s`), so a frame helper's `k * stride` and
+    `(k - 1) * stride + stride` compare equal; None past `_MAX_DEGREE` symbols in one term."""
+    terms: dict[str, int] = {}
+    constant = a.constant * b.constant
+    for name, k in a.terms:
+        if b.constant:
+            terms[name] = terms.get(name, 0) + k * b.constant
+    for name, k in b.terms:
+        if a.constant:
+            terms[name] = terms.get(name, 0) + k * a.constant
+    for left, k1 in a.terms:
+        for right, k2 in b.terms:
+            factors = sorted((*left.split(_TIMES), *right.split(_TIMES)))
+            if len(factors) > _MAX_DEGREE:
+                return None
+            name = _TIMES.join(factors)
+            terms[name] = terms.get(name, 0) + k1 * k2
+    return _Affine(tuple(sorted((n, k) for n, k in terms.items() if k)), constant)
+
+
 def bound_of(form: BoundForm | None, resolve: Resolve) -> Bound | None:
     """The canonical bound of a neutral bound expression whose names `resolve` knows; None when some name has no
-    known value or the expression is not affine (`a * b` of two symbols, `//` by a symbol)."""
+    known value or the expression is not a polynomial of low degree (`//` by a symbol)."""
     if form is None:
         return None
     folded = _fold(form, resolve, 0)
@@ -144,13 +170,26 @@ def bound_of(form: BoundForm | None, resolve: Resolve) -> Bound | None:
 def at_most(a: Bound | None, b: Bound | None) -> bool:
     """Whether `a <= b` on every run, for the disjointness of two regions (`a` the stop of one, `b` the start of
     the other; a stop None runs to the end of the base and precedes nothing): two integers compare, symbolic
-    bounds only when they are the same affine expression (see the module docstring for why not more)."""
+    bounds only when they are the same polynomial (see the module docstring for why not more)."""
     if a is None or b is None:
         return False
     if type(a) is int and type(b) is int:
         return a <= b
     difference = _combine(_parse(b), _parse(a), -1)
     return not difference.terms and difference.constant == 0
+
+
+def range_counter_step(start: int | None, stop: int | None, step: int | None) -> int | None:
+    """The step by which a `range(start, stop, step)` loop's counter moves (its absolute value), when the counter is
+    never negative, so a slice bound reading it never counts from the end of the base: an ascending range of a
+    literal `start >= 0` and `step >= 1` (`range(n)` is `start` 0, `step` 1), or a descending one of a literal
+    `step <= -1` and `stop >= -1` (`range(n - 1, 0, -1)` runs down to 1; its `start` may be anything).  None
+    otherwise (a loop whose counter bounds are not known)."""
+    if step is None or step == 0:
+        return None
+    if step > 0:
+        return step if start is not None and start >= 0 else None
+    return -step if stop is not None and stop >= -1 else None
 
 
 def counted(start: Bound, stop: Bound | None, counter: str, step: int) -> tuple[bool, bool]:

@@ -3927,9 +3927,9 @@ class FunctionLowerer(calls.PlaceNaming):
             self.loop_counter, self.counter_locals = outer
 
     def counting_loop(self, node: ast.For | ast.AsyncFor) -> tuple[str, int] | None:
-        """`for k in range(n)` (`range(start, n)`, `range(start, n, step)` of literal `start >= 0` and `step >= 1`)
-        or `for k, x in enumerate(xs)` (a literal `start >= 0`) whose body never binds `k`: the counter and its
-        step (`ir.Range.counter`), else None."""
+        """`for k in range(n)` (`range(start, n, step)` whose counter is never negative:
+        `view_bounds.range_counter_step`) or `for k, x in enumerate(xs)` (a literal `start >= 0`) whose body never
+        binds `k`: the counter and its step's absolute value (`ir.Range.counter`), else None."""
         if self.kernel_body or isinstance(node, ast.AsyncFor) or not isinstance(node.iter, ast.Call):
             return None
         call, target = node.iter, node.target
@@ -3937,11 +3937,11 @@ class FunctionLowerer(calls.PlaceNaming):
         args = call.args
         if any(isinstance(a, ast.Starred) for a in args):
             return None
-        step = 1
         if callee == "range" and isinstance(target, ast.Name) and 1 <= len(args) <= 3 and not call.keywords:
             name = target.id
             start = _int_literal(args[0]) if len(args) >= 2 else 0
-            step = _int_literal(args[2]) or 0 if len(args) == 3 else 1
+            stop = _int_literal(args[1] if len(args) >= 2 else args[0])
+            step = view_bounds.range_counter_step(start, stop, _int_literal(args[2]) if len(args) == 3 else 1)
         elif (
             callee == "enumerate" and isinstance(target, ast.Tuple) and len(target.elts) == 2
             and isinstance(target.elts[0], ast.Name) and 1 <= len(args) + len(call.keywords) <= 2
@@ -3951,9 +3951,10 @@ class FunctionLowerer(calls.PlaceNaming):
             if len(given) != len(args) - 1 + len(call.keywords):
                 return None
             start = _int_literal(given[0]) if given else 0
+            step = view_bounds.range_counter_step(start, None, 1)
         else:
             return None
-        if start is None or start < 0 or step < 1:
+        if step is None:
             return None
         stored = any(
             isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load)
