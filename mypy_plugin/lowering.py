@@ -1952,6 +1952,8 @@ class FunctionLowerer(calls.PlaceNaming):
         self.kernel_body = unit.kind in KERNEL_UNIT_KINDS
         #: The statement of this body being lowered (`suite`), where a name's class is read (`receiver_classes`).
         self.current_statement: Statement | None = None
+        # the statement before `current_statement` in the same block (None for a block's first)
+        self.previous_statement: Statement | None = None
         self.dialect = DIALECT
         self.scopes: list[list[ir.Op]] = [[]]
         self.computed = ComputedItems()  # equal reads at computed indices (`core.computed_items`)
@@ -3367,9 +3369,10 @@ class FunctionLowerer(calls.PlaceNaming):
     def suite(self, body: Sequence[Statement] | Block | None) -> None:
         if body is None:
             return
-        outer = self.current_statement
+        outer, outer_previous = self.current_statement, self.previous_statement
+        previous: Statement | None = None
         for stmt in body.body if isinstance(body, Block) else body:
-            self.current_statement = stmt
+            self.current_statement, self.previous_statement, previous = stmt, previous, stmt
             self.computed.begin(item_statement(stmt, self.builtin), self.scopes[-1])
             forget = self.forgotten_items(stmt)
             before = keyed_mentions.compound(stmt)
@@ -3388,7 +3391,7 @@ class FunctionLowerer(calls.PlaceNaming):
             if not before:
                 for op in forget:
                     self.emit(op)
-        self.current_statement = outer
+        self.current_statement, self.previous_statement = outer, outer_previous
 
     def one_step(self, stmt: Statement) -> bool:
         """Whether `stmt` is one step for the exception edges (the CLI's `one_step`)."""
@@ -3747,8 +3750,15 @@ class FunctionLowerer(calls.PlaceNaming):
         (`calls.branch_tests`; the CLI front end's rule)."""
         while isinstance(test, UnaryExpr | ComparisonExpr):
             test = test.expr if isinstance(test, UnaryExpr) else test.operands[0]
-        if not isinstance(test, NameExpr) or test.name in self.ctx.declared():
+        if not isinstance(test, NameExpr):
             return False
+        if test.name in self.ctx.declared():
+            # a `nonlocal`/`global` name: only where the statement just before binds it (the CLI's rule)
+            previous = self.previous_statement
+            return (
+                isinstance(previous, AssignmentStmt) and len(previous.lvalues) == 1
+                and isinstance(previous.lvalues[0], NameExpr) and previous.lvalues[0].name == test.name
+            )
         return isinstance(self.unit.node, MypyFile) or test.name in self.local_names
 
     def none_test(self, test: Expression, attributes: bool = False) -> tuple[ir.Place, bool] | None:

@@ -164,8 +164,6 @@ PER_FUNCTION_GAPS = frozenset({
     "e0308_subclass_kernel_with_base_prepared_launch.py",
     "e0308_prepared_from_cached_helper.py",
     "e0308_memoised_helper_builds_a_named_tuple.py",
-    "e0382_item_of_ops_a_combinator_consumed.py",
-    "e0382_property_read_on_an_object_a_helper_returns.py",
     "e0382_memoized_call_same_object.py",
     "e0382_memoized_call_kept_across_runs.py",
     "e0382_forwarding_decorator.py",

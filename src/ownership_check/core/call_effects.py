@@ -538,7 +538,7 @@ def apply_summary(
 
             def act(place: ir.Place, ms: list[SummaryMove] = moves) -> None:
                 # each site consumed the value on its own path through the callee: one move, at one of them
-                emit = [ir.Move(place, m.span, m.help, inside=summary.function) for m in ms]
+                emit = [ir.Move(place, m.span, m.help, inside=summary.function, call=span) for m in ms]
                 if len(emit) == 1:
                     sink.emit(emit[0], node)
                 else:
@@ -641,7 +641,7 @@ def apply_summary(
     for move in summary.moved_rebinds:
         found = targets(*move.path, device_only=False)
         if found is not None and len(found) == 1:
-            sink.emit(ir.Move(found[0], move.span, move.help, inside=summary.function), node)
+            sink.emit(ir.Move(found[0], move.span, move.help, inside=summary.function, call=span), node)
 
 
 def _held_new_loans(

@@ -1600,7 +1600,12 @@ class _Analysis:
         return objs.union(*extra) if extra else objs
 
     def move(self, state: State, node: Node, op: ir.Move) -> State:
-        already = self.check_use(state, node, op.place, op.span)
+        if op.call is not None and self.unreported(op.span) is not None:
+            # a called function's move (`ir.Move.call`): reported inside it, labelled at the call (once: a use
+            # there already reported, by this call's argument, is the same error)
+            already = self.check_use(state, node, op.place, op.call, inside=op.span)
+        else:
+            already = self.check_use(state, node, op.place, op.span)
         objs = state.get(op.place.key)
         if self.reporting:
             for loan in self.active_loans(state, node):

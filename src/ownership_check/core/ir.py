@@ -369,6 +369,9 @@ class Move:
     event: int = -1
     heir: Place | None = None  # the place the consuming call's result op is bound to: it inherits the loans
     inside: str | None = None  # the called function this move happened in (a call summary's move)
+    # ... and the call that replays it: a use after move the move itself meets is reported at `span`, where the
+    # runtime raises inside the callee, with the call as a label (an editor checking the caller alone shows it)
+    call: Span | None = None
 
 
 @dataclass(frozen=True)

@@ -2086,6 +2086,8 @@ class FunctionLowerer(calls.PlaceNaming):
         self.kernel_body = unit.kind in KERNEL_UNIT_KINDS
         #: The statement of this body being lowered (`suite`), where a name's class is read (`receiver_classes`).
         self.current_statement: ast.stmt | None = None
+        # the statement before `current_statement` in the same block (None for a block's first)
+        self.previous_statement: ast.stmt | None = None
         self.dialect = DIALECT
         self.scopes: list[_Scope] = [_Scope()]
         self.computed = ComputedItems()  # equal reads at computed indices (`core.computed_items`)
@@ -3323,9 +3325,10 @@ class FunctionLowerer(calls.PlaceNaming):
     # --- statements -----------------------------------------------------------------------------------------
 
     def suite(self, body: Sequence[ast.stmt]) -> None:
-        outer = self.current_statement
+        outer, outer_previous = self.current_statement, self.previous_statement
+        previous: ast.stmt | None = None
         for stmt in body:
-            self.current_statement = stmt
+            self.current_statement, self.previous_statement, previous = stmt, previous, stmt
             self.computed.begin(item_statement(stmt, self.builtin), self.scopes[-1])
             forget = self.forgotten_items(stmt)
             before = keyed_mentions.compound(stmt)
@@ -3344,7 +3347,7 @@ class FunctionLowerer(calls.PlaceNaming):
             if not before:
                 for op in forget:
                     self.emit(op)
-        self.current_statement = outer
+        self.current_statement, self.previous_statement = outer, outer_previous
 
     def one_step(self, stmt: ast.stmt) -> bool:
         """Whether an exception `stmt` raises leaves it before its launches took anything or after it rebound its
@@ -4008,11 +4011,19 @@ class FunctionLowerer(calls.PlaceNaming):
     def testable(self, test: ast.expr) -> bool:
         """Whether the name an `if` condition tests is one only this unit's own bindings change
         (`calls.branch_tests`): a module-level name, or a parameter or name the function binds, that nothing of
-        `FileContext.declared` binds."""
+        `FileContext.declared` binds, or one it does that the statement just before binds."""
         while isinstance(test, ast.UnaryOp | ast.Compare):
             test = test.operand if isinstance(test, ast.UnaryOp) else test.left
-        if not isinstance(test, ast.Name) or test.id in self.ctx.declared():
+        if not isinstance(test, ast.Name):
             return False
+        if test.id in self.ctx.declared():
+            # a `nonlocal`/`global` name another scope may rebind: only where this unit bound it by the statement
+            # just before (`op = helper(...)`, then `if op is not None:`), nothing running in between
+            previous = self.previous_statement
+            return (
+                isinstance(previous, ast.Assign) and len(previous.targets) == 1
+                and isinstance(previous.targets[0], ast.Name) and previous.targets[0].id == test.id
+            )
         return isinstance(self.unit.node, ast.Module) or test.id in self.local_names
 
     def none_test(self, test: ast.expr, attributes: bool = False) -> tuple[ir.Place, bool] | None:
