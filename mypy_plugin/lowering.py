@@ -7097,6 +7097,7 @@ class FunctionLowerer(calls.PlaceNaming):
                 self.receiver_elements(receiver),
                 _int_literal(node.args[0]) if node.args and node.arg_kinds[0] == ARG_POS else None,
                 receiver_ring=isinstance(receiver, NameExpr) and receiver.name in self.rings,
+                receiver_allocates=self.allocates(receiver),
             )
         first_name = self.ctx.names(func)[:1]
         args = tuple(

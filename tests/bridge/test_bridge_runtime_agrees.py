@@ -233,6 +233,9 @@ PAIRS: dict[str, tuple[str, str]] = {
         "e0382_attribute_a_method_moves_and_rebinds_only_on_some_paths",
         "clean_attribute_a_method_moves_and_rebinds_on_every_path",
     ),
+    "generator: a nonlocal op tested right after its binding": (
+        "e0382_nonlocal_op_tested_after_another_call", "clean_nonlocal_op_tested_right_after_its_binding"
+    ),
     "fresh bd: items of a list a loop appended a moved handle to": (
         "e0382_item_of_a_list_a_loop_appended_a_moved_handle_to", "clean_item_of_a_list_a_loop_appended_a_copy_to"
     ),

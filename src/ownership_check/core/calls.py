@@ -917,6 +917,9 @@ class MethodCall(Generic[E]):
     # a receiver whose element places are those of a bounded deque as long as its display (`history =
     # deque([a, b], maxlen=2)`): `append` / `appendleft` shift them (`ring_shift`)
     receiver_ring: bool = False
+    # a receiver that is a call of a tensor constructor (`tile.from_numpy(a).shared()`): an op that runs no kernel,
+    # so neither do the ops its combinators give (`ir.Fresh.launches`)
+    receiver_allocates: bool = False
 
 
 @dataclass(frozen=True)
@@ -1894,6 +1897,8 @@ def _method_call(call: Call[E], method: MethodCall[E], holder: ir.Place | None, 
             # `k(out, x).first().unpartition()`: `DeviceOp.partition` / `unpartition` of an op are lazy too, an op
             # that must be run (W0003), not the tensor they give once it runs
             kind = "combinator"
+        # a chain on a tensor constructor's op (`tile.zeros(...).then(f)`) runs no kernel: nothing to must-use
+        launches = not method.receiver_allocates and not (isinstance(chained, ir.Fresh) and not chained.launches)
         parts = _value_parts(call, name, receiver.place, holder, sink)
         if has_place:
             _each_choice(
@@ -1908,8 +1913,10 @@ def _method_call(call: Call[E], method: MethodCall[E], holder: ir.Place | None, 
             # `sync_on` / `sync`: the op's value, whose items a launch's arguments may be (`a, b = op.sync_on(s)`)
             return ir.FromPlace(ir.value_place(receiver.place), call.span)
         if name in SHARED_RESULT_METHODS:
-            return ir.Fresh(SHARED_OP, parts=parts)
-        return ir.Fresh("op" if kind == "combinator" else "value", parts=parts)
+            return ir.Fresh(SHARED_OP, parts=parts, launches=launches)
+        if kind == "combinator":
+            return ir.Fresh("op", parts=parts, launches=launches)
+        return ir.Fresh(parts=parts)
     if name == "to_numpy" and (receiver.place is not None or receiver.choices):
         # a read of the buffer (of each place it may be: `self.layers["mask"].to_numpy(s)`, `(a or b).to_numpy(s)`)
         _call_args(call, False, None, sink)
@@ -2484,9 +2491,8 @@ def lower_assignment(assignment: Assignment[E], sink: Lowering[E]) -> None:
         span = single.span if isinstance(single, PlaceTarget) else _NO_SPAN
         selected = ir.FromPlace(ir.stored_item(assignment.selects), span)
         sink.emit(ir.Bind((ir.stored_item(holder),), (selected,), span))
-    if holder is not None and not holder.attrs and isinstance(single, PlaceTarget) and isinstance(value, ir.Fresh):
-        if value.kind in MUST_USE_KINDS:
-            sink.emit(ir.Produce(holder, single.span, built=value.built), assignment.value)
+    if holder is not None and not holder.attrs and isinstance(single, PlaceTarget) and must_use(value):
+        sink.emit(ir.Produce(holder, single.span, built=value.built), assignment.value)
 
 
 #: Methods that store one of their arguments into their receiver (a list, dict or deque): the position of the
@@ -3600,9 +3606,14 @@ def assign_registry_dict(
 MUST_USE_KINDS: Final[frozenset[str]] = frozenset({"op", "shared_op"})
 
 
+def must_use(value: ir.Value) -> TypeGuard[ir.Fresh]:
+    """Whether `value` is a new lazy op that runs a kernel: dropping it unrun is W0003."""
+    return isinstance(value, ir.Fresh) and value.kind in MUST_USE_KINDS and value.launches
+
+
 def discard_result(result: ir.Value, call: E, span: Span, callee: str | None, sink: Lowering[E]) -> None:
     """An expression statement dropped the result of `call`: a lazy `DeviceOp` dropped unrun is W0003."""
-    if isinstance(result, ir.Fresh) and result.kind in MUST_USE_KINDS:
+    if must_use(result):
         sink.emit(ir.Produce(None, span, callee, result.built), call)
 
 

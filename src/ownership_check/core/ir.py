@@ -264,12 +264,15 @@ class Fresh:
     its arguments), `(path, source)` pairs: after the op is bound to a place `h`, the value path `h.<path>` (see
     `value_place`) aliases the argument temporary `source`.  `built`: for an op a helper of the same file built and
     returned, where it built it (`call_effects.CallSummary.op_built`: the line the runtime's unused-op warning
-    names, where W0003 is reported)."""
+    names, where W0003 is reported).  `launches`: False for an op that runs no kernel (a combinator of a tensor
+    constructor's op, `tile.from_numpy(a).shared()`): dropping it unrun loses no work, so it need not be used
+    (the runtime's unused-op warning is about kernels too)."""
 
     kind: str = "value"
     brand: str | None = None
     parts: tuple[tuple[tuple[str, ...], Place], ...] = ()
     built: Span | None = None
+    launches: bool = True
 
 
 Value: TypeAlias = FromPlace | Fresh

@@ -655,22 +655,37 @@ def _returns_op(analysis: _Analysis, graph: Graph, states: Sequence[State | None
         assert state is not None
         for world in state.worlds:
             objs = world.get(ir.RETURNED_OP, frozenset()) | world.get(ir.RETURN_HOLDER, frozenset())
-            if not objs or any(o[0] == "@" or analysis.info(o).kind != "op" for o in objs):
+            if not objs or any(o[0] == "@" or analysis.info(o).kind != "op" or _runs_no_kernel(graph, o) for o in objs):
                 return False, None
             sites.update(_built_at(graph, o) for o in objs)
     return True, one_line_site(sites)
 
 
-def _built_at(graph: Graph, obj: str) -> Span | None:
-    """Where the new op `obj` (`n<node>.<index>`, made by the `Bind` of that node) was built: the span of that
-    binding, or where a helper it called built it (`ir.Fresh.built`); None for an object made otherwise."""
+def _made_by(graph: Graph, obj: str) -> tuple[ir.Bind, ir.Value] | None:
+    """The `Bind` that made the new object `obj` (`n<node>.<index>`) and the value it bound; None for an object made
+    otherwise."""
     node, _, index = obj[1:].partition(".")
     if obj[0] != "n" or not node.isdigit() or not index.isdigit() or int(node) >= len(graph.nodes):
         return None
     op = graph.nodes[int(node)].op
     if not isinstance(op, ir.Bind) or int(index) >= len(op.values):
         return None
-    value = op.values[int(index)]
+    return op, op.values[int(index)]
+
+
+def _runs_no_kernel(graph: Graph, obj: str) -> bool:
+    """Whether the op `obj` runs no kernel (`ir.Fresh.launches`: a chain on a tensor constructor's op)."""
+    made = _made_by(graph, obj)
+    return made is not None and isinstance(made[1], ir.Fresh) and not made[1].launches
+
+
+def _built_at(graph: Graph, obj: str) -> Span | None:
+    """Where the new op `obj` was built: the span of the binding that made it, or where a helper it called built it
+    (`ir.Fresh.built`); None for an object made otherwise."""
+    made = _made_by(graph, obj)
+    if made is None:
+        return None
+    op, value = made
     return value.built if isinstance(value, ir.Fresh) and value.built is not None else op.span
 
 

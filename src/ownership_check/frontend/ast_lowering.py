@@ -7379,6 +7379,7 @@ class FunctionLowerer(calls.PlaceNaming):
                 self.receiver_elements(receiver),
                 _int_literal(node.args[0]) if node.args else None,
                 receiver_ring=isinstance(receiver, ast.Name) and receiver.id in self.rings,
+                receiver_allocates=self.allocates(receiver),
             )
         qualified = self.ctx.qualify(func)
         args = tuple(self.operand(a.value, a.keyword, bool(a.star)) for a in call_args(node))

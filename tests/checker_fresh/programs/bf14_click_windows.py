@@ -1,7 +1,7 @@
 # fresh-expect: clean
-# fresh-known-false-alarm: cli,mypy false W0003 at 27: a `.shared()` op that launches inside a generator loop read, reported as never run on the path where the loop takes no window
 # fresh-note: A generator builds one lazy tile launch per closed tumbling window over a shared click-event tensor and yields it; the still-open trailing window is skipped before any op is built for it.
 """Tumbling-window sum/max over a click-event stream on the Tile track, synced in one zip of all window ops."""
+
 from __future__ import annotations
 
 from collections.abc import Iterator
