@@ -961,7 +961,6 @@ class _Analysis:
             keys = (place.root, *(".".join((place.root, *place.attrs[: i + 1])) for i in range(len(place.attrs))))
             self.prefix_keys[id(place)] = (place, keys)
         sites: set[int] = set()
-        chains = self.chains
         for world in state.worlds:
             gone = world.gone
             if not gone:
@@ -969,17 +968,24 @@ class _Analysis:
             for key in keys:
                 objs = _world_get(world, key)
                 for obj in objs:
-                    c = chains.get(obj)
-                    if c is None:
-                        c = self.chain(obj)
-                    for link in c:
-                        if link in gone:
-                            found = moved.get(link)
-                            if found:
-                                sites |= found
+                    self.add_gone_sites(sites, obj, gone, moved)
                 if self.whole_members:
                     sites |= self.moved_members(objs, gone, moved)
         return frozenset(sites)
+
+    def add_gone_sites(
+        self, sites: set[int], obj: str, gone: frozenset[str], moved: Mapping[str, frozenset[int]]
+    ) -> None:
+        """Add to `sites` the moves of `obj`, or of what it is part of (its `chain`), on a world whose paths moved
+        the objects in `gone`."""
+        c = self.chains.get(obj)
+        if c is None:
+            c = self.chain(obj)
+        for link in c:
+            if link in gone:
+                found = moved.get(link)
+                if found:
+                    sites |= found
 
     def moved_members(
         self, objs: frozenset[str], gone: frozenset[str], moved: Mapping[str, frozenset[int]]
@@ -988,17 +994,14 @@ class _Analysis:
         (`whole_members`) was moved since, through the name that stored it (`x.partition(...)`): the container
         still holds that handle, so reading the item reads a moved value.  A combinator consuming the stored ops
         (`sk.zip(*ops.values())`) is left to `consumed_sites`: a loop over a dict's keys reads no item."""
-        sites: set[int] = set()
-        nodes = self.graph.nodes
+        found: set[int] = set()
         for obj in objs:
             for member in self.whole_members.get(obj, _EMPTY):
-                for link in self.chain(member):
-                    if link in gone:
-                        sites.update(
-                            site for site in moved.get(link, _NO_SITES)
-                            if not (isinstance(op := nodes[site].op, ir.Move) and op.help == _COMBINATOR_HELP)
-                        )
-        return sites
+                self.add_gone_sites(found, member, gone, moved)
+        nodes = self.graph.nodes
+        return {
+            site for site in found if not (isinstance(op := nodes[site].op, ir.Move) and op.help == _COMBINATOR_HELP)
+        }
 
     def check_use(
         self, state: State, node: Node, place: ir.Place, span: Span, inside: Span | None = None
