@@ -3792,19 +3792,32 @@ class FunctionLowerer(calls.PlaceNaming):
         self.emit(ir.Loop(head, body, orelse, span_of(node.expr), infinite))
 
     def for_stmt(self, node: ForStmt) -> None:
-        generator = self.generator_call(node.expr)
-        unpacked = isinstance(node.index, TupleExpr) and all(isinstance(e, NameExpr) for e in node.index.items)
-        if generator is not None and (isinstance(node.index, NameExpr) or unpacked):
+        iterable, index, counter = node.expr, node.index, None
+        inner = self.enumerated(node.expr)
+        if (
+            inner is not None and self.generator_call(inner) is not None and isinstance(index, TupleExpr)
+            and len(index.items) == 2 and isinstance(index.items[0], NameExpr)
+        ):
+            # `for k, (out, op) in enumerate(gen(...))`: a counter beside each item the generator yields (the CLI's)
+            assert isinstance(node.expr, CallExpr)
+            self.expr(node.expr.callee)
+            for start in node.expr.args[1:]:
+                self.expr(start)
+            iterable, counter, index = inner, index.items[0], index.items[1]
+        generator = self.generator_call(iterable)
+        unpacked = isinstance(index, TupleExpr) and all(isinstance(e, NameExpr) for e in index.items)
+        if generator is not None and (isinstance(index, NameExpr) or unpacked):
             # `for op in gen(...)`: each iteration runs the generator's body to its next item (the CLI's rule);
             # `for out, op in gen(...)` unpacks it (`callables.unpack_yielded`)
-            taker = self.place(node.index) if isinstance(node.index, NameExpr) else self.temp("item")
+            taker = self.place(index) if isinstance(index, NameExpr) else self.temp("item")
             assert taker is not None
             self.iterated.add(id(generator))
             self.loop_items.add(id(generator))
-            index = node.index
 
             def take() -> None:
                 taken = self.call(generator, taker)
+                if counter is not None:
+                    self.bind(counter, ir.Fresh())
                 if unpacked:
                     callables.unpack_yielded(self.target(index), taken, span_of(index), self)
                     self.suite(node.body)

@@ -236,6 +236,10 @@ PAIRS: dict[str, tuple[str, str]] = {
     "generator: a nonlocal op tested right after its binding": (
         "e0382_nonlocal_op_tested_after_another_call", "clean_nonlocal_op_tested_right_after_its_binding"
     ),
+    "fresh bg: the items of an enumerated generator": (
+        "e0505_item_of_an_enumerated_generator_moved_while_its_op_borrows_it",
+        "clean_item_of_an_enumerated_generator_moved_after_its_op_ran",
+    ),
     "fresh bd: items of a list a loop appended a moved handle to": (
         "e0382_item_of_a_list_a_loop_appended_a_moved_handle_to", "clean_item_of_a_list_a_loop_appended_a_copy_to"
     ),

@@ -1317,9 +1317,21 @@ def _first(g: _Gen, d: int) -> None:
 
 
 def _shared(g: _Gen, d: int) -> None:
-    if g.pick((True, False)):
+    form = g.pick(("read twice", "op", "constructor dropped", "kernel dropped"))
+    if form == "read twice":
         g.emit(d, "shared = tile.ones((64,), f32).shared()")  # read by two launches, never moved by them
         g.emit(d, "z, _, _ = add(z, shared, shared).sync_on(stream)")
+    elif form in ("constructor dropped", "kernel dropped"):
+        # run only when `flag`: a constructor's op runs no kernel (no W0003 when dropped); a kernel's op does
+        source = (
+            "tile.ones((64,), f32)"
+            if form == "constructor dropped"
+            else "add(tile.zeros((64,), f32).partition((16,)), tile.ones((64,), f32), tile.ones((64,), f32))"
+            ".first().unpartition()"
+        )
+        g.emit(d, f"upload = {source}.shared()")
+        g.emit(d, "if flag:")
+        g.emit(d + 1, "z, _, _ = add(z, upload, upload).sync_on(stream)")
     else:
         g.emit(d, "if op is not None:")
         g.emit(d + 1, "once = op.shared()")

@@ -78,7 +78,7 @@ class GroupBorrow:
     held_by: str | None = None  # a nested function's pending op whose loan this replays (`ir.Borrow.held_by`)
 
 
-MAX_WORLDS = 8
+MAX_WORLDS = 16
 
 
 def _loan_order(loan: Loan) -> tuple[int, str, str, str, bool, str]:
@@ -867,6 +867,19 @@ class _Analysis:
     def any_overlap(self, xs: frozenset[str], ys: frozenset[str]) -> bool:
         return any(self.overlap(x, y) for x in xs for y in ys)
 
+    def reaches(self, world: World, obj: str) -> bool:
+        """Whether some key of `world` refers to `obj`, or to a view of it (not cached: `world` may be changing)."""
+        for objs in world.values():
+            if obj in objs:
+                return True
+            for o in objs:
+                c = self.chains.get(o)
+                if c is None:
+                    c = self.chain(o)
+                if len(c) > 1 and obj in c:
+                    return True
+        return False
+
     def reach(self, world: World) -> set[str]:
         """Every object some key of `world` refers to, with the parents of views (cached on the world)."""
         found = world._reach
@@ -911,6 +924,14 @@ class _Analysis:
         hit = False
         homes = self.homes.get(base)
         for world in s.worlds:
+            gone = world.gone
+            if (obj in gone) != (old in gone):
+                # One of the two instances was moved and nothing here reaches it any more: what `old` stands for
+                # from now on is not moved in this world (ping-pong buffers one of which a call moves and rebinds
+                # on some iterations keep apart from the older ones).
+                stale = obj if obj in gone else old
+                if not self.reaches(world, stale):
+                    world.gone = gone = gone - {stale}
             if homes is None:
                 for key, objs in world.items():
                     if obj in objs:

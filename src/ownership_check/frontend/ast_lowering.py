@@ -4056,26 +4056,40 @@ class FunctionLowerer(calls.PlaceNaming):
         self.emit(ir.Loop(head, body, orelse, self.span(node.test), infinite))
 
     def for_stmt(self, node: ast.For | ast.AsyncFor) -> None:
-        generator = self.generator_call(node.iter)
-        unpacked = isinstance(node.target, ast.Tuple) and all(isinstance(e, ast.Name) for e in node.target.elts)
-        if generator is not None and (isinstance(node.target, ast.Name) or unpacked):
+        iterable, item, counter = node.iter, node.target, None
+        inner = self.enumerated(node.iter)
+        if (
+            inner is not None and self.generator_call(inner) is not None and isinstance(item, ast.Tuple)
+            and len(item.elts) == 2 and isinstance(item.elts[0], ast.Name)
+        ):
+            # `for k, (out, op) in enumerate(gen(...))`: a counter beside each item the generator yields
+            assert isinstance(node.iter, ast.Call)
+            self.expr(node.iter.func)
+            for keyword in node.iter.keywords:
+                self.expr(keyword.value)
+            iterable, counter, item = inner, item.elts[0], item.elts[1]
+        generator = self.generator_call(iterable)
+        unpacked = isinstance(item, ast.Tuple) and all(isinstance(e, ast.Name) for e in item.elts)
+        if generator is not None and (isinstance(item, ast.Name) or unpacked):
             # `for op in gen(...)`: each iteration runs the generator's body to its next item (an iteration that
             # finds none leaves the loop holding nothing); `for out, op in gen(...)` unpacks it
             # (`callables.unpack_yielded`)
-            taker = self.place(node.target) if isinstance(node.target, ast.Name) else self.temp("item")
+            taker = self.place(item) if isinstance(item, ast.Name) else self.temp("item")
             assert taker is not None
             self.iterated.add(id(generator))
             self.loop_items.add(id(generator))
 
             def take() -> None:
                 taken = self.call(generator, taker)
+                if counter is not None:
+                    self.bind(counter, ir.Fresh())
                 if unpacked:
-                    span = self.span(node.target)
-                    callables.unpack_yielded(self.target(node.target), taken, span, self)
+                    span = self.span(item)
+                    callables.unpack_yielded(self.target(item), taken, span, self)
                     self.suite(node.body)
                     return
                 views = self.yielded_views(generator)
-                self.bind(node.target, callables.iterated_item(taken, views, self.span(generator), self))
+                self.bind(item, callables.iterated_item(taken, views, self.span(generator), self))
                 self.suite(node.body)
 
             head, body = self.block(lambda: None), self.block(take)

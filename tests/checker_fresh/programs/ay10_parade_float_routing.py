@@ -1,5 +1,4 @@
 # fresh-expect: clean
-# fresh-known-false-alarm: cli,mypy false W0003 at 70: a .shared() op only launches in a while loop read; the path where the loop runs no iteration drops it (the queues were just filled)
 # fresh-note: Parade route congestion jobs are processed by two work-stealing workers (popleft own deque, pop the other's); each job's partition is synced and handed back, and the shared speed-limit op is read by every launch.
 """Carnival parade: street congestion per float route, computed by two work-stealing workers.
 Each route job owns its congestion partition; the street speed limits are one shared op that
@@ -7,6 +6,7 @@ every launch reads. A worker takes from the front of its own deque and steals fr
 the other's when it runs dry; each job is synced and its partition handed back before the
 result is stored.
 """
+
 from __future__ import annotations
 
 from collections import deque

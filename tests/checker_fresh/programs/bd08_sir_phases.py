@@ -1,5 +1,5 @@
 # fresh-expect: clean
-# fresh-known-false-alarm: cli,mypy false E0382 at 56 and false E0382 at 86: a dataclass built from a local in one arm of a state-machine loop, moved by a helper in another arm and rebuilt: a move is recorded per function state, not per path, so the joined loop state sees the rebuilt object as moved
+# fresh-known-false-alarm: cli,mypy false E0382 at 56: a dataclass built from a local in one arm of a state-machine loop, moved by a helper in another arm and rebuilt: a move is recorded per function state, not per path, so the joined loop state sees the rebuilt object as moved
 # fresh-note: A metapopulation SIR epidemic runs as an enum-driven state machine whose tile launches move the S/I/R tensors of a dataclass and store the handed-back tensors into the next state.
 """Metapopulation SIR model with a lockdown phase, ported from a numpy notebook."""
 from dataclasses import dataclass

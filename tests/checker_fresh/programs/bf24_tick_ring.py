@@ -1,7 +1,7 @@
 # fresh-expect: clean
-# fresh-known-false-alarm: cli,mypy false E0505 at 45, false E0382 at 63, false E0382 at 68 and false E0382 at 69: a ring flipped by a method in a loop whose summary step runs only on some ticks: the paths merge past the bound on kept paths (front and back then may be one buffer) and moves are kept per merged path, not per history
 # fresh-note: Double-buffered ingestion decodes each packet asynchronously into the front buffer while the back buffer is summarised by a tile launch; the ring is flipped only after the pending decode is synced, so the summary moves a buffer no op borrows.
 """Double-buffered ingestion: SIMT decode of packed price ticks overlapped with a Tile-track per-tile summary."""
+
 from __future__ import annotations
 
 import numpy as np
