@@ -3819,7 +3819,7 @@ class FunctionLowerer(calls.PlaceNaming):
                 if counter is not None:
                     self.bind(counter, ir.Fresh())
                 if unpacked:
-                    callables.unpack_yielded(self.target(index), taken, span_of(index), self)
+                    callables.unpack_yielded(self.target(index), taken, span_of(node.index), self)
                     self.suite(node.body)
                     return
                 views = self.yielded_views(generator)

@@ -4084,7 +4084,7 @@ class FunctionLowerer(calls.PlaceNaming):
                 if counter is not None:
                     self.bind(counter, ir.Fresh())
                 if unpacked:
-                    span = self.span(item)
+                    span = self.span(node.target)  # the whole target: a parenthesized one's span differs in mypy
                     callables.unpack_yielded(self.target(item), taken, span, self)
                     self.suite(node.body)
                     return
