@@ -869,16 +869,7 @@ class _Analysis:
 
     def reaches(self, world: World, obj: str) -> bool:
         """Whether some key of `world` refers to `obj`, or to a view of it (not cached: `world` may be changing)."""
-        for objs in world.values():
-            if obj in objs:
-                return True
-            for o in objs:
-                c = self.chains.get(o)
-                if c is None:
-                    c = self.chain(o)
-                if len(c) > 1 and obj in c:
-                    return True
-        return False
+        return any(obj in objs or any(obj in self.chain(o) for o in objs) for objs in world.values())
 
     def reach(self, world: World) -> set[str]:
         """Every object some key of `world` refers to, with the parents of views (cached on the world)."""
