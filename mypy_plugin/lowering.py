@@ -5033,6 +5033,10 @@ class FunctionLowerer(calls.PlaceNaming):
         stored = calls.stored_display([(i, span_of(i)) for i in items], holder, self) if items is not None else None
         if stored is not None:  # `ops.append((k.launch_async(...), out))`: the container keeps the op too
             return stored
+        calls_shown = self.display_of_calls(expr)
+        kept_display = calls.staged_display(calls_shown, holder, span_of(expr), self) if calls_shown else None
+        if kept_display is not None:  # `pending = {"a": k.launch_async(...)}`: the container keeps the op
+            return kept_display
         self.expr(expr)
         if isinstance(expr, IndexExpr) and (raw := computed_dotted(expr.base)) is not None:
             container = self.place(expr.base)
@@ -5043,6 +5047,19 @@ class FunctionLowerer(calls.PlaceNaming):
                     self.emit(read[0])
                 return read[1]
         return ir.Fresh()
+
+    def display_of_calls(self, expr: Expression) -> list[tuple[Expression, Span]]:
+        """The items of a list, tuple or set display, or the values of a dict display under literal keys, with
+        their spans, when one of them is a call (the CLI's `display_of_calls`); else empty."""
+        if isinstance(expr, ListExpr | TupleExpr | SetExpr):
+            items: list[Expression] = list(expr.items)
+        elif isinstance(expr, DictExpr) and all(isinstance(k, StrExpr | IntExpr) for k, _ in expr.items):
+            items = [value for _, value in expr.items]
+        else:
+            return []
+        if any(isinstance(item, StarExpr) for item in items) or not any(isinstance(i, CallExpr) for i in items):
+            return []
+        return [(item, span_of(item)) for item in items]
 
     def built_comprehension(
         self, expr: Expression

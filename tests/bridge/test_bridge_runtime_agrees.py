@@ -243,6 +243,12 @@ PAIRS: dict[str, tuple[str, str]] = {
     "fresh bd: items of a list a loop appended a moved handle to": (
         "e0382_item_of_a_list_a_loop_appended_a_moved_handle_to", "clean_item_of_a_list_a_loop_appended_a_copy_to"
     ),
+    "fresh bg: items a helper's loop moved and left in the dict": (
+        "e0382_item_a_helper_loop_moved_read_after_the_call", "clean_items_a_helper_loop_moved_stored_back"
+    ),
+    "fresh bh: pending ops kept in a dict display drained by pop": (
+        "e0505_pending_op_in_a_dict_display_drained_by_pop", "clean_pending_ops_in_a_dict_display_drained_before_a_move"
+    ),
 }
 
 

@@ -222,6 +222,10 @@ class CallSummary:
     # caller's object the callee moved (`self.ret` moved by a launch, rebound only `if training:`): the caller's
     # place may still be the moved object after the call, so its next use (the next call's launch) is E0382
     kept_moved: tuple[ParamPath, ...] = ()
+    # the caller's containers whose items the callee reads through a loop over them (`for p in planes.values():
+    # p.to_numpy(s)`), with where it first does: an item the container still holds after a loop moved it
+    # (`moved_items`) is a use after move there
+    item_reads: tuple[tuple[ParamPath, Span], ...] = ()
 
     @property
     def empty(self) -> bool:
@@ -230,7 +234,7 @@ class CallSummary:
             and not self.held_loans and not self.conflicts and not self.brand_checks and not self.suspended_loans
             and not self.yielded_parts and not self.cleared and not self.returned_parts and not self.moved_rebinds
             and not self.returned_held and not self.cleared_early and not self.held_new_loans
-            and not self.kept_moved
+            and not self.kept_moved and not self.item_reads
         )
 
 
@@ -527,7 +531,10 @@ def apply_summary(
             # a parameter (or a path below one) that the callee's launch moved (`double(out, sw.pos)`, `stage(k,
             # s, self.mask)`) is a device value, as a launch's loan tells (`targets`' `loan`): the move applies to
             # any argument that is a place (`mv(sw, s)` of a dataclass holding tensors)
-            launched = all(m.help == _LAUNCH_MOVE_HELP or m.declared for m in moves)
+            # (a moved item of a container, `moved_items`, is about the container the caller passed: any place)
+            launched = path[1][-1:] == (ir.MOVED_ITEM_ATTR,) or all(
+                m.help == _LAUNCH_MOVE_HELP or m.declared for m in moves
+            )
             found = targets(*path, device_only=True, loan=launched)
             if not found:
                 continue
@@ -554,6 +561,10 @@ def apply_summary(
             if found is not None and len(found) == 1:
                 sink.emit(ir.Del(ir.stored_item(found[0]), span), node)
 
+    for (param, attrs), site in summary.item_reads:
+        # the callee reads the items of the container the caller passed (`moved_items`)
+        for place in targets(param, attrs, device_only=False) or ():
+            sink.emit(ir.Use(place, span, element=True, inside=site), node)
     apply_moves(early=True)
     forget_stored(summary.cleared_early)
     # where the callee takes each of the caller's values (`CallSummary.borrow_sites`): a conflict is reported at

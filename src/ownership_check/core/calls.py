@@ -2667,6 +2667,23 @@ def stored_display(
     return _STORED_DISPLAY
 
 
+def staged_display(items: Sequence[tuple[E, Span]], holder: ir.Place | None, span: Span, sink: Lowering[E]) -> (
+    ir.Value | None
+):
+    """A list, tuple, set or dict display of calls bound to a name the front end does not follow item by item
+    (`pending = {"returns": k.launch_async(...)}`, drained later by `pending.pop(name)`): built as a comprehension
+    is (`comprehension_stage`), each item stored into the container (`store_comprehension_item`), so a pending op
+    in it keeps its loans while the container is live, as the runtime keeps the op reachable through it, until
+    running or taking out its items ends them.  `items`: the display's items (a dict's values), each with its
+    span.  None when `holder` names nothing that keeps the container (the front end lowers the display as usual)."""
+    stage = comprehension_stage(holder, span, sink)
+    if stage is None:
+        return None
+    for item, item_span in items:
+        store_comprehension_item(stage, item, item_span, sink)
+    return kept_comprehension(stage)
+
+
 def comprehension_stage(holder: ir.Place | None, span: Span, sink: Lowering[E]) -> ir.Place | None:
     """Where a list, set or dict comprehension bound to `holder` (`ops = [k.launch_async(prepared, x, acc) for x
     in inputs]`, `jobs = {n: k.launch_async(...) for ...}`) keeps what each iteration builds while it runs: a

@@ -42,7 +42,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ownership_check.core import ir, messages, view_bounds
+from ownership_check.core import ir, messages, moved_items, view_bounds
 from ownership_check.core.calls import NonlocalEffects
 from ownership_check.core.cfg import Graph, Node, build
 from ownership_check.core.liveness import live_bits_around
@@ -190,13 +190,22 @@ def _live_gone(world: World, live: Live) -> World:
     if not gone:
         return world
     held = {o for key, objs in world.items() if live(key) for o in objs}
-    keep = frozenset(g for g in gone if g[0] == "@" or g in held or any(o.endswith(":" + g) for o in held))
+    keep = frozenset(
+        g for g in gone
+        if g[0] == "@" or g in held or any(o.endswith(":" + g) for o in held) or _held_marker(g, held)
+    )
     if keep == gone:
         return world
     copy = _copy_world(world)
     copy.merged = world.merged
     copy.gone = keep
     return copy
+
+
+def _held_marker(obj: str, held: set[str]) -> bool:
+    """Whether `obj` is a marker of a moved item (`moved_items`) whose container a live place still holds."""
+    container = moved_items.marker_container(obj) if "$moved" in obj else None
+    return container is not None and (container[0] == "@" or container in held)
 
 
 def _union(worlds: Sequence[World]) -> World:
@@ -656,6 +665,11 @@ class _Analysis:
         #: ... and those of them stored whole (`hist.append(x)`, not as a part of a display: `(op, out)`): reading
         #: the item reads one of them, so a use after one was moved through another name is E0382 (`moved_members`)
         self.whole_members: dict[str, frozenset[str]] = {}
+        #: A container object -> the markers made for it (`moved_items`: a loop moved an item it still holds)
+        self.markers: dict[str, set[str]] = {}
+        self.items_checked = True  # whether a loop item's use is checked against its container's markers
+        self._loop_sites: dict[str, str] | None = None  # `moved_items.loop_sites` of the function, when needed
+        self._stores: set[tuple[str, tuple[str, ...], int]] | None = None
         self.chains: dict[str, tuple[str, ...]] = {}
         # by id() of a place, kept with the place: a place built during the analysis (not one of the IR's) may be
         # freed and its id reused by another, which must not read the first one's keys
@@ -868,7 +882,10 @@ class _Analysis:
         return any(self.overlap(x, y) for x in xs for y in ys)
 
     def reaches(self, world: World, obj: str) -> bool:
-        """Whether some key of `world` refers to `obj`, or to a view of it (not cached: `world` may be changing)."""
+        """Whether some key of `world` refers to `obj`, or to a view of it (not cached: `world` may be changing); a
+        marker of a moved item (`moved_items`) when its container is reached."""
+        if self.markers and "$moved" in obj and (container := moved_items.marker_container(obj)) is not None:
+            return container[0] == "@" or self.reaches(world, container)
         return any(obj in objs or any(obj in self.chain(o) for o in objs) for objs in world.values())
 
     def reach(self, world: World) -> set[str]:
@@ -959,6 +976,11 @@ class _Analysis:
             hit = True
         if hit and old not in self.objs and obj in self.objs:
             self.objs[old] = self.objs[obj]
+        marks = self.markers.get(obj)
+        if marks:
+            # a container's markers (`moved_items`) follow it into its older generation
+            for mark in sorted(marks):
+                self._rename(s, mark, self.new_marker(old, moved_items.marker_tag(mark)), mark)
 
     # --- checks ---------------------------------------------------------------------------------------------
 
@@ -998,6 +1020,71 @@ class _Analysis:
                 found = moved.get(link)
                 if found:
                     sites |= found
+        if self.markers and self.items_checked and ".$it" in obj and (item := moved_items.item_of(obj)) is not None:
+            # an item of a container another loop moved an item of and left there (`moved_items`)
+            self.add_marker_sites(sites, item[0], gone, moved, self.loop_site(item[1]))
+
+    def loop_site(self, site: str) -> str:
+        """The tag of the loop whose head binds from `site` (`moved_items.loop_sites`)."""
+        found = self._loop_sites
+        if found is None:
+            found = self._loop_sites = moved_items.loop_sites(self.function.body)
+        return found.get(site, site)
+
+    def add_marker_sites(
+        self,
+        sites: set[int],
+        container: str,
+        gone: frozenset[str],
+        moved: Mapping[str, frozenset[int]],
+        loop: str | None = None,
+    ) -> None:
+        """Add to `sites` the moves of items `container` still holds (its markers moved on this world) that the
+        item the loop tagged `loop` reads may be (`moved_items.same_item`)."""
+        for mark in self.markers.get(container, ()):
+            if mark in gone and moved_items.same_item(moved_items.marker_tag(mark), loop):
+                found = moved.get(mark)
+                if found:
+                    sites |= found
+
+    def store_lines(self) -> set[tuple[str, tuple[str, ...], int]]:
+        """The containers stored into, with the line of the statement: an element use of the container and a bind
+        of an item of it (or of its stored objects) on one line (`d[k] = v`, `res, d[k] = op.sync_on(s)`)."""
+        stores = self._stores
+        if stores is None:
+            binds: set[tuple[str, tuple[str, ...], int]] = set()
+            uses: set[tuple[str, tuple[str, ...], int]] = set()
+            for node in self.graph.nodes:
+                op = node.op
+                if isinstance(op, ir.Bind):
+                    binds.update(
+                        (t.root, t.attrs[:-1], op.span.line) for t in op.targets
+                        if t.attrs and (t.attrs[-1].startswith("[") or t.attrs[-1] == ir.STORED_ATTR)
+                    )
+                elif isinstance(op, ir.Use) and op.element and op.inside is None:  # not a callee's read
+                    uses.add((op.place.root, op.place.attrs, op.span.line))
+            stores = self._stores = binds & uses
+        return stores
+
+    def is_store(self, use: ir.Use) -> bool:
+        """Whether an element use is the container of a store (`store_lines`), which reads no item."""
+        return (use.place.root, use.place.attrs, use.span.line) in self.store_lines()
+
+    def item_moved_sites(self, state: State, place: ir.Place) -> frozenset[int]:
+        """Where an item the container of `place` (an item read: `planes["r"]`, `planes$e0`) still holds was moved
+        by a loop, on some path reaching here (`moved_items`)."""
+        key = moved_items.container_key(place)
+        if key is None:
+            return _NO_SITES
+        # a loop's own item (`jobs.$it5`, read again by a generator the loop iterates) is another item each time
+        item = moved_items.item_of(place.key)
+        loop = self.loop_site(item[1]) if item is not None else None
+        sites: set[int] = set()
+        for world in state.worlds:
+            if world.gone:
+                for container in _world_get(world, key):
+                    self.add_marker_sites(sites, container, world.gone, state.moved, loop)
+        return frozenset(sites)
 
     def moved_members(
         self, objs: frozenset[str], gone: frozenset[str], moved: Mapping[str, frozenset[int]]
@@ -1027,6 +1114,8 @@ class _Analysis:
             # `ops["rose"]` of a container whose stored ops a combinator consumed (`sk.zip(*ops.values())`): every
             # item it held is moved, this one too (the stored ops are one place, `ir.STORED_ATTR`)
             sites = self.consumed_sites(state, ir.Place(place.root, place.attrs[:-1]))
+        if not sites and self.markers:
+            sites = self.item_moved_sites(state, place)
         if not sites:
             return False
         if self.reporting:
@@ -1197,11 +1286,22 @@ class _Analysis:
         if isinstance(op, ir.Use):
             if op.place.root not in active:
                 return state
-            self.check_use(state, node, op.place, op.span, op.inside)
+            # a plain read of a loop's item (`for k in model.params:` gives a dict's keys) is not checked against
+            # the items its container kept moved (`moved_items`): a launch or a borrow of it is
+            self.items_checked = False
+            try:
+                self.check_use(state, node, op.place, op.span, op.inside)
+            finally:
+                self.items_checked = True
             if op.element and self.consumed_sites(state, op.place):
                 # an item read of a container whose stored ops a combinator consumed (`sk.zip(*ops)`): the item is
                 # one of those ops, moved
                 self.check_use(state, node, ir.stored_item(op.place), op.span, op.inside)
+            elif op.element and self.markers and not self.is_store(op):
+                # an item read under a key the checker cannot name (`planes[c]`) may read a moved item the
+                # container still holds (`moved_items`)
+                item = ir.Place(op.place.root, (*op.place.attrs, "[...]"), f"{op.place.text}[...]")
+                self.check_use(state, node, item, op.span, op.inside)
             if op.element and not node.unsafe and self.reporting:
                 if any(self.info(o).kind == "shared_array" for o in state.get(op.place.key)):
                     self.diagnostics.append(messages.unsafe_required(self.path, "shared_array", op.span))
@@ -1248,6 +1348,8 @@ class _Analysis:
             if parts is not None:
                 for part in [k for k in world if k.startswith(parts)]:
                     world[part] = _EMPTY
+        if stored and self.markers:
+            self.stored_back(s, key[: -len(_STORED)])
         if op.place.root in self.active or not s.clean:
             self.collect(s)
         return s
@@ -1338,6 +1440,17 @@ class _Analysis:
             for world in s.worlds:
                 for source, target in plan.stored_copies:
                     _copy_stored_parts(world, source, target)
+        if self.markers and s.moved:
+            for j, stored in enumerate(op.targets):
+                stored_value = op.values[j] if j < len(op.values) else None
+                # a store under a key (`planes[name] = plane`: an item, or the container's stored objects when the
+                # key is computed), not an item the container may hold anew after a call (`ir.Fresh.renewed`)
+                if not stored.attrs or not (stored.attrs[-1].startswith("[") or stored.attrs[-1] == ir.STORED_ATTR):
+                    continue
+                if not (isinstance(stored_value, ir.Fresh) and stored_value.renewed) or (
+                    (stored.root, stored.attrs[:-1], op.span.line) in self.store_lines()
+                ):
+                    self.stored_back(s, ".".join((stored.root, *stored.attrs[:-1])))
         if plan.touches or not s.clean:
             self.collect(s)
         if s.moved:
@@ -1537,6 +1650,8 @@ class _Analysis:
         def alive(obj: str) -> bool:
             if obj in reachable:
                 return True
+            if self.markers and "$moved" in obj and (container := moved_items.marker_container(obj)) is not None:
+                return alive(container)  # a moved item lives as long as the container holding it
             if obj.startswith("@"):
                 key = obj[1:]  # a world without `key` maps it to `@key`: the object is alive on that path
                 return any(key not in w for w in worlds)
@@ -1615,6 +1730,8 @@ class _Analysis:
         return objs.union(*extra) if extra else objs
 
     def move(self, state: State, node: Node, op: ir.Move) -> State:
+        if moved_items.is_marker_place(op.place):
+            return self.move_item(state, node, op)
         if op.call is not None and self.unreported(op.span) is not None:
             # a called function's move (`ir.Move.call`): reported inside it, labelled at the call (once: a use
             # there already reported, by this call's argument, is the same error)
@@ -1665,6 +1782,8 @@ class _Analysis:
             # each path moves what the place refers to on it
             key = op.place.key
             s.worlds = tuple(_with_gone(world, _world_get(world, key) & objs) for world in s.worlds)
+            if any(".$it" in o for o in objs):
+                self.mark_items(s, node, key, objs)
         if s.loans:
             heir = op.heir
             if heir is None:
@@ -1676,6 +1795,61 @@ class _Analysis:
                     for ln in s.loans
                 )
         return s
+
+    def mark_items(self, s: State, node: Node, key: str, objs: frozenset[str]) -> None:
+        """A loop's item among the moved `objs` stays in its container (`moved_items`): mark the container on the
+        worlds that moved it."""
+        worlds = []
+        moved = dict(s.moved)
+        for world in s.worlds:
+            marks = set()
+            for obj in _world_get(world, key) & objs:
+                item = moved_items.item_of(obj)
+                if item is not None:
+                    marks.add(self.new_marker(item[0], self.loop_site(item[1])))
+            worlds.append(_with_gone(world, frozenset(marks)) if marks else world)
+            for mark in marks:
+                moved[mark] = moved.get(mark, _NO_SITES) | {node.id}
+        s.worlds = tuple(worlds)
+        s.moved = moved
+
+    def new_marker(self, container: str, site: str) -> str:
+        mark = moved_items.marker(container, site)
+        self.markers.setdefault(container, set()).add(mark)
+        return mark
+
+    def move_item(self, state: State, node: Node, op: ir.Move) -> State:
+        """A callee's loop moved an item of the container `op.place` names (`<container>.$moved`) and left it
+        there: mark the container's objects (`moved_items`)."""
+        key = ".".join((op.place.root, *op.place.attrs[:-1]))
+        s = state.derive()
+        moved = dict(s.moved)
+        worlds = []
+        for world in s.worlds:
+            marks = frozenset(self.new_marker(container, "") for container in _world_get(world, key))
+            worlds.append(_with_gone(world, marks))
+            for mark in marks:
+                moved[mark] = moved.get(mark, _NO_SITES) | {node.id}
+        s.worlds = tuple(worlds)
+        s.moved = moved
+        return s
+
+    def stored_back(self, s: State, key: str) -> None:
+        """A store into (or a take out of) the container at `key`: the moved items it held may be gone from it,
+        so its markers are dropped (`moved_items`).  `s`'s worlds are private copies."""
+        for world in s.worlds:
+            if not world.gone:
+                continue
+            drop = {
+                mark for container in _world_get(world, key)
+                for mark in self.markers.get(container, ()) if mark in world.gone
+            }
+            if drop:
+                world.gone = world.gone - drop
+        kept = [mark for mark in s.moved if "$moved" in mark and moved_items.marker_container(mark) is not None]
+        dropped = [mark for mark in kept if not any(mark in world.gone for world in s.worlds)]
+        if dropped:
+            s.moved = {obj: sites for obj, sites in s.moved.items() if obj not in dropped}
 
     def moved_apart(self, s: State, before: State, keys: Sequence[str]) -> None:
         """A moved object a `Bind` unbinds from its target `keys` while a parameter default's slot still keeps it

@@ -142,6 +142,12 @@ def iteration_item(place: Place, site: int) -> Place:
     return Place(place.root, (*place.attrs, f"{ITEM_ATTR}{site}"), place.display)
 
 
+#: The attribute of a container place standing for "some item of it was moved" (`moved_items`): a callee's summary
+#: moves the caller's `bufs.$moved` when its loop moved an item of its parameter `bufs`; no Python attribute is
+#: spelled so.
+MOVED_ITEM_ATTR: Final[str] = "$moved"
+
+
 #: The mark ending a loop item's attribute whose previous item stays an object of its own for one more iteration
 #: (`paired_item`), so `for a, b in itertools.pairwise(xs)` tells the previous item (`a`) from older ones.
 PAIRED_MARK: Final[str] = "+"
@@ -266,13 +272,16 @@ class Fresh:
     returned, where it built it (`call_effects.CallSummary.op_built`: the line the runtime's unused-op warning
     names, where W0003 is reported).  `launches`: False for an op that runs no kernel (a combinator of a tensor
     constructor's op, `tile.from_numpy(a).shared()`): dropping it unrun loses no work, so it need not be used
-    (the runtime's unused-op warning is about kernels too)."""
+    (the runtime's unused-op warning is about kernels too).  `renewed`: an item a container may hold anew after a
+    statement that could change it (`keyed_items.forgotten`, `keyed_items.renewed`), not a store: a moved item the
+    container kept (`moved_items`) may still be there."""
 
     kind: str = "value"
     brand: str | None = None
     parts: tuple[tuple[tuple[str, ...], Place], ...] = ()
     built: Span | None = None
     launches: bool = True
+    renewed: bool = False
 
 
 Value: TypeAlias = FromPlace | Fresh

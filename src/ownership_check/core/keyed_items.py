@@ -152,7 +152,7 @@ def renewed(name: str, body: ir.Block, span: Span) -> tuple[ir.Bind, ...]:
                         found.setdefault(item.key, item)
 
     visit(body)
-    return tuple(ir.Bind((found[key],), (ir.Fresh(),), span) for key in sorted(found))
+    return tuple(ir.Bind((found[key],), (ir.Fresh(renewed=True),), span) for key in sorted(found))
 
 
 def renewed_head(head: ir.Block, name: str, body: ir.Block, span: Span) -> ir.Block:
@@ -189,5 +189,5 @@ def forgotten(
         for key in sorted(read_keys[dotted], key=repr):
             item = keyed_item(container, key)
             if item is not None:
-                binds.append(ir.Bind((item,), (ir.Fresh(),), span))
+                binds.append(ir.Bind((item,), (ir.Fresh(renewed=True),), span))
     return tuple(binds)

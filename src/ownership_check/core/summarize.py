@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from ownership_check.core import ir
+from ownership_check.core import ir, moved_items
 from ownership_check.core.call_effects import (
     RECEIVED_KIND,
     SENT_VALUE,
@@ -430,7 +430,7 @@ def call_summary(
     for obj in sorted(exit_state.moved):
         if received(obj) is not None:
             continue
-        path = _path(obj, wanted)
+        path = _path(obj, wanted) or moved_items.param_path(obj, wanted)
         if path is None:
             continue
         for site in sorted(exit_state.moved[obj] - reported):
@@ -585,7 +585,36 @@ def call_summary(
             )
         ),
         kept_moved=kept_moved,
+        item_reads=_item_reads(graph, states, wanted),
     )
+
+
+def _item_reads(graph: Graph, states: Sequence[State | None], params: frozenset[str]) -> tuple[
+    tuple[ParamPath, Span], ...
+]:
+    """The caller's containers whose loop items the callee borrows or moves, with the first place it does
+    (`CallSummary.item_reads`).  None for a generator: it reads one item per step of the caller's loop over it
+    (its yielded parts say which, `_yielded_parts`), and the item the caller's loop moved is not read again."""
+    found: dict[ParamPath, Span] = {}
+    if any(
+        isinstance(node.op, ir.Bind) and any(t.root.startswith(ir.YIELD_PART) for t in node.op.targets)
+        for node in graph.nodes
+    ):
+        return ()
+    for node in graph.nodes:
+        op, st = node.op, states[node.id]
+        if st is None or not isinstance(op, ir.Borrow | ir.Move):  # a plain read may be of a dict's key
+            continue
+        for obj in st.get(op.place.key):
+            item = moved_items.item_of(obj) if ".$it" in obj else None
+            if item is None:
+                continue
+            path = _path(item[0], params)
+            if path is None or path in found:
+                continue
+            site = op.inside if isinstance(op, ir.Borrow) and op.inside is not None else op.span
+            found[path] = site
+    return tuple(sorted(found.items(), key=lambda entry: (entry[1].line, entry[1].column, entry[0])))
 
 
 def _kept_moved(exit_state: State, rebinds: dict[ParamPath, ParamPath | ir.Fresh | None]) -> tuple[ParamPath, ...]:

@@ -5279,6 +5279,10 @@ class FunctionLowerer(calls.PlaceNaming):
         stored = calls.stored_display([(i, self.span(i)) for i in items], holder, self) if items is not None else None
         if stored is not None:  # `ops.append((k.launch_async(...), out))`: the container keeps the op too
             return stored
+        calls_shown = self.display_of_calls(node)
+        kept_display = calls.staged_display(calls_shown, holder, self.span(node), self) if calls_shown else None
+        if kept_display is not None:  # `pending = {"a": k.launch_async(...)}`: the container keeps the op
+            return kept_display
         self.expr(node)
         if isinstance(node, ast.Subscript) and (raw := computed_dotted(node.value)) is not None:
             container = self.place(node.value)
@@ -5289,6 +5293,19 @@ class FunctionLowerer(calls.PlaceNaming):
                     self.emit(read[0])
                 return read[1]
         return ir.Fresh()
+
+    def display_of_calls(self, node: ast.expr) -> list[tuple[ast.expr, Span]]:
+        """The items of a list, tuple or set display, or the values of a dict display under literal keys, with
+        their spans, when one of them is a call (`calls.staged_display`); else empty."""
+        if isinstance(node, ast.List | ast.Tuple | ast.Set):
+            items: list[ast.expr] = list(node.elts)
+        elif isinstance(node, ast.Dict) and all(isinstance(k, ast.Constant) for k in node.keys):
+            items = list(node.values)
+        else:
+            return []
+        if any(isinstance(item, ast.Starred) for item in items) or not any(isinstance(i, ast.Call) for i in items):
+            return []
+        return [(item, self.span(item)) for item in items]
 
     def built_comprehension(
         self, node: ast.expr

@@ -1,7 +1,7 @@
 # fresh-expect: E0382 at line 51
-# fresh-known-miss: cli,mypy a helper's loop moves each item of a dict parameter (`for name, plane in planes.items()`, rebinding only the loop name) and the caller reads the dict's items afterwards: moves of a loop item are not moves of the container item (as be10)
 # fresh-note: Per-channel contrast stretch over a dict of tile tensors: stretch_all() moves each plane into its launch and never stores the handed-back tensor into the dict, so main's luma preview reads a moved tensor.
 """Per-channel contrast stretch of an RGB image held as a dict of tile tensors, then a luma preview."""
+
 from __future__ import annotations
 
 import numpy as np
