@@ -4067,6 +4067,15 @@ class FunctionLowerer(calls.PlaceNaming):
             operand = self.place(call.args[0]) if found is not None else None
             if found is not None and operand is not None:
                 return stdlib_flow.recurring_source(found, operand, span_of(call.args[0]), self)
+        if (
+            isinstance(expr, CallExpr)
+            and expr.arg_kinds[:1] == [ARG_POS]
+            and expr.arg_kinds.count(ARG_POS) == 1
+            and all(kind in (ARG_POS, ARG_NAMED) for kind in expr.arg_kinds)
+            and all(name in (None, "key", "reverse") for name in expr.arg_names)
+            and self.builtin(expr.callee) in calls.ITEM_KEEPING_CALLS
+        ):
+            return self.place(expr.args[0])  # `reversed(xs)`: the items of `xs` (the CLI's rule)
         return self.place(expr)
 
     def slice_operand(self, expr: Expression) -> stdlib_flow.SliceOperand | None:
@@ -5049,9 +5058,9 @@ class FunctionLowerer(calls.PlaceNaming):
         return ir.Fresh()
 
     def display_of_calls(self, expr: Expression) -> list[tuple[Expression, Span]]:
-        """The items of a list, tuple or set display, or the values of a dict display under literal keys, with
-        their spans, when one of them is a call (the CLI's `display_of_calls`); else empty."""
-        if isinstance(expr, ListExpr | TupleExpr | SetExpr):
+        """The items of a list or set display, or the values of a dict display under literal keys, with their
+        spans, when one of them is a call (the CLI's `display_of_calls`); else empty."""
+        if isinstance(expr, ListExpr | SetExpr):
             items: list[Expression] = list(expr.items)
         elif isinstance(expr, DictExpr) and all(isinstance(k, StrExpr | IntExpr) for k, _ in expr.items):
             items = [value for _, value in expr.items]

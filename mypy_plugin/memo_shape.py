@@ -6,6 +6,7 @@ from __future__ import annotations
 from mypy.nodes import (
     ARG_NAMED,
     ARG_POS,
+    AssignmentExpr,
     AssignmentStmt,
     CallExpr,
     ComparisonExpr,
@@ -132,7 +133,7 @@ def _memo_shape(func: FuncDef, method: bool, module_names: set[str]) -> tuple[Me
         return None
     test = rest[0].expr[0]
     if not (isinstance(test, ComparisonExpr) and len(test.operators) == 1 and test.operators[0] in ("in", "not in")):
-        return None
+        return _get_shape(func, receiver, params, locals_bound, before, rest, module_names)
     key, store = test.operands[0], _store_of(test.operands[1], receiver)
     if store is None:
         return None
@@ -169,6 +170,89 @@ def _memo_shape(func: FuncDef, method: bool, module_names: set[str]) -> tuple[Me
             and isinstance(stmt.lvalues[0], NameExpr) and stmt.lvalues[0].name == value.name
         ]
         stored = made[0] if len(made) == 1 else None
+    if not _persistent(store, func, receiver, module_names):
+        return None
+    return _key_params(key, params, receiver, locals_bound, set(stored_names(func))), stored
+
+
+def _simple_key(node: Node) -> bool:
+    """A key made of names, attribute paths and tuples of them (the CLI's `_simple_key`)."""
+    if isinstance(node, TupleExpr):
+        return all(_simple_key(item) for item in node.items)
+    while isinstance(node, MemberExpr):
+        node = node.expr
+    return isinstance(node, NameExpr)
+
+
+def _missing_get(test: Node, locals_bound: dict[str, Node], receiver: str | None) -> tuple[str, Node, str] | None:
+    """`(v := STORE.get(KEY)) is None`, or `v is None` of a local bound to `STORE.get(KEY)` first (the CLI's
+    `_missing_get`)."""
+    if not (isinstance(test, ComparisonExpr) and test.operators == ["is"]):
+        return None
+    left, right = test.operands
+    if not (isinstance(right, NameExpr) and right.fullname == "builtins.None"):
+        return None
+    call: Node
+    if isinstance(left, AssignmentExpr):
+        name, call = left.target.name, left.value
+    elif isinstance(left, NameExpr) and left.name in locals_bound:
+        name, call = left.name, locals_bound[left.name]
+    else:
+        return None
+    if not (
+        isinstance(call, CallExpr) and isinstance(call.callee, MemberExpr) and call.callee.name == "get"
+        and len(call.args) == 1 and call.arg_kinds == [ARG_POS] and _simple_key(call.args[0])
+    ):
+        return None
+    store = _store_of(call.callee.expr, receiver)
+    return (name, call.args[0], store) if store is not None else None
+
+
+def _get_shape(
+    func: FuncDef,
+    receiver: str | None,
+    params: list[str],
+    locals_bound: dict[str, Node],
+    before: list[Statement],
+    rest: list[Statement],
+    module_names: set[str],
+) -> tuple[MemoParams, Node | None] | None:
+    """The CLI's `_get_shape`: a lookup by `get` whose miss stores the new value and binds the returned name."""
+    guard = rest[0]
+    assert isinstance(guard, IfStmt)
+    found = _missing_get(guard.expr[0], locals_bound, receiver)
+    if found is None or len(rest) != 2:
+        return None
+    name, key, store = found
+    last = rest[1]
+    if not (isinstance(last, ReturnStmt) and isinstance(last.expr, NameExpr) and last.expr.name == name):
+        return None
+    key_names = {n.name for n in tree.walk(key) if isinstance(n, NameExpr)}
+    guarded = guard.body[0].body
+    stores = [
+        stmt for stmt in guarded
+        if isinstance(stmt, AssignmentStmt) and any(_lookup(t, key, receiver) == store for t in stmt.lvalues)
+    ]
+    binds = [
+        stmt for stmt in guarded
+        if isinstance(stmt, AssignmentStmt) and any(isinstance(t, NameExpr) and t.name == name for t in stmt.lvalues)
+    ]
+    if len(stores) != 1 or len(binds) != 1:
+        return None
+    kept, bound = stores[0], binds[0]
+    assert isinstance(kept, AssignmentStmt) and isinstance(bound, AssignmentStmt)
+    if kept is bound:
+        stored: Node = kept.rvalue  # `v = STORE[KEY] = value`
+    elif isinstance(kept.rvalue, NameExpr) and kept.rvalue.name == name and len(bound.lvalues) == 1:
+        stored = bound.rvalue  # `v = value`, `STORE[KEY] = v`
+    else:
+        return None
+    others = [stmt for stmt in guarded if stmt is not kept and stmt is not bound]
+    if not all(_bookkeeping(stmt, store, receiver, key_names) for stmt in others):
+        return None
+    if not all(_bookkeeping(stmt, store, receiver, key_names) and not _stores_into(stmt, store, receiver)
+               for stmt in before):
+        return None
     if not _persistent(store, func, receiver, module_names):
         return None
     return _key_params(key, params, receiver, locals_bound, set(stored_names(func))), stored

@@ -246,6 +246,9 @@ PAIRS: dict[str, tuple[str, str]] = {
     "fresh bg: items a helper's loop moved and left in the dict": (
         "e0382_item_a_helper_loop_moved_read_after_the_call", "clean_items_a_helper_loop_moved_stored_back"
     ),
+    "fresh bh: a pool looking its buffer up with get hands it out twice": (
+        "e0499_pool_getting_its_buffer_by_size_hands_it_out_twice", "clean_pool_getting_its_buffer_by_size_and_slot"
+    ),
     "fresh bh: pending ops kept in a dict display drained by pop": (
         "e0505_pending_op_in_a_dict_display_drained_by_pop", "clean_pending_ops_in_a_dict_display_drained_before_a_move"
     ),

@@ -47,6 +47,12 @@ def in_place(planes: list[Tensor], stream: sk.Stream) -> None:
         print(plane.to_numpy(stream))
 
 
+def backward(planes: list[Tensor], stream: sk.Stream) -> None:
+    for plane in reversed(planes):
+        print(plane.to_numpy(stream))
+    print(planes[0].to_numpy(stream))
+
+
 def main() -> None:
     device = sk.Device.cpu()
     stream = device.new_stream()
@@ -56,6 +62,7 @@ def main() -> None:
     print(total(planes, stream))
     direct(stream)
     in_place([tile.from_numpy(np.ones(N, np.float32)).sync_on(stream) for _ in range(2)], stream)
+    backward([tile.from_numpy(np.ones(N, np.float32)).sync_on(stream) for _ in range(2)], stream)
 
 
 if __name__ == "__main__":

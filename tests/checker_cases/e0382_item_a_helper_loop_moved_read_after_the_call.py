@@ -45,6 +45,13 @@ def in_place(planes: list[Tensor], stream: sk.Stream) -> None:
         print(plane.to_numpy(stream))  # expect: E0382
 
 
+def backward(planes: list[Tensor], stream: sk.Stream) -> None:
+    for plane in reversed(planes):
+        out = tile.zeros((N,), f32).partition((N,))
+        out, plane = stretch(out, plane).sync_on(stream)
+    print(planes[0].to_numpy(stream))  # expect: E0382
+
+
 def main() -> None:
     device = sk.Device.cpu()
     stream = device.new_stream()
@@ -54,6 +61,7 @@ def main() -> None:
     print(total(planes, stream))
     direct(stream)
     in_place([tile.from_numpy(np.ones(N, np.float32)).sync_on(stream) for _ in range(2)], stream)
+    backward([tile.from_numpy(np.ones(N, np.float32)).sync_on(stream) for _ in range(2)], stream)
 
 
 if __name__ == "__main__":

@@ -377,7 +377,7 @@ FLOW_FORMS = (
     "escaping-closure", "prefetch-loop", "returned-pending", "context-pending", "attribute-items",
     "keyed-items", "uniform-attribute", "name-alias", "stored-pending-pairs", "appended-list", "display-objects",
     "attribute-alias", "pool-peek", "kernel-table", "plan-cache", "keyed-argument", "accessor-item",
-    "filled-containers", "kernel-choice", "returned-pair",
+    "filled-containers", "kernel-choice", "returned-pair", "moved-items", "pending-display",
     *(f"call:{name}" for name in CALL_FORMS),
 )
 
@@ -692,6 +692,10 @@ class _Gen:
             self.kernel_choice(depth)
         elif form == "returned-pair":
             self.returned_pair(depth)
+        elif form == "moved-items":
+            self.moved_items(depth)
+        elif form == "pending-display":
+            self.pending_display(depth)
         elif form.startswith("call:"):
             self.indirect_call(depth, form.removeprefix("call:"))
         else:
@@ -892,6 +896,58 @@ class _Gen:
             self.emit(depth + 1, f"op{n}.sync_on(stream)")
         self.program.entries["launch:simt.launch_async"] += 1
         self.program.entries["launch:tile.__call__"] += 1
+
+    def moved_items(self, depth: int) -> None:
+        """A container of new tile tensors built by a comprehension (a dict or a list), a loop moving each item
+        into a tile launch and rebinding only its loop name (or storing the handed-back tensor under the item's
+        key, or only on some iterations), then a read of the items (by key, by index, or by another loop)."""
+        n = len(self.extra) + len(self.lines)
+        keyed = self.pick((False, True))
+        made = "tile.ones((64,), f32).sync_on(stream)"
+        self.emit(depth, f"held{n} = {{name: {made} for name in ('p', 'q')}}" if keyed
+                  else f"held{n} = [{made} for _ in range(2)]")
+        self.emit(depth, f"for key{n}, item{n} in held{n}.items():" if keyed
+                  else f"for key{n}, item{n} in enumerate(held{n}):")
+        first_key, second_key = ('"p"', '"q"') if keyed else ("0", "1")
+        guard = self.pick(("", f"if key{n} == {first_key}:", "if flag:"))
+        inner = depth + 1
+        if guard:
+            self.emit(inner, guard)
+            inner += 1
+        self.emit(inner, f"_z{n}, item{n}, _y{n} = add(tile.zeros((64,), f32).partition((16,)), item{n}, "
+                         "tile.ones((64,), f32)).sync_on(stream)")
+        if self.pick((False, True)):
+            self.emit(inner, f"held{n}[key{n}] = item{n}")
+        self.program.entries["launch:tile.__call__"] += 1
+        read = self.pick(("key", "loop"))
+        if read == "key":
+            self.emit(depth, f"print(held{n}[{second_key}].to_numpy(stream)[:1])")
+        else:
+            iterated = f"held{n}.values()" if keyed else f"held{n}"
+            self.emit(depth, f"for again{n} in {iterated}:")
+            self.emit(depth + 1, f"print(again{n}.to_numpy(stream)[:1])")
+
+    def pending_display(self, depth: int) -> None:
+        """Pending `launch_async` ops kept in a dict or list display, drained by `pop` (before or after a tile
+        launch moves the buffer one of them writes), the buffer handed back by `sync_on`."""
+        n = len(self.extra) + len(self.lines)
+        keyed = self.pick((False, True))
+        start = "vecadd.launch_async(prep, a, b, c)"
+        self.emit(depth, f'pend{n} = {{"first": {start}}}' if keyed else f"pend{n} = [{start}]")
+        self.program.entries["launch:simt.launch_async"] += 1
+        drain = [f"for key{n} in list(pend{n}):", f"    pend{n}.pop(key{n}).sync_on(stream)"] if keyed else [
+            f"while pend{n}:", f"    pend{n}.pop().sync_on(stream)"
+        ]
+        early = self.pick((False, True))
+        if early:
+            for line in drain:
+                self.emit(depth, line)
+        self.emit(depth, f"_z{n}, c, _y{n} = add(tile.zeros((64,), f32).partition((16,)), c, "
+                         "tile.ones((64,), f32)).sync_on(stream)")
+        self.program.entries["launch:tile.__call__"] += 1
+        if not early:
+            for line in drain:
+                self.emit(depth, line)
 
     def display_objects(self, depth: int) -> None:
         """A loop over a display of one or two new objects (not names) whose body moves the tile tensors into a

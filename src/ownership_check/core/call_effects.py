@@ -400,7 +400,7 @@ def extend_place(place: ir.Place, attrs: tuple[str, ...]) -> ir.Place:
     if attrs[-1] == ir.STORED_ATTR:
         # the items a container keeps (a callee's `self.inbox.get()`): spelled `worker.inbox[...]`
         return ir.stored_item(extend_place(place, attrs[:-1]))
-    display = None if place.display is None else ".".join((place.display, *attrs))
+    display = None if place.display is None else ir.shown_below(place.display, attrs)
     return ir.Place(place.root, place.attrs + attrs, display)
 
 

@@ -2670,7 +2670,7 @@ def stored_display(
 def staged_display(items: Sequence[tuple[E, Span]], holder: ir.Place | None, span: Span, sink: Lowering[E]) -> (
     ir.Value | None
 ):
-    """A list, tuple, set or dict display of calls bound to a name the front end does not follow item by item
+    """A list, set or dict display of calls bound to a name the front end does not follow item by item
     (`pending = {"returns": k.launch_async(...)}`, drained later by `pending.pop(name)`): built as a comprehension
     is (`comprehension_stage`), each item stored into the container (`store_comprehension_item`), so a pending op
     in it keeps its loans while the container is live, as the runtime keeps the op reachable through it, until
@@ -3138,6 +3138,11 @@ ITERATION_SHAPES: Final[frozenset[str]] = frozenset({"each", "zip", "enumerate",
 #: as `for v in d` / `enumerate(d)` do; so a loop running the ops stored in `d` (`for op in d.values():
 #: op.sync_on(s)`) runs items of `d` (the checker's `run_stored`).
 VIEW_ITERATIONS: Final[dict[str, str]] = {"values": "each", "items": "enumerate"}
+
+#: The builtins a `for` takes its argument's own items through, in another order or a copy (`for r in
+#: reversed(traj.rewards):`): each item is an item of the argument (their keywords, `key=` and `reverse=`, change
+#: the order only).
+ITEM_KEEPING_CALLS: Final[frozenset[str]] = frozenset({"reversed", "sorted", "list", "tuple", "iter"})
 
 
 @dataclass(frozen=True)

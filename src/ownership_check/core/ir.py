@@ -52,7 +52,7 @@ class Place:
             return self.display
         # an item under a literal key (`keyed_items`) is spelled as the subscript it is: `book['shocks']`; under a
         # name (`keyed_items.param_key`, spelled `['\x00=axis']` in a path) as that name: `centered[axis]`
-        return "".join((self.root, *(_shown_item(a) if a.startswith("[") else f".{a}" for a in self.attrs)))
+        return shown_below(self.root, self.attrs)
 
     @classmethod
     def parse(cls, dotted: str) -> Place:
@@ -85,6 +85,12 @@ YIELD_PART: Final[str] = "$yield"
 
 #: How a path segment of an item under a name key begins (`keyed_items.segment` of a `param_key`).
 _NAME_ITEM = "['\\x00="
+
+
+def shown_below(text: str, attrs: Sequence[str]) -> str:
+    """`text` (a place's spelling) with the path `attrs` below it, each item segment spelled as its subscript
+    (`book['shocks']`, `centered[axis]`), each attribute after a dot."""
+    return "".join((text, *(_shown_item(a) if a.startswith("[") else f".{a}" for a in attrs)))
 
 
 def _shown_item(segment: str) -> str:

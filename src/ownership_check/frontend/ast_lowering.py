@@ -4308,6 +4308,14 @@ class FunctionLowerer(calls.PlaceNaming):
             operand = self.place(call.args[0]) if found is not None else None
             if found is not None and operand is not None:
                 return stdlib_flow.recurring_source(found, operand, self.span(call.args[0]), self)
+        if (
+            isinstance(node, ast.Call)
+            and len(node.args) == 1
+            and not isinstance(node.args[0], ast.Starred)
+            and all(k.arg in ("key", "reverse") for k in node.keywords)
+            and self.builtin(node.func) in calls.ITEM_KEEPING_CALLS
+        ):
+            return self.place(node.args[0])  # `reversed(xs)`: the items of `xs`
         return self.place(node)
 
     def slice_operand(self, node: ast.expr) -> stdlib_flow.SliceOperand | None:
@@ -5295,9 +5303,10 @@ class FunctionLowerer(calls.PlaceNaming):
         return ir.Fresh()
 
     def display_of_calls(self, node: ast.expr) -> list[tuple[ast.expr, Span]]:
-        """The items of a list, tuple or set display, or the values of a dict display under literal keys, with
-        their spans, when one of them is a call (`calls.staged_display`); else empty."""
-        if isinstance(node, ast.List | ast.Tuple | ast.Set):
+        """The items of a list or set display, or the values of a dict display under literal keys, with their
+        spans, when one of them is a call (`calls.staged_display`); else empty.  Not a tuple display: its span is
+        not the same in both front ends (mypy leaves its parentheses out)."""
+        if isinstance(node, ast.List | ast.Set):
             items: list[ast.expr] = list(node.elts)
         elif isinstance(node, ast.Dict) and all(isinstance(k, ast.Constant) for k in node.keys):
             items = list(node.values)

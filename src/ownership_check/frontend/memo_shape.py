@@ -8,7 +8,9 @@ The shapes (after an optional docstring and plain statements binding locals the 
 
 - `if KEY not in STORE: ...; STORE[KEY] = value; ...` then `...; return STORE[KEY]` (the other statements leave
   the store and the key's names alone: counters, logs, `self.roles[key].append(role)`);
-- `if KEY in STORE: return STORE[KEY]`, then statements ending `STORE[KEY] = v` and `return v`.
+- `if KEY in STORE: return STORE[KEY]`, then statements ending `STORE[KEY] = v` and `return v`;
+- `if (v := STORE.get(KEY)) is None: ...; v = STORE[KEY] = value; ...` (or `v = STORE.get(KEY)` first, and
+  `v = value` beside `STORE[KEY] = v`) then `return v`.
 
 `STORE` is a module-level name, a parameter whose default is a dict display (a mutable default) or an attribute
 path of the receiver.  The key is *exact* when `KEY` is a parameter or a tuple of parameters (directly, or through
@@ -149,7 +151,7 @@ def _memo_shape(
         return None
     found = _membership(rest[0].test, receiver)
     if found is None:
-        return None
+        return _get_shape(func, receiver, params, locals_bound, before, rest, module_names)
     key_node, store, negated = found
     key = ast.dump(key_node)
     key_names = {n.id for n in ast.walk(key_node) if isinstance(n, ast.Name)}
@@ -190,6 +192,83 @@ def _memo_shape(
         return None
     bound = {n.id for n in ast.walk(func) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
     params_found = _key_params(key_node, params, receiver, locals_bound, bound)
+    return (params_found, stored) if params_found is not None else None
+
+
+def _missing_get(test: ast.expr, locals_bound: dict[str, ast.expr], receiver: str | None) -> tuple[
+    str, ast.expr, str
+] | None:
+    """`(v := STORE.get(KEY)) is None`, or `v is None` of a local bound to `STORE.get(KEY)` first: (the name, the
+    key, the store's text)."""
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Is)):
+        return None
+    if not (isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value is None):
+        return None
+    left = test.left
+    if isinstance(left, ast.NamedExpr):
+        name, call = left.target.id, left.value
+    elif isinstance(left, ast.Name) and left.id in locals_bound:
+        name, call = left.id, locals_bound[left.id]
+    else:
+        return None
+    if not (
+        isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "get"
+        and len(call.args) == 1 and not call.keywords and _simple_key(call.args[0])
+    ):
+        return None
+    store = _store_of(call.func.value, receiver)
+    return (name, call.args[0], store) if store is not None else None
+
+
+def _get_shape(
+    func: ast.FunctionDef,
+    receiver: str | None,
+    params: list[str],
+    locals_bound: dict[str, ast.expr],
+    before: list[ast.stmt],
+    rest: list[ast.stmt],
+    module_names: set[str],
+) -> tuple[MemoParams, ast.expr | None] | None:
+    """The third shape (module docstring): a lookup by `get` whose miss stores the new value and binds the name
+    the function returns."""
+    guard = rest[0]
+    assert isinstance(guard, ast.If)
+    found = _missing_get(guard.test, locals_bound, receiver)
+    if found is None or len(rest) != 2:
+        return None
+    name, key_node, store = found
+    last = rest[1]
+    if not (isinstance(last, ast.Return) and isinstance(last.value, ast.Name) and last.value.id == name):
+        return None
+    key = ast.dump(key_node)
+    key_names = {n.id for n in ast.walk(key_node) if isinstance(n, ast.Name)}
+    stores = [
+        stmt for stmt in guard.body
+        if isinstance(stmt, ast.Assign) and any(_lookup(t, key, receiver) == store for t in stmt.targets)
+    ]
+    binds = [
+        stmt for stmt in guard.body
+        if isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in stmt.targets)
+    ]
+    if len(stores) != 1 or len(binds) != 1:
+        return None
+    kept, bound = stores[0], binds[0]
+    if kept is bound:
+        stored: ast.expr = kept.value  # `v = STORE[KEY] = value`
+    elif isinstance(kept.value, ast.Name) and kept.value.id == name and len(bound.targets) == 1:
+        stored = bound.value  # `v = value`, `STORE[KEY] = v`
+    else:
+        return None
+    others = [stmt for stmt in guard.body if stmt is not kept and stmt is not bound]
+    if not all(_bookkeeping(stmt, store, receiver, key_names) for stmt in others):
+        return None
+    if not all(_bookkeeping(stmt, store, receiver, key_names) and not _stores_into(stmt, store, receiver)
+               for stmt in before):
+        return None
+    if not _persistent(store, func, receiver, module_names):
+        return None
+    bound_names = {n.id for n in ast.walk(func) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    params_found = _key_params(key_node, params, receiver, locals_bound, bound_names)
     return (params_found, stored) if params_found is not None else None
 
 

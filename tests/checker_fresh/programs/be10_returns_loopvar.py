@@ -1,8 +1,8 @@
 # fresh-expect: E0382 at line 61
-# fresh-known-miss: cli,mypy a helper loop moves each item of a dataclass list (`for r, d in zip(reversed(traj.rewards), ...)`, rebinding only the loop names) and the caller reads the list items afterwards: moves of a loop item are not moves of the container item
 # fresh-note: Discounted returns are accumulated backward over a trajectory whose per-step reward tensors sit in a dataclass list; the loop rebinds only its loop variables to the tensors handed back by sync_on, so the episode-reward log afterwards reads list items that the launches moved.
 """Backward discounted-return pass over a stored trajectory (tile track), advantages against a shared
 per-env baseline computed as one zipped batch of launches, and an episode log."""
+
 from dataclasses import dataclass, field
 from typing import Any
 import numpy as np
