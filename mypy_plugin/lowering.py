@@ -6102,7 +6102,9 @@ class FunctionLowerer(calls.PlaceNaming):
             target = self.place(expr.target)
             if target is None:
                 return None
-            return (expr,), (calls.Operand(expr.target, span, target, True),)
+            # the value's own place when it is one (the CLI's rule: `(w := b), (w := a)` leaves this argument `b`)
+            value = self.place(expr.value) if isinstance(expr.value, NameExpr | MemberExpr) else None
+            return (expr,), (calls.Operand(expr.target, span, value or target, True),)
         if isinstance(expr, IndexExpr) and not isinstance(expr.index, SliceExpr | TupleExpr):
             index = expr.index
             key = _key_literal(index)

@@ -246,6 +246,9 @@ PAIRS: dict[str, tuple[str, str]] = {
     "fresh bg: items a helper's loop moved and left in the dict": (
         "e0382_item_a_helper_loop_moved_read_after_the_call", "clean_items_a_helper_loop_moved_stored_back"
     ),
+    "generator: a walrus argument whose name a later argument binds again": (
+        "e0502_walrus_name_rebound_by_a_later_argument", "clean_walrus_name_rebound_by_a_later_argument"
+    ),
     "fresh bh: a pool looking its buffer up with get hands it out twice": (
         "e0499_pool_getting_its_buffer_by_size_hands_it_out_twice", "clean_pool_getting_its_buffer_by_size_and_slot"
     ),

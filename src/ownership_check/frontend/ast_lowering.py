@@ -6416,7 +6416,10 @@ class FunctionLowerer(calls.PlaceNaming):
             target = self.place(node.target)
             if target is None:
                 return None
-            return (node,), (calls.Operand(node.target, span, target, True),)
+            # the value's own place when it is one: a later argument rebinding the name (`(w := b), (w := a)`)
+            # leaves this argument `b`
+            value = self.place(node.value) if isinstance(node.value, ast.Name | ast.Attribute) else None
+            return (node,), (calls.Operand(node.target, span, value or target, True),)
         if isinstance(node, ast.Subscript):
             items_in_brackets = _subscript_items(node, self.ctx)
             if len(items_in_brackets) != 1 or isinstance(items_in_brackets[0], ast.Slice):
