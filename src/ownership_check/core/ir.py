@@ -27,7 +27,7 @@ Every node carries the `Span` the diagnostics point at; the core never looks at 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Final, TypeAlias
 
@@ -591,6 +591,24 @@ class Function:
     # Act` of a class declaring `durations: sk.DeviceBuffer` declares `act.durations`): a move of one is the
     # caller's value's whatever the caller knows of it (`SummaryMove.declared`)
     declared_device: frozenset[str] = frozenset()
+
+
+def all_ops(ops: Block) -> Iterator[Op]:
+    """Every operation of `ops`, those inside a compound one (a `Branch`'s arms, a `Loop`'s head, body and `else`,
+    a `Try`'s blocks, an `Unsafe` body) right after it, in source order."""
+    for op in ops:
+        yield op
+        if isinstance(op, Branch):
+            for arm in op.arms:
+                yield from all_ops(arm)
+        elif isinstance(op, Loop):
+            for inner in (op.head, op.body, op.orelse):
+                yield from all_ops(inner)
+        elif isinstance(op, Try):
+            for inner in (op.body, *op.handlers, op.orelse, op.finalbody):
+                yield from all_ops(inner)
+        elif isinstance(op, Unsafe):
+            yield from all_ops(op.body)
 
 
 def block(ops: Sequence[Op]) -> Block:

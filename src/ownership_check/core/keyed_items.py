@@ -126,32 +126,18 @@ def renewed(name: str, body: ir.Block, span: Span) -> tuple[ir.Bind, ...]:
     part = segment(param_key(name))
     found: dict[str, ir.Place] = {}
 
-    def visit(ops: ir.Block) -> None:
-        for op in ops:
-            if isinstance(op, ir.Branch):
-                for arm in op.arms:
-                    visit(arm)
-            elif isinstance(op, ir.Loop):
-                visit(op.head)
-                visit(op.body)
-                visit(op.orelse)
-            elif isinstance(op, ir.Try):
-                for block in (op.body, *op.handlers, op.orelse, op.finalbody):
-                    visit(block)
-            elif isinstance(op, ir.Unsafe):
-                visit(op.body)
-            else:
-                places: tuple[ir.Place | None, ...] = (getattr(op, "place", None),)
-                if isinstance(op, ir.Bind):
-                    sources = (v.source for v in op.values if isinstance(v, ir.FromPlace))
-                    places = (*op.targets, *sources)
-                for place in places:
-                    if place is not None and part in place.attrs:
-                        attrs = place.attrs[: place.attrs.index(part) + 1]
-                        item = ir.Place(place.root, attrs)
-                        found.setdefault(item.key, item)
-
-    visit(body)
+    for op in ir.all_ops(body):
+        if isinstance(op, ir.Branch | ir.Loop | ir.Try | ir.Unsafe):
+            continue
+        places: tuple[ir.Place | None, ...] = (getattr(op, "place", None),)
+        if isinstance(op, ir.Bind):
+            sources = (v.source for v in op.values if isinstance(v, ir.FromPlace))
+            places = (*op.targets, *sources)
+        for place in places:
+            if place is not None and part in place.attrs:
+                attrs = place.attrs[: place.attrs.index(part) + 1]
+                item = ir.Place(place.root, attrs)
+                found.setdefault(item.key, item)
     return tuple(ir.Bind((found[key],), (ir.Fresh(renewed=True),), span) for key in sorted(found))
 
 

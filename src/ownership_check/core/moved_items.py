@@ -20,6 +20,7 @@ import re
 from typing import Final
 
 from ownership_check.core import ir
+from ownership_check.diagnostics import Span
 
 _ITEM: Final[str] = "." + ir.ITEM_ATTR
 _MARK: Final[str] = "." + ir.MOVED_ITEM_ATTR
@@ -123,37 +124,13 @@ def loop_sites(body: ir.Block) -> dict[str, str]:
 
     groups: list[list[tuple[str, str]]] = []  # the (site, container key) of one loop head or one call
     by_span: dict[tuple[int, int], list[tuple[str, str]]] = {}
-
-    def visit(ops: ir.Block, head: list[tuple[str, str]] | None = None) -> None:
-        for op in ops:
-            if isinstance(op, ir.Branch):
-                for arm in op.arms:
-                    visit(arm, head)
-            elif isinstance(op, ir.Loop):
-                sites: list[tuple[str, str]] = []
-                visit(op.head, sites)
-                groups.append(sites)
-                visit(op.body)
-                visit(op.orelse)
-            elif isinstance(op, ir.Try):
-                for block in (op.body, *op.handlers, op.orelse, op.finalbody):
-                    visit(block)
-            elif isinstance(op, ir.Unsafe):
-                visit(op.body)
-            elif isinstance(op, ir.Bind):
-                for value in op.values:
-                    site = _item_site(value)
-                    if site is None:
-                        continue
-                    assert isinstance(value, ir.FromPlace)
-                    entry = (site, ".".join((value.source.root, *value.source.attrs[:-1])))
-                    find(site)
-                    if head is not None:
-                        head.append(entry)
-                    if value.span.line:  # a loop head's item has no span of its own
-                        by_span.setdefault((value.span.line, value.span.column), []).append(entry)
-
-    visit(body)
+    for op in ir.all_ops(body):
+        if isinstance(op, ir.Loop):
+            groups.append([entry for inner in ir.all_ops(op.head) for entry in _item_entries(inner)])
+        for site, container, span in _item_entries_spanned(op):
+            find(site)
+            if span.line:  # a loop head's item has no span of its own
+                by_span.setdefault((span.line, span.column), []).append((site, container))
     groups.extend(by_span.values())
     for entries in groups:
         for site, _ in entries[1:]:
@@ -172,6 +149,24 @@ def loop_sites(body: ir.Block) -> dict[str, str]:
                 for position, site in enumerate(sites):
                     parts.setdefault(site, f"p{position}of{len(sites)}")
     return {site: find(site) + parts.get(site, "") for site in parent}
+
+
+def _item_entries_spanned(op: ir.Op) -> list[tuple[str, str, Span]]:
+    """The loop item sites a bind reads from, each with the key of its container and the value's span."""
+    if not isinstance(op, ir.Bind):
+        return []
+    found = []
+    for value in op.values:
+        site = _item_site(value)
+        if site is not None:
+            assert isinstance(value, ir.FromPlace)
+            found.append((site, ".".join((value.source.root, *value.source.attrs[:-1])), value.span))
+    return found
+
+
+def _item_entries(op: ir.Op) -> list[tuple[str, str]]:
+    """`_item_entries_spanned` without the spans."""
+    return [(site, container) for site, container, _ in _item_entries_spanned(op)]
 
 
 def _item_site(value: ir.Value) -> str | None:
