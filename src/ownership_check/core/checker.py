@@ -202,6 +202,11 @@ def _live_gone(world: World, live: Live) -> World:
     return copy
 
 
+def _item_store(target: ir.Place) -> bool:
+    """Whether binding `target` stores into a container: an item of it, or its stored objects."""
+    return bool(target.attrs) and (target.attrs[-1].startswith("[") or target.attrs[-1] == ir.STORED_ATTR)
+
+
 def _held_marker(obj: str, held: set[str]) -> bool:
     """Whether `obj` is a marker of a moved item (`moved_items`) whose container a live place still holds."""
     container = moved_items.marker_container(obj) if "$moved" in obj else None
@@ -1057,10 +1062,7 @@ class _Analysis:
             for node in self.graph.nodes:
                 op = node.op
                 if isinstance(op, ir.Bind):
-                    binds.update(
-                        (t.root, t.attrs[:-1], op.span.line) for t in op.targets
-                        if t.attrs and (t.attrs[-1].startswith("[") or t.attrs[-1] == ir.STORED_ATTR)
-                    )
+                    binds.update((t.root, t.attrs[:-1], op.span.line) for t in op.targets if _item_store(t))
                 elif isinstance(op, ir.Use) and op.element and op.inside is None:  # not a callee's read
                     uses.add((op.place.root, op.place.attrs, op.span.line))
             stores = self._stores = binds & uses
@@ -1445,7 +1447,7 @@ class _Analysis:
                 stored_value = op.values[j] if j < len(op.values) else None
                 # a store under a key (`planes[name] = plane`: an item, or the container's stored objects when the
                 # key is computed), not an item the container may hold anew after a call (`ir.Fresh.renewed`)
-                if not stored.attrs or not (stored.attrs[-1].startswith("[") or stored.attrs[-1] == ir.STORED_ATTR):
+                if not _item_store(stored):
                     continue
                 if not (isinstance(stored_value, ir.Fresh) and stored_value.renewed) or (
                     (stored.root, stored.attrs[:-1], op.span.line) in self.store_lines()
@@ -1799,16 +1801,23 @@ class _Analysis:
     def mark_items(self, s: State, node: Node, key: str, objs: frozenset[str]) -> None:
         """A loop's item among the moved `objs` stays in its container (`moved_items`): mark the container on the
         worlds that moved it."""
+        def marks(world: World) -> frozenset[str]:
+            return frozenset(
+                self.new_marker(item[0], self.loop_site(item[1]))
+                for obj in _world_get(world, key) & objs
+                if (item := moved_items.item_of(obj)) is not None
+            )
+
+        self.add_marks(s, node, marks)
+
+    def add_marks(self, s: State, node: Node, marks: Callable[[World], frozenset[str]]) -> None:
+        """Put each world's markers (`marks`) among its moved objects, moved at `node` (`s` is the step's own)."""
         worlds = []
         moved = dict(s.moved)
         for world in s.worlds:
-            marks = set()
-            for obj in _world_get(world, key) & objs:
-                item = moved_items.item_of(obj)
-                if item is not None:
-                    marks.add(self.new_marker(item[0], self.loop_site(item[1])))
-            worlds.append(_with_gone(world, frozenset(marks)) if marks else world)
-            for mark in marks:
+            found = marks(world)
+            worlds.append(_with_gone(world, found) if found else world)
+            for mark in found:
                 moved[mark] = moved.get(mark, _NO_SITES) | {node.id}
         s.worlds = tuple(worlds)
         s.moved = moved
@@ -1823,15 +1832,7 @@ class _Analysis:
         there: mark the container's objects (`moved_items`)."""
         key = ".".join((op.place.root, *op.place.attrs[:-1]))
         s = state.derive()
-        moved = dict(s.moved)
-        worlds = []
-        for world in s.worlds:
-            marks = frozenset(self.new_marker(container, "") for container in _world_get(world, key))
-            worlds.append(_with_gone(world, marks))
-            for mark in marks:
-                moved[mark] = moved.get(mark, _NO_SITES) | {node.id}
-        s.worlds = tuple(worlds)
-        s.moved = moved
+        self.add_marks(s, node, lambda world: frozenset(self.new_marker(c, "") for c in _world_get(world, key)))
         return s
 
     def stored_back(self, s: State, key: str) -> None:
