@@ -999,6 +999,38 @@ class ModuleClasses:
                 return self.getter(cls, name) if single else None
         return None
 
+    @functools.cached_property
+    def computed_attribute_names(self) -> frozenset[str]:
+        """The names of the module's methods decorated `@property` or `@functools.cached_property` alone (the
+        CLI's: a name the module also stores or deletes is left out)."""
+        if "setattr" in self._stored_attributes:
+            return frozenset()
+        return frozenset(self._computed_names - self._stored_attributes)
+
+    @functools.cached_property
+    def _computed_names(self) -> frozenset[str]:
+        return frozenset(
+            stmt.name for cls in self.classes.values() for stmt in cls.defs.body
+            if isinstance(stmt, Decorator) and len(stmt.original_decorators) == 1
+            and tree.dotted(stmt.original_decorators[0]) in PROPERTY_DECORATORS
+        )
+
+    def computed_attribute(self, cls: ClassDef, name: str) -> FuncDef | None:
+        """The function a read of `name` on an instance of `cls` runs, when the one binding of `name` along its
+        method resolution order is a method decorated `@property` or `@functools.cached_property` alone (the
+        CLI's)."""
+        for current in self._chain(cls):
+            bound = [s for s in current.defs.body if _class_body_binds(s, name)]
+            if not bound:
+                continue
+            only = bound[0] if len(bound) == 1 else None
+            if isinstance(only, Decorator) and len(only.original_decorators) == 1 and (
+                tree.dotted(only.original_decorators[0]) in PROPERTY_DECORATORS
+            ):
+                return only.func
+            return None
+        return None
+
     def _getter(self, cls: ClassDef, name: str) -> FuncDef | None:
         for current in self._chain(cls):
             bindings = [stmt for stmt in current.defs.body if _class_body_binds(stmt, name)]

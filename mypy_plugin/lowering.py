@@ -5715,6 +5715,23 @@ class FunctionLowerer(calls.PlaceNaming):
         applied = property_summary(self, expr)
         if applied is not None and not applied.summary.empty:
             apply_summary(applied, expr, span_of(expr), self)
+        if expr.name in self.ctx.classes.computed_attribute_names:
+            self.computed_prepared(expr)
+
+    def computed_prepared(self, expr: MemberExpr) -> None:
+        """A read of a `@property` or `@functools.cached_property` returning `jacobi.prepare(...)` holds a
+        prepared launch branded for that kernel (the CLI's `computed_prepared`)."""
+        if self.kernel_body or not isinstance(expr.expr, NameExpr):
+            return
+        cls = receiver_class(self, expr.expr.name)
+        getter = self.ctx.classes.computed_attribute(cls, expr.name) if cls is not None else None
+        place = self.place(expr) if getter is not None else None
+        if getter is None or place is None:
+            return
+        brands = [self.prepared_brand(c, getter, None, True) for c in self.ctx.returned_calls(getter, True)]
+        prepared = calls.returned_prepared(brands, span_of(expr), self)
+        if prepared is not None:
+            self.emit(ir.Bind((place,), (prepared,), span_of(expr)), expr)
 
     @functools.cached_property
     def stable_params(self) -> frozenset[str]:
@@ -7201,7 +7218,7 @@ class FunctionLowerer(calls.PlaceNaming):
         return result
 
     def prepared_brand(
-        self, expr: Expression | None, helper: FuncItem, call: CallExpr, method: bool = False
+        self, expr: Expression | None, helper: FuncItem, call: CallExpr | None, method: bool = False
     ) -> str | None:
         """The kernel a helper's (or, with `method`, an instance method's) returned expression prepares a launch
         for (`calls.returned_prepared`, the CLI's `prepared_brand`): `saxpy.prepare(...)` of a kernel of the
@@ -7213,7 +7230,7 @@ class FunctionLowerer(calls.PlaceNaming):
             return None
         target = expr.callee.expr
         if isinstance(target, NameExpr) and target.name in {arg.variable.name for arg in helper.arguments}:
-            passed = _bind_call(helper, call, method).get(target.name)
+            passed = _bind_call(helper, call, method).get(target.name) if call is not None else None
             stored = _rebound_names(helper)
             kernel = self.ctx.kernel(passed) if passed is not None and target.name not in stored else None
         else:

@@ -246,6 +246,9 @@ PAIRS: dict[str, tuple[str, str]] = {
     "fresh bg: items a helper's loop moved and left in the dict": (
         "e0382_item_a_helper_loop_moved_read_after_the_call", "clean_items_a_helper_loop_moved_stored_back"
     ),
+    "fresh bh: a cached property's prepared launch used for another kernel": (
+        "e0308_cached_property_prepared_for_another_kernel", "clean_cached_property_prepared_for_each_kernel"
+    ),
     "generator: a walrus argument whose name a later argument binds again": (
         "e0502_walrus_name_rebound_by_a_later_argument", "clean_walrus_name_rebound_by_a_later_argument"
     ),

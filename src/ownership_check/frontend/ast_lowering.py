@@ -6085,6 +6085,24 @@ class FunctionLowerer(calls.PlaceNaming):
         applied = property_summary(self, node)
         if applied is not None and not applied.summary.empty:
             apply_summary(applied, node, self.span(node), self)
+        if node.attr in self.ctx.classes.computed_attribute_names:
+            self.computed_prepared(node)
+
+    def computed_prepared(self, node: ast.Attribute) -> None:
+        """`grid.launch` of a `@property` or `@functools.cached_property` returning `jacobi.prepare(...)`: the
+        attribute holds a prepared launch branded for that kernel, what its getter returns (as a method's call
+        does), so launching another kernel with it is E0308."""
+        if self.kernel_body or not isinstance(node.value, ast.Name):
+            return
+        cls = receiver_class(self, node.value.id)
+        getter = self.ctx.classes.computed_attribute(cls, node.attr) if cls is not None else None
+        place = self.place(node) if getter is not None else None
+        if getter is None or place is None:
+            return
+        brands = [self.prepared_brand(c, getter, None, True) for c in self.ctx.returned_calls(getter, True)]
+        prepared = calls.returned_prepared(brands, self.span(node), self)
+        if prepared is not None:
+            self.emit(ir.Bind((place,), (prepared,), self.span(node)), node)
 
     @functools.cached_property
     def stable_params(self) -> frozenset[str]:
@@ -7479,7 +7497,7 @@ class FunctionLowerer(calls.PlaceNaming):
         return result
 
     def prepared_brand(
-        self, node: ast.expr | None, helper: FunctionNode, call: ast.Call, method: bool = False
+        self, node: ast.expr | None, helper: FunctionNode, call: ast.Call | None, method: bool = False
     ) -> str | None:
         """The kernel a helper's (or, with `method`, an instance method's) returned expression prepares a launch
         for (`calls.returned_prepared`): `saxpy.prepare(...)` of a kernel of the module, or `kernel.prepare(...)`
@@ -7493,7 +7511,7 @@ class FunctionLowerer(calls.PlaceNaming):
             stored = {
                 n.id for n in _walk(helper.body) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store | ast.Del)
             }
-            passed = _bind_call(helper, call, method).get(target.id)
+            passed = _bind_call(helper, call, method).get(target.id) if call is not None else None
             kernel = self.kernel_of(passed) if passed is not None and target.id not in stored else None
         else:
             found = self.ctx.kernel(target)

@@ -870,6 +870,40 @@ class ModuleClasses:
                 return self.getter(cls, name) if len(bound) == 1 else None
         return None
 
+    @functools.cached_property
+    def computed_attribute_names(self) -> frozenset[str]:
+        """The names of the module's methods decorated `@property` or `@functools.cached_property` alone: the
+        cheap test before a read of an attribute looks for what its getter returns (`computed_attribute`).  A name
+        the module also stores or deletes on some object (`grid.launch = ...`, `setattr`) is left out: the stored
+        value is read then."""
+        if "setattr" in self._stored_attributes:
+            return frozenset()
+        return frozenset(self._computed_names - self._stored_attributes)
+
+    @functools.cached_property
+    def _computed_names(self) -> frozenset[str]:
+        return frozenset(
+            stmt.name for cls in self.classes.values() for stmt in cls.body
+            if isinstance(stmt, ast.FunctionDef) and len(stmt.decorator_list) == 1
+            and _dotted(stmt.decorator_list[0]) in PROPERTY_DECORATORS
+        )
+
+    def computed_attribute(self, cls: ast.ClassDef, name: str) -> ast.FunctionDef | None:
+        """The function a read of `name` on an instance of `cls` runs when the one binding of `name` along its
+        method resolution order is a method decorated `@property` or `@functools.cached_property` alone (no
+        setter): the read's value is what that function returns (a cached property's first read stores it)."""
+        for current in self._chain(cls):
+            bound = [s for s in current.body if _class_body_binds(s, name)]
+            if not bound:
+                continue
+            only = bound[0] if len(bound) == 1 else None
+            if isinstance(only, ast.FunctionDef) and len(only.decorator_list) == 1 and (
+                _dotted(only.decorator_list[0]) in PROPERTY_DECORATORS
+            ):
+                return only
+            return None
+        return None
+
     def _getter(self, cls: ast.ClassDef, name: str) -> ast.FunctionDef | None:
         for current in self._chain(cls):
             bindings = [stmt for stmt in current.body if _class_body_binds(stmt, name)]

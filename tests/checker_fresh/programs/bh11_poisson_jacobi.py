@@ -1,5 +1,4 @@
-# fresh-expect: E0308 at line 78
-# fresh-known-miss: cli,mypy a launch prepared by a `@functools.cached_property` of another object (`grid.launch`) used for another kernel: a property's value is not its getter's result, so its brand is unknown
+# fresh-expect: E0308 at line 77
 # fresh-note: 2-D Poisson solve by Jacobi sweeps on a Grid class whose cached `launch` property is prepared for the jacobi kernel; the periodic residual check reuses that prepared launch for the residual kernel.
 """Solve -lap(u) = f on the unit square with Jacobi sweeps, checking the residual every few sweeps."""
 from __future__ import annotations
