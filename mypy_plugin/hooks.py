@@ -26,9 +26,11 @@ from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from mypy.errorcodes import ErrorCode
 from mypy.nodes import (
+    FUNC_NO_INFO,
     CallExpr,
     Context,
     Decorator,
+    Expression,
     FuncDef,
     Import,
     IndexExpr,
@@ -360,9 +362,24 @@ def _report_local_call(api: CheckerPluginInterface, call: Context, callee: str) 
     ):
         _guarded(api, call, lambda: reporting.report_caused_by(api, call))
         node = call.callee.node if isinstance(call.callee, RefExpr) else None
-        func = node.func if isinstance(node, Decorator) else node
+        found = node if node is not None else _module_member(module, callee[len(module.fullname) + 1:])
+        func = found.func if isinstance(found, Decorator) else found
         if isinstance(func, FuncDef) and unhooked_causes(func):
             _guarded(api, call, lambda: _report_callee(api, func))
+
+
+def _module_member(module: MypyFile, dotted: str) -> object:
+    """The definition `Launcher.fire` names in `module` (a method a call on an instance reaches, whose callee
+    expression mypy does not bind to it), or None."""
+    first, *rest = dotted.split(".")
+    found = module.names.get(first)
+    node: object = found.node if found is not None else None
+    for name in rest:
+        if not isinstance(node, TypeInfo):
+            return None
+        member = node.names.get(name)
+        node = member.node if member is not None else None
+    return node
 
 
 def _report_callee(api: CheckerPluginInterface, func: FuncDef) -> list[Diagnostic]:
@@ -389,15 +406,34 @@ def unhooked_causes(func: FuncDef) -> bool:
         declared = signature.arg_types[index] if isinstance(signature, CallableType) else None
         if declared is None or isinstance(get_proper_type(declared), AnyType):
             untyped.add(id(argument.variable))
-    result = bool(untyped) and any(
+    method = func.info is not FUNC_NO_INFO and bool(func.arguments) and not (func.is_static or func.is_class)
+    receiver = func.arguments[0].variable if method else None
+    owner = func.info if method else None
+    result = any(
         isinstance(n, CallExpr) and isinstance(n.callee, MemberExpr) and n.callee.name in CAUSE_METHODS
-        and isinstance(n.callee.expr, NameExpr) and id(n.callee.expr.node) in untyped
+        and (_untyped_parameter(n.callee.expr, untyped) or _untyped_attribute(n.callee.expr, receiver, owner))
         for n in tree.walk_many(func.body.body)
     )
     if len(_UNHOOKED) > 4096:
         _UNHOOKED.clear()
     _UNHOOKED[id(func)] = (func.body, result)
     return result
+
+
+def _untyped_parameter(receiver: Expression, untyped: set[int]) -> bool:
+    return isinstance(receiver, NameExpr) and id(receiver.node) in untyped
+
+
+def _untyped_attribute(receiver: Expression, self_var: Var | None, info: TypeInfo | None) -> bool:
+    """`self.kernel` of a method whose class gives the attribute no type mypy knows yet, or `Any` (`self.kernel =
+    kernel` of an `Any` parameter): a member call on it gets no hook."""
+    if self_var is None or info is None or not isinstance(receiver, MemberExpr):
+        return False
+    if not (isinstance(receiver.expr, NameExpr) and receiver.expr.node is self_var):
+        return False
+    found = info.get(receiver.name)
+    var = found.node if found is not None else None
+    return isinstance(var, Var) and (var.type is None or isinstance(get_proper_type(var.type), AnyType))
 
 
 def _nested_function_hook(ctx: FunctionContext) -> Type:

@@ -3127,21 +3127,28 @@ class FunctionLowerer(calls.PlaceNaming):
                 self.emit(op)  # what `__init__` left on `self`: `.shared()` ops, moved objects, views
 
     def returned_container(self, cls: ClassDef, receiver: str, value: Expression) -> Expression:
-        """What `__init__` stores when it stores what a method of its class returns (`self.outputs =
-        self._allocate_outputs()`, the CLI's `returned_container`): the container a method's one `return`, its last
-        statement, gives when its every item is one object or it is a display of prepared launches; else `value`."""
+        """What `__init__` stores when it stores what a method of its class (or a function of the module) returns
+        (`self.outputs = self._allocate_outputs()`, the CLI's `returned_container`): the container a method's one
+        `return`, its last statement, gives when its every item is one object or (a method's) it is a display of
+        prepared launches; else `value`."""
         callee = value.callee if isinstance(value, CallExpr) else None
-        if not (isinstance(callee, MemberExpr) and isinstance(callee.expr, NameExpr) and callee.expr.name == receiver):
+        if isinstance(callee, MemberExpr) and isinstance(callee.expr, NameExpr) and callee.expr.name == receiver:
+            method: FuncItem | None = self.ctx.classes.method(cls, callee.name)
+            value_only = False
+        elif isinstance(callee, NameExpr) and isinstance(helper := self.helper(callee), FuncDef):
+            method = helper  # `self.buses = allocate_buses(n, stream)` of a module function
+            value_only = True
+        else:
             return value
-        method = self.ctx.classes.method(cls, callee.name)
         body = method.body.body if method is not None else []
-        if method is None or method.is_decorated or not body or not isinstance(body[-1], ReturnStmt):
+        decorated = isinstance(method, FuncDef) and method.is_decorated
+        if method is None or decorated or not body or not isinstance(body[-1], ReturnStmt):
             return value
         returned = body[-1].expr
         if returned is None or sum(isinstance(n, ReturnStmt) for n in tree.walk(method.body)) != 1:
             return value
         items = [v for _, v in returned.items] if isinstance(returned, DictExpr) else getattr(returned, "items", [])
-        prepared = isinstance(returned, DictExpr | ListExpr | TupleExpr) and bool(items) and all(
+        prepared = not value_only and isinstance(returned, DictExpr | ListExpr | TupleExpr) and bool(items) and all(
             isinstance(v, CallExpr) and isinstance(v.callee, MemberExpr) and v.callee.name == PREPARE_METHOD
             for v in items
         )

@@ -249,6 +249,15 @@ PAIRS: dict[str, tuple[str, str]] = {
     "fresh bh: a cached property's prepared launch used for another kernel": (
         "e0308_cached_property_prepared_for_another_kernel", "clean_cached_property_prepared_for_each_kernel"
     ),
+    "fresh bi: an unchecked launch on an attribute typed Any": (
+        "e0133_unchecked_launch_on_an_untyped_attribute", "clean_unchecked_launch_on_an_untyped_attribute"
+    ),
+    "fresh bi: __init__ stores a helper's dict of one buffer": (
+        "e0499_init_stores_a_helper_dict_of_one_buffer", "clean_init_stores_a_helper_dict_of_a_buffer_per_key"
+    ),
+    "fresh bi: __init__ stores a dict display of one buffer": (
+        "e0499_init_stores_a_dict_display_of_one_buffer", "clean_init_stores_a_dict_display_of_two_buffers"
+    ),
     "generator: a walrus argument whose name a later argument binds again": (
         "e0502_walrus_name_rebound_by_a_later_argument", "clean_walrus_name_rebound_by_a_later_argument"
     ),

@@ -316,14 +316,15 @@ UNIFORM_KEYS: Final[tuple[object, ...]] = (FILLED_KEY,)
 
 def uniform_container(mapping: bool | None, keys: Sequence[object], places: Sequence[str | None]) -> bool:
     """Whether a container display is one object under every key: a mapping filled with one value
-    (`dict.fromkeys(names, buf)`: its one key `FILLED_KEY`), or a sequence whose items are all one place
-    (`[buf, buf]`: `places`, each item's dotted text or None) or a repetition of a one-item display (`[buf] * 2`,
-    `[sk.zeros(n)] * 2`: `mapping` None, one item)."""
+    (`dict.fromkeys(names, buf)`: its one key `FILLED_KEY`) or whose values are all one place, or a sequence whose
+    items are all one place (`[buf, buf]`: `places`, each item's dotted text or None) or a repetition of a one-item
+    display (`[buf] * 2`, `[sk.zeros(n)] * 2`: `mapping` None, one item)."""
+    one_place = len(places) > 1 and places[0] is not None and len(set(places)) == 1
     if mapping:
-        return tuple(keys) == UNIFORM_KEYS
+        return tuple(keys) == UNIFORM_KEYS or one_place  # `{"left": buf, "right": buf}` too
     if mapping is None:
-        return len(places) == 1 or (len(places) > 1 and places[0] is not None and len(set(places)) == 1)
-    return len(places) > 1 and places[0] is not None and len(set(places)) == 1
+        return len(places) == 1 or one_place
+    return one_place
 
 
 def item_position(keys: Sequence[object] | None, plain: bool, key: object, count: int) -> tuple[bool, int | None]:

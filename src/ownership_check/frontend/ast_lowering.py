@@ -3685,21 +3685,27 @@ class FunctionLowerer(calls.PlaceNaming):
         return found
 
     def returned_container(self, cls: ast.ClassDef, receiver: str, value: ast.expr) -> ast.expr:
-        """What `__init__` stores when it stores what a method of its class returns (`self.outputs =
-        self._allocate_outputs()`): a method whose one `return`, its last statement, returns a container whose every
-        item is one object (`dict.fromkeys(PHASES, buf)`, `[buf] * 2`) or a display of prepared launches gives that
-        container, as if `__init__` had written it; any other `value` is itself."""
+        """What `__init__` stores when it stores what a method of its class (or a function of the module) returns
+        (`self.outputs = self._allocate_outputs()`): a method whose one `return`, its last statement, returns a
+        container whose every item is one object (`dict.fromkeys(PHASES, buf)`, `[buf] * 2`) or (a method's) a
+        display of prepared launches gives that container, as if `__init__` had written it; any other `value` is
+        itself."""
         func = value.func if isinstance(value, ast.Call) else None
-        if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == receiver):
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == receiver:
+            method: FunctionNode | None = self.ctx.classes.method(cls, func.attr)
+            value_only = False
+        elif isinstance(func, ast.Name) and isinstance(helper := self.helper(func.id), ast.FunctionDef):
+            method = helper  # `self.buses = allocate_buses(n, stream)` of a module function
+            value_only = True
+        else:
             return value
-        method = self.ctx.classes.method(cls, func.attr)
         if method is None or method.decorator_list or not method.body or not isinstance(method.body[-1], ast.Return):
             return value
         returned = method.body[-1].value
         if returned is None or sum(isinstance(n, ast.Return) for n in _walk(method.body)) != 1:
             return value
         items = returned.values if isinstance(returned, ast.Dict) else getattr(returned, "elts", [])
-        prepared = isinstance(returned, ast.Dict | ast.List | ast.Tuple) and bool(items) and all(
+        prepared = not value_only and isinstance(returned, ast.Dict | ast.List | ast.Tuple) and bool(items) and all(
             isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute) and v.func.attr == PREPARE_METHOD
             for v in items
         )
