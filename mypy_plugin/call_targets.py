@@ -826,6 +826,26 @@ class ModuleClasses:
                 return None
         return None
 
+    def init_statements(self, cls: ClassDef) -> list[tuple[str, Statement]]:
+        """The top-level statements of the `__init__` an object of `cls` runs, in order, each with the receiver name
+        of the `__init__` it is in, a `super().__init__(...)` statement standing for the next one's (the CLI's)."""
+        found = self.init_chain(cls)
+        out: list[tuple[str, Statement]] = []
+        if found is not None:
+            self._init_statements(found[0], found[1], out)
+        return out
+
+    def _init_statements(self, init: FuncDef, chain: tuple[ClassDef, ...], out: list[tuple[str, Statement]]) -> None:
+        if not init.arguments:
+            return
+        owner = next((i for i, c in enumerate(chain) if any(s is init for s in c.defs.body)), None)
+        for stmt in init.body.body:
+            base = self.init_chain(chain[owner + 1]) if owner is not None and owner + 1 < len(chain) else None
+            if base is not None and _calls_super_init(stmt):
+                self._init_statements(base[0], base[1], out)
+            else:
+                out.append((init.arguments[0].variable.name, stmt))
+
     def factory_method(self, cls: ClassDef, name: str) -> FuncDef | None:
         """The `@classmethod` `name` along `cls`'s method resolution order whose every `return` is `cls(...)` of its
         own first parameter, never rebound (the CLI's `factory_method`)."""
@@ -1060,6 +1080,14 @@ class ModuleClasses:
                 plain = self.plain(found) if isinstance(found, FuncDef | Decorator) else None
                 return plain if plain is not None and self.runs_when_called(plain) else None
         return None
+
+
+def _calls_super_init(stmt: Statement) -> bool:
+    """`super().__init__(...)` as a statement (the CLI's)."""
+    call = stmt.expr if isinstance(stmt, ExpressionStmt) else None
+    return isinstance(call, CallExpr) and isinstance(call.callee, SuperExpr) and call.callee.name == "__init__" and (
+        not call.callee.call.args
+    )
 
 
 def _class_body_binds(stmt: Statement, name: str) -> bool:

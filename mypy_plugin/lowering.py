@@ -3003,6 +3003,21 @@ class FunctionLowerer(calls.PlaceNaming):
                 for var, _ in found:
                     self.ctx.factory_vars[id(var)] = (var, kernel)
 
+    def class_attribute_kernel(self, node: Expression, receiver: str, cls: ClassDef) -> resolve.KernelInfo | None:
+        """`self.kernel` or `type(self).kernel` in an `__init__` an object of `cls` runs: the kernel the class body
+        of `cls` (or the first class along its order) binds `kernel` to (the CLI's `class_attribute_kernel`)."""
+        if not isinstance(node, MemberExpr):
+            return None
+        owner = node.expr
+        if isinstance(owner, CallExpr) and len(owner.args) == 1 and owner.arg_kinds == [ARG_POS] and (
+            isinstance(owner.callee, NameExpr) and owner.callee.fullname == "builtins.type"
+        ):
+            owner = owner.args[0]
+        if not (isinstance(owner, NameExpr) and owner.name == receiver):
+            return None
+        value = self.ctx.classes.class_value(cls, node.name)
+        return self.ctx.kernel(value) if value is not None else None
+
     def init_brands(self, func: FuncItem) -> None:
         """A method of a class whose `__init__` binds `self.attr = kernel.prepare(...)` in its own body, and no
         method binds `attr` otherwise: `self.attr` starts as that prepared launch (the CLI front end's rule)."""
@@ -3018,10 +3033,9 @@ class FunctionLowerer(calls.PlaceNaming):
         init = inherited[0] if inherited is not None else None
         if inherited is None or init is None or not init.arguments:
             return
-        receiver = init.arguments[0].variable.name
         found: dict[str, str] = {}
         aliases: list[tuple[str, str]] = []  # `self.a = self.b` after `self.b` is bound (the CLI's `init_aliases`)
-        for stmt in init.body.body:
+        for receiver, stmt in self.ctx.classes.init_statements(cls):
             if not (isinstance(stmt, AssignmentStmt) and len(stmt.lvalues) == 1):
                 continue
             target, value = stmt.lvalues[0], stmt.rvalue
@@ -3041,7 +3055,9 @@ class FunctionLowerer(calls.PlaceNaming):
             kernel = None
             if isinstance(value, CallExpr) and isinstance(value.callee, MemberExpr):
                 if value.callee.name == PREPARE_METHOD:
-                    kernel = self.ctx.kernel(value.callee.expr)
+                    kernel = self.ctx.kernel(value.callee.expr) or self.class_attribute_kernel(
+                        value.callee.expr, receiver, cls
+                    )
             found[target.name] = kernel.name if kernel is not None else ""
         stores = _attribute_stores(inherited[1])  # the binds of each attribute name by the class chain's methods
         first = func.arguments[0].variable
@@ -3059,6 +3075,7 @@ class FunctionLowerer(calls.PlaceNaming):
         items: dict[str, tuple[str, ...]] = {}  # displays of prepared launches (the CLI's `init_items`)
         keys: dict[str, tuple[object, ...]] = {}  # the keys of the dict displays among them (`init_item_keys`)
         scope = self.init_scope(cls, init)
+        receiver = init.arguments[0].variable.name
         for stmt in init.body.body:
             if not (isinstance(stmt, AssignmentStmt) and len(stmt.lvalues) == 1):
                 continue
@@ -5321,12 +5338,25 @@ class FunctionLowerer(calls.PlaceNaming):
     ) -> tuple[str, tuple[tuple[calls.ContainerKey, resolve.KernelInfo], ...]] | None:
         """`kernel_choices.keyed_rows` of a launch's receiver `TABLE[name]` (the CLI's `keyed_kernel_rows`)."""
         local = set(self.local_names) if not isinstance(self.unit.node, MypyFile) else set()
-        found = keyed_rows(node, self.ctx.kernel_tables(), local)
+        found = keyed_rows(self.table_lookup(node), self.ctx.kernel_tables(), local)
         if found is None:
             return None
         name, rows = found
         arms = calls.keyed_arms(rows, self.literal_keys.get(name))
         return (name, arms) if arms is not None else None
+
+    def table_lookup(self, node: Expression) -> Expression:
+        """`kernel` of `kernel = KERNELS[mode]` bound once here under a key that stays one key in this body: that
+        lookup (the CLI's `table_lookup`)."""
+        func = self.unit.node
+        if not isinstance(node, NameExpr) or isinstance(func, MypyFile) or self.kernel_body:
+            return node
+        value = _bound_once(func, node.name)
+        if isinstance(value, IndexExpr) and isinstance(value.index, NameExpr) and (
+            value.index.name in self.key_names
+        ):
+            return value
+        return node
 
     def bump_calls(self) -> dict[int, tuple[ir.Place, int, int]]:
         """The calls of bump-allocator methods in this unit, by id (the CLI's `bump_calls`)."""

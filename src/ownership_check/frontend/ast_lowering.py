@@ -3559,15 +3559,15 @@ class FunctionLowerer(calls.PlaceNaming):
         # Pass, Global, Nonlocal, Import, ImportFrom, TypeAlias: nothing ownership-relevant.
 
     def init_brands(self, cls: ast.ClassDef) -> dict[str, str]:
-        """Attributes a class's `__init__` binds, in its own body, to `kernel.prepare(...)` and no method of the
-        class binds otherwise: the kernel each prepared launch is branded for (as mypy reads the attribute's type
-        from `__init__`), so `vecsub.launch(self.add_launch, ...)` in another method is E0308."""
+        """Attributes a class's `__init__` binds, in its own body (or a base's it calls, `super().__init__(...)`), to
+        `kernel.prepare(...)` and no method of the class binds otherwise: the kernel each prepared launch is branded
+        for (as mypy reads the attribute's type from `__init__`), so `vecsub.launch(self.add_launch, ...)` in another
+        method is E0308."""
         init, stores = self.class_init(cls)
         if init is None or not init.args.args:
             return {}
-        receiver = init.args.args[0].arg
         found: dict[str, str] = {}
-        for stmt in init.body:
+        for receiver, stmt in self.ctx.classes.init_statements(cls):
             if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1):
                 continue
             target, value = stmt.targets[0], stmt.value
@@ -3578,9 +3578,28 @@ class FunctionLowerer(calls.PlaceNaming):
             kernel = None
             if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute):
                 if value.func.attr == PREPARE_METHOD:
-                    kernel = self.kernel_of(value.func.value)
+                    kernel = self.kernel_of(value.func.value) or self.class_attribute_kernel(
+                        value.func.value, receiver, cls
+                    )
             found[target.attr] = kernel.name if kernel is not None else ""
         return {attr: kernel for attr, kernel in found.items() if kernel and stores.get(attr) == 1}
+
+    def class_attribute_kernel(self, node: ast.expr, receiver: str, cls: ast.ClassDef) -> KernelSummary | None:
+        """`self.kernel` or `type(self).kernel` in an `__init__` an object of `cls` runs (its own or inherited): the
+        kernel the class body of `cls` (or the first class along its order) binds `kernel` to (`class_value`), so
+        a subclass that inherits `__init__` and not `kernel` prepares the base's kernel."""
+        if not isinstance(node, ast.Attribute):
+            return None
+        owner = node.value
+        if isinstance(owner, ast.Call) and len(owner.args) == 1 and not owner.keywords and (
+            self.builtin(owner.func) == "type"
+        ):
+            owner = owner.args[0]
+        if not (isinstance(owner, ast.Name) and owner.id == receiver):
+            return None
+        value = self.ctx.classes.class_value(cls, node.attr)
+        found = self.ctx.kernel(value) if value is not None else None
+        return found[1] if found is not None else None
 
     def class_init(self, cls: ast.ClassDef) -> tuple[ast.FunctionDef | ast.AsyncFunctionDef | None, dict[str, int]]:
         """The `__init__` a class's instances run (`ModuleClasses.init_chain`: its own, or the one it inherits
@@ -3790,16 +3809,16 @@ class FunctionLowerer(calls.PlaceNaming):
         return (place, len(kernels)) if place is not None else None
 
     def init_aliases(self, cls: ast.ClassDef) -> tuple[tuple[str, str], ...]:
-        """Attribute pairs `(a, b)` where a class's `__init__` binds `self.a = self.b` in its own body after
-        binding `self.b`, and no method binds `a` or `b` otherwise: in every other method `self.a` starts as the
-        object `self.b` is (a ping-pong pair whose back buffer is the front one), as the constructor left them."""
+        """Attribute pairs `(a, b)` where a class's `__init__` binds `self.a = self.b` in its own body (or a base's it
+        calls) after binding `self.b`, and no method binds `a` or `b` otherwise: in every other method `self.a` starts
+        as the object `self.b` is (a ping-pong pair whose back buffer is the front one), as the constructor left
+        them."""
         init, stores = self.class_init(cls)
         if init is None or not init.args.args:
             return ()
-        receiver = init.args.args[0].arg
         bound: set[str] = set()
         found: list[tuple[str, str]] = []
-        for stmt in init.body:
+        for receiver, stmt in self.ctx.classes.init_statements(cls):
             if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1):
                 continue
             target, value = stmt.targets[0], stmt.value
@@ -5606,12 +5625,26 @@ class FunctionLowerer(calls.PlaceNaming):
         """`kernel_choices.keyed_rows` of a launch's receiver `TABLE[name]`, each key a literal the checker keys
         containers by; of a name an unrolled iteration binds to a key (`literal_keys`), that key's row alone."""
         local = set(self.local_names) if self.unit.kind != "module" else set()
-        found = keyed_rows(node, self.ctx.kernel_tables(), local)
+        found = keyed_rows(self.table_lookup(node), self.ctx.kernel_tables(), local)
         if found is None:
             return None
         name, rows = found
         arms = calls.keyed_arms(rows, self.literal_keys.get(name))
         return (name, arms) if arms is not None else None
+
+    def table_lookup(self, node: ast.expr) -> ast.expr:
+        """`kernel` of `kernel = KERNELS[mode]`, bound once here under a key that stays one key in this body
+        (`key_names`: a parameter never rebound, a loop's target): that lookup, so `kernel.launch(self.prepared[mode],
+        ...)` pairs each kernel with the launch under its own key, as `KERNELS[mode].launch(...)` does."""
+        func = self.unit.node
+        if not isinstance(node, ast.Name) or isinstance(func, ast.Module) or self.kernel_body:
+            return node
+        value = _bound_once(func, node.id)
+        if isinstance(value, ast.Subscript) and isinstance(value.slice, ast.Name) and (
+            value.slice.id in self.key_names
+        ):
+            return value
+        return node
 
     def module_kernel(self, node: ast.expr) -> KernelSummary | None:
         """A kernel of the module (or an import) a name in a display names."""

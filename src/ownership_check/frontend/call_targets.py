@@ -615,6 +615,34 @@ class ModuleClasses:
                 return None
         return None
 
+    def init_statements(self, cls: ast.ClassDef) -> list[tuple[str, ast.stmt]]:
+        """The top-level statements of the `__init__` an object of `cls` runs (`init_chain`), in order, each with the
+        receiver name of the `__init__` it is in: a statement `super().__init__(...)` stands for the statements of
+        the `__init__` the next class along the order runs, so what a base's `__init__` stores when a subclass's
+        calls it is what the subclass's stores."""
+        found = self.init_chain(cls)
+        out: list[tuple[str, ast.stmt]] = []
+        if found is not None:
+            self._init_statements(found[0], found[1], out)
+        return out
+
+    def _init_statements(
+        self,
+        init: ast.FunctionDef | ast.AsyncFunctionDef,
+        chain: tuple[ast.ClassDef, ...],
+        out: list[tuple[str, ast.stmt]],
+    ) -> None:
+        positional = [*init.args.posonlyargs, *init.args.args]
+        if not positional:
+            return
+        owner = next((i for i, c in enumerate(chain) if any(s is init for s in c.body)), None)
+        for stmt in init.body:
+            base = self.init_chain(chain[owner + 1]) if owner is not None and owner + 1 < len(chain) else None
+            if base is not None and _calls_super_init(stmt):
+                self._init_statements(base[0], base[1], out)
+            else:
+                out.append((positional[0].arg, stmt))
+
     def factory_method(self, cls: ast.ClassDef, name: str) -> ast.FunctionDef | None:
         """The `@classmethod` `name` along `cls`'s method resolution order when its every `return` is `cls(...)` of
         its own first parameter, which it never rebinds (`def allocate(cls, n): return cls(sk.zeros(n), n)`):
@@ -929,6 +957,16 @@ class ModuleClasses:
             if found is not None:
                 return found if isinstance(found, ast.FunctionDef) and self.runs_when_called(found) else None
         return None
+
+
+def _calls_super_init(stmt: ast.stmt) -> bool:
+    """`super().__init__(...)` as a statement."""
+    call = stmt.value if isinstance(stmt, ast.Expr) else None
+    func = call.func if isinstance(call, ast.Call) else None
+    return (
+        isinstance(func, ast.Attribute) and func.attr == "__init__" and isinstance(func.value, ast.Call)
+        and isinstance(func.value.func, ast.Name) and func.value.func.id == "super" and not func.value.args
+    )
 
 
 def _class_body_binds(stmt: ast.stmt, name: str) -> bool:
