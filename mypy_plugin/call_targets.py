@@ -822,9 +822,31 @@ class ModuleClasses:
             init = next((d for d in current.defs.body if isinstance(d, FuncDef) and d.name == "__init__"), None)
             if init is not None:
                 return init, chain
-            if current.decorators or any(_binds_name(s, "__init__") for s in current.defs.body):
+            if not all(self.keeps_class(d) for d in current.decorators) or any(
+                _binds_name(s, "__init__") for s in current.defs.body
+            ):
                 return None
         return None
+
+    def keeps_class(self, decorator: Expression) -> bool:
+        """A class decorator that gives the class itself back (the CLI's `keeps_class`)."""
+        target = decorator.callee if isinstance(decorator, CallExpr) else decorator
+        func = self._functions.get(target.name) if isinstance(target, NameExpr) else None
+        if func is None:
+            return False
+        if _returns_first_parameter(func):
+            return not isinstance(decorator, CallExpr)
+        if not isinstance(decorator, CallExpr):
+            return False
+        inner = {s.name: s for s in func.body.body if isinstance(s, FuncDef)}
+        returned = [r.expr for r in _own_returns(func)]
+        return bool(returned) and all(
+            isinstance(v, NameExpr) and v.name in inner and _returns_first_parameter(inner[v.name]) for v in returned
+        )
+
+    @functools.cached_property
+    def _functions(self) -> dict[str, FuncDef]:
+        return {s.name: s for s in self.module.defs if isinstance(s, FuncDef)}
 
     def init_statements(self, cls: ClassDef) -> list[tuple[str, Statement]]:
         """The top-level statements of the `__init__` an object of `cls` runs, in order, each with the receiver name
@@ -1080,6 +1102,19 @@ class ModuleClasses:
                 plain = self.plain(found) if isinstance(found, FuncDef | Decorator) else None
                 return plain if plain is not None and self.runs_when_called(plain) else None
         return None
+
+
+def _own_returns(func: FuncDef) -> list[ReturnStmt]:
+    """The `return` statements of `func`'s own body (not of the functions and classes it defines)."""
+    return [n for n in tree.walk_many(func.body.body) if isinstance(n, ReturnStmt)]
+
+
+def _returns_first_parameter(func: FuncDef) -> bool:
+    positional = [a for a in func.arguments if a.kind in _POSITIONAL]
+    returned = [r.expr for r in _own_returns(func)]
+    return bool(positional) and bool(returned) and all(
+        isinstance(v, NameExpr) and v.name == positional[0].variable.name for v in returned
+    )
 
 
 def _calls_super_init(stmt: Statement) -> bool:
@@ -2264,6 +2299,32 @@ def class_kernel(lowerer: FunctionLowerer, node: Expression) -> KernelInfo | Non
     if first is None or any(v is not first for v in values):
         return None
     return lowerer.ctx.kernel(first)
+
+
+def subclass_kernels(lowerer: FunctionLowerer, node: Expression) -> tuple[KernelInfo, ...]:
+    """`self.kernel` in a method checked on its own whose class's subclasses bind `kernel` to other kernels: the
+    kernels of its class and of each subclass that runs this very method with the prepared launches its `__init__`
+    stores for the class (the CLI's `subclass_kernels`)."""
+    classes = lowerer.ctx.classes
+    method = lowerer.unit.node
+    if not (isinstance(node, MemberExpr) and isinstance(node.expr, NameExpr)) or lowerer.unit.receiver_class:
+        return ()
+    owner = classes.owner.get(id(method)) if isinstance(method, FuncDef) else None
+    param = method.arguments[0] if isinstance(method, FuncDef) and method.arguments else None
+    if owner is None or param is None or param.kind not in _POSITIONAL or param.variable.name != node.expr.name:
+        return ()
+    assert isinstance(method, FuncDef)
+    brands = lowerer.class_brands(owner)
+    found: dict[str, KernelInfo] = {}
+    for cls in (owner, *classes.subclasses(owner)):
+        if cls is not owner and (classes.method(cls, method.name) is not method or lowerer.class_brands(cls) != brands):
+            continue
+        value = classes.class_value(cls, node.name)
+        kernel = lowerer.ctx.kernel(value) if value is not None else None
+        if kernel is None:
+            return ()
+        found.setdefault(kernel.name, kernel)
+    return tuple(found.values()) if len(found) > 1 else ()
 
 
 def receiver_class(lowerer: FunctionLowerer, name: str) -> ClassDef | None:

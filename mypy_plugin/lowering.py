@@ -134,6 +134,7 @@ from mypy_plugin.call_targets import (
     receiver_items,
     receiver_property,
     static_method,
+    subclass_kernels,
     view_receiver_classes,
 )
 from mypy_plugin.computed_reads import dotted as computed_dotted
@@ -3018,23 +3019,12 @@ class FunctionLowerer(calls.PlaceNaming):
         value = self.ctx.classes.class_value(cls, node.name)
         return self.ctx.kernel(value) if value is not None else None
 
-    def init_brands(self, func: FuncItem) -> None:
-        """A method of a class whose `__init__` binds `self.attr = kernel.prepare(...)` in its own body, and no
-        method binds `attr` otherwise: `self.attr` starts as that prepared launch (the CLI front end's rule)."""
-        info = getattr(func, "info", None)
-        cls = getattr(info, "defn", None)
-        if not isinstance(func, FuncDef) or not isinstance(cls, ClassDef) or not func.arguments:
-            return
-        if func.name == "__init__":
-            if self.unit.name is None:  # checked itself (a call summary's lowering binds no items, as the CLI's)
-                self.own_uniform_items(func, cls)
-            return
-        inherited = self.ctx.classes.init_chain(cls)  # its own `__init__` or the one it inherits
-        init = inherited[0] if inherited is not None else None
-        if inherited is None or init is None or not init.arguments:
-            return
+    def init_stores(self, cls: ClassDef) -> tuple[dict[str, str], list[tuple[str, str]]]:
+        """What the `__init__` an object of `cls` runs binds on its receiver, in order: each attribute's kernel when
+        its first binding is `kernel.prepare(...)` ("" for anything else), and the pairs `self.a = self.b` bound
+        after `self.b` (the CLI's `init_brands` and `init_aliases`)."""
         found: dict[str, str] = {}
-        aliases: list[tuple[str, str]] = []  # `self.a = self.b` after `self.b` is bound (the CLI's `init_aliases`)
+        aliases: list[tuple[str, str]] = []
         for receiver, stmt in self.ctx.classes.init_statements(cls):
             if not (isinstance(stmt, AssignmentStmt) and len(stmt.lvalues) == 1):
                 continue
@@ -3059,6 +3049,33 @@ class FunctionLowerer(calls.PlaceNaming):
                         value.callee.expr, receiver, cls
                     )
             found[target.name] = kernel.name if kernel is not None else ""
+        return found, aliases
+
+    def class_brands(self, cls: ClassDef) -> dict[str, str]:
+        """The prepared launches the `__init__` an object of `cls` runs stores, by attribute, for attributes nothing
+        else of the class's chain binds (the CLI's `init_brands`)."""
+        inherited = self.ctx.classes.init_chain(cls)
+        if inherited is None or not inherited[0].arguments:
+            return {}
+        stores = _attribute_stores(inherited[1])
+        return {attr: kernel for attr, kernel in self.init_stores(cls)[0].items() if kernel and stores.get(attr) == 1}
+
+    def init_brands(self, func: FuncItem) -> None:
+        """A method of a class whose `__init__` binds `self.attr = kernel.prepare(...)` in its own body, and no
+        method binds `attr` otherwise: `self.attr` starts as that prepared launch (the CLI front end's rule)."""
+        info = getattr(func, "info", None)
+        cls = getattr(info, "defn", None)
+        if not isinstance(func, FuncDef) or not isinstance(cls, ClassDef) or not func.arguments:
+            return
+        if func.name == "__init__":
+            if self.unit.name is None:  # checked itself (a call summary's lowering binds no items, as the CLI's)
+                self.own_uniform_items(func, cls)
+            return
+        inherited = self.ctx.classes.init_chain(cls)  # its own `__init__` or the one it inherits
+        init = inherited[0] if inherited is not None else None
+        if inherited is None or init is None or not init.arguments:
+            return
+        found, aliases = self.init_stores(cls)
         stores = _attribute_stores(inherited[1])  # the binds of each attribute name by the class chain's methods
         first = func.arguments[0].variable
         # (not for a receiver of a subclass: its kernels may be others; the CLI's rule in `_applied`)
@@ -5317,11 +5334,13 @@ class FunctionLowerer(calls.PlaceNaming):
     def kernel_choices(self, node: Expression) -> tuple[resolve.KernelInfo, ...]:
         """The kernels a launch's receiver may be when it is chosen from a collection (the CLI's)."""
         tables = self.ctx.kernel_tables()
-        if not tables and not isinstance(node, NameExpr):
+        if not tables and not isinstance(node, NameExpr | MemberExpr):
             return ()
         local = set(self.local_names) if not isinstance(self.unit.node, MypyFile) else set()
         if isinstance(node, IndexExpr):
             return subscript_choices(node, tables, local)
+        if isinstance(node, MemberExpr):
+            return subclass_kernels(self, node)
         if not isinstance(node, NameExpr):
             return ()
         if self._kernel_names is None:

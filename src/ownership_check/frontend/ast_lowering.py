@@ -92,6 +92,7 @@ from ownership_check.frontend.call_targets import (
     receiver_items,
     receiver_property,
     static_method,
+    subclass_kernels,
     view_receiver_classes,
 )
 from ownership_check.frontend.computed_reads import dotted as computed_dotted
@@ -5603,11 +5604,13 @@ class FunctionLowerer(calls.PlaceNaming):
     def kernel_choices(self, node: ast.expr) -> tuple[KernelSummary, ...]:
         """The kernels a launch's receiver may be when it is chosen from a collection (`kernel_choices` module)."""
         tables = self.ctx.kernel_tables()
-        if not tables and not isinstance(node, ast.Name):
+        if not tables and not isinstance(node, ast.Name | ast.Attribute):
             return ()
         local = set(self.local_names) if self.unit.kind != "module" else set()
         if isinstance(node, ast.Subscript):
             return subscript_choices(node, tables, local)
+        if isinstance(node, ast.Attribute):
+            return subclass_kernels(self, node)
         if not isinstance(node, ast.Name):
             return ()
         if self._kernel_names is None:

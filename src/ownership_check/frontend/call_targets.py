@@ -611,9 +611,33 @@ class ModuleClasses:
                          and s.name == "__init__"), None)
             if init is not None:
                 return init, chain
-            if current.decorator_list or any(_binds_name(s, "__init__") for s in current.body):
+            if not all(self.keeps_class(d) for d in current.decorator_list) or any(
+                _binds_name(s, "__init__") for s in current.body
+            ):
                 return None
         return None
+
+    def keeps_class(self, decorator: ast.expr) -> bool:
+        """A class decorator that gives the class itself back (`@register("rmsnorm")` of a registry): a function of
+        the module, or a call of one, whose every `return` gives its first parameter, or a function it defines that
+        does.  Any other (`@dataclass`) may write an `__init__` or give another class."""
+        target = decorator.func if isinstance(decorator, ast.Call) else decorator
+        func = self._functions.get(target.id) if isinstance(target, ast.Name) else None
+        if func is None:
+            return False
+        if _returns_first_parameter(func):
+            return not isinstance(decorator, ast.Call)
+        if not isinstance(decorator, ast.Call):
+            return False
+        inner = {s.name: s for s in func.body if isinstance(s, ast.FunctionDef)}
+        returned = [r.value for r in _own_returns(func)]
+        return bool(returned) and all(
+            isinstance(v, ast.Name) and v.id in inner and _returns_first_parameter(inner[v.id]) for v in returned
+        )
+
+    @functools.cached_property
+    def _functions(self) -> dict[str, ast.FunctionDef]:
+        return {s.name: s for s in self._module.body if isinstance(s, ast.FunctionDef) and not s.decorator_list}
 
     def init_statements(self, cls: ast.ClassDef) -> list[tuple[str, ast.stmt]]:
         """The top-level statements of the `__init__` an object of `cls` runs (`init_chain`), in order, each with the
@@ -957,6 +981,27 @@ class ModuleClasses:
             if found is not None:
                 return found if isinstance(found, ast.FunctionDef) and self.runs_when_called(found) else None
         return None
+
+
+def _own_returns(func: ast.FunctionDef) -> list[ast.Return]:
+    """The `return` statements of `func`'s own body (not of the functions and classes it defines)."""
+    found: list[ast.Return] = []
+    stack: list[ast.AST] = list(func.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Return):
+            found.append(node)
+        elif not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
+            stack.extend(ast.iter_child_nodes(node))
+    return found
+
+
+def _returns_first_parameter(func: ast.FunctionDef) -> bool:
+    positional = [*func.args.posonlyargs, *func.args.args]
+    returned = [r.value for r in _own_returns(func)]
+    return bool(positional) and bool(returned) and all(
+        isinstance(v, ast.Name) and v.id == positional[0].arg for v in returned
+    )
 
 
 def _calls_super_init(stmt: ast.stmt) -> bool:
@@ -2005,6 +2050,32 @@ def class_kernel(lowerer: FunctionLowerer, node: ast.expr) -> KernelSummary | No
         return None
     found = lowerer.ctx.kernel(first)
     return found[1] if found is not None else None
+
+
+def subclass_kernels(lowerer: FunctionLowerer, node: ast.expr) -> tuple[KernelSummary, ...]:
+    """`self.kernel` in a method checked on its own whose class's subclasses bind `kernel` to other kernels (where
+    `class_kernel` gives none): the kernels of its class and of each subclass that runs this very method with the
+    prepared launches its `__init__` stores for the class (`FunctionLowerer.init_brands` equal), since an object of
+    such a subclass launches its own kernel with them; () unless there are two or more, each a kernel."""
+    classes = lowerer.ctx.classes
+    method = lowerer.unit.node
+    if not (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)) or lowerer.unit.receiver_class:
+        return ()
+    owner = classes.owner.get(id(method)) if isinstance(method, ast.FunctionDef) else None
+    positional = [*method.args.posonlyargs, *method.args.args] if isinstance(method, ast.FunctionDef) else []
+    if owner is None or not positional or positional[0].arg != node.value.id or not isinstance(method, ast.FunctionDef):
+        return ()
+    brands = lowerer.init_brands(owner)
+    found: dict[str, KernelSummary] = {}
+    for cls in (owner, *classes.subclasses(owner)):
+        if cls is not owner and (classes.method(cls, method.name) is not method or lowerer.init_brands(cls) != brands):
+            continue
+        value = classes.class_value(cls, node.attr)
+        kernel = lowerer.ctx.kernel(value) if value is not None else None
+        if kernel is None:
+            return ()
+        found.setdefault(kernel[1].name, kernel[1])
+    return tuple(found.values()) if len(found) > 1 else ()
 
 
 def receiver_class(lowerer: FunctionLowerer, name: str) -> ast.ClassDef | None:
