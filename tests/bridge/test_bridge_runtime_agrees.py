@@ -258,6 +258,16 @@ PAIRS: dict[str, tuple[str, str]] = {
     "fresh bi: __init__ stores a dict display of one buffer": (
         "e0499_init_stores_a_dict_display_of_one_buffer", "clean_init_stores_a_dict_display_of_two_buffers"
     ),
+    "fresh bi: a subclass __init__ calling super() prepares the base class's kernel": (
+        "e0308_subclass_init_through_super_prepares_the_base_kernel",
+        "clean_subclass_init_through_super_prepares_its_own_kernel",
+    ),
+    "fresh bj: an inherited method of a registered subclass launches its kernel": (
+        "e0308_inherited_method_of_a_registered_subclass", "clean_inherited_method_of_a_registered_subclass"
+    ),
+    "fresh bi: a kernel bound from a table under the prepared launch's key": (
+        "e0308_kernel_bound_from_a_table_under_the_launch_key", "clean_kernel_bound_from_a_table_under_the_launch_key"
+    ),
     "generator: a walrus argument whose name a later argument binds again": (
         "e0502_walrus_name_rebound_by_a_later_argument", "clean_walrus_name_rebound_by_a_later_argument"
     ),

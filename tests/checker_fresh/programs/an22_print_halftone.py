@@ -1,5 +1,4 @@
 # fresh-expect: clean
-# fresh-known-false-alarm: cli,mypy E0308 at line 65: a loop over a display holding `Screen` and `StochasticScreen` objects dispatches `render` per class but not per object, so the base class's `render` is checked against the subclass object's prepared launch
 # fresh-note: Print RIP halftoning with CMYK separation: the Screen base class prepares `self.kernel`, so the stochastic subclass's prepared launch is branded for mask_dither, the kernel its render launches.
 from __future__ import annotations
 import numpy as np
