@@ -202,11 +202,6 @@ def _live_gone(world: World, live: Live) -> World:
     return copy
 
 
-def _item_store(target: ir.Place) -> bool:
-    """Whether binding `target` stores into a container: an item of it, or its stored objects."""
-    return bool(target.attrs) and (target.attrs[-1].startswith("[") or target.attrs[-1] == ir.STORED_ATTR)
-
-
 def _held_marker(obj: str, held: set[str]) -> bool:
     """Whether `obj` is a marker of a moved item (`moved_items`) whose container a live place still holds."""
     container = moved_items.marker_container(obj) if "$moved" in obj else None
@@ -1057,15 +1052,7 @@ class _Analysis:
         of an item of it (or of its stored objects) on one line (`d[k] = v`, `res, d[k] = op.sync_on(s)`)."""
         stores = self._stores
         if stores is None:
-            binds: set[tuple[str, tuple[str, ...], int]] = set()
-            uses: set[tuple[str, tuple[str, ...], int]] = set()
-            for node in self.graph.nodes:
-                op = node.op
-                if isinstance(op, ir.Bind):
-                    binds.update((t.root, t.attrs[:-1], op.span.line) for t in op.targets if _item_store(t))
-                elif isinstance(op, ir.Use) and op.element and op.inside is None:  # not a callee's read
-                    uses.add((op.place.root, op.place.attrs, op.span.line))
-            stores = self._stores = binds & uses
+            stores = self._stores = moved_items.store_lines(node.op for node in self.graph.nodes)
         return stores
 
     def is_store(self, use: ir.Use) -> bool:
@@ -1447,7 +1434,7 @@ class _Analysis:
                 stored_value = op.values[j] if j < len(op.values) else None
                 # a store under a key (`planes[name] = plane`: an item, or the container's stored objects when the
                 # key is computed), not an item the container may hold anew after a call (`ir.Fresh.renewed`)
-                if not _item_store(stored):
+                if not moved_items.item_store(stored):
                     continue
                 if not (isinstance(stored_value, ir.Fresh) and stored_value.renewed) or (
                     (stored.root, stored.attrs[:-1], op.span.line) in self.store_lines()

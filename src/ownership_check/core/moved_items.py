@@ -17,6 +17,7 @@ The same loop's later items are not read against its own marker (each iteration 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import Final
 
 from ownership_check.core import ir
@@ -178,3 +179,22 @@ def _item_site(value: ir.Value) -> str | None:
             if digits.isdigit():
                 return digits
     return None
+
+
+def item_store(target: ir.Place) -> bool:
+    """Whether binding `target` stores into a container: an item of it, or its stored objects."""
+    return bool(target.attrs) and (target.attrs[-1].startswith("[") or target.attrs[-1] == ir.STORED_ATTR)
+
+
+def store_lines(ops: Iterable[ir.Op | None]) -> set[tuple[str, tuple[str, ...], int]]:
+    """The containers stored into, with the line of the statement: an element use of the container and a bind
+    of an item of it (or of its stored objects) on one line (`d[k] = v`, `res, d[k] = op.sync_on(s)`).  Any
+    other element use of a container (not a callee's, `inside`) reads one of its items."""
+    binds: set[tuple[str, tuple[str, ...], int]] = set()
+    uses: set[tuple[str, tuple[str, ...], int]] = set()
+    for op in ops:
+        if isinstance(op, ir.Bind):
+            binds.update((t.root, t.attrs[:-1], op.span.line) for t in op.targets if item_store(t))
+        elif isinstance(op, ir.Use) and op.element and op.inside is None:
+            uses.add((op.place.root, op.place.attrs, op.span.line))
+    return binds & uses

@@ -592,24 +592,33 @@ def call_summary(
 def _item_reads(graph: Graph, states: Sequence[State | None], params: frozenset[str]) -> tuple[
     tuple[ParamPath, Span], ...
 ]:
-    """The caller's containers whose loop items the callee borrows or moves, with the first place it does
-    (`CallSummary.item_reads`).  None for a generator: it reads one item per step of the caller's loop over it
-    (its yielded parts say which, `_yielded_parts`), and the item the caller's loop moved is not read again."""
+    """The caller's containers whose loop items the callee borrows or moves, or whose items it reads under a key
+    (`self.stems[name]`), with the first place it does (`CallSummary.item_reads`).  None for a generator: it reads
+    one item per step of the caller's loop over it (its yielded parts say which, `_yielded_parts`), and the item
+    the caller's loop moved is not read again."""
     found: dict[ParamPath, Span] = {}
     if any(
         isinstance(node.op, ir.Bind) and any(t.root.startswith(ir.YIELD_PART) for t in node.op.targets)
         for node in graph.nodes
     ):
         return ()
+    stores = moved_items.store_lines(node.op for node in graph.nodes)
     for node in graph.nodes:
         op, st = node.op, states[node.id]
-        if st is None or not isinstance(op, ir.Borrow | ir.Move):  # a plain read may be of a dict's key
+        if st is None or not isinstance(op, ir.Borrow | ir.Move | ir.Use):
             continue
-        for obj in st.get(op.place.key):
-            item = moved_items.item_of(obj) if ".$it" in obj else None
-            if item is None:
-                continue
-            path = _path(item[0], params)
+        containers: list[str] = []
+        if not isinstance(op, ir.Use):  # a plain read of a loop's item may be of a dict's key
+            containers += [item[0] for obj in st.get(op.place.key) if (item := moved_items.item_of(obj)) is not None]
+        keyed = moved_items.container_key(op.place) if op.place.attrs[-1:] and op.place.attrs[-1][:1] == "[" else None
+        if keyed is not None:  # `self.stems[name]`: an item of the caller's container under a key
+            containers += sorted(st.get(keyed))
+        elif isinstance(op, ir.Use) and op.element and op.inside is None and (
+            (op.place.root, op.place.attrs, op.span.line) not in stores
+        ):  # an item under a key the checker cannot name
+            containers += sorted(st.get(op.place.key))
+        for container in containers:
+            path = _path(container, params)
             if path is None or path in found:
                 continue
             site = op.inside if isinstance(op, ir.Borrow) and op.inside is not None else op.span
