@@ -3019,12 +3019,12 @@ class FunctionLowerer(calls.PlaceNaming):
         value = self.ctx.classes.class_value(cls, node.name)
         return self.ctx.kernel(value) if value is not None else None
 
-    def init_stores(self, cls: ClassDef) -> tuple[dict[str, str], list[tuple[str, str]]]:
+    def init_stores(self, cls: ClassDef) -> tuple[dict[str, str], list[tuple[str, tuple[str | None, ...]]]]:
         """What the `__init__` an object of `cls` runs binds on its receiver, in order: each attribute's kernel when
         its first binding is `kernel.prepare(...)` ("" for anything else), and the pairs `self.a = self.b` bound
         after `self.b` (the CLI's `init_brands` and `init_aliases`)."""
         found: dict[str, str] = {}
-        aliases: list[tuple[str, str]] = []
+        aliases: list[tuple[str, tuple[str | None, ...]]] = []
         for receiver, stmt in self.ctx.classes.init_statements(cls):
             if not (isinstance(stmt, AssignmentStmt) and len(stmt.lvalues) == 1):
                 continue
@@ -3033,13 +3033,14 @@ class FunctionLowerer(calls.PlaceNaming):
                 continue
             if target.expr.name != receiver:
                 continue
-            if (
-                isinstance(value, MemberExpr)
-                and isinstance(value.expr, NameExpr)
-                and value.expr.name == receiver
-                and value.name in found
-            ):
-                aliases.append((target.name, value.name))
+            arms = [value.if_expr, value.else_expr] if isinstance(value, ConditionalExpr) else [value]
+            sources = init_state.alias_sources([
+                arm.name if isinstance(arm, MemberExpr) and isinstance(arm.expr, NameExpr)
+                and arm.expr.name == receiver else None
+                for arm in arms
+            ], found)
+            if sources is not None:
+                aliases.append((target.name, sources))
             if target.name in found:
                 continue
             kernel = None
@@ -3084,11 +3085,10 @@ class FunctionLowerer(calls.PlaceNaming):
             if brand and stores.get(attr) == 1 and not subclass:
                 place = ir.Place(self.name(first.name), (attr,))
                 self.emit(ir.Bind((place,), (ir.Fresh("prepared", brand=brand),), span_of(first)))
-        for attr, source in aliases:
-            if stores.get(attr) == 1 and stores.get(source) == 1:
-                # `__init__` made `self.attr` the object `self.source` is
-                place, origin = ir.Place(self.name(first.name), (attr,)), ir.Place(self.name(first.name), (source,))
-                self.emit(ir.Bind((place,), (ir.FromPlace(origin, span_of(first)),), span_of(first)))
+        for attr, sources in aliases:
+            if stores.get(attr) == 1 and all(stores.get(b) == 1 for b in sources if b is not None):
+                # `__init__` made `self.attr` the object `self.source` is (or, arm by arm, may be)
+                self.emit(init_state.alias_binding(self.name(first.name), attr, sources, span_of(first)))
         items: dict[str, tuple[str, ...]] = {}  # displays of prepared launches (the CLI's `init_items`)
         keys: dict[str, tuple[object, ...]] = {}  # the keys of the dict displays among them (`init_item_keys`)
         scope = self.init_scope(cls, init)

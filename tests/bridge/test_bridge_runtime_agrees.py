@@ -268,6 +268,9 @@ PAIRS: dict[str, tuple[str, str]] = {
     "fresh bi: a kernel bound from a table under the prepared launch's key": (
         "e0308_kernel_bound_from_a_table_under_the_launch_key", "clean_kernel_bound_from_a_table_under_the_launch_key"
     ),
+    "fresh bi: a method reads items another method's loop moved": (
+        "e0382_method_reads_items_another_method_moved", "clean_method_reads_items_another_method_stored_back"
+    ),
     "generator: a walrus argument whose name a later argument binds again": (
         "e0502_walrus_name_rebound_by_a_later_argument", "clean_walrus_name_rebound_by_a_later_argument"
     ),

@@ -396,3 +396,27 @@ def item_choices(
     if keys is not None and tuple(keys) == UNIFORM_KEYS:
         places = tuple(ir.Place(p.root, p.attrs, f"{base.text}[...]") for p in places)
     return (base_node, index), tuple(Operand(node, span, place, True) for place in places)
+
+
+def alias_binding(receiver: str, attr: str, sources: Sequence[str | None], span: Span) -> ir.Op:
+    """What a method starts with for `self.attr`, which `__init__` bound to another attribute's object: `self.attr
+    = self.source` (`sources` one name) makes it that object; `self.attr = self.keys if shared else sk.zeros(n)`
+    (one entry per arm, None for an arm that is no attribute of `self`: a new object) makes it either, a `Branch`
+    as for any conditional value."""
+    place = ir.Place(receiver, (attr,))
+
+    def bound(source: str | None) -> ir.Bind:
+        value: ir.Value = ir.FromPlace(ir.Place(receiver, (source,)), span) if source is not None else ir.Fresh()
+        return ir.Bind((place,), (value,), span)
+
+    if len(sources) == 1:
+        return bound(sources[0])
+    return ir.Branch(tuple((bound(source),) for source in sources), span)
+
+
+def alias_sources(arms: Sequence[str | None], bound: Collection[str]) -> tuple[str | None, ...] | None:
+    """The sources `alias_binding` takes for an assignment in `__init__` whose value is an attribute of `self` or a
+    conditional expression (`arms`: each arm's attribute name, None for anything else): those bound before it
+    (`bound`), None for the rest; None when no arm names one."""
+    sources = tuple(arm if arm is not None and arm in bound else None for arm in arms)
+    return sources if any(source is not None for source in sources) else None

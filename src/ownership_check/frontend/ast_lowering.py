@@ -2015,7 +2015,7 @@ class Unit:
     # A method's class: attributes `__init__` binds to a prepared launch, and the kernel it was prepared for.
     class_brands: Mapping[str, str] = field(default_factory=dict)
     # A method's class: `(a, b)` where `__init__` binds `self.a = self.b`, and nothing else binds either.
-    class_aliases: tuple[tuple[str, str], ...] = ()
+    class_aliases: tuple[tuple[str, tuple[str | None, ...]], ...] = ()
     # A method's class: the `.shared()` ops and moved objects `__init__` leaves on `self` (`init_state`)
     init_facts: init_state.InitFacts = init_state.NO_FACTS
     # ... and its displays of prepared launches: attribute -> each item's kernel (`init_items`)
@@ -3263,11 +3263,10 @@ class FunctionLowerer(calls.PlaceNaming):
                     place = ir.Place(self.name(receiver), (attr,))
                     span = self.ctx.token_span(_Token(receiver, node.args.args[0], "arg"))
                     self.emit(ir.Bind((place,), (ir.Fresh("prepared", brand=kernel),), span))
-                for attr, source in self.unit.class_aliases:
+                for attr, sources in self.unit.class_aliases:
                     # `__init__` made `self.attr` the object `self.source` is (see `init_aliases`)
                     span = self.ctx.token_span(_Token(receiver, node.args.args[0], "arg"))
-                    place = ir.Place(self.name(receiver), (attr,))
-                    self.emit(ir.Bind((place,), (ir.FromPlace(ir.Place(self.name(receiver), (source,)), span),), span))
+                    self.emit(init_state.alias_binding(self.name(receiver), attr, sources, span))
                 span = self.ctx.token_span(_Token(receiver, node.args.args[0], "arg"))
                 items = self.unit.class_items if node.name != "__init__" else {}  # `__init__` binds its own
                 for op in init_state.stored_items(self.name(receiver), items, span, not self.unit.summarizing):
@@ -3809,16 +3808,16 @@ class FunctionLowerer(calls.PlaceNaming):
         place = self.place(node)
         return (place, len(kernels)) if place is not None else None
 
-    def init_aliases(self, cls: ast.ClassDef) -> tuple[tuple[str, str], ...]:
+    def init_aliases(self, cls: ast.ClassDef) -> tuple[tuple[str, tuple[str | None, ...]], ...]:
         """Attribute pairs `(a, b)` where a class's `__init__` binds `self.a = self.b` in its own body (or a base's it
         calls) after binding `self.b`, and no method binds `a` or `b` otherwise: in every other method `self.a` starts
         as the object `self.b` is (a ping-pong pair whose back buffer is the front one), as the constructor left
-        them."""
+        them; `self.a = self.b if shared else sk.zeros(n)` makes it either (`init_state.alias_binding`)."""
         init, stores = self.class_init(cls)
         if init is None or not init.args.args:
             return ()
         bound: set[str] = set()
-        found: list[tuple[str, str]] = []
+        found: list[tuple[str, tuple[str | None, ...]]] = []
         for receiver, stmt in self.ctx.classes.init_statements(cls):
             if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1):
                 continue
@@ -3827,17 +3826,21 @@ class FunctionLowerer(calls.PlaceNaming):
                 continue
             if target.value.id != receiver:
                 continue
-            if (
-                isinstance(value, ast.Attribute)
-                and isinstance(value.value, ast.Name)
-                and value.value.id == receiver
-                and value.attr in bound
-            ):
-                found.append((target.attr, value.attr))
+            arms = [value.body, value.orelse] if isinstance(value, ast.IfExp) else [value]
+            sources = init_state.alias_sources([
+                arm.attr if isinstance(arm, ast.Attribute) and isinstance(arm.value, ast.Name)
+                and arm.value.id == receiver else None
+                for arm in arms
+            ], bound)
+            if sources is not None:
+                found.append((target.attr, sources))
             bound.add(target.attr)
         if not found:
             return ()
-        return tuple((a, b) for a, b in found if stores.get(a) == 1 and stores.get(b) == 1)
+        return tuple(
+            (a, sources) for a, sources in found
+            if stores.get(a) == 1 and all(stores.get(b) == 1 for b in sources if b is not None)
+        )
 
     def raise_at(self, node: ast.AST) -> None:
         self.emit(ir.Raise(self.span(node)))
