@@ -271,6 +271,9 @@ PAIRS: dict[str, tuple[str, str]] = {
     "fresh bi: a method reads items another method's loop moved": (
         "e0382_method_reads_items_another_method_moved", "clean_method_reads_items_another_method_stored_back"
     ),
+    "fresh bj: __init__ aliases an attribute under a flag": (
+        "e0499_init_aliases_an_attribute_under_a_flag", "clean_init_aliases_an_attribute_under_a_flag"
+    ),
     "generator: a walrus argument whose name a later argument binds again": (
         "e0502_walrus_name_rebound_by_a_later_argument", "clean_walrus_name_rebound_by_a_later_argument"
     ),
