@@ -188,6 +188,8 @@ class SafeKernelsPlugin(Plugin):
         short = _short(fullname)
         if short == "__call__" and _class_name(fullname) in ("TileKernel", "AutotunedTileKernel"):
             return _tile_call_hook
+        if short == "__call__" and _class_name(fullname) == "SimtDeviceFunction":
+            return _device_call_hook
         if short in ("__getitem__", "__setitem__") and _class_name(fullname) == "SharedArray":
             return _method_report_hook
         if short in ("partition", "unpartition", "first") and _class_name(fullname) == "DeviceOp":
@@ -380,6 +382,19 @@ def _module_member(module: MypyFile, dotted: str) -> object:
         member = node.names.get(name)
         node = member.node if member is not None else None
     return node
+
+
+def _device_call_hook(ctx: MethodContext) -> Type:
+    """A call of a `@simt.device` helper of the module: a helper with an unannotated parameter (mypy types it `Any`,
+    so indexing it, a shared array the caller passes, calls no hook) is analysed from here."""
+    call = ctx.context
+    node = call.callee.node if isinstance(call, CallExpr) and isinstance(call.callee, RefExpr) else None
+    func = node.func if isinstance(node, Decorator) else None
+    if isinstance(call, CallExpr) and func is not None and any(
+        a.type_annotation is None for a in func.arguments
+    ):
+        _guarded(ctx.api, call, lambda: _report_callee(ctx.api, func))
+    return ctx.default_return_type
 
 
 def _report_callee(api: CheckerPluginInterface, func: FuncDef) -> list[Diagnostic]:

@@ -1045,6 +1045,7 @@ class FileContext:
         self._throwing: tuple[frozenset[str] | None] | None = None  # `throwing_names`
         self._handed_out: frozenset[str] | None = None  # `exceptions_handed_out`
         self._shared_getters: dict[str, tuple[Decorator, ...]] | None = None  # `shared_getters`
+        self._shared_positions: dict[str, frozenset[int]] | None = None  # `shared_array_positions`
         self._changed_attributes: frozenset[str] | None = None
         self._class_tables: IdentityMemo[Node, dict[str, Expression]] = IdentityMemo()  # `class_tables`, by class
 
@@ -1259,6 +1260,34 @@ class FileContext:
             found = (expr, resolve.names(expr, self.imports))
             self._names[id(expr)] = found
         return found[1]
+
+    def shared_array_positions(self, name: str) -> frozenset[int]:
+        """The positions at which some call `name(...)` in the module's functions passes a name its function binds
+        to `simt.shared_array(...)` (the CLI's)."""
+        if self._shared_positions is None:
+            found: dict[str, set[int]] = {}
+            for func in tree.walk_many(self.module.defs, skip_scopes=False):
+                if not isinstance(func, FuncDef):
+                    continue
+                body = list(tree.walk_many(func.body.body))
+                shared = {
+                    lv.name for n in body if isinstance(n, AssignmentStmt) and isinstance(n.rvalue, CallExpr)
+                    and self.refers_to(n.rvalue.callee, SHARED_ARRAY_CONSTRUCTOR)
+                    for lv in n.lvalues if isinstance(lv, NameExpr)
+                }
+                for call in body if shared else ():
+                    if isinstance(call, CallExpr) and isinstance(call.callee, NameExpr):
+                        positional = 0
+                        for arg, kind in zip(call.args, call.arg_kinds, strict=True):
+                            if kind == ARG_STAR:
+                                break
+                            if kind != ARG_POS:
+                                continue
+                            if isinstance(arg, NameExpr) and arg.name in shared:
+                                found.setdefault(call.callee.name, set()).add(positional)
+                            positional += 1
+            self._shared_positions = {k: frozenset(v) for k, v in found.items()}
+        return self._shared_positions.get(name, frozenset())
 
     def refers_to(self, expr: Expression, table_name: str) -> bool:
         return any(resolve.matches(n, table_name) for n in self.names(expr))
@@ -3326,6 +3355,13 @@ class FunctionLowerer(calls.PlaceNaming):
         if arg_types is None:
             return
         names = SHARED_ARRAY_ANNOTATIONS if self.kernel_body else SHARED_OP_ANNOTATIONS
+        if self.kernel_body and isinstance(func, FuncDef) and not any(a.kind == ARG_STAR for a in func.arguments):
+            passed = self.ctx.shared_array_positions(func.name)
+            for index, arg in enumerate(a for a in func.arguments if a.kind in (ARG_POS, ARG_OPT)):
+                if index in passed and arg.type_annotation is None:
+                    # an unannotated parameter of a device helper its caller passes a shared array (the CLI's)
+                    place = ir.Place(self.name(arg.variable.name))
+                    self.emit(ir.Bind((place,), (ir.Fresh("shared_array"),), span_of(arg.variable)))
         for index, arg in enumerate(func.arguments):
             typ = get_proper_type(arg_types[index]) if index < len(arg_types) else None
             if (

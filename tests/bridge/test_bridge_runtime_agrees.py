@@ -274,6 +274,10 @@ PAIRS: dict[str, tuple[str, str]] = {
     "fresh bj: __init__ aliases an attribute under a flag": (
         "e0499_init_aliases_an_attribute_under_a_flag", "clean_init_aliases_an_attribute_under_a_flag"
     ),
+    "fresh bj: an unannotated device helper parameter given a shared array": (
+        "e0133_unannotated_device_helper_parameter_given_a_shared_array",
+        "clean_unannotated_device_helper_parameter_given_a_shared_array",
+    ),
     "generator: a walrus argument whose name a later argument binds again": (
         "e0502_walrus_name_rebound_by_a_later_argument", "clean_walrus_name_rebound_by_a_later_argument"
     ),

@@ -22,6 +22,7 @@ KNOWN_SIMT_REJECTIONS = {
     "tests/checker_cases/e0133_lookalike_unsafe_does_not_count.py:pretend": "SK001",
     "tests/checker_cases/e0133_shared_array_element_access.py:stage": "SK005",
     "tests/checker_cases/e0133_shared_array_parameter_of_device_helper.py:staged_copy": "SK005",
+    "tests/checker_cases/e0133_unannotated_device_helper_parameter_given_a_shared_array.py:row_sum": "SK005",
     "tests/checker_cases/e0133_shared_array_outside_unsafe.py:block_sum": "SK005",
     "tests/checker_cases/e0133_unsafe_block_ends.py:two_buffers": "SK005",
     "tests/simt/test_simt_executor.py:shared_without_unsafe": "SK005",

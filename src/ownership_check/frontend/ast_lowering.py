@@ -1671,6 +1671,7 @@ class FileContext:
         self._qualified: dict[str, str] = {}
         # per node (by id: every node lives as long as the tree this context belongs to)
         self._node_qualified: IdentityMemo[ast.AST, str | None] = IdentityMemo()
+        self._shared_positions: dict[str, frozenset[int]] | None = None
         self._node_kernel: IdentityMemo[ast.AST, tuple[str, KernelSummary] | None] = IdentityMemo()
         self._declared: frozenset[str] | None = None
 
@@ -1962,6 +1963,30 @@ class FileContext:
 
     def def_name_span(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> Span:
         return self.token_span(_Token(node.name, node, "def"))
+
+    def shared_array_positions(self, name: str) -> frozenset[int]:
+        """The positions at which some call `name(...)` in the module's functions passes a shared array: a name
+        its function binds to `simt.shared_array(...)` (`scratch = simt.shared_array(f32, 64)` then
+        `block_sum(scratch, t, v)`), so the device helper's parameter there is one (read once per file)."""
+        if self._shared_positions is None:
+            found: dict[str, set[int]] = {}
+            for func in all_nodes(self.module):
+                if not isinstance(func, ast.FunctionDef):
+                    continue
+                shared = {
+                    t.id for n in _walk(func.body) if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call)
+                    and self.qualify(n.value.func) == SHARED_ARRAY_CONSTRUCTOR
+                    for t in n.targets if isinstance(t, ast.Name)
+                }
+                for call in _walk(func.body) if shared else ():
+                    if isinstance(call, ast.Call) and isinstance(call.func, ast.Name):
+                        for index, arg in enumerate(call.args):
+                            if isinstance(arg, ast.Starred):
+                                break
+                            if isinstance(arg, ast.Name) and arg.id in shared:
+                                found.setdefault(call.func.id, set()).add(index)
+            self._shared_positions = {k: frozenset(v) for k, v in found.items()}
+        return self._shared_positions.get(name, frozenset())
 
     def qualify(self, node: ast.AST) -> str | None:
         hit = self._node_qualified.entry(node)
@@ -3190,6 +3215,13 @@ class FunctionLowerer(calls.PlaceNaming):
         """Kernel code: a parameter annotated `SharedArray[T]` is a shared array (element access needs unsafe).
         Host code: one annotated `SharedDeviceOp` is a shared op (launches read it, never move it)."""
         names = SHARED_ARRAY_ANNOTATIONS if self.kernel_body else SHARED_OP_ANNOTATIONS
+        passed = self.ctx.shared_array_positions(node.name) if self.kernel_body and not node.args.vararg else ()
+        for index, param in enumerate([*node.args.posonlyargs, *node.args.args]):
+            if index in passed and param.annotation is None:
+                # an unannotated parameter of a device helper its caller passes a shared array
+                self.emit(ir.Bind((ir.Place(self.name(param.arg)),), (ir.Fresh("shared_array"),),
+                                  self.ctx.token_span(_Token(param.arg, param, "arg"))))
+                self.interesting = True
         for param in _param_names(node.args):
             annotation = param.annotation
             if annotation is None:
@@ -7838,7 +7870,10 @@ def lower_module(ctx: FileContext, module: ast.Module) -> list[ir.Function]:
     inert = InertUnits(ctx.source, ctx.line_starts, module, ctx.summary, ctx.index)
     while pending:
         unit = pending.pop(0)
-        if inert.skips(unit):  # it would lower to nothing the core checks (`inert_units`)
+        if inert.skips(unit) and not (
+            unit.kind == "device" and isinstance(unit.node, ast.FunctionDef)
+            and ctx.shared_array_positions(unit.node.name)
+        ):  # it would lower to nothing the core checks (`inert_units`), unless its caller passes a shared array
             continue
         lowerer = FunctionLowerer(ctx, unit)
         function = lowerer.lower()
