@@ -7870,10 +7870,7 @@ def lower_module(ctx: FileContext, module: ast.Module) -> list[ir.Function]:
     inert = InertUnits(ctx.source, ctx.line_starts, module, ctx.summary, ctx.index)
     while pending:
         unit = pending.pop(0)
-        if inert.skips(unit) and not (
-            unit.kind == "device" and isinstance(unit.node, ast.FunctionDef)
-            and ctx.shared_array_positions(unit.node.name)
-        ):  # it would lower to nothing the core checks (`inert_units`), unless its caller passes a shared array
+        if inert.skips(unit):  # it would lower to nothing the core checks (`inert_units`)
             continue
         lowerer = FunctionLowerer(ctx, unit)
         function = lowerer.lower()

@@ -116,6 +116,31 @@ class UnitLike(Protocol):
     def outer_containers(self) -> Mapping[str, object]: ...
 
 
+def _shared_array_callees(module: ast.Module) -> frozenset[str]:
+    """The names some call of the module passes a name its function binds to a call ending in `shared_array`
+    (`scratch = simt.shared_array(f32, 64)` then `block_sum(scratch, t, v)`): a superset, by words, of the device
+    helpers whose parameters the lowering reads as shared arrays."""
+    found: set[str] = set()
+    for func in all_nodes(module):
+        if not isinstance(func, ast.FunctionDef):
+            continue
+        inner = list(all_nodes(func))
+        shared = {
+            t.id for n in inner if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call)
+            and _last_name(n.value.func) == "shared_array"
+            for t in n.targets if isinstance(t, ast.Name)
+        }
+        found.update(
+            n.func.id for n in inner if shared and isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+            and any(isinstance(a, ast.Name) and a.id in shared for a in n.args)
+        )
+    return frozenset(found)
+
+
+def _last_name(node: ast.expr) -> str | None:
+    return node.attr if isinstance(node, ast.Attribute) else node.id if isinstance(node, ast.Name) else None
+
+
 def _is_safekernels(qualified: str) -> bool:
     return qualified == "safekernels" or qualified.startswith("safekernels.")
 
@@ -168,6 +193,7 @@ class InertUnits:
             # an attribute may hold an object of a class of the file (`self.residual(x, out)` runs its `__call__`):
             # every name read after a dot in the file counts
             module_bound.update(_ATTRIBUTES.findall(source))
+        self.shared_callees = _shared_array_callees(module)
         non_safekernels = {n for n in foreign if not _is_safekernels(imports[n])}
         self.kernel_names = _KERNEL_TABLE_NAMES | defined | non_safekernels
         self.host_names = _TABLE_CLASSES | defined | foreign | module_bound
@@ -205,7 +231,10 @@ class InertUnits:
         words = set(listed[:at])
         words.update(listed[at + 2 :])
         if unit.kind in _KERNEL_KINDS:
-            # kernel code moves, borrows and launches no host value: the enclosing body's values mean nothing there
+            # kernel code moves, borrows and launches no host value: the enclosing body's values mean nothing there;
+            # a helper some call passes a shared array indexes it unannotated (`ast_lowering.shared_array_params`)
+            if node.name in self.shared_callees:
+                return False
             return words.isdisjoint(self.kernel_names) and words.isdisjoint(_BARRIERS)
         outer = {part for key in (*unit.outer_device, *unit.outer_kernels) for part in _WORDS.findall(key)}
         return not self._host_hit(text, words, outer)
