@@ -385,13 +385,15 @@ def _module_member(module: MypyFile, dotted: str) -> object:
 
 
 def _device_call_hook(ctx: MethodContext) -> Type:
-    """A call of a `@simt.device` helper of the module: a helper with an unannotated parameter (mypy types it `Any`,
-    so indexing it, a shared array the caller passes, calls no hook) is analysed from here."""
+    """A call of a `@simt.device` helper of the module: a helper with a parameter mypy types `Any` (unannotated or
+    annotated so; indexing it, a shared array the caller passes, calls no hook) is analysed from here."""
     call = ctx.context
     node = call.callee.node if isinstance(call, CallExpr) and isinstance(call.callee, RefExpr) else None
     func = node.func if isinstance(node, Decorator) else None
-    if isinstance(call, CallExpr) and func is not None and any(
-        a.type_annotation is None for a in func.arguments
+    signature = func.type if func is not None else None
+    if isinstance(call, CallExpr) and func is not None and (
+        not isinstance(signature, CallableType)
+        or any(isinstance(get_proper_type(t), AnyType) for t in signature.arg_types)
     ):
         _guarded(ctx.api, call, lambda: _report_callee(ctx.api, func))
     return ctx.default_return_type

@@ -106,7 +106,17 @@ from mypy.patterns import (
     StarredPattern,
     ValuePattern,
 )
-from mypy.types import FunctionLike, Instance, TupleType, Type, TypeAliasType, UnionType, get_proper_type
+from mypy.types import (
+    AnyType,
+    CallableType,
+    FunctionLike,
+    Instance,
+    TupleType,
+    Type,
+    TypeAliasType,
+    UnionType,
+    get_proper_type,
+)
 
 from mypy_plugin import keyed_mentions, resolve, static_iterables, tree
 from mypy_plugin.bump_shape import bump_buffer, bump_events
@@ -3357,9 +3367,14 @@ class FunctionLowerer(calls.PlaceNaming):
         names = SHARED_ARRAY_ANNOTATIONS if self.kernel_body else SHARED_OP_ANNOTATIONS
         if self.kernel_body and isinstance(func, FuncDef) and not any(a.kind == ARG_STAR for a in func.arguments):
             passed = self.ctx.shared_array_positions(func.name)
-            for index, arg in enumerate(a for a in func.arguments if a.kind in (ARG_POS, ARG_OPT)):
-                if index in passed and arg.type_annotation is None:
-                    # an unannotated parameter of a device helper its caller passes a shared array (the CLI's)
+            positional = [
+                (a, func.type.arg_types[i] if isinstance(func.type, CallableType) else None)
+                for i, a in enumerate(func.arguments) if a.kind in (ARG_POS, ARG_OPT)
+            ]
+            for index, (arg, declared) in enumerate(positional):
+                untyped = declared is None or isinstance(get_proper_type(declared), AnyType)
+                if index in passed and (arg.type_annotation is None or untyped):
+                    # an unannotated (or `Any`) parameter of a device helper its caller passes a shared array
                     place = ir.Place(self.name(arg.variable.name))
                     self.emit(ir.Bind((place,), (ir.Fresh("shared_array"),), span_of(arg.variable)))
         for index, arg in enumerate(func.arguments):

@@ -1,5 +1,7 @@
 """The clean twin of `e0133_unannotated_device_helper_parameter_given_a_shared_array`: the helper writes the
-unannotated shared scratch parameter inside an unsafe block of its own."""
+`Any` shared scratch parameter inside an unsafe block of its own."""
+
+from typing import Any
 
 import numpy as np
 
@@ -12,7 +14,7 @@ BLOCK = 32
 
 
 @simt.device
-def block_total(scratch, t: int, v: f32) -> f32:
+def block_total(scratch: Any, t: int, v: f32) -> f32:
     with simt.unsafe():
         scratch[t] = v
     thread.sync_threads()

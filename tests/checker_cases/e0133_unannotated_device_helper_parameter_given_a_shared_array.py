@@ -1,7 +1,9 @@
 """A row-sum kernel allocates a shared scratch array inside its unsafe block and hands it to a `@simt.device`
-helper whose parameter has no annotation; the helper indexes it without an unsafe block of its own.  A device
+helper whose parameter is annotated `Any`; the helper indexes it without an unsafe block of its own.  A device
 helper does not inherit its caller's unsafe block (E0133, as the runtime's `UnsafeOperationError` and codegen's
-SK005 say): a parameter some call of the module passes a shared array is one, annotated or not."""
+SK005 say): a parameter some call of the module passes a shared array is one, unannotated or `Any`."""
+
+from typing import Any
 
 import numpy as np
 
@@ -14,7 +16,7 @@ BLOCK = 32
 
 
 @simt.device
-def block_total(scratch, t: int, v: f32) -> f32:
+def block_total(scratch: Any, t: int, v: f32) -> f32:
     scratch[t] = v  # expect: E0133
     thread.sync_threads()
     with simt.unsafe():

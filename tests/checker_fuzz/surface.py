@@ -377,7 +377,8 @@ FLOW_FORMS = (
     "escaping-closure", "prefetch-loop", "returned-pending", "context-pending", "attribute-items",
     "keyed-items", "uniform-attribute", "name-alias", "stored-pending-pairs", "appended-list", "display-objects",
     "attribute-alias", "pool-peek", "kernel-table", "plan-cache", "keyed-argument", "accessor-item",
-    "filled-containers", "kernel-choice", "returned-pair", "moved-items", "pending-display",
+    "filled-containers", "kernel-choice", "returned-pair", "moved-items", "pending-display", "init-alias",
+    "subclass-kernel",
     *(f"call:{name}" for name in CALL_FORMS),
 )
 
@@ -696,6 +697,10 @@ class _Gen:
             self.moved_items(depth)
         elif form == "pending-display":
             self.pending_display(depth)
+        elif form == "init-alias":
+            self.init_alias(depth)
+        elif form == "subclass-kernel":
+            self.subclass_kernel(depth)
         elif form.startswith("call:"):
             self.indirect_call(depth, form.removeprefix("call:"))
         else:
@@ -839,6 +844,64 @@ class _Gen:
             f"{run}"
         )
         self.emit(depth, f"{name}(prep, stream).run(sk.zeros(64, f32, stream))")
+        self.program.entries["launch:simt.launch"] += 1
+
+    def init_alias(self, depth: int) -> None:
+        """A class whose `__init__` binds one attribute to another's buffer, always, under a flag, or never (`self.v
+        = self.k if shared else sk.zeros(...)`), and a method launching with the two as input and output or as
+        the one output and an input."""
+        name = f"Cache{len(self.extra)}"
+        bound = self.pick((
+            "self.k",
+            "self.k if shared else sk.zeros(64, f32, stream)",
+            "sk.zeros(64, f32, stream) if shared else self.k",
+            "sk.zeros(64, f32, stream)",
+        ))
+        first, second = self.pick((("self.k", "self.v"), ("self.v", "self.k"), ("src", "self.v")))
+        self.extra.append(
+            f"class {name}:\n"
+            "    def __init__(self, prep: Any, stream: Any, shared: bool) -> None:\n"
+            "        self.prep = prep\n"
+            "        self.stream = stream\n"
+            "        self.k = sk.zeros(64, f32, stream)\n"
+            f"        self.v = {bound}\n\n"
+            "    def run(self, src: Any) -> None:\n"
+            f"        vecadd.launch(self.prep, self.stream, {first}, src, {second})\n"
+        )
+        self.emit(depth, f"{name}(prep, stream, {self.pick(('True', 'False', 'len(bufs) > 2'))}).run(a)")
+        self.program.entries["launch:simt.launch"] += 1
+
+    def subclass_kernel(self, depth: int) -> None:
+        """A base class naming `kernel = vecadd` whose `__init__` prepares a launch for it (by name, or for the
+        object's `self.kernel` / `type(self).kernel`), a subclass naming `vecmul` or not, with an `__init__` of
+        its own calling `super().__init__` or not, and a method launching `self.kernel` (or `vecadd`) with the
+        prepared launch, run on objects built from a registry of both classes."""
+        base, sub = f"Base{len(self.extra)}", f"Sub{len(self.extra)}"
+        prepared = self.pick(("vecadd", "self.kernel", "type(self).kernel"))
+        launched = self.pick(("self.kernel", "vecadd"))
+        own_init = self.pick((True, False))
+        names_kernel = self.pick((True, False))
+        body = ""
+        if names_kernel:
+            body += "    kernel = vecmul\n"
+        if own_init:
+            body += ("    def __init__(self, dev: Any, stream: Any) -> None:\n"
+                     "        super().__init__(dev, stream)\n"
+                     "        self.calls = 0\n")
+        self.extra.append(
+            f"class {base}:\n"
+            "    kernel = vecadd\n\n"
+            "    def __init__(self, dev: Any, stream: Any) -> None:\n"
+            "        self.stream = stream\n"
+            "        self.out = sk.zeros(64, f32, stream)\n"
+            f"        self.prep = {prepared}.prepare(simt.LaunchConfig1D.for_len(64, block=64), dev)\n\n"
+            "    def run(self, src: Any) -> None:\n"
+            f"        {launched}.launch(self.prep, self.stream, src, src, self.out)\n\n\n"
+            f"class {sub}({base}):\n"
+            f"{body or '    pass'}\n"
+        )
+        self.emit(depth, f"for made in ({base}, {sub}):")
+        self.emit(depth + 1, "made(dev, stream).run(a)")
         self.program.entries["launch:simt.launch"] += 1
 
     def name_alias(self, depth: int) -> None:

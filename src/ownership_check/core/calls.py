@@ -3309,7 +3309,9 @@ def bind_elements(
     its own items (`for src, dst in schedule:` of `schedule = [(a, b), (b, b)]`); `enumerated`: the loop is over
     `enumerate(...)` of the list, its target `i, item` (the index a new value); `paired`: the loop is over
     `itertools.pairwise(...)` of the list (arm `i` binds a two-name target to items `i` and `i + 1`, so a list
-    repeating one object, `[c] * 3`, pairs `c` with itself, and moving the second moves the next arm's first)."""
+    repeating one object, `[c] * 3`, pairs `c` with itself, and moving the second moves the next arm's first).
+    Binding the target reads nothing at run time (`ir.FromPlace.carried`): an item moved before the loop is a use
+    where the body uses it, where the runtime raises, not at the `for`."""
     inner = dict(container.inner) if container is not None else {}
 
     def bind_pair(index: int, element: ir.Place) -> None:
@@ -3323,8 +3325,8 @@ def bind_elements(
         if not isinstance(item_target, UnpackTarget) or item_target.starred or len(item_target.items) != 2:
             bind_target(item_target, ir.Fresh(), sink)
             return
-        bind_target(item_target.items[0], ir.FromPlace(element, span), sink)
-        bind_target(item_target.items[1], ir.FromPlace(elements[index + 1], span), sink)
+        bind_target(item_target.items[0], ir.FromPlace(element, span, carried=True), sink)
+        bind_target(item_target.items[1], ir.FromPlace(elements[index + 1], span, carried=True), sink)
 
     if paired:
         return tuple(
@@ -3348,9 +3350,9 @@ def bind_elements(
             and len(item_target.items) == length
         ):
             for j, part in enumerate(item_target.items):
-                bind_target(part, ir.FromPlace(element_place(element.root, j, element.text), span), sink)
+                bind_target(part, ir.FromPlace(element_place(element.root, j, element.text), span, carried=True), sink)
             return
-        bind_target(item_target, ir.FromPlace(element, span), sink)
+        bind_target(item_target, ir.FromPlace(element, span, carried=True), sink)
         fields = getattr(sink, "element_fields", {}).get(element.key, ())
         if isinstance(item_target, PlaceTarget) and fields:
             # an item built by a constructor call (`[Stage("tone", c, c)]`): the target's fields are the item's

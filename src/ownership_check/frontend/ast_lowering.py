@@ -3217,8 +3217,8 @@ class FunctionLowerer(calls.PlaceNaming):
         names = SHARED_ARRAY_ANNOTATIONS if self.kernel_body else SHARED_OP_ANNOTATIONS
         passed = self.ctx.shared_array_positions(node.name) if self.kernel_body and not node.args.vararg else ()
         for index, param in enumerate([*node.args.posonlyargs, *node.args.args]):
-            if index in passed and param.annotation is None:
-                # an unannotated parameter of a device helper its caller passes a shared array
+            if index in passed and (param.annotation is None or self.ctx.qualify(param.annotation) == "typing.Any"):
+                # an unannotated (or `Any`) parameter of a device helper its caller passes a shared array
                 self.emit(ir.Bind((ir.Place(self.name(param.arg)),), (ir.Fresh("shared_array"),),
                                   self.ctx.token_span(_Token(param.arg, param, "arg"))))
                 self.interesting = True
