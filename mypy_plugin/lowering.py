@@ -3376,7 +3376,9 @@ class FunctionLowerer(calls.PlaceNaming):
                 if index in passed and (arg.type_annotation is None or untyped):
                     # an unannotated (or `Any`) parameter of a device helper its caller passes a shared array
                     place = ir.Place(self.name(arg.variable.name))
-                    self.emit(ir.Bind((place,), (ir.Fresh("shared_array"),), span_of(arg.variable)))
+                    at = span_of(arg.variable)  # the name alone, as the CLI's token (not its annotation)
+                    named = Span(at.line, at.column, at.line, at.column + len(arg.variable.name))
+                    self.emit(ir.Bind((place,), (ir.Fresh("shared_array"),), named))
         for index, arg in enumerate(func.arguments):
             typ = get_proper_type(arg_types[index]) if index < len(arg_types) else None
             if (
