@@ -92,10 +92,13 @@ CAUSE_METHODS = frozenset(
 #: Module functions (by their public short name) whose calls can cause one.
 CAUSE_FUNCTIONS = frozenset(MOVING_ARGUMENT_CALLS | {"shared_array"})
 #: Calls that run a callable handed to them as a value (`ownership_check.core.callables`): a partial's call, a
-#: `@functools.singledispatch` function's call, `map` (inside `list(...)`) and `functools.reduce`: what they run may
-#: move or borrow the caller's values where no safekernels call is.
+#: `@functools.singledispatch` function's call, `map` and `itertools.starmap` (inside `list(...)`) and
+#: `functools.reduce`: what they run may move or borrow the caller's values where no safekernels call is.
 CALLABLE_VALUE_CALLS = frozenset(
-    {"functools.partial.__call__", "functools._SingleDispatchCallable.__call__", "builtins.map", "functools.reduce"}
+    {
+        "functools.partial.__call__", "functools._SingleDispatchCallable.__call__", "builtins.map",
+        "itertools.starmap", "functools.reduce",
+    }
 )
 
 
