@@ -3120,10 +3120,14 @@ class FunctionLowerer(calls.PlaceNaming):
         first = func.arguments[0].variable
         # (not for a receiver of a subclass: its kernels may be others; the CLI's rule in `_applied`)
         subclass = self.unit.receiver_class not in (None, cls.name)
-        for attr, brand in sorted(found.items()):
-            if brand and stores.get(attr) == 1 and not subclass:
-                place = ir.Place(self.name(first.name), (attr,))
-                self.emit(ir.Bind((place,), (ir.Fresh("prepared", brand=brand),), span_of(first)))
+        own = {attr: brand for attr, brand in found.items() if brand and stores.get(attr) == 1}
+        classes = self.ctx.classes
+        others = [  # a method checked itself runs for the subclasses that inherit it too (the CLI's `method_brands`)
+            self.class_brands(sub) for sub in classes.subclasses(cls) if classes.method(sub, func.name) is func
+        ] if self.unit.name is None and own else []
+        for attr, brands in sorted(init_state.merged_brands(own, others).items()):
+            if not subclass:
+                self.emit(init_state.brand_binding(self.name(first.name), attr, brands, span_of(first)))
         for attr, sources in aliases:
             if stores.get(attr) == 1 and all(stores.get(b) == 1 for b in sources if b is not None):
                 # `__init__` made `self.attr` the object `self.source` is (or, arm by arm, may be)

@@ -129,8 +129,9 @@ def _memo_shape(func: FuncDef, method: bool, module_names: set[str]) -> tuple[Me
             before.append(stmt)
         index += 1
     rest = body[index:]
-    if len(rest) < 2 or not isinstance(rest[0], IfStmt) or rest[0].else_body is not None or len(rest[0].expr) != 1:
+    if len(rest) < 2 or not isinstance(rest[0], IfStmt) or len(rest[0].expr) != 1:
         return None
+    orelse = rest[0].else_body.body if rest[0].else_body is not None else []
     test = rest[0].expr[0]
     if not (isinstance(test, ComparisonExpr) and len(test.operators) == 1 and test.operators[0] in ("in", "not in")):
         return _get_shape(func, receiver, params, locals_bound, before, rest, module_names)
@@ -151,8 +152,12 @@ def _memo_shape(func: FuncDef, method: bool, module_names: set[str]) -> tuple[Me
         if _lookup(last_stmt.expr, key, receiver) != store or stored is None:
             return None
         names = {n.name for n in tree.walk(key) if isinstance(n, NameExpr)}
-        if not all(_bookkeeping(stmt, store, receiver, names) for stmt in (*guarded, *tail[:-1])):
+        if not all(_bookkeeping(stmt, store, receiver, names) for stmt in (*guarded, *orelse, *tail[:-1])):
+            return None  # (an `else:` of the hit counts too: `self.hits += 1`)
+        if any(_stores_into(stmt, store, receiver) for stmt in orelse):
             return None
+    elif orelse:
+        return None
     else:
         if len(guarded) != 1 or not isinstance(guarded[0], ReturnStmt):
             return None
@@ -250,6 +255,11 @@ def _get_shape(
     others = [stmt for stmt in guarded if stmt is not kept and stmt is not bound]
     if not all(_bookkeeping(stmt, store, receiver, key_names) for stmt in others):
         return None
+    # an `else:` of the hit (`self.hits += 1`) leaves the store, the key and the returned name alone
+    orelse = guard.else_body.body if guard.else_body is not None else []
+    if not all(_bookkeeping(stmt, store, receiver, key_names | {name}) and not _stores_into(stmt, store, receiver)
+               for stmt in orelse):
+        return None
     if not all(_bookkeeping(stmt, store, receiver, key_names) and not _stores_into(stmt, store, receiver)
                for stmt in before):
         return None
@@ -293,14 +303,25 @@ def _persistent(store: str, func: FuncDef, receiver: str | None, module_names: s
 def _key_params(
     key: Node, params: list[str], receiver: str | None, locals_bound: dict[str, Node], bound: set[str]
 ) -> MemoParams:
-    if isinstance(key, NameExpr) and key.name in locals_bound:
-        key = locals_bound[key.name]
-    items = list(key.items) if isinstance(key, TupleExpr) else [key]
+    key = _through_locals(key, locals_bound)
+    items = [_through_locals(i, locals_bound) for i in key.items] if isinstance(key, TupleExpr) else [key]
     plain = [i.name for i in items if isinstance(i, NameExpr) and i.name in params and i.name != receiver]
-    read = [n.name for n in tree.walk(key) if isinstance(n, NameExpr) and n.name in params and n.name != receiver]
+    read = [
+        n.name for i in items for n in tree.walk(i)
+        if isinstance(n, NameExpr) and n.name in params and n.name != receiver
+    ]
     if len(plain) == len(items) or _made_from(key, params, receiver, bound):
         return tuple(dict.fromkeys(read)), True
     return tuple(dict.fromkeys(read)), False
+
+
+def _through_locals(node: Node, locals_bound: dict[str, Node]) -> Node:
+    """The CLI's `_through_locals`: a key (or a key's item) that is a local the head binds, followed."""
+    for _ in range(len(locals_bound)):
+        if not (isinstance(node, NameExpr) and node.name in locals_bound):
+            break
+        node = locals_bound[node.name]
+    return node
 
 
 def _made_from(key: Node, params: list[str], receiver: str | None, bound: set[str]) -> bool:

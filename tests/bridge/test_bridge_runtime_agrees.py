@@ -265,6 +265,19 @@ PAIRS: dict[str, tuple[str, str]] = {
     "fresh bj: an inherited method of a registered subclass launches its kernel": (
         "e0308_inherited_method_of_a_registered_subclass", "clean_inherited_method_of_a_registered_subclass"
     ),
+    "generator: a base method launches its kernel with a subclass's prepared launch": (
+        "e0308_base_method_runs_with_a_subclass_prepared_launch",
+        "clean_base_method_runs_with_a_subclass_prepared_launch",
+    ),
+    "fresh bk: an attribute bound through a local alias of its object": (
+        "e0502_attribute_bound_through_a_local_alias", "clean_attribute_rebound_through_a_local_alias"
+    ),
+    "fresh bk: a hand-written cache whose key is built through locals": (
+        "e0499_cache_key_through_a_local_shares_a_prefix", "clean_cache_key_through_a_local"
+    ),
+    "fresh bk: a pending op left in an attribute on one path out of a method": (
+        "e0505_pending_op_left_in_an_attribute_on_one_path", "clean_pending_op_left_in_an_attribute_on_one_path"
+    ),
     "fresh bi: a kernel bound from a table under the prepared launch's key": (
         "e0308_kernel_bound_from_a_table_under_the_launch_key", "clean_kernel_bound_from_a_table_under_the_launch_key"
     ),

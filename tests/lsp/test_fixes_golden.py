@@ -163,6 +163,7 @@ PER_FUNCTION_GAPS = frozenset({
     "e0308_prepared_field_of_helper_argument.py",
     "e0308_subclass_kernel_with_base_prepared_launch.py",
     "e0308_inherited_method_of_a_registered_subclass.py",
+    "e0308_base_method_runs_with_a_subclass_prepared_launch.py",
     "e0133_unannotated_device_helper_parameter_given_a_shared_array.py",
     "e0308_prepared_from_cached_helper.py",
     "e0308_memoised_helper_builds_a_named_tuple.py",

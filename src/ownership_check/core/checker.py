@@ -55,6 +55,7 @@ class ObjInfo:
     region: ir.Region | None = None
     kind: str = "value"
     brand: str | None = None
+    per_class: bool = False  # `ir.Fresh.per_class`
 
 
 _PLAIN = ObjInfo()
@@ -542,6 +543,8 @@ def _setup(graph: Graph, keep: Iterable[str] = ()) -> _Setup | None:
                     note(value.source)
                     if not target.attrs and not value.source.attrs and target.root != value.source.root:
                         pairs.append((target.root, value.source.root))
+                    elif not target.attrs and _plain_path(value.source) and target.root != value.source.root:
+                        pairs.append((target.root, value.source.key))  # `b = self.b`: `b.x` is `self.b.x`
                     if _plain_path(target) and _plain_path(value.source) and target.key != value.source.key:
                         links.append((target, value.source.key))
                 elif value.kind == "shared_array":
@@ -596,13 +599,14 @@ def _setup(graph: Graph, keep: Iterable[str] = ()) -> _Setup | None:
     alias_class = {n: frozenset(members[find(n)]) for n in linked}
     partners: dict[str, set[str]] = {}
     for alias, origin in pairs:
-        if alias in suffixes or origin in suffixes:
+        if alias in suffixes or _has_paths_below(origin, suffixes):
             partners.setdefault(alias, set()).add(origin)
             partners.setdefault(origin, set()).add(alias)
             attr_roots.add(alias)  # its paths are bound now: rebinding the name forgets them (`assign`)
             # the origin's paths may be written through the alias (`st = $t`, then `st.m, st.n = st.n, st.m`):
             # rebinding the origin to a new object (the next iteration's call) forgets them too
-            attr_roots.add(origin)
+            if "." not in origin:
+                attr_roots.add(origin)
     alias_suffixes = _alias_suffixes(links, suffixes)
     attr_roots.update(key for key in alias_suffixes if "." not in key)
     return _Setup(
@@ -610,6 +614,26 @@ def _setup(graph: Graph, keep: Iterable[str] = ()) -> _Setup | None:
         alias_suffixes,
         {name: tuple(sorted(found)) for name, found in partners.items()},
     )
+
+
+def _has_paths_below(key: str, suffixes: dict[str, set[str]]) -> bool:
+    """Whether some attribute path below the place `key` (a name, or an attribute path `self.b`) is mentioned."""
+    root, dot, rest = key.partition(".")
+    below = suffixes.get(root)
+    if not below or not dot:
+        return bool(below)
+    head = "." + rest + "."
+    return any(path.startswith(head) for path in below)
+
+
+def _shared_prefix(key: str, partners: dict[str, tuple[str, ...]]) -> str | None:
+    """The longest proper prefix of the attribute path `key` that has partners (`_Setup.partners`)."""
+    end = key.rfind(".")
+    while end > 0:
+        if key[:end] in partners:
+            return key[:end]
+        end = key.rfind(".", 0, end)
+    return None
 
 
 def _plain_path(place: ir.Place) -> bool:
@@ -777,7 +801,9 @@ class _Analysis:
             if t.attrs:
                 keys.append(t.key)
                 simple.append(False)
-                if root in self.partners and not any(a[0] in "$<" for a in t.attrs):
+                if self.partners and not any(a[0] in "$<" for a in t.attrs) and (
+                    _shared_prefix(t.key, self.partners) is not None
+                ):
                     shared.append(j)
             else:
                 keys.append(root)
@@ -1310,6 +1336,10 @@ class _Analysis:
             if self.reporting:
                 brands = sorted({b for o in state.get(op.place.key) if (b := self.info(o).brand) is not None})
                 if brands and op.kernel not in brands:
+                    brands = brands[:1]
+                elif brands:
+                    brands = self.class_brand_mismatch(state, op)
+                if brands and op.kernel not in brands:
                     self.diagnostics.append(
                         messages.brand_mismatch(
                             self.path, op.place.text, op.span, op.kernel, brands[0], op.callee_span
@@ -1320,6 +1350,19 @@ class _Analysis:
             if not node.unsafe and self.reporting:
                 self.diagnostics.append(messages.unsafe_required(self.path, op.operation, op.span))
         return state
+
+    def class_brand_mismatch(self, state: State, op: ir.CheckBrand) -> list[str]:
+        """The brand of a path's prepared launch that is another kernel's, where the place may hold several brands
+        but on that path holds only prepared launches standing for one class's objects (`ir.Fresh.per_class`):
+        a method a subclass runs with its own prepared launch.  Other places keep the rule of any brand matching (a
+        table's item of an unknown key may be any of them)."""
+        for world in state.worlds:
+            if world.merged:
+                continue
+            infos = [self.info(o) for o in world.get(op.place.key, _EMPTY)]
+            if infos and all(i.per_class for i in infos) and all(i.brand != op.kernel for i in infos):
+                return [b for i in infos if (b := i.brand) is not None][:1]
+        return []
 
     def delete(self, state: State, node: Node, op: ir.Del) -> State:
         s = state.derive()
@@ -1368,7 +1411,7 @@ class _Analysis:
                     if obj in objs_info:
                         self.rebirth(s, obj)
                     elif isinstance(value, ir.Fresh):
-                        objs_info[obj] = ObjInfo(kind=value.kind, brand=value.brand)
+                        objs_info[obj] = ObjInfo(kind=value.kind, brand=value.brand, per_class=value.per_class)
                     else:
                         objs_info[obj] = ObjInfo()
         else:
@@ -1376,7 +1419,7 @@ class _Analysis:
                 if obj in objs_info:
                     self.rebirth(s, obj)
                 else:
-                    objs_info[obj] = ObjInfo(kind=value.kind, brand=value.brand)
+                    objs_info[obj] = ObjInfo(kind=value.kind, brand=value.brand, per_class=value.per_class)
         keys, simple = plan.keys, plan.simple
         born: set[str] = {obj for obj, _ in plan.fresh}
         if plan.derived:
@@ -1468,13 +1511,16 @@ class _Analysis:
         then `t.pos` is the new object)."""
         for world in s.worlds:
             for j in plan.shared_paths:
-                bound = op.targets[j]
-                mine = world.get(bound.root)
+                key = plan.keys[j]
+                prefix = _shared_prefix(key, self.partners)
+                assert prefix is not None
+                # (a name's object is in the world once bound; an attribute path's may be its unknown `@self.b`)
+                mine = world.get(prefix) if "." not in prefix else _world_get(world, prefix)
                 if not mine:
                     continue
-                suffix = plan.keys[j][len(bound.root) :]
-                objs = world.get(plan.keys[j], _EMPTY)
-                for partner in self.partners.get(bound.root, ()):
+                suffix = key[len(prefix) :]
+                objs = world.get(key, _EMPTY)
+                for partner in self.partners.get(prefix, ()):
                     # (a parameter's own object is absent from the world until rebound: its unknown object `@a`)
                     if _world_get(world, partner) == mine:
                         world[partner + suffix] = objs

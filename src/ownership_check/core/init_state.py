@@ -414,6 +414,31 @@ def alias_binding(receiver: str, attr: str, sources: Sequence[str | None], span:
     return ir.Branch(tuple((bound(source),) for source in sources), span)
 
 
+def brand_binding(receiver: str, attr: str, kernels: Sequence[str], span: Span) -> ir.Op:
+    """What a method starts with for `self.attr`, which `__init__` bound to `kernel.prepare(...)`: a prepared launch
+    branded for that kernel; for a method checked on its own that subclasses run too, whose `__init__` prepares
+    another kernel there (`type(self).kernel.prepare(...)` of a subclass binding `kernel = vecmul`), either brand,
+    a `Branch` with one arm per kernel, since an object of each class may run it."""
+    place = ir.Place(receiver, (attr,))
+    per_class = len(kernels) > 1
+    arms = tuple(
+        (ir.Bind((place,), (ir.Fresh("prepared", brand=kernel, per_class=per_class),), span),) for kernel in kernels
+    )
+    return arms[0][0] if len(arms) == 1 else ir.Branch(arms, span)
+
+
+def merged_brands(own: Mapping[str, str], others: Sequence[Mapping[str, str]]) -> dict[str, tuple[str, ...]]:
+    """The brands `brand_binding` takes, by attribute: `own`'s (the method's class's `__init__` brands) and, for
+    each attribute, the other kernels the subclasses running the method brand it for (`others`, one mapping per
+    subclass; a subclass that stores something else there adds no arm: its launch is checked by the runtime)."""
+    merged = {attr: [kernel] for attr, kernel in own.items()}
+    for brands in others:
+        for attr, kernels in merged.items():
+            if (kernel := brands.get(attr)) is not None and kernel not in kernels:
+                kernels.append(kernel)
+    return {attr: tuple(kernels) for attr, kernels in merged.items()}
+
+
 def alias_sources(arms: Sequence[str | None], bound: Collection[str]) -> tuple[str | None, ...] | None:
     """The sources `alias_binding` takes for an assignment in `__init__` whose value is an attribute of `self` or a
     conditional expression (`arms`: each arm's attribute name, None for anything else): those bound before it

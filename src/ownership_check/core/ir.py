@@ -280,7 +280,9 @@ class Fresh:
     constructor's op, `tile.from_numpy(a).shared()`): dropping it unrun loses no work, so it need not be used
     (the runtime's unused-op warning is about kernels too).  `renewed`: an item a container may hold anew after a
     statement that could change it (`keyed_items.forgotten`, `keyed_items.renewed`), not a store: a moved item the
-    container kept (`moved_items`) may still be there."""
+    container kept (`moved_items`) may still be there.  `per_class`: a prepared launch one class's `__init__` stores
+    (`init_state.brand_binding`, one `Branch` arm per class running the method): the arm stands for every object of
+    that class, so a launch of another kernel with it is E0308 even though another arm's brand matches."""
 
     kind: str = "value"
     brand: str | None = None
@@ -288,6 +290,7 @@ class Fresh:
     built: Span | None = None
     launches: bool = True
     renewed: bool = False
+    per_class: bool = False
 
 
 Value: TypeAlias = FromPlace | Fresh

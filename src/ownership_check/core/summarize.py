@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from typing import Final
 
 from ownership_check.core import ir, moved_items
 from ownership_check.core.call_effects import (
@@ -263,6 +264,22 @@ def _stored_holders(exit_state: State, params: frozenset[str]) -> dict[str, set[
                 if obj[0] != "@":
                     found.setdefault(obj, set()).add((root, tuple(rest.split("."))))
     return found
+
+
+#: The kinds of a new object that is no op: a value, `None` (a literal, or known None in an `is None` arm).
+_PLAIN_KINDS: Final = frozenset({"value", "none", "literal_none"})
+
+
+def _maybe_op(sources: set[ParamPath | ir.Fresh | None]) -> ir.Fresh | None:
+    """What a caller's path bound differently on different paths out of the callee becomes: the pending op, when
+    the others are plain new values (`self.pending = k.launch_async(...)`, then `if not overlap: self.finish()`
+    setting it to `None`), so the loans it holds stay with the caller's path as the runtime keeps them on the paths
+    where the op is left pending (running it there ends them); else a value the caller cannot name (None)."""
+    ops = [s for s in sources if isinstance(s, ir.Fresh) and _new_op(s)]
+    plain = [s for s in sources if isinstance(s, ir.Fresh) and s.kind in _PLAIN_KINDS and s.brand is None]
+    if len(ops) == 1 and plain and len(ops) + len(plain) == len(sources):
+        return ops[0]
+    return None
 
 
 def _new_op(source: ParamPath | ir.Fresh | None) -> bool:
@@ -524,6 +541,7 @@ def call_summary(
             held[(holding, path)] = held.get((holding, path), False) or loan.mutable
     rebinds: dict[ParamPath, ParamPath | ir.Fresh | None] = {}
     unsure: set[ParamPath] = set()
+    every: dict[ParamPath, set[ParamPath | ir.Fresh | None]] = {}  # each path's sources on every path out
     for world in exit_state.worlds:
         for key, objs in world.items():
             root, _, rest = key.partition(".")
@@ -537,11 +555,15 @@ def call_summary(
                 # a new object keeps what kind it is (`self.prepared = k.prepare(...)` is prepared for `k`)
                 sources.add(found if found is not None or o[0] == "@" else ir.Fresh(info.kind, info.brand))
             source = next(iter(sources)) if len(sources) == 1 else None
+            every.setdefault(target, set()).update(sources)
             if target in rebinds and rebinds[target] != source:
                 unsure.add(target)
             rebinds.setdefault(target, source)
-    for target in unsure:
-        rebinds[target] = None  # bound differently on different paths: a value the caller cannot name
+    for target, source in rebinds.items():
+        if source is None or target in unsure:
+            # bound differently on different paths: a value the caller cannot name, but a pending op on some paths
+            # and a plain new value (`None`, the op run) on the others is the op (`_maybe_op`)
+            rebinds[target] = _maybe_op(every[target])
     # a path bound only on some paths keeps the caller's value on the others; a new object is the generous answer
     for target, source in list(rebinds.items()):
         if isinstance(source, tuple) and not all(".".join((target[0], *target[1])) in w for w in exit_state.worlds):

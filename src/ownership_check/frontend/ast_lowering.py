@@ -2037,8 +2037,9 @@ class Unit:
     kind: str  # "module" | "function" | "simt" | "tile" | "device"
     outer_device: frozenset[str] = frozenset()
     outer_kernels: Mapping[str, KernelSummary] = field(default_factory=dict)
-    # A method's class: attributes `__init__` binds to a prepared launch, and the kernel it was prepared for.
-    class_brands: Mapping[str, str] = field(default_factory=dict)
+    # A method's class: attributes `__init__` binds to a prepared launch, and the kernels it may be prepared for
+    # (its class's, then those of the subclasses running the method: `init_state.merged_brands`).
+    class_brands: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     # A method's class: `(a, b)` where `__init__` binds `self.a = self.b`, and nothing else binds either.
     class_aliases: tuple[tuple[str, tuple[str | None, ...]], ...] = ()
     # A method's class: the `.shared()` ops and moved objects `__init__` leaves on `self` (`init_state`)
@@ -3290,11 +3291,10 @@ class FunctionLowerer(calls.PlaceNaming):
             self.shared_array_params(node)
             if node.args.args:
                 receiver = node.args.args[0].arg
-                for attr, kernel in sorted(self.unit.class_brands.items()):
+                for attr, kernels in sorted(self.unit.class_brands.items()):
                     # the prepared launch `__init__` stored there (see `init_brands`)
-                    place = ir.Place(self.name(receiver), (attr,))
                     span = self.ctx.token_span(_Token(receiver, node.args.args[0], "arg"))
-                    self.emit(ir.Bind((place,), (ir.Fresh("prepared", brand=kernel),), span))
+                    self.emit(init_state.brand_binding(self.name(receiver), attr, kernels, span))
                 for attr, sources in self.unit.class_aliases:
                     # `__init__` made `self.attr` the object `self.source` is (see `init_aliases`)
                     span = self.ctx.token_span(_Token(receiver, node.args.args[0], "arg"))
@@ -3578,7 +3578,7 @@ class FunctionLowerer(calls.PlaceNaming):
             keys = self.init_item_keys(node, stored)
             for sub in node.body:
                 if isinstance(sub, _FUNCTION_DEFS):
-                    kept = brands if sub.name != "__init__" else {}
+                    kept = self.method_brands(node, sub, brands) if sub.name != "__init__" else {}
                     self.nested.append(Unit(f"{node.name}.{sub.name}", sub, self.kind_of(sub), class_brands=kept,
                                             class_aliases=aliases if sub.name != "__init__" else (),
                                             init_facts=facts if sub.name != "__init__" else init_state.NO_FACTS,
@@ -3615,6 +3615,17 @@ class FunctionLowerer(calls.PlaceNaming):
                     )
             found[target.attr] = kernel.name if kernel is not None else ""
         return {attr: kernel for attr, kernel in found.items() if kernel and stores.get(attr) == 1}
+
+    def method_brands(
+        self, cls: ast.ClassDef, method: ast.FunctionDef | ast.AsyncFunctionDef, brands: Mapping[str, str]
+    ) -> dict[str, tuple[str, ...]]:
+        """The brands a method of `cls` checked on its own starts with (`brands`: `init_brands(cls)`), with those of
+        each subclass that runs this very method (`init_state.merged_brands`)."""
+        classes = self.ctx.classes
+        if not brands:
+            return {}
+        runs = [sub for sub in classes.subclasses(cls) if classes.method(sub, method.name) is method]
+        return init_state.merged_brands(brands, [self.init_brands(sub) for sub in runs])
 
     def class_attribute_kernel(self, node: ast.expr, receiver: str, cls: ast.ClassDef) -> KernelSummary | None:
         """`self.kernel` or `type(self).kernel` in an `__init__` an object of `cls` runs (its own or inherited): the

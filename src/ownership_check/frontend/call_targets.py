@@ -2551,7 +2551,9 @@ def _applied(
         # the attribute aliases it made (as the plugin's lowering of a method starts)
         # (not for a receiver of a subclass: its kernels may be others, so its launches check the caller's brands)
         own_class = dispatch is None or (owner is not None and dispatch == owner.name)
-        brands = lowerer.init_brands(owner) if owner is not None and own_class and callee.name != "__init__" else {}
+        brands = {attr: (kernel,) for attr, kernel in lowerer.init_brands(owner).items()} if (
+            owner is not None and own_class and callee.name != "__init__"
+        ) else {}
         aliases = lowerer.init_aliases(owner) if owner is not None and callee.name != "__init__" else ()
         # ... and the displays of prepared launches `__init__` stored (`init_items`), as the plugin's does
         stored = lowerer.init_items(owner) if owner is not None and callee.name != "__init__" else {}

@@ -7,10 +7,12 @@ role="out")` of a cache keyed by `n` alone hand back one buffer).
 The shapes (after an optional docstring and plain statements binding locals the key is computed from):
 
 - `if KEY not in STORE: ...; STORE[KEY] = value; ...` then `...; return STORE[KEY]` (the other statements leave
-  the store and the key's names alone: counters, logs, `self.roles[key].append(role)`);
+  the store and the key's names alone: counters, logs, `self.roles[key].append(role)`; an `else:` of such
+  statements, the hit's bookkeeping, too);
 - `if KEY in STORE: return STORE[KEY]`, then statements ending `STORE[KEY] = v` and `return v`;
 - `if (v := STORE.get(KEY)) is None: ...; v = STORE[KEY] = value; ...` (or `v = STORE.get(KEY)` first, and
-  `v = value` beside `STORE[KEY] = v`) then `return v`.
+  `v = value` beside `STORE[KEY] = v`), with an optional `else:` of bookkeeping (`self.hits += 1`), then
+  `return v`.
 
 `STORE` is a module-level name, a parameter whose default is a dict display (a mutable default) or an attribute
 path of the receiver.  The key is *exact* when `KEY` is a parameter or a tuple of parameters (directly, or through
@@ -147,7 +149,7 @@ def _memo_shape(
             before.append(stmt)
         index += 1
     rest = body[index:]
-    if len(rest) < 2 or not isinstance(rest[0], ast.If) or rest[0].orelse:
+    if len(rest) < 2 or not isinstance(rest[0], ast.If):
         return None
     found = _membership(rest[0].test, receiver)
     if found is None:
@@ -169,8 +171,12 @@ def _memo_shape(
         if _lookup(tail[-1].value, key, receiver) != store or stored is None:
             return None
         names = {n.id for n in ast.walk(key_node) if isinstance(n, ast.Name)}
-        if not all(_bookkeeping(stmt, store, receiver, names) for stmt in (*guarded, *tail[:-1])):
+        if not all(_bookkeeping(stmt, store, receiver, names) for stmt in (*guarded, *rest[0].orelse, *tail[:-1])):
+            return None  # (an `else:` of the hit counts too: `self.hits += 1`)
+        if any(_stores_into(stmt, store, receiver) for stmt in rest[0].orelse):
             return None
+    elif rest[0].orelse:
+        return None
     else:
         # `if KEY in STORE: return STORE[KEY]`, then `...; STORE[KEY] = v; return v`
         if len(guarded) != 1 or not isinstance(guarded[0], ast.Return) or guarded[0].value is None:
@@ -262,6 +268,10 @@ def _get_shape(
     others = [stmt for stmt in guard.body if stmt is not kept and stmt is not bound]
     if not all(_bookkeeping(stmt, store, receiver, key_names) for stmt in others):
         return None
+    # an `else:` of the hit (`self.hits += 1`) leaves the store, the key and the returned name alone
+    if not all(_bookkeeping(stmt, store, receiver, key_names | {name}) and not _stores_into(stmt, store, receiver)
+               for stmt in guard.orelse):
+        return None
     if not all(_bookkeeping(stmt, store, receiver, key_names) and not _stores_into(stmt, store, receiver)
                for stmt in before):
         return None
@@ -291,14 +301,23 @@ def _persistent(store: str, func: ast.FunctionDef, receiver: str | None, module_
 def _key_params(
     key: ast.expr, params: list[str], receiver: str | None, locals_bound: dict[str, ast.expr], bound: set[str]
 ) -> MemoParams | None:
-    if isinstance(key, ast.Name) and key.id in locals_bound:
-        key = locals_bound[key.id]
-    items = key.elts if isinstance(key, ast.Tuple) else [key]
+    key = _through_locals(key, locals_bound)
+    items = [_through_locals(item, locals_bound) for item in key.elts] if isinstance(key, ast.Tuple) else [key]
     plain = [item.id for item in items if isinstance(item, ast.Name) and item.id in params and item.id != receiver]
-    read = [n.id for n in ast.walk(key) if isinstance(n, ast.Name) and n.id in params and n.id != receiver]
+    read = [n.id for i in items for n in ast.walk(i) if isinstance(n, ast.Name) and n.id in params and n.id != receiver]
     if len(plain) == len(items) or _made_from(key, params, receiver, bound):
         return tuple(dict.fromkeys(read)), True
     return tuple(dict.fromkeys(read)), False
+
+
+def _through_locals(node: ast.expr, locals_bound: dict[str, ast.expr]) -> ast.expr:
+    """A key (or a key's item) that is a local the head binds (`kind = name`, `key = (kind, n)`): what it was
+    bound to, followed through such locals (a bounded chain: `a = b` then `b = a` is no key)."""
+    for _ in range(len(locals_bound)):
+        if not (isinstance(node, ast.Name) and node.id in locals_bound):
+            break
+        node = locals_bound[node.id]
+    return node
 
 
 def _made_from(key: ast.expr, params: list[str], receiver: str | None, bound: set[str]) -> bool:
