@@ -1044,6 +1044,7 @@ class FileContext:
         self._declared: frozenset[str] | None = None
         self.unfixed: frozenset[str] | None = None  # `_unfixed_attributes`, found when a view bound first asks
         self._memo_params: dict[tuple[int, bool], MemoParams | None] = {}  # `memo_params`
+        self.uniform_attributes: dict[int, frozenset[str]] = {}  # `FunctionLowerer.uniform_attributes`, by class
         self._module_bound: set[str] | None = None
         # the kernel a launch on a receiver chosen among several is lowered for, by the receiver's id
         self.forced_kernels: dict[int, resolve.KernelInfo] = {}
@@ -3263,6 +3264,54 @@ class FunctionLowerer(calls.PlaceNaming):
         source = self.place(item)
         filled = ir.FromPlace(source, span_of(item)) if source is not None else ir.Fresh()
         self.emit(ir.Bind(init_state.item_places(base, 1), (filled,), span_of(target)))
+
+    def foreign_uniform(self, expr: Expression) -> ir.Place | None:
+        """`pp.fields` of an object outside its class's methods, where the `__init__` of every class it may be stores
+        a container whose every item is one object there (the CLI's `foreign_uniform`); else None."""
+        if not (isinstance(expr, MemberExpr) and isinstance(expr.expr, NameExpr)) or self.kernel_body:
+            return None
+        if expr.name in self.stored or not self.ctx.classes.classes:
+            return None
+        candidates = receiver_classes(self, expr.expr.name)
+        if not candidates or not all(expr.name in self.uniform_attributes(cls) for cls in candidates):
+            return None
+        return self.place(expr)
+
+    def uniform_attributes(self, cls: ClassDef) -> frozenset[str]:
+        """The attributes the `__init__` an object of `cls` runs binds to a container whose every item is one
+        object, that no method of the class but `__init__` changes the items of (the CLI's `uniform_attributes`)."""
+        memo = self.ctx.uniform_attributes
+        if id(cls) in memo:
+            return memo[id(cls)]
+        found: set[str] = set()
+        inherited = self.ctx.classes.init_chain(cls)
+        init = inherited[0] if inherited is not None else None
+        if inherited is not None and init is not None and init.arguments:
+            stores = _attribute_stores(inherited[1])
+            receiver = init.arguments[0].variable.name
+            for stmt in init.body.body:
+                if not (isinstance(stmt, AssignmentStmt) and len(stmt.lvalues) == 1):
+                    continue
+                target = stmt.lvalues[0]
+                if not (isinstance(target, MemberExpr) and isinstance(target.expr, NameExpr)):
+                    continue
+                value = self.returned_container(cls, receiver, stmt.rvalue)
+                if target.expr.name == receiver and stores.get(target.name) == 1 and self.uniform_container(value):
+                    found.add(target.name)
+        if found:
+            chain = self.ctx.classes.complete_chain(cls) or [cls]
+            methods = {
+                m.name: m
+                for c in reversed(chain) for d in c.defs.body
+                if isinstance(m := (d.func if isinstance(d, Decorator) else d), FuncDef)
+            }
+            for method in methods.values():
+                if method.name == "__init__":
+                    continue  # (it makes the container)
+                changed = changed_items(method, methods, self.ctx.classes.item_changes)
+                found = set() if EVERY in changed else found - changed
+        memo[id(cls)] = frozenset(found)
+        return memo[id(cls)]
 
     def stored_items(self, expr: Expression) -> tuple[ir.Place, int] | None:
         """`self.attr` in a method whose class's `__init__` stored a display of prepared launches there (the CLI's
@@ -6262,6 +6311,9 @@ class FunctionLowerer(calls.PlaceNaming):
                 # `reg["y"]` of `def __getitem__(self, name): return self._bufs[name]`: the item of `reg._bufs`
                 return calls.accessor_choices(expr, expr.base, receiver_place, paths, span, key)
             stored = self.stored_items(expr.base)
+            if stored is None and (uniform := self.foreign_uniform(expr.base)) is not None:
+                # `pp.fields[k]` of an object of a class whose `__init__` stores `self.fields = [buf] * 2`
+                return init_state.item_choices(expr, expr.base, index, uniform, 1, span, 0, init_state.UNIFORM_KEYS)
             if stored is not None and isinstance(expr.base, MemberExpr):
                 # `self.prepared[mode]` of a display of prepared launches `__init__` stored: any of its items
                 # (`self.fields[0]`, `self.buffers["freqs"]`: the item the literal names; the CLI's rule)
@@ -6778,11 +6830,13 @@ class FunctionLowerer(calls.PlaceNaming):
         if items is not None:
             return self._alternatives((), items, span, depth)
         stored = self.stored_items(expr)
-        if (
-            stored is not None
-            and isinstance(expr, MemberExpr)
-            and self.stored_keys.get(expr.name) == init_state.UNIFORM_KEYS
+        if stored is None and (uniform := self.foreign_uniform(expr)) is not None:
+            stored = (uniform, 1)  # (of an object of the class outside its methods, `foreign_uniform`)
+        elif stored is not None and isinstance(expr, MemberExpr) and (
+            self.stored_keys.get(expr.name) != init_state.UNIFORM_KEYS
         ):
+            stored = None
+        if stored is not None and isinstance(expr, MemberExpr):
             # `itertools.cycle(self.scratch)` of `self.scratch = [buf] * 2`: every item is the one object
             whole: Expression = expr
             return (whole,), init_state.item_choices(whole, whole, whole, *stored, span, 0, init_state.UNIFORM_KEYS)[1]

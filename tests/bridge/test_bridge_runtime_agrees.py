@@ -278,6 +278,17 @@ PAIRS: dict[str, tuple[str, str]] = {
     "fresh bk: a pending op left in an attribute on one path out of a method": (
         "e0505_pending_op_left_in_an_attribute_on_one_path", "clean_pending_op_left_in_an_attribute_on_one_path"
     ),
+    "fresh bl: a pool counting its hits in the lookup's else": (
+        "e0502_pool_counting_hits_in_an_else_keyed_by_size", "clean_pool_counting_hits_in_an_else_keyed_by_tag"
+    ),
+    "fresh bk: a repeated buffer read through properties of an object outside its class": (
+        "e0502_repeated_buffer_read_through_properties_of_an_object",
+        "clean_buffers_read_through_properties_of_an_object",
+    ),
+    "generator: a nested function given a view of the output it captures": (
+        "e0502_nested_function_given_a_view_of_its_captured_output",
+        "clean_nested_function_given_views_of_another_buffer",
+    ),
     "fresh bi: a kernel bound from a table under the prepared launch's key": (
         "e0308_kernel_bound_from_a_table_under_the_launch_key", "clean_kernel_bound_from_a_table_under_the_launch_key"
     ),
@@ -372,6 +383,7 @@ REPORTED_AT_CALL: frozenset[str] = frozenset(
         "e0502_nested_function_captured_aliases",
         "e0502_closure_capture_rebound_by_caller",
         "e0382_call_through_function_value",  # the function the value runs moves its argument into a launch
+        "e0502_nested_function_given_a_view_of_its_captured_output",  # a view argument against a capture
     }
 )
 

@@ -1354,7 +1354,7 @@ def _lower_call(call: Call[E], holder: ir.Place | None, sink: Lowering[E]) -> ir
                 # a call of its own: its arguments checked against each other (one group) and the caller's loans;
                 # a parameter's value is the operand the call binds it to
                 number = sink.next_group()
-                ways = _nested_ways(read, number, effects, call.summary, call.span)
+                ways = _nested_ways(read, number, effects, call.summary, call.span, sink)
 
                 def replay(way: tuple[ir.Borrow, ...]) -> None:
                     for borrow in way:
@@ -1786,11 +1786,13 @@ def _nested_ways(
     effects: NonlocalEffects,
     summary: AppliedSummary[E] | None,
     site: Span,
+    sink: Lowering[E],
 ) -> list[tuple[ir.Borrow, ...]]:
     """A nested function's call's borrows of the caller's values (`checker.nonlocal_effects`), renumbered into the
     caller's group `number`, a borrow of a parameter's value as one of the operand the call binds it to (each place
-    the operand may be, one way each; none for an operand that is no place).  Each is made at the call `site`
-    (`ir.Borrow.call`) unless the nested function's own check reports its conflict (`inner_conflicts`)."""
+    the operand may be, one way each; a view of a place, `inner(a.view(32, 64), b)`, as that region of its base;
+    none for an operand that is no place).  Each is made at the call `site` (`ir.Borrow.call`) unless the nested
+    function's own check reports its conflict (`inner_conflicts`)."""
     bound = dict(summary.bound) if summary is not None else {}
     params = effects.params
     out: list[tuple[ir.Borrow, ...]] = []
@@ -1804,12 +1806,37 @@ def _nested_ways(
             operand = bound.get(b.place.root)
             if operand is None:
                 continue
+            viewed = _viewed_region(operand, sink) if b.region is None and not b.place.attrs else None
+            if viewed is not None:
+                base, region = viewed
+                options.append([ir.Borrow(ir.Place(base.root, base.attrs, b.place.text), b.mutable, number, b.span,
+                                          None, b.held_by, call, region)])
+                continue
             places = [operand.place] if operand.place is not None else [c.place for c in operand.choices if c.place]
             if places:
                 options.append([ir.Borrow(ir.Place(p.root, p.attrs, b.place.text), b.mutable, number, b.span, None,
                                           b.held_by, call, b.region) for p in places if p is not None])
         out.extend(itertools.islice(itertools.product(*options), 16))
     return list(dict.fromkeys(out))
+
+
+def _viewed_region(operand: Operand[E], sink: Lowering[E]) -> tuple[ir.Place, ir.Region] | None:
+    """The base and region of an operand that is a view of a device-like place (`a.view(32, 64)`, `a[:n]`), as
+    `view_region` gives them but without lowering the bounds again (the call's arguments were lowered); else None."""
+    view = operand.view
+    if operand.place is not None or view is None or not view.base_device:
+        return None
+    if isinstance(view, ViewCall):
+        bounds = view.bounds
+        if len(bounds) == 2 and bounds[0] is not None and bounds[1] is not None:
+            return view.base, _counted_range(bounds[0], bounds[1], sink)
+        return view.base, ir.Whole()
+    lo = 0 if not view.lower_given else view.lower
+    hi = view.upper if view.upper_given else None
+    if not view.step_given and _from_start(lo) and (not view.upper_given or _from_start(hi)):
+        assert lo is not None
+        return view.base, _counted_range(lo, hi, sink)
+    return view.base, ir.Whole()
 
 
 def _exit_stack_call(call: Call[E], method: MethodCall[E], sink: Lowering[E]) -> ir.Value | None:

@@ -1661,6 +1661,7 @@ class FileContext:
         # plain module-level functions (local helpers whose returned parameters an argument may evaluate to)
         self.classes = ModuleClasses(module)  # top-level classes, whose methods' call summaries apply at calls
         self._memo_params: dict[tuple[int, bool], MemoParams | None] = {}  # `memo_params`
+        self.uniform_attributes: dict[int, frozenset[str]] = {}  # `FunctionLowerer.uniform_attributes`, by class
         self._module_bound: set[str] | None = None
         self._kernel_tables: dict[str, KernelTable] | None = None  # `kernel_tables`
         self._context_generators: dict[str, ast.FunctionDef] | None = None  # `context_generators`
@@ -3836,6 +3837,44 @@ class FunctionLowerer(calls.PlaceNaming):
             return [k.name if k is not None else None for k in found]
 
         return init_state.comprehension_kernels(names, [kernels(o) for o in operands], element.func.value.id)
+
+    def foreign_uniform(self, node: ast.expr) -> ir.Place | None:
+        """`pp.fields` of an object outside its class's methods (a name bound only by `pp = PingPong(...)`, a
+        parameter annotated with the class: `receiver_classes`), where the `__init__` of every class it may be
+        stores there a container whose every item is one object (`self.fields = [sk.zeros(n)] * 2`,
+        `dict.fromkeys(names, buf)`) and no method of the class changes its items: the place of that one item's
+        container, read under any key as the class's own methods read it (`stored_items`); else None."""
+        if not (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)) or self.kernel_body:
+            return None
+        if node.attr in self.unit.class_items or not self.ctx.classes.classes:
+            return None
+        candidates = receiver_classes(self, node.value.id)
+        if not candidates or not all(node.attr in self.uniform_attributes(cls) for cls in candidates):
+            return None
+        return self.place(node)
+
+    def uniform_attributes(self, cls: ast.ClassDef) -> frozenset[str]:
+        """The attributes the `__init__` an object of `cls` runs binds to a container whose every item is one
+        object (`init_items` under `init_state.UNIFORM_KEYS`), that no method of the class changes the items of
+        (`item_changes.changed_items`, over every method but `__init__`: any may have run before a read from
+        outside)."""
+        memo = self.ctx.uniform_attributes
+        if id(cls) in memo:
+            return memo[id(cls)]
+        items = self.init_items(cls)
+        keys = self.init_item_keys(cls, items) if items else {}
+        found = {attr for attr in items if tuple(keys.get(attr, ())) == init_state.UNIFORM_KEYS}
+        if found:
+            classes = self.ctx.classes
+            chain = classes.complete_chain(cls) or [cls]
+            methods = {m.name: m for c in reversed(chain) for m in c.body if isinstance(m, _FUNCTION_DEFS)}
+            for method in methods.values():
+                if method.name == "__init__":
+                    continue  # (it makes the container)
+                changed = changed_items(method, methods, classes.item_changes)
+                found = set() if EVERY in changed else found - changed
+        memo[id(cls)] = frozenset(found)
+        return memo[id(cls)]
 
     def stored_items(self, node: ast.expr) -> tuple[ir.Place, int] | None:
         """`self.attr` in a method whose class's `__init__` stored a display of prepared launches there
@@ -6554,6 +6593,9 @@ class FunctionLowerer(calls.PlaceNaming):
                 # `reg["y"]` of `def __getitem__(self, name): return self._bufs[name]`: the item of `reg._bufs`
                 return calls.accessor_choices(node, node.value, receiver_place, paths, span, key)
             stored = self.stored_items(node.value)
+            if stored is None and (uniform := self.foreign_uniform(node.value)) is not None:
+                # `pp.fields[k]` of an object of a class whose `__init__` stores `self.fields = [buf] * 2`
+                return init_state.item_choices(node, node.value, index, uniform, 1, span, 0, init_state.UNIFORM_KEYS)
             if stored is not None and isinstance(node.value, ast.Attribute):
                 # `self.prepared[mode]` of a display of prepared launches `__init__` stored: any of its items
                 # (`self.fields[0]`, `self.buffers["freqs"]` of a display of other values: the item the literal
@@ -7043,11 +7085,13 @@ class FunctionLowerer(calls.PlaceNaming):
         if items is not None:
             return self._alternatives((), items, span, depth)
         stored = self.stored_items(node)
-        if (
-            stored is not None
-            and isinstance(node, ast.Attribute)
-            and self.unit.class_item_keys.get(node.attr) == init_state.UNIFORM_KEYS
+        if stored is None and (uniform := self.foreign_uniform(node)) is not None:
+            stored = (uniform, 1)  # (of an object of the class outside its methods, `foreign_uniform`)
+        elif stored is not None and isinstance(node, ast.Attribute) and (
+            self.unit.class_item_keys.get(node.attr) != init_state.UNIFORM_KEYS
         ):
+            stored = None
+        if stored is not None and isinstance(node, ast.Attribute):
             # `itertools.cycle(self.scratch)` of `self.scratch = [buf] * 2`: every item is the one object
             whole: ast.expr = node
             return (whole,), init_state.item_choices(whole, whole, whole, *stored, span, 0, init_state.UNIFORM_KEYS)[1]
