@@ -37,7 +37,7 @@ KNOWN_SIMT_REJECTIONS = {
     "tests/checker_fresh/programs/an03_wafer_inspection.py:wafer_yield": "SK005",
     "tests/checker_fresh/programs/bh09_particles_energy.py:leapfrog": "SK005",  # the helper's array, a line early
     "tests/checker_fresh/programs/bj09_softmax_shared.py:row_softmax": "SK005",  # the helper indexes it unsafely
-    "tests/checker_fresh/programs/bl23_async_softmax_driver.py:row_softmax": "SK005",  # its helper makes a shared array outside unsafe
+    "tests/checker_fresh/programs/bl23_async_softmax_driver.py:row_softmax": "SK005",  # helper: array outside unsafe
     "tests/tile_codegen/test_fp8_dtypes.py:simt_reads_fp8": "SK011",  # fp8 is tile-kernel storage (both refuse)
     "tests/fixtures/lsp/unsafe_block.before.py:block_copy": "SK005",  # the checker's autofix fixtures
     "tests/fixtures/lsp/unsafe_block.after.py:block_copy": "SK003",  # `print(array)`: prints numbers only
