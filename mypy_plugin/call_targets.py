@@ -66,6 +66,7 @@ from mypy.nodes import (
     PassStmt,
     RaiseStmt,
     ReturnStmt,
+    SetExpr,
     SliceExpr,
     StarExpr,
     Statement,
@@ -2136,12 +2137,33 @@ def _classes_defining(
         method, receiver
     ):
         return ()
+    if _bound_to_class(lowerer.unit.node, name, classes):
+        return ()  # `for made in (Base, Sub): made(dev, s)` constructs objects, it runs no `__call__`
     found: dict[int, ClassDef] = {}
     for cls in classes.classes.values():
         definition = classes.method(cls, method)
         if definition is not None:
             found.setdefault(id(definition), cls)
     return tuple(found.values())
+
+
+def _bound_to_class(unit: Node, name: str, classes: ModuleClasses) -> bool:
+    """The CLI's `_bound_to_class`: whether the unit binds `name` to a class of the module (`made = Base`, or a
+    `for` over a display naming one)."""
+
+    def names_class(node: Node) -> bool:
+        if isinstance(node, TupleExpr | ListExpr | SetExpr):
+            return any(names_class(e) for e in node.items)
+        return isinstance(node, NameExpr) and node.name in classes.classes
+
+    for sub in tree.walk(unit):
+        if isinstance(sub, ForStmt) and isinstance(sub.index, NameExpr) and sub.index.name == name:
+            if names_class(sub.expr):
+                return True
+        elif isinstance(sub, AssignmentStmt) and any(isinstance(t, NameExpr) and t.name == name for t in sub.lvalues):
+            if names_class(sub.rvalue):
+                return True
+    return False
 
 
 def held_object_method(lowerer: FunctionLowerer, func: MemberExpr) -> tuple[ClassDef, FuncDef] | None:

@@ -1705,6 +1705,24 @@ def _get_read(expr: CallExpr, mapping: Expression, key: Expression) -> IndexExpr
     return reads[id(key)]
 
 
+def _changes_container(unit: Node, name: str, attr: str) -> bool:
+    """The CLI's `_changes_container`: whether the unit stores into, deletes from or calls a method of `name.attr`,
+    or binds `name.attr` itself."""
+
+    def is_it(node: Node) -> bool:
+        return (isinstance(node, MemberExpr) and node.name == attr and isinstance(node.expr, NameExpr)
+                and node.expr.name == name)
+
+    for sub in tree.walk(unit):
+        for target in tree.stored_targets(sub):
+            for flat in tree.flat_targets(target):
+                if is_it(flat) or (isinstance(flat, IndexExpr) and is_it(flat.base)):
+                    return True
+        if isinstance(sub, CallExpr) and isinstance(sub.callee, MemberExpr) and is_it(sub.callee.expr):
+            return True
+    return False
+
+
 def _attribute_stores(classes: Sequence[ClassDef]) -> dict[str, int]:
     """How many times the methods of `classes` (a class and its bases) bind each attribute name, any receiver's."""
     stores: dict[str, int] = {}
@@ -3275,6 +3293,8 @@ class FunctionLowerer(calls.PlaceNaming):
         candidates = receiver_classes(self, expr.expr.name)
         if not candidates or not all(expr.name in self.uniform_attributes(cls) for cls in candidates):
             return None
+        if _changes_container(self.unit.node, expr.expr.name, expr.name):
+            return None  # `pp.fields[1] = sk.zeros(n)` here: its items are apart from then on
         return self.place(expr)
 
     def uniform_attributes(self, cls: ClassDef) -> frozenset[str]:
@@ -3415,9 +3435,8 @@ class FunctionLowerer(calls.PlaceNaming):
         """Kernel code: a parameter annotated `SharedArray[T]` is a shared array (element access needs unsafe).
         Host code: one annotated `SharedDeviceOp` is a shared op (the CLI's `shared_array_params`)."""
         arg_types = getattr(func.type, "arg_types", None)
-        if arg_types is None:
-            return
         names = SHARED_ARRAY_ANNOTATIONS if self.kernel_body else SHARED_OP_ANNOTATIONS
+        # (a helper with no annotation at all has no signature: every parameter is untyped)
         if self.kernel_body and isinstance(func, FuncDef) and not any(a.kind == ARG_STAR for a in func.arguments):
             passed = self.ctx.shared_array_positions(func.name)
             positional = [
@@ -3432,6 +3451,8 @@ class FunctionLowerer(calls.PlaceNaming):
                     at = span_of(arg.variable)  # the name alone, as the CLI's token (not its annotation)
                     named = Span(at.line, at.column, at.line, at.column + len(arg.variable.name))
                     self.emit(ir.Bind((place,), (ir.Fresh("shared_array"),), named))
+        if arg_types is None:
+            return
         for index, arg in enumerate(func.arguments):
             typ = get_proper_type(arg_types[index]) if index < len(arg_types) else None
             if (

@@ -289,6 +289,9 @@ PAIRS: dict[str, tuple[str, str]] = {
         "e0502_nested_function_given_a_view_of_its_captured_output",
         "clean_nested_function_given_views_of_another_buffer",
     ),
+    "generator: a loop over classes constructs objects, it runs no __call__": (
+        "e0502_loop_over_classes_constructs_objects", "clean_loop_over_classes_constructs_objects"
+    ),
     "fresh bi: a kernel bound from a table under the prepared launch's key": (
         "e0308_kernel_bound_from_a_table_under_the_launch_key", "clean_kernel_bound_from_a_table_under_the_launch_key"
     ),

@@ -378,7 +378,7 @@ FLOW_FORMS = (
     "keyed-items", "uniform-attribute", "name-alias", "stored-pending-pairs", "appended-list", "display-objects",
     "attribute-alias", "pool-peek", "kernel-table", "plan-cache", "keyed-argument", "accessor-item",
     "filled-containers", "kernel-choice", "returned-pair", "moved-items", "pending-display", "init-alias",
-    "subclass-kernel",
+    "subclass-kernel", "local-alias-attribute", "pending-one-path", "uniform-outside", "nested-view",
     *(f"call:{name}" for name in CALL_FORMS),
 )
 
@@ -701,6 +701,14 @@ class _Gen:
             self.init_alias(depth)
         elif form == "subclass-kernel":
             self.subclass_kernel(depth)
+        elif form == "local-alias-attribute":
+            self.local_alias_attribute(depth)
+        elif form == "pending-one-path":
+            self.pending_one_path(depth)
+        elif form == "uniform-outside":
+            self.uniform_outside(depth)
+        elif form == "nested-view":
+            self.nested_view(depth)
         elif form.startswith("call:"):
             self.indirect_call(depth, form.removeprefix("call:"))
         else:
@@ -900,8 +908,121 @@ class _Gen:
             f"class {sub}({base}):\n"
             f"{body or '    pass'}\n"
         )
-        self.emit(depth, f"for made in ({base}, {sub}):")
-        self.emit(depth + 1, "made(dev, stream).run(a)")
+        # (a loop name of its own: a name the kernel-factory form binds to a kernel is a kernel only where bound
+        # to nothing else, as docs/checker.md says)
+        self.emit(depth, f"for cls{len(self.extra)} in ({base}, {sub}):")
+        self.emit(depth + 1, f"cls{len(self.extra)}(dev, stream).run(a)")
+        self.program.entries["launch:simt.launch"] += 1
+
+    def local_alias_attribute(self, depth: int) -> None:
+        """A class holding the buffers in `self.h` whose method names the holder by a local (`g = self.h`) and binds
+        one of its fields through it (to another field, or to a new buffer), then launches with the fields through
+        `self.h`; or (tile) moves a field through the local, binds it again to the launch's result or not, and a
+        second method reads it through `self.h`."""
+        name = f"Holder{len(self.extra)}"
+        if self.pick((True, False)):
+            bound = self.pick(("g.a", "g.b", "sk.zeros(64, f32, self.stream)"))
+            fields = ", ".join(f"self.h.{self.pick(('a', 'b', 'c'))}" for _ in range(2))
+            self.extra.append(
+                f"class {name}:\n"
+                "    def __init__(self, prep: Any, stream: Any, h: Any) -> None:\n"
+                "        self.prep = prep\n"
+                "        self.stream = stream\n"
+                "        self.h = h\n\n"
+                "    def run(self, flag: bool) -> None:\n"
+                "        g = self.h\n"
+                "        if flag:\n"
+                f"            g.c = {bound}\n"
+                f"        vecadd.launch(self.prep, self.stream, {fields}, self.h.c)\n"
+            )
+            fresh = "Bufs(sk.zeros(64, f32, stream), sk.zeros(64, f32, stream), sk.zeros(64, f32, stream))"
+            self.emit(depth, f"{name}(prep, stream, {fresh}).run({self.pick(('True', 'False', 'flag'))})")
+            self.program.entries["launch:simt.launch"] += 1
+            return
+        kept = self.pick(("g.b", "_"))
+        self.extra.append(
+            f"class {name}:\n"
+            "    def __init__(self, stream: Any, h: Any) -> None:\n"
+            "        self.stream = stream\n"
+            "        self.h = h\n\n"
+            "    def step(self) -> None:\n"
+            "        g = self.h\n"
+            f"        g.a, {kept}, g.c = add(g.a, g.b, g.c).sync_on(self.stream)\n"
+            "        self.report()\n\n"
+            "    def report(self) -> None:\n"
+            f"        print(self.h.{self.pick(('a', 'b', 'c'))}.to_numpy(self.stream)[:1])\n"
+        )
+        made = ("Bufs(tile.zeros((64,), f32).partition((16,)), tile.ones((64,), f32).sync_on(stream), "
+                "tile.ones((64,), f32).sync_on(stream))")
+        self.emit(depth, f"{name}(stream, {made}).step()")
+        self.program.entries["launch:tile.__call__"] += 1
+
+    def pending_one_path(self, depth: int) -> None:
+        """A class starting a pending `launch_async` op kept in `self.pending` and running it at once only under a
+        flag (`finish` runs it and sets it to None), then a method moving the op's output into a tile launch,
+        with or without `finish` before it."""
+        name = f"Pending{len(self.extra)}"
+        self.extra.append(
+            f"class {name}:\n"
+            "    def __init__(self, prep: Any, stream: Any, eager: bool) -> None:\n"
+            "        self.prep = prep\n"
+            "        self.stream = stream\n"
+            "        self.src = sk.zeros(64, f32, stream)\n"
+            "        self.out = sk.zeros(64, f32, stream)\n"
+            "        self.pending: Any = None\n"
+            "        self.eager = eager\n\n"
+            "    def start(self) -> None:\n"
+            "        self.pending = vecadd.launch_async(self.prep, self.src, self.src, self.out)\n"
+            "        if self.eager:\n"
+            "            self.finish()\n\n"
+            "    def finish(self) -> None:\n"
+            "        if self.pending is not None:\n"
+            "            self.pending.sync_on(self.stream)\n"
+            "            self.pending = None\n\n"
+            "    def consume(self) -> None:\n"
+            "        _z, _x, _y = add(tile.zeros((64,), f32).partition((16,)), self.out, "
+            "tile.ones((64,), f32)).sync_on(self.stream)\n"
+        )
+        obj = f"job{len(self.extra)}"
+        self.emit(depth, f"{obj} = {name}(prep, stream, {self.pick(('True', 'False', 'flag'))})")
+        self.emit(depth, f"{obj}.start()")
+        if self.pick((True, False)):
+            self.emit(depth, f"{obj}.finish()")
+        self.emit(depth, f"{obj}.consume()")
+        self.emit(depth, f"{obj}.finish()")
+        self.program.entries["launch:simt.launch_async"] += 1
+
+    def uniform_outside(self, depth: int) -> None:
+        """A ping-pong class whose `__init__` stores its two fields as one buffer listed twice (`[buf] * 2`) or as two
+        buffers, read outside the class through its properties or its items as a launch's input and output."""
+        name = f"Pair{len(self.extra)}"
+        made = self.pick(("[sk.zeros(64, f32, stream)] * 2", "[sk.zeros(64, f32, stream) for _ in range(2)]"))
+        self.extra.append(
+            f"class {name}:\n"
+            "    def __init__(self, stream: Any) -> None:\n"
+            f"        self.fields = {made}\n"
+            "        self.t = 0\n\n"
+            "    @property\n"
+            "    def src(self) -> Any:\n"
+            "        return self.fields[self.t % 2]\n\n"
+            "    @property\n"
+            "    def dst(self) -> Any:\n"
+            "        return self.fields[(self.t + 1) % 2]\n"
+        )
+        obj = f"pair{len(self.extra)}"
+        self.emit(depth, f"{obj} = {name}(stream)")
+        first, second = self.pick(((f"{obj}.src", f"{obj}.dst"), (f"{obj}.fields[0]", f"{obj}.fields[1]")))
+        self.emit(depth, f"vecadd.launch(prep, stream, {first}, a, {second})")
+        self.program.entries["launch:simt.launch"] += 1
+
+    def nested_view(self, depth: int) -> None:
+        """A nested function writing a captured buffer and reading the two it is given, called with a view of the
+        captured buffer or of another one."""
+        n = len(self.extra) + len(self.lines)
+        self.emit(depth, f"def blend{n}(u: Any, v: Any) -> None:")
+        self.emit(depth + 1, "vecadd.launch(prep, stream, u, v, c)")
+        viewed = self.pick(("c", "a", "b"))
+        self.emit(depth, f"blend{n}({viewed}.view(32, 64), {self.pick(('a', 'b'))})")
         self.program.entries["launch:simt.launch"] += 1
 
     def name_alias(self, depth: int) -> None:

@@ -68,6 +68,35 @@ def test_unannotated_function_is_checked_with_check_untyped_defs(tmp_path: Path)
     assert len(lines(reported, "E0382")) == 1, raw
 
 
+def test_device_helper_without_any_annotation_given_a_shared_array(tmp_path: Path) -> None:
+    """A `@simt.device` helper with no annotation at all (mypy gives it no signature) that a kernel passes a shared
+    array: indexing it outside the helper's own unsafe block is E0133 at each access, as the CLI reports."""
+    source = """
+    from safekernels import simt
+    from safekernels.dtypes import f32
+    from safekernels.simt import DisjointSlice, thread
+
+
+    @simt.device
+    def first_of(scratch, t):
+        scratch[t] = f32(1.0)
+        return scratch[0]
+
+
+    @simt.kernel
+    @simt.launch_contract(block=64)
+    def k(c: DisjointSlice[f32]) -> None:
+        t = thread.thread_idx_x()
+        with simt.unsafe():
+            scratch = simt.shared_array(f32, 64)
+            v = first_of(scratch, t)
+        if (o := c.get_mut(thread.index_1d())) is not None:
+            o.set(v)
+    """
+    reported, raw = check(tmp_path, {"prog.py": source})
+    assert [(line, column) for line, column, _ in lines(reported, "E0133")] == [(8, 5), (9, 12)], raw
+
+
 def test_code_without_safekernels_is_silent(tmp_path: Path) -> None:
     source = """
     def partition(line: str) -> tuple[str, str, str]:

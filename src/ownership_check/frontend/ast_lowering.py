@@ -3851,6 +3851,8 @@ class FunctionLowerer(calls.PlaceNaming):
         candidates = receiver_classes(self, node.value.id)
         if not candidates or not all(node.attr in self.uniform_attributes(cls) for cls in candidates):
             return None
+        if _changes_container(self.unit.node, node.value.id, node.attr):
+            return None  # `pp.fields[1] = sk.zeros(n)` here: its items are apart from then on
         return self.place(node)
 
     def uniform_attributes(self, cls: ast.ClassDef) -> frozenset[str]:
@@ -7933,6 +7935,24 @@ def lower_module(ctx: FileContext, module: ast.Module) -> list[ir.Function]:
             out.append(function)
         pending.extend(lowerer.nested)
     return out
+
+
+def _changes_container(unit: ast.AST, name: str, attr: str) -> bool:
+    """Whether the unit stores into, deletes from or calls a method of `name.attr` (`pp.fields[1] = new`,
+    `pp.fields.append(b)`), or binds `name.attr` itself: then its items are not one object throughout."""
+
+    def is_it(node: ast.AST) -> bool:
+        return (isinstance(node, ast.Attribute) and node.attr == attr and isinstance(node.value, ast.Name)
+                and node.value.id == name)
+
+    for sub in _walk(unit):
+        if isinstance(sub, ast.Subscript) and not isinstance(sub.ctx, ast.Load) and is_it(sub.value):
+            return True
+        if isinstance(sub, ast.Attribute) and not isinstance(sub.ctx, ast.Load) and is_it(sub):
+            return True
+        if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute) and is_it(sub.func.value):
+            return True
+    return False
 
 
 def _loop_target(node: ast.expr) -> callables.LoopTarget:

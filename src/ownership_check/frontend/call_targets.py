@@ -1873,12 +1873,33 @@ def _classes_defining(
         method, receiver
     ):
         return ()
+    if _bound_to_class(lowerer.unit.node, name, classes):
+        return ()  # `for made in (Base, Sub): made(dev, s)` constructs objects, it runs no `__call__`
     found: dict[int, ast.ClassDef] = {}
     for cls in classes.classes.values():
         definition = classes.method(cls, method)
         if definition is not None:
             found.setdefault(id(definition), cls)
     return tuple(found.values())
+
+
+def _bound_to_class(unit: ast.AST, name: str, classes: ModuleClasses) -> bool:
+    """Whether the unit binds `name` to a class of the module: `made = Base`, or a `for` over a display naming one
+    (`for made in (Base, Sub):`)."""
+
+    def names_class(node: ast.expr) -> bool:
+        if isinstance(node, ast.Tuple | ast.List | ast.Set):
+            return any(names_class(e) for e in node.elts)
+        return isinstance(node, ast.Name) and node.id in classes.classes
+
+    for sub in _walk_body(getattr(unit, "body", [])):
+        if isinstance(sub, ast.For | ast.AsyncFor) and isinstance(sub.target, ast.Name) and sub.target.id == name:
+            if names_class(sub.iter):
+                return True
+        elif isinstance(sub, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in sub.targets):
+            if names_class(sub.value):
+                return True
+    return False
 
 
 def held_object_method(lowerer: FunctionLowerer, func: ast.Attribute) -> tuple[ast.ClassDef, ast.FunctionDef] | None:
