@@ -262,7 +262,10 @@ def _receiver_changes(func: FuncItem, allocates: Callable[[Expression], bool]) -
     receiver = func.arguments[0].variable.name
     changed: set[str] = set()
     for node in tree.walk(func.body):
-        if isinstance(node, CallExpr) and not allocates(node):
+        builtin = node.callee.fullname if isinstance(node, CallExpr) and isinstance(node.callee, NameExpr) else ""
+        if isinstance(node, CallExpr) and not allocates(node) and not (
+            builtin.startswith("builtins.") and builtin.removeprefix("builtins.") in calls.READING_BUILTINS
+        ):
             return None
         if isinstance(node, DelStmt | GlobalDecl | NonlocalDecl | YieldExpr | YieldFromExpr | AwaitExpr):
             return None
@@ -3253,19 +3256,29 @@ class FunctionLowerer(calls.PlaceNaming):
     def own_uniform_items(self, init: FuncDef, cls: ClassDef) -> None:
         """`__init__` reads the containers it stores whose every item is one object as the class's other methods
         do (the CLI's `init_state.uniform_items`); its assignment binds the one item (`bind_uniform_item`)."""
+        for attr in self.uniform_stores(cls, init, follow_returns=False):
+            self.stored.setdefault(attr, 1)
+            self.plain_stored.add(attr)
+            self.stored_keys.setdefault(attr, init_state.UNIFORM_KEYS)
+
+    def uniform_stores(self, cls: ClassDef, init: FuncDef, follow_returns: bool) -> list[str]:
+        """The attributes `init` (the `__init__` an object of `cls` runs) binds, in its own body, to a container
+        whose every item is one object, that nothing else of the class's chain binds; with `follow_returns`, also to
+        what a method or function returning such a container gives (`returned_container`)."""
         inherited = self.ctx.classes.init_chain(cls)
         stores = _attribute_stores(inherited[1]) if inherited is not None else {}
         receiver = init.arguments[0].variable.name
+        found: list[str] = []
         for stmt in init.body.body:
             if not (isinstance(stmt, AssignmentStmt) and len(stmt.lvalues) == 1):
                 continue
             target = stmt.lvalues[0]
             if not (isinstance(target, MemberExpr) and isinstance(target.expr, NameExpr)):
                 continue
-            if target.expr.name == receiver and stores.get(target.name) == 1 and self.uniform_container(stmt.rvalue):
-                self.stored.setdefault(target.name, 1)
-                self.plain_stored.add(target.name)
-                self.stored_keys.setdefault(target.name, init_state.UNIFORM_KEYS)
+            value = self.returned_container(cls, receiver, stmt.rvalue) if follow_returns else stmt.rvalue
+            if target.expr.name == receiver and stores.get(target.name) == 1 and self.uniform_container(value):
+                found.append(target.name)
+        return found
 
     def bind_uniform_item(self, target: Expression, value: Expression) -> None:
         """`self.energy = dict.fromkeys(LEADS, buf)` in `__init__`: its one item place is `buf` (the CLI's
@@ -3303,21 +3316,11 @@ class FunctionLowerer(calls.PlaceNaming):
         memo = self.ctx.uniform_attributes
         if id(cls) in memo:
             return memo[id(cls)]
-        found: set[str] = set()
         inherited = self.ctx.classes.init_chain(cls)
         init = inherited[0] if inherited is not None else None
-        if inherited is not None and init is not None and init.arguments:
-            stores = _attribute_stores(inherited[1])
-            receiver = init.arguments[0].variable.name
-            for stmt in init.body.body:
-                if not (isinstance(stmt, AssignmentStmt) and len(stmt.lvalues) == 1):
-                    continue
-                target = stmt.lvalues[0]
-                if not (isinstance(target, MemberExpr) and isinstance(target.expr, NameExpr)):
-                    continue
-                value = self.returned_container(cls, receiver, stmt.rvalue)
-                if target.expr.name == receiver and stores.get(target.name) == 1 and self.uniform_container(value):
-                    found.add(target.name)
+        found: set[str] = set()
+        if init is not None and init.arguments:
+            found.update(self.uniform_stores(cls, init, follow_returns=True))
         if found:
             chain = self.ctx.classes.complete_chain(cls) or [cls]
             methods = {
@@ -4653,23 +4656,25 @@ class FunctionLowerer(calls.PlaceNaming):
                 assigned.update(_params(sub))
         seen: set[str] = set()
         found: list[str] = []
+        mentions: list[tuple[str, Span]] = []
         for sub in tree.walk(func.body, skip_scopes=False):
-            mentions: list[tuple[str, Span]] = []
             if isinstance(sub, NameExpr):
                 mentions.append((sub.name, span_of(sub)))
             elif isinstance(sub, MemberExpr):
                 mentions.append((sub.name, attr_span(sub)))
             elif isinstance(sub, FuncDef | ClassDef) and sub is not func:
                 mentions.append((sub.name, span_of(sub)))
-            for raw, span in mentions:
-                name = self.name(raw)
-                if raw in assigned or name in seen:
-                    continue
-                if name == raw and raw not in self.local_names and raw not in self.unit.outer_names:
-                    continue
-                seen.add(name)
-                found.append(raw)
-                self.emit(ir.Use(ir.Place(name, (), raw if name != raw else None), span))
+        # in source order (the first mention of each name is its use, whatever order the tree walk takes; the
+        # CLI's `captures`)
+        for raw, span in sorted(mentions, key=lambda m: (m[1].line, m[1].column)):
+            name = self.name(raw)
+            if raw in assigned or name in seen:
+                continue
+            if name == raw and raw not in self.local_names and raw not in self.unit.outer_names:
+                continue
+            seen.add(name)
+            found.append(raw)
+            self.emit(ir.Use(ir.Place(name, (), raw if name != raw else None), span))
         return found
 
     # --- assignment ------------------------------------------------------------------------------------------

@@ -292,6 +292,10 @@ PAIRS: dict[str, tuple[str, str]] = {
     "generator: a loop over classes constructs objects, it runs no __call__": (
         "e0502_loop_over_classes_constructs_objects", "clean_loop_over_classes_constructs_objects"
     ),
+    "generator: a nested function picks a kernel for a captured prepared launch": (
+        "e0308_nested_function_picks_a_kernel_for_a_captured_launch",
+        "clean_nested_function_picks_a_kernel_with_its_launch",
+    ),
     "fresh bi: a kernel bound from a table under the prepared launch's key": (
         "e0308_kernel_bound_from_a_table_under_the_launch_key", "clean_kernel_bound_from_a_table_under_the_launch_key"
     ),

@@ -431,9 +431,10 @@ def accessor_choices(
             return f'{base.text}.{method}("{key}")' if method is not None else f'{base.text}["{key}"]'
         return None if base.display is None else shown_path(base.display, path)
 
-    places = dict.fromkeys(
-        ir.Place(base.root, base.attrs + path + ((key,) if key is not None else ()), shown(path)) for path in paths
-    )
+    # (an item under `key` is spelled as a subscript of the container reads it, `keyed_items.segment`, so
+    # `self["y"]` and `self._bufs["y"]` in one method are one place)
+    item = () if key is None else ((keyed_items.segment(key) or key),)
+    places = dict.fromkeys(ir.Place(base.root, base.attrs + path + item, shown(path)) for path in paths)
     options = tuple(Operand(node, span, place, True) for place in places)
     # a property returning a new value on some path (`return sk.zeros(...)`): that value is one more option
     return (receiver,), options + ((Operand(receiver, span, None, True),) if fresh else ())
@@ -1107,15 +1108,18 @@ def view_region(view: ViewCall[E] | SliceView[E], sink: Lowering[E]) -> tuple[ir
     """The base and region of a view of a device-like place (lowering its bound expressions); None otherwise."""
     if not view.base_device:
         return None
+    for bound in view.args if isinstance(view, ViewCall) else view.parts:
+        sink.lower_expr(bound)
+    return _region_of(view, sink)
+
+
+def _region_of(view: ViewCall[E] | SliceView[E], sink: Lowering[E]) -> tuple[ir.Place, ir.Region]:
+    """`view_region`'s base and region, its bounds already lowered."""
     if isinstance(view, ViewCall):
-        for arg in view.args:
-            sink.lower_expr(arg)
         bounds = view.bounds
         if len(bounds) == 2 and bounds[0] is not None and bounds[1] is not None:
             return view.base, _counted_range(bounds[0], bounds[1], sink)
         return view.base, ir.Whole()
-    for part in view.parts:
-        sink.lower_expr(part)
     lo = 0 if not view.lower_given else view.lower
     hi = view.upper if view.upper_given else None
     if not view.step_given and _from_start(lo) and (not view.upper_given or _from_start(hi)):
@@ -1826,17 +1830,7 @@ def _viewed_region(operand: Operand[E], sink: Lowering[E]) -> tuple[ir.Place, ir
     view = operand.view
     if operand.place is not None or view is None or not view.base_device:
         return None
-    if isinstance(view, ViewCall):
-        bounds = view.bounds
-        if len(bounds) == 2 and bounds[0] is not None and bounds[1] is not None:
-            return view.base, _counted_range(bounds[0], bounds[1], sink)
-        return view.base, ir.Whole()
-    lo = 0 if not view.lower_given else view.lower
-    hi = view.upper if view.upper_given else None
-    if not view.step_given and _from_start(lo) and (not view.upper_given or _from_start(hi)):
-        assert lo is not None
-        return view.base, _counted_range(lo, hi, sink)
-    return view.base, ir.Whole()
+    return _region_of(view, sink)
 
 
 def _exit_stack_call(call: Call[E], method: MethodCall[E], sink: Lowering[E]) -> ir.Value | None:
@@ -2936,6 +2930,12 @@ MUTATING_CONTAINER_METHODS: Final[frozenset[str]] = frozenset(
 #: `tile.from_numpy(a)`): a helper returning one of them or a parameter gives the argument or a new object.
 ALLOCATING_FUNCTIONS: Final[frozenset[str]] = frozenset(
     {"zeros", "empty", "ones", "full", "to_device", "zeros_like", "empty_like", "ones_like", "from_numpy", "arange"}
+)
+
+#: Builtins a method may call without changing its receiver (`sk.zeros(len(self), f32, s)` in a getter: `len`
+#: calls the object's `__len__`, which reads), unlike any other call, which may change anything.
+READING_BUILTINS: Final[frozenset[str]] = frozenset(
+    {"len", "min", "max", "abs", "int", "float", "bool", "round", "isinstance"}
 )
 
 #: What a helper's returned parameters include when one of its `return`s gives a new buffer (no name is spelled so).

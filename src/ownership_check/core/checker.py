@@ -2264,7 +2264,11 @@ def nonlocal_effects(function: ir.Function, names: Iterable[str], params: Iterab
     exit_state = states[graph.exit]
     # In node order: the first read of each caller's value, and every borrow of one and brand check on one (the
     # caller's pending ops' loans and its prepared launches' brands apply to them).
-    reads: dict[tuple[str, Span, bool], ir.Use | ir.Borrow | ir.CheckBrand | tuple[tuple[ir.Borrow, ...], ...]] = {}
+    # (keyed by place, span and, for a brand check, its kernel: a launch on a kernel chosen by a branch,
+    # `kern, plan = (vecadd, prep) if flag else (vecmul, prep)`, checks the caller's `prep` once per kernel)
+    reads: dict[
+        tuple[str, Span, bool | str], ir.Use | ir.Borrow | ir.CheckBrand | tuple[tuple[ir.Borrow, ...], ...]
+    ] = {}
     first: set[str] = set()
     params = tuple(params)
     inner: set[Span] = set()
@@ -2277,6 +2281,17 @@ def nonlocal_effects(function: ir.Function, names: Iterable[str], params: Iterab
             reads.setdefault((f"${node.id}", op.span, True), runs[node.id])  # type: ignore[union-attr]
             continue
         read = op.source if isinstance(op, ir.View) else getattr(op, "place", None)
+        if st is not None and isinstance(op, ir.CheckBrand) and not op.place.attrs and op.place.root not in wanted:
+            # a local naming one caller's prepared launch (`kern, plan = (vecmul, prep) if flag else (vecadd,
+            # prep)`): the check is of the caller's value it names on entry (of one only: a local that may name
+            # either of two, each checked apart, would miss that any brand matching is enough)
+            entries = st.get(op.place.key)
+            entry = next(iter(entries)) if len(entries) == 1 else ""
+            if entry[:1] == "@" and entry[1:] in wanted:
+                name = entry[1:]
+                reads.setdefault((name, op.span, op.kernel), ir.CheckBrand(ir.Place(name), op.kernel, op.span,
+                                                                            op.callee_span))
+            continue
         if st is None or not isinstance(read, ir.Place) or read.root not in wanted:
             continue
         if not isinstance(op, ir.Use | ir.Move | ir.Borrow | ir.View | ir.CheckBrand):
@@ -2289,7 +2304,7 @@ def nonlocal_effects(function: ir.Function, names: Iterable[str], params: Iterab
         if isinstance(op, ir.Borrow) and not read.attrs:
             pass  # in `runs`, by the caller's values it may borrow
         elif isinstance(op, ir.CheckBrand) and not read.attrs:
-            reads.setdefault((read.root, op.span, True), ir.CheckBrand(place, op.kernel, op.span, op.callee_span))
+            reads.setdefault((read.root, op.span, op.kernel), ir.CheckBrand(place, op.kernel, op.span, op.callee_span))
         elif read.root not in first:
             reads.setdefault((read.root, op.span, False), ir.Use(place, op.span))
         first.add(read.root)

@@ -985,14 +985,16 @@ def _substituted_key(key: ast.expr, names: Mapping[str, ast.expr], at: ast.AST) 
 def _receiver_changes(func: FunctionNode, allocates: Callable[[ast.expr], bool]) -> frozenset[str] | None:
     """The attributes of its receiver a method may change: those it stores into or under (`self.top = ...`,
     `self.clean[name] = sk.zeros(...)`); None when it may change anything else: a call other than one making a new
-    buffer (`allocates`), a store into anything but its receiver's attributes, `del`, `global`, `nonlocal`,
-    `yield`, `await`."""
+    buffer (`allocates`) or of a reading builtin (`calls.READING_BUILTINS`: `len(self)`), a store into anything but
+    its receiver's attributes, `del`, `global`, `nonlocal`, `yield`, `await`."""
     if isinstance(func, ast.AsyncFunctionDef) or not func.args.args:
         return None
     receiver = func.args.args[0].arg
     changed: set[str] = set()
     for node in _walk(func.body):
-        if isinstance(node, ast.Call) and not allocates(node):
+        if isinstance(node, ast.Call) and not allocates(node) and not (
+            isinstance(node.func, ast.Name) and node.func.id in calls.READING_BUILTINS
+        ):
             return None
         if isinstance(node, ast.Delete | ast.Global | ast.Nonlocal | ast.Yield | ast.YieldFrom | ast.Await):
             return None
@@ -4859,16 +4861,18 @@ class FunctionLowerer(calls.PlaceNaming):
         body: ast.AST | list[ast.stmt] = node.body
         # `nonlocal x` / `global x` declare a name, they do not read it (mypy's AST has no name node there)
         found: list[str] = []
-        for token in _name_tokens(body):
-            raw = token.name
+        # in source order (the first mention of each name is its use, whatever order the tree walk takes:
+        # `(vecadd, prep) if fuse else ...` reads `fuse` first but mentions `prep` first), as the plugin's
+        mentions = [(self.ctx.token_span(t), t.name) for t in _name_tokens(body) if t.kind not in ("arg", "keyword")]
+        for span, raw in sorted(mentions, key=lambda m: (m[0].line, m[0].column)):
             name = self.name(raw)
-            if token.kind in ("arg", "keyword") or raw in assigned or name in seen:
+            if raw in assigned or name in seen:
                 continue
             if name == raw and raw not in self.local_names and raw not in self.unit.outer_names:
                 continue
             seen.add(name)
             found.append(raw)
-            self.emit(ir.Use(ir.Place(name, (), raw if name != raw else None), self.ctx.token_span(token)))
+            self.emit(ir.Use(ir.Place(name, (), raw if name != raw else None), span))
         return found
 
     # --- assignment -----------------------------------------------------------------------------------------
