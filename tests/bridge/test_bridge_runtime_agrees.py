@@ -296,6 +296,9 @@ PAIRS: dict[str, tuple[str, str]] = {
         "e0308_nested_function_picks_a_kernel_for_a_captured_launch",
         "clean_nested_function_picks_a_kernel_with_its_launch",
     ),
+    "fresh bn: a property and __getitem__ reading one column in one method": (
+        "e0502_property_and_getitem_read_one_column", "clean_property_and_getitem_read_two_columns"
+    ),
     "fresh bi: a kernel bound from a table under the prepared launch's key": (
         "e0308_kernel_bound_from_a_table_under_the_launch_key", "clean_kernel_bound_from_a_table_under_the_launch_key"
     ),
