@@ -1,5 +1,4 @@
-# fresh-expect: E0502 at line 77
-# fresh-known-miss: cli,mypy a property returning `self.cols["notional"]` or a new buffer sized by `len(self)` (a `__len__` call), launched with `self["notional"]` read through `__getitem__` in the same method: neither read is followed to the item
+# fresh-expect: E0502 at line 76
 # fresh-note: Risk aggregation that converts notionals to the base currency; with the default RiskConfig(inplace=True) the book picks its own notional column as the output buffer, so the FX launch reads and writes the same buffer (E0502).
 """Desk-level risk aggregation over a small columnar position book.
 
