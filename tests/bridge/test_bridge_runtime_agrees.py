@@ -299,6 +299,9 @@ PAIRS: dict[str, tuple[str, str]] = {
     "fresh bn: a property and __getitem__ reading one column in one method": (
         "e0502_property_and_getitem_read_one_column", "clean_property_and_getitem_read_two_columns"
     ),
+    "a keyword registry's items read through __getitem__": (
+        "e0502_keyword_registry_items_read_through_getitem", "clean_keyword_registry_items_read_through_getitem"
+    ),
     "fresh bi: a kernel bound from a table under the prepared launch's key": (
         "e0308_kernel_bound_from_a_table_under_the_launch_key", "clean_kernel_bound_from_a_table_under_the_launch_key"
     ),

@@ -385,11 +385,14 @@ def constructed_fields(
         for key, operand in items:
             if operand.place is None:
                 continue
-            stage = sink.temp(".".join((*attrs, key)))
+            # (the item spelled as a subscript reads it, `keyed_items.segment`: `reg._bufs["x"]`, and `reg["x"]`
+            # of a `__getitem__` returning `self._bufs[name]`, are that place)
+            item = (*attrs, keyed_items.segment(key) or key)
+            stage = sink.temp(".".join(item))
             sink.emit(ir.Bind((stage,), (ir.FromPlace(operand.place, span),), span), node)
-            parts.append(((*attrs, key), stage))
+            parts.append((item, stage))
             if operand.device:
-                device.add((*attrs, key))
+                device.add(item)
     return tuple(parts), frozenset(device)
 
 
