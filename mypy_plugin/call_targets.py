@@ -944,9 +944,10 @@ class ModuleClasses:
         unknown = bool(cls.keywords) or cls.metaclass is not None
         return (*bases, class_order.UNKNOWN_BASE) if unknown else tuple(bases)
 
-    def method(self, cls: ClassDef, name: str) -> FuncDef | None:
-        """The method `name` an instance of `cls` runs (the CLI's `method`)."""
-        return self._lookup(self._chain(cls), name)
+    def method(self, cls: ClassDef, name: str, iterated: bool = False) -> FuncDef | None:
+        """The method `name` an instance of `cls` runs (the CLI's `method`; with `iterated`, a generator method
+        too)."""
+        return self._lookup(self._chain(cls), name, iterated)
 
     def definition(self, cls: ClassDef, name: str) -> Node | None:
         """The statement that defines `name` for an instance of `cls`, a decorated method too (the CLI's)."""
@@ -1089,7 +1090,7 @@ class ModuleClasses:
             return first.func if plain else None
         return None
 
-    def _lookup(self, chain: Iterable[ClassDef], name: str) -> FuncDef | None:
+    def _lookup(self, chain: Iterable[ClassDef], name: str, iterated: bool = False) -> FuncDef | None:
         for current in chain:
             found: Node | None = None
             for stmt in current.defs.body:
@@ -1101,7 +1102,10 @@ class ModuleClasses:
                     found = stmt
             if found is not None:
                 plain = self.plain(found) if isinstance(found, FuncDef | Decorator) else None
-                return plain if plain is not None and self.runs_when_called(plain) else None
+                runs = plain is not None and (
+                    self.runs_when_called(plain) or (iterated and self.runs_when_iterated(plain))
+                )
+                return plain if runs else None
         return None
 
 
@@ -2003,6 +2007,7 @@ def _applied_method(
     args: tuple[calls.Operand[Expression], ...],
     span: Span,
     candidates: tuple[ClassDef, ...] | None = None,
+    iterated: bool = False,
 ) -> AppliedSummary[Expression] | None:
     """The summary of `name.method(...)` (also `name(...)`, with `method` `__call__`) over every class
     `receiver_classes` gives (the CLI's `_applied_method`)."""
@@ -2011,7 +2016,7 @@ def _applied_method(
     if not candidates:
         return None
     classes = lowerer.ctx.classes
-    found = classes.method(candidates[0], method)
+    found = classes.method(candidates[0], method, iterated)
     if found is None:
         return None
     applied = _applied(lowerer, found, receiver, False, args, span, receiver_class=candidates[0])
@@ -2019,7 +2024,7 @@ def _applied_method(
         return None
     others: list[AppliedSummary[Expression]] = []
     for cls in candidates[1:]:
-        override = classes.method(cls, method)
+        override = classes.method(cls, method, iterated)
         other = _applied(lowerer, override, receiver, False, args, span, receiver_class=cls) if override else None
         if other is not None and other.summary != applied.summary and all(o.summary != other.summary
                                                                          for o in others):
@@ -2363,7 +2368,23 @@ def applied_summary(
     func: Expression | None = None,
 ) -> AppliedSummary[Expression] | None:
     """The summary of the function or method `node` calls (at `call_span`; `func`: what it calls, when not
-    `node.callee`: the target of a partial), with its parameters bound, when the checker sees it."""
+    `node.callee`: the target of a partial), with its parameters bound, when the checker sees it; for a generator
+    a `for` takes every item of, as the CLI's `applied_summary`."""
+    applied = _summary_of_call(lowerer, node, method, args, call_span, func)
+    if id(node) not in lowerer.loop_items:
+        return applied
+    lowerer.loop_moves[id(node)] = callables.moves_of_a_loop(applied)
+    return callables.item_of_a_loop(applied)
+
+
+def _summary_of_call(
+    lowerer: FunctionLowerer,
+    node: CallExpr,
+    method: calls.MethodCall[Expression] | None,
+    args: tuple[calls.Operand[Expression], ...],
+    call_span: Span,
+    func: Expression | None = None,
+) -> AppliedSummary[Expression] | None:
     if lowerer.kernel_body:
         return None
     func = node.callee if func is None else func
@@ -2421,7 +2442,9 @@ def applied_summary(
             # `Layer.forward(self, x)`: the class's method run on the object the call passes first
             return _unbound_applied(lowerer, classes.classes[func.expr.name], unbound, args, call_span)
         # a parameter annotated with the class: its object may be one of any subclass, running its overrides
-        applied = _applied_method(lowerer, func.expr.name, func.name, method.receiver, args, call_span)
+        applied = _applied_method(
+            lowerer, func.expr.name, func.name, method.receiver, args, call_span, iterated=id(node) in lowerer.iterated
+        )
         if applied is None:
             applied = _held_callable(lowerer, func, func.expr.name, args, call_span)
         return applied
@@ -2471,8 +2494,7 @@ def applied_summary(
         return None
     # a function a factory returned (`acc = make_acc(total)`): the factory's parameters it reads are the call's
     captured = _factory_captures(lowerer, callee, func.name, call_span) if isinstance(func, NameExpr) else ()
-    applied = _applied(lowerer, callee, receiver, nested, args, call_span, captured=captured)
-    return callables.item_of_a_loop(applied) if id(node) in lowerer.loop_items else applied
+    return _applied(lowerer, callee, receiver, nested, args, call_span, captured=captured)
 
 
 def _method_on_choices(

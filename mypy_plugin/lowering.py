@@ -167,7 +167,14 @@ from ownership_check.core import (
 )
 from ownership_check.core.bound_once import bound_once
 from ownership_check.core.bump_alloc import bump_sequences
-from ownership_check.core.call_effects import Gathered, GeneratedInit, apply_summary, iterated_fields, one_line_site
+from ownership_check.core.call_effects import (
+    AppliedSummary,
+    Gathered,
+    GeneratedInit,
+    apply_summary,
+    iterated_fields,
+    one_line_site,
+)
 from ownership_check.core.checker import effect_names, nonlocal_effects
 from ownership_check.core.computed_items import ComputedItems, one_place
 from ownership_check.core.identity_memo import IdentityMemo
@@ -688,6 +695,26 @@ def _kept_by_closures(node: FuncItem) -> frozenset[str]:
         if isinstance(sub, NonlocalDecl)
         for name in sub.names
     )
+
+
+def _captured(node: FuncItem, enclosing: FuncItem) -> list[str]:
+    """The names of `enclosing` that the function `node` nested in it reads without binding them (the CLI's
+    `_captured`)."""
+    def bound(func: FuncItem) -> set[str]:
+        return {name for sub in tree.walk(func.body) for name in _binds_names(sub)} | set(_params(func))
+
+    own, outer = bound(node), bound(enclosing)
+    # a name bound to a shared op (`anchor = t.shared()`) is read by launches, never moved
+    shared = {
+        target.name
+        for sub in tree.walk(enclosing.body)
+        if isinstance(sub, AssignmentStmt) and isinstance(sub.rvalue, CallExpr)
+        and isinstance(sub.rvalue.callee, MemberExpr) and sub.rvalue.callee.name == "shared"
+        for target in sub.lvalues
+        if isinstance(target, NameExpr)
+    }
+    read = (sub.name for sub in tree.walk(node.body) if isinstance(sub, NameExpr))
+    return sorted({name for name in read if name not in own and name in outer and name not in shared})
 
 
 def _escapes(node: FuncDef, enclosing: FuncItem) -> bool:
@@ -2040,6 +2067,7 @@ class FunctionLowerer(calls.PlaceNaming):
         self.tasks: dict[str, CallExpr] | None = None  # `_task_calls`, found at the first `await` of a name
         self.iterated: set[int] = set()  # generator calls an item is taken from (the CLI's `iterated`)
         self.loop_items: set[int] = set()  # of those, the ones a `for` takes every item of (the CLI's `loop_items`)
+        self.loop_moves: dict[int, AppliedSummary[Expression] | None] = {}  # ... and their moves (the CLI's)
         # the enclosing `for i in range(n)` loops and the indices an `if` tested (the CLI's `counted_loops`)
         self.counted_loops: list[tuple[str, str]] = []
         self.tested_indices: set[str] = set()
@@ -3527,9 +3555,12 @@ class FunctionLowerer(calls.PlaceNaming):
         """`function`, the IR of `node`, as checked when `node` is a function nested in another that lets it escape
         (`_escapes`): after an earlier call of it (the CLI's `with_earlier_call`, `reentry`)."""
         enclosing = self.unit.enclosing
+        if enclosing is None or not isinstance(node, FuncDef):
+            return function
         body = node.body.body
         declared = [name for sub in tree.walk_many(body) if isinstance(sub, NonlocalDecl) for name in sub.names]
-        if enclosing is None or not isinstance(node, FuncDef) or not declared or not _escapes(node, enclosing):
+        declared += [name for name in _captured(node, enclosing) if name not in declared]
+        if not declared or not _escapes(node, enclosing):
             return function
         effects = nonlocal_effects(function, declared, list(_params(node)))
         first = reentry.earlier_call(effects, declared, node.name, self.temp)
@@ -4000,6 +4031,9 @@ class FunctionLowerer(calls.PlaceNaming):
             head, body = self.block(lambda: None), self.block(take)
             orelse = self.block(lambda: self.suite(node.else_body))
             self.emit(ir.Loop(head, body, orelse, span_of(node.index)))
+            moved = self.loop_moves.pop(id(generator), None)
+            if moved is not None:
+                apply_summary(moved, generator, span_of(generator), self)
             return
         self.expr(node.expr)
         items = self.literal_items(node.expr)
@@ -6056,6 +6090,9 @@ class FunctionLowerer(calls.PlaceNaming):
         gen: GeneratorExpr | DictionaryComprehension = (
             expr.generator if isinstance(expr, ListComprehension | SetComprehension) else expr
         )
+        generator = self.generator_call(gen.sequences[0])
+        if generator is not None and not isinstance(expr, GeneratorExpr):
+            self.iterated.add(id(generator))  # `[f(x) for x in gen(...)]`: the body runs to its end (the CLI's)
         self.expr(gen.sequences[0])
         renames: dict[str, str] = {}
         self.renames.append(renames)
@@ -6994,11 +7031,19 @@ class FunctionLowerer(calls.PlaceNaming):
         return None
 
     def generator_call(self, expr: Expression) -> CallExpr | None:
-        """`gen(...)` of a generator function of the module or of this body (the CLI's `generator_call`)."""
-        if not (isinstance(expr, CallExpr) and isinstance(expr.callee, NameExpr)):
+        """`gen(...)` of a generator function of the module or of this body, or `obj.gen(...)` of a generator
+        method of the class `obj` is an object of (the CLI's `generator_call`)."""
+        if not isinstance(expr, CallExpr):
+            return None
+        classes = self.ctx.classes
+        if isinstance(expr.callee, MemberExpr) and isinstance(expr.callee.expr, NameExpr):
+            owners = receiver_classes(self, expr.callee.expr.name)
+            method = classes.method(owners[0], expr.callee.name, iterated=True) if owners else None
+            return expr if method is not None and not classes.runs_when_called(method) else None
+        if not isinstance(expr.callee, NameExpr):
             return None
         found = self.helper(expr.callee)
-        return expr if found is not None and self.ctx.classes.runs_when_iterated(found) else None
+        return expr if found is not None and classes.runs_when_iterated(found) else None
 
     def yielded_views(self, generator: CallExpr) -> callables.YieldedViews | None:
         """The views a generator call yields, when every `yield` gives a view of a parameter (the CLI's
@@ -7287,6 +7332,12 @@ class FunctionLowerer(calls.PlaceNaming):
             self.iterated.add(id(generator))
             item = self.call(generator, holder)
             return callables.iterated_item(item, self.yielded_views(generator), span_of(node), self)
+        drains = bool(node.args) and node.arg_kinds[0] == ARG_POS and any(
+            stdlib_flow.drains(n, len(node.args)) for n in self.ctx.names(node.callee)
+        )
+        drained = self.generator_call(node.args[0]) if drains else None
+        if drained is not None:
+            self.iterated.add(id(drained))  # `list(gen(...))`: the generator's body runs to its end (the CLI's)
         partial_name = self.partial_names.get(id(node))
         if partial_name is not None:
             return self.bind_partial(node, partial_name)

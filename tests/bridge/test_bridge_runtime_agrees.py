@@ -324,6 +324,15 @@ PAIRS: dict[str, tuple[str, str]] = {
     "fresh bh: pending ops kept in a dict display drained by pop": (
         "e0505_pending_op_in_a_dict_display_drained_by_pop", "clean_pending_ops_in_a_dict_display_drained_before_a_move"
     ),
+    "fresh bi: a generator method the caller iterates moves its receiver's items": (
+        "e0382_generator_method_moves_receiver_items", "clean_generator_method_moves_receiver_items"
+    ),
+    "fresh bp: an escaping closure moves a captured local": (
+        "e0382_escaping_closure_moves_captured_local", "clean_escaping_closure_moves_captured_local"
+    ),
+    "fresh bp: a gathered coroutine reads on some paths": (
+        "e0502_gathered_coroutine_reads_on_some_path", "clean_gathered_coroutine_reads_on_some_path"
+    ),
 }
 
 

@@ -83,6 +83,19 @@ class SuspendedLoan:
 
 
 @dataclass(frozen=True)
+class PathBorrow:
+    """A borrow the callee takes of the caller's value of `path` on some path through it only (under a test, in a
+    loop's body): where (`site`, its launch's argument or the reading call) and when relative to its `await`s
+    (`timing`).  Only a coroutine `asyncio.gather` runs applies them (`apply_summary`): another coroutine's pending
+    op may meet them while it is suspended (`callables.lower_gathered`)."""
+
+    path: ParamPath
+    mutable: bool
+    site: Span
+    timing: EffectTiming
+
+
+@dataclass(frozen=True)
 class YieldedPart:
     """Part `index` of the tuple a generator yields at every `yield` of a tuple (`yield out, k.launch_async(prep,
     a, b, out)` over `for a, b, out in jobs`): `source`, the caller's value it is, when the same on every path (a
@@ -226,6 +239,8 @@ class CallSummary:
     # p.to_numpy(s)`), with where it first does: an item the container still holds after a loop moved it
     # (`moved_items`) is a use after move there
     item_reads: tuple[tuple[ParamPath, Span], ...] = ()
+    # the borrows of the caller's values on some paths only (`PathBorrow`), for a coroutine `asyncio.gather` runs
+    path_borrows: tuple[PathBorrow, ...] = ()
 
     @property
     def empty(self) -> bool:
@@ -234,7 +249,7 @@ class CallSummary:
             and not self.held_loans and not self.conflicts and not self.brand_checks and not self.suspended_loans
             and not self.yielded_parts and not self.cleared and not self.returned_parts and not self.moved_rebinds
             and not self.returned_held and not self.cleared_early and not self.held_new_loans
-            and not self.kept_moved and not self.item_reads
+            and not self.kept_moved and not self.item_reads and not self.path_borrows
         )
 
 
@@ -582,6 +597,15 @@ def apply_summary(
         number = sink.next_group()
         for (param, attrs), mutable in group:
             borrow(param, attrs, mutable, number, inside=inside.get((param, attrs)))
+    if gathered is not None:
+        # a coroutine `asyncio.gather` runs: its borrows on some paths only, each on a path of its own, where
+        # another coroutine's pending op may meet them (`callables.lower_gathered`)
+        for extra in summary.path_borrows:
+            taking = sink.block(
+                lambda e=extra: borrow(e.path[0], e.path[1], e.mutable, sink.next_group(), inside=e.site)  # type: ignore[misc]
+            )
+            if taking:
+                sink.emit(ir.Branch((taking, ()), span))
     for group in summary.conflicts:
         # the callee's call borrowing one of the caller's values twice (a subclass's override made it so)
         number = sink.next_group()

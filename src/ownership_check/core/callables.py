@@ -42,6 +42,7 @@ from ownership_check.core.call_effects import (
     RECEIVED_KIND,
     SENT_VALUE,
     AppliedSummary,
+    CallSummary,
     EffectTiming,
     Gathered,
     SuspendedLoan,
@@ -355,6 +356,10 @@ def _meeting(lent: Sequence[_Lent], applied: AppliedSummary[E]) -> list[_Lent]:
             at = _summary_place(applied, *path)
             if at is not None:
                 touched.append((at[0].key, mutable, timing))
+    for extra in summary.path_borrows:  # on some paths through it only
+        at = _summary_place(applied, *extra.path)
+        if at is not None:
+            touched.append((at[0].key, extra.mutable, extra.timing))
 
     def overlaps(a: str, b: str) -> bool:
         return a == b or a.startswith(b + ".") or b.startswith(a + ".")
@@ -516,6 +521,19 @@ def item_of_a_loop(applied: AppliedSummary[E] | None) -> AppliedSummary[E] | Non
     if applied is None:
         return None
     return replace(applied, summary=replace(applied.summary, moves=()))
+
+
+def moves_of_a_loop(applied: AppliedSummary[E] | None) -> AppliedSummary[E] | None:
+    """The summary of `gen(a, c)` in `for op in gen(a, c)` once more, after the loop, with only its moves: what the
+    generator's body consumed of the caller's values over the items the loop took (`item_of_a_loop` leaves them
+    out of each item).  A loop that leaves early may not have run the body to where it moves: taken as moved, as
+    for any path the checker cannot rule out.  None where it moves nothing."""
+    if applied is None or not (applied.summary.moves or any(o.summary.moves for o in applied.others)):
+        return None
+    summary = applied.summary
+    only = CallSummary(summary.function, moves=summary.moves, receiver=summary.receiver)
+    others = tuple(o for o in (moves_of_a_loop(o) for o in applied.others) if o is not None)
+    return replace(applied, summary=only, others=others, returns_op=False, op_built=None)
 
 
 def iterated_call(value: ir.Value) -> ir.Value:

@@ -758,6 +758,20 @@ def lower_fold(
     return ir.Fresh()
 
 
+#: Calls that take every item of their first operand before they return (`list(gen())`, `sum(...)`; `any` and
+#: `all` may stop early: taken as running to the end, as for a loop that may `break`).
+DRAINING: Final[frozenset[str]] = frozenset({
+    "list", "tuple", "sorted", "set", "frozenset", "dict", "sum", "max", "min", "any", "all", "collections.deque",
+    "collections.Counter", "statistics.mean", "statistics.fmean", "statistics.median", "math.fsum", "math.prod",
+})
+
+
+def drains(name: str | None, positional: int) -> bool:
+    """Whether a call of `name` takes every item of its first positional operand before it returns, so a
+    generator's call there runs its body to its end (`callables.iterated_call`)."""
+    return name is not None and name.removeprefix("builtins.") in DRAINING and positional >= 1
+
+
 def takes_next(name: str | None, positional: int, keywords: int) -> bool:
     """Whether a call of `name` with these operands takes the next item of its one iterable operand (`next(it)`:
     a `pick` entry with a positional default, given none), so a generator's call there runs its body to its

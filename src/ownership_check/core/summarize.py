@@ -19,6 +19,7 @@ from ownership_check.core.call_effects import (
     CallSummary,
     EffectTiming,
     ParamPath,
+    PathBorrow,
     StoredItems,
     StoredOp,
     SummaryBrandCheck,
@@ -469,11 +470,17 @@ def call_summary(
     group_sites: dict[int, dict[ParamPath, Span]] = {}  # where the callee takes each (`CallSummary.borrow_sites`)
     timings: dict[int, EffectTiming] = {}  # when each group's borrows run (`_timings`)
     taken: dict[int, dict[ParamPath, list[bool]]] = {}  # every borrow, for the conflicts inside the callee
+    some_paths: dict[tuple[ParamPath, bool, Span], EffectTiming] = {}  # the others (`CallSummary.path_borrows`)
     for node in graph.nodes:
         op, st = node.op, states[node.id]
         if st is None or not isinstance(op, ir.Borrow) or not returning:
             continue
         if not all(analysis.dominates(node.id, p) for p in returning):
+            for obj in sorted(st.get(op.place.key)):
+                path = _path(obj, wanted) or received(obj)
+                if path is not None and obj not in st.moved:
+                    key = (path, op.mutable, op.inside or op.span)
+                    some_paths[key] = some_paths.get(key, EffectTiming(False, False, True)) | timing(node.id)
             continue
         for obj in sorted(st.get(op.place.key)):
             path = _path(obj, wanted) or received(obj)
@@ -608,6 +615,7 @@ def call_summary(
         ),
         kept_moved=kept_moved,
         item_reads=_item_reads(graph, states, wanted),
+        path_borrows=tuple(PathBorrow(*key, when) for key, when in some_paths.items()),
     )
 
 

@@ -49,7 +49,14 @@ from ownership_check.core import (
 )
 from ownership_check.core.bound_once import bound_once
 from ownership_check.core.bump_alloc import bump_sequences
-from ownership_check.core.call_effects import Gathered, GeneratedInit, apply_summary, iterated_fields, one_line_site
+from ownership_check.core.call_effects import (
+    AppliedSummary,
+    Gathered,
+    GeneratedInit,
+    apply_summary,
+    iterated_fields,
+    one_line_site,
+)
 from ownership_check.core.checker import effect_names, nonlocal_effects
 from ownership_check.core.computed_items import ComputedItems, one_place
 from ownership_check.core.identity_memo import IdentityMemo
@@ -1465,6 +1472,30 @@ def _kept_by_closures(node: FunctionNode) -> frozenset[str]:
     )
 
 
+def _captured(node: FunctionNode, enclosing: FunctionNode) -> list[str]:
+    """The names of `enclosing` that the function `node` nested in it reads without binding them: its cells, which
+    keep what a call of `node` leaves in them (an object it moved) for the next call (`reentry`); the mypy plugin's
+    rule is the same."""
+    def bound(func: FunctionNode) -> set[str]:
+        stored = {
+            sub.id for sub in _walk(func.body) if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store | ast.Del)
+        }
+        return stored | {p.arg for p in _param_names(func.args)}
+
+    own, outer = bound(node), bound(enclosing)
+    # a name bound to a shared op (`anchor = t.shared()`) is read by launches, never moved
+    shared = {
+        target.id
+        for sub in _walk(enclosing.body)
+        if isinstance(sub, ast.Assign) and isinstance(sub.value, ast.Call)
+        and isinstance(sub.value.func, ast.Attribute) and sub.value.func.attr == "shared"
+        for target in sub.targets
+        if isinstance(target, ast.Name)
+    }
+    read = (sub.id for sub in _walk(node.body) if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Load))
+    return sorted({name for name in read if name not in own and name in outer and name not in shared})
+
+
 def _escapes(node: FunctionNode, enclosing: FunctionNode) -> bool:
     """Whether the nested function `node` may be called where `enclosing`, the function it is defined in, cannot
     see it: it is decorated, or `enclosing` mentions its name other than as the callee of a call (`return step`,
@@ -2140,6 +2171,8 @@ class FunctionLowerer(calls.PlaceNaming):
         self.tasks: dict[str, ast.Call] | None = None  # `_task_calls`, found at the first `await` of a name
         self.iterated: set[int] = set()  # generator calls an item is taken from (`next(gen())`: its body runs)
         self.loop_items: set[int] = set()  # of those, the ones a `for` takes every item of (`callables.item_of_a_loop`)
+        # ... and their moves, applied after that loop (`callables.moves_of_a_loop`)
+        self.loop_moves: dict[int, AppliedSummary[ast.expr] | None] = {}
         # the enclosing `for i in range(n)` loops (index, count text: `calls.iteration_tests`), innermost last, and
         # the indices an `if` of their bodies tested (their `ir.Loop.more`)
         self.counted_loops: list[tuple[str, str]] = []
@@ -3327,8 +3360,11 @@ class FunctionLowerer(calls.PlaceNaming):
         """`function`, the IR of `node`, as checked when `node` is a function nested in another that lets it escape
         (`_escapes`): after an earlier call of it, which may have left its `nonlocal` names moved (`reentry`)."""
         enclosing = self.unit.enclosing
+        if enclosing is None:
+            return function
         declared = [name for sub in _walk(node.body) if isinstance(sub, ast.Nonlocal) for name in sub.names]
-        if enclosing is None or not declared or not _escapes(node, enclosing):
+        declared += [name for name in _captured(node, enclosing) if name not in declared]
+        if not declared or not _escapes(node, enclosing):
             return function
         effects = nonlocal_effects(function, declared, [p.arg for p in _param_names(node.args)])
         first = reentry.earlier_call(effects, declared, node.name, self.temp)
@@ -4209,6 +4245,9 @@ class FunctionLowerer(calls.PlaceNaming):
 
             head, body = self.block(lambda: None), self.block(take)
             self.emit(ir.Loop(head, body, self.else_block(node.orelse), self.span(node.target)))
+            moved = self.loop_moves.pop(id(generator), None)
+            if moved is not None:
+                apply_summary(moved, generator, self.span(generator), self)
             return
         self.expr(node.iter)
         items = self.literal_items(node.iter)
@@ -6329,6 +6368,9 @@ class FunctionLowerer(calls.PlaceNaming):
     ) -> None:
         """`stage`: where the container the comprehension builds keeps each iteration's value
         (`calls.comprehension_stage`), or None when nothing keeps it."""
+        generator = self.generator_call(node.generators[0].iter)
+        if generator is not None and not isinstance(node, ast.GeneratorExp):
+            self.iterated.add(id(generator))  # `[f(x) for x in gen(...)]`: the body runs to its end here
         self.expr(node.generators[0].iter)
         renames: dict[str, str] = {}
         self.renames.append(renames)
@@ -7245,11 +7287,19 @@ class FunctionLowerer(calls.PlaceNaming):
         return self.ctx.functions.get(name)
 
     def generator_call(self, node: ast.expr) -> ast.Call | None:
-        """`gen(...)` of a generator function of the module or of this body (`runs_when_iterated`), else None."""
-        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+        """`gen(...)` of a generator function of the module or of this body (`runs_when_iterated`), or
+        `obj.gen(...)` of a generator method of the class `obj` is an object of (`receiver_classes`), else None."""
+        if not isinstance(node, ast.Call):
             return None
-        found = self.helper(node.func.id)
-        return node if found is not None and self.ctx.classes.runs_when_iterated(found) else None
+        classes = self.ctx.classes
+        if isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name):
+            owners = receiver_classes(self, node.func.value.id)
+            found = classes.method(owners[0], node.func.attr, iterated=True) if owners else None
+            return node if found is not None and not classes.runs_when_called(found) else None
+        if not isinstance(node.func, ast.Name):
+            return None
+        helper = self.helper(node.func.id)
+        return node if helper is not None and classes.runs_when_iterated(helper) else None
 
     def yielded_views(self, generator: ast.Call) -> callables.YieldedViews | None:
         """The views a generator call (`generator_call`) yields, when every `yield` of its function gives a view of
@@ -7516,6 +7566,11 @@ class FunctionLowerer(calls.PlaceNaming):
             self.iterated.add(id(generator))
             item = self.call(generator, holder)
             return callables.iterated_item(item, self.yielded_views(generator), self.span(node), self)
+        drained = self.generator_call(node.args[0]) if stdlib_flow.drains(
+            self.stdlib_name(node.func), len(node.args)
+        ) else None
+        if drained is not None:
+            self.iterated.add(id(drained))  # `list(gen(...))`: the generator's body runs to its end here
         partial_name = self.partial_names.get(id(node))
         if partial_name is not None:
             return self.bind_partial(node, partial_name)

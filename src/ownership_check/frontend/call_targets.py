@@ -821,10 +821,10 @@ class ModuleClasses:
             known = self._loops[body_owner] = _loop_classes(body, self)
         return known
 
-    def method(self, cls: ast.ClassDef, name: str) -> ast.FunctionDef | None:
+    def method(self, cls: ast.ClassDef, name: str, iterated: bool = False) -> ast.FunctionDef | None:
         """The method `name` an instance of `cls` runs (along its method resolution order), when it is a plain
-        function the checker follows."""
-        return self._lookup(self._chain(cls), name)
+        function the checker follows (with `iterated`, a generator method too: the caller takes its items)."""
+        return self._lookup(self._chain(cls), name, iterated)
 
     def definition(self, cls: ast.ClassDef, name: str) -> ast.AST | None:
         """The statement that defines `name` for an instance of `cls`: the first class along its method resolution
@@ -967,7 +967,7 @@ class ModuleClasses:
             return first if plain and isinstance(first, ast.FunctionDef) else None
         return None
 
-    def _lookup(self, chain: Iterable[ast.ClassDef], name: str) -> ast.FunctionDef | None:
+    def _lookup(self, chain: Iterable[ast.ClassDef], name: str, iterated: bool = False) -> ast.FunctionDef | None:
         for current in chain:
             found: ast.AST | None = None
             for stmt in current.body:
@@ -979,7 +979,10 @@ class ModuleClasses:
                 ):
                     found = stmt
             if found is not None:
-                return found if isinstance(found, ast.FunctionDef) and self.runs_when_called(found) else None
+                runs = isinstance(found, ast.FunctionDef) and (
+                    self.runs_when_called(found) or (iterated and self.runs_when_iterated(found))
+                )
+                return found if runs and isinstance(found, ast.FunctionDef) else None
         return None
 
 
@@ -1724,16 +1727,17 @@ def _applied_method(
     args: tuple[calls.Operand[ast.expr], ...],
     span: Span,
     candidates: tuple[ast.ClassDef, ...] | None = None,
+    iterated: bool = False,
 ) -> AppliedSummary[ast.expr] | None:
     """The summary of `name.method(...)` (also `name(...)`, with `method` `__call__`): the method of the first
     class `receiver_classes` gives, with every other class's override it may run instead as `others` (the call
-    may run any of them)."""
+    may run any of them).  With `iterated`, a generator method too (the caller takes its items)."""
     if candidates is None:
         candidates = receiver_classes(lowerer, name) or _classes_defining(lowerer, name, method, receiver)
     if not candidates:
         return None
     classes = lowerer.ctx.classes
-    found = classes.method(candidates[0], method)
+    found = classes.method(candidates[0], method, iterated)
     if found is None:
         return None
     applied = _applied(lowerer, found, receiver, False, args, span, receiver_class=candidates[0])
@@ -1741,7 +1745,7 @@ def _applied_method(
         return None
     others: list[AppliedSummary[ast.expr]] = []
     for cls in candidates[1:]:
-        override = classes.method(cls, method)
+        override = classes.method(cls, method, iterated)
         other = _applied(lowerer, override, receiver, False, args, span, receiver_class=cls) if override else None
         if other is not None and other.summary != applied.summary and all(o.summary != other.summary
                                                                          for o in others):
@@ -2113,7 +2117,23 @@ def applied_summary(
     func: ast.expr | None = None,
 ) -> AppliedSummary[ast.expr] | None:
     """The summary of the function or method `node` calls (`func`: what it calls, when not `node.func`: the
-    target of a partial), with its parameters bound, when the checker sees it."""
+    target of a partial), with its parameters bound, when the checker sees it; for a generator a `for` takes
+    every item of, once per item without its moves (`callables.item_of_a_loop`), which the loop applies after
+    it (`callables.moves_of_a_loop`, kept in the lowerer's `loop_moves`)."""
+    applied = _summary_of_call(lowerer, node, method, args, func)
+    if id(node) not in lowerer.loop_items:
+        return applied
+    lowerer.loop_moves[id(node)] = callables.moves_of_a_loop(applied)
+    return callables.item_of_a_loop(applied)
+
+
+def _summary_of_call(
+    lowerer: FunctionLowerer,
+    node: ast.Call,
+    method: calls.MethodCall[ast.expr] | None,
+    args: tuple[calls.Operand[ast.expr], ...],
+    func: ast.expr | None = None,
+) -> AppliedSummary[ast.expr] | None:
     if lowerer.kernel_body:
         return None
     func = node.func if func is None else func
@@ -2168,7 +2188,10 @@ def applied_summary(
             # `Layer.forward(self, x)`: the class's method run on the object the call passes first
             return _unbound_applied(lowerer, classes.classes[func.value.id], unbound, args, lowerer.span(node))
         # a parameter annotated with the class: its object may be one of any subclass, running its overrides
-        applied = _applied_method(lowerer, func.value.id, func.attr, method.receiver, args, lowerer.span(node))
+        applied = _applied_method(
+            lowerer, func.value.id, func.attr, method.receiver, args, lowerer.span(node),
+            iterated=id(node) in lowerer.iterated,
+        )
         if applied is None:
             applied = _held_callable(lowerer, func, func.value.id, args, lowerer.span(node))
         return applied
@@ -2218,8 +2241,7 @@ def applied_summary(
         return None
     # a function a factory returned (`acc = make_acc(total)`): the factory's parameters it reads are the call's
     captured = _factory_captures(lowerer, callee, func.id, lowerer.span(node)) if isinstance(func, ast.Name) else ()
-    applied = _applied(lowerer, callee, receiver, nested, args, lowerer.span(node), captured=captured)
-    return callables.item_of_a_loop(applied) if id(node) in lowerer.loop_items else applied
+    return _applied(lowerer, callee, receiver, nested, args, lowerer.span(node), captured=captured)
 
 
 def _method_on_choices(

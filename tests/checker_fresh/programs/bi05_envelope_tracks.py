@@ -1,5 +1,4 @@
-# fresh-expect: E0382 at line 64
-# fresh-known-miss: cli,mypy a generator method the caller iterates (`for env in follower.envelopes()`) moves the items of `self.stems` in its loop: a method generator's body is not run at the caller's iteration, so its moves are not seen
+# fresh-expect: E0382 at line 63
 # fresh-note: Tile envelope follower whose `envelopes()` generator moves each stem into `rectify_smooth` and only rebinds the loop name to the handed-back tensor, so `peak_report` later calls `to_numpy` on the moved tensor still stored in `self.stems`.
 """Envelope followers for a multitrack session, in the tile track.
 Each stem is a device tensor.  `EnvelopeFollower.envelopes()` is a generator that rectifies and smooths one stem
