@@ -330,6 +330,9 @@ PAIRS: dict[str, tuple[str, str]] = {
     "fresh bp: an escaping closure moves a captured local": (
         "e0382_escaping_closure_moves_captured_local", "clean_escaping_closure_moves_captured_local"
     ),
+    "fresh bp: a test chain without else falls through to a stale name": (
+        "e0382_test_chain_falls_through_to_stale_name", "clean_test_chain_falls_through_to_stale_name"
+    ),
     "fresh bp: a gathered coroutine reads on some paths": (
         "e0502_gathered_coroutine_reads_on_some_path", "clean_gathered_coroutine_reads_on_some_path"
     ),
