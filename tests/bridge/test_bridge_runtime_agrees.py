@@ -333,6 +333,9 @@ PAIRS: dict[str, tuple[str, str]] = {
     "fresh bp: a test chain without else falls through to a stale name": (
         "e0382_test_chain_falls_through_to_stale_name", "clean_test_chain_falls_through_to_stale_name"
     ),
+    "fresh bo: a memoised call read, then moved by a call whose key may be equal": (
+        "e0382_memoized_call_read_then_moved_across_runs", "clean_memoized_call_read_then_moved_across_runs"
+    ),
     "fresh bp: a gathered coroutine reads on some paths": (
         "e0502_gathered_coroutine_reads_on_some_path", "clean_gathered_coroutine_reads_on_some_path"
     ),
