@@ -1,7 +1,6 @@
-"""A loop binds `out` in each arm of an `if`/`elif` chain (and of a `match`) that has no `else`, then hands it to
-`unpartition`, which moves it.  `out` is unbound where the loop starts: were no arm to run, the first iteration
-would raise `UnboundLocalError` at that read, so one always runs, and no iteration reads the object the previous
-one moved."""
+"""A loop binds `out` in each arm of an `if`/`elif` chain (and of a `match`), then hands it to `unpartition`,
+which moves it.  One arm always runs, and the chain says so with an arm that raises (`else: raise ...`, `case _:
+raise ...`): no iteration reads the object the previous one moved."""
 
 import safekernels as sk
 from safekernels import tile
@@ -29,8 +28,9 @@ def run(kinds: tuple[str, ...], stream: sk.Stream) -> float:
             out, x = copy(tile.zeros((N,), f32).partition((N,)), x).sync_on(stream)
         elif kind == "negate":
             out, x = negate(tile.zeros((N,), f32).partition((N,)), x).sync_on(stream)
-        res = out.unpartition()
-        total += float(res.to_numpy(stream).sum())
+        else:
+            raise ValueError(kind)
+        total += float(out.unpartition().to_numpy(stream).sum())
     return total
 
 
@@ -43,8 +43,9 @@ def run_matched(kinds: tuple[str, ...], stream: sk.Stream) -> float:
                 out, x = copy(tile.zeros((N,), f32).partition((N,)), x).sync_on(stream)
             case "negate" | "flip":
                 out, x = negate(tile.zeros((N,), f32).partition((N,)), x).sync_on(stream)
-        res = out.unpartition()
-        total += float(res.to_numpy(stream).sum())
+            case _:
+                raise ValueError(kind)
+        total += float(out.unpartition().to_numpy(stream).sum())
     return total
 
 

@@ -379,6 +379,7 @@ FLOW_FORMS = (
     "attribute-alias", "pool-peek", "kernel-table", "plan-cache", "keyed-argument", "accessor-item",
     "filled-containers", "kernel-choice", "returned-pair", "moved-items", "pending-display", "init-alias",
     "subclass-kernel", "local-alias-attribute", "pending-one-path", "uniform-outside", "nested-view",
+    "generator-method", "captured-closure", "exhaustive-chain",
     *(f"call:{name}" for name in CALL_FORMS),
 )
 
@@ -709,6 +710,12 @@ class _Gen:
             self.uniform_outside(depth)
         elif form == "nested-view":
             self.nested_view(depth)
+        elif form == "generator-method":
+            self.generator_method(depth)
+        elif form == "captured-closure":
+            self.captured_closure(depth)
+        elif form == "exhaustive-chain":
+            self.exhaustive_chain(depth)
         elif form.startswith("call:"):
             self.indirect_call(depth, form.removeprefix("call:"))
         else:
@@ -1024,6 +1031,89 @@ class _Gen:
         viewed = self.pick(("c", "a", "b"))
         self.emit(depth, f"blend{n}({viewed}.view(32, 64), {self.pick(('a', 'b'))})")
         self.program.entries["launch:simt.launch"] += 1
+
+    def generator_method(self, depth: int) -> None:
+        """A class keeping new tile tensors in a dict whose generator method moves each into a tile launch and
+        rebinds only its loop name (or stores the handed-back tensor under the item's key), taken to its end by a
+        `for`, `list(...)` or a list comprehension (or only its first item, by `next`), then a read of one item."""
+        name = f"Stems{len(self.extra)}"
+        kept = self.pick(("stem", "self.held[key]"))
+        self.extra.append(
+            f"class {name}:\n"
+            "    def __init__(self, stream: Any) -> None:\n"
+            "        self.stream = stream\n"
+            "        self.held = {key: tile.ones((64,), f32).sync_on(stream) for key in ('p', 'q')}\n\n"
+            "    def envelopes(self) -> Any:\n"
+            "        for key, stem in self.held.items():\n"
+            f"            _z, {kept}, _y = add(tile.zeros((64,), f32).partition((16,)), stem, "
+            "tile.ones((64,), f32)).sync_on(self.stream)\n"
+            "            yield key\n"
+        )
+        obj = f"stems{len(self.extra)}"
+        self.emit(depth, f"{obj} = {name}(stream)")
+        taken = self.pick(("for", "list", "comprehension", "next"))
+        if taken == "for":
+            self.emit(depth, f"for env in {obj}.envelopes():")
+            self.emit(depth + 1, "print(env)")
+        elif taken == "list":
+            self.emit(depth, f"print(list({obj}.envelopes()))")
+        elif taken == "comprehension":
+            self.emit(depth, f"print([env for env in {obj}.envelopes()])")
+        else:
+            self.emit(depth, f"print(next({obj}.envelopes()))")
+        read = self.pick(("'p'", "'q'"))
+        self.emit(depth, f"print({obj}.held[{read}].to_numpy(stream)[:1])")
+        self.program.entries["launch:tile.__call__"] += 1
+
+    def captured_closure(self, depth: int) -> None:
+        """A factory returning a closure that passes a tensor the factory built (or a shared op) to a tile launch
+        as an input, called once or twice."""
+        n = len(self.extra) + len(self.lines)
+        made = self.pick(("tile.ones((64,), f32).sync_on(stream)", "tile.ones((64,), f32).shared()"))
+        self.extra.append(
+            f"def make_step{n}(stream: Any) -> Any:\n"
+            f"    anchor = {made}\n\n"
+            "    def step() -> Any:\n"
+            "        z2, _x, _y = add(tile.zeros((64,), f32).partition((16,)), anchor, "
+            "tile.ones((64,), f32)).sync_on(stream)\n"
+            "        return z2\n\n"
+            "    return step\n"
+        )
+        self.emit(depth, f"step{n} = make_step{n}(stream)")
+        for _ in range(self.pick((1, 2))):
+            self.emit(depth, f"print(step{n}().unpartition().to_numpy(stream)[:1])")
+        self.program.entries["launch:tile.__call__"] += 1
+
+    def exhaustive_chain(self, depth: int) -> None:
+        """A loop over kinds binding a name in each arm of an `if`/`elif` chain or a `match` (with or without an arm
+        that raises), then moving it (`unpartition`); the name bound before the loop or not, a kind no arm tests or
+        not."""
+        n = len(self.extra) + len(self.lines)
+        kinds = self.pick((("'p'", "'q'"), ("'q'", "'p'"), ("'p'", "'r'")))
+        if self.pick((True, False)):
+            self.emit(depth, f"res{n} = tile.zeros((64,), f32).partition((16,))")
+        self.emit(depth, f"for kind{n} in ({', '.join(kinds)}):")
+        launch = "add(tile.zeros((64,), f32).partition((16,)), tile.ones((64,), f32), tile.ones((64,), f32))"
+        closed = self.pick((False, True))  # an arm that raises says one of the others always runs
+        if self.pick((True, False)):
+            self.emit(depth + 1, f"if kind{n} == 'p':")
+            self.emit(depth + 2, f"res{n}, _x{n}, _y{n} = {launch}.sync_on(stream)")
+            self.emit(depth + 1, f"elif kind{n} == 'q':")
+            self.emit(depth + 2, f"res{n}, _x{n}, _y{n} = {launch}.sync_on(stream)")
+            if closed:
+                self.emit(depth + 1, "else:")
+                self.emit(depth + 2, f"raise ValueError(kind{n})")
+        else:
+            self.emit(depth + 1, f"match kind{n}:")
+            self.emit(depth + 2, "case 'p':")
+            self.emit(depth + 3, f"res{n}, _x{n}, _y{n} = {launch}.sync_on(stream)")
+            self.emit(depth + 2, "case 'q' | 's':")
+            self.emit(depth + 3, f"res{n}, _x{n}, _y{n} = {launch}.sync_on(stream)")
+            if closed:
+                self.emit(depth + 2, "case _:")
+                self.emit(depth + 3, f"raise ValueError(kind{n})")
+        self.emit(depth + 1, f"print(res{n}.unpartition().to_numpy(stream)[:1])")
+        self.program.entries["launch:tile.__call__"] += 1
 
     def name_alias(self, depth: int) -> None:
         """A name bound to the buffer holder `h` (or a new holder of the tile tensors): a launch through both names,

@@ -98,7 +98,8 @@ def false_alarm_class(outcome: Outcome, line: int, column: int, code: str) -> st
       program's own `except` caught it;
     - the reported line never ran: a path none of the four runs took;
     - a `launch_unchecked` (the runtime skips its checks), an operand `p or q` (either place);
-    - a loop's moved-in-previous-iteration report; a move in a `try` body or `with suppress` before its use;
+    - a loop's moved-in-previous-iteration report; an escaping closure checked as if called again; a move in a
+      `try` body or `with suppress` before its use;
     - the pairing site never ran in a run that reached the reported line, by the compound statement between them
       (a `try`, a loop, a branch);
     - otherwise the runs did produce the reported history and raised nothing: a real false alarm (or a form the
@@ -113,6 +114,8 @@ def false_alarm_class(outcome: Outcome, line: int, column: int, code: str) -> st
              if at == line and c == code for n in found]
     if any("in previous iteration of loop" in note for note in notes):
         return "a loop: a value moved on the back edge looks maybe-moved on the first pass (moved facts joined)"
+    if any("may be called again" in note for note in notes):
+        return "an escaping closure, checked as if called again (Rust's `FnMut` rule); this program called it once"
     lines = outcome.source.splitlines()
     if code in ("E0499", "E0502") and ".launch_unchecked(" in lines[line - 1]:
         return "`launch_unchecked`: the runtime checks no aliasing or pending loans there, the checker does (by design)"

@@ -24,7 +24,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ownership_check.core import ir
-from ownership_check.core.exhaustive_arms import assume_exhaustive
 
 SimpleOp = (
     ir.Bind
@@ -378,6 +377,6 @@ def build(function: ir.Function) -> Graph:
     b = _Builder()
     entry = b.new(None)
     b.exit = b.new(None)
-    ends = b.seq(assume_exhaustive(function.body), [entry])
+    ends = b.seq(function.body, [entry])
     b.link(ends, b.exit)
     return Graph(b.nodes, entry, b.exit, b.assume)

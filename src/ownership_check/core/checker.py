@@ -38,13 +38,15 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ownership_check.core import ir, messages, moved_items, view_bounds
 from ownership_check.core.calls import NonlocalEffects
 from ownership_check.core.cfg import Graph, Node, build
+from ownership_check.core.fall_through import chain_note, open_chains
 from ownership_check.core.liveness import live_bits_around
 from ownership_check.diagnostics import Diagnostic, Span
 
@@ -2669,13 +2671,33 @@ class _BindPlan:
     shared_paths: tuple[int, ...] = ()
 
 
+#: The name an E0382's message names (`messages.use_after_move`).
+_MOVED_NAME = re.compile(r"use of moved value: `([A-Za-z_][A-Za-z0-9_]*)`")
+
+
+def _with_chain_notes(function: ir.Function, diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    """`diagnostics`, an E0382 of a name an open test chain binds with a note saying so (`fall_through`)."""
+    if not any(d.code == "E0382" for d in diagnostics):
+        return diagnostics
+    chains = open_chains(function.body)
+    if not chains:
+        return diagnostics
+    out = []
+    for d in diagnostics:
+        named = _MOVED_NAME.fullmatch(d.message) if d.code == "E0382" else None
+        in_loop = any(label.message.startswith(messages.MOVED_IN_LOOP) for label in d.labels)
+        note = chain_note(named.group(1), chains, in_loop) if named is not None else None
+        out.append(replace(d, notes=(*d.notes, note)) if note is not None else d)
+    return out
+
+
 def check_function(function: ir.Function) -> list[Diagnostic]:
     """All ownership diagnostics of one IR function, in source order of their primary spans."""
     graph = build(function)
     setup = _setup(graph)
     if setup is None:
         return []
-    diagnostics = _Analysis(function, graph, setup).run()
+    diagnostics = _with_chain_notes(function, _Analysis(function, graph, setup).run())
     # A `finally` block is built once per way of leaving its `try` (cfg.py): its copies report once.  And one
     # message is reported once per line, at its first column (`f(a, a)` after a pending mutable borrow of `a`):
     # mypy shows each message once per line, and both front ends must report the same diagnostics.

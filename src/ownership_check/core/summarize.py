@@ -479,8 +479,8 @@ def call_summary(
             for obj in sorted(st.get(op.place.key)):
                 path = _path(obj, wanted) or received(obj)
                 if path is not None and obj not in st.moved:
-                    key = (path, op.mutable, op.inside or op.span)
-                    some_paths[key] = some_paths.get(key, EffectTiming(False, False, True)) | timing(node.id)
+                    borrowed = (path, op.mutable, op.inside or op.span)
+                    some_paths[borrowed] = some_paths.get(borrowed, EffectTiming(False, False, True)) | timing(node.id)
             continue
         for obj in sorted(st.get(op.place.key)):
             path = _path(obj, wanted) or received(obj)
@@ -615,7 +615,7 @@ def call_summary(
         ),
         kept_moved=kept_moved,
         item_reads=_item_reads(graph, states, wanted),
-        path_borrows=tuple(PathBorrow(*key, when) for key, when in some_paths.items()),
+        path_borrows=tuple(PathBorrow(*borrowed, when) for borrowed, when in some_paths.items()),
     )
 
 

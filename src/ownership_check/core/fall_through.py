@@ -1,5 +1,6 @@
 """A chain of tests without an `else` whose every arm binds a name that the code after it reads, in a loop the
-name is unbound at the start of: the chain is taken as exhaustive (its missing `else` never runs).
+name is unbound at the start of: where none of its arms runs, a later iteration reads the object the previous one
+left there, moved.
 
     for p in self.params:
         match p.kind:
@@ -9,22 +10,19 @@ name is unbound at the start of: the chain is taken as exhaustive (its missing `
                 out, p.value, _ = ema(p.shadow.partition((T,)), p.value, d).sync_on(s)
         p.shadow = out.unpartition()
 
-Were no case to match, the first iteration would raise `UnboundLocalError` at `out.unpartition()`: the author
-knows one case always matches (mypy can prove it from a `Literal` type; the checker does not read types).  Taken
-literally, a later iteration's fall-through would read the `out` the previous iteration moved: a false E0382 on
-every such loop.  Rust rejects the same code for the first iteration (E0381, possibly-uninitialized); Python
-raises there, so the missing arm becomes a `raise` of its own (`ir.Raise`), what Python does on that first
-iteration.  An `if`/`elif` chain without `else` is the same `Branch` shape as a `match` without a wildcard case.
-
-Both front ends lower the two statements to the same IR, so the rule lives here, once, applied to every function
-the core builds a graph of (`cfg.build`)."""
+The runtime raises at `out.unpartition()` when a kind no case matches comes after one that does (the first
+iteration would raise `UnboundLocalError` there instead), and the checker reports E0382 there.  Rust rejects the
+same loop outright (E0381, possibly-uninitialized).  When one arm always runs (mypy proves it from a `Literal`
+type; the checker reads no types), the report is a false alarm that one line fixes: `case _: raise ...` (`else:
+raise ...`) says so, and that arm ends its path.  `open_chains` finds these chains so that the report says which
+one and how (`checker.check_function` adds the note); both front ends lower both statements to this shape."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import replace
 
 from ownership_check.core import ir
+from ownership_check.diagnostics import Span
 
 #: An arm of a `Branch`: the branch's identity and the arm's index.
 _Arm = tuple[int, int]
@@ -32,11 +30,24 @@ _Arm = tuple[int, int]
 _ENDS_PATH = (ir.Return, ir.Raise, ir.Break, ir.Continue)
 
 
-def assume_exhaustive(body: ir.Block) -> ir.Block:
-    """`body` with the missing arm of each chain the module's docstring describes replaced by a `raise`."""
-    dead: set[_Arm] = set()
-    _scan(body, set(), None, dead)
-    return _rewrite(body, dead) if dead else body
+def open_chains(body: ir.Block) -> dict[str, list[Span]]:
+    """For each name, the chains of `body` the module's docstring describes that bind it (their spans)."""
+    found: dict[str, list[Span]] = {}
+    _scan(body, set(), None, found)
+    return found
+
+
+def chain_note(name: str, chains: dict[str, list[Span]], moved_in_loop: bool) -> str | None:
+    """The note of an E0382 of `name` whose move is labelled as the previous iteration's (`moved_in_loop`), when an
+    open chain binds `name` (`open_chains`): which one, and the line that says one of its arms always runs."""
+    spans = chains.get(name)
+    if not spans or not moved_in_loop:
+        return None
+    return (
+        f"`{name}` is bound in every arm of the test at line {spans[0].line}, which has no `else`: an iteration that "
+        f"runs none reads the `{name}` the previous one moved; if one always runs, end the test with "
+        "`else: raise ...` (`case _: raise ...` in a `match`)"
+    )
 
 
 def _plain(op: ir.Op) -> bool:
@@ -44,14 +55,14 @@ def _plain(op: ir.Op) -> bool:
     return isinstance(op, ir.Branch) and not op.atomic and not op.tests
 
 
-def _scan(block: ir.Block, seen: set[str], entry: frozenset[str] | None, dead: set[_Arm]) -> None:
-    """Find the chains to close in `block`.  `seen`: the names bound or read so far, in the order of the source,
+def _scan(block: ir.Block, seen: set[str], entry: frozenset[str] | None, found: dict[str, list[Span]]) -> None:
+    """Find the chains of `block`.  `seen`: the names bound or read so far, in the order of the source,
     updated in place; `entry`: those seen where the innermost enclosing loop starts (None outside loops)."""
     for index, op in enumerate(block):
         if isinstance(op, ir.Loop):
-            _scan(op.head, seen, entry, dead)
-            _scan(op.body, seen, frozenset(seen), dead)
-            _scan(op.orelse, seen, entry, dead)
+            _scan(op.head, seen, entry, found)
+            _scan(op.body, seen, frozenset(seen), found)
+            _scan(op.orelse, seen, entry, found)
             continue
         if entry is not None and _plain(op):
             assert isinstance(op, ir.Branch)
@@ -59,9 +70,10 @@ def _scan(block: ir.Block, seen: set[str], entry: frozenset[str] | None, dead: s
             if candidates:
                 later = {name for after in ir.all_ops(block[index + 1:]) for name in _names_of(after)}
                 for name in sorted(candidates & later):
-                    dead.update(_missing((op,), name) or ())
+                    if _missing((op,), name):
+                        found.setdefault(name, []).append(op.span)
         for child in _blocks(op):
-            _scan(child, seen, entry, dead)
+            _scan(child, seen, entry, found)
         seen.update(_names_of(op))
 
 
@@ -133,26 +145,3 @@ def _blocks(op: ir.Op) -> list[ir.Block]:
     if isinstance(op, ir.Unsafe):
         return [op.body]
     return []
-
-
-def _rewrite(block: ir.Block, dead: set[_Arm]) -> ir.Block:
-    """`block` with each arm of `dead` replaced by a `raise` at its branch."""
-    return tuple(_rewrite_op(op, dead) for op in block)
-
-
-def _rewrite_op(op: ir.Op, dead: set[_Arm]) -> ir.Op:
-    if isinstance(op, ir.Branch):
-        arms = tuple(
-            (ir.Raise(op.span),) if (id(op), number) in dead else _rewrite(arm, dead)
-            for number, arm in enumerate(op.arms)
-        )
-        return replace(op, arms=arms)
-    if isinstance(op, ir.Loop):
-        return replace(op, head=_rewrite(op.head, dead), body=_rewrite(op.body, dead),
-                       orelse=_rewrite(op.orelse, dead))
-    if isinstance(op, ir.Try):
-        return replace(op, body=_rewrite(op.body, dead), handlers=tuple(_rewrite(h, dead) for h in op.handlers),
-                       orelse=_rewrite(op.orelse, dead), finalbody=_rewrite(op.finalbody, dead))
-    if isinstance(op, ir.Unsafe):
-        return replace(op, body=_rewrite(op.body, dead))
-    return op
