@@ -100,6 +100,7 @@ from ownership_check.core.call_effects import (
     spread_keywords,
     star_count,
     star_items,
+    with_post_init,
     with_receiver_moves,
 )
 from ownership_check.core.identity_memo import IdentityMemo
@@ -1901,8 +1902,12 @@ def generated_fields(lowerer: FunctionLowerer, cls: ClassDef) -> GeneratedInit |
     positional: list[str] = []
     keyword_only: list[str] = []
     after_marker = False
+    post_init = False
     for stmt in cls.defs.body:
         if not _user_written(cls, stmt):
+            continue
+        if decorator is not None and _plain_post_init(stmt):
+            post_init = True  # run last by the generated `__init__` (the CLI's rule)
             continue
         if isinstance(stmt, FuncDef | Decorator | OverloadedFuncDef) and stmt.name in _OWN_INITIALIZERS:
             return unfollowed
@@ -1933,7 +1938,31 @@ def generated_fields(lowerer: FunctionLowerer, cls: ClassDef) -> GeneratedInit |
                 continue
             keyword = keyword if kw_flag is None else bool(kw_flag)
         (keyword_only if keyword else positional).append(stmt.lvalues[0].name)
-    return GeneratedInit(tuple(positional), tuple(keyword_only), iterated=named_tuple)
+    return GeneratedInit(tuple(positional), tuple(keyword_only), iterated=named_tuple, post_init=post_init)
+
+
+def _plain_post_init(stmt: Node) -> bool:
+    """`def __post_init__(self)`, undecorated, taking nothing but the object (the CLI's `_plain_post_init`)."""
+    return (
+        isinstance(stmt, FuncDef) and stmt.name == "__post_init__" and not stmt.is_decorated
+        and len(stmt.arguments) == 1 and stmt.arguments[0].kind in _POSITIONAL
+    )
+
+
+def _post_init_summary(lowerer: FunctionLowerer, cls: ClassDef) -> CallSummary | None:
+    """The summary of a dataclass's own `__post_init__(self)` (the CLI's `_post_init_summary`)."""
+    found = next((s for s in cls.defs.body if isinstance(s, FuncDef) and _plain_post_init(s)), None)
+    if found is None:
+        return None
+    method = found
+    receiver = method.arguments[0].variable.name
+
+    def compute() -> CallSummary | None:
+        unit = type(lowerer.unit)(method, "function", frozenset, None, f"{method.name} (call summary)")
+        function = type(lowerer)(lowerer.ctx, unit).lower()
+        return call_summary(function, [receiver], receiver, method.name)
+
+    return lowerer.ctx.classes.memo.get(id(method), compute)
 
 
 def constructor_summary(
@@ -1951,7 +1980,12 @@ def constructor_summary(
     if generated is not None:
         if not generated.followed:
             return None
-        summary = field_summary(cls.name, [*generated.positional, *generated.keyword_only])
+        summary = with_post_init(
+            field_summary(cls.name, [*generated.positional, *generated.keyword_only]),
+            _post_init_summary(lowerer, cls) if generated.post_init else None,
+        )
+        if summary is None:
+            return None
         bound = bind_parameters(generated.positional, generated.keyword_only, args, None)
         return AppliedSummary(summary, bound, True)
     if cls.keywords or any(

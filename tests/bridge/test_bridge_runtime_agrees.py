@@ -336,6 +336,12 @@ PAIRS: dict[str, tuple[str, str]] = {
     "fresh bo: a memoised call read, then moved by a call whose key may be equal": (
         "e0382_memoized_call_read_then_moved_across_runs", "clean_memoized_call_read_then_moved_across_runs"
     ),
+    "fresh bo: an initializer stores views of its argument": (
+        "e0502_initializer_stores_views_of_its_argument", "clean_initializer_stores_views_of_its_argument"
+    ),
+    "fresh bo: a dataclass's __post_init__ stores views of a base moved later": (
+        "e0382_dataclass_post_init_views_of_a_moved_base", "clean_dataclass_post_init_views_of_a_moved_base"
+    ),
     "fresh bp: a gathered coroutine reads on some paths": (
         "e0502_gathered_coroutine_reads_on_some_path", "clean_gathered_coroutine_reads_on_some_path"
     ),

@@ -241,6 +241,9 @@ class CallSummary:
     item_reads: tuple[tuple[ParamPath, Span], ...] = ()
     # the borrows of the caller's values on some paths only (`PathBorrow`), for a coroutine `asyncio.gather` runs
     path_borrows: tuple[PathBorrow, ...] = ()
+    # the paths of `rebinds` bound on every path out to one view of a caller's value (`self.left, self.right =
+    # self.data.split_at(n)`): (path, the viewed value's path, its region as the caller states it)
+    rebound_views: tuple[tuple[ParamPath, ParamPath, ir.Region], ...] = ()
 
     @property
     def empty(self) -> bool:
@@ -249,7 +252,7 @@ class CallSummary:
             and not self.held_loans and not self.conflicts and not self.brand_checks and not self.suspended_loans
             and not self.yielded_parts and not self.cleared and not self.returned_parts and not self.moved_rebinds
             and not self.returned_held and not self.cleared_early and not self.held_new_loans
-            and not self.kept_moved and not self.item_reads and not self.path_borrows
+            and not self.kept_moved and not self.item_reads and not self.path_borrows and not self.rebound_views
         )
 
 
@@ -346,6 +349,9 @@ class GeneratedInit:
     followed: bool = True
     # a `NamedTuple` base's (not `@dataclass`'s): the instance is a tuple of its fields (`iterated_fields`)
     iterated: bool = False
+    # a `@dataclass` with a `__post_init__(self)` of its own, which the generated `__init__` runs last
+    # (`with_post_init`)
+    post_init: bool = False
 
 
 def iterated_fields(generated: GeneratedInit | None) -> tuple[tuple[str, ...], ...] | None:
@@ -356,6 +362,45 @@ def iterated_fields(generated: GeneratedInit | None) -> tuple[tuple[str, ...], .
     if generated is None or not generated.followed or not generated.iterated:
         return None
     return tuple((name,) for name in (*generated.positional, *generated.keyword_only))
+
+
+def with_post_init(fields: CallSummary, post_init: CallSummary | None) -> CallSummary | None:
+    """The generated `__init__`'s summary (`field_summary`) followed by its class's `__post_init__`'s (`receiver`
+    its own name for the object), when that only binds fields, to new objects, to other fields or to views of them
+    (`self.left, self.right = self.data.split_at(self.frames)`): a field it reads is the argument the generated
+    `__init__` bound it to.  None (the constructor is not followed) for a `__post_init__` that does anything else."""
+    if post_init is None:
+        return fields
+    if replace(post_init, rebinds=(), rebound_views=(), receiver=None, function=fields.function) != CallSummary(
+        fields.function
+    ):
+        return None
+    receiver = post_init.receiver
+    given = {target[1][0]: source for target, source in fields.rebinds if len(target[1]) == 1}
+    own = {target for target, _ in post_init.rebinds}
+
+    def argument(path: ParamPath) -> ParamPath | None:
+        # a field of the object as the call gave it: the argument, when `__post_init__` does not rebind the field
+        if path[0] != receiver or not path[1] or (receiver, path[1][:1]) in own:
+            return None
+        source = given.get(path[1][0])
+        return (source[0], source[1] + path[1][1:]) if isinstance(source, tuple) else None
+
+    def ours(path: ParamPath) -> ParamPath:
+        return (GENERATED_RECEIVER, path[1]) if path[0] == receiver else path
+
+    rebinds = dict(fields.rebinds)
+    for target, source in post_init.rebinds:
+        if target[0] != receiver:
+            return None
+        rebinds[ours(target)] = (argument(source) or ours(source)) if isinstance(source, tuple) else source
+    views = []
+    for target, base, region in post_init.rebound_views:
+        found = argument(base)
+        if target[0] != receiver or found is None:
+            return None
+        views.append((ours(target), found, region))
+    return replace(fields, rebinds=tuple(rebinds.items()), rebound_views=tuple(views))
 
 
 def field_summary(name: str, fields: Sequence[str]) -> CallSummary:
@@ -378,6 +423,11 @@ def constructed_fields(
     moved = {m.path for m in summary.moves}
     parts: list[tuple[tuple[str, ...], ir.Place]] = []
     device: set[tuple[str, ...]] = set()
+    views: dict[ParamPath, tuple[ir.Place, ir.Region]] = {}
+    for target, (param, attrs), region in summary.rebound_views:
+        operand = bound.get(param)
+        if param != summary.receiver and (param, attrs) not in moved and operand is not None and operand.place:
+            views[target] = (extend_place(operand.place, attrs), region)
     for (param, attrs), source in summary.rebinds:
         if param != summary.receiver or not attrs:
             continue
@@ -395,7 +445,12 @@ def constructed_fields(
                 prefix = source[0] + "."
                 items = [(name[len(prefix):], op) for name, op in applied.bound if name.startswith(prefix)]
         stage = sink.temp(".".join(attrs))
-        sink.emit(ir.Bind((stage,), (value,), span), node)
+        base = views.get((param, attrs))
+        if base is not None:
+            # a view of an argument (`self.left, self.right = data.split_at(n)`): the field is that view
+            sink.emit(ir.View(stage, base[0], base[1], span), node)
+        else:
+            sink.emit(ir.Bind((stage,), (value,), span), node)
         parts.append((attrs, stage))
         for key, operand in items:
             if operand.place is None:
@@ -676,6 +731,11 @@ def apply_summary(
             sink.emit(ir.Branch((bind, sink.block(lambda: None)), span))
         if not stage:
             _held_new_loans(summary, bound, targets, sink, node)
+    for target, source, region in summary.rebound_views:
+        # a view of the caller's value, once the rebinds have bound the places (`self.data = data` first)
+        found, base = targets(*target, device_only=False), targets(*source, device_only=False)
+        if found is not None and len(found) == 1 and base is not None and len(base) == 1:
+            sink.emit(ir.View(found[0], base[0], region, span), node)
     for move in summary.moved_rebinds:
         found = targets(*move.path, device_only=False)
         if found is not None and len(found) == 1:

@@ -195,6 +195,14 @@ def _relation(analysis: _Analysis, state: State, key: str, base_key: str) -> tup
     return found
 
 
+def portable_region(region: ir.Region | None) -> ir.Region | None:
+    """A region of a callee's view as its caller can state it for the caller's value (`CallSummary.rebound_views`):
+    literal bounds, or one half of a `split_at` under a site no node of the caller has; None for a bound that is a
+    name of the callee, which would overlap every other view of the value there (`_portable`'s `Whole`)."""
+    found = _portable(region)
+    return None if found is None or isinstance(found, ir.Whole) else found
+
+
 def _portable(region: ir.Region | None) -> ir.Region | None:
     """A region of `__init__`'s view as another method can state it: a bound that is a name of `__init__` means
     nothing there (`Whole`), and the two halves of one `split_at` stay disjoint under a site no node of the method

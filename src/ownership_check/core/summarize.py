@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Final
 
-from ownership_check.core import ir, moved_items
+from ownership_check.core import init_state, ir, moved_items
 from ownership_check.core.call_effects import (
     RECEIVED_KIND,
     SENT_VALUE,
@@ -547,6 +547,7 @@ def call_summary(
         for holding in holdings:
             held[(holding, path)] = held.get((holding, path), False) or loan.mutable
     rebinds: dict[ParamPath, ParamPath | ir.Fresh | None] = {}
+    viewed: dict[ParamPath, set[tuple[ParamPath, ir.Region] | None]] = {}  # `CallSummary.rebound_views`
     unsure: set[ParamPath] = set()
     every: dict[ParamPath, set[ParamPath | ir.Fresh | None]] = {}  # each path's sources on every path out
     for world in exit_state.worlds:
@@ -561,6 +562,11 @@ def call_summary(
                 info = analysis.info(o)
                 # a new object keeps what kind it is (`self.prepared = k.prepare(...)` is prepared for `k`)
                 sources.add(found if found is not None or o[0] == "@" else ir.Fresh(info.kind, info.brand))
+                base = _path(info.parent, wanted) if info.parent is not None and found is None else None
+                region = init_state.portable_region(info.region)
+                viewed.setdefault(target, set()).add(
+                    (base, region) if base is not None and region is not None else None
+                )
             source = next(iter(sources)) if len(sources) == 1 else None
             every.setdefault(target, set()).update(sources)
             if target in rebinds and rebinds[target] != source:
@@ -577,6 +583,14 @@ def call_summary(
             rebinds[target] = None
     moved_rebinds = _moved_rebinds(graph, exit_state, rebinds)
     kept_moved = _kept_moved(exit_state, rebinds)
+    # a path bound on every path out to one view of one caller's value (`self.left, self.right =
+    # self.data.split_at(n)` in `__init__`): the caller's place is that view of its own value
+    rebound_views = tuple(
+        (target, *only)
+        for target, ways in sorted(viewed.items())
+        if len(ways) == 1 and (only := next(iter(ways))) is not None and target not in unsure
+        and all(".".join((target[0], *target[1])) in w for w in exit_state.worlds)
+    )
     return CallSummary(
         name,
         tuple(moves),
@@ -616,6 +630,7 @@ def call_summary(
         kept_moved=kept_moved,
         item_reads=_item_reads(graph, states, wanted),
         path_borrows=tuple(PathBorrow(*borrowed, when) for borrowed, when in some_paths.items()),
+        rebound_views=rebound_views,
     )
 
 

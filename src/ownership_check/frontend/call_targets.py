@@ -41,6 +41,7 @@ from ownership_check.core.call_effects import (
     spread_keywords,
     star_count,
     star_items,
+    with_post_init,
     with_receiver_moves,
 )
 from ownership_check.core.identity_memo import IdentityMemo
@@ -2464,7 +2465,11 @@ def generated_fields(cls: ast.ClassDef, qualify: Callable[[ast.AST], str | None]
     positional: list[str] = []
     keyword_only: list[str] = []
     after_marker = False
+    post_init = False
     for stmt in cls.body:
+        if decorator is not None and _plain_post_init(stmt):
+            post_init = True  # run last by the generated `__init__` (`call_effects.with_post_init`)
+            continue
         if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef) and stmt.name in _OWN_INITIALIZERS:
             return unfollowed
         if not (isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name)):
@@ -2487,7 +2492,16 @@ def generated_fields(cls: ast.ClassDef, qualify: Callable[[ast.AST], str | None]
                 continue
             keyword = keyword if kw_flag is None else bool(kw_flag)
         (keyword_only if keyword else positional).append(stmt.target.id)
-    return GeneratedInit(tuple(positional), tuple(keyword_only), iterated=named_tuple)
+    return GeneratedInit(tuple(positional), tuple(keyword_only), iterated=named_tuple, post_init=post_init)
+
+
+def _plain_post_init(stmt: ast.stmt) -> bool:
+    """`def __post_init__(self)`, undecorated, taking nothing but the object (no `InitVar` handed to it)."""
+    if not isinstance(stmt, ast.FunctionDef) or stmt.name != "__post_init__" or stmt.decorator_list:
+        return False
+    args = stmt.args
+    return (len(args.posonlyargs) + len(args.args) == 1 and not args.kwonlyargs and args.vararg is None
+            and args.kwarg is None)
 
 
 def constructor_summary(
@@ -2508,7 +2522,12 @@ def constructor_summary(
     if generated is not None:
         if not generated.followed:
             return None
-        summary = field_summary(cls.name, [*generated.positional, *generated.keyword_only])
+        summary = with_post_init(
+            field_summary(cls.name, [*generated.positional, *generated.keyword_only]),
+            _post_init_summary(lowerer, cls) if generated.post_init else None,
+        )
+        if summary is None:
+            return None
         bound = bind_parameters(generated.positional, generated.keyword_only, args, None)
         return AppliedSummary(summary, bound, True)
     if cls.keywords or any(isinstance(s, ast.FunctionDef | ast.AsyncFunctionDef) and s.name == "__new__"
@@ -2538,6 +2557,22 @@ def constructor_summary(
         return None
     bound = bind_parameters(positional[1:], keyword_only, args, None, *spread)
     return AppliedSummary(initializer, bound, True)
+
+
+def _post_init_summary(lowerer: FunctionLowerer, cls: ast.ClassDef) -> CallSummary | None:
+    """The summary of a dataclass's own `__post_init__(self)` (`_plain_post_init`), its receiver the object."""
+    found = next((s for s in cls.body if isinstance(s, ast.FunctionDef) and _plain_post_init(s)), None)
+    if found is None:
+        return None
+    method = found
+    receiver = method.args.args[0].arg if method.args.args else method.args.posonlyargs[0].arg
+
+    def compute() -> CallSummary | None:
+        unit = type(lowerer.unit)(f"{method.name} (call summary)", method, "function", frozenset(), {})
+        function = type(lowerer)(lowerer.ctx, unit).lower()
+        return call_summary(function, [receiver], receiver, method.name)
+
+    return lowerer.ctx.classes.memo.get(id(method), compute)
 
 
 def _applied(

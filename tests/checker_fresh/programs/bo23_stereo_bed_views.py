@@ -1,5 +1,4 @@
-# fresh-expect: E0382 at line 91
-# fresh-known-miss: cli,mypy views a dataclass's `__post_init__` stores (`self.left, self.right = self.data.split_at(...)`), whose base a method of another object moves and rebinds: stored views of a moved base are not related to it
+# fresh-expect: E0382 at line 90
 # fresh-note: `StereoBlock` caches its left/right `split_at` views in `__post_init__`; the meter's tile launch moves `data` and stores the handed-back buffer, but the cached views still belong to the moved handle, so the next source's pan launch uses a dead view.
 """Panning several mono sources into a planar stereo bed (SIMT, accumulating with ElemMut.get/set), with a
 tile loudness meter that records the bed's per-tile energy after each source is added."""
