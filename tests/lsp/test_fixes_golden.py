@@ -169,6 +169,7 @@ PER_FUNCTION_GAPS = frozenset({
     "e0308_memoised_helper_builds_a_named_tuple.py",
     "e0382_memoized_call_same_object.py",
     "e0382_memoized_call_kept_across_runs.py",
+    "e0382_memoized_call_read_then_moved_across_runs.py",
     "e0382_forwarding_decorator.py",
     "e0382_class_decorator_forwards_call.py",
     "e0382_registry_filled_by_decorator.py",
