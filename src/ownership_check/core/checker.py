@@ -46,7 +46,7 @@ from typing import Any
 from ownership_check.core import ir, messages, moved_items, view_bounds
 from ownership_check.core.calls import NonlocalEffects
 from ownership_check.core.cfg import Graph, Node, build
-from ownership_check.core.fall_through import chain_note, open_chains
+from ownership_check.core.fall_through import chain_label, open_chains
 from ownership_check.core.liveness import live_bits_around
 from ownership_check.diagnostics import Diagnostic, Span
 
@@ -2676,7 +2676,8 @@ _MOVED_NAME = re.compile(r"use of moved value: `([A-Za-z_][A-Za-z0-9_]*)`")
 
 
 def _with_chain_notes(function: ir.Function, diagnostics: list[Diagnostic]) -> list[Diagnostic]:
-    """`diagnostics`, an E0382 of a name an open test chain binds with a note saying so (`fall_through`)."""
+    """`diagnostics`, an E0382 of a name an open test chain binds with a label on the chain and a note saying how
+    to declare it exhaustive (`fall_through`)."""
     if not any(d.code == "E0382" for d in diagnostics):
         return diagnostics
     chains = open_chains(function.body)
@@ -2686,8 +2687,8 @@ def _with_chain_notes(function: ir.Function, diagnostics: list[Diagnostic]) -> l
     for d in diagnostics:
         named = _MOVED_NAME.fullmatch(d.message) if d.code == "E0382" else None
         in_loop = any(label.message.startswith(messages.MOVED_IN_LOOP) for label in d.labels)
-        note = chain_note(named.group(1), chains, in_loop) if named is not None else None
-        out.append(replace(d, notes=(*d.notes, note)) if note is not None else d)
+        found = chain_label(named.group(1), chains, in_loop) if named is not None else None
+        out.append(d if found is None else replace(d, labels=(*d.labels, found[0]), notes=(*d.notes, found[1])))
     return out
 
 

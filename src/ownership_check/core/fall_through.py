@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ownership_check.core import ir
-from ownership_check.diagnostics import Span
+from ownership_check.diagnostics import Label, Span
 
 #: An arm of a `Branch`: the branch's identity and the arm's index.
 _Arm = tuple[int, int]
@@ -37,17 +37,18 @@ def open_chains(body: ir.Block) -> dict[str, list[Span]]:
     return found
 
 
-def chain_note(name: str, chains: dict[str, list[Span]], moved_in_loop: bool) -> str | None:
-    """The note of an E0382 of `name` whose move is labelled as the previous iteration's (`moved_in_loop`), when an
-    open chain binds `name` (`open_chains`): which one, and the line that says one of its arms always runs."""
+def chain_label(name: str, chains: dict[str, list[Span]], moved_in_loop: bool) -> tuple[Label, str] | None:
+    """For an E0382 of `name` whose move is labelled as the previous iteration's (`moved_in_loop`), when an open
+    chain binds `name` (`open_chains`): a label on the chain and the note saying how to declare it exhaustive."""
     spans = chains.get(name)
     if not spans or not moved_in_loop:
         return None
-    return (
-        f"`{name}` is bound in every arm of the test at line {spans[0].line}, which has no `else`: an iteration that "
-        f"runs none reads the `{name}` the previous one moved; if one always runs, end the test with "
-        "`else: raise ...` (`case _: raise ...` in a `match`)"
+    label = Label(spans[0], f"`{name}` is bound in every arm of this test, which has no `else`")
+    note = (
+        f"an iteration that runs none of its arms reads the `{name}` the previous one moved; if one always runs, "
+        "end the test with `else: raise ...` (`case _: raise ...` in a `match`)"
     )
+    return label, note
 
 
 def _plain(op: ir.Op) -> bool:
