@@ -2402,23 +2402,7 @@ def applied_summary(
     func: Expression | None = None,
 ) -> AppliedSummary[Expression] | None:
     """The summary of the function or method `node` calls (at `call_span`; `func`: what it calls, when not
-    `node.callee`: the target of a partial), with its parameters bound, when the checker sees it; for a generator
-    a `for` takes every item of, as the CLI's `applied_summary`."""
-    applied = _summary_of_call(lowerer, node, method, args, call_span, func)
-    if id(node) not in lowerer.loop_items:
-        return applied
-    lowerer.loop_moves[id(node)] = callables.moves_of_a_loop(applied)
-    return callables.item_of_a_loop(applied)
-
-
-def _summary_of_call(
-    lowerer: FunctionLowerer,
-    node: CallExpr,
-    method: calls.MethodCall[Expression] | None,
-    args: tuple[calls.Operand[Expression], ...],
-    call_span: Span,
-    func: Expression | None = None,
-) -> AppliedSummary[Expression] | None:
+    `node.callee`: the target of a partial), with its parameters bound, when the checker sees it."""
     if lowerer.kernel_body:
         return None
     func = node.callee if func is None else func

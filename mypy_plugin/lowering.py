@@ -7426,7 +7426,10 @@ class FunctionLowerer(calls.PlaceNaming):
             (
                 None
                 if shape_kernel is not None or (first_name and resolve.is_safekernels(first_name[0]))
-                else applied_summary(self, node, method, args, span_of(node), func)
+                else callables.taken_by_a_loop(
+                    applied_summary(self, node, method, args, span_of(node), func), id(node), self.loop_items,
+                    self.loop_moves,
+                )
             ),
             container_flow=next(
                 (f for n in self.ctx.names(func) if (f := stdlib_flow.container_flow(n)) is not None), None

@@ -536,6 +536,19 @@ def moves_of_a_loop(applied: AppliedSummary[E] | None) -> AppliedSummary[E] | No
     return replace(applied, summary=only, others=others, returns_op=False, op_built=None)
 
 
+def taken_by_a_loop(
+    applied: AppliedSummary[E] | None, call: int, loop_items: set[int],
+    loop_moves: dict[int, AppliedSummary[E] | None],
+) -> AppliedSummary[E] | None:
+    """The summary of the call `call` (its node's `id`) as a `for` that takes every item of it applies it: per item
+    without its moves (`item_of_a_loop`), which the front end applies after the loop (`moves_of_a_loop`, kept in
+    `loop_moves`); any other call's summary as it is."""
+    if call not in loop_items:
+        return applied
+    loop_moves[call] = moves_of_a_loop(applied)
+    return item_of_a_loop(applied)
+
+
 def iterated_call(value: ir.Value) -> ir.Value:
     """An item taken from a call of a generator function of the module (`next(gen(a, c))`, `for op in gen(a,
     c)`): the call was lowered as a call of the function run to its end, whose `yield`s give what a `return` gives

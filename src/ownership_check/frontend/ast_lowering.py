@@ -7656,7 +7656,9 @@ class FunctionLowerer(calls.PlaceNaming):
             (
                 None
                 if kernel is not None or is_safekernels_name(qualified or "")
-                else applied_summary(self, node, method, args, func)
+                else callables.taken_by_a_loop(
+                    applied_summary(self, node, method, args, func), id(node), self.loop_items, self.loop_moves
+                )
             ),
             container_flow=stdlib_flow.container_flow(self.stdlib_name(func)),
         )

@@ -2118,23 +2118,7 @@ def applied_summary(
     func: ast.expr | None = None,
 ) -> AppliedSummary[ast.expr] | None:
     """The summary of the function or method `node` calls (`func`: what it calls, when not `node.func`: the
-    target of a partial), with its parameters bound, when the checker sees it; for a generator a `for` takes
-    every item of, once per item without its moves (`callables.item_of_a_loop`), which the loop applies after
-    it (`callables.moves_of_a_loop`, kept in the lowerer's `loop_moves`)."""
-    applied = _summary_of_call(lowerer, node, method, args, func)
-    if id(node) not in lowerer.loop_items:
-        return applied
-    lowerer.loop_moves[id(node)] = callables.moves_of_a_loop(applied)
-    return callables.item_of_a_loop(applied)
-
-
-def _summary_of_call(
-    lowerer: FunctionLowerer,
-    node: ast.Call,
-    method: calls.MethodCall[ast.expr] | None,
-    args: tuple[calls.Operand[ast.expr], ...],
-    func: ast.expr | None = None,
-) -> AppliedSummary[ast.expr] | None:
+    target of a partial), with its parameters bound, when the checker sees it."""
     if lowerer.kernel_body:
         return None
     func = node.func if func is None else func
