@@ -1091,6 +1091,15 @@ class ModuleClasses:
             return first.func if plain else None
         return None
 
+    def unbound_method(self, cls: ClassDef, name: str) -> tuple[FuncDef, str] | None:
+        """The `@staticmethod` or `@classmethod` `name` an instance of `cls` finds along its method resolution
+        order, with that decorator's name (the CLI's `ModuleClasses.unbound_method`)."""
+        for current in self._chain(cls):
+            bound = [s for s in current.defs.body if _class_body_binds(s, name)]
+            if bound:
+                return plain_unbound(bound[-1])
+        return None
+
     def _lookup(self, chain: Iterable[ClassDef], name: str, iterated: bool = False) -> FuncDef | None:
         for current in chain:
             found: Node | None = None
@@ -1473,20 +1482,23 @@ def static_method(
     cls = classes.classes.get(owner.name)
     if cls is None or owner.node is not cls.info:
         return None
-    found: Node | None = None
-    for stmt in cls.defs.body:
-        if isinstance(stmt, FuncDef | Decorator | OverloadedFuncDef) and stmt.name == name:
-            found = stmt
-    if not isinstance(found, Decorator) or len(found.original_decorators) != 1:
+    found = classes.unbound_method(cls, name)
+    return found[0] if found is not None and found[1] == kind else None
+
+
+def plain_unbound(stmt: Node) -> tuple[FuncDef, str] | None:
+    """`stmt`'s function with its decorator's name when its only decorator is `@staticmethod` or `@classmethod`
+    and its body does not suspend (the CLI's `plain_unbound`)."""
+    if not isinstance(stmt, Decorator) or len(stmt.original_decorators) != 1:
         return None
-    decorator = found.original_decorators[0]
-    if not (isinstance(decorator, NameExpr) and decorator.name == kind):
+    decorator = stmt.original_decorators[0]
+    if not (isinstance(decorator, NameExpr) and decorator.name in ("staticmethod", "classmethod")):
         return None
-    func = found.func
+    func = stmt.func
     if func.is_coroutine or func.is_generator:
         return None
     suspends = any(isinstance(n, AwaitExpr | YieldExpr | YieldFromExpr) for n in tree.walk_many(func.body.body))
-    return None if suspends else func
+    return None if suspends else (func, decorator.name)
 
 
 def _plain_method(owner: NameExpr, name: str, classes: ModuleClasses) -> FuncDef | None:
@@ -2049,21 +2061,37 @@ def _applied_method(
         candidates = receiver_classes(lowerer, name) or _classes_defining(lowerer, name, method, receiver)
     if not candidates:
         return None
-    classes = lowerer.ctx.classes
-    found = classes.method(candidates[0], method, iterated)
-    if found is None:
-        return None
-    applied = _applied(lowerer, found, receiver, False, args, span, receiver_class=candidates[0])
+    applied = _method_applied(lowerer, candidates[0], method, receiver, args, span, iterated)
     if applied is None:
         return None
     others: list[AppliedSummary[Expression]] = []
     for cls in candidates[1:]:
-        override = classes.method(cls, method, iterated)
-        other = _applied(lowerer, override, receiver, False, args, span, receiver_class=cls) if override else None
+        other = _method_applied(lowerer, cls, method, receiver, args, span, iterated)
         if other is not None and other.summary != applied.summary and all(o.summary != other.summary
                                                                          for o in others):
             others.append(other)
     return replace(applied, others=tuple(others)) if others else applied
+
+
+def _method_applied(
+    lowerer: FunctionLowerer,
+    cls: ClassDef,
+    method: str,
+    receiver: calls.Operand[Expression],
+    args: tuple[calls.Operand[Expression], ...],
+    span: Span,
+    iterated: bool,
+) -> AppliedSummary[Expression] | None:
+    """The summary of the method `method` an object of `cls` runs at the call (the CLI's `_method_applied`)."""
+    classes = lowerer.ctx.classes
+    found = classes.method(cls, method, iterated)
+    if found is not None:
+        return _applied(lowerer, found, receiver, False, args, span, receiver_class=cls)
+    unbound = classes.unbound_method(cls, method)
+    if unbound is None:
+        return None
+    function, kind = unbound
+    return _applied(lowerer, function, receiver if kind == "classmethod" else None, False, args, span)
 
 
 def _bound_by_import(module: MypyFile, name: str) -> bool:

@@ -5194,10 +5194,10 @@ class FunctionLowerer(calls.PlaceNaming):
             # `left = planar.channel(0)` of a method returning `self.buf[start:stop]`: a view of `planar.buf`
             self.call(expr, None)
             return calls.returned_views(method_views, span_of(expr), self)
-        if isinstance(expr, CallExpr) and isinstance(expr.callee, NameExpr):
-            helper = self.helper(expr.callee)
-            returns = _returned_tuples(helper) if helper is not None else None
-            if helper is not None and returns is not None:
+        helper = self.plain_callee(expr) if isinstance(expr, CallExpr) else None
+        if isinstance(expr, CallExpr) and helper is not None:
+            returns = _returned_tuples(helper)
+            if returns is not None:
                 lowered = self.call(expr, None)
                 if calls.returned_parts_value(lowered):
                     return lowered  # `return staged, k.launch_async(prep, x, staged)`: its parts, loans kept
@@ -5207,16 +5207,16 @@ class FunctionLowerer(calls.PlaceNaming):
                     for elements in displays
                 ]
                 return calls.returned_tuple(shaped, span_of(expr), self)
-            returned = _returned_values(helper) if helper else []
-            if helper is not None and returned and all(r is not None for r in returned):
+            returned = _returned_values(helper)
+            if returned and all(r is not None for r in returned):
                 passed = _bind_call(helper, expr)
                 params = {arg.variable.name for arg in helper.arguments}
                 views = [self.returned_item(None, r, params, passed, helper, expr) for r in returned if r is not None]
                 if calls.all_views(views):  # `def head(buf): return buf[:n]`
                     self.call(expr, None)
                     return calls.returned_views(views, span_of(expr), self)
-            placed = helper is not None and holder is not None and holder.root != ir.RETURN_HOLDER
-            built = self.returned_objects(helper, expr) if helper is not None and placed else None
+            placed = holder is not None and holder.root != ir.RETURN_HOLDER
+            built = self.returned_objects(helper, expr) if placed else None
             memoized = self.memoized_call(expr) if built is not None else None
             if built is not None and memoized is not None:
                 # a memoised helper returning a constructed object: the kept object, with its fields (the CLI's)
@@ -7009,6 +7009,27 @@ class FunctionLowerer(calls.PlaceNaming):
         if not names or not resolve.is_safekernels(names[0]):
             return None
         return ALIASING_FUNCTIONS.get(names[0].rsplit(".", 1)[-1])
+
+    def plain_callee(self, call: CallExpr) -> FuncItem | None:
+        """The function a call runs with no receiver, whose returns give its result (the CLI's `plain_callee`): a
+        helper called by its name, or a `@staticmethod` or `@classmethod` of the module's classes called on its
+        class or on an object whose classes all find that one function."""
+        func = call.callee
+        if isinstance(func, NameExpr):
+            return self.helper(func)
+        if not (isinstance(func, MemberExpr) and isinstance(func.expr, NameExpr)):
+            return None
+        owner = func.expr
+        classes = self.ctx.classes
+        if owner.name in classes.classes:
+            return static_method(self, owner, func.name, classes) or static_method(
+                self, owner, func.name, classes, "classmethod"
+            )
+        candidates = receiver_classes(self, owner.name) if classes.classes else None
+        found = {id(u[0]): u for u in (classes.unbound_method(c, func.name) for c in candidates or ()) if u}
+        if candidates and len(found) == 1 and all(classes.unbound_method(c, func.name) for c in candidates):
+            return next(iter(found.values()))[0]
+        return None
 
     def helper(self, callee: NameExpr) -> FuncItem | None:
         """The plain function a call's callee refers to (undecorated, or wrapped by decorators that forward its

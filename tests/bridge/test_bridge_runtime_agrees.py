@@ -324,6 +324,16 @@ PAIRS: dict[str, tuple[str, str]] = {
     "fresh bh: pending ops kept in a dict display drained by pop": (
         "e0505_pending_op_in_a_dict_display_drained_by_pop", "clean_pending_ops_in_a_dict_display_drained_before_a_move"
     ),
+    "fresh bn: a static method called on an object moves its argument": (
+        "e0382_static_method_called_on_an_object_moves_its_argument",
+        "clean_static_method_called_on_an_object_moves_its_argument",
+    ),
+    "fresh bn: a static method returns views of the caller's buffer": (
+        "e0499_static_method_returns_overlapping_views", "clean_static_method_returns_disjoint_views"
+    ),
+    "fresh br: a callee runs another object's held ops before it moves": (
+        "e0505_callee_moves_before_flushing_held_ops", "clean_callee_flushes_held_ops_before_moving"
+    ),
     "fresh bi: a generator method the caller iterates moves its receiver's items": (
         "e0382_generator_method_moves_receiver_items", "clean_generator_method_moves_receiver_items"
     ),

@@ -379,7 +379,7 @@ FLOW_FORMS = (
     "attribute-alias", "pool-peek", "kernel-table", "plan-cache", "keyed-argument", "accessor-item",
     "filled-containers", "kernel-choice", "returned-pair", "moved-items", "pending-display", "init-alias",
     "subclass-kernel", "local-alias-attribute", "pending-one-path", "uniform-outside", "nested-view",
-    "generator-method", "captured-closure", "exhaustive-chain",
+    "generator-method", "captured-closure", "exhaustive-chain", "unbound-method",
     *(f"call:{name}" for name in CALL_FORMS),
 )
 
@@ -716,6 +716,8 @@ class _Gen:
             self.captured_closure(depth)
         elif form == "exhaustive-chain":
             self.exhaustive_chain(depth)
+        elif form == "unbound-method":
+            self.unbound_method(depth)
         elif form.startswith("call:"):
             self.indirect_call(depth, form.removeprefix("call:"))
         else:
@@ -1031,6 +1033,50 @@ class _Gen:
         viewed = self.pick(("c", "a", "b"))
         self.emit(depth, f"blend{n}({viewed}.view(32, 64), {self.pick(('a', 'b'))})")
         self.program.entries["launch:simt.launch"] += 1
+
+    def unbound_method(self, depth: int) -> None:
+        """A class's `@staticmethod` or `@classmethod` that launches over its parameters, moves the tile tensor
+        it is given, or returns two views of its buffer parameter (disjoint or not), called on the class, on an
+        object of it, or through `self` in a plain method of it."""
+        n = len(self.extra) + len(self.lines)
+        name = f"Ops{n}"
+        kind = self.pick(("staticmethod", "classmethod"))
+        what = self.pick(("launch", "move", "views"))
+        if what == "launch":
+            params, body = "u: Any, v: Any, w: Any, p: Any, s: Any", "vecadd.launch(p, s, u, v, w)"
+            args = ", ".join((*self.buffers(), "prep", "stream"))
+            self.program.entries["launch:simt.launch"] += 1
+        elif what == "move":
+            params = "t: Any, s: Any"
+            body = "return add(tile.zeros((64,), f32).partition((16,)), t, tile.ones((64,), f32)).sync_on(s)[0]"
+            args = f"{self.pick(TENSORS)}, stream"
+            self.program.entries["launch:tile.__call__"] += 1
+        else:
+            params, body = "buf: Any, n: int, at: int", "return buf.view(0, n), buf.view(at, at + n)"
+            self.emit(depth, f"wide{n} = sk.zeros(128, f32, stream)")
+            args = f"wide{n}, 64, {self.pick((64, 63, 32, 0))}"
+        names = ", ".join(p.split(":")[0] for p in params.split(", "))
+        own = "cls, " if kind == "classmethod" else ""
+        self.extra.append(
+            f"class {name}:\n"
+            f"    @{kind}\n"
+            f"    def act({own}{params}) -> Any:\n"
+            f"        {body}\n\n"
+            f"    def run(self, {params}) -> Any:\n"
+            f"        return self.act({names})\n"
+        )
+        # (through `self` the views are another helper's result: not followed, see the error index)
+        called = self.pick(("class", "object") if what == "views" else ("class", "object", "self"))
+        call = {"class": f"{name}.act", "object": f"{name}().act", "self": f"{name}().run"}[called]
+        if called == "object":
+            self.emit(depth, f"ops{n} = {name}()")
+            call = f"ops{n}.act"
+        if what == "views":
+            self.emit(depth, f"lo{n}, hi{n} = {call}({args})")
+            self.emit(depth, f"vecadd.launch(prep, stream, {self.pick((f'lo{n}, a', f'a, lo{n}'))}, hi{n})")
+            self.program.entries["launch:simt.launch"] += 1
+        else:
+            self.emit(depth, f"print({call}({args}))")
 
     def generator_method(self, depth: int) -> None:
         """A class keeping new tile tensors in a dict whose generator method moves each into a tile launch and

@@ -497,10 +497,14 @@ def call_summary(
     kept_borrows = [n.id for n in graph.nodes if isinstance(n.op, ir.Borrow) and n.op.group in groups]
     cleared = _cleared(graph, states, wanted)
     cleared_early: tuple[ParamPath, ...] = ()
+    moving = [site for site in move_sites if site is not None]
+    if kept_borrows or moving:
+        # forgetting a container's stored ops before every borrow the summary keeps and every move runs first at
+        # the caller too (`self.flush()` before `self.particles.to_numpy(...)`, or before `vel.partition(...)`)
+        before = _reached(graph, [s for n in (*kept_borrows, *moving) for s in graph.nodes[n].succ], lambda _: False)
+        cleared_early = tuple(path for path, sites in cleared.items() if not sites & before)
     if kept_borrows:
         after = _reached(graph, [s for n in kept_borrows for s in graph.nodes[n].succ], lambda _: False)
-        # ... and so does forgetting a container's stored ops (`self.flush()` before `self.particles.to_numpy(...)`)
-        cleared_early = tuple(path for path, sites in cleared.items() if not sites & after)
         moves = [
             replace(m, early=True) if site is not None and site not in after else m
             for m, site in zip(moves, move_sites, strict=True)

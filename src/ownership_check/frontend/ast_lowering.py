@@ -5387,10 +5387,10 @@ class FunctionLowerer(calls.PlaceNaming):
             # `left = planar.channel(0)` of a method returning `self.buf[start:stop]`: a view of `planar.buf`
             self.call(node, None)
             return calls.returned_views(method_views, self.span(node), self)
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-            helper = self.helper(node.func.id)
-            returns = _returned_tuples(helper) if helper is not None else None
-            if helper is not None and returns is not None:
+        helper = self.plain_callee(node) if isinstance(node, ast.Call) else None
+        if isinstance(node, ast.Call) and helper is not None:
+            returns = _returned_tuples(helper)
+            if returns is not None:
                 lowered = self.call(node, None)
                 if calls.returned_parts_value(lowered):
                     return lowered  # `return staged, k.launch_async(prep, x, staged)`: its parts, loans kept
@@ -5400,16 +5400,16 @@ class FunctionLowerer(calls.PlaceNaming):
                     for elements in displays
                 ]
                 return calls.returned_tuple(shaped, self.span(node), self)
-            returned = _returned_values(helper) if helper else []
-            if helper is not None and returned and all(r is not None for r in returned):
+            returned = _returned_values(helper)
+            if returned and all(r is not None for r in returned):
                 passed = _bind_call(helper, node)
                 params = {p.arg for p in _param_names(helper.args)}
                 views = [self.returned_item(None, r, params, passed, helper, node) for r in returned if r is not None]
                 if calls.all_views(views):  # `def head(buf): return buf[:n]`
                     self.call(node, None)
                     return calls.returned_views(views, self.span(node), self)
-            placed = helper is not None and holder is not None and holder.root != ir.RETURN_HOLDER
-            built = self.returned_objects(helper, node) if helper is not None and placed else None
+            placed = holder is not None and holder.root != ir.RETURN_HOLDER
+            built = self.returned_objects(helper, node) if placed else None
             memoized = self.memoized_call(node) if built is not None else None
             if built is not None and memoized is not None:
                 # `plans = plans_for(n, dev)` of a memoised helper returning `Plans(a.prepare(...), ...)`: the object
@@ -7274,6 +7274,27 @@ class FunctionLowerer(calls.PlaceNaming):
         if qualified is None or not qualified.startswith("safekernels."):
             return None
         return ALIASING_FUNCTIONS.get(qualified.rsplit(".", 1)[-1])
+
+    def plain_callee(self, call: ast.Call) -> FunctionNode | None:
+        """The function a call runs with no receiver, whose returns give its result: a helper called by its name
+        (`helper`), or a `@staticmethod` or `@classmethod` of the module's classes called on its class
+        (`Layout.lanes(buf, n)`) or on an object whose classes all find that one function (`self.lanes(buf, n)`)."""
+        func = call.func
+        if isinstance(func, ast.Name):
+            return self.helper(func.id)
+        if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)):
+            return None
+        owner = func.value.id
+        classes = self.ctx.classes
+        if owner in classes.classes:
+            return static_method(self, owner, func.attr, classes) or static_method(
+                self, owner, func.attr, classes, "classmethod"
+            )
+        candidates = receiver_classes(self, owner) if classes.classes else None
+        found = {id(u[0]): u for u in (classes.unbound_method(c, func.attr) for c in candidates or ()) if u}
+        if candidates and len(found) == 1 and all(classes.unbound_method(c, func.attr) for c in candidates):
+            return next(iter(found.values()))[0]
+        return None
 
     def helper(self, name: str) -> FunctionNode | None:
         """The plain (undecorated) function `name` refers to here: one defined in this body, or at the module's top

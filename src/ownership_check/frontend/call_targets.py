@@ -968,6 +968,17 @@ class ModuleClasses:
             return first if plain and isinstance(first, ast.FunctionDef) else None
         return None
 
+    def unbound_method(self, cls: ast.ClassDef, name: str) -> tuple[ast.FunctionDef, str] | None:
+        """The `@staticmethod` or `@classmethod` `name` an instance of `cls` finds along its method resolution
+        order, with that decorator's name (`plain_unbound`): a call on the instance (`self.lanes(buf, n)`) runs it
+        with no receiver, or with the class as its first parameter; None when the first class binding `name`
+        binds something else."""
+        for current in self._chain(cls):
+            bound = [s for s in current.body if _class_body_binds(s, name)]
+            if bound:
+                return plain_unbound(bound[-1])
+        return None
+
     def _lookup(self, chain: Iterable[ast.ClassDef], name: str, iterated: bool = False) -> ast.FunctionDef | None:
         for current in chain:
             found: ast.AST | None = None
@@ -1339,17 +1350,20 @@ def static_method(
     cls = classes.classes.get(owner)
     if cls is None or (owner in lowerer.local_names and lowerer.unit.kind != "module"):
         return None
-    found: ast.AST | None = None
-    for stmt in cls.body:
-        if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef) and stmt.name == name:
-            found = stmt
-    if not isinstance(found, ast.FunctionDef) or len(found.decorator_list) != 1:
+    found = classes.unbound_method(cls, name)
+    return found[0] if found is not None and found[1] == kind else None
+
+
+def plain_unbound(stmt: ast.AST) -> tuple[ast.FunctionDef, str] | None:
+    """`stmt` with its decorator's name when it is a plain function whose only decorator is `@staticmethod` or
+    `@classmethod` and whose body does not suspend (a generator or coroutine runs later, not at the call)."""
+    if not isinstance(stmt, ast.FunctionDef) or len(stmt.decorator_list) != 1:
         return None
-    decorator = found.decorator_list[0]
-    if not (isinstance(decorator, ast.Name) and decorator.id == kind):
+    decorator = stmt.decorator_list[0]
+    if not (isinstance(decorator, ast.Name) and decorator.id in ("staticmethod", "classmethod")):
         return None
-    suspends = any(isinstance(sub, ast.Yield | ast.YieldFrom | ast.Await) for sub in _walk_body(found.body))
-    return None if suspends else found
+    suspends = any(isinstance(sub, ast.Yield | ast.YieldFrom | ast.Await) for sub in _walk_body(stmt.body))
+    return None if suspends else (stmt, decorator.id)
 
 
 def _plain_method(lowerer: FunctionLowerer, owner: str, name: str, classes: ModuleClasses) -> ast.FunctionDef | None:
@@ -1737,21 +1751,39 @@ def _applied_method(
         candidates = receiver_classes(lowerer, name) or _classes_defining(lowerer, name, method, receiver)
     if not candidates:
         return None
-    classes = lowerer.ctx.classes
-    found = classes.method(candidates[0], method, iterated)
-    if found is None:
-        return None
-    applied = _applied(lowerer, found, receiver, False, args, span, receiver_class=candidates[0])
+    applied = _method_applied(lowerer, candidates[0], method, receiver, args, span, iterated)
     if applied is None:
         return None
     others: list[AppliedSummary[ast.expr]] = []
     for cls in candidates[1:]:
-        override = classes.method(cls, method, iterated)
-        other = _applied(lowerer, override, receiver, False, args, span, receiver_class=cls) if override else None
+        other = _method_applied(lowerer, cls, method, receiver, args, span, iterated)
         if other is not None and other.summary != applied.summary and all(o.summary != other.summary
                                                                          for o in others):
             others.append(other)
     return replace(applied, others=tuple(others)) if others else applied
+
+
+def _method_applied(
+    lowerer: FunctionLowerer,
+    cls: ast.ClassDef,
+    method: str,
+    receiver: calls.Operand[ast.expr],
+    args: tuple[calls.Operand[ast.expr], ...],
+    span: Span,
+    iterated: bool,
+) -> AppliedSummary[ast.expr] | None:
+    """The summary of the method `method` an object of `cls` runs at the call: a plain one on the object, a
+    `@staticmethod` with no receiver (its first parameter takes the first argument), a `@classmethod` with the
+    object standing for its class."""
+    classes = lowerer.ctx.classes
+    found = classes.method(cls, method, iterated)
+    if found is not None:
+        return _applied(lowerer, found, receiver, False, args, span, receiver_class=cls)
+    unbound = classes.unbound_method(cls, method)
+    if unbound is None:
+        return None
+    function, kind = unbound
+    return _applied(lowerer, function, receiver if kind == "classmethod" else None, False, args, span)
 
 
 def property_summary(lowerer: FunctionLowerer, node: ast.Attribute) -> AppliedSummary[ast.expr] | None:

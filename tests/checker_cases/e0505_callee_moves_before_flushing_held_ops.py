@@ -1,0 +1,55 @@
+"""A method that moves a buffer (`vel.partition(...)`) before it runs the ops another object keeps
+(`self.front.flush()`): an op still pending there writes that buffer, so the move is refused.  The runtime raises at
+the move, inside the method the caller calls."""
+
+import safekernels as sk
+from safekernels import simt
+from safekernels.dtypes import f32
+from safekernels.simt import DisjointSlice, Slice, thread
+
+N = 64
+
+
+@simt.kernel
+@simt.launch_contract(block=64)
+def integrate(accel: Slice[f32], vel: DisjointSlice[f32]) -> None:
+    idx = thread.index_1d()
+    i = idx.get()
+    if (o := vel.get_mut(idx)) is not None:
+        o.set(accel[i] * 0.5)
+
+
+class FrontEnd:
+    def __init__(self, dev: sk.Device, s: sk.Stream) -> None:
+        self.pending: list[sk.DeviceOp[object]] = []
+        self.s = s
+        self.prepared = integrate.prepare(simt.LaunchConfig1D.for_len(N, block=64), dev)
+
+    def submit(self) -> sk.DeviceBuffer[f32]:
+        accel = sk.zeros(N, f32, self.s)
+        vel = sk.zeros(N, f32, self.s)
+        self.pending.append(integrate.launch_async(self.prepared, accel, vel))
+        return vel
+
+    def flush(self) -> None:
+        while self.pending:
+            self.pending.pop(0).sync_on(self.s)
+
+
+class Estimator:
+    def __init__(self, dev: sk.Device, s: sk.Stream) -> None:
+        self.front = FrontEnd(dev, s)
+
+    def correct(self, vel: sk.DeviceBuffer[f32]) -> None:
+        parts = vel.partition((16,))  # expect: E0505
+        self.front.flush()
+        print(parts)
+
+    def tick(self) -> None:
+        vel = self.front.submit()
+        self.correct(vel)
+
+
+def main() -> None:
+    dev = sk.Device.cpu()
+    Estimator(dev, dev.new_stream()).tick()
