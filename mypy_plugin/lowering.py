@@ -936,6 +936,27 @@ def _registry_binding(body: Sequence[Statement], name: str) -> list[tuple[calls.
     return found if stores == 1 else None
 
 
+def _in_caller_terms(arg: Expression, passed: dict[str, Expression], params: set[str]) -> Expression | None:
+    """An argument a forwarding function passes on, in its caller's terms (the CLI's `_in_caller_terms`)."""
+    if isinstance(arg, IntExpr | FloatExpr | StrExpr):
+        return arg
+    if isinstance(arg, OpExpr):
+        left, right = _in_caller_terms(arg.left, passed, params), _in_caller_terms(arg.right, passed, params)
+        if left is None or right is None:
+            return None
+        made: Expression = OpExpr(arg.op, left, right)
+        made.set_line(arg)
+        return made
+    if isinstance(arg, UnaryExpr):
+        operand = _in_caller_terms(arg.expr, passed, params)
+        if operand is None:
+            return None
+        made = UnaryExpr(arg.op, operand)
+        made.set_line(arg)
+        return made
+    return passed.get(arg.name) if isinstance(arg, NameExpr) and arg.name in params else None
+
+
 def _bind_call(func: FuncItem, call: CallExpr, method: bool = False) -> dict[str, Expression]:
     """Parameter name -> argument expression, for the arguments a call binds plainly (no `*`/`**`); for a
     `method` called on an instance, the first parameter is the receiver and binds no argument, and neither does a
@@ -2122,6 +2143,7 @@ class FunctionLowerer(calls.PlaceNaming):
         self.slot_uses: dict[int, calls.Operand[Expression]] = {}  # a partial's bound argument, read from its slot
         self.read_properties: set[int] = set()  # attribute operands of the call being lowered, getters already run
         self.getter_calls: dict[int, CallExpr] = {}  # `getter_call_node`, by the read's node
+        self.forwarded_calls: dict[int, CallExpr] = {}  # `returning_call`, by the call's node
         self.spread_items: dict[int, tuple[Expression, ...] | None] = {}  # `spread_display`, by the display's node
         self.spread_subscripts: set[int] = set()  # the items `spread_display` made
         # names bound only to functions of the module, and names bound once to a dict display of them under literal
@@ -5196,22 +5218,24 @@ class FunctionLowerer(calls.PlaceNaming):
             return calls.returned_views(method_views, span_of(expr), self)
         helper = self.plain_callee(expr) if isinstance(expr, CallExpr) else None
         if isinstance(expr, CallExpr) and helper is not None:
-            returns = _returned_tuples(helper)
+            # (`def outer(buf, n): return inner(buf, n, 1)`: `inner`'s returns, its arguments the caller's)
+            giving, given = self.returning_call(helper, expr)
+            returns = _returned_tuples(giving)
             if returns is not None:
                 lowered = self.call(expr, None)
                 if calls.returned_parts_value(lowered):
                     return lowered  # `return staged, k.launch_async(prep, x, staged)`: its parts, loans kept
-                displays = [r.items for r in _returned_values(helper) if isinstance(r, TupleExpr)]
+                displays = [r.items for r in _returned_values(giving) if isinstance(r, TupleExpr)]
                 shaped = [
-                    tuple(self.returned_entry(element, helper, expr) for element in elements)
+                    tuple(self.returned_entry(element, giving, given) for element in elements)
                     for elements in displays
                 ]
                 return calls.returned_tuple(shaped, span_of(expr), self)
-            returned = _returned_values(helper)
+            returned = _returned_values(giving)
             if returned and all(r is not None for r in returned):
-                passed = _bind_call(helper, expr)
-                params = {arg.variable.name for arg in helper.arguments}
-                views = [self.returned_item(None, r, params, passed, helper, expr) for r in returned if r is not None]
+                passed = _bind_call(giving, given)
+                params = {arg.variable.name for arg in giving.arguments}
+                views = [self.returned_item(None, r, params, passed, giving, given) for r in returned if r is not None]
                 if calls.all_views(views):  # `def head(buf): return buf[:n]`
                     self.call(expr, None)
                     return calls.returned_views(views, span_of(expr), self)
@@ -7010,6 +7034,55 @@ class FunctionLowerer(calls.PlaceNaming):
             return None
         return ALIASING_FUNCTIONS.get(names[0].rsplit(".", 1)[-1])
 
+    def returning_call(self, helper: FuncItem, call: CallExpr) -> tuple[FuncItem, CallExpr]:
+        """The function whose `return`s give the value of `call`, a call of `helper` with no receiver, and a call of
+        it in the caller's terms (the CLI's `returning_call`)."""
+        for _ in range(4):
+            body = helper.body.body
+            if body and isinstance(body[0], ExpressionStmt) and isinstance(body[0].expr, StrExpr):
+                body = body[1:]
+            if len(body) != 1 or not isinstance(body[0], ReturnStmt) or not isinstance(body[0].expr, CallExpr):
+                break
+            inner_call = body[0].expr
+            func = inner_call.callee
+            inner: FuncItem | None = None
+            if isinstance(func, NameExpr):
+                inner = self.module_function(func)
+            elif isinstance(func, MemberExpr) and isinstance(func.expr, NameExpr):
+                owner, classes = func.expr, self.ctx.classes
+                inner = static_method(self, owner, func.name, classes) or static_method(
+                    self, owner, func.name, classes, "classmethod"
+                )
+            if inner is None or inner is helper or isinstance(inner, LambdaExpr):
+                break
+            made = self.forwarded_calls.get(id(call))
+            if made is None:
+                passed = _bind_call(helper, call)
+                params = {arg.variable.name for arg in helper.arguments}
+                if any(kind not in (ARG_POS, ARG_NAMED) for kind in inner_call.arg_kinds):
+                    break
+                args = [_in_caller_terms(a, passed, params) for a in inner_call.args]
+                if any(a is None for a in args):
+                    break
+                made = CallExpr(
+                    func, [a for a in args if a is not None], list(inner_call.arg_kinds), list(inner_call.arg_names)
+                )
+                made.set_line(call)
+                self.forwarded_calls[id(call)] = made
+            helper, call = inner, made
+        return helper, call
+
+    def module_function(self, callee: NameExpr) -> FuncItem | None:
+        """The function of the module's top level `callee` names, when the checker follows its calls (the CLI's
+        `ModuleContext.functions`)."""
+        node = callee.node
+        func = self.ctx.classes.plain(node) if isinstance(node, FuncDef | Decorator) else None
+        if func is None:
+            return None
+        symbol = self.ctx.module.names.get(func.name)
+        own = func.fullname == f"{self.ctx.module.fullname}.{func.name}"
+        return func if own and symbol is not None and symbol.node is node else None
+
     def plain_callee(self, call: CallExpr) -> FuncItem | None:
         """The function a call runs with no receiver, whose returns give its result (the CLI's `plain_callee`): a
         helper called by its name, or a `@staticmethod` or `@classmethod` of the module's classes called on its
@@ -7282,7 +7355,7 @@ class FunctionLowerer(calls.PlaceNaming):
             if not exact:
                 return name, (*receiver, None), decorated
             bound = _bind_call(decorated, node, bool(receiver))
-            return name, receiver + tuple(token(bound[p]) if p in bound else None for p in keyed), decorated
+            return name, receiver + tuple(self.path_token(bound, path, token) for path in keyed), decorated
         if not isinstance(decorated, Decorator) or not decorated.original_decorators:
             return None
         first = decorated.original_decorators[0]
@@ -7330,6 +7403,35 @@ class FunctionLowerer(calls.PlaceNaming):
         if target is None or target is found:
             return None
         return self.memo_key(target, name, inner_receiver, inner, token)
+
+    def path_token(
+        self, bound: dict[str, Expression], path: str, token: Callable[[Expression], MemoToken]
+    ) -> MemoToken:
+        """The token of a hand-written cache's key item `path` (`n`, `spec.name`) at a call binding its parameters
+        to `bound` (the CLI's `path_token`)."""
+        root, *attrs = path.split(".")
+        node = bound.get(root)
+        while node is not None and attrs:
+            if not (isinstance(node, CallExpr) and isinstance(node.callee, NameExpr)
+                    and node.callee.name in self.ctx.classes.classes and self.constructs(node)):
+                break
+            generated = self.generated_init(self.ctx.classes.classes[node.callee.name])
+            if generated is None or any(k not in (ARG_POS, ARG_NAMED) for k in node.arg_kinds):
+                return None
+            positional = [a for a, k in zip(node.args, node.arg_kinds, strict=True) if k == ARG_POS]
+            if positional != node.args[: len(positional)]:
+                return None
+            keywords = [
+                (n, a) for a, k, n in zip(node.args, node.arg_kinds, node.arg_names, strict=True)
+                if k == ARG_NAMED and n is not None
+            ]
+            node = stdlib_flow.field_argument(attrs.pop(0), generated, positional, keywords)
+        if node is None:
+            return None
+        found = token(node)
+        if not attrs or found is None:
+            return found
+        return None if found.startswith("=") or not isinstance(node, NameExpr) else ".".join((found, *attrs))
 
     def memo_token(self, expr: Expression) -> MemoToken:
         """An argument's token in a memoised call's key (the CLI's `memo_token`)."""

@@ -305,14 +305,27 @@ def _key_params(
 ) -> MemoParams:
     key = _through_locals(key, locals_bound)
     items = [_through_locals(i, locals_bound) for i in key.items] if isinstance(key, TupleExpr) else [key]
-    plain = [i.name for i in items if isinstance(i, NameExpr) and i.name in params and i.name != receiver]
+    paths = [_param_path(item, params, receiver) for item in items]
     read = [
         n.name for i in items for n in tree.walk(i)
         if isinstance(n, NameExpr) and n.name in params and n.name != receiver
     ]
-    if len(plain) == len(items) or _made_from(key, params, receiver, bound):
+    if all(path is not None for path in paths):
+        return tuple(dict.fromkeys(path for path in paths if path is not None)), True
+    if _made_from(key, params, receiver, bound):
         return tuple(dict.fromkeys(read)), True
     return tuple(dict.fromkeys(read)), False
+
+
+def _param_path(item: Node, params: list[str], receiver: str | None) -> str | None:
+    """A key's item that is a parameter or an attribute path of one, dotted (the CLI's `_param_path`)."""
+    attrs: list[str] = []
+    while isinstance(item, MemberExpr):
+        attrs.append(item.name)
+        item = item.expr
+    if not isinstance(item, NameExpr) or item.name not in params or item.name == receiver:
+        return None
+    return ".".join((item.name, *reversed(attrs)))
 
 
 def _through_locals(node: Node, locals_bound: dict[str, Node]) -> Node:

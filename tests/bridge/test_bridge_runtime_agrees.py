@@ -334,6 +334,12 @@ PAIRS: dict[str, tuple[str, str]] = {
     "fresh br: a callee runs another object's held ops before it moves": (
         "e0505_callee_moves_before_flushing_held_ops", "clean_callee_flushes_held_ops_before_moving"
     ),
+    "fresh bq: a hand-written cache keyed by fields of the object it is given": (
+        "e0499_cache_keyed_by_fields_of_its_argument", "clean_cache_keyed_by_fields_of_its_argument"
+    ),
+    "generator: a helper returns another helper's views": (
+        "e0502_helper_returns_another_helpers_views", "clean_helper_returns_another_helpers_views"
+    ),
     "fresh bi: a generator method the caller iterates moves its receiver's items": (
         "e0382_generator_method_moves_receiver_items", "clean_generator_method_moves_receiver_items"
     ),

@@ -1065,12 +1065,16 @@ class _Gen:
             f"    def run(self, {params}) -> Any:\n"
             f"        return self.act({names})\n"
         )
-        # (through `self` the views are another helper's result: not followed, see the error index)
-        called = self.pick(("class", "object") if what == "views" else ("class", "object", "self"))
-        call = {"class": f"{name}.act", "object": f"{name}().act", "self": f"{name}().run"}[called]
+        # (`run` forwarding to `self.act`: a method's forwarded views are not followed, see the error index)
+        called = self.pick(("class", "object", "forward") if what == "views" else ("class", "object", "self"))
+        call = {"class": f"{name}.act", "object": f"{name}().act", "self": f"{name}().run"}.get(called, "")
         if called == "object":
             self.emit(depth, f"ops{n} = {name}()")
             call = f"ops{n}.act"
+        elif called == "forward":  # a module function returning the method's call, its offset computed
+            self.extra.append(f"def lanes{n}(buf: Any, n: int, at: int) -> Any:\n    return {name}.act(buf, n, at - 1)\n")
+            call = f"lanes{n}"
+            args = args.rsplit(", ", 1)[0] + f", {int(args.rsplit(', ', 1)[1]) + 1}"
         if what == "views":
             self.emit(depth, f"lo{n}, hi{n} = {call}({args})")
             self.emit(depth, f"vecadd.launch(prep, stream, {self.pick((f'lo{n}, a', f'a, lo{n}'))}, hi{n})")

@@ -77,7 +77,8 @@ def _enclosing(lines: Sequence[str], line: int) -> list[str]:
 
 def _conservative_operand(text: str) -> bool:
     """Whether `text` (from just before a reported column: the span of `(p or q)` starts inside its parentheses)
-    starts with a parenthesised `p or q` or `p if c else q`."""
+    starts with a parenthesised `p or q` or `p if c else q`, or a tuple display subscripted by a computed index
+    (`(p, q)[k % 2]`: any item to the checker, so two such operands indexed alike may name one place)."""
     text = text if text.startswith("(") else text[1:]
     if not text.startswith("("):
         return False
@@ -86,7 +87,8 @@ def _conservative_operand(text: str) -> bool:
         depth += {"(": 1, ")": -1}.get(char, 0)
         if depth == 0:
             inner = text[1:end]
-            return " or " in inner or (" if " in inner and " else " in inner)
+            indexed = text[end + 1:end + 2] == "[" and not text[end + 2:end + 3].isdigit()
+            return " or " in inner or (" if " in inner and " else " in inner) or ("," in inner and indexed)
     return False
 
 
@@ -97,7 +99,7 @@ def false_alarm_class(outcome: Outcome, line: int, column: int, code: str) -> st
     - the runtime did raise there (an ownership error: not a false alarm; or another error first), and the
       program's own `except` caught it;
     - the reported line never ran: a path none of the four runs took;
-    - a `launch_unchecked` (the runtime skips its checks), an operand `p or q` (either place);
+    - a `launch_unchecked` (the runtime skips its checks), an operand `p or q` or `(p, q)[i]` (either place);
     - a loop's moved-in-previous-iteration report; an escaping closure checked as if called again; a move in a
       `try` body or `with suppress` before its use;
     - the pairing site never ran in a run that reached the reported line, by the compound statement between them
@@ -121,7 +123,7 @@ def false_alarm_class(outcome: Outcome, line: int, column: int, code: str) -> st
         return "`launch_unchecked`: the runtime checks no aliasing or pending loans there, the checker does (by design)"
     spots = [(line, column)] + [(int(at), int(col)) for note in notes for at, col in _NOTE_SPOT.findall(note)]
     if any(_conservative_operand(lines[at - 1][max(col - 2, 0):]) for at, col in spots if 0 < at <= len(lines)):
-        return "an operand `p or q` / `p if c else q`: either place, where the runtime took one"
+        return "an operand `p or q` / `p if c else q` / `(p, q)[i]`: either place, where the runtime took one"
     sites = {int(n) for note in notes for n in _NOTE_LINE.findall(note)} - {line}
     together = [ran for ran in outcome.runs_executed if line in ran]
     if code == "E0382" and any(

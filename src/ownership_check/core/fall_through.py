@@ -24,9 +24,6 @@ from collections.abc import Iterator
 from ownership_check.core import ir
 from ownership_check.diagnostics import Label, Span
 
-#: An arm of a `Branch`: the branch's identity and the arm's index.
-_Arm = tuple[int, int]
-
 _ENDS_PATH = (ir.Return, ir.Raise, ir.Break, ir.Continue)
 
 
@@ -73,19 +70,20 @@ def _scan(block: ir.Block, seen: set[str], entry: frozenset[str] | None, found: 
                 for name in sorted(candidates & later):
                     if _missing((op,), name):
                         found.setdefault(name, []).append(op.span)
-        for child in _blocks(op):
+        for child in ir.child_blocks(op):
             _scan(child, seen, entry, found)
         seen.update(_names_of(op))
 
 
-def _missing(block: ir.Block, name: str) -> list[_Arm] | None:
-    """The empty arms through which `block` may end without binding `name`, when every other way through it binds
-    the name or ends the path; None when some way reaches its end without binding it otherwise."""
+def _missing(block: ir.Block, name: str) -> int | None:
+    """How many empty arms of its tests `block` may end through without binding `name`, when every other way
+    through it binds the name or ends the path (0: every way does); None when some way reaches its end without
+    binding it otherwise."""
     for index, op in enumerate(block):
         if isinstance(op, ir.Bind) and any(t.root == name and not t.attrs for t in op.targets):
-            return []
+            return 0
         if isinstance(op, _ENDS_PATH):
-            return []
+            return 0
         if isinstance(op, ir.Unsafe) or (isinstance(op, ir.Branch) and op.atomic and len(op.arms) == 1):
             inner = _missing(op.body if isinstance(op, ir.Unsafe) else op.arms[0], name)
             if inner is not None:
@@ -93,18 +91,15 @@ def _missing(block: ir.Block, name: str) -> list[_Arm] | None:
             continue
         if _plain(op):
             assert isinstance(op, ir.Branch)
-            if _missing(block[index + 1:], name) == []:
-                return []
-            found: list[_Arm] = []
-            for number, arm in enumerate(op.arms):
-                if not arm:
-                    found.append((id(op), number))
-                    continue
-                inner = _missing(arm, name)
+            if _missing(block[index + 1:], name) == 0:
+                return 0
+            found = 0
+            for arm in op.arms:
+                inner = _missing(arm, name) if arm else 1
                 if inner is None:
                     return None
-                found.extend(inner)
-            return found if len(found) < len(op.arms) else None
+                found += inner
+            return found if found < len(op.arms) else None
     return None
 
 
@@ -133,16 +128,3 @@ def _names_of(op: ir.Op) -> Iterator[str]:
         for value in op.values:
             if isinstance(value, ir.FromPlace):
                 yield value.source.root
-
-
-def _blocks(op: ir.Op) -> list[ir.Block]:
-    """The blocks a compound operation is made of."""
-    if isinstance(op, ir.Branch):
-        return list(op.arms)
-    if isinstance(op, ir.Loop):
-        return [op.head, op.body, op.orelse]
-    if isinstance(op, ir.Try):
-        return [op.body, *op.handlers, op.orelse, op.finalbody]
-    if isinstance(op, ir.Unsafe):
-        return [op.body]
-    return []

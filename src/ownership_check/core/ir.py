@@ -596,22 +596,26 @@ class Function:
     declared_device: frozenset[str] = frozenset()
 
 
+def child_blocks(op: Op) -> tuple[Block, ...]:
+    """The blocks a compound operation is made of, in source order: a `Branch`'s arms, a `Loop`'s head, body and
+    `else`, a `Try`'s blocks, an `Unsafe` body; none for any other operation."""
+    if isinstance(op, Branch):
+        return op.arms
+    if isinstance(op, Loop):
+        return (op.head, op.body, op.orelse)
+    if isinstance(op, Try):
+        return (op.body, *op.handlers, op.orelse, op.finalbody)
+    if isinstance(op, Unsafe):
+        return (op.body,)
+    return ()
+
+
 def all_ops(ops: Block) -> Iterator[Op]:
-    """Every operation of `ops`, those inside a compound one (a `Branch`'s arms, a `Loop`'s head, body and `else`,
-    a `Try`'s blocks, an `Unsafe` body) right after it, in source order."""
+    """Every operation of `ops`, those inside a compound one (`child_blocks`) right after it, in source order."""
     for op in ops:
         yield op
-        if isinstance(op, Branch):
-            for arm in op.arms:
-                yield from all_ops(arm)
-        elif isinstance(op, Loop):
-            for inner in (op.head, op.body, op.orelse):
-                yield from all_ops(inner)
-        elif isinstance(op, Try):
-            for inner in (op.body, *op.handlers, op.orelse, op.finalbody):
-                yield from all_ops(inner)
-        elif isinstance(op, Unsafe):
-            yield from all_ops(op.body)
+        for inner in child_blocks(op):
+            yield from all_ops(inner)
 
 
 def block(ops: Sequence[Op]) -> Block:

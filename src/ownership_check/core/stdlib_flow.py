@@ -568,6 +568,29 @@ def constructed_field(
     """The places `Cls(a, b, c=c).field` (of a dataclass or `NamedTuple` of the module whose generated `__init__`
     is `generated`) may be: the argument bound to the field; the other arguments are evaluated first.  None when
     the initializer is not followed, the field takes its default, or the arguments do not fit."""
+    bound = _bound_fields(generated, positional, keywords)
+    if bound is None or field not in bound:
+        return None
+    found = choose(bound[field])
+    others = tuple(value for name, value in bound.items() if name != field)
+    return None if found is None else ((*others, *found[0]), found[1])
+
+
+def field_argument(
+    field: str, generated: GeneratedInit, positional: Sequence[E], keywords: Sequence[tuple[str, E]]
+) -> E | None:
+    """The argument `Cls(a, b, c=c)` binds to `field` (of a dataclass or `NamedTuple` of the module whose generated
+    `__init__` is `generated`), which the object's field keeps: None when the initializer is not followed, may
+    change it afterwards (a `__post_init__`), the field takes its default, or the arguments do not fit."""
+    bound = _bound_fields(generated, positional, keywords) if not generated.post_init else None
+    return None if bound is None else bound.get(field)
+
+
+def _bound_fields(
+    generated: GeneratedInit, positional: Sequence[E], keywords: Sequence[tuple[str, E]]
+) -> dict[str, E] | None:
+    """Field name -> the argument a constructor call binds to it, for the fields it passes; None when the
+    initializer is not followed or the arguments do not fit its fields."""
     fields = (*generated.positional, *generated.keyword_only)
     if not generated.followed or len(positional) > len(generated.positional):
         return None
@@ -576,11 +599,7 @@ def constructed_field(
         if name not in fields or name in bound:
             return None
         bound[name] = value
-    if field not in bound:
-        return None
-    found = choose(bound[field])
-    others = tuple(value for name, value in bound.items() if name != field)
-    return None if found is None else ((*others, *found[0]), found[1])
+    return bound
 
 
 def keyed_entry(entries: Sequence[tuple[ContainerKey, E]], key: ContainerKey | None) -> tuple[list[E], list[E]] | None:

@@ -1608,6 +1608,23 @@ def _root_name_of(node: ast.expr) -> str | None:
     return node.id if isinstance(node, ast.Name) else None
 
 
+def _in_caller_terms(arg: ast.expr, passed: dict[str, ast.expr], params: set[str]) -> ast.expr | None:
+    """An argument a forwarding function passes on (`returning_call`), in its caller's terms: a number or string
+    literal as is, a parameter as the caller's argument for it, arithmetic over those (`n - 1`) with each operand
+    so; else None (a name of the module may mean something else where the caller is)."""
+    if isinstance(arg, ast.Constant) and type(arg.value) in (int, float, str):
+        return arg
+    if isinstance(arg, ast.BinOp):
+        left, right = _in_caller_terms(arg.left, passed, params), _in_caller_terms(arg.right, passed, params)
+        if left is None or right is None:
+            return None
+        return ast.copy_location(ast.BinOp(left=left, op=arg.op, right=right), arg)
+    if isinstance(arg, ast.UnaryOp):
+        operand = _in_caller_terms(arg.operand, passed, params)
+        return None if operand is None else ast.copy_location(ast.UnaryOp(op=arg.op, operand=operand), arg)
+    return passed.get(arg.id) if isinstance(arg, ast.Name) and arg.id in params else None
+
+
 def _is_docstring(stmt: ast.stmt) -> bool:
     """Whether a body's statement is a string literal standing alone (a docstring)."""
     return isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, str)
@@ -2228,6 +2245,7 @@ class FunctionLowerer(calls.PlaceNaming):
         self.slot_uses: dict[int, calls.Operand[ast.expr]] = {}  # a partial's bound argument, read from its slot
         self.read_properties: set[int] = set()  # attribute operands of the call being lowered, getters already run
         self.getter_calls: dict[int, ast.Call] = {}  # `getter_call_node`, by the read's node
+        self.forwarded_calls: dict[int, ast.Call] = {}  # `returning_call`, by the call's node
         self.spread_items: dict[int, tuple[ast.expr, ...] | None] = {}  # `spread_display`, by the display's node
         self.spread_subscripts: set[int] = set()  # the items `spread_display` made
         # names bound only to functions of the module (`for fn in (run_a, run_b)`), and names bound once to a dict
@@ -5389,22 +5407,24 @@ class FunctionLowerer(calls.PlaceNaming):
             return calls.returned_views(method_views, self.span(node), self)
         helper = self.plain_callee(node) if isinstance(node, ast.Call) else None
         if isinstance(node, ast.Call) and helper is not None:
-            returns = _returned_tuples(helper)
+            # (`def outer(buf, n): return inner(buf, n, 1)`: `inner`'s returns, its arguments the caller's)
+            giving, given = self.returning_call(helper, node)
+            returns = _returned_tuples(giving)
             if returns is not None:
                 lowered = self.call(node, None)
                 if calls.returned_parts_value(lowered):
                     return lowered  # `return staged, k.launch_async(prep, x, staged)`: its parts, loans kept
-                displays = [r.elts for r in _returned_values(helper) if isinstance(r, ast.Tuple)]
+                displays = [r.elts for r in _returned_values(giving) if isinstance(r, ast.Tuple)]
                 shaped = [
-                    tuple(self.returned_entry(element, helper, node) for element in elements)
+                    tuple(self.returned_entry(element, giving, given) for element in elements)
                     for elements in displays
                 ]
                 return calls.returned_tuple(shaped, self.span(node), self)
-            returned = _returned_values(helper)
+            returned = _returned_values(giving)
             if returned and all(r is not None for r in returned):
-                passed = _bind_call(helper, node)
-                params = {p.arg for p in _param_names(helper.args)}
-                views = [self.returned_item(None, r, params, passed, helper, node) for r in returned if r is not None]
+                passed = _bind_call(giving, given)
+                params = {p.arg for p in _param_names(giving.args)}
+                views = [self.returned_item(None, r, params, passed, giving, given) for r in returned if r is not None]
                 if calls.all_views(views):  # `def head(buf): return buf[:n]`
                     self.call(node, None)
                     return calls.returned_views(views, self.span(node), self)
@@ -7275,6 +7295,46 @@ class FunctionLowerer(calls.PlaceNaming):
             return None
         return ALIASING_FUNCTIONS.get(qualified.rsplit(".", 1)[-1])
 
+    def returning_call(self, helper: FunctionNode, call: ast.Call) -> tuple[FunctionNode, ast.Call]:
+        """The function whose `return`s give the value of `call`, a call of `helper` with no receiver, and a call of
+        it in the caller's terms: `helper` and `call` themselves, or, when `helper`'s body only returns a call of a
+        function of the module's top level or a `@staticmethod` / `@classmethod` of its classes whose arguments
+        are literals and `helper`'s parameters (`def outer(buf, n): return inner(buf, n, 1)`), that function and
+        a call passing the caller's arguments for those parameters (made once per call, kept; followed up to four
+        deep).  The caller's effects stay those of `call` (`helper`'s summary has the inner call's)."""
+        for _ in range(4):
+            body = helper.body[1:] if _is_docstring(helper.body[0]) else helper.body
+            if len(body) != 1 or not isinstance(body[0], ast.Return) or not isinstance(body[0].value, ast.Call):
+                break
+            inner_call = body[0].value
+            func = inner_call.func
+            inner: FunctionNode | None = None
+            if isinstance(func, ast.Name):
+                inner = self.ctx.functions.get(func.id)
+            elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+                owner, classes = func.value.id, self.ctx.classes
+                inner = static_method(self, owner, func.attr, classes) or static_method(
+                    self, owner, func.attr, classes, "classmethod"
+                )
+            if inner is None or inner is helper or isinstance(inner, ast.Lambda):
+                break
+            made = self.forwarded_calls.get(id(call))
+            if made is None:
+                passed = _bind_call(helper, call)
+                params = {p.arg for p in _param_names(helper.args)}
+                args = [_in_caller_terms(a, passed, params) for a in inner_call.args]
+                keywords = [(k.arg, _in_caller_terms(k.value, passed, params)) for k in inner_call.keywords]
+                if any(a is None for a in args) or any(k is None or v is None for k, v in keywords):
+                    break
+                made = ast.copy_location(ast.Call(
+                    func=func,
+                    args=[a for a in args if a is not None],
+                    keywords=[ast.keyword(arg=k, value=v) for k, v in keywords if v is not None],
+                ), call)
+                self.forwarded_calls[id(call)] = made
+            helper, call = inner, made
+        return helper, call
+
     def plain_callee(self, call: ast.Call) -> FunctionNode | None:
         """The function a call runs with no receiver, whose returns give its result: a helper called by its name
         (`helper`), or a `@staticmethod` or `@classmethod` of the module's classes called on its class
@@ -7522,7 +7582,7 @@ class FunctionLowerer(calls.PlaceNaming):
             if not exact:
                 return name, (*receiver, None), found
             bound = _bind_call(found, node, bool(receiver))
-            return name, receiver + tuple(token(bound[p]) if p in bound else None for p in keyed), found
+            return name, receiver + tuple(self.path_token(bound, path, token) for path in keyed), found
         first = found.decorator_list[0]
         called = isinstance(first, ast.Call)
         if not memoizing_decorator(self.ctx.qualify(first.func if isinstance(first, ast.Call) else first), called):
@@ -7564,6 +7624,34 @@ class FunctionLowerer(calls.PlaceNaming):
         if not isinstance(target, ast.FunctionDef) or target is found:
             return None
         return self.memo_key(target, name, inner_receiver, inner, token)
+
+    def path_token(
+        self, bound: dict[str, ast.expr], path: str, token: Callable[[ast.expr], MemoToken]
+    ) -> MemoToken:
+        """The token of a hand-written cache's key item `path` (`n`, `spec.name`) at a call binding its parameters
+        to `bound`: the parameter's argument's (`token`); below an attribute, the argument a constructor call of
+        the module's dataclass (or `NamedTuple`) made right there passes for that field (`AccSpec("sum", f32)`
+        for `spec.name`), followed down the path, or a module name's path as that name's (`f32.__name__`); else
+        None (anything may hold an attribute)."""
+        root, *attrs = path.split(".")
+        node = bound.get(root)
+        while node is not None and attrs:
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                    and node.func.id in self.ctx.classes.classes and self.constructs(node)):
+                break
+            generated = self.generated_init(self.ctx.classes.classes[node.func.id])
+            if generated is None or any(isinstance(a, ast.Starred) for a in node.args) or any(
+                k.arg is None for k in node.keywords
+            ):
+                return None
+            keywords = [(k.arg, k.value) for k in node.keywords if k.arg is not None]
+            node = stdlib_flow.field_argument(attrs.pop(0), generated, node.args, keywords)
+        if node is None:
+            return None
+        found = token(node)
+        if not attrs or found is None:
+            return found
+        return None if found.startswith("=") or not isinstance(node, ast.Name) else ".".join((found, *attrs))
 
     def memo_token(self, node: ast.expr) -> MemoToken:
         """An argument's token in a memoised call's key: a string or integer literal, or a name with one value in

@@ -15,11 +15,13 @@ The shapes (after an optional docstring and plain statements binding locals the 
   `return v`.
 
 `STORE` is a module-level name, a parameter whose default is a dict display (a mutable default) or an attribute
-path of the receiver.  The key is *exact* when `KEY` is a parameter or a tuple of parameters (directly, or through
-a local bound once to one), or a call of a function of the module's names whose arguments are parameters, literals
-and module names (`cfg = LaunchConfig1D.for_len(n, block=BLOCK)`): the call's tokens for those parameters key it.
-Any other key (a helper's result, an attribute of a parameter) reads parameters in ways the checker does not
-compare: any two calls may share an object, a `None` token.
+path of the receiver.  The key is *exact* when `KEY` is a parameter, an attribute path of one, or a tuple of those
+(directly, or through a local bound once to one: `key = (spec.name, groups)`, where a call's token for `spec.name`
+is the argument a constructor call of the module's dataclass passes for that field, `AccSpec("sum", f32)`), or a
+call of a function of the module's names whose arguments are parameters, literals and module names (`cfg =
+LaunchConfig1D.for_len(n, block=BLOCK)`): the call's tokens for those parameters key it.  Any other key (a
+helper's result, an expression over parameters) reads parameters in ways the checker does not compare: any two
+calls may share an object, a `None` token.
 """
 
 from __future__ import annotations
@@ -303,11 +305,25 @@ def _key_params(
 ) -> MemoParams | None:
     key = _through_locals(key, locals_bound)
     items = [_through_locals(item, locals_bound) for item in key.elts] if isinstance(key, ast.Tuple) else [key]
-    plain = [item.id for item in items if isinstance(item, ast.Name) and item.id in params and item.id != receiver]
+    paths = [_param_path(item, params, receiver) for item in items]
     read = [n.id for i in items for n in ast.walk(i) if isinstance(n, ast.Name) and n.id in params and n.id != receiver]
-    if len(plain) == len(items) or _made_from(key, params, receiver, bound):
+    if all(path is not None for path in paths):
+        return tuple(dict.fromkeys(path for path in paths if path is not None)), True
+    if _made_from(key, params, receiver, bound):
         return tuple(dict.fromkeys(read)), True
     return tuple(dict.fromkeys(read)), False
+
+
+def _param_path(item: ast.expr, params: list[str], receiver: str | None) -> str | None:
+    """A key's item that is a parameter (`n`) or an attribute path of one (`spec.name`, `spec.dtype.__name__`),
+    dotted; else None."""
+    attrs: list[str] = []
+    while isinstance(item, ast.Attribute):
+        attrs.append(item.attr)
+        item = item.value
+    if not isinstance(item, ast.Name) or item.id not in params or item.id == receiver:
+        return None
+    return ".".join((item.id, *reversed(attrs)))
 
 
 def _through_locals(node: ast.expr, locals_bound: dict[str, ast.expr]) -> ast.expr:
