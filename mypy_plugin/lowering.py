@@ -1701,7 +1701,10 @@ def _stable_names(body: Sequence[Statement], params: Sequence[str]) -> frozenset
             for index in node.indices:
                 bound(_target_names(index), True)
         inner = in_loop or isinstance(node, _LOOPS)
-        stack.extend((child, inner) for child in tree.children(node))
+        children = list(tree.children(node))
+        if isinstance(node, Decorator):  # one binding: the decorated function's own name is not another
+            children = [c for c in children if c is not node.func] + list(tree.children(node.func))
+        stack.extend((child, inner) for child in children)
     return frozenset(n for n, c in counts.items() if c == 1 and n not in unstable)
 
 
@@ -7576,10 +7579,16 @@ class FunctionLowerer(calls.PlaceNaming):
                 prepared = calls.returned_prepared(brands, span_of(node), self)
                 if prepared is not None:
                     return prepared  # `prepared_for(vecadd, dev)` of `def prepared_for(k, dev): return k.prepare(...)`
-        if isinstance(func, MemberExpr) and isinstance(func.expr, NameExpr) and result == ir.Fresh():
+        if isinstance(func, MemberExpr) and result == ir.Fresh():
             if method is not None and method.receiver_kernel is None and not method.receiver_is_safekernels:
-                cls = receiver_class(self, func.expr.name)
-                found = self.ctx.classes.method(cls, func.name) if cls is not None else None
+                found: FuncDef | None = None
+                if isinstance(func.expr, NameExpr):
+                    cls = receiver_class(self, func.expr.name)
+                    found = self.ctx.classes.method(cls, func.name) if cls is not None else None
+                elif isinstance(func.expr, MemberExpr):
+                    # `self.cache.get(kernel, n)` of an object an attribute holds: the one class defining it
+                    held = held_object_method(self, func)
+                    found = held[1] if held is not None else None
                 if found is not None:
                     brands = [self.prepared_brand(c, found, node, True) for c in self.ctx.returned_calls(found, True)]
                     prepared = calls.returned_prepared(brands, span_of(node), self)

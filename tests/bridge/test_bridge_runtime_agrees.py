@@ -340,6 +340,9 @@ PAIRS: dict[str, tuple[str, str]] = {
     "generator: a helper returns another helper's views": (
         "e0502_helper_returns_another_helpers_views", "clean_helper_returns_another_helpers_views"
     ),
+    "fresh br: a launch cache an attribute holds prepares for the kernel it is given": (
+        "e0308_launch_cache_held_by_an_attribute", "clean_launch_cache_held_by_an_attribute"
+    ),
     "fresh bi: a generator method the caller iterates moves its receiver's items": (
         "e0382_generator_method_moves_receiver_items", "clean_generator_method_moves_receiver_items"
     ),

@@ -7789,10 +7789,16 @@ class FunctionLowerer(calls.PlaceNaming):
                 prepared = calls.returned_prepared(brands, self.span(node), self)
                 if prepared is not None:
                     return prepared  # `prepared_for(vecadd, dev)` of `def prepared_for(k, dev): return k.prepare(...)`
-        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and result == ir.Fresh():
+        if isinstance(func, ast.Attribute) and result == ir.Fresh():
             if method is not None and method.receiver_kernel is None and not method.receiver_is_safekernels:
-                cls = receiver_class(self, func.value.id)
-                found = self.ctx.classes.method(cls, func.attr) if cls is not None else None
+                found: ast.FunctionDef | None = None
+                if isinstance(func.value, ast.Name):
+                    cls = receiver_class(self, func.value.id)
+                    found = self.ctx.classes.method(cls, func.attr) if cls is not None else None
+                elif isinstance(func.value, ast.Attribute):
+                    # `self.cache.get(kernel, n)` of an object an attribute holds: the one class defining it
+                    held = held_object_method(self, func)
+                    found = held[1] if held is not None else None
                 if found is not None:
                     brands = [self.prepared_brand(c, found, node, True) for c in self.ctx.returned_calls(found, True)]
                     prepared = calls.returned_prepared(brands, self.span(node), self)

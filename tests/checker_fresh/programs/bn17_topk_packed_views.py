@@ -1,5 +1,4 @@
-# fresh-expect: E0499 at line 74
-# fresh-known-miss: cli,mypy two views at computed offsets from a staticmethod (an off-by-one overlap): computed view ranges are not compared
+# fresh-expect: E0499 at line 73
 # fresh-note: Top-k largest trades via per-segment top-2 candidates written into one packed result buffer; the layout helper starts the `second` lane at `segs` instead of `1 + segs`, so its view overlaps the last slot of the `first` view and the launch gets overlapping mutable outputs (E0499).
 """Top-k largest trade notionals (SIMT track).
 
