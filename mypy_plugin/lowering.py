@@ -936,6 +936,21 @@ def _registry_binding(body: Sequence[Statement], name: str) -> list[tuple[calls.
     return found if stores == 1 else None
 
 
+def _plain_arguments(call: CallExpr) -> tuple[list[Expression], list[tuple[str, Expression]]] | None:
+    """A call's positional arguments and its keyword ones, `(name, value)`, when it has no `*`/`**` and no positional
+    argument after a keyword one; else None."""
+    if any(k not in (ARG_POS, ARG_NAMED) for k in call.arg_kinds):
+        return None
+    positional = [a for a, k in zip(call.args, call.arg_kinds, strict=True) if k == ARG_POS]
+    if positional != call.args[: len(positional)]:
+        return None
+    keywords = [
+        (n, a) for a, k, n in zip(call.args, call.arg_kinds, call.arg_names, strict=True)
+        if k == ARG_NAMED and n is not None
+    ]
+    return positional, keywords
+
+
 def _in_caller_terms(arg: Expression, passed: dict[str, Expression], params: set[str]) -> Expression | None:
     """An argument a forwarding function passes on, in its caller's terms (the CLI's `_in_caller_terms`)."""
     if isinstance(arg, IntExpr | FloatExpr | StrExpr):
@@ -6783,15 +6798,12 @@ class FunctionLowerer(calls.PlaceNaming):
             if base is None or generated is None or field not in (*generated.positional, *generated.keyword_only):
                 return None
             return (expr,), (calls.Operand(expr, span, stdlib_flow.field_place(base, field), True),)
-        if not isinstance(expr, CallExpr) or any(k not in (ARG_POS, ARG_NAMED) for k in expr.arg_kinds):
+        if not isinstance(expr, CallExpr):
             return None
-        positional = [a for a, k in zip(expr.args, expr.arg_kinds, strict=True) if k == ARG_POS]
-        if positional != expr.args[: len(positional)]:
+        split = _plain_arguments(expr)
+        if split is None:
             return None
-        keywords = [
-            (n, a) for a, k, n in zip(expr.args, expr.arg_kinds, expr.arg_names, strict=True)
-            if k == ARG_NAMED and n is not None
-        ]
+        positional, keywords = split
 
         def choose(option: Expression) -> calls.Choices[Expression] | None:
             return self._alternatives((), (option,), span, depth)
@@ -7419,16 +7431,10 @@ class FunctionLowerer(calls.PlaceNaming):
                     and node.callee.name in self.ctx.classes.classes and self.constructs(node)):
                 break
             generated = self.generated_init(self.ctx.classes.classes[node.callee.name])
-            if generated is None or any(k not in (ARG_POS, ARG_NAMED) for k in node.arg_kinds):
+            split = _plain_arguments(node)
+            if generated is None or split is None:
                 return None
-            positional = [a for a, k in zip(node.args, node.arg_kinds, strict=True) if k == ARG_POS]
-            if positional != node.args[: len(positional)]:
-                return None
-            keywords = [
-                (n, a) for a, k, n in zip(node.args, node.arg_kinds, node.arg_names, strict=True)
-                if k == ARG_NAMED and n is not None
-            ]
-            node = stdlib_flow.field_argument(attrs.pop(0), generated, positional, keywords)
+            node = stdlib_flow.field_argument(attrs.pop(0), generated, *split)
         if node is None:
             return None
         found = token(node)
