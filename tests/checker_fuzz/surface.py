@@ -1072,7 +1072,9 @@ class _Gen:
             self.emit(depth, f"ops{n} = {name}()")
             call = f"ops{n}.act"
         elif called == "forward":  # a module function returning the method's call, its offset computed
-            self.extra.append(f"def lanes{n}(buf: Any, n: int, at: int) -> Any:\n    return {name}.act(buf, n, at - 1)\n")
+            self.extra.append(
+                f"def lanes{n}(buf: Any, n: int, at: int) -> Any:\n    return {name}.act(buf, n, at - 1)\n"
+            )
             call = f"lanes{n}"
             args = args.rsplit(", ", 1)[0] + f", {int(args.rsplit(', ', 1)[1]) + 1}"
         if what == "views":
