@@ -1475,15 +1475,15 @@ def _stored(target: Expression) -> set[str]:
 
 
 def static_method(
-    lowerer: FunctionLowerer, owner: NameExpr, name: str, classes: ModuleClasses, kind: str = "staticmethod"
+    lowerer: FunctionLowerer, owner: NameExpr, name: str, classes: ModuleClasses, kind: str | None = "staticmethod"
 ) -> FuncDef | None:
     """`Class.name` of a top-level class not shadowed here, when its body defines `name` as a plain function whose
-    only decorator is `@staticmethod` (`kind`; or `@classmethod`) (the CLI's rule)."""
+    only decorator is `@staticmethod` (`kind`; or `@classmethod`; None: either) (the CLI's rule)."""
     cls = classes.classes.get(owner.name)
     if cls is None or owner.node is not cls.info:
         return None
     found = classes.unbound_method(cls, name)
-    return found[0] if found is not None and found[1] == kind else None
+    return found[0] if found is not None and kind in (None, found[1]) else None
 
 
 def plain_unbound(stmt: Node) -> tuple[FuncDef, str] | None:

@@ -7064,10 +7064,7 @@ class FunctionLowerer(calls.PlaceNaming):
             if isinstance(func, NameExpr):
                 inner = self.module_function(func)
             elif isinstance(func, MemberExpr) and isinstance(func.expr, NameExpr):
-                owner, classes = func.expr, self.ctx.classes
-                inner = static_method(self, owner, func.name, classes) or static_method(
-                    self, owner, func.name, classes, "classmethod"
-                )
+                inner = static_method(self, func.expr, func.name, self.ctx.classes, None)
             if inner is None or inner is helper or isinstance(inner, LambdaExpr):
                 break
             made = self.forwarded_calls.get(id(call))
@@ -7110,14 +7107,11 @@ class FunctionLowerer(calls.PlaceNaming):
         owner = func.expr
         classes = self.ctx.classes
         if owner.name in classes.classes:
-            return static_method(self, owner, func.name, classes) or static_method(
-                self, owner, func.name, classes, "classmethod"
-            )
+            return static_method(self, owner, func.name, classes, None)
         candidates = receiver_classes(self, owner.name) if classes.classes else None
-        found = {id(u[0]): u for u in (classes.unbound_method(c, func.name) for c in candidates or ()) if u}
-        if candidates and len(found) == 1 and all(classes.unbound_method(c, func.name) for c in candidates):
-            return next(iter(found.values()))[0]
-        return None
+        found = [classes.unbound_method(c, func.name) for c in candidates or ()]
+        first = found[0] if found else None
+        return first[0] if first is not None and all(f is not None and f[0] is first[0] for f in found) else None
 
     def helper(self, callee: NameExpr) -> FuncItem | None:
         """The plain function a call's callee refers to (undecorated, or wrapped by decorators that forward its

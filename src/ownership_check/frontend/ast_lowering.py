@@ -7312,10 +7312,7 @@ class FunctionLowerer(calls.PlaceNaming):
             if isinstance(func, ast.Name):
                 inner = self.ctx.functions.get(func.id)
             elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
-                owner, classes = func.value.id, self.ctx.classes
-                inner = static_method(self, owner, func.attr, classes) or static_method(
-                    self, owner, func.attr, classes, "classmethod"
-                )
+                inner = static_method(self, func.value.id, func.attr, self.ctx.classes, None)
             if inner is None or inner is helper or isinstance(inner, ast.Lambda):
                 break
             made = self.forwarded_calls.get(id(call))
@@ -7347,14 +7344,11 @@ class FunctionLowerer(calls.PlaceNaming):
         owner = func.value.id
         classes = self.ctx.classes
         if owner in classes.classes:
-            return static_method(self, owner, func.attr, classes) or static_method(
-                self, owner, func.attr, classes, "classmethod"
-            )
+            return static_method(self, owner, func.attr, classes, None)
         candidates = receiver_classes(self, owner) if classes.classes else None
-        found = {id(u[0]): u for u in (classes.unbound_method(c, func.attr) for c in candidates or ()) if u}
-        if candidates and len(found) == 1 and all(classes.unbound_method(c, func.attr) for c in candidates):
-            return next(iter(found.values()))[0]
-        return None
+        found = [classes.unbound_method(c, func.attr) for c in candidates or ()]
+        first = found[0] if found else None
+        return first[0] if first is not None and all(f is not None and f[0] is first[0] for f in found) else None
 
     def helper(self, name: str) -> FunctionNode | None:
         """The plain (undecorated) function `name` refers to here: one defined in this body, or at the module's top

@@ -1342,16 +1342,16 @@ def _iterated_attributes(stmt: ast.stmt) -> tuple[tuple[str, ...], ...] | None:
 
 
 def static_method(
-    lowerer: FunctionLowerer, owner: str, name: str, classes: ModuleClasses, kind: str = "staticmethod"
+    lowerer: FunctionLowerer, owner: str, name: str, classes: ModuleClasses, kind: str | None = "staticmethod"
 ) -> ast.FunctionDef | None:
     """`Class.name` of a top-level class not shadowed here, when its body defines `name` as a plain function
-    whose only decorator is `@staticmethod` (`kind`; or `@classmethod`, whose first parameter the class binds):
-    its body runs at the call, with no receiver."""
+    whose only decorator is `@staticmethod` (`kind`; or `@classmethod`, whose first parameter the class binds;
+    None: either): its body runs at the call, with no receiver."""
     cls = classes.classes.get(owner)
     if cls is None or (owner in lowerer.local_names and lowerer.unit.kind != "module"):
         return None
     found = classes.unbound_method(cls, name)
-    return found[0] if found is not None and found[1] == kind else None
+    return found[0] if found is not None and kind in (None, found[1]) else None
 
 
 def plain_unbound(stmt: ast.AST) -> tuple[ast.FunctionDef, str] | None:
